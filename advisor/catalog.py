@@ -1,0 +1,380 @@
+"""The knowledge base: GPUs, models and prices from advisor/data/*.yaml, validated and looked up.
+
+Lookups forgive case, spacing and punctuation ("a100-sxm4-80gb", "NVIDIA A100-SXM4-80GB"). A name
+shared by several entries ("A100") raises AmbiguousGPU with the variants; an unknown one raises
+UnknownGPU with "did you mean" suggestions. Nothing here imports torch, chromadb or LangChain, so
+the catalog commands of the CLI stay fast.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import types
+import typing
+from collections.abc import Callable, Iterable
+from dataclasses import MISSING, dataclass, fields, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from advisor.config import Settings
+from advisor.errors import (
+    AmbiguousGPU,
+    AmbiguousModel,
+    CatalogError,
+    InvalidInput,
+    UnknownGPU,
+    UnknownModel,
+)
+from advisor.names import gpu_key, model_key, parse_size_b, suggest
+from advisor.specs import GPU, Model, Price
+
+T = TypeVar("T")
+SEGMENTS = ("datacenter", "workstation", "consumer", "laptop")
+GENERIC_SIZE_RANGE_B = (0.01, 5000.0)
+# Dense models whose shape a generic "N-billion-parameter model" borrows, by nearest size.
+GENERIC_TEMPLATES = (
+    "llama-3.2-1b",
+    "llama-3.2-3b",
+    "llama-3.1-8b",
+    "qwen2.5-14b",
+    "qwen2.5-32b",
+    "llama-3.1-70b",
+    "llama-3.1-405b",
+)
+
+
+# ---------------------------------------------------------------- loading and validation
+
+
+def _load_yaml(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        raise CatalogError(f"Data file {path} is missing (set ADVISOR_DATA_DIR or reinstall).")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        with path.open(encoding="utf-8") as handle:
+            data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise CatalogError(f"{path} is not valid YAML{where}: {problem}.") from None
+    if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
+        raise CatalogError(f"{path.name} must be a list of entries (mappings).")
+    return data
+
+
+def _check_value(value: Any, hint: Any) -> Any:
+    """Return `value` converted to `hint` (str, int, float, bool, tuple[str, ...], X | None)."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if value is None:
+        if type(None) in options:
+            return None
+        raise TypeError("is required")
+    for option in options:
+        if option is bool and isinstance(value, bool):
+            return value
+        if option is int and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if option is float and isinstance(value, int | float) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise TypeError("must be a finite number")
+            return value
+        if option is str and isinstance(value, str | int | float) and not isinstance(value, bool):
+            return str(value)
+        is_tuple = typing.get_origin(option) is tuple and isinstance(value, list)
+        if is_tuple and all(isinstance(item, str) for item in value):
+            return tuple(value)
+    names = " or ".join(getattr(o, "__name__", str(o)) for o in options if o is not type(None))
+    raise TypeError(f"must be {names}, got {value!r}")
+
+
+def _build(cls: type[T], row: dict[str, Any], where: str) -> T:
+    hints = typing.get_type_hints(cls)
+    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(row) - known)
+    if unknown:
+        raise CatalogError(f"{where}: unknown field(s) {', '.join(unknown)}.")
+    values: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.name not in row:
+            if f.default is MISSING:
+                raise CatalogError(f"{where}: field '{f.name}' is missing.")
+            continue
+        try:
+            values[f.name] = _check_value(row[f.name], hints[f.name])
+        except TypeError as exc:
+            raise CatalogError(f"{where}: field '{f.name}' {exc}.") from None
+    return cls(**values)
+
+
+def _validate_gpu(gpu: GPU, where: str) -> None:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", gpu.id):
+        raise CatalogError(f"{where}: id must be lowercase letters, digits and dashes.")
+    if gpu.segment not in SEGMENTS:
+        raise CatalogError(f"{where}: segment must be one of {', '.join(SEGMENTS)}.")
+    for name in ("memory_gb", "bandwidth_gbs"):
+        if getattr(gpu, name) <= 0:
+            raise CatalogError(f"{where}: {name} must be positive.")
+    for f in fields(GPU):
+        value = getattr(gpu, f.name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+            raise CatalogError(f"{where}: {f.name} must not be negative.")
+    if not gpu.source.strip():
+        raise CatalogError(f"{where}: every GPU needs a source.")
+
+
+def _validate_model(model: Model, where: str) -> None:
+    positive = ("total_params", "num_layers", "hidden_size", "num_attention_heads", "num_kv_heads")
+    for name in (*positive, "head_dim", "vocab_size", "max_context"):
+        if getattr(model, name) <= 0:
+            raise CatalogError(f"{where}: {name} must be positive.")
+    if model.active_params is not None and model.active_params > model.total_params:
+        raise CatalogError(f"{where}: active_params exceeds total_params.")
+    if model.attention_type != "MLA" and model.num_attention_heads % model.num_kv_heads:
+        raise CatalogError(f"{where}: num_attention_heads must be a multiple of num_kv_heads.")
+    if model.sliding_window_layers is not None and model.sliding_window_layers > model.num_layers:
+        raise CatalogError(f"{where}: sliding_window_layers exceeds num_layers.")
+
+
+def _load_entries(path: Path, cls: type[T], label: Callable[[dict[str, Any], int], str]) -> list[T]:
+    return [_build(cls, row, label(row, i)) for i, row in enumerate(_load_yaml(path), 1)]
+
+
+def _label(kind: str, filename: str) -> Callable[[dict[str, Any], int], str]:
+    return lambda row, i: f"{filename}: {kind} '{row.get('id') or row.get('ref') or f'#{i}'}'"
+
+
+def _index(entries: Iterable[GPU | Model], key: Callable[[str], str]) -> dict[str, list[str]]:
+    """Lookup key -> ids, in catalog order; the id and every alias and name are keys."""
+    index: dict[str, list[str]] = {}
+    for entry in entries:
+        for text in (entry.id, entry.name, *entry.aliases):
+            ids = index.setdefault(key(text), [])
+            if entry.id not in ids:
+                ids.append(entry.id)
+    return index
+
+
+# ---------------------------------------------------------------- the catalog
+
+
+@dataclass
+class Catalog:
+    """GPUs and models by id, with their lookup indexes; prices load on first use."""
+
+    data_dir: Path
+    gpus: dict[str, GPU]
+    models: dict[str, Model]
+    _gpu_index: dict[str, list[str]]
+    _model_index: dict[str, list[str]]
+    _prices: list[Price] | None = None
+
+    @classmethod
+    def load(cls, data_dir: Path) -> Catalog:
+        gpus = _load_entries(data_dir / "gpus.yaml", GPU, _label("GPU", "gpus.yaml"))
+        models = _load_entries(data_dir / "models.yaml", Model, _label("model", "models.yaml"))
+        for gpu in gpus:
+            _validate_gpu(gpu, f"gpus.yaml: GPU '{gpu.id}'")
+        for model in models:
+            _validate_model(model, f"models.yaml: model '{model.id}'")
+        for kind, items in (("GPU", gpus), ("model", models)):
+            seen: set[str] = set()
+            for item in items:
+                if item.id in seen:
+                    raise CatalogError(f"Duplicate {kind} id '{item.id}'.")
+                seen.add(item.id)
+        return cls(
+            data_dir=data_dir,
+            gpus={g.id: g for g in gpus},
+            models={m.id: m for m in models},
+            _gpu_index=_index(gpus, gpu_key),
+            _model_index=_index(models, model_key),
+        )
+
+    # -- GPUs
+
+    def find_gpus(self, name: str) -> list[GPU]:
+        """Every GPU the name fits: one, several (ambiguous), or none."""
+        if name in self.gpus:
+            return [self.gpus[name]]
+        return [self.gpus[i] for i in self._gpu_index.get(gpu_key(name), [])]
+
+    def get_gpu(self, name: str) -> GPU:
+        """The GPU `name` denotes; raises AmbiguousGPU or UnknownGPU (with suggestions)."""
+        _check_name(name, "GPU")
+        found = self.find_gpus(name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise AmbiguousGPU(name, [(g.id, g.name) for g in found])
+        ids = suggest(gpu_key(name), self._gpu_index)
+        raise UnknownGPU(name, [self.gpus[i].name for i in ids])
+
+    def list_gpus(
+        self,
+        *,
+        vendor: str | None = None,
+        segment: str | None = None,
+        min_memory_gb: float | None = None,
+        max_memory_gb: float | None = None,
+        architecture: str | None = None,
+    ) -> list[GPU]:
+        """GPUs matching every filter given, in catalog order."""
+        if segment is not None and segment.lower() not in SEGMENTS:
+            raise InvalidInput(f"Unknown segment {segment!r}; use one of {', '.join(SEGMENTS)}.")
+        result = []
+        for gpu in self.gpus.values():
+            if vendor and gpu.vendor.lower() != vendor.lower():
+                continue
+            if segment and gpu.segment != segment.lower():
+                continue
+            if architecture and architecture.lower() not in gpu.architecture.lower():
+                continue
+            if min_memory_gb is not None and gpu.memory_gb < min_memory_gb:
+                continue
+            if max_memory_gb is not None and gpu.memory_gb > max_memory_gb:
+                continue
+            result.append(gpu)
+        return result
+
+    # -- models
+
+    def find_models(self, name: str) -> list[Model]:
+        if name in self.models:
+            return [self.models[name]]
+        return [self.models[i] for i in self._model_index.get(model_key(name), [])]
+
+    def get_model(self, name: str) -> Model:
+        """The model `name` denotes, or a generic dense model for a size ("13b", "a 13B model")."""
+        _check_name(name, "model")
+        found = self.find_models(name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise AmbiguousModel(name, [(m.id, m.name) for m in found])
+        size_b = parse_size_b(name)
+        if size_b is not None:
+            return self.generic_model(size_b)
+        ids = suggest(model_key(name), self._model_index)
+        raise UnknownModel(name, [self.models[i].name for i in ids])
+
+    def generic_model(self, size_b: float) -> Model:
+        """A dense model of `size_b` billion parameters, shaped like the nearest-size template."""
+        low, high = GENERIC_SIZE_RANGE_B
+        if not low <= size_b <= high:
+            raise InvalidInput(
+                f"A {size_b:g}B model is outside the sizes the advisor handles "
+                f"({low:g}B to {high:g}B)."
+            )
+        templates = [self.models[i] for i in GENERIC_TEMPLATES if i in self.models]
+        if not templates:
+            raise CatalogError("models.yaml holds none of the generic model templates.")
+        template = min(templates, key=lambda m: abs(math.log(m.total_params / (size_b * 1e9))))
+        label = f"{size_b:g}B"
+        return replace(
+            template,
+            id=f"generic-{label.lower()}",
+            name=f"Generic {label} dense model",
+            aliases=(),
+            hf_repo=None,
+            family="generic",
+            total_params=round(size_b * 1e9),
+            active_params=None,
+            checkpoint_params=None,
+            text_decoder_params=None,
+            license=None,
+            release_year=None,
+            confidence="assumed",
+            notes=f"Parameter count from the question; layer shape (for the KV cache) assumed "
+            f"to be that of {template.name}.",
+            source=f"generic: {label} from the question; shape of {template.name} "
+            f"({template.source.split(' ; ')[0]})",
+            generic=True,
+        )
+
+    def list_models(
+        self,
+        *,
+        family: str | None = None,
+        min_params_b: float | None = None,
+        max_params_b: float | None = None,
+        moe: bool | None = None,
+    ) -> list[Model]:
+        """Models matching every filter given, in catalog order."""
+        result = []
+        for model in self.models.values():
+            size_b = model.total_params / 1e9
+            if family and family.lower() not in model.family.lower():
+                continue
+            if min_params_b is not None and size_b < min_params_b:
+                continue
+            if max_params_b is not None and size_b > max_params_b:
+                continue
+            if moe is not None and model.is_moe != moe:
+                continue
+            result.append(model)
+        return result
+
+    # -- prices
+
+    @property
+    def prices(self) -> list[Price]:
+        if self._prices is None:
+            path = self.data_dir / "prices.yaml"
+            prices = _load_entries(path, Price, _label("price", "prices.yaml"))
+            for price in prices:
+                if price.gpu not in self.gpus:
+                    raise CatalogError(
+                        f"prices.yaml: price '{price.ref}' names unknown GPU '{price.gpu}'."
+                    )
+                if price.usd_per_gpu_hour <= 0:
+                    raise CatalogError(f"prices.yaml: price '{price.ref}' must be positive.")
+            self._prices = prices
+        return self._prices
+
+    def prices_for(self, gpu_id: str, *, estimates_only: bool = True) -> list[Price]:
+        """Latest prices for one GPU, newest first; `estimates_only` drops unreliable rows."""
+        rows = [p for p in self.prices if p.gpu == gpu_id and p.latest]
+        if estimates_only:
+            rows = [p for p in rows if p.use_for_estimates]
+        return sorted(rows, key=lambda p: p.date if p.date[:1].isdigit() else "", reverse=True)
+
+
+def _check_name(name: object, kind: str) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput(f"Give a {kind} name (got {name!r}).")
+    if len(name) > 200:
+        raise InvalidInput(f"That {kind} name is {len(name)} characters long; names are short.")
+
+
+# ---------------------------------------------------------------- module-level shortcuts
+
+
+@lru_cache(maxsize=4)
+def _load_cached(data_dir: Path) -> Catalog:
+    return Catalog.load(data_dir)
+
+
+def load_catalog(data_dir: Path | None = None) -> Catalog:
+    """The catalog for `data_dir` (default: settings), loaded once per process."""
+    return _load_cached(data_dir or Settings.from_env().data_dir)
+
+
+def get_gpu(name: str) -> GPU:
+    return load_catalog().get_gpu(name)
+
+
+def get_model(name: str) -> Model:
+    return load_catalog().get_model(name)
+
+
+def list_gpus(**filters: Any) -> list[GPU]:
+    return load_catalog().list_gpus(**filters)
+
+
+def list_models(**filters: Any) -> list[Model]:
+    return load_catalog().list_models(**filters)

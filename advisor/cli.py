@@ -1,0 +1,323 @@
+"""The `gpu-advisor` command line: one command per noun.
+
+Bad input prints one line on stderr and exits 2; a broken data file exits 3; no tracebacks.
+Catalog commands import nothing heavier than PyYAML, click and rich.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from advisor import __version__
+from advisor.catalog import SEGMENTS, load_catalog
+from advisor.errors import AdvisorError, CatalogError
+from advisor.specs import GPU, Model
+
+EXIT_USAGE = 2  # bad input: unknown or ambiguous name, bad option value
+EXIT_DATA = 3  # a data file is missing or invalid
+
+# (field, label, unit) rows of `gpus show` / `gpus compare`, in reading order.
+GPU_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("vendor", "Vendor", ""),
+    ("architecture", "Architecture", ""),
+    ("chip", "Chip", ""),
+    ("segment", "Segment", ""),
+    ("memory_gb", "Memory", "GB"),
+    ("memory_type", "Memory type", ""),
+    ("bandwidth_gbs", "Memory bandwidth", "GB/s"),
+    ("fp16_bf16_dense_tflops", "FP16/BF16 tensor, dense", "TFLOPS"),
+    ("fp16_bf16_sparse_tflops", "FP16/BF16 tensor, 2:4 sparse", "TFLOPS"),
+    ("fp8_dense_tflops", "FP8 tensor, dense", "TFLOPS"),
+    ("int8_dense_tops", "INT8 tensor, dense", "TOPS"),
+    ("tf32_dense_tflops", "TF32 tensor, dense", "TFLOPS"),
+    ("fp32_tflops", "FP32 (non-tensor)", "TFLOPS"),
+    ("fp64_tflops", "FP64", "TFLOPS"),
+    ("cuda_cores", "CUDA cores / stream processors", ""),
+    ("tensor_cores", "Tensor / matrix cores", ""),
+    ("tdp_w", "Max board power", "W"),
+    ("interconnect", "Interconnect", ""),
+    ("interconnect_gbs", "GPU-to-GPU bandwidth", "GB/s"),
+    ("mig_max_instances", "MIG instances", ""),
+    ("form_factor", "Form factor", ""),
+    ("release_year", "Released", ""),
+    ("confidence", "Confidence", ""),
+)
+
+MODEL_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("family", "Family", ""),
+    ("architecture", "Architecture", ""),
+    ("total_params", "Parameters (total)", ""),
+    ("active_params", "Parameters (active per token)", ""),
+    ("num_layers", "Layers", ""),
+    ("hidden_size", "Hidden size", ""),
+    ("num_attention_heads", "Attention heads", ""),
+    ("num_kv_heads", "KV heads", ""),
+    ("head_dim", "Head dim", ""),
+    ("attention_type", "Attention", ""),
+    ("intermediate_size", "MLP intermediate size", ""),
+    ("num_experts", "Experts", ""),
+    ("experts_per_token", "Experts per token", ""),
+    ("kv_lora_rank", "MLA KV rank", ""),
+    ("vocab_size", "Vocabulary", ""),
+    ("tie_word_embeddings", "Tied embeddings", ""),
+    ("max_context", "Max context", "tokens"),
+    ("sliding_window", "Sliding window", "tokens"),
+    ("kv_cache_bytes_per_token_bf16", "KV cache per token (bf16)", "bytes"),
+    ("license", "License", ""),
+    ("hf_repo", "Hugging Face repo", ""),
+    ("confidence", "Confidence", ""),
+)
+
+
+def _fmt(value: Any, unit: str = "") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and value >= 100_000:
+        text = f"{value:,}"
+    elif isinstance(value, float):
+        text = f"{value:g}"
+    else:
+        text = str(value)
+    return f"{text} {unit}".strip()
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _console() -> Any:
+    from rich.console import Console  # rich is only needed for tables
+
+    return Console(soft_wrap=False)
+
+
+def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    _console().print(table)
+
+
+def _params_b(model: Model) -> str:
+    return f"{model.total_params / 1e9:.2f}B"
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gpu-advisor")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """GPU Advisor: which GPU for this ML job, and will it fit."""
+    if ctx.invoked_subcommand is None:
+        catalog = load_catalog()
+        click.echo(
+            f"GPU Advisor {__version__}: {len(catalog.gpus)} GPUs and {len(catalog.models)} "
+            "models in the catalog.\n"
+        )
+        click.echo(ctx.get_help())
+        click.echo("\nTry: gpu-advisor gpus compare 'A100 SXM4 80GB' L40S")
+
+
+# ---------------------------------------------------------------- gpus
+
+
+@cli.group()
+def gpus() -> None:
+    """GPU datasheets: list, show, compare."""
+
+
+@gpus.command("list")
+@click.option("--vendor", help="NVIDIA, AMD or Intel.")
+@click.option("--segment", type=click.Choice(SEGMENTS, case_sensitive=False))
+@click.option("--min-memory", type=click.FloatRange(min=0), help="At least this many GB.")
+@click.option("--max-memory", type=click.FloatRange(min=0), help="At most this many GB.")
+@click.option("--architecture", help="e.g. Hopper, Ampere, 'Ada Lovelace'.")
+@click.option(
+    "--sort",
+    type=click.Choice(["catalog", "memory", "bandwidth", "tflops", "name"]),
+    default="catalog",
+    show_default=True,
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def gpus_list(
+    vendor: str | None,
+    segment: str | None,
+    min_memory: float | None,
+    max_memory: float | None,
+    architecture: str | None,
+    sort: str,
+    as_json: bool,
+) -> None:
+    """List GPUs, optionally filtered."""
+    found = load_catalog().list_gpus(
+        vendor=vendor,
+        segment=segment,
+        min_memory_gb=min_memory,
+        max_memory_gb=max_memory,
+        architecture=architecture,
+    )
+    sort_keys = {
+        "memory": lambda g: -g.memory_gb,
+        "bandwidth": lambda g: -g.bandwidth_gbs,
+        "tflops": lambda g: -(g.fp16_bf16_dense_tflops or 0),
+        "name": lambda g: g.name.lower(),
+    }
+    if sort in sort_keys:
+        found.sort(key=sort_keys[sort])
+    if as_json:
+        _print_json([g.to_dict() for g in found])
+        return
+    rows = [
+        (
+            g.id,
+            g.name,
+            _fmt(g.memory_gb),
+            _fmt(g.bandwidth_gbs),
+            _fmt(g.fp16_bf16_dense_tflops),
+            _fmt(g.tdp_w),
+            g.segment,
+        )
+        for g in found
+    ]
+    columns = ("id", "name", "GB", "GB/s", "BF16 TFLOPS", "W", "segment")
+    _table(f"{len(found)} GPUs", columns, rows)
+
+
+@gpus.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def gpus_show(name: str, as_json: bool) -> None:
+    """Show one GPU's datasheet values and their source."""
+    gpu = load_catalog().get_gpu(name)
+    if as_json:
+        _print_json(gpu.to_dict())
+        return
+    rows = [(label, _fmt(getattr(gpu, f), unit)) for f, label, unit in GPU_ROWS]
+    rows += [("Aliases", ", ".join(gpu.aliases)), ("Notes", gpu.notes or "-")]
+    rows.append(("Source", gpu.source))
+    _table(f"{gpu.name} ({gpu.id})", ("field", "value"), rows)
+
+
+@gpus.command("compare")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def gpus_compare(names: tuple[str, ...], as_json: bool) -> None:
+    """Compare two or more GPUs side by side."""
+    if len(names) < 2:
+        raise click.UsageError("Give at least two GPUs to compare.")
+    catalog = load_catalog()
+    found: list[GPU] = [catalog.get_gpu(n) for n in names]
+    if as_json:
+        _print_json([g.to_dict() for g in found])
+        return
+    rows = [
+        (f"{label} ({unit})" if unit else label, *(_fmt(getattr(g, f)) for g in found))
+        for f, label, unit in GPU_ROWS
+    ]
+    _table("GPU comparison (datasheet values)", ("", *(g.name for g in found)), rows)
+
+
+# ---------------------------------------------------------------- models
+
+
+@cli.group()
+def models() -> None:
+    """LLM architectures: list, show."""
+
+
+@models.command("list")
+@click.option("--family", help="e.g. 'Llama 3', Qwen3, Gemma.")
+@click.option("--min-params", type=click.FloatRange(min=0), help="At least this many billion.")
+@click.option("--max-params", type=click.FloatRange(min=0), help="At most this many billion.")
+@click.option("--moe/--dense", default=None, help="Only mixture-of-experts, or only dense.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def models_list(
+    family: str | None,
+    min_params: float | None,
+    max_params: float | None,
+    moe: bool | None,
+    as_json: bool,
+) -> None:
+    """List models, optionally filtered."""
+    found = load_catalog().list_models(
+        family=family, min_params_b=min_params, max_params_b=max_params, moe=moe
+    )
+    if as_json:
+        _print_json([m.to_dict() for m in found])
+        return
+    rows = [
+        (
+            m.id,
+            _params_b(m),
+            f"{m.active_params / 1e9:.2f}B" if m.active_params else "-",
+            str(m.num_layers),
+            f"{m.num_attention_heads}/{m.num_kv_heads}",
+            m.attention_type,
+            _fmt(m.max_context),
+        )
+        for m in found
+    ]
+    columns = ("id", "params", "active", "layers", "heads/kv", "attention", "context")
+    _table(f"{len(found)} models", columns, rows)
+
+
+@models.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def models_show(name: str, as_json: bool) -> None:
+    """Show one model's architecture (or a generic size such as '13b')."""
+    model = load_catalog().get_model(name)
+    if as_json:
+        _print_json(model.to_dict())
+        return
+    rows = [(label, _fmt(getattr(model, f), unit)) for f, label, unit in MODEL_ROWS]
+    rows += [("Notes", model.notes or "-"), ("Source", model.source)]
+    _table(f"{model.name} ({model.id}, {_params_b(model)})", ("field", "value"), rows)
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; turn every expected failure into one line on stderr and an exit code."""
+    try:
+        cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="gpu-advisor",
+            standalone_mode=False,
+        )
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        return 0
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        click.echo(f"gpu-advisor: {exc.format_message()}{hint}", err=True)
+        return EXIT_USAGE
+    except click.exceptions.Abort:
+        click.echo("gpu-advisor: aborted", err=True)
+        return 130
+    except CatalogError as exc:
+        click.echo(f"gpu-advisor: data error: {exc}", err=True)
+        return EXIT_DATA
+    except AdvisorError as exc:
+        click.echo(f"gpu-advisor: {exc}", err=True)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `gpu-advisor gpus list | head`
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

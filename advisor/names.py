@@ -1,0 +1,68 @@
+"""Turning names as people write them into lookup keys, and finding near misses."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+# Words that never tell two GPUs apart: "NVIDIA GeForce RTX 4090 GPU" is the "RTX 4090".
+_GPU_NOISE = {"nvidia", "geforce", "tesla", "amd", "instinct", "intel", "habana", "generation"}
+_GPU_NOISE |= {"gpu", "card", "the", "a", "an", "one", "single"}
+# Words that never change a model's architecture: instruct and chat tunes share their base's shape.
+_MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "the", "a", "an"}
+
+
+def gpu_key(text: str) -> str:
+    """'NVIDIA A100-SXM4-80GB' -> 'a100sxm480gb'; '80G' and '80 GB' both become '80gb'."""
+    tokens = re.split(r"[^a-z0-9]+", text.lower())
+    kept = []
+    for token in tokens:
+        if not token or token in _GPU_NOISE:
+            continue
+        kept.append(re.sub(r"^(\d+)(g|gib)$", r"\1gb", token))
+    return "".join(kept)
+
+
+def model_key(text: str) -> str:
+    """'meta-llama/Meta-Llama-3.1-8B-Instruct' and 'llama3.1:8b' -> 'llama3.18b'."""
+    text = text.lower().strip()
+    if "/" in text:
+        text = text.rsplit("/", 1)[1]
+    tokens = (t.strip(".") for t in re.split(r"[^a-z0-9.]+", text))
+    return "".join(t for t in tokens if t and t not in _MODEL_NOISE)
+
+
+def suggest(key: str, index: dict[str, list[str]], limit: int = 5) -> list[str]:
+    """Ids whose keys are near `key`: containment first, then edit similarity."""
+    if not key:
+        return []
+    contained = [k for k in index if key in k or (len(k) >= 3 and k in key)]
+    contained.sort(key=lambda k: abs(len(k) - len(key)))
+    close = difflib.get_close_matches(key, list(index), n=10, cutoff=0.6)
+    if not contained and not close:  # nothing near: offer the least far ones anyway
+        close = difflib.get_close_matches(key, list(index), n=limit, cutoff=0.4)
+    return _unique(i for k in [*contained, *close] for i in index[k])[:limit]
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)
+
+
+_SIZE = re.compile(
+    r"^(?:(?:an?|any|some|generic)\s+)*(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)\b"
+    r"(?:[\s-]*(?:param(?:eter)?s?|dense|llm|model|transformer|generic))*$",
+    re.IGNORECASE,
+)
+
+
+def parse_size_b(text: str) -> float | None:
+    """'13b', 'a 13B model', '13 billion parameter model', '500M' -> size in billions; else None."""
+    match = _SIZE.match(text.strip())
+    if not match:
+        return None
+    value = float(match.group(1))
+    return value / 1000 if match.group(2).lower().startswith("m") else value

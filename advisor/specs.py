@@ -1,0 +1,147 @@
+"""Frozen value types for the knowledge base. Units are in the field names."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GPU:
+    """One GPU SKU from the datasheet table (advisor/data/gpus.yaml)."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    segment: str  # datacenter | workstation | consumer | laptop
+    vendor: str
+    architecture: str
+    chip: str | None
+    memory_gb: float
+    memory_type: str | None
+    bandwidth_gbs: float
+    fp32_tflops: float | None
+    fp16_bf16_dense_tflops: float | None
+    fp16_bf16_sparse_tflops: float | None
+    tf32_dense_tflops: float | None
+    tf32_sparse_tflops: float | None
+    int8_dense_tops: float | None
+    int8_sparse_tops: float | None
+    fp8_dense_tflops: float | None
+    fp64_tflops: float | None
+    fp64_tensor_tflops: float | None
+    cuda_cores: int | None
+    tensor_cores: int | None
+    tdp_w: float | None
+    interconnect: str | None
+    interconnect_gbs: float | None
+    mig_max_instances: str | None
+    form_factor: str | None
+    release_year: int | None
+    confidence: str
+    notes: str | None
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict keyed by the reference table's column names, plus id/name/aliases/source."""
+        data = asdict(self)
+        data["aliases"] = list(self.aliases)
+        data["gpu_id"] = self.id
+        data["gpu_name"] = self.name
+        return data
+
+
+@dataclass(frozen=True)
+class Model:
+    """One LLM architecture, from its published config.json (advisor/data/models.yaml)."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    hf_repo: str | None
+    family: str
+    architecture: str
+    total_params: int
+    active_params: int | None
+    checkpoint_params: int | None
+    text_decoder_params: int | None
+    num_layers: int
+    hidden_size: int
+    num_attention_heads: int
+    num_kv_heads: int
+    head_dim: int
+    attention_type: str  # MHA | GQA | MQA | MLA
+    intermediate_size: int | None
+    moe_intermediate_size: int | None
+    shared_expert_intermediate_size: int | None
+    num_experts: int | None
+    experts_per_token: int | None
+    num_shared_experts: int | None
+    first_k_dense_replace: int | None
+    kv_lora_rank: int | None
+    q_lora_rank: int | None
+    qk_rope_head_dim: int | None
+    qk_nope_head_dim: int | None
+    v_head_dim: int | None
+    vocab_size: int
+    tie_word_embeddings: bool
+    max_context: int
+    rope_theta: float
+    sliding_window: int | None
+    sliding_window_layers: int | None
+    attention_bias: str
+    kv_cache_bytes_per_token_bf16: int | None
+    license: str | None
+    release_year: int | None
+    confidence: str
+    notes: str | None
+    source: str
+    generic: bool = False
+
+    @property
+    def is_moe(self) -> bool:
+        return bool(self.num_experts)
+
+    @property
+    def params_per_token(self) -> int:
+        """Parameters each token reads: active for MoE (speed), total otherwise."""
+        return self.active_params or self.total_params
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["aliases"] = list(self.aliases)
+        data["is_moe"] = self.is_moe
+        return data
+
+
+@dataclass(frozen=True)
+class Price:
+    """One dated, sourced rental price (advisor/data/prices.yaml)."""
+
+    ref: str
+    gpu: str
+    gpu_as_listed: str
+    form_factor: str
+    form_factor_stated: bool
+    provider: str
+    provider_class: str  # hyperscaler | gpu-cloud | marketplace | article
+    offering: str
+    usd_per_gpu_hour: float
+    usd_per_gpu_hour_max: float | None
+    instance: str | None
+    gpus_per_instance: str | None
+    region: str | None
+    date: str
+    source: str
+    derivation: str
+    confidence: str
+    use_for_estimates: bool
+    latest: bool
+    notes: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def field_names(cls: type) -> list[str]:
+    return [f.name for f in fields(cls)]

@@ -1,0 +1,146 @@
+"""The catalog commands of the CLI: tables, JSON, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.cli import main
+from tests.test_reference import GPU_ROWS
+
+REFERENCE_COLUMNS = list(GPU_ROWS[0])
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_gpus_show_json_has_reference_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "gpus", "show", "a100-sxm4-80gb", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert set(REFERENCE_COLUMNS) | {"id", "name", "aliases", "source"} <= set(data)
+    assert data["id"] == "a100-sxm4-80gb"
+    assert data["memory_gb"] == 80 and data["bandwidth_gbs"] == 2039
+    assert data["fp16_bf16_dense_tflops"] == 312 and data["tdp_w"] == 400
+    assert "NVIDIA A100-SXM4-80GB" in data["aliases"]
+
+
+def test_gpus_show_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "gpus", "show", "L40S")
+    assert code == 0
+    assert "NVIDIA L40S" in out and "864 GB/s" in out and "362.05 TFLOPS" in out
+    assert "Source" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("gpus", "show", "RTX 9999"), "Unknown GPU 'RTX 9999'. Did you mean:"),
+        (("gpus", "show", "A100"), "GPU 'A100' is ambiguous"),
+        (("gpus", "compare", "L4"), "at least two GPUs"),
+        (("gpus", "compare", "L4", "H999"), "Unknown GPU 'H999'"),
+        (("gpus", "list", "--min-memory", "-5"), "--min-memory"),
+        (("gpus", "list", "--segment", "mainframe"), "mainframe"),
+        (("gpus", "frobnicate"), "No such command 'frobnicate'"),
+        (("models", "show", "gpt-17"), "Unknown model 'gpt-17'"),
+        (("models", "show", "99999b"), "outside the sizes"),
+        (("models", "show", "Mistral 7B"), "is ambiguous"),
+        (("gpus", "show", ""), "Give a GPU name"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_exit_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_gpus_compare_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "gpus", "compare", "A100 SXM4 80GB", "L40S", "RTX 4090")
+    assert code == 0
+    assert "NVIDIA L40S" in out and "2039" in out and "1008" in out
+    code, out, _ = run(capsys, "gpus", "compare", "h100-sxm5-80gb", "h200-sxm-141gb", "--json")
+    assert [g["memory_gb"] for g in json.loads(out)] == [80, 141]
+
+
+def test_gpus_list_filters_and_sort(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "gpus", "list", "--min-memory", "80", "--sort", "memory", "--json")
+    assert code == 0
+    memories = [g["memory_gb"] for g in json.loads(out)]
+    assert memories and min(memories) >= 80 and memories == sorted(memories, reverse=True)
+    code, out, _ = run(capsys, "gpus", "list", "--vendor", "AMD")
+    assert code == 0 and "mi300x" in out and "a100" not in out
+    code, out, _ = run(capsys, "gpus", "list")
+    assert "54 GPUs" in out
+
+
+def test_models_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "models", "list", "--moe", "--json")
+    assert code == 0 and all(m["is_moe"] for m in json.loads(out))
+    code, out, _ = run(capsys, "models", "show", "Llama 3 8B")
+    assert code == 0 and "8,030,261,248" in out and "131,072" in out
+    code, out, _ = run(capsys, "models", "show", "13b", "--json")
+    data = json.loads(out)
+    assert data["generic"] is True and data["total_params"] == 13_000_000_000
+
+
+def test_bare_command_prints_summary_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys)
+    assert code == 0
+    assert "54 GPUs and 56 models" in out and "gpus" in out and "models" in out
+
+
+def test_bare_group_prints_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "gpus")
+    assert code == 0 and "compare" in out
+
+
+def test_broken_data_file_exits_3(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "gpus.yaml").write_text("{broken", encoding="utf-8")
+    monkeypatch.setenv("ADVISOR_DATA_DIR", str(tmp_path))
+    code, out, err = run(capsys, "gpus", "list")
+    assert code == 3 and out == ""
+    assert err.startswith("gpu-advisor: data error:") and err.count("\n") == 1
+
+
+def test_installed_console_script_end_to_end() -> None:
+    """The real `gpu-advisor` entry point, in its own process."""
+    script = Path(sys.executable).parent / "gpu-advisor"
+    ok = subprocess.run(
+        [str(script), "gpus", "show", "NVIDIA H100 80GB HBM3", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["bandwidth_gbs"] == 3350
+    bad = subprocess.run(
+        [str(script), "gpus", "show", "RTX 9999"], capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().startswith("gpu-advisor: Unknown GPU 'RTX 9999'")
+    assert "Traceback" not in bad.stderr
+
+
+def test_catalog_commands_do_not_import_heavy_libraries() -> None:
+    code = (
+        "import sys; from advisor.cli import main; main(['gpus', 'show', 'a100-sxm4-80gb']); "
+        "main(['models', 'show', 'llama-3-8b']); "
+        "heavy = {'torch', 'chromadb', 'langchain', 'langchain_core', 'langgraph', "
+        "'sentence_transformers', 'transformers', 'gradio'}; "
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
