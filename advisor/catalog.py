@@ -336,9 +336,15 @@ class Catalog:
             self._prices = prices
         return self._prices
 
-    def prices_for(self, gpu_id: str, *, estimates_only: bool = True) -> list[Price]:
-        """Latest prices for one GPU, newest first; `estimates_only` drops unreliable rows."""
-        rows = [p for p in self.prices if p.gpu == gpu_id and p.latest]
+    def prices_for(
+        self, gpu_id: str, *, estimates_only: bool = True, latest_only: bool = True
+    ) -> list[Price]:
+        """Prices for one GPU, newest first.
+
+        `latest_only` keeps the newest row per provider offering; `estimates_only` drops rows
+        their source marks as unreliable or not comparable (the articles' illustrative ranges).
+        """
+        rows = [p for p in self.prices if p.gpu == gpu_id and (p.latest or not latest_only)]
         if estimates_only:
             rows = [p for p in rows if p.use_for_estimates]
         return sorted(rows, key=lambda p: p.date if p.date[:1].isdigit() else "", reverse=True)

@@ -109,6 +109,13 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) ->
     _console().print(table)
 
 
+def _short_source(source: str) -> str:
+    """The host of a URL source, or the start of any other source, to keep tables narrow."""
+    if source.startswith(("http://", "https://")):
+        return source.split("/")[2]
+    return source if len(source) <= 40 else source[:39] + "…"
+
+
 def _params_b(model: Model) -> str:
     return f"{model.total_params / 1e9:.2f}B"
 
@@ -283,6 +290,62 @@ def models_show(name: str, as_json: bool) -> None:
     rows = [(label, _fmt(getattr(model, f), unit)) for f, label, unit in MODEL_ROWS]
     rows += [("Notes", model.notes or "-"), ("Source", model.source)]
     _table(f"{model.name} ({model.id}, {_params_b(model)})", ("field", "value"), rows)
+
+
+# ---------------------------------------------------------------- prices
+
+
+@cli.command("prices")
+@click.argument("gpu_name", metavar="GPU")
+@click.option("--offering", help="on-demand, spot, reserved, managed, serverless ...")
+@click.option(
+    "--class",
+    "provider_class",
+    type=click.Choice(["hyperscaler", "gpu-cloud", "marketplace", "article"]),
+    help="Kind of provider.",
+)
+@click.option("--all", "show_all", is_flag=True, help="Include older and unreliable rows.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def prices(
+    gpu_name: str, offering: str | None, provider_class: str | None, show_all: bool, as_json: bool
+) -> None:
+    """Rental prices for one GPU in USD per GPU-hour, each with its date and source."""
+    catalog = load_catalog()
+    gpu = catalog.get_gpu(gpu_name)
+    rows = catalog.prices_for(gpu.id, estimates_only=not show_all, latest_only=not show_all)
+    if offering:
+        rows = [p for p in rows if p.offering == offering.lower()]
+    if provider_class:
+        rows = [p for p in rows if p.provider_class == provider_class]
+    if as_json:
+        _print_json({"gpu": gpu.id, "prices": [p.to_dict() for p in rows]})
+        return
+    if not rows:
+        if catalog.prices_for(gpu.id, estimates_only=False, latest_only=False):
+            click.echo(f"No prices for {gpu.name} match; try --all or another offering.")
+        else:
+            click.echo(f"The price table has no rental prices for {gpu.name}.")
+        return
+    table_rows = [
+        (
+            p.provider,
+            p.offering,
+            f"${p.usd_per_gpu_hour:.2f}"
+            + (f"-{p.usd_per_gpu_hour_max:.2f}" if p.usd_per_gpu_hour_max else ""),
+            p.instance or "-",
+            p.date,
+            _short_source(p.source),
+        )
+        for p in rows
+    ]
+    columns = ("provider", "offering", "$/GPU-h", "instance", "date", "source")
+    low, high = min(p.usd_per_gpu_hour for p in rows), max(p.usd_per_gpu_hour for p in rows)
+    _table(
+        f"{gpu.name}: {len(rows)} prices, ${low:.2f} to ${high:.2f} per GPU-hour",
+        columns,
+        table_rows,
+    )
+    click.echo("Prices move fast: check the date and the source before you spend.")
 
 
 # ---------------------------------------------------------------- entry point

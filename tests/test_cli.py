@@ -144,3 +144,35 @@ def test_catalog_commands_do_not_import_heavy_libraries() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_prices_show_sourced_dated_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "prices", "H100 SXM5", "--offering", "on-demand", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["gpu"] == "h100-sxm5-80gb" and data["prices"]
+    for price in data["prices"]:
+        assert price["offering"] == "on-demand" and price["use_for_estimates"] and price["latest"]
+        assert price["source"] and price["date"] and price["usd_per_gpu_hour"] > 0
+    code, out, _ = run(capsys, "prices", "L40S")
+    assert code == 0 and "per GPU-hour" in out and "check the date and the source" in out
+
+
+def test_prices_article_rows_only_with_all(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "prices", "RTX A6000", "--class", "article")
+    assert code == 0 and "try --all" in out
+    code, out, _ = run(capsys, "prices", "RTX A6000", "--class", "article", "--all", "--json")
+    rows = json.loads(out)["prices"]
+    assert rows and all(p["date"].startswith("undated") for p in rows)
+
+
+def test_prices_for_a_gpu_without_any(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "prices", "RTX 3060")
+    assert code == 0 and "no rental prices" in out
+
+
+def test_prices_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "prices", "A100")
+    assert code == 2 and "ambiguous" in err
+    code, _, err = run(capsys, "prices", "L4", "--class", "shop")
+    assert code == 2 and "'shop'" in err
