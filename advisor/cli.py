@@ -6,20 +6,22 @@ Catalog commands import nothing heavier than PyYAML, click and rich.
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 import click
 
 from advisor import __version__
 from advisor.catalog import SEGMENTS, load_catalog
+from advisor.cli_estimate import estimate_command
+from advisor.cli_render import fmt, print_json, short_source, table
 from advisor.errors import AdvisorError, CatalogError
 from advisor.specs import GPU, Model
 
 EXIT_USAGE = 2  # bad input: unknown or ambiguous name, bad option value
 EXIT_DATA = 3  # a data file is missing or invalid
+EXIT_INTERNAL = 1  # a bug
 
 # (field, label, unit) rows of `gpus show` / `gpus compare`, in reading order.
 GPU_ROWS: tuple[tuple[str, str, str], ...] = (
@@ -72,48 +74,6 @@ MODEL_ROWS: tuple[tuple[str, str, str], ...] = (
     ("hf_repo", "Hugging Face repo", ""),
     ("confidence", "Confidence", ""),
 )
-
-
-def _fmt(value: Any, unit: str = "") -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int) and value >= 100_000:
-        text = f"{value:,}"
-    elif isinstance(value, float):
-        text = f"{value:g}"
-    else:
-        text = str(value)
-    return f"{text} {unit}".strip()
-
-
-def _print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def _console() -> Any:
-    from rich.console import Console  # rich is only needed for tables
-
-    return Console(soft_wrap=False)
-
-
-def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*row)
-    _console().print(table)
-
-
-def _short_source(source: str) -> str:
-    """The host of a URL source, or the start of any other source, to keep tables narrow."""
-    if source.startswith(("http://", "https://")):
-        return source.split("/")[2]
-    return source if len(source) <= 40 else source[:39] + "…"
 
 
 def _params_b(model: Model) -> str:
@@ -182,22 +142,22 @@ def gpus_list(
     if sort in sort_keys:
         found.sort(key=sort_keys[sort])
     if as_json:
-        _print_json([g.to_dict() for g in found])
+        print_json([g.to_dict() for g in found])
         return
     rows = [
         (
             g.id,
             g.name,
-            _fmt(g.memory_gb),
-            _fmt(g.bandwidth_gbs),
-            _fmt(g.fp16_bf16_dense_tflops),
-            _fmt(g.tdp_w),
+            fmt(g.memory_gb),
+            fmt(g.bandwidth_gbs),
+            fmt(g.fp16_bf16_dense_tflops),
+            fmt(g.tdp_w),
             g.segment,
         )
         for g in found
     ]
     columns = ("id", "name", "GB", "GB/s", "BF16 TFLOPS", "W", "segment")
-    _table(f"{len(found)} GPUs", columns, rows)
+    table(f"{len(found)} GPUs", columns, rows)
 
 
 @gpus.command("show")
@@ -207,12 +167,12 @@ def gpus_show(name: str, as_json: bool) -> None:
     """Show one GPU's datasheet values and their source."""
     gpu = load_catalog().get_gpu(name)
     if as_json:
-        _print_json(gpu.to_dict())
+        print_json(gpu.to_dict())
         return
-    rows = [(label, _fmt(getattr(gpu, f), unit)) for f, label, unit in GPU_ROWS]
+    rows = [(label, fmt(getattr(gpu, f), unit)) for f, label, unit in GPU_ROWS]
     rows += [("Aliases", ", ".join(gpu.aliases)), ("Notes", gpu.notes or "-")]
     rows.append(("Source", gpu.source))
-    _table(f"{gpu.name} ({gpu.id})", ("field", "value"), rows)
+    table(f"{gpu.name} ({gpu.id})", ("field", "value"), rows)
 
 
 @gpus.command("compare")
@@ -225,13 +185,13 @@ def gpus_compare(names: tuple[str, ...], as_json: bool) -> None:
     catalog = load_catalog()
     found: list[GPU] = [catalog.get_gpu(n) for n in names]
     if as_json:
-        _print_json([g.to_dict() for g in found])
+        print_json([g.to_dict() for g in found])
         return
     rows = [
-        (f"{label} ({unit})" if unit else label, *(_fmt(getattr(g, f)) for g in found))
+        (f"{label} ({unit})" if unit else label, *(fmt(getattr(g, f)) for g in found))
         for f, label, unit in GPU_ROWS
     ]
-    _table("GPU comparison (datasheet values)", ("", *(g.name for g in found)), rows)
+    table("GPU comparison (datasheet values)", ("", *(g.name for g in found)), rows)
 
 
 # ---------------------------------------------------------------- models
@@ -260,7 +220,7 @@ def models_list(
         family=family, min_params_b=min_params, max_params_b=max_params, moe=moe
     )
     if as_json:
-        _print_json([m.to_dict() for m in found])
+        print_json([m.to_dict() for m in found])
         return
     rows = [
         (
@@ -270,12 +230,12 @@ def models_list(
             str(m.num_layers),
             f"{m.num_attention_heads}/{m.num_kv_heads}",
             m.attention_type,
-            _fmt(m.max_context),
+            fmt(m.max_context),
         )
         for m in found
     ]
     columns = ("id", "params", "active", "layers", "heads/kv", "attention", "context")
-    _table(f"{len(found)} models", columns, rows)
+    table(f"{len(found)} models", columns, rows)
 
 
 @models.command("show")
@@ -285,11 +245,11 @@ def models_show(name: str, as_json: bool) -> None:
     """Show one model's architecture (or a generic size such as '13b')."""
     model = load_catalog().get_model(name)
     if as_json:
-        _print_json(model.to_dict())
+        print_json(model.to_dict())
         return
-    rows = [(label, _fmt(getattr(model, f), unit)) for f, label, unit in MODEL_ROWS]
+    rows = [(label, fmt(getattr(model, f), unit)) for f, label, unit in MODEL_ROWS]
     rows += [("Notes", model.notes or "-"), ("Source", model.source)]
-    _table(f"{model.name} ({model.id}, {_params_b(model)})", ("field", "value"), rows)
+    table(f"{model.name} ({model.id}, {_params_b(model)})", ("field", "value"), rows)
 
 
 # ---------------------------------------------------------------- prices
@@ -318,7 +278,7 @@ def prices(
     if provider_class:
         rows = [p for p in rows if p.provider_class == provider_class]
     if as_json:
-        _print_json({"gpu": gpu.id, "prices": [p.to_dict() for p in rows]})
+        print_json({"gpu": gpu.id, "prices": [p.to_dict() for p in rows]})
         return
     if not rows:
         if catalog.prices_for(gpu.id, estimates_only=False, latest_only=False):
@@ -334,18 +294,21 @@ def prices(
             + (f"-{p.usd_per_gpu_hour_max:.2f}" if p.usd_per_gpu_hour_max else ""),
             p.instance or "-",
             p.date,
-            _short_source(p.source),
+            short_source(p.source),
         )
         for p in rows
     ]
     columns = ("provider", "offering", "$/GPU-h", "instance", "date", "source")
     low, high = min(p.usd_per_gpu_hour for p in rows), max(p.usd_per_gpu_hour for p in rows)
-    _table(
+    table(
         f"{gpu.name}: {len(rows)} prices, ${low:.2f} to ${high:.2f} per GPU-hour",
         columns,
         table_rows,
     )
     click.echo("Prices move fast: check the date and the source before you spend.")
+
+
+cli.add_command(estimate_command)
 
 
 # ---------------------------------------------------------------- entry point
@@ -378,6 +341,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `gpu-advisor gpus list | head`
         sys.stderr.close()
         return 0
+    except Exception as exc:  # a bug: say so in one line; ADVISOR_DEBUG=1 shows the traceback
+        if os.environ.get("ADVISOR_DEBUG"):
+            raise
+        click.echo(
+            f"gpu-advisor: internal error ({type(exc).__name__}: {exc}). "
+            "Please report it; set ADVISOR_DEBUG=1 to see the traceback.",
+            err=True,
+        )
+        return EXIT_INTERNAL
     return 0
 
 

@@ -97,7 +97,7 @@ def test_models_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bare_command_prints_summary_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys)
     assert code == 0
-    assert "54 GPUs and 56 models" in out and "gpus" in out and "models" in out
+    assert "54 GPUs and 57 models" in out and "gpus" in out and "models" in out
 
 
 def test_bare_group_prints_its_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,301 @@
+"""GPU memory for inference and training, per GPU, with a named breakdown. Pure functions.
+
+All sizes are bytes inside and decimal GB (1e9 bytes) in results. A card's marketed "GB" is close
+to binary GiB (an "80 GB" A100 reports 81,920 MiB), so capacity is converted, not copied.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from advisor.calculator.factors import (
+    QLORA_ACTIVATION_FACTOR,
+    TRAINING_USABLE_FRACTION,
+    EngineFactors,
+)
+from advisor.calculator.precision import Precision
+from advisor.errors import InvalidInput
+from advisor.specs import GPU, Model
+
+GB = 1e9
+GIB = 2**30
+CAPACITY_REPORTED = 0.995  # nvidia-smi shows a little less than the marketed GiB (H100: 81,559 MiB)
+METHODS = ("full", "lora", "qlora")
+OPTIMIZERS = ("adamw", "adamw8bit", "sgd", "adafactor")
+LORA_TARGETS = ("all", "attention", "qv")
+
+
+@dataclass(frozen=True)
+class MemoryResult:
+    """Bytes per GPU by named component, and how they were made."""
+
+    breakdown_gb: dict[str, float]
+    assumptions: list[str] = field(default_factory=list)
+
+    @property
+    def total_gb(self) -> float:
+        return sum(self.breakdown_gb.values())
+
+
+# ---------------------------------------------------------------- parameters and weights
+
+
+def embedding_params(model: Model) -> int:
+    """Token embedding plus an untied LM head."""
+    return model.vocab_size * model.hidden_size * (1 if model.tie_word_embeddings else 2)
+
+
+def weight_bytes(model: Model, precision: Precision) -> float:
+    """Bytes of all weights at `precision` (MoE: every expert is in memory)."""
+    embed = embedding_params(model)
+    block = max(model.total_params - embed, 0)
+    return block * precision.bytes_linear + embed * precision.bytes_embedding
+
+
+def capacity_gb(gpu: GPU) -> float:
+    """What the card really holds, in decimal GB.
+
+    Datacenter cards with GDDR memory run with ECC on, which reserves 1/16 of it (a "16 GB" T4
+    shows 15,360 MiB); HBM carries its ECC bits separately.
+    """
+    ecc = (
+        15 / 16 if gpu.segment == "datacenter" and (gpu.memory_type or "").startswith("GDDR") else 1
+    )
+    return gpu.memory_gb * GIB * CAPACITY_REPORTED * ecc / GB
+
+
+def usable_gb(gpu: GPU, engine: EngineFactors) -> float:
+    """The memory the engine lets itself use on one card."""
+    return capacity_gb(gpu) * engine.usable_fraction
+
+
+def training_usable_gb(gpu: GPU) -> float:
+    """What a training step may allocate before the allocator's fragmentation runs it out."""
+    return capacity_gb(gpu) * TRAINING_USABLE_FRACTION
+
+
+# ---------------------------------------------------------------- KV cache
+
+
+def kv_bytes_per_token_per_layer(model: Model, kv_elem_bytes: float) -> float:
+    if model.attention_type == "MLA" and model.kv_lora_rank and model.qk_rope_head_dim:
+        return (model.kv_lora_rank + model.qk_rope_head_dim) * kv_elem_bytes
+    return 2 * model.num_kv_heads * model.head_dim * kv_elem_bytes
+
+
+def kv_cache_bytes(
+    model: Model, context: int, batch: int, kv_elem_bytes: float, tp: int = 1, pp: int = 1
+) -> float:
+    """KV cache per GPU for `batch` sequences of `context` tokens.
+
+    GQA/MQA through num_kv_heads, MLA through its latent size, sliding-window layers capped at
+    the window. Tensor parallel splits KV heads (at least one per rank); pipeline splits layers.
+    """
+    windowed = model.sliding_window_layers or 0
+    window = model.sliding_window or context
+    tokens = (model.num_layers - windowed) * context + windowed * min(context, window)
+    per_token_layer = kv_bytes_per_token_per_layer(model, kv_elem_bytes)
+    if model.attention_type != "MLA" and tp > 1:
+        per_token_layer *= math.ceil(model.num_kv_heads / tp) / model.num_kv_heads
+    return tokens * per_token_layer * batch / pp
+
+
+# ---------------------------------------------------------------- inference
+
+
+def inference_memory(
+    model: Model,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    context: int,
+    batch: int,
+    kv_elem_bytes: float,
+    num_gpus: int = 1,
+) -> MemoryResult:
+    """Memory per GPU to serve `batch` sequences of `context` tokens."""
+    assumptions = []
+    tp = num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    pp = 1 if tp > 1 else num_gpus
+    if num_gpus > 1:
+        how = "tensor parallel" if tp > 1 else "layers split across GPUs"
+        assumptions.append(f"{num_gpus} GPUs, {how} ({engine.label} default)")
+    weights = weight_bytes(model, precision) / num_gpus
+    kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp, pp=pp)
+    if engine.kv_copy_factor > 1:
+        assumptions.append(
+            f"{engine.label} copies the KV cache as it grows: peak {engine.kv_copy_factor:g}x KV"
+        )
+    kv_peak = kv * engine.kv_copy_factor
+    activations = _inference_activation_bytes(model, engine, context, batch) / tp
+    overhead = engine.cuda_context_gb * GB
+    if precision.family in ("bnb-4bit", "int8"):
+        overhead += 3 * model.hidden_size * _mlp_width(model) * 2  # dequantised weight buffers
+    breakdown = {
+        "weights": weights / GB,
+        "kv_cache": kv_peak / GB,
+        "activations": activations / GB,
+        "runtime_overhead": overhead / GB,
+    }
+    assumptions.append(
+        f"weights at {precision.name} ({precision.bits_linear:g} bits per block weight, "
+        f"{precision.bits_embedding:g} for embedding/head)"
+    )
+    assumptions.append(
+        f"KV cache for {batch} x {context} tokens at {kv_elem_bytes:g} bytes per value"
+        + (
+            f", sliding window {model.sliding_window} on some layers"
+            if model.sliding_window
+            else ""
+        )
+    )
+    return MemoryResult(breakdown, assumptions)
+
+
+def _mlp_width(model: Model) -> int:
+    if model.is_moe and model.moe_intermediate_size:
+        width = model.moe_intermediate_size * (model.experts_per_token or 1)
+        return width + (model.shared_expert_intermediate_size or 0)
+    return model.intermediate_size or 4 * model.hidden_size
+
+
+def _inference_activation_bytes(
+    model: Model, engine: EngineFactors, context: int, batch: int
+) -> float:
+    """Peak transient tensors of a prefill: one layer's working set and the last-token logits."""
+    tokens = batch * context
+    if engine.name in ("vllm", "tensorrt-llm"):
+        tokens = min(tokens, 8192)  # chunked prefill / max_num_batched_tokens
+    elif engine.name == "llama.cpp":
+        tokens = min(tokens, 512)  # n_ubatch
+    layer = tokens * (2 * _mlp_width(model) + 4 * model.hidden_size) * 2
+    logits = batch * model.vocab_size * 4
+    if engine.name == "llama.cpp":
+        logits = 512 * model.vocab_size * 4
+    return layer + logits
+
+
+# ---------------------------------------------------------------- training
+
+
+def lora_params(model: Model, rank: int, targets: str) -> int:
+    """Trainable adapter parameters: rank x (in + out) for each targeted linear of each layer."""
+    h, q = model.hidden_size, model.num_attention_heads * model.head_dim
+    kv = model.num_kv_heads * model.head_dim
+    attention = {"q": (h, q), "k": (h, kv), "v": (h, kv), "o": (q, h)}
+    mlp_i = _mlp_width(model)
+    mlp = {"gate": (h, mlp_i), "up": (h, mlp_i), "down": (mlp_i, h)}
+    chosen = {"qv": ("q", "v"), "attention": tuple(attention), "all": (*attention, *mlp)}[targets]
+    shapes = {**attention, **mlp}
+    return model.num_layers * sum(rank * (shapes[n][0] + shapes[n][1]) for n in chosen)
+
+
+def training_activation_bytes(
+    model: Model, seq: int, batch: int, checkpointing: bool, flash_attention: bool = True
+) -> float:
+    """Saved activations of a Llama-style block in bf16, plus the loss logits.
+
+    Per layer the backward pass keeps the norm/QKV/attention/output inputs (about 18 s*b*h bytes)
+    and the gated MLP's four intermediate tensors (8 s*b*i bytes). Without a fused (flash or
+    memory-efficient) attention kernel the scores, softmax and dropout mask add 5*a*s^2*b bytes
+    (Korthikanti et al.). Checkpointing keeps only each layer's input (2 s*b*h) plus one layer's
+    full working set.
+    """
+    sb = seq * batch
+    layer = sb * (18 * model.hidden_size + 8 * _mlp_width(model))
+    if not flash_attention:
+        layer += 5 * model.num_attention_heads * seq * seq * batch
+    if checkpointing:
+        stored = model.num_layers * sb * model.hidden_size * 2 + layer
+    else:
+        stored = model.num_layers * layer
+    logits = sb * model.vocab_size * 8  # bf16 logits, their fp32 copy, and its gradient
+    return stored + logits
+
+
+def training_memory(
+    model: Model,
+    *,
+    method: str,
+    precision: Precision,
+    optimizer: str,
+    seq: int,
+    batch: int,
+    checkpointing: bool,
+    lora_rank: int = 16,
+    lora_targets: str = "all",
+    mixed_precision: bool = True,
+    num_gpus: int = 1,
+    zero_stage: int = 0,
+    tp: int = 1,
+    pp: int = 1,
+    flash_attention: bool = True,
+) -> MemoryResult:
+    """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA."""
+    if method not in METHODS:
+        raise InvalidInput(f"Unknown training method {method!r}; use one of {', '.join(METHODS)}.")
+    if optimizer not in OPTIMIZERS:
+        raise InvalidInput(f"Unknown optimizer {optimizer!r}; use one of {', '.join(OPTIMIZERS)}.")
+    if zero_stage not in (0, 1, 2, 3):
+        raise InvalidInput("ZeRO stage must be 0, 1, 2 or 3 (3 is FSDP full sharding).")
+    if tp * pp > num_gpus:
+        raise InvalidInput(f"tp x pp = {tp * pp} needs at least that many GPUs (got {num_gpus}).")
+    assumptions: list[str] = []
+    model_split = tp * pp
+    dp = max(num_gpus // model_split, 1)
+    params = model.total_params
+    if method == "full":
+        weight_b: float
+        grad_b: float
+        state_scale: float
+        if mixed_precision and precision.name in ("bf16", "fp16"):
+            weight_b, grad_b, state_scale = 4 + 2, 4, 4
+            assumptions.append(
+                "mixed precision: fp32 master weights + 16-bit working copy, fp32 gradients"
+            )
+        else:
+            weight_b = grad_b = state_scale = precision.bytes_linear
+            assumptions.append(f"pure {precision.name} weights, gradients and optimizer states")
+        state_b = {"adamw": 2 * state_scale, "adamw8bit": 2.0, "sgd": state_scale, "adafactor": 0.1}
+        weights: float = params * weight_b
+        grads = params * grad_b
+        states = params * state_b[optimizer]
+        adapters = 0.0
+    else:
+        weights = weight_bytes(model, precision)
+        grads = states = 0.0
+        n = lora_params(model, lora_rank, lora_targets)
+        adapters = n * 16  # fp32 weights, gradients and two Adam moments
+        assumptions.append(
+            f"frozen base at {precision.name}; LoRA rank {lora_rank} on {lora_targets} linear "
+            f"layers = {n / 1e6:.1f}M trainable parameters in fp32 with AdamW"
+        )
+    weights /= model_split
+    grads /= model_split
+    states /= model_split
+    if dp > 1 and zero_stage:
+        states /= dp
+        if zero_stage >= 2:
+            grads /= dp
+        if zero_stage >= 3:
+            weights /= dp
+        assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
+    activations = training_activation_bytes(model, seq, batch, checkpointing, flash_attention) / tp
+    if method == "qlora":
+        activations *= QLORA_ACTIVATION_FACTOR
+    assumptions.append(
+        f"activations for batch {batch} x {seq} tokens, gradient checkpointing "
+        + ("on" if checkpointing else "off")
+        + ("" if flash_attention else ", attention scores stored (no fused attention kernel)")
+    )
+    overhead = 0.6 * GB + (0.5 * GB if num_gpus > 1 else 0.0)
+    breakdown = {
+        "weights": weights / GB,
+        "gradients": grads / GB,
+        "optimizer_states": states / GB,
+        "adapters": adapters / GB,
+        "activations": activations / GB,
+        "runtime_overhead": overhead / GB,
+    }
+    return MemoryResult(breakdown, assumptions)

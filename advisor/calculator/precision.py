@@ -1,0 +1,99 @@
+"""Number formats: how many bits a weight takes, and which tensor-core rate computes with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class Precision:
+    """A weight format. Bits are averages including scales and zero points."""
+
+    name: str
+    bits_linear: float  # transformer-block weights
+    bits_embedding: float  # token embedding and LM head (many formats keep them 16-bit)
+    compute: str  # tensor-core rate used for matmuls: fp32 | fp16 | fp8 | int8
+    family: str  # float | int8 | weight-only-4bit | gguf | bnb-4bit
+    note: str
+
+    @property
+    def bytes_linear(self) -> float:
+        return self.bits_linear / 8
+
+    @property
+    def bytes_embedding(self) -> float:
+        return self.bits_embedding / 8
+
+
+def _p(name: str, bits: float, embed: float, compute: str, family: str, note: str) -> Precision:
+    return Precision(name, bits, embed, compute, family, note)
+
+
+# Sources: CALCULATOR_NOTES.md (llama.cpp quantize table for Llama-3-8B; AWQ/GPTQ group-128 and
+# bitsandbytes NF4 with double quantization); GGUF averages apply to every tensor of the file.
+PRECISIONS: dict[str, Precision] = {
+    p.name: p
+    for p in (
+        _p("fp32", 32, 32, "fp32", "float", "4 bytes per weight"),
+        _p("bf16", 16, 16, "fp16", "float", "2 bytes per weight"),
+        _p("fp16", 16, 16, "fp16", "float", "2 bytes per weight"),
+        _p("fp8", 8.0, 16, "fp8", "float", "1 byte per weight; embedding and head stay 16-bit"),
+        _p("int8", 8.1, 16, "int8", "int8", "8-bit weights plus per-channel scales"),
+        _p("awq", 4.16, 16, "fp16", "weight-only-4bit", "4-bit group-128 with scales/zeros"),
+        _p("gptq", 4.16, 16, "fp16", "weight-only-4bit", "4-bit group-128 with scales/zeros"),
+        _p("nf4", 4.127, 16, "fp16", "bnb-4bit", "bitsandbytes NF4 with double quantization"),
+        _p("nf4-nodq", 4.5, 16, "fp16", "bnb-4bit", "bitsandbytes NF4, fp32 absmax per 64"),
+        _p("q2_k", 3.17, 3.17, "fp16", "gguf", "llama.cpp Q2_K file average"),
+        _p("q3_k_m", 4.00, 4.00, "fp16", "gguf", "llama.cpp Q3_K_M file average"),
+        _p("q4_0", 4.55, 4.55, "fp16", "gguf", "llama.cpp Q4_0 file average"),
+        _p("q4_k_m", 4.85, 4.85, "fp16", "gguf", "llama.cpp Q4_K_M file average"),
+        _p("q5_k_m", 5.70, 5.70, "fp16", "gguf", "llama.cpp Q5_K_M file average"),
+        _p("q6_k", 6.57, 6.57, "fp16", "gguf", "llama.cpp Q6_K file average"),
+        _p("q8_0", 8.51, 8.51, "fp16", "gguf", "llama.cpp Q8_0 file average"),
+    )
+}
+
+_ALIASES = {
+    "float32": "fp32",
+    "f32": "fp32",
+    "float16": "fp16",
+    "f16": "fp16",
+    "half": "fp16",
+    "bfloat16": "bf16",
+    "e4m3": "fp8",
+    "int4": "awq",
+    "w4a16": "awq",
+    "4bit": "nf4",
+    "4-bit": "nf4",
+    "qlora": "nf4",
+    "bnb4": "nf4",
+    "8bit": "int8",
+    "w8a8": "int8",
+    "llm.int8": "int8",
+    "q4": "q4_k_m",
+    "q8": "q8_0",
+}
+
+# KV-cache element sizes in bytes (q8_0 / q4_0 include their block scales).
+KV_BYTES: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "q8_0": 1.0625}
+KV_BYTES["q4_0"] = 0.5625
+
+
+def get_precision(name: str) -> Precision:
+    """The precision `name` denotes ('bf16', 'Q4_K_M', 'int4' ...); InvalidInput if unknown."""
+    key = name.strip().lower().replace("-", "_") if isinstance(name, str) else ""
+    key = _ALIASES.get(key, _ALIASES.get(key.replace("_", "-"), key))
+    by_key = {p.replace("-", "_"): p for p in PRECISIONS}
+    if key not in by_key:
+        known = ", ".join(PRECISIONS)
+        raise InvalidInput(f"Unknown precision {name!r}; use one of {known}.")
+    return PRECISIONS[by_key[key]]
+
+
+def kv_bytes(name: str) -> float:
+    key = name.strip().lower()
+    if key not in KV_BYTES:
+        raise InvalidInput(f"Unknown KV-cache type {name!r}; use one of {', '.join(KV_BYTES)}.")
+    return KV_BYTES[key]

@@ -1,0 +1,245 @@
+"""Speed: decode and prefill tokens/s, time to first token, serving and training throughput.
+
+Decode is bandwidth-bound: each step reads the weights it needs and the KV cache. Prefill and
+training are compute-bound on the dense tensor-core rate (never FP32 or sparse figures). MoE
+models read and compute with their active parameters but hold all of them in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.calculator.factors import (
+    BNB_BATCHED_DEQUANT_BYTES,
+    GENERATION_MBU,
+    GENERATION_MFU,
+    QUANT_LAYER_OVERHEAD_MS,
+    SPEED_BAND,
+    TRAIN_MFU,
+    EngineFactors,
+    generation,
+)
+from advisor.calculator.memory import kv_cache_bytes, usable_gb, weight_bytes
+from advisor.calculator.precision import Precision
+from advisor.specs import GPU, Model
+
+# GeForce cards compute FP16 with FP16 accumulation at twice the listed (FP32-accumulate) rate;
+# llama.cpp's cuBLAS prompt processing uses it.
+LLAMA_CPP_GEFORCE_FP16_ACCUMULATE = 2.0
+DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the matmuls
+TP_PREFILL_EFFICIENCY = 0.9
+PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
+
+# Interconnect cost of tensor parallel per decode step: two all-reduces per layer.
+NVLINK_ALLREDUCE_MS_PER_LAYER = 0.02
+PCIE_ALLREDUCE_MS_PER_LAYER = 0.08
+
+
+@dataclass(frozen=True)
+class Band:
+    low: float
+    typical: float
+    high: float
+
+    @classmethod
+    def around(cls, typical: float) -> Band:
+        low, high = SPEED_BAND
+        return cls(typical * low, typical, typical * high)
+
+    def to_dict(self) -> dict[str, float]:
+        return {"low": self.low, "typical": self.typical, "high": self.high}
+
+
+def dense_tflops(gpu: GPU, precision: Precision) -> float:
+    """The tensor-core rate a precision computes at (weight-only formats compute in 16-bit)."""
+    fp16 = gpu.fp16_bf16_dense_tflops or gpu.fp32_tflops or 1.0
+    if precision.compute == "fp8" and gpu.fp8_dense_tflops:
+        return gpu.fp8_dense_tflops
+    if precision.compute == "int8" and gpu.int8_dense_tops:
+        return min(gpu.int8_dense_tops, 2 * fp16)
+    if precision.compute == "fp32":
+        return gpu.tf32_dense_tflops or gpu.fp32_tflops or fp16 / 4
+    return fp16
+
+
+def _active_weight_bytes(model: Model, precision: Precision, batch: int) -> float:
+    """Weight bytes one decode step reads: MoE reads only the experts its tokens route to."""
+    total = weight_bytes(model, precision)
+    if not model.is_moe or not model.num_experts or not model.active_params:
+        return total
+    experts, k = model.num_experts, model.experts_per_token or 1
+    # total = shared + X and active = shared + X*k/E, so the routed experts hold X parameters
+    expert_params = (model.total_params - model.active_params) * experts / (experts - k)
+    shared = model.total_params - expert_params
+    touched = 1 - (1 - k / experts) ** batch  # share of experts some token in the batch uses
+    bytes_per_param = total / model.total_params
+    return (shared + expert_params * touched) * bytes_per_param
+
+
+def decode_step_seconds(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    batch: int,
+    context: int,
+    kv_elem_bytes: float,
+    num_gpus: int = 1,
+) -> float:
+    """Seconds for one decode step of `batch` sequences at `context` tokens of history."""
+    gen = generation(gpu.architecture, gpu.memory_type)
+    tp = num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    weights = _active_weight_bytes(model, precision, batch) / tp
+    if engine.name == "hf" and precision.family in ("bnb-4bit", "weight-only-4bit") and batch > 1:
+        weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
+    kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp)
+    # Weight reads are layer-sized matrices whose achieved bandwidth depends on the generation;
+    # the batched KV-cache read streams at the engine's attention-kernel efficiency.
+    bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
+    t_memory = weights / (bandwidth * GENERATION_MBU.get(gen, 0.6)) + kv / bandwidth
+    flops = 2 * model.params_per_token * batch / tp
+    t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * engine.prefill_mfu)
+    layers = model.num_layers
+    overhead_ms = engine.step_overhead_ms + layers * engine.layer_overhead_ms
+    if engine.name == "hf":
+        overhead_ms += layers * QUANT_LAYER_OVERHEAD_MS.get(precision.family, 0.0)
+    if tp > 1:
+        per_layer = (
+            NVLINK_ALLREDUCE_MS_PER_LAYER if gpu.interconnect_gbs else PCIE_ALLREDUCE_MS_PER_LAYER
+        )
+        overhead_ms += 2 * layers * per_layer
+    # a layer split (tp == 1) reads every layer once per step, one GPU after another
+    return max(t_memory, t_compute) + overhead_ms / 1000
+
+
+def decode_tokens_per_s(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    batch: int,
+    context: int,
+    kv_elem_bytes: float,
+    num_gpus: int = 1,
+) -> Band:
+    """Generated tokens/s summed over the batch."""
+    step = decode_step_seconds(
+        model, gpu, precision, engine,
+        batch=batch, context=context, kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus,
+    )  # fmt: skip
+    return Band.around(batch / step)
+
+
+def prefill_seconds(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    prompt: int,
+    batch: int,
+    num_gpus: int = 1,
+) -> float:
+    """Seconds to process `batch` prompts of `prompt` tokens.
+
+    Compute-bound on the dense tensor rate, but never faster than one read of the weights (short
+    prompts are bandwidth-bound). Causal attention adds 2 x layers x prompt^2 x hidden FLOPs per
+    prompt with a fused kernel; llama.cpp computes the full masked score matrix (4x).
+    """
+    gen = generation(gpu.architecture, gpu.memory_type)
+    tokens = prompt * batch
+    flops = 2 * model.params_per_token * tokens
+    attention = 4 if engine.name == "llama.cpp" else 2
+    flops += attention * model.num_layers * prompt * prompt * model.hidden_size * batch
+    peak = dense_tflops(gpu, precision)
+    if engine.name == "llama.cpp" and gpu.segment in ("consumer", "laptop"):
+        peak *= LLAMA_CPP_GEFORCE_FP16_ACCUMULATE
+    rate = peak * 1e12 * engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)
+    if precision.family in ("gguf", "weight-only-4bit", "bnb-4bit"):
+        rate *= DEQUANT_PREFILL_FACTOR
+    if num_gpus == 1:
+        speedup = 1.0
+    elif engine.name in ("vllm", "tensorrt-llm"):
+        speedup = num_gpus * TP_PREFILL_EFFICIENCY
+    else:  # layer split: GPUs overlap only as far as the engine pipelines micro-batches
+        speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
+    compute_s = flops / (rate * speedup)
+    read_s = weight_bytes(model, precision) / (gpu.bandwidth_gbs * 1e9 * engine.mbu * num_gpus)
+    return max(compute_s, read_s) + engine.step_overhead_ms / 1000
+
+
+def prefill_tokens_per_s(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    prompt: int,
+    batch: int,
+    num_gpus: int = 1,
+) -> Band:
+    seconds = prefill_seconds(
+        model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus
+    )
+    return Band.around(prompt * batch / seconds)
+
+
+def train_tokens_per_s(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    *,
+    method: str,
+    seq: int,
+    checkpointing: bool,
+    num_gpus: int = 1,
+) -> Band:
+    """Training tokens/s over all GPUs: 6P FLOPs per token for full fine-tuning.
+
+    LoRA skips the weight gradients of the frozen base (4P); checkpointing recomputes the
+    forward (+2P). Attention adds 6 x layers x seq x hidden per token (12 with recompute).
+    """
+    gen = generation(gpu.architecture, gpu.memory_type)
+    p = model.params_per_token
+    per_token = (6 if method == "full" else 4) * p + 6 * model.num_layers * seq * model.hidden_size
+    if checkpointing:
+        per_token += 2 * p
+    rate = dense_tflops(gpu, precision) * 1e12 * TRAIN_MFU[method] * GENERATION_MFU.get(gen, 0.7)
+    scaling = num_gpus * (0.9 if num_gpus > 1 else 1.0)
+    return Band.around(rate * scaling / per_token)
+
+
+def serving_tokens_per_s(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    prompt: int,
+    output: int,
+    kv_elem_bytes: float,
+    num_gpus: int = 1,
+    batch: int | None = None,
+) -> tuple[Band, int]:
+    """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
+
+    With no batch given, the batch is as many sequences as the KV pool left after the weights
+    holds (up to the engine's limit): the throughput under full load. Returns the band and the
+    batch it assumed.
+    """
+    tp = num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    if batch is None:
+        free = usable_gb(gpu, engine) * 1e9 - weight_bytes(model, precision) / num_gpus
+        free -= engine.cuda_context_gb * 1e9
+        per_seq = kv_cache_bytes(model, prompt + output, 1, kv_elem_bytes, tp=tp)
+        batch = max(1, min(engine.max_batch, int(free // max(per_seq, 1.0))))
+    prefill = prefill_seconds(
+        model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus
+    )
+    step = decode_step_seconds(
+        model, gpu, precision, engine, batch=batch, context=prompt + output // 2,
+        kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus,
+    )  # fmt: skip
+    return Band.around(batch * output / (prefill + output * step)), batch

@@ -1,0 +1,140 @@
+"""`gpu-advisor estimate`: fit, speed and cost for a model on a GPU, and the solvers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from advisor.calculator import ENGINES, PRECISIONS, WORKLOADS, Estimate, Request
+from advisor.calculator import estimator as calc
+from advisor.calculator.memory import OPTIMIZERS
+from advisor.calculator.precision import KV_BYTES
+from advisor.cli_render import console, print_json, table
+
+BREAKDOWN_LABELS = {
+    "weights": "Weights",
+    "kv_cache": "KV cache",
+    "activations": "Activations",
+    "gradients": "Gradients",
+    "optimizer_states": "Optimizer states",
+    "adapters": "LoRA adapters (+ grads, states)",
+    "runtime_overhead": "Runtime / engine overhead",
+}
+
+
+@click.command("estimate")
+@click.option("--model", "model", required=True, help="Catalog name or a size such as '13b'.")
+@click.option("--gpu", "gpu", required=True, help="Any GPU name the catalog resolves.")
+@click.option("--num-gpus", type=click.IntRange(1, 1024), default=1, show_default=True)
+@click.option("--workload", type=click.Choice(WORKLOADS), default="inference", show_default=True)
+@click.option("--precision", type=click.Choice(list(PRECISIONS), case_sensitive=False))
+@click.option("--context", type=click.IntRange(1, 10_000_000), help="Tokens (sequence length).")
+@click.option("--batch", type=click.IntRange(1, 100_000), default=1, show_default=True)
+@click.option("--engine", type=click.Choice(ENGINES), help="Inference engine.")
+@click.option("--kv-cache", type=click.Choice(list(KV_BYTES)), help="KV-cache element type.")
+@click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="adamw", show_default=True)
+@click.option("--checkpointing/--no-checkpointing", default=None, help="Gradient checkpointing.")
+@click.option("--lora-rank", type=click.IntRange(1, 4096), default=16, show_default=True)
+@click.option("--zero", "zero_stage", type=click.IntRange(0, 3), help="ZeRO stage (3 = FSDP).")
+@click.option("--train-tokens", type=click.FloatRange(min=1), help="Training token budget.")
+@click.option(
+    "--epochs", type=click.FloatRange(min=0, min_open=True), help="With --dataset-tokens."
+)
+@click.option("--dataset-tokens", type=click.FloatRange(min=1), help="Tokens in one epoch.")
+@click.option("--output-tokens", type=click.IntRange(1, 10_000_000), help="Serving: tokens out.")
+@click.option("--offering", default="on-demand", show_default=True, help="Price offering.")
+@click.option(
+    "--utilisation", type=click.FloatRange(0.01, 1.0), default=1.0, show_default=True,
+    help="Share of the month the GPUs are rented, for the monthly cost.",
+)  # fmt: skip
+@click.option("--max-context", "solve", flag_value="max-context", help="Solve: longest context.")
+@click.option("--max-batch", "solve", flag_value="max-batch", help="Solve: largest batch.")
+@click.option("--min-gpus", "solve", flag_value="min-gpus", help="Solve: fewest GPUs.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def estimate_command(solve: str | None, as_json: bool, **options: Any) -> None:
+    """Will MODEL fit on GPU for a workload, how fast, and at what cost."""
+    request = Request(**options)
+    solution: int | None = None
+    if solve:
+        solver = {"max-context": calc.max_context, "max-batch": calc.max_batch}.get(
+            solve, calc.min_gpus
+        )
+        solved = solver(request)
+        field = {"max-context": "context", "max-batch": "batch", "min-gpus": "num_gpus"}[solve]
+        if solved is not None:
+            solution = getattr(solved, field)
+        result = solved or calc.estimate(request)
+    else:
+        result = calc.estimate(request)
+    if as_json:
+        data = result.to_dict()
+        if solve:
+            data["solver"] = solve
+            data["solution"] = solution
+        print_json(data)
+        return
+    if solve:
+        _print_solution(solve, solution, result)
+    _print_estimate(result)
+
+
+def _print_solution(solve: str, solution: int | None, result: Estimate) -> None:
+    what = {"max-context": "Longest context", "max-batch": "Largest batch",
+            "min-gpus": "Fewest GPUs"}[solve]  # fmt: skip
+    if solution is None:
+        click.echo(f"{what} that fits: none. Even the smallest setting does not fit.")
+    else:
+        unit = {"max-context": " tokens", "max-batch": " sequences", "min-gpus": " GPUs"}[solve]
+        click.echo(f"{what} that fits: {solution:,}{unit} (estimate at that setting below).")
+
+
+def _print_estimate(e: Estimate) -> None:
+    gpus = f"{e.num_gpus} x {e.gpu_name}" if e.num_gpus > 1 else e.gpu_name
+    setting = f"{e.precision}" + (f", {e.engine}" if e.engine else "")
+    verdict = "FITS" if e.fits else "DOES NOT FIT"
+    console().print(
+        f"[bold]{e.model_name} on {gpus}[/bold] ({e.workload}, {setting}, context {e.context:,}, "
+        f"batch {e.batch})\n[bold]{verdict}[/bold]: {e.memory_per_gpu_gb:.2f} GB per GPU of "
+        f"{e.usable_memory_per_gpu_gb:.2f} GB usable ({e.headroom_gb:+.2f} GB headroom)"
+    )
+    rows = [
+        (BREAKDOWN_LABELS.get(k, k), f"{v:.2f}") for k, v in e.breakdown_gb.items() if v > 0.005
+    ]
+    rows.append(("Total per GPU", f"{e.memory_per_gpu_gb:.2f}"))
+    table("Memory per GPU (GB)", ("component", "GB"), rows)
+    speed = []
+    for label, band, unit in (
+        ("Decode", e.decode_tokens_per_s, "tokens/s"),
+        ("Prefill", e.prefill_tokens_per_s, "tokens/s"),
+        ("Time to first token", e.time_to_first_token_s, "s"),
+        ("Training", e.train_tokens_per_s, "tokens/s"),
+        ("Training wall time", e.train_hours, "hours"),
+        (f"Serving, {e.serving_batch} concurrent", e.serving_tokens_per_s, "output tokens/s"),
+    ):
+        if band:
+            speed.append(
+                (f"{label} ({unit})", *(_num(band[k]) for k in ("low", "typical", "high")))
+            )
+    table("Speed", ("", "low", "typical", "high"), speed)
+    if e.cost:
+        c = e.cost
+        lines = [
+            ("$/GPU-hour (median)", f"${c['usd_per_gpu_hour']:.2f}"),
+            ("$/hour, all GPUs", f"${c['usd_per_hour']:.2f}"),
+            (f"$/month at {c['utilisation']:.0%}", f"${c['usd_per_month']:,.0f}"),
+        ]
+        if "usd_per_million_tokens" in c:
+            lines.append(("$/million tokens", f"${c['usd_per_million_tokens']:.3f}"))
+        if "usd_per_job" in c:
+            lines.append((f"Job ({c['job_hours']:.1f} h)", f"${c['usd_per_job']:,.2f}"))
+        lines.append(("Price source", f"{c['price_provider']}, {c['price_date']}"))
+        table("Cost", ("", "USD"), lines)
+    click.echo("Assumptions:")
+    for note in e.assumptions:
+        click.echo(f"  - {note}")
+    click.echo(f"Formula {e.formula_version}; GB = 1e9 bytes.")
+
+
+def _num(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"

@@ -1,0 +1,182 @@
+"""Memory physics: weights, KV cache, capacity, training components."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.calculator import memory
+from advisor.calculator.factors import engine_factors
+from advisor.calculator.precision import get_precision, kv_bytes
+from advisor.catalog import load_catalog
+from advisor.errors import InvalidInput
+
+GIB = 2**30
+
+
+def model(name: str):  # type: ignore[no-untyped-def]
+    return load_catalog().get_model(name)
+
+
+def gpu(name: str):  # type: ignore[no-untyped-def]
+    return load_catalog().get_gpu(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "bytes_per_token"),
+    [
+        ("llama-3-8b", 131_072),  # CALCULATOR_NOTES: Llama-3-8B 131,072 B/token
+        ("llama-3-70b", 327_680),  # CALCULATOR_NOTES: Llama-3-70B 327,680 B/token
+        ("llama-2-7b", 524_288),  # MHA: 32 KV heads
+        ("deepseek-v3", 70_272),  # MLA: (512 + 64) x 61 layers x 2 bytes
+    ],
+)
+def test_kv_cache_per_token(name: str, bytes_per_token: int) -> None:
+    assert memory.kv_cache_bytes(model(name), 1, 1, 2.0) == bytes_per_token
+
+
+def test_kv_cache_scales_with_context_batch_and_dtype() -> None:
+    m = model("llama-3-8b")
+    base = memory.kv_cache_bytes(m, 4096, 1, 2.0)
+    assert memory.kv_cache_bytes(m, 8192, 1, 2.0) == 2 * base
+    assert memory.kv_cache_bytes(m, 4096, 4, 2.0) == 4 * base
+    assert memory.kv_cache_bytes(m, 4096, 1, kv_bytes("fp8")) == base / 2
+    assert memory.kv_cache_bytes(m, 4096, 1, kv_bytes("q4_0")) == pytest.approx(base * 0.28125)
+
+
+def test_sliding_window_caps_the_windowed_layers() -> None:
+    mistral = model("mistral-7b-v0.1")  # window 4096 on all 32 layers
+    assert memory.kv_cache_bytes(mistral, 32_768, 1, 2.0) == memory.kv_cache_bytes(
+        mistral, 4096, 1, 2.0
+    )
+    gemma = model("gemma-3-27b")  # 5 of 6 layers local (1024), the rest global
+    long, short = (memory.kv_cache_bytes(gemma, n, 1, 2.0) for n in (32_768, 1024))
+    globals_ = gemma.num_layers - (gemma.sliding_window_layers or 0)
+    assert long - short == pytest.approx(
+        globals_ * 2 * gemma.num_kv_heads * gemma.head_dim * 2 * (32_768 - 1024)
+    )
+
+
+def test_tensor_parallel_splits_kv_heads_but_never_below_one() -> None:
+    m = model("llama-3-8b")  # 8 KV heads
+    one = memory.kv_cache_bytes(m, 1024, 1, 2.0)
+    assert memory.kv_cache_bytes(m, 1024, 1, 2.0, tp=8) == one / 8
+    assert memory.kv_cache_bytes(m, 1024, 1, 2.0, tp=16) == one / 8  # heads replicated
+
+
+def test_awq_llama3_70b_weights_match_the_published_size() -> None:
+    """CALCULATOR_NOTES: Llama-3-70B AWQ computes to 37.04 GiB; measured 37.06 GiB."""
+    gib = memory.weight_bytes(model("llama-3-70b"), get_precision("awq")) / GIB
+    assert gib == pytest.approx(37.06, rel=0.01)
+
+
+def test_gguf_file_sizes() -> None:
+    """llama.cpp README: Llama-3-8B F16 14.96 GiB; Llama-3-70B Q4_K_M 39.59 GiB."""
+    assert memory.weight_bytes(model("llama-3-8b"), get_precision("fp16")) / GIB == pytest.approx(
+        14.96, rel=0.01
+    )
+    q4 = memory.weight_bytes(model("llama-3-70b"), get_precision("q4_k_m")) / GIB
+    assert q4 == pytest.approx(39.59, rel=0.02)
+
+
+def test_capacity_uses_binary_gib_and_ecc_reserve() -> None:
+    assert memory.capacity_gb(gpu("a100-sxm4-80gb")) == pytest.approx(85.5, abs=0.1)
+    assert memory.capacity_gb(gpu("t4")) == pytest.approx(16.0, abs=0.1)  # 15,360 MiB
+    assert memory.capacity_gb(gpu("rtx-a6000")) > 48 * 1.07 * 0.99  # ECC off by default
+
+
+def test_usable_memory_follows_the_engine() -> None:
+    card = gpu("h100-sxm5-80gb")
+    assert memory.usable_gb(card, engine_factors("vllm")) == pytest.approx(
+        memory.capacity_gb(card) * 0.90
+    )
+    assert memory.usable_gb(card, engine_factors("llama.cpp")) > memory.usable_gb(
+        card, engine_factors("vllm")
+    )
+
+
+def test_hf_peak_counts_the_kv_cache_twice() -> None:
+    hf = memory.inference_memory(
+        model("llama-2-13b"), get_precision("fp16"), engine_factors("hf"),
+        context=1024, batch=16, kv_elem_bytes=2.0,
+    )  # fmt: skip
+    vllm = memory.inference_memory(
+        model("llama-2-13b"), get_precision("fp16"), engine_factors("vllm"),
+        context=1024, batch=16, kv_elem_bytes=2.0,
+    )  # fmt: skip
+    assert hf.breakdown_gb["kv_cache"] == pytest.approx(2 * vllm.breakdown_gb["kv_cache"])
+
+
+def test_full_finetune_bytes_per_parameter() -> None:
+    m = model("llama-3-8b")
+    kwargs = dict(seq=512, batch=1, checkpointing=True)
+    mixed = memory.training_memory(
+        m, method="full", precision=get_precision("bf16"), optimizer="adamw", **kwargs
+    )
+    states = mixed.breakdown_gb
+    p = m.total_params / 1e9
+    assert states["weights"] == pytest.approx(6 * p)  # fp32 master + bf16 copy
+    assert states["gradients"] == pytest.approx(4 * p)
+    assert states["optimizer_states"] == pytest.approx(8 * p)
+    eight_bit = memory.training_memory(
+        m, method="full", precision=get_precision("bf16"), optimizer="adamw8bit", **kwargs
+    )
+    assert eight_bit.breakdown_gb["optimizer_states"] == pytest.approx(2 * p)
+    pure = memory.training_memory(
+        m, method="full", precision=get_precision("bf16"), optimizer="adamw",
+        mixed_precision=False, **kwargs,
+    )  # fmt: skip
+    assert pure.breakdown_gb["weights"] + pure.breakdown_gb["gradients"] == pytest.approx(4 * p)
+
+
+def test_zero_stages_shard_progressively() -> None:
+    m = model("llama-3-8b")
+
+    def total(stage: int) -> dict[str, float]:
+        return memory.training_memory(
+            m, method="full", precision=get_precision("bf16"), optimizer="adamw", seq=512,
+            batch=1, checkpointing=True, num_gpus=8, zero_stage=stage,
+        ).breakdown_gb  # fmt: skip
+
+    z0, z1, z2, z3 = (total(s) for s in range(4))
+    assert z1["optimizer_states"] == pytest.approx(z0["optimizer_states"] / 8)
+    assert z2["gradients"] == pytest.approx(z0["gradients"] / 8)
+    assert z3["weights"] == pytest.approx(z0["weights"] / 8)
+    assert sum(z3.values()) < sum(z2.values()) < sum(z1.values()) < sum(z0.values())
+
+
+def test_lora_trains_only_adapters() -> None:
+    m = model("llama-2-7b")
+    lora = memory.training_memory(
+        m, method="lora", precision=get_precision("bf16"), optimizer="adamw", seq=512, batch=1,
+        checkpointing=False, lora_rank=8, lora_targets="qv",
+    ).breakdown_gb  # fmt: skip
+    assert lora["gradients"] == 0 and lora["optimizer_states"] == 0
+    assert memory.lora_params(m, 8, "qv") == 32 * 8 * (4096 + 4096) * 2
+    assert lora["adapters"] == pytest.approx(memory.lora_params(m, 8, "qv") * 16 / 1e9)
+
+
+def test_checkpointing_saves_activation_memory() -> None:
+    m = model("llama-3-8b")
+    on = memory.training_activation_bytes(m, 2048, 4, checkpointing=True)
+    off = memory.training_activation_bytes(m, 2048, 4, checkpointing=False)
+    eager = memory.training_activation_bytes(m, 2048, 4, checkpointing=False, flash_attention=False)
+    assert on < off < eager
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"method": "dpo"}, "Unknown training method"),
+        ({"optimizer": "lion"}, "Unknown optimizer"),
+        ({"zero_stage": 4}, "ZeRO stage"),
+        ({"tp": 4, "num_gpus": 2}, "needs at least"),
+    ],
+)
+def test_training_rejects_bad_options(kwargs: dict[str, object], message: str) -> None:
+    base: dict[str, object] = dict(
+        method="full", precision=get_precision("bf16"), optimizer="adamw", seq=512, batch=1,
+        checkpointing=True,
+    )  # fmt: skip
+    base.update(kwargs)
+    with pytest.raises(InvalidInput, match=message):
+        memory.training_memory(model("llama-3-8b"), **base)  # type: ignore[arg-type]
