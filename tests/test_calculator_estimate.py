@@ -69,6 +69,17 @@ def test_training_estimate() -> None:
     assert sharded.fits and "ZeRO-3" in " ".join(sharded.assumptions)
 
 
+def test_tensor_and_pipeline_parallel_split_training_memory() -> None:
+    base = Request("llama-3-70b", "h100-sxm5-80gb", workload="finetune-lora", num_gpus=8)
+    split = estimate(replace(base, tp=4, pp=2))
+    assert split.breakdown_gb["weights"] == pytest.approx(
+        estimate(base).breakdown_gb["weights"] / 8
+    )
+    assert "4-way tensor x 2-way pipeline" in " ".join(split.assumptions)
+    with pytest.raises(InvalidInput, match="needs at least"):
+        estimate(replace(base, tp=8, pp=2))
+
+
 def test_generic_model_sizes_work_and_say_so() -> None:
     e = estimate(Request("a 13B model", "a100-sxm4-40gb"))
     assert e.model == "generic-13b" and "assumed" in " ".join(e.assumptions)

@@ -41,6 +41,8 @@ class Request:
     lora_rank: int = 16
     lora_targets: str = "all"
     zero_stage: int | None = None
+    tp: int = 1
+    pp: int = 1
     train_tokens: float | None = None
     epochs: float | None = None
     dataset_tokens: float | None = None
@@ -219,6 +221,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         model, method=method, precision=precision, optimizer=request.optimizer, seq=seq,
         batch=request.batch, checkpointing=checkpointing, lora_rank=request.lora_rank,
         lora_targets=request.lora_targets, num_gpus=request.num_gpus, zero_stage=zero,
+        tp=request.tp, pp=request.pp,
     )  # fmt: skip
     notes.extend(mem.assumptions)
     usable = memory.training_usable_gb(gpu)
@@ -345,6 +348,8 @@ def _validate(request: Request) -> None:
         ("num_gpus", request.num_gpus, 1, MAX_GPUS),
         ("batch", request.batch, 1, MAX_BATCH),
         ("lora_rank", request.lora_rank, 1, 4096),
+        ("tp", request.tp, 1, MAX_GPUS),
+        ("pp", request.pp, 1, MAX_GPUS),
     )
     for name, value, low, high in checks:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:

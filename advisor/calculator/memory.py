@@ -243,6 +243,8 @@ def training_memory(
         raise InvalidInput(f"tp x pp = {tp * pp} needs at least that many GPUs (got {num_gpus}).")
     assumptions: list[str] = []
     model_split = tp * pp
+    if model_split > 1:
+        assumptions.append(f"model split {tp}-way tensor x {pp}-way pipeline parallel")
     dp = max(num_gpus // model_split, 1)
     params = model.total_params
     if method == "full":
