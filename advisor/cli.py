@@ -16,6 +16,7 @@ from advisor import __version__
 from advisor.catalog import SEGMENTS, load_catalog
 from advisor.cli_estimate import estimate_command
 from advisor.cli_render import fmt, print_json, short_source, table
+from advisor.cli_retrieval import corpus_group, index_command, search_command
 from advisor.errors import AdvisorError, CatalogError
 from advisor.specs import GPU, Model
 
@@ -309,6 +310,9 @@ def prices(
 
 
 cli.add_command(estimate_command)
+cli.add_command(index_command)
+cli.add_command(search_command)
+cli.add_command(corpus_group)
 
 
 # ---------------------------------------------------------------- entry point

@@ -6,7 +6,16 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from advisor.errors import InvalidInput
+
 PACKAGE_DATA_DIR = Path(__file__).parent / "data"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _default_dir(name: str) -> Path:
+    """<checkout>/<name> when running from the project, else ./<name>."""
+    in_checkout = PROJECT_ROOT / name
+    return in_checkout if (PROJECT_ROOT / "pyproject.toml").is_file() else Path.cwd() / name
 
 
 @dataclass(frozen=True)
@@ -14,8 +23,25 @@ class Settings:
     """Every knob the advisor reads from the environment (README: Configuration)."""
 
     data_dir: Path = PACKAGE_DATA_DIR
+    corpus_dir: Path = PROJECT_ROOT / "corpus"
+    index_dir: Path = PROJECT_ROOT / "index"
+    chroma_host: str | None = None
+    chroma_port: int = 8000
 
     @classmethod
     def from_env(cls) -> Settings:
-        data_dir = os.environ.get("ADVISOR_DATA_DIR")
-        return cls(data_dir=Path(data_dir).expanduser() if data_dir else PACKAGE_DATA_DIR)
+        env = os.environ
+        port_text = env.get("CHROMA_PORT", "8000")
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise InvalidInput(f"CHROMA_PORT must be a port number (got {port_text!r}).")
+        return cls(
+            data_dir=_path(env.get("ADVISOR_DATA_DIR")) or PACKAGE_DATA_DIR,
+            corpus_dir=_path(env.get("ADVISOR_CORPUS_DIR")) or _default_dir("corpus"),
+            index_dir=_path(env.get("ADVISOR_INDEX_DIR")) or _default_dir("index"),
+            chroma_host=env.get("CHROMA_HOST") or None,
+            chroma_port=int(port_text),
+        )
+
+
+def _path(value: str | None) -> Path | None:
+    return Path(value).expanduser() if value else None

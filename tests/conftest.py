@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from advisor.catalog import Catalog, load_catalog
+from advisor.config import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
@@ -29,3 +32,38 @@ def _isolated_env(  # the catalog cache is keyed by data dir, so it needs no res
 @pytest.fixture
 def catalog() -> Catalog:
     return load_catalog()
+
+
+CORPUS = REPO / "corpus"
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Any:
+    """The real all-MiniLM-L6-v2, loaded once for the whole run."""
+    from advisor.retrieval.embed import default_embedder
+
+    return default_embedder()
+
+
+@pytest.fixture(scope="session")
+def corpus_index(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Any:
+    """The real corpus indexed with the real model in a real local Chroma, once per run."""
+    from advisor.retrieval.index import open_index
+
+    settings = Settings(corpus_dir=CORPUS, index_dir=tmp_path_factory.mktemp("index"))
+    return open_index(settings, embedder)
+
+
+@pytest.fixture(scope="session")
+def searcher(corpus_index: Any, embedder: Any) -> Any:
+    from advisor.retrieval.search import Searcher
+
+    return Searcher(corpus_index, embedder)
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    """A writable copy of the corpus, for tests that add, change or delete articles."""
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS, target)
+    return target

@@ -74,6 +74,7 @@ def find_gpus(text: str) -> list[tuple[int, str, tuple[str, ...]]]:
     """(offset, words, GPU ids) of every GPU named in text, longest name first at each place."""
     names = _gpu_names()
     tokens = [(m.start(), m.end()) for m in re.finditer(_WORD, text)]
+    keys = [gpu_key(text[s:e]) for s, e in tokens]  # a span's key is its tokens' keys joined
     found = []
     i = 0
     while i < len(tokens):
@@ -82,7 +83,7 @@ def find_gpus(text: str) -> list[tuple[int, str, tuple[str, ...]]]:
                 continue
             start, end = tokens[i][0], tokens[i + span - 1][1]
             words = text[start:end]
-            ids = names.get(gpu_key(words))
+            ids = names.get("".join(keys[i : i + span]))
             if ids:
                 found.append((start, words, ids))
                 i += span
@@ -100,7 +101,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("cuda_cores", re.compile(r"CUDA\s+Cores\W{0,6}" + _NUM, re.I)),
     ("tensor_cores", re.compile(_NUM + r"\s*(?:\(\w+ Gen\)\s*)?Tensor\s+Cores", re.I)),
     ("tensor_cores", re.compile(r"Tensor\s+Cores\W{0,6}" + _NUM, re.I)),
-    ("memory_gb", re.compile(_NUM + r"\s*GB\s*(?:of\s+)?(?:HBM\w*|GDDR\w*|VRAM|memory|graphics)", re.I)),
+    ("memory_gb", re.compile(
+        _NUM + r"\s*GB\s*(?:of\s+)?(?:HBM\w*|GDDR\w*|VRAM|memory|graphics)", re.I)),
     ("memory_gb", re.compile(r"(?:Memory|VRAM)\W{0,6}" + _NUM + r"\s*GB\b(?!/s)", re.I)),
     ("bandwidth_gbs", re.compile(_NUM + r"\s*(TB/s|GB/s)", re.I)),
     ("tdp_w", re.compile(r"(?:TDP|power(?:\s+consumption)?)\W{0,12}(?:of\s+|up\s+to\s+)?"
@@ -193,7 +195,7 @@ def _table_cells(
             continue
         flat = re.fullmatch(r"\|\s*([^|]+?)\s*\|", line)
         if flat and i + 1 < len(lines) and re.fullmatch(r"[^|]+\|", lines[i + 1].strip()):
-            header: list[Mention | None] = []
+            header = []
             j = i
             first = True
             while j < len(lines) and re.fullmatch(r"\|\s*[^|]+?\s*\|", lines[j].strip()):

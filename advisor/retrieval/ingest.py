@@ -231,7 +231,7 @@ def chunk_document(doc: Document, max_chars: int = MAX_CHUNK_CHARS) -> list[Chun
             abs_start = start + piece_start
             if offset_fix:
                 abs_start = _original_offset(doc.body, body, abs_start)
-            digest = hashlib.sha1(f"{section}\n{readable}".encode()).hexdigest()[:12]
+            digest = hashlib.sha256(f"{section}\n{readable}".encode()).hexdigest()[:12]
             chunks.append(
                 Chunk(
                     id=f"{doc.doc_id}:{digest}",

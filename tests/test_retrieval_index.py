@@ -1,0 +1,131 @@
+"""The index: incremental updates, manifest checks, atomic swaps, crash safety (real Chroma)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from advisor.config import Settings
+from advisor.retrieval.index import (
+    GENERATION_PREFIX,
+    MANIFEST_FILE,
+    IndexProblem,
+    LocalStore,
+    open_index,
+    stale_documents,
+    update_index,
+)
+from tests.fakes import HashingEmbedder
+
+
+def _settings(corpus: Path, tmp_path: Path) -> Settings:
+    return Settings(corpus_dir=corpus, index_dir=tmp_path / "index")
+
+
+def test_incremental_update_embeds_only_what_changed(corpus_copy: Path, tmp_path: Path) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    embedder = HashingEmbedder()
+    first = update_index(settings, embedder)
+    assert len(first.added) == 5 and first.embedded == first.chunks > 50
+    again = update_index(settings, embedder)
+    assert again.noop and again.embedded == 0 and embedder.calls == 1
+
+    article = corpus_copy / "a100-vs-rtx-4090-laptop.md"
+    article.write_text(article.read_text() + "\n## Update\nThe author added a new note here.\n")
+    (corpus_copy / "a5000-vs-a4000-tensorflow.md").unlink()
+    (corpus_copy / "new.txt").write_text(
+        "New article\nA new article about the H200 and its 141 GB of memory for inference.\n"
+    )
+    report = update_index(settings, embedder)
+    assert report.changed == ["a100-vs-rtx-4090-laptop"] and report.added == ["new"]
+    assert report.removed == ["a5000-vs-a4000-tensorflow"]
+    assert report.embedded <= 10  # the changed article's new passages and the new article
+    index = open_index(settings, embedder)
+    docs = {c.chunk.doc_id for c in index.chunks}
+    assert "a5000-vs-a4000-tensorflow" not in docs and "new" in docs
+    assert len(index.chunks) == report.chunks == index.collection.count()
+
+
+def test_each_build_swaps_in_a_new_generation_and_removes_the_old(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    first = update_index(settings, HashingEmbedder())
+    second = update_index(settings, HashingEmbedder(), rebuild=True)
+    assert second.generation != first.generation and second.embedded == second.chunks
+    folders = sorted(p.name for p in settings.index_dir.glob(f"{GENERATION_PREFIX}*"))
+    assert folders == [second.generation]
+
+
+def test_a_crash_while_building_leaves_the_old_index_usable(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    update_index(settings, HashingEmbedder())
+    before = open_index(settings, HashingEmbedder())
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        update_index(settings, HashingEmbedder(fail_after=5), rebuild=True)
+    after = open_index(settings, HashingEmbedder(), build_if_missing=False)
+    assert after.manifest.generation == before.manifest.generation
+    assert len(after.chunks) == len(before.chunks)
+
+
+def test_another_embedding_model_is_detected(corpus_copy: Path, tmp_path: Path) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    update_index(settings, HashingEmbedder())
+
+    class Other(HashingEmbedder):
+        name = "another/model"
+
+    with pytest.raises(IndexProblem, match="--rebuild"):
+        open_index(settings, Other())
+    with pytest.raises(IndexProblem, match="another/model"):
+        update_index(settings, Other())
+    assert update_index(settings, Other(), rebuild=True).embedded > 0
+    assert open_index(settings, Other()).manifest.embedding_model == "another/model"
+
+
+@pytest.mark.parametrize("damage", ["garbage", "missing-generation"])
+def test_damaged_index_is_explained(corpus_copy: Path, tmp_path: Path, damage: str) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    update_index(settings, HashingEmbedder())
+    manifest = settings.index_dir / MANIFEST_FILE
+    if damage == "garbage":
+        manifest.write_text("{not json")
+    else:
+        data = json.loads(manifest.read_text())
+        data["generation"] = GENERATION_PREFIX + "gone"
+        manifest.write_text(json.dumps(data))
+    with pytest.raises(IndexProblem, match="gpu-advisor index --rebuild"):
+        open_index(settings, HashingEmbedder())
+    update_index(settings, HashingEmbedder(), rebuild=True)
+    assert open_index(settings, HashingEmbedder()).chunks
+
+
+def test_missing_index_builds_itself_or_says_how(corpus_copy: Path, tmp_path: Path) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    with pytest.raises(IndexProblem, match="Run `gpu-advisor index`"):
+        open_index(settings, HashingEmbedder(), build_if_missing=False)
+    assert open_index(settings, HashingEmbedder()).chunks  # first use builds it
+    assert LocalStore(settings.index_dir).read_manifest() is not None
+
+
+def test_stale_documents_are_reported(corpus_copy: Path, tmp_path: Path) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    index = open_index(settings, HashingEmbedder())
+    assert stale_documents(settings, index.manifest) == []
+    (corpus_copy / "a6000-vs-a100-for-ml.md").write_text("# Changed\nNew body text here for it.\n")
+    assert stale_documents(settings, index.manifest) == ["a6000-vs-a100-for-ml"]
+
+
+def test_real_index_stores_claims_and_gpus_with_each_chunk(corpus_index: object) -> None:
+    from advisor.retrieval.index import Index
+
+    assert isinstance(corpus_index, Index)
+    assert corpus_index.manifest.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
+    assert corpus_index.manifest.dimension == 384
+    l40 = [c for c in corpus_index.chunks if c.chunk.section == "NVIDIA L40"]
+    assert l40 and "l40" in l40[0].gpus
+    assert any(claim.field == "bandwidth_gbs" and claim.value == 1000 for claim in l40[0].claims)
