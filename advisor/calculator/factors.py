@@ -100,6 +100,12 @@ ENGINE_ALIASES = {
 }
 
 
+def tensor_parallel(engine: EngineFactors, num_gpus: int) -> int:
+    """How many ways an engine splits each layer: vLLM and TensorRT-LLM shard tensors across
+    GPUs; transformers and llama.cpp give each GPU whole layers (a pipeline, tp = 1)."""
+    return num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+
+
 def engine_factors(engine: str) -> EngineFactors:
     key = engine.strip().lower().replace("_", "-")
     key = ENGINE_ALIASES.get(key, key)

@@ -13,6 +13,7 @@ from advisor.calculator.factors import (
     QLORA_ACTIVATION_FACTOR,
     TRAINING_USABLE_FRACTION,
     EngineFactors,
+    tensor_parallel,
 )
 from advisor.calculator.precision import Precision
 from advisor.errors import InvalidInput
@@ -116,7 +117,7 @@ def inference_memory(
 ) -> MemoryResult:
     """Memory per GPU to serve `batch` sequences of `context` tokens."""
     assumptions = []
-    tp = num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    tp = tensor_parallel(engine, num_gpus)
     pp = 1 if tp > 1 else num_gpus
     if num_gpus > 1:
         how = "tensor parallel" if tp > 1 else "layers split across GPUs"

@@ -18,6 +18,7 @@ from advisor.calculator.factors import (
     TRAIN_MFU,
     EngineFactors,
     generation,
+    tensor_parallel,
 )
 from advisor.calculator.memory import kv_cache_bytes, usable_gb, weight_bytes
 from advisor.calculator.precision import Precision
@@ -89,7 +90,7 @@ def decode_step_seconds(
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history."""
     gen = generation(gpu.architecture, gpu.memory_type)
-    tp = num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    tp = tensor_parallel(engine, num_gpus)
     weights = _active_weight_bytes(model, precision, batch) / tp
     if engine.name == "hf" and precision.family in ("bnb-4bit", "weight-only-4bit") and batch > 1:
         weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
@@ -161,7 +162,7 @@ def prefill_seconds(
         rate *= DEQUANT_PREFILL_FACTOR
     if num_gpus == 1:
         speedup = 1.0
-    elif engine.name in ("vllm", "tensorrt-llm"):
+    elif tensor_parallel(engine, num_gpus) > 1:
         speedup = num_gpus * TP_PREFILL_EFFICIENCY
     else:  # layer split: GPUs overlap only as far as the engine pipelines micro-batches
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
@@ -229,7 +230,7 @@ def serving_tokens_per_s(
     holds (up to the engine's limit): the throughput under full load. Returns the band and the
     batch it assumed.
     """
-    tp = num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    tp = tensor_parallel(engine, num_gpus)
     if batch is None:
         free = usable_gb(gpu, engine) * 1e9 - weight_bytes(model, precision) / num_gpus
         free -= engine.cuda_context_gb * 1e9

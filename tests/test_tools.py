@@ -1,0 +1,99 @@
+"""The tools an agent calls: plain arguments in, JSON-ready dicts out, errors as text."""
+
+from __future__ import annotations
+
+import json
+
+from advisor.retrieval.search import Searcher
+from advisor.tools import (
+    TOOLS,
+    call_tool,
+    compare_gpus,
+    estimate_workload,
+    gpu_specs,
+    prices,
+    recommend_gpus,
+    search_corpus,
+    solve,
+)
+
+
+def test_every_tool_is_documented_and_registered() -> None:
+    assert set(TOOLS) == {
+        "search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve", "recommend_gpus",
+        "prices",
+    }  # fmt: skip
+    for tool in TOOLS.values():
+        assert tool.__doc__ and len(tool.__doc__) > 60
+
+
+def test_gpu_specs_and_errors_as_text() -> None:
+    assert gpu_specs("L40")["bandwidth_gbs"] == 864
+    error = gpu_specs("RTX 9999")["error"]
+    assert error.startswith("Unknown GPU 'RTX 9999'. Did you mean:")
+    assert "ambiguous" in gpu_specs("A100")["error"]
+
+
+def test_compare_gpus_names_leaders() -> None:
+    result = compare_gpus(["A100 SXM4 80GB", "L40S", "RTX 4090"])
+    assert [g["id"] for g in result["gpus"]] == ["a100-sxm4-80gb", "l40s", "rtx-4090"]
+    assert result["leader_by_field"]["bandwidth_gbs"] == "a100-sxm4-80gb"
+    assert result["leader_by_field"]["tdp_w"] in {"l40s"}  # lowest power
+    assert "at least two" in compare_gpus(["L4"])["error"]
+
+
+def test_estimate_and_solve() -> None:
+    result = estimate_workload("Llama 3 8B", "RTX A4000", workload="finetune-qlora")
+    assert result["fits"] is True and result["train_tokens_per_s"]["typical"] > 0
+    assert "Unknown model" in estimate_workload("gpt-17", "L4")["error"]
+    solved = solve("llama-3-70b", "H100 SXM5", "min_gpus", precision="bf16")
+    assert solved["solution"] == 2 and solved["estimate"]["fits"]
+    assert "Unknown target" in solve("llama-3-8b", "L4", "max_speed")["error"]
+
+
+def test_prices_tool() -> None:
+    result = prices("H100 SXM5", offering="on-demand")
+    summary = result["summary_usd_per_gpu_hour"]
+    assert summary["low"] <= summary["median"] <= summary["high"]
+    assert all(p["source"] and p["date"] for p in result["prices"])
+
+
+def test_recommend_gpus_respects_constraints() -> None:
+    result = recommend_gpus("llama-3-8b", workload="inference", precision="bf16", context=8192)
+    ranked = result["ranked"]
+    assert ranked and all(r["memory_per_gpu_gb"] <= r["usable_memory_per_gpu_gb"] for r in ranked)
+    priced = [r["usd_per_unit"] for r in ranked if r["usd_per_unit"] is not None]
+    assert priced == sorted(priced)
+    cheap = recommend_gpus("llama-3-8b", precision="bf16", max_usd_per_hour=1.0)
+    assert cheap["ranked"] and all(r["usd_per_hour"] <= 1.0 for r in cheap["ranked"])
+    assert any("budget" in r["reason"] for r in cheap["rejected"])
+    low_power = recommend_gpus("llama-3-8b", precision="q4_k_m", max_power_w=150)
+    assert low_power["ranked"]
+    from advisor.catalog import load_catalog
+
+    catalog = load_catalog()
+    assert all((catalog.gpus[r["gpu"]].tdp_w or 0) <= 150 for r in low_power["ranked"])
+    job = recommend_gpus("llama-3-8b", workload="finetune-lora", train_tokens=1e8,
+                         max_usd_per_job=50)  # fmt: skip
+    assert job["ranked"] and all(r["usd_per_unit"] <= 50 for r in job["ranked"])
+    assert "per-job budget" in recommend_gpus("llama-3-8b", max_usd_per_job=10)["error"]
+    amd = recommend_gpus("llama-3-70b", precision="bf16", vendor="AMD")
+    assert {r["gpu"] for r in amd["ranked"]} <= {"mi300x", "mi250x", "mi325x"}
+
+
+def test_call_tool_dispatch_and_bad_calls() -> None:
+    assert call_tool("gpu_specs", {"gpu": "T4"})["memory_gb"] == 16
+    assert "Unknown tool" in call_tool("launch_rockets", {})["error"]
+    assert "Bad arguments" in call_tool("gpu_specs", {"name": "T4"})["error"]
+    assert "must be an object" in call_tool("gpu_specs", ["T4"])["error"]  # type: ignore[arg-type]
+
+
+def test_search_corpus_returns_passages_with_claim_verdicts(searcher: Searcher) -> None:
+    result = search_corpus("L40 memory bandwidth", k=3, searcher=searcher)
+    passages = result["passages"]
+    assert len(passages) == 3 and passages[0]["doc"] == "a100-sxm4-40gb-vs-l40"
+    claims = [c for p in passages for c in p["claims"]]
+    l40 = [c for c in claims if c["field"] == "bandwidth_gbs" and "l40" in c["gpu_ids"]]
+    assert l40 and all(c["status"] == "disagrees" for c in l40)
+    json.dumps(result)  # JSON-ready
+    assert "Give a question" in search_corpus("", searcher=searcher)["error"]
