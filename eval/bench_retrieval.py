@@ -103,7 +103,9 @@ def _synthetic_corpus(folder: Path, target_chunks: int, seed: int = 7) -> int:
     return docs
 
 
-def scale_run(tmp: Path, target_chunks: int) -> dict[str, object]:
+def scale_run(
+    tmp: Path, target_chunks: int, partial: Path, report_so_far: dict[str, object]
+) -> dict[str, object]:
     corpus = tmp / "scale-corpus"
     docs = _synthetic_corpus(corpus, target_chunks)
     settings = Settings(corpus_dir=corpus, index_dir=tmp / "scale-ix")
@@ -111,6 +113,8 @@ def scale_run(tmp: Path, target_chunks: int) -> dict[str, object]:
     start = time.perf_counter()
     report = update_index(settings, embedder)
     build_s = time.perf_counter() - start
+    built = {"documents": docs, "chunks": report.chunks, "build_s": round(build_s, 1)}
+    partial.write_text(json.dumps({**report_so_far, "scale": built}, indent=2) + "\n")
     start = time.perf_counter()
     searcher = Searcher(open_index(settings, embedder), embedder)
     open_s = time.perf_counter() - start
@@ -137,12 +141,15 @@ def main() -> None:
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
     }
+    RESULTS.mkdir(exist_ok=True)
+    partial = RESULTS / "retrieval_bench.partial.json"  # what a failed run got to
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         report["corpus"] = corpus_run(tmp)
+        partial.write_text(json.dumps(report, indent=2) + "\n")
         if not args.skip_scale:
-            report["scale"] = scale_run(tmp, args.scale_chunks)
-    RESULTS.mkdir(exist_ok=True)
+            report["scale"] = scale_run(tmp, args.scale_chunks, partial, report)
+    partial.unlink(missing_ok=True)
     (RESULTS / "retrieval_bench.json").write_text(json.dumps(report, indent=2) + "\n")
     text = _markdown(report)
     (RESULTS / "retrieval_bench.md").write_text(text)

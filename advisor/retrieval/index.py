@@ -33,6 +33,7 @@ from advisor.retrieval.ingest import (
 )
 
 MANIFEST_FILE = "manifest.json"
+READ_PAGE = 5000  # records per get(); one get() of ~100,000 exceeds SQLite's variable limit
 MANIFEST_COLLECTION = "gpu_advisor_manifest"
 GENERATION_PREFIX = "gpu_advisor_gen_"
 Progress = Callable[[int, int], None]  # (done, total)
@@ -256,8 +257,7 @@ def update_index(
             report.seconds = time.perf_counter() - start
             return report
         chunks = [chunk for doc in docs for chunk in chunk_document(doc)]
-        keep = {d.doc_id for d in docs if d.doc_id in report.unchanged}
-        reused = _reuse_embeddings(store, old, keep) if old else {}
+        reused = _reuse_embeddings(store, old, {c.id for c in chunks}) if old else {}
         todo = [c for c in chunks if c.id not in reused]
         done = 0
 
@@ -306,15 +306,30 @@ def _diff(docs: list[Document], old: Manifest | None) -> BuildReport:
     return report
 
 
-def _reuse_embeddings(store: Store, old: Manifest, doc_ids: set[str]) -> dict[str, list[float]]:
-    if not doc_ids:
-        return {}
+def _reuse_embeddings(store: Store, old: Manifest, wanted: set[str]) -> dict[str, list[float]]:
+    """Vectors of the old generation's passages that are still in the corpus, unchanged."""
     try:
         collection = store.collection(old.generation)
-        got = collection.get(where={"doc_id": {"$in": sorted(doc_ids)}}, include=["embeddings"])
     except IndexProblem:
         return {}  # the old generation is gone: embed everything again
-    return {i: list(map(float, e)) for i, e in zip(got["ids"], got["embeddings"], strict=True)}
+    reused: dict[str, list[float]] = {}
+    for got in _pages(collection, ["embeddings"]):
+        for i, e in zip(got["ids"], got["embeddings"], strict=True):
+            if i in wanted:
+                reused[i] = list(map(float, e))
+    return reused
+
+
+def _pages(collection: Any, include: list[str], size: int | None = None) -> Iterator[Any]:
+    """A collection's records, page by page: one get() of everything overflows Chroma's SQL."""
+    size = size or READ_PAGE
+    offset = 0
+    while True:
+        got = collection.get(include=include, limit=size, offset=offset)
+        if not got["ids"]:
+            return
+        yield got
+        offset += len(got["ids"])
 
 
 def _write_generation(
@@ -356,6 +371,18 @@ class IndexedChunk:
     claims: tuple[Claim, ...]
 
 
+def _indexed_chunk(chunk_id: str, text: str, meta: dict[str, Any]) -> IndexedChunk:
+    chunk = Chunk(
+        id=chunk_id, doc_id=meta["doc_id"], title=meta["title"], section=meta["section"],
+        text=text, start=int(meta["start"]), end=int(meta["end"]),
+    )  # fmt: skip
+    claims = tuple(
+        Claim(**{**c, "gpu_ids": tuple(c["gpu_ids"])}) for c in json.loads(meta["claims"])
+    )
+    gpus = frozenset(g for g in str(meta["gpus"]).split(",") if g)
+    return IndexedChunk(chunk, gpus, claims)
+
+
 class Index:
     """An open index: its chunks in memory (for BM25 and display) and its Chroma collection."""
 
@@ -363,20 +390,12 @@ class Index:
         self.store = store
         self.manifest = manifest
         self.collection = store.collection(manifest.generation)
-        got = self.collection.get(include=["documents", "metadatas"])
         self.chunks: list[IndexedChunk] = []
-        for chunk_id, text, meta in zip(
-            got["ids"], got["documents"], got["metadatas"], strict=True
-        ):
-            chunk = Chunk(
-                id=chunk_id, doc_id=meta["doc_id"], title=meta["title"], section=meta["section"],
-                text=text, start=int(meta["start"]), end=int(meta["end"]),
-            )  # fmt: skip
-            claims = tuple(
-                Claim(**{**c, "gpu_ids": tuple(c["gpu_ids"])}) for c in json.loads(meta["claims"])
-            )
-            gpus = frozenset(g for g in str(meta["gpus"]).split(",") if g)
-            self.chunks.append(IndexedChunk(chunk, gpus, claims))
+        for got in _pages(self.collection, ["documents", "metadatas"]):
+            for chunk_id, text, meta in zip(
+                got["ids"], got["documents"], got["metadatas"], strict=True
+            ):
+                self.chunks.append(_indexed_chunk(chunk_id, text, meta))
         self.chunks.sort(key=lambda c: (c.chunk.doc_id, c.chunk.start))
         self.by_id = {c.chunk.id: c for c in self.chunks}
 

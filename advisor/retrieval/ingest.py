@@ -231,7 +231,8 @@ def chunk_document(doc: Document, max_chars: int = MAX_CHUNK_CHARS) -> list[Chun
             abs_start = start + piece_start
             if offset_fix:
                 abs_start = _original_offset(doc.body, body, abs_start)
-            digest = hashlib.sha256(f"{section}\n{readable}".encode()).hexdigest()[:12]
+            # everything the embedding sees is in the id, so an unchanged id reuses its vector
+            digest = hashlib.sha256(f"{doc.title}\n{section}\n{readable}".encode()).hexdigest()[:12]
             chunks.append(
                 Chunk(
                     id=f"{doc.doc_id}:{digest}",
