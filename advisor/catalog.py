@@ -172,6 +172,7 @@ class Catalog:
     _gpu_index: dict[str, list[str]]
     _model_index: dict[str, list[str]]
     _prices: list[Price] | None = None
+    _price_index: dict[str, list[Price]] | None = None
 
     @classmethod
     def load(cls, data_dir: Path) -> Catalog:
@@ -336,6 +337,15 @@ class Catalog:
             self._prices = prices
         return self._prices
 
+    def _prices_by_gpu(self) -> dict[str, list[Price]]:
+        # estimate() looks prices up on every call (solvers call it dozens of times)
+        if self._price_index is None:
+            index: dict[str, list[Price]] = {}
+            for price in self.prices:
+                index.setdefault(price.gpu, []).append(price)
+            self._price_index = index
+        return self._price_index
+
     def prices_for(
         self, gpu_id: str, *, estimates_only: bool = True, latest_only: bool = True
     ) -> list[Price]:
@@ -344,7 +354,7 @@ class Catalog:
         `latest_only` keeps the newest row per provider offering; `estimates_only` drops rows
         their source marks as unreliable or not comparable (the articles' illustrative ranges).
         """
-        rows = [p for p in self.prices if p.gpu == gpu_id and (p.latest or not latest_only)]
+        rows = [p for p in self._prices_by_gpu().get(gpu_id, []) if p.latest or not latest_only]
         if estimates_only:
             rows = [p for p in rows if p.use_for_estimates]
         return sorted(rows, key=lambda p: p.date if p.date[:1].isdigit() else "", reverse=True)

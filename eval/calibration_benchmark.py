@@ -240,6 +240,11 @@ def _inference_case(
     prompt, gen = _seq(seq_text) if seq_text else (128, 128)
     batch = _batch(row["batch"])
     naive = lambda: _naive_decode(gpu, model, precision)  # noqa: E731
+    request = Request(  # the memory and fit rows ask the calculator's estimate()
+        model.id if not model.generic else f"{model.total_params / 1e9}b", gpu.id,
+        num_gpus=n, precision=precision.name, context=prompt + gen, batch=batch or 1,
+        engine=engine.name, kv_cache=kv_type,
+    )  # fmt: skip
     if metric == "tokens_per_s" and workload == "inference-decode":
         assert batch is not None
         # llama-bench tg N generates N tokens from an empty context: the mean history is N/2
@@ -281,11 +286,6 @@ def _inference_case(
     if metric == "peak_mem_gb":
         b = batch or 1
         incl_context = "incl. CUDA" in row["note"]
-        request = Request(
-            model.id if not model.generic else f"{model.total_params / 1e9}b", gpu.id,
-            num_gpus=n, precision=precision.name, context=prompt + gen, batch=b,
-            engine=engine.name, kv_cache=kv_type,
-        )  # fmt: skip
 
         def predict() -> float:
             result = estimate(request)
@@ -301,11 +301,6 @@ def _inference_case(
         )  # fmt: skip
     if metric == "fits":
         b = batch or 1
-        request = Request(
-            model.id if not model.generic else f"{model.total_params / 1e9}b", gpu.id,
-            num_gpus=n, precision=precision.name, context=prompt + gen, batch=b,
-            engine=engine.name, kv_cache=kv_type,
-        )  # fmt: skip
         return Case(
             "fit verdicts", row, value,
             lambda: float(estimate(request).fits),

@@ -108,7 +108,8 @@ def _default_precision(request: Request) -> Precision:
     if request.precision:
         return get_precision(request.precision)
     default = {"finetune-qlora": "nf4", "inference": "bf16"}.get(request.workload, "bf16")
-    if request.workload == "inference" and request.engine in ("llama.cpp", "llamacpp"):
+    engine = engine_factors(request.engine).name if request.engine else None
+    if request.workload == "inference" and engine == "llama.cpp":
         default = "q4_k_m"
     return get_precision(default)
 
