@@ -1,19 +1,22 @@
 # The README's two commands: `make run` (set up, then start the advisor) and `make test`.
 # Both create .venv on first use; torch goes in first so that pip takes the CPU build
 # instead of pulling several GB of CUDA packages through sentence-transformers.
+# `make test` also builds llama-cpp-python (about 7 minutes on 2 cores the first time) and
+# fetches the local model (1.1 GB, sha256-checked) because the tests run the real local engine.
 
 PYTHON ?= python3
 VENV ?= .venv
 TORCH ?= torch==2.13.0
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+LLM_STAMP := $(VENV)/.llm-stamp
 
-.PHONY: run test setup lint bench clean
+.PHONY: run test setup llm lint bench clean
 
 run: $(STAMP)
 	$(BIN)/gpu-advisor
 
-test: $(STAMP) lint
+test: $(STAMP) $(LLM_STAMP) lint
 	$(BIN)/pytest
 
 lint: $(STAMP)
@@ -22,6 +25,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 setup: $(STAMP)
+
+llm: $(LLM_STAMP)
+
+# the local engine: llama-cpp-python (built from source where no wheel fits) and the model
+$(LLM_STAMP): $(STAMP)
+	CMAKE_ARGS="$${CMAKE_ARGS:--DGGML_NATIVE=OFF}" $(BIN)/python -m pip install --quiet -e '.[dev,llm]'
+	$(BIN)/gpu-advisor llm pull
+	touch $(LLM_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python eval/bench_catalog.py

@@ -14,6 +14,7 @@ import click
 
 from advisor import __version__
 from advisor.catalog import SEGMENTS, load_catalog
+from advisor.cli_ask import ask_command, chat_command, llm_group
 from advisor.cli_estimate import estimate_command
 from advisor.cli_render import fmt, print_json, short_source, table
 from advisor.cli_retrieval import corpus_group, index_command, search_command
@@ -93,7 +94,9 @@ def cli(ctx: click.Context) -> None:
             "models in the catalog.\n"
         )
         click.echo(ctx.get_help())
-        click.echo("\nTry: gpu-advisor gpus compare 'A100 SXM4 80GB' L40S")
+        click.echo(
+            '\nTry: gpu-advisor ask "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"'
+        )
 
 
 # ---------------------------------------------------------------- gpus
@@ -309,6 +312,9 @@ def prices(
     click.echo("Prices move fast: check the date and the source before you spend.")
 
 
+cli.add_command(ask_command)
+cli.add_command(chat_command)
+cli.add_command(llm_group)
 cli.add_command(estimate_command)
 cli.add_command(index_command)
 cli.add_command(search_command)

@@ -16,7 +16,7 @@ SEARCH_MODES = ("hybrid", "bm25", "dense")
 
 
 @contextmanager
-def _progress(label: str, enabled: bool) -> Iterator[Any]:
+def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
     """A progress bar on stderr while embedding; nothing when stderr is not a terminal."""
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -45,7 +45,7 @@ def index_command(rebuild: bool, as_json: bool) -> None:
     from advisor.retrieval.index import update_index
 
     settings = Settings.from_env()
-    with _progress("Embedding passages", not as_json) as update:
+    with progress_bar("Embedding passages", not as_json) as update:
         report = update_index(settings, default_embedder(), rebuild=rebuild, progress=update)
     if as_json:
         print_json(report.to_dict())
@@ -79,7 +79,7 @@ def search_command(
 
     settings = Settings.from_env()
     embedder = default_embedder()
-    with _progress("Building the index (first use)", not as_json) as update:
+    with progress_bar("Building the index (first use)", not as_json) as update:
         index = open_index(settings, embedder, progress=update)
     results = Searcher(index, embedder).search(query, k, mode=mode, doc=doc, gpu=gpu)
     if as_json:

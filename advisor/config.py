@@ -45,3 +45,13 @@ class Settings:
 
 def _path(value: str | None) -> Path | None:
     return Path(value).expanduser() if value else None
+
+
+def data_home() -> Path:
+    """Where the advisor keeps its own files (the local model, CLI conversations):
+    ADVISOR_HOME, else $XDG_DATA_HOME/gpu-advisor, else ~/.local/share/gpu-advisor."""
+    env = os.environ
+    if env.get("ADVISOR_HOME"):
+        return Path(env["ADVISOR_HOME"]).expanduser()
+    base = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "gpu-advisor"

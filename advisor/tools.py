@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import wraps
 from typing import Any, TypeVar
 
-from advisor.calculator import Request, estimate, max_batch, max_context, min_gpus
+from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -116,9 +116,17 @@ def solve(
 
 
 @_tool
-def prices(gpu: str, offering: str | None = None, include_articles: bool = False) -> dict[str, Any]:
+def prices(
+    gpu: str,
+    offering: str | None = None,
+    include_articles: bool = False,
+    hours: float | None = None,
+    num_gpus: int = 1,
+) -> dict[str, Any]:
     """Current rental prices for a GPU in USD per GPU-hour, newest first, each with provider,
-    date and source. Articles' undated illustrative ranges only with include_articles."""
+    date and source. Articles' undated illustrative ranges only with include_articles. With
+    `hours`, also the rental cost of `num_gpus` GPUs for that long at the low, median and high
+    price."""
     catalog = load_catalog()
     found = catalog.get_gpu(gpu)
     rows = catalog.prices_for(found.id, estimates_only=not include_articles)
@@ -130,11 +138,21 @@ def prices(gpu: str, offering: str | None = None, include_articles: bool = False
         if values
         else None
     )
-    return {
+    result: dict[str, Any] = {
         "gpu": found.id,
+        "gpu_name": found.name,
         "summary_usd_per_gpu_hour": summary,
         "prices": [p.to_dict() for p in rows],
     }
+    if hours is not None:
+        if not 0 < num_gpus <= 1024:
+            raise InvalidInput(f"num_gpus must be between 1 and 1024 (got {num_gpus}).")
+        result["rental_usd"] = summary and {
+            "hours": hours,
+            "num_gpus": num_gpus,
+            **{k: cost.job_cost_usd(v, num_gpus, hours) for k, v in summary.items()},
+        }
+    return result
 
 
 @_tool

@@ -70,12 +70,17 @@ def test_training_estimate() -> None:
 
 
 def test_tensor_and_pipeline_parallel_split_training_memory() -> None:
-    base = Request("llama-3-70b", "h100-sxm5-80gb", workload="finetune-lora", num_gpus=8)
+    base = Request("llama-3-70b", "h100-sxm5-80gb", workload="finetune-lora", num_gpus=8,
+                   zero_stage=0)  # fmt: skip
     split = estimate(replace(base, tp=4, pp=2))
     assert split.breakdown_gb["weights"] == pytest.approx(
         estimate(base).breakdown_gb["weights"] / 8
     )
     assert "4-way tensor x 2-way pipeline" in " ".join(split.assumptions)
+    # left to the default, several GPUs shard the frozen LoRA base too (ZeRO-3 / FSDP)
+    sharded = estimate(replace(base, zero_stage=None))
+    assert "ZeRO-3" in " ".join(sharded.assumptions)
+    assert sharded.breakdown_gb["weights"] == pytest.approx(split.breakdown_gb["weights"])
     with pytest.raises(InvalidInput, match="needs at least"):
         estimate(replace(base, tp=8, pp=2))
 

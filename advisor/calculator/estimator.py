@@ -217,7 +217,9 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         )
     zero = request.zero_stage
     if zero is None:
-        zero = 3 if request.num_gpus > 1 and method == "full" else 0
+        # several GPUs: shard everything (DeepSpeed ZeRO-3 / FSDP), the usual way to spread a
+        # model, frozen LoRA base included, that one GPU cannot hold
+        zero = 3 if request.num_gpus > 1 else 0
     mem = memory.training_memory(
         model, method=method, precision=precision, optimizer=request.optimizer, seq=seq,
         batch=request.batch, checkpointing=checkpointing, lora_rank=request.lora_rank,

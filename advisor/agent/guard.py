@@ -1,0 +1,232 @@
+"""The number guard: every number in an answer must come from a tool result, a cited passage or
+the question itself.
+
+Numbers are read with their unit and normalised (TB/s -> GB/s, GiB -> GB, "8k" -> 8000,
+"$1.5" -> 1.5 USD) so that "1.56 TB/s" in an answer matches 1555 GB/s in a tool result. A number
+written with d decimals matches a source value that rounds to it at d decimals, or lies within
+1% of it (answers round: "about 16 GB" for 16.06). Names that carry digits (A100, Llama-3-8B,
+RTX 4090, Qwen2.5) and citation markers ([2]) are not numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from advisor.specs import GPU, Model
+
+# unit text (lower case) -> (family, multiplier to the family's base unit)
+UNITS: dict[str, tuple[str, float]] = {
+    "tb/s": ("bandwidth", 1000.0),
+    "gb/s": ("bandwidth", 1.0),
+    "gbps": ("bandwidth", 1.0),
+    "gib": ("memory", 1.073741824),
+    "gb": ("memory", 1.0),
+    "mb": ("memory", 0.001),
+    "tb": ("memory", 1000.0),
+    "gigs": ("memory", 1.0),
+    "gig": ("memory", 1.0),
+    "tflops": ("flops", 1.0),
+    "tops": ("flops", 1.0),
+    "pflops": ("flops", 1000.0),
+    "w": ("power", 1.0),
+    "watts": ("power", 1.0),
+    "kw": ("power", 1000.0),
+    "tokens/s": ("rate", 1.0),
+    "tok/s": ("rate", 1.0),
+    "tokens/sec": ("rate", 1.0),
+    "ms": ("time", 0.001),
+    "s": ("time", 1.0),
+    "seconds": ("time", 1.0),
+    "hours": ("hours", 1.0),
+    "hour": ("hours", 1.0),
+    "h": ("hours", 1.0),
+    "hrs": ("hours", 1.0),
+    "days": ("hours", 24.0),
+    "%": ("percent", 1.0),
+    "percent": ("percent", 1.0),
+    "usd": ("usd", 1.0),
+    "$": ("usd", 1.0),
+}
+SCALE = {
+    "k": 1e3,
+    "m": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "thousand": 1e3,
+    "million": 1e6,
+    "billion": 1e9,
+    "trillion": 1e12,
+    "t": 1e12,
+}
+RELATIVE_TOLERANCE = 0.01
+
+_UNIT_RE = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u != "$")
+_SCALE_RE = "|".join(sorted(SCALE, key=len, reverse=True))
+_NUMBER = re.compile(
+    r"(?P<dollar>\$\s?)?(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)"
+    rf"(?:\s?(?P<scale>{_SCALE_RE})\b)?(?:\s?(?P<unit>{_UNIT_RE})(?![a-z]))?",
+    re.IGNORECASE,
+)
+# Words with digits that are names, not quantities: A100, L40S, Qwen2.5, fp16, q4_k_m, [2].
+_NAME_LIKE = re.compile(
+    r"\[\d+\]|\b[A-Za-z]+[-_]?\d[\w.]*"
+    r"|\b(?:Llama|Qwen|Gemma|Phi|Mistral|Mixtral|DeepSeek|Yi|Falcon|GPT|OLMo|Ada|Gaudi|RTX|MI)"
+    r"[-\s]?v?[\d.]*\d(?:[-\s](?:\d+[xX])?\d+(?:\.\d+)?[bBmM]\b)?",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1)
+def _catalog_names() -> re.Pattern[str]:
+    """Every GPU and model name and alias in the catalog, longest first, separators loose."""
+    from advisor.catalog import load_catalog
+
+    catalog = load_catalog()
+    entries: list[GPU | Model] = [*catalog.gpus.values(), *catalog.models.values()]
+    names = {n for e in entries for n in (e.name, *e.aliases) if re.search(r"[A-Za-z]", n)}
+    parts = [
+        r"[-\s_]?".join(re.escape(w) for w in re.split(r"[-\s_]+", n))
+        for n in sorted(names, key=len, reverse=True)
+    ]
+    return re.compile(r"(?<![\w.])(?:" + "|".join(parts) + r")(?![\w])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number as written, with its normalised value and unit family."""
+
+    text: str
+    value: float  # in the family's base unit (GB, GB/s, USD, ...)
+    family: str | None  # None: a bare count
+    step: float  # the rounding step as written: "16.1 GB" -> 0.1, "7B" -> 1e9
+    start: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "value": self.value, "unit": self.family}
+
+
+def read_numbers(text: str, *, skip_names: bool = True) -> list[Number]:
+    """Every number in text, with unit. `skip_names` leaves out digits inside names (A100)."""
+    masked = _mask_names(text) if skip_names else text
+    found = []
+    for match in _NUMBER.finditer(masked):
+        raw = match.group("num").replace(",", "")
+        value = float(raw)
+        decimals = len(raw.split(".")[1]) if "." in raw else 0
+        scale = (match.group("scale") or "").lower()
+        unit = (match.group("unit") or "").lower()
+        multiplier = SCALE.get(scale, 1.0)
+        family = None
+        if match.group("dollar"):
+            family = "usd"
+        elif unit:
+            family, unit_multiplier = UNITS[unit]
+            multiplier *= unit_multiplier
+        step = 10.0 ** (-decimals) * multiplier
+        written = text[match.start() : match.end()].strip()
+        found.append(Number(written, value * multiplier, family, step, match.start()))
+    return found
+
+
+def _mask_names(text: str) -> str:
+    """Blank out words whose digits are part of a name, keeping offsets."""
+
+    def blank(match: re.Match[str]) -> str:
+        return " " * len(match.group(0))
+
+    return _NAME_LIKE.sub(blank, _catalog_names().sub(blank, text))
+
+
+def source_numbers(*sources: Any) -> list[Number]:
+    """Numbers from tool results (any JSON), passages and the question, all normalised."""
+    found: list[Number] = []
+    for source in sources:
+        for value in _walk(source):
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, (int, float)):
+                found.append(Number(str(value), float(value), None, 1e-6))
+            elif isinstance(value, str):
+                found.extend(read_numbers(value, skip_names=False))
+    return found
+
+
+def _walk(value: Any) -> Iterable[Any]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _walk(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _walk(item)
+    elif value is not None and not isinstance(value, (str, int, float, bool)):
+        yield json.dumps(value, default=str)
+    else:
+        yield value
+
+
+def _candidates(number: Number) -> list[float]:
+    """The values a written number can mean: as written, and with each unit's conversion."""
+    values = [number.value]
+    if re.search(r"\dk\b", number.text, re.I):  # "8k context" is 8192 as often as 8000
+        values.append(number.value / 1000 * 1024)
+    if number.family == "memory":  # GiB written where GB meant, and the reverse
+        values += [number.value / 1.073741824, number.value * 1.073741824]
+    if number.family == "percent":
+        values.append(number.value / 100)
+    if number.family == "hours":
+        values += [number.value * 3600, number.value * 60]  # tools give seconds and minutes too
+    if number.family == "time":
+        values.append(number.value * 1000)
+    return values
+
+
+def matches(number: Number, source: float) -> bool:
+    """True when `number` is `source` as written (rounded to its step) or within 1% of it."""
+    for value in _candidates(number):
+        if abs(value - source) <= number.step / 2 + 1e-9 * max(1.0, abs(source)):
+            return True
+        if source and abs(value - source) <= RELATIVE_TOLERANCE * abs(source):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Check:
+    """The guard's verdict on one text."""
+
+    numbers: list[Number]
+    grounded: list[tuple[Number, str]]  # (number, where it came from)
+    ungrounded: list[Number]
+
+    @property
+    def ok(self) -> bool:
+        return not self.ungrounded
+
+    @property
+    def rate(self) -> float:
+        return 1.0 if not self.numbers else len(self.grounded) / len(self.numbers)
+
+
+def check(text: str, sources: dict[str, list[Number]]) -> Check:
+    """Trace every number in text to a named source ("tool:estimate", "passage:...", "question")."""
+    numbers = read_numbers(text)
+    grounded, ungrounded = [], []
+    for number in numbers:
+        where = next(
+            (
+                name
+                for name, values in sources.items()
+                if any(matches(number, s.value) for s in values)
+            ),
+            None,
+        )
+        if where is None:
+            ungrounded.append(number)
+        else:
+            grounded.append((number, where))
+    return Check(numbers, grounded, ungrounded)

@@ -1,0 +1,72 @@
+"""Runs tools for an engine and keeps the record an answer is checked against."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.agent import guard
+from advisor.answer import Citation, NumberRef, ToolCall
+from advisor.tools import call_tool
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+def _no_emit(event: dict[str, Any]) -> None:
+    return None
+
+
+@dataclass
+class ToolBox:
+    """Every tool call of one answer, and every passage retrieval returned."""
+
+    searcher: Any = None
+    emit: Emit = _no_emit
+    calls: list[ToolCall] = field(default_factory=list)
+    passages: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        self.emit({"type": "tool_start", "name": name, "args": args})
+        run_args = dict(args)
+        if name == "search_corpus" and self.searcher is not None:
+            run_args["searcher"] = self.searcher
+        try:
+            result = call_tool(name, run_args)
+        except Exception as exc:
+            result = {"error": f"{name} failed: {exc}"}
+        for passage in result.get("passages", []) if name == "search_corpus" else []:
+            self.passages[passage["id"]] = passage
+        self.calls.append(ToolCall(name, dict(args), result))
+        self.emit({"type": "tool_end", "name": name, "result": result})
+        return result
+
+    def citation(self, passage_id: str) -> Citation | None:
+        """A citation for a passage retrieval returned; None for any other id."""
+        p = self.passages.get(passage_id)
+        if p is None:
+            return None
+        return Citation(p["id"], p["doc"], p["title"], p["section"], p["text"])
+
+    def sources(self, question: str, cited: list[Citation]) -> dict[str, list[guard.Number]]:
+        """Where numbers may come from: the tools' arguments and results, the cited passages
+        and the question."""
+        found: dict[str, list[guard.Number]] = {
+            "question": guard.read_numbers(question, skip_names=False)
+        }
+        for i, call in enumerate(self.calls):
+            if call.name == "search_corpus":
+                continue  # passages count only when cited
+            found[f"tool:{call.name}#{i + 1}"] = guard.source_numbers(call.result, call.args)
+        for c in cited:
+            found[f"passage:{c.id}"] = guard.read_numbers(c.text, skip_names=False)
+        return found
+
+    def check(
+        self, text: str, question: str, cited: list[Citation]
+    ) -> tuple[guard.Check, list[NumberRef]]:
+        """The guard's verdict on `text`, and its numbers with their provenance."""
+        result = guard.check(text, self.sources(question, cited))
+        where = {id(n): w for n, w in result.grounded}
+        refs = [NumberRef(n.text, n.value, n.family, where.get(id(n))) for n in result.numbers]
+        return result, refs

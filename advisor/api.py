@@ -1,0 +1,252 @@
+"""The one door: every interface (CLI, UI, REST, Slack, MCP, eval) asks through `Advisor`.
+
+    from advisor import Advisor
+    adv = Advisor(engine="rules")
+    ans = adv.ask("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", thread_id="t1")
+    print(ans.text, ans.citations, ans.numbers)
+
+One Advisor may be shared across threads; the index, the embedding model and any LLM load once,
+on first use. Conversations are kept per thread_id by a LangGraph checkpointer: in memory by
+default, or in a SQLite file (`checkpoint="sqlite"` or a path) so a later process continues them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import re
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+from advisor.answer import Answer, Citation, NumberRef, ToolCall
+from advisor.errors import InvalidInput
+
+ENGINES = ("rules", "local", "openai", "ollama")
+MAX_QUESTION_CHARS = 4000
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _clean(question: object) -> str:
+    if not isinstance(question, str):
+        raise InvalidInput("The question must be text.")
+    text = _CONTROL.sub(" ", question).strip()
+    if not text:
+        raise InvalidInput("Ask a question: the text is empty.")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InvalidInput(
+            f"The question is {len(text):,} characters; the limit is "
+            f"{MAX_QUESTION_CHARS:,}. Shorten it."
+        )
+    return text
+
+
+def _engine(name: str | None) -> str:
+    engine = (name or os.environ.get("ADVISOR_ENGINE") or "rules").strip().lower()
+    if engine not in ENGINES:
+        raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(ENGINES)}.")
+    return engine
+
+
+class Advisor:
+    """Answers questions; see the module docstring."""
+
+    def __init__(
+        self,
+        engine: str | None = None,
+        *,
+        checkpoint: str | Path | None = None,
+        searcher: Any = None,
+    ) -> None:
+        self.engine = _engine(engine)
+        self._checkpoint = checkpoint
+        self._searcher = searcher
+        self._lock = threading.Lock()
+        self._graph: Any = None
+        self._models: dict[str, Any] = {}
+
+    # -- resources, loaded once
+
+    def _get_graph(self) -> Any:
+        with self._lock:
+            if self._graph is None:
+                from advisor.agent.graph import build
+
+                self._graph = build(self._saver())
+            return self._graph
+
+    def _saver(self) -> Any:
+        if self._checkpoint is None or self._checkpoint == "memory":
+            from langgraph.checkpoint.memory import InMemorySaver
+
+            return InMemorySaver()
+        import sqlite3
+
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        from advisor.config import data_home
+
+        path = Path(
+            data_home() / "threads.sqlite" if self._checkpoint == "sqlite" else self._checkpoint
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+
+    def _get_searcher(self) -> Any:
+        with self._lock:
+            if self._searcher is None:
+                from advisor.tools import _default_searcher
+
+                self._searcher = _default_searcher()
+            return self._searcher
+
+    def _get_model(self, engine: str) -> Any:
+        with self._lock:
+            if engine not in self._models:
+                from advisor.agent.llm import chat_model
+
+                self._models[engine] = chat_model(engine)
+            return self._models[engine]
+
+    # -- asking
+
+    def ask(
+        self,
+        question: str,
+        thread_id: str | None = None,
+        engine: str | None = None,
+        *,
+        _emit: Any = None,
+    ) -> Answer:
+        """Answer one question, continuing the conversation `thread_id` if given."""
+        from advisor.agent.graph import Turn
+        from advisor.agent.toolbox import ToolBox
+
+        text = _clean(question)
+        chosen = _engine(engine) if engine else self.engine
+        started = time.perf_counter()
+        box = ToolBox(searcher=self._get_searcher(), emit=_emit or (lambda event: None))
+        turn = Turn(box=box)
+        warnings: list[str] = []
+        if chosen != "rules":
+            try:
+                turn.model = self._get_model(chosen)
+            except InvalidInput as exc:
+                warnings.append(
+                    f"The {chosen} engine is not available ({exc}); this is the rules "
+                    "engine's answer."
+                )
+                chosen = "rules"
+        thread = thread_id or uuid.uuid4().hex
+        config = {"configurable": {"thread_id": thread, "turn": turn}}
+        try:
+            self._get_graph().invoke({"question": text, "engine": chosen}, config)
+        except Exception as exc:
+            if chosen == "rules":
+                raise
+            warnings.append(
+                f"The {chosen} engine failed ({type(exc).__name__}: {exc}); this is "
+                "the rules engine's answer."
+            )
+            box.calls.clear()
+            box.passages.clear()
+            turn = Turn(box=box)
+            self._get_graph().invoke(
+                {"question": text, "engine": "rules"},
+                {"configurable": {"thread_id": thread, "turn": turn}},
+            )
+        return self._answer(text, turn, thread, warnings, started)
+
+    def _answer(
+        self, question: str, turn: Any, thread: str, warnings: list[str], started: float
+    ) -> Answer:
+        draft = turn.draft
+        _check, numbers = turn.box.check(draft.text, question, draft.citations)
+        all_warnings = _unique(
+            [
+                *warnings,
+                *turn.warnings,
+                *draft.warnings,
+                *_claim_warnings(draft.citations, turn.box),
+            ]
+        )
+        answer = Answer(
+            text=draft.text,
+            citations=list(draft.citations),
+            tool_calls=list(turn.box.calls),
+            numbers=numbers,
+            warnings=all_warnings,
+            engine=turn.engine_used,
+            latency_ms=(time.perf_counter() - started) * 1000,
+            thread_id=thread,
+        )
+        return answer
+
+    def stream(
+        self, question: str, thread_id: str | None = None, engine: str | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Events as the answer is made: tool_start, tool_end, text (chunks of the checked
+        answer), then {"type": "answer", "answer": Answer}. Text is released only after the
+        number guard has passed it, so nothing unchecked is ever shown."""
+        _clean(question)  # bad input fails here, before any thread starts
+        events: queue.Queue[dict[str, Any]] = queue.Queue()
+        result: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                result["answer"] = self.ask(question, thread_id, engine, _emit=events.put)
+            except Exception as exc:
+                result["error"] = exc
+            events.put({"type": "_done"})
+
+        threading.Thread(target=work, daemon=True).start()
+        while (event := events.get())["type"] != "_done":
+            yield event
+        if "error" in result:
+            raise result["error"]
+        answer: Answer = result["answer"]
+        for chunk in re.split(r"(?<=\n\n)", answer.text):
+            if chunk:
+                yield {"type": "text", "text": chunk}
+        yield {"type": "answer", "answer": answer}
+
+    async def aask(
+        self, question: str, thread_id: str | None = None, engine: str | None = None
+    ) -> Answer:
+        return await asyncio.to_thread(self.ask, question, thread_id, engine)
+
+    async def astream(
+        self, question: str, thread_id: str | None = None, engine: str | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
+        iterator = self.stream(question, thread_id, engine)
+        done = object()
+        while (event := await asyncio.to_thread(next, iterator, done)) is not done:
+            yield event  # type: ignore[misc]
+
+    def history(self, thread_id: str) -> list[dict[str, str]]:
+        """The questions and answers of a thread so far."""
+        state = self._get_graph().get_state({"configurable": {"thread_id": thread_id}})
+        return list(state.values.get("history", [])) if state else []
+
+
+def _claim_warnings(citations: list[Citation], box: Any) -> list[str]:
+    from advisor.agent.compose import claim_warning
+
+    out = []
+    for c in citations:
+        passage = box.passages.get(c.id, {})
+        for claim in passage.get("claims", []):
+            if claim["status"] == "disagrees":
+                out.append(claim_warning(passage, claim))
+    return out
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+__all__ = ["ENGINES", "Advisor", "Answer", "Citation", "NumberRef", "ToolCall"]
