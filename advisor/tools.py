@@ -142,6 +142,7 @@ def prices(
         "gpu": found.id,
         "gpu_name": found.name,
         "summary_usd_per_gpu_hour": summary,
+        "count": len(rows),
         "prices": [p.to_dict() for p in rows],
     }
     if hours is not None:
@@ -214,6 +215,7 @@ def recommend_gpus(
     return {
         "ranked": ranked[:top],
         "considered": len(candidates),
+        "ruled_out": len(rejected),
         "rejected": rejected,
         "ranking": "cost per million tokens (or per job) where priced, else speed",
     }

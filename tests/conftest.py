@@ -67,3 +67,11 @@ def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     shutil.copytree(CORPUS, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def rules_advisor(searcher: Any) -> Any:
+    """One rules-engine Advisor over the real index, shared by the agent tests."""
+    from advisor.api import Advisor
+
+    return Advisor(engine="rules", searcher=searcher)

@@ -8,7 +8,7 @@ from typing import Any
 
 HELP = (
     'I answer questions about GPUs for ML: specs ("memory bandwidth of the L40?"), comparisons '
-    '("A100 40GB or L40 for serving a 13B model?"), whether a model fits ("Can I fine-tune '
+    '("A100 40GB or L40 for serving Llama-2-13B?"), whether a model fits ("Can I fine-tune '
     'Llama-3-8B with QLoRA on an RTX A4000?"), speed, rental cost ("What will a week on an '
     'A6000 cost?") and which GPU to pick. Numbers come from the datasheet table and the '
     "calculator; passages from the articles are cited."
@@ -251,7 +251,7 @@ def rental(result: dict[str, Any]) -> str:
     name = result.get("gpu_name", result["gpu"])
     if not summary:
         return f"No current rental price on record for the {name}."
-    count = len(result["prices"])
+    count = result["count"]
     text = (
         f"**{name}**: {usd(summary['median'])} per GPU-hour at the median of {count} current "
         f"prices (range {usd(summary['low'])}-{usd(summary['high'])})."
@@ -319,7 +319,7 @@ def recommendation(result: dict[str, Any]) -> str:
         if row.get("usd_per_unit") is not None:
             line += f" ({usd(row['usd_per_unit'])} {row['unit']})"
         lines.append(line)
-    lines += ["", f"{result['considered']} GPUs considered; {len(result['rejected'])} ruled out."]
+    lines += ["", f"{result['considered']} GPUs considered; {result['ruled_out']} ruled out."]
     return "\n".join(lines)
 
 

@@ -152,6 +152,8 @@ def _model_lookup(catalog: Catalog) -> Any:
 _GPU_SHAPE = re.compile(
     r"^(?:rtx|gtx|quadro|tesla)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4})(?:\s?ti)?$", re.I
 )
+# precisions, sizes and other words shaped like GPU names
+_NOT_GPU = re.compile(r"^(?:fp|bf|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v)\d", re.I)
 _MODEL_FAMILY = re.compile(
     r"^(?:l?lama|qwen|mistral|mixtral|gemma|phi|deepseek|falcon|yi|olmo|gpt|command|codellama"
     r"|starcoder|dbrx|grok|kimi|glm|smollm|granite|internlm|baichuan|jamba)",
@@ -198,7 +200,8 @@ def find_gpus(text: str, catalog: Catalog) -> list[Mention]:
         if i in taken:
             continue
         pair = f"{tokens[i - 1][2]} {word}" if i and tokens[i - 1][2].lower() == "rtx" else word
-        if _GPU_SHAPE.match(pair) and (pair != word or not word.isdigit()):
+        not_gpu = _NOT_GPU.match(word) and pair == word
+        if _GPU_SHAPE.match(pair) and (pair != word or not word.isdigit()) and not not_gpu:
             ids = suggest(gpu_key(pair), catalog._gpu_index)
             mentions.append(Mention(pair, (), tuple(catalog.gpus[i].name for i in ids)))
     return mentions

@@ -139,6 +139,7 @@ def _mask_names(text: str) -> str:
     def blank(match: re.Match[str]) -> str:
         return " " * len(match.group(0))
 
+    text = re.sub(r"https?://\S+|www\.\S+", blank, text)  # addresses are not quantities
     return _NAME_LIKE.sub(blank, _catalog_names().sub(blank, text))
 
 
@@ -171,7 +172,7 @@ def _walk(value: Any) -> Iterable[Any]:
 
 def _candidates(number: Number) -> list[float]:
     """The values a written number can mean: as written, and with each unit's conversion."""
-    values = [number.value]
+    values = [number.value, -number.value]  # "6.7 GB short" for a headroom of -6.7
     if re.search(r"\dk\b", number.text, re.I):  # "8k context" is 8192 as often as 8000
         values.append(number.value / 1000 * 1024)
     if number.family == "memory":  # GiB written where GB meant, and the reverse

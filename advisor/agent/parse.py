@@ -128,7 +128,9 @@ _BATCH = re.compile(
     r"|(?P<n2>\d+)\s(?:concurrent|parallel|simultaneous)?\s?(?:users|requests|sequences|streams)",
     re.I,
 )
-_HOURS = re.compile(r"(\d+(?:\.\d+)?)\s?(hours?|hrs?|h|days?|weeks?|months?)\b", re.I)
+_HOURS = re.compile(
+    r"(\d+(?:\.\d+)?|\ban?|\bone)\s?(hours?|hrs?|h|days?|weeks?|months?)\b(?!\s?(?:of|old))", re.I
+)
 _PER_HOUR = re.compile(
     r"\$\s?(\d+(?:\.\d+)?)\s?(?:/|per|an|a)\s?(?:gpu[-\s]?)?(?:hour|hr|h)\b"
     r"|(\d+(?:\.\d+)?)\s?(?:usd|dollars?)\s?(?:/|per|an|a)\s?(?:hour|hr|h)\b",
@@ -225,7 +227,9 @@ def _numbers(query: Query, text: str, low: str) -> Query:
         values["batch"] = int(batch.group("n") or batch.group("n2"))
     hours = _HOURS.search(text)
     if hours:
-        values["hours"] = _hours(float(hours.group(1)), hours.group(2))
+        amount = hours.group(1)
+        count = float(amount) if amount[0].isdigit() else 1.0  # "a week", "an hour"
+        values["hours"] = _hours(count, hours.group(2))
     per_hour = _PER_HOUR.search(text)
     if per_hour:
         values["max_usd_per_hour"] = float(per_hour.group(1) or per_hour.group(2))
