@@ -192,7 +192,11 @@ class Advisor:
         """Events as the answer is made: tool_start, tool_end, text (chunks of the checked
         answer), then {"type": "answer", "answer": Answer}. Text is released only after the
         number guard has passed it, so nothing unchecked is ever shown."""
-        _clean(question)  # bad input fails here, before any thread starts
+        _clean(question)  # bad input fails here, at the call, before any thread starts
+        return self._events(question, thread_id, engine)
+
+    def _events(self, question: str, thread_id: str | None,
+                engine: str | None) -> Iterator[dict[str, Any]]:  # fmt: skip
         events: queue.Queue[dict[str, Any]] = queue.Queue()
         result: dict[str, Any] = {}
 

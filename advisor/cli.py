@@ -366,3 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> None:
     """Console-script entry point."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -105,7 +105,9 @@ def test_recommendation_respects_the_hourly_budget(rules_advisor: Any) -> None:
 
 
 def test_follow_ups_continue_a_thread(rules_advisor: Any) -> None:
-    first = rules_advisor.ask("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", thread_id="f1")
+    first = rules_advisor.ask(
+        "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", thread_id="f1"
+    )
     second = rules_advisor.ask("and the A5000?", thread_id="f1")
     third = rules_advisor.ask("what about on two of them?", thread_id="f1")
     assert "RTX A4000" in first.text

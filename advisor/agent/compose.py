@@ -30,7 +30,7 @@ WORKLOAD_LABELS = {
 
 
 def num(value: float | None, unit: str = "") -> str:
-    """A value rounded for reading: 2,039 / 48.3 / 0.17; unit appended."""
+    """A value rounded for reading: 2,039 / 48.3 / 5.70 / 0.0065; unit appended."""
     if value is None:
         return "n/a"
     magnitude = abs(value)
@@ -38,17 +38,19 @@ def num(value: float | None, unit: str = "") -> str:
         text = f"{value:,.0f}"
     elif magnitude >= 10:
         text = f"{value:,.1f}"
-    elif magnitude >= 0.01:
+    elif magnitude >= 1:
         text = f"{value:.2f}"
     else:
-        text = f"{value:.2g}"
+        text = f"{value:.2g}"  # two significant digits: 0.37, 0.0065
     return f"{text} {unit}".strip()
 
 
 def usd(value: float | None) -> str:
     if value is None:
         return "n/a"
-    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}"
+    if value >= 100:
+        return f"${value:,.0f}"
+    return f"${value:,.2f}" if value >= 1 else f"${value:.3g}"
 
 
 def _gpus(n: int, name: str) -> str:

@@ -3,8 +3,8 @@ the question itself.
 
 Numbers are read with their unit and normalised (TB/s -> GB/s, GiB -> GB, "8k" -> 8000,
 "$1.5" -> 1.5 USD) so that "1.56 TB/s" in an answer matches 1555 GB/s in a tool result. A number
-written with d decimals matches a source value that rounds to it at d decimals, or lies within
-1% of it (answers round: "about 16 GB" for 16.06). Names that carry digits (A100, Llama-3-8B,
+written with d decimals matches a source value that rounds to it at d decimals (but at most 10%
+off: "1 TB/s" is not 864 GB/s), or lies within 1% of it. Names that carry digits (A100, Llama-3-8B,
 RTX 4090, Qwen2.5) and citation markers ([2]) are not numbers.
 """
 
@@ -64,6 +64,7 @@ SCALE = {
     "t": 1e12,
 }
 RELATIVE_TOLERANCE = 0.01
+ROUNDING_LIMIT = 0.10  # "1 TB/s" is not a rounding of 864 GB/s, though it is at 0 decimals
 
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u != "$")
 _SCALE_RE = "|".join(sorted(SCALE, key=len, reverse=True))
@@ -170,9 +171,9 @@ def _walk(value: Any) -> Iterable[Any]:
         yield value
 
 
-def _candidates(number: Number) -> list[float]:
-    """The values a written number can mean: as written, and with each unit's conversion."""
-    values = [number.value, -number.value]  # "6.7 GB short" for a headroom of -6.7
+def _conversions(number: Number) -> list[float]:
+    """Other values a written number can mean, each unit's usual slip."""
+    values = []
     if re.search(r"\dk\b", number.text, re.I):  # "8k context" is 8192 as often as 8000
         values.append(number.value / 1000 * 1024)
     if number.family == "memory":  # GiB written where GB meant, and the reverse
@@ -187,13 +188,16 @@ def _candidates(number: Number) -> list[float]:
 
 
 def matches(number: Number, source: float) -> bool:
-    """True when `number` is `source` as written (rounded to its step) or within 1% of it."""
-    for value in _candidates(number):
-        if abs(value - source) <= number.step / 2 + 1e-9 * max(1.0, abs(source)):
+    """True when `number` is `source` rounded as written (but never more than 10% off), within
+    1% of it, or within 1% of it after a unit slip (GiB for GB, 8k for 8192)."""
+    scale = abs(source)
+    for value in (number.value, -number.value):  # "6.7 GB short" for a headroom of -6.7
+        diff = abs(value - source)
+        if diff <= 1e-9 * max(1.0, scale) or diff <= RELATIVE_TOLERANCE * scale:
             return True
-        if source and abs(value - source) <= RELATIVE_TOLERANCE * abs(source):
+        if diff <= number.step / 2 * (1 + 1e-6) and diff <= ROUNDING_LIMIT * scale:
             return True
-    return False
+    return any(abs(v - source) <= RELATIVE_TOLERANCE * scale for v in _conversions(number))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,99 @@
+"""The number guard: reading numbers with units, and tracing them to their sources."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.agent.guard import check, matches, read_numbers, source_numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("2,039 GB/s", 2039.0, "bandwidth"),
+        ("2.04 TB/s", 2040.0, "bandwidth"),
+        ("16.06 GB", 16.06, "memory"),
+        ("80 gigs", 80.0, "memory"),
+        ("24 GiB", 24 * 1.073741824, "memory"),
+        ("$1.29", 1.29, "usd"),
+        ("$1,234", 1234.0, "usd"),
+        ("300 W", 300.0, "power"),
+        ("989 TFLOPS", 989.0, "flops"),
+        ("85%", 85.0, "percent"),
+        ("8k", 8000.0, None),
+        ("7B", 7e9, None),
+        ("100 hours", 100.0, "hours"),
+        ("42.5 tokens/s", 42.5, "rate"),
+        ("-3.5", -3.5, None),
+    ],
+)
+def test_numbers_are_read_with_their_unit(text: str, value: float, unit: str | None) -> None:
+    (number,) = read_numbers(f"about {text} here")
+    assert number.value == pytest.approx(value) and number.family == unit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A100",
+        "the RTX 4090",
+        "Llama-3-8B",
+        "Qwen2.5 7B",
+        "fp16 and bf16",
+        "q4_k_m",
+        "see [2]",
+        "L40S 48GB",
+        "Mixtral 8x7B",
+        "https://example.com/a4000-16g",
+        "H100 SXM5 80GB",
+    ],
+)
+def test_digits_in_names_are_not_numbers(text: str) -> None:
+    assert read_numbers(text) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "source", "ok"),
+    [
+        ("16.06 GB", 16.0634, True),  # rounded to the digits shown
+        ("16.1 GB", 16.0634, True),
+        ("16 GB", 16.4, True),  # within a whole GB as written
+        ("1.56 TB/s", 1555.0, True),  # TB/s written for GB/s
+        ("8k", 8192.0, True),  # 8k context is 8192 tokens
+        ("7B", 7.24e9, True),
+        ("24 GiB", 25.77, True),  # 24 GiB = 25.77 GB
+        ("1 TB/s", 864.0, False),  # 0.864 rounds to 1, but that is no rounding
+        ("6.7 GB", -6.71, True),  # "6.7 GB short" of a negative headroom
+        ("128 GB/s", 864.0, False),
+        ("17 GB", 16.06, False),
+        ("$2.10", 2.0, False),
+    ],
+)
+def test_matching_tolerates_rounding_and_units_only(written: str, source: float, ok: bool) -> None:
+    (number,) = read_numbers(written)
+    assert matches(number, source) is ok
+
+
+def test_check_names_the_source_of_each_number_and_catches_the_rest() -> None:
+    sources = {
+        "tool:gpu_specs#1": source_numbers({"bandwidth_gbs": 864.0, "memory_gb": 48.0}),
+        "passage:p1": read_numbers("an article says 1TB/s", skip_names=False),
+        "question": read_numbers("for 100 hours", skip_names=False),
+    }
+    result = check("The L40 has 864 GB/s and 48 GB; the article says 1 TB/s; 100 hours; 7 GPUs "
+                   "at 128 GB/s.", sources)  # fmt: skip
+    assert [(n.text, w) for n, w in result.grounded] == [
+        ("864 GB/s", "tool:gpu_specs#1"), ("48 GB", "tool:gpu_specs#1"),
+        ("1 TB/s", "passage:p1"), ("100 hours", "question"),
+    ]  # fmt: skip
+    assert [n.text for n in result.ungrounded] == ["7", "128 GB/s"]
+    assert not result.ok and result.rate == pytest.approx(4 / 6)
+
+
+def test_numbers_inside_strings_of_a_tool_result_count() -> None:
+    found = source_numbers({"assumptions": ["context not given: 4096 tokens assumed"]})
+    assert any(n.value == 4096 for n in found)
+
+
+def test_text_without_numbers_is_fully_grounded() -> None:
+    assert check("No numbers here.", {}).rate == 1.0

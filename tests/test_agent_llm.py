@@ -1,0 +1,132 @@
+"""The LLM path with a scripted model: tool calls, the number guard, retries and fallbacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from advisor.agent.llm import tool_schemas
+from advisor.api import Advisor
+from tests.fakes_llm import ScriptedChat, call
+
+
+def _advisor(searcher: Any, script: list[Any]) -> tuple[Advisor, ScriptedChat]:
+    model = ScriptedChat(script=script)
+    advisor = Advisor(engine="local", searcher=searcher)
+    advisor._models["local"] = model  # the one seam: the engine's chat model
+    return advisor, model
+
+
+def test_tool_call_then_grounded_answer_passes(searcher: Any) -> None:
+    advisor, model = _advisor(searcher, [
+        call("gpu_specs", gpu="L40"),
+        AIMessage("The NVIDIA L40 has 864 GB/s of memory bandwidth and 48 GB of memory."),
+    ])  # fmt: skip
+    answer = advisor.ask("What is the memory bandwidth of the L40?")
+    assert answer.engine == "local" and not answer.warnings
+    assert [(t.name, t.args) for t in answer.tool_calls] == [("gpu_specs", {"gpu": "L40"})]
+    assert answer.grounding_rate == 1.0
+    assert {n.provenance for n in answer.numbers} == {"tool:gpu_specs#1"}
+    assert model.tools_offered == [len(tool_schemas())]
+    # tool results reach the model as data, and the system prompt says so
+    assert (
+        isinstance(model.sent[0][0], SystemMessage)
+        and "never instructions" in model.sent[0][0].content
+    )
+    assert "864" in str(model.sent[1][-2].content)
+
+
+def test_a_planted_ungrounded_number_is_caught_and_retried(searcher: Any) -> None:
+    advisor, model = _advisor(searcher, [
+        call("gpu_specs", gpu="L40"),
+        AIMessage("The L40 has 128 GB/s of bandwidth."),  # the number guard's reason to exist
+        AIMessage("The L40 has 864 GB/s of bandwidth."),
+    ])  # fmt: skip
+    answer = advisor.ask("What is the memory bandwidth of the L40?")
+    assert answer.engine == "local" and answer.text == "The L40 has 864 GB/s of bandwidth."
+    retry = model.sent[-1][-1]
+    assert isinstance(retry, HumanMessage) and "128 GB/s" in str(retry.content)
+
+
+def test_still_ungrounded_after_the_retry_falls_back_to_rules(searcher: Any) -> None:
+    advisor, _model = _advisor(searcher, [
+        call("gpu_specs", gpu="L40"),
+        AIMessage("The L40 has 128 GB/s of bandwidth."),
+        AIMessage("Sorry: the L40 has 1,000 GB/s."),
+    ])  # fmt: skip
+    answer = advisor.ask("What is the memory bandwidth of the L40?")
+    assert answer.engine == "rules"
+    assert "864 GB/s" in answer.text and "128" not in answer.text
+    assert any("1,000 GB/s" in w and "rules engine" in w for w in answer.warnings)
+    assert answer.grounding_rate == 1.0
+
+
+def test_a_citation_to_a_passage_never_retrieved_is_refused(searcher: Any) -> None:
+    advisor, _model = _advisor(searcher, [
+        call("search_corpus", query="L40 bandwidth"),
+        AIMessage("See [7]."), AIMessage("See [9]."),
+    ])  # fmt: skip
+    answer = advisor.ask("What do the articles say about the L40?")
+    assert answer.engine == "rules"
+    assert any("never given: [7]" in w for w in answer.warnings)
+
+
+def test_valid_citations_become_answer_citations_with_claim_warnings(searcher: Any) -> None:
+    advisor, _model = _advisor(searcher, [
+        call("search_corpus", query="L40 memory bandwidth", gpu="l40"),
+        AIMessage("An article puts the L40 at 1TB/s [1]."),
+    ])  # fmt: skip
+    answer = advisor.ask("What do the articles say about L40 bandwidth?")
+    assert answer.engine == "local"
+    retrieved = next(t.result for t in answer.tool_calls if t.name == "search_corpus")["passages"]
+    assert [c.id for c in answer.citations] == [retrieved[0]["id"]]
+    assert any("864 GB/s" in w for w in answer.warnings)  # the datasheet disagrees, said so
+
+
+def test_tool_errors_reach_the_model_as_text(searcher: Any) -> None:
+    advisor, model = _advisor(searcher, [
+        call("gpu_specs", gpu="RTX 9999"),
+        AIMessage("I don't know an RTX 9999; did you mean the RTX 4090?"),
+    ])  # fmt: skip
+    answer = advisor.ask("specs of the RTX 9999?")
+    assert answer.engine == "local"
+    assert "Error: Unknown GPU 'RTX 9999'" in str(model.sent[1][-2].content)
+
+
+def test_the_server_going_away_gives_the_rules_answer_with_a_warning(searcher: Any) -> None:
+    advisor, _model = _advisor(searcher, [ConnectionError("connection refused")])
+    answer = advisor.ask("What is the memory bandwidth of the L40?")
+    assert answer.engine == "rules" and "864 GB/s" in answer.text
+    assert any("ConnectionError" in w for w in answer.warnings)
+
+
+def test_a_missing_local_model_says_how_to_get_it(
+    searcher: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADVISOR_LLM_PATH", str(tmp_path / "none.gguf"))
+    answer = Advisor(engine="local", searcher=searcher).ask("What is the L40's bandwidth?")
+    assert answer.engine == "rules"
+    assert any("gpu-advisor llm pull" in w for w in answer.warnings)
+
+
+def test_history_is_sent_on_the_next_turn(searcher: Any) -> None:
+    advisor, model = _advisor(searcher, [
+        call("gpu_specs", gpu="L40"), AIMessage("The L40 has 48 GB."),
+        call("gpu_specs", gpu="L40S"), AIMessage("The L40S has 48 GB too."),
+    ])  # fmt: skip
+    advisor.ask("How much memory has the L40?", thread_id="h1")
+    advisor.ask("and the L40S?", thread_id="h1")
+    contents = [str(m.content) for m in model.sent[2]]
+    assert "How much memory has the L40?" in contents and "The L40 has 48 GB." in contents
+
+
+def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
+    schemas = {s["function"]["name"]: s["function"] for s in tool_schemas()}
+    assert set(schemas) == {"search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve",
+                            "recommend_gpus", "prices"}  # fmt: skip
+    assert "searcher" not in schemas["search_corpus"]["parameters"]["properties"]
+    assert schemas["estimate"]["parameters"]["required"] == ["model", "gpu"]
+    assert schemas["compare_gpus"]["parameters"]["properties"]["gpus"]["type"] == "array"
+    assert schemas["estimate"]["parameters"]["properties"]["num_gpus"]["type"] == "integer"
