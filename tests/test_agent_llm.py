@@ -130,3 +130,26 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
     assert schemas["estimate"]["parameters"]["required"] == ["model", "gpu"]
     assert schemas["compare_gpus"]["parameters"]["properties"]["gpus"]["type"] == "array"
     assert schemas["estimate"]["parameters"]["properties"]["num_gpus"]["type"] == "integer"
+
+
+def test_tool_call_syntax_written_as_the_answer_falls_back(searcher: Any) -> None:
+    advisor, _model = _advisor(searcher, [AIMessage("functions.gpu_specs:")])
+    answer = advisor.ask("How much memory does the L40 have?")
+    assert answer.engine == "rules" and "48 GB" in answer.text
+    assert any("no usable answer" in w for w in answer.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        ('functions.gpu_specs:\n{"gpu": "L40"}', {"name": "gpu_specs", "args": {"gpu": "L40"}}),
+        ("functions.gpu_specs:", None),  # no arguments: not a call
+        ('functions.rm_rf:\n{"path": "/"}', None),  # not one of our tools
+        ("The L40 has 48 GB.", None),
+    ],
+)
+def test_a_call_written_as_text_is_read_only_when_complete(text: str, call: Any) -> None:
+    from advisor.agent.llm import _written_call
+
+    found = _written_call(text)
+    assert (found and {"name": found["name"], "args": found["args"]}) == call or found is call

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from advisor.retrieval.search import Searcher
 from advisor.tools import (
     TOOLS,
@@ -97,3 +99,20 @@ def test_search_corpus_returns_passages_with_claim_verdicts(searcher: Searcher) 
     assert l40 and all(c["status"] == "disagrees" for c in l40)
     json.dumps(result)  # JSON-ready
     assert "Give a question" in search_corpus("", searcher=searcher)["error"]
+
+
+def test_search_corpus_ignores_a_gpu_filter_that_names_nothing(searcher: Searcher) -> None:
+    result = search_corpus("NVLink for multi-GPU training", k=2, gpu="NVIDIA GPU", searcher=searcher)
+    assert len(result["passages"]) == 2
+    assert result["notes"] == ["No GPU called 'NVIDIA GPU'; searched all passages instead."]
+    kept = search_corpus("memory bandwidth", k=3, gpu="L40", searcher=searcher)
+    assert "notes" not in kept and all("L40" in p["text"] for p in kept["passages"])
+
+
+def test_prices_for_hours_multiplies_every_summary_price() -> None:
+    result = prices("RTX A6000", hours=100, num_gpus=2)
+    rent, summary = result["rental_usd"], result["summary_usd_per_gpu_hour"]
+    assert rent["median"] == pytest.approx(200 * summary["median"])
+    assert rent["low"] == pytest.approx(200 * summary["low"]) and result["count"] > 0
+    assert "positive" in prices("RTX A6000", hours=0)["error"]
+    assert "between 1 and 1024" in prices("RTX A6000", hours=5, num_gpus=0)["error"]

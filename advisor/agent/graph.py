@@ -144,6 +144,8 @@ def write_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
 def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     turn = _turn(config)
     text = str(turn.messages[-1].content).strip()
+    if re.match(r"functions\.\w+:", text):  # tool-call syntax written as text: no answer
+        text = ""
     cited, bad_refs = _citations(text, turn.box)
     turn.check, _refs = turn.box.check(text, state["question"], cited)
     if bad_refs:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import re
 import threading
 import types
 import typing
@@ -129,7 +130,23 @@ class LlamaCppChat(BaseChatModel):
                 }
             )
         text = (message.get("content") or "").removeprefix("message:").strip()
+        if not calls and (written := _written_call(text)):
+            calls, text = [written], ""
         return ChatResult(generations=[ChatGeneration(message=AIMessage(text, tool_calls=calls))])
+
+
+def _written_call(text: str) -> dict[str, Any] | None:
+    """A tool call the model wrote as text ("functions.gpu_specs:\n{...}"), if it is one."""
+    match = re.fullmatch(r"functions\.(\w+):\s*(\{.*\})?", text, re.S)
+    if not match or match.group(1) not in TOOLS:
+        return None
+    try:
+        args = json.loads(match.group(2) or "{}")
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(args, dict) or not args:
+        return None
+    return {"name": match.group(1), "args": args, "id": uuid.uuid4().hex}
 
 
 def _to_openai(message: BaseMessage) -> dict[str, Any]:

@@ -1,0 +1,65 @@
+"""The real local engine end to end: Qwen2.5-Coder-1.5B-Instruct (GGUF) in llama.cpp, offline.
+
+`make test` fetches the model (`gpu-advisor llm pull`) before pytest runs, so CI runs these.
+Each test asserts the model called the right tool and that every number it wrote is grounded
+(the answer came from the local engine itself, not from the rules fallback).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from advisor.agent.pull import MODEL_BYTES, model_file
+
+# resolved at import, before the autouse fixture points HOME at a temporary folder
+MODEL = Path(os.environ.get("ADVISOR_LLM_PATH") or model_file())
+
+pytestmark = [pytest.mark.llm, pytest.mark.slow]
+
+CASES = [
+    ("What is the memory bandwidth of the L40?", "gpu_specs", "864"),
+    ("Compare the H100 SXM and the A100 SXM4 80GB", "compare_gpus", None),
+    ("What will 100 hours on an A6000 cost?", "prices", None),
+    ("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", "estimate", None),
+    ("What do the articles say about NVLink for multi-GPU training?", "search_corpus", None),
+]
+
+
+@pytest.fixture(scope="module")
+def local_advisor(searcher: Any) -> Any:
+    from advisor.api import Advisor
+
+    assert MODEL.is_file() and MODEL.stat().st_size == MODEL_BYTES, (
+        f"The local model is missing at {MODEL}: run `gpu-advisor llm pull` (make test does)."
+    )
+    os.environ["ADVISOR_LLM_PATH"] = str(MODEL)
+    try:
+        advisor = Advisor(engine="local", searcher=searcher)
+        advisor._get_model("local")  # load while the path is set
+    finally:
+        del os.environ["ADVISOR_LLM_PATH"]
+    return advisor
+
+
+@pytest.mark.parametrize(("question", "tool", "must_say"), CASES, ids=[c[1] for c in CASES])
+def test_local_model_calls_the_right_tool_and_grounds_every_number(
+    local_advisor: Any, question: str, tool: str, must_say: str | None
+) -> None:
+    answer = local_advisor.ask(question)
+    assert answer.engine == "local", answer.warnings
+    assert tool in [t.name for t in answer.tool_calls]
+    assert answer.grounding_rate == 1.0
+    assert all(n.provenance for n in answer.numbers)
+    if must_say:
+        assert must_say in answer.text
+
+
+def test_local_follow_up_sees_the_previous_turn(local_advisor: Any) -> None:
+    local_advisor.ask("What is the memory bandwidth of the L40?", thread_id="local-1")
+    answer = local_advisor.ask("And how much memory does it have?", thread_id="local-1")
+    assert answer.engine in ("local", "rules") and answer.grounding_rate == 1.0
+    assert "48" in answer.text  # the L40's 48 GB, whichever engine wrote it
