@@ -14,7 +14,7 @@ LLM_STAMP := $(VENV)/.llm-stamp
 .PHONY: run test setup llm lint bench clean
 
 run: $(STAMP)
-	$(BIN)/gpu-advisor
+	$(BIN)/gpu-advisor chat
 
 test: $(STAMP) $(LLM_STAMP) lint
 	$(BIN)/pytest

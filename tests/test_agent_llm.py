@@ -70,7 +70,7 @@ def test_a_citation_to_a_passage_never_retrieved_is_refused(searcher: Any) -> No
     ])  # fmt: skip
     answer = advisor.ask("What do the articles say about the L40?")
     assert answer.engine == "rules"
-    assert any("never given: [7]" in w for w in answer.warnings)
+    assert any("never given: [9]" in w for w in answer.warnings)  # after one retry
 
 
 def test_valid_citations_become_answer_citations_with_claim_warnings(searcher: Any) -> None:
@@ -133,10 +133,42 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
 
 
 def test_tool_call_syntax_written_as_the_answer_falls_back(searcher: Any) -> None:
-    advisor, _model = _advisor(searcher, [AIMessage("functions.gpu_specs:")])
+    advisor, _model = _advisor(
+        searcher, [AIMessage("functions.gpu_specs:"), AIMessage(""), AIMessage("")]
+    )
     answer = advisor.ask("How much memory does the L40 have?")
     assert answer.engine == "rules" and "48 GB" in answer.text
-    assert any("no usable answer" in w for w in answer.warnings)
+    assert any("You gave no answer" in w for w in answer.warnings)
+
+
+def test_a_verdict_that_contradicts_the_estimate_is_refused(searcher: Any) -> None:
+    question = "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"
+    advisor, model = _advisor(searcher, [
+        call("estimate", model="llama-3-8b", gpu="rtx-a4000", workload="finetune-qlora"),
+        AIMessage("No, it does not fit on an RTX A4000."),
+        AIMessage("Yes, Llama-3-8B fits on an RTX A4000 with QLoRA."),
+    ])  # fmt: skip
+    answer = advisor.ask(question)
+    assert answer.engine == "local" and answer.text.startswith("Yes")
+    assert "your answer says the opposite" in str(model.sent[-1][-1].content)
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("**Yes: Llama-3-8B fits on one L4**", True),
+        ("**No: it does not fit on one L4**", False),
+        ("No, you cannot fine-tune it on an A4000.", False),
+        ("It won't fit in 16 GB.", False),
+        ("You can run it on a single L4.", True),
+        ("The L40 has 864 GB/s.", None),
+        ("There is not enough memory.", False),
+    ],
+)
+def test_read_verdict(text: str, verdict: bool | None) -> None:
+    from advisor.agent.guard import read_verdict
+
+    assert read_verdict(text) is verdict
 
 
 @pytest.mark.parametrize(

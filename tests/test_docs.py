@@ -13,7 +13,7 @@ from advisor.cli import cli
 from tests.conftest import REPO
 
 README = REPO / "README.md"
-HELP_COMMANDS = [[], ["gpus"], ["models"]]
+HELP_COMMANDS = [[], ["gpus"], ["models"], ["llm"]]
 BLOCK = re.compile(r"<!-- cli-help:start -->\n(.*?)<!-- cli-help:end -->", re.DOTALL)
 
 

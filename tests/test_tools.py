@@ -102,7 +102,9 @@ def test_search_corpus_returns_passages_with_claim_verdicts(searcher: Searcher) 
 
 
 def test_search_corpus_ignores_a_gpu_filter_that_names_nothing(searcher: Searcher) -> None:
-    result = search_corpus("NVLink for multi-GPU training", k=2, gpu="NVIDIA GPU", searcher=searcher)
+    result = search_corpus(
+        "NVLink for multi-GPU training", k=2, gpu="NVIDIA GPU", searcher=searcher
+    )
     assert len(result["passages"]) == 2
     assert result["notes"] == ["No GPU called 'NVIDIA GPU'; searched all passages instead."]
     kept = search_corpus("memory bandwidth", k=3, gpu="L40", searcher=searcher)

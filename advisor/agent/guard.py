@@ -235,3 +235,25 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
         else:
             grounded.append((number, where))
     return Check(numbers, grounded, ungrounded)
+
+
+_NO = re.compile(
+    r"^\W*no\b|\b(?:does not|doesn't|won't|will not|cannot|can't|can not|would not|wouldn't)"
+    r"\s+(?:\w+\s+){0,2}?(?:fit|run|be run|be fine-tuned|fine-tune|train|serve|load|hold)\b"
+    r"|\bnot (?:enough|sufficient)\b|\binsufficient\b|\btoo (?:big|large)\b",
+    re.IGNORECASE,
+)
+_YES = re.compile(
+    r"^\W*yes\b|\b(?:fits|will fit|can fit|would fit|can run|can serve|can fine-tune|can train"
+    r"|can be fine-tuned|can be run)\b",
+    re.IGNORECASE,
+)
+
+
+def read_verdict(text: str) -> bool | None:
+    """The fit verdict an answer states: True (fits), False (does not), None (says neither)."""
+    if _NO.search(text):
+        return False
+    if _YES.search(text):
+        return True
+    return None

@@ -7,6 +7,7 @@ request that offers tools sets tool_choice="auto": llama.cpp's server answers fr
 
 from __future__ import annotations
 
+import atexit
 import inspect
 import json
 import os
@@ -77,14 +78,28 @@ _LOCK = threading.Lock()  # one llama.cpp context is not safe to use from two th
 def _llama(path: str, n_ctx: int) -> Any:
     from llama_cpp import Llama
 
+    atexit.register(_close_models)
     threads = max(1, min(8, os.cpu_count() or 1))
-    return Llama(
+    llama = Llama(
         model_path=path,
         n_ctx=n_ctx,
         chat_format="chatml-function-calling",
         n_threads=threads,
         verbose=False,
     )
+    _LOADED.append(llama)
+    return llama
+
+
+def _close_models() -> None:
+    """Free llama.cpp models before the interpreter tears down the library they need."""
+    for llama in _LOADED:
+        llama.close()
+    _LOADED.clear()
+    _llama.cache_clear()
+
+
+_LOADED: list[Any] = []
 
 
 class LlamaCppChat(BaseChatModel):

@@ -1,0 +1,246 @@
+"""`gpu-advisor eval`: ask every golden case, score it, write the report, gate on thresholds.
+
+Writes eval/reports/<engine>.md and .json, and two plots: pass rate per category and the
+latency distribution. Multi-turn cases are asked on one thread; the last answer is scored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from advisor.api import Advisor
+from eval.scoring import CATEGORIES, Case, Score, load_cases, score
+
+REPORTS = Path(__file__).resolve().parent / "reports"
+# the CI gate: the rules engine must pass 95% of the cases; every engine must ground every
+# number and cite only retrieved passages
+THRESHOLDS = {
+    "rules": {"pass_rate": 0.95, "grounding": 1.0, "citation_integrity": 1.0},
+    "llm": {"grounding": 1.0, "citation_integrity": 1.0},
+}
+
+
+@dataclass
+class Report:
+    engine: str
+    scores: list[Score]
+    judge: dict[str, Any] | None = None
+
+    def summary(self) -> dict[str, Any]:
+        n = len(self.scores)
+        latencies = sorted(s.latency_ms for s in self.scores)
+        tools = [s.tool_right for s in self.scores if s.tool_right is not None]
+        per_category = {}
+        for category in CATEGORIES:
+            mine = [s for s in self.scores if s.case.category == category]
+            if mine:
+                per_category[category] = {
+                    "cases": len(mine),
+                    "passed": sum(s.passed for s in mine),
+                    "pass_rate": sum(s.passed for s in mine) / len(mine),
+                }
+        return {
+            "engine": self.engine,
+            "cases": n,
+            "passed": sum(s.passed for s in self.scores),
+            "pass_rate": sum(s.passed for s in self.scores) / n if n else 0.0,
+            "grounding": min((s.grounding for s in self.scores), default=1.0),
+            "grounding_mean": statistics.fmean(s.grounding for s in self.scores) if n else 1.0,
+            "citation_integrity": min((s.citation_integrity for s in self.scores), default=1.0),
+            "tool_choice_accuracy": sum(tools) / len(tools) if tools else None,
+            "latency_p50_ms": round(statistics.median(latencies), 1) if n else None,
+            "latency_p95_ms": round(latencies[int(0.95 * (n - 1))], 1) if n else None,
+            "per_category": per_category,
+            "judge_faithfulness": self.judge,
+        }
+
+    def failures_against_thresholds(self) -> list[str]:
+        limits = THRESHOLDS["rules" if self.engine == "rules" else "llm"]
+        summary = self.summary()
+        return [
+            f"{name} {summary[name]:.3f} is below {limit}"
+            for name, limit in limits.items()
+            if summary[name] < limit
+        ]
+
+
+def run_cases(
+    cases: list[Case],
+    advisor: Advisor,
+    engine: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Score]:
+    scores = []
+    for i, case in enumerate(cases, 1):
+        thread = f"eval-{engine}-{case.id}-{time.time_ns()}"
+        start = time.perf_counter()
+        answer = None
+        for turn in case.turns:
+            answer = advisor.ask(turn, thread_id=thread, engine=engine)
+        assert answer is not None
+        scores.append(score(case, answer, (time.perf_counter() - start) * 1000))
+        if progress:
+            progress(i, len(cases))
+    return scores
+
+
+def judge_faithfulness(scores: list[Score], engine: str) -> dict[str, Any]:
+    """An LLM's yes/no on whether each answer says only what its tool results support.
+    Reported, never gated: a small judge is itself unreliable."""
+    from advisor.agent.llm import chat_model
+
+    model = chat_model(engine)
+    verdicts = []
+    for s in scores:
+        if s.answer is None:
+            continue
+        evidence = json.dumps([t.result for t in s.answer.tool_calls], default=str)[:4000]
+        prompt = (
+            f"Tool results:\n{evidence}\n\nAnswer:\n{s.answer.text[:2000]}\n\nIs every "
+            "claim in the answer supported by the tool results? Reply yes or no."
+        )
+        reply = str(model.invoke(prompt).content).strip().lower()
+        verdicts.append(reply.startswith("yes"))
+    share = sum(verdicts) / len(verdicts) if verdicts else None
+    return {"judge": engine, "answers": len(verdicts), "faithful_share": share}
+
+
+def run(
+    engine: str = "rules",
+    category: str | None = None,
+    subset: bool = False,
+    judge: str | None = None,
+    out: Path = REPORTS,
+    progress: Callable[[int, int], None] | None = None,
+    advisor: Advisor | None = None,
+) -> Report:
+    cases = load_cases()
+    if category:
+        if category not in CATEGORIES:
+            raise ValueError(f"Unknown category {category!r}; use one of {', '.join(CATEGORIES)}.")
+        cases = [c for c in cases if c.category == category]
+    if subset:
+        cases = [c for c in cases if c.id in SUBSET]
+    advisor = advisor or Advisor(engine=engine)
+    report = Report(engine, run_cases(cases, advisor, engine, progress))
+    if judge:
+        report.judge = judge_faithfulness(report.scores, judge)
+    write(report, out, suffix="-subset" if subset else "")
+    return report
+
+
+# the cases the local engine answers in CI (one or two per kind of question; each takes
+# about half a minute on 2 CPU cores)
+SUBSET = {
+    "spec-l40-bandwidth",
+    "spec-h100-sxm-memory",
+    "spec-4090-tdp",
+    "cmp-h100-h200",
+    "cmp-a5000-a4000",
+    "cost-a6000-100h",
+    "cost-h100-hour",
+    "inf-8b-a100-80",
+    "train-qlora-8b-a4000",
+    "qual-nvlink",
+    "wrong-l40-bandwidth",
+    "adv-ignore-l40",
+}
+
+
+# ---------------------------------------------------------------- the report
+
+
+def write(report: Report, out: Path, suffix: str = "") -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"{report.engine}{suffix}"
+    summary = report.summary()
+    data = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "summary": summary,
+        "thresholds": THRESHOLDS["rules" if report.engine == "rules" else "llm"],
+        "below_thresholds": report.failures_against_thresholds(),
+        "cases": [s.to_dict() for s in report.scores],
+    }
+    (out / f"{name}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    plots = _plots(report, out, name)
+    (out / f"{name}.md").write_text(_markdown(data, plots), encoding="utf-8")
+
+
+def _markdown(data: dict[str, Any], plots: list[str]) -> str:
+    s = data["summary"]
+    tool = s["tool_choice_accuracy"]
+    lines = [
+        f"# Evaluation: {s['engine']} engine",
+        "",
+        f"Run {data['date']} on {data['machine']} (`gpu-advisor eval --engine {s['engine']}`).",
+        "",
+        f"- cases: {s['cases']}, passed: {s['passed']} (**{s['pass_rate']:.1%}**)",
+        f"- grounding: lowest {s['grounding']:.1%}, mean {s['grounding_mean']:.1%} of the numbers "
+        "in an answer trace to a tool result, a cited passage or the question",
+        f"- citation integrity: lowest {s['citation_integrity']:.1%}",
+        f"- tool-choice accuracy: {'n/a' if tool is None else f'{tool:.1%}'}",
+        f"- latency per case: p50 {s['latency_p50_ms']} ms, p95 {s['latency_p95_ms']} ms",
+        f"- thresholds: {data['thresholds']}; below: {data['below_thresholds'] or 'none'}",
+    ]
+    if s["judge_faithfulness"]:
+        lines.append(f"- LLM judge (reported, not gated): {s['judge_faithfulness']}")
+    lines += ["", "| category | cases | passed | pass rate |", "|---|---|---|---|"]
+    for category, row in s["per_category"].items():
+        lines.append(f"| {category} | {row['cases']} | {row['passed']} | {row['pass_rate']:.0%} |")
+    lines += [""] + [f"![{p}]({p})" for p in plots]
+    failing = [c for c in data["cases"] if not c["passed"]]
+    lines += ["", f"## Failing cases ({len(failing)})", ""]
+    for c in failing:
+        lines += [
+            f"### {c['id']} ({c['category']})",
+            "",
+            "Asked: " + " / ".join(f"“{t}”" for t in c["turns"]),
+            "",
+            "Why: " + "; ".join(c["failures"]),
+            "",
+            "Answer:",
+            "",
+            "> " + (c["answer"] or "").replace("\n", "\n> "),
+            "",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _plots(report: Report, out: Path, name: str) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    summary = report.summary()["per_category"]
+    made = []
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.barh(list(summary), [r["pass_rate"] * 100 for r in summary.values()], color="#4c72b0")
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("cases passed (%)")
+    ax.set_title(f"Pass rate per category: {report.engine} engine")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(out / f"{name}-pass-rate.png", dpi=100)
+    plt.close(fig)
+    made.append(f"{name}-pass-rate.png")
+    fig, ax = plt.subplots(figsize=(8, 3))
+    ax.hist([s.latency_ms for s in report.scores], bins=30, color="#55a868")
+    ax.set_xlabel("latency per case (ms)")
+    ax.set_ylabel("cases")
+    ax.set_title(f"Latency: {report.engine} engine")
+    fig.tight_layout()
+    fig.savefig(out / f"{name}-latency.png", dpi=100)
+    plt.close(fig)
+    made.append(f"{name}-latency.png")
+    return made

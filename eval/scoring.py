@@ -1,0 +1,179 @@
+"""Scoring one answer against one golden case, deterministically.
+
+A case (eval/golden/*.yaml) says what a right answer must contain: numbers with unit and
+tolerance (or a range), a fit verdict, documents it must cite, words it must say, claims it must
+not make, whether it must ask back, and the tool it should call. Every answer is also measured
+for grounding (share of its numbers traced to a tool result, a cited passage or the question)
+and citation integrity (every citation is a passage retrieval returned for it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.agent.guard import UNITS, read_numbers, read_verdict
+from advisor.answer import Answer
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+CATEGORIES = (
+    "spec",
+    "comparison",
+    "inference_fit",
+    "training_fit",
+    "throughput",
+    "cost",
+    "recommendation",
+    "qualitative",
+    "multi_turn",
+    "unknown",
+    "article_wrong",
+    "adversarial",
+)
+EXPECT_KEYS = {"tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify"}
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    turns: list[str]
+    expect: dict[str, Any]
+    derivation: str
+
+
+def load_cases(folder: Path = GOLDEN) -> list[Case]:
+    """Every case of every category file, checked for shape; ids are unique."""
+    cases: list[Case] = []
+    for category in CATEGORIES:
+        path = folder / f"{category}.yaml"
+        for row in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            where = f"{path.name}: case {row.get('id', '?')}"
+            turns = row.get("turns")
+            if (
+                not isinstance(turns, list)
+                or not turns
+                or not all(isinstance(t, str) for t in turns)
+            ):
+                raise ValueError(f"{where}: turns must be a non-empty list of questions")
+            expect = row.get("expect") or {}
+            unknown = set(expect) - EXPECT_KEYS
+            if unknown or not expect:
+                raise ValueError(
+                    f"{where}: expect needs some of {sorted(EXPECT_KEYS)}, not {unknown}"
+                )
+            if not str(row.get("derivation", "")).strip():
+                raise ValueError(f"{where}: write down how the expected values were derived")
+            cases.append(Case(row["id"], category, turns, expect, row["derivation"]))
+    ids = [c.id for c in cases]
+    duplicates = {i for i in ids if ids.count(i) > 1}
+    if duplicates:
+        raise ValueError(f"Duplicate case ids: {sorted(duplicates)}")
+    return cases
+
+
+# ---------------------------------------------------------------- one answer
+
+
+def expected_number(spec: dict[str, Any]) -> tuple[float, float, str | None]:
+    """(low, high, unit family) of an expected number, in the guard's base units."""
+    family, multiplier = UNITS.get(str(spec.get("unit", "")).lower(), (None, 1.0))
+    if "min" in spec:
+        return spec["min"] * multiplier, spec["max"] * multiplier, family
+    value = spec["value"] * multiplier
+    tol = spec.get("tol", 0.02) * abs(value)
+    return value - tol, value + tol, family
+
+
+def has_number(text: str, spec: dict[str, Any]) -> bool:
+    low, high, family = expected_number(spec)
+    for number in read_numbers(text):
+        if family is not None and number.family not in (family, None):
+            continue
+        if low <= number.value <= high:
+            return True
+    return False
+
+
+@dataclass
+class Score:
+    case: Case
+    answer: Answer | None
+    failures: list[str] = field(default_factory=list)
+    grounding: float = 1.0
+    citation_integrity: float = 1.0
+    tool_right: bool | None = None
+    latency_ms: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.case.id,
+            "category": self.case.category,
+            "turns": self.case.turns,
+            "passed": self.passed,
+            "failures": self.failures,
+            "grounding": self.grounding,
+            "citation_integrity": self.citation_integrity,
+            "tool_right": self.tool_right,
+            "latency_ms": round(self.latency_ms, 1),
+            "answer": self.answer.text if self.answer else None,
+            "engine": self.answer.engine if self.answer else None,
+        }
+
+
+def score(case: Case, answer: Answer, latency_ms: float) -> Score:
+    """Check one answer (the last turn's) against its case."""
+    result = Score(case, answer, latency_ms=latency_ms, grounding=answer.grounding_rate)
+    text = answer.text
+    expect = case.expect
+    retrieved = {
+        p["id"]
+        for t in answer.tool_calls
+        if t.name == "search_corpus"
+        for p in t.result.get("passages", [])
+    }
+    if answer.citations:
+        good = sum(c.id in retrieved for c in answer.citations)
+        result.citation_integrity = good / len(answer.citations)
+    fails = result.failures
+    for spec in expect.get("numbers", []):
+        if not has_number(text, spec):
+            shown = spec.get("value", f"{spec.get('min')}-{spec.get('max')}")
+            fails.append(f"missing number {shown} {spec.get('unit', '')}".strip())
+    if "verdict" in expect:
+        said = read_verdict(text)
+        want = expect["verdict"] == "fits"
+        if said is not want:
+            told = {True: "fits", False: "does-not-fit", None: "neither"}[said]
+            fails.append(f"verdict: expected {expect['verdict']}, answer says {told}")
+    cited = {c.doc for c in answer.citations}
+    for doc in expect.get("cite_docs", []):
+        if doc not in cited:
+            fails.append(f"does not cite {doc}")
+    for words in expect.get("must_say", []):
+        if words.lower() not in text.lower():
+            fails.append(f"does not say {words!r}")
+    for pattern in expect.get("must_not_say", []):
+        if re.search(pattern, text, re.IGNORECASE):
+            fails.append(f"says what it must not: /{pattern}/")
+    if expect.get("clarify") and not text.rstrip().endswith("?"):
+        fails.append("should ask which one is meant")
+    if "tool" in expect:
+        names = [t.name for t in answer.tool_calls]
+        result.tool_right = expect["tool"] in names
+        if not result.tool_right:
+            fails.append(f"did not call {expect['tool']} (called {names or 'nothing'})")
+    if result.grounding < 1.0:
+        bad = [n.text for n in answer.numbers if n.provenance is None]
+        fails.append(f"ungrounded numbers: {bad}")
+    if result.citation_integrity < 1.0:
+        fails.append("cites a passage that was not retrieved")
+    return result
