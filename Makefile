@@ -3,6 +3,8 @@
 # instead of pulling several GB of CUDA packages through sentence-transformers.
 # `make test` also builds llama-cpp-python (about 7 minutes on 2 cores the first time) and
 # fetches the local model (1.1 GB, sha256-checked) because the tests run the real local engine.
+# After pytest, the evaluation gate: the golden set on the rules engine (exit 4 below 95% passed,
+# 100% grounded, 100% citation integrity) and the local engine on its 12-case subset.
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -18,6 +20,8 @@ run: $(STAMP)
 
 test: $(STAMP) $(LLM_STAMP) lint
 	$(BIN)/pytest
+	$(BIN)/gpu-advisor eval
+	$(BIN)/gpu-advisor eval --engine local --subset
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -16,6 +16,7 @@ from advisor import __version__
 from advisor.catalog import SEGMENTS, load_catalog
 from advisor.cli_ask import ask_command, chat_command, llm_group
 from advisor.cli_estimate import estimate_command
+from advisor.cli_eval import eval_command
 from advisor.cli_render import fmt, print_json, short_source, table
 from advisor.cli_retrieval import corpus_group, index_command, search_command
 from advisor.errors import AdvisorError, CatalogError
@@ -316,6 +317,7 @@ cli.add_command(ask_command)
 cli.add_command(chat_command)
 cli.add_command(llm_group)
 cli.add_command(estimate_command)
+cli.add_command(eval_command)
 cli.add_command(index_command)
 cli.add_command(search_command)
 cli.add_command(corpus_group)

@@ -119,7 +119,7 @@ def run(
     category: str | None = None,
     subset: bool = False,
     judge: str | None = None,
-    out: Path = REPORTS,
+    out: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     advisor: Advisor | None = None,
 ) -> Report:
@@ -134,7 +134,7 @@ def run(
     report = Report(engine, run_cases(cases, advisor, engine, progress))
     if judge:
         report.judge = judge_faithfulness(report.scores, judge)
-    write(report, out, suffix="-subset" if subset else "")
+    write(report, out or REPORTS, suffix="-subset" if subset else "")
     return report
 
 

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
 CASES = [
     ("What is the memory bandwidth of the L40?", "gpu_specs", "864"),
-    ("Compare the H100 SXM and the A100 SXM4 80GB", "compare_gpus", None),
+    ("Is the RTX 4090 faster than the RTX 3090?", "compare_gpus", None),
     ("What will 100 hours on an A6000 cost?", "prices", None),
     ("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", "estimate", None),
     ("What do the articles say about NVLink for multi-GPU training?", "search_corpus", None),
@@ -63,3 +63,19 @@ def test_local_follow_up_sees_the_previous_turn(local_advisor: Any) -> None:
     answer = local_advisor.ask("And how much memory does it have?", thread_id="local-1")
     assert answer.engine in ("local", "rules") and answer.grounding_rate == 1.0
     assert "48" in answer.text  # the L40's 48 GB, whichever engine wrote it
+
+
+def test_whatever_the_model_says_no_datasheet_contradiction_reaches_the_user(
+    local_advisor: Any,
+) -> None:
+    # This model once wrote "Both GPUs have a bandwidth of 3350GB/s" for the H100 and A100:
+    # the guard must refuse that and give the rules answer, or the model must get it right.
+    from advisor.retrieval.claims import audit_claim, extract_claims
+
+    answer = local_advisor.ask("Compare the H100 SXM and the A100 SXM4 80GB")
+    claims = [audit_claim(c) for c in extract_claims(answer.text, terse=True)]
+    assert not [c for c in claims if c.status == "disagrees"]
+    assert answer.grounding_rate == 1.0
+    if answer.engine == "rules":
+        assert any("refused" in w for w in answer.warnings)
+        assert "2,039 GB/s" in answer.text and "3,350 GB/s" in answer.text

@@ -110,22 +110,18 @@ def comparison(result: dict[str, Any], priced: dict[str, dict[str, Any]]) -> str
 # ---------------------------------------------------------------- fit, speed, cost
 
 
+def _band(band: dict[str, float], unit: str) -> str:
+    return f"about {num(band['typical'], unit)} ({num(band['low'])}-{num(band['high'])})"
+
+
 def _speed(e: dict[str, Any]) -> str | None:
     if e.get("train_tokens_per_s"):
-        band = e["train_tokens_per_s"]
-        text = (
-            f"Training speed: about {num(band['typical'], 'tokens/s')} "
-            f"({num(band['low'])}-{num(band['high'])})."
-        )
+        text = f"Training speed: {_band(e['train_tokens_per_s'], 'tokens/s')}."
         if e.get("train_hours"):
             text += f" Wall time: about {num(e['train_hours']['typical'], 'hours')}."
         return text
     if e.get("decode_tokens_per_s"):
-        band = e["decode_tokens_per_s"]
-        text = (
-            f"Decode speed: about {num(band['typical'], 'tokens/s')} per sequence "
-            f"({num(band['low'])}-{num(band['high'])})"
-        )
+        text = f"Decode speed per sequence: {_band(e['decode_tokens_per_s'], 'tokens/s')}"
         if e.get("time_to_first_token_s"):
             text += f"; time to first token about {num(e['time_to_first_token_s']['typical'], 's')}"
         if e.get("serving_tokens_per_s") and e.get("serving_batch"):

@@ -24,7 +24,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from advisor.agent import rules
-from advisor.agent.guard import Check, read_verdict
+from advisor.agent.guard import Check, read_numbers, read_verdict
 from advisor.agent.parse import Query, parse, resolve
 from advisor.agent.toolbox import ToolBox
 from advisor.answer import Citation
@@ -116,7 +116,8 @@ def tools_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     reply = turn.messages[-1]
     assert isinstance(reply, AIMessage)
     for call in reply.tool_calls:
-        result = turn.box.call(call["name"], call["args"])
+        args = _with_question_defaults(call["name"], dict(call["args"]), turn.query)
+        result = turn.box.call(call["name"], args)
         content = _view(call["name"], result, turn.box)
         turn.messages.append(
             ToolMessage(content, tool_call_id=call["id"] or call["name"], name=call["name"])
@@ -166,6 +167,12 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
         problems.append(f"These numbers in your answer are in no tool result or passage: {bad}.")
     if bad_refs:
         problems.append(f"You cited passages you were never given: {bad_refs}.")
+    problems += _contradictions(text)
+    named = turn.query is not None and (
+        turn.query.gpus or turn.query.model or turn.query.model_size_b
+    )
+    if text and named and not turn.box.calls:
+        problems.append("You answered without calling a tool; every number must come from one.")
     fits = {c.result["fits"] for c in turn.box.calls if c.name == "estimate" and "fits" in c.result}
     said = read_verdict(text)
     if len(fits) == 1 and said is not None and said not in fits:
@@ -250,6 +257,26 @@ def build(checkpointer: Any = None) -> Any:
     return graph.compile(checkpointer=checkpointer)
 
 
+def _contradictions(text: str) -> list[str]:
+    """Spec claims in the answer that the datasheet contradicts ("the L40 has 128 GB/s"): the
+    claims audit of the articles applied to the model's own words. Repeating an article's wrong
+    figure is allowed only next to the datasheet's ("an article says 1TB/s; the datasheet 864")."""
+    from advisor.agent.guard import matches
+    from advisor.retrieval.claims import audit_claim, extract_claims
+
+    numbers = read_numbers(text)
+    found = []
+    for claim in extract_claims(text, terse=True):
+        verdict = audit_claim(claim)
+        if verdict.status != "disagrees":
+            continue
+        sheet = [v for v in verdict.datasheet.values() if v is not None]
+        if any(matches(n, v) for n in numbers for v in sheet):
+            continue  # the datasheet value is said too
+        found.append(f"Your answer says {claim.quote.strip()!r} but the {verdict.note}.")
+    return found
+
+
 # ---------------------------------------------------------------- what the model sees
 
 _KEEP = {
@@ -306,6 +333,8 @@ def _view(name: str, result: dict[str, Any], box: ToolBox) -> str:
             text = re.sub(r"\s+", " ", p["text"])[:600]
             lines.append(f'[{order.index(p["id"]) + 1}] {p["title"]} / {p["section"]}: "{text}"')
         return "\n".join(lines) or "No passages found."
+    if name == "prices":
+        return json.dumps(_round(_price_view(result)))
     keep = _KEEP.get(name)
     shown = {k: result[k] for k in keep if k in result} if keep else result
     if name == "estimate" and isinstance(shown.get("cost"), dict):
@@ -314,6 +343,42 @@ def _view(name: str, result: dict[str, Any], box: ToolBox) -> str:
             for k in ("usd_per_hour", "usd_per_million_tokens", "usd_per_job")
         }
     return json.dumps(_round(shown))
+
+
+_FROM_QUESTION = {
+    "estimate": ("workload", "precision", "context", "batch", "num_gpus", "engine"),
+    "solve": ("workload", "precision", "context", "batch", "engine"),
+    "recommend_gpus": ("workload", "precision", "context", "batch", "max_usd_per_hour"),
+    "prices": ("hours", "num_gpus"),
+}
+
+
+def _with_question_defaults(name: str, args: dict[str, Any], query: Query | None) -> dict[str, Any]:
+    """Arguments a small model leaves out but the question states (QLoRA, 8k context, two
+    GPUs, 100 hours) are filled in from the parsed question; the model's own values stand."""
+    if query is None:
+        return args
+    for key in _FROM_QUESTION.get(name, ()):
+        value = getattr(query, key, None)
+        if key == "workload" and value == "finetune":
+            value = rules.FINETUNE_DEFAULT
+        if value is not None and args.get(key) in (None, ""):
+            args[key] = value
+    return args
+
+
+def _price_view(result: dict[str, Any]) -> dict[str, Any]:
+    """Prices with the meaning in the keys, so a small model cannot take a total for a rate."""
+    view: dict[str, Any] = {
+        "gpu": result.get("gpu_name"),
+        "usd_per_gpu_hour": result.get("summary_usd_per_gpu_hour"),
+        "prices_on_record": result.get("count"),
+    }
+    rent = result.get("rental_usd")
+    if rent:
+        key = f"total_usd_for_{rent['hours']:g}_hours_on_{rent['num_gpus']}_gpus"
+        view[key] = {k: rent[k] for k in ("median", "low", "high")}
+    return view
 
 
 def _entities(query: Query) -> str:

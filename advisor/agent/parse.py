@@ -253,8 +253,9 @@ def _numbers(query: Query, text: str, low: str) -> Query:
     elif many:
         word = many.group(1)
         values["num_gpus"] = int(word) if word.isdigit() else NUMBER_WORDS[word]
-    elif re.search(r"\b(?:of them|both of them)\b", low) and re.search(r"\btwo\b|\b2\b", low):
-        values["num_gpus"] = 2
+    elif of_them := re.search(r"\b(\d+|two|three|four|six|eight|sixteen|both) of them\b", low):
+        word = of_them.group(1)  # "on four of them"
+        values["num_gpus"] = int(word) if word.isdigit() else NUMBER_WORDS[word]
     for segment in ("laptop", "workstation", "consumer", "datacenter"):
         if segment in low or (segment == "datacenter" and "data center" in low):
             values["segment"] = segment
@@ -279,7 +280,7 @@ def _intent(q: Query, low: str) -> str:
             r"|hardware|accelerators?|buy|rent|use)\b",
             low,
         )
-        and len(q.gpus) < 2
+        and not q.gpus
     ):
         return "recommend" if has_model else "search"
     if (
@@ -297,7 +298,7 @@ def _intent(q: Query, low: str) -> str:
         r"(?:rent|hour)|\$|\bper hour\b|\bbudget\b|\brent",
         low,
     )
-    if money and (q.gpus or has_model):
+    if (money or q.hours) and (q.gpus or has_model):  # "a month on an A4000" is a cost too
         return "cost"
     if has_model and (q.gpus or q.memory_gb):
         return "fit"

@@ -59,7 +59,15 @@ class ToolBox:
                 continue  # passages count only when cited
             found[f"tool:{call.name}#{i + 1}"] = guard.source_numbers(call.result, call.args)
         for c in cited:
-            found[f"passage:{c.id}"] = guard.read_numbers(c.text, skip_names=False)
+            # a cited passage grounds its own numbers and the datasheet values its claims were
+            # checked against ("the article says 1TB/s; the datasheet 864 GB/s")
+            audit = [
+                claim.get("datasheet") for claim in self.passages.get(c.id, {}).get("claims", [])
+            ]
+            found[f"passage:{c.id}"] = [
+                *guard.read_numbers(c.text, skip_names=False),
+                *guard.source_numbers(audit),
+            ]
         return found
 
     def check(

@@ -122,11 +122,13 @@ def _number(text: str) -> float:
 Mention = tuple[int, str, tuple[str, ...]]
 
 
-def extract_claims(text: str, section: str = "") -> list[Claim]:
+def extract_claims(text: str, section: str = "", *, terse: bool = False) -> list[Claim]:
     """Every spec claim in a passage, attributed to the GPU it is about.
 
     In a table the GPU is the column's; elsewhere the GPU named closest before the number on
     its line, else the last short label line naming a GPU ("NVIDIA A4000:"), else the heading's.
+    `terse` reads a GB/s figure as memory bandwidth even when the words around it do not say so
+    ("the L40 has 128 GB/s"), as an answer to a bandwidth question would put it.
     """
     heading = find_gpus(section)
     current: Mention | None = heading[-1] if heading else None
@@ -138,16 +140,18 @@ def extract_claims(text: str, section: str = "") -> list[Claim]:
             continue
         if i in cells:
             for label, value, gpu in cells[i]:
-                claims += _line_claims(f"{label}: {value}", [], gpu)
+                claims += _line_claims(f"{label}: {value}", [], gpu, terse)
             continue
         mentions = find_gpus(line)
         if mentions and len(line.strip()) <= 60:
             current = mentions[-1]
-        claims += _line_claims(line, mentions, current)
+        claims += _line_claims(line, mentions, current, terse)
     return claims
 
 
-def _line_claims(line: str, mentions: list[Mention], fallback: Mention | None) -> list[Claim]:
+def _line_claims(
+    line: str, mentions: list[Mention], fallback: Mention | None, terse: bool = False
+) -> list[Claim]:
     found: list[Claim] = []
     taken: set[tuple[str, int]] = set()
     for field, pattern in _PATTERNS:
@@ -158,7 +162,7 @@ def _line_claims(line: str, mentions: list[Mention], fallback: Mention | None) -
             taken.add(key)
             before = [m for m in mentions if m[0] < match.start()]
             source = before[-1] if before else (mentions[0] if mentions else fallback)
-            claim = _claim(field, match, line, source) if source else None
+            claim = _claim(field, match, line, source, terse) if source else None
             if claim:
                 found.append(claim)
     return found
@@ -229,14 +233,16 @@ _NOT_MEMORY = ("pcie", "nvlink", "inter-gpu", "interconnect", "infiniband", "eth
                "cpu", "storage", "nvme", "network", "link")  # fmt: skip
 
 
-def _claim(field: str, match: re.Match[str], line: str, source: Mention) -> Claim | None:
+def _claim(
+    field: str, match: re.Match[str], line: str, source: Mention, terse: bool = False
+) -> Claim | None:
     value = _number(match.group(1))
     unit = {"cuda_cores": "cores", "tensor_cores": "cores", "memory_gb": "GB", "tdp_w": "W"}.get(
         field, ""
     )
     context = line[max(0, match.start() - 60) : match.end() + 40].lower()
     if field == "bandwidth_gbs":
-        if "bandwidth" not in context and "memory" not in context:
+        if "bandwidth" not in context and "memory" not in context and not terse:
             return None
         if any(word in context for word in _NOT_MEMORY):
             return None
