@@ -57,6 +57,7 @@ class Report:
             "grounding_mean": statistics.fmean(s.grounding for s in self.scores) if n else 1.0,
             "citation_integrity": min((s.citation_integrity for s in self.scores), default=1.0),
             "tool_choice_accuracy": sum(tools) / len(tools) if tools else None,
+            "fallbacks": sum(s.fallback for s in self.scores),
             "latency_p50_ms": round(statistics.median(latencies), 1) if n else None,
             "latency_p95_ms": round(latencies[int(0.95 * (n - 1))], 1) if n else None,
             "per_category": per_category,
@@ -87,7 +88,7 @@ def run_cases(
         for turn in case.turns:
             answer = advisor.ask(turn, thread_id=thread, engine=engine)
         assert answer is not None
-        scores.append(score(case, answer, (time.perf_counter() - start) * 1000))
+        scores.append(score(case, answer, (time.perf_counter() - start) * 1000, engine))
         if progress:
             progress(i, len(cases))
     return scores
@@ -188,7 +189,9 @@ def _markdown(data: dict[str, Any], plots: list[str]) -> str:
         f"- grounding: lowest {s['grounding']:.1%}, mean {s['grounding_mean']:.1%} of the numbers "
         "in an answer trace to a tool result, a cited passage or the question",
         f"- citation integrity: lowest {s['citation_integrity']:.1%}",
-        f"- tool-choice accuracy: {'n/a' if tool is None else f'{tool:.1%}'}",
+        f"- tool-choice accuracy: {'n/a' if tool is None else f'{tool:.1%}'} (answers the "
+        "engine wrote itself)",
+        f"- answers refused by the guard and replaced by the rules answer: {s['fallbacks']}",
         f"- latency per case: p50 {s['latency_p50_ms']} ms, p95 {s['latency_p95_ms']} ms",
         f"- thresholds: {data['thresholds']}; below: {data['below_thresholds'] or 'none'}",
     ]

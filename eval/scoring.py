@@ -108,6 +108,7 @@ class Score:
     citation_integrity: float = 1.0
     tool_right: bool | None = None
     latency_ms: float = 0.0
+    fallback: bool = False  # the evaluated engine's answer was refused; the rules answer given
 
     @property
     def passed(self) -> bool:
@@ -124,14 +125,17 @@ class Score:
             "citation_integrity": self.citation_integrity,
             "tool_right": self.tool_right,
             "latency_ms": round(self.latency_ms, 1),
+            "fallback": self.fallback,
             "answer": self.answer.text if self.answer else None,
             "engine": self.answer.engine if self.answer else None,
         }
 
 
-def score(case: Case, answer: Answer, latency_ms: float) -> Score:
-    """Check one answer (the last turn's) against its case."""
+def score(case: Case, answer: Answer, latency_ms: float, engine: str | None = None) -> Score:
+    """Check one answer (the last turn's) against its case. With `engine`, an answer another
+    engine wrote (the rules fallback) does not count for or against that engine's tool choice."""
     result = Score(case, answer, latency_ms=latency_ms, grounding=answer.grounding_rate)
+    result.fallback = engine is not None and answer.engine != engine
     text = answer.text
     expect = case.expect
     retrieved = {
@@ -168,8 +172,8 @@ def score(case: Case, answer: Answer, latency_ms: float) -> Score:
         fails.append("should ask which one is meant")
     if "tool" in expect:
         names = [t.name for t in answer.tool_calls]
-        result.tool_right = expect["tool"] in names
-        if not result.tool_right:
+        result.tool_right = None if result.fallback else expect["tool"] in names
+        if expect["tool"] not in names:
             fails.append(f"did not call {expect['tool']} (called {names or 'nothing'})")
     if result.grounding < 1.0:
         bad = [n.text for n in answer.numbers if n.provenance is None]

@@ -150,3 +150,12 @@ def test_llm_judge_share_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     result = judge_faithfulness(scores, "local")
     assert result == {"judge": "local", "answers": 2, "faithful_share": 0.5}
     assert "Is every claim in the answer supported" in str(judge.sent[0][-1].content)
+
+
+def test_a_fallback_answer_does_not_count_for_the_engines_tool_choice() -> None:
+    answer = _answer("The L40 has 864 GB/s.", tool_calls=[ToolCall("gpu_specs", {}, {})])
+    own = score(_case(tool="gpu_specs"), answer, 1.0, engine="rules")
+    assert own.tool_right is True and not own.fallback
+    replaced = score(_case(tool="gpu_specs"), answer, 1.0, engine="local")
+    assert replaced.fallback and replaced.tool_right is None and replaced.passed
+    assert Report("local", [own, replaced]).summary()["fallbacks"] == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -150,17 +151,26 @@ def test_catalog_covers_the_models_the_issue_names() -> None:
     assert [w for w in wanted if w not in models] == []
 
 
-@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is not beside this checkout")
-@pytest.mark.parametrize("name", ["gpu_specs_reference.csv", "models_reference.csv"])
-def test_reference_copies_match_shared(name: str) -> None:
+COPIES = ["gpu_specs_reference.csv", "models_reference.csv", "measured_calibration.csv",
+          "prices_reference.csv"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", COPIES)
+def test_reference_copies_are_the_shared_tables(name: str) -> None:
+    """Byte-identical to ../shared/data where it is beside the checkout; unedited (the sha256
+    recorded when copied) everywhere."""
     copy = (REFERENCE_DIR / name).read_bytes()
-    assert copy == (SHARED_DATA / name).read_bytes(), f"tests/reference/{name} is stale"
+    if (SHARED_DATA / name).is_file():
+        assert copy == (SHARED_DATA / name).read_bytes(), f"tests/reference/{name} is stale"
+    sums = dict(
+        line.split()[::-1] for line in (REFERENCE_DIR / "SHA256SUMS").read_text().splitlines()
+    )
+    assert hashlib.sha256(copy).hexdigest() == sums[name], f"tests/reference/{name} was edited"
 
 
-PRICES_CSV: Path = SHARED_DATA / "prices_reference.csv"
+PRICES_CSV: Path = REFERENCE_DIR / "prices_reference.csv"
 
 
-@pytest.mark.skipif(not PRICES_CSV.is_file(), reason="../shared/data is not beside this checkout")
 def test_prices_trace_to_the_shared_price_table() -> None:
     """Each price keeps its reference row's value, date and source."""
     prices = load_catalog().prices

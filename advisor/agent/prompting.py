@@ -1,0 +1,129 @@
+"""What the model sees: tool results shortened and labelled, the question's entities as a hint,
+and the arguments the question states filled into a small model's tool calls."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from advisor.agent import rules
+from advisor.agent.parse import Query
+from advisor.agent.toolbox import ToolBox
+
+_KEEP = {
+    "gpu_specs": (
+        "name",
+        "memory_gb",
+        "memory_type",
+        "bandwidth_gbs",
+        "fp16_bf16_dense_tflops",
+        "fp8_dense_tflops",
+        "tdp_w",
+        "cuda_cores",
+        "architecture",
+        "segment",
+    ),
+    "estimate": (
+        "model_name",
+        "gpu_name",
+        "num_gpus",
+        "workload",
+        "precision",
+        "context",
+        "batch",
+        "fits",
+        "memory_per_gpu_gb",
+        "usable_memory_per_gpu_gb",
+        "headroom_gb",
+        "breakdown_gb",
+        "decode_tokens_per_s",
+        "train_tokens_per_s",
+        "cost",
+    ),
+}
+
+
+def _round(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, 2)
+    if isinstance(value, dict):
+        return {k: _round(v) for k, v in value.items() if "source" not in k}
+    if isinstance(value, list):
+        return [_round(v) for v in value[:5]]
+    return value
+
+
+def view(name: str, result: dict[str, Any], box: ToolBox) -> str:
+    """A tool result as the model reads it: short, rounded, passages numbered for citing."""
+    if "error" in result:
+        return f"Error: {result['error']}"
+    if name == "search_corpus":
+        order = list(box.passages)
+        lines = []
+        for p in result["passages"]:
+            text = re.sub(r"\s+", " ", p["text"])[:600]
+            lines.append(f'[{order.index(p["id"]) + 1}] {p["title"]} / {p["section"]}: "{text}"')
+        return "\n".join(lines) or "No passages found."
+    if name == "prices":
+        return json.dumps(_round(_price_view(result)))
+    keep = _KEEP.get(name)
+    shown = {k: result[k] for k in keep if k in result} if keep else result
+    if name == "estimate" and isinstance(shown.get("cost"), dict):
+        shown["cost"] = {
+            k: shown["cost"].get(k)
+            for k in ("usd_per_hour", "usd_per_million_tokens", "usd_per_job")
+        }
+    return json.dumps(_round(shown))
+
+
+_FROM_QUESTION = {
+    "estimate": ("workload", "precision", "context", "batch", "num_gpus", "engine"),
+    "solve": ("workload", "precision", "context", "batch", "engine"),
+    "recommend_gpus": ("workload", "precision", "context", "batch", "max_usd_per_hour"),
+    "prices": ("hours", "num_gpus"),
+}
+
+
+def with_question_defaults(name: str, args: dict[str, Any], query: Query | None) -> dict[str, Any]:
+    """Arguments a small model leaves out but the question states (QLoRA, 8k context, two
+    GPUs, 100 hours) are filled in from the parsed question; the model's own values stand."""
+    if query is None:
+        return args
+    for key in _FROM_QUESTION.get(name, ()):
+        value = getattr(query, key, None)
+        if key == "workload" and value == "finetune":
+            value = rules.FINETUNE_DEFAULT
+        if value is not None and args.get(key) in (None, ""):
+            args[key] = value
+    return args
+
+
+def _price_view(result: dict[str, Any]) -> dict[str, Any]:
+    """Prices with the meaning in the keys, so a small model cannot take a total for a rate."""
+    view: dict[str, Any] = {
+        "gpu": result.get("gpu_name"),
+        "usd_per_gpu_hour": result.get("summary_usd_per_gpu_hour"),
+        "prices_on_record": result.get("count"),
+    }
+    rent = result.get("rental_usd")
+    if rent:
+        key = f"total_usd_for_{rent['hours']:g}_hours_on_{rent['num_gpus']}_gpus"
+        view[key] = {k: rent[k] for k in ("median", "low", "high")}
+    return view
+
+
+def entities(query: Query) -> str:
+    """What the question names, resolved by the catalog: helps a small model fill arguments."""
+    parts = []
+    if query.gpus:
+        parts.append(
+            "GPUs: " + ", ".join(m.ids[0] if len(m.ids) == 1 else m.text for m in query.gpus)
+        )
+    if query.model is not None and len(query.model.ids) == 1:
+        parts.append(f"model: {query.model.ids[0]}")
+    elif query.model_size_b:
+        parts.append(f"model: {query.model_size_b:g}b")
+    if query.workload:
+        parts.append(f"workload: {query.workload}")
+    return ("\nThe question names (catalog ids): " + "; ".join(parts) + ".") if parts else ""
