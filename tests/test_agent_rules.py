@@ -116,3 +116,10 @@ def test_follow_ups_continue_a_thread(rules_advisor: Any) -> None:
     other = rules_advisor.ask("and the A5000?", thread_id="f2")  # a new thread has no context
     assert "Llama-3-8B" not in other.text
     assert [h["q"] for h in rules_advisor.history("f1")][-1] == "what about on two of them?"
+
+
+def test_no_passage_on_the_gpu_means_no_citation_rather_than_noise(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("Can I run Llama-3-8B on an L4?")  # no article is about the L4
+    searches = [t for t in answer.tool_calls if t.name == "search_corpus"]
+    assert [t.args.get("gpu") for t in searches] == ["l4"]
+    assert answer.citations == [] and answer.warnings == []

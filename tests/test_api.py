@@ -17,7 +17,7 @@ KEYS = {"answer", "citations", "tool_calls", "numbers", "warnings", "engine", "l
 
 
 def test_answer_to_dict_is_json_with_the_documented_keys(rules_advisor: Any) -> None:
-    data = rules_advisor.ask("Can I run Llama-3-8B on an L4?").to_dict()
+    data = rules_advisor.ask("Can I run Llama-3-8B on an L40?").to_dict()
     assert set(data) == KEYS
     json.dumps(data)  # plain JSON all the way down
     assert data["engine"] == "rules" and data["latency_ms"] > 0
