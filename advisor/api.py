@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from advisor.answer import Answer, Citation, NumberRef, ToolCall
+from advisor.config import ENGINES
 from advisor.errors import InvalidInput
 
-ENGINES = ("rules", "local", "openai", "ollama")
 MAX_QUESTION_CHARS = 4000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -129,7 +129,7 @@ class Advisor:
         text = _clean(question)
         chosen = _engine(engine) if engine else self.engine
         started = time.perf_counter()
-        box = ToolBox(searcher=self._get_searcher(), emit=_emit or (lambda event: None))
+        box = ToolBox(searcher=self._get_searcher(), emit=_emit)
         turn = Turn(box=box)
         warnings: list[str] = []
         if chosen != "rules":
@@ -142,9 +142,8 @@ class Advisor:
                 )
                 chosen = "rules"
         thread = thread_id or uuid.uuid4().hex
-        config = {"configurable": {"thread_id": thread, "turn": turn}}
         try:
-            self._get_graph().invoke({"question": text, "engine": chosen}, config)
+            self._turn(text, chosen, thread, turn)
         except Exception as exc:
             if chosen == "rules":
                 raise
@@ -152,14 +151,14 @@ class Advisor:
                 f"The {chosen} engine failed ({type(exc).__name__}: {exc}); this is "
                 "the rules engine's answer."
             )
-            box.calls.clear()
-            box.passages.clear()
+            box.reset()
             turn = Turn(box=box)
-            self._get_graph().invoke(
-                {"question": text, "engine": "rules"},
-                {"configurable": {"thread_id": thread, "turn": turn}},
-            )
+            self._turn(text, "rules", thread, turn)
         return self._answer(text, turn, thread, warnings, started)
+
+    def _turn(self, question: str, engine: str, thread: str, turn: Any) -> None:
+        config = {"configurable": {"thread_id": thread, "turn": turn}}
+        self._get_graph().invoke({"question": question, "engine": engine}, config)
 
     def _answer(
         self, question: str, turn: Any, thread: str, warnings: list[str], started: float

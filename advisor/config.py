@@ -9,6 +9,7 @@ from pathlib import Path
 from advisor.errors import InvalidInput
 
 PACKAGE_DATA_DIR = Path(__file__).parent / "data"
+ENGINES = ("rules", "local", "openai", "ollama")  # the agent's engines (ADVISOR_ENGINE)
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 

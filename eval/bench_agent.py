@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.api import Advisor
+from eval.stats import p50_p95
 from tests.test_agent_local import CASES as LOCAL_CASES
 from tests.test_agent_parse import CASES
 
@@ -38,13 +39,9 @@ COLD_QUESTION = "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"
 
 
 def _percentiles(times: list[float]) -> dict[str, float]:
-    times = sorted(times)
-    return {
-        "p50_ms": round(statistics.median(times), 1),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
-        "max_ms": round(times[-1], 1),
-        "n": len(times),
-    }
+    p50, p95 = p50_p95(times)
+    return {"p50_ms": round(p50, 1), "p95_ms": round(p95, 1), "max_ms": round(max(times), 1),
+            "n": len(times)}  # fmt: skip
 
 
 def rules_warm() -> dict[str, Any]:

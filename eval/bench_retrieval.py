@@ -37,6 +37,7 @@ from advisor.retrieval.index import open_index, update_index
 from advisor.retrieval.ingest import chunk_document, corpus_files, read_document
 from advisor.retrieval.search import Searcher
 from eval.retrieval_eval import load_queries
+from eval.stats import p50_p95
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CORPUS = PROJECT_ROOT / "corpus"
@@ -57,12 +58,8 @@ def _latencies(searcher: Searcher, queries: list[str]) -> dict[str, float]:
         start = time.perf_counter()
         searcher.search(query, k=5)
         times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return {
-        "queries": len(times),
-        "p50_ms": round(statistics.median(times), 2),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
-    }
+    p50, p95 = p50_p95(times)
+    return {"queries": len(times), "p50_ms": round(p50, 2), "p95_ms": round(p95, 2)}
 
 
 def corpus_run(tmp: Path) -> dict[str, object]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from advisor.api import Advisor
 from eval.scoring import CATEGORIES, Case, Score, load_cases, score
+from eval.stats import p50_p95
 
 REPORTS = Path(__file__).resolve().parent / "reports"
 # the CI gate: the rules engine must pass 95% of the cases; every engine must ground every
@@ -37,7 +38,7 @@ class Report:
 
     def summary(self) -> dict[str, Any]:
         n = len(self.scores)
-        latencies = sorted(s.latency_ms for s in self.scores)
+        p50, p95 = p50_p95(s.latency_ms for s in self.scores) if n else (None, None)
         tools = [s.tool_right for s in self.scores if s.tool_right is not None]
         per_category = {}
         for category in CATEGORIES:
@@ -58,8 +59,8 @@ class Report:
             "citation_integrity": min((s.citation_integrity for s in self.scores), default=1.0),
             "tool_choice_accuracy": sum(tools) / len(tools) if tools else None,
             "fallbacks": sum(s.fallback for s in self.scores),
-            "latency_p50_ms": round(statistics.median(latencies), 1) if n else None,
-            "latency_p95_ms": round(latencies[int(0.95 * (n - 1))], 1) if n else None,
+            "latency_p50_ms": None if p50 is None else round(p50, 1),
+            "latency_p95_ms": None if p95 is None else round(p95, 1),
             "per_category": per_category,
             "judge_faithfulness": self.judge,
         }

@@ -159,3 +159,10 @@ def test_a_fallback_answer_does_not_count_for_the_engines_tool_choice() -> None:
     replaced = score(_case(tool="gpu_specs"), answer, 1.0, engine="local")
     assert replaced.fallback and replaced.tool_right is None and replaced.passed
     assert Report("local", [own, replaced]).summary()["fallbacks"] == 1
+
+
+def test_percentiles_are_median_and_nearest_rank() -> None:
+    from eval.stats import p50_p95
+
+    assert p50_p95([float(v) for v in range(20, 0, -1)]) == (10.5, 19.0)
+    assert p50_p95([3.0]) == (3.0, 3.0)

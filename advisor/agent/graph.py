@@ -23,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from advisor.agent import rules
-from advisor.agent.guard import Check, read_numbers, read_verdict
+from advisor.agent.guard import read_numbers, read_verdict
 from advisor.agent.parse import Query, parse, resolve
 from advisor.agent.prompting import entities, view, with_question_defaults
 from advisor.agent.toolbox import ToolBox
@@ -65,7 +65,6 @@ class Turn:
     draft: rules.Draft | None = None
     rounds: int = 0
     attempts: int = 0
-    check: Check | None = None
     problem: str | None = None  # why the last written answer was refused, told to the model
     warnings: list[str] = field(default_factory=list)
     engine_used: str = "rules"
@@ -158,12 +157,12 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     if _CALL_TEXT.match(text):  # tool-call syntax written as text: no answer
         text = ""
     cited, bad_refs = _citations(text, turn.box)
-    turn.check, _refs = turn.box.check(text, state["question"], cited)
+    check, _refs = turn.box.check(text, state["question"], cited)
     problems = []
     if not text:
         problems.append("You gave no answer.")
-    if turn.check.ungrounded:
-        bad = ", ".join(n.text for n in turn.check.ungrounded)
+    if check.ungrounded:
+        bad = ", ".join(n.text for n in check.ungrounded)
         problems.append(f"These numbers in your answer are in no tool result or passage: {bad}.")
     if bad_refs:
         problems.append(f"You cited passages you were never given: {bad_refs}.")
@@ -189,8 +188,7 @@ def fallback_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
         f"The {state['engine']} engine's answer was refused ({turn.problem or 'no answer'}); "
         "this is the rules engine's answer."
     )
-    turn.box.calls.clear()
-    turn.box.passages.clear()
+    turn.box.reset()
     turn.engine_used = "rules"
     return rules_node(state, config)
 

@@ -105,10 +105,6 @@ class Number:
     value: float  # in the family's base unit (GB, GB/s, USD, ...)
     family: str | None  # None: a bare count
     step: float  # the rounding step as written: "16.1 GB" -> 0.1, "7B" -> 1e9
-    start: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "value": self.value, "unit": self.family}
 
 
 def read_numbers(text: str, *, skip_names: bool = True) -> list[Number]:
@@ -130,7 +126,7 @@ def read_numbers(text: str, *, skip_names: bool = True) -> list[Number]:
             multiplier *= unit_multiplier
         step = 10.0 ** (-decimals) * multiplier
         written = text[match.start() : match.end()].strip()
-        found.append(Number(written, value * multiplier, family, step, match.start()))
+        found.append(Number(written, value * multiplier, family, step))
     return found
 
 

@@ -25,10 +25,10 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, SecretStr
 
+from advisor.config import ENGINES
 from advisor.errors import InvalidInput
 from advisor.tools import TOOLS
 
-ENGINES = ("rules", "local", "openai", "ollama")
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 

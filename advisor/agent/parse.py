@@ -15,9 +15,6 @@ from typing import Any
 from advisor.agent.entities import NUMBER_WORDS, Mention, find_gpus, find_model, spell
 from advisor.catalog import Catalog
 
-MAX_QUESTION_CHARS = 4000
-
-INTENTS = ("spec", "compare", "fit", "speed", "cost", "solve", "recommend", "search", "greeting")
 SPEC_FIELDS = {
     "memory_gb": ("memory", "vram", "ram", "capacity", "gigs"),
     "bandwidth_gbs": ("bandwidth", "bandwith", "memory speed", "gb/s", "tb/s"),

@@ -53,11 +53,10 @@ def answer(query: Query, box: ToolBox) -> Draft:
         "search": _search,
     }[query.intent]
     body = plan(query, box, workload or "inference")
-    cited, warnings = _sources(query, box, body)
     parts = [body.text]
     if notes:
         parts.append("\n".join(f"_Note: {n}_" for n in notes))
-    return Draft("\n\n".join(p for p in parts if p), cited, [*warnings, *body.warnings])
+    return Draft("\n\n".join(p for p in parts if p), _citations(query, box), body.warnings)
 
 
 # ---------------------------------------------------------------- clarifying
@@ -221,30 +220,18 @@ def _search(query: Query, box: ToolBox, workload: str) -> Draft:
     return Draft(c.extractive(passages, query))
 
 
-# ---------------------------------------------------------------- sources and warnings
+# ---------------------------------------------------------------- sources
 
 
-def _sources(query: Query, box: ToolBox, body: Draft) -> tuple[list[Citation], list[str]]:
-    """Passages to cite (the ones the answer quoted, else the best two for the question) and
-    a warning for each of their spec claims that the datasheet contradicts."""
+def _citations(query: Query, box: ToolBox) -> list[Citation]:
+    """Passages to cite: the ones the answer quoted, else the best two for the question (on its
+    GPU when it names one). Warnings for their claims are added for every engine by the API."""
     if query.intent == "greeting":
-        return [], []
+        return []
     if not box.passages:
-        gpu = query.gpu_ids[0] if len(query.gpu_ids) == 1 else None
         args: dict[str, Any] = {"query": query.text, "k": 2}
-        if gpu:
-            args["gpu"] = gpu
+        if len(query.gpu_ids) == 1:
+            args["gpu"] = query.gpu_ids[0]
         box.call("search_corpus", args)  # none on that GPU: cite nothing rather than noise
-    ranked = (
-        list(box.passages.values())[:2]
-        if query.intent != "search"
-        else list(box.passages.values())[:3]
-    )
-    cited = [cit for cit in (box.citation(p["id"]) for p in ranked) if cit is not None]
-    warnings = []
-    asked = set(query.gpu_ids)
-    for passage in ranked:
-        for claim in passage.get("claims", []):
-            if claim["status"] == "disagrees" and (not asked or asked & set(claim["gpu_ids"])):
-                warnings.append(c.claim_warning(passage, claim))
-    return cited, warnings
+    ranked = list(box.passages)[: 3 if query.intent == "search" else 2]
+    return [cit for cit in (box.citation(p) for p in ranked) if cit is not None]

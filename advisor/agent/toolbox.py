@@ -13,21 +13,18 @@ from advisor.tools import call_tool
 Emit = Callable[[dict[str, Any]], None]
 
 
-def _no_emit(event: dict[str, Any]) -> None:
-    return None
-
-
 @dataclass
 class ToolBox:
     """Every tool call of one answer, and every passage retrieval returned."""
 
     searcher: Any = None
-    emit: Emit = _no_emit
+    emit: Emit | None = None  # told of every tool start and end (Advisor.stream)
     calls: list[ToolCall] = field(default_factory=list)
     passages: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        self.emit({"type": "tool_start", "name": name, "args": args})
+        if self.emit:
+            self.emit({"type": "tool_start", "name": name, "args": args})
         run_args = dict(args)
         if name == "search_corpus" and self.searcher is not None:
             run_args["searcher"] = self.searcher
@@ -38,8 +35,14 @@ class ToolBox:
         for passage in result.get("passages", []) if name == "search_corpus" else []:
             self.passages[passage["id"]] = passage
         self.calls.append(ToolCall(name, dict(args), result))
-        self.emit({"type": "tool_end", "name": name, "result": result})
+        if self.emit:
+            self.emit({"type": "tool_end", "name": name, "result": result})
         return result
+
+    def reset(self) -> None:
+        """Forget every call and passage: an answer started over (the rules fallback)."""
+        self.calls.clear()
+        self.passages.clear()
 
     def citation(self, passage_id: str) -> Citation | None:
         """A citation for a passage retrieval returned; None for any other id."""
