@@ -3,6 +3,7 @@
 # instead of pulling several GB of CUDA packages through sentence-transformers.
 # `make test` also builds llama-cpp-python (about 7 minutes on 2 cores the first time) and
 # fetches the local model (1.1 GB, sha256-checked) because the tests run the real local engine.
+# The UI test drives Debian's Chromium: `make test` installs it with apt-get when it is missing.
 # After pytest, the evaluation gate: the golden set on the rules engine (exit 4 below 95% passed,
 # 100% grounded, 100% citation integrity) and the local engine on its 12-case subset.
 
@@ -13,12 +14,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LLM_STAMP := $(VENV)/.llm-stamp
 
-.PHONY: run test setup llm lint bench clean
+.PHONY: run test setup llm browser lint bench clean
 
 run: $(STAMP)
-	$(BIN)/gpu-advisor chat
+	$(BIN)/gpu-advisor ui
 
-test: $(STAMP) $(LLM_STAMP) lint
+test: $(STAMP) $(LLM_STAMP) browser lint
 	$(BIN)/pytest
 	$(BIN)/gpu-advisor eval
 	$(BIN)/gpu-advisor eval --engine local --subset
@@ -38,6 +39,12 @@ $(LLM_STAMP): $(STAMP)
 	$(BIN)/gpu-advisor llm pull
 	touch $(LLM_STAMP)
 
+# headless Chromium for the browser test (Playwright drives it; it never downloads a browser)
+browser:
+	@command -v chromium >/dev/null || { \
+	  [ "$$(id -u)" = 0 ] || { echo "Install Debian's chromium (apt-get install chromium), or run as root"; exit 1; }; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
 bench: $(STAMP)
 	$(BIN)/python eval/bench_catalog.py
 
@@ -46,7 +53,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ui,serve,slack,mcp]'
 	touch $(STAMP)
 
 clean:

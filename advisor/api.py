@@ -230,6 +230,23 @@ class Advisor:
         while (event := await asyncio.to_thread(next, iterator, done)) is not done:
             yield event  # type: ignore[misc]
 
+    def tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run one of the advisor's tools directly (TOOL_NAMES: the calculator, prices, corpus
+        search), as an agent's tool call does. Bad input comes back as {"error": "..."}."""
+        from advisor.tools import call_tool
+
+        args = dict(arguments or {}) if isinstance(arguments, dict) else arguments
+        if name == "search_corpus" and isinstance(args, dict):
+            args.pop("searcher", None)  # the index is the Advisor's, never the caller's
+            args["searcher"] = self._get_searcher()
+        return call_tool(name, args)  # type: ignore[arg-type]
+
+    def gpus(self) -> list[dict[str, Any]]:
+        """Every GPU in the datasheet table, as the `gpu_specs` tool gives each."""
+        from advisor.catalog import list_gpus
+
+        return [gpu.to_dict() for gpu in list_gpus()]
+
     def history(self, thread_id: str) -> list[dict[str, str]]:
         """The questions and answers of a thread so far."""
         state = self._get_graph().get_state({"configurable": {"thread_id": thread_id}})
@@ -252,4 +269,16 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-__all__ = ["ENGINES", "Advisor", "Answer", "Citation", "NumberRef", "ToolCall"]
+def tool_functions() -> dict[str, Any]:
+    """The tools as plain typed functions (name -> function), for interfaces that publish them
+    (the MCP server). Their docstrings are the contract."""
+    from advisor.tools import TOOLS
+
+    return dict(TOOLS)
+
+
+TOOL_NAMES = ("search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve",
+              "recommend_gpus", "prices")  # fmt: skip
+
+__all__ = ["ENGINES", "TOOL_NAMES", "Advisor", "Answer", "Citation", "NumberRef", "ToolCall",
+           "tool_functions"]  # fmt: skip

@@ -19,6 +19,7 @@ from advisor.cli_estimate import estimate_command
 from advisor.cli_eval import eval_command
 from advisor.cli_render import fmt, print_json, short_source, table
 from advisor.cli_retrieval import corpus_group, index_command, search_command
+from advisor.cli_serve import mcp_command, serve_command, slack_command, ui_command
 from advisor.errors import AdvisorError, CatalogError
 from advisor.specs import GPU, Model
 
@@ -321,6 +322,10 @@ cli.add_command(eval_command)
 cli.add_command(index_command)
 cli.add_command(search_command)
 cli.add_command(corpus_group)
+cli.add_command(ui_command)
+cli.add_command(serve_command)
+cli.add_command(mcp_command)
+cli.add_command(slack_command)
 
 
 # ---------------------------------------------------------------- entry point

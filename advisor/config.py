@@ -56,3 +56,26 @@ def data_home() -> Path:
         return Path(env["ADVISOR_HOME"]).expanduser()
     base = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "gpu-advisor"
+
+
+SERVER_PORTS = {"UI": 7860, "API": 8080, "MCP": 8765, "SLACK": 3000}
+
+
+def listen_address(kind: str) -> tuple[str, int]:
+    """(host, port) a server binds: ADVISOR_<KIND>_HOST, default 127.0.0.1 (this machine only;
+    set 0.0.0.0 deliberately to serve a network), and ADVISOR_<KIND>_PORT."""
+    env = os.environ
+    host = env.get(f"ADVISOR_{kind}_HOST") or "127.0.0.1"
+    port_text = env.get(f"ADVISOR_{kind}_PORT") or str(SERVER_PORTS[kind])
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise InvalidInput(f"ADVISOR_{kind}_PORT must be a port number (got {port_text!r}).")
+    return host, int(port_text)
+
+
+def secret(name: str, *, required: str | None = None) -> str | None:
+    """A secret from the environment only (never a file or a flag, never logged). `required`
+    says what needs it; a missing required secret fails with how to set it."""
+    value = os.environ.get(name) or None
+    if value is None and required:
+        raise InvalidInput(f"{required} needs {name}; set it in the environment.")
+    return value

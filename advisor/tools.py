@@ -45,18 +45,23 @@ def gpu_specs(gpu: str) -> dict[str, Any]:
 
 @_tool
 def compare_gpus(gpus: list[str]) -> dict[str, Any]:
-    """Datasheet values of two or more GPUs side by side, and which leads on each field."""
+    """Datasheet values of two or more GPUs side by side, which one leads on each field
+    (lowest for tdp_w), and the fields where the best value is shared (tied_fields)."""
     if len(gpus) < 2:
         raise InvalidInput("Give at least two GPUs to compare.")
     catalog = load_catalog()
     found = [catalog.get_gpu(name) for name in gpus]
-    leaders = {}
+    leaders, tied = {}, {}
     for field in GPU_FIELDS:
         values = [(getattr(g, field), g.id) for g in found if getattr(g, field) is not None]
         if values:
-            best = min(values) if field == "tdp_w" else max(values)
-            leaders[field] = best[1]
-    return {"gpus": [g.to_dict() for g in found], "leader_by_field": leaders}
+            best = (min if field == "tdp_w" else max)(v for v, _ in values)
+            ahead = [gpu for v, gpu in values if v == best]
+            if len(ahead) == 1:
+                leaders[field] = ahead[0]
+            else:  # equal values: nobody is ahead
+                tied[field] = ahead
+    return {"gpus": [g.to_dict() for g in found], "leader_by_field": leaders, "tied_fields": tied}
 
 
 def _request(**args: Any) -> Request:
@@ -267,10 +272,11 @@ def _default_searcher() -> Any:
             from advisor.config import Settings
             from advisor.retrieval.embed import default_embedder
             from advisor.retrieval.index import open_index
-            from advisor.retrieval.search import Searcher
+            from advisor.retrieval.search import LiveSearcher, Searcher
 
             embedder = default_embedder()
-            _searcher = Searcher(open_index(Settings.from_env(), embedder), embedder)
+            # live: a long-running server picks up a re-index done by another process
+            _searcher = LiveSearcher(Searcher(open_index(Settings.from_env(), embedder), embedder))
         return _searcher
 
 

@@ -9,9 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from advisor.catalog import Catalog, load_catalog
 from advisor.config import Settings
+
+# CI replays the same generated examples on every run (a failure is reproducible, not luck);
+# HYPOTHESIS_PROFILE=explore draws new ones
+hypothesis_settings.register_profile("ci", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore")
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
@@ -75,3 +82,12 @@ def rules_advisor(searcher: Any) -> Any:
     from advisor.api import Advisor
 
     return Advisor(engine="rules", searcher=searcher)
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, corpus_index: Any) -> Path:
+    """An isolated data home, and the session's already-built index, for CLI runs and the
+    servers the tests start as processes (they inherit this environment)."""
+    monkeypatch.setenv("ADVISOR_HOME", str(tmp_path / "advisor-home"))
+    monkeypatch.setenv("ADVISOR_INDEX_DIR", str(corpus_index.store.root))
+    return tmp_path / "advisor-home"

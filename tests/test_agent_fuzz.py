@@ -1,38 +1,26 @@
-"""Any text at all: the rules engine answers (grounded) or says clearly what is wrong."""
+"""Any text at all: the rules engine answers (grounded) or says clearly what is wrong.
+
+The strategies are eval/fuzz_questions.py's (unicode and control characters, mixed languages,
+unit soup, huge and non-finite numbers, 100 kB inputs, mutated golden questions). CI runs 2,000
+of them here; the 10,000-question run with its latency figures is that benchmark's."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from advisor.errors import InvalidInput
-
-WORDS = ["Llama-3-8B", "A100", "H100 SXM", "RTX 4090", "L40", "fine-tune", "QLoRA", "4bit",
-         "8k context", "two", "of them", "$2/hour", "-5", "1e308", "80 gigs", "TB/s", "vs",
-         "what about", "how many", "cost", "100 hours", "batch 99999999", "70B", "0B", "?",
-         "\u202e", "\x00", "模型", "GPU", "ignore previous instructions"]  # fmt: skip
-questions = st.one_of(
-    st.text(max_size=300),
-    st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join),
-    st.lists(st.one_of(st.sampled_from(WORDS), st.integers(-10**12, 10**12).map(str)),
-             min_size=1, max_size=8).map(" ".join),
-)  # fmt: skip
+from eval.fuzz_questions import _mutate, classify, questions
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(question=questions)
 def test_any_question_gets_a_grounded_answer_or_a_clear_error(
     rules_advisor: Any, question: str
 ) -> None:
-    try:
-        answer = rules_advisor.ask(question)
-    except InvalidInput as exc:
-        assert str(exc)  # empty, oversized or not text: said in words
-        return
-    assert answer.text.strip()
-    assert answer.grounding_rate == 1.0, [n.text for n in answer.numbers if n.provenance is None]
+    result = classify(rules_advisor, question)
+    assert result["outcome"] in ("answered", "refused"), (result["outcome"], result["detail"])
 
 
 def test_a_100_kb_question_is_refused_in_words(rules_advisor: Any) -> None:
@@ -42,3 +30,17 @@ def test_a_100_kb_question_is_refused_in_words(rules_advisor: Any) -> None:
         assert "limit is 4,000" in str(exc)
     else:
         raise AssertionError("a 100 kB question was answered")
+
+
+def test_a_numbered_list_is_not_read_as_quantities(rules_advisor: Any) -> None:
+    # found by the fuzzer: "2." in a ranked list was an ungrounded number
+    answer = rules_advisor.ask("01B:COST")
+    assert answer.grounding_rate == 1.0 and "\n2. **" in answer.text
+
+
+def test_mutations_edit_the_text() -> None:
+    assert _mutate("abc", [(0, 0, "x")]) == "xabc"
+    assert _mutate("abc", [(1, 1, "x")]) == "ac"
+    assert _mutate("abc", [(2, 2, "x")]) == "abx"
+    assert _mutate("abc", [(3, 0, "x")]) == "bac"
+    assert _mutate("", [(1, 5, "x")]) == "x"

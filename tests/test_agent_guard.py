@@ -97,3 +97,16 @@ def test_numbers_inside_strings_of_a_tool_result_count() -> None:
 
 def test_text_without_numbers_is_fully_grounded() -> None:
     assert check("No numbers here.", {}).rate == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("1e-06 GB", 1e-06), ("2.5E9", 2.5e9), ("1e999", float("inf"))]
+)
+def test_exponent_notation_is_one_number(text: str, value: float) -> None:
+    (number,) = read_numbers(text)
+    assert number.value == value
+
+
+def test_list_positions_are_not_numbers() -> None:
+    text = "1. **RTX A4000**: 3.34 GB\n2. **RTX 4090**: 23.1 GB\n 10) more"
+    assert [n.text for n in read_numbers(text)] == ["3.34 GB", "23.1 GB"]

@@ -286,3 +286,11 @@ def test_a_complete_question_does_not_inherit(catalog: Catalog) -> None:
     first = parse("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", catalog)
     query = resolve(parse("Does the L40 have 1TB/s?", catalog), first.context_dict())
     assert not query.follow_up and query.intent == "spec" and query.model is None
+
+
+def test_absurd_counts_are_left_out_with_a_note() -> None:
+    query = parse(
+        "Llama-3-8B on an L4 with 16562123484254507008 k context and batch 99999999999999"
+    )
+    assert query.context is None and query.batch is None
+    assert any("far beyond any real workload" in n for n in query.notes)

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,14 +13,6 @@ from advisor.cli import main
 
 KEYS = {"answer", "citations", "tool_calls", "numbers", "warnings", "engine", "latency_ms",
         "thread_id"}  # fmt: skip
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, corpus_index: Any) -> Path:
-    """An isolated data home, and the session's already-built index."""
-    monkeypatch.setenv("ADVISOR_HOME", str(tmp_path / "advisor-home"))
-    monkeypatch.setenv("ADVISOR_INDEX_DIR", str(corpus_index.store.root))
-    return tmp_path / "advisor-home"
 
 
 def test_ask_json_has_the_documented_keys(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -41,7 +41,7 @@ def test_readme_gives_the_two_commands_and_ci_runs_the_test_one() -> None:
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^run: ", makefile, re.M) and re.search(r"^test: ", makefile, re.M)
     # torch is installed before the package, so pip keeps the CPU build
-    assert makefile.index('"$(TORCH)"') < makefile.index("-e '.[dev]'")
+    assert makefile.index('"$(TORCH)"') < makefile.index("-e '.[dev,ui")
 
 
 def test_readme_counts_match_the_catalog() -> None:

@@ -48,15 +48,19 @@ def test_incremental_update_embeds_only_what_changed(corpus_copy: Path, tmp_path
     assert len(index.chunks) == report.chunks == index.collection.count()
 
 
-def test_each_build_swaps_in_a_new_generation_and_removes_the_old(
+def test_each_build_swaps_in_a_new_generation_and_keeps_only_the_one_it_replaced(
     corpus_copy: Path, tmp_path: Path
 ) -> None:
     settings = _settings(corpus_copy, tmp_path)
     first = update_index(settings, HashingEmbedder())
+    (settings.index_dir / f"{GENERATION_PREFIX}1").mkdir()  # a half-built leftover of a crash
     second = update_index(settings, HashingEmbedder(), rebuild=True)
     assert second.generation != first.generation and second.embedded == second.chunks
     folders = sorted(p.name for p in settings.index_dir.glob(f"{GENERATION_PREFIX}*"))
-    assert folders == [second.generation]
+    assert folders == [first.generation, second.generation]  # readers may still use the first
+    third = update_index(settings, HashingEmbedder(), rebuild=True)
+    folders = sorted(p.name for p in settings.index_dir.glob(f"{GENERATION_PREFIX}*"))
+    assert folders == [second.generation, third.generation]
 
 
 def test_a_crash_while_building_leaves_the_old_index_usable(

@@ -44,6 +44,13 @@ def test_compare_gpus_names_leaders() -> None:
     assert "at least two" in compare_gpus(["L4"])["error"]
 
 
+def test_equal_values_lead_nobody() -> None:
+    result = compare_gpus(["A100 SXM4 80GB", "H100 SXM"])  # both 80 GB
+    assert "memory_gb" not in result["leader_by_field"]
+    assert result["tied_fields"] == {"memory_gb": ["a100-sxm4-80gb", "h100-sxm5-80gb"]}
+    assert result["leader_by_field"]["bandwidth_gbs"] == "h100-sxm5-80gb"
+
+
 def test_estimate_and_solve() -> None:
     result = estimate_workload("Llama 3 8B", "RTX A4000", workload="finetune-qlora")
     assert result["fits"] is True and result["train_tokens_per_s"]["typical"] > 0

@@ -101,9 +101,12 @@ def comparison(result: dict[str, Any], priced: dict[str, dict[str, Any]]) -> str
     names = {g["id"]: g["name"] for g in gpus}
     leads = result.get("leader_by_field", {})
     said = [f"{FIELD_LABELS[f][0]}: {names[g]}" for f, g in leads.items() if f in FIELD_LABELS]
+    level = [FIELD_LABELS[f][0] for f in result.get("tied_fields", {}) if f in FIELD_LABELS]
     text = "\n".join(rows)
     if said:
         text += "\n\nAhead on " + "; ".join(said) + " (lower is better for power)."
+    if level:
+        text += "\n\nLevel on " + ", ".join(level) + "."
     return text + "\n\nAll values from the datasheet table; prices are current on-demand medians."
 
 

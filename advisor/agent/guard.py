@@ -70,9 +70,11 @@ _UNIT_RE = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) i
 _SCALE_RE = "|".join(sorted(SCALE, key=len, reverse=True))
 _NUMBER = re.compile(
     r"(?P<dollar>\$\s?)?(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)"
+    r"(?:[eE](?P<exp>[-+]?\d{1,3})(?![\w.]))?"  # 1e-06, 2.5E9: one number, not "1" and "06"
     rf"(?:\s?(?P<scale>{_SCALE_RE})\b)?(?:\s?(?P<unit>{_UNIT_RE})(?![a-z]))?",
     re.IGNORECASE,
 )
+_LIST_MARKER = re.compile(r"^[ \t]*\d{1,2}[.)](?=[ \t])", re.MULTILINE)
 # Words with digits that are names, not quantities: A100, L40S, Qwen2.5, fp16, q4_k_m, [2].
 _NAME_LIKE = re.compile(
     r"\[\d+\]|\b[A-Za-z]+[-_]?\d[\w.]*"
@@ -113,8 +115,9 @@ def read_numbers(text: str, *, skip_names: bool = True) -> list[Number]:
     found = []
     for match in _NUMBER.finditer(masked):
         raw = match.group("num").replace(",", "")
-        value = float(raw)
-        decimals = len(raw.split(".")[1]) if "." in raw else 0
+        exponent = int(match.group("exp") or 0)
+        value = float(f"{raw}e{exponent}")  # 1e999 is inf, not an OverflowError
+        decimals = (len(raw.split(".")[1]) if "." in raw else 0) - exponent
         scale = (match.group("scale") or "").lower()
         unit = (match.group("unit") or "").lower()
         multiplier = SCALE.get(scale, 1.0)
@@ -124,7 +127,7 @@ def read_numbers(text: str, *, skip_names: bool = True) -> list[Number]:
         elif unit:
             family, unit_multiplier = UNITS[unit]
             multiplier *= unit_multiplier
-        step = 10.0 ** (-decimals) * multiplier
+        step = float(f"1e{-decimals}") * multiplier
         written = text[match.start() : match.end()].strip()
         found.append(Number(written, value * multiplier, family, step))
     return found
@@ -137,6 +140,7 @@ def _mask_names(text: str) -> str:
         return " " * len(match.group(0))
 
     text = re.sub(r"https?://\S+|www\.\S+", blank, text)  # addresses are not quantities
+    text = _LIST_MARKER.sub(blank, text)  # "2. **RTX A5000**": a list position, not a quantity
     return _NAME_LIKE.sub(blank, _catalog_names().sub(blank, text))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from advisor.agent.entities import NUMBER_WORDS, Mention, find_gpus, find_model, spell
 from advisor.catalog import Catalog
 
+MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
 SPEC_FIELDS = {
     "memory_gb": ("memory", "vram", "ram", "capacity", "gigs"),
     "bandwidth_gbs": ("bandwidth", "bandwith", "memory speed", "gb/s", "tb/s"),
@@ -256,7 +257,13 @@ def _numbers(query: Query, text: str, low: str) -> Query:
     for segment in ("laptop", "workstation", "consumer", "datacenter"):
         if segment in low or (segment == "datacenter" and "data center" in low):
             values["segment"] = segment
-    return replace(query, **values)
+    notes = list(query.notes)
+    for name in ("context", "batch", "num_gpus"):
+        if values.get(name, 0) > MAX_COUNT:  # no workload has that many; it also overflows JSON
+            del values[name]
+            notes.append(f"The {name.replace('num_gpus', 'GPU count')} given is far beyond any "
+                         "real workload; it was left out.")  # fmt: skip
+    return replace(query, notes=tuple(notes), **values)
 
 
 def _intent(q: Query, low: str) -> str:

@@ -133,9 +133,9 @@ class LocalStore:
         client = _chromadb().PersistentClient(path=str(path), settings=_client_settings())
         return _get_collection(client, generation, create)
 
-    def drop_others(self, keep: str) -> None:
+    def drop_others(self, keep: set[str]) -> None:
         for child in self.root.glob(f"{GENERATION_PREFIX}*"):
-            if child.name != keep and child.is_dir():
+            if child.name not in keep and child.is_dir():
                 shutil.rmtree(child, ignore_errors=True)
 
     @contextlib.contextmanager
@@ -183,10 +183,10 @@ class ServerStore:
     def collection(self, generation: str, create: bool = False) -> Any:
         return _get_collection(self.client, generation, create)
 
-    def drop_others(self, keep: str) -> None:
+    def drop_others(self, keep: set[str]) -> None:
         for collection in self.client.list_collections():
             name = getattr(collection, "name", collection)
-            if str(name).startswith(GENERATION_PREFIX) and name != keep:
+            if str(name).startswith(GENERATION_PREFIX) and name not in keep:
                 with contextlib.suppress(Exception):
                     self.client.delete_collection(name)
 
@@ -248,7 +248,13 @@ def update_index(
     docs = load_corpus(settings)
     store = store_for(settings)
     with store.lock():
-        old = None if rebuild else store.read_manifest()
+        previous = None  # the generation readers may be using now (kept one more build)
+        if rebuild:
+            with contextlib.suppress(IndexProblem):  # a damaged index is what --rebuild is for
+                previous = store.read_manifest()
+            old = None
+        else:
+            old = previous = store.read_manifest()
         if old is not None:
             old.check(embedder)
         report = _diff(docs, old)
@@ -285,7 +291,9 @@ def update_index(
                 built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             )
         )
-        store.drop_others(keep=generation)
+        # the generation just replaced stays until the next build: readers in other processes
+        # may be searching it now; anything older, and any half-built leftover, goes
+        store.drop_others(keep={generation, previous.generation} if previous else {generation})
     report.embedded, report.chunks, report.generation = len(todo), len(chunks), generation
     report.seconds = time.perf_counter() - start
     return report

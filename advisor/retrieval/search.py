@@ -7,6 +7,8 @@ document, title, section path, text, character span and the scores that ranked i
 from __future__ import annotations
 
 import re
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,3 +163,41 @@ def _clean_query(query: object) -> str:
     if not text:
         raise InvalidInput("Give a question or some words to search for.")
     return text[:MAX_QUERY_CHARS]
+
+
+class LiveSearcher:
+    """A Searcher that follows the index: when another process re-indexes (a new generation in
+    the manifest), the next search after at most `check_s` seconds loads it. Searches already
+    running finish on the generation they started with (the writer keeps the previous one)."""
+
+    def __init__(self, searcher: Searcher, check_s: float = 1.0) -> None:
+        self.current = searcher
+        self.check_s = check_s
+        self._checked = time.monotonic()
+        self._lock = threading.Lock()
+
+    def search(self, query: str, k: int = 5, **filters: Any) -> list[SearchResult]:
+        return self._follow().search(query, k, **filters)
+
+    def _follow(self) -> Searcher:
+        now = time.monotonic()
+        if now - self._checked < self.check_s or not self._lock.acquire(blocking=False):
+            return self.current  # checked lately, or another thread is checking
+        try:
+            self._checked = now
+            old = self.current.index
+            manifest = old.store.read_manifest()
+            if manifest is not None and manifest.generation != old.manifest.generation:
+                manifest.check(self.current.embedder)
+                self.current = Searcher(Index(old.store, manifest), self.current.embedder)
+        finally:
+            self._lock.release()
+        return self.current
+
+    @property
+    def index(self) -> Index:
+        return self.current.index
+
+    @property
+    def chunks(self) -> list[IndexedChunk]:
+        return self.current.chunks

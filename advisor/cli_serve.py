@@ -1,0 +1,114 @@
+"""`gpu-advisor ui`, `serve`, `mcp` and `slack`: the advisor behind a web page, a REST API, the
+Model Context Protocol and Slack. The servers live in `ui/` (imported only when started, so the
+rest of the CLI never loads a web framework); each binds 127.0.0.1 unless told otherwise."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import Any
+
+import click
+
+from advisor.cli_ask import ENGINE_HELP
+from advisor.config import listen_address, secret
+from advisor.errors import InvalidInput
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _module(name: str, extra: str) -> ModuleType:
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise InvalidInput(
+            f"This needs {exc.name or 'a package'} (pip install 'gpu-advisor[{extra}]')."
+        ) from exc
+
+
+def _advisor(engine: str | None) -> Any:
+    from advisor.api import Advisor
+
+    # conversations in SQLite (ADVISOR_CHECKPOINT, else under the data home): they survive a
+    # restart, and several workers pointed at one file continue each other's threads
+    return Advisor(engine=engine, checkpoint=os.environ.get("ADVISOR_CHECKPOINT") or "sqlite")
+
+
+def _address(kind: str, host: str | None, port: int | None, guarded: bool) -> tuple[str, int]:
+    default_host, default_port = listen_address(kind)
+    host, port = host or default_host, port or default_port
+    if host not in _LOOPBACK and not guarded:
+        click.secho(
+            f"Warning: serving on {host}, reachable from other machines, with no "
+            "password or key set.",
+            fg="yellow",
+            err=True,
+        )
+    return host, port
+
+
+HOST = click.option("--host", help="Address to bind (default 127.0.0.1: this machine only).")
+PORT = click.option("--port", type=click.IntRange(1, 65535), help="Port to listen on.")
+
+
+@click.command("ui")
+@click.option("--engine", "-e", help=ENGINE_HELP)
+@HOST
+@PORT
+def ui_command(engine: str | None, host: str | None, port: int | None) -> None:
+    """Open the chat in a browser (Gradio); ADVISOR_UI_PASSWORD asks for a sign-in."""
+    app = _module("ui.app", "ui")
+    password = secret("ADVISOR_UI_PASSWORD")
+    host, port = _address("UI", host, port, password is not None)
+    app.launch(_advisor(engine), host=host, port=port, password=password)
+
+
+@click.command("serve")
+@click.option("--engine", "-e", help=ENGINE_HELP)
+@HOST
+@PORT
+def serve_command(engine: str | None, host: str | None, port: int | None) -> None:
+    """Serve the REST API (OpenAPI at /docs); ADVISOR_API_KEY asks every /v1 call for a key."""
+    rest = _module("ui.rest", "serve")
+    uvicorn = _module("uvicorn", "serve")
+    key = secret("ADVISOR_API_KEY")
+    host, port = _address("API", host, port, key is not None)
+    app = rest.create_app(_advisor(engine), api_key=key)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@click.command("mcp")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio for a local client; http: streamable HTTP at /mcp.",
+)
+@HOST
+@PORT
+def mcp_command(transport: str, host: str | None, port: int | None) -> None:
+    """Publish the calculator and corpus search as Model Context Protocol tools."""
+    server = _module("ui.mcp_server", "mcp")
+    if transport == "http":
+        host, port = _address("MCP", host, port, guarded=False)
+        server.serve("http", host=host, port=port)
+    else:
+        server.serve("stdio")
+
+
+@click.command("slack")
+@click.option("--mode", type=click.Choice(["socket", "http"]), default="socket",
+              show_default=True, help="Socket Mode (SLACK_APP_TOKEN) or HTTP events "
+              "(SLACK_SIGNING_SECRET) at /slack/events.")  # fmt: skip
+@HOST
+@PORT
+def slack_command(mode: str, host: str | None, port: int | None) -> None:
+    """Run the Slack bot; SLACK_BOT_TOKEN and the mode's secret come from the environment."""
+    slack = _module("ui.slack", "slack")
+    if mode == "http":
+        host, port = _address("SLACK", host, port, guarded=True)  # Slack signs every request
+    else:
+        host, port = listen_address("SLACK")
+    slack.serve(mode, host=host, port=port)

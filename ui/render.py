@@ -1,0 +1,197 @@
+"""What every interface shows besides the answer text: calculation receipts, sources, warnings
+and the data behind the two charts. Pure functions of an `Answer`; no web framework here, so the
+Gradio app and the Slack bot show the same things."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.api import Answer
+
+# the parts of a tool result a receipt shows, in this order
+_RESULT_KEYS = ("fits", "memory_per_gpu_gb", "usable_memory_per_gpu_gb", "headroom_gb",
+                "solution", "summary_usd_per_gpu_hour", "count", "considered", "ruled_out",
+                "leader_by_field", "tied_fields", "error")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """One tool call, as a person checks it: what was asked, what was assumed, what came out."""
+
+    tool: str
+    inputs: dict[str, Any]
+    results: dict[str, Any]
+    breakdown_gb: dict[str, float]
+    assumptions: list[str]
+
+
+def receipts(answer: Answer) -> list[Receipt]:
+    out = []
+    for call in answer.tool_calls:
+        result = call.result
+        estimate = result.get("estimate", result)  # solve wraps its estimate
+        inputs = {k: v for k, v in call.args.items() if k != "searcher" and v is not None}
+        if call.name == "search_corpus":
+            results: dict[str, Any] = {"passages": len(result.get("passages", []))}
+        else:
+            results = {k: result[k] for k in _RESULT_KEYS if k in result}
+            if call.name == "recommend_gpus":
+                ranked = result.get("ranked", [])
+                results["ranked"] = [f"{r['num_gpus']} x {r['gpu_name']}" for r in ranked]
+            if call.name == "gpu_specs" and "error" not in result:
+                results = {k: result.get(k) for k in ("name", "memory_gb", "bandwidth_gbs",
+                           "fp16_bf16_dense_tflops", "tdp_w", "source")}  # fmt: skip
+        out.append(
+            Receipt(
+                tool=call.name,
+                inputs=inputs,
+                results=results,
+                breakdown_gb=dict(estimate.get("breakdown_gb") or {}),
+                assumptions=list(estimate.get("assumptions") or []),
+            )
+        )
+    return out
+
+
+def receipts_markdown(answer: Answer) -> str:
+    """The receipts as Markdown: one block per tool call."""
+    if not answer.tool_calls:
+        return "_No calculation: this answer comes from the articles only._"
+    blocks = []
+    for r in receipts(answer):
+        lines = [f"**{r.tool}**", "", f"- inputs: `{_inline(r.inputs)}`"]
+        lines += [f"- {k}: {_value(v)}" for k, v in r.results.items()]
+        if r.breakdown_gb:
+            parts = " + ".join(f"{k} {v:.2f} GB" for k, v in r.breakdown_gb.items() if v > 0)
+            lines.append(f"- memory per GPU: {parts}")
+        lines += [f"- assumed: {a}" for a in r.assumptions]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def sources_markdown(answer: Answer) -> str:
+    if not answer.citations:
+        return "_No passage cited._"
+    return "\n\n".join(
+        f"**[{i}] {c.title}** / {c.section} (`{c.doc}`)\n\n> {_quote(c.text)}"
+        for i, c in enumerate(answer.citations, 1)
+    )
+
+
+def warnings_markdown(answer: Answer) -> str:
+    return "\n".join(f"- {w}" for w in answer.warnings) if answer.warnings else ""
+
+
+# ---------------------------------------------------------------- chart data
+
+
+@dataclass(frozen=True)
+class MemoryBar:
+    label: str
+    breakdown_gb: dict[str, float]
+    usable_gb: float
+    fits: bool
+
+
+def memory_bars(answer: Answer) -> list[MemoryBar]:
+    """One bar per estimate in the answer (estimate, or the estimate behind a solve)."""
+    bars = []
+    for call in answer.tool_calls:
+        if call.name not in ("estimate", "solve"):
+            continue
+        e = call.result.get("estimate", call.result)
+        if "breakdown_gb" not in e:
+            continue
+        label = f"{e['model_name']} on {e['num_gpus']} x {e['gpu_name']}"
+        bars.append(
+            MemoryBar(label, dict(e["breakdown_gb"]), e["usable_memory_per_gpu_gb"], e["fits"])
+        )
+    return bars
+
+
+COMPARE_FIELDS = {
+    "memory_gb": "Memory (GB)",
+    "bandwidth_gbs": "Bandwidth (GB/s)",
+    "fp16_bf16_dense_tflops": "Dense BF16 TFLOPS",
+    "usd_per_gpu_hour": "Median price (USD/GPU-hour)",
+}
+
+
+def comparison(
+    answer: Answer, price: Callable[[str], float | None] | None = None
+) -> list[dict[str, Any]]:
+    """The GPUs an answer compares, with the chart's fields. `price(gpu_id)` gives the median
+    rental price (the prices tool); the chart leaves the price out where none is on record."""
+    rows: dict[str, dict[str, Any]] = {}
+    for call in answer.tool_calls:
+        if call.name != "compare_gpus":
+            continue
+        for g in call.result.get("gpus", []):
+            rows[g["id"]] = {"gpu": g["name"], **{k: g.get(k) for k in COMPARE_FIELDS}}
+            if price is not None:
+                rows[g["id"]]["usd_per_gpu_hour"] = price(g["id"])
+    return list(rows.values())
+
+
+def memory_figure(bars: list[MemoryBar]) -> Any:
+    """A stacked bar per estimate (GB per GPU by part) against the usable memory line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 2.2 + 0.8 * len(bars)))
+    parts = list(dict.fromkeys(k for b in bars for k, v in b.breakdown_gb.items() if v > 0))
+    for i, bar in enumerate(bars):
+        left = 0.0
+        for j, part in enumerate(parts):
+            width = bar.breakdown_gb.get(part, 0.0)
+            ax.barh(i, width, left=left, color=f"C{j}", label=part if i == 0 else None)
+            left += width
+        ax.plot([bar.usable_gb] * 2, [i - 0.45, i + 0.45], color="black", linewidth=2,
+                label="usable memory" if i == 0 else None)  # fmt: skip
+    ax.set_yticks(range(len(bars)), [b.label for b in bars])
+    ax.set_xlabel("GB per GPU")
+    ax.set_title("Memory needed vs usable")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=4, fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def comparison_figure(rows: list[dict[str, Any]]) -> Any:
+    """One small panel per field, a bar per GPU; fields nobody has a value for are left out."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fields = [f for f in COMPARE_FIELDS if any(r.get(f) is not None for r in rows)]
+    fig, axes = plt.subplots(1, len(fields), figsize=(3.2 * len(fields), 3), squeeze=False)
+    for ax, field in zip(axes[0], fields, strict=True):
+        names = [r["gpu"].replace("NVIDIA ", "") for r in rows]
+        ax.bar(names, [r.get(field) or 0 for r in rows], color=[f"C{i}" for i in range(len(rows))])
+        ax.set_title(COMPARE_FIELDS[field], fontsize="small")
+        ax.tick_params(axis="x", labelrotation=30, labelsize="x-small")
+    fig.tight_layout()
+    return fig
+
+
+def _inline(args: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in args.items())
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_value(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return "; ".join(map(str, v))
+    return str(v)
+
+
+def _quote(text: str, limit: int = 600) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
