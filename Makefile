@@ -14,12 +14,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LLM_STAMP := $(VENV)/.llm-stamp
 
-.PHONY: run test setup llm browser lint bench clean
+.PHONY: run test setup llm browser lint audit bench clean
 
 run: $(STAMP)
 	$(BIN)/gpu-advisor ui
 
-test: $(STAMP) $(LLM_STAMP) browser lint
+test: $(STAMP) $(LLM_STAMP) browser lint audit
 	$(BIN)/pytest
 	$(BIN)/gpu-advisor eval
 	$(BIN)/gpu-advisor eval --engine local --subset
@@ -28,6 +28,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# known vulnerabilities in the installed dependencies (PyPI's advisory data); the table of
+# packages it could not look up is printed too, so a blind audit is visible as one
+audit: $(STAMP)
+	$(BIN)/pip-audit --skip-editable --progress-spinner off
 
 setup: $(STAMP)
 

@@ -94,7 +94,10 @@ class Advisor:
             data_home() / "threads.sqlite" if self._checkpoint == "sqlite" else self._checkpoint
         )
         path.parent.mkdir(parents=True, exist_ok=True)
-        return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+        connection = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        # WAL: several processes (API workers) read while one writes, without "database is locked"
+        connection.execute("PRAGMA journal_mode=WAL")
+        return SqliteSaver(connection)
 
     def _get_searcher(self) -> Any:
         with self._lock:
@@ -229,6 +232,12 @@ class Advisor:
         done = object()
         while (event := await asyncio.to_thread(next, iterator, done)) is not done:
             yield event  # type: ignore[misc]
+
+    def warm_up(self) -> None:
+        """Load the index (building it if there is none) and the embedding model now, so that a
+        server's first answer is as quick as the rest."""
+        self._get_searcher()
+        self._get_graph()
 
     def tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one of the advisor's tools directly (TOOL_NAMES: the calculator, prices, corpus

@@ -32,7 +32,10 @@ def _advisor(engine: str | None) -> Any:
 
     # conversations in SQLite (ADVISOR_CHECKPOINT, else under the data home): they survive a
     # restart, and several workers pointed at one file continue each other's threads
-    return Advisor(engine=engine, checkpoint=os.environ.get("ADVISOR_CHECKPOINT") or "sqlite")
+    advisor = Advisor(engine=engine, checkpoint=os.environ.get("ADVISOR_CHECKPOINT") or "sqlite")
+    click.echo("Loading the index and the embedding model ...", err=True)
+    advisor.warm_up()  # before the address is printed: the first question is then quick
+    return advisor
 
 
 def _address(kind: str, host: str | None, port: int | None, guarded: bool) -> tuple[str, int]:
@@ -107,8 +110,12 @@ def mcp_command(transport: str, host: str | None, port: int | None) -> None:
 def slack_command(mode: str, host: str | None, port: int | None) -> None:
     """Run the Slack bot; SLACK_BOT_TOKEN and the mode's secret come from the environment."""
     slack = _module("ui.slack", "slack")
+    # the tokens are checked before anything slow is loaded
+    secret("SLACK_BOT_TOKEN", required="The Slack bot")
     if mode == "http":
+        secret("SLACK_SIGNING_SECRET", required="Slack HTTP mode")
         host, port = _address("SLACK", host, port, guarded=True)  # Slack signs every request
     else:
+        secret("SLACK_APP_TOKEN", required="Slack Socket Mode")
         host, port = listen_address("SLACK")
-    slack.serve(mode, host=host, port=port)
+    slack.serve(mode, _advisor(None), host=host, port=port)

@@ -4,50 +4,23 @@ serving the same local GGUF. The `ollama` engine is the same client with another
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from advisor.agent.llm import chat_model
+from tests import servers
 from tests.test_agent_local import MODEL
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def llama_server() -> Iterator[str]:
     assert MODEL.is_file(), f"run `gpu-advisor llm pull` first (model expected at {MODEL})"
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(MODEL), "--host", "127.0.0.1",
-         "--port", str(port), "--chat_format", "chatml-function-calling", "--n_ctx", "8192"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{url}/models", timeout=1).read()
-                break
-            except OSError:
-                assert process.poll() is None, "llama.cpp server exited"
-                time.sleep(0.5)
+    with servers.llama_server(str(MODEL)) as (url, _process):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def test_openai_engine_answers_through_a_real_server(
@@ -72,7 +45,7 @@ def test_a_server_that_is_not_there_gives_the_rules_answer(
 ) -> None:
     from advisor.api import Advisor
 
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{_free_port()}/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{servers.free_port()}/v1")
     monkeypatch.setenv("ADVISOR_LLM_MODEL", "anything")
     answer = Advisor(engine="openai", searcher=searcher).ask("What is the L40's bandwidth?")
     assert answer.engine == "rules" and "864 GB/s" in answer.text

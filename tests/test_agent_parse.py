@@ -288,9 +288,22 @@ def test_a_complete_question_does_not_inherit(catalog: Catalog) -> None:
     assert not query.follow_up and query.intent == "spec" and query.model is None
 
 
-def test_absurd_counts_are_left_out_with_a_note() -> None:
-    query = parse(
-        "Llama-3-8B on an L4 with 16562123484254507008 k context and batch 99999999999999"
-    )
+def test_absurd_counts_are_left_out_with_a_note(catalog: Catalog) -> None:
+    text = "Llama-3-8B on an L4 with 16562123484254507008 k context and batch 99999999999999"
+    query = parse(text, catalog)
     assert query.context is None and query.batch is None
     assert any("far beyond any real workload" in n for n in query.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Fine-tune Llama-3-8B with QLoRA on an L4 for 1e9 tokens", "train_tokens", 1e9),
+        ("Llama-3-8B on an L4 with 8e3 context", "context", 8000),
+        ("Which GPU has 2.2653312415838805e+39 GiB?", "memory_gb", None),  # not 39 GiB
+        ("Which GPU has -98 GiB?", "memory_gb", None),
+    ],
+)
+def test_exponent_and_negative_numbers(catalog: Catalog, text: str, field: str,
+                                       value: float | None) -> None:  # fmt: skip
+    assert getattr(parse(text, catalog), field) == value

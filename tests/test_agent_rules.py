@@ -123,3 +123,25 @@ def test_no_passage_on_the_gpu_means_no_citation_rather_than_noise(rules_advisor
     searches = [t for t in answer.tool_calls if t.name == "search_corpus"]
     assert [t.args.get("gpu") for t in searches] == ["l4"]
     assert answer.citations == [] and answer.warnings == []
+
+
+FOLLOW_UPS = ["what about on two of them?", "and the A10G?", "and the A4000?"]
+
+
+@pytest.mark.slow
+def test_every_golden_question_then_each_follow_up_is_answered(rules_advisor: Any) -> None:
+    """Found by the REST load test: a follow-up after a turn whose GPU was ambiguous crashed."""
+    from eval.scoring import load_cases
+
+    for i, question in enumerate(sorted({c.turns[0] for c in load_cases()})):
+        thread = f"follow-{i}"
+        rules_advisor.ask(question, thread_id=thread)
+        for follow_up in FOLLOW_UPS:
+            answer = rules_advisor.ask(follow_up, thread_id=thread)
+            assert answer.text.strip() and answer.grounding_rate == 1.0, (question, follow_up)
+
+
+def test_two_of_them_after_an_ambiguous_gpu_asks_which(rules_advisor: Any) -> None:
+    rules_advisor.ask("Can I run Llama-3-8B on an H100?", thread_id="ambiguous-then-two")
+    answer = rules_advisor.ask("what about on two of them?", thread_id="ambiguous-then-two")
+    assert answer.text == "Which GPU? Name it and I will check the fit."

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import positive_data_acceptance
 
-from tests.servers import free_port, gpu_advisor, wait_for
+from tests.servers import free_port, gpu_advisor, listening, wait_for
 from ui.rest import create_app
 
 KEYS = {"answer", "citations", "tool_calls", "numbers", "warnings", "engine", "latency_ms",
@@ -164,6 +164,7 @@ def test_gpu_advisor_serve_on_loopback(home: Path) -> None:
     port = free_port()
     with gpu_advisor("serve", "--port", str(port), env={"ADVISOR_API_KEY": "k-123"}) as proc:
         wait_for(f"http://127.0.0.1:{port}/healthz", proc=proc)
+        assert listening(port) == {"0100007F"}  # 127.0.0.1 only, by default
         ask = urllib.request.Request(
             f"http://127.0.0.1:{port}/v1/ask",
             data=json.dumps({"question": "What is the memory bandwidth of the L40?"}).encode(),

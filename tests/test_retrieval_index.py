@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.config import Settings
+from advisor.errors import InvalidInput
 from advisor.retrieval.index import (
     GENERATION_PREFIX,
     MANIFEST_FILE,
@@ -91,13 +92,17 @@ def test_another_embedding_model_is_detected(corpus_copy: Path, tmp_path: Path) 
     assert open_index(settings, Other()).manifest.embedding_model == "another/model"
 
 
-@pytest.mark.parametrize("damage", ["garbage", "missing-generation"])
+@pytest.mark.parametrize("damage", ["garbage", "missing-generation", "corrupted-database"])
 def test_damaged_index_is_explained(corpus_copy: Path, tmp_path: Path, damage: str) -> None:
     settings = _settings(corpus_copy, tmp_path)
     update_index(settings, HashingEmbedder())
     manifest = settings.index_dir / MANIFEST_FILE
     if damage == "garbage":
         manifest.write_text("{not json")
+    elif damage == "corrupted-database":
+        generation = json.loads(manifest.read_text())["generation"]
+        for db in (settings.index_dir / generation).rglob("*.sqlite3"):
+            db.write_bytes(b"this is not a database" * 100)
     else:
         data = json.loads(manifest.read_text())
         data["generation"] = GENERATION_PREFIX + "gone"
@@ -149,3 +154,37 @@ def test_reads_are_paged(
     article.write_text(article.read_text() + "\n## Added\nOne more short passage of text.\n")
     again = update_index(settings, HashingEmbedder())
     assert again.embedded == 1 and again.chunks == first.chunks + 1  # only the new passage
+
+
+def test_a_live_searcher_follows_rebuilds(corpus_copy: Path, tmp_path: Path) -> None:
+    from advisor.retrieval.search import LiveSearcher, Searcher
+
+    settings = _settings(corpus_copy, tmp_path)
+    embedder = HashingEmbedder()
+    update_index(settings, embedder)
+    live = LiveSearcher(Searcher(open_index(settings, embedder), embedder), check_s=0)
+    assert live.search("L40 memory bandwidth", k=2)
+    newest = update_index(settings, embedder, rebuild=True)
+    assert live.search("L40 memory bandwidth", k=2)
+    assert live.index.manifest.generation == newest.generation
+
+
+def test_a_live_searcher_reloads_when_its_generation_fails(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    from advisor.retrieval.search import LiveSearcher, Searcher
+
+    settings = _settings(corpus_copy, tmp_path)
+    embedder = HashingEmbedder()
+    update_index(settings, embedder)
+    live = LiveSearcher(Searcher(open_index(settings, embedder), embedder), check_s=3600)
+    newest = update_index(settings, embedder, rebuild=True)
+
+    def gone(*args: object, **kwargs: object) -> None:  # what another process's cleanup does
+        raise RuntimeError("Failed to get segments")
+
+    live.current.search = gone  # type: ignore[method-assign]
+    assert live.search("L40 memory bandwidth", k=2)  # failed once, reloaded, answered
+    assert live.index.manifest.generation == newest.generation
+    with pytest.raises(InvalidInput):  # bad input is not retried
+        live.search("   ")

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,40 +10,15 @@ import pytest
 from advisor.config import Settings
 from advisor.retrieval.index import IndexProblem, open_index, update_index
 from advisor.retrieval.search import Searcher
+from tests import servers
 from tests.conftest import CORPUS
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     """`chroma run` from the installed chromadb, on 127.0.0.1, stopped after the module."""
-    chroma = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
-    port = _free_port()
-    data = tmp_path_factory.mktemp("chroma-server")
-    process = subprocess.Popen(
-        [chroma, "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail("chroma run did not start within 60 s")
-        yield "127.0.0.1", port
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with servers.chroma_server(str(tmp_path_factory.mktemp("chroma-server"))) as address:
+        yield address
 
 
 def test_index_and_search_through_the_server(
@@ -84,6 +54,6 @@ def test_rebuild_on_the_server_replaces_the_collection(
 
 def test_unreachable_server_is_explained(tmp_path: Path, embedder: object) -> None:
     settings = Settings(corpus_dir=CORPUS, index_dir=tmp_path, chroma_host="127.0.0.1",
-                        chroma_port=_free_port())  # fmt: skip
+                        chroma_port=servers.free_port())  # fmt: skip
     with pytest.raises(IndexProblem, match="Cannot reach the Chroma server"):
         open_index(settings, embedder)  # type: ignore[arg-type]

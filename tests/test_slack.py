@@ -171,3 +171,15 @@ def test_long_answers_fit_slack_limits() -> None:
     assert len(blocks) == 50 and len(blocks[0]["text"]["text"]) <= 3000
     assert slack.mrkdwn("**Yes** and ## Head") == "*Yes* and ## Head"
     assert slack.mrkdwn("## Heading\ntext") == "*Heading*\ntext"
+
+
+def test_secrets_never_reach_the_logs(
+    fake: FakeSlack, rules_advisor: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("DEBUG")  # everything every library logs, at its most talkative
+    http = TestClient(slack.http_app(_bot(fake, rules_advisor)))
+    _post(http, event("<@UBOT> L40 bandwidth?", ts="7.1"))
+    _post(http, event("<@UBOT> L40 bandwidth?", ts="7.2"), secret="wrong")
+    fake.posted()
+    assert caplog.records  # the libraries did log
+    assert TOKEN not in caplog.text and SECRET not in caplog.text

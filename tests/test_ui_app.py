@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import free_port, gpu_advisor, wait_for
+from tests.servers import free_port, gpu_advisor, listening, wait_for
 from ui import app as ui_app
 
 REPO = Path(__file__).resolve().parent.parent
@@ -138,25 +138,13 @@ def test_three_questions_in_a_real_browser(app_url: str, browser: Any) -> None:
     page.close()
 
 
-def _listening(port: int) -> set[str]:
-    """Local addresses with a listening TCP socket on `port` (from /proc/net/tcp, tcp6)."""
-    found = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            local, state = line.split()[1], line.split()[3]
-            address, port_hex = local.rsplit(":", 1)
-            if state == "0A" and int(port_hex, 16) == port:
-                found.add(address)
-    return found
-
-
 @pytest.mark.slow
 def test_gpu_advisor_ui_binds_loopback_and_asks_for_the_password(home: Path) -> None:
     port = free_port()
     env = {"ADVISOR_UI_PASSWORD": "correct horse"}
     with gpu_advisor("ui", "--port", str(port), env=env) as proc:
         wait_for(f"http://127.0.0.1:{port}/", proc=proc)
-        assert _listening(port) == {"0100007F"}  # 127.0.0.1 only
+        assert listening(port) == {"0100007F"}  # 127.0.0.1 only
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/config")
         assert refused.value.code == 401
@@ -168,3 +156,15 @@ def test_gpu_advisor_ui_binds_loopback_and_asks_for_the_password(home: Path) -> 
         with urllib.request.urlopen(login) as signed_in:
             assert signed_in.status == 200
     assert "correct horse" not in (proc.stdout.read() if proc.stdout else "")
+
+
+def test_a_bug_is_a_sentence_in_the_chat_not_a_traceback(
+    rules_advisor: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(rules_advisor, "stream", broken)
+    (update,) = list(ui_app._respond(rules_advisor, "L40?", [], "rules", None))
+    assert update[0][-1]["content"].startswith("Sorry, something went wrong")
+    assert "ZeroDivisionError" in caplog.text  # logged for the maintainers

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +27,7 @@ _TOOL_WORDS = {"search_corpus": "searching the articles", "gpu_specs": "reading 
                "prices": "looking up prices"}  # fmt: skip
 
 Outputs = tuple[Any, ...]
+log = logging.getLogger(__name__)
 
 
 def build(advisor: Advisor | None = None) -> gr.Blocks:
@@ -89,6 +91,10 @@ def _respond(
                 yield _final(adv, history, event["answer"], thread_id)
     except AdvisorError as exc:  # bad input: said in the chat, never a traceback
         yield (_with(history, f"**Cannot answer:** {exc}"), thread_id, "", "", "", "", *hidden)
+    except Exception:  # a bug: logged for us, a plain sentence for the user
+        log.exception("answering in the UI failed")
+        sorry = "Sorry, something went wrong answering that; please try again."
+        yield (_with(history, sorry), thread_id, "", "", "", "", *hidden)
 
 
 def _final(adv: Advisor, history: list[Any], answer: Any, thread_id: str) -> Outputs:

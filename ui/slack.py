@@ -155,15 +155,18 @@ def http_app(app: App) -> FastAPI:
     return api
 
 
-def serve(mode: str, *, host: str = "127.0.0.1", port: int = 3000) -> None:
+def serve(
+    mode: str, advisor: Advisor | None = None, *, host: str = "127.0.0.1", port: int = 3000
+) -> None:
     """Run until interrupted: "socket" (needs SLACK_APP_TOKEN) or "http"."""
     if mode == "http":
         import uvicorn
 
         secret("SLACK_SIGNING_SECRET", required="Slack HTTP mode")
-        uvicorn.run(http_app(create_app()), host=host, port=port, log_level="warning")
+        uvicorn.run(http_app(create_app(advisor)), host=host, port=port, log_level="warning")
     else:
         from slack_bolt.adapter.socket_mode import SocketModeHandler
 
         app_token = secret("SLACK_APP_TOKEN", required="Slack Socket Mode")
-        SocketModeHandler(create_app(), app_token).start()  # type: ignore[no-untyped-call]
+        handler = SocketModeHandler(create_app(advisor), app_token)
+        handler.start()  # type: ignore[no-untyped-call]

@@ -228,10 +228,18 @@ def min_gpus_line(result: dict[str, Any]) -> str:
     e = result["estimate"]
     if result["solution"] is None:
         return f"It does not fit on any number of {e['gpu_name']} the calculator considers."
-    return (
+    line = (
         f"It would fit on {_gpus(result['solution'], e['gpu_name'])} "
         f"({num(e['memory_per_gpu_gb'], 'GB')} per GPU)."
     )
+    activations = (e.get("breakdown_gb") or {}).get("activations", 0.0)
+    if result["solution"] > 8 and activations > e["memory_per_gpu_gb"] / 2:
+        # sharding spreads weights and optimizer states, never a GPU's own activations
+        line += (
+            f" Most of that is activations ({num(activations, 'GB')} per GPU), which more GPUs "
+            "do not shrink: gradient checkpointing or a shorter sequence cuts them."
+        )
+    return line
 
 
 def estimate_cost(e: dict[str, Any]) -> str:

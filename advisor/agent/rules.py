@@ -128,6 +128,8 @@ def _gpus_for(query: Query) -> list[str]:
 
 def _fit(query: Query, box: ToolBox, workload: str) -> Draft:
     gpus = _gpus_for(query)
+    if not gpus and query.memory_gb is None:  # "on two of them" after an unresolved GPU
+        return Draft("Which GPU? Name it and I will check the fit.")
     if not gpus:
         return Draft(
             f"I know no GPU with {query.memory_gb:g} GB; name the GPU and I will check the fit."

@@ -130,8 +130,16 @@ class LocalStore:
             raise IndexProblem(
                 f"The index folder {path} is missing. Run `gpu-advisor index --rebuild`."
             )
-        client = _chromadb().PersistentClient(path=str(path), settings=_client_settings())
-        return _get_collection(client, generation, create)
+        try:
+            client = _chromadb().PersistentClient(path=str(path), settings=_client_settings())
+            return _get_collection(client, generation, create)
+        except IndexProblem:
+            raise
+        except Exception as exc:  # Chroma's own errors for a damaged folder or database
+            raise IndexProblem(
+                f"The index at {path} cannot be read ({type(exc).__name__}: {exc}). "
+                "Run `gpu-advisor index --rebuild`."
+            ) from None
 
     def drop_others(self, keep: set[str]) -> None:
         for child in self.root.glob(f"{GENERATION_PREFIX}*"):

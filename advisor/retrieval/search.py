@@ -15,7 +15,7 @@ from typing import Any
 import bm25s
 
 from advisor.catalog import load_catalog
-from advisor.errors import InvalidInput
+from advisor.errors import AdvisorError, InvalidInput
 from advisor.retrieval.embed import Embedder
 from advisor.retrieval.index import Index, IndexedChunk
 
@@ -177,19 +177,37 @@ class LiveSearcher:
         self._lock = threading.Lock()
 
     def search(self, query: str, k: int = 5, **filters: Any) -> list[SearchResult]:
-        return self._follow().search(query, k, **filters)
+        try:
+            return self._follow().search(query, k, **filters)
+        except AdvisorError:
+            raise  # bad input: not the index's fault
+        except Exception:
+            # the generation went away under us (two re-indexes since it was loaded): load the
+            # current one and try once more
+            return self._follow(force=True).search(query, k, **filters)
 
-    def _follow(self) -> Searcher:
+    def _follow(self, force: bool = False) -> Searcher:
         now = time.monotonic()
-        if now - self._checked < self.check_s or not self._lock.acquire(blocking=False):
-            return self.current  # checked lately, or another thread is checking
+        if not force and now - self._checked < self.check_s:
+            return self.current
+        if not self._lock.acquire(blocking=force):
+            return self.current  # another thread is checking
         try:
             self._checked = now
-            old = self.current.index
-            manifest = old.store.read_manifest()
-            if manifest is not None and manifest.generation != old.manifest.generation:
+            for attempt in range(3):
+                old = self.current.index
+                manifest = old.store.read_manifest()
+                if manifest is None or (manifest.generation == old.manifest.generation
+                                        and not force):  # fmt: skip
+                    break
                 manifest.check(self.current.embedder)
-                self.current = Searcher(Index(old.store, manifest), self.current.embedder)
+                try:
+                    self.current = Searcher(Index(old.store, manifest), self.current.embedder)
+                    break
+                except Exception:
+                    if attempt == 2:
+                        raise
+                    time.sleep(0.2)  # replaced while loading: read the manifest again
         finally:
             self._lock.release()
         return self.current
