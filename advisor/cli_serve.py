@@ -33,9 +33,24 @@ def _advisor(engine: str | None) -> Any:
     # conversations in SQLite (ADVISOR_CHECKPOINT, else under the data home): they survive a
     # restart, and several workers pointed at one file continue each other's threads
     advisor = Advisor(engine=engine, checkpoint=os.environ.get("ADVISOR_CHECKPOINT") or "sqlite")
+    _first_index()
     click.echo("Loading the index and the embedding model ...", err=True)
     advisor.warm_up()  # before the address is printed: the first question is then quick
     return advisor
+
+
+def _first_index() -> None:
+    """On a first start there is no index yet: build it here, with a progress bar."""
+    from advisor.cli_retrieval import progress_bar
+    from advisor.config import Settings
+    from advisor.retrieval.embed import default_embedder
+    from advisor.retrieval.index import store_for, update_index
+
+    settings = Settings.from_env()
+    if store_for(settings).read_manifest() is None:
+        click.echo("First start: indexing the articles (once) ...", err=True)
+        with progress_bar("Embedding passages", True) as update:
+            update_index(settings, default_embedder(), progress=update)
 
 
 def _address(kind: str, host: str | None, port: int | None, guarded: bool) -> tuple[str, int]:

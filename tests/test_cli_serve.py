@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from advisor import cli_serve
@@ -48,3 +50,19 @@ def test_serving_other_machines_without_a_key_is_warned_about(
     assert "reachable from other machines, with no password or key" in capsys.readouterr().err
     cli_serve._address("API", "0.0.0.0", 9000, guarded=True)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.slow
+def test_a_first_start_indexes_the_articles_then_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.servers import free_port, gpu_advisor, wait_for
+
+    monkeypatch.setenv("ADVISOR_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ADVISOR_INDEX_DIR", str(tmp_path / "no-index-yet"))
+    port = free_port()
+    with gpu_advisor("serve", "--port", str(port)) as proc:
+        wait_for(f"http://127.0.0.1:{port}/healthz", timeout=300, proc=proc)
+    output = proc.stdout.read() if proc.stdout else ""
+    assert "First start: indexing the articles" in output
+    assert (tmp_path / "no-index-yet" / "manifest.json").is_file()
