@@ -240,15 +240,14 @@ class Advisor:
         self._get_graph()
 
     def tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run one of the advisor's tools directly (TOOL_NAMES: the calculator, prices, corpus
-        search), as an agent's tool call does. Bad input comes back as {"error": "..."}."""
+        """Run one of the advisor's tools directly (tool_functions(): the calculator, prices,
+        corpus search), as an agent's tool call does. Bad input comes back as {"error": "..."}."""
         from advisor.tools import call_tool
 
-        args = dict(arguments or {}) if isinstance(arguments, dict) else arguments
+        args = {} if arguments is None else arguments
         if name == "search_corpus" and isinstance(args, dict):
-            args.pop("searcher", None)  # the index is the Advisor's, never the caller's
-            args["searcher"] = self._get_searcher()
-        return call_tool(name, args)  # type: ignore[arg-type]
+            args = {**args, "searcher": self._get_searcher()}  # the Advisor's index, not a caller's
+        return call_tool(name, args)
 
     def gpus(self) -> list[dict[str, Any]]:
         """Every GPU in the datasheet table, as the `gpu_specs` tool gives each."""
@@ -286,8 +285,12 @@ def tool_functions() -> dict[str, Any]:
     return dict(TOOLS)
 
 
-TOOL_NAMES = ("search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve",
-              "recommend_gpus", "prices")  # fmt: skip
+def tool_parameters(fn: Any) -> list[Any]:
+    """A tool's parameters as a client gives them (advisor.tools.tool_parameters)."""
+    from advisor.tools import tool_parameters as parameters
 
-__all__ = ["ENGINES", "TOOL_NAMES", "Advisor", "Answer", "Citation", "NumberRef", "ToolCall",
-           "tool_functions"]  # fmt: skip
+    return parameters(fn)
+
+
+__all__ = ["ENGINES", "Advisor", "Answer", "Citation", "NumberRef", "ToolCall",
+           "tool_functions", "tool_parameters"]  # fmt: skip

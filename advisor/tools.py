@@ -7,7 +7,9 @@ the caller can act on ("Unknown GPU 'RTX 9999'. Did you mean: ...").
 
 from __future__ import annotations
 
+import inspect
 import threading
+import typing
 from collections.abc import Callable
 from dataclasses import replace
 from functools import wraps
@@ -319,6 +321,17 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "recommend_gpus": recommend_gpus,
     "prices": prices,
 }
+
+
+def tool_parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
+    """A tool's parameters as a caller gives them, annotations resolved to types; `searcher` is
+    supplied by the agent or the Advisor, never by a model or a client."""
+    hints = typing.get_type_hints(fn)
+    return [
+        p.replace(annotation=hints[p.name])
+        for p in inspect.signature(fn).parameters.values()
+        if p.name != "searcher"
+    ]
 
 
 def call_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -135,19 +135,15 @@ def test_nothing_a_model_writes_is_executed(tmp_path: Path, rules_advisor: Any) 
     """Code in a question (or in a model's tool arguments) is data: tools take names and
     numbers; nothing in advisor/ or ui/ evaluates text (ruff's S rules forbid eval, exec and
     shell=True, and CI runs ruff)."""
-    from advisor.api import Advisor
-
     marker = tmp_path / "pwned"
     payloads = [
         f"__import__('os').system('touch {marker}')",
         f"$(touch {marker}) `touch {marker}`; touch {marker}",
         f"{{{{ ''.__class__.__mro__[1].__subclasses__() }}}} ; open('{marker}', 'w')",
     ]
-    advisor = Advisor(searcher=rules_advisor._get_searcher())
     for payload in payloads:
-        advisor.ask(f"Can I run {payload} on an L4?")
-        for tool in ("gpu_specs", "estimate", "search_corpus"):
-            args = {"gpu": payload, "model": payload, "query": payload}
-            keep = {"gpu_specs": ["gpu"], "estimate": ["model", "gpu"], "search_corpus": ["query"]}
-            advisor.tool(tool, {k: args[k] for k in keep[tool]})
+        rules_advisor.ask(f"Can I run {payload} on an L4?")
+        rules_advisor.tool("gpu_specs", {"gpu": payload})
+        rules_advisor.tool("estimate", {"model": payload, "gpu": payload})
+        rules_advisor.tool("search_corpus", {"query": payload})
     assert not marker.exists()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from advisor.api import TOOL_NAMES
+from advisor.api import tool_functions
 from tests.servers import free_port, gpu_advisor, wait_for
 from ui.mcp_server import build
 
@@ -36,7 +36,7 @@ def _result(call: Any) -> dict[str, Any]:
 
 async def _check_all_tools(client: Client, advisor: Any) -> None:
     listed = (await client.list_tools()).tools
-    assert sorted(t.name for t in listed) == sorted(TOOL_NAMES)
+    assert sorted(t.name for t in listed) == sorted(tool_functions())
     for tool in listed:
         assert tool.description and "searcher" not in tool.input_schema["properties"]
     for name, args in CALLS.items():

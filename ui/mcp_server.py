@@ -6,13 +6,12 @@ an editor gets exactly the numbers the advisor itself uses."""
 from __future__ import annotations
 
 import inspect
-import typing
 from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from advisor.api import Advisor, tool_functions
+from advisor.api import Advisor, tool_functions, tool_parameters
 
 INSTRUCTIONS = (
     "GPU Advisor's calculator and article search. Datasheet values (gpu_specs, compare_gpus) are "
@@ -32,12 +31,7 @@ def build(advisor: Advisor | None = None) -> MCPServer:
 def _published(adv: Advisor, name: str, fn: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
     """A function with the tool's own typed signature (less the internal `searcher`) that runs
     the tool through the Advisor; the SDK reads its signature for the input schema."""
-    hints = typing.get_type_hints(fn)
-    params = [
-        p.replace(annotation=hints[p.name])
-        for p in inspect.signature(fn).parameters.values()
-        if p.name != "searcher"
-    ]
+    params = tool_parameters(fn)
 
     def run(**arguments: Any) -> dict[str, Any]:
         return adv.tool(name, arguments)

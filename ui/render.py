@@ -61,8 +61,8 @@ def receipts_markdown(answer: Answer) -> str:
         return "_No calculation: this answer comes from the articles only._"
     blocks = []
     for r in receipts(answer):
-        lines = [f"**{r.tool}**", "", f"- inputs: `{_inline(r.inputs)}`"]
-        lines += [f"- {k}: {_value(v)}" for k, v in r.results.items()]
+        lines = [f"**{r.tool}**", "", f"- inputs: `{inputs_text(r.inputs)}`"]
+        lines += [f"- {k}: {value_text(v)}" for k, v in r.results.items()]
         if r.breakdown_gb:
             parts = " + ".join(f"{k} {v:.2f} GB" for k, v in r.breakdown_gb.items() if v > 0)
             lines.append(f"- memory per GPU: {parts}")
@@ -178,15 +178,17 @@ def comparison_figure(rows: list[dict[str, Any]]) -> Any:
     return fig
 
 
-def _inline(args: dict[str, Any]) -> str:
+def inputs_text(args: dict[str, Any]) -> str:
+    """A tool call's inputs on one line: "model=llama-3-8b, gpu=l4"."""
     return ", ".join(f"{k}={v}" for k, v in args.items())
 
 
-def _value(v: Any) -> str:
+def value_text(v: Any) -> str:
+    """A result value as a receipt shows it (floats to 3 significant figures)."""
     if isinstance(v, float):
         return f"{v:.3g}"
     if isinstance(v, dict):
-        return ", ".join(f"{k} {_value(x)}" for k, x in v.items())
+        return ", ".join(f"{k} {value_text(x)}" for k, x in v.items())
     if isinstance(v, list):
         return "; ".join(map(str, v))
     return str(v)

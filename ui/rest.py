@@ -119,7 +119,7 @@ def create_app(advisor: Advisor | None = None, *, api_key: str | None = None) ->
     @app.exception_handler(AdvisorError)
     async def advisor_error(_request: Request, exc: AdvisorError) -> JSONResponse:
         status = 404 if isinstance(exc, KeyError) else 400
-        return JSONResponse({"detail": _message(exc)}, status_code=status)
+        return JSONResponse({"detail": str(exc)}, status_code=status)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
@@ -164,12 +164,7 @@ def _sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
                 event = {"type": "answer", "answer": event["answer"].to_dict()}
             yield f"event: {event['type']}\ndata: {json.dumps(event, default=str)}\n\n"
     except AdvisorError as exc:  # the stream has started: the error travels as an event
-        yield f"event: error\ndata: {json.dumps({'type': 'error', 'detail': _message(exc)})}\n\n"
-
-
-def _message(exc: Exception) -> str:
-    # KeyError subclasses (UnknownGPU) would print their message in quotes
-    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        yield f"event: error\ndata: {json.dumps({'type': 'error', 'detail': str(exc)})}\n\n"
 
 
 __all__ = ["create_app"]

@@ -117,8 +117,8 @@ def blocks(answer: Answer) -> list[dict[str, Any]]:
     for warning in answer.warnings:
         out.append(_section(f":warning: {mrkdwn(warning)}"))
     for r in render.receipts(answer):
-        facts = [f"*{r.tool}* ({', '.join(f'{k}={v}' for k, v in r.inputs.items())})"]
-        facts += [f"{k}: {render._value(v)}" for k, v in r.results.items()]
+        facts = [f"*{r.tool}* ({render.inputs_text(r.inputs)})"]
+        facts += [f"{k}: {render.value_text(v)}" for k, v in r.results.items()]
         out.append(_context(" · ".join(facts)))
     if answer.citations:
         out.append({"type": "divider"})

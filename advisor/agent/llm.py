@@ -27,7 +27,7 @@ from pydantic import Field, SecretStr
 
 from advisor.config import ENGINES
 from advisor.errors import InvalidInput
-from advisor.tools import TOOLS
+from advisor.tools import TOOLS, tool_parameters
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
@@ -36,13 +36,10 @@ def tool_schemas() -> list[dict[str, Any]]:
     """OpenAI-style function schemas from the tools' signatures and docstrings."""
     schemas = []
     for name, fn in TOOLS.items():
-        hints = typing.get_type_hints(fn)
         props: dict[str, Any] = {}
         required = []
-        for param in inspect.signature(fn).parameters.values():
-            if param.name == "searcher":
-                continue  # supplied by the agent, not the model
-            props[param.name] = _json_type(hints[param.name])
+        for param in tool_parameters(fn):
+            props[param.name] = _json_type(param.annotation)
             if param.default is inspect.Parameter.empty:
                 required.append(param.name)
         doc = " ".join((fn.__doc__ or "").split())

@@ -206,7 +206,7 @@ def parse(question: str, catalog: Catalog) -> Query:
         engine=engine,
         notes=tuple(notes),
     )
-    query = _numbers(query, text, low)
+    query = _numbers(query, text)
     return replace(query, intent=_intent(query, low), fields=_fields(low))
 
 
@@ -225,8 +225,9 @@ def _plain(match: re.Match[str]) -> str:
     return f"{value:f}".rstrip("0").rstrip(".")
 
 
-def _numbers(query: Query, text: str, low: str) -> Query:
-    text, low = _SIGNED_OR_EXPONENT.sub(_plain, text), _SIGNED_OR_EXPONENT.sub(_plain, low)
+def _numbers(query: Query, text: str) -> Query:
+    text = _SIGNED_OR_EXPONENT.sub(_plain, text)
+    low = text.lower()
     values: dict[str, Any] = {}
     ctx = _CONTEXT.search(text)
     if ctx:
