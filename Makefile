@@ -5,7 +5,8 @@
 # fetches the local model (1.1 GB, sha256-checked) because the tests run the real local engine.
 # The UI test drives Debian's Chromium: `make test` installs it with apt-get when it is missing.
 # After pytest, the evaluation gate: the golden set on the rules engine (exit 4 below 95% passed,
-# 100% grounded, 100% citation integrity) and the local engine on its 12-case subset.
+# 100% grounded, 100% citation integrity) and the local engine on its 12-case subset, with the
+# LLM judge's faithfulness share (reported, not gated).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -22,7 +23,7 @@ run: $(STAMP)
 test: $(STAMP) $(LLM_STAMP) browser lint audit
 	$(BIN)/pytest
 	$(BIN)/gpu-advisor eval
-	$(BIN)/gpu-advisor eval --engine local --subset
+	$(BIN)/gpu-advisor eval --engine local --subset --judge local
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -96,7 +96,8 @@ def run_cases(
 
 
 def judge_faithfulness(scores: list[Score], engine: str) -> dict[str, Any]:
-    """An LLM's yes/no on whether each answer says only what its tool results support.
+    """An LLM's yes/no on whether each answer says only what its tool results and cited
+    passages support.
     Reported, never gated: a small judge is itself unreliable."""
     from advisor.agent.llm import chat_model
 
@@ -105,10 +106,13 @@ def judge_faithfulness(scores: list[Score], engine: str) -> dict[str, Any]:
     for s in scores:
         if s.answer is None:
             continue
-        evidence = json.dumps([t.result for t in s.answer.tool_calls], default=str)[:4000]
+        results = [t.result for t in s.answer.tool_calls if t.name != "search_corpus"]
+        evidence = json.dumps(results, default=str)[:3000]
+        quoted = "\n".join(f"[{i}] {c.text[:600]}" for i, c in enumerate(s.answer.citations, 1))
         prompt = (
-            f"Tool results:\n{evidence}\n\nAnswer:\n{s.answer.text[:2000]}\n\nIs every "
-            "claim in the answer supported by the tool results? Reply yes or no."
+            f"Tool results:\n{evidence}\n\nCited passages:\n{quoted or '(none)'}\n\n"
+            f"Answer:\n{s.answer.text[:2000]}\n\nIs every claim in the answer supported by "
+            "the tool results or the cited passages? Reply yes or no."
         )
         reply = str(model.invoke(prompt).content).strip().lower()
         verdicts.append(reply.startswith("yes"))
@@ -196,8 +200,12 @@ def _markdown(data: dict[str, Any], plots: list[str]) -> str:
         f"- latency per case: p50 {s['latency_p50_ms']} ms, p95 {s['latency_p95_ms']} ms",
         f"- thresholds: {data['thresholds']}; below: {data['below_thresholds'] or 'none'}",
     ]
-    if s["judge_faithfulness"]:
-        lines.append(f"- LLM judge (reported, not gated): {s['judge_faithfulness']}")
+    if judged := s["judge_faithfulness"]:
+        share = judged["faithful_share"]
+        lines.append(
+            f"- faithfulness by an LLM judge ({judged['judge']} engine; reported, not gated): "
+            + (f"{share:.0%} of {judged['answers']} answers" if share is not None else "no answers")
+        )
     lines += ["", "| category | cases | passed | pass rate |", "|---|---|---|---|"]
     for category, row in s["per_category"].items():
         lines.append(f"| {category} | {row['cases']} | {row['passed']} | {row['pass_rate']:.0%} |")

@@ -219,3 +219,32 @@ def test_arguments_the_question_states_fill_a_small_models_tool_call(searcher: A
     (call_made,) = [t for t in answer.tool_calls if t.name == "estimate"]
     assert call_made.args["workload"] == "finetune-qlora" and call_made.args["context"] == 4096
     assert answer.engine == "local"
+
+
+def test_a_figure_from_a_passage_used_without_its_marker_gets_the_citation(searcher: Any) -> None:
+    # a small model takes "beyond 4x" from a passage it was given but writes no [n]: the marker
+    # is added after that sentence, so the answer cites where its number came from
+    times = "\N{MULTIPLICATION SIGN}"  # the article writes "4" and this sign
+    query = "NVLink multi-GPU training scaling"
+    passages = Advisor(searcher=searcher).tool("search_corpus", {"query": query})["passages"]
+    home = next(i for i, p in enumerate(passages, 1) if f"beyond 4{times}" in p["text"])
+    advisor, _model = _advisor(searcher, [
+        call("search_corpus", query=query),
+        AIMessage(f"Without NVLink, adding GPUs beyond 4{times} often slows training. Use NVLink."),
+    ])  # fmt: skip
+    answer = advisor.ask("What do the articles say about NVLink for multi-GPU training?")
+    assert answer.engine == "local", answer.warnings
+    sentence = f"Without NVLink, adding GPUs beyond 4{times} often slows training [{home}]."
+    assert answer.text.startswith(sentence)
+    assert [c.id for c in answer.citations] == [passages[home - 1]["id"]]
+    assert answer.grounding_rate == 1.0
+
+
+def test_a_figure_in_no_passage_is_not_given_a_citation(searcher: Any) -> None:
+    advisor, _model = _advisor(searcher, [
+        call("search_corpus", query="NVLink multi-GPU training scaling"),
+        AIMessage("NVLink links 987654 GPUs."), AIMessage("NVLink links 987654 GPUs."),
+    ])  # fmt: skip
+    answer = advisor.ask("What do the articles say about NVLink for multi-GPU training?")
+    assert answer.engine == "rules" and "987654" not in answer.text
+    assert any("987654" in w for w in answer.warnings)

@@ -79,3 +79,25 @@ def test_whatever_the_model_says_no_datasheet_contradiction_reaches_the_user(
     if answer.engine == "rules":
         assert any("refused" in w for w in answer.warnings)
         assert "2,039 GB/s" in answer.text and "3,350 GB/s" in answer.text
+
+
+def test_every_completion_is_capped_on_the_tool_call_path_too(local_advisor: Any) -> None:
+    # llama-cpp-python writes tool arguments with no token limit (a tool call once ran to the end
+    # of the context, 12 minutes): every completion it makes, its handler's too, gets the cap
+    from advisor.agent.llm import _capped, _llama, tool_schemas
+
+    model = local_advisor._get_model("local")
+    llama = _llama(model.model_path, model.n_ctx)
+    seen: list[int] = []  # the max_tokens each completion gets, behind the cap
+    original = llama.create_completion
+    llama.create_completion = lambda *a, **k: seen.append(k["max_tokens"]) or original(*a, **k)
+    with _capped(llama, 5):
+        out = llama.create_completion("Count to one hundred: 1, 2, 3,", max_tokens=None)
+        llama.create_chat_completion(
+            messages=[{"role": "user", "content": "Bandwidth of the L40?"}],
+            tools=tool_schemas(),
+            tool_choice="auto",
+        )
+    assert out["usage"]["completion_tokens"] == 5
+    assert len(seen) >= 2 and set(seen) == {5}  # the handler's own completions were capped
+    assert "create_completion" not in vars(llama)  # and the cap is lifted afterwards

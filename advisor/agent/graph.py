@@ -158,6 +158,9 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
         text = ""
     cited, bad_refs = _citations(text, turn.box)
     check, _refs = turn.box.check(text, state["question"], cited)
+    if check.ungrounded and (text := _cite_uncited(text, check.ungrounded, cited, turn.box)):
+        cited, bad_refs = _citations(text, turn.box)
+        check, _refs = turn.box.check(text, state["question"], cited)
     problems = []
     if not text:
         problems.append("You gave no answer.")
@@ -273,6 +276,22 @@ def _contradictions(text: str) -> list[str]:
             continue  # the datasheet value is said too
         found.append(f"Your answer says {claim.quote.strip()!r} but the {verdict.note}.")
     return found
+
+
+def _cite_uncited(text: str, ungrounded: list[Any], cited: list[Citation], box: ToolBox) -> str:
+    """A small model often uses a figure from a passage it was given without its [n] marker.
+    The marker is added after the sentence that uses the figure: the answer then cites the
+    passage its number came from, as the guard requires. Figures in no passage stay ungrounded."""
+    homes = box.uncited_homes(text, cited)
+    for number in ungrounded:
+        marker = homes.get(number.text)
+        at = text.find(number.text)
+        if marker is None or at < 0:
+            continue
+        end = re.search(r"[.!?](\s|$)|$", text[at:])
+        cut = at + (end.start() if end else len(text) - at)
+        text = f"{text[:cut]} [{marker}]{text[cut:]}"
+    return text
 
 
 def _citations(text: str, box: ToolBox) -> tuple[list[Citation], list[int]]:

@@ -16,6 +16,8 @@ import threading
 import types
 import typing
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -105,7 +107,7 @@ class LlamaCppChat(BaseChatModel):
 
     model_path: str
     n_ctx: int = 8192
-    max_tokens: int = 400
+    max_tokens: int = 400  # per completion: an answer of a few sentences, or one tool call
     tools: list[dict[str, Any]] = Field(default_factory=list)
 
     @property
@@ -120,7 +122,7 @@ class LlamaCppChat(BaseChatModel):
     ) -> ChatResult:
         llama = _llama(self.model_path, self.n_ctx)
         extra: dict[str, Any] = {"tools": self.tools, "tool_choice": "auto"} if self.tools else {}
-        with _LOCK:
+        with _LOCK, _capped(llama, self.max_tokens):
             reply = llama.create_chat_completion(
                 messages=[_to_openai(m) for m in messages],
                 temperature=0.0,
@@ -145,6 +147,26 @@ class LlamaCppChat(BaseChatModel):
         if not calls and (written := _written_call(text)):
             calls, text = [written], ""
         return ChatResult(generations=[ChatGeneration(message=AIMessage(text, tool_calls=calls))])
+
+
+@contextmanager
+def _capped(llama: Any, limit: int) -> Iterator[None]:
+    """Every completion of `llama` within gets at most `limit` new tokens. llama-cpp-python's
+    function-calling handler writes tool arguments with no token limit: seen here, one tool call
+    ran 12 minutes to the end of the 8,192-token context. Cut short, the arguments are not JSON,
+    the call fails, and the guard's fallback gives the rules answer."""
+    complete = llama.create_completion
+
+    def create_completion(*args: Any, **kwargs: Any) -> Any:
+        asked = kwargs.get("max_tokens")
+        kwargs["max_tokens"] = limit if asked is None or asked <= 0 else min(asked, limit)
+        return complete(*args, **kwargs)
+
+    llama.create_completion = create_completion  # the handler calls the instance's method
+    try:
+        yield
+    finally:
+        del llama.create_completion
 
 
 def _written_call(text: str) -> dict[str, Any] | None:

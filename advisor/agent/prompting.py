@@ -11,6 +11,8 @@ from advisor.agent import rules
 from advisor.agent.parse import Query
 from advisor.agent.toolbox import ToolBox
 
+# What the model reads costs time: a prompt is read at about 60 tokens/s on 2 cores, so
+# results are cut to what an answer needs.
 _KEEP = {
     "gpu_specs": (
         "name",
@@ -67,6 +69,9 @@ def view(name: str, result: dict[str, Any], box: ToolBox) -> str:
         return "\n".join(lines) or "No passages found."
     if name == "prices":
         return json.dumps(_round(_price_view(result)))
+    if name == "compare_gpus":  # the datasheet fields a comparison turns on, not every row
+        gpus = [{k: g[k] for k in _KEEP["gpu_specs"] if k in g} for g in result["gpus"]]
+        return json.dumps(_round({**result, "gpus": gpus}))
     keep = _KEEP.get(name)
     shown = {k: result[k] for k in keep if k in result} if keep else result
     if name == "estimate" and isinstance(shown.get("cost"), dict):
