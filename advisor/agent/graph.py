@@ -23,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from advisor.agent import rules
-from advisor.agent.guard import read_numbers, read_verdict
+from advisor.agent.guard import Number, read_numbers, read_verdict
 from advisor.agent.parse import Query, parse, resolve
 from advisor.agent.prompting import entities, view, with_question_defaults
 from advisor.agent.toolbox import ToolBox
@@ -31,6 +31,7 @@ from advisor.answer import Citation
 from advisor.catalog import load_catalog
 
 HISTORY_TURNS = 3
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _CALL_TEXT = re.compile(r"\s*functions\.\w+:")  # a tool call written as text, not an answer
 MAX_TOOL_ROUNDS = {"local": 1, "openai": 3, "ollama": 2}
 SYSTEM = """You are GPU Advisor. You answer questions about GPUs for machine learning: specs, \
@@ -158,7 +159,9 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
         text = ""
     cited, bad_refs = _citations(text, turn.box)
     check, _refs = turn.box.check(text, state["question"], cited)
-    if check.ungrounded and (text := _cite_uncited(text, check.ungrounded, cited, turn.box)):
+    marked = _cite_uncited(text, check.ungrounded, cited, turn.box) if check.ungrounded else text
+    if marked != text:  # a marker was added: check again with the passages it cites
+        text = marked
         cited, bad_refs = _citations(text, turn.box)
         check, _refs = turn.box.check(text, state["question"], cited)
     problems = []
@@ -278,7 +281,7 @@ def _contradictions(text: str) -> list[str]:
     return found
 
 
-def _cite_uncited(text: str, ungrounded: list[Any], cited: list[Citation], box: ToolBox) -> str:
+def _cite_uncited(text: str, ungrounded: list[Number], cited: list[Citation], box: ToolBox) -> str:
     """A small model often uses a figure from a passage it was given without its [n] marker.
     The marker is added after the sentence that uses the figure: the answer then cites the
     passage its number came from, as the guard requires. Figures in no passage stay ungrounded."""
@@ -288,8 +291,8 @@ def _cite_uncited(text: str, ungrounded: list[Any], cited: list[Citation], box: 
         at = text.find(number.text)
         if marker is None or at < 0:
             continue
-        end = re.search(r"[.!?](\s|$)|$", text[at:])
-        cut = at + (end.start() if end else len(text) - at)
+        end = _SENTENCE_END.search(text, at)
+        cut = end.start() if end else len(text)
         text = f"{text[:cut]} [{marker}]{text[cut:]}"
     return text
 

@@ -54,11 +54,10 @@ class ToolBox:
     def uncited_homes(self, text: str, cited: list[Citation]) -> dict[str, int]:
         """Numbers of `text` found only in passages retrieved but not cited: number -> the
         passage's [n] marker, so that a model can be told which passage to cite."""
-        order = list(self.passages)
         cited_ids = {c.id for c in cited}
         homes = {
-            f"{order.index(pid) + 1}": guard.read_numbers(p["text"], skip_names=False)
-            for pid, p in self.passages.items()
+            str(marker): guard.read_numbers(p["text"], skip_names=False)
+            for marker, (pid, p) in enumerate(self.passages.items(), 1)
             if pid not in cited_ids
         }
         return {n.text: int(where) for n, where in guard.check(text, homes).grounded}
