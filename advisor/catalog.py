@@ -30,10 +30,14 @@ from advisor.errors import (
     UnknownModel,
 )
 from advisor.names import gpu_key, model_key, parse_size_b, suggest
-from advisor.specs import GPU, Model, Price
+from advisor.specs import GPU, Model, Price, PurchasePrice
 
 T = TypeVar("T")
 SEGMENTS = ("datacenter", "workstation", "consumer", "laptop")
+GPU_LINKS = ("switch", "bridge", "pcie", "none")
+COMPUTE_STACKS = ("cuda", "rocm", "oneapi", "metal", "synapseai")
+PURCHASE_KINDS = ("msrp", "new", "used")
+_DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 GENERIC_SIZE_RANGE_B = (0.01, 5000.0)
 # Dense models whose shape a generic "N-billion-parameter model" borrows, by nearest size.
 GENERIC_TEMPLATES = (
@@ -125,6 +129,14 @@ def _validate_gpu(gpu: GPU, where: str) -> None:
             raise CatalogError(f"{where}: {f.name} must not be negative.")
     if not gpu.source.strip():
         raise CatalogError(f"{where}: every GPU needs a source.")
+    if gpu.gpu_link is not None and gpu.gpu_link not in GPU_LINKS:
+        raise CatalogError(f"{where}: gpu_link must be one of {', '.join(GPU_LINKS)}.")
+    if gpu.gpu_link in ("switch", "bridge") and not gpu.gpu_link_gbs:
+        raise CatalogError(f"{where}: a {gpu.gpu_link} link needs its gpu_link_gbs.")
+    if gpu.compute_stack is not None and gpu.compute_stack not in COMPUTE_STACKS:
+        raise CatalogError(f"{where}: compute_stack must be one of {', '.join(COMPUTE_STACKS)}.")
+    if gpu.launch_date is not None and not _DATE.fullmatch(gpu.launch_date):
+        raise CatalogError(f"{where}: launch_date must be YYYY-MM or YYYY-MM-DD.")
 
 
 def _validate_model(model: Model, where: str) -> None:
@@ -140,12 +152,30 @@ def _validate_model(model: Model, where: str) -> None:
         raise CatalogError(f"{where}: sliding_window_layers exceeds num_layers.")
 
 
-def _load_entries(path: Path, cls: type[T], label: Callable[[dict[str, Any], int], str]) -> list[T]:
-    return [_build(cls, row, label(row, i)) for i, row in enumerate(_load_yaml(path), 1)]
+def data_files(data_dir: Path, name: str, required: bool = True) -> list[Path]:
+    """The files holding one kind of entry: `name`.yaml, then every .yaml in the folder `name`/
+    (a table too long for one file is kept as one file per vendor or lab)."""
+    single = data_dir / f"{name}.yaml"
+    folder = sorted((data_dir / name).glob("*.yaml")) if (data_dir / name).is_dir() else []
+    paths = ([single] if single.is_file() else []) + folder
+    if not paths and required:
+        raise CatalogError(
+            f"Data file {single} (or folder {data_dir / name}) is missing "
+            "(set ADVISOR_DATA_DIR or reinstall)."
+        )
+    return paths
 
 
-def _label(kind: str, filename: str) -> Callable[[dict[str, Any], int], str]:
-    return lambda row, i: f"{filename}: {kind} '{row.get('id') or row.get('ref') or f'#{i}'}'"
+def _load_entries(
+    data_dir: Path, name: str, cls: type[T], kind: str, required: bool = True
+) -> list[T]:
+    entries = []
+    for path in data_files(data_dir, name, required):
+        where = path.name if path.parent == data_dir else f"{name}/{path.name}"
+        for i, row in enumerate(_load_yaml(path), 1):
+            label = f"{where}: {kind} '{row.get('id') or row.get('ref') or f'#{i}'}'"
+            entries.append(_build(cls, row, label))
+    return entries
 
 
 def _index(entries: Iterable[GPU | Model], key: Callable[[str], str]) -> dict[str, list[str]]:
@@ -173,15 +203,16 @@ class Catalog:
     _model_index: dict[str, list[str]]
     _prices: list[Price] | None = None
     _price_index: dict[str, list[Price]] | None = None
+    _purchases: dict[str, list[PurchasePrice]] | None = None
 
     @classmethod
     def load(cls, data_dir: Path) -> Catalog:
-        gpus = _load_entries(data_dir / "gpus.yaml", GPU, _label("GPU", "gpus.yaml"))
-        models = _load_entries(data_dir / "models.yaml", Model, _label("model", "models.yaml"))
+        gpus = _load_entries(data_dir, "gpus", GPU, "GPU")
+        models = _load_entries(data_dir, "models", Model, "model")
         for gpu in gpus:
-            _validate_gpu(gpu, f"gpus.yaml: GPU '{gpu.id}'")
+            _validate_gpu(gpu, f"gpus: GPU '{gpu.id}'")
         for model in models:
-            _validate_model(model, f"models.yaml: model '{model.id}'")
+            _validate_model(model, f"models: model '{model.id}'")
         for kind, items in (("GPU", gpus), ("model", models)):
             seen: set[str] = set()
             for item in items:
@@ -325,8 +356,7 @@ class Catalog:
     @property
     def prices(self) -> list[Price]:
         if self._prices is None:
-            path = self.data_dir / "prices.yaml"
-            prices = _load_entries(path, Price, _label("price", "prices.yaml"))
+            prices = _load_entries(self.data_dir, "prices", Price, "price")
             for price in prices:
                 if price.gpu not in self.gpus:
                     raise CatalogError(
@@ -358,6 +388,34 @@ class Catalog:
         if estimates_only:
             rows = [p for p in rows if p.use_for_estimates]
         return sorted(rows, key=lambda p: p.date if p.date[:1].isdigit() else "", reverse=True)
+
+    # -- purchase prices
+
+    def _purchase_index(self) -> dict[str, list[PurchasePrice]]:
+        if self._purchases is None:
+            index: dict[str, list[PurchasePrice]] = {}
+            for row in _load_entries(
+                self.data_dir, "purchases", PurchasePrice, "purchase price", required=False
+            ):
+                where = f"purchases: price '{row.ref}'"
+                if row.gpu not in self.gpus:
+                    raise CatalogError(f"{where} names unknown GPU '{row.gpu}'.")
+                if row.kind not in PURCHASE_KINDS:
+                    raise CatalogError(f"{where}: kind must be one of {', '.join(PURCHASE_KINDS)}.")
+                if not row.usd > 0 or (row.usd_max is not None and row.usd_max < row.usd):
+                    raise CatalogError(f"{where}: usd must be positive (and usd_max >= usd).")
+                if not _DATE.fullmatch(row.date) or not row.source.strip():
+                    raise CatalogError(f"{where}: needs a YYYY-MM[-DD] date and a source.")
+                index.setdefault(row.gpu, []).append(row)
+            for rows in index.values():
+                rows.sort(key=lambda p: p.date, reverse=True)
+            self._purchases = index
+        return self._purchases
+
+    def purchases_for(self, gpu_id: str, kind: str | None = None) -> list[PurchasePrice]:
+        """Prices to buy one GPU, newest first: the launch MSRP and street prices new and used."""
+        rows = self._purchase_index().get(gpu_id, [])
+        return [p for p in rows if kind is None or p.kind == kind]
 
 
 def _check_name(name: object, kind: str) -> None:

@@ -41,6 +41,18 @@ class GPU:
     confidence: str
     notes: str | None
     source: str
+    # How GPUs of this SKU talk to each other (the fidelity of multi-GPU estimates rests on it):
+    # switch = all-to-all NVLink/NVSwitch or Infinity Fabric (SXM, OAM boards); bridge = an
+    # NVLink bridge joining pairs of cards; pcie = peer traffic over PCIe only; none = one device.
+    gpu_link: str | None = None
+    gpu_link_gbs: float | None = None  # bidirectional GB/s per GPU over gpu_link
+    pcie_gen: int | None = None
+    pcie_lanes: int | None = None
+    pcie_p2p: bool | None = None  # direct peer-to-peer over PCIe (GeForce 40/50: off)
+    launch_date: str | None = None  # YYYY-MM or YYYY-MM-DD
+    compute_stack: str | None = None  # cuda | rocm | oneapi | metal | synapseai
+    unified_memory: bool = False  # memory shared with the CPU (Apple M-series, GB10, Strix Halo)
+    link_source: str | None = None  # where the link and PCIe fields come from
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict keyed by the reference table's column names, plus id/name/aliases/source."""
@@ -96,6 +108,7 @@ class Model:
     confidence: str
     notes: str | None
     source: str
+    weights_dtype: str | None = None  # the published checkpoint's format (bf16, fp8, mxfp4 ...)
     generic: bool = False
 
     @property
@@ -138,6 +151,27 @@ class Price:
     use_for_estimates: bool
     latest: bool
     notes: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class PurchasePrice:
+    """One dated, sourced price to buy a GPU (advisor/data/purchases/*.yaml), kept apart from
+    rentals. kind: msrp (the launch list price) | new (street, new) | used (street, second hand)."""
+
+    ref: str
+    gpu: str
+    kind: str
+    usd: float
+    date: str
+    source: str
+    quote: str  # the figure as the source gives it, or how it was derived
+    seller_class: str  # vendor | retailer | marketplace | reseller | aggregator | article
+    confidence: str
+    usd_max: float | None = None  # a range's top
+    notes: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shutil
 from pathlib import Path
 
 import pytest
@@ -290,9 +291,13 @@ def test_article_prices_are_kept_but_marked(catalog: Catalog) -> None:
 
 
 def _data_dir(tmp_path: Path, gpus: str | None = None, models: str | None = None) -> Path:
-    for name, text in (("gpus.yaml", gpus), ("models.yaml", models), ("prices.yaml", None)):
-        source = (PACKAGE_DATA_DIR / name).read_text(encoding="utf-8")
-        (tmp_path / name).write_text(text if text is not None else source, encoding="utf-8")
+    """The package's data, with one kind replaced by the text of a single file."""
+    for name, text in (("gpus", gpus), ("models", models)):
+        if text is None:
+            shutil.copytree(PACKAGE_DATA_DIR / name, tmp_path / name)
+        else:
+            (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    shutil.copy(PACKAGE_DATA_DIR / "prices.yaml", tmp_path / "prices.yaml")
     return tmp_path
 
 
