@@ -13,7 +13,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterable
-from dataclasses import MISSING, dataclass, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -204,6 +204,7 @@ class Catalog:
     _prices: list[Price] | None = None
     _price_index: dict[str, list[Price]] | None = None
     _purchases: dict[str, list[PurchasePrice]] | None = None
+    _tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path) -> Catalog:
@@ -388,6 +389,21 @@ class Catalog:
         if estimates_only:
             rows = [p for p in rows if p.use_for_estimates]
         return sorted(rows, key=lambda p: p.date if p.date[:1].isdigit() else "", reverse=True)
+
+    # -- other tables (the models of non-LLM workload families)
+
+    def table(self, name: str, cls: type[T]) -> dict[str, T]:
+        """The entries of `name`.yaml or the folder `name`/ as `cls`, by id, loaded once."""
+        if name not in self._tables:
+            rows = _load_entries(self.data_dir, name, cls, name.rsplit("/", 1)[-1])
+            by_id: dict[str, Any] = {}
+            for row in rows:
+                key = getattr(row, "id")  # noqa: B009 - every table's entries have an id
+                if key in by_id:
+                    raise CatalogError(f"Duplicate id '{key}' in {name}.")
+                by_id[key] = row
+            self._tables[name] = by_id
+        return self._tables[name]
 
     # -- purchase prices
 

@@ -179,3 +179,104 @@ class PurchasePrice:
 
 def field_names(cls: type) -> list[str]:
     return [f.name for f in fields(cls)]
+
+
+# ---------------------------------------------------------------- models of other workload families
+# Each family of the calculator (advisor/calculator/families.py) reads its models from one table of
+# advisor/data/workloads/; LLMs are the Model entries above. GMACs are multiply-accumulates
+# (fvcore / timm convention: one fused multiply-add counts once; FLOPs = 2 x MACs).
+
+
+@dataclass(frozen=True)
+class VisionModel:
+    """An image model (classification or detection) at its default input resolution."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    task: str  # classification | detection | segmentation
+    architecture: str  # cnn | vit | hybrid
+    params: int
+    resolution: int  # input side in pixels the figures below are for
+    gmacs: float  # forward multiply-accumulates per image, billions
+    activations_m: float | None  # forward activation elements per image, millions (timm "macts")
+    release_year: int | None
+    confidence: str
+    notes: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class TransformerModel:
+    """A classic transformer trained or fine-tuned whole: BERT-style encoders, Transformer-XL."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    architecture: str  # encoder | transformer-xl
+    params: int
+    num_layers: int
+    hidden_size: int
+    num_attention_heads: int
+    intermediate_size: int
+    vocab_size: int
+    max_seq: int  # position embeddings (Transformer-XL: the training segment length)
+    mem_len: int | None  # Transformer-XL's recurrence memory in tokens
+    tie_word_embeddings: bool
+    release_year: int | None
+    confidence: str
+    notes: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class DiffusionModel:
+    """A text-to-image pipeline: denoiser (UNet or DiT) + text encoders + VAE."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    denoiser: str  # unet | mmdit | dit
+    denoiser_params: int
+    text_encoder_params: int  # all text encoders together
+    text_encoders: str
+    vae_params: int
+    vae_decoder_params: int | None
+    native_resolution: int
+    latent_channels: int
+    vae_scale_factor: int
+    patch_size: int | None  # DiT / MMDiT patchify of the latent
+    default_steps: int
+    guidance: str  # cfg (two denoiser passes per step) | distilled (one) | none
+    denoiser_gmacs: float  # per image per step at native resolution, one guidance branch
+    attention_share: float  # share of denoiser_gmacs in attention score/value products
+    text_encoder_gmacs: float  # per prompt
+    vae_decode_gmacs: float  # per image at native resolution
+    refiner: str | None  # id of a refiner model that may follow
+    release_year: int | None
+    confidence: str
+    notes: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class SpeechModel:
+    """A Whisper-style encoder-decoder speech recogniser."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    params: int
+    encoder_layers: int
+    decoder_layers: int
+    d_model: int
+    num_attention_heads: int
+    ffn_dim: int
+    vocab_size: int
+    n_mels: int
+    max_source_positions: int  # encoder frames per 30-second window
+    max_target_positions: int
+    release_year: int | None
+    confidence: str
+    notes: str | None
+    source: str
