@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from advisor.answer import Answer, Citation, NumberRef, ToolCall
-from advisor.config import ENGINES
+from advisor.calculator import ALL_PRECISIONS, LIMITS, WORKLOADS
+from advisor.calculator import ENGINES as INFERENCE_ENGINES
+from advisor.config import ANSWER_ENGINES
 from advisor.errors import InvalidInput
 
 MAX_QUESTION_CHARS = 4000
@@ -47,8 +49,8 @@ def _clean(question: object) -> str:
 
 def _engine(name: str | None) -> str:
     engine = (name or os.environ.get("ADVISOR_ENGINE") or "rules").strip().lower()
-    if engine not in ENGINES:
-        raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(ENGINES)}.")
+    if engine not in ANSWER_ENGINES:
+        raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(ANSWER_ENGINES)}.")
     return engine
 
 
@@ -292,5 +294,17 @@ def tool_parameters(fn: Any) -> list[Any]:
     return parameters(fn)
 
 
-__all__ = ["ENGINES", "Advisor", "Answer", "Citation", "NumberRef", "ToolCall",
-           "tool_functions", "tool_parameters"]  # fmt: skip
+__all__ = [
+    "ALL_PRECISIONS",
+    "ANSWER_ENGINES",
+    "INFERENCE_ENGINES",
+    "LIMITS",
+    "WORKLOADS",
+    "Advisor",
+    "Answer",
+    "Citation",
+    "NumberRef",
+    "ToolCall",
+    "tool_functions",
+    "tool_parameters",
+]

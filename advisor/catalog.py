@@ -178,7 +178,7 @@ def _load_entries(
     return entries
 
 
-def _index(entries: Iterable[GPU | Model], key: Callable[[str], str]) -> dict[str, list[str]]:
+def _index(entries: Iterable[Any], key: Callable[[str], str]) -> dict[str, list[str]]:
     """Lookup key -> ids, in catalog order; the id and every alias and name are keys."""
     index: dict[str, list[str]] = {}
     for entry in entries:
@@ -393,7 +393,10 @@ class Catalog:
     # -- other tables (the models of non-LLM workload families)
 
     def table(self, name: str, cls: type[T]) -> dict[str, T]:
-        """The entries of `name`.yaml or the folder `name`/ as `cls`, by id, loaded once."""
+        """The entries of `name`.yaml or the folder `name`/ as `cls`, by id, loaded once
+        ("models" is the LLM table the catalog loads itself)."""
+        if name == "models":
+            return self.models  # type: ignore[return-value]
         if name not in self._tables:
             rows = _load_entries(self.data_dir, name, cls, name.rsplit("/", 1)[-1])
             by_id: dict[str, Any] = {}
@@ -404,6 +407,15 @@ class Catalog:
                 by_id[key] = row
             self._tables[name] = by_id
         return self._tables[name]
+
+    def name_index(self, name: str, cls: type[Any]) -> dict[str, list[str]]:
+        """Lookup key (names.model_key) -> ids of a table, for every id, name and alias."""
+        if name == "models":
+            return self._model_index
+        key = f"{name}#index"
+        if key not in self._tables:
+            self._tables[key] = _index(self.table(name, cls).values(), model_key)
+        return self._tables[key]
 
     # -- purchase prices
 

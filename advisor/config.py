@@ -9,7 +9,7 @@ from pathlib import Path
 from advisor.errors import InvalidInput
 
 PACKAGE_DATA_DIR = Path(__file__).parent / "data"
-ENGINES = ("rules", "local", "openai", "ollama")  # the agent's engines (ADVISOR_ENGINE)
+ANSWER_ENGINES = ("rules", "local", "openai", "ollama")  # the agent's engines (ADVISOR_ENGINE)
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -42,6 +42,12 @@ class Settings:
             chroma_host=env.get("CHROMA_HOST") or None,
             chroma_port=int(port_text),
         )
+
+
+def eval_dir() -> Path:
+    """Where the golden set (golden/) and the evaluation reports (reports/) live: ADVISOR_EVAL_DIR,
+    else eval/ of the checkout."""
+    return _path(os.environ.get("ADVISOR_EVAL_DIR")) or _default_dir("eval")
 
 
 def _path(value: str | None) -> Path | None:

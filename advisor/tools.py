@@ -81,13 +81,29 @@ def estimate_workload(
     batch: int = 1,
     engine: str | None = None,
     train_tokens: float | None = None,
+    resolution: int | None = None,
+    steps: int | None = None,
+    offload: str | None = None,
+    epochs: float | None = None,
+    dataset_samples: float | None = None,
+    images: float | None = None,
+    audio_hours: float | None = None,
+    framework: str | None = None,
 ) -> dict[str, Any]:
-    """Will `model` fit on `num_gpus` x `gpu` for a workload (inference, finetune-full,
-    finetune-lora, finetune-qlora), how fast, and at what cost. Returns the estimate with its
-    memory breakdown (GB per GPU), usable memory, speed bands, cost and assumptions."""
+    """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
+    model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
+    model such as resnet-50 or vit-b-16 (train, inference), a BERT-style model (train,
+    inference), a diffusion model such as sdxl (inference at `resolution` and `steps`,
+    finetune-lora, finetune-full; `offload` none/model/sequential) or whisper (inference).
+    `epochs` x `dataset_samples`, `images` or `audio_hours` size a whole job. Returns the
+    estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
+    assumptions."""
     request = _request(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
         context=context, batch=batch, engine=engine, train_tokens=train_tokens,
+        resolution=resolution, steps=steps, offload=offload, epochs=epochs,
+        dataset_samples=dataset_samples, images=images, audio_hours=audio_hours,
+        framework=framework,
     )  # fmt: skip
     return estimate(request).to_dict()
 

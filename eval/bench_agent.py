@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.api import Advisor
-from eval.stats import p50_p95
+from advisor.evaluation.stats import p50_p95
 from tests.test_agent_local import CASES as LOCAL_CASES
 from tests.test_agent_parse import CASES
 

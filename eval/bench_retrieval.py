@@ -32,12 +32,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from advisor.config import PROJECT_ROOT, Settings
+from advisor.evaluation.stats import p50_p95
 from advisor.retrieval.embed import default_embedder
 from advisor.retrieval.index import open_index, update_index
 from advisor.retrieval.ingest import chunk_document, corpus_files, read_document
 from advisor.retrieval.search import Searcher
 from eval.retrieval_eval import load_queries
-from eval.stats import p50_p95
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CORPUS = PROJECT_ROOT / "corpus"

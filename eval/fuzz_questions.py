@@ -26,8 +26,8 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from eval.scoring import load_cases
-from eval.stats import p50_p95
+from advisor.evaluation.scoring import load_cases
+from advisor.evaluation.stats import p50_p95
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGET_MS = 1000.0

@@ -29,8 +29,8 @@ from typing import Any
 
 import httpx
 
-from eval.scoring import load_cases
-from eval.stats import p50_p95
+from advisor.evaluation.scoring import load_cases
+from advisor.evaluation.stats import p50_p95
 from tests.servers import free_port, gpu_advisor, wait_for
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -131,7 +131,7 @@ FOLLOW_UPS = ["what about on two of them?", "and the A10G?", "and the A4000?"]
 @pytest.mark.slow
 def test_every_golden_question_then_each_follow_up_is_answered(rules_advisor: Any) -> None:
     """Found by the REST load test: a follow-up after a turn whose GPU was ambiguous crashed."""
-    from eval.scoring import load_cases
+    from advisor.evaluation.scoring import load_cases
 
     for i, question in enumerate(sorted({c.turns[0] for c in load_cases()})):
         thread = f"follow-{i}"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from advisor import cli_serve
 from advisor.cli import main
+from advisor.cli import serve as cli_serve
 from advisor.errors import InvalidInput
 
 
@@ -36,9 +37,16 @@ def test_missing_secrets_and_bad_settings_are_one_line(
     assert message in err and err.count("\n") == 1
 
 
-def test_a_missing_extra_names_the_pip_command() -> None:
-    with pytest.raises(InvalidInput, match=r"pip install 'gpu-advisor\[ui\]'"):
-        cli_serve._module("gradio_that_is_not_installed", "ui")
+def test_a_missing_extra_names_the_pip_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(InvalidInput, match=r"pip install 'gpu-advisor\[ui\]'"):  # noqa: SIM117
+        with cli_serve._extra("ui"):
+            import gradio_that_is_not_installed  # type: ignore[import-not-found]  # noqa: F401
+    # the real command, with the server's module made unimportable
+    monkeypatch.setitem(sys.modules, "ui.app", None)
+    assert main(["ui"]) == 2
+    assert "pip install 'gpu-advisor[ui]'" in capsys.readouterr().err
 
 
 def test_serving_other_machines_without_a_key_is_warned_about(

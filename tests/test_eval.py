@@ -11,8 +11,9 @@ import yaml
 
 from advisor.answer import Answer, Citation, NumberRef, ToolCall
 from advisor.cli import main
-from eval.runner import SUBSET, Report, run
-from eval.scoring import CATEGORIES, Case, load_cases, score
+from advisor.evaluation.runner import SUBSET, Report, run
+from advisor.evaluation.scoring import CATEGORIES, Case, load_cases, score
+from tests.conftest import REPO
 
 
 def test_golden_set_has_150_cases_in_every_category_each_with_a_derivation() -> None:
@@ -125,13 +126,13 @@ def test_cli_eval_one_category_as_json(
     corpus_index: Any,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import eval.runner
-
-    monkeypatch.setattr(eval.runner, "REPORTS", tmp_path)
+    (tmp_path / "golden").symlink_to(REPO / "eval" / "golden")
+    monkeypatch.setenv("ADVISOR_EVAL_DIR", str(tmp_path))  # the reports go to tmp_path/reports
     monkeypatch.setenv("ADVISOR_INDEX_DIR", str(corpus_index.store.root))
     assert main(["eval", "--category", "article_wrong", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["cases"] == 8 and data["below_thresholds"] == []
+    assert (tmp_path / "reports" / "rules.md").is_file()
     assert main(["eval", "--category", "nope"]) == 2
     assert "Unknown category" in capsys.readouterr().err
 
@@ -140,7 +141,7 @@ def test_llm_judge_share_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     from langchain_core.messages import AIMessage
 
     import advisor.agent.llm
-    from eval.runner import judge_faithfulness
+    from advisor.evaluation.runner import judge_faithfulness
     from tests.fakes_llm import ScriptedChat
 
     judge = ScriptedChat(script=[AIMessage("Yes."), AIMessage("no, 128 is not in the results")])
@@ -162,7 +163,7 @@ def test_a_fallback_answer_does_not_count_for_the_engines_tool_choice() -> None:
 
 
 def test_percentiles_are_median_and_nearest_rank() -> None:
-    from eval.stats import p50_p95
+    from advisor.evaluation.stats import p50_p95
 
     assert p50_p95([float(v) for v in range(20, 0, -1)]) == (10.5, 19.0)
     assert p50_p95([3.0]) == (3.0, 3.0)

@@ -10,7 +10,7 @@ from typing import Any
 
 import gradio as gr
 
-from advisor.api import ENGINES, Advisor
+from advisor.api import ANSWER_ENGINES, Advisor
 from advisor.errors import AdvisorError
 from ui import render
 
@@ -43,7 +43,7 @@ def build(advisor: Advisor | None = None) -> gr.Blocks:
         with gr.Row():
             chat = gr.Chatbot(label="Conversation", height=440, elem_id="chat", scale=4)
             with gr.Column(scale=1, min_width=200):
-                engine = gr.Dropdown(list(ENGINES), value=adv.engine, label="Engine",
+                engine = gr.Dropdown(list(ANSWER_ENGINES), value=adv.engine, label="Engine",
                                      elem_id="engine")  # fmt: skip
                 new = gr.Button("New conversation", elem_id="new")
         question = gr.Textbox(placeholder="Ask about a GPU, a model, a fit, a price ...",

@@ -21,15 +21,23 @@ from typing import Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from advisor import __version__
-from advisor.api import ENGINES, MAX_QUESTION_CHARS, Advisor
+from advisor.api import (
+    ANSWER_ENGINES,
+    LIMITS,
+    MAX_QUESTION_CHARS,
+    WORKLOADS,
+    Advisor,
+    tool_functions,
+    tool_parameters,
+)
 from advisor.errors import AdvisorError
 
-Workload = Literal["inference", "finetune-full", "finetune-lora", "finetune-qlora"]
-Engine = Literal["rules", "local", "openai", "ollama"]
-assert set(Engine.__args__) == set(ENGINES)  # type: ignore[attr-defined]
+# choices come from the registries, never a copy: a new workload or engine appears here by itself
+Workload = Literal[WORKLOADS]  # type: ignore[valid-type]
+Engine = Literal[ANSWER_ENGINES]  # type: ignore[valid-type]
 
 
 class AskIn(BaseModel):
@@ -74,17 +82,27 @@ class AnswerOut(BaseModel):
     thread_id: str | None
 
 
-class EstimateIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    model: str = Field(min_length=1, max_length=200, examples=["Llama-3-8B"])
-    gpu: str = Field(min_length=1, max_length=200, examples=["L40S"])
-    workload: Workload = "inference"
-    num_gpus: int = Field(default=1, ge=1, le=1024)
-    precision: str | None = Field(default=None, max_length=40, examples=["bf16", "int4"])
-    context: int | None = Field(default=None, ge=1, le=10_000_000)
-    batch: int = Field(default=1, ge=1, le=100_000)
-    engine: str | None = Field(default=None, max_length=40, examples=["vllm"])
-    train_tokens: float | None = Field(default=None, gt=0, le=1e15)
+def _estimate_model() -> type[BaseModel]:
+    """The /v1/estimate body: the estimate tool's own parameters, the workload as an enum."""
+    fields: dict[str, Any] = {}
+    for p in tool_parameters(tool_functions()["estimate"]):
+        annotation = Workload if p.name == "workload" else p.annotation
+        default = ... if p.default is p.empty else p.default
+        if annotation is str:
+            fields[p.name] = (str, Field(min_length=1, max_length=200))
+        elif p.name in LIMITS:  # the calculator's own bounds
+            low, high = LIMITS[p.name]
+            fields[p.name] = (annotation, Field(default=default, ge=low, le=high))
+        elif annotation == str | None:
+            fields[p.name] = (annotation, Field(default=default, max_length=40))
+        else:
+            fields[p.name] = (annotation, default)
+    return create_model(
+        "EstimateIn", __config__=ConfigDict(extra="forbid", allow_inf_nan=False), **fields
+    )
+
+
+EstimateIn = _estimate_model()
 
 
 class Problem(BaseModel):
@@ -136,8 +154,9 @@ def create_app(advisor: Advisor | None = None, *, api_key: str | None = None) ->
         return StreamingResponse(_sse(events), media_type="text/event-stream")
 
     @app.post("/v1/estimate", responses=ERRORS, dependencies=guarded)
-    def estimate(body: EstimateIn) -> dict[str, Any]:
-        return _tool_result(adv.tool("estimate", body.model_dump(exclude_none=True)))
+    def estimate(body: EstimateIn) -> dict[str, Any]:  # type: ignore[valid-type]
+        args = body.model_dump(exclude_none=True)  # type: ignore[attr-defined]
+        return _tool_result(adv.tool("estimate", args))
 
     @app.get("/v1/gpus", dependencies=guarded)
     def gpus() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, SecretStr
 
-from advisor.config import ENGINES
+from advisor.config import ANSWER_ENGINES
 from advisor.errors import InvalidInput
 from advisor.tools import TOOLS, tool_parameters
 
@@ -260,4 +260,4 @@ def chat_model(engine: str) -> BaseChatModel:
             timeout=float(env.get("ADVISOR_LLM_TIMEOUT", "60")),
             max_retries=0,
         )
-    raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(ENGINES)}.")
+    raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(ANSWER_ENGINES)}.")

@@ -1,25 +1,37 @@
-"""The deterministic calculator: memory, fit, speed and cost. Pure functions, no I/O."""
+"""The deterministic calculator: memory, fit, speed and cost. Pure functions, no I/O.
 
-from advisor.calculator.estimator import (
+Workload families (families.py) declare what they estimate; `estimate()` answers any of them.
+"""
+
+from advisor.calculator.base import Band, Estimate, Family, Metric, Request
+from advisor.calculator.estimator import LIMITS, estimate, max_batch, max_context, min_gpus
+from advisor.calculator.factors import FORMULA_VERSION
+from advisor.calculator.families import (
+    ALL_PRECISIONS,
+    ENGINES,
+    FAMILIES,
+    METRICS,
     WORKLOADS,
-    Estimate,
-    Request,
-    estimate,
-    max_batch,
-    max_context,
-    min_gpus,
+    find_model,
 )
-from advisor.calculator.factors import ENGINES, FORMULA_VERSION
 from advisor.calculator.precision import PRECISIONS, get_precision
 
 __all__ = [
+    "ALL_PRECISIONS",
     "ENGINES",
+    "FAMILIES",
     "FORMULA_VERSION",
+    "LIMITS",
+    "METRICS",
     "PRECISIONS",
     "WORKLOADS",
+    "Band",
     "Estimate",
+    "Family",
+    "Metric",
     "Request",
     "estimate",
+    "find_model",
     "get_precision",
     "max_batch",
     "max_context",

@@ -48,8 +48,16 @@ def cost_per_million_tokens_usd(
     usd_per_gpu_hour: float, num_gpus: int, tokens_per_s: float
 ) -> float:
     """1e6 x GPUs x price / 3600 / tokens per second."""
-    _check(usd_per_gpu_hour=usd_per_gpu_hour, tokens_per_s=tokens_per_s)
-    return 1e6 * num_gpus * usd_per_gpu_hour / 3600 / tokens_per_s
+    return cost_per_units_usd(usd_per_gpu_hour, num_gpus, tokens_per_s, 1e6)
+
+
+def cost_per_units_usd(
+    usd_per_gpu_hour: float, num_gpus: int, units_per_s: float, units: float
+) -> float:
+    """The cost of `units` units of work (tokens, images, seconds of audio) at a rate:
+    units x GPUs x price / 3600 / units per second."""
+    _check(usd_per_gpu_hour=usd_per_gpu_hour, rate=units_per_s)
+    return units * num_gpus * usd_per_gpu_hour / 3600 / units_per_s
 
 
 def monthly_cost_usd(usd_per_gpu_hour: float, num_gpus: int, utilisation: float = 1.0) -> float:

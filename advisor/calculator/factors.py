@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from advisor.errors import InvalidInput
 
 FORMULA_VERSION = "calc-2026.11.1"
-ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm")
+LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm")
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def engine_factors(engine: str) -> EngineFactors:
     key = engine.strip().lower().replace("_", "-")
     key = ENGINE_ALIASES.get(key, key)
     if key not in ENGINE_FACTORS:
-        raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(ENGINES)}.")
+        raise InvalidInput(f"Unknown engine {engine!r}; use one of {', '.join(LLM_ENGINES)}.")
     return ENGINE_FACTORS[key]
 
 

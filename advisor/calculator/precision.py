@@ -37,6 +37,7 @@ PRECISIONS: dict[str, Precision] = {
     p.name: p
     for p in (
         _p("fp32", 32, 32, "fp32", "float", "4 bytes per weight"),
+        _p("tf32", 32, 32, "tf32", "float", "fp32 weights, matmuls and convolutions in TF32"),
         _p("bf16", 16, 16, "fp16", "float", "2 bytes per weight"),
         _p("fp16", 16, 16, "fp16", "float", "2 bytes per weight"),
         _p("fp8", 8.0, 16, "fp8", "float", "1 byte per weight; embedding and head stay 16-bit"),

@@ -7,14 +7,12 @@ models read and compute with their active parameters but hold all of them in mem
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from advisor.calculator.base import Band
 from advisor.calculator.factors import (
     BNB_BATCHED_DEQUANT_BYTES,
     GENERATION_MBU,
     GENERATION_MFU,
     QUANT_LAYER_OVERHEAD_MS,
-    SPEED_BAND,
     TRAIN_MFU,
     EngineFactors,
     generation,
@@ -36,21 +34,6 @@ NVLINK_ALLREDUCE_MS_PER_LAYER = 0.02
 PCIE_ALLREDUCE_MS_PER_LAYER = 0.08
 
 
-@dataclass(frozen=True)
-class Band:
-    low: float
-    typical: float
-    high: float
-
-    @classmethod
-    def around(cls, typical: float) -> Band:
-        low, high = SPEED_BAND
-        return cls(typical * low, typical, typical * high)
-
-    def to_dict(self) -> dict[str, float]:
-        return {"low": self.low, "typical": self.typical, "high": self.high}
-
-
 def dense_tflops(gpu: GPU, precision: Precision) -> float:
     """The tensor-core rate a precision computes at (weight-only formats compute in 16-bit)."""
     fp16 = gpu.fp16_bf16_dense_tflops or gpu.fp32_tflops or 1.0
@@ -58,7 +41,7 @@ def dense_tflops(gpu: GPU, precision: Precision) -> float:
         return gpu.fp8_dense_tflops
     if precision.compute == "int8" and gpu.int8_dense_tops:
         return min(gpu.int8_dense_tops, 2 * fp16)
-    if precision.compute == "fp32":
+    if precision.compute in ("fp32", "tf32"):
         return gpu.tf32_dense_tflops or gpu.fp32_tflops or fp16 / 4
     return fp16
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import yaml
 
-from advisor.agent.guard import UNITS, read_numbers, read_verdict
+from advisor.agent.guard import read_numbers, read_verdict, unit_scale
 from advisor.answer import Answer
+from advisor.config import eval_dir
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
 CATEGORIES = (
     "spec",
     "comparison",
@@ -46,8 +46,9 @@ class Case:
     derivation: str
 
 
-def load_cases(folder: Path = GOLDEN) -> list[Case]:
+def load_cases(folder: Path | None = None) -> list[Case]:
     """Every case of every category file, checked for shape; ids are unique."""
+    folder = folder or eval_dir() / "golden"
     cases: list[Case] = []
     for category in CATEGORIES:
         path = folder / f"{category}.yaml"
@@ -81,7 +82,7 @@ def load_cases(folder: Path = GOLDEN) -> list[Case]:
 
 def expected_number(spec: dict[str, Any]) -> tuple[float, float, str | None]:
     """(low, high, unit family) of an expected number, in the guard's base units."""
-    family, multiplier = UNITS.get(str(spec.get("unit", "")).lower(), (None, 1.0))
+    family, multiplier = unit_scale(str(spec.get("unit", "")))
     if "min" in spec:
         return spec["min"] * multiplier, spec["max"] * multiplier, family
     value = spec["value"] * multiplier

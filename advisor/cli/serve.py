@@ -4,23 +4,25 @@ rest of the CLI never loads a web framework); each binds 127.0.0.1 unless told o
 
 from __future__ import annotations
 
-import importlib
 import os
-from types import ModuleType
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from advisor.cli_ask import ENGINE_HELP
+from advisor.cli.ask import ENGINE_HELP
 from advisor.config import listen_address, secret
 from advisor.errors import InvalidInput
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def _module(name: str, extra: str) -> ModuleType:
+@contextmanager
+def _extra(extra: str) -> Iterator[None]:
+    """Around the import of a server: a missing optional package says which extra brings it."""
     try:
-        return importlib.import_module(name)
+        yield
     except ImportError as exc:
         raise InvalidInput(
             f"This needs {exc.name or 'a package'} (pip install 'gpu-advisor[{extra}]')."
@@ -41,7 +43,7 @@ def _advisor(engine: str | None) -> Any:
 
 def _first_index() -> None:
     """On a first start there is no index yet: build it here, with a progress bar."""
-    from advisor.cli_retrieval import progress_bar
+    from advisor.cli.retrieval import progress_bar
     from advisor.config import Settings
     from advisor.retrieval.embed import default_embedder
     from advisor.retrieval.index import store_for, update_index
@@ -76,7 +78,8 @@ PORT = click.option("--port", type=click.IntRange(1, 65535), help="Port to liste
 @PORT
 def ui_command(engine: str | None, host: str | None, port: int | None) -> None:
     """Open the chat in a browser (Gradio); ADVISOR_UI_PASSWORD asks for a sign-in."""
-    app = _module("ui.app", "ui")
+    with _extra("ui"):
+        from ui import app
     password = secret("ADVISOR_UI_PASSWORD")
     host, port = _address("UI", host, port, password is not None)
     app.launch(_advisor(engine), host=host, port=port, password=password)
@@ -88,8 +91,10 @@ def ui_command(engine: str | None, host: str | None, port: int | None) -> None:
 @PORT
 def serve_command(engine: str | None, host: str | None, port: int | None) -> None:
     """Serve the REST API (OpenAPI at /docs); ADVISOR_API_KEY asks every /v1 call for a key."""
-    rest = _module("ui.rest", "serve")
-    uvicorn = _module("uvicorn", "serve")
+    with _extra("serve"):
+        import uvicorn
+
+        from ui import rest
     key = secret("ADVISOR_API_KEY")
     host, port = _address("API", host, port, key is not None)
     app = rest.create_app(_advisor(engine), api_key=key)
@@ -108,7 +113,8 @@ def serve_command(engine: str | None, host: str | None, port: int | None) -> Non
 @PORT
 def mcp_command(transport: str, host: str | None, port: int | None) -> None:
     """Publish the calculator and corpus search as Model Context Protocol tools."""
-    server = _module("ui.mcp_server", "mcp")
+    with _extra("mcp"):
+        from ui import mcp_server as server
     if transport == "http":
         host, port = _address("MCP", host, port, guarded=False)
         server.serve("http", host=host, port=port)
@@ -124,7 +130,8 @@ def mcp_command(transport: str, host: str | None, port: int | None) -> None:
 @PORT
 def slack_command(mode: str, host: str | None, port: int | None) -> None:
     """Run the Slack bot; SLACK_BOT_TOKEN and the mode's secret come from the environment."""
-    slack = _module("ui.slack", "slack")
+    with _extra("slack"):
+        from ui import slack
     # the tokens are checked before anything slow is loaded
     secret("SLACK_BOT_TOKEN", required="The Slack bot")
     if mode == "http":

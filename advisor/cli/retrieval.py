@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from advisor.cli_render import print_json, table
+from advisor.cli.render import print_json, table
 from advisor.config import Settings
 
 SEARCH_MODES = ("hybrid", "bm25", "dense")

@@ -6,11 +6,11 @@ from typing import Any
 
 import click
 
-from advisor.calculator import ENGINES, PRECISIONS, WORKLOADS, Estimate, Request
+from advisor.calculator import ALL_PRECISIONS, ENGINES, WORKLOADS, Estimate, Request
 from advisor.calculator import estimator as calc
 from advisor.calculator.memory import OPTIMIZERS
 from advisor.calculator.precision import KV_BYTES
-from advisor.cli_render import console, print_json, table
+from advisor.cli.render import console, print_json, table
 
 BREAKDOWN_LABELS = {
     "weights": "Weights",
@@ -28,7 +28,7 @@ BREAKDOWN_LABELS = {
 @click.option("--gpu", "gpu", required=True, help="Any GPU name the catalog resolves.")
 @click.option("--num-gpus", type=click.IntRange(1, 1024), default=1, show_default=True)
 @click.option("--workload", type=click.Choice(WORKLOADS), default="inference", show_default=True)
-@click.option("--precision", type=click.Choice(list(PRECISIONS), case_sensitive=False))
+@click.option("--precision", type=click.Choice(ALL_PRECISIONS, case_sensitive=False))
 @click.option("--context", type=click.IntRange(1, 10_000_000), help="Tokens (sequence length).")
 @click.option("--batch", type=click.IntRange(1, 100_000), default=1, show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), help="Inference engine.")

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from advisor.api import Advisor
-from eval.scoring import CATEGORIES, Case, Score, load_cases, score
-from eval.stats import p50_p95
+from advisor.config import eval_dir
+from advisor.evaluation.scoring import CATEGORIES, Case, Score, load_cases, score
+from advisor.evaluation.stats import p50_p95
 
-REPORTS = Path(__file__).resolve().parent / "reports"
 # the CI gate: the rules engine must pass 95% of the cases; every engine must ground every
 # number and cite only retrieved passages
 THRESHOLDS = {
@@ -140,7 +140,7 @@ def run(
     report = Report(engine, run_cases(cases, advisor, engine, progress))
     if judge:
         report.judge = judge_faithfulness(report.scores, judge)
-    write(report, out or REPORTS, suffix="-subset" if subset else "")
+    write(report, out or eval_dir() / "reports", suffix="-subset" if subset else "")
     return report
 
 

@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from advisor.cli_render import print_json
-from advisor.config import PROJECT_ROOT
+from advisor.cli.render import print_json
+from advisor.config import eval_dir
 
 EXIT_BELOW_THRESHOLD = 4  # the evaluation ran and fell below its thresholds
 
@@ -22,14 +22,15 @@ EXIT_BELOW_THRESHOLD = 4  # the evaluation ran and fell below its thresholds
 def eval_command(engine: str, category: str | None, subset: bool, judge: str | None,
                  as_json: bool) -> None:  # fmt: skip
     """Run the golden Q&A set, write eval/reports/, exit 4 below the thresholds."""
-    if not (PROJECT_ROOT / "eval" / "golden").is_dir():
-        raise click.UsageError("The golden set lives in eval/golden/ of a source checkout.")
-    if str(PROJECT_ROOT) not in sys.path:
-        sys.path.insert(0, str(PROJECT_ROOT))
-    import eval.runner
+    folder = eval_dir()
+    if not (folder / "golden").is_dir():
+        raise click.UsageError(
+            f"No golden set at {folder / 'golden'}: run from a source checkout, or set "
+            "ADVISOR_EVAL_DIR to a folder with golden/ in it."
+        )
     from advisor.api import Advisor
-    from advisor.cli_retrieval import progress_bar
-    from eval.runner import run
+    from advisor.cli.retrieval import progress_bar
+    from advisor.evaluation.runner import run
 
     advisor = Advisor(engine=engine)  # validates the engine name before any work
     with progress_bar(f"Evaluating ({engine})", not as_json) as update:
@@ -49,7 +50,7 @@ def eval_command(engine: str, category: str | None, subset: bool, judge: str | N
                    f"latency p50 {summary['latency_p50_ms']} ms")  # fmt: skip
         for name, row in summary["per_category"].items():
             click.echo(f"  {name:15s} {row['passed']:3d}/{row['cases']:<3d} {row['pass_rate']:.0%}")
-        click.echo(f"Report: {eval.runner.REPORTS / engine}{'-subset' if subset else ''}.md")
+        click.echo(f"Report: {folder / 'reports' / engine}{'-subset' if subset else ''}.md")
     if below:
         click.echo("Below the thresholds: " + "; ".join(below), err=True)
         sys.exit(EXIT_BELOW_THRESHOLD)

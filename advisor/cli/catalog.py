@@ -1,31 +1,15 @@
-"""The `gpu-advisor` command line: one command per noun.
+"""`gpu-advisor gpus`, `models` and `prices`: the catalog, straight from the data files.
 
-Bad input prints one line on stderr and exits 2; a broken data file exits 3; no tracebacks.
-Catalog commands import nothing heavier than PyYAML, click and rich.
+These import nothing heavier than PyYAML, click and rich, so they answer in a fraction of a second.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Sequence
-
 import click
 
-from advisor import __version__
 from advisor.catalog import SEGMENTS, load_catalog
-from advisor.cli_ask import ask_command, chat_command, llm_group
-from advisor.cli_estimate import estimate_command
-from advisor.cli_eval import eval_command
-from advisor.cli_render import fmt, print_json, short_source, table
-from advisor.cli_retrieval import corpus_group, index_command, search_command
-from advisor.cli_serve import mcp_command, serve_command, slack_command, ui_command
-from advisor.errors import AdvisorError, CatalogError
+from advisor.cli.render import fmt, print_json, short_source, table
 from advisor.specs import GPU, Model
-
-EXIT_USAGE = 2  # bad input: unknown or ambiguous name, bad option value
-EXIT_DATA = 3  # a data file is missing or invalid
-EXIT_INTERNAL = 1  # a bug
 
 # (field, label, unit) rows of `gpus show` / `gpus compare`, in reading order.
 GPU_ROWS: tuple[tuple[str, str, str], ...] = (
@@ -84,27 +68,10 @@ def _params_b(model: Model) -> str:
     return f"{model.total_params / 1e9:.2f}B"
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="gpu-advisor")
-@click.pass_context
-def cli(ctx: click.Context) -> None:
-    """GPU Advisor: which GPU for this ML job, and will it fit."""
-    if ctx.invoked_subcommand is None:
-        catalog = load_catalog()
-        click.echo(
-            f"GPU Advisor {__version__}: {len(catalog.gpus)} GPUs and {len(catalog.models)} "
-            "models in the catalog.\n"
-        )
-        click.echo(ctx.get_help())
-        click.echo(
-            '\nTry: gpu-advisor ask "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"'
-        )
-
-
 # ---------------------------------------------------------------- gpus
 
 
-@cli.group()
+@click.group()
 def gpus() -> None:
     """GPU datasheets: list, show, compare."""
 
@@ -203,7 +170,7 @@ def gpus_compare(names: tuple[str, ...], as_json: bool) -> None:
 # ---------------------------------------------------------------- models
 
 
-@cli.group()
+@click.group()
 def models() -> None:
     """LLM architectures: list, show."""
 
@@ -261,7 +228,7 @@ def models_show(name: str, as_json: bool) -> None:
 # ---------------------------------------------------------------- prices
 
 
-@cli.command("prices")
+@click.command("prices")
 @click.argument("gpu_name", metavar="GPU")
 @click.option("--offering", help="on-demand, spot, reserved, managed, serverless ...")
 @click.option(
@@ -312,68 +279,3 @@ def prices(
         table_rows,
     )
     click.echo("Prices move fast: check the date and the source before you spend.")
-
-
-cli.add_command(ask_command)
-cli.add_command(chat_command)
-cli.add_command(llm_group)
-cli.add_command(estimate_command)
-cli.add_command(eval_command)
-cli.add_command(index_command)
-cli.add_command(search_command)
-cli.add_command(corpus_group)
-cli.add_command(ui_command)
-cli.add_command(serve_command)
-cli.add_command(mcp_command)
-cli.add_command(slack_command)
-
-
-# ---------------------------------------------------------------- entry point
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; turn every expected failure into one line on stderr and an exit code."""
-    try:
-        cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="gpu-advisor",
-            standalone_mode=False,
-        )
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
-        return 0
-    except click.UsageError as exc:
-        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        click.echo(f"gpu-advisor: {exc.format_message()}{hint}", err=True)
-        return EXIT_USAGE
-    except click.exceptions.Abort:
-        click.echo("gpu-advisor: aborted", err=True)
-        return 130
-    except CatalogError as exc:
-        click.echo(f"gpu-advisor: data error: {exc}", err=True)
-        return EXIT_DATA
-    except AdvisorError as exc:
-        click.echo(f"gpu-advisor: {exc}", err=True)
-        return EXIT_USAGE
-    except BrokenPipeError:  # `gpu-advisor gpus list | head`
-        sys.stderr.close()
-        return 0
-    except Exception as exc:  # a bug: say so in one line; ADVISOR_DEBUG=1 shows the traceback
-        if os.environ.get("ADVISOR_DEBUG"):
-            raise
-        click.echo(
-            f"gpu-advisor: internal error ({type(exc).__name__}: {exc}). "
-            "Please report it; set ADVISOR_DEBUG=1 to see the traceback.",
-            err=True,
-        )
-        return EXIT_INTERNAL
-    return 0
-
-
-def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

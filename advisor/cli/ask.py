@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from advisor.cli_render import print_json
+from advisor.cli.render import print_json
 
 ENGINE_HELP = (
     "rules (default, offline), local (GGUF via llama.cpp), openai, ollama; or ADVISOR_ENGINE."
@@ -100,7 +100,7 @@ def llm_group() -> None:
 def llm_pull(source: str) -> None:
     """Fetch the default local model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M GGUF) and verify it."""
     from advisor.agent.pull import MODEL_BYTES, pull
-    from advisor.cli_retrieval import progress_bar
+    from advisor.cli.retrieval import progress_bar
 
     with progress_bar(f"Fetching the model ({MODEL_BYTES / 1e9:.2f} GB)", True) as update:
         path = pull(source, progress=update, log=lambda m: click.echo(m, err=True))

@@ -1,0 +1,164 @@
+"""The calculator's value types: what a request asks, what an estimate answers, and what a workload
+family declares about itself (its workloads, metrics, engines and precisions).
+
+Every family (advisor/calculator/families.py lists them) answers the same Request with the same
+Estimate; a field a family does not use stays None. Units are in the field names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from advisor.calculator.factors import FORMULA_VERSION, SPEED_BAND
+
+if TYPE_CHECKING:
+    from advisor.catalog import Catalog
+    from advisor.specs import GPU
+
+
+@dataclass(frozen=True)
+class Band:
+    """A figure with its low / typical / high range."""
+
+    low: float
+    typical: float
+    high: float
+
+    @classmethod
+    def around(cls, typical: float, band: tuple[float, float] = SPEED_BAND) -> Band:
+        low, high = band
+        return cls(typical * low, typical, typical * high)
+
+    def inverse(self) -> Band:
+        """1 / x of each figure (a rate into a time): low and high swap."""
+        return Band(1 / self.high, 1 / self.typical, 1 / self.low)
+
+    def scaled(self, factor: float) -> Band:
+        return Band(self.low * factor, self.typical * factor, self.high * factor)
+
+    def to_dict(self) -> dict[str, float]:
+        return {"low": self.low, "typical": self.typical, "high": self.high}
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to estimate. None means: use the stated default for this family and workload."""
+
+    model: str
+    gpu: str
+    num_gpus: int = 1
+    workload: str = "inference"
+    precision: str | None = None
+    context: int | None = None
+    batch: int = 1
+    engine: str | None = None
+    kv_cache: str | None = None
+    optimizer: str = "adamw"
+    checkpointing: bool | None = None
+    lora_rank: int = 16
+    lora_targets: str = "all"
+    zero_stage: int | None = None
+    tp: int = 1
+    pp: int = 1
+    train_tokens: float | None = None
+    epochs: float | None = None
+    dataset_tokens: float | None = None
+    output_tokens: int | None = None
+    offering: str = "on-demand"
+    utilisation: float = 1.0
+    # image, speech and classic-transformer families
+    resolution: int | None = None  # image side in pixels
+    steps: int | None = None  # diffusion denoising steps
+    offload: str | None = None  # diffusion: none | model | sequential (CPU offload)
+    framework: str | None = None  # pytorch | tensorflow | ... (training frameworks)
+    dataset_samples: float | None = None  # images or sequences in one epoch
+    images: float | None = None  # images to generate
+    audio_hours: float | None = None  # audio to transcribe
+    beam_size: int | None = None  # speech decoding
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The answer, with how each number was made. Speeds are {low, typical, high} bands."""
+
+    model: str
+    model_name: str
+    gpu: str
+    gpu_name: str
+    num_gpus: int
+    workload: str
+    precision: str
+    engine: str | None
+    context: int
+    batch: int
+    fits: bool
+    memory_per_gpu_gb: float
+    usable_memory_per_gpu_gb: float
+    headroom_gb: float
+    breakdown_gb: dict[str, float]
+    decode_tokens_per_s: dict[str, float] | None = None
+    prefill_tokens_per_s: dict[str, float] | None = None
+    time_to_first_token_s: dict[str, float] | None = None
+    train_tokens_per_s: dict[str, float] | None = None
+    cost: dict[str, Any] | None = None
+    serving_tokens_per_s: dict[str, float] | None = None
+    serving_batch: int | None = None
+    train_hours: dict[str, float] | None = None
+    assumptions: list[str] = field(default_factory=list)
+    formula_version: str = FORMULA_VERSION
+    family: str = "llm"
+    train_samples_per_s: dict[str, float] | None = None
+    infer_samples_per_s: dict[str, float] | None = None
+    images_per_s: dict[str, float] | None = None
+    seconds_per_image: dict[str, float] | None = None
+    it_per_s: dict[str, float] | None = None
+    audio_seconds_per_s: dict[str, float] | None = None
+    job_hours: dict[str, float] | None = None  # wall time of the whole job asked for
+    resolution: int | None = None
+    steps: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One figure an estimate reports: the Estimate field it fills, how to say it, its unit."""
+
+    key: str
+    label: str
+    unit: str
+    # a cost per unit of work: (label, how many units, e.g. ("per 1,000 images", 1000))
+    cost_per: tuple[str, float] | None = None
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of workloads: its models' catalog table, the workloads it estimates, what each
+    estimate reports, and the function that makes one."""
+
+    name: str
+    label: str  # "LLM", "image model" ...
+    table: str  # the catalog table of its models
+    model_cls: type
+    workloads: dict[str, str]  # workload name -> how this family says it
+    metrics: dict[str, tuple[Metric, ...]]  # workload name -> what its estimates report
+    engines: tuple[str, ...]  # inference engines it knows (first = default)
+    precisions: dict[str, tuple[str, ...]]  # workload name -> precisions it takes (first = default)
+    estimate: Callable[[Request, Any, GPU, Catalog, list[str]], Estimate]
+    reference_model: str  # the model a "which GPU is faster for this" comparison runs
+    words: tuple[str, ...] = ()  # phrases that name the family in a question (regex fragments)
+
+    def workload_label(self, workload: str) -> str:
+        return self.workloads.get(workload, workload)
+
+
+def validate_choice(value: str, choices: tuple[str, ...] | list[str], what: str) -> str:
+    """`value` if it is one of `choices`, else InvalidInput naming them."""
+    from advisor.errors import InvalidInput
+
+    if value not in choices:
+        raise InvalidInput(f"Unknown {what} {value!r}; use one of {', '.join(choices)}.")
+    return value

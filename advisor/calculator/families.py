@@ -1,0 +1,70 @@
+"""The registry of workload families: every family the calculator estimates, declared once.
+
+Each family (llm.py, vision.py, ...) declares its models' catalog table, its workloads and how it
+says them, the metrics its estimates report with their units, its engines and precisions, and its
+estimate function. Everything else lists or looks them up here: the CLI's choices, the REST and
+MCP schemas, the question parser's words, the answer writer's labels, the number guard's units.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.calculator import llm
+from advisor.calculator.base import Family, Metric
+from advisor.calculator.precision import PRECISIONS
+from advisor.catalog import Catalog
+from advisor.errors import AmbiguousModel, InvalidInput, UnknownModel
+from advisor.names import model_key, parse_size_b, suggest
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (llm.FAMILY,)}
+
+
+def _union(groups: Any) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(item for group in groups for item in group))
+
+
+# every workload, engine and precision some family takes, in declaration order
+WORKLOADS: tuple[str, ...] = _union(f.workloads for f in FAMILIES.values())
+ENGINES: tuple[str, ...] = _union(f.engines for f in FAMILIES.values())
+ALL_PRECISIONS: tuple[str, ...] = _union(
+    [PRECISIONS, *(p for f in FAMILIES.values() for p in f.precisions.values())]
+)
+METRICS: dict[str, Metric] = {
+    m.key: m for f in FAMILIES.values() for group in f.metrics.values() for m in group
+}
+
+
+def family(name: str) -> Family:
+    if name not in FAMILIES:
+        raise InvalidInput(f"Unknown workload family {name!r}; use one of {', '.join(FAMILIES)}.")
+    return FAMILIES[name]
+
+
+def models_of(catalog: Catalog, fam: Family) -> dict[str, Any]:
+    """A family's models by id."""
+    return catalog.table(fam.table, fam.model_cls)
+
+
+def find_model(name: str, catalog: Catalog) -> tuple[Family, Any]:
+    """The family and model `name` denotes, in any family's table; a size such as '13b' is a
+    generic LLM. Raises UnknownModel (with suggestions from every table) or AmbiguousModel."""
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput(f"Give a model name (got {name!r}).")
+    key = model_key(name)
+    for fam in FAMILIES.values():
+        table = models_of(catalog, fam)
+        if fam.name == "llm" and catalog.find_models(name):
+            return fam, catalog.get_model(name)  # aliases, releases of one architecture
+        ids = [name] if name in table else catalog.name_index(fam.table, fam.model_cls).get(key, [])
+        if len(ids) == 1:
+            return fam, table[ids[0]]
+        if ids:
+            raise AmbiguousModel(name, [(i, table[i].name) for i in ids])
+    if parse_size_b(name) is not None:
+        return FAMILIES["llm"], catalog.get_model(name)
+    found: list[str] = []
+    for fam in FAMILIES.values():
+        index = catalog.name_index(fam.table, fam.model_cls)
+        found += [models_of(catalog, fam)[i].name for i in suggest(key, index, limit=3)]
+    raise UnknownModel(name, found[:5])

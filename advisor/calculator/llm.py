@@ -1,0 +1,226 @@
+"""The LLM family: decoder language models (advisor/data/models/), for inference, serving and
+fine-tuning. Memory from the exact architecture (memory.py), speed from the roofline with named,
+calibrated factors (throughput.py, factors.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.calculator import memory, throughput
+from advisor.calculator.base import Band, Estimate, Family, Metric, Request
+from advisor.calculator.factors import SPEED_BAND, engine_factors
+from advisor.calculator.precision import PRECISIONS, Precision, get_precision, kv_bytes
+from advisor.errors import InvalidInput
+from advisor.specs import GPU, Model
+
+TRAIN_METHODS = {"finetune-full": "full", "train": "full", "finetune-lora": "lora",
+                 "finetune-qlora": "qlora"}  # fmt: skip
+
+
+def estimate(request: Request, model: Model, gpu: GPU, catalog: Any, notes: list[str]) -> Estimate:
+    """Fit and speed of one LLM request (cost is added by the estimator)."""
+    if model.generic:
+        notes.append(model.notes or "generic model")
+    if request.workload == "inference":
+        return _inference(request, model, gpu, notes)
+    return _training(request, model, gpu, notes)
+
+
+def _default_precision(request: Request) -> Precision:
+    if request.precision:
+        return get_precision(request.precision)
+    default = {"finetune-qlora": "nf4", "inference": "bf16"}.get(request.workload, "bf16")
+    engine = engine_factors(request.engine).name if request.engine else None
+    if request.workload == "inference" and engine == "llama.cpp":
+        default = "q4_k_m"
+    return get_precision(default)
+
+
+def _default_engine(request: Request, precision: Precision) -> str:
+    if request.engine:
+        return engine_factors(request.engine).name
+    if precision.family == "gguf":
+        return "llama.cpp"
+    if precision.family == "bnb-4bit":
+        return "hf"  # bitsandbytes 4-bit runs in transformers
+    return "vllm"
+
+
+def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Estimate:
+    precision = _default_precision(request)
+    engine = engine_factors(_default_engine(request, precision))
+    if not request.engine:
+        notes.append(f"engine not given: {engine.label} assumed for {precision.name}")
+    if not request.precision:
+        notes.append(f"precision not given: {precision.name} assumed")
+    context = request.context or min(4096, model.max_context)
+    if not request.context:
+        notes.append(f"context not given: {context} tokens assumed")
+    if context > model.max_context:
+        notes.append(
+            f"{context} tokens is beyond {model.name}'s trained context ({model.max_context})"
+        )
+    kv_type = request.kv_cache or ("fp32" if precision.name == "fp32" else "fp16")
+    kv_elem = kv_bytes(kv_type)
+    mem = memory.inference_memory(
+        model, precision, engine,
+        context=context, batch=request.batch, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
+    )  # fmt: skip
+    usable = memory.usable_gb(gpu, engine)
+    notes.extend(mem.assumptions)
+    notes.append(
+        f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB; "
+        f"{engine.label} uses {engine.usable_fraction:.0%} of it"
+    )
+    decode = throughput.decode_tokens_per_s(
+        model, gpu, precision, engine,
+        batch=request.batch, context=context, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
+    )  # fmt: skip
+    prefill_s = throughput.prefill_seconds(
+        model,
+        gpu,
+        precision,
+        engine,
+        prompt=context,
+        batch=request.batch,
+        num_gpus=request.num_gpus,
+    )
+    prefill = Band.around(context * request.batch / prefill_s)
+    low, high = SPEED_BAND
+    ttft = Band(prefill_s / high, prefill_s, prefill_s / low)
+    output = request.output_tokens or 256
+    serving, serving_batch = throughput.serving_tokens_per_s(
+        model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
+        num_gpus=request.num_gpus,
+    )  # fmt: skip
+    notes.append(
+        f"full-load serving: {serving_batch} concurrent requests of {context} prompt + {output} "
+        f"output tokens ({'given' if request.output_tokens else 'assumed'})"
+    )
+    notes.append(
+        f"speed assumes {engine.label}: decode reads weights + KV cache at the card's bandwidth; "
+        f"prefill at {throughput.dense_tflops(gpu, precision):g} dense TFLOPS"
+        + ("; MoE: active parameters for speed, all parameters for memory" if model.is_moe else "")
+    )
+    total = mem.total_gb
+    return Estimate(
+        model=model.id, model_name=model.name, gpu=gpu.id, gpu_name=gpu.name,
+        num_gpus=request.num_gpus, workload="inference", precision=precision.name,
+        engine=engine.name, context=context, batch=request.batch, fits=total <= usable,
+        memory_per_gpu_gb=total, usable_memory_per_gpu_gb=usable, headroom_gb=usable - total,
+        breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=decode.to_dict(),
+        prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
+        train_tokens_per_s=None, cost=None, assumptions=notes,
+        serving_tokens_per_s=serving.to_dict(), serving_batch=serving_batch,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------- training
+
+
+def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Estimate:
+    method = TRAIN_METHODS[request.workload]
+    precision = _default_precision(request)
+    if method == "qlora" and precision.family != "bnb-4bit":
+        raise InvalidInput("QLoRA trains on a 4-bit base: use --precision nf4 (the default).")
+    if method == "full" and precision.family not in ("float",):
+        raise InvalidInput(
+            f"Full fine-tuning updates every weight, which {precision.name} cannot hold; "
+            "use bf16, fp16 or fp32 (or finetune-qlora for a 4-bit base)."
+        )
+    seq = request.context or min(2048, model.max_context)
+    if not request.context:
+        notes.append(f"sequence length not given: {seq} tokens assumed")
+    checkpointing = request.checkpointing
+    if checkpointing is None:
+        checkpointing = method != "lora"
+        notes.append(
+            "gradient checkpointing not given: " + ("on" if checkpointing else "off") + " assumed"
+        )
+    zero = request.zero_stage
+    if zero is None:
+        # several GPUs: shard everything (DeepSpeed ZeRO-3 / FSDP), the usual way to spread a
+        # model, frozen LoRA base included, that one GPU cannot hold
+        zero = 3 if request.num_gpus > 1 else 0
+    mem = memory.training_memory(
+        model, method=method, precision=precision, optimizer=request.optimizer, seq=seq,
+        batch=request.batch, checkpointing=checkpointing, lora_rank=request.lora_rank,
+        lora_targets=request.lora_targets, num_gpus=request.num_gpus, zero_stage=zero,
+        tp=request.tp, pp=request.pp,
+    )  # fmt: skip
+    notes.extend(mem.assumptions)
+    usable = memory.training_usable_gb(gpu)
+    capacity = memory.capacity_gb(gpu)
+    notes.append(
+        f"usable memory: {capacity:.1f} GB less {1 - usable / capacity:.0%} "
+        "the allocator loses to fragmentation during training"
+    )
+    speed = throughput.train_tokens_per_s(
+        model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
+        num_gpus=request.num_gpus,
+    )  # fmt: skip
+    notes.append("training speed: 6 x parameters FLOPs per token (4 x for LoRA), dense BF16 TFLOPS")
+    budget = _train_tokens(request)
+    hours = None
+    if budget:
+        hours = {k: budget / v / 3600 for k, v in speed.to_dict().items()}
+        hours = {"low": hours["high"], "typical": hours["typical"], "high": hours["low"]}
+        notes.append(f"wall time for {budget:,.0f} training tokens")
+    total = mem.total_gb
+    return Estimate(
+        model=model.id, model_name=model.name, gpu=gpu.id, gpu_name=gpu.name,
+        num_gpus=request.num_gpus, workload=request.workload, precision=precision.name,
+        engine=None, context=seq, batch=request.batch, fits=total <= usable,
+        memory_per_gpu_gb=total, usable_memory_per_gpu_gb=usable, headroom_gb=usable - total,
+        breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=None, prefill_tokens_per_s=None,
+        time_to_first_token_s=None, train_tokens_per_s=speed.to_dict(), cost=None,
+        assumptions=notes, train_hours=hours, job_hours=hours,
+    )  # fmt: skip
+
+
+def _train_tokens(request: Request) -> float | None:
+    if request.epochs is not None or request.dataset_tokens is not None:
+        if request.epochs is None or request.dataset_tokens is None:
+            raise InvalidInput("Give both epochs and dataset tokens (or a total token budget).")
+        return request.epochs * request.dataset_tokens
+    return request.train_tokens
+
+
+_TOKENS = ("per million tokens", 1e6)
+_INFERENCE_PRECISIONS = tuple(p for p in PRECISIONS if p != "tf32")
+FAMILY = Family(
+    name="llm",
+    label="LLM",
+    table="models",
+    model_cls=Model,
+    workloads={
+        "inference": "inference",
+        "finetune-full": "full fine-tuning",
+        "finetune-lora": "LoRA fine-tuning",
+        "finetune-qlora": "QLoRA fine-tuning",
+        "train": "training from scratch",
+    },
+    metrics={
+        "inference": (
+            Metric("decode_tokens_per_s", "decode speed per sequence", "tokens/s", _TOKENS),
+            Metric("time_to_first_token_s", "time to first token", "s"),
+            Metric("prefill_tokens_per_s", "prompt processing", "tokens/s"),
+            Metric("serving_tokens_per_s", "serving throughput at full load", "tokens/s"),
+        ),
+        **{
+            w: (Metric("train_tokens_per_s", "training speed", "tokens/s", _TOKENS),)
+            for w in TRAIN_METHODS
+        },
+    },
+    engines=("vllm", "hf", "llama.cpp", "tensorrt-llm"),
+    precisions={
+        "inference": ("bf16", *(p for p in _INFERENCE_PRECISIONS if p != "bf16")),
+        "finetune-full": ("bf16", "fp16", "fp32"),
+        "train": ("bf16", "fp16", "fp32"),
+        "finetune-lora": ("bf16", *(p for p in _INFERENCE_PRECISIONS if p != "bf16")),
+        "finetune-qlora": ("nf4", "nf4-nodq"),
+    },
+    estimate=estimate,
+    reference_model="llama-3.1-8b",
+    words=(r"\bllms?\b", r"\blanguage models?\b", r"\bchat ?bots?\b"),
+)

@@ -1,0 +1,3 @@
+from advisor.cli.main import run
+
+run()
