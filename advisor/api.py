@@ -263,6 +263,18 @@ class Advisor:
         return list(state.values.get("history", [])) if state else []
 
 
+def workload_families() -> list[dict[str, Any]]:
+    """Every workload family the calculator knows: name, label, workloads (name -> label),
+    engines and example questions, for interfaces that list them."""
+    from advisor.calculator import FAMILIES
+
+    return [
+        {"name": f.name, "label": f.label, "workloads": dict(f.workloads),
+         "engines": list(f.engines), "examples": list(f.examples)}
+        for f in FAMILIES.values()
+    ]  # fmt: skip
+
+
 def _claim_warnings(citations: list[Citation], box: Any) -> list[str]:
     from advisor.agent.compose import claim_warning
 
@@ -307,4 +319,5 @@ __all__ = [
     "ToolCall",
     "tool_functions",
     "tool_parameters",
+    "workload_families",
 ]

@@ -150,6 +150,7 @@ class Family:
     estimate: Callable[[Request, Any, GPU, Catalog, list[str]], Estimate]
     reference_model: str  # the model a "which GPU is faster for this" comparison runs
     words: tuple[str, ...] = ()  # phrases that name the family in a question (regex fragments)
+    examples: tuple[str, ...] = ()  # questions people ask about it (UI, help, docs)
 
     def workload_label(self, workload: str) -> str:
         return self.workloads.get(workload, workload)

@@ -223,4 +223,9 @@ FAMILY = Family(
     estimate=estimate,
     reference_model="llama-3.1-8b",
     words=(r"\bllms?\b", r"\blanguage models?\b", r"\bchat ?bots?\b"),
+    examples=(
+        "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?",
+        "How fast does Llama 3.1 70B run on two A100 80GB with vLLM?",
+        "Cheapest GPU to serve Qwen2.5-32B in AWQ?",
+    ),
 )
