@@ -84,13 +84,13 @@ _NAME_LIKE = re.compile(
 )
 
 
-@lru_cache(maxsize=1)
 def unit_scale(unit: str) -> tuple[str | None, float]:
     """(family, multiplier to the family's base unit) of a unit as written ("TB/s" ->
     ("bandwidth", 1000.0)); (None, 1.0) for a unit the guard does not know."""
     return UNITS.get(unit.strip().lower(), (None, 1.0))
 
 
+@lru_cache(maxsize=1)
 def _catalog_names() -> re.Pattern[str]:
     """Every GPU and model name and alias in the catalog, longest first, separators loose."""
     from advisor.catalog import load_catalog
