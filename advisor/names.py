@@ -25,12 +25,19 @@ def gpu_key(text: str) -> str:
 
 
 def model_key(text: str) -> str:
-    """'meta-llama/Meta-Llama-3.1-8B-Instruct' and 'llama3.1:8b' -> 'llama3.18b'."""
+    """'meta-llama/Meta-Llama-3.1-8B-Instruct' and 'llama3.1:8b' -> 'llama3.18b'.
+
+    An organisation prefix ("meta-llama/") is dropped, but not the patch size of "ViT-B/16";
+    "base" is noise only beside a parameter count ("Llama-3-8B-base"), never in "BERT-base"."""
     text = text.lower().strip()
     if "/" in text:
-        text = text.rsplit("/", 1)[1]
-    tokens = (t.strip(".") for t in re.split(r"[^a-z0-9.]+", text))
-    return "".join(t for t in tokens if t and t not in _MODEL_NOISE)
+        org, _, rest = text.rpartition("/")
+        if re.search(r"[a-z]", rest) and re.fullmatch(r"[a-z][\w.-]*", org):
+            text = rest
+    tokens = [t.strip(".") for t in re.split(r"[^a-z0-9.]+", text)]
+    sized = any(re.search(r"\d(?:\.\d+)?[bm]$", t) for t in tokens)
+    noise = _MODEL_NOISE if sized else _MODEL_NOISE - {"base"}
+    return "".join(t for t in tokens if t and t not in noise)
 
 
 def suggest(key: str, index: dict[str, list[str]], limit: int = 5) -> list[str]:
