@@ -3,7 +3,7 @@
 Workload families (families.py) declare what they estimate; `estimate()` answers any of them.
 """
 
-from advisor.calculator.base import Band, Estimate, Family, Metric, Request
+from advisor.calculator.base import Band, Estimate, Family, Metric, Request, WorkloadKind
 from advisor.calculator.estimator import LIMITS, estimate, max_batch, max_context, min_gpus
 from advisor.calculator.factors import FORMULA_VERSION
 from advisor.calculator.families import (
@@ -11,6 +11,7 @@ from advisor.calculator.families import (
     ENGINES,
     FAMILIES,
     METRICS,
+    WORKLOAD_KINDS,
     WORKLOADS,
     find_model,
 )
@@ -25,11 +26,13 @@ __all__ = [
     "METRICS",
     "PRECISIONS",
     "WORKLOADS",
+    "WORKLOAD_KINDS",
     "Band",
     "Estimate",
     "Family",
     "Metric",
     "Request",
+    "WorkloadKind",
     "estimate",
     "find_model",
     "get_precision",

@@ -124,6 +124,16 @@ class Estimate:
 
 
 @dataclass(frozen=True)
+class WorkloadKind:
+    """A kind of job, whatever the family: how it is said, and the words that say it."""
+
+    name: str
+    label: str
+    training: bool
+    words: tuple[str, ...]  # regex fragments (lower case) a question uses for it
+
+
+@dataclass(frozen=True)
 class Metric:
     """One figure an estimate reports: the Estimate field it fills, how to say it, its unit."""
 

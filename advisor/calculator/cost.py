@@ -69,6 +69,47 @@ def monthly_cost_usd(usd_per_gpu_hour: float, num_gpus: int, utilisation: float 
     return num_gpus * usd_per_gpu_hour * HOURS_PER_MONTH * utilisation
 
 
+def hours_for_budget_h(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> float:
+    """GPU time a budget buys: budget / (price x GPUs), in wall hours."""
+    _check(budget=budget_usd, usd_per_gpu_hour=usd_per_gpu_hour)
+    return budget_usd / (usd_per_gpu_hour * num_gpus)
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """When owning costs less than renting: the purchase is paid back by the rent saved per hour
+    of use, less what owning costs per hour (electricity, hosting)."""
+
+    hours: float | None  # None: owning never catches up (its hourly cost is at least the rent)
+    saving_usd_per_hour: float  # rent - (power + hosting) per GPU-hour
+    power_usd_per_hour: float
+    months: float | None  # at hours_per_day of use
+
+
+def break_even(
+    purchase_usd: float,
+    rent_usd_per_hour: float,
+    power_w: float = 0.0,
+    usd_per_kwh: float = 0.0,
+    host_usd_per_hour: float = 0.0,
+    hours_per_day: float = 24.0,
+) -> BreakEven:
+    """hours = purchase / (rent - power_kW x $/kWh - hosting), per GPU; months at hours_per_day.
+    Resale value, interest and the admin time of owning are left out (they favour renting and
+    buying respectively); the answer says so."""
+    _check(purchase_usd=purchase_usd, rent_usd_per_hour=rent_usd_per_hour)
+    if not 0 < hours_per_day <= 24:
+        raise InvalidInput(f"hours per day must be above 0 and at most 24 (got {hours_per_day}).")
+    if power_w < 0 or usd_per_kwh < 0 or host_usd_per_hour < 0:
+        raise InvalidInput("Power, electricity price and hosting cost cannot be negative.")
+    power = power_w / 1000 * usd_per_kwh
+    saving = rent_usd_per_hour - power - host_usd_per_hour
+    if saving <= 0:
+        return BreakEven(None, saving, power, None)
+    hours = purchase_usd / saving
+    return BreakEven(hours, saving, power, hours / hours_per_day / (HOURS_PER_MONTH / 24))
+
+
 def _check(**values: float) -> None:
     for name, value in values.items():
         if not value > 0:

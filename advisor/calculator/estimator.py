@@ -54,6 +54,11 @@ def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
     _validate(request, fam)
     gpu = catalog.get_gpu(request.gpu)
     result = fam.estimate(request, model, gpu, catalog, [])
+    if gpu.generic:  # only its memory is known: the fit stands, no speed, no price
+        speeds: dict[str, Any] = {m.key: None for group in fam.metrics.values() for m in group}
+        note = f"{gpu.name}: only its memory is known, so no speed or cost is estimated"
+        return replace(result, **speeds, job_hours=None, train_hours=None,
+                       assumptions=[*result.assumptions, note])  # fmt: skip
     return _with_cost(result, request, catalog)
 
 

@@ -10,14 +10,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.calculator import llm
-from advisor.calculator.base import Family, Metric
+from advisor.calculator import diffusion, llm, nets, speech
+from advisor.calculator.base import Family, Metric, WorkloadKind
 from advisor.calculator.precision import PRECISIONS
 from advisor.catalog import Catalog
 from advisor.errors import AmbiguousModel, InvalidInput, UnknownModel
 from advisor.names import model_key, parse_size_b, suggest
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (llm.FAMILY,)}
+FAMILIES: dict[str, Family] = {
+    f.name: f for f in (llm.FAMILY, nets.VISION, nets.TRANSFORMER, diffusion.FAMILY, speech.FAMILY)
+}
+
+# The kinds of job a question can ask for. "finetune" is a fine-tune whose method is not said
+# (the answer states the one it assumes); a family maps a kind onto its own workloads.
+WORKLOAD_KINDS: dict[str, WorkloadKind] = {
+    k.name: k
+    for k in (
+        WorkloadKind("finetune-qlora", "QLoRA fine-tuning", True, (r"\bq-?lora\b",)),
+        WorkloadKind("finetune-lora", "LoRA fine-tuning", True,
+                     (r"\blora\b", r"\bpeft\b", r"\badapters?\b")),
+        WorkloadKind("finetune-full", "full fine-tuning", True, (
+            r"\bfull[-\s]?(?:param(?:eter)?s?[-\s]?)?(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b",
+            r"\bdreambooth\b", r"\ball (?:the )?(?:weights|parameters)\b",
+        )),
+        WorkloadKind("train", "training", True, (
+            r"\bpre-?train\w*", r"\bfrom scratch\b", r"\bcontinued? pre-?train\w*",
+            r"\btrain(?:ing|ed|s)?\b", r"\bepochs?\b",
+        )),
+        WorkloadKind("finetune", "fine-tuning", True,
+                     (r"\bfine[-\s]?tun\w*", r"\bfinetun\w*", r"\bsft\b", r"\bft\b")),
+        WorkloadKind("inference", "inference", False, (
+            r"\bserv(?:e|es|ing|er)\b", r"\binference\b", r"\binfer\b", r"\brun(?:s|ning)?\b",
+            r"\bdeploy\w*", r"\bhost\w*", r"\bchat\w*", r"\bload\b", r"\bgenerat\w*",
+            r"\btranscri\w*", r"\bpredict\w*", r"\bfit\b", r"\bembedding",
+        )),
+    )
+}  # fmt: skip
 
 
 def _union(groups: Any) -> tuple[str, ...]:

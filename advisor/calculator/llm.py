@@ -26,14 +26,26 @@ def estimate(request: Request, model: Model, gpu: GPU, catalog: Any, notes: list
     return _training(request, model, gpu, notes)
 
 
-def _default_precision(request: Request) -> Precision:
+def _default_precision(request: Request, model: Model | None = None) -> Precision:
     if request.precision:
         return get_precision(request.precision)
     default = {"finetune-qlora": "nf4", "inference": "bf16"}.get(request.workload, "bf16")
     engine = engine_factors(request.engine).name if request.engine else None
     if request.workload == "inference" and engine == "llama.cpp":
         default = "q4_k_m"
+    elif request.workload == "inference" and model is not None:
+        default = native_precision(model) or default
     return get_precision(default)
+
+
+def native_precision(model: Model) -> str | None:
+    """The precision of a model's published checkpoint when it is not 16-bit (gpt-oss ships
+    MXFP4 experts, DeepSeek V3 FP8, Kimi K2 Thinking INT4): what serving it as released takes."""
+    written = (model.weights_dtype or "").lower()
+    for prefix, name in (("mxfp4", "mxfp4"), ("fp8", "fp8"), ("int4", "awq")):
+        if written.startswith(prefix):
+            return name
+    return None
 
 
 def _default_engine(request: Request, precision: Precision) -> str:
@@ -47,11 +59,13 @@ def _default_engine(request: Request, precision: Precision) -> str:
 
 
 def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Estimate:
-    precision = _default_precision(request)
+    precision = _default_precision(request, model)
     engine = engine_factors(_default_engine(request, precision))
     if not request.engine:
         notes.append(f"engine not given: {engine.label} assumed for {precision.name}")
-    if not request.precision:
+    if not request.precision and native_precision(model):
+        notes.append(f"precision not given: {precision.name}, as the model is published, assumed")
+    elif not request.precision:
         notes.append(f"precision not given: {precision.name} assumed")
     context = request.context or min(4096, model.max_context)
     if not request.context:

@@ -44,6 +44,9 @@ PRECISIONS: dict[str, Precision] = {
         _p("int8", 8.1, 16, "int8", "int8", "8-bit weights plus per-channel scales"),
         _p("awq", 4.16, 16, "fp16", "weight-only-4bit", "4-bit group-128 with scales/zeros"),
         _p("gptq", 4.16, 16, "fp16", "weight-only-4bit", "4-bit group-128 with scales/zeros"),
+        # OCP MX spec: 4-bit E2M1 elements sharing one 8-bit scale per block of 32 (4.25 bits);
+        # gpt-oss ships its MoE experts this way and the rest in bf16 (its model card)
+        _p("mxfp4", 4.25, 16, "fp16", "weight-only-4bit", "MXFP4 experts, other weights 16-bit"),
         _p("nf4", 4.127, 16, "fp16", "bnb-4bit", "bitsandbytes NF4 with double quantization"),
         _p("nf4-nodq", 4.5, 16, "fp16", "bnb-4bit", "bitsandbytes NF4, fp32 absmax per 64"),
         _p("q2_k", 3.17, 3.17, "fp16", "gguf", "llama.cpp Q2_K file average"),
@@ -66,6 +69,7 @@ _ALIASES = {
     "e4m3": "fp8",
     "int4": "awq",
     "w4a16": "awq",
+    "mx4": "mxfp4",
     "4bit": "nf4",
     "4-bit": "nf4",
     "qlora": "nf4",

@@ -1,0 +1,182 @@
+"""Whisper speech recognition: memory and speed (seconds of audio transcribed per second) by engine.
+
+Whisper cuts audio into 30-second windows. Each window runs the encoder once over 1,500 frames
+(compute-bound), then the decoder writes about one token per 0.3 s of speech, one step at a time:
+each step reads the decoder's weights (bandwidth-bound) and pays the engine's fixed time per
+token, which dominates on any recent card (faster-whisper is about as fast on an RTX 3070 Ti as on
+a V100S). Beam search decodes its beams as one batch; batched engines decode several windows at
+once. The engine constants are fitted to the faster-whisper, insanely-fast-whisper and
+whisper-jax tables of eval/calibration/workloads.csv (W0562-W0598).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.calculator.base import Band, Estimate, Family, Metric, Request
+from advisor.calculator.factors import GENERATION_MFU, generation
+from advisor.calculator.memory import GB, capacity_gb
+from advisor.calculator.precision import get_precision
+from advisor.errors import InvalidInput
+from advisor.specs import GPU, SpeechModel
+
+WINDOW_S = 30.0
+TOKENS_PER_WINDOW = 90  # ~3 tokens per second of speech (English, Whisper's tokenizer)
+ENCODER_EFFICIENCY = 0.35
+
+
+@dataclass(frozen=True)
+class SpeechEngine:
+    name: str
+    label: str
+    token_overhead_ms: float  # fixed time per decoder step (Python, beam bookkeeping, launches)
+    weights_fp32: bool  # loads fp32 weights whatever the compute precision (openai-whisper)
+    overhead_gb: float  # CUDA context, workspaces, caches at batch 1
+    precisions: tuple[str, ...]
+
+
+# fitted: W0562-W0581 (RTX 3070 Ti and V100S, 13 min of audio, beam 5), W0582-W0598 (A100)
+ENGINES: dict[str, SpeechEngine] = {
+    e.name: e
+    for e in (
+        SpeechEngine(
+            "faster-whisper",
+            "faster-whisper (CTranslate2)",
+            22.0,
+            False,
+            1.35,
+            ("fp16", "int8", "fp32"),
+        ),
+        SpeechEngine(
+            "openai-whisper", "openai-whisper (PyTorch)", 55.0, True, 1.0, ("fp16", "fp32")
+        ),
+        SpeechEngine(
+            "transformers", "Hugging Face transformers", 40.0, False, 1.7, ("fp16", "bf16", "fp32")
+        ),
+        SpeechEngine("whisper.cpp", "whisper.cpp (CUDA)", 23.0, False, 0.9, ("fp16", "int8")),
+        SpeechEngine("tensorrt", "TensorRT-LLM Whisper", 4.0, False, 1.5, ("fp16", "int8")),
+    )
+}
+BATCH_OVERHEAD_GB = 0.21  # per extra window in a batch (faster-whisper batch 8: +1.5 GB, W0571)
+SPEECH_BAND = (0.7, 1.3)
+
+
+def _encoder_params(model: SpeechModel) -> float:
+    d, ffn = model.d_model, model.ffn_dim
+    return model.encoder_layers * (4 * d * d + 2 * d * ffn)
+
+
+def _decoder_params(model: SpeechModel) -> float:
+    return model.params - _encoder_params(model)
+
+
+def window_seconds(
+    model: SpeechModel, gpu: GPU, engine: SpeechEngine, precision: str, batch: int, beam: int
+) -> float:
+    """Seconds to transcribe `batch` 30-second windows at once."""
+    peak = gpu.fp16_bf16_dense_tflops or (gpu.fp32_tflops or 1.0) * 2
+    if precision == "fp32":
+        peak = gpu.fp32_tflops or peak / 4
+    peak *= GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
+    encoder = 2 * _encoder_params(model) * model.max_source_positions * batch
+    encoder_s = encoder / (peak * 1e12 * ENCODER_EFFICIENCY)
+    weight_bytes = {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
+    if engine.weights_fp32:
+        weight_bytes = 4.0 if precision == "fp32" else 2.0
+    read = _decoder_params(model) * weight_bytes / (gpu.bandwidth_gbs * 1e9 * 0.6)
+    flops = 2 * _decoder_params(model) * batch * beam / (peak * 1e12 * 0.3)
+    step = max(read, flops) + engine.token_overhead_ms / 1000
+    return encoder_s + TOKENS_PER_WINDOW * step
+
+
+def estimate(
+    request: Request, model: SpeechModel, gpu: GPU, catalog: Any, notes: list[str]
+) -> Estimate:
+    name = request.engine or "faster-whisper"
+    if name not in ENGINES:
+        raise InvalidInput(f"Speech engines: {', '.join(ENGINES)} (got {name!r}).")
+    engine = ENGINES[name]
+    precision = get_precision(request.precision).name if request.precision else "fp16"
+    if precision not in engine.precisions:
+        raise InvalidInput(f"{engine.label} runs {', '.join(engine.precisions)} (got {precision}).")
+    if not request.engine:
+        notes.append(f"engine not given: {engine.label} assumed")
+    if not request.precision:
+        notes.append("precision not given: fp16 assumed")
+    beam = request.beam_size or 5
+    batch = request.batch
+    seconds = window_seconds(model, gpu, engine, precision, batch, beam)
+    rate = Band.around(WINDOW_S * batch / seconds * request.num_gpus, SPEECH_BAND)
+    weight_bytes = 4.0 if engine.weights_fp32 else {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
+    mem = {
+        "weights": model.params * weight_bytes / GB,
+        "runtime_overhead": engine.overhead_gb + BATCH_OVERHEAD_GB * (batch - 1),
+    }
+    notes.append(
+        f"{engine.label}, {precision}, beam {beam}, {batch} window(s) of 30 s at once; "
+        f"about {TOKENS_PER_WINDOW} tokens per window"
+    )
+    hours = None
+    if request.audio_hours:
+        hours = rate.inverse().scaled(request.audio_hours).to_dict()
+        notes.append(f"job: {request.audio_hours:,.6g} hours of audio")
+    usable = capacity_gb(gpu) * 0.97
+    total = sum(mem.values())
+    return Estimate(
+        model=model.id,
+        model_name=model.name,
+        gpu=gpu.id,
+        gpu_name=gpu.name,
+        num_gpus=request.num_gpus,
+        workload=request.workload,
+        precision=precision,
+        engine=name,
+        context=0,
+        batch=batch,
+        fits=total <= usable,
+        memory_per_gpu_gb=total,
+        usable_memory_per_gpu_gb=usable,
+        headroom_gb=usable - total,
+        breakdown_gb=mem,
+        assumptions=notes,
+        family="speech",
+        audio_seconds_per_s=rate.to_dict(),
+        job_hours=hours,
+    )
+
+
+FAMILY = Family(
+    name="speech",
+    label="speech recognition",
+    table="workloads/speech",
+    model_cls=SpeechModel,
+    workloads={"inference": "transcription"},
+    metrics={
+        "inference": (
+            Metric(
+                "audio_seconds_per_s",
+                "transcription speed",
+                "audio s/s",
+                ("per audio hour", 3600.0),
+            ),
+        )
+    },
+    engines=tuple(ENGINES),
+    precisions={"inference": ("fp16", "int8", "bf16", "fp32")},
+    estimate=estimate,
+    reference_model="whisper-large-v3",
+    words=(
+        r"\bwhisper\b",
+        r"\btranscri\w*",
+        r"\bspeech[- ]to[- ]text\b",
+        r"\basr\b",
+        r"\bspeech recognition\b",
+        r"\bpodcasts?\b",
+        r"\baudio\b",
+    ),
+    examples=(
+        "How much memory does Whisper large-v3 need with faster-whisper int8?",
+        "How fast does whisper large-v3 transcribe on a T4?",
+    ),
+)
