@@ -29,7 +29,7 @@ from advisor.errors import (
     UnknownGPU,
     UnknownModel,
 )
-from advisor.names import gpu_key, model_key, parse_size_b, suggest
+from advisor.names import gpu_key, model_key, parse_memory_gb, parse_size_b, suggest
 from advisor.specs import GPU, Model, Price, PurchasePrice
 
 T = TypeVar("T")
@@ -244,8 +244,26 @@ class Catalog:
             return found[0]
         if found:
             raise AmbiguousGPU(name, [(g.id, g.name) for g in found])
+        memory = parse_memory_gb(name)
+        if memory is not None:
+            return self.generic_gpu(memory)
         ids = suggest(gpu_key(name), self._gpu_index)
         raise UnknownGPU(name, [self.gpus[i].name for i in ids])
+
+    def generic_gpu(self, memory_gb: float) -> GPU:
+        """A GPU known only by its memory ("a 24 GB card"): fit can be answered, speed not."""
+        if not 1 <= memory_gb <= 4096:
+            raise InvalidInput(f"A {memory_gb:g} GB GPU is outside the sizes the advisor handles.")
+        template = next(iter(self.gpus.values()))
+        hints = typing.get_type_hints(GPU)
+        nulls = {n: None for n, hint in hints.items() if type(None) in typing.get_args(hint)}
+        return replace(
+            template, **nulls, id=f"generic-{memory_gb:g}gb", name=f"a {memory_gb:g} GB GPU",
+            aliases=(), segment="consumer", vendor="unknown", architecture="unknown",
+            memory_gb=memory_gb, bandwidth_gbs=1.0, confidence="assumed",
+            source="generic: only the memory is known, from the question", unified_memory=False,
+            generic=True,
+        )  # fmt: skip
 
     def list_gpus(
         self,

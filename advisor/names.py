@@ -10,6 +10,8 @@ from collections.abc import Iterable
 _GPU_NOISE = {"nvidia", "geforce", "tesla", "amd", "instinct", "intel", "habana", "generation"}
 _GPU_NOISE |= {"gpu", "card", "the", "a", "an", "one", "single"}
 # Words that never change a model's architecture: instruct and chat tunes share their base's shape.
+# spellings of one name: "Stable Diffusion XL" is "SDXL", "FLUX.1 dev" is "flux dev"
+_MODEL_SYNONYMS = (("stablediffusion", "sd"), ("flux.1", "flux"), ("flux1", "flux"))
 _MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "the", "a", "an"}
 
 
@@ -18,6 +20,10 @@ def gpu_key(text: str) -> str:
     tokens = re.split(r"[^a-z0-9]+", text.lower())
     kept = []
     for token in tokens:
+        # "geforcertx3060", "teslav100", "instinctmi300x": a vendor word run into the name
+        token = re.sub(
+            r"^(?:nvidia|geforce|tesla|amd|instinct|intel|habana)(?=[a-z]*\d)", "", token
+        )
         if not token or token in _GPU_NOISE:
             continue
         kept.append(re.sub(r"^(\d+)(g|gib)$", r"\1gb", token))
@@ -37,7 +43,10 @@ def model_key(text: str) -> str:
     tokens = [t.strip(".") for t in re.split(r"[^a-z0-9.]+", text)]
     sized = any(re.search(r"\d(?:\.\d+)?[bm]$", t) for t in tokens)
     noise = _MODEL_NOISE if sized else _MODEL_NOISE - {"base"}
-    return "".join(t for t in tokens if t and t not in noise)
+    key = "".join(t for t in tokens if t and t not in noise)
+    for spelled, short in _MODEL_SYNONYMS:
+        key = key.replace(spelled, short)
+    return key
 
 
 def suggest(key: str, index: dict[str, list[str]], limit: int = 5) -> list[str]:
@@ -73,3 +82,16 @@ def parse_size_b(text: str) -> float | None:
         return None
     value = float(match.group(1))
     return value / 1000 if match.group(2).lower().startswith("m") else value
+
+
+_MEMORY = re.compile(
+    r"^(?:(?:an?|any|some|generic)\s+)*(\d+(?:\.\d+)?)\s*(?:gb|g|gib|gigs?)\b"
+    r"(?:[\s-]*(?:of\s+)?(?:vram|memory|gpu|card|graphics card))*$",
+    re.IGNORECASE,
+)
+
+
+def parse_memory_gb(text: str) -> float | None:
+    """'24gb', 'a 24 GB card', '48 gigs of vram' -> memory in GB; else None."""
+    match = _MEMORY.match(text.strip())
+    return float(match.group(1)) if match else None

@@ -53,6 +53,7 @@ class GPU:
     compute_stack: str | None = None  # cuda | rocm | oneapi | metal | synapseai
     unified_memory: bool = False  # memory shared with the CPU (Apple M-series, GB10, Strix Halo)
     link_source: str | None = None  # where the link and PCIe fields come from
+    generic: bool = False  # "a 24 GB card": only the memory is known (no speed, no price)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict keyed by the reference table's column names, plus id/name/aliases/source."""

@@ -39,10 +39,35 @@ def _tool(fn: F) -> F:
 
 
 @_tool
-def gpu_specs(gpu: str) -> dict[str, Any]:
+def model_specs(model: str) -> dict[str, Any]:
+    """The catalog entry of one model of any family (an LLM, an image, BERT-style, diffusion or
+    speech model): its parameter count, architecture, family and source. `model` is any name,
+    a Hugging Face repo id, or a size such as "13b" (a generic LLM)."""
+    from advisor.calculator import find_model
+
+    family, found = find_model(model, load_catalog())
+    return {"family": family.name, **found.to_dict()}
+
+
+TOTAL_FIELDS = ("memory_gb", "tdp_w", "fp16_bf16_dense_tflops", "fp32_tflops", "fp64_tflops",
+                "fp8_dense_tflops", "int8_dense_tops", "bandwidth_gbs")  # fmt: skip
+
+
+@_tool
+def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
     """Datasheet values of one GPU (memory_gb, bandwidth_gbs, fp16_bf16_dense_tflops, tdp_w, ...)
-    with their source. `gpu` is any name: "A100 SXM4 80GB", "L40S", "NVIDIA H100 80GB HBM3"."""
-    return load_catalog().get_gpu(gpu).to_dict()
+    with their source. `gpu` is any name: "A100 SXM4 80GB", "L40S", "NVIDIA H100 80GB HBM3".
+    With num_gpus above 1, also `totals`: memory, board power and peak throughput of that many
+    (sums of the datasheet values, not a measured speed-up)."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    sheet = load_catalog().get_gpu(gpu).to_dict()
+    if num_gpus > 1:
+        sheet["totals"] = {
+            "num_gpus": num_gpus,
+            **{f: sheet[f] * num_gpus for f in TOTAL_FIELDS if sheet.get(f) is not None},
+        }
+    return sheet
 
 
 @_tool
@@ -180,6 +205,148 @@ def prices(
 
 
 @_tool
+def rental_cost(usd_per_gpu_hour: float, hours: float, num_gpus: int = 1) -> dict[str, Any]:
+    """The cost of renting `num_gpus` GPUs for `hours` at a price per GPU-hour that the user
+    gives (used as given, never replaced by a catalog price): GPUs x price x hours."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    total = cost.job_cost_usd(usd_per_gpu_hour, num_gpus, hours)
+    return {"usd": total, "usd_per_gpu_hour": usd_per_gpu_hour, "hours": hours,
+            "num_gpus": num_gpus, "price_source": "given by the user"}  # fmt: skip
+
+
+@_tool
+def rental_hours(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> dict[str, Any]:
+    """How many hours a budget rents `num_gpus` GPUs for at a price per GPU-hour the user gives:
+    budget / (price x GPUs). gpu_hours is the wall time times the GPUs."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    hours = cost.hours_for_budget_h(budget_usd, usd_per_gpu_hour, num_gpus)
+    return {"hours": hours, "gpu_hours": hours * num_gpus, "budget_usd": budget_usd,
+            "usd_per_gpu_hour": usd_per_gpu_hour, "num_gpus": num_gpus,
+            "price_source": "given by the user"}  # fmt: skip
+
+
+# an assumed electricity price when the user gives none: the U.S. average retail price to
+# residential customers, 2024 (EIA Electric Power Monthly, table 5.6.A: about 16.5 cents/kWh)
+DEFAULT_USD_PER_KWH = 0.165
+
+
+@_tool
+def purchase_prices(gpu: str, condition: str | None = None) -> dict[str, Any]:
+    """Dated, sourced prices to buy one GPU, newest first: kind msrp (launch list price), new
+    (street) or used; `condition` keeps one kind. Each with its age in months today."""
+    from datetime import date
+
+    if condition not in (None, "msrp", "new", "used"):
+        raise InvalidInput(f"condition is msrp, new or used (got {condition!r}).")
+    catalog = load_catalog()
+    found = catalog.get_gpu(gpu)
+    rows = catalog.purchases_for(found.id, condition)
+    today = date.today()
+    out = []
+    for p in rows:
+        year, month = (int(x) for x in p.date.split("-")[:2])
+        out.append({**p.to_dict(), "age_months": (today.year - year) * 12 + today.month - month})
+    return {"gpu": found.id, "gpu_name": found.name, "count": len(out), "prices": out}
+
+
+@_tool
+def break_even(
+    gpu: str | None = None,
+    purchase_usd: float | None = None,
+    rent_usd_per_hour: float | None = None,
+    num_gpus: int = 1,
+    rent_usd_per_month: float | None = None,
+    hours_of_use: float | None = None,
+    usd_per_kwh: float | None = None,
+    host_usd_per_hour: float = 0.0,
+    hours_per_day: float = 24.0,
+    condition: str = "new",
+) -> dict[str, Any]:
+    """Rent or buy: after how many hours of use buying one GPU costs less than renting it.
+    Figures the user gives are used as given (purchase_usd, rent_usd_per_hour per GPU-hour,
+    usd_per_kwh; rent_usd_per_month, a monthly bill per GPU, is spread over 730 hours); the rest
+    come from the catalog for `gpu`: the newest purchase price of
+    `condition` (new, used or msrp; new falls back to msrp), the median rental price, the board
+    power. Electricity defaults to the U.S. average residential price. With hours_of_use, what
+    renting and owning each cost over that much use (all GPUs). Resale value is left out."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    sources: dict[str, str] = {}
+    found = load_catalog().get_gpu(gpu) if gpu else None
+    power_w = found.tdp_w if found and found.tdp_w else 0.0
+    if purchase_usd is None:
+        if found is None:
+            raise InvalidInput("Give a purchase price or a GPU whose price the catalog has.")
+        pool = load_catalog().purchases_for(found.id, condition)
+        if not pool and condition == "new":
+            pool = load_catalog().purchases_for(found.id, "msrp")
+        if not pool:
+            raise InvalidInput(
+                f"The catalog has no {condition} purchase price for {found.name}; give one "
+                "(e.g. 'it costs $1,800')."
+            )
+        chosen = pool[0]
+        purchase_usd = chosen.usd
+        sources["purchase"] = f"{chosen.kind}, {chosen.date}, {chosen.source}"
+    else:
+        sources["purchase"] = "given by the user"
+    if rent_usd_per_hour is None and rent_usd_per_month is not None:
+        rent_usd_per_hour = rent_usd_per_month / cost.HOURS_PER_MONTH
+        sources["rent"] = f"your ${rent_usd_per_month:,.0f} a month over 730 hours"
+    if rent_usd_per_hour is None:
+        if found is None:
+            raise InvalidInput("Give a rental price per hour or a GPU the catalog prices.")
+        choice = cost.choose_price(load_catalog().prices_for(found.id))
+        if choice is None:
+            raise InvalidInput(f"The catalog has no rental price for {found.name}; give one.")
+        rent_usd_per_hour = choice.median_usd
+        sources["rent"] = f"median of {choice.count} current rental prices"
+    else:
+        sources["rent"] = "given by the user"
+    kwh = DEFAULT_USD_PER_KWH if usd_per_kwh is None else usd_per_kwh
+    sources["electricity"] = "given by the user" if usd_per_kwh is not None else (
+        "assumed: U.S. average residential price 2024 (EIA)")  # fmt: skip
+    result = cost.break_even(
+        purchase_usd, rent_usd_per_hour, power_w, kwh, host_usd_per_hour, hours_per_day
+    )
+    over = None
+    if hours_of_use is not None:
+        if not hours_of_use > 0:
+            raise InvalidInput(f"hours of use must be positive (got {hours_of_use}).")
+        rent_total = rent_usd_per_hour * hours_of_use * num_gpus
+        own_total = (purchase_usd + (result.power_usd_per_hour + host_usd_per_hour)
+                     * hours_of_use) * num_gpus  # fmt: skip
+        over = {"hours": hours_of_use, "rent_usd": rent_total, "own_usd": own_total,
+                "cheaper": "buy" if own_total < rent_total else "rent"}  # fmt: skip
+    return {
+        "gpu": found.id if found else None,
+        "gpu_name": found.name if found else None,
+        "num_gpus": num_gpus,
+        "over_use": over,
+        "purchase_usd": purchase_usd,
+        "purchase_usd_total": purchase_usd * num_gpus,
+        "rent_usd_per_hour": rent_usd_per_hour,
+        "power_w": power_w,
+        "usd_per_kwh": kwh,
+        "power_usd_per_hour": result.power_usd_per_hour,
+        "host_usd_per_hour": host_usd_per_hour,
+        "saving_usd_per_hour": result.saving_usd_per_hour,
+        "break_even_hours": result.hours,
+        "hours_before_power": purchase_usd / rent_usd_per_hour,
+        "months_before_power": purchase_usd
+        / rent_usd_per_hour
+        / hours_per_day
+        / (cost.HOURS_PER_MONTH / 24),
+        "break_even_months": result.months,
+        "hours_per_day": hours_per_day,
+        "sources": sources,
+        "left_out": "resale value, interest, the host machine and admin time",
+    }
+
+
+@_tool
 def recommend_gpus(
     model: str,
     workload: str = "inference",
@@ -195,25 +362,37 @@ def recommend_gpus(
     segment: str | None = None,
     max_gpus: int = 8,
     top: int = 5,
+    resolution: int | None = None,
+    steps: int | None = None,
+    epochs: float | None = None,
+    dataset_samples: float | None = None,
+    max_purchase_usd: float | None = None,
+    condition: str = "new",
 ) -> dict[str, Any]:
-    """Rank GPUs for a workload under constraints. For each candidate the fewest GPUs (1, 2, 4,
-    8 up to max_gpus) that fit; then cost per unit of work where a price exists (cloud), else
-    speed (workstation). Constraints: budget per hour or per job, board power, form factor
-    ("PCIe", "SXM"), vendor, segment (datacenter, workstation, consumer, laptop)."""
+    """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
+    constraints. For each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
+    cost per unit of work where a rental price exists, else speed. With max_purchase_usd, GPUs
+    to buy: only those whose newest `condition` (new or used) purchase price for the GPUs needed
+    is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
+    or per job, board power, form factor ("PCIe", "SXM"), vendor, segment (datacenter,
+    workstation, consumer, laptop, apple)."""
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
         raise InvalidInput(
             "A per-job budget needs a training workload and its token budget (train_tokens); "
             "for serving, give max_usd_per_hour."
         )
+    if condition not in ("new", "used"):
+        raise InvalidInput(f"condition is new or used (got {condition!r}).")
     catalog = load_catalog()
-    candidates = catalog.list_gpus(vendor=vendor, segment=segment)
+    candidates = [g for g in catalog.list_gpus(vendor=vendor, segment=segment) if not g.generic]
     if form_factor:
         candidates = [g for g in candidates if form_factor.lower() in (g.form_factor or "").lower()]
     if max_power_w is not None:
         candidates = [g for g in candidates if g.tdp_w is not None and g.tdp_w <= max_power_w]
     base = _request(
         model=model, gpu="placeholder", workload=workload, precision=precision, context=context,
-        batch=batch, train_tokens=train_tokens,
+        batch=batch, train_tokens=train_tokens, resolution=resolution, steps=steps,
+        epochs=epochs, dataset_samples=dataset_samples,
     )  # fmt: skip
     ranked, rejected = [], []
     for gpu in candidates:
@@ -228,26 +407,37 @@ def recommend_gpus(
         if fitted is None:
             rejected.append({"gpu": gpu.id, "reason": f"does not fit on {max_gpus} or fewer"})
             continue
-        row = _rank_row(fitted)
+        row = _rank_row(fitted, workload)
         reason = _over_budget(row, max_usd_per_hour, max_usd_per_job)
+        if max_purchase_usd is not None and reason is None:
+            reason = _priced_to_buy(row, catalog, condition, max_purchase_usd)
         if reason:
             rejected.append({"gpu": gpu.id, "reason": reason})
         else:
             ranked.append(row)
-    ranked.sort(key=lambda r: (r["usd_per_unit"] is None, r["usd_per_unit"] or 0, -r["speed"]))
+    if max_purchase_usd is not None:
+        ranked.sort(key=lambda r: (-r["speed"], r["purchase_usd"]))
+        ranking = f"speed, among GPUs whose {condition} purchase price is within the budget"
+    else:
+        ranked.sort(key=lambda r: (r["usd_per_unit"] is None, r["usd_per_unit"] or 0, -r["speed"]))
+        ranking = "cost per unit of work where a rental price exists, else speed"
     return {
         "ranked": ranked[:top],
         "considered": len(candidates),
         "ruled_out": len(rejected),
         "rejected": rejected,
-        "ranking": "cost per million tokens (or per job) where priced, else speed",
+        "ranking": ranking,
     }
 
 
-def _rank_row(e: Any) -> dict[str, Any]:
-    speed = (e.train_tokens_per_s or e.decode_tokens_per_s or {}).get("typical", 0.0)
+def _rank_row(e: Any, workload: str) -> dict[str, Any]:
+    from advisor.calculator import FAMILIES
+
+    metric = FAMILIES[e.family].metrics[workload][0]
+    value = getattr(e, metric.key)
+    speed = value.get("typical", 0.0) if isinstance(value, dict) else float(value or 0.0)
     cost = e.cost or {}
-    unit = cost.get("usd_per_job") or cost.get("usd_per_million_tokens")
+    job = cost.get("usd_per_job")
     return {
         "gpu": e.gpu,
         "gpu_name": e.gpu_name,
@@ -255,13 +445,35 @@ def _rank_row(e: Any) -> dict[str, Any]:
         "memory_per_gpu_gb": e.memory_per_gpu_gb,
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
         "speed": speed,
-        "speed_unit": "training tokens/s" if e.train_tokens_per_s else "decode tokens/s",
+        "speed_unit": metric.unit,
+        "speed_label": metric.label,
         "usd_per_hour": cost.get("usd_per_hour"),
-        "usd_per_unit": unit,
-        "unit": "USD per job" if cost.get("usd_per_job") else "USD per million tokens",
+        "usd_per_unit": job if job is not None else cost.get("usd_per_unit"),
+        "unit": "USD per job" if job is not None else f"USD {cost.get('cost_unit', '')}".strip(),
         "price_date": cost.get("price_date"),
         "price_source": cost.get("price_source"),
     }
+
+
+def _priced_to_buy(row: dict[str, Any], catalog: Any, condition: str, limit: float) -> str | None:
+    """Fill the row's purchase price (the newest of `condition`; new falls back to MSRP) or
+    say why the GPU is out."""
+    pool = catalog.purchases_for(row["gpu"], condition)
+    if not pool and condition == "new":
+        pool = catalog.purchases_for(row["gpu"], "msrp")
+    if not pool:
+        return f"no {condition} purchase price on record"
+    price = pool[0]
+    total = price.usd * row["num_gpus"]
+    row.update(
+        purchase_usd=total,
+        purchase_kind=price.kind,
+        purchase_date=price.date,
+        purchase_source=price.source,
+    )
+    if total > limit:
+        return f"${total:,.0f} to buy is over the ${limit:,.0f} budget"
+    return None
 
 
 def _over_budget(row: dict[str, Any], per_hour: float | None, per_job: float | None) -> str | None:
@@ -336,6 +548,11 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "solve": solve,
     "recommend_gpus": recommend_gpus,
     "prices": prices,
+    "model_specs": model_specs,
+    "rental_cost": rental_cost,
+    "rental_hours": rental_hours,
+    "purchase_prices": purchase_prices,
+    "break_even": break_even,
 }
 
 

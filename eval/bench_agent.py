@@ -3,7 +3,7 @@
     python -m eval.bench_agent [--skip-local]   (from the repo root)
 
 Measures, on this machine:
-- rules engine, warm: p50 / p95 / max over the phrasings of tests/test_agent_parse.py (103),
+- rules engine, warm: p50 / p95 / max over the phrasings of tests/test_agent_understand.py (103),
   in process, after one warm-up question; retrieval and the calculator included.
   Target p50: 150 ms or less.
 - cold `gpu-advisor ask`: wall time of a new process answering one question (imports, catalog,
@@ -32,7 +32,7 @@ from typing import Any
 from advisor.api import Advisor
 from advisor.evaluation.stats import p50_p95
 from tests.test_agent_local import CASES as LOCAL_CASES
-from tests.test_agent_parse import CASES
+from tests.test_agent_understand import CASES
 
 RESULTS = Path(__file__).resolve().parent / "results"
 COLD_QUESTION = "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"

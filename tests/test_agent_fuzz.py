@@ -34,7 +34,7 @@ def test_a_100_kb_question_is_refused_in_words(rules_advisor: Any) -> None:
 
 def test_a_numbered_list_is_not_read_as_quantities(rules_advisor: Any) -> None:
     # found by the fuzzer: "2." in a ranked list was an ungrounded number
-    answer = rules_advisor.ask("01B:COST")
+    answer = rules_advisor.ask("cheapest gpu for a 1B model")
     assert answer.grounding_rate == 1.0 and "\n2. **" in answer.text
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_agent_parse import CASES
+from tests.test_agent_understand import CASES
 
 QUESTIONS = [c[0] for c in CASES]
 
@@ -50,11 +50,21 @@ def test_wrong_article_claim_is_flagged_with_both_values(rules_advisor: Any) -> 
     assert any("1TB/s" in w and "864" in w for w in answer.warnings)
 
 
-def test_ambiguous_gpu_gets_a_clarifying_question(rules_advisor: Any) -> None:
+def test_variants_with_the_same_verdict_are_answered_without_asking(rules_advisor: Any) -> None:
+    # every H100 fits an 8B model: asking "which H100?" would only delay the answer
     answer = rules_advisor.ask("Can I run Llama-3-8B on an H100?")
-    assert "ambiguous" in answer.text and "H100 NVL" in answer.text
-    assert answer.text.rstrip().endswith("Which one do you mean?")
-    assert "estimate" not in _tools(answer)
+    for name in ("H100 SXM5 80GB", "H100 PCIe 80GB", "H100 NVL"):
+        assert name in answer.text
+    assert not answer.text.rstrip().endswith("?")
+    assert _tools(answer).count("estimate") == 3
+
+
+def test_variants_with_different_verdicts_ask_which_one(rules_advisor: Any) -> None:
+    # a 4-bit 70B fits the 80 GB A100s only: the answer gives both and asks which
+    answer = rules_advisor.ask("Can I run Llama 3 70B in 4-bit on an A100?")
+    assert "A100 SXM4 40GB**: does not fit" in answer.text
+    assert "A100 SXM4 80GB**: fits" in answer.text
+    assert answer.text.rstrip().endswith("Which one do you have?")
 
 
 def test_unknown_gpu_suggests_names(rules_advisor: Any) -> None:
@@ -72,7 +82,7 @@ def test_unmappable_question_is_extractive_with_citations(rules_advisor: Any) ->
 def test_defaults_are_stated(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("fine-tune Mistral 7B on an RTX A6000")
     assert "LoRA assumed" in answer.text
-    assert "sequence length not given: 2048 tokens assumed" in answer.text
+    assert "sequence length: 2048 tokens assumed" in answer.text
 
 
 def test_rental_cost_multiplies_hours_by_the_prices(rules_advisor: Any) -> None:
@@ -94,7 +104,8 @@ def test_injected_instructions_do_not_change_the_datasheet_value(rules_advisor: 
 def test_comparison_has_every_gpu_and_the_leaders(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("Compare the H100 SXM and the H200 SXM")
     assert "| memory | 80 GB | 141 GB |" in answer.text
-    assert "memory bandwidth: NVIDIA H200 SXM 141GB" in answer.text
+    assert answer.text.startswith("**Pick the NVIDIA H200 SXM 141GB")
+    assert "memory bandwidth 3,350 GB/s vs 4,800 GB/s" in answer.text
 
 
 def test_recommendation_respects_the_hourly_budget(rules_advisor: Any) -> None:
@@ -141,7 +152,7 @@ def test_every_golden_question_then_each_follow_up_is_answered(rules_advisor: An
             assert answer.text.strip() and answer.grounding_rate == 1.0, (question, follow_up)
 
 
-def test_two_of_them_after_an_ambiguous_gpu_asks_which(rules_advisor: Any) -> None:
-    rules_advisor.ask("Can I run Llama-3-8B on an H100?", thread_id="ambiguous-then-two")
-    answer = rules_advisor.ask("what about on two of them?", thread_id="ambiguous-then-two")
-    assert answer.text == "Which GPU? Name it and I will check the fit."
+def test_two_of_them_after_an_open_variant_answers_each_pair(rules_advisor: Any) -> None:
+    rules_advisor.ask("Can I run Llama-3-8B on an H100?", thread_id="open-then-two")
+    answer = rules_advisor.ask("what about on two of them?", thread_id="open-then-two")
+    assert "2 x NVIDIA H100 SXM5 80GB" in answer.text and "2 x NVIDIA H100 PCIe 80GB" in answer.text

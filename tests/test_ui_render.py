@@ -24,7 +24,7 @@ def test_a_fit_receipt_shows_inputs_verdict_breakdown_and_assumptions(
 ) -> None:
     receipt = next(r for r in render.receipts(answers[FIT]) if r.tool == "estimate")
     assert receipt.inputs == {"model": "llama-3-8b", "gpu": "rtx-a4000",
-                              "workload": "finetune-qlora"}  # fmt: skip
+                              "workload": "finetune-qlora", "precision": "nf4"}  # fmt: skip
     assert receipt.results["fits"] is True
     estimate = next(t for t in answers[FIT].tool_calls if t.name == "estimate").result
     assert receipt.breakdown_gb == estimate["breakdown_gb"]

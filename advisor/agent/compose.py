@@ -1,32 +1,60 @@
-"""Writing answers from tool results. Every number printed here is a value of a tool result (or
-of a passage being quoted), rounded for reading, so the number guard can trace each one."""
+"""Writing answers from tool results: the verdict first (yes or no, which one, how many, how long,
+how much), then the figures that decide it, then why, then the assumptions it rests on, once.
+
+Every number printed here is a value of a tool result, of the question, or of a passage being
+quoted, rounded for reading, so that the number guard can trace each one. Labels and units come
+from the workload-family registry, never from a copy here.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from advisor.calculator import FAMILIES, METRICS
+
 HELP = (
-    'I answer questions about GPUs for ML: specs ("memory bandwidth of the L40?"), comparisons '
-    '("A100 40GB or L40 for serving Llama-2-13B?"), whether a model fits ("Can I fine-tune '
-    'Llama-3-8B with QLoRA on an RTX A4000?"), speed, rental cost ("What will a week on an '
-    'A6000 cost?") and which GPU to pick. Numbers come from the datasheet table and the '
-    "calculator; passages from the articles are cited."
+    'I answer questions about GPUs for machine learning: specs ("memory bandwidth of the '
+    'L40?"), comparisons ("A100 40GB or L40 for serving Llama-2-13B?"), whether a model fits '
+    '("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"), speed, training time, rental '
+    "and purchase cost, and which GPU to pick or buy, for LLMs, image models, Stable Diffusion "
+    "and Whisper. Numbers come from the datasheet table and the calculator; passages from the "
+    "articles are cited."
 )
-FIELD_LABELS = {
+OUT_OF_SCOPE = (
+    "That is outside what I know: I answer questions about GPUs for machine learning (specs, "
+    "whether a model fits, speed, training time, rental and purchase cost, which GPU to pick)."
+)
+INVALID = (
+    "I could not read a question in that. Ask me about GPUs for machine learning, for example "
+    '"Will Llama-3-8B fit on an RTX 4090?"'
+)
+ASK_BACK = (
+    "To pick a GPU or check a fit I need the job: which model (e.g. Llama 3.1 8B, SDXL, "
+    "ResNet-50, Whisper large-v3), what you do with it (run it, fine-tune it, train it), and "
+    "whether you rent or buy, with any budget. Which model and job do you have in mind?"
+)
+FIELD_LABELS: dict[str, tuple[str, str]] = {
     "memory_gb": ("memory", "GB"),
+    "memory_type": ("memory type", ""),
     "bandwidth_gbs": ("memory bandwidth", "GB/s"),
     "fp16_bf16_dense_tflops": ("dense FP16/BF16 tensor", "TFLOPS"),
-    "tdp_w": ("board power", "W"),
-    "cuda_cores": ("CUDA cores", ""),
+    "fp32_tflops": ("FP32 (non-tensor)", "TFLOPS"),
+    "fp64_tflops": ("FP64", "TFLOPS"),
+    "fp64_tensor_tflops": ("FP64 tensor", "TFLOPS"),
+    "tf32_dense_tflops": ("dense TF32 tensor", "TFLOPS"),
+    "int8_dense_tops": ("dense INT8 tensor", "TOPS"),
+    "fp8_dense_tflops": ("dense FP8 tensor", "TFLOPS"),
     "tensor_cores": ("tensor cores", ""),
+    "cuda_cores": ("CUDA cores", ""),
+    "mig_max_instances": ("MIG instances", ""),
+    "interconnect_gbs": ("GPU-to-GPU link", "GB/s"),
+    "pcie": ("host link", ""),
+    "tdp_w": ("board power", "W"),
+    "form_factor": ("form factor", ""),
+    "release_year": ("released", ""),
 }
-WORKLOAD_LABELS = {
-    "inference": "inference",
-    "finetune-full": "full fine-tuning",
-    "finetune-lora": "LoRA fine-tuning",
-    "finetune-qlora": "QLoRA fine-tuning",
-}
+SUMMARY_FIELDS = ("memory_gb", "bandwidth_gbs", "fp16_bf16_dense_tflops", "tdp_w")
 
 
 def num(value: float | None, unit: str = "") -> str:
@@ -50,238 +78,354 @@ def usd(value: float | None) -> str:
         return "n/a"
     if value >= 100:
         return f"${value:,.0f}"
-    return f"${value:,.2f}" if value >= 1 else f"${value:.3g}"
+    if value >= 1:
+        return f"${value:,.2f}"
+    text = f"{value:.3g}"  # "$0.165", "$0.40", "$0.0065"
+    return f"${text}0" if re.fullmatch(r"0\.\d", text) else f"${text}"
 
 
-def _gpus(n: int, name: str) -> str:
+def gpus_phrase(n: int, name: str) -> str:
+    name = name.removeprefix("a ")  # a generic GPU's name: "a 24 GB GPU"
     return f"one {name}" if n == 1 else f"{n} x {name}"
 
 
-# ---------------------------------------------------------------- specs
+def _words(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, "several")
 
 
-def spec(sheet: dict[str, Any], fields: tuple[str, ...]) -> str:
-    if "error" in sheet:
-        return str(sheet["error"])
-    name = sheet["name"]
-    asked = [f for f in fields if sheet.get(f) is not None]
+# ---------------------------------------------------------------- datasheets
+
+
+def field_value(sheet: dict[str, Any], field: str) -> str:
+    """One datasheet field as words: '864 GB/s', 'HBM3', 'PCIe 4.0 x16'."""
+    if field == "pcie":
+        gen, lanes = sheet.get("pcie_gen"), sheet.get("pcie_lanes")
+        return f"PCIe Gen {gen} x{lanes}" if gen and lanes else "n/a"
+    if field == "interconnect_gbs":
+        link = sheet.get("gpu_link")
+        if link in ("switch", "bridge"):
+            how = (
+                "NVLink/fabric, all-to-all" if link == "switch" else "NVLink bridge, pairs of cards"
+            )
+            return (
+                f"{num(sheet.get('gpu_link_gbs') or sheet.get('interconnect_gbs'), 'GB/s')} ({how})"
+            )
+        if sheet.get("interconnect"):
+            return str(sheet["interconnect"])
+        return "PCIe only"
+    value = sheet.get(field)
+    unit = FIELD_LABELS.get(field, (field, ""))[1]
+    if value is None:
+        return "not published"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return num(value, unit)
+    return str(value)
+
+
+def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: bool) -> str:
+    """The asked fields first; variants that share a value are answered once."""
+    asked = [f for f in fields if f in FIELD_LABELS] or list(SUMMARY_FIELDS)
     lines = []
-    if asked:
-        said = "; ".join(f"{FIELD_LABELS[f][0]} {num(sheet[f], FIELD_LABELS[f][1])}" for f in asked)
-        lines.append(f"**{name}**: {said} (datasheet).")
-    summary = [
-        f"{num(sheet['memory_gb'], 'GB')} {sheet.get('memory_type') or ''}".strip(),
-        f"{num(sheet['bandwidth_gbs'], 'GB/s')} bandwidth",
-    ]
-    if sheet.get("fp16_bf16_dense_tflops"):
-        summary.append(f"{num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} dense FP16/BF16")
-    if sheet.get("tdp_w"):
-        summary.append(f"{num(sheet['tdp_w'], 'W')}")
-    lead = "Datasheet" if asked else f"**{name}** (datasheet)"
-    lines.append(f"{lead}: {', '.join(summary)}; {sheet['architecture']}, {sheet['segment']}.")
-    lines.append(f"Source: {sheet['source']}")
+    for field in asked:
+        label = FIELD_LABELS[field][0]
+        values = {s["id"]: field_value(s, field) for s in sheets}
+        if variants and len(set(values.values())) == 1:
+            names = ", ".join(s["name"] for s in sheets)
+            lines.append(
+                f"**{label.capitalize()}: {next(iter(values.values()))}** on every variant "
+                f"({names})."
+            )
+        else:
+            for s in sheets:
+                lines.append(f"**{s['name']}**: {label} {values[s['id']]}.")
     return "\n".join(lines)
 
 
-def comparison(result: dict[str, Any], priced: dict[str, dict[str, Any]]) -> str:
-    if "error" in result:
-        return str(result["error"])
-    gpus = result["gpus"]
-    head = "| | " + " | ".join(g["name"] for g in gpus) + " |"
-    rows = [head, "|---" * (len(gpus) + 1) + "|"]
-    for f, (label, unit) in FIELD_LABELS.items():
-        if f in ("cuda_cores", "tensor_cores"):
-            continue
-        rows.append(f"| {label} | " + " | ".join(num(g.get(f), unit) for g in gpus) + " |")
-    price_cells = []
-    for g in gpus:
-        summary = priced.get(g["id"], {}).get("summary_usd_per_gpu_hour")
-        price_cells.append(f"{usd(summary['median'])}/h" if summary else "no price")
-    rows.append("| median rental | " + " | ".join(price_cells) + " |")
-    names = {g["id"]: g["name"] for g in gpus}
-    leads = result.get("leader_by_field", {})
-    said = [f"{FIELD_LABELS[f][0]}: {names[g]}" for f, g in leads.items() if f in FIELD_LABELS]
-    level = [FIELD_LABELS[f][0] for f in result.get("tied_fields", {}) if f in FIELD_LABELS]
-    text = "\n".join(rows)
-    if said:
-        text += "\n\nAhead on " + "; ".join(said) + " (lower is better for power)."
-    if level:
-        text += "\n\nLevel on " + ", ".join(level) + "."
-    return text + "\n\nAll values from the datasheet table; prices are current on-demand medians."
+def totals_line(sheet: dict[str, Any], fields: tuple[str, ...]) -> str | None:
+    """The asked figures summed over several GPUs: "4 x NVIDIA L40S: 1,400 W of board power"."""
+    totals = sheet.get("totals") or {}
+    asked = [f for f in (fields or ("memory_gb", "tdp_w")) if f in totals]
+    if not asked:
+        return None
+    parts = [f"{num(totals[f], FIELD_LABELS[f][1])} {FIELD_LABELS[f][0]}" for f in asked]
+    return f"**{totals['num_gpus']} x {sheet['name']}: {', '.join(parts)} in all.**"
 
 
-# ---------------------------------------------------------------- fit, speed, cost
+def sheet_summary(sheet: dict[str, Any]) -> str:
+    parts = [f"{num(sheet['memory_gb'], 'GB')} {sheet.get('memory_type') or ''}".strip()]
+    if sheet.get("unified_memory"):
+        parts[0] += " of unified memory shared with the CPU"
+    parts.append(f"{num(sheet['bandwidth_gbs'], 'GB/s')}")
+    if sheet.get("fp16_bf16_dense_tflops"):
+        parts.append(f"{num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} dense FP16/BF16")
+    if sheet.get("tdp_w"):
+        parts.append(num(sheet["tdp_w"], "W"))
+    return (
+        f"{sheet['name']}: " + ", ".join(parts) + f"; {sheet['architecture']}, {sheet['segment']}."
+    )
 
 
-def _band(band: dict[str, float], unit: str) -> str:
-    return f"about {num(band['typical'], unit)} ({num(band['low'])}-{num(band['high'])})"
+STACK_NOTES = {
+    "rocm": "AMD GPU: ROCm instead of CUDA; PyTorch, vLLM and llama.cpp run, TensorRT-LLM does not",
+    "oneapi": "Intel GPU: no CUDA; PyTorch XPU, IPEX-LLM and llama.cpp (SYCL or Vulkan) run",
+    "metal": "Apple GPU: unified memory, no CUDA; llama.cpp (Metal) and MLX run, vLLM and "
+    "bitsandbytes do not",
+    "synapseai": "Intel Gaudi: SynapseAI stack, no CUDA; PyTorch and vLLM-Gaudi run",
+}
 
 
-def _speed(e: dict[str, Any]) -> str | None:
-    if e.get("train_tokens_per_s"):
-        text = f"Training speed: {_band(e['train_tokens_per_s'], 'tokens/s')}."
-        if e.get("train_hours"):
-            text += f" Wall time: about {num(e['train_hours']['typical'], 'hours')}."
-        return text
-    if e.get("decode_tokens_per_s"):
-        text = f"Decode speed per sequence: {_band(e['decode_tokens_per_s'], 'tokens/s')}"
-        if e.get("time_to_first_token_s"):
-            text += f"; time to first token about {num(e['time_to_first_token_s']['typical'], 's')}"
-        if e.get("serving_tokens_per_s") and e.get("serving_batch"):
-            text += (
-                f"; serving {e['serving_batch']} sequences at once about "
-                f"{num(e['serving_tokens_per_s']['typical'], 'tokens/s')} in total"
-            )
-        return text + "."
-    return None
+def stack_note(sheet: dict[str, Any]) -> str | None:
+    stack = sheet.get("compute_stack")
+    return STACK_NOTES.get(stack) if stack and stack != "cuda" else None
 
 
-def fit(e: dict[str, Any], speed_first: bool = False) -> str:
-    workload = WORKLOAD_LABELS.get(e["workload"], e["workload"])
-    where = _gpus(e["num_gpus"], e["gpu_name"])
-    verdict = "Yes" if e["fits"] else "No"
-    fits = "fits on" if e["fits"] else "does not fit on"
-    settings = f"{e['precision']}, context {e['context']:,}, batch {e['batch']}"
-    head = f"**{verdict}: {e['model_name']} {fits} {where} for {workload}** ({settings})."
-    per = "per GPU " if e["num_gpus"] > 1 else ""
-    need = (
-        f"It needs about {num(e['memory_per_gpu_gb'], 'GB')} {per}of the "
+def asked_line(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
+    """'**FP64: NVIDIA A100 SXM4 40GB 9.70 TFLOPS, NVIDIA H100 SXM5 80GB 34 TFLOPS.**'"""
+    parts = []
+    for field in fields:
+        values = ", ".join(f"{s['name']} {field_value(s, field)}" for s in sheets)
+        parts.append(f"{FIELD_LABELS[field][0]}: {values}")
+    text = "; ".join(parts)
+    return f"**{text[0].upper()}{text[1:]}.**"
+
+
+def variant_note(
+    written: str, sheets: list[dict[str, Any]], fields: tuple[str, ...], same: bool
+) -> str:
+    names = ", ".join(s["name"] for s in sheets)
+    if same:
+        return f"'{written}' covers {names}: the same on every figure shown."
+    differ = [f for f in fields if len({field_value(s, f) for s in sheets}) > 1]
+    others = "; ".join(
+        f"{FIELD_LABELS[f][0]} " + ", ".join(field_value(s, f) for s in sheets[1:]) for f in differ
+    )
+    return (
+        f"'{written}' is read as the {sheets[0]['name']}; the other variants "
+        f"({', '.join(s['name'] for s in sheets[1:])}) differ: {others}."
+    )
+
+
+def compare_table(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
+    rows = ["| | " + " | ".join(s["name"] for s in sheets) + " |", "|---" * (len(sheets) + 1) + "|"]
+    for field in fields:
+        label = FIELD_LABELS[field][0]
+        rows.append(f"| {label} | " + " | ".join(field_value(s, field) for s in sheets) + " |")
+    return "\n".join(rows)
+
+
+COMPARE_JOBS = (
+    ("LLM inference", "bandwidth_gbs", "memory bandwidth decides decode speed"),
+    ("training", "fp16_bf16_dense_tflops", "dense FP16/BF16 compute decides it"),
+    ("large models", "memory_gb", "memory decides what fits"),
+)
+
+
+def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:
+    """Which to pick for each common job, with the figure that decides it."""
+    by_id = {s["id"]: s for s in sheets}
+    picks: dict[str, list[str]] = {}
+    for job, field, _why in COMPARE_JOBS:
+        if field in leads:
+            picks.setdefault(leads[field], []).append(job)
+    if not picks:
+        return "**They are level on memory, bandwidth and compute.**"
+    parts = []
+    for gid, jobs in picks.items():
+        figures = []
+        for job, field, _why in COMPARE_JOBS:
+            if job in jobs:
+                values = " vs ".join(field_value(s, field) for s in sheets)
+                figures.append(f"{FIELD_LABELS[field][0]} {values}")
+        parts.append(f"the {by_id[gid]['name']} for {' and '.join(jobs)} ({'; '.join(figures)})")
+    return "**Pick " + "; ".join(parts) + ".**"
+
+
+# ---------------------------------------------------------------- estimates
+
+
+def metrics_of(e: dict[str, Any]) -> list[tuple[str, dict[str, float], str]]:
+    """(label, band, unit) of every figure an estimate reports, in the family's order."""
+    family = FAMILIES.get(e.get("family", "llm"))
+    keys = [m.key for m in family.metrics.get(e["workload"], ())] if family else []
+    out = []
+    for key in keys:
+        band = e.get(key)
+        if band:
+            metric = METRICS[key]
+            out.append((metric.label, band, metric.unit))
+    return out
+
+
+def band(b: dict[str, float], unit: str) -> str:
+    return f"about {num(b['typical'], unit)} ({num(b['low'])}-{num(b['high'])})"
+
+
+def workload_label(e: dict[str, Any]) -> str:
+    family = FAMILIES.get(e.get("family", "llm"))
+    return family.workload_label(e["workload"]) if family else e["workload"]
+
+
+def settings(e: dict[str, Any]) -> str:
+    parts = [e["precision"]]
+    if e.get("family", "llm") == "llm":
+        parts.append(f"context {e['context']:,}")
+    if e.get("resolution"):
+        parts.append(f"{e['resolution']:,} px")
+    if e.get("steps"):
+        parts.append(f"{e['steps']} steps")
+    parts.append(f"batch {e['batch']}")
+    if e.get("engine"):
+        parts.append(str(e["engine"]))
+    return ", ".join(parts)
+
+
+def memory_line(e: dict[str, Any]) -> str:
+    per = " per GPU" if e["num_gpus"] > 1 else ""
+    head = (
+        f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of "
         f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable"
     )
-    need += (
-        f", leaving {num(e['headroom_gb'], 'GB')} spare."
-        if e["fits"]
-        else f", {num(-e['headroom_gb'], 'GB')} short."
-    )
-    parts = [p for p in e["breakdown_gb"].items() if p[1] > 0]
+    if not e["fits"]:
+        head += f": {num(-e['headroom_gb'], 'GB')} short"
+    elif e["headroom_gb"] >= 0.05:
+        head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
+    parts = [(k, v) for k, v in e["breakdown_gb"].items() if v >= 0.005]
     breakdown = " + ".join(f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in parts)
-    lines = [head, need, f"Memory: {breakdown}."]
-    speed = _speed(e) if e["fits"] else None
-    if speed:
-        lines.insert(0 if speed_first else 3, speed)
-    cost = e.get("cost")
-    if cost and e["fits"]:
-        lines.append(_cost_line(e, cost))
-    if e.get("assumptions"):
-        lines.append("Assumptions: " + "; ".join(e["assumptions"]) + ".")
-    return (
-        "\n\n".join(lines[:3]) + "\n\n" + "\n".join(lines[3:])
-        if len(lines) > 3
-        else "\n\n".join(lines)
-    )
+    return f"{head} ({breakdown})."
 
 
-def _cost_line(e: dict[str, Any], cost: dict[str, Any]) -> str:
+def speed_lines(e: dict[str, Any], first_only: bool = False) -> list[str]:
+    lines = []
+    for label, b, unit in metrics_of(e):
+        text = f"{label.capitalize()}: {band(b, unit)}"
+        serving = METRICS.get("serving_tokens_per_s")
+        if serving and label == serving.label and e.get("serving_batch"):
+            text += f" with {e['serving_batch']} requests in flight"
+        lines.append(text + ".")
+        if first_only:
+            break
+    if e.get("job_hours"):
+        lines.append(f"Whole job: {band(e['job_hours'], 'hours')} of wall time.")
+    return lines
+
+
+def defaults_line(e: dict[str, Any]) -> str | None:
+    """The defaults this estimate assumed (what the question did not say), once."""
+    said = [a for a in e.get("assumptions", []) if " not given" in a or a.startswith("generic")]
+    if not said:
+        return None
+    short = [re.sub(r" not given: ", ": ", a) for a in said]
+    return "Assumed (not in the question): " + "; ".join(short) + "."
+
+
+def cost_line(e: dict[str, Any]) -> str | None:
+    c = e.get("cost")
+    if not c or c.get("usd_per_hour") is None:
+        return None
     gpus = "one GPU" if e["num_gpus"] == 1 else f"{e['num_gpus']} GPUs"
-    text = f"Cost: {usd(cost['usd_per_hour'])}/hour for {gpus}"
-    if cost.get("usd_per_job") is not None:
-        text += f"; about {usd(cost['usd_per_job'])} for the job"
-    elif cost.get("usd_per_million_tokens") is not None:
-        made = "trained on" if e.get("train_tokens_per_s") else "generated"
-        text += f"; about {usd(cost['usd_per_million_tokens'])} per million tokens {made}"
+    text = f"Renting {gpus}: {usd(c['usd_per_hour'])}/hour"
+    if c.get("usd_per_job") is not None:
+        text += f", about {usd(c['usd_per_job'])} for the job"
+    elif c.get("usd_per_unit") is not None:
+        text += f", about {usd(c['usd_per_unit'])} {c.get('cost_unit', '')}".rstrip()
+    return text + f" (median price; {c.get('price_provider', '')}, {c.get('price_date', '')})."
+
+
+def fit_head(e: dict[str, Any]) -> str:
+    verdict = "Yes" if e["fits"] else "No"
+    fits = "fits on" if e["fits"] else "does not fit on"
+    where = gpus_phrase(e["num_gpus"], e["gpu_name"])
     return (
-        text
-        + f" ({cost.get('price_provider', 'median price')}, {cost.get('price_date', 'undated')})."
+        f"**{verdict}: {e['model_name']} {fits} {where} for {workload_label(e)}** ({settings(e)})."
     )
 
 
-def fit_table(results: list[dict[str, Any]]) -> str:
+def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = False) -> str:
+    speed = speed_lines(e) if e["fits"] else []
+    if speed_first and speed:
+        where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+        label, b, unit = metrics_of(e)[0]
+        head = (
+            f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} on {where}** "
+            f"({workload_label(e)}, {settings(e)})."
+        )
+        lines = [f"It fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *speed[1:]]
+    else:
+        head = fit_head(e)
+        lines = [memory_line(e), *speed]
+    lines += alternatives
+    cost = cost_line(e) if e["fits"] else None
+    if cost:
+        lines.append(cost)
+    defaults = defaults_line(e)
+    if defaults:
+        lines.append(defaults)
+    return head + "\n\n" + "\n".join(lines)
+
+
+def fit_table(results: list[dict[str, Any]], alternatives: list[str]) -> str:
     first = results[0]
-    workload = WORKLOAD_LABELS.get(first["workload"], first["workload"])
-    lines = [
-        f"**{first['model_name']}, {workload}** ({first['precision']}, context "
-        f"{first['context']:,}, batch {first['batch']}):",
-        "",
-    ]
+    fitting = [e for e in results if e["fits"]]
+    metric = metrics_of(first)
+    if fitting and metric:
+        key = next(k for k in METRICS if first.get(k) == metric[0][1])
+        best = max(fitting, key=lambda e: (e.get(key) or {}).get("typical", 0))
+        head = (
+            f"**{best['gpu_name']} is the fastest of these that fits {first['model_name']} for "
+            f"{workload_label(first)}** ({settings(first)})."
+        )
+    elif fitting:
+        head = f"**{first['model_name']} fits on {fitting[0]['gpu_name']}.**"
+    else:
+        head = (
+            f"**None of them fits {first['model_name']} for {workload_label(first)} as asked** "
+            f"({settings(first)})."
+        )
+    lines = []
     for e in results:
         verdict = "fits" if e["fits"] else "does not fit"
         line = (
-            f"- **{_gpus(e['num_gpus'], e['gpu_name'])}**: {verdict}: "
-            f"{num(e['memory_per_gpu_gb'], 'GB')} of "
-            f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable"
+            f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**: {verdict}, "
+            f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} "
+            "usable"
         )
-        speed = e.get("decode_tokens_per_s") or e.get("train_tokens_per_s")
-        if e["fits"] and speed:
-            line += f"; about {num(speed['typical'], 'tokens/s')}"
+        figures = metrics_of(e)
+        if e["fits"] and figures:
+            label, b, unit = figures[0]
+            line += f"; {label} about {num(b['typical'], unit)}"
         if e.get("cost") and e["cost"].get("usd_per_hour") is not None:
             line += f"; {usd(e['cost']['usd_per_hour'])}/hour"
         lines.append(line)
-    fitting = [e for e in results if e["fits"]]
-    if fitting:
-        key = "decode_tokens_per_s" if first["workload"] == "inference" else "train_tokens_per_s"
-        fastest = max(fitting, key=lambda e: (e.get(key) or {}).get("typical", 0))
-        lines += ["", f"Fastest that fits: {fastest['gpu_name']}."]
-    else:
-        lines += ["", "None of them fits as asked; try more GPUs or a lower precision."]
-    assumptions = first.get("assumptions", [])
-    if assumptions:
-        lines += [
-            "",
-            "Assumptions: " + "; ".join(a for a in assumptions if not a.startswith("price")) + ".",
-        ]
-    return "\n".join(lines)
+    lines += alternatives
+    defaults = defaults_line(first)
+    if defaults:
+        lines.append(defaults)
+    return head + "\n\n" + "\n".join(lines)
 
 
-def min_gpus_line(result: dict[str, Any]) -> str:
-    if "error" in result:
-        return str(result["error"])
+def min_gpus_line(result: dict[str, Any]) -> str | None:
+    if "error" in result or result.get("solution") is None:
+        return None
     e = result["estimate"]
-    if result["solution"] is None:
-        return f"It does not fit on any number of {e['gpu_name']} the calculator considers."
-    line = (
-        f"It would fit on {_gpus(result['solution'], e['gpu_name'])} "
+    return (
+        f"It would fit on {gpus_phrase(result['solution'], e['gpu_name'])} "
         f"({num(e['memory_per_gpu_gb'], 'GB')} per GPU)."
     )
-    activations = (e.get("breakdown_gb") or {}).get("activations", 0.0)
-    if result["solution"] > 8 and activations > e["memory_per_gpu_gb"] / 2:
-        # sharding spreads weights and optimizer states, never a GPU's own activations
-        line += (
-            f" Most of that is activations ({num(activations, 'GB')} per GPU), which more GPUs "
-            "do not shrink: gradient checkpointing or a shorter sequence cuts them."
-        )
-    return line
 
 
-def estimate_cost(e: dict[str, Any]) -> str:
-    cost = e.get("cost")
-    head = fit(e)
-    if not cost:
-        return head + f"\n\nNo rental price on record for the {e['gpu_name']}."
-    lines = [head, ""]
-    if cost.get("usd_per_month") is not None:
-        lines.append(f"Renting it around the clock: about {usd(cost['usd_per_month'])} a month.")
-    return "\n".join(lines)
-
-
-def rental(result: dict[str, Any]) -> str:
-    if "error" in result:
-        return str(result["error"])
-    summary = result.get("summary_usd_per_gpu_hour")
-    name = result.get("gpu_name", result["gpu"])
-    if not summary:
-        return f"No current rental price on record for the {name}."
-    count = result["count"]
-    text = (
-        f"**{name}**: {usd(summary['median'])} per GPU-hour at the median of {count} current "
-        f"prices (range {usd(summary['low'])}-{usd(summary['high'])})."
+def lower_precision_line(e: dict[str, Any]) -> str | None:
+    if e.get("error") or not e.get("fits"):
+        return None
+    return (
+        f"In {e['precision']} it fits on {gpus_phrase(e['num_gpus'], e['gpu_name'])}: "
+        f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} usable."
     )
-    rent = result.get("rental_usd")
-    if rent:
-        what = _gpus(rent["num_gpus"], name)
-        text += (
-            f"\n\n{num(rent['hours'], 'hours')} on {what}: about {usd(rent['median'])} at the "
-            f"median price ({usd(rent['low'])} to {usd(rent['high'])})."
-        )
-    newest = result["prices"][0]
-    text += f"\n\nNewest price: {newest['provider']}, {newest['date']} ({newest['source']})."
-    return text
 
 
 def solved(result: dict[str, Any]) -> str:
     e = result["estimate"]
-    where = _gpus(e["num_gpus"], e["gpu_name"])
+    where = gpus_phrase(e["num_gpus"], e["gpu_name"])
     target, solution = result["target"], result["solution"]
-    workload = WORKLOAD_LABELS.get(e["workload"], e["workload"])
     if solution is None:
         what = {
             "max_context": "even a short context",
@@ -289,71 +433,212 @@ def solved(result: dict[str, Any]) -> str:
             "min_gpus": "any number of GPUs the calculator considers",
         }[target]
         return (
-            f"**{e['model_name']} does not fit on {where} for {workload}** with {what} at "
-            f"{e['precision']}.\n\n" + fit(e)
+            f"**No: {e['model_name']} does not fit on {where} for {workload_label(e)}** with "
+            f"{what} at {e['precision']}.\n\n{memory_line(e)}"
         )
     if target == "max_context":
-        text = (
+        head = (
             f"**Longest context that fits: {solution:,} tokens** for {e['model_name']} on "
-            f"{where} ({workload}, {e['precision']}, batch {e['batch']})."
+            f"{where} ({workload_label(e)}, {e['precision']}, batch {e['batch']})."
         )
     elif target == "max_batch":
-        text = (
-            f"**Largest batch that fits: {solution}** sequences of {e['context']:,} tokens for "
-            f"{e['model_name']} on {where} ({e['precision']})."
+        head = (
+            f"**Largest batch that fits: {solution}** for {e['model_name']} on {where} "
+            f"({workload_label(e)}, {settings(e)})."
         )
     else:
-        text = (
-            f"**{e['model_name']} needs {solution} x {e['gpu_name']}** for {workload} "
-            f"({e['precision']}, context {e['context']:,})."
+        head = (
+            f"**{e['model_name']} needs {solution} x {e['gpu_name']}** for {workload_label(e)} "
+            f"({settings(e)})."
         )
-    return text + "\n\n" + fit(e)
+    lines = [memory_line(e), *speed_lines(e)[:1]]
+    defaults = defaults_line(e)
+    if defaults:
+        lines.append(defaults)
+    return head + "\n\n" + "\n".join(lines)
 
 
-def recommendation(result: dict[str, Any]) -> str:
+# ---------------------------------------------------------------- prices
+
+
+def rental(result: dict[str, Any], user_price: float | None = None) -> str:
+    if "error" in result:
+        return str(result["error"])
+    summary = result.get("summary_usd_per_gpu_hour")
+    name = result.get("gpu_name", result["gpu"])
+    if not summary:
+        return f"No current rental price on record for the {name}."
+    rent = result.get("rental_usd")
+    if rent:
+        what = gpus_phrase(rent["num_gpus"], name)
+        head = (
+            f"**About {usd(rent['median'])} for {num(rent['hours'], 'hours')} on {what}** at "
+            f"the median current price of {usd(summary['median'])} per GPU-hour (from "
+            f"{usd(summary['low'])} to {usd(summary['high'])} across {result['count']} prices: "
+            f"{usd(rent['low'])} to {usd(rent['high'])} for the job)."
+        )
+    else:
+        head = (
+            f"**{name}: {usd(summary['median'])} per GPU-hour** at the median of "
+            f"{result['count']} current prices (range {usd(summary['low'])}-"
+            f"{usd(summary['high'])})."
+        )
+    newest = result["prices"][0]
+    return head + f"\n\nNewest price: {newest['provider']}, {newest['date']} ({newest['source']})."
+
+
+def user_priced(result: dict[str, Any], gpu: str, node: int | None = None) -> str:
+    """A rental cost at the user's price; `node`: the price was for a whole node of that many."""
+    n = result["num_gpus"]
+    price = usd(result["usd_per_gpu_hour"])
+    if node:
+        return (
+            f"**{usd(result['usd'])}** for {num(result['hours'], 'hours')} on one node of "
+            f"{node} x {gpu} at your price of {price} per node-hour ({price} x "
+            f"{num(result['hours'])} h)."
+        )
+    what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
+    return (
+        f"**{usd(result['usd'])}** for {num(result['hours'], 'hours')} on {what} at your price "
+        f"of {price} per GPU-hour ({price} x {num(result['hours'])} h x {n})."
+    )
+
+
+def budget_hours(result: dict[str, Any], gpu: str, per: str = "total") -> str:
+    n = result["num_gpus"]
+    span = " a month" if per == "month" else ""
+    what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
+    text = (
+        f"**{num(result['hours'], 'hours')}{span} on {what}**: {usd(result['budget_usd'])} at "
+        f"your price of {usd(result['usd_per_gpu_hour'])} per GPU-hour"
+    )
+    if n > 1:
+        text += f" ({num(result['gpu_hours'], 'GPU-hours')})"
+    return text + "."
+
+
+def _age(months: int) -> str:
+    if months <= 0:
+        return "this month"
+    if months < 24:
+        return f"{months} months old"
+    return f"{months // 12} years old"
+
+
+def purchase(result: dict[str, Any], condition: str = "new") -> str:
+    """Dated prices to buy one GPU, the asked condition first, each with its age."""
+    if "error" in result:
+        return str(result["error"])
+    name = result["gpu_name"]
+    rows = result["prices"]
+    if not rows:
+        return f"No purchase price on record for the {name}."
+    order = {"new": 1, "msrp": 2, "used": 3} | {condition: 0}
+    rows = sorted(rows, key=lambda p: order.get(p["kind"], 9))  # newest first within a kind
+    best = rows[0]
+    kinds = {"msrp": "launch list price (MSRP)", "new": "new", "used": "used"}
+    span = f"-{usd(best['usd_max'])}" if best.get("usd_max") else ""
+    head = (
+        f"**{name}: {usd(best['usd'])}{span} {kinds[best['kind']]}** ({best['date']}, "
+        f"{_age(best['age_months'])}; {best['seller_class']})."
+    )
+    others = [
+        f"{kinds[p['kind']]} {usd(p['usd'])}{'-' + usd(p['usd_max']) if p.get('usd_max') else ''}"
+        f" ({p['date']})"
+        for p in rows[1:4]
+    ]
+    lines = [head]
+    if others:
+        lines.append("Other prices on record: " + "; ".join(others) + ".")
+    lines.append(f"Source: {best['source']}")
+    return "\n".join(lines)
+
+
+def break_even(result: dict[str, Any]) -> str:
+    name = result.get("gpu_name") or "the GPU"
+    n = result["num_gpus"]
+    what = name if n == 1 else f"{n} x {name}"
+    hours = result["break_even_hours"]
+    src = result["sources"]
+    basis = (
+        f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against "
+        f"{usd(result['rent_usd_per_hour'])} per GPU-hour to rent ({src['rent']})"
+    )
+    power = ""
+    if result["power_w"]:
+        power = (
+            f"; owning costs {usd(result['power_usd_per_hour'])}/hour in electricity "
+            f"({num(result['power_w'], 'W')} at {usd(result['usd_per_kwh'])}/kWh, "
+            f"{src['electricity']})"
+        )
+    if hours is None:
+        return (
+            f"**Renting stays cheaper** for {what}: running it costs as much per hour as "
+            f"renting it ({basis}{power})."
+        )
+    months = result["break_even_months"]
+    head = (
+        f"**Buying {what} pays off after about {num(hours, 'hours')} of use** "
+        f"({num(months, 'months')} at {num(result['hours_per_day'])} hours a day)"
+    )
+    if result["power_w"] and result.get("hours_before_power"):
+        head += f"; {num(result['months_before_power'], 'months')} before electricity"
+    lines = [head + ".", ""]
+    if over := result.get("over_use"):
+        winner = "Buying" if over["cheaper"] == "buy" else "Renting"
+        lines.insert(
+            0,
+            f"**{winner} is cheaper over your {num(over['hours'], 'hours')} of use**: "
+            f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent.",
+        )
+    lines.append(f"Per GPU: {basis}{power}.")
+    if not result["power_w"]:
+        lines.append("Electricity is not counted: name the GPU to include its board power.")
+    lines.append(f"Left out: {result['left_out']}.")
+    return "\n".join(lines)
+
+
+def recommendation(result: dict[str, Any], job: str) -> str:
     ranked = result["ranked"]
     if not ranked:
-        reasons = "; ".join(f"{r['gpu']}: {r['reason']}" for r in result["rejected"][:5])
-        return f"No GPU meets every constraint. {reasons}."
-    lines = [f"Ranked by {result['ranking']}:", ""]
-    for i, row in enumerate(ranked, 1):
+        reasons = "; ".join(f"{r['gpu']}: {r['reason']}" for r in result["rejected"][:4])
+        return f"**No GPU meets every constraint** for {job}. {reasons}."
+    best = ranked[0]
+    head = (
+        f"**Pick {gpus_phrase(best['num_gpus'], best['gpu_name'])}** for {job}: about "
+        f"{num(best['speed'], best['speed_unit'])}"
+    )
+    if best.get("usd_per_hour") is not None:
+        head += f", {usd(best['usd_per_hour'])}/hour"
+    if best.get("usd_per_unit") is not None:
+        head += f", {usd(best['usd_per_unit'])} {best['unit'].replace('USD ', '')}"
+    if best.get("purchase_usd") is not None:
+        head += (
+            f", {usd(best['purchase_usd'])} to buy ({best['purchase_kind']}, "
+            f"{best['purchase_date']})"
+        )
+    head += "."
+    lines = []
+    for i, row in enumerate(ranked[1:], 2):
         line = (
-            f"{i}. **{_gpus(row['num_gpus'], row['gpu_name'])}**: "
+            f"{i}. {gpus_phrase(row['num_gpus'], row['gpu_name'])}: "
             f"{num(row['memory_per_gpu_gb'], 'GB')} of "
             f"{num(row['usable_memory_per_gpu_gb'], 'GB')} "
             f"usable; about {num(row['speed'], row['speed_unit'])}"
         )
         if row.get("usd_per_hour") is not None:
             line += f"; {usd(row['usd_per_hour'])}/hour"
-        if row.get("usd_per_unit") is not None:
-            line += f" ({usd(row['usd_per_unit'])} {row['unit']})"
+        if row.get("purchase_usd") is not None:
+            line += f"; {usd(row['purchase_usd'])} to buy ({row['purchase_date']})"
         lines.append(line)
-    lines += ["", f"{result['considered']} GPUs considered; {result['ruled_out']} ruled out."]
-    return "\n".join(lines)
+    lines.append(
+        f"Ranked by {result['ranking']}; {result['considered']} GPUs considered, "
+        f"{result['ruled_out']} ruled out."
+    )
+    return head + "\n\n" + "\n".join(lines)
 
 
 # ---------------------------------------------------------------- passages
-
-
-def _excerpt(text: str, limit: int = 400) -> str:
-    flat = re.sub(r"\s+", " ", text).strip()
-    if len(flat) <= limit:
-        return flat
-    cut = flat[:limit].rsplit(". ", 1)[0]
-    return (cut if len(cut) > limit // 2 else flat[:limit].rsplit(" ", 1)[0]) + " ..."
-
-
-def extractive(passages: list[dict[str, Any]], query: Any) -> str:
-    lines = ["From the articles:", ""]
-    for i, p in enumerate(passages[:2], 1):
-        lines.append(f"> {_excerpt(p['text'])} [{i}]")
-        lines.append("")
-    missing = "it names no GPU and model pair I can run the calculator on"
-    lines.append(
-        f"I could not compute an answer for this question ({missing}); the passages above "
-        "are quoted as written and may disagree with the datasheet."
-    )
-    return "\n".join(lines)
 
 
 def claim_warning(passage: dict[str, Any], claim: dict[str, Any]) -> str:

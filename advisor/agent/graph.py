@@ -24,9 +24,10 @@ from langgraph.graph import END, START, StateGraph
 
 from advisor.agent import rules
 from advisor.agent.guard import Number, read_numbers, read_verdict
-from advisor.agent.parse import Query, parse, resolve
 from advisor.agent.prompting import entities, view, with_question_defaults
+from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
+from advisor.agent.understand import understand
 from advisor.answer import Citation
 from advisor.catalog import load_catalog
 
@@ -80,8 +81,7 @@ def _turn(config: RunnableConfig) -> Turn:
 
 def plan(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     turn = _turn(config)
-    query = parse(state["question"], load_catalog())
-    turn.query = resolve(query, state.get("context"))
+    turn.query = understand(state["question"], load_catalog(), state.get("context"))
     return {}
 
 
@@ -173,9 +173,7 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     if bad_refs:
         problems.append(f"You cited passages you were never given: {bad_refs}.")
     problems += _contradictions(text)
-    named = turn.query is not None and (
-        turn.query.gpus or turn.query.model or turn.query.model_size_b
-    )
+    named = turn.query is not None and bool(turn.query.gpus or turn.query.models)
     if text and named and not turn.box.calls:
         problems.append("You answered without calling a tool; every number must come from one.")
     fits = {c.result["fits"] for c in turn.box.calls if c.name == "estimate" and "fits" in c.result}

@@ -7,8 +7,8 @@ import json
 import re
 from typing import Any
 
-from advisor.agent import rules
-from advisor.agent.parse import Query
+from advisor.agent.handlers import FINETUNE_DEFAULT
+from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 
 # What the model reads costs time: a prompt is read at about 60 tokens/s on 2 cores, so
@@ -95,10 +95,13 @@ def with_question_defaults(name: str, args: dict[str, Any], query: Query | None)
     GPUs, 100 hours) are filled in from the parsed question; the model's own values stand."""
     if query is None:
         return args
+    counts = [g.count for g in query.gpus if g.count]
     for key in _FROM_QUESTION.get(name, ()):
         value = getattr(query, key, None)
+        if key == "num_gpus" and value is None and counts:
+            value = counts[0]
         if key == "workload" and value == "finetune":
-            value = rules.FINETUNE_DEFAULT
+            value = FINETUNE_DEFAULT
         if value is not None and args.get(key) in (None, ""):
             args[key] = value
     return args
@@ -122,13 +125,18 @@ def entities(query: Query) -> str:
     """What the question names, resolved by the catalog: helps a small model fill arguments."""
     parts = []
     if query.gpus:
-        parts.append(
-            "GPUs: " + ", ".join(m.ids[0] if len(m.ids) == 1 else m.text for m in query.gpus)
-        )
-    if query.model is not None and len(query.model.ids) == 1:
-        parts.append(f"model: {query.model.ids[0]}")
-    elif query.model_size_b:
-        parts.append(f"model: {query.model_size_b:g}b")
+        names = [g.ids[0] if g.resolved else g.text for g in query.gpus]
+        parts.append("GPUs: " + ", ".join(names))
+        counts = [str(g.count) for g in query.gpus if g.count]
+        if counts:
+            parts.append("GPU counts: " + ", ".join(counts))
+    for model in query.models[:2]:
+        if model.resolved:
+            parts.append(f"model: {model.ids[0]}")
+        elif model.size_b:
+            parts.append(f"model: {model.size_b:g}b")
     if query.workload:
         parts.append(f"workload: {query.workload}")
+    if query.user_price_usd_per_hour is not None:
+        parts.append(f"price the user gives: ${query.user_price_usd_per_hour:g} per GPU-hour")
     return ("\nThe question names (catalog ids): " + "; ".join(parts) + ".") if parts else ""

@@ -65,8 +65,14 @@ class ToolBox:
     def sources(self, question: str, cited: list[Citation]) -> dict[str, list[guard.Number]]:
         """Where numbers may come from: the tools' arguments and results, the cited passages
         and the question."""
+        from advisor.agent.understand import normalise
+
         found: dict[str, list[guard.Number]] = {
-            "question": guard.read_numbers(question, skip_names=False)
+            # as written and as read (NFKC reads the fraction "¾" as the digits 3 and 4)
+            "question": [
+                *guard.read_numbers(question, skip_names=False),
+                *guard.read_numbers(normalise(question), skip_names=False),
+            ]
         }
         for i, call in enumerate(self.calls):
             if call.name == "search_corpus":

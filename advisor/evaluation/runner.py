@@ -19,6 +19,8 @@ from typing import Any
 
 from advisor.api import Advisor
 from advisor.config import eval_dir
+from advisor.evaluation.natural import run as natural_run
+from advisor.evaluation.natural import summary as natural_summary
 from advisor.evaluation.scoring import CATEGORIES, Case, Score, load_cases, score
 from advisor.evaluation.stats import p50_p95
 
@@ -35,6 +37,7 @@ class Report:
     engine: str
     scores: list[Score]
     judge: dict[str, Any] | None = None
+    natural: list[Any] | None = None  # natural.NaturalScore of the natural split, when run
 
     def summary(self) -> dict[str, Any]:
         n = len(self.scores)
@@ -63,6 +66,7 @@ class Report:
             "latency_p95_ms": None if p95 is None else round(p95, 1),
             "per_category": per_category,
             "judge_faithfulness": self.judge,
+            "natural": natural_summary(self.natural) if self.natural else None,
         }
 
     def failures_against_thresholds(self) -> list[str]:
@@ -120,6 +124,21 @@ def judge_faithfulness(scores: list[Score], engine: str) -> dict[str, Any]:
     return {"judge": engine, "answers": len(verdicts), "faithful_share": share}
 
 
+def run_natural(advisor: Advisor, engine: str,
+                progress: Callable[[int, int], None] | None = None) -> list[Any]:  # fmt: skip
+    """The natural split (eval/golden/natural/), each case on its own thread."""
+    from advisor.catalog import load_catalog
+
+    def ask(turns: list[str]) -> Any:
+        thread = f"natural-{engine}-{time.time_ns()}"
+        answer = None
+        for turn in turns:
+            answer = advisor.ask(turn, thread_id=thread, engine=engine)
+        return answer
+
+    return natural_run(ask, load_catalog(), progress)
+
+
 def run(
     engine: str = "rules",
     category: str | None = None,
@@ -128,7 +147,10 @@ def run(
     out: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     advisor: Advisor | None = None,
+    with_natural: bool | None = None,
 ) -> Report:
+    """The golden set on one engine; the natural split too when `with_natural` (by default on
+    the rules engine over the whole set: a local LLM takes minutes per case)."""
     cases = load_cases()
     if category:
         if category not in CATEGORIES:
@@ -138,6 +160,10 @@ def run(
         cases = [c for c in cases if c.id in SUBSET]
     advisor = advisor or Advisor(engine=engine)
     report = Report(engine, run_cases(cases, advisor, engine, progress))
+    if with_natural is None:
+        with_natural = engine == "rules" and not category and not subset
+    if with_natural:
+        report.natural = run_natural(advisor, engine, progress)
     if judge:
         report.judge = judge_faithfulness(report.scores, judge)
     write(report, out or eval_dir() / "reports", suffix="-subset" if subset else "")
@@ -176,6 +202,7 @@ def write(report: Report, out: Path, suffix: str = "") -> None:
         "thresholds": THRESHOLDS["rules" if report.engine == "rules" else "llm"],
         "below_thresholds": report.failures_against_thresholds(),
         "cases": [s.to_dict() for s in report.scores],
+        "natural_cases": [s.to_dict() for s in report.natural or []],
     }
     (out / f"{name}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     plots = _plots(report, out, name)
@@ -206,6 +233,14 @@ def _markdown(data: dict[str, Any], plots: list[str]) -> str:
             f"- faithfulness by an LLM judge ({judged['judge']} engine; reported, not gated): "
             + (f"{share:.0%} of {judged['answers']} answers" if share is not None else "no answers")
         )
+    if nat := s.get("natural"):
+        for split, row in nat.items():
+            lines.append(
+                f"- natural split, {split}: {row['passed']} of {row['cases']} passed "
+                f"(**{row['pass_rate']:.1%}**; understanding {row['field_accuracy']:.1%} of "
+                f"fields, {row['wrong_entities']} entities read as another, lowest grounding "
+                f"{row['grounding']:.0%}); reported, not gated"
+            )
     lines += ["", "| category | cases | passed | pass rate |", "|---|---|---|---|"]
     for category, row in s["per_category"].items():
         lines.append(f"| {category} | {row['cases']} | {row['passed']} | {row['pass_rate']:.0%} |")
@@ -225,6 +260,12 @@ def _markdown(data: dict[str, Any], plots: list[str]) -> str:
             "> " + (c["answer"] or "").replace("\n", "\n> "),
             "",
         ]
+    natural_failing = [c for c in data.get("natural_cases", []) if not c["passed"]]
+    if natural_failing:
+        lines += ["", f"## Natural split: failing cases ({len(natural_failing)})", ""]
+        for c in natural_failing:
+            lines.append(f"- {c['id']} ({c['split']}): “{c['turns'][-1][:160]}”: "
+                         + "; ".join(c["failures"]))  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

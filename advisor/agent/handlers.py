@@ -1,0 +1,486 @@
+"""The rules engine's answer for each intent: which tools to call for a Query, and what to write
+from their results (compose.py). The intent table (intents.py) maps intents to these handlers.
+
+An answer starts with the sentence that answers the question. Nothing is guessed silently: an
+unknown name is answered with suggestions; variants that differ on the figures the answer uses
+are each answered (and the user asked which they have, when the verdict differs); every default
+the answer rests on is stated once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.agent import compose as c
+from advisor.agent.query import GpuRef, ModelRef, Query
+from advisor.agent.toolbox import ToolBox
+from advisor.answer import Citation
+
+MAX_GPUS_PER_ANSWER = 4
+FINETUNE_DEFAULT = "finetune-lora"
+
+
+@dataclass
+class Draft:
+    """An answer before the number check: text, what it cites, what it warns about."""
+
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- shared steps
+
+
+def unresolved(query: Query) -> str | None:
+    """The question back, or the refusal, for a name that cannot be pinned down."""
+    for gpu in query.gpus:
+        if not gpu.ids:
+            if gpu.note:  # the words contradict every variant of a known GPU
+                return gpu.note
+            options = ", ".join(gpu.suggestions) or "none close"
+            return f"Unknown GPU '{gpu.text}'. Did you mean: {options}?"
+    for model in query.models:
+        if not model.ids and model.size_b is None:
+            options = ", ".join(model.suggestions) or "none close"
+            return f"I don't have a model called '{model.text}'. Did you mean: {options}?"
+        if len(model.ids) > 1:
+            return (
+                f"'{model.text}' names more than one model ({', '.join(model.ids)}). "
+                "Which one do you mean?"
+            )
+    return None
+
+
+def model_arg(model: ModelRef) -> str:
+    return model.ids[0] if model.ids else f"{model.size_b:g}b"
+
+
+def workload_of(query: Query) -> tuple[str, str | None]:
+    """(workload for the calculator, the note when a fine-tune's method was assumed)."""
+    workload = query.workload or "inference"
+    if workload == "finetune":
+        return FINETUNE_DEFAULT, (
+            "Fine-tuning method not given: LoRA assumed (say 'full' or 'QLoRA' for the others)."
+        )
+    return workload, None
+
+
+def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) -> dict[str, Any]:
+    workload, _ = workload_of(query)
+    args: dict[str, Any] = {"model": model_arg(model), "gpu": gpu, "workload": workload}
+    precision = model.precision or query.precision
+    optional = {
+        "num_gpus": count or query.num_gpus,
+        "precision": precision,
+        "context": query.context,
+        "batch": query.batch or (query.concurrency if workload == "inference" else None),
+        "engine": _engine(query.engine),
+        "train_tokens": query.train_tokens,
+        "resolution": query.resolution,
+        "steps": query.steps,
+        "epochs": query.epochs if query.dataset_samples else None,
+        "dataset_samples": query.dataset_samples,
+        "images": query.images,
+        "audio_hours": query.audio_hours,
+        "framework": query.framework if query.framework in ("pytorch", "tensorflow") else None,
+    }
+    if query.train_tokens and query.epochs:
+        args["train_tokens"] = query.train_tokens * query.epochs
+        optional["train_tokens"] = None
+    args.update({k: v for k, v in optional.items() if v is not None})
+    return args
+
+
+def _engine(engine: str | None) -> str | None:
+    from advisor.calculator import ENGINES
+
+    return engine if engine in ENGINES else None
+
+
+def gpu_choices(ref: GpuRef) -> list[str]:
+    return list(ref.ids[:MAX_GPUS_PER_ANSWER])
+
+
+def _variants_note(ref: GpuRef, box: ToolBox) -> str:
+    return f"'{ref.text}' covers {c._words(len(ref.ids))} variants; each is answered."
+
+
+# ---------------------------------------------------------------- fixed replies
+
+
+def greeting(query: Query, box: ToolBox) -> Draft:
+    return Draft(c.HELP)
+
+
+def out_of_scope(query: Query, box: ToolBox) -> Draft:
+    return Draft(c.OUT_OF_SCOPE)
+
+
+def invalid(query: Query, box: ToolBox) -> Draft:
+    return Draft(c.INVALID)
+
+
+# ---------------------------------------------------------------- datasheets
+
+
+def spec(query: Query, box: ToolBox) -> Draft:
+    parts = []
+    for ref in query.gpus:
+        count = ref.count or query.num_gpus or 1
+        args: dict[str, Any] = {"num_gpus": count} if count > 1 else {}
+        sheets = [box.call("gpu_specs", {"gpu": g, **args}) for g in gpu_choices(ref)]
+        errors = [s["error"] for s in sheets if "error" in s]
+        if errors:
+            parts.append(errors[0])
+            continue
+        totals = c.totals_line(sheets[0], query.fields) if count > 1 else None
+        if totals:  # "4 of them in one server, total power?"
+            parts.append(totals)
+        if not query.fields and len(sheets) > 1:  # "a100 specs": the variants side by side
+            parts.append(f"**'{ref.text}' comes in {len(sheets)} variants:**")
+            parts.append(c.compare_table(sheets, c.SUMMARY_FIELDS))
+        elif query.fields or len(sheets) > 1:
+            parts.append(c.spec_lines(sheets, query.fields, variants=ref.open_variant))
+            if len(sheets) == 1:
+                parts.append(c.sheet_summary(sheets[0]))
+        else:  # "l40s specs?": the datasheet in one sentence, not four lines and a repeat
+            parts.append("**" + c.sheet_summary(sheets[0]).replace(": ", ":** ", 1))
+        notes = {c.stack_note(s) for s in sheets} - {None}
+        parts += sorted(str(n) for n in notes)
+        parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
+    return Draft("\n\n".join(parts))
+
+
+# ---------------------------------------------------------------- will it fit, how fast
+
+
+def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, Any]]:
+    results = []
+    for ref in query.gpus:
+        for gpu in gpu_choices(ref):
+            results.append(box.call("estimate", estimate_args(query, gpu, ref.count, model)))
+    if not query.gpus and query.memory_gb:
+        results.append(
+            box.call("estimate", estimate_args(query, f"{query.memory_gb:g}gb", None, model))
+        )
+    return results
+
+
+def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """What would change a 'no': more GPUs of the kind, or a 4-bit format for inference."""
+    if e["fits"]:
+        return []
+    lines = []
+    args = estimate_args(query, e["gpu"], None, model)
+    args.pop("num_gpus", None)
+    needed = c.min_gpus_line(
+        box.call(
+            "solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"}
+        )
+    )
+    if needed:
+        lines.append(needed)
+    if (
+        e.get("family", "llm") == "llm"
+        and e["workload"] == "inference"
+        and e["precision"] in ("bf16", "fp16", "fp32", "fp8", "int8")
+    ):
+        lower = box.call(
+            "estimate", {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": "awq"}
+        )
+        line = c.lower_precision_line(lower)
+        if line:
+            lines.append(line)
+    return lines
+
+
+_SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine")
+
+
+def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
+    model = query.models[0]
+    results = _estimates(query, box, model)
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        return Draft(errors[0])
+    if not results:
+        return Draft("Which GPU? Name it (or its memory) and I will check the fit.")
+    if len(results) == 1:
+        e = results[0]
+        return Draft(c.fit_answer(e, _alternatives(query, box, e, model), speed_first))
+    verdicts = {r["fits"] for r in results}
+    text = c.fit_table(results, [])
+    if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
+        text += "\n\nWhich one do you have?"
+    return Draft(text)
+
+
+def speed(query: Query, box: ToolBox) -> Draft:
+    if not query.models:
+        return spec(query, box) if query.gpus else explain(query, box)
+    return fit(query, box, speed_first=True)
+
+
+def solve(query: Query, box: ToolBox) -> Draft:
+    if not query.models or not (query.gpus or query.memory_gb):
+        return recommend(query, box)
+    model = query.models[0]
+    ref = query.gpus[0] if query.gpus else None
+    gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
+    args = estimate_args(query, gpu, ref.count if ref else None, model)
+    target = query.target or "min_gpus"
+    args = {k: v for k, v in args.items() if k in _SOLVE_ARGS}
+    drop = {"min_gpus": "num_gpus", "max_context": "context", "max_batch": "batch"}[target]
+    args.pop(drop, None)
+    result = box.call("solve", {**args, "target": target})
+    if "error" in result:
+        return Draft(result["error"])
+    return Draft(c.solved(result))
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def compare(query: Query, box: ToolBox) -> Draft:
+    if query.models:
+        return fit(query, box)
+    asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
+    shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
+    ids, notes = [], []
+    for ref in query.gpus:
+        choices = gpu_choices(ref)
+        if ref.open_variant:
+            sheets = [box.call("gpu_specs", {"gpu": g}) for g in choices]
+            same = all(
+                c.field_value(s, f) == c.field_value(sheets[0], f)
+                for s in sheets
+                for f in (asked or shown)
+            )
+            if same or len(choices) + len(query.gpus) > 4:
+                notes.append(c.variant_note(ref.text, sheets, asked or shown, same))
+                choices = choices[:1]
+        ids += choices
+    result = box.call("compare_gpus", {"gpus": ids})
+    if "error" in result:
+        return Draft(result["error"])
+    sheets = result["gpus"]
+    head = c.compare_head(sheets, result.get("leader_by_field", {}))
+    if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
+        head = c.asked_line(sheets, asked) + "\n\n" + head
+    lines = [c.compare_table(sheets, shown)]
+    priced = [(s, box.call("prices", {"gpu": s["id"]})) for s in sheets]
+    cheap = [
+        f"{s['name']} {c.usd(p['summary_usd_per_gpu_hour']['median'])}/hour"
+        for s, p in priced
+        if p.get("summary_usd_per_gpu_hour")
+    ]
+    if cheap:
+        lines.append("Median rental: " + ", ".join(cheap) + ".")
+    lines += notes
+    lines += sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
+    return Draft(head + "\n\n" + "\n".join(lines))
+
+
+# ---------------------------------------------------------------- money
+
+
+def cost(query: Query, box: ToolBox) -> Draft:
+    price = query.user_price_usd_per_hour
+    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
+    items = query.images or query.dataset_samples
+    if hours is None and query.seconds_per_item and items:
+        hours = query.seconds_per_item * items / 3600 / count  # the user's own speed
+    gpu = _said(query.gpus[0]) if query.gpus else "GPU"
+    per_node = query.price_per_node
+    if price is not None and hours:
+        result = box.call(
+            "rental_cost",
+            {"usd_per_gpu_hour": price, "hours": hours, "num_gpus": 1 if per_node else count},
+        )
+        if "error" in result:
+            return Draft(result["error"])
+        return Draft(c.user_priced(result, gpu, node=count if per_node else None))
+    budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
+    if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
+        result = box.call(
+            "rental_hours",
+            {"budget_usd": budget, "usd_per_gpu_hour": price, "num_gpus": 1 if per_node else count},
+        )
+        if "error" in result:
+            return Draft(result["error"])
+        return Draft(c.budget_hours(result, gpu, per=query.budget.per if query.budget else "total"))
+    if query.models and query.gpus:
+        return fit(query, box)
+    if not query.gpus:
+        return recommend(query, box)
+    parts = []
+    for ref in query.gpus:
+        for choice in gpu_choices(ref)[:2]:
+            args: dict[str, Any] = {"gpu": choice}
+            if hours:
+                args.update(hours=hours, num_gpus=ref.count or count)
+            rented = box.call("prices", args)
+            parts.append(c.rental(rented))
+            if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented:
+                bought = box.call("purchase_prices", {"gpu": choice})  # no rentals: what it costs
+                if bought.get("prices"):
+                    parts.append(c.purchase(bought, query.condition or "new"))
+    return Draft("\n\n".join(parts))
+
+
+def _said(ref: GpuRef) -> str:
+    """A GPU as the user named it, singular ("4090s" -> "4090")."""
+    return re.sub(r"(?<=\d)s$", "", ref.text)
+
+
+def num_phrase(n: int) -> str:
+    return "one" if n == 1 else str(n)
+
+
+def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
+    if not query.models:
+        return explain(query, box)
+    model = query.models[0]
+    workload, _ = workload_of(query)
+    args: dict[str, Any] = {"model": model_arg(model), "workload": workload, "top": 3}
+    budget = query.budget
+    optional = {
+        "precision": model.precision or query.precision,
+        "context": query.context,
+        "batch": query.batch,
+        "max_usd_per_hour": budget.usd if budget and budget.per == "hour" else None,
+        "max_power_w": query.max_power_w,
+        "segment": query.segment,
+        "train_tokens": query.train_tokens,
+        "resolution": query.resolution,
+        "steps": query.steps,
+        "epochs": query.epochs if query.dataset_samples else None,
+        "dataset_samples": query.dataset_samples,
+        **purchase,
+    }
+    args.update({k: v for k, v in optional.items() if v is not None})
+    result = box.call("recommend_gpus", args)
+    if "error" in result:
+        return Draft(result["error"])
+    from advisor.calculator import FAMILIES
+
+    family = FAMILIES.get(model.family or "llm", FAMILIES["llm"])
+    job = f"{model.text} ({family.workload_label(workload)})"
+    return Draft(c.recommendation(result, job))
+
+
+def buy(query: Query, box: ToolBox) -> Draft:
+    """What to buy: dated purchase prices of the GPUs named (with the fit when a model is
+    named), or the GPUs a purchase budget buys that run the job; rent-or-buy when a rental price
+    is also given."""
+    if query.user_price_usd_per_hour or (query.monthly_usd and query.purchase_usd):
+        return rent_or_buy(query, box)
+    condition = query.condition or "new"
+    if query.gpus:
+        parts = []
+        for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
+            for gpu in gpu_choices(ref)[:2]:
+                parts.append(c.purchase(box.call("purchase_prices", {"gpu": gpu}), condition))
+        text = "\n\n".join(parts)
+        if query.models:
+            verdict = fit(query, box).text
+            text = verdict + "\n\n" + text
+        return Draft(text)
+    if query.models:
+        budget = query.budget.usd if query.budget and query.budget.per == "total" else None
+        return recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+    return explain(query, box)
+
+
+def rent_or_buy(query: Query, box: ToolBox) -> Draft:
+    """After how many hours of use buying beats renting, from the user's figures where given
+    (a purchase price, a rental price per hour, a monthly cloud bill) and the catalog's dated
+    prices otherwise."""
+    ref = query.gpus[0] if query.gpus else None
+    gpu = gpu_choices(ref)[0] if ref and ref.ids else None
+    count = (ref.count if ref else None) or query.num_gpus or 1
+    purchase = query.purchase_usd
+    if purchase is None and query.budget and query.budget.kind == "buy":
+        purchase = query.budget.usd
+    node = bool(query.purchase_usd and re.search(
+        r"\b(?:server|node|box|machine|rig|system|workstation)\b", query.text.lower()))  # fmt: skip
+    rent = query.user_price_usd_per_hour
+    if rent is not None and query.price_per_node:
+        rent = rent / count
+    monthly = query.monthly_usd / count if rent is None and query.monthly_usd else None
+    each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b|/(?:gpu|card)\b",
+                     query.text.lower())  # fmt: skip
+    if purchase is not None and count > 1 and (node or not each):
+        purchase = purchase / count  # "4 a100s for 60k", "a server for 90k": per GPU
+    if gpu is None and (purchase is None or (rent is None and monthly is None)):
+        return Draft(
+            "Which GPU, or what prices? Name the GPU (I use its dated purchase price and the "
+            "median rental), or give both figures: what it costs to buy and to rent per hour."
+        )
+    args: dict[str, Any] = {"num_gpus": count, "condition": query.condition or "new"}
+    if gpu:
+        args["gpu"] = gpu
+    if purchase is not None:
+        args["purchase_usd"] = purchase
+    if rent is not None:
+        args["rent_usd_per_hour"] = rent
+    if monthly is not None:  # "we spend 9k a month on cloud A100s"
+        args["rent_usd_per_month"] = monthly
+    elif query.hours and not query.use_hours_per_day:  # "for 2 years at 60% of the time"
+        args["hours_of_use"] = query.hours
+    if query.use_hours_per_day:  # "we train maybe 2 weeks a month"
+        args["hours_per_day"] = query.use_hours_per_day
+    result = box.call("break_even", args)
+    if "error" in result:
+        return Draft(result["error"])
+    return Draft(c.break_even(result))
+
+
+def job_time(query: Query, box: ToolBox) -> Draft:
+    if query.models and (query.gpus or query.memory_gb):
+        return fit(query, box, speed_first=True)
+    return recommend(query, box)
+
+
+# ---------------------------------------------------------------- explanations
+
+
+def _vague(query: Query) -> bool:
+    """A few words with nothing to compute or look up: "which gpu is best", "will it fit?"."""
+    named = query.gpus or query.models or query.memory_gb or query.topic
+    return not named and len(re.findall(r"[^\W_]+", query.text)) <= 6
+
+
+def explain(query: Query, box: ToolBox) -> Draft:
+    if _vague(query):
+        return Draft(c.ASK_BACK)
+    result = box.call("search_corpus", {"query": query.text, "k": 3})
+    passages = result.get("passages", [])
+    if not passages:
+        return Draft(
+            "I found nothing in the articles about that, and the question names no GPU "
+            "or model I can calculate for."
+        )
+    lines = ["From the articles:", ""]
+    order = list(box.passages)
+    quoted = []
+    for p in passages[:2]:
+        lines += [f"> {_excerpt(p['text'])} [{order.index(p['id']) + 1}]", ""]
+        quoted.append(box.citation(p["id"]))
+    lines.append(
+        "I could not compute an answer for this question; the passages above are quoted "
+        "as written and may disagree with the datasheet."
+    )
+    return Draft("\n".join(lines), [q for q in quoted if q is not None])
+
+
+def _excerpt(text: str, limit: int = 400) -> str:
+    flat = re.sub(r"\s+", " ", text).strip()
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(". ", 1)[0]
+    return (cut if len(cut) > limit // 2 else flat[:limit].rsplit(" ", 1)[0]) + " ..."

@@ -1,0 +1,422 @@
+"""The intent table: every kind of question the advisor answers, declared once.
+
+Each intent says how it is recognised (its cues and the entities it needs), which handler answers
+it (handlers.py: the tool calls and the writer), whether a follow-up that names no intent of its
+own keeps it ("and the A5000?" after a fit question is a fit question), and which passages its
+answer cites. The table's order is the precedence of recognition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from advisor.agent import handlers as h
+from advisor.agent.query import Query
+from advisor.agent.toolbox import ToolBox
+
+Detect = Callable[[Query, str], bool]
+
+
+@dataclass(frozen=True)
+class Intent:
+    name: str
+    label: str
+    detect: Detect
+    handler: Callable[[Query, ToolBox], h.Draft]
+    keeps: bool  # a follow-up without a cue of its own keeps this intent
+    cites: str  # topic: passages on the question | entities: on its GPUs and models | none
+    early: Detect | None = None  # a cue strong enough to win before the table's order applies
+
+
+def _cues(*patterns: str) -> re.Pattern[str]:
+    """One pattern that matches any of the cue phrases (regular expressions)."""
+    return re.compile("|".join(patterns))
+
+
+_GPU_WORDS = _cues(
+    r"\bgpus?\b",
+    r"\bvram\b",
+    r"\bcuda\b",
+    r"\bnvidia\b",
+    r"\bamd\b",
+    r"\bgraphics\b",
+    r"\bcards?\b",
+    r"\btflops\b",
+    r"\bhbm",
+    r"\bgddr",
+    r"\bnvlink",
+    r"\btensor cores?",
+    r"\bllms?\b",
+    r"\bmodels?\b",
+    r"\binference\b",
+    r"\bfine-?tun",
+    r"\btrain",
+    r"\bquanti",
+    r"\bgguf\b",
+    r"\btokens?\b",
+    r"\bcloud\b",
+    r"\brent\b",
+    r"\bdiffusion\b",
+    r"\bwhisper\b",
+    r"\bvllm\b",
+    r"\bollama\b",
+    r"\bmemory\b",
+    r"\bbandwidth\b",
+    r"\bbatch\b",
+    r"\bcontext\b",
+    r"\bepochs?\b",
+    r"\bpytorch\b",
+    r"\btensorflow\b",
+    r"\bmac\b",
+    r"\bapple\b",
+    r"\bm\d (?:max|ultra|pro)\b",
+    r"\brocm\b",
+    r"\bdeep learning\b",
+    r"\bmachine learning\b",
+    r"\bml\b",
+    r"\bai\b",
+    r"\bcompute\b",
+    r"\bh100",
+    r"\ba100",
+    r"\brtx\b",
+    r"\bgeforce\b",
+    r"\bfp\d+\b",
+    r"\bprecision\b",
+    r"\bhpc\b",
+    r"\bsimulations?\b",
+    r"\bnvidia-smi\b",
+    r"\bflops\b",
+)
+_NOT_OURS = _cues(
+    r"\bjoke\b",
+    r"\bpoem\b",
+    r"\bsong\b",
+    r"\bstory\b",
+    r"\blimerick\b",
+    r"\bhaiku\b",
+    r"\bweather\b",
+    r"\brecipe\b",
+)
+_SQL = _cues(
+    r"\bselect\s.+\sfrom\b",
+    r"\bdrop\s+table\b",
+    r"\binsert\s+into\b",
+    r"\bdelete\s+from\b",
+    r"\bunion\s+select\b",
+    r";\s*--",
+    r"'\s*or\s*'?1'?\s*=\s*'?1",
+)
+_GREETING = re.compile(
+    r"\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|cheers|help|good (?:morning|evening)"
+    r"|what can you do|who are you|what do you do)(?:\s+\w+)?\W*"
+)
+_BUY = _cues(
+    r"\bbuy\w*",
+    r"\bpurchas\w*",
+    r"\bbuilding a\b",
+    r"\bbuild (?:a|my|our)\b",
+    r"\bused\b",
+    r"\bsecond[- ]hand\b",
+    r"\bebay\b",
+    r"\bmsrp\b",
+    r"\bstreet price\b",
+    r"\bupgrade to\b",
+    r"\bworth (?:it|buying)\b",
+    r"\bown (?:the|our|my)? ?hardware\b",
+)
+_RENT = _cues(
+    r"\brent\w*",
+    r"\bcloud\b",
+    r"\bon[- ]demand\b",
+    r"\blease\b",
+    r"\brunpod\b",
+    r"\blambda labs\b",
+    r"\baws\b",
+    r"\bgcp\b",
+)
+_RENT_OR_BUY = _cues(
+    r"\bbreak[- ]?even\b",
+    r"\bbuy or rent\b",
+    r"\brent or buy\b",
+    r"\bon[- ]?prem\w* (?:vs|or|versus)\b",
+    r"\bvs\.? (?:cloud|renting)\b",
+)
+_BIGGEST_MODEL = _cues(r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b")
+_HOW_LONG = _cues(
+    r"\bhow long\b",
+    r"\bhow many (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
+    r"\btime to (?:train|finish|transcribe|fine-?tune)\b",
+    r"\bdays\?",
+    r"\bweeks\?",
+    r"\bwall[- ]?(?:clock|time)\b",
+    r"\beta\b",
+    r"\bgpu[- ]hours\b",
+    r"\b\w+[- ]days\b",
+    r"\bhours\?",
+    r"\bestimate\b",
+)
+_MONEY = _cues(
+    r"\bcosts?\b",
+    r"\bcosting\b",
+    r"\bprices?\b",
+    r"\bpricing\b",
+    r"\bbill\b",
+    r"\bspend\b",
+    r"\$",
+    r"\bhow much (?:would|will|does|is|do|to)\b",
+    r"\bper hour\b",
+    r"/h(?:ou)?r\b",
+    r"\brent\w*",
+    r"\bcheap\w*",
+    r"\bexpensive\b",
+    r"\bdollars\b",
+    r"\busd\b",
+    r"\beur\b",
+    r"\bbudget\b",
+    r"\bhow much for\b",
+    r"/h\b",
+)
+_SPEED = _cues(
+    r"\btok(?:ens?)?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b",
+    r"\bt/s\b",
+    r"\bit/s\b",
+    r"\bits? per second\b",
+    r"\bimages? (?:per|/|a) (?:sec|second|min)",
+    r"\bhow fast\b",
+    r"\bspeed\b",
+    r"\bthroughput\b",
+    r"\blatency\b",
+    r"\bttft\b",
+    r"\btime to first token\b",
+    r"\breal[- ]?time\b",
+    r"\brtf\b",
+    r"\busable\b",
+    r"\bslow\b",
+    r"\bfast enough\b",
+    r"\bhow quick\w*\b",
+    r"\bseconds? per image\b",
+    r"\bhow many tokens\b",
+    r"\bqps\b",
+    r"\bsamples? per sec\w*\b",
+    r"\bimg/s\b",
+    r"\bimages/s(?:ec)?\b",
+    r"\bsequences per second\b",
+    r"\bper second\b",
+    r"\bperformance\b",
+    r"\b(?:images|tokens|epochs|pics) per (?:hour|minute|day)\b",
+    r"\bhow many seconds\b",
+    r"\bhow long (?:does|will|would) it take to generate\b",
+    r"\u30c8\u30fc\u30af\u30f3",
+    r"/\u79d2",
+    r"\bwie schnell\b",
+    r"\bvitesse\b",
+)
+_RATE = _cues(  # "how many sdxl images per hour": a rate, though "per hour" sounds like money
+    r"\bhow many (?:[\w.-]+ ){0,2}(?:images?|pics|epochs?|tokens?|samples?|steps?|frames?"
+    r"|requests?|sentences?|pages?) (?:per|a|an|/|each) (?:sec\w*|minute|min|hour|day)\b",
+)
+_COMPARE = _cues(
+    r"\bvs\.?\b",
+    r"\bversus\b",
+    r"\bcompare\w*\b",
+    r"\bcomparison\b",
+    r"\bor\b",
+    r"\bbetter\b",
+    r"\bfaster\b",
+    r"\bdifference\b",
+    r"\bwhich\b",
+    r"\bagainst\b",
+    r"\bswap\b",
+    r"\bupgrade\b",
+    r"\bbeats?\b",
+    r"\bthan\b",
+    r"/",
+)
+_RECOMMEND = _cues(
+    r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware)\b",
+    r"\bwhat (?:\w+ )?(?:gpus?|cards?|hardware|setup|instance)\b",
+    r"\bbest\b",
+    r"\brecommend\w*",
+    r"\bsuggest\w*",
+    r"\bshould (?:i|we) (?:get|use|pick|go)",
+    r"\bwhat (?:can|could|should) (?:i|we) (?:run|use|get)\b",
+    r"\bgood (?:choice|option|gpu|card)\b",
+    r"\bcheapest (?:gpu|card|way|option|setup)\b",
+    r"\bwhat do (?:i|we) need\b",
+    r"\bwhat would (?:you|i)\b",
+    r"\bneed (?:a|an|some) (?:gpu|card)\b",
+    r"\benough for\b",
+    r"\bminimum (?:gpu|hardware|requirements?)\b",
+    r"\bhow much (?:vram|memory|gpu memory|gpu) (?:do|would|will|does|is)\b.{0,30}\bneed",
+    r"\bwhat (?:can|could|should) (?:i|we) \w+ (?:run|use|get)\b",
+    r"\bcheapest \w+ (?:gpu|card|way|option|setup|instance)\b",
+    r"\bneed (?:a )?gpus?\b",
+)
+_WHAT_CAN_RUN = _cues(r"\bwhat (?:can|could) (?:i|we) (?:\w+ )?run\b")
+_STRONG_COMPARE = _cues(r"\bvs\.?\b", r"\bversus\b", r"\bcompare\w*\b", r"\bcomparison\b")
+_WHY = _cues(r"^\W*why\b", r"^\W*how (?:does|do)\b", r"^\W*explain\b", r"^\W*eli5\b")
+_NEGATION = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of)\s+$")
+_EXPLAIN = _cues(
+    r"^\s*(?:why|how (?:does|do|is|are)|explain|eli5)\b",
+    r"\bwhat (?:does|do) .{1,30} (?:do|mean)\b",
+    r"\bwhy (?:does|do|is|are|would)\b",
+    r"\bexplain\b",
+    r"\bdifference between\b",
+    r"\bwhat(?:'s| is| are) (?:the )?(?:point|deal|benefit|advantage)",
+    r"\bactually a thing\b",
+    r"\bmatter\b",
+    r"\bhelp\w*\b",
+    r"\bimportant\b",
+    r"\bnecessary\b",
+    r"\bdo (?:i|you|we) need (?:nvlink|ecc|hbm)\b",
+    r"\bwhat is (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quantization|fp8|tf32|bf16"
+    r"|sparsity|ecc|rocm|cuda|flash)",
+    r"\bwhat's (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quantization|fp8|tf32|bf16"
+    r"|sparsity|ecc|rocm|cuda|flash)",
+)
+_SCRIPTS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\u0400-\u04ff]")
+
+
+def _entities(q: Query) -> bool:
+    return bool(q.gpus or q.models or q.memory_gb)
+
+
+# ---------------------------------------------------------------- recognisers
+
+
+def _invalid(q: Query, low: str) -> bool:
+    if not re.search(r"[^\W_]", low):
+        return True  # emoji, punctuation
+    return bool(_SQL.search(low)) and not _entities(q)
+
+
+def _greeting(q: Query, low: str) -> bool:
+    return bool(_GREETING.fullmatch(low))
+
+
+def _out_of_scope(q: Query, low: str) -> bool:
+    if _entities(q) or q.workload or q.topic:
+        return bool(re.search(r"\b(?:joke|poem|song|story|limerick|haiku)\b", low))
+    if _SCRIPTS.search(low):
+        return False  # another script: the entities decide, not English cues
+    return not _GPU_WORDS.search(low) or bool(_NOT_OURS.search(low))
+
+
+def _affirmed(pattern: re.Pattern[str], low: str) -> bool:
+    """The cue is there and not negated ("buying not renting" does not ask to rent)."""
+    return any(
+        not _NEGATION.search(low[max(0, m.start() - 12) : m.start()]) for m in pattern.finditer(low)
+    )
+
+
+def _rent_or_buy(q: Query, low: str) -> bool:
+    both = _affirmed(_BUY, low) and _affirmed(_RENT, low)
+    return bool(both or _RENT_OR_BUY.search(low))
+
+
+def _buy(q: Query, low: str) -> bool:
+    return bool(_BUY.search(low)) or bool(q.budget and q.budget.kind == "buy")
+
+
+def _solve(q: Query, low: str) -> bool:
+    return bool(q.target or _BIGGEST_MODEL.search(low))
+
+
+def _train_time(q: Query, low: str) -> bool:
+    job = q.epochs or q.train_tokens or q.dataset_samples or q.audio_hours or q.images
+    training = q.workload not in (None, "inference")
+    return bool(_HOW_LONG.search(low) and (job or training))
+
+
+def _cost(q: Query, low: str) -> bool:
+    asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
+    return bool(_MONEY.search(low) and asked)
+
+
+def _speed(q: Query, low: str) -> bool:
+    return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
+
+
+def _rate(q: Query, low: str) -> bool:
+    return bool(_RATE.search(low)) and not q.user_price_usd_per_hour and "$" not in low
+
+
+def _compare(q: Query, low: str) -> bool:
+    several = len(q.gpus) >= 2
+    variants = len(q.gpus) == 1 and q.gpus[0].open_variant and re.search(r"\bvariants?\b", low)
+    return bool((several or variants) and _COMPARE.search(low))
+
+
+def _recommend(q: Query, low: str) -> bool:
+    if q.memory_gb and q.models:
+        return False  # "is 24 GB enough for gemma 2 27b": a fit question
+    return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
+
+
+def _versus(q: Query, low: str) -> bool:
+    """Two or more GPUs set against each other in so many words ("A vs B")."""
+    distinct = {g.ids for g in q.gpus if g.ids}
+    return len(distinct) >= 2 and bool(_STRONG_COMPARE.search(low))
+
+
+def _why(q: Query, low: str) -> bool:
+    return bool(_WHY.search(low)) and not (q.models and q.gpus)
+
+
+def _fit(q: Query, low: str) -> bool:
+    need = re.search(r"\bhow much (?:vram|memory)\b|\bcu[aá]nta vram\b|\bwie viel vram\b", low)
+    return bool(q.models and (q.gpus or q.memory_gb or need))
+
+
+def _explain(q: Query, low: str) -> bool:
+    return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
+
+
+def _spec(q: Query, low: str) -> bool:
+    return bool(q.gpus)
+
+
+def _fallback(q: Query, low: str) -> bool:
+    return True
+
+
+INTENTS: dict[str, Intent] = {
+    i.name: i
+    for i in (
+        Intent("invalid", "not a question", _invalid, h.invalid, False, "none"),
+        Intent("greeting", "greeting", _greeting, h.greeting, False, "none"),
+        Intent("out_of_scope", "outside GPUs for ML", _out_of_scope, h.out_of_scope, False, "none"),
+        Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities"),
+        Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities"),
+        Intent("buy", "what to buy", _buy, h.buy, True, "entities"),
+        Intent("recommend", "recommendation", _recommend, h.recommend, True, "entities"),
+        Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities"),
+        Intent("cost", "cost", _cost, h.cost, True, "entities"),
+        Intent("speed", "speed", _speed, h.speed, True, "entities", _rate),
+        Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus),
+        Intent("fit", "will it fit", _fit, h.fit, True, "entities"),
+        Intent("explain", "explanation", _explain, h.explain, False, "topic", _why),
+        Intent("spec", "datasheet", _spec, h.spec, False, "entities"),
+        Intent("search", "from the articles", _fallback, h.explain, False, "topic"),
+    )
+}
+
+
+def detect_intent(query: Query, low: str) -> str:
+    """The first intent whose strong cue is there ("why ...", "A vs B"), else the first of the
+    table (its order is the precedence) whose recogniser accepts the question."""
+    for name, intent in INTENTS.items():
+        if intent.early is not None and intent.early(query, low):
+            return name
+    return next(name for name, intent in INTENTS.items() if intent.detect(query, low))
+
+
+def keeps_intent(detected: str, previous: str, query: Query) -> bool:
+    """A follow-up keeps the previous turn's intent when its own words only change the things
+    asked about ("and the A5000?", "what about in 4bit?", "and with 4 of them?")."""
+    if previous not in INTENTS or not INTENTS[previous].keeps:
+        return False
+    weak = ("spec", "search", "explain", "compare", "fit")
+    return detected in weak and (query.has_model or previous in ("cost", "recommend", "buy"))

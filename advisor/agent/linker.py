@@ -1,0 +1,862 @@
+"""Entity linking: GPU and model names in a question, resolved against the catalog.
+
+Names are matched as normalised keys over spans of words, longest first, with keys generated from
+the data (every id, name and alias; "4090" for "RTX 4090"; "4070s" for "4070 Super"; plurals;
+Hugging Face repo ids and quantised repo names reduced to the model they hold). Words beside a GPU
+name are its constraints ("A100 40 gigs", "(40G)", "the 16GB 4060 Ti", "H100 PCIe", "4090
+laptop") and its count ("4xA100", "two A5000s", "a pair of 3090s", "A100 x4"); they choose among
+the variants instead of asking. A size written beside a model name must agree with the entry
+chosen ("deepseek r1 14b" is the 14B distill, never the 671B parent); when no entry has that size
+the mention becomes a generic model of the stated size. Nothing is guessed silently: an unknown
+name comes back with suggestions, a near miss with a note.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from advisor.agent.query import GpuRef, ModelRef
+from advisor.calculator import FAMILIES
+from advisor.calculator.families import models_of
+from advisor.catalog import Catalog
+from advisor.names import gpu_key, model_key, suggest
+
+__all__ = ["Linker", "linker_for", "model_key", "model_name_of", "tokens"]
+
+NUMBER_WORDS = {
+    "one": 1,
+    "single": 1,
+    "a": 1,
+    "an": 1,
+    "two": 2,
+    "pair": 2,
+    "dual": 2,
+    "both": 2,
+    "twin": 2,
+    "three": 3,
+    "four": 4,
+    "quad": 4,
+    "five": 5,
+    "six": 6,
+    "eight": 8,
+    "ten": 10,
+    "twelve": 12,
+    "sixteen": 16,
+    "thirty-two": 32,
+    "sixty-four": 64,
+}
+MAX_GPU_COUNT = 100_000
+# prefixes people drop: "A6000" for "RTX A6000", "4090" for "RTX 4090"
+_DROPPABLE = ("geforce", "rtx", "gtx", "quadro", "radeon", "rx", "arc", "tesla", "instinct")
+# model-name words that never change the architecture, and formats written into repo names
+_FORMAT_WORDS = re.compile(
+    r"^(?:gguf|ggml|awq|gptq|exl2|hqq|mlx|bnb|nf4|fp8|fp16|bf16|int4|int8|4bit|8bit|4-bit|8-bit"
+    r"|q\d(?:_k)?(?:_[msl0-9])?|iq\d\w*|f16|f32|w4a16|w8a8|unsloth|thebloke|bartowski"
+    r"|lmstudio-community|mlx-community|turboderp|casperhansen|neuralmagic|redhatai)$",
+    re.IGNORECASE,
+)
+_FORMAT_PRECISION = {
+    "awq": "awq",
+    "gptq": "gptq",
+    "fp8": "fp8",
+    "int4": "awq",
+    "w4a16": "awq",
+    "int8": "int8",
+    "w8a8": "int8",
+    "nf4": "nf4",
+    "bnb": "nf4",
+    "4bit": "nf4",
+    "4-bit": "nf4",
+    "8bit": "int8",
+    "8-bit": "int8",
+    "gguf": "q4_k_m",
+    "ggml": "q4_k_m",
+    "f16": "fp16",
+    "fp16": "fp16",
+    "bf16": "bf16",
+}
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)([bm])$", re.IGNORECASE)
+_MEMORY = re.compile(r"^(\d+(?:\.\d+)?)(?:gb|g|gib|gigs?)$", re.IGNORECASE)
+_FORMS = {
+    "pcie": "pcie",
+    "sxm": "sxm",
+    "sxm2": "sxm",
+    "sxm4": "sxm",
+    "sxm5": "sxm",
+    "nvl": "nvl",
+    "laptop": "laptop",
+    "mobile": "laptop",
+    "notebook": "laptop",
+    "desktop": "desktop",
+}
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    text: str  # as written
+    low: str  # lower case, trailing punctuation stripped
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9$][\w.+:/\-'\u2019]*[\w+]|[A-Za-z0-9$]")
+
+
+def tokens(text: str) -> list[Token]:
+    """Words with their offsets: "meta-llama/Llama-3.1-8B", "q4_k_m", "4xA100" stay whole."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = re.sub(r"['\u2019](?:s|ll|d|re|ve|m)?$", "", m.group(0))  # "L40's", "it'll"
+        if not word:
+            continue
+        out.append(Token(m.start(), m.start() + len(word), word, word.lower()))
+    return out
+
+
+# ---------------------------------------------------------------- the index
+
+
+@dataclass
+class Linker:
+    """Name indexes of one catalog, built once (see linker_for)."""
+
+    catalog: Catalog
+    gpu_keys: dict[str, tuple[str, ...]]
+    model_keys: dict[str, tuple[tuple[str, str], ...]]  # key -> ((family, id), ...)
+    bases: dict[str, str]  # gpu id -> the shortest name its variants share ("A100")
+    named: frozenset[str]  # keys of names written in the data (not generated variants)
+    gpu_words: frozenset[str]  # alphabetic words of GPU names, for slips ("Titn", "Lapop")
+    vocabulary: frozenset[str]  # alphabetic words of model names, for typo correction
+    model_order: tuple[tuple[str, str], ...]  # (family, id) in catalog order: later is newer
+    first_words: frozenset[str]  # the first word of every model name ("llama", "gpt", "sdxl")
+
+    # -- GPUs
+
+    @staticmethod
+    def split_counts(text: str) -> str:
+        """'4xA100' -> '4 x A100' (a count and a name), never '8x7B'."""
+        return _split_counts(text)
+
+    def find_gpus(self, text: str, skip: Iterable[tuple[int, int]] = ()) -> list[GpuRef]:
+        """GPUs named in `text`, leaving out the character spans `skip` (model names)."""
+        spans = list(skip)
+        text = _split_counts(text)  # idempotent: offsets of a text already split stay
+        words = [w for w in tokens(text) if not _inside(w, spans)]
+        refs: list[GpuRef] = []
+        taken: set[int] = set()
+        i = 0
+        while i < len(words):
+            hit = self._gpu_at(words, i)
+            if hit is None:
+                i += 1
+                continue
+            end, ids, written = hit
+            ref = self._constrain(words, i, end, ids, written)
+            taken.update(range(i, end))
+            same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
+            if same is None:
+                refs.append(ref)
+            elif ref.count and not refs[same].count:  # "cloud a100s ... an 8x a100 server"
+                refs[same] = ref
+            i = end
+        refs += self._unknown_gpus(words, taken)
+        return refs
+
+    def _gpu_at(self, words: list[Token], i: int) -> tuple[int, tuple[str, ...], str] | None:
+        if words[i].low in _ARTICLES:
+            return None  # "an H100": the name starts at the next word
+        plural = _count_before(words, i) is not None  # "two 4070s": plurals, not Supers
+        for fixed in (False, True):  # exact spellings first, then with slips corrected
+            for span in range(min(6, len(words) - i), 0, -1):
+                chunk = words[i : i + span]
+                written = " ".join(w.text for w in chunk)
+                if fixed:
+                    corrected = " ".join(self._gpu_word(w.text) for w in chunk)
+                    if corrected == written:
+                        continue
+                    written = corrected  # "Titn V", "RTX 409O": checked against the names
+                ids = self._gpu_lookup(written, chunk, plural)
+                if ids:
+                    return i + span, ids, " ".join(w.text for w in chunk)
+        return None
+
+    def _gpu_word(self, word: str) -> str:
+        """A word of a GPU name with its slips fixed ("Titn" -> "titan", "Lapop" -> "laptop")."""
+        return re.sub(
+            r"[A-Za-z]{4,}",
+            lambda m: (
+                m.group(0)
+                if m.group(0).lower() in self.gpu_words
+                else _closest(m.group(0).lower(), self.gpu_words) or m.group(0)
+            ),
+            word,
+        )
+
+    def _gpu_lookup(
+        self, written: str, chunk: list[Token], plural: bool = False
+    ) -> tuple[str, ...] | None:
+        key = gpu_key(written)
+        if not key:
+            return None
+        singular = re.sub(r"(?<=[0-9a-z])s$", "", key)
+        if not re.search(r"\d", key) and not (
+            (key in self.named or (plural and singular in self.named))
+            and (len(chunk) > 1 or len(key) >= 5)
+        ):
+            return None  # "the", "rtx" alone: no GPU; "Titan V", "DGX Spark", "Rubin" are names
+        if key.isdigit() and not _bare_number_ok(chunk):
+            return None
+        proper = any(  # "8 L40S": the S is the product's own letter, not a plural
+            key in (gpu_key(g), gpu_key(self.catalog.gpus[g].name))
+            for g in self.gpu_keys.get(key, ())
+        )
+        order = (singular, key) if plural and not proper else (key, singular)
+        for candidate in (*order, re.sub(r"es$", "", key)):
+            if candidate in self.gpu_keys:
+                return self.gpu_keys[candidate]
+        return None
+
+    def _constrain(
+        self, words: list[Token], start: int, end: int, ids: tuple[str, ...], written: str
+    ) -> GpuRef:
+        """Apply the words around a GPU name: count, memory, form factor."""
+        memory, form = _qualifiers(words[end : end + 4])
+        if memory is None or form is None:
+            before_memory, before_form = _qualifiers(words[max(0, start - 3) : start][::-1])
+            memory = memory if memory is not None else before_memory
+            form = form or before_form
+        if re.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
+            form = form or "laptop"
+        gpus = [self.catalog.gpus[g] for g in ids]
+        bare = re.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
+        if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
+            memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
+        chosen = gpus
+        if memory is not None:
+            chosen = [g for g in chosen if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
+        if form is not None:
+            chosen = [g for g in chosen if _form_matches(g, form)]
+        base = self.bases.get(ids[0], written)
+        count = _count_before(words, start) or _count_after(words, end)
+        if not chosen and form in ("laptop", "desktop"):  # "the laptop 4090"
+            other = self._gpu_lookup(f"{written} {form}", words[start:end])
+            if other:
+                return GpuRef(f"{written} {form}", other, count, memory, form, base)
+        if not chosen:  # the words contradict every variant: never answer for another one
+            stated = " ".join(x for x in (f"{memory:g} GB" if memory else "", form or "") if x)
+            note = (
+                f"The catalog has no {base} with {stated}; it has "
+                + ", ".join(g.name for g in gpus[:4])
+                + "."
+            )
+            return GpuRef(
+                written, (), count, memory, form, base, tuple(g.name for g in gpus), note=note
+            )
+        if len(chosen) > 1 and form is None:
+            desktop = [g for g in chosen if g.segment != "laptop"]
+            chosen = desktop or chosen  # a plain name means the desktop card
+        return GpuRef(written, tuple(g.id for g in chosen), count, memory, form, base)
+
+    def _unknown_gpus(self, words: list[Token], taken: set[int]) -> list[GpuRef]:
+        """GPU-shaped words the catalog does not know ("RTX 9999", "A1000"): suggestions."""
+        refs = []
+        for i, w in enumerate(words):
+            if i in taken:
+                continue
+            prefixed = i and words[i - 1].low in _DROPPABLE
+            pair = f"{words[i - 1].text} {w.text}" if prefixed else w.text
+            shaped = _GPU_SHAPE.match(pair) and not _NOT_GPU.match(w.low)
+            if shaped and (prefixed or not w.low.isdigit()):
+                index = {k: list(v) for k, v in self.gpu_keys.items()}
+                found = suggest(gpu_key(pair), index, limit=4)
+                names = tuple(self.catalog.gpus[g].name for g in found)
+                refs.append(GpuRef(pair, (), suggestions=names))
+        return refs
+
+    # -- models
+
+    def find_models(self, text: str, skip: Iterable[tuple[int, int]] = ()) -> list[ModelRef]:
+        """Models named in `text`, leaving out the character spans `skip` (GPU names)."""
+        spans = list(skip)
+        words = [w for w in tokens(text) if not _inside(w, spans)]
+        refs: list[ModelRef] = []
+        i = 0
+        while i < len(words):
+            hit = self._elliptic(words, i, refs) or self._model_at(words, i)
+            if hit is None:
+                i += 1
+                continue
+            end, ref = hit
+            if not any(r.ids and r.ids == ref.ids for r in refs):
+                refs.append(ref)
+            i = end
+        return refs
+
+    def _elliptic(
+        self, words: list[Token], i: int, refs: list[ModelRef]
+    ) -> tuple[int, ModelRef] | None:
+        """A second model named by its size or variant alone after "vs", "or", "and" or "/":
+        "whisper medium vs large-v3", "llama 3.1 8b or 70b", "mixtral 8x7b or 8x22b"."""
+        if not refs or not refs[-1].resolved or i == 0:
+            return None
+        if words[i - 1].low not in ("vs", "vs.", "or", "and", "versus", "/", "to"):
+            return None
+        name = self._entry(refs[-1].family or "llm", refs[-1].ids[0]).name.lower()
+        stem = re.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s]).*$", "", name)
+        prefixes = dict.fromkeys([_model_key(stem), _model_key(re.split(r"[-\s]", name)[0])])
+        for span in range(min(3, len(words) - i), 0, -1):
+            chunk = words[i : i + span]
+            tail = _model_key(" ".join(w.text for w in chunk))
+            for prefix in prefixes:
+                found = self.model_keys.get(prefix + tail)
+                if found:
+                    written = " ".join(w.text for w in chunk)
+                    return i + span, self._model_ref(written, found, None, None, prefix + tail)
+        return None
+
+    def _model_at(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
+        if _SIZE.match(words[i].low) or words[i].low in ("a", "an", "the"):
+            generic = _generic_size(words, i)
+            return generic
+        fixed = self._corrected(words[i])  # "lamma" -> "llama", once per position
+        for span in range(min(8, len(words) - i), 0, -1):
+            chunk = words[i : i + span]
+            if span > 1 and chunk[-1].low in _TRAILING_NOISE:
+                continue  # "sdxl a couple": the name ends before "a"
+            core, fmt = _strip_formats(chunk)
+            if not core:
+                continue
+            key = _model_key(" ".join(w.text for w in core))
+            found = self.model_keys.get(key)
+            spelled = None
+            if not found and fixed and span > 1 and any(re.search(r"\d", w.low) for w in chunk):
+                spelled = _model_key(" ".join([fixed, *(w.text for w in core[1:])]))
+                found = self.model_keys.get(spelled)
+            if not found and any(re.search(r"\d", w.low) for w in core):
+                # slips inside repo names: "gema3:27b", "Devstral-Smaall", "DepSeek-V2"
+                spelled = _model_key(" ".join(self._model_word(w.text) for w in core))
+                found = self.model_keys.get(spelled) if spelled != key else None
+            if not found:
+                continue
+            end = i + span
+            written = " ".join(w.text for w in chunk)
+            stated = _size_after(words, end)
+            ref = self._model_ref(written, found, fmt, stated, spelled or key)
+            if spelled and ref.resolved and ref.note is None:
+                name = self._entry(ref.family or "llm", ref.ids[0]).name
+                ref = replace(ref, note=f"I read '{written}' as {name}.")
+            return (end + (1 if stated is not None else 0)), ref
+        return self._family_and_size(words, i) or self._unknown_model(words, i)
+
+    def _model_word(self, word: str) -> str:
+        """A word of a model name with its alphabetic runs' slips corrected."""
+        return re.sub(
+            r"[A-Za-z]{4,}",
+            lambda m: (
+                m.group(0)
+                if m.group(0).lower() in self.vocabulary
+                else _closest(m.group(0).lower(), self.vocabulary) or m.group(0)
+            ),
+            word,
+        )
+
+    def _corrected(self, word: Token) -> str | None:
+        """The model-name word a misspelt one stands for ("lamma" -> "llama"), else None."""
+        low = word.low
+        if not low.isalpha() or len(low) < 4 or low in self.vocabulary or low in _COMMON_WORDS:
+            return None
+        return _closest(low, self.vocabulary)
+
+    def _model_ref(
+        self,
+        written: str,
+        found: tuple[tuple[str, str], ...],
+        fmt: str | None,
+        stated: float | None,
+        key: str,
+    ) -> ModelRef:
+        if len(found) > 1:
+            if not _same_architecture([self._entry(f, m) for f, m in found]):
+                return ModelRef(written, tuple(m for _, m in found), found[0][0], stated, fmt)
+            order = {fm: n for n, fm in enumerate(self.model_order)}
+            found = (max(found, key=lambda fm: order.get(fm, 0)),)  # releases of one shape: newest
+        family, mid = found[0]
+        model = models_of(self.catalog, FAMILIES[family])[mid]
+        size = _params_b(model)
+        if stated is not None and size and abs(size - stated) > 0.15 * stated:
+            # "deepseek r1 14b": the size decides among the entries whose names extend this one
+            better = self._by_size(key, stated)
+            said = f"{written} {stated:g}B"
+            if better is not None:
+                name = self._entry(*better).name
+                note = f"'{said}' is {name} ({model.name} itself is {size:,.0f}B)."
+                return ModelRef(said, (better[1],), better[0], stated, fmt, note=note, about=mid)
+            note = (
+                f"The catalog has no {model.name} of {stated:g}B ({model.name} is "
+                f"{size:,.0f}B): answering for a generic {stated:g}B model."
+            )
+            return ModelRef(said, (), "llm", stated, fmt, note=note, about=mid)
+        return ModelRef(written, (mid,), family, stated, fmt)
+
+    def _entry(self, family: str, mid: str) -> Any:
+        return models_of(self.catalog, FAMILIES[family])[mid]
+
+    def by_size(self, prefix: str, size_b: float) -> tuple[str, str] | None:
+        return self._by_size(prefix, size_b)
+
+    def _by_size(self, prefix: str, size_b: float) -> tuple[str, str] | None:
+        """The entry whose key starts with `prefix` and whose size is `size_b` (newest first)."""
+        matches = []
+        for key, found in self.model_keys.items():
+            if not key.startswith(prefix):
+                continue
+            for family, mid in found:
+                size = _params_b(self._entry(family, mid))
+                if size and abs(size - size_b) <= 0.12 * size_b:
+                    matches.append((family, mid))
+        matches = list(dict.fromkeys(matches))
+        if not matches:
+            return None
+        order = {fm: n for n, fm in enumerate(self.model_order)}
+        return max(
+            matches,
+            key=lambda fm: (getattr(self._entry(*fm), "release_year", 0) or 0, order.get(fm, 0)),
+        )
+
+    def _unknown_model(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
+        """A model-shaped name the catalog lacks ("GPT-5", "Llama 7 400B"): suggestions."""
+        word = words[i].low
+        head = re.match(r"([a-z]+)[-\s]?v?\d", word)
+        family = head.group(1) if head else (word if word in self.first_words else None)
+        if family not in self.first_words:
+            return None
+        span = [words[i]]
+        for w in words[i + 1 : i + 4]:
+            if not re.search(r"\d", w.low) and w.low not in ("instruct", "chat", "it", "base"):
+                break
+            if w.start - span[-1].end > 1:  # "QWEN0;.0": punctuation ends a name
+                break
+            span.append(w)
+        written = " ".join(w.text for w in span)
+        if not re.search(r"\d", written):
+            return None
+        key = _model_key(written)
+        index = {k: [m for _f, m in v] for k, v in self.model_keys.items()}
+        found = suggest(key, index, limit=3)
+        names = tuple(self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
+        return i + len(span), ModelRef(written, (), None, None, suggestions=names)
+
+    def _family_and_size(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
+        """A family word, a version perhaps, then a size: "llama 70b", "qwen 2.5 14b"."""
+        first = words[i].low
+        if not first.isalpha() or len(first) < 3:
+            return None
+        family = first if first in self.vocabulary else self._corrected(words[i])
+        if family is None or family in _COMMON_WORDS:
+            return None
+        for j in range(i + 1, min(i + 4, len(words))):
+            size = _SIZE.match(words[j].low)
+            if size:
+                version = "".join(w.low for w in words[i + 1 : j])
+                stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
+                written = " ".join(w.text for w in words[i : j + 1])
+                # the version written is part of the name: "llama 3 13b" is no Llama 2
+                best = self._by_size(_model_key(family + version), stated)
+                if best is not None:
+                    name = self._entry(*best).name
+                    note = f"I read '{written}' as {name}."
+                    return j + 1, ModelRef(written, (best[1],), best[0], stated, note=note)
+                note = f"The catalog has no '{written}': answering for a generic {stated:g}B model."
+                return j + 1, ModelRef(written, (), "llm", stated, note=note)
+            if not re.fullmatch(r"v?\d+(?:\.\d+)?", words[j].low):
+                break
+        return None
+
+
+_GPU_SHAPE = re.compile(
+    r"^(?:rtx|gtx|quadro|tesla)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4})(?:\s?ti)?$", re.I
+)
+# precisions, sizes, units and other words shaped like GPU names
+_NOT_GPU = re.compile(
+    r"^(?:fp|bf|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx)\d",
+    re.I,
+)
+_COMMON_WORDS = frozenset(
+    {
+        "what",
+        "with",
+        "will",
+        "would",
+        "which",
+        "model",
+        "models",
+        "about",
+        "fine",
+        "tune",
+        "run",
+        "train",
+        "base",
+        "large",
+        "small",
+        "medium",
+        "mini",
+        "turbo",
+        "that",
+        "this",
+        "from",
+        "have",
+        "need",
+        "card",
+        "cards",
+        "gpus",
+        "using",
+        "into",
+        "over",
+        "under",
+        "than",
+        "then",
+    }
+)
+
+
+_TRAILING_NOISE = frozenset({"a", "an", "the", "model", "it", "on", "in", "for", "with", "and"})
+_ARTICLES = ("a", "an", "the", "one", "single", "my", "our", "your", "two", "four", "eight", "dual")
+_FORM_WORDS = frozenset(w for w in _FORMS if len(w) >= 5)
+_CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one", "the", "of")
+
+
+def _qualifiers(near: list[Token]) -> tuple[float | None, str | None]:
+    """Memory and form factor in the words next to a GPU name (in reading order away from it):
+    "40 gigs", "(40G)", "80GB", "PCIe", "with 12 gigs", "laptop"; stops at any other word."""
+    memory, form = None, None
+    i = 0
+    while i < len(near):
+        word = near[i].low.strip("()[],")
+        size = _MEMORY.match(word)
+        unit = i + 1 < len(near) and re.fullmatch(r"gb|g|gib|gigs?", near[i + 1].low.strip("()"))
+        if size and memory is None:
+            memory = float(size.group(1))
+        elif word.replace(".", "", 1).isdigit() and unit and memory is None:
+            memory = float(word)
+            i += 1
+        elif form is None and (word in _FORMS or (len(word) >= 5 and _closest(word, _FORM_WORDS))):
+            form = _FORMS[word if word in _FORMS else str(_closest(word, _FORM_WORDS))]
+        elif re.fullmatch(r"gb|g|gib|gigs?", word) and memory is not None:
+            pass  # "24 gb": the unit of the number before
+        elif word not in _CONNECTORS:
+            break
+        i += 1
+    return memory, form
+
+
+def model_name_of(linker: Linker, model: ModelRef) -> str:
+    """The catalog name of a resolved model."""
+    return str(linker._entry(model.family or "llm", model.ids[0]).name)
+
+
+def _inside(word: Token, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= word.start < b or a < word.end <= b for a, b in spans)
+
+
+def _key_of(index: dict[str, list[str]], model_id: str) -> str:
+    return next(k for k, ids in index.items() if model_id in ids)
+
+
+def _split_counts(text: str) -> str:
+    """'4xA100', '8x H100', '2x3090' -> '4 x A100': a count, not a name (never '8x7B')."""
+    return re.sub(
+        r"(?<![\w.])(\d{1,4})\s?[x\u00d7\*]\s?(?!\d+(?:\.\d+)?b\b)(?=[a-z0-9])",
+        r"\1 x ",
+        text,
+        flags=re.IGNORECASE,
+    )
+
+
+def _bare_number_ok(chunk: list[Token]) -> bool:
+    """'4090' alone is a GPU, but not in '$4090', '4090 tokens' or '4090 MB'."""
+    return len(chunk) == 1 and not chunk[0].text.startswith("$")
+
+
+def _form_matches(gpu: Any, form: str) -> bool:
+    if form == "laptop":
+        return bool(gpu.segment == "laptop")
+    if form == "desktop":
+        return bool(gpu.segment != "laptop")
+    if form == "nvl":
+        return "nvl" in gpu.id
+    return form in (gpu.form_factor or "").lower() and "nvl" not in gpu.id
+
+
+def _count_before(words: list[Token], start: int) -> int | None:
+    """'two A100s', '4 x A100', 'a pair of 3090s', '8-GPU node of H100s', '2 of the 4090'."""
+    back = [w.low for w in words[max(0, start - 4) : start]]
+    while back and back[-1] in _COUNT_FILLER:
+        back.pop()
+    if not back:
+        return None
+    last = back[-1].rstrip("x")
+    if last.isdigit() and 0 < int(last) <= MAX_GPU_COUNT:
+        return int(last)
+    gpu_node = re.fullmatch(r"(\d+)-?gpus?", last)
+    if gpu_node:
+        return int(gpu_node.group(1))
+    if last in NUMBER_WORDS and last not in ("a", "an", "one", "single", "both"):
+        return NUMBER_WORDS[last]
+    if last in ("single", "one", "a", "an") and (len(back) < 2 or back[-2] != "of"):
+        return None
+    return None
+
+
+_COUNT_FILLER = (
+    "x",
+    "\u00d7",
+    "*",
+    "of",
+    "the",
+    "used",
+    "new",
+    "nvidia",
+    "node",
+    "server",
+    "box",
+    "machine",
+    "rig",
+    "cluster",
+    "dgx",
+    "hgx",
+    "with",
+)
+
+
+def _count_after(words: list[Token], end: int) -> int | None:
+    """'A100 x4', 'A100 80G x 4', '3090 (x2)'."""
+    after = [w.low for w in words[end : end + 3]]
+    for i, word in enumerate(after):
+        hit = re.fullmatch(r"[x\u00d7\*](\d{1,4})", word)
+        if hit:
+            return int(hit.group(1))
+        if word in ("x", "\u00d7") and i + 1 < len(after) and after[i + 1].isdigit():
+            return int(after[i + 1])
+        if not _MEMORY.match(word) and word not in _FORMS:
+            break
+    return None
+
+
+def _strip_formats(chunk: list[Token]) -> tuple[list[Token], str | None]:
+    """The name words of a model mention, and the format its repo name states, if any:
+    "Llama-3.3-70B-Instruct-Q4_K_M.gguf" -> "Llama-3.3-70B-Instruct" and q4_k_m."""
+    fmt = None
+    core: list[Token] = []
+    for w in chunk:
+        kept = []
+        for part in re.split(r"-|\.(?=(?:gguf|q\d|awq|gptq|mlx|exl2|safetensors)\b)", w.low):
+            if _FORMAT_WORDS.match(part):
+                fmt = fmt or _format_precision(part)
+            elif part:
+                kept.append(part)
+        if kept:
+            text = "-".join(kept)
+            core.append(Token(w.start, w.end, text, text))
+        elif core:
+            continue  # a format word after the name: "llama 3 8b gguf"
+        else:
+            return [], fmt  # a format word before any name word: not a model mention
+    return core, fmt
+
+
+def _format_precision(word: str) -> str | None:
+    word = word.strip(".").lower()
+    if word in _FORMAT_PRECISION:
+        return _FORMAT_PRECISION[word]
+    quant = re.fullmatch(r"q(\d)(_k)?(?:_([msl0]))?", word)
+    if quant:
+        bits, _k, kind = quant.groups()
+        if kind == "0":
+            return f"q{bits}_0"
+        # a bare "Q4" is what llama.cpp users mean by default: Q4_K_M (Q8 is Q8_0, Q6 is Q6_K)
+        return {
+            "2": "q2_k",
+            "3": "q3_k_m",
+            "4": "q4_k_m",
+            "5": "q5_k_m",
+            "6": "q6_k",
+            "8": "q8_0",
+        }.get(bits)
+    return None
+
+
+def _model_key(text: str) -> str:
+    return model_key(text)
+
+
+_DATA_NOUNS = frozenset(
+    ("tokens", "token", "images", "samples", "examples", "rows", "words", "pics", "photos",
+     "files", "requests", "users", "sentences", "documents", "docs", "steps", "hours")
+)  # fmt: skip
+
+
+def _size_after(words: list[Token], end: int) -> float | None:
+    """A size written after a name ("mistral 7b"); never a dataset ("~1M images")."""
+    if end < len(words):
+        size = _SIZE.match(words[end].low)
+        follows = words[end + 1].low if end + 1 < len(words) else ""
+        if size and follows not in _DATA_NOUNS and float(size.group(1)) > 0:
+            if size.group(2).lower() == "m" and follows not in ("model", "params", "parameters"):
+                return None  # "1M" alone: a count far more often than a model size
+            return float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
+    return None
+
+
+def _generic_size(words: list[Token], i: int) -> tuple[int, ModelRef] | None:
+    """'a 13B model', '70b at q4', 'any 7b': a size with no model named."""
+    j = i + 1 if words[i].low in ("a", "an", "the") else i
+    if j >= len(words):
+        return None
+    size = _SIZE.match(words[j].low)
+    if not size:
+        return None
+    follows = words[j + 1].low if j + 1 < len(words) else ""
+    if follows in _DATA_NOUNS:
+        return None  # "1b tokens" is a dataset, not a model
+    if size.group(2).lower() == "m" and follows not in ("model", "params", "parameter", "param"):
+        return None  # "500m" alone is too often a distance, a count or a GPU ("4090m")
+    stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
+    if not stated > 0:
+        return None
+    end = j + 1
+    if end < len(words) and words[end].low in ("model", "llm", "param", "params", "parameter"):
+        end += 1
+    return end, ModelRef(" ".join(w.text for w in words[j:end]), (), "llm", stated)
+
+
+def _params_b(model: Any) -> float | None:
+    params = getattr(model, "total_params", None) or getattr(model, "params", None)
+    if params is None:
+        params = getattr(model, "denoiser_params", None)
+    return params / 1e9 if params else None
+
+
+def _same_architecture(models: list[Any]) -> bool:
+    sizes = [_params_b(m) or 0 for m in models]
+    return bool(sizes) and max(sizes) <= 1.02 * min(sizes)
+
+
+@lru_cache(maxsize=4096)
+def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
+    """The vocabulary word clearly nearest to a misspelt one ("lamma" -> "llama"), or None when
+    none is near or two are about as near."""
+    scored = sorted(
+        (
+            (difflib.SequenceMatcher(None, word, v).ratio(), v)
+            for v in vocabulary
+            if abs(len(v) - len(word)) <= 2 and v[0] == word[0]
+        ),
+        reverse=True,
+    )
+    if not scored or scored[0][0] < 0.75:
+        return None
+    if len(scored) > 1 and scored[0][0] - scored[1][0] < 0.1:
+        return None
+    return scored[0][1]
+
+
+# ---------------------------------------------------------------- building the index
+
+
+def _gpu_keys(catalog: Catalog) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    explicit: dict[str, list[str]] = {}
+    for gpu in catalog.gpus.values():
+        for text in (gpu.id, gpu.name, *gpu.aliases):
+            ids = explicit.setdefault(gpu_key(text), [])
+            if gpu.id not in ids:
+                ids.append(gpu.id)
+    generated: dict[str, list[str]] = {}
+    for key, ids in explicit.items():
+        for variant in _gpu_variants(key):
+            if variant not in explicit:
+                bucket = generated.setdefault(variant, [])
+                bucket.extend(i for i in ids if i not in bucket)
+    keys = {k: tuple(v) for k, v in {**generated, **explicit}.items()}
+    bases: dict[str, str] = {}
+    for key, found in sorted(keys.items(), key=lambda kv: len(kv[0])):
+        for gid in found:
+            bases.setdefault(gid, key)
+    names = {gid: _base_name(catalog, gid, key) for gid, key in bases.items()}
+    return keys, names
+
+
+def _gpu_variants(key: str) -> list[str]:
+    out = []
+    for prefix in _DROPPABLE:
+        if key.startswith(prefix) and re.search(r"\d", key[len(prefix) :]):
+            rest = key[len(prefix) :]
+            if not (rest.isdigit() and rest.endswith("000")):  # "4000", "6000": too vague alone
+                out.append(rest)
+    for k in [key, *out]:
+        if k.endswith("super"):
+            out.append(k[: -len("super")] + "s")
+        if k.endswith("laptop"):
+            out += [k[: -len("laptop")] + "mobile", k[: -len("laptop")] + "m"]
+    return out
+
+
+def _base_name(catalog: Catalog, gid: str, key: str) -> str:
+    gpu = catalog.gpus[gid]
+    for alias in sorted((gpu.name, *gpu.aliases), key=len):
+        if gpu_key(alias) == key:
+            return alias
+    return gpu.name
+
+
+def _model_index(catalog: Catalog) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str]]:
+    index: dict[str, list[tuple[str, str]]] = {}
+    words: set[str] = set()
+    for fam in FAMILIES.values():
+        for model in models_of(catalog, fam).values():
+            for text in (model.id, model.name, *model.aliases):
+                key = _model_key(text)
+                entry = (fam.name, model.id)
+                bucket = index.setdefault(key, [])
+                if entry not in bucket:
+                    bucket.append(entry)
+                words.update(w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3)
+    return {k: tuple(v) for k, v in index.items()}, frozenset(words - _COMMON_WORDS)
+
+
+_LINKERS: dict[int, Linker] = {}
+
+
+def linker_for(catalog: Catalog) -> Linker:
+    """The linker of a catalog, built once per catalog."""
+    linker = _LINKERS.get(id(catalog))
+    if linker is None or linker.catalog is not catalog:
+        gpu_keys, bases = _gpu_keys(catalog)
+        named = frozenset(
+            gpu_key(t) for g in catalog.gpus.values() for t in (g.id, g.name, *g.aliases)
+        )
+        model_keys, vocabulary = _model_index(catalog)
+        order = tuple(
+            (fam.name, mid) for fam in FAMILIES.values() for mid in models_of(catalog, fam)
+        )
+        first = frozenset(
+            m.group(0)
+            for fam in FAMILIES.values()
+            for model in models_of(catalog, fam).values()
+            if (m := re.match(r"[a-z]{2,}", model.name.lower()))
+        )
+        gpu_words = frozenset(
+            w
+            for g in catalog.gpus.values()
+            for t in (g.name, *g.aliases)
+            for w in re.findall(r"[a-z]{4,}", t.lower())
+        )
+        linker = Linker(
+            catalog, gpu_keys, model_keys, bases, named, gpu_words, vocabulary, order, first
+        )
+        _LINKERS[id(catalog)] = linker
+    return linker

@@ -1,0 +1,146 @@
+"""What a question asks, as typed values: the output of the understanding step (understand.py)
+and the input of every answer handler (intents.py). Nothing here reads text or the catalog."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GpuRef:
+    """A GPU the question names, with what the words around it say."""
+
+    text: str  # as written
+    ids: tuple[str, ...]  # catalog ids it may be: one = resolved; several = variant left open
+    count: int | None = None  # "two A100s", "4xA100", "a pair of 3090s"
+    memory_gb: float | None = None  # a variant constraint stated beside the name ("A100 40 gigs")
+    form_factor: str | None = None  # pcie | sxm | nvl | laptop ...
+    base: str | None = None  # the name without its variant words ("A100"), for "the 80GB one"
+    suggestions: tuple[str, ...] = ()  # for a name the catalog does not know
+    generic: bool = False  # "a 24 GB card": no GPU named, only its memory
+    note: str | None = None  # how a near miss or a constraint was read
+
+    @property
+    def resolved(self) -> bool:
+        return len(self.ids) == 1
+
+    @property
+    def open_variant(self) -> bool:
+        return len(self.ids) > 1
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """A model the question names (any workload family), or a size with no name ("a 13B")."""
+
+    text: str
+    ids: tuple[str, ...] = ()
+    family: str | None = None  # the workload family of the catalog entry
+    size_b: float | None = None  # parameters the question states, in billions
+    precision: str | None = None  # a format written into the name ("...-AWQ", "Q4_K_M")
+    suggestions: tuple[str, ...] = ()
+    note: str | None = None  # how a near miss or a stated size was read
+    about: str | None = None  # the catalog entry whose figures the note quotes
+
+    @property
+    def resolved(self) -> bool:
+        return len(self.ids) == 1
+
+
+@dataclass(frozen=True)
+class Budget:
+    usd: float
+    kind: str | None = None  # buy | rent
+    per: str = "total"  # total | hour | month
+
+
+@dataclass(frozen=True)
+class Query:
+    """Everything an answer needs from one question, after follow-up resolution."""
+
+    text: str
+    intent: str
+    gpus: tuple[GpuRef, ...] = ()
+    models: tuple[ModelRef, ...] = ()
+    workload: str | None = None  # a workload of the families registry, or "finetune"
+    workload_given: bool = False
+    precision: str | None = None
+    engine: str | None = None
+    framework: str | None = None
+    context: int | None = None
+    batch: int | None = None
+    output_tokens: int | None = None
+    concurrency: int | None = None
+    rps: float | None = None
+    num_gpus: int | None = None  # a count not tied to a named GPU ("on 8 GPUs")
+    hours: float | None = None
+    use_hours_per_day: float | None = None  # how much a GPU is used: "2 weeks a month", "8h a day"
+    user_price_usd_per_hour: float | None = None  # a price the user gives: used as given
+    price_per_node: bool = False  # that price is for the whole node or server, not per GPU
+    monthly_usd: float | None = None  # an amount per month the user gives (spend or budget)
+    purchase_usd: float | None = None  # a price to buy that the user gives ("it costs $1,800")
+    seconds_per_item: float | None = None  # a time per image or sample the user gives
+    budget: Budget | None = None
+    max_power_w: float | None = None
+    memory_gb: float | None = None  # memory asked for with no GPU named ("a 48 GB card")
+    train_tokens: float | None = None
+    epochs: float | None = None
+    dataset_samples: float | None = None
+    dataset_name: str | None = None
+    images: float | None = None
+    audio_hours: float | None = None
+    resolution: int | None = None
+    steps: int | None = None
+    fields: tuple[str, ...] = ()  # datasheet fields asked for
+    target: str | None = None  # solve: max_context | max_batch | min_gpus
+    condition: str | None = None  # new | used
+    location: str | None = None  # home | cloud | datacenter
+    segment: str | None = None
+    topic: str | None = None  # what an explain question is about
+    follow_up: bool = False
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    also: tuple[Query, ...] = ()  # further questions in the same message
+
+    @property
+    def model(self) -> ModelRef | None:
+        return self.models[0] if self.models else None
+
+    @property
+    def gpu_ids(self) -> list[str]:
+        """The ids of the GPUs that are pinned down."""
+        return [g.ids[0] for g in self.gpus if g.resolved]
+
+    @property
+    def has_model(self) -> bool:
+        return bool(self.models) and any(m.resolved or m.size_b for m in self.models)
+
+    def with_(self, **changes: Any) -> Query:
+        return replace(self, **changes)
+
+    def context_dict(self) -> dict[str, Any]:
+        """What the next turn of the conversation may inherit (kept by the checkpointer)."""
+        data = {k: v for k, v in asdict(self).items() if k not in ("text", "notes", "also")}
+        data["gpus"] = [asdict(g) for g in self.gpus]
+        data["models"] = [asdict(m) for m in self.models]
+        return data
+
+    @classmethod
+    def from_context(cls, data: dict[str, Any]) -> Query:
+        """The query a context_dict() was made from (less its text and notes)."""
+        values = dict(data)
+        values["gpus"] = tuple(
+            GpuRef(**{**g, "ids": tuple(g["ids"]), "suggestions": tuple(g.get("suggestions", ()))})
+            for g in data.get("gpus", [])
+        )
+        values["models"] = tuple(
+            ModelRef(
+                **{**m, "ids": tuple(m["ids"]), "suggestions": tuple(m.get("suggestions", ()))}
+            )
+            for m in data.get("models", [])
+        )
+        budget = data.get("budget")
+        values["budget"] = Budget(**budget) if budget else None
+        values["fields"] = tuple(data.get("fields", ()))
+        known = set(cls.__dataclass_fields__)
+        return cls(text="", **{k: v for k, v in values.items() if k in known and k != "text"})

@@ -1,0 +1,1138 @@
+"""The understanding step: a question (and the conversation so far) into a typed Query.
+
+    understand("can 2 A100 40 gigs run llama 3 70b at 8k?", catalog, previous)
+    -> Query(intent="fit", gpus=(GpuRef("A100", ("a100-sxm4-40gb", "a100-pcie-40gb"), count=2,
+             memory_gb=40),), models=(ModelRef("llama 3 70b", ("llama-3-70b",)),),
+             workload="inference", context=8192, ...)
+
+Names come from the linker (linker.py), quantities from the patterns below, the intent from the
+intent table (intents.py). Figures the user gives (a price, a duration, a memory size) are kept
+as given, to be used as given. A follow-up ("and with 4 of them?", "what about the 80GB one",
+"ok and with qlora instead") inherits what it leaves out from the previous turn.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from advisor.agent.linker import NUMBER_WORDS, linker_for
+from advisor.agent.query import Budget, GpuRef, ModelRef, Query
+from advisor.calculator import FAMILIES, WORKLOAD_KINDS
+from advisor.catalog import Catalog
+
+MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
+
+# ---------------------------------------------------------------- words
+
+PRECISION_WORDS: tuple[tuple[str, str], ...] = (
+    ("nf4", r"\bnf4\b|\bbitsandbytes\b|\bbnb\b|\bq-?lora\b"),
+    ("awq", r"\bawq\b"),
+    ("gptq", r"\bgptq\b"),
+    ("mxfp4", r"\bmxfp4\b"),
+    ("q4_k_m", r"\bq4_k_m\b|\bq4_k\b|\bq4km\b|\bq4\b|\bgguf\b|\bq4_k_s\b"),
+    ("q4_0", r"\bq4_0\b"),
+    ("q5_k_m", r"\bq5(?:_k_m|_k|_k_s|km)?\b"),
+    ("q6_k", r"\bq6(?:_k)?\b"),
+    ("q8_0", r"\bq8(?:_0)?\b"),
+    ("q3_k_m", r"\bq3(?:_k_m|_k)?\b"),
+    ("q2_k", r"\bq2(?:_k)?\b"),
+    ("awq", r"\bint4\b|\bw4a16\b"),
+    ("nf4", r"\b4[-\s]?bits?\b|\b4-?bit quant|\bquantized to 4"),
+    ("int8", r"\bint8\b|\b8[-\s]?bits?\b|\bw8a8\b"),
+    ("fp8", r"\bfp8\b|\bfloat8\b"),
+    ("bf16", r"\bbf16\b|\bbfloat16\b|\bbrain ?float"),
+    ("tf32", r"\btf32\b"),
+    (
+        "fp16",
+        r"\bfp16\b|\bfloat16\b|\bhalf[- ]precision\b|\b16[-\s]?bits?\b|\bamp\b"
+        r"|\bmixed[- ]precision\b",
+    ),
+    ("fp32", r"\bfp32\b|\bfloat32\b|\bfull[- ]precision\b|\b32[-\s]?bits?\b"),
+    ("bf16", r"\bno quanti[sz]\w*|\bunquanti[sz]ed\b|\bwithout quanti[sz]\w*"),
+)
+ENGINE_WORDS: tuple[tuple[str, str], ...] = (
+    ("vllm", r"\bvllm\b"),
+    ("llama.cpp", r"\bllama[.\s_-]?cpp\b|\bollama\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"),
+    ("tensorrt-llm", r"\btensorrt[- ]?llm\b|\btrt[- ]?llm\b"),
+    ("sglang", r"\bsglang\b"),
+    ("lmdeploy", r"\blmdeploy\b"),
+    ("exllamav2", r"\bexllama(?:v2)?\b|\bexl2\b|\btabbyapi\b"),
+    ("tgi", r"\btgi\b|\btext[- ]generation[- ]inference\b"),
+    ("mlx", r"\bmlx\b"),
+    ("faster-whisper", r"\bfaster[- ]whisper\b|\bwhisperx\b|\bctranslate2\b"),
+    ("whisper.cpp", r"\bwhisper[.\s]?cpp\b"),
+    ("openai-whisper", r"\bopenai[- ]whisper\b"),
+    ("tensorrt", r"\btensorrt\b(?![- ]?llm)"),
+    ("hf", r"\btransformers\b|\bhugging ?face\b|\bhf\b|\bdiffusers\b|\bpeft\b"),
+)
+FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
+    ("tensorflow", r"\btensor ?flow\b|\btf2?\b|\bkeras\b"),
+    ("pytorch", r"\bpy ?torch\b|\btorch\b"),
+    ("jax", r"\bjax\b|\bflax\b"),
+    ("unsloth", r"\bunsloth\b"),
+    ("axolotl", r"\baxolotl\b"),
+    ("llama-factory", r"\bllama[- ]?factory\b"),
+    ("torchtune", r"\btorchtune\b"),
+    ("kohya_ss", r"\bkohya\w*"),
+    ("deepspeed", r"\bdeepspeed\b|\bzero[- ]?[123]\b"),
+    ("fsdp", r"\bfsdp\b"),
+)
+# datasheet fields and the words that ask for them
+FIELD_WORDS: dict[str, str] = {
+    "memory_gb": r"\b(?:vram|memory|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b",
+    "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
+    "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bmemory speed\b|\bgb/s\b|\btb/s\b",
+    "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
+    r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
+    "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
+    "fp64_tflops": r"\bfp64\b|\bdouble[- ]precision\b|\bfloat64\b",
+    "tf32_dense_tflops": r"\btf32\b",
+    "int8_dense_tops": r"\bint8\b|\btops\b",
+    "fp8_dense_tflops": r"\bfp8\b",
+    "tensor_cores": r"\btensor cores?\b",
+    "cuda_cores": r"\bcuda cores?\b|\bshaders?\b|\bcore count\b|\bstream processors\b",
+    "mig_max_instances": r"\bmig\b|\bmulti[- ]instance\b|\bpartition",
+    "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b",
+    "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
+    "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b",
+    "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
+    "release_year": r"\breleased?\b|\blaunch(?:ed)?\b|\bhow old\b",
+}
+TOPIC_WORDS: dict[str, str] = {
+    "hbm": r"\bhbm\w*\b",
+    "gddr": r"\bgddr\w*\b",
+    "nvlink": r"\bnv ?link\b|\bnvswitch\b",
+    "pcie": r"\bpcie\b|\bpci express\b",
+    "tensor_cores": r"\btensor cores?\b",
+    "mig": r"\bmig\b",
+    "fp8": r"\bfp8\b",
+    "tf32": r"\btf32\b",
+    "bf16": r"\bbf16\b",
+    "sparsity": r"\bsparsity\b|\bsparse\b|\b2:4\b",
+    "quantization": r"\bquanti[sz]\w*\b|\bgguf\b|\bawq\b|\bgptq\b",
+    "kv_cache": r"\bkv[- ]?cache\b",
+    "flash_attention": r"\bflash[- ]?attention\b",
+    "memory_units": r"\bmib\b|\bgib\b|\bnvidia-smi\b",
+    "ecc": r"\becc\b",
+    "rocm": r"\brocm\b",
+    "cuda": r"\bcuda\b",
+    "memory_bandwidth": r"\bmemory bandwidth\b|\bbandwidth\b",
+    "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b",
+}
+# well-known data sets: (pattern, samples in one epoch, what a sample is, source)
+DATASETS: tuple[tuple[str, str, float, str], ...] = (
+    (
+        "ImageNet-1k",
+        r"\bimagenet(?:-?1k)?\b",
+        1_281_167,
+        "https://www.image-net.org/challenges/LSVRC/2012/ (1,281,167 training images)",
+    ),
+    ("COCO 2017", r"\bcoco\b", 118_287, "https://cocodataset.org/#download (train2017)"),
+    ("SST-2", r"\bsst-?2\b", 67_349, "https://huggingface.co/datasets/stanfordnlp/sst2"),
+    ("SQuAD v1.1", r"\bsquad\b", 87_599, "https://rajpurkar.github.io/SQuAD-explorer/"),
+    ("CIFAR-10", r"\bcifar-?10\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
+    ("MNIST", r"\bmnist\b", 60_000, "http://yann.lecun.com/exdb/mnist/"),
+)
+
+# ---------------------------------------------------------------- normalising text
+
+_REPLACE = {
+    "\u00d7": "x",
+    "\u2013": "-",
+    "\u2014": " - ",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+    "\uff04": "$",
+    "\u20ac": "EUR ",
+}
+
+
+_SIGNED_OR_EXPONENT = re.compile(
+    r"(?:(?<![\w.+\-])-)?(?<![\w.+\-])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])"
+    r"|(?:(?<=\s)|^)-\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])"
+)
+_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+)")
+
+
+def _plain(match: re.Match[str]) -> str:
+    """A number as the patterns read it: "1e9" written out; a negative or absurd one (which no
+    setting takes) blanked, so that "2.2e+39 GiB" is not read as 39 GiB."""
+    written = match.group(0)
+    if "e" not in written.lower() and not written.startswith("-"):
+        return written
+    value = float(written)
+    if written.startswith("-") or not 1e-6 <= value <= 1e15:
+        return " ~ "
+    return f"{value:f}".rstrip("0").rstrip(".")
+
+
+# words the recognisers look for; a near miss of one of them is read as it ("fien-tune")
+KEYWORDS = (
+    "finetune",
+    "fine-tune",
+    "inference",
+    "bandwidth",
+    "memory",
+    "compare",
+    "recommend",
+    "context",
+    "training",
+    "serving",
+    "tokens",
+    "throughput",
+    "cheapest",
+    "maximum",
+    "quantized",
+    "precision",
+    "between",
+    "versus",
+    "which",
+    "should",
+    "specs",
+    "qlora",
+    "price",
+    "prices",
+    "batch",
+    "faster",
+    "power",
+    "cost",
+    "difference",
+    "expensive",
+)
+
+
+@lru_cache(maxsize=2048)
+def _keyword(word: str) -> str:
+    low = word.lower()
+    if (
+        len(low) == 4
+        and low[0] == "q"
+        and difflib.SequenceMatcher(None, low, "qlora").ratio() >= 0.8
+    ):
+        return "qlora"  # "qlra", "qloa", "qora"
+    if len(low) < 5 or low in KEYWORDS or f"{low}s" in KEYWORDS or low.rstrip("s") in KEYWORDS:
+        return word
+    close = difflib.get_close_matches(low, KEYWORDS, n=1, cutoff=0.8)
+    # a slip rarely changes the first letter: "loras" is no misspelt "qlora"
+    return close[0] if close and close[0][0] == low[0] else word
+
+
+def _spell(text: str) -> str:
+    """Near misses of the recognisers' keywords fixed: "bandwith", "fien-tune", "infrence"."""
+    return re.sub(r"[A-Za-z][A-Za-z-]+", lambda m: _keyword(m.group(0)), text)
+
+
+def normalise(text: str) -> str:
+    """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
+    words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
+    between them are read ("4090能跑70B的模型吗" has '4090' and '70B')."""
+    text = unicodedata.normalize("NFKC", text)
+    for old, new in _REPLACE.items():
+        text = text.replace(old, new)
+    text = _CJK.sub(r" \1 ", text)
+    text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
+    text = _SIGNED_OR_EXPONENT.sub(_plain, text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+_SCALE = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mil": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "t": 1e12,
+    "trillion": 1e12,
+}
+_NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_WORD_NUM = r"(\d+(?:\.\d+)?|" + "|".join(k for k in NUMBER_WORDS if len(k) > 2) + ")"
+
+
+def _count(word: str) -> float:
+    return float(word) if word[0].isdigit() else float(NUMBER_WORDS[word])
+
+
+# ---------------------------------------------------------------- quantities
+
+
+def _context(low: str) -> int | None:
+    m = re.search(
+        r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
+        r"length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens|input)"
+        r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len)"
+        r"(?:\s(?:of|=|:|is|at))?\s?=?\s?(\d+(?:\.\d+)?)\s?(k|m)?\b"
+        r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))",
+        low,
+    )
+    if not m:
+        return None
+    n, unit = (
+        (m.group(1), m.group(2))
+        if m.group(1)
+        else ((m.group(3), m.group(4)) if m.group(3) else (m.group(5), m.group(6)))
+    )
+    value = float(n) * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
+    if unit == "k" and value % 1000 == 0 and float(n) not in (1, 2, 4, 8, 16, 32, 64, 128, 256):
+        value = float(n) * 1000  # "10k" tokens is ten thousand; "8k" is 8,192
+    return int(value) if 1 <= value <= MAX_COUNT else None
+
+
+def _batch(low: str) -> int | None:
+    m = re.search(
+        r"\bbatch(?:[- ]size)?(?:\s(?:of|=|:|is))?\s?=?\s?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
+        r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)",
+        low,
+    )
+    if not m:
+        return None
+    return int(m.group(1) or m.group(2) or m.group(3))
+
+
+def _concurrency(low: str) -> tuple[int | None, float | None]:
+    rps = re.search(
+        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)\s?(?:/|per)\s?(?:s\b|sec|second)"
+        r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
+        low,
+    )
+    users = re.search(
+        r"(\d[\d,]*)\s(?:concurrent |simultaneous |parallel |active )?(?:users|people|requests|"
+        r"streams|sessions|customers|employees|devs|developers|clients)\b|(\d+)\s(?:concurrent|"
+        r"simultaneous|parallel)\b",
+        low,
+    )
+    concurrency = int(_number(users.group(1) or users.group(2))) if users else None
+    rate = _number(rps.group(1) or rps.group(2)) if rps else None
+    return concurrency, rate
+
+
+def _output_tokens(low: str) -> int | None:
+    m = re.search(
+        r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:output|generated|new|completion) tokens"
+        r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d+)\s?(k)?\s?(?:tokens)?\b",
+        low,
+    )
+    if not m:
+        return None
+    n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return int(float(n) * (1000 if k else 1))
+
+
+_DURATION = re.compile(
+    rf"(?<![\w.])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ])?"
+    r"(hours?|hrs?|h|days?|weeks?|months?|years?|minutes?|mins?|horas?|stunden|heures?)\b"
+    r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
+    r"|\b(an?|one) (hour|day|week|month|year)\b",
+    re.IGNORECASE,
+)
+_UNIT_HOURS = {
+    "h": 1,
+    "hr": 1,
+    "hour": 1,
+    "hora": 1,
+    "stunden": 1,
+    "heure": 1,
+    "day": 24,
+    "week": 168,
+    "month": 730,
+    "year": 8760,
+    "min": 1 / 60,
+    "minute": 1 / 60,
+}
+
+
+def _duration_hours(low: str, epochs: float | None) -> float | None:
+    """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
+    a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
+    if re.search(r"\b24/7\b|\baround the clock\b|\ball month\b", low):
+        return 730.0
+    hours = None
+    for m in _DURATION.finditer(low):
+        before = low[max(0, m.start() - 12) : m.start()]
+        if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|per|/)\s?$", before):
+            continue  # "$3.10 an hour" is a price, not a duration
+        amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        value = 1.0 if amount in ("a", "an", "one") else _count(amount.replace(",", ""))
+        key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
+        hours = value * _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
+        after = low[m.end() : m.end() + 60]
+        days = re.search(r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work)?days\b", after)
+        if days:  # "8 hours a day on weekdays, 22 workdays"
+            hours *= float(days.group(1))
+        elif epochs and re.search(
+            r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 15]
+        ):
+            hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
+        break
+    share = re.search(r"(\d{1,3})\s?%\s?(?:of the time|utili[sz]ation|utilized|busy)", low)
+    if hours and share:
+        hours *= float(share.group(1)) / 100
+    return hours
+
+
+_USE_RATE = re.compile(
+    rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(hours?|hrs?|h|days?|weeks?)\s?"
+    r"(?:a|per|each|every|/)\s?(day|week|month)\b"
+)
+
+
+def _use_rate(low: str) -> float | None:
+    """How many hours a day the GPUs are used: "8 hours a day", "2 weeks a month", "3 days a
+    week"; None when the message says no rate."""
+    m = _USE_RATE.search(low)
+    if not m:
+        return None
+    amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
+    unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
+    hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
+    per_days = {"day": 1, "week": 7, "month": 730 / 24}[m.group(3)]
+    rate = hours / per_days
+    return rate if 0 < rate <= 24 else None
+
+
+_MONEY = re.compile(
+    rf"(?:\$|usd\s?|eur\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
+    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars|bucks|eur|euros?)\b"
+    rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
+    rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
+    r"(?!\s?(?:tokens|images|context))"
+    r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b",
+    re.IGNORECASE,
+)
+_PER_HOUR = re.compile(
+    r"^\s?(?:/|per|an|a|each|por)?\s?(?:gpu[- ]?)?(?:/\s?)?(?:hour|hr|h|hora)\b"
+    r"|^\s?(?:per|/)\s?gpu\s?(?:per|/|an|a)\s?(?:hour|hr|h)\b"
+)
+_PER_MONTH = re.compile(r"^\s?(?:/|per|a|each)\s?(?:mo|month)\b")
+_CAP = re.compile(
+    r"(?:under|below|less than|max(?:imum)?|at most|up to|budget(?: is| of)?|<|within"
+    r"|no more than|cheaper than)\s*(?:of\s)?~?\s*$"
+)
+
+
+def _money(low: str) -> list[tuple[float, str, int]]:
+    """Every amount of money: (usd, per: hour | month | total, position)."""
+    out = []
+    for m in _MONEY.finditer(low):
+        groups = m.groups()
+        n, scale = (
+            next((groups[i], groups[i + 1]) for i in (0, 2, 4) if groups[i])
+            if any(groups[i] for i in (0, 2, 4))
+            else (groups[6], None)
+        )
+        value = _number(n) * _SCALE.get((scale or "").lower(), 1)
+        after = low[m.end() : m.end() + 24]
+        per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
+        out.append((value, per, start))
+    # "1.79 per gpu per hour", "0.35/h" with no currency sign
+    for m in re.finditer(
+        rf"(?<![\w$.,]){_NUM}\s?(?:/|per|an|a|por)\s?(?:gpu[- ]?)?(?:(?:per|/|an|a)\s?)?"
+        r"(?:hour|hr|h|hora)\b",
+        low,
+    ):
+        if not any(abs(pos - m.start()) <= 2 for _, _, pos in out):
+            out.append((_number(m.group(1)), "hour", m.start()))
+    # "4 gpus x $2.49 x 72 h": a price times hours
+    times = re.search(rf"\$\s?{_NUM}\s?x\s?\d+(?:\.\d+)?\s?(?:h|hrs?|hours?)\b", low)
+    if times and not any(per == "hour" for _, per, _ in out):
+        out = [o for o in out if abs(o[2] - times.start()) > 1]
+        out.append((_number(times.group(1)), "hour", times.start()))
+    return out
+
+
+def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
+    """(a price per GPU-hour the user gives, a budget): an hourly figure is the user's price
+    unless a cap comes before it ("under $1/hour"); totals and monthly figures are budgets when
+    the words say so (budget, under, have, buy ...)."""
+    money = _money(low)
+    price, budget = None, None
+    for value, per, pos in money:
+        capped = _CAP.search(low[max(0, pos - 16) : pos])
+        if per == "hour" and not capped:
+            price = price if price is not None else value
+        elif per == "hour":
+            budget = budget or Budget(value, "rent", "hour")
+    totals = [(v, per) for v, per, pos in money if per != "hour"]
+    if totals and budget is None:
+        value, per = max(totals)
+        buy = re.search(
+            r"\bbuy\w*|\bpurchas\w*|\bown\b|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
+            r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\bcosts? ~?\d",
+            low,
+        )
+        rent = re.search(
+            r"\brent\w*|\bcloud\b|\blease\b|\bper hour\b|/h(?:ou)?r|/h\b"
+            r"|\bon[- ]demand\b|\bspent\b|\bspend\b",
+            low,
+        )
+        negated = buy and re.search(
+            r"(?:\bnot|\bno|\binstead of)\s+$", low[max(0, buy.start() - 10) : buy.start()]
+        )
+        kind = (
+            "rent" if per == "month" else "buy" if buy and not negated else "rent" if rent else None
+        )
+        if (
+            kind == "buy"
+            and rent
+            and re.search(r"(?:\bnot|\bno)\s+$", low[max(0, rent.start() - 6) : rent.start()])
+        ):
+            kind = "buy"
+        budget = Budget(value, kind, per)
+    return price, budget
+
+
+def _train_tokens(low: str) -> float | None:
+    m = re.search(
+        rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion)?\s?(?:training |of )?"
+        r"tokens\b(?!\s?(?:/|per)\s?s)",
+        low,
+    )
+    if not m:
+        return None
+    before = low[max(0, m.start() - 12) : m.start()]
+    if re.search(r"context|ctx|window|prompt", before) or re.search(
+        r"^\s?(?:of\s)?(?:context|prompt|input|output)", low[m.end() : m.end() + 12]
+    ):
+        return None
+    value = _number(m.group(1)) * _SCALE.get((m.group(2) or "").lower(), 1)
+    return value if value >= 1e5 else None  # "512 tokens" is a length, not a training budget
+
+
+def _epochs(low: str) -> float | None:
+    m = re.search(rf"{_WORD_NUM}\s?epochs?\b", low)
+    if m:
+        return _count(m.group(1))
+    return 1.0 if re.search(r"\b(?:an|one|1|a single) epoch\b", low) else None
+
+
+def _samples(low: str) -> tuple[float | None, str | None, float | None]:
+    """(samples in one epoch, data set name, images to generate)."""
+    for name, pattern, samples, _source in DATASETS:
+        if re.search(pattern, low):
+            return samples, name, None
+    images = re.search(
+        rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:images|pictures|photos|samples"
+        r"|examples|rows|sequences|documents|pics)\b",
+        low,
+    )
+    if images:
+        value = _number(images.group(1)) * _SCALE.get((images.group(2) or "").lower(), 1)
+        generate = re.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
+        if generate and re.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
+            return None, None, value
+        return value, None, None
+    return None, None, None
+
+
+def _audio_hours(low: str) -> float | None:
+    m = re.search(
+        rf"{_NUM}\s?(k)?\s?(hours?|hrs?|h|minutes?|mins?)\s?(?:of\s)?(?:audio|speech|"
+        r"recordings?|podcasts?|calls?|meetings?|video|interviews?)",
+        low,
+    )
+    if not m:
+        m2 = re.search(
+            rf"(?:audio|podcast|recording|meeting|call)s?\s(?:of|that(?:'s| is))\s{_NUM}"
+            r"\s?(hours?|hrs?|minutes?|mins?)",
+            low,
+        )
+        if not m2:
+            return None
+        value, unit = _number(m2.group(1)), m2.group(2)
+    else:
+        value = _number(m.group(1)) * (1000 if m.group(2) else 1)
+        unit = m.group(3)
+    return value / 60 if unit.startswith("m") else value
+
+
+def _resolution(low: str) -> int | None:
+    m = re.search(
+        r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
+        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))",
+        low,
+    )
+    if not m:
+        return None
+    value = int(m.group(1) or m.group(3) or m.group(4))
+    return value if 64 <= value <= 8192 else None
+
+
+def _steps(low: str) -> int | None:
+    m = re.search(r"(\d+)\s?(?:sampling |denoising |inference )?steps\b", low)
+    return int(m.group(1)) if m and 1 <= int(m.group(1)) <= 1000 else None
+
+
+def _power(low: str) -> float | None:
+    m = re.search(
+        r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than)\s?(\d+)\s?"
+        r"(?:w|watts?)\b|(\d+)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less)",
+        low,
+    )
+    return float(m.group(1) or m.group(2)) if m else None
+
+
+def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
+    """'a 24 GB card', '16 gigs of vram', 'a 48gb gpu': memory asked for with no GPU named."""
+    stated = {g.memory_gb for g in gpus if g.memory_gb}
+    for m in re.finditer(
+        r"(\d+(?:\.\d+)?)\s?(?:gb|g|gigs?|gib)\b\s?(?:of\s)?(vram|memory|gpu|card|"
+        r"graphics card|cards|gpus|ram|unified memory)?",
+        low,
+    ):
+        value = float(m.group(1))
+        if value in stated:
+            continue
+        before = low[max(0, m.start() - 30) : m.start()]
+        if m.group(2) or re.search(
+            r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|within)\s$", before
+        ):
+            return value
+    return None
+
+
+def _fields(low: str) -> tuple[str, ...]:
+    found = [name for name, pattern in FIELD_WORDS.items() if re.search(pattern, low)]
+    if "tensor_cores" in found and "cuda_cores" in found and "cuda core" not in low:
+        found.remove("cuda_cores")
+    if "memory_type" in found and "memory_gb" in found and not re.search(r"how much|how many", low):
+        found.remove("memory_gb")
+    if "bandwidth_gbs" in found and "memory_gb" in found and "memory bandwidth" in low:
+        found.remove("memory_gb")
+    if (
+        "interconnect_gbs" in found
+        and "bandwidth_gbs" in found
+        and not re.search(r"memory band", low)
+    ):
+        found.remove("bandwidth_gbs")
+    if (
+        len(found) > 1
+        and "fp16_bf16_dense_tflops" in found
+        and re.search(r"\b(?:fp32|fp64|tf32|int8|fp8)\b", low)
+        and not re.search(r"\b(?:fp16|bf16)\b", low)
+    ):
+        found.remove("fp16_bf16_dense_tflops")  # "fp64 tflops": the fp64 figure
+    return tuple(found)
+
+
+def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
+    """The entry of `table` whose words come first in the text ("pytorch vs tensorflow")."""
+    found = [(m.start(), name) for name, pattern in table if (m := re.search(pattern, low))]
+    return min(found)[1] if found else None
+
+
+_ORDER = ("finetune-qlora", "finetune-lora", "finetune-full", "train", "finetune", "inference")
+_NEGATED = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than)\s+(?:a\s+|an\s+)?$")
+
+
+def _said(low: str, name: str) -> bool:
+    """Whether the words ask for this kind of job (not "(not lora)", "without lora")."""
+    for pattern in WORKLOAD_KINDS[name].words:
+        for m in re.finditer(pattern, low):
+            if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()]):
+                return True
+    return False
+
+
+def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str | None:
+    """The workload the words say, in the vocabulary of the families registry."""
+    family = models[0].family if models and models[0].family else family
+    name = next((n for n in _ORDER if _said(low, n)), None)
+    if name is None:
+        return None
+    if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):
+        return "finetune"  # "train llama on my data" is a fine-tune
+    if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
+        return "finetune-full" if name != "train" and "train" not in low.split() else "train"
+    if family == "diffusion" and name == "finetune":
+        return "finetune-full"
+    if family in ("diffusion", "speech") and name == "train":
+        return "finetune-full" if family == "diffusion" else "inference"
+    return name
+
+
+def _family_hint(low: str) -> str | None:
+    """The workload family the words point to when no model is named ("stable diffusion")."""
+    for fam in FAMILIES.values():
+        if fam.name != "llm" and any(re.search(w, low) for w in fam.words):
+            return fam.name
+    return "llm" if any(re.search(w, low) for w in FAMILIES["llm"].words) else None
+
+
+# ---------------------------------------------------------------- the step
+
+
+def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None = None) -> Query:
+    """The Query of `question`, with what a follow-up leaves out taken from `previous` (the
+    context_dict() of the last turn)."""
+    from advisor.agent.intents import detect_intent
+
+    text = normalise(question)
+    parts = _split_questions(text)
+    query = _parse(parts[0], catalog)
+    query = replace(query, intent=detect_intent(query, query.text.lower()))
+    query = _default_workload(resolve(query, previous, catalog))
+    others = []
+    context = query.context_dict()
+    for part in parts[1:3]:
+        sub = _parse(part, catalog)
+        sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
+        sub = _default_workload(resolve(sub, context, catalog, same_message=True))
+        if sub.intent not in ("greeting", "invalid", "out_of_scope"):
+            others.append(sub)
+            context = sub.context_dict()
+    return replace(query, text=question.strip(), also=tuple(others))
+
+
+def _default_workload(query: Query) -> Query:
+    """A model named (or a family hinted) with no job said: running it is the default."""
+    if query.workload is None and (query.models or _family_hint(query.text.lower())):
+        return replace(query, workload="inference")
+    return query
+
+
+_ASKING = (
+    r"(?:what|which|how|can|could|will|would|is|are|does|do|should|and|also|plus|then|"
+    r"why|where|when|whats|what's|any)\b"
+)
+
+
+def _split_questions(text: str) -> list[str]:
+    """Several questions in one message: split after a '?' that more words follow."""
+    if len(text) > 600:
+        return [text]
+    pieces = [p.strip() for p in re.split(r"(?<=\?)\s+(?=[A-Za-z0-9])", text) if p.strip()]
+    merged: list[str] = []
+    for piece in pieces:  # "... with qlora? on a 3090": a continuation, not another question
+        short = len(piece.split()) < 4 or re.match(
+            r"(?:on|in|with|for|at|using|via|or)\b", piece, re.I
+        )
+        # "... on a NAS? small models only, like phi-3 mini": details, not a second question
+        asks = piece.rstrip().endswith("?") or re.match(_ASKING, piece, re.I)
+        if merged and (short or not asks):
+            merged[-1] = f"{merged[-1]} {piece}"
+        else:
+            merged.append(piece)
+    return merged or [text]
+
+
+def _parse(text: str, catalog: Catalog) -> Query:
+    linker = linker_for(catalog)
+    text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
+    # keyword slips fixed for the cues only: the linker sees the user's own words
+    # ("convnext" is a model, not a misspelt "context")
+    low = _spell(text).lower()
+    models = tuple(linker.find_models(text))
+    spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
+    gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
+    user_price, budget = _prices_and_budget(low)
+    epochs = _epochs(low)
+    concurrency, rps = _concurrency(low)
+    samples, dataset, images = _samples(low)
+    outside = text
+    for start, end in spans:  # the user's own words ("... GPTQ") before a repo's format
+        outside = outside[:start] + " " * (end - start) + outside[end:]
+    outside = _spell(outside).lower()
+    precision = _first(PRECISION_WORDS, outside) or next(
+        (m.precision for m in models if m.precision), None
+    )
+    hint = _family_hint(low)
+    workload = _workload(low, models, hint)
+    given = workload is not None
+    family = models[0].family if models and models[0].family else hint
+    trains = re.search(r"\bhow long\b|\bhow many (?:days|hours|weeks)\b|\b\w+[- ]days\b", low)
+    if workload in (None, "finetune") and trains:
+        tokens = _train_tokens(low) or 0
+        if family in (None, "llm") and tokens >= 1e9:
+            workload, given = "train", True  # billions of tokens: pre-training
+        elif family in ("vision", "transformer") and (_epochs(low) or _samples(low)[0]):
+            workload, given = "train", True  # "imagenet resnet50 ... how long"
+    if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
+        precision = "nf4"
+    notes = tuple(n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n)
+    q = Query(
+        text=text,
+        intent="",
+        gpus=gpus,
+        models=models,
+        workload=workload,
+        workload_given=given,
+        precision=precision,
+        engine=_first(ENGINE_WORDS, low),
+        framework=_first(FRAMEWORK_WORDS, low),
+        context=_context(low),
+        batch=_batch(low),
+        output_tokens=_output_tokens(low),
+        concurrency=concurrency,
+        rps=rps,
+        num_gpus=_loose_count(low, gpus),
+        hours=_duration_hours(low, epochs),
+        use_hours_per_day=_use_rate(low),
+        user_price_usd_per_hour=user_price,
+        price_per_node=user_price is not None
+        and bool(_PER_NODE.search(low))
+        and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)", low),
+        seconds_per_item=_seconds_per_item(low),
+        purchase_usd=_purchase(low),
+        monthly_usd=next((v for v, per, _ in _money(low) if per == "month"), None),
+        budget=budget,
+        max_power_w=_power(low),
+        memory_gb=_memory_without_gpu(low, gpus),
+        train_tokens=_train_tokens(low),
+        epochs=epochs,
+        dataset_samples=samples,
+        dataset_name=dataset,
+        images=images,
+        audio_hours=_audio_hours(low),
+        resolution=_resolution(low),
+        steps=_steps(low),
+        fields=_fields(low),
+        target=_target(low),
+        condition="used"
+        if re.search(r"\bused\b|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
+        else "new"
+        if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
+        else None,
+        location=_location(low),
+        segment=_segment(low),
+        topic=next((t for t, p in TOPIC_WORDS.items() if re.search(p, low)), None),
+        notes=notes,
+    )
+    if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
+        q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
+    return _sane(q)
+
+
+def _sane(q: Query) -> Query:
+    """Counts no workload has are left out, with a note (they would also overflow JSON)."""
+    absurd: dict[str, Any] = {
+        name: None
+        for name in ("context", "batch", "num_gpus", "concurrency")
+        if (getattr(q, name) or 0) > MAX_COUNT
+    }
+    gpus = tuple(replace(g, count=None) if (g.count or 0) > MAX_COUNT else g for g in q.gpus)
+    if not absurd and gpus == q.gpus:
+        return q
+    notes = [*q.notes, "A count given is far beyond any real workload; it was left out."]
+    return replace(q, **absurd, gpus=gpus, notes=tuple(notes))
+
+
+def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[GpuRef, ...]:
+    """ "h100 pcie or sxm": the second is the same GPU in the other form factor."""
+    m = re.search(r"\b(?:or|vs\.?|versus|and)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b(?!\s+\d)", low)
+    if not m or len(gpus) != 1 or not gpus[0].base:
+        return gpus
+    other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}")
+    if other and other[0].ids and other[0].ids != gpus[0].ids:
+        return (*gpus, other[0])
+    return gpus
+
+
+def _spans_of(written: str, text: str) -> list[re.Match[str]]:
+    return list(re.finditer(re.escape(written), text)) if written else []
+
+
+_PER_NODE = re.compile(
+    r"\b(?:per|a|each|whole|entire|full|the) (?:node|server|box|machine|instance)\b"
+    r"|\b(?:node|server|box|machine|instance) (?:for|at|@|is|costs?|goes for)\s?~?\$"
+    r"|\b(?:node|server|box|instance)s? (?:price|rate)\b"
+)
+_ITEM_TIME = re.compile(
+    rf"\b(?:each|per|every|an?|one) (?:image|picture|pic|sample|sequence|clip|file|video|item)"
+    rf"s? (?:takes|take|at|needs|is|in|=)?\s?(?:about |around |~)?{_NUM}\s?"
+    r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
+)
+
+
+_PURCHASE = re.compile(
+    rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid|\bbought (?:it |one |them )?for"
+    rf"|\bbuy (?:it |one |them )?for|\bgo for|\bfor)\s?(?:about |around |like |~)?"
+    rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
+    r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
+    r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?))"
+)
+
+
+def _purchase(low: str) -> float | None:
+    """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
+    "picked up a 3090 for $700". Only with a buying word in the message."""
+    if not re.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\b|\bcosts? ~?\$?\d{3}|\bpaid\b"
+                     r"|\bused\b|\bsecond[- ]hand\b", low):  # fmt: skip
+        return None
+    for m in _PURCHASE.finditer(low):
+        value = _number(m.group(1)) * (1000 if m.group(2) else 1)
+        if value >= 50:  # a GPU costs more than this; smaller figures are prices per hour
+            return value
+    return None
+
+
+def _seconds_per_item(low: str) -> float | None:
+    """'each image takes 20 sec', 'one sample in 150 ms': the user's own speed, used as given."""
+    m = _ITEM_TIME.search(low)
+    if not m:
+        return None
+    value = _number(m.group(1))
+    unit = m.group(2)
+    scale = 0.001 if unit.startswith("m") and unit.startswith(("ms", "milli")) else 1.0
+    scale = 60.0 if unit.startswith("min") else scale
+    return value * scale if value > 0 else None
+
+
+def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
+    """A GPU count not attached to a named GPU: 'on 8 gpus', 'with four of them', '2 cards',
+    'an 8 gpu node'."""
+    m = re.search(
+        rf"\b{_WORD_NUM}\s?(?:x\s?)?(?:gpus|cards|of them|of those|of these|graphics cards)\b"
+        rf"|\b{_WORD_NUM}[- ]?gpus? (?:node|server|box|machine|rig|instance|cluster|setup)\b"
+        rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)",
+        low,
+    )
+    if not m:
+        return None
+    if m.group(0).startswith("both"):
+        return 2
+    word = next(g for g in m.groups() if g)
+    value = int(_count(word))
+    return value if 0 < value <= 100_000 else None
+
+
+_MAX_CONTEXT = re.compile(
+    r"(?:max(?:imum)?|longest|largest|biggest|most|how much|how long (?:a|of a))\s(?:\w+\s)?"
+    r"(?:context|ctx|sequence|seq(?:uence)?[ _]?len(?:gth)?|prompt)"
+    r"|how long (?:can|could) the context|\bmax[ _](?:seq|context|ctx)\w*"
+)
+_MAX_BATCH = re.compile(
+    r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
+    r"(?:\w+\s)?batch"
+)
+# "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
+# object counted is GPUs (a GPU word or a name with digits), never "tok/s"
+_GPUS_COUNTED = r"(?:gpus?|cards?|nodes?|of (?:them|those|these)|[a-z]*\d+\w*(?: \w+){0,3}?)"
+_MIN_GPUS = re.compile(
+    rf"how many {_GPUS_COUNTED}\s(?:do|would|will|should|must) (?:i|we|you) (?:need|use|rent|buy)"
+    rf"|how many {_GPUS_COUNTED}\s(?:to|for) (?:serve|run|host|train|fine-?tune|fit)"
+    rf"|how many {_GPUS_COUNTED}\s(?:minimum|at least|needed|required)"
+    r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
+    r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
+    r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
+)
+
+
+def _target(low: str) -> str | None:
+    if _MAX_CONTEXT.search(low):
+        return "max_context"
+    if _MAX_BATCH.search(low):
+        return "max_batch"
+    if _MIN_GPUS.search(low) and not re.search(r"how many (?:tok|token|it/s|images?|seconds)", low):
+        return "min_gpus"
+    return None
+
+
+def _location(low: str) -> str | None:
+    if re.search(
+        r"\bhome\b|\bhomelab\b|\bhome ?lab\b|\blocal(?:ly)?\b"
+        r"|\bmy (?:pc|desktop|laptop|rig|machine)\b",
+        low,
+    ):
+        return "home"
+    if re.search(
+        r"\bon[- ]?prem\w*|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b", low
+    ):
+        return "datacenter"
+    if re.search(
+        r"\bcloud\b|\brent\w*\b|\baws\b|\bgcp\b|\bazure\b|\brunpod\b|\blambda\b|\bvast\b", low
+    ):
+        return "cloud"
+    return None
+
+
+def _segment(low: str) -> str | None:
+    for segment, pattern in (
+        ("laptop", r"\blaptops?\b|\bnotebook\b|\bmobile\b"),
+        ("workstation", r"\bworkstation\b"),
+        ("consumer", r"\bconsumer\b|\bgaming\b|\bgeforce\b"),
+        ("datacenter", r"\bdata ?cent(?:er|re) gpus?\b"),
+    ):
+        if re.search(pattern, low):
+            return segment
+    return None
+
+
+# ---------------------------------------------------------------- follow-ups
+
+_FOLLOW_UP = re.compile(
+    r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
+    r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
+    r"|instead|with|on|in|using|if)\b|\b(?:of them|them|it|that one|those|these|instead|the same"
+    r"|that|this one|the \d+ ?gb one|the other one)\b",
+    re.IGNORECASE,
+)
+
+
+def resolve(
+    query: Query,
+    previous: dict[str, Any] | None,
+    catalog: Catalog,
+    same_message: bool = False,
+) -> Query:
+    """Fill what a follow-up leaves out from the previous turn; a complete question stands alone."""
+    if not previous:
+        return query
+    prior = Query.from_context(previous)
+    short = len(query.text.split()) <= 14
+    cue = bool(_FOLLOW_UP.search(query.text))
+    names_nothing = not query.gpus and not query.models
+    if not (same_message or cue or (short and names_nothing)):
+        return query
+    updates: dict[str, Any] = {"follow_up": True}
+    sibling = _sibling(query, prior, catalog)
+    if sibling is not None:  # "and the 70b?": the same family at another size
+        updates["models"] = (sibling,)
+    elif not query.models and prior.models:
+        updates["models"] = prior.models
+    gpus = query.gpus
+    variant = re.search(
+        r"\b(\d+)\s?(?:gb|g|gigs?)\b(?:\s(?:one|version|variant|model))?", query.text.lower()
+    )
+    form = re.search(
+        r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
+        r"|\bthe (\w+) (?:one|version|variant|card)\b",
+        query.text.lower(),
+    )
+    if (
+        gpus
+        and prior.gpus
+        and re.search(
+            r"\b(?:that|it|this|those|them)\b.{0,30}\b(?:compare|"
+            r"against|vs|versus|than)\b|\bcompared? (?:to|with)\b",
+            query.text.lower(),
+        )
+    ):  # "how does that compare to the h100"
+        gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
+        updates["gpus"] = gpus
+    if not gpus and prior.gpus:
+        gpus = prior.gpus
+        if variant or form:  # "what about the 80GB one": the same GPU, another variant
+            gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
+        updates["gpus"] = gpus
+    loose = query.num_gpus
+    bare = re.search(
+        r"\b(?:had|have|with|use|get|on|take)\s+(\d{1,4})\b(?!\s?(?:gb|g|k|b|x|%))",
+        query.text.lower(),
+    )
+    if loose is None and bare and not query.gpus and prior.gpus:  # "and if i had 8?"
+        loose = int(bare.group(1))
+    if loose and gpus and not any(g.count for g in query.gpus):  # "and with 4 of them?"
+        updates["gpus"] = tuple(replace(g, count=loose) for g in gpus)
+        updates["num_gpus"] = None
+    for key in (
+        "workload",
+        "precision",
+        "engine",
+        "framework",
+        "context",
+        "batch",
+        "hours",
+        "use_hours_per_day",
+        "output_tokens",
+        "concurrency",
+        "resolution",
+        "steps",
+        "user_price_usd_per_hour",
+        "seconds_per_item",
+        "train_tokens",
+        "epochs",
+        "dataset_samples",
+        "dataset_name",
+        "images",
+        "audio_hours",
+        "budget",
+        "condition",
+        "location",
+        "memory_gb",
+    ):
+        if getattr(query, key) is None and getattr(prior, key) is not None:
+            updates[key] = getattr(prior, key)
+    if query.workload and query.workload != prior.workload and query.precision is None:
+        # "what about with qlora instead": the 4-bit base comes with the method, not from before
+        updates["precision"] = "nf4" if query.workload == "finetune-qlora" else None
+    if "workload" in updates:
+        updates["workload_given"] = prior.workload_given
+    if not query.fields and prior.fields and query.intent in ("spec", "compare", ""):
+        updates["fields"] = prior.fields
+    merged = replace(query, **updates)
+    from advisor.agent.intents import detect_intent, keeps_intent
+
+    intent = detect_intent(merged, merged.text.lower())
+    if keeps_intent(intent, prior.intent, merged):
+        intent = prior.intent
+    return replace(merged, intent=intent)
+
+
+def _sibling(query: Query, prior: Query, catalog: Catalog) -> ModelRef | None:
+    """A size alone after a named model ("and the 70b?", "what about 8x22b") is that model's
+    family at the new size, when the catalog has it."""
+    if not prior.models or not prior.models[0].resolved:
+        return None
+    alone = [m for m in query.models if not m.ids and m.size_b]
+    written = re.search(r"\b(\d+x)?(\d+(?:\.\d+)?)\s?([bm])\b", query.text.lower())
+    if (query.models and not alone) or not written:
+        return None
+    linker = linker_for(catalog)
+    old = prior.models[0]
+    from advisor.agent.linker import model_key
+
+    prefix = model_key(_key_of(old, linker))
+    token = "".join(g for g in written.groups()[:2] if g) + written.group(3)
+    exact = linker.model_keys.get(prefix + token)
+    found = exact[0] if exact else None
+    if found is None:
+        size = float(written.group(2)) / (1000 if written.group(3) == "m" else 1)
+        found = linker.by_size(prefix, size) if prefix else None
+    if found is None:
+        return None
+    return ModelRef(written.group(0), (found[1],), found[0], None)
+
+
+def _key_of(model: ModelRef, linker: Any) -> str:
+    """The key of a model's name less its size: "Llama-3.1-8B" -> "llama3.1"."""
+    from advisor.agent.linker import model_name_of
+
+    name = model_name_of(linker, model)
+    return re.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s])", "", name.lower())
+
+
+def _revariant(gpu: GpuRef, catalog: Catalog, variant: Any, form: Any) -> GpuRef:
+    """The same GPU name with a new variant constraint: 'the 80GB one', 'the PCIe one', 'the Ada
+    one' (after "RTX A6000", the RTX 6000 Ada: the name's number with the new word)."""
+    linker = linker_for(catalog)
+    base = gpu.base or gpu.text
+    extra = ""
+    if variant:
+        extra += f" {variant.group(1)}GB"
+    if form:
+        extra += f" {form.group(1) or form.group(2)}"
+    number = re.sub(r"^[A-Za-z]+(?=\d)", "", base)
+    for words in dict.fromkeys([base + extra, number + extra]):
+        found = linker.find_gpus(words)
+        if found and found[0].ids and found[0].ids != gpu.ids:
+            return replace(found[0], count=gpu.count)
+        if found and found[0].note and words == base + extra:
+            return replace(found[0], count=gpu.count)
+    return gpu

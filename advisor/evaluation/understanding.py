@@ -1,0 +1,327 @@
+"""Scoring the understanding step: what a question asks (a Query) against what a test writer says
+it asks, field by field.
+
+A case (eval/golden/natural/*.yaml, or a generated paraphrase) names its GPUs and models by full
+names; they are resolved through the catalog here, so a case written without reading the parser
+scores the parser's reading, not its spelling. A GPU or model resolved to a different catalog
+entry than the case means is a wrong entity: the worst error, counted on its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.agent.query import Query
+from advisor.calculator import find_model
+from advisor.catalog import Catalog
+from advisor.config import eval_dir
+from advisor.errors import AdvisorError, AmbiguousModel
+
+# what the test writers' words mean in the parser's vocabulary
+PRECISION_SAME = {
+    "q4": "q4_k_m",
+    "gguf": "q4_k_m",
+    "4bit": "nf4",
+    "4-bit": "nf4",
+    "int4": "awq",
+    "8bit": "int8",
+    "8-bit": "int8",
+    "q8": "q8_0",
+    "q5": "q5_k_m",
+    "q6": "q6_k",
+    "amp": "fp16",
+    "amp-fp16": "fp16",
+    "amp-bf16": "bf16",
+    "half": "fp16",
+    "float16": "fp16",
+}
+ENGINE_SAME = {
+    "ollama": "llama.cpp",
+    "lm studio": "llama.cpp",
+    "lmstudio": "llama.cpp",
+    "transformers": "hf",
+    "diffusers": "hf",
+    "comfyui": None,
+    "a1111": None,
+}
+INTENT_SAME = {"search": "explain"}
+WORKLOAD_SAME = {"generate-images": "inference", "transcribe": "inference"}
+SCORED = (
+    "intent",
+    "gpus",
+    "models",
+    "workload",
+    "precision",
+    "engine",
+    "framework",
+    "context",
+    "batch",
+    "output_tokens",
+    "concurrency",
+    "rps",
+    "hours",
+    "user_price_usd_per_hour",
+    "budget",
+    "dataset",
+    "fields",
+    "target",
+    "condition",
+    "resolution",
+    "steps",
+)
+
+
+@dataclass
+class CaseScore:
+    id: str
+    question: str
+    fields: dict[str, bool] = field(default_factory=dict)  # field -> right
+    details: dict[str, str] = field(default_factory=dict)  # field -> what was wrong
+    wrong_entities: list[str] = field(default_factory=list)
+
+    @property
+    def right(self) -> int:
+        return sum(self.fields.values())
+
+
+def load_natural(folder: Path | None = None) -> list[dict[str, Any]]:
+    folder = folder or eval_dir() / "golden" / "natural"
+    cases = []
+    for path in sorted(folder.glob("*.yaml")):
+        for row in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            cases.append({**row, "file": path.stem})
+    return cases
+
+
+def split_of(case_id: str) -> str:
+    """'dev' or 'held-out', fixed by the id's hash: the parser is tuned on dev only."""
+    return "dev" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 2 == 0 else "held-out"
+
+
+# ---------------------------------------------------------------- one case
+
+
+def score_case(case: dict[str, Any], got: Query, catalog: Catalog) -> CaseScore:
+    want = case.get("query") or {}
+    result = CaseScore(case["id"], case["turns"][-1])
+    for key in SCORED:
+        if key not in want or want[key] in (None, [], {}):
+            continue
+        ok, detail, wrong = _compare(key, want[key], got, catalog, want)
+        if ok is None:
+            continue  # a key this parser has no slot for
+        result.fields[key] = ok
+        if not ok:
+            result.details[key] = detail
+        result.wrong_entities += wrong
+    return result
+
+
+def _compare(
+    key: str, want: Any, got: Query, catalog: Catalog, case: dict[str, Any]
+) -> tuple[bool | None, str, list[str]]:
+    if key == "gpus":
+        return _gpus(want, got, catalog)
+    if key == "models":
+        return _models(want, got, catalog)
+    if key == "intent":
+        mine = INTENT_SAME.get(got.intent, got.intent)
+        return mine == want, f"{got.intent} for {want}", []
+    if key == "workload":
+        said = (
+            "finetune" if want == "finetune" and got.workload == "finetune-lora" else got.workload
+        )
+        return said == WORKLOAD_SAME.get(want, want), f"{got.workload} for {want}", []
+    if key == "precision":
+        a = PRECISION_SAME.get(str(want).lower(), str(want).lower())
+        b = PRECISION_SAME.get(str(got.precision).lower(), str(got.precision).lower())
+        return a == b, f"{got.precision} for {want}", []
+    if key == "engine":
+        engine = ENGINE_SAME.get(str(want).lower(), str(want).lower())
+        if engine is None:
+            return None, "", []
+        return got.engine == engine, f"{got.engine} for {want}", []
+    if key == "budget":
+        budget = got.budget
+        if budget is None:
+            return False, f"none for {want}", []
+        ok = _close(budget.usd, want.get("usd", want.get("eur")))
+        ok = (
+            ok
+            and want.get("kind") in (None, budget.kind)
+            and want.get("per", "total") == budget.per
+        )
+        return ok, f"{budget} for {want}", []
+    if key == "dataset":
+        return _dataset(want, got)
+    if key == "fields":
+        return set(want) <= set(got.fields), f"{got.fields} for {want}", []
+    if key == "resolution":
+        side = int(str(want).split("x")[0])
+        return got.resolution == side, f"{got.resolution} for {want}", []
+    if key == "rps":
+        return _close(got.rps, want), f"{got.rps} for {want}", []
+    value = getattr(got, key, None)
+    if isinstance(want, int | float) and not isinstance(want, bool):
+        return _close(value, want), f"{value} for {want}", []
+    return value == want, f"{value} for {want}", []
+
+
+def _close(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is b
+    return math.isclose(float(a), float(b), rel_tol=0.03)
+
+
+def _gpu_ids(spec: dict[str, Any], catalog: Catalog) -> set[str] | None:
+    """The catalog ids a case's GPU means; None when no GPU is named (only memory or count)."""
+    name = spec.get("name")
+    if not name:
+        return None
+    found = catalog.find_gpus(name)
+    if not found:
+        try:
+            found = [catalog.get_gpu(name)]
+        except AdvisorError:
+            found = []
+    if spec.get("memory_gb") and len(found) > 1:
+        found = [g for g in found if abs(g.memory_gb - spec["memory_gb"]) <= 0.07 * g.memory_gb]
+    return {g.id for g in found if not g.generic}
+
+
+def _gpus(want: list[dict[str, Any]], got: Query,
+          catalog: Catalog) -> tuple[bool, str, list[str]]:  # fmt: skip
+    problems: list[str] = []
+    refs = list(got.gpus)
+    missing: list[tuple[str, set[str]]] = []
+    for spec in (w for w in want if w.get("name")):
+        ids = _gpu_ids(spec, catalog) or set()
+        match = next((r for r in refs if set(r.ids) & ids or (not ids and not r.ids)), None)
+        if match is None:
+            missing.append((spec["name"], ids))
+            problems.append(f"{spec['name']} not found")
+            continue
+        refs.remove(match)
+        if ids and set(match.ids) - ids and not spec.get("open_variant"):
+            problems.append(f"{spec['name']}: {match.ids}")
+        if spec.get("count") and spec["count"] != (match.count or 1) and spec["count"] != 1:
+            problems.append(f"{spec['name']} count {match.count} for {spec['count']}")
+    # a resolved GPU that matched nothing while a named one is missing: read as another entry
+    leftover = [r for r in refs if r.ids]
+    wrong = [f"{name} -> {leftover[0].ids}" for name, ids in missing if ids and leftover]
+    for spec in want:
+        memory = spec.get("memory_gb")
+        gib = memory / 1.073741824 if memory else None  # "24 GiB" written as 25.8 GB
+        if (
+            not spec.get("name")
+            and memory
+            and not (_close(got.memory_gb, memory) or _close(got.memory_gb, gib))
+        ):
+            problems.append(f"memory {got.memory_gb} for {spec['memory_gb']}")
+    return not problems, "; ".join(problems), wrong
+
+
+def _models(
+    want: list[dict[str, Any]], got: Query, catalog: Catalog
+) -> tuple[bool, str, list[str]]:
+    wrong: list[str] = []
+    problems = []
+    refs = list(got.models)
+    for spec in want:
+        name = spec.get("name")
+        ids = _model_ids(name, catalog) if name else set()
+        match = next((r for r in refs if set(r.ids) & ids), None)
+        if match is None and not ids:
+            size = spec.get("size_b")
+            match = next(
+                (
+                    r
+                    for r in refs
+                    if (not r.ids and (size is None or _close(r.size_b, size)))
+                    or (size and r.size_b and _close(r.size_b, size))
+                ),
+                None,
+            )
+        if match is None:
+            resolved = [r for r in refs if r.ids]
+            if ids and resolved and not any(set(r.ids) & ids for r in resolved):
+                wrong.append(f"{name} -> {resolved[0].ids}")
+            problems.append(f"{name or spec} not found ({[r.text for r in got.models]})")
+            continue
+        refs.remove(match)
+    return not problems, "; ".join(problems), wrong
+
+
+def _model_ids(name: str, catalog: Catalog) -> set[str]:
+    """The catalog entries a case's model name means: one, or the releases a shared name covers
+    (any of them is right). A full name the aliases lack is read as the linker reads a clean
+    full name (never a misspelling)."""
+    try:
+        _fam, model = find_model(name, catalog)
+        return set() if getattr(model, "generic", False) else {model.id}
+    except AmbiguousModel as exc:
+        return {cid for cid, _name in exc.candidates}
+    except AdvisorError:
+        from advisor.agent.linker import linker_for
+
+        found = [r for r in linker_for(catalog).find_models(name) if r.resolved and not r.note]
+        return set(found[0].ids) if len(found) == 1 else set()
+
+
+def _dataset(want: dict[str, Any], got: Query) -> tuple[bool | None, str, list[str]]:
+    checks = []
+    if "tokens" in want:
+        tokens = float(want["tokens"])
+        mine = (got.train_tokens or 0) * (got.epochs or 1) if got.train_tokens else None
+        checks.append(_close(got.train_tokens, tokens) or _close(mine, tokens))
+    if "epochs" in want:
+        checks.append(_close(got.epochs, want["epochs"]))
+    for key in ("images", "examples"):
+        if key in want:
+            checks.append(_close(got.dataset_samples, want[key]) or _close(got.images, want[key]))
+    if "audio_hours" in want:
+        checks.append(_close(got.audio_hours, want["audio_hours"]))
+    if not checks:
+        return None, "", []
+    return (
+        all(checks),
+        f"tokens {got.train_tokens} epochs {got.epochs} samples "
+        f"{got.dataset_samples} images {got.images} for {want}",
+        [],
+    )
+
+
+# ---------------------------------------------------------------- a whole set
+
+
+def run(cases: list[dict[str, Any]], catalog: Catalog, ask: Any) -> list[CaseScore]:
+    """Understand every case's turns in order (follow-ups see the turns before) and score the
+    last. `ask(turns) -> Query`."""
+    return [score_case(case, ask(case["turns"]), catalog) for case in cases]
+
+
+def summary(scores: list[CaseScore]) -> dict[str, Any]:
+    fields = [ok for s in scores for ok in s.fields.values()]
+    per_field: dict[str, list[bool]] = {}
+    for s in scores:
+        for name, ok in s.fields.items():
+            per_field.setdefault(name, []).append(ok)
+    return {
+        "cases": len(scores),
+        "cases_all_right": sum(all(s.fields.values()) for s in scores),
+        "fields": len(fields),
+        "field_accuracy": sum(fields) / len(fields) if fields else 1.0,
+        "wrong_entities": [w for s in scores for w in s.wrong_entities],
+        "per_field": {k: round(sum(v) / len(v), 4) for k, v in sorted(per_field.items())},
+    }
+
+
+def normalise_space(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
