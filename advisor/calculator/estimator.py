@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from advisor.calculator import cost, memory
+from advisor.calculator import cost, diffusion, memory
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
 from advisor.calculator.families import FAMILIES, find_model
 from advisor.catalog import Catalog, load_catalog
@@ -41,7 +41,7 @@ LIMITS: dict[str, tuple[float, float]] = {
 REQUIRED = ("num_gpus", "batch", "lora_rank", "tp", "pp")
 WHOLE = ("num_gpus", "batch", "lora_rank", "tp", "pp", "context", "output_tokens", "resolution",
          "steps", "beam_size")  # fmt: skip
-OFFLOAD = ("none", "model", "sequential")
+OFFLOAD = diffusion.OFFLOADS
 
 
 def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:

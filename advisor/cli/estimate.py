@@ -6,7 +6,16 @@ from typing import Any
 
 import click
 
-from advisor.calculator import ALL_PRECISIONS, ENGINES, WORKLOADS, Estimate, Request
+from advisor.calculator import (
+    ALL_PRECISIONS,
+    ENGINES,
+    FAMILIES,
+    FRAMEWORKS,
+    OFFLOADS,
+    WORKLOADS,
+    Estimate,
+    Request,
+)
 from advisor.calculator import estimator as calc
 from advisor.calculator.memory import OPTIMIZERS
 from advisor.calculator.precision import KV_BYTES
@@ -20,6 +29,12 @@ BREAKDOWN_LABELS = {
     "optimizer_states": "Optimizer states",
     "adapters": "LoRA adapters (+ grads, states)",
     "runtime_overhead": "Runtime / engine overhead",
+    "denoiser": "Denoiser (UNet or transformer)",
+    "text_encoders": "Text encoders",
+    "vae": "VAE",
+    "vae_decode": "VAE decode (peak)",
+    "encoder": "Encoder",
+    "decoder": "Decoder",
 }
 
 
@@ -45,6 +60,14 @@ BREAKDOWN_LABELS = {
 )
 @click.option("--dataset-tokens", type=click.FloatRange(min=1), help="Tokens in one epoch.")
 @click.option("--output-tokens", type=click.IntRange(1, 10_000_000), help="Serving: tokens out.")
+@click.option("--resolution", type=click.IntRange(64, 8192), help="Diffusion: image side (px).")
+@click.option("--steps", type=click.IntRange(1, 1000), help="Diffusion: denoising steps.")
+@click.option("--offload", type=click.Choice(OFFLOADS), help="Diffusion: CPU offload.")
+@click.option("--framework", type=click.Choice(FRAMEWORKS), help="Training framework.")
+@click.option("--dataset-samples", type=click.FloatRange(min=1), help="Images or sequences/epoch.")
+@click.option("--images", type=click.FloatRange(min=1), help="Diffusion: images to generate.")
+@click.option("--audio-hours", type=click.FloatRange(min=0.001), help="Speech: hours of audio.")
+@click.option("--beam-size", type=click.IntRange(1, 64), help="Speech: beam width.")
 @click.option("--offering", default="on-demand", show_default=True, help="Price offering.")
 @click.option(
     "--utilisation", type=click.FloatRange(0.01, 1.0), default=1.0, show_default=True,
@@ -96,7 +119,7 @@ def _print_estimate(e: Estimate) -> None:
     setting = f"{e.precision}" + (f", {e.engine}" if e.engine else "")
     verdict = "FITS" if e.fits else "DOES NOT FIT"
     console().print(
-        f"[bold]{e.model_name} on {gpus}[/bold] ({e.workload}, {setting}, context {e.context:,}, "
+        f"[bold]{e.model_name} on {gpus}[/bold] ({e.workload}, {setting}{_shape(e)}, "
         f"batch {e.batch})\n[bold]{verdict}[/bold]: {e.memory_per_gpu_gb:.2f} GB per GPU of "
         f"{e.usable_memory_per_gpu_gb:.2f} GB usable ({e.headroom_gb:+.2f} GB headroom)"
     )
@@ -106,14 +129,10 @@ def _print_estimate(e: Estimate) -> None:
     rows.append(("Total per GPU", f"{e.memory_per_gpu_gb:.2f}"))
     table("Memory per GPU (GB)", ("component", "GB"), rows)
     speed = []
-    for label, band, unit in (
-        ("Decode", e.decode_tokens_per_s, "tokens/s"),
-        ("Prefill", e.prefill_tokens_per_s, "tokens/s"),
-        ("Time to first token", e.time_to_first_token_s, "s"),
-        ("Training", e.train_tokens_per_s, "tokens/s"),
-        ("Training wall time", e.train_hours, "hours"),
-        (f"Serving, {e.serving_batch} concurrent", e.serving_tokens_per_s, "output tokens/s"),
-    ):
+    metrics = FAMILIES[e.family].metrics.get(e.workload, ())
+    extra = [("train_hours", "Training wall time", "hours"), ("job_hours", "Job", "hours")]
+    for key, label, unit in [(m.key, m.label, m.unit) for m in metrics] + extra:
+        band = getattr(e, key, None)
         if band:
             speed.append(
                 (f"{label} ({unit})", *(_num(band[k]) for k in ("low", "typical", "high")))
@@ -136,6 +155,14 @@ def _print_estimate(e: Estimate) -> None:
     for note in e.assumptions:
         click.echo(f"  - {note}")
     click.echo(f"Formula {e.formula_version}; GB = 1e9 bytes.")
+
+
+def _shape(e: Estimate) -> str:
+    if e.family == "llm":
+        return f", context {e.context:,}"
+    if e.resolution:
+        return f", {e.resolution} px" + (f", {e.steps} steps" if e.steps else "")
+    return ""
 
 
 def _num(value: float) -> str:
