@@ -39,6 +39,35 @@ def _tool(fn: F) -> F:
 
 
 @_tool
+def list_gpus(
+    memory_type: str | None = None,
+    vendor: str | None = None,
+    segment: str | None = None,
+    min_memory_gb: float | None = None,
+    max_memory_gb: float | None = None,
+    top: int = 10,
+) -> dict[str, Any]:
+    """GPUs of the catalog that match every filter given (memory_type is matched as a prefix:
+    "hbm" finds HBM2e and HBM3, "gddr" GDDR6 and GDDR6X), the most rented first (the number of
+    current rental prices on record), each with its headline figures."""
+    if not 1 <= top <= 200:
+        raise InvalidInput(f"top must be from 1 to 200 (got {top}).")
+    catalog = load_catalog()
+    found = catalog.list_gpus(vendor=vendor, segment=segment, min_memory_gb=min_memory_gb,
+                              max_memory_gb=max_memory_gb)  # fmt: skip
+    if memory_type:
+        found = [g for g in found if (g.memory_type or "").lower().startswith(memory_type.lower())]
+    found = [g for g in found if not g.generic]
+    ranked = sorted(found, key=lambda g: -len(catalog.prices_for(g.id)))
+    rows = [
+        {"id": g.id, "name": g.name, "memory_type": g.memory_type}
+        | {f: getattr(g, f) for f in GPU_FIELDS}
+        for g in ranked[:top]
+    ]
+    return {"count": len(found), "gpus": rows}
+
+
+@_tool
 def model_specs(model: str) -> dict[str, Any]:
     """The catalog entry of one model of any family (an LLM, an image, BERT-style, diffusion or
     speech model): its parameter count, architecture, family and source. `model` is any name,
@@ -549,6 +578,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "recommend_gpus": recommend_gpus,
     "prices": prices,
     "model_specs": model_specs,
+    "list_gpus": list_gpus,
     "rental_cost": rental_cost,
     "rental_hours": rental_hours,
     "purchase_prices": purchase_prices,

@@ -141,6 +141,46 @@ def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: 
     return "\n".join(lines)
 
 
+def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
+           jobs: list[dict[str, Any]]) -> str:  # fmt: skip
+    """The verdict on one GPU for ML from what it reaches: the largest LLM it runs in 4-bit and
+    fine-tunes with QLoRA, then image generation and training speed."""
+    run, tune = reach.get("run"), reach.get("fine-tune with QLoRA")
+    name = sheet["name"]
+    if run is None:
+        head = (f"**Not for LLMs: the {name} cannot run even an 8B model in 4-bit** "
+                f"({num(sheet['memory_gb'], 'GB')}).")  # fmt: skip
+    elif tune is None:
+        head = (
+            f"**For small models only: the {name} runs up to {run['model_name']} in 4-bit but "
+            f"cannot fine-tune an 8B model with QLoRA** ({num(sheet['memory_gb'], 'GB')})."
+        )
+    else:
+        head = (f"**Yes, within its {num(sheet['memory_gb'], 'GB')}: the {name} runs up to "
+                f"{run['model_name']} in 4-bit and fine-tunes up to {tune['model_name']} "
+                "with QLoRA.**")  # fmt: skip
+    lines = []
+    for label, e in (("Largest LLM it runs (4-bit GGUF)", run),
+                     ("Largest it fine-tunes (QLoRA)", tune)):  # fmt: skip
+        if e:
+            figures = metrics_of(e)
+            speed = f", about {num(figures[0][1]['typical'], figures[0][2])}" if figures else ""
+            lines.append(f"- {label}: {e['model_name']}, {num(e['memory_per_gpu_gb'], 'GB')} of "
+                         f"{num(e['usable_memory_per_gpu_gb'], 'GB')}{speed}.")  # fmt: skip
+    for e in jobs:
+        figures = metrics_of(e)
+        per_image = [f for f in figures if f[2] == "s"]  # "17 s per image" reads better
+        figures = per_image or figures
+        if not e["fits"]:
+            lines.append(f"- {e['model_name']} ({workload_label(e)}): does not fit.")
+        elif figures:
+            label, band_, unit = figures[0]
+            lines.append(f"- {e['model_name']} ({workload_label(e)}): {label} about "
+                         f"{num(band_['typical'], unit)}.")  # fmt: skip
+    lines.append(sheet_summary(sheet))
+    return head + "\n\n" + "\n".join(lines)
+
+
 def totals_line(sheet: dict[str, Any], fields: tuple[str, ...]) -> str | None:
     """The asked figures summed over several GPUs: "4 x NVIDIA L40S: 1,400 W of board power"."""
     totals = sheet.get("totals") or {}
@@ -314,8 +354,8 @@ def defaults_line(e: dict[str, Any]) -> str | None:
     said = [a for a in e.get("assumptions", []) if " not given" in a or a.startswith("generic")]
     if not said:
         return None
-    short = [re.sub(r" not given: ", ": ", a) for a in said]
-    return "Assumed (not in the question): " + "; ".join(short) + "."
+    short = [re.sub(r" assumed(?= for|$)", "", re.sub(r" not given: ", " ", a)) for a in said]
+    return "Assumed, as the question did not say: " + "; ".join(short) + "."
 
 
 def cost_line(e: dict[str, Any]) -> str | None:
@@ -378,8 +418,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str]) -> str:
         head = f"**{first['model_name']} fits on {fitting[0]['gpu_name']}.**"
     else:
         head = (
-            f"**None of them fits {first['model_name']} for {workload_label(first)} as asked** "
-            f"({settings(first)})."
+            f"**No: {first['model_name']} does not fit on any of them for "
+            f"{workload_label(first)} as asked** ({settings(first)}): it needs "
+            f"{num(first['memory_per_gpu_gb'], 'GB')} per GPU."
         )
     lines = []
     for e in results:
@@ -413,11 +454,15 @@ def min_gpus_line(result: dict[str, Any]) -> str | None:
     )
 
 
+FORMAT_LABELS = {"awq": "4-bit (AWQ)", "gptq": "4-bit (GPTQ)", "q4_k_m": "4-bit (GGUF Q4_K_M)"}
+
+
 def lower_precision_line(e: dict[str, Any]) -> str | None:
     if e.get("error") or not e.get("fits"):
         return None
     return (
-        f"In {e['precision']} it fits on {gpus_phrase(e['num_gpus'], e['gpu_name'])}: "
+        f"In {FORMAT_LABELS.get(e['precision'], e['precision'])} it fits on "
+        f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}: "
         f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} usable."
     )
 

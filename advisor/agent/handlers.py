@@ -15,6 +15,7 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent.query import GpuRef, ModelRef, Query
+from advisor.agent.synthesis import best_sentences
 from advisor.agent.toolbox import ToolBox
 from advisor.answer import Citation
 
@@ -154,6 +155,55 @@ def spec(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join(parts))
 
 
+# ---------------------------------------------------------------- is it good for ML
+
+# the rungs of what a GPU can do, smallest first: (what, workload, precision, models by size)
+LADDER = (
+    ("run", "inference", "q4_k_m",
+     ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b")),
+    ("fine-tune with QLoRA", "finetune-qlora", "nf4",
+     ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b")),
+)  # fmt: skip
+REFERENCE_JOBS = (("sdxl", "inference"), ("resnet-50", "train"))
+
+
+def advice(query: Query, box: ToolBox) -> Draft:
+    """ "Is the X good for deep learning?": what one GPU can do, from the largest reference
+    models it runs and fine-tunes, then image generation and training speed, with its price."""
+    ref = query.gpus[0]
+    gpu = gpu_choices(ref)[0]
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    if "error" in sheet:
+        return Draft(sheet["error"])
+    cuda_like = sheet.get("compute_stack") in ("cuda", "rocm")
+    reach: dict[str, dict[str, Any] | None] = {}
+    for what, workload, precision, ladder in LADDER:
+        reach[what] = None
+        if precision == "nf4" and not cuda_like:
+            continue  # bitsandbytes' 4-bit kernels need CUDA (or ROCm)
+        for model in ladder:
+            args = {"model": model, "gpu": gpu, "workload": workload, "precision": precision}
+            e = box.call("estimate", args)
+            if "error" in e or not e["fits"]:
+                break
+            reach[what] = e
+    jobs = [box.call("estimate", {"model": m, "gpu": gpu, "workload": w})
+            for m, w in REFERENCE_JOBS]  # fmt: skip
+    text = c.advice(sheet, reach, [j for j in jobs if "error" not in j])
+    notes = [n for n in (c.stack_note(sheet),) if n]
+    price = box.call("prices", {"gpu": gpu})
+    if price.get("summary_usd_per_gpu_hour"):
+        notes.append(f"To rent: {c.usd(price['summary_usd_per_gpu_hour']['median'])} per hour "
+                     f"(median of {price['count']} current prices).")  # fmt: skip
+    else:
+        bought = box.call("purchase_prices", {"gpu": gpu})
+        if bought.get("prices"):
+            notes.append(c.purchase(bought, query.condition or "new"))
+    if len(ref.ids) > 1:
+        notes.append(f"'{ref.text}' has {len(ref.ids)} variants; this is the {sheet['name']}.")
+    return Draft("\n\n".join([text, *notes]))
+
+
 # ---------------------------------------------------------------- will it fit, how fast
 
 
@@ -188,8 +238,10 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         and e["workload"] == "inference"
         and e["precision"] in ("bf16", "fp16", "fp32", "fp8", "int8")
     ):
+        four_bit = "q4_k_m" if e.get("engine") == "llama.cpp" else "awq"
         lower = box.call(
-            "estimate", {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": "awq"}
+            "estimate",
+            {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": four_bit},
         )
         line = c.lower_precision_line(lower)
         if line:
@@ -212,7 +264,11 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         e = results[0]
         return Draft(c.fit_answer(e, _alternatives(query, box, e, model), speed_first))
     verdicts = {r["fits"] for r in results}
-    text = c.fit_table(results, [])
+    alternatives: list[str] = []
+    if verdicts == {False}:  # what would fit, on the roomiest of them
+        roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
+        alternatives = _alternatives(query, box, roomiest, model)
+    text = c.fit_table(results, alternatives)
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
@@ -456,26 +512,48 @@ def _vague(query: Query) -> bool:
 
 
 def explain(query: Query, box: ToolBox) -> Draft:
+    """The sentences of the articles that answer the question, each cited, with the datasheet
+    figures of what it names; the catalog alone when the articles do not cover it."""
     if _vague(query):
         return Draft(c.ASK_BACK)
-    result = box.call("search_corpus", {"query": query.text, "k": 3})
+    result = box.call("search_corpus", {"query": query.text, "k": 6})
     passages = result.get("passages", [])
-    if not passages:
-        return Draft(
-            "I found nothing in the articles about that, and the question names no GPU "
-            "or model I can calculate for."
-        )
-    lines = ["From the articles:", ""]
+    emphasis = [*(g.text for g in query.gpus), *(m.text for m in query.models)]
+    if query.topic:
+        emphasis.append(query.topic.replace("_", " "))
+    found = [(p["id"], p["text"], p["section"]) for p in passages]
+    chosen = best_sentences(query.text, found, emphasis)
+    figures = _figures_for(query, box)
+    if not chosen:
+        head = "The articles do not cover this question"
+        if figures:
+            return Draft(head + "; from the datasheet table:\n\n" + "\n".join(figures))
+        return Draft(head + ", and it names no GPU or model I can calculate for.")
     order = list(box.passages)
-    quoted = []
-    for p in passages[:2]:
-        lines += [f"> {_excerpt(p['text'])} [{order.index(p['id']) + 1}]", ""]
-        quoted.append(box.citation(p["id"]))
-    lines.append(
-        "I could not compute an answer for this question; the passages above are quoted "
-        "as written and may disagree with the datasheet."
-    )
-    return Draft("\n".join(lines), [q for q in quoted if q is not None])
+    lines = [f"{s.text} [{order.index(s.passage_id) + 1}]" for s in chosen]
+    text = "**" + lines[0].replace(" [", "** [", 1) if " [" in lines[0] else lines[0]
+    body = [text, *lines[1:]]
+    if figures:
+        body += ["", "From the datasheet table:", *figures]
+    body += ["", "The sentences are quoted from the cited articles as written."]
+    cited = [box.citation(pid) for pid in dict.fromkeys(s.passage_id for s in chosen)]
+    return Draft("\n".join(body), [q for q in cited if q is not None])
+
+
+def _figures_for(query: Query, box: ToolBox) -> list[str]:
+    """Datasheet lines for what an explain question names: its GPUs, or for a memory type
+    (HBM, GDDR) the two most rented GPUs that have it."""
+    ids = [g for ref in query.gpus for g in gpu_choices(ref)[:2]][:4]
+    if not ids and query.topic in ("hbm", "gddr"):
+        for kind in ("hbm", "gddr"):
+            found = box.call("list_gpus", {"memory_type": kind, "top": 1})
+            ids += [g["id"] for g in found.get("gpus", [])]
+    lines = []
+    for gid in ids:
+        sheet = box.call("gpu_specs", {"gpu": gid})
+        if "error" not in sheet:
+            lines.append("- " + c.sheet_summary(sheet))
+    return lines
 
 
 def _excerpt(text: str, limit: int = 400) -> str:

@@ -365,6 +365,31 @@ def _why(q: Query, low: str) -> bool:
     return bool(_WHY.search(low)) and not (q.models and q.gpus)
 
 
+_GOOD_FOR = _cues(
+    r"\bgood (?:for|enough|at)\b",
+    r"\bany good\b",
+    r"\bworth it\b",
+    r"\bdecent\b",
+    r"\bcapable\b",
+    r"\bsuitable\b",
+    r"\b(?:ok|okay|fine|viable|usable) for\b",
+    r"\benough for (?:ml|ai|deep learning|machine learning|llms?|training|fine-?tuning)\b",
+    r"\bcan it (?:do|handle)\b",
+    r"\bhow good is\b",
+)
+
+
+def _advice(q: Query, low: str) -> bool:
+    """ "Is the 4090 laptop good for deep learning?": one GPU, no model, a judgement asked."""
+    return (
+        len(q.gpus) == 1
+        and bool(q.gpus[0].ids)
+        and not q.models
+        and not q.fields
+        and bool(_GOOD_FOR.search(low))
+    )
+
+
 def _fit(q: Query, low: str) -> bool:
     need = re.search(r"\bhow much (?:vram|memory)\b|\bcu[aá]nta vram\b|\bwie viel vram\b", low)
     return bool(q.models and (q.gpus or q.memory_gb or need))
@@ -397,6 +422,7 @@ INTENTS: dict[str, Intent] = {
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate),
         Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus),
         Intent("fit", "will it fit", _fit, h.fit, True, "entities"),
+        Intent("advice", "is it good for ML", _advice, h.advice, False, "entities"),
         Intent("explain", "explanation", _explain, h.explain, False, "topic", _why),
         Intent("spec", "datasheet", _spec, h.spec, False, "entities"),
         Intent("search", "from the articles", _fallback, h.explain, False, "topic"),

@@ -59,34 +59,62 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
     from advisor.agent.intents import INTENTS
 
     policy = INTENTS[query.intent].cites
-    if policy == "none" or (policy == "topic" and quoted):
+    if policy in ("none", "topic"):  # a topic answer cites the sentences it quotes, no others
         return []
-    words = _subject_words(query)
-    args: dict[str, Any] = {"query": query.text, "k": 4}
+    aspects = _aspects(query)
+    args: dict[str, Any] = {"query": query.text, "k": 6}
     if len(query.gpu_ids) == 1:
         args["gpu"] = query.gpu_ids[0]
     result = box.call("search_corpus", args)
     fields = [FIELD_WORDS[f] for f in query.fields if f in FIELD_WORDS]
-    relevant = [p for p in result.get("passages", []) if _speaks_of(p["text"], words)]
+    # a passage is about the question when it speaks of as many of its aspects (the GPUs, the
+    # model, the job) as a passage can be asked to: both of a fit question's, one otherwise
+    need = min(2, len(aspects))
+    relevant = [
+        p
+        for p in result.get("passages", [])
+        if sum(_speaks_of(p["text"], words) for words in aspects) >= need
+    ]
     # passages that also speak of the asked field come first ("bandwidth of the L40")
     relevant.sort(key=lambda p: -sum(bool(re.search(f, p["text"].lower())) for f in fields))
     return [c for c in (box.citation(p["id"]) for p in relevant[:2]) if c is not None]
 
 
-def _subject_words(query: Query) -> list[str]:
-    """Words a passage must contain to be about this question: the GPUs' and models' names."""
+def _aspects(query: Query) -> list[list[str]]:
+    """What a passage must speak of to be about this question: the GPUs' names, the model's
+    family name, the job's words; one list of alternatives per aspect."""
     catalog = load_catalog()
-    words: list[str] = []
-    for ref in query.gpus:
-        for gid in ref.ids:
-            gpu = catalog.gpus[gid]
-            words += [a for a in (gpu.name, *gpu.aliases) if len(a) >= 3]
-    for model in query.models:
-        if model.ids and model.family == "llm" and model.ids[0] in catalog.models:
-            words.append(catalog.models[model.ids[0]].family)
-    if query.workload in ("finetune-qlora",):
-        words.append("QLoRA")
-    return words
+    aspects: list[list[str]] = []
+    gpu_words = [
+        a
+        for ref in query.gpus
+        for gid in ref.ids
+        for a in (catalog.gpus[gid].name, *catalog.gpus[gid].aliases)
+        if len(a) >= 3
+    ]
+    if gpu_words:
+        aspects.append(gpu_words)
+    model_words = [
+        catalog.models[m.ids[0]].family
+        for m in query.models
+        if m.ids and m.family == "llm" and m.ids[0] in catalog.models
+    ] + [m.text for m in query.models if m.ids and m.family != "llm"]
+    if model_words:
+        aspects.append(model_words)
+    job = JOB_WORDS.get(query.workload or "")
+    if job and query.models:
+        aspects.append(job)
+    return aspects
+
+
+JOB_WORDS = {
+    "finetune-qlora": ["QLoRA", "4-bit", "fine-tuning", "fine-tune"],
+    "finetune-lora": ["LoRA", "fine-tuning", "fine-tune", "PEFT"],
+    "finetune-full": ["fine-tuning", "fine-tune", "full fine"],
+    "finetune": ["fine-tuning", "fine-tune", "LoRA"],
+    "train": ["training", "train"],
+    "inference": ["inference", "serving", "tokens per second", "tokens/s"],
+}
 
 
 def _speaks_of(text: str, words: list[str]) -> bool:

@@ -15,11 +15,18 @@ ENGINE_HELP = (
 )
 
 
-def _advisor(engine: str | None) -> Any:
+def _advisor(engine: str | None, light: bool = False) -> Any:
     from advisor.api import Advisor
 
+    # a one-shot question searches BM25 over the index's snapshot: no torch, no Chroma (2 s
+    # cold, not 12); a chat session, which pays the load once, searches hybrid
+    searcher = None
+    if light:
+        from advisor.retrieval.light import light_searcher
+
+        searcher = light_searcher()
     # CLI conversations live in a SQLite file so `--thread t1` continues across invocations
-    return Advisor(engine=engine, checkpoint="sqlite")
+    return Advisor(engine=engine, checkpoint="sqlite", searcher=searcher)
 
 
 def _render(answer: Any) -> None:
@@ -46,7 +53,7 @@ def ask_command(
     text = " ".join(question)
     if text.strip() == "-":
         text = sys.stdin.read()
-    answer = _advisor(engine).ask(text, thread_id=thread_id)
+    answer = _advisor(engine, light=True).ask(text, thread_id=thread_id)
     if as_json:
         print_json(answer.to_dict())
     else:

@@ -100,6 +100,9 @@ def _client_settings() -> Any:
     return ChromaSettings(anonymized_telemetry=False)
 
 
+SNAPSHOT_PREFIX = "passages-"
+
+
 class LocalStore:
     """Chroma PersistentClient folders under index/, one per generation; manifest.json beside."""
 
@@ -145,6 +148,14 @@ class LocalStore:
         for child in self.root.glob(f"{GENERATION_PREFIX}*"):
             if child.name not in keep and child.is_dir():
                 shutil.rmtree(child, ignore_errors=True)
+        for snapshot in self.root.glob(f"{SNAPSHOT_PREFIX}*.json"):
+            if snapshot.stem.removeprefix(SNAPSHOT_PREFIX) not in keep:
+                snapshot.unlink(missing_ok=True)
+
+    def snapshot_path(self, generation: str) -> Path:
+        """The passages of a generation as plain JSON, for searching without Chroma or the
+        embedding model (retrieval/light.py)."""
+        return self.root / f"{SNAPSHOT_PREFIX}{generation}.json"
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
@@ -414,6 +425,8 @@ class Index:
                 self.chunks.append(_indexed_chunk(chunk_id, text, meta))
         self.chunks.sort(key=lambda c: (c.chunk.doc_id, c.chunk.start))
         self.by_id = {c.chunk.id: c for c in self.chunks}
+        if isinstance(store, LocalStore):
+            _write_snapshot(store.snapshot_path(manifest.generation), self.chunks)
 
     def dense(
         self, vector: list[float], n: int, doc_id: str | None = None
@@ -427,6 +440,35 @@ class Index:
             query_embeddings=[vector], n_results=n, where=where, include=["distances"]
         )
         return [(i, 1.0 - d) for i, d in zip(got["ids"][0], got["distances"][0], strict=True)]
+
+
+def _write_snapshot(path: Path, chunks: list[IndexedChunk]) -> None:
+    """Write the passages once per generation, whole then renamed (a reader never sees half)."""
+    if path.exists():
+        return
+    rows = [{"id": c.chunk.id, "text": c.chunk.text, "meta": _snapshot_meta(c)} for c in chunks]
+    with contextlib.suppress(OSError):  # a read-only index: the light path is just unavailable
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(rows), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def _snapshot_meta(c: IndexedChunk) -> dict[str, Any]:
+    return {
+        "doc_id": c.chunk.doc_id,
+        "title": c.chunk.title,
+        "section": c.chunk.section,
+        "start": c.chunk.start,
+        "end": c.chunk.end,
+        "gpus": "," + ",".join(sorted(c.gpus)) + ",",
+        "claims": json.dumps([claim.to_dict() for claim in c.claims]),
+    }
+
+
+def read_snapshot(path: Path) -> list[IndexedChunk]:
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    chunks = [_indexed_chunk(r["id"], r["text"], r["meta"]) for r in rows]
+    return sorted(chunks, key=lambda c: (c.chunk.doc_id, c.chunk.start))
 
 
 def open_index(

@@ -55,7 +55,7 @@ def _tokens(texts: list[str]) -> Any:
 class Searcher:
     """Searches one open index; builds its BM25 index in memory once."""
 
-    def __init__(self, index: Index, embedder: Embedder) -> None:
+    def __init__(self, index: Index, embedder: Embedder | None) -> None:
         self.index = index
         self.embedder = embedder
         self.chunks = index.chunks
@@ -88,6 +88,8 @@ class Searcher:
         if allowed is not None and not allowed:
             return []
         depth = max(50, 10 * k)
+        if self.embedder is None:  # a light searcher (light.py): BM25 is all there is
+            mode = "bm25"
         bm25 = self._bm25(query, depth, allowed) if mode != "dense" else []
         dense, similarity = self._dense(query, depth, allowed, doc) if mode != "bm25" else ([], {})
         return self._fuse(bm25, dense, similarity, k)
@@ -118,6 +120,7 @@ class Searcher:
     def _dense(
         self, query: str, depth: int, allowed: set[int] | None, doc: str | None
     ) -> tuple[list[int], dict[int, float]]:
+        assert self.embedder is not None
         vector = self.embedder.embed([query])[0]
         # a GPU filter is applied after the nearest-neighbour search, so search wider then
         wide = depth if allowed is None or doc else 4 * depth
@@ -200,9 +203,11 @@ class LiveSearcher:
                 if manifest is None or (manifest.generation == old.manifest.generation
                                         and not force):  # fmt: skip
                     break
-                manifest.check(self.current.embedder)
+                embedder = self.current.embedder
+                assert embedder is not None  # a light searcher (BM25 only) is never followed
+                manifest.check(embedder)
                 try:
-                    self.current = Searcher(Index(old.store, manifest), self.current.embedder)
+                    self.current = Searcher(Index(old.store, manifest), embedder)
                     break
                 except Exception:
                     if attempt == 2:
