@@ -64,6 +64,19 @@ def data_home() -> Path:
     return base / "gpu-advisor"
 
 
+def conversation_store() -> str:
+    """Where the CLI and the servers keep conversations and feedback: ADVISOR_DATABASE_URL (a
+    postgresql:// URL: every host shares them), else ADVISOR_CHECKPOINT (a SQLite file), else
+    "sqlite" (threads.sqlite in the data home)."""
+    env = os.environ
+    url = (env.get("ADVISOR_DATABASE_URL") or "").strip()
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput(
+            "ADVISOR_DATABASE_URL must be a postgresql://user:password@host:port/database URL."
+        )
+    return url or env.get("ADVISOR_CHECKPOINT") or "sqlite"
+
+
 SERVER_PORTS = {"UI": 7860, "API": 8080, "MCP": 8765, "SLACK": 3000}
 
 

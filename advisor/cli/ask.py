@@ -17,9 +17,11 @@ ENGINE_HELP = (
 
 def _advisor(engine: str | None) -> Any:
     from advisor.api import Advisor
+    from advisor.config import conversation_store
 
-    # CLI conversations live in a SQLite file so `--thread t1` continues across invocations
-    return Advisor(engine=engine, checkpoint="sqlite")
+    # CLI conversations live in a SQLite file (or the configured PostgreSQL database) so
+    # `--thread t1` continues across invocations
+    return Advisor(engine=engine, checkpoint=conversation_store())
 
 
 def _render(answer: Any) -> None:
