@@ -263,6 +263,22 @@ class Advisor:
             args = {**args, "searcher": self._get_searcher()}  # the Advisor's index, not a caller's
         return call_tool(name, args)
 
+    def add_documents(self, paths: list[str | Path], progress: Any = None) -> dict[str, Any]:
+        """Add Markdown, HTML or PDF files to the search index, as `gpu-advisor corpus add`:
+        {"added", "unchanged", "failed" (file, error), "claims" (the audit of what was added),
+        "claim_counts", "index", "seconds"}. `progress(stage, done, total)` follows it. The
+        next answer already searches the new passages."""
+        from advisor.config import Settings
+        from advisor.retrieval.documents import add_documents
+        from advisor.retrieval.embed import default_embedder
+
+        files = [Path(p) for p in paths]
+        report = add_documents(files, Settings.from_env(), default_embedder(), progress=progress)
+        refresh = getattr(self._get_searcher(), "refresh", None)
+        if report.added and callable(refresh):
+            refresh()
+        return report.to_dict()
+
     def gpus(self) -> list[dict[str, Any]]:
         """Every GPU in the datasheet table, as the `gpu_specs` tool gives each."""
         from advisor.catalog import list_gpus
