@@ -198,8 +198,9 @@ def _in_a_terminal(args: list[str], env: dict[str, str], timeout: float) -> tupl
     """Run `gpu-advisor ARGS` with a pseudo-terminal as its output (so it draws its progress
     bar, as it does for a person) and return (exit code, everything it wrote)."""
     primary, secondary = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", *args], env=env,
-                            stdin=subprocess.DEVNULL, stdout=secondary, stderr=secondary)  # fmt: skip
+    command = [sys.executable, "-m", "advisor.cli", *args]
+    proc = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=secondary,
+                            stderr=secondary)  # fmt: skip
     os.close(secondary)
     chunks = []
     deadline = time.monotonic() + timeout

@@ -137,7 +137,7 @@ def test_a_file_that_cannot_be_read_is_explained_in_one_line(
 def test_a_scanned_or_locked_pdf_and_a_missing_file_are_explained(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match=r"scan\.pdf has no text to index \(a scanned PDF"):
         read_any(make_pdf(tmp_path / "scan.pdf", pages=2, text=False))
-    with pytest.raises(InvalidInput, match="locked.pdf is encrypted"):
+    with pytest.raises(InvalidInput, match=r"locked\.pdf is encrypted"):
         read_any(make_pdf(tmp_path / "locked.pdf", pages=1, password="pw"))
-    with pytest.raises(InvalidInput, match="gone.pdf: no such file"):
+    with pytest.raises(InvalidInput, match=r"gone\.pdf: no such file"):
         read_any(tmp_path / "gone.pdf")
