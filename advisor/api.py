@@ -248,10 +248,13 @@ class Advisor:
             yield event  # type: ignore[misc]
 
     def warm_up(self) -> None:
-        """Load the index (building it if there is none) and the embedding model now, so that a
-        server's first answer is as quick as the rest."""
-        self._get_searcher()
+        """Load the index (building it if there is none), the embedding model, the catalog and the
+        conversation store now, so that a server's first answer is as quick as the rest."""
         self._get_graph()
+        # one search loads the embedding model, one estimate the catalog and the price table;
+        # tools run outside any thread, so nothing is recorded
+        self.tool("search_corpus", {"query": "GPU memory bandwidth", "k": 1})
+        self.tool("estimate", {"model": "llama-3-8b", "gpu": "l4"})
 
     def tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one of the advisor's tools directly (tool_functions(): the calculator, prices,

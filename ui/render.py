@@ -21,8 +21,9 @@ from advisor.api import (
 )
 
 __all__ = ["COMPARE_FIELDS", "MemoryBar", "Receipt", "comparison", "comparison_figure",
-           "inputs_text", "memory_bars", "memory_figure", "receipts", "receipts_markdown",
-           "sources_markdown", "value_text", "warnings_markdown"]  # fmt: skip
+           "display_text", "documents_markdown", "inputs_text", "memory_bars", "memory_figure",
+           "receipts", "receipts_markdown", "sources_markdown", "value_text",
+           "warnings_markdown"]  # fmt: skip
 
 # ---------------------------------------------------------------- chart data
 
@@ -116,3 +117,37 @@ def comparison_figure(rows: list[dict[str, Any]]) -> Any:
         ax.tick_params(axis="x", labelrotation=30, labelsize="x-small")
     fig.tight_layout()
     return fig
+
+
+def documents_markdown(report: dict[str, Any]) -> str:
+    """What an upload did (Advisor.add_documents' report): documents added, unchanged, the
+    claims audit of what was added (disagreements spelled out) and the files not added."""
+    lines = []
+    for row in report["added"]:
+        verb = "Replaced" if row.get("replaced") else "Added"
+        lines.append(f"- {verb} **{row['title']}** (`{row['doc_id']}`, {row['published']}, "
+                     f"{row['passages']} passages) from {row['file']}")  # fmt: skip
+    lines += [f"- Unchanged: {row['file']} is already in the index" for row in report["unchanged"]]
+    if report["added"]:
+        n = report["claim_counts"]
+        lines.append(f"\nClaims audit of what was added: {len(report['claims'])} claims, "
+                     f"{n['agrees']} agree, {n['disagrees']} disagree, {n['unchecked']} cannot "
+                     "be checked.")  # fmt: skip
+        lines += [f"- disagrees: {c['doc']} > {c['section']}: {c['gpu_text']} "
+                  f"{c['field']} = {c['value']:g} {c['unit']}; {c['note']}"
+                  for c in report["claims"] if c["status"] == "disagrees"]  # fmt: skip
+    lines += [f"- **Not added:** {f['error']}" for f in report["failed"]]
+    return "\n".join(lines)
+
+
+def display_text(text: str) -> str:
+    """An answer as the chat shows it: its "Assumptions: a; b; c." line as a list, which reads
+    on a phone where one long line does not. The words and numbers are the answer's own."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("Assumptions: ") and "; " in line:
+            items = line.removeprefix("Assumptions: ").removesuffix(".").split("; ")
+            out.append("\n\nAssumptions:\n" + "\n".join(f"- {item}" for item in items) + "\n")
+        else:
+            out.append(line)
+    return "\n".join(out)
