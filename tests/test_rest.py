@@ -102,6 +102,7 @@ def test_stream_sends_tool_events_then_text_then_the_answer(client: TestClient) 
     assert kinds[0] == "tool_start" and kinds[-1] == "answer" and "text" in kinds
     text = "".join(e["text"] for e in events if e["type"] == "text")
     assert text == events[-1]["answer"]["answer"] and "864 GB/s" in text
+    assert events[-1]["turn"] == 0  # a new thread's first answer
     assert client.post("/v1/ask/stream", json={"question": " "}).status_code == 422
 
 

@@ -234,10 +234,11 @@ def _add(adv: Advisor, files: list[Any], progress: Any) -> str:
     """Add uploaded documents to the index; what was added, the claims audit, what failed."""
     if not files:
         return ""
+    # Gradio keeps each upload under its original file name (in a temp folder of its own), so
+    # the doc id and the messages name the file as the person knows it
     paths = [Path(f if isinstance(f, str) else f.name) for f in files]
 
     def update(stage: str, done: int, total: int) -> None:
-        # Gradio names uploads by their original file name inside a temp folder of their own
         progress((done, total) if total else None, desc=stage)
 
     try:

@@ -2,6 +2,7 @@
 
     POST /v1/ask          {"question", "thread_id"?, "engine"?} -> the Answer JSON (as CLI --json)
     POST /v1/ask/stream   the same, as server-sent events: tool_start, tool_end, text, answer
+                          (with its turn number in the thread, for feedback)
     POST /v1/estimate     the calculator's estimate JSON
     GET  /v1/gpus         every GPU in the datasheet table
     GET  /v1/gpus/{id}    one GPU (any name the catalog knows)
@@ -226,7 +227,8 @@ def _sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
     try:
         for event in events:
             if event["type"] == "answer":
-                event = {"type": "answer", "answer": event["answer"].to_dict()}
+                event = {"type": "answer", "answer": event["answer"].to_dict(),
+                         "turn": event["turn"]}  # fmt: skip
             yield f"event: {event['type']}\ndata: {json.dumps(event, default=str)}\n\n"
     except AdvisorError as exc:  # the stream has started: the error travels as an event
         yield f"event: error\ndata: {json.dumps({'type': 'error', 'detail': str(exc)})}\n\n"
