@@ -247,6 +247,20 @@ class Advisor:
         while (event := await asyncio.to_thread(next, iterator, done)) is not done:
             yield event  # type: ignore[misc]
 
+    def close(self) -> None:
+        """Free the conversation store's connections (a PostgreSQL pool's threads too); the
+        Advisor opens them again if it is used afterwards. `with Advisor(...) as adv:` calls it."""
+        with self._lock:
+            if self._store is not None and self._store.where != "memory":  # memory: keep it
+                self._store.close()
+                self._store, self._graph = None, None
+
+    def __enter__(self) -> Advisor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def warm_up(self) -> None:
         """Load the index (building it if there is none), the embedding model, the catalog and the
         conversation store now, so that a server's first answer is as quick as the rest."""

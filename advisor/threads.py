@@ -72,6 +72,7 @@ class Conversations:
     saver: Any
     turns: TurnStore
     where: str  # for messages: "memory", a file path, or the database without its password
+    close: Callable[[], None] = lambda: None  # frees the connections (a pool's threads too)
 
 
 def _now() -> str:
@@ -217,7 +218,12 @@ def _sqlite(path: Path) -> Conversations:
 
     turns = SqlTurns(connect, postgres=False, conflict=sqlite3.IntegrityError)
     turns.setup()
-    return Conversations(SqliteSaver(saver_conn), turns, str(path))
+
+    def close() -> None:
+        saver_conn.close()
+        turns_conn.close()
+
+    return Conversations(SqliteSaver(saver_conn), turns, str(path), close)
 
 
 def redacted(url: str) -> str:
@@ -268,7 +274,7 @@ def _postgres(url: str) -> Conversations:
             yield _TupleRows(conn)
 
     turns = SqlTurns(connect, postgres=True, conflict=psycopg.errors.UniqueViolation)
-    return Conversations(PostgresSaver(pool), turns, where)  # type: ignore[arg-type]
+    return Conversations(PostgresSaver(pool), turns, where, pool.close)  # type: ignore[arg-type]
 
 
 class _TupleRows:

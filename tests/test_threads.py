@@ -4,6 +4,7 @@ with its turn, the Markdown export; in memory, in SQLite and in a real PostgreSQ
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,9 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def advisor(where: str, searcher: Any) -> Advisor:
-    return Advisor(engine="rules", checkpoint=where, searcher=searcher)
+def advisor(where: str, searcher: Any) -> Iterator[Advisor]:
+    with Advisor(engine="rules", checkpoint=where, searcher=searcher) as advisor:
+        yield advisor
 
 
 def _thread(request: pytest.FixtureRequest) -> str:
@@ -83,10 +85,10 @@ def test_feedback_is_kept_with_its_turn_and_replaced_when_given_again(
 def test_feedback_that_cannot_be_kept_is_a_clear_error(
     where: str, searcher: Any, thread: str, turn: Any, rating: str, note: Any, message: str
 ) -> None:
-    advisor = Advisor(engine="rules", checkpoint=where, searcher=searcher)
-    advisor.ask(SPEC, thread_id="fb")
-    with pytest.raises(InvalidInput, match=message):
-        advisor.feedback(thread, turn, rating, note)
+    with Advisor(engine="rules", checkpoint=where, searcher=searcher) as advisor:
+        advisor.ask(SPEC, thread_id="fb")
+        with pytest.raises(InvalidInput, match=message):
+            advisor.feedback(thread, turn, rating, note)
 
 
 def test_export_is_markdown_with_receipts_sources_and_feedback(
@@ -127,19 +129,31 @@ def test_a_new_advisor_on_the_same_store_continues_the_thread(
     where: str, searcher: Any, request: pytest.FixtureRequest
 ) -> None:
     thread = _thread(request)
-    Advisor(engine="rules", checkpoint=where, searcher=searcher).ask(
-        "Can I run Llama-3-8B on an L4?", thread_id=thread
-    )
-    later = Advisor(engine="rules", checkpoint=where, searcher=searcher)  # a restart
-    assert "Llama-3-8B fits on one NVIDIA A10G" in later.ask("and the A10G?", thread_id=thread).text
-    assert [t["turn"] for t in later.turns(thread)] == [0, 1]
+    with Advisor(engine="rules", checkpoint=where, searcher=searcher) as first:
+        first.ask("Can I run Llama-3-8B on an L4?", thread_id=thread)
+    with Advisor(engine="rules", checkpoint=where, searcher=searcher) as later:  # a restart
+        follow = later.ask("and the A10G?", thread_id=thread)
+        assert "Llama-3-8B fits on one NVIDIA A10G" in follow.text
+        assert [t["turn"] for t in later.turns(thread)] == [0, 1]
+
+
+def test_a_closed_advisor_opens_its_store_again_when_used(
+    advisor: Advisor, request: pytest.FixtureRequest
+) -> None:
+    thread = _thread(request)
+    advisor.ask("Can I run Llama-3-8B on an L4?", thread_id=thread)
+    advisor.close()
+    advisor.close()  # twice is harmless
+    assert "NVIDIA A10G" in advisor.ask("and the A10G?", thread_id=thread).text  # memory kept too
+    assert len(advisor.turns(thread)) == 2
 
 
 @pytest.mark.parametrize("where", ["sqlite", "postgres"], indirect=True)
 def test_turns_that_land_at_once_get_distinct_numbers(
     where: str, request: pytest.FixtureRequest
 ) -> None:
-    stores = [open_conversations(where).turns for _ in range(4)]  # as four workers would
+    opened = [open_conversations(where) for _ in range(4)]  # as four workers would
+    stores = [c.turns for c in opened]
     thread = _thread(request)
     barrier = threading.Barrier(8)
     got: list[int] = []
@@ -155,6 +169,8 @@ def test_turns_that_land_at_once_get_distinct_numbers(
         w.join()
     assert sorted(got) == list(range(8))
     assert sorted(t["question"] for t in stores[0].turns(thread)) == [f"q{n}" for n in range(8)]
+    for conversations in opened:
+        conversations.close()
 
 
 def test_an_unreachable_database_is_one_line_without_the_password() -> None:
@@ -211,6 +227,7 @@ def test_the_cli_keeps_its_threads_in_the_configured_database(
     assert main(["ask", "Can I run Llama-3-8B on an L4?", "--thread", "cli-pg"]) == 0
     assert main(["ask", "and the A10G?", "--thread", "cli-pg"]) == 0
     assert "Llama-3-8B fits on one NVIDIA A10G" in capsys.readouterr().out
-    turns = Advisor(checkpoint=postgres_url).turns("cli-pg")
+    with Advisor(checkpoint=postgres_url) as advisor:
+        turns = advisor.turns("cli-pg")
     assert [t["question"] for t in turns] == ["Can I run Llama-3-8B on an L4?", "and the A10G?"]
     assert not (home / "threads.sqlite").exists()  # nothing went to the SQLite default

@@ -48,7 +48,8 @@ def ask_command(
     text = " ".join(question)
     if text.strip() == "-":
         text = sys.stdin.read()
-    answer = _advisor(engine).ask(text, thread_id=thread_id)
+    with _advisor(engine) as advisor:
+        answer = advisor.ask(text, thread_id=thread_id)
     if as_json:
         print_json(answer.to_dict())
     else:
@@ -62,10 +63,13 @@ def chat_command(engine: str | None, thread_id: str | None) -> None:
     """Talk to the advisor: follow-ups remember the conversation. Ctrl-D or 'exit' to leave."""
     import uuid
 
+    with _advisor(engine) as advisor:
+        _chat(advisor, thread_id or f"chat-{uuid.uuid4().hex[:8]}")
+
+
+def _chat(advisor: Any, thread: str) -> None:
     from advisor.errors import AdvisorError
 
-    advisor = _advisor(engine)
-    thread = thread_id or f"chat-{uuid.uuid4().hex[:8]}"
     with contextlib.suppress(ImportError):  # line editing and history for input()
         import readline  # noqa: F401
     click.echo(
