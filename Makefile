@@ -3,7 +3,8 @@
 # instead of pulling several GB of CUDA packages through sentence-transformers.
 # `make test` also builds llama-cpp-python (about 7 minutes on 2 cores the first time) and
 # fetches the local model (1.1 GB, sha256-checked) because the tests run the real local engine.
-# The UI test drives Debian's Chromium: `make test` installs it with apt-get when it is missing.
+# The UI test drives Debian's Chromium and the PostgreSQL tests start Debian's PostgreSQL server:
+# `make test` installs both with apt-get when they are missing.
 # After pytest, the evaluation gate: the golden set on the rules engine (exit 4 below 95% passed,
 # 100% grounded, 100% citation integrity) and the local engine on its 12-case subset, with the
 # LLM judge's faithfulness share (reported, not gated).
@@ -15,12 +16,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LLM_STAMP := $(VENV)/.llm-stamp
 
-.PHONY: run test setup llm browser lint audit bench clean
+.PHONY: run test setup llm browser postgres lint audit bench clean
 
 run: $(STAMP)
 	$(BIN)/gpu-advisor ui
 
-test: $(STAMP) $(LLM_STAMP) browser lint audit
+test: $(STAMP) $(LLM_STAMP) browser postgres lint audit
 	$(BIN)/pytest
 	$(BIN)/gpu-advisor eval
 	$(BIN)/gpu-advisor eval --engine local --subset --judge local
@@ -51,6 +52,13 @@ browser:
 	  [ "$$(id -u)" = 0 ] || { echo "Install Debian's chromium (apt-get install chromium), or run as root"; exit 1; }; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
+# Debian's PostgreSQL server for the conversation-store tests (each test run starts its own
+# cluster with initdb/pg_ctl on a loopback port, as the postgres user when run as root)
+postgres:
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  [ "$$(id -u)" = 0 ] || { echo "Install Debian's postgresql (apt-get install postgresql), or run as root"; exit 1; }; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
 bench: $(STAMP)
 	$(BIN)/python eval/bench_catalog.py
 
@@ -59,7 +67,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e '.[dev,ui,serve,slack,mcp]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ui,serve,slack,mcp,postgres]'
 	touch $(STAMP)
 
 clean:

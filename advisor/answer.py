@@ -74,3 +74,17 @@ class Answer:
             "latency_ms": round(self.latency_ms, 1),
             "thread_id": self.thread_id,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Answer:
+        """The Answer that `to_dict()` wrote (a stored turn, an API response)."""
+        return cls(
+            text=str(data["answer"]),
+            citations=[Citation(**c) for c in data.get("citations", [])],
+            tool_calls=[ToolCall(**t) for t in data.get("tool_calls", [])],
+            numbers=[NumberRef(**n) for n in data.get("numbers", [])],
+            warnings=list(data.get("warnings", [])),
+            engine=str(data.get("engine", "rules")),
+            latency_ms=float(data.get("latency_ms", 0.0)),
+            thread_id=data.get("thread_id"),
+        )

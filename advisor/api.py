@@ -6,8 +6,10 @@
     print(ans.text, ans.citations, ans.numbers)
 
 One Advisor may be shared across threads; the index, the embedding model and any LLM load once,
-on first use. Conversations are kept per thread_id by a LangGraph checkpointer: in memory by
-default, or in a SQLite file (`checkpoint="sqlite"` or a path) so a later process continues them.
+on first use. Conversations are kept per thread_id (advisor.threads): in memory by default, in a
+SQLite file (`checkpoint="sqlite"` or a path) so a later process continues them, or in
+PostgreSQL (`checkpoint="postgresql://..."`) so workers on several hosts share them. Each
+answered turn is recorded with its receipts and sources: `turns()`, `feedback()`, `export()`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,17 @@ from advisor.calculator import ALL_PRECISIONS, LIMITS, WORKLOADS
 from advisor.calculator import ENGINES as INFERENCE_ENGINES
 from advisor.config import ANSWER_ENGINES
 from advisor.errors import InvalidInput
+from advisor.threads import RATINGS, Conversations, check_feedback, open_conversations
+from advisor.transcript import (
+    Receipt,
+    conversation_markdown,
+    inputs_text,
+    receipts,
+    receipts_markdown,
+    sources_markdown,
+    value_text,
+    warnings_markdown,
+)
 
 MAX_QUESTION_CHARS = 4000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -67,8 +80,9 @@ class Advisor:
         self.engine = _engine(engine)
         self._checkpoint = checkpoint
         self._searcher = searcher
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._graph: Any = None
+        self._store: Conversations | None = None
         self._models: dict[str, Any] = {}
 
     # -- resources, loaded once
@@ -78,28 +92,14 @@ class Advisor:
             if self._graph is None:
                 from advisor.agent.graph import build
 
-                self._graph = build(self._saver())
+                self._graph = build(self._conversations().saver)
             return self._graph
 
-    def _saver(self) -> Any:
-        if self._checkpoint is None or self._checkpoint == "memory":
-            from langgraph.checkpoint.memory import InMemorySaver
-
-            return InMemorySaver()
-        import sqlite3
-
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
-        from advisor.config import data_home
-
-        path = Path(
-            data_home() / "threads.sqlite" if self._checkpoint == "sqlite" else self._checkpoint
-        )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-        # WAL: several processes (API workers) read while one writes, without "database is locked"
-        connection.execute("PRAGMA journal_mode=WAL")
-        return SqliteSaver(connection)
+    def _conversations(self) -> Conversations:
+        with self._lock:
+            if self._store is None:
+                self._store = open_conversations(self._checkpoint)
+            return self._store
 
     def _get_searcher(self) -> Any:
         with self._lock:
@@ -128,13 +128,19 @@ class Advisor:
         _emit: Any = None,
     ) -> Answer:
         """Answer one question, continuing the conversation `thread_id` if given."""
+        return self._ask(question, thread_id, engine, _emit)[0]
+
+    def _ask(
+        self, question: str, thread_id: str | None, engine: str | None, emit: Any
+    ) -> tuple[Answer, int]:
+        """The answer and its turn number in the thread (0 for the first)."""
         from advisor.agent.graph import Turn
         from advisor.agent.toolbox import ToolBox
 
         text = _clean(question)
         chosen = _engine(engine) if engine else self.engine
         started = time.perf_counter()
-        box = ToolBox(searcher=self._get_searcher(), emit=_emit)
+        box = ToolBox(searcher=self._get_searcher(), emit=emit)
         turn = Turn(box=box)
         warnings: list[str] = []
         if chosen != "rules":
@@ -159,7 +165,11 @@ class Advisor:
             box.reset()
             turn = Turn(box=box)
             self._turn(text, "rules", thread, turn)
-        return self._answer(text, turn, thread, warnings, started)
+        answer = self._answer(text, turn, thread, warnings, started)
+        # recorded after the checkpointer committed the turn: a crash before this loses only
+        # this answer's record, never an earlier turn
+        number = self._conversations().turns.add(thread, text, answer.to_dict())
+        return answer, number
 
     def _turn(self, question: str, engine: str, thread: str, turn: Any) -> None:
         config = {"configurable": {"thread_id": thread, "turn": turn}}
@@ -206,7 +216,9 @@ class Advisor:
 
         def work() -> None:
             try:
-                result["answer"] = self.ask(question, thread_id, engine, _emit=events.put)
+                result["answer"], result["turn"] = self._ask(
+                    question, thread_id, engine, events.put
+                )
             except Exception as exc:
                 result["error"] = exc
             events.put({"type": "_done"})
@@ -220,7 +232,7 @@ class Advisor:
         for chunk in re.split(r"(?<=\n\n)", answer.text):
             if chunk:
                 yield {"type": "text", "text": chunk}
-        yield {"type": "answer", "answer": answer}
+        yield {"type": "answer", "answer": answer, "turn": result["turn"]}
 
     async def aask(
         self, question: str, thread_id: str | None = None, engine: str | None = None
@@ -235,11 +247,28 @@ class Advisor:
         while (event := await asyncio.to_thread(next, iterator, done)) is not done:
             yield event  # type: ignore[misc]
 
+    def close(self) -> None:
+        """Free the conversation store's connections (a PostgreSQL pool's threads too); the
+        Advisor opens them again if it is used afterwards. `with Advisor(...) as adv:` calls it."""
+        with self._lock:
+            if self._store is not None and self._store.where != "memory":  # memory: keep it
+                self._store.close()
+                self._store, self._graph = None, None
+
+    def __enter__(self) -> Advisor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def warm_up(self) -> None:
-        """Load the index (building it if there is none) and the embedding model now, so that a
-        server's first answer is as quick as the rest."""
-        self._get_searcher()
+        """Load the index (building it if there is none), the embedding model, the catalog and the
+        conversation store now, so that a server's first answer is as quick as the rest."""
         self._get_graph()
+        # one search loads the embedding model, one estimate the catalog and the price table;
+        # tools run outside any thread, so nothing is recorded
+        self.tool("search_corpus", {"query": "GPU memory bandwidth", "k": 1})
+        self.tool("estimate", {"model": "llama-3-8b", "gpu": "l4"})
 
     def tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one of the advisor's tools directly (tool_functions(): the calculator, prices,
@@ -250,6 +279,22 @@ class Advisor:
         if name == "search_corpus" and isinstance(args, dict):
             args = {**args, "searcher": self._get_searcher()}  # the Advisor's index, not a caller's
         return call_tool(name, args)
+
+    def add_documents(self, paths: list[str | Path], progress: Any = None) -> dict[str, Any]:
+        """Add Markdown, HTML or PDF files to the search index, as `gpu-advisor corpus add`:
+        {"added", "unchanged", "failed" (file, error), "claims" (the audit of what was added),
+        "claim_counts", "index", "seconds"}. `progress(stage, done, total)` follows it. The
+        next answer already searches the new passages."""
+        from advisor.config import Settings
+        from advisor.retrieval.documents import add_documents
+        from advisor.retrieval.embed import default_embedder
+
+        files = [Path(p) for p in paths]
+        report = add_documents(files, Settings.from_env(), default_embedder(), progress=progress)
+        refresh = getattr(self._get_searcher(), "refresh", None)
+        if report.added and callable(refresh):
+            refresh()
+        return report.to_dict()
 
     def gpus(self) -> list[dict[str, Any]]:
         """Every GPU in the datasheet table, as the `gpu_specs` tool gives each."""
@@ -262,6 +307,25 @@ class Advisor:
         state = self._get_graph().get_state({"configurable": {"thread_id": thread_id}})
         return list(state.values.get("history", [])) if state else []
 
+    def turns(self, thread_id: str) -> list[dict[str, Any]]:
+        """Every answered turn of a thread, oldest first: {"turn", "question", "answer" (the
+        Answer's JSON), "asked_at", "feedback" ({"rating", "note"} or None)}."""
+        return self._conversations().turns.turns(_thread(thread_id))
+
+    def feedback(self, thread_id: str, turn: int, rating: str, note: str = "") -> None:
+        """Keep a like or dislike (and an optional note) with turn `turn` (0 for the first) of
+        a thread; giving it again replaces it. InvalidInput for a turn that is not there."""
+        rating, note = check_feedback(rating, note)
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+            raise InvalidInput("The turn is a number: 0 for the first answer of the thread.")
+        self._conversations().turns.feedback(_thread(thread_id), turn, rating, note)
+
+    def export(self, thread_id: str) -> str:
+        """The conversation as Markdown: each question and answer with its warnings, the
+        calculation receipts (tool calls: inputs and results), the sources and the feedback."""
+        thread = _thread(thread_id)
+        return conversation_markdown(thread, self.turns(thread))
+
 
 def workload_families() -> list[dict[str, Any]]:
     """Every workload family the calculator knows: name, label, workloads (name -> label),
@@ -273,6 +337,12 @@ def workload_families() -> list[dict[str, Any]]:
          "engines": list(f.engines), "examples": list(f.examples)}
         for f in FAMILIES.values()
     ]  # fmt: skip
+
+
+def _thread(thread_id: object) -> str:
+    if not isinstance(thread_id, str) or not thread_id.strip() or len(thread_id) > 200:
+        raise InvalidInput("A thread id is 1 to 200 characters of text.")
+    return thread_id
 
 
 def _claim_warnings(citations: list[Citation], box: Any) -> list[str]:
@@ -311,13 +381,21 @@ __all__ = [
     "ANSWER_ENGINES",
     "INFERENCE_ENGINES",
     "LIMITS",
+    "RATINGS",
     "WORKLOADS",
     "Advisor",
     "Answer",
     "Citation",
     "NumberRef",
+    "Receipt",
     "ToolCall",
+    "inputs_text",
+    "receipts",
+    "receipts_markdown",
+    "sources_markdown",
     "tool_functions",
     "tool_parameters",
+    "value_text",
+    "warnings_markdown",
     "workload_families",
 ]

@@ -28,6 +28,8 @@ class Settings:
     index_dir: Path = PROJECT_ROOT / "index"
     chroma_host: str | None = None
     chroma_port: int = 8000
+    # documents added with `gpu-advisor corpus add`, indexed beside the corpus; None: none
+    documents_dir: Path | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -41,6 +43,7 @@ class Settings:
             index_dir=_path(env.get("ADVISOR_INDEX_DIR")) or _default_dir("index"),
             chroma_host=env.get("CHROMA_HOST") or None,
             chroma_port=int(port_text),
+            documents_dir=_path(env.get("ADVISOR_DOCUMENTS_DIR")) or data_home() / "documents",
         )
 
 
@@ -55,13 +58,26 @@ def _path(value: str | None) -> Path | None:
 
 
 def data_home() -> Path:
-    """Where the advisor keeps its own files (the local model, CLI conversations):
+    """Where the advisor keeps its own files (the local model, conversations, added documents):
     ADVISOR_HOME, else $XDG_DATA_HOME/gpu-advisor, else ~/.local/share/gpu-advisor."""
     env = os.environ
     if env.get("ADVISOR_HOME"):
         return Path(env["ADVISOR_HOME"]).expanduser()
     base = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "gpu-advisor"
+
+
+def conversation_store() -> str:
+    """Where the CLI and the servers keep conversations and feedback: ADVISOR_DATABASE_URL (a
+    postgresql:// URL: every host shares them), else ADVISOR_CHECKPOINT (a SQLite file), else
+    "sqlite" (threads.sqlite in the data home)."""
+    env = os.environ
+    url = (env.get("ADVISOR_DATABASE_URL") or "").strip()
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput(
+            "ADVISOR_DATABASE_URL must be a postgresql://user:password@host:port/database URL."
+        )
+    return url or env.get("ADVISOR_CHECKPOINT") or "sqlite"
 
 
 SERVER_PORTS = {"UI": 7860, "API": 8080, "MCP": 8765, "SLACK": 3000}

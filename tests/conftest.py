@@ -91,3 +91,12 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, corpus_index: Any) -> 
     monkeypatch.setenv("ADVISOR_HOME", str(tmp_path / "advisor-home"))
     monkeypatch.setenv("ADVISOR_INDEX_DIR", str(corpus_index.store.root))
     return tmp_path / "advisor-home"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A real PostgreSQL server (Debian's package) of the run's own, on a loopback port."""
+    from tests.servers import postgres_server
+
+    with postgres_server() as url:
+        yield url

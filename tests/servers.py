@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -125,3 +126,86 @@ def listening(port: int) -> set[str]:
             if fields[3] == "0A" and int(port_hex, 16) == port:
                 found.add(address)
     return found
+
+
+def _postgres_bin(name: str) -> str:
+    """initdb / pg_ctl: on PATH, else Debian's /usr/lib/postgresql/<version>/bin."""
+    import glob
+    import shutil
+
+    found = shutil.which(name) or next(
+        iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None
+    )
+    assert found, f"No {name}: apt-get install postgresql (make test does)."
+    return found
+
+
+@contextmanager
+def postgres_server(password: str = "s3cret-pw") -> Iterator[str]:
+    """A PostgreSQL cluster of its own (initdb in a temp dir, pg_ctl on a free loopback port, no
+    Unix socket), run as the `postgres` user when the tests run as root (PostgreSQL refuses
+    root); yields its URL (user advisor, that password, database postgres) and stops it."""
+    import pwd
+    import shutil
+    import tempfile
+
+    user = None
+    if os.geteuid() == 0:
+        user = "postgres" if "postgres" in {p.pw_name for p in pwd.getpwall()} else "nobody"
+    root = Path(tempfile.mkdtemp(prefix="advisor-pg-"))
+    (root / "pw").write_text(password)
+    if user:
+        entry = pwd.getpwnam(user)
+        for path in (root, root / "pw"):
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+    port = free_port()
+    data, log = root / "data", root / "server.log"
+
+    def run(*args: str) -> None:
+        subprocess.run(args, check=True, user=user, cwd=root, capture_output=True, timeout=120)
+
+    try:
+        run(_postgres_bin("initdb"), "-D", str(data), "-U", "advisor", "--auth=scram-sha-256",
+            f"--pwfile={root / 'pw'}", "-E", "UTF8", "--no-sync")  # fmt: skip
+        run(_postgres_bin("pg_ctl"), "start", "-w", "-t", "60", "-D", str(data), "-l", str(log),
+            "-o", f"-c listen_addresses=127.0.0.1 -p {port} -c unix_socket_directories='' "
+            "-c fsync=off")  # fmt: skip
+        yield f"postgresql://advisor:{password}@127.0.0.1:{port}/postgres"
+    finally:
+        if (data / "postmaster.pid").exists():
+            subprocess.run([_postgres_bin("pg_ctl"), "stop", "-D", str(data), "-m", "fast", "-w"],
+                           user=user, cwd=root, capture_output=True, timeout=60)  # fmt: skip
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@contextmanager
+def stalling_llm_server() -> Iterator[tuple[str, Any]]:
+    """An OpenAI-compatible endpoint that never answers in time: every chat completion request
+    sets `arrived` and then waits (at most 60 s) for `release`. For killing a worker mid-answer.
+    Yields (base URL, a namespace with the two threading.Events)."""
+    import threading
+    import types
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    events = types.SimpleNamespace(arrived=threading.Event(), release=threading.Event())
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            events.arrived.set()
+            events.release.wait(60)
+            self.send_error(503)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", events
+    finally:
+        events.release.set()
+        server.shutdown()
+        server.server_close()

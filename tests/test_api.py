@@ -97,3 +97,10 @@ def test_sqlite_threads_continue_in_a_new_advisor(tmp_path: Path, searcher: Any)
     )
     later = Advisor(checkpoint=store, searcher=searcher).ask("and the A10G?", thread_id="s1")
     assert "Llama-3-8B fits on one NVIDIA A10G" in later.text
+
+
+def test_the_streamed_answer_carries_its_turn_in_the_thread(rules_advisor: Any) -> None:
+    first = list(rules_advisor.stream("Can I run Llama-3-8B on an L4?", thread_id="turn-no"))
+    second = list(rules_advisor.stream("and the A10G?", thread_id="turn-no"))
+    assert (first[-1]["turn"], second[-1]["turn"]) == (0, 1)
+    assert rules_advisor.turns("turn-no")[1]["answer"] == second[-1]["answer"].to_dict()

@@ -44,7 +44,11 @@ def test_a_missing_extra_names_the_pip_command(
         with cli_serve._extra("ui"):
             import gradio_that_is_not_installed  # type: ignore[import-not-found]  # noqa: F401
     # the real command, with the server's module made unimportable
+    # (and not an attribute of the ui package either: another test may have imported it)
+    import ui
+
     monkeypatch.setitem(sys.modules, "ui.app", None)
+    monkeypatch.delattr(ui, "app", raising=False)
     assert main(["ui"]) == 2
     assert "pip install 'gpu-advisor[ui]'" in capsys.readouterr().err
 

@@ -63,16 +63,31 @@ def test_schemas_are_the_tools_signatures(rules_advisor: Any) -> None:
     assert schemas["compare_gpus"]["properties"]["gpus"]["type"] == "array"
 
 
-def test_bad_calls_are_errors_a_client_can_act_on(rules_advisor: Any) -> None:
-    async def run() -> tuple[Any, Any]:
-        async with Client(build(rules_advisor)) as client:
-            unknown = await client.call_tool("gpu_specs", {"gpu": "RTX 9999"})
-            missing = await client.call_tool("estimate", {"model": "Llama-3-8B"})
-            return unknown, missing
+# failed calls, each with words the error text must hold so a client knows what to fix
+BAD_CALLS = [
+    ("gpu_specs", {"gpu": "RTX 9999"}, "Unknown GPU 'RTX 9999'. Did you mean"),
+    ("estimate", {"model": "Llama-99-1T", "gpu": "L4"}, "Unknown model 'Llama-99-1T'"),
+    ("estimate", {"model": "Llama-3-8B", "gpu": "L4", "workload": "juggling"}, "juggling"),
+    ("estimate", {"model": "Llama-3-8B"}, "gpu"),  # a required argument missing
+    ("estimate", {"model": "Llama-3-8B", "gpu": "L4", "num_gpus": "two"}, "num_gpus"),
+    ("compare_gpus", {"gpus": ["L4", "RTX 9999"]}, "RTX 9999"),
+    ("no_such_tool", {}, "no_such_tool"),
+]
 
-    unknown, missing = asyncio.run(run())
-    assert _result(unknown)["error"].startswith("Unknown GPU 'RTX 9999'. Did you mean")
-    assert missing.is_error and "gpu" in missing.content[0].text
+
+@pytest.mark.parametrize(("name", "args", "says"), BAD_CALLS, ids=[f"{n}-{s}" for n, _, s in
+                                                                   BAD_CALLS])  # fmt: skip
+def test_a_failed_call_is_an_error_result_a_client_can_act_on(
+    rules_advisor: Any, name: str, args: dict[str, Any], says: str
+) -> None:
+    async def run() -> Any:
+        async with Client(build(rules_advisor)) as client:
+            return await client.call_tool(name, args)
+
+    result = asyncio.run(run())
+    assert result.is_error, result.content  # isError: true, as the protocol asks
+    assert says in result.content[0].text
+    assert "Traceback" not in result.content[0].text
 
 
 @pytest.mark.slow

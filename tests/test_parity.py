@@ -75,7 +75,7 @@ def test_every_interface_gives_the_same_numbers(
             posted = fake.posted(count=i + 1)[i]
             assert _values(posted["blocks"][0]["text"]["text"]) == want, ("Slack", question)
 
-            chat = ui_client.predict(question, [], "rules", None, api_name="/ask")[0]
+            chat = ui_client.predict(question, [], "rules", None, {}, api_name="/ask")[0]
             shown = chat[-1]["content"][0]["text"]
             assert _values(shown) == want, ("UI", question)
     finally:

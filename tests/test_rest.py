@@ -102,6 +102,7 @@ def test_stream_sends_tool_events_then_text_then_the_answer(client: TestClient) 
     assert kinds[0] == "tool_start" and kinds[-1] == "answer" and "text" in kinds
     text = "".join(e["text"] for e in events if e["type"] == "text")
     assert text == events[-1]["answer"]["answer"] and "864 GB/s" in text
+    assert events[-1]["turn"] == 0  # a new thread's first answer
     assert client.post("/v1/ask/stream", json={"question": " "}).status_code == 422
 
 
@@ -121,7 +122,42 @@ def test_an_api_key_guards_v1_but_not_healthz(rules_advisor: Any) -> None:
 def test_openapi_lists_every_route(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert set(paths) == {"/healthz", "/v1/ask", "/v1/ask/stream", "/v1/estimate", "/v1/gpus",
-                          "/v1/gpus/{gpu_id}"}  # fmt: skip
+                          "/v1/gpus/{gpu_id}", "/v1/threads/{thread_id}",
+                          "/v1/threads/{thread_id}/feedback",
+                          "/v1/threads/{thread_id}/export"}  # fmt: skip
+
+
+def test_a_thread_its_feedback_and_its_export(client: TestClient) -> None:
+    client.post("/v1/ask", json={"question": "What is the memory bandwidth of the L40?",
+                                 "thread_id": "rest-fb"})  # fmt: skip
+    turns = client.get("/v1/threads/rest-fb").json()["turns"]
+    assert [t["turn"] for t in turns] == [0] and "864 GB/s" in turns[0]["answer"]["answer"]
+    body = {"turn": 0, "rating": "dislike", "note": "cite the datasheet"}
+    given = client.post("/v1/threads/rest-fb/feedback", json=body)
+    assert given.status_code == 200 and given.json() == {"status": "ok"}
+    feedback = client.get("/v1/threads/rest-fb").json()["turns"][0]["feedback"]
+    assert (feedback["rating"], feedback["note"]) == ("dislike", "cite the datasheet")
+    exported = client.get("/v1/threads/rest-fb/export")
+    assert exported.headers["content-type"].startswith("text/markdown")
+    assert "### Calculation receipts" in exported.text and "_Feedback: dislike" in exported.text
+    assert client.get("/v1/threads/nobody").json() == {"thread_id": "nobody", "turns": []}
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "says"),
+    [
+        ({"turn": 3, "rating": "like"}, 400, "has no answered turn 3"),
+        ({"turn": 0, "rating": "meh"}, 422, "like"),
+        ({"turn": -1, "rating": "like"}, 422, "greater than or equal to 0"),
+        ({"turn": 0, "rating": "like", "note": "x" * 2001}, 422, "2000"),
+        ({"turn": 0, "rating": "like", "extra": 1}, 422, "extra"),
+    ],
+)
+def test_bad_feedback_gets_a_clear_error(client: TestClient, body: dict[str, Any], status: int,
+                                         says: str) -> None:  # fmt: skip
+    client.post("/v1/ask", json={"question": "L40 bandwidth?", "thread_id": "rest-bad-fb"})
+    response = client.post("/v1/threads/rest-bad-fb/feedback", json=body)
+    assert response.status_code == status and says in json.dumps(response.json()["detail"])
 
 
 # ---------------------------------------------------------------- schemathesis
@@ -133,7 +169,9 @@ def api_schema(rules_advisor: Any) -> Any:
 
 
 ROUTES = [("POST", "/v1/ask"), ("POST", "/v1/ask/stream"), ("POST", "/v1/estimate"),
-          ("GET", "/v1/gpus"), ("GET", "/v1/gpus/{gpu_id}"), ("GET", "/healthz")]  # fmt: skip
+          ("GET", "/v1/gpus"), ("GET", "/v1/gpus/{gpu_id}"), ("GET", "/healthz"),
+          ("GET", "/v1/threads/{thread_id}"), ("POST", "/v1/threads/{thread_id}/feedback"),
+          ("GET", "/v1/threads/{thread_id}/export")]  # fmt: skip
 
 
 @pytest.mark.parametrize(("method", "path"), ROUTES)
@@ -149,9 +187,10 @@ def test_the_api_keeps_its_schema_for_any_input(api_schema: Any, method: str, pa
     def check(case: Any) -> None:
         case.call_and_validate(excluded_checks=excluded)
 
-    # a schema cannot say which names are ambiguous ("A100": 400 with the choices), so for the
-    # calculator routes a schema-valid request may be refused; the other checks all run
-    excluded = [positive_data_acceptance] if path in ("/v1/estimate", "/v1/gpus/{gpu_id}") else []
+    # a schema cannot say which names are ambiguous ("A100": 400 with the choices), nor which
+    # turns a thread has, so there a schema-valid request may be refused; the other checks run
+    refusable = ("/v1/estimate", "/v1/gpus/{gpu_id}", "/v1/threads/{thread_id}/feedback")
+    excluded = [positive_data_acceptance] if path in refusable else []
 
     check()
 

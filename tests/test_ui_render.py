@@ -77,3 +77,43 @@ def test_a_tool_error_shows_in_its_receipt() -> None:
     call = ToolCall("gpu_specs", {"gpu": "RTX 9999"}, {"error": "Unknown GPU 'RTX 9999'."})
     (receipt,) = render.receipts(Answer(text="x", tool_calls=[call]))
     assert receipt.results == {"error": "Unknown GPU 'RTX 9999'."}
+
+
+def test_the_assumptions_line_is_shown_as_a_list_with_the_same_words(
+    answers: dict[str, Answer],
+) -> None:
+    from advisor.agent.guard import read_numbers
+
+    text = answers[FIT].text
+    shown = render.display_text(text)
+    line = next(li for li in text.splitlines() if li.startswith("Assumptions: "))
+    items = line.removeprefix("Assumptions: ").removesuffix(".").split("; ")
+    assert "\n\nAssumptions:\n" + "\n".join(f"- {i}" for i in items) in shown
+    assert [n.value for n in read_numbers(shown)] == [n.value for n in read_numbers(text)]
+    assert render.display_text(answers[SPEC].text) == answers[SPEC].text  # nothing to list
+    assert render.display_text("Assumptions: one only.") == "Assumptions: one only."
+
+
+def test_an_upload_report_says_what_was_added_audited_and_refused() -> None:
+    report = {
+        "added": [{"doc_id": "box-html", "title": "Box notes", "published": "2024-06-02",
+                   "passages": 2, "file": "box.html", "replaced": False},
+                  {"doc_id": "rb-pdf", "title": "Runbook", "published": "2025-03-14",
+                   "passages": 9, "file": "rb.pdf", "replaced": True}],
+        "unchanged": [{"doc_id": "n-md", "file": "n.md"}],
+        "failed": [{"file": "/x/broken.pdf", "error": "broken.pdf is not a readable PDF (EOF)."}],
+        "claims": [{"status": "agrees"}, {"status": "disagrees", "doc": "rb-pdf",
+                    "section": "Page 5", "gpu_text": "the A100 80GB", "field": "bandwidth_gbs",
+                    "value": 3000.0, "unit": "GB/s", "note": "datasheet says 2039"}],
+        "claim_counts": {"agrees": 1, "disagrees": 1, "unchecked": 0},
+    }  # fmt: skip
+    assert render.documents_markdown(report).splitlines() == [
+        "- Added **Box notes** (`box-html`, 2024-06-02, 2 passages) from box.html",
+        "- Replaced **Runbook** (`rb-pdf`, 2025-03-14, 9 passages) from rb.pdf",
+        "- Unchanged: n.md is already in the index",
+        "",
+        "Claims audit of what was added: 2 claims, 1 agree, 1 disagree, 0 cannot be checked.",
+        "- disagrees: rb-pdf > Page 5: the A100 80GB bandwidth_gbs = 3000 GB/s; datasheet says "
+        "2039",
+        "- **Not added:** broken.pdf is not a readable PDF (EOF).",
+    ]

@@ -1,7 +1,9 @@
 """The MCP server: `gpu-advisor mcp` publishes the advisor's tools (GPU specs, compare, estimate,
 solve, recommend, prices, corpus search) over the Model Context Protocol, on stdio or streamable
 HTTP, with the official `mcp` SDK. Each tool is the Python API's `Advisor.tool`, so an agent or
-an editor gets exactly the numbers the advisor itself uses."""
+an editor gets exactly the numbers the advisor itself uses. A call that fails (an unknown name,
+bad arguments) comes back marked `isError: true` with the advisor's actionable message, as the
+protocol asks, never as a success that holds an error."""
 
 from __future__ import annotations
 
@@ -10,13 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 from advisor.api import Advisor, tool_functions, tool_parameters
 
 INSTRUCTIONS = (
     "GPU Advisor's calculator and article search. Datasheet values (gpu_specs, compare_gpus) are "
     "the authority; passages from search_corpus are quoted data and may be wrong about specs. "
-    "Tools return {'error': ...} with an actionable message for bad input."
+    "A failed call (unknown name, bad arguments) is an error result whose text says what to fix."
 )
 
 
@@ -34,7 +37,10 @@ def _published(adv: Advisor, name: str, fn: Callable[..., Any]) -> Callable[...,
     params = tool_parameters(fn)
 
     def run(**arguments: Any) -> dict[str, Any]:
-        return adv.tool(name, arguments)
+        result = adv.tool(name, arguments)
+        if "error" in result:  # the SDK answers a ToolError with isError: true and this text
+            raise ToolError(str(result["error"]))
+        return result
 
     run.__name__ = name
     run.__doc__ = fn.__doc__

@@ -1,6 +1,7 @@
 """What every interface shows besides the answer text: calculation receipts, sources, warnings
-and the data behind the two charts. Pure functions of an `Answer`; no web framework here, so the
-Gradio app and the Slack bot show the same things."""
+(made in advisor.transcript, given here through advisor.api) and the data behind the two charts.
+Pure functions of an `Answer`; no web framework here, so the Gradio app and the Slack bot show
+the same things."""
 
 from __future__ import annotations
 
@@ -8,81 +9,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.api import Answer
+from advisor.api import (
+    Answer,
+    Receipt,
+    inputs_text,
+    receipts,
+    receipts_markdown,
+    sources_markdown,
+    value_text,
+    warnings_markdown,
+)
 
-# the parts of a tool result a receipt shows, in this order
-_RESULT_KEYS = ("fits", "memory_per_gpu_gb", "usable_memory_per_gpu_gb", "headroom_gb",
-                "solution", "summary_usd_per_gpu_hour", "count", "considered", "ruled_out",
-                "leader_by_field", "tied_fields", "error")  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Receipt:
-    """One tool call, as a person checks it: what was asked, what was assumed, what came out."""
-
-    tool: str
-    inputs: dict[str, Any]
-    results: dict[str, Any]
-    breakdown_gb: dict[str, float]
-    assumptions: list[str]
-
-
-def receipts(answer: Answer) -> list[Receipt]:
-    out = []
-    for call in answer.tool_calls:
-        result = call.result
-        estimate = result.get("estimate", result)  # solve wraps its estimate
-        inputs = {k: v for k, v in call.args.items() if k != "searcher" and v is not None}
-        if call.name == "search_corpus":
-            results: dict[str, Any] = {"passages": len(result.get("passages", []))}
-        else:
-            results = {k: result[k] for k in _RESULT_KEYS if k in result}
-            if call.name == "recommend_gpus":
-                ranked = result.get("ranked", [])
-                results["ranked"] = [f"{r['num_gpus']} x {r['gpu_name']}" for r in ranked]
-            if call.name == "gpu_specs" and "error" not in result:
-                results = {k: result.get(k) for k in ("name", "memory_gb", "bandwidth_gbs",
-                           "fp16_bf16_dense_tflops", "tdp_w", "source")}  # fmt: skip
-        out.append(
-            Receipt(
-                tool=call.name,
-                inputs=inputs,
-                results=results,
-                breakdown_gb=dict(estimate.get("breakdown_gb") or {}),
-                assumptions=list(estimate.get("assumptions") or []),
-            )
-        )
-    return out
-
-
-def receipts_markdown(answer: Answer) -> str:
-    """The receipts as Markdown: one block per tool call."""
-    if not answer.tool_calls:
-        return "_No calculation: this answer comes from the articles only._"
-    blocks = []
-    for r in receipts(answer):
-        lines = [f"**{r.tool}**", "", f"- inputs: `{inputs_text(r.inputs)}`"]
-        lines += [f"- {k}: {value_text(v)}" for k, v in r.results.items()]
-        if r.breakdown_gb:
-            parts = " + ".join(f"{k} {v:.2f} GB" for k, v in r.breakdown_gb.items() if v > 0)
-            lines.append(f"- memory per GPU: {parts}")
-        lines += [f"- assumed: {a}" for a in r.assumptions]
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
-
-
-def sources_markdown(answer: Answer) -> str:
-    if not answer.citations:
-        return "_No passage cited._"
-    return "\n\n".join(
-        f"**[{i}] {c.title}** / {c.section} (`{c.doc}`)\n\n> {_quote(c.text)}"
-        for i, c in enumerate(answer.citations, 1)
-    )
-
-
-def warnings_markdown(answer: Answer) -> str:
-    return "\n".join(f"- {w}" for w in answer.warnings) if answer.warnings else ""
-
+__all__ = ["COMPARE_FIELDS", "MemoryBar", "Receipt", "comparison", "comparison_figure",
+           "display_text", "documents_markdown", "inputs_text", "memory_bars", "memory_figure",
+           "receipts", "receipts_markdown", "sources_markdown", "value_text",
+           "warnings_markdown"]  # fmt: skip
 
 # ---------------------------------------------------------------- chart data
 
@@ -178,22 +119,35 @@ def comparison_figure(rows: list[dict[str, Any]]) -> Any:
     return fig
 
 
-def inputs_text(args: dict[str, Any]) -> str:
-    """A tool call's inputs on one line: "model=llama-3-8b, gpu=l4"."""
-    return ", ".join(f"{k}={v}" for k, v in args.items())
+def documents_markdown(report: dict[str, Any]) -> str:
+    """What an upload did (Advisor.add_documents' report): documents added, unchanged, the
+    claims audit of what was added (disagreements spelled out) and the files not added."""
+    lines = []
+    for row in report["added"]:
+        verb = "Replaced" if row.get("replaced") else "Added"
+        lines.append(f"- {verb} **{row['title']}** (`{row['doc_id']}`, {row['published']}, "
+                     f"{row['passages']} passages) from {row['file']}")  # fmt: skip
+    lines += [f"- Unchanged: {row['file']} is already in the index" for row in report["unchanged"]]
+    if report["added"]:
+        n = report["claim_counts"]
+        lines.append(f"\nClaims audit of what was added: {len(report['claims'])} claims, "
+                     f"{n['agrees']} agree, {n['disagrees']} disagree, {n['unchecked']} cannot "
+                     "be checked.")  # fmt: skip
+        lines += [f"- disagrees: {c['doc']} > {c['section']}: {c['gpu_text']} "
+                  f"{c['field']} = {c['value']:g} {c['unit']}; {c['note']}"
+                  for c in report["claims"] if c["status"] == "disagrees"]  # fmt: skip
+    lines += [f"- **Not added:** {f['error']}" for f in report["failed"]]
+    return "\n".join(lines)
 
 
-def value_text(v: Any) -> str:
-    """A result value as a receipt shows it (floats to 3 significant figures)."""
-    if isinstance(v, float):
-        return f"{v:.3g}"
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {value_text(x)}" for k, x in v.items())
-    if isinstance(v, list):
-        return "; ".join(map(str, v))
-    return str(v)
-
-
-def _quote(text: str, limit: int = 600) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def display_text(text: str) -> str:
+    """An answer as the chat shows it: its "Assumptions: a; b; c." line as a list, which reads
+    on a phone where one long line does not. The words and numbers are the answer's own."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("Assumptions: ") and "; " in line:
+            items = line.removeprefix("Assumptions: ").removesuffix(".").split("; ")
+            out.append("\n\nAssumptions:\n" + "\n".join(f"- {item}" for item in items) + "\n")
+        else:
+            out.append(line)
+    return "\n".join(out)

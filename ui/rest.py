@@ -2,9 +2,13 @@
 
     POST /v1/ask          {"question", "thread_id"?, "engine"?} -> the Answer JSON (as CLI --json)
     POST /v1/ask/stream   the same, as server-sent events: tool_start, tool_end, text, answer
+                          (with its turn number in the thread, for feedback)
     POST /v1/estimate     the calculator's estimate JSON
     GET  /v1/gpus         every GPU in the datasheet table
     GET  /v1/gpus/{id}    one GPU (any name the catalog knows)
+    GET  /v1/threads/{id}            the thread's answered turns, each with its feedback
+    POST /v1/threads/{id}/feedback   {"turn", "rating": "like"|"dislike", "note"?}
+    GET  /v1/threads/{id}/export     the conversation as Markdown, receipts and sources included
     GET  /healthz         liveness, no key needed
 
 With an API key configured (ADVISOR_API_KEY), /v1 routes need `Authorization: Bearer <key>` or
@@ -17,10 +21,10 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi import Depends, FastAPI, HTTPException, Path, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from advisor import __version__
@@ -28,16 +32,20 @@ from advisor.api import (
     ANSWER_ENGINES,
     LIMITS,
     MAX_QUESTION_CHARS,
+    RATINGS,
     WORKLOADS,
     Advisor,
     tool_functions,
     tool_parameters,
 )
+from advisor.config import conversation_store
 from advisor.errors import AdvisorError
 
 # choices come from the registries, never a copy: a new workload or engine appears here by itself
 Workload = Literal[WORKLOADS]  # type: ignore[valid-type]
 Engine = Literal[ANSWER_ENGINES]  # type: ignore[valid-type]
+Rating = Literal[RATINGS]  # type: ignore[valid-type]
+ThreadId = Annotated[str, Path(min_length=1, max_length=200)]
 
 
 class AskIn(BaseModel):
@@ -105,6 +113,30 @@ def _estimate_model() -> type[BaseModel]:
 EstimateIn = _estimate_model()
 
 
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"
+
+
+class FeedbackIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    turn: int = Field(ge=0, le=100_000, description="0 for the thread's first answer")
+    rating: Rating
+    note: str = Field(default="", max_length=2000)
+
+
+class TurnOut(BaseModel):
+    turn: int
+    question: str
+    answer: AnswerOut
+    asked_at: str
+    feedback: dict[str, str] | None  # rating, note, given_at
+
+
+class ThreadOut(BaseModel):
+    thread_id: str
+    turns: list[TurnOut]
+
+
 class Problem(BaseModel):
     detail: str
 
@@ -118,7 +150,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 def create_app(advisor: Advisor | None = None, *, api_key: str | None = None) -> FastAPI:
     """The app; `api_key` None means no key is asked for (fine on 127.0.0.1)."""
-    adv = advisor or Advisor(checkpoint="sqlite")
+    adv = advisor or Advisor(checkpoint=conversation_store())
     app = FastAPI(title="GPU Advisor", version=__version__,
                   description="Which GPU for this ML job, and will it fit?")  # fmt: skip
 
@@ -153,6 +185,21 @@ def create_app(advisor: Advisor | None = None, *, api_key: str | None = None) ->
         events = adv.stream(body.question, thread_id=body.thread_id, engine=body.engine)
         return StreamingResponse(_sse(events), media_type="text/event-stream")
 
+    @app.get("/v1/threads/{thread_id}", response_model=ThreadOut, responses=ERRORS,
+             dependencies=guarded)  # fmt: skip
+    def thread(thread_id: ThreadId) -> dict[str, Any]:
+        return {"thread_id": thread_id, "turns": adv.turns(thread_id)}
+
+    @app.post("/v1/threads/{thread_id}/feedback", responses=ERRORS, dependencies=guarded)
+    def feedback(thread_id: ThreadId, body: FeedbackIn) -> dict[str, str]:
+        adv.feedback(thread_id, body.turn, body.rating, body.note)
+        return {"status": "ok"}
+
+    @app.get("/v1/threads/{thread_id}/export", responses=ERRORS, dependencies=guarded,
+             response_class=MarkdownResponse)  # fmt: skip
+    def export(thread_id: ThreadId) -> MarkdownResponse:
+        return MarkdownResponse(adv.export(thread_id))
+
     @app.post("/v1/estimate", responses=ERRORS, dependencies=guarded)
     def estimate(body: EstimateIn) -> dict[str, Any]:  # type: ignore[valid-type]
         args = body.model_dump(exclude_none=True)  # type: ignore[attr-defined]
@@ -180,7 +227,8 @@ def _sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
     try:
         for event in events:
             if event["type"] == "answer":
-                event = {"type": "answer", "answer": event["answer"].to_dict()}
+                event = {"type": "answer", "answer": event["answer"].to_dict(),
+                         "turn": event["turn"]}  # fmt: skip
             yield f"event: {event['type']}\ndata: {json.dumps(event, default=str)}\n\n"
     except AdvisorError as exc:  # the stream has started: the error travels as an event
         yield f"event: error\ndata: {json.dumps({'type': 'error', 'detail': str(exc)})}\n\n"

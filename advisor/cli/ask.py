@@ -17,6 +17,7 @@ ENGINE_HELP = (
 
 def _advisor(engine: str | None, light: bool = False) -> Any:
     from advisor.api import Advisor
+    from advisor.config import conversation_store
 
     # a one-shot question searches BM25 over the index's snapshot: no torch, no Chroma (2 s
     # cold, not 12); a chat session, which pays the load once, searches hybrid
@@ -25,8 +26,9 @@ def _advisor(engine: str | None, light: bool = False) -> Any:
         from advisor.retrieval.light import light_searcher
 
         searcher = light_searcher()
-    # CLI conversations live in a SQLite file so `--thread t1` continues across invocations
-    return Advisor(engine=engine, checkpoint="sqlite", searcher=searcher)
+    # CLI conversations live in a SQLite file (or the configured PostgreSQL database) so
+    # `--thread t1` continues across invocations
+    return Advisor(engine=engine, checkpoint=conversation_store(), searcher=searcher)
 
 
 def _render(answer: Any) -> None:
@@ -53,7 +55,8 @@ def ask_command(
     text = " ".join(question)
     if text.strip() == "-":
         text = sys.stdin.read()
-    answer = _advisor(engine, light=True).ask(text, thread_id=thread_id)
+    with _advisor(engine, light=True) as advisor:
+        answer = advisor.ask(text, thread_id=thread_id)
     if as_json:
         print_json(answer.to_dict())
     else:
@@ -67,10 +70,13 @@ def chat_command(engine: str | None, thread_id: str | None) -> None:
     """Talk to the advisor: follow-ups remember the conversation. Ctrl-D or 'exit' to leave."""
     import uuid
 
+    with _advisor(engine) as advisor:
+        _chat(advisor, thread_id or f"chat-{uuid.uuid4().hex[:8]}")
+
+
+def _chat(advisor: Any, thread: str) -> None:
     from advisor.errors import AdvisorError
 
-    advisor = _advisor(engine)
-    thread = thread_id or f"chat-{uuid.uuid4().hex[:8]}"
     with contextlib.suppress(ImportError):  # line editing and history for input()
         import readline  # noqa: F401
     click.echo(

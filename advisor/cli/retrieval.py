@@ -1,10 +1,11 @@
-"""`gpu-advisor index`, `gpu-advisor search`, `gpu-advisor corpus list|audit`."""
+"""`gpu-advisor index`, `gpu-advisor search`, `gpu-advisor corpus list|audit|add|remove`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,8 +17,9 @@ SEARCH_MODES = ("hybrid", "bm25", "dense")
 
 
 @contextmanager
-def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
-    """A progress bar on stderr while embedding; nothing when stderr is not a terminal."""
+def stage_bar(enabled: bool) -> Iterator[Any]:
+    """A progress bar on stderr, updated as update(what is being done, done, total); nothing
+    when stderr is not a terminal."""
     if not enabled or not sys.stderr.isatty():
         yield None
         return
@@ -28,10 +30,24 @@ def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), console=Console(stderr=True), transient=True,
     ) as bar:  # fmt: skip
-        task = bar.add_task(label, total=None)
+        task = bar.add_task("Starting", total=None)
+
+        def update(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        yield update
+
+
+@contextmanager
+def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
+    """A progress bar on stderr while embedding; nothing when stderr is not a terminal."""
+    with stage_bar(enabled) as staged:
+        if staged is None:
+            yield None
+            return
 
         def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            staged(label, done, total)
 
         yield update
 
@@ -104,7 +120,7 @@ def _shorten(text: str, limit: int) -> str:
 
 @click.group("corpus")
 def corpus_group() -> None:
-    """The articles: list them, audit their spec claims."""
+    """The articles: list them, audit their spec claims, add your own documents."""
 
 
 @corpus_group.command("list")
@@ -113,10 +129,13 @@ def corpus_list(as_json: bool) -> None:
     """The articles in the corpus folder, with their metadata."""
     from advisor.retrieval.index import load_corpus
 
-    docs = load_corpus(Settings.from_env())
-    rows = [
-        {"doc_id": d.doc_id, "title": d.title, "publisher": d.publisher, "published": d.published,
-         "source_url": d.source_url, "file": d.path.rsplit("/", 1)[-1]}
+    settings = Settings.from_env()
+    docs = load_corpus(settings)
+    rows: list[dict[str, str | None]] = [
+        {"doc_id": d.doc_id, "title": d.title, "publisher": d.publisher,
+         "published": d.published, "source_url": d.source_url,
+         "file": d.path.rsplit("/", 1)[-1],
+         "origin": "added" if Path(d.path).parent == settings.documents_dir else "bundled"}
         for d in docs
     ]  # fmt: skip
     if as_json:
@@ -124,9 +143,63 @@ def corpus_list(as_json: bool) -> None:
         return
     table(
         f"{len(rows)} articles",
-        ("doc id", "title", "published", "publisher"),
-        [(d.doc_id, d.title[:70], d.published or "-", d.publisher or "-") for d in docs],
-    )
+        ("doc id", "title", "published", "publisher", "origin"),
+        [(str(r["doc_id"]), str(r["title"])[:70], r["published"] or "-", r["publisher"] or "-",
+          str(r["origin"])) for r in rows],
+    )  # fmt: skip
+
+
+@corpus_group.command("add")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def corpus_add(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Add your own Markdown, HTML or PDF files (or a folder of them) to the search index."""
+    from advisor.retrieval.documents import add_documents
+    from advisor.retrieval.embed import default_embedder
+
+    settings = Settings.from_env()
+    with stage_bar(not as_json) as update:
+        report = add_documents(paths, settings, default_embedder(), progress=update)
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        _print_added(report, settings)
+    if report.failed:  # one line per file that was not added, exit 2
+        from advisor.errors import InvalidInput
+
+        raise InvalidInput(" ".join(f["error"] for f in report.failed))
+
+
+def _print_added(report: Any, settings: Settings) -> None:
+    for row in report.added:
+        verb = "Replaced" if row["replaced"] else "Added"
+        click.echo(f"{verb} {row['doc_id']}: {row['title']} ({row['published']}; "
+                   f"{row['passages']} passages) from {row['file']}")  # fmt: skip
+    for row in report.unchanged:
+        click.echo(f"Unchanged {row['doc_id']}: {row['file']} is already in the index")
+    if report.added:
+        counts = report.claim_counts()
+        click.echo(
+            f"Indexed in {report.seconds:.1f} s; kept in {settings.documents_dir}. Claims audit "
+            f"of what was added: {len(report.claims)} claims, {counts['agrees']} agree, "
+            f"{counts['disagrees']} disagree, {counts['unchecked']} cannot be checked."
+        )
+        for c in report.claims:
+            if c["status"] == "disagrees":
+                click.secho(f"  disagrees: {c['doc']} > {c['section'][:50]}: {c['gpu_text']} "
+                            f"{c['field']} = {c['value']:g} {c['unit']}; {c['note']}",
+                            fg="yellow")  # fmt: skip
+
+
+@corpus_group.command("remove")
+@click.argument("doc_id")
+def corpus_remove(doc_id: str) -> None:
+    """Take a document you added out of the search index."""
+    from advisor.retrieval.documents import remove_document
+    from advisor.retrieval.embed import default_embedder
+
+    remove_document(doc_id, Settings.from_env(), default_embedder())
+    click.echo(f"Removed {doc_id} from the index.")
 
 
 @corpus_group.command("audit")

@@ -4,7 +4,6 @@ rest of the CLI never loads a web framework); each binds 127.0.0.1 unless told o
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -31,10 +30,12 @@ def _extra(extra: str) -> Iterator[None]:
 
 def _advisor(engine: str | None) -> Any:
     from advisor.api import Advisor
+    from advisor.config import conversation_store
 
-    # conversations in SQLite (ADVISOR_CHECKPOINT, else under the data home): they survive a
-    # restart, and several workers pointed at one file continue each other's threads
-    advisor = Advisor(engine=engine, checkpoint=os.environ.get("ADVISOR_CHECKPOINT") or "sqlite")
+    # conversations in PostgreSQL (ADVISOR_DATABASE_URL) or SQLite (ADVISOR_CHECKPOINT, else
+    # under the data home): they survive a restart, and workers sharing one store continue each
+    # other's threads
+    advisor = Advisor(engine=engine, checkpoint=conversation_store())
     _first_index()
     click.echo("Loading the index and the embedding model ...", err=True)
     advisor.warm_up()  # before the address is printed: the first question is then quick

@@ -243,15 +243,20 @@ def store_for(settings: Settings) -> Store:
 
 
 def load_corpus(settings: Settings) -> list[Document]:
-    docs = [read_document(path) for path in corpus_files(settings.corpus_dir)]
+    """The bundled articles and the documents added with `corpus add`, each read once."""
+    paths = corpus_files(settings.corpus_dir)
+    folder = settings.documents_dir
+    if folder is not None and folder.is_dir():
+        paths += sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md")
+    docs = [read_document(path) for path in paths]
     seen: dict[str, str] = {}
     for doc in docs:
         if doc.doc_id in seen:
             raise AdvisorError(
                 f"Two corpus files have the doc id {doc.doc_id!r}: {seen[doc.doc_id]} and "
-                f"{Path(doc.path).name}. Give one a different doc_id in its front matter."
+                f"{doc.path}. Give one a different doc_id in its front matter."
             )
-        seen[doc.doc_id] = Path(doc.path).name
+        seen[doc.doc_id] = doc.path
     return docs
 
 

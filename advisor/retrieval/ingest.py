@@ -1,4 +1,6 @@
 """Reading articles (.md with front matter, .txt, .html) and cutting them into heading-aware chunks.
+HTML is read by BeautifulSoup (advisor.retrieval.formats); documents added with `gpu-advisor
+corpus add` are stored as .md articles in the documents folder and read here like the rest.
 
 A chunk keeps its section path ("NVIDIA L40 > Specifications"), its character span in the
 article body, and a stable id: the document id plus a hash of its section and text, so an
@@ -10,13 +12,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from advisor.errors import InvalidInput
+from advisor.retrieval.formats import html_to_markdown
 
 CHUNKER_VERSION = "chunker-1"
 INTRO = "Introduction"  # the section name of text before an article's first heading
@@ -117,50 +119,6 @@ def _first_line_title(body: str) -> str:
 def slugify(text: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return slug[:80] or "doc"
-
-
-class _HTMLText(HTMLParser):
-    """HTML to Markdown-ish text: headings become '#' lines, scripts and styles vanish."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.title = ""
-        self._skip = 0
-        self._in_title = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "nav", "footer"):
-            self._skip += 1
-        elif tag == "title":
-            self._in_title = True
-        elif re.fullmatch(r"h[1-6]", tag):
-            self.parts.append("\n\n" + "#" * int(tag[1]) + " ")
-        elif tag in ("p", "div", "li", "tr", "br", "section", "article"):
-            self.parts.append("\n" if tag in ("li", "tr", "br") else "\n\n")
-            if tag == "li":
-                self.parts.append("- ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "nav", "footer") and self._skip:
-            self._skip -= 1
-        elif tag == "title":
-            self._in_title = False
-        elif re.fullmatch(r"h[1-6]", tag):
-            self.parts.append("\n\n")
-
-    def handle_data(self, data: str) -> None:
-        if self._in_title:
-            self.title += data.strip()
-        elif not self._skip:
-            self.parts.append(re.sub(r"\s+", " ", data))
-
-
-def html_to_markdown(html: str) -> tuple[str, str]:
-    parser = _HTMLText()
-    parser.feed(html)
-    text = re.sub(r"\n{3,}", "\n\n", "".join(parser.parts)).strip() + "\n"
-    return parser.title, text
 
 
 # ---------------------------------------------------------------- headings

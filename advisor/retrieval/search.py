@@ -217,6 +217,10 @@ class LiveSearcher:
             self._lock.release()
         return self.current
 
+    def refresh(self) -> None:
+        """Load the current generation now (after this process changed the index)."""
+        self._follow(force=True)
+
     @property
     def index(self) -> Index:
         return self.current.index
