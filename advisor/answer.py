@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+# how an answer opens the line of defaults it assumed (the UI shows that line as a list)
+ASSUMED_PREFIX = "Assumed, as the question did not say: "
+
 
 @dataclass(frozen=True)
 class Citation:

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-from advisor.answer import Answer, Citation, NumberRef, ToolCall
+from advisor.answer import ASSUMED_PREFIX, Answer, Citation, NumberRef, ToolCall
 from advisor.calculator import ALL_PRECISIONS, LIMITS, WORKLOADS
 from advisor.calculator import ENGINES as INFERENCE_ENGINES
 from advisor.config import ANSWER_ENGINES
@@ -379,6 +379,7 @@ def tool_parameters(fn: Any) -> list[Any]:
 __all__ = [
     "ALL_PRECISIONS",
     "ANSWER_ENGINES",
+    "ASSUMED_PREFIX",
     "INFERENCE_ENGINES",
     "LIMITS",
     "RATINGS",

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from advisor.answer import Answer, ToolCall
+from advisor.answer import ASSUMED_PREFIX, Answer, ToolCall
 from ui import render
 
 FIT = "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"
@@ -86,12 +86,13 @@ def test_the_assumptions_line_is_shown_as_a_list_with_the_same_words(
 
     text = answers[FIT].text
     shown = render.display_text(text)
-    line = next(li for li in text.splitlines() if li.startswith("Assumptions: "))
-    items = line.removeprefix("Assumptions: ").removesuffix(".").split("; ")
-    assert "\n\nAssumptions:\n" + "\n".join(f"- {i}" for i in items) in shown
+    line = next(li for li in text.splitlines() if li.startswith(ASSUMED_PREFIX))
+    items = line.removeprefix(ASSUMED_PREFIX).removesuffix(".").split("; ")
+    head = ASSUMED_PREFIX.rstrip(": ")
+    assert f"\n\n{head}:\n" + "\n".join(f"- {i}" for i in items) in shown
     assert [n.value for n in read_numbers(shown)] == [n.value for n in read_numbers(text)]
     assert render.display_text(answers[SPEC].text) == answers[SPEC].text  # nothing to list
-    assert render.display_text("Assumptions: one only.") == "Assumptions: one only."
+    assert render.display_text(ASSUMED_PREFIX + "one only.") == ASSUMED_PREFIX + "one only."
 
 
 def test_an_upload_report_says_what_was_added_audited_and_refused() -> None:

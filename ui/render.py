@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.api import (
+    ASSUMED_PREFIX,
     Answer,
     Receipt,
     inputs_text,
@@ -141,13 +142,15 @@ def documents_markdown(report: dict[str, Any]) -> str:
 
 
 def display_text(text: str) -> str:
-    """An answer as the chat shows it: its "Assumptions: a; b; c." line as a list, which reads
-    on a phone where one long line does not. The words and numbers are the answer's own."""
+    """An answer as the chat shows it: its line of assumed defaults ("Assumed, as the question
+    did not say: a; b; c.") as a list, which reads on a phone where one long line does not. The
+    words and numbers are the answer's own."""
     out = []
     for line in text.split("\n"):
-        if line.startswith("Assumptions: ") and "; " in line:
-            items = line.removeprefix("Assumptions: ").removesuffix(".").split("; ")
-            out.append("\n\nAssumptions:\n" + "\n".join(f"- {item}" for item in items) + "\n")
+        if line.startswith(ASSUMED_PREFIX) and "; " in line:
+            items = line.removeprefix(ASSUMED_PREFIX).removesuffix(".").split("; ")
+            head = ASSUMED_PREFIX.rstrip(": ")
+            out.append(f"\n\n{head}:\n" + "\n".join(f"- {item}" for item in items) + "\n")
         else:
             out.append(line)
     return "\n".join(out)

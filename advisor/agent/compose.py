@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.answer import ASSUMED_PREFIX
 from advisor.calculator import FAMILIES, METRICS
 
 HELP = (
@@ -355,7 +356,7 @@ def defaults_line(e: dict[str, Any]) -> str | None:
     if not said:
         return None
     short = [re.sub(r" assumed(?= for|$)", "", re.sub(r" not given: ", " ", a)) for a in said]
-    return "Assumed, as the question did not say: " + "; ".join(short) + "."
+    return ASSUMED_PREFIX + "; ".join(short) + "."
 
 
 def cost_line(e: dict[str, Any]) -> str | None:
