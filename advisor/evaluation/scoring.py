@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from advisor.agent.guard import read_numbers, read_verdict, unit_scale
-from advisor.answer import Answer
+from advisor.answer import ASSUMED_PREFIX, Answer
 from advisor.config import eval_dir
 
 CATEGORIES = (
@@ -33,8 +33,19 @@ CATEGORIES = (
     "unknown",
     "article_wrong",
     "adversarial",
+    "workloads",
+    "purchase",
+    "advice",
 )
-EXPECT_KEYS = {"tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify"}
+# categories written after the gate was set (image, diffusion and speech models; buying; advice
+# and explanations scored on the answer's shape): reported on their own lines, not gated yet
+REPORTED_ONLY = ("workloads", "purchase", "advice")
+EXPECT_KEYS = {
+    "tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify",
+    # the shape of an advice or explain answer
+    "pick", "figures", "cite_about", "no_note_about", "max_chars",
+}  # fmt: skip
+PICK_WITHIN = 400  # characters: the verdict or pick leads the answer
 
 
 @dataclass(frozen=True)
@@ -169,6 +180,26 @@ def score(case: Case, answer: Answer, latency_ms: float, engine: str | None = No
     for pattern in expect.get("must_not_say", []):
         if re.search(pattern, text, re.IGNORECASE):
             fails.append(f"says what it must not: /{pattern}/")
+    if "pick" in expect:
+        head = text[:PICK_WITHIN]
+        pick = re.escape(str(expect["pick"]))
+        if not re.search(rf"(?<![\w]){pick}(?![\w])", head, re.IGNORECASE):
+            fails.append(f"the pick {expect['pick']!r} is not in the first {PICK_WITHIN} chars")
+    for spec in expect.get("figures", []):
+        if not has_number(text, spec):
+            shown = spec.get("value", f"{spec.get('min')}-{spec.get('max')}")
+            fails.append(f"missing figure {shown} {spec.get('unit', '')}".strip())
+    if expect.get("cite_about") and answer.citations:
+        words = [w.lower() for w in expect["cite_about"]]
+        about = sum(any(w in c.text.lower() for w in words) for c in answer.citations)
+        if about * 2 < len(answer.citations):
+            fails.append(f"only {about} of {len(answer.citations)} citations speak of {words}")
+    notes = [li for li in text.splitlines() if "Note:" in li or li.startswith(ASSUMED_PREFIX)]
+    for topic in expect.get("no_note_about", []):
+        if any(topic.lower() in li.lower() for li in notes):
+            fails.append(f"a note about {topic!r}, which the question did not ask about")
+    if "max_chars" in expect and len(text) > expect["max_chars"]:
+        fails.append(f"{len(text)} characters, over {expect['max_chars']}")
     if expect.get("clarify") and not text.rstrip().endswith("?"):
         fails.append("should ask which one is meant")
     if "tool" in expect:
