@@ -559,7 +559,7 @@ def search_corpus(
         data = r.to_dict()
         verdicts = []
         for claim in r.claims:
-            verdict = audit_claim(Claim(**{**claim, "gpu_ids": tuple(claim["gpu_ids"])}))
+            verdict = audit_claim(Claim.from_dict(claim))
             verdicts.append(verdict.to_dict())
         data["claims"] = verdicts
         passages.append(data)

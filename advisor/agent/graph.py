@@ -272,7 +272,7 @@ def _contradictions(text: str) -> list[str]:
         verdict = audit_claim(claim)
         if verdict.status != "disagrees":
             continue
-        sheet = [v for v in verdict.datasheet.values() if v is not None]
+        sheet = [v for v in verdict.datasheet.values() if isinstance(v, float | int)]
         if any(matches(n, v) for n in numbers for v in sheet):
             continue  # the datasheet value is said too
         found.append(f"Your answer says {claim.quote.strip()!r} but the {verdict.note}.")

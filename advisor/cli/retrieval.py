@@ -113,6 +113,10 @@ def search_command(
         click.echo(_shorten(r.text, 600))
 
 
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float | int) else str(value)
+
+
 def _shorten(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -215,7 +219,12 @@ def corpus_audit(status: str | None, as_json: bool) -> None:
 
     docs = load_corpus(Settings.from_env())
     chunks = [c for d in docs for c in chunk_document(d)]
-    rows = audit([(c.id, c.doc_id, c.section, extract_claims(c.text, c.section)) for c in chunks])
+    rows = audit(
+        [
+            (c.id, c.doc_id, c.section, extract_claims(c.text, c.section, published=c.published))
+            for c in chunks
+        ]
+    )
     if status:
         rows = [r for r in rows if r["status"] == status]
     if as_json:
@@ -228,7 +237,7 @@ def corpus_audit(status: str | None, as_json: bool) -> None:
         ("verdict", "article > section", "GPU", "claim", "datasheet / note"),
         [
             (r["status"], f"{r['doc']} > {r['section'][:40]}", r["gpu_text"],
-             f"{r['field']} = {r['value']:g} {r['unit']}", r["note"] or "matches")
+             f"{r['field']} = {_shown(r['value'])} {r['unit']}", r["note"] or "matches")
             for r in rows
         ],
     )  # fmt: skip

@@ -21,7 +21,7 @@ from typing import Any
 
 from advisor.config import Settings
 from advisor.errors import AdvisorError
-from advisor.retrieval.claims import Claim, extract_claims, find_gpus
+from advisor.retrieval.claims import CLAIMS_VERSION, Claim, extract_claims, find_gpus
 from advisor.retrieval.embed import Embedder
 from advisor.retrieval.ingest import (
     CHUNKER_VERSION,
@@ -36,6 +36,8 @@ MANIFEST_FILE = "manifest.json"
 READ_PAGE = 5000  # records per get(); one get() of ~100,000 exceeds SQLite's variable limit
 MANIFEST_COLLECTION = "gpu_advisor_manifest"
 GENERATION_PREFIX = "gpu_advisor_gen_"
+# what a build is stamped with besides the embedder: the chunker and the claims stored per chunk
+INDEX_STAMP = f"{CHUNKER_VERSION}+{CLAIMS_VERSION}"
 Progress = Callable[[int, int], None]  # (done, total)
 
 
@@ -55,7 +57,7 @@ class Manifest:
     built_at: str
 
     def check(self, embedder: Embedder) -> None:
-        wanted = (embedder.name, embedder.dimension, CHUNKER_VERSION)
+        wanted = (embedder.name, embedder.dimension, INDEX_STAMP)
         built = (self.embedding_model, self.dimension, self.chunker_version)
         if wanted != built:
             raise IndexProblem(
@@ -307,7 +309,7 @@ def update_index(
             Manifest(
                 embedding_model=embedder.name,
                 dimension=embedder.dimension,
-                chunker_version=CHUNKER_VERSION,
+                chunker_version=INDEX_STAMP,
                 generation=generation,
                 documents={d.doc_id: d.sha256 for d in docs},
                 files={d.doc_id: Path(d.path).name for d in docs},
@@ -381,7 +383,9 @@ def _write_generation(
 
 def _metadata(chunk: Chunk) -> dict[str, Any]:
     gpus = sorted({i for _, _, ids in find_gpus(f"{chunk.section}\n{chunk.text}") for i in ids})
-    claims = [c.to_dict() for c in extract_claims(chunk.text, chunk.section)]
+    claims = [
+        c.to_dict() for c in extract_claims(chunk.text, chunk.section, published=chunk.published)
+    ]
     return {
         "doc_id": chunk.doc_id,
         "title": chunk.title,
@@ -408,9 +412,7 @@ def _indexed_chunk(chunk_id: str, text: str, meta: dict[str, Any]) -> IndexedChu
         id=chunk_id, doc_id=meta["doc_id"], title=meta["title"], section=meta["section"],
         text=text, start=int(meta["start"]), end=int(meta["end"]),
     )  # fmt: skip
-    claims = tuple(
-        Claim(**{**c, "gpu_ids": tuple(c["gpu_ids"])}) for c in json.loads(meta["claims"])
-    )
+    claims = tuple(Claim.from_dict(c) for c in json.loads(meta["claims"]))
     gpus = frozenset(g for g in str(meta["gpus"]).split(",") if g)
     return IndexedChunk(chunk, gpus, claims)
 

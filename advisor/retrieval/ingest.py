@@ -52,6 +52,7 @@ class Chunk:
     start: int  # character span in the document body
     end: int
     claims: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    published: str | None = None  # the article's date: claims about prices are judged by it
 
     @property
     def embed_text(self) -> str:
@@ -200,6 +201,7 @@ def chunk_document(doc: Document, max_chars: int = MAX_CHUNK_CHARS) -> list[Chun
                     text=readable,
                     start=abs_start,
                     end=abs_start + len(piece.rstrip()),
+                    published=doc.published,
                 )
             )
     return _dedupe(chunks)
