@@ -11,6 +11,7 @@ from advisor.config import Settings
 from advisor.errors import InvalidInput
 from advisor.retrieval.index import (
     GENERATION_PREFIX,
+    INDEX_STAMP,
     MANIFEST_FILE,
     IndexProblem,
     LocalStore,
@@ -90,6 +91,22 @@ def test_another_embedding_model_is_detected(corpus_copy: Path, tmp_path: Path) 
         update_index(settings, Other())
     assert update_index(settings, Other(), rebuild=True).embedded > 0
     assert open_index(settings, Other()).manifest.embedding_model == "another/model"
+
+
+def test_an_index_from_an_older_claims_reader_refreshes_itself(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    settings = _settings(corpus_copy, tmp_path)
+    update_index(settings, HashingEmbedder())
+    manifest = settings.index_dir / MANIFEST_FILE
+    data = json.loads(manifest.read_text())
+    data["chunker_version"] = data["chunker_version"].split("+")[0] + "+claims-0"
+    manifest.write_text(json.dumps(data))
+    counting = HashingEmbedder()
+    index = open_index(settings, counting, build_if_missing=False)  # no --rebuild needed
+    assert index.manifest.chunker_version == INDEX_STAMP
+    assert index.manifest.generation != data["generation"] and index.chunks
+    assert counting.calls == 0  # same chunks: every vector was reused, only claims re-derived
 
 
 @pytest.mark.parametrize("damage", ["garbage", "missing-generation", "corrupted-database"])

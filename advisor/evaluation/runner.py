@@ -52,7 +52,7 @@ class Report:
         n = len(gated)
         p50, p95 = p50_p95(s.latency_ms for s in self.scores) if n else (None, None)
         tools = [s.tool_right for s in self.scores if s.tool_right is not None]
-        per_category = {}
+        per_category: dict[str, dict[str, Any]] = {}
         for category in CATEGORIES:
             mine = [s for s in self.scores if s.case.category == category]
             if mine:

@@ -56,6 +56,12 @@ class Manifest:
     chunks: int
     built_at: str
 
+    def outdated_stamp(self, embedder: Embedder) -> bool:
+        """Built by this embedding model, but by an older chunker or claims reader: derived
+        data that an update brings up to date by itself."""
+        model = (self.embedding_model, self.dimension) == (embedder.name, embedder.dimension)
+        return model and self.chunker_version != INDEX_STAMP
+
     def check(self, embedder: Embedder) -> None:
         wanted = (embedder.name, embedder.dimension, INDEX_STAMP)
         built = (self.embedding_model, self.dimension, self.chunker_version)
@@ -281,15 +287,20 @@ def update_index(
             old = None
         else:
             old = previous = store.read_manifest()
-        if old is not None:
+        restamp = old is not None and old.outdated_stamp(embedder)
+        if old is not None and not restamp:
             old.check(embedder)
         report = _diff(docs, old)
-        if old is not None and report.noop:
+        if old is not None and report.noop and not restamp:
             report.chunks, report.generation = old.chunks, old.generation
             report.seconds = time.perf_counter() - start
             return report
         chunks = [chunk for doc in docs for chunk in chunk_document(doc)]
-        reused = _reuse_embeddings(store, old, {c.id for c in chunks}) if old else {}
+        # the same model and chunker: every unchanged chunk keeps its vector (a new claims
+        # version re-derives only the metadata)
+        same_chunks = old is not None and old.chunker_version.split("+")[0] == CHUNKER_VERSION
+        wanted = {c.id for c in chunks}
+        reused = _reuse_embeddings(store, old, wanted) if old and same_chunks else {}
         todo = [c for c in chunks if c.id not in reused]
         done = 0
 
@@ -491,6 +502,10 @@ def open_index(
     if manifest is None:
         if not build_if_missing:
             raise IndexProblem(f"No index at {store.where}. Run `gpu-advisor index`.")
+        update_index(settings, embedder, progress=progress)
+        manifest = store.read_manifest()
+        assert manifest is not None
+    elif manifest.outdated_stamp(embedder):  # a newer chunker or claims reader: refresh it
         update_index(settings, embedder, progress=progress)
         manifest = store.read_manifest()
         assert manifest is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.config import Settings
-from advisor.retrieval.index import LocalStore, read_snapshot, store_for
+from advisor.retrieval.index import INDEX_STAMP, LocalStore, read_snapshot, store_for
 
 
 class SnapshotIndex:
@@ -32,8 +32,8 @@ def light_searcher(settings: Settings | None = None) -> Any | None:
     if not isinstance(store, LocalStore):
         return None
     manifest = store.read_manifest()
-    if manifest is None:
-        return None
+    if manifest is None or manifest.chunker_version != INDEX_STAMP:
+        return None  # none yet, or an older build: the full index opens (and refreshes) it
     path = store.snapshot_path(manifest.generation)
     if not path.is_file():
         return None
