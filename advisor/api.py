@@ -179,7 +179,8 @@ class Advisor:
         self, question: str, turn: Any, thread: str, warnings: list[str], started: float
     ) -> Answer:
         draft = turn.draft
-        _check, numbers = turn.box.check(draft.text, question, draft.citations)
+        said = turn.query.said(question) if turn.query is not None else question
+        _check, numbers = turn.box.check(draft.text, said, draft.citations)
         all_warnings = _unique(
             [
                 *warnings,

@@ -159,7 +159,12 @@ def estimate_workload(
         dataset_samples=dataset_samples, images=images, audio_hours=audio_hours,
         framework=framework,
     )  # fmt: skip
-    return estimate(request).to_dict()
+    result = estimate(request).to_dict()
+    sheet = load_catalog().gpus.get(result["gpu"])
+    if sheet is not None:  # the datasheet figures an answer sets beside the verdict
+        result["gpu_memory_gb"] = sheet.memory_gb
+        result["gpu_bandwidth_gbs"] = sheet.bandwidth_gbs
+    return result
 
 
 @_tool
@@ -262,9 +267,12 @@ DEFAULT_USD_PER_KWH = 0.165
 
 
 @_tool
-def purchase_prices(gpu: str, condition: str | None = None) -> dict[str, Any]:
+def purchase_prices(gpu: str, condition: str | None = None, num_gpus: int = 1) -> dict[str, Any]:
     """Dated, sourced prices to buy one GPU, newest first: kind msrp (launch list price), new
-    (street) or used; `condition` keeps one kind. Each with its age in months today."""
+    (street) or used; `condition` keeps one kind. Each with its age in months today, and with
+    num_gpus above 1 the cost of that many at the price (`total_usd`)."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
     from datetime import date
 
     if condition not in (None, "msrp", "new", "used"):
@@ -276,8 +284,12 @@ def purchase_prices(gpu: str, condition: str | None = None) -> dict[str, Any]:
     out = []
     for p in rows:
         year, month = (int(x) for x in p.date.split("-")[:2])
-        out.append({**p.to_dict(), "age_months": (today.year - year) * 12 + today.month - month})
-    return {"gpu": found.id, "gpu_name": found.name, "count": len(out), "prices": out}
+        row = {**p.to_dict(), "age_months": (today.year - year) * 12 + today.month - month}
+        if num_gpus > 1:
+            row["total_usd"] = p.usd * num_gpus
+        out.append(row)
+    return {"gpu": found.id, "gpu_name": found.name, "count": len(out), "prices": out,
+            "num_gpus": num_gpus}  # fmt: skip
 
 
 @_tool
@@ -397,6 +409,8 @@ def recommend_gpus(
     dataset_samples: float | None = None,
     max_purchase_usd: float | None = None,
     condition: str = "new",
+    min_memory_gb: float | None = None,
+    rank_by: str = "value",
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints. For each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
@@ -404,7 +418,10 @@ def recommend_gpus(
     to buy: only those whose newest `condition` (new or used) purchase price for the GPUs needed
     is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
     or per job, board power, form factor ("PCIe", "SXM"), vendor, segment (datacenter,
-    workstation, consumer, laptop, apple)."""
+    workstation, consumer, laptop, apple), memory per GPU. rank_by "price" puts the cheapest
+    first (purchase price with max_purchase_usd, else the hourly rental)."""
+    if rank_by not in ("value", "price", "speed"):
+        raise InvalidInput(f"rank_by is value, price or speed (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
         raise InvalidInput(
             "A per-job budget needs a training workload and its token budget (train_tokens); "
@@ -418,6 +435,8 @@ def recommend_gpus(
         candidates = [g for g in candidates if form_factor.lower() in (g.form_factor or "").lower()]
     if max_power_w is not None:
         candidates = [g for g in candidates if g.tdp_w is not None and g.tdp_w <= max_power_w]
+    if min_memory_gb is not None:
+        candidates = [g for g in candidates if g.memory_gb >= min_memory_gb * 0.97]
     base = _request(
         model=model, gpu="placeholder", workload=workload, precision=precision, context=context,
         batch=batch, train_tokens=train_tokens, resolution=resolution, steps=steps,
@@ -444,9 +463,18 @@ def recommend_gpus(
             rejected.append({"gpu": gpu.id, "reason": reason})
         else:
             ranked.append(row)
-    if max_purchase_usd is not None:
+    if max_purchase_usd is not None and rank_by == "price":
+        ranked.sort(key=lambda r: (r["purchase_usd"], -r["speed"]))
+        ranking = f"{condition} purchase price, cheapest first"
+    elif max_purchase_usd is not None:
         ranked.sort(key=lambda r: (-r["speed"], r["purchase_usd"]))
         ranking = f"speed, among GPUs whose {condition} purchase price is within the budget"
+    elif rank_by == "price":
+        ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
+        ranking = "hourly rental price, cheapest first"
+    elif rank_by == "speed":
+        ranked.sort(key=lambda r: -r["speed"])
+        ranking = "speed"
     else:
         ranked.sort(key=lambda r: (r["usd_per_unit"] is None, r["usd_per_unit"] or 0, -r["speed"]))
         ranking = "cost per unit of work where a rental price exists, else speed"
@@ -472,10 +500,12 @@ def _rank_row(e: Any, workload: str) -> dict[str, Any]:
         "gpu_name": e.gpu_name,
         "num_gpus": e.num_gpus,
         "memory_per_gpu_gb": e.memory_per_gpu_gb,
+        "memory_total_gb": e.memory_per_gpu_gb * e.num_gpus,
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
         "speed": speed,
         "speed_unit": metric.unit,
         "speed_label": metric.label,
+        "precision": e.precision,
         "usd_per_hour": cost.get("usd_per_hour"),
         "usd_per_unit": job if job is not None else cost.get("usd_per_unit"),
         "unit": "USD per job" if job is not None else f"USD {cost.get('cost_unit', '')}".strip(),

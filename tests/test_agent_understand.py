@@ -196,7 +196,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("cheapest gpu to run llama 3 70b in 4bit", "recommend", {"precision": "nf4"}),
     ("What GPU should I buy for Llama-3-8B under 300 W?", "buy", {"max_power_w": 300.0}),
     ("what hardware to rent for serving gemma 7b at 8k context", "recommend", {"context": 8192}),
-    ("How much VRAM do I need for Llama-3-70B?", "recommend", {"model": "llama-3-70b"}),
+    ("How much VRAM do I need for Llama-3-70B?", "fit", {"model": "llama-3-70b"}),
     # qualitative: retrieval
     ("Why does memory bandwidth matter for LLM inference?", "explain", {}),
     ("What is MIG?", "explain", {}),

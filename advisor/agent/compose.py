@@ -381,9 +381,47 @@ def fit_head(e: dict[str, Any]) -> str:
     )
 
 
+def memory_needed(e: dict[str, Any]) -> str:
+    """What a job needs on any GPU: the peak and its parts, then the defaults it rests on."""
+    parts = " + ".join(
+        f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in e["breakdown_gb"].items() if v > 0.005
+    )
+    head = (
+        f"**{e['model_name']} needs about {num(e['memory_per_gpu_gb'], 'GB')} of GPU memory for "
+        f"{workload_label(e)}** ({settings(e)}): {parts}."
+    )
+    lines = [head]
+    defaults = defaults_line(e)
+    if defaults:
+        lines.append(defaults)
+    return "\n\n".join(lines)
+
+
+def holders(result: dict[str, Any]) -> str:
+    """The GPUs (and how many) that hold a job, best first, each with its speed and price."""
+    rows = []
+    for r in result["ranked"]:
+        row = (
+            f"{gpus_phrase(r['num_gpus'], r['gpu_name'])} (about {num(r['speed'], r['speed_unit'])}"
+        )
+        if r.get("usd_per_hour") is not None:
+            row += f", {usd(r['usd_per_hour'])}/hour"
+        rows.append(row + ")")
+    return f"GPUs that hold it, ranked by {result['ranking']}: " + "; ".join(rows) + "."
+
+
 def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = False) -> str:
     speed = speed_lines(e) if e["fits"] else []
-    if speed_first and speed:
+    job = e.get("job_hours") or e.get("train_hours")
+    if speed_first and speed and job:  # "how long": the wall time leads
+        where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+        head = (
+            f"**{band(job, 'hours').capitalize()} of wall time for {e['model_name']} on {where}** "
+            f"({workload_label(e)}, {settings(e)})."
+        )
+        rest = [line for line in speed if not line.startswith("Whole job:")]
+        lines = [f"It fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *rest]
+    elif speed_first and speed:
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
         label, b, unit = metrics_of(e)[0]
         head = (
@@ -404,19 +442,24 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     return head + "\n\n" + "\n".join(lines)
 
 
-def fit_table(results: list[dict[str, Any]], alternatives: list[str]) -> str:
+def fit_table(results: list[dict[str, Any]], alternatives: list[str],
+              time_first: bool = False) -> str:  # fmt: skip
+    """One model on several GPUs (or variants): the verdict over all of them first, then a row
+    each with the figures that decide it (memory and bandwidth, need, speed or job time, price)."""
     first = results[0]
     fitting = [e for e in results if e["fits"]]
     metric = metrics_of(first)
+    what = f"{first['model_name']} for {workload_label(first)}"
+    best = None
     if fitting and metric:
         key = next(k for k in METRICS if first.get(k) == metric[0][1])
         best = max(fitting, key=lambda e: (e.get(key) or {}).get("typical", 0))
-        head = (
-            f"**{best['gpu_name']} is the fastest of these that fits {first['model_name']} for "
-            f"{workload_label(first)}** ({settings(first)})."
-        )
+    if len(fitting) == len(results):
+        head = f"**Yes: {what} fits on each of them** ({settings(first)})"
+        head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
     elif fitting:
-        head = f"**{first['model_name']} fits on {fitting[0]['gpu_name']}.**"
+        names = ", ".join(e["gpu_name"] for e in fitting)
+        head = f"**It depends on which: {what} fits on {names} only** ({settings(first)})."
     else:
         head = (
             f"**No: {first['model_name']} does not fit on any of them for "
@@ -426,13 +469,18 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str]) -> str:
     lines = []
     for e in results:
         verdict = "fits" if e["fits"] else "does not fit"
+        sheet = ""
+        if e.get("gpu_memory_gb") and e.get("gpu_bandwidth_gbs"):
+            sheet = f" ({num(e['gpu_memory_gb'], 'GB')}, {num(e['gpu_bandwidth_gbs'], 'GB/s')})"
         line = (
-            f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**: {verdict}, "
+            f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "
             f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} "
             "usable"
         )
         figures = metrics_of(e)
-        if e["fits"] and figures:
+        if e["fits"] and e.get("job_hours") and time_first:
+            line += f"; the job takes about {num(e['job_hours']['typical'], 'hours')}"
+        elif e["fits"] and figures:
             label, b, unit = figures[0]
             line += f"; {label} about {num(b['typical'], unit)}"
         if e.get("cost") and e["cost"].get("usd_per_hour") is not None:
@@ -588,6 +636,12 @@ def purchase(result: dict[str, Any], condition: str = "new") -> str:
         f"**{name}: {usd(best['usd'])}{span} {kinds[best['kind']]}** ({best['date']}, "
         f"{_age(best['age_months'])}; {best['seller_class']})."
     )
+    if best.get("total_usd"):
+        head = (
+            f"**{result['num_gpus']} x {name}: {usd(best['total_usd'])} {kinds[best['kind']]}** "
+            f"({usd(best['usd'])} each; {best['date']}, {_age(best['age_months'])}; "
+            f"{best['seller_class']})."
+        )
     others = [
         f"{kinds[p['kind']]} {usd(p['usd'])}{'-' + usd(p['usd_max']) if p.get('usd_max') else ''}"
         f" ({p['date']})"
@@ -650,8 +704,11 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         reasons = "; ".join(f"{r['gpu']}: {r['reason']}" for r in result["rejected"][:4])
         return f"**No GPU meets every constraint** for {job}. {reasons}."
     best = ranked[0]
+    need = ""
+    if best.get("precision") and best.get("memory_total_gb"):
+        need = f" (it needs about {num(best['memory_total_gb'], 'GB')} in {best['precision']})"
     head = (
-        f"**Pick {gpus_phrase(best['num_gpus'], best['gpu_name'])}** for {job}: about "
+        f"**Pick {gpus_phrase(best['num_gpus'], best['gpu_name'])}** for {job}{need}: about "
         f"{num(best['speed'], best['speed_unit'])}"
     )
     if best.get("usd_per_hour") is not None:

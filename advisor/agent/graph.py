@@ -158,12 +158,13 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     if _CALL_TEXT.match(text):  # tool-call syntax written as text: no answer
         text = ""
     cited, bad_refs = _citations(text, turn.box)
-    check, _refs = turn.box.check(text, state["question"], cited)
+    said = turn.query.said(state["question"]) if turn.query is not None else state["question"]
+    check, _refs = turn.box.check(text, said, cited)
     marked = _cite_uncited(text, check.ungrounded, cited, turn.box) if check.ungrounded else text
     if marked != text:  # a marker was added: check again with the passages it cites
         text = marked
         cited, bad_refs = _citations(text, turn.box)
-        check, _refs = turn.box.check(text, state["question"], cited)
+        check, _refs = turn.box.check(text, said, cited)
     problems = []
     if not text:
         problems.append("You gave no answer.")
@@ -177,8 +178,8 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     if text and named and not turn.box.calls:
         problems.append("You answered without calling a tool; every number must come from one.")
     fits = {c.result["fits"] for c in turn.box.calls if c.name == "estimate" and "fits" in c.result}
-    said = read_verdict(text)
-    if len(fits) == 1 and said is not None and said not in fits:
+    verdict = read_verdict(text)
+    if len(fits) == 1 and verdict is not None and verdict not in fits:
         truth = "fits" if True in fits else "does not fit"
         problems.append(f"The estimate says the model {truth}; your answer says the opposite.")
     turn.problem = " ".join(problems) or None

@@ -78,7 +78,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "precision": precision,
         "context": query.context,
         "batch": query.batch or (query.concurrency if workload == "inference" else None),
-        "engine": _engine(query.engine),
+        "engine": _engine(query.engine, model),
+        "offload": query.offload if model.family == "diffusion" else None,
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
         "steps": query.steps,
@@ -95,10 +96,15 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     return args
 
 
-def _engine(engine: str | None) -> str | None:
-    from advisor.calculator import ENGINES
+def _engine(engine: str | None, model: ModelRef) -> str | None:
+    """The engine the user named, if the model's family has it ("diffusers" for SDXL; "hf" is
+    how some write diffusers too); else the family's default."""
+    from advisor.calculator import FAMILIES
 
-    return engine if engine in ENGINES else None
+    engines = FAMILIES[model.family or "llm"].engines
+    if engine == "hf" and "diffusers" in engines:
+        return "diffusers"
+    return engine if engine in engines else None
 
 
 def gpu_choices(ref: GpuRef) -> list[str]:
@@ -259,19 +265,65 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if errors:
         return Draft(errors[0])
     if not results:
-        return Draft("Which GPU? Name it (or its memory) and I will check the fit.")
+        return _memory_needed(query, box, model)
     if len(results) == 1:
         e = results[0]
-        return Draft(c.fit_answer(e, _alternatives(query, box, e, model), speed_first))
+        text = c.fit_answer(e, _alternatives(query, box, e, model), speed_first)
+        priced = _at_user_price(query, box, e)
+        return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
     alternatives: list[str] = []
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives = _alternatives(query, box, roomiest, model)
-    text = c.fit_table(results, alternatives)
+    text = c.fit_table(results, alternatives, time_first=speed_first)
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
+
+
+def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:
+    """The job's cost at the price the user gives ("at $3.50 per GPU-hour"), from its time."""
+    hours = (e.get("job_hours") or e.get("train_hours") or {}).get("typical")
+    price = query.user_price_usd_per_hour
+    if not (hours and price and e.get("fits")):
+        return None
+    per_node = query.price_per_node
+    result = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": hours,
+                                      "num_gpus": 1 if per_node else e["num_gpus"]})  # fmt: skip
+    if "error" in result:
+        return None
+    gpus = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    return c.user_priced(result, gpus if per_node else e["gpu_name"], node=e["num_gpus"]
+                         if per_node else None).replace("**", "**At your price: ", 1)  # fmt: skip
+
+
+REFERENCE_MEMORY = "2000gb"  # a GPU roomy enough for anything: what a job needs, on none
+
+
+def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
+    """ "Peak VRAM of faster-whisper large-v2?": the memory the job needs, named by no GPU."""
+    e = box.call("estimate", estimate_args(query, REFERENCE_MEMORY, None, model))
+    if "error" in e:
+        return Draft(e["error"])
+    lines = [c.memory_needed(e)]
+    if (
+        e.get("family", "llm") == "llm"
+        and e["workload"] == "inference"
+        and e["precision"] in ("bf16", "fp16", "fp32")
+    ):
+        four = box.call("estimate", {**estimate_args(query, REFERENCE_MEMORY, None, model),
+                                     "precision": "awq"})  # fmt: skip
+        if "error" not in four:
+            lines.append(f"In 4-bit (AWQ) it needs about {c.num(four['memory_per_gpu_gb'], 'GB')}.")
+    workload, _ = workload_of(query)
+    args = {"model": model_arg(model), "workload": workload, "top": 3}
+    if model.precision or query.precision:
+        args["precision"] = model.precision or query.precision
+    picks = box.call("recommend_gpus", args)
+    if picks.get("ranked"):
+        lines.append(c.holders(picks))
+    return Draft("\n\n".join(lines))
 
 
 def speed(query: Query, box: ToolBox) -> Draft:
@@ -397,6 +449,9 @@ def num_phrase(n: int) -> str:
     return "one" if n == 1 else str(n)
 
 
+_CHEAPEST = re.compile(r"\bcheap\w*|\blowest (?:cost|price)\b|\bleast expensive\b")
+
+
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if not query.models:
         return explain(query, box)
@@ -411,6 +466,9 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "max_usd_per_hour": budget.usd if budget and budget.per == "hour" else None,
         "max_power_w": query.max_power_w,
         "segment": query.segment,
+        "vendor": query.vendor,
+        "min_memory_gb": query.memory_gb,
+        "rank_by": "price" if _CHEAPEST.search(query.text.lower()) else None,
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
         "steps": query.steps,
@@ -439,8 +497,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
     if query.gpus:
         parts = []
         for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
+            args: dict[str, Any] = {"num_gpus": ref.count} if (ref.count or 1) > 1 else {}
             for gpu in gpu_choices(ref)[:2]:
-                parts.append(c.purchase(box.call("purchase_prices", {"gpu": gpu}), condition))
+                priced = box.call("purchase_prices", {"gpu": gpu, **args})
+                parts.append(c.purchase(priced, condition))
         text = "\n\n".join(parts)
         if query.models:
             verdict = fit(query, box).text

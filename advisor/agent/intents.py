@@ -146,6 +146,9 @@ _RENT_OR_BUY = _cues(
 _BIGGEST_MODEL = _cues(r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b")
 _HOW_LONG = _cues(
     r"\bhow long\b",
+    r"\btime\s*(?:\+|and|&)\s*cost\b",
+    r"\b(?:training|wall|total) time\b",
+    r"\bhow much time\b",
     r"\bhow many (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
     r"\btime to (?:train|finish|transcribe|fine-?tune)\b",
     r"\bdays\?",
@@ -352,6 +355,8 @@ def _compare(q: Query, low: str) -> bool:
 def _recommend(q: Query, low: str) -> bool:
     if q.memory_gb and q.models:
         return False  # "is 24 GB enough for gemma 2 27b": a fit question
+    if q.models and not q.gpus and _MEMORY_ASKED.search(low):
+        return False  # "how much vram does llama 3 8b need": the memory it needs
     return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
 
 
@@ -390,9 +395,17 @@ def _advice(q: Query, low: str) -> bool:
     )
 
 
+_MEMORY_ASKED = _cues(
+    r"\bhow much (?:vram|memory|gpu memory)\b",
+    r"\bcu[aá]nta vram\b",
+    r"\bwie viel vram\b",
+    r"\b(?:peak|max(?:imum)?) (?:vram|memory)\b",
+    r"\b(?:vram|memory) (?:usage|use|needed|required|requirements?|footprint)\b",
+)
+
+
 def _fit(q: Query, low: str) -> bool:
-    need = re.search(r"\bhow much (?:vram|memory)\b|\bcu[aá]nta vram\b|\bwie viel vram\b", low)
-    return bool(q.models and (q.gpus or q.memory_gb or need))
+    return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
 
 
 def _explain(q: Query, low: str) -> bool:

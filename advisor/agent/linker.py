@@ -295,7 +295,25 @@ class Linker:
             if not any(r.ids and r.ids == ref.ids for r in refs):
                 refs.append(ref)
             i = end
+        if not any(r.family == "speech" for r in refs):
+            refs += self._whisper_variant(words)
         return refs
+
+    def _whisper_variant(self, words: list[Token]) -> list[ModelRef]:
+        """ "faster-whisper with large-v2", "whisper.cpp ... medium", "wisper tiny": a Whisper
+        size alone, where an engine or a slip of the name says which family it is."""
+        said = any(
+            "whisper" in w.low or difflib.SequenceMatcher(None, w.low, "whisper").ratio() >= 0.85
+            for w in words
+        )
+        if not said:
+            return []
+        table = models_of(self.catalog, FAMILIES["speech"])
+        for w in words:
+            mid = f"whisper-{w.low}"
+            if mid in table:
+                return [ModelRef(w.text, (mid,), "speech")]
+        return []
 
     def _elliptic(
         self, words: list[Token], i: int, refs: list[ModelRef]
@@ -423,10 +441,19 @@ class Linker:
         if not matches:
             return None
         order = {fm: n for n, fm in enumerate(self.model_order)}
-        return max(
-            matches,
-            key=lambda fm: (getattr(self._entry(*fm), "release_year", 0) or 0, order.get(fm, 0)),
-        )
+        said = set(re.findall(r"[a-z]+", prefix))
+
+        def rank(fm: tuple[str, str]) -> tuple[int, bool, int, int]:
+            # "llama 70b" is Meta's newest Llama of that size, not a derivative such as
+            # Llama-3.1-Nemotron-70B: names with words the user did not say rank last; then a
+            # size within 3% of the one said ("gemma 27b" is Gemma 3 27B, not a 26B)
+            entry = self._entry(*fm)
+            extra = set(re.findall(r"[a-z]{2,}", entry.name.lower())) - said - _PLAIN_WORDS
+            size = _params_b(entry) or 0.0
+            exact = abs(size - size_b) <= 0.03 * size_b
+            return (-len(extra), exact, getattr(entry, "release_year", 0) or 0, order.get(fm, 0))
+
+        return max(matches, key=rank)
 
     def _unknown_model(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
         """A model-shaped name the catalog lacks ("GPT-5", "Llama 7 400B"): suggestions."""
@@ -478,6 +505,7 @@ class Linker:
         return None
 
 
+_PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})
 _GPU_SHAPE = re.compile(
     r"^(?:rtx|gtx|quadro|tesla)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4})(?:\s?ti)?$", re.I
 )

@@ -68,6 +68,7 @@ class Query:
     precision: str | None = None
     engine: str | None = None
     framework: str | None = None
+    offload: str | None = None  # diffusion: none | model | sequential (CPU offload)
     context: int | None = None
     batch: int | None = None
     output_tokens: int | None = None
@@ -97,6 +98,7 @@ class Query:
     condition: str | None = None  # new | used
     location: str | None = None  # home | cloud | datacenter
     segment: str | None = None
+    vendor: str | None = None  # "nvidia", "amd", ... when the user limits the choice
     topic: str | None = None  # what an explain question is about
     follow_up: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
@@ -114,6 +116,12 @@ class Query:
     @property
     def has_model(self) -> bool:
         return bool(self.models) and any(m.resolved or m.size_b for m in self.models)
+
+    def said(self, question: str) -> str:
+        """The user's own words an answer may repeat: this question and the names the thread
+        carries from earlier turns ("the gtx 1650" of a follow-up's first message)."""
+        names = [*(g.text for g in self.gpus), *(m.text for m in self.models)]
+        return " ".join([question, *names])
 
     def with_(self, **changes: Any) -> Query:
         return replace(self, **changes)

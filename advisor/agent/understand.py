@@ -68,7 +68,18 @@ ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("whisper.cpp", r"\bwhisper[.\s]?cpp\b"),
     ("openai-whisper", r"\bopenai[- ]whisper\b"),
     ("tensorrt", r"\btensorrt\b(?![- ]?llm)"),
-    ("hf", r"\btransformers\b|\bhugging ?face\b|\bhf\b|\bdiffusers\b|\bpeft\b"),
+    ("diffusers", r"\bdiffusers\b|\bcomfy ?ui\b|\bautomatic1111\b|\ba1111\b|\bforge\b"),
+    ("hf", r"\btransformers\b|\bhugging ?face\b|\bhf\b|\bpeft\b"),
+)
+OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
+    ("none", r"\b(?:no|without)\s+(?:cpu\s+)?offload\w*"),
+    ("sequential", r"(?<![a-z])sequential[\s_-]*(?:cpu[\s_-]*)?offload\w*"),
+    (
+        "model",
+        r"(?<![a-z])(?:model[\s_-]*)?cpu[\s_-]*offload\w*|\bwith offload\w*"
+        r"|\boffload\w*(?: \w+)? to (?:the )?(?:cpu|ram|system memory)"
+        r"|\b--?(?:med|low)vram\b",
+    ),
 )
 FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("tensorflow", r"\btensor ?flow\b|\btf2?\b|\bkeras\b"),
@@ -600,9 +611,14 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
         if value in stated:
             continue
         before = low[max(0, m.start() - 30) : m.start()]
+        after = low[m.end() : m.end() + 3]
         if m.group(2) or re.search(
-            r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|within)\s$", before
+            r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|within|want|need"
+            r"|at least|min(?:imum)?|over|above)\s$",
+            before,
         ):
+            return value
+        if re.match(r"\+|\s?(?:or more|minimum|min\b|and up)", after):  # "16gb+", "24 gb or more"
             return value
     return None
 
@@ -757,6 +773,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     given = workload is not None
     family = models[0].family if models and models[0].family else hint
     trains = re.search(r"\bhow long\b|\bhow many (?:days|hours|weeks)\b|\b\w+[- ]days\b", low)
+    tokens_said = _train_tokens(low) or 0
+    if workload == "finetune" and tokens_said >= 1e9 and not _said(low, "finetune"):
+        workload, given = "train", True  # "training GPT-2 on 31B tokens": pre-training
     if workload in (None, "finetune") and trains:
         tokens = _train_tokens(low) or 0
         if family in (None, "llm") and tokens >= 1e9:
@@ -776,6 +795,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         precision=precision,
         engine=_first(ENGINE_WORDS, low),
         framework=_first(FRAMEWORK_WORDS, low),
+        offload=_first(OFFLOAD_WORDS, low),
         context=_context(low),
         batch=_batch(low),
         output_tokens=_output_tokens(low),
@@ -811,6 +831,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         else None,
         location=_location(low),
         segment=_segment(low),
+        vendor=_vendor(low, gpus),
         topic=next((t for t, p in TOPIC_WORDS.items() if re.search(p, low)), None),
         notes=notes,
     )
@@ -962,6 +983,15 @@ def _location(low: str) -> str | None:
     return None
 
 
+def _vendor(low: str, gpus: tuple[GpuRef, ...]) -> str | None:
+    """A vendor the user limits the choice to ("cheapest new nvidia card"), with no GPU named."""
+    if gpus:
+        return None
+    m = re.search(r"\b(nvidia|amd|intel|apple)\b(?! (?:vs|or|and)\b)", low)
+    names = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "apple": "Apple"}
+    return names[m.group(1)] if m else None
+
+
 def _segment(low: str) -> str | None:
     for segment, pattern in (
         ("laptop", r"\blaptops?\b|\bnotebook\b|\bmobile\b"),
@@ -1054,6 +1084,7 @@ def resolve(
         "concurrency",
         "resolution",
         "steps",
+        "offload",
         "user_price_usd_per_hour",
         "seconds_per_item",
         "train_tokens",

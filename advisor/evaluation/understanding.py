@@ -47,7 +47,7 @@ ENGINE_SAME = {
     "lm studio": "llama.cpp",
     "lmstudio": "llama.cpp",
     "transformers": "hf",
-    "diffusers": "hf",
+    "diffusers": "diffusers",
     "comfyui": None,
     "a1111": None,
 }
