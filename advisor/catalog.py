@@ -246,9 +246,14 @@ class Catalog:
     _tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, data_dir: Path) -> Catalog:
+    def load(cls, data_dir: Path, user_dir: Path | None = None) -> Catalog:
+        """The catalog of `data_dir`, plus the GPUs and models a user added under `user_dir`
+        (`gpu-advisor gpus add`, `models add`): the same checks, and never a built-in id."""
         gpus = _load_entries(data_dir, "gpus", GPU, "GPU")
         models = _load_entries(data_dir, "models", Model, "model")
+        if user_dir is not None and user_dir.is_dir():
+            gpus += _load_entries(user_dir, "gpus", GPU, "GPU", required=False)
+            models += _load_entries(user_dir, "models", Model, "model", required=False)
         for gpu in gpus:
             _validate_gpu(gpu, f"gpus: GPU '{gpu.id}'")
         for model in models:
@@ -513,14 +518,30 @@ def _check_name(name: object, kind: str) -> None:
 # ---------------------------------------------------------------- module-level shortcuts
 
 
+def user_catalog_dir() -> Path:
+    """Where `gpus add` and `models add` keep what a user adds: <advisor home>/catalog."""
+    return data_home() / "catalog"
+
+
 @lru_cache(maxsize=4)
-def _load_cached(data_dir: Path) -> Catalog:
-    return Catalog.load(data_dir)
+def _load_cached(data_dir: Path, user_dir: Path | None, stamp: tuple[float, ...]) -> Catalog:
+    return Catalog.load(data_dir, user_dir)
+
+
+def _user_stamp(user_dir: Path) -> tuple[float, ...]:
+    """When the user's additions last changed: an addition reloads the catalog."""
+    return tuple(p.stat().st_mtime for p in sorted(user_dir.glob("*/*.yaml")))
 
 
 def load_catalog(data_dir: Path | None = None) -> Catalog:
-    """The catalog for `data_dir` (default: settings), loaded once per process."""
-    return _load_cached(data_dir or Settings.from_env().data_dir)
+    """The catalog for `data_dir` (default: settings) with the user's additions when it is the
+    packaged catalog, loaded once per process (again after an addition)."""
+    from advisor.config import PACKAGE_DATA_DIR
+
+    directory = data_dir or Settings.from_env().data_dir
+    user = user_catalog_dir() if directory == PACKAGE_DATA_DIR else None
+    stamp = _user_stamp(user) if user is not None and user.is_dir() else ()
+    return _load_cached(directory, user, stamp)
 
 
 def get_gpu(name: str) -> GPU:

@@ -5,9 +5,14 @@ These import nothing heavier than PyYAML, click and rich, so they answer in a fr
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import click
 
+from advisor.calculator.families import FAMILIES, find_model, models_of
 from advisor.catalog import SEGMENTS, load_catalog
+from advisor.cli.additions import gpus_add, models_add
 from advisor.cli.render import fmt, print_json, short_source, table
 from advisor.specs import GPU, Model
 
@@ -73,7 +78,7 @@ def _params_b(model: Model) -> str:
 
 @click.group()
 def gpus() -> None:
-    """GPU datasheets: list, show, compare."""
+    """GPU datasheets: list, show, compare, add."""
 
 
 @gpus.command("list")
@@ -172,51 +177,73 @@ def gpus_compare(names: tuple[str, ...], as_json: bool) -> None:
 
 @click.group()
 def models() -> None:
-    """LLM architectures: list, show."""
+    """Model architectures of every workload family: list, show, add."""
 
 
 @models.command("list")
 @click.option("--family", help="e.g. 'Llama 3', Qwen3, Gemma.")
+@click.option("--workload-family", "workload_family",
+              type=click.Choice(list(FAMILIES)), help="llm, vision, transformer, ...")  # fmt: skip
 @click.option("--min-params", type=click.FloatRange(min=0), help="At least this many billion.")
 @click.option("--max-params", type=click.FloatRange(min=0), help="At most this many billion.")
 @click.option("--moe/--dense", default=None, help="Only mixture-of-experts, or only dense.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def models_list(
     family: str | None,
+    workload_family: str | None,
     min_params: float | None,
     max_params: float | None,
     moe: bool | None,
     as_json: bool,
 ) -> None:
-    """List models, optionally filtered."""
-    found = load_catalog().list_models(
-        family=family, min_params_b=min_params, max_params_b=max_params, moe=moe
-    )
+    """List the models of every workload family (LLMs, image, BERT-style, diffusion, speech),
+    optionally filtered."""
+    catalog = load_catalog()
+    llm_only = family is not None or moe is not None
+    found: list[tuple[str, Any]] = []
+    for fam in FAMILIES.values():
+        if workload_family not in (None, fam.name) or (llm_only and fam.name != "llm"):
+            continue
+        if fam.name == "llm":
+            rows = catalog.list_models(family=family, min_params_b=min_params,
+                                       max_params_b=max_params, moe=moe)  # fmt: skip
+        else:
+            rows = [m for m in models_of(catalog, fam).values()
+                    if _within(_size(m), min_params, max_params)]  # fmt: skip
+        found += [(fam.name, m) for m in rows]
     if as_json:
-        print_json([m.to_dict() for m in found])
+        print_json([{"workload_family": f, **m.to_dict()} for f, m in found])
         return
-    rows = [
-        (
-            m.id,
-            _params_b(m),
-            f"{m.active_params / 1e9:.2f}B" if m.active_params else "-",
-            str(m.num_layers),
-            f"{m.num_attention_heads}/{m.num_kv_heads}",
-            m.attention_type,
-            fmt(m.max_context),
-        )
-        for m in found
-    ]
-    columns = ("id", "params", "active", "layers", "heads/kv", "attention", "context")
-    table(f"{len(found)} models", columns, rows)
+    table_rows = [(m.id, f, f"{_size(m) / 1e9:.3g}B" if _size(m) else "-", m.name)
+                  for f, m in found]  # fmt: skip
+    table(f"{len(found)} models", ("id", "family", "params", "name"), table_rows)
+
+
+def _size(model: Any) -> float:
+    for name in ("total_params", "params", "denoiser_params"):
+        if getattr(model, name, None):
+            return float(getattr(model, name))
+    return 0.0
+
+
+def _within(size: float, low_b: float | None, high_b: float | None) -> bool:
+    return (low_b is None or size >= low_b * 1e9) and (high_b is None or size <= high_b * 1e9)
 
 
 @models.command("show")
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def models_show(name: str, as_json: bool) -> None:
-    """Show one model's architecture (or a generic size such as '13b')."""
-    model = load_catalog().get_model(name)
+    """Show one model's architecture, of any family (or a generic size such as '13b')."""
+    fam, model = find_model(name, load_catalog())
+    if fam.name != "llm":
+        data = {"workload_family": fam.name, **dataclasses.asdict(model)}
+        if as_json:
+            print_json(data)
+            return
+        shown = [(k, fmt(v)) for k, v in data.items() if v is not None and k != "aliases"]
+        table(f"{model.name} ({model.id}, {fam.label})", ("field", "value"), shown)
+        return
     if as_json:
         print_json(model.to_dict())
         return
@@ -279,3 +306,7 @@ def prices(
         table_rows,
     )
     click.echo("Prices move fast: check the date and the source before you spend.")
+
+
+gpus.add_command(gpus_add)
+models.add_command(models_add)

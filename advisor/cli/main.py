@@ -16,6 +16,7 @@ from advisor import __version__
 from advisor.catalog import load_catalog
 from advisor.cli.ask import ask_command, chat_command, llm_group
 from advisor.cli.catalog import gpus, models, prices
+from advisor.cli.cost import cost_group
 from advisor.cli.estimate import estimate_command
 from advisor.cli.evaluate import eval_command
 from advisor.cli.retrieval import corpus_group, index_command, search_command
@@ -44,9 +45,9 @@ def cli(ctx: click.Context) -> None:
         )
 
 
-for command in (gpus, models, prices, ask_command, chat_command, llm_group, estimate_command,
-                eval_command, index_command, search_command, corpus_group, ui_command,
-                serve_command, mcp_command, slack_command):  # fmt: skip
+for command in (gpus, models, prices, cost_group, ask_command, chat_command, llm_group,
+                estimate_command, eval_command, index_command, search_command, corpus_group,
+                ui_command, serve_command, mcp_command, slack_command):  # fmt: skip
     cli.add_command(command)
 
 
