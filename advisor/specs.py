@@ -205,6 +205,7 @@ class VisionModel:
     confidence: str
     notes: str | None
     source: str
+    layers: int | None = None  # weight layers (convolutions and linears): kernels per pass
 
 
 @dataclass(frozen=True)
@@ -258,6 +259,10 @@ class DiffusionModel:
     confidence: str
     notes: str | None
     source: str
+    # elements written per denoiser forward (one branch, native resolution) and per VAE decode,
+    # millions: every op's output, the activation traffic a step moves through memory
+    denoiser_written_m: float | None = None
+    vae_decode_written_m: float | None = None
 
 
 @dataclass(frozen=True)

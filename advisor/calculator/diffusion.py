@@ -5,10 +5,13 @@ fine-tuning memory and speed.
 
 One denoising step runs the denoiser once per image and guidance branch (two with classifier-free
 guidance); its MACs grow with the latent's pixels, and the self-attention share with their
-square. A step costs its FLOPs at the card's dense FP16 rate times an efficiency, plus a fixed
-per-step time (kernel launches, scheduler, Python), which is what dominates batch 1 on big cards.
-The image then passes the VAE decoder. The constants are fitted to published tables
-(eval/calibration/workloads.csv, diffusion rows; eval/calibration_benchmark.py prints the fit).
+square. A step costs its FLOPs at the card's dense 16-bit rate times an efficiency (by kind of
+denoiser), the elements its ops write moved through memory (which is why an A100 runs SD 1.5
+little faster than an RTX 3090 with four times its TFLOPS), and a fixed per-step time (kernel
+launches, scheduler, Python), which is what dominates batch 1 on big cards. The image then passes
+the VAE decoder, costed the same way. The constants are fitted to published tables
+(eval/calibration/workloads.csv, diffusion rows); eval/calibration_families.py refits them and
+prints their in-sample, leave-one-source-out and leave-one-GPU-out error.
 """
 
 from __future__ import annotations
@@ -22,21 +25,35 @@ from advisor.calculator.precision import get_precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, DiffusionModel
 
-# Fitted on the diffusers PyTorch 2.0 benchmark tables and the blog and doc tables of
-# eval/calibration/workloads.csv (W0441-W0543, fp16/bf16, eager and compiled; W0528, a
-# sequential-offload run, left out): median error 17% on 66 rows.
-STEP_EFFICIENCY = 0.51  # share of dense FP16 TFLOPS a denoiser step reaches
-STEP_OVERHEAD_S = 0.025  # fixed time per denoising step in eager PyTorch
-COMPILED_OVERHEAD = 0.46  # torch.compile (and CUDA graphs) cut the per-step overhead to this share
-VAE_INEFFICIENCY = 3.9  # the VAE decoder's large convolutions reach a quarter of the step's rate
-GEFORCE_FP16 = 1.19  # GeForce/RTX cards: half-precision matmuls may accumulate in FP16 (2x rate)
-LOW_POWER = 0.56  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
-TENSORRT = 1.6  # TensorRT fp8/int8 pipelines against eager diffusers (MLPerf vs diffusers rows)
+# Speed constants: fitted by eval/calibration_families.py to the diffusion speed rows of
+# eval/calibration/workloads.csv (diffusers docs, HF blog and MLPerf tables; the rows it maps are
+# listed in eval/results/calibration_families.json).
+# share of dense 16-bit TFLOPS a denoiser's matmuls and convolutions reach, by kind of denoiser:
+# a UNet's many small convolutions and norms reach less than a transformer's large matmuls
+STEP_EFFICIENCY = {
+    "unet": 0.573,  # SD 1.5/2.1/XL rows: diffusers PyTorch 2.0 tables W0441-W0476, W0480-W0496
+    "mmdit": 0.381,  # FLUX.1-dev rows W0497-W0503 (SD3 and FLUX H100 rows name no variant)
+}
+ACTIVATION_TRAFFIC = 1.92  # times each element a step writes crosses memory at full bandwidth
+STEP_OVERHEAD_S = 0.0259  # fixed time per denoising step in eager PyTorch (launches, scheduler)
+COMPILED = 0.435  # torch.compile fuses element-wise ops and captures the step: traffic and
+# overhead fall to this share
+# GeForce/RTX cards list their FP16 rate with FP32 accumulation; FP16 matmuls may accumulate in
+# FP16 at twice that (bf16 always accumulates in FP32)
+GEFORCE_FP16 = 1.29
+LOW_POWER = 0.583  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
+TENSORRT = 1.82  # TensorRT fp8/int8 SDXL (MLPerf W0742-W0762) against an eager 16-bit step
 # Peak memory besides the weights: activations of one denoiser branch at 1024 px, and the VAE
-# decode of one 1024 px image (SDXL A100 fp16 batch 4 with and without VAE slicing, W0522/W0531)
-DENOISER_ACT_GB_1024 = 0.67
-VAE_DECODE_GB_1024 = 2.1
+# decode of one 1024 px image (the two phases never overlap: the peak is the larger). Fitted by
+# eval/calibration_families.py to the diffusion inference memory rows.
+DENOISER_ACT_GB_1024 = 1.94  # SDXL A100 batch 4 rows W0525-W0529, SD3 and FLUX rows W0532-W0554
+VAE_DECODE_GB_1024 = 3.88
+# Training with gradient checkpointing: activations kept per 1024 px image. Not fitted: the two
+# FLUX LoRA memory rows (W0556, W0559) differ in which text encoders stay on the GPU.
+TRAIN_ACT_GB_1024 = 1.0
 RUNTIME_GB = 1.0
+PCIE_OFFLOAD_GBS = 25.0  # host-to-GPU copy rate of offloaded weights (PCIe 4.0 x16, achieved)
+WRITTEN_PER_GMAC_M = 1.5  # elements written per GMAC where a model's count is not recorded
 OFFLOADS = ("none", "model", "sequential")
 DIFFUSION_BAND = (0.75, 1.25)
 
@@ -52,18 +69,76 @@ def step_macs(model: DiffusionModel, resolution: int) -> float:
     return model.denoiser_gmacs * 1e9 * ((1 - share) * q + share * q * q)
 
 
-def _rate(gpu: GPU, precision: str) -> float:
+def _rate(gpu: GPU, precision: str, denoiser: str = "unet") -> float:
+    """FLOP/s a denoiser reaches. Weights stored in fp8, int8 or nf4 are dequantised to 16 bits
+    for the matmuls (diffusers, quanto, torchao, bitsandbytes), so they compute at the 16-bit
+    rate; fp32 runs on TF32 tensor cores."""
     peak = gpu.fp16_bf16_dense_tflops or (gpu.fp32_tflops or 1.0) * 2
     if precision == "fp32":
         peak = gpu.tf32_dense_tflops or gpu.fp32_tflops or peak / 4
-    elif precision == "fp8" and gpu.fp8_dense_tflops:
-        peak = gpu.fp8_dense_tflops
     peak *= GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
-    if gpu.segment in ("consumer", "laptop", "workstation") and precision in ("fp16", "bf16"):
+    if gpu.segment in ("consumer", "laptop", "workstation") and precision == "fp16":
         peak *= GEFORCE_FP16
     if (gpu.tdp_w or 1000) <= 75:
         peak *= LOW_POWER
-    return peak * 1e12 * STEP_EFFICIENCY
+    return peak * 1e12 * STEP_EFFICIENCY.get(denoiser, STEP_EFFICIENCY["mmdit"])
+
+
+def _traffic_s(written_m: float, scale: float, gpu: GPU, precision: str) -> float:
+    """Seconds to move `written_m` million activation elements (times `scale`) through memory."""
+    elem = 4.0 if precision == "fp32" else 2.0
+    return written_m * 1e6 * scale * elem * ACTIVATION_TRAFFIC / (gpu.bandwidth_gbs * 1e9)
+
+
+def inference_seconds(
+    model: DiffusionModel, request: Request, gpu: GPU, precision: str
+) -> tuple[float, float]:
+    """(seconds per denoising step, seconds per batch of images: text encoders, every step and
+    the VAE decode) for one GPU; each step runs the denoiser once per image and guidance branch."""
+    resolution = request.resolution or model.native_resolution
+    steps = request.steps or model.default_steps
+    batch = request.batch
+    engine = request.engine or "diffusers"
+    branches = 2 if model.guidance == "cfg" else 1
+    rate = _rate(gpu, precision, model.denoiser)
+    vae_rate = _rate(gpu, precision)  # the VAE is a convolutional net like a UNet
+    q = (resolution / model.native_resolution) ** 2
+    written = model.denoiser_written_m or model.denoiser_gmacs * WRITTEN_PER_GMAC_M
+    fused = COMPILED if engine == "pytorch-compile" else 1.0
+    step = 2 * step_macs(model, resolution) * branches * batch / rate
+    step += fused * (_traffic_s(written, q * branches * batch, gpu, precision) + STEP_OVERHEAD_S)
+    if engine == "tensorrt":
+        step /= TENSORRT
+    if request.offload == "sequential":  # every layer's weights cross PCIe each step
+        step += _weight_bytes(model, precision) / (PCIE_OFFLOAD_GBS * 1e9)
+    vae_written = model.vae_decode_written_m or model.vae_decode_gmacs * WRITTEN_PER_GMAC_M
+    vae = 2 * model.vae_decode_gmacs * 1e9 * q * batch / vae_rate
+    vae += _traffic_s(vae_written, q * batch, gpu, precision)
+    text = 2 * model.text_encoder_gmacs * 1e9 * branches / vae_rate
+    return step, steps * step + vae + text
+
+
+def train_samples_per_s(model: DiffusionModel, request: Request, gpu: GPU, precision: str) -> float:
+    """LoRA or DreamBooth training images per second on one GPU. Gradient checkpointing runs
+    the forward twice; the backward costs two forwards, or one under LoRA (the frozen base's
+    weight gradients are skipped)."""
+    resolution = request.resolution or model.native_resolution
+    lora = request.workload == "finetune-lora"
+    flops = 2 * step_macs(model, resolution) * request.batch * (3 if lora else 4)
+    step = flops / _rate(gpu, precision, model.denoiser) + 3 * STEP_OVERHEAD_S
+    return request.batch / step
+
+
+def memory(model: DiffusionModel, request: Request, precision: str) -> dict[str, float]:
+    """Peak GB on one GPU by component."""
+    resolution = request.resolution or model.native_resolution
+    if request.workload == "inference":
+        branches = 2 if model.guidance == "cfg" else 1
+        return _inference_memory(
+            model, precision, resolution, request.batch, branches, request.offload or "none"
+        )
+    lora = request.workload == "finetune-lora"
+    return _training_memory(model, precision, resolution, request.batch, lora, request.lora_rank)
 
 
 def estimate(
@@ -74,36 +149,25 @@ def estimate(
     steps = request.steps or model.default_steps
     batch = request.batch
     offload = request.offload or "none"
+    engine = request.engine or "diffusers"
     if not request.resolution:
         notes.append(f"resolution not given: {resolution} px assumed (the model's native size)")
     if not request.steps and request.workload == "inference":
         notes.append(f"steps not given: {steps} assumed (the pipeline's default)")
     branches = 2 if model.guidance == "cfg" else 1
-    rate = _rate(gpu, precision)
-    engine = request.engine or "diffusers"
-    overhead = STEP_OVERHEAD_S * (
-        COMPILED_OVERHEAD if engine in ("pytorch-compile", "tensorrt") else 1
-    )
+    mem = memory(model, request, precision)
     if request.workload == "inference":
-        flops = 2 * step_macs(model, resolution) * branches * batch
-        step = flops / rate + overhead
-        if engine == "tensorrt":
-            step /= TENSORRT
-        q = (resolution / model.native_resolution) ** 2
-        vae = 2 * model.vae_decode_gmacs * 1e9 * q * batch * VAE_INEFFICIENCY / rate
-        text = 2 * model.text_encoder_gmacs * 1e9 * branches / rate
-        if offload == "sequential":  # every layer's weights cross PCIe each step
-            step += _weight_bytes(model, precision) / 25e9
-        per_batch = steps * step + vae + text
+        step, per_batch = inference_seconds(model, request, gpu, precision)
         per_image = Band.around(per_batch / batch, DIFFUSION_BAND)
         images = per_image.inverse()
         it = Band.around(1 / step, DIFFUSION_BAND)
-        mem = _inference_memory(model, precision, resolution, batch, branches, offload)
         notes.append(
             f"{steps} steps x {branches} denoiser pass(es) of "
             f"{step_macs(model, resolution) / 1e9:,.0f} GMACs at {resolution} px, then the VAE; "
             f"{engine}, {offload} CPU offload"
         )
+        if precision in ("fp8", "int8", "nf4") and engine != "tensorrt":
+            notes.append(f"{precision} weights computed at 16 bits (weight-only quantisation)")
         metrics: dict[str, Any] = {
             "images_per_s": (images.scaled(request.num_gpus)).to_dict(),
             "seconds_per_image": per_image.to_dict(),
@@ -115,10 +179,7 @@ def estimate(
             notes.append(f"job: {request.images:,.0f} images")
     else:
         lora = request.workload == "finetune-lora"
-        flops = 2 * step_macs(model, resolution) * batch * (3 if not lora else 2.5)
-        step = flops / rate + 3 * overhead
-        samples = Band.around(batch / step, DIFFUSION_BAND)
-        mem = _training_memory(model, precision, resolution, batch, lora, request.lora_rank)
+        samples = Band.around(train_samples_per_s(model, request, gpu, precision), DIFFUSION_BAND)
         notes.append(
             ("LoRA" if lora else "DreamBooth (full denoiser)") + f" training at "
             f"{resolution} px, batch {batch}, gradient checkpointing, 8-bit Adam"
@@ -173,24 +234,29 @@ def _weight_bytes(model: DiffusionModel, precision: str) -> float:
 def _inference_memory(
     model: DiffusionModel, precision: str, resolution: int, batch: int, branches: int, offload: str
 ) -> dict[str, float]:
+    """The peak phase: denoising (denoiser activations) or the VAE decode, whichever is larger,
+    with the weights on the GPU during it (all of them; one component under model offload)."""
     q = (resolution / 1024) ** 2
-    elem = _bytes(precision) / 2
+    act = max(_bytes(precision) / 2, 1.0)  # activations stay 16-bit under 8- and 4-bit weights
     weights = {
         "denoiser": model.denoiser_params * _bytes(precision) / GB,
         "text_encoders": model.text_encoder_params * _bytes(precision) / GB,
         "vae": model.vae_params * _bytes(precision) / GB,
     }
-    if offload == "model":  # one component on the GPU at a time
-        largest = max(weights, key=weights.__getitem__)
-        weights = {k: (v if k == largest else 0.0) for k, v in weights.items()}
-    elif offload == "sequential":  # one layer at a time
-        weights = {k: 0.0 for k in weights} | {"weights_in_flight": 0.5}
-    return {
-        **weights,
-        "activations": DENOISER_ACT_GB_1024 * q * batch * branches * max(elem, 1.0),
-        "vae_decode": VAE_DECODE_GB_1024 * q * batch * max(elem, 1.0),
-        "runtime_overhead": RUNTIME_GB,
+    phases = {
+        "activations": ("denoiser", DENOISER_ACT_GB_1024 * q * batch * branches * act),
+        "vae_decode": ("vae", VAE_DECODE_GB_1024 * q * batch * act),
     }
+    if offload == "model":  # one component on the GPU at a time
+        peak = max(phases, key=lambda k: weights[phases[k][0]] + phases[k][1])
+        if weights["text_encoders"] > weights[phases[peak][0]] + phases[peak][1]:
+            return {"text_encoders": weights["text_encoders"], "runtime_overhead": RUNTIME_GB}
+        weights = {k: (v if k == phases[peak][0] else 0.0) for k, v in weights.items()}
+    else:
+        peak = max(phases, key=lambda k: phases[k][1])
+        if offload == "sequential":  # one layer at a time
+            weights = {k: 0.0 for k in weights} | {"weights_in_flight": 0.5}
+    return {**weights, peak: phases[peak][1], "runtime_overhead": RUNTIME_GB}
 
 
 def _training_memory(
@@ -200,7 +266,8 @@ def _training_memory(
     params = model.denoiser_params
     if lora:
         trainable = params * rank / 4000  # adapters on the attention projections
-        frozen = params * _bytes(precision)
+        # fp8 training keeps 16-bit weights and casts them per matmul; nf4 (QLoRA) stores 4-bit
+        frozen = params * (2.0 if precision == "fp8" else _bytes(precision))
         states = trainable * 16
     else:
         trainable = params
@@ -210,7 +277,7 @@ def _training_memory(
         "denoiser": frozen / GB,
         "trainable_and_optimizer": states / GB,
         "text_encoders_and_vae": (model.text_encoder_params + model.vae_params) * 2 / GB,
-        "activations": DENOISER_ACT_GB_1024 * 1.5 * q * batch,  # checkpointed
+        "activations": TRAIN_ACT_GB_1024 * q * batch,  # checkpointed
         "runtime_overhead": RUNTIME_GB,
     }
 

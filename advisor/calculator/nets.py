@@ -1,17 +1,22 @@
 """Image models (CNNs, ViTs, detectors) and classic transformers (BERT-style encoders,
 Transformer-XL): training and inference throughput and memory.
 
-A step's time per sample is a compute term plus a memory term, each on its own datasheet rate:
+A step's time is the batch's per-sample time plus the step's fixed costs, each on its own rate:
 
-    seconds per sample = FLOPs / (tensor TFLOPS x e_compute) + bytes moved / (bandwidth x e_memory)
+    per sample = (FLOPs / (tensor TFLOPS x e_compute) + bytes moved / (bandwidth / e_memory))
+                 / generation factor
+    per step   = batch x per sample + weight layers x launch time (x TRAIN_LAUNCHES training)
+                 + the optimizer's read and write of its states (training)
 
 FLOPs are 2 x MACs per forward (x3 for training: forward and two backward products); the bytes
-moved are the activations a sample writes and reads, which is why a CNN trains faster on a
-card with more bandwidth even at equal TFLOPS. e_compute and e_memory are fitted per kind of
-architecture (cnn, vit, encoder, transformer-xl) to published measurements
-(eval/calibration_benchmark.py prints the fit and its leave-one-source-out error). Several
-GPUs train data-parallel: each step adds the ring all-reduce of the gradients over the GPUs'
-link (NVLink or PCIe), minus the part that overlaps with the backward pass.
+moved are the activations a sample writes and reads, which is why a CNN trains faster on a card
+with more bandwidth even at equal TFLOPS. e_compute and e_memory are fitted per kind of
+architecture (cnn, depthwise cnn, vit, encoder, transformer-xl), the launch time per framework
+and the generation factor per GPU generation. eval/calibration_families.py refits them (least
+squares on log ratios) and prints their in-sample, leave-one-source-out and leave-one-GPU-out
+error. Several GPUs train data-parallel: each step loses DATA_PARALLEL_EFFICIENCY and adds the
+ring all-reduce of the gradients over the GPUs' link (NVLink or PCIe) that the backward pass does
+not hide.
 """
 
 from __future__ import annotations
@@ -26,21 +31,45 @@ from advisor.calculator.precision import get_precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, TransformerModel, VisionModel
 
-# Fitted to published training throughput (eval/calibration: the Lambda benchmark rows of
-# ../shared/data/measured_calibration.csv, the lambdal/deeplearning-benchmark, DeepLearningExamples
-# and timm rows of eval/calibration/workloads.csv; single-GPU rows). (e_compute, e_memory):
-# the share of dense tensor TFLOPS reached, and how many times the activations' bytes cross
-# memory per step over the bandwidth reached (a factor, not a share).
+# Fitted by eval/calibration_families.py (least squares on log ratios) to every mapped speed row of
+# eval/calibration/workloads.csv (DLE, timm, Lambda and MLPerf rows of the vision and transformer
+# families) and the Lambda ResNet-50/BERT/Transformer-XL training rows of the shared
+# measured_calibration.csv. (e_compute, e_memory): the share of dense tensor TFLOPS reached, and how
+# many times the activations' bytes cross memory per training step at the bandwidth reached (a
+# factor, not a share). "cnn-depthwise" is a CNN of low arithmetic intensity (see _kind).
+# CNNs and ViTs reach the bound of 1.0 on e_compute: every row of theirs is bound by memory
+# traffic, so their compute term is at the full tensor rate.
 EFFICIENCY = {
-    "cnn": (0.95, 39.0),
-    "vit": (0.72, 9.8),
-    "hybrid": (0.72, 9.8),
-    "encoder": (0.84, 13.6),
-    "transformer-xl": (0.22, 45.0),
+    "cnn": (1.0, 36.6),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 41.3),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 26.0),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.651, 9.40),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "transformer-xl": (0.278, 42.3),  # DLE Transformer-XL rows (W0105-W0134, W0275-W0292)
 }
-FP32_COMPUTE_BONUS = 1.5  # non-tensor FP32 runs nearer its (low) peak than tensor cores do
-TENSORRT_SPEEDUP = 2.0  # TensorRT int8/fp16 engines against eager PyTorch (MLPerf vs timm rows)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.96}  # DLE ResNet-50: TF-XLA vs PyTorch, same GPUs
+FP32_COMPUTE_BONUS = 1.44  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 3.04  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+# per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
+# columns and the XLA training tables)
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.823, "tensorflow-xla": 1.15}
+# fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
+# small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
+# runs fused layers from one launch and pays none.
+LAYER_LAUNCH_S = {"pytorch": 1.37e-4, "tensorflow": 7.19e-5, "tensorflow-xla": 1.18e-4}
+TRAIN_LAUNCHES = 1.89  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.223  # a forward pass moves this share of a training step's bytes
+# How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
+# under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
+GENERATION = {
+    "Volta": 1.02,  # V100 rows (DLE, Lambda)
+    "Turing": 0.731,  # T4 and Quadro RTX 8000 rows
+    "Ampere-HBM": 1.0,
+    "Ampere": 1.02,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.23,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.903,  # H100, H200, GH200 rows
+    "Blackwell": 0.798,  # B200, RTX 5090, RTX PRO 6000 rows
+}
+DATA_PARALLEL_EFFICIENCY = 0.946  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+# Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
 TRAIN_BYTES_PER_PARAM = {"sgd": 12.0, "adamw": 16.0, "lamb": 16.0}  # fp32 weights+grads+states
@@ -48,13 +77,19 @@ TRAIN_BYTES_PER_PARAM = {"sgd": 12.0, "adamw": 16.0, "lamb": 16.0}  # fp32 weigh
 # outputs besides each conv's; the transformer count is already Korthikanti's saved set)
 SAVED_PER_ACTIVATION = {
     "cnn": 2.0,
+    "cnn-depthwise": 2.0,
     "vit": 1.5,
-    "hybrid": 1.5,
     "encoder": 1.0,
     "transformer-xl": 1.0,
 }
 RUNTIME_GB = 1.0  # CUDA context, cuDNN workspaces
 NET_BAND = (0.8, 1.2)
+# Below this many GMACs per million activation elements a CNN is built of depthwise and 1x1
+# convolutions (EfficientNet 0.06-0.09, MobileNet; ResNets and ConvNeXt 0.3-0.4): thin layers
+# that reach a smaller share of bandwidth than dense convolutions do.
+DEPTHWISE_INTENSITY = 0.15
+DEFAULT_LAYERS = 54  # a vision model whose layer count is not recorded: ResNet-50's
+BLOCK_LAYERS = 6  # weight layers of a transformer block: query, key, value, output, two FFN
 
 
 @dataclass(frozen=True)
@@ -62,7 +97,8 @@ class Work:
     flops: float  # per sample, training or inference
     activation_elems: float  # forward activation elements per sample
     tokens: int  # tokens per sample (1 for images)
-    kind: str  # cnn | vit | hybrid | encoder | transformer-xl
+    kind: str  # a key of EFFICIENCY
+    layers: int  # weight layers: kernels per forward pass
 
 
 def work(model: Any, request: Request, training: bool) -> Work:
@@ -72,7 +108,8 @@ def work(model: Any, request: Request, training: bool) -> Work:
         res = request.resolution or model.resolution
         scale = (res / model.resolution) ** 2
         acts = (model.activations_m or model.gmacs * 2.7) * 1e6 * scale
-        return Work(factor * 2 * model.gmacs * 1e9 * scale, acts, 1, model.architecture)
+        flops = factor * 2 * model.gmacs * 1e9 * scale
+        return Work(flops, acts, 1, _kind(model), model.layers or DEFAULT_LAYERS)
     assert isinstance(model, TransformerModel)
     seq = _seq(model, request)
     memory = model.mem_len or 0
@@ -80,7 +117,14 @@ def work(model: Any, request: Request, training: bool) -> Work:
     dense = model.params - model.vocab_size * h
     flops = factor * (2 * dense + 4 * layers * (seq + memory) * h) * seq
     acts = layers * seq * (17 * h + 2.5 * model.num_attention_heads * (seq + memory))
-    return Work(flops, acts, seq, model.architecture)
+    return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS)
+
+
+def _kind(model: VisionModel) -> str:
+    if model.architecture != "cnn":
+        return "vit"  # ViTs and hybrids (Swin, CvT) share the transformer's efficiency
+    intensity = model.gmacs / (model.activations_m or model.gmacs * 2.7)
+    return "cnn-depthwise" if intensity < DEPTHWISE_INTENSITY else "cnn"
 
 
 def _seq(model: TransformerModel, request: Request) -> int:
@@ -103,22 +147,41 @@ def _rate(gpu: GPU, precision: str) -> tuple[float, float]:
     return fp32 * FP32_COMPUTE_BONUS, 4.0
 
 
-def seconds_per_sample(w: Work, gpu: GPU, precision: str, training: bool, engine: str) -> float:
+def seconds_per_sample(w: Work, gpu: GPU, precision: str, training: bool) -> float:
+    """Compute and memory time of one sample, beside the per-step overheads."""
     e_compute, e_memory = EFFICIENCY[w.kind]
     peak, elem_bytes = _rate(gpu, precision)
-    compute = w.flops / (peak * 1e12 * e_compute * _generation(gpu))
+    compute = w.flops / (peak * 1e12 * e_compute)
     memory = w.activation_elems * elem_bytes * e_memory / (gpu.bandwidth_gbs * 1e9)
-    if training:
-        return compute + memory
-    # forward only: work() counted one pass; activations are written once, not kept for backward
-    seconds = compute + memory / 3
-    return seconds / TENSORRT_SPEEDUP if engine == "tensorrt" else seconds
+    memory *= 1.0 if training else INFERENCE_MEMORY_SHARE
+    return (compute + memory) / GENERATION.get(generation(gpu.architecture, gpu.memory_type), 1.0)
 
 
-def _generation(gpu: GPU) -> float:
-    from advisor.calculator.factors import GENERATION_MFU
+def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> float:
+    """Samples per second, all GPUs together: batch x per-sample time, plus each step's kernel
+    launches and optimizer update, plus the gradient all-reduce that the backward pass does not
+    hide (typical figure; estimate() puts the band around it)."""
+    training = request.workload != "inference"
+    framework = request.framework or "pytorch"
+    w = work(model, request, training)
+    step = request.batch * seconds_per_sample(w, gpu, precision, training)
+    if request.engine == "tensorrt" and not training:
+        return request.num_gpus * request.batch * TENSORRT_SPEEDUP / step
+    step += w.layers * (TRAIN_LAUNCHES if training else 1) * LAYER_LAUNCH_S[framework]
+    step /= FRAMEWORK[framework]
+    if training:  # the optimizer reads and writes its states once per step
+        states = TRAIN_BYTES_PER_PARAM[_optimizer(model)] * model.params
+        step += 2 * states / (gpu.bandwidth_gbs * 1e9)
+    n = request.num_gpus
+    if training and n > 1:
+        grad_bytes = 2.0 if precision in ("fp16", "bf16") else 4.0
+        comm = allreduce_seconds(model.params, gpu, n, grad_bytes)
+        step = step / DATA_PARALLEL_EFFICIENCY + max(0.0, comm - ALLREDUCE_OVERLAP * step * 2 / 3)
+    return n * request.batch / step
 
-    return GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
+
+def _optimizer(model: Any) -> str:
+    return "sgd" if isinstance(model, VisionModel) and model.architecture == "cnn" else "adamw"
 
 
 def link_gbs(gpu: GPU, num_gpus: int) -> tuple[float, str]:
@@ -150,16 +213,11 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
         raise InvalidInput(f"Framework must be one of {', '.join(FRAMEWORK)} for {model.name}.")
     w = work(model, request, training)
     n = request.num_gpus
-    params = model.params
-    per_sample = seconds_per_sample(w, gpu, precision, training, engine) / FRAMEWORK[framework]
     batch = request.batch
-    step = batch * per_sample
+    rate = samples_per_s(model, request, gpu, precision)
     if training and n > 1:
-        comm = allreduce_seconds(params, gpu, n, 2.0 if precision in ("fp16", "bf16") else 4.0)
-        step += max(0.0, comm - ALLREDUCE_OVERLAP * step * 2 / 3)
         _bw, how = link_gbs(gpu, n)
         notes.append(f"data parallel over {n} GPUs: gradients all-reduced over {how} each step")
-    rate = n * batch / step
     mem = _memory(model, w, request, precision, training)
     usable = capacity_gb(gpu) * (0.92 if training else 0.97)
     total = sum(mem.values())
@@ -227,10 +285,7 @@ def _memory(
     elem = 2.0 if precision in ("fp16", "bf16") else 1.0 if precision in ("int8", "fp8") else 4.0
     batch = request.batch
     if training:
-        optimizer = (
-            "sgd" if isinstance(model, VisionModel) and model.architecture == "cnn" else "adamw"
-        )
-        states = model.params * TRAIN_BYTES_PER_PARAM[optimizer]
+        states = model.params * TRAIN_BYTES_PER_PARAM[_optimizer(model)]
         activations = w.activation_elems * SAVED_PER_ACTIVATION[w.kind] * elem * batch
         return {
             "weights": model.params * 4 / GB,

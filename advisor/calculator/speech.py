@@ -6,7 +6,8 @@ each step reads the decoder's weights (bandwidth-bound) and pays the engine's fi
 token, which dominates on any recent card (faster-whisper is about as fast on an RTX 3070 Ti as on
 a V100S). Beam search decodes its beams as one batch; batched engines decode several windows at
 once. The engine constants are fitted to the faster-whisper, insanely-fast-whisper and
-whisper-jax tables of eval/calibration/workloads.csv (W0562-W0598).
+whisper-jax tables of eval/calibration/workloads.csv (W0562-W0598); eval/calibration_families.py
+refits them and prints their in-sample, leave-one-source-out and leave-one-GPU-out error.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from advisor.specs import GPU, SpeechModel
 
 WINDOW_S = 30.0
 TOKENS_PER_WINDOW = 90  # ~3 tokens per second of speech (English, Whisper's tokenizer)
-ENCODER_EFFICIENCY = 0.35
+ENCODER_EFFICIENCY = 0.0972  # fitted with ENGINES' token overheads (see below)
 
 
 @dataclass(frozen=True)
@@ -36,29 +37,32 @@ class SpeechEngine:
     precisions: tuple[str, ...]
 
 
-# fitted: W0562-W0581 (RTX 3070 Ti and V100S, 13 min of audio, beam 5), W0582-W0598 (A100)
+# token_overhead_ms fitted by eval/calibration_families.py to the speed rows W0562-W0595
+# (faster-whisper README: RTX 3070 Ti and V100S, 13 min of audio, beam 5; insanely-fast-whisper
+# and whisper-jax tables: A100); overhead_gb to the memory rows W0563-W0581 and W0599-W0604
+# (faster-whisper README VRAM columns, openai/whisper README); the TensorRT engine has no rows.
 ENGINES: dict[str, SpeechEngine] = {
     e.name: e
     for e in (
         SpeechEngine(
             "faster-whisper",
             "faster-whisper (CTranslate2)",
-            22.0,
+            18.1,
             False,
-            1.35,
+            1.66,
             ("fp16", "int8", "fp32"),
         ),
         SpeechEngine(
-            "openai-whisper", "openai-whisper (PyTorch)", 55.0, True, 1.0, ("fp16", "fp32")
+            "openai-whisper", "openai-whisper (PyTorch)", 74.5, True, 1.48, ("fp16", "fp32")
         ),
         SpeechEngine(
-            "transformers", "Hugging Face transformers", 40.0, False, 1.7, ("fp16", "bf16", "fp32")
+            "transformers", "Hugging Face transformers", 79.6, False, 2.12, ("fp16", "bf16", "fp32")
         ),
-        SpeechEngine("whisper.cpp", "whisper.cpp (CUDA)", 23.0, False, 0.9, ("fp16", "int8")),
+        SpeechEngine("whisper.cpp", "whisper.cpp (CUDA)", 17.8, False, 1.24, ("fp16", "int8")),
         SpeechEngine("tensorrt", "TensorRT-LLM Whisper", 4.0, False, 1.5, ("fp16", "int8")),
     )
 }
-BATCH_OVERHEAD_GB = 0.21  # per extra window in a batch (faster-whisper batch 8: +1.5 GB, W0571)
+BATCH_OVERHEAD_GB = 0.222  # per extra window in a batch (faster-whisper batch 8 rows W0571, W0575)
 SPEECH_BAND = (0.7, 1.3)
 
 
@@ -90,6 +94,17 @@ def window_seconds(
     return encoder_s + TOKENS_PER_WINDOW * step
 
 
+def memory(
+    model: SpeechModel, engine: SpeechEngine, precision: str, batch: int
+) -> dict[str, float]:
+    """Peak GB: the weights as the engine holds them, and its runtime with `batch` windows."""
+    weight_bytes = 4.0 if engine.weights_fp32 else {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
+    return {
+        "weights": model.params * weight_bytes / GB,
+        "runtime_overhead": engine.overhead_gb + BATCH_OVERHEAD_GB * (batch - 1),
+    }
+
+
 def estimate(
     request: Request, model: SpeechModel, gpu: GPU, catalog: Any, notes: list[str]
 ) -> Estimate:
@@ -108,11 +123,7 @@ def estimate(
     batch = request.batch
     seconds = window_seconds(model, gpu, engine, precision, batch, beam)
     rate = Band.around(WINDOW_S * batch / seconds * request.num_gpus, SPEECH_BAND)
-    weight_bytes = 4.0 if engine.weights_fp32 else {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
-    mem = {
-        "weights": model.params * weight_bytes / GB,
-        "runtime_overhead": engine.overhead_gb + BATCH_OVERHEAD_GB * (batch - 1),
-    }
+    mem = memory(model, engine, precision, batch)
     notes.append(
         f"{engine.label}, {precision}, beam {beam}, {batch} window(s) of 30 s at once; "
         f"about {TOKENS_PER_WINDOW} tokens per window"

@@ -1,0 +1,374 @@
+"""Refit the calibration constants of the non-LLM families on any subset of the benchmark's rows.
+
+Each family's constants live in its calculator module (nets.py, diffusion.py, speech.py). A fit
+patches them in place (`patched()`), runs the module's own pure speed or memory function on every
+row, and moves one constant at a time in log space while the squared log error falls (pattern
+search: deterministic, no scipy). Leave-one-source-out and leave-one-GPU-out refit on the rows
+left and predict the rows held out; a constant that no row left depends on takes its stated
+fallback (another constant's fitted value, or the neutral value of a factor).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, is_dataclass, replace
+from types import ModuleType
+from typing import Any
+
+from advisor.calculator import Request, diffusion, nets, speech
+from advisor.calculator.precision import get_precision
+from advisor.catalog import Catalog
+from advisor.specs import GPU
+from eval.family_rows import VARIANT_SPREAD, Case
+
+Path = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A fitted constant: a module attribute, then dict keys, tuple indexes or dataclass fields."""
+
+    module: ModuleType
+    path: Path
+    low: float
+    high: float
+    informs: Callable[[Case], bool]  # the rows whose figure depends on it
+    fallback: float | Path  # with no such row: this value, or the fitted value at this path
+
+    @property
+    def name(self) -> str:
+        return self.module.__name__.rsplit(".", 1)[-1] + "." + ".".join(map(str, self.path))
+
+
+def read(param: Param) -> float:
+    value: Any = getattr(param.module, param.path[0])
+    for key in param.path[1:]:
+        value = getattr(value, key) if is_dataclass(value) else value[key]
+    return float(value)
+
+
+def write(param: Param, value: float) -> None:
+    def put(container: Any, keys: Path) -> Any:
+        if not keys:
+            return value
+        key, rest = keys[0], keys[1:]
+        if isinstance(container, dict):  # module dicts are changed in place: others hold them
+            container[key] = put(container[key], rest)
+            return container
+        if isinstance(container, tuple):
+            return (*container[:key], put(container[key], rest), *container[key + 1 :])
+        return replace(container, **{key: put(getattr(container, key), rest)})
+
+    name = param.path[0]
+    setattr(param.module, name, put(getattr(param.module, name), param.path[1:]))
+
+
+@contextmanager
+def patched(values: Mapping[Param, float]) -> Iterator[None]:
+    """The constants set to `values` inside the block, restored after it."""
+    saved = {p: read(p) for p in values}
+    try:
+        for param, value in values.items():
+            write(param, value)
+        yield
+    finally:
+        for param, value in saved.items():
+            write(param, value)
+
+
+@dataclass(frozen=True)
+class FitSpec:
+    """The constants fitted together, the rows they are fitted to and the pure function that
+    predicts one row on one GPU variant (the same code estimate() runs)."""
+
+    name: str
+    families: tuple[str, ...]
+    kind: str  # speed | memory
+    params: tuple[Param, ...]
+    figure: Callable[[Case, Any, GPU, Request, str], float]  # (row, model, GPU, request, precision)
+
+    def covers(self, case: Case) -> bool:
+        return case.family in self.families and case.kind == self.kind
+
+
+Row = tuple[Case, Any, list[tuple[GPU, Request]], str]  # case, model, (GPU, request)s, precision
+
+
+class Model:
+    """The rows of one fit with their catalog objects, requests and precision resolved once."""
+
+    def __init__(self, spec: FitSpec, cases: Iterable[Case], catalog: Catalog) -> None:
+        from advisor.calculator.families import find_model
+
+        self.spec = spec
+        self.rows: list[Row] = [
+            (
+                c,
+                find_model(c.model, catalog)[1],
+                [(catalog.get_gpu(g), replace(c.request, gpu=g)) for g in c.gpus],
+                _precision(c),
+            )
+            for c in cases
+            if spec.covers(c)
+        ]
+
+    def predict(self, row: Row) -> float | None:
+        case, model, variants, precision = row
+        values = [self.spec.figure(case, model, g, r, precision) for g, r in variants]
+        if max(values) / min(values) > VARIANT_SPREAD:
+            return None
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+
+    def loss(self, rows: list[Row]) -> float:
+        total = 0.0
+        for row in rows:
+            value = self.predict(row)
+            if value is not None:
+                total += math.log(value / row[0].value) ** 2
+        return total
+
+    def fit(
+        self, keep: Callable[[Case], bool], start: Mapping[Param, float], step: float = 1.6
+    ) -> dict[Param, float]:
+        """Constants that minimise the squared log error on the fitting rows `keep` selects,
+        searched from `start` with a first step of x `step`."""
+        rows = [r for r in self.rows if r[0].fit and keep(r[0])]
+        informed = [p for p in self.spec.params if any(p.informs(r[0]) for r in rows)]
+        values = dict(start)
+        with patched(values):
+            for param in self.spec.params:  # uninformed constants: their fallback, fixed
+                if param not in informed:
+                    values[param] = self._fallback(param, values)
+                    write(param, values[param])
+            _search(informed, values, lambda: self.loss(rows), step)
+        return values
+
+    def _fallback(self, param: Param, values: Mapping[Param, float]) -> float:
+        if isinstance(param.fallback, float):
+            return param.fallback
+        other = next(p for p in self.spec.params if p.path == param.fallback)
+        return values[other]
+
+
+def _search(
+    params: list[Param], values: dict[Param, float], loss: Callable[[], float], step: float
+) -> None:
+    """Pattern search in log space: each constant moves by its step while the loss falls; the
+    steps halve until every one is below 0.2%. The constants are patched as it goes."""
+    best = loss()
+    steps = {p: math.log(step) for p in params}
+    while params and max(steps.values()) > math.log(1.002):
+        for param in params:
+            moved = False
+            for direction in (1.0, -1.0):
+                while True:
+                    trial = values[param] * math.exp(direction * steps[param])
+                    trial = min(max(trial, param.low), param.high)
+                    if trial == values[param]:
+                        break
+                    write(param, trial)
+                    value = loss()
+                    if value < best - 1e-12:
+                        best, values[param], moved = value, trial, True
+                        continue
+                    write(param, values[param])
+                    break
+                if moved:
+                    break
+            if not moved:
+                steps[param] /= 2
+
+
+# ---------------------------------------------------------------- the families' fits
+
+
+def _precision(case: Case) -> str:
+    return get_precision(case.request.precision).name if case.request.precision else "fp16"
+
+
+def _nets_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
+    rate = nets.samples_per_s(model, request, gpu, precision)
+    if case.metric == "train_tokens_per_s":
+        rate *= nets.work(model, request, True).tokens
+    return rate
+
+
+def _model(case: Case, catalog: Catalog) -> Any:
+    from advisor.calculator.families import find_model
+
+    return find_model(case.model, catalog)[1]
+
+
+def _generation(gpu: GPU) -> str:
+    from advisor.calculator.factors import generation
+
+    return generation(gpu.architecture, gpu.memory_type)
+
+
+def _kind(case: Case, model: Any) -> str:
+    return nets.work(model, case.request, case.request.workload != "inference").kind
+
+
+def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
+    from advisor.calculator.families import find_model
+
+    def kind_is(kind: str) -> Callable[[Case], bool]:
+        return lambda c: _kind(c, find_model(c.model, catalog)[1]) == kind
+
+    def framework_is(name: str) -> Callable[[Case], bool]:
+        return lambda c: (c.request.framework or "pytorch") == name
+
+    def generation_is(gen: str) -> Callable[[Case], bool]:
+        return lambda c: all(_generation(catalog.get_gpu(g)) == gen for g in c.gpus)
+
+    fallbacks = {"cnn-depthwise": "cnn", "transformer-xl": "encoder", "vit": "cnn"}
+    params = []
+    for kind in nets.EFFICIENCY:
+        params.append(
+            Param(
+                nets,
+                ("EFFICIENCY", kind, 0),
+                0.05,
+                1.0,
+                kind_is(kind),
+                ("EFFICIENCY", fallbacks.get(kind, "vit"), 0),
+            )
+        )
+        params.append(
+            Param(
+                nets,
+                ("EFFICIENCY", kind, 1),
+                0.1,
+                300.0,
+                kind_is(kind),
+                ("EFFICIENCY", fallbacks.get(kind, "vit"), 1),
+            )
+        )
+    return (
+        *params,
+        Param(nets, ("FP32_COMPUTE_BONUS",), 0.3, 5.0,
+              lambda c: c.request.precision == "fp32", 1.0),
+        Param(nets, ("TENSORRT_SPEEDUP",), 0.3, 20.0,
+              lambda c: c.request.engine == "tensorrt", 1.0),
+        *(
+            Param(nets, ("FRAMEWORK", fw), 0.3, 3.0, framework_is(fw), 1.0)
+            for fw in nets.FRAMEWORK
+            if fw != "pytorch"  # the reference
+        ),
+        *(
+            Param(nets, ("LAYER_LAUNCH_S", fw), 1e-7, 1e-2, framework_is(fw),
+                  ("LAYER_LAUNCH_S", "tensorflow" if fw == "pytorch" else "pytorch"))
+            for fw in nets.LAYER_LAUNCH_S
+        ),
+        Param(nets, ("INFERENCE_MEMORY_SHARE",), 0.02, 1.0,
+              lambda c: c.request.workload == "inference", 1 / 3),
+        Param(nets, ("TRAIN_LAUNCHES",), 0.3, 30.0, lambda c: c.request.workload != "inference",
+              3.0),
+        Param(nets, ("DATA_PARALLEL_EFFICIENCY",), 0.3, 1.0,
+              lambda c: c.request.num_gpus > 1 and c.request.workload != "inference", 1.0),
+        *(
+            Param(nets, ("GENERATION", gen), 0.3, 3.0, generation_is(gen), 1.0)
+            for gen in nets.GENERATION
+            if gen != "Ampere-HBM"  # the reference the efficiencies are fitted against
+        ),
+    )  # fmt: skip
+
+
+def _diffusion_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
+    if case.kind == "memory":
+        return sum(diffusion.memory(model, request, precision).values())
+    if case.metric == "train_samples_per_s":
+        return diffusion.train_samples_per_s(model, request, gpu, precision)
+    step, per_batch = diffusion.inference_seconds(model, request, gpu, precision)
+    if case.metric == "it_per_s":
+        return 1 / step
+    if case.metric == "seconds_per_image":
+        return per_batch / request.batch
+    return request.batch * request.num_gpus / per_batch
+
+
+def _diffusion_params(catalog: Catalog) -> tuple[Param, ...]:
+    def engine(name: str) -> Callable[[Case], bool]:
+        return lambda c: c.request.engine == name
+
+    def card(test: Callable[[GPU], bool]) -> Callable[[Case], bool]:
+        return lambda c: all(test(catalog.get_gpu(g)) for g in c.gpus)
+
+    def denoiser(kind: str) -> Callable[[Case], bool]:
+        return lambda c: _model(c, catalog).denoiser == kind
+
+    def any_row(c: Case) -> bool:
+        return True
+
+    return (
+        *(
+            Param(diffusion, ("STEP_EFFICIENCY", kind), 0.05, 1.0, denoiser(kind),
+                  ("STEP_EFFICIENCY", "mmdit" if kind == "unet" else "unet"))
+            for kind in diffusion.STEP_EFFICIENCY
+        ),
+        Param(diffusion, ("STEP_OVERHEAD_S",), 1e-4, 0.2, any_row, 0.02),
+        Param(diffusion, ("ACTIVATION_TRAFFIC",), 0.05, 50.0, any_row, 1.0),
+        Param(diffusion, ("COMPILED",), 0.2, 3.0, engine("pytorch-compile"), 1.0),
+        Param(diffusion, ("TENSORRT",), 0.3, 10.0, engine("tensorrt"), 1.0),
+        Param(diffusion, ("GEFORCE_FP16",), 0.5, 3.0,
+              lambda c: c.request.precision == "fp16"
+              and card(lambda g: g.segment in ("consumer", "laptop", "workstation"))(c), 1.0),
+        Param(diffusion, ("LOW_POWER",), 0.2, 1.5, card(lambda g: (g.tdp_w or 1000) <= 75), 1.0),
+    )  # fmt: skip
+
+
+def _diffusion_memory_params() -> tuple[Param, ...]:
+    def inference(c: Case) -> bool:  # training memory rows are scored, not fitted
+        return c.request.workload == "inference"
+
+    return (
+        Param(diffusion, ("DENOISER_ACT_GB_1024",), 0.1, 20.0, inference, 1.0),
+        Param(diffusion, ("VAE_DECODE_GB_1024",), 0.1, 20.0, inference, 1.0),
+    )
+
+
+def _speech_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
+    engine = speech.ENGINES[request.engine or "faster-whisper"]
+    if case.kind == "memory":
+        return sum(speech.memory(model, engine, precision, request.batch).values())
+    seconds = speech.window_seconds(
+        model, gpu, engine, precision, request.batch, request.beam_size or 5
+    )
+    return speech.WINDOW_S * request.batch / seconds * request.num_gpus
+
+
+def _speech_params(kind: str) -> tuple[Param, ...]:
+    def engine(name: str) -> Callable[[Case], bool]:
+        return lambda c: c.request.engine == name
+
+    names = [e for e in speech.ENGINES if e != "tensorrt"]
+    if kind == "speed":
+        return (
+            Param(speech, ("ENCODER_EFFICIENCY",), 0.02, 2.0, lambda c: True, 0.35),
+            *(
+                Param(speech, ("ENGINES", e, "token_overhead_ms"), 0.1, 500.0, engine(e),
+                      ("ENGINES", "faster-whisper", "token_overhead_ms"))
+                for e in names
+            ),
+        )  # fmt: skip
+    return (
+        Param(speech, ("BATCH_OVERHEAD_GB",), 0.0001, 5.0, lambda c: c.request.batch > 1, 0.0001),
+        *(Param(speech, ("ENGINES", e, "overhead_gb"), 0.01, 10.0, engine(e), 1.0) for e in names),
+    )
+
+
+def specs(catalog: Catalog) -> tuple[FitSpec, ...]:
+    """Every family's fits: speed and memory constants are fitted separately."""
+    return (
+        FitSpec("nets speed", ("vision", "transformer"), "speed", _nets_params(catalog),
+                _nets_figure),
+        FitSpec("diffusion speed", ("diffusion",), "speed", _diffusion_params(catalog),
+                _diffusion_figure),
+        FitSpec("diffusion memory", ("diffusion",), "memory", _diffusion_memory_params(),
+                _diffusion_figure),
+        FitSpec("speech speed", ("speech",), "speed", _speech_params("speed"), _speech_figure),
+        FitSpec("speech memory", ("speech",), "memory", _speech_params("memory"),
+                _speech_figure),
+    )  # fmt: skip

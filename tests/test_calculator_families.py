@@ -1,0 +1,231 @@
+"""The vision, transformer, diffusion and speech families against published figures, and the
+family calibration benchmark's row mapping and refitting (eval/family_rows.py, family_fit.py)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from advisor.calculator import Request, diffusion, estimate, nets, speech
+from advisor.catalog import load_catalog
+from eval import family_fit, family_rows
+from eval.family_fit import Model, patched, read, specs
+from eval.family_rows import GIB_IN_GB, Unmapped, load_cases, predict
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+@pytest.fixture(scope="module")
+def mapped(catalog):
+    cases, skipped = load_cases(catalog)
+    return {c.id: c for c in cases}, skipped
+
+
+# ---------------------------------------------------------------- fit verdicts (issue 19)
+
+
+@pytest.mark.parametrize("gpu", ["rtx-3070", "rtx-4060", "rtx-3060-8gb", "rtx-2080"])
+def test_sdxl_fp16_does_not_fit_8gb_without_offload(catalog, gpu):
+    result = estimate(Request("sdxl", gpu, precision="fp16"), catalog)
+    assert not result.fits
+    assert result.memory_per_gpu_gb > result.usable_memory_per_gpu_gb
+
+
+@pytest.mark.parametrize("gpu", ["rtx-3070", "rtx-4060", "rtx-3060-8gb", "rtx-2080"])
+def test_sd15_fp16_fits_8gb(catalog, gpu):
+    assert estimate(Request("sd-1.5", gpu, precision="fp16"), catalog).fits
+
+
+def test_sequential_offload_fits_sdxl_on_8gb(catalog):
+    result = estimate(Request("sdxl", "rtx-3070", precision="fp16", offload="sequential"), catalog)
+    assert result.fits and result.breakdown_gb["denoiser"] == 0.0
+
+
+def test_diffusion_peak_is_the_larger_phase_not_their_sum(catalog):
+    result = estimate(Request("sdxl", "a100-sxm4-80gb", precision="fp16", batch=4), catalog)
+    phases = {"activations", "vae_decode"} & set(result.breakdown_gb)
+    assert len(phases) == 1  # denoising and the VAE decode never hold memory at once
+
+
+# ---------------------------------------------------------------- published figures
+
+
+@pytest.mark.parametrize(
+    ("case_id", "request_", "field", "value", "tolerance"),
+    [
+        # faster-whisper README, RTX 3070 Ti, large-v2 beam 5: VRAM 4525 MB and 2926 MB
+        ("W0569-faster-whisper-fp16-vram", Request("whisper-large-v2", "rtx-3070-ti",
+         engine="faster-whisper", precision="fp16"), "memory_per_gpu_gb", 4525 / 1024, 0.15),
+        ("W0573-faster-whisper-int8-vram", Request("whisper-large-v2", "rtx-3070-ti",
+         engine="faster-whisper", precision="int8"), "memory_per_gpu_gb", 2926 / 1024, 0.15),
+        # HF blog simple_sdxl_optimizations: SDXL fp16, 4 images, model CPU offload: 20.21 GB
+        ("W0527-sdxl-model-offload-memory", Request("sdxl", "a100-sxm4-40gb", precision="fp16",
+         batch=4, offload="model"), "memory_per_gpu_gb", 20.21, 0.15),
+        # diffusers torch2.0.md, A100 batch 1: SD 1.5 21.66 it/s, SDXL 8.64 it/s
+        ("W0441-sd15-a100-it-per-s", Request("sd-1.5", "a100-sxm4-40gb", precision="fp16"),
+         "it_per_s", 21.66, 0.25),
+        ("W0443-sdxl-a100-it-per-s", Request("sdxl", "a100-sxm4-40gb", precision="fp16"),
+         "it_per_s", 8.64, 0.25),
+        # Lambda deeplearning-benchmark: ResNet-50 AMP on one H100 SXM5 (batch 1280): 2791 img/s
+        ("W0608-resnet50-h100-amp", Request("resnet-50", "h100-sxm5-80gb", workload="train",
+         precision="fp16", batch=1280), "train_samples_per_s", 2791, 0.2),
+        # DLE BERT-large SQuAD fine-tuning, A100 80GB TF32, batch 32, seq 384: 61.5 seq/s
+        ("W0095-bert-large-a100-tf32", Request("bert-large", "a100-sxm4-80gb", workload="train",
+         precision="tf32", batch=32, context=384), "train_samples_per_s", 61.5, 0.2),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)  # fmt: skip
+def test_published_figures(catalog, case_id, request_, field, value, tolerance):
+    result = getattr(estimate(request_, catalog), field)
+    figure = result["typical"] if isinstance(result, dict) else result
+    if field == "memory_per_gpu_gb" and "whisper" in case_id:
+        value *= GIB_IN_GB  # the README's MB are MiB
+    assert figure == pytest.approx(value, rel=tolerance)
+
+
+def test_tensorflow_xla_is_a_framework(catalog):
+    base = Request("resnet-50", "v100-sxm2-16gb", workload="train", precision="fp16", batch=128)
+    xla = estimate(replace(base, framework="tensorflow-xla"), catalog)
+    assert xla.train_samples_per_s is not None
+    assert "tensorflow-xla" in nets.FRAMEWORK
+
+
+def test_depthwise_cnns_are_their_own_class(catalog):
+    effnet = nets.work(_model(catalog, "efficientnet-b0"), Request("x", "t4"), True)
+    resnet = nets.work(_model(catalog, "resnet-50"), Request("x", "t4"), True)
+    assert (effnet.kind, resnet.kind) == ("cnn-depthwise", "cnn")
+
+
+def _model(catalog, name):
+    from advisor.calculator.families import find_model
+
+    return find_model(name, catalog)[1]
+
+
+# ---------------------------------------------------------------- the benchmark's mapping
+
+
+def test_dle_row_maps_to_its_request(mapped):
+    cases, _ = mapped
+    case = cases["W0001"]  # DLE ResNet-50, DGX A100 80GB, 1 GPU, TF32, batch 256: 938 img/s
+    assert case.request == Request(
+        "resnet-50", "a100-sxm4-80gb", num_gpus=1, workload="train", precision="tf32",
+        batch=256, resolution=224,
+    )  # fmt: skip
+    assert (case.metric, case.value, case.source, case.chip) == (
+        "train_samples_per_s",
+        938.0,
+        "nvidia-dle",
+        "a100",
+    )
+
+
+def test_shared_csv_training_rows_join_the_lambda_source(mapped):
+    cases, _ = mapped
+    shared = [c for c in cases.values() if c.id.startswith("S")]
+    assert shared and {c.source for c in shared} == {"lambda"}
+    assert {c.model for c in shared} >= {"resnet-50", "bert-large", "transformer-xl-large"}
+
+
+def test_wall_time_becomes_audio_seconds_per_second(mapped):
+    case = mapped[0]["W0568"]  # faster-whisper README: 13 min of audio in 63 s on an RTX 3070 Ti
+    assert case.metric == "audio_seconds_per_s"
+    assert case.value == pytest.approx(780 / 63)
+    assert case.request.beam_size == 5 and case.request.engine == "faster-whisper"
+
+
+def test_gib_rows_are_converted_to_gb(mapped):
+    case = mapped[0]["W0573"]
+    assert case.value == pytest.approx(2.857 * GIB_IN_GB)
+
+
+def test_mlperf_rows_take_the_offline_convention(mapped, catalog):
+    case = mapped[0]["W0697"]  # ResNet-50 int8 TensorRT on one A100 SXM4 80GB
+    assert case.offline and case.request.batch == family_rows.OFFLINE_BATCH["vision"]
+    assert predict(case, catalog) > 0
+
+
+def test_an_unnamed_variant_is_the_geometric_mean_of_its_variants(mapped, catalog):
+    case = mapped[0]["W0441"]  # diffusers table: "A100", memory size not stated
+    assert len(case.gpus) == 4
+    singles = [predict(replace(case, gpus=(g,)), catalog) for g in case.gpus]
+    expected = math.exp(sum(map(math.log, singles)) / 4)
+    assert predict(case, catalog) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "transformer: GPU 'V100 SXM3 32GB (DGX-2)' not in the catalog",
+        "diffusion: model sdxl-lcm-lora not in the catalog",
+        "speech: MLPerf Whisper counts utterances, not seconds of audio",
+        "speech: engine jax not modelled for speech",
+    ],
+)
+def test_unmapped_rows_are_counted_with_their_reason(mapped, reason):
+    assert mapped[1][reason] > 0
+
+
+def test_variants_that_disagree_are_not_guessed(mapped, catalog):
+    case = replace(mapped[0]["W0441"], gpus=("a100-sxm4-40gb", "t4"))
+    with pytest.raises(Unmapped, match="variant"):
+        predict(case, catalog)
+
+
+# ---------------------------------------------------------------- refitting
+
+
+def test_patched_sets_and_restores_nested_constants():
+    spec_params = {p.name: p for s in specs(load_catalog()) for p in s.params}
+    tuple_entry = spec_params["nets.EFFICIENCY.cnn.1"]
+    engine_field = spec_params["speech.ENGINES.faster-whisper.token_overhead_ms"]
+    before = (read(tuple_entry), read(engine_field), nets.EFFICIENCY["cnn"][0])
+    with patched({tuple_entry: 1.0, engine_field: 2.0}):
+        assert nets.EFFICIENCY["cnn"][1] == 1.0
+        assert speech.ENGINES["faster-whisper"].token_overhead_ms == 2.0
+        assert nets.EFFICIENCY["cnn"][0] == before[2]  # the tuple's other entry is kept
+    assert (read(tuple_entry), read(engine_field), nets.EFFICIENCY["cnn"][0]) == before
+
+
+@pytest.mark.parametrize("name", ["diffusion speed", "diffusion memory", "speech memory"])
+def test_pure_functions_agree_with_estimate(mapped, catalog, name):
+    spec = next(s for s in specs(catalog) if s.name == name)
+    model = Model(spec, mapped[0].values(), catalog)
+    for row in model.rows[:12]:
+        try:
+            expected = predict(row[0], catalog)
+        except Unmapped:
+            continue
+        assert model.predict(row) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "name", ["diffusion speed", "diffusion memory", "speech speed", "speech memory"]
+)
+def test_refit_on_all_rows_reproduces_the_module_constants(mapped, catalog, name):
+    spec = next(s for s in specs(catalog) if s.name == name)
+    model = Model(spec, mapped[0].values(), catalog)
+    start = {p: read(p) for p in spec.params}
+    refit = model.fit(lambda c: True, start)
+    for param in spec.params:
+        assert refit[param] == pytest.approx(start[param], rel=0.05), param.name
+
+
+def test_a_fold_without_rows_for_a_constant_takes_its_fallback(mapped, catalog):
+    spec = next(s for s in specs(catalog) if s.name == "diffusion speed")
+    model = Model(spec, mapped[0].values(), catalog)
+    start = {p: read(p) for p in spec.params}
+    values = model.fit(lambda c: c.request.engine != "tensorrt", start, step=1.1)
+    trt = next(p for p in spec.params if p.path == ("TENSORRT",))
+    assert values[trt] == 1.0  # no TensorRT row left: no speed-up assumed
+    assert start[trt] == diffusion.TENSORRT  # and the module is left as it was
+
+
+def test_fit_spec_modules_are_the_calculators():
+    assert {p.module for s in specs(load_catalog()) for p in s.params} == {nets, diffusion, speech}
+    assert family_fit.VARIANT_SPREAD == family_rows.VARIANT_SPREAD
