@@ -35,7 +35,7 @@ def test_a_100_kb_question_is_refused_in_words(rules_advisor: Any) -> None:
 def test_a_numbered_list_is_not_read_as_quantities(rules_advisor: Any) -> None:
     # found by the fuzzer: "2." in a ranked list was an ungrounded number
     answer = rules_advisor.ask("cheapest gpu for a 1B model")
-    assert answer.grounding_rate == 1.0 and "\n2. **" in answer.text
+    assert answer.grounding_rate == 1.0 and "\n2. " in answer.text
 
 
 def test_mutations_edit_the_text() -> None:

@@ -682,7 +682,10 @@ def break_even(result: dict[str, Any]) -> str:
         f"({num(months, 'months')} at {num(result['hours_per_day'])} hours a day)"
     )
     if result["power_w"] and result.get("hours_before_power"):
-        head += f"; {num(result['months_before_power'], 'months')} before electricity"
+        head += (
+            f"; {num(result['hours_before_power'], 'hours')} "
+            f"({num(result['months_before_power'], 'months')}) before electricity"
+        )
     lines = [head + ".", ""]
     if over := result.get("over_use"):
         winner = "Buying" if over["cheaper"] == "buy" else "Renting"

@@ -218,7 +218,8 @@ _SPEED = _cues(
 )
 _RATE = _cues(  # "how many sdxl images per hour": a rate, though "per hour" sounds like money
     r"\bhow many (?:[\w.-]+ ){0,2}(?:images?|pics|epochs?|tokens?|samples?|steps?|frames?"
-    r"|requests?|sentences?|pages?) (?:per|a|an|/|each) (?:sec\w*|minute|min|hour|day)\b",
+    r"|requests?|sentences?|pages?)(?: [\w.-]+){0,3} (?:per|a|an|/|each) (?:sec\w*|minute|min"
+    r"|hour|day)\b",
 )
 _COMPARE = _cues(
     r"\bvs\.?\b",

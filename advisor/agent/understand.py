@@ -95,9 +95,11 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
 )
 # datasheet fields and the words that ask for them
 FIELD_WORDS: dict[str, str] = {
-    "memory_gb": r"\b(?:vram|memory|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b",
+    "memory_gb": r"\b(?:vram|memory|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
+    r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
-    "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bmemory speed\b|\bgb/s\b|\btb/s\b",
+    "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
+    r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
