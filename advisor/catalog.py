@@ -541,6 +541,8 @@ def load_catalog(data_dir: Path | None = None) -> Catalog:
     directory = data_dir or Settings.from_env().data_dir
     user = user_catalog_dir() if directory == PACKAGE_DATA_DIR else None
     stamp = _user_stamp(user) if user is not None and user.is_dir() else ()
+    if not stamp:  # nothing added: the packaged catalog alone, whoever's home this is
+        user = None
     return _load_cached(directory, user, stamp)
 
 
