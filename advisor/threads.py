@@ -238,6 +238,19 @@ def redacted(url: str) -> str:
     return f"postgresql://{info.get('user', '')}@{host}:{port}/{name or ''}"
 
 
+def _take_setup_lock(conn: Any) -> None:
+    """The setup lock (freed when the connection closes). Polled, not waited for: the saver's
+    migrations build indexes CONCURRENTLY, which wait for every open transaction, a blocked
+    pg_advisory_lock call included, and the server then reports a deadlock."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while not conn.execute("SELECT pg_try_advisory_lock(%s)", (_SETUP_LOCK,)).fetchone()[0]:
+        if time.monotonic() > deadline:
+            raise StoreUnavailable("Another worker held the database setup lock for 60 s.")
+        time.sleep(0.1)
+
+
 def _postgres(url: str) -> Conversations:
     try:
         import psycopg
@@ -255,7 +268,7 @@ def _postgres(url: str) -> Conversations:
     kwargs = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
     try:
         with psycopg.connect(url, autocommit=True, connect_timeout=10) as setup:
-            setup.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))  # freed on close
+            _take_setup_lock(setup)
             PostgresSaver(setup).setup()  # type: ignore[arg-type]
             for table in _TABLES:
                 setup.execute(table)
