@@ -168,6 +168,56 @@ def estimate_workload(
 
 
 @_tool
+def compare_workload(
+    gpus: list[str],
+    workload: str = "inference",
+    model: str | None = None,
+    family: str | None = None,
+    precision: str | None = None,
+    batch: int | None = None,
+    framework: str | None = None,
+    engine: str | None = None,
+) -> dict[str, Any]:
+    """Which of several GPUs runs one job faster, and by how much: the same estimate on each
+    (the model named, else the family's reference model: ResNet-50 for image models, BERT-large
+    for BERT-style, SDXL for diffusion, Whisper large-v3 for speech, Llama 3.1 8B for LLMs),
+    each GPU's speed in the family's first metric, and `speedup` over the slowest that fits.
+    Training without a batch takes the family's usual per-GPU batch (128 images for ResNet-50)."""
+    from advisor.calculator import FAMILIES
+
+    if len(gpus) < 2:
+        raise InvalidInput("Give at least two GPUs to compare.")
+    if model is None:
+        if family not in FAMILIES:
+            raise InvalidInput(f"Give a model or a family ({', '.join(FAMILIES)}).")
+        model = FAMILIES[family].reference_model
+    if batch is None and workload != "inference":  # a training step at batch 1 is no one's run
+        first = estimate(_request(model=model, gpu=gpus[0], workload=workload))
+        batch = dict(FAMILIES[first.family].default_batch).get(workload)
+    rows: list[dict[str, Any]] = []
+    for gpu in gpus:
+        e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,
+                              batch=batch, framework=framework, engine=engine))  # fmt: skip
+        metric = FAMILIES[e.family].metrics[workload][0]
+        band = getattr(e, metric.key) or {}
+        rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "fits": e.fits,
+                     "speed": band.get("typical") if e.fits else None,
+                     "memory_per_gpu_gb": e.memory_per_gpu_gb,
+                     "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb})  # fmt: skip
+        last = e
+    speeds = [float(r["speed"]) for r in rows if r["speed"]]
+    for r in rows:
+        r["speedup"] = float(r["speed"]) / min(speeds) if r["speed"] and speeds else None
+    metric = FAMILIES[last.family].metrics[workload][0]
+    return {
+        "model": last.model, "model_name": last.model_name, "family": last.family,
+        "workload": workload, "precision": last.precision, "batch": last.batch,
+        "framework": framework, "metric": metric.label, "unit": metric.unit, "gpus": rows,
+        "assumptions": last.assumptions,
+    }  # fmt: skip
+
+
+@_tool
 def solve(
     model: str,
     gpu: str,
@@ -284,7 +334,8 @@ def purchase_prices(gpu: str, condition: str | None = None, num_gpus: int = 1) -
     out = []
     for p in rows:
         year, month = (int(x) for x in p.date.split("-")[:2])
-        row = {**p.to_dict(), "age_months": (today.year - year) * 12 + today.month - month}
+        months = (today.year - year) * 12 + today.month - month
+        row = {**p.to_dict(), "age_months": months, "age_years": months // 12}
         if num_gpus > 1:
             row["total_usd"] = p.usd * num_gpus
         out.append(row)
@@ -603,6 +654,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "search_corpus": search_corpus,
     "gpu_specs": gpu_specs,
     "compare_gpus": compare_gpus,
+    "compare_workload": compare_workload,
     "estimate": estimate_workload,
     "solve": solve,
     "recommend_gpus": recommend_gpus,

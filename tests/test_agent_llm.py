@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
+from advisor.agent.intents import INTENTS
 from advisor.agent.llm import tool_schemas
 from advisor.api import Advisor
 from tests.fakes_llm import ScriptedChat, call
@@ -29,7 +31,10 @@ def test_tool_call_then_grounded_answer_passes(searcher: Any) -> None:
     assert [(t.name, t.args) for t in answer.tool_calls] == [("gpu_specs", {"gpu": "L40"})]
     assert answer.grounding_rate == 1.0
     assert {n.provenance for n in answer.numbers} == {"tool:gpu_specs#1"}
-    assert model.tools_offered == [len(tool_schemas())]
+    # the datasheet question is offered the spec intent's tools, not every tool
+    assert model.tools_offered == [len(INTENTS["spec"].tools)] and len(INTENTS["spec"].tools) < len(
+        tool_schemas()
+    )
     # tool results reach the model as data, and the system prompt says so
     assert (
         isinstance(model.sent[0][0], SystemMessage)
@@ -128,7 +133,7 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
     assert set(schemas) == {"search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve",
                             "recommend_gpus", "prices", "rental_cost", "rental_hours",
                             "purchase_prices", "break_even", "model_specs",
-                            "list_gpus"}  # fmt: skip
+                            "list_gpus", "compare_workload"}  # fmt: skip
     assert "searcher" not in schemas["search_corpus"]["parameters"]["properties"]
     assert schemas["estimate"]["parameters"]["required"] == ["model", "gpu"]
     assert schemas["compare_gpus"]["parameters"]["properties"]["gpus"]["type"] == "array"
@@ -226,19 +231,23 @@ def test_arguments_the_question_states_fill_a_small_models_tool_call(searcher: A
 def test_a_figure_from_a_passage_used_without_its_marker_gets_the_citation(searcher: Any) -> None:
     # a small model takes "beyond 4x" from a passage it was given but writes no [n]: the marker
     # is added after that sentence, so the answer cites where its number came from
+    # (a question about the articles gets their passages before the model writes)
     times = "\N{MULTIPLICATION SIGN}"  # the article writes "4" and this sign
-    query = "NVLink multi-GPU training scaling"
-    passages = Advisor(searcher=searcher).tool("search_corpus", {"query": query})["passages"]
-    home = next(i for i, p in enumerate(passages, 1) if f"beyond 4{times}" in p["text"])
-    advisor, _model = _advisor(searcher, [
-        call("search_corpus", query=query),
+    question = "What do the articles say about NVLink for multi-GPU training?"
+    advisor, model = _advisor(searcher, [
         AIMessage(f"Without NVLink, adding GPUs beyond 4{times} often slows training. Use NVLink."),
     ])  # fmt: skip
-    answer = advisor.ask("What do the articles say about NVLink for multi-GPU training?")
-    assert answer.engine == "local", answer.warnings
+    answer = advisor.ask(question)
+    (search,) = answer.tool_calls
+    assert (search.name, search.args) == ("search_corpus", {"query": question, "k": 5})
+    passages = search.result["passages"]
+    assert any(f"beyond 4{times}" in p["text"] for p in passages)
+    assert f"beyond 4{times}" in str(model.sent[0][-1].content)  # the passages reached the model
+    (cited,) = answer.citations  # the first passage the figure is in
+    home = next(i for i, p in enumerate(passages, 1) if re.search(r"\b4\b", p["text"]))
+    assert cited.id == passages[home - 1]["id"]
     sentence = f"Without NVLink, adding GPUs beyond 4{times} often slows training [{home}]."
     assert answer.text.startswith(sentence)
-    assert [c.id for c in answer.citations] == [passages[home - 1]["id"]]
     assert answer.grounding_rate == 1.0
 
 

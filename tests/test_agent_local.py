@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.llm, pytest.mark.slow]
 CASES = [
     ("What is the memory bandwidth of the L40?", "gpu_specs", "864"),
     ("Is the RTX 4090 faster than the RTX 3090?", "compare_gpus", None),
-    ("What will 100 hours on an A6000 cost?", "prices", None),
+    ("What will 100 hours on an A6000 cost?", "prices|rental_cost", None),  # either is right
     ("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?", "estimate", None),
     ("What do the articles say about NVLink for multi-GPU training?", "search_corpus", None),
 ]
@@ -51,7 +51,7 @@ def test_local_model_calls_the_right_tool_and_grounds_every_number(
 ) -> None:
     answer = local_advisor.ask(question)
     assert answer.engine == "local", answer.warnings
-    assert tool in [t.name for t in answer.tool_calls]
+    assert set(tool.split("|")) & {t.name for t in answer.tool_calls}
     assert answer.grounding_rate == 1.0
     assert all(n.provenance for n in answer.numbers)
     if must_say:

@@ -90,7 +90,8 @@ def gpus_phrase(n: int, name: str) -> str:
     return f"one {name}" if n == 1 else f"{n} x {name}"
 
 
-def _words(n: int) -> str:
+def count_words(n: int) -> str:
+    """A small count in words ("two variants"): a count of what is listed, not a figure."""
     return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, "several")
 
 
@@ -261,6 +262,30 @@ COMPARE_JOBS = (
 )
 
 
+def job_ratio(result: dict[str, Any]) -> str:
+    """ "For training ResNet-50 ...: the RTX A5000 is about 1.4x as fast": the job decides."""
+    rows = sorted(result["gpus"], key=lambda r: -(r["speed"] or 0))
+    best = rows[0]
+    setting = f"{result['precision']}, batch {result['batch']}"
+    if result.get("framework"):
+        setting += f", {result['framework']}"
+    what = f"{result['metric']} of {result['model_name']} ({setting})"
+    if best["speed"] is None:
+        return f"**None of them fits {result['model_name']} for this job** ({setting})."
+    figures = "; ".join(
+        f"{r['gpu_name']} {num(r['speed'], result['unit'])}" if r["speed"] else
+        f"{r['gpu_name']} does not fit" for r in rows
+    )  # fmt: skip
+    fitting = [r for r in rows if r["speed"]]
+    if len(fitting) == 1:
+        head = f"**Pick the {best['gpu_name']}: the only one that fits"
+    elif best["speedup"] < 1.05:
+        head = f"**They are about as fast: the {best['gpu_name']} by {num(best['speedup'])}x"
+    else:
+        head = f"**Pick the {best['gpu_name']}: about {num(best['speedup'])}x as fast"
+    return head + f"** by the {what}: {figures}."
+
+
 def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:
     """Which to pick for each common job, with the figure that decides it."""
     by_id = {s["id"]: s for s in sheets}
@@ -287,14 +312,32 @@ def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:
 def metrics_of(e: dict[str, Any]) -> list[tuple[str, dict[str, float], str]]:
     """(label, band, unit) of every figure an estimate reports, in the family's order."""
     family = FAMILIES.get(e.get("family", "llm"))
-    keys = [m.key for m in family.metrics.get(e["workload"], ())] if family else []
-    out = []
-    for key in keys:
-        band = e.get(key)
-        if band:
-            metric = METRICS[key]
-            out.append((metric.label, band, metric.unit))
-    return out
+    metrics = family.metrics.get(e["workload"], ()) if family else ()
+    # the family's own metric: "images/s" for ViT inference, "sequences/s" for BERT's
+    return [(m.label, e[m.key], m.unit) for m in metrics if e.get(m.key)]
+
+
+def _time_unit(hours: float) -> tuple[float, str]:
+    """How to say a wall time: in hours, minutes or seconds, by its size."""
+    if hours >= 1:
+        return 1.0, "hours"
+    if hours * 60 >= 2:
+        return 60.0, "minutes"
+    return 3600.0, "s"
+
+
+def duration(hours: float) -> str:
+    factor, unit = _time_unit(hours)
+    return num(hours * factor, unit)
+
+
+def duration_band(b: dict[str, float]) -> str:
+    """ "about 3.8 minutes (2.9-5.4)": the spread in the typical figure's unit."""
+    factor, unit = _time_unit(b["typical"])
+    if factor == 1.0:
+        return band(b, unit)
+    low, high = num(b["low"] * factor, unit), num(b["high"] * factor, unit)
+    return f"about {num(b['typical'] * factor, unit)} ({low} to {high})"
 
 
 def band(b: dict[str, float], unit: str) -> str:
@@ -416,7 +459,8 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     if speed_first and speed and job:  # "how long": the wall time leads
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
         head = (
-            f"**{band(job, 'hours').capitalize()} of wall time for {e['model_name']} on {where}** "
+            f"**{duration_band(job).capitalize()} of wall time for {e['model_name']} "
+            f"on {where}** "
             f"({workload_label(e)}, {settings(e)})."
         )
         rest = [line for line in speed if not line.startswith("Whole job:")]
@@ -443,7 +487,7 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
 
 
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
-              time_first: bool = False) -> str:  # fmt: skip
+              time_first: bool = False, prefer_time: bool = False) -> str:  # fmt: skip
     """One model on several GPUs (or variants): the verdict over all of them first, then a row
     each with the figures that decide it (memory and bandwidth, need, speed or job time, price)."""
     first = results[0]
@@ -454,7 +498,23 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     if fitting and metric:
         key = next(k for k in METRICS if first.get(k) == metric[0][1])
         best = max(fitting, key=lambda e: (e.get(key) or {}).get("typical", 0))
-    if len(fitting) == len(results):
+    if len(fitting) == len(results) and time_first and metric:  # "how fast / how long" leads
+        pick = next((i for i, m in enumerate(metric) if m[2] == "s" and prefer_time), 0)
+        label = metric[pick][0]
+        per = ", ".join(
+            f"{num(m[pick][1]['typical'], m[pick][2])} on the {e['gpu_name']}"
+            for e in results
+            if (m := metrics_of(e))
+        )
+        if all(e.get("job_hours") for e in results):
+            label, unit = "the whole job", "hours"
+            per = ", ".join(
+                f"{duration(e['job_hours']['typical'])} on "
+                f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}"
+                for e in results
+            )
+        head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
+    elif len(fitting) == len(results):
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
     elif fitting:
@@ -479,7 +539,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         )
         figures = metrics_of(e)
         if e["fits"] and e.get("job_hours") and time_first:
-            line += f"; the job takes about {num(e['job_hours']['typical'], 'hours')}"
+            line += f"; the job takes about {duration(e['job_hours']['typical'])}"
         elif e["fits"] and figures:
             label, b, unit = figures[0]
             line += f"; {label} about {num(b['typical'], unit)}"
@@ -612,6 +672,7 @@ def budget_hours(result: dict[str, Any], gpu: str, per: str = "total") -> str:
 
 
 def _age(months: int) -> str:
+    """The age the tool gave: its age_months, or its whole age_years from two years on."""
     if months <= 0:
         return "this month"
     if months < 24:

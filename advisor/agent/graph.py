@@ -24,6 +24,7 @@ from langgraph.graph import END, START, StateGraph
 
 from advisor.agent import rules
 from advisor.agent.guard import Number, read_numbers, read_verdict
+from advisor.agent.intents import INTENTS
 from advisor.agent.prompting import entities, view, with_question_defaults
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
@@ -103,12 +104,32 @@ def llm_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
         for past in state.get("history", [])[-HISTORY_TURNS:]:
             turn.messages += [HumanMessage(past["q"]), AIMessage(past["a"])]
         turn.messages.append(HumanMessage(state["question"]))
-    reply = turn.model.bind_tools(tool_schemas(), tool_choice="auto").invoke(turn.messages)
+        if INTENTS[turn.query.intent].cites == "topic":
+            _retrieve_first(turn)  # a question about the articles is answered from them
+    offered = tool_schemas(INTENTS[turn.query.intent].tools)
+    reply = turn.model.bind_tools(offered, tool_choice="auto").invoke(turn.messages)
     calls_only = isinstance(reply, AIMessage) and reply.tool_calls and not reply.content
     if calls_only and state["engine"] != "local":  # llama.cpp's server refuses null content
         reply = AIMessage("(calling tools)", tool_calls=reply.tool_calls)
     turn.messages.append(reply)
     return {}
+
+
+def _retrieve_first(turn: Turn) -> None:
+    """Search the articles before the model writes, as if it had called search_corpus: a small
+    model asked what the articles say otherwise answers from memory."""
+    assert turn.query is not None
+    args = {"query": turn.query.text, "k": 5}
+    result = turn.box.call("search_corpus", args)
+    call_id = "retrieve-first"
+    turn.messages.append(
+        AIMessage(
+            "(searching the articles)",
+            tool_calls=[{"name": "search_corpus", "args": args, "id": call_id}],
+        )
+    )
+    content = view("search_corpus", result, turn.box)
+    turn.messages.append(ToolMessage(content, tool_call_id=call_id, name="search_corpus"))
 
 
 def tools_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:

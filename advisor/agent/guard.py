@@ -43,6 +43,8 @@ UNITS: dict[str, tuple[str, float]] = {
     "s": ("time", 1.0),
     "seconds": ("time", 1.0),
     "hours": ("hours", 1.0),
+    "minutes": ("hours", 1 / 60),
+    "min": ("hours", 1 / 60),
     "hour": ("hours", 1.0),
     "h": ("hours", 1.0),
     "hrs": ("hours", 1.0),
@@ -189,7 +191,7 @@ def _conversions(number: Number) -> list[float]:
     if number.family == "hours":
         values += [number.value * 3600, number.value * 60]  # tools give seconds and minutes too
     if number.family == "time":
-        values.append(number.value * 1000)
+        values += [number.value * 1000, number.value / 3600]  # ms; seconds of an hours figure
     return values
 
 

@@ -77,7 +77,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "num_gpus": count or query.num_gpus,
         "precision": precision,
         "context": query.context,
-        "batch": query.batch or (query.concurrency if workload == "inference" else None),
+        "batch": default_batch(query, model, workload),
         "engine": _engine(query.engine, model),
         "offload": query.offload if model.family == "diffusion" else None,
         "train_tokens": query.train_tokens,
@@ -96,6 +96,26 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     return args
 
 
+def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
+    """The batch the user gave (or their concurrency when serving), else the family's usual
+    per-GPU training batch (the answer's settings show it)."""
+    from advisor.calculator import FAMILIES
+
+    if query.batch:
+        return query.batch
+    if workload == "inference" and query.concurrency:
+        return query.concurrency
+    if workload == "inference" and _ONE_AT_A_TIME.search(query.text.lower()):
+        return None  # latency: one sample at a time
+    return dict(FAMILIES[model.family or "llm"].default_batch).get(workload)
+
+
+_ONE_AT_A_TIME = re.compile(
+    r"\bone (?:image|sample|frame|request|sentence) at a time\b|\blatency\b|\breal[- ]?time\b"
+    r"|\bsingle (?:image|sample|stream)\b|\bper (?:image|frame)\b|\bms\b"
+)
+
+
 def _engine(engine: str | None, model: ModelRef) -> str | None:
     """The engine the user named, if the model's family has it ("diffusers" for SDXL; "hf" is
     how some write diffusers too); else the family's default."""
@@ -112,7 +132,7 @@ def gpu_choices(ref: GpuRef) -> list[str]:
 
 
 def _variants_note(ref: GpuRef, box: ToolBox) -> str:
-    return f"'{ref.text}' covers {c._words(len(ref.ids))} variants; each is answered."
+    return f"'{ref.text}' covers {c.count_words(len(ref.ids))} variants; each is answered."
 
 
 # ---------------------------------------------------------------- fixed replies
@@ -147,7 +167,7 @@ def spec(query: Query, box: ToolBox) -> Draft:
         if totals:  # "4 of them in one server, total power?"
             parts.append(totals)
         if not query.fields and len(sheets) > 1:  # "a100 specs": the variants side by side
-            parts.append(f"**'{ref.text}' comes in {len(sheets)} variants:**")
+            parts.append(f"**'{ref.text}' comes in {c.count_words(len(sheets))} variants:**")
             parts.append(c.compare_table(sheets, c.SUMMARY_FIELDS))
         elif query.fields or len(sheets) > 1:
             parts.append(c.spec_lines(sheets, query.fields, variants=ref.open_variant))
@@ -276,7 +296,9 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives = _alternatives(query, box, roomiest, model)
-    text = c.fit_table(results, alternatives, time_first=speed_first)
+    asks_time = bool(re.search(r"\bhow long\b|\bseconds?\b|\blatency\b|\bper image\b",
+                               query.text.lower()))  # fmt: skip
+    text = c.fit_table(results, alternatives, time_first=speed_first, prefer_time=asks_time)
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
@@ -353,8 +375,12 @@ def solve(query: Query, box: ToolBox) -> Draft:
 
 
 def compare(query: Query, box: ToolBox) -> Draft:
-    if query.models:
-        return fit(query, box)
+    if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
+        draft = fit(query, box)
+        ratio = _model_ratio(query, box)
+        return (
+            Draft(ratio + "\n\n" + draft.text, draft.citations, draft.warnings) if ratio else draft
+        )
     asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
     shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
     ids, notes = [], []
@@ -389,7 +415,72 @@ def compare(query: Query, box: ToolBox) -> Draft:
         lines.append("Median rental: " + ", ".join(cheap) + ".")
     lines += notes
     lines += sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
+    job = _job_ratio(query, box, ids)
+    if job:  # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads
+        return Draft(job + "\n\n" + "\n".join(lines))
     return Draft(head + "\n\n" + "\n".join(lines))
+
+
+def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
+    """The computed speed of each GPU on the job the question names, on the family's
+    reference model when it names none."""
+    from advisor.calculator import FAMILIES
+
+    if not query.workload_given or len(ids) < 2:
+        return None
+    hint = _family_of_job(query)
+    workload = query.workload or "inference"
+    workload = workload if workload != "finetune" else "finetune-full"
+    if hint != "llm" and workload not in FAMILIES[hint].workloads:
+        workload = "train"
+    if hint == "llm" and workload == "finetune":
+        workload = FINETUNE_DEFAULT
+    args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "family": hint}
+    if query.precision:
+        args["precision"] = query.precision
+    if query.framework in ("pytorch", "tensorflow"):
+        args["framework"] = query.framework
+    if FAMILIES[hint].default_batch and workload != "inference":
+        args["batch"] = query.batch or dict(FAMILIES[hint].default_batch).get(workload)
+    result = box.call("compare_workload", args)
+    if "error" in result:
+        return None
+    return c.job_ratio(result)
+
+
+def _model_ratio(query: Query, box: ToolBox) -> str | None:
+    """One model on two or more GPUs: the computed speed of each and the ratio."""
+    ids = list(dict.fromkeys(gpu_choices(ref)[0] for ref in query.gpus if gpu_choices(ref)))
+    model = query.models[0]
+    if len(ids) < 2 or len(query.models) > 1 or not model.ids:
+        return None
+    if any((ref.count or 1) > 1 for ref in query.gpus) or (query.num_gpus or 1) > 1:
+        return None  # the comparison is of one GPU each; the fit answer covers the counts
+    workload = query.workload or "inference"
+    if workload == "finetune":
+        workload = FINETUNE_DEFAULT if model.family == "llm" else "finetune-full"
+    args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "model": model.ids[0]}
+    if query.precision:
+        args["precision"] = query.precision
+    if query.batch:
+        args["batch"] = query.batch
+    result = box.call("compare_workload", args)
+    if "error" in result or not any(r["speed"] for r in result["gpus"]):
+        return None  # none fits: the fit answer says so, and what would
+    return c.job_ratio(result)
+
+
+def _family_of_job(query: Query) -> str:
+    """Which family a job without a model means: the words' hint, else image models for
+    training named with a framework (TensorFlow, PyTorch), else LLMs."""
+    from advisor.agent.understand import family_hint
+
+    hint = family_hint(query.text.lower())
+    if hint and hint != "llm":
+        return hint
+    if query.framework in ("pytorch", "tensorflow") and query.workload in ("train", "finetune"):
+        return "vision"
+    return "llm"
 
 
 # ---------------------------------------------------------------- money
@@ -462,7 +553,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     optional = {
         "precision": model.precision or query.precision,
         "context": query.context,
-        "batch": query.batch,
+        "batch": default_batch(query, model, workload),
         "max_usd_per_hour": budget.usd if budget and budget.per == "hour" else None,
         "max_power_w": query.max_power_w,
         "segment": query.segment,

@@ -28,6 +28,7 @@ class Intent:
     keeps: bool  # a follow-up without a cue of its own keeps this intent
     cites: str  # topic: passages on the question | entities: on its GPUs and models | none
     early: Detect | None = None  # a cue strong enough to win before the table's order applies
+    tools: tuple[str, ...] = ("search_corpus", "gpu_specs")  # offered to a model, in this order
 
 
 def _cues(*patterns: str) -> re.Pattern[str]:
@@ -211,6 +212,10 @@ _SPEED = _cues(
     r"\b(?:images|tokens|epochs|pics) per (?:hour|minute|day)\b",
     r"\bhow many seconds\b",
     r"\bhow long (?:does|will|would) it take to generate\b",
+    r"\bhow long (?:does|will|would) (?:\w+ ){0,4}(?:image|picture|step|token|sample|frame)s?"
+    r" take\b",
+    r"\bfps\b",
+    r"\bframes? per second\b",
     r"\u30c8\u30fc\u30af\u30f3",
     r"/\u79d2",
     r"\bwie schnell\b",
@@ -421,27 +426,44 @@ def _fallback(q: Query, low: str) -> bool:
     return True
 
 
+# the tools offered to a model for each intent, in that order (a small model chooses better
+# from a few, and reads a shorter prompt faster)
+_FIT_TOOLS = ("estimate", "solve", "model_specs", "gpu_specs", "search_corpus")
+_COST_TOOLS = ("prices", "rental_cost", "rental_hours", "estimate", "purchase_prices")
+_BUY_TOOLS = ("break_even", "purchase_prices", "prices", "rental_cost", "estimate")
+
+# fmt: off
 INTENTS: dict[str, Intent] = {
     i.name: i
     for i in (
         Intent("invalid", "not a question", _invalid, h.invalid, False, "none"),
         Intent("greeting", "greeting", _greeting, h.greeting, False, "none"),
         Intent("out_of_scope", "outside GPUs for ML", _out_of_scope, h.out_of_scope, False, "none"),
-        Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities"),
-        Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities"),
-        Intent("buy", "what to buy", _buy, h.buy, True, "entities"),
-        Intent("recommend", "recommendation", _recommend, h.recommend, True, "entities"),
-        Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities"),
-        Intent("cost", "cost", _cost, h.cost, True, "entities"),
-        Intent("speed", "speed", _speed, h.speed, True, "entities", _rate),
-        Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus),
-        Intent("fit", "will it fit", _fit, h.fit, True, "entities"),
-        Intent("advice", "is it good for ML", _advice, h.advice, False, "entities"),
+        Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities",
+               tools=("solve", "estimate", "model_specs", "gpu_specs")),
+        Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities",
+               tools=_BUY_TOOLS),
+        Intent("buy", "what to buy", _buy, h.buy, True, "entities",
+               tools=("purchase_prices", "recommend_gpus", "estimate", "gpu_specs")),
+        Intent("recommend", "recommendation", _recommend, h.recommend, True, "entities",
+               tools=("recommend_gpus", "estimate", "prices", "gpu_specs")),
+        Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities",
+               tools=("estimate", "compare_workload", "rental_cost", "rental_hours")),
+        Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
+        Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
+               tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs")),
+        Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus,
+               tools=("compare_gpus", "compare_workload", "gpu_specs", "search_corpus")),
+        Intent("fit", "will it fit", _fit, h.fit, True, "entities", tools=_FIT_TOOLS),
+        Intent("advice", "is it good for ML", _advice, h.advice, False, "entities",
+               tools=("gpu_specs", "recommend_gpus", "estimate", "search_corpus")),
         Intent("explain", "explanation", _explain, h.explain, False, "topic", _why),
-        Intent("spec", "datasheet", _spec, h.spec, False, "entities"),
+        Intent("spec", "datasheet", _spec, h.spec, False, "entities",
+               tools=("gpu_specs", "compare_gpus", "list_gpus", "search_corpus")),
         Intent("search", "from the articles", _fallback, h.explain, False, "topic"),
     )
 }
+# fmt: on
 
 
 def detect_intent(query: Query, low: str) -> str:

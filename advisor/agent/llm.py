@@ -16,7 +16,7 @@ import threading
 import types
 import typing
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -34,10 +34,12 @@ from advisor.tools import TOOLS, tool_parameters
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
-def tool_schemas() -> list[dict[str, Any]]:
-    """OpenAI-style function schemas from the tools' signatures and docstrings."""
+def tool_schemas(names: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """OpenAI-style function schemas from the tools' signatures and docstrings: of the tools
+    named, in that order, or of every tool."""
     schemas = []
-    for name, fn in TOOLS.items():
+    for name in TOOLS if names is None else names:
+        fn = TOOLS[name]
         props: dict[str, Any] = {}
         required = []
         for param in tool_parameters(fn):

@@ -685,7 +685,7 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     return name
 
 
-def _family_hint(low: str) -> str | None:
+def family_hint(low: str) -> str | None:
     """The workload family the words point to when no model is named ("stable diffusion")."""
     for fam in FAMILIES.values():
         if fam.name != "llm" and any(re.search(w, low) for w in fam.words):
@@ -720,7 +720,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
 
 def _default_workload(query: Query) -> Query:
     """A model named (or a family hinted) with no job said: running it is the default."""
-    if query.workload is None and (query.models or _family_hint(query.text.lower())):
+    if query.workload is None and (query.models or family_hint(query.text.lower())):
         return replace(query, workload="inference")
     return query
 
@@ -770,7 +770,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     precision = _first(PRECISION_WORDS, outside) or next(
         (m.precision for m in models if m.precision), None
     )
-    hint = _family_hint(low)
+    hint = family_hint(low)
     workload = _workload(low, models, hint)
     given = workload is not None
     family = models[0].family if models and models[0].family else hint

@@ -161,6 +161,9 @@ class Family:
     reference_model: str  # the model a "which GPU is faster for this" comparison runs
     words: tuple[str, ...] = ()  # phrases that name the family in a question (regex fragments)
     examples: tuple[str, ...] = ()  # questions people ask about it (UI, help, docs)
+    # per-GPU batch an answer assumes when the question gives none (workload -> batch); a
+    # training step at batch 1 is no one's training run
+    default_batch: tuple[tuple[str, int], ...] = ()
 
     def workload_label(self, workload: str) -> str:
         return self.workloads.get(workload, workload)

@@ -332,6 +332,9 @@ VISION = Family(
     },
     estimate=estimate,
     reference_model="resnet-50",
+    # DeepLearningExamples trains ResNet-50 at 256 per GPU on 80 GB and 16 GB cards alike (AMP);
+    # 128 also leaves room for the larger ViTs on a 24 GB card
+    default_batch=(("train", 128), ("finetune-full", 128), ("inference", 64)),
     words=(
         r"\bresnet",
         r"\bvit\b",
@@ -379,6 +382,8 @@ TRANSFORMER = Family(
     },
     estimate=estimate,
     reference_model="bert-large",
+    # BERT fine-tuning recipes (SQuAD, GLUE) use 16-32 sequences per GPU
+    default_batch=(("train", 32), ("finetune-full", 32), ("inference", 64)),
     words=(
         r"\bbert\b",
         r"\broberta\b",
