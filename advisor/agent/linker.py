@@ -171,9 +171,16 @@ class Linker:
         if words[i].low in _ARTICLES:
             return None  # "an H100": the name starts at the next word
         plural = _count_before(words, i) is not None  # "two 4070s": plurals, not Supers
-        for fixed in (False, True):  # exact spellings first, then with slips corrected
-            for span in range(min(6, len(words) - i), 0, -1):
+        for span in range(min(6, len(words) - i), 0, -1):  # the longest name first ("4080 suer"
+            for fixed in (False, True):  # is a 4080 Super): as written, then slips corrected
                 chunk = words[i : i + span]
+                if (
+                    span > 1
+                    and chunk[-1].low == "x"
+                    and i + span < len(words)
+                    and (words[i + span].low.isdigit())
+                ):
+                    continue  # "mi250 x 4": a count, not the MI250X
                 written = " ".join(w.text for w in chunk)
                 if fixed:
                     corrected = " ".join(self._gpu_word(w.text) for w in chunk)
@@ -402,7 +409,14 @@ class Linker:
             if not _same_architecture([self._entry(f, m) for f, m in found]):
                 return ModelRef(written, tuple(m for _, m in found), found[0][0], stated, fmt)
             order = {fm: n for n, fm in enumerate(self.model_order)}
-            found = (max(found, key=lambda fm: order.get(fm, 0)),)  # releases of one shape: newest
+
+            def rank(fm: tuple[str, str]) -> tuple[float, int]:
+                # releases of one shape: the size said decides ("command r 35b" is the 35.0B
+                # v01, not the 32.3B 08-2024), then the newest
+                size = _params_b(self._entry(*fm)) or 0.0
+                return (-abs(size - stated) if stated is not None else 0.0, order.get(fm, 0))
+
+            found = (max(found, key=rank),)
         family, mid = found[0]
         model = models_of(self.catalog, FAMILIES[family])[mid]
         size = _params_b(model)
@@ -789,8 +803,24 @@ def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
     if not scored or scored[0][0] < 0.75:
         return None
     if len(scored) > 1 and scored[0][0] - scored[1][0] < 0.1:
-        return None
+        # as near by ratio: one slip away ("distilll" -> "distill", not "distilled") decides
+        close = [v for _r, v in scored[:3] if _one_edit(word, v)]
+        return close[0] if len(close) == 1 else None
     return scored[0][1]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """One letter added, dropped, changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )  # fmt: skip
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 # ---------------------------------------------------------------- building the index

@@ -90,7 +90,22 @@ def catalog_walk(catalog: Any, seed: int = 7) -> dict[str, Any]:
             for written in model_spellings(model, rng):
                 asked += 1
                 refs = understand(f"can I run {written} on an H100 SXM?", catalog).models
-                if not any(model.id in r.ids for r in refs):
+                shared = {  # a name two releases share ("Mistral 7B") means the newest
+                    i for r in refs for i in r.ids
+                    if _plain(written) in {_plain(n) for n in _names(catalog, fam, i)}
+                }  # fmt: skip
+                if not any(model.id in r.ids for r in refs) and not shared:
                     bucket = wrong if any(r.ids for r in refs) else unread
                     bucket.append(f"{written} ({model.id})")
     return {"asked": asked, "wrong": wrong, "unread": unread}
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _names(catalog: Any, family: Any, model_id: str) -> list[str]:
+    from advisor.calculator.families import models_of
+
+    entry = models_of(catalog, family).get(model_id)
+    return [entry.name, *entry.aliases] if entry is not None else []
