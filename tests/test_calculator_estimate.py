@@ -155,3 +155,39 @@ def test_price_choice_is_the_median_current_price_with_source_and_date() -> None
     assert e.cost and e.cost["price_source"] and e.cost["price_date"]
     none = estimate(Request("llama-3-8b", "rtx-3060", precision="q4_k_m"))
     assert none.cost is None and "no rental price" in none.assumptions[-1]
+
+
+def test_every_catalog_gpu_has_a_generation_with_speed_factors() -> None:
+    from advisor.calculator.factors import GENERATION_MBU, GENERATION_MFU, generation
+
+    for gpu in load_catalog().gpus.values():
+        gen = generation(gpu.architecture, gpu.memory_type)
+        assert gen in GENERATION_MBU and gen in GENERATION_MFU, (gpu.id, gpu.architecture)
+
+
+@pytest.mark.parametrize(
+    ("architecture", "memory", "key"),
+    [("Pascal", "GDDR5X", "Pascal"), ("RDNA 3.5", "LPDDR5X", "RDNA"), ("Apple M4", None, "Apple"),
+     ("Xe2", "GDDR6", "Xe"), ("Ampere", "HBM2e", "Ampere-HBM"), ("Ampere", "GDDR6X", "Ampere"),
+     ("Blackwell (GB20x, sm_120)", "GDDR7", "Blackwell"), ("CDNA 3", "HBM3", "CDNA")],
+)  # fmt: skip
+def test_an_architecture_maps_to_its_generation(architecture: str, memory: str, key: str) -> None:
+    from advisor.calculator.factors import generation
+
+    assert generation(architecture, memory) == key
+
+
+def test_an_architecture_with_no_factors_is_an_error_not_a_guess() -> None:
+    from advisor.calculator.factors import generation
+
+    with pytest.raises(InvalidInput, match="No speed factors for the 'Kepler' architecture"):
+        generation("Kepler", "GDDR5")
+
+
+def test_apple_decode_follows_the_published_llama_cpp_rows() -> None:
+    # eval/calibration/llm.csv L1783, L1786: llama.cpp Metal, Llama 3 8B Q4_K_M, tg 512
+    for gpu, measured in (("m1-max-64gb", 35.73), ("m2-ultra-192gb", 78.81)):
+        e = estimate(Request(model="llama-3-8b", gpu=gpu, precision="q4_k_m", engine="llama.cpp",
+                             context=512))  # fmt: skip
+        assert e.decode_tokens_per_s is not None
+        assert 0.6 < measured / e.decode_tokens_per_s["typical"] < 1.4, (gpu, e.decode_tokens_per_s)

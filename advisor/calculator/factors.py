@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
 
-FORMULA_VERSION = "calc-2026.11.1"
+FORMULA_VERSION = "calc-2026.11.2"  # .2: generations of their own for Apple, Pascal, RDNA, Xe
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm")
 
 
@@ -56,6 +56,16 @@ GENERATION_MBU = {
     "Blackwell": 0.60,
     "CDNA": 0.55,
     "Gaudi": 0.55,
+    # Apple M-series GPUs (unified LPDDR): 0.85 x 0.892, the median of measured / computed over
+    # the 11 llama.cpp Metal decode rows of M1, M1 Max, M2 Ultra and M3 Max (Llama 3 8B and 70B,
+    # Q4_K_M and F16, tg 512) in github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference README.md
+    # @00dd2bdeb2404263f22bd6c1cd46ce397e341db5; eval/calibration/llm.csv L1782-L1792
+    "Apple": 0.76,
+    # Not fitted (too few rows in the calibration set): taken as Ampere GDDR's, the value these
+    # generations had before they had keys of their own
+    "Pascal": 0.85,
+    "RDNA": 0.85,
+    "Xe": 0.85,
 }
 GENERATION_MFU = {
     "Volta": 0.85,
@@ -67,6 +77,11 @@ GENERATION_MFU = {
     "Blackwell": 0.75,
     "CDNA": 0.60,
     "Gaudi": 0.65,
+    # not fitted (no rows): Ampere GDDR's, as above
+    "Apple": 1.0,
+    "Pascal": 1.0,
+    "RDNA": 1.0,
+    "Xe": 1.0,
 }
 
 # Extra time per layer per decode step for quantised kernels that dequantise on the fly.
@@ -115,13 +130,32 @@ def engine_factors(engine: str) -> EngineFactors:
 
 
 def generation(architecture: str, memory_type: str | None) -> str:
-    """The generation key of a GPU, from its datasheet architecture and memory type."""
+    """The generation key of a GPU, from its datasheet architecture and memory type. An
+    architecture no table knows is an error, not a silent guess."""
     arch = architecture.lower()
-    for key in ("volta", "turing", "hopper", "blackwell", "cdna", "gaudi"):
-        if key in arch:
-            return {"cdna": "CDNA", "gaudi": "Gaudi"}.get(key, key.capitalize())
-    if "ada" in arch:
-        return "Ada Lovelace"
+    for word, key in _GENERATION_WORDS:
+        if word in arch:
+            return key
     if "ampere" in arch:
         return "Ampere-HBM" if (memory_type or "").upper().startswith("HBM") else "Ampere"
-    return "Ampere"
+    raise InvalidInput(
+        f"No speed factors for the {architecture!r} architecture; the calculator knows "
+        f"{', '.join(sorted({k for _w, k in _GENERATION_WORDS} | {'Ampere'}))}."
+    )
+
+
+# datasheet architecture words -> generation key (first match wins: "RDNA 3.5" is RDNA)
+_GENERATION_WORDS = (
+    ("pascal", "Pascal"),
+    ("volta", "Volta"),
+    ("turing", "Turing"),
+    ("ada", "Ada Lovelace"),
+    ("hopper", "Hopper"),
+    ("blackwell", "Blackwell"),
+    ("rubin", "Blackwell"),  # no rows yet: taken as its predecessor's
+    ("cdna", "CDNA"),
+    ("rdna", "RDNA"),
+    ("gaudi", "Gaudi"),
+    ("xe", "Xe"),
+    ("apple", "Apple"),
+)
