@@ -44,7 +44,8 @@ def test_streaming_shows_tool_progress_then_the_checked_answer(rules_advisor: An
     final = updates[-1]
     assert final[0][-1]["content"] == texts[-1]
     assert final[0][0] == {"role": "user", "content": FIT}
-    assert "**estimate**" in final[4] and "[1]" in final[5]
+    # the receipts panel; no article speaks of fine-tuning on an A4000, so no source is cited
+    assert "**estimate**" in final[4] and final[5] == "_No passage cited._"
     assert final[6].visible and not final[7].visible  # memory chart yes, comparison no
     assert final[8] == {"1": 0}  # the answer at chat index 1 is the thread's turn 0
     exported = _download(final[9])
@@ -196,6 +197,8 @@ def _feedback_status(page: Any, says: str) -> None:
 
 @pytest.mark.slow
 def test_three_questions_in_a_real_browser(app_url: str, browser: Any) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page = browser.new_page(viewport={"width": 1280, "height": 1800})
     page.goto(app_url)
     firsts = []
@@ -233,8 +236,14 @@ def test_three_questions_in_a_real_browser(app_url: str, browser: Any) -> None:
     # like the first answer; dislike the second for a reason from the flag's menu
     page.locator('#chat button[aria-label="Like"]').nth(0).click()
     _feedback_status(page, "Thanks: answer 1 is marked like.")
-    page.locator('#chat button[aria-label="Feedback"]').nth(1).click()
-    page.locator("#chat .extra-feedback-option:visible", has_text="Wrong number").click()
+    for attempt in range(3):  # a re-render of the chat under load can close the menu: reopen it
+        page.locator('#chat button[aria-label="Feedback"]').nth(1).click()
+        option = page.locator("#chat .extra-feedback-option:visible", has_text="Wrong number")
+        try:
+            option.click(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            assert attempt < 2, "the feedback menu never stayed open"
     _feedback_status(page, "Thanks: answer 2 is marked dislike: Wrong number.")
 
     with page.expect_download() as download:
@@ -266,7 +275,7 @@ def test_an_answer_reads_on_a_phone_width_screen(app_url: str, browser: Any) -> 
     bubble = page.locator("#chat .message-row.bot-row").first.bounding_box()
     assert bubble["width"] >= 340, bubble
     items = page.locator("#chat .message-row.bot-row li")
-    assert items.count() >= 5 and "2048 tokens assumed" in fit
+    assert items.count() >= 2 and "sequence length 2048 tokens" in fit
     box = page.locator("#question").bounding_box()
     chat = page.locator("#chat").bounding_box()
     assert box["y"] > chat["y"] + chat["height"] - 5  # the question box right under the chat
