@@ -234,7 +234,9 @@ class Linker:
         """Apply the words around a GPU name: count, memory, form factor."""
         memory, form = _qualifiers(words[end : end + 4])
         if memory is None or form is None:
-            before_memory, before_form = _qualifiers(words[max(0, start - 3) : start][::-1])
+            before_memory, before_form = _qualifiers(
+                words[max(0, start - 3) : start][::-1], before=True
+            )
             memory = memory if memory is not None else before_memory
             form = form or before_form
         if re.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
@@ -572,17 +574,23 @@ _FORM_WORDS = frozenset(w for w in _FORMS if len(w) >= 5)
 _CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one", "the", "of")
 
 
-def _qualifiers(near: list[Token]) -> tuple[float | None, str | None]:
+def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, str | None]:
     """Memory and form factor in the words next to a GPU name (in reading order away from it):
-    "40 gigs", "(40G)", "80GB", "PCIe", "with 12 gigs", "laptop"; stops at any other word."""
+    "40 gigs", "(40G)", "80GB", "PCIe", "with 12 gigs", "laptop"; stops at any other word.
+    Before the name the words come backwards: a number's unit is the word nearer the name."""
     memory, form = None, None
     i = 0
     while i < len(near):
         word = near[i].low.strip("()[],")
         size = _MEMORY.match(word)
-        unit = i + 1 < len(near) and re.fullmatch(r"gb|g|gib|gigs?", near[i + 1].low.strip("()"))
+        j = i - 1 if before else i + 1  # where the number's unit is, in this list
+        unit = 0 <= j < len(near) and re.fullmatch(r"gb|g|gib|gigs?", near[j].low.strip("()"))
+        number_next = i + 1 < len(near) and near[i + 1].low.replace(".", "", 1).isdigit()
         if size and memory is None:
             memory = float(size.group(1))
+        elif before and re.fullmatch(r"gb|g|gib|gigs?", word) and number_next and memory is None:
+            memory = float(near[i + 1].low)  # "the 16 gb 4060 ti", read backwards
+            i += 1
         elif word.replace(".", "", 1).isdigit() and unit and memory is None:
             memory = float(word)
             i += 1
