@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -175,6 +176,15 @@ def test_an_architecture_maps_to_its_generation(architecture: str, memory: str, 
     from advisor.calculator.factors import generation
 
     assert generation(architecture, memory) == key
+
+
+def test_a_gpu_known_only_by_its_memory_still_gets_a_fit(rules_advisor: Any) -> None:
+    from advisor.calculator.factors import generation
+
+    generic = load_catalog().generic_gpu(8)
+    assert generation(generic.architecture, generic.memory_type) == "Ampere"
+    answer = rules_advisor.ask("will stable diffusion 1.5 run on an 8 gig card? fp16")
+    assert answer.text.startswith("**Yes: Stable Diffusion 1.5 fits on one 8 GB GPU")
 
 
 def test_an_architecture_with_no_factors_is_an_error_not_a_guess() -> None:

@@ -136,7 +136,7 @@ def generation(architecture: str, memory_type: str | None) -> str:
     for word, key in _GENERATION_WORDS:
         if word in arch:
             return key
-    if "ampere" in arch:
+    if "ampere" in arch or arch == "unknown":  # unknown: a GPU known only by its memory
         return "Ampere-HBM" if (memory_type or "").upper().startswith("HBM") else "Ampere"
     raise InvalidInput(
         f"No speed factors for the {architecture!r} architecture; the calculator knows "
