@@ -161,6 +161,23 @@ def test_a_verdict_that_contradicts_the_estimate_is_refused(searcher: Any) -> No
     assert "your answer says the opposite" in str(model.sent[-1][-1].content)
 
 
+def test_a_verdict_after_a_failed_estimate_is_refused(searcher: Any) -> None:
+    # the 1.5B model once passed epochs without a dataset size, the estimate failed, and it
+    # answered "No, you cannot" with nothing behind the verdict
+    question = "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"
+    advisor, model = _advisor(searcher, [
+        call("estimate", model="llama-3-8b", gpu="rtx-a4000", workload="finetune-qlora",
+             epochs=3),
+        AIMessage("No, you cannot fine-tune it on an RTX A4000."),
+        AIMessage("No, it cannot."),
+    ])  # fmt: skip
+    answer = advisor.ask(question)
+    seen = " ".join(str(m.content) for m in model.sent[1])
+    assert "dataset tokens" in seen  # the failed call, as the model saw it
+    assert "your verdict has no source" in str(model.sent[-1][-1].content)
+    assert answer.engine == "rules" and answer.text.startswith("**Yes: Llama-3-8B fits")
+
+
 @pytest.mark.parametrize(
     ("text", "verdict"),
     [

@@ -203,6 +203,9 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     if len(fits) == 1 and verdict is not None and verdict not in fits:
         truth = "fits" if True in fits else "does not fit"
         problems.append(f"The estimate says the model {truth}; your answer says the opposite.")
+    asked_fit = turn.query is not None and turn.query.intent == "fit"
+    if asked_fit and verdict is not None and not fits:  # a failed call is not an estimate
+        problems.append("No estimate result says whether it fits; your verdict has no source.")
     turn.problem = " ".join(problems) or None
     turn.draft = rules.Draft(text, cited)
     return {}
