@@ -162,20 +162,31 @@ def test_a_verdict_that_contradicts_the_estimate_is_refused(searcher: Any) -> No
 
 
 def test_a_verdict_after_a_failed_estimate_is_refused(searcher: Any) -> None:
-    # the 1.5B model once passed epochs without a dataset size, the estimate failed, and it
-    # answered "No, you cannot" with nothing behind the verdict
+    # an estimate that fails (here a GPU no one has) leaves the model's "No" with nothing behind
+    # it: the guard refuses it and the rules answer is given
     question = "Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?"
     advisor, model = _advisor(searcher, [
-        call("estimate", model="llama-3-8b", gpu="rtx-a4000", workload="finetune-qlora",
-             epochs=3),
+        call("estimate", model="llama-3-8b", gpu="rtx-a9999", workload="finetune-qlora"),
         AIMessage("No, you cannot fine-tune it on an RTX A4000."),
         AIMessage("No, it cannot."),
     ])  # fmt: skip
     answer = advisor.ask(question)
-    seen = " ".join(str(m.content) for m in model.sent[1])
-    assert "dataset tokens" in seen  # the failed call, as the model saw it
     assert "your verdict has no source" in str(model.sent[-1][-1].content)
     assert answer.engine == "rules" and answer.text.startswith("**Yes: Llama-3-8B fits")
+
+
+def test_a_job_size_the_question_never_gave_is_dropped_from_the_call(searcher: Any) -> None:
+    # the 1.5B model once added epochs=1 to a fit question's estimate, which then failed for
+    # want of a dataset size
+    advisor, _model = _advisor(searcher, [
+        call("estimate", model="llama-3-8b", gpu="rtx-a4000", workload="finetune-qlora",
+             epochs=1),
+        AIMessage("Yes, Llama-3-8B fits on an RTX A4000 with QLoRA."),
+    ])  # fmt: skip
+    answer = advisor.ask("Can I fine-tune Llama-3-8B with QLoRA on an RTX A4000?")
+    (made,) = [t for t in answer.tool_calls if t.name == "estimate"]
+    assert "epochs" not in made.args and made.result["fits"] is True
+    assert answer.engine == "local"
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,15 @@ def with_question_defaults(name: str, args: dict[str, Any], query: Query | None)
             value = FINETUNE_DEFAULT
         if value is not None and args.get(key) in (None, ""):
             args[key] = value
+    for key in _STATED_ONLY.get(name, ()):  # a job size the question never gave is invented
+        if args.get(key) is not None and getattr(query, key, None) is None:
+            del args[key]
     return args
+
+
+# arguments a small model adds unasked (epochs=1 on a fit question, which then fails for want of
+# a dataset size): kept only when the question states them
+_STATED_ONLY = {"estimate": ("epochs", "dataset_samples", "images", "audio_hours")}
 
 
 def _price_view(result: dict[str, Any]) -> dict[str, Any]:
