@@ -8,7 +8,7 @@ import pytest
 
 from advisor.agent.query import Query
 from advisor.agent.understand import understand
-from advisor.catalog import Catalog
+from advisor.catalog import Catalog, load_catalog
 
 # (question, intent, expected fields of the Query); gpus are catalog ids, model a catalog id
 CASES: list[tuple[str, str, dict[str, Any]]] = [
@@ -328,3 +328,20 @@ def test_absurd_counts_are_left_out_with_a_note(catalog: Catalog) -> None:
 def test_exponent_and_negative_numbers(catalog: Catalog, text: str, field: str,
                                        value: float | None) -> None:  # fmt: skip
     assert getattr(understand(text, catalog), field) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "price", "budget", "hours"),
+    [
+        ("If I can buy a 4090 for $1,800 or rent one at 69 cents an hour, how many rental hours "
+         "until owning is cheaper?", 0.69, 1800.0, None),
+        ("got 2k to spend, happy to buy used, want to run llama 70b at home — what should i get?",
+         None, 2000.0, None),
+    ],
+)  # fmt: skip
+def test_money_written_the_way_people_write_it(
+    question: str, price: float | None, budget: float | None, hours: float | None
+) -> None:
+    q = understand(question, load_catalog())
+    assert q.user_price_usd_per_hour == price and q.hours == hours
+    assert (q.budget.usd if q.budget else None) == budget

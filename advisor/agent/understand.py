@@ -378,7 +378,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     hours = None
     for m in _DURATION.finditer(low):
         before = low[max(0, m.start() - 12) : m.start()]
-        if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|per|/)\s?$", before):
+        if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/)\s?$", before):
             continue  # "$3.10 an hour" is a price, not a duration
         amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         value = 1.0 if amount in ("a", "an", "one") else _count(amount.replace(",", ""))
@@ -425,7 +425,9 @@ _MONEY = re.compile(
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:tokens|images|context))"
-    r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b",
+    r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b"
+    r"|(\d+(?:\.\d+)?)\s?(k)\s?(?=to spend\b|budget\b|to burn\b|to blow\b)"  # "2k to spend"
+    r"|(?<![\d.])(\d{1,3})\s?(cents?)\b",  # "69 cents an hour"
     re.IGNORECASE,
 )
 _PER_HOUR = re.compile(
@@ -444,12 +446,11 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     out = []
     for m in _MONEY.finditer(low):
         groups = m.groups()
-        n, scale = (
-            next((groups[i], groups[i + 1]) for i in (0, 2, 4) if groups[i])
-            if any(groups[i] for i in (0, 2, 4))
-            else (groups[6], None)
-        )
+        pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 7, 9) if groups[i]]
+        n, scale = pairs[0] if pairs else (groups[6], None)
         value = _number(n) * _SCALE.get((scale or "").lower(), 1)
+        if (scale or "").lower().startswith("cent"):
+            value = _number(n) / 100
         after = low[m.end() : m.end() + 24]
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
