@@ -184,6 +184,7 @@ def compare_workload(
     each GPU's speed in the family's first metric, and `speedup` over the slowest that fits.
     Training without a batch takes the family's usual per-GPU batch (128 images for ResNet-50)."""
     from advisor.calculator import FAMILIES
+    from advisor.calculator.families import find_model
 
     if len(gpus) < 2:
         raise InvalidInput("Give at least two GPUs to compare.")
@@ -192,8 +193,8 @@ def compare_workload(
             raise InvalidInput(f"Give a model or a family ({', '.join(FAMILIES)}).")
         model = FAMILIES[family].reference_model
     if batch is None and workload != "inference":  # a training step at batch 1 is no one's run
-        first = estimate(_request(model=model, gpu=gpus[0], workload=workload))
-        batch = dict(FAMILIES[first.family].default_batch).get(workload)
+        fam, _entry = find_model(model, load_catalog())
+        batch = dict(fam.default_batch).get(workload)
     rows: list[dict[str, Any]] = []
     for gpu in gpus:
         e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,

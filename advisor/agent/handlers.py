@@ -433,8 +433,6 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     workload = workload if workload != "finetune" else "finetune-full"
     if hint != "llm" and workload not in FAMILIES[hint].workloads:
         workload = "train"
-    if hint == "llm" and workload == "finetune":
-        workload = FINETUNE_DEFAULT
     args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "family": hint}
     if query.precision:
         args["precision"] = query.precision
@@ -450,7 +448,7 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
 
 def _model_ratio(query: Query, box: ToolBox) -> str | None:
     """One model on two or more GPUs: the computed speed of each and the ratio."""
-    ids = list(dict.fromkeys(gpu_choices(ref)[0] for ref in query.gpus if gpu_choices(ref)))
+    ids = list(dict.fromkeys(ids[0] for ids in map(gpu_choices, query.gpus) if ids))
     model = query.models[0]
     if len(ids) < 2 or len(query.models) > 1 or not model.ids:
         return None

@@ -448,9 +448,8 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         groups = m.groups()
         pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 7, 9) if groups[i]]
         n, scale = pairs[0] if pairs else (groups[6], None)
-        value = _number(n) * _SCALE.get((scale or "").lower(), 1)
-        if (scale or "").lower().startswith("cent"):
-            value = _number(n) / 100
+        scale = (scale or "").lower()
+        value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))

@@ -232,6 +232,7 @@ def serving_tokens_per_s(
         free -= engine.cuda_context_gb * 1e9
         per_seq = kv_cache_bytes(model, prompt + output, 1, kv_elem_bytes, tp=tp)
         most = max(1, min(engine.max_batch, int(free // max(per_seq, 1.0))))
-        tried = {most, *(2**i for i in range(most.bit_length()) if 2**i < most)}
-        batch = max(sorted(tried), key=rate)
+        tried = {b: rate(b) for b in sorted({most, *(2**i for i in range(most.bit_length()))})}
+        batch = max(tried, key=lambda b: tried[b])
+        return Band.around(tried[batch]), batch
     return Band.around(rate(batch)), batch

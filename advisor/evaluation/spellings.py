@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+from advisor.names import model_key
 from advisor.specs import GPU
 
 _VENDOR = re.compile(r"^(?:nvidia|amd|intel|apple)\s+", re.IGNORECASE)
@@ -86,26 +87,25 @@ def catalog_walk(catalog: Any, seed: int = 7) -> dict[str, Any]:
                 bucket = wrong if any(r.ids for r in gpu_refs) else unread
                 bucket.append(f"{written} ({gpu.id})")
     for fam in FAMILIES.values():
-        for model in models_of(catalog, fam).values():
+        entries = models_of(catalog, fam)
+        for model in entries.values():
             for written in model_spellings(model, rng):
                 asked += 1
                 refs = understand(f"can I run {written} on an H100 SXM?", catalog).models
-                shared = {  # a name two releases share ("Mistral 7B") means the newest
-                    i for r in refs for i in r.ids
-                    if _plain(written) in {_plain(n) for n in _names(catalog, fam, i)}
-                }  # fmt: skip
-                if not any(model.id in r.ids for r in refs) and not shared:
-                    bucket = wrong if any(r.ids for r in refs) else unread
-                    bucket.append(f"{written} ({model.id})")
+                read = [i for r in refs for i in r.ids]
+                if model.id in read or _shared_name(written, read, entries):
+                    continue
+                bucket = wrong if read else unread
+                bucket.append(f"{written} ({model.id})")
     return {"asked": asked, "wrong": wrong, "unread": unread}
 
 
-def _plain(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
-def _names(catalog: Any, family: Any, model_id: str) -> list[str]:
-    from advisor.calculator.families import models_of
-
-    entry = models_of(catalog, family).get(model_id)
-    return [entry.name, *entry.aliases] if entry is not None else []
+def _shared_name(written: str, read: list[str], entries: dict[str, Any]) -> bool:
+    """The entry read is also called this ("Mistral 7B", a name two releases share, means the
+    newest): reading it is right."""
+    key = model_key(written)
+    return any(
+        key in {model_key(n) for n in (entries[i].name, *entries[i].aliases)}
+        for i in read
+        if i in entries
+    )
