@@ -46,6 +46,8 @@ def test_numbers_are_read_with_their_unit(text: str, value: float, unit: str | N
         "Mixtral 8x7B",
         "https://example.com/a4000-16g",
         "H100 SXM5 80GB",
+        "ViT-L-16 (ViT-Large, patch 16)",  # the workload families' models are names too
+        "CLIP ViT-L/14 (image encoder)",  # (fuzz: "VIT0" got these as suggestions)
     ],
 )
 def test_digits_in_names_are_not_numbers(text: str) -> None:

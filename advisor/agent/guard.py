@@ -94,11 +94,15 @@ def unit_scale(unit: str) -> tuple[str | None, float]:
 
 @lru_cache(maxsize=1)
 def _catalog_names() -> re.Pattern[str]:
-    """Every GPU and model name and alias in the catalog, longest first, separators loose."""
+    """Every GPU and model name and alias in the catalog (the image, BERT-style, diffusion and
+    speech models too), longest first, separators loose."""
+    from advisor.calculator import FAMILIES
+    from advisor.calculator.families import models_of
     from advisor.catalog import load_catalog
 
     catalog = load_catalog()
-    entries: list[GPU | Model] = [*catalog.gpus.values(), *catalog.models.values()]
+    models = [m for fam in FAMILIES.values() for m in models_of(catalog, fam).values()]
+    entries: list[GPU | Model] = [*catalog.gpus.values(), *models]
     names = {n for e in entries for n in (e.name, *e.aliases) if re.search(r"[A-Za-z]", n)}
     parts = [
         r"[-\s_]?".join(re.escape(w) for w in re.split(r"[-\s_]+", n))
