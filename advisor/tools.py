@@ -143,13 +143,27 @@ def estimate_workload(
     images: float | None = None,
     audio_hours: float | None = None,
     framework: str | None = None,
+    optimizer: str | None = None,
+    checkpointing: bool | None = None,
+    lora_targets: str | None = None,
+    mixed_precision: bool | None = None,
+    optimizer_in_backward: bool | None = None,
+    chunked_loss: bool | None = None,
+    activation_offload: bool | None = None,
+    torch_compile: bool | None = None,
+    interconnect: str | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
     model such as resnet-50 or vit-b-16 (train, inference), a BERT-style model (train,
     inference), a diffusion model such as sdxl (inference at `resolution` and `steps`,
     finetune-lora, finetune-full; `offload` none/model/sequential) or whisper (inference).
-    `epochs` x `dataset_samples`, `images` or `audio_hours` size a whole job. Returns the
+    `epochs` x `dataset_samples`, `images` or `audio_hours` size a whole job. An LLM fine-tune
+    takes its `framework`'s memory options (hf, torchtune, unsloth, ms-swift, ...) unless given:
+    `mixed_precision` false = pure bf16, `optimizer` (adamw8bit, paged_adamw8bit, ...),
+    `checkpointing`, `lora_targets` (all, attention, qv), `optimizer_in_backward`,
+    `chunked_loss`, `activation_offload`, `torch_compile`. Several GPUs talk over
+    `interconnect` (auto, nvlink, pcie). Returns the
     estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     request = _request(
@@ -157,7 +171,11 @@ def estimate_workload(
         context=context, batch=batch, engine=engine, train_tokens=train_tokens,
         resolution=resolution, steps=steps, offload=offload, epochs=epochs,
         dataset_samples=dataset_samples, images=images, audio_hours=audio_hours,
-        framework=framework,
+        framework=framework, optimizer=optimizer, checkpointing=checkpointing,
+        lora_targets=lora_targets, mixed_precision=mixed_precision,
+        optimizer_in_backward=optimizer_in_backward, chunked_loss=chunked_loss,
+        activation_offload=activation_offload, torch_compile=torch_compile,
+        interconnect=interconnect,
     )  # fmt: skip
     result = estimate(request).to_dict()
     sheet = load_catalog().gpus.get(result["gpu"])

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.calculator import memory, throughput
+from advisor.calculator import finetune, memory, throughput
 from advisor.calculator.estimator import Request, estimate
 from advisor.calculator.factors import FORMULA_VERSION, engine_factors
 from advisor.calculator.precision import Precision, get_precision, kv_bytes
@@ -347,12 +347,17 @@ def _training_case(
     flash = "0.39" not in framework and "(2023" not in framework
     store = precision if method != "full" else get_precision("bf16" if "BF16" in text else "fp16")
     mixed = "BF16 FULL" not in text and "BF16-TRUE" not in text
+    # torchtune trains in pure bf16 (advisor/calculator/finetune.py); these rows' README
+    # predates its chunked loss, so the loss is the plain one
+    tune = finetune.resolve("torchtune" if "torchtune" in framework else None, method)
+    mixed = mixed and tune.mixed_precision
+    loss = "plain"
 
     def mem() -> float:
         return memory.training_memory(
             model, method=method, precision=store, optimizer=optimizer, seq=seq, batch=batch,
             checkpointing=checkpointing, num_gpus=n, zero_stage=zero, mixed_precision=mixed,
-            flash_attention=flash,
+            flash_attention=flash, loss=loss,
         ).total_gb  # fmt: skip
 
     if metric == "peak_mem_gb":

@@ -360,6 +360,10 @@ def settings(e: dict[str, Any]) -> str:
     parts.append(f"batch {e['batch']}")
     if e.get("engine"):
         parts.append(str(e["engine"]))
+    if e.get("interconnect"):
+        parts.append(f"over {e['interconnect']}")
+    if e.get("training_setup"):
+        parts.append(str(e["training_setup"]))
     return ", ".join(parts)
 
 

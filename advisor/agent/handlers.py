@@ -73,7 +73,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "gpu": gpu, "workload": workload}
     precision = model.precision or query.precision
-    optional = {
+    optional: dict[str, Any] = {
         "num_gpus": count or query.num_gpus,
         "precision": precision,
         "context": query.context,
@@ -87,13 +87,22 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "dataset_samples": query.dataset_samples,
         "images": query.images,
         "audio_hours": query.audio_hours,
-        "framework": query.framework if query.framework in ("pytorch", "tensorflow") else None,
+        "framework": query.framework if query.framework in _frameworks(model) else None,
+        "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
     }
+    if workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm":
+        optional.update(dict(query.train_options))
     if query.train_tokens and query.epochs:
         args["train_tokens"] = query.train_tokens * query.epochs
         optional["train_tokens"] = None
     args.update({k: v for k, v in optional.items() if v is not None})
     return args
+
+
+def _frameworks(model: ModelRef) -> tuple[str, ...]:
+    from advisor.calculator import FAMILIES
+
+    return FAMILIES[model.family or "llm"].frameworks
 
 
 def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:

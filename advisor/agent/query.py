@@ -68,6 +68,10 @@ class Query:
     precision: str | None = None
     engine: str | None = None
     framework: str | None = None
+    # fine-tuning memory options the question sets: (Request field, value), e.g. pure bf16 is
+    # ("mixed_precision", False)
+    train_options: tuple[tuple[str, object], ...] = ()
+    interconnect: str | None = None  # several GPUs: nvlink | pcie, when the question says
     offload: str | None = None  # diffusion: none | model | sequential (CPU offload)
     context: int | None = None
     batch: int | None = None

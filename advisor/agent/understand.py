@@ -92,6 +92,93 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("kohya_ss", r"\bkohya\w*"),
     ("deepspeed", r"\bdeepspeed\b|\bzero[- ]?[123]\b"),
     ("fsdp", r"\bfsdp\b"),
+    ("ms-swift", r"\bms[- ]?swift\b"),
+    ("megatron", r"\bmegatron\w*|\bnemo\b"),
+    ("hf", r"\b(?:hf|hugging ?face|transformers) trainer\b|\btrl\b|\bsft ?trainer\b"),
+)
+# how several GPUs talk, when the question says: (interconnect, words); negations first
+INTERCONNECT_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "pcie",
+        r"\b(?:no|without|lacking)\s+(?:an? )?nvlink\w*|\bpcie[- ]only\b|\bonly pcie\b"
+        r"|\b(?:over|via|through|using|across)\s+(?:plain |just )?pcie\b(?![- ]?\d)",
+    ),
+    ("nvlink", r"\bnvlink\w*|\bnv-link\b|\bnvswitch\b"),
+)
+# LLM fine-tuning memory options as people write them: (option, value, words). Within an
+# option the first entry that matches wins, so the negations come first.
+TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
+    (
+        "mixed_precision",
+        False,
+        r"\bpure[- ]?(?:bf16|bfloat16|fp16|16[- ]?bit)\b|\b(?:bf16|bfloat16)[- ]only\b"
+        r"|\b(?:no|without)\s+(?:fp32 )?master (?:weights|copy)\b"
+        r"|\b(?:no|without|not)\s+(?:using )?(?:amp|mixed[- ]precision)\b",
+    ),
+    ("mixed_precision", True, r"\bmixed[- ]precision\b|\bfp32 master\b|\bamp\b|\bautocast\b"),
+    (
+        "optimizer",
+        "paged_adamw8bit",
+        r"\bpaged[ _-]?adamw?[ _-]?(?:8[ _-]?bit|8bit)\b|\bpaged 8[ _-]?bit adamw?\b",
+    ),
+    ("optimizer", "paged_adamw", r"\bpaged[ _-]?adamw?\b"),
+    (
+        "optimizer",
+        "adamw8bit",
+        r"\b8[ _-]?bit (?:adamw?|optimi[sz]er)\b|\badamw?[ _-]?8[ _-]?bit\b|\badamw_bnb_8bit\b"
+        r"|\b(?:bnb|bitsandbytes) adamw?\b",
+    ),
+    ("optimizer", "adafactor", r"\badafactor\b"),
+    ("optimizer", "sgd", r"\bsgd\b"),
+    ("optimizer", "adamw", r"\badamw?\b"),
+    (
+        "checkpointing",
+        False,
+        r"\b(?:no|without|disabl\w*|turn(?:ing|ed)? off|skip\w*)\s+(?:the )?"
+        r"(?:gradient |activation |grad )?(?:checkpointing|ckpt)\b"
+        r"|\b(?:gradient |activation )?checkpointing (?:off|disabled)\b",
+    ),
+    (
+        "checkpointing",
+        True,
+        r"\b(?:gradient|activation|grad) (?:checkpointing|ckpt)\b|\bcheckpointing on\b"
+        r"|\b(?:with|using|enabl\w*|turn(?:ing|ed)? on)\s+checkpointing\b",
+    ),
+    (
+        "lora_targets",
+        "qv",
+        r"\bq(?:_proj)?\s*(?:and|&|,|\+)\s*v(?:_proj)?\b|\bqv\b|\bquery and value\b",
+    ),
+    (
+        "lora_targets",
+        "attention",
+        r"\battention(?: layers| modules| projections)? only\b|\bonly (?:the )?attention\b"
+        r"|\bq,?\s*k,?\s*v,?\s*(?:and )?o\b",
+    ),
+    (
+        "lora_targets",
+        "all",
+        r"\ball[- ]linear(?: layers| modules)?\b|\ball (?:the )?(?:linear )?(?:layers|modules)\b"
+        r"|\bevery linear layer\b",
+    ),
+    (
+        "optimizer_in_backward",
+        True,
+        r"\boptimi[sz]er (?:step )?in (?:the )?backward\b|\boptimizer_in_bwd\b"
+        r"|\bfused optimi[sz]er step\b|\bstep (?:the )?optimi[sz]er in backward\b",
+    ),
+    (
+        "chunked_loss",
+        True,
+        r"\bchunked (?:cross[- ]?entropy|ce|loss)\b|\bcut[ _-]cross[ _-]entropy\b|\bliger\b",
+    ),
+    (
+        "activation_offload",
+        True,
+        r"\b(?:activation|checkpoint)s? offload\w*|\boffload\w* (?:the )?activations\b",
+    ),
+    ("torch_compile", False, r"\b(?:no|without)\s+(?:torch\.? ?)?compile\b"),
+    ("torch_compile", True, r"\btorch\.? ?compile\b|\bcompiled model\b"),
 )
 # datasheet fields and the words that ask for them
 FIELD_WORDS: dict[str, str] = {
@@ -289,7 +376,8 @@ def _context(low: str) -> int | None:
     m = re.search(
         r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
         r"length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens|input)"
-        r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len)"
+        r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len"
+        r"|max[_ ]seq[_ ]len(?:gth)?|seq[_ ]len(?:gth)?|\bseq|max[_ ]length)"
         r"(?:\s(?:of|=|:|is|at))?\s?=?\s?(\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))",
         low,
@@ -649,6 +737,15 @@ def _fields(low: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _train_options(low: str) -> tuple[tuple[str, object], ...]:
+    """The fine-tuning memory options the words set, each option once (its first match)."""
+    found: dict[str, object] = {}
+    for option, value, pattern in TRAIN_OPTION_WORDS:
+        if option not in found and re.search(pattern, low):
+            found[option] = value
+    return tuple(found.items())
+
+
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
     """The entry of `table` whose words come first in the text ("pytorch vs tensorflow")."""
     found = [(m.start(), name) for name, pattern in table if (m := re.search(pattern, low))]
@@ -797,6 +894,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         precision=precision,
         engine=_first(ENGINE_WORDS, low),
         framework=_first(FRAMEWORK_WORDS, low),
+        train_options=_train_options(low),
+        interconnect=next((k for k, w in INTERCONNECT_WORDS if re.search(w, low)), None),
         offload=_first(OFFLOAD_WORDS, low),
         context=_context(low),
         batch=_batch(low),
@@ -1078,6 +1177,7 @@ def resolve(
         "precision",
         "engine",
         "framework",
+        "interconnect",
         "context",
         "batch",
         "hours",
@@ -1102,6 +1202,9 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if prior.train_options:  # "and with 8-bit adam?": the options said before still hold
+        said = dict(query.train_options)
+        updates["train_options"] = tuple({**dict(prior.train_options), **said}.items())
     if query.workload and query.workload != prior.workload and query.precision is None:
         # "what about with qlora instead": the 4-bit base comes with the method, not from before
         updates["precision"] = "nf4" if query.workload == "finetune-qlora" else None

@@ -55,7 +55,8 @@ class Request:
     batch: int = 1
     engine: str | None = None
     kv_cache: str | None = None
-    optimizer: str = "adamw"
+    interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
+    optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None
     lora_rank: int = 16
     lora_targets: str = "all"
@@ -72,7 +73,13 @@ class Request:
     resolution: int | None = None  # image side in pixels
     steps: int | None = None  # diffusion denoising steps
     offload: str | None = None  # diffusion: none | model | sequential (CPU offload)
-    framework: str | None = None  # pytorch | tensorflow | ... (training frameworks)
+    framework: str | None = None  # training framework: pytorch | tensorflow | hf | torchtune ...
+    # LLM fine-tuning memory options; None = what the framework's recipes do
+    mixed_precision: bool | None = None  # False: pure bf16 (no fp32 master weights)
+    optimizer_in_backward: bool | None = None
+    chunked_loss: bool | None = None
+    activation_offload: bool | None = None
+    torch_compile: bool | None = None
     dataset_samples: float | None = None  # images or sequences in one epoch
     images: float | None = None  # images to generate
     audio_hours: float | None = None  # audio to transcribe
@@ -118,6 +125,9 @@ class Estimate:
     job_hours: dict[str, float] | None = None  # wall time of the whole job asked for
     resolution: int | None = None
     steps: int | None = None
+    # LLM fine-tuning: the framework and memory options the figures assume, when any was given
+    training_setup: str | None = None
+    interconnect: str | None = None  # the link tensor-parallel collectives run over
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -164,6 +174,7 @@ class Family:
     # per-GPU batch an answer assumes when the question gives none (workload -> batch); a
     # training step at batch 1 is no one's training run
     default_batch: tuple[tuple[str, int], ...] = ()
+    frameworks: tuple[str, ...] = ()  # training frameworks it knows (first = default)
 
     def workload_label(self, workload: str) -> str:
         return self.workloads.get(workload, workload)

@@ -42,6 +42,9 @@ REQUIRED = ("num_gpus", "batch", "lora_rank", "tp", "pp")
 WHOLE = ("num_gpus", "batch", "lora_rank", "tp", "pp", "context", "output_tokens", "resolution",
          "steps", "beam_size")  # fmt: skip
 OFFLOAD = diffusion.OFFLOADS
+# yes/no options; None means: the default of the family or framework
+SWITCHES = ("checkpointing", "mixed_precision", "optimizer_in_backward", "chunked_loss",
+            "activation_offload", "torch_compile")  # fmt: skip
 
 
 def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
@@ -173,6 +176,9 @@ def _validate(request: Request, fam: Family) -> None:
             raise InvalidInput(
                 f"{name.replace('_', ' ')} must be {what} from {low:,} to {high:,} (got {value!r})."
             )
+    for name in SWITCHES:
+        if getattr(request, name) not in (None, True, False):
+            raise InvalidInput(f"{name.replace('_', ' ')} must be true, false or not given.")
     if request.lora_targets not in memory.LORA_TARGETS:
         raise InvalidInput(f"LoRA targets must be one of {', '.join(memory.LORA_TARGETS)}.")
     if request.offload not in (None, *OFFLOAD):

@@ -97,6 +97,19 @@ TRAIN_MFU = {"full": 0.50, "lora": 0.60, "qlora": 0.55}
 # bitsandbytes 4-bit layers keep extra tensors for backward: QLoRA activations run ~1.27x LoRA's.
 QLORA_ACTIVATION_FACTOR = 1.27
 
+# The loss over the vocabulary, bytes per vocabulary entry per token of a batch: bf16 logits, their
+# fp32 upcast, log-softmax and the gradients back (transformers' loss upcasts the logits whole).
+# Physics bounds it between 8 and 16; 12 was chosen from 8 / 12 / 16 by the median error on the
+# 56 transformers LoRA and QLoRA peak-memory rows of eval/calibration/llm.csv (Qwen README
+# L0946-L1034, PEFT method_comparison L1727-L1753): 15% / 10% / 11% (LoRA), 22% / 21% / 21%.
+LOGIT_BYTES = 12.0
+# torch.compile keeps this share of a layer's saved activations (pointwise ops fused): fitted on
+# the torchtune README memory table, Llama-3.2-3B full fine-tune on an A100 without and with
+# compile (eval/calibration/llm.csv L1616, L1618): 64.4 -> 54.8 GB, all of it activations.
+COMPILED_LAYER_SHARE = 0.65
+# torchtune's CEWithChunkedOutputLoss: the fp32 part of the loss one chunk of tokens at a time.
+LOSS_CHUNKS = 8
+
 # Training allocates and frees large tensors every step; PyTorch's caching allocator then holds
 # about 5-10% more than it has allocated, and an OOM comes when the reserved memory is full.
 TRAINING_USABLE_FRACTION = 0.92

@@ -58,7 +58,7 @@ ENGINES: tuple[str, ...] = _union(f.engines for f in FAMILIES.values())
 ALL_PRECISIONS: tuple[str, ...] = _union(
     [PRECISIONS, *(p for f in FAMILIES.values() for p in f.precisions.values())]
 )
-FRAMEWORKS: tuple[str, ...] = tuple(nets.FRAMEWORK)  # training frameworks with a measured factor
+FRAMEWORKS: tuple[str, ...] = _union(f.frameworks for f in FAMILIES.values())
 OFFLOADS: tuple[str, ...] = diffusion.OFFLOADS
 METRICS: dict[str, Metric] = {
     m.key: m for f in FAMILIES.values() for group in f.metrics.values() for m in group

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.calculator import memory, throughput
+from advisor.calculator import finetune, interconnect, memory, throughput
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
-from advisor.calculator.factors import SPEED_BAND, engine_factors
+from advisor.calculator.factors import SPEED_BAND, engine_factors, tensor_parallel
 from advisor.calculator.precision import PRECISIONS, Precision, get_precision, kv_bytes
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
@@ -86,26 +86,26 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB; "
         f"{engine.label} uses {engine.usable_fraction:.0%} of it"
     )
+    link = interconnect.link_for(gpu, request.num_gpus, request.interconnect)
+    over = None
+    if tensor_parallel(engine, request.num_gpus) > 1:
+        over = link.label.split(",")[0].split(" (")[0]
+        notes.append(f"tensor-parallel all-reduces over {link.label}")
     decode = throughput.decode_tokens_per_s(
-        model, gpu, precision, engine,
-        batch=request.batch, context=context, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
+        model, gpu, precision, engine, batch=request.batch, context=context,
+        kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link,
     )  # fmt: skip
     prefill_s = throughput.prefill_seconds(
-        model,
-        gpu,
-        precision,
-        engine,
-        prompt=context,
-        batch=request.batch,
-        num_gpus=request.num_gpus,
-    )
+        model, gpu, precision, engine, prompt=context, batch=request.batch,
+        num_gpus=request.num_gpus, link=link,
+    )  # fmt: skip
     prefill = Band.around(context * request.batch / prefill_s)
     low, high = SPEED_BAND
     ttft = Band(prefill_s / high, prefill_s, prefill_s / low)
     output = request.output_tokens or 256
     serving, serving_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
-        num_gpus=request.num_gpus,
+        num_gpus=request.num_gpus, link=link,
     )  # fmt: skip
     notes.append(
         f"full-load serving: {serving_batch} concurrent requests of {context} prompt + {output} "
@@ -125,7 +125,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=decode.to_dict(),
         prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
         train_tokens_per_s=None, cost=None, assumptions=notes,
-        serving_tokens_per_s=serving.to_dict(), serving_batch=serving_batch,
+        serving_tokens_per_s=serving.to_dict(), serving_batch=serving_batch, interconnect=over,
     )  # fmt: skip
 
 
@@ -145,22 +145,40 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     seq = request.context or min(2048, model.max_context)
     if not request.context:
         notes.append(f"sequence length not given: {seq} tokens assumed")
-    checkpointing = request.checkpointing
-    if checkpointing is None:
-        checkpointing = method != "lora"
+    options = finetune.resolve(
+        request.framework, method, mixed_precision=request.mixed_precision,
+        checkpointing=request.checkpointing, optimizer=request.optimizer,
+        optimizer_in_backward=request.optimizer_in_backward, chunked_loss=request.chunked_loss,
+        activation_offload=request.activation_offload, compiled=request.torch_compile,
+    )  # fmt: skip
+    checkpointing = options.checkpointing
+    label = options.framework.label
+    setup = f"{label}: {options.describe(method)}"
+    stated = request.framework or len(options.defaulted) < len(finetune.OPTION_WORDS)
+    if not request.framework:
+        notes.append(f"framework not given: {label} assumed" if stated else
+                     f"{label} (framework not given): {options.describe(method)}")  # fmt: skip
+    else:
+        notes.append(setup)
+    if stated and options.defaulted:
         notes.append(
-            "gradient checkpointing not given: " + ("on" if checkpointing else "off") + " assumed"
+            f"{label} defaults (not given): "
+            + ", ".join(finetune.OPTION_WORDS[k] for k in options.defaulted)
         )
     zero = request.zero_stage
     if zero is None:
         # several GPUs: shard everything (DeepSpeed ZeRO-3 / FSDP), the usual way to spread a
-        # model, frozen LoRA base included, that one GPU cannot hold
-        zero = 3 if request.num_gpus > 1 else 0
+        # model, frozen LoRA base included, that one GPU cannot hold; Megatron's distributed
+        # optimizer shards the optimizer states only
+        zero = options.framework.zero_stage if request.num_gpus > 1 else 0
+    loss = "fused" if options.fused_loss else "chunked" if options.chunked_loss else "plain"
     mem = memory.training_memory(
-        model, method=method, precision=precision, optimizer=request.optimizer, seq=seq,
+        model, method=method, precision=precision, optimizer=options.optimizer, seq=seq,
         batch=request.batch, checkpointing=checkpointing, lora_rank=request.lora_rank,
         lora_targets=request.lora_targets, num_gpus=request.num_gpus, zero_stage=zero,
-        tp=request.tp, pp=request.pp,
+        tp=request.tp, pp=request.pp, mixed_precision=options.mixed_precision,
+        optimizer_in_backward=options.optimizer_in_backward, loss=loss,
+        activation_offload=options.activation_offload, compiled=options.compiled,
     )  # fmt: skip
     notes.extend(mem.assumptions)
     usable = memory.training_usable_gb(gpu)
@@ -189,6 +207,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=None, prefill_tokens_per_s=None,
         time_to_first_token_s=None, train_tokens_per_s=speed.to_dict(), cost=None,
         assumptions=notes, train_hours=hours, job_hours=hours,
+        training_setup=setup if stated else None,
     )  # fmt: skip
 
 
@@ -227,6 +246,7 @@ FAMILY = Family(
         },
     },
     engines=("vllm", "hf", "llama.cpp", "tensorrt-llm"),
+    frameworks=tuple(finetune.FRAMEWORKS),
     precisions={
         "inference": ("bf16", *(p for p in _INFERENCE_PRECISIONS if p != "bf16")),
         "finetune-full": ("bf16", "fp16", "fp32"),

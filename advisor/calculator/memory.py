@@ -10,11 +10,17 @@ import math
 from dataclasses import dataclass, field
 
 from advisor.calculator.factors import (
+    COMPILED_LAYER_SHARE,
+    LOGIT_BYTES,
+    LOSS_CHUNKS,
     QLORA_ACTIVATION_FACTOR,
     TRAINING_USABLE_FRACTION,
     EngineFactors,
     tensor_parallel,
 )
+from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
+
+__all__ = ["LORA_TARGETS", "METHODS", "OPTIMIZERS", "MemoryResult"]
 from advisor.calculator.precision import Precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
@@ -23,8 +29,6 @@ GB = 1e9
 GIB = 2**30
 CAPACITY_REPORTED = 0.995  # nvidia-smi shows a little less than the marketed GiB (H100: 81,559 MiB)
 METHODS = ("full", "lora", "qlora")
-OPTIMIZERS = ("adamw", "adamw8bit", "sgd", "adafactor")
-LORA_TARGETS = ("all", "attention", "qv")
 
 
 @dataclass(frozen=True)
@@ -193,26 +197,47 @@ def lora_params(model: Model, rank: int, targets: str) -> int:
 
 
 def training_activation_bytes(
-    model: Model, seq: int, batch: int, checkpointing: bool, flash_attention: bool = True
+    model: Model,
+    seq: int,
+    batch: int,
+    checkpointing: bool,
+    flash_attention: bool = True,
+    *,
+    loss: str = "plain",
+    offload: bool = False,
+    compiled: bool = False,
+    layer_factor: float = 1.0,
 ) -> float:
-    """Saved activations of a Llama-style block in bf16, plus the loss logits.
+    """Saved activations of a Llama-style block in bf16, plus the loss over the vocabulary.
 
     Per layer the backward pass keeps the norm/QKV/attention/output inputs (about 18 s*b*h bytes)
     and the gated MLP's four intermediate tensors (8 s*b*i bytes). Without a fused (flash or
     memory-efficient) attention kernel the scores, softmax and dropout mask add 5*a*s^2*b bytes
-    (Korthikanti et al.). Checkpointing keeps only each layer's input (2 s*b*h) plus one layer's
-    full working set.
+    (Korthikanti et al.); bitsandbytes 4-bit layers keep more (`layer_factor`). Checkpointing
+    keeps only each layer's input (2 s*b*h) plus one layer's
+    full working set; offloading moves those inputs to CPU memory, leaving two layers' worth on
+    the GPU. The loss holds LOGIT_BYTES per vocabulary entry per token ("plain"), or the bf16
+    logits whole and the fp32 part one chunk at a time ("chunked"), or one chunk of everything
+    when the LM head and the loss are fused ("fused"). torch.compile fuses a layer's pointwise
+    ops, so fewer of its intermediate tensors are saved (COMPILED_LAYER_SHARE).
     """
     sb = seq * batch
-    layer = sb * (18 * model.hidden_size + 8 * _mlp_width(model))
+    layer: float = sb * (18 * model.hidden_size + 8 * _mlp_width(model))
+    if compiled:
+        layer *= COMPILED_LAYER_SHARE
     if not flash_attention:
         layer += 5 * model.num_attention_heads * seq * seq * batch
     if checkpointing:
-        stored = model.num_layers * sb * model.hidden_size * 2 + layer
+        kept_layers = 2 if offload else model.num_layers
+        stored = kept_layers * sb * model.hidden_size * 2 + layer
     else:
         stored = model.num_layers * layer
-    logits = sb * model.vocab_size * 8  # bf16 logits, their fp32 copy, and its gradient
-    return stored + logits
+    per_entry = {
+        "plain": LOGIT_BYTES,
+        "chunked": 2 + (LOGIT_BYTES - 2) / LOSS_CHUNKS,
+        "fused": LOGIT_BYTES / LOSS_CHUNKS,
+    }[loss]
+    return stored * layer_factor + sb * model.vocab_size * per_entry
 
 
 def training_memory(
@@ -232,8 +257,21 @@ def training_memory(
     tp: int = 1,
     pp: int = 1,
     flash_attention: bool = True,
+    optimizer_in_backward: bool = False,
+    loss: str = "plain",
+    activation_offload: bool = False,
+    compiled: bool = False,
 ) -> MemoryResult:
-    """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA."""
+    """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA.
+
+    Trainable parameters cost, per parameter: with mixed precision an fp32 master copy beside the
+    16-bit working copy (4 + 2), fp32 gradients (4) and fp32 Adam moments (8); in pure 16-bit
+    everything at 2 bytes and the moments at 4. 8-bit Adam keeps 2 bytes of moments; a paged
+    optimizer's states live in CUDA managed memory, which bitsandbytes pages to the host when
+    the GPU runs short, so they are listed but never make a step run out. An optimizer stepped
+    in backward frees each gradient as soon as it is applied: only the largest tensor's gradient
+    is ever held.
+    """
     if method not in METHODS:
         raise InvalidInput(f"Unknown training method {method!r}; use one of {', '.join(METHODS)}.")
     if optimizer not in OPTIMIZERS:
@@ -247,34 +285,47 @@ def training_memory(
     if model_split > 1:
         assumptions.append(f"model split {tp}-way tensor x {pp}-way pipeline parallel")
     dp = max(num_gpus // model_split, 1)
-    params = model.total_params
-    if method == "full":
-        weight_b: float
-        grad_b: float
-        state_scale: float
-        if mixed_precision and precision.name in ("bf16", "fp16"):
-            weight_b, grad_b, state_scale = 4 + 2, 4, 4
-            assumptions.append(
-                "mixed precision: fp32 master weights + 16-bit working copy, fp32 gradients"
-            )
-        else:
-            weight_b = grad_b = state_scale = precision.bytes_linear
-            assumptions.append(f"pure {precision.name} weights, gradients and optimizer states")
-        state_b = {"adamw": 2 * state_scale, "adamw8bit": 2.0, "sgd": state_scale, "adafactor": 0.1}
-        weights: float = params * weight_b
-        grads = params * grad_b
-        states = params * state_b[optimizer]
-        adapters = 0.0
+    if method != "full":  # adapters: fp32 under autocast, or bf16 like the rest
+        weight_b = grad_b = state_scale = 4.0 if mixed_precision else 2.0
+        scheme = "fp32 adapters under autocast" if mixed_precision else "pure bf16 adapters"
+    elif mixed_precision and precision.name in ("bf16", "fp16"):
+        weight_b, grad_b, state_scale = 4.0 + 2.0, 4.0, 4.0
+        scheme = "mixed precision: fp32 master weights + 16-bit working copy, fp32 gradients"
     else:
+        weight_b = grad_b = state_scale = precision.bytes_linear
+        scheme = f"pure {precision.name} weights, gradients and optimizer states"
+    moments = {"adamw": 2 * state_scale, "adamw8bit": 2.0, "sgd": state_scale, "adafactor": 0.1,
+               "paged_adamw": 2 * state_scale, "paged_adamw8bit": 2.0}[optimizer]  # fmt: skip
+    if method == "full":
+        trainable = model.total_params
+        weights: float = trainable * weight_b
+        adapters = 0.0
+        assumptions.append(scheme)
+    else:
+        trainable = lora_params(model, lora_rank, lora_targets)
         weights = weight_bytes(model, precision)
-        grads = states = 0.0
-        n = lora_params(model, lora_rank, lora_targets)
-        adapters = n * 16  # fp32 weights, gradients and two Adam moments
+        adapters = trainable * weight_b
         assumptions.append(
             f"frozen base at {precision.name}; LoRA rank {lora_rank} on {lora_targets} linear "
-            f"layers = {n / 1e6:.1f}M trainable parameters in fp32 with AdamW"
+            f"layers = {trainable / 1e6:.1f}M trainable parameters ({scheme})"
         )
+    # the largest tensor: the embedding (full), one layer's adapters (LoRA)
+    largest = (
+        model.vocab_size * model.hidden_size
+        if method == "full"
+        else trainable / max(model.num_layers, 1)
+    )
+    grads = (largest if optimizer_in_backward else trainable) * grad_b
+    if optimizer_in_backward:
+        assumptions.append("optimizer stepped in backward: one tensor's gradient held at a time")
+    states = trainable * moments
+    paged = optimizer.startswith("paged")
+    if method != "full":  # the adapters' own copies travel with the base's split
+        adapters += grads + (0.0 if paged else states)
+        grads = 0.0
+        states = states if paged else 0.0
     weights /= model_split
+    adapters /= model_split
     grads /= model_split
     states /= model_split
     if dp > 1 and zero_stage:
@@ -284,18 +335,49 @@ def training_memory(
         if zero_stage >= 3:
             weights /= dp
         assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
-    activations = training_activation_bytes(model, seq, batch, checkpointing, flash_attention) / tp
-    if method == "qlora":
-        activations *= QLORA_ACTIVATION_FACTOR
+    if paged:
+        assumptions.append(
+            f"{optimizer}: {states / GB:.1f} GB of optimizer state in managed memory that pages "
+            "to the host when the GPU runs short (not counted)"
+        )
+        states = 0.0
+    activations = (
+        training_activation_bytes(
+            model,
+            seq,
+            batch,
+            checkpointing,
+            flash_attention,
+            loss=loss,
+            offload=activation_offload,
+            compiled=compiled,
+            layer_factor=QLORA_ACTIVATION_FACTOR if method == "qlora" else 1.0,
+        )
+        / tp
+    )
+    loss_words = {"plain": "", "chunked": ", chunked cross-entropy",
+                  "fused": ", loss fused with the LM head"}[loss]  # fmt: skip
     assumptions.append(
         f"activations for batch {batch} x {seq} tokens, gradient checkpointing "
         + ("on" if checkpointing else "off")
+        + (" (offloaded to CPU)" if activation_offload and checkpointing else "")
+        + loss_words
+        + (", torch.compile" if compiled else "")
         + ("" if flash_attention else ", attention scores stored (no fused attention kernel)")
     )
+    # Backward frees each layer's activations as it makes that layer's gradients, and the
+    # gradients of the last step are gone before the next forward: the peak holds the larger
+    # of the two, not their sum.
+    if grads and activations:
+        assumptions.append(
+            f"gradients ({grads / GB:.1f} GB) fill memory as backward frees the activations "
+            f"({activations / GB:.1f} GB): the peak holds the larger"
+        )
+    grads_beyond = max(grads - activations, 0.0)
     overhead = 0.6 * GB + (0.5 * GB if num_gpus > 1 else 0.0)
     breakdown = {
         "weights": weights / GB,
-        "gradients": grads / GB,
+        "gradients": grads_beyond / GB,
         "optimizer_states": states / GB,
         "adapters": adapters / GB,
         "activations": activations / GB,

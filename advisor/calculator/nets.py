@@ -325,6 +325,7 @@ VISION = Family(
         "inference": (Metric("infer_samples_per_s", "inference throughput", "images/s", _SAMPLES),),
     },
     engines=("pytorch", "tensorrt", "onnxruntime"),
+    frameworks=tuple(FRAMEWORK),
     precisions={
         "train": ("fp16", "bf16", "tf32", "fp32"),
         "finetune-full": ("fp16", "bf16", "tf32", "fp32"),
@@ -375,6 +376,7 @@ TRANSFORMER = Family(
         ),
     },
     engines=("pytorch", "tensorrt", "onnxruntime"),
+    frameworks=tuple(FRAMEWORK),
     precisions={
         "train": ("fp16", "bf16", "tf32", "fp32"),
         "finetune-full": ("fp16", "bf16", "tf32", "fp32"),

@@ -18,6 +18,7 @@ from advisor.calculator.factors import (
     generation,
     tensor_parallel,
 )
+from advisor.calculator.interconnect import Link, allreduce_seconds, link_for
 from advisor.calculator.memory import kv_cache_bytes, usable_gb, weight_bytes
 from advisor.calculator.precision import Precision
 from advisor.specs import GPU, Model
@@ -28,10 +29,6 @@ LLAMA_CPP_GEFORCE_FP16_ACCUMULATE = 2.0
 DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the matmuls
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
-
-# Interconnect cost of tensor parallel per decode step: two all-reduces per layer.
-NVLINK_ALLREDUCE_MS_PER_LAYER = 0.02
-PCIE_ALLREDUCE_MS_PER_LAYER = 0.08
 
 
 def dense_tflops(gpu: GPU, precision: Precision) -> float:
@@ -70,8 +67,13 @@ def decode_step_seconds(
     context: int,
     kv_elem_bytes: float,
     num_gpus: int = 1,
+    link: Link | None = None,
 ) -> float:
-    """Seconds for one decode step of `batch` sequences at `context` tokens of history."""
+    """Seconds for one decode step of `batch` sequences at `context` tokens of history.
+
+    Tensor parallel adds two all-reduces per layer of the batch's hidden states over the link
+    the GPUs share (interconnect.py): a fixed latency each, and bytes that grow with the batch.
+    """
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus)
     weights = _active_weight_bytes(model, precision, batch) / tp
@@ -88,13 +90,12 @@ def decode_step_seconds(
     overhead_ms = engine.step_overhead_ms + layers * engine.layer_overhead_ms
     if engine.name == "hf":
         overhead_ms += layers * QUANT_LAYER_OVERHEAD_MS.get(precision.family, 0.0)
+    comm_s = 0.0
     if tp > 1:
-        per_layer = (
-            NVLINK_ALLREDUCE_MS_PER_LAYER if gpu.interconnect_gbs else PCIE_ALLREDUCE_MS_PER_LAYER
-        )
-        overhead_ms += 2 * layers * per_layer
+        link = link or link_for(gpu, num_gpus)
+        comm_s = 2 * layers * allreduce_seconds(batch * model.hidden_size * 2, tp, link)
     # a layer split (tp == 1) reads every layer once per step, one GPU after another
-    return max(t_memory, t_compute) + overhead_ms / 1000
+    return max(t_memory, t_compute) + overhead_ms / 1000 + comm_s
 
 
 def decode_tokens_per_s(
@@ -107,11 +108,12 @@ def decode_tokens_per_s(
     context: int,
     kv_elem_bytes: float,
     num_gpus: int = 1,
+    link: Link | None = None,
 ) -> Band:
     """Generated tokens/s summed over the batch."""
     step = decode_step_seconds(
-        model, gpu, precision, engine,
-        batch=batch, context=context, kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus,
+        model, gpu, precision, engine, batch=batch, context=context,
+        kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link,
     )  # fmt: skip
     return Band.around(batch / step)
 
@@ -125,12 +127,14 @@ def prefill_seconds(
     prompt: int,
     batch: int,
     num_gpus: int = 1,
+    link: Link | None = None,
 ) -> float:
     """Seconds to process `batch` prompts of `prompt` tokens.
 
     Compute-bound on the dense tensor rate, but never faster than one read of the weights (short
     prompts are bandwidth-bound). Causal attention adds 2 x layers x prompt^2 x hidden FLOPs per
     prompt with a fused kernel; llama.cpp computes the full masked score matrix (4x).
+    Tensor parallel all-reduces every token's hidden state twice per layer over the link.
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tokens = prompt * batch
@@ -151,7 +155,13 @@ def prefill_seconds(
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
     compute_s = flops / (rate * speedup)
     read_s = weight_bytes(model, precision) / (gpu.bandwidth_gbs * 1e9 * engine.mbu * num_gpus)
-    return max(compute_s, read_s) + engine.step_overhead_ms / 1000
+    comm_s = 0.0
+    if tensor_parallel(engine, num_gpus) > 1:
+        link = link or link_for(gpu, num_gpus)
+        comm_s = (
+            2 * model.num_layers * allreduce_seconds(tokens * model.hidden_size * 2, num_gpus, link)
+        )
+    return max(compute_s, read_s) + comm_s + engine.step_overhead_ms / 1000
 
 
 def prefill_tokens_per_s(
@@ -163,9 +173,10 @@ def prefill_tokens_per_s(
     prompt: int,
     batch: int,
     num_gpus: int = 1,
+    link: Link | None = None,
 ) -> Band:
     seconds = prefill_seconds(
-        model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus
+        model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus, link=link
     )
     return Band.around(prompt * batch / seconds)
 
@@ -206,6 +217,7 @@ def serving_tokens_per_s(
     kv_elem_bytes: float,
     num_gpus: int = 1,
     batch: int | None = None,
+    link: Link | None = None,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -219,11 +231,11 @@ def serving_tokens_per_s(
 
     def rate(b: int) -> float:
         prefill = prefill_seconds(
-            model, gpu, precision, engine, prompt=prompt, batch=b, num_gpus=num_gpus
+            model, gpu, precision, engine, prompt=prompt, batch=b, num_gpus=num_gpus, link=link
         )
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
-            kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus,
+            kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 

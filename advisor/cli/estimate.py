@@ -17,7 +17,8 @@ from advisor.calculator import (
     Request,
 )
 from advisor.calculator import estimator as calc
-from advisor.calculator.memory import OPTIMIZERS
+from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
+from advisor.calculator.interconnect import INTERCONNECTS
 from advisor.calculator.precision import KV_BYTES
 from advisor.cli.render import console, print_json, table
 
@@ -25,7 +26,7 @@ BREAKDOWN_LABELS = {
     "weights": "Weights",
     "kv_cache": "KV cache",
     "activations": "Activations",
-    "gradients": "Gradients",
+    "gradients": "Gradients (beyond the activations they replace)",
     "optimizer_states": "Optimizer states",
     "adapters": "LoRA adapters (+ grads, states)",
     "runtime_overhead": "Runtime / engine overhead",
@@ -48,9 +49,43 @@ BREAKDOWN_LABELS = {
 @click.option("--batch", type=click.IntRange(1, 100_000), default=1, show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), help="Inference engine.")
 @click.option("--kv-cache", type=click.Choice(list(KV_BYTES)), help="KV-cache element type.")
-@click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="adamw", show_default=True)
+@click.option(
+    "--interconnect",
+    type=click.Choice(INTERCONNECTS),
+    help="Several GPUs: how they talk (auto: NVLink/NVSwitch boards, else PCIe).",
+)
+@click.option("--optimizer", type=click.Choice(OPTIMIZERS), help="Fine-tuning optimizer.")
 @click.option("--checkpointing/--no-checkpointing", default=None, help="Gradient checkpointing.")
 @click.option("--lora-rank", type=click.IntRange(1, 4096), default=16, show_default=True)
+@click.option(
+    "--lora-targets",
+    type=click.Choice(LORA_TARGETS),
+    default="all",
+    show_default=True,
+    help="LoRA on all linear layers, attention only, or q and v.",
+)
+@click.option(
+    "--mixed-precision/--pure-bf16",
+    "mixed_precision",
+    default=None,
+    help="Fine-tuning: fp32 master weights, or pure bf16.",
+)
+@click.option(
+    "--optimizer-in-backward/--no-optimizer-in-backward",
+    default=None,
+    help="Fine-tuning: step the optimizer in backward (no gradient buffer).",
+)
+@click.option(
+    "--chunked-loss/--no-chunked-loss", default=None, help="Fine-tuning: chunked cross-entropy."
+)
+@click.option(
+    "--activation-offload/--no-activation-offload",
+    default=None,
+    help="Fine-tuning: checkpointed activations in CPU memory.",
+)
+@click.option(
+    "--torch-compile/--no-torch-compile", default=None, help="Fine-tuning: torch.compile."
+)
 @click.option("--zero", "zero_stage", type=click.IntRange(0, 3), help="ZeRO stage (3 = FSDP).")
 @click.option("--tp", type=click.IntRange(1, 1024), default=1, help="Training: tensor parallel.")
 @click.option("--pp", type=click.IntRange(1, 1024), default=1, help="Training: pipeline stages.")
@@ -63,7 +98,11 @@ BREAKDOWN_LABELS = {
 @click.option("--resolution", type=click.IntRange(64, 8192), help="Diffusion: image side (px).")
 @click.option("--steps", type=click.IntRange(1, 1000), help="Diffusion: denoising steps.")
 @click.option("--offload", type=click.Choice(OFFLOADS), help="Diffusion: CPU offload.")
-@click.option("--framework", type=click.Choice(FRAMEWORKS), help="Training framework.")
+@click.option(
+    "--framework",
+    type=click.Choice(FRAMEWORKS),
+    help="Training framework (each LLM fine-tuning framework brings its recipes' memory options).",
+)
 @click.option("--dataset-samples", type=click.FloatRange(min=1), help="Images or sequences/epoch.")
 @click.option("--images", type=click.FloatRange(min=1), help="Diffusion: images to generate.")
 @click.option("--audio-hours", type=click.FloatRange(min=0.001), help="Speech: hours of audio.")

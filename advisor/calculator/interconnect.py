@@ -1,0 +1,85 @@
+"""How a request's GPUs talk to each other, and what a tensor-parallel all-reduce costs over it.
+
+The link is data (advisor/data/gpus: `gpu_link`, `gpu_link_gbs`, `pcie_gen`, `pcie_lanes`,
+`pcie_p2p`, each row with its `link_source`), narrowed by what the request says:
+
+- switch: NVLink/NVSwitch (or Infinity Fabric) joining every GPU of an SXM/OAM board;
+- bridge: an NVLink bridge is an optional part joining pairs of PCIe cards. It is used only when
+  the request says NVLink, and never beyond two GPUs (a ring over four crosses PCIe);
+- pcie: peer-to-peer over the slot's PCIe generation and lanes; GeForce 40/50 cards have
+  peer-to-peer disabled, so their traffic goes down to host memory and back up (half the rate).
+
+A ring all-reduce of B bytes over n GPUs moves 2(n-1)/n x B per GPU at the link's bandwidth, plus
+a fixed latency per collective that depends on the link kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.errors import InvalidInput
+from advisor.specs import GPU
+
+# PCIe bandwidth per lane and direction in GB/s after encoding (PCI-SIG: 8, 16, 32, 64 GT/s)
+PCIE_LANE_GBS = {3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
+INTERCONNECTS = ("auto", "nvlink", "pcie")
+# Share of a link's bandwidth a ring all-reduce reaches (NCCL bus bandwidth against the link).
+LINK_SHARE = 0.8
+# Fixed time of one small all-reduce, by link kind: the per-layer constants the decode model had
+# before links were data (0.02 ms over NVLink, 0.08 ms over PCIe), kept as the latency terms.
+ALLREDUCE_LATENCY_S = {"switch": 20e-6, "bridge": 20e-6, "pcie": 80e-6, "pcie-host": 80e-6}
+
+
+@dataclass(frozen=True)
+class Link:
+    """The slowest hop of a ring over the request's GPUs."""
+
+    kind: str  # switch | bridge | pcie | pcie-host | none
+    gbs: float  # per GPU, per direction
+    label: str
+
+    @property
+    def nvlink(self) -> bool:
+        return self.kind in ("switch", "bridge")
+
+
+def _pcie(gpu: GPU, why: str = "") -> Link:
+    gen, lanes = gpu.pcie_gen or 4, gpu.pcie_lanes or 16
+    gbs = PCIE_LANE_GBS.get(gen, PCIE_LANE_GBS[4]) * lanes
+    if gpu.pcie_p2p is False:
+        return Link("pcie-host", gbs / 2, f"PCIe {gen}.0 x{lanes} through host memory "
+                    f"(peer-to-peer is off on this card){why}")  # fmt: skip
+    return Link("pcie", gbs, f"PCIe {gen}.0 x{lanes}, {gbs:.0f} GB/s per direction{why}")
+
+
+def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
+    """The link the collectives of `num_gpus` GPUs of this model run over."""
+    choice = (interconnect or "auto").strip().lower()
+    if choice not in INTERCONNECTS:
+        raise InvalidInput(f"Interconnect must be one of {', '.join(INTERCONNECTS)}.")
+    if num_gpus <= 1:
+        return Link("none", 0.0, "one GPU")
+    kind, gbs = gpu.gpu_link or "pcie", (gpu.gpu_link_gbs or 0.0) / 2
+    if choice == "nvlink" and kind not in ("switch", "bridge"):
+        raise InvalidInput(
+            f"The {gpu.name} has no NVLink: its cards talk over PCIe (say pcie, or leave the "
+            "interconnect out)."
+        )
+    if kind == "switch" and gbs and choice != "pcie":
+        name = "Infinity Fabric" if gpu.vendor.lower().startswith("amd") else "NVLink/NVSwitch"
+        return Link("switch", gbs, f"{name}, {gbs:.0f} GB/s per direction per GPU")
+    if kind == "bridge" and gbs and choice == "nvlink":
+        if num_gpus == 2:
+            return Link("bridge", gbs, f"NVLink bridge, {gbs:.0f} GB/s per direction")
+        return _pcie(gpu, f" (NVLink bridges join pairs only: a ring over {num_gpus} crosses PCIe)")
+    if kind == "bridge" and choice == "auto":
+        return _pcie(gpu, " (an NVLink bridge is optional: say NVLink if yours has one)")
+    return _pcie(gpu)
+
+
+def allreduce_seconds(nbytes: float, n: int, link: Link) -> float:
+    """One ring all-reduce of `nbytes` over `n` GPUs: the latency plus the bytes over the link."""
+    if n <= 1 or link.kind == "none":
+        return 0.0
+    moved = 2 * (n - 1) / n * nbytes
+    return ALLREDUCE_LATENCY_S[link.kind] + moved / (link.gbs * 1e9 * LINK_SHARE)

@@ -1,0 +1,132 @@
+"""Links between GPUs as data, and the speed properties that must hold over them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.calculator import Request, estimate, throughput
+from advisor.calculator.factors import engine_factors
+from advisor.calculator.interconnect import allreduce_seconds, link_for
+from advisor.calculator.precision import get_precision, kv_bytes
+from advisor.catalog import load_catalog
+from advisor.errors import AdvisorError, InvalidInput
+
+CATALOG = load_catalog()
+GPU = CATALOG.gpus
+SOME = settings(max_examples=120, deadline=None)
+BIG_MODELS = sorted(m for m, v in CATALOG.models.items() if v.total_params >= 7e9)
+
+
+@pytest.mark.parametrize(
+    ("gpu", "n", "choice", "kind"),
+    [
+        ("h100-sxm5-80gb", 8, "auto", "switch"),
+        ("a100-sxm4-80gb", 4, "auto", "switch"),
+        ("a100-pcie-80gb", 2, "auto", "pcie"),  # a bridge is an optional part
+        ("a100-pcie-80gb", 2, "nvlink", "bridge"),
+        ("a100-pcie-80gb", 4, "nvlink", "pcie"),  # bridges join pairs only
+        ("rtx-3090", 2, "nvlink", "bridge"),
+        ("rtx-4090", 2, "auto", "pcie-host"),  # peer-to-peer is off on GeForce 40
+        ("l40s", 4, "auto", "pcie"),
+        ("h100-sxm5-80gb", 1, "auto", "none"),
+    ],
+)
+def test_the_link_follows_the_data_and_the_request(
+    gpu: str, n: int, choice: str, kind: str
+) -> None:
+    assert link_for(GPU[gpu], n, choice).kind == kind
+
+
+def test_nvlink_on_a_card_without_it_is_a_clear_error() -> None:
+    with pytest.raises(InvalidInput, match="no NVLink"):
+        link_for(GPU["rtx-4090"], 2, "nvlink")
+    with pytest.raises(InvalidInput, match="Interconnect must be"):
+        estimate(Request("llama-3-70b", "a100-pcie-80gb", num_gpus=2, interconnect="infiniband"))
+
+
+def test_allreduce_cost_grows_with_bytes_and_shrinks_with_bandwidth() -> None:
+    nvswitch, pcie = link_for(GPU["h100-sxm5-80gb"], 4), link_for(GPU["l40s"], 4)
+    small, large = 16 * 8192 * 2, 256 * 8192 * 2
+    assert allreduce_seconds(large, 4, pcie) > allreduce_seconds(small, 4, pcie)
+    assert allreduce_seconds(large, 4, nvswitch) < allreduce_seconds(large, 4, pcie)
+    assert allreduce_seconds(large, 1, pcie) == 0.0
+
+
+def test_tensor_parallel_over_pcie_is_slower_than_over_a_bridge_and_says_so() -> None:
+    base = Request("llama-3-70b", "a100-pcie-80gb", num_gpus=2, engine="vllm", precision="fp16",
+                   context=2048)  # fmt: skip
+    pcie = estimate(base)
+    bridge = estimate(replace(base, interconnect="nvlink"))
+    assert pcie.serving_tokens_per_s and bridge.serving_tokens_per_s
+    assert pcie.serving_tokens_per_s["typical"] < bridge.serving_tokens_per_s["typical"]
+    assert any("PCIe 4.0 x16" in a for a in pcie.assumptions)
+    assert any("NVLink bridge" in a for a in bridge.assumptions)
+
+
+def _decode(model: str, gpu: object, n: int, batch: int, context: int, engine: str = "vllm",
+            interconnect: str | None = None) -> float:  # fmt: skip
+    g = gpu if not isinstance(gpu, str) else GPU[gpu]
+    return throughput.decode_tokens_per_s(
+        CATALOG.models[model], g, get_precision("bf16"), engine_factors(engine), batch=batch,
+        context=context, kv_elem_bytes=kv_bytes("bf16"), num_gpus=n,
+        link=link_for(g, n, interconnect),  # type: ignore[arg-type]
+    ).typical  # fmt: skip
+
+
+@SOME
+@given(st.sampled_from(sorted(CATALOG.models)), st.sampled_from(sorted(GPU)),
+       st.integers(1, 256), st.integers(1, 32_768), st.floats(1.01, 3.0))  # fmt: skip
+def test_more_bandwidth_is_never_slower(
+    model: str, gpu: str, batch: int, context: int, more: float
+) -> None:
+    g = GPU[gpu]
+    try:
+        slow = _decode(model, g, 1, batch, context)
+    except AdvisorError:
+        return
+    fast = _decode(model, replace(g, bandwidth_gbs=g.bandwidth_gbs * more), 1, batch, context)
+    assert fast >= slow * (1 - 1e-9)
+
+
+@SOME
+@given(st.sampled_from(sorted(CATALOG.models)), st.sampled_from(sorted(GPU)),
+       st.integers(1, 64), st.integers(1, 16_384), st.integers(1, 16_384))  # fmt: skip
+def test_more_context_is_never_faster(
+    model: str, gpu: str, batch: int, context: int, more: int
+) -> None:
+    try:
+        short = _decode(model, gpu, 1, batch, context)
+    except AdvisorError:
+        return
+    assert _decode(model, gpu, 1, batch, context + more) <= short * (1 + 1e-9)
+
+
+NVSWITCH = sorted(g for g, v in GPU.items() if v.gpu_link == "switch" and v.gpu_link_gbs)
+
+
+@SOME
+@given(st.sampled_from(BIG_MODELS), st.sampled_from(NVSWITCH), st.sampled_from([1, 2, 4]),
+       st.integers(1, 256), st.sampled_from(["vllm", "tensorrt-llm"]))  # fmt: skip
+def test_more_gpus_over_nvswitch_are_never_slower_at_the_same_batch(
+    model: str, gpu: str, n: int, batch: int, engine: str
+) -> None:
+    try:
+        fewer = _decode(model, gpu, n, batch, 2048, engine)
+    except AdvisorError:
+        return
+    assert _decode(model, gpu, 2 * n, batch, 2048, engine) >= fewer * (1 - 1e-9)
+
+
+@SOME
+@given(st.sampled_from(BIG_MODELS), st.sampled_from(["a100-pcie-80gb", "rtx-3090", "rtx-a6000"]),
+       st.integers(1, 256))  # fmt: skip
+def test_a_bridge_is_never_slower_than_pcie(model: str, gpu: str, batch: int) -> None:
+    try:
+        pcie = _decode(model, gpu, 2, batch, 2048, interconnect="pcie")
+    except AdvisorError:
+        return
+    assert _decode(model, gpu, 2, batch, 2048, interconnect="nvlink") >= pcie * (1 - 1e-9)

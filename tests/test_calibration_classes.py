@@ -1,0 +1,307 @@
+"""The per-class calibration benchmark (eval/calibration_classes.py): its class table, its
+statistics on numbers with known answers, how it reads rows, and two small classes of the real
+eval/calibration/llm.csv scored end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from advisor.catalog import Catalog
+from eval import calibration_classes as cc
+
+
+def _row(**fields: str) -> dict[str, str]:
+    """A llm.csv row: every column empty unless given."""
+    columns = [
+        *("id", "gpu", "num_gpus", "interconnect", "model", "params_b", "precision"),
+        *("workload", "engine", "engine_version", "framework", "batch", "concurrency"),
+        *("input_len", "output_len", "seq_len", "metric", "value", "unit", "options"),
+        *("source", "date", "confidence", "note"),
+    ]
+    row = dict.fromkeys(columns, "")
+    row.update(id="T0001", num_gpus="1", source="github:someone/somewhere README.md@abc")
+    row.update(fields)
+    return row
+
+
+# ---------------------------------------------------------------- the class table
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        (dict(engine="tensorrt-llm", workload="serving", metric="output_tokens_per_s"),
+         "TensorRT-LLM/NIM serving, 1 GPU"),
+        (dict(engine="tensorrt-llm", workload="serving", metric="output_tokens_per_s",
+              num_gpus="4"), "TensorRT-LLM/NIM serving, multi-GPU"),
+        (dict(engine="nim (NVIDIA NIM 1.8.0)", workload="decode", metric="tpot_ms",
+              num_gpus="2"), "TensorRT-LLM/NIM serving, multi-GPU"),
+        (dict(engine="nim (NVIDIA NIM 1.8.0)", workload="ttft", metric="ttft_ms"),
+         "TTFT · TensorRT-LLM/NIM"),
+        (dict(engine="vllm", workload="ttft", metric="ttft_ms"), "TTFT · vLLM"),
+        (dict(engine="hf", workload="decode", metric="tokens_per_s", precision="bf16"),
+         "HF transformers decode (16-bit, fp8)"),
+        (dict(engine="hf", workload="decode", metric="tokens_per_s", precision="gptq-int4"),
+         "quantised HF / AutoAWQ decode"),
+        (dict(engine="autoawq", workload="decode", metric="output_tokens_per_s",
+              precision="awq-4bit"), "quantised HF / AutoAWQ decode"),
+        (dict(engine="autoawq", workload="prefill", metric="tokens_per_s"), "AutoAWQ prefill"),
+        (dict(engine="vllm", workload="decode", metric="tokens_per_s"),
+         "vLLM decode (batch 1 / low concurrency)"),
+        (dict(engine="vllm", workload="serving", metric="tpot_ms"), "vLLM serving"),
+        (dict(engine="tgi", workload="decode", metric="tpot_ms"), "TGI"),
+        (dict(engine="sglang", workload="serving", metric="output_tokens_per_s"), "SGLang"),
+        (dict(engine="llama.cpp", workload="prefill", metric="tokens_per_s"),
+         "llama.cpp prefill"),
+        (dict(engine="exllamav2", workload="inference-memory", metric="peak_memory_gb"),
+         "inference memory · ExLlama v1/v2"),
+        # the source decides the framework before the framework column does
+        (dict(engine="megatron-core", workload="finetune-full", metric="train_tokens_per_s",
+              framework="ms-swift + Megatron-LM",
+              source="github:modelscope/ms-swift docs/source_en/Megatron-SWIFT/Quick-start.md@1"),
+         "training speed · ms-swift"),
+        (dict(engine="megatron-core", workload="finetune-lora", metric="train_tokens_per_s",
+              framework="megatron (NeMo Megatron-Bridge 26.06)"), "training speed · Megatron"),
+        (dict(engine="torch", workload="finetune-full", metric="peak_memory_gb",
+              framework="torchtune (FSDP)"), "full fine-tune peak memory · torchtune"),
+        (dict(engine="unsloth", workload="finetune-qlora", metric="peak_memory_gb",
+              framework="unsloth+trl"), "QLoRA peak memory · Unsloth"),
+        (dict(engine="hf", workload="finetune-lora", metric="train_samples_per_s",
+              framework="peft"), "training speed · HF PEFT/Trainer"),
+        (dict(engine="hf", workload="finetune-lora", metric="peak_memory_gb",
+              framework="llama-factory"), "LoRA peak memory · LLaMA-Factory"),
+        (dict(engine="lmdeploy", workload="serving", metric="requests_per_s"), None),
+        (dict(engine="unsloth", workload="finetune-qlora", metric="max_context"), None),
+    ],
+)  # fmt: skip
+def test_row_class_follows_the_table(fields: dict[str, str], expected: str | None) -> None:
+    assert cc.row_class(_row(**fields)) == expected
+
+
+def test_every_class_name_is_unique_and_aggregates_gather_real_classes() -> None:
+    assert len(set(cc.CLASS_NAMES)) == len(cc.CLASS_NAMES)
+    for prefix in cc.AGGREGATES.values():
+        assert sum(name.startswith(prefix) for name in cc.CLASS_NAMES) >= 2
+
+
+def test_source_is_the_text_before_the_at_sign() -> None:
+    row = _row(source="github:QwenLM/Qwen README.md@2df8e8a")
+    assert cc.source_key(row) == "github:QwenLM/Qwen README.md"
+    assert cc.source_key(_row(source="https://example.org/post")) == "https://example.org/post"
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def test_ape_bias_and_p90() -> None:
+    assert cc.ape(110, 100) == pytest.approx(0.10)
+    assert cc.ape(90, 100) == pytest.approx(0.10)
+    # median of log(pred / meas) is log(1.35): 35% high, whatever the outlier
+    assert cc.bias([(135, 100), (270, 200), (1, 100)]) == pytest.approx(0.35)
+    assert cc.bias([(50, 100), (25, 50), (400, 100)]) == pytest.approx(-0.5)
+    assert cc.p90([float(v) for v in range(11)]) == 9.0
+
+
+def test_loso_on_two_sources_with_known_ratios() -> None:
+    # source A measures 2x the prediction, B 4x: k on all rows is the geometric midpoint
+    # sqrt(8); held out, each source gets the other's factor
+    result = cc.loso({"A": [(1.0, 2.0)] * 3, "B": [(1.0, 4.0)] * 3})
+    assert result is not None
+    k = math.sqrt(8)
+    insample = ((k - 2) / 2 + (4 - k) / 4) / 2
+    assert result.k == pytest.approx(k)
+    assert result.insample_median_ape == pytest.approx(insample)
+    assert result.loso_median_ape == pytest.approx((1.0 + 0.5) / 2)
+    assert result.ratio == pytest.approx(0.75 / insample)
+
+
+def test_loso_needs_two_sources_and_is_exact_when_they_agree() -> None:
+    assert cc.loso({"only": [(1.0, 3.0), (2.0, 6.0)]}) is None
+    agree = cc.loso({"A": [(1.0, 3.0)], "B": [(2.0, 6.0)], "C": [(5.0, 15.0)]})
+    assert agree is not None
+    assert agree.k == pytest.approx(3.0)
+    assert agree.loso_median_ape == pytest.approx(0.0)
+    assert agree.insample_median_ape == pytest.approx(0.0)
+    assert agree.ratio is None
+
+
+def test_summary_of_a_class_names_its_worst_source() -> None:
+    cases = [
+        cc.Case("a1", "c", "good", 100.0, 110.0, 100.0, "tokens/s"),
+        cc.Case("a2", "c", "good", 100.0, 90.0, None, "tokens/s"),
+        cc.Case("b1", "c", "bad", 100.0, 300.0, 50.0, "tokens/s"),
+    ]
+    summary = cc.summarise(cases)
+    assert summary["rows"] == 3 and summary["sources"] == 2
+    assert summary["median_ape"] == pytest.approx(0.10)
+    assert summary["worst_source"] == "bad"
+    assert summary["worst_source_median_ape"] == pytest.approx(2.0)
+    assert summary["rule_rows"] == 2
+    assert summary["rule_median_ape"] == pytest.approx(0.25)  # |100-100|/100 and |50-100|/100
+    assert summary["loso_over_insample"] is not None
+
+
+# ---------------------------------------------------------------- reading rows
+
+
+class _Flat:
+    """A predictor with round numbers: 100 tokens/s per stream at any batch, and a prefill of
+    0.5 s per prompt."""
+
+    def decode(self, context: int, batch: int) -> float:
+        return 100.0 * batch
+
+    def prefill_seconds(self, prompt: int, batch: int) -> float:
+        return 0.5 * batch
+
+    def serving(self, prompt: int, output: int) -> float:
+        return 1234.0
+
+
+def test_speed_composes_decode_and_prefill_like_the_measurement() -> None:
+    decode = cc.Shape("decode", 100, 200, 4, 1, True, False)
+    assert cc.speed(decode, _Flat()) == pytest.approx(100.0)
+    # a static batch of 4 whose wall time includes prefilling all four prompts (2 s):
+    # 200 tokens per stream in 2 + 2 s
+    static = cc.Shape("decode", 100, 200, 4, 4, False, True)
+    assert cc.speed(static, _Flat()) == pytest.approx(4 * 200 / 4.0)
+    assert cc.speed(cc.Shape("ttft", 100, 0, 1, 2, True, False), _Flat()) == pytest.approx(1000)
+    prefill = cc.Shape("prefill", 300, 0, 2, 2, False, False)
+    assert cc.speed(prefill, _Flat()) == pytest.approx(300 * 2 / 1.0)
+    assert cc.speed(cc.Shape("full-load", 10, 10, 1, 1, False, True), _Flat()) == 1234.0
+    assert decode.context == 200 and cc.Shape("decode", 7, 0, 1, 1, True, False).context == 7
+
+
+def test_units_options_and_memory_conversions() -> None:
+    assert cc.options(_row(options="tp=2;static batch;optimizer=AdamW")) == {
+        "tp": "2",
+        "static batch": "",
+        "optimizer": "AdamW",
+    }
+    assert cc.per_gpu_unit(_row(unit="tokens/s per GPU"))
+    assert cc.per_gpu_unit(_row(unit="tokens/s/GPU"))
+    assert not cc.per_gpu_unit(_row(unit="tokens/s"))
+    gib = _row(value="10", unit="GiB")
+    assert cc._memory_gb(gib, 1) == pytest.approx(10 * 2**30 / 1e9)
+    summed = _row(value="30", unit="GB", note="max_memory_allocated summed over GPUs")
+    assert cc._memory_gb(summed, 3) == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        (dict(workload="serving", metric="requests_per_s"), cc.R_METRIC),
+        (dict(workload="finetune-qlora", metric="peak_memory_gb",
+              note="ESTIMATE, not a measurement: ..."), cc.R_ESTIMATE),
+        (dict(engine="autoawq", workload="prefill", metric="tokens_per_s",
+              note="...; SUSPECT: first row of the sweep"), cc.R_SUSPECT),
+        (dict(engine="hf", workload="finetune-lora", metric="peak_memory_gb",
+              gpu="24GB VRAM budget"), cc.R_GPU_NONE),
+        (dict(engine="vllm", workload="decode", metric="tokens_per_s", gpu="H100 SXM5 80GB",
+              model="Nemotron-3-Super-120B-A12B", params_b="120"), cc.R_MOE),
+        (dict(engine="exllamav2", workload="decode", metric="tokens_per_s", gpu="RTX 4090",
+              model="Llama-2-7B", params_b="6.74", precision="exl2-2.5bpw"), cc.R_PRECISION),
+        (dict(engine="vllm", workload="ttft", metric="ttft_ms", gpu="RTX 4090",
+              model="Llama-2-7B", params_b="6.74", precision="fp16", value="50",
+              unit="ms"), cc.R_PROMPT),
+        (dict(engine="sglang", workload="serving", metric="tpot_ms", gpu="RTX 4090",
+              model="Llama-2-7B", params_b="6.74", precision="fp16", value="20",
+              unit="ms"), cc.R_CONCURRENCY),
+        (dict(engine="hf", workload="finetune-lora", metric="peak_memory_gb", gpu="RTX 4090",
+              model="Llama-2-7B", params_b="6.74", precision="bf16", value="20", unit="GB",
+              framework="peft", batch="4", seq_len="768",
+              options="peft_type=IA3;targets=down_proj"), cc.R_METHOD),
+        (dict(engine="hf", workload="finetune-lora", metric="peak_memory_gb", gpu="RTX 4090",
+              model="Llama-2-7B", params_b="6.74", precision="bf16", value="20", unit="GB",
+              framework="peft"), cc.R_BATCH),
+        (dict(engine="vllm", workload="decode", metric="tokens_per_s", gpu="H100",
+              model="Llama-3.1-8B", params_b="8.03", precision="bf16", value="100",
+              unit="tokens/s", batch="1", input_len="128", output_len="128"), cc.R_SPREAD),
+    ],
+)  # fmt: skip
+def test_rows_that_cannot_be_scored_are_counted_by_reason(
+    catalog: Catalog, fields: dict[str, str], reason: str
+) -> None:
+    cases, skipped = cc.score_rows([_row(**fields)], catalog)
+    assert cases == [] and skipped == {reason: 1}
+
+
+def test_a_decode_row_becomes_the_calculator_figure(catalog: Catalog) -> None:
+    from advisor.calculator import Request, estimate
+
+    row = _row(
+        engine="vllm", workload="decode", metric="tpot_ms", gpu="RTX 4090", model="Llama-2-7B",
+        params_b="6.74", precision="fp16", value="25", unit="ms", concurrency="4",
+        input_len="1000", output_len="200",
+    )  # fmt: skip
+    [case], _ = cc.score_rows([row], catalog)
+    assert case.measured == pytest.approx(1000 / 25)  # ms per token -> tokens/s of one stream
+    direct = estimate(
+        Request("llama-2-7b", "rtx-4090", precision="fp16", engine="vllm", context=1100, batch=4),
+        catalog,
+    )
+    assert direct.decode_tokens_per_s is not None
+    assert case.predicted == pytest.approx(direct.decode_tokens_per_s["typical"] / 4)
+    gpu = catalog.get_gpu("rtx-4090")
+    assert case.rule == pytest.approx(gpu.bandwidth_gbs * 1e9 * 0.55 / (6.74e9 * 2))
+
+
+# ---------------------------------------------------------------- the real file
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def test_two_small_classes_of_the_real_file_end_to_end(catalog: Catalog) -> None:
+    rows = cc.read_rows()
+    # what the file holds, counted from its columns without the class table
+    llama_cpp = [r for r in rows if r["engine"] == "llama.cpp" and r["workload"] == "decode"]
+    torchtune_speed = [
+        r
+        for r in rows
+        if "pytorch/torchtune" in r["source"] and r["metric"] == "train_tokens_per_s"
+    ]
+    assert (len(llama_cpp), len(torchtune_speed)) == (13, 15)
+    chosen = [
+        r for r in rows if cc.row_class(r) in ("llama.cpp decode", "training speed · torchtune")
+    ]
+    assert {r["id"] for r in chosen} == {r["id"] for r in llama_cpp + torchtune_speed}
+    cases, skipped = cc.score_rows(chosen, catalog)
+    assert not skipped, skipped
+    out = cc.report(cases, skipped, len(chosen))
+    classes = out["classes"]
+    assert classes["llama.cpp decode"]["rows"] == 13
+    assert classes["training speed · torchtune"]["rows"] == 15
+    assert classes["llama.cpp decode"]["sources"] == 2
+    for entry in classes.values():
+        for key in ("median_ape", "p90_ape", "bias", "rule_median_ape"):
+            assert _finite(entry[key]), (key, entry)
+        assert entry["p90_ape"] >= entry["median_ape"] > 0
+    # two sources: a leave-one-source-out figure; one source: none
+    assert _finite(classes["llama.cpp decode"]["loso_over_insample"])
+    assert classes["training speed · torchtune"]["loso_median_ape"] is None
+    assert all(c.measured > 0 and c.predicted > 0 for c in cases)
+
+
+def test_the_command_writes_both_reports(tmp_path: Path) -> None:
+    json_path, md_path = tmp_path / "out.json", tmp_path / "out.md"
+    cc.main(["--json", str(json_path), "--md", str(md_path)])
+    out = json.loads(json_path.read_text(encoding="utf-8"))
+    in_file = len(cc.read_rows())
+    assert out["rows_in_file"] == in_file
+    assert out["rows_scored"] + out["rows_not_scored"] == in_file
+    assert sum(out["not_scored"].values()) == out["rows_not_scored"]
+    assert (
+        sum(e["rows"] for n, e in out["classes"].items() if not e.get("aggregate"))
+        == (out["rows_scored"])
+    )
+    text = md_path.read_text(encoding="utf-8")
+    assert "python -m eval.calibration_classes" in text and out["formula_version"] in text
+    for name in out["classes"]:
+        assert name in text
