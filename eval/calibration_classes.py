@@ -779,7 +779,8 @@ class Scorer:
             value = 1000 / value
         elif per_gpu_unit(row):
             value *= n
-        engine = ENGINE_MAP[row["engine"].split(" ")[0]]
+        name = row["engine"].split(" ")[0]
+        engine = name if name in ENGINES else ENGINE_MAP[name]
         assert engine in ENGINES, engine
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
@@ -888,6 +889,12 @@ class Scorer:
         )
         if batch is None or seq is None:
             raise Skip(R_BATCH)
+        # a cap, not the length trained: where the note gives the tokens trained over the steps
+        # (PEFT's method comparison), the mean sequence is tokens / steps / batch
+        trained = re.search(r"train total tokens (\d+)", row["note"])
+        steps = re.search(r"(\d+) steps", row["note"])
+        if task == "train-speed" and trained and steps:
+            seq = max(1, round(int(trained.group(1)) / int(steps.group(1)) / batch))
         if workload == "finetune-qlora" and precision not in ("nf4", "nf4-nodq"):
             workload = "finetune-lora"  # LoRA on a GPTQ/AWQ/int8 base
         # the calculator's full fine-tuning is 16/32-bit; the rule of thumb keeps fp8's TFLOPS

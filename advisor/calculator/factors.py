@@ -11,8 +11,11 @@ from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
 
-FORMULA_VERSION = "calc-2026.11.2"  # .2: generations of their own for Apple, Pascal, RDNA, Xe
-LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm")
+# .3: engines fitted per generation (eval/fit_engines.py), fine-tuning frameworks and options,
+# links between GPUs as data
+FORMULA_VERSION = "calc-2026.11.3"
+LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
+               "autoawq")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -29,18 +32,54 @@ class EngineFactors:
     layer_overhead_ms: float  # extra time per layer per decode step (eager frameworks)
     prefill_mfu: float  # share of dense tensor TFLOPS reached by prefill
     max_batch: int  # most sequences the engine batches by default
+    # Eager engines issue every kernel from Python: that host time runs beside the GPU's, and
+    # a step takes the longer of the two (small models are host-bound), not their sum.
+    host_overlap: bool = False
+    expert_ms: float = 0.0  # host time per expert per MoE layer (a Python loop over experts)
+    # transformers' attention copies the growing KV cache each step (torch.cat: read + write)
+    # and expands grouped KV heads to every query head (repeat_kv: write + read per group)
+    kv_repeat: bool = False
+    # decode bandwidth share by GPU generation where it was fitted (one value, not a product of
+    # an engine and a generation factor); other generations use mbu x GENERATION_MBU
+    mbu_fitted: tuple[tuple[str, float], ...] = ()
 
 
 ENGINE_FACTORS: dict[str, EngineFactors] = {
     e.name: e
     for e in (
-        EngineFactors("hf", "Hugging Face transformers (eager)", 0.6, 0.97, 2.0, 0.90, 2.0, 0.30,
-                      0.45, 64),
-        EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 1.5, 0.0, 0.55, 256),
+        # expert_ms: transformers loops over every expert of an MoE layer in Python; Qwen3-30B-A3B
+        # (48 layers x 128 experts) decodes 1.9 tok/s in bf16 on an H20 (llm.csv L1388, one row)
+        # hf, vllm and autoawq decode constants: `python -m eval.fit_engines` on each engine's
+        # decode rows of eval/calibration/llm.csv (eval/results/fit_engines.json lists the row
+        # ids and the leave-one-source-out check). hf: 117 rows, 4 sources (Qwen README
+        # L0855-L0877, Qwen2.5 speed benchmark L1060-L1310 and L1334-L1390, oobabooga L0699)
+        EngineFactors("hf", "Hugging Face transformers (eager)", 0.6, 0.97, 2.0, 0.90, 3.0, 0.80,
+                      0.45, 64, host_overlap=True, expert_ms=0.085, kv_repeat=True,
+                      mbu_fitted=(("Ampere-HBM", 0.575),)),
+        # vllm: 86 rows, 4 sources, 84 of them the Qwen2.5 speed benchmark (vLLM 0.6-era, A100):
+        # its 0.5B-model rows put the fixed step near 4 ms
+        EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 4.0, 0.0, 0.55, 256,
+                      mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("llama.cpp", "llama.cpp (CUDA, full offload)", 0.4, 0.98, 1.0, 1.0, 2.5,
                       0.0, 0.40, 1),
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       2048),
+        # engines whose own rows are few take the constants of the engine they are built like
+        # until fitted: SGLang and TGI like vLLM (paged KV, CUDA graphs, continuous batching),
+        # LMDeploy's TurboMind like TensorRT-LLM (compiled C++), ExLlamaV2 like vLLM but one
+        # stream at a time, AutoAWQ like transformers with fused layers and its own KV cache
+        # sglang: vLLM's bandwidth share; its step fitted on its 24 decode rows (one source, the
+        # Qwen2.5 speed benchmark, so not checked by leaving a source out)
+        EngineFactors("sglang", "SGLang", 1.0, 0.90, 1.0, 0.80, 3.0, 0.0, 0.55, 256,
+                      mbu_fitted=(("Ampere-HBM", 0.85),)),
+        EngineFactors("tgi", "Text Generation Inference", 1.0, 0.90, 1.0, 0.80, 1.5, 0.0, 0.55,
+                      256),
+        EngineFactors("lmdeploy", "LMDeploy (TurboMind)", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
+                      256),
+        EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 1.5, 0.0, 0.55, 1),
+        # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
+        EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,
+                      64, host_overlap=True, mbu_fitted=(("Ampere", 0.8),)),
     )
 }  # fmt: skip
 
@@ -85,7 +124,11 @@ GENERATION_MFU = {
 }
 
 # Extra time per layer per decode step for quantised kernels that dequantise on the fly.
-QUANT_LAYER_OVERHEAD_MS = {"bnb-4bit": 0.2, "int8": 0.9, "weight-only-4bit": 0.05, "gguf": 0.0}
+# fp8: transformers' fine-grained FP8 quantises activations and dequantises weights in extra
+# kernels: Qwen3-0.6B on an H20 takes 40.7 ms per token in fp8 against 17.1 ms in bf16 (28 layers,
+# host-bound: eval/calibration/llm.csv L1334, L1336): (40.7 - 17.1) / 28 = 0.84 ms per layer.
+QUANT_LAYER_OVERHEAD_MS = {"bnb-4bit": 0.2, "int8": 0.9, "weight-only-4bit": 0.05, "gguf": 0.0,
+                           "fp8": 0.84}  # fmt: skip
 # In transformers, 4-bit kernels (bitsandbytes, AutoGPTQ exllama) are fused for batch 1 only;
 # larger batches dequantise every weight to 16-bit each step (write + read 4 bytes per weight).
 BNB_BATCHED_DEQUANT_BYTES = 4.0
@@ -93,6 +136,13 @@ BNB_BATCHED_DEQUANT_BYTES = 4.0
 # Training: share of dense BF16 TFLOPS reached, by method (Megatron reports 42-54% for large
 # dense runs; single-GPU LoRA and QLoRA runs reach less).
 TRAIN_MFU = {"full": 0.50, "lora": 0.60, "qlora": 0.55}
+# A training step's weight reads reach this share of bandwidth (the decode prior of Ampere HBM).
+TRAIN_MBU = 0.55
+# Host time per layer per pass of an eager training step (kernel launches, hooks, checkpointing
+# from Python), fitted by `python -m eval.fit_engines train` on the 70 transformers/PEFT training
+# speed rows of eval/calibration/llm.csv (Qwen README L0901-L1059, PEFT method comparison
+# L1725-L1753; eval/results/fit_engines.json): median error 23% in-sample, 23% leaving a source out.
+TRAIN_LAYER_MS = 4.0
 
 # bitsandbytes 4-bit layers keep extra tensors for backward: QLoRA activations run ~1.27x LoRA's.
 QLORA_ACTIVATION_FACTOR = 1.27
@@ -118,6 +168,32 @@ TRAINING_USABLE_FRACTION = 0.92
 SPEED_BAND = (0.75, 1.2)
 
 
+@dataclass(frozen=True)
+class DecodeCalibration:
+    """How an engine's decode estimates compare with its measured rows (llm.csv)."""
+
+    rows: int
+    sources: int
+    median_ape: float  # median |predicted - measured| / measured
+    low: float  # 10th percentile of measured / predicted (at most 0.95)
+    high: float  # 90th percentile (at least 1.05)
+
+
+# `python -m eval.fit_engines --check` (eval/results/engine_bands.json): engines with at least 10
+# decode rows of their own; a decode estimate's band is its engine's, others keep SPEED_BAND
+# (llama.cpp's: its 45 llama.cpp decode rows of 9 sources in shared/data/measured_calibration.csv,
+# scored by eval/calibration_benchmark.py)
+DECODE_CALIBRATION = {
+    "hf": DecodeCalibration(117, 4, 0.196, 0.63, 1.59),
+    "autoawq": DecodeCalibration(53, 2, 0.114, 0.66, 1.21),
+    "vllm": DecodeCalibration(86, 4, 0.092, 0.87, 1.15),
+    "sglang": DecodeCalibration(24, 1, 0.160, 0.63, 1.37),
+    "exllamav2": DecodeCalibration(18, 2, 0.241, 0.95, 1.46),
+    "tgi": DecodeCalibration(30, 1, 0.506, 0.23, 1.18),
+    "llama.cpp": DecodeCalibration(45, 9, 0.057, 0.89, 1.08),
+}
+
+
 ENGINE_ALIASES = {
     "transformers": "hf",
     "llamacpp": "llama.cpp",
@@ -128,10 +204,13 @@ ENGINE_ALIASES = {
 }
 
 
+TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy")
+
+
 def tensor_parallel(engine: EngineFactors, num_gpus: int) -> int:
-    """How many ways an engine splits each layer: vLLM and TensorRT-LLM shard tensors across
-    GPUs; transformers and llama.cpp give each GPU whole layers (a pipeline, tp = 1)."""
-    return num_gpus if engine.name in ("vllm", "tensorrt-llm") else 1
+    """How many ways an engine splits each layer: the serving engines shard tensors across GPUs;
+    transformers, AutoAWQ, ExLlamaV2 and llama.cpp give each GPU whole layers (tp = 1)."""
+    return num_gpus if engine.name in TENSOR_PARALLEL_ENGINES else 1
 
 
 def engine_factors(engine: str) -> EngineFactors:

@@ -55,6 +55,7 @@ class Framework:
     activation_offload: bool = False  # checkpointed activations kept in CPU memory
     compile: bool = False  # torch.compile on the model
     zero_stage: int = 3  # on several GPUs: ZeRO-3 / FSDP full shard; 1 = sharded optimizer only
+    eager: bool = True  # kernels issued one by one from Python (host time per layer per pass)
     source: str = ""
     aliases: tuple[str, ...] = field(default=())
 
@@ -104,7 +105,7 @@ FRAMEWORKS: dict[str, Framework] = {
             source="FSDP full shard with the HF Trainer", aliases=("fsdp2",),
         ),
         Framework(
-            "megatron", "Megatron-LM / NeMo", True, True, zero_stage=1,
+            "megatron", "Megatron-LM / NeMo", True, True, zero_stage=1, eager=False,
             source="Megatron-Core: bf16 with fp32 master weights, distributed optimizer",
             aliases=("nemo", "megatron-core", "megatron-lm"),
         ),

@@ -8,7 +8,13 @@ from typing import Any
 
 from advisor.calculator import finetune, interconnect, memory, throughput
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
-from advisor.calculator.factors import SPEED_BAND, engine_factors, tensor_parallel
+from advisor.calculator.factors import (
+    DECODE_CALIBRATION,
+    SPEED_BAND,
+    engine_factors,
+    generation,
+    tensor_parallel,
+)
 from advisor.calculator.precision import PRECISIONS, Precision, get_precision, kv_bytes
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
@@ -111,6 +117,19 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"full-load serving: {serving_batch} concurrent requests of {context} prompt + {output} "
         f"output tokens ({'given' if request.output_tokens else 'assumed'})"
     )
+    gen = generation(gpu.architecture, gpu.memory_type)
+    calibration = DECODE_CALIBRATION.get(engine.name)
+    notes.append(
+        f"decode bandwidth share {throughput.decode_mbu(engine, gen)[1]}; "
+        + (
+            f"{engine.label}'s decode estimates are within {calibration.median_ape:.0%} of "
+            f"{calibration.rows} measurements from {calibration.sources} source"
+            f"{'s' * (calibration.sources != 1)} (median); the range is their 10th-90th "
+            "percentile"
+            if calibration
+            else f"no decode measurements of {engine.label}'s own: range -25% to +20%"
+        )
+    )
     notes.append(
         f"speed assumes {engine.label}: decode reads weights + KV cache at the card's bandwidth; "
         f"prefill at {throughput.dense_tflops(gpu, precision):g} dense TFLOPS"
@@ -189,7 +208,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     )
     speed = throughput.train_tokens_per_s(
         model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
-        num_gpus=request.num_gpus,
+        num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,
     )  # fmt: skip
     notes.append("training speed: 6 x parameters FLOPs per token (4 x for LoRA), dense BF16 TFLOPS")
     budget = _train_tokens(request)
@@ -245,7 +264,17 @@ FAMILY = Family(
             for w in TRAIN_METHODS
         },
     },
-    engines=("vllm", "hf", "llama.cpp", "tensorrt-llm"),
+    engines=(
+        "vllm",
+        "hf",
+        "llama.cpp",
+        "tensorrt-llm",
+        "sglang",
+        "lmdeploy",
+        "tgi",
+        "exllamav2",
+        "autoawq",
+    ),
     frameworks=tuple(finetune.FRAMEWORKS),
     precisions={
         "inference": ("bf16", *(p for p in _INFERENCE_PRECISIONS if p != "bf16")),

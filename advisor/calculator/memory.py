@@ -14,6 +14,7 @@ from advisor.calculator.factors import (
     LOGIT_BYTES,
     LOSS_CHUNKS,
     QLORA_ACTIVATION_FACTOR,
+    TENSOR_PARALLEL_ENGINES,
     TRAINING_USABLE_FRACTION,
     EngineFactors,
     tensor_parallel,
@@ -170,7 +171,7 @@ def _inference_activation_bytes(
 ) -> float:
     """Peak transient tensors of a prefill: one layer's working set and the last-token logits."""
     tokens = batch * context
-    if engine.name in ("vllm", "tensorrt-llm"):
+    if engine.name in TENSOR_PARALLEL_ENGINES:  # servers: chunked prefill
         tokens = min(tokens, 8192)  # chunked prefill / max_num_batched_tokens
     elif engine.name == "llama.cpp":
         tokens = min(tokens, 512)  # n_ubatch

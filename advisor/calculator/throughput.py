@@ -7,12 +7,16 @@ models read and compute with their active parameters but hold all of them in mem
 
 from __future__ import annotations
 
+from advisor.calculator import factors
 from advisor.calculator.base import Band
 from advisor.calculator.factors import (
     BNB_BATCHED_DEQUANT_BYTES,
+    DECODE_CALIBRATION,
     GENERATION_MBU,
     GENERATION_MFU,
     QUANT_LAYER_OVERHEAD_MS,
+    SPEED_BAND,
+    TRAIN_MBU,
     TRAIN_MFU,
     EngineFactors,
     generation,
@@ -79,23 +83,61 @@ def decode_step_seconds(
     weights = _active_weight_bytes(model, precision, batch) / tp
     if engine.name == "hf" and precision.family in ("bnb-4bit", "weight-only-4bit") and batch > 1:
         weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
+    if engine.name == "hf" and precision.compute == "fp8":  # block-wise FP8: dequantised always
+        weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
     kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp)
-    # Weight reads are layer-sized matrices whose achieved bandwidth depends on the generation;
-    # the batched KV-cache read streams at the engine's attention-kernel efficiency.
+    # Weight reads are layer-sized matrices whose achieved bandwidth depends on the engine and
+    # the generation (one fitted value where there is one); the batched KV-cache read streams
+    # at the engine's attention-kernel efficiency.
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
-    t_memory = weights / (bandwidth * GENERATION_MBU.get(gen, 0.6)) + kv / bandwidth
+    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen)[0])
+    t_memory += kv * kv_traffic(model, engine) / bandwidth
     flops = 2 * model.params_per_token * batch / tp
     t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * engine.prefill_mfu)
     layers = model.num_layers
-    overhead_ms = engine.step_overhead_ms + layers * engine.layer_overhead_ms
+    host_ms = layers * engine.layer_overhead_ms
     if engine.name == "hf":
-        overhead_ms += layers * QUANT_LAYER_OVERHEAD_MS.get(precision.family, 0.0)
+        quant = "fp8" if precision.compute == "fp8" else precision.family
+        host_ms += layers * QUANT_LAYER_OVERHEAD_MS.get(quant, 0.0)
+    if model.is_moe and model.num_experts:
+        host_ms += layers * model.num_experts * engine.expert_ms
+    overhead_ms = engine.step_overhead_ms
+    gpu_s = max(t_memory, t_compute)
+    if engine.host_overlap:  # the GPU runs while Python issues the next kernels
+        gpu_s = max(gpu_s, host_ms / 1000)
+    else:
+        overhead_ms += host_ms
     comm_s = 0.0
     if tp > 1:
         link = link or link_for(gpu, num_gpus)
         comm_s = 2 * layers * allreduce_seconds(batch * model.hidden_size * 2, tp, link)
     # a layer split (tp == 1) reads every layer once per step, one GPU after another
-    return max(t_memory, t_compute) + overhead_ms / 1000 + comm_s
+    return gpu_s + overhead_ms / 1000 + comm_s
+
+
+def decode_mbu(engine: EngineFactors, gen: str) -> tuple[float, str]:
+    """The share of datasheet bandwidth the engine's weight reads reach on this generation,
+    and where it comes from (for the assumptions)."""
+    fitted = dict(engine.mbu_fitted).get(gen)
+    if fitted is not None:
+        return fitted, f"{engine.name} on {gen}: {fitted:.2f}, fitted (factors.py)"
+    prior = engine.mbu * GENERATION_MBU.get(gen, 0.6)
+    return prior, (
+        f"{engine.name} on {gen}: {prior:.2f} = engine {engine.mbu:g} x generation "
+        f"{GENERATION_MBU.get(gen, 0.6):g} (not fitted for this pair)"
+    )
+
+
+def kv_traffic(model: Model, engine: EngineFactors) -> float:
+    """Bytes moved per byte of KV cache in a decode step: 1 for a paged/fused attention kernel;
+    for transformers' eager cache, the read, the torch.cat copy (read + write) and, with grouped
+    KV heads, repeat_kv's write and read of every query head's copy."""
+    if not engine.kv_repeat:
+        return 1.0
+    group = model.num_attention_heads / max(model.num_kv_heads, 1)
+    if model.attention_type == "MLA":
+        group = 1.0
+    return 3.0 + (2.0 * group if group > 1 else 0.0)
 
 
 def decode_tokens_per_s(
@@ -110,12 +152,15 @@ def decode_tokens_per_s(
     num_gpus: int = 1,
     link: Link | None = None,
 ) -> Band:
-    """Generated tokens/s summed over the batch."""
+    """Generated tokens/s summed over the batch, within the band its engine's measured rows
+    give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
         kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link,
     )  # fmt: skip
-    return Band.around(batch / step)
+    calibration = DECODE_CALIBRATION.get(engine.name)
+    band = (calibration.low, calibration.high) if calibration else SPEED_BAND
+    return Band.around(batch / step, band)
 
 
 def prefill_seconds(
@@ -190,11 +235,19 @@ def train_tokens_per_s(
     seq: int,
     checkpointing: bool,
     num_gpus: int = 1,
+    batch: int | None = None,
+    eager: bool = True,
 ) -> Band:
-    """Training tokens/s over all GPUs: 6P FLOPs per token for full fine-tuning.
+    """Training tokens/s over all GPUs.
 
-    LoRA skips the weight gradients of the frozen base (4P); checkpointing recomputes the
-    forward (+2P). Attention adds 6 x layers x seq x hidden per token (12 with recompute).
+    Compute: 6P FLOPs per token for full fine-tuning; LoRA skips the weight gradients of the
+    frozen base (4P); checkpointing recomputes the forward (+2P); attention adds 6 x layers x
+    seq x hidden per token (12 with recompute). With `batch` (sequences per GPU per step) a step
+    also takes at least its memory traffic: the weights read once per pass (forward, backward,
+    and the recompute; a 4-bit base is dequantised to 16 bits on each), and the host time of an
+    eager framework issuing each layer's kernels (TRAIN_LAYER_MS per layer per pass), whichever
+    is longest (a fused framework such as Megatron-Core has no such host time); then the
+    optimizer reads and writes its states once.
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     p = model.params_per_token
@@ -203,7 +256,18 @@ def train_tokens_per_s(
         per_token += 2 * p
     rate = dense_tflops(gpu, precision) * 1e12 * TRAIN_MFU[method] * GENERATION_MFU.get(gen, 0.7)
     scaling = num_gpus * (0.9 if num_gpus > 1 else 1.0)
-    return Band.around(rate * scaling / per_token)
+    if batch is None:
+        return Band.around(rate * scaling / per_token)
+    tokens = batch * seq
+    passes = 2 + (1 if method == "full" else 0) + (1 if checkpointing else 0)
+    per_weight = precision.bytes_linear + (4.0 if precision.family == "bnb-4bit" else 0.0)
+    bandwidth = gpu.bandwidth_gbs * 1e9 * TRAIN_MBU
+    weights_s = passes * model.params_per_token * per_weight / bandwidth
+    host_s = passes * model.num_layers * factors.TRAIN_LAYER_MS / 1000 if eager else 0.0
+    step = max(tokens * per_token / rate, weights_s, host_s)
+    if method == "full":  # AdamW with fp32 master weights: read 16 bytes, write 14, per weight
+        step += model.total_params * 30 / bandwidth
+    return Band.around(tokens * scaling / step)
 
 
 def serving_tokens_per_s(
