@@ -1,0 +1,86 @@
+"""Engines as fitted: host-bound eager decode, transformers' KV traffic, bands from residuals,
+and training steps bounded by memory and host time."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from advisor.calculator import ENGINES, Request, estimate, throughput
+from advisor.calculator.factors import DECODE_CALIBRATION, engine_factors
+from advisor.calculator.precision import get_precision, kv_bytes
+from advisor.catalog import load_catalog
+
+CATALOG = load_catalog()
+A100 = CATALOG.gpus["a100-sxm4-80gb"]
+
+
+def _decode(model: str, engine: str, context: int = 1024, gpu: object = A100) -> float:
+    return throughput.decode_tokens_per_s(
+        CATALOG.models[model], gpu, get_precision("bf16"), engine_factors(engine),  # type: ignore[arg-type]
+        batch=1, context=context, kv_elem_bytes=kv_bytes("bf16"),
+    ).typical  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["sglang", "lmdeploy", "tgi", "exllamav2", "autoawq"])
+def test_every_engine_estimates(engine: str) -> None:
+    assert engine in ENGINES
+    e = estimate(Request("llama-3-8b", "rtx-4090", engine=engine, precision="awq", context=2048))
+    assert e.engine == engine and e.decode_tokens_per_s and e.decode_tokens_per_s["typical"] > 0
+
+
+def test_only_serving_engines_split_layers_across_gpus() -> None:
+    two = dict(num_gpus=2, precision="bf16", context=2048)
+    vllm = estimate(Request("llama-3-70b", "h100-sxm5-80gb", engine="vllm", **two))  # type: ignore[arg-type]
+    hf = estimate(Request("llama-3-70b", "h100-sxm5-80gb", engine="hf", **two))  # type: ignore[arg-type]
+    assert any("tensor-parallel all-reduces" in a for a in vllm.assumptions)
+    assert not any("tensor-parallel" in a for a in hf.assumptions)
+
+
+def test_a_small_model_in_transformers_is_bound_by_the_host_not_the_memory() -> None:
+    # the GPU's bandwidth hardly matters when Python issues every layer's kernels
+    slow = _decode("qwen2.5-0.5b", "hf")
+    fast = _decode("qwen2.5-0.5b", "hf", gpu=replace(A100, bandwidth_gbs=A100.bandwidth_gbs * 2))
+    assert fast == pytest.approx(slow, rel=0.02)
+    assert _decode("qwen2.5-0.5b", "vllm") > 3 * slow
+
+
+def test_transformers_pays_for_its_kv_cache_copies_at_long_context() -> None:
+    # Qwen2.5-7B: 28 query heads share 4 KV heads, so repeat_kv moves 7 copies per step
+    hf_drop = _decode("qwen2.5-7b", "hf", 1024) / _decode("qwen2.5-7b", "hf", 30_000)
+    vllm_drop = _decode("qwen2.5-7b", "vllm", 1024) / _decode("qwen2.5-7b", "vllm", 30_000)
+    assert hf_drop > 1.2 and hf_drop > 2 * (vllm_drop - 1) + 1
+
+
+@pytest.mark.parametrize("engine", sorted(DECODE_CALIBRATION))
+def test_a_decode_band_is_its_engines_residuals(engine: str) -> None:
+    cal = DECODE_CALIBRATION[engine]
+    band = throughput.decode_tokens_per_s(
+        CATALOG.models["llama-3-8b"], A100, get_precision("bf16"), engine_factors(engine),
+        batch=1, context=1024, kv_elem_bytes=2.0,
+    )  # fmt: skip
+    assert band.low == pytest.approx(band.typical * cal.low)
+    assert band.high == pytest.approx(band.typical * cal.high)
+    assert cal.low < 1 < cal.high and cal.rows >= 10
+    e = estimate(Request("llama-3-8b", "a100-sxm4-80gb", engine=engine, precision="bf16"))
+    assert any(f"{cal.rows} measurements" in a for a in e.assumptions)
+
+
+def _train(batch: int, seq: int, **kw: object) -> float:
+    return throughput.train_tokens_per_s(
+        CATALOG.models["llama-3.1-8b"], A100, get_precision("bf16"), method="lora", seq=seq,
+        checkpointing=True, batch=batch, **kw,  # type: ignore[arg-type]
+    ).typical  # fmt: skip
+
+
+def test_short_training_steps_are_bound_by_host_and_memory_not_compute() -> None:
+    unbounded = _train(64, 4096)
+    assert _train(1, 128) < 0.5 * unbounded  # 128 tokens a step cannot fill an A100
+    assert _train(1, 128, eager=False) > _train(1, 128)  # a fused framework has no host time
+
+
+@pytest.mark.parametrize("seq", [64, 256, 1024, 4096])
+def test_a_bigger_batch_never_trains_fewer_tokens_per_second(seq: int) -> None:
+    rates = [_train(b, seq) for b in (1, 2, 4, 8, 16)]
+    assert all(b >= a * (1 - 1e-9) for a, b in zip(rates, rates[1:], strict=False))
