@@ -54,6 +54,9 @@ class GPU:
     unified_memory: bool = False  # memory shared with the CPU (Apple M-series, GB10, Strix Halo)
     link_source: str | None = None  # where the link and PCIe fields come from
     generic: bool = False  # "a 24 GB card": only the memory is known (no speed, no price)
+    # dense FP4 (NVFP4/MXFP4) tensor-core rate, Blackwell and newer; None = no FP4 tensor cores
+    fp4_dense_tflops: float | None = None
+    fp4_source: str | None = None  # where the FP4 figure comes from
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict keyed by the reference table's column names, plus id/name/aliases/source."""

@@ -57,9 +57,9 @@ Engine (ENGINE_MAP; the calculator knows hf, vllm, llama.cpp, tensorrt-llm)
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
-    (transformers' default has no double quantisation). Stand-ins, counted in the report:
-    fp4 / nvfp4 -> mxfp4 (4.25-bit weights; the calculator computes prefill at the 16-bit rate,
-    so FP4 tensor cores are not modelled); exl2 4.0-4.25 bpw -> gptq (4.16 bits, within 5%);
+    (transformers' default has no double quantisation); fp4 / nvfp4 -> nvfp4 (4.5-bit weights,
+    computed on FP4 tensor cores where the catalog gives the GPU an FP4 rate). Stand-ins,
+    counted in the report: exl2 4.0-4.25 bpw -> gptq (4.16 bits, within 5%);
     q4_k_s -> q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. "fp8 KV" in the precision, or
     kv_cache_dtype=fp8 in options, sets kv_cache fp8; Qwen's int8 KV-cache rows set q8_0.
 Fine-tuning
@@ -439,8 +439,8 @@ PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "mxfp8": ("fp8", None, None),
     "mxfp4": ("mxfp4", None, None),
     "mxfp4 (native)": ("mxfp4", None, None),
-    "fp4": ("mxfp4", None, "FP4/NVFP4 as mxfp4"),
-    "nvfp4": ("mxfp4", None, "FP4/NVFP4 as mxfp4"),
+    "fp4": ("nvfp4", None, None),
+    "nvfp4": ("nvfp4", None, None),
     **{p: ("awq", None, None) for p in ("awq", "awq-4bit", "awq-int4", "awq-4bit-g128")},
     "awq-4bit-g32": ("awq", None, None),
     **{

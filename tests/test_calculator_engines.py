@@ -85,3 +85,21 @@ def test_short_training_steps_are_bound_by_host_and_memory_not_compute() -> None
 def test_a_bigger_batch_never_trains_fewer_tokens_per_second(seq: int) -> None:
     rates = [_train(b, seq) for b in (1, 2, 4, 8, 16)]
     assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(rates))
+
+
+def _train_on(gpu: str, n: int, interconnect: str | None = None) -> float:
+    e = estimate(Request("llama-3.1-8b", gpu, num_gpus=n, workload="finetune-full", batch=2,
+                         context=2048, interconnect=interconnect))  # fmt: skip
+    assert e.train_tokens_per_s is not None
+    return e.train_tokens_per_s["typical"]
+
+
+def test_data_parallel_scaling_follows_the_link_not_a_constant() -> None:
+    # ZeRO-3 over eight PCIe cards gathers 16 GB of weights on every pass; NVSwitch hides it
+    nvswitch = _train_on("h100-sxm5-80gb", 8) / _train_on("h100-sxm5-80gb", 1)
+    pcie = _train_on("l40s", 8) / _train_on("l40s", 1)
+    assert 7 < nvswitch <= 8 + 1e-9
+    assert pcie < nvswitch
+    bridge = _train_on("a100-pcie-80gb", 2, "nvlink") / _train_on("a100-pcie-80gb", 1)
+    plain = _train_on("a100-pcie-80gb", 2, "pcie") / _train_on("a100-pcie-80gb", 1)
+    assert plain <= bridge <= 2 + 1e-9

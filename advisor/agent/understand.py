@@ -34,6 +34,7 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("awq", r"\bawq\b"),
     ("gptq", r"\bgptq\b"),
     ("mxfp4", r"\bmxfp4\b"),
+    ("nvfp4", r"\bnv-?fp4\b|\bfp4\b"),
     ("q4_k_m", r"\bq4_k_m\b|\bq4_k\b|\bq4km\b|\bq4\b|\bgguf\b|\bq4_k_s\b"),
     ("q4_0", r"\bq4_0\b"),
     ("q5_k_m", r"\bq5(?:_k_m|_k|_k_s|km)?\b"),

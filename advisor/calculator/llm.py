@@ -209,6 +209,9 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     speed = throughput.train_tokens_per_s(
         model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
         num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,
+        trainable=None if method == "full" else memory.lora_params(
+            model, request.lora_rank, request.lora_targets),
+        zero_stage=zero, link=interconnect.link_for(gpu, request.num_gpus, request.interconnect),
     )  # fmt: skip
     notes.append("training speed: 6 x parameters FLOPs per token (4 x for LoRA), dense BF16 TFLOPS")
     budget = _train_tokens(request)

@@ -47,6 +47,9 @@ PRECISIONS: dict[str, Precision] = {
         # OCP MX spec: 4-bit E2M1 elements sharing one 8-bit scale per block of 32 (4.25 bits);
         # gpt-oss ships its MoE experts this way and the rest in bf16 (its model card)
         _p("mxfp4", 4.25, 16, "fp16", "weight-only-4bit", "MXFP4 experts, other weights 16-bit"),
+        # NVIDIA's NVFP4: E2M1 elements with an FP8 scale per block of 16 (4.5 bits); computed on
+        # FP4 tensor cores where the GPU has them (Blackwell), else dequantised to 16 bits
+        _p("nvfp4", 4.5, 16, "fp4", "fp4", "NVFP4 4-bit weights, FP8 scale per 16"),
         _p("nf4", 4.127, 16, "fp16", "bnb-4bit", "bitsandbytes NF4 with double quantization"),
         _p("nf4-nodq", 4.5, 16, "fp16", "bnb-4bit", "bitsandbytes NF4, fp32 absmax per 64"),
         _p("q2_k", 3.17, 3.17, "fp16", "gguf", "llama.cpp Q2_K file average"),
@@ -70,6 +73,8 @@ _ALIASES = {
     "int4": "awq",
     "w4a16": "awq",
     "mx4": "mxfp4",
+    "fp4": "nvfp4",
+    "nv-fp4": "nvfp4",
     "4bit": "nf4",
     "4-bit": "nf4",
     "qlora": "nf4",

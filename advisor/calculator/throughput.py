@@ -40,6 +40,8 @@ def dense_tflops(gpu: GPU, precision: Precision) -> float:
     fp16 = gpu.fp16_bf16_dense_tflops or gpu.fp32_tflops or 1.0
     if precision.compute == "fp8" and gpu.fp8_dense_tflops:
         return gpu.fp8_dense_tflops
+    if precision.compute == "fp4" and gpu.fp4_dense_tflops:
+        return gpu.fp4_dense_tflops
     if precision.compute == "int8" and gpu.int8_dense_tops:
         return min(gpu.int8_dense_tops, 2 * fp16)
     if precision.compute in ("fp32", "tf32"):
@@ -190,7 +192,8 @@ def prefill_seconds(
     if engine.name == "llama.cpp" and gpu.segment in ("consumer", "laptop"):
         peak *= LLAMA_CPP_GEFORCE_FP16_ACCUMULATE
     rate = peak * 1e12 * engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)
-    if precision.family in ("gguf", "weight-only-4bit", "bnb-4bit"):
+    dequantised = precision.compute == "fp4" and not gpu.fp4_dense_tflops
+    if precision.family in ("gguf", "weight-only-4bit", "bnb-4bit") or dequantised:
         rate *= DEQUANT_PREFILL_FACTOR
     if num_gpus == 1:
         speedup = 1.0
@@ -237,6 +240,9 @@ def train_tokens_per_s(
     num_gpus: int = 1,
     batch: int | None = None,
     eager: bool = True,
+    trainable: float | None = None,
+    zero_stage: int = 0,
+    link: Link | None = None,
 ) -> Band:
     """Training tokens/s over all GPUs.
 
@@ -247,7 +253,10 @@ def train_tokens_per_s(
     and the recompute; a 4-bit base is dequantised to 16 bits on each), and the host time of an
     eager framework issuing each layer's kernels (TRAIN_LAYER_MS per layer per pass), whichever
     is longest (a fused framework such as Megatron-Core has no such host time); then the
-    optimizer reads and writes its states once.
+    optimizer reads and writes its states once. Over several GPUs, data parallelism all-reduces
+    the `trainable` parameters' bf16 gradients over the GPUs' link (ZeRO-3 / FSDP also gathers
+    the weights on every pass); what backward (two thirds of the compute) cannot hide adds to
+    the step, instead of a flat scaling factor.
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     p = model.params_per_token
@@ -264,10 +273,19 @@ def train_tokens_per_s(
     bandwidth = gpu.bandwidth_gbs * 1e9 * TRAIN_MBU
     weights_s = passes * model.params_per_token * per_weight / bandwidth
     host_s = passes * model.num_layers * factors.TRAIN_LAYER_MS / 1000 if eager else 0.0
-    step = max(tokens * per_token / rate, weights_s, host_s)
+    compute_s = tokens * per_token / rate
+    step = max(compute_s, weights_s, host_s)
     if method == "full":  # AdamW with fp32 master weights: read 16 bytes, write 14, per weight
         step += model.total_params * 30 / bandwidth
-    return Band.around(tokens * scaling / step)
+    if num_gpus == 1:
+        return Band.around(tokens / step)
+    link = link or link_for(gpu, num_gpus)
+    comm_s = allreduce_seconds((trainable or model.total_params) * 2, num_gpus, link)
+    if zero_stage >= 3:  # each pass gathers the sharded weights (half an all-reduce's traffic)
+        gathered = model.total_params * precision.bytes_linear
+        comm_s += passes * allreduce_seconds(gathered, num_gpus, link) / 2
+    exposed = max(0.0, comm_s - 2 / 3 * compute_s)
+    return Band.around(num_gpus * tokens / (step + exposed))
 
 
 def serving_tokens_per_s(
