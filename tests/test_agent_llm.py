@@ -287,3 +287,24 @@ def test_a_figure_in_no_passage_is_not_given_a_citation(searcher: Any) -> None:
     answer = advisor.ask("What do the articles say about NVLink for multi-GPU training?")
     assert answer.engine == "rules" and "987654" not in answer.text
     assert any("987654" in w for w in answer.warnings)
+
+
+def test_fine_tuning_options_come_from_the_question_not_the_model(searcher: Any) -> None:
+    from advisor.agent.prompting import QUESTION_ONLY
+
+    offered = {s["function"]["name"]: s["function"] for s in tool_schemas(hidden=QUESTION_ONLY)}
+    props = offered["estimate"]["parameters"]["properties"]
+    assert "model" in props and not set(QUESTION_ONLY["estimate"]) & set(props)
+    advisor, _model = _advisor(searcher, [
+        # the model invents an option nobody asked for, and leaves out the ones asked for
+        call("estimate", model="llama-3.1-8b", gpu="h100-sxm5-80gb", workload="finetune-full",
+             torch_compile=True),
+        AIMessage("Llama-3.1-8B fits on one H100 for full fine-tuning."),
+    ])  # fmt: skip
+    answer = advisor.ask(
+        "Full fine-tune of Llama 3.1 8B on one H100 in pure bf16 with 8-bit Adam and no "
+        "gradient checkpointing: does it fit?"
+    )
+    (made,) = [t for t in answer.tool_calls if t.name == "estimate"]
+    assert made.args["mixed_precision"] is False and made.args["optimizer"] == "adamw8bit"
+    assert made.args["checkpointing"] is False and "torch_compile" not in made.args

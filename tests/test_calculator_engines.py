@@ -12,6 +12,7 @@ from advisor.calculator import ENGINES, Request, estimate, throughput
 from advisor.calculator.factors import DECODE_CALIBRATION, engine_factors
 from advisor.calculator.precision import get_precision, kv_bytes
 from advisor.catalog import load_catalog
+from advisor.errors import InvalidInput
 
 CATALOG = load_catalog()
 A100 = CATALOG.gpus["a100-sxm4-80gb"]
@@ -103,3 +104,19 @@ def test_data_parallel_scaling_follows_the_link_not_a_constant() -> None:
     bridge = _train_on("a100-pcie-80gb", 2, "nvlink") / _train_on("a100-pcie-80gb", 1)
     plain = _train_on("a100-pcie-80gb", 2, "pcie") / _train_on("a100-pcie-80gb", 1)
     assert plain <= bridge <= 2 + 1e-9
+
+
+def test_an_apple_gpu_runs_llama_cpp_not_vllm() -> None:
+    e = estimate(Request("llama-3-8b", "m2-ultra-192gb"))
+    assert e.engine == "llama.cpp"
+    with pytest.raises(InvalidInput, match=r"vLLM does not run on the Apple .*Metal"):
+        estimate(Request("llama-3-8b", "m3-max-128gb", engine="vllm"))
+
+
+def test_an_old_card_gets_an_engine_that_still_supports_it_and_fp16_for_bf16() -> None:
+    e = estimate(Request("llama-3-70b", "p40", num_gpus=8))
+    assert e.engine == "llama.cpp" and e.precision == "fp16"
+    assert any("no bf16 tensor cores" in a for a in e.assumptions)
+    with pytest.raises(InvalidInput, match="no longer supports Pascal"):
+        estimate(Request("llama-3-8b", "p40", engine="vllm"))
+    assert estimate(Request("llama-3-8b", "t4", engine="vllm")).precision == "fp16"

@@ -26,11 +26,19 @@ engines = st.sampled_from(["hf", "vllm", "llama.cpp", "tensorrt-llm"])
 FAST = settings(max_examples=150, deadline=None)
 
 
+def runs(gpu: str, engine: str) -> bool:
+    """Whether the engine runs on that GPU at all (vLLM on an Apple GPU is a clear error)."""
+    from advisor.calculator.llm import runs_on
+
+    return runs_on(engine, CATALOG.gpus[gpu]) is None
+
+
 @FAST
 @given(models, gpus, contexts, contexts, batches, engines)
 def test_more_context_never_lowers_memory(
     model: str, gpu: str, c1: int, c2: int, batch: int, engine: str
 ) -> None:
+    assume(runs(gpu, engine))
     low, high = sorted((c1, c2))
     base = Request(model, gpu, context=low, batch=batch, engine=engine, precision="bf16")
     assert (
@@ -43,6 +51,7 @@ def test_more_context_never_lowers_memory(
 def test_more_batch_never_lowers_memory(
     model: str, gpu: str, b1: int, b2: int, engine: str
 ) -> None:
+    assume(runs(gpu, engine))
     low, high = sorted((b1, b2))
     base = Request(model, gpu, context=2048, batch=low, engine=engine, precision="bf16")
     assert estimate(replace(base, batch=high)).memory_per_gpu_gb >= estimate(base).memory_per_gpu_gb
@@ -55,6 +64,7 @@ def test_lower_precision_never_raises_memory(
 ) -> None:
     i = data.draw(st.integers(0, len(chain) - 2))
     engine = "llama.cpp" if chain is GGUF_CHAIN else "vllm"
+    assume(runs(gpu, engine))
     higher = estimate(Request(model, gpu, precision=chain[i], engine=engine, context=1024))
     lower = estimate(Request(model, gpu, precision=chain[i + 1], engine=engine, context=1024))
     assert lower.memory_per_gpu_gb <= higher.memory_per_gpu_gb
@@ -65,6 +75,7 @@ def test_lower_precision_never_raises_memory(
 def test_more_gpus_never_raise_per_gpu_memory_under_tp(
     model: str, gpu: str, n1: int, n2: int
 ) -> None:
+    assume(runs(gpu, "vllm"))
     low, high = sorted((n1, n2))
     base = Request(model, gpu, precision="bf16", engine="vllm", context=4096, num_gpus=low)
     more = estimate(replace(base, num_gpus=high)).memory_per_gpu_gb

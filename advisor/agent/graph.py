@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from advisor.agent import rules
 from advisor.agent.guard import Number, read_numbers, read_verdict
 from advisor.agent.intents import INTENTS
-from advisor.agent.prompting import entities, view, with_question_defaults
+from advisor.agent.prompting import QUESTION_ONLY, entities, view, with_question_defaults
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import understand
@@ -106,7 +106,7 @@ def llm_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
         turn.messages.append(HumanMessage(state["question"]))
         if INTENTS[turn.query.intent].cites == "topic":
             _retrieve_first(turn)  # a question about the articles is answered from them
-    offered = tool_schemas(INTENTS[turn.query.intent].tools)
+    offered = tool_schemas(INTENTS[turn.query.intent].tools, hidden=QUESTION_ONLY)
     reply = turn.model.bind_tools(offered, tool_choice="auto").invoke(turn.messages)
     calls_only = isinstance(reply, AIMessage) and reply.tool_calls and not reply.content
     if calls_only and state["engine"] != "local":  # llama.cpp's server refuses null content

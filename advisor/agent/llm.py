@@ -16,7 +16,7 @@ import threading
 import types
 import typing
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -34,15 +34,20 @@ from advisor.tools import TOOLS, tool_parameters
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
-def tool_schemas(names: Iterable[str] | None = None) -> list[dict[str, Any]]:
+def tool_schemas(
+    names: Iterable[str] | None = None, hidden: Mapping[str, Iterable[str]] | None = None
+) -> list[dict[str, Any]]:
     """OpenAI-style function schemas from the tools' signatures and docstrings: of the tools
-    named, in that order, or of every tool."""
+    named, in that order, or of every tool; `hidden` parameters are left out."""
     schemas = []
     for name in TOOLS if names is None else names:
         fn = TOOLS[name]
         props: dict[str, Any] = {}
         required = []
+        left_out = set((hidden or {}).get(name, ()))
         for param in tool_parameters(fn):
+            if param.name in left_out:
+                continue
             props[param.name] = _json_type(param.annotation)
             if param.default is inspect.Parameter.empty:
                 required.append(param.name)

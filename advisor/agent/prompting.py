@@ -107,7 +107,29 @@ def with_question_defaults(name: str, args: dict[str, Any], query: Query | None)
     for key in _STATED_ONLY.get(name, ()):  # a job size the question never gave is invented
         if args.get(key) is not None and getattr(query, key, None) is None:
             del args[key]
+    stated = {**dict(query.train_options), "interconnect": query.interconnect}
+    for key in QUESTION_ONLY.get(name, ()):
+        args.pop(key, None)
+        if stated.get(key) is not None:
+            args[key] = stated[key]
     return args
+
+
+# arguments only the question sets: not offered to the model (a 1.5B model would guess them), and
+# filled in from the parsed question when it states them
+QUESTION_ONLY = {
+    "estimate": (
+        "mixed_precision",
+        "optimizer",
+        "checkpointing",
+        "lora_targets",
+        "optimizer_in_backward",
+        "chunked_loss",
+        "activation_offload",
+        "torch_compile",
+        "interconnect",
+    ),
+}
 
 
 # arguments a small model adds unasked (epochs=1 on a fit question, which then fails for want of

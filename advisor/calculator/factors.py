@@ -60,7 +60,7 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # its 0.5B-model rows put the fixed step near 4 ms
         EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 4.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85),)),
-        EngineFactors("llama.cpp", "llama.cpp (CUDA, full offload)", 0.4, 0.98, 1.0, 1.0, 2.5,
+        EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
                       0.0, 0.40, 1),
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       2048),

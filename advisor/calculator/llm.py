@@ -54,10 +54,56 @@ def native_precision(model: Model) -> str | None:
     return None
 
 
-def _default_engine(request: Request, precision: Precision) -> str:
+# Where each engine runs (its install docs): the software stacks it supports, and the oldest
+# NVIDIA generation it still builds for (vLLM and SGLang need compute capability 7.0, TensorRT-LLM
+# and AutoAWQ 7.5). transformers runs anywhere PyTorch does; llama.cpp everywhere.
+ENGINE_STACKS = {
+    "vllm": ("cuda", "rocm", "oneapi"),
+    "sglang": ("cuda", "rocm"),
+    "tensorrt-llm": ("cuda",),
+    "lmdeploy": ("cuda",),
+    "tgi": ("cuda", "rocm", "synapseai"),
+    "exllamav2": ("cuda", "rocm"),
+    "autoawq": ("cuda", "rocm"),
+}
+_TOO_OLD = {
+    "vllm": ("Pascal",),
+    "sglang": ("Pascal",),
+    "lmdeploy": ("Pascal",),
+    "tensorrt-llm": ("Pascal", "Volta"),
+    "autoawq": ("Pascal", "Volta"),
+}
+_NO_BF16 = ("Pascal", "Volta", "Turing")  # no bf16 tensor cores: engines cast bf16 to fp16
+
+
+_STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "oneapi": "oneAPI", "metal": "Metal",
+                "synapseai": "SynapseAI"}  # fmt: skip
+
+
+def runs_on(engine: str, gpu: GPU) -> str | None:
+    """Why `engine` cannot run on `gpu`, or None when it can."""
+    stacks = ENGINE_STACKS.get(engine)
+    stack = gpu.compute_stack or "cuda"
+    label = engine_factors(engine).label
+    if stacks and stack not in stacks:
+        return (
+            f"{label} does not run on the {gpu.name} ({_STACK_NAMES.get(stack, stack)}); "
+            "llama.cpp and transformers do"
+        )
+    gen = generation(gpu.architecture, gpu.memory_type)
+    if gen in _TOO_OLD.get(engine, ()):
+        return f"{label} no longer supports {gen} GPUs such as the {gpu.name}; llama.cpp does"
+    return None
+
+
+def _default_engine(request: Request, precision: Precision, gpu: GPU) -> str:
     if request.engine:
-        return engine_factors(request.engine).name
-    if precision.family == "gguf":
+        name = engine_factors(request.engine).name
+        why = runs_on(name, gpu)
+        if why:
+            raise InvalidInput(why + ".")
+        return name
+    if precision.family == "gguf" or runs_on("vllm", gpu):
         return "llama.cpp"
     if precision.family == "bnb-4bit":
         return "hf"  # bitsandbytes 4-bit runs in transformers
@@ -66,7 +112,11 @@ def _default_engine(request: Request, precision: Precision) -> str:
 
 def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Estimate:
     precision = _default_precision(request, model)
-    engine = engine_factors(_default_engine(request, precision))
+    engine = engine_factors(_default_engine(request, precision, gpu))
+    gen = generation(gpu.architecture, gpu.memory_type)
+    if precision.name == "bf16" and gen in _NO_BF16:
+        precision = get_precision("fp16")
+        notes.append(f"{gpu.name} has no bf16 tensor cores: fp16 used (same memory)")
     if not request.engine:
         notes.append(f"engine not given: {engine.label} assumed for {precision.name}")
     if not request.precision and native_precision(model):
@@ -117,7 +167,6 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"full-load serving: {serving_batch} concurrent requests of {context} prompt + {output} "
         f"output tokens ({'given' if request.output_tokens else 'assumed'})"
     )
-    gen = generation(gpu.architecture, gpu.memory_type)
     calibration = DECODE_CALIBRATION.get(engine.name)
     notes.append(
         f"decode bandwidth share {throughput.decode_mbu(engine, gen)[1]}; "
