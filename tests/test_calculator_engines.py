@@ -120,3 +120,15 @@ def test_an_old_card_gets_an_engine_that_still_supports_it_and_fp16_for_bf16() -
     with pytest.raises(InvalidInput, match="no longer supports Pascal"):
         estimate(Request("llama-3-8b", "p40", engine="vllm"))
     assert estimate(Request("llama-3-8b", "t4", engine="vllm")).precision == "fp16"
+
+
+def test_a_given_batch_is_the_concurrency_served_with_full_load_beside_it() -> None:
+    one = estimate(Request("llama-3-8b", "a100-sxm4-80gb", engine="vllm", precision="bf16"))
+    sixteen = estimate(
+        Request("llama-3-8b", "a100-sxm4-80gb", engine="vllm", precision="bf16", batch=16)
+    )
+    assert sixteen.serving_batch == 16
+    assert one.serving_batch and one.serving_batch > 16  # no batch given: full load
+    assert one.serving_tokens_per_s and sixteen.serving_tokens_per_s
+    assert sixteen.serving_tokens_per_s["typical"] < one.serving_tokens_per_s["typical"]
+    assert any("at full load" in a for a in sixteen.assumptions)
