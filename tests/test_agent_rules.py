@@ -179,3 +179,24 @@ def test_two_of_them_after_an_open_variant_answers_each_pair(rules_advisor: Any)
     rules_advisor.ask("Can I run Llama-3-8B on an H100?", thread_id="open-then-two")
     answer = rules_advisor.ask("what about on two of them?", thread_id="open-then-two")
     assert "2 x NVIDIA H100 SXM5 80GB" in answer.text and "2 x NVIDIA H100 PCIe 80GB" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        ("do i need an nvlink bridge for fine-tuning on 2x 3090s or is pcie fine?",
+         "**No: PCIe is fine for LoRA fine-tuning"),
+        ("would nvlink help two 4090s fine-tune a 7b?",
+         "**The NVIDIA GeForce RTX 4090 has no NVLink"),
+        ("is nvlink necessary to serve llama 3 70b in awq on 4 rtx a6000s with vllm?",
+         "**An NVLink bridge joins only two cards"),
+    ],
+)  # fmt: skip
+def test_a_link_question_compares_the_same_job_over_pcie_and_nvlink(
+    question: str, head: str, rules_advisor: Any
+) -> None:
+    answer = rules_advisor.ask(question)
+    assert answer.text.startswith(head), answer.text
+    assert answer.grounding_rate == 1.0
+    estimates = [t for t in answer.tool_calls if t.name == "estimate"]
+    assert estimates and all(t.args.get("interconnect") for t in estimates)

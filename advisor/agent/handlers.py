@@ -10,7 +10,7 @@ the answer rests on is stated once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from advisor.agent import compose as c
@@ -237,6 +237,74 @@ def advice(query: Query, box: ToolBox) -> Draft:
     if len(ref.ids) > 1:
         notes.append(f"'{ref.text}' has {len(ref.ids)} variants; this is the {sheet['name']}.")
     return Draft("\n\n".join([text, *notes]))
+
+
+# ---------------------------------------------------------------- does the link matter
+
+LINK_REFERENCE_MODEL = "llama-3.1-8b"  # the job a link question about no model is sized on
+LINK_MATTERS = 0.15  # slower than this over PCIe, and NVLink is worth having
+
+
+def link(query: Query, box: ToolBox) -> Draft:
+    """ "Do I need an NVLink bridge for fine-tuning on 2x 3090s, or is PCIe fine?": the same job
+    over PCIe and over NVLink, and the verdict from how much slower PCIe is."""
+    ref = query.gpus[0]
+    gpu = gpu_choices(ref)[0]
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    if "error" in sheet:
+        return Draft(sheet["error"])
+    count = ref.count or query.num_gpus or 2
+    workload, _ = workload_of(replace(query, workload=query.workload or "finetune"))
+    model = query.models[0] if query.models else None
+    args: dict[str, Any] = {
+        "model": model_arg(model) if model else LINK_REFERENCE_MODEL,
+        "gpu": gpu, "workload": workload, "num_gpus": count,
+    }  # fmt: skip
+    if query.context:
+        args["context"] = query.context
+    if workload == "inference":
+        args["engine"] = "vllm"  # tensor parallel: the case where the link is on every token
+    pcie = box.call("estimate", {**args, "interconnect": "pcie"})
+    if "error" in pcie:
+        return Draft(pcie["error"])
+    cards = f"{count} x {sheet['name']}"
+    job = f"{c.workload_label(pcie)} of {pcie['model_name']} on {cards}"
+    over = pcie.get("interconnect") or "PCIe"
+    if not pcie["fits"]:  # the link is moot
+        head = f"**{pcie['model_name']} does not fit on {cards} for {c.workload_label(pcie)}**"
+        return Draft(f"{head} ({c.settings(pcie)}).\n\n{c.memory_line(pcie)}")
+    if sheet.get("gpu_link") not in ("bridge", "switch"):
+        head = f"**The {sheet['name']} has no NVLink: {job} runs over PCIe** ({over})."
+        return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True)]))
+    if sheet.get("gpu_link") == "bridge" and count > 2:
+        head = f"**An NVLink bridge joins only two cards: {job} crosses PCIe either way** ({over})."
+        return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True)]))
+    nvlink = box.call("estimate", {**args, "interconnect": "nvlink"})
+    key = "decode_tokens_per_s" if workload == "inference" else "train_tokens_per_s"
+    slow, fast = (pcie.get(key) or {}).get("typical"), (nvlink.get(key) or {}).get("typical")
+    if not slow or not fast:
+        return Draft(c.memory_line(pcie))
+    loss = 1 - slow / fast
+    bridge = sheet.get("gpu_link_gbs")
+    figures = (f"about {c.num(slow, 'tokens/s')} over PCIe ({over}) against "
+               f"{c.num(fast, 'tokens/s')} over NVLink")  # fmt: skip
+    if loss < LINK_MATTERS:
+        head = f"**No: PCIe is fine for {job}**: {figures}, {c.num(100 * loss)}% slower."
+    else:
+        head = f"**Yes: NVLink makes {job} {c.num(fast / slow)}x as fast**: {figures}."
+    why = (
+        "Tensor-parallel inference all-reduces every layer's activations for every token, so "
+        "the link's latency adds to each step; pipeline or single-card serving barely uses it."
+        if workload == "inference"
+        else "Data-parallel training all-reduces the gradients once per step, which backward "
+        "mostly hides; the link matters when every layer crosses it: tensor-parallel inference, "
+        "or sharded (ZeRO-3/FSDP) training of a model one card cannot hold."
+    )
+    parts = [head, why]
+    if bridge:
+        pair = "the two cards of a bridge" if sheet.get("gpu_link") == "bridge" else "GPUs"
+        parts.append(f"The {sheet['name']}'s NVLink: {c.num(bridge, 'GB/s')} between {pair}.")
+    return Draft("\n\n".join(parts))
 
 
 # ---------------------------------------------------------------- will it fit, how fast

@@ -410,6 +410,20 @@ _MEMORY_ASKED = _cues(
 )
 
 
+_LINK_WORDS = _cues(r"\bnvlink\w*", r"\bnv-link\b", r"\bnvswitch\b", r"\bsli\b")
+_LINK_ASKED = _cues(
+    r"\b(?:need|needs|needed|require[ds]?|worth|matters?|necessary|important|help|helps)\b",
+    r"\bpcie\b.{0,30}\b(?:fine|enough|ok|okay|sufficient|good enough|bottleneck)\b",
+    r"\bwithout (?:an? )?nvlink\b",
+    r"\bdifference\b",
+)
+
+
+def _link(q: Query, low: str) -> bool:
+    """ "Do I need an NVLink bridge for 2x 3090s, or is PCIe fine?": a link, a judgement."""
+    return bool(q.gpus and q.gpus[0].ids and _LINK_WORDS.search(low) and _LINK_ASKED.search(low))
+
+
 def _fit(q: Query, low: str) -> bool:
     return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
 
@@ -439,6 +453,8 @@ INTENTS: dict[str, Intent] = {
         Intent("invalid", "not a question", _invalid, h.invalid, False, "none"),
         Intent("greeting", "greeting", _greeting, h.greeting, False, "none"),
         Intent("out_of_scope", "outside GPUs for ML", _out_of_scope, h.out_of_scope, False, "none"),
+        Intent("link", "does the GPU link matter", _link, h.link, False, "entities",
+               tools=("estimate", "gpu_specs", "search_corpus")),
         Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities",
                tools=("solve", "estimate", "model_specs", "gpu_specs")),
         Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities",

@@ -4,6 +4,7 @@ calibrated factors (throughput.py, factors.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from advisor.calculator import finetune, interconnect, memory, throughput
@@ -233,6 +234,44 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     )  # fmt: skip
     checkpointing = options.checkpointing
     label = options.framework.label
+    loss = "fused" if options.fused_loss else "chunked" if options.chunked_loss else "plain"
+
+    def step_memory(zero: int, checkpointing: bool) -> memory.MemoryResult:
+        return memory.training_memory(
+            model, method=method, precision=precision, optimizer=options.optimizer, seq=seq,
+            batch=request.batch, checkpointing=checkpointing, lora_rank=request.lora_rank,
+            lora_targets=request.lora_targets, num_gpus=request.num_gpus, zero_stage=zero,
+            tp=request.tp, pp=request.pp, mixed_precision=options.mixed_precision,
+            optimizer_in_backward=options.optimizer_in_backward, loss=loss,
+            activation_offload=options.activation_offload, compiled=options.compiled,
+        )  # fmt: skip
+
+    usable = memory.training_usable_gb(gpu)
+
+    def plan(checkpointing: bool) -> tuple[int, memory.MemoryResult, str | None]:
+        """The ZeRO stage (as given, else plain data parallel where a copy fits on each GPU,
+        else the framework's sharding) and the step's memory."""
+        if request.zero_stage is not None:
+            return request.zero_stage, step_memory(request.zero_stage, checkpointing), None
+        if request.num_gpus == 1 or request.tp * request.pp > 1:
+            return 0, step_memory(0, checkpointing), None
+        copy = step_memory(0, checkpointing)
+        if copy.total_gb <= usable:
+            return 0, copy, "ZeRO stage not given: 0, plain data parallel (a copy per GPU)"
+        zero = options.framework.zero_stage
+        why = f"ZeRO stage not given: {zero} ({label}), the model sharded over the GPUs"
+        return zero, step_memory(zero, checkpointing), why
+
+    zero, mem, zero_note = plan(checkpointing)
+    if request.checkpointing is None and not checkpointing and mem.total_gb > usable:
+        # what anyone does when a step runs out of memory: recompute instead of storing
+        zero_on, mem_on, note_on = plan(True)
+        if mem_on.total_gb <= usable:
+            checkpointing, zero, mem, zero_note = True, zero_on, mem_on, note_on
+            options = replace(options, checkpointing=True)
+            notes.append(
+                "gradient checkpointing not given: on, recomputing activations to make room"
+            )
     setup = f"{label}: {options.describe(method)}"
     stated = request.framework or len(options.defaulted) < len(finetune.OPTION_WORDS)
     if not request.framework:
@@ -245,34 +284,24 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             f"{label} defaults (not given): "
             + ", ".join(finetune.OPTION_WORDS[k] for k in options.defaulted)
         )
-    zero = request.zero_stage
-    if zero is None:
-        # several GPUs: shard everything (DeepSpeed ZeRO-3 / FSDP), the usual way to spread a
-        # model, frozen LoRA base included, that one GPU cannot hold; Megatron's distributed
-        # optimizer shards the optimizer states only
-        zero = options.framework.zero_stage if request.num_gpus > 1 else 0
-    loss = "fused" if options.fused_loss else "chunked" if options.chunked_loss else "plain"
-    mem = memory.training_memory(
-        model, method=method, precision=precision, optimizer=options.optimizer, seq=seq,
-        batch=request.batch, checkpointing=checkpointing, lora_rank=request.lora_rank,
-        lora_targets=request.lora_targets, num_gpus=request.num_gpus, zero_stage=zero,
-        tp=request.tp, pp=request.pp, mixed_precision=options.mixed_precision,
-        optimizer_in_backward=options.optimizer_in_backward, loss=loss,
-        activation_offload=options.activation_offload, compiled=options.compiled,
-    )  # fmt: skip
+    if zero_note:
+        notes.append(zero_note)
     notes.extend(mem.assumptions)
-    usable = memory.training_usable_gb(gpu)
     capacity = memory.capacity_gb(gpu)
     notes.append(
         f"usable memory: {capacity:.1f} GB less {1 - usable / capacity:.0%} "
         "the allocator loses to fragmentation during training"
     )
+    link = interconnect.link_for(gpu, request.num_gpus, request.interconnect)
+    over = link.label.split(",")[0].split(" (")[0] if request.num_gpus > 1 else None
+    if over:
+        notes.append(f"gradients and sharded weights cross {link.label}")
     speed = throughput.train_tokens_per_s(
         model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
         num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,
         trainable=None if method == "full" else memory.lora_params(
             model, request.lora_rank, request.lora_targets),
-        zero_stage=zero, link=interconnect.link_for(gpu, request.num_gpus, request.interconnect),
+        zero_stage=zero, link=link,
     )  # fmt: skip
     notes.append("training speed: 6 x parameters FLOPs per token (4 x for LoRA), dense BF16 TFLOPS")
     budget = _train_tokens(request)
@@ -290,7 +319,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=None, prefill_tokens_per_s=None,
         time_to_first_token_s=None, train_tokens_per_s=speed.to_dict(), cost=None,
         assumptions=notes, train_hours=hours, job_hours=hours,
-        training_setup=setup if stated else None,
+        training_setup=setup if stated else None, interconnect=over,
     )  # fmt: skip
 
 
