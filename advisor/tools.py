@@ -195,8 +195,10 @@ def compare_workload(
     batch: int | None = None,
     framework: str | None = None,
     engine: str | None = None,
+    num_gpus: int = 1,
 ) -> dict[str, Any]:
     """Which of several GPUs runs one job faster, and by how much: the same estimate on each
+    (on `num_gpus` of each, over their own link)
     (the model named, else the family's reference model: ResNet-50 for image models, BERT-large
     for BERT-style, SDXL for diffusion, Whisper large-v3 for speech, Llama 3.1 8B for LLMs),
     each GPU's speed in the family's first metric, and `speedup` over the slowest that fits.
@@ -216,12 +218,13 @@ def compare_workload(
     rows: list[dict[str, Any]] = []
     for gpu in gpus:
         e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,
-                              batch=batch, framework=framework, engine=engine))  # fmt: skip
+                              batch=batch, framework=framework, engine=engine,
+                              num_gpus=num_gpus))  # fmt: skip
         metric = FAMILIES[e.family].metrics[workload][0]
         band = getattr(e, metric.key) or {}
         rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "fits": e.fits,
                      "speed": band.get("typical") if e.fits else None,
-                     "memory_per_gpu_gb": e.memory_per_gpu_gb,
+                     "memory_per_gpu_gb": e.memory_per_gpu_gb, "interconnect": e.interconnect,
                      "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb})  # fmt: skip
         last = e
     speeds = [float(r["speed"]) for r in rows if r["speed"]]
@@ -232,6 +235,7 @@ def compare_workload(
         "model": last.model, "model_name": last.model_name, "family": last.family,
         "workload": workload, "precision": last.precision, "batch": last.batch,
         "framework": framework, "metric": metric.label, "unit": metric.unit, "gpus": rows,
+        "num_gpus": num_gpus,
         "assumptions": last.assumptions,
     }  # fmt: skip
 

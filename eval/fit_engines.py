@@ -221,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--check", action="store_true", help="score the shipped constants only (no fit, no LOSO)"
     )
     args = parser.parse_args(argv)
-    args.engines = args.engines or [*FREE, *(CHECK_ONLY if args.check else ())]
+    args.engines = args.engines or [*FREE, *(CHECK_ONLY if args.check else CONSTANTS)]
     catalog = load_catalog()
     rows = cc.read_rows()
     out = []

@@ -269,11 +269,14 @@ def job_ratio(result: dict[str, Any]) -> str:
     setting = f"{result['precision']}, batch {result['batch']}"
     if result.get("framework"):
         setting += f", {result['framework']}"
+    if (result.get("num_gpus") or 1) > 1:
+        setting += f", {result['num_gpus']} GPUs each"
     what = f"{result['metric']} of {result['model_name']} ({setting})"
     if best["speed"] is None:
         return f"**None of them fits {result['model_name']} for this job** ({setting})."
     figures = "; ".join(
-        f"{r['gpu_name']} {num(r['speed'], result['unit'])}" if r["speed"] else
+        (f"{r['gpu_name']} {num(r['speed'], result['unit'])}"
+         + (f" (over {r['interconnect']})" if r.get("interconnect") else "")) if r["speed"] else
         f"{r['gpu_name']} does not fit" for r in rows
     )  # fmt: skip
     fitting = [r for r in rows if r["speed"]]

@@ -517,6 +517,8 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         args["framework"] = query.framework
     if FAMILIES[hint].default_batch and workload != "inference":
         args["batch"] = query.batch or dict(FAMILIES[hint].default_batch).get(workload)
+    if (query.num_gpus or 1) > 1:
+        args["num_gpus"] = query.num_gpus
     result = box.call("compare_workload", args)
     if "error" in result:
         return None

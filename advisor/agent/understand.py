@@ -885,6 +885,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
     notes = tuple(n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n)
+    loose = _loose_count(low, gpus)
+    if loose is None and _MULTI_GPU.search(low) and not any(g.count for g in gpus):
+        loose = MULTI_GPU_COUNT
+        notes += (f"'multi-GPU' with no count: {MULTI_GPU_COUNT} GPUs (one node) assumed.",)
     q = Query(
         text=text,
         intent="",
@@ -903,7 +907,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         output_tokens=_output_tokens(low),
         concurrency=concurrency,
         rps=rps,
-        num_gpus=_loose_count(low, gpus),
+        num_gpus=loose,
         hours=_duration_hours(low, epochs),
         use_hours_per_day=_use_rate(low),
         user_price_usd_per_hour=user_price,
@@ -1015,6 +1019,11 @@ def _seconds_per_item(low: str) -> float | None:
     scale = 0.001 if unit.startswith("m") and unit.startswith(("ms", "milli")) else 1.0
     scale = 60.0 if unit.startswith("min") else scale
     return value * scale if value > 0 else None
+
+
+# "multi-GPU training" with no count: one node of eight, said as assumed
+_MULTI_GPU = re.compile(r"\bmulti[- ]?gpus?\b|\b(?:multiple|several|many) gpus\b")
+MULTI_GPU_COUNT = 8
 
 
 def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
