@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from advisor.calculator import ENGINES, Request, estimate, throughput
-from advisor.calculator.factors import DECODE_CALIBRATION, engine_factors
+from advisor.calculator.factors import DECODE_CALIBRATION, TRAIN_CALIBRATION, engine_factors
 from advisor.calculator.precision import get_precision, kv_bytes
 from advisor.catalog import load_catalog
 from advisor.errors import InvalidInput
@@ -132,3 +132,15 @@ def test_a_given_batch_is_the_concurrency_served_with_full_load_beside_it() -> N
     assert one.serving_tokens_per_s and sixteen.serving_tokens_per_s
     assert sixteen.serving_tokens_per_s["typical"] < one.serving_tokens_per_s["typical"]
     assert any("at full load" in a for a in sixteen.assumptions)
+
+
+def test_a_training_band_is_its_frameworks_residuals() -> None:
+    cal = TRAIN_CALIBRATION["hf"]
+    e = estimate(Request("llama-3-8b", "a100-sxm4-80gb", workload="finetune-lora", batch=4))
+    band = e.train_tokens_per_s
+    assert band and band["low"] == pytest.approx(band["typical"] * cal.low)
+    assert band["high"] == pytest.approx(band["typical"] * cal.high)
+    assert any(f"{cal.rows} measurements" in a for a in e.assumptions)
+    mega = estimate(Request("llama-3-8b", "a100-sxm4-80gb", workload="finetune-lora", batch=4,
+                            framework="megatron"))  # fmt: skip
+    assert any("no training speed measurements" in a for a in mega.assumptions)

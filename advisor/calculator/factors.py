@@ -169,8 +169,9 @@ SPEED_BAND = (0.75, 1.2)
 
 
 @dataclass(frozen=True)
-class DecodeCalibration:
-    """How an engine's decode estimates compare with its measured rows (llm.csv)."""
+class Calibration:
+    """How a class of estimates compares with its measured rows (llm.csv): an engine's decode,
+    a framework's training speed."""
 
     rows: int
     sources: int
@@ -184,13 +185,20 @@ class DecodeCalibration:
 # (llama.cpp's: its 45 llama.cpp decode rows of 9 sources in shared/data/measured_calibration.csv,
 # scored by eval/calibration_benchmark.py)
 DECODE_CALIBRATION = {
-    "hf": DecodeCalibration(117, 4, 0.196, 0.63, 1.59),
-    "autoawq": DecodeCalibration(53, 2, 0.114, 0.66, 1.21),
-    "vllm": DecodeCalibration(86, 4, 0.092, 0.87, 1.15),
-    "sglang": DecodeCalibration(24, 1, 0.160, 0.63, 1.37),
-    "exllamav2": DecodeCalibration(18, 2, 0.241, 0.95, 1.46),
-    "tgi": DecodeCalibration(30, 1, 0.506, 0.23, 1.18),
-    "llama.cpp": DecodeCalibration(45, 9, 0.057, 0.89, 1.08),
+    "hf": Calibration(117, 4, 0.196, 0.63, 1.59),
+    "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
+    "vllm": Calibration(86, 4, 0.092, 0.87, 1.15),
+    "sglang": Calibration(24, 1, 0.160, 0.63, 1.37),
+    "exllamav2": Calibration(18, 2, 0.241, 0.95, 1.46),
+    "tgi": Calibration(30, 1, 0.506, 0.23, 1.18),
+    "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
+}
+# Training speed by framework, from `python -m eval.calibration_classes` (the classes "training
+# speed · HF PEFT/Trainer" and "· torchtune" in eval/results/calibration_classes.json): a
+# training estimate's band is its framework's 10th-90th percentile of measured / predicted
+TRAIN_CALIBRATION = {
+    "hf": Calibration(70, 8, 0.210, 0.59, 1.54),
+    "torchtune": Calibration(15, 1, 0.281, 0.94, 2.52),
 }
 
 

@@ -12,6 +12,7 @@ from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
     DECODE_CALIBRATION,
     SPEED_BAND,
+    TRAIN_CALIBRATION,
     engine_factors,
     generation,
     tensor_parallel,
@@ -296,12 +297,20 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     over = link.label.split(",")[0].split(" (")[0] if request.num_gpus > 1 else None
     if over:
         notes.append(f"gradients and sharded weights cross {link.label}")
+    fit = TRAIN_CALIBRATION.get(options.framework.name)
+    notes.append(
+        f"{label}'s training speed estimates are within {fit.median_ape:.0%} of {fit.rows} "
+        f"measurements from {fit.sources} source{'s' * (fit.sources != 1)} (median); the range "
+        "is their 10th-90th percentile"
+        if fit
+        else f"no training speed measurements of {label}'s own: range -25% to +20%"
+    )
     speed = throughput.train_tokens_per_s(
         model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
         num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,
         trainable=None if method == "full" else memory.lora_params(
             model, request.lora_rank, request.lora_targets),
-        zero_stage=zero, link=link,
+        zero_stage=zero, link=link, band=(fit.low, fit.high) if fit else SPEED_BAND,
     )  # fmt: skip
     notes.append("training speed: 6 x parameters FLOPs per token (4 x for LoRA), dense BF16 TFLOPS")
     budget = _train_tokens(request)

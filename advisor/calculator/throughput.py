@@ -243,8 +243,9 @@ def train_tokens_per_s(
     trainable: float | None = None,
     zero_stage: int = 0,
     link: Link | None = None,
+    band: tuple[float, float] = SPEED_BAND,
 ) -> Band:
-    """Training tokens/s over all GPUs.
+    """Training tokens/s over all GPUs, within `band` (its framework's residuals).
 
     Compute: 6P FLOPs per token for full fine-tuning; LoRA skips the weight gradients of the
     frozen base (4P); checkpointing recomputes the forward (+2P); attention adds 6 x layers x
@@ -266,7 +267,7 @@ def train_tokens_per_s(
     rate = dense_tflops(gpu, precision) * 1e12 * TRAIN_MFU[method] * GENERATION_MFU.get(gen, 0.7)
     scaling = num_gpus * (0.9 if num_gpus > 1 else 1.0)
     if batch is None:
-        return Band.around(rate * scaling / per_token)
+        return Band.around(rate * scaling / per_token, band)
     tokens = batch * seq
     passes = 2 + (1 if method == "full" else 0) + (1 if checkpointing else 0)
     per_weight = precision.bytes_linear + (4.0 if precision.family == "bnb-4bit" else 0.0)
@@ -278,14 +279,14 @@ def train_tokens_per_s(
     if method == "full":  # AdamW with fp32 master weights: read 16 bytes, write 14, per weight
         step += model.total_params * 30 / bandwidth
     if num_gpus == 1:
-        return Band.around(tokens / step)
+        return Band.around(tokens / step, band)
     link = link or link_for(gpu, num_gpus)
     comm_s = allreduce_seconds((trainable or model.total_params) * 2, num_gpus, link)
     if zero_stage >= 3:  # each pass gathers the sharded weights (half an all-reduce's traffic)
         gathered = model.total_params * precision.bytes_linear
         comm_s += passes * allreduce_seconds(gathered, num_gpus, link) / 2
     exposed = max(0.0, comm_s - 2 / 3 * compute_s)
-    return Band.around(num_gpus * tokens / (step + exposed))
+    return Band.around(num_gpus * tokens / (step + exposed), band)
 
 
 def serving_tokens_per_s(
