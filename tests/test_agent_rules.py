@@ -200,3 +200,10 @@ def test_a_link_question_compares_the_same_job_over_pcie_and_nvlink(
     assert answer.grounding_rate == 1.0
     estimates = [t for t in answer.tool_calls if t.name == "estimate"]
     assert estimates and all(t.args.get("interconnect") for t in estimates)
+
+
+def test_a_table_over_different_links_does_not_name_one_link_for_all(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("multi gpu fine-tuning of llama 3 8b on a100s, how fast?")
+    head = answer.text.split("\n")[0]
+    assert "NVLink" not in head and "PCIe 4.0" not in head
+    assert "8 GPUs (one node) assumed" in answer.text

@@ -498,6 +498,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     """One model on several GPUs (or variants): the verdict over all of them first, then a row
     each with the figures that decide it (memory and bandwidth, need, speed or job time, price)."""
     first = results[0]
+    if len({e.get("interconnect") for e in results}) > 1:  # the settings shared by every row
+        first = {**first, "interconnect": None}
     fitting = [e for e in results if e["fits"]]
     metric = metrics_of(first)
     what = f"{first['model_name']} for {workload_label(first)}"
