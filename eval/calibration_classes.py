@@ -50,10 +50,12 @@ Model (MODEL_NAMES)
     The catalog's entry where `find_model` finds one (LLaMA-1 7B/13B are Llama-2's shape,
     "Mistral-7B" and OpenBuddy-Zephyr are Mistral-7B-v0.1); otherwise a generic dense model of
     the row's params_b ("7.72b"), whose layer shape (and vocabulary) is the nearest template's.
-Engine (ENGINE_MAP; the calculator knows hf, vllm, llama.cpp, tensorrt-llm)
-    autoawq -> hf (PyTorch with fused AWQ kernels); tgi, sglang, exllamav2, exllama -> vllm
-    (continuous batching / fused kernels with low per-step overhead); lmdeploy, mlc-llm and NIM
-    -> tensorrt-llm (compiled C++ runtimes), as eval/calibration_benchmark.py maps them.
+Engine (ENGINE_MAP)
+    Speed rows run on the row's own engine where the calculator knows it (`ENGINES`: hf, vllm,
+    llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq); exllama -> vllm, and
+    mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
+    ENGINE_MAP alone (autoawq -> hf; tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm),
+    as eval/calibration_benchmark.py maps them.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq

@@ -145,7 +145,6 @@ def run(
             }
     factors.ENGINE_FACTORS[engine] = base
     ratios = sorted(math.exp(-v) for _, v in fitted)  # measured / predicted
-    ape = lambda logs: statistics.median(abs(math.exp(v) - 1) for v in logs)  # noqa: E731
     return {
         "engine": engine,
         "rows": len(fitted),
@@ -161,6 +160,11 @@ def run(
         # predicted over the fitted rows
         "band": [_quantile(ratios, 0.1), _quantile(ratios, 0.9)] if ratios else None,
     }
+
+
+def ape(logs: Sequence[float]) -> float:
+    """Median absolute percentage error of log(predicted / measured) values."""
+    return statistics.median(abs(math.exp(v) - 1) for v in logs)
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -203,7 +207,6 @@ def run_constant(
         setattr(factors, name, best([r for r in mine if cc.source_key(r) != source]))
         held += [v for _, v in errors([r for r in mine if cc.source_key(r) == source], catalog)]
     setattr(factors, name, shipped_value)
-    ape = lambda logs: statistics.median(abs(math.exp(v) - 1) for v in logs)  # noqa: E731
     return {
         "engine": target, "class": cls, "constant": name, "value": value,
         "rows": len(fitted), "row_ids": [r["id"] for r in mine], "sources": sources,

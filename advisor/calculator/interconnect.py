@@ -42,6 +42,11 @@ class Link:
     def nvlink(self) -> bool:
         return self.kind in ("switch", "bridge")
 
+    @property
+    def short(self) -> str:
+        """The label without its figures or reasons: "PCIe 4.0 x16", "NVLink bridge"."""
+        return self.label.split(",")[0].split(" (")[0]
+
 
 def _pcie(gpu: GPU, why: str = "") -> Link:
     gen, lanes = gpu.pcie_gen or 4, gpu.pcie_lanes or 16

@@ -13,6 +13,7 @@ from advisor.calculator.factors import (
     DECODE_CALIBRATION,
     SPEED_BAND,
     TRAIN_CALIBRATION,
+    Calibration,
     engine_factors,
     generation,
     tensor_parallel,
@@ -82,6 +83,17 @@ _STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "oneapi": "oneAPI", "metal": "Me
                 "synapseai": "SynapseAI"}  # fmt: skip
 
 
+def calibration_note(fit: Calibration | None, owner: str, kind: str) -> str:
+    """How well `owner`'s `kind` estimates are calibrated, for the assumptions."""
+    if fit is None:
+        return f"no {kind} measurements of {owner}'s own: range -25% to +20%"
+    plural = "s" * (fit.sources != 1)
+    return (
+        f"{owner}'s {kind} estimates are within {fit.median_ape:.0%} of {fit.rows} measurements "
+        f"from {fit.sources} source{plural} (median); the range is their 10th-90th percentile"
+    )
+
+
 def runs_on(engine: str, gpu: GPU) -> str | None:
     """Why `engine` cannot run on `gpu`, or None when it can."""
     stacks = ENGINE_STACKS.get(engine)
@@ -147,7 +159,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     link = interconnect.link_for(gpu, request.num_gpus, request.interconnect)
     over = None
     if tensor_parallel(engine, request.num_gpus) > 1:
-        over = link.label.split(",")[0].split(" (")[0]
+        over = link.short
         notes.append(f"tensor-parallel all-reduces over {link.label}")
     decode = throughput.decode_tokens_per_s(
         model, gpu, precision, engine, batch=request.batch, context=context,
@@ -184,14 +196,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     calibration = DECODE_CALIBRATION.get(engine.name)
     notes.append(
         f"decode bandwidth share {throughput.decode_mbu(engine, gen)[1]}; "
-        + (
-            f"{engine.label}'s decode estimates are within {calibration.median_ape:.0%} of "
-            f"{calibration.rows} measurements from {calibration.sources} source"
-            f"{'s' * (calibration.sources != 1)} (median); the range is their 10th-90th "
-            "percentile"
-            if calibration
-            else f"no decode measurements of {engine.label}'s own: range -25% to +20%"
-        )
+        + calibration_note(calibration, engine.label, "decode")
     )
     notes.append(
         f"speed assumes {engine.label}: decode reads weights + KV cache at the card's bandwidth; "
@@ -294,17 +299,11 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         "the allocator loses to fragmentation during training"
     )
     link = interconnect.link_for(gpu, request.num_gpus, request.interconnect)
-    over = link.label.split(",")[0].split(" (")[0] if request.num_gpus > 1 else None
+    over = link.short if request.num_gpus > 1 else None
     if over:
         notes.append(f"gradients and sharded weights cross {link.label}")
     fit = TRAIN_CALIBRATION.get(options.framework.name)
-    notes.append(
-        f"{label}'s training speed estimates are within {fit.median_ape:.0%} of {fit.rows} "
-        f"measurements from {fit.sources} source{'s' * (fit.sources != 1)} (median); the range "
-        "is their 10th-90th percentile"
-        if fit
-        else f"no training speed measurements of {label}'s own: range -25% to +20%"
-    )
+    notes.append(calibration_note(fit, label, "training speed"))
     speed = throughput.train_tokens_per_s(
         model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
         num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,

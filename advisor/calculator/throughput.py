@@ -83,9 +83,9 @@ def decode_step_seconds(
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus)
     weights = _active_weight_bytes(model, precision, batch) / tp
-    if engine.name == "hf" and precision.family in ("bnb-4bit", "weight-only-4bit") and batch > 1:
-        weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
-    if engine.name == "hf" and precision.compute == "fp8":  # block-wise FP8: dequantised always
+    batched_4bit = precision.family in ("bnb-4bit", "weight-only-4bit") and batch > 1
+    if engine.name == "hf" and (batched_4bit or precision.compute == "fp8"):
+        # dequantised to 16 bits every step (block-wise FP8 at every batch)
         weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
     kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp)
     # Weight reads are layer-sized matrices whose achieved bandwidth depends on the engine and
@@ -109,12 +109,17 @@ def decode_step_seconds(
         gpu_s = max(gpu_s, host_ms / 1000)
     else:
         overhead_ms += host_ms
-    comm_s = 0.0
-    if tp > 1:
-        link = link or link_for(gpu, num_gpus)
-        comm_s = 2 * layers * allreduce_seconds(batch * model.hidden_size * 2, tp, link)
+    comm_s = _tp_allreduce_seconds(model, gpu, batch, tp, link)
     # a layer split (tp == 1) reads every layer once per step, one GPU after another
     return gpu_s + overhead_ms / 1000 + comm_s
+
+
+def _tp_allreduce_seconds(model: Model, gpu: GPU, tokens: int, tp: int, link: Link | None) -> float:
+    """Tensor parallel: two all-reduces per layer of `tokens` hidden states over the GPUs' link."""
+    if tp <= 1:
+        return 0.0
+    link = link or link_for(gpu, tp)
+    return 2 * model.num_layers * allreduce_seconds(tokens * model.hidden_size * 2, tp, link)
 
 
 def decode_mbu(engine: EngineFactors, gen: str) -> tuple[float, str]:
@@ -203,12 +208,7 @@ def prefill_seconds(
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
     compute_s = flops / (rate * speedup)
     read_s = weight_bytes(model, precision) / (gpu.bandwidth_gbs * 1e9 * engine.mbu * num_gpus)
-    comm_s = 0.0
-    if tensor_parallel(engine, num_gpus) > 1:
-        link = link or link_for(gpu, num_gpus)
-        comm_s = (
-            2 * model.num_layers * allreduce_seconds(tokens * model.hidden_size * 2, num_gpus, link)
-        )
+    comm_s = _tp_allreduce_seconds(model, gpu, tokens, tensor_parallel(engine, num_gpus), link)
     return max(compute_s, read_s) + comm_s + engine.step_overhead_ms / 1000
 
 
