@@ -207,3 +207,12 @@ def test_a_table_over_different_links_does_not_name_one_link_for_all(rules_advis
     head = answer.text.split("\n")[0]
     assert "NVLink" not in head and "PCIe 4.0" not in head
     assert "8 GPUs (one node) assumed" in answer.text
+
+
+def test_a_link_question_keeps_the_questions_precision(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "Does NVLink matter for serving Llama 3.1 70B AWQ on two RTX A6000 w/ vllm??"
+    )
+    estimates = [t for t in answer.tool_calls if t.name == "estimate"]
+    assert estimates and all(t.args.get("precision") == "awq" for t in estimates)
+    assert "does not fit" not in answer.text.split("\n")[0]

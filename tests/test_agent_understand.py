@@ -345,3 +345,27 @@ def test_money_written_the_way_people_write_it(
     q = understand(question, load_catalog())
     assert q.user_price_usd_per_hour == price and q.hours == hours
     assert (q.budget.usd if q.budget else None) == budget
+
+
+def test_an_optimizers_bits_are_not_the_models_precision(catalog: Catalog) -> None:
+    query = understand(
+        "can i full finetune llama3 8b on a single 4090 w/ paged adam 8bit + optimizer in bwd, "
+        "pure bf16?", catalog,
+    )  # fmt: skip
+    assert query.precision == "bf16"  # from "pure bf16", not int8 from "adam 8bit"
+    assert dict(query.train_options) == {
+        "mixed_precision": False, "optimizer": "paged_adamw8bit", "optimizer_in_backward": True,
+    }  # fmt: skip
+
+
+def test_a_batch_number_is_not_a_context(catalog: Catalog) -> None:
+    query = understand(
+        "torchtune full fine tune llama 3.2 3b on a100 40gb, batch 2 ctx 4k", catalog
+    )
+    assert (query.batch, query.context) == (2, 4096)
+
+
+def test_multi_gpu_is_one_node_unless_the_count_is_the_question(catalog: Catalog) -> None:
+    assert understand("multi-gpu training of llama 3 8b on h100s", catalog).num_gpus == 8
+    asked = understand("multi-gpu inference for mixtral 8x7b on l40s, how many do i need", catalog)
+    assert asked.num_gpus is None

@@ -254,16 +254,14 @@ def link(query: Query, box: ToolBox) -> Draft:
     if "error" in sheet:
         return Draft(sheet["error"])
     count = ref.count or query.num_gpus or 2
-    workload, _ = workload_of(replace(query, workload=query.workload or "finetune"))
-    model = query.models[0] if query.models else None
-    args: dict[str, Any] = {
-        "model": model_arg(model) if model else LINK_REFERENCE_MODEL,
-        "gpu": gpu, "workload": workload, "num_gpus": count,
-    }  # fmt: skip
-    if query.context:
-        args["context"] = query.context
-    if workload == "inference":
-        args["engine"] = "vllm"  # tensor parallel: the case where the link is on every token
+    asked = replace(query, workload=query.workload or "finetune")
+    model = query.models[0] if query.models else ModelRef(
+        LINK_REFERENCE_MODEL, (LINK_REFERENCE_MODEL,), "llm"
+    )  # fmt: skip
+    args = estimate_args(asked, gpu, count, model)  # the question's precision, context, options
+    if args["workload"] == "inference":
+        args.setdefault("engine", "vllm")  # tensor parallel: the link is on every token
+    workload = args["workload"]
     pcie = box.call("estimate", {**args, "interconnect": "pcie"})
     if "error" in pcie:
         return Draft(pcie["error"])

@@ -165,7 +165,7 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
     (
         "optimizer_in_backward",
         True,
-        r"\boptimi[sz]er (?:step )?in (?:the )?backward\b|\boptimizer_in_bwd\b"
+        r"\boptimi[sz]er (?:step )?in (?:the )?(?:backward|bwd)\b|\boptimizer_in_bwd\b"
         r"|\bfused optimi[sz]er step\b|\bstep (?:the )?optimi[sz]er in backward\b",
     ),
     (
@@ -373,6 +373,10 @@ def _count(word: str) -> float:
 # ---------------------------------------------------------------- quantities
 
 
+# a batch size and its number, blanked before a context is read ("batch 2 ctx 4k")
+_BATCH_NUMBER = re.compile(r"\b(?:batch(?:[- ]size)?|bs)\s?[=:]?\s?\d+\b")
+
+
 def _context(low: str) -> int | None:
     m = re.search(
         r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
@@ -381,7 +385,7 @@ def _context(low: str) -> int | None:
         r"|max[_ ]seq[_ ]len(?:gth)?|seq[_ ]len(?:gth)?|\bseq|max[_ ]length)"
         r"(?:\s(?:of|=|:|is|at))?\s?=?\s?(\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))",
-        low,
+        _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
     if not m:
         return None
@@ -865,6 +869,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     for start, end in spans:  # the user's own words ("... GPTQ") before a repo's format
         outside = outside[:start] + " " * (end - start) + outside[end:]
     outside = _spell(outside).lower()
+    for option, _value, pattern in TRAIN_OPTION_WORDS:  # "8-bit adam" is no 8-bit model
+        if option == "optimizer":
+            outside = re.sub(pattern, lambda m: " " * len(m.group(0)), outside)
     precision = _first(PRECISION_WORDS, outside) or next(
         (m.precision for m in models if m.precision), None
     )
@@ -886,7 +893,14 @@ def _parse(text: str, catalog: Catalog) -> Query:
         precision = "nf4"
     notes = tuple(n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n)
     loose = _loose_count(low, gpus)
-    if loose is None and _MULTI_GPU.search(low) and not any(g.count for g in gpus):
+    target = _target(low)
+    if (
+        loose is None
+        and target != "min_gpus"  # "how many do I need" is the question, not 8
+        and "how many" not in low
+        and _MULTI_GPU.search(low)
+        and not any(g.count for g in gpus)
+    ):
         loose = MULTI_GPU_COUNT
         notes += (f"'multi-GPU' with no count: {MULTI_GPU_COUNT} GPUs (one node) assumed.",)
     q = Query(
@@ -929,7 +943,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         resolution=_resolution(low),
         steps=_steps(low),
         fields=_fields(low),
-        target=_target(low),
+        target=target,
         condition="used"
         if re.search(r"\bused\b|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
         else "new"
