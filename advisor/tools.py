@@ -20,6 +20,7 @@ from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
 F = TypeVar("F", bound=Callable[..., dict[str, Any]])
+MIG_MEMORY_SLICES = 8
 GPU_FIELDS = ("memory_gb", "bandwidth_gbs", "fp16_bf16_dense_tflops", "tdp_w")
 
 
@@ -91,6 +92,12 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
     if not 0 < num_gpus <= 100_000:
         raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
     sheet = load_catalog().get_gpu(gpu).to_dict()
+    slices = str(sheet.get("mig_max_instances") or "")
+    if slices.isdigit() and int(slices) > 1:
+        # MIG cuts memory into 8 slices and compute into 7: the smallest instance holds one
+        # memory slice (NVIDIA MIG user guide, "Supported MIG profiles": 1g.10gb on an H100 80GB)
+        sheet["mig_max_instances"] = int(slices)
+        sheet["mig_smallest_gb"] = sheet["memory_gb"] / MIG_MEMORY_SLICES
     if num_gpus > 1:
         sheet["totals"] = {
             "num_gpus": num_gpus,
@@ -673,6 +680,23 @@ def search_corpus(
     return result
 
 
+@_tool
+def pcie_links(gens: list[int] | None = None, lanes: int = 16) -> dict[str, Any]:
+    """PCIe bandwidth per direction for each generation in `gens` (3 to 6) at `lanes` lanes
+    (1 to 16), after encoding: what one GPU's slot moves to and from the host."""
+    from advisor.calculator.interconnect import PCIE_LANE_GBS
+
+    wanted = gens or sorted(PCIE_LANE_GBS)
+    unknown = [g for g in wanted if g not in PCIE_LANE_GBS]
+    if unknown or lanes not in (1, 2, 4, 8, 16):
+        raise InvalidInput(
+            f"PCIe generations are {', '.join(map(str, PCIE_LANE_GBS))} and lanes 1, 2, 4, 8 "
+            f"or 16 (got generations {wanted}, lanes {lanes})."
+        )
+    rows = [{"gen": g, "lanes": lanes, "gbs": PCIE_LANE_GBS[g] * lanes} for g in wanted]
+    return {"links": rows, "source": "PCI-SIG: 8, 16, 32, 64 GT/s per lane, 128b/130b encoding"}
+
+
 TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "search_corpus": search_corpus,
     "gpu_specs": gpu_specs,
@@ -688,6 +712,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "rental_hours": rental_hours,
     "purchase_prices": purchase_prices,
     "break_even": break_even,
+    "pcie_links": pcie_links,
 }
 
 

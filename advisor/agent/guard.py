@@ -50,6 +50,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "hrs": ("hours", 1.0),
     "days": ("hours", 24.0),
     "%": ("percent", 1.0),
+    "x": ("ratio", 1.0),
     "percent": ("percent", 1.0),
     "usd": ("usd", 1.0),
     "$": ("usd", 1.0),
@@ -246,7 +247,21 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
             ungrounded.append(number)
         else:
             grounded.append((number, where))
+    for number in [n for n in ungrounded if n.family == "ratio"]:
+        if _quotient_of(number, [n for n, _ in grounded]):  # "1.4x": 102 over 70.5 tokens/s
+            ungrounded.remove(number)
+            grounded.append((number, "ratio of two figures in the answer"))
     return Check(numbers, grounded, ungrounded)
+
+
+def _quotient_of(ratio: Number, figures: list[Number]) -> bool:
+    """True when a written ratio is one grounded figure over another of the same unit."""
+    return any(
+        matches(ratio, a.value / b.value)
+        for a in figures
+        for b in figures
+        if a is not b and a.family is not None and a.family == b.family and b.value
+    )
 
 
 _NO = re.compile(

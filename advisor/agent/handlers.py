@@ -225,6 +225,13 @@ def advice(query: Query, box: ToolBox) -> Draft:
     jobs = [box.call("estimate", {"model": m, "gpu": gpu, "workload": w})
             for m, w in REFERENCE_JOBS]  # fmt: skip
     text = c.advice(sheet, reach, [j for j in jobs if "error" not in j])
+    training = query.workload in ("train", "finetune", "finetune-full")
+    if training and not sheet.get("fp16_bf16_dense_tflops") and sheet.get("fp32_tflops"):
+        # no tensor cores (before Volta): training runs at the FP32 rate, a fraction of a
+        # tensor-core card's, whatever the memory lets it hold
+        text = (f"**No, not for training: the {sheet['name']} has no tensor cores, so training "
+                f"runs at its FP32 rate of {c.num(sheet['fp32_tflops'], 'TFLOPS')}.** It is "
+                "still useful for inference that fits its memory.\n\n" + text)  # fmt: skip
     notes = [n for n in (c.stack_note(sheet),) if n]
     price = box.call("prices", {"gpu": gpu})
     if price.get("summary_usd_per_gpu_hour"):

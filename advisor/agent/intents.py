@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.agent import handlers as h
+from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 
@@ -152,12 +153,12 @@ _HOW_LONG = _cues(
     r"\bhow much time\b",
     r"\bhow many (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
     r"\btime to (?:train|finish|transcribe|fine-?tune)\b",
-    r"\bdays\?",
+    r"(?<!these )(?<!those )\bdays\?",
     r"\bweeks\?",
     r"\bwall[- ]?(?:clock|time)\b",
     r"\beta\b",
     r"\bgpu[- ]hours\b",
-    r"\b\w+[- ]days\b",
+    r"\b(?!these\b|those\b|some\b)\w+[- ]days\b",
     r"\bhours\?",
     r"\bestimate\b",
 )
@@ -326,6 +327,8 @@ def _rent_or_buy(q: Query, low: str) -> bool:
 
 
 def _buy(q: Query, low: str) -> bool:
+    if _advice(q, low) and not q.budget and not re.search(r"\b(?:buy|purchas)\w*", low):
+        return False  # "is a P40 any good for training? cheap on ebay": the judgement first
     return bool(_BUY.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 
@@ -341,6 +344,10 @@ def _train_time(q: Query, low: str) -> bool:
 
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
+    if _advice(q, low) and not (q.budget or q.user_price_usd_per_hour or "$" in low):
+        return False  # "is a P40 any good for training? cheap 24gb": a judgement, price beside
+    if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost
+        low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
     return bool(_MONEY.search(low) and asked)
 
 
@@ -387,6 +394,10 @@ _GOOD_FOR = _cues(
     r"\benough for (?:ml|ai|deep learning|machine learning|llms?|training|fine-?tuning)\b",
     r"\bcan it (?:do|handle)\b",
     r"\bhow good is\b",
+    r"\brealistic(?:ally)?\b",
+    r"\bviable\b",
+    r"\bgood (?:idea|pick|choice)\b",
+    r"\bcan (?:i|we) (?:really |actually )?(?:train|fine-?tune|do (?:deep learning|ml|ai))\b",
 )
 
 
@@ -440,6 +451,31 @@ def _fallback(q: Query, low: str) -> bool:
     return True
 
 
+def _principle(q: Query, low: str) -> bool:
+    """ "Do I get 2x tokens/s with a second 3090?": a rule of sizing asked in so many words.
+    Two GPUs set against each other ("A10G vs A10, same thing?") stay a comparison, which
+    answers with the same principle."""
+    found = principles.find(q, low)
+    return found is not None and not (found.name == "variants" and _compare(q, low))
+
+
+def _compare_answer(q: Query, box: ToolBox) -> h.Draft:
+    """A comparison; "same thing?" and "only more memory?" get what differs first."""
+    found = principles.find(q, q.text.lower())
+    draft = found.answer(q, box) if found and found.name == "variants" else None
+    return draft or h.compare(q, box)
+
+
+def _principle_answer(q: Query, box: ToolBox) -> h.Draft:
+    """The principle's computed verdict; the intent the other words choose when the principle
+    cannot be computed for what the question names."""
+    found = principles.find(q, q.text.lower())
+    draft = found.answer(q, box) if found else None
+    if draft is not None:
+        return draft
+    return INTENTS[detect_intent(q, q.text.lower(), skip=("principle",))].handler(q, box)
+
+
 # the tools offered to a model for each intent, in that order (a small model chooses better
 # from a few, and reads a shorter prompt faster)
 _FIT_TOOLS = ("estimate", "solve", "model_specs", "gpu_specs", "search_corpus")
@@ -453,6 +489,9 @@ INTENTS: dict[str, Intent] = {
         Intent("invalid", "not a question", _invalid, h.invalid, False, "none"),
         Intent("greeting", "greeting", _greeting, h.greeting, False, "none"),
         Intent("out_of_scope", "outside GPUs for ML", _out_of_scope, h.out_of_scope, False, "none"),
+        Intent("principle", "a rule of sizing", _principle, _principle_answer, False,
+               "topic", _principle, tools=("estimate", "gpu_specs", "compare_gpus",
+                                           "pcie_links", "search_corpus")),
         Intent("link", "does the GPU link matter", _link, h.link, False, "entities",
                tools=("estimate", "gpu_specs", "search_corpus")),
         Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities",
@@ -468,7 +507,7 @@ INTENTS: dict[str, Intent] = {
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs")),
-        Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus,
+        Intent("compare", "comparison", _compare, _compare_answer, False, "entities", _versus,
                tools=("compare_gpus", "compare_workload", "gpu_specs", "search_corpus")),
         Intent("fit", "will it fit", _fit, h.fit, True, "entities", tools=_FIT_TOOLS),
         Intent("advice", "is it good for ML", _advice, h.advice, False, "entities",
@@ -482,13 +521,14 @@ INTENTS: dict[str, Intent] = {
 # fmt: on
 
 
-def detect_intent(query: Query, low: str) -> str:
+def detect_intent(query: Query, low: str, skip: tuple[str, ...] = ()) -> str:
     """The first intent whose strong cue is there ("why ...", "A vs B"), else the first of the
     table (its order is the precedence) whose recogniser accepts the question."""
-    for name, intent in INTENTS.items():
+    table = [(name, intent) for name, intent in INTENTS.items() if name not in skip]
+    for name, intent in table:
         if intent.early is not None and intent.early(query, low):
             return name
-    return next(name for name, intent in INTENTS.items() if intent.detect(query, low))
+    return next(name for name, intent in table if intent.detect(query, low))
 
 
 def keeps_intent(detected: str, previous: str, query: Query) -> bool:

@@ -81,6 +81,17 @@ _FORMAT_PRECISION = {
     "bf16": "bf16",
 }
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)([bm])$", re.IGNORECASE)
+# "7b/8b", "7-8b", "13b/14b": a pair of sizes; the larger one sizes the job (the safe side)
+_SIZE_PAIR = re.compile(r"^(\d+(?:\.\d+)?)[bm]?[/-](\d+(?:\.\d+)?)([bm])$", re.IGNORECASE)
+
+
+def _size_word(low: str) -> str:
+    pair = _SIZE_PAIR.match(low)
+    if pair is None:
+        return low
+    return f"{max(float(pair.group(1)), float(pair.group(2))):g}{pair.group(3)}"
+
+
 _MEMORY = re.compile(r"^(\d+(?:\.\d+)?)(?:gb|g|gib|gigs?)$", re.IGNORECASE)
 _FORMS = {
     "pcie": "pcie",
@@ -347,7 +358,7 @@ class Linker:
         return None
 
     def _model_at(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
-        if _SIZE.match(words[i].low) or words[i].low in ("a", "an", "the"):
+        if _SIZE.match(_size_word(words[i].low)) or words[i].low in ("a", "an", "the"):
             generic = _generic_size(words, i)
             return generic
         fixed = self._corrected(words[i])  # "lamma" -> "llama", once per position
@@ -767,7 +778,7 @@ def _generic_size(words: list[Token], i: int) -> tuple[int, ModelRef] | None:
     j = i + 1 if words[i].low in ("a", "an", "the") else i
     if j >= len(words):
         return None
-    size = _SIZE.match(words[j].low)
+    size = _SIZE.match(_size_word(words[j].low))
     if not size:
         return None
     follows = words[j + 1].low if j + 1 < len(words) else ""

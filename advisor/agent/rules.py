@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import Draft, unresolved, workload_of
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
@@ -38,6 +39,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if question and query.intent not in ("greeting", "invalid", "out_of_scope", "explain"):
         return Draft(question)
     draft = INTENTS[query.intent].handler(query, box)
+    draft.text = _yes_or_no_first(query, draft.text)
     notes = list(query.notes)
     for model in query.models:
         if model.note and model.about:  # the note quotes the entry's size: looked up, not recalled
@@ -48,6 +50,59 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if notes:
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+# ---------------------------------------------------------------- yes or no first
+
+# a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
+# ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
+_YES_NO = re.compile(
+    r"(?:^|[.!?;:\n]\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
+    r"|would|should|has|have)\s+(?!there\b)\w+"
+    r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
+    r"realistic(?:ally)?|feasible|possible|doable)\W*$"
+)
+_VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
+_OWN_LEAD = ("principle", "link", "invalid", "greeting", "out_of_scope")  # lead with their own verdict
+_PICK = re.compile(r"^\W*Pick the (.+?)(?::|\*\*)")
+
+
+def _yes_or_no_first(query: Query, text: str) -> str:
+    """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
+    from the verdict its first sentence already states (fits, does not fit, the pick)."""
+    low = query.text.lower().strip()
+    if query.intent in _OWN_LEAD or not _YES_NO.search(low) or _VERDICT_START.search(text):
+        return text
+    head = text.split("\n", 1)[0]
+    pick = _PICK.search(head)
+    verdict = None if pick else read_verdict(head)
+    if pick:
+        chosen = pick.group(1).lower()
+        asked = [g for g in query.gpus if g.text.lower() in low]
+        subject = _subject(low)
+        if subject and any(w in chosen for w in subject):
+            verdict = True
+        elif subject and asked:
+            verdict = False
+    if verdict is None:
+        return text
+    word = "Yes" if verdict else "No"
+    body = text[2:] if text.startswith("**") else text
+    if pick:
+        body = "p" + body[1:]  # "Yes: pick the MI300X"
+    return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
+
+
+def _subject(low: str) -> list[str]:
+    """The words of the yes/no clause that name what it asks about ("is amd viable" -> amd)."""
+    clause = _YES_NO.search(low)
+    if clause is None:
+        return []
+    words = re.findall(r"[a-z0-9]+", low[clause.start() : clause.start() + 60])
+    return [w for w in words if w in _VENDOR_WORDS or re.fullmatch(r"[a-z]*\d+\w*", w)]
+
+
+_VENDOR_WORDS = ("amd", "nvidia", "intel", "apple", "mac", "radeon", "instinct", "arc")
 
 
 # ---------------------------------------------------------------- sources

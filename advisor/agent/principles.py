@@ -1,0 +1,593 @@
+"""Rules of GPU sizing that people ask about in so many words, each answered with a verdict
+computed for what the question names.
+
+"Do I get 2x tokens/s with a second card?", "does NVLink make two cards one big GPU?", "should I
+compare GPUs by CUDA cores?", "why is this card slow for LLMs?", "is the 80GB one also faster?",
+"does PCIe gen 3 matter?", "does FP8 make inference faster?", "why does fine-tuning need so much
+more memory than inference?", "is MIG worth it for small models?". Each principle has a cue (the
+words that ask it), the entities it needs, and an answer that leads with yes, no or the deciding
+factor, then the computed figures that decide it (tool calls, so the number guard can trace
+them), then why. A principle whose entities are missing answers None and the question goes to the
+handler its other words choose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from advisor.agent import compose as c
+from advisor.agent.handlers import Draft, estimate_args, gpu_choices
+from advisor.agent.query import GpuRef, ModelRef, Query
+from advisor.agent.toolbox import ToolBox
+
+REFERENCE_MODEL = ModelRef("Llama-3.1-8B", ("llama-3.1-8b",), "llm")  # an LLM job named by none
+REFERENCE_TRAINING = ("resnet-50", "vision")  # a training job named by none: the articles' own
+
+Answer = Callable[[Query, ToolBox], Draft | None]
+
+
+@dataclass(frozen=True)
+class Principle:
+    name: str
+    cue: re.Pattern[str]
+    answer: Answer
+    needs_gpu: bool = True
+
+
+def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
+    for ref in query.gpus:
+        ids = gpu_choices(ref)
+        if ids:
+            return ref, ids[0]
+    return None
+
+
+def _model(query: Query) -> ModelRef:
+    named = [m for m in query.models if m.family in (None, "llm") and (m.ids or m.size_b)]
+    return named[0] if named else REFERENCE_MODEL
+
+
+def _decode(e: dict[str, Any]) -> float | None:
+    return (e.get("decode_tokens_per_s") or {}).get("typical")
+
+
+def _reference_note(model: ModelRef) -> str:
+    if model is REFERENCE_MODEL:
+        return f"Sized on {REFERENCE_MODEL.text}, as the question names no model."
+    return ""
+
+
+# ---------------------------------------------------------------- more GPUs, more speed?
+
+
+def more_gpus(query: Query, box: ToolBox) -> Draft | None:
+    """One card against N of the same on the question's job: the computed speed of each."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    _ref, gpu = found
+    counts = [g.count for g in query.gpus if g.count and g.count > 1]
+    n = max([*counts, query.num_gpus or 0, 2])
+    model = _model(query)
+    asked = replace(query, workload=query.workload or "inference")
+    one = box.call("estimate", estimate_args(asked, gpu, 1, model))
+    many = box.call("estimate", estimate_args(asked, gpu, n, model))
+    if "error" in one or "error" in many:
+        return None
+    cards = f"{n} x {many['gpu_name']}"
+    if not many["fits"]:
+        return Draft(f"**No: {many['model_name']} does not fit even on {cards}** "
+                     f"({c.settings(many)}).\n\n{c.memory_line(many)}")  # fmt: skip
+    key, unit = ("decode_tokens_per_s", "tokens/s")
+    if many.get("workload") != "inference":
+        key = "train_tokens_per_s" if many.get("train_tokens_per_s") else "train_samples_per_s"
+        unit = "tokens/s" if key == "train_tokens_per_s" else "samples/s"
+    fast = (many.get(key) or {}).get("typical")
+    if not one["fits"]:
+        head = (f"**The second card is what makes it run: {many['model_name']} does not fit on "
+                f"one {one['gpu_name']}, and on {cards} it runs at about {c.num(fast, unit)}** "
+                f"({c.settings(many)}).")  # fmt: skip
+        return Draft("\n\n".join([head, c.memory_line(one)]))
+    slow = (one.get(key) or {}).get("typical")
+    if not slow or not fast:
+        return None
+    gain = fast / slow
+    figures = (f"about {c.num(fast, unit)} on {cards} against {c.num(slow, unit)} on one "
+               f"({c.settings(many)})")  # fmt: skip
+    if gain >= 0.8 * n:
+        head = f"**Yes, close to it: {figures}.**"
+    elif gain >= 1.15:
+        head = f"**No, not {n}x: some gain, {figures}.**"
+    else:
+        head = f"**No: {figures}.**"
+    engine = str(many.get("engine") or "")
+    if key == "decode_tokens_per_s" and engine in ("llama.cpp", "exllamav2", "hf", "autoawq"):
+        why = (
+            "Split by layers (the default here), the cards work one after the other on each "
+            "token: each reads its share of the weights at its own "
+            f"{c.num(many['gpu_bandwidth_gbs'], 'GB/s')}, so a token takes about as long as on "
+            "one card. A second card adds memory (a bigger model, a longer context, more "
+            "requests at once), not single-stream speed; tensor parallelism (vLLM, "
+            "TensorRT-LLM) splits every layer instead and gains some, paying an all-reduce "
+            "over the link per layer."
+        )
+    elif key == "decode_tokens_per_s":
+        why = (
+            "Tensor parallelism splits every layer across the cards, so each reads only its "
+            f"share of the weights at {c.num(many['gpu_bandwidth_gbs'], 'GB/s')}; every layer "
+            f"then all-reduces its activations over the link ({many.get('interconnect') or 'PCIe'})"
+            ", which eats into the gain."
+        )
+    else:
+        why = (
+            "Data-parallel training runs a copy per card and all-reduces the gradients once "
+            "per step; the gain falls short of the card count by the time that exchange takes "
+            "over the link."
+        )
+    parts = [head, why]
+    note = _reference_note(model)
+    if note:
+        parts.append(note)
+    return Draft("\n\n".join(parts))
+
+
+# ---------------------------------------------------------------- NVLink pools memory?
+
+
+def pooling(query: Query, box: ToolBox) -> Draft | None:
+    """ "Do two bridged A6000s act like one 96 GB GPU?": no; what the link gives."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    ref, gpu = found
+    n = max(ref.count or 0, query.num_gpus or 0, 2)
+    sheet = box.call("gpu_specs", {"gpu": gpu, "num_gpus": n})
+    if "error" in sheet:
+        return None
+    name, memory = sheet["name"], sheet["memory_gb"]
+    total = (sheet.get("totals") or {}).get("memory_gb", memory * n)
+    two = f"{n} GPUs of {c.num(memory, 'GB')} each, not one of {c.num(total, 'GB')}"
+    head = f"**No: {n} x {name} are {two}.**"
+    job = None
+    if query.models:  # "can two 3090s pool their vram for a 70b?": the job decides the verdict
+        e = box.call("estimate", estimate_args(query, gpu, n, _model(query)))
+        if "error" not in e:
+            job = e
+            if e["fits"]:
+                head = (f"**Yes, split across the cards: {e['model_name']} fits on {n} x {name}** "
+                        f"({c.settings(e)}), though they stay {two}.")  # fmt: skip
+            else:
+                head = (f"**No: {e['model_name']} does not fit even split across {n} x {name}** "
+                        f"({c.settings(e)}); they are {two}.")  # fmt: skip
+    lines = [head]
+    link = sheet.get("gpu_link_gbs")
+    if sheet.get("gpu_link") in ("bridge", "switch") and link:
+        lines.append(
+            f"Each card reads its own memory at {c.num(sheet['bandwidth_gbs'], 'GB/s')}; NVLink "
+            f"joins them at {c.num(link, 'GB/s')}, far slower than that, so frameworks see two "
+            "devices and a model must be split between them."
+        )
+    else:
+        lines.append(
+            f"The {name} has no NVLink: the cards talk over PCIe, and each reads its own memory "
+            f"at {c.num(sheet['bandwidth_gbs'], 'GB/s')}."
+        )
+    lines.append(
+        f"Software can still use all {c.num(total, 'GB')}: it splits the model across the "
+        "cards (llama.cpp layer split, vLLM tensor parallel, FSDP/DeepSpeed for training), "
+        "and the link carries what crosses between them."
+    )
+    if job:
+        lines.append(c.memory_line(job))
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- compare by CUDA cores?
+
+
+def core_counts(query: Query, box: ToolBox) -> Draft | None:
+    """CUDA cores do not compare across generations: tensor throughput and bandwidth do, and
+    the computed speed of a job settles it."""
+    ids = list(dict.fromkeys(i for ref in query.gpus for i in gpu_choices(ref)[:1]))
+    if not ids:
+        return None
+    head = ("**No: CUDA core counts do not compare across generations; deep learning runs on "
+            "the tensor cores and is fed by memory bandwidth.**")  # fmt: skip
+    lines = [head]
+    if len(ids) >= 2:
+        _model_id, family = REFERENCE_TRAINING
+        job = box.call("compare_workload",
+                       {"gpus": ids[:4], "workload": "train", "family": family})  # fmt: skip
+        if "error" not in job:
+            lines.append(c.job_ratio(job).replace("**", ""))
+    for gid in ids[:4]:
+        s = box.call("gpu_specs", {"gpu": gid})
+        if "error" in s:
+            continue
+        cores = f"{s['cuda_cores']:,} CUDA cores, " if s.get("cuda_cores") else ""
+        tensor = s.get("fp16_bf16_dense_tflops")
+        tensor_text = (f"{c.num(tensor, 'TFLOPS')} dense FP16/BF16 tensor" if tensor
+                       else "no FP16 tensor cores")  # fmt: skip
+        lines.append(f"- {s['name']}: {cores}{tensor_text}, "
+                     f"{c.num(s['bandwidth_gbs'], 'GB/s')} ({s.get('architecture')})")  # fmt: skip
+    lines.append(
+        "A core of one generation does different work per clock from another's, and the "
+        "matrix multiplies of training and inference bypass the CUDA cores for the tensor cores."
+    )
+    return Draft("\n".join(lines[:1]) + "\n\n" + "\n".join(lines[1:]))
+
+
+# ---------------------------------------------------------------- why bandwidth decides decode
+
+
+def bandwidth(query: Query, box: ToolBox) -> Draft | None:
+    """Decode reads every weight once per token: the card's bandwidth sets its speed."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    _ref, gpu = found
+    model = _model(query)
+    asked = replace(query, workload="inference")
+    e = box.call("estimate", estimate_args(asked, gpu, None, model))
+    if "error" not in e and not e["fits"] and not query.precision:  # as people run it there
+        quantised = replace(asked, precision="q4_k_m")
+        e = box.call("estimate", estimate_args(quantised, gpu, None, model))
+    if "error" in e:
+        return None
+    weights = e["breakdown_gb"].get("weights")
+    speed = _decode(e)
+    head = (f"**Memory bandwidth: the {e['gpu_name']} reads memory at "
+            f"{c.num(e['gpu_bandwidth_gbs'], 'GB/s')}, and every generated token reads all of "
+            f"{e['model_name']}'s weights ({c.num(weights, 'GB')} in {e['precision']}) "
+            "once.**")  # fmt: skip
+    lines = [head]
+    if e["fits"] and speed:
+        lines.append(f"Computed: about {c.num(speed, 'tokens/s')} for one stream "
+                     f"({c.settings(e)}).")  # fmt: skip
+    else:
+        lines.append(f"{e['model_name']} does not fit on it ({c.settings(e)}).")
+    lines.append(
+        "Generating one token at a time multiplies a vector by each weight matrix: about two "
+        "operations per weight read, far below what the tensor cores could do, so the time per "
+        "token is the time to stream the weights. Memory size decides what fits; bandwidth "
+        "decides how fast it decodes; compute decides prompt processing and large batches."
+    )
+    note = _reference_note(model)
+    if note:
+        lines.append(note)
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- same card? only more memory?
+
+
+def variants(query: Query, box: ToolBox) -> Draft | None:
+    """Two GPUs people take for one ("A10 and A10G", "A100 40GB and 80GB"): what differs."""
+    ids = _two_variants(query, box)
+    if ids is None:
+        return None
+    result = box.call("compare_gpus", {"gpus": ids})
+    if "error" in result:
+        return None
+    a, b = result["gpus"][:2]
+    fields = (("memory_gb", "memory", "GB"), ("bandwidth_gbs", "memory bandwidth", "GB/s"),
+              ("fp16_bf16_dense_tflops", "dense FP16/BF16 tensor", "TFLOPS"),
+              ("tdp_w", "board power", "W"))  # fmt: skip
+    differ, same = [], []
+    for field, label, unit in fields:
+        va, vb = a.get(field), b.get(field)
+        if va is None or vb is None:
+            continue
+        if abs(va - vb) <= 0.01 * max(va, vb):
+            same.append(f"{label} {c.num(va, unit)}")
+        else:
+            differ.append((label, f"{label}: {c.num(va, unit)} against {c.num(vb, unit)}"))
+    pair = f"the {a['name']} and the {b['name']}"
+    chip = a.get("chip") if a.get("chip") and a.get("chip") == b.get("chip") else None
+    same_chip = f"the same {chip} chip, set up differently: " if chip else ""
+    if not differ:
+        head = f"**Yes: {pair} are the same on every figure here.**"
+    elif [d for d, _ in differ] == ["memory"]:
+        head = f"**Just more memory: {same_chip}{pair} differ only in {differ[0][1]}.**"
+    else:
+        other = [d for d, _ in differ if d != "memory"]
+        what = "Not just more memory" if len(other) < len(differ) else "No"
+        if chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", query.text.lower()):
+            what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
+        head = (f"**{what}: {same_chip}{pair} differ in {', '.join(other)}** "
+                f"({'; '.join(text for _, text in differ)}).")  # fmt: skip
+        if not chip and a.get("chip") and b.get("chip"):
+            head += f" They are different chips: {a['chip']} and {b['chip']}."
+    lines = [head]
+    if same:
+        lines.append("The same: " + ", ".join(same) + ".")
+    if any(d == "memory bandwidth" for d, _ in differ):
+        lines.append("Memory bandwidth sets LLM decode speed and the memory-bound parts of "
+                     "training, so the card with more of it is faster there.")  # fmt: skip
+    return Draft("\n\n".join(lines))
+
+
+def _two_variants(query: Query, box: ToolBox) -> list[str] | None:
+    ids = list(dict.fromkeys(i for ref in query.gpus for i in gpu_choices(ref)[:1]))
+    if len(ids) >= 2:
+        return ids[:2]
+    if len(query.gpus) != 1:
+        return None
+    ref = query.gpus[0]  # "a100 40gb vs 80gb": one name, two memory sizes
+    sizes = [float(s) for s in re.findall(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b", query.text.lower())]
+    if len(set(sizes)) < 2 or not ref.base:
+        return None
+    picked: list[str] = []
+    for size in dict.fromkeys(sizes):
+        found = box.call("list_gpus", {"min_memory_gb": size, "max_memory_gb": size, "top": 50})
+        match = [g for g in found.get("gpus", []) if _same_base(g, ref.base)]
+        if picked:  # the second of the same form factor as the first (SXM with SXM)
+            form = _form(picked[0])
+            match.sort(key=lambda g: _form(g["id"]) != form)
+        if match:
+            picked.append(match[0]["id"])
+    return picked[:2] if len(picked) >= 2 else None
+
+
+def _form(gpu_id: str) -> str:
+    return next((f for f in ("sxm", "pcie", "nvl") if f in gpu_id), "")
+
+
+def _same_base(row: dict[str, Any], base: str) -> bool:
+    words = re.findall(r"[a-z0-9]+", base.lower())
+    name = row.get("name", "").lower()
+    return all(re.search(rf"\b{re.escape(w)}\b", name) for w in words)
+
+
+# ---------------------------------------------------------------- PCIe generation
+
+
+def pcie_generation(query: Query, box: ToolBox) -> Draft | None:
+    """One GPU's PCIe generation barely matters once the job is on the card."""
+    said = re.findall(r"\bgen ?([3-6])\b|\bpcie ?([3-6])(?:\.0)?\b", query.text.lower())
+    gens = sorted({int(g) for pair in said for g in pair if g})
+    several = any((ref.count or 1) > 1 for ref in query.gpus) or (query.num_gpus or 1) > 1
+    if several or len(query.gpus) > 1:
+        return None  # GPUs talking to each other: the link question (intents: link)
+    links = box.call("pcie_links", {"gens": gens or [3, 4, 5]})
+    if "error" in links:
+        return None
+    rates = "; ".join(f"PCIe {r['gen']}.0 x{r['lanes']}: {c.num(r['gbs'], 'GB/s')} each way"
+                      for r in links["links"])  # fmt: skip
+    head = ("**No, not much for one GPU that holds its job: PCIe carries the input batches and "
+            f"the one-time model load, not the work** ({rates}).")  # fmt: skip
+    lines = [head]
+    found = _first_gpu(query)
+    if found:
+        sheet = box.call("gpu_specs", {"gpu": found[1]})
+        if "error" not in sheet and sheet.get("pcie_gen"):
+            lines.append(f"The {sheet['name']} has a PCIe {sheet['pcie_gen']}.0 "
+                         f"x{sheet.get('pcie_lanes') or 16} interface and reads its own memory "
+                         f"at {c.num(sheet['bandwidth_gbs'], 'GB/s')}.")  # fmt: skip
+    lines.append(
+        "A training step moves a batch of inputs (megabytes) while the GPU computes for tens "
+        "of milliseconds, so a slower slot costs little; loading the weights takes twice as "
+        "long on half the bandwidth, once. It matters when data crosses the slot all the "
+        "time: layers offloaded to CPU memory, several GPUs exchanging gradients or "
+        "activations without NVLink, or a data loader that streams from host memory at the "
+        "link's limit."
+    )
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- lower precision, faster?
+
+
+def precision_speed(query: Query, box: ToolBox) -> Draft | None:
+    """FP8 (or 4-bit) against 16-bit on one GPU: decode and prompt speed of each, computed."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    _ref, gpu = found
+    named = [p for p in _PRECISIONS.findall(query.text.lower())]
+    low = _precision_of(named[0]) if named else None
+    if low is None or low in ("bf16", "fp16"):
+        return None
+    high = "bf16"
+    model = _model(query)
+    asked = replace(query, workload="inference", precision=None)
+    args = estimate_args(asked, gpu, None, model)
+    quick = box.call("estimate", {**args, "precision": low})
+    if "error" in quick:
+        return None
+    base = box.call("estimate", {**args, "precision": high, "engine": quick.get("engine")})
+    fast, slow = _decode(quick), _decode(base)
+    if "error" in base or not fast or not slow:
+        return None
+    gain = fast / slow
+    verdict = "Yes" if gain >= 1.1 else "No"
+    head = (f"**{verdict}: {quick['model_name']} decodes at about "
+            f"{c.num(fast, 'tokens/s')} in {low} against "
+            f"{c.num(slow, 'tokens/s')} in {high} on the {quick['gpu_name']}**, "
+            f"{c.num(gain)}x.")  # fmt: skip
+    lines = [head]
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    if "error" not in sheet and low.startswith("fp8"):
+        if sheet.get("fp8_dense_tflops"):
+            lines.append(f"Its FP8 tensor rate is {c.num(sheet['fp8_dense_tflops'], 'TFLOPS')} "
+                         f"dense against {c.num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} for "
+                         "BF16, which speeds prompt processing and large batches.")  # fmt: skip
+        else:
+            lines.append(f"The {sheet['name']} has no FP8 tensor cores: FP8 weights still halve "
+                         "the bytes read per token, but the math runs at 16-bit.")  # fmt: skip
+    lines.append(
+        f"Decode reads every weight once per token: {c.num(quick['breakdown_gb']['weights'], 'GB')}"
+        f" in {low} against {c.num(base['breakdown_gb']['weights'], 'GB')} in {high}, so fewer "
+        "bytes per weight means more tokens per second, less what dequantising costs."
+    )
+    note = _reference_note(model)
+    if note:
+        lines.append(note)
+    return Draft("\n\n".join(lines))
+
+
+_PRECISIONS = re.compile(r"\b(fp8|int8|int4|fp4|nvfp4|mxfp4|4-?bit|8-?bit|awq|gptq|q4_k_m|q8_0)\b")
+
+
+def _precision_of(word: str) -> str | None:
+    return {"4bit": "int4", "4-bit": "int4", "8bit": "int8", "8-bit": "int8", "awq": "awq",
+            "gptq": "gptq", "fp4": "nvfp4"}.get(word, word)  # fmt: skip
+
+
+# ---------------------------------------------------------------- why training needs more memory
+
+
+def training_memory(query: Query, box: ToolBox) -> Draft | None:
+    """Full fine-tuning against inference for the same model: where the memory goes."""
+    model = _model(query)
+    base = replace(query, precision=None)
+    run = box.call("estimate", estimate_args(replace(base, workload="inference"),
+                                             REFERENCE_GPU, None, model))  # fmt: skip
+    tune = box.call("estimate", estimate_args(replace(base, workload="finetune-full"),
+                                              REFERENCE_GPU, None, model))  # fmt: skip
+    if "error" in run or "error" in tune:
+        return None
+    parts = tune["breakdown_gb"]
+    head = (f"**The optimizer and gradients: full fine-tuning of {tune['model_name']} needs "
+            f"about {c.num(tune['memory_per_gpu_gb'], 'GB')} against "
+            f"{c.num(run['memory_per_gpu_gb'], 'GB')} to run it** "
+            f"(weights {c.num(run['breakdown_gb']['weights'], 'GB')} in "
+            f"{run['precision']}).")  # fmt: skip
+    breakdown = " + ".join(f"{k.replace('_', ' ')} {c.num(v, 'GB')}"
+                           for k, v in parts.items() if v >= 0.005)  # fmt: skip
+    lines = [head, f"Fine-tuning ({c.settings(tune)}): {breakdown}."]
+    lines.append(
+        "Running a model keeps its weights and a KV cache. Training with AdamW also keeps a "
+        "gradient for every weight, two optimizer states per weight (in fp32) and, in mixed "
+        "precision, an fp32 master copy, plus the activations saved for the backward pass. "
+        "LoRA and QLoRA avoid most of it by training small adapters on a frozen (or 4-bit) "
+        "base; 8-bit or paged optimizers, pure bf16 and gradient checkpointing cut the rest."
+    )
+    return Draft("\n\n".join(lines))
+
+
+REFERENCE_GPU = "2000gb"  # a GPU roomy enough for anything: what a job needs, on none
+
+
+# ---------------------------------------------------------------- MIG for small models
+
+
+def mig(query: Query, box: ToolBox) -> Draft | None:
+    """MIG slices for many small models: the slice count and size, and whether a model fits."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet:
+        return None
+    slices = sheet.get("mig_max_instances")
+    if not isinstance(slices, int | float) or slices < 2:
+        return Draft(f"**No: the {sheet['name']} has no MIG.** Run the models side by side in "
+                     "one process or several, sharing the card (CUDA MPS shares it more "
+                     "fairly).")  # fmt: skip
+    smallest = sheet.get("mig_smallest_gb")
+    head = (f"**Yes, for many small models: MIG splits the {sheet['name']} into up to "
+            f"{int(slices)} instances")  # fmt: skip
+    head += f" of about {c.num(smallest, 'GB')} each" if smallest else ""
+    head += ", each with its own compute, cache and memory bandwidth.**"
+    lines = [head]
+    model = next((m for m in query.models if m.ids), None)
+    if model and smallest:
+        e = box.call("estimate", {"model": model.ids[0], "gpu": f"{smallest:g}gb",
+                                  "workload": "inference"})  # fmt: skip
+        if "error" not in e:
+            verdict = "fits" if e["fits"] else "does not fit"
+            lines.append(f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}: "
+                         f"it {verdict} in the smallest slice.")  # fmt: skip
+    lines.append(
+        "Isolation is the gain: one model's burst or crash does not slow or kill the others, and "
+        "each gets a fixed share. One process serving them all can batch across models and use "
+        "idle compute, but latency then depends on the neighbours."
+    )
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- the table
+
+
+def _cues(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(patterns))
+
+
+_GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
+# fmt: off
+PRINCIPLES: tuple[Principle, ...] = (
+    Principle("pooling", _cues(
+        r"\b(?:act|work|behave|show up|appear|look|seen|treated|count)s?\s+(?:as|like)\s+"
+        r"(?:one|a single|1|a)\b",
+        r"\bpool(?:ed|ing|s)?\b.{0,25}\b(?:memory|vram)\b",
+        r"\b(?:memory|vram)\b.{0,25}\bpool(?:ed|ing)?\b",
+        r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
+        r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
+    ), pooling),
+    Principle("more_gpus", _cues(
+        r"\b(?:double|twice|2 ?x|2 ?times|two times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
+        r"throughput|fast\w*|performance|it/s)",
+        r"\b(?:speed|tokens?|t/s|tok/s|throughput|performance)\b.{0,30}\b(?:double|twice|2 ?x)\b",
+        r"\b(?:second|another|2nd|extra|more)\s+" + _GPU_NOUN + r"\b.{0,60}\b(?:faster|speed|"
+        r"tokens?/s|t/s|tok/s|quicker)",
+    ), more_gpus),
+    Principle("core_counts", _cues(
+        r"\b(?:cuda|shader|stream) cores?\b.{0,80}\b(?:faster|better|matter\w*|compar\w*|so it|"
+        r"must|mean\w*|indicat\w*|tell)",
+        r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\b(?:cuda |shader )?core counts?\b",
+        r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\bby (?:cuda |shader )?cores?\b",
+    ), core_counts),
+    Principle("variants", _cues(
+        r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
+        r"\bidentical\b",
+        r"\bjust (?:more|a bigger|extra|bigger) (?:memory|vram)\b",
+        r"\bonly (?:more )?(?:memory|vram)\b",
+        r"\balso faster\b",
+        r"\bany faster\b",
+        r"\brebrand\w*\b",
+    ), variants),
+    Principle("precision_speed", _cues(
+        r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,60}\b(?:faster|quicker|slower|"
+        r"speed ?ups?)\b",
+        r"\b(?:faster|quicker|speed ?ups?)\b.{0,40}\b(?:fp8|int8|int4|fp4|nvfp4)\b",
+        r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
+        r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
+    ), precision_speed),
+    Principle("pcie_generation", _cues(
+        r"\b(?:pcie?|pci express) ?(?:gen ?)?[3-6](?:\.0)?\b.{0,50}\b(?:vs|versus|or|matter\w*|"
+        r"bottleneck\w*|slow\w*|difference|hurt|affect|enough|fine|ok|penalty)",
+        r"\bgen ?[3-6]\b.{0,40}\b(?:vs|versus|or)\b.{0,10}\bgen ?[3-6]\b",
+        r"\bgen ?[3-6]\b.{0,40}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|penalty)",
+        r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
+    ), pcie_generation, needs_gpu=False),
+    Principle("training_memory", _cues(
+        r"\bwhy\b.{0,80}\b(?:fine-?tun\w*|train\w*)\b.{0,80}\b(?:vram|memory|more|much)\b",
+        r"\b(?:fine-?tun\w*|train\w*)\b.{0,40}\b(?:so much|way more|more|\d+x)\b.{0,20}"
+        r"\b(?:vram|memory)\b.{0,40}\b(?:than|vs|compared)\b.{0,30}\b(?:run\w*|inference)",
+    ), training_memory, needs_gpu=False),
+    Principle("mig", _cues(
+        r"\bmig\b.{0,80}\b(?:worth|should|small models?|several|bunch|multiple|lots of|many "
+        r"(?:small )?models|share|sharing)\b",
+        r"\b(?:worth|should|small models?|several|bunch|multiple|lots of)\b.{0,80}\bmig\b",
+    ), mig),
+    Principle("bandwidth", _cues(
+        r"\bwhy\b.{0,60}\b(?:slow|sluggish)\b.{0,40}\b(?:llms?|decode|tokens?|inference|"
+        r"generation|chat)",
+        r"\bwhy\b.{0,50}\bbandwidth\b.{0,40}\b(?:matter\w*|important|decode|llms?|tokens?)",
+        r"\bbandwidth\b.{0,30}\b(?:matter\w*|important)\b.{0,40}\b(?:llms?|decode|tokens?|"
+        r"inference)",
+    ), bandwidth),
+)
+# fmt: on
+
+
+def find(query: Query, low: str) -> Principle | None:
+    """The principle the question asks about in so many words, if its entities are there."""
+    for p in PRINCIPLES:
+        if p.cue.search(low) and (not p.needs_gpu or any(gpu_choices(g) for g in query.gpus)):
+            return p
+    return None

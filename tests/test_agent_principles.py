@@ -1,0 +1,200 @@
+"""Rules of sizing asked in so many words (advisor/agent/principles.py), and the yes-or-no lead:
+the real rules engine, catalog and calculator. The questions are worded apart from the golden
+advice set, which measures the same answers on questions this file never saw."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from advisor.agent import guard
+from advisor.agent.understand import understand
+from advisor.tools import call_tool
+
+
+def _calls(answer: Any, name: str) -> list[dict[str, Any]]:
+    return [t.args for t in answer.tool_calls if t.name == name]
+
+
+def _grounded(answer: Any) -> None:
+    assert answer.grounding_rate == 1.0, [n.text for n in answer.numbers if n.provenance is None]
+
+
+def test_a_second_card_split_by_layers_does_not_double_llama_cpp_speed(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "adding a 2nd 4090 to my rig - will llama.cpp run my 13b q8 twice as fast?"
+    )
+    assert answer.text.startswith("**No"), answer.text[:200]
+    counts = sorted(a.get("num_gpus") or 1 for a in _calls(answer, "estimate"))
+    assert counts == [1, 2]
+    speeds = re.findall(r"([\d.]+) tokens/s", answer.text.split("\n")[0])
+    assert len(speeds) == 2 and float(speeds[0]) < 1.5 * float(speeds[1])
+    assert "one after the other" in answer.text
+    _grounded(answer)
+
+
+def test_tensor_parallel_gains_something_but_not_the_card_count(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "with vllm, does a second rtx 4090 double tokens per second on llama 3 8b?"
+    )
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No, not 2x: some gain"), head
+    fast, slow = (float(x) for x in re.findall(r"([\d.]+) tokens/s", head)[:2])
+    assert 1.0 < fast / slow < 2.0
+    _grounded(answer)
+
+
+def test_a_model_that_needs_the_second_card_is_said_so(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("would two 3090s give me double the tok/s on a 70b at q4?")
+    assert answer.text.startswith("**The second card is what makes it run")
+    assert "short" in answer.text  # the memory line of the single card
+    _grounded(answer)
+
+
+def test_nvlink_does_not_make_one_big_gpu(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("will my two nvlinked 3090s show up as a single 48gb gpu?")
+    assert answer.text.startswith("**No: 2 x NVIDIA GeForce RTX 3090 are 2 GPUs of 24 GB each")
+    assert "112 GB/s" in answer.text and "936 GB/s" in answer.text
+    _grounded(answer)
+
+
+def test_pooling_with_a_model_leads_with_the_split_fit(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("can 2 a6000s combine their vram to run qwen2.5 72b in 4 bit?")
+    assert answer.text.startswith("**Yes, split across the cards: Qwen2.5-72B fits on 2 x")
+    assert "not one of 96 GB" in answer.text
+    _grounded(answer)
+
+
+def test_core_counts_are_answered_with_a_computed_training_ratio(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "the 3090 has way more cuda cores than a v100, so it must train faster right?"
+    )
+    assert answer.text.startswith("**No: CUDA core counts do not compare")
+    job = _calls(answer, "compare_workload")
+    assert job and job[0]["workload"] == "train"
+    assert "10,496 CUDA cores" in answer.text  # the 3090's count, from its datasheet
+    _grounded(answer)
+
+
+def test_two_cards_taken_for_one_get_what_differs(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("is the l40 basically the same card as the l40s?")
+    assert answer.text.startswith("**No:"), answer.text[:200]
+    assert "362 TFLOPS" in answer.text and "181 TFLOPS" in answer.text
+    assert "The same: memory 48 GB, memory bandwidth 864 GB/s." in answer.text
+    _grounded(answer)
+
+
+def test_one_name_two_memory_sizes_compares_the_two_variants(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("A100 40 gig vs 80 gig, any faster or only more vram?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**Not just more memory"), head
+    assert "memory bandwidth" in head and "2,039 GB/s" in head and "1,555 GB/s" in head
+    _grounded(answer)
+
+
+def test_the_same_chip_is_said_when_asked(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("rtx a6000 vs rtx 3090 - same silicon?")
+    assert answer.text.startswith("**Yes, the same GA102 chip, set up differently")
+
+
+def test_pcie_generation_for_one_gpu(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "my 4090 would sit in a pcie 3.0 slot, is that a bottleneck for stable diffusion?"
+    )
+    assert answer.text.startswith("**No, not much for one GPU")
+    assert "15.8 GB/s" in answer.text
+    assert _calls(answer, "pcie_links")
+    _grounded(answer)
+
+
+def test_lower_precision_speed_is_computed_on_one_engine(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("would fp8 speed up qwen2.5 7b decoding on an l40s compared to bf16")
+    assert answer.text.startswith("**Yes: Qwen2.5-7B decodes at about")
+    runs = _calls(answer, "estimate")
+    assert {a["precision"] for a in runs} == {"fp8", "bf16"}
+    assert len({a.get("engine") for a in runs if a.get("engine")} or {None}) <= 1
+    assert "733 TFLOPS" in answer.text  # the L40S's FP8 rate beside its BF16 rate
+    _grounded(answer)
+
+
+def test_why_training_needs_more_memory_than_inference(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("why does training a 13b take so much more memory than inference?")
+    assert answer.text.startswith("**The optimizer and gradients")
+    workloads = {a["workload"] for a in _calls(answer, "estimate")}
+    assert workloads == {"inference", "finetune-full"}
+    assert "optimizer states" in answer.text
+    _grounded(answer)
+
+
+def test_mig_slices_for_small_models(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "should we carve our h100 into mig slices to host several small models?"
+    )
+    assert answer.text.startswith("**Yes, for many small models")
+    assert "7 instances" in answer.text and "10 GB" in answer.text
+    _grounded(answer)
+
+
+def test_bandwidth_explains_a_slow_card_on_a_model_that_fits(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("why does my rtx 3060 feel so slow at generating tokens with llms?")
+    assert answer.text.startswith("**Memory bandwidth: the NVIDIA GeForce RTX 3060")
+    assert "360 GB/s" in answer.text and "Computed: about" in answer.text
+    _grounded(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("would my 4070 ti super handle llama 3 8b in 4 bit", "**Yes:"),
+        ("i have a 3060 8gb. will it run llama 3 70b at q4?", "**No:"),
+        ("h100 or mi300x for llama 3 70b in bf16 - is amd a good pick?", "**Yes:"),
+        ("is a gtx 1080 worth it for training cnns these days?", "**No, not for training"),
+    ],
+)
+def test_a_yes_or_no_question_is_answered_yes_or_no_first(
+    question: str, lead: str, rules_advisor: Any
+) -> None:
+    answer = rules_advisor.ask(question)
+    assert answer.text.startswith(lead), answer.text[:200]
+    _grounded(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("how many cuda cores does the 4090 have", "spec"),
+        ("how many MIG instances can an A30 do", "spec"),
+        ("H100 decode speed, llama 3 70b fp8, batch 1", "speed"),
+        ("l40 vs l40s, same thing?", "compare"),
+        ("two 3090s: do they pool memory?", "principle"),
+    ],
+)
+def test_principles_do_not_take_questions_that_only_share_their_words(
+    question: str, intent: str, catalog: Any
+) -> None:
+    assert understand(question, catalog).intent == intent
+
+
+def test_a_pair_of_sizes_is_read_as_the_larger(catalog: Any) -> None:
+    query = understand("arc b580 for 7b/8b llms - good pick?", catalog)
+    assert [m.size_b for m in query.models] == [8.0]
+    assert query.intent == "fit"
+
+
+def test_guard_grounds_a_ratio_of_two_figures_and_nothing_else() -> None:
+    sources = {"tool": guard.read_numbers("102 tokens/s and 70.5 tokens/s")}
+    assert guard.check("102 tokens/s against 70.5 tokens/s, 1.45x", sources).ok
+    assert not guard.check("102 tokens/s against 70.5 tokens/s, 3.2x", sources).ok
+    # a ratio of figures of different units grounds nothing
+    mixed = {"tool": guard.read_numbers("102 tokens/s and 70.5 GB")}
+    assert not guard.check("102 tokens/s, 70.5 GB, 1.45x", mixed).ok
+
+
+def test_pcie_links_tool_rejects_unknown_generations() -> None:
+    assert call_tool("pcie_links", {"gens": [4], "lanes": 8})["links"][0]["gbs"] == pytest.approx(
+        15.75, rel=0.01
+    )
+    assert "error" in call_tool("pcie_links", {"gens": [2]})
+    assert "error" in call_tool("pcie_links", {"lanes": 12})
