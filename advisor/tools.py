@@ -697,6 +697,25 @@ def pcie_links(gens: list[int] | None = None, lanes: int = 16) -> dict[str, Any]
     return {"links": rows, "source": "PCI-SIG: 8, 16, 32, 64 GT/s per lane, 128b/130b encoding"}
 
 
+@_tool
+def system_power(
+    gpu: str, num_gpus: int = 1, psu_w: float | None = None, cpu_w: float | None = None
+) -> dict[str, Any]:
+    """Full-load power of a workstation with `num_gpus` x `gpu` (datasheet board power), a CPU
+    (`cpu_w`, else a high-end desktop CPU's limit) and the rest of the system; the power supply
+    that calls for, and, given `psu_w`, whether that supply is enough, tight or too small."""
+    from dataclasses import asdict
+
+    from advisor.calculator.power import power_budget
+
+    sheet = load_catalog().get_gpu(gpu)
+    if not sheet.tdp_w:
+        raise InvalidInput(f"No board power on record for the {sheet.name}.")
+    budget = power_budget(sheet.tdp_w, num_gpus, cpu_w=cpu_w, psu_w=psu_w)
+    return {"gpu": sheet.id, "gpu_name": sheet.name, "gpu_w": sheet.tdp_w,
+            "num_gpus": num_gpus, **asdict(budget)}  # fmt: skip
+
+
 TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "search_corpus": search_corpus,
     "gpu_specs": gpu_specs,
@@ -713,6 +732,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "purchase_prices": purchase_prices,
     "break_even": break_even,
     "pcie_links": pcie_links,
+    "system_power": system_power,
 }
 
 

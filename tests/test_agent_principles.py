@@ -198,3 +198,43 @@ def test_pcie_links_tool_rejects_unknown_generations() -> None:
     )
     assert "error" in call_tool("pcie_links", {"gens": [2]})
     assert "error" in call_tool("pcie_links", {"lanes": 12})
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("will a 1200w psu run three 3090s and a threadripper?", "**No: 1,200 W is less"),
+        ("is 850 watts enough for a single 4090 build", "**Only just: 850 W carries it"),
+        ("what wattage power supply do i need for one rtx 4080", "**About "),
+        ("1600w psu with a single a6000 - fine?", "**Yes: 1,600 W carries it"),
+    ],
+)
+def test_power_supply_against_the_full_load_draw(
+    question: str, lead: str, rules_advisor: Any
+) -> None:
+    answer = rules_advisor.ask(question)
+    assert answer.text.startswith(lead), answer.text[:200]
+    assert _calls(answer, "system_power")
+    _grounded(answer)
+
+
+def test_power_budget_adds_the_parts_and_judges_the_supply() -> None:
+    from advisor.calculator.power import CPU_W, PLATFORM_W, PSU_LOAD_SHARE, power_budget
+    from advisor.errors import InvalidInput
+
+    b = power_budget(450, 2, psu_w=1000)
+    assert b.total_w == 900 + CPU_W + PLATFORM_W and b.verdict == "too small"
+    assert b.recommended_psu_w == pytest.approx(b.total_w / PSU_LOAD_SHARE)
+    assert power_budget(450, 1, cpu_w=100, psu_w=1000).verdict == "enough"
+    assert power_budget(450, 1, psu_w=800).verdict == "tight"  # 755 W drawn: over 80% of 800
+    with pytest.raises(InvalidInput):
+        power_budget(450, 0)
+    with pytest.raises(InvalidInput):
+        power_budget(450, 1, psu_w=-5)
+
+
+def test_a_board_power_question_stays_a_datasheet_question(catalog: Any) -> None:
+    assert understand("nvidia a2 how many watts", catalog).intent == "spec"
+    assert understand("how many watts do i need for a rig with two 3090s", catalog).intent == (
+        "principle"
+    )

@@ -380,9 +380,7 @@ def memory_line(e: dict[str, Any]) -> str:
         head += f": {num(-e['headroom_gb'], 'GB')} short"
     elif e["headroom_gb"] >= 0.05:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
-    parts = [(k, v) for k, v in e["breakdown_gb"].items() if v >= 0.005]
-    breakdown = " + ".join(f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in parts)
-    return f"{head} ({breakdown})."
+    return f"{head} ({breakdown(e)})."
 
 
 def speed_lines(e: dict[str, Any], first_only: bool = False) -> list[str]:
@@ -555,11 +553,20 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         if e.get("cost") and e["cost"].get("usd_per_hour") is not None:
             line += f"; {usd(e['cost']['usd_per_hour'])}/hour"
         lines.append(line)
+    if len(results) > 1 and len({round(e["memory_per_gpu_gb"], 2) for e in results}) == 1:
+        lines.append(f"Where the {num(first['memory_per_gpu_gb'], 'GB')} goes, on each: "
+                     f"{breakdown(first)}.")  # fmt: skip
     lines += alternatives
     defaults = defaults_line(first)
     if defaults:
         lines.append(defaults)
     return head + "\n\n" + "\n".join(lines)
+
+
+def breakdown(e: dict[str, Any]) -> str:
+    """ "weights 16.1 GB + kv cache 0.54 GB + ...": the parts of an estimate's memory."""
+    parts = [(k, v) for k, v in e["breakdown_gb"].items() if v >= 0.005]
+    return " + ".join(f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in parts)
 
 
 def min_gpus_line(result: dict[str, Any]) -> str | None:

@@ -510,6 +510,52 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- power supply
+
+
+def power_supply(query: Query, box: ToolBox) -> Draft | None:
+    """ "Can a 1000 W PSU handle two 4090s?": the full-load draw against the supply."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    ref, gpu = found
+    n = max(ref.count or 1, query.num_gpus or 1)
+    psu = _watts(query.text.lower())
+    p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **({"psu_w": psu} if psu else {})})
+    if "error" in p:
+        return None
+    draw = (f"{c.num(p['gpus_w'], 'W')} for {n} x {p['gpu_name']} + {c.num(p['cpu_w'], 'W')} "
+            f"CPU + {c.num(p['platform_w'], 'W')} for the rest = {c.num(p['total_w'], 'W')} at "
+            "full load")  # fmt: skip
+    if p["verdict"] == "too small":
+        head = f"**No: {c.num(psu, 'W')} is less than the system draws** ({draw})."
+    elif p["verdict"] == "tight":
+        head = (f"**Only just: {c.num(psu, 'W')} carries it, with little headroom** ({draw}; "
+                f"{c.num(p['recommended_psu_w'], 'W')} keeps the supply at "
+                f"{c.num(100 * p['load_share'])}%).")  # fmt: skip
+    elif p["verdict"] == "enough":
+        head = f"**Yes: {c.num(psu, 'W')} carries it with headroom** ({draw})."
+    else:
+        head = (f"**About {c.num(p['recommended_psu_w'], 'W')} of power supply** ({draw}, kept "
+                f"at {c.num(100 * p['load_share'])}% of the supply's rating).")  # fmt: skip
+    lines = [
+        head,
+        "The CPU figure is a high-end desktop CPU at its limit (say yours if it differs); "
+        "GPUs spike above their board power for milliseconds, which the margin below the "
+        "supply's rating covers. Capping the cards' power (nvidia-smi -pl) trades a little "
+        "speed for a lot of watts.",
+    ]
+    return Draft("\n\n".join(lines))
+
+
+def _watts(low: str) -> float | None:
+    found = re.search(r"\b(\d{3,4}(?:\.\d)?)\s?(k?w|watts?)\b", low)
+    if not found:
+        return None
+    value = float(found.group(1))
+    return value * 1000 if found.group(2) == "kw" else value
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -574,6 +620,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:small )?models|share|sharing)\b",
         r"\b(?:worth|should|small models?|several|bunch|multiple|lots of)\b.{0,80}\bmig\b",
     ), mig),
+    Principle("power_supply", _cues(
+        r"\bpsu\b",
+        r"\bpower supply\b",
+        r"\b(?:how many|what) watt\w*\b.{0,40}\b(?:need|build|rig|system|workstation|server)\b",
+        r"\bwattage\b.{0,40}\b(?:need|enough|handle|require)",
+        r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine|cut it)\b",
+    ), power_supply),
     Principle("bandwidth", _cues(
         r"\bwhy\b.{0,60}\b(?:slow|sluggish)\b.{0,40}\b(?:llms?|decode|tokens?|inference|"
         r"generation|chat)",

@@ -63,7 +63,14 @@ _YES_NO = re.compile(
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"
 )
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
-_OWN_LEAD = ("principle", "link", "invalid", "greeting", "out_of_scope")  # lead with their own verdict
+_LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on one\b", re.MULTILINE)
+_OWN_LEAD = (
+    "principle",
+    "link",
+    "invalid",
+    "greeting",
+    "out_of_scope",
+)  # lead with their own verdict
 _PICK = re.compile(r"^\W*Pick the (.+?)(?::|\*\*)")
 
 
@@ -71,7 +78,13 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
     low = query.text.lower().strip()
-    if query.intent in _OWN_LEAD or not _YES_NO.search(low) or _VERDICT_START.search(text):
+    if query.intent in _OWN_LEAD or not _YES_NO.search(low):
+        return text
+    lower = _LOWER_FITS.search(text)
+    costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
+    if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
+        return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+    if _VERDICT_START.search(text):
         return text
     head = text.split("\n", 1)[0]
     pick = _PICK.search(head)

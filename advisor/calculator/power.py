@@ -1,0 +1,58 @@
+"""What a workstation draws at full load, and whether a power supply carries it.
+
+The GPUs' board power comes from their datasheets; the rest are stated defaults, each replaced by
+the user's own figure when given:
+
+- CPU_W: a high-end desktop CPU flat out: AMD Ryzen 9 7950X package power limit (PPT) 230 W
+  (amd.com product page), Intel Core i9-13900K maximum turbo power 253 W (intel.com ARK);
+- PLATFORM_W: motherboard, memory, drives and fans, an assumption;
+- PSU_LOAD_SHARE: keep the sustained draw at or under 80% of the supply's rating, an assumption
+  that leaves room for the millisecond power spikes of modern GPUs and keeps the supply efficient.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.errors import InvalidInput
+
+CPU_W = 230.0
+PLATFORM_W = 75.0
+PSU_LOAD_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class PowerBudget:
+    gpus_w: float
+    cpu_w: float
+    platform_w: float
+    total_w: float
+    recommended_psu_w: float  # total over PSU_LOAD_SHARE
+    psu_w: float | None = None
+    verdict: str | None = None  # enough | tight | too small (when a supply is given)
+    load_share: float = PSU_LOAD_SHARE
+
+
+def power_budget(
+    gpu_w: float, num_gpus: int = 1, cpu_w: float | None = None, psu_w: float | None = None
+) -> PowerBudget:
+    """The full-load draw of `num_gpus` GPUs of `gpu_w` board power with a CPU and the rest of
+    the system, the supply it calls for, and how a given supply compares."""
+    if gpu_w <= 0 or not 1 <= num_gpus <= 16:
+        raise InvalidInput(f"Give a GPU board power above 0 and 1 to 16 GPUs (got {gpu_w} W, "
+                           f"{num_gpus} GPUs).")  # fmt: skip
+    if (cpu_w is not None and cpu_w <= 0) or (psu_w is not None and psu_w <= 0):
+        raise InvalidInput("CPU and power supply watts must be above 0.")
+    cpu = CPU_W if cpu_w is None else cpu_w
+    gpus = gpu_w * num_gpus
+    total = gpus + cpu + PLATFORM_W
+    verdict = None
+    if psu_w is not None:
+        verdict = (
+            "too small"
+            if psu_w < total
+            else "tight"
+            if psu_w * PSU_LOAD_SHARE < total
+            else "enough"
+        )
+    return PowerBudget(gpus, cpu, PLATFORM_W, total, total / PSU_LOAD_SHARE, psu_w, verdict)
