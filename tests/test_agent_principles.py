@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from advisor.agent import guard
+from advisor.agent import guard, principles
 from advisor.agent.understand import understand
 from advisor.tools import call_tool
 
@@ -168,7 +168,9 @@ def test_a_yes_or_no_question_is_answered_yes_or_no_first(
         ("how many MIG instances can an A30 do", "spec"),
         ("H100 decode speed, llama 3 70b fp8, batch 1", "speed"),
         ("l40 vs l40s, same thing?", "compare"),
-        ("two 3090s: do they pool memory?", "principle"),
+        ("two 3090s: do they pool memory?", "explain"),
+        ("would 2x 3090 be any faster than one 3090 for a 70b", "speed"),
+        ("llama.cpp speed for 70b q4: 2x 4090 vs 1x a6000?", "compare"),
     ],
 )
 def test_principles_do_not_take_questions_that_only_share_their_words(
@@ -235,6 +237,5 @@ def test_power_budget_adds_the_parts_and_judges_the_supply() -> None:
 
 def test_a_board_power_question_stays_a_datasheet_question(catalog: Any) -> None:
     assert understand("nvidia a2 how many watts", catalog).intent == "spec"
-    assert understand("how many watts do i need for a rig with two 3090s", catalog).intent == (
-        "principle"
-    )
+    query = understand("how many watts do i need for a rig with two 3090s", catalog)
+    assert query.intent == "spec" and principles.find(query, query.text.lower()) is not None

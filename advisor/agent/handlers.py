@@ -30,6 +30,7 @@ class Draft:
     text: str
     citations: list[Citation] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    cite_more: bool = True  # passages about its GPUs and models may be cited beside it
 
 
 # ---------------------------------------------------------------- shared steps

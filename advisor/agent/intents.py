@@ -451,29 +451,11 @@ def _fallback(q: Query, low: str) -> bool:
     return True
 
 
-def _principle(q: Query, low: str) -> bool:
-    """ "Do I get 2x tokens/s with a second 3090?": a rule of sizing asked in so many words.
-    Two GPUs set against each other ("A10G vs A10, same thing?") stay a comparison, which
-    answers with the same principle."""
-    found = principles.find(q, low)
-    return found is not None and not (found.name == "variants" and _compare(q, low))
-
-
-def _compare_answer(q: Query, box: ToolBox) -> h.Draft:
-    """A comparison; "same thing?" and "only more memory?" get what differs first."""
+def principle_for(q: Query) -> principles.Principle | None:
+    """The principle a question asks in so many words, when it answers for the question's
+    intent (a follow-up that keeps the intent without the words gets the intent's handler)."""
     found = principles.find(q, q.text.lower())
-    draft = found.answer(q, box) if found and found.name == "variants" else None
-    return draft or h.compare(q, box)
-
-
-def _principle_answer(q: Query, box: ToolBox) -> h.Draft:
-    """The principle's computed verdict; the intent the other words choose when the principle
-    cannot be computed for what the question names."""
-    found = principles.find(q, q.text.lower())
-    draft = found.answer(q, box) if found else None
-    if draft is not None:
-        return draft
-    return INTENTS[detect_intent(q, q.text.lower(), skip=("principle",))].handler(q, box)
+    return found if found is not None and found.kind == q.intent else None
 
 
 # the tools offered to a model for each intent, in that order (a small model chooses better
@@ -489,9 +471,6 @@ INTENTS: dict[str, Intent] = {
         Intent("invalid", "not a question", _invalid, h.invalid, False, "none"),
         Intent("greeting", "greeting", _greeting, h.greeting, False, "none"),
         Intent("out_of_scope", "outside GPUs for ML", _out_of_scope, h.out_of_scope, False, "none"),
-        Intent("principle", "a rule of sizing", _principle, _principle_answer, False,
-               "topic", _principle, tools=("estimate", "gpu_specs", "compare_gpus",
-                                           "pcie_links", "search_corpus")),
         Intent("link", "does the GPU link matter", _link, h.link, False, "entities",
                tools=("estimate", "gpu_specs", "search_corpus")),
         Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities",
@@ -507,7 +486,7 @@ INTENTS: dict[str, Intent] = {
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs")),
-        Intent("compare", "comparison", _compare, _compare_answer, False, "entities", _versus,
+        Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus,
                tools=("compare_gpus", "compare_workload", "gpu_specs", "search_corpus")),
         Intent("fit", "will it fit", _fit, h.fit, True, "entities", tools=_FIT_TOOLS),
         Intent("advice", "is it good for ML", _advice, h.advice, False, "entities",
@@ -521,14 +500,18 @@ INTENTS: dict[str, Intent] = {
 # fmt: on
 
 
-def detect_intent(query: Query, low: str, skip: tuple[str, ...] = ()) -> str:
-    """The first intent whose strong cue is there ("why ...", "A vs B"), else the first of the
-    table (its order is the precedence) whose recogniser accepts the question."""
-    table = [(name, intent) for name, intent in INTENTS.items() if name not in skip]
-    for name, intent in table:
+def detect_intent(query: Query, low: str) -> str:
+    """The intent of a principle asked in so many words ("do I get 2x tokens/s with a second
+    card?" is a speed question), else the first intent whose strong cue is there ("why ...",
+    "A vs B"), else the first of the table (its order is the precedence) whose recogniser
+    accepts the question."""
+    found = principles.find(query, low)
+    if found is not None and found.kind in INTENTS and not _invalid(query, low):
+        return found.kind
+    for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name
-    return next(name for name, intent in table if intent.detect(query, low))
+    return next(name for name, intent in INTENTS.items() if intent.detect(query, low))
 
 
 def keeps_intent(detected: str, previous: str, query: Query) -> bool:

@@ -29,12 +29,33 @@ REFERENCE_TRAINING = ("resnet-50", "vision")  # a training job named by none: th
 Answer = Callable[[Query, ToolBox], Draft | None]
 
 
+Applies = Callable[[Query], bool]
+
+
+def _one_gpu(query: Query) -> bool:
+    """The question names a GPU (any count of one kind)."""
+    return any(gpu_choices(g) for g in query.gpus)
+
+
+def _same_gpu(query: Query) -> bool:
+    """One kind of GPU, whatever the count ("two 3090s", "a second 3090")."""
+    return len({gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)}) == 1
+
+
+def _anything(query: Query) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Principle:
+    """A rule of sizing: the words that ask it, the intent such a question is (what the
+    understanding step reports), when it applies, and its answer."""
+
     name: str
+    kind: str  # the intent of the intent table this principle answers for
     cue: re.Pattern[str]
     answer: Answer
-    needs_gpu: bool = True
+    applies: Applies = _one_gpu
 
 
 def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
@@ -310,6 +331,15 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+def _two_gpus_or_sizes(query: Query) -> bool:
+    """Two GPUs, or one name written with two memory sizes ("A100 40GB vs 80GB")."""
+    ids = {gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)}
+    return len(ids) >= 2 or (len(ids) == 1 and len(set(_SIZES.findall(query.text.lower()))) >= 2)
+
+
+_SIZES = re.compile(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b")
+
+
 def _two_variants(query: Query, box: ToolBox) -> list[str] | None:
     ids = list(dict.fromkeys(i for ref in query.gpus for i in gpu_choices(ref)[:1]))
     if len(ids) >= 2:
@@ -317,7 +347,7 @@ def _two_variants(query: Query, box: ToolBox) -> list[str] | None:
     if len(query.gpus) != 1:
         return None
     ref = query.gpus[0]  # "a100 40gb vs 80gb": one name, two memory sizes
-    sizes = [float(s) for s in re.findall(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b", query.text.lower())]
+    sizes = [float(s) for s in _SIZES.findall(query.text.lower())]
     if len(set(sizes)) < 2 or not ref.base:
         return None
     picked: list[str] = []
@@ -566,7 +596,7 @@ def _cues(*patterns: str) -> re.Pattern[str]:
 _GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
 # fmt: off
 PRINCIPLES: tuple[Principle, ...] = (
-    Principle("pooling", _cues(
+    Principle("pooling", "explain", _cues(
         r"\b(?:act|work|behave|show up|appear|look|seen|treated|count)s?\s+(?:as|like)\s+"
         r"(?:one|a single|1|a)\b",
         r"\bpool(?:ed|ing|s)?\b.{0,25}\b(?:memory|vram)\b",
@@ -574,20 +604,23 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
     ), pooling),
-    Principle("more_gpus", _cues(
-        r"\b(?:double|twice|2 ?x|2 ?times|two times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
+    Principle("more_gpus", "speed", _cues(
+        r"\b(?:double|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
         r"throughput|fast\w*|performance|it/s)",
-        r"\b(?:speed|tokens?|t/s|tok/s|throughput|performance)\b.{0,30}\b(?:double|twice|2 ?x)\b",
+        r"\b(?:get|gives?|see|means?|be) 2 ?x\b",
+        r"\b2 ?x (?:the |my |as )?(?:speed|tokens?|t/s|tok/s|throughput|performance|fast)",
+        r"\b(?:speed|tokens?/s|t/s|tok/s|throughput|performance)\b.{0,20}\b(?:double|twice)\b",
         r"\b(?:second|another|2nd|extra|more)\s+" + _GPU_NOUN + r"\b.{0,60}\b(?:faster|speed|"
         r"tokens?/s|t/s|tok/s|quicker)",
-    ), more_gpus),
-    Principle("core_counts", _cues(
+        r"\b(?:faster|quicker) than (?:a single|just one|only one|one|1)\b",
+    ), more_gpus, _same_gpu),
+    Principle("core_counts", "explain", _cues(
         r"\b(?:cuda|shader|stream) cores?\b.{0,80}\b(?:faster|better|matter\w*|compar\w*|so it|"
         r"must|mean\w*|indicat\w*|tell)",
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\b(?:cuda |shader )?core counts?\b",
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\bby (?:cuda |shader )?cores?\b",
     ), core_counts),
-    Principle("variants", _cues(
+    Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
         r"\bidentical\b",
         r"\bjust (?:more|a bigger|extra|bigger) (?:memory|vram)\b",
@@ -595,39 +628,39 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\balso faster\b",
         r"\bany faster\b",
         r"\brebrand\w*\b",
-    ), variants),
-    Principle("precision_speed", _cues(
+    ), variants, _two_gpus_or_sizes),
+    Principle("precision_speed", "speed", _cues(
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,60}\b(?:faster|quicker|slower|"
         r"speed ?ups?)\b",
         r"\b(?:faster|quicker|speed ?ups?)\b.{0,40}\b(?:fp8|int8|int4|fp4|nvfp4)\b",
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
     ), precision_speed),
-    Principle("pcie_generation", _cues(
+    Principle("pcie_generation", "explain", _cues(
         r"\b(?:pcie?|pci express) ?(?:gen ?)?[3-6](?:\.0)?\b.{0,50}\b(?:vs|versus|or|matter\w*|"
         r"bottleneck\w*|slow\w*|difference|hurt|affect|enough|fine|ok|penalty)",
         r"\bgen ?[3-6]\b.{0,40}\b(?:vs|versus|or)\b.{0,10}\bgen ?[3-6]\b",
         r"\bgen ?[3-6]\b.{0,40}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|penalty)",
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
-    ), pcie_generation, needs_gpu=False),
-    Principle("training_memory", _cues(
+    ), pcie_generation, _anything),
+    Principle("training_memory", "explain", _cues(
         r"\bwhy\b.{0,80}\b(?:fine-?tun\w*|train\w*)\b.{0,80}\b(?:vram|memory|more|much)\b",
         r"\b(?:fine-?tun\w*|train\w*)\b.{0,40}\b(?:so much|way more|more|\d+x)\b.{0,20}"
         r"\b(?:vram|memory)\b.{0,40}\b(?:than|vs|compared)\b.{0,30}\b(?:run\w*|inference)",
-    ), training_memory, needs_gpu=False),
-    Principle("mig", _cues(
+    ), training_memory, _anything),
+    Principle("mig", "explain", _cues(
         r"\bmig\b.{0,80}\b(?:worth|should|small models?|several|bunch|multiple|lots of|many "
         r"(?:small )?models|share|sharing)\b",
         r"\b(?:worth|should|small models?|several|bunch|multiple|lots of)\b.{0,80}\bmig\b",
     ), mig),
-    Principle("power_supply", _cues(
+    Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",
         r"\b(?:how many|what) watt\w*\b.{0,40}\b(?:need|build|rig|system|workstation|server)\b",
         r"\bwattage\b.{0,40}\b(?:need|enough|handle|require)",
         r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine|cut it)\b",
     ), power_supply),
-    Principle("bandwidth", _cues(
+    Principle("bandwidth", "explain", _cues(
         r"\bwhy\b.{0,60}\b(?:slow|sluggish)\b.{0,40}\b(?:llms?|decode|tokens?|inference|"
         r"generation|chat)",
         r"\bwhy\b.{0,50}\bbandwidth\b.{0,40}\b(?:matter\w*|important|decode|llms?|tokens?)",
@@ -640,7 +673,4 @@ PRINCIPLES: tuple[Principle, ...] = (
 
 def find(query: Query, low: str) -> Principle | None:
     """The principle the question asks about in so many words, if its entities are there."""
-    for p in PRINCIPLES:
-        if p.cue.search(low) and (not p.needs_gpu or any(gpu_choices(g) for g in query.gpus)):
-            return p
-    return None
+    return next((p for p in PRINCIPLES if p.cue.search(low) and p.applies(query)), None)

@@ -28,18 +28,24 @@ def answer(query: Query, box: ToolBox) -> Draft:
     text = "\n\n".join(d.text for d in drafts)
     warnings = [w for d in drafts for w in d.warnings]
     quoted = [c for d in drafts for c in d.citations]  # passages an answer quotes are cited
-    cited = {c.id: c for c in [*quoted, *_citations(query, box, bool(quoted))]}
+    more = _citations(query, box, bool(quoted)) if drafts[0].cite_more else []
+    cited = {c.id: c for c in [*quoted, *more]}
     return Draft(text, list(cited.values()), list(dict.fromkeys(warnings)))
 
 
 def _one(query: Query, box: ToolBox) -> Draft:
-    from advisor.agent.intents import INTENTS
+    from advisor.agent.intents import INTENTS, principle_for
 
     question = unresolved(query)
     if question and query.intent not in ("greeting", "invalid", "out_of_scope", "explain"):
         return Draft(question)
-    draft = INTENTS[query.intent].handler(query, box)
-    draft.text = _yes_or_no_first(query, draft.text)
+    principle = principle_for(query)
+    draft = principle.answer(query, box) if principle else None
+    if draft is not None:
+        draft.cite_more = False  # a passage about the GPU need not be about the principle
+    else:
+        draft = INTENTS[query.intent].handler(query, box)
+        draft.text = _yes_or_no_first(query, draft.text)
     notes = list(query.notes)
     for model in query.models:
         if model.note and model.about:  # the note quotes the entry's size: looked up, not recalled
