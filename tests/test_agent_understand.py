@@ -12,6 +12,30 @@ from advisor.catalog import Catalog, load_catalog
 
 # (question, intent, expected fields of the Query); gpus are catalog ids, model a catalog id
 CASES: list[tuple[str, str, dict[str, Any]]] = [
+    # a framework for no LLM means training; an engine means running; the specific job wins
+    (
+        "whats a decent card for a student doing tensorflow tutorials",
+        "recommend",
+        {"workload": "train"},
+    ),
+    ("3090 vs 4090 with exllamav2", "compare", {"workload": "inference"}),
+    (
+        "v100 against a100 for fine tuning bert base with tensorflow, training speed?",
+        "speed",
+        {"workload": "finetune-full"},
+    ),
+    # names: the RTX 4050 exists only as a laptop GPU; a DGX/HGX board holds SXM modules; a
+    # bare name beside the same name with its count and memory is one GPU
+    ("how much vram on an rtx 4050", "spec", {"gpus": ["rtx-4050-laptop"]}),
+    ("memory bandwidth of the h100s inside an hgx board", "spec", {"gpus": ["h100-sxm5-80gb"]}),
+    (
+        "one dgx h100 (8x h100 80gb) for llama 3 70b lora, how long for 1B tokens?",
+        "train_time",
+        {"gpus": ["h100-sxm5-80gb"], "count": 8},
+    ),
+    ("resnet-152 on 4x v100 for 50 epochs of imagenet, ballpark time?", "train_time", {}),
+    # a power budget in kW is not money
+    ("20 kw power budget for the rack: h100 or l40s for llm serving?", "compare", {}),
     # spec lookups
     ("What is the memory bandwidth of the L40?", "spec", {"gpus": ["l40"]}),
     ("How much VRAM does the RTX 4090 have?", "spec", {"gpus": ["rtx-4090"]}),

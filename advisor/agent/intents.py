@@ -161,6 +161,8 @@ _HOW_LONG = _cues(
     r"\b(?!these\b|those\b|some\b)\w+[- ]days\b",
     r"\bhours\?",
     r"\bestimate\b",
+    r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
+    r"\btime\s*\?",
 )
 _MONEY = _cues(
     r"\bcosts?\b",
@@ -253,6 +255,7 @@ _RECOMMEND = _cues(
     r"\bshould (?:i|we) (?:get|use|pick|go)",
     r"\bwhat (?:can|could|should) (?:i|we) (?:run|use|get)\b",
     r"\bgood (?:choice|option|gpu|card)\b",
+    r"\b(?:decent|solid|reasonable|affordable|sensible) (?:gpu|card|graphics card)s?\b",
     r"\bcheapest (?:gpu|card|way|option|setup)\b",
     r"\bwhat do (?:i|we) need\b",
     r"\bwhat would (?:you|i)\b",
@@ -348,6 +351,8 @@ def _cost(q: Query, low: str) -> bool:
         return False  # "is a P40 any good for training? cheap 24gb": a judgement, price beside
     if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost
         low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
+    # "a 10kW rack budget", "power budget": watts, not money
+    low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
     return bool(_MONEY.search(low) and asked)
 
 

@@ -253,6 +253,9 @@ class Linker:
         if re.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
             form = form or "laptop"
         gpus = [self.catalog.gpus[g] for g in ids]
+        boxed = any(re.fullmatch(r"[dh]gx(?:-\w+)?", w.low) for w in words)
+        if form is None and boxed and any(_form_matches(g, "sxm") for g in gpus):
+            form = "sxm"  # a DGX or HGX board holds SXM modules
         bare = re.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants

@@ -757,7 +757,8 @@ def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
     return min(found)[1] if found else None
 
 
-_ORDER = ("finetune-qlora", "finetune-lora", "finetune-full", "train", "finetune", "inference")
+# the most specific job first: "training ... bert-base finetuning" is a fine-tune
+_ORDER = ("finetune-qlora", "finetune-lora", "finetune-full", "finetune", "train", "inference")
 _NEGATED = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than)\s+(?:a\s+|an\s+)?$")
 
 
@@ -821,10 +822,21 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
 
 
 def _default_workload(query: Query) -> Query:
-    """A model named (or a family hinted) with no job said: running it is the default."""
-    if query.workload is None and (query.models or family_hint(query.text.lower())):
+    """No job said: a training framework named for no LLM ("pytorch tutorials and kaggle",
+    "tensorflow coursework on resnets") means training; an inference engine ("for ollama"), a
+    model or a family hint means running it."""
+    if query.workload is not None:
+        return query
+    low = query.text.lower()
+    llm = any(m.family in (None, "llm") for m in query.models) or family_hint(low) == "llm"
+    if query.framework in _TRAINING_FRAMEWORKS and not llm and not query.engine:
+        return replace(query, workload="train")
+    if query.models or query.engine or family_hint(low):
         return replace(query, workload="inference")
     return query
+
+
+_TRAINING_FRAMEWORKS = ("pytorch", "tensorflow", "tensorflow-xla", "keras", "jax")
 
 
 _ASKING = (
@@ -861,6 +873,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     models = tuple(linker.find_models(text))
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
+    gpus = _one_gpu_said_twice(gpus, low)
     user_price, budget = _prices_and_budget(low)
     epochs = _epochs(low)
     concurrency, rps = _concurrency(low)
@@ -983,6 +996,22 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
     if other and other[0].ids and other[0].ids != gpus[0].ids:
         return (*gpus, other[0])
     return gpus
+
+
+def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """ "one dgx a100 box (8x a100 80gb)": a bare name and the same name with its count and
+    variant are one GPU, unless the question sets them against each other."""
+    if len(gpus) < 2 or re.search(r"\bvs\.?\b|\bversus\b|\bor\b|\bcompar|\bagainst\b", low):
+        return gpus
+    kept = []
+    for g in gpus:
+        narrower = [
+            o for o in gpus
+            if o is not g and o.ids and set(o.ids) < set(g.ids) and (o.count or o.memory_gb)
+        ]  # fmt: skip
+        if not (narrower and g.count is None and g.memory_gb is None):
+            kept.append(g)
+    return tuple(kept)
 
 
 def _spans_of(written: str, text: str) -> list[re.Match[str]]:
