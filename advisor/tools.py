@@ -98,6 +98,8 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
         # memory slice (NVIDIA MIG user guide, "Supported MIG profiles": 1g.10gb on an H100 80GB)
         sheet["mig_max_instances"] = int(slices)
         sheet["mig_smallest_gb"] = sheet["memory_gb"] / MIG_MEMORY_SLICES
+    if sheet.get("gpu_link_gbs"):  # datasheets give both directions together
+        sheet["gpu_link_gbs_per_direction"] = sheet["gpu_link_gbs"] / 2
     if num_gpus > 1:
         sheet["totals"] = {
             "num_gpus": num_gpus,

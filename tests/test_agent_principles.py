@@ -239,3 +239,13 @@ def test_a_board_power_question_stays_a_datasheet_question(catalog: Any) -> None
     assert understand("nvidia a2 how many watts", catalog).intent == "spec"
     query = understand("how many watts do i need for a rig with two 3090s", catalog)
     assert query.intent == "spec" and principles.find(query, query.text.lower()) is not None
+
+
+def test_nvlink_against_pcie_each_way(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("nvlink on an a100 sxm vs pcie 4 - how many times faster?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**About ") and "300 GB/s each way" in head and "31.5 GB/s" in head
+    _grounded(answer)
+    # a job named: the link intent sizes the job over each link instead
+    job = rules_advisor.ask("nvlink vs pcie for fine-tuning llama 3 8b on 2x 3090, does it matter?")
+    assert "tokens/s over PCIe" in job.text

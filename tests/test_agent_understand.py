@@ -34,6 +34,18 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         {"gpus": ["h100-sxm5-80gb"], "count": 8},
     ),
     ("resnet-152 on 4x v100 for 50 epochs of imagenet, ballpark time?", "train_time", {}),
+    # a price cap without its currency; a laptop or home build is bought, not rented
+    (
+        "cheapest decent card under 900 for running 13b models at home",
+        "buy",
+        {"budget": (900.0, "total")},
+    ),
+    ("macbook or a gaming laptop for ml work, budget about 3k?", "buy", {}),
+    # figures asked of two GPUs are a datasheet question; a judgement between them compares
+    ("tf32 numbers for the a100 and the h100, dense only", "spec", {}),
+    ("which one has more fp64, the a100 or the v100?", "compare", {}),
+    # an open choice is a recommendation
+    ("for serving 70b models: a100s, l40s, or something else?", "recommend", {}),
     # a power budget in kW is not money
     ("20 kw power budget for the rack: h100 or l40s for llm serving?", "compare", {}),
     # spec lookups

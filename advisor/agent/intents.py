@@ -116,6 +116,7 @@ _GREETING = re.compile(
 )
 _BUY = _cues(
     r"\bbuy\w*",
+    r"\bsh\w{1,4}d (?:i|we) by\b",  # "shoud i by": the typo survives the spelling fix
     r"\bpurchas\w*",
     r"\bbuilding a\b",
     r"\bbuild (?:a|my|our)\b",
@@ -365,12 +366,16 @@ def _rate(q: Query, low: str) -> bool:
 
 
 def _compare(q: Query, low: str) -> bool:
+    if _figure_only(q):
+        return False
     several = len(q.gpus) >= 2
     variants = len(q.gpus) == 1 and q.gpus[0].open_variant and re.search(r"\bvariants?\b", low)
     return bool((several or variants) and _COMPARE.search(low))
 
 
 def _recommend(q: Query, low: str) -> bool:
+    if len({g.ids for g in q.gpus if g.ids}) >= 2 and not _open_choice(q, low):
+        return False  # "which has more fp64, the a100 or the v100?": a choice between named GPUs
     if q.memory_gb and q.models:
         return False  # "is 24 GB enough for gemma 2 27b": a fit question
     if q.models and not q.gpus and _MEMORY_ASKED.search(low):
@@ -378,10 +383,33 @@ def _recommend(q: Query, low: str) -> bool:
     return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
 
 
+_OPEN_CHOICE = _cues(
+    r"\bor (?:something|anything) (?:else|better)\b", r"\bwhat else\b", r"\bor other options\b"
+)
+
+
+def _open_choice(q: Query, low: str) -> bool:
+    """ "8x h100 or 8x l40s or something else?": the named GPUs are candidates, not the list."""
+    return bool(_OPEN_CHOICE.search(low))
+
+
 def _versus(q: Query, low: str) -> bool:
-    """Two or more GPUs set against each other in so many words ("A vs B")."""
+    """Two or more GPUs set against each other in so many words ("A vs B"); a datasheet
+    figure asked of both ("the fp64 of mi300x vs h100") is a datasheet question."""
     distinct = {g.ids for g in q.gpus if g.ids}
-    return len(distinct) >= 2 and bool(_STRONG_COMPARE.search(low))
+    return len(distinct) >= 2 and bool(_STRONG_COMPARE.search(low)) and not _figure_only(q)
+
+
+def _figure_only(q: Query) -> bool:
+    """The figures asked of several GPUs, with no judgement between them ("which", "better")."""
+    judged = _JUDGED.search(q.text.lower())
+    return bool(q.fields) and not q.models and not q.workload_given and not judged
+
+
+_JUDGED = _cues(
+    r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
+    r"|should|pick|choose|beats?|over)\b"
+)
 
 
 def _why(q: Query, low: str) -> bool:
@@ -485,13 +513,13 @@ INTENTS: dict[str, Intent] = {
         Intent("buy", "what to buy", _buy, h.buy, True, "entities",
                tools=("purchase_prices", "recommend_gpus", "estimate", "gpu_specs")),
         Intent("recommend", "recommendation", _recommend, h.recommend, True, "entities",
-               tools=("recommend_gpus", "estimate", "prices", "gpu_specs")),
+               _open_choice, tools=("recommend_gpus", "estimate", "prices", "gpu_specs")),
         Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities",
                tools=("estimate", "compare_workload", "rental_cost", "rental_hours")),
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs")),
-        Intent("compare", "comparison", _compare, h.compare, False, "entities", _versus,
+        Intent("compare", "comparison", _compare, h.compare, True, "entities", _versus,
                tools=("compare_gpus", "compare_workload", "gpu_specs", "search_corpus")),
         Intent("fit", "will it fit", _fit, h.fit, True, "entities", tools=_FIT_TOOLS),
         Intent("advice", "is it good for ML", _advice, h.advice, False, "entities",
@@ -521,8 +549,11 @@ def detect_intent(query: Query, low: str) -> str:
 
 def keeps_intent(detected: str, previous: str, query: Query) -> bool:
     """A follow-up keeps the previous turn's intent when its own words only change the things
-    asked about ("and the A5000?", "what about in 4bit?", "and with 4 of them?")."""
+    asked about ("and the A5000?", "what about in 4bit?", "and with 4 of them?", "and budget
+    is like $1000 a month" after a recommendation)."""
     if previous not in INTENTS or not INTENTS[previous].keeps:
         return False
+    if detected == "cost" and previous in ("recommend", "buy") and query.budget:
+        return True  # a budget for the recommendation, not a question about a cost
     weak = ("spec", "search", "explain", "compare", "fit")
     return detected in weak and (query.has_model or previous in ("cost", "recommend", "buy"))

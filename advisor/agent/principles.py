@@ -42,6 +42,11 @@ def _same_gpu(query: Query) -> bool:
     return len({gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)}) == 1
 
 
+def _link_only(query: Query) -> bool:
+    """A GPU's links asked about for themselves, not for a job (that is the link intent's)."""
+    return _one_gpu(query) and not query.models and not query.workload_given
+
+
 def _anything(query: Query) -> bool:
     return True
 
@@ -540,6 +545,46 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- NVLink against PCIe
+
+
+def link_speed(query: Query, box: ToolBox) -> Draft | None:
+    """ "How much faster is NVLink on an H100 SXM than PCIe 5?": both links each way."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet:
+        return None
+    said = re.search(r"\bpcie? ?(?:gen ?)?([3-6])\b|\bgen ?([3-6])\b", query.text.lower())
+    gen = int(next(g for g in said.groups() if g)) if said else sheet.get("pcie_gen") or 4
+    links = box.call("pcie_links", {"gens": [gen], "lanes": 16})
+    if "error" in links:
+        return None
+    pcie = links["links"][0]["gbs"]
+    name = sheet["name"]
+    nvlink = sheet.get("gpu_link_gbs_per_direction")
+    if sheet.get("gpu_link") not in ("bridge", "switch") or not nvlink:
+        return Draft(f"**The {name} has no NVLink: its GPUs talk over PCIe {gen}.0 x16, "
+                     f"{c.num(pcie, 'GB/s')} each way.**")  # fmt: skip
+    kind = "NVLink (through NVSwitch, to every GPU of the board)" if sheet["gpu_link"] == "switch" \
+        else "NVLink bridge (between two cards)"  # fmt: skip
+    head = (f"**About {c.num(nvlink / pcie)}x: the {name}'s {kind} moves "
+            f"{c.num(nvlink, 'GB/s')} each way ({c.num(sheet['gpu_link_gbs'], 'GB/s')} both "
+            f"ways) against {c.num(pcie, 'GB/s')} each way for PCIe {gen}.0 x16.**")  # fmt: skip
+    if sheet.get("pcie_p2p") is False:
+        head += (" Cards like this one have PCIe peer-to-peer turned off, so their PCIe traffic "
+                 "goes through host memory, which halves that.")  # fmt: skip
+    lines = [
+        head,
+        "It matters where GPUs exchange data on every step: tensor-parallel inference and "
+        "sharded training (FSDP, ZeRO-3) of models no single GPU holds. Data-parallel training "
+        "of a model each GPU holds hides most of its gradient exchange behind the backward "
+        "pass, and one GPU never uses the link.",
+    ]
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- power supply
 
 
@@ -653,6 +698,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:small )?models|share|sharing)\b",
         r"\b(?:worth|should|small models?|several|bunch|multiple|lots of)\b.{0,80}\bmig\b",
     ), mig),
+    Principle("link_speed", "spec", _cues(
+        r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"
+        r"\bpcie?\b",
+        r"\bpcie?\b.{0,40}\b(?:vs|versus|compared|than|against)\b.{0,30}\bnv ?link\b",
+    ), link_speed, _link_only),
     Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",

@@ -563,6 +563,14 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     return out
 
 
+# a cap on a GPU's price written as a bare number: "best gpu under 1500", "a card below 800"
+_BARE_CAP = re.compile(
+    r"\b(?:gpus?|cards?|rigs?|builds?)\b(?: \w+){0,2} (?:under|below|less than|up to|within|for"
+    r" at most)\s?(\d{3,5})\b(?!\s?(?:w\b|watts?|gb|g\b|mb|tokens?|ms|s\b|hours?|h\b|k\b|x\b|%|px"
+    r"|steps?|images?|\.))"
+)
+
+
 def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
     """(a price per GPU-hour the user gives, a budget): an hourly figure is the user's price
     unless a cap comes before it ("under $1/hour"); totals and monthly figures are budgets when
@@ -576,11 +584,15 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
         elif per == "hour":
             budget = budget or Budget(value, "rent", "hour")
     totals = [(v, per) for v, per, pos in money if per != "hour"]
+    bare = _BARE_CAP.search(low)
+    if not money and bare:  # "best gpu under 1500": a price cap written without its currency
+        totals = [(float(bare.group(1)), "total")]
     if totals and budget is None:
         value, per = max(totals)
         buy = re.search(
             r"\bbuy\w*|\bpurchas\w*|\bown\b|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
-            r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\bcosts? ~?\d",
+            r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\bcosts? ~?\d|\blaptop\b|\bmacbook\b"
+            r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b",
             low,
         )
         rent = re.search(
