@@ -8,6 +8,7 @@ the caller can act on ("Unknown GPU 'RTX 9999'. Did you mean: ...").
 from __future__ import annotations
 
 import inspect
+import math
 import threading
 import typing
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
+from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -494,6 +496,8 @@ def recommend_gpus(
     condition: str = "new",
     min_memory_gb: float | None = None,
     rank_by: str = "value",
+    requests_per_s: float | None = None,
+    output_tokens: int | None = None,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints. For each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
@@ -502,7 +506,10 @@ def recommend_gpus(
     is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
     or per job, board power, form factor ("PCIe", "SXM"), vendor, segment (datacenter,
     workstation, consumer, laptop, apple), memory per GPU. rank_by "price" puts the cheapest
-    first (purchase price with max_purchase_usd, else the hourly rental)."""
+    first (purchase price with max_purchase_usd, else the hourly rental). With requests_per_s
+    (LLM serving), each candidate is sized for that load: replicas of the fitting setup until
+    their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
+    hourly price of them all."""
     if rank_by not in ("value", "price", "speed"):
         raise InvalidInput(f"rank_by is value, price or speed (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
@@ -520,10 +527,12 @@ def recommend_gpus(
         candidates = [g for g in candidates if g.tdp_w is not None and g.tdp_w <= max_power_w]
     if min_memory_gb is not None:
         candidates = [g for g in candidates if g.memory_gb >= min_memory_gb * 0.97]
+    if requests_per_s is not None and (requests_per_s <= 0 or workload != "inference"):
+        raise InvalidInput("requests_per_s sizes LLM serving: give a positive rate and inference.")
     base = _request(
         model=model, gpu="placeholder", workload=workload, precision=precision, context=context,
         batch=batch, train_tokens=train_tokens, resolution=resolution, steps=steps,
-        epochs=epochs, dataset_samples=dataset_samples,
+        epochs=epochs, dataset_samples=dataset_samples, output_tokens=output_tokens,
     )  # fmt: skip
     ranked, rejected = [], []
     for gpu in candidates:
@@ -539,6 +548,10 @@ def recommend_gpus(
             rejected.append({"gpu": gpu.id, "reason": f"does not fit on {max_gpus} or fewer"})
             continue
         row = _rank_row(fitted, workload)
+        out = output_tokens or DEFAULT_OUTPUT_TOKENS
+        if requests_per_s is not None and not _sized_for_load(row, fitted, requests_per_s, out):
+            rejected.append({"gpu": gpu.id, "reason": "no serving throughput for the load"})
+            continue
         reason = _over_budget(row, max_usd_per_hour, max_usd_per_job)
         if max_purchase_usd is not None and reason is None:
             reason = _priced_to_buy(row, catalog, condition, max_purchase_usd)
@@ -546,7 +559,10 @@ def recommend_gpus(
             rejected.append({"gpu": gpu.id, "reason": reason})
         else:
             ranked.append(row)
-    if max_purchase_usd is not None and rank_by == "price":
+    if requests_per_s is not None:
+        ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
+        ranking = f"hourly price of the GPUs that serve {requests_per_s:g} requests/s"
+    elif max_purchase_usd is not None and rank_by == "price":
         ranked.sort(key=lambda r: (r["purchase_usd"], -r["speed"]))
         ranking = f"{condition} purchase price, cheapest first"
     elif max_purchase_usd is not None:
@@ -595,6 +611,35 @@ def _rank_row(e: Any, workload: str) -> dict[str, Any]:
         "price_date": cost.get("price_date"),
         "price_source": cost.get("price_source"),
     }
+
+
+MAX_REPLICAS = 64
+
+
+def _sized_for_load(row: dict[str, Any], e: Any, requests_per_s: float, output: int) -> bool:
+    """Replicas of the setup that serve requests_per_s of `output` tokens each at full load;
+    the row's price becomes theirs. False when the setup serves nothing or needs too many."""
+    serving = (e.serving_tokens_per_s or {}).get("typical")
+    if not serving:
+        return False
+    needed = requests_per_s * output
+    replicas = max(1, math.ceil(needed / serving))
+    if replicas > MAX_REPLICAS:
+        return False
+    row.update(
+        replicas=replicas,
+        total_gpus=replicas * row["num_gpus"],
+        load_tokens_per_s=needed,
+        serving_tokens_per_s=serving,
+        output_tokens=output,
+        prompt_tokens=e.context,
+        speed=serving * replicas,
+        speed_unit="tokens/s",
+        speed_label="serving throughput",
+    )
+    if row["usd_per_hour"] is not None:
+        row["usd_per_hour"] *= replicas
+    return True
 
 
 def _priced_to_buy(row: dict[str, Any], catalog: Any, condition: str, limit: float) -> str | None:

@@ -249,3 +249,37 @@ def test_nvlink_against_pcie_each_way(rules_advisor: Any) -> None:
     # a job named: the link intent sizes the job over each link instead
     job = rules_advisor.ask("nvlink vs pcie for fine-tuning llama 3 8b on 2x 3090, does it matter?")
     assert "tokens/s over PCIe" in job.text
+
+
+def test_a_serving_load_is_sized_with_copies_that_cover_it() -> None:
+    plain = call_tool("recommend_gpus", {"model": "llama-3-8b", "context": 1024, "top": 50})
+    loaded = call_tool(
+        "recommend_gpus",
+        {"model": "llama-3-8b", "context": 1024, "requests_per_s": 20, "output_tokens": 200},
+    )
+    assert loaded["ranked"], loaded
+    per_hour = {r["gpu"]: r["usd_per_hour"] for r in plain["ranked"]}
+    for row in loaded["ranked"]:
+        assert row["load_tokens_per_s"] == 20 * 200
+        assert row["replicas"] * row["serving_tokens_per_s"] >= row["load_tokens_per_s"]
+        assert (row["replicas"] - 1) * row["serving_tokens_per_s"] < row["load_tokens_per_s"]
+        if row["gpu"] in per_hour and per_hour[row["gpu"]] is not None:
+            assert row["usd_per_hour"] == pytest.approx(per_hour[row["gpu"]] * row["replicas"])
+    prices = [r["usd_per_hour"] for r in loaded["ranked"] if r["usd_per_hour"] is not None]
+    assert prices == sorted(prices)
+    assert "error" in call_tool(
+        "recommend_gpus", {"model": "llama-3-8b", "workload": "finetune-lora", "requests_per_s": 5}
+    )
+
+
+def test_a_request_rate_question_is_sized_for_its_load(rules_advisor: Any, catalog: Any) -> None:
+    question = (
+        "what do i need to serve qwen2.5 7b at 10 req/s, 800 token prompts, 150 token replies"
+    )
+    query = understand(question, catalog)
+    assert (query.rps, query.context, query.output_tokens) == (10.0, 800, 150)
+    answer = rules_advisor.ask(question)
+    assert answer.text.startswith("**Pick ")
+    assert "1,500 tokens/s of output needed" in answer.text
+    assert "prompts of 800 tokens and replies of 150" in answer.text
+    _grounded(answer)

@@ -784,6 +784,8 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         reasons = "; ".join(f"{r['gpu']}: {r['reason']}" for r in result["rejected"][:4])
         return f"**No GPU meets every constraint** for {job}. {reasons}."
     best = ranked[0]
+    if best.get("replicas"):
+        return _sized_for_load(result, job)
     need = ""
     if best.get("precision") and best.get("memory_total_gb"):
         need = f" (it needs about {num(best['memory_total_gb'], 'GB')} in {best['precision']})"
@@ -817,6 +819,39 @@ def recommendation(result: dict[str, Any], job: str) -> str:
     lines.append(
         f"Ranked by {result['ranking']}; {result['considered']} GPUs considered, "
         f"{result['ruled_out']} ruled out."
+    )
+    return head + "\n\n" + "\n".join(lines)
+
+
+def _sized_for_load(result: dict[str, Any], job: str) -> str:
+    """GPUs for a serving load: the cheapest set of copies that covers it, then the others."""
+
+    def setup(row: dict[str, Any]) -> str:
+        copies, per_copy = row["replicas"], row["num_gpus"]
+        if copies == 1:
+            return gpus_phrase(per_copy, row["gpu_name"])
+        each = "one model copy on each" if per_copy == 1 else f"{copies} copies of {per_copy}"
+        return f"{row['total_gpus']} x {row['gpu_name']} ({each})"
+
+    ranked = result["ranked"]
+    best = ranked[0]
+    price = f", {usd(best['usd_per_hour'])}/hour" if best.get("usd_per_hour") is not None else ""
+    head = (
+        f"**Pick {setup(best)}** for {job}: {num(best['load_tokens_per_s'], 'tokens/s')} of "
+        f"output needed, each copy serving about {num(best['serving_tokens_per_s'], 'tokens/s')} "
+        f"at full load{price}."
+    )
+    lines = []
+    for i, row in enumerate(ranked[1:], 2):
+        line = f"{i}. {setup(row)}: about {num(row['serving_tokens_per_s'], 'tokens/s')} a copy"
+        if row.get("usd_per_hour") is not None:
+            line += f"; {usd(row['usd_per_hour'])}/hour"
+        lines.append(line)
+    lines.append(
+        f"Sized for prompts of {best['prompt_tokens']:,} tokens and replies of "
+        f"{best['output_tokens']:,} (say yours: shorter prompts need fewer GPUs). Ranked by "
+        f"{result['ranking']}; {result['considered']} GPUs considered, {result['ruled_out']} "
+        "ruled out."
     )
     return head + "\n\n" + "\n".join(lines)
 

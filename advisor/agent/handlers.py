@@ -648,6 +648,10 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "steps": query.steps,
         "epochs": query.epochs if query.dataset_samples else None,
         "dataset_samples": query.dataset_samples,
+        "requests_per_s": query.rps
+        if workload == "inference" and model.family in (None, "llm")
+        else None,
+        "output_tokens": query.output_tokens if query.rps else None,
         **purchase,
     }
     args.update({k: v for k, v in optional.items() if v is not None})

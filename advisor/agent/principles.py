@@ -320,7 +320,8 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         head = f"**Just more memory: {same_chip}{pair} differ only in {differ[0][1]}.**"
     else:
         other = [d for d, _ in differ if d != "memory"]
-        what = "Not just more memory" if len(other) < len(differ) else "No"
+        memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.text.lower())
+        what = "Not just more memory" if len(other) < len(differ) and memory_asked else "No"
         if chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", query.text.lower()):
             what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
         head = (f"**{what}: {same_chip}{pair} differ in {', '.join(other)}** "

@@ -430,7 +430,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
 
 def _output_tokens(low: str) -> int | None:
     m = re.search(
-        r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:output|generated|new|completion) tokens"
+        r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
+        r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?))"
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d+)\s?(k)?\s?(?:tokens)?\b",
         low,
     )

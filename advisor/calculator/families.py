@@ -32,6 +32,7 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
         WorkloadKind("finetune-full", "full fine-tuning", True, (
             r"\bfull[-\s]?(?:param(?:eter)?s?[-\s]?)?(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b",
             r"\bdreambooth\b", r"\ball (?:the )?(?:weights|parameters)\b",
+            r"\b(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b.{0,30}\bfull[-\s]?param(?:eter)?s?\b",
         )),
         WorkloadKind("train", "training", True, (
             r"\bpre-?train\w*", r"\bfrom scratch\b", r"\bcontinued? pre-?train\w*",

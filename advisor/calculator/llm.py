@@ -25,6 +25,8 @@ from advisor.specs import GPU, Model
 TRAIN_METHODS = {"finetune-full": "full", "train": "full", "finetune-lora": "lora",
                  "finetune-qlora": "qlora"}  # fmt: skip
 
+DEFAULT_OUTPUT_TOKENS = 256  # output tokens per request when serving and none are given
+
 
 def estimate(request: Request, model: Model, gpu: GPU, catalog: Any, notes: list[str]) -> Estimate:
     """Fit and speed of one LLM request (cost is added by the estimator)."""
@@ -172,7 +174,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     prefill = Band.around(context * request.batch / prefill_s)
     low, high = SPEED_BAND
     ttft = Band(prefill_s / high, prefill_s, prefill_s / low)
-    output = request.output_tokens or 256
+    output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
         num_gpus=request.num_gpus, link=link,
