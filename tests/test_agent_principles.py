@@ -283,3 +283,23 @@ def test_a_request_rate_question_is_sized_for_its_load(rules_advisor: Any, catal
     assert "1,500 tokens/s of output needed" in answer.text
     assert "prompts of 800 tokens and replies of 150" in answer.text
     _grounded(answer)
+
+
+def test_a_fine_tune_that_does_not_fit_names_the_options_that_make_it_fit(
+    rules_advisor: Any,
+) -> None:
+    full = rules_advisor.ask("full parameter finetune of mistral 7b on one h100 sxm, does it fit?")
+    assert full.text.startswith("**No:")
+    assert "With pure bf16 weights, 8-bit AdamW and gradient checkpointing it fits on one" in (
+        full.text
+    )
+    lean = [a for a in _calls(full, "estimate") if a.get("optimizer") == "adamw8bit"]
+    assert lean and lean[0]["mixed_precision"] is False
+    _grounded(full)
+    lora = rules_advisor.ask("lora fine-tune of llama 3 70b on one a100 sxm 80gb, possible?")
+    assert "With QLoRA (a 4-bit base) it fits on one" in lora.text
+    # options the question set are not offered back
+    said = rules_advisor.ask(
+        "full finetune of mistral 7b with 8-bit adam on one rtx 4090, will it fit?"
+    )
+    assert "With pure bf16" not in said.text

@@ -355,7 +355,34 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         line = c.lower_precision_line(lower)
         if line:
             lines.append(line)
+    if e.get("family", "llm") == "llm" and e["workload"] in ("finetune-full", "finetune-lora"):
+        lines += _leaner_training(query, box, e, model)
     return lines
+
+
+# memory options a fine-tune that does not fit can turn on, with the words that say so
+LEANER = (
+    ("finetune-full", {"mixed_precision": False, "optimizer": "adamw8bit", "checkpointing": True},
+     "pure bf16 weights, 8-bit AdamW and gradient checkpointing"),
+    ("finetune-lora", {"workload": "finetune-qlora", "precision": "nf4"}, "QLoRA (a 4-bit base)"),
+)  # fmt: skip
+
+
+def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """A fine-tune that does not fit, with the memory options the question left unset."""
+    said = dict(query.train_options)
+    for workload, options, words in LEANER:
+        if workload != e["workload"] or any(k in said for k in options):
+            continue
+        args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **options}
+        leaner = box.call("estimate", args)
+        if "error" not in leaner and leaner["fits"]:
+            return [
+                f"With {words} it fits on {c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
+                f": {c.num(leaner['memory_per_gpu_gb'], 'GB')} of "
+                f"{c.num(leaner['usable_memory_per_gpu_gb'], 'GB')} usable."
+            ]
+    return []
 
 
 _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine")
