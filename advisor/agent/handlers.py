@@ -396,9 +396,17 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         return Draft(errors[0])
     if not results:
         return _memory_needed(query, box, model)
+    notes: list[str] = []
+    for i, e in enumerate(results):
+        smaller = _largest_batch(query, box, e, model)
+        if smaller is not None:
+            notes.append(f"Batch {smaller['batch']:,} per GPU on the {smaller['gpu_name']}, the "
+                         f"largest that fits: the usual {e['batch']:,} needs "
+                         f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
+            results[i] = smaller
     if len(results) == 1:
         e = results[0]
-        text = c.fit_answer(e, _alternatives(query, box, e, model), speed_first)
+        text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first)
         priced = _at_user_price(query, box, e)
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
@@ -408,10 +416,29 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         alternatives = _alternatives(query, box, roomiest, model)
     asks_time = bool(re.search(r"\bhow long\b|\bseconds?\b|\blatency\b|\bper image\b",
                                query.text.lower()))  # fmt: skip
-    text = c.fit_table(results, alternatives, time_first=speed_first, prefer_time=asks_time)
+    text = c.fit_table(results, [*notes, *alternatives], time_first=speed_first,
+                       prefer_time=asks_time)  # fmt: skip
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
+
+
+def _largest_batch(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """A training batch the question did not give, too big for the GPU: the estimate at the
+    largest batch that fits (an image or BERT-style model trains at any batch)."""
+    if "error" in e or e["fits"] or query.batch or e.get("family", "llm") == "llm":
+        return None
+    if e["workload"] == "inference":
+        return None
+    args = estimate_args(query, e["gpu"], e["num_gpus"], model)
+    found = box.call("solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS and
+                                  k != "batch"}, "target": "max_batch"})  # fmt: skip
+    if "error" in found or not found.get("solution"):
+        return None
+    estimate = found["estimate"]
+    return estimate if estimate.get("fits") else None
 
 
 def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:

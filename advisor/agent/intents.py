@@ -208,6 +208,7 @@ _SPEED = _cues(
     r"\bhow many tokens\b",
     r"\bqps\b",
     r"\bsamples? per sec\w*\b",
+    r"\b(?:samples?|seqs?|sequences?|items?|frames?)/s(?:ec)?\b",
     r"\bimg/s\b",
     r"\bimages/s(?:ec)?\b",
     r"\bsequences per second\b",
