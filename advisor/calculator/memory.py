@@ -59,16 +59,27 @@ def weight_bytes(model: Model, precision: Precision) -> float:
     return block * precision.bytes_linear + embed * precision.bytes_embedding
 
 
+# macOS lets the GPU wire only part of a Mac's unified memory by default (Metal's
+# recommendedMaxWorkingSetSize): about 70% on Macs of 36 GB or less, about 75% above (the notes
+# of advisor/data/gpus/apple.yaml, with their sources); it can be raised by hand (sysctl
+# iogpu.wired_limit_mb, MLX's set_wired_limit), which the answer does not assume
+METAL_WIRED_SHARE = ((36.0, 0.70), (float("inf"), 0.75))
+
+
 def capacity_gb(gpu: GPU) -> float:
     """What the card really holds, in decimal GB.
 
     Datacenter cards with GDDR memory run with ECC on, which reserves 1/16 of it (a "16 GB" T4
-    shows 15,360 MiB); HBM carries its ECC bits separately.
+    shows 15,360 MiB); HBM carries its ECC bits separately. A Mac's GPU gets the share of unified
+    memory macOS lets it wire.
     """
     ecc = (
         15 / 16 if gpu.segment == "datacenter" and (gpu.memory_type or "").startswith("GDDR") else 1
     )
-    return gpu.memory_gb * GIB * CAPACITY_REPORTED * ecc / GB
+    wired = 1.0
+    if gpu.compute_stack == "metal":
+        wired = next(share for limit, share in METAL_WIRED_SHARE if gpu.memory_gb <= limit)
+    return gpu.memory_gb * GIB * CAPACITY_REPORTED * ecc * wired / GB
 
 
 def usable_gb(gpu: GPU, engine: EngineFactors) -> float:
