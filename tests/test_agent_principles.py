@@ -318,3 +318,16 @@ def test_a_training_batch_too_big_for_the_gpu_becomes_the_largest_that_fits(
     )
     assert [a["target"] for a in _calls(answer, "solve")] == ["max_batch"]
     _grounded(answer)
+
+
+def test_a_price_asked_beside_a_fit_is_answered_too(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "ryzen ai max 395 128gb desktop: how much is it, and does a 70b fit?"
+    )
+    assert "$1,999 new" in answer.text
+    assert _calls(answer, "purchase_prices") and not _calls(answer, "prices")
+    rented = rules_advisor.ask("what's an h100 sxm cost per hour and will llama 3 70b fit on it?")
+    assert "To rent: $" in rented.text or "/hour" in rented.text
+    # "how much vram" is not a price
+    vram = rules_advisor.ask("how much vram left if i run llama 3 8b on a 4090?")
+    assert not _calls(vram, "purchase_prices")

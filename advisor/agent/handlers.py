@@ -234,17 +234,25 @@ def advice(query: Query, box: ToolBox) -> Draft:
                 f"runs at its FP32 rate of {c.num(sheet['fp32_tflops'], 'TFLOPS')}.** It is "
                 "still useful for inference that fits its memory.\n\n" + text)  # fmt: skip
     notes = [n for n in (c.stack_note(sheet),) if n]
-    price = box.call("prices", {"gpu": gpu})
-    if price.get("summary_usd_per_gpu_hour"):
-        notes.append(f"To rent: {c.usd(price['summary_usd_per_gpu_hour']['median'])} per hour "
-                     f"(median of {price['count']} current prices).")  # fmt: skip
-    else:
-        bought = box.call("purchase_prices", {"gpu": gpu})
-        if bought.get("prices"):
-            notes.append(c.purchase(bought, query.condition or "new"))
+    price = price_note(query, box, gpu)
+    if price:
+        notes.append(price)
     if len(ref.ids) > 1:
         notes.append(f"'{ref.text}' has {len(ref.ids)} variants; this is the {sheet['name']}.")
     return Draft("\n\n".join([text, *notes]))
+
+
+def price_note(query: Query, box: ToolBox, gpu: str, buying: bool = False) -> str | None:
+    """What the GPU costs: its median rental, or its dated purchase price when it has no rental
+    (or the question buys)."""
+    price = {} if buying else box.call("prices", {"gpu": gpu})
+    if price.get("summary_usd_per_gpu_hour"):
+        return (f"To rent: {c.usd(price['summary_usd_per_gpu_hour']['median'])} per hour "
+                f"(median of {price['count']} current prices).")  # fmt: skip
+    bought = box.call("purchase_prices", {"gpu": gpu})
+    if bought.get("prices"):
+        return c.purchase(bought, query.condition or "new")
+    return None
 
 
 # ---------------------------------------------------------------- does the link matter
@@ -408,6 +416,9 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         e = results[0]
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first)
         priced = _at_user_price(query, box, e)
+        if priced is None and _PRICE_ASKED.search(query.text.lower()):
+            priced = price_note(query, box, e["gpu"], buying=bool(_BUY_WORDS.search(
+                query.text.lower())))  # fmt: skip
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
     alternatives: list[str] = []
@@ -421,6 +432,14 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
+
+
+# "how much, and can it hold a 70b?": the price asked beside the fit
+_PRICE_ASKED = re.compile(
+    r"\bhow much\b(?!\s+(?:vram|memory|ram|gpu memory|context|faster|slower|bigger|space|"
+    r"headroom|room|time|longer|does it need|do i need))|\bprice[ds]?\b|\bcosts?\b|\bpricing\b"
+)
+_BUY_WORDS = re.compile(r"\bbuy\w*|\bpurchas\w*|\bdesktop\b|\blaptop\b|\bmsrp\b|\bretail\b")
 
 
 def _largest_batch(

@@ -343,6 +343,7 @@ def normalise(text: str) -> str:
     text = _CJK.sub(r" \1 ", text)
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
+    text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
