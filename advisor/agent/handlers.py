@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from advisor.agent import compose as c
+from advisor.agent import glossary
 from advisor.agent.query import GpuRef, ModelRef, Query
-from advisor.agent.synthesis import best_sentences
+from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import ToolBox
 from advisor.answer import Citation
 
@@ -834,6 +835,9 @@ def explain(query: Query, box: ToolBox) -> Draft:
         emphasis.append(query.topic.replace("_", " "))
     found = [(p["id"], p["text"], p["section"]) for p in passages]
     chosen = best_sentences(query.text, found, emphasis)
+    concept = glossary.entry(query.topic)
+    if concept is not None:
+        return _concept(query, box, concept, chosen)
     figures = _figures_for(query, box)
     if not chosen:
         head = "The articles do not cover this question"
@@ -849,6 +853,62 @@ def explain(query: Query, box: ToolBox) -> Draft:
     body += ["", "The sentences are quoted from the cited articles as written."]
     cited = [box.citation(pid) for pid in dict.fromkeys(s.passage_id for s in chosen)]
     return Draft("\n".join(body), [q for q in cited if q is not None])
+
+
+def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[Any]) -> Draft:
+    """What the concept is first, then its figures on real hardware, then at most two article
+    sentences that speak of it (each cited); none when the articles say nothing on it."""
+    lines = [f"**{concept.lead}**", "", concept.more]
+    versus = _memory_types(query, box)
+    figures = glossary.figures(concept.topic, query, box)
+    if versus:
+        lines = [versus, "", concept.lead, concept.more]
+    else:
+        figures += _figures_for(query, box)
+    if figures:
+        lines += ["", *(f if f.startswith("- ") else f"- {f}" for f in figures)]
+    words = [w.lower() for w in concept.mentions]
+    asked = content_words(query.text) - content_words(" ".join(concept.mentions))
+    quoted = [  # on the concept, and on something else the question asks too
+        s for s in chosen
+        if any(w in s.text.lower() for w in words) and asked & content_words(s.text)
+    ][:2]  # fmt: skip
+    order = list(box.passages)
+    if quoted:
+        lines += ["", "From the articles:"]
+        lines += [f"- {s.text} [{order.index(s.passage_id) + 1}]" for s in quoted]
+    cited = [box.citation(pid) for pid in dict.fromkeys(s.passage_id for s in quoted)]
+    return Draft("\n".join(lines), [q for q in cited if q is not None])
+
+
+_MEMORY_TYPE = re.compile(r"\b(hbm\d?e?|gddr\d?x?)\b", re.IGNORECASE)
+
+
+def _type_name(kind: str) -> str:
+    """ "hbm2e" -> "HBM2e", "gddr6x" -> "GDDR6X": as datasheets write them."""
+    name = kind.upper()
+    return name[:-1] + "e" if name.startswith("HBM") and name.endswith("E") else name
+
+
+def _memory_types(query: Query, box: ToolBox) -> str | None:
+    """ "GDDR6 vs HBM2e, does it matter?": the most rented GPU of each type and its bandwidth,
+    the faster type first."""
+    said = list(dict.fromkeys(_type_name(m.group(1)) for m in _MEMORY_TYPE.finditer(query.text)))
+    if len(said) < 2:
+        return None
+    rows = []
+    for kind in said[:2]:
+        found = box.call("list_gpus", {"memory_type": kind, "top": 1}).get("gpus", [])
+        if not found:
+            return None
+        rows.append((kind, found[0]))
+    rows.sort(key=lambda r: -r[1]["bandwidth_gbs"])
+    (fast, a), (slow, b) = rows
+    return (f"**{fast} where bandwidth decides: the {a['name']} ({fast}) reads memory at "
+            f"{c.num(a['bandwidth_gbs'], 'GB/s')} against {c.num(b['bandwidth_gbs'], 'GB/s')} "
+            f"for the {b['name']} ({slow}).** Bandwidth sets LLM decode speed and the "
+            "memory-bound parts of training; compute-bound work (large-batch matrix "
+            "multiplies, image generation) depends on it much less.")  # fmt: skip
 
 
 def _figures_for(query: Query, box: ToolBox) -> list[str]:

@@ -279,7 +279,7 @@ _EXPLAIN = _cues(
     r"\bwhy (?:does|do|is|are|would)\b",
     r"\bexplain\b",
     r"\bdifference between\b",
-    r"\bwhat(?:'s| is| are) (?:the )?(?:point|deal|benefit|advantage)",
+    r"\bwhat(?:'?s| is| are) (?:the )?(?:point|deal|benefit|advantage)",
     r"\bactually a thing\b",
     r"\bmatter\b",
     r"\bhelp\w*\b",

@@ -541,7 +541,8 @@ _GPU_SHAPE = re.compile(
 )
 # precisions, sizes, units and other words shaped like GPU names
 _NOT_GPU = re.compile(
-    r"^(?:fp|bf|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx)\d",
+    r"^(?:fp|bf|tf|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
+    r"|mxfp|nvfp)\d",
     re.I,
 )
 _COMMON_WORDS = frozenset(

@@ -45,7 +45,7 @@ def _words(text: str) -> list[str]:
     return [w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower())]
 
 
-def _content(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
     return {w for w in _words(text) if w not in _STOP and len(w) > 1}
 
 
@@ -81,12 +81,12 @@ def best_sentences(
     passage's section title ("A Decision Framework") count for its sentences. Empty when none
     shares a content word with the question."""
     pool = [(pid, s) for pid, text, _section in passages for s in sentences(text)]
-    titles = {pid: _content(section) for pid, _text, section in passages}
+    titles = {pid: content_words(section) for pid, _text, section in passages}
     if not pool:
         return []
-    asked = _content(question)
-    stressed = {w for phrase in emphasis for w in _content(phrase)}
-    bags = [_content(s) for _pid, s in pool]
+    asked = content_words(question)
+    stressed = {w for phrase in emphasis for w in content_words(phrase)}
+    bags = [content_words(s) for _pid, s in pool]
     df: dict[str, int] = {}
     for bag in bags:
         for w in bag:
@@ -103,8 +103,8 @@ def best_sentences(
     scored = [s for s in scored if s.score >= 0.5 * scored[0].score] if scored else []
     chosen: list[Sentence] = []
     for s in scored:
-        bag = _content(s.text)
-        if any(len(bag & _content(c.text)) > 0.6 * min(len(bag), len(_content(c.text)))
+        bag = content_words(s.text)
+        if any(len(bag & content_words(c.text)) > 0.6 * min(len(bag), len(content_words(c.text)))
                for c in chosen):  # fmt: skip
             continue
         chosen.append(s)

@@ -1,0 +1,146 @@
+"""What a GPU concept is, in the team's plain words (advisor/data/glossary.yaml), and the figures
+that show it on real hardware: a GPU the question names, else a reference GPU that has the
+feature, each figure from a tool call so the number guard traces it. The explain answer leads
+with the entry and quotes only the article sentences that speak of the concept."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.agent import compose as c
+from advisor.agent.query import Query
+from advisor.agent.toolbox import ToolBox
+
+GLOSSARY = Path(__file__).resolve().parent.parent / "data" / "glossary.yaml"
+
+
+@dataclass(frozen=True)
+class Entry:
+    topic: str
+    lead: str
+    more: str
+    mentions: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def entries() -> dict[str, Entry]:
+    rows = yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))
+    return {r["topic"]: Entry(r["topic"], r["lead"], r["more"], tuple(r["mentions"])) for r in rows}
+
+
+def entry(topic: str | None) -> Entry | None:
+    return entries().get(topic or "")
+
+
+# ---------------------------------------------------------------- figures
+
+Figures = Callable[[Query, ToolBox, str], list[str]]
+
+
+def _sheet(query: Query, box: ToolBox, reference: str) -> dict[str, Any] | None:
+    gpu = next((ref.ids[0] for ref in query.gpus if ref.ids), reference)
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    return None if "error" in sheet else sheet
+
+
+def _rates(field: str, base: str, what: str, reference: str) -> Figures:
+    """A GPU's rate in one format against another ("TF32 156 against FP32 19.5 TFLOPS")."""
+
+    def figures(query: Query, box: ToolBox, _topic: str) -> list[str]:
+        s = _sheet(query, box, reference)
+        if s is None:
+            return []
+        if not s.get(field):
+            return [f"The {s['name']} has no {what}."]
+        return [
+            f"On the {s['name']}: {c.num(s[field], 'TFLOPS')} {what} against "
+            f"{c.num(s[base], 'TFLOPS')} {BASE_LABELS[base]}."
+        ]
+
+    return figures
+
+
+BASE_LABELS = {
+    "fp32_tflops": "FP32 without tensor cores",
+    "fp16_bf16_dense_tflops": "dense FP16/BF16",
+}
+
+
+def _link(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    s = _sheet(query, box, "h100-sxm5-80gb")
+    if s is None or not s.get("gpu_link_gbs_per_direction"):
+        return []
+    pcie = box.call("pcie_links", {"gens": [s.get("pcie_gen") or 4]})
+    lines = [f"On the {s['name']}: NVLink {c.num(s['gpu_link_gbs_per_direction'], 'GB/s')} "
+             f"each way"]  # fmt: skip
+    if "error" not in pcie:
+        row = pcie["links"][0]
+        lines[0] += f", against {c.num(row['gbs'], 'GB/s')} for PCIe {row['gen']}.0 x16."
+    return lines
+
+
+def _mig(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    s = _sheet(query, box, "a100-sxm4-80gb")
+    if s is None:
+        return []
+    if not isinstance(s.get("mig_max_instances"), int):
+        return [f"The {s['name']} has no MIG."]
+    return [f"On the {s['name']}: up to {s['mig_max_instances']} instances of about "
+            f"{c.num(s['mig_smallest_gb'], 'GB')} each."]  # fmt: skip
+
+
+def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
+    """Weights in 16 and 4 bits (quantization), or the KV cache at the question's context."""
+    model = next((m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")), None)
+    model = model or "llama-3.1-8b"
+    args: dict[str, Any] = {"model": model, "gpu": "2000gb", "workload": "inference"}
+    if topic == "kv_cache":
+        args["context"] = query.context or 32768
+        e = box.call("estimate", {**args, "precision": "bf16"})
+        if "error" in e:
+            return []
+        return [f"{e['model_name']} at {e['context']:,} tokens of context: a KV cache of "
+                f"{c.num(e['breakdown_gb']['kv_cache'], 'GB')} for one sequence, beside "
+                f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights in bf16."]  # fmt: skip
+    full = box.call("estimate", {**args, "precision": "bf16"})
+    four = box.call("estimate", {**args, "precision": "q4_k_m"})
+    if "error" in full or "error" in four:
+        return []
+    return [f"{full['model_name']}'s weights: {c.num(full['breakdown_gb']['weights'], 'GB')} in "
+            f"bf16, {c.num(four['breakdown_gb']['weights'], 'GB')} in GGUF Q4_K_M."]  # fmt: skip
+
+
+def _pcie(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    links = box.call("pcie_links", {"gens": [3, 4, 5]})
+    if "error" in links:
+        return []
+    return ["Each way, x16: " + "; ".join(f"PCIe {r['gen']}.0 {c.num(r['gbs'], 'GB/s')}"
+                                          for r in links["links"]) + "."]  # fmt: skip
+
+
+FIGURES: dict[str, Figures] = {
+    "tf32": _rates("tf32_dense_tflops", "fp32_tflops", "dense TF32 tensor", "a100-sxm4-80gb"),
+    "fp8": _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb"),
+    "sparsity": _rates(
+        "fp16_bf16_sparse_tflops", "fp16_bf16_dense_tflops", "sparse FP16/BF16", "a100-sxm4-80gb"
+    ),
+    "tensor_cores": _rates(
+        "fp16_bf16_dense_tflops", "fp32_tflops", "dense FP16/BF16 tensor", "rtx-4090"
+    ),
+    "nvlink": _link,
+    "mig": _mig,
+    "kv_cache": _model_memory,
+    "quantization": _model_memory,
+    "pcie": _pcie,
+}
+
+
+def figures(topic: str, query: Query, box: ToolBox) -> list[str]:
+    found = FIGURES.get(topic)
+    return found(query, box, topic) if found else []
