@@ -22,6 +22,7 @@ from advisor.agent import compose as c
 from advisor.agent.handlers import Draft, estimate_args, gpu_choices
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import ToolBox
+from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 
 REFERENCE_MODEL = ModelRef("Llama-3.1-8B", ("llama-3.1-8b",), "llm")  # an LLM job named by none
 REFERENCE_TRAINING = ("resnet-50", "vision")  # a training job named by none: the articles' own
@@ -130,7 +131,7 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
     else:
         head = f"**No: {figures}.**"
     engine = str(many.get("engine") or "")
-    if key == "decode_tokens_per_s" and engine in ("llama.cpp", "exllamav2", "hf", "autoawq"):
+    if key == "decode_tokens_per_s" and engine not in TENSOR_PARALLEL_ENGINES:
         why = (
             "Split by layers (the default here), the cards work one after the other on each "
             "token: each reads its share of the weights at its own "
