@@ -91,7 +91,7 @@ def test_an_explain_answer_quotes_cited_sentences_not_passages(rules_advisor: An
     assert 1 <= len(quoted) <= 3 and len(answer.text) < 2200
     texts = " ".join(re.sub(r"\s+", " ", c.text) for c in answer.citations)
     for line in quoted:  # each sentence is the article's own, word for word
-        sentence = re.sub(r"\*\*|\s*\[\d\]$", "", line).strip()
+        sentence = re.sub(r"\*\*|\s*\[\d\]$|^- ", "", line).strip()
         assert sentence[:60] in texts
     assert "bandwidth" in quoted[0].lower()
 

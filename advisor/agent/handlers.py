@@ -877,6 +877,7 @@ def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[A
     if quoted:
         lines += ["", "From the articles:"]
         lines += [f"- {s.text} [{order.index(s.passage_id) + 1}]" for s in quoted]
+        lines += ["", "The sentences are quoted from the cited articles as written."]
     cited = [box.citation(pid) for pid in dict.fromkeys(s.passage_id for s in quoted)]
     return Draft("\n".join(lines), [q for q in cited if q is not None])
 
