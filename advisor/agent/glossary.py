@@ -15,7 +15,7 @@ import yaml
 
 from advisor.agent import compose as c
 from advisor.agent.query import Query
-from advisor.agent.toolbox import ToolBox
+from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "data" / "glossary.yaml"
 
@@ -99,7 +99,7 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
     """Weights in 16 and 4 bits (quantization), or the KV cache at the question's context."""
     model = next((m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")), None)
     model = model or "llama-3.1-8b"
-    args: dict[str, Any] = {"model": model, "gpu": "2000gb", "workload": "inference"}
+    args: dict[str, Any] = {"model": model, "gpu": REFERENCE_MEMORY, "workload": "inference"}
     if topic == "kv_cache":
         args["context"] = query.context or 32768
         e = box.call("estimate", {**args, "precision": "bf16"})

@@ -17,7 +17,7 @@ from advisor.agent import compose as c
 from advisor.agent import glossary
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
-from advisor.agent.toolbox import ToolBox
+from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.answer import Citation
 
 MAX_GPUS_PER_ANSWER = 4
@@ -475,9 +475,6 @@ def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:
     gpus = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
     return c.user_priced(result, gpus if per_node else e["gpu_name"], node=e["num_gpus"]
                          if per_node else None).replace("**", "**At your price: ", 1)  # fmt: skip
-
-
-REFERENCE_MEMORY = "2000gb"  # a GPU roomy enough for anything: what a job needs, on none
 
 
 def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:

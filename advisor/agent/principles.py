@@ -21,7 +21,7 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent.handlers import Draft, estimate_args, gpu_choices
 from advisor.agent.query import GpuRef, ModelRef, Query
-from advisor.agent.toolbox import ToolBox
+from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 
 REFERENCE_MODEL = ModelRef("Llama-3.1-8B", ("llama-3.1-8b",), "llm")  # an LLM job named by none
@@ -482,9 +482,9 @@ def training_memory(query: Query, box: ToolBox) -> Draft | None:
     model = _model(query)
     base = replace(query, precision=None)
     run = box.call("estimate", estimate_args(replace(base, workload="inference"),
-                                             REFERENCE_GPU, None, model))  # fmt: skip
+                                             REFERENCE_MEMORY, None, model))  # fmt: skip
     tune = box.call("estimate", estimate_args(replace(base, workload="finetune-full"),
-                                              REFERENCE_GPU, None, model))  # fmt: skip
+                                              REFERENCE_MEMORY, None, model))  # fmt: skip
     if "error" in run or "error" in tune:
         return None
     parts = tune["breakdown_gb"]
@@ -504,9 +504,6 @@ def training_memory(query: Query, box: ToolBox) -> Draft | None:
         "base; 8-bit or paged optimizers, pure bf16 and gradient checkpointing cut the rest."
     )
     return Draft("\n\n".join(lines))
-
-
-REFERENCE_GPU = "2000gb"  # a GPU roomy enough for anything: what a job needs, on none
 
 
 # ---------------------------------------------------------------- MIG for small models

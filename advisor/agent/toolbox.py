@@ -11,6 +11,8 @@ from advisor.answer import Citation, NumberRef, ToolCall
 from advisor.tools import call_tool
 
 Emit = Callable[[dict[str, Any]], None]
+# a GPU roomy enough for anything, for the tools' generic "<N>gb" GPU: what a job needs, on none
+REFERENCE_MEMORY = "2000gb"
 
 
 @dataclass
