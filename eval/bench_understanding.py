@@ -54,7 +54,8 @@ def _natural(catalog: Any) -> tuple[dict[str, Any], list[float]]:
     out = {}
     for split in natural.SPLITS:
         mine = [s for c, s in scores if understanding.split_of(c["id"]) == split]
-        out[split] = understanding.summary(mine)
+        if mine:
+            out[split] = understanding.summary(mine)
     return out, times
 
 
@@ -105,10 +106,11 @@ def markdown(r: dict[str, Any]) -> str:
         f"(target p50 <= {TARGETS['p50_ms']:g} ms).",
         "",
         "The natural split is scored by the fields its writer stated; dev is the half the parser "
-        "was tuned on (its failures were read), held-out the half that was not. Per field:",
+        "was tuned on (its failures were read), held-out the half that was not, fresh the cases "
+        "written blind later (eval/golden/natural/fresh.yaml). Per field:",
         "",
-        "| field | paraphrases | natural dev | natural held-out |",
-        "|---|---|---|---|",
+        "| field | paraphrases | " + " | ".join(f"natural {s}" for s in r["natural"]) + " |",
+        "|---|" + "---|" * (1 + len(r["natural"])),
     ]
     fields = sorted(set(para["per_field"]) | {f for s in r["natural"].values()
                                                 for f in s["per_field"]})  # fmt: skip

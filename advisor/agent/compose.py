@@ -27,8 +27,8 @@ OUT_OF_SCOPE = (
     "whether a model fits, speed, training time, rental and purchase cost, which GPU to pick)."
 )
 INVALID = (
-    "I could not read a question in that. Ask me about GPUs for machine learning, for example "
-    '"Will Llama-3-8B fit on an RTX 4090?"'
+    "I could not read a question in that. I answer questions about GPUs for machine learning "
+    '(for example: "Will Llama-3-8B fit on an RTX 4090"). What would you like to know?'
 )
 ASK_BACK = (
     "To pick a GPU or check a fit I need the job: which model (e.g. Llama 3.1 8B, SDXL, "

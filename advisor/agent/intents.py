@@ -100,6 +100,15 @@ _NOT_OURS = _cues(
     r"\bhaiku\b",
     r"\bweather\b",
     r"\brecipe\b",
+    r"\bstock (?:price|market)\b|\bshare price\b|\bshould i invest\b"
+    r"|\b(?:amd|nvidia|nvda|intel|amzn|tsmc) (?:stock|shares)\b",
+    r"\bbook (?:me|us)\b|\breserve (?:me|us)\b|\blaunch (?:me|us) an?\b",
+)
+# games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
+_GAMING = re.compile(r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b")
+_ML = re.compile(
+    r"\b(?:ml|ai|llms?|models?|training|train|inference|deep learning|cuda|fine-?tun\w*|"
+    r"diffusion|pytorch|tensorflow)\b"
 )
 _SQL = _cues(
     r"\bselect\s.+\sfrom\b",
@@ -110,10 +119,14 @@ _SQL = _cues(
     r";\s*--",
     r"'\s*or\s*'?1'?\s*=\s*'?1",
 )
-_GREETING = re.compile(
-    r"\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|cheers|help|good (?:morning|evening)"
-    r"|what can you do|who are you|what do you do)(?:\s+\w+)?\W*"
+_GREETING = re.compile(  # one or more social phrases and nothing else
+    r"(?:\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|ty|cheers|help|good (?:morning|evening)"
+    r"|what can you do|who are you|what do you do|how does this work|great|awesome|perfect|cool"
+    r"|nice|ok(?:ay)?|got it|that helped(?: a lot)?|that was helpful|much appreciated"
+    r"|appreciate it)(?:\s+\w+)?\W*)+"
 )
+# a keyboard row mashed: "asdfghjkl", "qwerty"
+_MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(
     r"\bbuy\w*",
     r"\bsh\w{1,4}d (?:i|we) by\b",  # "shoud i by": the typo survives the spelling fix
@@ -207,6 +220,7 @@ _SPEED = _cues(
     r"\bseconds? per image\b",
     r"\bhow many tokens\b",
     r"\bqps\b",
+    r"\b(?:req|requests?)\s?(?:/|per)\s?(?:s|sec|second)\b",
     r"\bsamples? per sec\w*\b",
     r"\b(?:samples?|seqs?|sequences?|items?|frames?)/s(?:ec)?\b",
     r"\bimg/s\b",
@@ -294,6 +308,10 @@ _EXPLAIN = _cues(
 _SCRIPTS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\u0400-\u04ff]")
 
 
+# a question about CPUs, not GPUs: "best cpu for running llms? threadripper or epyc"
+_CPU_ONLY = re.compile(r"\b(?:best|which|what) cpu\b|\bthreadripper\b|\bepyc\b|\bxeon\b")
+
+
 def _entities(q: Query) -> bool:
     return bool(q.gpus or q.models or q.memory_gb)
 
@@ -302,8 +320,8 @@ def _entities(q: Query) -> bool:
 
 
 def _invalid(q: Query, low: str) -> bool:
-    if not re.search(r"[^\W_]", low):
-        return True  # emoji, punctuation
+    if not re.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
+        return True  # emoji, punctuation, a keyboard row
     return bool(_SQL.search(low)) and not _entities(q)
 
 
@@ -312,8 +330,14 @@ def _greeting(q: Query, low: str) -> bool:
 
 
 def _out_of_scope(q: Query, low: str) -> bool:
+    if _GAMING.search(low) and not _ML.search(low) and not q.models:
+        return True  # "is the 5090 good for cyberpunk at 4k"
     if _entities(q) or q.workload or q.topic:
-        return bool(re.search(r"\b(?:joke|poem|song|story|limerick|haiku)\b", low))
+        return bool(
+            re.search(r"\b(?:joke|poem|song|story|limerick|haiku)\b", low)
+            or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
+            or (_CPU_ONLY.search(low) and not q.gpus)
+        )
     if _SCRIPTS.search(low):
         return False  # another script: the entities decide, not English cues
     return not _GPU_WORDS.search(low) or bool(_NOT_OURS.search(low))
@@ -332,6 +356,8 @@ def _rent_or_buy(q: Query, low: str) -> bool:
 
 
 def _buy(q: Query, low: str) -> bool:
+    if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
+        return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
     if _advice(q, low) and not q.budget and not re.search(r"\b(?:buy|purchas)\w*", low):
         return False  # "is a P40 any good for training? cheap on ebay": the judgement first
     return bool(_BUY.search(low)) or bool(q.budget and q.budget.kind == "buy")
@@ -355,10 +381,21 @@ def _cost(q: Query, low: str) -> bool:
         low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
     # "a 10kW rack budget", "power budget": watts, not money
     low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
-    return bool(_MONEY.search(low) and asked)
+    return bool((_MONEY.search(low) or q.user_price_usd_per_hour) and asked)
 
 
 def _speed(q: Query, low: str) -> bool:
+    if (
+        q.fields
+        and not q.models
+        and not q.workload_given
+        and re.search(
+            r"\bflops\b|\btf32\b|"
+            r"\bfp(?:8|16|32|64)\b",
+            low,
+        )
+    ):
+        return False  # "the TF32 throughput of the A100": a datasheet figure
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
 
 
@@ -381,6 +418,14 @@ def _recommend(q: Query, low: str) -> bool:
         return False  # "is 24 GB enough for gemma 2 27b": a fit question
     if q.models and not q.gpus and _MEMORY_ASKED.search(low):
         return False  # "how much vram does llama 3 8b need": the memory it needs
+    if (
+        q.budget
+        and q.budget.kind
+        and not q.gpus
+        and (q.models or q.workload_given)
+        and not re.search(r"\bhow (?:long|many hours|much time)\b", low)
+    ):
+        return True  # "rent budget 2 bucks an hour max, want to serve mixtral": a job and a cap
     return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
 
 

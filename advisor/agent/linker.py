@@ -719,7 +719,7 @@ def _strip_formats(chunk: list[Token]) -> tuple[list[Token], str | None]:
     core: list[Token] = []
     for w in chunk:
         kept = []
-        for part in re.split(r"-|\.(?=(?:gguf|q\d|awq|gptq|mlx|exl2|safetensors)\b)", w.low):
+        for part in re.split(r"-|\.(?=(?:gguf|q\d\w*|awq|gptq|mlx|exl2|safetensors)\b)", w.low):
             if _FORMAT_WORDS.match(part):
                 fmt = fmt or _format_precision(part)
             elif part:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import Draft, unresolved, workload_of
 from advisor.agent.query import Query
@@ -46,6 +47,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
     else:
         draft = INTENTS[query.intent].handler(query, box)
         draft.text = _yes_or_no_first(query, draft.text)
+    if query.intent in _SHEET_INTENTS:
+        draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
     for model in query.models:
         if model.note and model.about:  # the note quotes the entry's size: looked up, not recalled
@@ -56,6 +59,33 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if notes:
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+# ---------------------------------------------------------------- the GPUs' own figures
+
+# answers about what a named GPU can do show its datasheet line (memory, bandwidth, compute,
+# power) when the answer has not already given those figures: the reader sees what decides it
+_SHEET_INTENTS = ("fit", "speed", "solve", "train_time", "advice", "cost")
+MAX_SHEETS = 3
+
+
+def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
+    lines = []
+    for ref in query.gpus[:MAX_SHEETS]:
+        if len(ref.ids) != 1:
+            continue
+        sheet = box.call("gpu_specs", {"gpu": ref.ids[0]})
+        if "error" in sheet:
+            continue
+        line = c.sheet_summary(sheet)
+        figures = [c.num(sheet["memory_gb"], "GB"), c.num(sheet["bandwidth_gbs"], "GB/s")]
+        if line in text or line in lines or all(f in text for f in figures):
+            continue
+        lines.append(line)
+    if not lines:
+        return text
+    head, _, rest = text.partition("\n\n")  # after the verdict and its first paragraph
+    return "\n\n".join([head, "\n".join(lines), rest]) if rest else f"{text}\n\n" + "\n".join(lines)
 
 
 # ---------------------------------------------------------------- yes or no first
@@ -70,6 +100,7 @@ _YES_NO = re.compile(
 )
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
 _LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on one\b", re.MULTILINE)
+_QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
 _OWN_LEAD = (
     "principle",
     "link",
@@ -90,6 +121,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+    leaner = _QLORA_FITS.search(text)
+    if leaner and costed and query.workload == "finetune":  # the method was not said
+        return "**Yes with QLoRA, no with LoRA in 16 bits: " + text[len("**No: ") :]
     if _VERDICT_START.search(text):
         return text
     head = text.split("\n", 1)[0]

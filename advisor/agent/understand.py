@@ -183,10 +183,10 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
 )
 # datasheet fields and the words that ask for them
 FIELD_WORDS: dict[str, str] = {
-    "memory_gb": r"\b(?:vram|memory|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
+    "memory_gb": r"\b(?:vram|memory|mem|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
-    "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
+    "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
@@ -228,8 +228,14 @@ TOPIC_WORDS: dict[str, str] = {
 # well-known data sets: (pattern, samples in one epoch, what a sample is, source)
 DATASETS: tuple[tuple[str, str, float, str], ...] = (
     (
+        "ImageNet-21k",
+        r"\bimagenet-?(?:21k|22k)\b",
+        14_197_122,
+        "https://www.image-net.org/about.php (14,197,122 images in the full ImageNet)",
+    ),
+    (
         "ImageNet-1k",
-        r"\bimagenet(?:-?1k)?\b",
+        r"\bimagenet(?:-?1k)?\b(?!-?2[12]k)",
         1_281_167,
         "https://www.image-net.org/challenges/LSVRC/2012/ (1,281,167 training images)",
     ),
@@ -378,7 +384,28 @@ def _count(word: str) -> float:
 _BATCH_NUMBER = re.compile(r"\b(?:batch(?:[- ]size)?|bs)\s?[=:]?\s?\d+\b")
 
 
+# "1k tokens in and 200 out", "500 in / 100 out", "2k in, 256 out": prompt and reply lengths
+_IN_OUT = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s?(k)?\s?(?:tokens?\s)?(?:in|input|prompt)\b\s?(?:and|/|,|\+|&)?\s?"
+    r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:tokens?\s)?(?:out|output)\b"
+)
+
+
+def _tokens(n: str, k: str | None) -> int:
+    return int(float(n) * (1000 if k else 1))
+
+
+def _k_tokens(n: str, unit: str | None) -> float:
+    """A context length: "8k" is 8,192 (and 1k-256k likewise), "10k" ten thousand."""
+    value = float(n) * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
+    if unit == "k" and value % 1000 == 0 and float(n) not in (1, 2, 4, 8, 16, 32, 64, 128, 256):
+        value = float(n) * 1000
+    return value
+
+
 def _context(low: str) -> int | None:
+    if m := _IN_OUT.search(low):
+        return int(_k_tokens(m.group(1), m.group(2)))
     m = re.search(
         r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
         r"length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens|input)"
@@ -395,9 +422,7 @@ def _context(low: str) -> int | None:
         if m.group(1)
         else ((m.group(3), m.group(4)) if m.group(3) else (m.group(5), m.group(6)))
     )
-    value = float(n) * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
-    if unit == "k" and value % 1000 == 0 and float(n) not in (1, 2, 4, 8, 16, 32, 64, 128, 256):
-        value = float(n) * 1000  # "10k" tokens is ten thousand; "8k" is 8,192
+    value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
 
 
@@ -419,17 +444,24 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         low,
     )
     users = re.search(
-        r"(\d[\d,]*)\s(?:concurrent |simultaneous |parallel |active )?(?:users|people|requests|"
-        r"streams|sessions|customers|employees|devs|developers|clients)\b|(\d+)\s(?:concurrent|"
-        r"simultaneous|parallel)\b",
+        r"(\d[\d,]*)\s(?:concurrent |simultaneous |parallel |active )?(?:users|people|ppl|requests|"
+        r"streams|sessions|customers|employees|devs|developers|clients|engineers|students)\b"
+        r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
-    concurrency = int(_number(users.group(1) or users.group(2))) if users else None
+    concurrency = int(_number(next(g for g in users.groups() if g))) if users else None
+    if concurrency is None and re.search(
+        r"\b(?:single|one|a lone|just one)\s(?:concurrent\s)?(?:user|request|stream|session)\b",
+        low,
+    ):
+        concurrency = 1  # "single user", "latency for a single request"
     rate = _number(rps.group(1) or rps.group(2)) if rps else None
     return concurrency, rate
 
 
 def _output_tokens(low: str) -> int | None:
+    if m := _IN_OUT.search(low):
+        return _tokens(m.group(3), m.group(4))
     m = re.search(
         r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?))"
@@ -468,7 +500,8 @@ _UNIT_HOURS = {
 def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
-    if re.search(r"\b24/7\b|\baround the clock\b|\ball month\b", low):
+    nonstop = re.search(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b", low)
+    if re.search(r"\ball month\b", low):
         return 730.0
     hours = None
     for m in _DURATION.finditer(low):
@@ -488,6 +521,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         ):
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         break
+    if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it
+        hours = 730.0
     share = re.search(r"(\d{1,3})\s?%\s?(?:of the time|utili[sz]ation|utilized|busy)", low)
     if hours and share:
         hours *= float(share.group(1)) / 100
@@ -516,6 +551,7 @@ def _use_rate(low: str) -> float | None:
 
 _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
+    rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars|bucks|eur|euros?)\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
@@ -531,9 +567,10 @@ _PER_HOUR = re.compile(
 )
 _PER_MONTH = re.compile(r"^\s?(?:/|per|a|each)\s?(?:mo|month)\b")
 _CAP = re.compile(
-    r"(?:under|below|less than|max(?:imum)?|at most|up to|budget(?: is| of)?|<|within"
-    r"|no more than|cheaper than)\s*(?:of\s)?~?\s*$"
+    r"(?:under|below|less than|max(?:imum)?|at most|up to|budget(?: is| of)?(?: around| about"
+    r"| roughly| of about)?|<|within|no more than|more than|cheaper than|spend)\s*(?:of\s)?~?\s*$"
 )
+_CAP_AFTER = re.compile(r"^\s?(?:max(?:imum)?|tops|at most|or less|or under)\b")
 
 
 def _money(low: str) -> list[tuple[float, str, int]]:
@@ -541,8 +578,8 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     out = []
     for m in _MONEY.finditer(low):
         groups = m.groups()
-        pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 7, 9) if groups[i]]
-        n, scale = pairs[0] if pairs else (groups[6], None)
+        pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 6, 9, 11) if groups[i]]
+        n, scale = pairs[0] if pairs else (groups[8], None)
         scale = (scale or "").lower()
         value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
@@ -580,7 +617,10 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
     money = _money(low)
     price, budget = None, None
     for value, per, pos in money:
-        capped = _CAP.search(low[max(0, pos - 16) : pos])
+        end = re.search(r"(?:hour|hr|h|hora)\b", low[pos:])
+        capped = _CAP.search(low[max(0, pos - 24) : pos]) or (
+            end and _CAP_AFTER.search(low[pos + end.end() : pos + end.end() + 12])
+        )
         if per == "hour" and not capped:
             price = price if price is not None else value
         elif per == "hour":
@@ -605,6 +645,10 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
         negated = buy and re.search(
             r"(?:\bnot|\bno|\binstead of)\s+$", low[max(0, buy.start() - 10) : buy.start()]
         )
+        if per == "total" and re.search(
+            r"\bmonthly (?:budget|spend)\b|\bbudget (?:per|a) month\b", low
+        ):
+            per = "month"  # "monthly budget $800"
         kind = (
             "rent" if per == "month" else "buy" if buy and not negated else "rent" if rent else None
         )
@@ -619,6 +663,15 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
 
 
 def _train_tokens(low: str) -> float | None:
+    per = re.search(  # "200k samples avg 1k tokens": samples x their average length
+        rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
+        rf"|conversations)\b,?\s(?:of\s)?(?:avg|average|~|about|around|at|each|x)\.?\s?~?"
+        rf"{_NUM}\s?(k)?\s?tokens\b",
+        low,
+    )
+    if per:
+        count = _number(per.group(1)) * _SCALE.get((per.group(2) or "").lower(), 1)
+        return count * _number(per.group(3)) * (1000 if per.group(4) else 1)
     m = re.search(
         rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion)?\s?(?:training |of )?"
         r"tokens\b(?!\s?(?:/|per)\s?s)",
@@ -639,7 +692,7 @@ def _epochs(low: str) -> float | None:
     m = re.search(rf"{_WORD_NUM}\s?epochs?\b", low)
     if m:
         return _count(m.group(1))
-    return 1.0 if re.search(r"\b(?:an|one|1|a single) epoch\b", low) else None
+    return 1.0 if re.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
 
 def _samples(low: str) -> tuple[float | None, str | None, float | None]:
@@ -647,9 +700,10 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     for name, pattern, samples, _source in DATASETS:
         if re.search(pattern, low):
             return samples, name, None
-    images = re.search(
-        rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:images|pictures|photos|samples"
-        r"|examples|rows|sequences|documents|pics)\b",
+    images = re.search(  # "20k 512x512 images": the count, not the resolution
+        rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
+        r"(?:images|pictures|photos|samples|examples|rows|sequences|documents|pics|sentences"
+        r"|conversations|dialogues|pairs)\b",
         low,
     )
     if images:
@@ -795,8 +849,10 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         return "finetune"  # "train llama on my data" is a fine-tune
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
         return "finetune-full" if name != "train" and "train" not in low.split() else "train"
-    if family == "diffusion" and name == "finetune":
-        return "finetune-full"
+    if name in ("finetune-full", "train") and re.search(r"\bfrom scratch\b|\bpre-?train", low):
+        return "train"  # "train a small diffusion model from scratch"
+    if family in ("diffusion", "speech") and name == "finetune":
+        return "finetune-full"  # a Whisper or SD fine-tune trains every weight unless LoRA is said
     if family in ("diffusion", "speech") and name == "train":
         return "finetune-full" if family == "diffusion" else "inference"
     return name
@@ -916,6 +972,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
             workload, given = "train", True  # billions of tokens: pre-training
         elif family in ("vision", "transformer") and (_epochs(low) or _samples(low)[0]):
             workload, given = "train", True  # "imagenet resnet50 ... how long"
+    if workload == "finetune" and any(m.precision == "nf4" for m in models):
+        workload = "finetune-qlora"  # "Llama-3.1-8B-Instruct-bnb-4bit training": a 4-bit base
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
     notes = tuple(n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n)
@@ -933,7 +991,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     q = Query(
         text=text,
         intent="",
-        gpus=gpus,
+        gpus=_counted(gpus, loose, low),
         models=models,
         workload=workload,
         workload_given=given,
@@ -1092,6 +1150,14 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)",
         low,
     )
+    if not m and gpus:  # the named card's count said by a verb: "need 3 for a week",
+        # "putting 4 in a tower", "bridge two", "a second 3090" (one more: two in all)
+        m = re.search(
+            rf"\b(?:need|get|buy|put|putting|run|running|rent|renting|bridge|bridging|stack|"
+            rf"add|adding)\s{_WORD_NUM}\b(?![.,/]\d)(?=\s(?:in|into|for|together|of|to)\b|\s?[,.?!]"
+            rf"|\s?$)",
+            low,
+        )
     if not m:
         return None
     if m.group(0).startswith("both"):
@@ -1099,6 +1165,20 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     word = next(g for g in m.groups() if g)
     value = int(_count(word))
     return value if 0 < value <= 100_000 else None
+
+
+def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[GpuRef, ...]:
+    """A count said apart from the one GPU named belongs to it ("p40s ... get 4 of them"); "a
+    second 3090" is two of them."""
+    gpus = tuple(
+        replace(g, count=2)
+        if g.count is None and re.search(rf"\bsecond\s+{re.escape(g.text.lower())}", low)
+        else g
+        for g in gpus
+    )
+    if loose is None or len({g.ids for g in gpus}) != 1 or any(g.count for g in gpus):
+        return gpus
+    return tuple(replace(g, count=loose) for g in gpus)
 
 
 _MAX_CONTEXT = re.compile(
@@ -1109,6 +1189,9 @@ _MAX_CONTEXT = re.compile(
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
     r"(?:\w+\s)?batch"
+    # "how many concurrent users can one a100 serve", "how many parallel requests fit"
+    r"|how many (?:concurrent |parallel |simultaneous )?(?:users|requests|sessions|streams|"
+    r"sequences|chats|clients)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
 )
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
 # object counted is GPUs (a GPU word or a name with digits), never "tok/s"
@@ -1120,6 +1203,12 @@ _MIN_GPUS = re.compile(
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
+    # "fewest h100s to", "min number of a100 80gb to serve", "smallest number of mi300x to run",
+    # "how many 3090s for qlora": a count of named cards asked, with the job after it
+    rf"|(?:fewest|smallest number of|lowest number of|min(?:imum)? number of|least number of)"
+    rf"\s{_GPUS_COUNTED}\s(?:to|for|needed|required|that)\b"
+    rf"|how many [a-z]*\d+(?![\d.]*b\b)\w*(?:\s(?:tis|supers|ultras|maxes|pros|xts|xtxs))?s?"
+    rf"\s(?:\w+\s){{0,2}}?(?:to|for)\s(?!(?:the|a|an|one|each) (?:hour|day|month|year|week|sec))"
 )
 
 

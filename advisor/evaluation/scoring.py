@@ -36,10 +36,12 @@ CATEGORIES = (
     "workloads",
     "purchase",
     "advice",
+    "advice_fresh",
 )
 # categories written after the gate was set (image, diffusion and speech models; buying; advice
+# and advice_fresh, the latter written blind by a tester who never read the advisor's code
 # and explanations scored on the answer's shape): reported on their own lines, not gated yet
-REPORTED_ONLY = ("workloads", "purchase", "advice")
+REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh")
 EXPECT_KEYS = {
     "tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify",
     # the shape of an advice or explain answer

@@ -78,6 +78,9 @@ SCORED = (
 )
 
 
+_FIELD_SYNONYMS = {"gpu_link": "interconnect_gbs", "gpu_link_gbs": "interconnect_gbs"}
+
+
 @dataclass
 class CaseScore:
     id: str
@@ -100,8 +103,14 @@ def load_natural(folder: Path | None = None) -> list[dict[str, Any]]:
     return cases
 
 
+FRESH_PREFIX = "nat-fresh-"  # eval/golden/natural/fresh.yaml: written blind, never tuned on
+
+
 def split_of(case_id: str) -> str:
-    """'dev' or 'held-out', fixed by the id's hash: the parser is tuned on dev only."""
+    """'dev' or 'held-out', fixed by the id's hash: the parser is tuned on dev only. The blind
+    cases of fresh.yaml are a split of their own ('fresh'): scored once, not read while tuning."""
+    if case_id.startswith(FRESH_PREFIX):
+        return "fresh"
     return "dev" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 2 == 0 else "held-out"
 
 
@@ -161,8 +170,9 @@ def _compare(
         return ok, f"{budget} for {want}", []
     if key == "dataset":
         return _dataset(want, got)
-    if key == "fields":
-        return set(want) <= set(got.fields), f"{got.fields} for {want}", []
+    if key == "fields":  # the catalog's link fields are one askable field, the GPU-to-GPU link
+        asked = {_FIELD_SYNONYMS.get(f, f) for f in want}
+        return asked <= set(got.fields), f"{got.fields} for {want}", []
     if key == "resolution":
         side = int(str(want).split("x")[0])
         return got.resolution == side, f"{got.resolution} for {want}", []
