@@ -80,6 +80,9 @@ Fine-tuning
     "bf16 (pure)"), zero_stage (Megatron's distributed optimizer = 1), tp / pp, LoRA rank
     (r, lora_r, lora_rank, rank) and targets (all linear -> all; q_proj,v_proj -> qv; qwen's
     c_attn and ms-swift's DEFAULT -> attention). DoRA, rsLoRA, LoRA-FA and AdaLoRA count as LoRA.
+    Where a source profiles its own training script and the rows leave a setting unstated, the
+    script's setting stands (SOURCE_RECIPES): the Qwen(1) README's finetune.py trains LoRA rank 64
+    on every linear layer, and its Q-LoRA on the Int4 GPTQ checkpoint (-> finetune-lora at gptq).
 
 What a figure is, and the prediction it is compared with
     - Units: GiB -> GB (x 1.0737); "per GPU" throughputs x num_gpus (the calculator's serving
@@ -477,6 +480,14 @@ OPTIMIZERS = {
     "adamw_8bit": "adamw8bit",
     "adamw-8bit": "adamw8bit",
     "paged_adamw_8bit": "paged_adamw8bit",
+}
+# Recipes a source's own scripts fix and its rows leave unstated (request mapping from the source):
+# the Qwen(1) README profiles its finetune.py, whose LoraArguments default to lora_r=64 on
+# c_attn, c_proj, w1, w2 (every linear layer of a Qwen block), and whose --q_lora loads the Int4
+# GPTQ checkpoint (GPTQConfig(bits=4); finetune_qlora_single_gpu.sh: Qwen-7B-Chat-Int4), not a
+# bitsandbytes 4-bit base (github:QwenLM/Qwen finetune.py, finetune/*.sh @2df8e8a)
+SOURCE_RECIPES: dict[str, dict[str, Any]] = {
+    "github:QwenLM/Qwen README.md": {"lora_rank": 64, "lora_targets": "all", "qlora_base": "gptq"},
 }
 # torchtune's README "Optimization flags" table adds one flag per row on top of the previous rows
 LADDER = "each technique is added on top of the previous ones"
@@ -897,6 +908,9 @@ class Scorer:
         steps = re.search(r"(\d+) steps", row["note"])
         if task == "train-speed" and trained and steps:
             seq = max(1, round(int(trained.group(1)) / int(steps.group(1)) / batch))
+        recipe = SOURCE_RECIPES.get(source_key(row), {})
+        if workload == "finetune-qlora" and "qlora_base" in recipe:
+            precision = recipe["qlora_base"]
         if workload == "finetune-qlora" and precision not in ("nf4", "nf4-nodq"):
             workload = "finetune-lora"  # LoRA on a GPTQ/AWQ/int8 base
         # the calculator's full fine-tuning is 16/32-bit; the rule of thumb keeps fp8's TFLOPS
@@ -989,7 +1003,8 @@ def _train_request(
     framework = next((fw for word, fw in FRAMEWORK_MAP if word in text), "hf")
     if row["engine"] == "unsloth":
         framework = "unsloth"
-    kw: dict[str, Any] = {}
+    recipe = SOURCE_RECIPES.get(source_key(row), {})
+    kw: dict[str, Any] = {k: v for k, v in recipe.items() if k in ("lora_rank", "lora_targets")}
     if LADDER in row["note"]:  # a flag the ladder has not added yet is off
         kw.update(
             checkpointing=False, chunked_loss=False, torch_compile=False, optimizer="adamw",
