@@ -73,6 +73,7 @@ Fine-tuning
     unsloth (also the Unsloth+FA2 rows of LLaMA-Factory's table, engine unsloth) -> unsloth.
     Options the row states are passed on (otherwise the framework's recipe stands):
     gradient_checkpointing (offload = on + activation offload), activation_checkpointing,
+    Megatron's recompute (selective = off: it recomputes only the attention core, full = on),
     activation_offloading, optimizer (adamw_bnb_8bit / adamw_8bit -> adamw8bit,
     paged_adamw_8bit -> paged_adamw8bit; 4-bit AdamW has no equivalent and is left to the
     framework), optimizer_in_bwd, chunked_cross_entropy ("no cut_cross_entropy" turns the fused
@@ -1015,6 +1016,11 @@ def _train_request(
         kw["checkpointing"] = True
     elif gc in ("off", "false"):
         kw["checkpointing"] = False
+    # Megatron's selective recompute recomputes only the attention core, which a flash kernel
+    # never stores: every other activation is kept, as without checkpointing
+    recompute = opts.get("recompute", "").lower()
+    if recompute in ("selective", "full"):
+        kw["checkpointing"] = recompute == "full"
     if gc == "offload" or opts.get("activation_offloading") == "on":
         kw["activation_offload"] = True
     mode = opts.get("precision_mode", "") + opts.get("dtype", "") + row["precision"]
