@@ -113,7 +113,10 @@ What a figure is, and the prediction it is compared with
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
       same request at bf16, which is the engine's CUDA context alone) is taken off; nvidia-smi
       figures and unstated counters keep it. Training memory likewise loses the breakdown's
-      runtime_overhead for allocator counters. Reserved vs allocated is not otherwise adjusted.
+      runtime_overhead for allocator counters, and a reserved counter (max_memory_reserved,
+      "RESERVED", and every ms-swift row: its trainers log max_memory_reserved) is compared with
+      the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
+      share the calculator's fit check leaves free). Inference memory is not adjusted for it.
     - Training speed -> train_tokens_per_s; train_samples_per_s x sequence length, only where
       the sequence length is below the dataset's stated average sample length (ms-swift's
       cls-fudan-news-zh averages 3234 tokens, so max_length 4096 and 8192 are left out: shorter
@@ -158,6 +161,7 @@ from advisor.calculator import (
     Request,
     estimate,
     find_model,
+    reserved_gb,
 )
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import AdvisorError
@@ -496,6 +500,11 @@ NOT_LORA = {"IA3", "LOHA", "LOKR", "OFT", "BOFT", "VERA", "PROMPT_TUNING", "LN_T
 ALLOCATOR_COUNTER = re.compile(
     r"max_memory_allocated|max_memory_reserved|Peak Memory Active|RESERVED during"
 )
+# counters of the caching allocator's reserved memory (freed blocks it keeps included), by the
+# row's note or by its source: ms-swift's trainers log torch.cuda.max_memory_reserved
+# (swift/trainers get_max_cuda_memory for its Benchmark.md; the Megatron trainer's memory_GiB)
+RESERVED_COUNTER = re.compile(r"max_memory_reserved|RESERVED during")
+RESERVED_SOURCES = ("github:modelscope/ms-swift ",)
 INCLUDES_PREFILL = re.compile(
     r"prefill included|includes prefill|\(prompt\+generated tokens\)/time|over all users|"
     r"encoded and generated|wall time includes prefill"
@@ -942,14 +951,17 @@ class Scorer:
             return measured, predict, rule
 
         measured = _memory_gb(row, n)
-        allocator = bool(ALLOCATOR_COUNTER.search(row["note"]))
+        reserved = bool(RESERVED_COUNTER.search(row["note"])) or row["source"].startswith(
+            RESERVED_SOURCES
+        )
+        allocator = reserved or bool(ALLOCATOR_COUNTER.search(row["note"]))
 
         def predict_memory(gpu: GPU) -> float:
             result = self.run(replace(request, gpu=gpu.id))
             total = result.memory_per_gpu_gb
             if allocator:
                 total -= result.breakdown_gb.get("runtime_overhead", 0.0)
-            return total
+            return reserved_gb(total) if reserved else total
 
         def rule_memory(gpu: GPU) -> float | None:
             rot = self._rot(row, gpu, precision, n)

@@ -21,7 +21,7 @@ from advisor.calculator.factors import (
 )
 from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZER_LABELS, OPTIMIZERS
 
-__all__ = ["LORA_TARGETS", "METHODS", "OPTIMIZERS", "MemoryResult"]
+__all__ = ["LORA_TARGETS", "METHODS", "OPTIMIZERS", "MemoryResult", "reserved_gb"]
 from advisor.calculator.precision import Precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
@@ -90,6 +90,15 @@ def usable_gb(gpu: GPU, engine: EngineFactors) -> float:
 def training_usable_gb(gpu: GPU) -> float:
     """What a training step may allocate before the allocator's fragmentation runs it out."""
     return capacity_gb(gpu) * TRAINING_USABLE_FRACTION
+
+
+def reserved_gb(allocated_gb: float) -> float:
+    """What PyTorch's caching allocator holds (torch.cuda.max_memory_reserved, the figure
+    ms-swift's and PEFT's training logs print) for a training step whose tensors peak at
+    `allocated_gb` (CUDA context excluded): the freed blocks it keeps for reuse take the same
+    share that `training_usable_gb` leaves free of the card, so a step fits exactly when its
+    reserved memory fills the card."""
+    return allocated_gb / TRAINING_USABLE_FRACTION
 
 
 # ---------------------------------------------------------------- KV cache
