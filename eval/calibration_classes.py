@@ -54,8 +54,9 @@ Engine (ENGINE_MAP)
     Speed rows run on the row's own engine where the calculator knows it (`ENGINES`: hf, vllm,
     llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq); exllama -> vllm, and
     mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
-    ENGINE_MAP alone (autoawq -> hf; tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm),
-    as eval/calibration_benchmark.py maps them.
+    ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
+    eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
+    the calculator models: a preallocated KV cache and attention scores held in full.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -108,7 +109,10 @@ What a figure is, and the prediction it is compared with
     - Prefill tok/s -> prefill_tokens_per_s at context = prompt, batch; TTFT -> the estimate's
       time_to_first_token_s (batch = the static batch, else 1). TTFT under load includes
       queueing, which the calculator does not model: those rows are scored and show as misses.
-    - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch.
+    - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch;
+      AutoAWQ's README benchmark sizes its fused KV cache for the tokens generated and resets it
+      when full (examples/benchmark.py, awq/modules/fused/attn.py): context = max(prompt,
+      output) there (FIXED_CACHE_SOURCES).
       A PyTorch allocator counter (max_memory_allocated / _reserved, "Peak Memory Active",
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
       same request at bf16, which is the engine's CUDA context alone) is taken off; nvidia-smi
@@ -437,6 +441,13 @@ ENGINE_MAP = {
     "mlc-llm": "tensorrt-llm",
     "nim": "tensorrt-llm",
 }
+# engines whose memory the calculator models on their own (not as ENGINE_MAP's stand-in):
+# AutoAWQ's fused layers keep a preallocated KV cache and materialise the attention scores
+MEMORY_ENGINES = ("autoawq",)
+# AutoAWQ's examples/benchmark.py loads the model with max_new_tokens = n_generate, and its fused
+# attention allocates the KV cache for that many positions and resets it when full rather than
+# growing it (awq/modules/fused/attn.py): the cache holds n_generate tokens, not prompt + output
+FIXED_CACHE_SOURCES = ("github:casper-hansen/AutoAWQ README.md",)
 # the row's precision -> (calculator precision, KV-cache type or None, stand-in note or None)
 PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "bf16": ("bf16", None, None),
@@ -876,11 +887,15 @@ class Scorer:
         prompt, output = _int(row["input_len"]) or 0, _int(row["output_len"]) or 0
         if not prompt + output:
             raise Skip(R_BATCH)
-        engine = ENGINE_MAP[row["engine"].split(" ")[0]]
+        name = row["engine"].split(" ")[0]
+        engine = name if name in MEMORY_ENGINES else ENGINE_MAP[name]
         allocator = bool(ALLOCATOR_COUNTER.search(row["note"]))
+        context = prompt + output
+        if row["source"].startswith(FIXED_CACHE_SOURCES) and output:
+            context = max(prompt, output)
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
-            kv_cache=kv, context=prompt + output, batch=_int(row["batch"]) or 1,
+            kv_cache=kv, context=context, batch=_int(row["batch"]) or 1,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float:

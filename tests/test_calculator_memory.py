@@ -345,3 +345,33 @@ def test_framework_decides_whether_adamw_is_fused(framework: str, fused: bool) -
         not fused
     )
     assert ("(fused)" in options.describe()) is fused
+
+
+def test_autoawq_holds_the_prompts_attention_scores() -> None:
+    """AutoAWQ's fused attention materialises batch x heads x context^2 scores (fp16 kept
+    while softmax runs in fp32: 10 bytes each); vLLM's flash kernel never does."""
+    m = model("llama-2-13b")
+
+    def activations(engine: str, context: int, batch: int) -> float:
+        return memory.inference_memory(
+            m, get_precision("awq"), engine_factors(engine), context=context, batch=batch,
+            kv_elem_bytes=2.0,
+        ).breakdown_gb["activations"]  # fmt: skip
+
+    extra = activations("autoawq", 2048, 3) - activations("hf", 2048, 3)
+    assert extra == pytest.approx(3 * m.num_attention_heads * 2048**2 * 10 / 1e9)
+    # quadratic in the context: four times the scores at twice the context
+    assert activations("autoawq", 4096, 1) - activations("hf", 4096, 1) == pytest.approx(
+        4 * (activations("autoawq", 2048, 1) - activations("hf", 2048, 1))
+    )
+
+
+def test_reserved_memory_is_the_allocated_peak_plus_the_allocator_cache() -> None:
+    from advisor.calculator import reserved_gb
+    from advisor.calculator.factors import TRAINING_USABLE_FRACTION
+
+    assert reserved_gb(46.0) > 46.0
+    assert reserved_gb(46.0) == pytest.approx(46.0 / TRAINING_USABLE_FRACTION)
+    # a step fits exactly when its reserved memory fills the card
+    card = gpu("A100 SXM4 80GB")
+    assert reserved_gb(memory.training_usable_gb(card)) == pytest.approx(memory.capacity_gb(card))

@@ -30,6 +30,10 @@ GB = 1e9
 GIB = 2**30
 CAPACITY_REPORTED = 0.995  # nvidia-smi shows a little less than the marketed GiB (H100: 81,559 MiB)
 METHODS = ("full", "lora", "qlora")
+# Engines whose prefill attention materialises the scores (no flash kernel), bytes per score:
+# AutoAWQ's fused attention (awq/modules/fused/attn.py) computes Q.K^T in fp16 and keeps it
+# while softmax runs on an fp32 copy into an fp32 result (2 + 4 + 4 bytes at the peak)
+ATTENTION_SCORE_BYTES = {"autoawq": 10.0}
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,14 @@ def inference_memory(
         )
     kv_peak = kv * engine.kv_copy_factor
     activations = _inference_activation_bytes(model, engine, context, batch) / tp
+    score_bytes = ATTENTION_SCORE_BYTES.get(engine.name, 0.0)
+    if score_bytes:
+        # one layer's scores at a time: batch x heads x context x context
+        activations += batch * model.num_attention_heads * context**2 * score_bytes / tp
+        assumptions.append(
+            f"{engine.label} materialises the attention scores of the prompt (no flash kernel): "
+            f"{batch} x {model.num_attention_heads} heads x {context}^2 x {score_bytes:g} bytes"
+        )
     overhead = engine.cuda_context_gb * GB
     if precision.family in ("bnb-4bit", "int8"):
         overhead += 3 * model.hidden_size * _mlp_width(model) * 2  # dequantised weight buffers
