@@ -162,6 +162,7 @@ def estimate_workload(
     chunked_loss: bool | None = None,
     activation_offload: bool | None = None,
     torch_compile: bool | None = None,
+    fused_optimizer: bool | None = None,
     interconnect: str | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
@@ -173,7 +174,8 @@ def estimate_workload(
     takes its `framework`'s memory options (hf, torchtune, unsloth, ms-swift, ...) unless given:
     `mixed_precision` false = pure bf16, `optimizer` (adamw8bit, paged_adamw8bit, ...),
     `checkpointing`, `lora_targets` (all, attention, qv), `optimizer_in_backward`,
-    `chunked_loss`, `activation_offload`, `torch_compile`. Several GPUs talk over
+    `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
+    fused kernel; false = torch's foreach step). Several GPUs talk over
     `interconnect` (auto, nvlink, pcie). Returns the
     estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
@@ -186,7 +188,7 @@ def estimate_workload(
         lora_targets=lora_targets, mixed_precision=mixed_precision,
         optimizer_in_backward=optimizer_in_backward, chunked_loss=chunked_loss,
         activation_offload=activation_offload, torch_compile=torch_compile,
-        interconnect=interconnect,
+        fused_optimizer=fused_optimizer, interconnect=interconnect,
     )  # fmt: skip
     result = estimate(request).to_dict()
     sheet = load_catalog().gpus.get(result["gpu"])

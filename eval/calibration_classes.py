@@ -54,8 +54,9 @@ Engine (ENGINE_MAP)
     Speed rows run on the row's own engine where the calculator knows it (`ENGINES`: hf, vllm,
     llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq); exllama -> vllm, and
     mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
-    ENGINE_MAP alone (autoawq -> hf; tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm),
-    as eval/calibration_benchmark.py maps them.
+    ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
+    eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
+    the calculator models: a preallocated KV cache and attention scores held in full.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -73,6 +74,7 @@ Fine-tuning
     unsloth (also the Unsloth+FA2 rows of LLaMA-Factory's table, engine unsloth) -> unsloth.
     Options the row states are passed on (otherwise the framework's recipe stands):
     gradient_checkpointing (offload = on + activation offload), activation_checkpointing,
+    Megatron's recompute (selective = off: it recomputes only the attention core, full = on),
     activation_offloading, optimizer (adamw_bnb_8bit / adamw_8bit -> adamw8bit,
     paged_adamw_8bit -> paged_adamw8bit; 4-bit AdamW has no equivalent and is left to the
     framework), optimizer_in_bwd, chunked_cross_entropy ("no cut_cross_entropy" turns the fused
@@ -80,6 +82,9 @@ Fine-tuning
     "bf16 (pure)"), zero_stage (Megatron's distributed optimizer = 1), tp / pp, LoRA rank
     (r, lora_r, lora_rank, rank) and targets (all linear -> all; q_proj,v_proj -> qv; qwen's
     c_attn and ms-swift's DEFAULT -> attention). DoRA, rsLoRA, LoRA-FA and AdaLoRA count as LoRA.
+    Where a source profiles its own training script and the rows leave a setting unstated, the
+    script's setting stands (SOURCE_RECIPES): the Qwen(1) README's finetune.py trains LoRA rank 64
+    on every linear layer, and its Q-LoRA on the Int4 GPTQ checkpoint (-> finetune-lora at gptq).
 
 What a figure is, and the prediction it is compared with
     - Units: GiB -> GB (x 1.0737); "per GPU" throughputs x num_gpus (the calculator's serving
@@ -104,12 +109,18 @@ What a figure is, and the prediction it is compared with
     - Prefill tok/s -> prefill_tokens_per_s at context = prompt, batch; TTFT -> the estimate's
       time_to_first_token_s (batch = the static batch, else 1). TTFT under load includes
       queueing, which the calculator does not model: those rows are scored and show as misses.
-    - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch.
+    - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch;
+      AutoAWQ's README benchmark sizes its fused KV cache for the tokens generated and resets it
+      when full (examples/benchmark.py, awq/modules/fused/attn.py): context = max(prompt,
+      output) there (FIXED_CACHE_SOURCES).
       A PyTorch allocator counter (max_memory_allocated / _reserved, "Peak Memory Active",
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
       same request at bf16, which is the engine's CUDA context alone) is taken off; nvidia-smi
       figures and unstated counters keep it. Training memory likewise loses the breakdown's
-      runtime_overhead for allocator counters. Reserved vs allocated is not otherwise adjusted.
+      runtime_overhead for allocator counters, and a reserved counter (max_memory_reserved,
+      "RESERVED", and every ms-swift row: its trainers log max_memory_reserved) is compared with
+      the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
+      share the calculator's fit check leaves free). Inference memory is not adjusted for it.
     - Training speed -> train_tokens_per_s; train_samples_per_s x sequence length, only where
       the sequence length is below the dataset's stated average sample length (ms-swift's
       cls-fudan-news-zh averages 3234 tokens, so max_length 4096 and 8192 are left out: shorter
@@ -154,6 +165,7 @@ from advisor.calculator import (
     Request,
     estimate,
     find_model,
+    reserved_gb,
 )
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import AdvisorError
@@ -429,6 +441,13 @@ ENGINE_MAP = {
     "mlc-llm": "tensorrt-llm",
     "nim": "tensorrt-llm",
 }
+# engines whose memory the calculator models on their own (not as ENGINE_MAP's stand-in):
+# AutoAWQ's fused layers keep a preallocated KV cache and materialise the attention scores
+MEMORY_ENGINES = ("autoawq",)
+# AutoAWQ's examples/benchmark.py loads the model with max_new_tokens = n_generate, and its fused
+# attention allocates the KV cache for that many positions and resets it when full rather than
+# growing it (awq/modules/fused/attn.py): the cache holds n_generate tokens, not prompt + output
+FIXED_CACHE_SOURCES = ("github:casper-hansen/AutoAWQ README.md",)
 # the row's precision -> (calculator precision, KV-cache type or None, stand-in note or None)
 PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "bf16": ("bf16", None, None),
@@ -478,12 +497,25 @@ OPTIMIZERS = {
     "adamw-8bit": "adamw8bit",
     "paged_adamw_8bit": "paged_adamw8bit",
 }
+# Recipes a source's own scripts fix and its rows leave unstated (request mapping from the source):
+# the Qwen(1) README profiles its finetune.py, whose LoraArguments default to lora_r=64 on
+# c_attn, c_proj, w1, w2 (every linear layer of a Qwen block), and whose --q_lora loads the Int4
+# GPTQ checkpoint (GPTQConfig(bits=4); finetune_qlora_single_gpu.sh: Qwen-7B-Chat-Int4), not a
+# bitsandbytes 4-bit base (github:QwenLM/Qwen finetune.py, finetune/*.sh @2df8e8a)
+SOURCE_RECIPES: dict[str, dict[str, Any]] = {
+    "github:QwenLM/Qwen README.md": {"lora_rank": 64, "lora_targets": "all", "qlora_base": "gptq"},
+}
 # torchtune's README "Optimization flags" table adds one flag per row on top of the previous rows
 LADDER = "each technique is added on top of the previous ones"
 NOT_LORA = {"IA3", "LOHA", "LOKR", "OFT", "BOFT", "VERA", "PROMPT_TUNING", "LN_TUNING"}
 ALLOCATOR_COUNTER = re.compile(
     r"max_memory_allocated|max_memory_reserved|Peak Memory Active|RESERVED during"
 )
+# counters of the caching allocator's reserved memory (freed blocks it keeps included), by the
+# row's note or by its source: ms-swift's trainers log torch.cuda.max_memory_reserved
+# (swift/trainers get_max_cuda_memory for its Benchmark.md; the Megatron trainer's memory_GiB)
+RESERVED_COUNTER = re.compile(r"max_memory_reserved|RESERVED during")
+RESERVED_SOURCES = ("github:modelscope/ms-swift ",)
 INCLUDES_PREFILL = re.compile(
     r"prefill included|includes prefill|\(prompt\+generated tokens\)/time|over all users|"
     r"encoded and generated|wall time includes prefill"
@@ -855,11 +887,15 @@ class Scorer:
         prompt, output = _int(row["input_len"]) or 0, _int(row["output_len"]) or 0
         if not prompt + output:
             raise Skip(R_BATCH)
-        engine = ENGINE_MAP[row["engine"].split(" ")[0]]
+        name = row["engine"].split(" ")[0]
+        engine = name if name in MEMORY_ENGINES else ENGINE_MAP[name]
         allocator = bool(ALLOCATOR_COUNTER.search(row["note"]))
+        context = prompt + output
+        if row["source"].startswith(FIXED_CACHE_SOURCES) and output:
+            context = max(prompt, output)
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
-            kv_cache=kv, context=prompt + output, batch=_int(row["batch"]) or 1,
+            kv_cache=kv, context=context, batch=_int(row["batch"]) or 1,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float:
@@ -897,6 +933,9 @@ class Scorer:
         steps = re.search(r"(\d+) steps", row["note"])
         if task == "train-speed" and trained and steps:
             seq = max(1, round(int(trained.group(1)) / int(steps.group(1)) / batch))
+        recipe = SOURCE_RECIPES.get(source_key(row), {})
+        if workload == "finetune-qlora" and "qlora_base" in recipe:
+            precision = recipe["qlora_base"]
         if workload == "finetune-qlora" and precision not in ("nf4", "nf4-nodq"):
             workload = "finetune-lora"  # LoRA on a GPTQ/AWQ/int8 base
         # the calculator's full fine-tuning is 16/32-bit; the rule of thumb keeps fp8's TFLOPS
@@ -927,14 +966,17 @@ class Scorer:
             return measured, predict, rule
 
         measured = _memory_gb(row, n)
-        allocator = bool(ALLOCATOR_COUNTER.search(row["note"]))
+        reserved = bool(RESERVED_COUNTER.search(row["note"])) or row["source"].startswith(
+            RESERVED_SOURCES
+        )
+        allocator = reserved or bool(ALLOCATOR_COUNTER.search(row["note"]))
 
         def predict_memory(gpu: GPU) -> float:
             result = self.run(replace(request, gpu=gpu.id))
             total = result.memory_per_gpu_gb
             if allocator:
                 total -= result.breakdown_gb.get("runtime_overhead", 0.0)
-            return total
+            return reserved_gb(total) if reserved else total
 
         def rule_memory(gpu: GPU) -> float | None:
             rot = self._rot(row, gpu, precision, n)
@@ -989,7 +1031,8 @@ def _train_request(
     framework = next((fw for word, fw in FRAMEWORK_MAP if word in text), "hf")
     if row["engine"] == "unsloth":
         framework = "unsloth"
-    kw: dict[str, Any] = {}
+    recipe = SOURCE_RECIPES.get(source_key(row), {})
+    kw: dict[str, Any] = {k: v for k, v in recipe.items() if k in ("lora_rank", "lora_targets")}
     if LADDER in row["note"]:  # a flag the ladder has not added yet is off
         kw.update(
             checkpointing=False, chunked_loss=False, torch_compile=False, optimizer="adamw",
@@ -1000,6 +1043,11 @@ def _train_request(
         kw["checkpointing"] = True
     elif gc in ("off", "false"):
         kw["checkpointing"] = False
+    # Megatron's selective recompute recomputes only the attention core, which a flash kernel
+    # never stores: every other activation is kept, as without checkpointing
+    recompute = opts.get("recompute", "").lower()
+    if recompute in ("selective", "full"):
+        kw["checkpointing"] = recompute == "full"
     if gc == "offload" or opts.get("activation_offloading") == "on":
         kw["activation_offload"] = True
     mode = opts.get("precision_mode", "") + opts.get("dtype", "") + row["precision"]

@@ -480,6 +480,24 @@ def test_an_optimizers_bits_are_not_the_models_precision(catalog: Catalog) -> No
     }  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("question", "fused"),
+    [
+        ("full finetune qwen2.5 7b on an h100 with fused adamw", True),
+        ("full finetune qwen2.5 7b on an h100, optim adamw_torch_fused", True),
+        ("full finetune qwen2.5 7b on an h100 with the foreach adamw", False),
+    ],
+)
+def test_fused_or_foreach_adamw_is_read(catalog: Catalog, question: str, fused: bool) -> None:
+    assert dict(understand(question, catalog).train_options)["fused_optimizer"] is fused
+
+
+def test_a_fused_optimizer_step_is_the_step_in_backward(catalog: Catalog) -> None:
+    options = dict(understand("full finetune llama 3 8b, fused optimizer step", catalog)
+                   .train_options)  # fmt: skip
+    assert options == {"optimizer_in_backward": True}
+
+
 def test_a_batch_number_is_not_a_context(catalog: Catalog) -> None:
     query = understand(
         "torchtune full fine tune llama 3.2 3b on a100 40gb, batch 2 ctx 4k", catalog

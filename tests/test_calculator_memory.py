@@ -154,6 +154,70 @@ def test_zero_stages_shard_progressively() -> None:
     assert sum(z3.values()) < sum(z2.values()) < sum(z1.values()) < sum(z0.values())
 
 
+def test_zero_shards_the_fp32_master_weights_from_stage_1() -> None:
+    """DeepSpeed ZeRO-1 partitions the fp32 master copy with the optimizer states it belongs to;
+    only ZeRO-3 also partitions the 16-bit working copy."""
+    m = model("llama-3-8b")
+    p = m.total_params / 1e9
+
+    def weights(stage: int, gpus: int) -> float:
+        return memory.training_memory(
+            m, method="full", precision=get_precision("bf16"), optimizer="adamw", seq=512,
+            batch=1, checkpointing=True, num_gpus=gpus, zero_stage=stage,
+        ).breakdown_gb["weights"]  # fmt: skip
+
+    assert weights(0, 8) == pytest.approx(6 * p)
+    assert weights(1, 8) == pytest.approx(2 * p + 4 * p / 8)
+    assert weights(2, 8) == pytest.approx(2 * p + 4 * p / 8)
+    assert weights(3, 8) == pytest.approx(6 * p / 8)
+    assert weights(2, 1) == pytest.approx(6 * p)  # one GPU: nothing to shard over
+
+
+def test_zero_2_on_8_gpus_needs_far_less_per_gpu_than_on_1() -> None:
+    m = model("qwen2.5-14b")
+    kwargs: dict[str, object] = dict(
+        method="full", precision=get_precision("bf16"), optimizer="adamw", seq=2048, batch=1,
+        checkpointing=True, zero_stage=2,
+    )  # fmt: skip
+    one = memory.training_memory(m, num_gpus=1, **kwargs).total_gb  # type: ignore[arg-type]
+    eight = memory.training_memory(m, num_gpus=8, **kwargs).total_gb  # type: ignore[arg-type]
+    # 16-bit weights stay whole (2 B/param); master, gradients and states (16 B/param) split
+    assert eight < 0.35 * one
+
+
+@pytest.mark.parametrize("mixed", [True, False])
+def test_foreach_adamw_step_holds_one_more_copy_of_the_second_moments(mixed: bool) -> None:
+    m = model("qwen2.5-7b")
+    p = m.total_params / 1e9
+    kwargs: dict[str, object] = dict(
+        method="full", precision=get_precision("bf16"), optimizer="adamw", seq=512, batch=1,
+        checkpointing=True, mixed_precision=mixed,
+    )  # fmt: skip
+    foreach = memory.training_memory(m, **kwargs)  # type: ignore[arg-type]
+    fused = memory.training_memory(m, fused_optimizer=True, **kwargs)  # type: ignore[arg-type]
+    state_bytes = 4 if mixed else 2  # fp32 moments under mixed precision, bf16 in pure bf16
+    assert fused.breakdown_gb["optimizer_step"] == 0
+    # the checkpointed activations of 512 tokens are far smaller than the gradients: the whole
+    # copy lands on top of the gradients
+    assert foreach.total_gb - fused.total_gb == pytest.approx(state_bytes * p, rel=1e-6)
+    assert any("foreach" in a for a in foreach.assumptions)
+    assert memory.foreach_step_bytes("adamw8bit", 1e9, 4) == 0  # bitsandbytes: in place
+    assert memory.foreach_step_bytes("sgd", 1e9, 4) == 0
+
+
+def test_foreach_step_copy_hides_under_larger_activations() -> None:
+    """The step runs after backward has freed the activations: a copy smaller than the
+    activations it replaces adds nothing to the peak (LoRA's small adapters)."""
+    m = model("llama-3-8b")
+    kwargs: dict[str, object] = dict(
+        method="lora", precision=get_precision("bf16"), optimizer="adamw", seq=4096, batch=4,
+        checkpointing=False,
+    )  # fmt: skip
+    foreach = memory.training_memory(m, **kwargs).total_gb  # type: ignore[arg-type]
+    fused = memory.training_memory(m, fused_optimizer=True, **kwargs)  # type: ignore[arg-type]
+    assert foreach == pytest.approx(fused.total_gb)
+
+
 def test_lora_trains_only_adapters() -> None:
     m = model("llama-2-7b")
     lora = memory.training_memory(
@@ -215,7 +279,10 @@ TORCHTUNE_LADDER = [
 
 @pytest.mark.parametrize(("options", "measured_gib"), TORCHTUNE_LADDER)
 def test_torchtune_memory_ladder(options: dict[str, object], measured_gib: float) -> None:
-    kwargs: dict[str, object] = {"optimizer": "adamw", "checkpointing": False, **options}
+    # torchtune's recipes step torch.optim.AdamW with fused=True: no foreach step copy
+    kwargs: dict[str, object] = {
+        "optimizer": "adamw", "checkpointing": False, "fused_optimizer": True, **options
+    }  # fmt: skip
     result = memory.training_memory(
         model("llama-3.2-3b"), method="full", precision=get_precision("bf16"), seq=4096,
         batch=2, mixed_precision=False, **kwargs,  # type: ignore[arg-type]
@@ -233,6 +300,7 @@ OPTION_STEPS = [
     {"activation_offload": True},
     {"compiled": True},
     {"checkpointing": True},
+    {"fused_optimizer": True},
 ]
 
 
@@ -261,3 +329,49 @@ def test_training_memory_grows_with_sequence(method: str) -> None:
     ]  # fmt: skip
     assert all(b >= a - 1e-9 for a, b in itertools.pairwise(totals))
     assert totals[-1] > totals[0]
+
+
+@pytest.mark.parametrize(
+    ("framework", "fused"),
+    [("hf", False), ("ms-swift", False), ("llama-factory", False), ("torchtune", True),
+     ("deepspeed", True), ("megatron", True)],
+)  # fmt: skip
+def test_framework_decides_whether_adamw_is_fused(framework: str, fused: bool) -> None:
+    from advisor.calculator import finetune
+
+    options = finetune.resolve(framework, "full")
+    assert options.fused_optimizer is fused
+    assert finetune.resolve(framework, "full", fused_optimizer=not fused).fused_optimizer is (
+        not fused
+    )
+    assert ("(fused)" in options.describe()) is fused
+
+
+def test_autoawq_holds_the_prompts_attention_scores() -> None:
+    """AutoAWQ's fused attention materialises batch x heads x context^2 scores (fp16 kept
+    while softmax runs in fp32: 10 bytes each); vLLM's flash kernel never does."""
+    m = model("llama-2-13b")
+
+    def activations(engine: str, context: int, batch: int) -> float:
+        return memory.inference_memory(
+            m, get_precision("awq"), engine_factors(engine), context=context, batch=batch,
+            kv_elem_bytes=2.0,
+        ).breakdown_gb["activations"]  # fmt: skip
+
+    extra = activations("autoawq", 2048, 3) - activations("hf", 2048, 3)
+    assert extra == pytest.approx(3 * m.num_attention_heads * 2048**2 * 10 / 1e9)
+    # quadratic in the context: four times the scores at twice the context
+    assert activations("autoawq", 4096, 1) - activations("hf", 4096, 1) == pytest.approx(
+        4 * (activations("autoawq", 2048, 1) - activations("hf", 2048, 1))
+    )
+
+
+def test_reserved_memory_is_the_allocated_peak_plus_the_allocator_cache() -> None:
+    from advisor.calculator import reserved_gb
+    from advisor.calculator.factors import TRAINING_USABLE_FRACTION
+
+    assert reserved_gb(46.0) > 46.0
+    assert reserved_gb(46.0) == pytest.approx(46.0 / TRAINING_USABLE_FRACTION)
+    # a step fits exactly when its reserved memory fills the card
+    card = gpu("A100 SXM4 80GB")
+    assert reserved_gb(memory.training_usable_gb(card)) == pytest.approx(memory.capacity_gb(card))

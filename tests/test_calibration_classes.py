@@ -251,6 +251,84 @@ def test_a_decode_row_becomes_the_calculator_figure(catalog: Catalog) -> None:
     assert case.rule == pytest.approx(gpu.bandwidth_gbs * 1e9 * 0.55 / (6.74e9 * 2))
 
 
+def _training_row(**fields: str) -> dict[str, str]:
+    base = dict(
+        engine="hf", workload="finetune-lora", metric="peak_memory_gb", gpu="A100 SXM4 80GB",
+        model="Qwen2.5-7B", params_b="7.62", precision="bf16", value="30", unit="GB",
+        framework="peft+hf-trainer", batch="1", seq_len="2048",
+    )  # fmt: skip
+    return _row(**{**base, **fields})
+
+
+def test_a_sources_own_recipe_fills_what_its_rows_leave_unstated(catalog: Catalog) -> None:
+    """The Qwen(1) README profiles its finetune.py: LoRA rank 64 on every linear layer, Q-LoRA
+    on the Int4 GPTQ checkpoint."""
+    from advisor.calculator import Request, estimate
+
+    qwen = "github:QwenLM/Qwen README.md@2df8e8a"
+    lora = _training_row(source=qwen)
+    assert cc._train_request(lora, {}, "qwen2.5-7b", "finetune-lora", "bf16", 1, 1, 2048) == (
+        Request("qwen2.5-7b", "", workload="finetune-lora", precision="bf16", context=2048,
+                framework="hf", lora_rank=64, lora_targets="all")
+    )  # fmt: skip
+    qlora = _training_row(source=qwen, workload="finetune-qlora", precision="nf4")
+    [case], _ = cc.score_rows([qlora], catalog)
+    direct = estimate(Request("qwen2.5-7b", "a100-sxm4-80gb", workload="finetune-lora",
+                              precision="gptq", context=2048, framework="hf", lora_rank=64),
+                      catalog)  # fmt: skip
+    assert case.predicted == pytest.approx(direct.memory_per_gpu_gb)
+    # elsewhere the Request's defaults stand
+    other = cc._train_request(_training_row(), {}, "qwen2.5-7b", "finetune-lora", "bf16", 1, 1, 8)
+    assert (other.lora_rank, other.lora_targets) == (16, "all")
+
+
+@pytest.mark.parametrize(("recompute", "checkpointing"), [("selective", False), ("full", True)])
+def test_megatron_selective_recompute_keeps_the_activations(
+    recompute: str, checkpointing: bool
+) -> None:
+    row = _training_row(framework="ms-swift + Megatron-LM", workload="finetune-full")
+    opts = {"recompute": recompute}
+    request = cc._train_request(row, opts, "qwen2.5-14b", "finetune-full", "bf16", 8, 1, 8192)
+    assert request.checkpointing is checkpointing
+
+
+def test_reserved_counters_are_compared_with_the_reserved_memory(catalog: Catalog) -> None:
+    """ms-swift's trainers log max_memory_reserved: no CUDA context, the allocator's cache in."""
+    from advisor.calculator import reserved_gb
+
+    plain = _training_row()
+    [shown], _ = cc.score_rows([plain], catalog)  # an unstated counter: as the calculator says
+    swift = _training_row(source="github:modelscope/ms-swift docs/source_en/LLM/Benchmark.md@c",
+                          framework="peft+hf-trainer")  # fmt: skip
+    [reserved], _ = cc.score_rows([swift], catalog)
+    noted = _training_row(note="torch.cuda.max_memory_reserved()")
+    [by_note], _ = cc.score_rows([noted], catalog)
+    context = 0.6  # the training breakdown's runtime overhead on one GPU
+    assert reserved.predicted == pytest.approx(reserved_gb(shown.predicted - context))
+    assert by_note.predicted == pytest.approx(reserved.predicted)
+    assert reserved.predicted > shown.predicted
+
+
+def test_autoawq_memory_rows_run_on_autoawq_with_the_benchmarks_fixed_cache(
+    catalog: Catalog,
+) -> None:
+    from advisor.calculator import Request, estimate
+
+    row = _row(
+        engine="autoawq", workload="inference-memory", metric="peak_memory_gb", gpu="RTX 4090",
+        model="Llama-2-13B", params_b="13.02", precision="awq-4bit", value="17", unit="GiB",
+        batch="3", input_len="2048", output_len="2048",
+        source="github:casper-hansen/AutoAWQ README.md@88e4c76",
+    )  # fmt: skip
+    [case], _ = cc.score_rows([row], catalog)
+    direct = estimate(Request("llama-2-13b", "rtx-4090", precision="awq", engine="autoawq",
+                              context=2048, batch=3), catalog)  # fmt: skip
+    assert case.predicted == pytest.approx(direct.memory_per_gpu_gb)
+    # another source of AutoAWQ figures keeps prompt + output
+    [other], _ = cc.score_rows([{**row, "source": "https://example.org/awq"}], catalog)
+    assert other.predicted > case.predicted
+
+
 # ---------------------------------------------------------------- the real file
 
 

@@ -105,3 +105,19 @@ def test_bad_input_one_line_exit_2(
     code, out, err = run(capsys, "estimate", *args)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_fused_optimizer_flag_drops_the_foreach_step_copy(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base = ("estimate", "--model", "qwen2.5-7b", "--gpu", "H100 SXM5 80GB", "--workload",
+            "finetune-full", "--framework", "hf", "--context", "512", "--json")  # fmt: skip
+    _, out, _ = run(capsys, *base)
+    foreach = json.loads(out)
+    _, out, _ = run(capsys, *base, "--fused-optimizer")
+    fused = json.loads(out)
+    _, out, _ = run(capsys, *base, "--foreach-optimizer")
+    assert json.loads(out)["memory_per_gpu_gb"] == foreach["memory_per_gpu_gb"]
+    assert foreach["breakdown_gb"]["optimizer_step"] > 0  # HF Trainer's adamw_torch: foreach
+    assert fused["breakdown_gb"]["optimizer_step"] == 0
+    assert fused["memory_per_gpu_gb"] < foreach["memory_per_gpu_gb"]

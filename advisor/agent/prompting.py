@@ -127,6 +127,7 @@ QUESTION_ONLY = {
         "chunked_loss",
         "activation_offload",
         "torch_compile",
+        "fused_optimizer",
         "interconnect",
     ),
 }

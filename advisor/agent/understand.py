@@ -169,6 +169,16 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
         r"|\bfused optimi[sz]er step\b|\bstep (?:the )?optimi[sz]er in backward\b",
     ),
     (
+        "fused_optimizer",
+        False,
+        r"\bforeach (?:adamw?|optimi[sz]er|step)\b|\bnon[- ]?fused (?:adamw?|optimi[sz]er)\b",
+    ),
+    (
+        "fused_optimizer",
+        True,
+        r"\bfused (?:adamw?|optimi[sz]er)\b(?! step)|\badamw_torch_fused\b",
+    ),
+    (
         "chunked_loss",
         True,
         r"\bchunked (?:cross[- ]?entropy|ce|loss)\b|\bcut[ _-]cross[ _-]entropy\b|\bliger\b",

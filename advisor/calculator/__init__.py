@@ -17,6 +17,7 @@ from advisor.calculator.families import (
     WORKLOADS,
     find_model,
 )
+from advisor.calculator.memory import reserved_gb
 from advisor.calculator.precision import PRECISIONS, get_precision
 
 __all__ = [
@@ -43,4 +44,5 @@ __all__ = [
     "max_batch",
     "max_context",
     "min_gpus",
+    "reserved_gb",
 ]

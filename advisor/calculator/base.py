@@ -80,6 +80,7 @@ class Request:
     chunked_loss: bool | None = None
     activation_offload: bool | None = None
     torch_compile: bool | None = None
+    fused_optimizer: bool | None = None  # AdamW in one fused kernel (no foreach step copy)
     dataset_samples: float | None = None  # images or sequences in one epoch
     images: float | None = None  # images to generate
     audio_hours: float | None = None  # audio to transcribe

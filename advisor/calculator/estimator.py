@@ -44,7 +44,7 @@ WHOLE = ("num_gpus", "batch", "lora_rank", "tp", "pp", "context", "output_tokens
 OFFLOAD = diffusion.OFFLOADS
 # yes/no options; None means: the default of the family or framework
 SWITCHES = ("checkpointing", "mixed_precision", "optimizer_in_backward", "chunked_loss",
-            "activation_offload", "torch_compile")  # fmt: skip
+            "activation_offload", "torch_compile", "fused_optimizer")  # fmt: skip
 
 
 def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:

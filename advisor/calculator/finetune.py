@@ -34,6 +34,7 @@ OPTION_WORDS = {
     "checkpointing": "gradient checkpointing",
     "optimizer": "optimizer",
     "optimizer_in_backward": "optimizer step in backward",
+    "fused_optimizer": "fused optimizer step",
     "chunked_loss": "chunked loss",
     "activation_offload": "activation offloading",
     "torch_compile": "torch.compile",
@@ -52,6 +53,9 @@ class Framework:
     fused_loss: bool = False  # the LM head and the loss fused: logits are never materialised
     optimizer: str = "adamw"
     optimizer_in_backward: bool = False  # each gradient applied and freed as backward makes it
+    # AdamW stepped by one fused kernel; False: torch's foreach path, which holds one more copy of
+    # the second moments for the step (memory.foreach_step_bytes)
+    fused_optimizer: bool = False
     activation_offload: bool = False  # checkpointed activations kept in CPU memory
     compile: bool = False  # torch.compile on the model
     zero_stage: int = 3  # on several GPUs: ZeRO-3 / FSDP full shard; 1 = sharded optimizer only
@@ -70,9 +74,9 @@ FRAMEWORKS: dict[str, Framework] = {
                      "pytorch", "torch"),
         ),
         Framework(
-            "torchtune", "torchtune", False, True, chunked_loss=True,
+            "torchtune", "torchtune", False, True, chunked_loss=True, fused_optimizer=True,
             source="torchtune recipes: dtype bf16, enable_activation_checkpointing, "
-            "CEWithChunkedOutputLoss",
+            "CEWithChunkedOutputLoss, torch.optim.AdamW with fused: True",
         ),
         Framework(
             "unsloth", "Unsloth", False, True, fused_loss=True, optimizer="adamw8bit",
@@ -97,8 +101,9 @@ FRAMEWORKS: dict[str, Framework] = {
             "adamw_bnb_8bit",
         ),
         Framework(
-            "deepspeed", "DeepSpeed ZeRO (HF Trainer)", True, None,
-            source="DeepSpeed ZeRO-3 with the HF Trainer", aliases=("zero",),
+            "deepspeed", "DeepSpeed ZeRO (HF Trainer)", True, None, fused_optimizer=True,
+            source="DeepSpeed ZeRO-3 with the HF Trainer; an 'AdamW' optimizer in the DeepSpeed "
+            "config runs as DeepSpeed's FusedAdam", aliases=("zero",),
         ),
         Framework(
             "fsdp", "PyTorch FSDP (HF Trainer)", True, None,
@@ -106,7 +111,9 @@ FRAMEWORKS: dict[str, Framework] = {
         ),
         Framework(
             "megatron", "Megatron-LM / NeMo", True, True, zero_stage=1, eager=False,
-            source="Megatron-Core: bf16 with fp32 master weights, distributed optimizer",
+            fused_optimizer=True,
+            source="Megatron-Core: bf16 with fp32 master weights, distributed optimizer, "
+            "fused Adam (Transformer Engine / apex)",
             aliases=("nemo", "megatron-core", "megatron-lm"),
         ),
     )
@@ -137,6 +144,7 @@ class TrainOptions:
     checkpointing: bool
     optimizer: str
     optimizer_in_backward: bool
+    fused_optimizer: bool
     chunked_loss: bool
     fused_loss: bool
     activation_offload: bool
@@ -155,6 +163,7 @@ class TrainOptions:
             else "pure bf16",
             "gradient checkpointing " + ("on" if self.checkpointing else "off"),
             OPTIMIZER_LABELS[self.optimizer]
+            + (" (fused)" * (self.fused_optimizer and self.optimizer == "adamw"))
             + (" stepped in backward" * self.optimizer_in_backward),
         ]
         if self.fused_loss:
@@ -179,6 +188,7 @@ def resolve(
     chunked_loss: bool | None = None,
     activation_offload: bool | None = None,
     compiled: bool | None = None,
+    fused_optimizer: bool | None = None,
 ) -> TrainOptions:
     """Each option as the request gives it, else as `framework`'s recipes set it."""
     fw = find_framework(framework)
@@ -190,6 +200,7 @@ def resolve(
         "checkpointing": (checkpointing, own_checkpointing),
         "optimizer": (optimizer, fw.optimizer),
         "optimizer_in_backward": (optimizer_in_backward, fw.optimizer_in_backward),
+        "fused_optimizer": (fused_optimizer, fw.fused_optimizer),
         "chunked_loss": (chunked_loss, fw.chunked_loss),
         "activation_offload": (activation_offload, fw.activation_offload),
         "torch_compile": (compiled, fw.compile),
@@ -202,6 +213,7 @@ def resolve(
         checkpointing=bool(value["checkpointing"]),
         optimizer=str(value["optimizer"]),
         optimizer_in_backward=bool(value["optimizer_in_backward"]),
+        fused_optimizer=bool(value["fused_optimizer"]),
         chunked_loss=bool(value["chunked_loss"]),
         fused_loss=fw.fused_loss and chunked_loss is not False,
         activation_offload=bool(value["activation_offload"]),

@@ -239,6 +239,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         checkpointing=request.checkpointing, optimizer=request.optimizer,
         optimizer_in_backward=request.optimizer_in_backward, chunked_loss=request.chunked_loss,
         activation_offload=request.activation_offload, compiled=request.torch_compile,
+        fused_optimizer=request.fused_optimizer,
     )  # fmt: skip
     checkpointing = options.checkpointing
     label = options.framework.label
@@ -252,6 +253,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             tp=request.tp, pp=request.pp, mixed_precision=options.mixed_precision,
             optimizer_in_backward=options.optimizer_in_backward, loss=loss,
             activation_offload=options.activation_offload, compiled=options.compiled,
+            fused_optimizer=options.fused_optimizer,
         )  # fmt: skip
 
     usable = memory.training_usable_gb(gpu)

@@ -19,9 +19,9 @@ from advisor.calculator.factors import (
     EngineFactors,
     tensor_parallel,
 )
-from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
+from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZER_LABELS, OPTIMIZERS
 
-__all__ = ["LORA_TARGETS", "METHODS", "OPTIMIZERS", "MemoryResult"]
+__all__ = ["LORA_TARGETS", "METHODS", "OPTIMIZERS", "MemoryResult", "reserved_gb"]
 from advisor.calculator.precision import Precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
@@ -30,6 +30,10 @@ GB = 1e9
 GIB = 2**30
 CAPACITY_REPORTED = 0.995  # nvidia-smi shows a little less than the marketed GiB (H100: 81,559 MiB)
 METHODS = ("full", "lora", "qlora")
+# Engines whose prefill attention materialises the scores (no flash kernel), bytes per score:
+# AutoAWQ's fused attention (awq/modules/fused/attn.py) computes Q.K^T in fp16 and keeps it
+# while softmax runs on an fp32 copy into an fp32 result (2 + 4 + 4 bytes at the peak)
+ATTENTION_SCORE_BYTES = {"autoawq": 10.0}
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,15 @@ def training_usable_gb(gpu: GPU) -> float:
     return capacity_gb(gpu) * TRAINING_USABLE_FRACTION
 
 
+def reserved_gb(allocated_gb: float) -> float:
+    """What PyTorch's caching allocator holds (torch.cuda.max_memory_reserved, the figure
+    ms-swift's and PEFT's training logs print) for a training step whose tensors peak at
+    `allocated_gb` (CUDA context excluded): the freed blocks it keeps for reuse take the same
+    share that `training_usable_gb` leaves free of the card, so a step fits exactly when its
+    reserved memory fills the card."""
+    return allocated_gb / TRAINING_USABLE_FRACTION
+
+
 # ---------------------------------------------------------------- KV cache
 
 
@@ -146,6 +159,14 @@ def inference_memory(
         )
     kv_peak = kv * engine.kv_copy_factor
     activations = _inference_activation_bytes(model, engine, context, batch) / tp
+    score_bytes = ATTENTION_SCORE_BYTES.get(engine.name, 0.0)
+    if score_bytes:
+        # one layer's scores at a time: batch x heads x context x context
+        activations += batch * model.num_attention_heads * context**2 * score_bytes / tp
+        assumptions.append(
+            f"{engine.label} materialises the attention scores of the prompt (no flash kernel): "
+            f"{batch} x {model.num_attention_heads} heads x {context}^2 x {score_bytes:g} bytes"
+        )
     overhead = engine.cuda_context_gb * GB
     if precision.family in ("bnb-4bit", "int8"):
         overhead += 3 * model.hidden_size * _mlp_width(model) * 2  # dequantised weight buffers
@@ -252,6 +273,18 @@ def training_activation_bytes(
     return stored * layer_factor + sb * model.vocab_size * per_entry
 
 
+def foreach_step_bytes(
+    optimizer: str, params: float, state_bytes: float, fused: bool = False
+) -> float:
+    """Transient bytes of one optimizer step over `params` parameters: torch AdamW's foreach
+    path writes sqrt(exp_avg_sq) for the whole dtype group to a new list (one second-moment
+    copy at `state_bytes` per parameter); fused kernels, bitsandbytes' 8-bit and paged
+    optimizers, SGD and Adafactor update in place."""
+    if fused or optimizer != "adamw":
+        return 0.0
+    return params * state_bytes
+
+
 def training_memory(
     model: Model,
     *,
@@ -273,6 +306,7 @@ def training_memory(
     loss: str = "plain",
     activation_offload: bool = False,
     compiled: bool = False,
+    fused_optimizer: bool = False,
 ) -> MemoryResult:
     """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA.
 
@@ -283,6 +317,14 @@ def training_memory(
     the GPU runs short, so they are listed but never make a step run out. An optimizer stepped
     in backward frees each gradient as soon as it is applied: only the largest tensor's gradient
     is ever held.
+
+    PyTorch's AdamW steps all parameters of a dtype together (foreach kernels) and writes
+    sqrt(exp_avg_sq) to a new tensor list before dividing by it: for the step it holds one more
+    copy of the second moments (`foreach_step_bytes`). A fused AdamW (torch's fused=True,
+    DeepSpeed's FusedAdam, apex/Transformer Engine in Megatron) updates in one kernel and holds
+    none. The step runs after backward has freed the activations, so the copy sits beside the
+    gradients, not beside the activations. DeepSpeed ZeRO-1 and up partition the fp32 master
+    weights with the optimizer states they belong to; ZeRO-3 also partitions the 16-bit copy.
     """
     if method not in METHODS:
         raise InvalidInput(f"Unknown training method {method!r}; use one of {', '.join(METHODS)}.")
@@ -308,9 +350,13 @@ def training_memory(
         scheme = f"pure {precision.name} weights, gradients and optimizer states"
     moments = {"adamw": 2 * state_scale, "adamw8bit": 2.0, "sgd": state_scale, "adafactor": 0.1,
                "paged_adamw": 2 * state_scale, "paged_adamw8bit": 2.0}[optimizer]  # fmt: skip
+    master = 0.0  # fp32 master weights beside a 16-bit working copy (sharded from ZeRO-1)
     if method == "full":
         trainable = model.total_params
         weights: float = trainable * weight_b
+        if weight_b > precision.bytes_linear:
+            master = trainable * (weight_b - precision.bytes_linear)
+            weights -= master
         adapters = 0.0
         assumptions.append(scheme)
     else:
@@ -331,22 +377,35 @@ def training_memory(
     if optimizer_in_backward:
         assumptions.append("optimizer stepped in backward: one tensor's gradient held at a time")
     states = trainable * moments
+    step = foreach_step_bytes(
+        optimizer, largest if optimizer_in_backward else trainable, state_scale, fused_optimizer
+    )
+    if step:
+        assumptions.append(
+            f"{OPTIMIZER_LABELS[optimizer]} step with foreach kernels: one more copy of the "
+            f"second moments ({step / GB:.1f} GB) while it steps"
+        )
     paged = optimizer.startswith("paged")
     if method != "full":  # the adapters' own copies travel with the base's split
         adapters += grads + (0.0 if paged else states)
         grads = 0.0
         states = states if paged else 0.0
     weights /= model_split
+    master /= model_split
     adapters /= model_split
     grads /= model_split
     states /= model_split
+    step /= model_split
     if dp > 1 and zero_stage:
         states /= dp
+        master /= dp
+        step /= dp
         if zero_stage >= 2:
             grads /= dp
         if zero_stage >= 3:
             weights /= dp
         assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
+    weights += master
     if paged:
         assumptions.append(
             f"{optimizer}: {states / GB:.1f} GB of optimizer state in managed memory that pages "
@@ -386,11 +445,13 @@ def training_memory(
             f"({activations / GB:.1f} GB): the peak holds the larger"
         )
     grads_beyond = max(grads - activations, 0.0)
+    step_beyond = max(grads + step - activations, 0.0) - grads_beyond
     overhead = 0.6 * GB + (0.5 * GB if num_gpus > 1 else 0.0)
     breakdown = {
         "weights": weights / GB,
         "gradients": grads_beyond / GB,
         "optimizer_states": states / GB,
+        "optimizer_step": step_beyond / GB,
         "adapters": adapters / GB,
         "activations": activations / GB,
         "runtime_overhead": overhead / GB,

@@ -28,6 +28,7 @@ BREAKDOWN_LABELS = {
     "activations": "Activations",
     "gradients": "Gradients (beyond the activations they replace)",
     "optimizer_states": "Optimizer states",
+    "optimizer_step": "Optimizer step workspace (foreach AdamW)",
     "adapters": "LoRA adapters (+ grads, states)",
     "runtime_overhead": "Runtime / engine overhead",
     "denoiser": "Denoiser (UNet or transformer)",
@@ -85,6 +86,11 @@ BREAKDOWN_LABELS = {
 )
 @click.option(
     "--torch-compile/--no-torch-compile", default=None, help="Fine-tuning: torch.compile."
+)
+@click.option(
+    "--fused-optimizer/--foreach-optimizer",
+    default=None,
+    help="Fine-tuning: AdamW in one fused kernel, or torch's foreach step (one more state copy).",
 )
 @click.option("--zero", "zero_stage", type=click.IntRange(0, 3), help="ZeRO stage (3 = FSDP).")
 @click.option("--tp", type=click.IntRange(1, 1024), default=1, help="Training: tensor parallel.")
