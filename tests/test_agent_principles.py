@@ -151,6 +151,11 @@ def test_bandwidth_explains_a_slow_card_on_a_model_that_fits(rules_advisor: Any)
         ("i have a 3060 8gb. will it run llama 3 70b at q4?", "**No:"),
         ("h100 or mi300x for llama 3 70b in bf16 - is amd a good pick?", "**Yes:"),
         ("is a gtx 1080 worth it for training cnns these days?", "**No, not for training"),
+        # a tag question, a clause after "but", a real-time pace, a fine-tune with no method
+        ("two 3090s are plenty for llama 3 70b in awq on vllm, right?", "**Yes:"),
+        ("sorry if dumb but can a 3060 8gb run llama 3 70b in 4 bit", "**No:"),
+        ("whisper large-v3 on a t4 keeps up in real time, yes?", "**Yes:"),
+        ("is a 12gb 3060 ok for finetuning an 8b model", "**Yes with QLoRA, no with LoRA"),
     ],
 )
 def test_a_yes_or_no_question_is_answered_yes_or_no_first(

@@ -97,6 +97,9 @@ _YES_NO = re.compile(
     r"|would|should|has|have)\s+(?!there\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"
+    # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
+    r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
+    r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
 )
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
 _LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on one\b", re.MULTILINE)
@@ -129,6 +132,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     head = text.split("\n", 1)[0]
     pick = _PICK.search(head)
     verdict = None if pick else read_verdict(head)
+    pace = re.search(r"about ([\d,.]+) audio s/s", head)
+    if verdict is None and pace and re.search(r"real[- ]?time", low):  # 1 audio s/s keeps up
+        verdict = float(pace.group(1).replace(",", "")) >= 1
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
