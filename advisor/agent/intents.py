@@ -16,6 +16,7 @@ from advisor.agent import handlers as h
 from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
+from advisor.agent.understand import TOPIC_WORDS
 
 Detect = Callable[[Query, str], bool]
 
@@ -304,6 +305,7 @@ _EXPLAIN = _cues(
     r"|sparsity|ecc|rocm|cuda|flash)",
     r"\bwhat's (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quantization|fp8|tf32|bf16"
     r"|sparsity|ecc|rocm|cuda|flash)",
+    r"\bwhat do (?:people|they|you|folks) mean by\b|\bmeaning of\b|\bwhat does \w+ stand for\b",
 )
 _SCRIPTS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\u0400-\u04ff]")
 
@@ -519,6 +521,8 @@ def _fit(q: Query, low: str) -> bool:
 
 
 def _explain(q: Query, low: str) -> bool:
+    if q.topic and re.search(rf"\bwhat(?:'s| is| are) (?:an? |the )?{TOPIC_WORDS[q.topic]}", low):
+        return True  # "what are tensor cores and does my 1080 have them": the concept first
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 
 

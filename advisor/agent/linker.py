@@ -153,6 +153,25 @@ class Linker:
         """'4xA100' -> '4 x A100' (a count and a name), never '8x7B'."""
         return _split_counts(text)
 
+    def expand_instances(self, text: str) -> tuple[str, tuple[str, ...]]:
+        """Cloud instance names written as the GPUs in them ("p4d.24xlarge" -> "8 x NVIDIA
+        A100 SXM4 40GB"; an AWS family alone, "a g5", is its GPU), with a note for each."""
+        pattern, table = _instance_pattern(self.catalog)
+        if pattern is None:
+            return text, ()
+        notes: list[str] = []
+
+        def swap(m: re.Match[str]) -> str:
+            gpu_id, count, provider, name = table[m.group(0).lower()]
+            gpu = self.catalog.gpus[gpu_id].name
+            if count is None:
+                notes.append(f"{m.group(0)}: {provider} instances with the {gpu}.")
+                return gpu
+            notes.append(f"{m.group(0)}: the {provider} {name} instance, {count} x {gpu}.")
+            return f"{count} x {gpu}"
+
+        return pattern.sub(swap, text), tuple(dict.fromkeys(notes))
+
     def find_gpus(self, text: str, skip: Iterable[tuple[int, int]] = ()) -> list[GpuRef]:
         """GPUs named in `text`, leaving out the character spans `skip` (model names)."""
         spans = list(skip)
@@ -910,6 +929,42 @@ def _model_index(catalog: Catalog) -> tuple[dict[str, tuple[tuple[str, str], ...
 
 
 _LINKERS: dict[int, Linker] = {}
+_INSTANCES: dict[int, tuple[re.Pattern[str] | None, dict[str, tuple[str, int | None, str, str]]]]
+_INSTANCES = {}
+
+
+def _instance_pattern(
+    catalog: Catalog,
+) -> tuple[re.Pattern[str] | None, dict[str, tuple[str, int | None, str, str]]]:
+    """One pattern for every instance name (with and without Azure's "Standard_"), and each
+    AWS family ("p4d", "g5") whose sizes all hold the same GPU: name -> (gpu, count, provider,
+    full name); the count is None for a family whose sizes differ in GPU count."""
+    cached = _INSTANCES.get(id(catalog))
+    if cached is not None:
+        return cached
+    table: dict[str, tuple[str, int | None, str, str]] = {}
+    families: dict[str, list[Any]] = {}
+    for key, row in catalog.instances.items():
+        table[key] = (row.gpu, row.count, row.provider, row.name)
+        if row.provider.lower() == "azure":
+            table[f"standard_{key}"] = table[key]
+        if "." in key and row.provider.lower() == "aws":
+            families.setdefault(key.split(".")[0], []).append(row)
+    for family, rows in families.items():
+        if len({r.gpu for r in rows}) == 1 and family not in table:
+            counts = {r.count for r in rows}
+            count = counts.pop() if len(counts) == 1 else None
+            table[family] = (rows[0].gpu, count, rows[0].provider, rows[0].name)
+    names = sorted(table, key=len, reverse=True)
+    pattern = (
+        re.compile(r"(?<![\w.-])(?:" + "|".join(map(re.escape, names)) + r")s?(?![\w-])", re.I)
+        if names
+        else None
+    )
+    if pattern is not None:  # "g5s" is the plural of the family: the table keeps the name
+        table.update({f"{n}s": v for n, v in list(table.items()) if f"{n}s" not in table})
+    _INSTANCES[id(catalog)] = (pattern, table)
+    return pattern, table
 
 
 def linker_for(catalog: Catalog) -> Linker:

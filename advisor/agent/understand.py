@@ -234,6 +234,7 @@ TOPIC_WORDS: dict[str, str] = {
     "cuda": r"\bcuda\b",
     "memory_bandwidth": r"\bmemory bandwidth\b|\bbandwidth\b",
     "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b",
+    "mfu": r"\bmfu\b|\bmodel flops utili[sz]ation\b",
 }
 # well-known data sets: (pattern, samples in one epoch, what a sample is, source)
 DATASETS: tuple[tuple[str, str, float, str], ...] = (
@@ -946,6 +947,7 @@ def _split_questions(text: str) -> list[str]:
 
 def _parse(text: str, catalog: Catalog) -> Query:
     linker = linker_for(catalog)
+    text, instance_notes = linker.expand_instances(text)  # "p4d.24xlarge" -> "8 x A100 ..."
     text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
@@ -986,7 +988,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload = "finetune-qlora"  # "Llama-3.1-8B-Instruct-bnb-4bit training": a 4-bit base
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
-    notes = tuple(n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n)
+    notes = instance_notes + tuple(
+        n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n
+    )
     loose = _loose_count(low, gpus)
     target = _target(low)
     if (
