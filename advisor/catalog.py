@@ -33,7 +33,7 @@ from advisor.errors import (
     UnknownModel,
 )
 from advisor.names import gpu_key, model_key, parse_memory_gb, parse_size_b, suggest
-from advisor.specs import GPU, Model, Price, PurchasePrice
+from advisor.specs import GPU, Instance, Model, Price, PurchasePrice
 
 T = TypeVar("T")
 SEGMENTS = ("datacenter", "workstation", "consumer", "laptop")
@@ -243,6 +243,7 @@ class Catalog:
     _prices: list[Price] | None = None
     _price_index: dict[str, list[Price]] | None = None
     _purchases: dict[str, list[PurchasePrice]] | None = None
+    _instances: dict[str, Instance] | None = None
     _tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
@@ -502,10 +503,38 @@ class Catalog:
             self._purchases = index
         return self._purchases
 
+    # -- cloud instance types
+
+    @property
+    def instances(self) -> dict[str, Instance]:
+        """Cloud instance types by lower-case name ("p4d.24xlarge", "nd96asr_v4"), checked."""
+        if self._instances is None:
+            index: dict[str, Instance] = {}
+            rows = _load_entries(self.data_dir, "instances", Instance, "instance", required=False)
+            for row in rows:
+                where = f"instances.yaml: instance '{row.name}'"
+                if row.gpu not in self.gpus:
+                    raise CatalogError(f"{where} names unknown GPU '{row.gpu}'.")
+                if not isinstance(row.count, int) or not 0 < row.count <= 64:
+                    raise CatalogError(f"{where}: count must be a whole number of GPUs, 1-64.")
+                if not row.source.strip():
+                    raise CatalogError(f"{where} needs a source.")
+                key = instance_key(row.name)
+                if key in index:
+                    raise CatalogError(f"{where} is listed twice.")
+                index[key] = row
+            self._instances = index
+        return self._instances
+
     def purchases_for(self, gpu_id: str, kind: str | None = None) -> list[PurchasePrice]:
         """Prices to buy one GPU, newest first: the launch MSRP and street prices new and used."""
         rows = self._purchase_index().get(gpu_id, [])
         return [p for p in rows if kind is None or p.kind == kind]
+
+
+def instance_key(name: str) -> str:
+    """How instance names are compared: lower case, without Azure's "Standard_" prefix."""
+    return re.sub(r"^standard_", "", name.strip().lower())
 
 
 def _check_name(name: object, kind: str) -> None:

@@ -181,6 +181,22 @@ class PurchasePrice:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Instance:
+    """A cloud instance type and the GPUs in it (advisor/data/instances.yaml): "p4d.24xlarge"
+    is 8 x A100 SXM4 40GB. `name` as the provider writes it (Azure without "Standard_")."""
+
+    name: str
+    provider: str
+    gpu: str
+    count: int
+    source: str
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 def field_names(cls: type) -> list[str]:
     return [f.name for f in fields(cls)]
 

@@ -338,6 +338,20 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         {"dataset_samples": 5000.0},
     ),
     ("team of 12 sharing one l40s for mistral 7b, fast enough?", "speed", {"concurrency": 12}),
+    # cloud instance names are the GPUs in them (advisor/data/instances.yaml); a price given
+    # for an instance is the whole instance's
+    (
+        "p5.48xlarge at 98.32 an hour for 2 days, total?",
+        "cost",
+        {"gpus": ["h100-sxm5-80gb"], "count": 8, "price_per_node": True},
+    ),
+    ("can a g6.xlarge run mistral 7b in bf16", "fit", {"gpus": ["l4"], "count": 1}),
+    (
+        "Standard_NC24ads_A100_v4 for a llama 3 8b lora, fits?",
+        "fit",
+        {"gpus": ["a100-pcie-80gb"], "count": 1},
+    ),
+    ("are g4dns any good for whisper", "advice", {"gpus": ["t4"]}),
 ]
 
 

@@ -366,3 +366,30 @@ def test_lookups_never_fail_with_anything_but_advisor_errors(text: str) -> None:
     for lookup in (catalog.get_gpu, catalog.get_model):
         with contextlib.suppress(AdvisorError):
             lookup(text)
+
+
+# ---------------------------------------------------------------- cloud instance types
+
+
+def test_every_instance_names_a_catalog_gpu_with_a_source(catalog: Catalog) -> None:
+    rows = catalog.instances
+    assert len(rows) >= 60
+    assert rows["p4d.24xlarge"].gpu == "a100-sxm4-40gb" and rows["p4d.24xlarge"].count == 8
+    assert rows["g5.12xlarge"].count == 4 and rows["g5.12xlarge"].gpu == "a10g"
+    assert {r.provider for r in rows.values()} >= {"AWS", "GCP", "Azure"}
+    assert all(r.gpu in catalog.gpus and r.source.startswith("http") for r in rows.values())
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("{name: x1, provider: AWS, gpu: nope, count: 1, source: s}", "unknown GPU 'nope'"),
+        ("{name: x1, provider: AWS, gpu: l4, count: 0, source: s}", "count must be"),
+        ("{name: x1, provider: AWS, gpu: l4, count: 1, source: ''}", "needs a source"),
+    ],
+)
+def test_invalid_instances_are_explained(tmp_path: Path, row: str, message: str) -> None:
+    (tmp_path / "instances.yaml").write_text(f"- {row}\n", encoding="utf-8")
+    catalog = Catalog.load(_data_dir(tmp_path))
+    with pytest.raises(CatalogError, match=message):
+        _ = catalog.instances

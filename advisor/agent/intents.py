@@ -372,6 +372,8 @@ def _solve(q: Query, low: str) -> bool:
 def _train_time(q: Query, low: str) -> bool:
     job = q.epochs or q.train_tokens or q.dataset_samples or q.audio_hours or q.images
     training = q.workload not in (None, "inference")
+    if q.user_price_usd_per_hour and q.hours and not re.search(r"\bhow long\b", low):
+        return False  # "$32.77/hr, 3 days of training, what's that": the time is given
     return bool(_HOW_LONG.search(low) and (job or training))
 
 
@@ -521,7 +523,10 @@ def _fit(q: Query, low: str) -> bool:
 
 
 def _explain(q: Query, low: str) -> bool:
-    if q.topic and re.search(rf"\bwhat(?:'s| is| are) (?:an? |the )?{TOPIC_WORDS[q.topic]}", low):
+    concept = (
+        rf"\bwhat(?:'s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})" if q.topic else None
+    )
+    if concept and re.search(concept + r"(?!\s(?:of|on|for|in)\b)", low):
         return True  # "what are tensor cores and does my 1080 have them": the concept first
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 
