@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from advisor.agent.linker import linker_for
 from advisor.agent.query import Query
 from advisor.calculator import find_model
 from advisor.catalog import Catalog
@@ -201,8 +202,14 @@ def _gpu_ids(spec: dict[str, Any], catalog: Catalog) -> set[str] | None:
             found = [catalog.get_gpu(name)]
         except AdvisorError:
             found = []
-    if spec.get("memory_gb") and len(found) > 1:
-        found = [g for g in found if abs(g.memory_gb - spec["memory_gb"]) <= 0.07 * g.memory_gb]
+    memory = spec.get("memory_gb")
+    if memory and len(found) == 1:  # "A100 80GB" labelled with one SKU's name: the memory was
+        # what the user stated, so every form of that GPU with that memory is what was meant
+        bases = linker_for(catalog).bases
+        base = bases.get(found[0].id)
+        found = [g for g in catalog.gpus.values() if bases.get(g.id) == base] if base else found
+    if memory and len(found) > 1:
+        found = [g for g in found if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
     return {g.id for g in found if not g.generic}
 
 
