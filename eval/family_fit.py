@@ -252,6 +252,8 @@ def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
               lambda c: c.request.precision == "fp32", 1.0),
         Param(nets, ("TENSORRT_SPEEDUP",), 0.3, 20.0,
               lambda c: c.request.engine == "tensorrt", 1.0),
+        Param(nets, ("TENSORRT_LAYER_S",), 1e-7, 1e-3,
+              lambda c: c.request.engine == "tensorrt" and c.request.batch <= 8, 0.0),
         *(
             Param(nets, ("FRAMEWORK", fw), 0.3, 3.0, framework_is(fw), 1.0)
             for fw in nets.FRAMEWORK

@@ -229,3 +229,24 @@ def test_a_fold_without_rows_for_a_constant_takes_its_fallback(mapped, catalog):
 def test_fit_spec_modules_are_the_calculators():
     assert {p.module for s in specs(load_catalog()) for p in s.params} == {nets, diffusion, speech}
     assert family_fit.VARIANT_SPREAD == family_rows.VARIANT_SPREAD
+
+
+def test_a_tensorrt_engine_at_batch_one_is_bound_by_its_layers_not_its_flops() -> None:
+    """Batch-1 TensorRT detection on an A100 takes a few milliseconds (Ultralytics' YOLOv8
+    table: 0.99 ms for YOLOv8n, 3.53 ms for YOLOv8x), far above its compute time; at large
+    batches the layer floor drops out and the MLPerf-fitted speedup alone sets the rate."""
+    catalog = load_catalog()
+
+    def rate(model: str, batch: int) -> float:
+        request = Request(model=model, gpu="a100-sxm4-40gb", workload="inference",
+                          precision="fp16", batch=batch, engine="tensorrt")  # fmt: skip
+        band = estimate(request, catalog).infer_samples_per_s
+        assert band is not None
+        return float(band["typical"])
+
+    for model, measured in (("yolov8n", 1010.0), ("yolov8x", 283.0)):
+        assert 0.5 < rate(model, 1) / measured < 2.0
+    assert rate("yolov8x", 1) < rate("yolov8n", 1)  # more layers and more work: slower
+    large = rate("resnet-50", 256)
+    assert abs(rate("resnet-50", 512) / large - 1) < 0.01  # saturated: no floor left
+    assert large > 20 * rate("resnet-50", 1)  # batching pays under TensorRT
