@@ -30,6 +30,11 @@ Rows left out
     - precisions the calculator cannot hold (EXL2 outside 4.0-4.25 bits, 2-bit, MLPerf "as
       submitted", "bf16 or fp8 (not specified)", MLPerf's mixed "fp4/fp8");
     - the TensorRT-LLM 0.5.0 TP>1 rows, whose note says per-GPU vs total is not stated;
+    - TTFT measured at a concurrency above 1 (queueing, below);
+    - speed rows measured through a hosted endpoint (the TGI rows of philschmid's SageMaker
+      benchmark, `instance=ml.*`): their figures are k6 request latencies through SageMaker's
+      HTTPS invocation divided by the tokens generated, so the endpoint's and the network's
+      time per request is in every figure, and their ShareGPT prompts have no stated length;
     - PEFT adapters that are not LoRA (IA3, LoHa, LoKr, OFT, BOFT, VeRA, prompt tuning, LN tuning),
       LoRA that also trains the embedding and LM head (Qwen "LoRA (emb)"), GaLore, LISA,
       LLaMA-Pro, and ms-swift's flash_attn=off rows: the Request cannot say any of these;
@@ -102,8 +107,13 @@ What a figure is, and the prediction it is compared with
     - Full-load serving (no batch or concurrency: trtllm-bench at infinite rate) ->
       serving_tokens_per_s at context = prompt, output_tokens = output.
     - Prefill tok/s -> prefill_tokens_per_s at context = prompt, batch; TTFT -> the estimate's
-      time_to_first_token_s (batch = the static batch, else 1). TTFT under load includes
-      queueing, which the calculator does not model: those rows are scored and show as misses.
+      time_to_first_token_s (batch = the static batch, else 1): the engine's fixed per-request
+      latency plus the prefill of the prompts sent together. A TTFT measured at a concurrency
+      above 1 is not scored: it includes queueing behind the other requests' prefills, which
+      depends on how the benchmark spaced their arrivals (not in the row). The vLLM Intel Arc
+      rows (L0392-L0407) show it: 7.6-8.6 s at every concurrency x prompt length near 77k
+      tokens, the prefill of half a wave of requests sent together, where one prompt takes
+      0.1-1 s; NIM's (L0421-L0442) grow from 0.4 s to 89 s with the concurrency.
     - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch.
       A PyTorch allocator counter (max_memory_allocated / _reserved, "Peak Memory Active",
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
@@ -506,6 +516,8 @@ R_PROMPT = "prompt length not stated"
 R_OUTPUT = "output length not stated"
 R_CONCURRENCY = "concurrency not stated (request-rate benchmark)"
 R_BATCH = "batch or sequence length not stated"
+R_ENDPOINT = "measured through a hosted endpoint (SageMaker): endpoint and network time inside"
+R_QUEUE = "TTFT at a concurrency above 1: queueing behind other requests, arrivals not stated"
 R_SAMPLES = "tokens/s not derivable: max_length above the dataset's average sample"
 R_METHOD = "tuning method or setting the Request cannot express"
 R_CALC = "calculator refuses the request"
@@ -738,6 +750,8 @@ class Scorer:
             raise Skip(R_ESTIMATE)
         if "SUSPECT" in note:
             raise Skip(R_SUSPECT)
+        if options(row).get("instance", "").startswith("ml."):
+            raise Skip(R_ENDPOINT)
         cls = row_class(row)
         if cls is None:
             raise Skip(R_CLASS)
@@ -813,6 +827,8 @@ class Scorer:
         ):
             raise Skip(R_PROMPT)  # the figure is mostly prefill, or a full load of such prompts
         if task == "ttft":
+            if not static and (concurrency or 1) > 1:
+                raise Skip(R_QUEUE)
             return Shape("ttft", prompt or 1, output, 1, batch if static and batch else 1,
                          True, False), notes  # fmt: skip
         if task == "prefill":

@@ -45,7 +45,6 @@ FREE: dict[str, tuple[str, ...]] = {
     "sglang": ("step_overhead_ms",),  # its bandwidth share is vLLM's (one source of its own)
     "lmdeploy": ("step_overhead_ms", "mbu"),
     "exllamav2": ("step_overhead_ms", "mbu"),
-    "tgi": ("step_overhead_ms", "mbu"),
 }
 CHECK_ONLY = ("llama.cpp", "tensorrt-llm")  # scored by --check, fitted elsewhere
 RESULTS = Path(__file__).resolve().parent / "results" / "fit_engines.json"
@@ -79,7 +78,7 @@ def generations(rows: Sequence[Mapping[str, str]], catalog: Catalog) -> dict[str
 
 
 def apply(engine: str, base: EngineFactors, values: Mapping[str, float]) -> None:
-    plain = {k: v for k, v in values.items() if not k.startswith("mbu:")}
+    plain: dict[str, Any] = {k: v for k, v in values.items() if not k.startswith("mbu:")}
     fitted = tuple(sorted((k[4:], v) for k, v in values.items() if k.startswith("mbu:")))
     factors.ENGINE_FACTORS[engine] = replace(base, **plain, mbu_fitted=fitted)
 
@@ -171,14 +170,38 @@ def _quantile(values: Sequence[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q * (len(values) - 1))))]
 
 
-# module constants fitted to a class of rows: name -> (class, constant, grid)
+# constants fitted to a class of rows: name -> (class, constant, grid); a constant written
+# "engine.attribute" is that engine's EngineFactors field, any other a module constant of factors
+REQUEST_MS_GRID = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 CONSTANTS: dict[str, tuple[str, str, tuple[float, ...]]] = {
     "train": (
         "training speed · HF PEFT/Trainer",
         "TRAIN_LAYER_MS",
         (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0),
     ),
+    "ttft-tensorrt-llm": (
+        "TTFT · TensorRT-LLM/NIM",
+        "tensorrt-llm.request_overhead_ms",
+        REQUEST_MS_GRID,
+    ),
+    "ttft-lmdeploy": ("TTFT · LMDeploy", "lmdeploy.request_overhead_ms", REQUEST_MS_GRID),
 }
+
+
+def _get(name: str) -> float:
+    engine, _, attribute = name.rpartition(".")
+    if engine:
+        return float(getattr(factors.ENGINE_FACTORS[engine], attribute))
+    return float(getattr(factors, name))
+
+
+def _set(name: str, value: float) -> None:
+    engine, _, attribute = name.rpartition(".")
+    if engine:
+        changes: dict[str, Any] = {attribute: value}
+        factors.ENGINE_FACTORS[engine] = replace(factors.ENGINE_FACTORS[engine], **changes)
+    else:
+        setattr(factors, name, value)
 
 
 def run_constant(
@@ -187,26 +210,26 @@ def run_constant(
     """Fit one module constant of factors.py to its class, with leave-one-source-out."""
     cls, name, grid = CONSTANTS[target]
     mine = [r for r in rows if cc.row_class(r) == cls]
-    shipped_value = getattr(factors, name)
+    shipped_value = _get(name)
 
     def best(train: Sequence[Mapping[str, str]]) -> float:
         scored = []
         for value in grid:
-            setattr(factors, name, value)
+            _set(name, value)
             scored.append((loss(errors(train, catalog)), value))
         return min(scored)[1]
 
-    setattr(factors, name, shipped_value)
+    _set(name, shipped_value)
     shipped = errors(mine, catalog)
     value = best(mine)
-    setattr(factors, name, value)
+    _set(name, value)
     fitted = errors(mine, catalog)
-    sources = sorted({cc.source_key(r) for r in mine})
+    sources = sorted({source for source, _ in shipped})  # the sources of the rows scored
     held: list[float] = []
     for source in sources if len(sources) > 1 else []:
-        setattr(factors, name, best([r for r in mine if cc.source_key(r) != source]))
+        _set(name, best([r for r in mine if cc.source_key(r) != source]))
         held += [v for _, v in errors([r for r in mine if cc.source_key(r) == source], catalog)]
-    setattr(factors, name, shipped_value)
+    _set(name, shipped_value)
     return {
         "engine": target, "class": cls, "constant": name, "value": value,
         "rows": len(fitted), "row_ids": [r["id"] for r in mine], "sources": sources,

@@ -42,6 +42,9 @@ class EngineFactors:
     # decode bandwidth share by GPU generation where it was fitted (one value, not a product of
     # an engine and a generation factor); other generations use mbu x GENERATION_MBU
     mbu_fitted: tuple[tuple[str, float], ...] = ()
+    # fixed time a request waits before its first token beyond its prefill: tokenising,
+    # scheduling, setting up the request's first step (time to first token = this + prefill)
+    request_overhead_ms: float = 0.0
 
 
 ENGINE_FACTORS: dict[str, EngineFactors] = {
@@ -62,8 +65,12 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
                       mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
                       0.0, 0.40, 1),
+        # request_overhead_ms (tensorrt-llm, lmdeploy): `python -m eval.fit_engines
+        # ttft-tensorrt-llm ttft-lmdeploy` on the classes "TTFT · TensorRT-LLM/NIM" (12 rows,
+        # TensorRT-LLM performance.md low-latency table L0027-L0040: 22% -> 10% median error)
+        # and "TTFT · LMDeploy" (19 rows, lmdeploy a100_fp16.md L0601-L0638: 19% either way)
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
-                      2048),
+                      2048, request_overhead_ms=3.0),
         # engines whose own rows are few take the constants of the engine they are built like
         # until fitted: SGLang and TGI like vLLM (paged KV, CUDA graphs, continuous batching),
         # LMDeploy's TurboMind like TensorRT-LLM (compiled C++), ExLlamaV2 like vLLM but one
@@ -75,7 +82,7 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         EngineFactors("tgi", "Text Generation Inference", 1.0, 0.90, 1.0, 0.80, 1.5, 0.0, 0.55,
                       256),
         EngineFactors("lmdeploy", "LMDeploy (TurboMind)", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
-                      256),
+                      256, request_overhead_ms=1.0),
         EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 1.5, 0.0, 0.55, 1),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
         EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,
@@ -182,6 +189,8 @@ class Calibration:
 
 # `python -m eval.fit_engines --check` (eval/results/engine_bands.json): engines with at least 10
 # decode rows of their own; a decode estimate's band is its engine's, others keep SPEED_BAND
+# (TGI's only rows, measured through a SageMaker endpoint, are not scored: see
+# eval/calibration_classes.py)
 # (llama.cpp's: its 45 llama.cpp decode rows of 9 sources in shared/data/measured_calibration.csv,
 # scored by eval/calibration_benchmark.py)
 DECODE_CALIBRATION = {
@@ -190,7 +199,6 @@ DECODE_CALIBRATION = {
     "vllm": Calibration(86, 4, 0.092, 0.87, 1.15),
     "sglang": Calibration(24, 1, 0.160, 0.63, 1.37),
     "exllamav2": Calibration(18, 2, 0.241, 0.95, 1.46),
-    "tgi": Calibration(30, 1, 0.506, 0.23, 1.18),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
 }
 # Training speed by framework, from `python -m eval.calibration_classes` (the classes "training

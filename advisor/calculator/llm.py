@@ -172,8 +172,12 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         num_gpus=request.num_gpus, link=link,
     )  # fmt: skip
     prefill = Band.around(context * request.batch / prefill_s)
+    first_s = throughput.time_to_first_token_seconds(
+        model, gpu, precision, engine, prompt=context, batch=request.batch,
+        num_gpus=request.num_gpus, link=link,
+    )  # fmt: skip
     low, high = SPEED_BAND
-    ttft = Band(prefill_s / high, prefill_s, prefill_s / low)
+    ttft = Band(first_s / high, first_s, first_s / low)
     output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,

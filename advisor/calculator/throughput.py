@@ -212,6 +212,26 @@ def prefill_seconds(
     return max(compute_s, read_s) + comm_s + engine.step_overhead_ms / 1000
 
 
+def time_to_first_token_seconds(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    prompt: int,
+    batch: int,
+    num_gpus: int = 1,
+    link: Link | None = None,
+) -> float:
+    """Seconds from a request to its first token: the engine's fixed per-request latency
+    (EngineFactors.request_overhead_ms) plus the prefill of the `batch` prompts sent together.
+    Queueing behind other requests is not in it."""
+    prefill = prefill_seconds(
+        model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus, link=link
+    )
+    return engine.request_overhead_ms / 1000 + prefill
+
+
 def prefill_tokens_per_s(
     model: Model,
     gpu: GPU,

@@ -1,0 +1,90 @@
+"""Speed properties the roofline must keep for every model, GPU and engine (hypothesis):
+more bandwidth never slows decode, time to first token grows with the prompt and holds the
+engine's fixed per-request latency, full-load serving is never below one stream."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from advisor.calculator import Request, estimate, throughput
+from advisor.calculator.factors import ENGINE_FACTORS, engine_factors
+from advisor.calculator.llm import runs_on
+from advisor.calculator.precision import get_precision
+from advisor.catalog import load_catalog
+from advisor.specs import GPU
+
+CATALOG = load_catalog()
+MODELS = sorted(CATALOG.models)
+GPUS = sorted(CATALOG.gpus)
+ENGINES = sorted(ENGINE_FACTORS)
+FAST = settings(max_examples=120, deadline=None)
+
+models = st.sampled_from(MODELS)
+gpus = st.sampled_from(GPUS)
+engines = st.sampled_from(ENGINES)
+prompts = st.integers(1, 32_000)
+batches = st.integers(1, 64)
+
+
+def _runs(gpu: str, engine: str) -> bool:
+    return runs_on(engine, CATALOG.gpus[gpu]) is None
+
+
+@FAST
+@given(models, gpus, engines, batches, st.floats(1.01, 4.0))
+def test_more_bandwidth_never_slows_decode(
+    model: str, gpu: str, engine: str, batch: int, factor: float
+) -> None:
+    card = CATALOG.gpus[gpu]
+    assume(_runs(gpu, engine) and not card.generic)
+    faster = replace(card, bandwidth_gbs=card.bandwidth_gbs * factor)
+    args = (CATALOG.models[model], get_precision("bf16"), engine_factors(engine))
+
+    def rate(g: GPU) -> float:
+        return throughput.decode_tokens_per_s(
+            args[0], g, args[1], args[2], batch=batch, context=2048, kv_elem_bytes=2.0
+        ).typical
+
+    assert rate(faster) >= rate(card)
+
+
+@FAST
+@given(models, gpus, engines, prompts, prompts)
+def test_time_to_first_token_grows_with_the_prompt(
+    model: str, gpu: str, engine: str, p1: int, p2: int
+) -> None:
+    assume(_runs(gpu, engine))
+    short, long = sorted((p1, p2))
+    base = Request(model, gpu, context=short, engine=engine, precision="bf16")
+    first = estimate(base).time_to_first_token_s
+    later = estimate(replace(base, context=long)).time_to_first_token_s
+    assert first is not None and later is not None
+    assert later["typical"] >= first["typical"]
+
+
+@pytest.mark.parametrize("engine", [e for e in ENGINES if ENGINE_FACTORS[e].request_overhead_ms])
+def test_time_to_first_token_is_the_request_latency_plus_the_prefill(engine: str) -> None:
+    """TTFT = the engine's fixed per-request latency + prefill; prefill tok/s has no latency."""
+    request = Request("llama-3.1-8b", "a100-sxm4-80gb", context=128, engine=engine)
+    result = estimate(request)
+    assert result.time_to_first_token_s and result.prefill_tokens_per_s
+    ttft = result.time_to_first_token_s["typical"]
+    prefill = 128 / result.prefill_tokens_per_s["typical"]
+    assert ttft == pytest.approx(prefill + ENGINE_FACTORS[engine].request_overhead_ms / 1000)
+
+
+@FAST
+@given(models, gpus, engines, st.integers(16, 4096), st.integers(16, 2048))
+def test_full_load_serving_is_never_below_a_single_stream(
+    model: str, gpu: str, engine: str, prompt: int, output: int
+) -> None:
+    assume(_runs(gpu, engine))
+    args = (CATALOG.models[model], CATALOG.gpus[gpu], get_precision("bf16"), engine_factors(engine))
+    kw = dict(prompt=prompt, output=output, kv_elem_bytes=2.0)
+    full, _ = throughput.serving_tokens_per_s(*args, **kw)  # type: ignore[arg-type]
+    one, _ = throughput.serving_tokens_per_s(*args, **kw, batch=1)  # type: ignore[arg-type]
+    assert full.typical >= one.typical
