@@ -69,6 +69,9 @@ Precision (PRECISION_MAP; the calculator's PRECISIONS)
     counted in the report: exl2 4.0-4.25 bpw -> gptq (4.16 bits, within 5%);
     q4_k_s -> q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. "fp8 KV" in the precision, or
     kv_cache_dtype=fp8 in options, sets kv_cache fp8; Qwen's int8 KV-cache rows set q8_0.
+    TensorRT-LLM's FP8 and FP4 rows run an FP8 KV cache: the batches of its FP8 tables could not
+    hold theirs in 16 bits (L0005: 768 sequences x 256 tokens x 512 KiB of Llama-2-7B KV cache
+    = 103 GB on an 80 GB H100; L0008, 48 x 4096 tokens, 103 GB; L0004, GPT-J 64 x 4096, 120 GB).
 Fine-tuning
     Workload as in the row, except QLoRA on a GPTQ/AWQ/int8 base -> finetune-lora at that
     precision (the calculator's QLoRA is bitsandbytes 4-bit) and full fine-tuning in fp8/mxfp8
@@ -578,6 +581,8 @@ def _precision(row: Mapping[str, str]) -> tuple[str, str | None, str | None]:
         kv = "fp8"
     if "KV-cache quantization Yes" in row["note"]:
         kv = "q8_0"
+    if row["engine"].startswith("tensorrt-llm") and name in ("fp8", "nvfp4") and kv is None:
+        kv = "fp8"  # its FP8 tables run an FP8 KV cache (module docstring)
     return name, kv, stand_in
 
 
@@ -798,9 +803,10 @@ class Scorer:
         name = row["engine"].split(" ")[0]
         engine = name if name in ENGINES else ENGINE_MAP[name]
         assert engine in ENGINES, engine
+        pp = _int(options(row).get("pp", "")) or 1
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
-            kv_cache=kv,
+            kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:

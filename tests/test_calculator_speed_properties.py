@@ -103,3 +103,30 @@ def test_decode_speed_is_summed_over_the_batch_and_said_so() -> None:
     assert any("summed over the 8 sequences" in a for a in eight.assumptions)
     line = speed_lines(eight.to_dict())[0]
     assert "for 8 sequences together" in line and f"{total / 8:,.1f} tokens/s each" in line
+
+
+def test_pipeline_stages_add_throughput_not_single_stream_speed() -> None:
+    """pp stages each hold 1/pp of the layers: one stream passes them in turn (no faster than
+    one card), a full batch keeps every stage busy on its own micro-batch."""
+    base = Request("llama-3.1-70b", "h100-sxm5-80gb", num_gpus=4, context=1024,
+                   engine="tensorrt-llm", precision="fp8")  # fmt: skip
+    one = estimate(replace(base, pp=4)).decode_tokens_per_s
+    full_pp = estimate(replace(base, pp=4, batch=64)).decode_tokens_per_s
+    assert one and full_pp
+    assert full_pp["typical"] > 20 * one["typical"]  # stages work at once
+    # one stream through 4 stages reads all the weights in turn: ~one card's worth of bandwidth
+    weights_gb = 70.6
+    assert one["typical"] < 3350 / weights_gb
+
+
+@pytest.mark.parametrize(
+    ("engine", "num_gpus", "pp"), [("llama.cpp", 2, 2), ("hf", 2, 2), ("vllm", 4, 3)]
+)
+def test_pipeline_stages_need_a_serving_engine_and_an_even_split(
+    engine: str, num_gpus: int, pp: int
+) -> None:
+    from advisor.errors import InvalidInput
+
+    with pytest.raises(InvalidInput):
+        estimate(Request("llama-3.1-8b", "a100-sxm4-80gb", num_gpus=num_gpus, pp=pp,
+                         engine=engine))  # fmt: skip

@@ -223,10 +223,17 @@ ENGINE_ALIASES = {
 TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy")
 
 
-def tensor_parallel(engine: EngineFactors, num_gpus: int) -> int:
-    """How many ways an engine splits each layer: the serving engines shard tensors across GPUs;
-    transformers, AutoAWQ, ExLlamaV2 and llama.cpp give each GPU whole layers (tp = 1)."""
-    return num_gpus if engine.name in TENSOR_PARALLEL_ENGINES else 1
+def tensor_parallel(engine: EngineFactors, num_gpus: int, pp: int = 1) -> int:
+    """How many ways an engine splits each layer: the serving engines shard tensors across GPUs
+    (over num_gpus / pp of them when `pp` pipeline stages are asked); transformers, AutoAWQ,
+    ExLlamaV2 and llama.cpp give each GPU whole layers (tp = 1)."""
+    return max(1, num_gpus // max(pp, 1)) if engine.name in TENSOR_PARALLEL_ENGINES else 1
+
+
+def pipeline_stages(engine: EngineFactors, num_gpus: int, pp: int = 1) -> int:
+    """Pipeline stages that work on different micro-batches at once: a serving engine's `pp`;
+    a layer split (llama.cpp, transformers) runs its GPUs one after the other, so 1."""
+    return max(pp, 1) if engine.name in TENSOR_PARALLEL_ENGINES and num_gpus > 1 else 1
 
 
 def engine_factors(engine: str) -> EngineFactors:
