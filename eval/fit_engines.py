@@ -31,6 +31,10 @@ from eval import calibration_classes as cc
 
 MIN_GEN_ROWS = 5
 MIN_GEN_SOURCES = 2  # a generation's own bandwidth share needs rows from two sources
+# ... except for an engine whose rows all come from one source, where that source's rows on a
+# generation are better evidence than the share decode_mbu would carry over from another
+# engine's or another card's fit: SGLang's are the Qwen speed benchmark's, on H20 cards
+SINGLE_SOURCE_ENGINES = ("sglang",)
 # the decode classes and the engine each row runs on
 DECODE_TASKS = ("decode",)
 GRIDS: dict[str, tuple[float, ...]] = {
@@ -42,7 +46,8 @@ FREE: dict[str, tuple[str, ...]] = {
     "hf": ("layer_overhead_ms", "step_overhead_ms", "mbu"),
     "autoawq": ("layer_overhead_ms", "step_overhead_ms", "mbu"),
     "vllm": ("step_overhead_ms", "mbu"),
-    "sglang": ("step_overhead_ms",),  # its bandwidth share is vLLM's (one source of its own)
+    # sglang: its bandwidth share on A100s is vLLM's (no rows of its own there)
+    "sglang": ("step_overhead_ms", "mbu"),
     "lmdeploy": ("step_overhead_ms", "mbu"),
     "exllamav2": ("step_overhead_ms", "mbu"),
 }
@@ -60,8 +65,10 @@ def engine_rows(rows: Sequence[Mapping[str, str]], engine: str) -> list[Mapping[
     return out
 
 
-def generations(rows: Sequence[Mapping[str, str]], catalog: Catalog) -> dict[str, int]:
-    """Rows per GPU generation, for the generations with rows from MIN_GEN_SOURCES sources."""
+def generations(
+    rows: Sequence[Mapping[str, str]], catalog: Catalog, min_sources: int = MIN_GEN_SOURCES
+) -> dict[str, int]:
+    """Rows per GPU generation, for the generations with rows from `min_sources` sources."""
     counts: dict[str, int] = {}
     sources: dict[str, set[str]] = {}
     for row in rows:
@@ -74,12 +81,19 @@ def generations(rows: Sequence[Mapping[str, str]], catalog: Catalog) -> dict[str
             (gen,) = gens
             counts[gen] = counts.get(gen, 0) + 1
             sources.setdefault(gen, set()).add(cc.source_key(row))
-    return {g: n for g, n in counts.items() if len(sources[g]) >= MIN_GEN_SOURCES}
+    return {g: n for g, n in counts.items() if len(sources[g]) >= min_sources}
+
+
+def plain_mbu(values: Mapping[str, float]) -> dict[str, float]:
+    """The "mbu:GENERATION" entries of a fit's values."""
+    return {k: v for k, v in values.items() if k.startswith("mbu:")}
 
 
 def apply(engine: str, base: EngineFactors, values: Mapping[str, float]) -> None:
     plain: dict[str, Any] = {k: v for k, v in values.items() if not k.startswith("mbu:")}
-    fitted = tuple(sorted((k[4:], v) for k, v in values.items() if k.startswith("mbu:")))
+    # generations fitted now, beside those the engine keeps (SGLang keeps vLLM's A100 share)
+    shares = {**dict(base.mbu_fitted), **{k[4:]: v for k, v in plain_mbu(values).items()}}
+    fitted = tuple(sorted(shares.items()))
     factors.ENGINE_FACTORS[engine] = replace(base, **plain, mbu_fitted=fitted)
 
 
@@ -121,7 +135,8 @@ def run(
 ) -> dict[str, Any]:
     base = factors.ENGINE_FACTORS[engine]
     mine = engine_rows(rows, engine)
-    gens = [g for g, n in generations(mine, catalog).items() if n >= MIN_GEN_ROWS]
+    least = 1 if engine in SINGLE_SOURCE_ENGINES else MIN_GEN_SOURCES
+    gens = [g for g, n in generations(mine, catalog, least).items() if n >= MIN_GEN_ROWS]
     shipped = errors(mine, catalog)
     values = fit(engine, base, mine, catalog, gens) if refit else {}
     fitted = errors(mine, catalog) if refit else shipped

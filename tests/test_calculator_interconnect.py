@@ -118,7 +118,13 @@ def test_more_gpus_over_nvswitch_are_never_slower_at_the_same_batch(
         fewer = _decode(model, gpu, n, batch, 2048, engine)
     except AdvisorError:
         return
-    assert _decode(model, gpu, 2 * n, batch, 2048, engine) >= fewer * (1 - 1e-9)
+    more = _decode(model, gpu, 2 * n, batch, 2048, engine)
+    # a step may lose at most what the larger group's all-reduces cost: on a very fast card
+    # (Rubin, 22 TB/s) a 7B model's weight reads take less than 2 x layers collective latencies
+    spec = CATALOG.models[model]
+    link = link_for(GPU[gpu], 2 * n)
+    collectives = 2 * spec.num_layers * allreduce_seconds(batch * spec.hidden_size * 2, 2 * n, link)
+    assert batch / more <= batch / fewer + collectives + 1e-12
 
 
 @SOME

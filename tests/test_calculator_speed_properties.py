@@ -130,3 +130,28 @@ def test_pipeline_stages_need_a_serving_engine_and_an_even_split(
     with pytest.raises(InvalidInput):
         estimate(Request("llama-3.1-8b", "a100-sxm4-80gb", num_gpus=num_gpus, pp=pp,
                          engine=engine))  # fmt: skip
+
+
+def test_an_engines_bandwidth_share_carries_to_cards_of_the_same_memory_kind() -> None:
+    """One share, applied once: vLLM's A100 fit on an H100 (not 0.8 x Hopper's 0.6), ExLlamaV2's
+    3090 fit on a 4090; a GDDR fit never reaches an HBM card; no fit (or an eager engine's)
+    keeps the prior."""
+    from advisor.calculator.factors import GENERATION_MBU
+
+    vllm, exl = ENGINE_FACTORS["vllm"], ENGINE_FACTORS["exllamav2"]
+    assert throughput.decode_mbu(vllm, "Hopper", True)[0] == dict(vllm.mbu_fitted)["Ampere-HBM"]
+    assert throughput.decode_mbu(exl, "Ada Lovelace", False)[0] == dict(exl.mbu_fitted)["Ampere"]
+    assert throughput.decode_mbu(exl, "Hopper", True)[0] == exl.mbu * GENERATION_MBU["Hopper"]
+    hf = ENGINE_FACTORS["hf"]  # eager: its A100 fit also holds host time, so not carried
+    assert throughput.decode_mbu(hf, "Hopper", True)[0] == hf.mbu * GENERATION_MBU["Hopper"]
+    trt = ENGINE_FACTORS["tensorrt-llm"]
+    assert not trt.mbu_fitted
+    assert throughput.decode_mbu(trt, "Hopper", True)[0] == trt.mbu * GENERATION_MBU["Hopper"]
+
+
+def test_vllm_llama_3_8b_on_an_h100_sxm_at_batch_1_is_near_public_runs() -> None:
+    """Public vLLM runs report ~110-130 tok/s for Llama-3-8B bf16 on an H100 SXM; the engine x
+    generation prior gave 71."""
+    result = estimate(Request("llama-3-8b", "h100-sxm5-80gb", engine="vllm", context=1024))
+    assert result.decode_tokens_per_s
+    assert 95 <= result.decode_tokens_per_s["typical"] <= 135

@@ -14,6 +14,7 @@ from advisor.calculator.factors import (
     DECODE_CALIBRATION,
     GENERATION_MBU,
     GENERATION_MFU,
+    HBM_GENERATIONS,
     QUANT_LAYER_OVERHEAD_MS,
     SPEED_BAND,
     TRAIN_MBU,
@@ -99,7 +100,7 @@ def decode_step_seconds(
     # the generation (one fitted value where there is one); the batched KV-cache read streams
     # at the engine's attention-kernel efficiency.
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
-    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen)[0])
+    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu))[0])
     t_memory += kv * kv_traffic(model, engine) / bandwidth
     flops = 2 * model.params_per_token * batch / tp / busy
     t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * engine.prefill_mfu)
@@ -129,17 +130,40 @@ def _tp_allreduce_seconds(model: Model, gpu: GPU, tokens: int, tp: int, link: Li
     return 2 * model.num_layers * allreduce_seconds(tokens * model.hidden_size * 2, tp, link)
 
 
-def decode_mbu(engine: EngineFactors, gen: str) -> tuple[float, str]:
+def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tuple[float, str]:
     """The share of datasheet bandwidth the engine's weight reads reach on this generation,
-    and where it comes from (for the assumptions)."""
-    fitted = dict(engine.mbu_fitted).get(gen)
-    if fitted is not None:
-        return fitted, f"{engine.name} on {gen}: {fitted:.2f}, fitted (factors.py)"
+    and where it comes from (for the assumptions).
+
+    Applied once: the engine's own fit on this generation; else its fit on a generation of the
+    same memory kind (`hbm`: an engine's kernels stream HBM about as well on an H100 as on the
+    A100 it was fitted on, where the engine x generation prior would charge the engine's batch-1
+    share twice, GENERATION_MBU holding llama.cpp's: vLLM's 0.85 on an A100 instead of 0.8 x 0.6
+    = 0.48 on an H100); else the engine x generation prior. Eager engines (transformers,
+    AutoAWQ) keep the prior: their fitted shares also absorb host time on the rows' machines."""
+    fitted = dict(engine.mbu_fitted)
+    if gen in fitted:
+        return fitted[gen], f"{engine.name} on {gen}: {fitted[gen]:.2f}, fitted (factors.py)"
+    kind = _memory_kind(gen, gen in HBM_GENERATIONS if hbm is None else hbm)
+    kin = [(g, v) for g, v in engine.mbu_fitted if _memory_kind(g, g in HBM_GENERATIONS) == kind]
+    if kin and not engine.host_overlap:  # an eager engine's fit also holds its host time
+        source, value = kin[0]
+        return value, (
+            f"{engine.name} on {gen}: {value:.2f}, its fit on {source} ({kind} both; factors.py)"
+        )
     prior = engine.mbu * GENERATION_MBU.get(gen, 0.6)
     return prior, (
         f"{engine.name} on {gen}: {prior:.2f} = engine {engine.mbu:g} x generation "
         f"{GENERATION_MBU.get(gen, 0.6):g} (not fitted for this pair)"
     )
+
+
+def _memory_kind(gen: str, hbm: bool) -> str:
+    return "HBM" if hbm else "unified memory" if gen == "Apple" else "GDDR"
+
+
+def is_hbm(gpu: GPU) -> bool:
+    """Whether the card's memory is HBM (the memory kind decode_mbu carries a fit across)."""
+    return (gpu.memory_type or "").upper().startswith("HBM")
 
 
 def kv_traffic(model: Model, engine: EngineFactors) -> float:
