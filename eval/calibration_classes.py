@@ -60,7 +60,8 @@ Engine (ENGINE_MAP)
     llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq); exllama -> vllm, and
     mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
     ENGINE_MAP alone (autoawq -> hf; tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm),
-    as eval/calibration_benchmark.py maps them.
+    as eval/calibration_benchmark.py maps them. A speed row's `pp` option (TensorRT-LLM's
+    "tp=1;pp=N" rows) is the Request's pipeline stages.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
