@@ -247,9 +247,9 @@ def _pipeline(request: Request, engine: EngineFactors, notes: list[str]) -> int:
         raise InvalidInput(f"{pp} pipeline stages do not divide {request.num_gpus} GPUs evenly.")
     tp = request.num_gpus // pp
     notes.append(
-        f"{pp} pipeline stages"
+        f"speed with {pp} pipeline stages"
         + (f" of {tp}-way tensor parallel" if tp > 1 else " (no tensor parallel)")
-        + ": each GPU holds its stage's layers and works on its own micro-batch"
+        + ": each stage holds its share of the layers and works on its own micro-batch"
     )
     return pp
 
