@@ -103,7 +103,8 @@ def decode_step_seconds(
     t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu))[0])
     t_memory += kv * kv_traffic(model, engine) / bandwidth
     flops = 2 * model.params_per_token * batch / tp / busy
-    t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * engine.prefill_mfu)
+    mfu = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)  # as prefill's: applied once
+    t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * mfu)
     layers = model.num_layers
     host_ms = layers * engine.layer_overhead_ms
     if engine.name == "hf":
