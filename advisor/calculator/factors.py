@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from advisor.errors import InvalidInput
 
 # .3: engines fitted per generation (eval/fit_engines.py), fine-tuning frameworks and options,
-# links between GPUs as data
-FORMULA_VERSION = "calc-2026.11.3"
+# links between GPUs as data; .4: time to first token with the engine's per-request latency,
+# pipeline stages for serving engines, decode bandwidth share applied once (a fit carried to
+# cards of its memory kind), decode compute with the generation's MFU
+FORMULA_VERSION = "calc-2026.11.4"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq")  # fmt: skip
 
