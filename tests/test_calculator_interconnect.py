@@ -71,9 +71,9 @@ def _decode(model: str, gpu: object, n: int, batch: int, context: int, engine: s
             interconnect: str | None = None) -> float:  # fmt: skip
     g = gpu if not isinstance(gpu, str) else GPU[gpu]
     return throughput.decode_tokens_per_s(
-        CATALOG.models[model], g, get_precision("bf16"), engine_factors(engine), batch=batch,
-        context=context, kv_elem_bytes=kv_bytes("bf16"), num_gpus=n,
-        link=link_for(g, n, interconnect),  # type: ignore[arg-type]
+        CATALOG.models[model], g, get_precision("bf16"),  # type: ignore[arg-type]
+        engine_factors(engine), batch=batch, context=context, kv_elem_bytes=kv_bytes("bf16"),
+        num_gpus=n, link=link_for(g, n, interconnect),  # type: ignore[arg-type]
     ).typical  # fmt: skip
 
 
