@@ -30,6 +30,11 @@ Rows left out
     - precisions the calculator cannot hold (EXL2 outside 4.0-4.25 bits, 2-bit, MLPerf "as
       submitted", "bf16 or fp8 (not specified)", MLPerf's mixed "fp4/fp8");
     - the TensorRT-LLM 0.5.0 TP>1 rows, whose note says per-GPU vs total is not stated;
+    - TTFT measured at a concurrency above 1 (queueing, below);
+    - speed rows measured through a hosted endpoint (the TGI rows of philschmid's SageMaker
+      benchmark, `instance=ml.*`): their figures are k6 request latencies through SageMaker's
+      HTTPS invocation divided by the tokens generated, so the endpoint's and the network's
+      time per request is in every figure, and their ShareGPT prompts have no stated length;
     - PEFT adapters that are not LoRA (IA3, LoHa, LoKr, OFT, BOFT, VeRA, prompt tuning, LN tuning),
       LoRA that also trains the embedding and LM head (Qwen "LoRA (emb)"), GaLore, LISA,
       LLaMA-Pro, and ms-swift's flash_attn=off rows: the Request cannot say any of these;
@@ -56,7 +61,8 @@ Engine (ENGINE_MAP)
     mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
     ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
     eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
-    the calculator models: a preallocated KV cache and attention scores held in full.
+    the calculator models: a preallocated KV cache and attention scores held in full. A speed
+    row's `pp` option (TensorRT-LLM's "tp=1;pp=N" rows) is the Request's pipeline stages.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -65,6 +71,9 @@ Precision (PRECISION_MAP; the calculator's PRECISIONS)
     counted in the report: exl2 4.0-4.25 bpw -> gptq (4.16 bits, within 5%);
     q4_k_s -> q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. "fp8 KV" in the precision, or
     kv_cache_dtype=fp8 in options, sets kv_cache fp8; Qwen's int8 KV-cache rows set q8_0.
+    TensorRT-LLM's FP8 and FP4 rows run an FP8 KV cache: the batches of its FP8 tables could not
+    hold theirs in 16 bits (L0005: 768 sequences x 256 tokens x 512 KiB of Llama-2-7B KV cache
+    = 103 GB on an 80 GB H100; L0008, 48 x 4096 tokens, 103 GB; L0004, GPT-J 64 x 4096, 120 GB).
 Fine-tuning
     Workload as in the row, except QLoRA on a GPTQ/AWQ/int8 base -> finetune-lora at that
     precision (the calculator's QLoRA is bitsandbytes 4-bit) and full fine-tuning in fp8/mxfp8
@@ -107,8 +116,13 @@ What a figure is, and the prediction it is compared with
     - Full-load serving (no batch or concurrency: trtllm-bench at infinite rate) ->
       serving_tokens_per_s at context = prompt, output_tokens = output.
     - Prefill tok/s -> prefill_tokens_per_s at context = prompt, batch; TTFT -> the estimate's
-      time_to_first_token_s (batch = the static batch, else 1). TTFT under load includes
-      queueing, which the calculator does not model: those rows are scored and show as misses.
+      time_to_first_token_s (batch = the static batch, else 1): the engine's fixed per-request
+      latency plus the prefill of the prompts sent together. A TTFT measured at a concurrency
+      above 1 is not scored: it includes queueing behind the other requests' prefills, which
+      depends on how the benchmark spaced their arrivals (not in the row). The vLLM Intel Arc
+      rows (L0392-L0407) show it: 7.6-8.6 s at every concurrency x prompt length near 77k
+      tokens, the prefill of half a wave of requests sent together, where one prompt takes
+      0.1-1 s; NIM's (L0421-L0442) grow from 0.4 s to 89 s with the concurrency.
     - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch;
       AutoAWQ's README benchmark sizes its fused KV cache for the tokens generated and resets it
       when full (examples/benchmark.py, awq/modules/fused/attn.py): context = max(prompt,
@@ -538,6 +552,8 @@ R_PROMPT = "prompt length not stated"
 R_OUTPUT = "output length not stated"
 R_CONCURRENCY = "concurrency not stated (request-rate benchmark)"
 R_BATCH = "batch or sequence length not stated"
+R_ENDPOINT = "measured through a hosted endpoint (SageMaker): endpoint and network time inside"
+R_QUEUE = "TTFT at a concurrency above 1: queueing behind other requests, arrivals not stated"
 R_SAMPLES = "tokens/s not derivable: max_length above the dataset's average sample"
 R_METHOD = "tuning method or setting the Request cannot express"
 R_CALC = "calculator refuses the request"
@@ -598,6 +614,8 @@ def _precision(row: Mapping[str, str]) -> tuple[str, str | None, str | None]:
         kv = "fp8"
     if "KV-cache quantization Yes" in row["note"]:
         kv = "q8_0"
+    if row["engine"].startswith("tensorrt-llm") and name in ("fp8", "nvfp4") and kv is None:
+        kv = "fp8"  # its FP8 tables run an FP8 KV cache (module docstring)
     return name, kv, stand_in
 
 
@@ -770,6 +788,8 @@ class Scorer:
             raise Skip(R_ESTIMATE)
         if "SUSPECT" in note:
             raise Skip(R_SUSPECT)
+        if options(row).get("instance", "").startswith("ml."):
+            raise Skip(R_ENDPOINT)
         cls = row_class(row)
         if cls is None:
             raise Skip(R_CLASS)
@@ -816,9 +836,10 @@ class Scorer:
         name = row["engine"].split(" ")[0]
         engine = name if name in ENGINES else ENGINE_MAP[name]
         assert engine in ENGINES, engine
+        pp = _int(options(row).get("pp", "")) or 1
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
-            kv_cache=kv,
+            kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:
@@ -845,6 +866,8 @@ class Scorer:
         ):
             raise Skip(R_PROMPT)  # the figure is mostly prefill, or a full load of such prompts
         if task == "ttft":
+            if not static and (concurrency or 1) > 1:
+                raise Skip(R_QUEUE)
             return Shape("ttft", prompt or 1, output, 1, batch if static and batch else 1,
                          True, False), notes  # fmt: skip
         if task == "prefill":

@@ -31,6 +31,10 @@ from eval import calibration_classes as cc
 
 MIN_GEN_ROWS = 5
 MIN_GEN_SOURCES = 2  # a generation's own bandwidth share needs rows from two sources
+# ... except for an engine whose rows all come from one source, where that source's rows on a
+# generation are better evidence than the share decode_mbu would carry over from another
+# engine's or another card's fit: SGLang's are the Qwen speed benchmark's, on H20 cards
+SINGLE_SOURCE_ENGINES = ("sglang",)
 # the decode classes and the engine each row runs on
 DECODE_TASKS = ("decode",)
 GRIDS: dict[str, tuple[float, ...]] = {
@@ -42,10 +46,10 @@ FREE: dict[str, tuple[str, ...]] = {
     "hf": ("layer_overhead_ms", "step_overhead_ms", "mbu"),
     "autoawq": ("layer_overhead_ms", "step_overhead_ms", "mbu"),
     "vllm": ("step_overhead_ms", "mbu"),
-    "sglang": ("step_overhead_ms",),  # its bandwidth share is vLLM's (one source of its own)
+    # sglang: its bandwidth share on A100s is vLLM's (no rows of its own there)
+    "sglang": ("step_overhead_ms", "mbu"),
     "lmdeploy": ("step_overhead_ms", "mbu"),
     "exllamav2": ("step_overhead_ms", "mbu"),
-    "tgi": ("step_overhead_ms", "mbu"),
 }
 CHECK_ONLY = ("llama.cpp", "tensorrt-llm")  # scored by --check, fitted elsewhere
 RESULTS = Path(__file__).resolve().parent / "results" / "fit_engines.json"
@@ -61,8 +65,10 @@ def engine_rows(rows: Sequence[Mapping[str, str]], engine: str) -> list[Mapping[
     return out
 
 
-def generations(rows: Sequence[Mapping[str, str]], catalog: Catalog) -> dict[str, int]:
-    """Rows per GPU generation, for the generations with rows from MIN_GEN_SOURCES sources."""
+def generations(
+    rows: Sequence[Mapping[str, str]], catalog: Catalog, min_sources: int = MIN_GEN_SOURCES
+) -> dict[str, int]:
+    """Rows per GPU generation, for the generations with rows from `min_sources` sources."""
     counts: dict[str, int] = {}
     sources: dict[str, set[str]] = {}
     for row in rows:
@@ -75,12 +81,19 @@ def generations(rows: Sequence[Mapping[str, str]], catalog: Catalog) -> dict[str
             (gen,) = gens
             counts[gen] = counts.get(gen, 0) + 1
             sources.setdefault(gen, set()).add(cc.source_key(row))
-    return {g: n for g, n in counts.items() if len(sources[g]) >= MIN_GEN_SOURCES}
+    return {g: n for g, n in counts.items() if len(sources[g]) >= min_sources}
+
+
+def plain_mbu(values: Mapping[str, float]) -> dict[str, float]:
+    """The "mbu:GENERATION" entries of a fit's values."""
+    return {k: v for k, v in values.items() if k.startswith("mbu:")}
 
 
 def apply(engine: str, base: EngineFactors, values: Mapping[str, float]) -> None:
-    plain = {k: v for k, v in values.items() if not k.startswith("mbu:")}
-    fitted = tuple(sorted((k[4:], v) for k, v in values.items() if k.startswith("mbu:")))
+    plain: dict[str, Any] = {k: v for k, v in values.items() if not k.startswith("mbu:")}
+    # generations fitted now, beside those the engine keeps (SGLang keeps vLLM's A100 share)
+    shares = {**dict(base.mbu_fitted), **{k[4:]: v for k, v in plain_mbu(values).items()}}
+    fitted = tuple(sorted(shares.items()))
     factors.ENGINE_FACTORS[engine] = replace(base, **plain, mbu_fitted=fitted)
 
 
@@ -122,7 +135,8 @@ def run(
 ) -> dict[str, Any]:
     base = factors.ENGINE_FACTORS[engine]
     mine = engine_rows(rows, engine)
-    gens = [g for g, n in generations(mine, catalog).items() if n >= MIN_GEN_ROWS]
+    least = 1 if engine in SINGLE_SOURCE_ENGINES else MIN_GEN_SOURCES
+    gens = [g for g, n in generations(mine, catalog, least).items() if n >= MIN_GEN_ROWS]
     shipped = errors(mine, catalog)
     values = fit(engine, base, mine, catalog, gens) if refit else {}
     fitted = errors(mine, catalog) if refit else shipped
@@ -171,14 +185,38 @@ def _quantile(values: Sequence[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q * (len(values) - 1))))]
 
 
-# module constants fitted to a class of rows: name -> (class, constant, grid)
+# constants fitted to a class of rows: name -> (class, constant, grid); a constant written
+# "engine.attribute" is that engine's EngineFactors field, any other a module constant of factors
+REQUEST_MS_GRID = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 CONSTANTS: dict[str, tuple[str, str, tuple[float, ...]]] = {
     "train": (
         "training speed · HF PEFT/Trainer",
         "TRAIN_LAYER_MS",
         (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0),
     ),
+    "ttft-tensorrt-llm": (
+        "TTFT · TensorRT-LLM/NIM",
+        "tensorrt-llm.request_overhead_ms",
+        REQUEST_MS_GRID,
+    ),
+    "ttft-lmdeploy": ("TTFT · LMDeploy", "lmdeploy.request_overhead_ms", REQUEST_MS_GRID),
 }
+
+
+def _get(name: str) -> float:
+    engine, _, attribute = name.rpartition(".")
+    if engine:
+        return float(getattr(factors.ENGINE_FACTORS[engine], attribute))
+    return float(getattr(factors, name))
+
+
+def _set(name: str, value: float) -> None:
+    engine, _, attribute = name.rpartition(".")
+    if engine:
+        changes: dict[str, Any] = {attribute: value}
+        factors.ENGINE_FACTORS[engine] = replace(factors.ENGINE_FACTORS[engine], **changes)
+    else:
+        setattr(factors, name, value)
 
 
 def run_constant(
@@ -187,26 +225,26 @@ def run_constant(
     """Fit one module constant of factors.py to its class, with leave-one-source-out."""
     cls, name, grid = CONSTANTS[target]
     mine = [r for r in rows if cc.row_class(r) == cls]
-    shipped_value = getattr(factors, name)
+    shipped_value = _get(name)
 
     def best(train: Sequence[Mapping[str, str]]) -> float:
         scored = []
         for value in grid:
-            setattr(factors, name, value)
+            _set(name, value)
             scored.append((loss(errors(train, catalog)), value))
         return min(scored)[1]
 
-    setattr(factors, name, shipped_value)
+    _set(name, shipped_value)
     shipped = errors(mine, catalog)
     value = best(mine)
-    setattr(factors, name, value)
+    _set(name, value)
     fitted = errors(mine, catalog)
-    sources = sorted({cc.source_key(r) for r in mine})
+    sources = sorted({source for source, _ in shipped})  # the sources of the rows scored
     held: list[float] = []
     for source in sources if len(sources) > 1 else []:
-        setattr(factors, name, best([r for r in mine if cc.source_key(r) != source]))
+        _set(name, best([r for r in mine if cc.source_key(r) != source]))
         held += [v for _, v in errors([r for r in mine if cc.source_key(r) == source], catalog)]
-    setattr(factors, name, shipped_value)
+    _set(name, shipped_value)
     return {
         "engine": target, "class": cls, "constant": name, "value": value,
         "rows": len(fitted), "row_ids": [r["id"] for r in mine], "sources": sources,

@@ -71,9 +71,9 @@ def _decode(model: str, gpu: object, n: int, batch: int, context: int, engine: s
             interconnect: str | None = None) -> float:  # fmt: skip
     g = gpu if not isinstance(gpu, str) else GPU[gpu]
     return throughput.decode_tokens_per_s(
-        CATALOG.models[model], g, get_precision("bf16"), engine_factors(engine), batch=batch,
-        context=context, kv_elem_bytes=kv_bytes("bf16"), num_gpus=n,
-        link=link_for(g, n, interconnect),  # type: ignore[arg-type]
+        CATALOG.models[model], g, get_precision("bf16"),  # type: ignore[arg-type]
+        engine_factors(engine), batch=batch, context=context, kv_elem_bytes=kv_bytes("bf16"),
+        num_gpus=n, link=link_for(g, n, interconnect),  # type: ignore[arg-type]
     ).typical  # fmt: skip
 
 
@@ -118,7 +118,13 @@ def test_more_gpus_over_nvswitch_are_never_slower_at_the_same_batch(
         fewer = _decode(model, gpu, n, batch, 2048, engine)
     except AdvisorError:
         return
-    assert _decode(model, gpu, 2 * n, batch, 2048, engine) >= fewer * (1 - 1e-9)
+    more = _decode(model, gpu, 2 * n, batch, 2048, engine)
+    # a step may lose at most what the larger group's all-reduces cost: on a very fast card
+    # (Rubin, 22 TB/s) a 7B model's weight reads take less than 2 x layers collective latencies
+    spec = CATALOG.models[model]
+    link = link_for(GPU[gpu], 2 * n)
+    collectives = 2 * spec.num_layers * allreduce_seconds(batch * spec.hidden_size * 2, 2 * n, link)
+    assert batch / more <= batch / fewer + collectives + 1e-12
 
 
 @SOME

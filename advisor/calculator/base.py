@@ -106,6 +106,7 @@ class Estimate:
     usable_memory_per_gpu_gb: float
     headroom_gb: float
     breakdown_gb: dict[str, float]
+    # generated tokens/s summed over the `batch` sequences (one sequence's: divide by batch)
     decode_tokens_per_s: dict[str, float] | None = None
     prefill_tokens_per_s: dict[str, float] | None = None
     time_to_first_token_s: dict[str, float] | None = None

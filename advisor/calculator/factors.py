@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from advisor.errors import InvalidInput
 
 # .3: engines fitted per generation (eval/fit_engines.py), fine-tuning frameworks and options,
-# links between GPUs as data
-FORMULA_VERSION = "calc-2026.11.3"
+# links between GPUs as data; .4: time to first token with the engine's per-request latency,
+# pipeline stages for serving engines, decode bandwidth share applied once (a fit carried to
+# cards of its memory kind), decode compute with the generation's MFU
+FORMULA_VERSION = "calc-2026.11.4"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq")  # fmt: skip
 
@@ -42,6 +44,9 @@ class EngineFactors:
     # decode bandwidth share by GPU generation where it was fitted (one value, not a product of
     # an engine and a generation factor); other generations use mbu x GENERATION_MBU
     mbu_fitted: tuple[tuple[str, float], ...] = ()
+    # fixed time a request waits before its first token beyond its prefill: tokenising,
+    # scheduling, setting up the request's first step (time to first token = this + prefill)
+    request_overhead_ms: float = 0.0
 
 
 ENGINE_FACTORS: dict[str, EngineFactors] = {
@@ -57,26 +62,43 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
                       0.45, 64, host_overlap=True, expert_ms=0.085, kv_repeat=True,
                       mbu_fitted=(("Ampere-HBM", 0.575),)),
         # vllm: 86 rows, 4 sources, 84 of them the Qwen2.5 speed benchmark (vLLM 0.6-era, A100):
-        # its 0.5B-model rows put the fixed step near 4 ms
+        # its 0.5B-model rows put the fixed step near 4 ms. Its A100 share carries to the other
+        # HBM cards (throughput.decode_mbu): Llama-3-8B bf16 at batch 1 on an H100 SXM ~103 tok/s
+        # (public vLLM runs ~110-130); the vLLM 0.19 H100 rows at concurrency 8 and ~20k-token
+        # prompts (L0378, L0381: 15.2 and 12.9 ms per token, bf16 and fp8 KV cache; not scored,
+        # the H100 variant is not named) come out at 17.5 and 13.6 ms on an H100 SXM
         EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 4.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
                       0.0, 0.40, 1),
+        # request_overhead_ms (tensorrt-llm, lmdeploy): `python -m eval.fit_engines
+        # ttft-tensorrt-llm ttft-lmdeploy` on the classes "TTFT · TensorRT-LLM/NIM" (12 rows,
+        # TensorRT-LLM performance.md low-latency table L0027-L0040: 22% -> 10% median error)
+        # and "TTFT · LMDeploy" (19 rows, lmdeploy a100_fp16.md L0601-L0638: 19% either way)
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
-                      2048),
+                      2048, request_overhead_ms=3.0),
         # engines whose own rows are few take the constants of the engine they are built like
         # until fitted: SGLang and TGI like vLLM (paged KV, CUDA graphs, continuous batching),
         # LMDeploy's TurboMind like TensorRT-LLM (compiled C++), ExLlamaV2 like vLLM but one
         # stream at a time, AutoAWQ like transformers with fused layers and its own KV cache
-        # sglang: vLLM's bandwidth share; its step fitted on its 24 decode rows (one source, the
-        # Qwen2.5 speed benchmark, so not checked by leaving a source out)
-        EngineFactors("sglang", "SGLang", 1.0, 0.90, 1.0, 0.80, 3.0, 0.0, 0.55, 256,
-                      mbu_fitted=(("Ampere-HBM", 0.85),)),
+        # sglang: vLLM's bandwidth share on A100s (no rows of its own there); its step and its
+        # Hopper share fitted on its 24 decode rows (one source, the Qwen speed benchmark
+        # L1331-L1394, so not checked by leaving a source out). Those rows are all H20s, which
+        # reach ~40% of their 4.0 TB/s in every engine of that benchmark (transformers' Qwen3-32B
+        # bf16, L1379: 26 tok/s = 1.7 TB/s): an H100's or H200's share is likely higher
+        EngineFactors("sglang", "SGLang", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
+                      mbu_fitted=(("Ampere-HBM", 0.85), ("Hopper", 0.375))),
         EngineFactors("tgi", "Text Generation Inference", 1.0, 0.90, 1.0, 0.80, 1.5, 0.0, 0.55,
                       256),
         EngineFactors("lmdeploy", "LMDeploy (TurboMind)", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
-                      256),
-        EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 1.5, 0.0, 0.55, 1),
+                      256, request_overhead_ms=1.0),
+        # exllamav2: `python -m eval.fit_engines exllamav2` on its 18 decode rows, 2 sources
+        # (exllamav2 README L0647-L0668 on a 3090 Ti and a 4090, oobabooga L0693-L0708 on a 3090):
+        # 24% -> 7% median error; the Ampere share carries to Ada (GDDR both). The sources
+        # disagree by ~1.35x (oobabooga's figures go through text-generation-webui), so leaving
+        # one out gives 34%
+        EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 0.5, 0.0, 0.55, 1,
+                      mbu_fitted=(("Ampere", 0.875),)),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
         EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,
                       64, host_overlap=True, mbu_fitted=(("Ampere", 0.8),)),
@@ -106,6 +128,10 @@ GENERATION_MBU = {
     "RDNA": 0.85,
     "Xe": 0.85,
 }
+# generations whose GPUs have HBM (V100, A100, H100/H200/H20, MI200/MI300, Gaudi): an engine's
+# bandwidth share fitted on one of them is carried to the other HBM cards it has no fit for
+# (throughput.decode_mbu)
+HBM_GENERATIONS = frozenset({"Volta", "Ampere-HBM", "Hopper", "CDNA", "Gaudi"})
 GENERATION_MFU = {
     "Volta": 0.85,
     "Turing": 0.75,
@@ -182,15 +208,16 @@ class Calibration:
 
 # `python -m eval.fit_engines --check` (eval/results/engine_bands.json): engines with at least 10
 # decode rows of their own; a decode estimate's band is its engine's, others keep SPEED_BAND
+# (TGI's only rows, measured through a SageMaker endpoint, are not scored: see
+# eval/calibration_classes.py)
 # (llama.cpp's: its 45 llama.cpp decode rows of 9 sources in shared/data/measured_calibration.csv,
 # scored by eval/calibration_benchmark.py)
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.196, 0.63, 1.59),
     "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
     "vllm": Calibration(86, 4, 0.092, 0.87, 1.15),
-    "sglang": Calibration(24, 1, 0.160, 0.63, 1.37),
-    "exllamav2": Calibration(18, 2, 0.241, 0.95, 1.46),
-    "tgi": Calibration(30, 1, 0.506, 0.23, 1.18),
+    "sglang": Calibration(24, 1, 0.141, 0.67, 1.17),
+    "exllamav2": Calibration(18, 2, 0.067, 0.76, 1.07),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
 }
 # Training speed by framework, from `python -m eval.calibration_classes` (the classes "training
@@ -215,10 +242,17 @@ ENGINE_ALIASES = {
 TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy")
 
 
-def tensor_parallel(engine: EngineFactors, num_gpus: int) -> int:
-    """How many ways an engine splits each layer: the serving engines shard tensors across GPUs;
-    transformers, AutoAWQ, ExLlamaV2 and llama.cpp give each GPU whole layers (tp = 1)."""
-    return num_gpus if engine.name in TENSOR_PARALLEL_ENGINES else 1
+def tensor_parallel(engine: EngineFactors, num_gpus: int, pp: int = 1) -> int:
+    """How many ways an engine splits each layer: the serving engines shard tensors across GPUs
+    (over num_gpus / pp of them when `pp` pipeline stages are asked); transformers, AutoAWQ,
+    ExLlamaV2 and llama.cpp give each GPU whole layers (tp = 1)."""
+    return max(1, num_gpus // max(pp, 1)) if engine.name in TENSOR_PARALLEL_ENGINES else 1
+
+
+def pipeline_stages(engine: EngineFactors, num_gpus: int, pp: int = 1) -> int:
+    """Pipeline stages that work on different micro-batches at once: a serving engine's `pp`;
+    a layer split (llama.cpp, transformers) runs its GPUs one after the other, so 1."""
+    return max(pp, 1) if engine.name in TENSOR_PARALLEL_ENGINES and num_gpus > 1 else 1
 
 
 def engine_factors(engine: str) -> EngineFactors:

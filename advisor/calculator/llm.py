@@ -12,8 +12,10 @@ from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
     DECODE_CALIBRATION,
     SPEED_BAND,
+    TENSOR_PARALLEL_ENGINES,
     TRAIN_CALIBRATION,
     Calibration,
+    EngineFactors,
     engine_factors,
     generation,
     tensor_parallel,
@@ -158,26 +160,32 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB; "
         f"{engine.label} uses {engine.usable_fraction:.0%} of it"
     )
-    link = interconnect.link_for(gpu, request.num_gpus, request.interconnect)
+    pp = _pipeline(request, engine, notes)
+    tp = tensor_parallel(engine, request.num_gpus, pp)
+    link = interconnect.link_for(gpu, tp if pp > 1 else request.num_gpus, request.interconnect)
     over = None
-    if tensor_parallel(engine, request.num_gpus) > 1:
+    if tp > 1:
         over = link.short
         notes.append(f"tensor-parallel all-reduces over {link.label}")
     decode = throughput.decode_tokens_per_s(
         model, gpu, precision, engine, batch=request.batch, context=context,
-        kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link,
+        kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, pp=pp,
     )  # fmt: skip
     prefill_s = throughput.prefill_seconds(
         model, gpu, precision, engine, prompt=context, batch=request.batch,
-        num_gpus=request.num_gpus, link=link,
+        num_gpus=request.num_gpus, link=link, pp=pp,
     )  # fmt: skip
     prefill = Band.around(context * request.batch / prefill_s)
+    first_s = throughput.time_to_first_token_seconds(
+        model, gpu, precision, engine, prompt=context, batch=request.batch,
+        num_gpus=request.num_gpus, link=link, pp=pp,
+    )  # fmt: skip
     low, high = SPEED_BAND
-    ttft = Band(prefill_s / high, prefill_s, prefill_s / low)
+    ttft = Band(first_s / high, first_s, first_s / low)
     output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
-        num_gpus=request.num_gpus, link=link,
+        num_gpus=request.num_gpus, link=link, pp=pp,
     )  # fmt: skip
     lengths = (
         f"{context} prompt + {output} output tokens "
@@ -188,6 +196,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         serving, serving_batch = throughput.serving_tokens_per_s(
             model, gpu, precision, engine, prompt=context, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
+            pp=pp,
         )  # fmt: skip
         notes.append(
             f"serving at the {request.batch} concurrent requests given, of {lengths}; at full "
@@ -195,9 +204,14 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         )
     else:
         notes.append(f"full-load serving: {full_batch} concurrent requests of {lengths}")
+    if request.batch > 1:
+        notes.append(
+            f"decode: {decode.typical:,.0f} tokens/s summed over the {request.batch} sequences, "
+            f"{decode.typical / request.batch:,.1f} tokens/s each"
+        )
     calibration = DECODE_CALIBRATION.get(engine.name)
     notes.append(
-        f"decode bandwidth share {throughput.decode_mbu(engine, gen)[1]}; "
+        f"decode bandwidth share {throughput.decode_mbu(engine, gen, throughput.is_hbm(gpu))[1]}; "
         + calibration_note(calibration, engine.label, "decode")
     )
     notes.append(
@@ -216,6 +230,28 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         train_tokens_per_s=None, cost=None, assumptions=notes,
         serving_tokens_per_s=serving.to_dict(), serving_batch=serving_batch, interconnect=over,
     )  # fmt: skip
+
+
+def _pipeline(request: Request, engine: EngineFactors, notes: list[str]) -> int:
+    """The pipeline stages an inference request asks (`pp`): a serving engine's micro-batched
+    pipeline over num_gpus / pp-way tensor parallel groups."""
+    pp = request.pp
+    if pp <= 1:
+        return 1
+    if engine.name not in TENSOR_PARALLEL_ENGINES:
+        raise InvalidInput(
+            f"{engine.label} splits a model's layers across GPUs on its own; pipeline stages "
+            f"(pp) are for {', '.join(TENSOR_PARALLEL_ENGINES)}."
+        )
+    if request.num_gpus % pp:
+        raise InvalidInput(f"{pp} pipeline stages do not divide {request.num_gpus} GPUs evenly.")
+    tp = request.num_gpus // pp
+    notes.append(
+        f"speed with {pp} pipeline stages"
+        + (f" of {tp}-way tensor parallel" if tp > 1 else " (no tensor parallel)")
+        + ": each stage holds its share of the layers and works on its own micro-batch"
+    )
+    return pp
 
 
 # ---------------------------------------------------------------- training
@@ -359,7 +395,9 @@ FAMILY = Family(
     },
     metrics={
         "inference": (
-            Metric("decode_tokens_per_s", "decode speed per sequence", "tokens/s", _TOKENS),
+            # summed over the batch's sequences (one sequence's: divide by the batch), so the
+            # cost per million tokens is the batch's
+            Metric("decode_tokens_per_s", "decode speed", "tokens/s", _TOKENS),
             Metric("time_to_first_token_s", "time to first token", "s"),
             Metric("prefill_tokens_per_s", "prompt processing", "tokens/s"),
             Metric("serving_tokens_per_s", "serving throughput", "tokens/s"),

@@ -14,12 +14,14 @@ from advisor.calculator.factors import (
     DECODE_CALIBRATION,
     GENERATION_MBU,
     GENERATION_MFU,
+    HBM_GENERATIONS,
     QUANT_LAYER_OVERHEAD_MS,
     SPEED_BAND,
     TRAIN_MBU,
     TRAIN_MFU,
     EngineFactors,
     generation,
+    pipeline_stages,
     tensor_parallel,
 )
 from advisor.calculator.interconnect import Link, allreduce_seconds, link_for
@@ -74,28 +76,35 @@ def decode_step_seconds(
     kv_elem_bytes: float,
     num_gpus: int = 1,
     link: Link | None = None,
+    pp: int = 1,
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history.
 
     Tensor parallel adds two all-reduces per layer of the batch's hidden states over the link
     the GPUs share (interconnect.py): a fixed latency each, and bytes that grow with the batch.
+    A serving engine's `pp` pipeline stages each hold 1/pp of the layers and pass the batch along
+    in min(pp, batch) micro-batches: a stage reads its weights once per micro-batch, so a step
+    reads the weights pp times over pp GPUs (as much time as one GPU reading them once), while
+    the KV cache and the compute are shared by the stages working at once.
     """
     gen = generation(gpu.architecture, gpu.memory_type)
-    tp = tensor_parallel(engine, num_gpus)
+    tp = tensor_parallel(engine, num_gpus, pp)
+    busy = min(pipeline_stages(engine, num_gpus, pp), batch)  # stages working at once
     weights = _active_weight_bytes(model, precision, batch) / tp
     batched_4bit = precision.family in ("bnb-4bit", "weight-only-4bit") and batch > 1
     if engine.name == "hf" and (batched_4bit or precision.compute == "fp8"):
         # dequantised to 16 bits every step (block-wise FP8 at every batch)
         weights += model.params_per_token * BNB_BATCHED_DEQUANT_BYTES / tp
-    kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp)
+    kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp) / busy
     # Weight reads are layer-sized matrices whose achieved bandwidth depends on the engine and
     # the generation (one fitted value where there is one); the batched KV-cache read streams
     # at the engine's attention-kernel efficiency.
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
-    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen)[0])
+    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu))[0])
     t_memory += kv * kv_traffic(model, engine) / bandwidth
-    flops = 2 * model.params_per_token * batch / tp
-    t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * engine.prefill_mfu)
+    flops = 2 * model.params_per_token * batch / tp / busy
+    mfu = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)  # as prefill's: applied once
+    t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * mfu)
     layers = model.num_layers
     host_ms = layers * engine.layer_overhead_ms
     if engine.name == "hf":
@@ -109,7 +118,7 @@ def decode_step_seconds(
         gpu_s = max(gpu_s, host_ms / 1000)
     else:
         overhead_ms += host_ms
-    comm_s = _tp_allreduce_seconds(model, gpu, batch, tp, link)
+    comm_s = _tp_allreduce_seconds(model, gpu, -(-batch // busy), tp, link)
     # a layer split (tp == 1) reads every layer once per step, one GPU after another
     return gpu_s + overhead_ms / 1000 + comm_s
 
@@ -122,17 +131,40 @@ def _tp_allreduce_seconds(model: Model, gpu: GPU, tokens: int, tp: int, link: Li
     return 2 * model.num_layers * allreduce_seconds(tokens * model.hidden_size * 2, tp, link)
 
 
-def decode_mbu(engine: EngineFactors, gen: str) -> tuple[float, str]:
+def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tuple[float, str]:
     """The share of datasheet bandwidth the engine's weight reads reach on this generation,
-    and where it comes from (for the assumptions)."""
-    fitted = dict(engine.mbu_fitted).get(gen)
-    if fitted is not None:
-        return fitted, f"{engine.name} on {gen}: {fitted:.2f}, fitted (factors.py)"
+    and where it comes from (for the assumptions).
+
+    Applied once: the engine's own fit on this generation; else its fit on a generation of the
+    same memory kind (`hbm`: an engine's kernels stream HBM about as well on an H100 as on the
+    A100 it was fitted on, where the engine x generation prior would charge the engine's batch-1
+    share twice, GENERATION_MBU holding llama.cpp's: vLLM's 0.85 on an A100 instead of 0.8 x 0.6
+    = 0.48 on an H100); else the engine x generation prior. Eager engines (transformers,
+    AutoAWQ) keep the prior: their fitted shares also absorb host time on the rows' machines."""
+    fitted = dict(engine.mbu_fitted)
+    if gen in fitted:
+        return fitted[gen], f"{engine.name} on {gen}: {fitted[gen]:.2f}, fitted (factors.py)"
+    kind = _memory_kind(gen, gen in HBM_GENERATIONS if hbm is None else hbm)
+    kin = [(g, v) for g, v in engine.mbu_fitted if _memory_kind(g, g in HBM_GENERATIONS) == kind]
+    if kin and not engine.host_overlap:  # an eager engine's fit also holds its host time
+        source, value = kin[0]
+        return value, (
+            f"{engine.name} on {gen}: {value:.2f}, its fit on {source} ({kind} both; factors.py)"
+        )
     prior = engine.mbu * GENERATION_MBU.get(gen, 0.6)
     return prior, (
         f"{engine.name} on {gen}: {prior:.2f} = engine {engine.mbu:g} x generation "
         f"{GENERATION_MBU.get(gen, 0.6):g} (not fitted for this pair)"
     )
+
+
+def _memory_kind(gen: str, hbm: bool) -> str:
+    return "HBM" if hbm else "unified memory" if gen == "Apple" else "GDDR"
+
+
+def is_hbm(gpu: GPU) -> bool:
+    """Whether the card's memory is HBM (the memory kind decode_mbu carries a fit across)."""
+    return (gpu.memory_type or "").upper().startswith("HBM")
 
 
 def kv_traffic(model: Model, engine: EngineFactors) -> float:
@@ -158,12 +190,13 @@ def decode_tokens_per_s(
     kv_elem_bytes: float,
     num_gpus: int = 1,
     link: Link | None = None,
+    pp: int = 1,
 ) -> Band:
     """Generated tokens/s summed over the batch, within the band its engine's measured rows
     give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
-        kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link,
+        kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
     )  # fmt: skip
     calibration = DECODE_CALIBRATION.get(engine.name)
     band = (calibration.low, calibration.high) if calibration else SPEED_BAND
@@ -180,6 +213,7 @@ def prefill_seconds(
     batch: int,
     num_gpus: int = 1,
     link: Link | None = None,
+    pp: int = 1,
 ) -> float:
     """Seconds to process `batch` prompts of `prompt` tokens.
 
@@ -200,16 +234,40 @@ def prefill_seconds(
     dequantised = precision.compute == "fp4" and not gpu.fp4_dense_tflops
     if precision.family in ("gguf", "weight-only-4bit", "bnb-4bit") or dequantised:
         rate *= DEQUANT_PREFILL_FACTOR
+    tp = tensor_parallel(engine, num_gpus, pp)
+    stages = pipeline_stages(engine, num_gpus, pp)
     if num_gpus == 1:
         speedup = 1.0
-    elif tensor_parallel(engine, num_gpus) > 1:
-        speedup = num_gpus * TP_PREFILL_EFFICIENCY
+    elif tp > 1 or stages > 1:  # a serving engine's pipeline fills with one prompt a stage
+        speedup = tp * (TP_PREFILL_EFFICIENCY if tp > 1 else 1.0) * min(stages, batch)
     else:  # layer split: GPUs overlap only as far as the engine pipelines micro-batches
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
     compute_s = flops / (rate * speedup)
     read_s = weight_bytes(model, precision) / (gpu.bandwidth_gbs * 1e9 * engine.mbu * num_gpus)
-    comm_s = _tp_allreduce_seconds(model, gpu, tokens, tensor_parallel(engine, num_gpus), link)
+    comm_s = _tp_allreduce_seconds(model, gpu, -(-tokens // min(stages, batch)), tp, link)
     return max(compute_s, read_s) + comm_s + engine.step_overhead_ms / 1000
+
+
+def time_to_first_token_seconds(
+    model: Model,
+    gpu: GPU,
+    precision: Precision,
+    engine: EngineFactors,
+    *,
+    prompt: int,
+    batch: int,
+    num_gpus: int = 1,
+    link: Link | None = None,
+    pp: int = 1,
+) -> float:
+    """Seconds from a request to its first token: the engine's fixed per-request latency
+    (EngineFactors.request_overhead_ms) plus the prefill of the `batch` prompts sent together.
+    Queueing behind other requests is not in it."""
+    prefill = prefill_seconds(
+        model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus, link=link,
+        pp=pp,
+    )  # fmt: skip
+    return engine.request_overhead_ms / 1000 + prefill
 
 
 def prefill_tokens_per_s(
@@ -301,6 +359,7 @@ def serving_tokens_per_s(
     num_gpus: int = 1,
     batch: int | None = None,
     link: Link | None = None,
+    pp: int = 1,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -310,22 +369,24 @@ def serving_tokens_per_s(
     batched 4-bit dequantisation costs more than batching saves, the best batch is small).
     Returns the band and the batch it assumed.
     """
-    tp = tensor_parallel(engine, num_gpus)
+    tp = tensor_parallel(engine, num_gpus, pp)
+    stages = pipeline_stages(engine, num_gpus, pp)
 
     def rate(b: int) -> float:
         prefill = prefill_seconds(
-            model, gpu, precision, engine, prompt=prompt, batch=b, num_gpus=num_gpus, link=link
-        )
+            model, gpu, precision, engine, prompt=prompt, batch=b, num_gpus=num_gpus, link=link,
+            pp=pp,
+        )  # fmt: skip
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
-            kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link,
+            kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 
     if batch is None:
         free = usable_gb(gpu, engine) * 1e9 - weight_bytes(model, precision) / num_gpus
         free -= engine.cuda_context_gb * 1e9
-        per_seq = kv_cache_bytes(model, prompt + output, 1, kv_elem_bytes, tp=tp)
+        per_seq = kv_cache_bytes(model, prompt + output, 1, kv_elem_bytes, tp=tp, pp=stages)
         most = max(1, min(engine.max_batch, int(free // max(per_seq, 1.0))))
         tried = {b: rate(b) for b in sorted({most, *(2**i for i in range(most.bit_length()))})}
         batch = max(tried, key=lambda b: tried[b])

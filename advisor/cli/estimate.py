@@ -94,7 +94,7 @@ BREAKDOWN_LABELS = {
 )
 @click.option("--zero", "zero_stage", type=click.IntRange(0, 3), help="ZeRO stage (3 = FSDP).")
 @click.option("--tp", type=click.IntRange(1, 1024), default=1, help="Training: tensor parallel.")
-@click.option("--pp", type=click.IntRange(1, 1024), default=1, help="Training: pipeline stages.")
+@click.option("--pp", type=click.IntRange(1, 1024), default=1, help="Pipeline stages.")
 @click.option("--train-tokens", type=click.FloatRange(min=1), help="Training token budget.")
 @click.option(
     "--epochs", type=click.FloatRange(min=0, min_open=True), help="With --dataset-tokens."
