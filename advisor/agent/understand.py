@@ -673,6 +673,11 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
     return price, budget
 
 
+def _scaled(number: str, scale: str | None) -> float:
+    """A number with its scale word applied: "200" and "k" -> 200,000."""
+    return _number(number) * _SCALE.get((scale or "").lower(), 1)
+
+
 def _train_tokens(low: str) -> float | None:
     per = re.search(  # "200k samples avg 1k tokens": samples x their average length
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
@@ -681,8 +686,11 @@ def _train_tokens(low: str) -> float | None:
         low,
     )
     if per:
-        count = _number(per.group(1)) * _SCALE.get((per.group(2) or "").lower(), 1)
-        return count * _number(per.group(3)) * (1000 if per.group(4) else 1)
+        return (
+            _scaled(per.group(1), per.group(2))
+            * _number(per.group(3))
+            * (1000 if per.group(4) else 1)
+        )
     m = re.search(
         rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion)?\s?(?:training |of )?"
         r"tokens\b(?!\s?(?:/|per)\s?s)",
@@ -695,7 +703,7 @@ def _train_tokens(low: str) -> float | None:
         r"^\s?(?:of\s)?(?:context|prompt|input|output)", low[m.end() : m.end() + 12]
     ):
         return None
-    value = _number(m.group(1)) * _SCALE.get((m.group(2) or "").lower(), 1)
+    value = _scaled(m.group(1), m.group(2))
     return value if value >= 1e5 else None  # "512 tokens" is a length, not a training budget
 
 
@@ -718,7 +726,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         low,
     )
     if images:
-        value = _number(images.group(1)) * _SCALE.get((images.group(2) or "").lower(), 1)
+        value = _scaled(images.group(1), images.group(2))
         generate = re.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
         if generate and re.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
             return None, None, value
