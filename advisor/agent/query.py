@@ -123,9 +123,10 @@ class Query:
 
     def said(self, question: str) -> str:
         """The user's own words an answer may repeat: this question and the names the thread
-        carries from earlier turns ("the gtx 1650" of a follow-up's first message)."""
-        names = [*(g.text for g in self.gpus), *(m.text for m in self.models)]
-        return " ".join([question, *names])
+        carries from earlier turns ("the gtx 1650" of a follow-up's first message), each GPU with
+        the count understood for it (a cloud instance is its GPUs: "p5.48xlarge", 8 x H100)."""
+        gpus = [f"{g.count} x {g.text}" if g.count else g.text for g in self.gpus]
+        return " ".join([question, *gpus, *(m.text for m in self.models)])
 
     def with_(self, **changes: Any) -> Query:
         return replace(self, **changes)
