@@ -526,7 +526,8 @@ def _explain(q: Query, low: str) -> bool:
     concept = (
         rf"\bwhat(?:'s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})" if q.topic else None
     )
-    if concept and re.search(concept + r"(?!\s(?:of|on|for|in)\b)", low):
+    asked_alone = r"(?=\s*(?:$|[?,.!;]|(?:and|do|does|mean|exactly|actually|really|anyway)\b))"
+    if concept and re.search(concept + asked_alone, low):
         return True  # "what are tensor cores and does my 1080 have them": the concept first
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 

@@ -673,6 +673,13 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
     return price, budget
 
 
+def _without(low: str, names: list[str]) -> str:
+    """The text with the names blanked: words inside a GPU's name ask for no field."""
+    for name in sorted(filter(None, names), key=len, reverse=True):
+        low = low.replace(name, " " * len(name))
+    return low
+
+
 def _scaled(number: str, scale: str | None) -> float:
     """A number with its scale word applied: "200" and "k" -> 200,000."""
     return _number(number) * _SCALE.get((scale or "").lower(), 1)
@@ -1049,7 +1056,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         audio_hours=_audio_hours(low),
         resolution=_resolution(low),
         steps=_steps(low),
-        fields=_fields(low),
+        fields=_fields(_without(low, [g.text.lower() for g in gpus])),  # "gh200-hbm3e" names
         target=target,
         condition="used"
         if re.search(r"\bused\b|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
