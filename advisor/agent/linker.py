@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -145,6 +145,9 @@ class Linker:
     vocabulary: frozenset[str]  # alphabetic words of model names, for typo correction
     model_order: tuple[tuple[str, str], ...]  # (family, id) in catalog order: later is newer
     first_words: frozenset[str]  # the first word of every model name ("llama", "gpt", "sdxl")
+    # cloud instance names and the pattern that finds them (see _instance_table), built once
+    instance_pattern: re.Pattern[str] | None = None
+    instances: dict[str, tuple[str, int | None, str, str]] = field(default_factory=dict)
 
     # -- GPUs
 
@@ -156,7 +159,7 @@ class Linker:
     def expand_instances(self, text: str) -> tuple[str, tuple[str, ...]]:
         """Cloud instance names written as the GPUs in them ("p4d.24xlarge" -> "8 x NVIDIA
         A100 SXM4 40GB"; an AWS family alone, "a g5", is its GPU), with a note for each."""
-        pattern, table = _instance_pattern(self.catalog)
+        pattern, table = self.instance_pattern, self.instances
         if pattern is None:
             return text, ()
         notes: list[str] = []
@@ -929,19 +932,14 @@ def _model_index(catalog: Catalog) -> tuple[dict[str, tuple[tuple[str, str], ...
 
 
 _LINKERS: dict[int, Linker] = {}
-_INSTANCES: dict[int, tuple[re.Pattern[str] | None, dict[str, tuple[str, int | None, str, str]]]]
-_INSTANCES = {}
 
 
-def _instance_pattern(
+def _instance_table(
     catalog: Catalog,
 ) -> tuple[re.Pattern[str] | None, dict[str, tuple[str, int | None, str, str]]]:
     """One pattern for every instance name (with and without Azure's "Standard_"), and each
     AWS family ("p4d", "g5") whose sizes all hold the same GPU: name -> (gpu, count, provider,
     full name); the count is None for a family whose sizes differ in GPU count."""
-    cached = _INSTANCES.get(id(catalog))
-    if cached is not None:
-        return cached
     table: dict[str, tuple[str, int | None, str, str]] = {}
     families: dict[str, list[Any]] = {}
     for key, row in catalog.instances.items():
@@ -963,7 +961,6 @@ def _instance_pattern(
     )
     if pattern is not None:  # "g5s" is the plural of the family: the table keeps the name
         table.update({f"{n}s": v for n, v in list(table.items()) if f"{n}s" not in table})
-    _INSTANCES[id(catalog)] = (pattern, table)
     return pattern, table
 
 
@@ -992,7 +989,8 @@ def linker_for(catalog: Catalog) -> Linker:
             for w in re.findall(r"[a-z]{4,}", t.lower())
         )
         linker = Linker(
-            catalog, gpu_keys, model_keys, bases, named, gpu_words, vocabulary, order, first
-        )
+            catalog, gpu_keys, model_keys, bases, named, gpu_words, vocabulary, order, first,
+            *_instance_table(catalog),
+        )  # fmt: skip
         _LINKERS[id(catalog)] = linker
     return linker

@@ -482,7 +482,7 @@ def _output_tokens(low: str) -> int | None:
     if not m:
         return None
     n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    return int(float(n) * (1000 if k else 1))
+    return _tokens(n, k)
 
 
 _DURATION = re.compile(
