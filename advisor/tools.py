@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
+from advisor.calculator.precision import tensor_formats
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -93,13 +94,15 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
     (sums of the datasheet values, not a measured speed-up)."""
     if not 0 < num_gpus <= 100_000:
         raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
-    sheet = load_catalog().get_gpu(gpu).to_dict()
+    found = load_catalog().get_gpu(gpu)
+    sheet = found.to_dict()
     slices = str(sheet.get("mig_max_instances") or "")
     if slices.isdigit() and int(slices) > 1:
         # MIG cuts memory into 8 slices and compute into 7: the smallest instance holds one
         # memory slice (NVIDIA MIG user guide, "Supported MIG profiles": 1g.10gb on an H100 80GB)
         sheet["mig_max_instances"] = int(slices)
         sheet["mig_smallest_gb"] = sheet["memory_gb"] / MIG_MEMORY_SLICES
+    sheet["tensor_formats"] = tensor_formats(found)
     if sheet.get("gpu_link_gbs"):  # datasheets give both directions together
         sheet["gpu_link_gbs_per_direction"] = sheet["gpu_link_gbs"] / 2
     if num_gpus > 1:

@@ -336,3 +336,70 @@ def test_a_price_asked_beside_a_fit_is_answered_too(rules_advisor: Any) -> None:
     # "how much vram" is not a price
     vram = rules_advisor.ask("how much vram left if i run llama 3 8b on a 4090?")
     assert not _calls(vram, "purchase_prices")
+
+
+def test_a_power_cap_keeps_decode_speed(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("thinking of capping my a6000 at 200 watts, do I lose a lot of t/s?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No, not much for token generation"), head
+    assert "768 GB/s" in head and "200 W" in head
+    assert _calls(answer, "estimate")
+    _grounded(answer)
+
+
+def test_two_cards_of_one_bandwidth_and_two_powers_decode_alike(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "rtx pro 6000 max-q vs rtx pro 6000 workstation edition: is the max-q half as fast "
+        "for chatting with llama 3 70b in 4 bit?"
+    )
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No"), head
+    assert "1,792 GB/s" in head
+    speeds = [float(x) for x in re.findall(r"([\d.]+) tokens/s", answer.text)[:2]]
+    assert len(speeds) == 2 and abs(speeds[0] - speeds[1]) < 0.1 * speeds[1]
+    _grounded(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "lead", "figure"),
+    [
+        ("is bfloat16 training possible on a tesla v100 32gb?", "**No", "FP16"),
+        ("l40s fp8 support?", "**Yes", "733"),
+        ("can my 2080 ti or my 3090 do bf16", "**It depends on the card", "BF16"),
+    ],
+)
+def test_tensor_formats_are_answered_from_the_generation_and_datasheet(
+    rules_advisor: Any, question: str, lead: str, figure: str
+) -> None:
+    answer = rules_advisor.ask(question)
+    assert answer.text.startswith(lead), answer.text[:200]
+    assert figure in answer.text
+    _grounded(answer)
+
+
+def test_training_slowness_is_compute_not_bandwidth(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "why does my 3090 train so much slower than the a6000 at work? it even has more "
+        "memory bandwidth"
+    )
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**Compute"), head
+    assert "71 TFLOPS" in head and "155 TFLOPS" in head
+    _grounded(answer)
+    # the card said to be slower has the more compute: another rule decides, not this one
+    other = rules_advisor.ask("our l40s boxes fine-tune slower than the a100 80gb ones, why?")
+    assert not other.text.startswith("**Compute")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "can a 3060 12gb hold sdxl in fp16? speed is not important",
+        "does qwen2.5 32b q4 fit in a 24gb 3090 - don't really care about speed",
+        "will llama 3.1 8b load on an 8gb 4060, fine if it's slow",
+    ],
+)
+def test_speed_said_not_to_matter_leaves_a_fit_question(rules_advisor: Any, question: str) -> None:
+    from advisor.catalog import load_catalog
+
+    assert understand(question, load_catalog()).intent == "fit"

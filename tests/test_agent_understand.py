@@ -523,3 +523,38 @@ def test_multi_gpu_is_one_node_unless_the_count_is_the_question(catalog: Catalog
     assert understand("multi-gpu training of llama 3 8b on h100s", catalog).num_gpus == 8
     asked = understand("multi-gpu inference for mixtral 8x7b on l40s, how many do i need", catalog)
     assert asked.num_gpus is None
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("we have 3 of the g5.2xlarge boxes, enough for mistral 7b at 20 concurrent?", 3),
+        ("would 3 g5.2xlarge handle mistral 7b for 20 people at once", 3),
+        ("two p4d.24xlarge nodes: can they full finetune a 70b", 16),
+        ("a p4d for a 70b?", 8),
+    ],
+)
+def test_a_count_of_instances_multiplies_their_gpus(
+    catalog: Catalog, question: str, count: int
+) -> None:
+    assert understand(question, catalog).gpus[0].count == count
+
+
+@pytest.mark.parametrize(
+    ("question", "hours"),
+    [
+        ("quote me an a100 80gb for the weekend at 1.9 an hour", 48),
+        ("what would renting one h100 cost over 2 weekends, $2.49/hr", 96),
+        ("l4 for a fortnight at 0.8/hr, total?", 336),
+        ("rented by the hour at $1.10, an a10g for 3 days costs what", 72),
+    ],
+)
+def test_weekends_and_fortnights_are_durations(
+    catalog: Catalog, question: str, hours: float
+) -> None:
+    assert understand(question, catalog).hours == hours
+
+
+def test_an_apostrophe_plural_is_a_plural(catalog: Catalog) -> None:
+    query = understand("least number of 4090's that can run qwen 72b in fp16", catalog)
+    assert (query.intent, query.target, query.gpus[0].ids) == ("solve", "min_gpus", ("rtx-4090",))

@@ -589,11 +589,26 @@ INTENTS: dict[str, Intent] = {
 # fmt: on
 
 
+# speed named only to say it does not matter: "speed not critical", "don't care about speed",
+# "not expecting miracles speed wise", "even if it's slow"
+_UNASKED_SPEED = re.compile(
+    r"\b(?:speed|performance|how fast)\s(?:is\s|isn'?t\s|is not\s)?(?:not\s)?(?:really\s)?"
+    r"(?:critical|important|a (?:concern|priority|big deal|factor)|an issue|crucial)\b"
+    r"|\b(?:speed|performance)\s(?:doesn'?t|does not|won'?t|will not)\s(?:really\s)?matter\b"
+    r"|\b(?:don'?t|do not|doesn'?t|dont)\s(?:really\s|much\s)?care\s(?:much\s)?(?:about|for)\s"
+    r"(?:the\s)?(?:speed|how fast|performance)\b"
+    r"|\b(?:not expecting|don'?t expect|dont expect|not worried about|not fussed about)\b"
+    r"[^.?!,]{0,25}\b(?:speed|performance|fast)\b(?:[- ]?wise)?"
+    r"|\b(?:even if|fine if|ok if|okay if) (?:it'?s |its |it is )?slow\b|\bslow is (?:fine|ok)"
+)
+
+
 def detect_intent(query: Query, low: str) -> str:
     """The intent of a principle asked in so many words ("do I get 2x tokens/s with a second
     card?" is a speed question), else the first intent whose strong cue is there ("why ...",
     "A vs B"), else the first of the table (its order is the precedence) whose recogniser
     accepts the question."""
+    low = _UNASKED_SPEED.sub(" ", low)  # "speed not critical": said, not asked
     found = principles.find(query, low)
     if found is not None and found.kind in INTENTS and not _invalid(query, low):
         return found.kind

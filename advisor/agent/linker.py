@@ -51,6 +51,13 @@ NUMBER_WORDS = {
     "sixty-four": 64,
 }
 MAX_GPU_COUNT = 100_000
+# a count of cloud instances just before an instance name: "2 g5.2xlarges", "two p4d", "3x p5"
+_INSTANCES_BEFORE = re.compile(
+    r"(?<![\w.$])(\d{1,3}|"
+    + "|".join(w for w in NUMBER_WORDS if len(w) > 2 and w != "single")
+    + r")\s*(?:x\s*|of (?:the|those|these|them:?)\s+)?$",
+    re.IGNORECASE,
+)
 # prefixes people drop: "A6000" for "RTX A6000", "4090" for "RTX 4090"
 _DROPPABLE = ("geforce", "rtx", "gtx", "quadro", "radeon", "rx", "arc", "tesla", "instinct")
 # model-name words that never change the architecture, and formats written into repo names
@@ -163,17 +170,26 @@ class Linker:
         if pattern is None:
             return text, ()
         notes: list[str] = []
-
-        def swap(m: re.Match[str]) -> str:
+        out: list[str] = []
+        done = 0
+        for m in pattern.finditer(text):
             gpu_id, count, provider, name = table[m.group(0).lower()]
             gpu = self.catalog.gpus[gpu_id].name
+            before = text[done : m.start()]
             if count is None:
                 notes.append(f"{m.group(0)}: {provider} instances with the {gpu}.")
-                return gpu
-            notes.append(f"{m.group(0)}: the {provider} {name} instance, {count} x {gpu}.")
-            return f"{count} x {gpu}"
-
-        return pattern.sub(swap, text), tuple(dict.fromkeys(notes))
+                out += [before, gpu]
+            else:
+                notes.append(f"{m.group(0)}: the {provider} {name} instance, {count} x {gpu}.")
+                # "2 g5.2xlarges", "two p4d's": so many instances, each with `count` GPUs
+                many = _INSTANCES_BEFORE.search(before)
+                if many:
+                    word = many.group(1).lower()
+                    nodes = int(word) if word.isdigit() else NUMBER_WORDS[word]
+                    before, count = before[: many.start()] + " ", count * nodes
+                out += [before, f"{count} x {gpu}"]
+            done = m.end()
+        return "".join(out) + text[done:], tuple(dict.fromkeys(notes))
 
     def find_gpus(self, text: str, skip: Iterable[tuple[int, int]] = ()) -> list[GpuRef]:
         """GPUs named in `text`, leaving out the character spans `skip` (model names)."""

@@ -274,6 +274,11 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
     if e["fits"] and speed:
         lines.append(f"Computed: about {c.num(speed, 'tokens/s')} for one stream "
                      f"({c.settings(e)}).")  # fmt: skip
+        others = _gpus_named(query)[1:2]
+        f = box.call("estimate", estimate_args(asked, others[0], None, model)) if others else {}
+        if f and "error" not in f and f["fits"] and _decode(f):
+            lines.append(f"The {f['gpu_name']} reads at {c.num(f['gpu_bandwidth_gbs'], 'GB/s')}: "
+                         f"about {c.num(_decode(f), 'tokens/s')} on the same job.")  # fmt: skip
     else:
         lines.append(f"{e['model_name']} does not fit on it ({c.settings(e)}).")
     lines.append(
@@ -630,6 +635,192 @@ def _watts(low: str) -> float | None:
     return value * 1000 if found.group(2) == "kw" else value
 
 
+# ---------------------------------------------------------------- a power cap, a lower-power model
+
+
+def _gpus_named(query: Query) -> list[str]:
+    return list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
+
+
+def power_limit(query: Query, box: ToolBox) -> Draft | None:
+    """ "Can I power-limit my 3090 to 250 W without losing token speed?", "is the 300 W Max-Q
+    half as fast as the 600 W card?": decode follows bandwidth, which power does not change;
+    compute-bound work follows clocks."""
+    ids = _gpus_named(query)
+    if not ids:
+        return None
+    model = _model(query)
+    asked = replace(query, workload="inference")
+    rows = []
+    for gpu in ids[:2]:
+        e = box.call("estimate", estimate_args(asked, gpu, None, model))
+        if "error" in e or not e["fits"] or not _decode(e):
+            return None
+        sheet = box.call("gpu_specs", {"gpu": gpu})
+        rows.append((e, sheet))
+    (e, sheet) = rows[0]
+    decode = f"{c.num(_decode(e), 'tokens/s')}"
+    if len(rows) == 2:
+        (f, other) = rows[1]
+        same = abs(sheet["bandwidth_gbs"] - other["bandwidth_gbs"]) <= 0.02 * other["bandwidth_gbs"]
+        low, high = sorted(rows, key=lambda r: r[1]["tdp_w"] or 0)
+        if same:
+            head = (f"**No: for token generation they are close: both read memory at "
+                    f"{c.num(sheet['bandwidth_gbs'], 'GB/s')}, and decode is bound by bandwidth, "
+                    f"not by board power ({c.num(low[1]['tdp_w'], 'W')} against "
+                    f"{c.num(high[1]['tdp_w'], 'W')}).**")  # fmt: skip
+        else:
+            head = (f"**Bandwidth decides token generation, not power: "
+                    f"{c.num(sheet['bandwidth_gbs'], 'GB/s')} on the {sheet['name']} against "
+                    f"{c.num(other['bandwidth_gbs'], 'GB/s')} on the "
+                    f"{other['name']}.**")  # fmt: skip
+        lines = [head, f"Computed decode of {e['model_name']} ({c.settings(e)}): about {decode} "
+                 f"on the {e['gpu_name']}, {c.num(_decode(f), 'tokens/s')} on the "
+                 f"{f['gpu_name']}."]  # fmt: skip
+        tf = [r[1].get("fp16_bf16_dense_tflops") for r in (low, high)]
+        if all(tf) and tf[0] != tf[1]:
+            lines.append(f"The lower-power card runs slower clocks ({c.num(tf[0], 'TFLOPS')} "
+                         f"against {c.num(tf[1], 'TFLOPS')} dense FP16/BF16 on the datasheets): "
+                         "prompt processing, training and image generation, which are "
+                         "compute-bound, slow by about that ratio.")  # fmt: skip
+    else:
+        cap = _watts(query.text.lower())
+        board = sheet.get("tdp_w")
+        capped = f" to {c.num(cap, 'W')}" if cap else ""
+        # "without losing much speed?" asks yes; "is it half as fast?" asks no
+        text = query.text.lower()
+        slower = "without" not in text and re.search(
+            r"\b(?:half|slower|twice as slow|worse|hurt\w*|los[et]\w*|drop\w*|tank\w*|"
+            r"cripple\w*|kill\w*)\b",
+            text,
+        )
+        word = "No, not much for token generation" if slower else "Mostly yes for token generation"
+        head = (f"**{word}: decode is bound by memory bandwidth "
+                f"({c.num(sheet['bandwidth_gbs'], 'GB/s')} on the {sheet['name']}), which a power "
+                f"cap{capped} does not lower.**")  # fmt: skip
+        lines = [head, f"Computed at the {c.num(board, 'W')} board power, {e['model_name']} "
+                 f"({c.settings(e)}) decodes at about {decode}, and processes prompts at about "
+                 f"{c.num(e['prefill_tokens_per_s']['typical'], 'tokens/s')}."]  # fmt: skip
+        lines.append(
+            "A power cap lowers the clocks under load: compute-bound work (prompt processing, "
+            "large batches, training, image generation) slows most, roughly in step with the "
+            "clock, while generating tokens one at a time keeps most of its speed. Set it with "
+            "nvidia-smi -pl and measure your own loss."
+        )
+    note = _reference_note(model)
+    if note:
+        lines.append(note)
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- does it do bf16 / fp8 / tf32?
+
+_FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": r"tf32"}
+
+
+def precision_support(query: Query, box: ToolBox) -> Draft | None:
+    """ "Does the T4 do bf16?", "can the A100 run FP8?": the tensor cores' formats."""
+    low = query.text.lower()
+    asked = [f for f, words in _FORMAT_WORDS.items() if re.search(rf"\b(?:{words})\b", low)]
+    ids = _gpus_named(query)
+    if not asked or not ids:
+        return None
+    asked.sort(key=lambda f: re.search(rf"\b(?:{_FORMAT_WORDS[f]})\b", low).start())  # type: ignore[union-attr]
+    lines, verdicts, missing = [], [], []
+    for gpu in ids[:3]:
+        sheet = box.call("gpu_specs", {"gpu": gpu})
+        if "error" in sheet:
+            return None
+        arch = sheet.get("architecture")
+        for fmt in asked:
+            has = sheet["tensor_formats"].get(fmt)
+            if has is None:
+                return None
+            verdicts.append(has)
+            if has:
+                figure = {"bf16": sheet.get("fp16_bf16_dense_tflops"),
+                          "tf32": sheet.get("tf32_dense_tflops"),
+                          "fp8": sheet.get("fp8_dense_tflops")}[fmt]  # fmt: skip
+                lines.append(f"the {sheet['name']} ({arch}) computes {fmt.upper()} on its "
+                             f"tensor cores: {c.num(figure, 'TFLOPS')} dense")  # fmt: skip
+                continue
+            missing.append(fmt)
+            fp16 = sheet.get("fp16_bf16_dense_tflops")
+            alt = (f"; its 16-bit tensor figure, {c.num(fp16, 'TFLOPS')}, is FP16"
+                   if fp16 and fmt == "bf16" else "")  # fmt: skip
+            lines.append(f"the {sheet['name']} ({arch}) has no {fmt.upper()} tensor cores{alt}")
+    mixed = "It depends on the card" if len(ids) > 1 else "Partly"
+    word = "Yes" if all(verdicts) else "No" if not any(verdicts) else mixed
+    head = f"**{word}: {lines[0]}.**"
+    parts = [head] + [f"- {line[0].upper()}{line[1:]}." for line in lines[1:]]
+    for fmt in dict.fromkeys(missing):
+        parts.append({
+            "bf16": "A framework may still accept bf16 on such a card and run it without the "
+                    "tensor cores (emulated or in FP32), far slower; on it, train in FP16 "
+                    "mixed precision with a loss scaler instead.",
+            "fp8": "FP8 weights can still be stored and dequantised to 16 bits for the math "
+                   "(weight-only), which saves memory but not compute.",
+            "tf32": "FP32 math then runs on the CUDA cores at the FP32 rate; use FP16 mixed "
+                    "precision for tensor-core speed.",
+        }[fmt])  # fmt: skip
+    return Draft("\n\n".join(parts))
+
+
+# ---------------------------------------------------------------- why slow for training?
+
+
+def _said_slower(query: Query) -> str | None:
+    """The GPU the question calls the slower one ("our L40S boxes are slower than the A100s",
+    "the H100 trains faster than the H20"), by where the GPUs sit around the comparison."""
+    low = query.text.lower()
+    m = re.search(r"\b(slower|worse|behind|faster|quicker|better)\b", low)
+    refs = [(low.find(g.text.lower()), gpu_choices(g)[0]) for g in query.gpus if gpu_choices(g)]
+    if not m or len(refs) < 2 or any(at < 0 for at, _ in refs):
+        return None
+    before = [gpu for at, gpu in sorted(refs) if at < m.start()]
+    if not before:
+        return None
+    first, other = before[-1], next(gpu for _, gpu in refs if gpu != before[-1])
+    return first if m.group(1) in ("slower", "worse", "behind") else other
+
+
+def compute_bound(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why is the H20 so slow for training when it has more bandwidth?": training is
+    matrix multiplies, bound by dense tensor throughput."""
+    ids = _gpus_named(query)
+    if not ids:
+        return None
+    sheets = [box.call("gpu_specs", {"gpu": gpu}) for gpu in ids[:2]]
+    if any("error" in s or not s.get("fp16_bf16_dense_tflops") for s in sheets):
+        return None
+    if len(sheets) == 2:
+        sheets.sort(key=lambda sheet: sheet["fp16_bf16_dense_tflops"])
+        said = _said_slower(query)
+        if said is not None and said != sheets[0]["id"]:
+            return None  # the card said to be slower has the more compute: not this rule
+    first = sheets[0]
+    tf, bw = first["fp16_bf16_dense_tflops"], first["bandwidth_gbs"]
+    if len(sheets) == 2:
+        other = sheets[1]
+        head = (f"**Compute: training is bound by dense tensor throughput, and the "
+                f"{first['name']} has {c.num(tf, 'TFLOPS')} dense FP16/BF16 against "
+                f"{c.num(other['fp16_bf16_dense_tflops'], 'TFLOPS')} on the {other['name']} "
+                f"({c.num(bw, 'GB/s')} against {c.num(other['bandwidth_gbs'], 'GB/s')} of "
+                "bandwidth, which decides decode, not training).**")  # fmt: skip
+    else:
+        head = (f"**Compute: training is bound by dense tensor throughput, and the "
+                f"{first['name']} has {c.num(tf, 'TFLOPS')} dense FP16/BF16; its "
+                f"{c.num(bw, 'GB/s')} of bandwidth decides decode, not training.**")  # fmt: skip
+    why = (
+        "A training step multiplies large matrices: about six operations per parameter per "
+        "token (forward and backward), many operations per byte read, so the step time "
+        "follows the tensor cores' rate. Generating tokens one at a time is the opposite: "
+        "about two operations per weight read, bound by bandwidth. A card built for inference "
+        "with little compute trains slowly however much memory and bandwidth it has."
+    )
+    return Draft("\n\n".join([head, why]))
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -687,6 +878,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bgen ?[3-6]\b.{0,40}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|penalty)",
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
     ), pcie_generation, _anything),
+    Principle("compute_bound", "explain", _cues(
+        r"\bwhy\b.{0,80}\b(?:slow\w*|bad|crawl\w*|poor\w*|worse|weak|sluggish)\b.{0,60}"
+        r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*)\b",
+        r"\bwhy\b.{0,60}\b(?:train\w*|pre-?train\w*|fine-?tun\w*)\b.{0,60}\b(?:slow\w*|crawl"
+        r"\w*|poor\w*|worse|weak|sluggish)\b",
+        r"^(?=.*\bwhy\b).*\b(?:slow\w*|crawl\w*|worse)\b.{0,60}\b(?:train\w*|fine-?tun\w*)\b",
+    ), compute_bound),
     Principle("training_memory", "explain", _cues(
         r"\bwhy\b.{0,80}\b(?:fine-?tun\w*|train\w*)\b.{0,80}\b(?:vram|memory|more|much)\b",
         r"\b(?:fine-?tun\w*|train\w*)\b.{0,40}\b(?:so much|way more|more|\d+x)\b.{0,20}"
@@ -702,6 +900,25 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bpcie?\b",
         r"\bpcie?\b.{0,40}\b(?:vs|versus|compared|than|against)\b.{0,30}\bnv ?link\b",
     ), link_speed, _link_only),
+    Principle("power_limit", "speed", _cues(
+        r"\bpower[- ]?(?:limit\w*|cap\w*)\b",
+        r"\bundervolt\w*\b",
+        r"\bnvidia-smi -pl\b",
+        r"\b(?:limit\w*|cap|capp(?:ed|ing)|throttl\w*)\b.{0,25}\b(?:to|at) (?:like |about |around "
+        r"|~)?\d{3} ?"
+        r"(?:w|watts?)\b",
+        r"\bmax-?q\b.{0,80}\b(?:half|slower|faster|speed|as fast|perform\w*)\b",
+        r"\b(?:\d{3} ?w|watts?|tdp)\b.{0,60}\b(?:half as fast|twice as fast|half the speed)\b",
+    ), power_limit),
+    Principle("precision_support", "spec", _cues(
+        r"\b(?:support|supports|supported|handle|capable of|compatible with)\b.{0,40}\b(?:bf16|"
+        r"bfloat16|fp8|float8|tf32)\b",
+        # "does the t4 actually do bf16", "can an a100 run fp8", "is bfloat16 training possible"
+        r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
+        r"(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
+        r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
+        r"|work\w*)\b",
+    ), precision_support),
     Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",
@@ -710,8 +927,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine|cut it)\b",
     ), power_supply),
     Principle("bandwidth", "explain", _cues(
-        r"\bwhy\b.{0,60}\b(?:slow|sluggish)\b.{0,40}\b(?:llms?|decode|tokens?|inference|"
-        r"generation|chat)",
+        r"\bwhy\b.{0,60}\b(?:slow|slower|sluggish)\b.{0,60}\b(?:llms?|decode|tokens?|inference|"
+        r"generat\w*|chat)",
         r"\bwhy\b.{0,50}\bbandwidth\b.{0,40}\b(?:matter\w*|important|decode|llms?|tokens?)",
         r"\bbandwidth\b.{0,30}\b(?:matter\w*|important)\b.{0,40}\b(?:llms?|decode|tokens?|"
         r"inference)",

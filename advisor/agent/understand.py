@@ -361,6 +361,9 @@ def normalise(text: str) -> str:
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    # "3090's", "l40s's", "the L40's memory": an apostrophe plural or possessive of a name with
+    # digits is the name ("L40's" is no L40S); counts come from the count words
+    text = re.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
@@ -487,9 +490,10 @@ def _output_tokens(low: str) -> int | None:
 
 _DURATION = re.compile(
     rf"(?<![\w.])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ])?"
-    r"(hours?|hrs?|h|days?|weeks?|months?|years?|minutes?|mins?|horas?|stunden|heures?)\b"
+    r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|minutes?|mins?|horas?"
+    r"|stunden|heures?)\b"
     r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
-    r"|\b(an?|one) (hour|day|week|month|year)\b",
+    r"|\b(an?|one|the|this|next) (hour|day|week|weekend|fortnight|month|year)\b",
     re.IGNORECASE,
 )
 _UNIT_HOURS = {
@@ -501,6 +505,8 @@ _UNIT_HOURS = {
     "heure": 1,
     "day": 24,
     "week": 168,
+    "weekend": 48,
+    "fortnight": 336,
     "month": 730,
     "year": 8760,
     "min": 1 / 60,
@@ -517,10 +523,11 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     hours = None
     for m in _DURATION.finditer(low):
         before = low[max(0, m.start() - 12) : m.start()]
-        if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/)\s?$", before):
-            continue  # "$3.10 an hour" is a price, not a duration
+        if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
+            continue  # "$3.10 an hour", "rented by the hour" are prices, not durations
         amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        value = 1.0 if amount in ("a", "an", "one") else _count(amount.replace(",", ""))
+        one = amount in ("a", "an", "one", "the", "this", "next")
+        value = 1.0 if one else _count(amount.replace(",", ""))
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
         hours = value * _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
         after = low[m.end() : m.end() + 60]

@@ -20,7 +20,13 @@ from advisor.calculator.factors import (
     generation,
     tensor_parallel,
 )
-from advisor.calculator.precision import PRECISIONS, Precision, get_precision, kv_bytes
+from advisor.calculator.precision import (
+    NO_BF16_TENSOR,
+    PRECISIONS,
+    Precision,
+    get_precision,
+    kv_bytes,
+)
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
 
@@ -80,7 +86,6 @@ _TOO_OLD = {
     "tensorrt-llm": ("Pascal", "Volta"),
     "autoawq": ("Pascal", "Volta"),
 }
-_NO_BF16 = ("Pascal", "Volta", "Turing")  # no bf16 tensor cores: engines cast bf16 to fp16
 
 
 _STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "oneapi": "oneAPI", "metal": "Metal",
@@ -132,7 +137,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     precision = _default_precision(request, model)
     engine = engine_factors(_default_engine(request, precision, gpu))
     gen = generation(gpu.architecture, gpu.memory_type)
-    if precision.name == "bf16" and gen in _NO_BF16:
+    if precision.name == "bf16" and gen in NO_BF16_TENSOR:  # engines cast bf16 to fp16
         precision = get_precision("fp16")
         notes.append(f"{gpu.name} has no bf16 tensor cores: fp16 used (same memory)")
     if not request.engine:

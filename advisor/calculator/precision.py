@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
+from advisor.specs import GPU
+
+# NVIDIA generations whose tensor cores have no bf16 (it came with Ampere: A100 whitepaper)
+NO_BF16_TENSOR = ("Pascal", "Volta", "Turing")
 
 
 @dataclass(frozen=True)
@@ -107,3 +111,16 @@ def kv_bytes(name: str) -> float:
     if key not in KV_BYTES:
         raise InvalidInput(f"Unknown KV-cache type {name!r}; use one of {', '.join(KV_BYTES)}.")
     return KV_BYTES[key]
+
+
+def tensor_formats(gpu: GPU) -> dict[str, bool | None]:
+    """Whether `gpu` computes bf16, tf32 and fp8 on its tensor cores: True, False, or None where
+    the catalog cannot tell (a figure the datasheet table leaves empty on a non-NVIDIA part).
+    bf16 follows the generation (NO_BF16_TENSOR); tf32 and fp8 follow the datasheet's figures."""
+    nvidia = gpu.vendor == "NVIDIA"
+    bf16 = (gpu.architecture not in NO_BF16_TENSOR) if nvidia else None
+    return {
+        "bf16": bf16 if gpu.fp16_bf16_dense_tflops else (False if nvidia else None),
+        "tf32": True if gpu.tf32_dense_tflops else (False if nvidia else None),
+        "fp8": True if gpu.fp8_dense_tflops else (False if nvidia else None),
+    }
