@@ -37,7 +37,11 @@ Rows left out
       time per request is in every figure, and their ShareGPT prompts have no stated length;
     - PEFT adapters that are not LoRA (IA3, LoHa, LoKr, OFT, BOFT, VeRA, prompt tuning, LN tuning),
       LoRA that also trains the embedding and LM head (Qwen "LoRA (emb)"), GaLore, LISA,
-      LLaMA-Pro, and ms-swift's flash_attn=off rows: the Request cannot say any of these;
+      LLaMA-Pro, and ms-swift's flash_attn=off rows (and, for speed, LLaMA-Factory's "HF" rows,
+      its transformers without FlashAttention-2): the Request cannot say any of these;
+    - training speed over several nodes (the network between them is not stated; the Request's
+      GPUs share one board's link), and torchtune's unpacked baseline (its batches are padded
+      to the longest sample, not to max_seq_len);
     - rows lacking what their figure depends on: the prompt length of a TTFT, prefill or
       full-load serving figure; the output length of a throughput that includes prefill; the
       concurrency of a TPOT measured at a request rate; the batch or sequence length of a
@@ -76,8 +80,9 @@ Precision (PRECISION_MAP; the calculator's PRECISIONS)
     = 103 GB on an 80 GB H100; L0008, 48 x 4096 tokens, 103 GB; L0004, GPT-J 64 x 4096, 120 GB).
 Fine-tuning
     Workload as in the row, except QLoRA on a GPTQ/AWQ/int8 base -> finetune-lora at that
-    precision (the calculator's QLoRA is bitsandbytes 4-bit) and full fine-tuning in fp8/mxfp8
-    (Megatron) -> bf16 (the calculator's full fine-tuning precisions are 16/32-bit). Framework
+    precision (the calculator's QLoRA is bitsandbytes 4-bit) and, for memory, full fine-tuning
+    in fp8/mxfp8 (Megatron) -> bf16 (16-bit weights with fp32 masters; its speed rows keep fp8,
+    which the calculator computes as fp8 linear layers). Framework
     (FRAMEWORK_MAP) to the calculator's: peft / hf-trainer / plain loop -> hf; deepspeed+... ->
     deepspeed; "ms-swift + DeepSpeed" -> deepspeed; "... + Megatron-LM" / NeMo -> megatron;
     unsloth (also the Unsloth+FA2 rows of LLaMA-Factory's table, engine unsloth) -> unsloth.
@@ -136,9 +141,9 @@ What a figure is, and the prediction it is compared with
       the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
       share the calculator's fit check leaves free). Inference memory is not adjusted for it.
     - Training speed -> train_tokens_per_s; train_samples_per_s x sequence length, only where
-      the sequence length is below the dataset's stated average sample length (ms-swift's
-      cls-fudan-news-zh averages 3234 tokens, so max_length 4096 and 8192 are left out: shorter
-      samples are not truncated to max_length and tokens are unknown).
+      the sequence length is below the dataset's stated average sample length and the trainer
+      cuts longer samples to it. ms-swift 1.x/2.x drops them instead (truncation_strategy
+      'delete'), so none of its Benchmark.md samples/s rows gives tokens (DROPS_LONG_SAMPLES).
 
 Rule of thumb (same rows; P = the row's params_b, bits = the mapped precision's bits per weight)
     decode and serving tok/s = batch x num_gpus x bandwidth x 0.55 / (P x bits / 8) (the set's
@@ -521,6 +526,14 @@ SOURCE_RECIPES: dict[str, dict[str, Any]] = {
 }
 # torchtune's README "Optimization flags" table adds one flag per row on top of the previous rows
 LADDER = "each technique is added on top of the previous ones"
+# Training speed in samples/s is tokens/s only where every sample is max_length long. ms-swift
+# 1.x/2.x drops the samples longer than max_length instead (SftArguments.truncation_strategy =
+# 'delete', swift/llm/utils/argument.py), so its Benchmark.md rows (engine_version "ms-swift
+# 1.x/2.x") trained on the shorter samples of a set of 3234 +- 2548 tokens, of unstated mean.
+# Read as max_length tokens a sample they pass the A100's peak: L1547 (LoRA, no checkpointing)
+# 6.19 samples/s x 2048 = 12,677 tokens/s x 4 x 7.72e9 FLOPs = 391 TFLOPS against 312, and
+# Qwen-1.8B's LoRA rows run 9.88, 9.90, 8.77 samples/s at max_length 512, 1024, 2048 (L1419-L1423).
+DROPS_LONG_SAMPLES = ("ms-swift 1.x/2.x",)
 NOT_LORA = {"IA3", "LOHA", "LOKR", "OFT", "BOFT", "VERA", "PROMPT_TUNING", "LN_TUNING"}
 ALLOCATOR_COUNTER = re.compile(
     r"max_memory_allocated|max_memory_reserved|Peak Memory Active|RESERVED during"
@@ -555,6 +568,9 @@ R_BATCH = "batch or sequence length not stated"
 R_ENDPOINT = "measured through a hosted endpoint (SageMaker): endpoint and network time inside"
 R_QUEUE = "TTFT at a concurrency above 1: queueing behind other requests, arrivals not stated"
 R_SAMPLES = "tokens/s not derivable: max_length above the dataset's average sample"
+R_DROPPED = "tokens/s not derivable: samples over max_length dropped, the rest of unstated length"
+R_PADDED = "tokens/s not derivable: unpacked batches padded to samples of unstated length"
+R_NODES = "training over several nodes: the network between them not stated"
 R_METHOD = "tuning method or setting the Request cannot express"
 R_CALC = "calculator refuses the request"
 
@@ -961,13 +977,33 @@ class Scorer:
             precision = recipe["qlora_base"]
         if workload == "finetune-qlora" and precision not in ("nf4", "nf4-nodq"):
             workload = "finetune-lora"  # LoRA on a GPTQ/AWQ/int8 base
-        # the calculator's full fine-tuning is 16/32-bit; the rule of thumb keeps fp8's TFLOPS
-        calc_precision = "bf16" if workload == "finetune-full" and precision == "fp8" else precision
+        # the calculator's full fine-tuning memory is 16/32-bit; its speed computes fp8 GEMMs
+        # (Transformer Engine's fp8 training of 16-bit weights), and the rule keeps fp8's TFLOPS
+        fp8_full = workload == "finetune-full" and precision == "fp8"
+        calc_precision = "bf16" if fp8_full and task != "train-speed" else precision
         request = _train_request(row, opts, model, workload, calc_precision, n, batch, seq)
         method_params = 6 if workload == "finetune-full" else 4
         if task == "train-speed":
             measured = float(row["value"])
+            # torchtune's ladder starts unpacked (L1615, "Baseline"): each batch is padded to its
+            # longest sample, not to max_seq_len, so its tokens per step are not batch x
+            # max_seq_len; "+ Packed Dataset" (L1617) then trains 3.4x the tokens/s
+            if LADDER in row["note"] and "packed" not in opts:
+                raise Skip(R_PADDED)
+            # LLaMA-Factory's comparison names the attention in the method: "HF" (L1664, L1670)
+            # is transformers without FlashAttention-2, beside "HF+FA2" (L1666,
+            # flash_attention_2=on); attention without flash is skipped as for ms-swift's rows
+            if opts.get("method") == "HF":
+                raise Skip(R_METHOD)
+            # the Request's GPUs share one board's link (interconnect.link_for); rows over
+            # several nodes ("2 node(s) x 2 GPU(s)", "interconnect_detail=unknown (2 nodes)",
+            # L0989-L0999) all-reduce over a network they do not name
+            nodes = re.search(r"(\d+) node\(s\)", row["note"])
+            if nodes and int(nodes.group(1)) > 1:
+                raise Skip(R_NODES)
             if row["metric"] == "train_samples_per_s":
+                if row["engine_version"].startswith(DROPS_LONG_SAMPLES):
+                    raise Skip(R_DROPPED)
                 average = re.search(r"avg (\d+) tokens/sample", row["note"])
                 if average and seq > int(average.group(1)):
                     raise Skip(R_SAMPLES)

@@ -96,14 +96,57 @@ def _train_on(gpu: str, n: int, interconnect: str | None = None) -> float:
 
 
 def test_data_parallel_scaling_follows_the_link_not_a_constant() -> None:
-    # ZeRO-3 over eight PCIe cards gathers 16 GB of weights on every pass; NVSwitch hides it
+    # ZeRO-3 over eight PCIe cards gathers 16 GB of weights on every pass; NVSwitch hides it.
+    # ZeRO also shards the optimizer step, so n GPUs may pass n x one GPU that steps every state
     nvswitch = _train_on("h100-sxm5-80gb", 8) / _train_on("h100-sxm5-80gb", 1)
     pcie = _train_on("l40s", 8) / _train_on("l40s", 1)
-    assert 7 < nvswitch <= 8 + 1e-9
+    assert 7 < nvswitch <= 8 * 1.25
     assert pcie < nvswitch
     bridge = _train_on("a100-pcie-80gb", 2, "nvlink") / _train_on("a100-pcie-80gb", 1)
     plain = _train_on("a100-pcie-80gb", 2, "pcie") / _train_on("a100-pcie-80gb", 1)
-    assert plain <= bridge <= 2 + 1e-9
+    assert plain <= bridge <= 2 * 1.25
+
+
+def _full_70b(gpu: str = "h100-sxm5-80gb", **kw: object) -> float:
+    return throughput.train_tokens_per_s(
+        CATALOG.models["llama-3-70b"], CATALOG.gpus[gpu], get_precision(str(kw.pop("precision",
+        "bf16"))), method="full", seq=4096, checkpointing=False, batch=1, eager=False,
+        num_gpus=32, **kw,  # type: ignore[arg-type]
+    ).typical  # fmt: skip
+
+
+def test_each_gpu_steps_only_the_optimizer_states_it_holds() -> None:
+    # tp x pp split the weights; ZeRO-1 (Megatron's distributed optimizer) splits their states
+    assert _full_70b(tp=4, pp=4) > _full_70b()
+    assert _full_70b(tp=4, pp=4, zero_stage=1) > _full_70b(tp=4, pp=4)
+
+
+def test_fp8_training_gains_its_measured_speedup_not_the_tensor_cores_2x() -> None:
+    # Megatron-Bridge SFT of Llama-3-70B on 32 H100s in fp8: 1638 tokens/s/GPU (llm.csv L1759)
+    fp8 = _full_70b(precision="fp8", tp=4, pp=4, zero_stage=1)
+    bf16 = _full_70b(tp=4, pp=4, zero_stage=1)
+    assert 1.3 < fp8 / bf16 < throughput.FP8_TRAIN_SPEEDUP + 1e-9
+    assert fp8 / 32 == pytest.approx(1638, rel=0.15)
+    gpu = CATALOG.gpus["h100-sxm5-80gb"]
+    peak = throughput.train_tflops(gpu, get_precision("fp8"), eager=False)
+    assert peak == pytest.approx(gpu.fp16_bf16_dense_tflops * throughput.FP8_TRAIN_SPEEDUP)
+
+
+def test_megatron_recomputes_nothing_unless_asked_and_compile_speeds_an_eager_step() -> None:
+    def rate(**kw: object) -> float:
+        e = estimate(Request("llama-3.2-3b", "a100-sxm4-80gb", workload="finetune-full",
+                             batch=2, context=4096, **kw))  # type: ignore[arg-type]  # fmt: skip
+        assert e.train_tokens_per_s is not None
+        return e.train_tokens_per_s["typical"]
+
+    mega = estimate(Request("llama-3-8b", "h100-sxm5-80gb", num_gpus=8, workload="finetune-full",
+                            framework="megatron", batch=1, context=4096))  # fmt: skip
+    assert "gradient checkpointing off" in (mega.training_setup or "")
+    # torchtune's README: Llama-3.2-3B on an A100, 7075 -> 8998 tokens/s with compile (L1617-9)
+    eager = rate(framework="torchtune", checkpointing=False, torch_compile=False)
+    compiled = rate(framework="torchtune", checkpointing=False, torch_compile=True)
+    assert compiled / eager == pytest.approx(throughput.COMPILE_TRAIN_SPEEDUP, rel=0.05)
+    assert eager == pytest.approx(7075, rel=0.15)
 
 
 def test_an_apple_gpu_runs_llama_cpp_not_vllm() -> None:
@@ -141,6 +184,27 @@ def test_a_training_band_is_its_frameworks_residuals() -> None:
     assert band and band["low"] == pytest.approx(band["typical"] * cal.low)
     assert band["high"] == pytest.approx(band["typical"] * cal.high)
     assert any(f"{cal.rows} measurements" in a for a in e.assumptions)
-    mega = estimate(Request("llama-3-8b", "a100-sxm4-80gb", workload="finetune-lora", batch=4,
-                            framework="megatron"))  # fmt: skip
-    assert any("no training speed measurements" in a for a in mega.assumptions)
+    other = estimate(Request("llama-3-8b", "a100-sxm4-80gb", workload="finetune-lora", batch=4,
+                             framework="axolotl"))  # fmt: skip
+    assert any("no training speed measurements" in a for a in other.assumptions)
+
+
+def test_eager_lora_adapters_cost_their_memory_traffic_and_compile_fuses_it() -> None:
+    model = CATALOG.models["llama-3.1-8b"]
+    from advisor.calculator.memory import lora_params
+
+    def rate(rank: int, targets: str, **kw: object) -> float:
+        return throughput.train_tokens_per_s(
+            model, A100, get_precision("bf16"), method="lora", seq=4096, checkpointing=True,
+            batch=1, trainable=lora_params(model, rank, targets), lora_rank=rank,
+            **kw,  # type: ignore[arg-type]
+        ).typical  # fmt: skip
+
+    bare = throughput.train_tokens_per_s(
+        model, A100, get_precision("bf16"), method="lora", seq=4096, checkpointing=True, batch=1
+    ).typical
+    # every linear layer adapted: ~15% slower than the matmuls alone; q and v only: ~2%
+    assert 0.8 < rate(64, "all") / bare < 0.9
+    assert rate(8, "qv") / bare > 0.97
+    assert rate(64, "all") == pytest.approx(rate(8, "all"))  # traffic scales with features, not r
+    assert rate(64, "all", compiled=True) == pytest.approx(bare * throughput.COMPILE_TRAIN_SPEEDUP)

@@ -351,11 +351,12 @@ def test_two_small_classes_of_the_real_file_end_to_end(catalog: Catalog) -> None
     ]
     assert {r["id"] for r in chosen} == {r["id"] for r in llama_cpp + torchtune_speed}
     cases, skipped = cc.score_rows(chosen, catalog)
-    assert not skipped, skipped
+    # torchtune's unpacked baseline (L1615) pads each batch to samples of unstated length
+    assert skipped == {cc.R_PADDED: 1}, skipped
     out = cc.report(cases, skipped, len(chosen))
     classes = out["classes"]
     assert classes["llama.cpp decode"]["rows"] == 13
-    assert classes["training speed · torchtune"]["rows"] == 15
+    assert classes["training speed · torchtune"]["rows"] == 14
     assert classes["llama.cpp decode"]["sources"] == 2
     for entry in classes.values():
         for key in ("median_ape", "p90_ape", "bias", "rule_median_ape"):
@@ -383,3 +384,50 @@ def test_the_command_writes_both_reports(tmp_path: Path) -> None:
     assert "python -m eval.calibration_classes" in text and out["formula_version"] in text
     for name in out["classes"]:
         assert name in text
+
+
+def _speed_row(**fields: str) -> dict[str, str]:
+    base = dict(metric="train_tokens_per_s", value="3000", unit="tokens/s")
+    return _training_row(**{**base, **fields})
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        # ms-swift 1.x/2.x drops the samples over max_length (truncation_strategy 'delete')
+        (dict(metric="train_samples_per_s", value="4.31", unit="samples/s",
+              engine_version="ms-swift 1.x/2.x (transformers, peft)", seq_len="2048",
+              note="avg 3234 tokens/sample"), cc.R_DROPPED),
+        (dict(note="7B LoRA (multinode), 2 node(s) x 2 GPU(s)", num_gpus="4"), cc.R_NODES),
+        (dict(options="method=HF;batch=4;max_length=1024"), cc.R_METHOD),
+        (dict(options="recipe=full;batch=2;max_seq_len=4096", note=cc.LADDER), cc.R_PADDED),
+    ],
+)  # fmt: skip
+def test_training_speed_rows_whose_tokens_or_setup_are_unstated_are_not_scored(
+    catalog: Catalog, fields: dict[str, str], reason: str
+) -> None:
+    cases, skipped = cc.score_rows([_speed_row(**fields)], catalog)
+    assert not cases and skipped == {reason: 1}
+
+
+def test_the_same_rows_are_scored_when_they_state_what_their_figure_is(catalog: Catalog) -> None:
+    rows = [
+        _speed_row(note="1 node(s) x 1 GPU(s)"),
+        _speed_row(options="method=HF+FA2;batch=4;flash_attention_2=on"),
+        _speed_row(options="packed=True;batch=2;max_seq_len=4096", note=cc.LADDER),
+    ]
+    cases, skipped = cc.score_rows(rows, catalog)
+    assert len(cases) == 3 and not skipped
+
+
+def test_an_fp8_full_fine_tune_is_timed_in_fp8_and_sized_in_bf16(catalog: Catalog) -> None:
+    fields = dict(
+        workload="finetune-full", precision="fp8", gpu="H100 SXM5 80GB",
+        framework="megatron (NeMo Megatron-Bridge 26.06)", engine="megatron-core",
+    )  # fmt: skip
+    [fp8], _ = cc.score_rows([_speed_row(**fields)], catalog)
+    [bf16], _ = cc.score_rows([_speed_row(**{**fields, "precision": "bf16"})], catalog)
+    assert fp8.predicted / bf16.predicted > 1.15  # the optimizer step is not in fp8
+    [mem8], _ = cc.score_rows([_training_row(**fields)], catalog)
+    [mem16], _ = cc.score_rows([_training_row(**{**fields, "precision": "bf16"})], catalog)
+    assert mem8.predicted == pytest.approx(mem16.predicted)

@@ -160,14 +160,16 @@ QUANT_LAYER_OVERHEAD_MS = {"bnb-4bit": 0.2, "int8": 0.9, "weight-only-4bit": 0.0
 BNB_BATCHED_DEQUANT_BYTES = 4.0
 
 # Training: share of dense BF16 TFLOPS reached, by method (Megatron reports 42-54% for large
-# dense runs; single-GPU LoRA and QLoRA runs reach less).
+# dense runs; single-GPU LoRA and QLoRA runs reach less). An eager LoRA's adapters are memory
+# traffic of their own (throughput.LORA_ADAPTER_BYTES), not a lower share.
 TRAIN_MFU = {"full": 0.50, "lora": 0.60, "qlora": 0.55}
 # A training step's weight reads reach this share of bandwidth (the decode prior of Ampere HBM).
 TRAIN_MBU = 0.55
 # Host time per layer per pass of an eager training step (kernel launches, hooks, checkpointing
-# from Python), fitted by `python -m eval.fit_engines train` on the 70 transformers/PEFT training
-# speed rows of eval/calibration/llm.csv (Qwen README L0901-L1059, PEFT method comparison
-# L1725-L1753; eval/results/fit_engines.json): median error 23% in-sample, 23% leaving a source out.
+# from Python), fitted by `python -m eval.fit_engines train` on the 64 transformers/PEFT training
+# speed rows of eval/calibration/llm.csv (Qwen README L0899-L1059 on one node, PEFT method
+# comparison L1726-L1754), refitted beside the LoRA adapters' traffic: median error 14%
+# in-sample, 16% leaving a source out.
 TRAIN_LAYER_MS = 4.0
 
 # bitsandbytes 4-bit layers keep extra tensors for backward: QLoRA activations run ~1.27x LoRA's.
@@ -221,11 +223,13 @@ DECODE_CALIBRATION = {
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
 }
 # Training speed by framework, from `python -m eval.calibration_classes` (the classes "training
-# speed · HF PEFT/Trainer" and "· torchtune" in eval/results/calibration_classes.json): a
-# training estimate's band is its framework's 10th-90th percentile of measured / predicted
+# speed · HF PEFT/Trainer", "· torchtune" and "· Megatron" in
+# eval/results/calibration_classes.json): a training estimate's band is its framework's
+# 10th-90th percentile of measured / predicted
 TRAIN_CALIBRATION = {
-    "hf": Calibration(70, 8, 0.210, 0.59, 1.54),
-    "torchtune": Calibration(15, 1, 0.281, 0.94, 2.52),
+    "hf": Calibration(64, 8, 0.138, 0.72, 1.48),
+    "torchtune": Calibration(14, 1, 0.103, 0.79, 1.98),
+    "megatron": Calibration(10, 1, 0.062, 0.88, 1.34),
 }
 
 

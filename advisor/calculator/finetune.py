@@ -110,10 +110,12 @@ FRAMEWORKS: dict[str, Framework] = {
             source="FSDP full shard with the HF Trainer", aliases=("fsdp2",),
         ),
         Framework(
-            "megatron", "Megatron-LM / NeMo", True, True, zero_stage=1, eager=False,
+            "megatron", "Megatron-LM / NeMo", True, False, zero_stage=1, eager=False,
             fused_optimizer=True,
             source="Megatron-Core: bf16 with fp32 master weights, distributed optimizer, "
-            "fused Adam (Transformer Engine / apex)",
+            "fused Adam (Transformer Engine / apex); no activation recompute unless "
+            "recompute_granularity is set (its default None; Megatron-Bridge's Llama-3 SFT and "
+            "LoRA performance presets set none)",
             aliases=("nemo", "megatron-core", "megatron-lm"),
         ),
     )

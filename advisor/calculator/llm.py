@@ -354,9 +354,17 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,
         trainable=None if method == "full" else memory.lora_params(
             model, request.lora_rank, request.lora_targets),
-        zero_stage=zero, link=link, band=(fit.low, fit.high) if fit else SPEED_BAND,
+        zero_stage=zero, tp=request.tp, pp=request.pp, compiled=options.compiled,
+        lora_rank=request.lora_rank, link=link,
+        band=(fit.low, fit.high) if fit else SPEED_BAND,
     )  # fmt: skip
-    notes.append("training speed: 6 x parameters FLOPs per token (4 x for LoRA), dense BF16 TFLOPS")
+    rate = "dense BF16 TFLOPS"
+    if precision.compute == "fp8" and gpu.fp8_dense_tflops:
+        rate = f"fp8 linear layers ({throughput.FP8_TRAIN_SPEEDUP:.1f}x BF16)"
+    notes.append(
+        "training speed: 6 x parameters FLOPs per token (4 x for LoRA, + 2 x with recompute), "
+        + rate
+    )
     budget = _train_tokens(request)
     hours = None
     if budget:

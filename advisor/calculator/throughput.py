@@ -26,7 +26,7 @@ from advisor.calculator.factors import (
 )
 from advisor.calculator.interconnect import Link, allreduce_seconds, link_for
 from advisor.calculator.memory import kv_cache_bytes, usable_gb, weight_bytes
-from advisor.calculator.precision import Precision
+from advisor.calculator.precision import Precision, get_precision
 from advisor.specs import GPU, Model
 
 # GeForce cards compute FP16 with FP16 accumulation at twice the listed (FP32-accumulate) rate;
@@ -35,6 +35,22 @@ LLAMA_CPP_GEFORCE_FP16_ACCUMULATE = 2.0
 DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the matmuls
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
+# fp8 training over bf16 on the same GPU, end to end: Megatron-Bridge's performance guide gives
+# 1.2-1.5x for its default recipe (fp8 in the linear layers only; github:NVIDIA-NeMo/
+# Megatron-Bridge docs/performance-guide.md "Low Precision Training"), and ms-swift's
+# examples/megatron/fp8.sh measures 17.5 -> 12.5 s/it (1.4x) for Qwen2.5-7B on 4 GPUs
+FP8_TRAIN_SPEEDUP = 1.4
+# torch.compile on an eager training step: the norms, activations, RoPE and residual adds between
+# the matmuls fused into few kernels. Fitted on the one pair that differs by compile alone, the
+# torchtune README's Llama-3.2-3B full fine-tune on an A100 with a packed dataset, without and with
+# compile (eval/calibration/llm.csv L1617, L1619): 7075 -> 8998 tokens/s
+COMPILE_TRAIN_SPEEDUP = 1.27
+# An eager LoRA adapter (PEFT's LoraLayer: base(x) + B(A(dropout(x))) * scale) in bf16, bytes per
+# token per adapted feature: forward, dropout reads and writes x and A reads it (6 per input
+# feature), B writes its output and the add reads both and writes (8 per output feature), about
+# 7 a feature; backward the gradients run the same path back and accumulate into dx, about 8.
+# Derived from the kernels, not fitted. The recompute of gradient checkpointing repeats forward.
+LORA_ADAPTER_BYTES = {"forward": 7.0, "backward": 8.0}
 
 
 def dense_tflops(gpu: GPU, precision: Precision) -> float:
@@ -300,51 +316,93 @@ def train_tokens_per_s(
     eager: bool = True,
     trainable: float | None = None,
     zero_stage: int = 0,
+    tp: int = 1,
+    pp: int = 1,
+    compiled: bool = False,
+    lora_rank: int | None = None,
     link: Link | None = None,
     band: tuple[float, float] = SPEED_BAND,
 ) -> Band:
     """Training tokens/s over all GPUs, within `band` (its framework's residuals).
 
     Compute: 6P FLOPs per token for full fine-tuning; LoRA skips the weight gradients of the
-    frozen base (4P); checkpointing recomputes the forward (+2P); attention adds 6 x layers x
-    seq x hidden per token (12 with recompute). With `batch` (sequences per GPU per step) a step
-    also takes at least its memory traffic: the weights read once per pass (forward, backward,
-    and the recompute; a 4-bit base is dequantised to 16 bits on each), and the host time of an
-    eager framework issuing each layer's kernels (TRAIN_LAYER_MS per layer per pass), whichever
-    is longest (a fused framework such as Megatron-Core has no such host time); then the
-    optimizer reads and writes its states once. Over several GPUs, data parallelism all-reduces
-    the `trainable` parameters' bf16 gradients over the GPUs' link (ZeRO-3 / FSDP also gathers
-    the weights on every pass); what backward (two thirds of the compute) cannot hide adds to
-    the step, instead of a flat scaling factor.
+    frozen base but still computes the activation gradients through it (4P); checkpointing
+    recomputes the forward (+2P); attention adds 6 x layers x seq x hidden per token (12 with
+    recompute). fp8 training computes the linear layers in fp8 (train_tflops); torch.compile
+    fuses an eager framework's element-wise work between them (COMPILE_TRAIN_SPEEDUP). An eager
+    LoRA runs each adapter beside its frozen layer as separate memory-bound kernels (dropout,
+    the rank-r matmuls, the add): LORA_ADAPTER_BYTES per adapted input and output feature per
+    token, the `trainable` / `lora_rank` features, at the step's bandwidth. With `batch`
+    (sequences per GPU per step) a step also takes at least its memory traffic: the weights read
+    once per pass (forward, backward, and the recompute; a 4-bit base is dequantised to 16 bits
+    on each), and the host time of an eager framework issuing each layer's kernels
+    (TRAIN_LAYER_MS per layer per pass), whichever is longest (a fused framework such as
+    Megatron-Core has no such host time); then the optimizer reads and writes the states of the
+    weights this GPU holds (1 / (tp x pp) of them, and 1 / num_gpus of them once ZeRO shards
+    the states). Over several GPUs, data parallelism all-reduces the `trainable` parameters' bf16
+    gradients of each model-parallel shard over the GPUs' link (ZeRO-3 / FSDP also gathers the
+    weights on every pass); what backward (two thirds of the compute) cannot hide adds to the
+    step, instead of a flat scaling factor.
     """
-    gen = generation(gpu.architecture, gpu.memory_type)
     p = model.params_per_token
     per_token = (6 if method == "full" else 4) * p + 6 * model.num_layers * seq * model.hidden_size
     if checkpointing:
         per_token += 2 * p
-    rate = dense_tflops(gpu, precision) * 1e12 * TRAIN_MFU[method] * GENERATION_MFU.get(gen, 0.7)
+    rate = train_tflops(gpu, precision, eager) * 1e12 * TRAIN_MFU[method]
+    if compiled and eager:
+        rate *= COMPILE_TRAIN_SPEEDUP
+    bandwidth = gpu.bandwidth_gbs * 1e9 * TRAIN_MBU
+    token_s = per_token / rate  # one token's compute, plus its adapters' traffic
+    if method != "full" and trainable and lora_rank and eager and not compiled:
+        adapter = LORA_ADAPTER_BYTES["forward"] * (2 if checkpointing else 1)
+        token_s += trainable / lora_rank * (adapter + LORA_ADAPTER_BYTES["backward"]) / bandwidth
     scaling = num_gpus * (0.9 if num_gpus > 1 else 1.0)
     if batch is None:
-        return Band.around(rate * scaling / per_token, band)
+        return Band.around(scaling / token_s, band)
     tokens = batch * seq
     passes = 2 + (1 if method == "full" else 0) + (1 if checkpointing else 0)
-    per_weight = precision.bytes_linear + (4.0 if precision.family == "bnb-4bit" else 0.0)
-    bandwidth = gpu.bandwidth_gbs * 1e9 * TRAIN_MBU
+    dequantised = precision.family in ("bnb-4bit", "weight-only-4bit")
+    per_weight = precision.bytes_linear + (4.0 if dequantised else 0.0)
     weights_s = passes * model.params_per_token * per_weight / bandwidth
     host_s = passes * model.num_layers * factors.TRAIN_LAYER_MS / 1000 if eager else 0.0
-    compute_s = tokens * per_token / rate
+    compute_s = tokens * token_s
     step = max(compute_s, weights_s, host_s)
+    model_parallel = max(1, tp * pp)
     if method == "full":  # AdamW with fp32 master weights: read 16 bytes, write 14, per weight
-        step += model.total_params * 30 / bandwidth
-    if num_gpus == 1:
-        return Band.around(tokens / step, band)
+        held = model.total_params / model_parallel
+        if zero_stage >= 1:  # each data-parallel rank steps its shard of the states
+            held /= max(1, num_gpus // model_parallel)
+        step += held * 30 / bandwidth
+    replicas = num_gpus // model_parallel
+    if num_gpus == 1 or replicas <= 1:
+        return Band.around(num_gpus * tokens / step, band)
     link = link or link_for(gpu, num_gpus)
-    comm_s = allreduce_seconds((trainable or model.total_params) * 2, num_gpus, link)
+    grads = (trainable or model.total_params) * 2 / model_parallel
+    comm_s = allreduce_seconds(grads, replicas, link)
     if zero_stage >= 3:  # each pass gathers the sharded weights (half an all-reduce's traffic)
-        gathered = model.total_params * precision.bytes_linear
-        comm_s += passes * allreduce_seconds(gathered, num_gpus, link) / 2
+        gathered = model.total_params * precision.bytes_linear / model_parallel
+        comm_s += passes * allreduce_seconds(gathered, replicas, link) / 2
     exposed = max(0.0, comm_s - 2 / 3 * compute_s)
     return Band.around(num_gpus * tokens / (step + exposed), band)
+
+
+def train_tflops(gpu: GPU, precision: Precision, eager: bool = True) -> float:
+    """The dense TFLOPS a training step computes at, before the method's share (TRAIN_MFU).
+
+    fp8 training (Transformer Engine) runs only the linear layers in fp8, beside the casts and
+    scaling it adds, and keeps attention and the element-wise work in 16 bits: a step gains
+    FP8_TRAIN_SPEEDUP over bf16, not the fp8 tensor cores' 2x. An eager framework loses the
+    generation's share of peak (GENERATION_MFU, as prefill does); a fused one (Megatron-Core:
+    Transformer Engine kernels, CUDA graphs) reaches the method's share on every generation.
+    """
+    bf16 = dense_tflops(gpu, get_precision("bf16"))
+    if precision.compute == "fp8" and gpu.fp8_dense_tflops:
+        peak = min(gpu.fp8_dense_tflops, bf16 * FP8_TRAIN_SPEEDUP)
+    else:
+        peak = dense_tflops(gpu, precision)
+    if not eager:
+        return peak
+    return peak * GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.7)
 
 
 def serving_tokens_per_s(
