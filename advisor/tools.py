@@ -179,8 +179,8 @@ def estimate_workload(
     `checkpointing`, `lora_targets` (all, attention, qv), `optimizer_in_backward`,
     `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
     fused kernel; false = torch's foreach step). Several GPUs talk over
-    `interconnect` (auto, nvlink, pcie). Returns the
-    estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
+    `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8).
+    Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     request = _request(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,

@@ -403,3 +403,13 @@ def test_speed_said_not_to_matter_leaves_a_fit_question(rules_advisor: Any, ques
     from advisor.catalog import load_catalog
 
     assert understand(question, load_catalog()).intent == "fit"
+
+
+def test_tensor_parallel_over_x1_risers_is_a_no_for_prompts(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "six a4000s on 1x risers, vllm tensor parallel for qwen 2.5 32b awq. any problem?"
+    )
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No: over PCIe"), head
+    assert "x1" in head and "x16" in head
+    _grounded(answer)

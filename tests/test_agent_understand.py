@@ -558,3 +558,22 @@ def test_weekends_and_fortnights_are_durations(
 def test_an_apostrophe_plural_is_a_plural(catalog: Catalog) -> None:
     query = understand("least number of 4090's that can run qwen 72b in fp16", catalog)
     assert (query.intent, query.target, query.gpus[0].ids) == ("solve", "min_gpus", ("rtx-4090",))
+
+
+@pytest.mark.parametrize(
+    ("question", "link"),
+    [
+        ("3x 3090 on pcie 3.0 x4 risers running exllama for a 70b", "pcie3-x4"),
+        ("two l40s in gen4 x8 slots for llama 70b awq on vllm", "pcie4-x8"),
+        ("4 a5000 on x1 risers for mixtral", "pcie-x1"),
+        ("2 a6000 with nvlink for llama 70b", "nvlink"),
+    ],
+)
+def test_the_slot_the_cards_sit_in_is_read(catalog: Catalog, question: str, link: str) -> None:
+    assert understand(question, catalog).interconnect == link
+
+
+@pytest.mark.parametrize(("question", "count"), [("six 3090s for llama 70b", 6),
+                                                  ("seven a4000s, fine for a 70b?", 7)])  # fmt: skip
+def test_count_words_ending_in_x_are_counts(catalog: Catalog, question: str, count: int) -> None:
+    assert understand(question, catalog).gpus[0].count == count

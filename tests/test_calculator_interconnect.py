@@ -136,3 +136,29 @@ def test_a_bridge_is_never_slower_than_pcie(model: str, gpu: str, batch: int) ->
     except AdvisorError:
         return
     assert _decode(model, gpu, 2, batch, 2048, interconnect="nvlink") >= pcie * (1 - 1e-9)
+
+
+@pytest.mark.parametrize(
+    ("choice", "gbs"),
+    [
+        ("pcie-x1", 1.969),  # a mining riser: one PCIe 4.0 lane
+        ("pcie3-x8", 8 * 0.985),
+        ("pcie5-x16", 16 * 1.969),  # a slot faster than the card runs at the card's rate
+        ("pcie4", 16 * 1.969),
+    ],
+)
+def test_a_narrower_slot_is_the_link_at_its_lanes(choice: str, gbs: float) -> None:
+    link = link_for(GPU["l40s"], 4, choice)
+    assert link.kind == "pcie" and link.gbs == pytest.approx(gbs, rel=1e-3)
+
+
+def test_prompts_over_x1_risers_are_far_slower_and_decode_a_little() -> None:
+    base = Request("llama-3-70b", "l40s", num_gpus=4, engine="vllm", precision="awq")
+    full, riser = estimate(base), estimate(replace(base, interconnect="pcie-x1"))
+    prefill = [e.prefill_tokens_per_s["typical"] for e in (riser, full)]  # type: ignore[index]
+    decode = [e.decode_tokens_per_s["typical"] for e in (riser, full)]  # type: ignore[index]
+    assert prefill[0] < 0.5 * prefill[1]
+    assert 0.7 * decode[1] < decode[0] <= decode[1]
+    assert "x1" in (riser.interconnect or "")
+    with pytest.raises(InvalidInput, match="pcie-x1"):
+        link_for(GPU["l40s"], 2, "pcie-x3")

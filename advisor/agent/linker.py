@@ -43,7 +43,9 @@ NUMBER_WORDS = {
     "quad": 4,
     "five": 5,
     "six": 6,
+    "seven": 7,
     "eight": 8,
+    "nine": 9,
     "ten": 10,
     "twelve": 12,
     "sixteen": 16,
@@ -702,7 +704,7 @@ def _count_before(words: list[Token], start: int) -> int | None:
         back.pop()
     if not back:
         return None
-    last = back[-1].rstrip("x")
+    last = re.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
     if last.isdigit() and 0 < int(last) <= MAX_GPU_COUNT:
         return int(last)
     gpu_node = re.fullmatch(r"(\d+)-?gpus?", last)

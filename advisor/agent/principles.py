@@ -821,6 +821,61 @@ def compute_bound(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join([head, why]))
 
 
+# ---------------------------------------------------------------- narrow slots, several cards
+
+
+def _narrow_slot(query: Query) -> bool:
+    several = any((g.count or 1) > 1 for g in query.gpus) or (query.num_gpus or 1) > 1
+    return bool(several and query.interconnect and "-x" in query.interconnect)
+
+
+def slot_width(query: Query, box: ToolBox) -> Draft | None:
+    """Several cards on x1 risers or x4 slots: the same job over the stated slots and over
+    full ones. Tensor parallelism all-reduces activations every layer: prompts suffer most."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    ref, gpu = found
+    model = _model(query)
+    asked = replace(query, workload=query.workload or "inference")
+    args = estimate_args(asked, gpu, ref.count, model)
+    narrow = box.call("estimate", args)
+    full = box.call("estimate", {k: v for k, v in args.items() if k != "interconnect"})
+    if "error" in narrow or "error" in full or not narrow["fits"]:
+        return None
+    if narrow.get("workload") != "inference":
+        return None
+    slow_p, fast_p = (
+        narrow["prefill_tokens_per_s"]["typical"],
+        full["prefill_tokens_per_s"]["typical"],
+    )
+    slow_d, fast_d = _decode(narrow), _decode(full)
+    if not (slow_p and fast_p and slow_d and fast_d):
+        return None
+    cards = f"{narrow.get('num_gpus') or ref.count} x {narrow['gpu_name']}"
+    verdict = "No" if slow_p < 0.5 * fast_p else "Mostly yes"
+    head = (f"**{verdict}: over {narrow.get('interconnect')}, {cards} process prompts at about "
+            f"{c.num(slow_p, 'tokens/s')} against {c.num(fast_p, 'tokens/s')} over "
+            f"{full.get('interconnect')}; decode holds up better, "
+            f"{c.num(slow_d, 'tokens/s')} against {c.num(fast_d, 'tokens/s')}** "
+            f"({c.settings(narrow)}).")  # fmt: skip
+    ttft = [(e.get("time_to_first_token_s") or {}).get("typical") for e in (narrow, full)]
+    lines = [head]
+    if all(ttft):
+        lines.append(f"Time to first token: about {c.num(ttft[0], 's')} against "
+                     f"{c.num(ttft[1], 's')}.")  # fmt: skip
+    lines.append(
+        "Tensor parallelism splits every layer across the cards, so every layer all-reduces "
+        "its activations over the link: a few kilobytes per generated token, but megabytes "
+        "per layer for a long prompt, which a narrow slot carries slowly. Splitting by layers "
+        "(pipeline, or llama.cpp's default) sends far less between the cards."
+    )
+    note = _reference_note(model)
+    if note:
+        lines.append(note)
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -871,6 +926,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
     ), precision_speed),
+    Principle("slot_width", "fit", _cues(
+        r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
+    ), slot_width, _narrow_slot),
     Principle("pcie_generation", "explain", _cues(
         r"\b(?:pcie?|pci express) ?(?:gen ?)?[3-6](?:\.0)?\b.{0,50}\b(?:vs|versus|or|matter\w*|"
         r"bottleneck\w*|slow\w*|difference|hurt|affect|enough|fine|ok|penalty)",

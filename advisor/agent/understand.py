@@ -106,6 +106,25 @@ INTERCONNECT_WORDS: tuple[tuple[str, str], ...] = (
     ),
     ("nvlink", r"\bnvlink\w*|\bnv-link\b|\bnvswitch\b"),
 )
+# the slot or riser the cards sit in, when narrower than a full slot: "pcie 4.0 x1 risers",
+# "gen3 x8", "x4 slots", "1x risers" -> the calculator's "pcie4-x1", "pcie3-x8", "pcie-x4"
+_SLOT = re.compile(
+    r"\bpci-?e?\s?(?:gen\s?)?(?P<gen>[3-6])(?:\.0)?\s?(?:@\s?)?x\s?(?P<lanes>1|2|4|8|16)\b"
+    r"|\bgen\s?(?P<gen2>[3-6])\s?x(?P<lanes2>1|2|4|8|16)\b"
+    r"|\bx(?P<lanes3>1|2|4|8)\s(?:pci-?e\s)?(?:risers?|slots?|lanes?|links?|electrical)\b"
+    r"|\b(?P<lanes4>1|2|4|8)x\s(?:pci-?e\s)?(?:risers?|slots?|lanes?)\b"
+)
+
+
+def _slot(low: str) -> str | None:
+    m = _SLOT.search(low)
+    if m is None:
+        return None
+    gen = m.group("gen") or m.group("gen2") or ""
+    lanes = m.group("lanes") or m.group("lanes2") or m.group("lanes3") or m.group("lanes4")
+    return None if lanes == "16" and not gen else f"pcie{gen}-x{lanes}"
+
+
 # LLM fine-tuning memory options as people write them: (option, value, words). Within an
 # option the first entry that matches wins, so the negations come first.
 TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
@@ -361,6 +380,9 @@ def normalise(text: str) -> str:
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    # "1x risers", "4x slots": a slot's width, never a count of GPUs
+    text = re.sub(r"\b([1248])x (?=(?:pci-?e )?(?:risers?|slots?|lanes?)\b)", r"x\1 ", text,
+                  flags=re.IGNORECASE)  # fmt: skip
     # "3090's", "l40s's", "the L40's memory": an apostrophe plural or possessive of a name with
     # digits is the name ("L40's" is no L40S); counts come from the count words
     text = re.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
@@ -1035,7 +1057,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         engine=_first(ENGINE_WORDS, low),
         framework=_first(FRAMEWORK_WORDS, low),
         train_options=_train_options(low),
-        interconnect=next((k for k, w in INTERCONNECT_WORDS if re.search(w, low)), None),
+        interconnect=_slot(low)
+        or next((k for k, w in INTERCONNECT_WORDS if re.search(w, low)), None),
         offload=_first(OFFLOAD_WORDS, low),
         context=_context(low),
         batch=_batch(low),

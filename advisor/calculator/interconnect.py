@@ -15,6 +15,7 @@ a fixed latency per collective that depends on the link kind.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
@@ -23,6 +24,12 @@ from advisor.specs import GPU
 # PCIe bandwidth per lane and direction in GB/s after encoding (PCI-SIG: 8, 16, 32, 64 GT/s)
 PCIE_LANE_GBS = {3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
 INTERCONNECTS = ("auto", "nvlink", "pcie")
+# PCIe as the slot or riser actually gives it: "pcie-x1" (a mining riser), "pcie3-x8", "pcie4"
+PCIE_FORM = re.compile(r"pcie(?P<gen>[3-6])?(?:-x(?P<lanes>1|2|4|8|16))?")
+INTERCONNECT_HELP = (
+    "auto, nvlink or pcie; pcie with the slot's generation and lanes where they are less than "
+    "the card's: pcie-x1, pcie3-x8, pcie4-x4"
+)
 # Share of a link's bandwidth a ring all-reduce reaches (NCCL bus bandwidth against the link).
 LINK_SHARE = 0.8
 # Fixed time of one small all-reduce, by link kind: the per-layer constants the decode model had
@@ -48,8 +55,13 @@ class Link:
         return self.label.split(",")[0].split(" (")[0]
 
 
-def _pcie(gpu: GPU, why: str = "") -> Link:
-    gen, lanes = gpu.pcie_gen or 4, gpu.pcie_lanes or 16
+def _pcie(gpu: GPU, why: str = "", gen: int | None = None, lanes: int | None = None) -> Link:
+    """PCIe at the card's generation and lanes, or at the slot's where the request says less
+    (a card runs at the lower of its own and the slot's generation and width)."""
+    card_gen, card_lanes = gpu.pcie_gen or 4, gpu.pcie_lanes or 16
+    stated = bool(gen or lanes)
+    gen, lanes = min(gen or card_gen, card_gen), min(lanes or card_lanes, card_lanes)
+    why = why or (" (the slot as stated)" if stated else "")
     gbs = PCIE_LANE_GBS.get(gen, PCIE_LANE_GBS[4]) * lanes
     if gpu.pcie_p2p is False:
         return Link("pcie-host", gbs / 2, f"PCIe {gen}.0 x{lanes} through host memory "
@@ -60,10 +72,14 @@ def _pcie(gpu: GPU, why: str = "") -> Link:
 def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
     """The link the collectives of `num_gpus` GPUs of this model run over."""
     choice = (interconnect or "auto").strip().lower()
-    if choice not in INTERCONNECTS:
-        raise InvalidInput(f"Interconnect must be one of {', '.join(INTERCONNECTS)}.")
+    form = PCIE_FORM.fullmatch(choice)
+    if choice not in INTERCONNECTS and form is None:
+        raise InvalidInput(f"Interconnect must be {INTERCONNECT_HELP} (got {interconnect!r}).")
     if num_gpus <= 1:
         return Link("none", 0.0, "one GPU")
+    if form is not None and choice != "pcie":
+        gen, lanes = form.group("gen"), form.group("lanes")
+        return _pcie(gpu, gen=int(gen) if gen else None, lanes=int(lanes) if lanes else None)
     kind, gbs = gpu.gpu_link or "pcie", (gpu.gpu_link_gbs or 0.0) / 2
     if choice == "nvlink" and kind not in ("switch", "bridge"):
         raise InvalidInput(

@@ -18,7 +18,7 @@ from advisor.calculator import (
 )
 from advisor.calculator import estimator as calc
 from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
-from advisor.calculator.interconnect import INTERCONNECTS
+from advisor.calculator.interconnect import INTERCONNECT_HELP
 from advisor.calculator.precision import KV_BYTES
 from advisor.cli.render import console, print_json, table
 
@@ -52,8 +52,9 @@ BREAKDOWN_LABELS = {
 @click.option("--kv-cache", type=click.Choice(list(KV_BYTES)), help="KV-cache element type.")
 @click.option(
     "--interconnect",
-    type=click.Choice(INTERCONNECTS),
-    help="Several GPUs: how they talk (auto: NVLink/NVSwitch boards, else PCIe).",
+    metavar="LINK",
+    help=f"Several GPUs: how they talk: {INTERCONNECT_HELP} (default auto: NVLink/NVSwitch "
+    "boards, else PCIe at the card's lanes).",
 )
 @click.option("--optimizer", type=click.Choice(OPTIMIZERS), help="Fine-tuning optimizer.")
 @click.option("--checkpointing/--no-checkpointing", default=None, help="Gradient checkpointing.")
