@@ -134,7 +134,10 @@ What a figure is, and the prediction it is compared with
       runtime_overhead for allocator counters, and a reserved counter (max_memory_reserved,
       "RESERVED", and every ms-swift row: its trainers log max_memory_reserved) is compared with
       the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
-      share the calculator's fit check leaves free). Inference memory is not adjusted for it.
+      share the calculator's fit check leaves free, plus the loss's blocks it keeps under
+      gradient checkpointing: the estimate's allocator_cache_gb). Other training figures are
+      compared with the tensors alone: the loss's cached blocks show in none of them (the Qwen
+      README's, Axolotl's, torchtune's). Inference memory is not adjusted for it.
     - Training speed -> train_tokens_per_s; train_samples_per_s x sequence length, only where
       the sequence length is below the dataset's stated average sample length (ms-swift's
       cls-fudan-news-zh averages 3234 tokens, so max_length 4096 and 8192 are left out: shorter
@@ -999,7 +1002,7 @@ class Scorer:
             total = result.memory_per_gpu_gb
             if allocator:
                 total -= result.breakdown_gb.get("runtime_overhead", 0.0)
-            return reserved_gb(total) if reserved else total
+            return reserved_gb(total, result.allocator_cache_gb) if reserved else total
 
         def rule_memory(gpu: GPU) -> float | None:
             rot = self._rot(row, gpu, precision, n)
