@@ -419,3 +419,12 @@ def test_reserved_memory_of_a_published_lora_step(checkpointing: bool, measured_
     allocated = result.total_gb - result.breakdown_gb["runtime_overhead"]  # no CUDA context
     predicted = reserved_gb(allocated, result.allocator_cache_gb)
     assert predicted == pytest.approx(measured_gib * GIB / 1e9, rel=0.10)
+
+
+def test_reserved_memory_never_exceeds_what_the_card_leaves() -> None:
+    from advisor.calculator import reserved_gb
+
+    assert reserved_gb(70.0, 20.0, limit_gb=84.9) == pytest.approx(84.9)
+    assert reserved_gb(40.0, 5.0, limit_gb=84.9) == pytest.approx(reserved_gb(40.0, 5.0))
+    # a step whose tensors alone overflow the card is not hidden by the limit
+    assert reserved_gb(90.0, limit_gb=84.9) == pytest.approx(90.0)
