@@ -139,7 +139,12 @@ What a figure is, and the prediction it is compared with
       runtime_overhead for allocator counters, and a reserved counter (max_memory_reserved,
       "RESERVED", and every ms-swift row: its trainers log max_memory_reserved) is compared with
       the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
-      share the calculator's fit check leaves free). Inference memory is not adjusted for it.
+      share the calculator's fit check leaves free, plus the loss's blocks it keeps under
+      gradient checkpointing: the estimate's allocator_cache_gb), never more than the card's
+      capacity less the CUDA context (the allocator gives cached blocks back first). Other
+      training figures are compared with the tensors alone: the loss's cached blocks show in
+      none of them (the Qwen README's, Axolotl's, torchtune's). Inference memory is not
+      adjusted for it.
     - Training speed -> train_tokens_per_s; train_samples_per_s x sequence length, only where
       the sequence length is below the dataset's stated average sample length and the trainer
       cuts longer samples to it. ms-swift 1.x/2.x drops them instead (truncation_strategy
@@ -186,6 +191,7 @@ from advisor.calculator import (
     find_model,
     reserved_gb,
 )
+from advisor.calculator.memory import capacity_gb
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import AdvisorError
 from advisor.specs import GPU
@@ -1033,9 +1039,13 @@ class Scorer:
         def predict_memory(gpu: GPU) -> float:
             result = self.run(replace(request, gpu=gpu.id))
             total = result.memory_per_gpu_gb
+            context = result.breakdown_gb.get("runtime_overhead", 0.0)
             if allocator:
-                total -= result.breakdown_gb.get("runtime_overhead", 0.0)
-            return reserved_gb(total) if reserved else total
+                total -= context
+            if not reserved:
+                return total
+            # the allocator reserves at most what the card leaves beside the CUDA context
+            return reserved_gb(total, result.allocator_cache_gb, capacity_gb(gpu) - context)
 
         def rule_memory(gpu: GPU) -> float | None:
             rot = self._rot(row, gpu, precision, n)

@@ -375,3 +375,56 @@ def test_reserved_memory_is_the_allocated_peak_plus_the_allocator_cache() -> Non
     # a step fits exactly when its reserved memory fills the card
     card = gpu("A100 SXM4 80GB")
     assert reserved_gb(memory.training_usable_gb(card)) == pytest.approx(memory.capacity_gb(card))
+    # the loss's blocks kept under gradient checkpointing come on top
+    assert reserved_gb(46.0, 3.0) == pytest.approx(reserved_gb(46.0) + 3.0)
+
+
+def _qwen_lora(checkpointing: bool, method: str = "lora") -> memory.MemoryResult:
+    return memory.training_memory(
+        model("qwen-7b"), method=method, precision=get_precision("bf16"), optimizer="adamw",
+        seq=2048, batch=1, checkpointing=checkpointing, lora_rank=8, lora_targets="attention",
+    )  # fmt: skip
+
+
+def test_checkpointed_loss_blocks_count_only_in_the_allocator_cache() -> None:
+    m = model("qwen-7b")
+    on, off = _qwen_lora(True), _qwen_lora(False)
+    assert off.allocator_cache_gb == 0
+    blocks = 2048 * m.vocab_size * memory.CHECKPOINTED_LOSS_CACHE_BYTES / 1e9
+    assert on.allocator_cache_gb == pytest.approx(blocks, rel=0.01)  # less the adapters' grads
+    # the allocator gives the blocks back before it runs out: not in the total nor the fit check
+    assert on.total_gb == pytest.approx(sum(on.breakdown_gb.values()))
+    assert on.total_gb < off.total_gb
+    # a full fine-tune's gradients, made during backward, fill the freed blocks
+    assert _qwen_lora(True, method="full").allocator_cache_gb == 0
+    # a chunked loss frees smaller blocks
+    plain = memory.allocator_cache_bytes(m, 2048, 1, True)
+    assert 0 < memory.allocator_cache_bytes(m, 2048, 1, True, loss="chunked") < plain
+    assert memory.allocator_cache_bytes(m, 2048, 1, True, backward_bytes=2 * plain) == 0
+
+
+@pytest.mark.parametrize(
+    ("checkpointing", "measured_gib"),
+    [
+        pytest.param(True, 27.74, id="ms-swift Benchmark.md qwen-7b-chat LoRA 2048 GC on (L1396)"),
+        pytest.param(
+            False, 37.70, id="ms-swift Benchmark.md qwen-7b-chat LoRA 2048 GC off (L1548)"
+        ),
+    ],
+)
+def test_reserved_memory_of_a_published_lora_step(checkpointing: bool, measured_gib: float) -> None:
+    from advisor.calculator import reserved_gb
+
+    result = _qwen_lora(checkpointing)
+    allocated = result.total_gb - result.breakdown_gb["runtime_overhead"]  # no CUDA context
+    predicted = reserved_gb(allocated, result.allocator_cache_gb)
+    assert predicted == pytest.approx(measured_gib * GIB / 1e9, rel=0.10)
+
+
+def test_reserved_memory_never_exceeds_what_the_card_leaves() -> None:
+    from advisor.calculator import reserved_gb
+
+    assert reserved_gb(70.0, 20.0, limit_gb=84.9) == pytest.approx(84.9)
+    assert reserved_gb(40.0, 5.0, limit_gb=84.9) == pytest.approx(reserved_gb(40.0, 5.0))
+    # a step whose tensors alone overflow the card is not hidden by the limit
+    assert reserved_gb(90.0, limit_gb=84.9) == pytest.approx(90.0)

@@ -130,6 +130,9 @@ class Estimate:
     # LLM fine-tuning: the framework and memory options the figures assume, when any was given
     training_setup: str | None = None
     interconnect: str | None = None  # the link tensor-parallel collectives run over
+    # LLM fine-tuning: what PyTorch's caching allocator keeps beyond memory_per_gpu_gb, which a
+    # max_memory_reserved or nvidia-smi reading also counts (MemoryResult.allocator_cache_gb)
+    allocator_cache_gb: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -381,6 +381,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         time_to_first_token_s=None, train_tokens_per_s=speed.to_dict(), cost=None,
         assumptions=notes, train_hours=hours, job_hours=hours,
         training_setup=setup if stated else None, interconnect=over,
+        allocator_cache_gb=mem.allocator_cache_gb,
     )  # fmt: skip
 
 

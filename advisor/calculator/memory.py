@@ -34,14 +34,31 @@ METHODS = ("full", "lora", "qlora")
 # AutoAWQ's fused attention (awq/modules/fused/attn.py) computes Q.K^T in fp16 and keeps it
 # while softmax runs on an fp32 copy into an fp32 result (2 + 4 + 4 bytes at the peak)
 ATTENTION_SCORE_BYTES = {"autoawq": 10.0}
+# PyTorch's caching allocator keeps the loss's freed vocabulary-sized blocks under gradient
+# checkpointing, bytes per vocabulary entry per token of the batch (see `allocator_cache_bytes`).
+# Physics puts it near one more copy of each block the plain loss frees (bf16 logits and their
+# shifted copy 2 + 2, the fp32 upcast 4, log-softmax 4, its two fp32 gradients 4 + 4 = 20).
+# 20 was chosen from 12 / 16 / 20 / 24 by the median error on the 62 ms-swift LoRA peak-memory
+# rows of eval/calibration/llm.csv (Benchmark.md, max_memory_reserved; all but L1548 with
+# checkpointing: L1396-L1510, L1542-L1573): 9.3% / 9.1% / 6.0% / 6.7%. Its 9 QLoRA rows
+# (L1398-L1418), left out of the choice, go from 35% to 12%. One source: no other in the file
+# reports max_memory_reserved of a checkpointed step.
+CHECKPOINTED_LOSS_CACHE_BYTES = 20.0
 
 
 @dataclass(frozen=True)
 class MemoryResult:
-    """Bytes per GPU by named component, and how they were made."""
+    """Bytes per GPU by named component, and how they were made.
+
+    `allocator_cache_gb` is what PyTorch's caching allocator keeps beside those tensors beyond
+    its usual share (`allocator_cache_bytes`): a max_memory_reserved or nvidia-smi reading
+    counts it, but the allocator gives cached blocks back and retries before it runs out of
+    memory, so it is not in `total_gb` nor in the fit check.
+    """
 
     breakdown_gb: dict[str, float]
     assumptions: list[str] = field(default_factory=list)
+    allocator_cache_gb: float = 0.0
 
     @property
     def total_gb(self) -> float:
@@ -96,13 +113,19 @@ def training_usable_gb(gpu: GPU) -> float:
     return capacity_gb(gpu) * TRAINING_USABLE_FRACTION
 
 
-def reserved_gb(allocated_gb: float) -> float:
+def reserved_gb(allocated_gb: float, cache_gb: float = 0.0, limit_gb: float = math.inf) -> float:
     """What PyTorch's caching allocator holds (torch.cuda.max_memory_reserved, the figure
     ms-swift's and PEFT's training logs print) for a training step whose tensors peak at
     `allocated_gb` (CUDA context excluded): the freed blocks it keeps for reuse take the same
     share that `training_usable_gb` leaves free of the card, so a step fits exactly when its
-    reserved memory fills the card."""
-    return allocated_gb / TRAINING_USABLE_FRACTION
+    reserved memory fills the card; plus the loss's blocks it keeps under gradient
+    checkpointing (`cache_gb`, MemoryResult.allocator_cache_gb). It gives cached blocks back
+    rather than run out, so it never holds more than the card leaves it (`limit_gb`: capacity
+    less the CUDA context): ms-swift's largest readings on 80 GB A100s stop at 78.4-78.8 GiB
+    (eval/calibration/llm.csv L1412, L1416, L1478) where capacity_gb less 0.6 GB of context
+    is 79.0 GiB."""
+    cached = allocated_gb / TRAINING_USABLE_FRACTION + cache_gb
+    return min(cached, max(limit_gb, allocated_gb))
 
 
 # ---------------------------------------------------------------- KV cache
@@ -265,12 +288,44 @@ def training_activation_bytes(
         stored = kept_layers * sb * model.hidden_size * 2 + layer
     else:
         stored = model.num_layers * layer
-    per_entry = {
+    return stored * layer_factor + sb * model.vocab_size * _loss_bytes_per_entry(loss)
+
+
+def _loss_bytes_per_entry(loss: str) -> float:
+    return {
         "plain": LOGIT_BYTES,
         "chunked": 2 + (LOGIT_BYTES - 2) / LOSS_CHUNKS,
         "fused": LOGIT_BYTES / LOSS_CHUNKS,
     }[loss]
-    return stored * layer_factor + sb * model.vocab_size * per_entry
+
+
+def allocator_cache_bytes(
+    model: Model,
+    seq: int,
+    batch: int,
+    checkpointing: bool,
+    *,
+    loss: str = "plain",
+    backward_bytes: float = 0.0,
+) -> float:
+    """What PyTorch's caching allocator keeps beyond the live tensors because of the loss.
+
+    The loss's vocabulary-sized blocks are freed before backward. Without checkpointing the next
+    step asks for the same tensors in the same order and gets the same blocks back. With it,
+    backward recomputes each layer inside those freed blocks, and the long-lived tensors made
+    meanwhile (gradients, then optimizer states) settle in pieces of them, so the next step's
+    loss opens new segments: torch.cuda.max_memory_reserved and nvidia-smi count those blocks
+    about twice (CHECKPOINTED_LOSS_CACHE_BYTES). Gradients allocated during backward
+    (`backward_bytes`: a full fine-tune's) fill the freed blocks instead. ms-swift's Qwen-7B-Chat
+    LoRA at 2048 tokens shows it (eval/calibration/llm.csv): 29.8 GB reserved with
+    checkpointing (L1396) for 20.3 GB of tensors, 40.5 GB without it (L1548) for 35.6 GB, the
+    allocator's usual share.
+    """
+    if not checkpointing:
+        return 0.0
+    share = _loss_bytes_per_entry(loss) / LOGIT_BYTES  # a chunked loss frees smaller blocks
+    blocks = seq * batch * model.vocab_size * CHECKPOINTED_LOSS_CACHE_BYTES * share
+    return max(blocks - backward_bytes, 0.0)
 
 
 def foreach_step_bytes(
@@ -374,6 +429,7 @@ def training_memory(
         else trainable / max(model.num_layers, 1)
     )
     grads = (largest if optimizer_in_backward else trainable) * grad_b
+    backward_grads = grads  # allocated during backward, wherever they end up listed
     if optimizer_in_backward:
         assumptions.append("optimizer stepped in backward: one tensor's gradient held at a time")
     states = trainable * moments
@@ -396,6 +452,7 @@ def training_memory(
     grads /= model_split
     states /= model_split
     step /= model_split
+    backward_grads /= model_split  # ZeRO-2/3 still make each one whole before reducing it
     if dp > 1 and zero_stage:
         states /= dp
         master /= dp
@@ -447,6 +504,18 @@ def training_memory(
     grads_beyond = max(grads - activations, 0.0)
     step_beyond = max(grads + step - activations, 0.0) - grads_beyond
     overhead = 0.6 * GB + (0.5 * GB if num_gpus > 1 else 0.0)
+    cache = (
+        allocator_cache_bytes(
+            model, seq, batch, checkpointing, loss=loss, backward_bytes=backward_grads
+        )
+        / tp
+    )
+    if cache:
+        assumptions.append(
+            f"a max_memory_reserved or nvidia-smi reading shows about {cache / GB:.1f} GB more: "
+            "the caching allocator keeps the loss's freed blocks, which checkpointed layers "
+            "recompute inside (given back before it runs out of memory)"
+        )
     breakdown = {
         "weights": weights / GB,
         "gradients": grads_beyond / GB,
@@ -456,4 +525,4 @@ def training_memory(
         "activations": activations / GB,
         "runtime_overhead": overhead / GB,
     }
-    return MemoryResult(breakdown, assumptions)
+    return MemoryResult(breakdown, assumptions, allocator_cache_gb=cache / GB)
