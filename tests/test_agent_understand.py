@@ -573,7 +573,59 @@ def test_the_slot_the_cards_sit_in_is_read(catalog: Catalog, question: str, link
     assert understand(question, catalog).interconnect == link
 
 
-@pytest.mark.parametrize(("question", "count"), [("six 3090s for llama 70b", 6),
-                                                  ("seven a4000s, fine for a 70b?", 7)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("question", "count"), [("six 3090s for llama 70b", 6), ("seven a4000s, fine for a 70b?", 7)]
+)
 def test_count_words_ending_in_x_are_counts(catalog: Catalog, question: str, count: int) -> None:
     assert understand(question, catalog).gpus[0].count == count
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("what's the max batch size i can run before OOM, mistral 7b on an a10g", "target",
+         "max_batch"),
+        ("biggest --max-model-len vllm will accept for qwen2.5 7b on a 4090?", "target",
+         "max_context"),
+        ("min a100 count for deepseek v3 in fp8", "target", "min_gpus"),
+        ("vllm --max-model-len 16384 for llama 3.1 8b on an l4", "context", 16384),
+        ("qwen 14b, 2k prompt 256 gen, h100", "output_tokens", 256),
+        ("single stream tok/s of llama 70b awq on 2x a6000", "batch", 1),
+        ("gemma2:27b on a 3090, how many t/s", "engine", "llama.cpp"),
+        ("phi-4 gguf q4_k_m with the kv cache at q8 on a 12gb card", "precision", "q4_k_m"),
+        ("transcribing 300 hours of customer calls with whisper on a t4", "audio_hours", 300),
+        ("Miete von 2 H100 für 5 Tage zu 2,20 Dollar pro Stunde", "hours", 120),
+        ("we have a budget of 12.000 € for a workstation", "budget", 12000),
+        ("grant pays $0.95 per V100-hour, 8 gpus for 10 hours", "user_price_usd_per_hour", 0.95),
+        ("an l4 running 24/7, yearly bill at $0.80/hr?", "hours", 8760),
+    ],
+)  # fmt: skip
+def test_forms_from_other_voices(catalog: Catalog, question: str, field: str, value: Any) -> None:
+    got = getattr(understand(question, catalog), field)
+    got = got.usd if field == "budget" else got
+    assert got == value, (question, got)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("we run 16 V100s (32GB) in the lab", {"v100-sxm2-32gb", "v100-pcie-32gb"}),
+        ("a mac studio m2 ultra has 192gb", {"m2-ultra-192gb"}),
+        ("the 4070 12gb + 64gb ddr5 system ram", {"rtx-4070"}),
+    ],
+)
+def test_plurals_chips_and_host_memory(catalog: Catalog, question: str, ids: set[str]) -> None:
+    assert set(understand(question, catalog).gpus[0].ids) == ids
+
+
+def test_used_as_a_verb_is_no_second_hand_card(catalog: Catalog) -> None:
+    query = understand("we used 8 h100s for 3 days at $2.10/hr, total?", catalog)
+    assert (query.intent, query.condition) == ("cost", None)
+    assert understand("a used 3090 for 70b q4?", catalog).condition == "used"
+
+
+@pytest.mark.parametrize(
+    "text", ["Bonjour !", "hola, buenos días", "first time here, what can it do?"]
+)
+def test_greetings_in_other_words(catalog: Catalog, text: str) -> None:
+    assert understand(text, catalog).intent == "greeting"

@@ -119,6 +119,8 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
     unit = FIELD_LABELS.get(field, (field, ""))[1]
     if value is None:
         return "not published"
+    if field == "release_year":  # a year, not a quantity: "2020", never "2,020"
+        return f"on {sheet['launch_date']}" if sheet.get("launch_date") else f"in {int(value)}"
     if isinstance(value, int | float) and not isinstance(value, bool):
         return num(value, unit)
     return str(value)

@@ -757,8 +757,22 @@ def buy(query: Query, box: ToolBox) -> Draft:
         return Draft(text)
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
+        model = query.models[0]
+        home = query.location == "home" or (budget is not None and budget <= HOME_BUDGET_USD)
+        if home and not (model.precision or query.precision) and model.family in (None, "llm"):
+            # a card bought for home runs LLMs as people run them there: a 4-bit GGUF
+            query = replace(query, precision=HOME_PRECISION)
+            draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+            draft.text += (f"\n\nAssumed, as the question did not say: {HOME_PRECISION} (a "
+                           "four-bit GGUF in llama.cpp), how models run on a home budget; say "
+                           "bf16 for 16-bit.")  # fmt: skip
+            return draft
         return recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
     return explain(query, box)
+
+
+HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machine
+HOME_PRECISION = "q4_k_m"
 
 
 def rent_or_buy(query: Query, box: ToolBox) -> Draft:

@@ -16,7 +16,7 @@ from advisor.agent import handlers as h
 from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import TOPIC_WORDS
+from advisor.agent.understand import TOPIC_WORDS, USED_ADJECTIVE
 
 Detect = Callable[[Query, str], bool]
 
@@ -122,7 +122,10 @@ _SQL = _cues(
 )
 _GREETING = re.compile(  # one or more social phrases and nothing else
     r"(?:\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|ty|cheers|help|good (?:morning|evening)"
-    r"|what can you do|who are you|what do you do|how does this work|great|awesome|perfect|cool"
+    r"|hallo|guten (?:morgen|tag|abend)|bonjour|salut|hola|buen(?:os|as) (?:d[ií]as|tardes)|ol[aá]"
+    r"|bom dia|ciao|danke|merci|gracias|obrigad[oa]"
+    r"|what can (?:you|it|this) do(?: for (?:me|us|an? [\w ]+?))?|first time (?:using|here)\w*"
+    r"|who are you|what do you do|how does this work|great|awesome|perfect|cool"
     r"|nice|ok(?:ay)?|got it|that helped(?: a lot)?|that was helpful|much appreciated"
     r"|appreciate it)(?:\s+\w+)?\W*)+"
 )
@@ -134,10 +137,13 @@ _BUY = _cues(
     r"\bpurchas\w*",
     r"\bbuilding a\b",
     r"\bbuild (?:a|my|our)\b",
-    r"\bused\b",
+    USED_ADJECTIVE,
     r"\bsecond[- ]hand\b",
     r"\bebay\b",
     r"\bmsrp\b",
+    r"\brrp\b",
+    r"\blist price\b",
+    r"\blaunch(?:ed)? (?:at|for|price)\b|\blaunch msrp\b|\bprice at launch\b",
     r"\bstreet price\b",
     r"\bupgrade to\b",
     r"\bworth (?:it|buying)\b",

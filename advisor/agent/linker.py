@@ -240,7 +240,13 @@ class Linker:
                     written = corrected  # "Titn V", "RTX 409O": checked against the names
                 ids = self._gpu_lookup(written, chunk, plural)
                 if ids:
-                    return i + span, ids, " ".join(w.text for w in chunk)
+                    end = i + span
+                    # "Mac mini M4 Pro": the device's name holds the chip's, which goes on
+                    if end < len(words) and words[end].low in ("pro", "max", "ultra"):
+                        chip = self._gpu_lookup(f"{chunk[-1].text} {words[end].text}", [])
+                        if chip:
+                            return end + 1, chip, " ".join(w.text for w in words[i : end + 1])
+                    return end, ids, " ".join(w.text for w in chunk)
         return None
 
     def _gpu_word(self, word: str) -> str:
@@ -273,6 +279,14 @@ class Linker:
             key in (gpu_key(g), gpu_key(self.catalog.gpus[g].name))
             for g in self.gpu_keys.get(key, ())
         )
+        # "V100s", "V100s 32GB" written with a capital and a small s: a plural ("8 L40S" and
+        # "l40s" keep the product's own letter)
+        marked = [re.fullmatch(r"[A-Z][A-Z0-9-]*\d+s", w.text) for w in chunk]
+        if any(marked):
+            words = zip(chunk, marked, strict=True)
+            one = gpu_key(" ".join(w.text[:-1] if m else w.text for w, m in words))
+            # not a name in the singular: a shorter span is tried, its size read as a constraint
+            return self.gpu_keys.get(one)
         order = (singular, key) if plural and not proper else (key, singular)
         for candidate in (*order, re.sub(r"es$", "", key)):
             if candidate in self.gpu_keys:
@@ -284,6 +298,8 @@ class Linker:
     ) -> GpuRef:
         """Apply the words around a GPU name: count, memory, form factor."""
         memory, form = _qualifiers(words[end : end + 4])
+        if re.search(r"\d\s?(?:gb|gib|g)\b", written.lower()):
+            memory = None  # "3060 12gb + 32gb ddr4": the name already holds its memory
         if memory is None or form is None:
             before_memory, before_form = _qualifiers(
                 words[max(0, start - 3) : start][::-1], before=True
@@ -626,7 +642,8 @@ _COMMON_WORDS = frozenset(
 _TRAILING_NOISE = frozenset({"a", "an", "the", "model", "it", "on", "in", "for", "with", "and"})
 _ARTICLES = ("a", "an", "the", "one", "single", "my", "our", "your", "two", "four", "eight", "dual")
 _FORM_WORDS = frozenset(w for w in _FORMS if len(w) >= 5)
-_CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one", "the", "of")
+_CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one", "the", "of",
+               "mit", "con", "com", "avec", "has", "have", "hat", "tiene", "tem")  # fmt: skip
 
 
 def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, str | None]:
@@ -641,6 +658,9 @@ def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, 
         j = i - 1 if before else i + 1  # where the number's unit is, in this list
         unit = 0 <= j < len(near) and re.fullmatch(r"gb|g|gib|gigs?", near[j].low.strip("()"))
         number_next = i + 1 < len(near) and near[i + 1].low.replace(".", "", 1).isdigit()
+        after = near[i + 1].low if i + 1 < len(near) and not before else ""
+        if (size or unit) and re.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", after):
+            break  # "32gb ddr4", "64gb ram": the host's memory, not the card's
         if size and memory is None:
             memory = float(size.group(1))
         elif before and re.fullmatch(r"gb|g|gib|gigs?", word) and number_next and memory is None:

@@ -279,6 +279,14 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
         if f and "error" not in f and f["fits"] and _decode(f):
             lines.append(f"The {f['gpu_name']} reads at {c.num(f['gpu_bandwidth_gbs'], 'GB/s')}: "
                          f"about {c.num(_decode(f), 'tokens/s')} on the same job.")  # fmt: skip
+            sheets = [box.call("gpu_specs", {"gpu": g}) for g in (gpu, others[0])]
+            tf = [s.get("fp16_bf16_dense_tflops") for s in sheets if "error" not in s]
+            if len(tf) == 2 and all(tf):
+                lines.append(f"Compute does not decide it: {c.num(tf[0], 'TFLOPS')} dense "
+                             f"FP16/BF16 on the {sheets[0]['name']} against "
+                             f"{c.num(tf[1], 'TFLOPS')} on the {sheets[1]['name']}, which "
+                             "decides prompt processing and large batches, not one stream's "
+                             "tokens.")  # fmt: skip
     else:
         lines.append(f"{e['model_name']} does not fit on it ({c.settings(e)}).")
     lines.append(
@@ -726,8 +734,10 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     if not asked or not ids:
         return None
     asked.sort(key=lambda f: re.search(rf"\b(?:{_FORMAT_WORDS[f]})\b", low).start())  # type: ignore[union-attr]
+    # an open name ("the H100") is each of its variants: their figures differ
+    cards = list(dict.fromkeys(gpu for ref in query.gpus for gpu in gpu_choices(ref)))[:4]
     lines, verdicts, missing = [], [], []
-    for gpu in ids[:3]:
+    for gpu in cards:
         sheet = box.call("gpu_specs", {"gpu": gpu})
         if "error" in sheet:
             return None
@@ -749,10 +759,11 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
             alt = (f"; its 16-bit tensor figure, {c.num(fp16, 'TFLOPS')}, is FP16"
                    if fp16 and fmt == "bf16" else "")  # fmt: skip
             lines.append(f"the {sheet['name']} ({arch}) has no {fmt.upper()} tensor cores{alt}")
-    mixed = "It depends on the card" if len(ids) > 1 else "Partly"
+    mixed = "It depends on the card" if len(cards) > 1 else "Partly"
     word = "Yes" if all(verdicts) else "No" if not any(verdicts) else mixed
     head = f"**{word}: {lines[0]}.**"
-    parts = [head] + [f"- {line[0].upper()}{line[1:]}." for line in lines[1:]]
+    bullets = "\n".join(f"- {line[0].upper()}{line[1:]}." for line in lines[1:])
+    parts = [head, bullets] if bullets else [head]
     for fmt in dict.fromkeys(missing):
         parts.append({
             "bf16": "A framework may still accept bf16 on such a card and run it without the "

@@ -58,7 +58,12 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
 )
 ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("vllm", r"\bvllm\b"),
-    ("llama.cpp", r"\bllama[.\s_-]?cpp\b|\bollama\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"),
+    # an Ollama tag ("qwen3:30b-a3b", "llama3.1:8b-instruct-q8_0") is Ollama, which is llama.cpp
+    (
+        "llama.cpp",
+        r"\bllama[.\s_-]?cpp\b|\bollama\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"
+        r"|\b[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b",
+    ),
     ("tensorrt-llm", r"\btensorrt[- ]?llm\b|\btrt[- ]?llm\b"),
     ("sglang", r"\bsglang\b"),
     ("lmdeploy", r"\blmdeploy\b"),
@@ -231,7 +236,8 @@ FIELD_WORDS: dict[str, str] = {
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b",
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
-    "release_year": r"\breleased?\b|\blaunch(?:ed)?\b|\bhow old\b",
+    # "when did it launch" (a date), not "what did it launch at" (a price)
+    "release_year": r"\breleased?\b|\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)|\bhow old\b",
 }
 TOPIC_WORDS: dict[str, str] = {
     "hbm": r"\bhbm\w*\b",
@@ -379,6 +385,17 @@ def normalise(text: str) -> str:
     text = _CJK.sub(r" \1 ", text)
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
+    # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
+    text = re.sub(
+        r"(?:(?<=[€$£])|(?<=eur )|(?<=usd ))(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
+        r"|(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
+        r"|euros?|d[oó]lares|dollars?|usd)\b)",
+        lambda m: (m.group(1) or m.group(2)).replace(".", ""),
+        text,
+        flags=re.IGNORECASE,
+    )
+    # "$1.10 per A100-hour", "per gpu-hour": a price per hour of that GPU
+    text = re.sub(r"\bper ([a-z]*\d+\w*|gpu)[- ]hours?\b", r"per hour (\1)", text, flags=re.I)
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
     # "1x risers", "4x slots": a slot's width, never a count of GPUs
     text = re.sub(r"\b([1248])x (?=(?:pci-?e )?(?:risers?|slots?|lanes?)\b)", r"x\1 ", text,
@@ -423,7 +440,7 @@ _BATCH_NUMBER = re.compile(r"\b(?:batch(?:[- ]size)?|bs)\s?[=:]?\s?\d+\b")
 # "1k tokens in and 200 out", "500 in / 100 out", "2k in, 256 out": prompt and reply lengths
 _IN_OUT = re.compile(
     r"\b(\d+(?:\.\d+)?)\s?(k)?\s?(?:tokens?\s)?(?:in|input|prompt)\b\s?(?:and|/|,|\+|&)?\s?"
-    r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:tokens?\s)?(?:out|output)\b"
+    r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:tokens?\s)?(?:out|output|gen|generated|completion)\b"
 )
 
 
@@ -446,8 +463,10 @@ def _context(low: str) -> int | None:
         r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
         r"length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens|input)"
         r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len"
-        r"|max[_ ]seq[_ ]len(?:gth)?|seq[_ ]len(?:gth)?|\bseq|max[_ ]length)"
-        r"(?:\s(?:of|=|:|is|at))?\s?=?\s?(\d+(?:\.\d+)?)\s?(k|m)?\b"
+        r"|max[_ ]seq[_ ]len(?:gth)?|seq[_ ]len(?:gth)?|\bseq|max[_ ]length|-*max[-_ ]model[-_ ]len"
+        r"|max_input_len\s?\+\s?max_output_len)"
+        r"(?:\s(?:of|=|:|is|at))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
+        r"about|max(?:imum)?))?\s?=?\s?~?(\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
@@ -463,6 +482,9 @@ def _context(low: str) -> int | None:
 
 
 def _batch(low: str) -> int | None:
+    if re.search(r"\bsingle[- ](?:stream|sequence|request)\b|\bone (?:stream|request) at a time\b",
+                 low):  # fmt: skip
+        return 1
     m = re.search(
         r"\bbatch(?:[- ]size)?(?:\s(?:of|=|:|is))?\s?=?\s?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
         r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)",
@@ -500,7 +522,8 @@ def _output_tokens(low: str) -> int | None:
         return _tokens(m.group(3), m.group(4))
     m = re.search(
         r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
-        r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?))"
+        r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?)"
+        r"|\s(?:gen|out)\b(?!\s?(?:\d|gpu|card)))"
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d+)\s?(k)?\s?(?:tokens)?\b",
         low,
     )
@@ -510,10 +533,15 @@ def _output_tokens(low: str) -> int | None:
     return _tokens(n, k)
 
 
+# "used" the adjective ("a used 3090"), not the verb ("I used 4 GPUs for 36 hours")
+USED_ADJECTIVE = (
+    r"(?<!\bi )(?<!\bwe )(?<!\bhave )(?<!\bhad )(?<!\bwas )(?<!\bis )\bused\b"
+    r"(?!\s(?:\d|to|it|them|for|up|by|in|on|with|about)\b)"
+)
 _DURATION = re.compile(
     rf"(?<![\w.])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ])?"
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|minutes?|mins?|horas?"
-    r"|stunden|heures?)\b"
+    r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
     r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
     r"|\b(an?|one|the|this|next) (hour|day|week|weekend|fortnight|month|year)\b",
     re.IGNORECASE,
@@ -528,6 +556,18 @@ _UNIT_HOURS = {
     "day": 24,
     "week": 168,
     "weekend": 48,
+    "dia": 24,
+    "día": 24,
+    "tag": 24,
+    "tage": 24,
+    "jour": 24,
+    "semana": 168,
+    "semaine": 168,
+    "woche": 168,
+    "wochen": 168,
+    "mes": 730,
+    "mese": 730,
+    "moi": 730,
     "fortnight": 336,
     "month": 730,
     "year": 8760,
@@ -554,15 +594,19 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         hours = value * _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
         after = low[m.end() : m.end() + 60]
         days = re.search(r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work)?days\b", after)
+        daily = re.search(r"^\s?(?:a|per|each|/)\s?day\b", after)
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
+        elif daily and re.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
+            hours *= 730 / 24  # "8h a day ... what does that cost me a month"
         elif epochs and re.search(
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 15]
         ):
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         break
-    if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it
-        hours = 730.0
+    if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
+        yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each) year\b", low)
+        hours = 8760.0 if yearly else 730.0
     share = re.search(r"(\d{1,3})\s?%\s?(?:of the time|utili[sz]ation|utilized|busy)", low)
     if hours and share:
         hours *= float(share.group(1)) / 100
@@ -592,7 +636,7 @@ def _use_rate(low: str) -> float | None:
 _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
-    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars|bucks|eur|euros?)\b"
+    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars|bucks|eur|euros?|d[oó]lares)\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:tokens|images|context))"
@@ -623,6 +667,8 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         scale = (scale or "").lower()
         value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
+        if re.match(r"\s?(?:/|per|a)\s?kwh\b", after):
+            continue  # "$0.32/kwh": the price of electricity, not of the GPUs
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
         out.append((value, per, start))
@@ -771,11 +817,14 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
 
 
 def _audio_hours(low: str) -> float | None:
+    # "40 hours of my own recordings", "200 hours of Swahili speech", "500 horas de audio",
+    # "2k audio hrs/day"
     m = re.search(
-        rf"{_NUM}\s?(k)?\s?(hours?|hrs?|h|minutes?|mins?)\s?(?:of\s)?(?:audio|speech|"
-        r"recordings?|podcasts?|calls?|meetings?|video|interviews?)",
+        rf"{_NUM}\s?(k)?\s?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)\s?"
+        r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recordings?|podcasts?|calls?|"
+        r"meetings?|video|interviews?|transcripts?|lectures?)\b",
         low,
-    )
+    ) or re.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
     if not m:
         m2 = re.search(
             rf"(?:audio|podcast|recording|meeting|call)s?\s(?:of|that(?:'s| is))\s{_NUM}"
@@ -1008,6 +1057,15 @@ def _parse(text: str, catalog: Catalog) -> Query:
     for start, end in spans:  # the user's own words ("... GPTQ") before a repo's format
         outside = outside[:start] + " " * (end - start) + outside[end:]
     outside = _spell(outside).lower()
+    # "quant the kv to q8", "--kv-cache-dtype fp8", "fp8 kv cache": the cache's type, not the
+    # model's
+    outside = re.sub(
+        r"\b(?:kv|k/v)(?:[- _]cache)?(?:[- _]dtype)?\s?(?:to|in|at|as|=)?\s?(?:q8(?:_0)?|q4(?:_0)?"
+        r"|fp8|int8|int4|8-?bit|4-?bit|fp16|bf16|auto)\b"
+        r"|\b(?:q8(?:_0)?|q4(?:_0)?|fp8|int8|8-?bit|4-?bit)\s(?:kv|k/v)\b",
+        lambda m: " " * len(m.group(0)),
+        outside,
+    )
     for option, _value, pattern in TRAIN_OPTION_WORDS:  # "8-bit adam" is no 8-bit model
         if option == "optimizer":
             outside = re.sub(pattern, lambda m: " " * len(m.group(0)), outside)
@@ -1089,7 +1147,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         fields=_fields(_without(low, [g.text.lower() for g in gpus])),  # "gh200-hbm3e" names
         target=target,
         condition="used"
-        if re.search(r"\bused\b|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
+        if re.search(rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
@@ -1244,10 +1302,17 @@ _MAX_CONTEXT = re.compile(
     r"(?:max(?:imum)?|longest|largest|biggest|most|how much|how long (?:a|of a))\s(?:\w+\s)?"
     r"(?:context|ctx|sequence|seq(?:uence)?[ _]?len(?:gth)?|prompt)"
     r"|how long (?:can|could) the context|\bmax[ _](?:seq|context|ctx)\w*"
+    # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
+    r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
+    r"|how much (?:ctx|context) can"
 )
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
     r"(?:\w+\s)?batch"
+    # "how high can max_batch_size go", "how big can i push batch size", "largest bs"
+    r"|how (?:high|big|large|far) can (?:i |we |you )?(?:push |set |go with |take )?(?:the )?"
+    r"(?:max[_ ])?(?:batch|bs)\b"
+    r"|how (?:high|big|large|far) can (?:the )?max[_ ]batch"
     # "how many concurrent users can one a100 serve", "how many parallel requests fit"
     r"|how many (?:concurrent |parallel |simultaneous )?(?:users|requests|sessions|streams|"
     r"sequences|chats|clients)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
@@ -1262,6 +1327,9 @@ _MIN_GPUS = re.compile(
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
+    # "min h200 count for", "how many of L4 I need", "how many h100 we need"
+    rf"|\bmin(?:imum)? {_GPUS_COUNTED}\s?count\b"
+    rf"|how many (?:of )?(?:the )?{_GPUS_COUNTED}\s(?:do |would |will )?(?:i|we|you) (?:need|use)"
     # "fewest h100s to", "min number of a100 80gb to serve", "smallest number of mi300x to run",
     # "how many 3090s for qlora": a count of named cards asked, with the job after it
     rf"|(?:fewest|smallest number of|lowest number of|min(?:imum)? number of|least number of)"

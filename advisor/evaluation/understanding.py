@@ -36,6 +36,7 @@ PRECISION_SAME = {
     "8-bit": "int8",
     "q8": "q8_0",
     "q5": "q5_k_m",
+    "q3": "q3_k_m",
     "q6": "q6_k",
     "amp": "fp16",
     "amp-fp16": "fp16",
@@ -55,12 +56,15 @@ ENGINE_SAME = {
     "kohya": None,
     "unsloth": None,  # a fine-tuning library, not a serving engine
 }
+FRAMEWORK_SAME = {"kohya": "kohya_ss"}
 INTENT_SAME = {"search": "explain"}
 WORKLOAD_SAME = {
     "generate-images": "inference",
     "transcribe": "inference",
+    "generate-video": "inference",  # no video family yet: running the model
     "lora": "finetune-lora",
     "qlora": "finetune-qlora",
+    "finetune-full": "finetune",
 }
 # a writer's "training" is any training of all the weights: from scratch or a full fine-tune
 WORKLOAD_ANY = {"training": ("train", "finetune")}
@@ -162,10 +166,14 @@ def _compare(
             # a recommendation: its solve has the three TARGETS only
             return mine in ("solve", "recommend"), f"{got.intent} for {want}", []
         return mine == want, f"{got.intent} for {want}", []
+    if key == "framework":
+        same = FRAMEWORK_SAME.get(str(want).lower(), str(want).lower())
+        return got.framework == same, f"{got.framework} for {want}", []
     if key == "workload":
         said = (
             "finetune" if want == "finetune" and got.workload == "finetune-lora" else got.workload
         )
+        said = "finetune" if said == "finetune-full" else said  # full is the plain fine-tune
         if want in WORKLOAD_ANY:
             return said in WORKLOAD_ANY[want], f"{got.workload} for {want}", []
         return said == WORKLOAD_SAME.get(want, want), f"{got.workload} for {want}", []
@@ -196,9 +204,9 @@ def _compare(
     if key == "fields":  # the catalog's link fields are one askable field, the GPU-to-GPU link
         asked = {_FIELD_SYNONYMS.get(f, f) for f in want}
         return asked <= set(got.fields), f"{got.fields} for {want}", []
-    if key == "resolution":
-        side = int(str(want).split("x")[0])
-        return got.resolution == side, f"{got.resolution} for {want}", []
+    if key == "resolution":  # "1280x720": either side is the one a parser keeps
+        sides = {int(x) for x in re.findall(r"\d+", str(want))}
+        return got.resolution in sides, f"{got.resolution} for {want}", []
     if key == "rps":
         return _close(got.rps, want), f"{got.rps} for {want}", []
     value = getattr(got, key, None)
