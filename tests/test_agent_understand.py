@@ -629,3 +629,27 @@ def test_used_as_a_verb_is_no_second_hand_card(catalog: Catalog) -> None:
 )
 def test_greetings_in_other_words(catalog: Catalog, text: str) -> None:
     assert understand(text, catalog).intent == "greeting"
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("flux schnell on a 4070, s/it at 1024?", "speed"),
+        ("combien de tokens par seconde avec mistral 7b sur une rtx 3060 ?", "speed"),
+        ("how many images per hour can an a10g push with sd 1.5", "speed"),
+        ("$25k capex on 4 l40s vs renting them at $1.10/h each, when does it pay off?",
+         "rent_or_buy"),
+        ("vale a pena comprar uma rtx 4090 ou alugar na nuvem para treinar lora?",
+         "rent_or_buy"),
+        ("sdxl dreambooth on an 8gb 3060 ti, possible or no", "fit"),
+    ],
+)  # fmt: skip
+def test_intents_in_other_voices(catalog: Catalog, question: str, intent: str) -> None:
+    assert understand(question, catalog).intent == intent
+
+
+def test_counts_of_examples_are_data_not_money(catalog: Catalog) -> None:
+    query = understand(
+        "$500 of credits, qlora of qwen 7b on ~20k labeled examples, which gpu", catalog
+    )
+    assert (query.budget.usd if query.budget else None, query.dataset_samples) == (500, 20000)

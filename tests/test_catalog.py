@@ -393,3 +393,13 @@ def test_invalid_instances_are_explained(tmp_path: Path, row: str, message: str)
     catalog = Catalog.load(_data_dir(tmp_path))
     with pytest.raises(CatalogError, match=message):
         _ = catalog.instances
+
+
+def test_no_gpu_alias_starts_with_an_everyday_word() -> None:
+    # "ON 8GB" once made "on an 8gb 3070" a Jetson: an alias is read wherever its words appear
+    everyday = {"on", "in", "at", "for", "with", "my", "the", "a", "an", "to", "of", "and"}
+    everyday |= {"or", "is", "it", "as", "by", "new", "used", "all", "one", "two", "card", "gpu"}
+    catalog = load_catalog()
+    bad = [(g.id, a) for g in catalog.gpus.values() for a in g.aliases
+           if a.lower().split()[0] in everyday]  # fmt: skip
+    assert bad == []

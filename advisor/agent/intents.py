@@ -133,6 +133,8 @@ _GREETING = re.compile(  # one or more social phrases and nothing else
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(
     r"\bbuy\w*",
+    r"\bcomprar\b|\bkaufen\b|\bacheter\b",  # Spanish/Portuguese, German, French
+    r"\bcapex\b|\bwe own\b|\bown our own\b|\bowning\b",
     r"\bsh\w{1,4}d (?:i|we) by\b",  # "shoud i by": the typo survives the spelling fix
     r"\bpurchas\w*",
     r"\bbuilding a\b",
@@ -151,6 +153,7 @@ _BUY = _cues(
 )
 _RENT = _cues(
     r"\brent\w*",
+    r"\balugar\b|\balquilar\b|\bmieten\b|\blouer\b",  # Portuguese, Spanish, German, French
     r"\bcloud\b",
     r"\bon[- ]demand\b",
     r"\blease\b",
@@ -161,6 +164,7 @@ _RENT = _cues(
 )
 _RENT_OR_BUY = _cues(
     r"\bbreak[- ]?even\b",
+    r"\bpays? (?:it )?off\b|\bpays? for itself\b",
     r"\bbuy or rent\b",
     r"\brent or buy\b",
     r"\bon[- ]?prem\w* (?:vs|or|versus)\b",
@@ -194,8 +198,9 @@ _MONEY = _cues(
     r"\bspend\b",
     r"\$",
     r"\bhow much (?:would|will|does|is|do|to)\b",
-    r"\bper hour\b",
-    r"/h(?:ou)?r\b",
+    # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates
+    r"(?<!images )(?<!image )(?<!tokens )(?<!requests )(?<!samples )\bper hour\b",
+    r"(?<![a-z])/h(?:ou)?r\b",
     r"\brent\w*",
     r"\bcheap\w*",
     r"\bexpensive\b",
@@ -204,14 +209,16 @@ _MONEY = _cues(
     r"\beur\b",
     r"\bbudget\b",
     r"\bhow much for\b",
-    r"/h\b",
+    r"(?<![a-z])/h\b",
 )
 _SPEED = _cues(
     r"\btok(?:ens?)?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b",
     r"\bt/s\b",
     r"\bit/s\b",
     r"\bits? per second\b",
-    r"\bimages? (?:per|/|a) (?:sec|second|min)",
+    r"\bimages?\s?(?:per|/|a|an)\s?(?:sec|second|min|hour|hr)",
+    r"\bs/it\b|\bsec(?:onds)?/it\b|\bs/img\b|\bseconds? (?:per|an?) (?:image|it(?:eration)?)\b",
+    r"\btok(?:en)?s? (?:par|por|pro) (?:seconde|segundo|sekunde)\b",  # French, Spanish, German
     r"\bhow fast\b",
     r"\bspeed\b",
     r"\bthroughput\b",
@@ -270,7 +277,7 @@ _COMPARE = _cues(
     r"/",
 )
 _RECOMMEND = _cues(
-    r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware)\b",
+    r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
     r"\bwhat (?:\w+ )?(?:gpus?|cards?|hardware|setup|instance)\b",
     r"\bbest\b",
     r"\brecommend\w*",
@@ -361,6 +368,12 @@ def _affirmed(pattern: re.Pattern[str], low: str) -> bool:
 def _rent_or_buy(q: Query, low: str) -> bool:
     both = _affirmed(_BUY, low) and _affirmed(_RENT, low)
     return bool(both or _RENT_OR_BUY.search(low))
+
+
+def _break_even(q: Query, low: str) -> bool:
+    """ "Where's the break-even?", "would buying pay off within a year": rent or buy, whatever
+    else the question compares."""
+    return bool(_RENT_OR_BUY.search(low))
 
 
 def _buy(q: Query, low: str) -> bool:
@@ -571,7 +584,7 @@ INTENTS: dict[str, Intent] = {
         Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities",
                tools=("solve", "estimate", "model_specs", "gpu_specs")),
         Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities",
-               tools=_BUY_TOOLS),
+               _break_even, tools=_BUY_TOOLS),
         Intent("buy", "what to buy", _buy, h.buy, True, "entities",
                tools=("purchase_prices", "recommend_gpus", "estimate", "gpu_specs")),
         Intent("recommend", "recommendation", _recommend, h.recommend, True, "entities",

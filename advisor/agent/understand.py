@@ -639,7 +639,8 @@ _MONEY = re.compile(
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars|bucks|eur|euros?|d[oó]lares)\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
-    r"(?!\s?(?:tokens|images|context))"
+    r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
+    r"|conversations|steps|params|parameters|words|documents|requests|users|pairs|prompts)\b)"
     r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b"
     r"|(\d+(?:\.\d+)?)\s?(k)\s?(?=to spend\b|budget\b|to burn\b|to blow\b)"  # "2k to spend"
     r"|(?<![\d.])(\d{1,3})\s?(cents?)\b",  # "69 cents an hour"
@@ -803,8 +804,9 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
             return samples, name, None
     images = re.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
+        r"(?:(?:labell?ed|instruction|training|product|text|chat|customer|own|labeled)\s)?"
         r"(?:images|pictures|photos|samples|examples|rows|sequences|documents|pics|sentences"
-        r"|conversations|dialogues|pairs)\b",
+        r"|conversations|dialogues|pairs|shots|renders|instructions|utterances)\b",
         low,
     )
     if images:
@@ -843,12 +845,15 @@ def _audio_hours(low: str) -> float | None:
 def _resolution(low: str) -> int | None:
     m = re.search(
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
-        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))",
+        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
+        r"|\b(\d{3,4})\s?(?:res|resolution)\b|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
+        r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)",  # "2000 steps, 1024"
         low,
     )
     if not m:
         return None
-    value = int(m.group(1) or m.group(3) or m.group(4))
+    value = int(next(g for g in (m.group(1), m.group(3), m.group(4), m.group(5), m.group(6),
+                                 m.group(7)) if g))  # fmt: skip
     return value if 64 <= value <= 8192 else None
 
 
