@@ -653,3 +653,19 @@ def test_counts_of_examples_are_data_not_money(catalog: Catalog) -> None:
         "$500 of credits, qlora of qwen 7b on ~20k labeled examples, which gpu", catalog
     )
     assert (query.budget.usd if query.budget else None, query.dataset_samples) == (500, 20000)
+
+
+def test_a_size_only_one_model_has_is_that_model(catalog: Catalog) -> None:
+    query = understand("serving a 405b in fp8 on 8 h200s, enough kv room?", catalog)
+    assert query.models[0].ids == ("llama-3.1-405b",) and "405B" in (query.models[0].note or "")
+    assert understand("will a 70b fit in 48gb at q4", catalog).models[0].ids == ()
+    assert understand("pretraining a 1.3b model on 26b tokens", catalog).models[0].ids == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["8 x l40s: 200 epochs of convnext-tiny on imagenet, doable within two weeks?",
+     "vit-b/16, 90 epochs on imagenet with 4 a100s - wie lange dauert das?"],
+)  # fmt: skip
+def test_deadlines_and_other_languages_ask_how_long(catalog: Catalog, question: str) -> None:
+    assert understand(question, catalog).intent == "train_time"
