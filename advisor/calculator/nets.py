@@ -42,12 +42,12 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 EFFICIENCY = {
     "cnn": (1.0, 36.6),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
     "cnn-depthwise": (1.0, 41.3),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 26.0),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.651, 9.40),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
-    "transformer-xl": (0.278, 42.3),  # DLE Transformer-XL rows (W0105-W0134, W0275-W0292)
+    "vit": (1.0, 26.3),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.674, 9.62),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "transformer-xl": (0.399, 37.3),  # DLE Transformer-XL rows (W0105-W0134, W0275-W0292)
 }
-FP32_COMPUTE_BONUS = 1.44  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.04  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.41  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 2.99  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its compute time and this floor over its layers: at
@@ -55,25 +55,25 @@ TENSORRT_SPEEDUP = 3.04  # TensorRT int8 engines (MLPerf Offline rows W0671-W074
 TENSORRT_LAYER_S = 2.73e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.823, "tensorflow-xla": 1.15}
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.794, "tensorflow-xla": 1.14}
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.37e-4, "tensorflow": 7.19e-5, "tensorflow-xla": 1.18e-4}
-TRAIN_LAUNCHES = 1.89  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.223  # a forward pass moves this share of a training step's bytes
+LAYER_LAUNCH_S = {"pytorch": 1.37e-4, "tensorflow": 6.91e-5, "tensorflow-xla": 1.17e-4}
+TRAIN_LAUNCHES = 2.00  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.220  # a forward pass moves this share of a training step's bytes
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.02,  # V100 rows (DLE, Lambda)
-    "Turing": 0.731,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.04,  # V100 rows (DLE, Lambda)
+    "Turing": 0.736,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
-    "Ampere": 1.02,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.23,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.903,  # H100, H200, GH200 rows
-    "Blackwell": 0.798,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ampere": 1.04,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.22,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.914,  # H100, H200, GH200 rows
+    "Blackwell": 0.797,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.946  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.943  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -117,9 +117,12 @@ def work(model: Any, request: Request, training: bool) -> Work:
         return Work(flops, acts, 1, _kind(model), model.layers or DEFAULT_LAYERS)
     assert isinstance(model, TransformerModel)
     seq = _seq(model, request)
-    memory = model.mem_len or 0
+    memory = _memory_len(model, request)
     h, layers = model.hidden_size, model.num_layers
-    dense = model.params - model.vocab_size * h
+    # the blocks' weight matrices (query, key, value, output, two FFN), counted from the shapes:
+    # the parameter count less a vocab x hidden embedding is wrong for an adaptive input (div_val
+    # 4 in Transformer-XL Large keeps its 268k-token embedding at 38M, not 274M)
+    dense = layers * (4 * h * h + 2 * h * model.intermediate_size)
     flops = factor * (2 * dense + 4 * layers * (seq + memory) * h) * seq
     acts = layers * seq * (17 * h + 2.5 * model.num_attention_heads * (seq + memory))
     return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS)
@@ -133,9 +136,21 @@ def _kind(model: VisionModel) -> str:
 
 
 def _seq(model: TransformerModel, request: Request) -> int:
-    """Transformer-XL trains on its segment length; an encoder on 128 tokens unless told."""
-    default = model.max_seq if model.architecture == "transformer-xl" else 128
-    return min(request.context or default, model.max_seq)
+    """Transformer-XL trains on its segment length; an encoder on 128 tokens unless told. An
+    encoder stops at its position embeddings; Transformer-XL's positions are relative, so any
+    segment length runs (NVIDIA's recipes train the base model on 192, the paper on 150)."""
+    if model.architecture == "transformer-xl":
+        return request.context or model.max_seq
+    return min(request.context or 128, model.max_seq)
+
+
+def _memory_len(model: TransformerModel, request: Request) -> int:
+    """Transformer-XL's recurrence memory: as long as the segment in every published training
+    recipe (the paper's 150/150 and 384/384, NVIDIA's 192/192), so a segment length given sets
+    both; the catalog's mem_len otherwise."""
+    if model.architecture != "transformer-xl":
+        return 0
+    return request.context or model.mem_len or model.max_seq
 
 
 def _rate(gpu: GPU, precision: str) -> tuple[float, float]:
@@ -180,7 +195,9 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
         step += 2 * states / (gpu.bandwidth_gbs * 1e9)
     n = request.num_gpus
     if training and n > 1:
-        grad_bytes = 2.0 if precision in ("fp16", "bf16") else 4.0
+        # AMP keeps fp32 master weights, so data parallel all-reduces fp32 gradients whatever
+        # precision the matrices multiply in
+        grad_bytes = 4.0
         comm = allreduce_seconds(model.params, gpu, n, grad_bytes)
         step = step / DATA_PARALLEL_EFFICIENCY + max(0.0, comm - ALLREDUCE_OVERLAP * step * 2 / 3)
     return n * request.batch / step
