@@ -246,7 +246,7 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
     total = sum(mem.values())
     samples = Band.around(rate, NET_BAND)
     tokens = samples.scaled(w.tokens) if w.tokens > 1 else None
-    hours = _job_hours(request, samples, notes) if training else None
+    hours = _job_hours(request, samples, tokens, notes) if training else None
     notes.append(
         f"{'training' if training else 'inference'} at {precision}"
         + (" (AMP mixed precision)" if precision in ("fp16", "bf16") and training else "")
@@ -324,7 +324,17 @@ def _memory(
     }
 
 
-def _job_hours(request: Request, samples: Band, notes: list[str]) -> dict[str, float] | None:
+def _job_hours(
+    request: Request, samples: Band, tokens: Band | None, notes: list[str]
+) -> dict[str, float] | None:
+    """Hours for the job: epochs of dataset_samples, or for a language model a token budget
+    (train_tokens, or epochs of dataset_tokens) at its tokens per second."""
+    budget = request.train_tokens
+    if request.dataset_tokens is not None:
+        budget = request.dataset_tokens * (request.epochs or 1.0)
+    if request.dataset_samples is None and budget is not None and tokens is not None:
+        notes.append(f"job: {budget:,.0f} training tokens")
+        return tokens.inverse().scaled(budget / 3600).to_dict()
     if request.dataset_samples is None:
         return None
     epochs = request.epochs or 1.0
