@@ -117,11 +117,16 @@ def test_transformer_xl_runs_the_segment_length_asked(catalog):
 
 def test_block_flops_come_from_the_layer_shapes(catalog):
     """Transformer-XL Large's adaptive input holds 38M parameters, not vocab x hidden (274M):
-    its blocks' weights (18 x 12.6M) set the FLOPs, not the parameter count less 274M."""
+    its blocks' weights (18 x 12.6M) set the FLOPs, not the parameter count less 274M. Its
+    relative attention takes three products over the 768 keys (scores, position scores, values),
+    an encoder's two."""
     model = _model(catalog, "transformer-xl-large")
     w = nets.work(model, Request("x", "t4", context=384), True)
     dense = 18 * (4 * 1024**2 + 2 * 1024 * 4096)
-    assert w.flops / w.tokens == pytest.approx(3 * (2 * dense + 4 * 18 * 768 * 1024))
+    assert w.flops / w.tokens == pytest.approx(3 * (2 * dense + 2 * 3 * 18 * 768 * 1024))
+    bert = nets.work(_model(catalog, "bert-large"), Request("x", "t4", context=384), True)
+    dense = 24 * (4 * 1024**2 + 2 * 1024 * 4096)
+    assert bert.flops / bert.tokens == pytest.approx(3 * (2 * dense + 2 * 2 * 24 * 384 * 1024))
 
 
 def test_a_token_budget_sets_a_language_models_job_hours(catalog):
