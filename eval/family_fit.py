@@ -2,10 +2,11 @@
 
 Each family's constants live in its calculator module (nets.py, diffusion.py, speech.py). A fit
 patches them in place (`patched()`), runs the module's own pure speed or memory function on every
-row, and moves one constant at a time in log space while the squared log error falls (pattern
-search: deterministic, no scipy). Leave-one-source-out and leave-one-GPU-out refit on the rows
-left and predict the rows held out; a constant that no row left depends on takes its stated
-fallback (another constant's fitted value, or the neutral value of a factor).
+row, and moves one constant at a time in log space while the log error falls (squared, or for
+the classic nets absolute; pattern search: deterministic, no scipy). Leave-one-source-out and
+leave-one-GPU-out refit on the rows left and predict the rows held out; a constant that no row
+left depends on takes its stated fallback (another constant's fitted value, or the neutral value
+of a factor).
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ class FitSpec:
     kind: str  # speed | memory
     params: tuple[Param, ...]
     figure: Callable[[Case, Any, GPU, Request, str], float]  # (row, model, GPU, request, precision)
+    # the loss on each row's log ratio: 2 = least squares; 1 = least absolute error, the
+    # median's loss, which a few rows that contradict their neighbours do not drag
+    power: float = 2.0
 
     def covers(self, case: Case) -> bool:
         return case.family in self.families and case.kind == self.kind
@@ -126,13 +130,13 @@ class Model:
         for row in rows:
             value = self.predict(row)
             if value is not None:
-                total += math.log(value / row[0].value) ** 2
+                total += abs(math.log(value / row[0].value)) ** self.spec.power
         return total
 
     def fit(
         self, keep: Callable[[Case], bool], start: Mapping[Param, float], step: float = 1.6
     ) -> dict[Param, float]:
-        """Constants that minimise the squared log error on the fitting rows `keep` selects,
+        """Constants that minimise the log error (to the spec's power) on the rows `keep` selects,
         searched from `start` with a first step of x `step`."""
         rows = [r for r in self.rows if r[0].fit and keep(r[0])]
         informed = [p for p in self.spec.params if any(p.informs(r[0]) for r in rows)]
@@ -365,7 +369,7 @@ def specs(catalog: Catalog) -> tuple[FitSpec, ...]:
     """Every family's fits: speed and memory constants are fitted separately."""
     return (
         FitSpec("nets speed", ("vision", "transformer"), "speed", _nets_params(catalog),
-                _nets_figure),
+                _nets_figure, power=1.0),
         FitSpec("diffusion speed", ("diffusion",), "speed", _diffusion_params(catalog),
                 _diffusion_figure),
         FitSpec("diffusion memory", ("diffusion",), "memory", _diffusion_memory_params(),

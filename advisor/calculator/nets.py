@@ -13,7 +13,8 @@ moved are the activations a sample writes and reads, which is why a CNN trains f
 with more bandwidth even at equal TFLOPS. e_compute and e_memory are fitted per kind of
 architecture (cnn, depthwise cnn, vit, encoder, transformer-xl), the launch time per framework
 and the generation factor per GPU generation. eval/calibration_families.py refits them (least
-squares on log ratios) and prints their in-sample, leave-one-source-out and leave-one-GPU-out
+absolute log ratio: the sources disagree by 20-40% on some setups, and a median-seeking fit is not
+dragged by them) and prints their in-sample, leave-one-source-out and leave-one-GPU-out
 error. Several GPUs train data-parallel: each step loses DATA_PARALLEL_EFFICIENCY and adds the
 ring all-reduce of the gradients over the GPUs' link (NVLink or PCIe) that the backward pass does
 not hide.
@@ -31,7 +32,7 @@ from advisor.calculator.precision import get_precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, TransformerModel, VisionModel
 
-# Fitted by eval/calibration_families.py (least squares on log ratios) to every mapped speed row of
+# Fitted by eval/calibration_families.py (least absolute log ratio) to every mapped speed row of
 # eval/calibration/workloads.csv (DLE, timm, Lambda and MLPerf rows of the vision and transformer
 # families) and the Lambda ResNet-50/BERT/Transformer-XL training rows of the shared
 # measured_calibration.csv. (e_compute, e_memory): the share of dense tensor TFLOPS reached, and how
@@ -40,40 +41,40 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # CNNs and ViTs reach the bound of 1.0 on e_compute: every row of theirs is bound by memory
 # traffic, so their compute term is at the full tensor rate.
 EFFICIENCY = {
-    "cnn": (1.0, 36.6),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 41.3),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 26.0),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.651, 9.40),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
-    "transformer-xl": (0.278, 42.3),  # DLE Transformer-XL rows (W0105-W0134, W0275-W0292)
+    "cnn": (1.0, 38.1),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 41.7),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 22.4),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.689, 10.4),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "transformer-xl": (0.357, 32.5),  # DLE Transformer-XL rows (W0105-W0134, W0275-W0292)
 }
-FP32_COMPUTE_BONUS = 1.44  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+FP32_COMPUTE_BONUS = 1.41  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
 TENSORRT_SPEEDUP = 3.04  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its compute time and this floor over its layers: at
 # large batches compute dominates and the floor drops out, as the MLPerf Offline rows require.
-TENSORRT_LAYER_S = 2.73e-5
+TENSORRT_LAYER_S = 2.30e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.823, "tensorflow-xla": 1.15}
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.886, "tensorflow-xla": 1.13}
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.37e-4, "tensorflow": 7.19e-5, "tensorflow-xla": 1.18e-4}
-TRAIN_LAUNCHES = 1.89  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.223  # a forward pass moves this share of a training step's bytes
+LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 8.19e-5, "tensorflow-xla": 1.17e-4}
+TRAIN_LAUNCHES = 2.80  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.228  # a forward pass moves this share of a training step's bytes
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.02,  # V100 rows (DLE, Lambda)
-    "Turing": 0.731,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.09,  # V100 rows (DLE, Lambda)
+    "Turing": 0.833,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
-    "Ampere": 1.02,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.23,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.903,  # H100, H200, GH200 rows
-    "Blackwell": 0.798,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ampere": 1.07,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.29,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.968,  # H100, H200, GH200 rows
+    "Blackwell": 0.832,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.946  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.948  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -117,10 +118,16 @@ def work(model: Any, request: Request, training: bool) -> Work:
         return Work(flops, acts, 1, _kind(model), model.layers or DEFAULT_LAYERS)
     assert isinstance(model, TransformerModel)
     seq = _seq(model, request)
-    memory = model.mem_len or 0
+    memory = _memory_len(model, request)
     h, layers = model.hidden_size, model.num_layers
-    dense = model.params - model.vocab_size * h
-    flops = factor * (2 * dense + 4 * layers * (seq + memory) * h) * seq
+    # the blocks' weight matrices (query, key, value, output, two FFN), counted from the shapes:
+    # the parameter count less a vocab x hidden embedding is wrong for an adaptive input (div_val
+    # 4 in Transformer-XL Large keeps its 268k-token embedding at 38M, not 274M)
+    dense = layers * (4 * h * h + 2 * h * model.intermediate_size)
+    # attention's matrix products over the keys: scores and weighted values; Transformer-XL's
+    # relative attention adds a third, the queries against the relative position embeddings
+    products = 3 if model.architecture == "transformer-xl" else 2
+    flops = factor * (2 * dense + 2 * products * layers * (seq + memory) * h) * seq
     acts = layers * seq * (17 * h + 2.5 * model.num_attention_heads * (seq + memory))
     return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS)
 
@@ -133,9 +140,21 @@ def _kind(model: VisionModel) -> str:
 
 
 def _seq(model: TransformerModel, request: Request) -> int:
-    """Transformer-XL trains on its segment length; an encoder on 128 tokens unless told."""
-    default = model.max_seq if model.architecture == "transformer-xl" else 128
-    return min(request.context or default, model.max_seq)
+    """Transformer-XL trains on its segment length; an encoder on 128 tokens unless told. An
+    encoder stops at its position embeddings; Transformer-XL's positions are relative, so any
+    segment length runs (NVIDIA's recipes train the base model on 192, the paper on 150)."""
+    if model.architecture == "transformer-xl":
+        return request.context or model.max_seq
+    return min(request.context or 128, model.max_seq)
+
+
+def _memory_len(model: TransformerModel, request: Request) -> int:
+    """Transformer-XL's recurrence memory: as long as the segment in every published training
+    recipe (the paper's 150/150 and 384/384, NVIDIA's 192/192), so a segment length given sets
+    both; the catalog's mem_len otherwise."""
+    if model.architecture != "transformer-xl":
+        return 0
+    return request.context or model.mem_len or model.max_seq
 
 
 def _rate(gpu: GPU, precision: str) -> tuple[float, float]:
@@ -180,7 +199,9 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
         step += 2 * states / (gpu.bandwidth_gbs * 1e9)
     n = request.num_gpus
     if training and n > 1:
-        grad_bytes = 2.0 if precision in ("fp16", "bf16") else 4.0
+        # AMP keeps fp32 master weights, so data parallel all-reduces fp32 gradients whatever
+        # precision the matrices multiply in
+        grad_bytes = 4.0
         comm = allreduce_seconds(model.params, gpu, n, grad_bytes)
         step = step / DATA_PARALLEL_EFFICIENCY + max(0.0, comm - ALLREDUCE_OVERLAP * step * 2 / 3)
     return n * request.batch / step
@@ -229,7 +250,7 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
     total = sum(mem.values())
     samples = Band.around(rate, NET_BAND)
     tokens = samples.scaled(w.tokens) if w.tokens > 1 else None
-    hours = _job_hours(request, samples, notes) if training else None
+    hours = _job_hours(request, samples, tokens, notes) if training else None
     notes.append(
         f"{'training' if training else 'inference'} at {precision}"
         + (" (AMP mixed precision)" if precision in ("fp16", "bf16") and training else "")
@@ -307,7 +328,17 @@ def _memory(
     }
 
 
-def _job_hours(request: Request, samples: Band, notes: list[str]) -> dict[str, float] | None:
+def _job_hours(
+    request: Request, samples: Band, tokens: Band | None, notes: list[str]
+) -> dict[str, float] | None:
+    """Hours for the job: epochs of dataset_samples, or for a language model a token budget
+    (train_tokens, or epochs of dataset_tokens) at its tokens per second."""
+    budget = request.train_tokens
+    if request.dataset_tokens is not None:
+        budget = request.dataset_tokens * (request.epochs or 1.0)
+    if request.dataset_samples is None and budget is not None and tokens is not None:
+        notes.append(f"job: {budget:,.0f} training tokens")
+        return tokens.inverse().scaled(budget / 3600).to_dict()
     if request.dataset_samples is None:
         return None
     epochs = request.epochs or 1.0
