@@ -53,6 +53,7 @@ NUMBER_WORDS = {
     "sixty-four": 64,
 }
 MAX_GPU_COUNT = 100_000
+BOARD_GPUS = 8  # GPUs on a DGX/HGX A100, H100, H200 or B200 board (NVIDIA DGX datasheets)
 # a count of cloud instances just before an instance name: "2 g5.2xlarges", "two p4d", "3x p5"
 _INSTANCES_BEFORE = re.compile(
     r"(?<![\w.$])(\d{1,3}|"
@@ -322,6 +323,8 @@ class Linker:
             chosen = [g for g in chosen if _form_matches(g, form)]
         base = self.bases.get(ids[0], written)
         count = _count_before(words, start) or _count_after(words, end)
+        if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
+            count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
         if not chosen and form in ("laptop", "desktop"):  # "the laptop 4090"
             other = self._gpu_lookup(f"{written} {form}", words[start:end])
             if other:
@@ -416,9 +419,24 @@ class Linker:
                     return i + span, self._model_ref(written, found, None, None, prefix + tail)
         return None
 
+    def _only_model_of_size(self, size_b: float) -> Any:
+        """The catalog's one LLM whose name carries that size ("405B"), or None when none or
+        several do ("70b" names many models; "405b" one), or the size is small."""
+        if size_b < 100:
+            return None  # small sizes are generic models ("train a 1.3B from scratch")
+        size = re.compile(rf"(?<![\d.]){re.escape(f'{size_b:g}')}b\b")
+        found = [m for m in self.catalog.models.values() if size.search(m.name.lower())]
+        return found[0] if len(found) == 1 else None
+
     def _model_at(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
         if _SIZE.match(_size_word(words[i].low)) or words[i].low in ("a", "an", "the"):
             generic = _generic_size(words, i)
+            if generic and generic[1].size_b:  # "405b": the one catalog model of that size
+                only = self._only_model_of_size(generic[1].size_b)
+                if only is not None:
+                    ref = generic[1]
+                    note = f"I read '{ref.text}' as {only.name}, the one model of that size I know."
+                    return generic[0], replace(ref, ids=(only.id,), size_b=None, note=note)
             return generic
         fixed = self._corrected(words[i])  # "lamma" -> "llama", once per position
         for span in range(min(8, len(words) - i), 0, -1):
@@ -598,9 +616,9 @@ _GPU_SHAPE = re.compile(
 # precisions, sizes, units and other words shaped like GPU names
 _NOT_GPU = re.compile(
     r"^(?:fp|bf|tf|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
-    r"|mxfp|nvfp)\d",
+    r"|mxfp|nvfp|wt|wiki|wikitext|coco|voc|glue|cifar|imagenet|lambada|c4|gsm|mmlu|squad)\d",
     re.I,
-)
+)  # data sets ("wt103", "cifar10", "gsm8k") are not GPUs either
 _COMMON_WORDS = frozenset(
     {
         "what",
