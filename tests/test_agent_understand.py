@@ -610,7 +610,7 @@ def test_forms_from_other_voices(catalog: Catalog, question: str, field: str, va
     ("question", "ids"),
     [
         ("we run 16 V100s (32GB) in the lab", {"v100-sxm2-32gb", "v100-pcie-32gb"}),
-        ("a mac studio m2 ultra has 192gb", {"m2-ultra-192gb"}),
+        ("a mac studio m2 ultra with 192gb", {"m2-ultra-192gb"}),
         ("the 4070 12gb + 64gb ddr5 system ram", {"rtx-4070"}),
     ],
 )

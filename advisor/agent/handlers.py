@@ -9,6 +9,7 @@ the answer rests on is stated once.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -413,6 +414,12 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                          f"largest that fits: the usual {e['batch']:,} needs "
                          f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
             results[i] = smaller
+        fuller = _pretraining_batch(query, box, e, model) if speed_first else None
+        if fuller is not None:
+            notes.append(f"Batch {fuller['batch']:,} sequences per GPU: pre-training runs full "
+                         f"batches, the largest power of two up to {PRETRAIN_MAX_BATCH} that "
+                         "fits (say yours if it differs).")  # fmt: skip
+            results[i] = fuller
     if len(results) == 1:
         e = results[0]
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first)
@@ -441,6 +448,30 @@ _PRICE_ASKED = re.compile(
     r"headroom|room|time|longer|does it need|do i need))|\bprice[ds]?\b|\bcosts?\b|\bpricing\b"
 )
 _BUY_WORDS = re.compile(r"\bbuy\w*|\bpurchas\w*|\bdesktop\b|\blaptop\b|\bmsrp\b|\bretail\b")
+
+
+PRETRAIN_MAX_BATCH = 64  # sequences per GPU per step: llm.c's GPT-2 recipe runs 64 x 1,024
+
+
+def _pretraining_batch(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """How long a pre-training run takes, no batch given: at one sequence per GPU it would be
+    mostly per-step overhead, so the estimate at the largest power-of-two batch up to
+    PRETRAIN_MAX_BATCH that fits."""
+    if "error" in e or not e["fits"] or query.batch or e.get("family", "llm") != "llm":
+        return None
+    if e["workload"] != "train":
+        return None
+    args = estimate_args(query, e["gpu"], e["num_gpus"], model)
+    found = box.call("solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS and
+                                  k != "batch"}, "target": "max_batch"})  # fmt: skip
+    most = found.get("solution") if "error" not in found else None
+    if not most or most < 2:
+        return None
+    batch = 2 ** int(math.log2(min(int(most), PRETRAIN_MAX_BATCH)))
+    fuller = box.call("estimate", {**args, "batch": batch})
+    return fuller if "error" not in fuller and fuller.get("fits") else None
 
 
 def _largest_batch(
@@ -472,8 +503,7 @@ def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:
                                       "num_gpus": 1 if per_node else e["num_gpus"]})  # fmt: skip
     if "error" in result:
         return None
-    gpus = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
-    return c.user_priced(result, gpus if per_node else e["gpu_name"], node=e["num_gpus"]
+    return c.user_priced(result, e["gpu_name"], node=e["num_gpus"]
                          if per_node else None).replace("**", "**At your price: ", 1)  # fmt: skip
 
 

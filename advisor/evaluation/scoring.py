@@ -38,12 +38,13 @@ CATEGORIES = (
     "advice",
     "advice_fresh",
     "advice_fresh2",
+    "advice_dev",
 )
 # categories written after the gate was set (image, diffusion and speech models; buying; advice
 # and advice_fresh, the latter written blind by a tester who never read the advisor's code
 # and explanations scored on the answer's shape): reported on their own lines, not gated yet;
 # advice_fresh2 is a second blind set (stop 24), its failures kept out of the printed report
-REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh", "advice_fresh2")
+REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh", "advice_fresh2", "advice_dev")
 BLIND = ("advice_fresh2",)
 EXPECT_KEYS = {
     "tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify",
