@@ -413,3 +413,28 @@ def test_tensor_parallel_over_x1_risers_is_a_no_for_prompts(rules_advisor: Any) 
     assert head.startswith("**No: over PCIe"), head
     assert "x1" in head and "x16" in head
     _grounded(answer)
+
+
+def test_memory_that_grows_with_context_is_the_kv_cache(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("mistral 7b at 32k ctx eats way more memory on my 4090, why?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**The KV cache"), head
+    sizes = [float(x) for x in re.findall(r"([\d.]+) GB", head)[:2]]
+    assert sizes[0] > 4 * sizes[1]  # 32,768 tokens against 4,096
+    _grounded(answer)
+
+
+def test_how_a_big_model_fits_a_small_card_is_quantisation(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("what is quantization and how does it let a 34b run on 24gb?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**4-bit quantization"), head
+    _grounded(answer)
+
+
+def test_a_model_too_big_for_the_card_crawls_from_system_ram(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("why is qwen2.5 32b q8 so slow on my 3090 but the 14b is fine?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**It spills into system RAM"), head
+    _grounded(answer)
+    fits = rules_advisor.ask("why is qwen2.5 7b q4 so slow on my 3090?")
+    assert not fits.text.startswith("**It spills")

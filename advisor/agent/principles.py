@@ -887,6 +887,105 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- context, quantisation, offload
+
+
+def _named_model(query: Query) -> ModelRef | None:
+    named = [m for m in query.models if m.family in (None, "llm") and (m.ids or m.size_b)]
+    return named[0] if named else None
+
+
+def context_memory(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why does VRAM explode at 128k context?": the KV cache grows with every token."""
+    model = _named_model(query) or REFERENCE_MODEL
+    found = _first_gpu(query)
+    gpu = found[1] if found else "h100-sxm5-80gb"  # a GPU only sizes usable memory here
+    asked = replace(query, workload="inference", context=query.context or 131072)
+    long = box.call("estimate", estimate_args(asked, gpu, None, model))
+    short = box.call("estimate", estimate_args(replace(asked, context=4096), gpu, None, model))
+    if "error" in long or "error" in short:
+        return None
+    kv, kv_short = long["breakdown_gb"].get("kv_cache"), short["breakdown_gb"].get("kv_cache")
+    weights = long["breakdown_gb"].get("weights")
+    if not kv or not kv_short:
+        return None
+    head = (f"**The KV cache: {long['model_name']} keeps the keys and values of every token, "
+            f"{c.num(kv, 'GB')} at {long['context']:,} tokens against {c.num(kv_short, 'GB')} "
+            f"at 4,096, on top of its {c.num(weights, 'GB')} of weights** "
+            f"({c.settings(long)}).")  # fmt: skip
+    lines = [head]
+    if found:
+        verdict = "fits" if long["fits"] else "does not fit"
+        line = c.memory_line(long)
+        lines.append(f"On the {long['gpu_name']} that {verdict}: {line[0].lower()}{line[1:]}")
+    lines.append(
+        "Each layer stores a key and a value vector per token and per KV head, so the cache "
+        "grows in step with the context and the batch. A quantised cache (eight-bit) halves it; "
+        "grouped-query attention (fewer KV heads) is why newer models need less per token."
+    )
+    note = _reference_note(model)
+    if note:
+        lines.append(note)
+    return Draft("\n\n".join(lines))
+
+
+def quantisation(query: Query, box: ToolBox) -> Draft | None:
+    """ "How does a 13B fit on my 12 GB card when it needs 26 GB?": fewer bits per weight."""
+    model = _named_model(query) or REFERENCE_MODEL
+    found = _first_gpu(query)
+    gpu = found[1] if found else "rtx-4090"
+    asked = replace(query, workload="inference", precision=None)
+    args = estimate_args(asked, gpu, None, model)
+    full = box.call("estimate", {**args, "precision": "bf16"})
+    four = box.call("estimate", {**args, "precision": "q4_k_m", "engine": "llama.cpp"})
+    if "error" in full or "error" in four:
+        return None
+    w16, w4 = full["breakdown_gb"]["weights"], four["breakdown_gb"]["weights"]
+    head = (f"**4-bit quantization: each weight is stored in about 4 bits instead of 16, so "
+            f"{full['model_name']}'s weights take about {c.num(w4, 'GB')} (q4_k_m) instead of "
+            f"{c.num(w16, 'GB')} in bf16.**")  # fmt: skip
+    lines = [head]
+    if found:
+        verdict = "fits" if four["fits"] else "does not fit"
+        line = c.memory_line(four)
+        lines.append(f"On the {four['gpu_name']}, q4_k_m {verdict}: {line[0].lower()}{line[1:]}")
+    lines.append(
+        "Weights are grouped in small blocks, each stored as low-bit integers with a scale; "
+        "the GPU turns them back into 16-bit numbers as it computes. Quality drops a little at "
+        "4 bits and more below; decoding gets faster too, as fewer bytes are read per token."
+    )
+    note = _reference_note(model)
+    if note:
+        lines.append(note)
+    return Draft("\n\n".join(lines))
+
+
+def offload(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why does my 70B crawl on a 4090 when a 13B flies?": what does not fit in VRAM runs
+    from system RAM."""
+    found, model = _first_gpu(query), _named_model(query)
+    if found is None or model is None:
+        return None
+    e = box.call("estimate", estimate_args(replace(query, workload="inference"), found[1], None,
+                                           model))  # fmt: skip
+    if "error" in e:
+        return None
+    if e["fits"]:
+        return bandwidth(query, box)  # it fits: the card's bandwidth sets the pace
+    head = (f"**It spills into system RAM: {e['model_name']} needs about "
+            f"{c.num(e['memory_per_gpu_gb'], 'GB')} ({c.settings(e)}) and the {e['gpu_name']} "
+            f"has {c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable, so the layers that do "
+            "not fit are offloaded to the CPU.**")  # fmt: skip
+    lines = [
+        head,
+        f"The card reads its own memory at {c.num(e['gpu_bandwidth_gbs'], 'GB/s')}; the "
+        "offloaded layers are read from system RAM, an order of magnitude slower, every token, "
+        "and the slowest part sets the pace. A smaller model or quant that fits, or a second "
+        "card, keeps every layer on the GPU.",
+    ]
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -985,6 +1084,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         # "does the t4 actually do bf16", "can an a100 run fp8", "is bfloat16 training possible"
         r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
         r"(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
+        r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
+        r"\b(?:set|use|enable|turn on)\s(?:bf16|bfloat16|fp8|tf32)\b",
         r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
         r"|work\w*)\b",
     ), precision_support),
@@ -995,6 +1096,24 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bwattage\b.{0,40}\b(?:need|enough|handle|require)",
         r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine|cut it)\b",
     ), power_supply),
+    Principle("context_memory", "explain", _cues(
+        r"\b(?:context|ctx)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:explod\w*|blow\w*|grow\w*|"
+        r"balloon\w*|jump\w*|increas\w*|spike\w*|so much|huge)",
+        r"\b(?:vram|memory)\b.{0,40}\b(?:explod\w*|blow\w*|grow\w*|balloon\w*|jump\w*|"
+        r"spike\w*)\b.{0,60}\b(?:context|ctx|\d+k)\b",
+        r"\bwhy\b.{0,60}\b(?:longer|long|bigger|\d+k) (?:context|ctx)\b.{0,40}\b(?:vram|memory)",
+        r"\b(?:context|ctx)\b.{0,30}\b(?:more|so much|extra|lots of|tons of)\b.{0,10}"
+        r"\b(?:vram|memory)\b",
+    ), context_memory, _anything),
+    Principle("quantisation", "explain", _cues(
+        r"\b(?:explain|what is|what's|whats|how does|how do)\b.{0,30}\bquanti[sz]\w*",
+        r"\bquanti[sz]\w*\b.{0,30}\b(?:like i'?m 5|eli5|explain|work)",
+        r"\bhow (?:does|can|do) (?:a |an |the )?\d+(?:\.\d+)?b\b.{0,40}\bfit\b.{0,60}\b(?:supposed"
+        r"|need|needs|should)\b",
+    ), quantisation, _anything),
+    Principle("offload", "explain", _cues(
+        r"\bwhy\b.{0,60}\b(?:crawl\w*|slow\w*|sluggish|so slow|3 tok|snail)\b",
+    ), offload, lambda q: _one_gpu(q) and _named_model(q) is not None),
     Principle("bandwidth", "explain", _cues(
         r"\bwhy\b.{0,60}\b(?:slow|slower|sluggish)\b.{0,60}\b(?:llms?|decode|tokens?|inference|"
         r"generat\w*|chat)",
