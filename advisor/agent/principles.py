@@ -973,7 +973,8 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
     if e["fits"]:
         return bandwidth(query, box)  # it fits: the card's bandwidth sets the pace
     head = (f"**It spills into system RAM: {e['model_name']} needs about "
-            f"{c.num(e['memory_per_gpu_gb'], 'GB')} ({c.settings(e)}) and the {e['gpu_name']} "
+            f"{c.num(e['memory_per_gpu_gb'], 'GB')}, {c.num(e['breakdown_gb']['weights'], 'GB')} "
+            f"of it weights ({c.settings(e)}), and the {e['gpu_name']} "
             f"has {c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable, so the layers that do "
             "not fit are offloaded to the CPU.**")  # fmt: skip
     lines = [

@@ -47,7 +47,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     else:
         draft = INTENTS[query.intent].handler(query, box)
         draft.text = _yes_or_no_first(query, draft.text)
-    if query.intent in _SHEET_INTENTS:
+    if query.intent in _SHEET_INTENTS or (principle and draft is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
     for model in query.models:
@@ -79,6 +79,14 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
             continue
         line = c.sheet_summary(sheet)
         figures = [c.num(sheet["memory_gb"], "GB"), c.num(sheet["bandwidth_gbs"], "GB/s")]
+        count = ref.count or 1
+        if count > 1:  # "two 3090s": what they hold together
+            totals = box.call("gpu_specs", {"gpu": ref.ids[0], "num_gpus": count})
+            memory = (totals.get("totals") or {}).get("memory_gb")
+            if memory:
+                line += (f" {count} x {c.num(sheet['memory_gb'], 'GB')} = "
+                         f"{c.num(memory, 'GB')} of memory in all.")  # fmt: skip
+                figures.append(c.num(memory, "GB"))
         if line in text or line in lines or all(f in text for f in figures):
             continue
         lines.append(line)
