@@ -53,6 +53,8 @@ LOW_POWER = 0.642  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks un
 # Peak memory besides the weights: activations of one denoiser branch at 1024 px, and the VAE
 # decode of one 1024 px image (the two phases never overlap: the peak is the larger). Fitted by
 # eval/calibration_families.py to the diffusion inference memory rows.
+# DENOISER_ACT is fitted only to rows that denoise several image-branches at once (W0525-W0529,
+# SD3 W0532-W0534): at batch 1 without guidance the VAE decode is the peak whatever its value
 DENOISER_ACT_GB_1024 = 1.94  # SDXL A100 batch 4 rows W0525-W0529, SD3 and FLUX rows W0532-W0554
 VAE_DECODE_GB_1024 = 3.88
 # Training with gradient checkpointing: activations kept per 1024 px image. Not fitted (two FLUX
