@@ -318,6 +318,8 @@ def _diffusion_fields(row: dict[str, str], note: str, precision: str) -> dict[st
             raise Unmapped("int4 other than bitsandbytes NF4 not modelled")
         precision = "nf4"
     fields: dict[str, Any] = {"precision": precision, "engine": row["engine"]}
+    if row["workload"] == "finetune-lora" and "qlora" in lowered:
+        fields["workload"] = "finetune-qlora"  # the recipe with precomputed prompt embeddings
     if row["resolution"]:
         sides = [int(s) for s in row["resolution"].split("x")]
         # a non-square image as the square of the same pixel count

@@ -277,7 +277,7 @@ def job_ratio(result: dict[str, Any]) -> str:
     if best["speed"] is None:
         return f"**None of them fits {result['model_name']} for this job** ({setting})."
     figures = "; ".join(
-        (f"{r['gpu_name']} {num(r['speed'], result['unit'])}"
+        (f"{r['gpu_name']} {_ratio_figure(r['speed'], result['unit'])}"
          + (f" (over {r['interconnect']})" if r.get("interconnect") else "")) if r["speed"] else
         f"{r['gpu_name']} does not fit" for r in rows
     )  # fmt: skip
@@ -289,6 +289,12 @@ def job_ratio(result: dict[str, Any]) -> str:
     else:
         head = f"**Pick the {best['gpu_name']}: about {num(best['speedup'])}x as fast"
     return head + f"** by the {what}: {figures}."
+
+
+def _ratio_figure(value: float, unit: str) -> str:
+    """A speed beside a ratio: three significant digits below 1 (0.135 images/s), so the ratio
+    can be read back from the figures shown."""
+    return f"{value:.3g} {unit}".strip() if 0 < abs(value) < 1 else num(value, unit)
 
 
 def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import GENERATION_MFU, generation
+from advisor.calculator.finetune import OPTIMIZER_LABELS
 from advisor.calculator.memory import GB, capacity_gb
 from advisor.calculator.precision import get_precision
 from advisor.errors import InvalidInput
@@ -31,30 +32,51 @@ from advisor.specs import GPU, DiffusionModel
 # share of dense 16-bit TFLOPS a denoiser's matmuls and convolutions reach, by kind of denoiser:
 # a UNet's many small convolutions and norms reach less than a transformer's large matmuls
 STEP_EFFICIENCY = {
-    "unet": 0.573,  # SD 1.5/2.1/XL rows: diffusers PyTorch 2.0 tables W0441-W0476, W0480-W0496
-    "mmdit": 0.381,  # FLUX.1-dev rows W0497-W0503 (SD3 and FLUX H100 rows name no variant)
+    # SD 1.5/2.1/XL rows: diffusers tables W0441-W0496, HF blog W0509-W0528, MLPerf W0742-W0762
+    "unet": 0.503,
+    # FLUX.1-dev inference rows W0497-W0503 (SD3 and FLUX H100 rows name no variant); the LoRA
+    # training row W0560 (a ~20 min wall time with saving and validation) is scored, not fitted
+    "mmdit": 0.573,
 }
-ACTIVATION_TRAFFIC = 1.92  # times each element a step writes crosses memory at full bandwidth
-STEP_OVERHEAD_S = 0.0259  # fixed time per denoising step in eager PyTorch (launches, scheduler)
-COMPILED = 0.435  # torch.compile fuses element-wise ops and captures the step: traffic and
-# overhead fall to this share
-# GeForce/RTX cards list their FP16 rate with FP32 accumulation; FP16 matmuls may accumulate in
-# FP16 at twice that (bf16 always accumulates in FP32)
-GEFORCE_FP16 = 1.29
-LOW_POWER = 0.583  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
-TENSORRT = 1.82  # TensorRT fp8/int8 SDXL (MLPerf W0742-W0762) against an eager 16-bit step
+ACTIVATION_TRAFFIC = 1.56  # times each element a step writes crosses memory at full bandwidth
+STEP_OVERHEAD_S = 0.0196  # fixed time per denoising step in eager PyTorch (launches, scheduler)
+COMPILED = 0.624  # torch.compile fuses element-wise ops and captures the step: traffic and
+# overhead fall to this share. TensorRT fuses the graph the same way and runs fp8/int8 UNets on
+# the 8-bit tensor cores (_rate), which is all the MLPerf SDXL rows W0742-W0762 need: with the
+# 8-bit rate no TensorRT factor of its own remains (it refitted to 0.89-1.0)
+# GeForce cards list their FP16 rate with FP32 accumulation (half their FP16-accumulate rate);
+# FP16 matmuls may accumulate in FP16 at up to twice that (bf16 always accumulates in FP32).
+# Professional cards (RTX A5000, RTX 6000 Ada) are listed at their full rate: no bonus (the
+# A5000 rows W0488-W0496 ran 30-70% slower than predicted with it). Fitted: 1.76 of the 2x.
+GEFORCE_FP16 = 1.76
+LOW_POWER = 0.642  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
 # Peak memory besides the weights: activations of one denoiser branch at 1024 px, and the VAE
 # decode of one 1024 px image (the two phases never overlap: the peak is the larger). Fitted by
 # eval/calibration_families.py to the diffusion inference memory rows.
+# DENOISER_ACT is fitted only to rows that denoise several image-branches at once (W0525-W0529,
+# SD3 W0532-W0534): at batch 1 without guidance the VAE decode is the peak whatever its value
 DENOISER_ACT_GB_1024 = 1.94  # SDXL A100 batch 4 rows W0525-W0529, SD3 and FLUX rows W0532-W0554
 VAE_DECODE_GB_1024 = 3.88
-# Training with gradient checkpointing: activations kept per 1024 px image. Not fitted: the two
-# FLUX LoRA memory rows (W0556, W0559) differ in which text encoders stay on the GPU.
+# Training with gradient checkpointing: activations kept per 1024 px image. Not fitted (two FLUX
+# LoRA memory rows: W0556 QLoRA with precomputed embeddings, W0559 fp8 LoRA).
 TRAIN_ACT_GB_1024 = 1.0
 RUNTIME_GB = 1.0
-PCIE_OFFLOAD_GBS = 25.0  # host-to-GPU copy rate of offloaded weights (PCIe 4.0 x16, achieved)
+# Offloaded weights are copied from pageable host memory module by module (accelerate hooks), far
+# below a pinned PCIe copy: fitted to the SDXL A100 40GB offload rows W0526 (model) and W0528
+# (sequential) of the HF blog and FLUX nf4 model offload on an RTX 4090, W0503 (diffusers docs)
+HOST_COPY_GBS = 6.16
 WRITTEN_PER_GMAC_M = 1.5  # elements written per GMAC where a model's count is not recorded
 OFFLOADS = ("none", "model", "sequential")
+LORA_WORKLOADS = ("finetune-lora", "finetune-qlora")
+# optimizer state bytes per trainable parameter (diffusers' scripts default to 8-bit Adam here)
+OPTIMIZER_STATE_BYTES = {
+    "adamw": 8.0,
+    "paged_adamw": 8.0,
+    "adamw8bit": 2.0,
+    "paged_adamw8bit": 2.0,
+    "sgd": 4.0,
+    "adafactor": 0.1,
+}
 DIFFUSION_BAND = (0.75, 1.25)
 
 
@@ -69,15 +91,20 @@ def step_macs(model: DiffusionModel, resolution: int) -> float:
     return model.denoiser_gmacs * 1e9 * ((1 - share) * q + share * q * q)
 
 
-def _rate(gpu: GPU, precision: str, denoiser: str = "unet") -> float:
+def _rate(gpu: GPU, precision: str, denoiser: str = "unet", engine: str = "diffusers") -> float:
     """FLOP/s a denoiser reaches. Weights stored in fp8, int8 or nf4 are dequantised to 16 bits
     for the matmuls (diffusers, quanto, torchao, bitsandbytes), so they compute at the 16-bit
-    rate; fp32 runs on TF32 tensor cores."""
+    rate, except under TensorRT, whose fp8 and int8 engines run on the 8-bit tensor cores; fp32
+    runs on TF32 tensor cores."""
     peak = gpu.fp16_bf16_dense_tflops or (gpu.fp32_tflops or 1.0) * 2
     if precision == "fp32":
         peak = gpu.tf32_dense_tflops or gpu.fp32_tflops or peak / 4
+    elif engine == "tensorrt" and precision == "fp8":
+        peak = gpu.fp8_dense_tflops or gpu.int8_dense_tops or peak
+    elif engine == "tensorrt" and precision == "int8":
+        peak = gpu.int8_dense_tops or peak
     peak *= GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
-    if gpu.segment in ("consumer", "laptop", "workstation") and precision == "fp16":
+    if gpu.segment in ("consumer", "laptop") and precision == "fp16":
         peak *= GEFORCE_FP16
     if (gpu.tdp_w or 1000) <= 75:
         peak *= LOW_POWER
@@ -100,22 +127,25 @@ def inference_seconds(
     batch = request.batch
     engine = request.engine or "diffusers"
     branches = 2 if model.guidance == "cfg" else 1
-    rate = _rate(gpu, precision, model.denoiser)
+    rate = _rate(gpu, precision, model.denoiser, engine)
     vae_rate = _rate(gpu, precision)  # the VAE is a convolutional net like a UNet
     q = (resolution / model.native_resolution) ** 2
     written = model.denoiser_written_m or model.denoiser_gmacs * WRITTEN_PER_GMAC_M
-    fused = COMPILED if engine == "pytorch-compile" else 1.0
+    fused = COMPILED if engine in ("pytorch-compile", "tensorrt") else 1.0
     step = 2 * step_macs(model, resolution) * branches * batch / rate
     step += fused * (_traffic_s(written, q * branches * batch, gpu, precision) + STEP_OVERHEAD_S)
-    if engine == "tensorrt":
-        step /= TENSORRT
+    copy = HOST_COPY_GBS * 1e9
+    offload = 0.0
     if request.offload == "sequential":  # every layer's weights cross PCIe each step
-        step += _weight_bytes(model, precision) / (PCIE_OFFLOAD_GBS * 1e9)
+        step += model.denoiser_params * _bytes(precision) / copy
+        offload = (model.text_encoder_params + model.vae_params) * _bytes(precision) / copy
+    elif request.offload == "model":  # each component comes in once and goes back out
+        offload = 2 * _weight_bytes(model, precision) / copy
     vae_written = model.vae_decode_written_m or model.vae_decode_gmacs * WRITTEN_PER_GMAC_M
     vae = 2 * model.vae_decode_gmacs * 1e9 * q * batch / vae_rate
     vae += _traffic_s(vae_written, q * batch, gpu, precision)
     text = 2 * model.text_encoder_gmacs * 1e9 * branches / vae_rate
-    return step, steps * step + vae + text
+    return step, steps * step + vae + text + offload
 
 
 def train_samples_per_s(model: DiffusionModel, request: Request, gpu: GPU, precision: str) -> float:
@@ -123,7 +153,7 @@ def train_samples_per_s(model: DiffusionModel, request: Request, gpu: GPU, preci
     the forward twice; the backward costs two forwards, or one under LoRA (the frozen base's
     weight gradients are skipped)."""
     resolution = request.resolution or model.native_resolution
-    lora = request.workload == "finetune-lora"
+    lora = request.workload in LORA_WORKLOADS
     flops = 2 * step_macs(model, resolution) * request.batch * (3 if lora else 4)
     step = flops / _rate(gpu, precision, model.denoiser) + 3 * STEP_OVERHEAD_S
     return request.batch / step
@@ -137,8 +167,20 @@ def memory(model: DiffusionModel, request: Request, precision: str) -> dict[str,
         return _inference_memory(
             model, precision, resolution, request.batch, branches, request.offload or "none"
         )
-    lora = request.workload == "finetune-lora"
-    return _training_memory(model, precision, resolution, request.batch, lora, request.lora_rank)
+    lora = request.workload in LORA_WORKLOADS
+    # the published QLoRA recipe (diffusers' FLUX QLoRA, W0556: ~9 GB on an RTX 4090) computes
+    # the prompt embeddings beforehand: no text encoder on the GPU while the denoiser trains
+    cached = request.workload == "finetune-qlora"
+    return _training_memory(
+        model,
+        precision,
+        resolution,
+        request.batch,
+        lora,
+        request.lora_rank,
+        request.optimizer,
+        cached,
+    )
 
 
 def estimate(
@@ -178,11 +220,13 @@ def estimate(
             hours = per_image.scaled(request.images / request.num_gpus / 3600).to_dict()
             notes.append(f"job: {request.images:,.0f} images")
     else:
-        lora = request.workload == "finetune-lora"
+        lora = request.workload in LORA_WORKLOADS
         samples = Band.around(train_samples_per_s(model, request, gpu, precision), DIFFUSION_BAND)
         notes.append(
             ("LoRA" if lora else "DreamBooth (full denoiser)") + f" training at "
-            f"{resolution} px, batch {batch}, gradient checkpointing, 8-bit Adam"
+            f"{resolution} px, batch {batch}, gradient checkpointing, "
+            + OPTIMIZER_LABELS.get(request.optimizer or "adamw8bit", "8-bit AdamW")
+            + (", prompt embeddings precomputed" if request.workload == "finetune-qlora" else "")
         )
         metrics = {"train_samples_per_s": samples.scaled(request.num_gpus).to_dict()}
         hours = None
@@ -214,6 +258,8 @@ def estimate(
 
 
 def _precision(request: Request, notes: list[str]) -> str:
+    if request.workload == "finetune-qlora":  # the frozen denoiser in bitsandbytes NF4
+        return "nf4"
     if request.precision:
         name = get_precision(request.precision).name
         if name not in ("fp32", "fp16", "bf16", "fp8", "int8", "nf4"):
@@ -260,23 +306,33 @@ def _inference_memory(
 
 
 def _training_memory(
-    model: DiffusionModel, precision: str, resolution: int, batch: int, lora: bool, rank: int
+    model: DiffusionModel,
+    precision: str,
+    resolution: int,
+    batch: int,
+    lora: bool,
+    rank: int,
+    optimizer: str | None = None,
+    embeddings_cached: bool = False,
 ) -> dict[str, float]:
+    """Peak GB of a training run with gradient checkpointing; the text encoders stay on the GPU
+    in 16 bits unless the prompt embeddings were computed beforehand (`embeddings_cached`)."""
     q = (resolution / 1024) ** 2
     params = model.denoiser_params
+    state = OPTIMIZER_STATE_BYTES.get(optimizer or "adamw8bit", OPTIMIZER_STATE_BYTES["adamw8bit"])
     if lora:
         trainable = params * rank / 4000  # adapters on the attention projections
         # fp8 training keeps 16-bit weights and casts them per matmul; nf4 (QLoRA) stores 4-bit
         frozen = params * (2.0 if precision == "fp8" else _bytes(precision))
-        states = trainable * 16
+        states = trainable * (4 + 4 + state)  # fp32 adapters and gradients, optimizer state
     else:
-        trainable = params
         frozen = 0.0
-        states = params * (4 + 4 + 2)  # fp32 weights and gradients, 8-bit Adam moments
+        states = params * (4 + 4 + state)  # fp32 weights and gradients, optimizer state
+    text = 0.0 if embeddings_cached else model.text_encoder_params
     return {
         "denoiser": frozen / GB,
         "trainable_and_optimizer": states / GB,
-        "text_encoders_and_vae": (model.text_encoder_params + model.vae_params) * 2 / GB,
+        "text_encoders_and_vae": (text + model.vae_params) * 2 / GB,
         "activations": TRAIN_ACT_GB_1024 * q * batch,  # checkpointed
         "runtime_overhead": RUNTIME_GB,
     }
@@ -291,6 +347,7 @@ FAMILY = Family(
     workloads={
         "inference": "image generation",
         "finetune-lora": "LoRA fine-tuning",
+        "finetune-qlora": "QLoRA fine-tuning (4-bit base)",
         "finetune-full": "DreamBooth (full) fine-tuning",
     },
     metrics={
@@ -300,12 +357,14 @@ FAMILY = Family(
             Metric("it_per_s", "denoising speed", "it/s"),
         ),
         "finetune-lora": (Metric("train_samples_per_s", "training speed", "images/s"),),
+        "finetune-qlora": (Metric("train_samples_per_s", "training speed", "images/s"),),
         "finetune-full": (Metric("train_samples_per_s", "training speed", "images/s"),),
     },
     engines=("diffusers", "pytorch-compile", "tensorrt"),
     precisions={
         "inference": ("fp16", "bf16", "fp8", "int8", "nf4", "fp32"),
         "finetune-lora": ("fp16", "bf16", "fp8", "nf4"),
+        "finetune-qlora": ("nf4",),
         "finetune-full": ("fp16", "bf16"),
     },
     estimate=estimate,

@@ -33,14 +33,16 @@ class SpeechEngine:
     label: str
     token_overhead_ms: float  # fixed time per decoder step (Python, beam bookkeeping, launches)
     weights_fp32: bool  # loads fp32 weights whatever the compute precision (openai-whisper)
-    overhead_gb: float  # CUDA context, workspaces, caches at batch 1
+    overhead_gb: float  # CUDA context, workspaces (besides weights and decoder caches)
     precisions: tuple[str, ...]
 
 
 # token_overhead_ms fitted by eval/calibration_families.py to the speed rows W0562-W0595
 # (faster-whisper README: RTX 3070 Ti and V100S, 13 min of audio, beam 5; insanely-fast-whisper
-# and whisper-jax tables: A100); overhead_gb to the memory rows W0563-W0581 and W0599-W0604
-# (faster-whisper README VRAM columns, openai/whisper README); the TensorRT engine has no rows.
+# and whisper-jax tables: A100); overhead_gb to the memory rows W0563-W0581 (faster-whisper
+# README VRAM columns, all large-v2) with the decoder caches (kv_cache_gb) counted apart, so that
+# the openai/whisper README's sizes tiny to large (W0599-W0604, scored, not fitted) follow from
+# the architecture; the TensorRT engine has no rows.
 ENGINES: dict[str, SpeechEngine] = {
     e.name: e
     for e in (
@@ -49,20 +51,25 @@ ENGINES: dict[str, SpeechEngine] = {
             "faster-whisper (CTranslate2)",
             18.1,
             False,
-            1.66,
+            1.35,
             ("fp16", "int8", "fp32"),
         ),
         SpeechEngine(
-            "openai-whisper", "openai-whisper (PyTorch)", 74.5, True, 1.48, ("fp16", "fp32")
+            "openai-whisper", "openai-whisper (PyTorch)", 74.5, True, 1.22, ("fp16", "fp32")
         ),
         SpeechEngine(
-            "transformers", "Hugging Face transformers", 79.6, False, 2.12, ("fp16", "bf16", "fp32")
+            "transformers", "Hugging Face transformers", 79.6, False, 1.86, ("fp16", "bf16", "fp32")
         ),
-        SpeechEngine("whisper.cpp", "whisper.cpp (CUDA)", 17.8, False, 1.24, ("fp16", "int8")),
+        SpeechEngine("whisper.cpp", "whisper.cpp (CUDA)", 17.8, False, 0.98, ("fp16", "int8")),
         SpeechEngine("tensorrt", "TensorRT-LLM Whisper", 4.0, False, 1.5, ("fp16", "int8")),
     )
 }
-BATCH_OVERHEAD_GB = 0.222  # per extra window in a batch (faster-whisper batch 8 rows W0571, W0575)
+# Each window in flight holds its decoder's key/value cache in 16 bits: the cross-attention keys
+# and values over the 1,500 encoder frames in every decoder layer (0.25 GB for large-v2, 10 MB for
+# tiny) and the self-attention cache of the tokens written so far. Beams share their window's
+# cross-attention cache: faster-whisper's batch-8 rows (W0571, W0575) add 0.23 GB per window at
+# beam 5, the cross cache of one sequence.
+KV_BYTES = 2.0
 SPEECH_BAND = (0.7, 1.3)
 
 
@@ -94,14 +101,23 @@ def window_seconds(
     return encoder_s + TOKENS_PER_WINDOW * step
 
 
+def kv_cache_gb(model: SpeechModel, batch: int) -> float:
+    """Decoder key/value caches of `batch` windows: cross-attention over the encoder frames and
+    self-attention over the tokens a window writes."""
+    positions = model.max_source_positions + TOKENS_PER_WINDOW
+    return 2 * model.decoder_layers * positions * model.d_model * KV_BYTES * batch / GB
+
+
 def memory(
     model: SpeechModel, engine: SpeechEngine, precision: str, batch: int
 ) -> dict[str, float]:
-    """Peak GB: the weights as the engine holds them, and its runtime with `batch` windows."""
+    """Peak GB: the weights as the engine holds them, the decoder caches of `batch` windows and
+    the engine's fixed runtime (CUDA context, workspaces)."""
     weight_bytes = 4.0 if engine.weights_fp32 else {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
     return {
         "weights": model.params * weight_bytes / GB,
-        "runtime_overhead": engine.overhead_gb + BATCH_OVERHEAD_GB * (batch - 1),
+        "kv_cache": kv_cache_gb(model, batch),
+        "runtime_overhead": engine.overhead_gb,
     }
 
 
