@@ -267,15 +267,20 @@ def solve(
     context: int | None = None,
     batch: int = 1,
     engine: str | None = None,
+    optimizer: str | None = None,
+    checkpointing: bool | None = None,
+    mixed_precision: bool | None = None,
 ) -> dict[str, Any]:
     """The limit that still fits: target "max_context" (tokens), "max_batch" (sequences) or
-    "min_gpus". Returns {"target", "solution" (null when nothing fits), "estimate"}."""
+    "min_gpus". Training memory options as for `estimate` (`optimizer`, `checkpointing`,
+    `mixed_precision`). Returns {"target", "solution" (null when nothing fits), "estimate"}."""
     solvers = {"max_context": max_context, "max_batch": max_batch, "min_gpus": min_gpus}
     if target not in solvers:
         raise InvalidInput(f"Unknown target {target!r}; use max_context, max_batch or min_gpus.")
     request = _request(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
-        context=context, batch=batch, engine=engine,
+        context=context, batch=batch, engine=engine, optimizer=optimizer,
+        checkpointing=checkpointing, mixed_precision=mixed_precision,
     )  # fmt: skip
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]

@@ -348,7 +348,10 @@ def duration_band(b: dict[str, float]) -> str:
     if factor == 1.0:
         return band(b, unit)
     low, high = num(b["low"] * factor, unit), num(b["high"] * factor, unit)
-    return f"about {num(b['typical'] * factor, unit)} ({low} to {high})"
+    seconds = (
+        f", {num(b['typical'] * 3600, 's')}" if unit == "minutes" and b["typical"] < 1 / 6 else ""
+    )
+    return f"about {num(b['typical'] * factor, unit)} ({low} to {high}{seconds})"
 
 
 def band(b: dict[str, float], unit: str) -> str:

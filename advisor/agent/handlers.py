@@ -95,6 +95,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     }
     if workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm":
         optional.update(dict(query.train_options))
+    elif workload.startswith("finetune") and model.family == "diffusion":
+        optional["optimizer"] = dict(query.train_options).get("optimizer")  # DreamBooth's Adam
     if query.train_tokens and query.epochs:
         args["train_tokens"] = query.train_tokens * query.epochs
         optional["train_tokens"] = None
@@ -136,6 +138,8 @@ def _engine(engine: str | None, model: ModelRef) -> str | None:
     engines = FAMILIES[model.family or "llm"].engines
     if engine == "hf" and "diffusers" in engines:
         return "diffusers"
+    if engine == "hf" and "transformers" in engines:  # Whisper in transformers' pipeline
+        return "transformers"
     return engine if engine in engines else None
 
 
@@ -395,7 +399,8 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     return []
 
 
-_SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine")
+_SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
+               "optimizer", "checkpointing", "mixed_precision")  # fmt: skip
 
 
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
@@ -451,6 +456,7 @@ _BUY_WORDS = re.compile(r"\bbuy\w*|\bpurchas\w*|\bdesktop\b|\blaptop\b|\bmsrp\b|
 
 
 PRETRAIN_MAX_BATCH = 64  # sequences per GPU per step: llm.c's GPT-2 recipe runs 64 x 1,024
+PRETRAIN_MIN_BATCH = 8  # below this without checkpointing, recompute to fit a fuller batch
 
 
 def _pretraining_batch(
@@ -464,14 +470,18 @@ def _pretraining_batch(
     if e["workload"] != "train":
         return None
     args = estimate_args(query, e["gpu"], e["num_gpus"], model)
-    found = box.call("solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS and
-                                  k != "batch"}, "target": "max_batch"})  # fmt: skip
-    most = found.get("solution") if "error" not in found else None
-    if not most or most < 2:
-        return None
-    batch = 2 ** int(math.log2(min(int(most), PRETRAIN_MAX_BATCH)))
-    fuller = box.call("estimate", {**args, "batch": batch})
-    return fuller if "error" not in fuller and fuller.get("fits") else None
+    # pre-training keeps every activation when a useful batch fits so (no recompute pass);
+    # a checkpointing option the question states is kept
+    tries = [args] if "checkpointing" in args else [{**args, "checkpointing": False}, args]
+    for tried in tries:
+        found = box.call("solve", {**{k: v for k, v in tried.items() if k in _SOLVE_ARGS and
+                                      k != "batch"}, "target": "max_batch"})  # fmt: skip
+        most = found.get("solution") if "error" not in found else None
+        if most and (most >= PRETRAIN_MIN_BATCH or tried is tries[-1]) and most >= 2:
+            batch = 2 ** int(math.log2(min(int(most), PRETRAIN_MAX_BATCH)))
+            fuller = box.call("estimate", {**tried, "batch": batch})
+            return fuller if "error" not in fuller and fuller.get("fits") else None
+    return None
 
 
 def _largest_batch(

@@ -188,7 +188,7 @@ _HOW_LONG = _cues(
     r"\bestimate\b",
     r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
     r"\btime\s*\?",
-    r"\bwhat'?s the time\b|\bthe time then\b",
+    r"\bwhat'?s the time\b|\bthe time then\b|\btime (?:for|to process|to do) \d",
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
     r"(?:a|one|two|three|\d+)\s(?:days?|weeks?|months?)\b",

@@ -1036,7 +1036,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:faster|quicker|speed ?ups?)\b.{0,40}\b(?:fp8|int8|int4|fp4|nvfp4)\b",
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
-    ), precision_speed),
+    ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)),
     Principle("slot_width", "fit", _cues(
         r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
     ), slot_width, _narrow_slot),

@@ -75,7 +75,7 @@ ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("openai-whisper", r"\bopenai[- ]whisper\b"),
     ("tensorrt", r"\btensorrt\b(?![- ]?llm)"),
     ("diffusers", r"\bdiffusers\b|\bcomfy ?ui\b|\bautomatic1111\b|\ba1111\b|\bforge\b"),
-    ("hf", r"\btransformers\b|\bhugging ?face\b|\bhf\b|\bpeft\b"),
+    ("hf", r"\btransformers\b|\bhugging ?face\b|\bhf\b|\bpeft\b|\binsanely[- ]fast[- ]whisper\b"),
 )
 OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
     ("none", r"\b(?:no|without)\s+(?:cpu\s+)?offload\w*"),
@@ -923,14 +923,27 @@ def _train_options(low: str) -> tuple[tuple[str, object], ...]:
     """The fine-tuning memory options the words set, each option once (its first match)."""
     found: dict[str, object] = {}
     for option, value, pattern in TRAIN_OPTION_WORDS:
-        if option not in found and re.search(pattern, low):
+        if option not in found and _affirmed(pattern, low):
             found[option] = value
     return tuple(found.items())
 
 
+def _affirmed(pattern: str, low: str) -> re.Match[str] | None:
+    """The first match of `pattern` not negated just before ("no 8bit optimizer", "without
+    deepspeed", "not vllm")."""
+    return next(
+        (
+            m
+            for m in re.finditer(pattern, low)
+            if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()])
+        ),
+        None,
+    )
+
+
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
     """The entry of `table` whose words come first in the text ("pytorch vs tensorflow")."""
-    found = [(m.start(), name) for name, pattern in table if (m := re.search(pattern, low))]
+    found = [(m.start(), name) for name, pattern in table if (m := _affirmed(pattern, low))]
     return min(found)[1] if found else None
 
 
