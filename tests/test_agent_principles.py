@@ -438,3 +438,34 @@ def test_a_model_too_big_for_the_card_crawls_from_system_ram(rules_advisor: Any)
     _grounded(answer)
     fits = rules_advisor.ask("why is qwen2.5 7b q4 so slow on my 3090?")
     assert not fits.text.startswith("**It spills")
+
+
+def test_fp64_work_on_a_consumer_card_is_a_no(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("would an rtx 5090 be decent for fp64 fem solvers?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No"), head
+    assert "FP64" in head
+    _grounded(answer)
+
+
+def test_an_sxm_module_does_not_go_in_a_pcie_workstation(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("could i install an a100 sxm4 80gb in my desktop tower?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No: the NVIDIA A100 SXM4 80GB is an SXM module"), head
+    _grounded(answer)
+
+
+def test_one_card_in_a_narrow_slot_barely_matters(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("the bottom slot on my board is x4 electrically, will a 4090 "
+                               "in that slot slow down stable diffusion?")  # fmt: skip
+    assert answer.text.startswith("**No, not much"), answer.text[:200]
+    assert "x4" in answer.text.split("\n")[0]
+    _grounded(answer)
+
+
+def test_can_it_run_and_how_fast_says_yes_first(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "can an rtx 4060 ti 16gb run llama 3.2 3b in fp16, and how many t/s?"
+    )
+    assert answer.text.startswith("**Yes, it fits."), answer.text[:200]
+    _grounded(answer)

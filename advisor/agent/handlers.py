@@ -419,7 +419,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                          f"largest that fits: the usual {e['batch']:,} needs "
                          f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
             results[i] = smaller
-        fuller = _pretraining_batch(query, box, e, model) if speed_first else None
+        fuller = _pretraining_batch(query, box, e, model)
         if fuller is not None:
             notes.append(f"Batch {fuller['batch']:,} sequences per GPU: pre-training runs full "
                          f"batches, the largest power of two up to {PRETRAIN_MAX_BATCH} that "

@@ -397,12 +397,15 @@ def _same_base(row: dict[str, Any], base: str) -> bool:
 
 def pcie_generation(query: Query, box: ToolBox) -> Draft | None:
     """One GPU's PCIe generation barely matters once the job is on the card."""
-    said = re.findall(r"\bgen ?([3-6])\b|\bpcie ?([3-6])(?:\.0)?\b", query.text.lower())
-    gens = sorted({int(g) for pair in said for g in pair if g})
+    low = query.text.lower()
+    said = re.findall(r"\bgen ?([3-6])\b|\bpcie ?([3-6])(?:\.0)?\b|\b([3-6])\.0\b", low)
+    gens = sorted({int(g) for group in said for g in group if g})
+    width = re.search(r"\bx(1|2|4|8)\b", low)
     several = any((ref.count or 1) > 1 for ref in query.gpus) or (query.num_gpus or 1) > 1
     if several or len(query.gpus) > 1:
         return None  # GPUs talking to each other: the link question (intents: link)
-    links = box.call("pcie_links", {"gens": gens or [3, 4, 5]})
+    lanes = {"lanes": int(width.group(1))} if width else {}
+    links = box.call("pcie_links", {"gens": gens or [3, 4, 5], **lanes})
     if "error" in links:
         return None
     rates = "; ".join(f"PCIe {r['gen']}.0 x{r['lanes']}: {c.num(r['gbs'], 'GB/s')} each way"
@@ -987,6 +990,67 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- FP64, SXM modules
+
+
+def double_precision(query: Query, box: ToolBox) -> Draft | None:
+    """ "Is a 4090 any good for FP64 CFD?": its FP64 rate against its FP32 rate and against
+    the datacenter cards built for double precision."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet or not sheet.get("fp64_tflops") or not sheet.get("fp32_tflops"):
+        return None
+    fp64, fp32 = sheet["fp64_tflops"], sheet["fp32_tflops"]
+    share = fp32 / fp64
+    good = share <= 4  # HPC parts run FP64 at half (or a quarter) of FP32
+    refs = [box.call("gpu_specs", {"gpu": g}) for g in FP64_REFERENCES if g != sheet["id"]]
+    refs = [r for r in refs if "error" not in r]
+    head = (f"**{'Yes' if good else 'No'}: the {sheet['name']} computes "
+            f"{c.num(fp64, 'TFLOPS')} in FP64 against {c.num(fp32, 'TFLOPS')} in FP32, "
+            f"{share:.0f}x less.**")  # fmt: skip
+    lines = [head]
+    if refs:
+        lines.append("Cards built for double precision: " + "; ".join(
+            f"{r['name']} {c.num(r['fp64_tflops'], 'TFLOPS')} FP64"
+            + (f" ({c.num(r['fp64_tensor_tflops'], 'TFLOPS')} on its FP64 tensor cores)"
+               if r.get("fp64_tensor_tflops") else "")
+            for r in refs) + ".")  # fmt: skip
+    lines.append(
+        "Consumer and workstation cards keep only a few FP64 units per multiprocessor, so "
+        "double-precision solvers (CFD, FEM, molecular dynamics in FP64) run far below the "
+        "card's FP32 figure; machine learning does not use FP64."
+    )
+    return Draft("\n\n".join(lines))
+
+
+FP64_REFERENCES = ("a100-sxm4-80gb", "h100-sxm5-80gb")  # the datacenter FP64 parts
+
+
+def module_form(query: Query, box: ToolBox) -> Draft | None:
+    """ "Can I put an SXM H100 in my workstation?": an SXM module needs its baseboard."""
+    found = _first_gpu(query)
+    if found is None or _form(found[1]) != "sxm":
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet:
+        return None
+    head = (f"**No: the {sheet['name']} is an SXM module ({sheet.get('form_factor')}, "
+            f"{c.num(sheet['tdp_w'], 'W')}); it mounts on an HGX or DGX baseboard that feeds "
+            "it power and NVLink, not in a PCIe slot.**")  # fmt: skip
+    lines = [head]
+    other = box.call("gpu_specs", {"gpu": f"{found[0].base} PCIe"}) if found[0].base else {}
+    if other and "error" not in other:
+        lines.append(f"The card for a PCIe slot is the {other['name']} "
+                     f"({c.num(other['tdp_w'], 'W')}, {other.get('form_factor')}).")  # fmt: skip
+    lines.append(
+        "Adapter boards that take one SXM module and present it as a PCIe card exist, but they "
+        "need their own power delivery and cooling for the module's full board power."
+    )
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -1046,6 +1110,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bgen ?[3-6]\b.{0,40}\b(?:vs|versus|or)\b.{0,10}\bgen ?[3-6]\b",
         r"\bgen ?[3-6]\b.{0,40}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|penalty)",
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
+        r"\bslot\b.{0,40}\bx(?:1|4|8)\b.{0,60}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|affect|penalty)",
     ), pcie_generation, _anything),
     Principle("compute_bound", "explain", _cues(
         r"\bwhy\b.{0,80}\b(?:slow\w*|bad|crawl\w*|poor\w*|worse|weak|sluggish)\b.{0,60}"
@@ -1090,6 +1155,17 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
         r"|work\w*)\b",
     ), precision_support),
+    Principle("double_precision", "advice", _cues(
+        r"\b(?:double[- ]precision|fp64)\b.{0,60}\b(?:good|any good|suitable|decent|worth|cfd|hpc"
+        r"|simulation\w*|sims?|fem|solver\w*|science)\b",
+        r"\b(?:good|any good|suitable|decent|worth)\b.{0,60}\b(?:double[- ]precision|fp64)\b",
+    ), double_precision),
+    Principle("module_form", "advice", _cues(
+        r"\bsxm\w*\b.{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|"
+        r"put|install|my (?:rig|box|server))\b",
+        r"\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|put|install)\b.{0,60}"
+        r"\bsxm\w*\b",
+    ), module_form),
     Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",

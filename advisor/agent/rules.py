@@ -46,7 +46,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     else:
         draft = INTENTS[query.intent].handler(query, box)
-        draft.text = _yes_or_no_first(query, draft.text)
+        draft.text = _pick_first(query, _yes_or_no_first(query, draft.text))
     if query.intent in _SHEET_INTENTS or (principle and draft is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
@@ -143,6 +143,14 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     pace = re.search(r"about ([\d,.]+) audio s/s", head)
     if verdict is None and pace and re.search(r"real[- ]?time", low):  # 1 audio s/s keeps up
         verdict = float(pace.group(1).replace(",", "")) >= 1
+    if verdict is None and not pick and re.search(r"\b(?:run|fit|load|hold|handle)\b", low):
+        # "can it run X, and how fast?": the speed leads, the fit line below says yes or no
+        said = re.search(r"^It fits\b|^It does not fit\b", text, re.M)
+        if said is not None and text.startswith("**"):
+            return (
+                f"**{'Yes, it fits' if said.group(0) == 'It fits' else 'No, it does not fit'}. "
+                + text[2:]
+            )
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
@@ -158,6 +166,24 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if pick:
         body = "p" + body[1:]  # "Yes: pick the MI300X"
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
+
+
+_EACH_FITS = re.compile(
+    r"^\*\*Yes: (.+?) fits on each of them\*\* \((.+?)\); fastest: (.+?)\.$", re.M
+)
+
+
+def _pick_first(query: Query, text: str) -> str:
+    """ "8x A100 or 4x H100 for this, which one?": the pick leads, not "fits on each"."""
+    low = query.text.lower()
+    if _YES_NO.search(low) or not re.search(r"\bwhich\b|\bwhat should\b|\bbetter\b", low):
+        return text
+    found = _EACH_FITS.search(text.split("\n", 1)[0])
+    if found is None:
+        return text
+    what, settings, fastest = found.groups()
+    head = f"**Pick the {fastest}: the fastest, and {what} fits on each of them** ({settings})."
+    return head + text[found.end() :]
 
 
 def _subject(low: str) -> list[str]:
