@@ -1156,10 +1156,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"|work\w*)\b",
     ), precision_support),
     Principle("double_precision", "advice", _cues(
-        r"\b(?:double[- ]precision|fp64)\b.{0,60}\b(?:good|any good|suitable|decent|worth|cfd|hpc"
-        r"|simulation\w*|sims?|fem|solver\w*|science)\b",
-        r"\b(?:good|any good|suitable|decent|worth)\b.{0,60}\b(?:double[- ]precision|fp64)\b",
-    ), double_precision),
+        r"\b(?:double[- ]precision|fp64)\b.{0,60}\b(?:good|any good|suitable|decent|worth|usable"
+        r"|viable)\b",
+        r"\b(?:good|any good|suitable|decent|worth|usable|viable)\b.{0,60}\b(?:double[- ]precision"
+        r"|fp64)\b",
+    ), double_precision, lambda q: len(q.gpus) == 1 and _one_gpu(q)),
     Principle("module_form", "advice", _cues(
         r"\bsxm\w*\b.{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|"
         r"put|install|my (?:rig|box|server))\b",
