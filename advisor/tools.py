@@ -198,6 +198,7 @@ def estimate_workload(
     if sheet is not None:  # the datasheet figures an answer sets beside the verdict
         result["gpu_memory_gb"] = sheet.memory_gb
         result["gpu_bandwidth_gbs"] = sheet.bandwidth_gbs
+        result["gpu_fp16_tflops"] = sheet.fp16_bf16_dense_tflops
     return result
 
 

@@ -469,3 +469,25 @@ def test_can_it_run_and_how_fast_says_yes_first(rules_advisor: Any) -> None:
     )
     assert answer.text.startswith("**Yes, it fits."), answer.text[:200]
     _grounded(answer)
+
+
+def test_a_quoted_sparse_figure_is_named_as_such(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("h100 sxm is sold as 1,979 tflops bf16 and i only reach 700, why?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**It is the sparsity figure"), head
+    assert "989" in head
+    _grounded(answer)
+
+
+def test_fp32_faster_than_its_datasheet_is_tf32(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("why does fp32 training on my rtx 3090 run faster than its fp32 "
+                               "tflops number?")  # fmt: skip
+    assert answer.text.startswith("**TF32"), answer.text[:200]
+    _grounded(answer)
+
+
+def test_a_used_or_new_card_for_a_job_is_a_pick_then_prices(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("second hand a6000 or a new 5090 for qwen 32b q4 inference?")
+    assert answer.text.startswith("**Pick the"), answer.text[:200]
+    assert "$" in answer.text
+    _grounded(answer)

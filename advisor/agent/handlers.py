@@ -783,6 +783,13 @@ def buy(query: Query, box: ToolBox) -> Draft:
     if query.user_price_usd_per_hour or (query.monthly_usd and query.purchase_usd):
         return rent_or_buy(query, box)
     condition = query.condition or "new"
+    if len(query.gpus) >= 2 and (query.models or query.workload_given):
+        # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job, then prices
+        parts = [compare(query, box).text]
+        for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
+            for gpu in gpu_choices(ref)[:1]:
+                parts.append(c.purchase(box.call("purchase_prices", {"gpu": gpu}), condition))
+        return Draft("\n\n".join(parts))
     if query.gpus:
         parts = []
         for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:

@@ -1051,6 +1051,72 @@ def module_form(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- datasheet figures out of reach
+
+_SPARSE_FIELDS = (  # (dense field, sparse field or None when sparse is twice dense, format)
+    ("fp16_bf16_dense_tflops", "fp16_bf16_sparse_tflops", "FP16/BF16"),
+    ("fp8_dense_tflops", None, "FP8"),
+    ("tf32_dense_tflops", "tf32_sparse_tflops", "TF32"),
+    ("int8_dense_tops", "int8_sparse_tops", "INT8"),
+)
+
+
+def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
+    """ "The datasheet says 1,466 TFLOPS but I measure 600": the figure quoted is the one with
+    2:4 structured sparsity, twice the dense rate a plain matrix multiply can reach."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet:
+        return None
+    said = [
+        float(x.replace(",", ""))
+        for x in re.findall(r"\b(\d[\d,]*(?:\.\d+)?)\s?t", query.text.lower())
+    ]
+    for dense_key, sparse_key, fmt in _SPARSE_FIELDS:
+        dense = sheet.get(dense_key)
+        if not dense:
+            continue
+        sparse = sheet.get(sparse_key) if sparse_key else None
+        sparse = sparse or (2 * dense if sheet.get("vendor") == "NVIDIA" else None)
+        if sparse and any(abs(x - sparse) <= 0.03 * sparse for x in said):
+            unit = "TOPS" if fmt == "INT8" else "TFLOPS"
+            head = (f"**It is the sparsity figure: the {sheet['name']}'s {c.num(sparse, unit)} "
+                    f"{fmt} assumes structured sparsity (two of every four weights zero); a dense "
+                    f"matrix multiply peaks at "
+                    f"{c.num(dense, unit)}.**")  # fmt: skip
+            why = (
+                "Ampere and newer tensor cores can skip half of the weights when they are "
+                "pruned in a fixed two-in-four pattern, and datasheets lead with that doubled "
+                "rate. An ordinary benchmark multiplies dense matrices, so the dense figure is "
+                "its ceiling, and real kernels reach a share of it that falls with clocks under "
+                "power and heat limits."
+            )
+            return Draft("\n\n".join([head, why]))
+    return None
+
+
+def tf32_speed(query: Query, box: ToolBox) -> Draft | None:
+    """ "My FP32 model trains faster than the FP32 spec says": TF32 on the tensor cores."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet or not sheet.get("tf32_dense_tflops") or not sheet.get("fp32_tflops"):
+        return None
+    head = (f"**TF32: on the {sheet['name']} FP32 matrix multiplies and convolutions can run "
+            f"on the tensor cores in TF32, {c.num(sheet['tf32_dense_tflops'], 'TFLOPS')} dense, "
+            f"against {c.num(sheet['fp32_tflops'], 'TFLOPS')} for plain FP32.**")  # fmt: skip
+    why = (
+        "TF32 keeps FP32's range with a shorter mantissa. PyTorch uses it for convolutions by "
+        "default (cuDNN) and for matrix multiplies when allowed "
+        "(torch.backends.cuda.matmul.allow_tf32, or torch.set_float32_matmul_precision('high')), "
+        "so an FP32 model beats the FP32 datasheet figure without any change to its code."
+    )
+    return Draft("\n\n".join([head, why]))
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -1167,6 +1233,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|put|install)\b.{0,60}"
         r"\bsxm\w*\b",
     ), module_form),
+    Principle("sparse_figure", "explain", _cues(
+        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,80}\b(?:only|tops out|max(?:es)? out|peaks?|"
+        r"reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
+    ), sparse_figure),
+    Principle("tf32_speed", "explain", _cues(
+        r"\bfp32\b.{0,60}\b(?:faster|quicker|more)\b.{0,40}\b(?:than|spec\w*|tflops|datasheet)",
+    ), tf32_speed),
     Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",
