@@ -1257,8 +1257,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:vram|memory)\b",
     ), context_memory, _anything),
     Principle("quantisation", "explain", _cues(
-        r"\b(?:explain|what is|what's|whats|how does|how do)\b.{0,30}\bquanti[sz]\w*",
-        r"\bquanti[sz]\w*\b.{0,30}\b(?:like i'?m 5|eli5|explain|work)",
+        # what quantisation is, asked alone, is the glossary's; how it fits a big model, here
+        r"\bquanti[sz]\w*\b.{0,60}\b(?:let|lets|make|makes|allow\w*)\b.{0,30}\b\d+(?:\.\d+)?b\b",
         r"\bhow (?:does|can|do) (?:a |an |the )?\d+(?:\.\d+)?b\b.{0,40}\bfit\b.{0,60}\b(?:supposed"
         r"|need|needs|should)\b",
     ), quantisation, _anything),
