@@ -916,16 +916,23 @@ def context_memory(query: Query, box: ToolBox) -> Draft | None:
             f"{c.num(kv, 'GB')} at {long['context']:,} tokens against {c.num(kv_short, 'GB')} "
             f"at 4,096, on top of its {c.num(weights, 'GB')} of weights** "
             f"({c.settings(long)}).")  # fmt: skip
-    lines = [head]
-    if found:
-        verdict = "fits" if long["fits"] else "does not fit"
-        line = c.memory_line(long)
-        lines.append(f"On the {long['gpu_name']} that {verdict}: {line[0].lower()}{line[1:]}")
-    lines.append(
+    why = (
         "Each layer stores a key and a value vector per token and per KV head, so the cache "
         "grows in step with the context and the batch. A quantised cache (eight-bit) halves it; "
         "grouped-query attention (fewer KV heads) is why newer models need less per token."
     )
+    return _with_fit(head, long if found else None, " that", why, model)
+
+
+def _with_fit(head: str, e: dict[str, Any] | None, what: str, why: str, model: ModelRef) -> Draft:
+    """The lead, whether the estimate `e` fits on its GPU (when one was named), why, and the
+    note on a reference model."""
+    lines = [head]
+    if e is not None:
+        verdict = "fits" if e["fits"] else "does not fit"
+        line = c.memory_line(e)
+        lines.append(f"On the {e['gpu_name']}{what} {verdict}: {line[0].lower()}{line[1:]}")
+    lines.append(why)
     note = _reference_note(model)
     if note:
         lines.append(note)
@@ -947,20 +954,12 @@ def quantisation(query: Query, box: ToolBox) -> Draft | None:
     head = (f"**4-bit quantization: each weight is stored in about 4 bits instead of 16, so "
             f"{full['model_name']}'s weights take about {c.num(w4, 'GB')} (q4_k_m) instead of "
             f"{c.num(w16, 'GB')} in bf16.**")  # fmt: skip
-    lines = [head]
-    if found:
-        verdict = "fits" if four["fits"] else "does not fit"
-        line = c.memory_line(four)
-        lines.append(f"On the {four['gpu_name']}, q4_k_m {verdict}: {line[0].lower()}{line[1:]}")
-    lines.append(
+    why = (
         "Weights are grouped in small blocks, each stored as low-bit integers with a scale; "
         "the GPU turns them back into 16-bit numbers as it computes. Quality drops a little at "
         "4 bits and more below; decoding gets faster too, as fewer bytes are read per token."
     )
-    note = _reference_note(model)
-    if note:
-        lines.append(note)
-    return Draft("\n\n".join(lines))
+    return _with_fit(head, four if found else None, ", q4_k_m", why, model)
 
 
 def offload(query: Query, box: ToolBox) -> Draft | None:
