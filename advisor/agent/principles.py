@@ -81,6 +81,12 @@ def _decode(e: dict[str, Any]) -> float | None:
     return (e.get("decode_tokens_per_s") or {}).get("typical")
 
 
+def _draft(lines: list[str], model: ModelRef) -> Draft:
+    """The answer's paragraphs, with the note on a reference model when one stood in."""
+    note = _reference_note(model)
+    return Draft("\n\n".join([*lines, note] if note else lines))
+
+
 def _reference_note(model: ModelRef) -> str:
     if model is REFERENCE_MODEL:
         return f"Sized on {REFERENCE_MODEL.text}, as the question names no model."
@@ -155,10 +161,7 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
             "over the link."
         )
     parts = [head, why]
-    note = _reference_note(model)
-    if note:
-        parts.append(note)
-    return Draft("\n\n".join(parts))
+    return _draft(parts, model)
 
 
 # ---------------------------------------------------------------- NVLink pools memory?
@@ -295,10 +298,7 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
         "token is the time to stream the weights. Memory size decides what fits; bandwidth "
         "decides how fast it decodes; compute decides prompt processing and large batches."
     )
-    note = _reference_note(model)
-    if note:
-        lines.append(note)
-    return Draft("\n\n".join(lines))
+    return _draft(lines, model)
 
 
 # ---------------------------------------------------------------- same card? only more memory?
@@ -476,10 +476,7 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
         f" in {low} against {c.num(base['breakdown_gb']['weights'], 'GB')} in {high}, so fewer "
         "bytes per weight means more tokens per second, less what dequantising costs."
     )
-    note = _reference_note(model)
-    if note:
-        lines.append(note)
-    return Draft("\n\n".join(lines))
+    return _draft(lines, model)
 
 
 _PRECISIONS = re.compile(r"\b(fp8|int8|int4|fp4|nvfp4|mxfp4|4-?bit|8-?bit|awq|gptq|q4_k_m|q8_0)\b")
@@ -718,10 +715,7 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
             "clock, while generating tokens one at a time keeps most of its speed. Set it with "
             "nvidia-smi -pl and measure your own loss."
         )
-    note = _reference_note(model)
-    if note:
-        lines.append(note)
-    return Draft("\n\n".join(lines))
+    return _draft(lines, model)
 
 
 # ---------------------------------------------------------------- does it do bf16 / fp8 / tf32?
@@ -884,10 +878,7 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
         "per layer for a long prompt, which a narrow slot carries slowly. Splitting by layers "
         "(pipeline, or llama.cpp's default) sends far less between the cards."
     )
-    note = _reference_note(model)
-    if note:
-        lines.append(note)
-    return Draft("\n\n".join(lines))
+    return _draft(lines, model)
 
 
 # ---------------------------------------------------------------- context, quantisation, offload
@@ -933,10 +924,7 @@ def _with_fit(head: str, e: dict[str, Any] | None, what: str, why: str, model: M
         line = c.memory_line(e)
         lines.append(f"On the {e['gpu_name']}{what} {verdict}: {line[0].lower()}{line[1:]}")
     lines.append(why)
-    note = _reference_note(model)
-    if note:
-        lines.append(note)
-    return Draft("\n\n".join(lines))
+    return _draft(lines, model)
 
 
 def quantisation(query: Query, box: ToolBox) -> Draft | None:
