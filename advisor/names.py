@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 # Words that never tell two GPUs apart: "NVIDIA GeForce RTX 4090 GPU" is the "RTX 4090".
 _GPU_NOISE = {"nvidia", "geforce", "tesla", "amd", "instinct", "intel", "habana", "generation"}
@@ -15,6 +16,7 @@ _MODEL_SYNONYMS = (("stablediffusion", "sd"), ("flux.1", "flux"), ("flux1", "flu
 _MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "the", "a", "an"}
 
 
+@lru_cache(maxsize=1 << 16)  # the linker asks for the same spans' keys over and over
 def gpu_key(text: str) -> str:
     """'NVIDIA A100-SXM4-80GB' -> 'a100sxm480gb'; '80G' and '80 GB' both become '80gb'."""
     tokens = re.split(r"[^a-z0-9]+", text.lower())
@@ -30,6 +32,7 @@ def gpu_key(text: str) -> str:
     return "".join(kept)
 
 
+@lru_cache(maxsize=1 << 16)
 def model_key(text: str) -> str:
     """'meta-llama/Meta-Llama-3.1-8B-Instruct' and 'llama3.1:8b' -> 'llama3.18b'.
 

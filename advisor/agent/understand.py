@@ -931,14 +931,14 @@ def _train_options(low: str) -> tuple[tuple[str, object], ...]:
 def _affirmed(pattern: str, low: str) -> re.Match[str] | None:
     """The first match of `pattern` not negated just before ("no 8bit optimizer", "without
     deepspeed", "not vllm")."""
+    first = re.search(pattern, low)
+    if first is None or not _NEGATED.search(low[max(0, first.start() - 14) : first.start()]):
+        return first  # the common case: one search
     return next(
-        (
-            m
-            for m in re.finditer(pattern, low)
-            if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()])
-        ),
+        (m for m in re.finditer(pattern, low)
+         if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()])),
         None,
-    )
+    )  # fmt: skip
 
 
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
