@@ -474,9 +474,8 @@ def _pretraining_batch(
     # a checkpointing option the question states is kept
     tries = [args] if "checkpointing" in args else [{**args, "checkpointing": False}, args]
     for tried in tries:
-        found = box.call("solve", {**{k: v for k, v in tried.items() if k in _SOLVE_ARGS and
-                                      k != "batch"}, "target": "max_batch"})  # fmt: skip
-        most = found.get("solution") if "error" not in found else None
+        found = _max_batch(box, tried)
+        most = found["solution"] if found else None
         if most and (most >= PRETRAIN_MIN_BATCH or tried is tries[-1]) and most >= 2:
             batch = 2 ** int(math.log2(min(int(most), PRETRAIN_MAX_BATCH)))
             fuller = box.call("estimate", {**tried, "batch": batch})
@@ -493,13 +492,18 @@ def _largest_batch(
         return None
     if e["workload"] == "inference":
         return None
-    args = estimate_args(query, e["gpu"], e["num_gpus"], model)
-    found = box.call("solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS and
-                                  k != "batch"}, "target": "max_batch"})  # fmt: skip
-    if "error" in found or not found.get("solution"):
+    found = _max_batch(box, estimate_args(query, e["gpu"], e["num_gpus"], model))
+    if found is None:
         return None
     estimate = found["estimate"]
     return estimate if estimate.get("fits") else None
+
+
+def _max_batch(box: ToolBox, args: dict[str, Any]) -> dict[str, Any] | None:
+    """The solve tool's largest batch for an estimate's arguments; None when nothing fits."""
+    found = box.call("solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS and
+                                  k != "batch"}, "target": "max_batch"})  # fmt: skip
+    return found if "error" not in found and found.get("solution") else None
 
 
 def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:

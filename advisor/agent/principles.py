@@ -38,9 +38,25 @@ def _one_gpu(query: Query) -> bool:
     return any(gpu_choices(g) for g in query.gpus)
 
 
+def _gpus_named(query: Query) -> list[str]:
+    """The first variant of each GPU named, once each."""
+    return list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
+
+
+def _named_model(query: Query) -> ModelRef | None:
+    """The first LLM the question names (by name or by size), if any."""
+    named = [m for m in query.models if m.family in (None, "llm") and (m.ids or m.size_b)]
+    return named[0] if named else None
+
+
 def _same_gpu(query: Query) -> bool:
     """One kind of GPU, whatever the count ("two 3090s", "a second 3090")."""
-    return len({gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)}) == 1
+    return len(_gpus_named(query)) == 1
+
+
+def _several(query: Query) -> bool:
+    """More than one GPU in the job ("two 3090s", "4x a100", "on 8 gpus")."""
+    return any((g.count or 1) > 1 for g in query.gpus) or (query.num_gpus or 1) > 1
 
 
 def _link_only(query: Query) -> bool:
@@ -73,8 +89,7 @@ def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
 
 
 def _model(query: Query) -> ModelRef:
-    named = [m for m in query.models if m.family in (None, "llm") and (m.ids or m.size_b)]
-    return named[0] if named else REFERENCE_MODEL
+    return _named_model(query) or REFERENCE_MODEL
 
 
 def _decode(e: dict[str, Any]) -> float | None:
@@ -401,8 +416,7 @@ def pcie_generation(query: Query, box: ToolBox) -> Draft | None:
     said = re.findall(r"\bgen ?([3-6])\b|\bpcie ?([3-6])(?:\.0)?\b|\b([3-6])\.0\b", low)
     gens = sorted({int(g) for group in said for g in group if g})
     width = re.search(r"\bx(1|2|4|8)\b", low)
-    several = any((ref.count or 1) > 1 for ref in query.gpus) or (query.num_gpus or 1) > 1
-    if several or len(query.gpus) > 1:
+    if _several(query) or len(query.gpus) > 1:
         return None  # GPUs talking to each other: the link question (intents: link)
     lanes = {"lanes": int(width.group(1))} if width else {}
     links = box.call("pcie_links", {"gens": gens or [3, 4, 5], **lanes})
@@ -646,10 +660,6 @@ def _watts(low: str) -> float | None:
 # ---------------------------------------------------------------- a power cap, a lower-power model
 
 
-def _gpus_named(query: Query) -> list[str]:
-    return list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
-
-
 def power_limit(query: Query, box: ToolBox) -> Draft | None:
     """ "Can I power-limit my 3090 to 250 W without losing token speed?", "is the 300 W Max-Q
     half as fast as the 600 W card?": decode follows bandwidth, which power does not change;
@@ -833,8 +843,7 @@ def compute_bound(query: Query, box: ToolBox) -> Draft | None:
 
 
 def _narrow_slot(query: Query) -> bool:
-    several = any((g.count or 1) > 1 for g in query.gpus) or (query.num_gpus or 1) > 1
-    return bool(several and query.interconnect and "-x" in query.interconnect)
+    return bool(_several(query) and query.interconnect and "-x" in query.interconnect)
 
 
 def slot_width(query: Query, box: ToolBox) -> Draft | None:
@@ -882,11 +891,6 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
 
 
 # ---------------------------------------------------------------- context, quantisation, offload
-
-
-def _named_model(query: Query) -> ModelRef | None:
-    named = [m for m in query.models if m.family in (None, "llm") and (m.ids or m.size_b)]
-    return named[0] if named else None
 
 
 def context_memory(query: Query, box: ToolBox) -> Draft | None:

@@ -47,7 +47,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     else:
         draft = INTENTS[query.intent].handler(query, box)
         draft.text = _pick_first(query, _yes_or_no_first(query, draft.text))
-    if query.intent in _SHEET_INTENTS or (principle and draft is not None and query.gpus):
+    if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
     for model in query.models:
@@ -74,15 +74,14 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
     for ref in query.gpus[:MAX_SHEETS]:
         if len(ref.ids) != 1:
             continue
-        sheet = box.call("gpu_specs", {"gpu": ref.ids[0]})
+        count = ref.count or 1
+        sheet = box.call("gpu_specs", {"gpu": ref.ids[0], "num_gpus": count})
         if "error" in sheet:
             continue
         line = c.sheet_summary(sheet)
         figures = [c.num(sheet["memory_gb"], "GB"), c.num(sheet["bandwidth_gbs"], "GB/s")]
-        count = ref.count or 1
         if count > 1:  # "two 3090s": what they hold together
-            totals = box.call("gpu_specs", {"gpu": ref.ids[0], "num_gpus": count})
-            memory = (totals.get("totals") or {}).get("memory_gb")
+            memory = (sheet.get("totals") or {}).get("memory_gb")
             if memory:
                 line += (f" {count} x {c.num(sheet['memory_gb'], 'GB')} = "
                          f"{c.num(memory, 'GB')} of memory in all.")  # fmt: skip

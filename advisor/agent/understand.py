@@ -954,11 +954,7 @@ _NEGATED = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than)\s+(?
 
 def _said(low: str, name: str) -> bool:
     """Whether the words ask for this kind of job (not "(not lora)", "without lora")."""
-    for pattern in WORKLOAD_KINDS[name].words:
-        for m in re.finditer(pattern, low):
-            if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()]):
-                return True
-    return False
+    return any(_affirmed(pattern, low) for pattern in WORKLOAD_KINDS[name].words)
 
 
 def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str | None:
