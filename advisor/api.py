@@ -92,7 +92,7 @@ class Advisor:
             if self._graph is None:
                 from advisor.agent.graph import build
 
-                self._graph = build(self._conversations().saver)
+                self._graph = build()
             return self._graph
 
     def _conversations(self) -> Conversations:
@@ -134,8 +134,8 @@ class Advisor:
         self, question: str, thread_id: str | None, engine: str | None, emit: Any
     ) -> tuple[Answer, int]:
         """The answer and its turn number in the thread (0 for the first)."""
-        from advisor.agent.graph import Turn
         from advisor.agent.toolbox import ToolBox
+        from advisor.agent.turn import Turn
 
         text = _clean(question)
         chosen = _engine(engine) if engine else self.engine
@@ -153,8 +153,9 @@ class Advisor:
                 )
                 chosen = "rules"
         thread = thread_id or uuid.uuid4().hex
+        earlier = self._conversations().turns.turns(thread) if thread_id else []
         try:
-            self._turn(text, chosen, thread, turn)
+            self._turn(text, chosen, turn, earlier)
         except Exception as exc:
             if chosen == "rules":
                 raise
@@ -164,16 +165,27 @@ class Advisor:
             )
             box.reset()
             turn = Turn(box=box)
-            self._turn(text, "rules", thread, turn)
+            self._turn(text, "rules", turn, earlier)
         answer = self._answer(text, turn, thread, warnings, started)
-        # recorded after the checkpointer committed the turn: a crash before this loses only
-        # this answer's record, never an earlier turn
-        number = self._conversations().turns.add(thread, text, answer.to_dict())
+        # one record per turn, in one transaction: the answer and what the next turn inherits
+        # (a crash before it loses this answer only, never an earlier turn)
+        assert turn.query is not None
+        context = turn.query.context_dict()
+        number = self._conversations().turns.add(thread, text, answer.to_dict(), context)
         return answer, number
 
-    def _turn(self, question: str, engine: str, thread: str, turn: Any) -> None:
-        config = {"configurable": {"thread_id": thread, "turn": turn}}
-        self._get_graph().invoke({"question": question, "engine": engine}, config)
+    def _turn(self, question: str, engine: str, turn: Any, earlier: list[dict[str, Any]]) -> None:
+        """Answer with `engine`; `earlier` are the thread's answered turns, oldest first."""
+        from advisor.agent.turn import answer_by_rules, plan
+
+        context = earlier[-1]["context"] if earlier else None
+        if engine == "rules":  # the two steps alone: no graph, no LangChain to import
+            plan(turn, question, context)
+            answer_by_rules(turn)
+            return
+        state = {"question": question, "engine": engine, "context": context,
+                 "history": _history(earlier)}  # fmt: skip
+        self._get_graph().invoke(state, {"configurable": {"turn": turn}})
 
     def _answer(
         self, question: str, turn: Any, thread: str, warnings: list[str], started: float
@@ -264,8 +276,11 @@ class Advisor:
 
     def warm_up(self) -> None:
         """Load the index (building it if there is none), the embedding model, the catalog and the
-        conversation store now, so that a server's first answer is as quick as the rest."""
-        self._get_graph()
+        conversation store (and an LLM engine's graph) now, so that a server's first answer is as
+        quick as the rest."""
+        self._conversations()
+        if self.engine != "rules":
+            self._get_graph()
         # one search loads the embedding model, one estimate the catalog and the price table;
         # tools run outside any thread, so nothing is recorded
         self.tool("search_corpus", {"query": "GPU memory bandwidth", "k": 1})
@@ -305,12 +320,12 @@ class Advisor:
 
     def history(self, thread_id: str) -> list[dict[str, str]]:
         """The questions and answers of a thread so far."""
-        state = self._get_graph().get_state({"configurable": {"thread_id": thread_id}})
-        return list(state.values.get("history", [])) if state else []
+        return _history(self._conversations().turns.turns(_thread(thread_id)))
 
     def turns(self, thread_id: str) -> list[dict[str, Any]]:
         """Every answered turn of a thread, oldest first: {"turn", "question", "answer" (the
-        Answer's JSON), "asked_at", "feedback" ({"rating", "note"} or None)}."""
+        Answer's JSON), "context" (what the next turn inherits: the question as understood),
+        "asked_at", "feedback" ({"rating", "note"} or None)}."""
         return self._conversations().turns.turns(_thread(thread_id))
 
     def feedback(self, thread_id: str, turn: int, rating: str, note: str = "") -> None:
@@ -326,6 +341,10 @@ class Advisor:
         calculation receipts (tool calls: inputs and results), the sources and the feedback."""
         thread = _thread(thread_id)
         return conversation_markdown(thread, self.turns(thread))
+
+
+def _history(turns: list[dict[str, Any]]) -> list[dict[str, str]]:
+    return [{"q": t["question"], "a": t["answer"]["answer"][:2000]} for t in turns]
 
 
 def workload_families() -> list[dict[str, Any]]:

@@ -1,14 +1,15 @@
-"""Where conversations are kept: LangGraph's checkpointer (what the next turn needs: the last
-turn's entities and the recent questions and answers) and, beside it in the same database, the
-record of every answered turn (the whole answer with its receipts and sources) and its feedback.
+"""Where conversations are kept: the record of every answered turn (the whole answer with its
+receipts and sources, and the entities the next turn inherits, for "and the A4000?") and its
+feedback. The next turn reads what it needs (the last turn's entities, the recent questions and
+answers) from these records.
 
     memory       the Python API's default: this process only
     SQLite       a file: the CLI's and the servers' default (threads.sqlite in the data home)
     PostgreSQL   a postgresql:// URL (ADVISOR_DATABASE_URL): workers on several hosts share
-                 every thread, through LangGraph's Postgres checkpointer
+                 every thread
 
-A turn is recorded after the checkpointer has committed it, each in its own transaction, so a
-worker killed mid-answer loses that answer only, never an earlier turn.
+Each turn is recorded in its own transaction, once answered, so a worker killed mid-answer loses
+that answer only, never an earlier turn.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ _FEEDBACK = """INSERT INTO advisor_feedback (thread_id, turn, rating, note, give
     rating = excluded.rating, note = excluded.note, given_at = excluded.given_at"""
 
 
+_CONTEXT = "_context"  # the key, in the stored answer's JSON, of what the next turn inherits
+
+
+def _answer_and_context(text: str) -> dict[str, Any]:
+    answer = json.loads(text)
+    return {"answer": answer, "context": answer.pop(_CONTEXT, None)}
+
+
 class StoreUnavailable(AdvisorError):
     """The conversation database cannot be reached or set up."""
 
@@ -58,7 +67,9 @@ class StoreUnavailable(AdvisorError):
 class TurnStore(Protocol):
     """The record of a conversation's answered turns and their feedback."""
 
-    def add(self, thread_id: str, question: str, answer: dict[str, Any]) -> int: ...
+    def add(
+        self, thread_id: str, question: str, answer: dict[str, Any], context: dict[str, Any]
+    ) -> int: ...
 
     def turns(self, thread_id: str) -> list[dict[str, Any]]: ...
 
@@ -67,9 +78,8 @@ class TurnStore(Protocol):
 
 @dataclass
 class Conversations:
-    """A checkpointer for the agent's graph and the turn record, kept in one place."""
+    """The turn record and where it is kept."""
 
-    saver: Any
     turns: TurnStore
     where: str  # for messages: "memory", a file path, or the database without its password
     close: Callable[[], None] = lambda: None  # frees the connections (a pool's threads too)
@@ -103,11 +113,14 @@ class MemoryTurns:
         self._lock = threading.Lock()
         self._threads: dict[str, list[dict[str, Any]]] = {}
 
-    def add(self, thread_id: str, question: str, answer: dict[str, Any]) -> int:
+    def add(
+        self, thread_id: str, question: str, answer: dict[str, Any], context: dict[str, Any]
+    ) -> int:
         with self._lock:
             turns = self._threads.setdefault(thread_id, [])
             record = {"question": question, "answer": json.loads(json.dumps(answer)),
-                      "asked_at": _now(), "feedback": None}  # fmt: skip
+                      "context": json.loads(json.dumps(context)), "asked_at": _now(),
+                      "feedback": None}  # fmt: skip
             turns.append({"turn": len(turns), **record})
             return len(turns) - 1
 
@@ -124,7 +137,7 @@ class MemoryTurns:
 
 
 class SqlTurns:
-    """Turns in SQL tables beside the checkpointer's: SQLite or PostgreSQL (one dialect: the
+    """Turns in SQL tables: SQLite or PostgreSQL (one dialect: the
     statements are written with ? and translated for psycopg)."""
 
     def __init__(
@@ -143,8 +156,10 @@ class SqlTurns:
             for table in _TABLES:
                 conn.execute(table)
 
-    def add(self, thread_id: str, question: str, answer: dict[str, Any]) -> int:
-        text = json.dumps(answer)
+    def add(
+        self, thread_id: str, question: str, answer: dict[str, Any], context: dict[str, Any]
+    ) -> int:
+        text = json.dumps({**answer, _CONTEXT: context})  # one column: the schema stays as it was
         for attempt in range(5):
             try:
                 with self._connect() as conn:
@@ -162,7 +177,7 @@ class SqlTurns:
         with self._connect() as conn:
             rows = conn.execute(self._sql(_TURNS), (thread_id,)).fetchall()
         return [
-            {"turn": int(r[0]), "question": r[1], "answer": json.loads(r[2]), "asked_at": r[3],
+            {"turn": int(r[0]), "question": r[1], **_answer_and_context(r[2]), "asked_at": r[3],
              "feedback": {"rating": r[4], "note": r[5], "given_at": r[6]} if r[4] else None}
             for r in rows
         ]  # fmt: skip
@@ -185,9 +200,7 @@ def open_conversations(where: str | Path | None) -> Conversations:
     """None or "memory": this process; "sqlite": threads.sqlite in the data home; a
     postgresql:// URL: that database; any other text or path: that SQLite file."""
     if where is None or where == "memory":
-        from langgraph.checkpoint.memory import InMemorySaver
-
-        return Conversations(InMemorySaver(), MemoryTurns(), "memory")
+        return Conversations(MemoryTurns(), "memory")
     if is_database_url(where):
         return _postgres(str(where))
     from advisor.config import data_home
@@ -196,14 +209,11 @@ def open_conversations(where: str | Path | None) -> Conversations:
 
 
 def _sqlite(path: Path) -> Conversations:
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        saver_conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         # WAL: several processes (API workers) read while one writes, without "database is locked"
-        saver_conn.execute("PRAGMA journal_mode=WAL")
-        turns_conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
     except (OSError, sqlite3.Error) as exc:
         raise StoreUnavailable(
             f"Cannot open the conversation file {path} ({exc}); set ADVISOR_CHECKPOINT to a "
@@ -213,17 +223,12 @@ def _sqlite(path: Path) -> Conversations:
 
     @contextmanager
     def connect() -> Iterator[sqlite3.Connection]:
-        with lock, turns_conn:  # one statement group at a time, committed as a transaction
-            yield turns_conn
+        with lock, conn:  # one statement group at a time, committed as a transaction
+            yield conn
 
     turns = SqlTurns(connect, postgres=False, conflict=sqlite3.IntegrityError)
     turns.setup()
-
-    def close() -> None:
-        saver_conn.close()
-        turns_conn.close()
-
-    return Conversations(SqliteSaver(saver_conn), turns, str(path), close)
+    return Conversations(turns, str(path), conn.close)
 
 
 def redacted(url: str) -> str:
@@ -239,9 +244,8 @@ def redacted(url: str) -> str:
 
 
 def _take_setup_lock(conn: Any) -> None:
-    """The setup lock (freed when the connection closes). Polled, not waited for: the saver's
-    migrations build indexes CONCURRENTLY, which wait for every open transaction, a blocked
-    pg_advisory_lock call included, and the server then reports a deadlock."""
+    """The setup lock (freed when the connection closes): two workers creating the tables at
+    once would otherwise collide on PostgreSQL's catalog."""
     import time
 
     deadline = time.monotonic() + 60
@@ -254,8 +258,6 @@ def _take_setup_lock(conn: Any) -> None:
 def _postgres(url: str) -> Conversations:
     try:
         import psycopg
-        from langgraph.checkpoint.postgres import PostgresSaver
-        from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
     except ImportError as exc:
         raise StoreUnavailable(
@@ -263,13 +265,11 @@ def _postgres(url: str) -> Conversations:
             "(pip install 'gpu-advisor[postgres]')."
         ) from None
     where = redacted(url)
-    # the settings LangGraph's saver needs: autocommit (it commits itself), dict rows, and no
-    # server-side prepared statements (safe behind a pooler such as PgBouncer)
-    kwargs = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    # no server-side prepared statements: safe behind a pooler such as PgBouncer
+    kwargs = {"autocommit": True, "prepare_threshold": 0}
     try:
         with psycopg.connect(url, autocommit=True, connect_timeout=10) as setup:
             _take_setup_lock(setup)
-            PostgresSaver(setup).setup()  # type: ignore[arg-type]
             for table in _TABLES:
                 setup.execute(table)
         pool = ConnectionPool(url, kwargs=kwargs, min_size=1, max_size=8, open=True,
@@ -284,20 +284,7 @@ def _postgres(url: str) -> Conversations:
     @contextmanager
     def connect() -> Iterator[Any]:
         with pool.connection() as conn, conn.transaction():
-            yield _TupleRows(conn)
+            yield conn
 
     turns = SqlTurns(connect, postgres=True, conflict=psycopg.errors.UniqueViolation)
-    return Conversations(PostgresSaver(pool), turns, where, pool.close)  # type: ignore[arg-type]
-
-
-class _TupleRows:
-    """A pooled connection (dict rows, for the saver) that gives the turn store tuples."""
-
-    def __init__(self, conn: Any) -> None:
-        self._conn = conn
-
-    def execute(self, statement: str, params: tuple[Any, ...] = ()) -> Any:
-        from psycopg.rows import tuple_row
-
-        cursor = self._conn.cursor(row_factory=tuple_row)
-        return cursor.execute(statement, params)
+    return Conversations(turns, where, pool.close)

@@ -46,7 +46,11 @@ def test_each_answered_turn_is_recorded_with_its_answer(
     turns = advisor.turns(thread)
     assert [t["turn"] for t in turns] == [0, 1]
     assert [t["question"] for t in turns] == ["Can I run Llama-3-8B on an L4?", "and the A10G?"]
+    contexts = [t["context"] for t in turns]
     assert turns[0]["answer"] == first.to_dict() and turns[1]["answer"] == second.to_dict()
+    # the record keeps what the next turn inherits: the follow-up kept the model, changed the GPU
+    assert [m["ids"] for m in contexts[1]["models"]] == [m["ids"] for m in contexts[0]["models"]]
+    assert contexts[0]["gpus"][0]["ids"] != contexts[1]["gpus"][0]["ids"]
     assert turns[1]["asked_at"].endswith("UTC") and turns[1]["feedback"] is None
     assert advisor.turns("never-asked") == []
 
@@ -160,7 +164,7 @@ def test_turns_that_land_at_once_get_distinct_numbers(
 
     def add(n: int) -> None:
         barrier.wait()
-        got.append(stores[n % 4].add(thread, f"q{n}", {"answer": f"a{n}"}))
+        got.append(stores[n % 4].add(thread, f"q{n}", {"answer": f"a{n}"}, {"models": []}))
 
     workers = [threading.Thread(target=add, args=(n,)) for n in range(8)]
     for w in workers:

@@ -1,24 +1,21 @@
-"""The agent as a LangGraph graph: one turn of a conversation, for every engine.
+"""The LLM engines as a LangGraph graph: one turn of a conversation.
 
-    plan -> rules ------------------------------------------> finish
-         -> llm <-> tools -> write -> guard -> finish
+    plan -> llm <-> tools -> write -> guard -> end
                                            -> write (once more, the offending numbers named)
                                            -> rules (fallback, with a warning)
 
-The checkpointer keeps, per thread_id, what the next turn needs: the entities of the last turn
-(for "and the A4000?") and the recent questions and answers. Everything of the turn itself (the
-tool record, the model's messages) lives in a Turn object passed through the run's config.
+The input carries what the thread's earlier turns left (advisor.threads keeps them): the entities
+of the last turn (for "and the A4000?") and the recent questions and answers. Everything of the
+turn itself (the tool record, the model's messages) lives in a Turn (turn.py) passed through the
+run's config. The rules engine runs turn.py's two steps without this graph.
 """
 
 from __future__ import annotations
 
-import operator
 import re
-from dataclasses import dataclass, field
-from typing import Annotated, Any, TypedDict
+from typing import Any, TypedDict
 
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
@@ -26,11 +23,10 @@ from advisor.agent import rules
 from advisor.agent.guard import Number, read_numbers, read_verdict
 from advisor.agent.intents import INTENTS
 from advisor.agent.prompting import QUESTION_ONLY, entities, view, with_question_defaults
-from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import understand
+from advisor.agent.turn import Turn, answer_by_rules
+from advisor.agent.turn import plan as understand_question
 from advisor.answer import Citation
-from advisor.catalog import load_catalog
 
 HISTORY_TURNS = 3
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -52,25 +48,8 @@ recommend_gpus to pick a GPU, prices for rental prices, search_corpus for explan
 class TurnState(TypedDict, total=False):
     question: str
     engine: str
-    context: dict[str, Any]  # entities of the last turn, inherited by follow-ups
-    history: Annotated[list[dict[str, str]], operator.add]  # {"q", "a"} per turn
-    text: str
-
-
-@dataclass
-class Turn:
-    """What one turn builds up: the parsed query, the tool record, the model's messages."""
-
-    box: ToolBox
-    model: BaseChatModel | None = None
-    query: Query | None = None
-    messages: list[BaseMessage] = field(default_factory=list)
-    draft: rules.Draft | None = None
-    rounds: int = 0
-    attempts: int = 0
-    problem: str | None = None  # why the last written answer was refused, told to the model
-    warnings: list[str] = field(default_factory=list)
-    engine_used: str = "rules"
+    context: dict[str, Any] | None  # entities of the last turn, inherited by follow-ups
+    history: list[dict[str, str]]  # {"q", "a"} per earlier turn
 
 
 def _turn(config: RunnableConfig) -> Turn:
@@ -81,15 +60,7 @@ def _turn(config: RunnableConfig) -> Turn:
 
 
 def plan(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
-    turn = _turn(config)
-    turn.query = understand(state["question"], load_catalog(), state.get("context"))
-    return {}
-
-
-def rules_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
-    turn = _turn(config)
-    assert turn.query is not None
-    turn.draft = rules.answer(turn.query, turn.box)
+    understand_question(_turn(config), state["question"], state.get("context"))
     return {}
 
 
@@ -219,24 +190,11 @@ def fallback_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     )
     turn.box.reset()
     turn.engine_used = "rules"
-    return rules_node(state, config)
-
-
-def finish(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
-    turn = _turn(config)
-    assert turn.draft is not None and turn.query is not None
-    return {
-        "text": turn.draft.text,
-        "context": turn.query.context_dict(),
-        "history": [{"q": state["question"], "a": turn.draft.text[:2000]}],
-    }
+    answer_by_rules(turn)
+    return {}
 
 
 # ---------------------------------------------------------------- routing
-
-
-def _after_plan(state: TurnState) -> str:
-    return "rules" if state["engine"] == "rules" else "llm"
 
 
 def _after_llm(state: TurnState, config: RunnableConfig) -> str:
@@ -255,33 +213,29 @@ def _after_tools(state: TurnState, config: RunnableConfig) -> str:
 def _after_guard(state: TurnState, config: RunnableConfig) -> str:
     turn = _turn(config)
     if turn.problem is None:
-        return "finish"
+        return END
     return "write" if turn.attempts < 2 else "fallback"
 
 
-def build(checkpointer: Any = None) -> Any:
+def build() -> Any:
     graph = StateGraph(TurnState)
     for name, node in (
         ("plan", plan),
-        ("rules", rules_node),
         ("llm", llm_node),
         ("tools", tools_node),
         ("write", write_node),
         ("guard", guard_node),
         ("fallback", fallback_node),
-        ("finish", finish),
     ):
         graph.add_node(name, node)
     graph.add_edge(START, "plan")
-    graph.add_conditional_edges("plan", _after_plan, ["rules", "llm"])
-    graph.add_edge("rules", "finish")
+    graph.add_edge("plan", "llm")
     graph.add_conditional_edges("llm", _after_llm, ["tools", "write"])
     graph.add_conditional_edges("tools", _after_tools, ["llm", "write"])
     graph.add_edge("write", "guard")
-    graph.add_conditional_edges("guard", _after_guard, ["finish", "write", "fallback"])
-    graph.add_edge("fallback", "finish")
-    graph.add_edge("finish", END)
-    return graph.compile(checkpointer=checkpointer)
+    graph.add_conditional_edges("guard", _after_guard, [END, "write", "fallback"])
+    graph.add_edge("fallback", END)
+    return graph.compile()
 
 
 def _contradictions(text: str) -> list[str]:

@@ -132,7 +132,7 @@ class Query:
         return replace(self, **changes)
 
     def context_dict(self) -> dict[str, Any]:
-        """What the next turn of the conversation may inherit (kept by the checkpointer)."""
+        """What the next turn of the conversation may inherit (kept with the turn's record)."""
         data = {k: v for k, v in asdict(self).items() if k not in ("text", "notes", "also")}
         data["gpus"] = [asdict(g) for g in self.gpus]
         data["models"] = [asdict(m) for m in self.models]

@@ -1,0 +1,50 @@
+"""One turn of a conversation: what it builds up, and the two steps every engine shares.
+
+    understand (the question, with what the thread's last turn left) -> Turn.query
+    answer by the rules engine                                       -> Turn.draft
+
+The rules engine runs these two steps and nothing else. The LLM engines run them as nodes of the
+LangGraph graph (graph.py), which adds the model, its tool calls and the guard; that graph (and
+LangChain) is imported only when an LLM engine answers, so a rules answer starts quickly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from advisor.agent import rules
+from advisor.agent.query import Query
+from advisor.agent.toolbox import ToolBox
+from advisor.agent.understand import understand
+from advisor.catalog import load_catalog
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langchain_core.messages import BaseMessage
+
+
+@dataclass
+class Turn:
+    """What one turn builds up: the parsed query, the tool record, the model's messages."""
+
+    box: ToolBox
+    model: BaseChatModel | None = None
+    query: Query | None = None
+    messages: list[BaseMessage] = field(default_factory=list)
+    draft: rules.Draft | None = None
+    rounds: int = 0
+    attempts: int = 0
+    problem: str | None = None  # why the last written answer was refused, told to the model
+    warnings: list[str] = field(default_factory=list)
+    engine_used: str = "rules"
+
+
+def plan(turn: Turn, question: str, context: dict[str, Any] | None) -> None:
+    """Understand the question; `context` is what the thread's last turn left (its entities)."""
+    turn.query = understand(question, load_catalog(), context)
+
+
+def answer_by_rules(turn: Turn) -> None:
+    assert turn.query is not None
+    turn.draft = rules.answer(turn.query, turn.box)
