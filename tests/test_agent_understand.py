@@ -669,3 +669,62 @@ def test_a_size_only_one_model_has_is_that_model(catalog: Catalog) -> None:
 )  # fmt: skip
 def test_deadlines_and_other_languages_ask_how_long(catalog: Catalog, question: str) -> None:
     assert understand(question, catalog).intent == "train_time"
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        # a price or "used" beside a fit or a speed choice is not a purchase question
+        ("picked up a second-hand a6000 for $3k, can it hold mixtral 8x7b at q4?", "fit"),
+        ("rtx 3090 vs rx 7900 xtx, same $800 used, which one gets more tok/s on qwen 14b?",
+         "compare"),
+        ("a4500 or a5000 for the same monthly price, which trains resnet-50 quicker?", "compare"),
+        ("would it run gemma 2 9b in fp16, or do we need to budget for a bigger card? it's an l4",
+         "fit"),
+        ("we'd rather not buy anything: does our 2x a40 box fit llama 3.1 70b in fp8?", "fit"),
+        # hellos and questions about the advisor with nothing to compute
+        ("heya, what kinds of questions can you answer?", "greeting"),
+        ("sup", "greeting"),
+        ("hi, my excel macro takes an hour, why is vba so slow?", "out_of_scope"),
+        ("write me a bash script that emails me when my 4090 hits 80C", "out_of_scope"),
+        # "spend" of time is no money question
+        ("i spend most of my week in notebooks. can an a2000 12gb hold phi-3 medium?", "fit"),
+    ],
+)  # fmt: skip
+def test_money_words_beside_another_question(catalog: Catalog, question: str, intent: str) -> None:
+    assert understand(question, catalog).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("--per_device_train_batch_size 16 --num_train_epochs 2 bert-large, a100", "batch", 16),
+        ("--per_device_train_batch_size 16 --num_train_epochs 2 bert-large, a100", "epochs", 2),
+        ("epochs: 4\nbatch_size: 64\nvit-b/16 on 2x l40s, how long", "batch", 64),
+        ("qlora mistral 7b, 5k rows 2ep on a 3090, time?", "epochs", 2),
+        ("vllm serve with --max-num-seqs 128 on an h100", "batch", 128),
+        ("how many concurrent 16k-token chats fit on an a100 80gb with llama 3 8b", "context",
+         16384),
+        ("how many concurrent 16k-token chats fit on an a100 80gb with llama 3 8b", "target",
+         "max_batch"),
+        ("--max_seq_length 512 roberta-base on a t4, hours?", "target", None),
+        ("biggest per-device batch before OOM for vit-l on a 4090?", "target", "max_batch"),
+    ],
+)  # fmt: skip
+def test_config_flags_and_lengths(catalog: Catalog, question: str, field: str, value: Any) -> None:
+    assert getattr(understand(question, catalog), field) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("my work laptop has a 3070 in it, can it do sd 1.5?", {"rtx-3070-laptop"}),
+        ("laptop w/ 4080 (12gb) - qwen 7b q8 ok?", {"rtx-4080-laptop"}),
+        ("laptop and a desktop 4070 at home, which for llama?", {"rtx-4070"}),
+        ("my laptop can't do it so i use a t4 in colab", {"t4"}),
+    ],
+)  # fmt: skip
+def test_a_laptop_in_the_message_means_the_laptop_gpu(
+    catalog: Catalog, question: str, ids: set[str]
+) -> None:
+    assert set(understand(question, catalog).gpus[0].ids) == ids

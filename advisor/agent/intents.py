@@ -105,6 +105,12 @@ _NOT_OURS = _cues(
     r"|\b(?:amd|nvidia|nvda|intel|amzn|tsmc) (?:stock|shares)\b",
     r"\bbook (?:me|us)\b|\breserve (?:me|us)\b|\blaunch (?:me|us) an?\b",
 )
+# code to write is no GPU question, whatever GPU it names ("write me a script that pings me
+# when a 3090 drops under $600")
+_CODE_ASKED = _cues(
+    r"\b(?:write|code|make|build|give) (?:me |us )?an? (?:\w+ ){0,2}(?:script|program|bot|app"
+    r"|scraper|function|cron ?job)\b"
+)
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
 _GAMING = re.compile(r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b")
 _ML = re.compile(
@@ -129,6 +135,16 @@ _GREETING = re.compile(  # one or more social phrases and nothing else
     r"|nice|ok(?:ay)?|got it|that helped(?: a lot)?|that was helpful|much appreciated"
     r"|appreciate it)(?:\s+\w+)?\W*)+"
 )
+# a hello, or a question about the advisor itself, in a message that names nothing to compute:
+# "yo whats good, just found this", "could you tell me what sorts of questions you can help with"
+_HELLO = _cues(
+    r"^\W*(?:hi|hello|hey|yo|sup|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))\b",
+    r"^\W*(?:what'?s|whats) (?:up|good)\b",
+)
+_ABOUT_YOU = _cues(
+    r"\bwhat (?:sorts?|kinds?|types?) of (?:questions|things)\b",
+    r"\b(?:what|how) (?:can|could) you (?:help|do|answer)\b|\bare you able to help\b",
+)
 # a keyboard row mashed: "asdfghjkl", "qwerty"
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(
@@ -139,9 +155,6 @@ _BUY = _cues(
     r"\bpurchas\w*",
     r"\bbuilding a\b",
     r"\bbuild (?:a|my|our)\b",
-    USED_ADJECTIVE,
-    r"\bsecond[- ]hand\b",
-    r"\bebay\b",
     r"\bmsrp\b",
     r"\brrp\b",
     r"\blist price\b",
@@ -150,6 +163,35 @@ _BUY = _cues(
     r"\bupgrade to\b",
     r"\bworth (?:it|buying)\b",
     r"\bown (?:the|our|my)? ?hardware\b",
+)
+# a card bought or offered second-hand: a purchase question only when no fit or choice is asked
+# ("found a used 3090 for $650, will that run a 70b": a fit question about that card)
+_SECOND_HAND = _cues(USED_ADJECTIVE, r"\bsecond[- ]hand\b", r"\bebay\b")
+# "what does NVLink actually buy us": what it gives, not a purchase
+_BUY_IDIOM = re.compile(r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))")
+# a fit asked in so many words: "will that let me run", "can exllamav2 load", "does this OOM"
+_FIT_ASKED = _cues(
+    r"\bfit\w*\b",
+    r"\boom\b|\bout of memory\b|\bspill\w*\b",
+    r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ )?(?:let me |be able"
+    r" to )?(?:run|load|hold|handle|serve)\b",
+)
+# one of several named GPUs asked for on speed or capability: "which one pushes more tok/s",
+# "which finishes sooner", "is it really as fast as"; "which is cheaper" stays a money question
+_CHOICE_ASKED = _cues(
+    r"\bwhich (?:\w+ ){0,2}(?:pushes|gets|runs|finishes|trains|generates|serves|gives)\b",
+    r"\b(?:as|just as) (?:fast|good|quick) as\b",
+    r"\bfaster\b|\bsooner\b|\bquicker\b",
+    r"\bmore (?:tok\w*|throughput|speed|capability|performance)\b",
+    r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
+)
+_MONEY_CHOICE = _cues(r"\bcheap\w*", r"\bexpensive\b", r"\bcosts? less\b", r"\bgrab\b", r"\bbuy\b")
+# the money itself asked: "how much", "what would that cost", "the monthly bill"
+_COST_ASKED = _cues(
+    r"\bhow much\b",
+    r"\bwhat (?:would|will|does|did|do) (?:\w+ ){0,3}cost\b",
+    r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?",
+    r"\bbill\b|\bspend\b",
 )
 _RENT = _cues(
     r"\brent\w*",
@@ -184,7 +226,7 @@ _HOW_LONG = _cues(
     r"\beta\b",
     r"\bgpu[- ]hours\b",
     r"\b(?!these\b|those\b|some\b)\w+[- ]days\b",
-    r"\bhours\?",
+    r"\b(?:hours|hrs|minutes|mins)\?",
     r"\bestimate\b",
     r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
     r"\btime\s*\?",
@@ -200,7 +242,7 @@ _MONEY = _cues(
     r"\bprices?\b",
     r"\bpricing\b",
     r"\bbill\b",
-    r"\bspend\b",
+    r"\bspend\b(?! (?:most|much|all|a lot|lots|hours?|days?|weeks?|time|my|our|the|half))",
     r"\$",
     r"\bhow much (?:would|will|does|is|do|to)\b",
     # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates
@@ -222,7 +264,8 @@ _SPEED = _cues(
     r"\bit/s\b",
     r"\bits? per second\b",
     r"\bimages?\s?(?:per|/|a|an)\s?(?:sec|second|min|hour|hr)",
-    r"\bs/it\b|\bsec(?:onds)?/it\b|\bs/img\b|\bseconds? (?:per|an?) (?:image|it(?:eration)?)\b",
+    r"\bs/it\b|\bsec(?:onds)?/it\b|\bs(?:ecs?)?/img\b",
+    r"\bseconds? (?:per|an?) (?:image|it(?:eration)?)\b",
     r"\btok(?:en)?s? (?:par|por|pro) (?:seconde|segundo|sekunde)\b",  # French, Spanish, German
     r"\bhow fast\b",
     r"\bspeed\b",
@@ -346,7 +389,13 @@ def _invalid(q: Query, low: str) -> bool:
 
 
 def _greeting(q: Query, low: str) -> bool:
-    return bool(_GREETING.fullmatch(low))
+    if _GREETING.fullmatch(low):
+        return True
+    named = _entities(q) or q.workload_given or q.topic or _GPU_WORDS.search(low)
+    if named or _NOT_OURS.search(low):
+        return False
+    short_hello = _HELLO.search(low) and len(low.split()) <= 12 and "?" not in low
+    return bool(short_hello or _ABOUT_YOU.search(low))
 
 
 def _out_of_scope(q: Query, low: str) -> bool:
@@ -355,6 +404,7 @@ def _out_of_scope(q: Query, low: str) -> bool:
     if _entities(q) or q.workload or q.topic:
         return bool(
             re.search(r"\b(?:joke|poem|song|story|limerick|haiku)\b", low)
+            or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
             or (_CPU_ONLY.search(low) and not q.gpus)
         )
@@ -386,7 +436,18 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
     if _advice(q, low) and not q.budget and not re.search(r"\b(?:buy|purchas)\w*", low):
         return False  # "is a P40 any good for training? cheap on ebay": the judgement first
-    return bool(_BUY.search(low)) or bool(q.budget and q.budget.kind == "buy")
+    if _affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
+        return True
+    if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
+        return False  # a price or "used" beside a fit or a choice between named cards
+    return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
+
+
+def _choice(q: Query, low: str) -> bool:
+    """One of several named GPUs asked for ("7900 xtx or 4080 super, both $950: which one
+    pushes more tok/s"), whatever money the message names."""
+    several = len({g.ids for g in q.gpus if g.ids}) >= 2
+    return several and bool(_CHOICE_ASKED.search(low)) and not _MONEY_CHOICE.search(low)
 
 
 def _solve(q: Query, low: str) -> bool:
@@ -409,6 +470,8 @@ def _cost(q: Query, low: str) -> bool:
         low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
     # "a 10kW rack budget", "power budget": watts, not money
     low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
+    if not _COST_ASKED.search(low) and ((q.models and _FIT_ASKED.search(low)) or _choice(q, low)):
+        return False  # "will it fit, or do I need to budget a new GPU": the fit is asked
     return bool((_MONEY.search(low) or q.user_price_usd_per_hour) and asked)
 
 

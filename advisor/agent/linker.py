@@ -325,6 +325,17 @@ class Linker:
         count = _count_before(words, start) or _count_after(words, end)
         if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
+        if form is None and _in_a_laptop(words) and all(g.segment != "laptop" for g in chosen):
+            # "gaming laptop with a 4060 (8gb)": the laptop GPU of that name, of that memory
+            said = re.search(r"(\d+)\s?(?:gb|gib|g)\b", written.lower())
+            size = float(said.group(1)) if said else memory
+            other = tuple(
+                g
+                for g in self._gpu_lookup(f"{base} laptop", words[start:end]) or ()
+                if size is None or abs(self.catalog.gpus[g].memory_gb - size) <= 0.07 * size
+            )
+            if other:
+                return GpuRef(f"{written} laptop", other, count, memory, "laptop", base)
         if not chosen and form in ("laptop", "desktop"):  # "the laptop 4090"
             other = self._gpu_lookup(f"{written} {form}", words[start:end])
             if other:
@@ -723,6 +734,14 @@ def _split_counts(text: str) -> str:
 def _bare_number_ok(chunk: list[Token]) -> bool:
     """'4090' alone is a GPU, but not in '$4090', '4090 tokens' or '4090 MB'."""
     return len(chunk) == 1 and not chunk[0].text.startswith("$")
+
+
+def _in_a_laptop(words: list[Token]) -> bool:
+    """The message speaks of a laptop and of no desktop machine."""
+    said = {w.low for w in words}
+    return bool(said & {"laptop", "laptops", "notebook"}) and not said & {
+        "desktop", "desktops", "pc", "tower", "workstation", "server", "egpu",
+    }  # fmt: skip
 
 
 def _form_matches(gpu: Any, form: str) -> bool:

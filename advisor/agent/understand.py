@@ -467,16 +467,15 @@ def _context(low: str) -> int | None:
         r"|max_input_len\s?\+\s?max_output_len)"
         r"(?:\s(?:of|=|:|is|at))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
         r"about|max(?:imum)?))?\s?=?\s?~?(\d+(?:\.\d+)?)\s?(k|m)?\b"
-        r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))",
+        r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
+        # "how many 8k-token requests", "4k-token sessions": the length each one holds
+        r"|(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats|sequences"
+        r"|contexts)\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
     if not m:
         return None
-    n, unit = (
-        (m.group(1), m.group(2))
-        if m.group(1)
-        else ((m.group(3), m.group(4)) if m.group(3) else (m.group(5), m.group(6)))
-    )
+    n, unit = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7) if m.group(i))
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
 
@@ -486,13 +485,15 @@ def _batch(low: str) -> int | None:
                  low):  # fmt: skip
         return 1
     m = re.search(
-        r"\bbatch(?:[- ]size)?(?:\s(?:of|=|:|is))?\s?=?\s?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
-        r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)",
+        # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8"
+        r"(?<![a-z])batch(?:[-_ ]size)?(?:\s(?:of|is))?\s?[=:]?\s?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
+        r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)"
+        r"|--max[-_]num[-_]seqs[\s=](\d+)\b",  # vLLM's cap on the sequences batched at once
         low,
     )
     if not m:
         return None
-    return int(m.group(1) or m.group(2) or m.group(3))
+    return int(next(g for g in m.groups() if g))
 
 
 def _concurrency(low: str) -> tuple[int | None, float | None]:
@@ -791,9 +792,12 @@ def _train_tokens(low: str) -> float | None:
 
 
 def _epochs(low: str) -> float | None:
-    m = re.search(rf"{_WORD_NUM}\s?epochs?\b", low)
+    m = re.search(rf"{_WORD_NUM}\s?(?:epochs?|ep)\b", low)
     if m:
         return _count(m.group(1))
+    # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
+    if m := re.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
+        return float(m.group(1))
     return 1.0 if re.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
 
@@ -1315,20 +1319,21 @@ def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[Gpu
 _MAX_CONTEXT = re.compile(
     r"(?:max(?:imum)?|longest|largest|biggest|most|how much|how long (?:a|of a))\s(?:\w+\s)?"
     r"(?:context|ctx|sequence|seq(?:uence)?[ _]?len(?:gth)?|prompt)"
-    r"|how long (?:can|could) the context|\bmax[ _](?:seq|context|ctx)\w*"
+    r"|how long (?:can|could) the context|(?<![-\w])max[ _](?:seq|context|ctx)\w*"  # no --flag
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
 )
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
-    r"(?:\w+\s)?batch"
+    r"(?:[\w-]+\s)?batch"
     # "how high can max_batch_size go", "how big can i push batch size", "largest bs"
     r"|how (?:high|big|large|far) can (?:i |we |you )?(?:push |set |go with |take )?(?:the )?"
     r"(?:max[_ ])?(?:batch|bs)\b"
     r"|how (?:high|big|large|far) can (?:the )?max[_ ]batch"
-    # "how many concurrent users can one a100 serve", "how many parallel requests fit"
-    r"|how many (?:concurrent |parallel |simultaneous )?(?:users|requests|sessions|streams|"
+    # "how many concurrent users can one a100 serve", "how many parallel requests fit", "how
+    # many simultaneous 4k-token sessions"
+    r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|sessions|streams|"
     r"sequences|chats|clients)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
 )
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
