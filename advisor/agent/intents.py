@@ -91,6 +91,7 @@ _GPU_WORDS = _cues(
     r"\bsimulations?\b",
     r"\bnvidia-smi\b",
     r"\bflops\b",
+    r"\btp\s?=?\s?\d|\btensor[- ]parallel\w*|\bpipeline[- ]parallel\w*|\bnccl\b|\binfiniband\b",
 )
 _NOT_OURS = _cues(
     r"\bjoke\b",
@@ -180,7 +181,7 @@ _FIT_ASKED = _cues(
 # "which finishes sooner", "is it really as fast as"; "which is cheaper" stays a money question
 _CHOICE_ASKED = _cues(
     r"\bwhich (?:\w+ ){0,2}(?:pushes|gets|runs|finishes|trains|generates|serves|gives)\b",
-    r"\b(?:as|just as) (?:fast|good|quick) as\b",
+    r"\b(?:as|just as) (?:fast|good|quick)\W{0,2} as\b",
     r"\bfaster\b|\bsooner\b|\bquicker\b",
     r"\bmore (?:tok\w*|throughput|speed|capability|performance)\b",
     r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
@@ -344,10 +345,25 @@ _RECOMMEND = _cues(
     r"\bwhat (?:can|could|should) (?:i|we) \w+ (?:run|use|get)\b",
     r"\bcheapest \w+ (?:gpu|card|way|option|setup|instance)\b",
     r"\bneed (?:a )?gpus?\b",
+    r"\bwhat would it take\b",
+    r"\bwhat should (?:i|we) (?:be )?(?:looking at|look at|consider\w*|go for)\b",
 )
-_WHAT_CAN_RUN = _cues(r"\bwhat (?:can|could) (?:i|we) (?:\w+ )?run\b")
-_STRONG_COMPARE = _cues(r"\bvs\.?\b", r"\bversus\b", r"\bcompare\w*\b", r"\bcomparison\b")
-_WHY = _cues(r"^\W*why\b", r"^\W*how (?:does|do)\b", r"^\W*explain\b", r"^\W*eli5\b")
+_WHAT_CAN_RUN = _cues(
+    r"\bwhat (?:can|could) (?:i|we) (?:\w+ )?run\b",
+    # "best local model for roleplay on a 3080": a model for the card, not a verdict on it
+    r"\b(?:best|which|what) (?:\w+ ){0,2}(?:models?|llms?) (?:for|to|can|could|should|i can)\b",
+)
+_STRONG_COMPARE = _cues(
+    r"\bvs\.?\b", r"\bversus\b", r"\bcompare\w*\b", r"\bcomparison\b", r"\bstacks? up\b"
+)
+_WHY = _cues(
+    r"^\W*why\b",
+    r"^\W*how (?:does|do)\b(?!.{0,40}\bstacks? up\b)",
+    r"^\W*explain\b",
+    r"^\W*eli5\b",
+    r"\b(?:explain|tell me) why\b",
+    r"\bwhere does (?:that|this|the) (?:number|figure|rule)\b",
+)
 _NEGATION = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of)\s+$")
 _EXPLAIN = _cues(
     r"^\s*(?:why|how (?:does|do|is|are)|explain|eli5)\b",
@@ -421,7 +437,8 @@ def _affirmed(pattern: re.Pattern[str], low: str) -> bool:
 
 
 def _rent_or_buy(q: Query, low: str) -> bool:
-    both = _affirmed(_BUY, low) and _affirmed(_RENT, low)
+    renting = _affirmed(_RENT, low) or bool(q.user_price_usd_per_hour and q.follow_up)
+    both = _affirmed(_BUY, low) and renting  # "would buying one make more sense" after a rent
     return bool(both or _RENT_OR_BUY.search(low))
 
 
@@ -487,7 +504,15 @@ def _speed(q: Query, low: str) -> bool:
         )
     ):
         return False  # "the TF32 throughput of the A100": a datasheet figure
+    if _choice(q, low):
+        return False  # "which one pushes more tok/s": a choice between the named cards
+    if q.models and _FIT_ASKED.search(low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
+        return False  # "could it run entirely on the GPU? the VPN is painfully slow": a fit
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
+
+
+# words that speak of speed without asking a figure
+_WEAK_SPEED = re.compile(r"\bslow\w*|\busable\b|\bperformance\b|\breal[- ]?time\b")
 
 
 def _rate(q: Query, low: str) -> bool:
@@ -497,6 +522,8 @@ def _rate(q: Query, low: str) -> bool:
 def _compare(q: Query, low: str) -> bool:
     if _figure_only(q):
         return False
+    if q.models and _FIT_ASKED.search(low) and not _choice(q, low):
+        return False  # "upgrading from my 2070 super: will a used 3090 run a 70b": a fit
     several = len(q.gpus) >= 2
     variants = len(q.gpus) == 1 and q.gpus[0].open_variant and re.search(r"\bvariants?\b", low)
     return bool((several or variants) and _COMPARE.search(low))
@@ -550,7 +577,8 @@ _JUDGED = _cues(
 
 
 def _why(q: Query, low: str) -> bool:
-    return bool(_WHY.search(low)) and not (q.models and q.gpus)
+    about_gpus = q.topic or _entities(q) or _GPU_WORDS.search(low)  # not "why is pandas slow"
+    return bool(_WHY.search(low) and about_gpus) and not (q.models and q.gpus)
 
 
 _GOOD_FOR = _cues(

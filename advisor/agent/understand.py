@@ -1412,7 +1412,8 @@ def _segment(low: str) -> str | None:
 _FOLLOW_UP = re.compile(
     r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
-    r"|instead|with|on|in|using|if)\b|\b(?:of them|them|it|that one|those|these|instead|the same"
+    r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say)\b"
+    r"|\b(?:of them|them|it|that one|those|these|instead|the same"
     r"|that|this one|the \d+ ?gb one|the other one)\b",
     re.IGNORECASE,
 )
@@ -1431,7 +1432,10 @@ def resolve(
     short = len(query.text.split()) <= 14
     cue = bool(_FOLLOW_UP.search(query.text))
     names_nothing = not query.gpus and not query.models
-    if not (same_message or cue or (short and names_nothing)):
+    # "pretraining a 350M model on 20B tokens" then "how long on 8x a100?": the hardware for
+    # the job the thread set up
+    hardware_for_job = bool(query.gpus and not query.models and prior.models and not prior.gpus)
+    if not (same_message or cue or (short and names_nothing) or hardware_for_job):
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
