@@ -39,7 +39,10 @@ ATTENTION_SCORE_BYTES = {"autoawq": 10.0}
 # model still holds the old layers, and swaps the model's layers only at the end
 # (github:casper-hansen/AutoAWQ awq/models/llama.py LlamaFuser.fuse_transformer,
 # awq/utils/fused_utils.py fuse_qkv @5c7e368), so loading peaks with a second copy of every
-# attention projection beside the weights and the fused KV cache
+# attention projection beside the weights and the fused KV cache. (A checkpoint that already
+# holds one qkv matrix, MPT's or Falcon's, has nothing to concatenate; the catalog does not say
+# which do, so those get the copy too: the AutoAWQ README's MPT-7B rows, L0759-L0836, run 8-39%
+# high with it, 8-28% without)
 FUSED_QKV_ENGINES = ("autoawq",)
 # PyTorch's caching allocator keeps the loss's freed vocabulary-sized blocks under gradient
 # checkpointing, bytes per vocabulary entry per token of the batch (see `allocator_cache_bytes`).

@@ -39,7 +39,8 @@ DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the ma
 # rate per weight of the mat-vecs (the input embedding is a row lookup) per step: the value that
 # leaves no median bias on the 7 Q4_K_M rows (M1, M1 Max, M2 Ultra, M3 Max; Llama 3 8B and 70B,
 # tg 512) of github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference README.md, llm.csv L1782, L1783,
-# L1785, L1786, L1788, L1790, L1792 (before it, they ran 10-64% fast)
+# L1785, L1786, L1788, L1790, L1792 (read as bandwidth-bound, the calculator had them up to 64%
+# too fast)
 METAL_GGUF_FLOPS_PER_WEIGHT = 34.0
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
