@@ -56,6 +56,10 @@ MODEL_NAMES = {
     "Llama-13B": "llama-2-13b",
     "Mistral-7B-v0.2": "mistral-7b-v0.3",  # v0.3 only adds 768 vocabulary rows
 }
+# Sources that ran transformers before 4.36 (its tuple KV cache, which a decode step copies whole;
+# the Request's legacy_kv_cache): optimum's GPTQ benchmark at 0963862 (2023-08-25, transformers
+# 4.32's GPTQ integration; the DynamicCache came in 4.36, 2023-12-07)
+TUPLE_CACHE_SOURCES = ("huggingface/optimum/blob/096386299309ec9c4c737c9e5ce260008c48fad7",)
 CLASSES = (
     "decode tok/s",
     "prefill tok/s",
@@ -247,6 +251,7 @@ def _inference_case(
         model.id if not model.generic else f"{model.total_params / 1e9}b", gpu.id,
         num_gpus=n, precision=precision.name, context=prompt + gen, batch=batch or 1,
         engine=engine.name, kv_cache=kv_type,
+        legacy_kv_cache=any(s in row["source"] for s in TUPLE_CACHE_SOURCES),
     )  # fmt: skip
     if metric == "tokens_per_s" and workload == "inference-decode":
         assert batch is not None

@@ -25,6 +25,9 @@ Rows left out
       train_time_s, train_step_s, max_context, fits, speedup_vs_hf, vram_change_pct;
     - the LLaMA-Factory README "Hardware Requirement" rows (its own ESTIMATES), Axolotl's stated
       GPU requirements, and the row its note marks SUSPECT (warm-up);
+    - speed rows their own source calls obsolete: the oobabooga comparison's llama.cpp rows
+      (llama-cpp-python 0.2.11), whose Update 2 says llama.cpp PR #3776 makes them so (13B
+      Q4_K_M decodes 30.8 tok/s there, beside 56.9 for ExLlamaV2 at 4.25 bits on the same card);
     - rows whose model is a mixture of experts the catalog lacks (Nemotron-3-Super, Granite-4.0
       Tiny): a dense stand-in of the same size would misstate speed and memory;
     - precisions the calculator cannot hold (EXL2 outside 4.0-4.25 bits, 2-bit, MLPerf "as
@@ -42,8 +45,9 @@ Rows left out
     - training speed over several nodes (the network between them is not stated; the Request's
       GPUs share one board's link), and torchtune's unpacked baseline (its batches are padded
       to the longest sample, not to max_seq_len);
-    - rows lacking what their figure depends on: the prompt length of a TTFT, prefill or
-      full-load serving figure; the output length of a throughput that includes prefill; the
+    - rows lacking what their figure depends on: the prompt length of a TTFT, prefill,
+      full-load serving or inference-memory figure (the Qwen(1) README's memory tables name
+      only the tokens generated); the output length of a throughput that includes prefill; the
       concurrency of a TPOT measured at a request rate; the batch or sequence length of a
       training row (read from `options` when the columns are blank: batch / micro_batch / mbs,
       max_length / seq_len / max_seq_len / max_seq_length).
@@ -131,7 +135,9 @@ What a figure is, and the prediction it is compared with
     - Inference memory -> memory_per_gpu_gb at context = prompt + output and the row's batch;
       AutoAWQ's README benchmark sizes its fused KV cache for the tokens generated and resets it
       when full (examples/benchmark.py, awq/modules/fused/attn.py): context = max(prompt,
-      output) there (FIXED_CACHE_SOURCES).
+      output) there (FIXED_CACHE_SOURCES). transformers rows dated before 4.36 (2023-12-07,
+      DYNAMIC_CACHE_SINCE) ran its tuple cache, which a decode step copies whole (the Request's
+      legacy_kv_cache); later ones its DynamicCache, which copies one layer at a time.
       A PyTorch allocator counter (max_memory_allocated / _reserved, "Peak Memory Active",
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
       same request at bf16, which is the engine's CUDA context alone) is taken off; nvidia-smi
@@ -473,6 +479,10 @@ MEMORY_ENGINES = ("autoawq",)
 # attention allocates the KV cache for that many positions and resets it when full rather than
 # growing it (awq/modules/fused/attn.py): the cache holds n_generate tokens, not prompt + output
 FIXED_CACHE_SOURCES = ("github:casper-hansen/AutoAWQ README.md",)
+# transformers 4.36 (2023-12-07) brought the DynamicCache, which grows one layer's tensors at a
+# time; before it a decode step built a new tuple of every layer's cache while the old one was
+# still referenced. transformers rows published before that day measured the tuple cache
+DYNAMIC_CACHE_SINCE = "2023-12-07"
 # the row's precision -> (calculator precision, KV-cache type or None, stand-in note or None)
 PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "bf16": ("bf16", None, None),
@@ -559,6 +569,7 @@ EXCLUDES_PREFILL = re.compile(r"per-step decode time|prompt processing excluded"
 R_METRIC = "metric not scored"
 R_ESTIMATE = "an estimate or stated requirement in its source, not a measurement"
 R_SUSPECT = "marked SUSPECT (warm-up) in its note"
+R_OBSOLETE = "its source says the engine has since been sped up and the figure is obsolete"
 R_CLASS = "no class for its engine and metric"
 R_GPU_NONE = "GPU not named (a VRAM budget or 'any')"
 R_GPU = "GPU not in the catalog"
@@ -810,6 +821,8 @@ class Scorer:
             raise Skip(R_ESTIMATE)
         if "SUSPECT" in note:
             raise Skip(R_SUSPECT)
+        if "should make these values obsolete" in note:
+            raise Skip(R_OBSOLETE)
         if options(row).get("instance", "").startswith("ml."):
             raise Skip(R_ENDPOINT)
         cls = row_class(row)
@@ -929,6 +942,8 @@ class Scorer:
         self, row: Mapping[str, str], model: str, precision: str, kv: str | None, n: int
     ) -> tuple[float, Predict, Predict]:
         measured = _memory_gb(row, n)
+        if _int(row["input_len"]) is None:
+            raise Skip(R_PROMPT)  # the prompt's KV cache and prefill working set are in the peak
         prompt, output = _int(row["input_len"]) or 0, _int(row["output_len"]) or 0
         if not prompt + output:
             raise Skip(R_BATCH)
@@ -938,9 +953,10 @@ class Scorer:
         context = prompt + output
         if row["source"].startswith(FIXED_CACHE_SOURCES) and output:
             context = max(prompt, output)
+        legacy = engine == "hf" and row["date"] < DYNAMIC_CACHE_SINCE
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
-            kv_cache=kv, context=context, batch=_int(row["batch"]) or 1,
+            kv_cache=kv, context=context, batch=_int(row["batch"]) or 1, legacy_kv_cache=legacy,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float:

@@ -55,6 +55,9 @@ class Request:
     batch: int = 1
     engine: str | None = None
     kv_cache: str | None = None
+    # transformers before 4.36 (and models' own remote code): a tuple KV cache, which a decode
+    # step copies whole; None / False = its DynamicCache, which copies one layer at a time
+    legacy_kv_cache: bool | None = None
     interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
     optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None

@@ -28,7 +28,7 @@ class EngineFactors:
     label: str
     cuda_context_gb: float  # CUDA context, cuBLAS workspace, graphs: per GPU
     usable_fraction: float  # share of the card the engine lets itself use
-    kv_copy_factor: float  # >1 where the KV cache is copied while it grows (HF DynamicCache)
+    kv_copy_factor: float  # >1 where the KV cache is copied while it grows (HF's torch.cat)
     mbu: float  # memory-bandwidth utilisation of a decode step (before the generation factor)
     step_overhead_ms: float  # fixed time per decode step (launches, sampling, Python)
     layer_overhead_ms: float  # extra time per layer per decode step (eager frameworks)
@@ -117,11 +117,13 @@ GENERATION_MBU = {
     "Blackwell": 0.60,
     "CDNA": 0.55,
     "Gaudi": 0.55,
-    # Apple M-series GPUs (unified LPDDR): 0.85 x 0.892, the median of measured / computed over
-    # the 11 llama.cpp Metal decode rows of M1, M1 Max, M2 Ultra and M3 Max (Llama 3 8B and 70B,
-    # Q4_K_M and F16, tg 512) in github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference README.md
-    # @00dd2bdeb2404263f22bd6c1cd46ce397e341db5; eval/calibration/llm.csv L1782-L1792
-    "Apple": 0.76,
+    # Apple M-series GPUs (unified LPDDR): fitted on the 4 bandwidth-bound llama.cpp Metal decode
+    # rows, F16 on M1 Max, M2 Ultra and M3 Max (Llama 3 8B and 70B, tg 512) in
+    # github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference README.md
+    # @00dd2bdeb2404263f22bd6c1cd46ce397e341db5 (eval/calibration/llm.csv L1784, L1787, L1789,
+    # L1791): 0.76 x 1.09, their median of measured / computed. The same table's Q4_K_M rows are
+    # bound by the shader ALUs instead (throughput.METAL_GGUF_FLOPS_PER_WEIGHT)
+    "Apple": 0.83,
     # Not fitted (too few rows in the calibration set): taken as Ampere GDDR's, the value these
     # generations had before they had keys of their own
     "Pascal": 0.85,

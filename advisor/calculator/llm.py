@@ -158,6 +158,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     mem = memory.inference_memory(
         model, precision, engine,
         context=context, batch=request.batch, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
+        legacy_cache=bool(request.legacy_kv_cache),
     )  # fmt: skip
     usable = memory.usable_gb(gpu, engine)
     notes.extend(mem.assumptions)

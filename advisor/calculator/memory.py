@@ -34,6 +34,16 @@ METHODS = ("full", "lora", "qlora")
 # AutoAWQ's fused attention (awq/modules/fused/attn.py) computes Q.K^T in fp16 and keeps it
 # while softmax runs on an fp32 copy into an fp32 result (2 + 4 + 4 bytes at the peak)
 ATTENTION_SCORE_BYTES = {"autoawq": 10.0}
+# Engines that fuse q, k and v into one matrix when they load a model: AutoAWQ's fuser builds
+# every fused block (torch.cat of the three projections' weights, zeros and scales) while the
+# model still holds the old layers, and swaps the model's layers only at the end
+# (github:casper-hansen/AutoAWQ awq/models/llama.py LlamaFuser.fuse_transformer,
+# awq/utils/fused_utils.py fuse_qkv @5c7e368), so loading peaks with a second copy of every
+# attention projection beside the weights and the fused KV cache. (A checkpoint that already
+# holds one qkv matrix, MPT's or Falcon's, has nothing to concatenate; the catalog does not say
+# which do, so those get the copy too: the AutoAWQ README's MPT-7B rows, L0759-L0836, run 8-39%
+# high with it, 8-28% without)
+FUSED_QKV_ENGINES = ("autoawq",)
 # PyTorch's caching allocator keeps the loss's freed vocabulary-sized blocks under gradient
 # checkpointing, bytes per vocabulary entry per token of the batch (see `allocator_cache_bytes`).
 # Physics puts it near one more copy of each block the plain loss frees (bf16 logits and their
@@ -166,8 +176,16 @@ def inference_memory(
     batch: int,
     kv_elem_bytes: float,
     num_gpus: int = 1,
+    legacy_cache: bool = False,
 ) -> MemoryResult:
-    """Memory per GPU to serve `batch` sequences of `context` tokens."""
+    """Memory per GPU to serve `batch` sequences of `context` tokens.
+
+    An engine that grows its KV cache by copying (transformers' torch.cat, kv_copy_factor) holds
+    the old and the new copy of what it is growing: one layer's cache in transformers'
+    DynamicCache (4.36 on), which replaces each layer's tensors in turn, or the whole cache with
+    the tuple cache before it (`legacy_cache`), whose old tuple stays referenced until the
+    step's forward returns the new one.
+    """
     assumptions = []
     tp = tensor_parallel(engine, num_gpus)
     pp = 1 if tp > 1 else num_gpus
@@ -176,11 +194,12 @@ def inference_memory(
         assumptions.append(f"{num_gpus} GPUs, {how} ({engine.label} default)")
     weights = weight_bytes(model, precision) / num_gpus
     kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp, pp=pp)
+    kv_peak = kv
     if engine.kv_copy_factor > 1:
-        assumptions.append(
-            f"{engine.label} copies the KV cache as it grows: peak {engine.kv_copy_factor:g}x KV"
-        )
-    kv_peak = kv * engine.kv_copy_factor
+        copied = kv if legacy_cache else kv / max(model.num_layers, 1)
+        kv_peak += copied * (engine.kv_copy_factor - 1)
+        what = "the whole cache (tuple cache)" if legacy_cache else "one layer at a time"
+        assumptions.append(f"{engine.label} copies the KV cache as it grows: {what}")
     activations = _inference_activation_bytes(model, engine, context, batch) / tp
     score_bytes = ATTENTION_SCORE_BYTES.get(engine.name, 0.0)
     if score_bytes:
@@ -190,6 +209,16 @@ def inference_memory(
             f"{engine.label} materialises the attention scores of the prompt (no flash kernel): "
             f"{batch} x {model.num_attention_heads} heads x {context}^2 x {score_bytes:g} bytes"
         )
+    if engine.name in FUSED_QKV_ENGINES:
+        heads = model.num_attention_heads + 2 * model.num_kv_heads
+        qkv = model.num_layers * model.hidden_size * heads * model.head_dim
+        copy = qkv * precision.bytes_linear / num_gpus
+        if copy > activations:  # the load's peak passes the run's
+            activations = copy
+            assumptions.append(
+                f"{engine.label} fuses q, k and v while it loads: a second copy of them "
+                f"({copy / GB:.2f} GB) is the peak beyond the weights and the KV cache"
+            )
     overhead = engine.cuda_context_gb * GB
     if precision.family in ("bnb-4bit", "int8"):
         overhead += 3 * model.hidden_size * _mlp_width(model) * 2  # dequantised weight buffers

@@ -33,6 +33,15 @@ from advisor.specs import GPU, Model
 # llama.cpp's cuBLAS prompt processing uses it.
 LLAMA_CPP_GEFORCE_FP16_ACCUMULATE = 2.0
 DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the matmuls
+# llama.cpp's Metal mat-vec kernels unpack every GGUF weight (bits, block scales and mins) into
+# fp32 on the shader ALUs, with no int8 dot product as CUDA's dp4a path has: an Apple GPU's decode
+# of a quantised file is bound by that ALU work, not by its bandwidth. FLOPs at the datasheet fp32
+# rate per weight of the mat-vecs (the input embedding is a row lookup) per step: the value that
+# leaves no median bias on the 7 Q4_K_M rows (M1, M1 Max, M2 Ultra, M3 Max; Llama 3 8B and 70B,
+# tg 512) of github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference README.md, llm.csv L1782, L1783,
+# L1785, L1786, L1788, L1790, L1792 (read as bandwidth-bound, the calculator had them up to 64%
+# too fast)
+METAL_GGUF_FLOPS_PER_WEIGHT = 34.0
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
 # fp8 training over bf16 on the same GPU, end to end: Megatron-Bridge's performance guide gives
@@ -121,6 +130,11 @@ def decode_step_seconds(
     flops = 2 * model.params_per_token * batch / tp / busy
     mfu = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)  # as prefill's: applied once
     t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * mfu)
+    if gen == "Apple" and precision.family == "gguf":
+        alu = (gpu.fp32_tflops or gpu.fp16_bf16_dense_tflops or 1.0) * 1e12
+        lookup = 0 if model.tie_word_embeddings else model.vocab_size * model.hidden_size
+        unpack = (model.params_per_token - lookup) * METAL_GGUF_FLOPS_PER_WEIGHT / tp
+        t_compute = max(t_compute, unpack / alu)
     layers = model.num_layers
     host_ms = layers * engine.layer_overhead_ms
     if engine.name == "hf":
