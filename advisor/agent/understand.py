@@ -277,7 +277,12 @@ DATASETS: tuple[tuple[str, str, float, str], ...] = (
     ),
     ("COCO 2017", r"\bcoco\b", 118_287, "https://cocodataset.org/#download (train2017)"),
     ("SST-2", r"\bsst-?2\b", 67_349, "https://huggingface.co/datasets/stanfordnlp/sst2"),
-    ("SQuAD v1.1", r"\bsquad\b", 87_599, "https://rajpurkar.github.io/SQuAD-explorer/"),
+    (
+        "SQuAD v1.1",
+        r"(?<!our )(?<!the )\bsquad\b(?! (?:of|members?|leads?)\b)",
+        87_599,
+        "https://rajpurkar.github.io/SQuAD-explorer/",
+    ),
     ("CIFAR-10", r"\bcifar-?10\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
     ("MNIST", r"\bmnist\b", 60_000, "http://yann.lecun.com/exdb/mnist/"),
 )
@@ -450,9 +455,13 @@ def _tokens(n: str, k: str | None) -> int:
 
 def _k_tokens(n: str, unit: str | None) -> float:
     """A context length: "8k" is 8,192 (and 1k-256k likewise), "10k" ten thousand."""
-    value = float(n) * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
-    if unit == "k" and value % 1000 == 0 and float(n) not in (1, 2, 4, 8, 16, 32, 64, 128, 256):
-        value = float(n) * 1000
+    value = float(n.replace(",", "")) * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
+    if (
+        unit == "k"
+        and value % 1000 == 0
+        and float(n.replace(",", "")) not in (1, 2, 4, 8, 16, 32, 64, 128, 256)
+    ):
+        value = float(n.replace(",", "")) * 1000
     return value
 
 
@@ -463,10 +472,11 @@ def _context(low: str) -> int | None:
         r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
         r"length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens|input)"
         r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len"
-        r"|max[_ ]seq[_ ]len(?:gth)?|seq[_ ]len(?:gth)?|\bseq|max[_ ]length|-*max[-_ ]model[-_ ]len"
-        r"|max_input_len\s?\+\s?max_output_len)"
-        r"(?:\s(?:of|=|:|is|at))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
-        r"about|max(?:imum)?))?\s?=?\s?~?(\d+(?:\.\d+)?)\s?(k|m)?\b"
+        r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
+        r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
+        # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
+        r"(?:\s?(?:of|=|:|is|at|to))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
+        r"about|max(?:imum)?))?\s?=?\s?~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
         r"|(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats|sequences"
@@ -481,8 +491,8 @@ def _context(low: str) -> int | None:
 
 
 def _batch(low: str) -> int | None:
-    if re.search(r"\bsingle[- ](?:stream|sequence|request)\b|\bone (?:stream|request) at a time\b",
-                 low):  # fmt: skip
+    if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b|\bone (?:stream|request) at a"
+                 r" time\b", low):  # fmt: skip
         return 1
     m = re.search(
         # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8"
@@ -540,11 +550,12 @@ USED_ADJECTIVE = (
     r"(?!\s(?:\d|to|it|them|for|up|by|in|on|with|about)\b)"
 )
 _DURATION = re.compile(
-    rf"(?<![\w.])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ])?"
-    r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|minutes?|mins?|horas?"
+    rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
+    r"(?:gpu[- ])?"  # "x3 days": a multiplier of days
+    r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
     r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
-    r"|\b(an?|one|the|this|next) (hour|day|week|weekend|fortnight|month|year)\b",
+    r"|\b(an?|one|the|this|next) (hour|day|week|weekend|fortnight|month|year|yr)\b",
     re.IGNORECASE,
 )
 _UNIT_HOURS = {
@@ -572,9 +583,19 @@ _UNIT_HOURS = {
     "fortnight": 336,
     "month": 730,
     "year": 8760,
+    "yr": 8760,
     "min": 1 / 60,
     "minute": 1 / 60,
 }
+
+
+# the span a usage rate runs for: "over a three-year depreciation period", "5-year horizon",
+# "over 18 months"
+_HORIZON = re.compile(
+    rf"\bover (?:a |the |)?{_WORD_NUM}[- ](?:(month)s?|years?)\b"
+    rf"|\b{_WORD_NUM}[- ]years? (?:depreciation|horizon|period|lifetime|life)\b"
+)
+_RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
 
 
 def _duration_hours(low: str, epochs: float | None) -> float | None:
@@ -594,19 +615,32 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
         hours = value * _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
         after = low[m.end() : m.end() + 60]
-        days = re.search(r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work)?days\b", after)
+        days = re.search(
+            r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days\b",
+            after,
+        )
         daily = re.search(r"^\s?(?:a|per|each|/)\s?day\b", after)
+        weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
+        span = _HORIZON.search(low)
+        runs = _RUNS.search(low[: m.start()])
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
+        elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
+            years = _count(span.group(1) or span.group(3)) / (12 if (span.group(2) or "") else 1)
+            hours *= years * (365 if daily else 52)
         elif daily and re.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
             hours *= 730 / 24  # "8h a day ... what does that cost me a month"
+        elif runs and re.search(
+            r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
+        ):
+            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
         elif epochs and re.search(
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 15]
         ):
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         break
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
-        yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each) year\b", low)
+        yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
         hours = 8760.0 if yearly else 730.0
     share = re.search(r"(\d{1,3})\s?%\s?(?:of the time|utili[sz]ation|utilized|busy)", low)
     if hours and share:
@@ -802,17 +836,22 @@ def _epochs(low: str) -> float | None:
 
 
 def _samples(low: str) -> tuple[float | None, str | None, float | None]:
-    """(samples in one epoch, data set name, images to generate)."""
-    for name, pattern, samples, _source in DATASETS:
-        if re.search(pattern, low):
-            return samples, name, None
+    """(samples in one epoch, data set name, images to generate). A count the user gives is
+    theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
+    count is given ("90 epochs of ImageNet")."""
     images = re.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
-        r"(?:(?:labell?ed|instruction|training|product|text|chat|customer|own|labeled)\s)?"
-        r"(?:images|pictures|photos|samples|examples|rows|sequences|documents|pics|sentences"
-        r"|conversations|dialogues|pairs|shots|renders|instructions|utterances)\b",
+        r"(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][\w-]*\s){0,2}?"  # "labelled complaint"
+        r"(?:images|pictures|photos|samples|examples|rows|sequences|documents|docs|pics|sentences"
+        r"|conversations|dialogues|pairs|shots|renders|instructions|utterances|texts|descriptions"
+        r"|tickets|emails|reviews|records|questions|comments|posts|messages|articles|abstracts"
+        r"|papers|pages)\b",
         low,
     )
+    if not images:
+        for name, pattern, samples, _source in DATASETS:
+            if re.search(pattern, low):
+                return samples, name, None
     if images:
         value = _scaled(images.group(1), images.group(2))
         generate = re.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)

@@ -28,7 +28,7 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
     for k in (
         WorkloadKind("finetune-qlora", "QLoRA fine-tuning", True, (r"\bq-?lora\b",)),
         WorkloadKind("finetune-lora", "LoRA fine-tuning", True,
-                     (r"\blora\b", r"\bpeft\b", r"\badapters?\b")),
+                     (r"\blora\b", r"\bpeft\b", r"\badapters?\b", r"\bloraconfig\b")),
         WorkloadKind("finetune-full", "full fine-tuning", True, (
             r"\bfull[-\s]?(?:param(?:eter)?s?[-\s]?)?(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b",
             r"\bdreambooth\b", r"\ball (?:the )?(?:weights|parameters)\b",
@@ -38,9 +38,17 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
         WorkloadKind("train", "training", True, (
             r"\bpre-?train\w*", r"\bfrom scratch\b", r"\bcontinued? pre-?train\w*",
             r"\btrain(?:ing|ed|s)?\b", r"\bepochs?\b",
+            # launchers and switches of a training run: "torchrun ... train_gpt2.py",
+            # "--do_train", automatic mixed precision ("amp=True", "channels_last + AMP")
+            r"\btorchrun\b", r"\btrain_\w+\.py\b", r"--do_train\b", r"\bamp\b(?!\s?=\s?false)",
         )),
-        WorkloadKind("finetune", "fine-tuning", True,
-                     (r"\bfine[-\s]?tun\w*", r"\bfinetun\w*", r"\bsft\b", r"\bft\b")),
+        # "fine-tuned" names a model already made ("our fine-tuned BERT", "a model we
+        # fine-tuned last quarter"), not the job asked
+        WorkloadKind("finetune", "fine-tuning", True, (
+            r"\bfine[-\s]?tun(?!ed\b)\w*", r"\bfinetun(?!ed\b)\w*", r"\bsft\b", r"\bft\b",
+            r"(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bmy )(?<!\bthe )(?<!\bwe )(?<!\bi )(?<!\bhave )"
+            r"\bfine-?tuned\b(?! (?:model|version|checkpoint|weights|bert|llama))",
+        )),
         WorkloadKind("inference", "inference", False, (
             r"\bserv(?:e|es|ing|er)\b", r"\binference\b", r"\binfer\b", r"\brun(?:s|ning)?\b",
             r"\bdeploy\w*", r"\bhost\w*", r"\bchat\w*", r"\bload\b", r"\bgenerat\w*",
