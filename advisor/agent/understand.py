@@ -455,13 +455,10 @@ def _tokens(n: str, k: str | None) -> int:
 
 def _k_tokens(n: str, unit: str | None) -> float:
     """A context length: "8k" is 8,192 (and 1k-256k likewise), "10k" ten thousand."""
-    value = float(n.replace(",", "")) * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
-    if (
-        unit == "k"
-        and value % 1000 == 0
-        and float(n.replace(",", "")) not in (1, 2, 4, 8, 16, 32, 64, 128, 256)
-    ):
-        value = float(n.replace(",", "")) * 1000
+    number = float(n.replace(",", ""))  # "8,000 tokens"
+    value = number * {"k": 1024, "m": 1024 * 1024}.get(unit or "", 1)
+    if unit == "k" and value % 1000 == 0 and number not in (1, 2, 4, 8, 16, 32, 64, 128, 256):
+        value = number * 1000
     return value
 
 
