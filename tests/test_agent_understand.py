@@ -728,3 +728,54 @@ def test_a_laptop_in_the_message_means_the_laptop_gpu(
     catalog: Catalog, question: str, ids: set[str]
 ) -> None:
     assert set(understand(question, catalog).gpus[0].ids) == ids
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("g5.xlarge at $1.10/h, 10 hours a day on 20 business days a month, monthly bill?",
+         "hours", 200),
+        ("$1.50 per gpu-hour, about 20 hours per week over a two-year period, vs buying?",
+         "hours", 2080),
+        ("sweep of 12 runs, each ~2 h on an h100 at $2.50/hr, total?", "hours", 24),
+        ("vast 3090 @0.25/h x2 days = ?", "hours", 48),
+        ("llama 3 8b, bert tuned on 450,000 support emails for 2 epochs, t4, how long",
+         "dataset_samples", 450000),
+        ("our fraud squad wants distilbert on 90k labelled rows, how long on a t4", "dataset_name",
+         None),
+        ("serve mistral 7b with a context of 6,000 tokens on an l4", "context", 6000),
+        ("qwen 7b on a 4090 || `seq_len: 2048` lora, fits?", "context", 2048),
+        ("tokens per second for a single user, llama 3 8b on an a10g", "batch", 1),
+        ("sdxl 768 30 steps on a 3060, it/s?", "resolution", 768),
+        ("yolov8m imgsz=1280 on a t4, fps?", "resolution", 1280),
+        ("4060 ti or 3060 12gb, ~400 budget, for sd", "budget", 400),
+    ],
+)  # fmt: skip
+def test_durations_data_and_settings_as_written(
+    catalog: Catalog, question: str, field: str, value: Any
+) -> None:
+    got = getattr(understand(question, catalog), field)
+    assert (got.usd if field == "budget" and got else got) == value, (question, got)
+
+
+@pytest.mark.parametrize(
+    ("question", "workload"),
+    [
+        ("`torchrun --nproc_per_node 8 train_vit.py` on 8 a100s, images/s?", "train"),
+        ("resnet-101, amp=True, bs 128 on an l4, how many img/s", "train"),
+        ("peft LoraConfig(r=8) on llama 3 8b with a 4090, fits?", "finetune-lora"),
+        ("we want to serve our fine-tuned llama 3 8b on an l4", "inference"),
+    ],
+)  # fmt: skip
+def test_training_said_by_its_tools(catalog: Catalog, question: str, workload: str) -> None:
+    assert understand(question, catalog).workload == workload
+
+
+def test_the_hardware_for_a_job_set_up_before_is_a_follow_up(catalog: Catalog) -> None:
+    first = understand("fine-tuning bert-large on 200k sentences, 3 epochs", catalog)
+    second = understand("how long with 4x l4?", catalog, first.context_dict())
+    assert second.intent == "train_time" and second.models[0].ids == first.models[0].ids
+    assert second.dataset_samples == 200000
+    spec = understand("memory bandwidth of the a10g?", catalog)
+    then = understand("how does that compare to an l40s", catalog, spec.context_dict())
+    assert then.intent == "compare" and then.fields == ("bandwidth_gbs",)

@@ -316,6 +316,7 @@ _COMPARE = _cues(
     r"\bor\b",
     r"\bbetter\b",
     r"\bfaster\b",
+    r"\bas (?:fast|good|quick)\W{0,2} as\b",
     r"\bdifference\b",
     r"\bwhich\b",
     r"\bagainst\b",

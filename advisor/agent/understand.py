@@ -370,6 +370,8 @@ def _keyword(word: str) -> str:
         return "qlora"  # "qlra", "qloa", "qora"
     if len(low) < 5 or low in KEYWORDS or f"{low}s" in KEYWORDS or low.rstrip("s") in KEYWORDS:
         return word
+    if re.sub(r"(?:d|ed|r|rs|ing)$", "", low) in {k.rstrip("e") for k in KEYWORDS} | set(KEYWORDS):
+        return word  # an inflection, no slip: "fine-tuned", "finetuner", "comparing"
     close = difflib.get_close_matches(low, KEYWORDS, n=1, cutoff=0.8)
     # a slip rarely changes the first letter: "loras" is no misspelt "qlora"
     return close[0] if close and close[0][0] == low[0] else word
@@ -675,7 +677,8 @@ _MONEY = re.compile(
     r"|conversations|steps|params|parameters|words|documents|requests|users|pairs|prompts)\b)"
     r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b"
     r"|(\d+(?:\.\d+)?)\s?(k)\s?(?=to spend\b|budget\b|to burn\b|to blow\b)"  # "2k to spend"
-    r"|(?<![\d.])(\d{1,3})\s?(cents?)\b",  # "69 cents an hour"
+    r"|(?<![\d.])(\d{1,3})\s?(cents?)\b"  # "69 cents an hour"
+    r"|~\s?(\d{3,6})\s(?=budget\b)",  # "~800 budget": no currency, an amount all the same
     re.IGNORECASE,
 )
 _PER_HOUR = re.compile(
@@ -696,7 +699,7 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     for m in _MONEY.finditer(low):
         groups = m.groups()
         pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 6, 9, 11) if groups[i]]
-        n, scale = pairs[0] if pairs else (groups[8], None)
+        n, scale = pairs[0] if pairs else (groups[8] or groups[13], None)
         scale = (scale or "").lower()
         value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
@@ -887,13 +890,14 @@ def _resolution(low: str) -> int | None:
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
         r"|\b(\d{3,4})\s?(?:res|resolution)\b|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
-        r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)",  # "2000 steps, 1024"
+        r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
+        r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
+        r"|(?:\bimgsz|\bimg_?size|\bimage_size|--img)\s?[=:]?\s?(\d{3,4})\b",  # "imgsz=640"
         low,
     )
     if not m:
         return None
-    value = int(next(g for g in (m.group(1), m.group(3), m.group(4), m.group(5), m.group(6),
-                                 m.group(7)) if g))  # fmt: skip
+    value = int(next(g for i, g in enumerate(m.groups()) if g and i != 1))
     return value if 64 <= value <= 8192 else None
 
 
@@ -1552,14 +1556,14 @@ def resolve(
         updates["precision"] = "nf4" if query.workload == "finetune-qlora" else None
     if "workload" in updates:
         updates["workload_given"] = prior.workload_given
-    if not query.fields and prior.fields and query.intent in ("spec", "compare", ""):
-        updates["fields"] = prior.fields
     merged = replace(query, **updates)
     from advisor.agent.intents import detect_intent, keeps_intent
 
     intent = detect_intent(merged, merged.text.lower())
     if keeps_intent(intent, prior.intent, merged):
         intent = prior.intent
+    if not query.fields and prior.fields and intent in ("spec", "compare"):
+        merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     return replace(merged, intent=intent)
 
 
