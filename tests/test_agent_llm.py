@@ -309,3 +309,18 @@ def test_fine_tuning_options_come_from_the_question_not_the_model(searcher: Any)
     (made,) = [t for t in answer.tool_calls if t.name == "estimate"]
     assert made.args["mixed_precision"] is False and made.args["optimizer"] == "adamw8bit"
     assert made.args["checkpointing"] is False and "torch_compile" not in made.args
+
+
+def test_what_the_question_says_overrides_a_models_argument() -> None:
+    from advisor.agent.prompting import with_question_defaults
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    query = understand("can i qlora mistral 7b on a 3060 12gb at 2k context?", load_catalog())
+    args = {"model": "mistral-7b", "gpu": "rtx-3060", "workload": "finetune-full", "context": 8192}
+    fixed = with_question_defaults("estimate", dict(args), query)
+    assert (fixed["workload"], fixed["context"]) == ("finetune-qlora", 2048)
+    # a method the question leaves open is the model's to choose
+    open_method = understand("can i fine-tune mistral 7b on a 3060 12gb?", load_catalog())
+    chosen = with_question_defaults("estimate", {**args, "workload": "finetune-qlora"}, open_method)
+    assert chosen["workload"] == "finetune-qlora"

@@ -90,9 +90,15 @@ _FROM_QUESTION = {
 }
 
 
+# what the question states overrides a model's argument ("QLoRA", "in fp8", "8k context")
+_SAID = ("workload", "precision", "context", "batch")
+
+
 def with_question_defaults(name: str, args: dict[str, Any], query: Query | None) -> dict[str, Any]:
     """Arguments a small model leaves out but the question states (QLoRA, 8k context, two
-    GPUs, 100 hours) are filled in from the parsed question; the model's own values stand."""
+    GPUs, 100 hours) are filled in from the parsed question. The model's own values stand,
+    except against what the user said in so many words: a model that calls "full fine-tuning"
+    for a question about QLoRA gets QLoRA."""
     if query is None:
         return args
     counts = [g.count for g in query.gpus if g.count]
@@ -102,7 +108,10 @@ def with_question_defaults(name: str, args: dict[str, Any], query: Query | None)
             value = counts[0]
         if key == "workload" and value == "finetune":
             value = FINETUNE_DEFAULT
-        if value is not None and args.get(key) in (None, ""):
+        said = key in _SAID and (
+            key != "workload" or (query.workload_given and query.workload != "finetune")
+        )
+        if value is not None and (args.get(key) in (None, "") or said):
             args[key] = value
     for key in _STATED_ONLY.get(name, ()):  # a job size the question never gave is invented
         if args.get(key) is not None and getattr(query, key, None) is None:
