@@ -174,8 +174,9 @@ _BUY_IDIOM = re.compile(r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))")
 _FIT_ASKED = _cues(
     r"\bfit\w*\b",
     r"\boom\b|\bout of memory\b|\bspill\w*\b",
-    r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ )?(?:let me |be able"
-    r" to )?(?:run|load|hold|handle|serve)\b",
+    r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ ){0,2}?(?:let me |be"
+    r" able to )?(?:run|load|hold|handle|serve)\b",
+    r"\bpossible to (?:run|fit|load|serve|hold)\b",
 )
 # one of several named GPUs asked for on speed or capability: "which one pushes more tok/s",
 # "which finishes sooner", "is it really as fast as"; "which is cheaper" stays a money question
