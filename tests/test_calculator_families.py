@@ -290,8 +290,10 @@ def test_fit_spec_modules_are_the_calculators():
 
 def test_a_tensorrt_engine_at_batch_one_is_bound_by_its_layers_not_its_flops() -> None:
     """Batch-1 TensorRT detection on an A100 takes a few milliseconds (Ultralytics' YOLOv8
-    table: 0.99 ms for YOLOv8n, 3.53 ms for YOLOv8x), far above its compute time; at large
-    batches the layer floor drops out and the MLPerf-fitted speedup alone sets the rate."""
+    table: 0.99 ms for YOLOv8n, 3.53 ms for YOLOv8x), far above its compute time at the
+    speedup: its critical path is the layers in sequence plus one image's work at the unbatched
+    rate, so the larger model is slower by its FLOPs, not only its layers. At large batches the
+    path drops out and the MLPerf-fitted speedup alone sets the rate."""
     catalog = load_catalog()
 
     def rate(model: str, batch: int) -> float:
@@ -302,11 +304,11 @@ def test_a_tensorrt_engine_at_batch_one_is_bound_by_its_layers_not_its_flops() -
         return float(band["typical"])
 
     for model, measured in (("yolov8n", 1010.0), ("yolov8x", 283.0)):
-        assert 0.5 < rate(model, 1) / measured < 2.0
+        assert 0.7 < rate(model, 1) / measured < 1.3
     assert rate("yolov8x", 1) < rate("yolov8n", 1)  # more layers and more work: slower
     large = rate("resnet-50", 256)
     assert abs(rate("resnet-50", 512) / large - 1) < 0.01  # saturated: no floor left
-    assert large > 20 * rate("resnet-50", 1)  # batching pays under TensorRT
+    assert large > 10 * rate("resnet-50", 1)  # batching pays under TensorRT
 
 
 def test_the_nets_fit_seeks_the_median_and_the_others_least_squares(mapped, catalog):

@@ -42,38 +42,41 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # CNNs and ViTs reach the bound of 1.0 on e_compute: every row of theirs is bound by memory
 # traffic, so their compute term is at the full tensor rate.
 EFFICIENCY = {
-    "cnn": (1.0, 37.4),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 40.2),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "cnn": (1.0, 37.5),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 40.4),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
     "vit": (1.0, 23.5),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
     "encoder": (0.722, 10.7),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (0.767, 28.7),
+    "transformer-xl": (0.776, 28.7),
 }
 FP32_COMPUTE_BONUS = 1.33  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.04  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+TENSORRT_SPEEDUP = 3.03  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
-# W0772-W0781). A step takes the longer of its compute time and this floor over its layers: at
-# large batches compute dominates and the floor drops out, as the MLPerf Offline rows require.
-TENSORRT_LAYER_S = 2.30e-5
+# W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
+# the layers one after another, each this floor, plus one sample's work at the unbatched rate (a
+# lone image does not fill the GPU: the rows' latency grows with the model's FLOPs at about a
+# third of the tensor peak). At large batches the batch's time dominates and the path drops out,
+# as the MLPerf Offline rows require.
+TENSORRT_LAYER_S = 1.22e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.905, "tensorflow-xla": 1.14}
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.906, "tensorflow-xla": 1.14}
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.19e-4, "tensorflow": 8.46e-5, "tensorflow-xla": 1.18e-4}
-TRAIN_LAUNCHES = 3.16  # a training step launches this many forward passes' worth per layer
+LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 8.42e-5, "tensorflow-xla": 1.18e-4}
+TRAIN_LAUNCHES = 3.21  # a training step launches this many forward passes' worth per layer
 INFERENCE_MEMORY_SHARE = 0.237  # a forward pass moves this share of a training step's bytes
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
     "Volta": 1.08,  # V100 rows (DLE, Lambda)
-    "Turing": 0.863,  # T4 and Quadro RTX 8000 rows
+    "Turing": 0.878,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
     "Ampere": 1.10,  # RTX 3090, A10, RTX A4500-A6000 rows
     "Ada Lovelace": 1.34,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.991,  # H100, H200, GH200 rows
+    "Hopper": 0.993,  # H100, H200, GH200 rows
     "Blackwell": 0.849,  # B200, RTX 5090, RTX PRO 6000 rows
 }
 DATA_PARALLEL_EFFICIENCY = 0.937  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
@@ -194,9 +197,10 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
     training = request.workload != "inference"
     framework = request.framework or "pytorch"
     w = work(model, request, training)
-    step = request.batch * seconds_per_sample(w, gpu, precision, training)
+    sample = seconds_per_sample(w, gpu, precision, training)
+    step = request.batch * sample
     if request.engine == "tensorrt" and not training:
-        step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S)
+        step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample)
         return request.num_gpus * request.batch / step
     step += w.layers * (TRAIN_LAUNCHES if training else 1) * LAYER_LAUNCH_S[framework]
     step /= FRAMEWORK[framework]
