@@ -248,6 +248,10 @@ class TransformerModel:
     confidence: str
     notes: str | None
     source: str
+    # logits the training head computes per token: an adaptive softmax's head cluster (its first
+    # cutoff plus one per tail cluster), the vocabulary for a full softmax, 0 for the few outputs
+    # of a fine-tuning head
+    softmax_logits: int = 0
 
 
 @dataclass(frozen=True)

@@ -74,12 +74,15 @@ def test_diffusion_peak_is_the_larger_phase_not_their_sum(catalog):
          "it_per_s", 21.66, 0.45),
         ("W0443-sdxl-a100-it-per-s", Request("sdxl", "a100-sxm4-40gb", precision="fp16"),
          "it_per_s", 8.64, 0.25),
-        # Lambda deeplearning-benchmark: ResNet-50 AMP on one H100 SXM5 (batch 1280): 2791 img/s
+        # Lambda deeplearning-benchmark: ResNet-50 AMP on one H100 SXM5 (batch 1280): 2791 img/s.
+        # Lambda runs AMP in NCHW (its config leaves out DLE's --memory-format nhwc), DLE's AMP
+        # rows in NHWC, 1.5x faster on A100; the fit sits between the two, so this row is held
+        # to 25%
         ("W0608-resnet50-h100-amp", Request("resnet-50", "h100-sxm5-80gb", workload="train",
-         precision="fp16", batch=1280), "train_samples_per_s", 2791, 0.2),
-        # DLE Transformer-XL base (PyTorch), 8x A100 40GB AMP, batch 32, tgt_len 192: 449,890
-        # tokens/s (W0108); its recipe's 40,000 steps of 256 x 192 tokens took 76 min
-        ("W0108-txl-base-8xa100-amp", Request("transformer-xl-base", "a100-sxm4-40gb",
+         precision="fp16", batch=1280), "train_samples_per_s", 2791, 0.25),
+        # DLE Transformer-XL base (PyTorch, d_model 512), 8x A100 40GB AMP, batch 32, tgt_len
+        # 192: 449,890 tokens/s (W0108); its recipe's 40,000 steps of 256 x 192 tokens took 76 min
+        ("W0108-txl-base-8xa100-amp", Request("transformer-xl-base-dle", "a100-sxm4-40gb",
          num_gpus=8, workload="train", precision="fp16", batch=32, context=192),
          "train_tokens_per_s", 449890, 0.2),
         # DLE BERT-large SQuAD fine-tuning, A100 80GB TF32, batch 32, seq 384: 61.5 seq/s
@@ -122,11 +125,18 @@ def test_block_flops_come_from_the_layer_shapes(catalog):
     """Transformer-XL Large's adaptive input holds 38M parameters, not vocab x hidden (274M):
     its blocks' weights (18 x 12.6M) set the FLOPs, not the parameter count less 274M. Its
     relative attention takes three products over the 768 keys (scores, position scores, values),
-    an encoder's two."""
+    an encoder's two. Its output layer computes the adaptive softmax's 20,003 head logits per
+    token; without the adaptive softmax (Lambda's benchmark) all 267,735."""
     model = _model(catalog, "transformer-xl-large")
     w = nets.work(model, Request("x", "t4", context=384), True)
     dense = 18 * (4 * 1024**2 + 2 * 1024 * 4096)
-    assert w.flops / w.tokens == pytest.approx(3 * (2 * dense + 2 * 3 * 18 * 768 * 1024))
+    attention = 2 * 3 * 18 * 768 * 1024
+    assert w.flops / w.tokens == pytest.approx(3 * (2 * dense + attention + 2 * 1024 * 20003))
+    full = nets.work(_model(catalog, "transformer-xl-large-full-softmax"),
+                     Request("x", "t4", context=384), True)  # fmt: skip
+    assert full.flops / full.tokens == pytest.approx(
+        3 * (2 * dense + attention + 2 * 1024 * 267735)
+    )
     bert = nets.work(_model(catalog, "bert-large"), Request("x", "t4", context=384), True)
     dense = 24 * (4 * 1024**2 + 2 * 1024 * 4096)
     assert bert.flops / bert.tokens == pytest.approx(3 * (2 * dense + 2 * 2 * 24 * 384 * 1024))
@@ -173,8 +183,9 @@ def test_shared_csv_training_rows_join_the_lambda_source(mapped):
     cases, _ = mapped
     shared = [c for c in cases.values() if c.id.startswith("S")]
     assert shared and {c.source for c in shared} == {"lambda"}
-    assert {c.model for c in shared} >= {"resnet-50", "bert-large", "transformer-xl-large"}
-    lambda_txl = {c.request.context for c in shared if c.model == "transformer-xl-large"}
+    txl = "transformer-xl-large-full-softmax"  # Lambda's config leaves out --adaptive
+    assert {c.model for c in shared} >= {"resnet-50", "bert-large", txl}
+    lambda_txl = {c.request.context for c in shared if c.model == txl}
     assert lambda_txl == {256}  # Lambda's config: --tgt_len 256 --mem_len 256
 
 
@@ -279,8 +290,10 @@ def test_fit_spec_modules_are_the_calculators():
 
 def test_a_tensorrt_engine_at_batch_one_is_bound_by_its_layers_not_its_flops() -> None:
     """Batch-1 TensorRT detection on an A100 takes a few milliseconds (Ultralytics' YOLOv8
-    table: 0.99 ms for YOLOv8n, 3.53 ms for YOLOv8x), far above its compute time; at large
-    batches the layer floor drops out and the MLPerf-fitted speedup alone sets the rate."""
+    table: 0.99 ms for YOLOv8n, 3.53 ms for YOLOv8x), far above its compute time at the
+    speedup: its critical path is the layers in sequence plus one image's work at the unbatched
+    rate, so the larger model is slower by its FLOPs, not only its layers. At large batches the
+    path drops out and the MLPerf-fitted speedup alone sets the rate."""
     catalog = load_catalog()
 
     def rate(model: str, batch: int) -> float:
@@ -291,11 +304,11 @@ def test_a_tensorrt_engine_at_batch_one_is_bound_by_its_layers_not_its_flops() -
         return float(band["typical"])
 
     for model, measured in (("yolov8n", 1010.0), ("yolov8x", 283.0)):
-        assert 0.5 < rate(model, 1) / measured < 2.0
+        assert 0.7 < rate(model, 1) / measured < 1.3
     assert rate("yolov8x", 1) < rate("yolov8n", 1)  # more layers and more work: slower
     large = rate("resnet-50", 256)
     assert abs(rate("resnet-50", 512) / large - 1) < 0.01  # saturated: no floor left
-    assert large > 20 * rate("resnet-50", 1)  # batching pays under TensorRT
+    assert large > 10 * rate("resnet-50", 1)  # batching pays under TensorRT
 
 
 def test_the_nets_fit_seeks_the_median_and_the_others_least_squares(mapped, catalog):

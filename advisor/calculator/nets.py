@@ -8,9 +8,10 @@ A step's time is the batch's per-sample time plus the step's fixed costs, each o
     per step   = batch x per sample + weight layers x launch time (x TRAIN_LAUNCHES training)
                  + the optimizer's read and write of its states (training)
 
-FLOPs are 2 x MACs per forward (x3 for training: forward and two backward products); the bytes
-moved are the activations a sample writes and reads, which is why a CNN trains faster on a card
-with more bandwidth even at equal TFLOPS. e_compute and e_memory are fitted per kind of
+FLOPs are 2 x MACs per forward (x3 for training: forward and two backward products), a language
+model's output layer (its softmax's logits per token) included; the bytes moved are the
+activations a sample writes and reads, which is why a CNN trains faster on a card with more
+bandwidth even at equal TFLOPS. e_compute and e_memory are fitted per kind of
 architecture (cnn, depthwise cnn, vit, encoder, transformer-xl), the launch time per framework
 and the generation factor per GPU generation. eval/calibration_families.py refits them (least
 absolute log ratio: the sources disagree by 20-40% on some setups, and a median-seeking fit is not
@@ -41,40 +42,44 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # CNNs and ViTs reach the bound of 1.0 on e_compute: every row of theirs is bound by memory
 # traffic, so their compute term is at the full tensor rate.
 EFFICIENCY = {
-    "cnn": (1.0, 38.1),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 41.7),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 22.4),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.689, 10.4),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
-    "transformer-xl": (0.357, 32.5),  # DLE Transformer-XL rows (W0105-W0134, W0275-W0292)
+    "cnn": (1.0, 37.5),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 40.4),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 23.5),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.722, 10.7),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
+    "transformer-xl": (0.776, 28.7),
 }
-FP32_COMPUTE_BONUS = 1.41  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.04  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.33  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 3.03  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
-# W0772-W0781). A step takes the longer of its compute time and this floor over its layers: at
-# large batches compute dominates and the floor drops out, as the MLPerf Offline rows require.
-TENSORRT_LAYER_S = 2.30e-5
+# W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
+# the layers one after another, each this floor, plus one sample's work at the unbatched rate (a
+# lone image does not fill the GPU: the rows' latency grows with the model's FLOPs at about a
+# third of the tensor peak). At large batches the batch's time dominates and the path drops out,
+# as the MLPerf Offline rows require.
+TENSORRT_LAYER_S = 1.22e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.886, "tensorflow-xla": 1.13}
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.906, "tensorflow-xla": 1.14}
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 8.19e-5, "tensorflow-xla": 1.17e-4}
-TRAIN_LAUNCHES = 2.80  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.228  # a forward pass moves this share of a training step's bytes
+LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 8.42e-5, "tensorflow-xla": 1.18e-4}
+TRAIN_LAUNCHES = 3.21  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.237  # a forward pass moves this share of a training step's bytes
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.09,  # V100 rows (DLE, Lambda)
-    "Turing": 0.833,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.08,  # V100 rows (DLE, Lambda)
+    "Turing": 0.878,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
-    "Ampere": 1.07,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.29,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.968,  # H100, H200, GH200 rows
-    "Blackwell": 0.832,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ampere": 1.10,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.34,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.993,  # H100, H200, GH200 rows
+    "Blackwell": 0.849,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.948  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.937  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -127,8 +132,12 @@ def work(model: Any, request: Request, training: bool) -> Work:
     # attention's matrix products over the keys: scores and weighted values; Transformer-XL's
     # relative attention adds a third, the queries against the relative position embeddings
     products = 3 if model.architecture == "transformer-xl" else 2
-    flops = factor * (2 * dense + 2 * products * layers * (seq + memory) * h) * seq
+    # the output layer: each token's hidden state times the softmax's logits (a language model's;
+    # a fine-tuning head's few outputs are left out), which it also writes and reads back
+    logits = model.softmax_logits
+    flops = factor * (2 * dense + 2 * products * layers * (seq + memory) * h + 2 * h * logits) * seq
     acts = layers * seq * (17 * h + 2.5 * model.num_attention_heads * (seq + memory))
+    acts += seq * logits
     return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS)
 
 
@@ -188,9 +197,10 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
     training = request.workload != "inference"
     framework = request.framework or "pytorch"
     w = work(model, request, training)
-    step = request.batch * seconds_per_sample(w, gpu, precision, training)
+    sample = seconds_per_sample(w, gpu, precision, training)
+    step = request.batch * sample
     if request.engine == "tensorrt" and not training:
-        step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S)
+        step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample)
         return request.num_gpus * request.batch / step
     step += w.layers * (TRAIN_LAUNCHES if training else 1) * LAYER_LAUNCH_S[framework]
     step /= FRAMEWORK[framework]
