@@ -329,13 +329,13 @@ class Linker:
             # "gaming laptop with a 4060 (8gb)": the laptop GPU of that name, of that memory
             said = re.search(r"(\d+)\s?(?:gb|gib|g)\b", written.lower())
             size = float(said.group(1)) if said else memory
-            other = tuple(
+            laptops = tuple(
                 g
                 for g in self._gpu_lookup(f"{base} laptop", words[start:end]) or ()
                 if size is None or abs(self.catalog.gpus[g].memory_gb - size) <= 0.07 * size
             )
-            if other:
-                return GpuRef(f"{written} laptop", other, count, memory, "laptop", base)
+            if laptops:
+                return GpuRef(f"{written} laptop", laptops, count, memory, "laptop", base)
         if not chosen and form in ("laptop", "desktop"):  # "the laptop 4090"
             other = self._gpu_lookup(f"{written} {form}", words[start:end])
             if other:
