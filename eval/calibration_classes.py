@@ -71,6 +71,8 @@ Engine (ENGINE_MAP)
     eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
     the calculator models: a preallocated KV cache and attention scores held in full. A speed
     row's `pp` option (TensorRT-LLM's "tp=1;pp=N" rows) is the Request's pipeline stages.
+    ExLlama v1's prefill rows run as ExLlamaV2 (PREFILL_STAND_INS: the same dequantise-then-
+    cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -124,7 +126,9 @@ What a figure is, and the prediction it is compared with
     - AutoAWQ's decode figures are per-step (prefill excluded) and summed over the batch.
     - Full-load serving (no batch or concurrency: trtllm-bench at infinite rate) ->
       serving_tokens_per_s at context = prompt, output_tokens = output.
-    - Prefill tok/s -> prefill_tokens_per_s at context = prompt, batch; TTFT -> the estimate's
+    - Prefill tok/s -> prefill_tokens_per_s at context = prompt, batch (AutoAWQ's README
+      figures, each a freshly loaded model's first forward, add FIRST_FORWARD_S of one-off
+      setup to the predicted time, for the calculator and the rule alike); TTFT -> the estimate's
       time_to_first_token_s (batch = the static batch, else 1): the engine's fixed per-request
       latency plus the prefill of the prompts sent together. A TTFT measured at a concurrency
       above 1 is not scored: it includes queueing behind the other requests' prefills, which
@@ -472,6 +476,11 @@ ENGINE_MAP = {
     "mlc-llm": "tensorrt-llm",
     "nim": "tensorrt-llm",
 }
+# prefill rows of an engine the calculator lacks, run as the one whose prompt path it shares:
+# ExLlama v1 as its successor ExLlamaV2 (each weight matrix dequantised to FP16, then cublasHgemm:
+# github:turboderp/exllama exllama_ext/cuda_func/q4_matmul.cu); its decode rows keep ENGINE_MAP's
+# vLLM, as its own mat-vec kernels are slower than ExLlamaV2's (L0681: 42.4 against 56.9 tok/s)
+PREFILL_STAND_INS = {"exllama": "exllamav2"}
 # engines whose memory the calculator models on their own (not as ENGINE_MAP's stand-in):
 # AutoAWQ's fused layers keep a preallocated KV cache and materialise the attention scores
 MEMORY_ENGINES = ("autoawq",)
@@ -479,6 +488,17 @@ MEMORY_ENGINES = ("autoawq",)
 # attention allocates the KV cache for that many positions and resets it when full rather than
 # growing it (awq/modules/fused/attn.py): the cache holds n_generate tokens, not prompt + output
 FIXED_CACHE_SOURCES = ("github:casper-hansen/AutoAWQ README.md",)
+# AutoAWQ's examples/benchmark.py (v0.1.6) loads the model afresh for every round and times the
+# prefill as the first forward of that model, after a warm-up of one torch.mm only: its prefill
+# figures hold the one-off setup of a first call (L0782, Mixtral's first round, 32 tokens on 2
+# RTX 4090s, 214 ms, is marked SUSPECT (warm-up); its second round, 64 tokens, L0785: 43 ms).
+# Its size, from the README's own rows, not from the calculator: each of the 13 series measured
+# at 64 and 2048 tokens (one model, packing and batch: L0710/L0713, L0716/L0719, L0722/L0725,
+# L0728/L0731, L0734/L0737, L0740/L0743, L0746/L0749, L0752/L0755, L0758/L0761, L0764/L0767,
+# L0770/L0773, L0776/L0779, L0785/L0800) split into a fixed time and a time per token: the
+# median of the fixed times (-19 to 52 ms)
+FIRST_FORWARD_SOURCES = ("github:casper-hansen/AutoAWQ README.md",)
+FIRST_FORWARD_S = 0.035
 # transformers 4.36 (2023-12-07) brought the DynamicCache, which grows one layer's tensors at a
 # time; before it a decode step built a new tuple of every layer's cache while the old one was
 # still referenced. transformers rows published before that day measured the tuple cache
@@ -747,6 +767,7 @@ class Shape:
     prefill_batch: int  # prompts prefilled together before the first token
     per_stream: bool  # per sequence (else summed over the batch)
     with_prefill: bool  # the wall time includes the prefill
+    first_call_s: float = 0.0  # one-off setup inside a prefill figure (FIRST_FORWARD_S)
 
     @property
     def context(self) -> int:
@@ -761,10 +782,13 @@ def speed(shape: Shape, p: Primitives) -> float | None:
         seconds = p.prefill_seconds(shape.prompt, shape.prefill_batch)
         return None if seconds is None else seconds * 1000
     if shape.kind == "prefill":
+        tokens = shape.prompt * shape.batch
         if isinstance(p, CalcInference):
-            return p.prefill_rate(shape.prompt, shape.batch)
-        seconds = p.prefill_seconds(shape.prompt, shape.batch)
-        return None if seconds is None else shape.prompt * shape.batch / seconds
+            rate = p.prefill_rate(shape.prompt, shape.batch)
+            seconds = None if rate is None else tokens / rate
+        else:
+            seconds = p.prefill_seconds(shape.prompt, shape.batch)
+        return None if seconds is None else tokens / (seconds + shape.first_call_s)
     total = p.decode(shape.context, shape.batch)
     if total is None:
         return None
@@ -870,11 +894,14 @@ class Scorer:
             value *= n
         name = row["engine"].split(" ")[0]
         engine = name if name in ENGINES else ENGINE_MAP[name]
+        if shape.kind == "prefill":
+            engine = PREFILL_STAND_INS.get(name, engine)
         assert engine in ENGINES, engine
         pp = _int(options(row).get("pp", "")) or 1
         base = Request(
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
             kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
+            awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:
@@ -906,7 +933,10 @@ class Scorer:
             return Shape("ttft", prompt or 1, output, 1, batch if static and batch else 1,
                          True, False), notes  # fmt: skip
         if task == "prefill":
-            return Shape("prefill", prompt or 1, 0, batch or 1, batch or 1, False, False), notes
+            first = FIRST_FORWARD_S if row["source"].startswith(FIRST_FORWARD_SOURCES) else 0.0
+            return Shape(
+                "prefill", prompt or 1, 0, batch or 1, batch or 1, False, False, first
+            ), notes  # fmt: skip
         if streams is None:
             if task == "serving" and metric == "tpot_ms":
                 raise Skip(R_CONCURRENCY)

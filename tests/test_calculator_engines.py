@@ -208,3 +208,49 @@ def test_eager_lora_adapters_cost_their_memory_traffic_and_compile_fuses_it() ->
     assert rate(8, "qv") / bare > 0.97
     assert rate(64, "all") == pytest.approx(rate(8, "all"))  # traffic scales with features, not r
     assert rate(64, "all", compiled=True) == pytest.approx(bare * throughput.COMPILE_TRAIN_SPEEDUP)
+
+
+def _prefill_rate(engine: str, gpu: str, precision: str, prompt: int, **kw: object) -> float:
+    model, card = CATALOG.models["llama-2-13b"], CATALOG.gpus[gpu]
+    seconds = throughput.prefill_seconds(
+        model, card, get_precision(precision), engine_factors(engine), prompt=prompt, batch=1,
+        **kw,  # type: ignore[arg-type]
+    )  # fmt: skip
+    return prompt / seconds
+
+
+def test_exllama_prompts_multiply_in_fp16_accumulate_on_geforce_cards() -> None:
+    # cublasHgemm: twice the listed (fp32-accumulate) tensor rate on a GeForce card only
+    geforce = _prefill_rate("exllamav2", "rtx-3090", "gptq", 3200)
+    assert geforce / _prefill_rate("vllm", "rtx-3090", "gptq", 3200) > 1.8
+    assert _prefill_rate("exllamav2", "a100-sxm4-80gb", "gptq", 3200) == pytest.approx(
+        _prefill_rate("vllm", "a100-sxm4-80gb", "gptq", 3200), rel=0.02
+    )
+
+
+def test_autoawq_prompts_are_bound_by_unpacking_the_weights_where_cuda_cores_are_few() -> None:
+    # GEMM packing: unpacked once per 16 tokens; an A100's fp32 rate is 1/16 of its tensor rate
+    m = CATALOG.models["llama-2-13b"]
+    quantised = m.params_per_token - 2 * m.vocab_size * m.hidden_size  # untied embedding and head
+    unpack_s = quantised / 16 * throughput.AWQ_UNPACK_FLOPS_PER_WEIGHT / 19.5e12
+    gemm_a100 = _prefill_rate("autoawq", "a100-sxm4-40gb", "awq", 2048)
+    assert gemm_a100 == pytest.approx(1 / unpack_s, rel=0.02)
+    assert gemm_a100 < _prefill_rate("vllm", "a100-sxm4-40gb", "awq", 2048) / 2
+    # on an RTX 4090 (fp32 half its tensor rate) the matmul still bounds the GEMM packing
+    unpack_4090 = quantised / 16 * throughput.AWQ_UNPACK_FLOPS_PER_WEIGHT / 82.6e12
+    assert _prefill_rate("autoawq", "rtx-4090", "awq", 2048) < 0.5 / unpack_4090
+    # GEMV packing: unpacked once per token, so its prompt speed hardly grows with the prompt
+    gemv = [_prefill_rate("autoawq", "rtx-4090", "awq", p, awq_version="gemv") for p in (512, 2048)]
+    assert gemv[1] == pytest.approx(gemv[0], rel=0.05) and gemv[1] < 1000
+    hf = [_prefill_rate("hf", "rtx-4090", "awq", 2048, awq_version=v) for v in ("gemv", "gemm")]
+    assert hf[0] == hf[1]  # AutoAWQ's kernels only
+
+
+def test_the_awq_packing_travels_from_the_request_to_the_prompt_speed() -> None:
+    base = Request("llama-2-13b", "rtx-4090", engine="autoawq", precision="awq", context=2048)
+    gemm, gemv = estimate(base), estimate(replace(base, awq_version="gemv"))
+    assert gemv.prefill_tokens_per_s["typical"] < gemm.prefill_tokens_per_s["typical"] / 2
+    assert gemv.time_to_first_token_s["typical"] > 2 * gemm.time_to_first_token_s["typical"]
+    assert gemv.decode_tokens_per_s == gemm.decode_tokens_per_s
+    with pytest.raises(InvalidInput, match="AWQ version"):
+        estimate(replace(base, awq_version="marlin"))

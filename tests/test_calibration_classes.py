@@ -175,6 +175,44 @@ def test_speed_composes_decode_and_prefill_like_the_measurement() -> None:
     assert cc.speed(prefill, _Flat()) == pytest.approx(300 * 2 / 1.0)
     assert cc.speed(cc.Shape("full-load", 10, 10, 1, 1, False, True), _Flat()) == 1234.0
     assert decode.context == 200 and cc.Shape("decode", 7, 0, 1, 1, True, False).context == 7
+    # a prefill figure timed as a model's first forward holds its one-off setup too
+    cold = cc.Shape("prefill", 300, 0, 2, 2, False, False, 0.5)
+    assert cc.speed(cold, _Flat()) == pytest.approx(300 * 2 / 1.5)
+
+
+def test_autoawq_benchmark_prefill_rows_hold_a_first_forward_and_name_their_packing(
+    catalog: Catalog,
+) -> None:
+    row = _row(
+        gpu="RTX 4090", model="Mistral-7B", params_b="7.24", precision="awq-4bit",
+        workload="prefill", engine="autoawq", batch="1", input_len="64", metric="tokens_per_s",
+        value="531.99", unit="tokens/s", options="kernel=gemv",
+        source="github:casper-hansen/AutoAWQ README.md@88e4c76b20755db275574e6a03c83c84ba3bece5",
+    )  # fmt: skip
+    shape, _ = cc.Scorer(catalog)._shape(row)
+    assert shape.first_call_s == cc.FIRST_FORWARD_S
+    other = _row(**{**row, "source": "github:someone/somewhere README.md@abc"})
+    assert cc.Scorer(catalog)._shape(other)[0].first_call_s == 0.0
+    gemv = cc.Scorer(catalog).case(row)
+    gemm = cc.Scorer(catalog).case({**row, "options": "kernel=gemm"})
+    assert gemv.predicted < 0.6 * gemm.predicted
+
+
+def test_exllama_v1_prefill_runs_as_exllamav2_and_its_decode_as_vllm(catalog: Catalog) -> None:
+    common = dict(
+        gpu="RTX 3090",
+        model="Llama-2-13B",
+        params_b="13.02",
+        batch="1",
+        precision="gptq-4bit-g128-actorder",
+        engine="exllama",
+        input_len="3200",
+    )
+    scorer = cc.Scorer(catalog)
+    prefill = scorer.case(_row(**common, workload="prefill", metric="tokens_per_s", value="1729.7",
+                               unit="tokens/s"))  # fmt: skip
+    assert prefill.predicted > 1500  # cublasHgemm: fp16 accumulate on a GeForce card
+    assert cc.PREFILL_STAND_INS["exllama"] == "exllamav2" and cc.ENGINE_MAP["exllama"] == "vllm"
 
 
 def test_units_options_and_memory_conversions() -> None:

@@ -58,6 +58,9 @@ class Request:
     # transformers before 4.36 (and models' own remote code): a tuple KV cache, which a decode
     # step copies whole; None / False = its DynamicCache, which copies one layer at a time
     legacy_kv_cache: bool | None = None
+    # AutoAWQ's weight packing ("version" in its quant_config): "gemm" (None) or "gemv", whose
+    # prompt processing unpacks every weight once per token (throughput.AWQ_TOKENS_PER_UNPACK)
+    awq_version: str | None = None
     interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
     optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None

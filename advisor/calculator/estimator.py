@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from advisor.calculator import cost, diffusion, memory
+from advisor.calculator import cost, diffusion, memory, throughput
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
 from advisor.calculator.families import FAMILIES, find_model
 from advisor.catalog import Catalog, load_catalog
@@ -184,4 +184,9 @@ def _validate(request: Request, fam: Family) -> None:
     if request.offload not in (None, *OFFLOAD):
         raise InvalidInput(
             f"offload must be one of {', '.join(OFFLOAD)} (got {request.offload!r})."
+        )
+    versions = throughput.AWQ_TOKENS_PER_UNPACK
+    if request.awq_version not in (None, *versions):
+        raise InvalidInput(
+            f"AWQ version must be one of {', '.join(versions)} (got {request.awq_version!r})."
         )

@@ -177,21 +177,22 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         model, gpu, precision, engine, batch=request.batch, context=context,
         kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, pp=pp,
     )  # fmt: skip
+    awq = request.awq_version
     prefill_s = throughput.prefill_seconds(
         model, gpu, precision, engine, prompt=context, batch=request.batch,
-        num_gpus=request.num_gpus, link=link, pp=pp,
+        num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
     prefill = Band.around(context * request.batch / prefill_s)
     first_s = throughput.time_to_first_token_seconds(
         model, gpu, precision, engine, prompt=context, batch=request.batch,
-        num_gpus=request.num_gpus, link=link, pp=pp,
+        num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
     low, high = SPEED_BAND
     ttft = Band(first_s / high, first_s, first_s / low)
     output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
-        num_gpus=request.num_gpus, link=link, pp=pp,
+        num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
     lengths = (
         f"{context} prompt + {output} output tokens "
@@ -202,7 +203,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         serving, serving_batch = throughput.serving_tokens_per_s(
             model, gpu, precision, engine, prompt=context, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
-            pp=pp,
+            pp=pp, awq_version=awq,
         )  # fmt: skip
         notes.append(
             f"serving at the {request.batch} concurrent requests given, of {lengths}; at full "

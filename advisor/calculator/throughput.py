@@ -29,9 +29,13 @@ from advisor.calculator.memory import kv_cache_bytes, usable_gb, weight_bytes
 from advisor.calculator.precision import Precision, get_precision
 from advisor.specs import GPU, Model
 
-# GeForce cards compute FP16 with FP16 accumulation at twice the listed (FP32-accumulate) rate;
-# llama.cpp's cuBLAS prompt processing uses it.
+# GeForce cards compute FP16 with FP16 accumulation at twice the listed (FP32-accumulate) rate.
+# Engines whose prompt processing multiplies in cublasHgemm (FP16 compute) reach it: llama.cpp's
+# cuBLAS path, and ExLlama v1 and v2, which dequantise each weight matrix to FP16 and call
+# cublasHgemm for prompts (github:turboderp/exllama exllama_ext/cuda_func/q4_matmul.cu,
+# github:turboderp/exllamav2 exllamav2_ext/cuda/q_gemm.cu, above MAX_Q_GEMM_ROWS rows)
 LLAMA_CPP_GEFORCE_FP16_ACCUMULATE = 2.0
+FP16_ACCUMULATE_PREFILL_ENGINES = ("llama.cpp", "exllamav2")
 DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the matmuls
 # llama.cpp's Metal mat-vec kernels unpack every GGUF weight (bits, block scales and mins) into
 # fp32 on the shader ALUs, with no int8 dot product as CUDA's dp4a path has: an Apple GPU's decode
@@ -42,6 +46,18 @@ DEQUANT_PREFILL_FACTOR = 0.75  # quantised weights are dequantised inside the ma
 # L1785, L1786, L1788, L1790, L1792 (read as bandwidth-bound, the calculator had them up to 64%
 # too fast)
 METAL_GGUF_FLOPS_PER_WEIGHT = 34.0
+# AutoAWQ 0.1.x unpacks its 4-bit weights on the CUDA cores inside the prompt's matmuls, again
+# for every tile of token rows: the GEMM packing's kernel (awq_cuda/quantization/
+# gemm_cuda_gen.cu, gemm_forward_4bit_cuda_m16n128k32) once per 16 tokens, the GEMV packing's
+# about once per token (its prompt speed is near flat in the prompt length: 229 and 226 tok/s at
+# 512 and 2048 tokens, llm.csv L0808, L0811). Where the card's fp32 rate is small beside its
+# tensor cores (an A100: 19.5 against 312 TFLOPS) that unpacking, not the matmul, bounds the
+# prompt. FLOPs per quantised weight unpacked, at the datasheet fp32 rate: the median of the
+# three GEMV rows at 2048 tokens on an RTX 4090 (github:casper-hansen/AutoAWQ README.md
+# @88e4c76, llm.csv L0713, L0731, L0743: 11.4, 13.1, 16.4); with it the GEMM rows of
+# AquilaChat2-34B on an A100 (L0847, L0850, L0853, not fitted on) come out within 12%
+AWQ_UNPACK_FLOPS_PER_WEIGHT = 13.1
+AWQ_TOKENS_PER_UNPACK = {"gemm": 16, "gemv": 1}
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
 # fp8 training over bf16 on the same GPU, end to end: Megatron-Bridge's performance guide gives
@@ -244,12 +260,15 @@ def prefill_seconds(
     num_gpus: int = 1,
     link: Link | None = None,
     pp: int = 1,
+    awq_version: str | None = None,
 ) -> float:
     """Seconds to process `batch` prompts of `prompt` tokens.
 
     Compute-bound on the dense tensor rate, but never faster than one read of the weights (short
     prompts are bandwidth-bound). Causal attention adds 2 x layers x prompt^2 x hidden FLOPs per
-    prompt with a fused kernel; llama.cpp computes the full masked score matrix (4x).
+    prompt with a fused kernel; llama.cpp computes the full masked score matrix (4x). AutoAWQ's
+    4-bit kernels also unpack the weights on the CUDA cores once per tile of tokens
+    (AWQ_TOKENS_PER_UNPACK by `awq_version`), which bounds cards with few of them.
     Tensor parallel all-reduces every token's hidden state twice per layer over the link.
     """
     gen = generation(gpu.architecture, gpu.memory_type)
@@ -258,7 +277,7 @@ def prefill_seconds(
     attention = 4 if engine.name == "llama.cpp" else 2
     flops += attention * model.num_layers * prompt * prompt * model.hidden_size * batch
     peak = dense_tflops(gpu, precision)
-    if engine.name == "llama.cpp" and gpu.segment in ("consumer", "laptop"):
+    if engine.name in FP16_ACCUMULATE_PREFILL_ENGINES and gpu.segment in ("consumer", "laptop"):
         peak *= LLAMA_CPP_GEFORCE_FP16_ACCUMULATE
     rate = peak * 1e12 * engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)
     dequantised = precision.compute == "fp4" and not gpu.fp4_dense_tflops
@@ -273,9 +292,21 @@ def prefill_seconds(
     else:  # layer split: GPUs overlap only as far as the engine pipelines micro-batches
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
     compute_s = flops / (rate * speedup)
+    if engine.name == "autoawq" and precision.family == "weight-only-4bit":
+        tile = AWQ_TOKENS_PER_UNPACK[awq_version or "gemm"]
+        unpacks = -(-tokens // tile) * _quantised_params(model) * AWQ_UNPACK_FLOPS_PER_WEIGHT
+        alu = (gpu.fp32_tflops or peak / 2) * 1e12 * speedup
+        compute_s = max(compute_s, unpacks / alu)
     read_s = weight_bytes(model, precision) / (gpu.bandwidth_gbs * 1e9 * engine.mbu * num_gpus)
     comm_s = _tp_allreduce_seconds(model, gpu, -(-tokens // min(stages, batch)), tp, link)
     return max(compute_s, read_s) + comm_s + engine.step_overhead_ms / 1000
+
+
+def _quantised_params(model: Model) -> float:
+    """Parameters a token's matmuls read in a weight-only 4-bit checkpoint: all but the input
+    embedding and the LM head, which stay 16-bit (one matrix where they are tied)."""
+    embeddings = model.vocab_size * model.hidden_size * (1 if model.tie_word_embeddings else 2)
+    return max(model.params_per_token - embeddings, 0.0)
 
 
 def time_to_first_token_seconds(
@@ -289,13 +320,14 @@ def time_to_first_token_seconds(
     num_gpus: int = 1,
     link: Link | None = None,
     pp: int = 1,
+    awq_version: str | None = None,
 ) -> float:
     """Seconds from a request to its first token: the engine's fixed per-request latency
     (EngineFactors.request_overhead_ms) plus the prefill of the `batch` prompts sent together.
     Queueing behind other requests is not in it."""
     prefill = prefill_seconds(
         model, gpu, precision, engine, prompt=prompt, batch=batch, num_gpus=num_gpus, link=link,
-        pp=pp,
+        pp=pp, awq_version=awq_version,
     )  # fmt: skip
     return engine.request_overhead_ms / 1000 + prefill
 
@@ -432,6 +464,7 @@ def serving_tokens_per_s(
     batch: int | None = None,
     link: Link | None = None,
     pp: int = 1,
+    awq_version: str | None = None,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -447,7 +480,7 @@ def serving_tokens_per_s(
     def rate(b: int) -> float:
         prefill = prefill_seconds(
             model, gpu, precision, engine, prompt=prompt, batch=b, num_gpus=num_gpus, link=link,
-            pp=pp,
+            pp=pp, awq_version=awq_version,
         )  # fmt: skip
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
