@@ -779,3 +779,23 @@ def test_the_hardware_for_a_job_set_up_before_is_a_follow_up(catalog: Catalog) -
     spec = understand("memory bandwidth of the a10g?", catalog)
     then = understand("how does that compare to an l40s", catalog, spec.context_dict())
     assert then.intent == "compare" and then.fields == ("bandwidth_gbs",)
+
+
+def test_follow_ups_that_change_a_setting_or_add_the_job(catalog: Catalog) -> None:
+    # the job for hardware said before, then a setting changed: the fit is still asked
+    have = understand("we've got 4x l4 in the rack", catalog)
+    job = understand("could we fine-tune qwen2.5 7b?", catalog, have.context_dict())
+    assert job.intent == "fit" and job.gpus[0].ids == ("l4",) and job.gpus[0].count == 4
+    full = understand("full parameter, no adapters", catalog, job.context_dict())
+    assert (full.intent, full.workload) == ("fit", "finetune-full")
+    # a comparison carried into another setting
+    duel = understand("l4 or a10g, which trains faster?", catalog)
+    assert understand("what about fp8 inference?", catalog, duel.context_dict()).intent == "compare"
+    # a rent-or-buy question given its usage
+    ask = understand("for a small lab: buy gpus or rent them?", catalog)
+    usage = understand("2 cards, about 10 hours a day, 4 years", catalog, ask.context_dict())
+    assert usage.intent == "rent_or_buy"
+
+
+def test_minimum_vram_for_a_model_is_a_fit_question(catalog: Catalog) -> None:
+    assert understand("sdxl dreambooth, least vram it needs?", catalog).intent == "fit"

@@ -614,6 +614,7 @@ def _advice(q: Query, low: str) -> bool:
 
 _MEMORY_ASKED = _cues(
     r"\bhow much (?:vram|memory|gpu memory)\b",
+    r"\b(?:min(?:imum)?|least) (?:vram|memory|gpu memory)\b",
     r"\bcu[aá]nta vram\b",
     r"\bwie viel vram\b",
     r"\b(?:peak|max(?:imum)?) (?:vram|memory)\b",
@@ -735,13 +736,16 @@ def detect_intent(query: Query, low: str) -> str:
     return next(name for name, intent in INTENTS.items() if intent.detect(query, low))
 
 
-def keeps_intent(detected: str, previous: str, query: Query) -> bool:
+def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool = False) -> bool:
     """A follow-up keeps the previous turn's intent when its own words only change the things
     asked about ("and the A5000?", "what about in 4bit?", "and with 4 of them?", "and budget
-    is like $1000 a month" after a recommendation)."""
+    is like $1000 a month" after a recommendation, "and for inference with int8?" after a
+    comparison); `names_nothing`: the follow-up names no GPU or model of its own."""
     if previous not in INTENTS or not INTENTS[previous].keeps:
         return False
     if detected == "cost" and previous in ("recommend", "buy") and query.budget:
         return True  # a budget for the recommendation, not a question about a cost
     weak = ("spec", "search", "explain", "compare", "fit")
-    return detected in weak and (query.has_model or previous in ("cost", "recommend", "buy"))
+    settings_only = names_nothing and detected in ("spec", "search")
+    money = previous in ("cost", "recommend", "buy", "rent_or_buy")
+    return detected in weak and (query.has_model or money or settings_only)

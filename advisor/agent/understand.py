@@ -1475,7 +1475,10 @@ def resolve(
     # "pretraining a 350M model on 20B tokens" then "how long on 8x a100?": the hardware for
     # the job the thread set up
     hardware_for_job = bool(query.gpus and not query.models and prior.models and not prior.gpus)
-    if not (same_message or cue or (short and names_nothing) or hardware_for_job):
+    # "i have 2x 3090" then "can i finetune llama 3.1 8b": the job for the hardware said before
+    job_for_hardware = bool(query.models and not query.gpus and prior.gpus and not prior.models)
+    if not (same_message or cue or (short and names_nothing) or hardware_for_job
+            or job_for_hardware):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -1560,7 +1563,7 @@ def resolve(
     from advisor.agent.intents import detect_intent, keeps_intent
 
     intent = detect_intent(merged, merged.text.lower())
-    if keeps_intent(intent, prior.intent, merged):
+    if keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"

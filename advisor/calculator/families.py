@@ -34,6 +34,7 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"\bdreambooth\b", r"\ball (?:the )?(?:weights|parameters)\b",
             r"\b(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b.{0,30}\bfull[-\s]?param(?:eter)?s?\b",
             r"\bfull\W{1,3}not (?:q?lora|peft|adapters?)\b",  # "(full, not lora)"
+            r"\bfull[-\s]param(?:eter)?s?\b(?! count)",  # "full parameter, no adapters"
         )),
         WorkloadKind("train", "training", True, (
             r"\bpre-?train\w*", r"\bfrom scratch\b", r"\bcontinued? pre-?train\w*",
