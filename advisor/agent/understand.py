@@ -1005,6 +1005,8 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     """The workload the words say, in the vocabulary of the families registry."""
     family = models[0].family if models and models[0].family else family
     name = next((n for n in _ORDER if _said(low, n)), None)
+    if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
+        name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
     if name is None:
         return None
     if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):

@@ -39,9 +39,8 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
         WorkloadKind("train", "training", True, (
             r"\bpre-?train\w*", r"\bfrom scratch\b", r"\bcontinued? pre-?train\w*",
             r"\btrain(?:ing|ed|s)?\b", r"\bepochs?\b",
-            # launchers and switches of a training run: "torchrun ... train_gpt2.py",
-            # "--do_train", automatic mixed precision ("amp=True", "channels_last + AMP")
-            r"\btorchrun\b", r"\btrain_\w+\.py\b", r"--do_train\b", r"\bamp\b(?!\s?=\s?false)",
+            # launchers and switches of a training run: "torchrun ... train_gpt2.py", "--do_train"
+            r"\btorchrun\b", r"\btrain_\w+\.py\b", r"--do_train\b",
         )),
         # "fine-tuned" names a model already made ("our fine-tuned BERT", "a model we
         # fine-tuned last quarter"), not the job asked
