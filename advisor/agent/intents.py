@@ -16,7 +16,7 @@ from advisor.agent import handlers as h
 from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import TOPIC_WORDS, USED_ADJECTIVE
+from advisor.agent.understand import TOPIC_WORDS, USED_ADJECTIVE, affirmed
 
 Detect = Callable[[Query, str], bool]
 
@@ -366,7 +366,6 @@ _WHY = _cues(
     r"\b(?:explain|tell me) why\b",
     r"\bwhere does (?:that|this|the) (?:number|figure|rule)\b",
 )
-_NEGATION = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of)\s+$")
 _EXPLAIN = _cues(
     r"^\s*(?:why|how (?:does|do|is|are)|explain|eli5)\b",
     r"\bwhat (?:does|do) .{1,30} (?:do|mean)\b",
@@ -431,16 +430,11 @@ def _out_of_scope(q: Query, low: str) -> bool:
     return not _GPU_WORDS.search(low) or bool(_NOT_OURS.search(low))
 
 
-def _affirmed(pattern: re.Pattern[str], low: str) -> bool:
-    """The cue is there and not negated ("buying not renting" does not ask to rent)."""
-    return any(
-        not _NEGATION.search(low[max(0, m.start() - 12) : m.start()]) for m in pattern.finditer(low)
-    )
-
-
 def _rent_or_buy(q: Query, low: str) -> bool:
-    renting = _affirmed(_RENT, low) or bool(q.user_price_usd_per_hour and q.follow_up)
-    both = _affirmed(_BUY, low) and renting  # "would buying one make more sense" after a rent
+    renting = bool(affirmed(_RENT, low)) or bool(q.user_price_usd_per_hour and q.follow_up)
+    both = (
+        bool(affirmed(_BUY, low)) and renting
+    )  # not negated: "buying, not renting"  # "would buying one make more sense" after a rent
     return bool(both or _RENT_OR_BUY.search(low))
 
 
@@ -455,7 +449,7 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
     if _advice(q, low) and not q.budget and not re.search(r"\b(?:buy|purchas)\w*", low):
         return False  # "is a P40 any good for training? cheap on ebay": the judgement first
-    if _affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
+    if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards

@@ -967,12 +967,12 @@ def _train_options(low: str) -> tuple[tuple[str, object], ...]:
     """The fine-tuning memory options the words set, each option once (its first match)."""
     found: dict[str, object] = {}
     for option, value, pattern in TRAIN_OPTION_WORDS:
-        if option not in found and _affirmed(pattern, low):
+        if option not in found and affirmed(pattern, low):
             found[option] = value
     return tuple(found.items())
 
 
-def _affirmed(pattern: str, low: str) -> re.Match[str] | None:
+def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
     """The first match of `pattern` not negated just before ("no 8bit optimizer", "without
     deepspeed", "not vllm")."""
     first = re.search(pattern, low)
@@ -987,7 +987,7 @@ def _affirmed(pattern: str, low: str) -> re.Match[str] | None:
 
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
     """The entry of `table` whose words come first in the text ("pytorch vs tensorflow")."""
-    found = [(m.start(), name) for name, pattern in table if (m := _affirmed(pattern, low))]
+    found = [(m.start(), name) for name, pattern in table if (m := affirmed(pattern, low))]
     return min(found)[1] if found else None
 
 
@@ -998,7 +998,7 @@ _NEGATED = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than)\s+(?
 
 def _said(low: str, name: str) -> bool:
     """Whether the words ask for this kind of job (not "(not lora)", "without lora")."""
-    return any(_affirmed(pattern, low) for pattern in WORKLOAD_KINDS[name].words)
+    return any(affirmed(pattern, low) for pattern in WORKLOAD_KINDS[name].words)
 
 
 def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str | None:
