@@ -177,6 +177,35 @@ def test_zero_shards_the_fp32_master_weights_from_stage_1() -> None:
     assert weights(2, 1) == pytest.approx(6 * p)  # one GPU: nothing to shard over
 
 
+@pytest.mark.parametrize("gpus", [1, 2, 8])
+def test_deepspeed_zero_3_keeps_16_bit_gradients_and_steps_one_sub_group_in_fp32(
+    gpus: int,
+) -> None:
+    """DeepSpeed ZeRO-3 (stage3.py): 16-bit gradient partitions; the step upcasts one
+    sub-group's gradients at a time (16-bit flatten + fp32 copy); the whole vocabulary matrix
+    and the prefetch bucket gathered in forward and backward; a hidden^2 reduce bucket."""
+    m = model("qwen2.5-7b")
+    p, h = m.total_params, m.hidden_size
+
+    def breakdown(method: str, sub_group: float) -> dict[str, float]:
+        return memory.training_memory(
+            m, method=method, precision=get_precision("bf16"), optimizer="adamw", seq=256,
+            batch=1, checkpointing=True, zero_stage=3, num_gpus=gpus, fused_optimizer=True,
+            zero3_sub_group=sub_group,
+        ).breakdown_gb  # fmt: skip
+
+    plain, ds = breakdown("full", 0.0), breakdown("full", 1e9)
+    sub_group = min(1e9, p / gpus)
+    assert ds["gradients"] + ds["optimizer_step"] == pytest.approx(
+        (2 * p / gpus + 6 * sub_group) / 1e9 - ds["activations"]
+    )
+    assert plain["optimizer_step"] == 0.0
+    assert ds["weights"] == pytest.approx(plain["weights"] + 2 * h * h / 1e9)
+    gathered = (m.vocab_size * h + 0.9 * h * h) * 2 / 1e9
+    assert ds["activations"] == pytest.approx(plain["activations"] + gathered)
+    assert breakdown("lora", 1e9) == breakdown("lora", 0.0)  # adapters: not modelled
+
+
 def test_zero_2_on_8_gpus_needs_far_less_per_gpu_than_on_1() -> None:
     m = model("qwen2.5-14b")
     kwargs: dict[str, object] = dict(

@@ -59,6 +59,9 @@ class Framework:
     activation_offload: bool = False  # checkpointed activations kept in CPU memory
     compile: bool = False  # torch.compile on the model
     zero_stage: int = 3  # on several GPUs: ZeRO-3 / FSDP full shard; 1 = sharded optimizer only
+    # DeepSpeed ZeRO-3's sub_group_size (parameters the optimizer steps at a time, with their
+    # gradients upcast to fp32 for it: memory.training_memory); 0 = not DeepSpeed
+    zero3_sub_group: float = 0.0
     eager: bool = True  # kernels issued one by one from Python (host time per layer per pass)
     source: str = ""
     aliases: tuple[str, ...] = field(default=())
@@ -102,8 +105,11 @@ FRAMEWORKS: dict[str, Framework] = {
         ),
         Framework(
             "deepspeed", "DeepSpeed ZeRO (HF Trainer)", True, None, fused_optimizer=True,
+            zero3_sub_group=1e9,
             source="DeepSpeed ZeRO-3 with the HF Trainer; an 'AdamW' optimizer in the DeepSpeed "
-            "config runs as DeepSpeed's FusedAdam", aliases=("zero",),
+            "config runs as DeepSpeed's FusedAdam; sub_group_size 1e9 (DeepSpeed's default, "
+            "deepspeed/runtime/zero/config.py, and the HF docs' and Qwen's ds_config_zero3.json)",
+            aliases=("zero",),
         ),
         Framework(
             "fsdp", "PyTorch FSDP (HF Trainer)", True, None,

@@ -297,6 +297,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             optimizer_in_backward=options.optimizer_in_backward, loss=loss,
             activation_offload=options.activation_offload, compiled=options.compiled,
             fused_optimizer=options.fused_optimizer,
+            zero3_sub_group=options.framework.zero3_sub_group,
         )  # fmt: skip
 
     usable = memory.training_usable_gb(gpu)

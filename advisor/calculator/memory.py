@@ -54,6 +54,23 @@ FUSED_QKV_ENGINES = ("autoawq",)
 # (L1398-L1418), left out of the choice, go from 35% to 12%. One source: no other in the file
 # reports max_memory_reserved of a checkpointed step.
 CHECKPOINTED_LOSS_CACHE_BYTES = 20.0
+# DeepSpeed ZeRO-3 with bf16/fp16 mixed precision (github:deepspeedai/DeepSpeed @6d7b44a, v0.12.6:
+# deepspeed/runtime/engine.py, zero/stage3.py, zero/partition_parameters.py; the HF Trainer's
+# "auto" values from transformers integrations/deepspeed.py):
+# - under ZeRO the gradients accumulate in the model's 16-bit dtype (engine.get_data_types), in
+#   one flat buffer of each GPU's partition (grad_partitions_flat_buffer), beside the fp32 master
+#   weights and Adam moments;
+# - step() releases every gathered weight (_partition_all_parameters), then updates one
+#   sub-group of sub_group_size parameters (default 1e9) at a time: it flattens the sub-group's
+#   16-bit gradients and upcasts that copy to fp32 (_prepare_fp32_grad_for_sub_group), 16-bit
+#   plus fp32 bytes per parameter at that moment, ZERO3_STEP_GRAD_BYTES beside the 16-bit copy;
+# - forward and backward gather each module's weights whole in new 16-bit buffers (even on one
+#   GPU), the next ones up to stage3_prefetch_bucket_size ahead (HF "auto": 0.9 x hidden^2);
+# - the reduce bucket (__ipg_bucket_flat_buffer, reduce_bucket_size 16-bit values; HF "auto":
+#   hidden^2) is held throughout.
+ZERO3_STEP_GRAD_BYTES = 4.0
+ZERO3_PREFETCH_HIDDEN_SQ = 0.9
+ZERO3_REDUCE_BUCKET_HIDDEN_SQ = 1.0
 
 
 @dataclass(frozen=True)
@@ -391,6 +408,7 @@ def training_memory(
     activation_offload: bool = False,
     compiled: bool = False,
     fused_optimizer: bool = False,
+    zero3_sub_group: float = 0.0,
 ) -> MemoryResult:
     """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA.
 
@@ -409,6 +427,8 @@ def training_memory(
     none. The step runs after backward has freed the activations, so the copy sits beside the
     gradients, not beside the activations. DeepSpeed ZeRO-1 and up partition the fp32 master
     weights with the optimizer states they belong to; ZeRO-3 also partitions the 16-bit copy.
+    DeepSpeed's ZeRO-3 (`zero3_sub_group` > 0, its sub_group_size) keeps the gradients in 16
+    bits and adds its own buffers (ZERO3_STEP_GRAD_BYTES).
     """
     if method not in METHODS:
         raise InvalidInput(f"Unknown training method {method!r}; use one of {', '.join(METHODS)}.")
@@ -432,6 +452,9 @@ def training_memory(
     else:
         weight_b = grad_b = state_scale = precision.bytes_linear
         scheme = f"pure {precision.name} weights, gradients and optimizer states"
+    deepspeed3 = zero3_sub_group > 0 and zero_stage == 3 and method == "full"
+    if deepspeed3 and weight_b > precision.bytes_linear:  # 16-bit gradient partitions
+        grad_b = precision.bytes_linear
     moments = {"adamw": 2 * state_scale, "adamw8bit": 2.0, "sgd": state_scale, "adafactor": 0.1,
                "paged_adamw": 2 * state_scale, "paged_adamw8bit": 2.0}[optimizer]  # fmt: skip
     master = 0.0  # fp32 master weights beside a 16-bit working copy (sharded from ZeRO-1)
@@ -492,6 +515,22 @@ def training_memory(
             weights /= dp
         assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
     weights += master
+    gathered = 0.0
+    if deepspeed3:
+        sub_group = min(zero3_sub_group, trainable / model_split / dp)
+        step += sub_group * (precision.bytes_linear + ZERO3_STEP_GRAD_BYTES)
+        hidden_sq = model.hidden_size**2
+        bucket = ZERO3_REDUCE_BUCKET_HIDDEN_SQ * hidden_sq * precision.bytes_linear
+        weights += bucket
+        # the largest module gathered whole (the vocabulary matrix) and the prefetch bucket
+        gathered = (largest / tp + ZERO3_PREFETCH_HIDDEN_SQ * hidden_sq) * precision.bytes_linear
+        assumptions.append(
+            f"DeepSpeed ZeRO-3: {precision.name} gradient partitions; the step upcasts "
+            f"{sub_group / 1e9:.2g}B parameters' gradients at a time to fp32 "
+            f"({sub_group * (precision.bytes_linear + ZERO3_STEP_GRAD_BYTES) / GB:.1f} GB); "
+            f"{gathered / GB:.1f} GB of gathered {precision.name} weights in forward and "
+            f"backward, a {bucket / GB:.2f} GB reduce bucket"
+        )
     if paged:
         assumptions.append(
             f"{optimizer}: {states / GB:.1f} GB of optimizer state in managed memory that pages "
@@ -511,6 +550,7 @@ def training_memory(
             layer_factor=QLORA_ACTIVATION_FACTOR if method == "qlora" else 1.0,
         )
         / tp
+        + gathered
     )
     loss_words = {"plain": "", "chunked": ", chunked cross-entropy",
                   "fused": ", loss fused with the LM head"}[loss]  # fmt: skip
