@@ -799,3 +799,24 @@ def test_follow_ups_that_change_a_setting_or_add_the_job(catalog: Catalog) -> No
 
 def test_minimum_vram_for_a_model_is_a_fit_question(catalog: Catalog) -> None:
     assert understand("sdxl dreambooth, least vram it needs?", catalog).intent == "fit"
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("mistral 7b at 4 bit under ollama on a 2060, fits?", "precision", "q4_k_m"),
+        ("qwen 14b, 8 bit, llama.cpp, 3090: tok/s?", "precision", "q8_0"),
+        ("qwen 14b, 8 bit, vllm, 3090: tok/s?", "precision", "int8"),
+        ("eight researchers hitting llama 3 8b at once on one l40s", "concurrency", 8),
+        ("12 annotators using qwen 7b on an a10g, latency?", "concurrency", 12),
+    ],
+)  # fmt: skip
+def test_engine_quantisation_and_people_counts(
+    catalog: Catalog, question: str, field: str, value: Any
+) -> None:
+    assert getattr(understand(question, catalog), field) == value
+
+
+def test_a_size_in_words_is_a_model_size(catalog: Catalog) -> None:
+    query = understand("which gpu for a model with roughly 13 billion parameters?", catalog)
+    assert [m.size_b for m in query.models] == [13]

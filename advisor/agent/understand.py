@@ -410,6 +410,13 @@ def normalise(text: str) -> str:
     # "3090's", "l40s's", "the L40's memory": an apostrophe plural or possessive of a name with
     # digits is the name ("L40's" is no L40S); counts come from the count words
     text = re.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
+    # "30 billion parameters", "a 350 million param model": a model size, as "30B" is
+    text = re.sub(
+        r"\b(\d+(?:\.\d+)?)\s?(billion|bn|million)(?=[- ]?param)",
+        lambda m: m.group(1) + ("M" if m.group(2).lower() == "million" else "B"),
+        text,
+        flags=re.IGNORECASE,
+    )
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
@@ -512,12 +519,14 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         low,
     )
     users = re.search(
-        r"(\d[\d,]*)\s(?:concurrent |simultaneous |parallel |active )?(?:users|people|ppl|requests|"
-        r"streams|sessions|customers|employees|devs|developers|clients|engineers|students)\b"
+        rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active )?(?:users"
+        r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
+        r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff)\b"
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
-    concurrency = int(_number(next(g for g in users.groups() if g))) if users else None
+    said = next(g for g in users.groups() if g) if users else None
+    concurrency = int(_count(said.replace(",", ""))) if said else None
     if concurrency is None and re.search(
         r"\b(?:single|one|a lone|just one)\s(?:concurrent\s)?(?:user|request|stream|session)\b",
         low,
@@ -1132,6 +1141,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     precision = _first(PRECISION_WORDS, outside) or next(
         (m.precision for m in models if m.precision), None
     )
+    engine = _first(ENGINE_WORDS, low)
+    if engine == "llama.cpp" and not re.search(r"\bnf4\b|\bbnb\b|bitsandbytes|\bint8\b", outside):
+        # "4-bit with ollama", "8 bit in llama.cpp": GGUF's own 4- and 8-bit files
+        precision = {"nf4": "q4_k_m", "int8": "q8_0"}.get(precision or "", precision)
     hint = family_hint(low)
     workload = _workload(low, models, hint)
     given = workload is not None
@@ -1172,7 +1185,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload=workload,
         workload_given=given,
         precision=precision,
-        engine=_first(ENGINE_WORDS, low),
+        engine=engine,
         framework=_first(FRAMEWORK_WORDS, low),
         train_options=_train_options(low),
         interconnect=_slot(low)
