@@ -774,6 +774,37 @@ def system_power(
             "num_gpus": num_gpus, **asdict(budget)}  # fmt: skip
 
 
+@_tool
+def electricity_cost(
+    usd_per_kwh: float,
+    hours: float,
+    gpu: str | None = None,
+    num_gpus: int = 1,
+    power_w: float | None = None,
+    other_w: float = 0.0,
+) -> dict[str, Any]:
+    """The electricity bill of running GPUs for `hours` at a price per kWh the user gives:
+    (`power_w` per GPU, else the GPU's datasheet board power) x num_gpus + `other_w` (the rest of
+    the system, when the user states it), in kWh and money."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    if power_w is None:
+        if gpu is None:
+            raise InvalidInput("Give the GPU or the power it draws (power_w).")
+        sheet = load_catalog().get_gpu(gpu)
+        if not sheet.tdp_w:
+            raise InvalidInput(f"No board power on record for the {sheet.name}.")
+        power_w, source = float(sheet.tdp_w), f"datasheet board power of the {sheet.name}"
+    else:
+        source = "given by the user"
+    total_w = power_w * num_gpus + other_w
+    kwh, usd = cost.electricity(total_w, hours, usd_per_kwh)
+    return {"usd": usd, "kwh": kwh, "total_w": total_w, "power_w": power_w,
+            "num_gpus": num_gpus, "other_w": other_w, "hours": hours,
+            "usd_per_kwh": usd_per_kwh, "power_source": source,
+            "price_source": "given by the user"}  # fmt: skip
+
+
 TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "search_corpus": search_corpus,
     "gpu_specs": gpu_specs,
@@ -791,6 +822,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "break_even": break_even,
     "pcie_links": pcie_links,
     "system_power": system_power,
+    "electricity_cost": electricity_cost,
 }
 
 

@@ -24,7 +24,7 @@ def test_every_tool_is_documented_and_registered() -> None:
     assert set(TOOLS) == {
         "search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve", "recommend_gpus",
         "prices", "rental_cost", "rental_hours", "purchase_prices", "break_even", "model_specs",
-        "list_gpus", "compare_workload", "pcie_links", "system_power",
+        "list_gpus", "compare_workload", "pcie_links", "system_power", "electricity_cost",
     }  # fmt: skip
     for tool in TOOLS.values():
         assert tool.__doc__ and len(tool.__doc__) > 60
@@ -127,3 +127,23 @@ def test_prices_for_hours_multiplies_every_summary_price() -> None:
     assert rent["low"] == pytest.approx(200 * summary["low"]) and result["count"] > 0
     assert "positive" in prices("RTX A6000", hours=0)["error"]
     assert "between 1 and 1024" in prices("RTX A6000", hours=5, num_gpus=0)["error"]
+
+
+def test_electricity_is_the_draw_times_the_hours_at_the_users_price() -> None:
+    from advisor.tools import call_tool
+
+    stated = call_tool(
+        "electricity_cost",
+        {
+            "usd_per_kwh": 0.25,
+            "hours": 100,
+            "gpu": "rtx-3090",
+            "num_gpus": 2,
+            "power_w": 300,
+            "other_w": 200,
+        },
+    )
+    assert (stated["kwh"], stated["usd"]) == (80.0, 20.0)  # (2 x 300 + 200) W x 100 h
+    sheet = call_tool("electricity_cost", {"usd_per_kwh": 0.2, "hours": 10, "gpu": "rtx-4090"})
+    assert sheet["power_w"] == 450 and sheet["power_source"].startswith("datasheet")
+    assert "power_w" in call_tool("electricity_cost", {"usd_per_kwh": 0.2, "hours": 10})["error"]

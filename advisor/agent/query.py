@@ -88,6 +88,9 @@ class Query:
     seconds_per_item: float | None = None  # a time per image or sample the user gives
     budget: Budget | None = None
     max_power_w: float | None = None
+    usd_per_kwh: float | None = None  # an electricity price the user gives
+    draw_w: float | None = None  # a power draw the user states, per GPU (or the whole rig)
+    other_w: float | None = None  # more draw stated beside it: "plus 1.2 kW for CPUs and fans"
     memory_gb: float | None = None  # memory asked for with no GPU named ("a 48 GB card")
     train_tokens: float | None = None
     epochs: float | None = None

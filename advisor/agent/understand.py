@@ -563,7 +563,8 @@ _DURATION = re.compile(
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
     r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
-    r"|\b(an?|one|the|this|next) (hour|day|week|weekend|fortnight|month|year|yr)\b",
+    r"|\b(an?|one|the|this|next) (?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
+    r"|year|yr)\b",
     re.IGNORECASE,
 )
 _UNIT_HOURS = {
@@ -924,6 +925,40 @@ def _power(low: str) -> float | None:
     return float(m.group(1) or m.group(2)) if m else None
 
 
+def _kwh_price(low: str) -> float | None:
+    """An electricity price: "$0.30/kWh", "0.21 USD per kWh", ".30/kwh", "28 cents a kwh"."""
+    m = re.search(
+        r"(\d*\.?\d+)\s?(cents?|c|ct|usd|\$|dollars?|eur|euros?)?\s?(?:/|per|a|an)\s?kwh\b", low
+    )
+    if not m:
+        return None
+    value = float(m.group(1))
+    return value / 100 if (m.group(2) or "").startswith("c") else value
+
+
+_WATTS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k?w|watts?)\b(?!h)")
+
+
+def _draw(low: str) -> tuple[float | None, float | None]:
+    """A power draw the user states (not a limit: "under 300 W" is max_power_w, nor a supply:
+    "a 1000w psu"): the first is the GPU's or the rig's ("pulling 450W", "at 350 W each",
+    "~550w at the wall"); one after "plus", "+" or "and another" is the rest of the system."""
+    draw = other = None
+    for m in _WATTS.finditer(low):
+        before, after = low[max(0, m.start() - 24) : m.start()], low[m.end() : m.end() + 20]
+        if re.search(r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than|cap"
+                     r"\w*|limit\w*)\s?(?:of\s|at\s|to\s)?~?$", before) or re.match(
+            r"\s?(?:psu|power supply|limit|max|budget|or less|tdp)", after
+        ):  # fmt: skip
+            continue
+        watts = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1)
+        if re.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
+            other = (other or 0) + watts
+        elif draw is None:
+            draw = watts
+    return draw, other
+
+
 def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
     """'a 24 GB card', '16 gigs of vram', 'a 48gb gpu': memory asked for with no GPU named."""
     stated = {g.memory_gb for g in gpus if g.memory_gb}
@@ -1208,6 +1243,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         monthly_usd=next((v for v, per, _ in _money(low) if per == "month"), None),
         budget=budget,
         max_power_w=_power(low),
+        usd_per_kwh=_kwh_price(low),
+        draw_w=_draw(low)[0] if _kwh_price(low) else None,
+        other_w=_draw(low)[1] if _kwh_price(low) else None,
         memory_gb=_memory_without_gpu(low, gpus),
         train_tokens=_train_tokens(low),
         epochs=epochs,
@@ -1552,6 +1590,7 @@ def resolve(
         "steps",
         "offload",
         "user_price_usd_per_hour",
+        "usd_per_kwh",
         "seconds_per_item",
         "train_tokens",
         "epochs",

@@ -110,6 +110,14 @@ def break_even(
     return BreakEven(hours, saving, power, hours / hours_per_day / (HOURS_PER_MONTH / 24))
 
 
+def electricity(power_w: float, hours: float, usd_per_kwh: float) -> tuple[float, float]:
+    """(kWh, cost): a draw of `power_w` watts for `hours`, at a price per kWh."""
+    if power_w <= 0 or hours <= 0 or usd_per_kwh < 0:
+        raise InvalidInput("Power and hours must be positive and the price per kWh not negative.")
+    kwh = power_w / 1000 * hours
+    return kwh, kwh * usd_per_kwh
+
+
 def _check(**values: float) -> None:
     for name, value in values.items():
         if not value > 0:
