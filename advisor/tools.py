@@ -775,6 +775,19 @@ def system_power(
 
 
 @_tool
+def token_cost(usd_per_gpu_hour: float, tokens_per_s: float, num_gpus: int = 1) -> dict[str, Any]:
+    """What a million tokens cost at a price per GPU-hour and a total speed (tokens/s over all
+    `num_gpus`) that the user gives, both used as given: GPUs x price / (tok/s x 3,600) x 1e6."""
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    per_hour = usd_per_gpu_hour * num_gpus
+    return {"usd_per_million_tokens": cost.usd_per_million_tokens(per_hour, tokens_per_s),
+            "usd_per_hour": per_hour, "tokens_per_s": tokens_per_s, "num_gpus": num_gpus,
+            "usd_per_gpu_hour": usd_per_gpu_hour, "price_source": "given by the user",
+            "speed_source": "given by the user"}  # fmt: skip
+
+
+@_tool
 def electricity_cost(
     usd_per_kwh: float,
     hours: float,
@@ -823,6 +836,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "pcie_links": pcie_links,
     "system_power": system_power,
     "electricity_cost": electricity_cost,
+    "token_cost": token_cost,
 }
 
 

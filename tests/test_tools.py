@@ -25,6 +25,7 @@ def test_every_tool_is_documented_and_registered() -> None:
         "search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve", "recommend_gpus",
         "prices", "rental_cost", "rental_hours", "purchase_prices", "break_even", "model_specs",
         "list_gpus", "compare_workload", "pcie_links", "system_power", "electricity_cost",
+        "token_cost",
     }  # fmt: skip
     for tool in TOOLS.values():
         assert tool.__doc__ and len(tool.__doc__) > 60
@@ -147,3 +148,11 @@ def test_electricity_is_the_draw_times_the_hours_at_the_users_price() -> None:
     sheet = call_tool("electricity_cost", {"usd_per_kwh": 0.2, "hours": 10, "gpu": "rtx-4090"})
     assert sheet["power_w"] == 450 and sheet["power_source"].startswith("datasheet")
     assert "power_w" in call_tool("electricity_cost", {"usd_per_kwh": 0.2, "hours": 10})["error"]
+
+
+def test_a_million_tokens_cost_the_hourly_price_over_the_tokens_an_hour() -> None:
+    from advisor.tools import call_tool
+
+    got = call_tool("token_cost", {"usd_per_gpu_hour": 1.8, "tokens_per_s": 500, "num_gpus": 2})
+    assert got["usd_per_million_tokens"] == pytest.approx(2 * 1.8 / (500 * 3600) * 1e6)
+    assert "error" in call_tool("token_cost", {"usd_per_gpu_hour": 1.0, "tokens_per_s": 0})

@@ -86,6 +86,7 @@ class Query:
     monthly_usd: float | None = None  # an amount per month the user gives (spend or budget)
     purchase_usd: float | None = None  # a price to buy that the user gives ("it costs $1,800")
     seconds_per_item: float | None = None  # a time per image or sample the user gives
+    throughput_tok_s: float | None = None  # a speed the user gives ("pushing 2500 tok/s")
     budget: Budget | None = None
     max_power_w: float | None = None
     usd_per_kwh: float | None = None  # an electricity price the user gives

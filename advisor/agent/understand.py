@@ -925,6 +925,19 @@ def _power(low: str) -> float | None:
     return float(m.group(1) or m.group(2)) if m else None
 
 
+def _tokens_per_s(low: str) -> float | None:
+    """A speed the user gives: "pushing 2500 tok/s", "assume 1,500 tok/s aggregate", "about
+    3000 tokens per second" (a number written with it; "how many tok/s" asks one)."""
+    m = re.search(
+        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:tok(?:en)?s?\s?(?:/|per|a)\s?"
+        r"s(?:ec(?:ond)?)?\b|t/s\b|tps\b)",
+        low,
+    )
+    if not m:
+        return None
+    return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+
+
 def _kwh_price(low: str) -> float | None:
     """An electricity price: "$0.30/kWh", "0.21 USD per kWh", ".30/kwh", "28 cents a kwh"."""
     m = re.search(
@@ -1244,6 +1257,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         budget=budget,
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
+        throughput_tok_s=_tokens_per_s(low),
         draw_w=_draw(low)[0] if _kwh_price(low) else None,
         other_w=_draw(low)[1] if _kwh_price(low) else None,
         memory_gb=_memory_without_gpu(low, gpus),
@@ -1591,6 +1605,7 @@ def resolve(
         "offload",
         "user_price_usd_per_hour",
         "usd_per_kwh",
+        "throughput_tok_s",
         "seconds_per_item",
         "train_tokens",
         "epochs",

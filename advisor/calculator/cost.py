@@ -110,6 +110,12 @@ def break_even(
     return BreakEven(hours, saving, power, hours / hours_per_day / (HOURS_PER_MONTH / 24))
 
 
+def usd_per_million_tokens(usd_per_hour: float, tokens_per_s: float) -> float:
+    """What a million tokens cost at a price per hour and a speed: price / (tok/s x 3,600) x 1e6."""
+    _check(usd_per_hour=usd_per_hour, tokens_per_s=tokens_per_s)
+    return usd_per_hour / (tokens_per_s * 3600) * 1e6
+
+
 def electricity(power_w: float, hours: float, usd_per_kwh: float) -> tuple[float, float]:
     """(kWh, cost): a draw of `power_w` watts for `hours`, at a price per kWh."""
     if power_w <= 0 or hours <= 0 or usd_per_kwh < 0:
