@@ -782,7 +782,8 @@ def token_cost(usd_per_gpu_hour: float, tokens_per_s: float, num_gpus: int = 1) 
         raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
     per_hour = usd_per_gpu_hour * num_gpus
     return {"usd_per_million_tokens": cost.usd_per_million_tokens(per_hour, tokens_per_s),
-            "usd_per_hour": per_hour, "tokens_per_s": tokens_per_s, "num_gpus": num_gpus,
+            "usd_per_hour": per_hour, "tokens_per_s": tokens_per_s,
+            "tokens_per_hour": tokens_per_s * 3600, "num_gpus": num_gpus,
             "usd_per_gpu_hour": usd_per_gpu_hour, "price_source": "given by the user",
             "speed_source": "given by the user"}  # fmt: skip
 

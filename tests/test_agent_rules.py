@@ -217,3 +217,17 @@ def test_a_link_question_keeps_the_questions_precision(rules_advisor: Any) -> No
     estimates = [t for t in answer.tool_calls if t.name == "estimate"]
     assert estimates and all(t.args.get("precision") == "awq" for t in estimates)
     assert "does not fit" not in answer.text.split("\n")[0]
+
+
+def test_electricity_bills_use_the_stated_draw_or_the_board_power(rules_advisor: Any) -> None:
+    stated = rules_advisor.ask("two 3090s at 300 W each, 10 hours, power at 40 cents a kwh: cost?")
+    assert stated.text.startswith("**About $2.40 of electricity** (6 kWh)")
+    sheet = rules_advisor.ask("an a100 80gb pcie running for a week, electricity at $0.10 per kWh?")
+    assert "datasheet board power" in sheet.text and "168 hours" in sheet.text
+    assert stated.grounding_rate == 1.0 and sheet.grounding_rate == 1.0
+
+
+def test_a_million_tokens_at_the_users_price_and_speed(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("4 a10g at $1.00/hr each, 4,000 tok/s total, cost per 1M tokens?")
+    assert answer.text.startswith("**About $0.278 per million tokens**")
+    assert answer.grounding_rate == 1.0

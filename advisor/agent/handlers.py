@@ -20,6 +20,7 @@ from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.answer import Citation
+from advisor.calculator.cost import HOURS_PER_MONTH
 
 MAX_GPUS_PER_ANSWER = 4
 FINETUNE_DEFAULT = "finetune-lora"
@@ -687,6 +688,19 @@ def _family_of_job(query: Query) -> str:
 def cost(query: Query, box: ToolBox) -> Draft:
     price = query.user_price_usd_per_hour
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    if query.usd_per_kwh is not None and (query.gpus or query.draw_w):
+        return _electricity(query, box, count)
+    if price and query.throughput_tok_s and _PER_TOKENS.search(query.text.lower()):
+        gpu = _said(query.gpus[0]) if query.gpus else "GPU"
+        result = box.call(
+            "token_cost",
+            {
+                "usd_per_gpu_hour": price,
+                "num_gpus": (1 if query.price_per_node else count),
+                "tokens_per_s": query.throughput_tok_s,
+            },
+        )
+        return Draft(result["error"] if "error" in result else c.token_cost(result, gpu))
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
     items = query.images or query.dataset_samples
     if hours is None and query.seconds_per_item and items:
@@ -727,6 +741,28 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
     return Draft("\n\n".join(parts))
+
+
+_PER_TOKENS = re.compile(r"\bper (?:1m|million|1k|thousand|m)\b|/\s?(?:1m|m)\b|\bper token\b")
+
+
+def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
+    """The electricity bill of the GPUs for the hours said (a month when none is said)."""
+    ref = query.gpus[0] if query.gpus else None
+    hours = query.hours or HOURS_PER_MONTH
+    args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours, "num_gpus": count,
+                            "other_w": query.other_w or 0.0}  # fmt: skip
+    if ref is not None and ref.ids:
+        args["gpu"] = gpu_choices(ref)[0]
+    if query.draw_w:
+        args["power_w"] = query.draw_w
+    result = box.call("electricity_cost", args)
+    if "error" in result:
+        return Draft(result["error"])
+    text = c.electricity(result, _said(ref) if ref else "your GPU")
+    if query.hours is None:
+        text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
+    return Draft(text)
 
 
 def _said(ref: GpuRef) -> str:

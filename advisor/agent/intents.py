@@ -662,7 +662,8 @@ def principle_for(q: Query) -> principles.Principle | None:
 # the tools offered to a model for each intent, in that order (a small model chooses better
 # from a few, and reads a shorter prompt faster)
 _FIT_TOOLS = ("estimate", "solve", "model_specs", "gpu_specs", "search_corpus")
-_COST_TOOLS = ("prices", "rental_cost", "rental_hours", "estimate", "purchase_prices")
+_COST_TOOLS = ("prices", "rental_cost", "rental_hours", "estimate", "purchase_prices",
+               "electricity_cost", "token_cost")  # fmt: skip
 _BUY_TOOLS = ("break_even", "purchase_prices", "prices", "rental_cost", "estimate")
 
 # fmt: off

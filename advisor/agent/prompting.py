@@ -87,6 +87,7 @@ _FROM_QUESTION = {
     "solve": ("workload", "precision", "context", "batch", "engine"),
     "recommend_gpus": ("workload", "precision", "context", "batch", "max_usd_per_hour"),
     "prices": ("hours", "num_gpus"),
+    "electricity_cost": ("usd_per_kwh", "hours", "num_gpus"),
 }
 
 
