@@ -487,11 +487,9 @@ def _pretraining_batch(
 def _largest_batch(
     query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
 ) -> dict[str, Any] | None:
-    """A training batch the question did not give, too big for the GPU: the estimate at the
-    largest batch that fits (an image or BERT-style model trains at any batch)."""
+    """A batch the question did not give, too big for the GPU: the estimate at the largest
+    batch that fits (an image or BERT-style model trains and runs at any batch)."""
     if "error" in e or e["fits"] or query.batch or e.get("family", "llm") == "llm":
-        return None
-    if e["workload"] == "inference":
         return None
     found = _max_batch(box, estimate_args(query, e["gpu"], e["num_gpus"], model))
     if found is None:

@@ -1250,7 +1250,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         user_price_usd_per_hour=user_price,
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
-        and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)", low),
+        and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)|\bper hour \(gpu\)", low),
         seconds_per_item=_seconds_per_item(low),
         purchase_usd=_purchase(low),
         monthly_usd=next((v for v, per, _ in _money(low) if per == "month"), None),
