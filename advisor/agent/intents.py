@@ -92,6 +92,7 @@ _GPU_WORDS = _cues(
     r"\bnvidia-smi\b",
     r"\bflops\b",
     r"\btp\s?=?\s?\d|\btensor[- ]parallel\w*|\bpipeline[- ]parallel\w*|\bnccl\b|\binfiniband\b",
+    r"\binterconnects?\b|\bpcie\b|\bkernels?\b|\bquanti[sz]\w*",
 )
 _NOT_OURS = _cues(
     r"\bjoke\b",
