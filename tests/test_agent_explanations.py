@@ -223,3 +223,44 @@ def test_plain_questions_are_not_taken_by_the_new_principles(question: str, cata
     new = ("interconnect", "tensor_cores", "batching", "prefill_decode", "kv_heads",
            "unified_memory", "weights_rule", "power_efficiency")  # fmt: skip
     assert found is None or found.name not in new
+
+
+def test_a_narrow_slot_states_its_rate_against_a_full_one(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "four 3060 12gb cards on pcie 3.0 x1 risers with vllm tensor parallel for a 13b awq, ok?"
+    )
+    rates = call_tool("pcie_links", {"gens": [3], "lanes": 1})["links"][0]["gbs"]
+    assert f"PCIe 3.0 x1 slot moves {c.num(rates, 'GB/s')}" in answer.text, answer.text
+    _grounded(answer)
+
+
+def test_a_second_card_answer_names_the_weights_every_token_reads(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("would a second 3090 double my tok/s on mistral 7b in bf16?")
+    assert "every token reads all" in answer.text.split("\n")[0], answer.text[:300]
+    _grounded(answer)
+
+
+def test_a_low_precision_without_its_tensor_cores_names_a_card_that_has_them(
+    rules_advisor: Any,
+) -> None:
+    answer = rules_advisor.ask(
+        "will fp8 make qwen2.5 14b faster on our a10s, like it does on the l40s?"
+    )
+    assert "has no FP8 tensor cores" in answer.text, answer.text[:300]
+    assert f"{c.exact(_sheet('l40s')['fp8_dense_tflops'], 'TFLOPS')} FP8 dense" in answer.text
+    _grounded(answer)
+
+
+def test_a_sparse_figure_set_against_the_dense_one_is_explained(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "the h100 sxm page lists 1,979 tflops bf16 while papers use 989 for mfu, which is right?"
+    )
+    assert answer.text.startswith("**It is the sparsity figure"), answer.text[:200]
+    _grounded(answer)
+
+
+def test_image_generation_rows_show_the_tensor_rate(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("l4 or a10 for serving flux dev images?")
+    for gpu in ("l4", "a10"):
+        assert c.num(_sheet(gpu)["fp16_bf16_dense_tflops"], "TFLOPS") in answer.text
+    _grounded(answer)

@@ -574,7 +574,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         sheet = ""
         if e.get("gpu_memory_gb") and e.get("gpu_bandwidth_gbs"):
             sheet = f" ({num(e['gpu_memory_gb'], 'GB')}, {num(e['gpu_bandwidth_gbs'], 'GB/s')})"
-            if e["workload"] != "inference" and e.get("gpu_fp16_tflops"):  # training: compute
+            # training and image generation are bound by compute: the tensor rate decides
+            compute_bound = e["workload"] != "inference" or e.get("family", "llm") != "llm"
+            if compute_bound and e.get("gpu_fp16_tflops"):
                 sheet = sheet[:-1] + f", {num(e['gpu_fp16_tflops'], 'TFLOPS')})"
         line = (
             f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "

@@ -151,6 +151,9 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
     gain = fast / slow
     figures = (f"about {c.num(fast, unit)} on {cards} against {c.num(slow, unit)} on one "
                f"({c.settings(many)})")  # fmt: skip
+    weights = one["breakdown_gb"].get("weights")
+    if key == "decode_tokens_per_s" and weights:  # what every token reads, whatever the split
+        figures += f"; every token reads all {c.num(weights, 'GB')} of weights"
     if gain >= 0.8 * n:
         head = f"**Yes, close to it: {figures}.**"
     elif gain >= 1.15:
@@ -492,9 +495,14 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
                          "which speeds prompt processing, large batches and encoder models "
                          "such as BERT, all bound by compute.")  # fmt: skip
         else:
-            lines.append(f"The {sheet['name']} has no {name} tensor cores: {name} weights "
-                         "still halve the bytes read per token, but the math runs at "
-                         "16-bit.")  # fmt: skip
+            lines.append(f"The {sheet['name']} has no {name} tensor cores{_instead(sheet, low)}: "
+                         f"{name} weights still halve the bytes read per token, but the math "
+                         "runs at 16-bit.")  # fmt: skip
+            for other in _gpus_named(query)[1:2]:
+                ref = box.call("gpu_specs", {"gpu": other})
+                if "error" not in ref and ref.get(field):
+                    lines.append(f"The {ref['name']} has them: {c.exact(ref[field], unit)} "
+                                 f"{name} dense.")  # fmt: skip
     lines.append(
         f"Decode reads every weight once per token: {c.num(quick['breakdown_gb']['weights'], 'GB')}"
         f" in {low} against {c.num(base['breakdown_gb']['weights'], 'GB')} in {high}, so fewer "
@@ -961,6 +969,14 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
             f"({c.settings(narrow)}).")  # fmt: skip
     ttft = [(e.get("time_to_first_token_s") or {}).get("typical") for e in (narrow, full)]
     lines = [head]
+    slot = re.search(r"pcie(\d)-x(\d+)", str(query.interconnect))
+    if slot:  # the stated slot against a full one, each way
+        gen, lanes = int(slot.group(1)), int(slot.group(2))
+        rates = [box.call("pcie_links", {"gens": [gen], "lanes": n}) for n in (lanes, 16)]
+        if all("error" not in r for r in rates):
+            narrow_gbs, full_gbs = (r["links"][0]["gbs"] for r in rates)
+            lines.append(f"A PCIe {gen}.0 x{lanes} slot moves {c.num(narrow_gbs, 'GB/s')} each "
+                         f"way, against {c.num(full_gbs, 'GB/s')} for x16.")  # fmt: skip
     if all(ttft):
         lines.append(f"Time to first token: about {c.num(ttft[0], 's')} against "
                      f"{c.num(ttft[1], 's')}.")  # fmt: skip
@@ -1664,6 +1680,9 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("sparse_figure", "explain", _cues(
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,80}\b(?:only|tops out|max(?:es)? out|peaks?|"
         r"reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
+        # "the datasheet says 624 tflops but everyone computes mfu against 312"
+        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,40}\b(?:but|yet|while|whereas)\b.{0,80}"
+        r"\b\d[\d,]*\b",
     ), sparse_figure),
     Principle("tf32_speed", "explain", _cues(
         r"\bfp32\b.{0,60}\b(?:faster|quicker|more)\b.{0,40}\b(?:than|spec\w*|tflops|datasheet)",
