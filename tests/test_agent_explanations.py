@@ -264,3 +264,12 @@ def test_image_generation_rows_show_the_tensor_rate(rules_advisor: Any) -> None:
     for gpu in ("l4", "a10"):
         assert c.num(_sheet(gpu)["fp16_bf16_dense_tflops"], "TFLOPS") in answer.text
     _grounded(answer)
+
+
+def test_a_gpu_named_twice_is_one_row(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "we rent an h100 80gb for whisper large-v3 batch jobs. could an a10 replace the h100?"
+    )
+    rows = [li for li in answer.text.splitlines() if li.startswith("- **")]
+    assert len(rows) == len(set(rows)), answer.text
+    _grounded(answer)

@@ -332,9 +332,9 @@ def link(query: Query, box: ToolBox) -> Draft:
 
 def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, Any]]:
     results = []
-    for ref in query.gpus:
-        for gpu in gpu_choices(ref):
-            results.append(box.call("estimate", estimate_args(query, gpu, ref.count, model)))
+    asked = dict.fromkeys((gpu, ref.count) for ref in query.gpus for gpu in gpu_choices(ref))
+    for gpu, count in asked:  # a GPU named twice ("an a100 80gb ... the a100") is one row
+        results.append(box.call("estimate", estimate_args(query, gpu, count, model)))
     if not query.gpus and query.memory_gb:
         results.append(
             box.call("estimate", estimate_args(query, f"{query.memory_gb:g}gb", None, model))

@@ -1173,9 +1173,8 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
         if sparse and any(abs(x - sparse) <= 0.03 * sparse for x in said):
             unit = "TOPS" if fmt == "INT8" else "TFLOPS"
             head = (f"**It is the sparsity figure: the {sheet['name']}'s {c.num(sparse, unit)} "
-                    f"{fmt} assumes structured sparsity (two of every four weights zero); a dense "
-                    f"matrix multiply peaks at "
-                    f"{c.num(dense, unit)}.**")  # fmt: skip
+                    f"{fmt} assumes structured sparsity (sparse weights, two of every four "
+                    f"zero); a dense matrix multiply peaks at {c.num(dense, unit)}.**")  # fmt: skip
             why = (
                 "Ampere and newer tensor cores can skip half of the weights when they are "
                 "pruned in a fixed two-in-four pattern, and datasheets lead with that doubled "
