@@ -273,3 +273,11 @@ def test_a_gpu_named_twice_is_one_row(rules_advisor: Any) -> None:
     rows = [li for li in answer.text.splitlines() if li.startswith("- **")]
     assert len(rows) == len(set(rows)), answer.text
     _grounded(answer)
+
+
+def test_an_fp64_job_between_two_cards_picks_the_higher_fp64_rate(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("for a double precision fem code, a6000 or a used p100?")
+    head = _head(answer)
+    assert head.startswith("**The NVIDIA Tesla P100"), head
+    assert c.num(_sheet("rtx-a6000")["fp64_tflops"], "TFLOPS") in head
+    _grounded(answer)

@@ -1118,6 +1118,29 @@ def double_precision(query: Query, box: ToolBox) -> Draft | None:
 FP64_REFERENCES = ("a100-sxm4-80gb", "h100-sxm5-80gb")  # the datacenter FP64 parts
 
 
+def double_precision_pick(query: Query, box: ToolBox) -> Draft | None:
+    """ "4090 or a used V100 for an FP64 CFD solver?": the card with the higher FP64 rate, each
+    card's FP64 against its FP32."""
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in _gpus_named(query)[:3]]
+    if len(sheets) < 2 or any("error" in s or not s.get("fp64_tflops") for s in sheets):
+        return None
+    sheets.sort(key=lambda s: -s["fp64_tflops"])
+    best, rest = sheets[0], sheets[1:]
+    others = "; ".join(f"{c.num(s['fp64_tflops'], 'TFLOPS')} on the {s['name']}" for s in rest)
+    head = (f"**The {best['name']}: {c.num(best['fp64_tflops'], 'TFLOPS')} in FP64 (double "
+            f"precision) against {others}.**")  # fmt: skip
+    rates = "; ".join(f"{s['name']} {c.num(s['fp64_tflops'], 'TFLOPS')} FP64 against "
+                      f"{c.num(s['fp32_tflops'], 'TFLOPS')} FP32" for s in sheets
+                      if s.get("fp32_tflops"))  # fmt: skip
+    lines = [head, f"Each card's FP64 against its FP32: {rates}."]
+    lines.append(
+        "Datacenter compute parts keep FP64 units at a half or a third of the FP32 rate; "
+        "consumer cards keep a few, so double-precision solvers run far below their FP32 "
+        "figure. Machine learning runs in FP16/BF16 on the tensor cores and does not use FP64."
+    )
+    return Draft("\n\n".join(lines))
+
+
 def module_form(query: Query, box: ToolBox) -> Draft | None:
     """ "Can I put an SXM H100 in my workstation?": an SXM module needs its baseboard."""
     found = _first_gpu(query)
@@ -1670,6 +1693,12 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:good|any good|suitable|decent|worth|usable|viable)\b.{0,60}\b(?:double[- ]precision"
         r"|fp64)\b",
     ), double_precision, lambda q: len(q.gpus) == 1 and _one_gpu(q)),
+    Principle("double_precision_pick", "compare", _cues(
+        r"\b(?:double[- ]precision|fp64)\b.{0,80}\b(?:solvers?|sim\w*|cfd|fem|hpc|physics|"
+        r"molecular|non[- ]negotiable|required|needs?)\b",
+        r"\b(?:solvers?|sim\w*|cfd|fem|hpc|physics|molecular)\b.{0,40}\b(?:double[- ]precision|"
+        r"fp64)\b",
+    ), double_precision_pick, lambda q: len(_gpus_named(q)) >= 2),
     Principle("module_form", "advice", _cues(
         r"\bsxm\w*\b.{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|"
         r"put|install|my (?:rig|box|server))\b",
