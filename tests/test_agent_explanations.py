@@ -281,3 +281,10 @@ def test_an_fp64_job_between_two_cards_picks_the_higher_fp64_rate(rules_advisor:
     assert head.startswith("**The NVIDIA Tesla P100"), head
     assert c.num(_sheet("rtx-a6000")["fp64_tflops"], "TFLOPS") in head
     _grounded(answer)
+
+
+def test_a_card_asked_about_on_a_budget_gives_its_purchase_price(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("rtx 3060 12gb on a tight budget for mistral 7b, does it fit?")
+    assert answer.text.startswith("**Yes"), answer.text[:200]
+    assert "$" in answer.text and "Source:" in answer.text
+    _grounded(answer)

@@ -434,9 +434,11 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
                             fit_asked)  # fmt: skip
         priced = _at_user_price(query, box, e)
-        if priced is None and _PRICE_ASKED.search(query.text.lower()):
-            priced = price_note(query, box, e["gpu"], buying=bool(_BUY_WORDS.search(
-                query.text.lower())))  # fmt: skip
+        low = query.text.lower()
+        if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
+            # "on a budget": what the card costs to buy is part of the answer
+            buying = bool(_BUY_WORDS.search(low) or _BUDGET_SAID.search(low))
+            priced = price_note(query, box, e["gpu"], buying=buying)
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
     alternatives: list[str] = _totals(box, results)
@@ -497,6 +499,9 @@ def asks_pick(query: Query) -> bool:
 _PRICE_ASKED = re.compile(
     r"\bhow much\b(?!\s+(?:vram|memory|ram|gpu memory|context|faster|slower|bigger|space|"
     r"headroom|room|time|longer|does it need|do i need))|\bprice[ds]?\b|\bcosts?\b|\bpricing\b"
+)
+_BUDGET_SAID = re.compile(
+    r"\bon a (?:tight |small |low )?budget\b|\bbudget (?:card|gpu|build|pick)"
 )
 _BUY_WORDS = re.compile(r"\bbuy\w*|\bpurchas\w*|\bdesktop\b|\blaptop\b|\bmsrp\b|\bretail\b")
 
