@@ -74,6 +74,15 @@ def num(value: float | None, unit: str = "") -> str:
     return f"{text} {unit}".strip()
 
 
+def exact(value: float | None, unit: str = "") -> str:
+    """A datasheet figure as recorded (330.3 TFLOPS, 1,979 TFLOPS), not rounded for reading:
+    the reader checks it against the datasheet."""
+    if value is None:
+        return "n/a"
+    text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}".rstrip("0")
+    return f"{text} {unit}".strip()
+
+
 def usd(value: float | None) -> str:
     if value is None:
         return "n/a"
@@ -185,14 +194,15 @@ def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
     return head + "\n\n" + "\n".join(lines)
 
 
-def totals_line(sheet: dict[str, Any], fields: tuple[str, ...]) -> str | None:
+def totals_line(sheet: dict[str, Any], fields: tuple[str, ...], bold: bool = True) -> str | None:
     """The asked figures summed over several GPUs: "4 x NVIDIA L40S: 1,400 W of board power"."""
     totals = sheet.get("totals") or {}
     asked = [f for f in (fields or ("memory_gb", "tdp_w")) if f in totals]
     if not asked:
         return None
     parts = [f"{num(totals[f], FIELD_LABELS[f][1])} {FIELD_LABELS[f][0]}" for f in asked]
-    return f"**{totals['num_gpus']} x {sheet['name']}: {', '.join(parts)} in all.**"
+    line = f"{totals['num_gpus']} x {sheet['name']}: {', '.join(parts)} in all."
+    return f"**{line}**" if bold else line
 
 
 def sheet_summary(sheet: dict[str, Any]) -> str:
@@ -473,7 +483,10 @@ def holders(result: dict[str, Any]) -> str:
     return f"GPUs that hold it, ranked by {result['ranking']}: " + "; ".join(rows) + "."
 
 
-def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = False) -> str:
+def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = False,
+               fit_asked: bool = False) -> str:  # fmt: skip
+    """One model on one GPU: the verdict (or, `speed_first`, the speed or the job's time, led by
+    "Yes, it fits." when `fit_asked`: "can it run X, and how fast?"), then the figures."""
     speed = speed_lines(e) if e["fits"] else []
     job = e.get("job_hours") or e.get("train_hours")
     if speed_first and speed and job:  # "how long": the wall time leads
@@ -496,6 +509,8 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     else:
         head = fit_head(e)
         lines = [memory_line(e), *speed]
+    if speed_first and speed and fit_asked:
+        head = "**Yes, it fits. " + head[2:]
     lines += alternatives
     cost = cost_line(e) if e["fits"] else None
     if cost:
@@ -507,9 +522,11 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
 
 
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
-              time_first: bool = False, prefer_time: bool = False) -> str:  # fmt: skip
-    """One model on several GPUs (or variants): the verdict over all of them first, then a row
-    each with the figures that decide it (memory and bandwidth, need, speed or job time, price)."""
+              time_first: bool = False, prefer_time: bool = False,
+              pick_asked: bool = False) -> str:  # fmt: skip
+    """One model on several GPUs (or variants): the verdict over all of them first (the pick,
+    when the question asks which one), then a row each with the figures that decide it (memory
+    and bandwidth, need, speed or job time, price)."""
     first = results[0]
     if len({e.get("interconnect") for e in results}) > 1:  # the settings shared by every row
         first = {**first, "interconnect": None}
@@ -536,6 +553,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 for e in results
             )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
+    elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:
+        head = (f"**Pick the {best['gpu_name']}: the fastest, and {what} fits on each of them** "
+                f"({settings(first)}).")  # fmt: skip
     elif len(fitting) == len(results):
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
@@ -554,7 +574,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         sheet = ""
         if e.get("gpu_memory_gb") and e.get("gpu_bandwidth_gbs"):
             sheet = f" ({num(e['gpu_memory_gb'], 'GB')}, {num(e['gpu_bandwidth_gbs'], 'GB/s')})"
-            if e["workload"] != "inference" and e.get("gpu_fp16_tflops"):  # training: compute
+            # training and image generation are bound by compute: the tensor rate decides
+            compute_bound = e["workload"] != "inference" or e.get("family", "llm") != "llm"
+            if compute_bound and e.get("gpu_fp16_tflops"):
                 sheet = sheet[:-1] + f", {num(e['gpu_fp16_tflops'], 'TFLOPS')})"
         line = (
             f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "
@@ -570,9 +592,13 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         if e.get("cost") and e["cost"].get("usd_per_hour") is not None:
             line += f"; {usd(e['cost']['usd_per_hour'])}/hour"
         lines.append(line)
+    whole = [e for e in results if e["num_gpus"] == 1]
     if len(results) > 1 and len({round(e["memory_per_gpu_gb"], 2) for e in results}) == 1:
         lines.append(f"Where the {num(first['memory_per_gpu_gb'], 'GB')} goes, on each: "
                      f"{breakdown(first)}.")  # fmt: skip
+    elif whole and len(whole) < len(results):  # split rows differ: the whole model, on one GPU
+        lines.append(f"Where the {num(whole[0]['memory_per_gpu_gb'], 'GB')} goes on one GPU: "
+                     f"{breakdown(whole[0])}.")  # fmt: skip
     lines += alternatives
     defaults = defaults_line(first)
     if defaults:
@@ -600,13 +626,18 @@ FORMAT_LABELS = {"awq": "4-bit (AWQ)", "gptq": "4-bit (GPTQ)", "q4_k_m": "4-bit 
 
 
 def lower_precision_line(e: dict[str, Any]) -> str | None:
-    if e.get("error") or not e.get("fits"):
+    """The same job in a 4-bit format: it fits, or even then does not (with its weights' size,
+    the figure people check)."""
+    if e.get("error"):
         return None
-    return (
-        f"In {FORMAT_LABELS.get(e['precision'], e['precision'])} it fits on "
-        f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}: "
-        f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} usable."
-    )
+    label = FORMAT_LABELS.get(e["precision"], e["precision"])
+    usable = num(e["usable_memory_per_gpu_gb"], "GB")
+    need = f"{num(e['memory_per_gpu_gb'], 'GB')} of {usable} usable"
+    where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+    if not e.get("fits"):
+        return (f"Even in {label} it does not fit on {where}: {need} "
+                f"(weights {num(e['breakdown_gb']['weights'], 'GB')}).")  # fmt: skip
+    return f"In {label} it fits on {where}: {need}."
 
 
 def solved(result: dict[str, Any]) -> str:

@@ -333,9 +333,9 @@ def link(query: Query, box: ToolBox) -> Draft:
 
 def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, Any]]:
     results = []
-    for ref in query.gpus:
-        for gpu in gpu_choices(ref):
-            results.append(box.call("estimate", estimate_args(query, gpu, ref.count, model)))
+    asked = dict.fromkeys((gpu, ref.count) for ref in query.gpus for gpu in gpu_choices(ref))
+    for gpu, count in asked:  # a GPU named twice ("an a100 80gb ... the a100") is one row
+        results.append(box.call("estimate", estimate_args(query, gpu, count, model)))
     if not query.gpus and query.memory_gb:
         results.append(
             box.call("estimate", estimate_args(query, f"{query.memory_gb:g}gb", None, model))
@@ -428,30 +428,81 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             results[i] = fuller
     if len(results) == 1:
         e = results[0]
-        text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first)
+        low = query.text.lower()
+        # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
+        fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
+                         and not re.search(r"real[- ]?time", low))  # fmt: skip
+        text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
+                            fit_asked)  # fmt: skip
         priced = _at_user_price(query, box, e)
-        if priced is None and _PRICE_ASKED.search(query.text.lower()):
-            priced = price_note(query, box, e["gpu"], buying=bool(_BUY_WORDS.search(
-                query.text.lower())))  # fmt: skip
+        low = query.text.lower()
+        if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
+            # "on a budget": what the card costs to buy is part of the answer
+            buying = bool(_BUY_WORDS.search(low) or _BUDGET_SAID.search(low))
+            priced = price_note(query, box, e["gpu"], buying=buying)
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
-    alternatives: list[str] = []
+    alternatives: list[str] = _totals(box, results)
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
-        alternatives = _alternatives(query, box, roomiest, model)
+        alternatives += _alternatives(query, box, roomiest, model)
     asks_time = bool(re.search(r"\bhow long\b|\bseconds?\b|\blatency\b|\bper image\b",
                                query.text.lower()))  # fmt: skip
-    text = c.fit_table(results, [*notes, *alternatives], time_first=speed_first,
-                       prefer_time=asks_time)  # fmt: skip
+    text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
+                       prefer_time=asks_time, pick_asked=asks_pick(query))  # fmt: skip
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
+
+
+def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
+    """Sets of several GPUs set against other sets ("8x A100 or 4x H100"): what each set has in
+    all, memory and what decides the job (bandwidth to run a model, compute to train one)."""
+    sets = list(dict.fromkeys((e["gpu"], e["num_gpus"]) for e in results))
+    if len(sets) < 2 or all(n == 1 for _, n in sets):
+        return []
+    # split by layers, a model runs no faster on more cards: only memory adds up for inference
+    fields = ("memory_gb",) if results[0]["workload"] == "inference" else (
+        "memory_gb", "fp16_bf16_dense_tflops")  # fmt: skip
+    lines = []
+    for gpu, n in sets:
+        sheet = box.call("gpu_specs", {"gpu": gpu, "num_gpus": n}) if n > 1 else {}
+        line = c.totals_line(sheet, fields, bold=False) if sheet else None
+        if line and "error" not in sheet:
+            lines.append(line)
+    return lines
+
+
+# a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
+# ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
+YES_NO = re.compile(
+    r"(?:^|[.!?;:\n]\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
+    r"|would|should|has|have)\s+(?!there\b)\w+"
+    r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
+    r"realistic(?:ally)?|feasible|possible|doable)\W*$"
+    # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
+    r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
+    r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
+)
+
+
+_RUN_WORDS = re.compile(r"\b(?:run|fit|load|hold|handle)\b")  # "can it run X?" asks the fit
+
+
+def asks_pick(query: Query) -> bool:
+    """ "8x A100 or 4x H100 for this, which one?": the question asks for one of several, not for
+    a yes or a no."""
+    low = query.text.lower()
+    return not YES_NO.search(low) and bool(re.search(r"\bwhich\b|\bwhat should\b|\bbetter\b", low))
 
 
 # "how much, and can it hold a 70b?": the price asked beside the fit
 _PRICE_ASKED = re.compile(
     r"\bhow much\b(?!\s+(?:vram|memory|ram|gpu memory|context|faster|slower|bigger|space|"
     r"headroom|room|time|longer|does it need|do i need))|\bprice[ds]?\b|\bcosts?\b|\bpricing\b"
+)
+_BUDGET_SAID = re.compile(
+    r"\bon a (?:tight |small |low )?budget\b|\bbudget (?:card|gpu|build|pick)"
 )
 _BUY_WORDS = re.compile(r"\bbuy\w*|\bpurchas\w*|\bdesktop\b|\blaptop\b|\bmsrp\b|\bretail\b")
 
@@ -821,25 +872,20 @@ def buy(query: Query, box: ToolBox) -> Draft:
     if query.user_price_usd_per_hour or (query.monthly_usd and query.purchase_usd):
         return rent_or_buy(query, box)
     condition = query.condition or "new"
-    if len(query.gpus) >= 2 and (query.models or query.workload_given):
-        # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job, then prices
-        parts = [compare(query, box).text]
-        for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
-            for gpu in gpu_choices(ref)[:1]:
-                parts.append(c.purchase(box.call("purchase_prices", {"gpu": gpu}), condition))
-        return Draft("\n\n".join(parts))
     if query.gpus:
+        # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job (the fit,
+        # for one GPU), then what each costs
         parts = []
+        if len(query.gpus) >= 2 and (query.models or query.workload_given):
+            parts.append(compare(query, box).text)
+        elif query.models:
+            parts.append(fit(query, box).text)
         for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
             args: dict[str, Any] = {"num_gpus": ref.count} if (ref.count or 1) > 1 else {}
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
-        text = "\n\n".join(parts)
-        if query.models:
-            verdict = fit(query, box).text
-            text = verdict + "\n\n" + text
-        return Draft(text)
+        return Draft("\n\n".join(parts))
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]

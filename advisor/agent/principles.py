@@ -23,6 +23,7 @@ from advisor.agent.handlers import Draft, estimate_args, gpu_choices
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
+from advisor.catalog import load_catalog
 
 REFERENCE_MODEL = ModelRef("Llama-3.1-8B", ("llama-3.1-8b",), "llm")  # an LLM job named by none
 REFERENCE_TRAINING = ("resnet-50", "vision")  # a training job named by none: the articles' own
@@ -62,6 +63,11 @@ def _several(query: Query) -> bool:
 def _link_only(query: Query) -> bool:
     """A GPU's links asked about for themselves, not for a job (that is the link intent's)."""
     return _one_gpu(query) and not query.models and not query.workload_given
+
+
+def _unified(gpu_id: str) -> bool:
+    """An Apple chip (its GPU shares the system's memory)."""
+    return bool(load_catalog().gpus[gpu_id].unified_memory)
 
 
 def _anything(query: Query) -> bool:
@@ -145,6 +151,9 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
     gain = fast / slow
     figures = (f"about {c.num(fast, unit)} on {cards} against {c.num(slow, unit)} on one "
                f"({c.settings(many)})")  # fmt: skip
+    weights = one["breakdown_gb"].get("weights")
+    if key == "decode_tokens_per_s" and weights:  # what every token reads, whatever the split
+        figures += f"; every token reads all {c.num(weights, 'GB')} of weights"
     if gain >= 0.8 * n:
         head = f"**Yes, close to it: {figures}.**"
     elif gain >= 1.15:
@@ -477,14 +486,23 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
             f"{c.num(gain)}x.")  # fmt: skip
     lines = [head]
     sheet = box.call("gpu_specs", {"gpu": gpu})
-    if "error" not in sheet and low.startswith("fp8"):
-        if sheet.get("fp8_dense_tflops"):
-            lines.append(f"Its FP8 tensor rate is {c.num(sheet['fp8_dense_tflops'], 'TFLOPS')} "
-                         f"dense against {c.num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} for "
-                         "BF16, which speeds prompt processing and large batches.")  # fmt: skip
+    rate = _LOW_RATES.get(low[:4])
+    if "error" not in sheet and rate:
+        field, unit, name = rate
+        if sheet.get(field):
+            lines.append(f"Its {name} tensor rate is {c.exact(sheet[field], unit)} dense against "
+                         f"{c.exact(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} for FP16/BF16, "
+                         "which speeds prompt processing, large batches and encoder models "
+                         "such as BERT, all bound by compute.")  # fmt: skip
         else:
-            lines.append(f"The {sheet['name']} has no FP8 tensor cores: FP8 weights still halve "
-                         "the bytes read per token, but the math runs at 16-bit.")  # fmt: skip
+            lines.append(f"The {sheet['name']} has no {name} tensor cores{_instead(sheet, low)}: "
+                         f"{name} weights still halve the bytes read per token, but the math "
+                         "runs at 16-bit.")  # fmt: skip
+            for other in _gpus_named(query)[1:2]:
+                ref = box.call("gpu_specs", {"gpu": other})
+                if "error" not in ref and ref.get(field):
+                    lines.append(f"The {ref['name']} has them: {c.exact(ref[field], unit)} "
+                                 f"{name} dense.")  # fmt: skip
     lines.append(
         f"Decode reads every weight once per token: {c.num(quick['breakdown_gb']['weights'], 'GB')}"
         f" in {low} against {c.num(base['breakdown_gb']['weights'], 'GB')} in {high}, so fewer "
@@ -493,6 +511,11 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
     return _draft(lines, model)
 
 
+# the low-precision formats with their own tensor rate: (datasheet field, unit, name)
+_LOW_RATES = {
+    "fp8": ("fp8_dense_tflops", "TFLOPS", "FP8"),
+    "int8": ("int8_dense_tops", "TOPS", "INT8"),
+}
 _PRECISIONS = re.compile(r"\b(fp8|int8|int4|fp4|nvfp4|mxfp4|4-?bit|8-?bit|awq|gptq|q4_k_m|q8_0)\b")
 
 
@@ -537,18 +560,29 @@ def training_memory(query: Query, box: ToolBox) -> Draft | None:
 
 
 def mig(query: Query, box: ToolBox) -> Draft | None:
-    """MIG slices for many small models: the slice count and size, and whether a model fits."""
-    found = _first_gpu(query)
-    if found is None:
+    """MIG slices for many small models or users: the slice count and size, and whether a model
+    fits; between two cards, the one with MIG."""
+    ids = _gpus_named(query)
+    if not ids:
         return None
-    sheet = box.call("gpu_specs", {"gpu": found[1]})
-    if "error" in sheet:
+    sheets = [box.call("gpu_specs", {"gpu": gpu}) for gpu in ids[:2]]
+    if any("error" in s for s in sheets):
         return None
-    slices = sheet.get("mig_max_instances")
-    if not isinstance(slices, int | float) or slices < 2:
-        return Draft(f"**No: the {sheet['name']} has no MIG.** Run the models side by side in "
-                     "one process or several, sharing the card (CUDA MPS shares it more "
-                     "fairly).")  # fmt: skip
+    sliced = [s for s in sheets if _mig_slices(s) >= 2]
+    if len(sheets) == 2 and len(sliced) == 1:
+        return _mig_pick(sliced[0], next(s for s in sheets if s is not sliced[0]))
+    sheet = sheets[0]
+    slices = _mig_slices(sheet)
+    if slices < 2:
+        ref = box.call("gpu_specs", {"gpu": MIG_REFERENCE})
+        where = ("" if "error" in ref else
+                 f" MIG is a datacenter feature: the {ref['name']} splits into up to "
+                 f"{int(_mig_slices(ref))} instances.")  # fmt: skip
+        return Draft(f"**No: the {sheet['name']} has no MIG.**{where}\n\nOn it, the users or "
+                     "models share the one card as separate processes (CUDA MPS shares it more "
+                     "fairly, time-slicing takes turns), with no hardware isolation of memory or "
+                     "faults; a per-process memory cap in the framework is only a soft "
+                     "limit.")  # fmt: skip
     smallest = sheet.get("mig_smallest_gb")
     head = (f"**Yes, for many small models: MIG splits the {sheet['name']} into up to "
             f"{int(slices)} instances")  # fmt: skip
@@ -569,6 +603,27 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
         "idle compute, but latency then depends on the neighbours."
     )
     return Draft("\n\n".join(lines))
+
+
+MIG_REFERENCE = "h100-sxm5-80gb"  # the MIG card named when the one asked about has none
+
+
+def _mig_slices(sheet: dict[str, Any]) -> float:
+    slices = sheet.get("mig_max_instances")
+    return slices if isinstance(slices, int | float) else 0
+
+
+def _mig_pick(sliced: dict[str, Any], other: dict[str, Any]) -> Draft:
+    """Two cards for isolated tenants: the one with MIG."""
+    size = sliced.get("mig_smallest_gb")
+    each = f" (the smallest {c.num(size, 'GB')} each)" if size else ""
+    head = (f"**The {sliced['name']}: it has MIG, up to {int(_mig_slices(sliced))} "
+            f"hardware-isolated instances{each}, each with its own memory, cache and compute; "
+            f"the {other['name']} has no MIG.**")  # fmt: skip
+    why = ("On a card without MIG the tenants share it as processes (CUDA MPS or time-slicing): "
+           "one tenant's burst slows the others and a crash or a memory leak can take them all "
+           "down. MIG fixes each tenant's share of memory and compute in hardware.")  # fmt: skip
+    return Draft("\n\n".join([head, why]))
 
 
 # ---------------------------------------------------------------- NVLink against PCIe
@@ -738,11 +793,17 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     low = query.text.lower()
     asked = [f for f, words in _FORMAT_WORDS.items() if re.search(rf"\b(?:{words})\b", low)]
     ids = _gpus_named(query)
-    if not asked or not ids:
+    if not asked or not ids or not query.gpus:
         return None
     asked.sort(key=lambda f: re.search(rf"\b(?:{_FORMAT_WORDS[f]})\b", low).start())  # type: ignore[union-attr]
-    # an open name ("the H100") is each of its variants: their figures differ
-    cards = list(dict.fromkeys(gpu for ref in query.gpus for gpu in gpu_choices(ref)))[:4]
+    # the cards asked about are those named before the format ("can my 2080 ti or my 3090 do
+    # bf16"), each of their variants (their figures differ); a card named after it ("fp8 like
+    # the H100") is the reference, its first variant
+    at = re.search(rf"\b(?:{_FORMAT_WORDS[asked[0]]})\b", low).start()  # type: ignore[union-attr]
+    refs = [g for g in query.gpus if gpu_choices(g)]
+    before = [g for g in refs if 0 <= low.find(g.text.lower()) < at] or refs
+    subject = list(dict.fromkeys(i for g in before for i in gpu_choices(g)[:3]))[:4]
+    cards = list(dict.fromkeys([*subject, *(i for i in ids if i not in subject)]))[:5]
     lines, verdicts, missing = [], [], []
     for gpu in cards:
         sheet = box.call("gpu_specs", {"gpu": gpu})
@@ -753,20 +814,19 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
             has = sheet["tensor_formats"].get(fmt)
             if has is None:
                 return None
-            verdicts.append(has)
+            if gpu in subject:
+                verdicts.append(has)
             if has:
                 figure = {"bf16": sheet.get("fp16_bf16_dense_tflops"),
                           "tf32": sheet.get("tf32_dense_tflops"),
                           "fp8": sheet.get("fp8_dense_tflops")}[fmt]  # fmt: skip
                 lines.append(f"the {sheet['name']} ({arch}) computes {fmt.upper()} on its "
-                             f"tensor cores: {c.num(figure, 'TFLOPS')} dense")  # fmt: skip
+                             f"tensor cores: {c.exact(figure, 'TFLOPS')} dense")  # fmt: skip
                 continue
             missing.append(fmt)
-            fp16 = sheet.get("fp16_bf16_dense_tflops")
-            alt = (f"; its 16-bit tensor figure, {c.num(fp16, 'TFLOPS')}, is FP16"
-                   if fp16 and fmt == "bf16" else "")  # fmt: skip
-            lines.append(f"the {sheet['name']} ({arch}) has no {fmt.upper()} tensor cores{alt}")
-    mixed = "It depends on the card" if len(cards) > 1 else "Partly"
+            lines.append(f"the {sheet['name']} ({arch}) has no {fmt.upper()} tensor cores"
+                         f"{_instead(sheet, fmt)}")  # fmt: skip
+    mixed = "It depends on the card" if len(subject) > 1 else "Partly"
     word = "Yes" if all(verdicts) else "No" if not any(verdicts) else mixed
     head = f"**{word}: {lines[0]}.**"
     bullets = "\n".join(f"- {line[0].upper()}{line[1:]}." for line in lines[1:])
@@ -782,6 +842,17 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
                     "precision for tensor-core speed.",
         }[fmt])  # fmt: skip
     return Draft("\n\n".join(parts))
+
+
+def _instead(sheet: dict[str, Any], fmt: str) -> str:
+    """What a card without the tensor format asked for computes instead, from its datasheet."""
+    fp16, fp32 = sheet.get("fp16_bf16_dense_tflops"), sheet.get("fp32_tflops")
+    if fmt == "bf16" and fp16:
+        plain = f", against {c.exact(fp32, 'TFLOPS')} in plain FP32" if fp32 else ""
+        return f"; its 16-bit tensor figure, {c.exact(fp16, 'TFLOPS')}, is FP16{plain}"
+    if fp16:
+        return f"; its fastest tensor format is FP16/BF16, {c.exact(fp16, 'TFLOPS')} dense"
+    return ""
 
 
 # ---------------------------------------------------------------- why slow for training?
@@ -829,6 +900,11 @@ def compute_bound(query: Query, box: ToolBox) -> Draft | None:
         head = (f"**Compute: training is bound by dense tensor throughput, and the "
                 f"{first['name']} has {c.num(tf, 'TFLOPS')} dense FP16/BF16; its "
                 f"{c.num(bw, 'GB/s')} of bandwidth decides decode, not training.**")  # fmt: skip
+        top = _flagship(first, box)
+        if top is not None:
+            head += (f" The {top['name']}, the {first.get('architecture')} card with the most "
+                     f"compute, has {c.num(top['fp16_bf16_dense_tflops'], 'TFLOPS')} at "
+                     f"{c.num(top['bandwidth_gbs'], 'GB/s')}.")  # fmt: skip
     why = (
         "A training step multiplies large matrices: about six operations per parameter per "
         "token (forward and backward), many operations per byte read, so the step time "
@@ -837,6 +913,21 @@ def compute_bound(query: Query, box: ToolBox) -> Draft | None:
         "with little compute trains slowly however much memory and bandwidth it has."
     )
     return Draft("\n\n".join([head, why]))
+
+
+def _flagship(sheet: dict[str, Any], box: ToolBox) -> dict[str, Any] | None:
+    """The datasheet of the card of the same architecture with the most dense FP16/BF16 compute
+    (the first listed of equals), when that is not this card: what the architecture can do."""
+    rows = [g for g in load_catalog().gpus.values()
+            if g.architecture == sheet.get("architecture") and not g.generic
+            and g.fp16_bf16_dense_tflops]  # fmt: skip
+    if not rows:
+        return None
+    top = max(rows, key=lambda g: g.fp16_bf16_dense_tflops or 0)
+    if top.id == sheet["id"] or top.fp16_bf16_dense_tflops <= sheet["fp16_bf16_dense_tflops"]:
+        return None
+    found = box.call("gpu_specs", {"gpu": top.id})
+    return None if "error" in found else found
 
 
 # ---------------------------------------------------------------- narrow slots, several cards
@@ -878,6 +969,14 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
             f"({c.settings(narrow)}).")  # fmt: skip
     ttft = [(e.get("time_to_first_token_s") or {}).get("typical") for e in (narrow, full)]
     lines = [head]
+    slot = re.search(r"pcie(\d)-x(\d+)", str(query.interconnect))
+    if slot:  # the stated slot against a full one, each way
+        gen, lanes = int(slot.group(1)), int(slot.group(2))
+        rates = [box.call("pcie_links", {"gens": [gen], "lanes": n}) for n in (lanes, 16)]
+        if all("error" not in r for r in rates):
+            narrow_gbs, full_gbs = (r["links"][0]["gbs"] for r in rates)
+            lines.append(f"A PCIe {gen}.0 x{lanes} slot moves {c.num(narrow_gbs, 'GB/s')} each "
+                         f"way, against {c.num(full_gbs, 'GB/s')} for x16.")  # fmt: skip
     if all(ttft):
         lines.append(f"Time to first token: about {c.num(ttft[0], 's')} against "
                      f"{c.num(ttft[1], 's')}.")  # fmt: skip
@@ -1019,6 +1118,29 @@ def double_precision(query: Query, box: ToolBox) -> Draft | None:
 FP64_REFERENCES = ("a100-sxm4-80gb", "h100-sxm5-80gb")  # the datacenter FP64 parts
 
 
+def double_precision_pick(query: Query, box: ToolBox) -> Draft | None:
+    """ "4090 or a used V100 for an FP64 CFD solver?": the card with the higher FP64 rate, each
+    card's FP64 against its FP32."""
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in _gpus_named(query)[:3]]
+    if len(sheets) < 2 or any("error" in s or not s.get("fp64_tflops") for s in sheets):
+        return None
+    sheets.sort(key=lambda s: -s["fp64_tflops"])
+    best, rest = sheets[0], sheets[1:]
+    others = "; ".join(f"{c.num(s['fp64_tflops'], 'TFLOPS')} on the {s['name']}" for s in rest)
+    head = (f"**The {best['name']}: {c.num(best['fp64_tflops'], 'TFLOPS')} in FP64 (double "
+            f"precision) against {others}.**")  # fmt: skip
+    rates = "; ".join(f"{s['name']} {c.num(s['fp64_tflops'], 'TFLOPS')} FP64 against "
+                      f"{c.num(s['fp32_tflops'], 'TFLOPS')} FP32" for s in sheets
+                      if s.get("fp32_tflops"))  # fmt: skip
+    lines = [head, f"Each card's FP64 against its FP32: {rates}."]
+    lines.append(
+        "Datacenter compute parts keep FP64 units at a half or a third of the FP32 rate; "
+        "consumer cards keep a few, so double-precision solvers run far below their FP32 "
+        "figure. Machine learning runs in FP16/BF16 on the tensor cores and does not use FP64."
+    )
+    return Draft("\n\n".join(lines))
+
+
 def module_form(query: Query, box: ToolBox) -> Draft | None:
     """ "Can I put an SXM H100 in my workstation?": an SXM module needs its baseboard."""
     found = _first_gpu(query)
@@ -1074,9 +1196,8 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
         if sparse and any(abs(x - sparse) <= 0.03 * sparse for x in said):
             unit = "TOPS" if fmt == "INT8" else "TFLOPS"
             head = (f"**It is the sparsity figure: the {sheet['name']}'s {c.num(sparse, unit)} "
-                    f"{fmt} assumes structured sparsity (two of every four weights zero); a dense "
-                    f"matrix multiply peaks at "
-                    f"{c.num(dense, unit)}.**")  # fmt: skip
+                    f"{fmt} assumes structured sparsity (sparse weights, two of every four "
+                    f"zero); a dense matrix multiply peaks at {c.num(dense, unit)}.**")  # fmt: skip
             why = (
                 "Ampere and newer tensor cores can skip half of the weights when they are "
                 "pruned in a fixed two-in-four pattern, and datasheets lead with that doubled "
@@ -1108,6 +1229,321 @@ def tf32_speed(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join([head, why]))
 
 
+# ---------------------------------------------------------------- the link between GPUs
+
+
+def interconnect(query: Query, box: ToolBox) -> Draft | None:
+    """ "Tensor parallel over 4x 4090 barely beats one card, 4x A100 SXM scales: why?": the
+    link between the GPUs, NVLink against PCIe, each from its datasheet."""
+    named = [(gpu_choices(g)[0], g.count or query.num_gpus or 1) for g in query.gpus
+             if gpu_choices(g)]  # fmt: skip
+    if not named:
+        return None
+    parts, kinds = [], []
+    for gpu, count in list(dict.fromkeys(named))[:2]:
+        sheet = box.call("gpu_specs", {"gpu": gpu})
+        if "error" in sheet:
+            return None
+        link = sheet.get("gpu_link") if sheet.get("gpu_link_gbs") else None
+        if link == "switch" or (link == "bridge" and count <= 2):
+            kinds.append(True)
+            through = " through NVSwitch" if link == "switch" else " over a bridge"
+            parts.append(f"the {sheet['name']} GPUs are joined by NVLink{through} at "
+                         f"{c.num(sheet['gpu_link_gbs'], 'GB/s')} per GPU (both ways)")  # fmt: skip
+            continue
+        kinds.append(False)
+        gen = sheet.get("pcie_gen") or 4
+        links = box.call("pcie_links", {"gens": [gen], "lanes": sheet.get("pcie_lanes") or 16})
+        if "error" in links:
+            return None
+        pairs = (f" (an NVLink bridge, {c.num(sheet['gpu_link_gbs'], 'GB/s')}, joins only pairs)"
+                 if link == "bridge" else "")  # fmt: skip
+        text = (f"the {sheet['name']} GPUs talk over PCIe {gen}.0 "
+                f"x{links['links'][0]['lanes']}, {c.num(links['links'][0]['gbs'], 'GB/s')} each "
+                f"way{pairs}")  # fmt: skip
+        if sheet.get("pcie_p2p") is False:
+            text += ", with peer-to-peer off, so through host memory"
+        parts.append(text)
+    lead = "NVLink against PCIe" if len(set(kinds)) == 2 else "The interconnect"
+    head = f"**{lead}: {'; '.join(parts)}.**"
+    why = ("Splitting a model over GPUs makes them exchange data on every step: tensor "
+           "parallelism all-reduces the activations twice per layer for every token, and sharded "
+           "training (FSDP, ZeRO-3) gathers the weights and reduce-scatters the gradients every "
+           "step. Over PCIe that exchange takes longer than the compute it feeds, so adding cards "
+           "adds little; over NVLink it hides behind the compute. Without NVLink, split by layers "
+           "(pipeline parallelism) or run one copy of the model per card.")  # fmt: skip
+    return Draft(f"{head}\n\n{why}")
+
+
+def _split_job(query: Query) -> bool:
+    """Two or more GPUs in a job split across them (a count or two kinds)."""
+    return _several(query) and bool(_gpus_named(query))
+
+
+# ---------------------------------------------------------------- batching, prefill, decode
+
+
+def _served(query: Query, box: ToolBox) -> dict[str, Any] | None:
+    """The question's model (or the reference LLM) run on its first GPU, for inference."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    e = box.call("estimate", estimate_args(replace(query, workload="inference"), found[1], None,
+                                           _model(query)))  # fmt: skip
+    return None if "error" in e or not e["fits"] or not _decode(e) else e
+
+
+def batching(query: Query, box: ToolBox) -> Draft | None:
+    """ "Throughput goes up 20x with more users but each user's tokens/s barely drops: how?":
+    decode is bound by reading the weights, and one read serves the whole batch."""
+    e = _served(query, box)
+    if e is None:
+        return None
+    weights = e["breakdown_gb"]["weights"]
+    head = (f"**Memory bandwidth: every decode step reads all {c.num(weights, 'GB')} of "
+            f"{e['model_name']}'s weights ({e['precision']}) at "
+            f"{c.num(e['gpu_bandwidth_gbs'], 'GB/s')} on the {e['gpu_name']}, and that one read "
+            "serves every sequence in the batch; the "
+            f"{c.num(e['gpu_fp16_tflops'], 'TFLOPS')} of dense compute mostly "
+            "waits.**")  # fmt: skip
+    lines = [head]
+    serving = (e.get("serving_tokens_per_s") or {}).get("typical")
+    if serving:
+        lines.append(f"Computed ({c.settings(e)}): about {c.num(_decode(e), 'tokens/s')} for one "
+                     f"stream, about {c.num(serving, 'tokens/s')} in all with "
+                     f"{e.get('serving_batch')} requests in flight.")  # fmt: skip
+    lines.append(
+        "A batch of sequences turns each matrix-vector product into a small matrix product: the "
+        "step still takes about the time to stream the weights, now shared by all. Per-user "
+        "speed falls once the batch's KV-cache reads and its compute grow to rival the weight "
+        "read, at large batches and long contexts."
+    )
+    return _draft(lines, _model(query))
+
+
+def prefill_decode(query: Query, box: ToolBox) -> Draft | None:
+    """ "The prompt is processed in under a second, but generation is only 55 tok/s: why?":
+    prefill is bound by compute, decode by bandwidth."""
+    e = _served(query, box)
+    if e is None:
+        return None
+    head = (f"**Prompt processing is bound by compute, generation by memory bandwidth: the "
+            f"{e['gpu_name']} multiplies all the prompt's tokens at once at up to "
+            f"{c.exact(e['gpu_fp16_tflops'], 'TFLOPS')} dense FP16/BF16, but generates one token "
+            f"at a time, each reading all {c.num(e['breakdown_gb']['weights'], 'GB')} of "
+            f"{e['model_name']}'s weights at "
+            f"{c.num(e['gpu_bandwidth_gbs'], 'GB/s')}.**")  # fmt: skip
+    lines = [head, f"Computed ({c.settings(e)}): prompt processing about "
+             f"{c.num(e['prefill_tokens_per_s']['typical'], 'tokens/s')}, generation about "
+             f"{c.num(_decode(e), 'tokens/s')}."]  # fmt: skip
+    lines.append(
+        "A prompt's tokens go through each weight matrix together, many operations per byte "
+        "read, so the tensor cores set the pace; a generated token needs the one before it, "
+        "about two operations per weight read, so the memory sets it. Batching requests or "
+        "speculative decoding shares each weight read among more tokens."
+    )
+    return _draft(lines, _model(query))
+
+
+# ---------------------------------------------------------------- KV cache per token
+
+
+def kv_heads(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why does Llama 2 7B's KV cache take 4x more per token than Llama 3 8B's?": the KV
+    heads per layer (grouped-query attention), from each model's config."""
+    named = [m for m in query.models if m.ids][:2]
+    if len(named) < 2:
+        return None
+    specs = [box.call("model_specs", {"model": m.ids[0]}) for m in named]
+    if any("error" in s or not s.get("num_kv_heads") for s in specs):
+        return None
+    big, small = sorted(specs, key=lambda s: -(s.get("kv_cache_bytes_per_token_bf16") or 0))
+    context = query.context or min(s.get("max_context") or 4096 for s in specs)
+    caches = []
+    for spec in (big, small):
+        e = box.call("estimate", {"model": spec["id"], "gpu": REFERENCE_MEMORY,
+                                  "workload": "inference", "context": context})  # fmt: skip
+        if "error" in e:
+            return None
+        caches.append(e["breakdown_gb"].get("kv_cache"))
+    head = (f"**Grouped-query attention (GQA): {small['name']} keeps keys and values for "
+            f"{small['num_kv_heads']} KV heads per layer, shared by its "
+            f"{small['num_attention_heads']} query heads; {big['name']} keeps them for all "
+            f"{big['num_kv_heads']}.**")  # fmt: skip
+    layers = {big["num_layers"], small["num_layers"]}
+    depth = (f"{big['num_layers']} layers each" if len(layers) == 1
+             else f"{big['num_layers']} and {small['num_layers']} layers")  # fmt: skip
+    lines = [head, f"Per token (bf16, {depth}): "
+             f"{big['kv_cache_bytes_per_token_bf16']:,} bytes for {big['name']} against "
+             f"{small['kv_cache_bytes_per_token_bf16']:,} for {small['name']}; at {context:,} "
+             f"tokens of context, {c.num(caches[0], 'GB')} against {c.num(caches[1], 'GB')} per "
+             "sequence."]  # fmt: skip
+    lines.append(
+        "The cache holds a key and a value vector per layer, per KV head and per token, so it "
+        "scales with the KV heads, not with the parameter count. GQA lets groups of query heads "
+        "share one KV head, at little cost in quality."
+    )
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- unified memory
+
+
+def unified_memory(query: Query, box: ToolBox) -> Draft | None:
+    """ "How can a 128 GB MacBook run 70B models my 4090 can't?": the Mac's GPU uses all of its
+    unified memory; the card has only its own."""
+    cards = [g for g in _gpus_named(query) if not _unified(g)]
+    macs = _macs(query, box)
+    if not cards or not macs:
+        return None
+    card = box.call("gpu_specs", {"gpu": cards[0]})
+    if "error" in card:
+        return None
+    model = _model(query)
+    args = estimate_args(replace(query, workload="inference", precision=None), cards[0], None,
+                         model)  # fmt: skip
+    e = box.call("estimate", {**args, "precision": "q4_k_m", "engine": "llama.cpp"})
+    on_mac = box.call("estimate", {**args, "gpu": macs[0]["id"], "precision": "q4_k_m",
+                                   "engine": "llama.cpp"})  # fmt: skip
+    memory = macs[0]["memory_gb"]
+    names = ", ".join(f"{m['name']} {c.num(m['bandwidth_gbs'], 'GB/s')}" for m in macs)
+    head = (f"**Unified memory: a Mac's GPU uses the same {c.num(memory, 'GB')} as its CPU, "
+            f"while the {card['name']} has {c.num(card['memory_gb'], 'GB')} of its "
+            "own.**")  # fmt: skip
+    lines = [head]
+    if "error" not in e and "error" not in on_mac:
+        lines.append(f"{e['model_name']} in 4-bit (q4_k_m) needs about "
+                     f"{c.num(e['memory_per_gpu_gb'], 'GB')} (weights "
+                     f"{c.num(e['breakdown_gb']['weights'], 'GB')}): it "
+                     f"{'fits' if e['fits'] else 'does not fit'} on the card, and "
+                     f"{'fits' if on_mac['fits'] else 'does not fit'} in the "
+                     f"{c.num(on_mac['usable_memory_per_gpu_gb'], 'GB')} a Mac with "
+                     f"{c.num(memory, 'GB')} lets its GPU use.")  # fmt: skip
+    lines.append(f"Speed is another matter: the {card['name']} reads its memory at "
+                 f"{c.num(card['bandwidth_gbs'], 'GB/s')}; the Apple chips: {names}. Once a "
+                 "model fits both, the card decodes faster; when it does not fit the card, the "
+                 "layers left over run from system RAM over PCIe, far slower than the "
+                 "Mac.")  # fmt: skip
+    return _draft(lines, model)
+
+
+def _macs(query: Query, box: ToolBox) -> list[dict[str, Any]]:
+    """The Apple chips the question means: those it names, else those with the memory it says
+    (a MacBook's are the Pro and Max chips)."""
+    named = [box.call("gpu_specs", {"gpu": g}) for g in _gpus_named(query)]
+    named = [s for s in named if "error" not in s and s.get("unified_memory")]
+    if named:
+        return named
+    size = re.search(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b", query.text.lower())
+    if not size:
+        return []
+    found = box.call("list_gpus", {"vendor": "apple", "min_memory_gb": float(size.group(1)),
+                                   "max_memory_gb": float(size.group(1)), "top": 20})  # fmt: skip
+    rows = found.get("gpus", [])
+    if re.search(r"\b(?:macbook|laptop)\b", query.text.lower()):
+        rows = [r for r in rows if "ultra" not in r["name"].lower()]
+    return sorted(rows, key=lambda r: r["bandwidth_gbs"])
+
+
+# ---------------------------------------------------------------- memory from the parameters
+
+
+def weights_rule(query: Query, box: ToolBox) -> Draft | None:
+    """ "How do I know how much VRAM a model needs?": parameters times bytes per parameter,
+    computed for the model named in three precisions, plus the cache and overhead."""
+    model = _named_model(query)
+    if model is None:
+        return None
+    args = estimate_args(replace(query, workload="inference", precision=None, gpus=()),
+                         REFERENCE_MEMORY, None, model)  # fmt: skip
+    rows = []
+    for precision, engine in (("bf16", None), ("int8", None), ("q4_k_m", "llama.cpp")):
+        e = box.call("estimate", {**args, "precision": precision,
+                                  **({"engine": engine} if engine else {})})  # fmt: skip
+        if "error" in e:
+            return None
+        rows.append(e)
+    full, eight, four = (e["breakdown_gb"]["weights"] for e in rows)
+    head = (f"**Parameters times bytes per parameter: {rows[0]['model_name']}'s weights take "
+            f"about {c.num(full, 'GB')} at two bytes each (bf16), {c.num(eight, 'GB')} at one "
+            f"byte (8-bit) and {c.num(four, 'GB')} at about half a byte (4-bit, "
+            "q4_k_m).**")  # fmt: skip
+    e = rows[0]
+    lines = [head, f"Then add the KV cache, which grows with the context and the requests at "
+             f"once, and the runtime's overhead: in bf16 ({c.settings(e)}) about "
+             f"{c.num(e['memory_per_gpu_gb'], 'GB')} in all ({c.breakdown(e)})."]  # fmt: skip
+    lines.append(
+        "A card holds the model when its memory exceeds that total with a little to "
+        "spare; a smaller format or a shorter context brings the total down."
+    )
+    return Draft("\n\n".join(lines))
+
+
+# ---------------------------------------------------------------- tensor cores, mixed precision
+
+
+def tensor_cores(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why does my 2080 Ti train with AMP 3x faster than my 1080 Ti at the same FP32?":
+    mixed precision runs on tensor cores, which one card has and the other lacks."""
+    ids = _gpus_named(query)
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in ids[:2]]
+    if not sheets or any("error" in s or not s.get("fp32_tflops") for s in sheets):
+        return None
+    with_tc = [s for s in sheets if s.get("fp16_bf16_dense_tflops")]
+    without = [s for s in sheets if not s.get("fp16_bf16_dense_tflops")]
+    if not without:
+        return None
+    lacking = without[0]
+    if with_tc:
+        has = with_tc[0]
+        head = (f"**Tensor cores: with mixed precision the {has['name']} multiplies in FP16 on "
+                f"its tensor cores at {c.exact(has['fp16_bf16_dense_tflops'], 'TFLOPS')} dense; "
+                f"the {lacking['name']} has none and stays near its FP32 rate, "
+                f"{c.exact(lacking['fp32_tflops'], 'TFLOPS')} (the {has['name']}: "
+                f"{c.exact(has['fp32_tflops'], 'TFLOPS')} in FP32).**")  # fmt: skip
+    else:
+        head = (f"**No tensor cores: the {lacking['name']} ({lacking.get('architecture')}) runs "
+                f"mixed precision without them, near its FP32 rate of "
+                f"{c.exact(lacking['fp32_tflops'], 'TFLOPS')}.**")  # fmt: skip
+    why = ("FP32 figures count the ordinary cores. Automatic mixed precision runs the matrix "
+           "multiplies in FP16 or BF16, which tensor cores (Volta and newer) compute several "
+           "times faster, and halves the bytes moved per activation; a card without them gains "
+           "only the memory saving.")  # fmt: skip
+    return Draft(f"{head}\n\n{why}")
+
+
+# ---------------------------------------------------------------- power and efficiency
+
+
+def power_efficiency(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why do clouds deploy 72 W L4s instead of 4090s?": board power and form factor, each
+    with the compute it buys, from the datasheets."""
+    ids = _gpus_named(query)
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in ids[:2]]
+    if len(sheets) < 2 or any("error" in s or not s.get("tdp_w") for s in sheets):
+        return None
+    low, high = sorted(sheets, key=lambda s: s["tdp_w"])
+    if low["tdp_w"] == high["tdp_w"]:
+        return None
+
+    def side(s: dict[str, Any]) -> str:
+        return (f"the {s['name']} draws {c.num(s['tdp_w'], 'W')} for "
+                f"{c.num(s['fp16_bf16_dense_tflops'], 'TFLOPS')} dense FP16/BF16 "
+                f"({s.get('form_factor')})")  # fmt: skip
+
+    head = (f"**Power: {side(low)}, against {side(high)}; "
+            f"{c.num(high['tdp_w'] / low['tdp_w'])}x the power for "
+            f"{c.num(high['fp16_bf16_dense_tflops'] / low['fp16_bf16_dense_tflops'])}x the "
+            "compute.**")  # fmt: skip
+    lines = [head]
+    lines.append(f"A server's power and cooling budget, and its slots, decide how many cards it "
+                 f"holds: low-power cards pack densely and cost less to run per unit of work. "
+                 f"The trade-off is bandwidth for one stream's decode: "
+                 f"{c.num(low['bandwidth_gbs'], 'GB/s')} on the {low['name']} against "
+                 f"{c.num(high['bandwidth_gbs'], 'GB/s')} on the {high['name']}.")  # fmt: skip
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -1126,6 +1562,41 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
     ), pooling),
+    Principle("interconnect", "explain", _cues(
+        r"^(?=.*\b(?:why|how come)\b).*\b(?:tensor[- ]parallel\w*|tp|fsdp|zero-?3|deepspeed|"
+        r"all-?reduce|multi-?gpu|data[- ]parallel\w*|pipeline[- ]parallel\w*)\b.{0,120}"
+        r"\b(?:barely|slow\w*|scal\w*|worse|gap|faster)\b",
+    ), interconnect, _split_job),
+    Principle("tensor_cores", "explain", _cues(
+        r"^(?=.*\b(?:why|how come)\b).*\b(?:amp|mixed[- ]precision|fp16|half[- ]precision)\b"
+        r".{0,120}\b(?:faster|slower|speed\w*|quicker)\b",
+        r"^(?=.*\b(?:why|how come)\b).*\b(?:faster|slower|speed\w*|quicker)\b.{0,80}"
+        r"\b(?:amp|mixed[- ]precision|fp16|half[- ]precision)\b",
+    ), tensor_cores),
+    Principle("batching", "explain", _cues(
+        r"^(?=.*\b(?:why|how)\b).*\b(?:throughput|tokens?/s|tok/s)\b.{0,100}\b(?:users?|"
+        r"concurren\w*|batch\w*|requests?)\b.{0,100}\b(?:barely|hardly|doesn'?t|does not|same|"
+        r"flat|drop\w*)\b",
+        r"^(?=.*\b(?:why|how)\b).*\b(?:more|concurrent) (?:users|requests)\b.{0,80}"
+        r"\bthroughput\b.{0,80}\b(?:barely|hardly|doesn'?t|does not|same|flat)\b",
+    ), batching),
+    Principle("prefill_decode", "explain", _cues(
+        r"^(?=.*\b(?:why|how come|lopsided)\b).*\b(?:prompts?|prefill|pp)\b.{0,120}"
+        r"\b(?:generat\w*|decod\w*|output|tg)\b",
+    ), prefill_decode),
+    Principle("kv_heads", "explain", _cues(
+        r"^(?=.*\b(?:why|how come)\b).*\bkv[- ]?cache\b.{0,120}\b(?:per token|more memory|"
+        r"bigger|larger|smaller|less|\d+ ?x)\b",
+    ), kv_heads, lambda q: len([m for m in q.models if m.ids]) >= 2),
+    Principle("unified_memory", "explain", _cues(
+        r"^(?=.*\b(?:how|why)\b).*\b(?:mac\w*|apple|m[1-5] ?(?:pro|max|ultra))\b.{0,120}"
+        r"\b(?:can'?t|cannot|won'?t|doesn'?t|does not|faster)\b",
+    ), unified_memory, lambda q: any(not _unified(i) for i in _gpus_named(q))),
+    Principle("weights_rule", "explain", _cues(
+        r"\bhow (?:do|can|would|should) (?:i|you|we|one) (?:know|tell|figure out|calculate|"
+        r"estimate|work out|compute)\b.{0,40}\b(?:vram|memory)\b",
+        r"\b(?:eli5|explain)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:needs?|requires?|takes?)\b",
+    ), weights_rule, lambda q: _named_model(q) is not None),
     Principle("more_gpus", "speed", _cues(
         r"\b(?:double|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
         r"throughput|fast\w*|performance|it/s)",
@@ -1183,8 +1654,12 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), training_memory, _anything),
     Principle("mig", "explain", _cues(
         r"\bmig\b.{0,80}\b(?:worth|should|small models?|several|bunch|multiple|lots of|many "
-        r"(?:small )?models|share|sharing)\b",
-        r"\b(?:worth|should|small models?|several|bunch|multiple|lots of)\b.{0,80}\bmig\b",
+        r"(?:small )?models|share|sharing|slices?|carve|split|partition\w*|people|users|team\w*"
+        r"|isolat\w*)\b",
+        r"\b(?:worth|should|small models?|several|bunch|multiple|lots of|carve|split|partition|"
+        r"slice)\b.{0,80}\bmig\b",
+        r"\b(?:teams?|tenants?|users|people|customers)\b.{0,80}\bisolat\w*",
+        r"\bisolat\w*.{0,80}\b(?:teams?|tenants?|users|people|customers)\b",
     ), mig),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"
@@ -1218,6 +1693,12 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:good|any good|suitable|decent|worth|usable|viable)\b.{0,60}\b(?:double[- ]precision"
         r"|fp64)\b",
     ), double_precision, lambda q: len(q.gpus) == 1 and _one_gpu(q)),
+    Principle("double_precision_pick", "compare", _cues(
+        r"\b(?:double[- ]precision|fp64)\b.{0,80}\b(?:solvers?|sim\w*|cfd|fem|hpc|physics|"
+        r"molecular|non[- ]negotiable|required|needs?)\b",
+        r"\b(?:solvers?|sim\w*|cfd|fem|hpc|physics|molecular)\b.{0,40}\b(?:double[- ]precision|"
+        r"fp64)\b",
+    ), double_precision_pick, lambda q: len(_gpus_named(q)) >= 2),
     Principle("module_form", "advice", _cues(
         r"\bsxm\w*\b.{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|"
         r"put|install|my (?:rig|box|server))\b",
@@ -1227,10 +1708,17 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("sparse_figure", "explain", _cues(
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,80}\b(?:only|tops out|max(?:es)? out|peaks?|"
         r"reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
+        # "the datasheet says 624 tflops but everyone computes mfu against 312"
+        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,40}\b(?:but|yet|while|whereas)\b.{0,80}"
+        r"\b\d[\d,]*\b",
     ), sparse_figure),
     Principle("tf32_speed", "explain", _cues(
         r"\bfp32\b.{0,60}\b(?:faster|quicker|more)\b.{0,40}\b(?:than|spec\w*|tflops|datasheet)",
     ), tf32_speed),
+    Principle("power_efficiency", "explain", _cues(
+        r"^(?=.*\b(?:why|how come)\b)(?=.*\b(?:instead of|rather than|over|vs|versus|than)\b)"
+        r".*\b(?:\d{2,3} ?w|watts?|power|efficien\w*|per watt)\b",
+    ), power_efficiency, lambda q: len(_gpus_named(q)) >= 2),
     Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",

@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
-from advisor.agent.handlers import Draft, unresolved, workload_of
+from advisor.agent.handlers import YES_NO, Draft, unresolved, workload_of
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import FIELD_WORDS
@@ -46,7 +46,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     else:
         draft = INTENTS[query.intent].handler(query, box)
-        draft.text = _pick_first(query, _yes_or_no_first(query, draft.text))
+        draft.text = _yes_or_no_first(query, draft.text)
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
@@ -97,17 +97,6 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
 
 # ---------------------------------------------------------------- yes or no first
 
-# a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
-# ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
-_YES_NO = re.compile(
-    r"(?:^|[.!?;:\n]\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
-    r"|would|should|has|have)\s+(?!there\b)\w+"
-    r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
-    r"realistic(?:ally)?|feasible|possible|doable)\W*$"
-    # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
-    r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
-    r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
-)
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
 _LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on one\b", re.MULTILINE)
 _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
@@ -125,7 +114,7 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
     low = query.text.lower().strip()
-    if query.intent in _OWN_LEAD or not _YES_NO.search(low):
+    if query.intent in _OWN_LEAD or not YES_NO.search(low):
         return text
     lower = _LOWER_FITS.search(text)
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
@@ -142,14 +131,6 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     pace = re.search(r"about ([\d,.]+) audio s/s", head)
     if verdict is None and pace and re.search(r"real[- ]?time", low):  # 1 audio s/s keeps up
         verdict = float(pace.group(1).replace(",", "")) >= 1
-    if verdict is None and not pick and re.search(r"\b(?:run|fit|load|hold|handle)\b", low):
-        # "can it run X, and how fast?": the speed leads, the fit line below says yes or no
-        said = re.search(r"^It fits\b|^It does not fit\b", text, re.M)
-        if said is not None and text.startswith("**"):
-            return (
-                f"**{'Yes, it fits' if said.group(0) == 'It fits' else 'No, it does not fit'}. "
-                + text[2:]
-            )
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
@@ -167,27 +148,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
 
 
-_EACH_FITS = re.compile(
-    r"^\*\*Yes: (.+?) fits on each of them\*\* \((.+?)\); fastest: (.+?)\.$", re.M
-)
-
-
-def _pick_first(query: Query, text: str) -> str:
-    """ "8x A100 or 4x H100 for this, which one?": the pick leads, not "fits on each"."""
-    low = query.text.lower()
-    if _YES_NO.search(low) or not re.search(r"\bwhich\b|\bwhat should\b|\bbetter\b", low):
-        return text
-    found = _EACH_FITS.search(text.split("\n", 1)[0])
-    if found is None:
-        return text
-    what, settings, fastest = found.groups()
-    head = f"**Pick the {fastest}: the fastest, and {what} fits on each of them** ({settings})."
-    return head + text[found.end() :]
-
-
 def _subject(low: str) -> list[str]:
     """The words of the yes/no clause that name what it asks about ("is amd viable" -> amd)."""
-    clause = _YES_NO.search(low)
+    clause = YES_NO.search(low)
     if clause is None:
         return []
     words = re.findall(r"[a-z0-9]+", low[clause.start() : clause.start() + 60])
