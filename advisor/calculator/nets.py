@@ -42,15 +42,15 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # CNNs and ViTs reach the bound of 1.0 on e_compute: every row of theirs is bound by memory
 # traffic, so their compute term is at the full tensor rate.
 EFFICIENCY = {
-    "cnn": (1.0, 37.5),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 40.4),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 23.5),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.722, 10.7),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "cnn": (1.0, 37.2),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 40.7),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 23.3),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.783, 7.54),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (0.776, 28.7),
+    "transformer-xl": (0.838, 19.0),
 }
-FP32_COMPUTE_BONUS = 1.33  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.03  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.28  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 2.99  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
@@ -61,25 +61,32 @@ TENSORRT_SPEEDUP = 3.03  # TensorRT int8 engines (MLPerf Offline rows W0671-W074
 TENSORRT_LAYER_S = 1.22e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.906, "tensorflow-xla": 1.14}
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.899, "tensorflow-xla": 1.14}
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 8.42e-5, "tensorflow-xla": 1.18e-4}
-TRAIN_LAUNCHES = 3.21  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.237  # a forward pass moves this share of a training step's bytes
+LAYER_LAUNCH_S = {"pytorch": 1.18e-4, "tensorflow": 8.18e-5, "tensorflow-xla": 1.18e-4}
+TRAIN_LAUNCHES = 3.30  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.238  # a forward pass moves this share of a training step's bytes
+# How many times more often a transformer's attention scores (heads x sequence x keys per token)
+# cross memory than its other activations: unfused attention writes the scores, the softmax and
+# its dropout mask and output, and the backward pass reads each back. Fitted to the transformer
+# rows at sequence lengths 128-512 (DLE BERT pre-training at 128 against SQuAD at 384, Lambda
+# BERT-base against BERT-large at 384, Transformer-XL at 192-384): with the scores weighted as any
+# other activation, longer sequences and narrower models came out too fast.
+SCORE_TRAFFIC = 2.15
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.08,  # V100 rows (DLE, Lambda)
+    "Volta": 1.05,  # V100 rows (DLE, Lambda)
     "Turing": 0.878,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
     "Ampere": 1.10,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.34,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.993,  # H100, H200, GH200 rows
-    "Blackwell": 0.849,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ada Lovelace": 1.33,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 1.02,  # H100, H200, GH200 rows
+    "Blackwell": 0.860,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.937  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.924  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -110,6 +117,7 @@ class Work:
     tokens: int  # tokens per sample (1 for images)
     kind: str  # a key of EFFICIENCY
     layers: int  # weight layers: kernels per forward pass
+    score_elems: float = 0.0  # of the activations, attention scores (see SCORE_TRAFFIC)
 
 
 def work(model: Any, request: Request, training: bool) -> Work:
@@ -136,9 +144,9 @@ def work(model: Any, request: Request, training: bool) -> Work:
     # a fine-tuning head's few outputs are left out), which it also writes and reads back
     logits = model.softmax_logits
     flops = factor * (2 * dense + 2 * products * layers * (seq + memory) * h + 2 * h * logits) * seq
-    acts = layers * seq * (17 * h + 2.5 * model.num_attention_heads * (seq + memory))
-    acts += seq * logits
-    return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS)
+    scores = layers * seq * 2.5 * model.num_attention_heads * (seq + memory)
+    acts = layers * seq * 17 * h + scores + seq * logits
+    return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS, scores)
 
 
 def _kind(model: VisionModel) -> str:
@@ -185,7 +193,8 @@ def seconds_per_sample(w: Work, gpu: GPU, precision: str, training: bool) -> flo
     e_compute, e_memory = EFFICIENCY[w.kind]
     peak, elem_bytes = _rate(gpu, precision)
     compute = w.flops / (peak * 1e12 * e_compute)
-    memory = w.activation_elems * elem_bytes * e_memory / (gpu.bandwidth_gbs * 1e9)
+    elems = w.activation_elems + (SCORE_TRAFFIC - 1) * w.score_elems
+    memory = elems * elem_bytes * e_memory / (gpu.bandwidth_gbs * 1e9)
     memory *= 1.0 if training else INFERENCE_MEMORY_SHARE
     return (compute + memory) / GENERATION.get(generation(gpu.architecture, gpu.memory_type), 1.0)
 
