@@ -275,6 +275,8 @@ def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
         ),
         Param(nets, ("INFERENCE_MEMORY_SHARE",), 0.02, 1.0,
               lambda c: c.request.workload == "inference", 1 / 3),
+        Param(nets, ("SCORE_TRAFFIC",), 0.2, 20.0, lambda c: c.family == "transformer", 1.0),
+        Param(nets, ("GEMM_HALF_WIDTH",), 1.0, 1e4, lambda c: c.family == "transformer", 256.0),
         Param(nets, ("TRAIN_LAUNCHES",), 0.3, 30.0, lambda c: c.request.workload != "inference",
               3.0),
         Param(nets, ("DATA_PARALLEL_EFFICIENCY",), 0.3, 1.0,

@@ -288,6 +288,8 @@ def _family_fields(family: str, row: dict[str, str], note: str) -> dict[str, Any
             fields["resolution"] = int(row["resolution"].split("x")[0])
         if row["seq_len"] and family == "transformer":
             fields["context"] = int(row["seq_len"])
+        if "binned by length" in note:
+            raise Unmapped("sequences binned by length: padded length not stated")
     elif family == "diffusion":
         fields.update(_diffusion_fields(row, note, precision))
     else:

@@ -11,7 +11,8 @@ A step's time is the batch's per-sample time plus the step's fixed costs, each o
 FLOPs are 2 x MACs per forward (x3 for training: forward and two backward products), a language
 model's output layer (its softmax's logits per token) included; the bytes moved are the
 activations a sample writes and reads, which is why a CNN trains faster on a card with more
-bandwidth even at equal TFLOPS. e_compute and e_memory are fitted per kind of
+bandwidth even at equal TFLOPS (a transformer's attention scores weigh SCORE_TRAFFIC times, its
+e_compute falls with its width: GEMM_HALF_WIDTH). e_compute and e_memory are fitted per kind of
 architecture (cnn, depthwise cnn, vit, encoder, transformer-xl), the launch time per framework
 and the generation factor per GPU generation. eval/calibration_families.py refits them (least
 absolute log ratio: the sources disagree by 20-40% on some setups, and a median-seeking fit is not
@@ -40,17 +41,18 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # many times the activations' bytes cross memory per training step at the bandwidth reached (a
 # factor, not a share). "cnn-depthwise" is a CNN of low arithmetic intensity (see _kind).
 # CNNs and ViTs reach the bound of 1.0 on e_compute: every row of theirs is bound by memory
-# traffic, so their compute term is at the full tensor rate.
+# traffic, so their compute term is at the full tensor rate. An encoder's and Transformer-XL's
+# e_compute is the share an infinitely wide model would reach; GEMM_HALF_WIDTH scales it down.
 EFFICIENCY = {
     "cnn": (1.0, 37.5),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 40.4),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 23.5),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.722, 10.7),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "cnn-depthwise": (1.0, 40.3),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 23.2),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.995, 7.01),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (0.776, 28.7),
+    "transformer-xl": (1.0, 17.7),
 }
-FP32_COMPUTE_BONUS = 1.33  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.03  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.32  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 3.01  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
@@ -61,25 +63,38 @@ TENSORRT_SPEEDUP = 3.03  # TensorRT int8 engines (MLPerf Offline rows W0671-W074
 TENSORRT_LAYER_S = 1.22e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables)
-FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.906, "tensorflow-xla": 1.14}
+FRAMEWORK = {"pytorch": 1.0, "tensorflow": 0.897, "tensorflow-xla": 1.14}
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 8.42e-5, "tensorflow-xla": 1.18e-4}
-TRAIN_LAUNCHES = 3.21  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.237  # a forward pass moves this share of a training step's bytes
+LAYER_LAUNCH_S = {"pytorch": 1.19e-4, "tensorflow": 8.36e-5, "tensorflow-xla": 1.18e-4}
+TRAIN_LAUNCHES = 3.28  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.238  # a forward pass moves this share of a training step's bytes
+# How many times more often a transformer's attention scores (heads x sequence x keys per token)
+# cross memory than its other activations: unfused attention writes the scores, the softmax and
+# its dropout mask and output, and the backward pass reads each back. Fitted to the transformer
+# rows at sequence lengths 128-512 (DLE BERT pre-training at 128 against SQuAD at 384, Lambda
+# BERT-base against BERT-large at 384, Transformer-XL at 192-384): with the scores weighted as any
+# other activation, longer sequences and narrower models came out too fast.
+SCORE_TRAFFIC = 2.13
+# A transformer's matrix products reach width / (width + GEMM_HALF_WIDTH) of e_compute: narrower
+# matrices (BERT-base's 768 against BERT-large's 1024, Transformer-XL base's 512) run fewer,
+# shorter tiles per kernel. Fitted to the same transformer rows (Lambda BERT-base against
+# BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.73 of e_compute,
+# BERT-base 0.67, Transformer-XL base 0.58.
+GEMM_HALF_WIDTH = 370.0
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.08,  # V100 rows (DLE, Lambda)
-    "Turing": 0.878,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.09,  # V100 rows (DLE, Lambda)
+    "Turing": 0.895,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
     "Ampere": 1.10,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.34,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.993,  # H100, H200, GH200 rows
-    "Blackwell": 0.849,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ada Lovelace": 1.33,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 1.00,  # H100, H200, GH200 rows
+    "Blackwell": 0.857,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.937  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.924  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -110,6 +125,8 @@ class Work:
     tokens: int  # tokens per sample (1 for images)
     kind: str  # a key of EFFICIENCY
     layers: int  # weight layers: kernels per forward pass
+    score_elems: float = 0.0  # of the activations, attention scores (see SCORE_TRAFFIC)
+    width: int = 0  # a transformer's hidden size (see GEMM_HALF_WIDTH); 0 for images
 
 
 def work(model: Any, request: Request, training: bool) -> Work:
@@ -136,9 +153,9 @@ def work(model: Any, request: Request, training: bool) -> Work:
     # a fine-tuning head's few outputs are left out), which it also writes and reads back
     logits = model.softmax_logits
     flops = factor * (2 * dense + 2 * products * layers * (seq + memory) * h + 2 * h * logits) * seq
-    acts = layers * seq * (17 * h + 2.5 * model.num_attention_heads * (seq + memory))
-    acts += seq * logits
-    return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS)
+    scores = layers * seq * 2.5 * model.num_attention_heads * (seq + memory)
+    acts = layers * seq * 17 * h + scores + seq * logits
+    return Work(flops, acts, seq, model.architecture, layers * BLOCK_LAYERS, scores, h)
 
 
 def _kind(model: VisionModel) -> str:
@@ -184,8 +201,11 @@ def seconds_per_sample(w: Work, gpu: GPU, precision: str, training: bool) -> flo
     """Compute and memory time of one sample, beside the per-step overheads."""
     e_compute, e_memory = EFFICIENCY[w.kind]
     peak, elem_bytes = _rate(gpu, precision)
+    if w.width:
+        e_compute *= w.width / (w.width + GEMM_HALF_WIDTH)
     compute = w.flops / (peak * 1e12 * e_compute)
-    memory = w.activation_elems * elem_bytes * e_memory / (gpu.bandwidth_gbs * 1e9)
+    elems = w.activation_elems + (SCORE_TRAFFIC - 1) * w.score_elems
+    memory = elems * elem_bytes * e_memory / (gpu.bandwidth_gbs * 1e9)
     memory *= 1.0 if training else INFERENCE_MEMORY_SHARE
     return (compute + memory) / GENERATION.get(generation(gpu.architecture, gpu.memory_type), 1.0)
 
