@@ -15,7 +15,7 @@ from advisor.errors import InvalidInput
 # links between GPUs as data; .4: time to first token with the engine's per-request latency,
 # pipeline stages for serving engines, decode bandwidth share applied once (a fit carried to
 # cards of its memory kind), decode compute with the generation's MFU
-FORMULA_VERSION = "calc-2026.11.5"
+FORMULA_VERSION = "calc-2026.11.6"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq")  # fmt: skip
 
