@@ -14,7 +14,10 @@ from advisor.errors import InvalidInput
 # .3: engines fitted per generation (eval/fit_engines.py), fine-tuning frameworks and options,
 # links between GPUs as data; .4: time to first token with the engine's per-request latency,
 # pipeline stages for serving engines, decode bandwidth share applied once (a fit carried to
-# cards of its memory kind), decode compute with the generation's MFU
+# cards of its memory kind), decode compute with the generation's MFU; .6: llama.cpp on Apple
+# bound by GGUF unpacking, transformers' cache copied a layer at a time, AutoAWQ's fuse copy and
+# 0.1.x unpack bound, ExLlama prefill on fp16-accumulate GEMMs, DeepSpeed ZeRO-3 buffers,
+# Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic
 FORMULA_VERSION = "calc-2026.11.6"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq")  # fmt: skip
