@@ -820,3 +820,35 @@ def test_engine_quantisation_and_people_counts(
 def test_a_size_in_words_is_a_model_size(catalog: Catalog) -> None:
     query = understand("which gpu for a model with roughly 13 billion parameters?", catalog)
     assert [m.size_b for m in query.models] == [13]
+
+
+def test_a_pasted_run_of_digits_is_one_placeholder() -> None:
+    from advisor.agent.understand import normalise
+
+    # every number pattern would otherwise take time growing with the run's length squared
+    assert len(normalise("cost of " + "9" * 3900 + " per kwh on an a100")) < 60
+
+
+@pytest.mark.parametrize(
+    ("question", "draw", "each"),
+    [
+        ("2 3090s, the box pulls 700W at the wall, $0.30/kwh, monthly?", 700, False),
+        ("4 a4000 at 140 W each, 0.2 $/kwh, a week?", 140, True),
+        ("power cap: under 300w, 4090, power at 30 cents a kwh", None, False),
+    ],
+)  # fmt: skip
+def test_a_stated_draw_is_per_gpu_only_when_said(
+    catalog: Catalog, question: str, draw: float | None, each: bool
+) -> None:
+    query = understand(question, catalog)
+    assert (query.draw_w, query.draw_each) == (draw, each)
+    assert query.usd_per_kwh is not None
+
+
+def test_a_rental_price_in_a_follow_up_is_no_electricity_bill(catalog: Catalog) -> None:
+    from advisor.api import Advisor
+
+    with Advisor(engine="rules") as advisor:
+        advisor.ask("2 4090s 24/7 at $0.30/kWh, monthly bill?", thread_id="kwh")
+        rent = advisor.ask("what about renting 2 a100s at $1.50/hr for 100 hours?", thread_id="kwh")
+    assert rent.text.startswith("**$300**")

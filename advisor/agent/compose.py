@@ -914,31 +914,34 @@ def claim_warning(passage: dict[str, Any], claim: dict[str, Any]) -> str:
     )
 
 
-def electricity(result: dict[str, Any], gpu: str) -> str:
-    """An electricity bill: the answer, then the draw, the hours and the user's price."""
+def electricity(result: dict[str, Any], machine: str) -> str:
+    """An electricity bill: the answer, then the draw, the hours and the user's price;
+    `machine`: what it runs on, as the user named it ("2 x 3090")."""
     n, each, other = result["num_gpus"], result["power_w"], result["other_w"]
     draw = num(each, "W") if n == 1 else f"{n} x {num(each, 'W')}"
     draw += f" + {num(other, 'W')} for the rest" if other else ""
-    whose = (
-        "as you state"
-        if result["power_source"] == "given by the user"
-        else ("datasheet board power, the most the card draws")
-    )
+    stated = result["power_source"] == "given by the user"
+    whose = "as you state" if stated else "datasheet board power, the most the card draws"
     total = f" = {num(result['total_w'], 'W')}" if n > 1 or other else ""
     return (
         f"**About {usd(result['usd'])} of electricity** ({num(result['kwh'], 'kWh')}): {draw} "
         f"({whose}){total} for {num(result['hours'], 'hours')} at your "
-        f"{usd(result['usd_per_kwh'])}/kWh, on {gpus_phrase(n, gpu)}."
+        f"{usd(result['usd_per_kwh'])}/kWh, on {machine}."
     )
 
 
-def token_cost(result: dict[str, Any], gpu: str) -> str:
-    """The cost of a million tokens at the user's price and speed."""
-    n = result["num_gpus"]
+def token_cost(result: dict[str, Any], gpu: str, node: int | None = None) -> str:
+    """The cost of a million tokens at the user's price and speed; `node`: the price was for a
+    whole node of that many GPUs."""
+    price = usd(result["usd_per_gpu_hour"])
+    paid = (
+        f"one node of {node} x {gpu} (your {price} per node-hour)"
+        if node
+        else f"{gpus_phrase(result['num_gpus'], gpu)} (your {price} per GPU-hour)"
+    )
     return (
         f"**About {usd(result['usd_per_million_tokens'])} per million tokens**: "
-        f"{usd(result['usd_per_hour'])} an hour for {gpus_phrase(n, gpu)} "
-        f"(your {usd(result['usd_per_gpu_hour'])} per GPU-hour) over "
+        f"{usd(result['usd_per_hour'])} an hour for {paid} over "
         f"{num(result['tokens_per_hour'])} tokens an hour (your "
         f"{num(result['tokens_per_s'], 'tokens/s')})."
     )

@@ -737,19 +737,16 @@ def _family_of_job(query: Query) -> str:
 def cost(query: Query, box: ToolBox) -> Draft:
     price = query.user_price_usd_per_hour
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
-    if query.usd_per_kwh is not None and (query.gpus or query.draw_w):
+    # an electricity bill when a price per kWh is known and no rental price is asked about
+    if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return _electricity(query, box, count)
     if price and query.throughput_tok_s and _PER_TOKENS.search(query.text.lower()):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
-        result = box.call(
-            "token_cost",
-            {
-                "usd_per_gpu_hour": price,
-                "num_gpus": (1 if query.price_per_node else count),
-                "tokens_per_s": query.throughput_tok_s,
-            },
-        )
-        return Draft(result["error"] if "error" in result else c.token_cost(result, gpu))
+        node = count if query.price_per_node else None
+        paid = {"usd_per_gpu_hour": price, "num_gpus": 1 if node else count,
+                "tokens_per_s": query.throughput_tok_s}  # fmt: skip
+        result = box.call("token_cost", paid)
+        return Draft(result["error"] if "error" in result else c.token_cost(result, gpu, node))
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
     items = query.images or query.dataset_samples
     if hours is None and query.seconds_per_item and items:
@@ -792,14 +789,18 @@ def cost(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join(parts))
 
 
-_PER_TOKENS = re.compile(r"\bper (?:1m|million|1k|thousand|m)\b|/\s?(?:1m|m)\b|\bper token\b")
+# "$ per 1M output tokens", "per million tokens", "/1M tok"; not "per m" (a month?)
+_PER_TOKENS = re.compile(r"\bper (?:1m|million)\b|/\s?1m\b|\bper token\b")
 
 
 def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     """The electricity bill of the GPUs for the hours said (a month when none is said)."""
     ref = query.gpus[0] if query.gpus else None
     hours = query.hours or HOURS_PER_MONTH
-    args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours, "num_gpus": count,
+    # a draw said for all the GPUs ("the rig pulls 700W") is the total, not each one's
+    total = bool(query.draw_w) and not query.draw_each
+    args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours,
+                            "num_gpus": 1 if total else count,
                             "other_w": query.other_w or 0.0}  # fmt: skip
     if ref is not None and ref.ids:
         args["gpu"] = gpu_choices(ref)[0]
@@ -808,7 +809,8 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     result = box.call("electricity_cost", args)
     if "error" in result:
         return Draft(result["error"])
-    text = c.electricity(result, _said(ref) if ref else "your GPU")
+    machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
+    text = c.electricity(result, machine)
     if query.hours is None:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
     return Draft(text)
@@ -944,6 +946,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["hours_of_use"] = query.hours
     if query.use_hours_per_day:  # "we train maybe 2 weeks a month"
         args["hours_per_day"] = query.use_hours_per_day
+    if query.usd_per_kwh is not None:
+        args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])

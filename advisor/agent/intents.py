@@ -92,8 +92,10 @@ _GPU_WORDS = _cues(
     r"\bnvidia-smi\b",
     r"\bflops\b",
     r"\btp\s?=?\s?\d|\btensor[- ]parallel\w*|\bpipeline[- ]parallel\w*|\bnccl\b|\binfiniband\b",
-    r"\binterconnects?\b|\bpcie\b|\bkernels?\b|\bquanti[sz]\w*",
+    r"\binterconnects?\b|\bpcie\b|\bquanti[sz]\w*",
 )
+# money spent, not time: "spend $2k", not "spend most of my day in pandas"
+_SPEND = r"\bspend\b(?! (?:most|much|all|a lot|lots|hours?|days?|weeks?|time|my|our|the|half))"
 _NOT_OURS = _cues(
     r"\bjoke\b",
     r"\bpoem\b",
@@ -110,8 +112,8 @@ _NOT_OURS = _cues(
 # code to write is no GPU question, whatever GPU it names ("write me a script that pings me
 # when a 3090 drops under $600")
 _CODE_ASKED = _cues(
-    r"\b(?:write|code|make|build|give) (?:me |us )?an? (?:\w+ ){0,2}(?:script|program|bot|app"
-    r"|scraper|function|cron ?job)\b"
+    r"\b(?:write|code) (?:me |us )?an? (?:\w+ ){0,2}(?:script|program|bot|app|scraper|function"
+    r"|cron ?job)\b"
 )
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
 _GAMING = re.compile(r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b")
@@ -194,7 +196,8 @@ _COST_ASKED = _cues(
     r"\bhow much\b",
     r"\bwhat (?:would|will|does|did|do) (?:\w+ ){0,3}cost\b",
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?",
-    r"\bbill\b|\bspend\b",
+    r"\bbill\b",
+    _SPEND,
 )
 _RENT = _cues(
     r"\brent\w*",
@@ -245,7 +248,7 @@ _MONEY = _cues(
     r"\bprices?\b",
     r"\bpricing\b",
     r"\bbill\b",
-    r"\bspend\b(?! (?:most|much|all|a lot|lots|hours?|days?|weeks?|time|my|our|the|half))",
+    _SPEND,
     r"\$",
     r"\bhow much (?:would|will|does|is|do|to)\b",
     # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates

@@ -88,6 +88,7 @@ _FROM_QUESTION = {
     "recommend_gpus": ("workload", "precision", "context", "batch", "max_usd_per_hour"),
     "prices": ("hours", "num_gpus"),
     "electricity_cost": ("usd_per_kwh", "hours", "num_gpus"),
+    "break_even": ("usd_per_kwh",),
 }
 
 

@@ -90,7 +90,8 @@ class Query:
     budget: Budget | None = None
     max_power_w: float | None = None
     usd_per_kwh: float | None = None  # an electricity price the user gives
-    draw_w: float | None = None  # a power draw the user states, per GPU (or the whole rig)
+    draw_w: float | None = None  # a power draw the user states: of all the GPUs (or the rig)
+    draw_each: bool = False  # ... or of each GPU ("350 W each")
     other_w: float | None = None  # more draw stated beside it: "plus 1.2 kW for CPUs and fans"
     memory_gb: float | None = None  # memory asked for with no GPU named ("a 48 GB card")
     train_tokens: float | None = None

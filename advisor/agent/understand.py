@@ -390,6 +390,9 @@ def normalise(text: str) -> str:
     for old, new in _REPLACE.items():
         text = text.replace(old, new)
     text = _CJK.sub(r" \1 ", text)
+    # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
+    # pattern time growing with its length squared): one placeholder
+    text = re.sub(r"\d[\d,.]{24,}", " ~ ", text)
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
@@ -485,7 +488,8 @@ def _context(low: str) -> int | None:
         r"about|max(?:imum)?))?\s?=?\s?~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
-        r"|(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats|sequences"
+        r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
+        r"|sequences"
         r"|contexts)\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
@@ -601,7 +605,7 @@ _UNIT_HOURS = {
 # the span a usage rate runs for: "over a three-year depreciation period", "5-year horizon",
 # "over 18 months"
 _HORIZON = re.compile(
-    rf"\bover (?:a |the |)?{_WORD_NUM}[- ](?:(month)s?|years?)\b"
+    rf"\bover (?:a |the )?{_WORD_NUM}[- ](?:(month)s?|years?)\b"
     rf"|\b{_WORD_NUM}[- ]years? (?:depreciation|horizon|period|lifetime|life)\b"
 )
 _RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
@@ -639,14 +643,14 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= years * (365 if daily else 52)
         elif daily and re.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
             hours *= 730 / 24  # "8h a day ... what does that cost me a month"
-        elif runs and re.search(
-            r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
-        ):
-            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
         elif epochs and re.search(
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 15]
         ):
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
+        elif runs and re.search(
+            r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
+        ):
+            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
         break
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
@@ -851,14 +855,14 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     count is given ("90 epochs of ImageNet")."""
     images = re.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
-        r"(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][\w-]*\s){0,2}?"  # "labelled complaint"
+        r"(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z-]*\s){0,2}?"  # "labelled complaint"
         r"(?:images|pictures|photos|samples|examples|rows|sequences|documents|docs|pics|sentences"
         r"|conversations|dialogues|pairs|shots|renders|instructions|utterances|texts|descriptions"
-        r"|tickets|emails|reviews|records|questions|comments|posts|messages|articles|abstracts"
+        r"|tickets|emails|reviews|records|comments|posts|articles|abstracts"
         r"|papers|pages)\b",
         low,
     )
-    if not images:
+    if not images or _scaled(images.group(1), images.group(2)) < 100:  # "2 images", a set named
         for name, pattern, samples, _source in DATASETS:
             if re.search(pattern, low):
                 return samples, name, None
@@ -941,7 +945,8 @@ def _tokens_per_s(low: str) -> float | None:
 def _kwh_price(low: str) -> float | None:
     """An electricity price: "$0.30/kWh", "0.21 USD per kWh", ".30/kwh", "28 cents a kwh"."""
     m = re.search(
-        r"(\d*\.?\d+)\s?(cents?|c|ct|usd|\$|dollars?|eur|euros?)?\s?(?:/|per|a|an)\s?kwh\b", low
+        r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s?(cents?|c|ct|usd|\$|dollars?)?\s?(?:/|per|a|an)\s?kwh\b",
+        low,
     )
     if not m:
         return None
@@ -952,11 +957,13 @@ def _kwh_price(low: str) -> float | None:
 _WATTS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k?w|watts?)\b(?!h)")
 
 
-def _draw(low: str) -> tuple[float | None, float | None]:
+def _draw(low: str) -> tuple[float | None, float | None, bool]:
     """A power draw the user states (not a limit: "under 300 W" is max_power_w, nor a supply:
-    "a 1000w psu"): the first is the GPU's or the rig's ("pulling 450W", "at 350 W each",
-    "~550w at the wall"); one after "plus", "+" or "and another" is the rest of the system."""
+    "a 1000w psu"): the first is the GPUs' or the rig's ("pulling 450W", "~550w at the wall"),
+    per GPU when said so ("at 350 W each"); one after "plus", "+" or "and another" is the rest of
+    the system. (draw, rest, draw is per GPU)."""
     draw = other = None
+    each = False
     for m in _WATTS.finditer(low):
         before, after = low[max(0, m.start() - 24) : m.start()], low[m.end() : m.end() + 20]
         if re.search(r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than|cap"
@@ -969,7 +976,8 @@ def _draw(low: str) -> tuple[float | None, float | None]:
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
-    return draw, other
+            each = bool(re.match(r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu))\b", after))
+    return draw, other, each
 
 
 def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
@@ -1216,6 +1224,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     loose = _loose_count(low, gpus)
     target = _target(low)
+    draw_w, other_w, draw_each = _draw(low)
     if (
         loose is None
         and target != "min_gpus"  # "how many do I need" is the question, not 8
@@ -1258,8 +1267,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
         throughput_tok_s=_tokens_per_s(low),
-        draw_w=_draw(low)[0] if _kwh_price(low) else None,
-        other_w=_draw(low)[1] if _kwh_price(low) else None,
+        draw_w=draw_w,
+        other_w=other_w,
+        draw_each=draw_each,
         memory_gb=_memory_without_gpu(low, gpus),
         train_tokens=_train_tokens(low),
         epochs=epochs,
@@ -1605,6 +1615,8 @@ def resolve(
         "offload",
         "user_price_usd_per_hour",
         "usd_per_kwh",
+        "draw_w",
+        "other_w",
         "throughput_tok_s",
         "seconds_per_item",
         "train_tokens",
@@ -1620,6 +1632,8 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if "draw_w" in updates:  # the draw said before, per GPU or for all of them
+        updates["draw_each"] = prior.draw_each
     if prior.train_options:  # "and with 8-bit adam?": the options said before still hold
         said = dict(query.train_options)
         updates["train_options"] = tuple({**dict(prior.train_options), **said}.items())
