@@ -176,9 +176,9 @@ class Advisor:
 
     def _turn(self, question: str, engine: str, turn: Any, earlier: list[dict[str, Any]]) -> None:
         """Answer with `engine`; `earlier` are the thread's answered turns, oldest first."""
-        from advisor.agent.turn import answer_by_rules, plan
+        from advisor.agent.turn import answer_by_rules, context_of, plan
 
-        context = earlier[-1]["context"] if earlier else None
+        context = context_of(earlier[-1]) if earlier else None
         if engine == "rules":  # the two steps alone: no graph, no LangChain to import
             plan(turn, question, context)
             answer_by_rules(turn)

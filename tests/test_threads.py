@@ -235,3 +235,10 @@ def test_the_cli_keeps_its_threads_in_the_configured_database(
         turns = advisor.turns("cli-pg")
     assert [t["question"] for t in turns] == ["Can I run Llama-3-8B on an L4?", "and the A10G?"]
     assert not (home / "threads.sqlite").exists()  # nothing went to the SQLite default
+
+
+def test_a_turn_recorded_without_its_context_is_understood_again(searcher: Any) -> None:
+    from advisor.agent.turn import context_of
+
+    old = {"question": "Can I run Llama-3-8B on an L4?", "context": None}
+    assert [g["ids"] for g in context_of(old)["gpus"]] == [("l4",)]

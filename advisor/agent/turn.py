@@ -48,3 +48,11 @@ def plan(turn: Turn, question: str, context: dict[str, Any] | None) -> None:
 def answer_by_rules(turn: Turn) -> None:
     assert turn.query is not None
     turn.draft = rules.answer(turn.query, turn.box)
+
+
+def context_of(record: dict[str, Any]) -> dict[str, Any]:
+    """What a recorded turn leaves the next one; a turn recorded before contexts were kept
+    (stores from before 2026-11-28) is understood again from its question."""
+    if record.get("context") is not None:
+        return record["context"]  # type: ignore[no-any-return]
+    return understand(record["question"], load_catalog()).context_dict()
