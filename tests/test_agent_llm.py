@@ -324,3 +324,14 @@ def test_what_the_question_says_overrides_a_models_argument() -> None:
     open_method = understand("can i fine-tune mistral 7b on a 3060 12gb?", load_catalog())
     chosen = with_question_defaults("estimate", {**args, "workload": "finetune-qlora"}, open_method)
     assert chosen["workload"] == "finetune-qlora"
+
+
+def test_a_batch_or_context_the_question_never_gave_is_dropped() -> None:
+    from advisor.agent.prompting import with_question_defaults
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    query = understand("will qwen2.5 14b fit on an l40s for a qlora run?", load_catalog())
+    args = {"model": "qwen2.5-14b", "gpu": "l40s", "batch": 16, "context": 32768}
+    fixed = with_question_defaults("estimate", args, query)
+    assert "batch" not in fixed and "context" not in fixed

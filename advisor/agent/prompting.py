@@ -145,8 +145,11 @@ QUESTION_ONLY = {
 
 
 # arguments a small model adds unasked (epochs=1 on a fit question, which then fails for want of
-# a dataset size): kept only when the question states them
-_STATED_ONLY = {"estimate": ("epochs", "dataset_samples", "images", "audio_hours")}
+# a dataset size; batch 16 on a QLoRA fit, which then does not fit): kept only when the question
+# states them, else the calculator's defaults apply
+_STATED_ONLY = {
+    "estimate": ("epochs", "dataset_samples", "images", "audio_hours", "batch", "context"),
+}
 
 
 def _price_view(result: dict[str, Any]) -> dict[str, Any]:
