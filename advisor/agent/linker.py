@@ -737,9 +737,14 @@ def _bare_number_ok(chunk: list[Token]) -> bool:
 
 
 def _in_a_laptop(words: list[Token]) -> bool:
-    """The message speaks of a laptop and of no desktop machine."""
+    """The message speaks of a laptop (not inside a GPU's name: "rtx 4060 laptop gpu") and of no
+    desktop machine."""
     said = {w.low for w in words}
-    return bool(said & {"laptop", "laptops", "notebook"}) and not said & {
+    named = {i + 1 for i, w in enumerate(words) if re.search(r"\d", w.low)}  # "4060 laptop"
+    laptop = any(
+        w.low in ("laptop", "laptops", "notebook") and i not in named for i, w in enumerate(words)
+    )
+    return laptop and not said & {
         "desktop", "desktops", "pc", "tower", "workstation", "server", "egpu",
     }  # fmt: skip
 

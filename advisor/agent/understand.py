@@ -1198,9 +1198,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
         (m.precision for m in models if m.precision), None
     )
     engine = _first(ENGINE_WORDS, low)
-    if engine == "llama.cpp" and not re.search(r"\bnf4\b|\bbnb\b|bitsandbytes|\bint8\b", outside):
+    bits = re.search(r"\b([48])[-\s]?bits?\b", outside)
+    if engine == "llama.cpp" and bits and precision in ("nf4", "int8"):
         # "4-bit with ollama", "8 bit in llama.cpp": GGUF's own 4- and 8-bit files
-        precision = {"nf4": "q4_k_m", "int8": "q8_0"}.get(precision or "", precision)
+        precision = "q4_k_m" if bits.group(1) == "4" else "q8_0"
     hint = family_hint(low)
     workload = _workload(low, models, hint)
     given = workload is not None

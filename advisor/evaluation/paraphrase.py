@@ -171,7 +171,10 @@ def _quant(mid: str, models: dict[str, tuple[str, list[str]]], gid: str,
     _fam, names = models[mid]
     plain = [n for n in names if not any(w in n.lower() for w in ("gguf", "q4", "awq", "gptq"))]
     written, precision = rng.choice(PRECISIONS)
-    question = f"{rng.choice(plain or names)} {written} on one {rng.choice(gpus[gid])}"
+    name = rng.choice(plain or names)
+    if ":" in name and precision in ("nf4", "int8") and "bit" in written:
+        precision = "q4_k_m" if precision == "nf4" else "q8_0"  # an Ollama tag runs GGUF files
+    question = f"{name} {written} on one {rng.choice(gpus[gid])}"
     return Case(question, {"gpus": [gid], "models": [mid], "precision": precision}, "precision")
 
 
