@@ -852,3 +852,8 @@ def test_a_rental_price_in_a_follow_up_is_no_electricity_bill(catalog: Catalog) 
         advisor.ask("2 4090s 24/7 at $0.30/kWh, monthly bill?", thread_id="kwh")
         rent = advisor.ask("what about renting 2 a100s at $1.50/hr for 100 hours?", thread_id="kwh")
     assert rent.text.startswith("**$300**")
+
+
+def test_a_month_with_its_days_in_brackets_is_those_days(catalog: Catalog) -> None:
+    query = understand("an l4 the whole month (31 days) at $0.12 per kwh, bill?", catalog)
+    assert query.hours == 31 * 24

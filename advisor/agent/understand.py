@@ -614,6 +614,12 @@ _RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|swee
 def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
+    # "the whole month (30 days)": the count in brackets says how long the month is
+    low = re.sub(
+        r"\b(?:the |a |one )?(?:whole |full |entire )?(?:month|year)\s?\((\d+ (?:days?|hours?))\)",
+        r"\1",
+        low,
+    )
     nonstop = re.search(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b", low)
     if re.search(r"\ball month\b", low):
         return 730.0
