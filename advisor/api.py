@@ -266,7 +266,7 @@ class Advisor:
         with self._lock:
             if self._store is not None and self._store.where != "memory":  # memory: keep it
                 self._store.close()
-                self._store, self._graph = None, None
+                self._store = None  # the graph holds no store: it stays built
 
     def __enter__(self) -> Advisor:
         return self

@@ -27,6 +27,19 @@ MIG_MEMORY_SLICES = 8
 GPU_FIELDS = ("memory_gb", "bandwidth_gbs", "fp16_bf16_dense_tflops", "tdp_w")
 
 
+def _check_gpus(num_gpus: int) -> None:
+    if not 0 < num_gpus <= 100_000:
+        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+
+
+def _board_power(gpu: str) -> Any:
+    """The GPU's datasheet, which must give its board power."""
+    sheet = load_catalog().get_gpu(gpu)
+    if not sheet.tdp_w:
+        raise InvalidInput(f"No board power on record for the {sheet.name}.")
+    return sheet
+
+
 def _tool(fn: F) -> F:
     """Turn every expected failure into {"error": message}."""
 
@@ -92,8 +105,7 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
     with their source. `gpu` is any name: "A100 SXM4 80GB", "L40S", "NVIDIA H100 80GB HBM3".
     With num_gpus above 1, also `totals`: memory, board power and peak throughput of that many
     (sums of the datasheet values, not a measured speed-up)."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     found = load_catalog().get_gpu(gpu)
     sheet = found.to_dict()
     slices = str(sheet.get("mig_max_instances") or "")
@@ -337,8 +349,7 @@ def prices(
 def rental_cost(usd_per_gpu_hour: float, hours: float, num_gpus: int = 1) -> dict[str, Any]:
     """The cost of renting `num_gpus` GPUs for `hours` at a price per GPU-hour that the user
     gives (used as given, never replaced by a catalog price): GPUs x price x hours."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     total = cost.job_cost_usd(usd_per_gpu_hour, num_gpus, hours)
     return {"usd": total, "usd_per_gpu_hour": usd_per_gpu_hour, "hours": hours,
             "num_gpus": num_gpus, "price_source": "given by the user"}  # fmt: skip
@@ -348,8 +359,7 @@ def rental_cost(usd_per_gpu_hour: float, hours: float, num_gpus: int = 1) -> dic
 def rental_hours(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> dict[str, Any]:
     """How many hours a budget rents `num_gpus` GPUs for at a price per GPU-hour the user gives:
     budget / (price x GPUs). gpu_hours is the wall time times the GPUs."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     hours = cost.hours_for_budget_h(budget_usd, usd_per_gpu_hour, num_gpus)
     return {"hours": hours, "gpu_hours": hours * num_gpus, "budget_usd": budget_usd,
             "usd_per_gpu_hour": usd_per_gpu_hour, "num_gpus": num_gpus,
@@ -366,8 +376,7 @@ def purchase_prices(gpu: str, condition: str | None = None, num_gpus: int = 1) -
     """Dated, sourced prices to buy one GPU, newest first: kind msrp (launch list price), new
     (street) or used; `condition` keeps one kind. Each with its age in months today, and with
     num_gpus above 1 the cost of that many at the price (`total_usd`)."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     from datetime import date
 
     if condition not in (None, "msrp", "new", "used"):
@@ -408,8 +417,7 @@ def break_even(
     `condition` (new, used or msrp; new falls back to msrp), the median rental price, the board
     power. Electricity defaults to the U.S. average residential price. With hours_of_use, what
     renting and owning each cost over that much use (all GPUs). Resale value is left out."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     sources: dict[str, str] = {}
     found = load_catalog().get_gpu(gpu) if gpu else None
     power_w = found.tdp_w if found and found.tdp_w else 0.0
@@ -766,9 +774,7 @@ def system_power(
 
     from advisor.calculator.power import power_budget
 
-    sheet = load_catalog().get_gpu(gpu)
-    if not sheet.tdp_w:
-        raise InvalidInput(f"No board power on record for the {sheet.name}.")
+    sheet = _board_power(gpu)
     budget = power_budget(sheet.tdp_w, num_gpus, cpu_w=cpu_w, psu_w=psu_w)
     return {"gpu": sheet.id, "gpu_name": sheet.name, "gpu_w": sheet.tdp_w,
             "num_gpus": num_gpus, **asdict(budget)}  # fmt: skip
@@ -778,8 +784,7 @@ def system_power(
 def token_cost(usd_per_gpu_hour: float, tokens_per_s: float, num_gpus: int = 1) -> dict[str, Any]:
     """What a million tokens cost at a price per GPU-hour and a total speed (tokens/s over all
     `num_gpus`) that the user gives, both used as given: GPUs x price / (tok/s x 3,600) x 1e6."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     per_hour = usd_per_gpu_hour * num_gpus
     return {"usd_per_million_tokens": cost.usd_per_million_tokens(per_hour, tokens_per_s),
             "usd_per_hour": per_hour, "tokens_per_s": tokens_per_s,
@@ -800,14 +805,11 @@ def electricity_cost(
     """The electricity bill of running GPUs for `hours` at a price per kWh the user gives:
     (`power_w` per GPU, else the GPU's datasheet board power) x num_gpus + `other_w` (the rest of
     the system, when the user states it), in kWh and money."""
-    if not 0 < num_gpus <= 100_000:
-        raise InvalidInput(f"num_gpus must be between 1 and 100,000 (got {num_gpus}).")
+    _check_gpus(num_gpus)
     if power_w is None:
         if gpu is None:
             raise InvalidInput("Give the GPU or the power it draws (power_w).")
-        sheet = load_catalog().get_gpu(gpu)
-        if not sheet.tdp_w:
-            raise InvalidInput(f"No board power on record for the {sheet.name}.")
+        sheet = _board_power(gpu)
         power_w, source = float(sheet.tdp_w), f"datasheet board power of the {sheet.name}"
     else:
         source = "given by the user"

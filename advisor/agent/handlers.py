@@ -435,7 +435,6 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
                             fit_asked)  # fmt: skip
         priced = _at_user_price(query, box, e)
-        low = query.text.lower()
         if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
             # "on a budget": what the card costs to buy is part of the answer
             buying = bool(_BUY_WORDS.search(low) or _BUDGET_SAID.search(low))

@@ -181,11 +181,13 @@ _FIT_ASKED = _cues(
     r" able to )?(?:run|load|hold|handle|serve)\b",
     r"\bpossible to (?:run|fit|load|serve|hold)\b",
 )
+# "is it really as fast as", "'just as fast' as": a comparison, quotes and all
+_AS_FAST_AS = r"\b(?:as|just as) (?:fast|good|quick)\W{0,2} as\b"
 # one of several named GPUs asked for on speed or capability: "which one pushes more tok/s",
 # "which finishes sooner", "is it really as fast as"; "which is cheaper" stays a money question
 _CHOICE_ASKED = _cues(
     r"\bwhich (?:\w+ ){0,2}(?:pushes|gets|runs|finishes|trains|generates|serves|gives)\b",
-    r"\b(?:as|just as) (?:fast|good|quick)\W{0,2} as\b",
+    _AS_FAST_AS,
     r"\bfaster\b|\bsooner\b|\bquicker\b",
     r"\bmore (?:tok\w*|throughput|speed|capability|performance)\b",
     r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
@@ -321,7 +323,7 @@ _COMPARE = _cues(
     r"\bor\b",
     r"\bbetter\b",
     r"\bfaster\b",
-    r"\bas (?:fast|good|quick)\W{0,2} as\b",
+    _AS_FAST_AS,
     r"\bdifference\b",
     r"\bwhich\b",
     r"\bagainst\b",
@@ -435,10 +437,10 @@ def _out_of_scope(q: Query, low: str) -> bool:
 
 
 def _rent_or_buy(q: Query, low: str) -> bool:
+    # each cue not negated ("buying, not renting"); a rental price said before counts as renting
+    # ("would buying one make more sense" after "I rent an A100 at 1.60/hr")
     renting = bool(affirmed(_RENT, low)) or bool(q.user_price_usd_per_hour and q.follow_up)
-    both = (
-        bool(affirmed(_BUY, low)) and renting
-    )  # not negated: "buying, not renting"  # "would buying one make more sense" after a rent
+    both = bool(affirmed(_BUY, low)) and renting
     return bool(both or _RENT_OR_BUY.search(low))
 
 

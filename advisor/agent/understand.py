@@ -359,6 +359,10 @@ KEYWORDS = (
 )
 
 
+# the keywords and their stems before an ending ("fine-tun" of "fine-tune"), for inflections
+_KEYWORD_STEMS = frozenset(KEYWORDS) | {k.rstrip("e") for k in KEYWORDS}
+
+
 @lru_cache(maxsize=2048)
 def _keyword(word: str) -> str:
     low = word.lower()
@@ -370,7 +374,7 @@ def _keyword(word: str) -> str:
         return "qlora"  # "qlra", "qloa", "qora"
     if len(low) < 5 or low in KEYWORDS or f"{low}s" in KEYWORDS or low.rstrip("s") in KEYWORDS:
         return word
-    if re.sub(r"(?:d|ed|r|rs|ing)$", "", low) in {k.rstrip("e") for k in KEYWORDS} | set(KEYWORDS):
+    if re.sub(r"(?:d|ed|r|rs|ing)$", "", low) in _KEYWORD_STEMS:
         return word  # an inflection, no slip: "fine-tuned", "finetuner", "comparing"
     close = difflib.get_close_matches(low, KEYWORDS, n=1, cutoff=0.8)
     # a slip rarely changes the first letter: "loras" is no misspelt "qlora"
@@ -489,8 +493,7 @@ def _context(low: str) -> int | None:
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
-        r"|sequences"
-        r"|contexts)\b",
+        r"|sequences|contexts)\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
     if not m:
@@ -868,12 +871,12 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         r"|papers|pages)\b",
         low,
     )
-    if not images or _scaled(images.group(1), images.group(2)) < 100:  # "2 images", a set named
+    value = _scaled(images.group(1), images.group(2)) if images else 0.0
+    if value < 100:  # no count, or "2 images" beside a set named
         for name, pattern, samples, _source in DATASETS:
             if re.search(pattern, low):
                 return samples, name, None
     if images:
-        value = _scaled(images.group(1), images.group(2))
         generate = re.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
         if generate and re.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
             return None, None, value
