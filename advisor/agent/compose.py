@@ -287,7 +287,7 @@ def job_ratio(result: dict[str, Any]) -> str:
     if best["speed"] is None:
         return f"**None of them fits {result['model_name']} for this job** ({setting})."
     figures = "; ".join(
-        (f"{r['gpu_name']} {_ratio_figure(r['speed'], result['unit'])}"
+        (f"{r['gpu_name']} {ratio_figure(r['speed'], result['unit'])}"
          + (f" (over {r['interconnect']})" if r.get("interconnect") else "")) if r["speed"] else
         f"{r['gpu_name']} does not fit" for r in rows
     )  # fmt: skip
@@ -301,7 +301,7 @@ def job_ratio(result: dict[str, Any]) -> str:
     return head + f"** by the {what}: {figures}."
 
 
-def _ratio_figure(value: float, unit: str) -> str:
+def ratio_figure(value: float, unit: str) -> str:
     """A speed beside a ratio: three significant digits below 1 (0.135 images/s), so the ratio
     can be read back from the figures shown."""
     return f"{value:.3g} {unit}".strip() if 0 < abs(value) < 1 else num(value, unit)
@@ -637,7 +637,10 @@ def lower_precision_line(e: dict[str, Any]) -> str | None:
     if not e.get("fits"):
         return (f"Even in {label} it does not fit on {where}: {need} "
                 f"(weights {num(e['breakdown_gb']['weights'], 'GB')}).")  # fmt: skip
-    return f"In {label} it fits on {where}: {need}."
+    decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    pace = (f"; about {num(decode, 'tokens/s')} for one stream, as its "
+            f"{num(e['gpu_bandwidth_gbs'], 'GB/s')} of memory bandwidth allows" if decode else "")
+    return f"In {label} it fits on {where}: {need}{pace}."
 
 
 def solved(result: dict[str, Any]) -> str:

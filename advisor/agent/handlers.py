@@ -21,9 +21,11 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.answer import Citation
 from advisor.calculator.cost import HOURS_PER_MONTH
+from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 
 MAX_GPUS_PER_ANSWER = 4
 FINETUNE_DEFAULT = "finetune-lora"
+NODE_GPUS = 8  # a job too big for one card is compared on a node of each
 
 
 @dataclass
@@ -307,14 +309,21 @@ def link(query: Query, box: ToolBox) -> Draft:
         return Draft(c.memory_line(pcie))
     loss = 1 - slow / fast
     bridge = sheet.get("gpu_link_gbs")
-    figures = (f"about {c.num(slow, 'tokens/s')} over PCIe ({over}) against "
+    via = "PCIe" if over.lower() == "pcie" else f"PCIe ({over})"
+    figures = (f"about {c.num(slow, 'tokens/s')} over {via} against "
                f"{c.num(fast, 'tokens/s')} over NVLink")  # fmt: skip
     if loss < LINK_MATTERS:
         head = f"**No: PCIe is fine for {job}**: {figures}, {c.num(100 * loss)}% slower."
     else:
         head = f"**Yes: NVLink makes {job} {c.num(fast / slow)}x as fast**: {figures}."
+    layers = str(pcie.get("engine") or "") not in TENSOR_PARALLEL_ENGINES
     why = (
-        "Tensor-parallel inference all-reduces every layer's activations for every token, so "
+        f"{pcie.get('engine') or 'This engine'} splits the model by layers: the cards work in "
+        "turn, and per token only one layer's activations (kilobytes) cross the link, so its "
+        "bandwidth hardly enters; the pair's gain is memory, not speed. Tensor parallelism "
+        "(vLLM, TensorRT-LLM) all-reduces every layer for every token and is where a link shows."
+        if workload == "inference" and layers
+        else "Tensor-parallel inference all-reduces every layer's activations for every token, so "
         "the link's latency adds to each step; pipeline or single-card serving barely uses it."
         if workload == "inference"
         else "Data-parallel training all-reduces the gradients once per step, which backward "
@@ -325,6 +334,10 @@ def link(query: Query, box: ToolBox) -> Draft:
     if bridge:
         pair = "the two cards of a bridge" if sheet.get("gpu_link") == "bridge" else "GPUs"
         parts.append(f"The {sheet['name']}'s NVLink: {c.num(bridge, 'GB/s')} between {pair}.")
+    together = box.call("gpu_specs", {"gpu": gpu, "num_gpus": count})
+    total = None if "error" in together else c.totals_line(together, ("memory_gb",), bold=False)
+    if total:
+        parts.append(total)
     return Draft("\n\n".join(parts))
 
 
@@ -482,6 +495,8 @@ YES_NO = re.compile(
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
+    # "good for 70b models? everyone hypes it": a judgement asked, whatever follows
+    r"|\b(?:good|ok|okay|fine|usable|viable) (?:for|enough)\b[^.?!]{0,40}\?"
 )
 
 
@@ -622,6 +637,10 @@ def solve(query: Query, box: ToolBox) -> Draft:
 
 
 def compare(query: Query, box: ToolBox) -> Draft:
+    if len(query.gpu_prices) >= 2:  # each card at the user's own price: work per dollar decides
+        priced = _priced_choice(query, box)
+        if priced is not None:
+            return priced
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = fit(query, box)
         ratio = _model_ratio(query, box)
@@ -661,11 +680,17 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if cheap:
         lines.append("Median rental: " + ", ".join(cheap) + ".")
     lines += notes
-    lines += sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
+    stack = sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
     job = _job_ratio(query, box, ids)
-    if job:  # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads
-        return Draft(job + "\n\n" + "\n".join(lines))
-    return Draft(head + "\n\n" + "\n".join(lines))
+    lead = job or head  # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads
+    if stack and _SOFTWARE_ASKED.search(query.text.lower()):  # "or will the software bite us"
+        return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
+    return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
+
+
+# "is the software gonna bite us", "does ROCm work", "CUDA support": the stack is asked
+_SOFTWARE_ASKED = re.compile(r"\b(?:software|rocm|cuda|drivers?|ecosystem|compatib\w*|stack|"
+                             r"support(?:ed)?)\b")
 
 
 def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
@@ -734,6 +759,10 @@ def _family_of_job(query: Query) -> str:
 
 
 def cost(query: Query, box: ToolBox) -> Draft:
+    if len(query.gpu_prices) >= 2:  # "h100 $2.50/hr, a100 $1.30/hr: which is cheaper per token?"
+        draft = _priced_choice(query, box)
+        if draft is not None:
+            return draft
     price = query.user_price_usd_per_hour
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
     # an electricity bill when a price per kWh is known and no rental price is asked about
@@ -786,6 +815,60 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
     return Draft("\n\n".join(parts))
+
+
+def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
+    """Several GPUs, each at the user's own hourly price: the job computed on each, and which
+    one does a unit of work for less (the speed ratio against the price ratio)."""
+    prices = dict(query.gpu_prices)
+    model = query.models[0] if query.models and query.models[0].ids else None
+    hint = model.family or "llm" if model else _family_of_job(query)
+    workload = query.workload or "inference"
+    if workload == "finetune":
+        workload = FINETUNE_DEFAULT if hint == "llm" else "finetune-full"
+    args: dict[str, Any] = {"gpus": list(prices)[:4], "workload": workload}
+    args.update({"model": model.ids[0]} if model else {"family": hint})
+    if query.precision:
+        args["precision"] = query.precision
+    if query.batch:
+        args["batch"] = query.batch
+    result = box.call("compare_workload", args)
+    if "error" not in result and sum(bool(r["speed"]) for r in result["gpus"]) < 2:
+        args["num_gpus"] = NODE_GPUS  # too big for one card: a node of each, same per-GPU price
+        result = box.call("compare_workload", args)
+    if "error" in result:
+        return None
+    rows = [r for r in result["gpus"] if r["speed"]]
+    if len(rows) < 2:
+        return None
+    unit = result["unit"]
+    count = result.get("num_gpus") or 1
+    for r in rows:  # work per dollar: speed over the user's price
+        r["price"] = prices[r["gpu"]]
+    best = max(rows, key=lambda r: r["speed"] / r["price"])
+    fast = max(rows, key=lambda r: r["speed"])
+    slow = next(r for r in rows if r is not fast)
+    what = f"{result['metric']} of {result['model_name']} ({result['precision']}"
+    what += f", {count} GPUs each)" if count > 1 else ")"
+    figures = "; ".join(f"{r['gpu_name']} {c.ratio_figure(r['speed'], unit)} at "
+                        f"{c.usd(r['price'])}/hour"
+                        for r in rows)  # fmt: skip
+    speed_x, price_x = fast["speed"] / slow["speed"], fast["price"] / slow["price"]
+    head = (f"**The {best['gpu_name']} is cheaper per unit of work at your prices: the "
+            f"{fast['gpu_name']} is {c.num(speed_x)}x as fast for {c.num(price_x)}x the price** "
+            f"(by the {what}: {figures}).")  # fmt: skip
+    lines = [head]
+    if unit == "tokens/s":
+        each = []
+        for r in rows:
+            paid = box.call("token_cost", {"usd_per_gpu_hour": r["price"],
+                                           "tokens_per_s": r["speed"], "num_gpus": count})  # fmt: skip
+            if "error" not in paid:
+                each.append(f"{r['gpu_name']} {c.usd(paid['usd_per_million_tokens'])}")
+        if each:
+            lines.append("Per million tokens at your prices: " + "; ".join(each) + ".")
+    lines.append("Prices are yours, used as given, per GPU-hour; speeds are computed.")
+    return Draft("\n\n".join(lines))
 
 
 # "$ per 1M output tokens", "per million tokens", "/1M tok"; not "per m" (a month?)

@@ -172,7 +172,8 @@ _BUY = _cues(
 # ("found a used 3090 for $650, will that run a 70b": a fit question about that card)
 _SECOND_HAND = _cues(USED_ADJECTIVE, r"\bsecond[- ]hand\b", r"\bebay\b")
 # "what does NVLink actually buy us": what it gives, not a purchase
-_BUY_IDIOM = re.compile(r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))")
+_BUY_IDIOM = re.compile(r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))"
+                        r"|\bdoes (?:that|this|it) buy\b")
 # a fit asked in so many words: "will that let me run", "can exllamav2 load", "does this OOM"
 _FIT_ASKED = _cues(
     r"\bfit\w*\b",
@@ -191,6 +192,7 @@ _CHOICE_ASKED = _cues(
     r"\bfaster\b|\bsooner\b|\bquicker\b",
     r"\bmore (?:tok\w*|throughput|speed|capability|performance)\b",
     r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
+    r"\bshould (?:we|i) (?:switch|move|migrate|go with|stick with)\b",
 )
 _MONEY_CHOICE = _cues(r"\bcheap\w*", r"\bexpensive\b", r"\bcosts? less\b", r"\bgrab\b", r"\bbuy\b")
 # the money itself asked: "how much", "what would that cost", "the monthly bill"
@@ -223,6 +225,9 @@ _RENT_OR_BUY = _cues(
 _BIGGEST_MODEL = _cues(r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b")
 _HOW_LONG = _cues(
     r"\bhow long\b",
+    # "is that an overnight job or a week", "a weekend or a month?"
+    r"\b(?:overnight|an? (?:hour|day|weekend|week))\b.{0,25}\bor (?:an? |a whole )?(?:hour|day|"
+    r"weekend|week|month)s?\b",
     r"\btime\s*(?:\+|and|&)\s*cost\b",
     r"\b(?:training|wall|total) time\b",
     r"\bhow much time\b",
@@ -271,7 +276,8 @@ _SPEED = _cues(
     r"\bt/s\b",
     r"\bit/s\b",
     r"\bits? per second\b",
-    r"\bimages?\s?(?:per|/|a|an)\s?(?:sec|second|min|hour|hr)",
+    r"\b(?:images?|imgs?|samples?|sequences?|seqs?|frames?)\s?(?:per|/|a|an)\s?(?:sec|second|s\b|"
+    r"min|hour|hr)",
     r"\bs/it\b|\bsec(?:onds)?/it\b|\bs(?:ecs?)?/img\b",
     r"\bseconds? (?:per|an?) (?:image|it(?:eration)?)\b",
     r"\btok(?:en)?s? (?:par|por|pro) (?:seconde|segundo|sekunde)\b",  # French, Spanish, German
@@ -355,6 +361,9 @@ _RECOMMEND = _cues(
     r"\bneed (?:a )?gpus?\b",
     r"\bwhat would it take\b",
     r"\bwhat should (?:i|we) (?:be )?(?:looking at|look at|consider\w*|go for)\b",
+    r"\b(?:most|best|cheapest) (?:vram|memory|gb|performance|tok(?:ens)?/s) per (?:dollar|\$|buck)",
+    r"\bneed something\b.{0,60}\b(?:for|that|to)\b",
+    r"\bwelche (?:gpu|grafikkarte|karte)\b|\bqu[eé] (?:gpu|tarjeta)\b|\bquelle (?:gpu|carte)\b",
 )
 _WHAT_CAN_RUN = _cues(
     r"\bwhat (?:can|could) (?:i|we) (?:\w+ )?run\b",
@@ -378,6 +387,7 @@ _EXPLAIN = _cues(
     r"\bwhy (?:does|do|is|are|would)\b",
     r"\bexplain\b",
     r"\bdifference between\b",
+    r"\bwhat'?s (?:the |the actual |actually the )?difference\b",
     r"\bwhat(?:'?s| is| are) (?:the )?(?:point|deal|benefit|advantage)",
     r"\bactually a thing\b",
     r"\bmatter\b",
@@ -422,6 +432,8 @@ def _greeting(q: Query, low: str) -> bool:
 
 
 def _out_of_scope(q: Query, low: str) -> bool:
+    if q.fields and q.gpus and not _CODE_ASKED.search(low):
+        return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
     if _GAMING.search(low) and not _ML.search(low) and not q.models:
         return True  # "is the 5090 good for cyberpunk at 4k"
     if _entities(q) or q.workload or q.topic:
@@ -440,7 +452,7 @@ def _rent_or_buy(q: Query, low: str) -> bool:
     # each cue not negated ("buying, not renting"); a rental price said before counts as renting
     # ("would buying one make more sense" after "I rent an A100 at 1.60/hr")
     renting = bool(affirmed(_RENT, low)) or bool(q.user_price_usd_per_hour and q.follow_up)
-    both = bool(affirmed(_BUY, low)) and renting
+    both = bool(affirmed(_BUY, _BUY_IDIOM.sub(" ", low))) and renting
     return bool(both or _RENT_OR_BUY.search(low))
 
 
@@ -457,6 +469,8 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "is a P40 any good for training? cheap on ebay": the judgement first
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
+    if len({g.ids for g in q.gpus if g.ids}) >= 2:  # "they cost about the same used"
+        low = _PRICE_LEVEL_SAID.sub(" ", low)
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
@@ -481,6 +495,21 @@ def _train_time(q: Query, low: str) -> bool:
     return bool(_HOW_LONG.search(low) and (job or training))
 
 
+# the prices of the cards named said as a fact beside the choice, not asked
+_PRICE_LEVEL_SAID = re.compile(
+    r"\b(?:(?:about|roughly|around|pretty much) )?(?:the )?same(?:-ish)? (?:price|cost)\b"
+    r"|\bcosts? (?:about |roughly |around |pretty much |more or less )?the same\b"
+    r"|\bsimilar(?:ly)? (?:price[ds]?|cost)\b|\bprice[ds]? (?:is |are )?(?:roughly |about |pretty "
+    r"much |more or less )?(?:similar|the same|comparable|equal)\b"
+    r"|\b(?:is|are|'s) (?:a bit |way |much |slightly |a lot )?cheaper (?:here|where i am|for me|"
+    r"locally|over here|in my country|right now)\b"
+)
+_CHEAP_SAID = re.compile(
+    r"\b(?:the|a|this|that|my|our|these|those)\s+cheap(?:o|ish)?\b(?!\s+(?:way|option|one)s?\b)"
+    r"|\bcheap(?:o|ish)?\s+(?=\d|(?:\w+\s)?(?:kit|box|card|build|rig|stick)s?\b)"
+)
+
+
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
     if _advice(q, low) and not (q.budget or q.user_price_usd_per_hour or "$" in low):
@@ -489,6 +518,10 @@ def _cost(q: Query, low: str) -> bool:
         low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
     # "a 10kW rack budget", "power budget": watts, not money
     low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
+    if q.gpus:  # "hyped as the cheap 128gb box", "a cheap 4800 kit": a description, not the ask
+        low = _CHEAP_SAID.sub(" ", low)
+    if len({g.ids for g in q.gpus if g.ids}) >= 2:  # "same-ish price", "amd is cheaper here"
+        low = _PRICE_LEVEL_SAID.sub(" ", low)
     if not _COST_ASKED.search(low) and ((q.models and _FIT_ASKED.search(low)) or _choice(q, low)):
         return False  # "will it fit, or do I need to budget a new GPU": the fit is asked
     return bool((_MONEY.search(low) or q.user_price_usd_per_hour) and asked)
@@ -506,6 +539,8 @@ def _speed(q: Query, low: str) -> bool:
         )
     ):
         return False  # "the TF32 throughput of the A100": a datasheet figure
+    if q.fields == ("bandwidth_gbs",) and not q.models and not q.workload_given:
+        return False  # "how quick is its memory": the bandwidth on the datasheet
     if _choice(q, low):
         return False  # "which one pushes more tok/s": a choice between the named cards
     if q.models and _FIT_ASKED.search(low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
@@ -532,6 +567,8 @@ def _compare(q: Query, low: str) -> bool:
 
 
 def _recommend(q: Query, low: str) -> bool:
+    if not q.gpus and not q.models and re.search(r"\bdifference\b|\bhow do they differ\b", low):
+        return False  # "q4_K_M vs awq vs gptq: what's the difference, which should i use"
     if len({g.ids for g in q.gpus if g.ids}) >= 2 and not _open_choice(q, low):
         return False  # "which has more fp64, the a100 or the v100?": a choice between named GPUs
     if q.memory_gb and q.models:
@@ -613,7 +650,7 @@ def _advice(q: Query, low: str) -> bool:
 
 
 _MEMORY_ASKED = _cues(
-    r"\bhow much (?:vram|memory|gpu memory)\b",
+    r"\bhow much (?:more |extra )?(?:vram|memory|gpu memory)\b",
     r"\b(?:min(?:imum)?|least) (?:vram|memory|gpu memory)\b",
     r"\bcu[aá]nta vram\b",
     r"\bwie viel vram\b",
@@ -625,6 +662,7 @@ _MEMORY_ASKED = _cues(
 _LINK_WORDS = _cues(r"\bnvlink\w*", r"\bnv-link\b", r"\bnvswitch\b", r"\bsli\b")
 _LINK_ASKED = _cues(
     r"\b(?:need|needs|needed|require[ds]?|worth|matters?|necessary|important|help|helps)\b",
+    r"\b(?:speed\w* (?:it |things |generation |training )?up|faster|quicker|boost\w*|improve\w*)\b",
     r"\bpcie\b.{0,30}\b(?:fine|enough|ok|okay|sufficient|good enough|bottleneck)\b",
     r"\bwithout (?:an? )?nvlink\b",
     r"\bdifference\b",
@@ -718,7 +756,8 @@ _UNASKED_SPEED = re.compile(
     r"(?:the\s)?(?:speed|how fast|performance)\b"
     r"|\b(?:not expecting|don'?t expect|dont expect|not worried about|not fussed about)\b"
     r"[^.?!,]{0,25}\b(?:speed|performance|fast)\b(?:[- ]?wise)?"
-    r"|\b(?:even if|fine if|ok if|okay if) (?:it'?s |its |it is )?slow\b|\bslow is (?:fine|ok)"
+    r"|\b(?:even if|fine if|ok if|okay if|(?:don'?t|dont|do not) (?:really )?care if) "
+    r"(?:it'?s |its |it is |it'?ll be |it will be )?slow\b|\bslow is (?:fine|ok)"
 )
 
 

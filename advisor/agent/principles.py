@@ -13,6 +13,7 @@ handler its other words choose.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -325,6 +326,112 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
     return _draft(lines, model)
 
 
+# ---------------------------------------------------------------- will A be faster than B?
+
+# "moving to L4", "switch to the h200", "upgrading to a 4090": the card the question is about
+_MOVING_TO = re.compile(r"\b(?:mov\w*|switch\w*|upgrad\w*|go(?:ing)?|migrat\w*|jump\w*)\s+"
+                        r"(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)")
+
+
+def _subject_and_other(query: Query) -> tuple[str, str] | None:
+    """(the GPU the question asks about, the one it is measured against): the card moved to,
+    else the one named before "than", else the first named."""
+    ids = _gpus_named(query)
+    if len(ids) < 2:
+        return None
+    low = query.text.lower()
+    spots = {}
+    for ref in query.gpus:
+        if gpu_choices(ref):
+            spots.setdefault(gpu_choices(ref)[0], low.find(ref.text.lower()))
+    moved = _MOVING_TO.search(low)
+    if moved:
+        after = [(spots[g], g) for g in ids if spots.get(g, -1) >= moved.start(1)]
+        if after:
+            subject = min(after)[1]
+            return subject, next(g for g in ids if g != subject)
+    than = low.find(" than ")
+    if than > 0:
+        before = [g for g in ids if 0 <= spots.get(g, -1) < than]
+        after = [g for g in ids if spots.get(g, -1) > than]
+        if before and after:
+            return before[0], after[0]
+    return ids[0], ids[1]
+
+
+def _job_model(query: Query) -> ModelRef:
+    """The model the question names, else its family's reference model, else an 8B LLM."""
+    from advisor.agent.handlers import _family_of_job
+    from advisor.calculator import FAMILIES
+
+    if query.models and (query.models[0].ids or query.models[0].size_b):
+        return query.models[0]
+    hint = _family_of_job(query)
+    if hint != "llm":
+        ref = FAMILIES[hint].reference_model
+        return ModelRef(ref, (ref,), hint)
+    return REFERENCE_MODEL
+
+
+def faster_than(query: Query, box: ToolBox) -> Draft | None:
+    """ "Will a 4060 Ti give me more tok/s than my 3060?", "will moving to L4 make it faster?":
+    yes or no about the card asked about, from the job computed on both, and the figure that
+    decides it (bandwidth for one stream's tokens, compute for the rest)."""
+    pair = _subject_and_other(query)
+    if pair is None:
+        return None
+    model = _job_model(query)
+    asked = replace(query, workload=query.workload or "inference")
+    runs = [box.call("estimate", estimate_args(asked, g, None, model)) for g in pair]
+    if any("error" in e for e in runs):
+        return None
+    llm = (model.family or "llm") == "llm"
+    if not all(e["fits"] for e in runs) and llm and not (model.precision or query.precision):
+        four = "q4_k_m" if runs[0].get("engine") in ("llama.cpp", "ollama") else "awq"
+        runs = [box.call("estimate", estimate_args(replace(asked, precision=four), g, None,
+                                                   model)) for g in pair]  # fmt: skip
+        if any("error" in e for e in runs):
+            return None
+    a, b = runs
+    metrics = [c.metrics_of(e) for e in runs]
+    if not a["fits"]:
+        return _draft([f"**No: {a['model_name']} does not fit on the {a['gpu_name']}** "
+                       f"({c.settings(a)}).", c.memory_line(a)], model)  # fmt: skip
+    if not b["fits"] or not metrics[0] or not metrics[1]:
+        return None
+    label, band_a, unit = metrics[0][0]
+    speed_a, speed_b = band_a["typical"], metrics[1][0][1]["typical"]
+    ratio = speed_a / speed_b
+    figures = (f"{c.ratio_figure(speed_a, unit)} on the {a['gpu_name']} against "
+               f"{c.ratio_figure(speed_b, unit)} "
+               f"on the {b['gpu_name']}, {label} of {a['model_name']} ({c.settings(a)})")
+    if ratio >= 1.1:
+        head = f"**Yes: about {c.num(ratio)}x as fast: {figures}.**"
+    elif ratio > 1 / 1.1:
+        head = f"**No, not noticeably: about the same speed, {figures}.**"
+    else:
+        head = f"**No: the {b['gpu_name']} is faster for this job: {figures}.**"
+    one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
+    if one_stream:
+        bw_a, bw_b = a["gpu_bandwidth_gbs"], b["gpu_bandwidth_gbs"]
+        why = (f"Memory bandwidth decides it: {c.num(bw_a, 'GB/s')} on the {a['gpu_name']} "
+               f"against {c.num(bw_b, 'GB/s')} on the {b['gpu_name']} ({c.num(bw_a / bw_b)}x). "
+               "Generating tokens one at a time reads every weight once per token, so the "
+               "card that streams memory faster generates faster, whatever its compute or its "
+               "age; more memory only decides what fits.")  # fmt: skip
+    else:
+        sheets = [box.call("gpu_specs", {"gpu": g}) for g in pair]
+        tf = [s.get("fp16_bf16_dense_tflops") for s in sheets if "error" not in s]
+        if len(tf) < 2 or not all(tf):
+            return _draft([head], model)
+        why = (f"Compute decides most of it: {c.num(tf[0], 'TFLOPS')} dense FP16/BF16 on the "
+               f"{a['gpu_name']} against {c.num(tf[1], 'TFLOPS')} on the {b['gpu_name']}; "
+               f"memory bandwidth ({c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
+               f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}) sets the pace of the memory-bound "
+               "layers.")  # fmt: skip
+    return _draft([head, why], model)
+
+
 # ---------------------------------------------------------------- same card? only more memory?
 
 
@@ -593,10 +700,24 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     if model and smallest:
         e = box.call("estimate", {"model": model.ids[0], "gpu": f"{smallest:g}gb",
                                   "workload": "inference"})  # fmt: skip
-        if "error" not in e:
-            verdict = "fits" if e["fits"] else "does not fit"
+        if "error" not in e and e["fits"]:
             lines.append(f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}: "
-                         f"it {verdict} in the smallest slice.")  # fmt: skip
+                         "it fits in the smallest slice.")  # fmt: skip
+        elif "error" not in e:  # the plan as asked does not work: say so first
+            units = math.ceil(e["memory_per_gpu_gb"] / smallest)
+            room = "no slice holds it"
+            if units <= slices:  # the slice size that holds it, computed on that memory
+                big = box.call("estimate", {"model": model.ids[0], "workload": "inference",
+                                            "gpu": f"{units * smallest:g}gb"})  # fmt: skip
+                if "error" not in big and big["fits"]:
+                    room = (f"about {int(slices) // units} instances of {units} slices (about "
+                            f"{c.num(units * smallest, 'GB')} each) hold it")  # fmt: skip
+            weights = e["breakdown_gb"].get("weights")
+            share = f", {c.num(weights, 'GB')} of it weights" if weights else ""
+            lines = [f"**No, not in the smallest slices: {e['model_name']} needs about "
+                     f"{c.num(e['memory_per_gpu_gb'], 'GB')}{share} ({c.settings(e)}), and the "
+                     f"{sheet['name']} splits into up to {int(slices)} instances of about "
+                     f"{c.num(smallest, 'GB')}; {room}.**"]  # fmt: skip
     lines.append(
         "Isolation is the gain: one model's burst or crash does not slow or kill the others, and "
         "each gets a fixed share. One process serving them all can batch across models and use "
@@ -771,6 +892,9 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
         head = (f"**{word}: decode is bound by memory bandwidth "
                 f"({c.num(sheet['bandwidth_gbs'], 'GB/s')} on the {sheet['name']}), which a power "
                 f"cap{capped} does not lower.**")  # fmt: skip
+        if cap and board:  # the cap as a share of the board power: the most compute can lose
+            head = head[:-2] + (f" The cap is {c.num(cap / board)}x the {c.num(board, 'W')} "
+                                "board power.**")  # fmt: skip
         lines = [head, f"Computed at the {c.num(board, 'W')} board power, {e['model_name']} "
                  f"({c.settings(e)}) decodes at about {decode}, and processes prompts at about "
                  f"{c.num(e['prefill_tokens_per_s']['typical'], 'tokens/s')}."]  # fmt: skip
@@ -781,6 +905,48 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
             "nvidia-smi -pl and measure your own loss."
         )
     return _draft(lines, model)
+
+
+# ---------------------------------------------------------------- does FlashAttention run on it?
+
+# The architectures FlashAttention's CUDA kernels build for (Dao-AILab/flash-attention README,
+# "Installation and features": FlashAttention-2 on Ampere, Ada and Hopper, Turing on 1.x only;
+# FlashAttention-3 on Hopper; the ROCm build on MI200 and MI300, CDNA 2 and 3)
+_FLASH_ARCHS = {
+    2: ("Ampere", "Ada Lovelace", "Hopper", "Blackwell", "CDNA 2", "CDNA 3"),
+    3: ("Hopper",),
+}
+
+
+def flash_attention(query: Query, box: ToolBox) -> Draft | None:
+    """ "Is FA2 just not supported on the T4?": the card's architecture against the ones the
+    FlashAttention version builds for."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    if "error" in sheet:
+        return None
+    low = query.text.lower()
+    version = 3 if re.search(r"\b(?:fa3|flash[- _]?attn[- _]?3|flash[- _]?attention[- _]?3)\b",
+                             low) else 2  # fmt: skip
+    arch = str(sheet.get("architecture") or "")
+    runs = arch in _FLASH_ARCHS[version]
+    named = [a for a in _FLASH_ARCHS[version] if not a.startswith("CDNA")]
+    where = ", ".join(named) + (" and AMD's CDNA Instinct cards (ROCm build)" if version == 2
+                                else "")  # fmt: skip
+    if runs:
+        head = (f"**Yes: the {sheet['name']} ({arch}) is one of the architectures "
+                f"FlashAttention-{version} builds for ({where}).**")  # fmt: skip
+        why = ("An error then comes from the install: a wheel built for another CUDA or PyTorch "
+               "version, or a dtype other than fp16/bf16.")  # fmt: skip
+    else:
+        head = (f"**No: FlashAttention-{version} does not run on the {sheet['name']} ({arch}); "
+                f"its kernels build for {where} only.**")  # fmt: skip
+        why = ("Use PyTorch's scaled-dot-product attention (attn_implementation='sdpa'), which "
+               "picks a memory-efficient kernel the card supports"
+               + (", or FlashAttention 1.x, which supports Turing." if arch == "Turing" else "."))
+    return Draft("\n\n".join([head, why, c.sheet_summary(sheet)]))
 
 
 # ---------------------------------------------------------------- does it do bf16 / fp8 / tf32?
@@ -1054,30 +1220,39 @@ def quantisation(query: Query, box: ToolBox) -> Draft | None:
 
 
 def offload(query: Query, box: ToolBox) -> Draft | None:
-    """ "Why does my 70B crawl on a 4090 when a 13B flies?": what does not fit in VRAM runs
-    from system RAM."""
-    found, model = _first_gpu(query), _named_model(query)
-    if found is None or model is None:
+    """ "Why does my 70B crawl on a 4090 when a 13B flies?", "why is SDXL so slow on my 3070?":
+    what does not fit in VRAM runs from system RAM."""
+    found = _first_gpu(query)
+    named = [m for m in query.models if m.ids or m.size_b]
+    if found is None or not named:
         return None
-    e = box.call("estimate", estimate_args(replace(query, workload="inference"), found[1], None,
-                                           model))  # fmt: skip
+    model = named[0]
+    llm = (model.family or "llm") == "llm"
+    job = replace(query, workload="inference" if llm else (query.workload or "inference"))
+    e = box.call("estimate", estimate_args(job, found[1], None, model))
     if "error" in e:
         return None
     if e["fits"]:
-        return bandwidth(query, box)  # it fits: the card's bandwidth sets the pace
-    head = (f"**It spills into system RAM: {e['model_name']} needs about "
-            f"{c.num(e['memory_per_gpu_gb'], 'GB')}, {c.num(e['breakdown_gb']['weights'], 'GB')} "
-            f"of it weights ({c.settings(e)}), and the {e['gpu_name']} "
-            f"has {c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable, so the layers that do "
-            "not fit are offloaded to the CPU.**")  # fmt: skip
-    lines = [
-        head,
-        f"The card reads its own memory at {c.num(e['gpu_bandwidth_gbs'], 'GB/s')}; the "
-        "offloaded layers are read from system RAM, an order of magnitude slower, every token, "
-        "and the slowest part sets the pace. A smaller model or quant that fits, or a second "
-        "card, keeps every layer on the GPU.",
-    ]
-    return Draft("\n\n".join(lines))
+        return bandwidth(query, box) if llm else None  # it fits: the card's bandwidth sets it
+    weights = e["breakdown_gb"].get("weights")
+    share = f", {c.num(weights, 'GB')} of it weights" if weights else ""
+    head = (f"**It does not fit in VRAM, so part of it runs from system RAM (CPU offload): "
+            f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}{share} "
+            f"({c.settings(e)}), and the {e['gpu_name']} has "
+            f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable.**")  # fmt: skip
+    if llm:
+        why = (f"The card reads its own memory at {c.num(e['gpu_bandwidth_gbs'], 'GB/s')}; the "
+               "offloaded layers are read from system RAM, an order of magnitude slower, every "
+               "token, and the slowest part sets the pace (the GPU then idles, waiting). A "
+               "smaller model or quant that fits, or a second card, keeps every layer on the "
+               "GPU.")  # fmt: skip
+    else:
+        why = (f"{c.memory_line(e)} What does not fit is moved between system RAM and the card "
+               "over PCIe at every step (the UI's low-VRAM mode, or the driver spilling into "
+               "shared memory), which is far slower than the card's own "
+               f"{c.num(e['gpu_bandwidth_gbs'], 'GB/s')}. A card with enough memory, a smaller "
+               "resolution or a lower precision keeps it all on the GPU.")  # fmt: skip
+    return Draft("\n\n".join([head, why]))
 
 
 # ---------------------------------------------------------------- FP64, SXM modules
@@ -1613,6 +1788,15 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\b(?:cuda |shader )?core counts?\b",
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\bby (?:cuda |shader )?cores?\b",
     ), core_counts),
+    Principle("faster_than", "compare", _cues(
+        # "will a 4060 ti give me more tok/s than my 3060?", "does the h200 generate faster
+        # than the h100?", "will moving to L4 make generation noticeably faster?"
+        r"^(?!.*\bwhy\b)(?=.*\b(?:will|would|does|do|is|are|can|could)\b).*\b(?:faster|quicker|more "
+        r"(?:tok(?:ens)?/s|t/s|tokens|it/s|images|throughput|speed)|outperform\w*)\b.{0,80}"
+        r"\bthan\b",
+        r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+(?:over\s+)?to\b.{0,80}\b(?:faster|"
+        r"quicker|speed\w* up|more (?:tok(?:ens)?/s|t/s|tokens|throughput))\b",
+    ), faster_than, lambda q: len(_gpus_named(q)) >= 2),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
         r"\bidentical\b",
@@ -1676,6 +1860,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bmax-?q\b.{0,80}\b(?:half|slower|faster|speed|as fast|perform\w*)\b",
         r"\b(?:\d{3} ?w|watts?|tdp)\b.{0,60}\b(?:half as fast|twice as fast|half the speed)\b",
     ), power_limit),
+    Principle("flash_attention", "spec", _cues(
+        r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b",
+    ), flash_attention, lambda q: _one_gpu(q) and not q.models),  # not a setting of a job
     Principle("precision_support", "spec", _cues(
         r"\b(?:support|supports|supported|handle|capable of|compatible with)\b.{0,40}\b(?:bf16|"
         r"bfloat16|fp8|float8|tf32)\b",
@@ -1742,8 +1929,12 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"|need|needs|should)\b",
     ), quantisation, _anything),
     Principle("offload", "explain", _cues(
-        r"\bwhy\b.{0,60}\b(?:crawl\w*|slow\w*|sluggish|so slow|3 tok|snail)\b",
-    ), offload, lambda q: _one_gpu(q) and _named_model(q) is not None),
+        r"\bwhy\b.{0,60}\b(?:crawl\w*|slow\w*|sluggish|so slow|snail|forever|ages|so long)\b",
+        # "why is llama 70b running at like 1.5 tok/s on my 4090": the pace said is the complaint
+        r"\bwhy\b.{0,80}\b(?:at|only|just|getting|get|like|~)\s?(?:like\s|~)?\d+(?:\.\d+)?\s?"
+        r"(?:tok(?:ens)?/s|t/s|it/s|tps|(?:s(?:ec(?:onds?)?)?|min(?:utes?)?)(?:/| per | an? )"
+        r"(?:image|img|pic|it))",
+    ), offload, lambda q: _one_gpu(q) and any(m.ids or m.size_b for m in q.models)),
     Principle("bandwidth", "explain", _cues(
         r"\bwhy\b.{0,60}\b(?:slow|slower|sluggish)\b.{0,60}\b(?:llms?|decode|tokens?|inference|"
         r"generat\w*|chat)",

@@ -434,6 +434,7 @@ def _number(text: str) -> float:
 _SCALE = {
     "k": 1e3,
     "thousand": 1e3,
+    "grand": 1e3,
     "m": 1e6,
     "mil": 1e6,
     "million": 1e6,
@@ -480,6 +481,10 @@ def _k_tokens(n: str, unit: str | None) -> float:
 
 def _context(low: str) -> int | None:
     if m := _IN_OUT.search(low):
+        return int(_k_tokens(m.group(1), m.group(2)))
+    # "bumping context from 8k to 128k": the length it goes to
+    if m := re.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?(?:to|->)\s?"
+                      r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
     m = re.search(
         r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
@@ -701,7 +706,9 @@ _MONEY = re.compile(
     r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b"
     r"|(\d+(?:\.\d+)?)\s?(k)\s?(?=to spend\b|budget\b|to burn\b|to blow\b)"  # "2k to spend"
     r"|(?<![\d.])(\d{1,3})\s?(cents?)\b"  # "69 cents an hour"
-    r"|~\s?(\d{3,6})\s(?=budget\b)",  # "~800 budget": no currency, an amount all the same
+    r"|~\s?(\d{3,6})\s(?=budget\b)"  # "~800 budget": no currency, an amount all the same
+    r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(grand)\b"  # "like 2 grand", "4 grand"
+    r"|(?<![\d.$])(\d+(?:\.\d+)?)\s?(k)?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits\b",  # "5k of credits"
     re.IGNORECASE,
 )
 _PER_HOUR = re.compile(
@@ -721,13 +728,17 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     out = []
     for m in _MONEY.finditer(low):
         groups = m.groups()
-        pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 6, 9, 11) if groups[i]]
+        pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 6, 9, 11, 14, 16) if groups[i]]
         n, scale = pairs[0] if pairs else (groups[8] or groups[13], None)
         scale = (scale or "").lower()
         value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
         if re.match(r"\s?(?:/|per|a)\s?kwh\b", after):
             continue  # "$0.32/kwh": the price of electricity, not of the GPUs
+        if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.search(
+            r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$", low[max(0, m.start() - 30) : m.start()]
+        ):
+            continue  # "ctx from 4k up to 32k": a length, not money
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
         out.append((value, per, start))
@@ -755,6 +766,19 @@ _BARE_CAP = re.compile(
 )
 
 
+def _gpu_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
+    """Each named GPU's own hourly price when the message gives one per card ("h100 sxm
+    $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it."""
+    spots = sorted((low.find(g.text.lower()), g.ids[0]) for g in gpus if g.ids)
+    spots = [(at, gpu) for at, gpu in spots if at >= 0]
+    pairs: dict[str, float] = {}
+    for value, per, pos in _money(low):
+        before = [gpu for at, gpu in spots if at < pos]
+        if per == "hour" and before and before[-1] not in pairs:
+            pairs[before[-1]] = value
+    return tuple(pairs.items()) if len(pairs) >= 2 else ()
+
+
 def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
     """(a price per GPU-hour the user gives, a budget): an hourly figure is the user's price
     unless a cap comes before it ("under $1/hour"); totals and monthly figures are budgets when
@@ -776,15 +800,15 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
         totals = [(float(bare.group(1)), "total")]
     if totals and budget is None:
         value, per = max(totals)
-        buy = re.search(
-            r"\bbuy\w*|\bpurchas\w*|\bown\b|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
+        buy = re.search(  # not "how many hours does that buy me"
+            r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bown\b|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
             r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\bcosts? ~?\d|\blaptop\b|\bmacbook\b"
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b",
             low,
         )
         rent = re.search(
             r"\brent\w*|\bcloud\b|\blease\b|\bper hour\b|/h(?:ou)?r|/h\b"
-            r"|\bon[- ]demand\b|\bspent\b|\bspend\b",
+            r"|\bon[- ]demand\b|\bspent\b|\bspend\b|\bcredits?\b",
             low,
         )
         negated = buy and re.search(
@@ -823,7 +847,7 @@ def _train_tokens(low: str) -> float | None:
     per = re.search(  # "200k samples avg 1k tokens": samples x their average length
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
         rf"|conversations)\b,?\s(?:of\s)?(?:avg|average|~|about|around|at|each|x)\.?\s?~?"
-        rf"{_NUM}\s?(k)?\s?tokens\b",
+        rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b",
         low,
     )
     if per:
@@ -1019,6 +1043,14 @@ def _fields(low: str) -> tuple[str, ...]:
         found.remove("cuda_cores")
     if "memory_type" in found and "memory_gb" in found and not re.search(r"how much|how many", low):
         found.remove("memory_gb")
+    if "memory_type" in found and re.search(  # "how much hbm", "hbm size": the amount
+        r"\bhow (?:much|many gb of) (?:hbm|gddr)\w*|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
+        r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)", low
+    ) and not re.search(r"\b(?:type|kind|which memory|what memory)\b", low):
+        found = ["memory_gb" if f == "memory_type" else f for f in found if f != "memory_gb"]
+    if re.search(r"\bmemory bus\b|\bbus width\b|\b\d+-?bit bus\b", low):  # the bus sets it
+        found = [f for f in found if f != "memory_gb"] + (
+            [] if "bandwidth_gbs" in found else ["bandwidth_gbs"])
     if "bandwidth_gbs" in found and "memory_gb" in found and "memory bandwidth" in low:
         found.remove("memory_gb")
     if (
@@ -1124,9 +1156,23 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
+            if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
+                query = replace(query, fields=tuple(dict.fromkeys([*query.fields, *sub.fields])))
+                continue
             others.append(sub)
             context = sub.context_dict()
     return replace(query, text=question.strip(), also=tuple(others))
+
+
+def _more_fields(query: Query, sub: Query) -> bool:
+    """A later question that only asks another datasheet figure of the GPUs already named."""
+    return (
+        query.intent in ("spec", "compare")
+        and sub.intent in ("spec", "compare")
+        and bool(sub.fields)
+        and not sub.models
+        and sub.gpus == query.gpus
+    )
 
 
 def _default_workload(query: Query) -> Query:
@@ -1165,7 +1211,10 @@ def _split_questions(text: str) -> list[str]:
         )
         # "... on a NAS? small models only, like phi-3 mini": details, not a second question
         asks = piece.rstrip().endswith("?") or re.match(_ASKING, piece, re.I)
-        if merged and (short or not asks):
+        options = merged and re.fullmatch(r"[\w.:/+-]+(?:\s(?:or|vs\.?)\s[\w.:/+-]+)+\?\s*", merged[-1])
+        if options and not re.match(_ASKING, merged[-1], re.I):  # "awq or gguf? which is better"
+            merged[-1] = f"{merged[-1]} {piece}"
+        elif merged and (short or not asks):
             merged[-1] = f"{merged[-1]} {piece}"
         else:
             merged.append(piece)
@@ -1207,6 +1256,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         (m.precision for m in models if m.precision), None
     )
     engine = _first(ENGINE_WORDS, low)
+    if engine == "llama.cpp" and re.search(r"\bmlx(?:[-_]lm)?\b", low):
+        engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
     bits = re.search(r"\b([48])[-\s]?bits?\b", outside)
     if engine == "llama.cpp" and bits and precision in ("nf4", "int8"):
         # "4-bit with ollama", "8 bit in llama.cpp": GGUF's own 4- and 8-bit files
@@ -1267,6 +1318,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         hours=_duration_hours(low, epochs),
         use_hours_per_day=_use_rate(low),
         user_price_usd_per_hour=user_price,
+        gpu_prices=_gpu_prices(gpus, low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
         and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)|\bper hour \(gpu\)", low),
@@ -1642,6 +1694,8 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if prior.gpu_prices and not query.gpu_prices and not query.gpus:  # "and for inference?"
+        updates["gpu_prices"] = prior.gpu_prices
     if "draw_w" in updates:  # the draw said before, per GPU or for all of them
         updates["draw_each"] = prior.draw_each
     if prior.train_options:  # "and with 8-bit adam?": the options said before still hold

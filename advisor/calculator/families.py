@@ -26,9 +26,9 @@ FAMILIES: dict[str, Family] = {
 WORKLOAD_KINDS: dict[str, WorkloadKind] = {
     k.name: k
     for k in (
-        WorkloadKind("finetune-qlora", "QLoRA fine-tuning", True, (r"\bq-?lora\b",)),
+        WorkloadKind("finetune-qlora", "QLoRA fine-tuning", True, (r"\bq-?loras?\b",)),
         WorkloadKind("finetune-lora", "LoRA fine-tuning", True,
-                     (r"\blora\b", r"\bpeft\b", r"\badapters?\b", r"\bloraconfig\b")),
+                     (r"\bloras?\b", r"\bpeft\b", r"\badapters?\b", r"\bloraconfig\b")),
         WorkloadKind("finetune-full", "full fine-tuning", True, (
             r"\bfull[-\s]?(?:param(?:eter)?s?[-\s]?)?(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b",
             r"\bdreambooth\b", r"\ball (?:the )?(?:weights|parameters)\b",
