@@ -72,7 +72,10 @@ Engine (ENGINE_MAP)
     the calculator models: a preallocated KV cache and attention scores held in full. A speed
     row's `pp` option (TensorRT-LLM's "tp=1;pp=N" rows) is the Request's pipeline stages.
     ExLlama v1's prefill rows run as ExLlamaV2 (PREFILL_STAND_INS: the same dequantise-then-
-    cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version.
+    cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version. A
+    speed row's `engine_version` is the Request's engine_version where the row runs on its own
+    engine (not a stand-in): TensorRT-LLM 0.6.1 has no XQA kernel and reads a grouped KV head
+    once per query head (advisor/calculator/factors.py GROUPED_KV_READ_SINCE).
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -902,6 +905,7 @@ class Scorer:
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
             kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
             awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
+            engine_version=(row["engine_version"] or None) if engine == name else None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:

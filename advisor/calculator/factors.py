@@ -7,6 +7,7 @@ measured table. Change a factor, re-run the benchmark, and commit its report wit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
@@ -236,6 +237,30 @@ TRAIN_CALIBRATION = {
     "torchtune": Calibration(14, 1, 0.103, 0.79, 1.98),
     "megatron": Calibration(10, 1, 0.062, 0.88, 1.34),
 }
+
+
+# Releases from which an engine's decode attention reads each grouped KV head once for all the
+# query heads of its group. TensorRT-LLM's generation-phase masked MHA gives every query head its
+# own thread block, which reads its KV head again; its XQA kernel (GQA/MQA generation, release
+# 0.8: docs/source/blogs/XQA-kernel.md, "Llama-70B on H200 up to 2.4x increased throughput",
+# 1,227 -> 2,941 tok/s/GPU at 128/2048 tokens) reads it once. A request naming an older release
+# (Request.engine_version) pays the group's reads (throughput.kv_traffic); none named = current.
+GROUPED_KV_READ_SINCE = {"tensorrt-llm": (0, 8)}
+
+
+def release(version: str | None) -> tuple[int, ...] | None:
+    """The first dotted release number in `version` ("v0.6.1", "0.9.0 (docs)") as a tuple of
+    ints, or None when it names none."""
+    match = re.search(r"\d+(?:\.\d+)+", version or "")
+    return tuple(int(part) for part in match.group(0).split(".")) if match else None
+
+
+def kv_read_per_query_head(engine: str, version: str | None) -> bool:
+    """Whether `engine` at release `version` reads a grouped KV head once per query head in
+    decode (a release before GROUPED_KV_READ_SINCE); False when no release is named."""
+    since = GROUPED_KV_READ_SINCE.get(engine)
+    number = release(version)
+    return since is not None and number is not None and number < since
 
 
 ENGINE_ALIASES = {

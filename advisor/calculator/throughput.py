@@ -118,6 +118,7 @@ def decode_step_seconds(
     num_gpus: int = 1,
     link: Link | None = None,
     pp: int = 1,
+    kv_per_query_head: bool = False,
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history.
 
@@ -142,7 +143,7 @@ def decode_step_seconds(
     # at the engine's attention-kernel efficiency.
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
     t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu))[0])
-    t_memory += kv * kv_traffic(model, engine) / bandwidth
+    t_memory += kv * kv_traffic(model, engine, kv_per_query_head) / bandwidth
     flops = 2 * model.params_per_token * batch / tp / busy
     mfu = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)  # as prefill's: applied once
     t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * mfu)
@@ -213,15 +214,18 @@ def is_hbm(gpu: GPU) -> bool:
     return (gpu.memory_type or "").upper().startswith("HBM")
 
 
-def kv_traffic(model: Model, engine: EngineFactors) -> float:
+def kv_traffic(model: Model, engine: EngineFactors, per_query_head: bool = False) -> float:
     """Bytes moved per byte of KV cache in a decode step: 1 for a paged/fused attention kernel;
     for transformers' eager cache, the read, the torch.cat copy (read + write) and, with grouped
-    KV heads, repeat_kv's write and read of every query head's copy."""
-    if not engine.kv_repeat:
-        return 1.0
+    KV heads, repeat_kv's write and read of every query head's copy. `per_query_head`: an
+    attention kernel that gives each query head its own thread block (TensorRT-LLM's masked MHA
+    before its XQA kernel, factors.kv_read_per_query_head) reads a grouped KV head once for every
+    query head of its group."""
     group = model.num_attention_heads / max(model.num_kv_heads, 1)
     if model.attention_type == "MLA":
         group = 1.0
+    if not engine.kv_repeat:
+        return max(group, 1.0) if per_query_head else 1.0
     return 3.0 + (2.0 * group if group > 1 else 0.0)
 
 
@@ -237,12 +241,14 @@ def decode_tokens_per_s(
     num_gpus: int = 1,
     link: Link | None = None,
     pp: int = 1,
+    kv_per_query_head: bool = False,
 ) -> Band:
     """Generated tokens/s summed over the batch, within the band its engine's measured rows
     give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
         kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
+        kv_per_query_head=kv_per_query_head,
     )  # fmt: skip
     calibration = DECODE_CALIBRATION.get(engine.name)
     band = (calibration.low, calibration.high) if calibration else SPEED_BAND
@@ -465,6 +471,7 @@ def serving_tokens_per_s(
     link: Link | None = None,
     pp: int = 1,
     awq_version: str | None = None,
+    kv_per_query_head: bool = False,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -485,6 +492,7 @@ def serving_tokens_per_s(
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
             kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
+            kv_per_query_head=kv_per_query_head,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 
