@@ -75,7 +75,9 @@ Engine (ENGINE_MAP)
     cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version. A
     speed row's `engine_version` is the Request's engine_version where the row runs on its own
     engine (not a stand-in): TensorRT-LLM 0.6.1 has no XQA kernel and reads a grouped KV head
-    once per query head (advisor/calculator/factors.py GROUPED_KV_READ_SINCE).
+    once per query head (advisor/calculator/factors.py GROUPED_KV_READ_SINCE); ExLlamaV2 0.0.6
+    (the oobabooga rows) predates the CUDA graphs and kernels of the 0.1.9 README table
+    (RELEASE_LAYER_MS).
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq

@@ -71,3 +71,20 @@ ROWS = {r["id"]: r for r in cc.read_rows()}
 def test_tensorrt_llm_0_6_1_grouped_query_rows_within_30_percent(row_id: str) -> None:
     case = cc.Scorer(CATALOG).case(ROWS[row_id])
     assert case.predicted == pytest.approx(case.measured, rel=0.30)
+
+
+def _exl2(version: str | None) -> float:
+    e = estimate(
+        Request("llama-2-13b", "rtx-3090", engine="exllamav2", precision="gptq", context=256,
+                engine_version=version),
+        catalog=CATALOG,
+    )  # fmt: skip
+    assert e.decode_tokens_per_s
+    return e.decode_tokens_per_s["typical"]
+
+
+def test_exllamav2_before_0_1_9_spends_its_readmes_measured_time_per_layer() -> None:
+    # 40 layers x 13 us (factors.RELEASE_LAYER_MS): about 0.5 ms of a ~10 ms step
+    old, new = _exl2("0.0.6"), _exl2(None)
+    assert 1000 / old - 1000 / new == pytest.approx(40 * 0.013, rel=0.01)
+    assert _exl2("0.1.9") == new == _exl2("0.2.0")
