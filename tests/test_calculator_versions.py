@@ -88,3 +88,20 @@ def test_exllamav2_before_0_1_9_spends_its_readmes_measured_time_per_layer() -> 
     old, new = _exl2("0.0.6"), _exl2(None)
     assert 1000 / old - 1000 / new == pytest.approx(40 * 0.013, rel=0.01)
     assert _exl2("0.1.9") == new == _exl2("0.2.0")
+
+
+def _activations(framework: str, workload: str, precision: str) -> float:
+    e = estimate(
+        Request("llama-3.1-8b", "a100-sxm4-80gb", workload=workload, precision=precision,
+                context=2048, batch=2, framework=framework, checkpointing=False),
+        catalog=CATALOG,
+    )  # fmt: skip
+    return e.breakdown_gb["activations"]
+
+
+def test_only_bitsandbytes_qlora_layers_keep_more_for_backward() -> None:
+    # torchtune's QLoRA runs on torchao's NF4Tensor (linear_nf4 saves its input only)
+    tt_lora = _activations("torchtune", "finetune-lora", "bf16")
+    assert _activations("torchtune", "finetune-qlora", "nf4") == pytest.approx(tt_lora)
+    hf_lora = _activations("hf", "finetune-lora", "bf16")
+    assert _activations("hf", "finetune-qlora", "nf4") > 1.2 * hf_lora

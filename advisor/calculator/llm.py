@@ -314,6 +314,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             activation_offload=options.activation_offload, compiled=options.compiled,
             fused_optimizer=options.fused_optimizer,
             zero3_sub_group=options.framework.zero3_sub_group,
+            qlora_extra_saved=options.framework.qlora_extra_saved,
         )  # fmt: skip
 
     usable = memory.training_usable_gb(gpu)
