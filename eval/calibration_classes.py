@@ -584,6 +584,11 @@ ALLOCATOR_COUNTER = re.compile(
 # (swift/trainers get_max_cuda_memory for its Benchmark.md; the Megatron trainer's memory_GiB)
 RESERVED_COUNTER = re.compile(r"max_memory_reserved|RESERVED during")
 RESERVED_SOURCES = ("github:modelscope/ms-swift ",)
+# sources whose training memory figures come from PyTorch's allocator counters even where a row's
+# note does not name one: torchtune's recipes report memory only through torch.cuda's statistics
+# (torchtune/training/memory.py get_memory_stats: peak_memory_active / _alloc / _reserved), so
+# no torchtune figure holds the CUDA context; where the counter is not named, the allocated one
+ALLOCATOR_SOURCES = ("github:pytorch/torchtune ",)
 INCLUDES_PREFILL = re.compile(
     r"prefill included|includes prefill|\(prompt\+generated tokens\)/time|over all users|"
     r"encoded and generated|wall time includes prefill"
@@ -1086,7 +1091,11 @@ class Scorer:
         reserved = bool(RESERVED_COUNTER.search(row["note"])) or row["source"].startswith(
             RESERVED_SOURCES
         )
-        allocator = reserved or bool(ALLOCATOR_COUNTER.search(row["note"]))
+        allocator = (
+            reserved
+            or bool(ALLOCATOR_COUNTER.search(row["note"]))
+            or row["source"].startswith(ALLOCATOR_SOURCES)
+        )
 
         def predict_memory(gpu: GPU) -> float:
             result = self.run(replace(request, gpu=gpu.id))
