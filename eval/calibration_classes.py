@@ -151,7 +151,8 @@ What a figure is, and the prediction it is compared with
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
       same request at bf16, which is the engine's CUDA context alone) is taken off; nvidia-smi
       figures and unstated counters keep it. Training memory likewise loses the breakdown's
-      runtime_overhead for allocator counters, and a reserved counter (max_memory_reserved,
+      runtime_overhead for allocator counters (every torchtune figure is one: ALLOCATOR_SOURCES),
+      and a reserved counter (max_memory_reserved,
       "RESERVED", and every ms-swift row: its trainers log max_memory_reserved) is compared with
       the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
       share the calculator's fit check leaves free, plus the loss's blocks it keeps under
