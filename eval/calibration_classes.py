@@ -72,7 +72,12 @@ Engine (ENGINE_MAP)
     the calculator models: a preallocated KV cache and attention scores held in full. A speed
     row's `pp` option (TensorRT-LLM's "tp=1;pp=N" rows) is the Request's pipeline stages.
     ExLlama v1's prefill rows run as ExLlamaV2 (PREFILL_STAND_INS: the same dequantise-then-
-    cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version.
+    cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version. A
+    speed row's `engine_version` is the Request's engine_version where the row runs on its own
+    engine (not a stand-in): TensorRT-LLM 0.6.1 has no XQA kernel and reads a grouped KV head
+    once per query head (advisor/calculator/factors.py GROUPED_KV_READ_SINCE); ExLlamaV2 0.0.6
+    (the oobabooga rows) predates the CUDA graphs and kernels of the 0.1.9 README table
+    (RELEASE_LAYER_MS).
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -146,7 +151,8 @@ What a figure is, and the prediction it is compared with
       "RESERVED") never holds the CUDA context, so the context (the runtime_overhead of the
       same request at bf16, which is the engine's CUDA context alone) is taken off; nvidia-smi
       figures and unstated counters keep it. Training memory likewise loses the breakdown's
-      runtime_overhead for allocator counters, and a reserved counter (max_memory_reserved,
+      runtime_overhead for allocator counters (every torchtune figure is one: ALLOCATOR_SOURCES),
+      and a reserved counter (max_memory_reserved,
       "RESERVED", and every ms-swift row: its trainers log max_memory_reserved) is compared with
       the calculator's `reserved_gb` of the step (the allocator's cache beside the tensors, the
       share the calculator's fit check leaves free, plus the loss's blocks it keeps under
@@ -579,6 +585,11 @@ ALLOCATOR_COUNTER = re.compile(
 # (swift/trainers get_max_cuda_memory for its Benchmark.md; the Megatron trainer's memory_GiB)
 RESERVED_COUNTER = re.compile(r"max_memory_reserved|RESERVED during")
 RESERVED_SOURCES = ("github:modelscope/ms-swift ",)
+# sources whose training memory figures come from PyTorch's allocator counters even where a row's
+# note does not name one: torchtune's recipes report memory only through torch.cuda's statistics
+# (torchtune/training/memory.py get_memory_stats: peak_memory_active / _alloc / _reserved), so
+# no torchtune figure holds the CUDA context; where the counter is not named, the allocated one
+ALLOCATOR_SOURCES = ("github:pytorch/torchtune ",)
 INCLUDES_PREFILL = re.compile(
     r"prefill included|includes prefill|\(prompt\+generated tokens\)/time|over all users|"
     r"encoded and generated|wall time includes prefill"
@@ -902,6 +913,7 @@ class Scorer:
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
             kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
             awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
+            engine_version=(row["engine_version"] or None) if engine == name else None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:
@@ -1080,7 +1092,11 @@ class Scorer:
         reserved = bool(RESERVED_COUNTER.search(row["note"])) or row["source"].startswith(
             RESERVED_SOURCES
         )
-        allocator = reserved or bool(ALLOCATOR_COUNTER.search(row["note"]))
+        allocator = (
+            reserved
+            or bool(ALLOCATOR_COUNTER.search(row["note"]))
+            or row["source"].startswith(ALLOCATOR_SOURCES)
+        )
 
         def predict_memory(gpu: GPU) -> float:
             result = self.run(replace(request, gpu=gpu.id))

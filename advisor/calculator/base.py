@@ -61,6 +61,10 @@ class Request:
     # AutoAWQ's weight packing ("version" in its quant_config): "gemm" (None) or "gemv", whose
     # prompt processing unpacks every weight once per token (throughput.AWQ_TOKENS_PER_UNPACK)
     awq_version: str | None = None
+    # the engine's release ("0.6.1"); None = a current one. TensorRT-LLM before 0.8 (no XQA
+    # kernel) reads a grouped KV head once per query head (factors.kv_read_per_query_head);
+    # ExLlamaV2 before 0.1.9 spends more per layer per decode step (factors.release_layer_ms)
+    engine_version: str | None = None
     interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
     optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None

@@ -7,6 +7,7 @@ measured table. Change a factor, re-run the benchmark, and commit its report wit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
@@ -98,8 +99,12 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # exllamav2: `python -m eval.fit_engines exllamav2` on its 18 decode rows, 2 sources
         # (exllamav2 README L0647-L0668 on a 3090 Ti and a 4090, oobabooga L0693-L0708 on a 3090):
         # 24% -> 7% median error; the Ampere share carries to Ada (GDDR both). The sources
-        # disagree by ~1.35x (oobabooga's figures go through text-generation-webui), so leaving
-        # one out gives 34%
+        # disagree by ~1.3x: the README's figures are v0.1.9's (Aug 2024, CUDA graphs) at an
+        # unstated, short context; oobabooga's are 0.0.6 through text-generation-webui's
+        # streaming loop (logits copied to the host and sampled there each token) after a
+        # 3200-token prompt of a model without grouped KV heads (30% of a step's bytes are KV
+        # cache). The release accounts for ~5% of it (RELEASE_LAYER_MS); the rest is not in the
+        # Request, so leaving one source out gives 20%
         EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 0.5, 0.0, 0.55, 1,
                       mbu_fitted=(("Ampere", 0.875),)),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
@@ -236,6 +241,50 @@ TRAIN_CALIBRATION = {
     "torchtune": Calibration(14, 1, 0.103, 0.79, 1.98),
     "megatron": Calibration(10, 1, 0.062, 0.88, 1.34),
 }
+
+
+# Releases from which an engine's decode attention reads each grouped KV head once for all the
+# query heads of its group. TensorRT-LLM's generation-phase masked MHA gives every query head its
+# own thread block, which reads its KV head again; its XQA kernel (GQA/MQA generation, release
+# 0.8: docs/source/blogs/XQA-kernel.md, "Llama-70B on H200 up to 2.4x increased throughput",
+# 1,227 -> 2,941 tok/s/GPU at 128/2048 tokens) reads it once. A request naming an older release
+# (Request.engine_version) pays the group's reads (throughput.kv_traffic); none named = current.
+GROUPED_KV_READ_SINCE = {"tensorrt-llm": (0, 8)}
+
+
+def release(version: str | None) -> tuple[int, ...] | None:
+    """The first dotted release number in `version` ("v0.6.1", "0.9.0 (docs)") as a tuple of
+    ints, or None when it names none."""
+    match = re.search(r"\d+(?:\.\d+)+", version or "")
+    return tuple(int(part) for part in match.group(0).split(".")) if match else None
+
+
+# Host and kernel time per layer per decode step that an engine's older releases add to the current
+# one's. ExLlamaV2 before 0.1.9 ran its decode step without CUDA graphs and with older kernels:
+# its README's own speed table, measured on the same RTX 3090 Ti and 4090 in Sept 2023 (commit
+# c240eb0, the "V2" columns) and in Aug 2024 (373bcc1, released in v0.1.9: "Update benchmarks after
+# graphs"), differs by a median 13 us per layer over its 22 model x card pairs (11 models, 1.1B to
+# 70B; 7B EXL2 4.0 bpw 164 -> 185 t/s on the 3090 Ti). Fitted on those README commits, not on
+# eval/calibration/llm.csv rows (which hold the 2024 table, L0647-L0668).
+RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013)}
+
+
+def release_layer_ms(engine: str, version: str | None) -> float:
+    """Extra ms per layer per decode step of `engine` at release `version` (RELEASE_LAYER_MS);
+    0 when no release is named or it is as recent as the calculator's fit."""
+    found = RELEASE_LAYER_MS.get(engine)
+    number = release(version)
+    if found is None or number is None or number >= found[0]:
+        return 0.0
+    return found[1]
+
+
+def kv_read_per_query_head(engine: str, version: str | None) -> bool:
+    """Whether `engine` at release `version` reads a grouped KV head once per query head in
+    decode (a release before GROUPED_KV_READ_SINCE); False when no release is named."""
+    since = GROUPED_KV_READ_SINCE.get(engine)
+    number = release(version)
+    return since is not None and number is not None and number < since
 
 
 ENGINE_ALIASES = {

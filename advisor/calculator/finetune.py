@@ -63,6 +63,10 @@ class Framework:
     # gradients upcast to fp32 for it: memory.training_memory); 0 = not DeepSpeed
     zero3_sub_group: float = 0.0
     eager: bool = True  # kernels issued one by one from Python (host time per layer per pass)
+    # QLoRA's 4-bit base: bitsandbytes Linear4bit under PEFT, whose layers keep more for backward
+    # (factors.QLORA_ACTIVATION_FACTOR), or torchao's NF4Tensor (torchtune's LoRALinear with
+    # quantize_base: linear_nf4 saves only its input and the NF4 weight, as a 16-bit layer does)
+    qlora_extra_saved: bool = True
     source: str = ""
     aliases: tuple[str, ...] = field(default=())
 
@@ -78,8 +82,10 @@ FRAMEWORKS: dict[str, Framework] = {
         ),
         Framework(
             "torchtune", "torchtune", False, True, chunked_loss=True, fused_optimizer=True,
+            qlora_extra_saved=False,
             source="torchtune recipes: dtype bf16, enable_activation_checkpointing, "
-            "CEWithChunkedOutputLoss, torch.optim.AdamW with fused: True",
+            "CEWithChunkedOutputLoss, torch.optim.AdamW with fused: True; QLoRA on torchao's "
+            "NF4Tensor (torchtune/modules/peft/lora.py, linear_nf4)",
         ),
         Framework(
             "unsloth", "Unsloth", False, True, fused_loss=True, optimizer="adamw8bit",

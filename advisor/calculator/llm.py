@@ -18,6 +18,8 @@ from advisor.calculator.factors import (
     EngineFactors,
     engine_factors,
     generation,
+    kv_read_per_query_head,
+    release_layer_ms,
     tensor_parallel,
 )
 from advisor.calculator.precision import (
@@ -173,9 +175,22 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     if tp > 1:
         over = link.short
         notes.append(f"tensor-parallel all-reduces over {link.label}")
+    group = model.num_attention_heads // max(model.num_kv_heads, 1)
+    if kv_read_per_query_head(engine.name, request.engine_version) and group > 1:
+        notes.append(
+            f"{engine.label} {request.engine_version}: decode attention reads each KV head once "
+            f"per query head ({group} per group; the XQA kernel of 0.8 and later reads it once)"
+        )
+    if release_layer_ms(engine.name, request.engine_version):
+        notes.append(
+            f"{engine.label} {request.engine_version}: "
+            f"{release_layer_ms(engine.name, request.engine_version) * 1000:.0f} us more per "
+            "layer per decode step than current releases (factors.RELEASE_LAYER_MS)"
+        )
     decode = throughput.decode_tokens_per_s(
         model, gpu, precision, engine, batch=request.batch, context=context,
         kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, pp=pp,
+        engine_version=request.engine_version,
     )  # fmt: skip
     awq = request.awq_version
     prefill_s = throughput.prefill_seconds(
@@ -193,6 +208,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
+        engine_version=request.engine_version,
     )  # fmt: skip
     lengths = (
         f"{context} prompt + {output} output tokens "
@@ -203,7 +219,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         serving, serving_batch = throughput.serving_tokens_per_s(
             model, gpu, precision, engine, prompt=context, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
-            pp=pp, awq_version=awq,
+            pp=pp, awq_version=awq, engine_version=request.engine_version,
         )  # fmt: skip
         notes.append(
             f"serving at the {request.batch} concurrent requests given, of {lengths}; at full "
@@ -298,6 +314,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             activation_offload=options.activation_offload, compiled=options.compiled,
             fused_optimizer=options.fused_optimizer,
             zero3_sub_group=options.framework.zero3_sub_group,
+            qlora_extra_saved=options.framework.qlora_extra_saved,
         )  # fmt: skip
 
     usable = memory.training_usable_gb(gpu)

@@ -409,6 +409,7 @@ def training_memory(
     compiled: bool = False,
     fused_optimizer: bool = False,
     zero3_sub_group: float = 0.0,
+    qlora_extra_saved: bool = True,
 ) -> MemoryResult:
     """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA.
 
@@ -547,7 +548,9 @@ def training_memory(
             loss=loss,
             offload=activation_offload,
             compiled=compiled,
-            layer_factor=QLORA_ACTIVATION_FACTOR if method == "qlora" else 1.0,
+            layer_factor=QLORA_ACTIVATION_FACTOR
+            if method == "qlora" and qlora_extra_saved
+            else 1.0,
         )
         / tp
         + gathered

@@ -118,6 +118,7 @@ def decode_step_seconds(
     num_gpus: int = 1,
     link: Link | None = None,
     pp: int = 1,
+    engine_version: str | None = None,
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history.
 
@@ -126,7 +127,9 @@ def decode_step_seconds(
     A serving engine's `pp` pipeline stages each hold 1/pp of the layers and pass the batch along
     in min(pp, batch) micro-batches: a stage reads its weights once per micro-batch, so a step
     reads the weights pp times over pp GPUs (as much time as one GPU reading them once), while
-    the KV cache and the compute are shared by the stages working at once.
+    the KV cache and the compute are shared by the stages working at once. An older
+    `engine_version` pays what that release lacked (factors.kv_read_per_query_head,
+    factors.release_layer_ms).
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus, pp)
@@ -142,7 +145,8 @@ def decode_step_seconds(
     # at the engine's attention-kernel efficiency.
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
     t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu))[0])
-    t_memory += kv * kv_traffic(model, engine) / bandwidth
+    per_head = factors.kv_read_per_query_head(engine.name, engine_version)
+    t_memory += kv * kv_traffic(model, engine, per_head) / bandwidth
     flops = 2 * model.params_per_token * batch / tp / busy
     mfu = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)  # as prefill's: applied once
     t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * mfu)
@@ -152,7 +156,8 @@ def decode_step_seconds(
         unpack = (model.params_per_token - lookup) * METAL_GGUF_FLOPS_PER_WEIGHT / tp
         t_compute = max(t_compute, unpack / alu)
     layers = model.num_layers
-    host_ms = layers * engine.layer_overhead_ms
+    older = factors.release_layer_ms(engine.name, engine_version)
+    host_ms = layers * (engine.layer_overhead_ms + older)
     if engine.name == "hf":
         quant = "fp8" if precision.compute == "fp8" else precision.family
         host_ms += layers * QUANT_LAYER_OVERHEAD_MS.get(quant, 0.0)
@@ -213,15 +218,18 @@ def is_hbm(gpu: GPU) -> bool:
     return (gpu.memory_type or "").upper().startswith("HBM")
 
 
-def kv_traffic(model: Model, engine: EngineFactors) -> float:
+def kv_traffic(model: Model, engine: EngineFactors, per_query_head: bool = False) -> float:
     """Bytes moved per byte of KV cache in a decode step: 1 for a paged/fused attention kernel;
     for transformers' eager cache, the read, the torch.cat copy (read + write) and, with grouped
-    KV heads, repeat_kv's write and read of every query head's copy."""
-    if not engine.kv_repeat:
-        return 1.0
+    KV heads, repeat_kv's write and read of every query head's copy. `per_query_head`: an
+    attention kernel that gives each query head its own thread block (TensorRT-LLM's masked MHA
+    before its XQA kernel, factors.kv_read_per_query_head) reads a grouped KV head once for every
+    query head of its group."""
     group = model.num_attention_heads / max(model.num_kv_heads, 1)
     if model.attention_type == "MLA":
         group = 1.0
+    if not engine.kv_repeat:
+        return max(group, 1.0) if per_query_head else 1.0
     return 3.0 + (2.0 * group if group > 1 else 0.0)
 
 
@@ -237,12 +245,14 @@ def decode_tokens_per_s(
     num_gpus: int = 1,
     link: Link | None = None,
     pp: int = 1,
+    engine_version: str | None = None,
 ) -> Band:
     """Generated tokens/s summed over the batch, within the band its engine's measured rows
     give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
         kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
+        engine_version=engine_version,
     )  # fmt: skip
     calibration = DECODE_CALIBRATION.get(engine.name)
     band = (calibration.low, calibration.high) if calibration else SPEED_BAND
@@ -465,6 +475,7 @@ def serving_tokens_per_s(
     link: Link | None = None,
     pp: int = 1,
     awq_version: str | None = None,
+    engine_version: str | None = None,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -485,6 +496,7 @@ def serving_tokens_per_s(
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
             kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
+            engine_version=engine_version,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 
