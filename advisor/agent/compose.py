@@ -154,6 +154,9 @@ def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: 
     return "\n".join(lines)
 
 
+PRE_VOLTA = ("Kepler", "Maxwell", "Pascal")  # NVIDIA generations below compute capability 7.0
+
+
 def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
            jobs: list[dict[str, Any]]) -> str:  # fmt: skip
     """The verdict on one GPU for ML from what it reaches: the largest LLM it runs in 4-bit and
@@ -172,6 +175,15 @@ def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
         head = (f"**Yes, within its {num(sheet['memory_gb'], 'GB')}: the {name} runs up to "
                 f"{run['model_name']} in 4-bit and fine-tunes up to {tune['model_name']} "
                 "with QLoRA.**")  # fmt: skip
+    if (sheet.get("architecture") in PRE_VOLTA and not sheet.get("tensor_cores")
+            and not sheet.get("fp16_bf16_dense_tflops")):  # fmt: skip
+        # no tensor cores and no double-rate FP16 (a P40, not a P100): 16-bit math runs at the
+        # FP32 rate or below; vLLM needs compute capability 7.0 and up (vLLM's GPU installation
+        # page), which no card before Volta has
+        head += (f" But it has no tensor cores and no fast FP16 ({sheet.get('architecture')}): "
+                 f"16-bit work runs at its {num(sheet.get('fp32_tflops'), 'TFLOPS')} FP32 rate "
+                 "or slower, so image generation and training crawl, and vLLM does not support "
+                 "it; llama.cpp, which reads weights rather than computes, suits it best.")
     lines = []
     for label, e in (("Largest LLM it runs (4-bit GGUF)", run),
                      ("Largest it fine-tunes (QLoRA)", tune)):  # fmt: skip

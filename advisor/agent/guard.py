@@ -69,6 +69,18 @@ SCALE = {
 RELATIVE_TOLERANCE = 0.01
 ROUNDING_LIMIT = 0.10  # "1 TB/s" is not a rounding of 864 GB/s, though it is at 0 decimals
 
+
+
+def _registry_units() -> dict[str, tuple[str, float]]:
+    """The units the workload families report ("images/s", "sequences/s"), each its own
+    family, so that a ratio of two such figures can be traced to them."""
+    from advisor.calculator.families import METRICS
+
+    units = {m.unit.lower() for m in METRICS.values() if m.unit}
+    return {u: (u, 1.0) for u in units if u not in UNITS and not u.isalpha()}
+
+
+UNITS.update(_registry_units())
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u != "$")
 _SCALE_RE = "|".join(sorted(SCALE, key=len, reverse=True))
 _NUMBER = re.compile(

@@ -296,9 +296,12 @@ def link(query: Query, box: ToolBox) -> Draft:
     if not pcie["fits"]:  # the link is moot
         head = f"**{pcie['model_name']} does not fit on {cards} for {c.workload_label(pcie)}**"
         return Draft(f"{head} ({c.settings(pcie)}).\n\n{c.memory_line(pcie)}")
+    together = box.call("gpu_specs", {"gpu": gpu, "num_gpus": count})
+    total = None if "error" in together else c.totals_line(together, ("memory_gb",), bold=False)
     if sheet.get("gpu_link") not in ("bridge", "switch"):
         head = f"**The {sheet['name']} has no NVLink: {job} runs over PCIe** ({over})."
-        return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True)]))
+        return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True),
+                                   *([total] if total else []), c.sheet_summary(sheet)]))  # fmt: skip
     if sheet.get("gpu_link") == "bridge" and count > 2:
         head = f"**An NVLink bridge joins only two cards: {job} crosses PCIe either way** ({over})."
         return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True)]))
@@ -334,8 +337,6 @@ def link(query: Query, box: ToolBox) -> Draft:
     if bridge:
         pair = "the two cards of a bridge" if sheet.get("gpu_link") == "bridge" else "GPUs"
         parts.append(f"The {sheet['name']}'s NVLink: {c.num(bridge, 'GB/s')} between {pair}.")
-    together = box.call("gpu_specs", {"gpu": gpu, "num_gpus": count})
-    total = None if "error" in together else c.totals_line(together, ("memory_gb",), bold=False)
     if total:
         parts.append(total)
     return Draft("\n\n".join(parts))

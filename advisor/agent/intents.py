@@ -465,8 +465,8 @@ def _break_even(q: Query, low: str) -> bool:
 def _buy(q: Query, low: str) -> bool:
     if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
-    if _advice(q, low) and not q.budget and not re.search(r"\b(?:buy|purchas)\w*", low):
-        return False  # "is a P40 any good for training? cheap on ebay": the judgement first
+    if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*", low):
+        return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
     if len({g.ids for g in q.gpus if g.ids}) >= 2:  # "they cost about the same used"
@@ -512,8 +512,8 @@ _CHEAP_SAID = re.compile(
 
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
-    if _advice(q, low) and not (q.budget or q.user_price_usd_per_hour or "$" in low):
-        return False  # "is a P40 any good for training? cheap 24gb": a judgement, price beside
+    if _advice(q, low) and not (q.user_price_usd_per_hour or _COST_ASKED.search(low)):
+        return False  # "is a P40 any good for training? $200 on ebay": a judgement, price beside
     if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost
         low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
     # "a 10kW rack budget", "power budget": watts, not money
@@ -659,12 +659,14 @@ _MEMORY_ASKED = _cues(
 )
 
 
-_LINK_WORDS = _cues(r"\bnvlink\w*", r"\bnv-link\b", r"\bnvswitch\b", r"\bsli\b")
+_LINK_WORDS = _cues(r"\bnvlink\w*", r"\bnv-link\b", r"\bnvswitch\b", r"\bsli\b", r"\bp2p\b",
+                    r"\bpeer[- ]to[- ]peer\b")
 _LINK_ASKED = _cues(
     r"\b(?:need|needs|needed|require[ds]?|worth|matters?|necessary|important|help|helps)\b",
     r"\b(?:speed\w* (?:it |things |generation |training )?up|faster|quicker|boost\w*|improve\w*)\b",
     r"\bpcie\b.{0,30}\b(?:fine|enough|ok|okay|sufficient|good enough|bottleneck)\b",
     r"\bwithout (?:an? )?nvlink\b",
+    r"\bwork\w* (?:ok|okay|fine|well|at all)\b|\bpointless\b|\buseless\b",
     r"\bdifference\b",
 )
 

@@ -350,7 +350,7 @@ def _subject_and_other(query: Query) -> tuple[str, str] | None:
         if after:
             subject = min(after)[1]
             return subject, next(g for g in ids if g != subject)
-    than = low.find(" than ")
+    than = max(low.find(" than "), low.find(" over "))
     if than > 0:
         before = [g for g in ids if 0 <= spots.get(g, -1) < than]
         after = [g for g in ids if spots.get(g, -1) > than]
@@ -371,6 +371,10 @@ def _job_model(query: Query) -> ModelRef:
         ref = FAMILIES[hint].reference_model
         return ModelRef(ref, (ref,), hint)
     return REFERENCE_MODEL
+
+
+_WORTH = re.compile(r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
+                    r"compared to)\b")
 
 
 def faster_than(query: Query, box: ToolBox) -> Draft | None:
@@ -405,18 +409,26 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     figures = (f"{c.ratio_figure(speed_a, unit)} on the {a['gpu_name']} against "
                f"{c.ratio_figure(speed_b, unit)} "
                f"on the {b['gpu_name']}, {label} of {a['model_name']} ({c.settings(a)})")
-    if ratio >= 1.1:
-        head = f"**Yes: about {c.num(ratio)}x as fast: {figures}.**"
-    elif ratio > 1 / 1.1:
-        head = f"**No, not noticeably: about the same speed, {figures}.**"
-    else:
-        head = f"**No: the {b['gpu_name']} is faster for this job: {figures}.**"
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
+    decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
+               f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
+    if _WORTH.search(query.text.lower()):  # "is a 4090 worth it over a 3090 for chat?"
+        if ratio >= 1.3:
+            head = f"**Yes, for speed: about {c.num(ratio)}x as fast: {figures}{decides}.**"
+        elif ratio >= 1.1:
+            head = f"**Only a little faster: about {c.num(ratio)}x, {figures}{decides}.**"
+        else:
+            head = f"**Not for speed: about the same, {figures}{decides}.**"
+    elif ratio >= 1.1:
+        head = f"**Yes: about {c.num(ratio)}x as fast: {figures}{decides}.**"
+    elif ratio > 1 / 1.1:
+        head = f"**No, not noticeably: about the same speed, {figures}{decides}.**"
+    else:
+        head = f"**No: the {b['gpu_name']} is faster for this job: {figures}{decides}.**"
     if one_stream:
         bw_a, bw_b = a["gpu_bandwidth_gbs"], b["gpu_bandwidth_gbs"]
-        why = (f"Memory bandwidth decides it: {c.num(bw_a, 'GB/s')} on the {a['gpu_name']} "
-               f"against {c.num(bw_b, 'GB/s')} on the {b['gpu_name']} ({c.num(bw_a / bw_b)}x). "
-               "Generating tokens one at a time reads every weight once per token, so the "
+        why = (f"The {a['gpu_name']} has {c.num(bw_a / bw_b)}x the memory bandwidth of the "
+               f"{b['gpu_name']}. Generating tokens one at a time reads every weight once per token, so the "
                "card that streams memory faster generates faster, whatever its compute or its "
                "age; more memory only decides what fits.")  # fmt: skip
     else:
@@ -1754,6 +1766,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"flat|drop\w*)\b",
         r"^(?=.*\b(?:why|how)\b).*\b(?:more|concurrent) (?:users|requests)\b.{0,80}"
         r"\bthroughput\b.{0,80}\b(?:barely|hardly|doesn'?t|does not|same|flat)\b",
+        # "one request gets 35 tok/s, 32 in parallel get 800: why does batching scale like that"
+        r"\bwhy\b.{0,40}\bbatch\w*\b.{0,30}\bscal\w*",
+        r"\b(?:parallel|concurrent|batched) (?:requests|users|streams)\b.{0,60}\b\d+ ?"
+        r"(?:tok(?:ens)?/s|t/s)\b.{0,80}\bwhy\b",
     ), batching),
     Principle("prefill_decode", "explain", _cues(
         r"^(?=.*\b(?:why|how come|lopsided)\b).*\b(?:prompts?|prefill|pp)\b.{0,120}"
@@ -1796,6 +1812,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bthan\b",
         r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+(?:over\s+)?to\b.{0,80}\b(?:faster|"
         r"quicker|speed\w* up|more (?:tok(?:ens)?/s|t/s|tokens|throughput))\b",
+        r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|compared to)\b"
+        r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?|sd\w*"
+        r"|diffusion|whisper)\b",
     ), faster_than, lambda q: len(_gpus_named(q)) >= 2),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",

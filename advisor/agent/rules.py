@@ -214,7 +214,13 @@ def _aspects(query: Query) -> list[list[str]]:
     job = JOB_WORDS.get(query.workload or "")
     if job and query.models:
         aspects.append(job)
+    if query.intent == "link":  # "does tp=2 work on 2x 4090s": a passage about the link
+        aspects.append(LINK_WORDS)
     return aspects
+
+
+LINK_WORDS = ["NVLink", "PCIe", "P2P", "peer-to-peer", "interconnect", "tensor parallel",
+              "multi-GPU", "NVSwitch", "bridge"]  # fmt: skip
 
 
 JOB_WORDS = {
