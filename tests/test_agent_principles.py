@@ -585,3 +585,26 @@ def test_the_software_stack_leads_when_the_question_worries_about_it(rules_advis
     answer = rules_advisor.ask("mi250 vs a100 80gb for pytorch training, is rocm support a "
                                "problem?")
     assert "ROCm" in answer.text[:400], answer.text[:400]
+
+
+def test_the_card_put_forward_does_the_job_when_it_holds_it(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("could one rtx 4000 ada handle our bert-base inference or do we "
+                               "need an a100?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**Yes: the NVIDIA RTX 4000 Ada Generation does the job"), head
+    assert "usable" in head and "A100" in head
+    _grounded(answer)
+
+
+def test_the_card_put_forward_that_cannot_hold_the_job_is_a_no(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("would a 3060 12gb do for llama 3 70b in fp16, or do i need an "
+                               "h100?")
+    assert answer.text.startswith("**No: "), answer.text[:200]
+    assert "GeForce RTX 3060" in answer.text.split("\n")[0]
+
+
+def test_another_edition_of_the_card_named_is_the_other_side(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("rtx pro 6000 max-q vs the 600w workstation edition: is the max-q "
+                               "much slower for llm chat?")
+    assert "600 W" in answer.text and "300 W" in answer.text, answer.text[:500]
+    _grounded(answer)

@@ -444,6 +444,68 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     return _draft([head, why], model)
 
 
+# ---------------------------------------------------------------- would the smaller card do?
+
+# "would an l4 do the job", "can a 4090 handle it", "is one a10 enough": the card put forward
+_WOULD_DO = re.compile(r"\b(?:would|will|could|can|does|is|are)\s+(?:an?\s|the\s|one\s|a single\s"
+                       r"|just\s|our\s|my\s)?(\S+)")
+_NEED_THE = re.compile(r"\b(?:need|require)\s+(?:an?\s|the\s|a whole\s|a full\s)?(\S+)")
+
+
+def enough(query: Query, box: ToolBox) -> Draft | None:
+    """ "Would an L4 do the job or do we really need the A100?": the job computed on both, and
+    yes when the card put forward holds it, with what each takes and costs."""
+    ids = _gpus_named(query)
+    if len(ids) < 2:
+        return None
+    low = query.text.lower()
+    spots = {gpu_choices(r)[0]: low.find(r.text.lower()) for r in query.gpus if gpu_choices(r)}
+    needed = _NEED_THE.search(low)
+    put = next((g for m in _WOULD_DO.finditer(low) for g in ids if spots.get(g) == m.start(1)),
+               None)  # fmt: skip
+    if put is None and needed:
+        put = next((g for g in ids if spots.get(g) != needed.start(1)), None)
+    if put is None:
+        return None
+    other = next(g for g in ids if g != put)
+    model = _job_model(query)
+    asked = replace(query, workload=query.workload or "inference")
+    runs = [box.call("estimate", estimate_args(asked, g, None, model)) for g in (put, other)]
+    if any("error" in e for e in runs):
+        return None
+    a, b = runs
+    if not a["fits"]:
+        return _draft([f"**No: {a['model_name']} does not fit on the {a['gpu_name']}** "
+                       f"({c.settings(a)}).", c.memory_line(a)], model)  # fmt: skip
+    metrics = c.metrics_of(a)
+    if not metrics:
+        return None
+    label, band, unit = metrics[0]
+    theirs = c.metrics_of(b)[0][1]["typical"] if b["fits"] and c.metrics_of(b) else None
+    pace = f"{label} about {c.num(band['typical'], unit)}"
+    if theirs:
+        pace += f" against {c.num(theirs, unit)} on the {b['gpu_name']}"
+    weights = a["breakdown_gb"].get("weights")
+    room = (f"it needs {c.num(a['memory_per_gpu_gb'], 'GB')} of its "
+            f"{c.num(a['usable_memory_per_gpu_gb'], 'GB')} usable"
+            + (f" (weights {c.num(weights, 'GB')})" if weights else ""))  # fmt: skip
+    head = f"**Yes: the {a['gpu_name']} does the job** ({c.settings(a)}): {room}; {pace}."
+    lines = [head]
+    hours = [(e.get("job_hours") or {}).get("typical") for e in runs]
+    if hours[0]:
+        job = f"The whole job takes about {c.duration(hours[0])} on the {a['gpu_name']}"
+        if hours[1]:
+            job += f" and {c.duration(hours[1])} on the {b['gpu_name']}"
+        lines.append(job + ".")
+    prices = [(e.get("cost") or {}).get("usd_per_hour") for e in runs]
+    if all(prices):
+        lines.append(f"Renting: {c.usd(prices[0])}/hour for the {a['gpu_name']} against "
+                     f"{c.usd(prices[1])}/hour for the {b['gpu_name']} (median prices).")  # fmt: skip
+    lines.append("The bigger card buys speed and headroom, not the ability to run the job; "
+                 "pay for it when the time matters more than the price.")  # fmt: skip
+    return _draft(lines, model)
+
+
 # ---------------------------------------------------------------- same card? only more memory?
 
 
@@ -904,7 +966,7 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
         head = (f"**{word}: decode is bound by memory bandwidth "
                 f"({c.num(sheet['bandwidth_gbs'], 'GB/s')} on the {sheet['name']}), which a power "
                 f"cap{capped} does not lower.**")  # fmt: skip
-        if cap and board:  # the cap as a share of the board power: the most compute can lose
+        if cap and board and cap < 0.98 * board:  # the cap as a share of the board power
             head = head[:-2] + (f" The cap is {c.num(cap / board)}x the {c.num(board, 'W')} "
                                 "board power.**")  # fmt: skip
         lines = [head, f"Computed at the {c.num(board, 'W')} board power, {e['model_name']} "
@@ -1804,6 +1866,15 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\b(?:cuda |shader )?core counts?\b",
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\bby (?:cuda |shader )?cores?\b",
     ), core_counts),
+    Principle("enough", "compare", _cues(
+        # "would an l4 do the job or do we really need the a100?", "can a 4090 handle it, or
+        # do we need an h100"
+        r"\b(?:would|will|could|can|does|is)\s(?:an?\s|the\s|one\s|a single\s|just\s)?\S+\s"
+        r"(?:\S+\s){0,3}?(?:do|handle|cut it|be enough|suffice|be fine|manage|work)\b.{0,80}"
+        r"\b(?:or|instead of|rather than)\b",
+        r"\bdo (?:we|i|you) (?:really |actually |even )?need (?:an? |the )?\S+.{0,40}\b(?:or|"
+        r"would|could|can|will)\b.{0,40}\b(?:do|enough|suffice|handle|fine)\b",
+    ), enough, lambda q: len(_gpus_named(q)) >= 2),
     Principle("faster_than", "compare", _cues(
         # "will a 4060 ti give me more tok/s than my 3060?", "does the h200 generate faster
         # than the h100?", "will moving to L4 make generation noticeably faster?"

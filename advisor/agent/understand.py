@@ -1374,8 +1374,19 @@ def _sane(q: Query) -> Query:
 
 
 def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[GpuRef, ...]:
-    """ "h100 pcie or sxm": the second is the same GPU in the other form factor."""
+    """ "h100 pcie or sxm": the second is the same GPU in the other form factor; "the rtx pro
+    6000 max-q ... as fast as the 600w workstation edition": the same GPU, another edition."""
     m = re.search(r"\b(?:or|vs\.?|versus|and)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b(?!\s+\d)", low)
+    edition = re.search(r"\b(?:than|as|or|vs\.?|versus|and|to) (?:the |a |an )?(?:\d{3} ?w )?"
+                        r"(workstation|server|max-?q|desktop)(?: edition| version| one| card)\b",
+                        low)  # fmt: skip
+    if edition and len(gpus) == 1 and gpus[0].ids and not m:
+        bare = re.sub(r"\b(?:max-?q|workstation|server|desktop|edition)\b|\(.*?\)", " ",
+                      gpus[0].text.lower())  # fmt: skip
+        other = linker.find_gpus(f"{bare} {edition.group(1)} edition")
+        if other and other[0].ids and other[0].ids[0] not in gpus[0].ids:
+            return (*gpus, replace(other[0], ids=other[0].ids[:1]))
+        return gpus
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
     other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}")
