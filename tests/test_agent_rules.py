@@ -231,3 +231,13 @@ def test_a_million_tokens_at_the_users_price_and_speed(rules_advisor: Any) -> No
     answer = rules_advisor.ask("4 a10g at $1.00/hr each, 4,000 tok/s total, cost per 1M tokens?")
     assert answer.text.startswith("**About $0.278 per million tokens**")
     assert answer.grounding_rate == 1.0
+
+
+def test_each_card_at_its_own_price_with_the_users_speed_ratio(rules_advisor: Any) -> None:
+    # the ratio and the prices are the user's: 60 hours on the L40S, 20 on the H200 at 3x
+    answer = rules_advisor.ask("an l40s costs us $1.00/h and an h200 $3.60/h; say the h200 is 3x "
+                               "faster, which is cheaper for a 60 l40s-hour job?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**The NVIDIA L40S: $60"), head
+    assert "$72" in head
+    assert answer.grounding_rate == 1.0

@@ -822,6 +822,9 @@ def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
     """Several GPUs, each at the user's own hourly price: the job computed on each, and which
     one does a unit of work for less (the speed ratio against the price ratio)."""
     prices = dict(query.gpu_prices)
+    said = query.speedup_said
+    if said and said[0] in prices and len(prices) == 2:
+        return _priced_at_said_speed(query, box, prices, said)
     model = query.models[0] if query.models and query.models[0].ids else None
     hint = model.family or "llm" if model else _family_of_job(query)
     workload = query.workload or "inference"
@@ -869,6 +872,36 @@ def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
         if each:
             lines.append("Per million tokens at your prices: " + "; ".join(each) + ".")
     lines.append("Prices are yours, used as given, per GPU-hour; speeds are computed.")
+    return Draft("\n\n".join(lines))
+
+
+def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
+                          said: tuple[str, float]) -> Draft:  # fmt: skip
+    """ "A100 at $1.29/hr vs H100 at $2.99/hr, if the H100 is 2.5x faster, which is cheaper
+    for a 100 A100-hour job?": the user's own ratio and prices, the job on each."""
+    fast, ratio = said
+    slow = next(g for g in prices if g != fast)
+    names = {g: box.call("gpu_specs", {"gpu": g}).get("name", g) for g in prices}
+    hours = query.hours or 1.0  # no job size: an hour of the slower card's work
+    costs = {
+        slow: box.call("rental_cost", {"usd_per_gpu_hour": prices[slow], "hours": hours}),
+        fast: box.call("rental_cost", {"usd_per_gpu_hour": prices[fast],
+                                       "hours": hours / ratio}),
+    }  # fmt: skip
+    if any("error" in r for r in costs.values()):
+        return Draft(next(r["error"] for r in costs.values() if "error" in r))
+    total = {g: r["usd"] for g, r in costs.items()}
+    pick = min(total, key=lambda g: total[g])
+    job = "the job" if query.hours else f"an hour of the {names[slow]}'s work"
+    head = (f"**The {names[pick]}: {c.usd(total[pick])} for {job} against "
+            f"{c.usd(total[next(g for g in total if g != pick)])}** at your prices and your "
+            f"{ratio:g}x.")  # fmt: skip
+    lines = [head,
+             f"{c.num(hours)} hour{'' if hours == 1 else 's'} on the {names[slow]} at "
+             f"{c.usd(prices[slow])}/hour; the "
+             f"{names[fast]}, {ratio:g}x as fast, does it in {c.num(hours / ratio)} hours at "
+             f"{c.usd(prices[fast])}/hour.",
+             "Prices and the speed ratio are yours, used as given."]  # fmt: skip
     return Draft("\n\n".join(lines))
 
 

@@ -503,6 +503,9 @@ _PRICE_LEVEL_SAID = re.compile(
     r"much |more or less )?(?:similar|the same|comparable|equal)\b"
     r"|\b(?:is|are|'s) (?:a bit |way |much |slightly |a lot )?cheaper (?:here|where i am|for me|"
     r"locally|over here|in my country|right now)\b"
+    # "is the 4080s worth the extra $200", "the difference of price is 1.000 dolares"
+    r"|\bworth (?:the |paying (?:the )?)?(?:extra|additional) \$?\d[\d,.]*\b"
+    r"|\b(?:difference (?:of|in) price|price difference|price gap)\b"
 )
 _CHEAP_SAID = re.compile(
     r"\b(?:the|a|this|that|my|our|these|those)\s+cheap(?:o|ish)?\b(?!\s+(?:way|option|one)s?\b)"

@@ -84,6 +84,8 @@ class Query:
     user_price_usd_per_hour: float | None = None  # a price the user gives: used as given
     # each named GPU's own hourly price, when the message gives one per card: (gpu id, usd)
     gpu_prices: tuple[tuple[str, float], ...] = ()
+    # a speed ratio the user states for one named GPU over another: (gpu id, ratio)
+    speedup_said: tuple[str, float] | None = None
     price_per_node: bool = False  # that price is for the whole node or server, not per GPU
     monthly_usd: float | None = None  # an amount per month the user gives (spend or budget)
     purchase_usd: float | None = None  # a price to buy that the user gives ("it costs $1,800")

@@ -537,6 +537,11 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
+    users = users or re.search(
+        rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s[a-z]+s\s(?:at|in)\s(?:the\s)?same\stime\b"
+        r"|\b(\d[\d,]*)\s[a-z]+s\s(?:simultaneously|concurrently|at once)\b",
+        low,
+    )  # "20 doctors in the same time", "50 analysts at once"
     said = next(g for g in users.groups() if g) if users else None
     concurrency = int(_count(said.replace(",", ""))) if said else None
     if concurrency is None and re.search(
@@ -571,7 +576,7 @@ USED_ADJECTIVE = (
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
-    r"(?:gpu[- ])?"  # "x3 days": a multiplier of days
+    r"(?:gpu[- ]|[a-z]{1,3}\d{2,4}[a-z]?[- ])?"  # "1,000 gpu hours", "a 100 a100-hour job"
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
     r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
@@ -742,6 +747,9 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
         out.append((value, per, start))
+    for m in re.finditer(rf"\b{_WORD_NUM}\s(grand)\b", low):  # "under two grand"
+        if not m.group(1)[0].isdigit():
+            out.append((_count(m.group(1)) * 1000, "total", m.start()))
     # "1.79 per gpu per hour", "0.35/h" with no currency sign
     for m in re.finditer(
         rf"(?<![\w$.,]){_NUM}\s?(?:/|per|an|a|por)\s?(?:gpu[- ]?)?(?:(?:per|/|an|a)\s?)?"
@@ -764,6 +772,18 @@ _BARE_CAP = re.compile(
     r" at most)\s?(\d{3,5})\b(?!\s?(?:w\b|watts?|gb|g\b|mb|tokens?|ms|s\b|hours?|h\b|k\b|x\b|%|px"
     r"|steps?|images?|\.))"
 )
+
+
+def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | None:
+    """ "if the h100 is 2.5x faster": the ratio the user gives, for the GPU named before it."""
+    m = re.search(r"\b(?:is|are|runs?|being)\s(?:about\s|roughly\s|~)?(\d+(?:\.\d+)?)\s?x\s"
+                  r"(?:faster|quicker|as fast|the speed)\b", low)  # fmt: skip
+    if not m:
+        return None
+    before = sorted((low.rfind(g.text.lower(), 0, m.start()), g.ids[0]) for g in gpus if g.ids)
+    before = [b for b in before if b[0] >= 0]
+    ratio = float(m.group(1))
+    return (before[-1][1], ratio) if before and 1 < ratio <= 100 else None
 
 
 def _gpu_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
@@ -1117,6 +1137,10 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         return None
     if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):
         return "finetune"  # "train llama on my data" is a fine-tune
+    if family in ("vision", "transformer") and name == "train" and re.search(
+        r"--model_name_or_path\b|\bfrom_pretrained\b|\bpre-?trained (?:checkpoint|weights)\b", low
+    ):
+        return "finetune-full"  # "run_glue.py --model_name_or_path roberta-large --do_train"
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
         return "finetune-full" if name != "train" and "train" not in low.split() else "train"
     if name in ("finetune-full", "train") and re.search(r"\bfrom scratch\b|\bpre-?train", low):
@@ -1319,6 +1343,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         use_hours_per_day=_use_rate(low),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low),
+        speedup_said=_speedup_said(gpus, low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
         and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)|\bper hour \(gpu\)", low),

@@ -41,6 +41,8 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"\btrain(?:ing|ed|s)?\b", r"\bepochs?\b",
             # launchers and switches of a training run: "torchrun ... train_gpt2.py", "--do_train"
             r"\btorchrun\b", r"\btrain_\w+\.py\b", r"--do_train\b",
+            # "global batch 256 ... or do I need gradient accumulation": a training run
+            r"\bgrad(?:ient)?[ _-]?accum\w*", r"\bglobal batch\b",
         )),
         # "fine-tuned" names a model already made ("our fine-tuned BERT", "a model we
         # fine-tuned last quarter"), not the job asked

@@ -96,7 +96,8 @@ SCORED = (
 )
 
 
-_FIELD_SYNONYMS = {"gpu_link": "interconnect_gbs", "gpu_link_gbs": "interconnect_gbs"}
+_FIELD_SYNONYMS = {"gpu_link": "interconnect_gbs", "gpu_link_gbs": "interconnect_gbs",
+                   "interconnect": "interconnect_gbs"}
 
 
 @dataclass
