@@ -354,7 +354,9 @@ def _diffusion_memory_params(catalog: Catalog) -> tuple[Param, ...]:
 def _speech_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
     engine = speech.ENGINES[request.engine or "faster-whisper"]
     if case.kind == "memory":
-        return sum(speech.memory(model, engine, precision, request.batch).values())
+        beam = request.beam_size or 5
+        half = request.mixed_precision is False
+        return sum(speech.memory(model, engine, precision, request.batch, beam, half).values())
     seconds = speech.window_seconds(
         model, gpu, engine, precision, request.batch, request.beam_size or 5
     )

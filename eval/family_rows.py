@@ -346,7 +346,10 @@ def _speech_fields(row: dict[str, str], note: str) -> dict[str, Any]:
         raise Unmapped(f"engine {engine} not modelled for speech")
     beam = re.search(r"beam(?:[ _]size)? \[?(\d+)", note)
     # transformers' pipeline and openai-whisper's transcribe() decode greedily unless told
-    return {"engine": engine, "beam_size": int(beam.group(1)) if beam else 1}
+    fields: dict[str, Any] = {"engine": engine, "beam_size": int(beam.group(1)) if beam else 1}
+    if "fp16 weights" in note:  # openai-whisper cast with model.half() (Request.mixed_precision)
+        fields["mixed_precision"] = False
+    return fields
 
 
 def _audio_seconds(note: str) -> float:
