@@ -266,13 +266,17 @@ def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
         *(
             Param(nets, ("FRAMEWORK", fw), 0.3, 3.0, framework_is(fw), 1.0)
             for fw in nets.FRAMEWORK
-            if fw != "pytorch"  # the reference
+            # the reference, and PyTorch in channels_last (NCHW_HALF_TRAFFIC is its difference)
+            if fw not in ("pytorch", "pytorch-channels-last")
         ),
         *(
             Param(nets, ("LAYER_LAUNCH_S", fw), 1e-7, 1e-2, framework_is(fw),
                   ("LAYER_LAUNCH_S", "tensorflow" if fw == "pytorch" else "pytorch"))
             for fw in nets.LAYER_LAUNCH_S
         ),
+        Param(nets, ("NCHW_HALF_TRAFFIC",), 0.3, 5.0,
+              lambda c: c.family == "vision" and _precision(c) in ("fp16", "bf16")
+              and c.request.engine != "tensorrt", 1.0),
         Param(nets, ("INFERENCE_MEMORY_SHARE",), 0.02, 1.0,
               lambda c: c.request.workload == "inference", 1 / 3),
         Param(nets, ("SCORE_TRAFFIC",), 0.2, 20.0, lambda c: c.family == "transformer", 1.0),
@@ -354,7 +358,9 @@ def _diffusion_memory_params(catalog: Catalog) -> tuple[Param, ...]:
 def _speech_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
     engine = speech.ENGINES[request.engine or "faster-whisper"]
     if case.kind == "memory":
-        return sum(speech.memory(model, engine, precision, request.batch).values())
+        beam = request.beam_size or 5
+        half = request.mixed_precision is False
+        return sum(speech.memory(model, engine, precision, request.batch, beam, half).values())
     seconds = speech.window_seconds(
         model, gpu, engine, precision, request.batch, request.beam_size or 5
     )

@@ -280,6 +280,8 @@ def _family_fields(family: str, row: dict[str, str], note: str) -> dict[str, Any
     if family in ("vision", "transformer"):
         if engine in ("tensorflow", "tensorflow-xla"):
             fields["framework"] = engine
+        elif engine == "pytorch" and _channels_last(row):
+            fields["framework"] = "pytorch-channels-last"
         elif engine == "tensorrt":
             fields["engine"] = "tensorrt"
         elif engine != "pytorch":
@@ -304,6 +306,21 @@ def _family_fields(family: str, row: dict[str, str], note: str) -> dict[str, Any
         fields["offline"] = True
     fields["batch"] = int(batch)
     return fields
+
+
+# DLE PyTorch ConvNets run AMP in channels_last: `memory_format: nhwc` for every platform's AMP
+# config of these models (github:NVIDIA/DeepLearningExamples
+# PyTorch/Classification/ConvNets/configs.yml@097c7ff917b7c56246590b1246a8f5bd8957c534); their
+# TF32/FP32 configs and Lambda's runs of the same code (no --memory-format) stay NCHW
+CHANNELS_LAST_DLE = ("resnet50v1.5", "resnext101-32x4d")
+
+
+def _channels_last(row: dict[str, str]) -> bool:
+    return (
+        row["precision"] in ("amp-fp16", "fp16")
+        and "PyTorch/Classification/ConvNets/" in row["source"]
+        and any(f"ConvNets/{m}/" in row["source"] for m in CHANNELS_LAST_DLE)
+    )
 
 
 def _diffusion_fields(row: dict[str, str], note: str, precision: str) -> dict[str, Any]:
@@ -346,7 +363,10 @@ def _speech_fields(row: dict[str, str], note: str) -> dict[str, Any]:
         raise Unmapped(f"engine {engine} not modelled for speech")
     beam = re.search(r"beam(?:[ _]size)? \[?(\d+)", note)
     # transformers' pipeline and openai-whisper's transcribe() decode greedily unless told
-    return {"engine": engine, "beam_size": int(beam.group(1)) if beam else 1}
+    fields: dict[str, Any] = {"engine": engine, "beam_size": int(beam.group(1)) if beam else 1}
+    if "fp16 weights" in note:  # openai-whisper cast with model.half() (Request.mixed_precision)
+        fields["mixed_precision"] = False
+    return fields
 
 
 def _audio_seconds(note: str) -> float:

@@ -63,9 +63,23 @@ def test_diffusion_peak_is_the_larger_phase_not_their_sum(catalog):
          engine="faster-whisper", precision="fp16"), "memory_per_gpu_gb", 4525 / 1024, 0.15),
         ("W0573-faster-whisper-int8-vram", Request("whisper-large-v2", "rtx-3070-ti",
          engine="faster-whisper", precision="int8"), "memory_per_gpu_gb", 2926 / 1024, 0.15),
-        # HF blog simple_sdxl_optimizations: SDXL fp16, 4 images, model CPU offload: 20.21 GB
+        # HF blog simple_sdxl_optimizations: SDXL fp16, 4 images, model CPU offload: 20.21 GiB
+        # (its notebook prints max_memory_allocated / 1024**3)
         ("W0527-sdxl-model-offload-memory", Request("sdxl", "a100-sxm4-40gb", precision="fp16",
-         batch=4, offload="model"), "memory_per_gpu_gb", 20.21, 0.15),
+         batch=4, offload="model"), "memory_per_gpu_gb", 20.21 * GIB_IN_GB, 0.15),
+        # faster-whisper README (2023), V100S, large-v2, openai/whisper beam 5: 11325 MB peak:
+        # load_model()'s fp32 weights, the fp16 checkpoint it mapped to the GPU, five beams'
+        # cross-attention caches
+        ("W0577-openai-whisper-v100s-vram", Request("whisper-large-v2", "v100s-pcie-32gb",
+         engine="openai-whisper", precision="fp16", beam_size=5), "memory_per_gpu_gb",
+         11325 / 1024, 0.15),
+        # openai/whisper README 'Required VRAM': ~10 GB for large, ~5 GB for medium (greedy)
+        ("W0603-openai-whisper-large-readme", Request("whisper-large-v2", "a100-sxm4-80gb",
+         engine="openai-whisper", precision="fp16", beam_size=1), "memory_per_gpu_gb", 10.0,
+         0.15),
+        ("W0602-openai-whisper-medium-readme", Request("whisper-medium", "a100-sxm4-80gb",
+         engine="openai-whisper", precision="fp16", beam_size=1), "memory_per_gpu_gb", 5.0,
+         0.15),
         # diffusers torch2.0.md, A100 batch 1: SD 1.5 21.66 it/s, SDXL 8.64 it/s. The table's
         # SD 1.5 A100 rows run 1.3-1.5x below the model at every batch (W0441, W0444, W0447)
         # while its RTX 4090 runs SD 1.5 at batch 1 at 40.5 it/s (W0468): one fixed time per
@@ -94,9 +108,45 @@ def test_diffusion_peak_is_the_larger_phase_not_their_sum(catalog):
 def test_published_figures(catalog, case_id, request_, field, value, tolerance):
     result = getattr(estimate(request_, catalog), field)
     figure = result["typical"] if isinstance(result, dict) else result
-    if field == "memory_per_gpu_gb" and "whisper" in case_id:
+    if case_id.endswith("-vram"):
         value *= GIB_IN_GB  # the README's MB are MiB
     assert figure == pytest.approx(value, rel=tolerance)
+
+
+def test_openai_whisper_cast_to_fp16_holds_half_the_weights_and_no_load_copy(catalog):
+    base = Request("whisper-large-v2", "rtx-3070-ti", engine="openai-whisper", precision="fp16")
+    default = estimate(base, catalog)
+    half = estimate(replace(base, mixed_precision=False), catalog)
+    assert "load_copy" in default.breakdown_gb and "load_copy" not in half.breakdown_gb
+    assert half.breakdown_gb["weights"] == pytest.approx(default.breakdown_gb["weights"] / 2)
+    assert not default.fits  # 6 bytes per parameter at load: more than the 8 GB card
+    # faster-whisper README (2024), RTX 3070 Ti: openai/whisper at 4708 MB, so cast to fp16
+    assert half.memory_per_gpu_gb == pytest.approx(4708 / 1024 * GIB_IN_GB, rel=0.15)
+
+
+def test_openai_whisper_beams_each_hold_a_cross_attention_cache(catalog):
+    one, five = (
+        estimate(Request("whisper-large-v2", "t4", engine=e, precision="fp16", beam_size=b),
+                 catalog).breakdown_gb["kv_cache"]
+        for e, b in (("openai-whisper", 1), ("openai-whisper", 5))
+    )  # fmt: skip
+    assert five > 4 * one
+    shared = estimate(
+        Request("whisper-large-v2", "t4", engine="faster-whisper", precision="fp16", beam_size=5),
+        catalog,
+    ).breakdown_gb["kv_cache"]
+    assert shared == pytest.approx(one)
+
+
+def test_channels_last_speeds_16_bit_cnns_only(catalog):
+    base = Request("resnet-50", "a100-sxm4-80gb", workload="train", precision="fp16", batch=256)
+    nchw = estimate(base, catalog).train_samples_per_s["typical"]
+    nhwc = estimate(replace(base, framework="pytorch-channels-last"), catalog)
+    assert nhwc.train_samples_per_s["typical"] > nchw
+    tf32 = replace(base, precision="tf32")
+    assert estimate(replace(tf32, framework="pytorch-channels-last"), catalog).train_samples_per_s[
+        "typical"
+    ] == pytest.approx(estimate(tf32, catalog).train_samples_per_s["typical"])
 
 
 def test_tensorflow_xla_is_a_framework(catalog):
@@ -196,6 +246,24 @@ def test_wall_time_becomes_audio_seconds_per_second(mapped):
     assert case.request.beam_size == 5 and case.request.engine == "faster-whisper"
 
 
+def test_dle_convnets_amp_rows_run_channels_last_and_lambdas_do_not(mapped):
+    cases = mapped[0]
+    assert cases["W0002"].request.framework == "pytorch-channels-last"  # DLE AMP, nhwc config
+    assert cases["W0001"].request.framework is None  # DLE TF32: NCHW
+    assert cases["W0608"].request.framework is None  # Lambda AMP: DLE code, no --memory-format
+
+
+def test_sdxl_blog_rows_run_its_notebooks_25_steps(mapped):
+    assert mapped[0]["W0523"].request.steps == 25
+    assert mapped[0]["W0525"].value == pytest.approx(21.73 * GIB_IN_GB)
+
+
+def test_openai_whisper_on_8_gb_is_mapped_as_fp16_weights(mapped):
+    assert mapped[0]["W0563"].request.mixed_precision is False
+    assert mapped[0]["W0577"].request.mixed_precision is None
+    assert mapped[0]["W0577"].request.beam_size == 5
+
+
 def test_gib_rows_are_converted_to_gb(mapped):
     case = mapped[0]["W0573"]
     assert case.value == pytest.approx(2.857 * GIB_IN_GB)
@@ -222,6 +290,8 @@ def test_an_unnamed_variant_is_the_geometric_mean_of_its_variants(mapped, catalo
         "diffusion: model sdxl-lcm-lora not in the catalog",
         "speech: MLPerf Whisper counts utterances, not seconds of audio",
         "speech: engine jax not modelled for speech",
+        # the diffusers ToMe table's 'Vanilla' column (W0480-W0487): PyTorch 1.13, no xFormers
+        "diffusion: attention without SDPA/xFormers (pre-PyTorch 2 pipelines) not modelled",
     ],
 )
 def test_unmapped_rows_are_counted_with_their_reason(mapped, reason):

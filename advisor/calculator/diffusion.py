@@ -32,39 +32,42 @@ from advisor.specs import GPU, DiffusionModel
 # share of dense 16-bit TFLOPS a denoiser's matmuls and convolutions reach, by kind of denoiser:
 # a UNet's many small convolutions and norms reach less than a transformer's large matmuls
 STEP_EFFICIENCY = {
-    # SD 1.5/2.1/XL rows: diffusers tables W0441-W0496, HF blog W0509-W0528, MLPerf W0742-W0762
-    "unet": 0.503,
+    # SD 1.5/2.1/XL rows: diffusers tables W0441-W0496 (the ToMe table's 'Vanilla' rows
+    # W0480-W0487 ran without SDPA or xFormers: not mapped), HF blog W0509-W0528 (the SDXL
+    # optimisation blog's rows at its notebook's 25 steps), MLPerf W0742-W0762
+    "unet": 0.432,
     # FLUX.1-dev inference rows W0497-W0503 (SD3 and FLUX H100 rows name no variant); the LoRA
     # training row W0560 (a ~20 min wall time with saving and validation) is scored, not fitted
-    "mmdit": 0.573,
+    "mmdit": 0.581,
 }
-ACTIVATION_TRAFFIC = 1.56  # times each element a step writes crosses memory at full bandwidth
-STEP_OVERHEAD_S = 0.0196  # fixed time per denoising step in eager PyTorch (launches, scheduler)
-COMPILED = 0.624  # torch.compile fuses element-wise ops and captures the step: traffic and
+ACTIVATION_TRAFFIC = 1.19  # times each element a step writes crosses memory at full bandwidth
+STEP_OVERHEAD_S = 0.0195  # fixed time per denoising step in eager PyTorch (launches, scheduler)
+COMPILED = 0.539  # torch.compile fuses element-wise ops and captures the step: traffic and
 # overhead fall to this share. TensorRT fuses the graph the same way and runs fp8/int8 UNets on
 # the 8-bit tensor cores (_rate), which is all the MLPerf SDXL rows W0742-W0762 need: with the
 # 8-bit rate no TensorRT factor of its own remains (it refitted to 0.89-1.0)
 # GeForce cards list their FP16 rate with FP32 accumulation (half their FP16-accumulate rate);
 # FP16 matmuls may accumulate in FP16 at up to twice that (bf16 always accumulates in FP32).
 # Professional cards (RTX A5000, RTX 6000 Ada) are listed at their full rate: no bonus (the
-# A5000 rows W0488-W0496 ran 30-70% slower than predicted with it). Fitted: 1.76 of the 2x.
-GEFORCE_FP16 = 1.76
-LOW_POWER = 0.642  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
+# A5000 rows W0488-W0496 ran 30-70% slower than predicted with it). Fitted: 1.92 of the 2x.
+GEFORCE_FP16 = 1.92
+LOW_POWER = 0.720  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
 # Peak memory besides the weights: activations of one denoiser branch at 1024 px, and the VAE
 # decode of one 1024 px image (the two phases never overlap: the peak is the larger). Fitted by
 # eval/calibration_families.py to the diffusion inference memory rows.
 # DENOISER_ACT is fitted only to rows that denoise several image-branches at once (W0525-W0529,
 # SD3 W0532-W0534): at batch 1 without guidance the VAE decode is the peak whatever its value
-DENOISER_ACT_GB_1024 = 1.94  # SDXL A100 batch 4 rows W0525-W0529, SD3 and FLUX rows W0532-W0554
-VAE_DECODE_GB_1024 = 3.88
+DENOISER_ACT_GB_1024 = 2.06  # SDXL A100 batch 4 rows W0525-W0529, SD3 and FLUX rows W0532-W0554
+VAE_DECODE_GB_1024 = 4.11  # same rows (the SDXL blog's in GiB: max_memory_allocated / 1024**3)
 # Training with gradient checkpointing: activations kept per 1024 px image. Not fitted (two FLUX
 # LoRA memory rows: W0556 QLoRA with precomputed embeddings, W0559 fp8 LoRA).
 TRAIN_ACT_GB_1024 = 1.0
 RUNTIME_GB = 1.0
 # Offloaded weights are copied from pageable host memory module by module (accelerate hooks), far
 # below a pinned PCIe copy: fitted to the SDXL A100 40GB offload rows W0526 (model) and W0528
-# (sequential) of the HF blog and FLUX nf4 model offload on an RTX 4090, W0503 (diffusers docs)
-HOST_COPY_GBS = 6.16
+# (sequential) of the HF blog (at its notebook's 25 steps: 6.16 GB/s when 50 were assumed) and
+# FLUX nf4 model offload on an RTX 4090, W0503 (diffusers docs)
+HOST_COPY_GBS = 2.50
 WRITTEN_PER_GMAC_M = 1.5  # elements written per GMAC where a model's count is not recorded
 OFFLOADS = ("none", "model", "sequential")
 LORA_WORKLOADS = ("finetune-lora", "finetune-qlora")

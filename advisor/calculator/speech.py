@@ -35,12 +35,23 @@ class SpeechEngine:
     weights_fp32: bool  # loads fp32 weights whatever the compute precision (openai-whisper)
     overhead_gb: float  # CUDA context, workspaces (besides weights and decoder caches)
     precisions: tuple[str, ...]
+    # openai-whisper's load_model() maps the fp16 checkpoint onto the GPU (torch.load with
+    # map_location=device), builds the fp32 model and moves it there while the checkpoint is still
+    # referenced: 2 bytes per parameter more at load, which PyTorch's caching allocator keeps
+    # reserved afterwards (github:openai/whisper whisper/__init__.py load_model)
+    load_copy_bytes: float = 0.0
+    # openai-whisper's beam search repeats the audio features per beam (decoding.py
+    # DecodingTask.run@0060c61, "repeat the audio & text tensors by the group size"), so each
+    # beam holds its own cross-attention cache; CTranslate2 and whisper.cpp share one per window
+    cross_cache_per_beam: bool = False
 
 
 # token_overhead_ms fitted by eval/calibration_families.py to the speed rows W0562-W0595
 # (faster-whisper README: RTX 3070 Ti and V100S, 13 min of audio, beam 5; insanely-fast-whisper
 # and whisper-jax tables: A100); overhead_gb to the memory rows W0563-W0581 (faster-whisper
-# README VRAM columns, all large-v2) with the decoder caches (kv_cache_gb) counted apart, so that
+# README VRAM columns, all large-v2; the openai-whisper one on W0563 and W0577: 0.73 GB once its
+# load-time checkpoint copy and per-beam cross caches are counted, against 1.22 without) with the
+# decoder caches (kv_cache_gb) counted apart, so that
 # the openai/whisper README's sizes tiny to large (W0599-W0604, scored, not fitted) follow from
 # the architecture; the TensorRT engine has no rows.
 ENGINES: dict[str, SpeechEngine] = {
@@ -55,7 +66,14 @@ ENGINES: dict[str, SpeechEngine] = {
             ("fp16", "int8", "fp32"),
         ),
         SpeechEngine(
-            "openai-whisper", "openai-whisper (PyTorch)", 74.5, True, 1.22, ("fp16", "fp32")
+            "openai-whisper",
+            "openai-whisper (PyTorch)",
+            74.5,
+            True,
+            0.732,
+            ("fp16", "fp32"),
+            load_copy_bytes=2.0,
+            cross_cache_per_beam=True,
         ),
         SpeechEngine(
             "transformers", "Hugging Face transformers", 79.6, False, 1.86, ("fp16", "bf16", "fp32")
@@ -101,24 +119,35 @@ def window_seconds(
     return encoder_s + TOKENS_PER_WINDOW * step
 
 
-def kv_cache_gb(model: SpeechModel, batch: int) -> float:
-    """Decoder key/value caches of `batch` windows: cross-attention over the encoder frames and
-    self-attention over the tokens a window writes."""
-    positions = model.max_source_positions + TOKENS_PER_WINDOW
+def kv_cache_gb(model: SpeechModel, batch: int, cross_copies: int = 1) -> float:
+    """Decoder key/value caches of `batch` windows: cross-attention over the encoder frames
+    (`cross_copies` of it per window: an engine that repeats it per beam) and self-attention over
+    the tokens a window writes."""
+    positions = model.max_source_positions * cross_copies + TOKENS_PER_WINDOW
     return 2 * model.decoder_layers * positions * model.d_model * KV_BYTES * batch / GB
 
 
 def memory(
-    model: SpeechModel, engine: SpeechEngine, precision: str, batch: int
+    model: SpeechModel,
+    engine: SpeechEngine,
+    precision: str,
+    batch: int,
+    beam: int = 1,
+    half_weights: bool = False,
 ) -> dict[str, float]:
     """Peak GB: the weights as the engine holds them, the decoder caches of `batch` windows and
-    the engine's fixed runtime (CUDA context, workspaces)."""
-    weight_bytes = 4.0 if engine.weights_fp32 else {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
-    return {
-        "weights": model.params * weight_bytes / GB,
-        "kv_cache": kv_cache_gb(model, batch),
-        "runtime_overhead": engine.overhead_gb,
-    }
+    the engine's fixed runtime (CUDA context, workspaces). `half_weights`: openai-whisper's model
+    cast to fp16 (model.half(), loaded on the CPU first) instead of load_model()'s fp32 weights
+    and its checkpoint copy."""
+    fp32 = engine.weights_fp32 and not half_weights
+    weight_bytes = 4.0 if fp32 else {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
+    out = {"weights": model.params * weight_bytes / GB}
+    if fp32 and engine.load_copy_bytes:
+        out["load_copy"] = model.params * engine.load_copy_bytes / GB
+    copies = beam if engine.cross_cache_per_beam else 1
+    out["kv_cache"] = kv_cache_gb(model, batch, copies)
+    out["runtime_overhead"] = engine.overhead_gb
+    return out
 
 
 def estimate(
@@ -139,7 +168,10 @@ def estimate(
     batch = request.batch
     seconds = window_seconds(model, gpu, engine, precision, batch, beam)
     rate = Band.around(WINDOW_S * batch / seconds * request.num_gpus, SPEECH_BAND)
-    mem = memory(model, engine, precision, batch)
+    half = request.mixed_precision is False and engine.weights_fp32
+    mem = memory(model, engine, precision, batch, beam, half)
+    if half:
+        notes.append("weights cast to fp16 (model.half()), not load_model()'s fp32 copy")
     notes.append(
         f"{engine.label}, {precision}, beam {beam}, {batch} window(s) of 30 s at once; "
         f"about {TOKENS_PER_WINDOW} tokens per window"
