@@ -380,6 +380,15 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("tensor core count of the a40? research cluster for climate sims", "spec",
      {"fields": ("tensor_cores",)}),
     ("qwen2.5:14b via mlx_lm on an m3 max 36gb, tokens per sec?", "speed", {"engine": "mlx"}),
+    ("found mi50s at $90 each, worth it to grab 6 of them for a 70b box?", "buy",
+     {"budget": (540.0, "total")}),
+    ("fine-tuning efficientnet-b0 on 120.000 images for 10 epochs on an a4000, how long",
+     "train_time", {"dataset_samples": 120000.0}),
+    ("we have 12 radiologists using it at the same time, which gpu for llama 3.1 70b on prem?",
+     "recommend", {"concurrency": 12}),
+    ("under three grand, best gpu for local stable diffusion?", "buy", {"budget": (3000.0, "total")}),
+    ("python run_clm.py --model_name_or_path gpt2-medium --do_train on one 3090, memory ok?", "fit",
+     {}),
 ]
 
 

@@ -408,6 +408,15 @@ def normalise(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )
+    # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
+    text = re.sub(
+        r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
+        r"samples|examples|rows|documents|docs|files|tokens|hours|horas|stunden|steps|requests|"
+        r"users|usuarios|utilisateurs)\b)",
+        lambda m: m.group(1).replace(".", ""),
+        text,
+        flags=re.IGNORECASE,
+    )
     # "$1.10 per A100-hour", "per gpu-hour": a price per hour of that GPU
     text = re.sub(r"\bper ([a-z]*\d+\w*|gpu)[- ]hours?\b", r"per hour (\1)", text, flags=re.I)
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
@@ -538,8 +547,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         low,
     )
     users = users or re.search(
-        rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s[a-z]+s\s(?:at|in)\s(?:the\s)?same\stime\b"
-        r"|\b(\d[\d,]*)\s[a-z]+s\s(?:simultaneously|concurrently|at once)\b",
+        rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s[a-z]+s\s(?:[a-z]+\s){{0,3}}?(?:at|in)\s(?:the\s)?same\s"
+        r"time\b|\b(\d[\d,]*)\s[a-z]+s\s(?:[a-z]+\s){0,3}?(?:simultaneously|concurrently|at once)\b",
         low,
     )  # "20 doctors in the same time", "50 analysts at once"
     said = next(g for g in users.groups() if g) if users else None
@@ -1257,6 +1266,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     gpus = _one_gpu_said_twice(gpus, low)
     user_price, budget = _prices_and_budget(low)
+    each = re.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
+    times = re.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
+    if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
+        budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"
     epochs = _epochs(low)
     concurrency, rps = _concurrency(low)
     samples, dataset, images = _samples(low)
