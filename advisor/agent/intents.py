@@ -232,7 +232,7 @@ _HOW_LONG = _cues(
     r"\b(?:training|wall|total) time\b",
     r"\bhow much time\b",
     r"\bhow many (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
-    r"\btime to (?:train|finish|transcribe|fine-?tune)\b",
+    r"\btime to (?:train|pre-?train|finish|transcribe|fine-?tune|process|generate|run)\b",
     r"(?<!these )(?<!those )\bdays\?",
     r"\bweeks\?",
     r"\bwall[- ]?(?:clock|time)\b",
@@ -548,6 +548,8 @@ def _speed(q: Query, low: str) -> bool:
         return False  # "which one pushes more tok/s": a choice between the named cards
     if q.models and _FIT_ASKED.search(low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
         return False  # "could it run entirely on the GPU? the VPN is painfully slow": a fit
+    if _HOW_LONG.search(low) and q.workload in (None, "inference") and q.models and q.gpus:
+        return True  # "how long to process a 1M token batch job with llama 8b on an a10"
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
 
 
