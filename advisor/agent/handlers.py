@@ -393,6 +393,8 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
 LEANER = (
     ("finetune-full", {"mixed_precision": False, "optimizer": "adamw8bit", "checkpointing": True},
      "pure bf16 weights, 8-bit AdamW and gradient checkpointing"),
+    # the cheapest change first: checkpointing costs compute, not quality
+    ("finetune-lora", {"checkpointing": True}, "gradient checkpointing on"),
     ("finetune-lora", {"workload": "finetune-qlora", "precision": "nf4"}, "QLoRA (a 4-bit base)"),
 )  # fmt: skip
 
@@ -699,9 +701,9 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     reference model when it names none."""
     from advisor.calculator import FAMILIES
 
-    if not query.workload_given or len(ids) < 2:
-        return None
     hint = _family_of_job(query)
+    if not (query.workload_given or hint != "llm") or len(ids) < 2:
+        return None  # "what's better for whisper": the family names the job
     workload = query.workload or "inference"
     workload = workload if workload != "finetune" else "finetune-full"
     if hint != "llm" and workload not in FAMILIES[hint].workloads:
@@ -998,12 +1000,14 @@ def buy(query: Query, box: ToolBox) -> Draft:
             parts.append(compare(query, box).text)
         elif query.models:
             parts.append(fit(query, box).text)
+        lead = []
         for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
             args: dict[str, Any] = {"num_gpus": ref.count} if (ref.count or 1) > 1 else {}
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
-        return Draft("\n\n".join(parts))
+                lead += _against_budget(query, priced)
+        return Draft("\n\n".join([*lead, *parts]))
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
@@ -1018,6 +1022,24 @@ def buy(query: Query, box: ToolBox) -> Draft:
             return draft
         return recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
     return explain(query, box)
+
+
+def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
+    """ "Is a 3090 worth it on a $700 budget?": the lowest price on record against the budget
+    the user gives (a recent market price, not the launch list price)."""
+    budget = query.budget
+    rows = [p for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
+    if budget is None or budget.per != "total" or not rows or query.purchase_usd:
+        return []
+    if re.search(r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", query.text.lower()):
+        return []  # "$150 each": the price the user found, not a budget to check
+    low = min(rows, key=lambda p: p["usd"])
+    count = priced.get("num_gpus") or 1
+    total = low["usd"] * count if count > 1 else low["usd"]
+    verdict = "Within" if total <= budget.usd else "Over"
+    return [f"**{verdict} your {c.usd(budget.usd)}: the lowest price on record for the "
+            f"{priced['gpu_name']} is {c.usd(low['usd'])} {low['kind']} ({low['date']})"
+            + (f", {c.usd(total)} for {count}" if count > 1 else "") + ".**"]  # fmt: skip
 
 
 HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machine

@@ -444,6 +444,60 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     return _draft([head, why], model)
 
 
+# ---------------------------------------------------------------- does it keep up with a rate?
+
+_PERIOD = re.compile(r"\b(?:a|per|each|every|an|/)\s?(hour|hr|day|week|month)\b|\b(daily|hourly|"
+                     r"weekly|monthly)\b")  # fmt: skip
+_PERIOD_HOURS = {"hour": 1.0, "hr": 1.0, "day": 24.0, "week": 168.0, "month": 730.0}
+
+
+def _a(word: str) -> str:
+    return "an" if word[0] in "aeiouh" and word != "hr" else "a"
+
+
+def _work(query: Query) -> bool:
+    """The question gives an amount of work: images, samples, hours of audio."""
+    return bool(query.images or query.dataset_samples or query.audio_hours)
+
+
+def keep_up(query: Query, box: ToolBox) -> Draft | None:
+    """ "5,000 photos a day through SDXL: would one L4 keep up?": the work of one period
+    computed on the card, against the period; how many cards when one does not."""
+    found = _first_gpu(query)
+    period = _PERIOD.search(query.text.lower())
+    named = [m for m in query.models if m.ids]
+    if found is None or not named or not period:
+        return None
+    model = named[0]
+    job = replace(query, workload=query.workload or "inference")
+    if model.family == "diffusion" and not query.images and query.dataset_samples:
+        job = replace(job, images=query.dataset_samples, dataset_samples=None)
+    count = found[0].count or 1
+    e = box.call("estimate", estimate_args(job, found[1], count, model))
+    if "error" in e or not e.get("job_hours"):
+        return None
+    word = {"hr": "hour"}.get(period.group(1), period.group(1)) or {
+        "daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month"}[period.group(2)]
+    span = _PERIOD_HOURS[word]
+    took = e["job_hours"]["typical"]
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    if not e["fits"]:
+        return Draft(f"**No: {e['model_name']} does not fit on {where}** ({c.settings(e)}).")
+    if took <= span:
+        head = (f"**Yes: {where} does {_a(word)} {word}'s work in about {c.duration(took)}** "
+                f"({c.settings(e)}), inside the {word}.")  # fmt: skip
+        return Draft("\n\n".join([head, *c.speed_lines(e, first_only=True)]))
+    head = (f"**No: {_a(word)} {word}'s work takes about {c.duration(took)} on {where}, longer than the "
+            f"{word}** ({c.settings(e)}).")  # fmt: skip
+    lines = [head, *c.speed_lines(e, first_only=True)]
+    need = math.ceil(took * e["num_gpus"] / span)
+    more = box.call("estimate", estimate_args(job, found[1], need, model))
+    if "error" not in more and more.get("job_hours") and more["fits"]:
+        lines.append(f"{c.gpus_phrase(need, more['gpu_name'])} do it in about "
+                     f"{c.duration(more['job_hours']['typical'])}.")  # fmt: skip
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- would the smaller card do?
 
 # "would an l4 do the job", "can a 4090 handle it", "is one a10 enough": the card put forward
@@ -1866,6 +1920,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\b(?:cuda |shader )?core counts?\b",
         r"\b(?:compar\w*|judg\w*|go by|rank\w*)\b.{0,40}\bby (?:cuda |shader )?cores?\b",
     ), core_counts),
+    Principle("keep_up", "speed", _cues(
+        r"\bkeep (?:up|pace)\b",
+        r"\b(?:handle|manage|cope with|get through)\s(?:that|the|this|our|such a)\s(?:load|volume|"
+        r"throughput|rate|amount)\b",
+    ), keep_up, lambda q: _one_gpu(q) and _work(q)),
     Principle("enough", "compare", _cues(
         # "would an l4 do the job or do we really need the a100?", "can a 4090 handle it, or
         # do we need an h100"
@@ -1902,7 +1961,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:faster|quicker|speed ?ups?)\b.{0,40}\b(?:fp8|int8|int4|fp4|nvfp4)\b",
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
-    ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)),
+    ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)
+       and _job_model(q).family in (None, "llm")),
     Principle("slot_width", "fit", _cues(
         r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
     ), slot_width, _narrow_slot),

@@ -722,7 +722,9 @@ _MONEY = re.compile(
     r"|(?<![\d.])(\d{1,3})\s?(cents?)\b"  # "69 cents an hour"
     r"|~\s?(\d{3,6})\s(?=budget\b)"  # "~800 budget": no currency, an amount all the same
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(grand)\b"  # "like 2 grand", "4 grand"
-    r"|(?<![\d.$])(\d+(?:\.\d+)?)\s?(k)?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits\b",  # "5k of credits"
+    r"|(?<![\d.$])(\d+(?:\.\d+)?)\s?(k)?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits\b"  # "5k of credits"
+    r"|\bbudget(?: is| of)?\s(?:~\s?|about\s|around\s|like\s|roughly\s)?(\d{3,6})\b"
+    r"(?!\s?(?:w\b|watts?|gb|tokens|hours|hrs|images|samples))",  # "student budget ~700"
     re.IGNORECASE,
 )
 _PER_HOUR = re.compile(
@@ -743,7 +745,7 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     for m in _MONEY.finditer(low):
         groups = m.groups()
         pairs = [(groups[i], groups[i + 1]) for i in (0, 2, 4, 6, 9, 11, 14, 16) if groups[i]]
-        n, scale = pairs[0] if pairs else (groups[8] or groups[13], None)
+        n, scale = pairs[0] if pairs else (groups[8] or groups[13] or groups[18], None)
         scale = (scale or "").lower()
         value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
@@ -1098,6 +1100,15 @@ def _fields(low: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -> tuple[str, ...]:
+    """ "faster-whisper int8 on a 3060 or ...": a format beside a job is its precision, not a
+    datasheet figure asked for."""
+    if not (models or family_hint(low) not in (None, "llm")):
+        return fields
+    formats = ("int8_dense_tops", "fp8_dense_tflops", "fp16_bf16_dense_tflops")
+    return tuple(f for f in fields if f not in formats or re.search(r"\b(?:tflops|tops)\b", low))
+
+
 def _train_options(low: str) -> tuple[tuple[str, object], ...]:
     """The fine-tuning memory options the words set, each option once (its first match)."""
     found: dict[str, object] = {}
@@ -1272,7 +1283,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
         budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"
     epochs = _epochs(low)
     concurrency, rps = _concurrency(low)
-    samples, dataset, images = _samples(low)
+    named = low  # "2000 sd 1.5 images": the model's name holds no count
+    for ref in models:
+        named = named.replace(ref.text.lower(), "named")
+    samples, dataset, images = _samples(named)
     outside = text
     for start, end in spans:  # the user's own words ("... GPTQ") before a repo's format
         outside = outside[:start] + " " * (end - start) + outside[end:]
@@ -1379,7 +1393,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         audio_hours=_audio_hours(low),
         resolution=_resolution(low),
         steps=_steps(low),
-        fields=_fields(_without(low, [g.text.lower() for g in gpus])),  # "gh200-hbm3e" names
+        fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
         condition="used"
         if re.search(rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
