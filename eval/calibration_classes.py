@@ -307,7 +307,10 @@ CLASS_RULES: tuple[Rule, ...] = (
     _rule("TTFT · LMDeploy", "ttft", "lmdeploy"),
     _rule("HF transformers decode (16-bit, fp8)", "decode", "hf", quantised=False),
     _rule("quantised HF / AutoAWQ decode", "decode", "hf autoawq", quantised=True),
-    _rule("vLLM decode (batch 1 / low concurrency)", "decode", "vllm"),
+    # one GPU apart from tensor parallel, as for TensorRT-LLM: a TP step adds all-reduces over a
+    # link (and, in old releases, per-layer host time) that a single GPU's share says nothing of
+    _rule("vLLM decode (batch 1 / low concurrency)", "decode", "vllm", multi_gpu=False),
+    _rule("vLLM decode, multi-GPU", "decode", "vllm", multi_gpu=True),
     _rule("SGLang", SPEED, "sglang"),
     _rule("LMDeploy", SPEED, "lmdeploy"),
     _rule("TGI", SPEED, "tgi"),

@@ -47,6 +47,15 @@ def _prefill(model: str, gpu: str, precision: str, engine: str, prompt: int) -> 
                      id="hf-generate-a100-llama2-13b-fp16-b1-512+512"),
         pytest.param("llama-3-8b", "rtx-a6000", "awq", "tensorrt-llm", 64, 93.63, 0.3,
                      id="llm-awq-README-TinyChat-a6000-llama3-8b-awq"),
+        # single-stream vLLM and SGLang on GDDR cards (eval/calibration/llm.csv L1793, L1795,
+        # L1812), context = prompt + half the output: 0.68 of the bandwidth (engine x generation)
+        # predicted 0.72x, 0.80x and 0.84x of these
+        pytest.param("llama-2-7b", "rtx-a6000", "fp16", "vllm", 124, 46.4, 0.2,
+                     id="hamelsmu-llama-inference-vllm-a6000-llama2-7b-fp16-b1"),
+        pytest.param("llama-2-7b", "rtx-6000-ada", "fp16", "vllm", 124, 53.6, 0.2,
+                     id="hamelsmu-llama-inference-triton-vllm-rtx6000ada-llama2-7b-fp16-b1"),
+        pytest.param("llama-3-8b", "a10", "fp16", "sglang", 136, 28.63, 0.2,
+                     id="deepaksatna-llm-serving-benchmark-sglang-a10-llama3-8b-fp16-b1"),
     ],
 )  # fmt: skip
 def test_decode_speed(

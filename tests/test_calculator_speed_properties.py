@@ -134,16 +134,26 @@ def test_pipeline_stages_need_a_serving_engine_and_an_even_split(
 
 def test_an_engines_bandwidth_share_carries_to_cards_of_the_same_memory_kind() -> None:
     """One share, applied once: vLLM's A100 fit on an H100 (not 0.8 x Hopper's 0.6), ExLlamaV2's
-    3090 fit on a 4090; a GDDR fit never reaches an HBM card; no fit (or an eager engine's)
-    keeps the prior."""
+    3090 fit on a 4090; an HBM fit reaches a GDDR card that has none of its own kind (vLLM and
+    SGLang on an A10G or a 4090: not 0.8 x Ampere GDDR's 0.85), a GDDR fit never reaches an HBM
+    card; no fit (or an eager engine's) keeps the prior."""
     from advisor.calculator.factors import GENERATION_MBU
 
     vllm, exl = ENGINE_FACTORS["vllm"], ENGINE_FACTORS["exllamav2"]
     assert throughput.decode_mbu(vllm, "Hopper", True)[0] == dict(vllm.mbu_fitted)["Ampere-HBM"]
+    for engine, gen in (
+        (vllm, "Ampere"),
+        (vllm, "Ada Lovelace"),
+        (ENGINE_FACTORS["sglang"], "Ampere"),
+    ):
+        share, why = throughput.decode_mbu(engine, gen, False)
+        assert share == dict(engine.mbu_fitted)["Ampere-HBM"] and "carried to GDDR" in why
+    assert throughput.decode_mbu(vllm, "Apple", False)[0] == vllm.mbu * GENERATION_MBU["Apple"]
     assert throughput.decode_mbu(exl, "Ada Lovelace", False)[0] == dict(exl.mbu_fitted)["Ampere"]
     assert throughput.decode_mbu(exl, "Hopper", True)[0] == exl.mbu * GENERATION_MBU["Hopper"]
     hf = ENGINE_FACTORS["hf"]  # eager: its A100 fit also holds host time, so not carried
     assert throughput.decode_mbu(hf, "Hopper", True)[0] == hf.mbu * GENERATION_MBU["Hopper"]
+    assert throughput.decode_mbu(hf, "Ampere", False)[0] == hf.mbu * GENERATION_MBU["Ampere"]
     trt = ENGINE_FACTORS["tensorrt-llm"]
     assert not trt.mbu_fitted
     assert throughput.decode_mbu(trt, "Hopper", True)[0] == trt.mbu * GENERATION_MBU["Hopper"]

@@ -53,6 +53,8 @@ def _row(**fields: str) -> dict[str, str]:
         (dict(engine="autoawq", workload="prefill", metric="tokens_per_s"), "AutoAWQ prefill"),
         (dict(engine="vllm", workload="decode", metric="tokens_per_s"),
          "vLLM decode (batch 1 / low concurrency)"),
+        (dict(engine="vllm", workload="decode", metric="tokens_per_s", num_gpus="4"),
+         "vLLM decode, multi-GPU"),
         (dict(engine="vllm", workload="serving", metric="tpot_ms"), "vLLM serving"),
         (dict(engine="tgi", workload="decode", metric="tpot_ms"), "TGI"),
         (dict(engine="sglang", workload="serving", metric="output_tokens_per_s"), "SGLang"),

@@ -70,7 +70,13 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # HBM cards (throughput.decode_mbu): Llama-3-8B bf16 at batch 1 on an H100 SXM ~103 tok/s
         # (public vLLM runs ~110-130); the vLLM 0.19 H100 rows at concurrency 8 and ~20k-token
         # prompts (L0378, L0381: 15.2 and 12.9 ms per token, bf16 and fp8 KV cache; not scored,
-        # the H100 variant is not named) come out at 17.5 and 13.6 ms on an H100 SXM
+        # the H100 variant is not named) come out at 17.5 and 13.6 ms on an H100 SXM. The share
+        # carries to GDDR cards too (engine x generation charged the batch-1 share twice there:
+        # 0.68 of an A10G's 600 GB/s, Mistral-7B fp16 at 24.6 tok/s), checked on rows it was not
+        # fitted on: single-stream vLLM on an RTX A6000 and an RTX 6000 Ada (L1793, L1795:
+        # 0.72x and 0.80x of measured -> 0.87x and 0.90x), SGLang on an A10 (L1812-L1813: 0.84x
+        # and 0.88x -> 1.04x and 1.08x), vLLM on Intel's Arc Pro B60 (class "vLLM serving",
+        # 12 rows: median error 17.6% -> 11.1%)
         EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 4.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
@@ -227,8 +233,8 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.196, 0.63, 1.59),
     "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
-    "vllm": Calibration(86, 4, 0.092, 0.87, 1.15),
-    "sglang": Calibration(24, 1, 0.141, 0.67, 1.17),
+    "vllm": Calibration(98, 7, 0.101, 0.75, 1.15),
+    "sglang": Calibration(26, 3, 0.140, 0.67, 1.16),
     "exllamav2": Calibration(18, 2, 0.067, 0.76, 1.07),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
 }

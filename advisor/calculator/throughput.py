@@ -190,17 +190,27 @@ def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tupl
     same memory kind (`hbm`: an engine's kernels stream HBM about as well on an H100 as on the
     A100 it was fitted on, where the engine x generation prior would charge the engine's batch-1
     share twice, GENERATION_MBU holding llama.cpp's: vLLM's 0.85 on an A100 instead of 0.8 x 0.6
-    = 0.48 on an H100); else the engine x generation prior. Eager engines (transformers,
-    AutoAWQ) keep the prior: their fitted shares also absorb host time on the rows' machines."""
+    = 0.48 on an H100); else, on a GDDR card, its fit on an HBM one (the same double charge:
+    vLLM's 0.8 x Ampere GDDR's 0.85 = 0.68 on an A10G, where its single-stream rows on GDDR
+    cards reach 0.8 of the datasheet with the step's fixed time inside; batch-1 reads stream
+    GDDR at least as well as HBM, llama.cpp reaching 0.85 of an A6000's and 0.55 of an A100's:
+    GENERATION_MBU); else the engine x generation prior. A GDDR fit is not carried to HBM.
+    Eager engines (transformers, AutoAWQ) keep the prior: their fitted shares also absorb host
+    time on the rows' machines."""
     fitted = dict(engine.mbu_fitted)
     if gen in fitted:
         return fitted[gen], f"{engine.name} on {gen}: {fitted[gen]:.2f}, fitted (factors.py)"
     kind = _memory_kind(gen, gen in HBM_GENERATIONS if hbm is None else hbm)
     kin = [(g, v) for g, v in engine.mbu_fitted if _memory_kind(g, g in HBM_GENERATIONS) == kind]
+    if kind == "GDDR" and not kin:
+        kin = [(g, v) for g, v in engine.mbu_fitted if g in HBM_GENERATIONS]
     if kin and not engine.host_overlap:  # an eager engine's fit also holds its host time
         source, value = kin[0]
-        return value, (
-            f"{engine.name} on {gen}: {value:.2f}, its fit on {source} ({kind} both; factors.py)"
+        source_kind = _memory_kind(source, source in HBM_GENERATIONS)
+        both = f"{kind} both" if source_kind == kind else f"{source_kind}, carried to {kind}"
+        return (
+            value,
+            f"{engine.name} on {gen}: {value:.2f}, its fit on {source} ({both}; factors.py)",
         )
     prior = engine.mbu * GENERATION_MBU.get(gen, 0.6)
     return prior, (
