@@ -608,3 +608,22 @@ def test_another_edition_of_the_card_named_is_the_other_side(rules_advisor: Any)
                                "much slower for llm chat?")
     assert "600 W" in answer.text and "300 W" in answer.text, answer.text[:500]
     _grounded(answer)
+
+
+def test_a_days_work_against_the_day_and_how_many_cards_keep_up(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("our shop renders 20000 sdxl product shots every day, can one l40s "
+                               "keep up?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No: a day's work takes about"), head
+    assert re.search(r"\d x NVIDIA L40S do it in about", answer.text), answer.text
+    _grounded(answer)
+    small = rules_advisor.ask("can an a10g keep pace with 40 hours of podcast audio per day on "
+                              "whisper large-v3?")
+    assert small.text.startswith("**Yes: one NVIDIA A10G"), small.text[:200]
+
+
+def test_a_named_card_against_the_budget_given(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("thinking of a 4090 for my first deep learning rig, budget is "
+                               "around 900, bad idea?")
+    assert answer.text.startswith("**Over your $900: the lowest price on record"), answer.text[:200]
+    _grounded(answer)

@@ -90,9 +90,10 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _LIST_MARKER = re.compile(r"^[ \t]*\d{1,2}[.)](?=[ \t])", re.MULTILINE)
-# Words with digits that are names, not quantities: A100, L40S, Qwen2.5, fp16, q4_k_m, [2].
+# Words with digits that are names, not quantities: A100, L40S, Qwen2.5, fp16, q4_k_m, [2], and
+# formats written in bits ("4-bit", "8 bit"; a 384-bit bus is a figure)
 _NAME_LIKE = re.compile(
-    r"\[\d+\]|\b[A-Za-z]+[-_]?\d[\w.]*"
+    r"\[\d+\]|\b[A-Za-z]+[-_]?\d[\w.]*|\b\d{1,2}[-\s]bits?\b"
     r"|\b(?:Llama|Qwen|Gemma|Phi|Mistral|Mixtral|DeepSeek|Yi|Falcon|GPT|OLMo|Ada|Gaudi|RTX|MI)"
     r"[-\s]?v?[\d.]*\d(?:[-\s](?:\d+[xX])?\d+(?:\.\d+)?[bBmM]\b)?",
     re.IGNORECASE,

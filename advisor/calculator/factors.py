@@ -19,7 +19,7 @@ from advisor.errors import InvalidInput
 # bound by GGUF unpacking, transformers' cache copied a layer at a time, AutoAWQ's fuse copy and
 # 0.1.x unpack bound, ExLlama prefill on fp16-accumulate GEMMs, DeepSpeed ZeRO-3 buffers,
 # Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic
-FORMULA_VERSION = "calc-2026.11.7"
+FORMULA_VERSION = "calc-2026.11.8"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq")  # fmt: skip
 
