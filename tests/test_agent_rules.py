@@ -241,3 +241,12 @@ def test_each_card_at_its_own_price_with_the_users_speed_ratio(rules_advisor: An
     assert head.startswith("**The NVIDIA L40S: $60"), head
     assert "$72" in head
     assert answer.grounding_rate == 1.0
+
+
+def test_a_cost_question_with_a_data_set_leads_with_the_jobs_cost(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("what would a lora run of qwen2.5 7b over 20k samples cost on one "
+                               "rented h100 sxm?")
+    head = answer.text.split("\n")[0]
+    assert re.match(r"\*\*one NVIDIA H100 SXM5 80GB: about \$[\d.,]+ for the job\*\*", head), head
+    assert "for each of the 20,000 samples" in answer.text
+    assert answer.grounding_rate == 1.0

@@ -802,7 +802,17 @@ def cost(query: Query, box: ToolBox) -> Draft:
             return Draft(result["error"])
         return Draft(c.budget_hours(result, gpu, per=query.budget.per if query.budget else "total"))
     if query.models and query.gpus:
-        return fit(query, box)
+        draft = fit(query, box)
+        jobs = [e for e in _estimates(query, box, query.models[0])
+                if "error" not in e and e["fits"] and (e.get("cost") or {}).get("usd_per_job")]
+        if jobs:  # "how much to fine-tune X on 50k examples on a rented A100": the job's cost first
+            lead = "\n".join(
+                f"**{c.gpus_phrase(e['num_gpus'], e['gpu_name'])}: about "
+                f"{c.usd(e['cost']['usd_per_job'])} for the job**, "
+                f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
+                "/hour (median price)." for e in jobs[:4])  # fmt: skip
+            draft.text = lead + "\n\n" + draft.text
+        return draft
     if not query.gpus:
         return recommend(query, box)
     parts = []

@@ -199,6 +199,7 @@ _MONEY_CHOICE = _cues(r"\bcheap\w*", r"\bexpensive\b", r"\bcosts? less\b", r"\bg
 _COST_ASKED = _cues(
     r"\bhow much\b",
     r"\bwhat (?:would|will|does|did|do) (?:\w+ ){0,3}cost\b",
+    r"\bwhat (?:would|will|does|did|do)\b[^?!]{0,80}\bcost (?:on|with|using|in|at|to)\b",
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?",
     r"\bbill\b",
     _SPEND,

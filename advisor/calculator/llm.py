@@ -386,6 +386,11 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         + rate
     )
     budget = _train_tokens(request)
+    if budget is None and request.dataset_samples:  # "50k examples": each a full sequence
+        budget = request.dataset_samples * seq * (request.epochs or 1)
+        notes.append(f"average sample length not given: {seq:,} tokens (a full sequence, an "
+                     f"upper bound) assumed for each of the {request.dataset_samples:,.0f} "
+                     "samples")  # fmt: skip
     hours = None
     if budget:
         hours = {k: budget / v / 3600 for k, v in speed.to_dict().items()}
