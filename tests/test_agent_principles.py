@@ -501,8 +501,9 @@ def test_will_one_card_be_faster_than_another_answers_for_the_card_asked_about(
     rules_advisor: Any,
 ) -> None:
     # the 2080 Ti streams memory faster (616 GB/s) than the 4060 (272 GB/s): no, for decode
-    answer = rules_advisor.ask("will an rtx 4060 generate tokens faster than my old 2080 ti on "
-                               "mistral 7b q4?")
+    answer = rules_advisor.ask(
+        "will an rtx 4060 generate tokens faster than my old 2080 ti on mistral 7b q4?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**No: the NVIDIA GeForce RTX 2080 Ti is faster"), head
     assert "272 GB/s" in answer.text and "616 GB/s" in answer.text
@@ -510,8 +511,9 @@ def test_will_one_card_be_faster_than_another_answers_for_the_card_asked_about(
 
 
 def test_moving_to_a_card_makes_it_the_one_asked_about(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("we serve llama 3 8b from a100 40gb boxes, would switching to "
-                               "h100 sxm speed up generation?")
+    answer = rules_advisor.ask(
+        "we serve llama 3 8b from a100 40gb boxes, would switching to h100 sxm speed up generation?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**Yes"), head
     assert head.index("H100") < head.index("A100")  # the card moved to is the subject
@@ -526,8 +528,9 @@ def test_a_training_comparison_is_decided_by_compute(rules_advisor: Any) -> None
 
 
 def test_an_image_model_too_big_for_the_card_is_offloaded(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("why does flux dev take forever on my 3060 12gb, like 3 min per "
-                               "image?")
+    answer = rules_advisor.ask(
+        "why does flux dev take forever on my 3060 12gb, like 3 min per image?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**It does not fit in VRAM"), head
     assert "PCIe" in answer.text
@@ -535,8 +538,10 @@ def test_an_image_model_too_big_for_the_card_is_offloaded(rules_advisor: Any) ->
 
 
 def test_a_mig_plan_whose_model_misses_the_smallest_slice_is_a_no(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("idea: split an a100 80gb with mig and give each of 7 interns "
-                               "their own mistral 7b in fp16. workable?")
+    answer = rules_advisor.ask(
+        "idea: split an a100 80gb with mig and give each of 7 interns "
+        "their own mistral 7b in fp16. workable?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**No, not in the smallest slices"), head
     assert re.search(r"about \d instances of \d slices", head)
@@ -557,8 +562,9 @@ def test_flash_attention_support_follows_the_architecture(rules_advisor: Any) ->
 
 
 def test_a_bridge_does_not_speed_up_a_layer_split(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("2x 3090 running qwen 72b q4 in ollama, is an nvlink bridge "
-                               "going to make it faster?")
+    answer = rules_advisor.ask(
+        "2x 3090 running qwen 72b q4 in ollama, is an nvlink bridge going to make it faster?"
+    )
     assert answer.text.startswith("**No"), answer.text[:200]
     assert "splits the model by layers" in answer.text
     assert "48 GB" in answer.text  # what the pair holds together
@@ -566,8 +572,9 @@ def test_a_bridge_does_not_speed_up_a_layer_split(rules_advisor: Any) -> None:
 
 
 def test_each_card_at_its_own_price_picks_the_cheaper_per_unit_of_work(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("h100 at $4.00/h or a100 80gb at $1.00/h, which is cheaper per "
-                               "image for sdxl?")
+    answer = rules_advisor.ask(
+        "h100 at $4.00/h or a100 80gb at $1.00/h, which is cheaper per image for sdxl?"
+    )
     head = answer.text.split("\n")[0]
     assert "NVIDIA A100" in head.split(" is cheaper")[0], head  # 4x the price, not 4x the speed
     assert "$4.00" in answer.text and "$1.00" in answer.text
@@ -582,14 +589,16 @@ def test_a_power_cap_is_shown_as_a_share_of_the_board_power(rules_advisor: Any) 
 
 
 def test_the_software_stack_leads_when_the_question_worries_about_it(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("mi250 vs a100 80gb for pytorch training, is rocm support a "
-                               "problem?")
+    answer = rules_advisor.ask(
+        "mi250 vs a100 80gb for pytorch training, is rocm support a problem?"
+    )
     assert "ROCm" in answer.text[:400], answer.text[:400]
 
 
 def test_the_card_put_forward_does_the_job_when_it_holds_it(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("could one rtx 4000 ada handle our bert-base inference or do we "
-                               "need an a100?")
+    answer = rules_advisor.ask(
+        "could one rtx 4000 ada handle our bert-base inference or do we need an a100?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**Yes: the NVIDIA RTX 4000 Ada Generation does the job"), head
     assert "usable" in head and "A100" in head
@@ -597,33 +606,38 @@ def test_the_card_put_forward_does_the_job_when_it_holds_it(rules_advisor: Any) 
 
 
 def test_the_card_put_forward_that_cannot_hold_the_job_is_a_no(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("would a 3060 12gb do for llama 3 70b in fp16, or do i need an "
-                               "h100?")
+    answer = rules_advisor.ask(
+        "would a 3060 12gb do for llama 3 70b in fp16, or do i need an h100?"
+    )
     assert answer.text.startswith("**No: "), answer.text[:200]
     assert "GeForce RTX 3060" in answer.text.split("\n")[0]
 
 
 def test_another_edition_of_the_card_named_is_the_other_side(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("rtx pro 6000 max-q vs the 600w workstation edition: is the max-q "
-                               "much slower for llm chat?")
+    answer = rules_advisor.ask(
+        "rtx pro 6000 max-q vs the 600w workstation edition: is the max-q much slower for llm chat?"
+    )
     assert "600 W" in answer.text and "300 W" in answer.text, answer.text[:500]
     _grounded(answer)
 
 
 def test_a_days_work_against_the_day_and_how_many_cards_keep_up(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("our shop renders 20000 sdxl product shots every day, can one l40s "
-                               "keep up?")
+    answer = rules_advisor.ask(
+        "our shop renders 20000 sdxl product shots every day, can one l40s keep up?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**No: a day's work takes about"), head
     assert re.search(r"\d x NVIDIA L40S do it in about", answer.text), answer.text
     _grounded(answer)
-    small = rules_advisor.ask("can an a10g keep pace with 40 hours of podcast audio per day on "
-                              "whisper large-v3?")
+    small = rules_advisor.ask(
+        "can an a10g keep pace with 40 hours of podcast audio per day on whisper large-v3?"
+    )
     assert small.text.startswith("**Yes: one NVIDIA A10G"), small.text[:200]
 
 
 def test_a_named_card_against_the_budget_given(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("thinking of a 4090 for my first deep learning rig, budget is "
-                               "around 900, bad idea?")
+    answer = rules_advisor.ask(
+        "thinking of a 4090 for my first deep learning rig, budget is around 900, bad idea?"
+    )
     assert answer.text.startswith("**Over your $900: the lowest price on record"), answer.text[:200]
     _grounded(answer)

@@ -235,8 +235,10 @@ def test_a_million_tokens_at_the_users_price_and_speed(rules_advisor: Any) -> No
 
 def test_each_card_at_its_own_price_with_the_users_speed_ratio(rules_advisor: Any) -> None:
     # the ratio and the prices are the user's: 60 hours on the L40S, 20 on the H200 at 3x
-    answer = rules_advisor.ask("an l40s costs us $1.00/h and an h200 $3.60/h; say the h200 is 3x "
-                               "faster, which is cheaper for a 60 l40s-hour job?")
+    answer = rules_advisor.ask(
+        "an l40s costs us $1.00/h and an h200 $3.60/h; say the h200 is 3x "
+        "faster, which is cheaper for a 60 l40s-hour job?"
+    )
     head = answer.text.split("\n")[0]
     assert head.startswith("**The NVIDIA L40S: $60"), head
     assert "$72" in head
@@ -244,8 +246,9 @@ def test_each_card_at_its_own_price_with_the_users_speed_ratio(rules_advisor: An
 
 
 def test_a_cost_question_with_a_data_set_leads_with_the_jobs_cost(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("what would a lora run of qwen2.5 7b over 20k samples cost on one "
-                               "rented h100 sxm?")
+    answer = rules_advisor.ask(
+        "what would a lora run of qwen2.5 7b over 20k samples cost on one rented h100 sxm?"
+    )
     head = answer.text.split("\n")[0]
     assert re.match(r"\*\*one NVIDIA H100 SXM5 80GB: about \$[\d.,]+ for the job\*\*", head), head
     assert "for each of the 20,000 samples" in answer.text

@@ -354,41 +354,82 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("are g4dns any good for whisper", "advice", {"gpus": ["t4"]}),
     # stop 26: each card's own hourly price; a second question asking one more figure of the
     # same card; the amount of HBM is its size; the memory bus is about bandwidth
-    ("rtx 6000 ada is $1.10/hr and the l40s $0.95/hr with us, which gets more tokens per dollar "
-     "on qwen 14b", "compare", {"gpu_prices": (("rtx-6000-ada", 1.1), ("l40s", 0.95))}),
+    (
+        "rtx 6000 ada is $1.10/hr and the l40s $0.95/hr with us, which gets more tokens per dollar "
+        "on qwen 14b",
+        "compare",
+        {"gpu_prices": (("rtx-6000-ada", 1.1), ("l40s", 0.95))},
+    ),
     ("mi250 vram? what's its tdp too?", "spec", {"fields": ("memory_gb", "tdp_w"), "also": ()}),
     ("how many gb of hbm does a b200 carry", "spec", {"fields": ("memory_gb",)}),
-    ("the 3050 has a 128-bit bus right, so how quick is its memory", "spec",
-     {"fields": ("bandwidth_gbs",)}),
+    (
+        "the 3050 has a 128-bit bus right, so how quick is its memory",
+        "spec",
+        {"fields": ("bandwidth_gbs",)},
+    ),
     # prices said as a fact beside a choice; "cheap" describing a thing; "loras" as LoRA
-    ("4070 ti super or 3090 for training flux loras, they cost about the same used", "buy",
-     {"workload": "finetune-lora"}),
+    (
+        "4070 ti super or 3090 for training flux loras, they cost about the same used",
+        "buy",
+        {"workload": "finetune-lora"},
+    ),
     ("the cheap 16gb 4060 ti, decent for 13b chat?", "fit", {"gpus": ["rtx-4060-ti-16gb"]}),
     # idioms and units: what credits buy, a time asked as a choice of spans, images per second
-    ("we got 5k of runpod credits, at 2.20/hr how much A100 time does that buy us", "cost",
-     {"budget": (5000.0, "total")}),
-    ("vit-b/16 training on 2x a6000 for 300 epochs of imagenet, a weekend or a month?",
-     "train_time", {}),
+    (
+        "we got 5k of runpod credits, at 2.20/hr how much A100 time does that buy us",
+        "cost",
+        {"budget": (5000.0, "total")},
+    ),
+    (
+        "vit-b/16 training on 2x a6000 for 300 epochs of imagenet, a weekend or a month?",
+        "train_time",
+        {},
+    ),
     ("efficientnet-b0 on an l4 with tensorrt fp16, imgs per sec at batch 32?", "speed", {}),
-    ("about 3 grand to spend on a gpu for local llms, what should i get", "buy",
-     {"budget": (3000.0, "total")}),
-    ("taking ctx from 4k up to 32k on mistral 7b, how much more vram", "fit",
-     {"context": 32768}),
-    ("40k conversations avg 800 tokens, 2 epochs of qlora on llama 3.1 8b with one a10g, how long",
-     "train_time", {"train_tokens": 32_000_000.0}),
+    (
+        "about 3 grand to spend on a gpu for local llms, what should i get",
+        "buy",
+        {"budget": (3000.0, "total")},
+    ),
+    ("taking ctx from 4k up to 32k on mistral 7b, how much more vram", "fit", {"context": 32768}),
+    (
+        "40k conversations avg 800 tokens, 2 epochs of qlora on llama 3.1 8b with one a10g, "
+        "how long",
+        "train_time",
+        {"train_tokens": 32_000_000.0},
+    ),
     ("awq or gguf or exl2? whats the difference really", "explain", {}),
-    ("tensor core count of the a40? research cluster for climate sims", "spec",
-     {"fields": ("tensor_cores",)}),
+    (
+        "tensor core count of the a40? research cluster for climate sims",
+        "spec",
+        {"fields": ("tensor_cores",)},
+    ),
     ("qwen2.5:14b via mlx_lm on an m3 max 36gb, tokens per sec?", "speed", {"engine": "mlx"}),
-    ("found mi50s at $90 each, worth it to grab 6 of them for a 70b box?", "buy",
-     {"budget": (540.0, "total")}),
-    ("fine-tuning efficientnet-b0 on 120.000 images for 10 epochs on an a4000, how long",
-     "train_time", {"dataset_samples": 120000.0}),
-    ("we have 12 radiologists using it at the same time, which gpu for llama 3.1 70b on prem?",
-     "recommend", {"concurrency": 12}),
-    ("under three grand, best gpu for local stable diffusion?", "buy", {"budget": (3000.0, "total")}),
-    ("python run_clm.py --model_name_or_path gpt2-medium --do_train on one 3090, memory ok?", "fit",
-     {}),
+    (
+        "found mi50s at $90 each, worth it to grab 6 of them for a 70b box?",
+        "buy",
+        {"budget": (540.0, "total")},
+    ),
+    (
+        "fine-tuning efficientnet-b0 on 120.000 images for 10 epochs on an a4000, how long",
+        "train_time",
+        {"dataset_samples": 120000.0},
+    ),
+    (
+        "we have 12 radiologists using it at the same time, which gpu for llama 3.1 70b on prem?",
+        "recommend",
+        {"concurrency": 12},
+    ),
+    (
+        "under three grand, best gpu for local stable diffusion?",
+        "buy",
+        {"budget": (3000.0, "total")},
+    ),
+    (
+        "python run_clm.py --model_name_or_path gpt2-medium --do_train on one 3090, memory ok?",
+        "fit",
+        {},
+    ),
 ]
 
 

@@ -180,10 +180,12 @@ def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
         # no tensor cores and no double-rate FP16 (a P40, not a P100): 16-bit math runs at the
         # FP32 rate or below; vLLM needs compute capability 7.0 and up (vLLM's GPU installation
         # page), which no card before Volta has
-        head += (f" But it has no tensor cores and no fast FP16 ({sheet.get('architecture')}): "
-                 f"16-bit work runs at its {num(sheet.get('fp32_tflops'), 'TFLOPS')} FP32 rate "
-                 "or slower, so image generation and training crawl, and vLLM does not support "
-                 "it; llama.cpp, which reads weights rather than computes, suits it best.")
+        head += (
+            f" But it has no tensor cores and no fast FP16 ({sheet.get('architecture')}): "
+            f"16-bit work runs at its {num(sheet.get('fp32_tflops'), 'TFLOPS')} FP32 rate "
+            "or slower, so image generation and training crawl, and vLLM does not support "
+            "it; llama.cpp, which reads weights rather than computes, suits it best."
+        )
     lines = []
     for label, e in (("Largest LLM it runs (4-bit GGUF)", run),
                      ("Largest it fine-tunes (QLoRA)", tune)):  # fmt: skip
@@ -650,8 +652,12 @@ def lower_precision_line(e: dict[str, Any]) -> str | None:
         return (f"Even in {label} it does not fit on {where}: {need} "
                 f"(weights {num(e['breakdown_gb']['weights'], 'GB')}).")  # fmt: skip
     decode = (e.get("decode_tokens_per_s") or {}).get("typical")
-    pace = (f"; about {num(decode, 'tokens/s')} for one stream, as its "
-            f"{num(e['gpu_bandwidth_gbs'], 'GB/s')} of memory bandwidth allows" if decode else "")
+    pace = (
+        f"; about {num(decode, 'tokens/s')} for one stream, as its "
+        f"{num(e['gpu_bandwidth_gbs'], 'GB/s')} of memory bandwidth allows"
+        if decode
+        else ""
+    )
     return f"In {label} it fits on {where}: {need}{pace}."
 
 

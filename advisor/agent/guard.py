@@ -70,7 +70,6 @@ RELATIVE_TOLERANCE = 0.01
 ROUNDING_LIMIT = 0.10  # "1 TB/s" is not a rounding of 864 GB/s, though it is at 0 decimals
 
 
-
 def _registry_units() -> dict[str, tuple[str, float]]:
     """The units the workload families report ("images/s", "sequences/s"), each its own
     family, so that a ratio of two such figures can be traced to them."""

@@ -301,7 +301,8 @@ def link(query: Query, box: ToolBox) -> Draft:
     if sheet.get("gpu_link") not in ("bridge", "switch"):
         head = f"**The {sheet['name']} has no NVLink: {job} runs over PCIe** ({over})."
         return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True),
-                                   *([total] if total else []), c.sheet_summary(sheet)]))  # fmt: skip
+                                   *([total] if total else []),
+                                   c.sheet_summary(sheet)]))  # fmt: skip
     if sheet.get("gpu_link") == "bridge" and count > 2:
         head = f"**An NVLink bridge joins only two cards: {job} crosses PCIe either way** ({over})."
         return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True)]))
@@ -641,9 +642,9 @@ def solve(query: Query, box: ToolBox) -> Draft:
 
 def compare(query: Query, box: ToolBox) -> Draft:
     if len(query.gpu_prices) >= 2:  # each card at the user's own price: work per dollar decides
-        priced = _priced_choice(query, box)
-        if priced is not None:
-            return priced
+        by_price = _priced_choice(query, box)
+        if by_price is not None:
+            return by_price
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = fit(query, box)
         ratio = _model_ratio(query, box)
@@ -692,8 +693,10 @@ def compare(query: Query, box: ToolBox) -> Draft:
 
 
 # "is the software gonna bite us", "does ROCm work", "CUDA support": the stack is asked
-_SOFTWARE_ASKED = re.compile(r"\b(?:software|rocm|cuda|drivers?|ecosystem|compatib\w*|stack|"
-                             r"support(?:ed)?)\b")
+_SOFTWARE_ASKED = re.compile(
+    r"\b(?:software|rocm|cuda|drivers?|ecosystem|compatib\w*|stack|"
+    r"support(?:ed)?)\b"
+)
 
 
 def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
@@ -803,8 +806,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return Draft(c.budget_hours(result, gpu, per=query.budget.per if query.budget else "total"))
     if query.models and query.gpus:
         draft = fit(query, box)
-        jobs = [e for e in _estimates(query, box, query.models[0])
-                if "error" not in e and e["fits"] and (e.get("cost") or {}).get("usd_per_job")]
+        jobs = [
+            e
+            for e in _estimates(query, box, query.models[0])
+            if "error" not in e and e["fits"] and (e.get("cost") or {}).get("usd_per_job")
+        ]
         if jobs:  # "how much to fine-tune X on 50k examples on a rented A100": the job's cost first
             lead = "\n".join(
                 f"**{c.gpus_phrase(e['num_gpus'], e['gpu_name'])}: about "
@@ -878,7 +884,8 @@ def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
         each = []
         for r in rows:
             paid = box.call("token_cost", {"usd_per_gpu_hour": r["price"],
-                                           "tokens_per_s": r["speed"], "num_gpus": count})  # fmt: skip
+                                           "tokens_per_s": r["speed"],
+                                           "num_gpus": count})  # fmt: skip
             if "error" not in paid:
                 each.append(f"{r['gpu_name']} {c.usd(paid['usd_per_million_tokens'])}")
         if each:

@@ -172,8 +172,10 @@ _BUY = _cues(
 # ("found a used 3090 for $650, will that run a 70b": a fit question about that card)
 _SECOND_HAND = _cues(USED_ADJECTIVE, r"\bsecond[- ]hand\b", r"\bebay\b")
 # "what does NVLink actually buy us": what it gives, not a purchase
-_BUY_IDIOM = re.compile(r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))"
-                        r"|\bdoes (?:that|this|it) buy\b")
+_BUY_IDIOM = re.compile(
+    r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))"
+    r"|\bdoes (?:that|this|it) buy\b"
+)
 # a fit asked in so many words: "will that let me run", "can exllamav2 load", "does this OOM"
 _FIT_ASKED = _cues(
     r"\bfit\w*\b",
@@ -665,8 +667,14 @@ _MEMORY_ASKED = _cues(
 )
 
 
-_LINK_WORDS = _cues(r"\bnvlink\w*", r"\bnv-link\b", r"\bnvswitch\b", r"\bsli\b", r"\bp2p\b",
-                    r"\bpeer[- ]to[- ]peer\b")
+_LINK_WORDS = _cues(
+    r"\bnvlink\w*",
+    r"\bnv-link\b",
+    r"\bnvswitch\b",
+    r"\bsli\b",
+    r"\bp2p\b",
+    r"\bpeer[- ]to[- ]peer\b",
+)
 _LINK_ASKED = _cues(
     r"\b(?:need|needs|needed|require[ds]?|worth|matters?|necessary|important|help|helps)\b",
     r"\b(?:speed\w* (?:it |things |generation |training )?up|faster|quicker|boost\w*|improve\w*)\b",

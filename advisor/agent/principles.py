@@ -329,8 +329,10 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- will A be faster than B?
 
 # "moving to L4", "switch to the h200", "upgrading to a 4090": the card the question is about
-_MOVING_TO = re.compile(r"\b(?:mov\w*|switch\w*|upgrad\w*|go(?:ing)?|migrat\w*|jump\w*)\s+"
-                        r"(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)")
+_MOVING_TO = re.compile(
+    r"\b(?:mov\w*|switch\w*|upgrad\w*|go(?:ing)?|migrat\w*|jump\w*)\s+"
+    r"(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)"
+)
 
 
 def _subject_and_other(query: Query) -> tuple[str, str] | None:
@@ -340,15 +342,15 @@ def _subject_and_other(query: Query) -> tuple[str, str] | None:
     if len(ids) < 2:
         return None
     low = query.text.lower()
-    spots = {}
+    spots: dict[str, int] = {}
     for ref in query.gpus:
         if gpu_choices(ref):
             spots.setdefault(gpu_choices(ref)[0], low.find(ref.text.lower()))
     moved = _MOVING_TO.search(low)
     if moved:
-        after = [(spots[g], g) for g in ids if spots.get(g, -1) >= moved.start(1)]
-        if after:
-            subject = min(after)[1]
+        later = [(spots[g], g) for g in ids if spots.get(g, -1) >= moved.start(1)]
+        if later:
+            subject = min(later)[1]
             return subject, next(g for g in ids if g != subject)
     than = max(low.find(" than "), low.find(" over "))
     if than > 0:
@@ -373,8 +375,10 @@ def _job_model(query: Query) -> ModelRef:
     return REFERENCE_MODEL
 
 
-_WORTH = re.compile(r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
-                    r"compared to)\b")
+_WORTH = re.compile(
+    r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
+    r"compared to)\b"
+)
 
 
 def faster_than(query: Query, box: ToolBox) -> Draft | None:
@@ -406,9 +410,11 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     label, band_a, unit = metrics[0][0]
     speed_a, speed_b = band_a["typical"], metrics[1][0][1]["typical"]
     ratio = speed_a / speed_b
-    figures = (f"{c.ratio_figure(speed_a, unit)} on the {a['gpu_name']} against "
-               f"{c.ratio_figure(speed_b, unit)} "
-               f"on the {b['gpu_name']}, {label} of {a['model_name']} ({c.settings(a)})")
+    figures = (
+        f"{c.ratio_figure(speed_a, unit)} on the {a['gpu_name']} against "
+        f"{c.ratio_figure(speed_b, unit)} "
+        f"on the {b['gpu_name']}, {label} of {a['model_name']} ({c.settings(a)})"
+    )
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
     decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
@@ -428,7 +434,8 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     if one_stream:
         bw_a, bw_b = a["gpu_bandwidth_gbs"], b["gpu_bandwidth_gbs"]
         why = (f"The {a['gpu_name']} has {c.num(bw_a / bw_b)}x the memory bandwidth of the "
-               f"{b['gpu_name']}. Generating tokens one at a time reads every weight once per token, so the "
+               f"{b['gpu_name']}. Generating tokens one at a time reads every weight once per "
+               "token, so the "
                "card that streams memory faster generates faster, whatever its compute or its "
                "age; more memory only decides what fits.")  # fmt: skip
     else:
@@ -477,7 +484,11 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     if "error" in e or not e.get("job_hours"):
         return None
     word = {"hr": "hour"}.get(period.group(1), period.group(1)) or {
-        "daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month"}[period.group(2)]
+        "daily": "day",
+        "hourly": "hour",
+        "weekly": "week",
+        "monthly": "month",
+    }[period.group(2)]
     span = _PERIOD_HOURS[word]
     took = e["job_hours"]["typical"]
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
@@ -487,7 +498,8 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
         head = (f"**Yes: {where} does {_a(word)} {word}'s work in about {c.duration(took)}** "
                 f"({c.settings(e)}), inside the {word}.")  # fmt: skip
         return Draft("\n\n".join([head, *c.speed_lines(e, first_only=True)]))
-    head = (f"**No: {_a(word)} {word}'s work takes about {c.duration(took)} on {where}, longer than the "
+    head = (f"**No: {_a(word)} {word}'s work takes about {c.duration(took)} on {where}, "
+            "longer than the "
             f"{word}** ({c.settings(e)}).")  # fmt: skip
     lines = [head, *c.speed_lines(e, first_only=True)]
     need = math.ceil(took * e["num_gpus"] / span)
@@ -501,8 +513,10 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- would the smaller card do?
 
 # "would an l4 do the job", "can a 4090 handle it", "is one a10 enough": the card put forward
-_WOULD_DO = re.compile(r"\b(?:would|will|could|can|does|is|are)\s+(?:an?\s|the\s|one\s|a single\s"
-                       r"|just\s|our\s|my\s)?(\S+)")
+_WOULD_DO = re.compile(
+    r"\b(?:would|will|could|can|does|is|are)\s+(?:an?\s|the\s|one\s|a single\s"
+    r"|just\s|our\s|my\s)?(\S+)"
+)
 _NEED_THE = re.compile(r"\b(?:need|require)\s+(?:an?\s|the\s|a whole\s|a full\s)?(\S+)")
 
 
@@ -554,7 +568,8 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
     prices = [(e.get("cost") or {}).get("usd_per_hour") for e in runs]
     if all(prices):
         lines.append(f"Renting: {c.usd(prices[0])}/hour for the {a['gpu_name']} against "
-                     f"{c.usd(prices[1])}/hour for the {b['gpu_name']} (median prices).")  # fmt: skip
+                     f"{c.usd(prices[1])}/hour for the {b['gpu_name']} "
+                     "(median prices).")  # fmt: skip
     lines.append("The bigger card buys speed and headroom, not the ability to run the job; "
                  "pay for it when the time matters more than the price.")  # fmt: skip
     return _draft(lines, model)
@@ -1071,9 +1086,11 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
     else:
         head = (f"**No: FlashAttention-{version} does not run on the {sheet['name']} ({arch}); "
                 f"its kernels build for {where} only.**")  # fmt: skip
-        why = ("Use PyTorch's scaled-dot-product attention (attn_implementation='sdpa'), which "
-               "picks a memory-efficient kernel the card supports"
-               + (", or FlashAttention 1.x, which supports Turing." if arch == "Turing" else "."))
+        why = (
+            "Use PyTorch's scaled-dot-product attention (attn_implementation='sdpa'), which "
+            "picks a memory-efficient kernel the card supports"
+            + (", or FlashAttention 1.x, which supports Turing." if arch == "Turing" else ".")
+        )
     return Draft("\n\n".join([head, why, c.sheet_summary(sheet)]))
 
 
@@ -1937,7 +1954,8 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("faster_than", "compare", _cues(
         # "will a 4060 ti give me more tok/s than my 3060?", "does the h200 generate faster
         # than the h100?", "will moving to L4 make generation noticeably faster?"
-        r"^(?!.*\bwhy\b)(?=.*\b(?:will|would|does|do|is|are|can|could)\b).*\b(?:faster|quicker|more "
+        r"^(?!.*\bwhy\b)(?=.*\b(?:will|would|does|do|is|are|can|could)\b)"
+        r".*\b(?:faster|quicker|more "
         r"(?:tok(?:ens)?/s|t/s|tokens|it/s|images|throughput|speed)|outperform\w*)\b.{0,80}"
         r"\bthan\b",
         r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+(?:over\s+)?to\b.{0,80}\b(?:faster|"

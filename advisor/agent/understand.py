@@ -492,7 +492,8 @@ def _context(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return int(_k_tokens(m.group(1), m.group(2)))
     # "bumping context from 8k to 128k": the length it goes to
-    if m := re.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?(?:to|->)\s?"
+    if m := re.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?"
+                      r"(?:to|->)\s?"
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
     m = re.search(
@@ -548,7 +549,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     )
     users = users or re.search(
         rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s[a-z]+s\s(?:[a-z]+\s){{0,3}}?(?:at|in)\s(?:the\s)?same\s"
-        r"time\b|\b(\d[\d,]*)\s[a-z]+s\s(?:[a-z]+\s){0,3}?(?:simultaneously|concurrently|at once)\b",
+        r"time\b|\b(\d[\d,]*)\s[a-z]+s\s(?:[a-z]+\s){0,3}?"
+        r"(?:simultaneously|concurrently|at once)\b",
         low,
     )  # "20 doctors in the same time", "50 analysts at once"
     said = next(g for g in users.groups() if g) if users else None
@@ -722,7 +724,8 @@ _MONEY = re.compile(
     r"|(?<![\d.])(\d{1,3})\s?(cents?)\b"  # "69 cents an hour"
     r"|~\s?(\d{3,6})\s(?=budget\b)"  # "~800 budget": no currency, an amount all the same
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(grand)\b"  # "like 2 grand", "4 grand"
-    r"|(?<![\d.$])(\d+(?:\.\d+)?)\s?(k)?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits\b"  # "5k of credits"
+    # "5k of credits"
+    r"|(?<![\d.$])(\d+(?:\.\d+)?)\s?(k)?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits\b"
     r"|\bbudget(?: is| of)?\s(?:~\s?|about\s|around\s|like\s|roughly\s)?(\d{3,6})\b"
     r"(?!\s?(?:w\b|watts?|gb|tokens|hours|hrs|images|samples))",  # "student budget ~700"
     re.IGNORECASE,
@@ -752,7 +755,8 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         if re.match(r"\s?(?:/|per|a)\s?kwh\b", after):
             continue  # "$0.32/kwh": the price of electricity, not of the GPUs
         if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.search(
-            r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$", low[max(0, m.start() - 30) : m.start()]
+            r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$",
+            low[max(0, m.start() - 30) : m.start()],
         ):
             continue  # "ctx from 4k up to 32k": a length, not money
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
@@ -832,7 +836,8 @@ def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
     if totals and budget is None:
         value, per = max(totals)
         buy = re.search(  # not "how many hours does that buy me"
-            r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bown\b|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
+            r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bown\b"
+            r"|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
             r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\bcosts? ~?\d|\blaptop\b|\bmacbook\b"
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b",
             low,
@@ -1074,14 +1079,21 @@ def _fields(low: str) -> tuple[str, ...]:
         found.remove("cuda_cores")
     if "memory_type" in found and "memory_gb" in found and not re.search(r"how much|how many", low):
         found.remove("memory_gb")
-    if "memory_type" in found and re.search(  # "how much hbm", "hbm size": the amount
-        r"\bhow (?:much|many gb of) (?:hbm|gddr)\w*|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
-        r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)", low
-    ) and not re.search(r"\b(?:type|kind|which memory|what memory)\b", low):
+    if (
+        "memory_type" in found
+        and re.search(  # "how much hbm", "hbm size": the amount
+            r"\bhow (?:much|many gb of) (?:hbm|gddr)\w*"
+            r"|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
+            r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)",
+            low,
+        )
+        and not re.search(r"\b(?:type|kind|which memory|what memory)\b", low)
+    ):
         found = ["memory_gb" if f == "memory_type" else f for f in found if f != "memory_gb"]
     if re.search(r"\bmemory bus\b|\bbus width\b|\b\d+-?bit bus\b", low):  # the bus sets it
         found = [f for f in found if f != "memory_gb"] + (
-            [] if "bandwidth_gbs" in found else ["bandwidth_gbs"])
+            [] if "bandwidth_gbs" in found else ["bandwidth_gbs"]
+        )
     if "bandwidth_gbs" in found and "memory_gb" in found and "memory bandwidth" in low:
         found.remove("memory_gb")
     if (
@@ -1157,8 +1169,13 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         return None
     if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):
         return "finetune"  # "train llama on my data" is a fine-tune
-    if family in ("vision", "transformer") and name == "train" and re.search(
-        r"--model_name_or_path\b|\bfrom_pretrained\b|\bpre-?trained (?:checkpoint|weights)\b", low
+    if (
+        family in ("vision", "transformer")
+        and name == "train"
+        and re.search(
+            r"--model_name_or_path\b|\bfrom_pretrained\b|\bpre-?trained (?:checkpoint|weights)\b",
+            low,
+        )
     ):
         return "finetune-full"  # "run_glue.py --model_name_or_path roberta-large --do_train"
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
@@ -1255,10 +1272,12 @@ def _split_questions(text: str) -> list[str]:
         )
         # "... on a NAS? small models only, like phi-3 mini": details, not a second question
         asks = piece.rstrip().endswith("?") or re.match(_ASKING, piece, re.I)
-        options = merged and re.fullmatch(r"[\w.:/+-]+(?:\s(?:or|vs\.?)\s[\w.:/+-]+)+\?\s*", merged[-1])
-        if options and not re.match(_ASKING, merged[-1], re.I):  # "awq or gguf? which is better"
-            merged[-1] = f"{merged[-1]} {piece}"
-        elif merged and (short or not asks):
+        options = merged and re.fullmatch(
+            r"[\w.:/+-]+(?:\s(?:or|vs\.?)\s[\w.:/+-]+)+\?\s*", merged[-1]
+        )
+        # "awq or gguf? which is better": a list of options and the question about them
+        listed = options and not re.match(_ASKING, merged[-1], re.I)
+        if listed or (merged and (short or not asks)):
             merged[-1] = f"{merged[-1]} {piece}"
         else:
             merged.append(piece)

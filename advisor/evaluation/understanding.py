@@ -96,8 +96,11 @@ SCORED = (
 )
 
 
-_FIELD_SYNONYMS = {"gpu_link": "interconnect_gbs", "gpu_link_gbs": "interconnect_gbs",
-                   "interconnect": "interconnect_gbs"}
+_FIELD_SYNONYMS = {
+    "gpu_link": "interconnect_gbs",
+    "gpu_link_gbs": "interconnect_gbs",
+    "interconnect": "interconnect_gbs",
+}
 
 
 @dataclass
@@ -214,8 +217,8 @@ def _compare(
     if key == "rps":
         return _close(got.rps, want), f"{got.rps} for {want}", []
     if key == "user_price_usd_per_hour" and isinstance(want, list):  # one price per GPU named
-        mine = sorted(v for _gpu, v in got.gpu_prices)
-        ok = len(mine) == len(want) and all(map(_close, mine, sorted(want)))
+        prices = sorted(v for _gpu, v in got.gpu_prices)
+        ok = len(prices) == len(want) and all(map(_close, prices, sorted(want)))
         return ok, f"{got.gpu_prices} for {want}", []
     value = getattr(got, key, None)
     if isinstance(want, int | float) and not isinstance(want, bool):
