@@ -544,7 +544,7 @@ def test_a_mig_plan_whose_model_misses_the_smallest_slice_is_a_no(rules_advisor:
     )
     head = answer.text.split("\n")[0]
     assert head.startswith("**No, not in the smallest slices"), head
-    assert re.search(r"about \d instances of \d slices", head)
+    assert re.search(r"up to \d instances of the \dg profile", head), head
     _grounded(answer)
 
 

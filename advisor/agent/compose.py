@@ -176,7 +176,7 @@ def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
                 f"{run['model_name']} in 4-bit and fine-tunes up to {tune['model_name']} "
                 "with QLoRA.**")  # fmt: skip
     if (sheet.get("architecture") in PRE_VOLTA and not sheet.get("tensor_cores")
-            and not sheet.get("fp16_bf16_dense_tflops")):  # fmt: skip
+            and sheet.get("chip") != "GP100"):  # fmt: skip
         # no tensor cores and no double-rate FP16 (a P40, not a P100): 16-bit math runs at the
         # FP32 rate or below; vLLM needs compute capability 7.0 and up (vLLM's GPU installation
         # page), which no card before Volta has

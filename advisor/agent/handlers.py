@@ -500,7 +500,8 @@ YES_NO = re.compile(
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
     # "good for 70b models? everyone hypes it": a judgement asked, whatever follows
-    r"|\b(?:good|ok|okay|fine|usable|viable) (?:for|enough)\b[^.?!]{0,40}\?"
+    r"|^(?![^?]*\b(?:which|what)\b)[^?]*\b(?:good|ok|okay|fine|usable|viable) (?:for|enough)\b"
+    r"[^.?!]{0,40}\?"
 )
 
 
@@ -694,7 +695,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
 
 # "is the software gonna bite us", "does ROCm work", "CUDA support": the stack is asked
 _SOFTWARE_ASKED = re.compile(
-    r"\b(?:software|rocm|cuda|drivers?|ecosystem|compatib\w*|stack|"
+    r"\b(?:software|rocm|cuda(?! cores?)|drivers?|ecosystem|compatib\w*|software stack|"
     r"support(?:ed)?)\b"
 )
 
@@ -809,7 +810,10 @@ def cost(query: Query, box: ToolBox) -> Draft:
         jobs = [
             e
             for e in _estimates(query, box, query.models[0])
-            if "error" not in e and e["fits"] and (e.get("cost") or {}).get("usd_per_job")
+            if "error" not in e
+            and e["fits"]
+            and (e.get("cost") or {}).get("usd_per_job")
+            and not query.user_price_usd_per_hour  # a price given: the fit answer uses it
         ]
         if jobs:  # "how much to fine-tune X on 50k examples on a rented A100": the job's cost first
             lead = "\n".join(
@@ -839,6 +843,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
 def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
     """Several GPUs, each at the user's own hourly price: the job computed on each, and which
     one does a unit of work for less (the speed ratio against the price ratio)."""
+    if query.price_per_node or any((g.count or 1) > 1 for g in query.gpus):
+        return None  # "8x H100 at $24/hr": a node's price, not each card's
     prices = dict(query.gpu_prices)
     said = query.speedup_said
     if said and said[0] in prices and len(prices) == 2:
@@ -860,7 +866,7 @@ def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
         result = box.call("compare_workload", args)
     if "error" in result:
         return None
-    rows = [r for r in result["gpus"] if r["speed"]]
+    rows = [r for r in result["gpus"] if r["speed"] and r["gpu"] in prices]
     if len(rows) < 2:
         return None
     unit = result["unit"]
@@ -902,6 +908,14 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
     slow = next(g for g in prices if g != fast)
     names = {g: box.call("gpu_specs", {"gpu": g}).get("name", g) for g in prices}
     hours = query.hours or 1.0  # no job size: an hour of the slower card's work
+    low = query.text.lower()
+    fast_ref = next((g for g in query.gpus if g.ids and g.ids[0] == fast), None)
+    if (
+        query.hours
+        and fast_ref
+        and re.search(rf"{re.escape(fast_ref.text.lower())}[- ]hours?\b", low)
+    ):
+        hours = query.hours * ratio  # "a 100 h100-hour job": that much work on the slower card
     costs = {
         slow: box.call("rental_cost", {"usd_per_gpu_hour": prices[slow], "hours": hours}),
         fast: box.call("rental_cost", {"usd_per_gpu_hour": prices[fast],
@@ -1048,15 +1062,25 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     rows = [p for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
     if budget is None or budget.per != "total" or not rows or query.purchase_usd:
         return []
-    if re.search(r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", query.text.lower()):
-        return []  # "$150 each": the price the user found, not a budget to check
-    low = min(rows, key=lambda p: p["usd"])
+    low = query.text.lower()
+    if not _BUDGET_WORDS.search(low) or re.search(
+        r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", low
+    ):
+        return []  # "$150 each", "worth 300 euro more": a price the user found, not a budget
+    cheapest = min(rows, key=lambda p: p["usd"])
     count = priced.get("num_gpus") or 1
-    total = low["usd"] * count if count > 1 else low["usd"]
-    verdict = "Within" if total <= budget.usd else "Over"
+    verdict = "Within" if cheapest["usd"] * count <= budget.usd else "Over"
+    each = " each" if count > 1 else ""
     return [f"**{verdict} your {c.usd(budget.usd)}: the lowest price on record for the "
-            f"{priced['gpu_name']} is {c.usd(low['usd'])} {low['kind']} ({low['date']})"
-            + (f", {c.usd(total)} for {count}" if count > 1 else "") + ".**"]  # fmt: skip
+            f"{priced['gpu_name']} is {c.usd(cheapest['usd'])}{each} {cheapest['kind']} "
+            f"({cheapest['date']}).**"]  # fmt: skip
+
+
+# a budget said as one: "budget ~700", "under $2k", "can spend 1500", "max 900"
+_BUDGET_WORDS = re.compile(
+    r"\bbudget\b|\bunder\b|\bbelow\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b|\bto spend\b"
+    r"|\bcan spend\b|\bcan afford\b|\bsaving up\b|\bi have\b|\bwe have\b"
+)
 
 
 HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machine

@@ -279,8 +279,8 @@ _SPEED = _cues(
     r"\bt/s\b",
     r"\bit/s\b",
     r"\bits? per second\b",
-    r"\b(?:images?|imgs?|samples?|sequences?|seqs?|frames?)\s?(?:per|/|a|an)\s?(?:sec|second|s\b|"
-    r"min|hour|hr)",
+    r"\b(?:images?|imgs?|samples?|sequences?|seqs?|frames?)\s?(?:(?:per|an?)\s|/\s?)(?:sec|second|"
+    r"min|hour|hr)|\b(?:images?|imgs?|samples?|sequences?|seqs?|frames?)\s?/\s?s\b",
     r"\bs/it\b|\bsec(?:onds)?/it\b|\bs(?:ecs?)?/img\b",
     r"\bseconds? (?:per|an?) (?:image|it(?:eration)?)\b",
     r"\btok(?:en)?s? (?:par|por|pro) (?:seconde|segundo|sekunde)\b",  # French, Spanish, German
@@ -472,8 +472,7 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
-    if len({g.ids for g in q.gpus if g.ids}) >= 2:  # "they cost about the same used"
-        low = _PRICE_LEVEL_SAID.sub(" ", low)
+    low = _without_price_levels(q, low)  # "they cost about the same used"
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
@@ -510,6 +509,15 @@ _PRICE_LEVEL_SAID = re.compile(
     r"|\bworth (?:the |paying (?:the )?)?(?:extra|additional) \$?\d[\d,.]*\b"
     r"|\b(?:difference (?:of|in) price|price difference|price gap)\b"
 )
+
+
+def _without_price_levels(q: Query, low: str) -> str:
+    """The words with the prices said beside a choice between named cards taken out."""
+    if len({g.ids for g in q.gpus if g.ids}) < 2:
+        return low
+    return _PRICE_LEVEL_SAID.sub(" ", low)
+
+
 _CHEAP_SAID = re.compile(
     r"\b(?:the|a|this|that|my|our|these|those)\s+cheap(?:o|ish)?\b(?!\s+(?:way|option|one)s?\b)"
     r"|\bcheap(?:o|ish)?\s+(?=\d|(?:\w+\s)?(?:kit|box|card|build|rig|stick)s?\b)"
@@ -526,8 +534,7 @@ def _cost(q: Query, low: str) -> bool:
     low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
     if q.gpus:  # "hyped as the cheap 128gb box", "a cheap 4800 kit": a description, not the ask
         low = _CHEAP_SAID.sub(" ", low)
-    if len({g.ids for g in q.gpus if g.ids}) >= 2:  # "same-ish price", "amd is cheaper here"
-        low = _PRICE_LEVEL_SAID.sub(" ", low)
+    low = _without_price_levels(q, low)  # "same-ish price", "amd is cheaper here"
     if not _COST_ASKED.search(low) and ((q.models and _FIT_ASKED.search(low)) or _choice(q, low)):
         return False  # "will it fit, or do I need to budget a new GPU": the fit is asked
     return bool((_MONEY.search(low) or q.user_price_usd_per_hour) and asked)

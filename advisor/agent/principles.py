@@ -23,6 +23,7 @@ from advisor.agent import compose as c
 from advisor.agent.handlers import Draft, estimate_args, gpu_choices
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
+from advisor.agent.understand import gpu_mentions
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.catalog import load_catalog
 
@@ -330,7 +331,7 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
 
 # "moving to L4", "switch to the h200", "upgrading to a 4090": the card the question is about
 _MOVING_TO = re.compile(
-    r"\b(?:mov\w*|switch\w*|upgrad\w*|go(?:ing)?|migrat\w*|jump\w*)\s+"
+    r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+"
     r"(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)"
 )
 
@@ -343,9 +344,8 @@ def _subject_and_other(query: Query) -> tuple[str, str] | None:
         return None
     low = query.text.lower()
     spots: dict[str, int] = {}
-    for ref in query.gpus:
-        if gpu_choices(ref):
-            spots.setdefault(gpu_choices(ref)[0], low.find(ref.text.lower()))
+    for at, gpu in gpu_mentions(query.gpus, low):
+        spots.setdefault(gpu, at)
     moved = _MOVING_TO.search(low)
     if moved:
         later = [(spots[g], g) for g in ids if spots.get(g, -1) >= moved.start(1)]
@@ -423,8 +423,10 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
             head = f"**Yes, for speed: about {c.num(ratio)}x as fast: {figures}{decides}.**"
         elif ratio >= 1.1:
             head = f"**Only a little faster: about {c.num(ratio)}x, {figures}{decides}.**"
-        else:
+        elif ratio > 1 / 1.1:
             head = f"**Not for speed: about the same, {figures}{decides}.**"
+        else:
+            head = f"**No: the {b['gpu_name']} is faster for this job: {figures}{decides}.**"
     elif ratio >= 1.1:
         head = f"**Yes: about {c.num(ratio)}x as fast: {figures}{decides}.**"
     elif ratio > 1 / 1.1:
@@ -471,7 +473,10 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     """ "5,000 photos a day through SDXL: would one L4 keep up?": the work of one period
     computed on the card, against the period; how many cards when one does not."""
     found = _first_gpu(query)
-    period = _PERIOD.search(query.text.lower())
+    # the period of the work, not of a price ("an L4 at $0.80/hr ... 5,000 images a day")
+    unpriced = re.sub(r"(?:\$|usd\s?)\s?\d[\d.,]*\s?(?:/|per|an?)\s?(?:h|hr|hour|day|month)\b",
+                      " ", query.text.lower())  # fmt: skip
+    period = _PERIOD.search(unpriced)
     named = [m for m in query.models if m.ids]
     if found is None or not named or not period:
         return None
@@ -481,7 +486,12 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
         job = replace(job, images=query.dataset_samples, dataset_samples=None)
     count = found[0].count or 1
     e = box.call("estimate", estimate_args(job, found[1], count, model))
-    if "error" in e or not e.get("job_hours"):
+    if "error" in e:
+        return None
+    if not e["fits"]:
+        where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+        return Draft(f"**No: {e['model_name']} does not fit on {where}** ({c.settings(e)}).")
+    if not e.get("job_hours"):
         return None
     word = {"hr": "hour"}.get(period.group(1), period.group(1)) or {
         "daily": "day",
@@ -492,8 +502,6 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     span = _PERIOD_HOURS[word]
     took = e["job_hours"]["typical"]
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
-    if not e["fits"]:
-        return Draft(f"**No: {e['model_name']} does not fit on {where}** ({c.settings(e)}).")
     if took <= span:
         head = (f"**Yes: {where} does {_a(word)} {word}'s work in about {c.duration(took)}** "
                 f"({c.settings(e)}), inside the {word}.")  # fmt: skip
@@ -527,7 +535,9 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
     if len(ids) < 2:
         return None
     low = query.text.lower()
-    spots = {gpu_choices(r)[0]: low.find(r.text.lower()) for r in query.gpus if gpu_choices(r)}
+    spots: dict[str, int] = {}
+    for at, gpu in gpu_mentions(query.gpus, low):
+        spots.setdefault(gpu, at)
     needed = _NEED_THE.search(low)
     put = next((g for m in _WOULD_DO.finditer(low) for g in ids if spots.get(g) == m.start(1)),
                None)  # fmt: skip
@@ -566,7 +576,7 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
             job += f" and {c.duration(hours[1])} on the {b['gpu_name']}"
         lines.append(job + ".")
     prices = [(e.get("cost") or {}).get("usd_per_hour") for e in runs]
-    if all(prices):
+    if all(prices) and not (query.gpu_prices or query.user_price_usd_per_hour):
         lines.append(f"Renting: {c.usd(prices[0])}/hour for the {a['gpu_name']} against "
                      f"{c.usd(prices[1])}/hour for the {b['gpu_name']} "
                      "(median prices).")  # fmt: skip
@@ -841,20 +851,24 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     lines = [head]
     model = next((m for m in query.models if m.ids), None)
     if model and smallest:
-        e = box.call("estimate", {"model": model.ids[0], "gpu": f"{smallest:g}gb",
-                                  "workload": "inference"})  # fmt: skip
+        e = box.call("estimate", estimate_args(replace(query, workload="inference"),
+                                               f"{smallest:g}gb", None, model))  # fmt: skip
         if "error" not in e and e["fits"]:
             lines.append(f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}: "
                          "it fits in the smallest slice.")  # fmt: skip
         elif "error" not in e:  # the plan as asked does not work: say so first
-            units = math.ceil(e["memory_per_gpu_gb"] / smallest)
             room = "no slice holds it"
-            if units <= slices:  # the slice size that holds it, computed on that memory
-                big = box.call("estimate", {"model": model.ids[0], "workload": "inference",
-                                            "gpu": f"{units * smallest:g}gb"})  # fmt: skip
+            fitting = [p for p in MIG_PROFILES if p[1] * smallest >= e["memory_per_gpu_gb"]]
+            if fitting and slices >= 7:  # the profiles of a 7-slice card (A100, H100, H200)
+                g, mem_slices, most = fitting[0]
+                big = box.call("estimate", {**estimate_args(replace(query, workload="inference"),
+                                                            f"{mem_slices * smallest:g}gb", None,
+                                                            model)})  # fmt: skip
                 if "error" not in big and big["fits"]:
-                    room = (f"about {int(slices) // units} instances of {units} slices (about "
-                            f"{c.num(units * smallest, 'GB')} each) hold it")  # fmt: skip
+                    each = "one instance" if most == 1 else f"up to {most} instances"
+                    room = (f"{each} of the {g}g profile (about "
+                            f"{c.num(mem_slices * smallest, 'GB')} each) "
+                            f"{'holds' if most == 1 else 'hold'} it")  # fmt: skip
             weights = e["breakdown_gb"].get("weights")
             share = f", {c.num(weights, 'GB')} of it weights" if weights else ""
             lines = [f"**No, not in the smallest slices: {e['model_name']} needs about "
@@ -870,6 +884,10 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
 
 
 MIG_REFERENCE = "h100-sxm5-80gb"  # the MIG card named when the one asked about has none
+# The MIG profiles of a 7-slice card as (compute slices, memory slices of the 8, most instances):
+# 1g.10gb x7, 2g.20gb x3, 3g.40gb x2, 7g.80gb x1 on an H100 80GB (NVIDIA MIG user guide,
+# "Supported MIG profiles"; the A100 and H200 tables have the same shape)
+MIG_PROFILES = ((1, 1, 7), (2, 2, 3), (3, 4, 2), (7, 8, 1))
 
 
 def _mig_slices(sheet: dict[str, Any]) -> float:
@@ -1053,10 +1071,11 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- does FlashAttention run on it?
 
 # The architectures FlashAttention's CUDA kernels build for (Dao-AILab/flash-attention README,
-# "Installation and features": FlashAttention-2 on Ampere, Ada and Hopper, Turing on 1.x only;
+# "Installation and features": FlashAttention-2 on Ampere, Ada and Hopper, Turing on 1.x only
+# (Blackwell is not named there, so a Blackwell card is not answered from this table);
 # FlashAttention-3 on Hopper; the ROCm build on MI200 and MI300, CDNA 2 and 3)
 _FLASH_ARCHS = {
-    2: ("Ampere", "Ada Lovelace", "Hopper", "Blackwell", "CDNA 2", "CDNA 3"),
+    2: ("Ampere", "Ada Lovelace", "Hopper", "CDNA 2", "CDNA 3"),
     3: ("Hopper",),
 }
 
@@ -1073,7 +1092,9 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
     low = query.text.lower()
     version = 3 if re.search(r"\b(?:fa3|flash[- _]?attn[- _]?3|flash[- _]?attention[- _]?3)\b",
                              low) else 2  # fmt: skip
-    arch = str(sheet.get("architecture") or "")
+    arch = str(sheet.get("architecture") or "").split(" (")[0]  # "Blackwell (sm_100)"
+    if arch == "Blackwell":
+        return None  # the README names no Blackwell support: not answered from it
     runs = arch in _FLASH_ARCHS[version]
     named = [a for a in _FLASH_ARCHS[version] if not a.startswith("CDNA")]
     where = ", ".join(named) + (" and AMD's CDNA Instinct cards (ROCm build)" if version == 2
@@ -1954,7 +1975,7 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("faster_than", "compare", _cues(
         # "will a 4060 ti give me more tok/s than my 3060?", "does the h200 generate faster
         # than the h100?", "will moving to L4 make generation noticeably faster?"
-        r"^(?!.*\bwhy\b)(?=.*\b(?:will|would|does|do|is|are|can|could)\b)"
+        r"^(?!.*\b(?:why|which)\b)(?=.*\b(?:will|would|does|do|is|are|can|could)\b)"
         r".*\b(?:faster|quicker|more "
         r"(?:tok(?:ens)?/s|t/s|tokens|it/s|images|throughput|speed)|outperform\w*)\b.{0,80}"
         r"\bthan\b",
@@ -1980,7 +2001,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
     ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)
-       and _job_model(q).family in (None, "llm")),
+       and _job_model(q).family not in ("speech", "diffusion")),
     Principle("slot_width", "fit", _cues(
         r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
     ), slot_width, _narrow_slot),

@@ -410,7 +410,7 @@ def normalise(text: str) -> str:
     )
     # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
     text = re.sub(
-        r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
+        r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
         r"samples|examples|rows|documents|docs|files|tokens|hours|horas|stunden|steps|requests|"
         r"users|usuarios|utilisateurs)\b)",
         lambda m: m.group(1).replace(".", ""),
@@ -534,6 +534,10 @@ def _batch(low: str) -> int | None:
     return int(next(g for g in m.groups() if g))
 
 
+# people, by the endings their nouns take ("doctors", "radiologists", "analysts", "employees")
+_PEOPLE = r"[a-z]+(?:ists|ers|ors|ians|ents|ees|ople|ff|ics|ives)"
+
+
 def _concurrency(low: str) -> tuple[int | None, float | None]:
     rps = re.search(
         r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)\s?(?:/|per)\s?(?:s\b|sec|second)"
@@ -548,8 +552,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         low,
     )
     users = users or re.search(
-        rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s[a-z]+s\s(?:[a-z]+\s){{0,3}}?(?:at|in)\s(?:the\s)?same\s"
-        r"time\b|\b(\d[\d,]*)\s[a-z]+s\s(?:[a-z]+\s){0,3}?"
+        rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s{_PEOPLE}\s(?:[a-z]+\s){{0,3}}?(?:at|in)\s(?:the\s)?"
+        rf"same\stime\b|\b(\d[\d,]*)\s{_PEOPLE}\s(?:[a-z]+\s){{0,3}}?"
         r"(?:simultaneously|concurrently|at once)\b",
         low,
     )  # "20 doctors in the same time", "50 analysts at once"
@@ -727,7 +731,8 @@ _MONEY = re.compile(
     # "5k of credits"
     r"|(?<![\d.$])(\d+(?:\.\d+)?)\s?(k)?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits\b"
     r"|\bbudget(?: is| of)?\s(?:~\s?|about\s|around\s|like\s|roughly\s)?(\d{3,6})\b"
-    r"(?!\s?(?:w\b|watts?|gb|tokens|hours|hrs|images|samples))",  # "student budget ~700"
+    # "student budget ~700", not "budget 3060 ti or 4060"
+    r"(?!\s?(?:w\b|watts?|gb|tokens|hours|hrs|images|samples|ti\b|super\b|xtx?\b|s\b|or\b|vs\b))",
     re.IGNORECASE,
 )
 _PER_HOUR = re.compile(
@@ -789,14 +794,25 @@ _BARE_CAP = re.compile(
 )
 
 
+def gpu_mentions(gpus: tuple[GpuRef, ...], low: str) -> list[tuple[int, str]]:
+    """Where each named GPU is written, every time (whole words: "a10" is not inside "a100"),
+    as (position, its first catalog id), in order."""
+    found = set()
+    for g in gpus:
+        said = re.sub(r"^(?:the|an?|my|our)\s+|\s+(?:the|an?|my|our)$", "", g.text.lower())
+        if g.ids and said:
+            spelled = rf"(?<![\w.]){re.escape(said)}(?![\w])"
+            found |= {(m.start(), g.ids[0]) for m in re.finditer(spelled, low)}
+    return sorted(found)
+
+
 def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | None:
     """ "if the h100 is 2.5x faster": the ratio the user gives, for the GPU named before it."""
     m = re.search(r"\b(?:is|are|runs?|being)\s(?:about\s|roughly\s|~)?(\d+(?:\.\d+)?)\s?x\s"
                   r"(?:faster|quicker|as fast|the speed)\b", low)  # fmt: skip
     if not m:
         return None
-    before = sorted((low.rfind(g.text.lower(), 0, m.start()), g.ids[0]) for g in gpus if g.ids)
-    before = [b for b in before if b[0] >= 0]
+    before = [b for b in gpu_mentions(gpus, low) if b[0] < m.start()]
     ratio = float(m.group(1))
     return (before[-1][1], ratio) if before and 1 < ratio <= 100 else None
 
@@ -804,8 +820,7 @@ def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | Non
 def _gpu_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
     """Each named GPU's own hourly price when the message gives one per card ("h100 sxm
     $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it."""
-    spots = sorted((low.find(g.text.lower()), g.ids[0]) for g in gpus if g.ids)
-    spots = [(at, gpu) for at, gpu in spots if at >= 0]
+    spots = gpu_mentions(gpus, low)
     pairs: dict[str, float] = {}
     for value, per, pos in _money(low):
         before = [gpu for at, gpu in spots if at < pos]
