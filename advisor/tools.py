@@ -12,7 +12,7 @@ import math
 import threading
 import typing
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -92,7 +92,10 @@ def model_specs(model: str) -> dict[str, Any]:
     from advisor.calculator import find_model
 
     family, found = find_model(model, load_catalog())
-    return {"family": family.name, **found.to_dict()}
+    if hasattr(found, "to_dict"):
+        return {"family": family.name, **found.to_dict()}
+    # the image, diffusion and speech entries are plain dataclasses
+    return {"family": family.name, **asdict(found)}
 
 
 TOTAL_FIELDS = ("memory_gb", "tdp_w", "fp16_bf16_dense_tflops", "fp32_tflops", "fp64_tflops",

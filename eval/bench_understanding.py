@@ -105,9 +105,10 @@ def markdown(r: dict[str, Any]) -> str:
         f"Time to understand one question: p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms "
         f"(target p50 <= {TARGETS['p50_ms']:g} ms).",
         "",
-        "The natural split is scored by the fields its writer stated; dev is the half the parser "
-        "was tuned on (its failures were read), held-out the half that was not, fresh the cases "
-        "written blind later (eval/golden/natural/fresh.yaml). Per field:",
+        "The natural split is scored by the fields its writer stated; dev and held-out are the "
+        "older cases split by hash (both read by now); fresh, fresh2 and fresh3 were each written "
+        "blind later (eval/golden/natural/fresh*.yaml): fresh and fresh3 are still blind (their "
+        "failures never read), fresh2 was read at stop 26. Per field:",
         "",
         "| field | paraphrases | " + " | ".join(f"natural {s}" for s in r["natural"]) + " |",
         "|---|" + "---|" * (1 + len(r["natural"])),

@@ -522,16 +522,18 @@ class Linker:
         model = models_of(self.catalog, FAMILIES[family])[mid]
         size = _params_b(model)
         if stated is not None and size and abs(size - stated) > 0.15 * stated:
+            # the size as the guard reads it back: "3.47B", not "3B" for SDXL's 3.47B
+            shown = f"{size:,.0f}" if size >= 100 else f"{size:.3g}"
             # "deepseek r1 14b": the size decides among the entries whose names extend this one
             better = self._by_size(key, stated)
             said = f"{written} {stated:g}B"
             if better is not None:
                 name = self._entry(*better).name
-                note = f"'{said}' is {name} ({model.name} itself is {size:,.0f}B)."
+                note = f"'{said}' is {name} ({model.name} itself is {shown}B)."
                 return ModelRef(said, (better[1],), better[0], stated, fmt, note=note, about=mid)
             note = (
                 f"The catalog has no {model.name} of {stated:g}B ({model.name} is "
-                f"{size:,.0f}B): answering for a generic {stated:g}B model."
+                f"{shown}B): answering for a generic {stated:g}B model."
             )
             return ModelRef(said, (), "llm", stated, fmt, note=note, about=mid)
         return ModelRef(written, (mid,), family, stated, fmt)
