@@ -820,6 +820,8 @@ def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | Non
 def _gpu_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
     """Each named GPU's own hourly price when the message gives one per card ("h100 sxm
     $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it."""
+    if len(gpus) < 2:
+        return ()
     spots = gpu_mentions(gpus, low)
     pairs: dict[str, float] = {}
     for value, per, pos in _money(low):
@@ -1130,9 +1132,11 @@ def _fields(low: str) -> tuple[str, ...]:
 def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -> tuple[str, ...]:
     """ "faster-whisper int8 on a 3060 or ...": a format beside a job is its precision, not a
     datasheet figure asked for."""
+    formats = ("int8_dense_tops", "fp8_dense_tflops", "fp16_bf16_dense_tflops")
+    if not any(f in formats for f in fields):
+        return fields
     if not (models or family_hint(low) not in (None, "llm")):
         return fields
-    formats = ("int8_dense_tops", "fp8_dense_tflops", "fp16_bf16_dense_tflops")
     return tuple(f for f in fields if f not in formats or re.search(r"\b(?:tflops|tops)\b", low))
 
 
