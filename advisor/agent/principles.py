@@ -1981,9 +1981,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bthan\b",
         r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+(?:over\s+)?to\b.{0,80}\b(?:faster|"
         r"quicker|speed\w* up|more (?:tok(?:ens)?/s|t/s|tokens|throughput))\b",
-        r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|compared to)\b"
-        r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?|sd\w*"
-        r"|diffusion|whisper)\b",
+        _WORTH.pattern  # "is a 4090 worth it over a 3090 for llm chat"
+        + r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?"
+        r"|sd\w*|diffusion|whisper)\b",
     ), faster_than, lambda q: len(_gpus_named(q)) >= 2),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",

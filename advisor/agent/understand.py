@@ -817,25 +817,28 @@ def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | Non
     return (before[-1][1], ratio) if before and 1 < ratio <= 100 else None
 
 
-def _gpu_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
+def _gpu_prices(
+    gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]]
+) -> tuple[tuple[str, float], ...]:
     """Each named GPU's own hourly price when the message gives one per card ("h100 sxm
     $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it."""
     if len(gpus) < 2:
         return ()
     spots = gpu_mentions(gpus, low)
     pairs: dict[str, float] = {}
-    for value, per, pos in _money(low):
+    for value, per, pos in money:
         before = [gpu for at, gpu in spots if at < pos]
         if per == "hour" and before and before[-1] not in pairs:
             pairs[before[-1]] = value
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
 
 
-def _prices_and_budget(low: str) -> tuple[float | None, Budget | None]:
+def _prices_and_budget(
+    low: str, money: list[tuple[float, str, int]]
+) -> tuple[float | None, Budget | None]:
     """(a price per GPU-hour the user gives, a budget): an hourly figure is the user's price
     unless a cap comes before it ("under $1/hour"); totals and monthly figures are budgets when
-    the words say so (budget, under, have, buy ...)."""
-    money = _money(low)
+    the words say so (budget, under, have, buy ...); `money` is _money(low)."""
     price, budget = None, None
     for value, per, pos in money:
         end = re.search(r"(?:hour|hr|h|hora)\b", low[pos:])
@@ -1314,7 +1317,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     gpus = _one_gpu_said_twice(gpus, low)
-    user_price, budget = _prices_and_budget(low)
+    money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
+    user_price, budget = _prices_and_budget(low, money)
     each = re.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
     times = re.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
     if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
@@ -1407,14 +1411,14 @@ def _parse(text: str, catalog: Catalog) -> Query:
         hours=_duration_hours(low, epochs),
         use_hours_per_day=_use_rate(low),
         user_price_usd_per_hour=user_price,
-        gpu_prices=_gpu_prices(gpus, low),
+        gpu_prices=_gpu_prices(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
         and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)|\bper hour \(gpu\)", low),
         seconds_per_item=_seconds_per_item(low),
         purchase_usd=_purchase(low),
-        monthly_usd=next((v for v, per, _ in _money(low) if per == "month"), None),
+        monthly_usd=next((v for v, per, _ in money if per == "month"), None),
         budget=budget,
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
