@@ -13,6 +13,7 @@ _GPU_NOISE |= {"gpu", "card", "the", "a", "an", "one", "single"}
 # Words that never change a model's architecture: instruct and chat tunes share their base's shape.
 # spellings of one name: "Stable Diffusion XL" is "SDXL", "FLUX.1 dev" is "flux dev"
 _MODEL_SYNONYMS = (("stablediffusion", "sd"), ("flux.1", "flux"), ("flux1", "flux"))
+_SIZED = re.compile(r"\d(?:\.\d+)?[bm]$")  # a parameter count: "8b", "1.5b", "350m"
 _MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "the", "a", "an"}
 
 
@@ -44,7 +45,7 @@ def model_key(text: str) -> str:
         if re.search(r"[a-z]", rest) and re.fullmatch(r"[a-z][\w.-]*", org):
             text = rest
     tokens = [t.strip(".") for t in re.split(r"[^a-z0-9.]+", text)]
-    sized = any(re.search(r"\d(?:\.\d+)?[bm]$", t) for t in tokens)
+    sized = any(_SIZED.search(t) for t in tokens)
     noise = _MODEL_NOISE if sized else _MODEL_NOISE - {"base"}
     key = "".join(t for t in tokens if t and t not in noise)
     for spelled, short in _MODEL_SYNONYMS:

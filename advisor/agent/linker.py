@@ -252,15 +252,7 @@ class Linker:
 
     def _gpu_word(self, word: str) -> str:
         """A word of a GPU name with its slips fixed ("Titn" -> "titan", "Lapop" -> "laptop")."""
-        return re.sub(
-            r"[A-Za-z]{4,}",
-            lambda m: (
-                m.group(0)
-                if m.group(0).lower() in self.gpu_words
-                else _closest(m.group(0).lower(), self.gpu_words) or m.group(0)
-            ),
-            word,
-        )
+        return _slips_fixed(word, self.gpu_words)
 
     def _gpu_lookup(
         self, written: str, chunk: list[Token], plural: bool = False
@@ -268,8 +260,8 @@ class Linker:
         key = gpu_key(written)
         if not key:
             return None
-        singular = re.sub(r"(?<=[0-9a-z])s$", "", key)
-        if not re.search(r"\d", key) and not (
+        singular = key[:-1] if key.endswith("s") and len(key) > 1 else key
+        if not _DIGIT.search(key) and not (
             (key in self.named or (plural and singular in self.named))
             and (len(chunk) > 1 or len(key) >= 5)
         ):
@@ -282,14 +274,14 @@ class Linker:
         )
         # "V100s", "V100s 32GB" written with a capital and a small s: a plural ("8 L40S" and
         # "l40s" keep the product's own letter)
-        marked = [re.fullmatch(r"[A-Z][A-Z0-9-]*\d+s", w.text) for w in chunk]
+        marked = [_CAPITAL_PLURAL.fullmatch(w.text) for w in chunk]
         if any(marked):
             words = zip(chunk, marked, strict=True)
             one = gpu_key(" ".join(w.text[:-1] if m else w.text for w, m in words))
             # not a name in the singular: a shorter span is tried, its size read as a constraint
             return self.gpu_keys.get(one)
         order = (singular, key) if plural and not proper else (key, singular)
-        for candidate in (*order, re.sub(r"es$", "", key)):
+        for candidate in (*order, key[:-2] if key.endswith("es") else key):
             if candidate in self.gpu_keys:
                 return self.gpu_keys[candidate]
         return None
@@ -460,10 +452,10 @@ class Linker:
             key = _model_key(" ".join(w.text for w in core))
             found = self.model_keys.get(key)
             spelled = None
-            if not found and fixed and span > 1 and any(re.search(r"\d", w.low) for w in chunk):
+            if not found and fixed and span > 1 and any(_DIGIT.search(w.low) for w in chunk):
                 spelled = _model_key(" ".join([fixed, *(w.text for w in core[1:])]))
                 found = self.model_keys.get(spelled)
-            if not found and any(re.search(r"\d", w.low) for w in core):
+            if not found and any(_DIGIT.search(w.low) for w in core):
                 # slips inside repo names: "gema3:27b", "Devstral-Smaall", "DepSeek-V2"
                 spelled = _model_key(" ".join(self._model_word(w.text) for w in core))
                 found = self.model_keys.get(spelled) if spelled != key else None
@@ -481,15 +473,7 @@ class Linker:
 
     def _model_word(self, word: str) -> str:
         """A word of a model name with its alphabetic runs' slips corrected."""
-        return re.sub(
-            r"[A-Za-z]{4,}",
-            lambda m: (
-                m.group(0)
-                if m.group(0).lower() in self.vocabulary
-                else _closest(m.group(0).lower(), self.vocabulary) or m.group(0)
-            ),
-            word,
-        )
+        return _slips_fixed(word, self.vocabulary)
 
     def _corrected(self, word: Token) -> str | None:
         """The model-name word a misspelt one stands for ("lamma" -> "llama"), else None."""
@@ -822,20 +806,51 @@ def _strip_formats(chunk: list[Token]) -> tuple[list[Token], str | None]:
     fmt = None
     core: list[Token] = []
     for w in chunk:
-        kept = []
-        for part in re.split(r"-|\.(?=(?:gguf|q\d\w*|awq|gptq|mlx|exl2|safetensors)\b)", w.low):
-            if _FORMAT_WORDS.match(part):
-                fmt = fmt or _format_precision(part)
-            elif part:
-                kept.append(part)
-        if kept:
-            text = "-".join(kept)
+        text, said = _name_part(w.low)
+        fmt = fmt or said
+        if text:
             core.append(Token(w.start, w.end, text, text))
         elif core:
             continue  # a format word after the name: "llama 3 8b gguf"
         else:
             return [], fmt  # a format word before any name word: not a model mention
     return core, fmt
+
+
+@lru_cache(maxsize=1 << 14)
+def _name_part(low: str) -> tuple[str, str | None]:
+    """One word of a model mention without its format words, and the format they state:
+    "instruct-q4_k_m.gguf" -> ("instruct", "q4_k_m"); ("", None) for a word of neither."""
+    fmt = None
+    kept = []
+    for part in _FORMAT_SPLIT.split(low):
+        if _FORMAT_WORDS.match(part):
+            fmt = fmt or _format_precision(part)
+        elif part:
+            kept.append(part)
+    return "-".join(kept), fmt
+
+
+_FORMAT_SPLIT = re.compile(r"-|\.(?=(?:gguf|q\d\w*|awq|gptq|mlx|exl2|safetensors)\b)")
+
+
+@lru_cache(maxsize=1 << 14)
+def _slips_fixed(word: str, vocabulary: frozenset[str]) -> str:
+    """`word` with each alphabetic run of four letters or more that is not in `vocabulary`
+    replaced by the vocabulary word clearly nearest to it, if one is."""
+    return _LETTER_RUN.sub(
+        lambda m: (
+            m.group(0)
+            if m.group(0).lower() in vocabulary
+            else _closest(m.group(0).lower(), vocabulary) or m.group(0)
+        ),
+        word,
+    )
+
+
+_LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+_DIGIT = re.compile(r"\d")
+_CAPITAL_PLURAL = re.compile(r"[A-Z][A-Z0-9-]*\d+s")  # "V100s"
 
 
 def _format_precision(word: str) -> str | None:

@@ -17,7 +17,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from advisor.agent.linker import NUMBER_WORDS, linker_for
@@ -1155,11 +1155,12 @@ def _train_options(low: str) -> tuple[tuple[str, object], ...]:
 def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
     """The first match of `pattern` not negated just before ("no 8bit optimizer", "without
     deepspeed", "not vllm")."""
-    first = re.search(pattern, low)
+    compiled = _compiled(pattern)
+    first = compiled.search(low)
     if first is None or not _NEGATED.search(low[max(0, first.start() - 14) : first.start()]):
         return first  # the common case: one search
     return next(
-        (m for m in re.finditer(pattern, low)
+        (m for m in compiled.finditer(low)
          if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()])),
         None,
     )  # fmt: skip
@@ -1214,9 +1215,19 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
 def family_hint(low: str) -> str | None:
     """The workload family the words point to when no model is named ("stable diffusion")."""
     for fam in FAMILIES.values():
-        if fam.name != "llm" and any(re.search(w, low) for w in fam.words):
+        if fam.name != "llm" and _family_words(fam.name).search(low):
             return fam.name
-    return "llm" if any(re.search(w, low) for w in FAMILIES["llm"].words) else None
+    return "llm" if _family_words("llm").search(low) else None
+
+
+@cache
+def _family_words(name: str) -> re.Pattern[str]:
+    """One pattern for a family's words (compiled once, not one search per word)."""
+    return re.compile("|".join(f"(?:{w})" for w in FAMILIES[name].words))
+
+
+# a pattern held as text in a table, compiled once (re's own cache costs a lookup per call)
+_compiled = lru_cache(maxsize=1024)(re.compile)
 
 
 # ---------------------------------------------------------------- the step
