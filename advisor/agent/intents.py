@@ -108,6 +108,9 @@ _NOT_OURS = _cues(
     r"\bstock (?:price|market)\b|\bshare price\b|\bshould i invest\b"
     r"|\b(?:amd|nvidia|nvda|intel|amzn|tsmc) (?:stock|shares)\b",
     r"\bbook (?:me|us)\b|\breserve (?:me|us)\b|\blaunch (?:me|us) an?\b",
+    # a picture, a transcript or a text to produce, not a GPU to choose: "make me a picture of"
+    r"\b(?:make|draw|generate|create|paint|render) (?:me |us )?(?:an? |some )(?:\w+ )?"
+    r"(?:picture|image|drawing|photo|painting|logo|avatar|wallpaper)s? (?:of|for|with)\b",
 )
 # code to write is no GPU question, whatever GPU it names ("write me a script that pings me
 # when a 3090 drops under $600")
@@ -148,6 +151,13 @@ _HELLO = _cues(
 _ABOUT_YOU = _cues(
     r"\bwhat (?:sorts?|kinds?|types?) of (?:questions|things)\b",
     r"\b(?:what|how) (?:can|could) you (?:help|do|answer)\b|\bare you able to help\b",
+    r"\bwhat (?:all )?(?:things |stuff )?(?:can |could )?you (?:can |could )?(?:help|do) "
+    r"(?:me |us )?with\b",
+)
+# any sign of a request in a message
+_ASKS = _cues(
+    r"\?|\b(?:what|how|which|why|when|where|can|could|should|would|will|does|do|is|are|need"
+    r"|help|please|pls|want|tell|explain|fix|any ?one|idea)\b"
 )
 # a keyboard row mashed: "asdfghjkl", "qwerty"
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
@@ -183,7 +193,10 @@ _FIT_ASKED = _cues(
     r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ ){0,2}?(?:let me |be"
     r" able to )?(?:run|load|hold|handle|serve)\b",
     r"\bpossible to (?:run|fit|load|serve|hold)\b",
+    r"\bwhether\b[^.?!]{0,60}?\b(?:runs?|fits?|loads?)\b (?:on|in|into)\b",
 )
+# two cards weighed against each other: "torn between the 4070 ti super and the 4080 super"
+_TORN = r"\btorn between\b|\bcan'?t (?:decide|choose) between\b|\bdeciding between\b"
 # "is it really as fast as", "'just as fast' as": a comparison, quotes and all
 _AS_FAST_AS = r"\b(?:as|just as) (?:fast|good|quick)\W{0,2} as\b"
 # one of several named GPUs asked for on speed or capability: "which one pushes more tok/s",
@@ -326,6 +339,7 @@ _RATE = _cues(  # "how many sdxl images per hour": a rate, though "per hour" sou
 )
 _COMPARE = _cues(
     r"\bvs\.?\b",
+    _TORN,
     r"\bversus\b",
     r"\bcompare\w*\b",
     r"\bcomparison\b",
@@ -421,6 +435,8 @@ def _entities(q: Query) -> bool:
 def _invalid(q: Query, low: str) -> bool:
     if not re.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
         return True  # emoji, punctuation, a keyboard row
+    if "\n" in low.strip() and not _entities(q) and not _ASKS.search(low):
+        return True  # a pasted table or log and nothing asked of it
     return bool(_SQL.search(low)) and not _entities(q)
 
 
@@ -470,12 +486,26 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
     if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*", low):
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
+    low = _without_price_levels(q, low)  # "they cost about the same used"
+    several = len({g.ids for g in q.gpus if g.ids}) >= 2
+    if several and (_choice(q, low) or re.search(_TORN, low)):  # "torn between ...: worth it?"
+        low = re.sub(r"\bworth (?:it|buying)\b", " ", low)
+    if q.purchase_usd:  # "one card purchased at 7,500 USD: the TCO?": a price paid, said
+        low = re.sub(r"\b(?:purchased|bought)\b(?: \w+){0,2} (?:at|for)\b", " ", low)
+    asked = _questions(low)
+    if q.models and asked and _FIT_ASKED.search(asked) and not _BUY.search(asked):
+        return False  # "before we sign the purchase order: does the model fit?": a fit
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
-    low = _without_price_levels(q, low)  # "they cost about the same used"
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
+
+
+def _questions(low: str) -> str:
+    """The clauses that end in a question mark ("... purchase order: does it fit?" -> "does it
+    fit?"), or "" when the message asks nothing in so many words."""
+    return " ".join(re.findall(r"[^.?!:;\n]*\?", low))
 
 
 def _choice(q: Query, low: str) -> bool:
@@ -524,8 +554,17 @@ _CHEAP_SAID = re.compile(
 )
 
 
+# money in so many words; "how much" alone asks a quantity ("how much is the bandwidth")
+_MONEY_WORDS = _cues(
+    r"\bcost\w*|\bpric\w+|\brent\w*|\bpay\w*|\bspend\w*|\bbill\b|\bbudget\w*|\bafford\w*",
+    r"[$€£]|\bdollars?\b|\busd\b|\beur(?:os?)?\b|\bbucks\b|\bcheap\w*|\bexpensive\b|\btco\b",
+)
+
+
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
+    if q.fields and q.gpus and not q.models and not _MONEY_WORDS.search(low):
+        return False  # "how much is the memory bandwidth of the 4090": a datasheet figure
     if _advice(q, low) and not (q.user_price_usd_per_hour or _COST_ASKED.search(low)):
         return False  # "is a P40 any good for training? $200 on ebay": a judgement, price beside
     if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost

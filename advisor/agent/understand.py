@@ -402,6 +402,7 @@ def normalise(text: str) -> str:
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
     text = re.sub(
         r"(?:(?<=[€$£])|(?<=eur )|(?<=usd ))(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
+        r"(?!\s?(?:/\s?h|per\s+(?:gpu[- ])?h|an?\s+h|hourly))"  # "$1.006/hr" is a price per hour
         r"|(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
         r"|euros?|d[oó]lares|dollars?|usd)\b)",
         lambda m: (m.group(1) or m.group(2)).replace(".", ""),
@@ -858,7 +859,9 @@ def _prices_and_budget(
         buy = re.search(  # not "how many hours does that buy me"
             r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bown\b"
             r"|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
-            r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\bcosts? ~?\d|\blaptop\b|\bmacbook\b"
+            r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\blaptop\b|\bmacbook\b"
+            # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
+            r"|\bcosts? ~?\d(?![\d.,]*\s?(?:euros?|eur|usd|dollars?|€|\$)?\s?(?:/|per\s|an?\s)\s?h)"
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b",
             low,
         )
@@ -1334,6 +1337,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     times = re.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
     if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
         budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"
+    purchase = _purchase(low)
+    paid = re.search(r"\b(?:purchased|bought|paid)\b", low)
+    if budget and purchase == budget.usd and paid and not _BUDGET_SAID.search(low):
+        budget = None  # "purchased at 7,500 USD": the price paid, not a limit to buy within
     epochs = _epochs(low)
     concurrency, rps = _concurrency(low)
     named = low  # "2000 sd 1.5 images": the model's name holds no count
@@ -1428,7 +1435,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
         and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)|\bper hour \(gpu\)", low),
         seconds_per_item=_seconds_per_item(low),
-        purchase_usd=_purchase(low),
+        purchase_usd=purchase,
         monthly_usd=next((v for v, per, _ in money if per == "month"), None),
         budget=budget,
         max_power_w=_power(low),
@@ -1533,11 +1540,19 @@ _ITEM_TIME = re.compile(
 
 
 _PURCHASE = re.compile(
-    rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid|\bbought (?:it |one |them )?for"
+    rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid|\bbought (?:it |one |them )?(?:for|at)"
+    rf"|\bpurchased (?:it |one |them )?(?:for|at)"
     rf"|\bbuy (?:it |one |them )?for|\bgo for|\bfor)\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?))"
+)
+
+
+# words that make an amount a limit to spend within
+_BUDGET_SAID = re.compile(
+    r"\bbudget\w*|\bunder\b|\bbelow\b|\bless than\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b"
+    r"|\bafford\b|\bspend\b|\b(?:i|we) (?:have|got)\b|\bcapex\b|\bapproved\b|\bwithin\b"
 )
 
 
@@ -1641,6 +1656,9 @@ _MIN_GPUS = re.compile(
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
+    # "what's the minimum number of them I need to request", "how many units must we order"
+    r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
+    r"|how many (?:units|pieces)\b(?! per)"
     # "min h200 count for", "how many of L4 I need", "how many h100 we need"
     rf"|\bmin(?:imum)? {_GPUS_COUNTED}\s?count\b"
     rf"|how many (?:of )?(?:the )?{_GPUS_COUNTED}\s(?:do |would |will )?(?:i|we|you) (?:need|use)"
