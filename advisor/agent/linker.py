@@ -329,7 +329,15 @@ class Linker:
             if laptops:
                 return GpuRef(f"{written} laptop", laptops, count, memory, "laptop", base)
         if not chosen and form in ("laptop", "desktop"):  # "the laptop 4090"
-            other = self._gpu_lookup(f"{written} {form}", words[start:end])
+            other = (
+                self._gpu_lookup(f"{written} {form}", words[start:end])
+                or tuple(
+                    g  # "my laptop's RTX 4060 (8 GB)": the name with its memory, then the form
+                    for g in self._gpu_lookup(f"{base} {form}", words[start:end]) or ()
+                    if memory is None
+                    or abs(self.catalog.gpus[g].memory_gb - memory) <= 0.07 * memory
+                )
+            )
             if other:
                 return GpuRef(f"{written} {form}", other, count, memory, form, base)
         if not chosen:  # the words contradict every variant: never answer for another one
@@ -728,7 +736,9 @@ def _in_a_laptop(words: list[Token]) -> bool:
     said = {w.low for w in words}
     named = {i + 1 for i, w in enumerate(words) if re.search(r"\d", w.low)}  # "4060 laptop"
     laptop = any(
-        w.low in ("laptop", "laptops", "notebook") and i not in named for i, w in enumerate(words)
+        re.sub(r"['\u2019]s$", "", w.low) in ("laptop", "laptops", "notebook")  # "my laptop's"
+        and i not in named
+        for i, w in enumerate(words)
     )
     return laptop and not said & {
         "desktop", "desktops", "pc", "tower", "workstation", "server", "egpu",
@@ -783,6 +793,13 @@ _COUNT_FILLER = (
     "dgx",
     "hgx",
     "with",
+    # "4 pieces of RTX A6000", "2 nos. of RTX 3090" (Indian English), "3 units of L40S"
+    "pieces",
+    "pcs",
+    "nos",
+    "nos.",
+    "no.",
+    "units",
 )
 
 

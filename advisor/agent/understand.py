@@ -498,8 +498,9 @@ def _context(low: str) -> int | None:
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
     m = re.search(
-        r"(\d+(?:\.\d+)?)\s?(k|m)?\s?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window|context "
-        r"length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens|input)"
+        r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window"
+        r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
+        r"|input)"
         r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
@@ -509,7 +510,7 @@ def _context(low: str) -> int | None:
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
-        r"|sequences|contexts)\b",
+        r"|sequences|contexts|max(?:imum)?|long|each|per (?:text|sample|document|doc|example))\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
     if not m:
@@ -530,8 +531,9 @@ def _batch(low: str) -> int | None:
         r"|--max[-_]num[-_]seqs[\s=](\d+)\b",  # vLLM's cap on the sequences batched at once
         low,
     )
-    if not m:
-        return None
+    if not m:  # "batch of one", "a batch size of four"
+        said = re.search(rf"(?<![a-z])batch(?:[-_ ]size)?\s(?:of|is)\s{_WORD_NUM}\b", low)
+        return int(_count(said.group(1))) if said else None
     return int(next(g for g in m.groups() if g))
 
 
@@ -941,21 +943,32 @@ def _epochs(low: str) -> float | None:
     return 1.0 if re.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
 
+# things counted in a data set or a batch of work
+_THINGS = (
+    r"images|imgs|pictures|photos|samples|examples|rows|sequences|documents|docs|pics|sentences"
+    r"|conversations|dialogues|pairs|shots|renders|instructions|utterances|texts|descriptions"
+    r"|tickets|emails|reviews|records|comments|posts|articles|abstracts|papers|pages"
+    r"|illustrations|drawings|artworks|paintings|selfies|portraits|screenshots"
+)
+_MINE = re.compile(r"\bof (?:my|our|your) ")
+
+
 def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     """(samples in one epoch, data set name, images to generate). A count the user gives is
     theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
     count is given ("90 epochs of ImageNet")."""
     images = re.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
-        r"(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z-]*\s){0,2}?"  # "labelled complaint"
-        r"(?:images|pictures|photos|samples|examples|rows|sequences|documents|docs|pics|sentences"
-        r"|conversations|dialogues|pairs|shots|renders|instructions|utterances|texts|descriptions"
-        r"|tickets|emails|reviews|records|comments|posts|articles|abstracts"
-        r"|papers|pages)\b",
+        # "labelled complaint", "20 of my own": words between the count and the things
+        r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z-]*\s){0,2}?|of (?:my|our|the|your)"
+        r" (?:own )?(?:[a-z]+ )?)"
+        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?-image\b",  # "100k-image"
         low,
     )
-    value = _scaled(images.group(1), images.group(2)) if images else 0.0
-    if value < 100:  # no count, or "2 images" beside a set named
+    said = next((i for i in (1, 3) if images and images.group(i)), None)
+    value = _scaled(images.group(said), images.group(said + 1)) if images and said else 0.0
+    if value < 100 and not (images and _MINE.search(images.group(0))):
+        # no count, or "2 images" beside a set named ("20 of my own illustrations" are theirs)
         for name, pattern, samples, _source in DATASETS:
             if re.search(pattern, low):
                 return samples, name, None
@@ -995,7 +1008,8 @@ def _resolution(low: str) -> int | None:
     m = re.search(
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
-        r"|\b(\d{3,4})\s?(?:res|resolution)\b|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
+        r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
+        r"|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
         r"|(?:\bimgsz|\bimg_?size|\bimage_size|--img)\s?[=:]?\s?(\d{3,4})\b",  # "imgsz=640"
