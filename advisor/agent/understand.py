@@ -597,7 +597,7 @@ _DURATION = re.compile(
     r"(?:gpu[- ]|[a-z]{1,3}\d{2,4}[a-z]?[- ])?"  # "1,000 gpu hours", "a 100 a100-hour job"
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
-    r"(?!\s?(?:of (?:audio|speech|recordings?|podcasts?|video)|audio))"
+    r"(?!\s?(?:of (?:\w+ )?(?:audio|speech|recordings?|podcasts?|video)|audio))"
     r"|\b(an?|one|the|this|next) (?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
     r"|year|yr)\b",
     re.IGNORECASE,
@@ -655,6 +655,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     if re.search(r"\ball month\b", low):
         return 730.0
     hours = None
+    calendar = False  # the duration read is a period of the calendar ("a 6-month thesis")
     for m in _DURATION.finditer(low):
         before = low[max(0, m.start() - 12) : m.start()]
         if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
@@ -664,6 +665,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         value = 1.0 if one else _count(amount.replace(",", ""))
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
         hours = value * _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
+        calendar = _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1) >= 24
         after = low[m.end() : m.end() + 60]
         days = re.search(
             r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days\b",
@@ -692,9 +694,20 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
         hours = 8760.0 if yearly else 730.0
-    share = re.search(r"(\d{1,3})\s?%\s?(?:of the time|utili[sz]ation|utilized|busy)", low)
-    if hours and share:
-        hours *= float(share.group(1)) / 100
+    gpu_hours = re.search(  # "300 GPU-hours on a 24GB card" within "a 6-month thesis"
+        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:gpu|[a-z]{1,3}\d{2,4}[a-z]?)"
+        r"[- ]?(?:hours?|hrs?|h)\b",
+        low,
+    )
+    if gpu_hours and (hours is None or calendar):
+        hours = _number(gpu_hours.group(1)) * (1000 if gpu_hours.group(2) else 1)
+    share = re.search(
+        r"(\d{1,3})\s?%\s?(?:of the (?:time|year|month|day)|utili[sz]ation|utilized|busy)"
+        r"|utili[sz]ation (?:is |of |at |around |about |~)*(\d{1,3})\s?%",  # "utilisation is 50%"
+        low,
+    )
+    if hours and share and not gpu_hours:
+        hours *= float(share.group(1) or share.group(2)) / 100
     return hours
 
 
@@ -721,7 +734,7 @@ def _use_rate(low: str) -> float | None:
 _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
-    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars|bucks|eur|euros?|d[oó]lares)\b"
+    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars?|bucks|eur|euros?|d[oó]lares)\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
