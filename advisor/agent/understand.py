@@ -1759,6 +1759,15 @@ _FOLLOW_UP = re.compile(
 )
 
 
+# a correction of the turn before: its values change, the question stays ("sorry, rental is
+# $0.45/h, not 0.40", "oops i meant the 4090, not the 4080")
+_CORRECTION = re.compile(
+    r"^\W*(?:sorry|oops|whoops|my bad|correction|typo|err?m?)\b|\bi meant\b|\bi mean(?:t)?,"
+    r"|\b(?:meant to (?:say|write)|should (?:have )?(?:said|be))\b",
+    re.IGNORECASE,
+)
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -1770,7 +1779,8 @@ def resolve(
         return query
     prior = Query.from_context(previous)
     short = len(query.text.split()) <= 14
-    cue = bool(_FOLLOW_UP.search(query.text))
+    correction = bool(_CORRECTION.search(query.text))
+    cue = bool(_FOLLOW_UP.search(query.text)) or correction
     names_nothing = not query.gpus and not query.models
     # "pretraining a 350M model on 20B tokens" then "how long on 8x a100?": the hardware for
     # the job the thread set up
@@ -1871,7 +1881,8 @@ def resolve(
     from advisor.agent.intents import detect_intent, keeps_intent
 
     intent = detect_intent(merged, merged.text.lower())
-    if keeps_intent(intent, prior.intent, merged, names_nothing):
+    corrected = correction and prior.intent not in ("greeting", "out_of_scope", "invalid", "search")
+    if corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
