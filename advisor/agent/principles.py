@@ -336,6 +336,13 @@ _MOVING_TO = re.compile(
 )
 
 
+# the card the user thinks of getting: "i'm thinking of getting a mac mini with the m4 pro"
+_GETTING = re.compile(
+    r"\b(?:thinking (?:of|about)|considering|planning (?:on|to)|going to|want to|about to)\s+"
+    r"(?:get(?:ting)?|buy(?:ing)?|order(?:ing)?)\b()"
+)
+
+
 def _subject_and_other(query: Query) -> tuple[str, str] | None:
     """(the GPU the question asks about, the one it is measured against): the card moved to,
     else the one named before "than", else the first named."""
@@ -346,7 +353,7 @@ def _subject_and_other(query: Query) -> tuple[str, str] | None:
     spots: dict[str, int] = {}
     for at, gpu in gpu_mentions(query.gpus, low):
         spots.setdefault(gpu, at)
-    moved = _MOVING_TO.search(low)
+    moved = _MOVING_TO.search(low) or _GETTING.search(low)
     if moved:
         later = [(spots[g], g) for g in ids if spots.get(g, -1) >= moved.start(1)]
         if later:
@@ -378,6 +385,13 @@ def _job_model(query: Query) -> ModelRef:
 _WORTH = re.compile(
     r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
     r"compared to)\b"
+    # "is the 3090 ti worth 300 euro more than the normal 3090"
+    r"|\bworth (?:an? |the )?(?:extra |additional )?[$€£]?\d[\d,.]*\s?k?\s?(?:euros?|eur|usd"
+    r"|dollars?|bucks|€)?\s?(?:more )?(?:than|over)\b"
+)
+# "will it be about as fast as his": yes when within a tenth
+_AS_FAST = re.compile(
+    r"\b(?:about |nearly |almost |roughly |just |close to )?as (?:fast|quick) as\b"
 )
 
 
@@ -418,13 +432,19 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
     decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
-    if _WORTH.search(query.text.lower()):  # "is a 4090 worth it over a 3090 for chat?"
+    if _AS_FAST.search(query.text.lower()) and not _WORTH.search(query.text.lower()):
+        if ratio > 1 / 1.1:
+            head = f"**Yes: about {c.num(ratio)}x the speed, {figures}{decides}.**"
+        else:
+            head = (f"**No: the {b['gpu_name']} is about {c.num(1 / ratio)}x as fast: "
+                    f"{figures}{decides}.**")  # fmt: skip
+    elif _WORTH.search(query.text.lower()):  # "is a 4090 worth it over a 3090 for chat?"
         if ratio >= 1.3:
             head = f"**Yes, for speed: about {c.num(ratio)}x as fast: {figures}{decides}.**"
         elif ratio >= 1.1:
             head = f"**Only a little faster: about {c.num(ratio)}x, {figures}{decides}.**"
         elif ratio > 1 / 1.1:
-            head = f"**Not for speed: about the same, {figures}{decides}.**"
+            head = f"**No, not for speed: about the same, {figures}{decides}.**"
         else:
             head = f"**No: the {b['gpu_name']} is faster for this job: {figures}{decides}.**"
     elif ratio >= 1.1:
@@ -958,7 +978,9 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         return None
     ref, gpu = found
     n = max(ref.count or 1, query.num_gpus or 1)
-    psu = _watts(query.text.lower())
+    psu = query.max_power_w or _watts(query.text.lower())
+    if psu and len(_gpus_named(query)) >= 2:
+        return _supply_choice(query, box, n, psu)
     p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **({"psu_w": psu} if psu else {})})
     if "error" in p:
         return None
@@ -986,11 +1008,45 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | None:
+    """ "4-GPU tower on one 1,600 W supply: the 600 W edition or the 300 W Max-Q?": each card's
+    full-load system draw against the supply; of those it carries, the most compute."""
+    rows = []
+    for gpu in _gpus_named(query)[:3]:
+        p = box.call("system_power", {"gpu": gpu, "num_gpus": n, "psu_w": psu})
+        sheet = box.call("gpu_specs", {"gpu": gpu})
+        if "error" in p or "error" in sheet:
+            return None
+        rows.append((p, sheet))
+    carried = [r for r in rows if r[0]["verdict"] != "too small"]
+    best = max(carried or rows, key=lambda r: r[1].get("fp16_bf16_dense_tflops") or 0)
+    draws = "; ".join(f"{n} x {p['gpu_name']}: {c.num(p['total_w'], 'W')} at full load"
+                      for p, _ in rows)  # fmt: skip
+    if not carried:
+        head = f"**Neither: every choice draws more than the {c.num(psu, 'W')} supply** ({draws})."
+    else:
+        head = (f"**The {best[0]['gpu_name']}: {n} of them with the rest of the system draw "
+                f"{c.num(best[0]['total_w'], 'W')}, which the {c.num(psu, 'W')} supply carries"
+                f"** ({draws}).")  # fmt: skip
+    lines = [head]
+    top = max(rows, key=lambda r: r[1].get("fp16_bf16_dense_tflops") or 0)
+    tf, top_tf = best[1].get("fp16_bf16_dense_tflops"), top[1].get("fp16_bf16_dense_tflops")
+    if carried and tf and top_tf and top is not best:
+        lines.append(f"It keeps {c.num(tf / top_tf)}x of the peak dense FP16/BF16 per card "
+                     f"({c.num(tf, 'TFLOPS')} against {c.num(top_tf, 'TFLOPS')} on the "
+                     f"{top[1]['name']}) at {c.num(best[1]['tdp_w'], 'W')} against "
+                     f"{c.num(top[1]['tdp_w'], 'W')} of board power.")  # fmt: skip
+    lines.append("The CPU figure is a high-end desktop CPU at its limit (say yours if it "
+                 "differs); GPUs spike above their board power for milliseconds, which the "
+                 "margin below the supply's rating covers.")  # fmt: skip
+    return Draft("\n\n".join(lines))
+
+
 def _watts(low: str) -> float | None:
-    found = re.search(r"\b(\d{3,4}(?:\.\d)?)\s?(k?w|watts?)\b", low)
+    found = re.search(r"(?<![\d,.])(\d,\d{3}|\d{3,4}(?:\.\d)?)\s?(k?w|watts?)\b", low)
     if not found:
         return None
-    value = float(found.group(1))
+    value = float(found.group(1).replace(",", ""))
     return value * 1000 if found.group(2) == "kw" else value
 
 
@@ -1163,6 +1219,9 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     head = f"**{word}: {lines[0]}.**"
     bullets = "\n".join(f"- {line[0].upper()}{line[1:]}." for line in lines[1:])
     parts = [head, bullets] if bullets else [head]
+    smaller = _format_saves(query, box, subject[0], missing)
+    if smaller:
+        parts.append(smaller)
     for fmt in dict.fromkeys(missing):
         parts.append({
             "bf16": "A framework may still accept bf16 on such a card and run it without the "
@@ -1174,6 +1233,25 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
                     "precision for tensor-core speed.",
         }[fmt])  # fmt: skip
     return Draft("\n\n".join(parts))
+
+
+def _format_saves(query: Query, box: ToolBox, gpu: str, missing: list[str]) -> str | None:
+    """ "fp8 FLUX on a 3090": what the format the card cannot compute in still saves, the
+    model's weights in it against 16 bits."""
+    if "fp8" not in missing or not query.models or not query.models[0].ids:
+        return None
+    sizes = []
+    for fmt in ("fp8", "bf16"):
+        args = estimate_args(replace(query, precision=fmt), gpu, None, query.models[0])
+        e = box.call("estimate", args)
+        if "error" in e or not e.get("breakdown_gb"):
+            return None
+        sizes.append((e["model_name"], next(iter(e["breakdown_gb"].items()))))
+    (name, (part, small)), (_, (_, big)) = sizes
+    return (
+        f"So it is only smaller: the {name} {part} takes {c.num(small, 'GB')} in FP8 "
+        f"against {c.num(big, 'GB')} in 16 bits."
+    )
 
 
 def _instead(sheet: dict[str, Any], fmt: str) -> str:
@@ -1981,6 +2059,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bthan\b",
         r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+(?:over\s+)?to\b.{0,80}\b(?:faster|"
         r"quicker|speed\w* up|more (?:tok(?:ens)?/s|t/s|tokens|throughput))\b",
+        # "will it be about as fast as his for sdxl?"
+        r"^(?!.*\b(?:why|which)\b).*\b(?:will|would|is|are|can|could)\b.{0,40}"
+        + _AS_FAST.pattern,
         _WORTH.pattern  # "is a 4090 worth it over a 3090 for llm chat"
         + r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?"
         r"|sd\w*|diffusion|whisper)\b",
@@ -2013,6 +2094,22 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
         r"\bslot\b.{0,40}\bx(?:1|4|8)\b.{0,60}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|affect|penalty)",
     ), pcie_generation, _anything),
+    Principle("precision_support", "spec", _cues(
+        r"\b(?:support|supports|supported|handle|capable of|compatible with)\b.{0,40}\b(?:bf16|"
+        r"bfloat16|fp8|float8|tf32)\b",
+        # "does the t4 actually do bf16", "can an a100 run fp8", "is bfloat16 training possible"
+        r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
+        r"(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
+        r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
+        r"\b(?:set|use|enable|turn on)\s(?:bf16|bfloat16|fp8|tf32)\b",
+        r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
+        r"|work\w*)\b",
+        # "'fp8 is faster': is that true on my card?", "3x slower on the t4 ... autocast bfloat16"
+        r"\b(?:bf16|bfloat16|fp8|float8)\b.{0,25}\b(?:is|runs?|trains?|goes) (?:\w+ )?(?:faster|"
+        r"quicker|slower)\b.{0,80}\b(?:true|really|actually|my card|on my)\b",
+        r"\b(?:\d(?:\.\d)?x |much |way )?slower\b.{0,160}\b(?:dtype\s?=\s?)?(?:torch\.)?"
+        r"(?:bfloat16|bf16)\b",
+    ), precision_support),
     Principle("compute_bound", "explain", _cues(
         r"\bwhy\b.{0,80}\b(?:slow\w*|bad|crawl\w*|poor\w*|worse|weak|sluggish)\b.{0,60}"
         r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*)\b",
@@ -2052,17 +2149,6 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("flash_attention", "spec", _cues(
         r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b",
     ), flash_attention, lambda q: _one_gpu(q) and not q.models),  # not a setting of a job
-    Principle("precision_support", "spec", _cues(
-        r"\b(?:support|supports|supported|handle|capable of|compatible with)\b.{0,40}\b(?:bf16|"
-        r"bfloat16|fp8|float8|tf32)\b",
-        # "does the t4 actually do bf16", "can an a100 run fp8", "is bfloat16 training possible"
-        r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
-        r"(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
-        r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
-        r"\b(?:set|use|enable|turn on)\s(?:bf16|bfloat16|fp8|tf32)\b",
-        r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
-        r"|work\w*)\b",
-    ), precision_support),
     Principle("double_precision", "advice", _cues(
         r"\b(?:double[- ]precision|fp64)\b.{0,60}\b(?:good|any good|suitable|decent|worth|usable"
         r"|viable)\b",

@@ -153,7 +153,10 @@ def _subject(low: str) -> list[str]:
     clause = YES_NO.search(low)
     if clause is None:
         return []
-    words = re.findall(r"[a-z0-9]+", low[clause.start() : clause.start() + 60])
+    # the clause up to its alternative: "will the 5080 do that, or do I have to save up for the
+    # 5090" asks about the 5080
+    said = re.split(r",|\bor\b|\bthan\b|\binstead\b", low[clause.start() : clause.start() + 60])[0]
+    words = re.findall(r"[a-z0-9]+", said)
     return [w for w in words if w in _VENDOR_WORDS or re.fullmatch(r"[a-z]*\d+\w*", w)]
 
 

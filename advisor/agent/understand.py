@@ -1041,11 +1041,12 @@ def _steps(low: str) -> int | None:
 
 def _power(low: str) -> float | None:
     m = re.search(
-        r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than)\s?(\d+)\s?"
-        r"(?:w|watts?)\b|(\d+)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less)",
+        r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than)\s?(\d[\d,]*)\s?"
+        r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:\w+ )?(?:psu|limit|max|budget|or less"
+        r"|power supply|supply)",  # "a single 1,600 W power supply"
         low,
     )
-    return float(m.group(1) or m.group(2)) if m else None
+    return _number(m.group(1) or m.group(2)) if m else None
 
 
 def _tokens_per_s(low: str) -> float | None:
@@ -1517,7 +1518,8 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
     6000 max-q ... as fast as the 600w workstation edition": the same GPU, another edition."""
     m = re.search(r"\b(?:or|vs\.?|versus|and)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b(?!\s+\d)", low)
     edition = re.search(r"\b(?:than|as|or|vs\.?|versus|and|to) (?:the |a |an )?(?:\d{3} ?w )?"
-                        r"(workstation|server|max-?q|desktop)(?: edition| version| one| card)\b",
+                        r"(workstation|server|max-?q|desktop)(?: workstation)?"
+                        r"(?: edition| version| one| card)\b",
                         low)  # fmt: skip
     if edition and len(gpus) == 1 and gpus[0].ids and not m:
         bare = re.sub(r"\b(?:max-?q|workstation|server|desktop|edition)\b|\(.*?\)", " ",
