@@ -127,13 +127,15 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
     _ref, gpu = found
     counts = [g.count for g in query.gpus if g.count and g.count > 1]
     n = max([*counts, query.num_gpus or 0, 2])
-    model = _model(query)
+    model = _job_model(query)
     asked = replace(query, workload=query.workload or "inference")
     one = box.call("estimate", estimate_args(asked, gpu, 1, model))
     many = box.call("estimate", estimate_args(asked, gpu, n, model))
     if "error" in one or "error" in many:
         return None
     cards = f"{n} x {many['gpu_name']}"
+    if model.family == "diffusion" and asked.workload == "inference":
+        return _draft([_one_picture_per_card(one, n)], model)
     if not many["fits"]:
         return Draft(f"**No: {many['model_name']} does not fit even on {cards}** "
                      f"({c.settings(many)}).\n\n{c.memory_line(many)}")  # fmt: skip
@@ -188,6 +190,65 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
         )
     parts = [head, why]
     return _draft(parts, model)
+
+
+def _one_picture_per_card(one: dict[str, Any], n: int) -> str:
+    """Image pipelines (diffusers, ComfyUI) run each picture on one GPU: more cards neither
+    pool their memory for it nor make it faster; each can make its own picture."""
+    per = c.metrics_of(one)
+    rate = f" (about {c.ratio_figure(per[0][1]['typical'], per[0][2])} each)" if per else ""
+    fits = "fits" if one["fits"] else "does not fit"
+    return (
+        f"**No: an image pipeline runs each picture on one GPU, so {n} cards neither add up "
+        f"their memory for it nor make it faster; {one['model_name']} needs about "
+        f"{c.num(one['memory_per_gpu_gb'], 'GB')} on each card ({fits} in the "
+        f"{c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable on one {one['gpu_name']}).**"
+        " What a second "
+        f"card gives is a second picture at the same time{rate}, with a "
+        "second copy of the pipeline or a second queue."
+    )
+
+
+# ---------------------------------------------------------------- mixture of experts
+
+
+def experts(query: Query, box: ToolBox) -> Draft | None:
+    """ "Qwen3-30B-A3B generates faster than Qwen3-14B though it's twice as big: why?": a
+    mixture of experts reads only its active parameters per token."""
+    specs = []
+    for ref in query.models[:3]:
+        if ref.ids and (ref.family or "llm") == "llm":
+            sheet = box.call("model_specs", {"model": ref.ids[0]})
+            if "error" not in sheet:
+                specs.append((ref, sheet))
+    moe = [(r, m) for r, m in specs if m.get("active_params") and m.get("num_experts")]
+    if not moe:
+        return None
+    ref, m = moe[0]
+    active, total = m["active_params"] / 1e9, m["total_params"] / 1e9
+    name = m.get("name") or ref.text
+    lines = [f"**Active parameters decide it: {name} is a mixture of experts; each token runs "
+             f"{m['experts_per_token']} of its {m['num_experts']} experts, {c.num(active)}B of "
+             f"its {c.num(total)}B parameters, so generating a token reads only those "
+             "weights.**"]  # fmt: skip
+    dense = [(r, d) for r, d in specs if not d.get("num_experts")]
+    if dense:
+        other = dense[0][1]
+        lines.append(f"{other.get('name') or dense[0][0].text} is dense: every token reads all "
+                     f"{c.num(other['total_params'] / 1e9)}B of its parameters.")  # fmt: skip
+    found = _first_gpu(query)
+    if found is not None:
+        runs = [box.call("estimate", estimate_args(query, found[1], None, r))
+                for r, _ in (moe[:1] + dense[:1])]  # fmt: skip
+        speeds = [(e["model_name"], _decode(e)) for e in runs if "error" not in e and e["fits"]]
+        if speeds and all(v for _, v in speeds):
+            said = " against ".join(f"about {c.num(v, 'tokens/s')} for {n}" for n, v in speeds)
+            lines.append(f"Computed decode on the {runs[0]['gpu_name']} "
+                         f"({c.num(runs[0]['gpu_bandwidth_gbs'], 'GB/s')}, {c.settings(runs[0])}):"
+                         f" {said}.")  # fmt: skip
+    lines.append(f"Memory is another matter: all {c.num(total)}B parameters must be held, so it "
+                 "needs the memory of a model its full size.")  # fmt: skip
+    return Draft("\n\n".join(lines))
 
 
 # ---------------------------------------------------------------- NVLink pools memory?
@@ -2020,6 +2081,12 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"estimate|work out|compute)\b.{0,40}\b(?:vram|memory)\b",
         r"\b(?:eli5|explain)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:needs?|requires?|takes?)\b",
     ), weights_rule, lambda q: _named_model(q) is not None),
+    Principle("experts", "explain", _cues(
+        # "the 30B-A3B generates way faster than the 14B: isn't that backwards? what explains it"
+        r"\b(?:faster|quicker|more tok\w*)\b.{0,160}\b(?:why|how come|how is (?:that|it)|"
+        r"backwards|explain\w*|makes? (?:no )?sense|what gives)\b",
+        r"\b(?:why|how come|how (?:is|can) (?:it|that|a \w+))\b.{0,80}\b(?:faster|quicker)\b",
+    ), experts, lambda q: bool(q.models)),
     Principle("more_gpus", "speed", _cues(
         r"\b(?:double|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
         r"throughput|fast\w*|performance|it/s)",

@@ -492,6 +492,15 @@ def _k_tokens(n: str, unit: str | None) -> float:
 def _context(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return int(_k_tokens(m.group(1), m.group(2)))
+    # "works with max-model-len 8192, but with 131072 the engine fails": the length that fails
+    if m := re.search(r"\bbut (?:with|at|going to|bumping (?:it )?to) (\d{1,3}(?:,\d{3})+|\d+)"
+                      r"\s?(k)?\b(?! ?(?:gb|users|requests|images|steps))[^.?!]{0,60}"
+                      r"\b(?:fails?|oom|crash\w*|errors?|out of memory|not enough|dies"
+                      r"|won'?t (?:start|load))",
+                      low):  # fmt: skip
+        value = _k_tokens(m.group(1).replace(",", ""), m.group(2))
+        if 256 <= value <= MAX_COUNT:
+            return int(value)
     # "bumping context from 8k to 128k": the length it goes to
     if m := re.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?"
                       r"(?:to|->)\s?"

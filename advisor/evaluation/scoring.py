@@ -104,7 +104,10 @@ def load_cases(folder: Path | None = None) -> list[Case]:
 
 def expected_number(spec: dict[str, Any]) -> tuple[float, float, str | None]:
     """(low, high, unit family) of an expected number, in the guard's base units."""
-    family, multiplier = unit_scale(str(spec.get("unit", "")))
+    unit = str(spec.get("unit", ""))
+    family, multiplier = unit_scale(unit)
+    if unit in ("B", "M"):  # parameters, "3.35B": the guard reads the letter as a scale
+        family, multiplier = None, {"B": 1e9, "M": 1e6}[unit]
     if "min" in spec:
         return spec["min"] * multiplier, spec["max"] * multiplier, family
     value = spec["value"] * multiplier
