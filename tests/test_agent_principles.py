@@ -641,3 +641,71 @@ def test_a_named_card_against_the_budget_given(rules_advisor: Any) -> None:
     )
     assert answer.text.startswith("**Over your $900: the lowest price on record"), answer.text[:200]
     _grounded(answer)
+
+
+def test_a_supply_too_small_for_one_edition_picks_the_other(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "two gpus on a 1,000 W psu for fine-tuning: the rtx pro 6000 blackwell workstation "
+        "edition or the max-q edition? how much compute do we lose"
+    )
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**The NVIDIA RTX PRO 6000 Blackwell Max-Q"), head
+    assert "1,000 W" in head and "0.87x" in answer.text, answer.text[:600]
+    _grounded(answer)
+
+
+def test_the_yes_or_no_is_about_the_card_the_clause_names(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "could a 4060 ti 8gb handle sdxl at 1024 comfortably, or should i wait for a 4070 ti super?"
+    )
+    assert answer.text.startswith("**No: ") or answer.text.startswith("**Yes: "), answer.text[:200]
+    assert "4060 Ti" in answer.text.split("\n")[0] or "4070 Ti" in answer.text.split("\n")[0]
+
+
+def test_worth_an_amount_more_and_about_as_fast_are_judged_on_speed(rules_advisor: Any) -> None:
+    worth = rules_advisor.ask(
+        "is a 4080 super worth 150 dollars more than a 4080 for running local llms?"
+    )
+    assert worth.text.startswith("**No, not for speed"), worth.text[:300]
+    _grounded(worth)
+    same = rules_advisor.ask(
+        "my brother games on a 4090. i'm planning on getting an rtx 4060 instead. will it be "
+        "nearly as fast as his for sd 1.5 pictures?"
+    )
+    assert same.text.startswith("**No: the NVIDIA GeForce RTX 4090 is about"), same.text[:300]
+    _grounded(same)
+
+
+def test_a_format_the_card_cannot_compute_saves_memory_only(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "a friend says fp8 sd3.5 large runs quicker, is that really so on my 3080 ti?"
+    )
+    assert answer.text.startswith("**No: the NVIDIA GeForce RTX 3080 Ti (Ampere) has no FP8"), (
+        answer.text[:300]
+    )
+    _grounded(answer)
+    slow = rules_advisor.ask(
+        "training got way slower on the v100 after i switched autocast to dtype=torch.bfloat16"
+    )
+    assert slow.text.startswith("**No: the NVIDIA V100"), slow.text[:300]
+    assert "no BF16 tensor cores" in slow.text
+
+
+def test_a_second_card_for_pictures_pools_nothing(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "would adding another rtx 4060 ti 16gb double my flux schnell speed in comfyui?"
+    )
+    assert answer.text.startswith("**No: an image pipeline runs each picture on one GPU"), (
+        answer.text[:300]
+    )
+    assert "Llama" not in answer.text
+    _grounded(answer)
+
+
+def test_a_mixture_of_experts_reads_its_active_parameters(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "on my 4090 mixtral 8x7b at q4 is quicker than llama 2 13b at q4?? how come, it's bigger"
+    )
+    assert answer.text.startswith("**Active parameters decide it"), answer.text[:300]
+    assert "is dense" in answer.text
+    _grounded(answer)

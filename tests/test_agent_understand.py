@@ -935,3 +935,67 @@ def test_a_rental_price_in_a_follow_up_is_no_electricity_bill(catalog: Catalog) 
 def test_a_month_with_its_days_in_brackets_is_those_days(catalog: Catalog) -> None:
     query = understand("an l4 the whole month (31 days) at $0.12 per kwh, bill?", catalog)
     assert query.hours == 31 * 24
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # a per-hour price keeps its decimals; a thousands dot only on totals
+        ("p3.2xlarge is $3.060/hr on demand, what does a week cost",
+         lambda q: q.user_price_usd_per_hour == 3.06),
+        # the price paid for a card is no budget to buy within
+        ("we bought an l40s at 9,000 USD last year, it draws 350 W, 0.2 usd/kwh: yearly power "
+         "plus card?",
+         lambda q: q.purchase_usd == 9000 and q.budget is None and q.intent == "cost"),
+        # "how much is" a datasheet field is the figure, not money
+        ("how much is the fp16 tflops of an l4 exactly", lambda q: q.intent == "spec"),
+        ("5 units of rtx a5000 in one box for training, enough?", lambda q: q.gpus[0].count == 5),
+        ("run bge-large over 2M passages, 256 tokens each, on one l4: how many hours",
+         lambda q: q.context == 256),
+        ("what's the smallest number of them I'd need? the cards are l4s, model is llama 3 70b fp8",
+         lambda q: q.target == "min_gpus"),
+        ("batch of four, llama 3 8b, 3090, decode speed?", lambda q: q.batch == 4),
+        ("sd 1.5 at 768 square on a 3060 ti, seconds per image?", lambda q: q.resolution == 768),
+        ("finetune resnet-50 on 30k imgs for 5 epochs on a t4, how long",
+         lambda q: q.dataset_samples == 30000),
+        ("lora for flux on 35 of our own product photos, 4090, how long",
+         lambda q: q.dataset_samples == 35),
+        ("a 3-month project, about 500 GPU-hours of an a100, rent or buy?",
+         lambda q: q.hours == 500),
+        ("an h100 bought at 25k vs 2.50 usd/hr for a year, utilisation is 60%, break-even?",
+         lambda q: q.hours == 0.6 * 8760),
+        ("the a10 rents for 1.10 dollar per hour, how many hours for 300 usd",
+         lambda q: q.user_price_usd_per_hour == 1.1),
+    ],
+)  # fmt: skip
+def test_quantities_written_the_long_way(catalog: Catalog, question: str, check: Any) -> None:
+    query = understand(question, catalog)
+    assert check(query), query
+
+
+def test_a_correction_keeps_the_thread_question(catalog: Catalog) -> None:
+    first = understand("rent an a100 at $1.20/h or buy one for 15k, break-even?", catalog)
+    fixed = understand("oops, the rental is $1.40/h", catalog, first.context_dict())
+    assert fixed.intent == "rent_or_buy" and fixed.user_price_usd_per_hour == 1.4
+    first = understand("2080 ti vs 3070 for mistral 7b, which one", catalog)
+    fixed = understand("my bad, i meant the 3080 not the 3070. 2080 ti vs 3080", catalog,
+                       first.context_dict())  # fmt: skip
+    assert fixed.models and fixed.models[0].ids and fixed.intent == "compare"
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("can't decide between a 7900 xtx and a 4080 super for comfyui. worth it?", "compare"),
+        ("procurement wants the PO signed today. will qwen2.5 72b in fp8 run on one h200?", "fit"),
+        ("please check whether mixtral 8x22b fits on 4 l40s or we must budget more cards", "fit"),
+        ("what kind of things can you help me with?", "greeting"),
+        ("draw me a picture of a robot with stable diffusion please", "out_of_scope"),
+        (
+            "CONTAINER ID   IMAGE        STATUS\n3f2a9c   trainer:v2   Exited (137) 4 minutes ago",
+            "invalid",
+        ),
+    ],
+)
+def test_what_is_asked_behind_the_context(catalog: Catalog, question: str, intent: str) -> None:
+    assert understand(question, catalog).intent == intent

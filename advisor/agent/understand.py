@@ -1272,6 +1272,13 @@ _compiled = lru_cache(maxsize=1024)(re.compile)
 
 # ---------------------------------------------------------------- the step
 
+# a short second question about the statement before it: "how come?", "why is that?"
+_WHY_SO = re.compile(
+    r"\W*(?:how come|why(?: is that| so| though)?|what explains (?:it|that|this)|isn'?t that"
+    r"|how is that|what gives)\b",
+    re.IGNORECASE,
+)
+
 
 def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None = None) -> Query:
     """The Query of `question`, with what a follow-up leaves out taken from `previous` (the
@@ -1280,6 +1287,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
 
     text = normalise(question)
     parts = _split_questions(text)
+    if len(parts) > 1 and _WHY_SO.match(parts[1]) and len(parts[1].split()) <= 8:
+        parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
     query = _default_workload(resolve(query, previous, catalog))
@@ -1578,8 +1587,8 @@ _ITEM_TIME = re.compile(
 
 
 _PURCHASE = re.compile(
-    rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid|\bbought (?:it |one |them )?(?:for|at)"
-    rf"|\bpurchased (?:it |one |them )?(?:for|at)"
+    rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
+    rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
     rf"|\bbuy (?:it |one |them )?for|\bgo for|\bfor)\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
