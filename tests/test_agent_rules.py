@@ -253,3 +253,14 @@ def test_a_cost_question_with_a_data_set_leads_with_the_jobs_cost(rules_advisor:
     assert re.match(r"\*\*one NVIDIA H100 SXM5 80GB: about \$[\d.,]+ for the job\*\*", head), head
     assert "for each of the 20,000 samples" in answer.text
     assert answer.grounding_rate == 1.0
+
+
+def test_an_llm_no_desktop_card_holds_in_16_bits_is_sized_as_run_at_home() -> None:
+    from advisor.api import Advisor
+
+    with Advisor(engine="rules") as advisor:
+        answer = advisor.ask("rx 7900 gre or 4070 super for mistral small 24b, which one?")
+    head = answer.text.split("\n")[0]
+    assert "q4_k_m" in head and "llama.cpp" in head, head
+    assert "16 bits fit on none of them" in answer.text
+    assert answer.grounding_rate == 1.0

@@ -458,6 +458,12 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             priced = price_note(query, box, e["gpu"], buying=buying)
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
+    four = _as_run_locally(query, box, results, model) if verdicts == {False} else None
+    if four is not None:  # "b580 or 4060 ti for a 14b": in 16 bits on none; as people run it
+        results, verdicts = four, {r["fits"] for r in four}
+        notes.append(f"In {results[0]['precision']} ({results[0].get('engine')}), as a model is "
+                     "run on such cards when 16 bits fit on none of them (say the format if "
+                     "it differs).")  # fmt: skip
     alternatives: list[str] = _totals(box, results)
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
@@ -469,6 +475,34 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(text)
+
+
+_LOCAL_SEGMENTS = ("consumer", "laptop", "workstation", "apple")
+
+
+def _as_run_locally(
+    query: Query, box: ToolBox, results: list[dict[str, Any]], model: ModelRef
+) -> list[dict[str, Any]] | None:
+    """An LLM that fits none of several desktop cards in 16 bits, with no format said, sized as
+    it is run on them: a 4-bit GGUF on llama.cpp (None when that fits none either)."""
+    first = results[0]
+    if (
+        query.precision
+        or model.precision
+        or first.get("family", "llm") != "llm"
+        or first["workload"] != "inference"
+        or first["precision"] not in ("bf16", "fp16")
+    ):
+        return None
+    for e in results:
+        sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+        if "error" in sheet or sheet.get("segment") not in _LOCAL_SEGMENTS:
+            return None
+    engine = query.engine or "llama.cpp"
+    four = _estimates(replace(query, precision="q4_k_m", engine=engine), box, model)
+    if any("error" in e for e in four) or not any(e["fits"] for e in four):
+        return None
+    return four
 
 
 def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:

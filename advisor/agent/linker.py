@@ -616,7 +616,8 @@ class Linker:
 
 _PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})
 _GPU_SHAPE = re.compile(
-    r"^(?:rtx|gtx|quadro|tesla)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4})(?:\s?ti)?$", re.I
+    r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4})(?:\s?ti)?$",
+    re.I,
 )
 # precisions, sizes, units and other words shaped like GPU names
 _NOT_GPU = re.compile(
@@ -684,6 +685,9 @@ def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, 
         after = near[i + 1].low if i + 1 < len(near) and not before else ""
         if (size or unit) and re.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", after):
             break  # "32gb ddr4", "64gb ram": the host's memory, not the card's
+        beyond = near[i + 2].low if unit and i + 2 < len(near) and not before else after
+        if (size or unit) and re.fullmatch(r"(?:total|combined|altogether)\)?|in", beyond):
+            break  # "2x 3090 (48gb total)": the cards' memory together, not one card's
         if size and memory is None:
             memory = float(size.group(1))
         elif before and re.fullmatch(r"gb|g|gib|gigs?", word) and number_next and memory is None:
