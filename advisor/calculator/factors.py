@@ -233,7 +233,7 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.196, 0.63, 1.59),
     "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
-    "vllm": Calibration(98, 7, 0.101, 0.75, 1.15),
+    "vllm": Calibration(98, 7, 0.086, 0.88, 1.15),
     "sglang": Calibration(26, 3, 0.140, 0.67, 1.16),
     "exllamav2": Calibration(18, 2, 0.067, 0.76, 1.07),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
@@ -283,6 +283,32 @@ def release_layer_ms(engine: str, version: str | None) -> float:
     if found is None or number is None or number >= found[0]:
         return 0.0
     return found[1]
+
+
+# Releases from which an engine captures its decode step in a CUDA graph, the tensor-parallel
+# NCCL all-reduces with it. vLLM's came with PR #1926 (github:vllm-project/vllm, merged
+# 2023-12-17, first released in 0.2.6). Before it every all-reduce was a torch.distributed call
+# issued eagerly by each rank's own Python process (Ray workers): a rendezvous of hosts, not of
+# kernels, so the collective's latency is paid EAGER_ALLREDUCE_LATENCY times the link's
+# graph-captured latency (interconnect.ALLREDUCE_LATENCY_S). A multiple, not an added time: the
+# NCCL proxy and the hosts' handshakes run over the same link. Fitted (median of measured over
+# predicted step time, solved for the multiple) on the 8 A10G rows of
+# github:mlc-ai/llm-perf-bench README.md@d401356 (vLLM 0.2.0, batch 1, PCIe, tp 2/4/8,
+# Llama-2-70B and CodeLlama-34B, fp16 and AWQ: llm.csv L1799-L1801, L1805-L1807, L1809-L1810),
+# whose step exceeds the weights' read by ~0.5 ms per layer at 2, 4 and 8 GPUs alike (MLC-LLM on
+# the same machines, CUDA graphs, ~0.15 ms: two graph-captured all-reduces). Not fitted on, and
+# checked: the RTX 4090 pairs (L1808, L1811) and the Qwen(1) README's vLLM over NVLink on two
+# A100s (L0879, dated 2023-11-30, before the graphs).
+CUDA_GRAPHS_SINCE = {"vllm": (0, 2, 6)}
+EAGER_ALLREDUCE_LATENCY = 2.75
+
+
+def eager_collectives(engine: str, version: str | None) -> bool:
+    """Whether `engine` at release `version` issues its decode step's all-reduces eagerly (a
+    release before CUDA_GRAPHS_SINCE); False when no release is named."""
+    since = CUDA_GRAPHS_SINCE.get(engine)
+    number = release(version)
+    return since is not None and number is not None and number < since
 
 
 def kv_read_per_query_head(engine: str, version: str | None) -> bool:
