@@ -65,8 +65,8 @@ Model (MODEL_NAMES)
     the row's params_b ("7.72b"), whose layer shape (and vocabulary) is the nearest template's.
 Engine (ENGINE_MAP)
     Speed rows run on the row's own engine where the calculator knows it (`ENGINES`: hf, vllm,
-    llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq); exllama -> vllm, and
-    mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
+    llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq, mlc-llm); exllama ->
+    vllm, and NIM -> tensorrt-llm (a compiled C++ runtime). Memory rows still map through
     ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
     eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
     the calculator models: a preallocated KV cache and attention scores held in full. A speed

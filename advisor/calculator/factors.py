@@ -21,7 +21,7 @@ from advisor.errors import InvalidInput
 # Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic
 FORMULA_VERSION = "calc-2026.11.8"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
-               "autoawq")  # fmt: skip
+               "autoawq", "mlc-llm")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,20 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # streaming loop (logits copied to the host and sampled there each token) after a
         # 3200-token prompt of a model without grouped KV heads (30% of a step's bytes are KV
         # cache). The release accounts for ~5% of it (RELEASE_LAYER_MS); the rest is not in the
-        # Request, so leaving one source out gives 20%
+        # Request, so leaving one source out gave 20%. A third source, not fitted on
+        # (llm-perf-bench's ExLlamaV2 column, Oct 2023 HEAD, L1835-L1838: 1.01-1.16x), brings
+        # that to 9.7% (22 rows: "ExLlamaV2 decode" in eval/calibration_classes.py)
         EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 0.5, 0.0, 0.55, 1,
                       mbu_fitted=(("Ampere", 0.875),)),
+        # mlc-llm: TVM-compiled kernels run from a CUDA graph (mlc_llm.build --use-cuda-graph),
+        # tensor parallel over its own NCCL runtime; otherwise TensorRT-LLM's constants. Its
+        # engine share is 1 (not fitted): a compiled runtime with no host time in its step
+        # reaches the generation's batch-1 share, which GENERATION_MBU holds from llama.cpp's
+        # rows, as llama.cpp's own engine share is 1; TensorRT-LLM's 0.85 on top of it charged
+        # the batch-1 share twice (0.72 of an A10G's bandwidth). Checked, not fitted, on MLC's
+        # 15 decode rows of eval/calibration/llm.csv (llm-perf-bench L1816-L1834, 13 scored,
+        # 1-8 GPUs; MLC blog L0568-L0569): 0.80-0.86x of measured with TensorRT-LLM's share
+        EngineFactors("mlc-llm", "MLC LLM", 0.8, 0.95, 1.0, 1.0, 1.0, 0.0, 0.60, 256),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
         EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,
                       64, host_overlap=True, mbu_fitted=(("Ampere", 0.8),)),
@@ -235,9 +246,11 @@ DECODE_CALIBRATION = {
     "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
     "vllm": Calibration(98, 7, 0.086, 0.88, 1.15),
     "sglang": Calibration(26, 3, 0.140, 0.67, 1.16),
-    "exllamav2": Calibration(18, 2, 0.067, 0.76, 1.07),
+    "exllamav2": Calibration(22, 3, 0.067, 0.79, 1.07),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
 }
+# (MLC LLM keeps SPEED_BAND: all 16 of its scored rows, llm-perf-bench L1816-L1834 and the MLC
+# blog L0568-L0570, measured 1.04-1.21x its typical figure, a band that would not hold it)
 # Training speed by framework, from `python -m eval.calibration_classes` (the classes "training
 # speed · HF PEFT/Trainer", "· torchtune" and "· Megatron" in
 # eval/results/calibration_classes.json): a training estimate's band is its framework's
@@ -326,10 +339,12 @@ ENGINE_ALIASES = {
     "trt": "tensorrt-llm",
     "trt-llm": "tensorrt-llm",
     "tensorrt": "tensorrt-llm",
+    "mlc": "mlc-llm",
+    "mlc-chat": "mlc-llm",
 }
 
 
-TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy")
+TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy", "mlc-llm")
 
 
 def tensor_parallel(engine: EngineFactors, num_gpus: int, pp: int = 1) -> int:

@@ -464,6 +464,7 @@ FAMILY = Family(
         "tgi",
         "exllamav2",
         "autoawq",
+        "mlc-llm",
     ),
     frameworks=tuple(finetune.FRAMEWORKS),
     precisions={
