@@ -65,8 +65,8 @@ Model (MODEL_NAMES)
     the row's params_b ("7.72b"), whose layer shape (and vocabulary) is the nearest template's.
 Engine (ENGINE_MAP)
     Speed rows run on the row's own engine where the calculator knows it (`ENGINES`: hf, vllm,
-    llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq); exllama -> vllm, and
-    mlc-llm and NIM -> tensorrt-llm (compiled C++ runtimes). Memory rows still map through
+    llama.cpp, tensorrt-llm, sglang, lmdeploy, tgi, exllamav2, autoawq, mlc-llm); exllama ->
+    vllm, and NIM -> tensorrt-llm (a compiled C++ runtime). Memory rows still map through
     ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
     eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
     the calculator models: a preallocated KV cache and attention scores held in full. A speed
@@ -512,6 +512,11 @@ FIRST_FORWARD_S = 0.035
 # time; before it a decode step built a new tuple of every layer's cache while the old one was
 # still referenced. transformers rows published before that day measured the tuple cache
 DYNAMIC_CACHE_SINCE = "2023-12-07"
+# vLLM captured its decode step (all-reduces included) in CUDA graphs from PR #1926, merged on
+# 2023-12-17 (factors.CUDA_GRAPHS_SINCE: release 0.2.6). A vLLM row that names no release but was
+# published before that day ran an earlier one (the Qwen(1) README's "vLLM (PyTorch 2.1.0, CUDA
+# 11.8)", L0879, 2023-11-30): its Request names the last release without the graphs
+GRAPHS_SINCE = {"vllm": ("2023-12-17", "0.2.5 (before CUDA graphs)")}
 # the row's precision -> (calculator precision, KV-cache type or None, stand-in note or None)
 PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "bf16": ("bf16", None, None),
@@ -916,7 +921,7 @@ class Scorer:
             model, "", num_gpus=n, workload="inference", precision=precision, engine=engine,
             kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
             awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
-            engine_version=(row["engine_version"] or None) if engine == name else None,
+            engine_version=_engine_version(row) if engine == name else None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:
@@ -1125,6 +1130,19 @@ class Scorer:
             return need / 1e9 / n + (2.0 if task == "qlora-memory" else 0.0)
 
         return measured, predict_memory, rule_memory
+
+
+def _engine_version(row: Mapping[str, str]) -> str | None:
+    """The row's engine release for the Request; an undated-release row of an engine that
+    gained CUDA graphs later, published before them, names the release before (GRAPHS_SINCE)."""
+    version = row["engine_version"] or None
+    since = GRAPHS_SINCE.get(row["engine"])
+    # its own release leads the text ("0.2.0 (commit ...)", "vLLM 0.6.3"); a number after
+    # another name is not it ("vLLM (PyTorch 2.1.0, CUDA 11.8)")
+    own = re.match(rf"(?:{re.escape(row['engine'])}\s*)?v?\d+\.\d", version or "", re.I)
+    if since and own is None and row["date"] and row["date"] < since[0]:
+        return since[1]
+    return version
 
 
 def _geomean(values: Sequence[float | None]) -> float:

@@ -13,9 +13,11 @@ from advisor.calculator.factors import DECODE_CALIBRATION, TRAIN_CALIBRATION, en
 from advisor.calculator.precision import get_precision, kv_bytes
 from advisor.catalog import load_catalog
 from advisor.errors import InvalidInput
+from eval import calibration_classes as cc
 
 CATALOG = load_catalog()
 A100 = CATALOG.gpus["a100-sxm4-80gb"]
+ROWS = {r["id"]: r for r in cc.read_rows()}
 
 
 def _decode(model: str, engine: str, context: int = 1024, gpu: object = A100) -> float:
@@ -25,7 +27,7 @@ def _decode(model: str, engine: str, context: int = 1024, gpu: object = A100) ->
     ).typical  # fmt: skip
 
 
-@pytest.mark.parametrize("engine", ["sglang", "lmdeploy", "tgi", "exllamav2", "autoawq"])
+@pytest.mark.parametrize("engine", ["sglang", "lmdeploy", "tgi", "exllamav2", "autoawq", "mlc-llm"])
 def test_every_engine_estimates(engine: str) -> None:
     assert engine in ENGINES
     e = estimate(Request("llama-3-8b", "rtx-4090", engine=engine, precision="awq", context=2048))
@@ -254,3 +256,21 @@ def test_the_awq_packing_travels_from_the_request_to_the_prompt_speed() -> None:
     assert gemv.decode_tokens_per_s == gemm.decode_tokens_per_s
     with pytest.raises(InvalidInput, match="AWQ version"):
         estimate(replace(base, awq_version="marlin"))
+
+
+def test_mlc_llm_reaches_the_generations_share_where_tensorrt_llm_pays_its_own_on_top() -> None:
+    # a compiled runtime in a CUDA graph: GENERATION_MBU's batch-1 share once, not 0.85 x it
+    gddr = CATALOG.gpus["a10g"]
+    ratio = _decode("llama-2-7b", "mlc-llm", gpu=gddr) / _decode(
+        "llama-2-7b", "tensorrt-llm", gpu=gddr
+    )
+    assert 1.05 < ratio < 1 / 0.85 + 0.01
+    two = estimate(Request("llama-2-70b", "a10g", engine="mlc-llm", num_gpus=4, precision="fp16"))
+    assert any("tensor-parallel all-reduces" in a for a in two.assumptions)
+
+
+# mlc-ai/llm-perf-bench README (@d401356): MLC LLM decode, batch 1, one GPU or 2-8 A10Gs over PCIe
+@pytest.mark.parametrize("row_id", ["L1816", "L1819", "L1823", "L1829", "L1834"])
+def test_mlc_llm_perf_bench_rows_within_15_percent(row_id: str) -> None:
+    case = cc.Scorer(CATALOG).case(ROWS[row_id])
+    assert case.predicted == pytest.approx(case.measured, rel=0.15)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.calculator import Request, estimate
-from advisor.calculator.factors import kv_read_per_query_head, release
+from advisor.calculator.factors import eager_collectives, kv_read_per_query_head, release
 from advisor.catalog import load_catalog
 from eval import calibration_classes as cc
 
@@ -123,3 +123,53 @@ def test_xqa_blog_speedup_within_15_percent(gpus: int, speedup: float) -> None:
         return e.serving_tokens_per_s["typical"]
 
     assert serving(None) / serving("0.7.1") == pytest.approx(speedup, rel=0.15)
+
+
+@pytest.mark.parametrize(
+    ("engine", "version", "expected"),
+    [("vllm", "0.2.0 (commit acbed3e)", True), ("vllm", "0.2.5", True), ("vllm", "0.2.6", False),
+     ("vllm", "0.6.3", False), ("vllm", None, False), ("tensorrt-llm", "0.5.0", False)],
+)  # fmt: skip
+def test_only_vllm_before_cuda_graphs_issues_its_all_reduces_eagerly(
+    engine: str, version: str | None, expected: bool
+) -> None:
+    assert eager_collectives(engine, version) is expected
+
+
+def _vllm_tp(version: str | None, gpus: int) -> float:
+    e = estimate(
+        Request("llama-2-70b", "a10g", num_gpus=gpus, precision="fp16", engine="vllm",
+                context=135, engine_version=version),
+        catalog=CATALOG,
+    )  # fmt: skip
+    assert e.decode_tokens_per_s
+    return e.decode_tokens_per_s["typical"]
+
+
+@pytest.mark.parametrize("gpus", [4, 8])
+def test_vllm_0_2_0_tensor_parallel_pays_its_eager_all_reduces_per_layer(gpus: int) -> None:
+    # 80 layers x 2 all-reduces x (2.75 - 1) x 80 us over PCIe = 22.4 ms a step, at any TP degree
+    # (llm-perf-bench: ~0.5 ms per layer above the weights' read at 2, 4 and 8 A10Gs)
+    old, new = _vllm_tp("0.2.0", gpus), _vllm_tp(None, gpus)
+    assert 1000 / old - 1000 / new == pytest.approx(160 * 1.75 * 0.080, rel=0.01)
+    assert any("no CUDA graphs" in a for a in _assumptions("0.2.0", gpus))
+    assert _vllm_tp("0.2.0", 1) == _vllm_tp(None, 1)  # one GPU: no collectives
+
+
+def _assumptions(version: str, gpus: int) -> list[str]:
+    e = estimate(
+        Request("llama-2-70b", "a10g", num_gpus=gpus, precision="fp16", engine="vllm",
+                context=135, engine_version=version),
+        catalog=CATALOG,
+    )  # fmt: skip
+    return list(e.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("row_id", "version"),
+    [("L0879", "0.2.5 (before CUDA graphs)"), ("L1796", "0.2.0 (commit acbed3e)")],
+)  # fmt: skip
+def test_a_vllm_row_without_its_release_dated_before_the_graphs_runs_the_release_before(
+    row_id: str, version: str
+) -> None:
+    assert cc._engine_version(ROWS[row_id]) == version

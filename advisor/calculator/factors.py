@@ -21,7 +21,7 @@ from advisor.errors import InvalidInput
 # Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic
 FORMULA_VERSION = "calc-2026.11.8"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
-               "autoawq")  # fmt: skip
+               "autoawq", "mlc-llm")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,20 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # streaming loop (logits copied to the host and sampled there each token) after a
         # 3200-token prompt of a model without grouped KV heads (30% of a step's bytes are KV
         # cache). The release accounts for ~5% of it (RELEASE_LAYER_MS); the rest is not in the
-        # Request, so leaving one source out gives 20%
+        # Request, so leaving one source out gave 20%. A third source, not fitted on
+        # (llm-perf-bench's ExLlamaV2 column, Oct 2023 HEAD, L1835-L1838: 1.01-1.16x), brings
+        # that to 9.7% (22 rows: "ExLlamaV2 decode" in eval/calibration_classes.py)
         EngineFactors("exllamav2", "ExLlamaV2", 0.5, 0.97, 1.0, 0.80, 0.5, 0.0, 0.55, 1,
                       mbu_fitted=(("Ampere", 0.875),)),
+        # mlc-llm: TVM-compiled kernels run from a CUDA graph (mlc_llm.build --use-cuda-graph),
+        # tensor parallel over its own NCCL runtime; otherwise TensorRT-LLM's constants. Its
+        # engine share is 1 (not fitted): a compiled runtime with no host time in its step
+        # reaches the generation's batch-1 share, which GENERATION_MBU holds from llama.cpp's
+        # rows, as llama.cpp's own engine share is 1; TensorRT-LLM's 0.85 on top of it charged
+        # the batch-1 share twice (0.72 of an A10G's bandwidth). Checked, not fitted, on MLC's
+        # 15 decode rows of eval/calibration/llm.csv (llm-perf-bench L1816-L1834, 13 scored,
+        # 1-8 GPUs; MLC blog L0568-L0569): 0.80-0.86x of measured with TensorRT-LLM's share
+        EngineFactors("mlc-llm", "MLC LLM", 0.8, 0.95, 1.0, 1.0, 1.0, 0.0, 0.60, 256),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
         EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,
                       64, host_overlap=True, mbu_fitted=(("Ampere", 0.8),)),
@@ -233,11 +244,13 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.196, 0.63, 1.59),
     "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
-    "vllm": Calibration(98, 7, 0.101, 0.75, 1.15),
+    "vllm": Calibration(98, 7, 0.086, 0.88, 1.15),
     "sglang": Calibration(26, 3, 0.140, 0.67, 1.16),
-    "exllamav2": Calibration(18, 2, 0.067, 0.76, 1.07),
+    "exllamav2": Calibration(22, 3, 0.067, 0.79, 1.07),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
 }
+# (MLC LLM keeps SPEED_BAND: all 16 of its scored rows, llm-perf-bench L1816-L1834 and the MLC
+# blog L0568-L0570, measured 1.04-1.21x its typical figure, a band that would not hold it)
 # Training speed by framework, from `python -m eval.calibration_classes` (the classes "training
 # speed · HF PEFT/Trainer", "· torchtune" and "· Megatron" in
 # eval/results/calibration_classes.json): a training estimate's band is its framework's
@@ -285,6 +298,32 @@ def release_layer_ms(engine: str, version: str | None) -> float:
     return found[1]
 
 
+# Releases from which an engine captures its decode step in a CUDA graph, the tensor-parallel
+# NCCL all-reduces with it. vLLM's came with PR #1926 (github:vllm-project/vllm, merged
+# 2023-12-17, first released in 0.2.6). Before it every all-reduce was a torch.distributed call
+# issued eagerly by each rank's own Python process (Ray workers): a rendezvous of hosts, not of
+# kernels, so the collective's latency is paid EAGER_ALLREDUCE_LATENCY times the link's
+# graph-captured latency (interconnect.ALLREDUCE_LATENCY_S). A multiple, not an added time: the
+# NCCL proxy and the hosts' handshakes run over the same link. Fitted (median of measured over
+# predicted step time, solved for the multiple) on the 8 A10G rows of
+# github:mlc-ai/llm-perf-bench README.md@d401356 (vLLM 0.2.0, batch 1, PCIe, tp 2/4/8,
+# Llama-2-70B and CodeLlama-34B, fp16 and AWQ: llm.csv L1799-L1801, L1805-L1807, L1809-L1810),
+# whose step exceeds the weights' read by ~0.5 ms per layer at 2, 4 and 8 GPUs alike (MLC-LLM on
+# the same machines, CUDA graphs, ~0.15 ms: two graph-captured all-reduces). Not fitted on, and
+# checked: the RTX 4090 pairs (L1808, L1811) and the Qwen(1) README's vLLM over NVLink on two
+# A100s (L0879, dated 2023-11-30, before the graphs).
+CUDA_GRAPHS_SINCE = {"vllm": (0, 2, 6)}
+EAGER_ALLREDUCE_LATENCY = 2.75
+
+
+def eager_collectives(engine: str, version: str | None) -> bool:
+    """Whether `engine` at release `version` issues its decode step's all-reduces eagerly (a
+    release before CUDA_GRAPHS_SINCE); False when no release is named."""
+    since = CUDA_GRAPHS_SINCE.get(engine)
+    number = release(version)
+    return since is not None and number is not None and number < since
+
+
 def kv_read_per_query_head(engine: str, version: str | None) -> bool:
     """Whether `engine` at release `version` reads a grouped KV head once per query head in
     decode (a release before GROUPED_KV_READ_SINCE); False when no release is named."""
@@ -300,10 +339,12 @@ ENGINE_ALIASES = {
     "trt": "tensorrt-llm",
     "trt-llm": "tensorrt-llm",
     "tensorrt": "tensorrt-llm",
+    "mlc": "mlc-llm",
+    "mlc-chat": "mlc-llm",
 }
 
 
-TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy")
+TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy", "mlc-llm")
 
 
 def tensor_parallel(engine: EngineFactors, num_gpus: int, pp: int = 1) -> int:

@@ -98,9 +98,12 @@ def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
     return _pcie(gpu)
 
 
-def allreduce_seconds(nbytes: float, n: int, link: Link) -> float:
-    """One ring all-reduce of `nbytes` over `n` GPUs: the latency plus the bytes over the link."""
+def allreduce_seconds(nbytes: float, n: int, link: Link, latency_scale: float = 1.0) -> float:
+    """One ring all-reduce of `nbytes` over `n` GPUs: the latency plus the bytes over the link.
+    `latency_scale`: the latency's multiple for collectives issued eagerly by each rank's host
+    rather than captured in a CUDA graph (factors.EAGER_ALLREDUCE_LATENCY)."""
     if n <= 1 or link.kind == "none":
         return 0.0
     moved = 2 * (n - 1) / n * nbytes
-    return ALLREDUCE_LATENCY_S[link.kind] + moved / (link.gbs * 1e9 * LINK_SHARE)
+    latency = ALLREDUCE_LATENCY_S[link.kind] * latency_scale
+    return latency + moved / (link.gbs * 1e9 * LINK_SHARE)

@@ -11,11 +11,13 @@ from advisor.calculator import finetune, interconnect, memory, throughput
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
     DECODE_CALIBRATION,
+    EAGER_ALLREDUCE_LATENCY,
     SPEED_BAND,
     TENSOR_PARALLEL_ENGINES,
     TRAIN_CALIBRATION,
     Calibration,
     EngineFactors,
+    eager_collectives,
     engine_factors,
     generation,
     kv_read_per_query_head,
@@ -180,6 +182,12 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         notes.append(
             f"{engine.label} {request.engine_version}: decode attention reads each KV head once "
             f"per query head ({group} per group; the XQA kernel of 0.8 and later reads it once)"
+        )
+    if tp > 1 and eager_collectives(engine.name, request.engine_version):
+        notes.append(
+            f"{engine.label} {request.engine_version}: no CUDA graphs, each all-reduce issued "
+            f"from every rank's host ({EAGER_ALLREDUCE_LATENCY:g}x the link's latency, "
+            "factors.EAGER_ALLREDUCE_LATENCY)"
         )
     if release_layer_ms(engine.name, request.engine_version):
         notes.append(
@@ -456,6 +464,7 @@ FAMILY = Family(
         "tgi",
         "exllamav2",
         "autoawq",
+        "mlc-llm",
     ),
     frameworks=tuple(finetune.FRAMEWORKS),
     precisions={

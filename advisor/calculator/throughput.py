@@ -129,7 +129,7 @@ def decode_step_seconds(
     reads the weights pp times over pp GPUs (as much time as one GPU reading them once), while
     the KV cache and the compute are shared by the stages working at once. An older
     `engine_version` pays what that release lacked (factors.kv_read_per_query_head,
-    factors.release_layer_ms).
+    factors.release_layer_ms, factors.eager_collectives).
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus, pp)
@@ -169,17 +169,23 @@ def decode_step_seconds(
         gpu_s = max(gpu_s, host_ms / 1000)
     else:
         overhead_ms += host_ms
-    comm_s = _tp_allreduce_seconds(model, gpu, -(-batch // busy), tp, link)
+    eager = factors.eager_collectives(engine.name, engine_version)
+    comm_s = _tp_allreduce_seconds(model, gpu, -(-batch // busy), tp, link, eager)
     # a layer split (tp == 1) reads every layer once per step, one GPU after another
     return gpu_s + overhead_ms / 1000 + comm_s
 
 
-def _tp_allreduce_seconds(model: Model, gpu: GPU, tokens: int, tp: int, link: Link | None) -> float:
-    """Tensor parallel: two all-reduces per layer of `tokens` hidden states over the GPUs' link."""
+def _tp_allreduce_seconds(
+    model: Model, gpu: GPU, tokens: int, tp: int, link: Link | None, eager: bool = False
+) -> float:
+    """Tensor parallel: two all-reduces per layer of `tokens` hidden states over the GPUs' link
+    (`eager`: issued from each rank's host, factors.EAGER_ALLREDUCE_LATENCY)."""
     if tp <= 1:
         return 0.0
     link = link or link_for(gpu, tp)
-    return 2 * model.num_layers * allreduce_seconds(tokens * model.hidden_size * 2, tp, link)
+    scale = factors.EAGER_ALLREDUCE_LATENCY if eager else 1.0
+    nbytes = tokens * model.hidden_size * 2
+    return 2 * model.num_layers * allreduce_seconds(nbytes, tp, link, scale)
 
 
 def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tuple[float, str]:
