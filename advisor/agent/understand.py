@@ -1377,6 +1377,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     gpus = _one_gpu_said_twice(gpus, low)
+    gpus = _notebook_variants(gpus, low)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
     each = re.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
@@ -1552,6 +1553,24 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
     if other and other[0].ids and other[0].ids != gpus[0].ids:
         return (*gpus, other[0])
     return gpus
+
+
+# the variant a hosted notebook gives: Kaggle's P100 is the PCIe card (its notebooks' nvidia-smi
+# reads "Tesla P100-PCIE-16GB"); Colab's A100 is the 40 GB SXM4 module ("A100-SXM4-40GB")
+_NOTEBOOK_VARIANTS = {"kaggle": ("p100-pcie-16gb",), "colab": ("a100-sxm4-40gb",)}
+
+
+def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """ "P100 on kaggle": the variant the notebook service runs, not every variant."""
+    given = [i for name, ids in _NOTEBOOK_VARIANTS.items() if name in low for i in ids]
+    if not given:
+        return gpus
+    return tuple(
+        replace(g, ids=tuple(i for i in g.ids if i in given))
+        if len(g.ids) > 1 and any(i in given for i in g.ids) and g.memory_gb is None
+        else g
+        for g in gpus
+    )
 
 
 def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
