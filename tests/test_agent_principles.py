@@ -709,3 +709,11 @@ def test_a_mixture_of_experts_reads_its_active_parameters(rules_advisor: Any) ->
     assert answer.text.startswith("**Active parameters decide it"), answer.text[:300]
     assert "is dense" in answer.text
     _grounded(answer)
+
+
+def test_two_models_on_one_card_the_faster_that_fits(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("sd 1.5 or sdxl on my 3060 12gb, which one should i use for speed?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**Stable Diffusion 1.5: about"), head
+    assert "quality is not" in answer.text
+    _grounded(answer)

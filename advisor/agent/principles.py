@@ -251,6 +251,49 @@ def experts(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- which of two models
+
+
+def model_choice(query: Query, box: ToolBox) -> Draft | None:
+    """ "Whisper large-v3 or large-v3-turbo on my 6 GB laptop?": both models on the card, the
+    faster one that fits first (speed and memory computed; quality is not measured here)."""
+    found = _first_gpu(query)
+    named = [m for m in query.models if m.ids]
+    if found is None or len(named) != 2 or named[0].family != named[1].family:
+        return None
+    runs = [box.call("estimate", estimate_args(query, found[1], None, m)) for m in named]
+    if any("error" in e for e in runs) or not all(c.metrics_of(e) for e in runs):
+        return None
+    local = not query.precision and runs[0].get("family", "llm") == "llm"
+    if local and not any(e["fits"] for e in runs) and runs[0]["workload"] == "inference":
+        home = replace(query, precision="q4_k_m", engine=query.engine or "llama.cpp")
+        runs = [box.call("estimate", estimate_args(home, found[1], None, m)) for m in named]
+        if any("error" in e for e in runs) or not all(c.metrics_of(e) for e in runs):
+            return None
+    fitting = [e for e in runs if e["fits"]]
+    if not fitting:
+        return None
+    speed = {e["model_name"]: c.metrics_of(e)[0] for e in runs}
+    best = max(fitting, key=lambda e: speed[e["model_name"]][1]["typical"])
+    other = next(e for e in runs if e is not best)
+    label, band, unit = speed[best["model_name"]]
+    slow = speed[other["model_name"]][1]["typical"]
+    if other["fits"]:
+        head = (f"**{best['model_name']}: about {c.num(band['typical'] / slow)}x the "
+                f"{label} of {other['model_name']} on the {best['gpu_name']}** "
+                f"({c.ratio_figure(band['typical'], unit)} against "
+                f"{c.ratio_figure(slow, unit)}; {c.settings(best)}).")  # fmt: skip
+    else:
+        head = (
+            f"**{best['model_name']}: the one of the two that fits on the "
+            f"{best['gpu_name']}** ({c.settings(best)}); {other['model_name']} does not."
+        )
+    lines = [head, *(f"{e['model_name']}: {c.memory_line(e)}" for e in runs)]
+    lines.append("Speed and memory are computed here; how the two compare in quality is not: "
+                 "check their model cards and benchmarks for your task.")  # fmt: skip
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- NVLink pools memory?
 
 
@@ -2087,6 +2130,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"backwards|explain\w*|makes? (?:no )?sense|what gives)\b",
         r"\b(?:why|how come|how (?:is|can) (?:it|that|a \w+))\b.{0,80}\b(?:faster|quicker)\b",
     ), experts, lambda q: bool(q.models)),
+    Principle("model_choice", "compare", _cues(
+        # "should I use whisper large-v3 or the large-v3-turbo one", "sdxl or sd 1.5 on a 3060?"
+        r"\b(?:should|shall|do) (?:i|we) (?:use|go with|run|pick|choose)\b.{0,80}\bor\b",
+        r"\bwhich (?:model|one|version|size)\b.{0,40}\b(?:use|run|pick|better|faster)\b",
+    ), model_choice, lambda q: len([m for m in q.models if m.ids]) == 2 and _one_gpu(q)),
     Principle("more_gpus", "speed", _cues(
         r"\b(?:double|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
         r"throughput|fast\w*|performance|it/s)",
