@@ -999,3 +999,13 @@ def test_a_correction_keeps_the_thread_question(catalog: Catalog) -> None:
 )
 def test_what_is_asked_behind_the_context(catalog: Catalog, question: str, intent: str) -> None:
     assert understand(question, catalog).intent == intent
+
+
+def test_whisper_without_a_size_is_the_reference_size_said_assumed(catalog: Catalog) -> None:
+    query = understand("cheapest gpu to run whisper on 500 hours of interviews?", catalog)
+    assert [m.ids for m in query.models] == [("whisper-large-v3",)]
+    assert query.models[0].note and "assumed" in query.models[0].note
+    pods = understand("whisper-api-5f7c pods keep restarting, 2 of them", catalog)
+    assert not pods.models
+    kaggle = understand("p100 on kaggle, resnet-18 training speed?", catalog)
+    assert kaggle.gpus[0].ids == ("p100-pcie-16gb",)

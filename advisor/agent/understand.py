@@ -1342,6 +1342,16 @@ _ASKING = (
 )
 
 
+def _family_named(low: str) -> tuple[ModelRef, ...]:
+    """ "the whisper transcription pods": a family named without its size is its reference
+    model, said as assumed (Whisper large-v3, the size most used to transcribe)."""
+    if not re.search(r"\bwhisper\b(?![-_.]\w)", low):  # not "whisper-worker-7d9f8b"
+        return ()
+    ref = FAMILIES["speech"].reference_model
+    note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
+    return (ModelRef("Whisper", (ref,), "speech", note=note),)
+
+
 def _split_questions(text: str) -> list[str]:
     """Several questions in one message: split after a '?' that more words follow."""
     if len(text) > 600:
@@ -1374,6 +1384,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # ("convnext" is a model, not a misspelt "context")
     low = _spell(text).lower()
     models = tuple(linker.find_models(text))
+    if not any(m.family == "speech" for m in models):
+        models += _family_named(low)
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     gpus = _one_gpu_said_twice(gpus, low)

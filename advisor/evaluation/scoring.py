@@ -106,8 +106,9 @@ def expected_number(spec: dict[str, Any]) -> tuple[float, float, str | None]:
     """(low, high, unit family) of an expected number, in the guard's base units."""
     unit = str(spec.get("unit", ""))
     family, multiplier = unit_scale(unit)
-    if unit in ("B", "M"):  # parameters, "3.35B": the guard reads the letter as a scale
-        family, multiplier = None, {"B": 1e9, "M": 1e6}[unit]
+    scale = re.fullmatch(r"([BM])(?: params| parameters)?", unit)
+    if scale:  # parameters, "3.35B": the guard reads the letter as a scale
+        family, multiplier = None, {"B": 1e9, "M": 1e6}[scale.group(1)]
     if "min" in spec:
         return spec["min"] * multiplier, spec["max"] * multiplier, family
     value = spec["value"] * multiplier

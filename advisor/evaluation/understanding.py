@@ -315,6 +315,10 @@ def _models(
         name = spec.get("name")
         ids = _model_ids(name, catalog) if name else set()
         match = next((r for r in refs if set(r.ids) & ids), None)
+        kind = spec.get("family")
+        if match is None and not ids and kind and "size_b" not in spec:
+            # {family: Whisper}, the size left open: an unsized reading or one of the family
+            match = next((r for r in refs if not r.ids or _of_family(r, str(kind), catalog)), None)
         if match is None and not ids:
             size = spec.get("size_b")
             match = next(
@@ -334,6 +338,15 @@ def _models(
             continue
         refs.remove(match)
     return not problems, "; ".join(problems), wrong
+
+
+def _of_family(ref: Any, kind: str, catalog: Catalog) -> bool:
+    """A resolved model whose catalog name starts with the family's name ("Whisper ...")."""
+    try:
+        _fam, model = find_model(ref.ids[0], catalog)
+    except AdvisorError:
+        return False
+    return str(getattr(model, "name", "")).lower().startswith(kind.lower())
 
 
 def _model_ids(name: str, catalog: Catalog) -> set[str]:
