@@ -264,3 +264,31 @@ def test_an_llm_no_desktop_card_holds_in_16_bits_is_sized_as_run_at_home() -> No
     assert "q4_k_m" in head and "llama.cpp" in head, head
     assert "16 bits fit on none of them" in answer.text
     assert answer.grounding_rate == 1.0
+
+
+def test_ownership_adds_the_price_paid_to_the_electricity() -> None:
+    from advisor.api import Advisor
+
+    with Advisor(engine="rules") as advisor:
+        tco = advisor.ask(
+            "our l40s was purchased at 8,000 usd; it pulls 350 W all day every day for 2 years, "
+            "power is 0.10 usd/kwh. total cost of ownership?"
+        )
+        years = advisor.ask(
+            "a100 80gb: buy at 15,000 or rent at 1.50/h, utilisation around 25% of the time. "
+            "after how many years is buying cheaper? leave out electricity"
+        )
+    assert tco.text.startswith("**About $8,613 in all: $8,000 for the hardware + $613"), tco.text
+    assert tco.grounding_rate == 1.0
+    assert "10,000 hours of use" in years.text and "years, at 6 hours a day" in years.text, (
+        years.text
+    )
+    assert "electricity left out, as asked" in years.text and years.grounding_rate == 1.0
+
+
+def test_a_sum_of_two_written_figures_is_traced() -> None:
+    from advisor.agent.guard import check, source_numbers
+
+    sources = {"tool": source_numbers({"a": "$7,500", "b": "$1,183"})}
+    assert check("$8,683 in all: $7,500 + $1,183", sources).ok
+    assert not check("$9,683 in all: $7,500 + $1,183", sources).ok

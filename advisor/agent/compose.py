@@ -811,7 +811,9 @@ def break_even(result: dict[str, Any]) -> str:
         f"{usd(result['rent_usd_per_hour'])} per GPU-hour to rent ({src['rent']})"
     )
     power = ""
-    if result["power_w"]:
+    if result["power_w"] and not result["usd_per_kwh"]:
+        power = "; electricity left out, as asked"
+    elif result["power_w"]:
         power = (
             f"; owning costs {usd(result['power_usd_per_hour'])}/hour in electricity "
             f"({num(result['power_w'], 'W')} at {usd(result['usd_per_kwh'])}/kWh, "
@@ -823,11 +825,12 @@ def break_even(result: dict[str, Any]) -> str:
             f"renting it ({basis}{power})."
         )
     months = result["break_even_months"]
+    years = f", {num(result['break_even_years'])} years," if months >= 24 else ""
     head = (
         f"**Buying {what} pays off after about {num(hours, 'hours')} of use** "
-        f"({num(months, 'months')} at {num(result['hours_per_day'])} hours a day)"
+        f"({num(months, 'months')}{years} at {num(result['hours_per_day'])} hours a day)"
     )
-    if result["power_w"] and result.get("hours_before_power"):
+    if result["power_w"] and result["usd_per_kwh"] and result.get("hours_before_power"):
         head += (
             f"; {num(result['hours_before_power'], 'hours')} "
             f"({num(result['months_before_power'], 'months')}) before electricity"

@@ -263,7 +263,21 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
         if _quotient_of(number, [n for n, _ in grounded]):  # "1.4x": 102 over 70.5 tokens/s
             ungrounded.remove(number)
             grounded.append((number, "ratio of two figures in the answer"))
+    for number in [n for n in ungrounded if n.family in SUMMED]:
+        if _sum_of(number, [n for n, _ in grounded]):  # "$8,683: $7,500 + $1,183"
+            ungrounded.remove(number)
+            grounded.append((number, "sum of two figures in the answer"))
     return Check(numbers, grounded, ungrounded)
+
+
+# units whose figures add up: a card's price and its electricity, two memories
+SUMMED = ("usd", "memory", "power", "hours")
+
+
+def _sum_of(total: Number, figures: list[Number]) -> bool:
+    """True when a written figure is two grounded figures of its unit added up."""
+    same = [f for f in figures if f.family == total.family]
+    return any(matches(total, a.value + b.value) for i, a in enumerate(same) for b in same[i + 1 :])
 
 
 def _quotient_of(ratio: Number, figures: list[Number]) -> bool:

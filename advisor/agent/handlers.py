@@ -976,6 +976,13 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
 _PER_TOKENS = re.compile(r"\bper (?:1m|million)\b|/\s?1m\b|\bper token\b")
 
 
+_OWNERSHIP = re.compile(
+    r"\btco\b|\btotal cost of ownership\b|\b(?:card|gpu|hardware) (?:plus|and|\+) (?:its |the )?"
+    r"(?:electricity|power)\b|\bincluding the (?:card|gpu|purchase)\b"
+)
+_EACH_PRICE = re.compile(r"\beach\b|\bapiece\b|\bper (?:card|gpu)\b")
+
+
 def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     """The electricity bill of the GPUs for the hours said (a month when none is said)."""
     ref = query.gpus[0] if query.gpus else None
@@ -994,6 +1001,13 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
         return Draft(result["error"])
     machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
     text = c.electricity(result, machine)
+    low = query.text.lower()
+    each = count > 1 and _EACH_PRICE.search(low)  # a price per card: no total said as traced
+    if query.purchase_usd and _OWNERSHIP.search(low) and not each:  # the card and its power
+        cards = query.purchase_usd
+        text = (f"**About {c.usd(cards + result['usd'])} in all: {c.usd(cards)} for the "
+                f"hardware + {c.usd(result['usd'])} of electricity** over "
+                f"{c.num(result['hours'], 'hours')}.\n\n" + text)  # fmt: skip
     if query.hours is None:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
     return Draft(text)
@@ -1121,6 +1135,17 @@ HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machi
 HOME_PRECISION = "q4_k_m"
 
 
+# a share of the year asked as "after how many years": the rate of use, not a horizon
+_UTILISATION_YEAR = re.compile(
+    r"\b(?:utili[sz]ation|utili[sz]ed|busy)\b.{0,40}%.{0,200}\b(?:how many|after how long|when)\b"
+    r"|%\s?of the (?:year|time)\b.{0,200}\b(?:how many (?:years|months)|after how long|when)\b"
+)
+_NO_POWER = re.compile(
+    r"\b(?:ignor\w*|exclud\w*|leave out|leaving out|without|not counting|no)\s(?:the\s)?"
+    r"(?:electricity|power (?:cost|bill)s?|energy)\b"
+)
+
+
 def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     """After how many hours of use buying beats renting, from the user's figures where given
     (a purchase price, a rental price per hour, a monthly cloud bill) and the catalog's dated
@@ -1129,10 +1154,12 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     gpu = gpu_choices(ref)[0] if ref and ref.ids else None
     count = (ref.count if ref else None) or query.num_gpus or 1
     purchase = query.purchase_usd
-    if purchase is None and query.budget and query.budget.kind == "buy":
-        purchase = query.budget.usd
+    if purchase is None and query.budget and (query.budget.kind == "buy" or (
+            query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
+        purchase = query.budget.usd  # "4090 for 1800 or rent at 0.40/h": the price to buy
     node = bool(query.purchase_usd and re.search(
         r"\b(?:server|node|box|machine|rig|system|workstation)\b", query.text.lower()))  # fmt: skip
+    low = query.text.lower()
     rent = query.user_price_usd_per_hour
     if rent is not None and query.price_per_node:
         rent = rent / count
@@ -1155,12 +1182,17 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["rent_usd_per_hour"] = rent
     if monthly is not None:  # "we spend 9k a month on cloud A100s"
         args["rent_usd_per_month"] = monthly
+    elif query.hours and not query.use_hours_per_day and _UTILISATION_YEAR.search(low):
+        # "utilisation is 50% of the year: after how many years?": a rate of use, no horizon
+        args["hours_per_day"] = query.hours / 365
     elif query.hours and not query.use_hours_per_day:  # "for 2 years at 60% of the time"
         args["hours_of_use"] = query.hours
     if query.use_hours_per_day:  # "we train maybe 2 weeks a month"
         args["hours_per_day"] = query.use_hours_per_day
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
+    if _NO_POWER.search(low):
+        args["usd_per_kwh"] = 0.0  # "please ignore electricity and hosting"
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])

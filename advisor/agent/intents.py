@@ -215,7 +215,7 @@ _COST_ASKED = _cues(
     r"\bhow much\b",
     r"\bwhat (?:would|will|does|did|do) (?:\w+ ){0,3}cost\b",
     r"\bwhat (?:would|will|does|did|do)\b[^?!]{0,80}\bcost (?:on|with|using|in|at|to)\b",
-    r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?",
+    r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?|\btco\b",
     r"\bbill\b",
     _SPEND,
 )
@@ -267,6 +267,7 @@ _HOW_LONG = _cues(
 )
 _MONEY = _cues(
     r"\bcosts?\b",
+    r"\btco\b",
     r"\bcosting\b",
     r"\bprices?\b",
     r"\bpricing\b",

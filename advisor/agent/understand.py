@@ -720,6 +720,17 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     return hours
 
 
+def _busy_share(low: str) -> float | None:
+    """ "utilisation around 25%", "busy 60% of the time" with no period said: hours a day."""
+    m = re.search(
+        r"(\d{1,3})\s?%\s?(?:of the (?:time|year|month|day)|utili[sz]ation|utilized|busy)"
+        r"|(?:utili[sz]ation|utili[sz]ed|busy)\s(?:is |of |at |around |about |~)*(\d{1,3})\s?%",
+        low,
+    )
+    share = float(m.group(1) or m.group(2)) if m else 0.0
+    return 24 * share / 100 if 0 < share <= 100 else None
+
+
 _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(hours?|hrs?|h|days?|weeks?)\s?"
     r"(?:a|per|each|every|/)\s?(day|week|month)\b"
@@ -1485,8 +1496,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         concurrency=concurrency,
         rps=rps,
         num_gpus=loose,
-        hours=_duration_hours(low, epochs),
-        use_hours_per_day=_use_rate(low),
+        hours=(hours := _duration_hours(low, epochs)),
+        use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
@@ -1620,7 +1631,7 @@ _ITEM_TIME = re.compile(
 _PURCHASE = re.compile(
     rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
-    rf"|\bbuy (?:it |one |them )?for|\bgo for|\bfor)\s?(?:about |around |like |~)?"
+    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor)\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?))"
@@ -1638,7 +1649,8 @@ def _purchase(low: str) -> float | None:
     """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
     "picked up a 3090 for $700". Only with a buying word in the message."""
     if not re.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\b|\bcosts? ~?\$?\d{3}|\bpaid\b"
-                     r"|\bused\b|\bsecond[- ]hand\b", low):  # fmt: skip
+                     r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
+                     r"|\bvs\.? rent\w*", low):  # fmt: skip
         return None
     for m in _PURCHASE.finditer(low):
         value = _number(m.group(1)) * (1000 if m.group(2) else 1)
