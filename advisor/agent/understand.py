@@ -680,7 +680,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days\b",
             after,
         )
-        daily = re.search(r"^\s?(?:a|per|each|/)\s?day\b", after)
+        daily = re.search(r"^\s?(?:a|per|each|every|/)\s?day\b", after)
         weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
         span = _HORIZON.search(low)
         runs = _RUNS.search(low[: m.start()])
