@@ -292,3 +292,15 @@ def test_a_sum_of_two_written_figures_is_traced() -> None:
     sources = {"tool": source_numbers({"a": "$7,500", "b": "$1,183"})}
     assert check("$8,683 in all: $7,500 + $1,183", sources).ok
     assert not check("$9,683 in all: $7,500 + $1,183", sources).ok
+
+
+def test_the_fewest_cards_of_each_named_gpu() -> None:
+    from advisor.api import Advisor
+
+    with Advisor(engine="rules") as advisor:
+        answer = advisor.ask("how many h100 80gb vs l40s would i need to serve llama 3.1 70b bf16?")
+    head = answer.text.split("\n")[0]
+    assert re.match(r"\*\*Llama-3.1-70B needs \d x NVIDIA H100 .* or \d x NVIDIA L40S\*\*", head), (
+        head
+    )
+    assert "over " not in head and answer.grounding_rate == 1.0

@@ -659,10 +659,13 @@ def solve(query: Query, box: ToolBox) -> Draft:
     if not query.models or not (query.gpus or query.memory_gb):
         return recommend(query, box)
     model = query.models[0]
+    target = query.target or "min_gpus"
+    named = list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
+    if target == "min_gpus" and len(named) >= 2:  # "how many of each, the MI300X or the H100?"
+        return _fewest_of_each(query, box, model, named[:3])
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
     args = estimate_args(query, gpu, ref.count if ref else None, model)
-    target = query.target or "min_gpus"
     args = {k: v for k, v in args.items() if k in _SOLVE_ARGS}
     drop = {"min_gpus": "num_gpus", "max_context": "context", "max_batch": "batch"}[target]
     args.pop(drop, None)
@@ -670,6 +673,37 @@ def solve(query: Query, box: ToolBox) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     return Draft(c.solved(result))
+
+
+def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]) -> Draft:
+    """The fewest cards of each named GPU that hold the job, the fewest first."""
+    solved = []
+    for gpu in gpus:
+        args = {k: v for k, v in estimate_args(query, gpu, None, model).items()
+                if k in _SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
+        result = box.call("solve", {**args, "target": "min_gpus"})
+        if "error" in result:
+            return Draft(result["error"])
+        solved.append(result)
+    held = sorted((r for r in solved if r["solution"]), key=lambda r: r["solution"])
+    if not held:
+        return Draft(c.solved(solved[0]))
+    e = held[0]["estimate"]
+    sets = " or ".join(f"{r['solution']} x {r['estimate']['gpu_name']}" for r in held)
+    shared = {**e, "interconnect": None}  # each set has its own link
+    lines = [f"**{e['model_name']} needs {sets}** for {c.workload_label(e)} "
+             f"({c.settings(shared)})."]  # fmt: skip
+    for r in solved:
+        f = r["estimate"]
+        if not r["solution"]:
+            lines.append(f"- {f['gpu_name']}: does not hold it on any number of GPUs considered.")
+            continue
+        speed = c.speed_lines(f)[:1]
+        lines.append(f"- **{r['solution']} x {f['gpu_name']}**: "
+                     f"{c.num(f['memory_per_gpu_gb'], 'GB')} of "
+                     f"{c.num(f['usable_memory_per_gpu_gb'], 'GB')} usable on each"
+                     + (f"; {speed[0][0].lower()}{speed[0][1:]}" if speed else ""))  # fmt: skip
+    return Draft("\n".join(lines))
 
 
 # ---------------------------------------------------------------- comparisons

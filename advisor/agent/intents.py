@@ -655,6 +655,8 @@ def _versus(q: Query, low: str) -> bool:
     """Two or more GPUs set against each other in so many words ("A vs B"); a datasheet
     figure asked of both ("the fp64 of mi300x vs h100") is a datasheet question."""
     distinct = {g.ids for g in q.gpus if g.ids}
+    if q.target == "min_gpus" and q.models:
+        return False  # "how many h100 vs l40s for a 70b": the count of each is the question
     return len(distinct) >= 2 and bool(_STRONG_COMPARE.search(low)) and not _figure_only(q)
 
 

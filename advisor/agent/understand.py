@@ -1749,6 +1749,10 @@ _MIN_GPUS = re.compile(
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
     r"|how many (?:units|pieces)\b(?! per)"
+    # "how many h100 80gb vs l40s would i need": the cards named before the verb
+    r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|tokens?|images?|steps?|epochs?"
+    r"|samples?|gb|tb|dollars?|users?|requests?|people|times?)\b)[^?.!]{1,40}?\b(?:do|would|will"
+    r"|should|must) (?:i|we|you) (?:need|use|rent|buy)\b"
     # "min h200 count for", "how many of L4 I need", "how many h100 we need"
     rf"|\bmin(?:imum)? {_GPUS_COUNTED}\s?count\b"
     rf"|how many (?:of )?(?:the )?{_GPUS_COUNTED}\s(?:do |would |will )?(?:i|we|you) (?:need|use)"
