@@ -44,15 +44,15 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # traffic, so their compute term is at the full tensor rate. An encoder's and Transformer-XL's
 # e_compute is the share an infinitely wide model would reach; GEMM_HALF_WIDTH scales it down.
 EFFICIENCY = {
-    "cnn": (1.0, 35.47),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 35.93),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 24.26),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (1.0, 7.283),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "cnn": (1.0, 35.55),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 36.0),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 24.39),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (1.0, 7.37),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (0.964, 16.8),
+    "transformer-xl": (0.972, 17.36),
 }
-FP32_COMPUTE_BONUS = 1.331  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.019  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.314  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 3.02  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
@@ -69,8 +69,8 @@ TENSORRT_LAYER_S = 1.24e-5
 # (NCHW_HALF_TRAFFIC)
 FRAMEWORK = {
     "pytorch": 1.0,
-    "tensorflow": 0.823,
-    "tensorflow-xla": 1.014,
+    "tensorflow": 0.82,
+    "tensorflow-xla": 1.013,
     "pytorch-channels-last": 1.0,
 }
 # A CNN's 16-bit convolutions run on tensor cores in NHWC: with PyTorch's default NCHW tensors,
@@ -79,40 +79,47 @@ FRAMEWORK = {
 # (ResNet-50, ResNeXt-101: channels_last, `memory_format: nhwc` in DLE's configs.yml) against
 # Lambda's AMP rows that run the same DLE code at its default NCHW (lambdal/deeplearning-benchmark
 # PyTorch_resnet50_AMP_PARAMS pass no --memory-format) and the other CNN AMP rows.
-NCHW_HALF_TRAFFIC = 1.159
+NCHW_HALF_TRAFFIC = 1.16
 NHWC_FRAMEWORKS = ("pytorch-channels-last", "tensorflow", "tensorflow-xla")
+# TensorFlow 1's automatic mixed precision is a graph rewrite: Softmax is on its deny list, so the
+# attention scores stay fp32 with casts inserted around the softmax, and AMP halves only the other
+# activations' bytes. XLA fuses the casts into the softmax kernel; apex O2 (DLE's PyTorch
+# Transformer-XL) runs the softmax on 16-bit tensors. Why DLE's TF1 Transformer-XL gains 4-6%
+# from AMP on A100 against PyTorch's 44-49% (W0275-W0284 against W0105-W0108); no constant is
+# fitted for it.
+FP32_SOFTMAX_FRAMEWORKS = ("tensorflow",)
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.22e-4, "tensorflow": 7.69e-5, "tensorflow-xla": 1.03e-4}
+LAYER_LAUNCH_S = {"pytorch": 1.22e-4, "tensorflow": 7.39e-5, "tensorflow-xla": 1.02e-4}
 CNN_KINDS = ("cnn", "cnn-depthwise")
-TRAIN_LAUNCHES = 3.778  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.243  # a forward pass moves this share of a training step's bytes
+TRAIN_LAUNCHES = 3.743  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.244  # a forward pass moves this share of a training step's bytes
 # How many times more often a transformer's attention scores (heads x sequence x keys per token)
 # cross memory than its other activations: unfused attention writes the scores, the softmax and
 # its dropout mask and output, and the backward pass reads each back. Fitted to the transformer
 # rows at sequence lengths 128-512 (DLE BERT pre-training at 128 against SQuAD at 384, Lambda
 # BERT-base against BERT-large at 384, Transformer-XL at 192-384): with the scores weighted as any
 # other activation, longer sequences and narrower models came out too fast.
-SCORE_TRAFFIC = 1.77
+SCORE_TRAFFIC = 1.793
 # A transformer's matrix products reach width / (width + GEMM_HALF_WIDTH) of e_compute: narrower
 # matrices (BERT-base's 768 against BERT-large's 1024, Transformer-XL base's 512) run fewer,
 # shorter tiles per kernel. Fitted to the same transformer rows (Lambda BERT-base against
-# BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.68 of e_compute,
-# BERT-base 0.61, Transformer-XL base 0.51.
-GEMM_HALF_WIDTH = 483.7
+# BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.69 of e_compute,
+# BERT-base 0.63, Transformer-XL base 0.53.
+GEMM_HALF_WIDTH = 457.8
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.112,  # V100 rows (DLE, Lambda)
-    "Turing": 0.896,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.116,  # V100 rows (DLE, Lambda)
+    "Turing": 0.9,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
-    "Ampere": 1.139,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.374,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.995,  # H100, H200, GH200 rows
-    "Blackwell": 0.94,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ampere": 1.141,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.379,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.999,  # H100, H200, GH200 rows
+    "Blackwell": 0.945,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.898  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.899  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -216,16 +223,24 @@ def _rate(gpu: GPU, precision: str) -> tuple[float, float]:
 
 
 def seconds_per_sample(
-    w: Work, gpu: GPU, precision: str, training: bool, channels_last: bool = False
+    w: Work,
+    gpu: GPU,
+    precision: str,
+    training: bool,
+    channels_last: bool = False,
+    fp32_scores: bool = False,
 ) -> float:
-    """Compute and memory time of one sample, beside the per-step overheads."""
+    """Compute and memory time of one sample, beside the per-step overheads. `fp32_scores`: the
+    attention scores stay 4-byte whatever the precision (FP32_SOFTMAX_FRAMEWORKS)."""
     e_compute, e_memory = EFFICIENCY[w.kind]
     peak, elem_bytes = _rate(gpu, precision)
     if w.width:
         e_compute *= w.width / (w.width + GEMM_HALF_WIDTH)
     compute = w.flops / (peak * 1e12 * e_compute)
-    elems = w.activation_elems + (SCORE_TRAFFIC - 1) * w.score_elems
-    memory = elems * elem_bytes * e_memory / (gpu.bandwidth_gbs * 1e9)
+    score_bytes = 4.0 if fp32_scores else elem_bytes
+    traffic = (w.activation_elems - w.score_elems) * elem_bytes
+    traffic += SCORE_TRAFFIC * w.score_elems * score_bytes
+    memory = traffic * e_memory / (gpu.bandwidth_gbs * 1e9)
     memory *= 1.0 if training else INFERENCE_MEMORY_SHARE
     if w.kind in CNN_KINDS and precision in ("fp16", "bf16") and not channels_last:
         memory *= NCHW_HALF_TRAFFIC
@@ -243,7 +258,8 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
     # data_format, and DLE's TF ConvNets' --data_format default, is NHWC), so only PyTorch's
     # default NCHW pays the transposes
     nhwc = framework in NHWC_FRAMEWORKS or request.engine == "tensorrt"
-    sample = seconds_per_sample(w, gpu, precision, training, nhwc)
+    fp32_scores = framework in FP32_SOFTMAX_FRAMEWORKS and precision in ("fp16", "bf16")
+    sample = seconds_per_sample(w, gpu, precision, training, nhwc, fp32_scores)
     step = request.batch * sample
     if request.engine == "tensorrt" and not training:
         step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample)
