@@ -308,10 +308,11 @@ def _family_fields(family: str, row: dict[str, str], note: str) -> dict[str, Any
     return fields
 
 
-# DLE's TensorFlow BERT training tables (TF1 and TF2) were measured with scripts/run_pretraining_lamb.sh
-# and scripts/run_squad.sh, whose use_xla argument defaults to "true" (TensorFlow/ and
-# TensorFlow2/LanguageModeling/BERT/scripts@729963dd47e7c8bd462ad10bfac7a7b0b604e6dd; the READMEs'
-# examples say "with XLA"): the rows' engine column says tensorflow, but they ran XLA-compiled.
+# DLE's TensorFlow BERT training tables (TF1 and TF2) were measured with
+# scripts/run_pretraining_lamb.sh and scripts/run_squad.sh, whose use_xla defaults to "true"
+# (TensorFlow/ and TensorFlow2/LanguageModeling/BERT/scripts
+# @729963dd47e7c8bd462ad10bfac7a7b0b604e6dd; the READMEs' examples say "with XLA"): the rows'
+# engine column says tensorflow, but they ran XLA-compiled.
 DLE_TF_BERT = ("TensorFlow/LanguageModeling/BERT/", "TensorFlow2/LanguageModeling/BERT/")
 
 
