@@ -178,8 +178,9 @@ def test_tensorflow_amp_without_xla_keeps_attention_scores_fp32(catalog):
         ]
         return rates[0].train_samples_per_s["typical"] / rates[1].train_samples_per_s["typical"]
 
-    assert amp_speedup("tensorflow") < amp_speedup("tensorflow-xla")
-    assert amp_speedup("tensorflow") < 1.3
+    # measured 1.04-1.07 (TF1) against PyTorch's 1.44 (W0105/W0106); predicted ~1.3 and ~1.6
+    assert amp_speedup("tensorflow") < 0.85 * amp_speedup("tensorflow-xla")
+    assert amp_speedup("tensorflow") < 0.85 * amp_speedup("pytorch")
 
 
 def test_tensorflow_xla_is_a_framework(catalog):
@@ -286,10 +287,11 @@ def test_dle_convnets_amp_rows_run_channels_last_and_lambdas_do_not(mapped):
     assert cases["W0608"].request.framework is None  # Lambda AMP: DLE code, no --memory-format
 
 
-def test_dle_tensorflow_bert_training_rows_ran_xla(mapped):
+def test_dle_tensorflow_bert_rows_ran_xla(mapped):
     cases = mapped[0]
     assert cases["W0185"].request.framework == "tensorflow-xla"  # TF1 BERT, use_xla default true
     assert cases["W0341"].request.framework == "tensorflow-xla"  # TF2 BERT, same default
+    assert cases["W0233"].request.framework == "tensorflow-xla"  # inference script: --use_xla
     assert cases["W0276"].request.framework == "tensorflow"  # TF1 Transformer-XL: no XLA
 
 
