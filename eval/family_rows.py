@@ -279,7 +279,7 @@ def _family_fields(family: str, row: dict[str, str], note: str) -> dict[str, Any
     batch = row["batch"]
     if family in ("vision", "transformer"):
         if engine in ("tensorflow", "tensorflow-xla"):
-            fields["framework"] = engine
+            fields["framework"] = "tensorflow-xla" if _dle_tf_bert_xla(row) else engine
         elif engine == "pytorch" and _channels_last(row):
             fields["framework"] = "pytorch-channels-last"
         elif engine == "tensorrt":
@@ -306,6 +306,18 @@ def _family_fields(family: str, row: dict[str, str], note: str) -> dict[str, Any
         fields["offline"] = True
     fields["batch"] = int(batch)
     return fields
+
+
+# DLE's TensorFlow BERT tables (TF1 and TF2) ran XLA-compiled, though the rows' engine column
+# says tensorflow: training with scripts/run_pretraining_lamb.sh and scripts/run_squad.sh, whose
+# use_xla defaults to "true", inference with scripts/finetune_inference_benchmark.sh, which passes
+# --use_xla (TensorFlow/ and TensorFlow2/LanguageModeling/BERT/scripts
+# @729963dd47e7c8bd462ad10bfac7a7b0b604e6dd; the READMEs' examples say "with XLA").
+DLE_TF_BERT = ("TensorFlow/LanguageModeling/BERT/", "TensorFlow2/LanguageModeling/BERT/")
+
+
+def _dle_tf_bert_xla(row: dict[str, str]) -> bool:
+    return any(path in row["source"] for path in DLE_TF_BERT)
 
 
 # DLE PyTorch ConvNets run AMP in channels_last: `memory_format: nhwc` for every platform's AMP

@@ -149,6 +149,40 @@ def test_channels_last_speeds_16_bit_cnns_only(catalog):
     ] == pytest.approx(estimate(tf32, catalog).train_samples_per_s["typical"])
 
 
+def test_tensorflow_cnns_compute_in_nhwc(catalog):
+    """TensorFlow's default data_format is NHWC: its 16-bit CNNs pay no NCHW transposes, so
+    they keep their speed when NCHW_HALF_TRAFFIC moves; PyTorch's default NCHW does not."""
+    base = Request("resnet-50", "a100-sxm4-80gb", workload="train", precision="fp16", batch=256)
+    param = next(p for p in specs(catalog)[0].params if p.name == "nets.NCHW_HALF_TRAFFIC")
+
+    def speeds(traffic: float) -> tuple[float, ...]:
+        with patched({param: traffic}):
+            return tuple(
+                estimate(replace(base, framework=fw), catalog).train_samples_per_s["typical"]
+                for fw in ("tensorflow", "tensorflow-xla", "pytorch")
+            )
+
+    low, high = speeds(1.0), speeds(2.0)
+    assert low[:2] == pytest.approx(high[:2])
+    assert high[2] < low[2]
+
+
+def test_tensorflow_amp_without_xla_keeps_attention_scores_fp32(catalog):
+    """DLE's TF1 Transformer-XL gains 4-6% from AMP on A100 (W0275-W0284); XLA fuses the casts."""
+    base = Request("transformer-xl-base-dle", "a100-sxm4-40gb", workload="train", batch=32)
+
+    def amp_speedup(framework: str) -> float:
+        rates = [
+            estimate(replace(base, precision=p, framework=framework), catalog)
+            for p in ("fp16", "tf32")
+        ]
+        return rates[0].train_samples_per_s["typical"] / rates[1].train_samples_per_s["typical"]
+
+    # measured 1.04-1.07 (TF1) against PyTorch's 1.44 (W0105/W0106); predicted ~1.3 and ~1.6
+    assert amp_speedup("tensorflow") < 0.85 * amp_speedup("tensorflow-xla")
+    assert amp_speedup("tensorflow") < 0.85 * amp_speedup("pytorch")
+
+
 def test_tensorflow_xla_is_a_framework(catalog):
     base = Request("resnet-50", "v100-sxm2-16gb", workload="train", precision="fp16", batch=128)
     xla = estimate(replace(base, framework="tensorflow-xla"), catalog)
@@ -251,6 +285,19 @@ def test_dle_convnets_amp_rows_run_channels_last_and_lambdas_do_not(mapped):
     assert cases["W0002"].request.framework == "pytorch-channels-last"  # DLE AMP, nhwc config
     assert cases["W0001"].request.framework is None  # DLE TF32: NCHW
     assert cases["W0608"].request.framework is None  # Lambda AMP: DLE code, no --memory-format
+
+
+def test_dle_tensorflow_bert_rows_ran_xla(mapped):
+    cases = mapped[0]
+    assert cases["W0185"].request.framework == "tensorflow-xla"  # TF1 BERT, use_xla default true
+    assert cases["W0341"].request.framework == "tensorflow-xla"  # TF2 BERT, same default
+    assert cases["W0233"].request.framework == "tensorflow-xla"  # inference script: --use_xla
+    assert cases["W0276"].request.framework == "tensorflow"  # TF1 Transformer-XL: no XLA
+
+
+def test_dle_tf_resnet_v100_amp_rows_run_batch_256(mapped):
+    """The README's DGX-1 table: '128 (FP32) / 256 (AMP)' per GPU (the rows had taken 32)."""
+    assert mapped[0]["W0140"].request.batch == mapped[0]["W0142"].request.batch == 256
 
 
 def test_sdxl_blog_rows_run_its_notebooks_25_steps(mapped):
