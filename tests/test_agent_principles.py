@@ -695,9 +695,9 @@ def test_a_second_card_for_pictures_pools_nothing(rules_advisor: Any) -> None:
     answer = rules_advisor.ask(
         "would adding another rtx 4060 ti 16gb double my flux schnell speed in comfyui?"
     )
-    assert answer.text.startswith("**No: an image pipeline runs each picture on one GPU"), (
-        answer.text[:300]
-    )
+    assert answer.text.startswith(
+        "**No: an image pipeline runs each picture's denoiser on one GPU"
+    ), answer.text[:300]
     assert "Llama" not in answer.text
     _grounded(answer)
 
@@ -717,3 +717,14 @@ def test_two_models_on_one_card_the_faster_that_fits(rules_advisor: Any) -> None
     assert head.startswith("**Stable Diffusion 1.5: about"), head
     assert "quality is not" in answer.text
     _grounded(answer)
+
+
+def test_a_multiple_asked_and_the_card_of_the_clause(rules_advisor: Any) -> None:
+    twice = rules_advisor.ask("is an rtx 4080 twice as fast as a 3080 for mistral 7b?")
+    assert twice.text.startswith("**No: about "), twice.text[:200]
+    clause = rules_advisor.ask(
+        "we will order an h100 anyway, but is an l4 as fast as the h100 for sdxl?"
+    )
+    assert clause.text.startswith("**No: the NVIDIA H100"), clause.text[:200]
+    more = rules_advisor.ask("would 2 rtx 4090s double my sdxl throughput?")
+    assert more.text.startswith("**Yes, for pictures per hour"), more.text[:200]

@@ -700,7 +700,7 @@ def _advice(q: Query, low: str) -> bool:
     return (
         len(q.gpus) == 1
         and bool(q.gpus[0].ids)
-        and not q.models
+        and all(m.assumed for m in q.models)  # "any good for whisper": the family, no model
         and not q.fields
         and bool(_GOOD_FOR.search(low))
     )
@@ -740,6 +740,8 @@ def _link(q: Query, low: str) -> bool:
 
 
 def _fit(q: Query, low: str) -> bool:
+    if q.models and all(m.assumed for m in q.models) and _advice(q, low):
+        return False  # "are g4dns any good for whisper": a judgement of the card
     return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
 
 

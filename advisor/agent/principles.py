@@ -135,7 +135,7 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
         return None
     cards = f"{n} x {many['gpu_name']}"
     if model.family == "diffusion" and asked.workload == "inference":
-        return _draft([_one_picture_per_card(one, n)], model)
+        return _draft([_one_picture_per_card(one, n, query.text.lower())], model)
     if not many["fits"]:
         return Draft(f"**No: {many['model_name']} does not fit even on {cards}** "
                      f"({c.settings(many)}).\n\n{c.memory_line(many)}")  # fmt: skip
@@ -192,21 +192,36 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
     return _draft(parts, model)
 
 
-def _one_picture_per_card(one: dict[str, Any], n: int) -> str:
-    """Image pipelines (diffusers, ComfyUI) run each picture on one GPU: more cards neither
-    pool their memory for it nor make it faster; each can make its own picture."""
+def _one_picture_per_card(one: dict[str, Any], n: int, low: str) -> str:
+    """Image pipelines (diffusers, ComfyUI) run each picture's denoiser on one GPU: more cards
+    do not pool their memory for it nor make one picture faster; each makes its own pictures,
+    so pictures per hour add up."""
     per = c.metrics_of(one)
     rate = f" (about {c.ratio_figure(per[0][1]['typical'], per[0][2])} each)" if per else ""
     fits = "fits" if one["fits"] else "does not fit"
+    need = (f"{one['model_name']} needs about {c.num(one['memory_per_gpu_gb'], 'GB')} on each "
+            f"card ({fits} in the {c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable on one "
+            f"{one['gpu_name']})")  # fmt: skip
+    if one["fits"] and re.search(r"\bthroughput\b|\bper (?:hour|minute|day)\b|\bbatch\w*"
+                                 r"|\bmore (?:images|pictures|pics)\b", low):  # fmt: skip
+        return (f"**Yes, for pictures per hour: {n} cards make {n} pictures at a time, each on "
+                f"its own card{rate}; not for one picture, which runs on one GPU.** {need}; the "
+                "cards run a copy of the pipeline each (or a queue per card).")  # fmt: skip
     return (
-        f"**No: an image pipeline runs each picture on one GPU, so {n} cards neither add up "
-        f"their memory for it nor make it faster; {one['model_name']} needs about "
-        f"{c.num(one['memory_per_gpu_gb'], 'GB')} on each card ({fits} in the "
-        f"{c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable on one {one['gpu_name']}).**"
-        " What a second "
-        f"card gives is a second picture at the same time{rate}, with a "
-        "second copy of the pipeline or a second queue."
+        f"**No: an image pipeline runs each picture's denoiser on one GPU, so {n} cards do "
+        f"not add up their memory for it nor make one picture faster; {need}.** A second "
+        f"card gives a second picture at the same time{rate}, with a second copy of the "
+        "pipeline or a second queue (diffusers can place a text encoder on another card, "
+        "not split the denoiser)."
     )
+
+
+def _one_card_asked(q: Query) -> bool:
+    """No second card in the question ("would a second 3090 make mixtral faster" is not)."""
+    counts = [g.count or 1 for g in q.gpus] + [q.num_gpus or 1]
+    more = re.search(r"\b(?:second|another|extra|more|two|2) (?:gpus?|cards?|\d{4}s?)\b",
+                     q.text.lower())  # fmt: skip
+    return max(counts) == 1 and not more
 
 
 # ---------------------------------------------------------------- mixture of experts
@@ -261,6 +276,13 @@ def model_choice(query: Query, box: ToolBox) -> Draft | None:
     named = [m for m in query.models if m.ids]
     if found is None or len(named) != 2 or named[0].family != named[1].family:
         return None
+    low = query.text.lower()
+    a, b = (low.find(m.text.lower()) for m in named)
+    between = low[min(a, b) : max(a, b)] if a >= 0 and b >= 0 else ""
+    if not re.search(r"\bor\b|\bvs\.?\b|\bversus\b", between) or re.search(
+        r"\b(?:together|both|at the same time|at once|alongside)\b", low
+    ):
+        return None  # "llama and qwen together on my 3090": both at once, not one of them
     runs = [box.call("estimate", estimate_args(query, found[1], None, m)) for m in named]
     if any("error" in e for e in runs) or not all(c.metrics_of(e) for e in runs):
         return None
@@ -288,6 +310,9 @@ def model_choice(query: Query, box: ToolBox) -> Draft | None:
             f"**{best['model_name']}: the one of the two that fits on the "
             f"{best['gpu_name']}** ({c.settings(best)}); {other['model_name']} does not."
         )
+    if len({e.get("resolution") for e in runs}) > 1:  # "sdxl or sd 1.5": each at its own size
+        head += " Each runs at its native size: " + ", ".join(
+            f"{e['model_name']} {c.num(e['resolution'], 'px')}" for e in runs) + "."  # fmt: skip
     lines = [head, *(f"{e['model_name']}: {c.memory_line(e)}" for e in runs)]
     lines.append("Speed and memory are computed here; how the two compare in quality is not: "
                  "check their model cards and benchmarks for your task.")  # fmt: skip
@@ -457,18 +482,26 @@ def _subject_and_other(query: Query) -> tuple[str, str] | None:
     spots: dict[str, int] = {}
     for at, gpu in gpu_mentions(query.gpus, low):
         spots.setdefault(gpu, at)
-    moved = _MOVING_TO.search(low) or _GETTING.search(low)
+    asked = re.search(r"\bthan\b|\bas (?:fast|quick) as\b", low)
+    named_in_ask = asked and any(
+        asked.start() - 40 <= at < asked.start() for at in spots.values()
+    )  # "is a 3060 as fast as the 4090": the card of the clause, whatever is being bought
+    moved = _MOVING_TO.search(low) or (None if named_in_ask else _GETTING.search(low))
     if moved:
         later = [(spots[g], g) for g in ids if spots.get(g, -1) >= moved.start(1)]
         if later:
             subject = min(later)[1]
             return subject, next(g for g in ids if g != subject)
-    than = max(low.find(" than "), low.find(" over "))
+    as_fast = re.search(r" as (?:fast|quick) as ", low)
+    than = max(low.find(" than "), low.find(" over "), as_fast.start() if as_fast else -1)
     if than > 0:
-        before = [g for g in ids if 0 <= spots.get(g, -1) < than]
+        before = sorted((spots[g], g) for g in ids if 0 <= spots.get(g, -1) < than)
         after = [g for g in ids if spots.get(g, -1) > than]
-        if before and after:
-            return before[0], after[0]
+        if before and after:  # the card named nearest before "than": the clause's own
+            subject = before[-1][1]
+            return subject, next(g for g in [*after, *ids] if g != subject)
+        if len(before) >= 2:  # "buy a 4090, but is a 3060 as fast as it"
+            return before[-1][1], before[-2][1]
     return ids[0], ids[1]
 
 
@@ -494,7 +527,9 @@ _WORTH = re.compile(
     r"|dollars?|bucks|€)?\s?(?:more )?(?:than|over)\b"
 )
 # "will it be about as fast as his": yes when within a tenth
+_TIMES_AS_FAST = re.compile(r"\b(twice|(\d+(?:\.\d+)?) ?(?:x|times)) as (?:fast|quick) as\b")
 _AS_FAST = re.compile(
+    r"(?<!twice )(?<!times )(?<!half )(?<!\dx )"  # "twice as fast as" asks a multiple
     r"\b(?:about |nearly |almost |roughly |just |close to )?as (?:fast|quick) as\b"
 )
 
@@ -536,7 +571,13 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
     decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
-    if _AS_FAST.search(query.text.lower()) and not _WORTH.search(query.text.lower()):
+    times = _TIMES_AS_FAST.search(query.text.lower())
+    if times:  # "is the 4090 twice as fast as the 3090": the multiple asked against the ratio
+        want = 2.0 if times.group(1) == "twice" else float(times.group(2))
+        word = "Yes" if ratio >= 0.9 * want else "No"
+        head = (f"**{word}: about {c.num(ratio)}x, against the {c.num(want)}x asked: "
+                f"{figures}{decides}.**")  # fmt: skip
+    elif _AS_FAST.search(query.text.lower()) and not _WORTH.search(query.text.lower()):
         if ratio > 1 / 1.1:
             head = f"**Yes: about {c.num(ratio)}x the speed, {figures}{decides}.**"
         else:
@@ -1084,6 +1125,8 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     n = max(ref.count or 1, query.num_gpus or 1)
     psu = query.max_power_w or _watts(query.text.lower())
     if psu and len(_gpus_named(query)) >= 2:
+        if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.text.lower()):
+            return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
         return _supply_choice(query, box, n, psu)
     p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **({"psu_w": psu} if psu else {})})
     if "error" in p:
@@ -1321,6 +1364,8 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     mixed = "It depends on the card" if len(subject) > 1 else "Partly"
     word = "Yes" if all(verdicts) else "No" if not any(verdicts) else mixed
     head = f"**{word}: {lines[0]}.**"
+    if re.search(r"\bwhy\b|\bhow come\b", low) and not any(verdicts):
+        head = f"**Because {lines[0]}.**"  # "3x slower with bfloat16 on the T4, why?"
     bullets = "\n".join(f"- {line[0].upper()}{line[1:]}." for line in lines[1:])
     parts = [head, bullets] if bullets else [head]
     smaller = _format_saves(query, box, subject[0], missing)
@@ -2127,9 +2172,10 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("experts", "explain", _cues(
         # "the 30B-A3B generates way faster than the 14B: isn't that backwards? what explains it"
         r"\b(?:faster|quicker|more tok\w*)\b.{0,160}\b(?:why|how come|how is (?:that|it)|"
-        r"backwards|explain\w*|makes? (?:no )?sense|what gives)\b",
+        r"backwards|explain\w*|what gives)\b",
         r"\b(?:why|how come|how (?:is|can) (?:it|that|a \w+))\b.{0,80}\b(?:faster|quicker)\b",
-    ), experts, lambda q: bool(q.models)),
+        r"\bactive (?:params|parameters)\b|\bexperts?\b.{0,40}\b(?:faster|speed|tok\w*)\b",
+    ), experts, lambda q: bool(q.models) and _one_card_asked(q)),
     Principle("model_choice", "compare", _cues(
         # "should I use whisper large-v3 or the large-v3-turbo one", "sdxl or sd 1.5 on a 3060?"
         r"\b(?:should|shall|do) (?:i|we) (?:use|go with|run|pick|choose)\b.{0,80}\bor\b",
@@ -2174,6 +2220,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bthan\b",
         r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+(?:over\s+)?to\b.{0,80}\b(?:faster|"
         r"quicker|speed\w* up|more (?:tok(?:ens)?/s|t/s|tokens|throughput))\b",
+        r"\b(?:twice|\d+(?:\.\d+)? ?(?:x|times)) as (?:fast|quick) as\b",  # "twice as fast as"
         # "will it be about as fast as his for sdxl?"
         r"^(?!.*\b(?:why|which)\b).*\b(?:will|would|is|are|can|could)\b.{0,40}"
         + _AS_FAST.pattern,

@@ -42,6 +42,7 @@ class ModelRef:
     suggestions: tuple[str, ...] = ()
     note: str | None = None  # how a near miss or a stated size was read
     about: str | None = None  # the catalog entry whose figures the note quotes
+    assumed: bool = False  # a family named without its size ("whisper"): its reference model
 
     @property
     def resolved(self) -> bool:

@@ -1062,8 +1062,8 @@ def _steps(low: str) -> int | None:
 def _power(low: str) -> float | None:
     m = re.search(
         r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than)\s?(\d[\d,]*)\s?"
-        r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:\w+ )?(?:psu|limit|max|budget|or less"
-        r"|power supply|supply)",  # "a single 1,600 W power supply"
+        r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
+        r"|(?:\w+ )?power supply|(?:\w+ )?psu)",  # "a single 1,600 W power supply"
         low,
     )
     return _number(m.group(1) or m.group(2)) if m else None
@@ -1286,7 +1286,10 @@ _compiled = lru_cache(maxsize=1024)(re.compile)
 # a short second question about the statement before it: "how come?", "why is that?"
 _WHY_SO = re.compile(
     r"\W*(?:how come|why(?: is that| so| though)?|what explains (?:it|that|this)|isn'?t that"
-    r"|how is that|what gives)\b",
+    r" (?:backwards|weird|strange|odd)|how is that(?: possible)?|what gives)(?:,? (?:though|then|"
+    r"exactly))?"
+    # "how come, it's bigger": a clause about what was just said
+    r"(?:\W+(?:it'?s|its|it is|that'?s|they'?re|isn'?t it|it has)\b[^?]{0,40})?\W*",
     re.IGNORECASE,
 )
 
@@ -1298,7 +1301,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
 
     text = normalise(question)
     parts = _split_questions(text)
-    if len(parts) > 1 and _WHY_SO.match(parts[1]) and len(parts[1].split()) <= 8:
+    if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
@@ -1356,11 +1359,12 @@ _ASKING = (
 def _family_named(low: str) -> tuple[ModelRef, ...]:
     """ "the whisper transcription pods": a family named without its size is its reference
     model, said as assumed (Whisper large-v3, the size most used to transcribe)."""
-    if not re.search(r"\bwhisper\b(?![-_.]\w)", low):  # not "whisper-worker-7d9f8b"
+    # not "whisper-worker-7d9f8b" nor "distil-whisper"; "whisper.cpp", "faster-whisper" run it
+    if not re.search(r"(?<![-\w])whisper\b(?![-_]\w)|\bwhisper\.cpp\b|\bfaster-whisper\b", low):
         return ()
     ref = FAMILIES["speech"].reference_model
     note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
-    return (ModelRef("Whisper", (ref,), "speech", note=note),)
+    return (ModelRef("Whisper", (ref,), "speech", note=note, assumed=True),)
 
 
 def _split_questions(text: str) -> list[str]:
@@ -1585,15 +1589,22 @@ _NOTEBOOK_VARIANTS = {"kaggle": ("p100-pcie-16gb",), "colab": ("a100-sxm4-40gb",
 
 def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "P100 on kaggle": the variant the notebook service runs, not every variant."""
-    given = [i for name, ids in _NOTEBOOK_VARIANTS.items() if name in low for i in ids]
-    if not given:
+    at = {name: low.find(name) for name in _NOTEBOOK_VARIANTS if name in low}
+    if not at:
         return gpus
-    return tuple(
-        replace(g, ids=tuple(i for i in g.ids if i in given))
-        if len(g.ids) > 1 and any(i in given for i in g.ids) and g.memory_gb is None
-        else g
-        for g in gpus
-    )
+
+    def near(g: GpuRef) -> list[str]:  # "the p100 on kaggle", not "my own a100 ... colab t4"
+        spot = low.find(g.text.lower())
+        return [i for name, where in at.items() if spot >= 0 and abs(spot - where) <= 30
+                for i in _NOTEBOOK_VARIANTS[name]]  # fmt: skip
+
+    out = []
+    for g in gpus:
+        given = near(g)
+        narrowed = tuple(i for i in g.ids if i in given)
+        out.append(replace(g, ids=narrowed) if len(g.ids) > 1 and narrowed and
+                   g.memory_gb is None else g)  # fmt: skip
+    return tuple(out)
 
 
 def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
@@ -1748,7 +1759,7 @@ _MIN_GPUS = re.compile(
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
-    r"|how many (?:units|pieces)\b(?! per)"
+    r"|how many (?:units|pieces)\b(?! per| of (?:electricity|power|energy|kwh))"
     # "how many h100 80gb vs l40s would i need": the cards named before the verb
     r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|tokens?|images?|steps?|epochs?"
     r"|samples?|gb|tb|dollars?|users?|requests?|people|times?)\b)[^?.!]{1,40}?\b(?:do|would|will"
@@ -1830,7 +1841,7 @@ _FOLLOW_UP = re.compile(
 # $0.45/h, not 0.40", "oops i meant the 4090, not the 4080")
 _CORRECTION = re.compile(
     r"^\W*(?:sorry|oops|whoops|my bad|correction|typo|err?m?)\b|\bi meant\b|\bi mean(?:t)?,"
-    r"|\b(?:meant to (?:say|write)|should (?:have )?(?:said|be))\b",
+    r"|\bmeant to (?:say|write)\b|^\W*(?:it|that|this|the \w+) should (?:have )?(?:said|been?)\b",
     re.IGNORECASE,
 )
 
