@@ -18,8 +18,10 @@ from advisor.errors import InvalidInput
 # cards of its memory kind), decode compute with the generation's MFU; .6: llama.cpp on Apple
 # bound by GGUF unpacking, transformers' cache copied a layer at a time, AutoAWQ's fuse copy and
 # 0.1.x unpack bound, ExLlama prefill on fp16-accumulate GEMMs, DeepSpeed ZeRO-3 buffers,
-# Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic
-FORMULA_VERSION = "calc-2026.11.8"
+# Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic;
+# .9: vLLM before CUDA graphs (eager all-reduce), MLC-LLM as its own engine, torchtune's fused
+# chunked cross-entropy, TensorFlow image models in NHWC, TF1 mixed precision's fp32 softmax
+FORMULA_VERSION = "calc-2026.11.9"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
