@@ -1007,5 +1007,7 @@ def test_whisper_without_a_size_is_the_reference_size_said_assumed(catalog: Cata
     assert query.models[0].note and "assumed" in query.models[0].note
     pods = understand("whisper-api-5f7c pods keep restarting, 2 of them", catalog)
     assert not pods.models
+    sized = understand("whisper lg-v3 turbo on an l4, realtime?", catalog)
+    assert all(m.ids != ("whisper-large-v3",) for m in sized.models)  # a size said: no guess
     kaggle = understand("p100 on kaggle, resnet-18 training speed?", catalog)
     assert kaggle.gpus[0].ids == ("p100-pcie-16gb",)

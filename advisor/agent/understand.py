@@ -1360,7 +1360,12 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
     """ "the whisper transcription pods": a family named without its size is its reference
     model, said as assumed (Whisper large-v3, the size most used to transcribe)."""
     # not "whisper-worker-7d9f8b" nor "distil-whisper"; "whisper.cpp", "faster-whisper" run it
-    if not re.search(r"(?<![-\w])whisper\b(?![-_]\w)|\bwhisper\.cpp\b|\bfaster-whisper\b", low):
+    sized = r"(?!\W{0,3}(?:tiny|base|small|medium|large|turbo|lv?\d|v\d|distil|\d))"
+    if not re.search(
+        rf"(?<![-\w])whisper\b(?![-_]\w){sized}|\bwhisper\.cpp\b{sized}"
+        rf"|\bfaster-whisper\b{sized}",
+        low,
+    ):  # a size said but not read: no guess
         return ()
     ref = FAMILIES["speech"].reference_model
     note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
@@ -1399,8 +1404,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # ("convnext" is a model, not a misspelt "context")
     low = _spell(text).lower()
     models = tuple(linker.find_models(text))
-    if not any(m.family == "speech" for m in models):
-        models += _family_named(low)
+    if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
+        models += _family_named(low)  # not when a Whisper the catalog lacks was read
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     gpus = _one_gpu_said_twice(gpus, low)

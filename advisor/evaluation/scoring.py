@@ -191,7 +191,8 @@ def score(case: Case, answer: Answer, latency_ms: float, engine: str | None = No
             fails.append(f"does not cite {doc}")
     for words in expect.get("must_say", []):
         # "(?i)bf16|bfloat16": some writers give a regular expression, marked by its flag
-        said = re.search(words, text) if words.startswith("(?") else words.lower() in text.lower()
+        said = bool(re.search(words, text)) if words.startswith("(?") else (
+            words.lower() in text.lower())  # fmt: skip
         if not said:
             fails.append(f"does not say {words!r}")
     for pattern in expect.get("must_not_say", []):
