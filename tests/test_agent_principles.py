@@ -704,7 +704,8 @@ def test_a_second_card_for_pictures_pools_nothing(rules_advisor: Any) -> None:
 
 def test_a_mixture_of_experts_reads_its_active_parameters(rules_advisor: Any) -> None:
     answer = rules_advisor.ask(
-        "on my 4090 mixtral 8x7b at q4 is quicker than llama 2 13b at q4?? how come, it's bigger"
+        "on my rtx 6000 ada mixtral 8x7b at q4 is quicker than llama 2 13b at q4?? how come, "
+        "it's bigger"
     )
     assert answer.text.startswith("**Active parameters decide it"), answer.text[:300]
     assert "is dense" in answer.text
@@ -728,3 +729,10 @@ def test_a_multiple_asked_and_the_card_of_the_clause(rules_advisor: Any) -> None
     assert clause.text.startswith("**No: the NVIDIA H100"), clause.text[:200]
     more = rules_advisor.ask("would 2 rtx 4090s double my sdxl throughput?")
     assert more.text.startswith("**Yes, for pictures per hour"), more.text[:200]
+
+
+def test_a_mixture_of_experts_must_still_be_held_whole(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("mixtral 8x7b only has 13b active params, so it fits my 12gb 3060 right?")
+    assert answer.text.startswith("**No: "), answer.text[:200]
+    assert "parameters run per token" in answer.text
+    _grounded(answer)

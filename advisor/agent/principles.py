@@ -255,6 +255,16 @@ def experts(query: Query, box: ToolBox) -> Draft | None:
     if found is not None:
         runs = [box.call("estimate", estimate_args(query, found[1], None, r))
                 for r, _ in (moe[:1] + dense[:1])]  # fmt: skip
+        if "error" in runs[0]:
+            return None
+        if not runs[0]["fits"]:  # "only 3B active, so it fits on my 8 GB card?": no, all is held
+            from advisor.agent.handlers import fit
+
+            held = fit(replace(query, models=(moe[0][0],)), box)
+            head, _, rest = held.text.partition("\n\n")
+            why = (f"Only {c.num(active)}B of its {c.num(total)}B parameters run per token, which "
+                   f"sets its speed; its memory must hold all {c.num(total)}B.")  # fmt: skip
+            return Draft("\n\n".join([head, why, rest]), held.citations, held.warnings)
         speeds = [(e["model_name"], _decode(e)) for e in runs if "error" not in e and e["fits"]]
         if speeds and all(v for _, v in speeds):
             said = " against ".join(f"about {c.num(v, 'tokens/s')} for {n}" for n, v in speeds)
