@@ -732,7 +732,9 @@ def test_a_multiple_asked_and_the_card_of_the_clause(rules_advisor: Any) -> None
 
 
 def test_a_mixture_of_experts_must_still_be_held_whole(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("mixtral 8x7b only has 13b active params, so it fits my 12gb 3060 right?")
+    answer = rules_advisor.ask(
+        "mixtral 8x7b only has 13b active params, so it fits my 12gb 3060 right?"
+    )
     assert answer.text.startswith("**No: "), answer.text[:200]
     assert "parameters run per token" in answer.text
     _grounded(answer)
