@@ -489,7 +489,6 @@ def break_even(
         / (cost.HOURS_PER_MONTH / 24),
         "break_even_months": result.months,
         "break_even_years": None if result.months is None else result.months / 12,
-        "years_before_power": purchase_usd / rent_usd_per_hour / hours_per_day / 365,
         "hours_per_day": hours_per_day,
         "sources": sources,
         "left_out": "resale value, interest, the host machine and admin time",

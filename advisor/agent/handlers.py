@@ -150,6 +150,17 @@ def gpu_choices(ref: GpuRef) -> list[str]:
     return list(ref.ids[:MAX_GPUS_PER_ANSWER])
 
 
+def gpus_named(query: Query) -> list[str]:
+    """The first variant of each GPU named, once each."""
+    return list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
+
+
+def run_at_home(query: Query) -> Query:
+    """The question sized as a model is run on a desktop card: a 4-bit GGUF on llama.cpp,
+    unless the engine was said."""
+    return replace(query, precision=HOME_PRECISION, engine=query.engine or "llama.cpp")
+
+
 def _variants_note(ref: GpuRef, box: ToolBox) -> str:
     return f"'{ref.text}' covers {c.count_words(len(ref.ids))} variants; each is answered."
 
@@ -498,8 +509,7 @@ def _as_run_locally(
         sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
         if "error" in sheet or sheet.get("segment") not in _LOCAL_SEGMENTS:
             return None
-    engine = query.engine or "llama.cpp"
-    four = _estimates(replace(query, precision="q4_k_m", engine=engine), box, model)
+    four = _estimates(run_at_home(query), box, model)
     if any("error" in e for e in four) or not any(e["fits"] for e in four):
         return None
     return four
@@ -660,7 +670,7 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return recommend(query, box)
     model = query.models[0]
     target = query.target or "min_gpus"
-    named = list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
+    named = gpus_named(query)
     if target == "min_gpus" and len(named) >= 2:  # "how many of each, the MI300X or the H100?"
         return _fewest_of_each(query, box, model, named[:3])
     ref = query.gpus[0] if query.gpus else None
@@ -797,7 +807,7 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
 
 def _model_ratio(query: Query, box: ToolBox) -> str | None:
     """One model on two or more GPUs: the computed speed of each and the ratio."""
-    ids = list(dict.fromkeys(ids[0] for ids in map(gpu_choices, query.gpus) if ids))
+    ids = gpus_named(query)
     model = query.models[0]
     if len(ids) < 2 or len(query.models) > 1 or not model.ids:
         return None
@@ -1191,9 +1201,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if purchase is None and query.budget and (query.budget.kind == "buy" or (
             query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
         purchase = query.budget.usd  # "4090 for 1800 or rent at 0.40/h": the price to buy
-    node = bool(query.purchase_usd and re.search(
-        r"\b(?:server|node|box|machine|rig|system|workstation)\b", query.text.lower()))  # fmt: skip
     low = query.text.lower()
+    node = bool(query.purchase_usd and re.search(
+        r"\b(?:server|node|box|machine|rig|system|workstation)\b", low))  # fmt: skip
     rent = query.user_price_usd_per_hour
     if rent is not None and query.price_per_node:
         rent = rent / count

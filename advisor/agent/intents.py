@@ -488,8 +488,9 @@ def _buy(q: Query, low: str) -> bool:
     if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*", low):
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     low = _without_price_levels(q, low)  # "they cost about the same used"
-    several = len({g.ids for g in q.gpus if g.ids}) >= 2
-    if several and (_choice(q, low) or re.search(_TORN, low)):  # "torn between ...: worth it?"
+    if _named_cards(q) >= 2 and (
+        _choice(q, low) or re.search(_TORN, low)
+    ):  # "torn between ...: worth it?"
         low = re.sub(r"\bworth (?:it|buying)\b", " ", low)
     if q.purchase_usd:  # "one card purchased at 7,500 USD: the TCO?": a price paid, said
         low = re.sub(r"\b(?:purchased|bought)\b(?: \w+){0,2} (?:at|for)\b", " ", low)
@@ -503,6 +504,11 @@ def _buy(q: Query, low: str) -> bool:
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 
+def _named_cards(q: Query) -> int:
+    """How many different GPUs the question names ("the 4070 and the 4070" is one)."""
+    return len({g.ids for g in q.gpus if g.ids})
+
+
 def _questions(low: str) -> str:
     """The clauses that end in a question mark ("... purchase order: does it fit?" -> "does it
     fit?"), or "" when the message asks nothing in so many words."""
@@ -512,8 +518,9 @@ def _questions(low: str) -> str:
 def _choice(q: Query, low: str) -> bool:
     """One of several named GPUs asked for ("7900 xtx or 4080 super, both $950: which one
     pushes more tok/s"), whatever money the message names."""
-    several = len({g.ids for g in q.gpus if g.ids}) >= 2
-    return several and bool(_CHOICE_ASKED.search(low)) and not _MONEY_CHOICE.search(low)
+    return (
+        _named_cards(q) >= 2 and bool(_CHOICE_ASKED.search(low)) and not _MONEY_CHOICE.search(low)
+    )
 
 
 def _solve(q: Query, low: str) -> bool:
@@ -544,7 +551,7 @@ _PRICE_LEVEL_SAID = re.compile(
 
 def _without_price_levels(q: Query, low: str) -> str:
     """The words with the prices said beside a choice between named cards taken out."""
-    if len({g.ids for g in q.gpus if g.ids}) < 2:
+    if _named_cards(q) < 2:
         return low
     return _PRICE_LEVEL_SAID.sub(" ", low)
 
@@ -624,7 +631,7 @@ def _compare(q: Query, low: str) -> bool:
 def _recommend(q: Query, low: str) -> bool:
     if not q.gpus and not q.models and re.search(r"\bdifference\b|\bhow do they differ\b", low):
         return False  # "q4_K_M vs awq vs gptq: what's the difference, which should i use"
-    if len({g.ids for g in q.gpus if g.ids}) >= 2 and not _open_choice(q, low):
+    if _named_cards(q) >= 2 and not _open_choice(q, low):
         return False  # "which has more fp64, the a100 or the v100?": a choice between named GPUs
     if q.memory_gb and q.models:
         return False  # "is 24 GB enough for gemma 2 27b": a fit question
@@ -654,10 +661,9 @@ def _open_choice(q: Query, low: str) -> bool:
 def _versus(q: Query, low: str) -> bool:
     """Two or more GPUs set against each other in so many words ("A vs B"); a datasheet
     figure asked of both ("the fp64 of mi300x vs h100") is a datasheet question."""
-    distinct = {g.ids for g in q.gpus if g.ids}
     if q.target == "min_gpus" and q.models:
         return False  # "how many h100 vs l40s for a 70b": the count of each is the question
-    return len(distinct) >= 2 and bool(_STRONG_COMPARE.search(low)) and not _figure_only(q)
+    return _named_cards(q) >= 2 and bool(_STRONG_COMPARE.search(low)) and not _figure_only(q)
 
 
 def _figure_only(q: Query) -> bool:

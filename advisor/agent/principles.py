@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from advisor.agent import compose as c
-from advisor.agent.handlers import Draft, estimate_args, gpu_choices
+from advisor.agent.handlers import Draft, estimate_args, gpu_choices, gpus_named, run_at_home
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import gpu_mentions
@@ -41,11 +41,6 @@ def _one_gpu(query: Query) -> bool:
     return any(gpu_choices(g) for g in query.gpus)
 
 
-def _gpus_named(query: Query) -> list[str]:
-    """The first variant of each GPU named, once each."""
-    return list(dict.fromkeys(gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)))
-
-
 def _named_model(query: Query) -> ModelRef | None:
     """The first LLM the question names (by name or by size), if any."""
     named = [m for m in query.models if m.family in (None, "llm") and (m.ids or m.size_b)]
@@ -54,7 +49,7 @@ def _named_model(query: Query) -> ModelRef | None:
 
 def _same_gpu(query: Query) -> bool:
     """One kind of GPU, whatever the count ("two 3090s", "a second 3090")."""
-    return len(_gpus_named(query)) == 1
+    return len(gpus_named(query)) == 1
 
 
 def _several(query: Query) -> bool:
@@ -298,7 +293,7 @@ def model_choice(query: Query, box: ToolBox) -> Draft | None:
         return None
     local = not query.precision and runs[0].get("family", "llm") == "llm"
     if local and not any(e["fits"] for e in runs) and runs[0]["workload"] == "inference":
-        home = replace(query, precision="q4_k_m", engine=query.engine or "llama.cpp")
+        home = run_at_home(query)
         runs = [box.call("estimate", estimate_args(home, found[1], None, m)) for m in named]
         if any("error" in e for e in runs) or not all(c.metrics_of(e) for e in runs):
             return None
@@ -442,7 +437,7 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
     if e["fits"] and speed:
         lines.append(f"Computed: about {c.num(speed, 'tokens/s')} for one stream "
                      f"({c.settings(e)}).")  # fmt: skip
-        others = _gpus_named(query)[1:2]
+        others = gpus_named(query)[1:2]
         f = box.call("estimate", estimate_args(asked, others[0], None, model)) if others else {}
         if f and "error" not in f and f["fits"] and _decode(f):
             lines.append(f"The {f['gpu_name']} reads at {c.num(f['gpu_bandwidth_gbs'], 'GB/s')}: "
@@ -485,7 +480,7 @@ _GETTING = re.compile(
 def _subject_and_other(query: Query) -> tuple[str, str] | None:
     """(the GPU the question asks about, the one it is measured against): the card moved to,
     else the one named before "than", else the first named."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     if len(ids) < 2:
         return None
     low = query.text.lower()
@@ -706,7 +701,7 @@ _NEED_THE = re.compile(r"\b(?:need|require)\s+(?:an?\s|the\s|a whole\s|a full\s)
 def enough(query: Query, box: ToolBox) -> Draft | None:
     """ "Would an L4 do the job or do we really need the A100?": the job computed on both, and
     yes when the card put forward holds it, with what each takes and costs."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     if len(ids) < 2:
         return None
     low = query.text.lower()
@@ -933,7 +928,7 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
             lines.append(f"The {sheet['name']} has no {name} tensor cores{_instead(sheet, low)}: "
                          f"{name} weights still halve the bytes read per token, but the math "
                          "runs at 16-bit.")  # fmt: skip
-            for other in _gpus_named(query)[1:2]:
+            for other in gpus_named(query)[1:2]:
                 ref = box.call("gpu_specs", {"gpu": other})
                 if "error" not in ref and ref.get(field):
                     lines.append(f"The {ref['name']} has them: {c.exact(ref[field], unit)} "
@@ -997,7 +992,7 @@ def training_memory(query: Query, box: ToolBox) -> Draft | None:
 def mig(query: Query, box: ToolBox) -> Draft | None:
     """MIG slices for many small models or users: the slice count and size, and whether a model
     fits; between two cards, the one with MIG."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     if not ids:
         return None
     sheets = [box.call("gpu_specs", {"gpu": gpu}) for gpu in ids[:2]]
@@ -1134,7 +1129,7 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     ref, gpu = found
     n = max(ref.count or 1, query.num_gpus or 1)
     psu = query.max_power_w or _watts(query.text.lower())
-    if psu and len(_gpus_named(query)) >= 2:
+    if psu and len(gpus_named(query)) >= 2:
         if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.text.lower()):
             return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
         return _supply_choice(query, box, n, psu)
@@ -1169,7 +1164,7 @@ def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | No
     """ "4-GPU tower on one 1,600 W supply: the 600 W edition or the 300 W Max-Q?": each card's
     full-load system draw against the supply; of those it carries, the most compute."""
     rows = []
-    for gpu in _gpus_named(query)[:3]:
+    for gpu in gpus_named(query)[:3]:
         p = box.call("system_power", {"gpu": gpu, "num_gpus": n, "psu_w": psu})
         sheet = box.call("gpu_specs", {"gpu": gpu})
         if "error" in p or "error" in sheet:
@@ -1214,7 +1209,7 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
     """ "Can I power-limit my 3090 to 250 W without losing token speed?", "is the 300 W Max-Q
     half as fast as the 600 W card?": decode follows bandwidth, which power does not change;
     compute-bound work follows clocks."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     if not ids:
         return None
     model = _model(query)
@@ -1337,7 +1332,7 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     """ "Does the T4 do bf16?", "can the A100 run FP8?": the tensor cores' formats."""
     low = query.text.lower()
     asked = [f for f, words in _FORMAT_WORDS.items() if re.search(rf"\b(?:{words})\b", low)]
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     if not asked or not ids or not query.gpus:
         return None
     asked.sort(key=lambda f: re.search(rf"\b(?:{_FORMAT_WORDS[f]})\b", low).start())  # type: ignore[union-attr]
@@ -1445,7 +1440,7 @@ def _said_slower(query: Query) -> str | None:
 def compute_bound(query: Query, box: ToolBox) -> Draft | None:
     """ "Why is the H20 so slow for training when it has more bandwidth?": training is
     matrix multiplies, bound by dense tensor throughput."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     if not ids:
         return None
     sheets = [box.call("gpu_specs", {"gpu": gpu}) for gpu in ids[:2]]
@@ -1699,7 +1694,7 @@ FP64_REFERENCES = ("a100-sxm4-80gb", "h100-sxm5-80gb")  # the datacenter FP64 pa
 def double_precision_pick(query: Query, box: ToolBox) -> Draft | None:
     """ "4090 or a used V100 for an FP64 CFD solver?": the card with the higher FP64 rate, each
     card's FP64 against its FP32."""
-    sheets = [box.call("gpu_specs", {"gpu": g}) for g in _gpus_named(query)[:3]]
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in gpus_named(query)[:3]]
     if len(sheets) < 2 or any("error" in s or not s.get("fp64_tflops") for s in sheets):
         return None
     sheets.sort(key=lambda s: -s["fp64_tflops"])
@@ -1855,7 +1850,7 @@ def interconnect(query: Query, box: ToolBox) -> Draft | None:
 
 def _split_job(query: Query) -> bool:
     """Two or more GPUs in a job split across them (a count or two kinds)."""
-    return _several(query) and bool(_gpus_named(query))
+    return _several(query) and bool(gpus_named(query))
 
 
 # ---------------------------------------------------------------- batching, prefill, decode
@@ -1970,7 +1965,7 @@ def kv_heads(query: Query, box: ToolBox) -> Draft | None:
 def unified_memory(query: Query, box: ToolBox) -> Draft | None:
     """ "How can a 128 GB MacBook run 70B models my 4090 can't?": the Mac's GPU uses all of its
     unified memory; the card has only its own."""
-    cards = [g for g in _gpus_named(query) if not _unified(g)]
+    cards = [g for g in gpus_named(query) if not _unified(g)]
     macs = _macs(query, box)
     if not cards or not macs:
         return None
@@ -2008,7 +2003,7 @@ def unified_memory(query: Query, box: ToolBox) -> Draft | None:
 def _macs(query: Query, box: ToolBox) -> list[dict[str, Any]]:
     """The Apple chips the question means: those it names, else those with the memory it says
     (a MacBook's are the Pro and Max chips)."""
-    named = [box.call("gpu_specs", {"gpu": g}) for g in _gpus_named(query)]
+    named = [box.call("gpu_specs", {"gpu": g}) for g in gpus_named(query)]
     named = [s for s in named if "error" not in s and s.get("unified_memory")]
     if named:
         return named
@@ -2063,7 +2058,7 @@ def weights_rule(query: Query, box: ToolBox) -> Draft | None:
 def tensor_cores(query: Query, box: ToolBox) -> Draft | None:
     """ "Why does my 2080 Ti train with AMP 3x faster than my 1080 Ti at the same FP32?":
     mixed precision runs on tensor cores, which one card has and the other lacks."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     sheets = [box.call("gpu_specs", {"gpu": g}) for g in ids[:2]]
     if not sheets or any("error" in s or not s.get("fp32_tflops") for s in sheets):
         return None
@@ -2096,7 +2091,7 @@ def tensor_cores(query: Query, box: ToolBox) -> Draft | None:
 def power_efficiency(query: Query, box: ToolBox) -> Draft | None:
     """ "Why do clouds deploy 72 W L4s instead of 4090s?": board power and form factor, each
     with the compute it buys, from the datasheets."""
-    ids = _gpus_named(query)
+    ids = gpus_named(query)
     sheets = [box.call("gpu_specs", {"gpu": g}) for g in ids[:2]]
     if len(sheets) < 2 or any("error" in s or not s.get("tdp_w") for s in sheets):
         return None
@@ -2173,7 +2168,7 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("unified_memory", "explain", _cues(
         r"^(?=.*\b(?:how|why)\b).*\b(?:mac\w*|apple|m[1-5] ?(?:pro|max|ultra))\b.{0,120}"
         r"\b(?:can'?t|cannot|won'?t|doesn'?t|does not|faster)\b",
-    ), unified_memory, lambda q: any(not _unified(i) for i in _gpus_named(q))),
+    ), unified_memory, lambda q: any(not _unified(i) for i in gpus_named(q))),
     Principle("weights_rule", "explain", _cues(
         r"\bhow (?:do|can|would|should) (?:i|you|we|one) (?:know|tell|figure out|calculate|"
         r"estimate|work out|compute)\b.{0,40}\b(?:vram|memory)\b",
@@ -2220,7 +2215,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:or|instead of|rather than)\b",
         r"\bdo (?:we|i|you) (?:really |actually |even )?need (?:an? |the )?\S+.{0,40}\b(?:or|"
         r"would|could|can|will)\b.{0,40}\b(?:do|enough|suffice|handle|fine)\b",
-    ), enough, lambda q: len(_gpus_named(q)) >= 2),
+    ), enough, lambda q: len(gpus_named(q)) >= 2),
     Principle("faster_than", "compare", _cues(
         # "will a 4060 ti give me more tok/s than my 3060?", "does the h200 generate faster
         # than the h100?", "will moving to L4 make generation noticeably faster?"
@@ -2237,7 +2232,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         _WORTH.pattern  # "is a 4090 worth it over a 3090 for llm chat"
         + r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?"
         r"|sd\w*|diffusion|whisper)\b",
-    ), faster_than, lambda q: len(_gpus_named(q)) >= 2),
+    ), faster_than, lambda q: len(gpus_named(q)) >= 2),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
         r"\bidentical\b",
@@ -2332,7 +2327,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"molecular|non[- ]negotiable|required|needs?)\b",
         r"\b(?:solvers?|sim\w*|cfd|fem|hpc|physics|molecular)\b.{0,40}\b(?:double[- ]precision|"
         r"fp64)\b",
-    ), double_precision_pick, lambda q: len(_gpus_named(q)) >= 2),
+    ), double_precision_pick, lambda q: len(gpus_named(q)) >= 2),
     Principle("module_form", "advice", _cues(
         r"\bsxm\w*\b.{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|"
         r"put|install|my (?:rig|box|server))\b",
@@ -2352,7 +2347,7 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("power_efficiency", "explain", _cues(
         r"^(?=.*\b(?:why|how come)\b)(?=.*\b(?:instead of|rather than|over|vs|versus|than)\b)"
         r".*\b(?:\d{2,3} ?w|watts?|power|efficien\w*|per watt)\b",
-    ), power_efficiency, lambda q: len(_gpus_named(q)) >= 2),
+    ), power_efficiency, lambda q: len(gpus_named(q)) >= 2),
     Principle("power_supply", "spec", _cues(
         r"\bpsu\b",
         r"\bpower supply\b",

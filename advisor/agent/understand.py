@@ -673,8 +673,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         one = amount in ("a", "an", "one", "the", "this", "next")
         value = 1.0 if one else _count(amount.replace(",", ""))
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
-        hours = value * _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
-        calendar = _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1) >= 24
+        per = _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
+        hours, calendar = value * per, per >= 24
         after = low[m.end() : m.end() + 60]
         days = re.search(
             r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days\b",
@@ -1356,16 +1356,19 @@ _ASKING = (
 )
 
 
+# Whisper named with no size ("the whisper pods"): not "whisper-worker-7d9f8b" nor
+# "distil-whisper"; "whisper.cpp" and "faster-whisper" run it; a size said but not read: no guess
+_SIZE_SAID = r"(?!\W{0,3}(?:tiny|base|small|medium|large|turbo|lv?\d|v\d|distil|\d))"
+_WHISPER_UNSIZED = re.compile(
+    rf"(?<![-\w])whisper\b(?![-_]\w){_SIZE_SAID}|\bwhisper\.cpp\b{_SIZE_SAID}"
+    rf"|\bfaster-whisper\b{_SIZE_SAID}"
+)
+
+
 def _family_named(low: str) -> tuple[ModelRef, ...]:
     """ "the whisper transcription pods": a family named without its size is its reference
     model, said as assumed (Whisper large-v3, the size most used to transcribe)."""
-    # not "whisper-worker-7d9f8b" nor "distil-whisper"; "whisper.cpp", "faster-whisper" run it
-    sized = r"(?!\W{0,3}(?:tiny|base|small|medium|large|turbo|lv?\d|v\d|distil|\d))"
-    if not re.search(
-        rf"(?<![-\w])whisper\b(?![-_]\w){sized}|\bwhisper\.cpp\b{sized}"
-        rf"|\bfaster-whisper\b{sized}",
-        low,
-    ):  # a size said but not read: no guess
+    if not _WHISPER_UNSIZED.search(low):
         return ()
     ref = FAMILIES["speech"].reference_model
     note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
