@@ -1011,3 +1011,142 @@ def test_whisper_without_a_size_is_the_reference_size_said_assumed(catalog: Cata
     assert all(m.ids != ("whisper-large-v3",) for m in sized.models)  # a size said: no guess
     kaggle = understand("p100 on kaggle, resnet-18 training speed?", catalog)
     assert kaggle.gpus[0].ids == ("p100-pcie-16gb",)
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # a memory beside the chip after "and"/"at" when only that size tells the variants apart
+        (
+            "the m3 ultra at 256gb: can it hold qwen2.5 72b q8?",
+            lambda q: q.gpus[0].ids == ("m3-ultra-256gb",),
+        ),
+        (
+            "mac studio w/ the m4 max + 64 GB for a 32b model, enough?",
+            lambda q: [g.ids for g in q.gpus] == [("m4-max-64gb",)],
+        ),
+        # several figures in one ask, "memory" kept beside "memory bandwidth"
+        (
+            "for the a6000: total memory and memory bandwidth please",
+            lambda q: set(q.fields) == {"memory_gb", "bandwidth_gbs"},
+        ),
+        ("l40s vs a100 40gb, which has quicker memory?", lambda q: q.fields == ("bandwidth_gbs",)),
+        (
+            "7900 xtx or 4080 super for sdxl, how much vram and raw compute extra?",
+            lambda q: {"memory_gb", "fp16_bf16_dense_tflops"} <= set(q.fields),
+        ),
+        (
+            "quote the bf16 tensor throughput of an h200 sxm for our report",
+            lambda q: q.intent == "spec",
+        ),
+        (
+            "give me the fp8 figures for both the h100 sxm and the b200 so i can state the factor",
+            lambda q: q.intent == "compare",
+        ),
+        # the fit asked, the purchase only if it fails
+        (
+            "my 2060 has 6gb. is that enough to run sd 1.5 or should i buy a new card?",
+            lambda q: q.intent == "fit",
+        ),
+        # llama.cpp said by its quant names and flags; a context said after a comma
+        (
+            "mistral small 24b iq4_xs on a 4070 ti super, all layers offloaded? ctx, 8k is plenty",
+            lambda q: q.engine == "llama.cpp" and q.context == 8192,
+        ),
+        ("qwen2.5 14b, -ngl 40, 3060 12gb: tokens/s?", lambda q: q.engine == "llama.cpp"),
+        (
+            "8k-token prompts in total, llama 3.1 8b on one l4: how many fit in kv cache?",
+            lambda q: q.context == 8192,
+        ),
+        ("one picture at a time, sdxl on a 3060, how long each?", lambda q: q.batch == 1),
+        # a count of cards asked with an adverb; "16k ctx" is no budget
+        (
+            "llama 3.1 70b q6_k with 32k ctx. how many 4090s do we really need?",
+            lambda q: q.intent == "solve" and q.target == "min_gpus" and q.budget is None,
+        ),
+        # a price's term is no duration; rates over a span; people times hours
+        (
+            "1-year reserved is $0.90/hr, on-demand $1.40/hr; we run 200 hours a month. monthly cost?",
+            lambda q: q.hours == 200,
+        ),
+        (
+            "we plan 1,000 gpu-hours per year on a rented a100 at $1.50/h; five-year total?",
+            lambda q: q.hours == 5000,
+        ),
+        (
+            "each of our 12 interns gets an l4 for 3 hours a week over a 10-week internship at"
+            " $0.80/h. total?",
+            lambda q: q.hours == 360,
+        ),
+        (
+            "budget line 2026-2028: 800 gpu-hours per year at $2/h, total please",
+            lambda q: q.hours == 2400,
+        ),
+        # out of scope, greeting and noise
+        (
+            "best graphics settings for elden ring on a 3070 to hold 60 fps?",
+            lambda q: q.intent == "out_of_scope",
+        ),
+        (
+            "is it legal to fine-tune on scraped data for a commercial product?",
+            lambda q: q.intent == "out_of_scope",
+        ),
+        ("hey there, are you the gpu advisor bot?", lambda q: q.intent == "greeting"),
+        ("NaN null undefined ¯\\_(ツ)_/¯ ???", lambda q: q.intent == "invalid"),
+        # spoken model numbers
+        (
+            "what's the memory on the A one hundred and the thirty ninety?",
+            lambda q: (
+                {g.ids[0] for g in q.gpus if g.ids} >= {"rtx-3090"}
+                and any(g.base == "A100" for g in q.gpus)
+            ),
+        ),
+        # units and sizes written loosely
+        ("sd 1.5 at 768², 30 steps on a 3060: images per minute?", lambda q: q.resolution == 768),
+        (
+            "runpod lists the a40 at 35c/hr, 100 hours costs?",
+            lambda q: q.user_price_usd_per_hour == 0.35,
+        ),
+        (
+            "recommend a card for a 13b-ish chat model",
+            lambda q: [m.size_b for m in q.models] == [13],
+        ),
+        (
+            "is whisper medium or whisper small enough for clean studio audio?",
+            lambda q: {m.ids for m in q.models} == {("whisper-medium",), ("whisper-small",)},
+        ),
+        (
+            "how long will the three hours of audio take with whisper large-v3 on a t4?",
+            lambda q: q.audio_hours == 3,
+        ),
+        (
+            "torchrun --nproc_per_node 8 on h100s, full finetune of llama 3.1 8b, fits?",
+            lambda q: q.framework == "pytorch",
+        ),
+        (
+            "we want to train a 350M gpt from scratch on 8 billion tokens on 4 a100s: how long?",
+            lambda q: q.workload == "train",
+        ),
+        (
+            "serve 2 billion tokens a month with llama 3.1 8b on l4s: cost?",
+            lambda q: q.workload == "inference",
+        ),
+    ],
+)
+def test_stop28_forms(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))
+
+
+def test_follow_ups_about_the_job_named_before(catalog: Catalog) -> None:
+    first = understand("our team wants to run mixtral 8x7b at 4-bit for internal docs.", catalog)
+    assert first.models and first.models[0].ids
+    then = understand(
+        "Which workstation card should we buy? We can't overspend, but 16k context matters.",
+        catalog, first.context_dict())  # fmt: skip
+    assert then.models == first.models and then.context == 16384
+    job = understand("pretraining a 125M gpt on 5B tokens with 4x a100 80gb: how long?", catalog)
+    bill = understand("and at $1.60 per gpu-hour, what's the bill for that run?", catalog,
+                      job.context_dict())  # fmt: skip
+    assert bill.workload == "train" and bill.intent == "cost"
+    generic = understand("i run 8B models, mainly llama 3.1 8b, on a 3060", catalog)
+    assert [m.ids for m in generic.models] == [("llama-3.1-8b",)]

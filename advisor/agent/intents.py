@@ -119,7 +119,13 @@ _CODE_ASKED = _cues(
     r"|cron ?job)\b"
 )
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
-_GAMING = re.compile(r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b")
+_GAMING = re.compile(
+    r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b"
+    r"|\b(?:graphics|game|video) settings\b|\bin-game\b|\bdlss\b|\bfsr\b"
+)
+_LEGAL_ASKED = re.compile(
+    r"\blegal(?:ly)?\b|\blawyers?\b|\battorneys?\b|\birb\b|\bbaa\b|\blicen[cs]e terms\b"
+)
 _ML = re.compile(
     r"\b(?:ml|ai|llms?|models?|training|train|inference|deep learning|cuda|fine-?tun\w*|"
     r"diffusion|pytorch|tensorflow)\b"
@@ -154,12 +160,17 @@ _ABOUT_YOU = _cues(
     r"\bwhat (?:all )?(?:things |stuff )?(?:can |could )?you (?:can |could )?(?:help|do) "
     r"(?:me |us )?with\b",
 )
+_IS_THIS_YOU = re.compile(
+    r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
+    r"|helper|tool|chatbot)\b"
+)
 # any sign of a request in a message
 _ASKS = _cues(
     r"\?|\b(?:what|how|which|why|when|where|can|could|should|would|will|does|do|is|are|need"
     r"|help|please|pls|want|tell|explain|fix|any ?one|idea)\b"
 )
 # a keyboard row mashed: "asdfghjkl", "qwerty"
+_NOISE = re.compile(r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao)\b")
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(
     r"\bbuy\w*",
@@ -193,6 +204,8 @@ _FIT_ASKED = _cues(
     r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ ){0,2}?(?:let me |be"
     r" able to )?(?:run|load|hold|handle|serve)\b",
     r"\bpossible to (?:run|fit|load|serve|hold)\b",
+    r"\b(?:is|are) (?:that|it|this|these|they|\d+ ?gb)(?: (?:really|still))? enough"
+    r" (?:(?:vram|memory) )?(?:to (?:run|load|hold|serve|train|fine-?tune)|for)\b",
     r"\bwhether\b[^.?!]{0,60}?\b(?:runs?|fits?|loads?)\b (?:on|in|into)\b",
 )
 # two cards weighed against each other: "torn between the 4070 ti super and the 4080 super"
@@ -356,6 +369,8 @@ _COMPARE = _cues(
     r"\bbeats?\b",
     r"\bthan\b",
     r"/",
+    r"\b(?:for|of|in) (?:both|each)\b",
+    r"\bside[- ]by[- ]side\b",
 )
 _RECOMMEND = _cues(
     r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
@@ -397,6 +412,7 @@ _WHY = _cues(
     r"^\W*explain\b",
     r"^\W*eli5\b",
     r"\b(?:explain|tell me) why\b",
+    r"\b(?:can|could|would) (?:someone|somebody|you|anyone) (?:please )?explain\b",
     r"\bwhere does (?:that|this|the) (?:number|figure|rule)\b",
 )
 _EXPLAIN = _cues(
@@ -436,6 +452,8 @@ def _entities(q: Query) -> bool:
 def _invalid(q: Query, low: str) -> bool:
     if not re.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
         return True  # emoji, punctuation, a keyboard row
+    if not re.search(r"[^\W\d_]{2,}", _NOISE.sub(" ", low)) and not _entities(q):
+        return True  # "¯\_(ツ)_/¯ ?????? 0x0000 NaN NaN": a shrug and placeholders, no word
     if "\n" in low.strip() and not _entities(q) and not _ASKS.search(low):
         return True  # a pasted table or log and nothing asked of it
     return bool(_SQL.search(low)) and not _entities(q)
@@ -444,6 +462,8 @@ def _invalid(q: Query, low: str) -> bool:
 def _greeting(q: Query, low: str) -> bool:
     if _GREETING.fullmatch(low):
         return True
+    if _IS_THIS_YOU.search(low) and not _entities(q) and not q.workload_given:
+        return True  # "good morning!! is this the gpu helper bot my colleague told me about?"
     named = _entities(q) or q.workload_given or q.topic or _GPU_WORDS.search(low)
     if named or _NOT_OURS.search(low):
         return False
@@ -454,8 +474,10 @@ def _greeting(q: Query, low: str) -> bool:
 def _out_of_scope(q: Query, low: str) -> bool:
     if q.fields and q.gpus and not _CODE_ASKED.search(low):
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
-    if _GAMING.search(low) and not _ML.search(low) and not q.models:
+    if _GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models):
         return True  # "is the 5090 good for cyberpunk at 4k"
+    if _LEGAL_ASKED.search(low) and not q.gpus and not q.models:
+        return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
     if _entities(q) or q.workload or q.topic:
         return bool(
             re.search(r"\b(?:joke|poem|song|story|limerick|haiku)\b", low)
@@ -494,14 +516,20 @@ def _buy(q: Query, low: str) -> bool:
         low = re.sub(r"\bworth (?:it|buying)\b", " ", low)
     if q.purchase_usd:  # "one card purchased at 7,500 USD: the TCO?": a price paid, said
         low = re.sub(r"\b(?:purchased|bought)\b(?: \w+){0,2} (?:at|for)\b", " ", low)
-    asked = _questions(low)
-    if q.models and asked and _FIT_ASKED.search(asked) and not _BUY.search(asked):
+    # "is that enough to run it, or do I need to buy something?": the fit decides the purchase
+    asked = _OR_BUY.sub(" ", _questions(low))
+    if q.models and asked.strip() and _FIT_ASKED.search(asked) and not _BUY.search(asked):
         return False  # "before we sign the purchase order: does the model fit?": a fit
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
+
+
+_OR_BUY = re.compile(
+    r"\bor (?:do|would|will|should|must) (?:i|we)(?: \w+){0,3} (?:buy|purchase|get|upgrade)\b[^?]*"
+)
 
 
 def _named_cards(q: Query) -> int:
@@ -512,7 +540,7 @@ def _named_cards(q: Query) -> int:
 def _questions(low: str) -> str:
     """The clauses that end in a question mark ("... purchase order: does it fit?" -> "does it
     fit?"), or "" when the message asks nothing in so many words."""
-    return " ".join(re.findall(r"[^.?!:;\n]*\?", low))
+    return " ".join(re.findall(r"(?:[^.?!:;\n]|(?<=\d)\.(?=\d))*\?", low))  # "sd 1.5 ...?" whole
 
 
 def _choice(q: Query, low: str) -> bool:
@@ -593,7 +621,7 @@ def _speed(q: Query, low: str) -> bool:
         and not q.models
         and not q.workload_given
         and re.search(
-            r"\bflops\b|\btf32\b|"
+            r"\bflops\b|\btf32\b|\bbf16\b|\bint8\b|\btensor (?:throughput|performance)\b|"
             r"\bfp(?:8|16|32|64)\b",
             low,
         )
@@ -674,13 +702,14 @@ def _figure_only(q: Query) -> bool:
 
 _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
-    r"|should|pick|choose|beats?|over)\b"
+    r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side)\b"
 )
 
 
 def _why(q: Query, low: str) -> bool:
     about_gpus = q.topic or _entities(q) or _GPU_WORDS.search(low)  # not "why is pandas slow"
-    return bool(_WHY.search(low) and about_gpus) and not (q.models and q.gpus)
+    explain = re.search(r"\bexplain\b|\bin plain (?:english|words|terms)\b|\beli5\b", low)
+    return bool(_WHY.search(low) and about_gpus) and (not (q.models and q.gpus) or bool(explain))
 
 
 _GOOD_FOR = _cues(

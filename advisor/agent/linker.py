@@ -96,6 +96,7 @@ _SIZE_PAIR = re.compile(r"^(\d+(?:\.\d+)?)[bm]?[/-](\d+(?:\.\d+)?)([bm])$", re.I
 
 
 def _size_word(low: str) -> str:
+    low = re.sub(r"(?<=\d[bm])-?ish$", "", low)  # "a 7B-ish model"
     pair = _SIZE_PAIR.match(low)
     if pair is None:
         return low
@@ -201,7 +202,7 @@ class Linker:
         words = [w for w in tokens(text) if not _inside(w, spans)]
         refs: list[GpuRef] = []
         taken: set[int] = set()
-        i = 0
+        i = last_end = 0
         while i < len(words):
             hit = self._gpu_at(words, i)
             if hit is None:
@@ -211,11 +212,14 @@ class Linker:
             ref = self._constrain(words, i, end, ids, written)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
-            if same is None:
+            wider = refs[-1] if refs and i - last_end <= 2 else None
+            if wider and ref.ids and set(ref.ids) < set(wider.ids) and not wider.count:
+                refs[-1] = ref  # "a Mac Studio with the M3 Ultra": the chip says which one
+            elif same is None:
                 refs.append(ref)
             elif ref.count and not refs[same].count:  # "cloud a100s ... an 8x a100 server"
                 refs[same] = ref
-            i = end
+            i = last_end = end
         refs += self._unknown_gpus(words, taken)
         return refs
 
@@ -308,6 +312,11 @@ class Linker:
         bare = re.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
+        if memory is None and end + 1 < len(words) and words[end].low in ("and", "at", "+"):
+            extra, _ = _qualifiers(words[end + 1 : end + 4])
+            sizes = {g.memory_gb for g in gpus}
+            if extra is not None and len(sizes) > 1 and extra in sizes:
+                memory = extra  # "the M4 Max and 128 GB", "M3 Ultra at 512GB": one variant's size
         chosen = gpus
         if memory is not None:
             chosen = [g for g in chosen if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
@@ -388,9 +397,13 @@ class Linker:
             if not any(r.ids and r.ids == ref.ids for r in refs):
                 refs.append(ref)
             i = end
-        if not any(r.family == "speech" for r in refs):
-            refs += self._whisper_variant(words)
-        return refs
+        refs += [r for r in self._whisper_variant(words) if all(r.ids != o.ids for o in refs)]
+        named = [_params_b(self._entry(r.family, r.ids[0])) for r in refs if r.ids and r.family]
+        return [  # "70B models, mostly Llama 3.3 70B": the size said generically, then named
+            r for r in refs
+            if r.ids or not r.size_b or not any(p and abs(p - r.size_b) <= 0.1 * r.size_b
+                                                for p in named)
+        ]  # fmt: skip
 
     def _whisper_variant(self, words: list[Token]) -> list[ModelRef]:
         """ "faster-whisper with large-v2", "whisper.cpp ... medium", "wisper tiny": a Whisper
@@ -402,11 +415,8 @@ class Linker:
         if not said:
             return []
         table = models_of(self.catalog, FAMILIES["speech"])
-        for w in words:
-            mid = f"whisper-{w.low}"
-            if mid in table:
-                return [ModelRef(w.text, (mid,), "speech")]
-        return []
+        found = {f"whisper-{w.low}": w.text for w in words if f"whisper-{w.low}" in table}
+        return [ModelRef(text, (mid,), "speech") for mid, text in found.items()]
 
     def _elliptic(
         self, words: list[Token], i: int, refs: list[ModelRef]

@@ -62,7 +62,9 @@ ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     (
         "llama.cpp",
         r"\bllama[.\s_-]?cpp\b|\bollama\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"
-        r"|\b[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b",
+        r"|\b[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b"
+        # GGUF's own quant names and llama.cpp's layer-offload flag
+        r"|\bi?q\d_k(?:_[sml])?\b|\biq\d_x+s\b|(?<![\w-])-ngl\b|\bn[-_]gpu[-_]layers\b",
     ),
     ("tensorrt-llm", r"\btensorrt[- ]?llm\b|\btrt[- ]?llm\b"),
     ("sglang", r"\bsglang\b"),
@@ -89,7 +91,7 @@ OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
 )
 FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("tensorflow", r"\btensor ?flow\b|\btf2?\b|\bkeras\b"),
-    ("pytorch", r"\bpy ?torch\b|\btorch\b"),
+    ("pytorch", r"\bpy ?torch\b|\btorch\b|\btorchrun\b"),
     ("jax", r"\bjax\b|\bflax\b"),
     ("unsloth", r"\bunsloth\b"),
     ("axolotl", r"\baxolotl\b"),
@@ -221,6 +223,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
+    r"|\b(?:faster|quicker) memory\b|\bmoves? (?:memory|data) (?:faster|quicker)\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
@@ -386,11 +389,29 @@ def _spell(text: str) -> str:
     return re.sub(r"[A-Za-z][A-Za-z-]+", lambda m: _keyword(m.group(0)), text)
 
 
+_TENS_SAID = {"one": 10, "two": 20, "three": 30, "four": 40, "five": 50, "six": 60, "eight": 80,
+              "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+              "eighty": 80, "ninety": 90}  # fmt: skip
+_SPOKEN_HUNDREDS = re.compile(r"\b([ABHLV])[- ]?(one|two|three|four|eight)[- ]hundred\b")
+_SPOKEN_PAIR = re.compile(  # "thirty ninety", "forty-eighty": a card's four digits in two pairs
+    r"\b(twenty|thirty|forty|fifty)[- ](sixty|seventy|eighty|ninety)\b(?![- ](?:one|two|three"
+    r"|four|five|six|seven|eight|nine|percent|%|hours?|days?|minutes?|gb|users?|dollars?))",
+    re.IGNORECASE,
+)
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
     between them are read ("4090能跑70B的模型吗" has '4090' and '70B')."""
+    text = re.sub(r"\b(\d{3,4}) ?\u00b2", r"\1x\1", text)  # "1024²" before NFKC makes it 10242
     text = unicodedata.normalize("NFKC", text)
+    # "44c/hr", "5 c per hour": cents an hour
+    text = re.sub(
+        r"\b(\d{1,2}) ?c(?= ?(?:/|per |an? )(?:gpu[- ]?)?(?:h|hr|hour)\b)",
+        lambda m: f"${int(m.group(1)) / 100:.2f}",
+        text,
+    )
     for old, new in _REPLACE.items():
         text = text.replace(old, new)
     text = _CJK.sub(r" \1 ", text)
@@ -427,6 +448,13 @@ def normalise(text: str) -> str:
     # "3090's", "l40s's", "the L40's memory": an apostrophe plural or possessive of a name with
     # digits is the name ("L40's" is no L40S); counts come from the count words
     text = re.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
+    # model numbers said aloud: "the H one hundred", "a B-two-hundred", "forty ninety"
+    text = _SPOKEN_HUNDREDS.sub(
+        lambda m: f"{m.group(1)}{_TENS_SAID[m.group(2).lower()] // 10}00", text
+    )
+    text = _SPOKEN_PAIR.sub(
+        lambda m: f"{_TENS_SAID[m.group(1).lower()]}{_TENS_SAID[m.group(2).lower()]}", text
+    )
     # "30 billion parameters", "a 350 million param model": a model size, as "30B" is
     text = re.sub(
         r"\b(\d+(?:\.\d+)?)\s?(billion|bn|million)(?=[- ]?param)",
@@ -519,19 +547,21 @@ def _context(low: str) -> int | None:
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
-        r"|sequences|contexts|max(?:imum)?|long|each|per (?:text|sample|document|doc|example))\b",
+        r"|sequences|contexts|max(?:imum)?|long|each|total|in total|per (?:text|sample|document|doc"
+        r"|example))\b"
+        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b",  # "dont care about huge ctx, 4k is fine"
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
     if not m:
         return None
-    n, unit = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7) if m.group(i))
+    n, unit = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7, 9) if m.group(i))
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
 
 
 def _batch(low: str) -> int | None:
-    if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b|\bone (?:stream|request) at a"
-                 r" time\b", low):  # fmt: skip
+    if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b|\bone (?:stream|request|image"
+                 r"|picture|prompt)? ?at a time\b", low):  # fmt: skip
         return 1
     m = re.search(
         # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8"
@@ -648,7 +678,34 @@ _HORIZON = re.compile(
     rf"\bover (?:a |the )?{_WORD_NUM}[- ](?:(month)s?|years?)\b"
     rf"|\b{_WORD_NUM}[- ]years? (?:depreciation|horizon|period|lifetime|life)\b"
 )
+# a price's term, named by its length: "1-yr no-upfront reserved", "3-year commitment"
+_TERM_NAME = re.compile(
+    r"[\s-]*(?:[\w]+[- ]){0,2}(?:reserved|commit\w*|savings plan|contract|upfront|warranty|ri)\b"
+)
+# how many weeks a weekly rate runs: "a 36-week school year", "over 12 weeks"
+_WEEKS = re.compile(
+    r"\b(\d+)[- ]weeks?\b(?:[- ]\w+)?[- ](?:year|term|semester|course|period"
+    r"|internship|program(?:me)?|bootcamp|class|project)\b"
+    r"|\bover (?:a |the )?(\d+) weeks\b"
+)
 _RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
+
+
+def _years_said(low: str) -> float | None:
+    """How many years a yearly rate runs: "three-year total", "over 5 years", "2027-2029"."""
+    if m := re.search(rf"\b{_WORD_NUM}[- ]years?\b(?! old)|\bover {_WORD_NUM} years\b", low):
+        return _count(m.group(1) or m.group(2))
+    if m := re.search(r"\b(20\d\d)\s?[-\u2013]\s?(20\d\d)\b", low):  # both years counted
+        years = int(m.group(2)) - int(m.group(1)) + 1
+        return float(years) if 1 < years <= 10 else None
+    return None
+
+
+# tokens served over time, not a corpus to train on: "10B tokens a month", "1B tokens/day"
+_SERVED_TOKENS = re.compile(
+    r"\btokens? (?:a|per|/|each|every) ?(?:day|week|month|hour|year|second)"
+    r"|\btokens?/(?:day|mo|month|s)\b|\b(?:serv|generat|process|output)\w*"
+)
 
 
 def _duration_hours(low: str, epochs: float | None) -> float | None:
@@ -669,6 +726,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         before = low[max(0, m.start() - 12) : m.start()]
         if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
             continue  # "$3.10 an hour", "rented by the hour" are prices, not durations
+        if _TERM_NAME.match(low[m.end() : m.end() + 30]):
+            continue  # "1-yr no-upfront reserved": the name of a price, not a duration
         amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         one = amount in ("a", "an", "one", "the", "this", "next")
         value = 1.0 if one else _count(amount.replace(",", ""))
@@ -682,10 +741,16 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         )
         daily = re.search(r"^\s?(?:a|per|each|every|/)\s?day\b", after)
         weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
+        yearly = re.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
         runs = _RUNS.search(low[: m.start()])
+        weeks = _WEEKS.search(low)
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
+        elif weekly and weeks:  # "2 hours a week over a 36-week school year"
+            hours *= float(weeks.group(1) or weeks.group(2))
+        elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
+            hours *= years
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
             years = _count(span.group(1) or span.group(3)) / (12 if (span.group(2) or "") else 1)
             hours *= years * (365 if daily else 52)
@@ -699,6 +764,10 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
         ):
             hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
+        if people := re.search(rf"\beach of (?:my |our |the |these |those )?(\d+) (?:{_PEOPLE}"
+                               r"|interns|pupils|kids|members|folks)\b",
+                               low[: m.start()]):  # fmt: skip
+            hours *= float(people.group(1))  # "each of my 28 students uses it 2 hours a week"
         break
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
@@ -800,6 +869,10 @@ def _money(low: str) -> list[tuple[float, str, int]]:
             low[max(0, m.start() - 30) : m.start()],
         ):
             continue  # "ctx from 4k up to 32k": a length, not money
+        if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.match(
+            r"\s?-?(?:tokens?|ctx|context|seq\w*|window|prompts?)\b", after
+        ):
+            continue  # "~16k ctx", "a 32k-token window": a length
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
         out.append((value, per, start))
@@ -1016,6 +1089,11 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
 def _audio_hours(low: str) -> float | None:
     # "40 hours of my own recordings", "200 hours of Swahili speech", "500 horas de audio",
     # "2k audio hrs/day"
+    low = re.sub(  # "the two hours of audio"
+        r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?= (?:hours?|minutes?)\b)",
+        lambda w: f"{_count(w.group(1)):g}",
+        low,
+    )
     m = re.search(
         rf"{_NUM}\s?(k)?\s?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)\s?"
         r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recordings?|podcasts?|calls?|"
@@ -1146,6 +1224,15 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
 
 def _fields(low: str) -> tuple[str, ...]:
     found = [name for name, pattern in FIELD_WORDS.items() if re.search(pattern, low)]
+    if "bandwidth_gbs" in found and "memory_gb" in found:
+        rest = re.sub(
+            r"\bmemory (?:band ?width|bandwith|speed)\b|\bmem(?:ory)? bw\b"
+            r"|\b(?:faster|quicker) memory\b|\bmemory (?:faster|quicker)\b",
+            " ",
+            low,
+        )
+        if not re.search(FIELD_WORDS["memory_gb"], rest):  # "memory" only as in "memory bandwidth"
+            found.remove("memory_gb")
     if "tensor_cores" in found and "cuda_cores" in found and "cuda core" not in low:
         found.remove("cuda_cores")
     if "memory_type" in found and "memory_gb" in found and not re.search(r"how much|how many", low):
@@ -1165,8 +1252,6 @@ def _fields(low: str) -> tuple[str, ...]:
         found = [f for f in found if f != "memory_gb"] + (
             [] if "bandwidth_gbs" in found else ["bandwidth_gbs"]
         )
-    if "bandwidth_gbs" in found and "memory_gb" in found and "memory bandwidth" in low:
-        found.remove("memory_gb")
     if (
         "interconnect_gbs" in found
         and "bandwidth_gbs" in found
@@ -1191,7 +1276,8 @@ def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -
         return fields
     if not (models or family_hint(low) not in (None, "llm")):
         return fields
-    return tuple(f for f in fields if f not in formats or re.search(r"\b(?:tflops|tops)\b", low))
+    asked = re.search(r"\b(?:tflops|tops|flops|raw compute|compute (?:power|throughput))\b", low)
+    return tuple(f for f in fields if f not in formats or asked)
 
 
 def _train_options(low: str) -> tuple[tuple[str, object], ...]:
@@ -1463,6 +1549,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     tokens_said = _train_tokens(low) or 0
     if workload == "finetune" and tokens_said >= 1e9 and not _said(low, "finetune"):
         workload, given = "train", True  # "training GPT-2 on 31B tokens": pre-training
+    if not given and tokens_said >= 1e9 and not _SERVED_TOKENS.search(low):
+        workload, given = "train", True  # "reproduce GPT-2 small on 10 billion tokens"
     if workload in (None, "finetune") and trains:
         tokens = _train_tokens(low) or 0
         if family in (None, "llm") and tokens >= 1e9:
@@ -1738,7 +1826,8 @@ def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[Gpu
 _MAX_CONTEXT = re.compile(
     r"(?:max(?:imum)?|longest|largest|biggest|most|how much|how long (?:a|of a))\s(?:\w+\s)?"
     r"(?:context|ctx|sequence|seq(?:uence)?[ _]?len(?:gth)?|prompt)"
-    r"|how long (?:can|could) the context|(?<![-\w])max[ _](?:seq|context|ctx)\w*"  # no --flag
+    # no --flag, no key given its value ("max_seq_length 128")
+    r"|how long (?:can|could) the context|(?<![-\w])max[ _](?:seq|context|ctx)\w*+(?![\s=:]*\d)"
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
@@ -1758,8 +1847,10 @@ _MAX_BATCH = re.compile(
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
 # object counted is GPUs (a GPU word or a name with digits), never "tok/s"
 _GPUS_COUNTED = r"(?:gpus?|cards?|nodes?|of (?:them|those|these)|[a-z]*\d+\w*(?: \w+){0,3}?)"
+_ADVERB = "(?:actually |really |realistically |even )?"  # "how many do i actually need"
 _MIN_GPUS = re.compile(
-    rf"how many {_GPUS_COUNTED}\s(?:do|would|will|should|must) (?:i|we|you) (?:need|use|rent|buy)"
+    rf"how many {_GPUS_COUNTED}\s(?:do|would|will|should|must) (?:i|we|you) {_ADVERB}"
+    r"(?:need|use|rent|buy)"
     rf"|how many {_GPUS_COUNTED}\s(?:to|for) (?:serve|run|host|train|fine-?tune|fit)"
     rf"|how many {_GPUS_COUNTED}\s(?:minimum|at least|needed|required)"
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
@@ -1771,10 +1862,11 @@ _MIN_GPUS = re.compile(
     # "how many h100 80gb vs l40s would i need": the cards named before the verb
     r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|tokens?|images?|steps?|epochs?"
     r"|samples?|gb|tb|dollars?|users?|requests?|people|times?)\b)[^?.!]{1,40}?\b(?:do|would|will"
-    r"|should|must) (?:i|we|you) (?:need|use|rent|buy)\b"
+    rf"|should|must) (?:i|we|you) {_ADVERB}(?:need|use|rent|buy)\b"
     # "min h200 count for", "how many of L4 I need", "how many h100 we need"
     rf"|\bmin(?:imum)? {_GPUS_COUNTED}\s?count\b"
-    rf"|how many (?:of )?(?:the )?{_GPUS_COUNTED}\s(?:do |would |will )?(?:i|we|you) (?:need|use)"
+    rf"|how many (?:of )?(?:the )?{_GPUS_COUNTED}\s(?:do |would |will )?(?:i|we|you) {_ADVERB}"
+    r"(?:need|use)"
     # "fewest h100s to", "min number of a100 80gb to serve", "smallest number of mi300x to run",
     # "how many 3090s for qlora": a count of named cards asked, with the job after it
     rf"|(?:fewest|smallest number of|lowest number of|min(?:imum)? number of|least number of)"
@@ -1854,6 +1946,9 @@ _CORRECTION = re.compile(
 )
 
 
+_JOB_INTENTS = ("recommend", "buy", "fit", "speed", "solve", "train_time", "rent_or_buy")
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -1873,8 +1968,11 @@ def resolve(
     hardware_for_job = bool(query.gpus and not query.models and prior.models and not prior.gpus)
     # "i have 2x 3090" then "can i finetune llama 3.1 8b": the job for the hardware said before
     job_for_hardware = bool(query.models and not query.gpus and prior.gpus and not prior.models)
+    # "run Llama 3.3 70B at 4-bit" then "Which Mac should I buy? ... 32k context": a job-shaped
+    # question naming nothing, about the job the thread named
+    for_the_job = names_nothing and bool(prior.models) and query.intent in _JOB_INTENTS
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
-            or job_for_hardware):  # fmt: skip
+            or job_for_hardware or for_the_job):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -1917,6 +2015,10 @@ def resolve(
     if loose and gpus and not any(g.count for g in query.gpus):  # "and with 4 of them?"
         updates["gpus"] = tuple(replace(g, count=loose) for g in gpus)
         updates["num_gpus"] = None
+    back = re.search(r"\b(?:that|this|the same) (?:run|job|training)\b", query.text.lower())
+    said_here = query.workload_given and not (back and query.workload == "inference")
+    if query.workload and prior.workload_given and not said_here:
+        updates["workload"] = prior.workload  # "and the compute bill for that run?": the job's
     for key in (
         "workload",
         "precision",

@@ -40,17 +40,18 @@ CATEGORIES = (
     "advice_fresh2",
     "advice_fresh3",
     "advice_fresh4",
+    "advice_fresh5",
     "advice_dev",
 )
 # categories written after the gate was set (image, diffusion and speech models; buying; advice
 # and advice_fresh, the latter written blind by a tester who never read the advisor's code
 # and explanations scored on the answer's shape): reported on their own lines, not gated yet;
 # advice_fresh2 was a second blind set (stop 24, read and tuned on at stop 26), advice_fresh3 the
-# third (stop 26, read at stop 27); advice_fresh4 is the fourth (stop 27), its failures kept out
-# of the printed report
+# third (stop 26, read at stop 27); advice_fresh4 the fourth (stop 27, read at stop 28);
+# advice_fresh5 is the fifth (stop 28), its failures kept out of the printed report
 REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh", "advice_fresh2",
-                 "advice_fresh3", "advice_fresh4", "advice_dev")  # fmt: skip
-BLIND = ("advice_fresh4",)
+                 "advice_fresh3", "advice_fresh4", "advice_fresh5", "advice_dev")  # fmt: skip
+BLIND = ("advice_fresh5",)
 EXPECT_KEYS = {
     "tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify",
     # the shape of an advice or explain answer
