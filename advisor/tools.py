@@ -214,6 +214,7 @@ def estimate_workload(
         result["gpu_memory_gb"] = sheet.memory_gb
         result["gpu_bandwidth_gbs"] = sheet.bandwidth_gbs
         result["gpu_fp16_tflops"] = sheet.fp16_bf16_dense_tflops
+        result["gpu_fp32_tflops"] = sheet.fp32_tflops
     return result
 
 

@@ -1066,7 +1066,7 @@ def test_whisper_without_a_size_is_the_reference_size_said_assumed(catalog: Cata
         ),
         # a price's term is no duration; rates over a span; people times hours
         (
-            "1-year reserved is $0.90/hr, on-demand $1.40/hr; we run 200 hours a month. monthly cost?",
+            "1-year reserved is $0.90/hr, on-demand $1.40/hr; we run 200 hours a month. cost?",
             lambda q: q.hours == 200,
         ),
         (

@@ -407,15 +407,26 @@ def settings(e: dict[str, Any]) -> str:
 
 def memory_line(e: dict[str, Any]) -> str:
     per = " per GPU" if e["num_gpus"] > 1 else ""
+    card = f" of its {num(e['gpu_memory_gb'], 'GB')}" if e.get("gpu_memory_gb") else ""
     head = (
         f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of "
-        f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable"
+        f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable{card}"
     )
     if not e["fits"]:
         head += f": {num(-e['headroom_gb'], 'GB')} short"
     elif e["headroom_gb"] >= 0.05:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
-    return f"{head} ({breakdown(e)})."
+    line = f"{head} ({breakdown(e)})."
+    return line + (f" {split_weights_line(e)}" if split_weights_line(e) else "")
+
+
+def split_weights_line(e: dict[str, Any]) -> str | None:
+    """Inference over N GPUs splits the weights (tensor parallel): their size in all."""
+    weights = e["breakdown_gb"].get("weights")
+    if e["num_gpus"] <= 1 or e["workload"] != "inference" or not weights:
+        return None
+    return (f"The weights are {num(weights * e['num_gpus'], 'GB')} in all, split across the "
+            f"{e['num_gpus']} GPUs.")  # fmt: skip
 
 
 def speed_lines(e: dict[str, Any], first_only: bool = False) -> list[str]:
@@ -575,7 +586,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
     elif fitting:
         names = ", ".join(e["gpu_name"] for e in fitting)
-        head = f"**It depends on which: {what} fits on {names} only** ({settings(first)})."
+        lead = f"Pick the {names}" if len(fitting) == 1 and pick_asked else "It depends on which"
+        head = f"**{lead}: {what} fits on {names} only** ({settings(first)})."
     else:
         head = (
             f"**No: {first['model_name']} does not fit on any of them for "
@@ -592,6 +604,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
             compute_bound = e["workload"] != "inference" or e.get("family", "llm") != "llm"
             if compute_bound and e.get("gpu_fp16_tflops"):
                 sheet = sheet[:-1] + f", {num(e['gpu_fp16_tflops'], 'TFLOPS')})"
+            elif compute_bound and e.get("gpu_fp32_tflops"):  # no 16-bit tensor units (Pascal)
+                sheet = sheet[:-1] + f", {num(e['gpu_fp32_tflops'], 'TFLOPS')} FP32 only)"
         line = (
             f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "
             f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} "
@@ -610,6 +624,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     if len(results) > 1 and len({round(e["memory_per_gpu_gb"], 2) for e in results}) == 1:
         lines.append(f"Where the {num(first['memory_per_gpu_gb'], 'GB')} goes, on each: "
                      f"{breakdown(first)}.")  # fmt: skip
+        split = split_weights_line(first)
+        if split and all(e["num_gpus"] == first["num_gpus"] for e in results):
+            lines.append(split)
     elif whole and len(whole) < len(results):  # split rows differ: the whole model, on one GPU
         lines.append(f"Where the {num(whole[0]['memory_per_gpu_gb'], 'GB')} goes on one GPU: "
                      f"{breakdown(whole[0])}.")  # fmt: skip

@@ -259,6 +259,12 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
             ungrounded.append(number)
         else:
             grounded.append((number, where))
+    counts = [int(n) for n in re.findall(r"\b(\d{1,4}) x ", text) if int(n) > 1]
+    for number in [n for n in ungrounded if n.family is not None and n.family != "ratio"]:
+        if any(matches(number, g.value * k) for g, _ in grounded if g.family == number.family
+               for k in counts):  # fmt: skip
+            ungrounded.remove(number)  # "64 x A100 ... 19,968 TFLOPS": 64 times 312 TFLOPS
+            grounded.append((number, "a figure in the answer times a GPU count it gives"))
     for number in [n for n in ungrounded if n.family == "ratio"]:
         if _quotient_of(number, [n for n, _ in grounded]):  # "1.4x": 102 over 70.5 tokens/s
             ungrounded.remove(number)

@@ -432,6 +432,55 @@ _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "
                "optimizer", "checkpointing", "mixed_precision")  # fmt: skip
 
 
+def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> Draft | None:
+    """ "vllm serve ... --tensor-parallel-size 3": a serving engine gives each GPU an equal
+    share of every layer's attention heads, so the GPU count must divide the head count
+    (vLLM refuses to start otherwise); the counts that do, and pipeline stages for the rest."""
+    n = e.get("num_gpus") or 1
+    if n < 2 or e.get("engine") not in TENSOR_PARALLEL_ENGINES or e.get("workload") != "inference":
+        return None
+    sheet = box.call("model_specs", {"model": e["model"]})
+    heads, kv = sheet.get("num_attention_heads"), sheet.get("num_kv_heads")
+    if not heads or heads % n == 0:
+        return None
+    fewer = max(k for k in range(1, n) if heads % k == 0)
+    why = (
+        f"it has {heads} attention heads{f' ({kv} KV heads)' if kv else ''}, and "
+        f"{e['engine']} gives each GPU an equal share of every layer's heads, so the GPU count "
+        f"must divide {heads}"
+    )
+    if re.search(r"\btensor[- _]parallel|\btp\b|\btp ?=", query.text.lower()) or not e["fits"]:
+        head = f"**No: tensor parallel over {n} GPUs does not work for {e['model_name']}: {why}.**"
+    else:  # the engine was named, not the split: layers split over all of them work
+        head = (
+            f"**Yes, split by layers (pipeline parallel): {e['model_name']} fits on "
+            f"{c.gpus_phrase(n, e['gpu_name'])} that way, but not with tensor parallel over "
+            f"{n}: {why}.**"
+        )
+    lines = [head]
+    if fewer > 1:
+        args = estimate_args(query, e["gpu"], fewer, model)
+        smaller = box.call("estimate", args)
+        if "error" not in smaller:
+            verdict = "fits" if smaller["fits"] else "does not fit"
+            lines.append(f"Tensor parallel over {fewer} GPUs: {verdict} "
+                         f"({c.num(smaller['memory_per_gpu_gb'], 'GB')} per GPU of "
+                         f"{c.num(smaller['usable_memory_per_gpu_gb'], 'GB')} "
+                         "usable).")  # fmt: skip
+    lines.append(f"To use all {n}, split by layers instead (pipeline parallel, e.g. vLLM's "
+                 f"--pipeline-parallel-size {n} with --tensor-parallel-size 1), or use a GPU count "
+                 f"that divides {heads}.")  # fmt: skip
+    lines.append(c.memory_line(e))
+    return Draft("\n\n".join(lines))
+
+
+# "do we really need the H100 for this?": whether the card is more than the job needs
+_NEED_ASKED = re.compile(
+    r"\bdo (?:we|i|they|you) (?:really |actually |even |truly )?need\b"
+    r"|\bis (?:it|that|an? \w+) (?:really )?(?:necessary|overkill)\b|\boverkill\b"
+)
+
+
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     model = query.models[0]
     results = _estimates(query, box, model)
@@ -440,6 +489,9 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         return Draft(errors[0])
     if not results:
         return _memory_needed(query, box, model)
+    split = _heads_split(query, box, results[0], model)
+    if split is not None:
+        return split
     notes: list[str] = []
     for i, e in enumerate(results):
         smaller = _largest_batch(query, box, e, model)
@@ -462,6 +514,14 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
                             fit_asked)  # fmt: skip
+        if _NEED_ASKED.search(low) and e["fits"] and e.get("gpu_memory_gb"):
+            share = e["memory_per_gpu_gb"] / (e["gpu_memory_gb"] * e["num_gpus"])
+            if share < 0.4:  # "do we really need the B200 for an 8B bot?": far more than needed
+                text = (f"**No: {e['model_name']} needs about "
+                        f"{c.num(e['memory_per_gpu_gb'], 'GB')}, and the {e['gpu_name']} has "
+                        f"{c.num(e['gpu_memory_gb'], 'GB')}: far more card than this job needs; "
+                        f"a card with a little more memory than the job needs will do.**\n\n"
+                        + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1))  # fmt: skip
         priced = _at_user_price(query, box, e)
         if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
             # "on a budget": what the card costs to buy is part of the answer
@@ -719,7 +779,68 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
 # ---------------------------------------------------------------- comparisons
 
 
+# the user fixes utilisation: "assuming equal MFU", "all else (MFU) equal"
+_EQUAL_MFU = re.compile(
+    r"\b(?:equal|same|identical|constant) (?:mfu|utili[sz]ation)\b"
+    r"|\bmfu (?:is )?(?:equal|the same)\b|\ball else (?:\(mfu\) )?(?:being )?equal\b"
+)
+
+
+def _at_equal_mfu(query: Query, box: ToolBox) -> Draft | None:
+    """ "Which finishes sooner / gives more per dollar, assuming equal MFU?": at the same share
+    of peak, work goes as the dense 16-bit tensor rate times the GPU count (per dollar: over the
+    user's price); the calculator's own efficiencies are set aside, as the user asked."""
+    if not _EQUAL_MFU.search(query.text.lower()) or len(query.gpus) < 2:
+        return None
+    prices = dict(query.gpu_prices)
+    rows = []
+    for ref in query.gpus[:4]:
+        sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+        if "error" in sheet or not sheet.get("fp16_bf16_dense_tflops"):
+            return None
+        rows.append((ref.count or 1, sheet, prices.get(sheet["id"])))
+    priced = all(p for *_, p in rows)
+
+    def work(row: tuple[int, dict[str, Any], float | None]) -> float:
+        count, sheet, price = row
+        rate = count * sheet["fp16_bf16_dense_tflops"]
+        return rate / (count * price) if priced and price else rate
+
+    best = max(rows, key=work)
+    other = min(rows, key=work)
+    figures = "; ".join(
+        f"{c.gpus_phrase(n, s['name'])} {c.num(s['fp16_bf16_dense_tflops'], 'TFLOPS')}"
+        + (f" each, {c.num(n * s['fp16_bf16_dense_tflops'], 'TFLOPS')} together" if n > 1 else "")
+        + (f" at {c.usd(p)}/hour each" if priced and p else "")
+        for n, s, p in rows
+    )
+    if priced and len(rows) == 2:
+        fast, slow = sorted(rows, key=lambda r: -r[1]["fp16_bf16_dense_tflops"])
+        rate_x = fast[1]["fp16_bf16_dense_tflops"] / slow[1]["fp16_bf16_dense_tflops"]
+        price_x = (fast[2] or 1) / (slow[2] or 1)
+        head = (
+            f"**The {best[1]['name']} gives more work per dollar at equal MFU: the "
+            f"{fast[1]['name']} has {c.num(rate_x)}x the dense BF16 rate for "
+            f"{c.num(price_x)}x the price**"
+        )
+    elif priced:
+        head = f"**The {best[1]['name']} gives the most work per dollar at equal MFU**"
+    else:
+        head = (
+            f"**{c.gpus_phrase(best[0], best[1]['name'])} finish sooner at equal MFU: about "
+            f"{c.num(work(best) / work(other))}x the dense BF16 compute**"
+        )
+    return Draft(
+        f"{head} (dense 16-bit tensor peak: {figures}).\n\n"
+        "At equal model FLOPs utilisation the time for a fixed token budget goes as the "
+        "peak rate of the cards together; FP8 or a different MFU would change this."
+    )
+
+
 def compare(query: Query, box: ToolBox) -> Draft:
+    equal = _at_equal_mfu(query, box)
+    if equal is not None:
+        return equal
     if len(query.gpu_prices) >= 2:  # each card at the user's own price: work per dollar decides
         by_price = _priced_choice(query, box)
         if by_price is not None:

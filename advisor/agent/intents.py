@@ -599,6 +599,9 @@ _MONEY_WORDS = _cues(
 
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
+    found = principles.find(q, low)
+    if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
+        return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
     if q.fields and q.gpus and not q.models and not _MONEY_WORDS.search(low):
         return False  # "how much is the memory bandwidth of the 4090": a datasheet figure
     if _advice(q, low) and not (q.user_price_usd_per_hour or _COST_ASKED.search(low)):

@@ -1376,6 +1376,15 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     smaller = _format_saves(query, box, subject[0], missing)
     if smaller:
         parts.append(smaller)
+    if "fp8" in missing and not any(verdicts):  # where the format starts, in the card's segment
+        first = box.call("gpu_specs", {"gpu": subject[0]})
+        newer = box.call("gpu_specs", {"gpu": _FP8_NEXT.get(first.get("segment"), "rtx-4090")})
+        if newer.get("fp8_dense_tflops"):
+            parts.append(
+                f"FP8 tensor cores came with Ada Lovelace and Hopper: the {newer['name']} "
+                f"computes FP8 at {c.exact(newer['fp8_dense_tflops'], 'TFLOPS')} dense "
+                f"(FP16/BF16: {c.exact(newer['fp16_bf16_dense_tflops'], 'TFLOPS')})."
+            )
     for fmt in dict.fromkeys(missing):
         parts.append({
             "bf16": "A framework may still accept bf16 on such a card and run it without the "
@@ -1387,6 +1396,10 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
                     "precision for tensor-core speed.",
         }[fmt])  # fmt: skip
     return Draft("\n\n".join(parts))
+
+
+# the first cards with FP8 tensor cores, by the segment of a card without them
+_FP8_NEXT = {"datacenter": "h100-sxm5-80gb", "workstation": "rtx-6000-ada"}
 
 
 def _format_saves(query: Query, box: ToolBox, gpu: str, missing: list[str]) -> str | None:
@@ -2266,7 +2279,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"bfloat16|fp8|float8|tf32)\b",
         # "does the t4 actually do bf16", "can an a100 run fp8", "is bfloat16 training possible"
         r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
-        r"(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
+        r"(?:the |our |this |an? )?(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
         r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
         r"\b(?:set|use|enable|turn on)\s(?:bf16|bfloat16|fp8|tf32)\b",
         r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"

@@ -22,7 +22,7 @@ from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import GENERATION_MFU, generation
 from advisor.calculator.finetune import OPTIMIZER_LABELS
 from advisor.calculator.memory import GB, capacity_gb
-from advisor.calculator.precision import get_precision
+from advisor.calculator.precision import get_precision, half_tflops
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, DiffusionModel
 
@@ -99,7 +99,7 @@ def _rate(gpu: GPU, precision: str, denoiser: str = "unet", engine: str = "diffu
     for the matmuls (diffusers, quanto, torchao, bitsandbytes), so they compute at the 16-bit
     rate, except under TensorRT, whose fp8 and int8 engines run on the 8-bit tensor cores; fp32
     runs on TF32 tensor cores."""
-    peak = gpu.fp16_bf16_dense_tflops or (gpu.fp32_tflops or 1.0) * 2
+    peak = half_tflops(gpu)
     if precision == "fp32":
         peak = gpu.tf32_dense_tflops or gpu.fp32_tflops or peak / 4
     elif engine == "tensorrt" and precision == "fp8":

@@ -124,3 +124,21 @@ def tensor_formats(gpu: GPU) -> dict[str, bool | None]:
         "tf32": True if gpu.tf32_dense_tflops else (False if nvidia else None),
         "fp8": True if gpu.fp8_dense_tflops else (False if nvidia else None),
     }
+
+
+# Pascal chips other than GP100 run FP16 at 1/64 of their FP32 rate ("FP16 Throughput on GP104:
+# Good for Compatibility (and Not Much Else)", https://www.anandtech.com/show/10325/
+# the-nvidia-geforce-gtx-1080-and-1070-founders-edition-review/5; GP106 "29.86 GFLOPS (1:64)"
+# in https://sysrqmts.com/fr/gpus/compare/nvidia-geforce-gtx-1050-mobile-vs-nvidia-geforce-gtx-
+# 1650-mobile): half-precision work runs at the FP32 rate there, or slower
+_SLOW_HALF_CHIPS = ("GP102", "GP104", "GP106", "GP107", "GP108")
+
+
+def half_tflops(gpu: GPU) -> float:
+    """The 16-bit rate a framework reaches: the tensor rate where the datasheet has one; else
+    FP16x2 packed math (twice FP32: GP100, Turing TU11x, RDNA, Xe), except consumer Pascal,
+    whose FP16 is slower than its FP32, so it computes at the FP32 rate."""
+    if gpu.fp16_bf16_dense_tflops:
+        return gpu.fp16_bf16_dense_tflops
+    fp32 = gpu.fp32_tflops or 1.0
+    return fp32 if (gpu.chip or "").startswith(_SLOW_HALF_CHIPS) else fp32 * 2

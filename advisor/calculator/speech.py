@@ -18,7 +18,7 @@ from typing import Any
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import GENERATION_MFU, generation
 from advisor.calculator.memory import GB, capacity_gb
-from advisor.calculator.precision import get_precision
+from advisor.calculator.precision import get_precision, half_tflops
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, SpeechModel
 
@@ -104,7 +104,7 @@ def window_seconds(
     model: SpeechModel, gpu: GPU, engine: SpeechEngine, precision: str, batch: int, beam: int
 ) -> float:
     """Seconds to transcribe `batch` 30-second windows at once."""
-    peak = gpu.fp16_bf16_dense_tflops or (gpu.fp32_tflops or 1.0) * 2
+    peak = half_tflops(gpu)
     if precision == "fp32":
         peak = gpu.fp32_tflops or peak / 4
     peak *= GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
