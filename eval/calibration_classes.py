@@ -77,7 +77,8 @@ Engine (ENGINE_MAP)
     engine (not a stand-in): TensorRT-LLM 0.6.1 has no XQA kernel and reads a grouped KV head
     once per query head (advisor/calculator/factors.py GROUPED_KV_READ_SINCE); ExLlamaV2 0.0.6
     (the oobabooga rows) predates the CUDA graphs and kernels of the 0.1.9 README table
-    (RELEASE_LAYER_MS).
+    (RELEASE_LAYER_MS). A speed row whose options set a repetition, presence or frequency
+    penalty (other than 1, 0, 0) is the Request's sampling_penalties (PENALTY_SAMPLER_MS).
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -922,6 +923,7 @@ class Scorer:
             kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
             awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
             engine_version=_engine_version(row) if engine == name else None,
+            sampling_penalties=_penalties(row) or None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:
@@ -1143,6 +1145,18 @@ def _engine_version(row: Mapping[str, str]) -> str | None:
     if since and own is None and row["date"] and row["date"] < since[0]:
         return since[1]
     return version
+
+
+NEUTRAL_PENALTIES = {"repetition_penalty": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
+
+
+def _penalties(row: Mapping[str, str]) -> bool:
+    """Whether the row's sampling parameters set a penalty (a value other than the neutral one)."""
+    opts = options(row)
+    stated = {k: re.match(r"-?\d+(\.\d+)?", opts.get(k, "")) for k in NEUTRAL_PENALTIES}
+    return any(
+        m is not None and float(m.group(0)) != NEUTRAL_PENALTIES[k] for k, m in stated.items()
+    )
 
 
 def _geomean(values: Sequence[float | None]) -> float:

@@ -119,6 +119,7 @@ def decode_step_seconds(
     link: Link | None = None,
     pp: int = 1,
     engine_version: str | None = None,
+    penalties: bool = False,
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history.
 
@@ -129,7 +130,8 @@ def decode_step_seconds(
     reads the weights pp times over pp GPUs (as much time as one GPU reading them once), while
     the KV cache and the compute are shared by the stages working at once. An older
     `engine_version` pays what that release lacked (factors.kv_read_per_query_head,
-    factors.release_layer_ms, factors.eager_collectives).
+    factors.release_layer_ms, factors.eager_collectives). Sampling `penalties` add the
+    sampler's count of each sequence's tokens over the vocabulary (factors.penalty_sampler_ms).
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus, pp)
@@ -164,6 +166,10 @@ def decode_step_seconds(
     if model.is_moe and model.num_experts:
         host_ms += layers * model.num_experts * engine.expert_ms
     overhead_ms = engine.step_overhead_ms
+    if penalties:
+        overhead_ms += batch * factors.penalty_sampler_ms(engine.name, model.vocab_size)
+    if tp > 1:  # workers driven by a Ray call each step (factors.ray_dispatch_ms)
+        overhead_ms += factors.ray_dispatch_ms(engine.name, engine_version)
     gpu_s = max(t_memory, t_compute)
     if engine.host_overlap:  # the GPU runs while Python issues the next kernels
         gpu_s = max(gpu_s, host_ms / 1000)
@@ -262,13 +268,14 @@ def decode_tokens_per_s(
     link: Link | None = None,
     pp: int = 1,
     engine_version: str | None = None,
+    penalties: bool = False,
 ) -> Band:
     """Generated tokens/s summed over the batch, within the band its engine's measured rows
     give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
         kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
-        engine_version=engine_version,
+        engine_version=engine_version, penalties=penalties,
     )  # fmt: skip
     calibration = DECODE_CALIBRATION.get(engine.name)
     band = (calibration.low, calibration.high) if calibration else SPEED_BAND
@@ -492,6 +499,7 @@ def serving_tokens_per_s(
     pp: int = 1,
     awq_version: str | None = None,
     engine_version: str | None = None,
+    penalties: bool = False,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -512,7 +520,7 @@ def serving_tokens_per_s(
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
             kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
-            engine_version=engine_version,
+            engine_version=engine_version, penalties=penalties,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 
