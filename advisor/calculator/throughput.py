@@ -58,6 +58,14 @@ METAL_GGUF_FLOPS_PER_WEIGHT = 34.0
 # AquilaChat2-34B on an A100 (L0847, L0850, L0853, not fitted on) come out within 12%
 AWQ_UNPACK_FLOPS_PER_WEIGHT = 13.1
 AWQ_TOKENS_PER_UNPACK = {"gemm": 16, "gemv": 1}
+# llama.cpp processes a prompt LLAMA_CPP_UBATCH tokens at a time (n_ubatch, default 512): each
+# ubatch's attention without flash attention (llama-bench's default before 2025) writes the fp32
+# score matrix, soft-max reads and writes it, and the value matmul reads it: bytes per score.
+# Over a layer split the ubatches flow through the GPUs as a pipeline (pipeline parallelism,
+# github:ggerganov/llama.cpp PR #6017, March 2024): n GPUs and m ubatches take (m + n - 1) / m
+# of one GPU's share of the time.
+LLAMA_CPP_UBATCH = 512
+LLAMA_CPP_SCORE_BYTES = 16.0
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
 # fp8 training over bf16 on the same GPU, end to end: Megatron-Bridge's performance guide gives
@@ -307,8 +315,18 @@ def prefill_seconds(
     gen = generation(gpu.architecture, gpu.memory_type)
     tokens = prompt * batch
     flops = 2 * model.params_per_token * tokens
-    attention = 4 if engine.name == "llama.cpp" else 2
-    flops += attention * model.num_layers * prompt * prompt * model.hidden_size * batch
+    scores_s = 0.0
+    if engine.name == "llama.cpp":
+        # LLAMA_CPP_UBATCH tokens at a time, each attending to the whole cache so far with the
+        # full score matrix (no causal skip): prompt x (prompt + ubatch) / 2 scores a head, two
+        # matmuls over them, and the fp32 matrix itself through memory (LLAMA_CPP_SCORE_BYTES)
+        ubatch = min(prompt, LLAMA_CPP_UBATCH)
+        scores = model.num_layers * prompt * (prompt + ubatch) / 2 * batch
+        flops += 4 * scores * model.hidden_size
+        heads = model.num_attention_heads
+        scores_s = scores * heads * LLAMA_CPP_SCORE_BYTES / (gpu.bandwidth_gbs * 1e9)
+    else:
+        flops += 2 * model.num_layers * prompt * prompt * model.hidden_size * batch
     peak = dense_tflops(gpu, precision)
     if engine.name in FP16_ACCUMULATE_PREFILL_ENGINES and gpu.segment in ("consumer", "laptop"):
         peak *= LLAMA_CPP_GEFORCE_FP16_ACCUMULATE
@@ -322,9 +340,12 @@ def prefill_seconds(
         speedup = 1.0
     elif tp > 1 or stages > 1:  # a serving engine's pipeline fills with one prompt a stage
         speedup = tp * (TP_PREFILL_EFFICIENCY if tp > 1 else 1.0) * min(stages, batch)
+    elif engine.name == "llama.cpp":  # layer split: its ubatches flow through the GPUs
+        micro = -(-tokens // LLAMA_CPP_UBATCH)
+        speedup = num_gpus * micro / (micro + num_gpus - 1)
     else:  # layer split: GPUs overlap only as far as the engine pipelines micro-batches
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
-    compute_s = flops / (rate * speedup)
+    compute_s = flops / (rate * speedup) + scores_s / speedup
     if engine.name == "autoawq" and precision.family == "weight-only-4bit":
         tile = AWQ_TOKENS_PER_UNPACK[awq_version or "gemm"]
         unpacks = -(-tokens // tile) * _quantised_params(model) * AWQ_UNPACK_FLOPS_PER_WEIGHT
