@@ -69,7 +69,9 @@ Engine (ENGINE_MAP)
     vllm, and NIM -> tensorrt-llm (a compiled C++ runtime). Memory rows still map through
     ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
     eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
-    the calculator models: a preallocated KV cache and attention scores held in full. A speed
+    the calculator models: a preallocated KV cache and attention scores held in full, and
+    ExLlama v1 and v2 (as ExLlamaV2, MEMORY_STAND_INS): the input embedding in system RAM and
+    scratch buffers sized for 2048-token input chunks. A speed
     row's `pp` option (TensorRT-LLM's "tp=1;pp=N" rows) is the Request's pipeline stages.
     ExLlama v1's prefill rows run as ExLlamaV2 (PREFILL_STAND_INS: the same dequantise-then-
     cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version. A
@@ -493,7 +495,10 @@ ENGINE_MAP = {
 PREFILL_STAND_INS = {"exllama": "exllamav2"}
 # engines whose memory the calculator models on their own (not as ENGINE_MAP's stand-in):
 # AutoAWQ's fused layers keep a preallocated KV cache and materialise the attention scores
-MEMORY_ENGINES = ("autoawq",)
+MEMORY_ENGINES = ("autoawq", "exllamav2")
+# ExLlama v1 rows run as ExLlamaV2 for memory too: the same embedding in system RAM and scratch
+# sized for 2048-token input chunks (advisor/calculator/memory.py HOST_EMBEDDING_ENGINES)
+MEMORY_STAND_INS = {"exllama": "exllamav2"}
 # AutoAWQ's examples/benchmark.py loads the model with max_new_tokens = n_generate, and its fused
 # attention allocates the KV cache for that many positions and resets it when full rather than
 # growing it (awq/modules/fused/attn.py): the cache holds n_generate tokens, not prompt + output
@@ -1001,6 +1006,7 @@ class Scorer:
             raise Skip(R_BATCH)
         name = row["engine"].split(" ")[0]
         engine = name if name in MEMORY_ENGINES else ENGINE_MAP[name]
+        engine = MEMORY_STAND_INS.get(name, engine)
         allocator = bool(ALLOCATOR_COUNTER.search(row["note"]))
         context = prompt + output
         if row["source"].startswith(FIXED_CACHE_SOURCES) and output:

@@ -314,7 +314,7 @@ def prefill_seconds(
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tokens = prompt * batch
-    flops = 2 * model.params_per_token * tokens
+    flops: float = 2 * model.params_per_token * tokens
     scores_s = 0.0
     if engine.name == "llama.cpp":
         # LLAMA_CPP_UBATCH tokens at a time, each attending to the whole cache so far with the
