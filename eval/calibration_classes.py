@@ -69,7 +69,9 @@ Engine (ENGINE_MAP)
     vllm, and NIM -> tensorrt-llm (a compiled C++ runtime). Memory rows still map through
     ENGINE_MAP (tgi, sglang, exllamav2 -> vllm; lmdeploy -> tensorrt-llm), as
     eval/calibration_benchmark.py maps them, except AutoAWQ (MEMORY_ENGINES), whose fused layers
-    the calculator models: a preallocated KV cache and attention scores held in full. A speed
+    the calculator models: a preallocated KV cache and attention scores held in full, and
+    ExLlama v1 and v2 (as ExLlamaV2, MEMORY_STAND_INS): the input embedding in system RAM and
+    scratch buffers sized for 2048-token input chunks. A speed
     row's `pp` option (TensorRT-LLM's "tp=1;pp=N" rows) is the Request's pipeline stages.
     ExLlama v1's prefill rows run as ExLlamaV2 (PREFILL_STAND_INS: the same dequantise-then-
     cublasHgemm prompt path). An AutoAWQ row's `kernel=gemv` is the Request's awq_version. A
@@ -77,7 +79,8 @@ Engine (ENGINE_MAP)
     engine (not a stand-in): TensorRT-LLM 0.6.1 has no XQA kernel and reads a grouped KV head
     once per query head (advisor/calculator/factors.py GROUPED_KV_READ_SINCE); ExLlamaV2 0.0.6
     (the oobabooga rows) predates the CUDA graphs and kernels of the 0.1.9 README table
-    (RELEASE_LAYER_MS).
+    (RELEASE_LAYER_MS). A speed row whose options set a repetition, presence or frequency
+    penalty (other than 1, 0, 0) is the Request's sampling_penalties (PENALTY_SAMPLER_MS).
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -492,7 +495,10 @@ ENGINE_MAP = {
 PREFILL_STAND_INS = {"exllama": "exllamav2"}
 # engines whose memory the calculator models on their own (not as ENGINE_MAP's stand-in):
 # AutoAWQ's fused layers keep a preallocated KV cache and materialise the attention scores
-MEMORY_ENGINES = ("autoawq",)
+MEMORY_ENGINES = ("autoawq", "exllamav2")
+# ExLlama v1 rows run as ExLlamaV2 for memory too: the same embedding in system RAM and scratch
+# sized for 2048-token input chunks (advisor/calculator/memory.py HOST_EMBEDDING_ENGINES)
+MEMORY_STAND_INS = {"exllama": "exllamav2"}
 # AutoAWQ's examples/benchmark.py loads the model with max_new_tokens = n_generate, and its fused
 # attention allocates the KV cache for that many positions and resets it when full rather than
 # growing it (awq/modules/fused/attn.py): the cache holds n_generate tokens, not prompt + output
@@ -922,6 +928,7 @@ class Scorer:
             kv_cache=kv, pp=pp if pp > 1 and n % pp == 0 else 1,
             awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
             engine_version=_engine_version(row) if engine == name else None,
+            sampling_penalties=_penalties(row) or None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:
@@ -999,6 +1006,7 @@ class Scorer:
             raise Skip(R_BATCH)
         name = row["engine"].split(" ")[0]
         engine = name if name in MEMORY_ENGINES else ENGINE_MAP[name]
+        engine = MEMORY_STAND_INS.get(name, engine)
         allocator = bool(ALLOCATOR_COUNTER.search(row["note"]))
         context = prompt + output
         if row["source"].startswith(FIXED_CACHE_SOURCES) and output:
@@ -1143,6 +1151,18 @@ def _engine_version(row: Mapping[str, str]) -> str | None:
     if since and own is None and row["date"] and row["date"] < since[0]:
         return since[1]
     return version
+
+
+NEUTRAL_PENALTIES = {"repetition_penalty": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
+
+
+def _penalties(row: Mapping[str, str]) -> bool:
+    """Whether the row's sampling parameters set a penalty (a value other than the neutral one)."""
+    opts = options(row)
+    stated = {k: re.match(r"-?\d+(\.\d+)?", opts.get(k, "")) for k in NEUTRAL_PENALTIES}
+    return any(
+        m is not None and float(m.group(0)) != NEUTRAL_PENALTIES[k] for k, m in stated.items()
+    )
 
 
 def _geomean(values: Sequence[float | None]) -> float:

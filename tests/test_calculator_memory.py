@@ -480,3 +480,24 @@ def test_reserved_memory_never_exceeds_what_the_card_leaves() -> None:
     assert reserved_gb(40.0, 5.0, limit_gb=84.9) == pytest.approx(reserved_gb(40.0, 5.0))
     # a step whose tensors alone overflow the card is not hidden by the limit
     assert reserved_gb(90.0, limit_gb=84.9) == pytest.approx(90.0)
+
+
+def test_exllama_keeps_the_embedding_in_system_ram_and_sizes_scratch_for_2048_token_chunks() -> (
+    None
+):
+    from advisor.calculator import Request, estimate
+
+    model = CATALOG.get_model("llama-2-13b")
+    exl = estimate(
+        Request("llama-2-13b", "rtx-3090", precision="gptq", engine="exllamav2", context=1),
+        catalog=CATALOG,
+    )
+    embedding = model.vocab_size * model.hidden_size * 2 / 1e9  # 16-bit, on the host
+    full = memory.weight_bytes(model, get_precision("gptq")) / 1e9
+    assert exl.breakdown_gb["weights"] == pytest.approx(full - embedding)
+    # MLP buffers at 2048 tokens, one dequantised MLP matrix, 40 heads x 2048^2 fp16 scores
+    assert memory.exllama_scratch_bytes(model) / 1e9 == pytest.approx(0.61, abs=0.01)
+    assert exl.breakdown_gb["activations"] == pytest.approx(
+        memory.exllama_scratch_bytes(model) / 1e9
+    )
+    assert any("system RAM" in a for a in exl.assumptions)

@@ -93,7 +93,7 @@ def test_full_load_serving_is_never_below_a_single_stream(
 def test_decode_speed_is_summed_over_the_batch_and_said_so() -> None:
     """decode_tokens_per_s is the batch's tokens/s (what its cost per million tokens divides);
     the answer and the assumptions also give one sequence's share."""
-    from advisor.agent.compose import speed_lines
+    from advisor.agent.compose import num, speed_lines
 
     base = Request("llama-3-8b", "h100-sxm5-80gb", context=1024, engine="vllm")
     one, eight = estimate(base), estimate(replace(base, batch=8))
@@ -102,7 +102,7 @@ def test_decode_speed_is_summed_over_the_batch_and_said_so() -> None:
     assert one.decode_tokens_per_s["typical"] < total < 8 * one.decode_tokens_per_s["typical"]
     assert any("summed over the 8 sequences" in a for a in eight.assumptions)
     line = speed_lines(eight.to_dict())[0]
-    assert "for 8 sequences together" in line and f"{total / 8:,.1f} tokens/s each" in line
+    assert "for 8 sequences together" in line and f"{num(total / 8, 'tokens/s')} each" in line
 
 
 def test_pipeline_stages_add_throughput_not_single_stream_speed() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.calculator import Request, estimate
+from advisor.calculator import Request, estimate, factors
 from advisor.calculator.factors import eager_collectives, kv_read_per_query_head, release
 from advisor.catalog import load_catalog
 from eval import calibration_classes as cc
@@ -136,6 +136,20 @@ def test_only_vllm_before_cuda_graphs_issues_its_all_reduces_eagerly(
     assert eager_collectives(engine, version) is expected
 
 
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [("0.2.0 (commit acbed3e)", 2.0), ("0.2.6", 2.0), ("0.2.7", 0.0), ("0.6.3", 0.0), (None, 0.0)],
+)
+def test_vllm_before_0_2_7_drives_its_tensor_parallel_workers_by_a_ray_call_a_step(
+    version: str | None, expected: float
+) -> None:
+    assert factors.ray_dispatch_ms("vllm", version) == expected
+    assert factors.ray_dispatch_ms("tensorrt-llm", "0.5.0") == 0.0
+    # from 0.2.6 (CUDA graphs) to 0.2.7 (NCCL control plane) only the Ray call goes
+    assert 1000 / _vllm_tp("0.2.6", 4) - 1000 / _vllm_tp("0.2.7", 4) == pytest.approx(2.0)
+    assert _vllm_tp("0.2.6", 1) == _vllm_tp("0.2.7", 1)  # one GPU: no workers to call
+
+
 def _vllm_tp(version: str | None, gpus: int) -> float:
     e = estimate(
         Request("llama-2-70b", "a10g", num_gpus=gpus, precision="fp16", engine="vllm",
@@ -149,10 +163,12 @@ def _vllm_tp(version: str | None, gpus: int) -> float:
 @pytest.mark.parametrize("gpus", [4, 8])
 def test_vllm_0_2_0_tensor_parallel_pays_its_eager_all_reduces_per_layer(gpus: int) -> None:
     # 80 layers x 2 all-reduces x (2.75 - 1) x 80 us over PCIe = 22.4 ms a step, at any TP degree
-    # (llm-perf-bench: ~0.5 ms per layer above the weights' read at 2, 4 and 8 A10Gs)
+    # (llm-perf-bench: ~0.5 ms per layer above the weights' read at 2, 4 and 8 A10Gs), and the
+    # 2 ms Ray call that sent each step's inputs to the workers before 0.2.7
     old, new = _vllm_tp("0.2.0", gpus), _vllm_tp(None, gpus)
-    assert 1000 / old - 1000 / new == pytest.approx(160 * 1.75 * 0.080, rel=0.01)
+    assert 1000 / old - 1000 / new == pytest.approx(160 * 1.75 * 0.080 + 2.0, rel=0.01)
     assert any("no CUDA graphs" in a for a in _assumptions("0.2.0", gpus))
+    assert any("by a Ray call" in a for a in _assumptions("0.2.0", gpus))
     assert _vllm_tp("0.2.0", 1) == _vllm_tp(None, 1)  # one GPU: no collectives
 
 
@@ -173,3 +189,28 @@ def test_a_vllm_row_without_its_release_dated_before_the_graphs_runs_the_release
     row_id: str, version: str
 ) -> None:
     assert cc._engine_version(ROWS[row_id]) == version
+
+
+def _step_ms(model: str, engine: str, penalties: bool) -> float:
+    e = estimate(
+        Request(model, "a100-sxm4-80gb", precision="bf16", engine=engine, context=1024,
+                sampling_penalties=penalties),
+        catalog=CATALOG,
+    )  # fmt: skip
+    assert e.decode_tokens_per_s
+    return 1000 / e.decode_tokens_per_s["typical"]
+
+
+def test_sampling_penalties_cost_vllm_a_step_in_proportion_to_the_vocabulary() -> None:
+    # Qwen2.5's 151,936-token vocabulary: the fitted 2 ms; Llama 2's 32,000: 32000/151936 of it
+    qwen = _step_ms("qwen2.5-7b", "vllm", True) - _step_ms("qwen2.5-7b", "vllm", False)
+    llama = _step_ms("llama-2-7b", "vllm", True) - _step_ms("llama-2-7b", "vllm", False)
+    assert qwen == pytest.approx(2.0, rel=0.01)
+    assert llama == pytest.approx(2.0 * 32000 / 151936, rel=0.01)
+    # an engine without a fitted value pays nothing
+    assert _step_ms("qwen2.5-7b", "tensorrt-llm", True) == _step_ms(
+        "qwen2.5-7b", "tensorrt-llm", False
+    )
+    # the calibration rows that state penalties pass them on
+    rows = [r for r in cc.read_rows() if cc._penalties(r)]
+    assert rows and all(r["engine"] == "vllm" for r in rows)

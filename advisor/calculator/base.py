@@ -65,6 +65,10 @@ class Request:
     # kernel) reads a grouped KV head once per query head (factors.kv_read_per_query_head);
     # ExLlamaV2 before 0.1.9 spends more per layer per decode step (factors.release_layer_ms)
     engine_version: str | None = None
+    # repetition / presence / frequency penalties in the sampling parameters: the engine's sampler
+    # counts every sequence's tokens over the vocabulary each decode step
+    # (factors.PENALTY_SAMPLER_MS); None / False = sampling without them
+    sampling_penalties: bool | None = None
     interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
     optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None

@@ -67,19 +67,25 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         EngineFactors("hf", "Hugging Face transformers (eager)", 0.6, 0.97, 2.0, 0.90, 3.0, 0.80,
                       0.45, 64, host_overlap=True, expert_ms=0.085, kv_repeat=True,
                       mbu_fitted=(("Ampere-HBM", 0.575),)),
-        # vllm: 86 rows, 4 sources, 84 of them the Qwen2.5 speed benchmark (vLLM 0.6-era, A100):
-        # its 0.5B-model rows put the fixed step near 4 ms. Its A100 share carries to the other
-        # HBM cards (throughput.decode_mbu): Llama-3-8B bf16 at batch 1 on an H100 SXM ~103 tok/s
-        # (public vLLM runs ~110-130); the vLLM 0.19 H100 rows at concurrency 8 and ~20k-token
-        # prompts (L0378, L0381: 15.2 and 12.9 ms per token, bf16 and fp8 KV cache; not scored,
-        # the H100 variant is not named) come out at 17.5 and 13.6 ms on an H100 SXM. The share
+        # vllm: 86 rows, 4 sources, 84 of them the Qwen2.5 speed benchmark (vLLM 0.6-era, A100).
+        # Its fixed step, 2 ms, is what the single-stream rows of the three sources that sample
+        # without penalties (L0583, L1793, L1795) and the Qwen2.5 rows, whose script samples
+        # with them (PENALTY_SAMPLER_MS, 2 ms more on its 0.5B-model rows), agree on: with 4 ms
+        # and no penalty term, leaving a source out gave 14.1% against 8.6% in-sample in the
+        # class "vLLM decode (batch 1 / low concurrency)", now 6.5% against 8.0%. Its A100
+        # share carries to the other HBM cards (throughput.decode_mbu): Llama-3-8B bf16 at
+        # batch 1 on an H100 SXM ~130 tok/s (public vLLM runs ~110-130); the vLLM 0.19 H100 rows
+        # at concurrency 8 and ~20k-token prompts (L0378, L0381: 15.2 and 12.9 ms per token, bf16
+        # and fp8 KV cache; not scored, the H100 variant is not named) come out at 15.5 and
+        # 11.6 ms on an H100 SXM. The share
         # carries to GDDR cards too (engine x generation charged the batch-1 share twice there:
         # 0.68 of an A10G's 600 GB/s, Mistral-7B fp16 at 24.6 tok/s), checked on rows it was not
         # fitted on: single-stream vLLM on an RTX A6000 and an RTX 6000 Ada (L1793, L1795:
-        # 0.72x and 0.80x of measured -> 0.87x and 0.90x), SGLang on an A10 (L1812-L1813: 0.84x
-        # and 0.88x -> 1.04x and 1.08x), vLLM on Intel's Arc Pro B60 (class "vLLM serving",
-        # 12 rows: median error 17.6% -> 11.1%)
-        EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 4.0, 0.0, 0.55, 256,
+        # 0.72x and 0.80x of measured -> 0.87x and 0.90x; 0.94x and 1.00x with the 2 ms step),
+        # SGLang on an A10 (L1812-L1813: 0.84x and 0.88x -> 1.04x and 1.08x), vLLM on Intel's
+        # Arc Pro B60 (class "vLLM serving", 12 rows: median error 17.6% -> 11.1%; 8.3% with the
+        # 2 ms step)
+        EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
                       0.0, 0.40, 1),
@@ -246,7 +252,7 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.196, 0.63, 1.59),
     "autoawq": Calibration(53, 2, 0.114, 0.66, 1.21),
-    "vllm": Calibration(98, 7, 0.086, 0.88, 1.15),
+    "vllm": Calibration(98, 7, 0.080, 0.88, 1.13),
     "sglang": Calibration(26, 3, 0.140, 0.67, 1.16),
     "exllamav2": Calibration(22, 3, 0.067, 0.79, 1.07),
     "llama.cpp": Calibration(45, 9, 0.057, 0.89, 1.08),
@@ -318,6 +324,28 @@ CUDA_GRAPHS_SINCE = {"vllm": (0, 2, 6)}
 EAGER_ALLREDUCE_LATENCY = 2.75
 
 
+# Releases from which an engine's tensor-parallel workers get each decode step's inputs over
+# NCCL from a driver in the engine's own process. vLLM's came with PR #2221
+# (github:vllm-project/vllm "Use NCCL instead of ray for control-plane communication to remove
+# serialization overhead", merged 2024-01-03, first released in 0.2.7); before it every step
+# was a Ray remote call to each worker actor, its inputs serialised: fixed ms per step on top of
+# the engine's step_overhead_ms at tp > 1. Fitted beside EAGER_ALLREDUCE_LATENCY (median of
+# measured over predicted) on the class "vLLM decode, multi-GPU" of eval/calibration_classes.py
+# (the 11 rows named there: llm-perf-bench's vLLM 0.2.0 on A10G and RTX 4090, L1799-L1811, and
+# the Qwen(1) README's Qwen-72B on two A100s, L0879), once the single-stream rows had put
+# vLLM's own step at 2 ms.
+RAY_DISPATCH_SINCE = {"vllm": (0, 2, 7)}
+RAY_DISPATCH_MS = 2.0
+
+
+def ray_dispatch_ms(engine: str, version: str | None) -> float:
+    """Extra ms per decode step of `engine` at release `version` with tensor parallel workers
+    driven by Ray calls (a release before RAY_DISPATCH_SINCE); 0 when no release is named."""
+    since = RAY_DISPATCH_SINCE.get(engine)
+    number = release(version)
+    return RAY_DISPATCH_MS if since and number is not None and number < since else 0.0
+
+
 def eager_collectives(engine: str, version: str | None) -> bool:
     """Whether `engine` at release `version` issues its decode step's all-reduces eagerly (a
     release before CUDA_GRAPHS_SINCE); False when no release is named."""
@@ -332,6 +360,27 @@ def kv_read_per_query_head(engine: str, version: str | None) -> bool:
     since = GROUPED_KV_READ_SINCE.get(engine)
     number = release(version)
     return since is not None and number is not None and number < since
+
+
+# Sampling penalties (repetition, presence, frequency), ms per sequence per decode step at a
+# vocabulary of PENALTY_VOCAB entries, scaled by the model's vocabulary. vLLM's sampler (before
+# its CUDA kernel for them, github:vllm-project/vllm PR #18437, 2025-05: "took a long time,
+# especially for small models") builds each sequence's prompt and output token ids into padded
+# tensors on the host and counts them over the vocabulary ([sequences, vocab] scatters and
+# masks) every step, outside the CUDA graph. Fitted beside vLLM's step_overhead_ms on the class
+# "vLLM decode (batch 1 / low concurrency)" of eval/calibration_classes.py: the Qwen2.5 speed
+# benchmark's vLLM 0.6.3 rows (llm.csv L1084-L1287, 84 rows, A100 80GB, Qwen2.5 0.5B-72B, whose
+# script samples with repetition_penalty=0.1, presence and frequency penalties -2.0,
+# github:QwenLM/Qwen2.5 examples/speed-benchmark/speed_benchmark_vllm.py) take the same fixed
+# step as the three sources that sample without penalties (L0583, L1793, L1795) plus this.
+PENALTY_SAMPLER_MS = {"vllm": 2.0}
+PENALTY_VOCAB = 151_936
+
+
+def penalty_sampler_ms(engine: str, vocab_size: int) -> float:
+    """Extra ms per sequence per decode step of `engine`'s sampler with sampling penalties on
+    (PENALTY_SAMPLER_MS); 0 for an engine without a fitted value."""
+    return PENALTY_SAMPLER_MS.get(engine, 0.0) * vocab_size / PENALTY_VOCAB
 
 
 ENGINE_ALIASES = {

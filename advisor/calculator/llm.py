@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from advisor.calculator import finetune, interconnect, memory, throughput
+from advisor.calculator import factors, finetune, interconnect, memory, throughput
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
     DECODE_CALIBRATION,
@@ -189,16 +189,30 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
             f"from every rank's host ({EAGER_ALLREDUCE_LATENCY:g}x the link's latency, "
             "factors.EAGER_ALLREDUCE_LATENCY)"
         )
+    if tp > 1 and factors.ray_dispatch_ms(engine.name, request.engine_version):
+        notes.append(
+            f"{engine.label} {request.engine_version}: each decode step's inputs sent to the "
+            f"tensor-parallel workers by a Ray call ({factors.RAY_DISPATCH_MS:g} ms a step, "
+            "factors.RAY_DISPATCH_MS)"
+        )
+    penalty_ms = factors.penalty_sampler_ms(engine.name, model.vocab_size)
+    if request.sampling_penalties and penalty_ms:
+        notes.append(
+            f"sampling penalties: {engine.label}'s sampler counts each sequence's tokens over the "
+            f"{model.vocab_size:,}-token vocabulary, {penalty_ms:.1f} ms per sequence a step "
+            "(factors.PENALTY_SAMPLER_MS)"
+        )
     if release_layer_ms(engine.name, request.engine_version):
         notes.append(
             f"{engine.label} {request.engine_version}: "
             f"{release_layer_ms(engine.name, request.engine_version) * 1000:.0f} us more per "
             "layer per decode step than current releases (factors.RELEASE_LAYER_MS)"
         )
+    penalties = bool(request.sampling_penalties)
     decode = throughput.decode_tokens_per_s(
         model, gpu, precision, engine, batch=request.batch, context=context,
         kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, pp=pp,
-        engine_version=request.engine_version,
+        engine_version=request.engine_version, penalties=penalties,
     )  # fmt: skip
     awq = request.awq_version
     prefill_s = throughput.prefill_seconds(
@@ -216,7 +230,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
-        engine_version=request.engine_version,
+        engine_version=request.engine_version, penalties=penalties,
     )  # fmt: skip
     lengths = (
         f"{context} prompt + {output} output tokens "
@@ -227,7 +241,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         serving, serving_batch = throughput.serving_tokens_per_s(
             model, gpu, precision, engine, prompt=context, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
-            pp=pp, awq_version=awq, engine_version=request.engine_version,
+            pp=pp, awq_version=awq, engine_version=request.engine_version, penalties=penalties,
         )  # fmt: skip
         notes.append(
             f"serving at the {request.batch} concurrent requests given, of {lengths}; at full "

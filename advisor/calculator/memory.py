@@ -44,6 +44,15 @@ ATTENTION_SCORE_BYTES = {"autoawq": 10.0}
 # which do, so those get the copy too: the AutoAWQ README's MPT-7B rows, L0759-L0836, run 8-39%
 # high with it, 8-28% without)
 FUSED_QKV_ENGINES = ("autoawq",)
+# ExLlama (v1 and v2) keeps the input embedding in system RAM (ExLlamaV2Embedding loads it to the
+# CPU) and sizes fixed scratch buffers for its longest input chunk, max_input_len (2048 tokens by
+# default, ExLlamaV2Config): the MLP's state and two intermediate-width buffers at that many
+# tokens, one MLP matrix dequantised to fp16 (temp_dq), and the attention's score buffer of
+# heads x max_attention_size (2048^2) fp16 values (exllamav2 mlp.py and attn.py
+# scratch_space_fixed, temp_attn_size). Derived from the code, not fitted.
+HOST_EMBEDDING_ENGINES = ("exllamav2",)
+EXLLAMA_MAX_INPUT_LEN = 2048
+EXLLAMA_MAX_ATTENTION_SIZE = 2048**2
 # PyTorch's caching allocator keeps the loss's freed vocabulary-sized blocks under gradient
 # checkpointing, bytes per vocabulary entry per token of the batch (see `allocator_cache_bytes`).
 # Physics puts it near one more copy of each block the plain loss frees (bf16 logits and their
@@ -210,6 +219,9 @@ def inference_memory(
         how = "tensor parallel" if tp > 1 else "layers split across GPUs"
         assumptions.append(f"{num_gpus} GPUs, {how} ({engine.label} default)")
     weights = weight_bytes(model, precision) / num_gpus
+    if engine.name in HOST_EMBEDDING_ENGINES:
+        weights -= model.vocab_size * model.hidden_size * precision.bytes_embedding / num_gpus
+        assumptions.append(f"{engine.label} keeps the input embedding in system RAM")
     kv = kv_cache_bytes(model, context, batch, kv_elem_bytes, tp=tp, pp=pp)
     kv_peak = kv
     if engine.kv_copy_factor > 1:
@@ -218,6 +230,13 @@ def inference_memory(
         what = "the whole cache (tuple cache)" if legacy_cache else "one layer at a time"
         assumptions.append(f"{engine.label} copies the KV cache as it grows: {what}")
     activations = _inference_activation_bytes(model, engine, context, batch) / tp
+    if engine.name == "exllamav2":
+        scratch = exllama_scratch_bytes(model)
+        activations = max(activations, scratch)
+        assumptions.append(
+            f"{engine.label}'s scratch buffers for {EXLLAMA_MAX_INPUT_LEN}-token input chunks: "
+            f"{scratch / GB:.2f} GB"
+        )
     score_bytes = ATTENTION_SCORE_BYTES.get(engine.name, 0.0)
     if score_bytes:
         # one layer's scores at a time: batch x heads x context x context
@@ -265,6 +284,15 @@ def _mlp_width(model: Model) -> int:
         width = model.moe_intermediate_size * (model.experts_per_token or 1)
         return width + (model.shared_expert_intermediate_size or 0)
     return model.intermediate_size or 4 * model.hidden_size
+
+
+def exllama_scratch_bytes(model: Model) -> float:
+    """ExLlama's fixed scratch (HOST_EMBEDDING_ENGINES note): the MLP's buffers at
+    max_input_len tokens and one dequantised MLP matrix, beside the attention's score buffer."""
+    width = _mlp_width(model)
+    mlp = EXLLAMA_MAX_INPUT_LEN * (model.hidden_size + 2 * width) * 2
+    mlp += model.hidden_size * width * 2  # temp_dq: the largest MLP matrix in fp16
+    return mlp + model.num_attention_heads * EXLLAMA_MAX_ATTENTION_SIZE * 2
 
 
 def _inference_activation_bytes(

@@ -58,6 +58,14 @@ METAL_GGUF_FLOPS_PER_WEIGHT = 34.0
 # AquilaChat2-34B on an A100 (L0847, L0850, L0853, not fitted on) come out within 12%
 AWQ_UNPACK_FLOPS_PER_WEIGHT = 13.1
 AWQ_TOKENS_PER_UNPACK = {"gemm": 16, "gemv": 1}
+# llama.cpp processes a prompt LLAMA_CPP_UBATCH tokens at a time (n_ubatch, default 512): each
+# ubatch's attention without flash attention (llama-bench's default before 2025) writes the fp32
+# score matrix, soft-max reads and writes it, and the value matmul reads it: bytes per score.
+# Over a layer split the ubatches flow through the GPUs as a pipeline (pipeline parallelism,
+# github:ggerganov/llama.cpp PR #6017, March 2024): n GPUs and m ubatches take (m + n - 1) / m
+# of one GPU's share of the time.
+LLAMA_CPP_UBATCH = 512
+LLAMA_CPP_SCORE_BYTES = 16.0
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
 # fp8 training over bf16 on the same GPU, end to end: Megatron-Bridge's performance guide gives
@@ -119,6 +127,7 @@ def decode_step_seconds(
     link: Link | None = None,
     pp: int = 1,
     engine_version: str | None = None,
+    penalties: bool = False,
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history.
 
@@ -129,7 +138,8 @@ def decode_step_seconds(
     reads the weights pp times over pp GPUs (as much time as one GPU reading them once), while
     the KV cache and the compute are shared by the stages working at once. An older
     `engine_version` pays what that release lacked (factors.kv_read_per_query_head,
-    factors.release_layer_ms, factors.eager_collectives).
+    factors.release_layer_ms, factors.eager_collectives). Sampling `penalties` add the
+    sampler's count of each sequence's tokens over the vocabulary (factors.penalty_sampler_ms).
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus, pp)
@@ -164,6 +174,10 @@ def decode_step_seconds(
     if model.is_moe and model.num_experts:
         host_ms += layers * model.num_experts * engine.expert_ms
     overhead_ms = engine.step_overhead_ms
+    if penalties:
+        overhead_ms += batch * factors.penalty_sampler_ms(engine.name, model.vocab_size)
+    if tp > 1:  # workers driven by a Ray call each step (factors.ray_dispatch_ms)
+        overhead_ms += factors.ray_dispatch_ms(engine.name, engine_version)
     gpu_s = max(t_memory, t_compute)
     if engine.host_overlap:  # the GPU runs while Python issues the next kernels
         gpu_s = max(gpu_s, host_ms / 1000)
@@ -262,13 +276,14 @@ def decode_tokens_per_s(
     link: Link | None = None,
     pp: int = 1,
     engine_version: str | None = None,
+    penalties: bool = False,
 ) -> Band:
     """Generated tokens/s summed over the batch, within the band its engine's measured rows
     give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
         kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
-        engine_version=engine_version,
+        engine_version=engine_version, penalties=penalties,
     )  # fmt: skip
     calibration = DECODE_CALIBRATION.get(engine.name)
     band = (calibration.low, calibration.high) if calibration else SPEED_BAND
@@ -299,9 +314,19 @@ def prefill_seconds(
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tokens = prompt * batch
-    flops = 2 * model.params_per_token * tokens
-    attention = 4 if engine.name == "llama.cpp" else 2
-    flops += attention * model.num_layers * prompt * prompt * model.hidden_size * batch
+    flops: float = 2 * model.params_per_token * tokens
+    scores_s = 0.0
+    if engine.name == "llama.cpp":
+        # LLAMA_CPP_UBATCH tokens at a time, each attending to the whole cache so far with the
+        # full score matrix (no causal skip): prompt x (prompt + ubatch) / 2 scores a head, two
+        # matmuls over them, and the fp32 matrix itself through memory (LLAMA_CPP_SCORE_BYTES)
+        ubatch = min(prompt, LLAMA_CPP_UBATCH)
+        scores = model.num_layers * prompt * (prompt + ubatch) / 2 * batch
+        flops += 4 * scores * model.hidden_size
+        heads = model.num_attention_heads
+        scores_s = scores * heads * LLAMA_CPP_SCORE_BYTES / (gpu.bandwidth_gbs * 1e9)
+    else:
+        flops += 2 * model.num_layers * prompt * prompt * model.hidden_size * batch
     peak = dense_tflops(gpu, precision)
     if engine.name in FP16_ACCUMULATE_PREFILL_ENGINES and gpu.segment in ("consumer", "laptop"):
         peak *= LLAMA_CPP_GEFORCE_FP16_ACCUMULATE
@@ -315,9 +340,12 @@ def prefill_seconds(
         speedup = 1.0
     elif tp > 1 or stages > 1:  # a serving engine's pipeline fills with one prompt a stage
         speedup = tp * (TP_PREFILL_EFFICIENCY if tp > 1 else 1.0) * min(stages, batch)
+    elif engine.name == "llama.cpp":  # layer split: its ubatches flow through the GPUs
+        micro = -(-tokens // LLAMA_CPP_UBATCH)
+        speedup = num_gpus * micro / (micro + num_gpus - 1)
     else:  # layer split: GPUs overlap only as far as the engine pipelines micro-batches
         speedup = 1 + PIPELINE_PREFILL_GAIN * (num_gpus - 1)
-    compute_s = flops / (rate * speedup)
+    compute_s = flops / (rate * speedup) + scores_s / speedup
     if engine.name == "autoawq" and precision.family == "weight-only-4bit":
         tile = AWQ_TOKENS_PER_UNPACK[awq_version or "gemm"]
         unpacks = -(-tokens // tile) * _quantised_params(model) * AWQ_UNPACK_FLOPS_PER_WEIGHT
@@ -492,6 +520,7 @@ def serving_tokens_per_s(
     pp: int = 1,
     awq_version: str | None = None,
     engine_version: str | None = None,
+    penalties: bool = False,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -512,7 +541,7 @@ def serving_tokens_per_s(
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
             kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
-            engine_version=engine_version,
+            engine_version=engine_version, penalties=penalties,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 
