@@ -304,3 +304,54 @@ def test_the_fewest_cards_of_each_named_gpu() -> None:
         head
     )
     assert "over " not in head and answer.grounding_rate == 1.0
+
+
+def test_tensor_parallel_must_divide_the_heads(rules_advisor: Any) -> None:
+    text = rules_advisor.ask("6x rtx a6000, llama 3.1 70b bf16, vllm tensor parallel 6: ok?").text
+    assert text.startswith("**No: tensor parallel over 6") and "64 attention heads" in text
+    assert "Tensor parallel over 4 GPUs" in text and "--pipeline-parallel-size 6" in text
+
+
+def test_one_gpu_under_several_price_terms(rules_advisor: Any) -> None:
+    spot = rules_advisor.ask(
+        "L40S: spot $0.90/h or on-demand $2.10/h. we need about 300 gpu-hours a month, cheaper?"
+    )
+    assert spot.text.startswith("**Spot is cheaper") and "$270" in spot.text and "$630" in spot.text
+    held = rules_advisor.ask(
+        "a100 for a year: 3-year committed $1.20/h or on-demand $2.90/h; "
+        "we use it about 10 hours a day. which term is cheaper per year?"
+    )
+    assert held.text.startswith("**Reserved is cheaper")  # $10,512 against $10,585
+    assert "They cross at 3,625 hours" in held.text and "41.4%" in held.text
+    assert held.grounding_rate == 1.0
+
+
+def test_equal_mfu_compares_peak_compute(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "16 h100 sxm or 48 a100 80gb for the same pretraining run, same MFU assumed: which is "
+        "faster?"
+    )
+    assert answer.text.startswith("**16 x NVIDIA H100 SXM5 80GB finish sooner")
+    assert "15,824 TFLOPS" in answer.text and answer.grounding_rate == 1.0
+
+
+def test_where_a_missing_format_starts(rules_advisor: Any) -> None:
+    text = rules_advisor.ask("our lab has v100s; can we do fp8 training on them?").text
+    assert text.startswith("**No") and "FP8 tensor cores came with" in text and "H100" in text
+
+
+def test_more_card_than_the_job_needs(rules_advisor: Any) -> None:
+    text = rules_advisor.ask("do we really need an h200 to run mistral 7b for a team of 5?").text
+    assert text.startswith("**No: Mistral") and "far more card" in text
+
+
+def test_a_laptop_chip_is_not_the_desktop_one(rules_advisor: Any) -> None:
+    text = rules_advisor.ask("is a laptop with an rtx 4080 the same gpu as my desktop 4080?").text
+    assert text.startswith("**No") and "Laptop" in text
+
+
+def test_weights_in_all_and_alone(rules_advisor: Any) -> None:
+    split = rules_advisor.ask("will llama 3.1 405b in fp8 fit on 8x h200 sxm?").text
+    assert "in all, split across the 8 GPUs" in split
+    sdxl = rules_advisor.ask("sdxl on an 8gb 3070, no lowvram and no offload: will it fit?").text
+    assert sdxl.startswith("**No") and "The weights alone are" in sdxl

@@ -501,3 +501,12 @@ def test_exllama_keeps_the_embedding_in_system_ram_and_sizes_scratch_for_2048_to
         memory.exllama_scratch_bytes(model) / 1e9
     )
     assert any("system RAM" in a for a in exl.assumptions)
+
+
+def test_half_precision_rate_of_cards_without_tensor_cores() -> None:
+    from advisor.calculator.precision import half_tflops
+
+    gpus = load_catalog().gpus
+    assert half_tflops(gpus["gtx-1080-ti"]) == gpus["gtx-1080-ti"].fp32_tflops  # FP16 at 1/64
+    assert half_tflops(gpus["gtx-1660-super"]) == 2 * gpus["gtx-1660-super"].fp32_tflops
+    assert half_tflops(gpus["rtx-3090"]) == gpus["rtx-3090"].fp16_bf16_dense_tflops

@@ -417,7 +417,13 @@ def memory_line(e: dict[str, Any]) -> str:
     elif e["headroom_gb"] >= 0.05:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
     line = f"{head} ({breakdown(e)})."
+    parts = [v for k, v in e["breakdown_gb"].items() if k in _WEIGHT_PARTS]
+    if not e["fits"] and len(parts) > 1:  # an image pipeline's models: their weights alone
+        line += f" The weights alone are {num(sum(parts), 'GB')}."
     return line + (f" {split_weights_line(e)}" if split_weights_line(e) else "")
+
+
+_WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_and_vae")
 
 
 def split_weights_line(e: dict[str, Any]) -> str | None:

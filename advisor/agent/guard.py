@@ -265,7 +265,7 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
                for k in counts):  # fmt: skip
             ungrounded.remove(number)  # "64 x A100 ... 19,968 TFLOPS": 64 times 312 TFLOPS
             grounded.append((number, "a figure in the answer times a GPU count it gives"))
-    for number in [n for n in ungrounded if n.family == "ratio"]:
+    for number in [n for n in ungrounded if n.family in ("ratio", "percent")]:
         if _quotient_of(number, [n for n, _ in grounded]):  # "1.4x": 102 over 70.5 tokens/s
             ungrounded.remove(number)
             grounded.append((number, "ratio of two figures in the answer"))
@@ -282,14 +282,22 @@ SUMMED = ("usd", "memory", "power", "hours")
 
 def _sum_of(total: Number, figures: list[Number]) -> bool:
     """True when a written figure is two grounded figures of its unit added up."""
-    same = [f for f in figures if f.family == total.family]
-    return any(matches(total, a.value + b.value) for i, a in enumerate(same) for b in same[i + 1 :])
+    same = [f for f in figures if f.family == total.family][:40]
+    if any(matches(total, a.value + b.value) for i, a in enumerate(same) for b in same[i + 1 :]):
+        return True
+    return any(  # "the weights alone, 6.94 GB: 5.13 + 1.64 + 0.17"
+        matches(total, a.value + b.value + d.value)
+        for i, a in enumerate(same)
+        for j, b in enumerate(same[i + 1 :], i + 1)
+        for d in same[j + 1 :]
+    )
 
 
 def _quotient_of(ratio: Number, figures: list[Number]) -> bool:
     """True when a written ratio is one grounded figure over another of the same unit."""
+    scale = 100.0 if ratio.family == "percent" else 1.0  # "55% of the 8,760 hours"
     return any(
-        matches(ratio, a.value / b.value)
+        matches(ratio, scale * a.value / b.value)
         for a in figures
         for b in figures
         if a is not b and a.family is not None and a.family == b.family and b.value

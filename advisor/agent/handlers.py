@@ -514,14 +514,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
                             fit_asked)  # fmt: skip
-        if _NEED_ASKED.search(low) and e["fits"] and e.get("gpu_memory_gb"):
-            share = e["memory_per_gpu_gb"] / (e["gpu_memory_gb"] * e["num_gpus"])
-            if share < 0.4:  # "do we really need the B200 for an 8B bot?": far more than needed
-                text = (f"**No: {e['model_name']} needs about "
-                        f"{c.num(e['memory_per_gpu_gb'], 'GB')}, and the {e['gpu_name']} has "
-                        f"{c.num(e['gpu_memory_gb'], 'GB')}: far more card than this job needs; "
-                        f"a card with a little more memory than the job needs will do.**\n\n"
-                        + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1))  # fmt: skip
+        text = _more_than_needed(query, results, text)
         priced = _at_user_price(query, box, e)
         if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
             # "on a budget": what the card costs to buy is part of the answer
@@ -545,7 +538,24 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                        prefer_time=asks_time, pick_asked=asks_pick(query))  # fmt: skip
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
-    return Draft(text)
+    return Draft(_more_than_needed(query, results, text))
+
+
+def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) -> str:
+    """ "Do we really need the B200 for an 8B bot?": no, when the job fills under 40% of every
+    card asked about; the fit follows as the figures."""
+    if not _NEED_ASKED.search(query.text.lower()):
+        return text
+    if not all(r["fits"] and r.get("gpu_memory_gb") for r in results):
+        return text
+    e = max(results, key=lambda r: r["memory_per_gpu_gb"] / r["gpu_memory_gb"])
+    if e["memory_per_gpu_gb"] / e["gpu_memory_gb"] >= 0.4:
+        return text
+    return (f"**No: {e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}"
+            f"{' per GPU' if e['num_gpus'] > 1 else ''}, and the {e['gpu_name']} has "
+            f"{c.num(e['gpu_memory_gb'], 'GB')}: far more card than this job needs; a card with a "
+            "little more memory than the job needs will do.**\n\n"
+            + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1))  # fmt: skip
 
 
 _LOCAL_SEGMENTS = ("consumer", "laptop", "workstation", "apple")
@@ -803,7 +813,7 @@ def _at_equal_mfu(query: Query, box: ToolBox) -> Draft | None:
 
     def work(row: tuple[int, dict[str, Any], float | None]) -> float:
         count, sheet, price = row
-        rate = count * sheet["fp16_bf16_dense_tflops"]
+        rate = float(count * sheet["fp16_bf16_dense_tflops"])
         return rate / (count * price) if priced and price else rate
 
     best = max(rows, key=work)
@@ -964,7 +974,60 @@ def _family_of_job(query: Query) -> str:
 # ---------------------------------------------------------------- money
 
 
+def _price_terms(query: Query, box: ToolBox) -> Draft:
+    """One GPU under several price terms ("1-yr reserved $2.20, on-demand $4.00, we use it 30% of
+    the time"): a committed term bills every hour of the period for each GPU held, on-demand and
+    spot bill the GPU-hours used; each term's bill, the cheaper one, and where they cross."""
+    low = query.text.lower()
+    yearly = bool(re.search(r"\b(?:per|a|each|every) (?:year|yr)\b|\bannual\w*|\byearly\b|/yr\b",
+                            low))  # fmt: skip
+    span, period = (8760.0, "year") if yearly else (HOURS_PER_MONTH, "month")
+    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    if query.use_hours_per_day:  # "utilisation ~30%", "10 hours a day" (over "for a year")
+        used = query.use_hours_per_day * span / 24 * count
+    elif query.hours:  # "1,200 GPU-hours of useful work a month"
+        used = query.hours
+    else:
+        used = span * count
+    held = max(count, math.ceil(used / span - 1e-9))  # GPUs a committed term must hold
+    rows = []
+    for term, price in query.price_options:
+        billed = span * held if term == "reserved" else used
+        bill = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": billed})
+        rows.append((term, price, billed, bill["usd"]))
+    rows.sort(key=lambda r: r[3])
+    best, other = rows[0], rows[1]
+    head = (f"**{best[0].capitalize()} is cheaper at your use: {c.usd(best[3])} a {period} against "
+            f"{c.usd(other[3])} for {other[0]}**.")  # fmt: skip
+    lines = [
+        f"- {term}: {c.usd(price)}/hour x {c.num(billed, 'hours')}"
+        + (f" (every hour of the {period}, for {held} GPU{'s' if held > 1 else ''})"
+           if term == "reserved" else " of use")
+        + f" = {c.usd(bill)}"
+        for term, price, billed, bill in rows
+    ]  # fmt: skip
+    committed = next((r for r in rows if r[0] == "reserved"), None)
+    flexible = next((r for r in rows if r[0] != "reserved"), None)
+    if committed and flexible and used < span * held:
+        cross = box.call("rental_hours", {"budget_usd": committed[3],
+                                          "usd_per_gpu_hour": flexible[1]})  # fmt: skip
+        share = 100 * cross["hours"] / (span * held)
+        if share < 100:
+            lines.append(f"They cross at {c.num(cross['hours'], 'hours')} of use a {period} "
+                         f"({c.num(share)}% of the {c.num(span * held, 'hours')}): below "
+                         f"that {flexible[0]} costs less, above it reserved does.")  # fmt: skip
+        else:
+            lines.append(f"Reserved never pays here: even used every hour of the {period}, "
+                         f"{flexible[0]} costs less.")  # fmt: skip
+    lines.append("Prices are yours, used as given, per GPU-hour.")
+    draft = Draft(head + "\n\n" + "\n".join(lines))
+    draft.cite_more = False  # the user's own prices and arithmetic: no article speaks to them
+    return draft
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
+    if len(query.price_options) >= 2:  # "reserved $2.20 or on-demand $4.00 at 30% use?"
+        return _price_terms(query, box)
     if len(query.gpu_prices) >= 2:  # "h100 $2.50/hr, a100 $1.30/hr: which is cheaper per token?"
         draft = _priced_choice(query, box)
         if draft is not None:

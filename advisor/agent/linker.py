@@ -677,7 +677,7 @@ _TRAILING_NOISE = frozenset({"a", "an", "the", "model", "it", "on", "in", "for",
 _ARTICLES = ("a", "an", "the", "one", "single", "my", "our", "your", "two", "four", "eight", "dual")
 _FORM_WORDS = frozenset(w for w in _FORMS if len(w) >= 5)
 _CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one", "the", "of",
-               "mit", "con", "com", "avec")  # fmt: skip
+               "a", "an", "mit", "con", "com", "avec")  # fmt: skip
 
 
 def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, str | None]:

@@ -790,9 +790,13 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         other = [d for d, _ in differ if d != "memory"]
         memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.text.lower())
         what = "Not just more memory" if len(other) < len(differ) and memory_asked else "No"
+        if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b",
+                     query.text.lower()):  # fmt: skip
+            what = "No"  # "is that the same chip and vram as my desktop 4090?"
         if chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", query.text.lower()):
             what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
-        head = (f"**{what}: {same_chip}{pair} differ in {', '.join(other)}** "
+        named = other if what.startswith("Not just") else [d for d, _ in differ]
+        head = (f"**{what}: {same_chip}{pair} differ in {', '.join(named)}** "
                 f"({'; '.join(text for _, text in differ)}).")  # fmt: skip
         if not chip and a.get("chip") and b.get("chip"):
             head += f" They are different chips: {a['chip']} and {b['chip']}."
@@ -1378,7 +1382,7 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
         parts.append(smaller)
     if "fp8" in missing and not any(verdicts):  # where the format starts, in the card's segment
         first = box.call("gpu_specs", {"gpu": subject[0]})
-        newer = box.call("gpu_specs", {"gpu": _FP8_NEXT.get(first.get("segment"), "rtx-4090")})
+        newer = box.call("gpu_specs", {"gpu": _FP8_NEXT.get(str(first.get("segment")), "rtx-4090")})
         if newer.get("fp8_dense_tflops"):
             parts.append(
                 f"FP8 tensor cores came with Ada Lovelace and Hopper: the {newer['name']} "

@@ -85,6 +85,9 @@ class Query:
     user_price_usd_per_hour: float | None = None  # a price the user gives: used as given
     # each named GPU's own hourly price, when the message gives one per card: (gpu id, usd)
     gpu_prices: tuple[tuple[str, float], ...] = ()
+    # one GPU's prices under several terms: (term, usd per GPU-hour), "on-demand $4.00, 1-yr
+    # reserved $2.20": a committed term bills every hour, on-demand and spot the hours used
+    price_options: tuple[tuple[str, float], ...] = ()
     # a speed ratio the user states for one named GPU over another: (gpu id, ratio)
     speedup_said: tuple[str, float] | None = None
     price_per_node: bool = False  # that price is for the whole node or server, not per GPU

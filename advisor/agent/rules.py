@@ -25,13 +25,31 @@ def answer(query: Query, box: ToolBox) -> Draft:
     write the answer."""
     drafts = [_one(query, box)]
     for other in query.also:
-        drafts.append(_one(other, box))
+        if _same_question(other, query):
+            continue  # "... reserved or on-demand? And at what utilisation would it flip?"
+        further = _one(other, box)
+        said = {p for d in drafts for p in d.text.split("\n\n")}
+        new = [p for p in further.text.split("\n\n") if p not in said]  # no paragraph twice
+        if new:
+            further.text = "\n\n".join(new)
+            drafts.append(further)
     text = "\n\n".join(d.text for d in drafts)
     warnings = [w for d in drafts for w in d.warnings]
     quoted = [c for d in drafts for c in d.citations]  # passages an answer quotes are cited
     more = _citations(query, box, bool(quoted)) if drafts[0].cite_more else []
     cited = {c.id: c for c in [*quoted, *more]}
     return Draft(text, list(cited.values()), list(dict.fromkeys(warnings)))
+
+
+def _same_question(other: Query, query: Query) -> bool:
+    """A further question of the message that the main answer covers: the same intent about the
+    same things, with no figure of its own."""
+    return (
+        other.intent == query.intent
+        and {g.ids for g in other.gpus} <= {g.ids for g in query.gpus}
+        and {m.ids for m in other.models} <= {m.ids for m in query.models}
+        and not re.search(r"\d", other.text)
+    )
 
 
 def _one(query: Query, box: ToolBox) -> Draft:

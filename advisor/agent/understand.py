@@ -80,7 +80,14 @@ ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("hf", r"\btransformers\b|\bhugging ?face\b|\bhf\b|\bpeft\b|\binsanely[- ]fast[- ]whisper\b"),
 )
 OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
-    ("none", r"\b(?:no|without)\s+(?:cpu\s+)?offload\w*"),
+    # "no offload", "no 'lowvram' or CPU-offload tricks", "everything kept on the card"
+    (
+        "none",
+        r"\b(?:no|without)\s+(?:[\w'\"-]+\s+){0,3}?(?:cpu[\s-]*)?offload\w*"
+        r"|\b(?:no|without)\s+['\"]?-*(?:low|med)vram\b"
+        r"|\beverything (?:kept |stays? )?on the (?:card|gpu)\b"
+        r"|\b(?:all|fully|entirely) in vram\b",
+    ),
     ("sequential", r"(?<![a-z])sequential[\s_-]*(?:cpu[\s_-]*)?offload\w*"),
     (
         "model",
@@ -701,6 +708,11 @@ def _years_said(low: str) -> float | None:
     return None
 
 
+# bitsandbytes or Transformers said: a 4-bit or 8-bit load in Python, not a GGUF file
+_BNB_SAID = re.compile(
+    r"\bbnb\b|\bbitsandbytes\b|\bnf4\b|\bq?lora\b|\btransformers\b|\bhf\b"
+    r"|\bhugging ?face\b|\bload_in_[48]bit\b|\bpeft\b|\bfine-?tun"
+)
 # tokens served over time, not a corpus to train on: "10B tokens a month", "1B tokens/day"
 _SERVED_TOKENS = re.compile(
     r"\btokens? (?:a|per|/|each|every) ?(?:day|week|month|hour|year|second)"
@@ -793,7 +805,8 @@ def _busy_share(low: str) -> float | None:
     """ "utilisation around 25%", "busy 60% of the time" with no period said: hours a day."""
     m = re.search(
         r"(\d{1,3})\s?%\s?(?:of the (?:time|year|month|day)|utili[sz]ation|utilized|busy)"
-        r"|(?:utili[sz]ation|utili[sz]ed|busy)\s(?:is |of |at |around |about |~)*(\d{1,3})\s?%",
+        r"|(?:utili[sz]ation|utili[sz]ed|busy)\s(?:(?:on|of|for) (?:our |the |my )?"
+        r"(?:[\w-]+ ){0,3})?(?:is |of |at |around |about |~)*(\d{1,3})\s?%",
         low,
     )
     share = float(m.group(1) or m.group(2)) if m else 0.0
@@ -940,6 +953,40 @@ def _gpu_prices(
         if per == "hour" and before and before[-1] not in pairs:
             pairs[before[-1]] = value
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
+
+
+_PRICE_TERMS = (
+    ("reserved", r"\breserved\b|\b[13][- ]?(?:yr|year)\b|\bcommit\w*|\bsavings plan\b"),
+    ("spot", r"\bspot\b|\bpreemptible\b|\binterruptible\b"),
+    ("on-demand", r"\bon[- ]demand\b|\bpay[- ]as[- ]you[- ]go\b"),
+)
+
+
+def _price_options(
+    gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]]
+) -> tuple[tuple[str, float], ...]:
+    """One GPU's hourly prices under named terms ("on-demand is $1.89, spot $1.10"): each price
+    takes the term said nearest before it in its clause (or just after it)."""
+    if len({g.ids for g in gpus if g.ids}) > 1:
+        return ()
+    options: dict[str, float] = {}
+    hourly = [v for v, per, _ in money if per == "hour"]
+    for value, per, pos in money:
+        # "on-demand is $1.89/GPU-hr, spot is $1.10": a bare price beside hourly ones is hourly
+        if per != "hour" and not (hourly and value <= 3 * max(hourly)):
+            continue
+        before = re.split(r"[;,.\n]|\band\b", low[max(0, pos - 45) : pos])[-1]
+        after = re.split(r"[;,.\n]", low[pos : pos + 40])[0]
+        found = [(m.end(), term) for term, pattern in _PRICE_TERMS
+                 for m in re.finditer(pattern, before)]  # fmt: skip
+        term = (
+            max(found)[1]
+            if found
+            else next((t for t, pattern in _PRICE_TERMS if re.search(pattern, after)), None)
+        )
+        if term and term not in options:
+            options[term] = value
+    return tuple(options.items()) if len(options) >= 2 else ()
 
 
 def _prices_and_budget(
@@ -1538,8 +1585,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if engine == "llama.cpp" and re.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
     bits = re.search(r"\b([48])[-\s]?bits?\b", outside)
-    if engine == "llama.cpp" and bits and precision in ("nf4", "int8"):
-        # "4-bit with ollama", "8 bit in llama.cpp": GGUF's own 4- and 8-bit files
+    local = engine is None and _location(low) == "home" and not _BNB_SAID.search(low)
+    if (engine == "llama.cpp" or local) and bits and precision in ("nf4", "int8"):
+        # "4-bit with ollama", "8 bit in llama.cpp", "13b at 4bit locally": GGUF's own 4- and
+        # 8-bit files, as models are run at home
         precision = "q4_k_m" if bits.group(1) == "4" else "q8_0"
     hint = family_hint(low)
     workload = _workload(low, models, hint)
@@ -1600,6 +1649,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
+        price_options=_price_options(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs

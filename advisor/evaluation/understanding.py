@@ -242,7 +242,7 @@ def _compare(
     if key == "rps":
         return _close(got.rps, want), f"{got.rps} for {want}", []
     if key == "user_price_usd_per_hour" and isinstance(want, list):  # one price per GPU named
-        prices = sorted(v for _gpu, v in got.gpu_prices)
+        prices = sorted(v for _gpu, v in got.gpu_prices or got.price_options)
         ok = len(prices) == len(want) and all(map(_close, prices, sorted(want)))
         return ok, f"{got.gpu_prices} for {want}", []
     value = getattr(got, key, None)
