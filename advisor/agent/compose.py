@@ -407,7 +407,9 @@ def settings(e: dict[str, Any]) -> str:
 
 def memory_line(e: dict[str, Any]) -> str:
     per = " per GPU" if e["num_gpus"] > 1 else ""
-    card = f" of its {num(e['gpu_memory_gb'], 'GB')}" if e.get("gpu_memory_gb") else ""
+    nominal = e.get("gpu_memory_gb")  # a datasheet's "24 GB" is often GiB: said when below it
+    below = nominal and nominal > e["usable_memory_per_gpu_gb"]
+    card = f" of its {num(nominal, 'GB')}" if below else ""
     head = (
         f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of "
         f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable{card}"

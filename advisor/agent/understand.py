@@ -32,7 +32,8 @@ MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
 PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("nf4", r"\bnf4\b|\bbitsandbytes\b|\bbnb\b|\bq-?lora\b"),
     ("awq", r"\bawq\b"),
-    ("gptq", r"\bgptq\b"),
+    # an EXL2 file of about 4 bits per weight stores what a group-128 GPTQ file does
+    ("gptq", r"\bgptq\b|\b4(?:\.0|\.1|\.15|\.2|\.25)?\s?bpw\b"),
     ("mxfp4", r"\bmxfp4\b"),
     ("nvfp4", r"\bnv-?fp4\b|\bfp4\b"),
     ("q4_k_m", r"\bq4_k_m\b|\bq4_k\b|\bq4km\b|\bq4\b|\bgguf\b|\bq4_k_s\b"),
@@ -93,7 +94,9 @@ OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
         "model",
         r"(?<![a-z])(?:model[\s_-]*)?cpu[\s_-]*offload\w*|\bwith offload\w*"
         r"|\boffload\w*(?: \w+)? to (?:the )?(?:cpu|ram|system memory)"
-        r"|\b--?(?:med|low)vram\b",
+        r"|\b--?(?:med|low)vram\b"
+        # ComfyUI's default: each model on the card only while it runs
+        r"|\b(?:drops?|unloads?|frees?|offloads?) the (?:t5 |clip )?text[- ]encoders?\b",
     ),
 )
 FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
@@ -1585,7 +1588,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if engine == "llama.cpp" and re.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
     bits = re.search(r"\b([48])[-\s]?bits?\b", outside)
-    local = engine is None and _location(low) == "home" and not _BNB_SAID.search(low)
+    apple = any(catalog.gpus[i].vendor == "Apple" for g in gpus for i in g.ids[:1])
+    local = engine is None and (_location(low) == "home" or apple) and not _BNB_SAID.search(low)
     if (engine == "llama.cpp" or local) and bits and precision in ("nf4", "int8"):
         # "4-bit with ollama", "8 bit in llama.cpp", "13b at 4bit locally": GGUF's own 4- and
         # 8-bit files, as models are run at home

@@ -47,6 +47,7 @@ PRECISION_SAME = {
 }
 # a writer's generic "int4" / "4-bit" is any 4-bit weight format (AWQ, GPTQ, NF4, GGUF Q4)
 ANY_FOUR_BIT = frozenset(("int4", "4bit", "4-bit"))
+ANY_EIGHT_BIT = frozenset(("int8", "8bit", "8-bit"))
 
 
 def _four_bit(name: str) -> bool:
@@ -210,6 +211,8 @@ def _compare(
         b = PRECISION_SAME.get(str(got.precision).lower(), str(got.precision).lower())
         if str(want).lower() in ANY_FOUR_BIT and got.precision:  # "4 bits", "Q4" in general
             return _four_bit(str(got.precision)), f"{got.precision} for {want}", []
+        if str(want).lower() in ANY_EIGHT_BIT and got.precision:  # "8 bit": int8 or GGUF Q8_0
+            return str(got.precision) in ("int8", "q8_0"), f"{got.precision} for {want}", []
         return a == b, f"{got.precision} for {want}", []
     if key == "engine":
         engine = ENGINE_SAME.get(str(want).lower(), str(want).lower())
