@@ -149,6 +149,15 @@ def test_channels_last_speeds_16_bit_cnns_only(catalog):
     ] == pytest.approx(estimate(tf32, catalog).train_samples_per_s["typical"])
 
 
+def test_convnext_pays_no_nchw_transposes(catalog):
+    # its pointwise layers are nn.Linear on channels-last tensors (catalog linear_pointwise);
+    # its depthwise convolutions do not run on tensor cores in either layout
+    base = Request("convnext-tiny", "rtx-3090", workload="train", precision="fp16", batch=256)
+    nchw = estimate(base, catalog).train_samples_per_s["typical"]
+    nhwc = estimate(replace(base, framework="pytorch-channels-last"), catalog)
+    assert nhwc.train_samples_per_s["typical"] == pytest.approx(nchw)
+
+
 def test_tensorflow_cnns_compute_in_nhwc(catalog):
     """TensorFlow's default data_format is NHWC: its 16-bit CNNs pay no NCHW transposes, so
     they keep their speed when NCHW_HALF_TRAFFIC moves; PyTorch's default NCHW does not."""
