@@ -225,6 +225,9 @@ class VisionModel:
     notes: str | None
     source: str
     layers: int | None = None  # weight layers (convolutions and linears): kernels per pass
+    # its pointwise layers are nn.Linear on channels-last tensors (ConvNeXt's blocks), so its
+    # 16-bit tensor-core work pays no NCHW transposes whatever the input layout
+    linear_pointwise: bool = False
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,9 @@ GPUS: dict[str, tuple[str, ...]] = {
     "V100 32GB": ("v100-sxm2-32gb", "v100-pcie-32gb"),
     "V100": ("v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb", "v100-pcie-32gb"),
     "Tesla V100S 32GB": ("v100s-pcie-32gb",),
+    # the DGX-2's V100 (SXM3, 350 W) and the DGX-2H's (450 W, higher clocks)
+    "V100 SXM3 32GB (DGX-2)": ("v100-sxm3-32gb",),
+    "V100 SXM3 32GB (DGX-2H)": ("v100-sxm3-32gb-h",),
     "H100 SXM5 80GB": ("h100-sxm5-80gb",),
     "H100 PCIe 80GB": ("h100-pcie-80gb",),
     "H100 NVL 94GB": ("h100-nvl-94gb",),
@@ -151,7 +154,8 @@ class Case:
     def chip(self) -> str:
         """The GPU chip, for leave-one-GPU-out: every variant of a card goes out together."""
         first = self.gpus[0]
-        return re.sub(r"-(sxm\d?|pcie|nvl|server|max-q)?-?(\d+gb)?$", "", first) or first
+        # "-h": a higher-clocked board of the same chip (the DGX-2H's V100 SXM3)
+        return re.sub(r"-(sxm\d?|pcie|nvl|server|max-q)?-?(\d+gb)?(-h)?$", "", first) or first
 
     @property
     def kind(self) -> str:

@@ -149,6 +149,15 @@ def test_channels_last_speeds_16_bit_cnns_only(catalog):
     ] == pytest.approx(estimate(tf32, catalog).train_samples_per_s["typical"])
 
 
+def test_convnext_pays_no_nchw_transposes(catalog):
+    # its pointwise layers are nn.Linear on channels-last tensors (catalog linear_pointwise);
+    # its depthwise convolutions do not run on tensor cores in either layout
+    base = Request("convnext-tiny", "rtx-3090", workload="train", precision="fp16", batch=256)
+    nchw = estimate(base, catalog).train_samples_per_s["typical"]
+    nhwc = estimate(replace(base, framework="pytorch-channels-last"), catalog)
+    assert nhwc.train_samples_per_s["typical"] == pytest.approx(nchw)
+
+
 def test_tensorflow_cnns_compute_in_nhwc(catalog):
     """TensorFlow's default data_format is NHWC: its 16-bit CNNs pay no NCHW transposes, so
     they keep their speed when NCHW_HALF_TRAFFIC moves; PyTorch's default NCHW does not."""
@@ -333,7 +342,7 @@ def test_an_unnamed_variant_is_the_geometric_mean_of_its_variants(mapped, catalo
 @pytest.mark.parametrize(
     "reason",
     [
-        "transformer: GPU 'V100 SXM3 32GB (DGX-2)' not in the catalog",
+        "vision: GPU 'RTX 2000E Ada 16GB' not in the catalog",
         "diffusion: model sdxl-lcm-lora not in the catalog",
         "speech: MLPerf Whisper counts utterances, not seconds of audio",
         "speech: engine jax not modelled for speech",
@@ -343,6 +352,17 @@ def test_an_unnamed_variant_is_the_geometric_mean_of_its_variants(mapped, catalo
 )
 def test_unmapped_rows_are_counted_with_their_reason(mapped, reason):
     assert mapped[1][reason] > 0
+
+
+@pytest.mark.parametrize(
+    ("row", "gpu"), [("W0201", "v100-sxm3-32gb"), ("W0131", "v100-sxm3-32gb-h")]
+)
+def test_dgx2_rows_map_to_the_v100_sxm3_and_leave_with_the_v100(mapped, row, gpu):
+    # DLE's DGX-2 (350 W) and DGX-2H (450 W, higher clocks) tables: each its own variant, and
+    # leave-one-GPU-out drops them with the other V100s
+    case = mapped[0][row]
+    assert case.gpus == (gpu,)
+    assert case.chip == "v100"
 
 
 def test_variants_that_disagree_are_not_guessed(mapped, catalog):

@@ -44,15 +44,15 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # traffic, so their compute term is at the full tensor rate. An encoder's and Transformer-XL's
 # e_compute is the share an infinitely wide model would reach; GEMM_HALF_WIDTH scales it down.
 EFFICIENCY = {
-    "cnn": (1.0, 35.58),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 34.89),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 23.71),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.994, 7.541),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "cnn": (1.0, 35.38),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 34.38),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 24.96),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.984, 7.538),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (1.0, 17.24),
+    "transformer-xl": (1.0, 17.22),
 }
-FP32_COMPUTE_BONUS = 1.308  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.063  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.314  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 3.041  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
@@ -60,7 +60,7 @@ TENSORRT_SPEEDUP = 3.063  # TensorRT int8 engines (MLPerf Offline rows W0671-W07
 # lone image does not fill the GPU: the rows' latency grows with the model's FLOPs at about a
 # third of the tensor peak). At large batches the batch's time dominates and the path drops out,
 # as the MLPerf Offline rows require.
-TENSORRT_LAYER_S = 1.23e-5
+TENSORRT_LAYER_S = 1.232e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables, and DLE's TF1/TF2 BERT training and inference tables,
 # whose scripts compile with XLA: see eval/family_rows.py). "pytorch-channels-last" is PyTorch
@@ -68,8 +68,8 @@ TENSORRT_LAYER_S = 1.23e-5
 # 16-bit convolutions (NCHW_HALF_TRAFFIC)
 FRAMEWORK = {
     "pytorch": 1.0,
-    "tensorflow": 0.817,
-    "tensorflow-xla": 0.984,
+    "tensorflow": 0.8066,
+    "tensorflow-xla": 0.9768,
     "pytorch-channels-last": 1.0,
 }
 # A CNN's 16-bit convolutions run on tensor cores in NHWC: with PyTorch's default NCHW tensors,
@@ -77,8 +77,11 @@ FRAMEWORK = {
 # activations cross memory this many times more often. Fitted to the PyTorch DLE ConvNets AMP rows
 # (ResNet-50, ResNeXt-101: channels_last, `memory_format: nhwc` in DLE's configs.yml) against
 # Lambda's AMP rows that run the same DLE code at its default NCHW (lambdal/deeplearning-benchmark
-# PyTorch_resnet50_AMP_PARAMS pass no --memory-format) and the other CNN AMP rows.
-NCHW_HALF_TRAFFIC = 1.164
+# PyTorch_resnet50_AMP_PARAMS pass no --memory-format) and the other CNN AMP rows. A CNN whose
+# pointwise layers are nn.Linear on channels-last tensors (ConvNeXt: Work.linear_pointwise) pays
+# none: its only tensor-core convolutions are the stem and three downsampling layers, and its
+# depthwise convolutions run on CUDA cores in either layout (timm's NCHW ConvNeXt-T AMP row W0435).
+NCHW_HALF_TRAFFIC = 1.221
 NHWC_FRAMEWORKS = ("pytorch-channels-last", "tensorflow", "tensorflow-xla")
 # TensorFlow 1's automatic mixed precision is a graph rewrite: Softmax is on its deny list, so the
 # attention scores stay fp32 with casts inserted around the softmax, and AMP halves only the other
@@ -90,35 +93,35 @@ FP32_SOFTMAX_FRAMEWORKS = ("tensorflow",)
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.22e-4, "tensorflow": 8.08e-5, "tensorflow-xla": 7.74e-5}
+LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 7.933e-5, "tensorflow-xla": 7.571e-5}
 CNN_KINDS = ("cnn", "cnn-depthwise")
-TRAIN_LAUNCHES = 3.926  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.245  # a forward pass moves this share of a training step's bytes
+TRAIN_LAUNCHES = 3.876  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.2464  # a forward pass moves this share of a training step's bytes
 # How many times more often a transformer's attention scores (heads x sequence x keys per token)
 # cross memory than its other activations: unfused attention writes the scores, the softmax and
 # its dropout mask and output, and the backward pass reads each back. Fitted to the transformer
 # rows at sequence lengths 128-512 (DLE BERT pre-training at 128 against SQuAD at 384, Lambda
 # BERT-base against BERT-large at 384, Transformer-XL at 192-384): with the scores weighted as any
 # other activation, longer sequences and narrower models came out too fast.
-SCORE_TRAFFIC = 1.596
+SCORE_TRAFFIC = 1.612
 # A transformer's matrix products reach width / (width + GEMM_HALF_WIDTH) of e_compute: narrower
 # matrices (BERT-base's 768 against BERT-large's 1024, Transformer-XL base's 512) run fewer,
 # shorter tiles per kernel. Fitted to the same transformer rows (Lambda BERT-base against
 # BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.66 of e_compute,
 # BERT-base 0.59, Transformer-XL base 0.49.
-GEMM_HALF_WIDTH = 537.1
+GEMM_HALF_WIDTH = 529.3
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.097,  # V100 rows (DLE, Lambda)
-    "Turing": 0.909,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.093,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
+    "Turing": 0.9115,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
-    "Ampere": 1.148,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.364,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.992,  # H100, H200, GH200 rows
-    "Blackwell": 0.953,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ampere": 1.180,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.397,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.9975,  # H100, H200, GH200 rows
+    "Blackwell": 0.9868,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.919  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
+DATA_PARALLEL_EFFICIENCY = 0.9266  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
 # Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
 ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
@@ -151,6 +154,9 @@ class Work:
     layers: int  # weight layers: kernels per forward pass
     score_elems: float = 0.0  # of the activations, attention scores (see SCORE_TRAFFIC)
     width: int = 0  # a transformer's hidden size (see GEMM_HALF_WIDTH); 0 for images
+    linear_pointwise: bool = (
+        False  # a CNN whose pointwise layers are Linear (see NCHW_HALF_TRAFFIC)
+    )
 
 
 def work(model: Any, request: Request, training: bool) -> Work:
@@ -161,7 +167,8 @@ def work(model: Any, request: Request, training: bool) -> Work:
         scale = (res / model.resolution) ** 2
         acts = (model.activations_m or model.gmacs * 2.7) * 1e6 * scale
         flops = factor * 2 * model.gmacs * 1e9 * scale
-        return Work(flops, acts, 1, _kind(model), model.layers or DEFAULT_LAYERS)
+        layers = model.layers or DEFAULT_LAYERS
+        return Work(flops, acts, 1, _kind(model), layers, linear_pointwise=model.linear_pointwise)
     assert isinstance(model, TransformerModel)
     seq = _seq(model, request)
     memory = _memory_len(model, request)
@@ -241,7 +248,8 @@ def seconds_per_sample(
     traffic += SCORE_TRAFFIC * w.score_elems * score_bytes
     memory = traffic * e_memory / (gpu.bandwidth_gbs * 1e9)
     memory *= 1.0 if training else INFERENCE_MEMORY_SHARE
-    if w.kind in CNN_KINDS and precision in ("fp16", "bf16") and not channels_last:
+    nchw = w.kind in CNN_KINDS and not (channels_last or w.linear_pointwise)
+    if nchw and precision in ("fp16", "bf16"):
         memory *= NCHW_HALF_TRAFFIC
     return (compute + memory) / GENERATION.get(generation(gpu.architecture, gpu.memory_type), 1.0)
 
