@@ -20,8 +20,12 @@ from advisor.errors import InvalidInput
 # 0.1.x unpack bound, ExLlama prefill on fp16-accumulate GEMMs, DeepSpeed ZeRO-3 buffers,
 # Transformer-XL output layers, TensorRT at small batches, encoder GEMM width and score traffic;
 # .9: vLLM before CUDA graphs (eager all-reduce), MLC-LLM as its own engine, torchtune's fused
-# chunked cross-entropy, TensorFlow image models in NHWC, TF1 mixed precision's fp32 softmax
-FORMULA_VERSION = "calc-2026.11.9"
+# chunked cross-entropy, TensorFlow image models in NHWC, TF1 mixed precision's fp32 softmax;
+# .10: vLLM's sampling penalties and pre-0.2.7 Ray dispatch as step terms (fixed step 4 -> 2 ms),
+# llama.cpp prompt processing by 512-token ubatch, ExLlama's embedding in system RAM and input
+# scratch, ConvNeXt's pointwise layers as linear layers (no NCHW penalty), nets refit with the
+# DGX-2 rows, diffusion and Whisper at the FP32 rate on consumer Pascal (FP16 at 1/64 there)
+FORMULA_VERSION = "calc-2026.11.10"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
