@@ -468,8 +468,8 @@ def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
                          f"{c.num(smaller['usable_memory_per_gpu_gb'], 'GB')} "
                          "usable).")  # fmt: skip
     lines.append(f"To use all {n}, split by layers instead (pipeline parallel, e.g. vLLM's "
-                 f"--pipeline-parallel-size {n} with --tensor-parallel-size 1), or use a GPU count "
-                 f"that divides {heads}.")  # fmt: skip
+                 f"--pipeline-parallel-size {n}), or use a GPU count that divides "
+                 f"{heads}.")  # fmt: skip
     lines.append(c.memory_line(e))
     return Draft("\n\n".join(lines))
 
@@ -974,6 +974,16 @@ def _family_of_job(query: Query) -> str:
 # ---------------------------------------------------------------- money
 
 
+_ALWAYS_ON = re.compile(
+    r"\bcan(?:'|no)?t scale (?:it |them )?(?:down )?to zero\b"
+    r"|\balways[- ]on\b|\b24/7\b|\baround the clock\b"
+)
+_PREEMPTED = re.compile(
+    r"\blos(?:e|es|ing|t)\s(?:about |around |roughly |~)?(\d{1,2}(?:\.\d+)?)\s?%"
+    r"[^.?!]{0,50}\b(?:preempt\w*|interrupt\w*|evict\w*|reclaim\w*)"
+)
+
+
 def _price_terms(query: Query, box: ToolBox) -> Draft:
     """One GPU under several price terms ("1-yr reserved $2.20, on-demand $4.00, we use it 30% of
     the time"): a committed term bills every hour of the period for each GPU held, on-demand and
@@ -983,16 +993,24 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
                             low))  # fmt: skip
     span, period = (8760.0, "year") if yearly else (HOURS_PER_MONTH, "month")
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
-    if query.use_hours_per_day:  # "utilisation ~30%", "10 hours a day" (over "for a year")
+    unit = "node" if query.price_per_node else "GPU"  # "$55.04/hr per instance": the node's
+    count = 1 if query.price_per_node else count
+    if _ALWAYS_ON.search(low):  # "utilisation is 45% but we can't scale to zero": all billed
+        used = span * count
+    elif query.use_hours_per_day:  # "utilisation ~30%", "10 hours a day" (over "for a year")
         used = query.use_hours_per_day * span / 24 * count
     elif query.hours:  # "1,200 GPU-hours of useful work a month"
         used = query.hours
     else:
         used = span * count
+    lost = _PREEMPTED.search(low)  # "with spot we lose about 15% of work to preemptions"
+    share_lost = float(lost.group(1)) / 100 if lost and 0 < float(lost.group(1)) < 90 else 0.0
     held = max(count, math.ceil(used / span - 1e-9))  # GPUs a committed term must hold
     rows = []
     for term, price in query.price_options:
         billed = span * held if term == "reserved" else used
+        if term == "spot" and share_lost:
+            billed = used / (1 - share_lost)  # the work lost to preemptions, run again
         bill = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": billed})
         rows.append((term, price, billed, bill["usd"]))
     rows.sort(key=lambda r: r[3])
@@ -1001,8 +1019,10 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
             f"{c.usd(other[3])} for {other[0]}**.")  # fmt: skip
     lines = [
         f"- {term}: {c.usd(price)}/hour x {c.num(billed, 'hours')}"
-        + (f" (every hour of the {period}, for {held} GPU{'s' if held > 1 else ''})"
+        + (f" (every hour of the {period}, for {held} {unit}{'s' if held > 1 else ''})"
            if term == "reserved" else " of use")
+        + (f", {c.num(share_lost * 100)}% of the work lost to preemptions and run again"
+           if term == "spot" and share_lost else "")
         + f" = {c.usd(bill)}"
         for term, price, billed, bill in rows
     ]  # fmt: skip
@@ -1019,7 +1039,7 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
         else:
             lines.append(f"Reserved never pays here: even used every hour of the {period}, "
                          f"{flexible[0]} costs less.")  # fmt: skip
-    lines.append("Prices are yours, used as given, per GPU-hour.")
+    lines.append(f"Prices are yours, used as given, per {unit}-hour.")
     draft = Draft(head + "\n\n" + "\n".join(lines))
     draft.cite_more = False  # the user's own prices and arithmetic: no article speaks to them
     return draft
@@ -1442,11 +1462,38 @@ def _vague(query: Query) -> bool:
     return not named and len(re.findall(r"[^\W_]+", query.text)) <= 6
 
 
+def _heads_explained(query: Query, box: ToolBox) -> Draft | None:
+    """ "what does tensor-parallel-size do and why can't I use my 3 GPUs?": the split of every
+    layer's heads, and whether the model's head count allows that many GPUs."""
+    n = query.num_gpus or next((g.count for g in query.gpus if g.count), None)
+    model = next((m for m in query.models if m.ids), None)
+    said = re.search(r"\btensor[- _]parallel|\btp\b", query.text.lower()) or query.follow_up
+    if not (n and n > 1 and model and said and model.family in (None, "llm")):
+        return None
+    sheet = box.call("model_specs", {"model": model.ids[0]})
+    heads, kv = sheet.get("num_attention_heads"), sheet.get("num_kv_heads")
+    if "error" in sheet or not heads or heads % n == 0:
+        return None
+    return Draft(
+        f"**Tensor parallel gives each GPU an equal share of every layer: its slice of the "
+        f"attention heads and of the weight matrices, with an all-reduce between the GPUs after "
+        f"each layer. {sheet['name']} has {heads} attention heads"
+        f"{f' ({kv} KV heads)' if kv else ''}, and {n} does not divide {heads}, so a "
+        f"tensor-parallel size of {n} is refused.**\n\n"
+        f"Use a GPU count that divides {heads} for tensor parallel, or, to use all {n} GPUs, "
+        f"split by layers instead (vLLM's --pipeline-parallel-size {n}): each GPU holds whole "
+        "layers, and only the activations pass between them."
+    )
+
+
 def explain(query: Query, box: ToolBox) -> Draft:
     """The sentences of the articles that answer the question, each cited, with the datasheet
     figures of what it names; the catalog alone when the articles do not cover it."""
     if _vague(query):
         return Draft(c.ASK_BACK)
+    heads = _heads_explained(query, box)
+    if heads is not None:
+        return heads
     result = box.call("search_corpus", {"query": query.text, "k": 6})
     passages = result.get("passages", [])
     emphasis = [*(g.text for g in query.gpus), *(m.text for m in query.models)]

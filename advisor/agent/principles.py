@@ -2312,8 +2312,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"|isolat\w*)\b",
         r"\b(?:worth|should|small models?|several|bunch|multiple|lots of|carve|split|partition|"
         r"slice)\b.{0,80}\bmig\b",
-        r"\b(?:teams?|tenants?|users|people|customers)\b.{0,80}\bisolat\w*",
-        r"\bisolat\w*.{0,80}\b(?:teams?|tenants?|users|people|customers)\b",
+        r"\b(?:teams?|tenants?|users|people|customers|departments?|groups?|clients?|projects?"
+        r"|students)\b.{0,80}\bisolat\w*",
+        r"\bisolat\w*.{0,80}\b(?:teams?|tenants?|users|people|customers|departments?|groups?"
+        r"|clients?|projects?|students)\b",
+        # "can one H100 be partitioned so each department gets its own isolated slice?"
+        r"\b(?:partition\w*|carv\w+|split)\b.{0,60}\b(?:isolated|own) (?:slices?|instances?"
+        r"|partitions?|pieces?)\b",
     ), mig),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"
