@@ -215,7 +215,18 @@ def estimate_workload(
         result["gpu_bandwidth_gbs"] = sheet.bandwidth_gbs
         result["gpu_fp16_tflops"] = sheet.fp16_bf16_dense_tflops
         result["gpu_fp32_tflops"] = sheet.fp32_tflops
+    parts = [v for k, v in result["breakdown_gb"].items() if k in WEIGHT_PARTS]
+    if len(parts) > 1:  # an image pipeline's models: their weights together
+        result["weights_alone_gb"] = sum(parts)
+    if result["num_gpus"] > 1 and result["family"] == "llm" and result["workload"] == "inference":
+        # the serving engines and llama.cpp split an LLM's weights across the GPUs
+        result["weights_all_gpus_gb"] = (
+            result["breakdown_gb"].get("weights", 0) * result["num_gpus"]
+        )
     return result
+
+
+WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_and_vae")
 
 
 @_tool

@@ -419,21 +419,16 @@ def memory_line(e: dict[str, Any]) -> str:
     elif e["headroom_gb"] >= 0.05:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
     line = f"{head} ({breakdown(e)})."
-    parts = [v for k, v in e["breakdown_gb"].items() if k in _WEIGHT_PARTS]
-    if not e["fits"] and len(parts) > 1:  # an image pipeline's models: their weights alone
-        line += f" The weights alone are {num(sum(parts), 'GB')}."
+    if not e["fits"] and e.get("weights_alone_gb"):  # an image pipeline's models together
+        line += f" The weights alone are {num(e['weights_alone_gb'], 'GB')}."
     return line + (f" {split_weights_line(e)}" if split_weights_line(e) else "")
-
-
-_WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_and_vae")
 
 
 def split_weights_line(e: dict[str, Any]) -> str | None:
     """Inference over N GPUs splits the weights (tensor parallel): their size in all."""
-    weights = e["breakdown_gb"].get("weights")
-    if e["num_gpus"] <= 1 or e["workload"] != "inference" or not weights:
+    if not e.get("weights_all_gpus_gb"):
         return None
-    return (f"The weights are {num(weights * e['num_gpus'], 'GB')} in all, split across the "
+    return (f"The weights are {num(e['weights_all_gpus_gb'], 'GB')} in all, split across the "
             f"{e['num_gpus']} GPUs.")  # fmt: skip
 
 

@@ -437,13 +437,21 @@ def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
     share of every layer's attention heads, so the GPU count must divide the head count
     (vLLM refuses to start otherwise); the counts that do, and pipeline stages for the rest."""
     n = e.get("num_gpus") or 1
-    if n < 2 or e.get("engine") not in TENSOR_PARALLEL_ENGINES or e.get("workload") != "inference":
+    said = query.engine or re.search(r"\btensor[- _]parallel|\btp\b", query.text.lower())
+    if n < 2 or not said or not e["fits"] or e.get("workload") != "inference":
+        return None  # the engine or the split said, and memory not the problem
+    if e.get("engine") not in TENSOR_PARALLEL_ENGINES or e.get("family", "llm") != "llm":
         return None
     sheet = box.call("model_specs", {"model": e["model"]})
-    heads, kv = sheet.get("num_attention_heads"), sheet.get("num_kv_heads")
-    if not heads or heads % n == 0:
+    heads: int = sheet.get("num_attention_heads") or 0
+    kv: int = sheet.get("num_kv_heads") or 0
+
+    def splits(k: int) -> bool:  # vLLM: heads divisible; KV heads divisible or replicated
+        return heads > 0 and heads % k == 0 and (not kv or kv % k == 0 or k % kv == 0)
+
+    if not heads or splits(n) or n > (sheet.get("num_layers") or n):
         return None
-    fewer = max(k for k in range(1, n) if heads % k == 0)
+    fewer = max(k for k in range(1, n) if splits(k))
     why = (
         f"it has {heads} attention heads{f' ({kv} KV heads)' if kv else ''}, and "
         f"{e['engine']} gives each GPU an equal share of every layer's heads, so the GPU count "
@@ -489,7 +497,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         return Draft(errors[0])
     if not results:
         return _memory_needed(query, box, model)
-    split = _heads_split(query, box, results[0], model)
+    split = None if speed_first else _heads_split(query, box, results[0], model)
     if split is not None:
         return split
     notes: list[str] = []
@@ -544,7 +552,13 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
 def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) -> str:
     """ "Do we really need the B200 for an 8B bot?": no, when the job fills under 40% of every
     card asked about; the fit follows as the figures."""
-    if not _NEED_ASKED.search(query.text.lower()):
+    low = query.text.lower()
+    need = _NEED_ASKED.search(low)
+    if need is None:
+        return text
+    after = low[need.end() : need.end() + 40]  # "do we need it", "really need an h200": the card
+    if not (re.match(r"\s*(?:it|that|this|them|one)\b", after)
+            or any(g.text.lower() in after for g in query.gpus)):  # fmt: skip
         return text
     if not all(r["fits"] and r.get("gpu_memory_gb") for r in results):
         return text
@@ -792,7 +806,7 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
 # the user fixes utilisation: "assuming equal MFU", "all else (MFU) equal"
 _EQUAL_MFU = re.compile(
     r"\b(?:equal|same|identical|constant) (?:mfu|utili[sz]ation)\b"
-    r"|\bmfu (?:is )?(?:equal|the same)\b|\ball else (?:\(mfu\) )?(?:being )?equal\b"
+    r"|\bmfu (?:is )?(?:equal|the same)\b|\ball else \(mfu\) (?:being )?equal\b"
 )
 
 
@@ -800,12 +814,17 @@ def _at_equal_mfu(query: Query, box: ToolBox) -> Draft | None:
     """ "Which finishes sooner / gives more per dollar, assuming equal MFU?": at the same share
     of peak, work goes as the dense 16-bit tensor rate times the GPU count (per dollar: over the
     user's price); the calculator's own efficiencies are set aside, as the user asked."""
-    if not _EQUAL_MFU.search(query.text.lower()) or len(query.gpus) < 2:
+    if not _EQUAL_MFU.search(query.text.lower()) or len(query.gpus) != 2:
         return None
+    if query.workload in (None, "inference") and query.models:
+        return None  # decoding is bound by memory: utilisation of compute does not decide it
     prices = dict(query.gpu_prices)
     rows = []
-    for ref in query.gpus[:4]:
-        sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+    for ref in query.gpus:
+        args: dict[str, Any] = {"gpu": gpu_choices(ref)[0]}
+        if (ref.count or 1) > 1:
+            args["num_gpus"] = ref.count
+        sheet = box.call("gpu_specs", args)
         if "error" in sheet or not sheet.get("fp16_bf16_dense_tflops"):
             return None
         rows.append((ref.count or 1, sheet, prices.get(sheet["id"])))
@@ -820,7 +839,11 @@ def _at_equal_mfu(query: Query, box: ToolBox) -> Draft | None:
     other = min(rows, key=work)
     figures = "; ".join(
         f"{c.gpus_phrase(n, s['name'])} {c.num(s['fp16_bf16_dense_tflops'], 'TFLOPS')}"
-        + (f" each, {c.num(n * s['fp16_bf16_dense_tflops'], 'TFLOPS')} together" if n > 1 else "")
+        + (
+            f" each, {c.num(s['totals']['fp16_bf16_dense_tflops'], 'TFLOPS')} together"
+            if n > 1
+            else ""
+        )
         + (f" at {c.usd(p)}/hour each" if priced and p else "")
         for n, s, p in rows
     )
@@ -995,13 +1018,14 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
     unit = "node" if query.price_per_node else "GPU"  # "$55.04/hr per instance": the node's
     count = 1 if query.price_per_node else count
+    work = re.search(r"\bgpu[- ]?hours?\b|\bhours? of (?:\w+ )?(?:work|use|compute)\b", low)
     if _ALWAYS_ON.search(low):  # "utilisation is 45% but we can't scale to zero": all billed
         used = span * count
-    elif query.use_hours_per_day:  # "utilisation ~30%", "10 hours a day" (over "for a year")
+    elif query.use_hours_per_day is not None:  # "utilisation ~30%", "10 hours a day"
         used = query.use_hours_per_day * span / 24 * count
-    elif query.hours:  # "1,200 GPU-hours of useful work a month"
+    elif query.hours and (work or query.hours < span):  # "1,200 GPU-hours of work a month"
         used = query.hours
-    else:
+    else:  # "one H100 for 3 months": held the whole time
         used = span * count
     lost = _PREEMPTED.search(low)  # "with spot we lose about 15% of work to preemptions"
     share_lost = float(lost.group(1)) / 100 if lost and 0 < float(lost.group(1)) < 90 else 0.0
@@ -1012,6 +1036,8 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
         if term == "spot" and share_lost:
             billed = used / (1 - share_lost)  # the work lost to preemptions, run again
         bill = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": billed})
+        if "error" in bill:
+            return Draft(bill["error"])
         rows.append((term, price, billed, bill["usd"]))
     rows.sort(key=lambda r: r[3])
     best, other = rows[0], rows[1]

@@ -124,7 +124,8 @@ _GAMING = re.compile(
     r"|\b(?:graphics|game|video) settings\b|\bin-game\b|\bdlss\b|\bfsr\b"
 )
 _LEGAL_ASKED = re.compile(
-    r"\blegal(?:ly)?\b|\blawyers?\b|\battorneys?\b|\birb\b|\bbaa\b|\blicen[cs]e terms\b"
+    r"\blegally\b|\bfor legal\b|\blegal (?:advice|question|review)\b|\bis it legal\b"
+    r"|\blawyers?\b|\battorneys?\b|\blicen[cs]e terms\b"
 )
 _ML = re.compile(
     r"\b(?:ml|ai|llms?|models?|training|train|inference|deep learning|cuda|fine-?tun\w*|"
@@ -412,7 +413,8 @@ _WHY = _cues(
     r"^\W*explain\b",
     r"^\W*eli5\b",
     r"\b(?:explain|tell me) why\b",
-    r"\b(?:can|could|would) (?:someone|somebody|you|anyone) (?:please )?explain\b",
+    r"\b(?:can|could|would) (?:someone|somebody|you|anyone) (?:please )?explain\b"
+    r"(?! (?:whether|if)\b)",
     r"\bwhere does (?:that|this|the) (?:number|figure|rule)\b",
 )
 _EXPLAIN = _cues(
@@ -462,7 +464,8 @@ def _invalid(q: Query, low: str) -> bool:
 def _greeting(q: Query, low: str) -> bool:
     if _GREETING.fullmatch(low):
         return True
-    if _IS_THIS_YOU.search(low) and not _entities(q) and not q.workload_given:
+    if (_IS_THIS_YOU.search(low) and not _entities(q) and not q.workload_given
+            and not re.search(r"\b(?:which|what|how|whether|to ask)\b", low)):  # fmt: skip
         return True  # "good morning!! is this the gpu helper bot my colleague told me about?"
     named = _entities(q) or q.workload_given or q.topic or _GPU_WORDS.search(low)
     if named or _NOT_OURS.search(low):
@@ -476,7 +479,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
     if _GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models):
         return True  # "is the 5090 good for cyberpunk at 4k"
-    if _LEGAL_ASKED.search(low) and not q.gpus and not q.models:
+    hardware = re.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
+    if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
     if _entities(q) or q.workload or q.topic:
         return bool(
@@ -712,7 +716,10 @@ _JUDGED = _cues(
 def _why(q: Query, low: str) -> bool:
     about_gpus = q.topic or _entities(q) or _GPU_WORDS.search(low)  # not "why is pandas slow"
     explain = re.search(r"\bexplain\b|\bin plain (?:english|words|terms)\b|\beli5\b", low)
-    return bool(_WHY.search(low) and about_gpus) and (not (q.models and q.gpus) or bool(explain))
+    why = re.search(r"\bwhy\b|\bhow come\b", low)  # "explain ... why": not "explain whether"
+    return bool(_WHY.search(low) and about_gpus) and (
+        not (q.models and q.gpus) or bool(explain and why)
+    )
 
 
 _GOOD_FOR = _cues(

@@ -212,7 +212,10 @@ class Linker:
             ref = self._constrain(words, i, end, ids, written)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
-            wider = refs[-1] if refs and i - last_end <= 2 else None
+            between = {w.low for w in words[last_end:i]}
+            joined = refs and i - last_end <= 2 and between & {"with", "w/", "featuring", "("}
+            wider = refs[-1] if joined and between <= {"with", "w/", "featuring", "(", "the", "a",
+                                                       "an"} else None  # fmt: skip
             if wider and ref.ids and set(ref.ids) < set(wider.ids) and not wider.count:
                 refs[-1] = ref  # "a Mac Studio with the M3 Ultra": the chip says which one
             elif same is None:
@@ -312,7 +315,13 @@ class Linker:
         bare = re.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
-        if memory is None and end + 1 < len(words) and words[end].low in ("and", "at", "+"):
+        unified = all(g.vendor == "Apple" for g in gpus)  # one memory: no card beside system RAM
+        if (
+            memory is None
+            and unified
+            and end + 1 < len(words)
+            and words[end].low in ("and", "at", "+")
+        ):
             extra, _ = _qualifiers(words[end + 1 : end + 4])
             sizes = {g.memory_gb for g in gpus}
             if extra is not None and len(sizes) > 1 and extra in sizes:

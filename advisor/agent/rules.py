@@ -46,6 +46,8 @@ def _same_question(other: Query, query: Query) -> bool:
     same things, with no figure of its own."""
     return (
         other.intent == query.intent
+        and other.workload == query.workload
+        and other.precision == query.precision
         and {g.ids for g in other.gpus} <= {g.ids for g in query.gpus}
         and {m.ids for m in other.models} <= {m.ids for m in query.models}
         and not re.search(r"\d", other.text)

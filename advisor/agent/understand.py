@@ -402,10 +402,19 @@ def _spell(text: str) -> str:
 _TENS_SAID = {"one": 10, "two": 20, "three": 30, "four": 40, "five": 50, "six": 60, "eight": 80,
               "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
               "eighty": 80, "ninety": 90}  # fmt: skip
-_SPOKEN_HUNDREDS = re.compile(r"\b([ABHLV])[- ]?(one|two|three|four|eight)[- ]hundred\b")
+# not a model number when a quantity follows: "A one hundred dollar card", "plan B two hundred
+# hours", "twenty sixty people"
+_NOT_A_CARD = (r"(?![- ]?(?:one|two|three|four|five|six|seven|eight|nine|percent|%|hours?|hrs?"
+               r"|days?|minutes?|gb|mb|k\b|users?|people|students|staff|dollars?|bucks|usd|euros?"
+               r"|pounds?|budget|watts?|w\b|tokens?|images?|steps?|\$))")  # fmt: skip
+_SPOKEN_HUNDREDS = re.compile(
+    r"(?:(?<=\b[Tt]he )|(?<=\b[Aa]n )|(?<=\b[Aa] )|(?<=['\"]))([ABHLVabhlv])[- ]?"
+    r"(one|two|three|four|eight)"
+    r"[- ]hundred\b" + _NOT_A_CARD
+)
 _SPOKEN_PAIR = re.compile(  # "thirty ninety", "forty-eighty": a card's four digits in two pairs
-    r"\b(twenty|thirty|forty|fifty)[- ](sixty|seventy|eighty|ninety)\b(?![- ](?:one|two|three"
-    r"|four|five|six|seven|eight|nine|percent|%|hours?|days?|minutes?|gb|users?|dollars?))",
+    r"(\b(?:rtx|gtx|the|a|an|my|our|that|this|his|her|used|new|two|2x?) ['\"]?)"
+    r"(twenty|thirty|forty|fifty)[- ](sixty|seventy|eighty|ninety)\b" + _NOT_A_CARD,
     re.IGNORECASE,
 )
 
@@ -460,10 +469,11 @@ def normalise(text: str) -> str:
     text = re.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
     # model numbers said aloud: "the H one hundred", "a B-two-hundred", "forty ninety"
     text = _SPOKEN_HUNDREDS.sub(
-        lambda m: f"{m.group(1)}{_TENS_SAID[m.group(2).lower()] // 10}00", text
+        lambda m: f"{m.group(1).upper()}{_TENS_SAID[m.group(2).lower()] // 10}00", text
     )
     text = _SPOKEN_PAIR.sub(
-        lambda m: f"{_TENS_SAID[m.group(1).lower()]}{_TENS_SAID[m.group(2).lower()]}", text
+        lambda m: f"{m.group(1)}{_TENS_SAID[m.group(2).lower()]}{_TENS_SAID[m.group(3).lower()]}",
+        text,
     )
     # "30 billion parameters", "a 350 million param model": a model size, as "30B" is
     text = re.sub(
@@ -690,7 +700,8 @@ _HORIZON = re.compile(
 )
 # a price's term, named by its length: "1-yr no-upfront reserved", "3-year commitment"
 _TERM_NAME = re.compile(
-    r"[\s-]*(?:[\w]+[- ]){0,2}(?:reserved|commit\w*|savings plan|contract|upfront|warranty|ri)\b"
+    r"[\s-]*(?:(?:no|all|partial)[- ]upfront[- ])?(?:reserved|commit\w*|savings plan|contract"
+    r"|upfront|term|ri)\b"
 )
 # how many weeks a weekly rate runs: "a 36-week school year", "over 12 weeks"
 _WEEKS = re.compile(
@@ -714,11 +725,12 @@ def _years_said(low: str) -> float | None:
 # bitsandbytes or Transformers said: a 4-bit or 8-bit load in Python, not a GGUF file
 _BNB_SAID = re.compile(
     r"\bbnb\b|\bbitsandbytes\b|\bnf4\b|\bq?lora\b|\btransformers\b|\bhf\b"
-    r"|\bhugging ?face\b|\bload_in_[48]bit\b|\bpeft\b|\bfine-?tun"
+    r"|\bhugging ?face\b|\bload_in_[48]bit\b|\bpeft\b|\bfine-?tun|\btrain|\bunsloth\b"
+    r"|\baccelerate\b|\bpy ?torch\b|\btorch\b|\bmps\b|\bpython\b"
 )
 # tokens served over time, not a corpus to train on: "10B tokens a month", "1B tokens/day"
 _SERVED_TOKENS = re.compile(
-    r"\btokens? (?:a|per|/|each|every) ?(?:day|week|month|hour|year|second)"
+    r"\btokens?\b[^.?!]{0,40}\b(?:a|per|/|each|every) ?(?:day|week|month|hour|year|second)\b"
     r"|\btokens?/(?:day|mo|month|s)\b|\b(?:serv|generat|process|output)\w*"
 )
 
@@ -741,7 +753,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         before = low[max(0, m.start() - 12) : m.start()]
         if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
             continue  # "$3.10 an hour", "rented by the hour" are prices, not durations
-        if _TERM_NAME.match(low[m.end() : m.end() + 30]):
+        unit_said = (m.group(2) or m.group(4) or "").lower()
+        if unit_said.startswith(("y", "month")) and _TERM_NAME.match(low[m.end() : m.end() + 30]):
             continue  # "1-yr no-upfront reserved": the name of a price, not a duration
         amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         one = amount in ("a", "an", "one", "the", "this", "next")
@@ -779,10 +792,15 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
         ):
             hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
-        if people := re.search(rf"\beach of (?:my |our |the |these |those )?(\d+) (?:{_PEOPLE}"
-                               r"|interns|pupils|kids|members|folks)\b",
-                               low[: m.start()]):  # fmt: skip
-            hours *= float(people.group(1))  # "each of my 28 students uses it 2 hours a week"
+        each = (
+            rf"each of (?:my |our |the |these |those )?(\d+) (?:{_PEOPLE}|interns|pupils"
+            r"|kids|members|folks)\b"
+        )
+        people = re.search(r"\b" + each + r"[^,;.?!]{0,60}$", low[: m.start()]) or re.match(
+            r"^[^,;.?!]{0,30}\bby " + each, low[m.end() :]
+        )
+        if people:  # "each of my 28 students uses it 2 hours a week", "... by each of my 28"
+            hours *= float(people.group(1))
         break
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
