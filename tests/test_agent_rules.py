@@ -355,3 +355,19 @@ def test_weights_in_all_and_alone(rules_advisor: Any) -> None:
     assert "in all, split across the 8 GPUs" in split
     sdxl = rules_advisor.ask("sdxl on an 8gb 3070, no lowvram and no offload: will it fit?").text
     assert sdxl.startswith("**No") and "The weights alone are" in sdxl
+
+
+def test_answers_the_stop28_rules_leave_alone(rules_advisor: Any) -> None:
+    # a memory problem is said as one, not as a head count
+    text = rules_advisor.ask("can 3x rtx 3090 hold mixtral 8x7b in bf16 with vllm?").text
+    assert text.startswith("**No: Mixtral") and "attention heads" not in text
+    # no engine or split said: the plain fit
+    assert "attention heads" not in rules_advisor.ask("llama 3.1 70b on 3 a100 80gb ok?").text
+    # "do I need X" about something other than the card
+    text = rules_advisor.ask("do i need flash attention for llama 3 8b on an h100?").text
+    assert "far more card" not in text
+    # a zero price is refused in words, not with a traceback
+    text = rules_advisor.ask("h100 reserved $0/hr or on-demand $4/hr, which is cheaper?").text
+    assert "must be positive" in text
+    # whisper on two cards: each holds a copy, no weights "split across" them
+    assert "split across" not in rules_advisor.ask("whisper large-v3 on 2x t4, fits?").text

@@ -1150,3 +1150,56 @@ def test_follow_ups_about_the_job_named_before(catalog: Catalog) -> None:
     assert bill.workload == "train" and bill.intent == "cost"
     generic = understand("i run 8B models, mainly llama 3.1 8b, on a 3060", catalog)
     assert [m.ids for m in generic.models] == [("llama-3.1-8b",)]
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [  # forms the stop-28 readers must leave alone (each once misread in review)
+        (
+            "A one hundred dollar used card for sd 1.5, ideas?",
+            lambda q: not q.gpus and q.budget is not None and q.budget.usd == 100,
+        ),
+        (
+            "plan B two hundred hours of h100 time, cost at $2/h?",
+            lambda q: (
+                [g.ids for g in q.gpus] == [("h100-sxm5-80gb", "h100-pcie-80gb", "h100-nvl-94gb")]
+                or all("b200" not in i for g in q.gpus for i in g.ids)
+            ),
+        ),
+        (
+            "we have twenty sixty people on the team, which gpu for llama 3 8b serving?",
+            lambda q: not q.gpus,
+        ),
+        ("we'll run 200 hours on reserved h100s at $2.10/hr, total?", lambda q: q.hours == 200),
+        (
+            "my pc: rtx 4060 ti and 16gb of ram, can it run llama 3 8b?",
+            lambda q: len(q.gpus[0].ids) > 1,
+        ),
+        (
+            "how much faster is the h100 than the h100 nvl for llama 70b?",
+            lambda q: len(q.gpus) == 2,
+        ),
+        (
+            "can someone explain whether a 4090 can run llama 3 70b in 4-bit?",
+            lambda q: q.intent == "fit",
+        ),
+        (
+            "our IRB asked what GPU we need to run whisper large on patient audio locally",
+            lambda q: q.intent != "out_of_scope",
+        ),
+        (
+            "llama 3 8b, 3 billion tokens of user queries per week, how many l4s?",
+            lambda q: q.workload == "inference",
+        ),
+        (
+            "fine-tuning llama 3 8b in 4-bit with unsloth on my home 3090, fits?",
+            lambda q: q.precision == "nf4",
+        ),
+        (
+            "each of my 4 interns gets a laptop, and we share one a100 for 100 hours at $1.50/hr",
+            lambda q: q.hours == 100,
+        ),
+    ],
+)
+def test_stop28_readers_leave_these_alone(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))

@@ -913,6 +913,12 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     for m in re.finditer(rf"\b{_WORD_NUM}\s(grand)\b", low):  # "under two grand"
         if not m.group(1)[0].isdigit():
             out.append((_count(m.group(1)) * 1000, "total", m.start()))
+    # "a one hundred dollar card", "five thousand euros": an amount in words
+    for m in re.finditer(rf"\b{_WORD_NUM}\s(hundred|thousand)\s(?:us\s)?(?:dollars?|bucks|usd"
+                         r"|euros?|eur)\b", low):  # fmt: skip
+        if not m.group(1)[0].isdigit():
+            scale = 100 if m.group(2) == "hundred" else 1000
+            out.append((_count(m.group(1)) * scale, "total", m.start()))
     # "1.79 per gpu per hour", "0.35/h" with no currency sign
     for m in re.finditer(
         rf"(?<![\w$.,]){_NUM}\s?(?:/|per|an|a|por)\s?(?:gpu[- ]?)?(?:(?:per|/|an|a)\s?)?"
