@@ -485,7 +485,7 @@ def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
 # "do we really need the H100 for this?": whether the card is more than the job needs
 _NEED_ASKED = re.compile(
     r"\bdo (?:we|i|they|you) (?:really |actually |even |truly )?need\b"
-    r"|\bis (?:it|that|an? \w+) (?:really )?(?:necessary|overkill)\b|\boverkill\b"
+    r"|\bis (?:it|that|an? \w+) (?:really )?necessary\b"
 )
 
 
@@ -1012,8 +1012,8 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     the time"): a committed term bills every hour of the period for each GPU held, on-demand and
     spot bill the GPU-hours used; each term's bill, the cheaper one, and where they cross."""
     low = query.text.lower()
-    yearly = bool(re.search(r"\b(?:per|a|each|every) (?:year|yr)\b|\bannual\w*|\byearly\b|/yr\b",
-                            low))  # fmt: skip
+    monthly = re.search(r"\b(?:per|a|each|every) month\b|\bmonthly\b|/mo(?:nth)?\b", low)
+    yearly = not monthly and bool(re.search(r"\byears?\b|\byr\b|\bannual\w*|\byearly\b", low))
     span, period = (8760.0, "year") if yearly else (HOURS_PER_MONTH, "month")
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
     unit = "node" if query.price_per_node else "GPU"  # "$55.04/hr per instance": the node's
@@ -1023,13 +1023,14 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
         used = span * count
     elif query.use_hours_per_day is not None:  # "utilisation ~30%", "10 hours a day"
         used = query.use_hours_per_day * span / 24 * count
-    elif query.hours and (work or query.hours < span):  # "1,200 GPU-hours of work a month"
+    elif query.hours and (work or query.hours <= span * count):  # "1,200 GPU-hours a month"
         used = query.hours
     else:  # "one H100 for 3 months": held the whole time
         used = span * count
     lost = _PREEMPTED.search(low)  # "with spot we lose about 15% of work to preemptions"
     share_lost = float(lost.group(1)) / 100 if lost and 0 < float(lost.group(1)) < 90 else 0.0
-    held = max(count, math.ceil(used / span - 1e-9))  # GPUs a committed term must hold
+    held = count  # the GPUs a committed term holds: those said (use beyond them is capped)
+    used = min(used, span * count)
     rows = []
     for term, price in query.price_options:
         billed = span * held if term == "reserved" else used
@@ -1058,10 +1059,11 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
         cross = box.call("rental_hours", {"budget_usd": committed[3],
                                           "usd_per_gpu_hour": flexible[1]})  # fmt: skip
         share = 100 * cross["hours"] / (span * held)
+        of = f" ({c.num(share)}% of the {c.num(span, 'hours')})" if held == 1 else ""
         if share < 100:
-            lines.append(f"They cross at {c.num(cross['hours'], 'hours')} of use a {period} "
-                         f"({c.num(share)}% of the {c.num(span * held, 'hours')}): below "
-                         f"that {flexible[0]} costs less, above it reserved does.")  # fmt: skip
+            lines.append(f"They cross at {c.num(cross['hours'], 'hours')} of use a {period}"
+                         f"{of}: below that {flexible[0]} costs less, above it reserved "
+                         "does.")  # fmt: skip
         else:
             lines.append(f"Reserved never pays here: even used every hour of the {period}, "
                          f"{flexible[0]} costs less.")  # fmt: skip
@@ -1493,7 +1495,7 @@ def _heads_explained(query: Query, box: ToolBox) -> Draft | None:
     layer's heads, and whether the model's head count allows that many GPUs."""
     n = query.num_gpus or next((g.count for g in query.gpus if g.count), None)
     model = next((m for m in query.models if m.ids), None)
-    said = re.search(r"\btensor[- _]parallel|\btp\b", query.text.lower()) or query.follow_up
+    said = re.search(r"\btensor[- _]parallel|\btp\b", query.text.lower())
     if not (n and n > 1 and model and said and model.family in (None, "llm")):
         return None
     sheet = box.call("model_specs", {"model": model.ids[0]})

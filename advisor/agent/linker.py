@@ -213,8 +213,8 @@ class Linker:
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
             between = {w.low for w in words[last_end:i]}
-            joined = refs and i - last_end <= 2 and between & {"with", "w/", "featuring", "("}
-            wider = refs[-1] if joined and between <= {"with", "w/", "featuring", "(", "the", "a",
+            joined = refs and i - last_end <= 2 and between & {"with", "w", "w/", "featuring"}
+            wider = refs[-1] if joined and between <= {"with", "w", "w/", "featuring", "the", "a",
                                                        "an"} else None  # fmt: skip
             if wider and ref.ids and set(ref.ids) < set(wider.ids) and not wider.count:
                 refs[-1] = ref  # "a Mac Studio with the M3 Ultra": the chip says which one

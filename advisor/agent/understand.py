@@ -707,7 +707,7 @@ _TERM_NAME = re.compile(
 _WEEKS = re.compile(
     r"\b(\d+)[- ]weeks?\b(?:[- ]\w+)?[- ](?:year|term|semester|course|period"
     r"|internship|program(?:me)?|bootcamp|class|project)\b"
-    r"|\bover (?:a |the )?(\d+) weeks\b"
+    r"|\bover (?:a |the )?(\d+) weeks\b|\bfor (\d+) weeks\b"
 )
 _RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
 
@@ -776,7 +776,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
-            hours *= float(weeks.group(1) or weeks.group(2))
+            hours *= float(weeks.group(1) or weeks.group(2) or weeks.group(3))
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
             hours *= years
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
@@ -1002,15 +1002,14 @@ def _price_options(
         # "on-demand is $1.89/GPU-hr, spot is $1.10": a bare price beside hourly ones is hourly
         if per != "hour" and not (hourly and value <= 3 * max(hourly)):
             continue
-        before = re.split(r"[;,.\n]|\band\b", low[max(0, pos - 45) : pos])[-1]
-        after = re.split(r"[;,.\n]", low[pos : pos + 40])[0]
+        cut = r"[;,\n]|\.(?!\d)|\band\b|\bvs\.?\b"  # a price's own decimal point is no cut
+        before = re.split(cut, low[max(0, pos - 45) : pos])[-1]
+        after = re.split(cut, low[pos : pos + 40])[0]
         found = [(m.end(), term) for term, pattern in _PRICE_TERMS
                  for m in re.finditer(pattern, before)]  # fmt: skip
-        term = (
-            max(found)[1]
-            if found
-            else next((t for t, pattern in _PRICE_TERMS if re.search(pattern, after)), None)
-        )
+        later = [(m.start(), term) for term, pattern in _PRICE_TERMS
+                 for m in re.finditer(pattern, after)]  # fmt: skip
+        term = max(found)[1] if found else min(later)[1] if later else None  # the nearest
         if term and term not in options:
             options[term] = value
     return tuple(options.items()) if len(options) >= 2 else ()
@@ -2048,7 +2047,13 @@ def resolve(
     job_for_hardware = bool(query.models and not query.gpus and prior.gpus and not prior.models)
     # "run Llama 3.3 70B at 4-bit" then "Which Mac should I buy? ... 32k context": a job-shaped
     # question naming nothing, about the job the thread named
-    for_the_job = names_nothing and bool(prior.models) and query.intent in _JOB_INTENTS
+    about_it = (
+        query.context
+        or query.precision
+        or re.search(r"\b(?:it|that|this|them|run|load|host|serve)\b", query.text.lower())
+    )  # "which Mac should I buy? ... 32k context to work": the job's settings, not a new job
+    for_the_job = (names_nothing and bool(prior.models) and query.intent in _JOB_INTENTS
+                   and bool(about_it) and not query.workload_given)  # fmt: skip
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or for_the_job):  # fmt: skip
         return query
