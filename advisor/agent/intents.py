@@ -601,9 +601,12 @@ _MONEY_WORDS = _cues(
 )
 
 
+_FORMATS = re.compile(r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b")
+
+
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
-    found = principles.find(q, low)
+    found = principles.find(q, low) if _FORMATS.search(low) else None
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
     if q.fields and q.gpus and not q.models and not _MONEY_WORDS.search(low):

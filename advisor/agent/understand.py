@@ -709,6 +709,12 @@ _WEEKS = re.compile(
     r"|internship|program(?:me)?|bootcamp|class|project)\b"
     r"|\bover (?:a |the )?(\d+) weeks\b|\bfor (\d+) weeks\b"
 )
+_EACH = (
+    rf"each of (?:my |our |the |these |those )?(\d+) (?:{_PEOPLE}|interns|pupils|kids"
+    r"|members|folks)\b"
+)
+_EACH_BEFORE = re.compile(r"\b" + _EACH + r"[^,;.?!]{0,60}$")  # the person's own clause
+_EACH_AFTER = re.compile(r"^[^,;.?!]{0,30}\bby " + _EACH)
 _RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
 
 
@@ -792,13 +798,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
         ):
             hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
-        each = (
-            rf"each of (?:my |our |the |these |those )?(\d+) (?:{_PEOPLE}|interns|pupils"
-            r"|kids|members|folks)\b"
-        )
-        people = re.search(r"\b" + each + r"[^,;.?!]{0,60}$", low[: m.start()]) or re.match(
-            r"^[^,;.?!]{0,30}\bby " + each, low[m.end() :]
-        )
+        people = (
+            _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
+        ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
         if people:  # "each of my 28 students uses it 2 hours a week", "... by each of my 28"
             hours *= float(people.group(1))
         break
