@@ -1618,7 +1618,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if (engine == "llama.cpp" or local) and bits and precision in ("nf4", "int8"):
         # "4-bit with ollama", "8 bit in llama.cpp", "13b at 4bit locally": GGUF's own 4- and
         # 8-bit files, as models are run at home
-        precision = "q4_k_m" if bits.group(1) == "4" else "q8_0"
+        # on Apple a 4-bit MLX or Q4_0 file, about 4.5 bits a weight (MLX groups of 64 with a
+        # scale and bias each); elsewhere the usual Q4_K_M
+        four = "q4_0" if apple and engine is None else "q4_k_m"
+        precision = four if bits.group(1) == "4" else "q8_0"
     hint = family_hint(low)
     workload = _workload(low, models, hint)
     given = workload is not None
