@@ -432,13 +432,21 @@ _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "
                "optimizer", "checkpointing", "mixed_precision")  # fmt: skip
 
 
+_TP_SAID = re.compile(r"\btensor[- _]parallel|\btp\b")  # "--tensor-parallel-size 3", "tp=3"
+
+
 def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> Draft | None:
     """ "vllm serve ... --tensor-parallel-size 3": a serving engine gives each GPU an equal
     share of every layer's attention heads, so the GPU count must divide the head count
     (vLLM refuses to start otherwise); the counts that do, and pipeline stages for the rest."""
     n = e.get("num_gpus") or 1
-    said = query.engine or re.search(r"\btensor[- _]parallel|\btp\b", query.text.lower())
-    if n < 2 or not said or not e["fits"] or e.get("workload") != "inference":
+    split_said = _TP_SAID.search(query.text.lower())
+    if (
+        n < 2
+        or not (query.engine or split_said)
+        or not e["fits"]
+        or e.get("workload") != "inference"
+    ):
         return None  # the engine or the split said, and memory not the problem
     if e.get("engine") not in TENSOR_PARALLEL_ENGINES or e.get("family", "llm") != "llm":
         return None
@@ -457,7 +465,7 @@ def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
         f"{e['engine']} gives each GPU an equal share of every layer's heads, so the GPU count "
         f"must divide {heads}"
     )
-    if re.search(r"\btensor[- _]parallel|\btp\b|\btp ?=", query.text.lower()) or not e["fits"]:
+    if split_said:
         head = f"**No: tensor parallel over {n} GPUs does not work for {e['model_name']}: {why}.**"
     else:  # the engine was named, not the split: layers split over all of them work
         head = (
@@ -1495,7 +1503,7 @@ def _heads_explained(query: Query, box: ToolBox) -> Draft | None:
     layer's heads, and whether the model's head count allows that many GPUs."""
     n = query.num_gpus or next((g.count for g in query.gpus if g.count), None)
     model = next((m for m in query.models if m.ids), None)
-    said = re.search(r"\btensor[- _]parallel|\btp\b", query.text.lower())
+    said = _TP_SAID.search(query.text.lower())
     if not (n and n > 1 and model and said and model.family in (None, "llm")):
         return None
     sheet = box.call("model_specs", {"model": model.ids[0]})
