@@ -221,7 +221,7 @@ def totals_line(sheet: dict[str, Any], fields: tuple[str, ...], bold: bool = Tru
 
 def sheet_summary(sheet: dict[str, Any]) -> str:
     parts = [f"{num(sheet['memory_gb'], 'GB')} {sheet.get('memory_type') or ''}".strip()]
-    if sheet.get("unified_memory"):
+    if sheet.get("unified_memory") and "unified" not in parts[0].lower():  # not said twice
         parts[0] += " of unified memory shared with the CPU"
     parts.append(f"{num(sheet['bandwidth_gbs'], 'GB/s')}")
     if sheet.get("fp16_bf16_dense_tflops"):

@@ -100,7 +100,7 @@ _NOT_OURS = _cues(
     r"\bjoke\b",
     r"\bpoem\b",
     r"\bsong\b",
-    r"\bstory\b",
+    r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )\bstory\b",  # not "a wire story"
     r"\blimerick\b",
     r"\bhaiku\b",
     r"\bweather\b",
@@ -122,6 +122,16 @@ _CODE_ASKED = _cues(
 _GAMING = re.compile(
     r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b"
     r"|\b(?:graphics|game|video) settings\b|\bin-game\b|\bdlss\b|\bfsr\b"
+)
+# a ruling on export law asked, even of GPUs: "may we re-export H100 servers without a licence?"
+_EXPORT_LAW = re.compile(
+    r"\b(?:re-?export\w*|export\w*)\b.{0,80}\b(?:licen[cs]e|allowed|permitted|legal|lawful"
+    r"|determination)\b|\b(?:ear|itar)\b (?:rules|regulations)"
+)
+# crypto mining asked, not ML: "whats the hashrate of a 3070 on ETC"
+_MINING = re.compile(
+    r"\bhash ?rates?\b|\bmining (?:still )?(?:profit\w*|rewards?|income)\b|\bis mining\b"
+    r"|\bmine (?:eth|etc|btc|bitcoin|crypto|monero|kaspa|ravencoin)\b"
 )
 _LEGAL_ASKED = re.compile(
     r"\blegally\b|\bfor legal\b|\blegal (?:advice|question|review)\b|\bis it legal\b"
@@ -164,6 +174,7 @@ _ABOUT_YOU = _cues(
 _IS_THIS_YOU = re.compile(
     r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
     r"|helper|tool|chatbot)\b"
+    r"|\b(?:is this|am i (?:in|at)) the right (?:place|spot|bot|chat)\b"  # "the right place?"
 )
 # any sign of a request in a message
 _ASKS = _cues(
@@ -171,7 +182,10 @@ _ASKS = _cues(
     r"|help|please|pls|want|tell|explain|fix|any ?one|idea)\b"
 )
 # a keyboard row mashed: "asdfghjkl", "qwerty"
-_NOISE = re.compile(r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao)\b")
+_NOISE = re.compile(
+    r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao)\b|\[object \w+\]"
+    r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
+)
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(
     r"\bbuy\w*",
@@ -186,6 +200,9 @@ _BUY = _cues(
     r"\blist price\b",
     r"\blaunch(?:ed)? (?:at|for|price)\b|\blaunch msrp\b|\bprice at launch\b",
     r"\bstreet price\b",
+    # "what was its price when it came out", "unit price range for a new H200"
+    r"\bprice\b.{0,25}\bwhen (?:it|they) (?:came out|launched|was released|were released)\b",
+    r"\b(?:release|launch) price\b|\bunit price\b|\bprice (?:range )?for a new\b",
     r"\bupgrade to\b",
     r"\bworth (?:it|buying)\b",
     r"\bown (?:the|our|my)? ?hardware\b",
@@ -272,6 +289,7 @@ _HOW_LONG = _cues(
     r"\b(?:hours|hrs|minutes|mins)\?",
     r"\bestimate\b",
     r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
+    r"\b(?:estimated|expected|likely|probable) (?:duration|run ?time)\b|\bduration\s*\?",
     r"\btime\s*\?",
     r"\bwhat'?s the time\b|\bthe time then\b|\btime (?:for|to process|to do) \d",
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
@@ -342,6 +360,10 @@ _SPEED = _cues(
     r" take\b",
     r"\bfps\b",
     r"\bframes? per second\b",
+    r"\bsecs? (?:per|an?) (?:image|img|pic(?:ture)?)\b",
+    r"\bwords? (?:per|an?|/) ?s(?:ec(?:ond)?)?\b",  # "how many words a second should it write"
+    r"\b(?:tg|pp)\d*\s(?:numbers?|figures?|speeds?|rates?|scores?|results?)\b",  # llama-bench
+    r"\b(?:tg|pp)(?:64|128|256|512|1024|2048)\b",
     r"\u30c8\u30fc\u30af\u30f3",
     r"/\u79d2",
     r"\bwie schnell\b",
@@ -386,6 +408,9 @@ _RECOMMEND = _cues(
     r"\bcheapest (?:gpu|card|way|option|setup)\b",
     r"\bwhat do (?:i|we) need\b",
     r"\bwhat would (?:you|i)\b",
+    r"\bwould you (?:pick|choose|go with|get|buy|put)\b",
+    r"\bwhich (?:jetson|mac|macbook|radeon|geforce|rtx|quadro|instinct|nvidia|amd|apple)s?\b",
+    r"\bwhat should (?:i|we) (?:put|move|switch) (?:\w+ )?(?:on|to)\b",
     r"\bneed (?:a|an|some) (?:gpu|card)\b",
     r"\benough for\b",
     r"\bminimum (?:gpu|hardware|requirements?)\b",
@@ -431,9 +456,9 @@ _EXPLAIN = _cues(
     r"\bimportant\b",
     r"\bnecessary\b",
     r"\bdo (?:i|you|we) need (?:nvlink|ecc|hbm)\b",
-    r"\bwhat is (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quantization|fp8|tf32|bf16"
+    r"\bwhat is (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quanti[sz]ation|fp8|tf32|bf16"
     r"|sparsity|ecc|rocm|cuda|flash)",
-    r"\bwhat's (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quantization|fp8|tf32|bf16"
+    r"\bwhat's (?:an? )?(?:hbm|gddr|nvlink|mig|tensor core|kv cache|quanti[sz]ation|fp8|tf32|bf16"
     r"|sparsity|ecc|rocm|cuda|flash)",
     r"\bwhat do (?:people|they|you|folks) mean by\b|\bmeaning of\b|\bwhat does \w+ stand for\b",
 )
@@ -475,6 +500,8 @@ def _greeting(q: Query, low: str) -> bool:
 
 
 def _out_of_scope(q: Query, low: str) -> bool:
+    if _EXPORT_LAW.search(low) or (_MINING.search(low) and not q.models and not _ML.search(low)):
+        return True
     if q.fields and q.gpus and not _CODE_ASKED.search(low):
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
     if _GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models):
@@ -484,7 +511,7 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
     if _entities(q) or q.workload or q.topic:
         return bool(
-            re.search(r"\b(?:joke|poem|song|story|limerick|haiku)\b", low)
+            re.search(r"\b(?:joke|poem|song|limerick|haiku)\b", low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
             or (_CPU_ONLY.search(low) and not q.gpus)
@@ -604,6 +631,14 @@ _MONEY_WORDS = _cues(
 _FORMATS = re.compile(r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b")
 
 
+# "budget" naming a class of card or a non-money limit, not an amount of money
+_BUDGET_CLASS = _cues(
+    r"\bbudget (?:\w+ )?(?:cards?|gpus?|builds?|options?|picks?|pcs?|rigs?|tiers?|segment|range)\b",
+    r"\b(?:power|energy|thermal|compute|latency|memory|vram|time|error) budget\b",
+    r"\b(?:power|watts?|thermals?)\b.{0,30}\bbudget(?:ing)? for\b",
+)
+
+
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
     found = principles.find(q, low) if _FORMATS.search(low) else None
@@ -615,6 +650,7 @@ def _cost(q: Query, low: str) -> bool:
         return False  # "is a P40 any good for training? $200 on ebay": a judgement, price beside
     if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost
         low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
+        low = _BUDGET_CLASS.sub(" ", low)  # "the budget card", "a compute budget"
     # "a 10kW rack budget", "power budget": watts, not money
     low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
     if q.gpus:  # "hyped as the cheap 128gb box", "a cheap 4800 kit": a description, not the ask
@@ -706,13 +742,14 @@ def _versus(q: Query, low: str) -> bool:
 
 def _figure_only(q: Query) -> bool:
     """The figures asked of several GPUs, with no judgement between them ("which", "better")."""
-    judged = _JUDGED.search(q.text.lower())
+    judged = _JUDGED.search(q.text.lower()) or q.max_power_w  # a limit to hold them to
     return bool(q.fields) and not q.models and not q.workload_given and not judged
 
 
 _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
-    r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side)\b"
+    r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
+    r"|decid\w+|choosing|between)\b"
 )
 
 
@@ -793,14 +830,25 @@ def _fit(q: Query, low: str) -> bool:
     return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
 
 
-def _explain(q: Query, low: str) -> bool:
-    concept = (
-        rf"\bwhat(?:'s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})" if q.topic else None
-    )
+def _concept_first(q: Query, low: str) -> bool:
+    """ "what are tensor cores and does my 1080 have them", "in plain terms: what is
+    quantisation, and how much does it save": the concept asked on its own, first."""
+    if not q.topic or (q.topic == "memory_bandwidth" and q.gpus):  # "the A10's bandwidth?"
+        return False
+    concept = rf"\bwhat(?:'s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})"
     asked_alone = r"(?=\s*(?:$|[?,.!;]|(?:and|do|does|mean|exactly|actually|really|anyway)\b))"
-    if concept and re.search(concept + asked_alone, low):
-        return True  # "what are tensor cores and does my 1080 have them": the concept first
+    return bool(re.search(concept + asked_alone, low))
+
+
+def _explain(q: Query, low: str) -> bool:
+    if _concept_first(q, low):
+        return True
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
+
+
+def _why_or_concept(q: Query, low: str) -> bool:
+    plain = re.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
+    return _why(q, low) or bool(plain and _concept_first(q, low))
 
 
 def _spec(q: Query, low: str) -> bool:
@@ -852,7 +900,7 @@ INTENTS: dict[str, Intent] = {
         Intent("fit", "will it fit", _fit, h.fit, True, "entities", tools=_FIT_TOOLS),
         Intent("advice", "is it good for ML", _advice, h.advice, False, "entities",
                tools=("gpu_specs", "recommend_gpus", "estimate", "search_corpus")),
-        Intent("explain", "explanation", _explain, h.explain, False, "topic", _why),
+        Intent("explain", "explanation", _explain, h.explain, False, "topic", _why_or_concept),
         Intent("spec", "datasheet", _spec, h.spec, False, "entities",
                tools=("gpu_specs", "compare_gpus", "list_gpus", "search_corpus")),
         Intent("search", "from the articles", _fallback, h.explain, False, "topic"),

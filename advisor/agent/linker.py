@@ -62,7 +62,9 @@ _INSTANCES_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # prefixes people drop: "A6000" for "RTX A6000", "4090" for "RTX 4090"
-_DROPPABLE = ("geforce", "rtx", "gtx", "quadro", "radeon", "rx", "arc", "tesla", "instinct")
+# units after a bare number: the number is a figure ("2070 TFLOPS", "3090 W"), not a card
+_UNIT_AFTER = re.compile(r"^(?:t?flops|tops|teraflops|tb/s|gb/s|mhz|ghz|watts?|tokens?|tok/s|mb)$")
+_DROPPABLE = ("geforce", "rtx", "gtx", "quadro", "radeon", "rx", "arc", "tesla", "instinct", "cmp")
 # model-name words that never change the architecture, and formats written into repo names
 _FORMAT_WORDS = re.compile(
     r"^(?:gguf|ggml|awq|gptq|exl2|hqq|mlx|bnb|nf4|fp8|fp16|bf16|int4|int8|4bit|8bit|4-bit|8-bit"
@@ -209,6 +211,9 @@ class Linker:
                 i += 1
                 continue
             end, ids, written = hit
+            if written.isdigit() and end < len(words) and _UNIT_AFTER.match(words[end].low):
+                i += 1  # "Thor does 2070 TFLOPS": a figure, not the RTX 2070
+                continue
             ref = self._constrain(words, i, end, ids, written)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
@@ -306,6 +311,8 @@ class Linker:
             )
             memory = memory if memory is not None else before_memory
             form = form or before_form
+        if form == "pcie" and "nvl" in written.lower():
+            form = "nvl"  # "H200 NVL PCIe cards": an NVL card is a PCIe card
         if re.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
             form = form or "laptop"
         gpus = [self.catalog.gpus[g] for g in ids]
@@ -381,7 +388,8 @@ class Linker:
                 continue
             prefixed = i and words[i - 1].low in _DROPPABLE
             pair = f"{words[i - 1].text} {w.text}" if prefixed else w.text
-            shaped = _GPU_SHAPE.match(pair) and not _NOT_GPU.match(w.low)
+            # after a brand word the shape is a card's ("Tesla K80"), not a size or a setting
+            shaped = _GPU_SHAPE.match(pair) and (prefixed or not _NOT_GPU.match(w.low))
             if shaped and (prefixed or not w.low.isdigit()):
                 index = {k: list(v) for k, v in self.gpu_keys.items()}
                 found = suggest(gpu_key(pair), index, limit=4)
@@ -635,7 +643,8 @@ class Linker:
 
 _PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})
 _GPU_SHAPE = re.compile(
-    r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4})(?:\s?ti)?$",
+    r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc|cmp)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4}|\d{2,3}hx)"
+    r"(?:\s?ti)?$",  # "CMP 170HX": a mining card
     re.I,
 )
 # precisions, sizes, units and other words shaped like GPU names
@@ -686,7 +695,8 @@ _TRAILING_NOISE = frozenset({"a", "an", "the", "model", "it", "on", "in", "for",
 _ARTICLES = ("a", "an", "the", "one", "single", "my", "our", "your", "two", "four", "eight", "dual")
 _FORM_WORDS = frozenset(w for w in _FORMS if len(w) >= 5)
 _CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one", "the", "of",
-               "a", "an", "mit", "con", "com", "avec")  # fmt: skip
+               "a", "an", "mit", "con", "com", "avec", "partition", "card", "cards", "node",
+               "nodes")  # fmt: skip
 
 
 def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, str | None]:

@@ -83,6 +83,10 @@ class Principle:
     applies: Applies = _one_gpu
 
 
+# "how many MIG instances max can one A30 be carved into": the datasheet's count, not the idea
+_MIG_COUNT = re.compile(r"\bhow many (?:mig )?(?:instances|slices|partitions)\b")
+
+
 def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
     for ref in query.gpus:
         ids = gpu_choices(ref)
@@ -1759,43 +1763,84 @@ def module_form(query: Query, box: ToolBox) -> Draft | None:
 _SPARSE_FIELDS = (  # (dense field, sparse field or None when sparse is twice dense, format)
     ("fp16_bf16_dense_tflops", "fp16_bf16_sparse_tflops", "FP16/BF16"),
     ("fp8_dense_tflops", None, "FP8"),
+    ("fp4_dense_tflops", None, "FP4"),
     ("tf32_dense_tflops", "tf32_sparse_tflops", "TF32"),
     ("int8_dense_tops", "int8_sparse_tops", "INT8"),
 )
+# "can I compare those two numbers directly": the quoted figure set against another card's
+_COMPARED = re.compile(r"\bcompar\w*|\bsame thing\b|\bapples\b|\b\d+x faster\b|\bfaster\b")
+
+
+def _said_figures(text: str) -> list[float]:
+    """Throughput figures the user quotes: "1,979 teraflops", "2070 TFLOPS", "624 tops"."""
+    found = re.findall(r"\b(\d[\d,]*(?:\.\d+)?)\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)", text.lower())
+    return [float(x.replace(",", "")) for x in found]
 
 
 def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
-    """ "The datasheet says 1,466 TFLOPS but I measure 600": the figure quoted is the one with
-    2:4 structured sparsity, twice the dense rate a plain matrix multiply can reach."""
+    """ "The datasheet says 1,466 TFLOPS but I measure 600", "is 1,979 the dense or the sparse
+    figure?", "Thor does 2070 TFLOPS, can I compare that with my 4090's 165?": which line of the
+    datasheet the figure is (format, dense or with 2:4 structured sparsity)."""
     found = _first_gpu(query)
     if found is None:
         return None
     sheet = box.call("gpu_specs", {"gpu": found[1]})
     if "error" in sheet:
         return None
-    said = [
-        float(x.replace(",", ""))
-        for x in re.findall(r"\b(\d[\d,]*(?:\.\d+)?)\s?t", query.text.lower())
-    ]
-    for dense_key, sparse_key, fmt in _SPARSE_FIELDS:
+    said = _said_figures(query.text)
+    low = query.text.lower()
+    fields = sorted(  # the format the user names first: 1,979 is FP16 sparse and FP8 dense
+        _SPARSE_FIELDS, key=lambda f: not re.search(rf"\b{f[2].split('/')[0].lower()}\b", low)
+    )
+    for dense_key, sparse_key, fmt in fields:
         dense = sheet.get(dense_key)
         if not dense:
             continue
         sparse = sheet.get(sparse_key) if sparse_key else None
         sparse = sparse or (2 * dense if sheet.get("vendor") == "NVIDIA" else None)
-        if sparse and any(abs(x - sparse) <= 0.03 * sparse for x in said):
-            unit = "TOPS" if fmt == "INT8" else "TFLOPS"
-            head = (f"**It is the sparsity figure: the {sheet['name']}'s {c.num(sparse, unit)} "
-                    f"{fmt} assumes structured sparsity (sparse weights, two of every four "
-                    f"zero); a dense matrix multiply peaks at {c.num(dense, unit)}.**")  # fmt: skip
-            why = (
-                "Ampere and newer tensor cores can skip half of the weights when they are "
-                "pruned in a fixed two-in-four pattern, and datasheets lead with that doubled "
-                "rate. An ordinary benchmark multiplies dense matrices, so the dense figure is "
-                "its ceiling, and real kernels reach a share of it that falls with clocks under "
-                "power and heat limits."
-            )
-            return Draft("\n\n".join([head, why]))
+        unit = "TOPS" if fmt == "INT8" else "TFLOPS"
+        quoted = next((x for x in said if sparse and abs(x - sparse) <= 0.03 * sparse), None)
+        if quoted is None:
+            if any(abs(x - dense) <= 0.03 * dense for x in said) and re.search(r"\bsparse", low):
+                head = (f"**Dense: the {sheet['name']}'s {c.num(dense, unit)} {fmt} is the dense "
+                        f"figure; with two-of-four structured sparsity the datasheet says "
+                        f"{c.num(sparse, unit)}.**")  # fmt: skip
+                return Draft(head)
+            continue
+        what = (f"the {sheet['name']}'s {c.num(quoted, unit)} is {fmt} with two-of-four structured "
+                f"sparsity (sparse weights, two of every four zero); dense, a plain matrix "
+                f"multiply peaks at {c.num(dense, unit)} {fmt}")  # fmt: skip
+        lower = [
+            f"{c.num(sheet[k], 'TFLOPS')} {f}"
+            for k, _, f in _SPARSE_FIELDS[:3]
+            if f != fmt and sheet.get(k) and sheet[k] < dense
+        ]
+        if lower:
+            what += f" ({', '.join(lower)})"
+        others = [g for g in query.gpus[1:] if gpu_choices(g)]
+        if _COMPARED.search(low) or others:
+            lines = [f"**No, not directly: {what}.**"]
+            for ref in others:
+                other = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+                if "error" not in other and other.get("fp16_bf16_dense_tflops"):
+                    lines.append(
+                        f"The like-for-like figure is dense FP16/BF16: {sheet['name']} "
+                        f"{c.num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')}, {other['name']} "
+                        f"{c.num(other['fp16_bf16_dense_tflops'], 'TFLOPS')}. For generating "
+                        f"tokens the memory bandwidth decides more than compute: "
+                        f"{c.num(sheet['bandwidth_gbs'], 'GB/s')} against "
+                        f"{c.num(other['bandwidth_gbs'], 'GB/s')}."
+                    )
+            return Draft("\n\n".join(lines))
+        head = f"**Sparse: {what}.**"
+        why = (
+            "Ampere and newer tensor cores can skip half of the weights when they are "
+            "pruned in a fixed two-in-four pattern, and datasheets lead with that doubled "
+            "rate. An ordinary benchmark multiplies dense matrices, so the dense figure is "
+            "its ceiling, and real kernels reach a share of it that falls with clocks under "
+            "power and heat limits."
+        )
+        return Draft("\n\n".join([head, why]))
     return None
 
 
@@ -2319,7 +2364,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         # "can one H100 be partitioned so each department gets its own isolated slice?"
         r"\b(?:partition\w*|carv\w+|split)\b.{0,60}\b(?:isolated|own) (?:slices?|instances?"
         r"|partitions?|pieces?)\b",
-    ), mig),
+    ), mig, lambda q: _one_gpu(q) and not q.target and not _MIG_COUNT.search(q.text.lower())),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"
         r"\bpcie?\b",
@@ -2334,7 +2379,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:w|watts?)\b",
         r"\bmax-?q\b.{0,80}\b(?:half|slower|faster|speed|as fast|perform\w*)\b",
         r"\b(?:\d{3} ?w|watts?|tdp)\b.{0,60}\b(?:half as fast|twice as fast|half the speed)\b",
-    ), power_limit),
+    ), power_limit, lambda q: _one_gpu(q) and not (len(q.gpus) >= 2 and q.fields)),  # not a choice
     Principle("flash_attention", "spec", _cues(
         r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b",
     ), flash_attention, lambda q: _one_gpu(q) and not q.models),  # not a setting of a job
@@ -2359,6 +2404,11 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("sparse_figure", "explain", _cues(
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,80}\b(?:only|tops out|max(?:es)? out|peaks?|"
         r"reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
+        # "quotes '1,979 teraflops' for FP16: the dense or the sparsity figure?"
+        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:era)?(?:flops|ops)\b.{0,120}\b(?:dense|sparse|sparsity)\b",
+        # "Thor does 2070 TFLOPS ... can I compare those two numbers directly"
+        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:era)?(?:flops|ops)\b.{0,160}\b(?:compare|comparable"
+        r"|\d+x faster|same thing|something else)\b",
         # "the datasheet says 624 tflops but everyone computes mfu against 312"
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,40}\b(?:but|yet|while|whereas)\b.{0,80}"
         r"\b\d[\d,]*\b",

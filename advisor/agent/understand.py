@@ -244,7 +244,10 @@ FIELD_WORDS: dict[str, str] = {
     "fp8_dense_tflops": r"\bfp8\b",
     "tensor_cores": r"\btensor cores?\b",
     "cuda_cores": r"\bcuda cores?\b|\bshaders?\b|\bcore count\b|\bstream processors\b",
-    "mig_max_instances": r"\bmig\b|\bmulti[- ]instance\b|\bpartition",
+    # partitioning a GPU, not a cluster's partition ("the a30 partition", "teaching partition")
+    "mig_max_instances": r"\bmig\b|\bmulti[- ]instance\b"
+    r"|\bpartition(?:ed|ing)?\s(?:it|them|the|an?|one|each|our|my|this|that)\b"
+    r"|\bpartitions? (?:per|of) (?:the |a |one |each )?(?:gpu|card)\b|\bgpu partition\w*",
     "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b",
@@ -376,6 +379,10 @@ KEYWORDS = (
 _KEYWORD_STEMS = frozenset(KEYWORDS) | {k.rstrip("e") for k in KEYWORDS}
 
 
+# English words a letter or two from a keyword: "252 trading days" is no misspelt "training"
+_NEAR_KEYWORDS = frozenset({"trading", "trader", "traders", "traded", "grading", "raining"})
+
+
 @lru_cache(maxsize=2048)
 def _keyword(word: str) -> str:
     low = word.lower()
@@ -386,6 +393,8 @@ def _keyword(word: str) -> str:
     ):
         return "qlora"  # "qlra", "qloa", "qora"
     if len(low) < 5 or low in KEYWORDS or f"{low}s" in KEYWORDS or low.rstrip("s") in KEYWORDS:
+        return word
+    if low in _NEAR_KEYWORDS:
         return word
     if re.sub(r"(?:d|ed|r|rs|ing)$", "", low) in _KEYWORD_STEMS:
         return word  # an inflection, no slip: "fine-tuned", "finetuner", "comparing"
@@ -569,12 +578,20 @@ def _context(low: str) -> int | None:
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
         r"|sequences|contexts|max(?:imum)?|long|each|total|in total|per (?:text|sample|document|doc"
         r"|example))\b"
-        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b",  # "dont care about huge ctx, 4k is fine"
+        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b"  # "dont care about huge ctx, 4k is fine"
+        # "every conversation can reach 4k tokens", "sequences up to 8k residues"
+        r"|(?<!generate )(?<!output )(?<!write )"
+        r"\b(?:reach(?:es)?|hits?|grows? to|gets? to|up to)\s~?"
+        r"(\d+(?:\.\d+)?)\s?(k)[- ]?(?:tokens?|residues|amino acids)\b"
+        # "long protein sequences (32k tokens)", "the full 128k window"
+        r"|\b(?:sequences?|seqs?|documents?|docs?|contracts?|prompts?|inputs?)\s\(~?(\d+(?:\.\d+)?)"
+        r"\s?(k)[- ]?tokens?\)|(\d+(?:\.\d+)?)\s?(k)[- ]?(?:tokens?\s)?window\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     )
     if not m:
         return None
-    n, unit = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7, 9) if m.group(i))
+    groups = (1, 3, 5, 7, 9, 11, 13, 15)
+    n, unit = next((m.group(i), m.group(i + 1)) for i in groups if m.group(i))
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
 
@@ -606,7 +623,15 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
         low,
     )
+    # "60 agents, maybe 20 using the assistant at the same moment", "2-3 chats at once": the
+    # number said with "at once" is the concurrency, a range's top end
     users = re.search(
+        rf"\b(?:\d+\s?[-\u2013]\s?)?(\d[\d,]*)\s(?:[a-z]+\s){{0,2}}?(?:chats?|conversations?"
+        rf"|sessions?|requests?|users?|using|people|calls?|queries|{_PEOPLE})\s(?:[a-z-]+\s){{0,3}}?"
+        r"(?:at (?:the )?(?:same|one) (?:time|moment)|at once|simultaneously|concurrently)\b",
+        low,
+    )
+    users = users or re.search(
         rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active )?(?:users"
         r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
         r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff)\b"
@@ -715,6 +740,11 @@ _EACH = (
 )
 _EACH_BEFORE = re.compile(r"\b" + _EACH + r"[^,;.?!]{0,60}$")  # the person's own clause
 _EACH_AFTER = re.compile(r"^[^,;.?!]{0,30}\bby " + _EACH)
+# "40 research groups each got a 500 GPU-hour quota": one person's or group's hours, times them
+_GROUPS_EACH = re.compile(
+    rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|projects|users|members)"
+    r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$"
+)
 _RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
 
 
@@ -769,8 +799,14 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         per = _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
         hours, calendar = value * per, per >= 24
         after = low[m.end() : m.end() + 60]
-        days = re.search(
-            r"^\s?(?:a|per|each) day\b.{0,40}?\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days\b",
+        days = re.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
+            r"^\s?(?:a|per|each|every|/)\s?day\b.{0,40}?\b(\d+)\s?"
+            r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?)?days\b",
+            after,
+        )
+        a_year = re.search(
+            r"^\s?(?:a|per|each|every|/)\s?day\b.{0,12}?\bfor (?:a|one|the) (?:whole |full )?"
+            r"year\b",
             after,
         )
         daily = re.search(r"^\s?(?:a|per|each|every|/)\s?day\b", after)
@@ -781,6 +817,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         weeks = _WEEKS.search(low)
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
+        elif a_year:  # "three hours every day for a year"
+            hours *= 365
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(weeks.group(1) or weeks.group(2) or weeks.group(3))
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
@@ -801,6 +839,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
+        people = people or _GROUPS_EACH.search(low[: m.start()])
         if people:  # "each of my 28 students uses it 2 hours a week", "... by each of my 28"
             hours *= float(people.group(1))
         break
@@ -924,7 +963,7 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     # "1.79 per gpu per hour", "0.35/h" with no currency sign
     for m in re.finditer(
         rf"(?<![\w$.,]){_NUM}\s?(?:/|per|an|a|por)\s?(?:gpu[- ]?)?(?:(?:per|/|an|a)\s?)?"
-        r"(?:hour|hr|h|hora)\b",
+        r"(?:hour|hr|h|hora)\b(?<!\d ah)(?<!\dah)",  # not a battery's "20Ah"
         low,
     ):
         if not any(abs(pos - m.start()) <= 2 for _, _, pos in out):
@@ -1092,6 +1131,12 @@ def _train_tokens(low: str) -> float | None:
         rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b",
         low,
     )
+    per = per or re.search(  # "50,000 contracts ... about 20,000 tokens generated per contract"
+        rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:{_THINGS}|contracts|files|reports|transcripts"
+        rf"|calls|chats|queries)\b[^.?!]{{0,60}}?{_NUM}\s?(k)?\s?tokens?\s(?:\w+\s)?(?:per|each|an?"
+        r"|every)\s(?!sec|second|minute|min\b|hour|day|week|month|year)\w+",
+        low,
+    )
     if per:
         return (
             _scaled(per.group(1), per.group(2))
@@ -1121,6 +1166,8 @@ def _epochs(low: str) -> float | None:
     # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
     if m := re.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
         return float(m.group(1))
+    if re.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b", low):
+        return 1.0  # "one pass over the data"
     return 1.0 if re.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
 
@@ -1216,10 +1263,12 @@ def _power(low: str) -> float | None:
     m = re.search(
         r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than)\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
-        r"|(?:\w+ )?power supply|(?:\w+ )?psu)",  # "a single 1,600 W power supply"
+        r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
+        r"|\b(?:capped|limited|cap)\s(?:at |to |around |of )?(?:about |around |~)?(\d[\d,]*)\s?"
+        r"(?:w|watts?)\b",  # "power-capped around 35W", "the rail is limited to 30 W"
         low,
     )
-    return _number(m.group(1) or m.group(2)) if m else None
+    return _number(m.group(1) or m.group(2) or m.group(3)) if m else None
 
 
 def _tokens_per_s(low: str) -> float | None:
@@ -1599,7 +1648,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     outside = re.sub(
         r"\b(?:kv|k/v)(?:[- _]cache)?(?:[- _]dtype)?\s?(?:to|in|at|as|=)?\s?(?:q8(?:_0)?|q4(?:_0)?"
         r"|fp8|int8|int4|8-?bit|4-?bit|fp16|bf16|auto)\b"
-        r"|\b(?:q8(?:_0)?|q4(?:_0)?|fp8|int8|8-?bit|4-?bit)\s(?:kv|k/v)\b",
+        r"|\b(?:q8(?:_0)?|q4(?:_0)?|fp8|fp16|bf16|f16|int8|8-?bit|4-?bit|16-?bit)\s(?:kv|k/v)\b",
         lambda m: " " * len(m.group(0)),
         outside,
     )
@@ -1792,11 +1841,12 @@ def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...
         return gpus
     kept = []
     for g in gpus:
-        narrower = [
+        narrower = [  # "an A100 40GB ... GPU 0: NVIDIA A100-SXM4-40GB": the variant said
             o for o in gpus
-            if o is not g and o.ids and set(o.ids) < set(g.ids) and (o.count or o.memory_gb)
+            if o is not g and o.ids and set(o.ids) < set(g.ids)
+            and (o.count or o.memory_gb or o.form_factor or re.search(r"\d\s?gb\b", o.text.lower()))
         ]  # fmt: skip
-        if not (narrower and g.count is None and g.memory_gb is None):
+        if not (narrower and g.count is None):
             kept.append(g)
     return tuple(kept)
 
@@ -1924,7 +1974,7 @@ _MAX_BATCH = re.compile(
     # "how many concurrent users can one a100 serve", "how many parallel requests fit", "how
     # many simultaneous 4k-token sessions"
     r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|sessions|streams|"
-    r"sequences|chats|clients)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
+    r"sequences|chats|clients|conversations|agents|prompts)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
 )
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
 # object counted is GPUs (a GPU word or a name with digits), never "tok/s"

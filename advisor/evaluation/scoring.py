@@ -41,6 +41,7 @@ CATEGORIES = (
     "advice_fresh3",
     "advice_fresh4",
     "advice_fresh5",
+    "advice_fresh6",
     "advice_dev",
 )
 # categories written after the gate was set (image, diffusion and speech models; buying; advice
@@ -48,10 +49,12 @@ CATEGORIES = (
 # and explanations scored on the answer's shape): reported on their own lines, not gated yet;
 # advice_fresh2 was a second blind set (stop 24, read and tuned on at stop 26), advice_fresh3 the
 # third (stop 26, read at stop 27); advice_fresh4 the fourth (stop 27, read at stop 28);
-# advice_fresh5 is the fifth (stop 28), its failures kept out of the printed report
+# advice_fresh5 the fifth (stop 28, read at stop 29); advice_fresh6 is the sixth (stop 29), its
+# failures kept out of the printed report
 REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh", "advice_fresh2",
-                 "advice_fresh3", "advice_fresh4", "advice_fresh5", "advice_dev")  # fmt: skip
-BLIND = ("advice_fresh5",)
+                 "advice_fresh3", "advice_fresh4", "advice_fresh5", "advice_fresh6",
+                 "advice_dev")  # fmt: skip
+BLIND = ("advice_fresh6",)
 EXPECT_KEYS = {
     "tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify",
     # the shape of an advice or explain answer
@@ -209,7 +212,7 @@ def score(case: Case, answer: Answer, latency_ms: float, engine: str | None = No
             shown = spec.get("value", f"{spec.get('min')}-{spec.get('max')}")
             fails.append(f"missing figure {shown} {spec.get('unit', '')}".strip())
     if expect.get("cite_about") and answer.citations:
-        words = [w.lower() for w in expect["cite_about"]]
+        words = [str(w).lower() for w in expect["cite_about"]]  # "4090" may load as a number
         about = sum(any(w in c.text.lower() for w in words) for c in answer.citations)
         if about * 2 < len(answer.citations):
             fails.append(f"only {about} of {len(answer.citations)} citations speak of {words}")
