@@ -494,7 +494,9 @@ def break_even(
         "host_usd_per_hour": host_usd_per_hour,
         "saving_usd_per_hour": result.saving_usd_per_hour,
         "break_even_hours": result.hours,
+        "break_even_gpu_hours": None if result.hours is None else result.hours * num_gpus,
         "hours_before_power": purchase_usd / rent_usd_per_hour,
+        "gpu_hours_before_power": purchase_usd / rent_usd_per_hour * num_gpus,
         "months_before_power": purchase_usd
         / rent_usd_per_hour
         / hours_per_day

@@ -255,7 +255,7 @@ def test_a_sparse_figure_set_against_the_dense_one_is_explained(rules_advisor: A
     answer = rules_advisor.ask(
         "the h100 sxm page lists 1,979 tflops bf16 while papers use 989 for mfu, which is right?"
     )
-    assert answer.text.startswith("**It is the sparsity figure"), answer.text[:200]
+    assert answer.text.startswith("**It is the sparse figure"), answer.text[:200]
     _grounded(answer)
 
 

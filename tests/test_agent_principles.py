@@ -475,7 +475,7 @@ def test_can_it_run_and_how_fast_says_yes_first(rules_advisor: Any) -> None:
 def test_a_quoted_sparse_figure_is_named_as_such(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("h100 sxm is sold as 1,979 tflops bf16 and i only reach 700, why?")
     head = answer.text.split("\n")[0]
-    assert head.startswith("**It is the sparsity figure"), head
+    assert head.startswith("**It is the sparse figure"), head
     assert "989" in head
     _grounded(answer)
 

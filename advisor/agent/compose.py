@@ -850,10 +850,14 @@ def break_even(result: dict[str, Any]) -> str:
         f"**Buying {what} pays off after about {num(hours, 'hours')} of use** "
         f"({num(months, 'months')}{years} at {num(result['hours_per_day'])} hours a day)"
     )
+    if n > 1:  # "break-even in GPU-hours": the hours of all the GPUs together
+        head += f"; {num(result['break_even_gpu_hours'], 'GPU-hours')} across the {n}"
     if result["power_w"] and result["usd_per_kwh"] and result.get("hours_before_power"):
         head += (
             f"; {num(result['hours_before_power'], 'hours')} "
-            f"({num(result['months_before_power'], 'months')}) before electricity"
+            f"({num(result['months_before_power'], 'months')}"
+            + (f", {num(result['gpu_hours_before_power'], 'GPU-hours')}" if n > 1 else "")
+            + ") before electricity"
         )
     lines = [head + ".", ""]
     if over := result.get("over_use"):

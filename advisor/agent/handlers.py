@@ -878,6 +878,18 @@ def _at_equal_mfu(query: Query, box: ToolBox) -> Draft | None:
     )
 
 
+def _second_verdict(text: str) -> str:
+    """The fit table under a pick already made: its head a plain line, not a second verdict
+    ("It depends on which ...", "Which one do you have?" after "Pick the A100 80GB")."""
+    head, _, rest = text.partition("\n")
+    if head.startswith("**"):
+        head = re.sub(r"^\*\*(?:It depends on which|Pick the [^:*]+|Yes): ", "", head)
+        head = head.replace("**", "")
+        head = head[:1].upper() + head[1:]
+    rest = rest.replace("\n\nWhich one do you have?", "")
+    return f"{head}\n{rest}" if rest else head
+
+
 def compare(query: Query, box: ToolBox) -> Draft:
     equal = _at_equal_mfu(query, box)
     if equal is not None:
@@ -889,9 +901,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = fit(query, box)
         ratio = _model_ratio(query, box)
-        return (
-            Draft(ratio + "\n\n" + draft.text, draft.citations, draft.warnings) if ratio else draft
-        )
+        if not ratio:
+            return draft
+        return Draft(ratio + "\n\n" + _second_verdict(draft.text), draft.citations, draft.warnings)
     asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
     shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
     ids, notes = [], []
@@ -1426,7 +1438,7 @@ _UTILISATION_YEAR = re.compile(
 )
 _NO_POWER = re.compile(
     r"\b(?:ignor\w*|exclud\w*|leave out|leaving out|without|not counting|no)\s(?:the\s)?"
-    r"(?:electricity|power (?:cost|bill)s?|energy)\b"
+    r"(?:electricity|power(?: (?:cost|bill)s?)?|energy)\b"  # "ignore power and admin"
 )
 
 
@@ -1466,6 +1478,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["rent_usd_per_hour"] = rent
     if monthly is not None:  # "we spend 9k a month on cloud A100s"
         args["rent_usd_per_month"] = monthly
+    elif query.hours in (730.0, 8760.0) and _NONSTOP.search(low) and not _SPAN_SAID.search(low):
+        args["hours_per_day"] = 24.0  # "running 24/7, after how many hours": a rate, no horizon
     elif query.hours and not query.use_hours_per_day and _UTILISATION_YEAR.search(low):
         # "utilisation is 50% of the year: after how many years?": a rate of use, no horizon
         args["hours_per_day"] = query.hours / 365
@@ -1481,6 +1495,10 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     return Draft(c.break_even(result))
+
+
+_NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
+_SPAN_SAID = re.compile(r"\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b")
 
 
 def job_time(query: Query, box: ToolBox) -> Draft:

@@ -749,7 +749,14 @@ def _key_of(index: dict[str, list[str]], model_id: str) -> str:
 
 
 def _split_counts(text: str) -> str:
-    """'4xA100', '8x H100', '2x3090' -> '4 x A100': a count, not a name (never '8x7B')."""
+    """'4xA100', '8x H100', '2x3090' -> '4 x A100': a count, not a name (never '8x7B');
+    'a100-40' -> 'a100 40': a name and its memory."""
+    text = re.sub(
+        r"\b([a-z]\d{2,3})-(16|20|24|32|40|48|80|94|96|141|192)\b(?![.-]\d)",
+        r"\1 \2",
+        text,
+        flags=re.IGNORECASE,
+    )
     return re.sub(
         r"(?<![\w.])(\d{1,4})\s?[x\u00d7\*]\s?(?!\d+(?:\.\d+)?b\b)(?=[a-z0-9])",
         r"\1 x ",

@@ -794,8 +794,8 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         other = [d for d, _ in differ if d != "memory"]
         memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.text.lower())
         what = "Not just more memory" if len(other) < len(differ) and memory_asked else "No"
-        if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b",
-                     query.text.lower()):  # fmt: skip
+        if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b"
+                     r"|\bsame (?:[\w/-]+ (?:and |& )?){1,4}as\b", query.text.lower()):  # fmt: skip
             what = "No"  # "is that the same chip and vram as my desktop 4090?"
         if chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", query.text.lower()):
             what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
@@ -1807,9 +1807,9 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
                         f"{c.num(sparse, unit)}.**")  # fmt: skip
                 return Draft(head)
             continue
-        what = (f"the {sheet['name']}'s {c.num(quoted, unit)} is {fmt} with two-of-four structured "
-                f"sparsity (sparse weights, two of every four zero); dense, a plain matrix "
-                f"multiply peaks at {c.num(dense, unit)} {fmt}")  # fmt: skip
+        what = (f"the {sheet['name']}'s {c.num(quoted, unit)} is {fmt} with structured "
+                f"sparsity (two of every four weights zero); dense, a plain matrix multiply "
+                f"peaks at {c.num(dense, unit)} {fmt}")  # fmt: skip
         lower = [
             f"{c.num(sheet[k], 'TFLOPS')} {f}"
             for k, _, f in _SPARSE_FIELDS[:3]
@@ -1832,7 +1832,7 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
                         f"{c.num(other['bandwidth_gbs'], 'GB/s')}."
                     )
             return Draft("\n\n".join(lines))
-        head = f"**Sparse: {what}.**"
+        head = f"**It is the sparse figure: {what}.**"
         why = (
             "Ampere and newer tensor cores can skip half of the weights when they are "
             "pruned in a fixed two-in-four pattern, and datasheets lead with that doubled "
@@ -2297,6 +2297,7 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), faster_than, lambda q: len(gpus_named(q)) >= 2),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
+        r"\bsame (?:[\w/-]+ (?:and |& )?){1,4}as\b",  # "same VRAM and bandwidth as the 5090"
         r"\bidentical\b",
         r"\bjust (?:more|a bigger|extra|bigger) (?:memory|vram)\b",
         r"\bonly (?:more )?(?:memory|vram)\b",

@@ -11,7 +11,7 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import YES_NO, Draft, unresolved, workload_of
-from advisor.agent.query import Query
+from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import FIELD_WORDS
 from advisor.answer import Citation
@@ -154,7 +154,7 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
-        subject = _subject(low)
+        subject = _subject(low, asked)
         if subject and any(w in chosen for w in subject):
             verdict = True
         elif subject and asked:
@@ -168,16 +168,26 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
 
 
-def _subject(low: str) -> list[str]:
-    """The words of the yes/no clause that name what it asks about ("is amd viable" -> amd)."""
+def _subject(low: str, gpus: list[GpuRef] | None = None) -> list[str]:
+    """The words of the yes/no clause that name what it asks about ("is amd viable" -> amd,
+    "is the Spark faster?" -> spark, a word of a GPU named)."""
     clause = YES_NO.search(low)
     if clause is None:
         return []
     # the clause up to its alternative: "will the 5080 do that, or do I have to save up for the
     # 5090" asks about the 5080
-    said = re.split(r",|\bor\b|\bthan\b|\binstead\b", low[clause.start() : clause.start() + 60])[0]
+    start = low[clause.start() : clause.start() + 60].lstrip(" ,.;:!?-\u2014\n")  # ", is the"
+    said = re.split(r",|\bor\b|\bthan\b|\binstead\b", start)[0]
     words = re.findall(r"[a-z0-9]+", said)
-    return [w for w in words if w in _VENDOR_WORDS or re.fullmatch(r"[a-z]*\d+\w*", w)]
+    named = {w for g in gpus or [] for w in re.findall(r"[a-z]{4,}", g.text.lower())}
+    named -= _GENERIC_WORDS
+    return [
+        w for w in words
+        if w in _VENDOR_WORDS or re.fullmatch(r"[a-z]*\d+\w*", w) or w in named
+    ]  # fmt: skip
+
+
+_GENERIC_WORDS = {"nvidia", "geforce", "quadro", "tesla", "radeon", "laptop", "desktop", "the"}
 
 
 _VENDOR_WORDS = ("amd", "nvidia", "intel", "apple", "mac", "radeon", "instinct", "arc")

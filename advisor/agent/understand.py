@@ -111,7 +111,7 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("deepspeed", r"\bdeepspeed\b|\bzero[- ]?[123]\b"),
     ("fsdp", r"\bfsdp\b"),
     ("ms-swift", r"\bms[- ]?swift\b"),
-    ("megatron", r"\bmegatron\w*|\bnemo\b"),
+    ("megatron", r"\bmegatron\w*|(?<!mistral )(?<!mistral-)\bnemo\b"),  # not Mistral NeMo
     ("hf", r"\b(?:hf|hugging ?face|transformers) trainer\b|\btrl\b|\bsft ?trainer\b"),
 )
 # how several GPUs talk, when the question says: (interconnect, words); negations first
@@ -1801,6 +1801,14 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         if other and other[0].ids and other[0].ids[0] not in gpus[0].ids:
             return (*gpus, replace(other[0], ids=other[0].ids[:1]))
         return gpus
+    size = re.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
+                     r"(?:one|version|model|variant|option|config\w*)\b", low)  # fmt: skip
+    if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
+        # "is the 16GB M4 enough, or should I pay for the 24GB one?": the other memory size
+        other = linker.find_gpus(f"{gpus[0].base} {size.group(1)}GB")
+        if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
+            return (*gpus, other[0])
+        return gpus
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
     other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}")
@@ -1870,7 +1878,10 @@ _ITEM_TIME = re.compile(
 _PURCHASE = re.compile(
     rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
-    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor)\s?(?:about |around |like |~)?"
+    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor|\bquoted? (?:at|for)"
+    rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
+    rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster):)"
+    rf"\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?))"
@@ -1887,7 +1898,7 @@ _BUDGET_SAID = re.compile(
 def _purchase(low: str) -> float | None:
     """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
     "picked up a 3090 for $700". Only with a buying word in the message."""
-    if not re.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\b|\bcosts? ~?\$?\d{3}|\bpaid\b"
+    if not re.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
                      r"|\bvs\.? rent\w*", low):  # fmt: skip
         return None

@@ -12,6 +12,7 @@ from typing import Any
 
 from advisor.calculator import cost, diffusion, memory, throughput
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
+from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.families import FAMILIES, find_model
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import InvalidInput
@@ -129,8 +130,18 @@ def max_batch(request: Request, catalog: Catalog | None = None) -> Estimate | No
 
 
 def min_gpus(request: Request, catalog: Catalog | None = None) -> Estimate | None:
-    """The fewest GPUs (1 to 1024) that fit, or None."""
-    for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024):
+    """The fewest GPUs (1 to 1024) that fit, or None. Engines that shard each layer (vLLM,
+    TensorRT-LLM ...) and training take powers of two, the splits a head count divides; an
+    engine that gives each GPU whole layers (llama.cpp, transformers) takes any count up to 8
+    ("three 3090s hold a 72B at Q4_K_M")."""
+    first = estimate(replace(request, num_gpus=1), catalog)
+    if first.fits:
+        return first
+    counts: tuple[int, ...] = (2, 4, 8)
+    layers_split = first.engine and first.engine not in TENSOR_PARALLEL_ENGINES
+    if first.workload == "inference" and first.family == "llm" and layers_split:
+        counts = (2, 3, 4, 5, 6, 7, 8)
+    for n in (*counts, 16, 32, 64, 128, 256, 512, 1024):
         result = estimate(replace(request, num_gpus=n), catalog)
         if result.fits:
             return result
