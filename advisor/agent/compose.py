@@ -275,6 +275,12 @@ def variant_note(
 
 def compare_table(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
     rows = ["| | " + " | ".join(s["name"] for s in sheets) + " |", "|---" * (len(sheets) + 1) + "|"]
+    tensor = "fp16_bf16_dense_tflops"
+    if tensor in fields and "fp32_tflops" not in fields and any(not s.get(tensor) for s in sheets):
+        # a card without 16-bit tensor units (Pascal, a GTX): its FP32 rate is the one to set
+        # against the others
+        at = fields.index(tensor) + 1
+        fields = (*fields[:at], "fp32_tflops", *fields[at:])
     for field in fields:
         label = FIELD_LABELS[field][0]
         rows.append(f"| {label} | " + " | ".join(field_value(s, field) for s in sheets) + " |")

@@ -648,7 +648,9 @@ def asks_pick(query: Query) -> bool:
     """ "8x A100 or 4x H100 for this, which one?": the question asks for one of several, not for
     a yes or a no."""
     low = query.text.lower()
-    return not YES_NO.search(low) and bool(re.search(r"\bwhich\b|\bwhat should\b|\bbetter\b", low))
+    # "g4dn.xlarge or g6.xlarge?", "cheapest box for ...": one of the named options
+    asked = r"\bwhich\b|\bwhat should\b|\bbetter\b|\bcheapest\b|\bor\b[^.?!]{0,60}\?"
+    return not YES_NO.search(low) and bool(re.search(asked, low))
 
 
 # "how much, and can it hold a 70b?": the price asked beside the fit

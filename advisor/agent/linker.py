@@ -386,10 +386,12 @@ class Linker:
         for i, w in enumerate(words):
             if i in taken:
                 continue
-            prefixed = i and words[i - 1].low in _DROPPABLE
+            prefixed = i and words[i - 1].low in _DROPPABLE and i - 1 not in taken
             pair = f"{words[i - 1].text} {w.text}" if prefixed else w.text
-            # after a brand word the shape is a card's ("Tesla K80"), not a size or a setting
-            shaped = _GPU_SHAPE.match(pair) and (prefixed or not _NOT_GPU.match(w.low))
+            # after a line's name the shape is a card's ("Tesla K80", "Quadro P5000"), not a
+            # size or a setting ("titan rtx fp64")
+            branded = prefixed and words[i - 1].low in ("tesla", "quadro", "cmp", "geforce")
+            shaped = _GPU_SHAPE.match(pair) and (branded or not _NOT_GPU.match(w.low))
             if shaped and (prefixed or not w.low.isdigit()):
                 index = {k: list(v) for k, v in self.gpu_keys.items()}
                 found = suggest(gpu_key(pair), index, limit=4)

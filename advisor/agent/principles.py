@@ -87,6 +87,12 @@ class Principle:
 _MIG_COUNT = re.compile(r"\bhow many (?:mig )?(?:instances|slices|partitions)\b")
 
 
+def _mig_count_only(query: Query) -> bool:
+    """ "how many MIG instances can one A30 be carved into?": the figure alone, no why."""
+    low = query.text.lower()
+    return bool(_MIG_COUNT.search(low)) and not re.search(r"\bexplain\w*|\bwhy\b", low)
+
+
 def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
     for ref in query.gpus:
         ids = gpu_choices(ref)
@@ -2365,7 +2371,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         # "can one H100 be partitioned so each department gets its own isolated slice?"
         r"\b(?:partition\w*|carv\w+|split)\b.{0,60}\b(?:isolated|own) (?:slices?|instances?"
         r"|partitions?|pieces?)\b",
-    ), mig, lambda q: _one_gpu(q) and not q.target and not _MIG_COUNT.search(q.text.lower())),
+    ), mig, lambda q: _one_gpu(q) and not q.target and not _mig_count_only(q)),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"
         r"\bpcie?\b",

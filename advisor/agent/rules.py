@@ -76,9 +76,25 @@ def _one(query: Query, box: ToolBox) -> Draft:
     _workload, assumed = workload_of(query)
     if assumed and query.intent in ("fit", "speed", "solve", "train_time", "cost", "recommend"):
         notes.append(assumed)
+    draft.text = _instances_named(notes, draft.text)
     if notes:
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+_INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, \d+ x (.+?)\.?$")
+
+
+def _instances_named(notes: list[str], text: str) -> str:
+    """ "g4dn.xlarge or g6.xlarge?": the pick named as the instance asked about, its GPU beside
+    it ("Pick the g6.xlarge (NVIDIA L4)")."""
+    head, sep, rest = text.partition("\n")
+    for note in notes:
+        m = _INSTANCE_NOTE.match(note)
+        if m and f"ick the {m.group(2)}" in head:
+            head = head.replace(f"ick the {m.group(2)}", f"ick the {m.group(1)} ({m.group(2)})", 1)
+            break
+    return head + sep + rest
 
 
 # ---------------------------------------------------------------- the GPUs' own figures
@@ -154,7 +170,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
-        subject = _subject(low, asked)
+        subject = [  # a word every GPU named shares ("m4" of "16GB M4" and "24GB M4") tells none
+            w for w in _subject(low, asked) if sum(w in g.text.lower() for g in query.gpus) <= 1
+        ]
         if subject and any(w in chosen for w in subject):
             verdict = True
         elif subject and asked:
@@ -218,9 +236,19 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
         for p in result.get("passages", [])
         if sum(_speaks_of(p["text"], words) for words in aspects) >= need
     ]
-    # passages that also speak of the asked field come first ("bandwidth of the L40")
-    relevant.sort(key=lambda p: -sum(bool(re.search(f, p["text"].lower())) for f in fields))
+    if fields:  # a figure asked ("does the 4090 have NVLink"): a passage that speaks of it
+        relevant = [p for p in relevant if any(re.search(f, p["text"].lower()) for f in fields)]
+    # passages that also speak of the asked field, or of what decides the job (bandwidth for
+    # decoding, compute for training), come first
+    decides = [*fields, *DECIDES.get(query.workload or "", ())]
+    relevant.sort(key=lambda p: -sum(bool(re.search(f, p["text"].lower())) for f in decides))
     return [c for c in (box.citation(p["id"]) for p in relevant[:2]) if c is not None]
+
+
+DECIDES = {  # the figures that decide a job's speed, as the articles write them
+    "inference": (r"\bbandwidth\b", r"\bhbm\w*", r"\bdecod\w*", r"\blatency\b"),
+    "train": (r"\btflops\b", r"\btensor cores?\b", r"\bcompute\b", r"\bthroughput\b"),
+}
 
 
 def _aspects(query: Query) -> list[list[str]]:
