@@ -142,7 +142,7 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # Solved from the rows (share and fixed step from each card's 7B and 13B pair: 3090 Ti
         # 0.89 and 1.1 ms, 4090 0.89 and 0.7 ms), a tensor-parallel step spends 42-44 us per
         # all-reduce beyond its weight reads on the 4090 pair (L0568-L0569) and 61-81 us (median
-        # ~72) on 2-8 A10Gs (L1823-L1834): the link's 80 us fits the cloud instances, not the
+        # 74) on 2-8 A10Gs (L1823-L1834): the link's 80 us fits the cloud instances, not the
         # workstation, whose cards have no peer-to-peer at all (q4f16_1 at 4.5 bits a weight). The
         # blog names the host as the cause on its cloud machines (of its 8x A100 runs: "PCIe and
         # the host CPU ... performance could degrade by up to 30% when the CPU is busy with tasks
