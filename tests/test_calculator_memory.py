@@ -185,7 +185,8 @@ def test_deepspeed_zero_3_keeps_16_bit_gradients_and_steps_one_sub_group_in_fp32
     gpus: int,
 ) -> None:
     """DeepSpeed ZeRO-3 (stage3.py): 16-bit gradient partitions; the step upcasts one
-    sub-group's gradients at a time (16-bit flatten + fp32 copy); the whole vocabulary matrix
+    sub-group's gradients at a time (16-bit flatten + fp32 copy); the optimizer's fp32
+    zero-gradient buffer of one sub-group, held until the first step; the whole vocabulary matrix
     and the prefetch bucket gathered in forward and backward; a hidden^2 reduce bucket."""
     m = model("qwen2.5-7b")
     p, h = m.total_params, m.hidden_size
@@ -203,6 +204,7 @@ def test_deepspeed_zero_3_keeps_16_bit_gradients_and_steps_one_sub_group_in_fp32
         (2 * p / gpus + 6 * sub_group) / 1e9 - ds["activations"]
     )
     assert plain["optimizer_step"] == 0.0
+    assert ds["optimizer_states"] == pytest.approx(plain["optimizer_states"] + 4 * sub_group / 1e9)
     assert ds["weights"] == pytest.approx(plain["weights"] + 2 * h * h / 1e9)
     gathered = (m.vocab_size * h + 0.9 * h * h) * 2 / 1e9
     assert ds["activations"] == pytest.approx(plain["activations"] + gathered)

@@ -134,7 +134,20 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # rows, as llama.cpp's own engine share is 1; TensorRT-LLM's 0.85 on top of it charged
         # the batch-1 share twice (0.72 of an A10G's bandwidth). Checked, not fitted, on MLC's
         # 15 decode rows of eval/calibration/llm.csv (llm-perf-bench L1816-L1834, 13 scored,
-        # 1-8 GPUs; MLC blog L0568-L0569): 0.80-0.86x of measured with TensorRT-LLM's share
+        # 1-8 GPUs; MLC blog L0568-L0569): 0.80-0.86x of measured with TensorRT-LLM's share.
+        # Leaving a source out (class "MLC-LLM decode") fails by hardware, not by source: the
+        # two are one measurement campaign (the README repeats the blog's 2x RTX 4090 figures),
+        # and the blog's rows are the workstation pairs (2x RTX 4090, peer-to-peer off; 2x
+        # 7900 XTX on ROCm, no CUDA graphs), the README's the single cards and the cloud A10Gs.
+        # Solved from the rows (share and fixed step from each card's 7B and 13B pair: 3090 Ti
+        # 0.89 and 1.1 ms, 4090 0.89 and 0.7 ms), a tensor-parallel step spends 42-44 us per
+        # all-reduce beyond its weight reads on the 4090 pair (L0568-L0569) and 61-81 us (median
+        # 74) on 2-8 A10Gs (L1823-L1834): the link's 80 us fits the cloud instances, not the
+        # workstation, whose cards have no peer-to-peer at all (q4f16_1 at 4.5 bits a weight). The
+        # blog names the host as the cause on its cloud machines (of its 8x A100 runs: "PCIe and
+        # the host CPU ... performance could degrade by up to 30% when the CPU is busy with tasks
+        # from other tenants"); no Request field says whose host it is, so the 4090 and 7900 XTX
+        # pairs stay 0.82x and 0.88x
         EngineFactors("mlc-llm", "MLC LLM", 0.8, 0.95, 1.0, 1.0, 1.0, 0.0, 0.60, 256),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
         EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,

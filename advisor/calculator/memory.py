@@ -73,11 +73,19 @@ CHECKPOINTED_LOSS_CACHE_BYTES = 20.0
 #   sub-group of sub_group_size parameters (default 1e9) at a time: it flattens the sub-group's
 #   16-bit gradients and upcasts that copy to fp32 (_prepare_fp32_grad_for_sub_group), 16-bit
 #   plus fp32 bytes per parameter at that moment, ZERO3_STEP_GRAD_BYTES beside the 16-bit copy;
+# - initialize_optimizer_states() runs one step on zero gradients to create the Adam moments:
+#   every sub-group's fp32 .grad is a view of one fp32 buffer the size of the largest sub-group's
+#   partition (largest_numel over ds_tensor.ds_numel), and nothing clears them, so the buffer is
+#   held through the first forward and backward until the first real step has replaced every
+#   sub-group's .grad (ZERO3_INIT_GRAD_BYTES per parameter of the largest sub-group): a run's
+#   peak, which its first step reaches, holds it (the same code in v0.10.0, v0.12.x, v0.14.0 and
+#   master);
 # - forward and backward gather each module's weights whole in new 16-bit buffers (even on one
 #   GPU), the next ones up to stage3_prefetch_bucket_size ahead (HF "auto": 0.9 x hidden^2);
 # - the reduce bucket (__ipg_bucket_flat_buffer, reduce_bucket_size 16-bit values; HF "auto":
 #   hidden^2) is held throughout.
 ZERO3_STEP_GRAD_BYTES = 4.0
+ZERO3_INIT_GRAD_BYTES = 4.0
 ZERO3_PREFETCH_HIDDEN_SQ = 0.9
 ZERO3_REDUCE_BUCKET_HIDDEN_SQ = 1.0
 
@@ -554,10 +562,11 @@ def training_memory(
             weights /= dp
         assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
     weights += master
-    gathered = 0.0
+    gathered = init_buffer = 0.0
     if deepspeed3:
         sub_group = min(zero3_sub_group, trainable / model_split / dp)
         step += sub_group * (precision.bytes_linear + ZERO3_STEP_GRAD_BYTES)
+        init_buffer = sub_group * ZERO3_INIT_GRAD_BYTES
         hidden_sq = model.hidden_size**2
         bucket = ZERO3_REDUCE_BUCKET_HIDDEN_SQ * hidden_sq * precision.bytes_linear
         weights += bucket
@@ -567,6 +576,8 @@ def training_memory(
             f"DeepSpeed ZeRO-3: {precision.name} gradient partitions; the step upcasts "
             f"{sub_group / 1e9:.2g}B parameters' gradients at a time to fp32 "
             f"({sub_group * (precision.bytes_linear + ZERO3_STEP_GRAD_BYTES) / GB:.1f} GB); "
+            f"its optimizer's fp32 zero-gradient buffer ({init_buffer / GB:.1f} GB) is held "
+            "until the first step; "
             f"{gathered / GB:.1f} GB of gathered {precision.name} weights in forward and "
             f"backward, a {bucket / GB:.2f} GB reduce bucket"
         )
@@ -576,6 +587,7 @@ def training_memory(
             "to the host when the GPU runs short (not counted)"
         )
         states = 0.0
+    states += init_buffer
     activations = (
         training_activation_bytes(
             model,
