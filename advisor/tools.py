@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
-from advisor.calculator.precision import tensor_formats
+from advisor.calculator.precision import get_precision, tensor_formats
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -218,15 +218,38 @@ def estimate_workload(
     parts = [v for k, v in result["breakdown_gb"].items() if k in WEIGHT_PARTS]
     if len(parts) > 1:  # an image pipeline's models: their weights together
         result["weights_alone_gb"] = sum(parts)
+    _nominal_sizes(result)
+    return result
+
+
+WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_and_vae")
+# the rule of thumb for full fine-tuning with AdamW in mixed precision: 16-bit weights and
+# gradients, fp32 master weights and two fp32 moments (2 + 2 + 4 + 8 bytes per parameter)
+FULL_FINETUNE_RULE_BYTES = 16
+
+
+def _nominal_sizes(result: dict[str, Any]) -> None:
+    """The sizes people work out by hand beside the estimate's own: the weights of all the GPUs
+    together, an LLM's parameters times
+    the format's nominal bytes (8 bits = 1 byte; Q4_K_M and AWQ count as 4 bits), and for a full
+    fine-tune the 16-bytes-per-parameter rule."""
     if result["num_gpus"] > 1 and result["family"] == "llm" and result["workload"] == "inference":
         # the serving engines and llama.cpp split an LLM's weights across the GPUs
         result["weights_all_gpus_gb"] = (
             result["breakdown_gb"].get("weights", 0) * result["num_gpus"]
         )
-    return result
-
-
-WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_and_vae")
+    model = load_catalog().models.get(result["model"])
+    if result["family"] != "llm" or model is None or not model.total_params:
+        return
+    params = model.total_params
+    result["params"] = params
+    result["params_b"] = params / 1e9
+    if result["workload"] == "inference":
+        bits = math.floor(get_precision(result["precision"]).bits_linear)
+        result["nominal_bytes_per_param"] = bits / 8
+        result["weights_nominal_gb"] = params * bits / 8 / 1e9
+    elif result["workload"] == "finetune-full":
+        result["model_states_rule_gb"] = params * FULL_FINETUNE_RULE_BYTES / 1e9
 
 
 @_tool
@@ -312,11 +335,10 @@ def solve(
     )  # fmt: skip
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]
-    return {
-        "target": target,
-        "solution": getattr(result, field) if result else None,
-        "estimate": (result or estimate(request)).to_dict(),
-    }
+    found = (result or estimate(request)).to_dict()
+    _nominal_sizes(found)
+    return {"target": target, "solution": getattr(result, field) if result else None,
+            "estimate": found}  # fmt: skip
 
 
 @_tool

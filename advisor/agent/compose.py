@@ -425,9 +425,28 @@ def memory_line(e: dict[str, Any]) -> str:
     elif e["headroom_gb"] >= 0.05:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
     line = f"{head} ({breakdown(e)})."
+    line += rule_of_thumb(e)
     if not e["fits"] and e.get("weights_alone_gb"):  # an image pipeline's models together
         line += f" The weights alone are {num(e['weights_alone_gb'], 'GB')}."
     return line + (f" {split_weights_line(e)}" if split_weights_line(e) else "")
+
+
+def rule_of_thumb(e: dict[str, Any]) -> str:
+    """The size worked out by hand, when the estimate's differs from it: parameters x nominal
+    bytes (the estimate counts the format's scales and 16-bit embeddings), or 16 bytes per
+    parameter for a full fine-tune."""
+    if e.get("model_states_rule_gb"):
+        return (f" By the usual rule of 16 bytes per parameter (weights, gradients, Adam), the "
+                f"{num(e['params_b'])}B parameters need {num(e['model_states_rule_gb'], 'GB')} "
+                "before activations.")  # fmt: skip
+    nominal = e.get("weights_nominal_gb")
+    weights = e["breakdown_gb"].get("weights", 0) * (e.get("num_gpus") or 1)
+    if not nominal or abs(weights - nominal) <= 0.03 * nominal:
+        return ""
+    per = e["nominal_bytes_per_param"]
+    unit = "byte" if per == 1 else "bytes"
+    return (f" By hand, {num(e['params_b'])}B parameters x {num(per)} {unit} = "
+            f"{num(nominal, 'GB')} of weights.")  # fmt: skip
 
 
 def split_weights_line(e: dict[str, Any]) -> str | None:
@@ -632,13 +651,13 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     whole = [e for e in results if e["num_gpus"] == 1]
     if len(results) > 1 and len({round(e["memory_per_gpu_gb"], 2) for e in results}) == 1:
         lines.append(f"Where the {num(first['memory_per_gpu_gb'], 'GB')} goes, on each: "
-                     f"{breakdown(first)}.")  # fmt: skip
+                     f"{breakdown(first)}.{rule_of_thumb(first)}")  # fmt: skip
         split = split_weights_line(first)
         if split and all(e["num_gpus"] == first["num_gpus"] for e in results):
             lines.append(split)
     elif whole and len(whole) < len(results):  # split rows differ: the whole model, on one GPU
         lines.append(f"Where the {num(whole[0]['memory_per_gpu_gb'], 'GB')} goes on one GPU: "
-                     f"{breakdown(whole[0])}.")  # fmt: skip
+                     f"{breakdown(whole[0])}.{rule_of_thumb(whole[0])}")  # fmt: skip
     lines += alternatives
     defaults = defaults_line(first)
     if defaults:

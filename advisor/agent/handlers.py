@@ -513,7 +513,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         smaller = _largest_batch(query, box, e, model)
         if smaller is not None:
             notes.append(f"Batch {smaller['batch']:,} per GPU on the {smaller['gpu_name']}, the "
-                         f"largest that fits: the usual {e['batch']:,} needs "
+                         f"largest power of two that fits: the usual {e['batch']:,} needs "
                          f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
             results[i] = smaller
         fuller = _pretraining_batch(query, box, e, model)
@@ -699,11 +699,15 @@ def _largest_batch(
     batch that fits (an image or BERT-style model trains and runs at any batch)."""
     if "error" in e or e["fits"] or query.batch or e.get("family", "llm") == "llm":
         return None
-    found = _max_batch(box, estimate_args(query, e["gpu"], e["num_gpus"], model))
+    args = estimate_args(query, e["gpu"], e["num_gpus"], model)
+    found = _max_batch(box, args)
     if found is None:
         return None
-    estimate = found["estimate"]
-    return estimate if estimate.get("fits") else None
+    # the largest power of two that fits, as batches are set, with the job's own arguments
+    # (epochs, data set) that the solver does not take: its time follows
+    batch = 2 ** int(math.log2(int(found["solution"])))
+    estimate = box.call("estimate", {**args, "batch": batch})
+    return estimate if "error" not in estimate and estimate.get("fits") else None
 
 
 def _max_batch(box: ToolBox, args: dict[str, Any]) -> dict[str, Any] | None:
@@ -1115,9 +1119,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
         result = box.call("token_cost", paid)
         return Draft(result["error"] if "error" in result else c.token_cost(result, gpu, node))
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
-    items = query.images or query.dataset_samples
+    items = query.images or query.dataset_samples or query.audio_hours  # an audio hour an item
     if hours is None and query.seconds_per_item and items:
         hours = query.seconds_per_item * items / 3600 / count  # the user's own speed
+    if hours is None and query.throughput_tok_s and query.train_tokens:
+        # "we measured 1,200 tokens/s; 50,000 documents x 20,000 tokens": the run at that pace
+        hours = query.train_tokens / query.throughput_tok_s / 3600
     gpu = _said(query.gpus[0]) if query.gpus else "GPU"
     per_node = query.price_per_node
     if price is not None and hours:

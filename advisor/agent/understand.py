@@ -1275,7 +1275,8 @@ def _tokens_per_s(low: str) -> float | None:
     """A speed the user gives: "pushing 2500 tok/s", "assume 1,500 tok/s aggregate", "about
     3000 tokens per second" (a number written with it; "how many tok/s" asks one)."""
     m = re.search(
-        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:tok(?:en)?s?\s?(?:/|per|a)\s?"
+        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
+        r"(?:(?:output|generated|aggregate|decode|total) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?"
         r"s(?:ec(?:ond)?)?\b|t/s\b|tps\b)",
         low,
     )
@@ -1868,6 +1869,10 @@ _PER_NODE = re.compile(
     r"|\b(?:node|server|box|machine|instance) (?:for|at|@|is|costs?|goes for)\s?~?\$"
     r"|\b(?:node|server|box|instance)s? (?:price|rate)\b"
 )
+_AUDIO_PACE = re.compile(
+    rf"\b(?:one|an|1) hour of (?:audio|speech|recordings?|calls?|podcasts?)\b[^.?!]{{0,20}}?\bin "
+    rf"(?:about |around |roughly |~)?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
+)
 _ITEM_TIME = re.compile(
     rf"\b(?:each|per|every|an?|one) (?:image|picture|pic|sample|sequence|clip|file|video|item)"
     rf"s? (?:takes|take|at|needs|is|in|=)?\s?(?:about |around |~)?{_NUM}\s?"
@@ -1910,7 +1915,10 @@ def _purchase(low: str) -> float | None:
 
 
 def _seconds_per_item(low: str) -> float | None:
-    """'each image takes 20 sec', 'one sample in 150 ms': the user's own speed, used as given."""
+    """'each image takes 20 sec', 'one sample in 150 ms': the user's own speed, used as given;
+    'did one hour of audio in about 2 minutes': the seconds an hour of audio takes."""
+    if m := _AUDIO_PACE.search(low):
+        return _number(m.group(1)) * (60.0 if m.group(2).startswith("m") else 1.0)
     m = _ITEM_TIME.search(low)
     if not m:
         return None
