@@ -194,6 +194,27 @@ def _targets(rows: list[dict[str, Any]], catalog: Catalog) -> list[str]:
     return lines
 
 
+def _structure(rows: list[dict[str, Any]]) -> list[str]:
+    """Where the classic training error sits: its held-out medians and the in-sample signed
+    median (model over measured) by source, precision, framework and GPU count."""
+    classic = [r for r in rows if r["family"] in ("vision", "transformer")]
+    classic = [r for r in classic if r["metric"] in TRAINING_METRICS]
+    lines = []
+    for key in ("source", "precision", "framework", "num_gpus"):
+        groups: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+        for r in classic:
+            groups[r[key]].append(r)
+        parts = []
+        for name, group in sorted(groups.items(), key=lambda kv: str(kv[0])):
+            bias = statistics.median(r["predicted"] / r["measured"] - 1 for r in group) * 100
+            parts.append(
+                f"{name} ({len(group)}): LOSO {_pct(median(r['loso'] for r in group))}, "
+                f"LOGO {_pct(median(r['logo'] for r in group))}, in-sample bias {bias:+.0f}%"
+            )
+        lines.append(f"by {key.replace('_', ' ')}: " + "; ".join(parts))
+    return lines
+
+
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1f}%"
 
@@ -221,6 +242,8 @@ def run() -> dict[str, Any]:
         rows.append({
             "id": case.id, "family": case.family, "model": case.model, "metric": case.metric,
             "kind": case.kind, "source": case.source, "chip": case.chip, "label": case.label,
+            "precision": case.request.precision or "fp16",
+            "framework": case.request.framework or "pytorch", "num_gpus": case.request.num_gpus,
             "fit": case.fit, "measured": case.value, "predicted": predicted[case.id],
             "in_sample": ape(predicted[case.id], case.value),
             "loso": ape(loso.get(case.id), case.value), "logo": ape(logo.get(case.id), case.value),
@@ -230,6 +253,7 @@ def run() -> dict[str, Any]:
     return {
         "table": _table(rows),
         "targets": _targets(rows, catalog),
+        "structure": _structure(rows),
         "fits": fits,
         "skipped": dict(skipped.most_common()),
         "rows": rows,
@@ -301,6 +325,8 @@ def markdown(report: dict[str, Any]) -> str:
             f"({t['bandwidth_baseline_rows']}) | {_pct(t['tflops_baseline'])} |"
         )
     out += ["", "## Targets (issue 19)", ""] + [f"- {line}" for line in report["targets"]]
+    out += ["", "## Classic training error by setup", ""]
+    out += [f"- {line}" for line in report.get("structure", [])]
     out += ["", "## Refit on all rows vs the modules' constants", ""]
     for fit in report["fits"]:
         out.append(
