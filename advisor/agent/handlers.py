@@ -1328,6 +1328,17 @@ def num_phrase(n: int) -> str:
 
 
 _CHEAPEST = re.compile(r"\bcheap\w*|\blowest (?:cost|price)\b|\bleast expensive\b")
+_FASTEST = re.compile(
+    r"\bfastest\b|\bquickest\b|\blowest (?:possible )?(?:[\w-]+ ){0,2}latency\b"
+    r"|\b(?:best|minimum|min) latency\b|\bas fast as possible\b|\bmax(?:imum)? speed\b"
+)
+
+
+def _rank_by(low: str) -> str | None:
+    """ "cheapest way to ...": by price; "lowest possible single-stream latency": by speed."""
+    if _CHEAPEST.search(low):
+        return "price"
+    return "speed" if _FASTEST.search(low) else None
 
 
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
@@ -1346,7 +1357,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "segment": query.segment,
         "vendor": query.vendor,
         "min_memory_gb": query.memory_gb,
-        "rank_by": "price" if _CHEAPEST.search(query.text.lower()) else None,
+        "rank_by": _rank_by(query.text.lower()),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
         "steps": query.steps,

@@ -1084,7 +1084,8 @@ def _prices_and_budget(
             r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\blaptop\b|\bmacbook\b"
             # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
             r"|\bcosts? ~?\d(?![\d.,]*\s?(?:euros?|eur|usd|dollars?|€|\$)?\s?(?:/|per\s|an?\s)\s?h)"
-            r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b",
+            r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b"
+            r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b",
             low,
         )
         rent = re.search(

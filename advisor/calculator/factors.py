@@ -24,8 +24,10 @@ from advisor.errors import InvalidInput
 # .10: vLLM's sampling penalties and pre-0.2.7 Ray dispatch as step terms (fixed step 4 -> 2 ms),
 # llama.cpp prompt processing by 512-token ubatch, ExLlama's embedding in system RAM and input
 # scratch, ConvNeXt's pointwise layers as linear layers (no NCHW penalty), nets refit with the
-# DGX-2 rows, diffusion and Whisper at the FP32 rate on consumer Pascal (FP16 at 1/64 there)
-FORMULA_VERSION = "calc-2026.11.10"
+# DGX-2 rows, diffusion and Whisper at the FP32 rate on consumer Pascal (FP16 at 1/64 there);
+# .29: DeepSpeed ZeRO-3's fp32 zero-gradient buffer held until the first step, the fewest GPUs
+# for an engine that splits whole layers (llama.cpp, transformers) searched over every count to 8
+FORMULA_VERSION = "calc-2026.11.29"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
