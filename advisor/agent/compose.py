@@ -463,7 +463,8 @@ def speed_lines(e: dict[str, Any], first_only: bool = False) -> list[str]:
         text = f"{label.capitalize()}: {band(b, unit)}"
         serving = METRICS.get("serving_tokens_per_s")
         if serving and label == serving.label and e.get("serving_batch"):
-            text += f" with {e['serving_batch']} requests in flight"
+            n = e["serving_batch"]
+            text += f" with {n} request{'s' if n != 1 else ''} in flight"
         decode = METRICS.get("decode_tokens_per_s")
         if decode and label == decode.label and e.get("batch", 1) > 1 and b:
             each = b["typical"] / e["batch"]  # the figure is summed over the batch

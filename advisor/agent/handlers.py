@@ -1341,7 +1341,30 @@ def _rank_by(low: str) -> str | None:
     return "speed" if _FASTEST.search(low) else None
 
 
+# a field of ML named: the articles speak to "best gpu for deep learning"
+_ML_SAID = re.compile(
+    r"\b(?:ml|ai|llms?|deep learning|machine learning|training|inference|fine-?tun\w*|"
+    r"diffusion|pytorch|tensorflow|cuda|models?|vision|nlp|gaming)\b"
+)
+
+
+def _card_limits(query: Query) -> dict[str, Any]:
+    """ "one PCIe datacenter GPU per server ... on a single card": the form factor and the count
+    a recommendation must keep to (read from the words: the Query has no field for them yet)."""
+    low = query.text.lower()
+    limits: dict[str, Any] = {}
+    if re.search(r"\b(?:single|one|1)[- ](?:\w+ ){0,2}(?:card|gpu)s?\b(?! (?:or|vs))", low):
+        limits["max_gpus"] = 1
+    form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
+    if form and not query.gpus:
+        limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"
+    return limits
+
+
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
+    named = query.models or query.gpus or query.budget or query.workload_given or query.topic
+    if not named and not _ML_SAID.search(query.text.lower()):
+        return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
     if not query.models:
         return explain(query, box)
     model = query.models[0]
@@ -1358,6 +1381,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "vendor": query.vendor,
         "min_memory_gb": query.memory_gb,
         "rank_by": _rank_by(query.text.lower()),
+        **_card_limits(query),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
         "steps": query.steps,

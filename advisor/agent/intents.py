@@ -409,6 +409,7 @@ _RECOMMEND = _cues(
     r"\bwhat do (?:i|we) need\b",
     r"\bwhat would (?:you|i)\b",
     r"\bwould you (?:pick|choose|go with|get|buy|put)\b",
+    r"\bwhich (?:[\w-]+ ){0,5}(?:qualif\w*|meets? (?:th(?:is|ese|at)|the|our))\b",
     r"\bwhich (?:jetson|mac|macbook|radeon|geforce|rtx|quadro|instinct|nvidia|amd|apple)s?\b",
     r"\bwhat should (?:i|we) (?:put|move|switch) (?:\w+ )?(?:on|to)\b",
     r"\bneed (?:a|an|some) (?:gpu|card)\b",

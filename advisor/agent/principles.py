@@ -1551,6 +1551,8 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
     slow_d, fast_d = _decode(narrow), _decode(full)
     if not (slow_p and fast_p and slow_d and fast_d):
         return None
+    if narrow.get("interconnect") is None or (slow_p, slow_d) == (fast_p, fast_d):
+        return None  # the engine does not talk over the slot (llama.cpp's layer split): the fit
     cards = f"{narrow.get('num_gpus') or ref.count} x {narrow['gpu_name']}"
     verdict = "No" if slow_p < 0.5 * fast_p else "Mostly yes"
     head = (f"**{verdict}: over {narrow.get('interconnect')}, {cards} process prompts at about "

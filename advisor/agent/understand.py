@@ -2066,11 +2066,14 @@ def _vendor(low: str, gpus: tuple[GpuRef, ...]) -> str | None:
 
 
 def _segment(low: str) -> str | None:
+    # a segment ruled out is not the one asked for: "no consumer SKUs", "not a gaming card"
+    low = re.sub(r"\b(?:no|not|non|never|excluding|except|without)[- ](?:an? )?(?:\w+ )?"
+                 r"(?:consumer|gaming|geforce|laptop|workstation)\b", " ", low)  # fmt: skip
     for segment, pattern in (
         ("laptop", r"\blaptops?\b|\bnotebook\b|\bmobile\b"),
         ("workstation", r"\bworkstation\b"),
         ("consumer", r"\bconsumer\b|\bgaming\b|\bgeforce\b"),
-        ("datacenter", r"\bdata ?cent(?:er|re) gpus?\b"),
+        ("datacenter", r"\bdata ?cent(?:er|re) (?:\w+ )?(?:gpus?|cards?|skus?|parts?)\b"),
     ):
         if re.search(pattern, low):
             return segment
