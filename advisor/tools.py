@@ -244,7 +244,7 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
     params = model.total_params
     result["params"] = params
     result["params_b"] = params / 1e9
-    if result["workload"] == "inference":
+    if result["workload"] in ("inference", "finetune-lora", "finetune-qlora"):  # the base's
         bits = math.floor(get_precision(result["precision"]).bits_linear)
         result["nominal_bytes_per_param"] = bits / 8
         result["weights_nominal_gb"] = params * bits / 8 / 1e9

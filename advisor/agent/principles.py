@@ -87,6 +87,12 @@ class Principle:
 _MIG_COUNT = re.compile(r"\bhow many (?:mig )?(?:instances|slices|partitions)\b")
 
 
+# "the same VRAM and bandwidth as the desktop 5090?": whether two cards are alike, asked
+_SAME_AS = re.compile(
+    r"\bsame (?!(?:price|cost|rate|money|budget|spend)\b)(?:[\w/-]+ (?:and |& )?){1,4}as\b"
+)
+
+
 def _mig_count_only(query: Query) -> bool:
     """ "how many MIG instances can one A30 be carved into?": the figure alone, no why."""
     low = query.text.lower()
@@ -801,7 +807,7 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.text.lower())
         what = "Not just more memory" if len(other) < len(differ) and memory_asked else "No"
         if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b"
-                     r"|\bsame (?:[\w/-]+ (?:and |& )?){1,4}as\b", query.text.lower()):  # fmt: skip
+                     r"|" + _SAME_AS.pattern, query.text.lower()):  # fmt: skip
             what = "No"  # "is that the same chip and vram as my desktop 4090?"
         if chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", query.text.lower()):
             what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
@@ -2305,7 +2311,7 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), faster_than, lambda q: len(gpus_named(q)) >= 2),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
-        r"\bsame (?:[\w/-]+ (?:and |& )?){1,4}as\b",  # "same VRAM and bandwidth as the 5090"
+        _SAME_AS.pattern,  # "same VRAM and bandwidth as the 5090", not "the same price as"
         r"\bidentical\b",
         r"\bjust (?:more|a bigger|extra|bigger) (?:memory|vram)\b",
         r"\bonly (?:more )?(?:memory|vram)\b",
