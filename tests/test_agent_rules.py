@@ -371,3 +371,91 @@ def test_answers_the_stop28_rules_leave_alone(rules_advisor: Any) -> None:
     assert "must be positive" in text
     # whisper on two cards: each holds a copy, no weights "split across" them
     assert "split across" not in rules_advisor.ask("whisper large-v3 on 2x t4, fits?").text
+
+
+def _head(answer: Any) -> str:
+    assert answer.grounding_rate == 1.0, [n.text for n in answer.numbers if n.provenance is None]
+    return answer.text.split("\n", 1)[0]
+
+
+def test_llama_cpp_takes_any_count_of_cards(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("qwen2.5 72b at q4_k_m with 32k context in llama.cpp: how many "
+                               "3090s do i need?")  # fmt: skip
+    assert _head(answer).startswith("**Qwen2.5-72B needs 3 x"), answer.text[:200]
+
+
+def test_a_server_quote_is_the_purchase_price_and_24_7_a_rate(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "vendor quoted our 4x L40S server at $48,000 all-in; cloud is "
+        "$1.20/GPU-hr. running 24/7, when does owning break even?"
+    )
+    head = _head(answer)
+    assert "$12,000 to buy (given by the user)" in answer.text, answer.text[:400]
+    assert "GPU-hours across the 4" in head and "Renting is cheaper over" not in answer.text
+
+
+def test_a_yes_no_comparison_names_the_subject(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("for token generation on an 8b model, is the dgx spark faster "
+                               "than an rtx 5090?")  # fmt: skip
+    assert _head(answer).startswith("**No"), answer.text[:200]
+
+
+def test_the_same_figures_asked_get_a_yes_or_no(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("does the rtx 4090 laptop gpu have the same memory and bandwidth "
+                               "as the desktop 4090 or not?")  # fmt: skip
+    assert _head(answer).startswith("**No"), answer.text[:200]
+
+
+def test_a_pick_above_a_fit_table_is_said_once(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("our slurm has an a100-40 and an a100-80 partition; which one for "
+                               "llama 3.1 70b awq with vllm at 8k context?")  # fmt: skip
+    assert answer.text.startswith("**Pick the NVIDIA A100"), answer.text[:200]
+    assert "It depends on which" not in answer.text and "Which one do you have" not in answer.text
+
+
+def test_the_instance_asked_about_names_the_pick(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("mistral 7b in fp16 on aws: g4dn.xlarge or g6.xlarge?")
+    assert _head(answer).startswith("**Pick the g6.xlarge (NVIDIA L4)"), answer.text[:200]
+
+
+def test_a_fit_shows_the_weights_worked_by_hand(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("qwen3 32b in fp8 on one h100 sxm, 8k context, fits?")
+    assert "32.8B parameters x 1 byte = 32.8 GB" in answer.text, answer.text[:600]
+    full = rules_advisor.ask("full fine-tune of qwen2.5 7b with adamw on one a100 80gb, fits?")
+    assert "16 bytes per parameter" in full.text and "122 GB" in full.text, full.text[:600]
+    _head(full)
+
+
+def test_a_measured_pace_prices_the_job(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "our whisper setup on an a10g does one hour of audio in about 3 "
+        "minutes. 600 hours to transcribe at $1.00/hour: the bill?"
+    )
+    assert _head(answer).startswith("**$30.00** for 30 hours"), answer.text[:200]
+
+
+def test_too_big_a_batch_drops_to_a_power_of_two_and_keeps_the_time(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("yolov8s, 10k images at 640, 50 epochs with amp on an rtx 4060 "
+                               "8gb: total training time?")  # fmt: skip
+    head = _head(answer)
+    assert "of wall time" in head and re.search(r"batch (?:64|32|16)\b", head), head
+
+
+def test_a_recommendation_without_a_job_asks_for_it(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("ticket says: everything is slow, get me a faster gpu. what do "
+                               "i give them?")  # fmt: skip
+    assert answer.text.rstrip().endswith("?")
+
+
+def test_a_recommendation_keeps_to_one_pcie_datacenter_card(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("we need one pcie datacenter gpu (no consumer cards) for llama "
+                               "3.3 70b in fp8 on a single card. which ones qualify?")  # fmt: skip
+    head = _head(answer)
+    assert head.startswith("**Pick one NVIDIA H") and "GeForce" not in answer.text, head
+
+
+def test_a_quoted_fp4_sparse_figure_is_placed(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("the jetson agx thor is sold as 2070 tflops; can i compare that "
+                               "with my 4090's 165 directly?")  # fmt: skip
+    head = _head(answer)
+    assert head.startswith("**No, not directly") and "FP4" in head, head

@@ -1203,3 +1203,100 @@ def test_follow_ups_about_the_job_named_before(catalog: Catalog) -> None:
 )
 def test_stop28_readers_leave_these_alone(catalog: Catalog, question: str, check: Any) -> None:
     assert check(understand(question, catalog))
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        (
+            "specs sheet for the budget card: rtx 4060 memory and bandwidth?",
+            lambda q: q.intent == "spec",
+        ),
+        (
+            "our power budget is tight; l40s or l4, what's the board power of each?",
+            lambda q: q.intent != "cost",
+        ),
+        (
+            "rover pack is 24V 30Ah; what's the jetson orin nx max power?",
+            lambda q: q.user_price_usd_per_hour is None,
+        ),
+        (
+            "a40 vs l40s, memory of each? the rack is capped at 300W per card",
+            lambda q: q.intent == "compare" and q.max_power_w == 300,
+        ),
+        ("h100 nvl pcie memory?", lambda q: q.gpus[0].ids == ("h100-nvl-94gb",)),
+        (
+            "4 hours per day, 250 trading days, one a100 at $1.60/h: yearly cost?",
+            lambda q: q.hours == 1000,
+        ),
+        (
+            "leave the 3090 rendering 2 hours every day for a year: what does it add to the "
+            "bill at 30 cents/kWh?",
+            lambda q: q.hours == 730,
+        ),
+        (
+            "12 labs each got a 200 gpu-hour allocation at $1.10/gpu-hr, total?",
+            lambda q: q.hours == 2400,
+        ),
+        (
+            "each chat can reach 8k tokens; how many chats fit on an l40s with llama 3.1 8b?",
+            lambda q: q.context == 8192 and q.target == "max_batch",
+        ),
+        (
+            "the model supports up to 128k tokens but we only use 4k context, llama 3.1 8b on a "
+            "4090 fits?",
+            lambda q: q.context == 4096,
+        ),
+        (
+            "about 15 people, maybe 6 typing at the same moment, on a qwen 14b box",
+            lambda q: q.concurrency == 6,
+        ),
+        (
+            "qlora llama 3.1 8b on one 4090, one pass over the data, 20M tokens, how long?",
+            lambda q: q.epochs == 1,
+        ),
+        ("hashrate of a 3080 on kaspa?", lambda q: q.intent == "out_of_scope"),
+        (
+            "may we re-export our a100 servers to a subsidiary without a licence?",
+            lambda q: q.intent == "out_of_scope",
+        ),
+        (
+            "can we export our trained model weights to onnx, is that allowed with the llama "
+            "license?",
+            lambda q: q.intent != "out_of_scope",
+        ),
+        ("hi, am i in the right place for gpu questions?", lambda q: q.intent == "greeting"),
+        ("what was the 3080's price when it came out?", lambda q: q.intent == "buy"),
+        ("what's the unit price per gpu-hour for an h100 on aws?", lambda q: q.intent != "buy"),
+        (
+            "nvidia says this box does 1000 tflops, how does a 4090 compare?",
+            lambda q: [g.ids for g in q.gpus] == [("rtx-4090",)],
+        ),
+        (
+            "got an old tesla m40 24gb, worth anything for llms?",
+            lambda q: q.gpus and q.gpus[0].ids == (),
+        ),
+        ("titan rtx fp64?", lambda q: len(q.gpus) == 1),
+        (
+            "slurm has an a100-80 queue, fits llama 3.1 70b awq?",
+            lambda q: set(q.gpus[0].ids) <= {"a100-sxm4-80gb", "a100-pcie-80gb"},
+        ),
+        (
+            "is the 8gb 4060 ti enough for flux or should i get the 16gb version?",
+            lambda q: len(q.gpus) == 2,
+        ),
+        (
+            "how much faster is the A100 80GB than the A100 for llama 3 8b?",
+            lambda q: len(q.gpus) == 2,
+        ),
+        ("mistral nemo 12b on a 3060 12gb at q4?", lambda q: q.framework is None),
+        (
+            "partition the dataset across 4 a100s, how long for resnet-50?",
+            lambda q: "mig_max_instances" not in q.fields,
+        ),
+        ("how many MIG instances can an h100 be carved into?", lambda q: q.intent == "spec"),
+        ("[object Object] NaN qwerty", lambda q: q.intent == "invalid"),
+    ],
+)
+def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))

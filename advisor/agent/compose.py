@@ -314,6 +314,8 @@ def job_ratio(result: dict[str, Any]) -> str:
     fitting = [r for r in rows if r["speed"]]
     if len(fitting) == 1:
         head = f"**Pick the {best['gpu_name']}: the only one that fits"
+    elif best["speedup"] < 1.005:
+        head = "**They are as fast"
     elif best["speedup"] < 1.05:
         head = f"**They are about as fast: the {best['gpu_name']} by {num(best['speedup'])}x"
     else:
@@ -436,9 +438,10 @@ def rule_of_thumb(e: dict[str, Any]) -> str:
     bytes (the estimate counts the format's scales and 16-bit embeddings), or 16 bytes per
     parameter for a full fine-tune."""
     if e.get("model_states_rule_gb"):
+        every = " in all" if (e.get("num_gpus") or 1) > 1 else ""
         return (f" By the usual rule of 16 bytes per parameter (weights, gradients, Adam), the "
-                f"{num(e['params_b'])}B parameters need {num(e['model_states_rule_gb'], 'GB')} "
-                "before activations.")  # fmt: skip
+                f"{num(e['params_b'])}B parameters need {num(e['model_states_rule_gb'], 'GB')}"
+                f"{every} before activations.")  # fmt: skip
     nominal = e.get("weights_nominal_gb")
     weights = e["breakdown_gb"].get("weights", 0) * (e.get("num_gpus") or 1)
     if not nominal or abs(weights - nominal) <= 0.03 * nominal:
@@ -698,8 +701,10 @@ def lower_precision_line(e: dict[str, Any]) -> str | None:
         return (f"Even in {label} it does not fit on {where}: {need} "
                 f"(weights {num(e['breakdown_gb']['weights'], 'GB')}).")  # fmt: skip
     decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    streams = e.get("batch") or 1
+    one = "for one stream" if streams == 1 else f"for {streams} streams together"
     pace = (
-        f"; about {num(decode, 'tokens/s')} for one stream, as its "
+        f"; about {num(decode, 'tokens/s')} {one}, as its "
         f"{num(e['gpu_bandwidth_gbs'], 'GB/s')} of memory bandwidth allows"
         if decode
         else ""

@@ -649,8 +649,10 @@ def asks_pick(query: Query) -> bool:
     a yes or a no."""
     low = query.text.lower()
     # "g4dn.xlarge or g6.xlarge?", "cheapest box for ...": one of the named options
-    asked = r"\bwhich\b|\bwhat should\b|\bbetter\b|\bcheapest\b|\bor\b[^.?!]{0,60}\?"
-    return not YES_NO.search(low) and bool(re.search(asked, low))
+    asked = r"\bwhich\b|\bwhat should\b|\bbetter\b|\bcheapest\b"
+    two = len({g.ids for g in query.gpus if g.ids}) >= 2  # "16gb or 32gb?" of one card: no pick
+    either = two and re.search(r"\bor\b[^.?!]{0,60}\?", low)
+    return not YES_NO.search(low) and bool(re.search(asked, low) or either)
 
 
 # "how much, and can it hold a 70b?": the price asked beside the fit
@@ -889,7 +891,8 @@ def _second_verdict(text: str) -> str:
     ("It depends on which ...", "Which one do you have?" after "Pick the A100 80GB")."""
     head, _, rest = text.partition("\n")
     if head.startswith("**"):
-        head = re.sub(r"^\*\*(?:It depends on which|Pick the [^:*]+|Yes): ", "", head)
+        head = re.sub(r"^\*\*(?:It depends on which|Pick the [^:*]+|Yes): (?:the fastest, and )?",
+                      "", head)  # fmt: skip
         head = head.replace("**", "")
         head = head[:1].upper() + head[1:]
     rest = rest.replace("\n\nWhich one do you have?", "")
@@ -1482,7 +1485,10 @@ _UTILISATION_YEAR = re.compile(
 )
 _NO_POWER = re.compile(
     r"\b(?:ignor\w*|exclud\w*|leave out|leaving out|without|not counting|no)\s(?:the\s)?"
-    r"(?:electricity|power(?: (?:cost|bill)s?)?|energy)\b"  # "ignore power and admin"
+    r"(?:electricity|power (?:cost|bill)s?|energy)\b"
+    # "ignore power and admin", not "no power constraints"
+    r"|\b(?:ignor\w*|exclud\w*|leave out|leaving out|not counting)\s(?:the\s)?power\b"
+    r"(?!\s(?:limit|constraint|cap|supply|draw|budget)\w*)"
 )
 
 
@@ -1546,6 +1552,10 @@ _SPAN_SAID = re.compile(r"\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|
 
 
 def job_time(query: Query, box: ToolBox) -> Draft:
+    items = query.images or query.dataset_samples or query.audio_hours
+    paced = (query.seconds_per_item and items) or (query.throughput_tok_s and query.train_tokens)
+    if paced and query.user_price_usd_per_hour:  # the user's own pace and price: hours and bill
+        return cost(query, box)
     if query.models and (query.gpus or query.memory_gb):
         return fit(query, box, speed_first=True)
     return recommend(query, box)
@@ -1607,6 +1617,8 @@ def explain(query: Query, box: ToolBox) -> Draft:
         head = "The articles do not cover this question"
         if figures:
             return Draft(head + "; from the datasheet table:\n\n" + "\n".join(figures))
+        if re.search(r"\b(?:gpus?|cards?|graphics)\b", query.text.lower()) and not query.topic:
+            return Draft(c.ASK_BACK)  # "get me a faster gpu": which job is it for?
         return Draft(head + ", and it names no GPU or model I can calculate for.")
     order = list(box.passages)
     lines = [f"{s.text} [{order.index(s.passage_id) + 1}]" for s in chosen]

@@ -125,8 +125,10 @@ _GAMING = re.compile(
 )
 # a ruling on export law asked, even of GPUs: "may we re-export H100 servers without a licence?"
 _EXPORT_LAW = re.compile(
-    r"\b(?:re-?export\w*|export\w*)\b.{0,80}\b(?:licen[cs]e|allowed|permitted|legal|lawful"
-    r"|determination)\b|\b(?:ear|itar)\b (?:rules|regulations)"
+    r"\bre-?export\w*\b|\bexport (?:control|licen[cs]e|administration|rules?|restrictions?)"
+    r"|\bexport\w* (?:\w+ ){0,2}(?:servers?|gpus?|chips?|hardware|systems?|[abh]\d{2,3}s?)\b"
+    r".{0,60}\b(?:licen[cs]e|allowed|permitted|legal|lawful)\b"
+    r"|\b(?:ear|itar)\b (?:rules|regulations)"
 )
 # crypto mining asked, not ML: "whats the hashrate of a 3070 on ETC"
 _MINING = re.compile(
@@ -202,7 +204,8 @@ _BUY = _cues(
     r"\bstreet price\b",
     # "what was its price when it came out", "unit price range for a new H200"
     r"\bprice\b.{0,25}\bwhen (?:it|they) (?:came out|launched|was released|were released)\b",
-    r"\b(?:release|launch) price\b|\bunit price\b|\bprice (?:range )?for a new\b",
+    r"\b(?:release|launch) price\b|(?:\bunit price\b|\bprice (?:range )?for a new\b)"
+    r"(?![^.?!]{0,40}(?:hour|/h|\bhr\b|\binstance))",  # not "unit price per GPU-hour"
     r"\bupgrade to\b",
     r"\bworth (?:it|buying)\b",
     r"\bown (?:the|our|my)? ?hardware\b",
@@ -513,6 +516,7 @@ def _out_of_scope(q: Query, low: str) -> bool:
     if _entities(q) or q.workload or q.topic:
         return bool(
             re.search(r"\b(?:joke|poem|song|limerick|haiku)\b", low)
+            or re.search(r"(?<!wire )(?<!news )(?<!success )(?<!press )\bstory\b", low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
             or (_CPU_ONLY.search(low) and not q.gpus)

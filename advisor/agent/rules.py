@@ -171,7 +171,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
         subject = [  # a word every GPU named shares ("m4" of "16GB M4" and "24GB M4") tells none
-            w for w in _subject(low, asked) if sum(w in g.text.lower() for g in query.gpus) <= 1
+            w
+            for w in _subject(low, asked)
+            if sum(w in re.findall(r"[a-z0-9]+", g.text.lower()) for g in query.gpus) <= 1
         ]
         if subject and any(w in chosen for w in subject):
             verdict = True

@@ -246,7 +246,8 @@ FIELD_WORDS: dict[str, str] = {
     "cuda_cores": r"\bcuda cores?\b|\bshaders?\b|\bcore count\b|\bstream processors\b",
     # partitioning a GPU, not a cluster's partition ("the a30 partition", "teaching partition")
     "mig_max_instances": r"\bmig\b|\bmulti[- ]instance\b"
-    r"|\bpartition(?:ed|ing)?\s(?:it|them|the|an?|one|each|our|my|this|that)\b"
+    r"|\bpartition(?:ed|ing)? (?:the |an? |one |each |our |my )?(?:gpus?|cards?|[abh]\d{2,3}s?)\b"
+    r"(?!\s(?:across|over))"
     r"|\bpartitions? (?:per|of) (?:the |a |one |each )?(?:gpu|card)\b|\bgpu partition\w*",
     "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
@@ -546,6 +547,19 @@ def _k_tokens(n: str, unit: str | None) -> float:
     return value
 
 
+# a length said without the word context, read only when no context is stated: "every agent
+# conversation can reach 4k tokens", "sequences up to 8k residues", "long protein sequences
+# (32k tokens)", "the full 128k window" (group pairs at 1, 3, 5 and 7)
+_LENGTH_SAID = re.compile(
+    r"\b(?:conversations?|chats?|sessions?|sequences?|seqs?|documents?|contracts?|prompts?)\b"
+    r"[^.?!]{0,25}?\b(?:reach(?:es)?|hits?|grows? to|gets? to|up to)\s~?(\d+(?:\.\d+)?)\s?(k)[- ]?"
+    r"(?:tokens?|residues|amino acids)\b"
+    r"|\b(?:up to|reach(?:es)?)\s~?(\d+(?:\.\d+)?)\s?(k)[- ]?(?:residues|amino acids)\b"
+    r"|\b(?:sequences?|seqs?|documents?|docs?|contracts?|prompts?|inputs?)\s\(~?(\d+(?:\.\d+)?)"
+    r"\s?(k)[- ]?tokens?\)|(\d+(?:\.\d+)?)\s?(k)[- ]?(?:tokens?\s)?window\b"
+)
+
+
 def _context(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return int(_k_tokens(m.group(1), m.group(2)))
@@ -578,16 +592,9 @@ def _context(low: str) -> int | None:
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
         r"|sequences|contexts|max(?:imum)?|long|each|total|in total|per (?:text|sample|document|doc"
         r"|example))\b"
-        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b"  # "dont care about huge ctx, 4k is fine"
-        # "every conversation can reach 4k tokens", "sequences up to 8k residues"
-        r"|(?<!generate )(?<!output )(?<!write )"
-        r"\b(?:reach(?:es)?|hits?|grows? to|gets? to|up to)\s~?"
-        r"(\d+(?:\.\d+)?)\s?(k)[- ]?(?:tokens?|residues|amino acids)\b"
-        # "long protein sequences (32k tokens)", "the full 128k window"
-        r"|\b(?:sequences?|seqs?|documents?|docs?|contracts?|prompts?|inputs?)\s\(~?(\d+(?:\.\d+)?)"
-        r"\s?(k)[- ]?tokens?\)|(\d+(?:\.\d+)?)\s?(k)[- ]?(?:tokens?\s)?window\b",
+        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b",  # "dont care about huge ctx, 4k is fine"
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
-    )
+    ) or _LENGTH_SAID.search(low)
     if not m:
         return None
     groups = (1, 3, 5, 7, 9, 11, 13, 15)
@@ -627,7 +634,7 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     # number said with "at once" is the concurrency, a range's top end
     users = re.search(
         rf"\b(?:\d+\s?[-\u2013]\s?)?(\d[\d,]*)\s(?:[a-z]+\s){{0,2}}?(?:chats?|conversations?"
-        rf"|sessions?|requests?|users?|using|people|calls?|queries|{_PEOPLE})\s(?:[a-z-]+\s){{0,3}}?"
+        rf"|sessions?|requests?|users?|[a-z]+ing|people|calls?|queries|{_PEOPLE})\s(?:[a-z-]+\s){{0,3}}?"
         r"(?:at (?:the )?(?:same|one) (?:time|moment)|at once|simultaneously|concurrently)\b",
         low,
     )
@@ -1220,7 +1227,9 @@ def _audio_hours(low: str) -> float | None:
     m = re.search(
         rf"{_NUM}\s?(k)?\s?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)\s?"
         r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recordings?|podcasts?|calls?|"
-        r"meetings?|video|interviews?|transcripts?|lectures?)\b",
+        r"meetings?|video|interviews?|transcripts?|lectures?)\b"
+        # "600 hours to transcribe"
+        rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
         low,
     ) or re.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
     if not m:
@@ -1233,8 +1242,8 @@ def _audio_hours(low: str) -> float | None:
             return None
         value, unit = _number(m2.group(1)), m2.group(2)
     else:
-        value = _number(m.group(1)) * (1000 if m.group(2) else 1)
-        unit = m.group(3)
+        n, k, unit = m.groups()[:3] if m.group(1) else m.groups()[3:6]
+        value = _number(n) * (1000 if k else 1)
     return value / 60 if unit.startswith("m") else value
 
 
@@ -1728,7 +1737,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         concurrency=concurrency,
         rps=rps,
         num_gpus=loose,
-        hours=(hours := _duration_hours(low, epochs)),
+        hours=(hours := _duration_hours(_AUDIO_PACE.sub(" ", low), epochs)),  # not the pace
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
@@ -1753,7 +1762,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         dataset_samples=samples,
         dataset_name=dataset,
         images=images,
-        audio_hours=_audio_hours(low),
+        audio_hours=_audio_hours(_AUDIO_PACE.sub(" ", low)),  # not "did one hour ... in 2 min"
         resolution=_resolution(low),
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
@@ -1804,10 +1813,12 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
             return (*gpus, replace(other[0], ids=other[0].ids[:1]))
         return gpus
     size = re.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
-                     r"(?:one|version|model|variant|option|config\w*)\b", low)  # fmt: skip
+                     r"(?:one|version|model|variant|option|config\w*)\b"
+                     # "V100 16gb or 32gb": the other size right after the first
+                     r"|\d ?gb (?:or|vs\.?|versus) (\d{1,3}) ?gb\b", low)  # fmt: skip
     if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "is the 16GB M4 enough, or should I pay for the 24GB one?": the other memory size
-        other = linker.find_gpus(f"{gpus[0].base} {size.group(1)}GB")
+        other = linker.find_gpus(f"{gpus[0].base} {size.group(1) or size.group(2)}GB")
         if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
             return (*gpus, other[0])
         return gpus
@@ -1847,7 +1858,9 @@ def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]
 def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "one dgx a100 box (8x a100 80gb)": a bare name and the same name with its count and
     variant are one GPU, unless the question sets them against each other."""
-    if len(gpus) < 2 or re.search(r"\bvs\.?\b|\bversus\b|\bor\b|\bcompar|\bagainst\b", low):
+    if len(gpus) < 2 or re.search(
+        r"\bvs\.?\b|\bversus\b|\bor\b|\bcompar|\bagainst\b|\bthan\b|\bdiffer", low
+    ):
         return gpus
     kept = []
     for g in gpus:
@@ -1884,9 +1897,9 @@ _ITEM_TIME = re.compile(
 _PURCHASE = re.compile(
     rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
-    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor|\bquoted? (?:at|for)"
+    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor|\bquoted? (?:[\w.-]+ ){{0,5}}?(?:at|for)"
     rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
-    rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster):)"
+    rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster)(?::| at| for| is))"
     rf"\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
@@ -2211,6 +2224,7 @@ def resolve(
         "condition",
         "location",
         "memory_gb",
+        "max_power_w",
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
