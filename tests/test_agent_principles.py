@@ -310,17 +310,16 @@ def test_a_fine_tune_that_does_not_fit_names_the_options_that_make_it_fit(
     assert "With pure bf16" not in said.text
 
 
-def test_a_training_batch_too_big_for_the_gpu_becomes_the_largest_that_fits(
+def test_a_training_batch_too_big_for_the_gpu_becomes_the_largest_power_of_two_that_fits(
     rules_advisor: Any,
 ) -> None:
     answer = rules_advisor.ask("vit large patch16 training on one rtx 3090, throughput?")
     head = answer.text.split("\n")[0]
     assert head.startswith("**Training throughput: about") and "images/s" in head
     batch = int(re.search(r"batch (\d+)\)", head).group(1))  # type: ignore[union-attr]
-    assert 1 <= batch < 128
-    assert f"Batch {batch} per GPU on the NVIDIA GeForce RTX 3090, the largest that fits" in (
-        answer.text
-    )
+    assert 1 <= batch < 128 and batch & (batch - 1) == 0  # a power of two
+    assert (f"Batch {batch} per GPU on the NVIDIA GeForce RTX 3090, the largest power of two that "
+            "fits") in answer.text  # fmt: skip
     assert [a["target"] for a in _calls(answer, "solve")] == ["max_batch"]
     _grounded(answer)
 

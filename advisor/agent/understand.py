@@ -1673,7 +1673,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if engine == "llama.cpp" and re.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
     bits = re.search(r"\b([48])[-\s]?bits?\b", outside)
-    apple = any(catalog.gpus[i].vendor == "Apple" for g in gpus for i in g.ids[:1])
+    apple = any(catalog.gpus[i].vendor == "Apple" for g in gpus for i in g.ids[:1]) or (
+        not gpus and bool(re.search(r"\bmac(?:book|s)?\b|\bmac ?(?:mini|studio|pro)\b", low))
+    )  # "which Mac should I buy for a 70B at 4-bit": a Mac's file
     local = engine is None and (_location(low) == "home" or apple) and not _BNB_SAID.search(low)
     if (engine == "llama.cpp" or local) and bits and precision in ("nf4", "int8"):
         # "4-bit with ollama", "8 bit in llama.cpp", "13b at 4bit locally": GGUF's own 4- and
@@ -2075,6 +2077,8 @@ def _vendor(low: str, gpus: tuple[GpuRef, ...]) -> str | None:
         return None
     m = re.search(r"\b(nvidia|amd|intel|apple)\b(?! (?:vs|or|and)\b)", low)
     names = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "apple": "Apple"}
+    if m is None and re.search(r"\bwhich (?:\w+ )?mac(?:book)?s?\b|\bwhat mac\b", low):
+        return "Apple"  # "which Mac should I buy": one of Apple's
     return names[m.group(1)] if m else None
 
 
