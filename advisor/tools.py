@@ -248,7 +248,7 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
         bits = math.floor(get_precision(result["precision"]).bits_linear)
         result["nominal_bytes_per_param"] = bits / 8
         result["weights_nominal_gb"] = params * bits / 8 / 1e9
-    elif result["workload"] == "finetune-full":
+    elif result["workload"] in ("finetune-full", "train"):  # every weight trained with Adam
         result["model_states_rule_gb"] = params * FULL_FINETUNE_RULE_BYTES / 1e9
 
 
