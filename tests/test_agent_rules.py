@@ -459,3 +459,13 @@ def test_a_quoted_fp4_sparse_figure_is_placed(rules_advisor: Any) -> None:
                                "with my 4090's 165 directly?")  # fmt: skip
     head = _head(answer)
     assert head.startswith("**No, not directly") and "FP4" in head, head
+
+
+def test_a_format_said_of_the_other_card_does_not_bind_the_quoted_figure(
+    rules_advisor: Any,
+) -> None:
+    answer = rules_advisor.ask("jetson thor is marketed at 2070 TFLOPS, my 4090 box is 165 FP16 "
+                               "TFLOPS: are those numbers comparable?")  # fmt: skip
+    assert _head(answer).startswith("**No, not directly"), answer.text[:200]
+    fp8 = rules_advisor.ask("the 4090 is 1321 TFLOPS FP8 on the spec sheet, is that with sparsity?")
+    assert "INT8" not in fp8.text.split("\n", 1)[0], fp8.text[:200]

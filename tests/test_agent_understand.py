@@ -1296,6 +1296,10 @@ def test_stop28_readers_leave_these_alone(catalog: Catalog, question: str, check
         ),
         ("how many MIG instances can an h100 be carved into?", lambda q: q.intent == "spec"),
         ("[object Object] NaN qwerty", lambda q: q.intent == "invalid"),
+        (
+            "qwen2.5 32b bf16 on one a100 80gb, up to 16k tokens per request, fits?",
+            lambda q: q.context == 16384,
+        ),
     ],
 )
 def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:

@@ -1791,6 +1791,16 @@ def _said_figures(text: str) -> list[float]:
     return [float(x.replace(",", "")) for x in found]
 
 
+def _formats_beside_figures(low: str) -> set[str]:
+    """The number formats written next to a quoted TFLOPS figure ("1,979 teraflops' for FP16",
+    "1321 TFLOPS FP8"), not elsewhere in the message."""
+    found = set()
+    for m in re.finditer(r"\b\d[\d,]*(?:\.\d+)?\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)", low):
+        beside = low[max(0, m.start() - 12) : m.end() + 16]
+        found |= set(re.findall(r"\b(fp16|bf16|fp8|fp4|tf32|int8)\b", beside))
+    return {"fp16" if f == "bf16" else f for f in found}
+
+
 def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
     """ "The datasheet says 1,466 TFLOPS but I measure 600", "is 1,979 the dense or the sparse
     figure?", "Thor does 2070 TFLOPS, can I compare that with my 4090's 165?": which line of the
@@ -1803,9 +1813,11 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
         return None
     said = _said_figures(query.text)
     low = query.text.lower()
-    named = [f for f in _SPARSE_FIELDS if re.search(rf"\b{f[2].split('/')[0].lower()}\b", low)]
-    # the format the user names, only (1,979 is FP16 sparse and FP8 dense; a 4090's "1,321 FP8"
-    # is the FP16-accumulate rate the catalog does not hold: no other format stands in for it)
+    near = _formats_beside_figures(low)
+    named = [f for f in _SPARSE_FIELDS if f[2].split("/")[0].lower() in near]
+    # the format the user names beside the figure, only (1,979 is FP16 sparse and FP8 dense; a
+    # 4090's "1,321 FP8" is the FP16-accumulate rate the catalog does not hold: no other format
+    # stands in for it); a format said of another card's figure does not count
     fields = named or list(_SPARSE_FIELDS)
     for dense_key, sparse_key, fmt in fields:
         dense = sheet.get(dense_key)

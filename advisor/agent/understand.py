@@ -554,7 +554,8 @@ _LENGTH_SAID = re.compile(
     r"\b(?:conversations?|chats?|sessions?|sequences?|seqs?|documents?|contracts?|prompts?)\b"
     r"[^.?!]{0,25}?\b(?:reach(?:es)?|hits?|grows? to|gets? to|up to)\s~?(\d+(?:\.\d+)?)\s?(k)[- ]?"
     r"(?:tokens?|residues|amino acids)\b"
-    r"|\b(?:up to|reach(?:es)?)\s~?(\d+(?:\.\d+)?)\s?(k)[- ]?(?:residues|amino acids)\b"
+    r"|\b(?:up to|reach(?:es)?)\s~?(\d+(?:\.\d+)?)\s?(k)[- ]?(?:residues|amino acids"
+    r"|tokens? (?:per|each|a|an) (?:request|prompt|document|doc|conversation|query|input|chat))\b"
     r"|\b(?:sequences?|seqs?|documents?|docs?|contracts?|prompts?|inputs?)\s\(~?(\d+(?:\.\d+)?)"
     r"\s?(k)[- ]?tokens?\)|(\d+(?:\.\d+)?)\s?(k)[- ]?(?:tokens?\s)?window\b"
 )
