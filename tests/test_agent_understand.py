@@ -1300,6 +1300,11 @@ def test_stop28_readers_leave_these_alone(catalog: Catalog, question: str, check
             "qwen2.5 32b bf16 on one a100 80gb, up to 16k tokens per request, fits?",
             lambda q: q.context == 16384,
         ),
+        (
+            "llama-server -m llama-3.1-8b-q4_k_m.gguf -ngl 99 3090 how many tok/s",
+            lambda q: q.gpus[0].count is None,
+        ),
+        ("4 x 3090 for llama 3 70b q4?", lambda q: q.gpus[0].count == 4),
     ],
 )
 def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:

@@ -797,6 +797,13 @@ def _form_matches(gpu: Any, form: str) -> bool:
     return form in (gpu.form_factor or "").lower() and "nvl" not in gpu.id
 
 
+# command-line flags whose number is no count of GPUs (llama.cpp, vLLM)
+_VALUE_FLAGS = frozenset(
+    ("ngl", "n-gpu-layers", "gpu-layers", "c", "ctx-size", "t", "threads", "ub", "np", "parallel",
+     "port", "max-model-len", "max-num-seqs")
+)  # fmt: skip
+
+
 def _count_before(words: list[Token], start: int) -> int | None:
     """'two A100s', '4 x A100', 'a pair of 3090s', '8-GPU node of H100s', '2 of the 4090'."""
     back = [w.low for w in words[max(0, start - 4) : start]]
@@ -805,6 +812,8 @@ def _count_before(words: list[Token], start: int) -> int | None:
     if not back:
         return None
     last = re.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
+    if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS:
+        return None  # "-ngl 99 3090": a command-line flag's value, not a count of cards
     if last.isdigit() and 0 < int(last) <= MAX_GPU_COUNT:
         return int(last)
     gpu_node = re.fullmatch(r"(\d+)-?gpus?", last)
