@@ -230,9 +230,9 @@ FULL_FINETUNE_RULE_BYTES = 16
 
 def _nominal_sizes(result: dict[str, Any]) -> None:
     """The sizes people work out by hand beside the estimate's own: the weights of all the GPUs
-    together, an LLM's parameters times
-    the format's nominal bytes (8 bits = 1 byte; Q4_K_M and AWQ count as 4 bits), and for a full
-    fine-tune the 16-bytes-per-parameter rule."""
+    together, an LLM's parameters times the format's nominal bytes (8 bits = 1 byte; Q4_K_M and
+    AWQ count as 4 bits), and for a full fine-tune or pre-training the 16-bytes-per-parameter
+    rule."""
     if result["num_gpus"] > 1 and result["family"] == "llm" and result["workload"] == "inference":
         # the serving engines and llama.cpp split an LLM's weights across the GPUs
         result["weights_all_gpus_gb"] = (

@@ -1102,6 +1102,17 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     return draft
 
 
+def _paced_hours(query: Query, count: int) -> float | None:
+    """The hours of the job at the user's own pace: "each image takes 20 sec" x the images (an
+    hour of audio counts as an item), or "we measured 1,200 tokens/s" for the tokens to run."""
+    items = query.images or query.dataset_samples or query.audio_hours
+    if query.seconds_per_item and items:
+        return query.seconds_per_item * items / 3600 / count
+    if query.throughput_tok_s and query.train_tokens:
+        return query.train_tokens / query.throughput_tok_s / 3600
+    return None
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
     if len(query.price_options) >= 2:  # "reserved $2.20 or on-demand $4.00 at 30% use?"
         return _price_terms(query, box)
@@ -1122,12 +1133,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
         result = box.call("token_cost", paid)
         return Draft(result["error"] if "error" in result else c.token_cost(result, gpu, node))
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
-    items = query.images or query.dataset_samples or query.audio_hours  # an audio hour an item
-    if hours is None and query.seconds_per_item and items:
-        hours = query.seconds_per_item * items / 3600 / count  # the user's own speed
-    if hours is None and query.throughput_tok_s and query.train_tokens:
-        # "we measured 1,200 tokens/s; 50,000 documents x 20,000 tokens": the run at that pace
-        hours = query.train_tokens / query.throughput_tok_s / 3600
+    if hours is None:
+        hours = _paced_hours(query, count)
     gpu = _said(query.gpus[0]) if query.gpus else "GPU"
     per_node = query.price_per_node
     if price is not None and hours:
@@ -1552,9 +1559,7 @@ _SPAN_SAID = re.compile(r"\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|
 
 
 def job_time(query: Query, box: ToolBox) -> Draft:
-    items = query.images or query.dataset_samples or query.audio_hours
-    paced = (query.seconds_per_item and items) or (query.throughput_tok_s and query.train_tokens)
-    if paced and query.user_price_usd_per_hour:  # the user's own pace and price: hours and bill
+    if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
         return cost(query, box)
     if query.models and (query.gpus or query.memory_gb):
         return fit(query, box, speed_first=True)

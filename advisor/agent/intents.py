@@ -96,11 +96,13 @@ _GPU_WORDS = _cues(
 )
 # money spent, not time: "spend $2k", not "spend most of my day in pandas"
 _SPEND = r"\bspend\b(?! (?:most|much|all|a lot|lots|hours?|days?|weeks?|time|my|our|the|half))"
+# a story to write, not "a wire story" or "a success story"
+_STORY = re.compile(r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )\bstory\b")
 _NOT_OURS = _cues(
     r"\bjoke\b",
     r"\bpoem\b",
     r"\bsong\b",
-    r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )\bstory\b",  # not "a wire story"
+    _STORY.pattern,
     r"\blimerick\b",
     r"\bhaiku\b",
     r"\bweather\b",
@@ -516,7 +518,7 @@ def _out_of_scope(q: Query, low: str) -> bool:
     if _entities(q) or q.workload or q.topic:
         return bool(
             re.search(r"\b(?:joke|poem|song|limerick|haiku)\b", low)
-            or re.search(r"(?<!wire )(?<!news )(?<!success )(?<!press )\bstory\b", low)
+            or _STORY.search(low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
             or (_CPU_ONLY.search(low) and not q.gpus)

@@ -1785,17 +1785,19 @@ _SPARSE_FIELDS = (  # (dense field, sparse field or None when sparse is twice de
 _COMPARED = re.compile(r"\bcompar\w*|\bsame thing\b|\bapples\b|\b\d+x faster\b|\bfaster\b")
 
 
+# a throughput figure the user quotes: "1,979 teraflops", "2070 TFLOPS", "624 tops"
+_QUOTED_FIGURE = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)")
+
+
 def _said_figures(text: str) -> list[float]:
-    """Throughput figures the user quotes: "1,979 teraflops", "2070 TFLOPS", "624 tops"."""
-    found = re.findall(r"\b(\d[\d,]*(?:\.\d+)?)\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)", text.lower())
-    return [float(x.replace(",", "")) for x in found]
+    return [float(x.replace(",", "")) for x in _QUOTED_FIGURE.findall(text.lower())]
 
 
 def _formats_beside_figures(low: str) -> set[str]:
     """The number formats written next to a quoted TFLOPS figure ("1,979 teraflops' for FP16",
     "1321 TFLOPS FP8"), not elsewhere in the message."""
     found = set()
-    for m in re.finditer(r"\b\d[\d,]*(?:\.\d+)?\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)", low):
+    for m in _QUOTED_FIGURE.finditer(low):
         beside = low[max(0, m.start() - 12) : m.end() + 16]
         found |= set(re.findall(r"\b(fp16|bf16|fp8|fp4|tf32|int8)\b", beside))
     return {"fp16" if f == "bf16" else f for f in found}

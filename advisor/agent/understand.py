@@ -1628,6 +1628,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
     low = _spell(text).lower()
+    unpaced = _AUDIO_PACE.sub(" ", low)  # "did one hour of audio in 2 min": a pace, no job size
     models = tuple(linker.find_models(text))
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
@@ -1740,7 +1741,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         concurrency=concurrency,
         rps=rps,
         num_gpus=loose,
-        hours=(hours := _duration_hours(_AUDIO_PACE.sub(" ", low), epochs)),  # not the pace
+        hours=(hours := _duration_hours(unpaced, epochs)),
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
@@ -1765,7 +1766,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         dataset_samples=samples,
         dataset_name=dataset,
         images=images,
-        audio_hours=_audio_hours(_AUDIO_PACE.sub(" ", low)),  # not "did one hour ... in 2 min"
+        audio_hours=_audio_hours(unpaced),
         resolution=_resolution(low),
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
