@@ -403,6 +403,21 @@ def rental_hours(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) 
             "price_source": "given by the user"}  # fmt: skip
 
 
+@_tool
+def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict[str, Any]:
+    """The wall time of a job at a pace the user measured (used as given, never replaced by an
+    estimate): items x seconds per item, shared by `num_gpus` GPUs working apart. An item is what
+    the user timed: an image, a sample, or an hour of audio (seconds_per_item is then the seconds
+    one hour of audio takes)."""
+    _check_gpus(num_gpus)
+    if not (seconds_per_item > 0 and items > 0):
+        raise InvalidInput("seconds_per_item and items must be positive.")
+    hours = seconds_per_item * items / 3600 / num_gpus
+    return {"hours": hours, "minutes": hours * 60, "seconds_per_item": seconds_per_item,
+            "minutes_per_item": seconds_per_item / 60, "items": items, "num_gpus": num_gpus,
+            "pace_source": "given by the user"}  # fmt: skip
+
+
 # an assumed electricity price when the user gives none: the U.S. average retail price to
 # residential customers, 2024 (EIA Electric Power Monthly, table 5.6.A: about 16.5 cents/kWh)
 DEFAULT_USD_PER_KWH = 0.165
@@ -565,12 +580,13 @@ def recommend_gpus(
     is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
     or per job, board power, form factor ("PCIe", "SXM"), vendor, segment (datacenter,
     workstation, consumer, laptop, apple), memory per GPU. rank_by "price" puts the cheapest
-    first (purchase price with max_purchase_usd, else the hourly rental). With requests_per_s
+    first (purchase price with max_purchase_usd, else the hourly rental); "memory" the least
+    memory in all (the smallest card that runs it), then speed. With requests_per_s
     (LLM serving), each candidate is sized for that load: replicas of the fitting setup until
     their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
     hourly price of them all."""
-    if rank_by not in ("value", "price", "speed"):
-        raise InvalidInput(f"rank_by is value, price or speed (got {rank_by!r}).")
+    if rank_by not in ("value", "price", "speed", "memory"):
+        raise InvalidInput(f"rank_by is value, price, speed or memory (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
         raise InvalidInput(
             "A per-job budget needs a training workload and its token budget (train_tokens); "
@@ -621,6 +637,9 @@ def recommend_gpus(
     if requests_per_s is not None:
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
         ranking = f"hourly price of the GPUs that serve {requests_per_s:g} requests/s"
+    elif rank_by == "memory":
+        ranked.sort(key=lambda r: (r["num_gpus"] * r["usable_memory_per_gpu_gb"], -r["speed"]))
+        ranking = "memory in all, smallest first"
     elif max_purchase_usd is not None and rank_by == "price":
         ranked.sort(key=lambda r: (r["purchase_usd"], -r["speed"]))
         ranking = f"{condition} purchase price, cheapest first"
@@ -880,6 +899,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "system_power": system_power,
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
+    "paced_time": paced_time,
 }
 
 

@@ -1309,3 +1309,100 @@ def test_stop28_readers_leave_these_alone(catalog: Catalog, question: str, check
 )
 def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:
     assert check(understand(question, catalog))
+
+
+@pytest.mark.parametrize(
+    "question,check",
+    [
+        # durations: a second length added, a daily use over a calendar span
+        (
+            "run an RTX 4090 24/7 for a year plus 3 months, what's the power bill?",
+            lambda q: q.hours == 8760 + 3 * 730,
+        ),
+        ("rent an a100 for two weeks and 3 days", lambda q: q.hours == 2 * 168 + 3 * 24),
+        (
+            "rtx 4090 costs $1,800, or rent one? over a year at 8 hours a day which is cheaper?",
+            lambda q: q.hours == 365 * 8 and q.intent == "rent_or_buy" and q.purchase_usd == 1800,
+        ),
+        ("a 4090 is $1800 to buy. cheaper to rent instead?", lambda q: q.purchase_usd == 1800),
+        (
+            "quote is $30k per node for 4x L40S, is that a good deal versus renting?",
+            lambda q: q.purchase_usd == 30000 and q.intent == "rent_or_buy",
+        ),
+        # the user's currency, and electricity in pence or with a decimal comma
+        (
+            "4090 running all year at 15p a unit, what's the electricity?",
+            lambda q: q.usd_per_kwh == 0.15 and q.currency == "£",
+        ),
+        (
+            "my 3090 8 hours per day, energia is R$ 0,95 the kWh, how much?",
+            lambda q: q.usd_per_kwh == 0.95 and q.currency == "R$",
+        ),
+        (
+            "an H100 at €2.50/h for 100 hours, what does that cost?",
+            lambda q: q.currency == "€" and q.user_price_usd_per_hour == 2.5,
+        ),
+        ("an H100 at $2.50/h for 100 hours, what does that cost?", lambda q: q.currency == "$"),
+        # what is asked, not the words around it
+        (
+            "choosing between renting L40S or A100 80GB SXM. which has more dense bf16 tflops?",
+            lambda q: q.intent != "cost",
+        ),
+        (
+            "3090 vs 4090 raw fp16 tensor tflops each, and is the 4090 really >2x?",
+            lambda q: q.intent == "compare",
+        ),
+        (
+            "LoRA on Llama-3.1-8B, 100M tokens. I get 2x RTX A6000 for a week. how many hours?",
+            lambda q: q.intent == "train_time",
+        ),
+        (
+            "qlora on qwen2.5 7b on my rtx 4070, 20M tokens. how much hours for 1 epoch?",
+            lambda q: q.intent == "train_time",
+        ),
+        (
+            "4x RTX 5090 for deepseek r1 in fp8: does that even fit in their combined VRAM?",
+            lambda q: q.intent == "fit",
+        ),
+        (
+            "llama 3.1 8b in vllm on an a100 40gb, if every request can grow to 4k tokens, how "
+            "many "
+            "can be in flight at once?",
+            lambda q: q.target == "max_batch" and q.context == 4096,
+        ),
+        (
+            "llama.cpp, llama 3.1 8b q4_k_m on a 4060 ti 16gb, 8k ctx each, how many slots can "
+            "i put?",
+            lambda q: q.target == "max_batch",
+        ),
+        (
+            "recharge is $1.15 per GPU-hour on the A100 partition; if a partner used the whole "
+            "25,000 GPU-hour allocation, what would we bill?",
+            lambda q: q.intent == "cost",
+        ),
+        ("p4d.24xlarge: how many gpus is that, and which ones?", lambda q: q.target is None),
+        ("in memory how much is Llama 3.1 8B at q4 vs q8?", lambda q: q.intent != "cost"),
+        (
+            "what a single new H100 SXM 80GB costs today if we bought instead of leasing",
+            lambda q: q.intent == "buy",
+        ),
+        (
+            "the jetson orin nano super: what's its memory bandwidth and how many watts?",
+            lambda q: q.intent == "spec",
+        ),
+        (
+            "training resnet-50 on 120k labelled dog/cat chest films, 40 epochs, on a 4090",
+            lambda q: q.dataset_samples == 120000,
+        ),
+        ("home card for QLoRA on 13B-class models, cap $1000", lambda q: q.models[0].size_b == 13),
+        ("smallest-VRAM card that runs FLUX.1-dev in bf16?", lambda q: q.intent == "recommend"),
+        ("kkkkkkkkk 👍👍👍 ?????? rs", lambda q: q.intent == "invalid"),
+        (
+            "is coil whine covered under the Founders Edition warranty on a 4090?",
+            lambda q: q.intent == "out_of_scope",
+        ),
+        ("what kind of stuff can you help me with?", lambda q: q.intent == "greeting"),
+    ],
+)
+def test_stop30_phrasings(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))

@@ -83,15 +83,16 @@ def exact(value: float | None, unit: str = "") -> str:
     return f"{text} {unit}".strip()
 
 
-def usd(value: float | None) -> str:
+def usd(value: float | None, sign: str = "$") -> str:
+    """An amount of money; `sign`: the user's currency where the amount is theirs ("€250")."""
     if value is None:
         return "n/a"
     if value >= 100:
-        return f"${value:,.0f}"
+        return f"{sign}{value:,.0f}"
     if value >= 1:
-        return f"${value:,.2f}"
+        return f"{sign}{value:,.2f}"
     text = f"{value:.3g}"  # "$0.165", "$0.40", "$0.0065"
-    return f"${text}0" if re.fullmatch(r"0\.\d", text) else f"${text}"
+    return f"{sign}{text}0" if re.fullmatch(r"0\.\d", text) else f"{sign}{text}"
 
 
 def gpus_phrase(n: int, name: str) -> str:
@@ -777,30 +778,33 @@ def rental(result: dict[str, Any], user_price: float | None = None) -> str:
     return head + f"\n\nNewest price: {newest['provider']}, {newest['date']} ({newest['source']})."
 
 
-def user_priced(result: dict[str, Any], gpu: str, node: int | None = None) -> str:
-    """A rental cost at the user's price; `node`: the price was for a whole node of that many."""
+def user_priced(result: dict[str, Any], gpu: str, node: int | None = None, sign: str = "$") -> str:
+    """A rental cost at the user's price, in the user's currency (`sign`); `node`: the price was
+    for a whole node of that many."""
     n = result["num_gpus"]
-    price = usd(result["usd_per_gpu_hour"])
+    price = usd(result["usd_per_gpu_hour"], sign)
     if node:
         return (
-            f"**{usd(result['usd'])}** for {num(result['hours'], 'hours')} on one node of "
+            f"**{usd(result['usd'], sign)}** for {num(result['hours'], 'hours')} on one node of "
             f"{node} x {gpu} at your price of {price} per node-hour ({price} x "
             f"{num(result['hours'])} h)."
         )
     what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
     return (
-        f"**{usd(result['usd'])}** for {num(result['hours'], 'hours')} on {what} at your price "
+        f"**{usd(result['usd'], sign)}** for {num(result['hours'], 'hours')} on {what} at your "
+        "price "
         f"of {price} per GPU-hour ({price} x {num(result['hours'])} h x {n})."
     )
 
 
-def budget_hours(result: dict[str, Any], gpu: str, per: str = "total") -> str:
+def budget_hours(result: dict[str, Any], gpu: str, per: str = "total", sign: str = "$") -> str:
     n = result["num_gpus"]
     span = " a month" if per == "month" else ""
     what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
     text = (
-        f"**{num(result['hours'], 'hours')}{span} on {what}**: {usd(result['budget_usd'])} at "
-        f"your price of {usd(result['usd_per_gpu_hour'])} per GPU-hour"
+        f"**{num(result['hours'], 'hours')}{span} on {what}**: "
+        f"{usd(result['budget_usd'], sign)} at "
+        f"your price of {usd(result['usd_per_gpu_hour'], sign)} per GPU-hour"
     )
     if n > 1:
         text += f" ({num(result['gpu_hours'], 'GPU-hours')})"
@@ -993,9 +997,9 @@ def claim_warning(passage: dict[str, Any], claim: dict[str, Any]) -> str:
     )
 
 
-def electricity(result: dict[str, Any], machine: str) -> str:
-    """An electricity bill: the answer, then the draw, the hours and the user's price;
-    `machine`: what it runs on, as the user named it ("2 x 3090")."""
+def electricity(result: dict[str, Any], machine: str, sign: str = "$") -> str:
+    """An electricity bill: the answer, then the draw, the hours and the user's price (in the
+    user's currency, `sign`); `machine`: what it runs on, as the user named it ("2 x 3090")."""
     n, each, other = result["num_gpus"], result["power_w"], result["other_w"]
     draw = num(each, "W") if n == 1 else f"{n} x {num(each, 'W')}"
     draw += f" + {num(other, 'W')} for the rest" if other else ""
@@ -1003,9 +1007,9 @@ def electricity(result: dict[str, Any], machine: str) -> str:
     whose = "as you state" if stated else "datasheet board power, the most the card draws"
     total = f" = {num(result['total_w'], 'W')}" if n > 1 or other else ""
     return (
-        f"**About {usd(result['usd'])} of electricity** ({num(result['kwh'], 'kWh')}): {draw} "
-        f"({whose}){total} for {num(result['hours'], 'hours')} at your "
-        f"{usd(result['usd_per_kwh'])}/kWh, on {machine}."
+        f"**About {usd(result['usd'], sign)} of electricity** ({num(result['kwh'], 'kWh')}): "
+        f"{draw} ({whose}){total} for {num(result['hours'], 'hours')} at your "
+        f"{usd(result['usd_per_kwh'], sign)}/kWh, on {machine}."
     )
 
 

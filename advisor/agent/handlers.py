@@ -730,8 +730,8 @@ def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:
                                       "num_gpus": 1 if per_node else e["num_gpus"]})  # fmt: skip
     if "error" in result:
         return None
-    return c.user_priced(result, e["gpu_name"], node=e["num_gpus"]
-                         if per_node else None).replace("**", "**At your price: ", 1)  # fmt: skip
+    return c.user_priced(result, e["gpu_name"], node=e["num_gpus"] if per_node else None,
+                         sign=query.currency).replace("**", "**At your price: ", 1)  # fmt: skip
 
 
 def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
@@ -1144,7 +1144,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
         )
         if "error" in result:
             return Draft(result["error"])
-        return Draft(c.user_priced(result, gpu, node=count if per_node else None))
+        return Draft(
+            c.user_priced(result, gpu, node=count if per_node else None, sign=query.currency)
+        )
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
     if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
         result = box.call(
@@ -1153,7 +1155,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
         )
         if "error" in result:
             return Draft(result["error"])
-        return Draft(c.budget_hours(result, gpu, per=query.budget.per if query.budget else "total"))
+        per = query.budget.per if query.budget else "total"
+        return Draft(c.budget_hours(result, gpu, per=per, sign=query.currency))
     if query.models and query.gpus:
         draft = fit(query, box)
         jobs = [
@@ -1315,13 +1318,15 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
-    text = c.electricity(result, machine)
+    text = c.electricity(result, machine, sign=query.currency)
     low = query.text.lower()
     each = count > 1 and _EACH_PRICE.search(low)  # a price per card: no total said as traced
     if query.purchase_usd and _OWNERSHIP.search(low) and not each:  # the card and its power
         cards = query.purchase_usd
-        text = (f"**About {c.usd(cards + result['usd'])} in all: {c.usd(cards)} for the "
-                f"hardware + {c.usd(result['usd'])} of electricity** over "
+        sign = query.currency
+        text = (f"**About {c.usd(cards + result['usd'], sign)} in all: {c.usd(cards, sign)} for "
+                "the "
+                f"hardware + {c.usd(result['usd'], sign)} of electricity** over "
                 f"{c.num(result['hours'], 'hours')}.\n\n" + text)  # fmt: skip
     if query.hours is None:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
@@ -1337,6 +1342,10 @@ def num_phrase(n: int) -> str:
     return "one" if n == 1 else str(n)
 
 
+_LEAST_MEMORY = re.compile(
+    r"\b(?:smallest|least|lowest|minimum|min)[- ](?:vram|memory)\b"
+    r"|\bleast (?:amount of )?(?:vram|memory)\b"
+)
 _CHEAPEST = re.compile(r"\bcheap\w*|\blowest (?:cost|price)\b|\bleast expensive\b")
 _FASTEST = re.compile(
     r"\bfastest\b|\bquickest\b|\blowest (?:possible )?(?:[\w-]+ ){0,2}latency\b"
@@ -1346,6 +1355,8 @@ _FASTEST = re.compile(
 
 def _rank_by(low: str) -> str | None:
     """ "cheapest way to ...": by price; "lowest possible single-stream latency": by speed."""
+    if _LEAST_MEMORY.search(low):
+        return "memory"
     if _CHEAPEST.search(low):
         return "price"
     return "speed" if _FASTEST.search(low) else None
@@ -1544,6 +1555,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["hours_of_use"] = query.hours
     if query.use_hours_per_day:  # "we train maybe 2 weeks a month"
         args["hours_per_day"] = query.use_hours_per_day
+        if query.hours and query.hours > 30 * query.use_hours_per_day and _SPAN_SAID.search(low):
+            args["hours_of_use"] = query.hours  # "over a year at 8 hours a day": 2,920 hours
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
     if _NO_POWER.search(low):
@@ -1561,9 +1574,31 @@ _SPAN_SAID = re.compile(r"\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|
 def job_time(query: Query, box: ToolBox) -> Draft:
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
         return cost(query, box)
+    items = query.images or query.dataset_samples or query.audio_hours
+    if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
+        return _at_your_pace(query, box, items)
     if query.models and (query.gpus or query.memory_gb):
         return fit(query, box, speed_first=True)
     return recommend(query, box)
+
+
+def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
+    """The job's time at the pace the user measured, then the estimate beside it as a check."""
+    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    paced = box.call("paced_time", {"seconds_per_item": query.seconds_per_item, "items": items,
+                                    "num_gpus": count})  # fmt: skip
+    if "error" in paced:
+        return Draft(paced["error"])
+    audio = bool(query.audio_hours) and items == query.audio_hours
+    what = (f"{c.num(items, 'hours')} of audio at {c.num(paced['minutes_per_item'], 'minutes')} "
+            "per hour of audio" if audio else
+            f"{c.num(items)} items at {c.num(query.seconds_per_item, 's')} each")  # fmt: skip
+    split = f", shared by {count} GPUs" if count > 1 else ""
+    head = f"**About {c.duration(paced['hours'])} at your own measured pace** ({what}{split})."
+    if query.models and (query.gpus or query.memory_gb):
+        check = fit(query, box, speed_first=True).text
+        return Draft(head + "\n\nThe estimate, as a check on that pace: " + check)
+    return Draft(head)
 
 
 # ---------------------------------------------------------------- explanations

@@ -46,6 +46,7 @@ _GPU_WORDS = _cues(
     r"\bamd\b",
     r"\bgraphics\b",
     r"\bcards?\b",
+    r"\bplacas? de v[ií]deo\b|\btarjetas? gr[aá]ficas?\b|\bgrafikkarten?\b|\bcartes? graphiques?\b",
     r"\btflops\b",
     r"\bhbm",
     r"\bgddr",
@@ -110,6 +111,7 @@ _NOT_OURS = _cues(
     r"\bstock (?:price|market)\b|\bshare price\b|\bshould i invest\b"
     r"|\b(?:amd|nvidia|nvda|intel|amzn|tsmc) (?:stock|shares)\b",
     r"\bbook (?:me|us)\b|\breserve (?:me|us)\b|\blaunch (?:me|us) an?\b",
+    r"\bcovered (?:under|by) (?:the |its |their )?(?:\w+ ){0,2}warranty\b|\brma\b|\bcoil whine\b",
     # a picture, a transcript or a text to produce, not a GPU to choose: "make me a picture of"
     r"\b(?:make|draw|generate|create|paint|render) (?:me |us )?(?:an? |some )(?:\w+ )?"
     r"(?:picture|image|drawing|photo|painting|logo|avatar|wallpaper)s? (?:of|for|with)\b",
@@ -170,7 +172,7 @@ _HELLO = _cues(
     r"^\W*(?:what'?s|whats) (?:up|good)\b",
 )
 _ABOUT_YOU = _cues(
-    r"\bwhat (?:sorts?|kinds?|types?) of (?:questions|things)\b",
+    r"\bwhat (?:sorts?|kinds?|types?) of (?:questions|things|stuff)\b",
     r"\b(?:what|how) (?:can|could) you (?:help|do|answer)\b|\bare you able to help\b",
     r"\bwhat (?:all )?(?:things |stuff )?(?:can |could )?you (?:can |could )?(?:help|do) "
     r"(?:me |us )?with\b",
@@ -187,7 +189,8 @@ _ASKS = _cues(
 )
 # a keyboard row mashed: "asdfghjkl", "qwerty"
 _NOISE = re.compile(
-    r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao)\b|\[object \w+\]"
+    r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao|rs|k{3,}|(?:rs){2,}|(?:ha){2,}h?"
+    r"|(?:ja){2,}|(?:he){2,})\b|\[object \w+\]"
     r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
 )
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
@@ -195,6 +198,7 @@ _BUY = _cues(
     r"\bbuy\w*",
     r"\bcomprar\b|\bkaufen\b|\bacheter\b",  # Spanish/Portuguese, German, French
     r"\bcapex\b|\bwe own\b|\bown our own\b|\bowning\b",
+    r"\bif (?:we|i) bought\b|\bbought (?:instead|outright|rather)\b",
     r"\bsh\w{1,4}d (?:i|we) by\b",  # "shoud i by": the typo survives the spelling fix
     r"\bpurchas\w*",
     r"\bbuilding a\b",
@@ -242,6 +246,7 @@ _CHOICE_ASKED = _cues(
     _AS_FAST_AS,
     r"\bfaster\b|\bsooner\b|\bquicker\b",
     r"\bmore (?:tok\w*|throughput|speed|capability|performance)\b",
+    r"\bwhich (?:one |card |gpu )?has (?:more|higher|the (?:most|highest))\b|\bby how much\b",
     r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
     r"\bshould (?:we|i) (?:switch|move|migrate|go with|stick with)\b",
 )
@@ -283,7 +288,7 @@ _HOW_LONG = _cues(
     r"\btime\s*(?:\+|and|&)\s*cost\b",
     r"\b(?:training|wall|total) time\b",
     r"\bhow much time\b",
-    r"\bhow many (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
+    r"\bhow (?:many|much) (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
     r"\btime to (?:train|pre-?train|finish|transcribe|fine-?tune|process|generate|run)\b",
     r"(?<!these )(?<!those )\bdays\?",
     r"\bweeks\?",
@@ -319,6 +324,7 @@ _MONEY = _cues(
     r"\bcheap\w*",
     r"\bexpensive\b",
     r"\bdollars\b",
+    r"\bhow much (?:reais|euros?|pounds?|rupees?|money)\b",
     r"\busd\b",
     r"\beur\b",
     r"\bbudget\b",
@@ -411,6 +417,7 @@ _RECOMMEND = _cues(
     r"\bgood (?:choice|option|gpu|card)\b",
     r"\b(?:decent|solid|reasonable|affordable|sensible) (?:gpu|card|graphics card)s?\b",
     r"\bcheapest (?:gpu|card|way|option|setup)\b",
+    r"\b(?:smallest|cheapest|lowest)[- ](?:vram|memory|priced|power)[- ](?:gpu|card)s?\b",
     r"\bwhat do (?:i|we) need\b",
     r"\bwhat would (?:you|i)\b",
     r"\bwould you (?:pick|choose|go with|get|buy|put)\b",
@@ -532,8 +539,16 @@ def _rent_or_buy(q: Query, low: str) -> bool:
     # each cue not negated ("buying, not renting"); a rental price said before counts as renting
     # ("would buying one make more sense" after "I rent an A100 at 1.60/hr")
     renting = bool(affirmed(_RENT, low)) or bool(q.user_price_usd_per_hour and q.follow_up)
-    both = bool(affirmed(_BUY, _BUY_IDIOM.sub(" ", low))) and renting
+    bought = affirmed(_BUY, _BUY_IDIOM.sub(" ", low)) or (q.purchase_usd and _CHEAPER.search(low))
+    both = bool(bought) and renting  # "costs $1,800 here, or rent one: which is cheaper?"
     return bool(both or _RENT_OR_BUY.search(low))
+
+
+# a price to buy set against renting: "costs $1,800, or rent one?", "cheaper to rent instead?"
+_CHEAPER = re.compile(
+    r"\bcheaper\b|\bworth\b|\bmakes? (?:more )?sense\b|\bbetter\b|\binstead\b|\bvs\b|\bversus\b"
+    r"|\bor rent\w*"
+)
 
 
 def _break_even(q: Query, low: str) -> bool:
@@ -641,7 +656,7 @@ _FORMATS = re.compile(r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b")
 # "budget" naming a class of card or a non-money limit, not an amount of money
 _BUDGET_CLASS = _cues(
     r"\bbudget (?:\w+ )?(?:cards?|gpus?|builds?|options?|picks?|pcs?|rigs?|tiers?|segment|range)\b",
-    r"\b(?:power|energy|thermal|compute|latency|memory|vram|time|error) budget\b",
+    r"\b(?:power|energy|thermal|compute|latency|memory|vram|time|error|token|gpu-hour) budget\b",
     r"\b(?:power|watts?|thermals?)\b.{0,30}\bbudget(?:ing)? for\b",
 )
 
@@ -651,8 +666,17 @@ def _cost(q: Query, low: str) -> bool:
     found = principles.find(q, low) if _FORMATS.search(low) else None
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
-    if q.fields and q.gpus and not q.models and not _MONEY_WORDS.search(low):
+    if q.fields and (q.gpus or q.models) and not _MONEY_WORDS.search(low):
         return False  # "how much is the memory bandwidth of the 4090": a datasheet figure
+    clauses = _questions(low)
+    amount = q.user_price_usd_per_hour or q.hours or q.budget or q.purchase_usd or q.monthly_usd
+    if (
+        clauses
+        and q.gpus
+        and not amount
+        and not (_MONEY_WORDS.search(clauses) or _MONEY.search(clauses))
+    ):
+        return False  # "choosing between renting L40S or A100: which has more BF16 TFLOPS?"
     if _advice(q, low) and not (q.user_price_usd_per_hour or _COST_ASKED.search(low)):
         return False  # "is a P40 any good for training? $200 on ebay": a judgement, price beside
     if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost
@@ -680,8 +704,8 @@ def _speed(q: Query, low: str) -> bool:
         )
     ):
         return False  # "the TF32 throughput of the A100": a datasheet figure
-    if q.fields == ("bandwidth_gbs",) and not q.models and not q.workload_given:
-        return False  # "how quick is its memory": the bandwidth on the datasheet
+    if "bandwidth_gbs" in q.fields and not q.models and not q.workload_given:
+        return False  # "how quick is its memory", "its bandwidth and watts": the datasheet
     if _choice(q, low):
         return False  # "which one pushes more tok/s": a choice between the named cards
     if q.models and _FIT_ASKED.search(low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
@@ -756,7 +780,7 @@ def _figure_only(q: Query) -> bool:
 _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
     r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
-    r"|decid\w+|choosing|between)\b"
+    r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b"
 )
 
 
@@ -898,7 +922,7 @@ INTENTS: dict[str, Intent] = {
         Intent("recommend", "recommendation", _recommend, h.recommend, True, "entities",
                _open_choice, tools=("recommend_gpus", "estimate", "prices", "gpu_specs")),
         Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities",
-               tools=("estimate", "compare_workload", "rental_cost", "rental_hours")),
+               tools=("estimate", "compare_workload", "rental_cost", "rental_hours", "paced_time")),
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs")),

@@ -98,7 +98,9 @@ _SIZE_PAIR = re.compile(r"^(\d+(?:\.\d+)?)[bm]?[/-](\d+(?:\.\d+)?)([bm])$", re.I
 
 
 def _size_word(low: str) -> str:
-    low = re.sub(r"(?<=\d[bm])-?ish$", "", low)  # "a 7B-ish model"
+    low = re.sub(
+        r"(?<=\d[bm])-?(?:ish|class|sized?|range|level|scale)$", "", low
+    )  # "7B-ish", "13B-class"
     pair = _SIZE_PAIR.match(low)
     if pair is None:
         return low

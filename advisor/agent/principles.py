@@ -2223,6 +2223,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:one|a single|1|a)\b",
         r"\bpool(?:ed|ing|s)?\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\bpool(?:ed|ing)?\b",
+        r"(?<!in the )(?<!in their )(?<!in our )(?<!in my )(?<!in your )"
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
     ), pooling),
@@ -2280,7 +2281,9 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("more_gpus", "speed", _cues(
         r"\b(?:double|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
         r"throughput|fast\w*|performance|it/s)",
-        r"\b(?:get|gives?|see|means?|be) 2 ?x\b",
+        r"\b(?:get|gives?|see|means?|be) 2 ?x\b"
+        r"(?!\s?(?:rtx|gtx|rx|nvidia|amd|tesla|quadro|gpus?|cards?"
+        r"|[a-z]{0,3}\d{2,4}))",
         r"\b2 ?x (?:the |my |as )?(?:speed|tokens?|t/s|tok/s|throughput|performance|fast)",
         r"\b(?:speed|tokens?/s|t/s|tok/s|throughput|performance)\b.{0,20}\b(?:double|twice)\b",
         r"\b(?:second|another|2nd|extra|more)\s+" + _GPU_NOUN + r"\b.{0,60}\b(?:faster|speed|"

@@ -76,6 +76,11 @@ def _one(query: Query, box: ToolBox) -> Draft:
     _workload, assumed = workload_of(query)
     if assumed and query.intent in ("fit", "speed", "solve", "train_time", "cost", "recommend"):
         notes.append(assumed)
+    if query.currency != "$" and "$" in draft.text:
+        notes.append(
+            f"Your amounts in {query.currency} are used as given; the catalog's prices "
+            "are in US dollars, with no exchange rate applied."
+        )
     draft.text = _instances_named(notes, draft.text)
     if notes:
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
@@ -197,7 +202,12 @@ def _subject(low: str, gpus: list[GpuRef] | None = None) -> list[str]:
     # the clause up to its alternative: "will the 5080 do that, or do I have to save up for the
     # 5090" asks about the 5080
     start = low[clause.start() : clause.start() + 60].lstrip(" ,.;:!?-\u2014\n")  # ", is the"
-    said = re.split(r",|\bor\b|\bthan\b|\binstead\b", start)[0]
+    # "is the 3060 or 4090 enough": both cards are what it asks about (not "... faster?")
+    both = not re.search(
+        r"\b(?:faster|better|cheaper|quicker|slower|more|less|\w+er than)\b", start
+    )
+    either = r"\bor\b(?! (?:the |an? )?[a-z]*\d)" if both else r"\bor\b"
+    said = re.split(rf",|{either}|\bthan\b|\binstead\b", start)[0]
     words = re.findall(r"[a-z0-9]+", said)
     named = {w for g in gpus or [] for w in re.findall(r"[a-z]{4,}", g.text.lower())}
     named -= _GENERIC_WORDS

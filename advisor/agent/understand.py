@@ -234,6 +234,7 @@ FIELD_WORDS: dict[str, str] = {
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
     r"|\b(?:faster|quicker) memory\b|\bmoves? (?:memory|data) (?:faster|quicker)\b"
+    r"|\bhow much (?:faster|quicker) is (?:the|its|their) memory\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
@@ -448,6 +449,8 @@ def normalise(text: str) -> str:
     # pattern time growing with its length squared): one placeholder
     text = re.sub(r"\d[\d,.]{24,}", " ~ ", text)
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
+    # "Llama-3.2-1B-architecture", "GPT-2 XL-sized": the name, then what it says of it
+    text = re.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped)\b", r" \1", text, flags=re.I)
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
     text = re.sub(
@@ -506,6 +509,11 @@ _SCALE = {
     "m": 1e6,
     "mil": 1e6,
     "million": 1e6,
+    "millions": 1e6,
+    "milhões": 1e6,
+    "milhão": 1e6,
+    "millones": 1e6,
+    "millón": 1e6,
     "b": 1e9,
     "bn": 1e9,
     "billion": 1e9,
@@ -590,15 +598,19 @@ def _context(low: str) -> int | None:
         r"about|max(?:imum)?))?\s?=?\s?~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
-        r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:requests|sessions|conversations|chats"
+        r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s"
+        r"(?:requests?|sessions?|conversations?|chats?"
         r"|sequences|contexts|max(?:imum)?|long|each|total|in total|per (?:text|sample|document|doc"
         r"|example))\b"
-        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b",  # "dont care about huge ctx, 4k is fine"
+        r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b"  # "dont care about huge ctx, 4k is fine"
+        # "each with up to 16k tokens of chart context", "every request can grow to 4k tokens"
+        r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?\s?tokens? of (?:[\w-]+ ){1,2}context\b"
+        r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run) (?:up )?to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     if not m:
         return None
-    groups = (1, 3, 5, 7, 9, 11, 13, 15)
+    groups = (1, 3, 5, 7, 9, 11, 13, 15, 17, 19)
     n, unit = next((m.group(i), m.group(i + 1)) for i in groups if m.group(i))
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
@@ -682,7 +694,7 @@ def _output_tokens(low: str) -> int | None:
 # "used" the adjective ("a used 3090"), not the verb ("I used 4 GPUs for 36 hours")
 USED_ADJECTIVE = (
     r"(?<!\bi )(?<!\bwe )(?<!\bhave )(?<!\bhad )(?<!\bwas )(?<!\bis )\bused\b"
-    r"(?!\s(?:\d|to|it|them|for|up|by|in|on|with|about)\b)"
+    r"(?!\s(?:\d|to|it|them|for|up|by|in|on|with|about|the|all|our|my|their|its|this|that)\b)"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -725,6 +737,15 @@ _UNIT_HOURS = {
 }
 
 
+# a second length added to the first: "a year plus 3 months", "two weeks and 3 days"
+_MORE_TIME = re.compile(
+    rf"\s?(?:plus|and(?: another)?|\+)\s(?:an? |another )?{_WORD_NUM}\s?"
+    r"(hours?|days?|weeks?|months?)\b"
+)
+# a use per day beside a calendar span: "over a year at 8 hours a day", "6h/day for 3 months"
+_DAILY_RATE = re.compile(
+    rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:a|per|each|every|/)\s?day\b"
+)
 # the span a usage rate runs for: "over a three-year depreciation period", "5-year horizon",
 # "over 18 months"
 _HORIZON = re.compile(
@@ -806,6 +827,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
         per = _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
         hours, calendar = value * per, per >= 24
+        if more := _MORE_TIME.match(low[m.end() :]):  # "a year plus 3 months", "2 days and 6 hours"
+            hours += _count(more.group(1)) * _UNIT_HOURS[more.group(2).rstrip("s")]
         after = low[m.end() : m.end() + 60]
         days = re.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
             r"^\s?(?:a|per|each|every|/)\s?day\b.{0,40}?\b(\d+)\s?"
@@ -851,6 +874,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         if people:  # "each of my 28 students uses it 2 hours a week", "... by each of my 28"
             hours *= float(people.group(1))
         break
+    rate = _DAILY_RATE.search(low)
+    if calendar and hours and hours >= 168 and rate and not nonstop:
+        hours = hours / 24 * _count(rate.group(1))  # "over a year at 8 hours a day": 2,920 hours
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
         hours = 8760.0 if yearly else 730.0
@@ -1153,8 +1179,8 @@ def _train_tokens(low: str) -> float | None:
             * (1000 if per.group(4) else 1)
         )
     m = re.search(
-        rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion)?\s?(?:training |of )?"
-        r"tokens\b(?!\s?(?:/|per)\s?s)",
+        rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|millones)?\s?"
+        r"(?:training |of )?tokens\b(?!\s?(?:/|per)\s?s)",
         low,
     )
     if not m:
@@ -1186,6 +1212,8 @@ _THINGS = (
     r"|conversations|dialogues|pairs|shots|renders|instructions|utterances|texts|descriptions"
     r"|tickets|emails|reviews|records|comments|posts|articles|abstracts|papers|pages"
     r"|illustrations|drawings|artworks|paintings|selfies|portraits|screenshots"
+    r"|films|scans|x-?rays|radiographs|slides|frames|sheets|textures|sprites|tiles|icons|assets"
+    r"|thumbnails|crops|patches"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
 
@@ -1197,7 +1225,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     images = re.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
         # "labelled complaint", "20 of my own": words between the count and the things
-        r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z-]*\s){0,2}?|of (?:my|our|the|your)"
+        r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
         r" (?:own )?(?:[a-z]+ )?)"
         rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?-image\b",  # "100k-image"
         low,
@@ -1226,9 +1254,9 @@ def _audio_hours(low: str) -> float | None:
         low,
     )
     m = re.search(
-        rf"{_NUM}\s?(k)?\s?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)\s?"
+        rf"{_NUM}\s?(k)?[\s-]?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)[\s-]?"
         r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recordings?|podcasts?|calls?|"
-        r"meetings?|video|interviews?|transcripts?|lectures?)\b"
+        r"meetings?|video|interviews?|transcripts?|lectures?|episodes?|(?:live |radio )?shows?)\b"
         # "600 hours to transcribe"
         rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
         low,
@@ -1296,16 +1324,33 @@ def _tokens_per_s(low: str) -> float | None:
     return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
 
 
+# the user's money in another currency than the catalog's US dollars
+_CURRENCIES = (
+    ("R$", r"\br\$|\bbrl\b|\breais\b"),
+    ("€", r"€|(?<![\w.])\d[\d.,]*\s?(?:eur|euros?)\b|\b(?:eur|euros?)\s?\d"),
+    ("£", r"£|\bgbp\b|(?<![\w.])\d[\d.,]*\s?(?:pounds?|pence|p (?:a|per) unit|p\s?/\s?kwh)\b"),
+)
+
+
+def _currency(low: str) -> str:
+    """The sign of the user's money: "$" unless another currency is written beside an amount."""
+    return next((sign for sign, cue in _CURRENCIES if re.search(cue, low)), "$")
+
+
 def _kwh_price(low: str) -> float | None:
-    """An electricity price: "$0.30/kWh", "0.21 USD per kWh", ".30/kwh", "28 cents a kwh"."""
+    """An electricity price: "$0.30/kWh", "0.21 USD per kWh", ".30/kwh", "28 cents a kwh", "15p a
+    unit" (pence; a British "unit" of electricity is a kWh)."""
     m = re.search(
-        r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s?(cents?|c|ct|usd|\$|dollars?)?\s?(?:/|per|a|an)\s?kwh\b",
+        r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
+        r"|dollars?|euros?|pounds?|reais)?\s?(?:/|per|a|an|the|o)\s?"
+        r"(?:kwh\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
+        r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
     )
     if not m:
         return None
-    value = float(m.group(1))
-    return value / 100 if (m.group(2) or "").startswith("c") else value
+    value = float(m.group(1).replace(",", "."))  # "R$ 0,95 the kWh": a decimal comma
+    return value / 100 if (m.group(2) or "").startswith(("c", "p")) else value
 
 
 _WATTS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k?w|watts?)\b(?!h)")
@@ -1532,6 +1577,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context = query.context_dict()
     for part in parts[1:3]:
         sub = _parse(part, catalog)
+        if _same_choice(sub):  # "$1,800, or rent one? over a year at 8h a day, which is cheaper?"
+            kept = {k: getattr(sub, k) for k in _SETTINGS if getattr(query, k) is None}
+            query = replace(query, **{k: v for k, v in kept.items() if v is not None})
+            continue
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
@@ -1541,6 +1590,20 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             others.append(sub)
             context = sub.context_dict()
     return replace(query, text=question.strip(), also=tuple(others))
+
+
+# the settings a later part of the message may add to the question it continues
+_SETTINGS = ("hours", "use_hours_per_day", "usd_per_kwh", "context", "batch", "precision")
+_WHICH_CHEAPER = re.compile(
+    r"\bwhich (?:one |option )?(?:is|would be|works out|comes out)? ?(?:the )?(?:cheaper|better"
+    r"|more economical|better (?:deal|value|option))\b"
+)
+
+
+def _same_choice(sub: Query) -> bool:
+    """A later part that names nothing and asks which side of the question before wins, with
+    settings of its own ("over a year at 8 hours a day, which is cheaper?")."""
+    return not sub.gpus and not sub.models and bool(_WHICH_CHEAPER.search(sub.text.lower()))
 
 
 def _more_fields(query: Query, sub: Query) -> bool:
@@ -1628,7 +1691,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
     low = _spell(text).lower()
-    unpaced = _AUDIO_PACE.sub(" ", low)  # "did one hour of audio in 2 min": a pace, no job size
+    # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
+    unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
     models = tuple(linker.find_models(text))
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
@@ -1756,6 +1820,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         budget=budget,
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
+        currency=_currency(low),
         throughput_tok_s=_tokens_per_s(low),
         draw_w=draw_w,
         other_w=other_w,
@@ -1891,6 +1956,13 @@ _AUDIO_PACE = re.compile(
     rf"\b(?:one|an|1) hour of (?:audio|speech|recordings?|calls?|podcasts?)\b[^.?!]{{0,20}}?\bin "
     rf"(?:about |around |roughly |~)?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
 )
+# a recording of a stated length and the time it took: "a 45-minute episode came out in 3 minutes"
+_RECORDING_PACE = re.compile(
+    rf"\b{_NUM}[- ]?(min(?:ute)?s?|h(?:ou)?rs?|hours?)[- ](?:long )?(?:[\w-]+ )?"
+    r"(?:episode|recording|file"
+    r"|podcast|meeting|call|show|interview|lecture|clip)s?\b[^.?!]{0,30}?\b(?:in|took|takes)\s"
+    rf"(?:about |around |roughly |~|just )?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
+)
 _ITEM_TIME = re.compile(
     rf"\b(?:each|per|every|an?|one) (?:image|picture|pic|sample|sequence|clip|file|video|item)"
     rf"s? (?:takes|take|at|needs|is|in|=)?\s?(?:about |around |~)?{_NUM}\s?"
@@ -1901,9 +1973,14 @@ _ITEM_TIME = re.compile(
 _PURCHASE = re.compile(
     rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
-    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor|\bquoted? (?:[\w.-]+ ){{0,5}}?(?:at|for)"
+    rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
+    rf"|\bquot(?:e[sd]?|ing)\b(?: [\w.-]+){{0,5}}?(?: at| for)?"
+    rf"|\bquoted?(?: (?:is|was|came in at|of)|:)"  # "quote is $30k per node"
     rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
-    rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster)(?::| at| for| is))"
+    rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster)(?::| at| for| is)"
+    rf"|\b(?:is|are|runs?)(?=\s(?:about |around |~)?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s?"
+    rf"(?:usd|dollars?)?"
+    rf"\s(?:to buy|new|used|brand new|second[- ]hand|retail|on ebay)\b))"  # "is $1800 to buy"
     rf"\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
@@ -1923,7 +2000,8 @@ def _purchase(low: str) -> float | None:
     "picked up a 3090 for $700". Only with a buying word in the message."""
     if not re.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
-                     r"|\bvs\.? rent\w*", low):  # fmt: skip
+                     r"|\b(?:vs\.?|versus|against) rent\w*|\bquot(?:e[sd]?|ing)\b",
+                     low):  # fmt: skip
         return None
     for m in _PURCHASE.finditer(low):
         value = _number(m.group(1)) * (1000 if m.group(2) else 1)
@@ -1937,6 +2015,10 @@ def _seconds_per_item(low: str) -> float | None:
     'did one hour of audio in about 2 minutes': the seconds an hour of audio takes."""
     if m := _AUDIO_PACE.search(low):
         return _number(m.group(1)) * (60.0 if m.group(2).startswith("m") else 1.0)
+    if m := _RECORDING_PACE.search(low):  # "a 45-minute episode came out in 3 minutes"
+        audio = _number(m.group(1)) * (60.0 if m.group(2).startswith("h") else 1.0)  # minutes
+        took = _number(m.group(3)) * (60.0 if m.group(4).startswith("m") else 1.0)  # seconds
+        return took * 60.0 / audio if audio > 0 else None
     m = _ITEM_TIME.search(low)
     if not m:
         return None
@@ -2011,7 +2093,10 @@ _MAX_BATCH = re.compile(
     # "how many concurrent users can one a100 serve", "how many parallel requests fit", "how
     # many simultaneous 4k-token sessions"
     r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|sessions|streams|"
-    r"sequences|chats|clients|conversations|agents|prompts)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
+    r"sequences|chats|clients|conversations|agents|prompts|slots)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
+    r"|how many (?:of them |of those )?(?:can|could) (?:be|run|stay) "
+    r"(?:in flight|in parallel|at once"
+    r"|concurrently|simultaneously)"
 )
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
 # object counted is GPUs (a GPU word or a name with digits), never "tok/s"
@@ -2050,7 +2135,12 @@ def _target(low: str) -> str | None:
         return "max_context"
     if _MAX_BATCH.search(low):
         return "max_batch"
-    if _MIN_GPUS.search(low) and not re.search(r"how many (?:tok|token|it/s|images?|seconds)", low):
+    contents = (
+        r"|how many (?:gpus|cards) (?:is|are) (?:that|this|it|in)\b"  # "how many gpus is that"
+    )
+    if _MIN_GPUS.search(low) and not re.search(
+        r"how many (?:tok|token|it/s|images?|seconds)" + contents, low
+    ):
         return "min_gpus"
     return None
 
@@ -2114,7 +2204,8 @@ _FOLLOW_UP = re.compile(
 # a correction of the turn before: its values change, the question stays ("sorry, rental is
 # $0.45/h, not 0.40", "oops i meant the 4090, not the 4080")
 _CORRECTION = re.compile(
-    r"^\W*(?:sorry|oops|whoops|my bad|correction|typo|err?m?)\b|\bi meant\b|\bi mean(?:t)?,"
+    r"^\W*(?:sorry|oops|ops|opa|whoops|my bad|correction|typo|err?m?|desculp\w*|perd[oó]n)\b"
+    r"|\bi meant\b|\bi mean(?:t)?,"
     r"|\bmeant to (?:say|write)\b|^\W*(?:it|that|this|the \w+) should (?:have )?(?:said|been?)\b",
     re.IGNORECASE,
 )
@@ -2234,6 +2325,12 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if (
+        query.currency == "$"
+        and prior.currency != "$"
+        and not re.search(r"\$|usd|dollar", query.text.lower())
+    ):
+        updates["currency"] = prior.currency  # "and for 300 hours?" after "€2.50/h"
     if prior.gpu_prices and not query.gpu_prices and not query.gpus:  # "and for inference?"
         updates["gpu_prices"] = prior.gpu_prices
     if "draw_w" in updates:  # the draw said before, per GPU or for all of them
