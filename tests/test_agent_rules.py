@@ -469,3 +469,49 @@ def test_a_format_said_of_the_other_card_does_not_bind_the_quoted_figure(
     assert _head(answer).startswith("**No, not directly"), answer.text[:200]
     fp8 = rules_advisor.ask("the 4090 is 1321 TFLOPS FP8 on the spec sheet, is that with sparsity?")
     assert "INT8" not in fp8.text.split("\n", 1)[0], fp8.text[:200]
+
+
+def test_the_users_currency_is_kept_on_their_own_amounts(rules_advisor: Any) -> None:
+    power = rules_advisor.ask("what's the electricity cost of running an RTX 4090 24/7 for a year "
+                              "at €0.30/kWh?")  # fmt: skip
+    assert _head(power).startswith("**About €1,183 of electricity**"), power.text[:200]
+    pence = rules_advisor.ask("run an RTX 4090 24/7 for a year plus 3 months at 15p a unit: the "
+                              "power bill?")  # fmt: skip
+    assert "£0.15/kWh" in pence.text and "10,950 hours" in pence.text, pence.text[:300]
+    mixed = rules_advisor.ask("rtx 4090 costs 1.800€ here, or rent one. over a year at 8 hours a "
+                              "day which is cheaper?")  # fmt: skip
+    assert "no exchange rate" in mixed.text and "2,920 hours" in mixed.text, mixed.text[:400]
+
+
+def test_a_claim_between_two_cards_gets_yes_or_no_from_the_datasheets(rules_advisor: Any) -> None:
+    vram = rules_advisor.ask("art lead thinks the RTX 5080 has more VRAM than the 4080 Super "
+                             "because it's newer. does it?")  # fmt: skip
+    assert _head(vram).startswith("**No: memory of the NVIDIA GeForce RTX 5080 is 16 GB")
+    h20 = rules_advisor.ask("for a training-heavy workload, does the H20 match the H100 SXM on "
+                            "dense FP16/BF16 compute?")  # fmt: skip
+    assert _head(h20).startswith("**No: dense FP16/BF16 tensor of the NVIDIA H20"), h20.text[:300]
+    assert "None of them fits" not in h20.text
+
+
+def test_cuda_pooling_and_same_chip_claims(rules_advisor: Any) -> None:
+    arc = rules_advisor.ask("a Intel Arc B580 roda CUDA? i want use it for pytorch")
+    assert _head(arc).startswith("**No: CUDA runs only on NVIDIA GPUs"), arc.text[:200]
+    nvlink = rules_advisor.ask("a vendor says two RTX 4090s can be NVLinked into one 48GB GPU. "
+                               "true?")  # fmt: skip
+    assert _head(nvlink).startswith("**No:") and "no NVLink" in nvlink.text, nvlink.text[:300]
+    forms = rules_advisor.ask("renting H100s: PCIe ones are cheaper than SXM. same chip, so same "
+                              "training speed, right?")  # fmt: skip
+    assert _head(forms).startswith("**No: the same GH100 chip"), forms.text[:200]
+
+
+def test_a_measured_pace_and_an_allocation_are_used_as_given(rules_advisor: Any) -> None:
+    pace = rules_advisor.ask(
+        "faster-whisper on my RTX 4060: a 45-minute episode came out in 3 "
+        "minutes. how long will a 2-hour show recording take at that rate?"
+    )
+    assert _head(pace).startswith("**About 8 minutes at your own measured pace**"), pace.text[:200]
+    allocation = rules_advisor.ask(
+        "My allocation is 10,000 H100 GPU-hours. Enough to pretrain a "
+        "Llama-3.2-1B-sized model on 100B tokens in bf16?"
+    )
+    assert _head(allocation).startswith("**Yes: the job takes about"), allocation.text[:200]

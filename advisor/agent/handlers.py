@@ -899,6 +899,49 @@ def _second_verdict(text: str) -> str:
     return f"{head}\n{rest}" if rest else head
 
 
+# a claim that one card has more (or less) of a datasheet figure than another
+_MORE_THAN = re.compile(
+    r"\b(?:(more|higher|bigger|larger|faster|greater|wider)|(less|lower|smaller|fewer|slower"
+    r"|narrower))\b[^?.!]{0,40}?\bthan\b"
+    r"|\b(match(?:es)?|equals?|keeps? up with|(?:is|are) as (?:fast|good|quick) as)\b"
+)
+MATCH_SHARE = 0.97  # "does the H20 match the H100 on BF16?": within 3% counts as a match
+
+
+def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
+    """ "Does the RTX 5080 have more VRAM than the 4080 Super?": yes or no from the two
+    datasheet figures, the card named before the comparison against the one after it."""
+    low = query.text.lower()
+    claim = _MORE_THAN.search(low)
+    if not (claim and YES_NO.search(low) and len(asked) == 1):
+        return ""
+    refs = [g for g in query.gpus if g.resolved and g.text.lower() in low]
+    subject = max(refs, key=lambda g: low.rfind(g.text.lower(), 0, claim.start()), default=None)
+    other = next((g for g in refs if g is not subject and g.text.lower() in low[claim.end() :]),
+                 None)  # fmt: skip
+    if subject is None or other is None or low.rfind(subject.text.lower(), 0, claim.start()) < 0:
+        return ""
+    by_id = {s["id"]: s for s in sheets}
+    a, b = by_id.get(subject.ids[0]), by_id.get(other.ids[0])
+    field = asked[0]
+    if (
+        a is None
+        or b is None
+        or not isinstance(a.get(field), (int, float))
+        or not isinstance(b.get(field), (int, float))
+    ):
+        return ""
+    if claim.group(3):  # "does the H20 match the H100 SXM": as much, or all but
+        more = a[field] >= MATCH_SHARE * b[field]
+    else:
+        more = a[field] > b[field] if claim.group(1) else a[field] < b[field]
+    label = c.FIELD_LABELS[field][0]
+    same = " (the same)" if a[field] == b[field] else ""
+    return (f"**{'Yes' if more else 'No'}: {label} of the {a['name']} is "
+            f"{c.field_value(a, field)}, against {c.field_value(b, field)} on the "
+            f"{b['name']}{same}.**")  # fmt: skip
+
+
 def compare(query: Query, box: ToolBox) -> Draft:
     equal = _at_equal_mfu(query, box)
     if equal is not None:
@@ -929,6 +972,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
                 notes.append(c.variant_note(ref.text, sheets, asked or shown, same))
                 choices = choices[:1]
         ids += choices
+    ids = list(dict.fromkeys(ids))  # "H100 pricing ... the H100 SXM": one card, named twice
     result = box.call("compare_gpus", {"gpus": ids})
     if "error" in result:
         return Draft(result["error"])
@@ -936,6 +980,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
     if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
         head = c.asked_line(sheets, asked) + "\n\n" + head
+        claim = _claim_checked(query, sheets, asked)
+        head = f"{claim}\n\n{head}" if claim else head
     lines = [c.compare_table(sheets, shown)]
     priced = [(s, box.call("prices", {"gpu": s["id"]})) for s in sheets]
     cheap = [
@@ -947,8 +993,10 @@ def compare(query: Query, box: ToolBox) -> Draft:
         lines.append("Median rental: " + ", ".join(cheap) + ".")
     lines += notes
     stack = sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
-    job = _job_ratio(query, box, ids)
-    lead = job or head  # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads
+    # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads, unless a figure
+    # was asked ("does the H20 match the H100 on BF16, for training?")
+    job = None if asked else _job_ratio(query, box, ids)
+    lead = job or head
     if stack and _SOFTWARE_ASKED.search(query.text.lower()):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
@@ -983,8 +1031,8 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     if (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
     result = box.call("compare_workload", args)
-    if "error" in result:
-        return None
+    if "error" in result or not any(r["speed"] for r in result["gpus"]):
+        return None  # none fits the family's reference model: the datasheets speak instead
     return c.job_ratio(result)
 
 
@@ -1578,8 +1626,44 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
         return _at_your_pace(query, box, items)
     if query.models and (query.gpus or query.memory_gb):
-        return fit(query, box, speed_first=True)
+        draft = fit(query, box, speed_first=True)
+        verdict = _within_allocation(query, box)
+        if verdict:
+            draft.text = f"{verdict}\n\n{draft.text}"
+        return draft
     return recommend(query, box)
+
+
+# GPU-hours the user has to spend: "my allocation is 10,000 H100 GPU-hours. Enough to ...?"
+_ALLOCATION = re.compile(
+    r"\ballocation\b|\bquota\b|\bgranted\b|\bbudget\b|\benough\b|\b(?:we|i) (?:have|got|get)\b"
+)
+_GPU_HOURS_SAID = re.compile(r"\bgpu[- ]?hours?\b|\b[a-z]{1,3}\d{2,4}[a-z]?[- ]hours?\b")
+
+
+def _within_allocation(query: Query, box: ToolBox) -> str:
+    """Yes or no: the job's hours on one GPU (the first estimate made) against the GPU-hours the
+    user has, and how many times over they cover it."""
+    low = query.text.lower()
+    if not (query.hours and _GPU_HOURS_SAID.search(low) and _ALLOCATION.search(low)):
+        return ""
+    done = [
+        call.result
+        for call in box.calls
+        if call.name == "estimate"
+        and call.result.get("num_gpus") == 1
+        and (call.result.get("job_hours") or {}).get("typical")
+    ]
+    if not done:
+        return ""
+    shown = [r for r in done if r["gpu"] == done[0]["gpu"]][
+        -1
+    ]  # its last estimate is the one shown
+    job, name = shown["job_hours"]["typical"], shown["gpu_name"]
+    enough = job <= query.hours
+    return (f"**{'Yes' if enough else 'No'}: the job takes about {c.num(job, 'hours')} on one "
+            f"{name}, against the {c.num(query.hours, 'hours')} of GPU time you have "
+            f"({c.num(query.hours / job)}x the job).**")  # fmt: skip
 
 
 def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:

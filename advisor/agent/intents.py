@@ -229,7 +229,7 @@ _FIT_ASKED = _cues(
     r"\bfit\w*\b",
     r"\boom\b|\bout of memory\b|\bspill\w*\b",
     r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ ){0,2}?(?:let me |be"
-    r" able to )?(?:run|load|hold|handle|serve)\b",
+    r" able to )?(?:run|load|hold|handle|serve|feed)\b",
     r"\bpossible to (?:run|fit|load|serve|hold)\b",
     r"\b(?:is|are) (?:that|it|this|these|they|\d+ ?gb)(?: (?:really|still))? enough"
     r" (?:(?:vram|memory) )?(?:to (?:run|load|hold|serve|train|fine-?tune)|for)\b",
@@ -247,6 +247,7 @@ _CHOICE_ASKED = _cues(
     r"\bfaster\b|\bsooner\b|\bquicker\b",
     r"\bmore (?:tok\w*|throughput|speed|capability|performance)\b",
     r"\bwhich (?:one |card |gpu )?has (?:more|higher|the (?:most|highest))\b|\bby how much\b",
+    r"\bmatch(?:es)? the\b|\bkeeps? up with the\b",
     r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
     r"\bshould (?:we|i) (?:switch|move|migrate|go with|stick with)\b",
 )

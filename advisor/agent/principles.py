@@ -809,7 +809,13 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b"
                      r"|" + _SAME_AS.pattern, query.text.lower()):  # fmt: skip
             what = "No"  # "is that the same chip and vram as my desktop 4090?"
-        if chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", query.text.lower()):
+        low = query.text.lower()
+        speed_asked = re.search(r"\bsame (?:\w+ )?(?:speed|performance|throughput)\b"
+                                r"|\bas fast\b|\bperform the same\b", low)  # fmt: skip
+        rates = {"memory bandwidth", "dense FP16/BF16 tensor"} & {d for d, _ in differ}
+        if chip and speed_asked and rates:  # "same chip, so same training speed, right?"
+            what, same_chip = f"No: the same {chip} chip, set up differently, not at one speed", ""
+        elif chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", low):
             what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
         named = other if what.startswith("Not just") else [d for d, _ in differ]
         head = (f"**{what}: {same_chip}{pair} differ in {', '.join(named)}** "
@@ -2208,6 +2214,32 @@ def power_efficiency(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+def cuda_support(query: Query, box: ToolBox) -> Draft | None:
+    """ "Does the Arc B580 run CUDA?": CUDA is NVIDIA's; any other GPU runs its own stack."""
+    sheet = box.call("gpu_specs", {"gpu": gpus_named(query)[0]})
+    if "error" in sheet or not sheet.get("compute_stack"):
+        return None
+    if sheet["compute_stack"] == "cuda":
+        return Draft(f"**Yes: the {sheet['name']} is an NVIDIA GPU, and CUDA runs on it.**")
+    return Draft(
+        f"**No: CUDA runs only on NVIDIA GPUs, and the {sheet['name']} is not one.** "
+        f"{c.stack_note(sheet)}: code written for CUDA runs there only through the frameworks "
+        "that support that stack."
+    )
+
+
+def ecc_accuracy(query: Query, box: ToolBox) -> Draft | None:
+    """ "ECC VRAM makes the model train more accurately": ECC corrects bit flips in memory; the
+    arithmetic, and so the model, is the same without it."""
+    return Draft(
+        "**No: ECC memory does not make a model train more accurately.** ECC detects and corrects "
+        "rare bit flips in memory: it guards long runs and shared servers against a silent "
+        "corruption or a crash, while the arithmetic, and so the model it trains, is the same "
+        "without it. For training speed, memory bandwidth and tensor throughput decide, not ECC "
+        "(each card's datasheet below)."
+    )
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -2218,10 +2250,21 @@ def _cues(*patterns: str) -> re.Pattern[str]:
 _GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
 # fmt: off
 PRINCIPLES: tuple[Principle, ...] = (
+    Principle("ecc_accuracy", "explain", _cues(
+        r"\becc\b.{0,80}\b(?:accura\w*|better (?:results|models?|training)|precis\w*|quality)",
+        r"\b(?:accura\w*|precis\w*)\b.{0,60}\becc\b",
+    ), ecc_accuracy),
+    Principle("cuda_support", "spec", _cues(
+        r"\b(?:run|runs|running|roda|rodar|corre|support|supports|supported|have|has|use|uses"
+        r"|work with|works with|compatible with)\s(?:\w+\s)?cuda\b"
+        r"(?!\s?(?:cores?|version|toolkit))",
+        r"\bcuda\b(?!\s?cores?)[^?.!]{0,20}\b(?:support\w*|compatib\w*)\b",
+    ), cuda_support),
     Principle("pooling", "explain", _cues(
         r"\b(?:act|work|behave|show up|appear|look|seen|treated|count)s?\s+(?:as|like)\s+"
         r"(?:one|a single|1|a)\b",
         r"\bpool(?:ed|ing|s)?\b.{0,25}\b(?:memory|vram)\b",
+        r"\b(?:into|as) (?:one|a single|1) (?:big )?(?:\d+ ?gb )?(?:gpu|card|device)\b",
         r"\b(?:memory|vram)\b.{0,25}\bpool(?:ed|ing)?\b",
         r"(?<!in the )(?<!in their )(?<!in our )(?<!in my )(?<!in your )"
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",

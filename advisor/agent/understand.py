@@ -882,7 +882,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         hours = 8760.0 if yearly else 730.0
     gpu_hours = re.search(  # "300 GPU-hours on a 24GB card" within "a 6-month thesis"
         r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:gpu|[a-z]{1,3}\d{2,4}[a-z]?)"
-        r"[- ]?(?:hours?|hrs?|h)\b",
+        r"(?:[- ]gpu)?[- ]?(?:hours?|hrs?|h)\b",  # "10,000 H100 GPU-hours"
         low,
     )
     if gpu_hours and (hours is None or calendar):
@@ -1891,6 +1891,24 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
             return (*gpus, other[0])
         return gpus
+    forms = list(dict.fromkeys(re.findall(
+        r"\b(sxm|pcie|nvl)\d?\b(?!\s?(?:gen|\d|x\d|lanes?|slots?|risers?|bus|links?))", low
+    )))  # fmt: skip
+    if len(forms) == 2 and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
+        # "H100s: the PCIe ones are cheaper than SXM, same speed?": the GPU in each form named
+        each = [linker.find_gpus(f"{gpus[0].base} {form}") for form in forms]
+        if (
+            all(e and e[0].ids for e in each)
+            and each[0][0].ids != each[1][0].ids
+            and (
+                gpus[0].open_variant
+                or (
+                    gpus[0].ids in (each[0][0].ids, each[1][0].ids)
+                    and re.search(r"\b(?:sxm|pcie|nvl)\d? (?:ones?|versions?|variants?)\b", low)
+                )
+            )
+        ):
+            return (each[0][0], each[1][0])
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
     other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}")
