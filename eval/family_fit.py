@@ -277,6 +277,9 @@ def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
         Param(nets, ("NCHW_HALF_TRAFFIC",), 0.3, 5.0,
               lambda c: c.family == "vision" and _precision(c) in ("fp16", "bf16")
               and c.request.engine != "tensorrt", 1.0),
+        Param(nets, ("TF_AMP_FP32_SHARE",), 0.005, 0.95,
+              lambda c: (c.request.framework or "pytorch") in nets.FP32_SOFTMAX_FRAMEWORKS
+              and _precision(c) in ("fp16", "bf16"), 0.0),
         Param(nets, ("INFERENCE_MEMORY_SHARE",), 0.02, 1.0,
               lambda c: c.request.workload == "inference", 1 / 3),
         Param(nets, ("SCORE_TRAFFIC",), 0.2, 20.0, lambda c: c.family == "transformer", 1.0),
@@ -285,6 +288,8 @@ def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
               3.0),
         Param(nets, ("DATA_PARALLEL_EFFICIENCY",), 0.3, 1.0,
               lambda c: c.request.num_gpus > 1 and c.request.workload != "inference", 1.0),
+        Param(nets, ("ALLREDUCE_EXPOSED",), 0.01, 50.0,
+              lambda c: c.request.num_gpus > 1 and c.request.workload != "inference", 0.0),
         *(
             Param(nets, ("GENERATION", gen), 0.3, 3.0, generation_is(gen), 1.0)
             for gen in nets.GENERATION

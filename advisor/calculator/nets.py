@@ -17,9 +17,9 @@ architecture (cnn, depthwise cnn, vit, encoder, transformer-xl), the launch time
 and the generation factor per GPU generation. eval/calibration_families.py refits them (least
 absolute log ratio: the sources disagree by 20-40% on some setups, and a median-seeking fit is not
 dragged by them) and prints their in-sample, leave-one-source-out and leave-one-GPU-out
-error. Several GPUs train data-parallel: each step loses DATA_PARALLEL_EFFICIENCY and adds the
-ring all-reduce of the gradients over the GPUs' link (NVLink or PCIe) that the backward pass does
-not hide.
+error. Several GPUs train data-parallel: each step loses DATA_PARALLEL_EFFICIENCY and waits
+ALLREDUCE_EXPOSED times the ring all-reduce of its fp32 gradients over the GPUs' link (NVLink or
+PCIe) at the link's peak: the gradient bytes and the link set the cost, not a flat share.
 """
 
 from __future__ import annotations
@@ -44,15 +44,15 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # traffic, so their compute term is at the full tensor rate. An encoder's and Transformer-XL's
 # e_compute is the share an infinitely wide model would reach; GEMM_HALF_WIDTH scales it down.
 EFFICIENCY = {
-    "cnn": (1.0, 35.38),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 34.38),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
-    "vit": (1.0, 24.96),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.984, 7.538),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "cnn": (1.0, 34.95),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 34.39),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "vit": (1.0, 25.11),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
+    "encoder": (0.9823, 7.561),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (1.0, 17.22),
+    "transformer-xl": (1.0, 17.32),
 }
-FP32_COMPUTE_BONUS = 1.314  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.041  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.348  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 3.044  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
@@ -60,7 +60,7 @@ TENSORRT_SPEEDUP = 3.041  # TensorRT int8 engines (MLPerf Offline rows W0671-W07
 # lone image does not fill the GPU: the rows' latency grows with the model's FLOPs at about a
 # third of the tensor peak). At large batches the batch's time dominates and the path drops out,
 # as the MLPerf Offline rows require.
-TENSORRT_LAYER_S = 1.232e-5
+TENSORRT_LAYER_S = 1.239e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables, and DLE's TF1/TF2 BERT training and inference tables,
 # whose scripts compile with XLA: see eval/family_rows.py). "pytorch-channels-last" is PyTorch
@@ -68,8 +68,8 @@ TENSORRT_LAYER_S = 1.232e-5
 # 16-bit convolutions (NCHW_HALF_TRAFFIC)
 FRAMEWORK = {
     "pytorch": 1.0,
-    "tensorflow": 0.8066,
-    "tensorflow-xla": 0.9768,
+    "tensorflow": 0.8058,
+    "tensorflow-xla": 0.9534,
     "pytorch-channels-last": 1.0,
 }
 # A CNN's 16-bit convolutions run on tensor cores in NHWC: with PyTorch's default NCHW tensors,
@@ -81,7 +81,7 @@ FRAMEWORK = {
 # pointwise layers are nn.Linear on channels-last tensors (ConvNeXt: Work.linear_pointwise) pays
 # none: its only tensor-core convolutions are the stem and three downsampling layers, and its
 # depthwise convolutions run on CUDA cores in either layout (timm's NCHW ConvNeXt-T AMP row W0435).
-NCHW_HALF_TRAFFIC = 1.221
+NCHW_HALF_TRAFFIC = 1.235
 NHWC_FRAMEWORKS = ("pytorch-channels-last", "tensorflow", "tensorflow-xla")
 # TensorFlow 1's automatic mixed precision is a graph rewrite: Softmax is on its deny list, so the
 # attention scores stay fp32 with casts inserted around the softmax, and AMP halves only the other
@@ -90,40 +90,53 @@ NHWC_FRAMEWORKS = ("pytorch-channels-last", "tensorflow", "tensorflow-xla")
 # from AMP on A100 against PyTorch's 44-49% (W0275-W0284 against W0105-W0108); no constant is
 # fitted for it.
 FP32_SOFTMAX_FRAMEWORKS = ("tensorflow",)
+# The same rewrite keeps every op off its allow list in fp32 unless all its inputs are already
+# 16-bit, and its casts run as kernels of their own: this share of an AMP step's time still runs
+# at the GPU's 32-bit rate (TF32 where the card has it, else FP32 without tensor cores, which is
+# why TF1 AMP gains least on V100). Fitted to the TensorFlow (non-XLA) AMP rows: DLE's TF1
+# Transformer-XL training rows (W0276-W0292, which alone would take more) and the TF1 ConvNets
+# AMP inference rows (which hold it down).
+TF_AMP_FP32_SHARE = 0.06101
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.20e-4, "tensorflow": 7.933e-5, "tensorflow-xla": 7.571e-5}
+LAYER_LAUNCH_S = {"pytorch": 1.232e-4, "tensorflow": 7.958e-5, "tensorflow-xla": 7.352e-5}
 CNN_KINDS = ("cnn", "cnn-depthwise")
-TRAIN_LAUNCHES = 3.876  # a training step launches this many forward passes' worth per layer
-INFERENCE_MEMORY_SHARE = 0.2464  # a forward pass moves this share of a training step's bytes
+TRAIN_LAUNCHES = 3.916  # a training step launches this many forward passes' worth per layer
+INFERENCE_MEMORY_SHARE = 0.2467  # a forward pass moves this share of a training step's bytes
 # How many times more often a transformer's attention scores (heads x sequence x keys per token)
 # cross memory than its other activations: unfused attention writes the scores, the softmax and
 # its dropout mask and output, and the backward pass reads each back. Fitted to the transformer
 # rows at sequence lengths 128-512 (DLE BERT pre-training at 128 against SQuAD at 384, Lambda
 # BERT-base against BERT-large at 384, Transformer-XL at 192-384): with the scores weighted as any
 # other activation, longer sequences and narrower models came out too fast.
-SCORE_TRAFFIC = 1.612
+SCORE_TRAFFIC = 1.608
 # A transformer's matrix products reach width / (width + GEMM_HALF_WIDTH) of e_compute: narrower
 # matrices (BERT-base's 768 against BERT-large's 1024, Transformer-XL base's 512) run fewer,
 # shorter tiles per kernel. Fitted to the same transformer rows (Lambda BERT-base against
 # BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.66 of e_compute,
 # BERT-base 0.59, Transformer-XL base 0.49.
-GEMM_HALF_WIDTH = 529.3
+GEMM_HALF_WIDTH = 510.4
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.093,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
-    "Turing": 0.9115,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.122,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
+    "Turing": 0.919,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
-    "Ampere": 1.180,  # RTX 3090, A10, RTX A4500-A6000 rows
-    "Ada Lovelace": 1.397,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.9975,  # H100, H200, GH200 rows
-    "Blackwell": 0.9868,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Ampere": 1.181,  # RTX 3090, A10, RTX A4500-A6000 rows
+    "Ada Lovelace": 1.408,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
+    "Hopper": 0.9856,  # H100, H200, GH200 rows
+    "Blackwell": 0.9904,  # B200, RTX 5090, RTX PRO 6000 rows
 }
-DATA_PARALLEL_EFFICIENCY = 0.9266  # 8-GPU DLE and Lambda training rows against their 1-GPU rows
-# Not fitted (the rows leave it free: their all-reduce hides behind the backward pass anyway):
-ALLREDUCE_OVERLAP = 0.7  # share of the gradient all-reduce hidden behind the backward pass
+# Data parallel, fitted to the 8-GPU DLE and Lambda training rows against their 1-GPU rows: a
+# flat loss per step (input pipeline, synchronisation) and the seconds a step waits per second of
+# ideal ring all-reduce at the link's peak (allreduce_seconds): the share of the all-reduce the
+# backward pass does not hide, over the share of the link's bandwidth NCCL reaches. The second is
+# what makes the large models (BERT-large, Transformer-XL) at small per-GPU batches scale worst
+# (DLE V100 Transformer-XL AMP at batch 2-4: 74-82% of linear) and the CNNs (25M parameters)
+# scale alike on any link.
+DATA_PARALLEL_EFFICIENCY = 0.9721
+ALLREDUCE_EXPOSED = 1.514
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
 TRAIN_BYTES_PER_PARAM = {"sgd": 12.0, "adamw": 16.0, "lamb": 16.0}  # fp32 weights+grads+states
 # elements kept for backward per forward activation element (a CNN keeps the BN and ReLU
@@ -267,6 +280,9 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
     nhwc = framework in NHWC_FRAMEWORKS or request.engine == "tensorrt"
     fp32_scores = framework in FP32_SOFTMAX_FRAMEWORKS and precision in ("fp16", "bf16")
     sample = seconds_per_sample(w, gpu, precision, training, nhwc, fp32_scores)
+    if fp32_scores:  # TensorFlow 1 AMP: a share of the work stays 32-bit (TF_AMP_FP32_SHARE)
+        wide = seconds_per_sample(w, gpu, "tf32" if gpu.tf32_dense_tflops else "fp32", training)
+        sample += TF_AMP_FP32_SHARE * (wide - sample)
     step = request.batch * sample
     if request.engine == "tensorrt" and not training:
         step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample)
@@ -283,7 +299,7 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
         # precision the matrices multiply in
         grad_bytes = 4.0
         comm = allreduce_seconds(model.params, gpu, n, grad_bytes)
-        step = step / DATA_PARALLEL_EFFICIENCY + max(0.0, comm - ALLREDUCE_OVERLAP * step * 2 / 3)
+        step = step / DATA_PARALLEL_EFFICIENCY + ALLREDUCE_EXPOSED * comm
     return n * request.batch / step
 
 
