@@ -515,3 +515,6 @@ def test_a_measured_pace_and_an_allocation_are_used_as_given(rules_advisor: Any)
         "Llama-3.2-1B-sized model on 100B tokens in bf16?"
     )
     assert _head(allocation).startswith("**Yes: the job takes about"), allocation.text[:200]
+    too_big = rules_advisor.ask("My allocation is 300 GPU-hours on the A100. Enough to fine-tune "
+                                "Llama 3 70B with LoRA on 100M tokens?")  # fmt: skip
+    assert _head(too_big).startswith("**No: Llama-3-70B does not fit"), too_big.text[:200]

@@ -1402,6 +1402,33 @@ def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:
             lambda q: q.intent == "out_of_scope",
         ),
         ("what kind of stuff can you help me with?", lambda q: q.intent == "greeting"),
+        # left alone: a dollar amount beside another currency, a weight in pounds, a quote
+        # with no price, a daily rate after "and"
+        (
+            "Power here is €0.30/kWh. Renting an H100 at $2.50/h for 300 hours, what's the total?",
+            lambda q: q.currency == "$",
+        ),
+        (
+            "Rent an H100 at $2.50/h for 300 hours; my laptop weighs 5 pounds. Total?",
+            lambda q: q.currency == "$",
+        ),
+        (
+            "an H100 at 2.50/h for 300 hours; the laptop weighs 5 pounds. total?",
+            lambda q: q.currency == "$",
+        ),
+        (
+            "The vendor quoted us for the 4090 build. Is the 4090 good for Llama 3 70B?",
+            lambda q: q.purchase_usd is None,
+        ),
+        (
+            "A 4090 for 2 weeks and 8 hours a day at $0.12/kWh, power bill?",
+            lambda q: q.hours == 112,
+        ),
+        (
+            "Can I squeeze Llama 2 13B into a single 24GB card like the 3090?",
+            lambda q: q.intent == "fit",
+        ),
+        ("Does the A100 have ECC, and how accurate is its FP64?", lambda q: q.intent != "explain"),
     ],
 )
 def test_stop30_phrasings(catalog: Catalog, question: str, check: Any) -> None:

@@ -67,6 +67,23 @@ def test_numbers_are_matched_with_unit_and_tolerance(text: str, spec: dict[str, 
     assert result.passed is ok
 
 
+@pytest.mark.parametrize(
+    ("text", "pick", "ok"),
+    [
+        ("**Pick the NVIDIA A100 SXM4 80GB: the only one that fits**", "80", True),
+        ("**Pick the 800 W card**", "80", False),
+        ("**About 80.5 GB needed**", "80", False),
+        ("**Pick the p4de.24xlarge (A100 80GB)**", "p4de", True),
+        ("**None of them fits**", "no", False),
+        ("**No: it does not fit**", "no", True),
+        ("**Pick the 4090D**", "4090", False),
+    ],
+)
+def test_a_pick_is_a_whole_word_or_a_number_running_into_its_unit(text: str, pick: str,
+                                                                   ok: bool) -> None:  # fmt: skip
+    assert score(_case(pick=pick), _answer(text), 1.0).passed is ok
+
+
 def test_verdict_citations_words_and_tools_are_checked() -> None:
     passage = {"id": "p1", "doc": "d1", "title": "T", "section": "S", "text": "x"}
     answer = _answer(

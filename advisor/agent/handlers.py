@@ -1647,18 +1647,14 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
     low = query.text.lower()
     if not (query.hours and _GPU_HOURS_SAID.search(low) and _ALLOCATION.search(low)):
         return ""
-    done = [
-        call.result
-        for call in box.calls
-        if call.name == "estimate"
-        and call.result.get("num_gpus") == 1
-        and (call.result.get("job_hours") or {}).get("typical")
-    ]
+    done = [c.result for c in box.calls if c.name == "estimate" and "gpu" in c.result]
     if not done:
         return ""
-    shown = [r for r in done if r["gpu"] == done[0]["gpu"]][
-        -1
-    ]  # its last estimate is the one shown
+    shown = [r for r in done if r["gpu"] == done[0]["gpu"]][-1]  # the first card's last: shown
+    if shown.get("num_gpus") != 1 or not shown.get("fits"):
+        return ""  # "does not fit" answers the question; hours of a setup that cannot run do not
+    if not (shown.get("job_hours") or {}).get("typical"):
+        return ""
     job, name = shown["job_hours"]["typical"], shown["gpu_name"]
     enough = job <= query.hours
     return (f"**{'Yes' if enough else 'No'}: the job takes about {c.num(job, 'hours')} on one "

@@ -2251,9 +2251,10 @@ _GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
 # fmt: off
 PRINCIPLES: tuple[Principle, ...] = (
     Principle("ecc_accuracy", "explain", _cues(
-        r"\becc\b.{0,80}\b(?:accura\w*|better (?:results|models?|training)|precis\w*|quality)",
-        r"\b(?:accura\w*|precis\w*)\b.{0,60}\becc\b",
-    ), ecc_accuracy),
+        r"\becc\b.{0,60}\b(?:makes?|gives?|improves?|means?)\b.{0,50}\b(?:accura\w*"
+        r"|better (?:results|models?|training))",
+        r"\b(?:train\w*|models?)\b.{0,40}\bmore accura\w*.{0,60}\becc\b",
+    ), ecc_accuracy, lambda q: True),
     Principle("cuda_support", "spec", _cues(
         r"\b(?:run|runs|running|roda|rodar|corre|support|supports|supported|have|has|use|uses"
         r"|work with|works with|compatible with)\s(?:\w+\s)?cuda\b"
@@ -2264,7 +2265,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:act|work|behave|show up|appear|look|seen|treated|count)s?\s+(?:as|like)\s+"
         r"(?:one|a single|1|a)\b",
         r"\bpool(?:ed|ing|s)?\b.{0,25}\b(?:memory|vram)\b",
-        r"\b(?:into|as) (?:one|a single|1) (?:big )?(?:\d+ ?gb )?(?:gpu|card|device)\b",
+        r"\b(?:two|2|both|pair of|\d+ ?x)\s(?:[\w-]+\s){0,2}?[\w-]*s\b[^.?!]{0,60}"
+        r"\b(?:into|as) (?:one|a single|1) (?:big )?"
+        r"(?:\d+ ?gb )?(?:gpu|card|device)\b",  # "two 4090s NVLinked into one 48GB GPU"
         r"\b(?:memory|vram)\b.{0,25}\bpool(?:ed|ing)?\b",
         r"(?<!in the )(?<!in their )(?<!in our )(?<!in my )(?<!in your )"
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",

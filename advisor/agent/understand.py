@@ -740,7 +740,7 @@ _UNIT_HOURS = {
 # a second length added to the first: "a year plus 3 months", "two weeks and 3 days"
 _MORE_TIME = re.compile(
     rf"\s?(?:plus|and(?: another)?|\+)\s(?:an? |another )?{_WORD_NUM}\s?"
-    r"(hours?|days?|weeks?|months?)\b"
+    r"(hours?|days?|weeks?|months?)\b(?!\s?(?:a|per|each|every|/)\s?(?:day|week|month))"
 )
 # a use per day beside a calendar span: "over a year at 8 hours a day", "6h/day for 3 months"
 _DAILY_RATE = re.compile(
@@ -1328,12 +1328,19 @@ def _tokens_per_s(low: str) -> float | None:
 _CURRENCIES = (
     ("R$", r"\br\$|\bbrl\b|\breais\b"),
     ("€", r"€|(?<![\w.])\d[\d.,]*\s?(?:eur|euros?)\b|\b(?:eur|euros?)\s?\d"),
-    ("£", r"£|\bgbp\b|(?<![\w.])\d[\d.,]*\s?(?:pounds?|pence|p (?:a|per) unit|p\s?/\s?kwh)\b"),
+    (
+        "£",
+        r"£|\bgbp\b|\bpounds? (?:sterling|an? (?:hour|month|kwh|unit)|per)\b"
+        r"|(?<![\w.])\d[\d.,]*\s?(?:pence|p (?:a|per) unit|p\s?/\s?kwh)\b",
+    ),
 )
 
 
 def _currency(low: str) -> str:
-    """The sign of the user's money: "$" unless another currency is written beside an amount."""
+    """The sign of the user's money: "$" unless another currency is written beside an amount
+    and no dollar amount is (a message in two currencies keeps the catalog's dollars)."""
+    if re.search(r"\$|\busd\b|\bdollars?\b", low.replace("r$", "")):
+        return "$"
     return next((sign for sign, cue in _CURRENCIES if re.search(cue, low)), "$")
 
 
@@ -1992,7 +1999,7 @@ _PURCHASE = re.compile(
     rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
     rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
-    rf"|\bquot(?:e[sd]?|ing)\b(?: [\w.-]+){{0,5}}?(?: at| for)?"
+    rf"|\bquot(?:e[sd]?|ing)\b(?: \w+){{0,3}}?(?: at| for| is| of| was|:)?(?=\s?(?:\$|usd))"
     rf"|\bquoted?(?: (?:is|was|came in at|of)|:)"  # "quote is $30k per node"
     rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
     rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster)(?::| at| for| is)"

@@ -26,8 +26,10 @@ from advisor.errors import InvalidInput
 # scratch, ConvNeXt's pointwise layers as linear layers (no NCHW penalty), nets refit with the
 # DGX-2 rows, diffusion and Whisper at the FP32 rate on consumer Pascal (FP16 at 1/64 there);
 # .29: DeepSpeed ZeRO-3's fp32 zero-gradient buffer held until the first step, the fewest GPUs
-# for an engine that splits whole layers (llama.cpp, transformers) searched over every count to 8
-FORMULA_VERSION = "calc-2026.11.29"
+# for an engine that splits whole layers (llama.cpp, transformers) searched over every count to 8;
+# .29b: classic models' data-parallel all-reduce costed from fp32 gradient bytes over the link
+# (exposed share fitted), TF1 mixed precision keeping a fitted share of the step at 32 bits
+FORMULA_VERSION = "calc-2026.11.29b"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

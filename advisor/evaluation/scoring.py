@@ -206,10 +206,13 @@ def score(case: Case, answer: Answer, latency_ms: float, engine: str | None = No
     if "pick" in expect:
         head = text[:PICK_WITHIN]
         pick = re.escape(str(expect["pick"]))
-        # yes/no as whole words; a name fragment may run on into a unit ("80" of "A100 80GB",
-        # "24" of "M4 (24GB)"), never into more digits ("80" is not "800" or "80.5")
-        after = r"(?![\w])" if str(expect["pick"]).lower() in ("yes", "no") else r"(?![\d.,]\d|\d)"
-        if not re.search(rf"(?<![\w.,]){pick}{after}", head, re.IGNORECASE):
+        # whole words, but a memory size may run on into its unit ("80" of "A100 80GB", "24" of
+        # "M4 (24GB)"), never into more digits or letters ("80" is not "800", "80.5"; "4090" is
+        # not "4090D")
+        numeric = str(expect["pick"]).isdigit()
+        unit = r"(?:(?!\w|[.,]\d)|(?=(?:gb|gib|tb|g)\b))"
+        pattern = rf"(?<![\w.,]){pick}{unit}" if numeric else rf"(?<!\w){pick}(?!\w)"
+        if not re.search(pattern, head, re.IGNORECASE):
             fails.append(f"the pick {expect['pick']!r} is not in the first {PICK_WITHIN} chars")
     for spec in expect.get("figures", []):
         if not has_number(text, spec):
