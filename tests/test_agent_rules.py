@@ -518,3 +518,10 @@ def test_a_measured_pace_and_an_allocation_are_used_as_given(rules_advisor: Any)
     too_big = rules_advisor.ask("My allocation is 300 GPU-hours on the A100. Enough to fine-tune "
                                 "Llama 3 70B with LoRA on 100M tokens?")  # fmt: skip
     assert _head(too_big).startswith("**No: Llama-3-70B does not fit"), too_big.text[:200]
+
+
+def test_a_home_card_on_a_budget_is_one_card_to_buy(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("want a home card for QLoRA on 13B-class models between comps. "
+                               "hard cap $1000. what would you get?")  # fmt: skip
+    head = _head(answer)
+    assert head.startswith("**Pick one ") and "to buy" in head, head

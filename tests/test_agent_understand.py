@@ -1429,6 +1429,19 @@ def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:
             lambda q: q.intent == "fit",
         ),
         ("Does the A100 have ECC, and how accurate is its FP64?", lambda q: q.intent != "explain"),
+        # an inference job's time is its speed; a training job's is train_time
+        (
+            "rtx 4070 with faster-whisper large-v3, how long would two hours of audio take?",
+            lambda q: q.intent == "speed",
+        ),
+        (
+            "fine-tuning bert-base on 200k examples for 3 epochs on a t4, how long?",
+            lambda q: q.intent == "train_time",
+        ),
+        (
+            "want a home card for QLoRA on 13B models, hard cap $1000",
+            lambda q: q.budget is not None and q.budget.kind == "buy",
+        ),
     ],
 )
 def test_stop30_phrasings(catalog: Catalog, question: str, check: Any) -> None:

@@ -762,6 +762,8 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
 def speed(query: Query, box: ToolBox) -> Draft:
     if not query.models:
         return spec(query, box) if query.gpus else explain(query, box)
+    if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
+        return job_time(query, box)
     return fit(query, box, speed_first=True)
 
 
@@ -1424,6 +1426,12 @@ def _card_limits(query: Query) -> dict[str, Any]:
     limits: dict[str, Any] = {}
     if re.search(r"\b(?:single|one|1)[- ](?:\w+ ){0,2}(?:card|gpu)s?\b(?! (?:or|vs))", low):
         limits["max_gpus"] = 1
+    bought = query.location == "home" or (query.budget and query.budget.kind == "buy")
+    one = re.search(
+        r"\ban? (?:[\w-]+ ){0,2}(?:card|gpu|graphics card)\b(?!s| (?:or|each|per))", low
+    )
+    if bought and one and not query.num_gpus:
+        limits["max_gpus"] = 1  # "want a home card for QLoRA": one card, bought
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
     if form and not query.gpus:
         limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"

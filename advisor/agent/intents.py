@@ -614,7 +614,10 @@ def _train_time(q: Query, low: str) -> bool:
     training = q.workload not in (None, "inference")
     if q.user_price_usd_per_hour and q.hours and not re.search(r"\bhow long\b", low):
         return False  # "$32.77/hr, 3 days of training, what's that": the time is given
-    return bool(_HOW_LONG.search(low) and (job or training))
+    # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
+    # time is its speed (the speed handler gives the whole job's time)
+    trained = training or q.epochs or (job and q.workload is None and not q.models)
+    return bool(_HOW_LONG.search(low) and trained)
 
 
 # the prices of the cards named said as a fact beside the choice, not asked

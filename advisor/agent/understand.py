@@ -1119,6 +1119,7 @@ def _prices_and_budget(
             # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
             r"|\bcosts? ~?\d(?![\d.,]*\s?(?:euros?|eur|usd|dollars?|€|\$)?\s?(?:/|per\s|an?\s)\s?h)"
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b"
+            r"|\bhome (?:card|gpu|pc|build|server|machine|setup)\b"
             r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b",
             low,
         )
