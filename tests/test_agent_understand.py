@@ -1442,6 +1442,20 @@ def test_stop29_phrasings(catalog: Catalog, question: str, check: Any) -> None:
             "want a home card for QLoRA on 13B models, hard cap $1000",
             lambda q: q.budget is not None and q.budget.kind == "buy",
         ),
+        (
+            "quelle carte entre une L40S et une A100 pour un modèle de 7 milliards de paramètres ?",
+            lambda q: q.intent == "compare" and q.models[0].size_b == 7,
+        ),
+        (
+            "between RX 7900 XTX and RTX 4090. the two have 24gb no? and the band of memory, which "
+            "is more?",
+            lambda q: q.intent == "compare" and "bandwidth_gbs" in q.fields,
+        ),
+        (
+            "reproducing gpt2 124M llm.c style on 8xH100 SXM, 10B tokens of fineweb. how long is "
+            "the run?",
+            lambda q: q.workload == "train",
+        ),
     ],
 )
 def test_stop30_phrasings(catalog: Catalog, question: str, check: Any) -> None:

@@ -406,6 +406,8 @@ _COMPARE = _cues(
     r"/",
     r"\b(?:for|of|in) (?:both|each)\b",
     r"\bside[- ]by[- ]side\b",
+    # "quelle carte entre une L40S et une A100", "la A100 o la H100"
+    r"\bentre\b|\bzwischen\b|\bo la\b",
 )
 _RECOMMEND = _cues(
     r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",

@@ -233,6 +233,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
+    r"|\bbanda? (?:de |of )?(?:the )?mem[oó]r(?:y|ia|ie)\b"
     r"|\b(?:faster|quicker) memory\b|\bmoves? (?:memory|data) (?:faster|quicker)\b"
     r"|\bhow much (?:faster|quicker) is (?:the|its|their) memory\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
@@ -488,9 +489,11 @@ def normalise(text: str) -> str:
         lambda m: f"{m.group(1)}{_TENS_SAID[m.group(2).lower()]}{_TENS_SAID[m.group(3).lower()]}",
         text,
     )
-    # "30 billion parameters", "a 350 million param model": a model size, as "30B" is
+    # "30 billion parameters", "a 350 million param model", "7 milliards de paramètres", "13 mil
+    # millones de parámetros": a model size, as "30B" is
     text = re.sub(
-        r"\b(\d+(?:\.\d+)?)\s?(billion|bn|million)(?=[- ]?param)",
+        r"\b(\d+(?:\.\d+)?)\s?(billion|bn|million|milliards?|mil millones|bilh(?:ões|oes)"
+        r"|milliarden)(?=[- ]?(?:de )?par[aá]m)",
         lambda m: m.group(1) + ("M" if m.group(2).lower() == "million" else "B"),
         text,
         flags=re.IGNORECASE,
@@ -1593,7 +1596,9 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
             if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
-                query = replace(query, fields=tuple(dict.fromkeys([*query.fields, *sub.fields])))
+                fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
+                intent = "compare" if sub.intent == "compare" else query.intent  # "which is more?"
+                query = replace(query, fields=fields, intent=intent)
                 continue
             others.append(sub)
             context = sub.context_dict()
@@ -1766,7 +1771,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
     tokens_said = _train_tokens(low) or 0
     if workload == "finetune" and tokens_said >= 1e9 and not _said(low, "finetune"):
         workload, given = "train", True  # "training GPT-2 on 31B tokens": pre-training
-    if not given and tokens_said >= 1e9 and not _SERVED_TOKENS.search(low):
+    reproduce = re.search(r"\breproduc\w*|\bpre-?train\w*|\bfrom scratch\b", low)
+    if (
+        (not given or (workload == "inference" and reproduce))
+        and tokens_said >= 1e9
+        and not (_SERVED_TOKENS.search(low))
+    ):
         workload, given = "train", True  # "reproduce GPT-2 small on 10 billion tokens"
     if workload in (None, "finetune") and trains:
         tokens = _train_tokens(low) or 0
