@@ -116,7 +116,7 @@ def _speed_rates(claim: Claim, gpu_id: str, count: int, catalog: Catalog) -> lis
 
     gpu = catalog.gpus[gpu_id]
     if claim.model and "training" in claim.qualifier:
-        return _workload_rates(claim.model, gpu_id, count, catalog)
+        return [r for r in _workload_rates(claim.model, gpu_id, count, catalog) if r]
     if claim.count != claim.other_count:
         return []  # unequal GPU counts matter only through a named workload's own scaling
     gen = generation(gpu.architecture, gpu.memory_type)
@@ -131,19 +131,28 @@ def _speed_rates(claim: Claim, gpu_id: str, count: int, catalog: Catalog) -> lis
     return [compute, memory]
 
 
-def _workload_rates(model: str, gpu_id: str, count: int, catalog: Catalog) -> list[float]:
+def _by_workload(claim: Claim) -> bool:
+    """A speed ratio of a named model's training: each side's estimate at the same batches."""
+    return claim.field not in ("bandwidth_ratio", "memory_ratio") and bool(
+        claim.model and "training" in claim.qualifier
+    )
+
+
+def _workload_rates(model: str, gpu_id: str, count: int, catalog: Catalog) -> list[float | None]:
+    """The training speed at each of TRAIN_BATCHES per GPU (None where it fails or does not
+    fit), so that two setups are compared batch for batch."""
     from advisor.calculator import Request, estimate
 
-    rates = []
+    rates: list[float | None] = []
     for batch in TRAIN_BATCHES:
         try:
             est = estimate(Request(model=model, gpu=gpu_id, num_gpus=count, workload="train",
                                    batch=batch), catalog)  # fmt: skip
         except (AdvisorError, KeyError, ValueError):
+            rates.append(None)
             continue
         speed = est.train_samples_per_s or est.train_tokens_per_s
-        if est.fits and speed:
-            rates.append(speed["typical"])
+        rates.append(speed["typical"] if est.fits and speed else None)
     return rates
 
 
@@ -162,11 +171,16 @@ def check_ratio(claim: Claim, catalog: Catalog) -> Verdict:
         for b in claim.other_ids:
             if a == b and claim.count == claim.other_count:
                 continue
-            ours = _side(claim, claim.field, a, claim.count, catalog)
-            theirs = _side(claim, claim.field, b, claim.other_count, catalog)
-            if not ours or not theirs:
+            if _by_workload(claim):  # the same batch on both sides: like for like
+                a_rates = _workload_rates(claim.model or "", a, claim.count, catalog)
+                b_rates = _workload_rates(claim.model or "", b, claim.other_count, catalog)
+                ratios = [x / y for x, y in zip(a_rates, b_rates, strict=True) if x and y]
+            else:
+                ours = _side(claim, claim.field, a, claim.count, catalog)
+                theirs = _side(claim, claim.field, b, claim.other_count, catalog)
+                ratios = [x / y for x in ours for y in theirs]
+            if not ratios:
                 continue
-            ratios = [x / y for x in ours for y in theirs]
             pairs[f"{a} / {b}"] = round(min(ratios), 3)
             if max(ratios) != min(ratios):
                 pairs[f"{a} / {b} (high)"] = round(max(ratios), 3)
