@@ -412,7 +412,7 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
     _check_gpus(num_gpus)
     if not (seconds_per_item > 0 and items > 0):
         raise InvalidInput("seconds_per_item and items must be positive.")
-    hours = seconds_per_item * items / 3600 / num_gpus
+    hours = cost.paced_hours_h(seconds_per_item, items, num_gpus)
     return {"hours": hours, "minutes": hours * 60, "seconds_per_item": seconds_per_item,
             "minutes_per_item": seconds_per_item / 60, "items": items, "num_gpus": num_gpus,
             "pace_source": "given by the user"}  # fmt: skip

@@ -20,7 +20,7 @@ from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.answer import Citation
-from advisor.calculator.cost import HOURS_PER_MONTH
+from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 
 MAX_GPUS_PER_ANSWER = 4
@@ -1094,7 +1094,7 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     monthly = re.search(r"\b(?:per|a|each|every) month\b|\bmonthly\b|/mo(?:nth)?\b", low)
     yearly = not monthly and bool(re.search(r"\byears?\b|\byr\b|\bannual\w*|\byearly\b", low))
     span, period = (8760.0, "year") if yearly else (HOURS_PER_MONTH, "month")
-    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    count = _gpu_count(query)
     unit = "node" if query.price_per_node else "GPU"  # "$55.04/hr per instance": the node's
     count = 1 if query.price_per_node else count
     work = re.search(r"\bgpu[- ]?hours?\b|\bhours? of (?:\w+ )?(?:work|use|compute)\b", low)
@@ -1152,12 +1152,22 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     return draft
 
 
+def _gpu_count(query: Query) -> int:
+    """The GPUs the question counts: a count said with a GPU, else a loose count, else one."""
+    return next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+
+
+def _paced_items(query: Query) -> float | None:
+    """What a pace the user gives counts: images, samples, or hours of audio (an hour an item)."""
+    return query.images or query.dataset_samples or query.audio_hours
+
+
 def _paced_hours(query: Query, count: int) -> float | None:
     """The hours of the job at the user's own pace: "each image takes 20 sec" x the images (an
     hour of audio counts as an item), or "we measured 1,200 tokens/s" for the tokens to run."""
-    items = query.images or query.dataset_samples or query.audio_hours
+    items = _paced_items(query)
     if query.seconds_per_item and items:
-        return query.seconds_per_item * items / 3600 / count
+        return paced_hours_h(query.seconds_per_item, items, count)
     if query.throughput_tok_s and query.train_tokens:
         return query.train_tokens / query.throughput_tok_s / 3600
     return None
@@ -1171,7 +1181,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
         if draft is not None:
             return draft
     price = query.user_price_usd_per_hour
-    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    count = _gpu_count(query)
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return _electricity(query, box, count)
@@ -1630,7 +1640,7 @@ _SPAN_SAID = re.compile(r"\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|
 def job_time(query: Query, box: ToolBox) -> Draft:
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
         return cost(query, box)
-    items = query.images or query.dataset_samples or query.audio_hours
+    items = _paced_items(query)
     if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
         return _at_your_pace(query, box, items)
     if query.models and (query.gpus or query.memory_gb):
@@ -1672,7 +1682,7 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
 
 def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     """The job's time at the pace the user measured, then the estimate beside it as a check."""
-    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    count = _gpu_count(query)
     paced = box.call("paced_time", {"seconds_per_item": query.seconds_per_item, "items": items,
                                     "num_gpus": count})  # fmt: skip
     if "error" in paced:

@@ -69,6 +69,12 @@ def monthly_cost_usd(usd_per_gpu_hour: float, num_gpus: int, utilisation: float 
     return num_gpus * usd_per_gpu_hour * HOURS_PER_MONTH * utilisation
 
 
+def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> float:
+    """A job's wall time at a pace the user measured: items x seconds per item / 3600, shared by
+    GPUs working apart."""
+    return seconds_per_item * items / 3600 / num_gpus
+
+
 def hours_for_budget_h(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> float:
     """GPU time a budget buys: budget / (price x GPUs), in wall hours."""
     _check(budget=budget_usd, usd_per_gpu_hour=usd_per_gpu_hour)
