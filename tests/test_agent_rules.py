@@ -525,3 +525,45 @@ def test_a_home_card_on_a_budget_is_one_card_to_buy(rules_advisor: Any) -> None:
                                "hard cap $1000. what would you get?")  # fmt: skip
     head = _head(answer)
     assert head.startswith("**Pick one ") and "to buy" in head, head
+
+
+def test_a_feature_asked_yes_or_no_is_answered_from_datasheet_or_generation(
+    rules_advisor: Any,
+) -> None:
+    fp8 = rules_advisor.ask("quick one: can the V100 32GB do FP8 on its tensor cores, yes/no?")
+    assert _head(fp8).startswith("**No: the NVIDIA V100"), fp8.text[:200]
+    assert "Volta" in fp8.text
+    mig = rules_advisor.ask("is MIG available on the H100 PCIe? yes or no please")
+    assert _head(mig).startswith("**Yes: the NVIDIA H100 PCIe 80GB has MIG"), mig.text[:200]
+    pascal = rules_advisor.ask("does a Tesla P40 even have tensor cores?")
+    assert _head(pascal).startswith("**No: the NVIDIA Tesla P40 has no tensor cores"), pascal.text
+
+
+def test_same_on_both_and_a_bare_form_factor_are_checked_claims(rules_advisor: Any) -> None:
+    same = rules_advisor.ask("our two quotes: A100 SXM4 80GB and A100 PCIe 80GB. is the memory "
+                             "bandwidth the same on both? y/n")  # fmt: skip
+    assert _head(same).startswith("**No: memory bandwidth of the NVIDIA A100 SXM4 80GB is 2,039"), (
+        same.text[:200]
+    )
+    form = rules_advisor.ask("does the h100 nvl have more memory bandwidth than the sxm?")
+    assert _head(form).startswith("**Yes: memory bandwidth of the NVIDIA H100 NVL"), form.text[:200]
+
+
+def test_is_buying_cheaper_gets_yes_or_no_and_gpu_hours_are_no_gpu_count(
+    rules_advisor: Any,
+) -> None:
+    deal = rules_advisor.ask("two month job, 1,460 hours, needs 4 L40S. a box costs $48,000, "
+                             "renting is $1.10 per gpu-hour. is buying cheaper for just this "
+                             "job?")  # fmt: skip
+    assert _head(deal).startswith("**No: renting is cheaper over your 1,460 hours"), deal.text[:200]
+    hours = rules_advisor.ask("the lab gave us 3000 h100 gpu hours. can we finetune llama 3 8b "
+                              "with lora on that?")  # fmt: skip
+    assert "whole number from 1 to" not in hours.text, hours.text[:200]
+
+
+def test_an_open_choice_under_a_purchase_budget_is_a_card_to_buy(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("got 900 usd saved. which graphics card should i buy to train "
+                               "sdxl loras?")  # fmt: skip
+    calls = [t for t in answer.tool_calls if t.name == "recommend_gpus"]
+    assert calls and calls[0].args.get("max_purchase_usd") == 900, calls
+    assert "to buy" in _head(answer), _head(answer)

@@ -855,7 +855,7 @@ def purchase(result: dict[str, Any], condition: str = "new") -> str:
     return "\n".join(lines)
 
 
-def break_even(result: dict[str, Any]) -> str:
+def break_even(result: dict[str, Any], asked: str | None = None) -> str:
     name = result.get("gpu_name") or "the GPU"
     n = result["num_gpus"]
     what = name if n == 1 else f"{n} x {name}"
@@ -897,9 +897,12 @@ def break_even(result: dict[str, Any]) -> str:
     lines = [head + ".", ""]
     if over := result.get("over_use"):
         winner = "Buying" if over["cheaper"] == "buy" else "Renting"
+        # "is buying cheaper for this project? yes or no": the answer to the side asked about
+        said = "" if asked is None else ("Yes: " if asked == over["cheaper"] else "No: ")
         lines.insert(
             0,
-            f"**{winner} is cheaper over your {num(over['hours'], 'hours')} of use**: "
+            f"**{said}{winner.lower() if said else winner} is cheaper over your "
+            f"{num(over['hours'], 'hours')} of use**: "
             f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent.",
         )
     lines.append(f"Per GPU: {basis}{power}.")

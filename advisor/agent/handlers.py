@@ -185,6 +185,10 @@ def invalid(query: Query, box: ToolBox) -> Draft:
 
 def spec(query: Query, box: ToolBox) -> Draft:
     parts = []
+    if len(query.gpus) == 1 and YES_NO.search(query.text.lower()):
+        sheets = [box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(query.gpus[0])]
+        lead = _feature_said(query, [s for s in sheets if "error" not in s])
+        parts += [lead] if lead else []
     for ref in query.gpus:
         count = ref.count or query.num_gpus or 1
         args: dict[str, Any] = {"num_gpus": count} if count > 1 else {}
@@ -209,6 +213,56 @@ def spec(query: Query, box: ToolBox) -> Draft:
         parts += sorted(str(n) for n in notes)
         parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
     return Draft("\n\n".join(parts))
+
+
+# architectures before each feature (public architecture whitepapers): tensor cores arrived
+# with Volta, FP8 tensor math with Ada Lovelace and Hopper
+_BEFORE_TENSOR_CORES = ("Kepler", "Maxwell", "Pascal")
+_BEFORE_FP8 = (*_BEFORE_TENSOR_CORES, "Volta", "Turing", "Ampere")
+
+
+def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
+    """ "Does the A30 support MIG?", "does the A100 have FP8 tensor cores?": yes or no from the
+    datasheet, or from the architecture where the datasheet has no figure because the feature
+    did not exist yet; "" when neither decides, or the variants named disagree."""
+    asked = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
+             if f in query.fields]  # fmt: skip
+    if not asked or not sheets:
+        return ""
+    field = asked[0]
+    said = {_has_feature(s, field) for s in sheets}
+    if len(said) != 1 or None in said:
+        return ""
+    has = said.pop()
+    sheet = sheets[0]
+    name = sheet["name"] if len(sheets) == 1 else query.gpus[0].text
+    what = {"fp8_dense_tflops": "FP8 tensor math", "mig_max_instances": "MIG",
+            "tensor_cores": "tensor cores"}[field]  # fmt: skip
+    if has:
+        figure = c.field_value(sheet, field)
+        return f"**Yes: the {name} has {what}** ({c.FIELD_LABELS[field][0]}: {figure})."
+    arch = sheet.get("architecture")
+    why = f"; the {arch} generation predates it" if arch else ""
+    if field == "mig_max_instances":
+        why = " (its datasheet lists no MIG partitioning)"
+    tensor = c.field_value(sheet, "fp16_bf16_dense_tflops")
+    best = (f" Its fastest tensor format is FP16/BF16 at {tensor} dense."
+            if field == "fp8_dense_tflops" and isinstance(sheet.get("fp16_bf16_dense_tflops"),
+                                                          (int, float)) else "")  # fmt: skip
+    return f"**No: the {name} has no {what}**{why}.{best}"
+
+
+def _has_feature(sheet: dict[str, Any], field: str) -> bool | None:
+    value = sheet.get(field)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value > 0
+    if value == "no" or value == 0:
+        return False
+    arch = str(sheet.get("architecture") or "")
+    before = _BEFORE_FP8 if field == "fp8_dense_tflops" else _BEFORE_TENSOR_CORES
+    if field != "mig_max_instances" and arch in before:
+        return False
+    return None
 
 
 # ---------------------------------------------------------------- is it good for ML
@@ -906,22 +960,32 @@ _MORE_THAN = re.compile(
     r"\b(?:(more|higher|bigger|larger|faster|greater|wider)|(less|lower|smaller|fewer|slower"
     r"|narrower))\b[^?.!]{0,40}?\bthan\b"
     r"|\b(match(?:es)?|equals?|keeps? up with|(?:is|are) as (?:fast|good|quick) as)\b"
+    r"|\b(the same|identical)\b(?= (?:on|for|in|between) (?:both|the two|each|them)\b)"
 )
 MATCH_SHARE = 0.97  # "does the H20 match the H100 on BF16?": within 3% counts as a match
 
 
 def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
     """ "Does the RTX 5080 have more VRAM than the 4080 Super?": yes or no from the two
-    datasheet figures, the card named before the comparison against the one after it."""
+    datasheet figures, the card named before the comparison against the one after it ("is the
+    bandwidth the same on both?": the two in the order named)."""
     low = query.text.lower()
     claim = _MORE_THAN.search(low)
     if not (claim and YES_NO.search(low) and len(asked) == 1):
         return ""
-    refs = [g for g in query.gpus if g.resolved and g.text.lower() in low]
-    subject = max(refs, key=lambda g: low.rfind(g.text.lower(), 0, claim.start()), default=None)
-    other = next((g for g in refs if g is not subject and g.text.lower() in low[claim.end() :]),
-                 None)  # fmt: skip
-    if subject is None or other is None or low.rfind(subject.text.lower(), 0, claim.start()) < 0:
+    # each card by its name as written, or by its form-factor word alone ("than the sxm")
+    said = {id(g): _written(g, low) for g in query.gpus if g.resolved}
+    refs = [g for g in query.gpus if said.get(id(g))]
+    if claim.group(4):
+        pair = sorted(refs, key=lambda g: low.find(said[id(g)]))
+        subject, other = (pair[0], pair[1]) if len(pair) == 2 else (None, None)
+    else:
+        subject = max(refs, key=lambda g: low.rfind(said[id(g)], 0, claim.start()), default=None)
+        other = next((g for g in refs if g is not subject and said[id(g)] in low[claim.end() :]),
+                     None)  # fmt: skip
+        if subject is not None and low.rfind(said[id(subject)], 0, claim.start()) < 0:
+            subject = None
+    if subject is None or other is None:
         return ""
     by_id = {s["id"]: s for s in sheets}
     a, b = by_id.get(subject.ids[0]), by_id.get(other.ids[0])
@@ -933,7 +997,9 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
         or not isinstance(b.get(field), (int, float))
     ):
         return ""
-    if claim.group(3):  # "does the H20 match the H100 SXM": as much, or all but
+    if claim.group(4):  # the same: within 1%
+        more = abs(a[field] - b[field]) <= 0.01 * max(abs(a[field]), abs(b[field]))
+    elif claim.group(3):  # "does the H20 match the H100 SXM": as much, or all but
         more = a[field] >= MATCH_SHARE * b[field]
     else:
         more = a[field] > b[field] if claim.group(1) else a[field] < b[field]
@@ -942,6 +1008,18 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     return (f"**{'Yes' if more else 'No'}: {label} of the {a['name']} is "
             f"{c.field_value(a, field)}, against {c.field_value(b, field)} on the "
             f"{b['name']}{same}.**")  # fmt: skip
+
+
+def _written(ref: GpuRef, low: str) -> str:
+    """How the question writes this card: its name, or its form-factor word alone ("the sxm"
+    after "the h100 nvl"); "" when neither is in the text."""
+    if ref.text.lower() in low:
+        return ref.text.lower()
+    for form in (ref.form_factor, ref.text.split()[-1]):
+        form = (form or "").lower()
+        if form in ("sxm", "sxm4", "sxm5", "pcie", "nvl") and re.search(rf"\b{form}\b", low):
+            return form
+    return ""
 
 
 def compare(query: Query, box: ToolBox) -> Draft:
@@ -1449,6 +1527,8 @@ def _card_limits(query: Query) -> dict[str, Any]:
 
 
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
+    if not purchase and not query.gpus and _bought(query):
+        return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.text.lower()):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
@@ -1514,6 +1594,17 @@ def buy(query: Query, box: ToolBox) -> Draft:
                 parts.append(c.purchase(priced, condition))
                 lead += _against_budget(query, priced)
         return Draft("\n\n".join([*lead, *parts]))
+    return _to_buy(query, box)
+
+
+def _bought(query: Query) -> bool:
+    """The card is to be bought: said ("which should I buy"), or a budget to buy with."""
+    return query.buying or bool(query.budget and query.budget.kind == "buy")
+
+
+def _to_buy(query: Query, box: ToolBox) -> Draft:
+    """The cards a purchase budget buys that run the job (no card named)."""
+    condition = query.condition or "new"
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
@@ -1630,7 +1721,10 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])
-    return Draft(c.break_even(result))
+    side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
+                     r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
+    asked = None if side is None else "buy" if side.group(1) else "rent"
+    return Draft(c.break_even(result, asked))
 
 
 _NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")

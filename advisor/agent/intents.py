@@ -302,6 +302,7 @@ _HOW_LONG = _cues(
     r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
     r"\b(?:estimated|expected|likely|probable) (?:duration|run ?time)\b|\bduration\s*\?",
     r"\btime\s*\?",
+    r"\bkitne (?:ghante|din|hours|days)\b|\bkitna (?:time|samay)\b",  # Hindi: "how many hours"
     r"\bwhat'?s the time\b|\bthe time then\b|\btime (?:for|to process|to do) \d",
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
@@ -408,6 +409,7 @@ _COMPARE = _cues(
     r"\bside[- ]by[- ]side\b",
     # "quelle carte entre une L40S et une A100", "la A100 o la H100"
     r"\bentre\b|\bzwischen\b|\bo la\b",
+    r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
 )
 _RECOMMEND = _cues(
     r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
@@ -563,6 +565,26 @@ def _break_even(q: Query, low: str) -> bool:
 def _buy(q: Query, low: str) -> bool:
     if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
+    if (
+        not q.gpus
+        and not _PRICE_ASKED.search(low)
+        and (q.models or q.workload_given or q.budget or _RECOMMEND.search(low))
+    ):
+        return False  # "$1,000 cap, which card should I buy?": no card named, a recommendation
+    return _buy_asked(q, low)
+
+
+# what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
+_PRICE_ASKED = _cues(
+    r"\bhow much (?:is|are|does|do|did|would|will|for)\b(?! (?:vram|memory|gpu memory))",
+    r"\bwhat(?:'s| is| was| are)? (?:the |a |its |their )?(?:\w+ ){0,2}prices?\b",
+    r"\bprice (?:range|today|now)\b",
+    r"\bmsrp\b|\brrp\b|\bcost(?:s|ed)?\b(?! (?:me|us) more)",
+    r"\bgoing (?:rate|for)\b|\bsells? for\b|\bgood (?:deal|buy)\b",
+)
+
+
+def _buy_asked(q: Query, low: str) -> bool:
     if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*", low):
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     low = _without_price_levels(q, low)  # "they cost about the same used"
@@ -580,9 +602,12 @@ def _buy(q: Query, low: str) -> bool:
         return True
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
+    if _OWNED.search(low) and not _PRICE_ASKED.search(low):
+        return False  # "I have bought a used Mac Studio: how many tokens/s?": bought already
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 
+_OWNED = re.compile(r"\b(?:i|we) (?:have |had |just |already )*(?:bought|got|own)\b")
 _OR_BUY = re.compile(
     r"\bor (?:do|would|will|should|must) (?:i|we)(?: \w+){0,3} (?:buy|purchase|get|upgrade)\b[^?]*"
 )
@@ -756,6 +781,9 @@ def _recommend(q: Query, low: str) -> bool:
         and not re.search(r"\bhow (?:long|many hours|much time)\b", low)
     ):
         return True  # "rent budget 2 bucks an hour max, want to serve mixtral": a job and a cap
+    bought = q.buying or (q.budget is not None and q.budget.kind == "buy")
+    if bought and not q.gpus and (q.models or q.workload_given or q.budget):
+        return True  # "waht gpu shoud i by for lamma 3 70b", "laptop for ml, budget 3k": to buy
     return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
 
 
@@ -786,7 +814,7 @@ def _figure_only(q: Query) -> bool:
 _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
     r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
-    r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b"
+    r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b"
 )
 
 

@@ -341,7 +341,9 @@ class Linker:
         if form is not None:
             chosen = [g for g in chosen if _form_matches(g, form)]
         base = self.bases.get(ids[0], written)
-        count = _count_before(words, start) or _count_after(words, end)
+        count = (None if _hours_after(words, end) else _count_before(words, start)) or _count_after(
+            words, end
+        )
         if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
         if form is None and _in_a_laptop(words) and all(g.segment != "laptop" for g in chosen):
@@ -854,6 +856,16 @@ _COUNT_FILLER = (
     "no.",
     "units",
 )
+
+
+def _hours_after(words: list[Token], end: int) -> bool:
+    """ "5000 A100 GPU-hours", "300 h100 hours": the number before the name is hours of it."""
+    after = words[end : end + 2]
+    said = " ".join(w.low for w in after)
+    hours = re.match(r"(?:gpu[- ]?)?(?:hours?|hrs?|h)\b", said)
+    # "on 2x A6000. hours?": punctuation between the name and "hours" starts a new clause
+    ended = bool(after) and end > 0 and after[0].start - words[end - 1].end > 1
+    return bool(hours) and not ended
 
 
 def _count_after(words: list[Token], end: int) -> int | None:

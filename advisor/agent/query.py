@@ -115,6 +115,7 @@ class Query:
     fields: tuple[str, ...] = ()  # datasheet fields asked for
     target: str | None = None  # solve: max_context | max_batch | min_gpus
     condition: str | None = None  # new | used
+    buying: bool = False  # the user means to buy the hardware ("what should I buy", "capex")
     location: str | None = None  # home | cloud | datacenter
     segment: str | None = None
     vendor: str | None = None  # "nvidia", "amd", ... when the user limits the choice

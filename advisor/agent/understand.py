@@ -45,6 +45,7 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("q2_k", r"\bq2(?:_k)?\b"),
     ("awq", r"\bint4\b|\bw4a16\b"),
     ("nf4", r"\b4[-\s]?bits?\b|\b4-?bit quant|\bquantized to 4"),
+    ("fp8", r"\b8[-\s]?bits? \((?:fp8|float8)\)"),  # "at 8-bit (FP8)": the format named
     ("int8", r"\bint8\b|\b8[-\s]?bits?\b|\bw8a8\b"),
     ("fp8", r"\bfp8\b|\bfloat8\b"),
     ("bf16", r"\bbf16\b|\bbfloat16\b|\bbrain ?float"),
@@ -65,7 +66,7 @@ ENGINE_WORDS: tuple[tuple[str, str], ...] = (
         r"\bllama[.\s_-]?cpp\b|\bollama\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"
         r"|\b[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b"
         # GGUF's own quant names and llama.cpp's layer-offload flag
-        r"|\bi?q\d_k(?:_[sml])?\b|\biq\d_x+s\b|(?<![\w-])-ngl\b|\bn[-_]gpu[-_]layers\b",
+        r"|\bi?q\d_k(?:_[sml])?\b|\bq[458]_[01]\b|\biq\d_x+s\b|(?<![\w-])-ngl\b|\bn[-_]gpu[-_]layers\b",
     ),
     ("tensorrt-llm", r"\btensorrt[- ]?llm\b|\btrt[- ]?llm\b"),
     ("sglang", r"\bsglang\b"),
@@ -236,6 +237,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bbanda? (?:de |of )?(?:the )?mem[oó]r(?:y|ia|ie)\b"
     r"|\b(?:faster|quicker) memory\b|\bmoves? (?:memory|data) (?:faster|quicker)\b"
     r"|\bhow much (?:faster|quicker) is (?:the|its|their) memory\b"
+    r"|\bhow fast is (?:the|its|that|this|their) (?:memory|vram)\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
@@ -253,7 +255,8 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bpartitions? (?:per|of) (?:the |a |one |each )?(?:gpu|card)\b|\bgpu partition\w*",
     "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
-    "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b",
+    "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
+    r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
     # "when did it launch" (a date), not "what did it launch at" (a price)
     "release_year": r"\breleased?\b|\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)|\bhow old\b",
@@ -590,10 +593,12 @@ def _context(low: str) -> int | None:
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
     m = re.search(
-        r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|ctx|context window"
+        r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|kontext|ctx"
+        r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
         r"|input)"
-        r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window|max_len"
+        r"|(?:context|kontext|ctx|sequence length|seq len|seqlen|context length|context window"
+        r"|max_len"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
@@ -608,7 +613,9 @@ def _context(low: str) -> int | None:
         r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b"  # "dont care about huge ctx, 4k is fine"
         # "each with up to 16k tokens of chart context", "every request can grow to 4k tokens"
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?\s?tokens? of (?:[\w-]+ ){1,2}context\b"
-        r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run) (?:up )?to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b",
+        # "each request can use up to 8k tokens", "every request up to 4096 tokens"
+        r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run|uses?|requests?|prompts?|conversations?) (?:up )?"
+        r"to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     if not m:
@@ -620,7 +627,9 @@ def _context(low: str) -> int | None:
 
 
 def _batch(low: str) -> int | None:
-    if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b|\bone (?:stream|request|image"
+    if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b"
+                 r"|\bone (?:[a-z]+ )?user\b(?! (?:per|each))"
+                 r"|\bone (?:stream|request|image"
                  r"|picture|prompt)? ?at a time\b", low):  # fmt: skip
         return 1
     m = re.search(
@@ -1468,7 +1477,9 @@ def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -
         return fields
     if not (models or family_hint(low) not in (None, "llm")):
         return fields
-    asked = re.search(r"\b(?:tflops|tops|flops|raw compute|compute (?:power|throughput))\b", low)
+    asked = re.search(r"\b(?:tflops|tops|flops|raw compute|compute (?:power|throughput))\b"
+                      r"|\btensor (?:grunt|throughput|performance|power|compute)\b"
+                      r"|\bhow much (?:more )?(?:fp16|bf16|fp8|int8)\b", low)  # fmt: skip
     return tuple(f for f in fields if f not in formats or asked)
 
 
@@ -1859,6 +1870,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
+        buying=bool(_BUYING.search(low)) and not re.search(r"\brent\w*|\blease\w*", low),
         location=_location(low),
         segment=_segment(low),
         vendor=_vendor(low, gpus),
@@ -1887,7 +1899,8 @@ def _sane(q: Query) -> Query:
 def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[GpuRef, ...]:
     """ "h100 pcie or sxm": the second is the same GPU in the other form factor; "the rtx pro
     6000 max-q ... as fast as the 600w workstation edition": the same GPU, another edition."""
-    m = re.search(r"\b(?:or|vs\.?|versus|and)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b(?!\s+\d)", low)
+    m = re.search(r"\b(?:or|vs\.?|versus|and|than|against)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b"
+                  r"(?!\s+\d)", low)  # fmt: skip
     edition = re.search(r"\b(?:than|as|or|vs\.?|versus|and|to) (?:the |a |an )?(?:\d{3} ?w )?"
                         r"(workstation|server|max-?q|desktop)(?: workstation)?"
                         r"(?: edition| version| one| card)\b",
@@ -2181,6 +2194,14 @@ def _target(low: str) -> str | None:
     return None
 
 
+# hardware to own, in so many words: "which card should I buy", "$40k capex", "what do we order"
+_BUYING = re.compile(
+    r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bcapex\b"
+    r"|\bwhat (?:do|should|would) (?:i|we) order\b|\bcomprar\b|\bkaufen\b|\bacheter\b"
+    r"|\bsh\w{1,4}d (?:i|we) by\b"
+)
+
+
 def _location(low: str) -> str | None:
     if re.search(
         r"\bhome\b|\bhomelab\b|\bhome ?lab\b|\blocal(?:ly)?\b"
@@ -2361,6 +2382,8 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if prior.buying and not query.buying:
+        updates["buying"] = True  # "and with 32k context?" after "which card should I buy"
     if (
         query.currency == "$"
         and prior.currency != "$"

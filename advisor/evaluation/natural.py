@@ -23,7 +23,18 @@ from advisor.errors import InvalidInput
 from advisor.evaluation.scoring import has_number
 from advisor.evaluation.understanding import CaseScore, load_natural, score_case, split_of
 
-SPLITS = ("dev", "held-out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+SPLITS = (
+    "dev",
+    "held-out",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+    "fresh8",
+)
 
 
 @dataclass
