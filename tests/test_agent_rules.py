@@ -567,3 +567,40 @@ def test_an_open_choice_under_a_purchase_budget_is_a_card_to_buy(rules_advisor: 
     calls = [t for t in answer.tool_calls if t.name == "recommend_gpus"]
     assert calls and calls[0].args.get("max_purchase_usd") == 900, calls
     assert "to buy" in _head(answer), _head(answer)
+
+
+def test_review_of_stop31_leads(rules_advisor: Any) -> None:
+    # a figure asked of a feature is no yes/no about having it
+    fewer = rules_advisor.ask("does the A100 have fewer than 7 MIG instances?")
+    assert not _head(fewer).startswith("**Yes"), fewer.text[:200]
+    # either side asked: no yes/no, the cheaper side named
+    either = rules_advisor.ask("3000 hours on a 4090, is buying or renting cheaper?")
+    assert _head(either).startswith("**Renting is cheaper"), either.text[:200]
+    # "slower than": yes when the other card is picked
+    slower = rules_advisor.ask("is the h100 pcie slower than the sxm?")
+    assert _head(slower).startswith("**Yes"), slower.text[:200]
+    # "8x H100 hours": a count of eight, not hours
+    eight = rules_advisor.ask("8x H100 hours needed for llama 70b lora on 1B tokens?")
+    assert "8 x NVIDIA H100" in eight.text, eight.text[:300]
+
+
+def test_buying_is_not_kept_when_the_follow_up_rents(rules_advisor: Any) -> None:
+    rules_advisor.ask("which card should I buy for llama 3 8b?", thread_id="buy-then-rent")
+    rent = rules_advisor.ask("nah, I'll rent in the cloud instead. cheapest per hour?",
+                             thread_id="buy-then-rent")  # fmt: skip
+    assert "to buy" not in _head(rent) and "/hour" in _head(rent), rent.text[:300]
+
+
+def test_two_models_compared_by_what_they_weigh(rules_advisor: Any) -> None:
+    half = rules_advisor.ask("is llama 3.2 1b about half the memory of llama 3.1 8b? yes or no")
+    assert _head(half).startswith("**No: Llama-3.2-1B weighs"), half.text[:200]
+    more = rules_advisor.ask("is mistral 7b lighter than qwen2.5 14b in vram?")
+    assert _head(more).startswith("**Yes: Mistral-7B"), more.text[:200]
+
+
+def test_eight_cards_are_an_hgx_board_and_the_instance_leads(rules_advisor: Any) -> None:
+    board = rules_advisor.ask("8x H100 at $2.20 per gpu-hour for 500 hours, total?")
+    assert "read as the SXM module" in board.text and "H100 SXM5" in board.text, board.text[:300]
+    instance = rules_advisor.ask("mistral 7b bf16 for 2 users at 32k context each: is g5.xlarge "
+                                 "enough or do we need g6e.xlarge?")  # fmt: skip
+    assert "xlarge (NVIDIA" in _head(instance), _head(instance)

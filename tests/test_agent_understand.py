@@ -1503,6 +1503,45 @@ def test_stop30_phrasings(catalog: Catalog, question: str, check: Any) -> None:
             lambda q: all(g.count is None for g in q.gpus) and q.hours == 2000,
         ),
         ("is the a100 sxm faster than the pcie on fp16?", lambda q: len(q.gpus) == 2),
+        # the review's cases: a model named Kontext, users not one, an offer is no purchase
+        ("FLUX.1 Kontext dev on a 4090, how many seconds per image?", lambda q: q.context is None),
+        ("we have 40 users, not one user: how many L4s for llama 8b?", lambda q: q.batch != 1),
+        ("I got offered a used 3090 for $650, should I take it?", lambda q: q.intent == "buy"),
+        (
+            "an 8B Llama-3.1-style model pretrained on 1T tokens on 64 H100s, how long?",
+            lambda q: [m.ids for m in q.models] == [("llama-3.1-8b",)],
+        ),
+        (
+            "what max_num_seqs can vllm back with kv cache for qwen2.5 7b on an L4 at 4k tokens?",
+            lambda q: q.target == "max_batch",
+        ),
+        (
+            "How many RTX A6000 (48 GB each) are minimum necessary to hold a 70B in bf16?",
+            lambda q: q.target == "min_gpus",
+        ),
+        (
+            "whisper on an L4: 1 hour of audio takes 3 minutes. backlog is 800 hours of calls, "
+            "how long?",
+            lambda q: q.audio_hours == 800 and q.seconds_per_item == 180,
+        ),
+        (
+            "Hello there. My daughter installed this. What is it you do, exactly?",
+            lambda q: q.intent == "greeting",
+        ),
+        (
+            "Could you draft an NDA clause covering model weights for our AI vendor?",
+            lambda q: q.intent == "out_of_scope",
+        ),
+        ("\U0001f480\U0001f480 ngl bruh", lambda q: q.intent == "invalid"),
+        ("what did the rtx 3080 cost at its launch?", lambda q: q.intent == "buy"),
+        (
+            "Sizing: Llama 3.1 70B bf16 on 4x H100. Does it fit, how much is left for KV cache?",
+            lambda q: q.intent == "fit",
+        ),
+        (
+            "one contract bundle is a 65,536-token conversation for llama 3.1 8b, kv cache size?",
+            lambda q: q.context == 65536,
+        ),
     ],
 )
 def test_stop31_phrasings(catalog: Catalog, question: str, check: Any) -> None:

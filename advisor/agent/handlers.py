@@ -227,8 +227,11 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     did not exist yet; "" when neither decides, or the variants named disagree."""
     asked = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
              if f in query.fields]  # fmt: skip
-    if not asked or not sheets:
-        return ""
+    low = query.text.lower()
+    for ref in query.gpus:
+        low = low.replace(ref.text.lower(), " ")
+    if not asked or not sheets or _MORE_THAN.search(low) or _SIZED.search(low):
+        return ""  # "fewer than 7 MIG instances?", "is its MIG count 7?": a figure, not a feature
     field = asked[0]
     said = {_has_feature(s, field) for s in sheets}
     if len(said) != 1 or None in said:
@@ -250,6 +253,13 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
             if field == "fp8_dense_tflops" and isinstance(sheet.get("fp16_bf16_dense_tflops"),
                                                           (int, float)) else "")  # fmt: skip
     return f"**No: the {name} has no {what}**{why}.{best}"
+
+
+# a figure or a size in the question: "over 500", "count 7", "lower than its fp16"
+_SIZED = re.compile(
+    r"\b\d+\b(?!\s?(?:gb|gbyte|gib|g|w)\b)"
+    r"|\b(?:count|number|over|under|above|below|at least|lower|higher)\b"
+)
 
 
 def _has_feature(sheet: dict[str, Any], field: str) -> bool | None:
@@ -813,6 +823,36 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     return Draft("\n\n".join(lines))
 
 
+def models_memory(query: Query, box: ToolBox) -> Draft:
+    """ "Is distil-large-v3 about half the size of large-v3 in GPU memory?": each model's weights
+    and peak on any GPU, the first against the second; yes or no when a half or a double was
+    claimed (within a fifth of it)."""
+    estimates = []
+    for model in query.models[:MAX_GPUS_PER_ANSWER]:
+        e = box.call("estimate", estimate_args(query, REFERENCE_MEMORY, None, model))
+        if "error" in e:
+            return Draft(e["error"])
+        estimates.append(e)
+    a, b = estimates[0], estimates[1]
+    weights = [e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"]) for e in (a, b)]
+    ratio = weights[0] / weights[1] if weights[1] else 0.0
+    low = query.text.lower()
+    claim = re.search(r"\b(half|twice|double)\b|\b(bigger|larger|heavier)\b|\b(smaller|lighter)\b",
+                      low)  # fmt: skip
+    said = ""
+    if claim and YES_NO.search(low):
+        if claim.group(1):  # a half or a double, within a fifth of it
+            want = 0.5 if claim.group(1) == "half" else 2.0
+            yes = abs(ratio / want - 1) <= 0.2
+        else:
+            yes = ratio > 1 if claim.group(2) else ratio < 1
+        said = "Yes: " if yes else "No: "
+    head = (f"**{said}{a['model_name']} weighs {c.num(weights[0], 'GB')} against "
+            f"{c.num(weights[1], 'GB')} for {b['model_name']} ({c.num(ratio)}x)**, "
+            f"in {a['precision']}.")  # fmt: skip
+    return Draft("\n\n".join([head, *(c.memory_needed(e) for e in estimates)]))
+
+
 def speed(query: Query, box: ToolBox) -> Draft:
     if not query.models:
         return spec(query, box) if query.gpus else explain(query, box)
@@ -1023,6 +1063,8 @@ def _written(ref: GpuRef, low: str) -> str:
 
 
 def compare(query: Query, box: ToolBox) -> Draft:
+    if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
+        return models_memory(query, box)  # two models, no GPU: what each one weighs
     equal = _at_equal_mfu(query, box)
     if equal is not None:
         return equal
@@ -1723,7 +1765,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
                      r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
-    asked = None if side is None else "buy" if side.group(1) else "rent"
+    either = re.search(r"\b(?:buying|owning|renting|leasing)\b(?: \w+){0,3} (?:or|vs\.?|versus) "
+                       r"(?:\w+ )?(?:buying|owning|renting|leasing|rent|buy)\b", low)  # fmt: skip
+    asked = None if side is None or either else "buy" if side.group(1) else "rent"
     return Draft(c.break_even(result, asked))
 
 

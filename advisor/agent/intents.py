@@ -142,6 +142,8 @@ _MINING = re.compile(
 _LEGAL_ASKED = re.compile(
     r"\blegally\b|\bfor legal\b|\blegal (?:advice|question|review)\b|\bis it legal\b"
     r"|\blawyers?\b|\battorneys?\b|\blicen[cs]e terms\b"
+    # "draft a GDPR Article 28 clause": a document to write, a lawyer's job
+    r"|\b(?:draft|write)\b[^.?!]{0,40}\b(?:clause|contract|agreement|dpa|nda|policy|letter)\b"
 )
 _ML = re.compile(
     r"\b(?:ml|ai|llms?|models?|training|train|inference|deep learning|cuda|fine-?tun\w*|"
@@ -176,6 +178,7 @@ _ABOUT_YOU = _cues(
     r"\b(?:what|how) (?:can|could) you (?:help|do|answer)\b|\bare you able to help\b",
     r"\bwhat (?:all )?(?:things |stuff )?(?:can |could )?you (?:can |could )?(?:help|do) "
     r"(?:me |us )?with\b",
+    r"\bwhat (?:is it|exactly|is it that) (?:that )?you do\b|\bwhat do you do\b",
 )
 _IS_THIS_YOU = re.compile(
     r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
@@ -189,7 +192,7 @@ _ASKS = _cues(
 )
 # a keyboard row mashed: "asdfghjkl", "qwerty"
 _NOISE = re.compile(
-    r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao|rs|k{3,}|(?:rs){2,}|(?:ha){2,}h?"
+    r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao|bruh|fr|ngl|smh|rs|k{3,}|(?:rs){2,}|(?:ha){2,}h?"
     r"|(?:ja){2,}|(?:he){2,})\b|\[object \w+\]"
     r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
 )
@@ -207,6 +210,7 @@ _BUY = _cues(
     r"\brrp\b",
     r"\blist price\b",
     r"\blaunch(?:ed)? (?:at|for|price)\b|\blaunch msrp\b|\bprice at launch\b",
+    r"\b(?:cost|sold|sell|retail)\w* (?:for )?at (?:its |their |the )?(?:launch|release)\b",
     r"\bstreet price\b",
     # "what was its price when it came out", "unit price range for a new H200"
     r"\bprice\b.{0,25}\bwhen (?:it|they) (?:came out|launched|was released|were released)\b",
@@ -254,7 +258,8 @@ _CHOICE_ASKED = _cues(
 _MONEY_CHOICE = _cues(r"\bcheap\w*", r"\bexpensive\b", r"\bcosts? less\b", r"\bgrab\b", r"\bbuy\b")
 # the money itself asked: "how much", "what would that cost", "the monthly bill"
 _COST_ASKED = _cues(
-    r"\bhow much\b",
+    # not "how much is left for KV cache": memory
+    r"\bhow much\b(?! (?:is |would be |will be )?(?:left|free|spare|remain\w*|room|headroom)\b)",
     r"\bwhat (?:would|will|does|did|do) (?:\w+ ){0,3}cost\b",
     r"\bwhat (?:would|will|does|did|do)\b[^?!]{0,80}\bcost (?:on|with|using|in|at|to)\b",
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?|\btco\b",
@@ -607,7 +612,9 @@ def _buy_asked(q: Query, low: str) -> bool:
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 
-_OWNED = re.compile(r"\b(?:i|we) (?:have |had |just |already )*(?:bought|got|own)\b")
+_OWNED = re.compile(
+    r"\b(?:i|we) (?:have |had |just |already )*(?:bought|own|got(?! offered| quoted| a quote))\b"
+)
 _OR_BUY = re.compile(
     r"\bor (?:do|would|will|should|must) (?:i|we)(?: \w+){0,3} (?:buy|purchase|get|upgrade)\b[^?]*"
 )
@@ -754,11 +761,20 @@ def _rate(q: Query, low: str) -> bool:
     return bool(_RATE.search(low)) and not q.user_price_usd_per_hour and "$" not in low
 
 
+_SIZE_OF_MODELS = re.compile(
+    r"\b(?:half|twice|double) the (?:size|memory|vram)\b"
+    r"|\b(?:smaller|bigger|larger|lighter|heavier)"
+    r"\b[^?.!]{0,30}\b(?:than|vs)\b|\bhow much (?:more|less) (?:vram|memory)\b"
+)
+
+
 def _compare(q: Query, low: str) -> bool:
     if _figure_only(q):
         return False
     if q.models and _FIT_ASKED.search(low) and not _choice(q, low):
         return False  # "upgrading from my 2070 super: will a used 3090 run a 70b": a fit
+    if not q.gpus and len({m.ids for m in q.models if m.ids}) >= 2 and _SIZE_OF_MODELS.search(low):
+        return True  # "is distil-large-v3 half the size of large-v3 in memory?"
     several = len(q.gpus) >= 2
     variants = len(q.gpus) == 1 and q.gpus[0].open_variant and re.search(r"\bvariants?\b", low)
     return bool((several or variants) and _COMPARE.search(low))
@@ -1013,6 +1029,8 @@ def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool
         return False
     if detected == "cost" and previous in ("recommend", "buy") and query.budget:
         return True  # a budget for the recommendation, not a question about a cost
+    if previous == "rent_or_buy" and detected in ("cost", "buy") and names_nothing:
+        return True  # "now include power: 575 W per card, $0.20/kWh": the break-even again
     weak = ("spec", "search", "explain", "compare", "fit")
     settings_only = names_nothing and detected in ("spec", "search")
     money = previous in ("cost", "recommend", "buy", "rent_or_buy")

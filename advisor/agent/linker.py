@@ -341,9 +341,8 @@ class Linker:
         if form is not None:
             chosen = [g for g in chosen if _form_matches(g, form)]
         base = self.bases.get(ids[0], written)
-        count = (None if _hours_after(words, end) else _count_before(words, start)) or _count_after(
-            words, end
-        )
+        before = None if _hours_after(words, start, end) else _count_before(words, start)
+        count = before or _count_after(words, end)
         if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
         if form is None and _in_a_laptop(words) and all(g.segment != "laptop" for g in chosen):
@@ -382,7 +381,14 @@ class Linker:
         if len(chosen) > 1 and form is None:
             desktop = [g for g in chosen if g.segment != "laptop"]
             chosen = desktop or chosen  # a plain name means the desktop card
-        return GpuRef(written, tuple(g.id for g in chosen), count, memory, form, base)
+        note = None
+        if len(chosen) > 1 and form is None and count == BOARD_GPUS:
+            boards = [g for g in chosen if _form_matches(g, "sxm")]  # "8x H200", "8x H100 server"
+            if boards and len(boards) < len(chosen):
+                chosen = boards
+                note = (f"{count} x {base}: read as the SXM module of {BOARD_GPUS}-GPU boards "
+                        "(HGX); say PCIe or NVL for the others.")  # fmt: skip
+        return GpuRef(written, tuple(g.id for g in chosen), count, memory, form, base, note=note)
 
     def _unknown_gpus(self, words: list[Token], taken: set[int]) -> list[GpuRef]:
         """GPU-shaped words the catalog does not know ("RTX 9999", "A1000"): suggestions."""
@@ -858,8 +864,11 @@ _COUNT_FILLER = (
 )
 
 
-def _hours_after(words: list[Token], end: int) -> bool:
-    """ "5000 A100 GPU-hours", "300 h100 hours": the number before the name is hours of it."""
+def _hours_after(words: list[Token], start: int, end: int) -> bool:
+    """ "5000 A100 GPU-hours", "300 h100 hours": the bare number before the name is hours of it
+    (not "8x H100 hours", a count)."""
+    if not (start and re.fullmatch(r"\d[\d,]*(?:\.\d+)?k?", words[start - 1].low)):
+        return False
     after = words[end : end + 2]
     said = " ".join(w.low for w in after)
     hours = re.match(r"(?:gpu[- ]?)?(?:hours?|hrs?|h)\b", said)

@@ -82,7 +82,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
             "are in US dollars, with no exchange rate applied."
         )
     draft.text = _instances_named(notes, draft.text)
-    if notes:
+    if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
 
@@ -91,14 +91,18 @@ _INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, \d+ x (.+?)\
 
 
 def _instances_named(notes: list[str], text: str) -> str:
-    """ "g4dn.xlarge or g6.xlarge?": the pick named as the instance asked about, its GPU beside
-    it ("Pick the g6.xlarge (NVIDIA L4)")."""
+    """ "g4dn.xlarge or g6.xlarge?": the pick (or the card a verdict names first) written as the
+    instance asked about, its GPU beside it ("Pick the g6.xlarge (NVIDIA L4)", "Yes: the
+    g6e.xlarge (NVIDIA L40S) does the job")."""
     head, sep, rest = text.partition("\n")
-    for note in notes:
-        m = _INSTANCE_NOTE.match(note)
-        if m and f"ick the {m.group(2)}" in head:
-            head = head.replace(f"ick the {m.group(2)}", f"ick the {m.group(1)} ({m.group(2)})", 1)
-            break
+    named = sorted(
+        (head.find(f"the {m.group(2)}"), m.group(1), m.group(2))
+        for note in notes
+        if (m := _INSTANCE_NOTE.match(note)) and f"the {m.group(2)}" in head
+    )
+    if named and named[0][1] not in head:
+        _, instance, gpu = named[0]
+        head = head.replace(f"the {gpu}", f"the {instance} ({gpu})", 1)
     return head + sep + rest
 
 
@@ -184,6 +188,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
             verdict = True
         elif subject and asked:
             verdict = False
+        if verdict is not None and re.search(r"\b(?:slower|worse|weaker)\b", low):
+            verdict = not verdict  # "is the pcie slower than the sxm?": yes when the sxm is picked
     if verdict is None:
         return text
     word = "Yes" if verdict else "No"

@@ -259,7 +259,9 @@ FIELD_WORDS: dict[str, str] = {
     r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
     # "when did it launch" (a date), not "what did it launch at" (a price)
-    "release_year": r"\breleased?\b|\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)|\bhow old\b",
+    "release_year": r"\breleased?\b"
+    r"|(?<!at its )(?<!at )\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)"
+    r"|\bhow old\b",  # not "what did it cost at its launch"
 }
 TOPIC_WORDS: dict[str, str] = {
     "hbm": r"\bhbm\w*\b",
@@ -593,11 +595,11 @@ def _context(low: str) -> int | None:
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
     m = re.search(
-        r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|kontext|ctx"
+        r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|ctx"
         r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
         r"|input)"
-        r"|(?:context|kontext|ctx|sequence length|seq len|seqlen|context length|context window"
+        r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window"
         r"|max_len"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
@@ -606,7 +608,7 @@ def _context(low: str) -> int | None:
         r"about|max(?:imum)?))?\s?=?\s?~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
-        r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s"
+        r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s"
         r"(?:requests?|sessions?|conversations?|chats?"
         r"|sequences|contexts|max(?:imum)?|long|each|total|in total|per (?:text|sample|document|doc"
         r"|example))\b"
@@ -615,12 +617,14 @@ def _context(low: str) -> int | None:
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?\s?tokens? of (?:[\w-]+ ){1,2}context\b"
         # "each request can use up to 8k tokens", "every request up to 4096 tokens"
         r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run|uses?|requests?|prompts?|conversations?) (?:up )?"
-        r"to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b",
+        r"to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b"
+        # German: "Kontext 4096 Token" (not "FLUX.1 Kontext", a model)
+        r"|\bkontext:?\s(\d+(?:\.\d+)?)\s?(k)?\s?token",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     if not m:
         return None
-    groups = (1, 3, 5, 7, 9, 11, 13, 15, 17, 19)
+    groups = (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
     n, unit = next((m.group(i), m.group(i + 1)) for i in groups if m.group(i))
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
@@ -628,7 +632,8 @@ def _context(low: str) -> int | None:
 
 def _batch(low: str) -> int | None:
     if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b"
-                 r"|\bone (?:[a-z]+ )?user\b(?! (?:per|each))"
+                 r"|(?<!not )(?<!than )\bone (?:[a-z]+ )?user\b(?! (?:per|each|or)\b)"
+                 r"(?![^.?!]*\d+ users)"
                  r"|\bone (?:stream|request|image"
                  r"|picture|prompt)? ?at a time\b", low):  # fmt: skip
         return 1
@@ -1613,6 +1618,15 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                 continue
             others.append(sub)
             context = sub.context_dict()
+    if query.intent in ("buy", "cost") and any(s.intent == "rent_or_buy" for s in others):
+        query = replace(query, intent="rent_or_buy")  # "used 4090 for $2,000 or rent? when
+        # does buying pay off?": one break-even asked over two sentences
+    elif (
+        query.intent == "cost"
+        and not query.hours
+        and any(s.intent == "buy" and s.gpus in ((), query.gpus) for s in others)
+    ):  # "how much is a 5090 rn?? and what was the msrp": its price to buy, both times
+        query = replace(query, intent="buy")
     return replace(query, text=question.strip(), also=tuple(others))
 
 
@@ -1717,7 +1731,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     low = _spell(text).lower()
     # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
     unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
-    models = tuple(linker.find_models(text))
+    models = _sized_family(tuple(linker.find_models(text)), linker)
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
@@ -1870,7 +1884,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
-        buying=bool(_BUYING.search(low)) and not re.search(r"\brent\w*|\blease\w*", low),
+        buying=bool(_BUYING.search(low)) and not _RENTING.search(low),
         location=_location(low),
         segment=_segment(low),
         vendor=_vendor(low, gpus),
@@ -1894,6 +1908,21 @@ def _sane(q: Query) -> Query:
         return q
     notes = [*q.notes, "A count given is far beyond any real workload; it was left out."]
     return replace(q, **absurd, gpus=gpus, notes=tuple(notes))
+
+
+def _sized_family(models: tuple[ModelRef, ...], linker: Any) -> tuple[ModelRef, ...]:
+    """ "an 8B Llama-3.1-style model": a bare size and a family name with no size are one model,
+    the family's entry of that size, when the family has one."""
+    sizes = [m for m in models if not m.ids and m.size_b and not m.suggestions]
+    families = [m for m in models if not m.ids and not m.size_b and m.suggestions]
+    if len(sizes) != 1 or len(families) != 1:
+        return models
+    size = f"{sizes[0].size_b:g}b"
+    named = [s for s in families[0].suggestions if re.search(rf"-{size}\b", s.lower())]
+    found = linker.find_models(named[0]) if len(named) == 1 else []
+    if len(found) != 1 or not found[0].ids:
+        return models
+    return tuple(found[0] if m is families[0] else m for m in models if m is not sizes[0])
 
 
 def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[GpuRef, ...]:
@@ -1942,7 +1971,11 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
             return (each[0][0], each[1][0])
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
-    other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}")
+    said = re.search(r"(\d{2,3}) ?gb\b", gpus[0].text.lower())  # "a100 80gb ... the pcie": 80GB
+    size = f" {gpus[0].memory_gb or float(said.group(1)):g}GB" if gpus[0].memory_gb or said else ""
+    other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}{size}") or linker.find_gpus(
+        f"{gpus[0].base} {m.group(1)}"
+    )
     if other and other[0].ids and other[0].ids != gpus[0].ids:
         return (*gpus, other[0])
     return gpus
@@ -2002,7 +2035,8 @@ _PER_NODE = re.compile(
     r"|\b(?:node|server|box|instance)s? (?:price|rate)\b"
 )
 _AUDIO_PACE = re.compile(
-    rf"\b(?:one|an|1) hour of (?:audio|speech|recordings?|calls?|podcasts?)\b[^.?!]{{0,20}}?\bin "
+    rf"\b(?:one|an|1) hour of (?:audio|speech|recordings?|calls?|podcasts?)\b[^.?!]{{0,20}}?"
+    r"\b(?:in|takes?|took) "
     rf"(?:about |around |roughly |~)?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
 )
 # a recording of a stated length and the time it took: "a 45-minute episode came out in 3 minutes"
@@ -2143,6 +2177,8 @@ _MAX_BATCH = re.compile(
     # many simultaneous 4k-token sessions"
     r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|sessions|streams|"
     r"sequences|chats|clients|conversations|agents|prompts|slots)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
+    # "what max_num_seqs can actually be backed by KV cache?"
+    r"|\bwhat (?:\w+ )?max[_-]num[_-]seqs\b|\bmax[_-]num[_-]seqs (?:can|could|should|would)\b"
     r"|how many (?:of them |of those )?(?:can|could) (?:be|run|stay) "
     r"(?:in flight|in parallel|at once"
     r"|concurrently|simultaneously)"
@@ -2156,6 +2192,9 @@ _MIN_GPUS = re.compile(
     r"(?:need|use|rent|buy)"
     rf"|how many {_GPUS_COUNTED}\s(?:to|for) (?:serve|run|host|train|fine-?tune|fit)"
     rf"|how many {_GPUS_COUNTED}\s(?:minimum|at least|needed|required)"
+    # "how many RTX A6000 (48 GByte each) are minimum necessary to hold ..."
+    r"|how many [^?.!]{1,40}?\b(?:are|is) (?:minimum |minimally |at least |the minimum )?"
+    r"(?:necessary|needed|required)\b"
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
@@ -2200,6 +2239,9 @@ _BUYING = re.compile(
     r"|\bwhat (?:do|should|would) (?:i|we) order\b|\bcomprar\b|\bkaufen\b|\bacheter\b"
     r"|\bsh\w{1,4}d (?:i|we) by\b"
 )
+
+
+_RENTING = re.compile(r"\brent\w*|\blease\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b")
 
 
 def _location(low: str) -> str | None:
@@ -2299,8 +2341,17 @@ def resolve(
     )  # "which Mac should I buy? ... 32k context to work": the job's settings, not a new job
     for_the_job = (names_nothing and bool(prior.models) and query.intent in _JOB_INTENTS
                    and bool(about_it) and not query.workload_given)  # fmt: skip
+    # "Llama 3.1 70B in FP8 on L40S cards" then "10 lawyers at once ... how many L40S?": the same
+    # cards named again, for the job the thread set up
+    same_cards = bool(
+        query.gpus
+        and not query.models
+        and prior.models
+        and query.intent in _JOB_INTENTS
+        and {g.ids for g in query.gpus} <= {g.ids for g in prior.gpus}
+    )
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
-            or job_for_hardware or for_the_job):  # fmt: skip
+            or job_for_hardware or for_the_job or same_cards):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -2382,7 +2433,7 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
-    if prior.buying and not query.buying:
+    if prior.buying and not query.buying and not _RENTING.search(query.text.lower()):
         updates["buying"] = True  # "and with 32k context?" after "which card should I buy"
     if (
         query.currency == "$"
