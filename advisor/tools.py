@@ -540,6 +540,7 @@ def break_even(
         / (cost.HOURS_PER_MONTH / 24),
         "break_even_months": result.months,
         "break_even_years": None if result.months is None else result.months / 12,
+        "break_even_days": None if result.hours is None else result.hours / hours_per_day,
         "hours_per_day": hours_per_day,
         "sources": sources,
         "left_out": "resale value, interest, the host machine and admin time",

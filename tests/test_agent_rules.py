@@ -604,3 +604,22 @@ def test_eight_cards_are_an_hgx_board_and_the_instance_leads(rules_advisor: Any)
     instance = rules_advisor.ask("mistral 7b bf16 for 2 users at 32k context each: is g5.xlarge "
                                  "enough or do we need g6e.xlarge?")  # fmt: skip
     assert "xlarge (NVIDIA" in _head(instance), _head(instance)
+
+
+def test_break_even_and_power_said_per_card(rules_advisor: Any) -> None:
+    server = rules_advisor.ask("a 4x A100 80GB server is $60,000 all in; renting is $1.80 per "
+                               "GPU-hour. leaving power out, when does owning win?")  # fmt: skip
+    assert "$15,000 to buy" in server.text, server.text[:400]
+    daily = rules_advisor.ask("a used 3090 for $800 or rent one at $0.25/hr? about 4 hours a "
+                              "day of use. when does buying pay off? no electricity")  # fmt: skip
+    assert _head(daily).startswith("**Buying"), daily.text[:300]
+    assert "800 days" in _head(daily) and "at 4 hours a day" in _head(daily), _head(daily)
+    power = rules_advisor.ask("2x RTX 4090 in the render box, each runs at 450 W for 100 hours, "
+                              "power is $0.30/kWh. electricity cost?")  # fmt: skip
+    assert _head(power).startswith("**About $27.00 of electricity"), _head(power)
+
+
+def test_a_multi_gpu_run_says_its_gpu_hours(rules_advisor: Any) -> None:
+    run = rules_advisor.ask("pretraining llama 3.2 1b on 100B tokens in bf16 with 16x H100 SXM, "
+                            "how long and how many gpu hours?")  # fmt: skip
+    assert "GPU-hours across the 16" in _head(run), _head(run)

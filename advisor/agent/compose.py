@@ -549,9 +549,12 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     job = e.get("job_hours") or e.get("train_hours")
     if speed_first and speed and job:  # "how long": the wall time leads
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+        gpu_hours = (e.get("cost") or {}).get("job_gpu_hours")
+        across = (f"; {num(gpu_hours, 'GPU-hours')} across the {e['num_gpus']}"
+                  if gpu_hours and e["num_gpus"] > 1 else "")  # fmt: skip
         head = (
             f"**{duration_band(job).capitalize()} of wall time for {e['model_name']} "
-            f"on {where}** "
+            f"on {where}**{across} "
             f"({workload_label(e)}, {settings(e)})."
         )
         rest = [line for line in speed if not line.startswith("Whole job:")]
@@ -880,10 +883,13 @@ def break_even(result: dict[str, Any], asked: str | None = None) -> str:
             f"renting it ({basis}{power})."
         )
     months = result["break_even_months"]
-    years = f", {num(result['break_even_years'])} years," if months >= 24 else ""
+    years = f", {num(result['break_even_years'])} years," if months >= 12 else ""
+    # "i generate about 6 hours a day": the days of that use first
+    days = (f"{num(result['break_even_days'], 'days')}, "
+            if result.get("break_even_days") and result["hours_per_day"] < 24 else "")  # fmt: skip
     head = (
         f"**Buying {what} pays off after about {num(hours, 'hours')} of use** "
-        f"({num(months, 'months')}{years} at {num(result['hours_per_day'])} hours a day)"
+        f"({days}{num(months, 'months')}{years} at {num(result['hours_per_day'])} hours a day)"
     )
     if n > 1:  # "break-even in GPU-hours": the hours of all the GPUs together
         head += f"; {num(result['break_even_gpu_hours'], 'GPU-hours')} across the {n}"

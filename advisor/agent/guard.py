@@ -207,6 +207,7 @@ def _conversions(number: Number) -> list[float]:
         values.append(number.value / 100)
     if number.family == "hours":
         values += [number.value * 3600, number.value * 60]  # tools give seconds and minutes too
+        values.append(number.value / 24)  # and days: "833 days" of a tool's break_even_days
     if number.family == "time":
         values += [number.value * 1000, number.value / 3600]  # ms; seconds of an hours figure
     return values

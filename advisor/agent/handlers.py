@@ -1278,8 +1278,11 @@ def _gpu_count(query: Query) -> int:
 
 
 def _paced_items(query: Query) -> float | None:
-    """What a pace the user gives counts: images, samples, or hours of audio (an hour an item)."""
-    return query.images or query.dataset_samples or query.audio_hours
+    """What a pace the user gives counts: images, samples, hours of audio (an hour an item), or
+    a training run's steps ("2.2 s/it, 3000 steps")."""
+    training = query.workload not in (None, "inference")
+    steps = float(query.steps) if query.steps and training else None
+    return query.images or query.dataset_samples or query.audio_hours or steps
 
 
 def _paced_hours(query: Query, count: int) -> float | None:
@@ -1721,14 +1724,14 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
         purchase = query.budget.usd  # "4090 for 1800 or rent at 0.40/h": the price to buy
     low = query.text.lower()
-    node = bool(query.purchase_usd and re.search(
+    node = bool(purchase and re.search(
         r"\b(?:server|node|box|machine|rig|system|workstation)\b", low))  # fmt: skip
     rent = query.user_price_usd_per_hour
     if rent is not None and query.price_per_node:
         rent = rent / count
     monthly = query.monthly_usd / count if rent is None and query.monthly_usd else None
-    each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b|/(?:gpu|card)\b",
-                     query.text.lower())  # fmt: skip
+    each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b(?![- ]?h)"
+                     r"|/(?:gpu|card)\b(?![- ]?h)", query.text.lower())  # fmt: skip
     if purchase is not None and count > 1 and (node or not each):
         purchase = purchase / count  # "4 a100s for 60k", "a server for 90k": per GPU
     if gpu is None and (purchase is None or (rent is None and monthly is None)):

@@ -1400,7 +1400,10 @@ def _draw(low: str) -> tuple[float | None, float | None, bool]:
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
-            each = bool(re.match(r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu))\b", after))
+            each = bool(re.match(r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu))\b", after)
+                        # "assume each sits at its full 350 W": each card's draw, said before
+                        or re.search(r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$",
+                                     before))  # fmt: skip
     return draw, other, each
 
 
@@ -1618,9 +1621,14 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                 continue
             others.append(sub)
             context = sub.context_dict()
-    if query.intent in ("buy", "cost") and any(s.intent == "rent_or_buy" for s in others):
-        query = replace(query, intent="rent_or_buy")  # "used 4090 for $2,000 or rent? when
-        # does buying pay off?": one break-even asked over two sentences
+    later = next((s for s in others if s.intent == "rent_or_buy"
+                  and {g.ids for g in s.gpus} <= {g.ids for g in query.gpus}), None)  # fmt: skip
+    if query.intent in ("buy", "cost", "rent_or_buy") and later is not None:
+        # "used 4090 for $2,000 or rent at $0.40/hr? i generate 6 hours a day. when does buying
+        # pay off?": one break-even asked over several sentences, with their settings
+        kept = {k: getattr(later, k) for k in _SETTINGS if getattr(query, k) is None}
+        query = replace(query, intent="rent_or_buy", **{k: v for k, v in kept.items() if v})
+        others = [s for s in others if s is not later]
     elif (
         query.intent == "cost"
         and not query.hours

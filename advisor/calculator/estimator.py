@@ -99,6 +99,7 @@ def _with_cost(result: Estimate, request: Request, catalog: Catalog) -> Estimate
     if result.job_hours:
         hours = result.job_hours["typical"]
         costs["job_hours"] = hours
+        costs["job_gpu_hours"] = hours * result.num_gpus  # what an allocation is counted in
         costs["usd_per_job"] = cost.job_cost_usd(price, result.num_gpus, hours)
     note = (
         f"price: median of {choice.count} current {request.offering} prices "
