@@ -381,14 +381,15 @@ class Linker:
         if len(chosen) > 1 and form is None:
             desktop = [g for g in chosen if g.segment != "laptop"]
             chosen = desktop or chosen  # a plain name means the desktop card
-        note = None
+        board_note: str | None = None
         if len(chosen) > 1 and form is None and count == BOARD_GPUS:
             boards = [g for g in chosen if _form_matches(g, "sxm")]  # "8x H200", "8x H100 server"
             if boards and len(boards) < len(chosen):
                 chosen = boards
-                note = (f"{count} x {base}: read as the SXM module of {BOARD_GPUS}-GPU boards "
-                        "(HGX); say PCIe or NVL for the others.")  # fmt: skip
-        return GpuRef(written, tuple(g.id for g in chosen), count, memory, form, base, note=note)
+                board_note = (f"{count} x {base}: read as the SXM module of {BOARD_GPUS}-GPU "
+                              "boards (HGX); say PCIe or NVL for the others.")  # fmt: skip
+        return GpuRef(written, tuple(g.id for g in chosen), count, memory, form, base,
+                      note=board_note)  # fmt: skip
 
     def _unknown_gpus(self, words: list[Token], taken: set[int]) -> list[GpuRef]:
         """GPU-shaped words the catalog does not know ("RTX 9999", "A1000"): suggestions."""

@@ -1979,9 +1979,10 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
             return (each[0][0], each[1][0])
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
-    said = re.search(r"(\d{2,3}) ?gb\b", gpus[0].text.lower())  # "a100 80gb ... the pcie": 80GB
-    size = f" {gpus[0].memory_gb or float(said.group(1)):g}GB" if gpus[0].memory_gb or said else ""
-    other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}{size}") or linker.find_gpus(
+    written = re.search(r"(\d{2,3}) ?gb\b", gpus[0].text.lower())  # "a100 80gb ... the pcie"
+    memory = gpus[0].memory_gb or (float(written.group(1)) if written else None)
+    stated = f" {memory:g}GB" if memory else ""
+    other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}{stated}") or linker.find_gpus(
         f"{gpus[0].base} {m.group(1)}"
     )
     if other and other[0].ids and other[0].ids != gpus[0].ids:
