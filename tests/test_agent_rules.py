@@ -623,3 +623,10 @@ def test_a_multi_gpu_run_says_its_gpu_hours(rules_advisor: Any) -> None:
     run = rules_advisor.ask("pretraining llama 3.2 1b on 100B tokens in bf16 with 16x H100 SXM, "
                             "how long and how many gpu hours?")  # fmt: skip
     assert "GPU-hours across the 16" in _head(run), _head(run)
+
+
+def test_fields_asked_beside_a_job_are_given_for_each_card(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("whisper large-v3 transcription: T4 or L4? tell me memory "
+                               "bandwidth and board power of both too")  # fmt: skip
+    assert "**NVIDIA T4**: memory bandwidth 320 GB/s" in answer.text, answer.text[:600]
+    assert "board power 72 W" in answer.text, answer.text[:800]

@@ -1062,6 +1062,17 @@ def _written(ref: GpuRef, low: str) -> str:
     return ""
 
 
+def _fields_of_each(query: Query, box: ToolBox) -> str:
+    """The datasheet figures a question about a job also asks of the cards named, one line per
+    figure ("memory bandwidth: A10 600 GB/s, L4 300 GB/s"); "" when none is asked."""
+    asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
+    if not asked or len(query.gpus) < 2:
+        return ""
+    sheets = [box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}) for ref in query.gpus[:4]]
+    sheets = [s for s in sheets if "error" not in s]
+    return c.spec_lines(sheets, asked, variants=False) if len(sheets) >= 2 else ""
+
+
 def compare(query: Query, box: ToolBox) -> Draft:
     if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
         return models_memory(query, box)  # two models, no GPU: what each one weighs
@@ -1075,9 +1086,12 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = fit(query, box)
         ratio = _model_ratio(query, box)
+        figures = _fields_of_each(query, box)  # "... give me bandwidth and board power for both"
         if not ratio:
-            return draft
-        return Draft(ratio + "\n\n" + _second_verdict(draft.text), draft.citations, draft.warnings)
+            return Draft("\n\n".join(filter(None, [draft.text, figures])), draft.citations,
+                         draft.warnings)  # fmt: skip
+        text = "\n\n".join(filter(None, [ratio, figures, _second_verdict(draft.text)]))
+        return Draft(text, draft.citations, draft.warnings)
     asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
     shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
     ids, notes = [], []
