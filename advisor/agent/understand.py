@@ -529,6 +529,8 @@ _SCALE = {
     "trillion": 1e12,
 }
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+# a purchase said: "buy", "buying", "purchase" (not "what does NVLink buy us", an idiom)
+_BUY_WORD = r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*"
 _WORD_NUM = r"(\d+(?:\.\d+)?|" + "|".join(k for k in NUMBER_WORDS if len(k) > 2) + ")"
 
 
@@ -1130,7 +1132,7 @@ def _prices_and_budget(
     if totals and budget is None:
         value, per = max(totals)
         buy = re.search(  # not "how many hours does that buy me"
-            r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bown\b"
+            rf"{_BUY_WORD}|\bown\b"
             r"|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
             r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\blaptop\b|\bmacbook\b"
             # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
@@ -1608,8 +1610,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     for part in parts[1:3]:
         sub = _parse(part, catalog)
         if _same_choice(sub):  # "$1,800, or rent one? over a year at 8h a day, which is cheaper?"
-            kept = {k: getattr(sub, k) for k in _SETTINGS if getattr(query, k) is None}
-            query = replace(query, **{k: v for k, v in kept.items() if v is not None})
+            query = _with_settings(query, sub)
             continue
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
@@ -1626,8 +1627,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     if query.intent in ("buy", "cost", "rent_or_buy") and later is not None:
         # "used 4090 for $2,000 or rent at $0.40/hr? i generate 6 hours a day. when does buying
         # pay off?": one break-even asked over several sentences, with their settings
-        kept = {k: getattr(later, k) for k in _SETTINGS if getattr(query, k) is None}
-        query = replace(query, intent="rent_or_buy", **{k: v for k, v in kept.items() if v})
+        query = replace(_with_settings(query, later), intent="rent_or_buy")
         others = [s for s in others if s is not later]
     elif (
         query.intent == "cost"
@@ -1644,6 +1644,12 @@ _WHICH_CHEAPER = re.compile(
     r"\bwhich (?:one |option )?(?:is|would be|works out|comes out)? ?(?:the )?(?:cheaper|better"
     r"|more economical|better (?:deal|value|option))\b"
 )
+
+
+def _with_settings(query: Query, sub: Query) -> Query:
+    """The query with the settings a later part of the message states and it lacks."""
+    kept = {k: getattr(sub, k) for k in _SETTINGS if getattr(query, k) is None}
+    return replace(query, **{k: v for k, v in kept.items() if v is not None})
 
 
 def _same_choice(sub: Query) -> bool:
@@ -2244,7 +2250,7 @@ def _target(low: str) -> str | None:
 
 # hardware to own, in so many words: "which card should I buy", "$40k capex", "what do we order"
 _BUYING = re.compile(
-    r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*|\bcapex\b"
+    rf"{_BUY_WORD}|\bcapex\b"
     r"|\bwhat (?:do|should|would) (?:i|we) order\b|\bcomprar\b|\bkaufen\b|\bacheter\b"
     r"|\bsh\w{1,4}d (?:i|we) by\b"
 )
