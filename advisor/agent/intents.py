@@ -830,7 +830,10 @@ def _figure_only(q: Query) -> bool:
 _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
     r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
-    r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b"
+    r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b",
+    r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",  # "please compare the A5000 and the A4500: memory of each"
+    r"\btimes (?:the|as much|more)\b|\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
+    r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
 )
 
 

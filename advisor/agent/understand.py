@@ -520,6 +520,9 @@ _SCALE = {
     "millions": 1e6,
     "milhões": 1e6,
     "milhão": 1e6,
+    "milhoes": 1e6,  # written without the accents
+    "milhao": 1e6,
+    "millon": 1e6,
     "millones": 1e6,
     "millón": 1e6,
     "b": 1e9,
@@ -601,13 +604,14 @@ def _context(low: str) -> int | None:
         r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
         r"|input)"
-        r"|(?:context|ctx|sequence length|seq len|seqlen|context length|context window"
+        r"|(?:context|contexto|contexte|ctx|sequence length|seq len|seqlen|context length|context window"
         r"|max_len"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
-        r"(?:\s?(?:of|=|:|is|at|to))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
-        r"about|max(?:imum)?))?\s?=?\s?~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
+        r"(?:\s?(?:of|=|:|is|at|to|de))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
+        r"about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?~?"
+        r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
         r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s"
@@ -621,12 +625,18 @@ def _context(low: str) -> int | None:
         r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run|uses?|requests?|prompts?|conversations?) (?:up )?"
         r"to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b"
         # German: "Kontext 4096 Token" (not "FLUX.1 Kontext", a model)
-        r"|\bkontext:?\s(\d+(?:\.\d+)?)\s?(k)?\s?token",
+        r"|\bkontext:?\s(\d+(?:\.\d+)?)\s?(k)?\s?token"
+        # "up to 32k tokens per paper", "512 tokens each note": a length per item (not per second)
+        r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens? (?:per|each|a|an) "
+        r"(?!(?:second|sec|s|minute|min|hour|hr|day|week|month|year|epoch|step|batch|dollar|gpu"
+        r"|card|watt|kwh|user|million|billion)s?\b)[a-z]+"
+        # "batch 8 x 512 tokens" (the batch blanked first), "4 x 2k tokens": each sequence's length
+        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     if not m:
         return None
-    groups = (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
+    groups = (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25)
     n, unit = next((m.group(i), m.group(i + 1)) for i in groups if m.group(i))
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
@@ -1199,8 +1209,8 @@ def _train_tokens(low: str) -> float | None:
             * (1000 if per.group(4) else 1)
         )
     m = re.search(
-        rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|millones)?\s?"
-        r"(?:training |of )?tokens\b(?!\s?(?:/|per)\s?s)",
+        rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes|millones)?\s?"
+        r"(?:training |of |de )?tokens\b(?!\s?(?:/|per)\s?s)",
         low,
     )
     if not m:
@@ -1233,7 +1243,7 @@ _THINGS = (
     r"|tickets|emails|reviews|records|comments|posts|articles|abstracts|papers|pages"
     r"|illustrations|drawings|artworks|paintings|selfies|portraits|screenshots"
     r"|films|scans|x-?rays|radiographs|slides|frames|sheets|textures|sprites|tiles|icons|assets"
-    r"|thumbnails|crops|patches"
+    r"|thumbnails|crops|patches|variations|notes"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
 
@@ -1265,7 +1275,49 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     return None, None, None
 
 
+# an audio file's length said in words: "an hour and a half", "1 hour 10 minutes", "45 min"
+_LENGTH_WORDS = re.compile(
+    r"\b(an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b(?:\s?(?:and )?(a half|\d+)\s?(?:minutes?|mins?)?)?"
+    r"|\b(\d+)\s?(?:minutes?|mins?)\b"
+)
+_RECORDINGS = (
+    r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
+    r"|videos?|sessions?|hearings?|sermons?|webinars?"
+)
+
+
+_EACH_RECORDING = re.compile(
+    rf"{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b[^.?!]{{0,40}}?"
+    r"(?:\beach\b|\bapiece\b|\bper (?:episode|file|recording|call)\b)[^.?!\d]{0,25}?"
+    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
+    rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:of\s)?(?:about |roughly |around |~)?"
+    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
+    r"\s?(?:each|apiece|long)\b"
+)
+
+
+def _recordings_hours(low: str) -> float | None:
+    """Hours of audio as a count of recordings times each one's length: "120 episodes, roughly an
+    hour and a half each", "300 episodes, each about 1 hour 10 minutes"."""
+    m = _EACH_RECORDING.search(low)
+    if not m:
+        return None
+    count, said = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    length = _LENGTH_WORDS.search(said)
+    if not length:
+        return None
+    if length.group(3):
+        hours = float(length.group(3)) / 60
+    else:
+        whole = 1.0 if length.group(1) in ("a", "an", "one") else float(length.group(1))
+        extra = length.group(2)
+        hours = whole + (0.5 if extra == "a half" else float(extra) / 60 if extra else 0.0)
+    return _number(count) * hours
+
+
 def _audio_hours(low: str) -> float | None:
+    if (each := _recordings_hours(low)) is not None:
+        return each
     # "40 hours of my own recordings", "200 hours of Swahili speech", "500 horas de audio",
     # "2k audio hrs/day"
     low = re.sub(  # "the two hours of audio"
@@ -1862,7 +1914,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         concurrency=concurrency,
         rps=rps,
         num_gpus=loose,
-        hours=(hours := _duration_hours(unpaced, epochs)),
+        hours=(hours := _duration_hours(_EACH_RECORDING.sub(" ", unpaced), epochs)),
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
@@ -1894,7 +1946,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
         condition="used"
-        if re.search(rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b", low)
+        if re.search(rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b", low)
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
