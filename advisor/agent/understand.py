@@ -1356,7 +1356,7 @@ def _resolution(low: str) -> int | None:
         r"|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
-        r"|(?:\bimgsz|\bimg_?size|\bimage_size|--img)\s?[=:]?\s?(\d{3,4})\b",  # "imgsz=640"
+        r"|(?:\bimgsz|\bimg[_ ]?size|\bimage[_ ]size|--img)\s?(?:of\s)?[=:]?\s?(\d{3,4})\b",  # "imgsz=640"
         low,
     )
     if not m:
@@ -1498,7 +1498,11 @@ def _fields(low: str) -> tuple[str, ...]:
             found.remove("memory_gb")
     if "tensor_cores" in found and "cuda_cores" in found and "cuda core" not in low:
         found.remove("cuda_cores")
-    if "memory_type" in found and "memory_gb" in found and not re.search(r"how much|how many", low):
+    if (
+        "memory_type" in found
+        and "memory_gb" in found
+        and not re.search(r"how much|how many|\b(?:memory|hbm\w*|gddr\w*) (?:capacity|size)\b", low)
+    ):
         found.remove("memory_gb")
     if (
         "memory_type" in found
