@@ -417,7 +417,10 @@ _COMPARE = _cues(
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
 )
 _RECOMMEND = _cues(
-    r"\bwhich (?:\w+ )?(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
+    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
+    # "what jetson should the robot carry", "which mac should we get"
+    r"\b(?:what|which) (?:[\w-]+ ){1,2}should (?:i|we|the \w+|my \w+|our \w+) (?:get|buy|pick|use"
+    r"|carry|choose|take|go with)\b",
     r"\bwhat (?:\w+ )?(?:gpus?|cards?|hardware|setup|instance)\b",
     r"\bbest\b",
     r"\brecommend\w*",

@@ -683,7 +683,9 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     users = users or re.search(
         rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active )?(?:users"
         r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
-        r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff)\b"
+        r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
+        r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
+        r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
@@ -961,7 +963,8 @@ def _use_rate(low: str) -> float | None:
 _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
-    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|dollars?|bucks|eur|euros?|d[oó]lares)\b"
+    rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|(?:us |u\.s\. )?dollars?|bucks|eur|euros?"
+    r"|d[oó]lares)\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
@@ -1379,7 +1382,19 @@ def _power(low: str) -> float | None:
         r"(?:w|watts?)\b",  # "power-capped around 35W", "the rail is limited to 30 W"
         low,
     )
-    return _number(m.group(1) or m.group(2) or m.group(3)) if m else None
+    if m:
+        return _number(m.group(1) or m.group(2) or m.group(3))
+    # "our rack circuit allows about 2 kW for GPUs", "a 1.5 kW power budget"
+    m = re.search(
+        r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of)\s(?:about |around |~|up to )?"
+        r"(\d+(?:\.\d+)?)\s?(k)?(?:w|watts?)\b|(\d+(?:\.\d+)?)\s?(k)(?:w|watts?)\s(?:power )?"
+        r"(?:budget|limit|cap|max)\b",
+        low,
+    )
+    if not m:
+        return None
+    value, kilo = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return float(value) * (1000 if kilo else 1)
 
 
 def _tokens_per_s(low: str) -> float | None:
