@@ -790,7 +790,7 @@ def _recommend(q: Query, low: str) -> bool:
         return False  # "which has more fp64, the a100 or the v100?": a choice between named GPUs
     if q.memory_gb and q.models:
         return False  # "is 24 GB enough for gemma 2 27b": a fit question
-    if q.models and not q.gpus and _MEMORY_ASKED.search(low):
+    if q.models and not q.gpus and _MEMORY_ASKED.search(low) and not _PICK_ASKED.search(low):
         return False  # "how much vram does llama 3 8b need": the memory it needs
     if (
         q.budget
@@ -804,6 +804,14 @@ def _recommend(q: Query, low: str) -> bool:
     if bought and not q.gpus and (q.models or q.workload_given or q.budget):
         return True  # "waht gpu shoud i by for lamma 3 70b", "laptop for ml, budget 3k": to buy
     return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
+
+
+# a pick asked in so many words, beside the memory a job needs ("which one would you recommend,
+# and how much memory does the training need?")
+_PICK_ASKED = _cues(
+    r"\b(?:would|do|can|could) you (?:recommend|suggest)\b",
+    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|instance(?: type)?|accelerators?)\b(?! (?:is|has)\b)",
+)
 
 
 _OPEN_CHOICE = _cues(
