@@ -124,6 +124,25 @@ def _pcie(query: Query, box: ToolBox, _topic: str) -> list[str]:
                                           for r in links["links"]) + "."]  # fmt: skip
 
 
+def _experts(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    """A mixture-of-experts model's parameters in all and per token, and its weights in bf16."""
+    named = [m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")]
+    specs = [box.call("model_specs", {"model": m}) for m in [*named, "mixtral-8x7b"]]
+    spec = next((s for s in specs if s.get("is_moe") and s.get("active_params")), None)
+    if spec is None:
+        return []
+    args = {"model": spec["id"], "gpu": REFERENCE_MEMORY, "workload": "inference"}
+    full = box.call("estimate", {**args, "precision": "bf16"})
+    if "error" in full:
+        return []
+    return [
+        f"{spec['name']}: {spec['total_params'] / 1e9:.1f}B parameters in all, "
+        f"{spec['active_params'] / 1e9:.1f}B active per token ({spec['experts_per_token']} of "
+        f"{spec['num_experts']} experts); all {c.num(full['breakdown_gb']['weights'], 'GB')} of "
+        f"weights sit in memory in bf16."
+    ]
+
+
 FIGURES: dict[str, Figures] = {
     "tf32": _rates("tf32_dense_tflops", "fp32_tflops", "dense TF32 tensor", "a100-sxm4-80gb"),
     "fp8": _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb"),
@@ -138,6 +157,7 @@ FIGURES: dict[str, Figures] = {
     "kv_cache": _model_memory,
     "quantization": _model_memory,
     "pcie": _pcie,
+    "moe": _experts,
 }
 
 

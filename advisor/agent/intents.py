@@ -120,7 +120,7 @@ _NOT_OURS = _cues(
 # when a 3090 drops under $600")
 _CODE_ASKED = _cues(
     r"\b(?:write|code) (?:me |us )?an? (?:\w+ ){0,2}(?:script|program|bot|app|scraper|function"
-    r"|cron ?job)\b"
+    r"|cron ?job|rule|pipeline|workflow|regex|dockerfile|makefile|sql query)\b"
 )
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
 _GAMING = re.compile(
@@ -138,6 +138,7 @@ _EXPORT_LAW = re.compile(
 _MINING = re.compile(
     r"\bhash ?rates?\b|\bmining (?:still )?(?:profit\w*|rewards?|income)\b|\bis mining\b"
     r"|\bmine (?:eth|etc|btc|bitcoin|crypto|monero|kaspa|ravencoin)\b"
+    r"|\b(?:coin|crypto) to mine\b|\bmining pool\b|\bwhich pool\b|\bpool fees?\b"
 )
 _LEGAL_ASKED = re.compile(
     r"\blegally\b|\bfor legal\b|\blegal (?:advice|question|review)\b|\bis it legal\b"
@@ -193,7 +194,7 @@ _ASKS = _cues(
 # a keyboard row mashed: "asdfghjkl", "qwerty"
 _NOISE = re.compile(
     r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao|bruh|fr|ngl|smh|rs|k{3,}|(?:rs){2,}|(?:ha){2,}h?"
-    r"|(?:ja){2,}|(?:he){2,})\b|\[object \w+\]"
+    r"|(?:ja){2,}|(?:he){2,}|n[eé]h?)\b|\[object \w+\]"
     r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
 )
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")

@@ -284,6 +284,7 @@ TOPIC_WORDS: dict[str, str] = {
     "memory_bandwidth": r"\bmemory bandwidth\b|\bbandwidth\b",
     "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b",
     "mfu": r"\bmfu\b|\bmodel flops utili[sz]ation\b",
+    "moe": r"\bmixture[- ]of[- ]experts?\b|\bmoes?\b",
 }
 # well-known data sets: (pattern, samples in one epoch, what a sample is, source)
 DATASETS: tuple[tuple[str, str, float, str], ...] = (
@@ -1680,12 +1681,17 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context = query.context_dict()
     for part in parts[1:3]:
         sub = _parse(part, catalog)
-        if _same_choice(sub):  # "$1,800, or rent one? over a year at 8h a day, which is cheaper?"
+        if _same_choice(sub) or _settings_only(sub):
+            # "$1,800, or rent one? over a year at 8h a day, which is cheaper?", "... numbers in
+            # bf16 please": settings for the question before
             query = _with_settings(query, sub)
             continue
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
+            if _same_concept(query, sub):  # "explain MoE? why does mixtral 8x7b need ...?"
+                query = _with_settings(replace(query, models=query.models + sub.models), sub)
+                continue
             if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
                 fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
                 intent = "compare" if sub.intent == "compare" else query.intent  # "which is more?"
@@ -1727,6 +1733,45 @@ def _same_choice(sub: Query) -> bool:
     """A later part that names nothing and asks which side of the question before wins, with
     settings of its own ("over a year at 8 hours a day, which is cheaper?")."""
     return not sub.gpus and not sub.models and bool(_WHICH_CHEAPER.search(sub.text.lower()))
+
+
+def _topic(low: str) -> str | None:
+    """The concept a message speaks of; a number format said only as a setting ("numbers in bf16
+    please", "running it in fp8") is how to answer, not the subject."""
+    for topic, pattern in TOPIC_WORDS.items():
+        found = [m for m in re.finditer(pattern, low)]
+        if topic in ("fp8", "tf32", "bf16"):
+            found = [m for m in found if not re.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]
+        if found:
+            return topic
+    return None
+
+
+def _settings_only(sub: Query) -> bool:
+    """A short later part that names nothing, asks nothing and only sets how the question before
+    is answered ("numbers in bf16 please", "assume 8k context")."""
+    low = sub.text.lower()
+    return (
+        not sub.gpus
+        and not sub.models
+        and len(low.split()) <= 6
+        and "?" not in low
+        and not re.search(r"\b(?:what|which|how|why|when|is|are|does|do|can|should)\b", low)
+        and any(getattr(sub, k) is not None for k in ("precision", "context", "batch", "engine"))
+    )
+
+
+def _same_concept(query: Query, sub: Query) -> bool:
+    """A later "why" about a model after a concept explained: the model is the example of it."""
+    return (
+        query.intent == "explain"
+        and query.topic is not None
+        and sub.intent == "explain"
+        and sub.topic in (None, query.topic)
+        and not sub.gpus
+        and not query.models
+        and bool(sub.models)
+    )
 
 
 def _more_fields(query: Query, sub: Query) -> bool:
@@ -1973,7 +2018,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         location=_location(low),
         segment=_segment(low),
         vendor=_vendor(low, gpus),
-        topic=next((t for t, p in TOPIC_WORDS.items() if re.search(p, low)), None),
+        topic=_topic(low),
         notes=notes,
     )
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
