@@ -733,7 +733,8 @@ _DURATION = re.compile(
     r"(?:gpu[- ]|[a-z]{1,3}\d{2,4}[a-z]?[- ])?"  # "1,000 gpu hours", "a 100 a100-hour job"
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
-    r"(?!\s?(?:of (?:\w+ )?(?:audio|speech|recordings?|podcasts?|video)|audio))"
+    r"(?!\s?(?:of (?:\w+ )?(?:audio|speech|recordings?|podcasts?|video|interviews?|calls?|meetings?"
+    r"|lectures?|episodes?)|audio))"
     r"|\b(an?|one|the|this|next) (?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
     r"|year|yr)\b",
     re.IGNORECASE,
@@ -876,7 +877,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
         yearly = re.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
-        runs = _RUNS.search(low[: m.start()])
+        runs = _RUNS.search(low[: m.start()]) or _RUNS.search(low[m.end() :])
         weeks = _WEEKS.search(low)
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
@@ -895,10 +896,12 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 15]
         ):
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
-        elif runs and re.search(
-            r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12]
-        ):
-            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h"
+        elif runs and (
+            re.search(r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12])
+            or re.search(r"\b(?:one|a|each|per) (?:\w+ )?(?:run|job|experiment|trial)\s?(?:=|is|"
+                         r"takes|costs|of)\s?~?$", low[max(0, m.start() - 30) : m.start()])
+        ):  # fmt: skip
+            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 gpu-hours ... 5 runs"
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
@@ -1881,7 +1884,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     epochs = _epochs(low)
     concurrency, rps = _concurrency(low)
     named = low  # "2000 sd 1.5 images": the model's name holds no count
-    for ref in models:
+    for ref in (*models, *gpus):  # "one 4090 renders ...": a card's number counts nothing
         named = named.replace(ref.text.lower(), "named")
     samples, dataset, images = _samples(named)
     outside = text
@@ -2328,6 +2331,7 @@ _MIN_GPUS = re.compile(
     r"(?:necessary|needed|required)\b"
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
+    r"|how many (?:rtx |nvidia )?[a-z]{0,3}\d{1,4}[a-z0-9]*s\b(?! per)"  # "how many 4090s?", "L4s"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
