@@ -341,6 +341,52 @@ def solve(
             "estimate": found}  # fmt: skip
 
 
+def _squashed(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@_tool
+def largest_model(
+    gpu: str,
+    precision: str | None = None,
+    num_gpus: int = 1,
+    context: int | None = None,
+    family: str | None = None,
+) -> dict[str, Any]:
+    """The largest catalog LLM (by parameter count) that fits `num_gpus` x `gpu` for inference at
+    `precision` and `context` (one sequence), among one `family` ("Qwen2.5", "llama") when given.
+    Returns {"estimate" (of that model; null when none fits), "next_up" (the next larger model's
+    name and memory per GPU, null when none), "candidates" (how many models were tried)}."""
+    _check_gpus(num_gpus)
+    catalog = load_catalog()
+    wanted = _squashed(family) if family else ""
+    models = [m for m in catalog.models.values() if not m.generic]
+    if wanted:  # the family itself ("Qwen2.5"), else the families its name begins ("llama")
+        same = [m for m in models if _squashed(m.family) == wanted]
+        models = same or [m for m in models if _squashed(m.family).startswith(wanted)
+                          or _squashed(m.name).startswith(wanted)]  # fmt: skip
+    models.sort(key=lambda m: (m.total_params, m.name))
+    if not models:
+        raise InvalidInput(f"No model of the family {family!r} in the catalog.")
+    fitting, above = None, None
+    for model in models:
+        request = _request(model=model.id, gpu=gpu, workload="inference", num_gpus=num_gpus,
+                           precision=precision, context=context, batch=1)  # fmt: skip
+        result = estimate(request)
+        if result.fits:
+            fitting, above = result, None
+        elif above is None:
+            above = result
+    found = fitting.to_dict() if fitting else None
+    if found:
+        _nominal_sizes(found)
+    next_up = None
+    if above is not None:
+        next_up = {"model_name": above.model_name, "memory_per_gpu_gb": above.memory_per_gpu_gb,
+                   "usable_memory_per_gpu_gb": above.usable_memory_per_gpu_gb}  # fmt: skip
+    return {"estimate": found, "next_up": next_up, "candidates": len(models)}
+
+
 @_tool
 def prices(
     gpu: str,
@@ -888,6 +934,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "compare_workload": compare_workload,
     "estimate": estimate_workload,
     "solve": solve,
+    "largest_model": largest_model,
     "recommend_gpus": recommend_gpus,
     "prices": prices,
     "model_specs": model_specs,

@@ -630,3 +630,27 @@ def test_fields_asked_beside_a_job_are_given_for_each_card(rules_advisor: Any) -
                                "bandwidth and board power of both too")  # fmt: skip
     assert "**NVIDIA T4**: memory bandwidth 320 GB/s" in answer.text, answer.text[:600]
     assert "board power 72 W" in answer.text, answer.text[:800]
+
+
+def test_the_largest_model_a_card_runs(rules_advisor: Any) -> None:
+    family = rules_advisor.ask("what's the biggest Qwen2.5 I can run fully on my 3090 at Q4_K_M? "
+                               "7b 14b 32b or 72b?")  # fmt: skip
+    assert family.text.startswith("4-bit (GGUF Q4_K_M): **Qwen2.5-32B** fits on one NVIDIA "
+                                  "GeForce RTX 3090"), family.text[:300]  # fmt: skip
+    assert "Qwen2.5-72B, needs" in family.text and "don't have a model" not in family.text
+    assert family.grounding_rate == 1.0 and "largest_model" in _tools(family)
+    any_model = rules_advisor.ask("biggest model i can run on a 4060 ti 16gb?")
+    assert any_model.text.startswith("The largest that fits, by precision:"), any_model.text[:200]
+    assert "- BF16: **" in any_model.text and not any_model.citations
+    pair = rules_advisor.ask("biggest llama we can run on 2x 4090 in 4bit?")
+    assert "fits on 2 x NVIDIA GeForce RTX 4090" in pair.text and "usable on each" in pair.text
+
+
+def test_mixture_of_experts_explained_with_its_model(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "explain mixture-of-experts? why does mixtral 8x7b need "
+        "memory for 47B params but run like a 13B? numbers in bf16"
+    )
+    assert answer.text.startswith("**A mixture-of-experts (MoE) model"), answer.text[:200]
+    assert "Mixtral-8x7B: 46.7B parameters in all, 12.9B active per token" in answer.text
+    assert "BF16 keeps" not in answer.text and answer.grounding_rate == 1.0

@@ -1546,3 +1546,109 @@ def test_stop30_phrasings(catalog: Catalog, question: str, check: Any) -> None:
 )
 def test_stop31_phrasings(catalog: Catalog, question: str, check: Any) -> None:
     assert check(understand(question, catalog))
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        (
+            "can qwen3 14b load on a 4090 in bf16? context length is just 8192 tokens",
+            lambda q: q.context == 8192,
+        ),
+        ("roda o llama 3.1 8b na minha 3060 com contexto de 16k?", lambda q: q.context == 16384),
+        (
+            "summarise contracts, up to 16k tokens per contract, llama 3.1 8b on an L4, fits?",
+            lambda q: q.context == 16384,
+        ),
+        (
+            "fine-tune bert-base on a T4, batch 16 x 256 tokens, fp16: fits?",
+            lambda q: q.context == 256 and q.batch == 16,
+        ),
+        ("we serve 2,400 tokens per second on one card", lambda q: q.context is None),
+        (
+            "Kindly compare the RTX A4000 and the RTX A5000: memory and bandwidth of each.",
+            lambda q: q.intent == "compare",
+        ),
+        (
+            "A blog says the MI300X has over twice the memory of an H100. Is that right?",
+            lambda q: q.intent == "compare",
+        ),
+        (
+            "we have 40 lectures, each about 1 hour 30 minutes, whisper on a T4: how long?",
+            lambda q: q.audio_hours == 60 and q.hours is None,
+        ),
+        (
+            "200 calls of 45 minutes each to transcribe on an L4, how long?",
+            lambda q: q.audio_hours == 150,
+        ),
+        ("quero vender minha 3090 usada", lambda q: q.condition == "used"),
+        (
+            "LoRA of mistral 7b with 5 milhoes de tokens on a 4090, quanto tempo?",
+            lambda q: q.train_tokens == 5_000_000,
+        ),
+        (
+            "HBM capacity and bandwidth of the H200, and is 141 right?",
+            lambda q: "memory_gb" in q.fields,
+        ),
+        (
+            "train yolov8s, image size 1280, 100 epochs on a 4070: how long?",
+            lambda q: q.resolution == 1280,
+        ),
+        (
+            "budget roughly 3,000 US dollars for one card to fine-tune BERT-large, which one?",
+            lambda q: q.budget is not None and q.budget.usd == 3000 and q.intent == "recommend",
+        ),
+        (
+            "Llama 3.3 70B FP8 on-prem for 30 nurses; what hardware would you suggest?",
+            lambda q: q.concurrency == 30,
+        ),
+        (
+            "the lab circuit allows about 1.5 kW for GPUs, serve a 70B: what do you recommend?",
+            lambda q: q.max_power_w == 1500,
+        ),
+        ("which mac should we get for a 32b model at q4?", lambda q: q.intent == "recommend"),
+        ("what jetson should the drone carry for a 3b vlm?", lambda q: q.intent == "recommend"),
+        (
+            "one 4090 makes an SDXL image in 5 s; 20,000 images by morning (10 hours): how many "
+            "4090s?",
+            lambda q: q.intent == "solve" and q.dataset_samples != 4090,
+        ),
+        (
+            "each run = 6 gpu-hours on an H100 at $2.50/hr. we plan 12 runs. total cost?",
+            lambda q: q.hours == 72,
+        ),
+        (
+            "whisper does 30x realtime on an L4; 3,000 hours of meetings due in 24 hours: how many "
+            "L4s?",
+            lambda q: q.hours == 24 and q.audio_hours == 3000,
+        ),
+        ("write me a snakemake rule that sorts BAM files", lambda q: q.intent == "out_of_scope"),
+        (
+            "which coin to mine on a 3070 and which pool is cheapest?",
+            lambda q: q.intent == "out_of_scope",
+        ),
+        ("kkkkkk \U0001f923 ne", lambda q: q.intent == "invalid"),
+        (
+            "what is a mixture of experts model and why does it need so much vram?",
+            lambda q: q.intent == "explain" and q.topic == "moe",
+        ),
+        (
+            "explain MoE please? why does mixtral 8x22b need memory for 141B params? in bf16",
+            lambda q: (
+                q.topic == "moe"
+                and [m.ids for m in q.models] == [("mixtral-8x22b",)]
+                and not q.also
+            ),
+        ),
+        (
+            "biggest gemma i can run on a 4060 ti 16gb at q4?",
+            lambda q: q.intent == "solve" and q.target is None,
+        ),
+        (
+            "what's the largest Qwen3 we can run on 2x 3090 in 4-bit? 8b 14b or 32b?",
+            lambda q: q.intent == "solve" and not q.also,
+        ),
+    ],
+)
+def test_stop32_phrasings(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))

@@ -13,6 +13,7 @@ from advisor.tools import (
     compare_gpus,
     estimate_workload,
     gpu_specs,
+    largest_model,
     prices,
     recommend_gpus,
     search_corpus,
@@ -25,7 +26,7 @@ def test_every_tool_is_documented_and_registered() -> None:
         "search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve", "recommend_gpus",
         "prices", "rental_cost", "rental_hours", "purchase_prices", "break_even", "model_specs",
         "list_gpus", "compare_workload", "pcie_links", "system_power", "electricity_cost",
-        "token_cost", "paced_time",
+        "token_cost", "paced_time", "largest_model",
     }  # fmt: skip
     for tool in TOOLS.values():
         assert tool.__doc__ and len(tool.__doc__) > 60
@@ -60,6 +61,20 @@ def test_estimate_and_solve() -> None:
     solved = solve("llama-3-70b", "H100 SXM5", "min_gpus", precision="bf16")
     assert solved["solution"] == 2 and solved["estimate"]["fits"]
     assert "Unknown target" in solve("llama-3-8b", "L4", "max_speed")["error"]
+
+
+def test_largest_model_is_the_biggest_that_fits_and_names_the_next_size() -> None:
+    result = largest_model("RTX 3090", precision="q4_k_m", family="Qwen2.5")
+    e, above = result["estimate"], result["next_up"]
+    assert e["model_name"] == "Qwen2.5-32B" and e["fits"]
+    assert above["model_name"] == "Qwen2.5-72B"
+    assert above["memory_per_gpu_gb"] > above["usable_memory_per_gpu_gb"]
+    in_bf16 = largest_model("RTX 3090", precision="bf16", family="Qwen2.5")["estimate"]
+    assert in_bf16["model_name"] in ("Qwen2.5-7B", "Qwen2.5-3B")  # 14B in bf16 is 29 GB
+    two = largest_model("RTX 4090", precision="nf4", num_gpus=2, family="llama")["estimate"]
+    assert two["num_gpus"] == 2 and "70B" in two["model_name"]
+    assert "No model of the family" in largest_model("L4", family="gpt-17")["error"]
+    assert largest_model("RTX 3060", precision="bf16", family="Qwen2.5-72B")["estimate"] is None
 
 
 def test_prices_tool() -> None:

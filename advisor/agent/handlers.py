@@ -49,8 +49,9 @@ def unresolved(query: Query) -> str | None:
                 return gpu.note
             options = ", ".join(gpu.suggestions) or "none close"
             return f"Unknown GPU '{gpu.text}'. Did you mean: {options}?"
+    largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
-        if not model.ids and model.size_b is None:
+        if not model.ids and model.size_b is None and not (largest and model.suggestions):
             options = ", ".join(model.suggestions) or "none close"
             return f"I don't have a model called '{model.text}'. Did you mean: {options}?"
         if len(model.ids) > 1:
@@ -862,6 +863,8 @@ def speed(query: Query, box: ToolBox) -> Draft:
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
+    if query.target is None and query.gpus and not any(m.ids for m in query.models):
+        return _largest_model(query, box)  # "what's the biggest Qwen2.5 I can run on my 3090?"
     if not query.models or not (query.gpus or query.memory_gb):
         return recommend(query, box)
     model = query.models[0]
@@ -879,6 +882,66 @@ def solve(query: Query, box: ToolBox) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     return Draft(c.solved(result))
+
+
+_NOT_A_FAMILY = (
+    "model",
+    "models",
+    "llm",
+    "llms",
+    "one",
+    "thing",
+    "local",
+    "open",
+    "possible",
+    "dense",
+    "quantized",
+    "quantised",
+    "i",
+    "we",
+    "that",
+    "you",
+)
+
+
+def _largest_model(query: Query, box: ToolBox) -> Draft:
+    """The largest catalog model that fits the card(s) named, at the precision asked or, when
+    none is said, at Q4_K_M and at BF16; the next size up and what it would need."""
+    ref = query.gpus[0]
+    said = re.search(r"\b(?:biggest|largest)\s([a-z][\w.-]*)", query.text.lower())
+    family = next((m.text for m in query.models if m.suggestions), None) or (
+        said.group(1) if said and said.group(1) not in _NOT_A_FAMILY else None
+    )
+    precisions = [query.precision] if query.precision else ["q4_k_m", "bf16"]
+    lines: list[str] = []
+    for precision in precisions:
+        args = {"gpu": gpu_choices(ref)[0], "precision": precision, "num_gpus": ref.count or 1,
+                "context": query.context, "family": family}  # fmt: skip
+        result = box.call("largest_model", {k: v for k, v in args.items() if v is not None})
+        if "error" in result:
+            return Draft(result["error"])
+        e, above = result["estimate"], result["next_up"]
+        label = c.FORMAT_LABELS.get(precision, precision.upper())
+        cards = f"{ref.count} x {e['gpu_name'] if e else ref.text}" if ref.count else None
+        if e is None:
+            lines.append(f"{label}: no {family or 'catalog'} model fits.")
+            continue
+        where = cards or f"one {e['gpu_name']}"
+        each = " on each" if ref.count and ref.count > 1 else ""
+        line = (f"{label}: **{e['model_name']}** fits on {where} "
+                f"({c.num(e['memory_per_gpu_gb'], 'GB')} of "
+                f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable{each}, context "
+                f"{e['context']:,})")  # fmt: skip
+        if above:
+            line += (f"; the next size up, {above['model_name']}, needs "
+                     f"{c.num(above['memory_per_gpu_gb'], 'GB')}")  # fmt: skip
+        lines.append(line + ".")
+    head = lines[0] if len(lines) == 1 else "The largest that fits, by precision:"
+    body = lines[1:] if len(lines) == 1 else [f"- {x}" for x in lines]
+    scope = f"among the catalog's {family} models" if family else "among the catalog's LLMs"
+    text = "\n".join([head, *body, f"Largest by parameter count {scope}, one sequence, weights "
+                                   f"all on the GPU."])  # fmt: skip
+    return Draft(text, cite_more=False)  # a passage about the card says nothing of the sizes
 
 
 def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]) -> Draft:

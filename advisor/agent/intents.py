@@ -286,7 +286,11 @@ _RENT_OR_BUY = _cues(
     r"\bon[- ]?prem\w* (?:vs|or|versus)\b",
     r"\bvs\.? (?:cloud|renting)\b",
 )
-_BIGGEST_MODEL = _cues(r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b")
+_BIGGEST_MODEL = _cues(
+    r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b",
+    r"\b(?:biggest|largest) (?:llama|qwen|mistral|gemma|phi|deepseek|mixtral|falcon|olmo|yi)[\w.-]*"
+    r"\s(?:i|we|you)\b",  # "the biggest llama i can run on 2x 4090"
+)
 _HOW_LONG = _cues(
     r"\bhow long\b",
     # "is that an overnight job or a week", "a weekend or a month?"
@@ -416,6 +420,8 @@ _COMPARE = _cues(
     # "quelle carte entre une L40S et une A100", "la A100 o la H100"
     r"\bentre\b|\bzwischen\b|\bo la\b",
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
+    # "has over twice the memory of an H100", "2.4 times the bandwidth of the A100"
+    r"\b(?:twice|thrice|double|triple|half)\b|\btimes (?:the|as much|more|less)\b",
 )
 _RECOMMEND = _cues(
     r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
@@ -644,7 +650,9 @@ def _choice(q: Query, low: str) -> bool:
 
 
 def _solve(q: Query, low: str) -> bool:
-    return bool(q.target or _BIGGEST_MODEL.search(low))
+    family_only = any(m.suggestions and not m.ids for m in q.models)  # "the biggest Qwen2.5"
+    return bool(q.target or _BIGGEST_MODEL.search(low)
+                or (family_only and re.search(r"\b(?:biggest|largest)\b", low)))  # fmt: skip
 
 
 def _train_time(q: Query, low: str) -> bool:
@@ -811,7 +819,8 @@ def _recommend(q: Query, low: str) -> bool:
 # and how much memory does the training need?")
 _PICK_ASKED = _cues(
     r"\b(?:would|do|can|could) you (?:recommend|suggest)\b",
-    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|instance(?: type)?|accelerators?)\b(?! (?:is|has)\b)",
+    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|instance(?: type)?|accelerators?)\b"
+    r"(?! (?:is|has)\b)",
 )
 
 
@@ -843,7 +852,8 @@ _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
     r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
     r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b",
-    r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",  # "please compare the A5000 and the A4500: memory of each"
+    # "please compare the A5000 and the A4500: memory of each"
+    r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",
     r"\btimes (?:the|as much|more)\b|\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
     r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
 )
@@ -978,8 +988,9 @@ INTENTS: dict[str, Intent] = {
         Intent("out_of_scope", "outside GPUs for ML", _out_of_scope, h.out_of_scope, False, "none"),
         Intent("link", "does the GPU link matter", _link, h.link, False, "entities",
                tools=("estimate", "gpu_specs", "search_corpus")),
-        Intent("solve", "limits (context, batch, GPUs)", _solve, h.solve, True, "entities",
-               tools=("solve", "estimate", "model_specs", "gpu_specs")),
+        Intent("solve", "limits (context, batch, GPUs, largest model)", _solve, h.solve, True,
+               "entities",
+               tools=("solve", "largest_model", "estimate", "model_specs", "gpu_specs")),
         Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities",
                _break_even, tools=_BUY_TOOLS),
         Intent("buy", "what to buy", _buy, h.buy, True, "entities",

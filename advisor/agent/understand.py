@@ -605,13 +605,14 @@ def _context(low: str) -> int | None:
         r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
         r"|input)"
-        r"|(?:context|contexto|contexte|ctx|sequence length|seq len|seqlen|context length|context window"
+        r"|(?:context|contexto|contexte|ctx|sequence length|seq len|seqlen|context length"
+        r"|context window"
         r"|max_len"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
-        r"(?:\s?(?:of|=|:|is|at|to|de))?(?:\s(?:not more than|no more than|at most|up to|under|around|"
-        r"about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?~?"
+        r"(?:\s?(?:of|=|:|is|at|to|de))?(?:\s(?:not more than|no more than|at most|up to|under"
+        r"|around|about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?~?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
@@ -901,7 +902,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             or re.search(r"\b(?:one|a|each|per) (?:\w+ )?(?:run|job|experiment|trial)\s?(?:=|is|"
                          r"takes|costs|of)\s?~?$", low[max(0, m.start() - 30) : m.start()])
         ):  # fmt: skip
-            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 gpu-hours ... 5 runs"
+            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
@@ -1284,7 +1285,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
 
 # an audio file's length said in words: "an hour and a half", "1 hour 10 minutes", "45 min"
 _LENGTH_WORDS = re.compile(
-    r"\b(an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b(?:\s?(?:and )?(a half|\d+)\s?(?:minutes?|mins?)?)?"
+    r"\b(an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b"
+    r"(?:\s?(?:and )?(a half|\d+)\s?(?:minutes?|mins?)?)?"
     r"|\b(\d+)\s?(?:minutes?|mins?)\b"
 )
 _RECORDINGS = (
@@ -1363,7 +1365,8 @@ def _resolution(low: str) -> int | None:
         r"|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
-        r"|(?:\bimgsz|\bimg[_ ]?size|\bimage[_ ]size|--img)\s?(?:of\s)?[=:]?\s?(\d{3,4})\b",  # "imgsz=640"
+        # "imgsz=640", "image size 640"
+        r"|(?:\bimgsz|\bimg[_ ]?size|\bimage[_ ]size|--img)\s?(?:of\s)?[=:]?\s?(\d{3,4})\b",
         low,
     )
     if not m:
@@ -1390,7 +1393,8 @@ def _power(low: str) -> float | None:
         return _number(m.group(1) or m.group(2) or m.group(3))
     # "our rack circuit allows about 2 kW for GPUs", "a 1.5 kW power budget"
     m = re.search(
-        r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of)\s(?:about |around |~|up to )?"
+        r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of)\s"
+        r"(?:about |around |~|up to )?"
         r"(\d+(?:\.\d+)?)\s?(k)?(?:w|watts?)\b|(\d+(?:\.\d+)?)\s?(k)(?:w|watts?)\s(?:power )?"
         r"(?:budget|limit|cap|max)\b",
         low,
@@ -1692,6 +1696,9 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
+            if _sizes_listed(query, sub):  # "the biggest Qwen2.5 on my 3090? 7b 14b 32b or 72b?"
+                query = _with_settings(query, sub)
+                continue
             if _same_concept(query, sub):  # "explain MoE? why does mixtral 8x7b need ...?"
                 query = _with_settings(replace(query, models=query.models + sub.models), sub)
                 continue
@@ -1744,7 +1751,8 @@ def _topic(low: str) -> str | None:
     for topic, pattern in TOPIC_WORDS.items():
         found = [m for m in re.finditer(pattern, low)]
         if topic in ("fp8", "tf32", "bf16"):
-            found = [m for m in found if not re.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]
+            found = [m for m in found
+                     if not re.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]  # fmt: skip
         if found:
             return topic
     return None
@@ -1761,6 +1769,17 @@ def _settings_only(sub: Query) -> bool:
         and "?" not in low
         and not re.search(r"\b(?:what|which|how|why|when|is|are|does|do|can|should)\b", low)
         and any(getattr(sub, k) is not None for k in ("precision", "context", "batch", "engine"))
+    )
+
+
+def _sizes_listed(query: Query, sub: Query) -> bool:
+    """A later part that only lists sizes after "the biggest model I can run": the options."""
+    return (
+        query.intent == "solve"
+        and query.target is None
+        and {g.ids for g in sub.gpus} <= {g.ids for g in query.gpus}
+        and bool(sub.models)
+        and all(not m.ids and m.size_b for m in sub.models)
     )
 
 
@@ -2013,7 +2032,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
         condition="used"
-        if re.search(rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b", low)
+        if re.search(
+            rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b", low
+        )
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
