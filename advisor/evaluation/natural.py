@@ -34,6 +34,7 @@ SPLITS = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
 )
 
 
