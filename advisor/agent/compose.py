@@ -259,8 +259,14 @@ def asked_line(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
 
 
 def variant_note(
-    written: str, sheets: list[dict[str, Any]], fields: tuple[str, ...], same: bool
+    written: str,
+    sheets: list[dict[str, Any]],
+    fields: tuple[str, ...],
+    same: bool,
+    asked: tuple[str, ...] = (),
 ) -> str:
+    """A name that covers several variants: the same on every figure shown, or read as the first
+    with what the others differ on (and, when the figures asked are shared, that they are)."""
     names = ", ".join(s["name"] for s in sheets)
     if same:
         return f"'{written}' covers {names}: the same on every figure shown."
@@ -268,8 +274,15 @@ def variant_note(
     others = "; ".join(
         f"{FIELD_LABELS[f][0]} " + ", ".join(field_value(s, f) for s in sheets[1:]) for f in differ
     )
+    labels = " and ".join(FIELD_LABELS[f][0] for f in asked)
+    shared = (
+        f"'{written}' covers {names}, the same on {labels}; "
+        if asked
+        else f"'{written}' is read as the {sheets[0]['name']}; "
+    )
+    table = f"the table shows the {sheets[0]['name']}; " if asked else ""
     return (
-        f"'{written}' is read as the {sheets[0]['name']}; the other variants "
+        f"{shared}{table}the other variants "
         f"({', '.join(s['name'] for s in sheets[1:])}) differ: {others}."
     )
 

@@ -693,7 +693,7 @@ def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
 # a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
 # ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
 YES_NO = re.compile(
-    r"(?:^|[.!?;:\n]\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
+    r"(?:^|[.!?;:|\n]\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
     r"|would|should|has|have)\s+(?!there\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"
@@ -1077,7 +1077,8 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     if not (claim and YES_NO.search(low) and len(asked) == 1):
         return ""
     # each card by its name as written, or by its form-factor word alone ("than the sxm")
-    said = {id(g): _written(g, low) for g in query.gpus if g.resolved}
+    # ("NVIDIA's H200", its variants alike: the sheet shown)
+    said = {id(g): _written(g, low) for g in query.gpus if g.ids}
     refs = [g for g in query.gpus if said.get(id(g))]
     if claim.group(4):
         pair = sorted(refs, key=lambda g: low.find(said[id(g)]))
@@ -1090,8 +1091,8 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
             subject = None
     if subject is None or other is None:
         return ""
-    by_id = {s["id"]: s for s in sheets}
-    a, b = by_id.get(subject.ids[0]), by_id.get(other.ids[0])
+    a = next((s for s in sheets if s["id"] in subject.ids), None)
+    b = next((s for s in sheets if s["id"] in other.ids), None)
     field = asked[0]
     if (
         a is None
@@ -1113,11 +1114,44 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
             f"{b['name']}{same}.**")  # fmt: skip
 
 
+# "which one has more FP16 tensor TFLOPS?", "qual tem mais banda de memoria?"
+_WHICH_MORE = re.compile(
+    r"\b(?:which|qual|welche|quelle|cu[aá]l)\b[^?.!]{0,30}?\b(?:(more|higher|bigger|larger|greater"
+    r"|wider|mais|maior|mehr|plus|m[aá]s)|(less|lower|smaller|fewer|narrower|menos|menor|weniger"
+    r"|moins))\b"
+)
+
+
+def _which_has_more(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
+    """ "g5.xlarge or g6.xlarge, which one has more FP16 tensor TFLOPS?": the card with the most
+    (or least) of the one figure asked, named first, with every card's figure."""
+    said = _WHICH_MORE.search(query.text.lower())
+    field = asked[0] if len(asked) == 1 else None
+    valued = [s for s in sheets if field and isinstance(s.get(field), (int, float))]
+    if not said or field is None or len(valued) < 2 or len(valued) != len(sheets):
+        return ""
+    best = (max if said.group(1) else min)(valued, key=lambda s: s[field])
+    if sum(1 for s in valued if s[field] == best[field]) > 1:
+        return (
+            f"**The same {c.FIELD_LABELS[field][0]} on "
+            + ", ".join(s["name"] for s in valued)
+            + f": {c.field_value(best, field)}.**"
+        )
+    word = "more" if said.group(1) else "less"
+    others = ", ".join(f"{c.field_value(s, field)} on the {s['name']}" for s in valued
+                       if s is not best)  # fmt: skip
+    return (f"**The {best['name']} has {word} {c.FIELD_LABELS[field][0]}: "
+            f"{c.field_value(best, field)}, against {others}.**")  # fmt: skip
+
+
 def _written(ref: GpuRef, low: str) -> str:
     """How the question writes this card: its name, or its form-factor word alone ("the sxm"
     after "the h100 nvl"); "" when neither is in the text."""
     if ref.text.lower() in low:
         return ref.text.lower()
+    bare = re.sub(r"^(?:nvidia|amd|intel|geforce)\s+", "", ref.text.lower())
+    if bare and bare in low:  # "NVIDIA's H200"
+        return bare
     for form in (ref.form_factor, ref.text.split()[-1]):
         form = (form or "").lower()
         if form in ("sxm", "sxm4", "sxm5", "pcie", "nvl") and re.search(rf"\b{form}\b", low):
@@ -1168,7 +1202,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
                 for f in (asked or shown)
             )
             if same or len(choices) + len(query.gpus) > 4:
-                notes.append(c.variant_note(ref.text, sheets, asked or shown, same))
+                # the table shows more figures than were asked: said when they differ
+                every = all(
+                    c.field_value(s, f) == c.field_value(sheets[0], f)
+                    for s in sheets
+                    for f in shown
+                )
+                notes.append(c.variant_note(ref.text, sheets, shown, every, asked if same else ()))
                 choices = choices[:1]
         ids += choices
     ids = list(dict.fromkeys(ids))  # "H100 pricing ... the H100 SXM": one card, named twice
@@ -1179,7 +1219,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
     if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
         head = c.asked_line(sheets, asked) + "\n\n" + head
-        claim = _claim_checked(query, sheets, asked)
+        claim = _claim_checked(query, sheets, asked) or _which_has_more(query, sheets, asked)
         head = f"{claim}\n\n{head}" if claim else head
     lines = [c.compare_table(sheets, shown)]
     priced = [(s, box.call("prices", {"gpu": s["id"]})) for s in sheets]

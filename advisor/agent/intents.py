@@ -418,7 +418,7 @@ _COMPARE = _cues(
     r"\b(?:for|of|in) (?:both|each)\b",
     r"\bside[- ]by[- ]side\b",
     # "quelle carte entre une L40S et une A100", "la A100 o la H100"
-    r"\bentre\b|\bzwischen\b|\bo la\b",
+    r"\bentre\b|\bzwischen\b|\bo la\b|\bou\b",
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
     # "has over twice the memory of an H100", "2.4 times the bandwidth of the A100"
     r"\b(?:twice|thrice|double|triple|half)\b|\btimes (?:the|as much|more|less)\b",
@@ -856,6 +856,7 @@ _JUDGED = _cues(
     r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",
     r"\btimes (?:the|as much|more)\b|\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
     r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
+    r"\b(?:higher|lower|bigger|smaller|larger)\b[^?.!]{0,40}\bthan\b",  # "a lower TDP than the SXM"
 )
 
 

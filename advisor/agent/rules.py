@@ -95,14 +95,16 @@ def _instances_named(notes: list[str], text: str) -> str:
     instance asked about, its GPU beside it ("Pick the g6.xlarge (NVIDIA L4)", "Yes: the
     g6e.xlarge (NVIDIA L40S) does the job")."""
     head, sep, rest = text.partition("\n")
+    lower = head.lower()  # "The NVIDIA L4 has more ...": the pick may open the sentence
     named = sorted(
-        (head.find(f"the {m.group(2)}"), m.group(1), m.group(2))
+        (lower.find(f"the {m.group(2).lower()}"), m.group(1), m.group(2))
         for note in notes
-        if (m := _INSTANCE_NOTE.match(note)) and f"the {m.group(2)}" in head
+        if (m := _INSTANCE_NOTE.match(note)) and f"the {m.group(2).lower()}" in lower
     )
     if named and named[0][1] not in head:
-        _, instance, gpu = named[0]
-        head = head.replace(f"the {gpu}", f"the {instance} ({gpu})", 1)
+        at, instance, gpu = named[0]
+        end = at + len(f"the {gpu}")
+        head = f"{head[:at]}{head[at : at + 3]} {instance} ({gpu}){head[end:]}"  # "The"/"the" kept
     return head + sep + rest
 
 

@@ -234,6 +234,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
+    r"|\blargura de banda\b"
     r"|\bbanda? (?:de |of )?(?:the )?mem[oó]r(?:y|ia|ie)\b"
     r"|\b(?:faster|quicker) memory\b|\bmoves? (?:memory|data) (?:faster|quicker)\b"
     r"|\bhow much (?:faster|quicker) is (?:the|its|their) memory\b"
@@ -1512,7 +1513,7 @@ def _fields(low: str) -> tuple[str, ...]:
     found = [name for name, pattern in FIELD_WORDS.items() if re.search(pattern, low)]
     if "bandwidth_gbs" in found and "memory_gb" in found:
         rest = re.sub(
-            r"\bmemory (?:band ?width|bandwith|speed)\b|\bmem(?:ory)? bw\b"
+            r"\bmemory (?:band ?width|bandwith|speed)\b|\bmem(?:ory)? bw\b|\bbanda de mem[oó]ria\b"
             r"|\b(?:faster|quicker) memory\b|\bmemory (?:faster|quicker)\b",
             " ",
             low,
