@@ -654,3 +654,18 @@ def test_mixture_of_experts_explained_with_its_model(rules_advisor: Any) -> None
     assert answer.text.startswith("**A mixture-of-experts (MoE) model"), answer.text[:200]
     assert "Mixtral-8x7B: 46.7B parameters in all, 12.9B active per token" in answer.text
     assert "BF16 keeps" not in answer.text and answer.grounding_rate == 1.0
+
+
+def test_which_card_has_more_of_the_figure_asked(rules_advisor: Any) -> None:
+    instances = rules_advisor.ask("g4dn.xlarge vs g6.xlarge: which has more memory bandwidth "
+                                  "on its gpu?")  # fmt: skip
+    # the T4 (320 GB/s) has more than the L4 (300 GB/s)
+    assert _head(instances).startswith("**The g4dn.xlarge (NVIDIA T4) has more memory "
+                                       "bandwidth: 320 GB/s"), _head(instances)  # fmt: skip
+    cards = rules_advisor.ask("rtx 4090 ou rx 7900 xtx, qual tem menos consumo de energia? tdp")
+    assert "has less board power" in _head(cards), _head(cards)
+    claim = rules_advisor.ask("quick check: does NVIDIA's H200 have more memory than AMD's "
+                              "MI300X? yes/no")  # fmt: skip
+    assert _head(claim).startswith("**No: memory of the NVIDIA H200"), _head(claim)
+    ticket = rules_advisor.ask("INC-4411 | does the L40S have a higher TDP than the L40? y/n")
+    assert _head(ticket).startswith("**Yes: board power of the NVIDIA L40S is 350 W"), _head(ticket)
