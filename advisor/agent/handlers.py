@@ -562,8 +562,64 @@ _NEED_ASKED = re.compile(
 )
 
 
+def _asked_card(query: Query) -> Query:
+    """ "selling my three 3090s for one 5090: would a single 5090 hold it? yes or no": the one
+    card the yes/no clause names is what is asked; the others are the story around it."""
+    low = query.text.lower()
+    clause = YES_NO.search(low)
+    if clause is None or len(query.gpus) < 2:
+        return query
+    end = low.find("?", clause.start())
+    asked = low[clause.start() : end if end > 0 else len(low)]
+    named = [g for g in query.gpus if (w := _written(g, low)) and w in asked]
+    return replace(query, gpus=(named[0],)) if len(named) == 1 else query
+
+
+def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
+    """ "for a 16GB card, which can I keep in fp16: SDXL or SD 3.5 Large?": each model on the one
+    card (or memory size) named, those that fit first; None unless a choice between two or more
+    models is asked."""
+    low = query.text.lower()
+    models = list({m.ids: m for m in query.models if m.ids}.values())
+    if len(models) < 2 or len(query.gpus) > 1 or not re.search(r"\bwhich\b|\bor\b|\bvs\b", low):
+        return None
+    if not query.gpus and not query.memory_gb:
+        return models_memory(query, box)  # "distil-large-v3 or large-v3: which is smaller?"
+    ref = query.gpus[0] if query.gpus else None
+    gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
+    estimates = [box.call("estimate", estimate_args(query, gpu, ref.count if ref else None, m))
+                 for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+    errors = [e["error"] for e in estimates if "error" in e]
+    if errors:
+        return Draft(errors[0])
+    fitting = [e for e in estimates if e["fits"]]
+    where = c.gpus_phrase(estimates[0]["num_gpus"], estimates[0]["gpu_name"])
+    if fitting and len(fitting) < len(estimates):
+        names = " and ".join(e["model_name"] for e in fitting)
+        head = (
+            f"**{names} fit{'s' if len(fitting) == 1 else ''} on {where}; "
+            + ", ".join(e["model_name"] for e in estimates if not e["fits"])
+            + " does not.**"
+        )
+    elif fitting:
+        head = f"**Both fit on {where}.**" if len(fitting) == 2 else f"**All fit on {where}.**"
+    else:
+        head = f"**None of them fits on {where}.**"
+    lines = [
+        f"- {e['model_name']}: {'fits' if e['fits'] else 'does not fit'}, "
+        f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
+        f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable ({c.settings(e)})"
+        for e in sorted(estimates, key=lambda e: not e["fits"])
+    ]
+    return Draft("\n".join([head, "", *lines]))
+
+
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
+    weighed = _models_on_card(query, box)
+    if weighed is not None:
+        return weighed
     model = query.models[0]
+    query = _asked_card(query)
     results = _estimates(query, box, model)
     errors = [r["error"] for r in results if "error" in r]
     if errors:

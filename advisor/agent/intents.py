@@ -238,6 +238,9 @@ _FIT_ASKED = _cues(
     r"\bpossible to (?:run|fit|load|serve|hold)\b",
     r"\b(?:is|are) (?:that|it|this|these|they|\d+ ?gb)(?: (?:really|still))? enough"
     r" (?:(?:vram|memory) )?(?:to (?:run|load|hold|serve|train|fine-?tune)|for)\b",
+    # "is one H100 NVL (94GB) enough for llama 3.3 70b", "are two 3090s enough to run it"
+    r"^\W*(?:is|are|would|will) (?:one|a|an|two|three|four|\d+|a single|my|our|the) [^?.!]{0,40}?"
+    r"\benough (?:(?:vram|memory) )?(?:to (?:run|load|hold|serve|train|fine-?tune)|for)\b",
     r"\bwhether\b[^.?!]{0,60}?\b(?:runs?|fits?|loads?)\b (?:on|in|into)\b",
 )
 # two cards weighed against each other: "torn between the 4070 ti super and the 4080 super"
@@ -311,7 +314,7 @@ _HOW_LONG = _cues(
     r"\bestimate\b",
     r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
     r"\b(?:estimated|expected|likely|probable) (?:duration|run ?time)\b|\bduration\s*\?",
-    r"\btime\s*\?",
+    r"(?<!\bat a )(?<!\bat one )\btime\s*\?",  # not "one user at a time?"
     r"\bkitne (?:ghante|din|hours|days)\b|\bkitna (?:time|samay)\b",  # Hindi: "how many hours"
     r"\bwhat'?s the time\b|\bthe time then\b|\btime (?:for|to process|to do) \d",
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
