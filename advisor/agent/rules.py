@@ -297,7 +297,13 @@ def _aspects(query: Query) -> list[list[str]]:
         aspects.append(job)
     if query.intent == "link":  # "does tp=2 work on 2x 4090s": a passage about the link
         aspects.append(LINK_WORDS)
+    if query.intent in ("rent_or_buy", "cost", "buy"):  # a passage about the money, not the card
+        aspects.append(MONEY_WORDS)
     return aspects
+
+
+MONEY_WORDS = ["rent", "renting", "rental", "cloud", "per hour", "hourly", "buy", "buying",
+               "purchase", "price", "prices", "pricing", "priced", "cost", "costs", "TCO"]  # fmt: skip
 
 
 LINK_WORDS = ["NVLink", "PCIe", "P2P", "peer-to-peer", "interconnect", "tensor parallel",

@@ -853,6 +853,12 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         before = low[max(0, m.start() - 12) : m.start()]
         if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
             continue  # "$3.10 an hour", "rented by the hour" are prices, not durations
+        if m.group(3) in ("a", "an") and re.search(
+            r"\d[\d,.]*\s?k?\s(?:[a-z-]+\s){1,4}$", low[max(0, m.start() - 40) : m.start()]
+        ) and not re.search(r"\b(?:for|over|during|in|within|per|each|under|below|than|about|around"
+                            r"|roughly|nearly|just|only|of|takes?|took|is|was|be|and|or|every)\s$",
+                            low[: m.start()]):  # fmt: skip
+            continue  # "400 hours of support calls a month": the period of a rate
         unit_said = (m.group(2) or m.group(4) or "").lower()
         if unit_said.startswith(("y", "month")) and _TERM_NAME.match(low[m.end() : m.end() + 30]):
             continue  # "1-yr no-upfront reserved": the name of a price, not a duration
