@@ -669,3 +669,20 @@ def test_which_card_has_more_of_the_figure_asked(rules_advisor: Any) -> None:
     assert _head(claim).startswith("**No: memory of the NVIDIA H200"), _head(claim)
     ticket = rules_advisor.ask("INC-4411 | does the L40S have a higher TDP than the L40? y/n")
     assert _head(ticket).startswith("**Yes: board power of the NVIDIA L40S is 350 W"), _head(ticket)
+
+
+def test_the_card_a_yes_no_clause_names_and_models_weighed_on_one_card(rules_advisor: Any) -> None:
+    story = rules_advisor.ask("I own two 3060s and might get a 4090 instead. would one 4090 run "
+                              "qwen2.5 32b at q4_k_m entirely on the gpu? y/n")  # fmt: skip
+    assert _head(story).startswith("**Yes: Qwen2.5-32B fits on one NVIDIA GeForce RTX 4090"), _head(
+        story
+    )
+    enough = rules_advisor.ask("Are two L4s enough for Llama 3.1 70B in AWQ int4 with 8k context? "
+                               "one request at a time")  # fmt: skip
+    assert _head(enough).startswith("**Yes") or _head(enough).startswith("**No"), _head(enough)
+    pair = rules_advisor.ask("on a 12gb card which fits in fp16, sd 1.5 or flux.1 dev?")
+    assert _head(pair).startswith("**Stable Diffusion 1.5 fits on one 12 GB GPU; FLUX.1"), _head(
+        pair
+    )
+    weights = rules_advisor.ask("whisper large-v3 or whisper small, which takes less memory?")
+    assert _head(weights).startswith("**Whisper small weighs"), _head(weights)

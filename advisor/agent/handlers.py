@@ -890,10 +890,14 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
         if "error" in e:
             return Draft(e["error"])
         estimates.append(e)
+    low = query.text.lower()
+    which = _WHICH_MORE.search(low)
+    if which:  # "which takes less memory?": the answer's model named first
+        weight = lambda e: e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"])  # noqa: E731
+        estimates.sort(key=weight, reverse=bool(which.group(1)))
     a, b = estimates[0], estimates[1]
     weights = [e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"]) for e in (a, b)]
     ratio = weights[0] / weights[1] if weights[1] else 0.0
-    low = query.text.lower()
     claim = re.search(r"\b(half|twice|double)\b|\b(bigger|larger|heavier)\b|\b(smaller|lighter)\b",
                       low)  # fmt: skip
     said = ""

@@ -788,8 +788,15 @@ def _compare(q: Query, low: str) -> bool:
         return False
     if q.models and _FIT_ASKED.search(low) and not _choice(q, low):
         return False  # "upgrading from my 2070 super: will a used 3090 run a 70b": a fit
-    if not q.gpus and len({m.ids for m in q.models if m.ids}) >= 2 and _SIZE_OF_MODELS.search(low):
-        return True  # "is distil-large-v3 half the size of large-v3 in memory?"
+    if (
+        not q.gpus
+        and len({m.ids for m in q.models if m.ids}) >= 2
+        and (
+            _SIZE_OF_MODELS.search(low)
+            or ("memory_gb" in q.fields and re.search(r"\bwhich\b|\bvs\.?\b|\bversus\b", low))
+        )
+    ):
+        return True  # "is distil-large-v3 half the size of large-v3?", "which needs less vram?"
     several = len(q.gpus) >= 2
     variants = len(q.gpus) == 1 and q.gpus[0].open_variant and re.search(r"\bvariants?\b", low)
     return bool((several or variants) and _COMPARE.search(low))

@@ -303,7 +303,8 @@ def _aspects(query: Query) -> list[list[str]]:
 
 
 MONEY_WORDS = ["rent", "renting", "rental", "cloud", "per hour", "hourly", "buy", "buying",
-               "purchase", "price", "prices", "pricing", "priced", "cost", "costs", "TCO"]  # fmt: skip
+               "purchase", "price", "prices", "pricing", "priced", "cost", "costs",
+               "TCO"]  # fmt: skip
 
 
 LINK_WORDS = ["NVLink", "PCIe", "P2P", "peer-to-peer", "interconnect", "tensor parallel",
