@@ -686,3 +686,16 @@ def test_the_card_a_yes_no_clause_names_and_models_weighed_on_one_card(rules_adv
     )
     weights = rules_advisor.ask("whisper large-v3 or whisper small, which takes less memory?")
     assert _head(weights).startswith("**Whisper small weighs"), _head(weights)
+
+
+def test_how_many_gpus_to_finish_by_a_deadline(rules_advisor: Any) -> None:
+    paced = rules_advisor.ask("our L4 does whisper at 30x real time. 1,500 hours of lectures "
+                              "must be done in 10 hours: how many L4s?")  # fmt: skip
+    # 1,500 h x 120 s = 50 hours on one: 5 L4s do it in 10 hours
+    assert _head(paced).startswith("**5 x NVIDIA L4 finish it in about 10 hours**"), _head(paced)
+    assert paced.grounding_rate == 1.0
+    estimated = rules_advisor.ask("how many H100 SXM to train resnet-50 on imagenet for 90 "
+                                  "epochs within 12 hours?")  # fmt: skip
+    assert re.match(r"\*\*\d+ x NVIDIA H100 SXM5 80GB to finish within 12 hours\*\*",
+                    _head(estimated)), _head(estimated)  # fmt: skip
+    assert estimated.grounding_rate == 1.0 and not estimated.citations

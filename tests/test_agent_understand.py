@@ -1652,3 +1652,39 @@ def test_stop31_phrasings(catalog: Catalog, question: str, check: Any) -> None:
 )
 def test_stop32_phrasings(catalog: Catalog, question: str, check: Any) -> None:
     assert check(understand(question, catalog))
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        ("our A10 generates one image in 3.5 s with sd 1.5", lambda q: q.seconds_per_item == 3.5),
+        ("each 768x768 SD render takes 2 s here", lambda q: q.seconds_per_item == 2),
+        (
+            "faster-whisper on a T4 runs 20x realtime for us, 500 hours of calls to do",
+            lambda q: q.seconds_per_item == 180 and q.audio_hours == 500,
+        ),
+        (
+            "the run does 3 it/s at batch 64 on my 3090, 100,000 images for 10 epochs, how long?",
+            lambda q: abs(q.seconds_per_item - 1 / 192) < 1e-9 and q.epochs == 10,
+        ),
+        (
+            "one 3090 makes a flux image in 20 s; 2,000 of them by tonight (6 hours). how many "
+            "3090s?",
+            lambda q: (
+                (q.images or q.dataset_samples) == 2000 and q.hours == 6 and q.target == "min_gpus"
+            ),
+        ),
+        ("I have 4 of them already", lambda q: q.dataset_samples is None and q.images is None),
+        ("we need 30,000 sdxl images in 10 hours, how many L40S?", lambda q: q.images == 30000),
+        (
+            "llama 3.1 8b q4_k_m on a 3060, max context with the default f16 kv cache?",
+            lambda q: [g.ids for g in q.gpus] == [("rtx-3060",)],
+        ),
+        (
+            "we record 300 hours of meetings a month, whisper on an L4 at $0.70/h: monthly cost?",
+            lambda q: q.audio_hours == 300 and q.hours is None,
+        ),
+    ],
+)
+def test_paces_and_deadlines_said(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))

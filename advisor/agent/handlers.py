@@ -934,6 +934,10 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return _fewest_of_each(query, box, model, named[:3])
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
+    if target == "min_gpus" and query.hours and ref is not None:
+        by_deadline = _gpus_for_deadline(query, box, gpu, model)
+        if by_deadline is not None:  # "10,000 renders in an 8-hour window: how many 4090s?"
+            return by_deadline
     args = estimate_args(query, gpu, ref.count if ref else None, model)
     args = {k: v for k, v in args.items() if k in _SOLVE_ARGS}
     drop = {"min_gpus": "num_gpus", "max_context": "context", "max_batch": "batch"}[target]
@@ -1002,6 +1006,70 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
     text = "\n".join([head, *body, f"Largest by parameter count {scope}, one sequence, weights "
                                    f"all on the GPU."])  # fmt: skip
     return Draft(text, cite_more=False)  # a passage about the card says nothing of the sizes
+
+
+MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to
+
+
+def _gpus_for_deadline(
+    query: Query, box: ToolBox, gpu: str, model: ModelRef | None
+) -> Draft | None:
+    """The fewest GPUs that finish the job within the hours given: at the user's own measured pace
+    (the items shared between the GPUs), else at the estimate's speed (copies of an inference
+    job work apart; a training run scales over its GPUs as the estimate says)."""
+    deadline = query.hours or 0.0
+    items = _paced_items(query)
+    if query.seconds_per_item and items:
+        pace = {"seconds_per_item": query.seconds_per_item, "items": items}
+        one = box.call("paced_time", {**pace, "num_gpus": 1})
+        if "error" in one:
+            return Draft(one["error"])
+        count = max(1, math.ceil(one["hours"] / deadline - 1e-9))
+        if count > MAX_DEADLINE_GPUS:
+            return None
+        done = box.call("paced_time", {**pace, "num_gpus": count})
+        name = box.call("gpu_specs", {"gpu": gpu}).get("name", gpu)
+        audio = bool(query.audio_hours) and items == query.audio_hours
+        what = (f"{c.num(done['minutes_per_item'], 'minutes')} per hour of audio, "
+                f"{c.num(items, 'hours')} of audio" if audio else
+                f"{c.num(query.seconds_per_item, 's')} an item, {c.num(items)} items")  # fmt: skip
+        return Draft(
+            f"**{c.gpus_phrase(count, name)} finish{'es' if count == 1 else ''} it in about "
+            f"{c.duration(done['hours'])}**, within your {c.duration(deadline)}, at your own "
+            f"measured pace ({what}, shared evenly). One GPU would take "
+            f"{c.duration(one['hours'])}.",
+            cite_more=False,
+        )
+    if model is None or not model.ids:
+        return None
+    e = box.call("estimate", estimate_args(query, gpu, None, model))
+    job = (e.get("job_hours") or {}).get("typical") if "error" not in e else None
+    if not job:
+        return None
+    count = max(1, math.ceil(job / deadline - 1e-9))
+    training = e["workload"] not in ("inference",)
+    took = job
+    if not training:  # copies of an inference job work apart: each takes its share
+        args = estimate_args(query, gpu, None, model)
+        sized = ("images", "audio_hours", "dataset_samples")
+        share = {k: v / count for k, v in args.items() if k in sized and v}
+        part = box.call("estimate", {**args, **share}) if share else {}
+        took = (part.get("job_hours") or {}).get("typical", job / count)
+    while training and count <= MAX_DEADLINE_GPUS:  # a run over N GPUs scales less than N
+        run = box.call("estimate", estimate_args(query, gpu, count, model))
+        took = (run.get("job_hours") or {}).get("typical", job) if "error" not in run else job
+        if took <= deadline:
+            break
+        count += 1
+    if count > MAX_DEADLINE_GPUS:
+        return None
+    how = "copies working apart" if not training else "one run over them"
+    return Draft(
+        f"**{c.gpus_phrase(count, e['gpu_name'])} to finish within {c.duration(deadline)}**: "
+        f"about {c.duration(took)} on {count} ({how}), against {c.duration(job)} on one "
+        f"({c.settings(e)}).",
+        cite_more=False,
+    )
 
 
 def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]) -> Draft:
@@ -1459,7 +1527,8 @@ def _paced_items(query: Query) -> float | None:
     a training run's steps ("2.2 s/it, 3000 steps")."""
     training = query.workload not in (None, "inference")
     steps = float(query.steps) if query.steps and training else None
-    return query.images or query.dataset_samples or query.audio_hours or steps
+    samples = query.dataset_samples * (query.epochs or 1) if query.dataset_samples else None
+    return query.images or samples or query.audio_hours or steps  # "50,000 images, 5 epochs"
 
 
 def _paced_hours(query: Query, count: int) -> float | None:

@@ -662,7 +662,7 @@ _GPU_SHAPE = re.compile(
 )
 # precisions, sizes, units and other words shaped like GPU names
 _NOT_GPU = re.compile(
-    r"^(?:fp|bf|tf|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
+    r"^(?:fp|bf|tf|f|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
     r"|mxfp|nvfp|wt|wiki|wikitext|coco|voc|glue|cifar|imagenet|lambada|c4|gsm|mmlu|squad)\d",
     re.I,
 )  # data sets ("wt103", "cifar10", "gsm8k") are not GPUs either

@@ -1275,6 +1275,12 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?-image\b",  # "100k-image"
         low,
     )
+    them = re.search(  # "we need 10,000 of them", after the thing was named ("4 of them": cards)
+        rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s(?:more\s)?of (?:them|those|these)\b",
+        low,
+    )
+    if not images and them and _scaled(them.group(1), them.group(2)) >= 100:
+        images = them
     said = next((i for i in (1, 3) if images and images.group(i)), None)
     value = _scaled(images.group(said), images.group(said + 1)) if images and said else 0.0
     if value < 100 and not (images and _MINE.search(images.group(0))):
@@ -1913,6 +1919,14 @@ def _parse(text: str, catalog: Catalog) -> Query:
     for ref in (*models, *gpus):  # "one 4090 renders ...": a card's number counts nothing
         named = named.replace(ref.text.lower(), "named")
     samples, dataset, images = _samples(named)
+    if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
+        samples
+        and not images
+        and not dataset
+        and any(m.family == "diffusion" for m in models)
+        and not re.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
+    ):
+        samples, images = None, samples
     outside = text
     for start, end in spans:  # the user's own words ("... GPTQ") before a repo's format
         outside = outside[:start] + " " * (end - start) + outside[end:]
@@ -2208,10 +2222,29 @@ _RECORDING_PACE = re.compile(
     r"|podcast|meeting|call|show|interview|lecture|clip)s?\b[^.?!]{0,30}?\b(?:in|took|takes)\s"
     rf"(?:about |around |roughly |~|just )?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
 )
+_ITEM_WORDS = (
+    r"image|picture|pic|sample|sequence|clip|file|video|item|render|texture|frame|thumbnail"
+    r"|sprite|icon|asset|illustration|portrait"
+)
 _ITEM_TIME = re.compile(
-    rf"\b(?:each|per|every|an?|one) (?:image|picture|pic|sample|sequence|clip|file|video|item)"
+    # "each image takes 20 sec", "each 1024x1024 SDXL render takes 4.2 s"
+    rf"\b(?:each|per|every|an?|one) (?:[\w-]+ ){{0,4}}?(?:{_ITEM_WORDS})"
     rf"s? (?:takes|take|at|needs|is|in|=)?\s?(?:about |around |~)?{_NUM}\s?"
     r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
+    # "one 4090 renders an SDXL texture in 4.2 s"
+    rf"|\b(?:renders?|generates?|makes?|produces?|outputs?|finishes|does) (?:an?|one|each) "
+    rf"(?:[\w-]+ ){{0,3}}?(?:{_ITEM_WORDS})s? in (?:about |around |~)?{_NUM}\s?"
+    r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
+)
+# "whisper runs about 40x real time", "25x realtime on an L4": seconds one hour of audio takes
+_REALTIME = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?x\s?(?:faster than\s)?real[- ]?time\b"
+    r"|\b(\d+(?:\.\d+)?) times (?:faster than )?real[- ]?time\b"
+)
+# "2.1 it/s at batch 32": the seconds one sample takes in training
+_STEP_RATE = re.compile(
+    r"(\d+(?:\.\d+)?)\s?it/s\b[^.?!]{0,15}?\b(?:at |with )?(?:a )?(?:batch(?:[- ]size)?|bs)\s?"
+    r"(?:of\s|=\s?)?(\d+)\b"
 )
 
 
@@ -2264,11 +2297,17 @@ def _seconds_per_item(low: str) -> float | None:
         audio = _number(m.group(1)) * (60.0 if m.group(2).startswith("h") else 1.0)  # minutes
         took = _number(m.group(3)) * (60.0 if m.group(4).startswith("m") else 1.0)  # seconds
         return took * 60.0 / audio if audio > 0 else None
+    if (m := _REALTIME.search(low)) and re.search(r"whisper|audio|transcri|speech|podcast", low):
+        factor = _number(m.group(1) or m.group(2))
+        return 3600.0 / factor if factor > 0 else None
+    if m := _STEP_RATE.search(low):
+        rate, batch = _number(m.group(1)), _number(m.group(2))
+        return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
     m = _ITEM_TIME.search(low)
     if not m:
         return None
-    value = _number(m.group(1))
-    unit = m.group(2)
+    value = _number(m.group(1) or m.group(3))
+    unit = m.group(2) or m.group(4)
     scale = 0.001 if unit.startswith("m") and unit.startswith(("ms", "milli")) else 1.0
     scale = 60.0 if unit.startswith("min") else scale
     return value * scale if value > 0 else None
