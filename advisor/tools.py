@@ -700,7 +700,7 @@ def recommend_gpus(
         ranked.sort(key=lambda r: -r["speed"])
         ranking = "speed"
     else:
-        ranked.sort(key=lambda r: (r["usd_per_unit"] is None, r["usd_per_unit"] or 0, -r["speed"]))
+        ranked.sort(key=_value_key)
         ranking = "cost per unit of work where a rental price exists, else speed"
     return {
         "ranked": ranked[:top],
@@ -709,6 +709,17 @@ def recommend_gpus(
         "rejected": rejected,
         "ranking": ranking,
     }
+
+
+def _value_key(row: dict[str, Any]) -> tuple[int, float, float]:
+    """Cost per unit of work first; a rented GPU whose estimate prices no unit (a diffusion
+    LoRA, say) by its hourly price over its speed; GPUs with no rental price on record last, by
+    speed (an announced part is never the value pick)."""
+    if row["usd_per_unit"] is not None:
+        return (0, row["usd_per_unit"], -row["speed"])
+    if row["usd_per_hour"] and row["speed"] > 0:
+        return (1, row["usd_per_hour"] / row["speed"], -row["speed"])
+    return (2, 0.0, -row["speed"])
 
 
 def _rank_row(e: Any, workload: str) -> dict[str, Any]:

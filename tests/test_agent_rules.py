@@ -699,3 +699,12 @@ def test_how_many_gpus_to_finish_by_a_deadline(rules_advisor: Any) -> None:
     assert re.match(r"\*\*\d+ x NVIDIA H100 SXM5 80GB to finish within 12 hours\*\*",
                     _head(estimated)), _head(estimated)  # fmt: skip
     assert estimated.grounding_rate == 1.0 and not estimated.citations
+
+
+def test_a_foreign_budget_is_not_compared_with_dollars_and_unpriced_cards_come_last(
+    rules_advisor: Any,
+) -> None:
+    reais = rules_advisor.ask("tenho R$ 6.000 pra uma placa nova pra treinar LoRA de SDXL, qual "
+                              "placa vale a pena?")  # fmt: skip
+    assert "not compared with the catalog's US-dollar prices" in reais.text, reais.text[-400:]
+    assert "announced" not in _head(reais) and "/hour" in _head(reais), _head(reais)

@@ -6,6 +6,7 @@ asked. Deterministic and offline.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from advisor.agent import compose as c
@@ -60,6 +61,10 @@ def _one(query: Query, box: ToolBox) -> Draft:
     question = unresolved(query)
     if question and query.intent not in ("greeting", "invalid", "out_of_scope", "explain"):
         return Draft(question)
+    foreign = query.currency != "$" and query.budget is not None and query.intent in (
+        "recommend", "buy")  # fmt: skip
+    if foreign:  # "R$ 5.000 for a new card": no exchange rate, so no comparison with dollars
+        query = replace(query, budget=None)
     principle = principle_for(query)
     draft = principle.answer(query, box) if principle else None
     if draft is not None:
@@ -76,7 +81,12 @@ def _one(query: Query, box: ToolBox) -> Draft:
     _workload, assumed = workload_of(query)
     if assumed and query.intent in ("fit", "speed", "solve", "train_time", "cost", "recommend"):
         notes.append(assumed)
-    if query.currency != "$" and "$" in draft.text:
+    if foreign:
+        notes.append(
+            f"Your budget in {query.currency} is not compared with the catalog's US-dollar "
+            "prices (no exchange rate on record): the cards below are not filtered by it."
+        )
+    elif query.currency != "$" and "$" in draft.text:
         notes.append(
             f"Your amounts in {query.currency} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."

@@ -1444,6 +1444,17 @@ _CURRENCIES = (
 )
 
 
+def _thousands_dots(low: str) -> str:
+    """ "R$ 5.000", "3.500 euros", "€1.200": dots that group thousands beside another currency
+    than the dollar, written without them ("5000")."""
+    return re.sub(
+        r"(?:(?<=r\$)|(?<=r\$ )|(?<=eur )|(?<=eur)|(?<=€)|(?<=€ ))(\d{1,3}(?:\.\d{3})+)(?![\d,])"
+        r"|(?<![\d.,$])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:reais|euros?|eur)\b)",
+        lambda m: (m.group(1) or m.group(2)).replace(".", ""),
+        low,
+    )
+
+
 def _currency(low: str) -> str:
     """The sign of the user's money: "$" unless another currency is written beside an amount
     and no dollar amount is (a message in two currencies keeps the catalog's dollars)."""
@@ -1893,7 +1904,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
-    low = _spell(text).lower()
+    low = _thousands_dots(_spell(text).lower())
     # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
     unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
     models = _sized_family(tuple(linker.find_models(text)), linker)
