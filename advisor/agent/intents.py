@@ -459,7 +459,7 @@ _RECOMMEND = _cues(
     r"\b(?:most|best|cheapest) (?:vram|memory|gb|performance|tok(?:ens)?/s) per (?:dollar|\$|buck)",
     r"\bneed something\b.{0,60}\b(?:for|that|to)\b",
     r"\bwelche (?:gpu|grafikkarte|karte)\b|\bqu[eé] (?:gpu|tarjeta)\b|\bquelle (?:gpu|carte)\b",
-    r"\b(?:qual|que|quais) (?:placa|gpu|placa de v[ií]deo)s?\b",  # Portuguese "qual placa vale a pena"
+    r"\b(?:qual|que|quais) (?:placa|gpu|placa de v[ií]deo)s?\b",  # "qual placa vale a pena"
 )
 _WHAT_CAN_RUN = _cues(
     r"\bwhat (?:can|could) (?:i|we) (?:\w+ )?run\b",
