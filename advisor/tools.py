@@ -435,7 +435,8 @@ def rental_cost(usd_per_gpu_hour: float, hours: float, num_gpus: int = 1) -> dic
     _check_gpus(num_gpus)
     total = cost.job_cost_usd(usd_per_gpu_hour, num_gpus, hours)
     return {"usd": total, "usd_per_gpu_hour": usd_per_gpu_hour, "hours": hours,
-            "num_gpus": num_gpus, "price_source": "given by the user"}  # fmt: skip
+            "num_gpus": num_gpus, "gpu_hours": hours * num_gpus,
+            "price_source": "given by the user"}  # fmt: skip
 
 
 @_tool
@@ -584,6 +585,7 @@ def break_even(
         / rent_usd_per_hour
         / hours_per_day
         / (cost.HOURS_PER_MONTH / 24),
+        "years_before_power": purchase_usd / rent_usd_per_hour / hours_per_day / 365,
         "break_even_months": result.months,
         "break_even_years": None if result.months is None else result.months / 12,
         "break_even_days": None if result.hours is None else result.hours / hours_per_day,

@@ -806,10 +806,12 @@ def user_priced(result: dict[str, Any], gpu: str, node: int | None = None, sign:
             f"{num(result['hours'])} h)."
         )
     what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
+    gpu_hours = ""
+    if n > 1 and "gpu_hours" in result:  # "8 A100s for 36 h": 288 GPU-hours
+        gpu_hours = f"; {num(result['gpu_hours'], 'GPU-hours')}"
     return (
         f"**{usd(result['usd'], sign)}** for {num(result['hours'], 'hours')} on {what} at your "
-        "price "
-        f"of {price} per GPU-hour ({price} x {num(result['hours'])} h x {n})."
+        f"price of {price} per GPU-hour ({price} x {num(result['hours'])} h x {n}{gpu_hours})."
     )
 
 
@@ -910,6 +912,11 @@ def break_even(result: dict[str, Any], asked: str | None = None) -> str:
         head += (
             f"; {num(result['hours_before_power'], 'hours')} "
             f"({num(result['months_before_power'], 'months')}"
+            + (
+                f", {num(result['years_before_power'])} years"
+                if result.get("years_before_power") and result["months_before_power"] >= 12
+                else ""
+            )
             + (f", {num(result['gpu_hours_before_power'], 'GPU-hours')}" if n > 1 else "")
             + ") before electricity"
         )

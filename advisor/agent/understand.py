@@ -835,6 +835,10 @@ _SERVED_TOKENS = re.compile(
 )
 
 
+# "a day", "per day", "/day", "por dia" (Portuguese), "al día", "pro Tag", "par jour"
+_A_DAY = r"(?:(?:a|per|each|every|/)\s?day|por dia|al d[ií]a|pro tag|am tag|par jour)\b"
+
+
 def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
@@ -872,8 +876,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours += _count(more.group(1)) * _UNIT_HOURS[more.group(2).rstrip("s")]
         after = low[m.end() : m.end() + 60]
         days = re.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
-            r"^\s?(?:a|per|each|every|/)\s?day\b.{0,40}?\b(\d+)\s?"
-            r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?)?days\b",
+            rf"^\s?{_A_DAY}.{{0,40}}?\b(\d+)\s?"
+            r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?)?(?:days|dias|d[ií]as"
+            r"|tage|jours)\b",
             after,
         )
         a_year = re.search(
@@ -881,7 +886,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             r"year\b",
             after,
         )
-        daily = re.search(r"^\s?(?:a|per|each|every|/)\s?day\b", after)
+        daily = re.search(rf"^\s?{_A_DAY}", after)
         weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
         yearly = re.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
@@ -2658,6 +2663,8 @@ def resolve(
         updates["gpu_prices"] = prior.gpu_prices
     if "draw_w" in updates:  # the draw said before, per GPU or for all of them
         updates["draw_each"] = prior.draw_each
+    if "user_price_usd_per_hour" in updates:  # a p4de's $40.96 an hour is the 8 GPUs', still
+        updates["price_per_node"] = prior.price_per_node
     if prior.train_options:  # "and with 8-bit adam?": the options said before still hold
         said = dict(query.train_options)
         updates["train_options"] = tuple({**dict(prior.train_options), **said}.items())
