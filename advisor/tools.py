@@ -248,6 +248,9 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
         bits = math.floor(get_precision(result["precision"]).bits_linear)
         result["nominal_bytes_per_param"] = bits / 8
         result["weights_nominal_gb"] = params * bits / 8 / 1e9
+        if model.active_params and model.active_params < params:  # a mixture of experts
+            result["active_params_b"] = model.active_params / 1e9  # what each token reads
+            result["active_weights_nominal_gb"] = model.active_params * bits / 8 / 1e9
     elif result["workload"] in ("finetune-full", "train"):  # every weight trained with Adam
         result["model_states_rule_gb"] = params * FULL_FINETUNE_RULE_BYTES / 1e9
 

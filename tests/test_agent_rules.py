@@ -653,6 +653,7 @@ def test_mixture_of_experts_explained_with_its_model(rules_advisor: Any) -> None
     )
     assert answer.text.startswith("**A mixture-of-experts (MoE) model"), answer.text[:200]
     assert "Mixtral-8x7B: 46.7B parameters in all, 12.9B active per token" in answer.text
+    assert "each token reads about 25.8 GB" in answer.text
     assert "BF16 keeps" not in answer.text and answer.grounding_rate == 1.0
 
 

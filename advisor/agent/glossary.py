@@ -133,13 +133,15 @@ def _experts(query: Query, box: ToolBox, _topic: str) -> list[str]:
         return []
     args = {"model": spec["id"], "gpu": REFERENCE_MEMORY, "workload": "inference"}
     full = box.call("estimate", {**args, "precision": "bf16"})
-    if "error" in full:
+    if "error" in full or "active_weights_nominal_gb" not in full:
         return []
     return [
         f"{spec['name']}: {spec['total_params'] / 1e9:.1f}B parameters in all, "
         f"{spec['active_params'] / 1e9:.1f}B active per token ({spec['experts_per_token']} of "
         f"{spec['num_experts']} experts); all {c.num(full['breakdown_gb']['weights'], 'GB')} of "
-        f"weights sit in memory in bf16."
+        f"weights sit in memory in bf16, while each token reads about "
+        f"{c.num(full['active_weights_nominal_gb'], 'GB')} of them (the active parameters x 2 "
+        f"bytes)."
     ]
 
 
