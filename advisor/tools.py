@@ -348,6 +348,16 @@ def _squashed(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+def _family_of(model: Any, wanted: str) -> bool:
+    """The model's family or name begins with `wanted` (squashed); a version is not continued
+    by another digit ("qwen3" is not "qwen35", "qwen2" not "qwen25"; "gemma" is every Gemma)."""
+    for text in (_squashed(model.family), _squashed(model.name)):
+        after = text[len(wanted) : len(wanted) + 1]
+        if text.startswith(wanted) and not (wanted[-1:].isdigit() and after.isdigit()):
+            return True
+    return False
+
+
 @_tool
 def largest_model(
     gpu: str,
@@ -355,25 +365,28 @@ def largest_model(
     num_gpus: int = 1,
     context: int | None = None,
     family: str | None = None,
+    workload: str = "inference",
 ) -> dict[str, Any]:
-    """The largest catalog LLM (by parameter count) that fits `num_gpus` x `gpu` for inference at
-    `precision` and `context` (one sequence), among one `family` ("Qwen2.5", "llama") when given.
+    """The largest catalog LLM (by parameter count) that fits `num_gpus` x `gpu` for `workload`
+    (inference, finetune-lora, finetune-qlora, finetune-full, train) at `precision` and `context`
+    (one sequence), among one `family` ("Qwen2.5", "llama") when given.
     Returns {"estimate" (of that model; null when none fits), "next_up" (the next larger model's
     name and memory per GPU, null when none), "candidates" (how many models were tried)}."""
     _check_gpus(num_gpus)
     catalog = load_catalog()
     wanted = _squashed(family) if family else ""
     models = [m for m in catalog.models.values() if not m.generic]
-    if wanted:  # the family itself ("Qwen2.5"), else the families its name begins ("llama")
-        same = [m for m in models if _squashed(m.family) == wanted]
-        models = same or [m for m in models if _squashed(m.family).startswith(wanted)
-                          or _squashed(m.name).startswith(wanted)]  # fmt: skip
-    models.sort(key=lambda m: (m.total_params, m.name))
+    if wanted:  # every family its name begins ("mistral": Mistral, Mistral NeMo, Mistral Small;
+        # "qwen3": Qwen3 and Qwen3-MoE, not Qwen 3.5)
+        models = [m for m in models if _family_of(m, wanted)]
+    # at one size the family named itself comes last, so it is the one kept ("Qwen2.5": the
+    # Qwen2.5-32B rather than the Qwen2.5-Coder-32B)
+    models.sort(key=lambda m: (m.total_params, _squashed(m.family) == wanted, m.name))
     if not models:
         raise InvalidInput(f"No model of the family {family!r} in the catalog.")
     fitting, above = None, None
     for model in models:
-        request = _request(model=model.id, gpu=gpu, workload="inference", num_gpus=num_gpus,
+        request = _request(model=model.id, gpu=gpu, workload=workload, num_gpus=num_gpus,
                            precision=precision, context=context, batch=1)  # fmt: skip
         result = estimate(request)
         if result.fits:

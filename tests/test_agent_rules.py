@@ -730,3 +730,21 @@ def test_money_details_kept_and_shown(rules_advisor: Any) -> None:
     monthly = rules_advisor.ask("alugo uma 3090 a $0,25/h, uso 5h por dia, 20 dias no mes. "
                                 "quanto gasto?")  # fmt: skip
     assert "100 hours" in _head(monthly), _head(monthly)
+
+
+def test_review_findings_of_stop32(rules_advisor: Any) -> None:
+    ratio = rules_advisor.ask("someone told me the H200 has over twice the memory of an H100, "
+                              "is that accurate?")  # fmt: skip
+    assert _head(ratio).startswith("**No: memory of the NVIDIA H200"), _head(ratio)  # 141 / 80
+    words = rules_advisor.ask("does the MI300X really have about two and a half times the "
+                              "memory of an H100 SXM?")  # fmt: skip
+    assert _head(words).startswith("**Yes: memory of the AMD Instinct MI300X"), _head(words)
+    code = rules_advisor.ask("write me a dockerfile for vllm")
+    assert code.text.startswith("That is outside what I know"), code.text[:200]
+    speed = rules_advisor.ask("qwen2.5 7b vs llama 3 8b on a 4090 which is faster")
+    assert "tokens/s" in speed.text and not _head(speed).startswith("**Both fit"), _head(speed)
+    held = rules_advisor.ask("how many 3060s to generate 10000 flux dev images in 10 hours")
+    assert _head(held).startswith("**No: FLUX.1 [dev] does not fit"), _head(held)
+    lora = rules_advisor.ask("how many H100s do i need to finish a lora of llama 3 70b on 100k "
+                             "examples within 3 days")  # fmt: skip
+    assert "the fewest that hold it in memory" in _head(lora), _head(lora)

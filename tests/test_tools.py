@@ -70,7 +70,7 @@ def test_largest_model_is_the_biggest_that_fits_and_names_the_next_size() -> Non
     assert above["model_name"] == "Qwen2.5-72B"
     assert above["memory_per_gpu_gb"] > above["usable_memory_per_gpu_gb"]
     in_bf16 = largest_model("RTX 3090", precision="bf16", family="Qwen2.5")["estimate"]
-    assert in_bf16["model_name"] in ("Qwen2.5-7B", "Qwen2.5-3B")  # 14B in bf16 is 29 GB
+    assert in_bf16["model_name"] in ("Qwen2.5-7B", "Qwen2.5-VL-7B")  # 14B in bf16 is 29 GB
     two = largest_model("RTX 4090", precision="nf4", num_gpus=2, family="llama")["estimate"]
     assert two["num_gpus"] == 2 and "70B" in two["model_name"]
     assert "No model of the family" in largest_model("L4", family="gpt-17")["error"]
@@ -171,3 +171,12 @@ def test_a_million_tokens_cost_the_hourly_price_over_the_tokens_an_hour() -> Non
     got = call_tool("token_cost", {"usd_per_gpu_hour": 1.8, "tokens_per_s": 500, "num_gpus": 2})
     assert got["usd_per_million_tokens"] == pytest.approx(2 * 1.8 / (500 * 3600) * 1e6)
     assert "error" in call_tool("token_cost", {"usd_per_gpu_hour": 1.0, "tokens_per_s": 0})
+
+
+def test_largest_model_takes_every_family_its_name_begins_and_the_workload() -> None:
+    mistral = largest_model("L4", precision="q4_k_m", family="mistral")["estimate"]
+    assert mistral["model_name"].startswith("Mistral-Small")  # not only the family "Mistral"
+    qwen3 = largest_model("H200 SXM", precision="fp8", num_gpus=8, family="qwen3")["estimate"]
+    assert "Qwen3" in qwen3["model_name"] and "3.5" not in qwen3["model_name"]
+    lora = largest_model("RTX 4090", workload="finetune-lora")["estimate"]
+    assert lora["workload"] == "finetune-lora" and lora["fits"]

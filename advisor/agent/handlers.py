@@ -583,6 +583,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     models = list({m.ids: m for m in query.models if m.ids}.values())
     if len(models) < 2 or len(query.gpus) > 1 or not re.search(r"\bwhich\b|\bor\b|\bvs\b", low):
         return None
+    if re.search(r"\bfaster\b|\bslower\b|\bquicker\b|\bspeed\b|\btok(?:en)?s?/s\b", low):
+        return None  # "qwen 7b vs llama 8b on a 4090, which is faster": a speed answer
     if not query.gpus and not query.memory_gb:
         return models_memory(query, box)  # "distil-large-v3 or large-v3: which is smaller?"
     ref = query.gpus[0] if query.gpus else None
@@ -596,11 +598,9 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     where = c.gpus_phrase(estimates[0]["num_gpus"], estimates[0]["gpu_name"])
     if fitting and len(fitting) < len(estimates):
         names = " and ".join(e["model_name"] for e in fitting)
-        head = (
-            f"**{names} fit{'s' if len(fitting) == 1 else ''} on {where}; "
-            + ", ".join(e["model_name"] for e in estimates if not e["fits"])
-            + " does not.**"
-        )
+        others = [e["model_name"] for e in estimates if not e["fits"]]
+        head = (f"**{names} fit{'s' if len(fitting) == 1 else ''} on {where}; "
+                f"{' and '.join(others)} do{'es' if len(others) == 1 else ''} not.**")  # fmt: skip
     elif fitting:
         head = f"**Both fit on {where}.**" if len(fitting) == 2 else f"**All fit on {where}.**"
     else:
@@ -976,16 +976,21 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
     family = next((m.text for m in query.models if m.suggestions), None) or (
         said.group(1) if said and said.group(1) not in _NOT_A_FAMILY else None
     )
-    precisions = [query.precision] if query.precision else ["q4_k_m", "bf16"]
+    workload, _ = workload_of(query)
+    inference = workload == "inference"
+    precisions = [query.precision] if query.precision or not inference else ["q4_k_m", "bf16"]
     lines: list[str] = []
     for precision in precisions:
         args = {"gpu": gpu_choices(ref)[0], "precision": precision, "num_gpus": ref.count or 1,
-                "context": query.context, "family": family}  # fmt: skip
+                "context": query.context, "family": family, "workload": workload}  # fmt: skip
         result = box.call("largest_model", {k: v for k, v in args.items() if v is not None})
         if "error" in result:
             return Draft(result["error"])
         e, above = result["estimate"], result["next_up"]
-        label = c.FORMAT_LABELS.get(precision, precision.upper())
+        label = c.FORMAT_LABELS.get(precision, precision.upper()) if precision else "Default"
+        if e is not None and not inference:
+            said = c.workload_label(e)
+            label = f"{said[:1].upper()}{said[1:]}, {e['precision']}"
         cards = f"{ref.count} x {e['gpu_name'] if e else ref.text}" if ref.count else None
         if e is None:
             lines.append(f"{label}: no {family or 'catalog'} model fits.")
@@ -1044,10 +1049,22 @@ def _gpus_for_deadline(
         return None
     e = box.call("estimate", estimate_args(query, gpu, None, model))
     job = (e.get("job_hours") or {}).get("typical") if "error" not in e else None
-    if not job:
-        return None
-    count = max(1, math.ceil(job / deadline - 1e-9))
-    training = e["workload"] not in ("inference",)
+    training = "error" not in e and e["workload"] not in ("inference",)
+    if not job or (not e["fits"] and not training):
+        return None  # a model one card cannot hold: the memory answer says how many
+    base = 1  # the fewest cards that hold the job; a training run too big for one starts there
+    if not e["fits"]:
+        args = {k: v for k, v in estimate_args(query, gpu, None, model).items()
+                if k in _SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
+        fewest = box.call("solve", {**args, "target": "min_gpus"})
+        if "error" in fewest or not fewest.get("solution"):
+            return None
+        base = fewest["solution"]
+        e = box.call("estimate", estimate_args(query, gpu, base, model))
+        job = (e.get("job_hours") or {}).get("typical") if "error" not in e else None
+        if not job:
+            return None
+    count = max(base, math.ceil(job * (base if training else 1) / deadline - 1e-9))
     took = job
     if not training:  # copies of an inference job work apart: each takes its share
         args = estimate_args(query, gpu, None, model)
@@ -1063,13 +1080,17 @@ def _gpus_for_deadline(
         count += 1
     if count > MAX_DEADLINE_GPUS:
         return None
-    how = "copies working apart" if not training else "one run over them"
-    return Draft(
-        f"**{c.gpus_phrase(count, e['gpu_name'])} to finish within {c.duration(deadline)}**: "
-        f"about {c.duration(took)} on {count} ({how}), against {c.duration(job)} on one "
-        f"({c.settings(e)}).",
-        cite_more=False,
-    )
+    phrase = c.gpus_phrase(count, e["gpu_name"])
+    head = f"**{phrase[0].upper()}{phrase[1:]} to finish within {c.duration(deadline)}**"
+    held = " on them, the fewest that hold it in memory," if count == base > 1 else ""
+    if count == base:
+        text = f"{head}: about {c.duration(took)}{held} ({c.settings(e)})."
+    else:
+        how = "copies working apart" if not training else "one run over them"
+        text = (f"{head}: about {c.duration(took)} on {phrase} ({how}), against "
+                f"{c.duration(job)} on {c.gpus_phrase(base, e['gpu_name'])} "
+                f"({c.settings(e)}).")  # fmt: skip
+    return Draft(text, cite_more=False)
 
 
 def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]) -> Draft:
@@ -1196,11 +1217,58 @@ _MORE_THAN = re.compile(
 MATCH_SHARE = 0.97  # "does the H20 match the H100 on BF16?": within 3% counts as a match
 
 
+# "has over twice the memory of an H100", "about 2.4x the bandwidth", "nearly double"
+_RATIO_CLAIM = re.compile(
+    r"\b(?:(over|more than|at least)|(almost|nearly|close to)|about|roughly|around)?\s?"
+    r"(twice|double|triple|(\d+(?:\.\d+)?)\s?(?:x|times)"
+    r"|((?:one|two|three|four|five|six)(?: and a half)?) times)\s(?:as much|the|more)\b"
+)
+_TIMES_WORDS = {"one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, "six": 6.0}
+RATIO_SAID = 0.1  # "about twice": within a tenth of the ratio said
+
+
+def _ratio_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
+    """ "The MI300X has almost two and a half times the memory of an H100. Accurate?": yes or
+    no from the ratio of the two datasheet figures, the card named first against the second."""
+    low = query.text.lower()
+    claim = _RATIO_CLAIM.search(low)
+    if not (claim and YES_NO.search(low) and len(asked) == 1 and len(sheets) == 2):
+        return ""
+    said = {id(g): _written(g, low) for g in query.gpus if g.ids}
+    refs = sorted((g for g in query.gpus if said.get(id(g))), key=lambda g: low.find(said[id(g)]))
+    if len(refs) != 2:
+        return ""
+    a = next((s for s in sheets if s["id"] in refs[0].ids), None)
+    b = next((s for s in sheets if s["id"] in refs[1].ids), None)
+    field = asked[0]
+    if a is None or b is None or not a.get(field) or not b.get(field):
+        return ""
+    word = claim.group(3)
+    if claim.group(5):  # "two and a half times"
+        first = claim.group(5).split()[0]
+        want = _TIMES_WORDS[first] + (0.5 if "half" in claim.group(5) else 0.0)
+    else:
+        want = {"twice": 2.0, "double": 2.0, "triple": 3.0}.get(word) or float(claim.group(4))
+    ratio = a[field] / b[field]
+    if claim.group(1):  # "over twice"
+        yes = ratio > want
+    elif claim.group(2):  # "almost twice": a little under it
+        yes = (1 - 2 * RATIO_SAID) * want <= ratio <= (1 + RATIO_SAID / 2) * want
+    else:
+        yes = abs(ratio / want - 1) <= RATIO_SAID
+    label = c.FIELD_LABELS[field][0]
+    return (f"**{'Yes' if yes else 'No'}: {label} of the {a['name']} is "
+            f"{c.field_value(a, field)}, against {c.field_value(b, field)} on the "
+            f"{b['name']}.**")  # fmt: skip
+
+
 def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
     """ "Does the RTX 5080 have more VRAM than the 4080 Super?": yes or no from the two
     datasheet figures, the card named before the comparison against the one after it ("is the
     bandwidth the same on both?": the two in the order named)."""
     low = query.text.lower()
+    if ratio := _ratio_checked(query, sheets, asked):
+        return ratio
     claim = _MORE_THAN.search(low)
     if not (claim and YES_NO.search(low) and len(asked) == 1):
         return ""
@@ -1252,8 +1320,9 @@ _WHICH_MORE = re.compile(
 
 def _which_has_more(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
     """ "g5.xlarge or g6.xlarge, which one has more FP16 tensor TFLOPS?": the card with the most
-    (or least) of the one figure asked, named first, with every card's figure."""
+    (or least) of the one figure asked, named first, with every card's figure (per GPU)."""
     said = _WHICH_MORE.search(query.text.lower())
+    per = " per GPU" if any((g.count or 1) > 1 for g in query.gpus) else ""
     field = asked[0] if len(asked) == 1 else None
     valued = [s for s in sheets if field and isinstance(s.get(field), (int, float))]
     if not said or field is None or len(valued) < 2 or len(valued) != len(sheets):
@@ -1268,7 +1337,7 @@ def _which_has_more(query: Query, sheets: list[dict[str, Any]], asked: tuple[str
     word = "more" if said.group(1) else "less"
     others = ", ".join(f"{c.field_value(s, field)} on the {s['name']}" for s in valued
                        if s is not best)  # fmt: skip
-    return (f"**The {best['name']} has {word} {c.FIELD_LABELS[field][0]}: "
+    return (f"**The {best['name']} has {word} {c.FIELD_LABELS[field][0]}{per}: "
             f"{c.field_value(best, field)}, against {others}.**")  # fmt: skip
 
 

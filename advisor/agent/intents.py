@@ -425,6 +425,7 @@ _COMPARE = _cues(
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
     # "has over twice the memory of an H100", "2.4 times the bandwidth of the A100"
     r"\b(?:twice|thrice|double|triple|half)\b|\btimes (?:the|as much|more|less)\b",
+    r"\b\d+(?:\.\d+)?\s?x (?:the|as much|more)\b",
 )
 _RECOMMEND = _cues(
     r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
@@ -539,6 +540,8 @@ def _greeting(q: Query, low: str) -> bool:
 def _out_of_scope(q: Query, low: str) -> bool:
     if _EXPORT_LAW.search(low) or (_MINING.search(low) and not q.models and not _ML.search(low)):
         return True
+    if _CODE_ASKED.search(low) and not q.models:
+        return True  # "write me a regex that matches gpu names", "write me a dockerfile for vllm"
     if q.fields and q.gpus and not _CODE_ASKED.search(low):
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
     if _GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models):
@@ -866,6 +869,7 @@ _JUDGED = _cues(
     # "please compare the A5000 and the A4500: memory of each"
     r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",
     r"\btimes (?:the|as much|more)\b|\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
+    r"\b\d+(?:\.\d+)?\s?x (?:the|as much|more)\b|\btwice\b|\bdouble the\b",
     r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
     r"\b(?:higher|lower|bigger|smaller|larger)\b[^?.!]{0,40}\bthan\b",  # "a lower TDP than the SXM"
 )
@@ -966,7 +970,9 @@ def _explain(q: Query, low: str) -> bool:
 
 def _why_or_concept(q: Query, low: str) -> bool:
     plain = re.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
-    return _why(q, low) or bool(plain and _concept_first(q, low))
+    # "'the KV cache' ... In plain words, what is it, and how much memory ...?"
+    it = q.topic and re.search(r"\bwhat(?:'s| is| are) (?:it|that|this|they)\b", low)
+    return _why(q, low) or bool(plain and (_concept_first(q, low) or it))
 
 
 def _spec(q: Query, low: str) -> bool:

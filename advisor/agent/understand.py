@@ -1817,7 +1817,7 @@ def _same_concept(query: Query, sub: Query) -> bool:
     return (
         query.intent == "explain"
         and query.topic is not None
-        and sub.intent == "explain"
+        and sub.intent in ("explain", "search")
         and sub.topic in (None, query.topic)
         and not sub.gpus
         and not query.models
