@@ -619,7 +619,8 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if weighed is not None:
         return weighed
     model = query.models[0]
-    query = _asked_card(query)
+    if query.intent == "fit":  # (a comparison's fit keeps every card: "would a 3060 be an upgrade")
+        query = _asked_card(query)
     results = _estimates(query, box, model)
     errors = [r["error"] for r in results if "error" in r]
     if errors:
@@ -1227,6 +1228,17 @@ _TIMES_WORDS = {"one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, 
 RATIO_SAID = 0.1  # "about twice": within a tenth of the ratio said
 
 
+def _claimed(query: Query) -> list[GpuRef]:
+    """The cards a claim can be about: each resolved one, and a name that covers variants
+    ("NVIDIA's H200") unless one of its variants is also named ("below H100 pricing ... the
+    H100 SXM": the SXM)."""
+    return [
+        g for g in query.gpus
+        if g.resolved or (g.ids and not any(o is not g and o.ids and set(o.ids) < set(g.ids)
+                                            for o in query.gpus))
+    ]  # fmt: skip
+
+
 def _ratio_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
     """ "The MI300X has almost two and a half times the memory of an H100. Accurate?": yes or
     no from the ratio of the two datasheet figures, the card named first against the second."""
@@ -1234,7 +1246,7 @@ def _ratio_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     claim = _RATIO_CLAIM.search(low)
     if not (claim and YES_NO.search(low) and len(asked) == 1 and len(sheets) == 2):
         return ""
-    said = {id(g): _written(g, low) for g in query.gpus if g.ids}
+    said = {id(g): _written(g, low) for g in _claimed(query)}
     refs = sorted((g for g in query.gpus if said.get(id(g))), key=lambda g: low.find(said[id(g)]))
     if len(refs) != 2:
         return ""
@@ -1273,8 +1285,7 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     if not (claim and YES_NO.search(low) and len(asked) == 1):
         return ""
     # each card by its name as written, or by its form-factor word alone ("than the sxm")
-    # ("NVIDIA's H200", its variants alike: the sheet shown)
-    said = {id(g): _written(g, low) for g in query.gpus if g.ids}
+    said = {id(g): _written(g, low) for g in _claimed(query)}
     refs = [g for g in query.gpus if said.get(id(g))]
     if claim.group(4):
         pair = sorted(refs, key=lambda g: low.find(said[id(g)]))
