@@ -990,8 +990,8 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
         e, above = result["estimate"], result["next_up"]
         label = c.FORMAT_LABELS.get(precision, precision.upper()) if precision else "Default"
         if e is not None and not inference:
-            said = c.workload_label(e)
-            label = f"{said[:1].upper()}{said[1:]}, {e['precision']}"
+            job = c.workload_label(e)
+            label = f"{job[:1].upper()}{job[1:]}, {e['precision']}"
         cards = f"{ref.count} x {e['gpu_name'] if e else ref.text}" if ref.count else None
         if e is None:
             lines.append(f"{label}: no {family or 'catalog'} model fits.")

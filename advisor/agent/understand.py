@@ -1932,8 +1932,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     epochs = _epochs(low)
     concurrency, rps = _concurrency(low)
     named = low  # "2000 sd 1.5 images": the model's name holds no count
-    for ref in (*models, *gpus):  # "one 4090 renders ...": a card's number counts nothing
-        named = named.replace(ref.text.lower(), "named")
+    # "one 4090 renders ...": a card's number counts nothing
+    for written in [*(m.text for m in models), *(g.text for g in gpus)]:
+        named = named.replace(written.lower(), "named")
     samples, dataset, images = _samples(named)
     if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
         samples
