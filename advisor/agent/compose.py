@@ -385,7 +385,8 @@ def _time_unit(hours: float) -> tuple[float, str]:
 
 def duration(hours: float) -> str:
     factor, unit = _time_unit(hours)
-    return num(hours * factor, unit)
+    text = num(hours * factor, unit)
+    return text[:-1] if text.startswith("1 ") and text.endswith("s") else text  # "1 hour"
 
 
 def duration_band(b: dict[str, float]) -> str:
