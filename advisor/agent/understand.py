@@ -557,6 +557,11 @@ _IN_OUT = re.compile(
 )
 
 
+def _pair(m: re.Match[str]) -> tuple[str | Any, str | Any]:  # as re types a group
+    """A number and its unit from a pattern of two alternatives: groups 1-2, else 3-4."""
+    return (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+
+
 def _tokens(n: str, k: str | None) -> int:
     return int(float(n) * (1000 if k else 1))
 
@@ -721,7 +726,7 @@ def _output_tokens(low: str) -> int | None:
     )
     if not m:
         return None
-    n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    n, k = _pair(m)
     return _tokens(n, k)
 
 
@@ -866,7 +871,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         unit_said = (m.group(2) or m.group(4) or "").lower()
         if unit_said.startswith(("y", "month")) and _TERM_NAME.match(low[m.end() : m.end() + 30]):
             continue  # "1-yr no-upfront reserved": the name of a price, not a duration
-        amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        amount, unit = _pair(m)
         one = amount in ("a", "an", "one", "the", "this", "next")
         value = 1.0 if one else _count(amount.replace(",", ""))
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
@@ -1329,7 +1334,7 @@ def _recordings_hours(low: str) -> float | None:
     m = _EACH_RECORDING.search(low)
     if not m:
         return None
-    count, said = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    count, said = _pair(m)
     length = _LENGTH_WORDS.search(said)
     if not length:
         return None
@@ -1419,7 +1424,7 @@ def _power(low: str) -> float | None:
     )
     if not m:
         return None
-    value, kilo = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    value, kilo = _pair(m)
     return float(value) * (1000 if kilo else 1)
 
 
