@@ -1688,3 +1688,18 @@ def test_stop32_phrasings(catalog: Catalog, question: str, check: Any) -> None:
 )
 def test_paces_and_deadlines_said(catalog: Catalog, question: str, check: Any) -> None:
     assert check(understand(question, catalog))
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("the artists have 4080s (16GB), will flux fit?", ("rtx-4080",)),
+        ("our 3090s can run it?", ("rtx-3090",)),
+        ("i have a 4080s, can it run sdxl?", ("rtx-4080-super",)),
+        ("is the 4070s good for llms?", ("rtx-4070-super",)),
+    ],
+)
+def test_a_trailing_s_after_have_or_our_is_a_plural(
+    catalog: Catalog, question: str, ids: tuple[str, ...]
+) -> None:
+    assert [g.ids for g in understand(question, catalog).gpus] == [ids]

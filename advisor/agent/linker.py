@@ -236,7 +236,8 @@ class Linker:
     def _gpu_at(self, words: list[Token], i: int) -> tuple[int, tuple[str, ...], str] | None:
         if words[i].low in _ARTICLES:
             return None  # "an H100": the name starts at the next word
-        plural = _count_before(words, i) is not None  # "two 4070s": plurals, not Supers
+        # "two 4070s", "the artists have 4080s (16GB)": plurals, not Supers
+        plural = _count_before(words, i) is not None or (i > 0 and words[i - 1].low in _OWNED_MANY)
         for span in range(min(6, len(words) - i), 0, -1):  # the longest name first ("4080 suer"
             for fixed in (False, True):  # is a 4080 Super): as written, then slips corrected
                 chunk = words[i : i + span]
@@ -812,6 +813,13 @@ def _form_matches(gpu: Any, form: str) -> bool:
 _VALUE_FLAGS = frozenset(
     ("ngl", "n-gpu-layers", "gpu-layers", "c", "ctx-size", "t", "threads", "ub", "np", "parallel",
      "port", "max-model-len", "max-num-seqs")
+)  # fmt: skip
+
+
+# words before a card's name that make a trailing "s" a plural: "have 4080s", "our 3090s"
+_OWNED_MANY = frozenset(
+    {"have", "has", "own", "owns", "our", "their", "these", "those", "several", "many",
+     "multiple", "some", "all", "more"}
 )  # fmt: skip
 
 
