@@ -1247,9 +1247,16 @@ def _ratio_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     if not (claim and YES_NO.search(low) and len(asked) == 1 and len(sheets) == 2):
         return ""
     said = {id(g): _written(g, low) for g in _claimed(query)}
-    refs = sorted((g for g in query.gpus if said.get(id(g))), key=lambda g: low.find(said[id(g)]))
+    refs = [g for g in query.gpus if said.get(id(g))]
     if len(refs) != 2:
         return ""
+    # the card named last before the claim has it, against the one after ("is the H200 twice
+    # the H100?"); with neither before it, the order named
+    before = [g for g in refs if 0 <= low.rfind(said[id(g)], 0, claim.start())]
+    if len(before) == 1:
+        refs = [before[0], next(g for g in refs if g is not before[0])]
+    else:
+        refs.sort(key=lambda g: low.rfind(said[id(g)], 0, claim.start()), reverse=True)
     a = next((s for s in sheets if s["id"] in refs[0].ids), None)
     b = next((s for s in sheets if s["id"] in refs[1].ids), None)
     field = asked[0]
