@@ -1252,7 +1252,7 @@ def _ratio_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
         return ""
     # the card named last before the claim has it, against the one after ("is the H200 twice
     # the H100?"); with neither before it, the order named
-    before = [g for g in refs if 0 <= low.rfind(said[id(g)], 0, claim.start())]
+    before = [g for g in refs if low.rfind(said[id(g)], 0, claim.start()) >= 0]
     if len(before) == 1:
         refs = [before[0], next(g for g in refs if g is not before[0])]
     else:
