@@ -400,6 +400,16 @@ _RATE = _cues(  # "how many sdxl images per hour": a rate, though "per hour" sou
     r"|requests?|sentences?|pages?)(?: [\w.-]+){0,3} (?:per|a|an|/|each) (?:sec\w*|minute|min"
     r"|hour|day)\b",
 )
+# a ratio said between two cards: "has over twice the memory of an H100", "2.4x the bandwidth"
+_RATIO_WORDS = (
+    r"\b(?:twice|thrice|double|triple|half)\b|\btimes (?:the|as much|more|less)\b"
+    r"|\b\d+(?:\.\d+)?\s?x (?:the|as much|more)\b"
+)
+# "which card", "which cloud instance type", "which one"
+_WHICH_CARD = (
+    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|accelerators?|instance(?: type)?|setup|hardware"
+    r"|skus?)\b"
+)
 _COMPARE = _cues(
     r"\bvs\.?\b",
     _TORN,
@@ -423,12 +433,10 @@ _COMPARE = _cues(
     # "quelle carte entre une L40S et une A100", "la A100 o la H100"
     r"\bentre\b|\bzwischen\b|\bo la\b|\bou\b",
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
-    # "has over twice the memory of an H100", "2.4 times the bandwidth of the A100"
-    r"\b(?:twice|thrice|double|triple|half)\b|\btimes (?:the|as much|more|less)\b",
-    r"\b\d+(?:\.\d+)?\s?x (?:the|as much|more)\b",
+    _RATIO_WORDS,
 )
 _RECOMMEND = _cues(
-    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|accelerators?|instance|setup|hardware|skus?)\b",
+    _WHICH_CARD,
     # "what jetson should the robot carry", "which mac should we get"
     r"\b(?:what|which) (?:[\w-]+ ){1,2}should (?:i|we|the \w+|my \w+|our \w+) (?:get|buy|pick|use"
     r"|carry|choose|take|go with)\b",
@@ -833,8 +841,7 @@ def _recommend(q: Query, low: str) -> bool:
 # and how much memory does the training need?")
 _PICK_ASKED = _cues(
     r"\b(?:would|do|can|could) you (?:recommend|suggest)\b",
-    r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|instance(?: type)?|accelerators?)\b"
-    r"(?! (?:is|has)\b)",
+    _WHICH_CARD + r"(?! (?:is|has)\b)",
 )
 
 
@@ -868,8 +875,8 @@ _JUDGED = _cues(
     r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b",
     # "please compare the A5000 and the A4500: memory of each"
     r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",
-    r"\btimes (?:the|as much|more)\b|\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
-    r"\b\d+(?:\.\d+)?\s?x (?:the|as much|more)\b|\btwice\b|\bdouble the\b",
+    _RATIO_WORDS,
+    r"\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
     r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
     r"\b(?:higher|lower|bigger|smaller|larger)\b[^?.!]{0,40}\bthan\b",  # "a lower TDP than the SXM"
 )
