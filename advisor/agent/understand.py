@@ -735,13 +735,17 @@ USED_ADJECTIVE = (
     r"(?<!\bi )(?<!\bwe )(?<!\bhave )(?<!\bhad )(?<!\bwas )(?<!\bis )\bused\b"
     r"(?!\s(?:\d|to|it|them|for|up|by|in|on|with|about|the|all|our|my|their|its|this|that)\b)"
 )
+# what hours of audio are counted in: "400 hours of support calls", "120 episodes"
+_RECORDINGS = (
+    r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
+    r"|videos?|sessions?|hearings?|sermons?|webinars?"
+)
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
     r"(?:gpu[- ]|[a-z]{1,3}\d{2,4}[a-z]?[- ])?"  # "1,000 gpu hours", "a 100 a100-hour job"
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
-    r"(?!\s?(?:of (?:\w+ )?(?:audio|speech|recordings?|podcasts?|video|interviews?|calls?|meetings?"
-    r"|lectures?|episodes?)|audio))"
+    rf"(?!\s?(?:of (?:\w+ )?(?:audio|speech|{_RECORDINGS})\b|audio))"
     r"|\b(an?|one|the|this|next) (?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
     r"|year|yr)\b",
     re.IGNORECASE,
@@ -1311,10 +1315,6 @@ _LENGTH_WORDS = re.compile(
     r"\b(an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b"
     r"(?:\s?(?:and )?(a half|\d+)\s?(?:minutes?|mins?)?)?"
     r"|\b(\d+)\s?(?:minutes?|mins?)\b"
-)
-_RECORDINGS = (
-    r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
-    r"|videos?|sessions?|hearings?|sermons?|webinars?"
 )
 
 
