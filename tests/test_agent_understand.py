@@ -1691,6 +1691,21 @@ def test_paces_and_deadlines_said(catalog: Catalog, question: str, check: Any) -
 
 
 @pytest.mark.parametrize(
+    ("question", "memory", "intent"),
+    [
+        ("is 12gb enough to run a 13b model?", 12, "fit"),
+        ("is 24gb enough to full finetune a 1.5b model in bf16?", 24, "fit"),
+        ("would 16 gb be enough for a 7b qlora?", 16, "fit"),
+    ],
+)
+def test_a_memory_size_asked_if_enough(
+    catalog: Catalog, question: str, memory: float, intent: str
+) -> None:
+    q = understand(question, catalog)
+    assert q.memory_gb == memory and q.intent == intent
+
+
+@pytest.mark.parametrize(
     ("question", "ids"),
     [
         ("the artists have 4080s (16GB), will flux fit?", ("rtx-4080",)),

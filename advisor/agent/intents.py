@@ -230,17 +230,21 @@ _BUY_IDIOM = re.compile(
     r"|\bdoes (?:that|this|it) buy\b"
 )
 # a fit asked in so many words: "will that let me run", "can exllamav2 load", "does this OOM"
+# "enough to run", "enough vram for", "enough to full finetune"
+_ENOUGH_FOR = (
+    r"\benough (?:(?:vram|memory) )?(?:to (?:full(?:y)? |properly )?(?:run|load|hold|serve|train"
+    r"|fine-?tune)|for)\b"
+)
 _FIT_ASKED = _cues(
     r"\bfit\w*\b",
     r"\boom\b|\bout of memory\b|\bspill\w*\b",
     r"\b(?:will|would|can|could) (?:it|that|this|they|these|i|we|\w+) (?:\w+ ){0,2}?(?:let me |be"
     r" able to )?(?:run|load|hold|handle|serve|feed)\b",
     r"\bpossible to (?:run|fit|load|serve|hold)\b",
-    r"\b(?:is|are) (?:that|it|this|these|they|\d+ ?gb)(?: (?:really|still))? enough"
-    r" (?:(?:vram|memory) )?(?:to (?:run|load|hold|serve|train|fine-?tune)|for)\b",
+    r"\b(?:is|are) (?:that|it|this|these|they|\d+ ?gb)(?: (?:really|still))? " + _ENOUGH_FOR,
     # "is one H100 NVL (94GB) enough for llama 3.3 70b", "are two 3090s enough to run it"
     r"^\W*(?:is|are|would|will) (?:one|a|an|two|three|four|\d+|a single|my|our|the) [^?.!]{0,40}?"
-    r"\benough (?:(?:vram|memory) )?(?:to (?:run|load|hold|serve|train|fine-?tune)|for)\b",
+    + _ENOUGH_FOR,
     r"\bwhether\b[^.?!]{0,60}?\b(?:runs?|fits?|loads?)\b (?:on|in|into)\b",
 )
 # two cards weighed against each other: "torn between the 4070 ti super and the 4080 super"

@@ -1530,14 +1530,15 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
         if value in stated:
             continue
         before = low[max(0, m.start() - 30) : m.start()]
-        after = low[m.end() : m.end() + 3]
+        after = low[m.end() : m.end() + 20]
         if m.group(2) or re.search(
             r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|within|want|need"
             r"|at least|min(?:imum)?|over|above)\s$",
             before,
         ):
             return value
-        if re.match(r"\+|\s?(?:or more|minimum|min\b|and up)", after):  # "16gb+", "24 gb or more"
+        # "16gb+", "24 gb or more", "is 24gb enough to full finetune a 1.5b?"
+        if re.match(r"\+|\s?(?:or more|minimum|min\b|and up|(?:be |is )?enough\b)", after):
             return value
     return None
 
