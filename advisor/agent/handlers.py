@@ -881,6 +881,11 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     return Draft("\n\n".join(lines))
 
 
+def _weights_gb(e: dict[str, Any]) -> float:
+    """A model's weights in an estimate (its whole peak where no weights are broken out)."""
+    return float(e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"]))
+
+
 def models_memory(query: Query, box: ToolBox) -> Draft:
     """ "Is distil-large-v3 about half the size of large-v3 in GPU memory?": each model's weights
     and peak on any GPU, the first against the second; yes or no when a half or a double was
@@ -894,10 +899,9 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
     low = query.text.lower()
     which = _WHICH_MORE.search(low)
     if which:  # "which takes less memory?": the answer's model named first
-        weight = lambda e: e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"])  # noqa: E731
-        estimates.sort(key=weight, reverse=bool(which.group(1)))
+        estimates.sort(key=_weights_gb, reverse=bool(which.group(1)))
     a, b = estimates[0], estimates[1]
-    weights = [e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"]) for e in (a, b)]
+    weights = [_weights_gb(e) for e in (a, b)]
     ratio = weights[0] / weights[1] if weights[1] else 0.0
     claim = re.search(r"\b(half|twice|double)\b|\b(bigger|larger|heavier)\b|\b(smaller|lighter)\b",
                       low)  # fmt: skip
@@ -992,11 +996,10 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
         if e is not None and not inference:
             job = c.workload_label(e)
             label = f"{job[:1].upper()}{job[1:]}, {e['precision']}"
-        cards = f"{ref.count} x {e['gpu_name'] if e else ref.text}" if ref.count else None
         if e is None:
             lines.append(f"{label}: no {family or 'catalog'} model fits.")
             continue
-        where = cards or f"one {e['gpu_name']}"
+        where = c.gpus_phrase(ref.count or 1, e["gpu_name"])
         each = " on each" if ref.count and ref.count > 1 else ""
         line = (f"{label}: **{e['model_name']}** fits on {where} "
                 f"({c.num(e['memory_per_gpu_gb'], 'GB')} of "
@@ -1015,6 +1018,11 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
 
 
 MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to
+
+
+def _job_hours(e: dict[str, Any]) -> float | None:
+    """The typical hours of the whole job an estimate sized; None for an error or no job."""
+    return None if "error" in e else (e.get("job_hours") or {}).get("typical")
 
 
 def _gpus_for_deadline(
@@ -1049,7 +1057,7 @@ def _gpus_for_deadline(
     if model is None or not model.ids:
         return None
     e = box.call("estimate", estimate_args(query, gpu, None, model))
-    job = (e.get("job_hours") or {}).get("typical") if "error" not in e else None
+    job = _job_hours(e)
     training = "error" not in e and e["workload"] not in ("inference",)
     if not job or (not e["fits"] and not training):
         return None  # a model one card cannot hold: the memory answer says how many
@@ -1062,7 +1070,7 @@ def _gpus_for_deadline(
             return None
         base = fewest["solution"]
         e = box.call("estimate", estimate_args(query, gpu, base, model))
-        job = (e.get("job_hours") or {}).get("typical") if "error" not in e else None
+        job = _job_hours(e)
         if not job:
             return None
     count = max(base, math.ceil(job * (base if training else 1) / deadline - 1e-9))
@@ -1072,10 +1080,10 @@ def _gpus_for_deadline(
         sized = ("images", "audio_hours", "dataset_samples")
         share = {k: v / count for k, v in args.items() if k in sized and v}
         part = box.call("estimate", {**args, **share}) if share else {}
-        took = (part.get("job_hours") or {}).get("typical", job / count)
+        took = _job_hours(part) or job / count
     while training and count <= MAX_DEADLINE_GPUS:  # a run over N GPUs scales less than N
         run = box.call("estimate", estimate_args(query, gpu, count, model))
-        took = (run.get("job_hours") or {}).get("typical", job) if "error" not in run else job
+        took = _job_hours(run) or job
         if took <= deadline:
             break
         count += 1
@@ -1239,62 +1247,37 @@ def _claimed(query: Query) -> list[GpuRef]:
     ]  # fmt: skip
 
 
-def _ratio_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
-    """ "The MI300X has almost two and a half times the memory of an H100. Accurate?": yes or
-    no from the ratio of the two datasheet figures, the card named first against the second."""
-    low = query.text.lower()
-    claim = _RATIO_CLAIM.search(low)
-    if not (claim and YES_NO.search(low) and len(asked) == 1 and len(sheets) == 2):
-        return ""
-    said = {id(g): _written(g, low) for g in _claimed(query)}
-    refs = [g for g in query.gpus if said.get(id(g))]
-    if len(refs) != 2:
-        return ""
-    # the card named last before the claim has it, against the one after ("is the H200 twice
-    # the H100?"); with neither before it, the order named
-    before = [g for g in refs if low.rfind(said[id(g)], 0, claim.start()) >= 0]
-    if len(before) == 1:
-        refs = [before[0], next(g for g in refs if g is not before[0])]
-    else:
-        refs.sort(key=lambda g: low.rfind(said[id(g)], 0, claim.start()), reverse=True)
-    a = next((s for s in sheets if s["id"] in refs[0].ids), None)
-    b = next((s for s in sheets if s["id"] in refs[1].ids), None)
-    field = asked[0]
-    if a is None or b is None or not a.get(field) or not b.get(field):
-        return ""
-    word = claim.group(3)
+def _ratio_holds(claim: re.Match[str], ratio: float) -> bool:
+    """ "over twice", "almost two and a half times", "about 2.4x": the ratio said, against the
+    ratio of the two datasheet figures."""
     if claim.group(5):  # "two and a half times"
         first = claim.group(5).split()[0]
         want = _TIMES_WORDS[first] + (0.5 if "half" in claim.group(5) else 0.0)
     else:
-        want = {"twice": 2.0, "double": 2.0, "triple": 3.0}.get(word) or float(claim.group(4))
-    ratio = a[field] / b[field]
+        want = {"twice": 2.0, "double": 2.0, "triple": 3.0}.get(claim.group(3)) or float(
+            claim.group(4)
+        )
     if claim.group(1):  # "over twice"
-        yes = ratio > want
-    elif claim.group(2):  # "almost twice": a little under it
-        yes = (1 - 2 * RATIO_SAID) * want <= ratio <= (1 + RATIO_SAID / 2) * want
-    else:
-        yes = abs(ratio / want - 1) <= RATIO_SAID
-    label = c.FIELD_LABELS[field][0]
-    return (f"**{'Yes' if yes else 'No'}: {label} of the {a['name']} is "
-            f"{c.field_value(a, field)}, against {c.field_value(b, field)} on the "
-            f"{b['name']}.**")  # fmt: skip
+        return ratio > want
+    if claim.group(2):  # "almost twice": a little under it
+        return (1 - 2 * RATIO_SAID) * want <= ratio <= (1 + RATIO_SAID / 2) * want
+    return abs(ratio / want - 1) <= RATIO_SAID
 
 
 def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
-    """ "Does the RTX 5080 have more VRAM than the 4080 Super?": yes or no from the two
-    datasheet figures, the card named before the comparison against the one after it ("is the
-    bandwidth the same on both?": the two in the order named)."""
+    """ "Does the RTX 5080 have more VRAM than the 4080 Super?", "The MI300X has almost two and a
+    half times the memory of an H100. Accurate?": yes or no from the two datasheet figures, the
+    card named before the comparison against the one after it ("is the bandwidth the same on
+    both?": the two in the order named)."""
     low = query.text.lower()
-    if ratio := _ratio_checked(query, sheets, asked):
-        return ratio
-    claim = _MORE_THAN.search(low)
+    ratio = _RATIO_CLAIM.search(low)  # before "more than": "more than twice the memory of"
+    claim = ratio or _MORE_THAN.search(low)
     if not (claim and YES_NO.search(low) and len(asked) == 1):
         return ""
     # each card by its name as written, or by its form-factor word alone ("than the sxm")
     said = {id(g): _written(g, low) for g in _claimed(query)}
     refs = [g for g in query.gpus if said.get(id(g))]
-    if claim.group(4):
+    if not ratio and claim.group(4):
         pair = sorted(refs, key=lambda g: low.find(said[id(g)]))
         subject, other = (pair[0], pair[1]) if len(pair) == 2 else (None, None)
     else:
@@ -1315,7 +1298,11 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
         or not isinstance(b.get(field), (int, float))
     ):
         return ""
-    if claim.group(4):  # the same: within 1%
+    if ratio:
+        if not b[field]:
+            return ""
+        more = _ratio_holds(ratio, a[field] / b[field])
+    elif claim.group(4):  # the same: within 1%
         more = abs(a[field] - b[field]) <= 0.01 * max(abs(a[field]), abs(b[field]))
     elif claim.group(3):  # "does the H20 match the H100 SXM": as much, or all but
         more = a[field] >= MATCH_SHARE * b[field]
@@ -2145,9 +2132,9 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
     shown = [r for r in done if r["gpu"] == done[0]["gpu"]][-1]  # the first card's last: shown
     if shown.get("num_gpus") != 1 or not shown.get("fits"):
         return ""  # "does not fit" answers the question; hours of a setup that cannot run do not
-    if not (shown.get("job_hours") or {}).get("typical"):
+    job, name = _job_hours(shown), shown["gpu_name"]
+    if not job:
         return ""
-    job, name = shown["job_hours"]["typical"], shown["gpu_name"]
     enough = job <= query.hours
     return (f"**{'Yes' if enough else 'No'}: the job takes about {c.num(job, 'hours')} on one "
             f"{name}, against the {c.num(query.hours, 'hours')} of GPU time you have "
