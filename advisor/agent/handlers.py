@@ -1020,7 +1020,7 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
 MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to
 
 
-def _job_hours(e: dict[str, Any]) -> float | None:
+def typical_job_hours(e: dict[str, Any]) -> float | None:
     """The typical hours of the whole job an estimate sized; None for an error or no job."""
     return None if "error" in e else (e.get("job_hours") or {}).get("typical")
 
@@ -1057,7 +1057,7 @@ def _gpus_for_deadline(
     if model is None or not model.ids:
         return None
     e = box.call("estimate", estimate_args(query, gpu, None, model))
-    job = _job_hours(e)
+    job = typical_job_hours(e)
     training = "error" not in e and e["workload"] not in ("inference",)
     if not job or (not e["fits"] and not training):
         return None  # a model one card cannot hold: the memory answer says how many
@@ -1070,7 +1070,7 @@ def _gpus_for_deadline(
             return None
         base = fewest["solution"]
         e = box.call("estimate", estimate_args(query, gpu, base, model))
-        job = _job_hours(e)
+        job = typical_job_hours(e)
         if not job:
             return None
     count = max(base, math.ceil(job * (base if training else 1) / deadline - 1e-9))
@@ -1080,10 +1080,10 @@ def _gpus_for_deadline(
         sized = ("images", "audio_hours", "dataset_samples")
         share = {k: v / count for k, v in args.items() if k in sized and v}
         part = box.call("estimate", {**args, **share}) if share else {}
-        took = _job_hours(part) or job / count
+        took = typical_job_hours(part) or job / count
     while training and count <= MAX_DEADLINE_GPUS:  # a run over N GPUs scales less than N
         run = box.call("estimate", estimate_args(query, gpu, count, model))
-        took = _job_hours(run) or job
+        took = typical_job_hours(run) or job
         if took <= deadline:
             break
         count += 1
@@ -2132,7 +2132,7 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
     shown = [r for r in done if r["gpu"] == done[0]["gpu"]][-1]  # the first card's last: shown
     if shown.get("num_gpus") != 1 or not shown.get("fits"):
         return ""  # "does not fit" answers the question; hours of a setup that cannot run do not
-    job, name = _job_hours(shown), shown["gpu_name"]
+    job, name = typical_job_hours(shown), shown["gpu_name"]
     if not job:
         return ""
     enough = job <= query.hours

@@ -20,7 +20,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from advisor.agent import compose as c
-from advisor.agent.handlers import Draft, estimate_args, gpu_choices, gpus_named, run_at_home
+from advisor.agent.handlers import (
+    Draft,
+    estimate_args,
+    gpu_choices,
+    gpus_named,
+    run_at_home,
+    typical_job_hours,
+)
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import gpu_mentions
@@ -677,7 +684,8 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     if not e["fits"]:
         where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
         return Draft(f"**No: {e['model_name']} does not fit on {where}** ({c.settings(e)}).")
-    if not e.get("job_hours"):
+    took = typical_job_hours(e)
+    if not took:
         return None
     word = {"hr": "hour"}.get(period.group(1), period.group(1)) or {
         "daily": "day",
@@ -686,7 +694,6 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
         "monthly": "month",
     }[period.group(2)]
     span = _PERIOD_HOURS[word]
-    took = e["job_hours"]["typical"]
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
     if took <= span:
         head = (f"**Yes: {where} does {_a(word)} {word}'s work in about {c.duration(took)}** "
@@ -698,9 +705,10 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     lines = [head, *c.speed_lines(e, first_only=True)]
     need = math.ceil(took * e["num_gpus"] / span)
     more = box.call("estimate", estimate_args(job, found[1], need, model))
-    if "error" not in more and more.get("job_hours") and more["fits"]:
+    done = typical_job_hours(more)
+    if done and more["fits"]:
         lines.append(f"{c.gpus_phrase(need, more['gpu_name'])} do it in about "
-                     f"{c.duration(more['job_hours']['typical'])}.")  # fmt: skip
+                     f"{c.duration(done)}.")  # fmt: skip
     return Draft("\n\n".join(lines))
 
 
@@ -755,7 +763,7 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
             + (f" (weights {c.num(weights, 'GB')})" if weights else ""))  # fmt: skip
     head = f"**Yes: the {a['gpu_name']} does the job** ({c.settings(a)}): {room}; {pace}."
     lines = [head]
-    hours = [(e.get("job_hours") or {}).get("typical") for e in runs]
+    hours = [typical_job_hours(e) for e in runs]
     if hours[0]:
         job = f"The whole job takes about {c.duration(hours[0])} on the {a['gpu_name']}"
         if hours[1]:
