@@ -899,7 +899,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
         yearly = re.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
-        runs = _RUNS.search(low[: m.start()]) or _RUNS.search(low[m.end() :])
+        runs = _RUNS.search(low)  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
         weeks = _WEEKS.search(low)
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
@@ -1784,7 +1784,7 @@ def _topic(low: str) -> str | None:
     """The concept a message speaks of; a number format said only as a setting ("numbers in bf16
     please", "running it in fp8") is how to answer, not the subject."""
     for topic, pattern in TOPIC_WORDS.items():
-        found = [m for m in re.finditer(pattern, low)]
+        found = list(re.finditer(pattern, low))
         if topic in ("fp8", "tf32", "bf16"):
             found = [m for m in found
                      if not re.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]  # fmt: skip
