@@ -385,8 +385,10 @@ def _time_unit(hours: float) -> tuple[float, str]:
 
 def duration(hours: float) -> str:
     factor, unit = _time_unit(hours)
-    text = num(hours * factor, unit)
-    return text[:-1] if text.startswith("1 ") and text.endswith("s") else text  # "1 hour"
+    value = num(hours * factor)
+    if value == "1" and unit != "s":  # "1 hour"; "1 s" stays as it is
+        unit = unit[:-1]
+    return f"{value} {unit}"
 
 
 def duration_band(b: dict[str, float]) -> str:
