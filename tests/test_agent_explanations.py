@@ -288,3 +288,9 @@ def test_a_card_asked_about_on_a_budget_gives_its_purchase_price(rules_advisor: 
     assert answer.text.startswith("**Yes"), answer.text[:200]
     assert "$" in answer.text and "Source:" in answer.text
     _grounded(answer)
+
+
+def test_a_duration_of_one_is_singular_in_hours_not_in_seconds() -> None:
+    assert c.duration(1.0) == "1 hour"
+    assert c.duration(1 / 3600) == "1 s"
+    assert c.duration(1.5) == "1.50 hours"
