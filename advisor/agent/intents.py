@@ -765,7 +765,7 @@ def _speed(q: Query, low: str) -> bool:
     if (
         q.fields
         and not q.models
-        and not q.workload_given
+        and (not q.workload_given or _FIGURE_ASKED.search(low))
         and re.search(
             r"\bflops\b|\btf32\b|\bbf16\b|\bint8\b|\btensor (?:throughput|performance)\b|"
             r"\bfp(?:8|16|32|64)\b",
@@ -783,6 +783,14 @@ def _speed(q: Query, low: str) -> bool:
         return True  # "how long to process a 1M token batch job with llama 8b on an a10"
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
 
+
+# a datasheet figure asked by name, whatever job the message is about ("we move our training to
+# H100s. what is the bf16 dense tensor performance of each one?")
+_FIGURE_ASKED = re.compile(
+    r"\bwhat(?:'s| is| are)(?: the| their| its)? (?:[\w-]+ ){0,4}"
+    r"(?:performance|tflops|flops|throughput)(?: figures?| numbers?)?(?: of| for| on)? "
+    r"(?:each|both|them|the two|these|those)\b"
+)
 
 # words that speak of speed without asking a figure
 _WEAK_SPEED = re.compile(r"\bslow\w*|\busable\b|\bperformance\b|\breal[- ]?time\b")
@@ -876,7 +884,7 @@ def _figure_only(q: Query) -> bool:
 _JUDGED = _cues(
     r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
     r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
-    r"|decid\w+|choosing|between)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b",
+    r"|decid\w+|choosing|between|weigh(?:s|ing|ed)?)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b",
     # "please compare the A5000 and the A4500: memory of each"
     r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",
     _RATIO_WORDS,

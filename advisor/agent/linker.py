@@ -219,6 +219,11 @@ class Linker:
             ref = self._constrain(words, i, end, ids, written)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
+            if same is None and not (ref.count or ref.memory_gb or ref.form_factor):
+                # "the A100 40GB ... the A100's FP64 tensor figure": the card named before
+                wide = set(ref.ids)
+                narrower = (n for n, r in enumerate(refs) if r.base == ref.base and r.ids)
+                same = next((n for n in narrower if set(refs[n].ids) < wide), None)
             between = {w.low for w in words[last_end:i]}
             joined = refs and i - last_end <= 2 and between & {"with", "w", "w/", "featuring"}
             wider = refs[-1] if joined and between <= {"with", "w", "w/", "featuring", "the", "a",
@@ -326,13 +331,16 @@ class Linker:
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
         unified = all(g.vendor == "Apple" for g in gpus)  # one memory: no card beside system RAM
+        after = end
+        while unified and after < len(words) and words[after].low in _APPLE_DEVICE:
+            after += 1  # "my m4 macbook air has 16gb": the device's name, then its memory
         if (
             memory is None
             and unified
-            and end + 1 < len(words)
-            and words[end].low in ("and", "at", "+")
+            and after + 1 < len(words)
+            and words[after].low in ("and", "at", "+", "has", "with", "w/")
         ):
-            extra, _ = _qualifiers(words[end + 1 : end + 4])
+            extra, _ = _qualifiers(words[after + 1 : after + 4])
             sizes = {g.memory_gb for g in gpus}
             if extra is not None and len(sizes) > 1 and extra in sizes:
                 memory = extra  # "the M4 Max and 128 GB", "M3 Ultra at 512GB": one variant's size
@@ -408,7 +416,8 @@ class Linker:
                 index = {k: list(v) for k, v in self.gpu_keys.items()}
                 found = suggest(gpu_key(pair), index, limit=4)
                 names = tuple(self.catalog.gpus[g].name for g in found)
-                refs.append(GpuRef(pair, (), suggestions=names))
+                count = _count_before(words, i - 1 if prefixed else i)  # "two Tesla K80 boards"
+                refs.append(GpuRef(pair, (), count, suggestions=names))
         return refs
 
     # -- models
@@ -429,7 +438,12 @@ class Linker:
                 refs.append(ref)
             i = end
         refs += [r for r in self._whisper_variant(words) if all(r.ids != o.ids for o in refs)]
-        named = [_params_b(self._entry(r.family, r.ids[0])) for r in refs if r.ids and r.family]
+        entries = [self._entry(r.family, r.ids[0]) for r in refs if r.ids and r.family]
+        # the sizes of the models named, total and active ("Scout ... only 17B parameters are
+        # active": its active size, not another model)
+        named = [_params_b(e) for e in entries] + [
+            e.active_params / 1e9 for e in entries if getattr(e, "active_params", None)
+        ]
         return [  # "70B models, mostly Llama 3.3 70B": the size said generically, then named
             r for r in refs
             if r.ids or not r.size_b or not any(p and abs(p - r.size_b) <= 0.1 * r.size_b
@@ -513,6 +527,8 @@ class Linker:
             end = i + span
             written = " ".join(w.text for w in chunk)
             stated = _size_after(words, end)
+            if stated is not None and end + 1 < len(words) and words[end + 1].low == "active":
+                stated = None  # "Llama 4 Scout (17B active, 16 experts)": not its total size
             ref = self._model_ref(written, found, fmt, stated, spelled or key)
             if spelled and ref.resolved and ref.note is None:
                 name = self._entry(ref.family or "llm", ref.ids[0]).name
@@ -608,7 +624,9 @@ class Linker:
     def _unknown_model(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
         """A model-shaped name the catalog lacks ("GPT-5", "Llama 7 400B"): suggestions."""
         word = words[i].low
-        head = re.match(r"([a-z]+)[-\s]?v?\d", word)
+        head = re.match(r"([a-z]+)[-\s]?v?\d", word) or re.match(
+            r"([a-z]+)-(?:[a-z]+-){1,2}v?\d+(?:\.\d+)?[bmk]?(?:-|$)", word
+        )  # "falcon-mamba-7b", not a pod's "whisper-worker-7d9f8b"
         family = head.group(1) if head else (word if word in self.first_words else None)
         if family not in self.first_words:
             return None
@@ -821,6 +839,9 @@ _OWNED_MANY = frozenset(
     {"have", "has", "own", "owns", "our", "their", "these", "those", "several", "many",
      "multiple", "some", "all", "more"}
 )  # fmt: skip
+
+
+_APPLE_DEVICE = frozenset(("macbook", "air", "pro", "mini", "studio", "imac", "mac", "laptop"))
 
 
 def _count_before(words: list[Token], start: int) -> int | None:

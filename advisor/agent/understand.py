@@ -56,8 +56,9 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
         r"|\bmixed[- ]precision\b",
     ),
     ("fp32", r"\bfp32\b|\bfloat32\b|\bfull[- ]precision\b|\b32[-\s]?bits?\b"),
-    ("bf16", r"\bno quanti[sz]\w*|\bunquanti[sz]ed\b|\bwithout quanti[sz]\w*"),
 )
+# no quantisation said, and no 16- or 32-bit format named beside it: the checkpoint's bf16
+_UNQUANTISED = re.compile(r"\bno quanti[sz]\w*|\bunquanti[sz]ed\b|\bwithout quanti[sz]\w*")
 ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("vllm", r"\bvllm\b"),
     # an Ollama tag ("qwen3:30b-a3b", "llama3.1:8b-instruct-q8_0") is Ollama, which is llama.cpp
@@ -231,8 +232,11 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
 # datasheet fields and the words that ask for them
 FIELD_WORDS: dict[str, str] = {
     "memory_gb": r"\b(?:vram|memory|mem|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
-    r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea",
-    "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\bwhat memory\b",
+    r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea"
+    # a size to confirm: "same 24gb right?", "both 16gb, correct?"
+    r"|\b(?:same|both(?: have| are)?) \d+ ?(?:gb|gigs?|g)\b,? ?(?:right|correct|yes|no)?\?",
+    "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b"
+    r"|\bwhat memory\b(?! (?:band ?width|bandwith|speed|bw|bus)\b)",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
     r"|\blargura de banda\b"
     r"|\bbanda? (?:de |of )?(?:the )?mem[oó]r(?:y|ia|ie)\b"
@@ -244,6 +248,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
     "fp64_tflops": r"\bfp64\b|\bdouble[- ]precision\b|\bfloat64\b",
+    "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) tensor\b",
     "tf32_dense_tflops": r"\btf32\b",
     "int8_dense_tops": r"\bint8\b|\btops\b",
     "fp8_dense_tflops": r"\bfp8\b",
@@ -613,7 +618,7 @@ def _context(low: str) -> int | None:
         r"|input)"
         r"|(?:context|contexto|contexte|ctx|sequence length|seq len|seqlen|context length"
         r"|context window"
-        r"|max_len"
+        r"|max[_ ]len\b"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
@@ -738,7 +743,7 @@ USED_ADJECTIVE = (
 # what hours of audio are counted in: "400 hours of support calls", "120 episodes"
 _RECORDINGS = (
     r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
-    r"|videos?|sessions?|hearings?|sermons?|webinars?"
+    r"|videos?|sessions?|hearings?|sermons?|webinars?|workshops?|seminars?|talks?|classes"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -1359,8 +1364,8 @@ def _audio_hours(low: str) -> float | None:
     )
     m = re.search(
         rf"{_NUM}\s?(k)?[\s-]?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)[\s-]?"
-        r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recordings?|podcasts?|calls?|"
-        r"meetings?|video|interviews?|transcripts?|lectures?|episodes?|(?:live |radio )?shows?)\b"
+        r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recorded|transcripts?"
+        rf"|{_RECORDINGS})\b"
         # "600 hours to transcribe"
         rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
         low,
@@ -1556,6 +1561,8 @@ def _fields(low: str) -> tuple[str, ...]:
             found.remove("memory_gb")
     if "tensor_cores" in found and "cuda_cores" in found and "cuda core" not in low:
         found.remove("cuda_cores")
+    if "fp64_tensor_tflops" in found and "tensor_cores" in found and "how many" not in low:
+        found.remove("tensor_cores")  # "the fp64 tensor core figure": a throughput, not a count
     if (
         "memory_type" in found
         and "memory_gb" in found
@@ -1567,7 +1574,9 @@ def _fields(low: str) -> tuple[str, ...]:
         and re.search(  # "how much hbm", "hbm size": the amount
             r"\bhow (?:much|many gb of) (?:hbm|gddr)\w*"
             r"|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
-            r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)",
+            r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)"
+            r"|\bper[- ](?:gpu|accelerator|card|device|chip) (?:hbm|gddr)"  # "per-GPU HBM"
+            r"|\b(?:hbm|gddr)\w* (?:per|on each|of each) (?:gpu|accelerator|card|device|chip)",
             low,
         )
         and not re.search(r"\b(?:type|kind|which memory|what memory)\b", low)
@@ -1832,14 +1841,20 @@ def _same_concept(query: Query, sub: Query) -> bool:
 
 
 def _more_fields(query: Query, sub: Query) -> bool:
-    """A later question that only asks another datasheet figure of the GPUs already named."""
+    """A later question that only asks another datasheet figure of the GPUs already named (all
+    of them, or one: "4070 ti super or 4080 super? how much faster is the memory on the 4080s")."""
     return (
         query.intent in ("spec", "compare")
         and sub.intent in ("spec", "compare")
         and bool(sub.fields)
-        and not sub.models
-        and sub.gpus == query.gpus
+        and {m.ids for m in sub.models} <= {m.ids for m in query.models}  # carried, not new
+        and (sub.gpus == query.gpus or _some_of(sub.gpus, query.gpus))
     )
+
+
+def _some_of(some: tuple[GpuRef, ...], gpus: tuple[GpuRef, ...]) -> bool:
+    """Whether every GPU of `some` (one at least) is one of `gpus`."""
+    return bool(some) and {g.ids for g in some} <= {g.ids for g in gpus}
 
 
 def _default_workload(query: Query) -> Query:
@@ -1966,9 +1981,18 @@ def _parse(text: str, catalog: Catalog) -> Query:
     for option, _value, pattern in TRAIN_OPTION_WORDS:  # "8-bit adam" is no 8-bit model
         if option == "optimizer":
             outside = re.sub(pattern, lambda m: " " * len(m.group(0)), outside)
-    precision = _first(PRECISION_WORDS, outside) or next(
-        (m.precision for m in models if m.precision), None
-    )
+    precision = _first(PRECISION_WORDS, outside)
+    plain = affirmed(_UNQUANTISED, outside)
+    if plain and precision not in ("fp16", "bf16", "fp32"):  # "unquantized (fp16)" is fp16
+        before = _first(PRECISION_WORDS, outside[: plain.start()])  # "q4, not unquantized"
+        precision = before or "bf16"
+    precision = precision or next((m.precision for m in models if m.precision), None)
+    if (
+        precision == "fp16"
+        and any(m.family == "llm" for m in models)
+        and not re.search(r"fp16\b|\bfloat16\b|\bhalf\b|\b16[-\s]?bits?\b|\bf16\b", low)
+    ):
+        precision = "bf16"  # "AdamW, mixed precision" for an LLM: bf16 autocast, as LLMs train
     engine = _first(ENGINE_WORDS, low)
     if engine == "llama.cpp" and re.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
@@ -2520,7 +2544,8 @@ _FOLLOW_UP = re.compile(
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
     r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
-    r"|that|this one|the \d+ ?gb one|the other one)\b",
+    r"|that|this one|the \d+ ?gb one|the other one|(?:of )?the two|either one|each one"
+    r"|both of them)\b",
     re.IGNORECASE,
 )
 

@@ -52,7 +52,9 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"\bfine-?tuned\b(?! (?:model|version|checkpoint|weights|bert|llama))",
         )),
         WorkloadKind("inference", "inference", False, (
-            r"\bserv(?:e|es|ing|er)\b", r"\binference\b", r"\binfer\b", r"\brun(?:s|ning)?\b",
+            # "a server with two K80 boards" is the hardware, not a serving job
+            r"\bserv(?:e|es|ing)\b", r"\bserver\b(?! (?:with|has|that has)\b)",
+            r"\binference\b", r"\binfer\b", r"\brun(?:s|ning)?\b",
             r"\bdeploy\w*", r"\bhost\w*", r"\bchat\w*", r"\bload\b", r"\bgenerat\w*",
             r"\btranscri\w*", r"\bpredict\w*", r"\bfit\b", r"\bembedding",
         )),
