@@ -1044,9 +1044,10 @@ def _gpus_for_deadline(
         done = box.call("paced_time", {**pace, "num_gpus": count})
         name = box.call("gpu_specs", {"gpu": gpu}).get("name", gpu)
         audio = bool(query.audio_hours) and items == query.audio_hours
-        what = (f"{c.num(done['minutes_per_item'], 'minutes')} per hour of audio, "
-                f"{c.num(items, 'hours')} of audio" if audio else
-                f"{c.num(query.seconds_per_item, 's')} an item, {c.num(items)} items")  # fmt: skip
+        what = _pace_said(query, items)
+        if audio:
+            what = (f"{c.num(done['minutes_per_item'], 'minutes')} per hour of audio, "
+                    f"{c.num(items, 'hours')} of audio")  # fmt: skip
         return Draft(
             f"**{c.gpus_phrase(count, name)} finish{'es' if count == 1 else ''} it in about "
             f"{c.duration(done['hours'])}**, within your {c.duration(deadline)}, at your own "
@@ -1605,6 +1606,18 @@ def _paced_items(query: Query) -> float | None:
     return query.images or samples or query.audio_hours or steps  # "50,000 images, 5 epochs"
 
 
+def _pace_said(query: Query, items: float) -> str:
+    """The items a pace counts and the pace, in the user's terms: "3,000 steps at 1.80 s each",
+    "115,305,030 images at 1,200 a second"."""
+    training = query.workload not in (None, "inference")
+    steps = training and query.steps and items == float(query.steps)
+    noun = "steps" if steps else "images" if query.images or query.dataset_name else "items"
+    pace = query.seconds_per_item or 0.0
+    if 0 < pace < 0.1:  # a rate said per second ("1,200 images per second")
+        return f"{c.num(items)} {noun} at {c.num(1 / pace)} a second"
+    return f"{c.num(items)} {noun} at {c.num(pace, 's')} each"
+
+
 def _paced_hours(query: Query, count: int) -> float | None:
     """The hours of the job at the user's own pace: "each image takes 20 sec" x the images (an
     hour of audio counts as an item), or "we measured 1,200 tokens/s" for the tokens to run."""
@@ -2151,13 +2164,13 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     audio = bool(query.audio_hours) and items == query.audio_hours
     what = (f"{c.num(items, 'hours')} of audio at {c.num(paced['minutes_per_item'], 'minutes')} "
             "per hour of audio" if audio else
-            f"{c.num(items)} items at {c.num(query.seconds_per_item, 's')} each")  # fmt: skip
+            _pace_said(query, items))  # fmt: skip
     split = f", shared by {count} GPUs" if count > 1 else ""
     head = f"**About {c.duration(paced['hours'])} at your own measured pace** ({what}{split})."
     if query.models and (query.gpus or query.memory_gb):
         check = fit(query, box, speed_first=True).text
         return Draft(head + "\n\nThe estimate, as a check on that pace: " + check)
-    return Draft(head)
+    return Draft(head, cite_more=False)  # arithmetic on the user's figures: nothing to cite
 
 
 # ---------------------------------------------------------------- explanations

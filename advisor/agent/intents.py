@@ -159,6 +159,11 @@ _SQL = _cues(
     r";\s*--",
     r"'\s*or\s*'?1'?\s*=\s*'?1",
 )
+# a message with nothing in it but a forum nudge or mail headers
+_EMPTY_POST = re.compile(
+    r"(?:\W*(?:re|fwd?|aw|wg|tr)\s?:|\W*\[?no subject\]?|\W*bump(?:ing)?|\W*\+1|\W*\^+"
+    r"|\W*up(?:date)?\?*|\W*any(?:one|body)\?+)+\W*"
+)
 _GREETING = re.compile(  # one or more social phrases and nothing else
     r"(?:\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|ty|cheers|help|good (?:morning|evening)"
     r"|hallo|guten (?:morgen|tag|abend)|bonjour|salut|hola|buen(?:os|as) (?:d[ií]as|tardes)|ol[aá]"
@@ -171,7 +176,8 @@ _GREETING = re.compile(  # one or more social phrases and nothing else
 # a hello, or a question about the advisor itself, in a message that names nothing to compute:
 # "yo whats good, just found this", "could you tell me what sorts of questions you can help with"
 _HELLO = _cues(
-    r"^\W*(?:hi|hello|hey|yo|sup|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))\b",
+    r"^\W*(?:hi+|hello+|hey+|yo+|sup|hiya|howdy|greetings"
+    r"|good (?:morning|afternoon|evening|day))\b",
     r"^\W*(?:what'?s|whats) (?:up|good)\b",
 )
 _ABOUT_YOU = _cues(
@@ -180,6 +186,9 @@ _ABOUT_YOU = _cues(
     r"\bwhat (?:all )?(?:things |stuff )?(?:can |could )?you (?:can |could )?(?:help|do) "
     r"(?:me |us )?with\b",
     r"\bwhat (?:is it|exactly|is it that) (?:that )?you do\b|\bwhat do you do\b",
+    # "whats this bot do", "what does this thing do"
+    r"\bwhat(?:'?s| does| is)? (?:this|the|your) (?:bot|assistant|thing|tool|app|advisor) "
+    r"(?:do|for)\b",
 )
 _IS_THIS_YOU = re.compile(
     r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
@@ -292,6 +301,10 @@ _RENT_OR_BUY = _cues(
     r"\brent or buy\b",
     r"\bon[- ]?prem\w* (?:vs|or|versus)\b",
     r"\bvs\.? (?:cloud|renting)\b",
+    # "buy the card for $450 or keep paying colab $10 a month? after how many months is buying
+    # better"
+    r"\bor keep (?:paying|renting|using)\b",
+    r"\b(?:after|within|in) how (?:many|long)\b[^?]{0,40}\b(?:buy\w*|own\w*|purchas\w*)\b",
 )
 _BIGGEST_MODEL = _cues(
     r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b",
@@ -306,6 +319,9 @@ _HOW_LONG = _cues(
     r"\btime\s*(?:\+|and|&)\s*cost\b",
     r"\b(?:training|wall|total) time\b",
     r"\bhow much time\b",
+    # "i set 3000 steps. when will it be done", "when does the run finish"
+    r"\bwhen (?:will|would|does|do|is) (?:it|this|that|the (?:run|job|training)) "
+    r"(?:be )?(?:done|finish\w*|complete\w*|end)\b",
     r"\bhow (?:many|much) (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
     r"\btime to (?:train|pre-?train|finish|transcribe|fine-?tune|process|generate|run)\b",
     r"(?<!these )(?<!those )\bdays\?",
@@ -527,6 +543,8 @@ def _entities(q: Query) -> bool:
 
 
 def _invalid(q: Query, low: str) -> bool:
+    if _EMPTY_POST.fullmatch(low):
+        return True  # "bump", "RE: RE: FW: [no subject]": a forum nudge or an empty mail
     if not re.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
         return True  # emoji, punctuation, a keyboard row
     if not re.search(r"[^\W\d_]{2,}", _NOISE.sub(" ", low)) and not _entities(q):
@@ -634,6 +652,8 @@ def _buy_asked(q: Query, low: str) -> bool:
         return False  # "before we sign the purchase order: does the model fit?": a fit
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
+    if q.gpus and _PRICE_ASKED.search(low) and _SHOP_PRICE.search(low) and not _RENT.search(low):
+        return True  # "the launch price of the 3060 12gb?", "how much is the DGX Spark? to budget"
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
     if _OWNED.search(low) and not _PRICE_ASKED.search(low):
@@ -641,6 +661,12 @@ def _buy_asked(q: Query, low: str) -> bool:
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 
+# a price in a shop, not by the hour: "launch price", "the shopkeeper says", "to budget it"
+_SHOP_PRICE = re.compile(
+    r"\blaunch\b|\bretail\b|\bshop\w*|\bstore\b|\bstreet price\b|\bmsrp\b|\brrp\b"
+    r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
+)
+_RENT = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b|\bhourly\b|\binstance")
 _OWNED = re.compile(
     r"\b(?:i|we) (?:have |had |just |already )*(?:bought|own|got(?! offered| quoted| a quote))\b"
 )

@@ -44,6 +44,9 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("q3_k_m", r"\bq3(?:_k_m|_k)?\b"),
     ("q2_k", r"\bq2(?:_k)?\b"),
     ("awq", r"\bint4\b|\bw4a16\b"),
+    # "4-bit quantisation (AWQ, for instance)": the 4-bit format named beside it
+    ("awq", r"\b4[-\s]?bits?\b[^.?!]{0,30}\bawq\b"),
+    ("gptq", r"\b4[-\s]?bits?\b[^.?!]{0,30}\bgptq\b"),
     ("nf4", r"\b4[-\s]?bits?\b|\b4-?bit quant|\bquantized to 4"),
     ("fp8", r"\b8[-\s]?bits? \((?:fp8|float8)\)"),  # "at 8-bit (FP8)": the format named
     ("int8", r"\bint8\b|\b8[-\s]?bits?\b|\bw8a8\b"),
@@ -266,7 +269,7 @@ FIELD_WORDS: dict[str, str] = {
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
     # "when did it launch" (a date), not "what did it launch at" (a price)
     "release_year": r"\breleased?\b"
-    r"|(?<!at its )(?<!at )\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)"
+    r"|(?<!at its )(?<!at )(?<!than )\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)"
     r"|\bhow old\b",  # not "what did it cost at its launch"
 }
 TOPIC_WORDS: dict[str, str] = {
@@ -823,7 +826,9 @@ _GROUPS_EACH = re.compile(
     rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|projects|users|members)"
     r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$"
 )
-_RUNS = re.compile(r"\b(\d+)\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps)\b")
+_RUNS = re.compile(
+    rf"\b{_WORD_NUM}\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps|tries|attempts|repeats)\b"
+)
 
 
 def _years_said(low: str) -> float | None:
@@ -925,10 +930,11 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         elif runs and (
             re.search(r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12])
-            or re.search(r"\b(?:one|a|each|per) (?:\w+ )?(?:run|job|experiment|trial)\s?(?:=|is|"
-                         r"takes|costs|of)\s?~?$", low[max(0, m.start() - 30) : m.start()])
+            or re.search(r"\b(?:one|a|each|per) (?:\w+ )?(?:run|job|experiment|trial|try|attempt"
+                         r"|fine-?tun\w*|training)\s?(?:=|is|takes|costs|of)\s?~?$",
+                         low[max(0, m.start() - 30) : m.start()])
         ):  # fmt: skip
-            hours *= float(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
+            hours *= _count(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
@@ -1259,7 +1265,7 @@ def _train_tokens(low: str) -> float | None:
 
 
 def _epochs(low: str) -> float | None:
-    m = re.search(rf"{_WORD_NUM}\s?(?:epochs?|ep)\b", low)
+    m = re.search(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
     if m:
         return _count(m.group(1))
     # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
@@ -1280,6 +1286,28 @@ _THINGS = (
     r"|thumbnails|crops|patches|variations|notes"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
+# things done per second: "1,200 images per second", "850 img/s", "3k samples/sec"
+_ITEM_RATE = re.compile(
+    rf"(?<![x\d]){_NUM}\s?(k)?\s?(?:{_THINGS}|img|image|sample|seq)\s?"
+    r"(?:/\s?s(?:ec)?|per sec(?:ond)?|a second|each second|every second|ps)\b"
+)
+
+
+_REPLICAS = re.compile(
+    rf"\b{_WORD_NUM}\s(?:replicas?|copies|pods|instances|servers|nodes|boxes|machines)\b"
+    r"[^.?!\n]{0,30}?\b(?:each|apiece|per (?:replica|copy|pod|instance|server|node|box|machine))\b"
+)
+
+
+def _replicated(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """ "3 replicas, 1x L40S each": the cards in all, replicas times the cards in each."""
+    m = _REPLICAS.search(low)
+    if not m or len(gpus) != 1 or (gpus[0].count or 1) > 8:
+        return gpus
+    replicas = _count(m.group(1))
+    if not 1 < replicas <= 1000 or replicas != int(replicas):
+        return gpus
+    return (replace(gpus[0], count=int(replicas) * (gpus[0].count or 1)),)
 
 
 def _samples(low: str) -> tuple[float | None, str | None, float | None]:
@@ -1404,8 +1432,14 @@ def _resolution(low: str) -> int | None:
 
 
 def _steps(low: str) -> int | None:
-    m = re.search(r"(\d+)\s?(?:sampling |denoising |inference )?steps\b", low)
-    return int(m.group(1)) if m and 1 <= int(m.group(1)) <= 1000 else None
+    m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+)\s?(?:sampling |denoising |inference |training )?"
+                  r"steps\b|\bmax_train_steps\s?[=:]?\s?(\d+)", low)  # fmt: skip
+    if not m:
+        return None
+    value = int((m.group(1) or m.group(2)).replace(",", ""))
+    # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
+    trained = re.search(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya", low)
+    return value if 1 <= value <= (10**7 if trained else 1000) else None
 
 
 def _power(low: str) -> float | None:
@@ -1674,6 +1708,14 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         )
     ):
         return "finetune-full"  # "run_glue.py --model_name_or_path roberta-large --do_train"
+    if (
+        family == "transformer"
+        and name == "train"
+        and re.search(r"classif\w*|sentiment|\bner\b|\bsquad\b|\bglue\b|\blabell?ed\b", low)
+        and not re.search(r"scratch|pre-?train", low)
+    ):
+        return "finetune-full"  # "our clause-classification model (deberta-v3-base) trains 4
+        # epochs": a pretrained encoder trained for a task is fine-tuned
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
         return "finetune-full" if name != "train" and "train" not in low.split() else "train"
     if name in ("finetune-full", "train") and re.search(r"\bfrom scratch\b|\bpre-?train", low):
@@ -1745,6 +1787,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                 continue
             if _same_concept(query, sub):  # "explain MoE? why does mixtral 8x7b need ...?"
                 query = _with_settings(replace(query, models=query.models + sub.models), sub)
+                continue
+            if _example_of(query, sub):  # "why is decoding bandwidth-bound? explain it with
+                # llama 3.1 8b on a 4090": the example's model and card, for the concept
+                query = _with_settings(replace(query, models=sub.models, gpus=sub.gpus), sub)
                 continue
             if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
                 fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
@@ -1838,6 +1884,19 @@ def _same_concept(query: Query, sub: Query) -> bool:
         and not query.models
         and bool(sub.models)
     )
+
+
+def _example_of(query: Query, sub: Query) -> bool:
+    """A later part that asks for an example of the concept just asked about."""
+    return (
+        query.intent == "explain"
+        and query.topic is not None
+        and not query.models
+        and not query.gpus
+        and bool(sub.models or sub.gpus)
+        and bool(re.search(r"\b(?:example|e\.g\.|for instance|illustrat\w*|show me)\b",
+                           sub.text.lower()))
+    )  # fmt: skip
 
 
 def _more_fields(query: Query, sub: Query) -> bool:
@@ -1940,6 +1999,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)
+    gpus = _replicated(gpus, low)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
     each = re.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
@@ -1956,7 +2016,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # "one 4090 renders ...": a card's number counts nothing
     for written in [*(m.text for m in models), *(g.text for g in gpus)]:
         named = named.replace(written.lower(), "named")
-    samples, dataset, images = _samples(named)
+    samples, dataset, images = _samples(_ITEM_RATE.sub(" ", named))  # a pace counts nothing
     if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
         samples
         and not images
@@ -2288,6 +2348,11 @@ _REALTIME = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s?x\s?(?:faster than\s)?real[- ]?time\b"
     r"|\b(\d+(?:\.\d+)?) times (?:faster than )?real[- ]?time\b"
 )
+# "1.8 s/it", "2 seconds per step": the seconds one training step takes
+_STEP_TIME = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:s|sec|secs|seconds?)\s?/\s?(?:it|iter|step)\b"
+    r"|(?<![\w.])(\d+(?:\.\d+)?)\s?(?:s|sec|secs|seconds?) (?:per|an?|each) (?:it|iter\w*|step)\b"
+)
 # "2.1 it/s at batch 32": the seconds one sample takes in training
 _STEP_RATE = re.compile(
     r"(\d+(?:\.\d+)?)\s?it/s\b[^.?!]{0,15}?\b(?:at |with )?(?:a )?(?:batch(?:[- ]size)?|bs)\s?"
@@ -2350,6 +2415,11 @@ def _seconds_per_item(low: str) -> float | None:
     if m := _STEP_RATE.search(low):
         rate, batch = _number(m.group(1)), _number(m.group(2))
         return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
+    if m := _STEP_TIME.search(low):  # "kohya says 1.8 s/it": the seconds of one step
+        return _number(m.group(1) or m.group(2))
+    if m := _ITEM_RATE.search(low):  # "trained at about 1,200 images per second"
+        rate = _scaled(m.group(1), m.group(2))
+        return 1.0 / rate if rate > 0 else None
     m = _ITEM_TIME.search(low)
     if not m:
         return None
@@ -2417,6 +2487,9 @@ _MAX_CONTEXT = re.compile(
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
     r"(?:[\w-]+\s)?batch"
+    # "max concurrent seqs that fit in kv?"
+    r"|\b(?:max(?:imum)?|most) (?:number of )?(?:concurrent|parallel|simultaneous) "
+    r"(?:seqs|sequences|requests|users|streams|sessions|chats)\b"
     # "how high can max_batch_size go", "how big can i push batch size", "largest bs"
     r"|how (?:high|big|large|far) can (?:i |we |you )?(?:push |set |go with |take )?(?:the )?"
     r"(?:max[_ ])?(?:batch|bs)\b"
@@ -2646,7 +2719,10 @@ def resolve(
         updates["num_gpus"] = None
     back = re.search(r"\b(?:that|this|the same) (?:run|job|training)\b", query.text.lower())
     said_here = query.workload_given and not (back and query.workload == "inference")
-    if query.workload and prior.workload_given and not said_here:
+    # "the training time" after a fine-tune was said: that fine-tune, a kind of training
+    narrower = (query.workload == "train" and (prior.workload or "").startswith("finetune")
+                and not re.search(r"scratch|pre-?train", query.text.lower()))  # fmt: skip
+    if query.workload and prior.workload_given and (not said_here or narrower):
         updates["workload"] = prior.workload  # "and the compute bill for that run?": the job's
     for key in (
         "workload",
