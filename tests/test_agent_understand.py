@@ -1718,3 +1718,128 @@ def test_a_trailing_s_after_have_or_our_is_a_plural(
     catalog: Catalog, question: str, ids: tuple[str, ...]
 ) -> None:
     assert [g.ids for g in understand(question, catalog).gpus] == [ids]
+
+
+def _ids(q: Query) -> list[tuple[str, ...]]:
+    return [g.ids for g in q.gpus]
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # hardware described, not a serving job; an unknown card keeps its count
+        (
+            "the lab box is a server with three Tesla M40 cards, what is their fp32 rate?",
+            lambda q: q.intent == "spec" and q.gpus[0].count == 3 and not q.workload_given,
+        ),
+        # a second question about one of the two cards adds its figure to the comparison
+        (
+            "rtx 4070 or rtx 4080 for comfyui? what's the memory bandwidth of the 4080",
+            lambda q: q.intent == "compare" and "bandwidth_gbs" in q.fields and len(q.gpus) == 2,
+        ),
+        # a figure asked of each card while a job is said is still the datasheet's
+        (
+            "we are migrating training from V100 to A100. what is the fp16 tensor throughput of "
+            "both?",
+            lambda q: q.intent == "compare" and "fp16_bf16_dense_tflops" in q.fields,
+        ),
+        (
+            "my manager is weighing an A5000 against an A4500; list vram and bandwidth for both",
+            lambda q: q.intent == "compare",
+        ),
+        (
+            "a6000 vs l40s, both 48gb right? which is faster memory",
+            lambda q: "memory_gb" in q.fields,
+        ),
+        ("mi300x vs h100: per-gpu hbm and bandwidth", lambda q: "memory_gb" in q.fields),
+        (
+            "how do the H100 SXM and the A100 80GB compare for fp64 tensor core work?",
+            lambda q: "fp64_tensor_tflops" in q.fields and "tensor_cores" not in q.fields,
+        ),
+        # "the A100's" after "the A100 80GB" is that card again
+        (
+            "is the A100 80GB SXM enough here, and what is the A100's nvlink bandwidth?",
+            lambda q: _ids(q) == [("a100-sxm4-80gb",)],
+        ),
+        ("mistral 7b unquantized (fp16) on a 4060 ti 16gb?", lambda q: q.precision == "fp16"),
+        ("mistral 7b in q8 rather than unquantized on a 4060 ti?", lambda q: q.precision == "q8_0"),
+        (
+            "full finetune of qwen2.5-3b with adamw and mixed precision on an a6000, fits?",
+            lambda q: q.precision == "bf16",
+        ),
+        (
+            "resnet-50 with mixed precision on a 3090, images/s?",
+            lambda q: q.precision == "fp16",
+        ),
+        ("roberta-base, bs 16, max len 256 on a T4: OOM?", lambda q: q.context == 256),
+        (
+            "does DeepSeek-V3 (37B active) fit on 8 H200s in fp8?",
+            lambda q: [m.ids for m in q.models] == [("deepseek-v3",)],
+        ),
+        (
+            "faster-whisper does 30x realtime on our L4. 250 hours of recorded board meetings: how "
+            "long?",
+            lambda q: q.audio_hours == 250,
+        ),
+        (
+            "what does qwen-coder-next-9b need to run?",
+            lambda q: q.models[0].text == "qwen-coder-next-9b",
+        ),
+        (
+            "our v100 trained vit-b/16 at 400 img/s. a 300-epoch imagenet run takes how long?",
+            lambda q: q.epochs == 300 and q.dataset_samples != 400 and q.seconds_per_item == 0.0025,
+        ),
+        (
+            "fine-tuning flux with a lora: 2.5 s/it, 4,000 steps on my 4090. when will it finish?",
+            lambda q: q.intent == "train_time" and q.steps == 4000 and q.seconds_per_item == 2.5,
+        ),
+        (
+            "training a bert-base sentiment classifier, 3 epochs on an A10: how long?",
+            lambda q: q.workload == "finetune-full",
+        ),
+        (
+            "4 pods, 2x A10G each, $1.20 per gpu-hour, all month: what's the bill?",
+            lambda q: q.gpus[0].count == 8,
+        ),
+        (
+            "one fine-tuning run takes 9 hours on an A100 at $1.80/hr and I need four attempts. "
+            "total?",
+            lambda q: q.hours == 36,
+        ),
+        (
+            "qwen2.5 7b on an L4 with vllm at 16k context, maximum parallel requests?",
+            lambda q: q.intent == "solve" and q.target == "max_batch",
+        ),
+        ("what is the retail price of a 4070 super?", lambda q: q.intent == "buy"),
+        (
+            "buy a used 3090 for $700 or keep paying runpod $25 a month?",
+            lambda q: q.intent == "rent_or_buy",
+        ),
+        ("llama 3.1 70b at 4 bit (GPTQ) on two 3090s?", lambda q: q.precision == "gptq"),
+        ("bump", lambda q: q.intent == "invalid"),
+        ("Fwd: RE: [no subject]", lambda q: q.intent == "invalid"),
+        ("heyyy what does this bot do", lambda q: q.intent == "greeting"),
+    ],
+)
+def test_stop33_phrasings(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))
+
+
+def test_a_later_part_asking_for_an_example_brings_its_model_and_card(catalog: Catalog) -> None:
+    q = understand(
+        "Why is decoding limited by memory bandwidth rather than compute? Please illustrate with "
+        "Mistral 7B on an RTX 3090.",
+        catalog,
+    )
+    assert q.intent == "explain"
+    assert [m.ids for m in q.models] == [("mistral-7b",)] or q.models[0].ids
+    assert _ids(q) == [("rtx-3090",)]
+
+
+def test_the_training_time_after_a_fine_tune_keeps_the_fine_tune(catalog: Catalog) -> None:
+    first = understand(
+        "our ticket-routing classifier (deberta-v3-base) trains 3 epochs on a T4", catalog
+    )
+    assert first.workload == "finetune-full"
+    q = understand("and the training time on two T4s?", catalog, first.context_dict())
+    assert q.workload == "finetune-full"

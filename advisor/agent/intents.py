@@ -652,7 +652,7 @@ def _buy_asked(q: Query, low: str) -> bool:
         return False  # "before we sign the purchase order: does the model fit?": a fit
     if affirmed(_BUY, _BUY_IDIOM.sub(" ", low)):
         return True
-    if q.gpus and _PRICE_ASKED.search(low) and _SHOP_PRICE.search(low) and not _RENT.search(low):
+    if q.gpus and _PRICE_ASKED.search(low) and _SHOP_PRICE.search(low) and not _HOURLY.search(low):
         return True  # "the launch price of the 3060 12gb?", "how much is the DGX Spark? to budget"
     if (q.models and _FIT_ASKED.search(low)) or _choice(q, low):
         return False  # a price or "used" beside a fit or a choice between named cards
@@ -666,7 +666,7 @@ _SHOP_PRICE = re.compile(
     r"\blaunch\b|\bretail\b|\bshop\w*|\bstore\b|\bstreet price\b|\bmsrp\b|\brrp\b"
     r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
 )
-_RENT = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b|\bhourly\b|\binstance")
+_HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b|\bhourly\b|\binstance")
 _OWNED = re.compile(
     r"\b(?:i|we) (?:have |had |just |already )*(?:bought|own|got(?! offered| quoted| a quote))\b"
 )

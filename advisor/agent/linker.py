@@ -219,7 +219,8 @@ class Linker:
             ref = self._constrain(words, i, end, ids, written)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
-            if same is None and not (ref.count or ref.memory_gb or ref.form_factor):
+            against = {w.low for w in words[max(0, i - 2) : i]} & _AGAINST
+            if same is None and not (ref.count or ref.memory_gb or ref.form_factor or against):
                 # "the A100 40GB ... the A100's FP64 tensor figure": the card named before
                 wide = set(ref.ids)
                 narrower = (n for n, r in enumerate(refs) if r.base == ref.base and r.ids)
@@ -841,6 +842,8 @@ _OWNED_MANY = frozenset(
 )  # fmt: skip
 
 
+# words before a second name that set it against the first ("the A100 80GB than the A100")
+_AGAINST = frozenset(("than", "vs", "vs.", "or", "versus", "against", "to", "with", "and"))
 _APPLE_DEVICE = frozenset(("macbook", "air", "pro", "mini", "studio", "imac", "mac", "laptop"))
 
 

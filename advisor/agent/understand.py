@@ -930,7 +930,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         elif runs and (
             re.search(r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12])
-            or re.search(r"\b(?:one|a|each|per) (?:\w+ )?(?:run|job|experiment|trial|try|attempt"
+            or re.search(r"\b(?:one|a|each|per) (?:[\w-]+ )?(?:run|job|experiment|trial|try|attempt"
                          r"|fine-?tun\w*|training)\s?(?:=|is|takes|costs|of)\s?~?$",
                          low[max(0, m.start() - 30) : m.start()])
         ):  # fmt: skip
