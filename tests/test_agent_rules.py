@@ -748,3 +748,30 @@ def test_review_findings_of_stop32(rules_advisor: Any) -> None:
     lora = rules_advisor.ask("how many H100s do i need to finish a lora of llama 3 70b on 100k "
                              "examples within 3 days")  # fmt: skip
     assert "the fewest that hold it in memory" in _head(lora), _head(lora)
+
+
+def test_answers_to_this_stops_phrasings_compute_what_was_asked(rules_advisor: Any) -> None:
+    full = rules_advisor.ask(
+        "my team wants to fully fine-tune Qwen2.5-7B with AdamW on one L40S, or should we use "
+        "LoRA instead?"
+    ).text
+    assert "full fine-tuning" in full[:300] and "LoRA fine-tuning" not in full[:300]
+    cost = rules_advisor.ask("renting an L4 at $0.80/h: 900 renders at ~4 s each, what's the bill?")
+    assert "$0.80" in cost.text and "1 hour" in cost.text  # 900 x 4 s = 1 hour
+    epochs = rules_advisor.ask("resnet-18 takes 1 min 30 sec per epoch on my 3060; 200 epochs?")
+    assert epochs.text.startswith("**About 5 hours")  # 90 s x 200
+    sub = rules_advisor.ask("buy a 4060 ti 16gb for $500 or keep my colab pro+ at $50 a month?")
+    assert "10 months" in sub.text and sub.grounding_rate == 1.0
+    fp64 = rules_advisor.ask(
+        "for a CFD solver, how do the V100 SXM2 32GB and the T4 compare on FP64?"
+    )
+    assert "On FP64, the NVIDIA V100 SXM2 32GB leads" in fp64.text
+    assert "for LLM inference" not in fp64.text
+
+
+def test_a_use_of_days_per_month_sets_the_hours_a_day(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "an A6000 costs $4,000 to buy or $0.50/h to rent. we use it 10 hours a day, 15 days a "
+        "month; ignore electricity. when does buying pay off?"
+    ).text
+    assert "8,000 hours" in answer and "4.93 hours a day" in answer

@@ -258,6 +258,21 @@ def asked_line(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
     return f"**{text[0].upper()}{text[1:]}.**"
 
 
+def field_pick(sheets: list[dict[str, Any]], field: str) -> str | None:
+    """ "**On FP64, the NVIDIA A100 SXM4 40GB leads: 9.70 TFLOPS against 7.80 TFLOPS.**": the
+    card ahead on a figure where more is better, or None (power, or no difference)."""
+    if field == "tdp_w":
+        return None
+    rows = [s for s in sheets if isinstance(s.get(field), int | float)]
+    if len(rows) < 2 or len({s[field] for s in rows}) == 1:
+        return None
+    best = max(rows, key=lambda s: s[field])
+    others = " and ".join(field_value(s, field) for s in rows if s is not best)
+    label = FIELD_LABELS[field][0]
+    return (f"**On {label}, the {best['name']} leads: {field_value(best, field)} against "
+            f"{others}.**")  # fmt: skip
+
+
 def variant_note(
     written: str,
     sheets: list[dict[str, Any]],
@@ -874,6 +889,24 @@ def purchase(result: dict[str, Any], condition: str = "new") -> str:
         lines.append("Other prices on record: " + "; ".join(others) + ".")
     lines.append(f"Source: {best['source']}")
     return "\n".join(lines)
+
+
+def subscription_even(result: dict[str, Any]) -> str:
+    """Buying against a flat monthly fee: the months of fees the price equals, before
+    electricity, which grows with the hours of use while the fee does not."""
+    name = result.get("gpu_name") or "the GPU"
+    src = result["sources"]
+    months = result["months_before_power"]
+    head = (f"**About {num(months, 'months')} of the subscription pay for {name}** "
+            f"({usd(result['purchase_usd'])} to buy, {src['purchase']}, against "
+            f"{usd(result['rent_usd_per_hour'] * 730)} a month), before electricity.")  # fmt: skip
+    if not (result["power_w"] and result["usd_per_kwh"]):
+        return head
+    return (f"{head} Owning also costs {usd(result['power_usd_per_hour'])} per hour of use in "
+            f"electricity ({num(result['power_w'], 'W')} at {usd(result['usd_per_kwh'])}/kWh, "
+            f"{src['electricity']}), while the fee stays the same however much you use it: the "
+            "more hours a day the card runs, the later buying pays off; say your hours a day "
+            "for the exact month.")  # fmt: skip
 
 
 def break_even(result: dict[str, Any], asked: str | None = None) -> str:

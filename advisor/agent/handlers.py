@@ -1420,8 +1420,12 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     sheets = result["gpus"]
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
+    if asked and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
+        # "how do they compare in FP64, for an ocean model?": the pick on the figure asked,
+        # not on the LLM and training figures nobody asked about
+        head = c.field_pick(sheets, asked[0]) or ""
     if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
-        head = c.asked_line(sheets, asked) + "\n\n" + head
+        head = "\n\n".join(filter(None, [c.asked_line(sheets, asked), head]))
         claim = _claim_checked(query, sheets, asked) or _which_has_more(query, sheets, asked)
         head = f"{claim}\n\n{head}" if claim else head
     lines = [c.compare_table(sheets, shown)]
@@ -1611,10 +1615,13 @@ def _pace_said(query: Query, items: float) -> str:
     "115,305,030 images at 1,200 a second"."""
     training = query.workload not in (None, "inference")
     steps = training and query.steps and items == float(query.steps)
-    noun = "steps" if steps else "images" if query.images or query.dataset_name else "items"
+    imaged = query.images or re.search(r"\bimages?\b|\bimgs?\b|\bpictures\b", query.text.lower())
+    noun = "steps" if steps else "images" if imaged else "samples" if query.dataset_samples else (
+        "items")  # fmt: skip
     pace = query.seconds_per_item or 0.0
-    if 0 < pace < 0.1:  # a rate said per second ("1,200 images per second")
-        return f"{c.num(items)} {noun} at {c.num(1 / pace)} a second"
+    rate = 1 / pace if pace else 0.0
+    if 0 < pace < 0.1 and f"{rate:g}" in query.text.replace(",", ""):  # the rate as said
+        return f"{c.num(items)} {noun} at {c.num(rate)} a second"
     return f"{c.num(items)} {noun} at {c.num(pace, 's')} each"
 
 
@@ -2040,6 +2047,7 @@ _NO_POWER = re.compile(
     r"\b(?:ignor\w*|exclud\w*|leave out|leaving out|without|not counting|no)\s(?:the\s)?"
     r"(?:electricity|power (?:cost|bill)s?|energy)\b"
     # "ignore power and admin", not "no power constraints"
+    r"|\b(?:electricity|power costs?|energy)\b(?: \w+){0,3}\s(?:ignor\w*|exclud\w*|leave out)\b"
     r"|\b(?:ignor\w*|exclud\w*|leave out|leaving out|not counting)\s(?:the\s)?power\b"
     r"(?!\s(?:limit|constraint|cap|supply|draw|budget)\w*)"
 )
@@ -2099,6 +2107,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])
+    if monthly is not None and _SUBSCRIPTION.search(low) and "hours_per_day" not in args:
+        return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
                      r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
     either = re.search(r"\b(?:buying|owning|renting|leasing)\b(?: \w+){0,3} (?:or|vs\.?|versus) "
@@ -2107,8 +2117,16 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     return Draft(c.break_even(result, asked))
 
 
+_PER_EPOCH = re.compile(r"\b(?:per|each|an|every|one|1)\s(?:full\s)?epoch\b")
 _NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
-_SPAN_SAID = re.compile(r"\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b")
+# a flat monthly fee for a notebook service, not a bill that grows with the hours used
+_SUBSCRIPTION = re.compile(
+    r"\bsubscri\w*|\bcolab\b|\bmembership\b|\bplan\b|\bkaggle\b|\bpaperspace\b|\bpro\+?\b"
+)
+# a horizon of use, not the period of a rate ("22 days per month")
+_SPAN_SAID = re.compile(
+    r"(?<!days )(?<!day )\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b"
+)
 
 
 def job_time(query: Query, box: ToolBox) -> Draft:
@@ -2117,6 +2135,15 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     items = _paced_items(query)
     if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
         return _at_your_pace(query, box, items)
+    if query.hours and query.epochs and _PER_EPOCH.search(query.text.lower()):
+        # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
+        each = query.hours / query.epochs * 3600
+        paced = box.call("paced_time", {"seconds_per_item": each, "items": query.epochs,
+                                        "num_gpus": 1})  # fmt: skip
+        if "error" not in paced:
+            return Draft(f"**About {c.duration(paced['hours'])} at your own measured pace** "
+                         f"({c.num(query.epochs)} epochs at {c.num(each, 's')} each).",
+                         cite_more=False)  # fmt: skip
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         verdict = _within_allocation(query, box)
@@ -2214,6 +2241,9 @@ def explain(query: Query, box: ToolBox) -> Draft:
     heads = _heads_explained(query, box)
     if heads is not None:
         return heads
+    if query.models and query.memory_gb and not query.gpus and not query.topic:
+        # "why can't my 8gb card run llama 2 13b? what eats the vram?": the fit, part by part
+        return fit(query, box)
     result = box.call("search_corpus", {"query": query.text, "k": 6})
     passages = result.get("passages", [])
     emphasis = [*(g.text for g in query.gpus), *(m.text for m in query.models)]

@@ -708,6 +708,8 @@ def _train_time(q: Query, low: str) -> bool:
     # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
     # time is its speed (the speed handler gives the whole job's time)
     trained = training or q.epochs or (job and q.workload is None and not q.models)
+    if q.hours and q.epochs and re.search(r"\b(?:per|each|an|every) epoch\b", low):
+        return True  # "1 min 30 sec per epoch; 200 epochs?": the whole run's time
     return bool(_HOW_LONG.search(low) and trained)
 
 

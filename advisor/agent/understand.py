@@ -794,6 +794,8 @@ _MORE_TIME = re.compile(
     rf"\s?(?:plus|and(?: another)?|\+)\s(?:an? |another )?{_WORD_NUM}\s?"
     r"(hours?|days?|weeks?|months?)\b(?!\s?(?:a|per|each|every|/)\s?(?:day|week|month))"
 )
+# the smaller unit after a time: "2 min 40 sec", "1 hour 10 minutes"
+_SMALLER_UNIT = re.compile(r"\s?(?:and\s)?(\d{1,2})\s?(sec(?:ond)?s?|s|min(?:ute)?s?)\b(?!/)")
 # a use per day beside a calendar span: "over a year at 8 hours a day", "6h/day for 3 months"
 _DAILY_RATE = re.compile(
     rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:a|per|each|every|/)\s?day\b"
@@ -855,7 +857,7 @@ _SERVED_TOKENS = re.compile(
 
 
 # "a day", "per day", "/day", "por dia" (Portuguese), "al día", "pro Tag", "par jour"
-_A_DAY = r"(?:(?:a|per|each|every|/)\s?day|por dia|al d[ií]a|pro tag|am tag|par jour)\b"
+_A_DAY = r"(?:(?:a|per|each|every|/)\s?day|daily|por dia|al d[ií]a|pro tag|am tag|par jour)\b"
 
 
 def _duration_hours(low: str, epochs: float | None) -> float | None:
@@ -893,6 +895,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         hours, calendar = value * per, per >= 24
         if more := _MORE_TIME.match(low[m.end() :]):  # "a year plus 3 months", "2 days and 6 hours"
             hours += _count(more.group(1)) * _UNIT_HOURS[more.group(2).rstrip("s")]
+        elif small := _SMALLER_UNIT.match(low[m.end() :]):  # "2 min 40 sec", "1 h 10 min"
+            seconds = small.group(2).startswith("s")
+            hours += float(small.group(1)) / (3600 if seconds else 60)
         after = low[m.end() : m.end() + 60]
         days = re.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
             rf"^\s?{_A_DAY}.{{0,40}}?\b(\d+)\s?"
@@ -901,7 +906,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             after,
         )
         a_year = re.search(
-            r"^\s?(?:a|per|each|every|/)\s?day\b.{0,12}?\bfor (?:a|one|the) (?:whole |full )?"
+            rf"^\s?{_A_DAY}.{{0,12}}?\bfor (?:a|one|the) (?:whole |full )?"
             r"year\b",
             after,
         )
@@ -925,7 +930,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif daily and re.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
             hours *= 730 / 24  # "8h a day ... what does that cost me a month"
         elif epochs and re.search(
-            r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 15]
+            r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 25]
         ):
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         elif runs and (
@@ -994,6 +999,10 @@ def _use_rate(low: str) -> float | None:
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
     per_days = {"day": 1, "week": 7, "month": 730 / 24}[m.group(3)]
     rate = hours / per_days
+    days = re.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
+                     r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
+    if m.group(3) == "day" and days:  # "8 hours per day, 22 days per month": the days used
+        rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
     return rate if 0 < rate <= 24 else None
 
 
@@ -1693,6 +1702,12 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     """The workload the words say, in the vocabulary of the families registry."""
     family = models[0].family if models and models[0].family else family
     name = next((n for n in _ORDER if _said(low, n)), None)
+    if name in ("finetune-lora", "finetune-qlora") and _said(low, "finetune-full") and re.search(
+        r"\b(?:or|instead|rather|otherwise|(?:should|must|do) (?:i|we|they)|switch|fall back)\b"
+        r"[^.?!]{0,30}\bq?lora\b",
+        low,
+    ):
+        name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
         name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
     if name is None:
@@ -2343,6 +2358,11 @@ _ITEM_TIME = re.compile(
     rf"(?:[\w-]+ ){{0,3}}?(?:{_ITEM_WORDS})s? in (?:about |around |~)?{_NUM}\s?"
     r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
 )
+# things counted, then the time each takes: "500 thumbnails at ~5 s each"
+_ITEMS_AT = re.compile(
+    rf"\b\d[\d,]*\s?k?\s(?:[\w-]+\s)?(?:{_ITEM_WORDS})s?,?\s(?:at|@|in)\s(?:about |around |~)?"
+    r"(\d+(?:\.\d+)?)\s?(s|sec|secs|seconds?|min|mins|minutes?)\s(?:each|apiece|a piece|per)\b"
+)
 # "whisper runs about 40x real time", "25x realtime on an L4": seconds one hour of audio takes
 _REALTIME = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s?x\s?(?:faster than\s)?real[- ]?time\b"
@@ -2417,9 +2437,18 @@ def _seconds_per_item(low: str) -> float | None:
         return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
     if m := _STEP_TIME.search(low):  # "kohya says 1.8 s/it": the seconds of one step
         return _number(m.group(1) or m.group(2))
+    if (m := re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:
+        rate = _number(m.group(1))
+        if batch := _batch(low):  # "global batch 32 ... measured 2.5 it/s": samples a second
+            return 1.0 / (rate * batch)
+        if _steps(low):  # "3 it/s, 5,000 steps": the seconds of one step
+            return 1.0 / rate
     if m := _ITEM_RATE.search(low):  # "trained at about 1,200 images per second"
         rate = _scaled(m.group(1), m.group(2))
         return 1.0 / rate if rate > 0 else None
+    if m := _ITEMS_AT.search(low):  # "500 thumbnails at ~5 s each"
+        value = _number(m.group(1))
+        return value * (60.0 if m.group(2).startswith("min") else 1.0) if value > 0 else None
     m = _ITEM_TIME.search(low)
     if not m:
         return None

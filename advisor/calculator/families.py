@@ -33,7 +33,10 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"\bfull[-\s]?(?:param(?:eter)?s?[-\s]?)?(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b",
             r"\bdreambooth\b", r"\ball (?:the )?(?:weights|parameters)\b",
             r"\b(?:fine[-\s]?tun\w*|finetun\w*|ft|sft)\b.{0,30}\bfull[-\s]?param(?:eter)?s?\b",
-            r"\bfull\W{1,3}not (?:q?lora|peft|adapters?)\b",  # "(full, not lora)"
+            r"\bfull\W{1,3}not (?:q?lora|peft|adapters?)\b",
+            # "fully fine-tune Llama-3.1-8B", "fine-tune bert-large fully"
+            r"\bfully (?:fine[-\s]?tun\w*|finetun\w*|train\w*)\b",
+            r"\b(?:fine[-\s]?tun\w*|finetun\w*)\s(?:[\w.-]+\s){0,3}?fully\b",  # "(full, not lora)"
             r"\bfull[-\s]param(?:eter)?s?\b(?! count)",  # "full parameter, no adapters"
         )),
         WorkloadKind("train", "training", True, (
