@@ -1702,10 +1702,14 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     """The workload the words say, in the vocabulary of the families registry."""
     family = models[0].family if models and models[0].family else family
     name = next((n for n in _ORDER if _said(low, n)), None)
-    if name in ("finetune-lora", "finetune-qlora") and _said(low, "finetune-full") and re.search(
-        r"\b(?:or|instead|rather|otherwise|(?:should|must|do) (?:i|we|they)|switch|fall back)\b"
-        r"[^.?!]{0,30}\bq?lora\b",
-        low,
+    if (
+        name in ("finetune-lora", "finetune-qlora")
+        and _said(low, "finetune-full")
+        and re.search(
+            r"\b(?:or|instead|rather|otherwise|(?:should|must|do) (?:i|we|they)|switch|fall back)\b"
+            r"[^.?!]{0,30}\bq?lora\b",
+            low,
+        )
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
@@ -2439,8 +2443,8 @@ def _seconds_per_item(low: str) -> float | None:
         return _number(m.group(1) or m.group(2))
     if (m := re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:
         rate = _number(m.group(1))
-        if batch := _batch(low):  # "global batch 32 ... measured 2.5 it/s": samples a second
-            return 1.0 / (rate * batch)
+        if said := _batch(low):  # "global batch 32 ... measured 2.5 it/s": samples a second
+            return 1.0 / (rate * said)
         if _steps(low):  # "3 it/s, 5,000 steps": the seconds of one step
             return 1.0 / rate
     if m := _ITEM_RATE.search(low):  # "trained at about 1,200 images per second"
