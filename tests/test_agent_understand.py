@@ -1843,3 +1843,36 @@ def test_the_training_time_after_a_fine_tune_keeps_the_fine_tune(catalog: Catalo
     assert first.workload == "finetune-full"
     q = understand("and the training time on two T4s?", catalog, first.context_dict())
     assert q.workload == "finetune-full"
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        (
+            "sd 1.5 at 25 steps does 10 it/s on my 3060, how long for 600 images?",
+            lambda q: q.seconds_per_item == 2.5,
+        ),
+        (
+            "pod llama-server-2 keeps restarting; it runs llama 3 8b on an L4",
+            lambda q: [m.ids for m in q.models] == [("llama-3-8b",)],
+        ),
+        (
+            "4 servers with one 3090 each, can we run llama 3 70b in fp16?",
+            lambda q: (q.gpus[0].count or 1) == 1,
+        ),
+        (
+            "we cannot fully fine-tune mistral 7b on our card, so we use LoRA. memory needed?",
+            lambda q: q.workload == "finetune-lora",
+        ),
+        (
+            "fine-tune mistral 7b with mixed precision on a V100 32GB",
+            lambda q: q.precision == "fp16",
+        ),
+        (
+            "4-bit is ok, we used awq before but now want nf4 for llama 13b on a 3060",
+            lambda q: q.precision == "nf4",
+        ),
+    ],
+)
+def test_stop33_review_cases(catalog: Catalog, question: str, check: Any) -> None:
+    assert check(understand(question, catalog))

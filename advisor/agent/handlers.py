@@ -89,7 +89,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "offload": query.offload if model.family == "diffusion" else None,
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
-        "steps": query.steps,
+        "steps": _sampler_steps(query),
         "epochs": query.epochs if query.dataset_samples else None,
         "dataset_samples": query.dataset_samples,
         "images": query.images,
@@ -1420,7 +1420,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     sheets = result["gpus"]
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
-    if asked and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
+    # "4070 ti super or 4080 super? what's the TDP of the 4080 super": a pick asked, and a figure
+    chosen = bool(asked) and bool(_CHOICE_SAID.search(query.text.lower()))
+    if asked and not chosen and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
         # "how do they compare in FP64, for an ocean model?": the pick on the figure asked,
         # not on the LLM and training figures nobody asked about
         head = c.field_pick(sheets, asked[0]) or ""
@@ -1441,13 +1443,15 @@ def compare(query: Query, box: ToolBox) -> Draft:
     stack = sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
     # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads, unless a figure
     # was asked ("does the H20 match the H100 on BF16, for training?")
-    job = None if asked else _job_ratio(query, box, ids)
-    lead = job or head
+    job = None if asked and not chosen else _job_ratio(query, box, ids)
+    lead = f"{job}\n\n{c.asked_line(sheets, asked)}" if job and asked else job or head
     if stack and _SOFTWARE_ASKED.search(query.text.lower()):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
 
 
+# a choice between the cards asked in so many words
+_CHOICE_SAID = re.compile(r"\b(?:or|vs\.?|versus|which|should|better|pick|worth|get)\b")
 # "is the software gonna bite us", "does ROCm work", "CUDA support": the stack is asked
 _SOFTWARE_ASKED = re.compile(
     r"\b(?:software|rocm|cuda(?! cores?)|drivers?|ecosystem|compatib\w*|software stack|"
@@ -1608,6 +1612,15 @@ def _paced_items(query: Query) -> float | None:
     steps = float(query.steps) if query.steps and training else None
     samples = query.dataset_samples * (query.epochs or 1) if query.dataset_samples else None
     return query.images or samples or query.audio_hours or steps  # "50,000 images, 5 epochs"
+
+
+def _sampler_steps(query: Query) -> int | None:
+    """The denoising steps of an image; a training run's steps ("1500 steps of DreamBooth") are
+    its length, not the sampler's."""
+    return query.steps if query.steps and query.steps <= MAX_SAMPLER_STEPS else None
+
+
+MAX_SAMPLER_STEPS = 1000
 
 
 def _pace_said(query: Query, items: float) -> str:
@@ -1936,7 +1949,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         **_card_limits(query),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
-        "steps": query.steps,
+        "steps": _sampler_steps(query),
         "epochs": query.epochs if query.dataset_samples else None,
         "dataset_samples": query.dataset_samples,
         "requests_per_s": query.rps
@@ -2107,7 +2120,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])
-    if monthly is not None and _SUBSCRIPTION.search(low) and "hours_per_day" not in args:
+    if monthly is not None and _SUBSCRIPTION.search(low) and not _NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
                      r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
@@ -2117,12 +2130,16 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     return Draft(c.break_even(result, asked))
 
 
-_PER_EPOCH = re.compile(r"\b(?:per|each|an|every|one|1)\s(?:full\s)?epoch\b")
+# an epoch's own time said ("2 min 40 sec per epoch"), not "how long will one epoch take"
+# "why can't my 8gb card run it", "what is eating all the vram": the fit, part by part
+_WONT_RUN = re.compile(
+    r"\bwhy (?:can'?t|cannot|won'?t|doesn'?t|does not|isn'?t|wont|cant)\b|\beating\b"
+    r"|\bwhere does (?:the |all the |my )?(?:vram|memory) go\b"
+)
+_PER_EPOCH = re.compile(r"(?:\bper|\beach|\ban|\bevery|/)\s?(?:full\s)?epoch\b")
 _NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
-_SUBSCRIPTION = re.compile(
-    r"\bsubscri\w*|\bcolab\b|\bmembership\b|\bplan\b|\bkaggle\b|\bpaperspace\b|\bpro\+?\b"
-)
+_SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b")
 # a horizon of use, not the period of a rate ("22 days per month")
 _SPAN_SAID = re.compile(
     r"(?<!days )(?<!day )\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b"
@@ -2241,7 +2258,7 @@ def explain(query: Query, box: ToolBox) -> Draft:
     heads = _heads_explained(query, box)
     if heads is not None:
         return heads
-    if query.models and query.memory_gb and not query.gpus and not query.topic:
+    if query.models and query.memory_gb and not query.gpus and _WONT_RUN.search(query.text.lower()):
         # "why can't my 8gb card run llama 2 13b? what eats the vram?": the fit, part by part
         return fit(query, box)
     result = box.call("search_corpus", {"query": query.text, "k": 6})

@@ -219,7 +219,7 @@ class Linker:
             ref = self._constrain(words, i, end, ids, written)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
-            against = {w.low for w in words[max(0, i - 2) : i]} & _AGAINST
+            against = {w.low for w in words[max(0, i - 6) : i]} & _AGAINST
             if same is None and not (ref.count or ref.memory_gb or ref.form_factor or against):
                 # "the A100 40GB ... the A100's FP64 tensor figure": the card named before
                 wide = set(ref.ids)
@@ -626,8 +626,8 @@ class Linker:
         """A model-shaped name the catalog lacks ("GPT-5", "Llama 7 400B"): suggestions."""
         word = words[i].low
         head = re.match(r"([a-z]+)[-\s]?v?\d", word) or re.match(
-            r"([a-z]+)-(?:[a-z]+-){1,2}v?\d+(?:\.\d+)?[bmk]?(?:-|$)", word
-        )  # "falcon-mamba-7b", not a pod's "whisper-worker-7d9f8b"
+            r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word
+        )  # "falcon-mamba-7b", not a pod's "whisper-worker-3" or a repo's "mistral-finetune-v1"
         family = head.group(1) if head else (word if word in self.first_words else None)
         if family not in self.first_words:
             return None

@@ -2543,7 +2543,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bbandwidth\b.{0,30}\b(?:matter\w*|important)\b.{0,40}\b(?:llms?|decode|tokens?|"
         r"inference)",
         # "why is generating tokens limited by the memory bandwidth and not the TFLOPS?"
-        r"^(?=.*\bwhy\b).*\b(?:generat\w*|decod\w*|tokens?)\b.{0,40}\b(?:limited|bound"
+        r"^(?=.*\bwhy\b)(?!.*\b(?:pcie|nvlink|interconnect|network|infiniband)\b).*"
+        r"\b(?:generat\w*|decod\w*|tokens?)\b.{0,40}\b(?:limited|bound"
         r"|bottleneck\w*|capped)\b.{0,30}\bbandwidth\b",
     ), bandwidth),
 )

@@ -45,8 +45,8 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("q2_k", r"\bq2(?:_k)?\b"),
     ("awq", r"\bint4\b|\bw4a16\b"),
     # "4-bit quantisation (AWQ, for instance)": the 4-bit format named beside it
-    ("awq", r"\b4[-\s]?bits?\b[^.?!]{0,30}\bawq\b"),
-    ("gptq", r"\b4[-\s]?bits?\b[^.?!]{0,30}\bgptq\b"),
+    ("awq", r"\b4[-\s]?bits?\b[^.?!()]{0,25}\(\s?(?:e\.g\.,? )?awq\b"),
+    ("gptq", r"\b4[-\s]?bits?\b[^.?!()]{0,25}\(\s?(?:e\.g\.,? )?gptq\b"),
     ("nf4", r"\b4[-\s]?bits?\b|\b4-?bit quant|\bquantized to 4"),
     ("fp8", r"\b8[-\s]?bits? \((?:fp8|float8)\)"),  # "at 8-bit (FP8)": the format named
     ("int8", r"\bint8\b|\b8[-\s]?bits?\b|\bw8a8\b"),
@@ -61,6 +61,8 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("fp32", r"\bfp32\b|\bfloat32\b|\bfull[- ]precision\b|\b32[-\s]?bits?\b"),
 )
 # no quantisation said, and no 16- or 32-bit format named beside it: the checkpoint's bf16
+# generations whose tensor cores have no bf16: mixed precision there is fp16
+_NO_BF16 = frozenset(("Pascal", "Volta", "Turing", "Maxwell", "Kepler"))
 _UNQUANTISED = re.compile(r"\bno quanti[sz]\w*|\bunquanti[sz]ed\b|\bwithout quanti[sz]\w*")
 ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("vllm", r"\bvllm\b"),
@@ -1311,8 +1313,9 @@ _REPLICAS = re.compile(
 def _replicated(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "3 replicas, 1x L40S each": the cards in all, replicas times the cards in each."""
     m = _REPLICAS.search(low)
-    if not m or len(gpus) != 1 or (gpus[0].count or 1) > 8:
-        return gpus
+    billed = re.search(r"\$|\bbill\b|\bcost\w*|\bspend\b|\bper gpu[- ]h", low)
+    if not m or not billed or len(gpus) != 1 or (gpus[0].count or 1) > 8:
+        return gpus  # copies each hold the whole model: only a bill adds their cards up
     replicas = _count(m.group(1))
     if not 1 < replicas <= 1000 or replicas != int(replicas):
         return gpus
@@ -1440,6 +1443,9 @@ def _resolution(low: str) -> int | None:
     return value if 64 <= value <= 8192 else None
 
 
+_TRAINING_SAID = re.compile(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya")
+
+
 def _steps(low: str) -> int | None:
     m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+)\s?(?:sampling |denoising |inference |training )?"
                   r"steps\b|\bmax_train_steps\s?[=:]?\s?(\d+)", low)  # fmt: skip
@@ -1447,8 +1453,7 @@ def _steps(low: str) -> int | None:
         return None
     value = int((m.group(1) or m.group(2)).replace(",", ""))
     # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
-    trained = re.search(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya", low)
-    return value if 1 <= value <= (10**7 if trained else 1000) else None
+    return value if 1 <= value <= (10**7 if _TRAINING_SAID.search(low) else 1000) else None
 
 
 def _power(low: str) -> float | None:
@@ -1705,11 +1710,8 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if (
         name in ("finetune-lora", "finetune-qlora")
         and _said(low, "finetune-full")
-        and re.search(
-            r"\b(?:or|instead|rather|otherwise|(?:should|must|do) (?:i|we|they)|switch|fall back)\b"
-            r"[^.?!]{0,30}\bq?lora\b",
-            low,
-        )
+        and re.search(r"\bor\b[^.?!]{0,30}\bq?lora\b[^.?!]{0,15}\?", low)
+        and not re.search(r"\b(?:can'?t|cannot|won'?t|not|no way to)\s(?:\w+\s)?fully\b", low)
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
@@ -2070,6 +2072,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         precision == "fp16"
         and any(m.family == "llm" for m in models)
         and not re.search(r"fp16\b|\bfloat16\b|\bhalf\b|\b16[-\s]?bits?\b|\bf16\b", low)
+        and not any(catalog.gpus[i].architecture in _NO_BF16 for g in gpus for i in g.ids[:1])
     ):
         precision = "bf16"  # "AdamW, mixed precision" for an LLM: bf16 autocast, as LLMs train
     engine = _first(ENGINE_WORDS, low)
@@ -2445,8 +2448,11 @@ def _seconds_per_item(low: str) -> float | None:
         rate = _number(m.group(1))
         if said := _batch(low):  # "global batch 32 ... measured 2.5 it/s": samples a second
             return 1.0 / (rate * said)
-        if _steps(low):  # "3 it/s, 5,000 steps": the seconds of one step
+        steps = _steps(low)
+        if steps and _TRAINING_SAID.search(low):  # "a lora at 3 it/s, 5,000 steps": one step
             return 1.0 / rate
+        if steps and steps <= 1000:  # "sdxl at 30 steps runs 6 it/s": an image's steps
+            return steps / rate
     if m := _ITEM_RATE.search(low):  # "trained at about 1,200 images per second"
         rate = _scaled(m.group(1), m.group(2))
         return 1.0 / rate if rate > 0 else None
