@@ -1876,3 +1876,8 @@ def test_the_training_time_after_a_fine_tune_keeps_the_fine_tune(catalog: Catalo
 )
 def test_stop33_review_cases(catalog: Catalog, question: str, check: Any) -> None:
     assert check(understand(question, catalog))
+
+
+def test_a_size_that_is_the_cards_together_is_no_variant(catalog: Catalog) -> None:
+    q = understand("do 2x L4 make one 48gb card for a 30b model?", catalog)
+    assert q.gpus[0].count == 2 and q.gpus[0].ids == ("l4",)

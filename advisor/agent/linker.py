@@ -345,14 +345,19 @@ class Linker:
             sizes = {g.memory_gb for g in gpus}
             if extra is not None and len(sizes) > 1 and extra in sizes:
                 memory = extra  # "the M4 Max and 128 GB", "M3 Ultra at 512GB": one variant's size
+        base = self.bases.get(ids[0], written)
+        before = None if _hours_after(words, start, end) else _count_before(words, start)
+        count = before or _count_after(words, end)
+        if memory is not None and count and count > 1:
+            one = [g for g in gpus if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
+            total = [g for g in gpus if abs(g.memory_gb * count - memory) <= 0.07 * memory]
+            if total and not one:
+                memory = None  # "2x T4 = one 32gb gpu?": the cards' memory together, no variant
         chosen = gpus
         if memory is not None:
             chosen = [g for g in chosen if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
         if form is not None:
             chosen = [g for g in chosen if _form_matches(g, form)]
-        base = self.bases.get(ids[0], written)
-        before = None if _hours_after(words, start, end) else _count_before(words, start)
-        count = before or _count_after(words, end)
         if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
         if form is None and _in_a_laptop(words) and all(g.segment != "laptop" for g in chosen):
