@@ -327,15 +327,20 @@ def _dle_tf_bert_xla(row: dict[str, str]) -> bool:
 # DLE PyTorch ConvNets run AMP in channels_last: `memory_format: nhwc` for every platform's AMP
 # config of these models (github:NVIDIA/DeepLearningExamples
 # PyTorch/Classification/ConvNets/configs.yml@097c7ff917b7c56246590b1246a8f5bd8957c534); their
-# TF32/FP32 configs and Lambda's runs of the same code (no --memory-format) stay NCHW
+# TF32/FP32 configs and Lambda's runs of the same code (no --memory-format) stay NCHW. DLE's
+# PyTorch EfficientNet trains AMP in NHWC too: "We use NHWC data layout when training using Mixed
+# Precision" (PyTorch/Classification/ConvNets/efficientnet/README.md, Model overview); its README
+# says so of training only, so its AMP inference rows stay NCHW
 CHANNELS_LAST_DLE = ("resnet50v1.5", "resnext101-32x4d")
+CHANNELS_LAST_DLE_TRAINING = ("efficientnet",)
 
 
 def _channels_last(row: dict[str, str]) -> bool:
+    models = CHANNELS_LAST_DLE + (CHANNELS_LAST_DLE_TRAINING if row["workload"] == "train" else ())
     return (
         row["precision"] in ("amp-fp16", "fp16")
         and "PyTorch/Classification/ConvNets/" in row["source"]
-        and any(f"ConvNets/{m}/" in row["source"] for m in CHANNELS_LAST_DLE)
+        and any(f"ConvNets/{m}/" in row["source"] for m in models)
     )
 
 

@@ -296,6 +296,17 @@ def test_dle_convnets_amp_rows_run_channels_last_and_lambdas_do_not(mapped):
     assert cases["W0608"].request.framework is None  # Lambda AMP: DLE code, no --memory-format
 
 
+def test_dle_efficientnet_trains_amp_channels_last_and_infers_nchw(mapped, catalog):
+    """Its README: 'We use NHWC data layout when training using Mixed Precision'."""
+    cases = mapped[0]
+    assert cases["W0034"].request.framework == "pytorch-channels-last"  # AMP training
+    assert cases["W0033"].request.framework is None  # TF32 training: NCHW
+    assert cases["W0050"].request.framework is None  # AMP inference: the README says training
+    nchw = estimate(replace(cases["W0034"].request, framework=None), catalog)
+    nhwc = estimate(cases["W0034"].request, catalog)
+    assert nhwc.train_samples_per_s["typical"] > 1.1 * nchw.train_samples_per_s["typical"]
+
+
 def test_dle_tensorflow_bert_rows_ran_xla(mapped):
     cases = mapped[0]
     assert cases["W0185"].request.framework == "tensorflow-xla"  # TF1 BERT, use_xla default true
@@ -305,8 +316,10 @@ def test_dle_tensorflow_bert_rows_ran_xla(mapped):
 
 
 def test_dle_tf_resnet_v100_amp_rows_run_batch_256(mapped):
-    """The README's DGX-1 table: '128 (FP32) / 256 (AMP)' per GPU (the rows had taken 32)."""
+    """The README's DGX-1 and DGX-2 tables: '128 (FP32) / 256 (AMP)' per GPU (the rows had
+    taken 32)."""
     assert mapped[0]["W0140"].request.batch == mapped[0]["W0142"].request.batch == 256
+    assert mapped[0]["W0144"].request.batch == 256
 
 
 def test_sdxl_blog_rows_run_its_notebooks_25_steps(mapped):

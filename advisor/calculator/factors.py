@@ -29,7 +29,8 @@ from advisor.errors import InvalidInput
 # for an engine that splits whole layers (llama.cpp, transformers) searched over every count to 8;
 # .29b: classic models' data-parallel all-reduce costed from fp32 gradient bytes over the link
 # (exposed share fitted), TF1 mixed precision keeping a fitted share of the step at 32 bits
-FORMULA_VERSION = "calc-2026.11.29b"
+# .29c: nets refit after the family rows' fixes (DLE EfficientNet AMP in NHWC, W0144's batch)
+FORMULA_VERSION = "calc-2026.11.29c"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

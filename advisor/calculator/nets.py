@@ -44,14 +44,14 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # traffic, so their compute term is at the full tensor rate. An encoder's and Transformer-XL's
 # e_compute is the share an infinitely wide model would reach; GEMM_HALF_WIDTH scales it down.
 EFFICIENCY = {
-    "cnn": (1.0, 34.95),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 34.39),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "cnn": (1.0, 34.89),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 34.64),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
     "vit": (1.0, 25.11),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.9823, 7.561),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "encoder": (0.9823, 7.596),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (1.0, 17.32),
+    "transformer-xl": (1.0, 17.19),
 }
-FP32_COMPUTE_BONUS = 1.348  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+FP32_COMPUTE_BONUS = 1.336  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
 TENSORRT_SPEEDUP = 3.044  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
@@ -75,7 +75,8 @@ FRAMEWORK = {
 # A CNN's 16-bit convolutions run on tensor cores in NHWC: with PyTorch's default NCHW tensors,
 # cuDNN transposes each convolution's input and output (or picks slower NCHW kernels), so the
 # activations cross memory this many times more often. Fitted to the PyTorch DLE ConvNets AMP rows
-# (ResNet-50, ResNeXt-101: channels_last, `memory_format: nhwc` in DLE's configs.yml) against
+# (ResNet-50, ResNeXt-101: channels_last, `memory_format: nhwc` in DLE's configs.yml; the
+# EfficientNet-B0 training rows W0034-W0040, NHWC by its README) against
 # Lambda's AMP rows that run the same DLE code at its default NCHW (lambdal/deeplearning-benchmark
 # PyTorch_resnet50_AMP_PARAMS pass no --memory-format) and the other CNN AMP rows. A CNN whose
 # pointwise layers are nn.Linear on channels-last tensors (ConvNeXt: Work.linear_pointwise) pays
@@ -96,13 +97,13 @@ FP32_SOFTMAX_FRAMEWORKS = ("tensorflow",)
 # why TF1 AMP gains least on V100). Fitted to the TensorFlow (non-XLA) AMP rows: DLE's TF1
 # Transformer-XL training rows (W0276-W0292, which alone would take more) and the TF1 ConvNets
 # AMP inference rows (which hold it down).
-TF_AMP_FP32_SHARE = 0.06101
+TF_AMP_FP32_SHARE = 0.06512
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.232e-4, "tensorflow": 7.958e-5, "tensorflow-xla": 7.352e-5}
+LAYER_LAUNCH_S = {"pytorch": 1.246e-4, "tensorflow": 7.958e-5, "tensorflow-xla": 7.427e-5}
 CNN_KINDS = ("cnn", "cnn-depthwise")
-TRAIN_LAUNCHES = 3.916  # a training step launches this many forward passes' worth per layer
+TRAIN_LAUNCHES = 3.981  # a training step launches this many forward passes' worth per layer
 INFERENCE_MEMORY_SHARE = 0.2467  # a forward pass moves this share of a training step's bytes
 # How many times more often a transformer's attention scores (heads x sequence x keys per token)
 # cross memory than its other activations: unfused attention writes the scores, the softmax and
@@ -116,17 +117,17 @@ SCORE_TRAFFIC = 1.608
 # shorter tiles per kernel. Fitted to the same transformer rows (Lambda BERT-base against
 # BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.66 of e_compute,
 # BERT-base 0.59, Transformer-XL base 0.49.
-GEMM_HALF_WIDTH = 510.4
+GEMM_HALF_WIDTH = 506.7
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.122,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
+    "Volta": 1.128,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
     "Turing": 0.919,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
     "Ampere": 1.181,  # RTX 3090, A10, RTX A4500-A6000 rows
     "Ada Lovelace": 1.408,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.9856,  # H100, H200, GH200 rows
-    "Blackwell": 0.9904,  # B200, RTX 5090, RTX PRO 6000 rows
+    "Hopper": 0.9838,  # H100, H200, GH200 rows
+    "Blackwell": 0.9890,  # B200, RTX 5090, RTX PRO 6000 rows
 }
 # Data parallel, fitted to the 8-GPU DLE and Lambda training rows against their 1-GPU rows: a
 # flat loss per step (input pipeline, synchronisation) and the seconds a step waits per second of
@@ -136,7 +137,7 @@ GENERATION = {
 # (DLE V100 Transformer-XL AMP at batch 2-4: 74-82% of linear) and the CNNs (25M parameters)
 # scale alike on any link.
 DATA_PARALLEL_EFFICIENCY = 0.9721
-ALLREDUCE_EXPOSED = 1.514
+ALLREDUCE_EXPOSED = 1.470
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
 TRAIN_BYTES_PER_PARAM = {"sgd": 12.0, "adamw": 16.0, "lamb": 16.0}  # fp32 weights+grads+states
 # elements kept for backward per forward activation element (a CNN keeps the BN and ReLU
