@@ -30,7 +30,7 @@ from advisor.errors import InvalidInput
 # .29b: classic models' data-parallel all-reduce costed from fp32 gradient bytes over the link
 # (exposed share fitted), TF1 mixed precision keeping a fitted share of the step at 32 bits;
 # .29d: llama.cpp's CUDA prompt bound by board power per generation, its score matrix at 24 bytes
-# (fp16 <-> fp32 conversions around cuBLAS)
+# (fp16 <-> fp32 conversions around cuBLAS), MLC LLM builds before CUDA graphs
 FORMULA_VERSION = "calc-2026.11.29d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
@@ -335,7 +335,15 @@ def release(version: str | None) -> tuple[int, ...] | None:
 # graphs"), differs by a median 13 us per layer over its 22 model x card pairs (11 models, 1.1B to
 # 70B; 7B EXL2 4.0 bpw 164 -> 185 t/s on the 3090 Ti). Fitted on those README commits, not on
 # eval/calibration/llm.csv rows (which hold the 2024 table, L0647-L0668).
-RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013)}
+# MLC LLM's builds before mlc_llm.build --use-cuda-graph launched every kernel of a decode step
+# from the host: github:mlc-ai/llm-perf-bench README.md measured the same four pairs (Llama-2
+# 7B and 13B q4f16_1 on an RTX 3090 Ti and an RTX 4090) with MLC commit 502f680 (Aug 2023, no
+# CUDA graph: 167f82b, llm.csv L1984-L1987) and with 8e94910 (Oct 2023, --use-cuda-graph:
+# 4dbf648, L1816-L1819): MLC_GRAPH_LAYER_MS per layer is the value that leaves the August rows
+# the October rows' median bias (-4%). MLC had no numbered release then; the numbered ones
+# (0.1 on) all build with the graph, so a build before it is named as release 0.0
+MLC_GRAPH_LAYER_MS = 0.011
+RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013), "mlc-llm": ((0, 1), MLC_GRAPH_LAYER_MS)}
 
 
 def release_layer_ms(engine: str, version: str | None) -> float:
