@@ -522,7 +522,13 @@ DYNAMIC_CACHE_SINCE = "2023-12-07"
 # 2023-12-17 (factors.CUDA_GRAPHS_SINCE: release 0.2.6). A vLLM row that names no release but was
 # published before that day ran an earlier one (the Qwen(1) README's "vLLM (PyTorch 2.1.0, CUDA
 # 11.8)", L0879, 2023-11-30): its Request names the last release without the graphs
-GRAPHS_SINCE = {"vllm": ("2023-12-17", "0.2.5 (before CUDA graphs)")}
+# MLC LLM's decode step came in a CUDA graph with mlc_llm.build --use-cuda-graph, first in
+# github:mlc-ai/llm-perf-bench's instructions on 2023-10-06 (commit 4dbf648, MLC 8e94910 of
+# 2023-10-04); its rows published before ran builds without it (factors.RELEASE_LAYER_MS)
+GRAPHS_SINCE = {
+    "vllm": ("2023-12-17", "0.2.5 (before CUDA graphs)"),
+    "mlc-llm": ("2023-10-04", "0.0 (before CUDA graphs)"),
+}
 # the row's precision -> (calculator precision, KV-cache type or None, stand-in note or None)
 PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "bf16": ("bf16", None, None),

@@ -274,3 +274,38 @@ def test_mlc_llm_reaches_the_generations_share_where_tensorrt_llm_pays_its_own_o
 def test_mlc_llm_perf_bench_rows_within_15_percent(row_id: str) -> None:
     case = cc.Scorer(CATALOG).case(ROWS[row_id])
     assert case.predicted == pytest.approx(case.measured, rel=0.15)
+
+
+def test_llama_cpp_prompts_are_bound_by_board_power_in_fitted_generations() -> None:
+    # RTX 6000 Ada and RTX 4090: the same AD102 chip, 364 vs 330 TFLOPS, 300 W vs 450 W; the
+    # power bound puts the 4090 ahead, as llama-bench measures (llm.csv L1880, L1916: 9382 vs
+    # 6663 tok/s at pp 512); the datasheet rate alone put the 6000 Ada ahead
+    ada = CATALOG.gpus["rtx-6000-ada"]
+    assert _prefill_rate("llama.cpp", "rtx-4090", "fp16", 512) > 1.2 * _prefill_rate(
+        "llama.cpp", "rtx-6000-ada", "fp16", 512
+    )
+    # halving the board power halves a power-bound prompt (the attention traffic aside)
+    half = replace(ada, tdp_w=(ada.tdp_w or 0) / 2)
+    engine = engine_factors("llama.cpp")
+    assert 1.8 < _llama_cpp_prompt_s(half, engine) / _llama_cpp_prompt_s(ada, engine) <= 2.0
+    # a generation with no fitted rows (Turing) keeps the engine's share x the generation's factor
+    unfitted = replace(engine, prefill_fitted=())
+    t4, geforce = CATALOG.gpus["t4"], CATALOG.gpus["rtx-4090"]
+    assert _llama_cpp_prompt_s(t4, engine) == _llama_cpp_prompt_s(t4, unfitted)
+    assert _llama_cpp_prompt_s(geforce, engine) != _llama_cpp_prompt_s(geforce, unfitted)
+
+
+def _llama_cpp_prompt_s(card: object, engine: object) -> float:
+    return throughput.prefill_seconds(
+        CATALOG.models["llama-2-13b"], card, get_precision("fp16"), engine,  # type: ignore[arg-type]
+        prompt=512, batch=1,
+    )  # fmt: skip
+
+
+def test_llama_cpp_cuda_attention_moves_more_bytes_per_score_than_metal() -> None:
+    # cuBLAS's fp16 K.Q result is converted to fp32 and soft-max's output back to fp16: 24 bytes a
+    # score on CUDA against Metal's 16 (fp32 throughout)
+    assert throughput.LLAMA_CPP_SCORE_BYTES == {"metal": 16.0, "cuda": 24.0}
+    short, long = (_prefill_rate("llama.cpp", "rtx-4090", "fp16", n) for n in (512, 8192))
+    # llm.csv L1880, L1883: 9382 -> 4744 tok/s from pp 512 to pp 8192 (0.51)
+    assert 0.45 < long / short < 0.6

@@ -90,6 +90,26 @@ def test_exllamav2_before_0_1_9_spends_its_readmes_measured_time_per_layer() -> 
     assert _exl2("0.1.9") == new == _exl2("0.2.0")
 
 
+def _mlc(version: str | None) -> float:
+    e = estimate(
+        Request("llama-2-7b", "rtx-4090", engine="mlc-llm", precision="q4_0", context=256,
+                engine_version=version),
+        catalog=CATALOG,
+    )  # fmt: skip
+    assert e.decode_tokens_per_s
+    return e.decode_tokens_per_s["typical"]
+
+
+def test_mlc_llm_builds_before_cuda_graphs_launch_every_layers_kernels_from_the_host() -> None:
+    # 32 layers x 11 us (factors.MLC_GRAPH_LAYER_MS): llm-perf-bench's Aug 2023 build (L1986)
+    old, new = _mlc("0.0 (before CUDA graphs)"), _mlc(None)
+    assert 1000 / old - 1000 / new == pytest.approx(32 * 0.011, rel=0.01)
+    assert _mlc("0.1.0") == new
+    # the benchmark names MLC rows dated before 2023-10-04 so, and leaves later ones as written
+    assert cc._engine_version(ROWS["L1986"]) == "0.0 (before CUDA graphs)"
+    assert cc._engine_version(ROWS["L1818"]) == ROWS["L1818"]["engine_version"]
+
+
 def _activations(framework: str, workload: str, precision: str) -> float:
     e = estimate(
         Request("llama-3.1-8b", "a100-sxm4-80gb", workload=workload, precision=precision,

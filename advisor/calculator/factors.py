@@ -28,9 +28,11 @@ from advisor.errors import InvalidInput
 # .29: DeepSpeed ZeRO-3's fp32 zero-gradient buffer held until the first step, the fewest GPUs
 # for an engine that splits whole layers (llama.cpp, transformers) searched over every count to 8;
 # .29b: classic models' data-parallel all-reduce costed from fp32 gradient bytes over the link
-# (exposed share fitted), TF1 mixed precision keeping a fitted share of the step at 32 bits
+# (exposed share fitted), TF1 mixed precision keeping a fitted share of the step at 32 bits;
 # .29c: nets refit after the family rows' fixes (DLE EfficientNet AMP in NHWC, W0144's batch)
-FORMULA_VERSION = "calc-2026.11.29c"
+# .29d: llama.cpp's CUDA prompt bound by board power per generation, its score matrix at 24 bytes
+# (fp16 <-> fp32 conversions around cuBLAS), MLC LLM builds before CUDA graphs (both together)
+FORMULA_VERSION = "calc-2026.11.29d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -62,6 +64,10 @@ class EngineFactors:
     # fixed time a request waits before its first token beyond its prefill: tokenising,
     # scheduling, setting up the request's first step (time to first token = this + prefill)
     request_overhead_ms: float = 0.0
+    # prefill by GPU generation where it was fitted: (generation, share of the dense tensor
+    # rate, sustained TFLOPS per watt of board power); the rate is the lesser of the two, in
+    # place of prefill_mfu x GENERATION_MFU (other generations)
+    prefill_fitted: tuple[tuple[str, float, float], ...] = ()
 
 
 ENGINE_FACTORS: dict[str, EngineFactors] = {
@@ -96,8 +102,23 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # 2 ms step)
         EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85),)),
+        # llama.cpp's prompt path (cuBLAS fp16 GEMMs between fp32 elementwise kernels) keeps
+        # the tensor cores busy enough that a card's board power, not its datasheet rate (quoted
+        # at the boost clock), bounds it: an RTX 6000 Ada (300 W) reaches 0.29 of its 364 TFLOPS
+        # where an RTX 4090 (450 W) reaches 0.46 of the same chip's 330 and an RTX 4000 Ada
+        # (130 W) 0.61 of its 82, all at 0.33-0.40 TFLOPS per watt of matmul work. Per
+        # generation (prefill_fitted): at most 0.70 of the dense rate, and TDP x TFLOPS per watt
+        # (the energy per FLOP of the chip's process: Samsung 8N Ampere 0.26, TSMC N7 A100 0.45,
+        # 4N Ada 0.40, Hopper 0.55), fitted on the 139 single-GPU pp 512-8192 rows of llama-bench
+        # (b2824-b2837) of github:XiongjieDai/GPU-Benchmarks-on-LLM-Inference README.md
+        # (llm.csv L1845-L1983: 16 cards, Llama-3-8B Q4_K_M / F16 and 70B Q4_K_M; median error
+        # 21% -> 6%). Hopper rests on one card (H100 PCIe, 350 W); A100 SXM (400 W) measures
+        # as its 300 W PCIe sibling, so its cap is not binding power alone (+15-30% there).
+        # Generations without rows keep prefill_mfu x GENERATION_MFU
         EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
-                      0.0, 0.40, 1),
+                      0.0, 0.40, 1,
+                      prefill_fitted=(("Ampere", 0.70, 0.26), ("Ampere-HBM", 0.70, 0.45),
+                                      ("Ada Lovelace", 0.70, 0.40), ("Hopper", 0.70, 0.55))),
         # request_overhead_ms (tensorrt-llm, lmdeploy): `python -m eval.fit_engines
         # ttft-tensorrt-llm ttft-lmdeploy` on the classes "TTFT · TensorRT-LLM/NIM" (12 rows,
         # TensorRT-LLM performance.md low-latency table L0027-L0040: 22% -> 10% median error)
@@ -315,7 +336,15 @@ def release(version: str | None) -> tuple[int, ...] | None:
 # graphs"), differs by a median 13 us per layer over its 22 model x card pairs (11 models, 1.1B to
 # 70B; 7B EXL2 4.0 bpw 164 -> 185 t/s on the 3090 Ti). Fitted on those README commits, not on
 # eval/calibration/llm.csv rows (which hold the 2024 table, L0647-L0668).
-RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013)}
+# MLC LLM's builds before mlc_llm.build --use-cuda-graph launched every kernel of a decode step
+# from the host: github:mlc-ai/llm-perf-bench README.md measured the same four pairs (Llama-2
+# 7B and 13B q4f16_1 on an RTX 3090 Ti and an RTX 4090) with MLC commit 502f680 (Aug 2023, no
+# CUDA graph: 167f82b, llm.csv L1984-L1987) and with 8e94910 (Oct 2023, --use-cuda-graph:
+# 4dbf648, L1816-L1819): MLC_GRAPH_LAYER_MS per layer is the value that leaves the August rows
+# the October rows' median bias (-4%). MLC had no numbered release then; the numbered ones
+# (0.1 on) all build with the graph, so a build before it is named as release 0.0
+MLC_GRAPH_LAYER_MS = 0.011
+RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013), "mlc-llm": ((0, 1), MLC_GRAPH_LAYER_MS)}
 
 
 def release_layer_ms(engine: str, version: str | None) -> float:

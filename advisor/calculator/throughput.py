@@ -59,13 +59,18 @@ METAL_GGUF_FLOPS_PER_WEIGHT = 34.0
 AWQ_UNPACK_FLOPS_PER_WEIGHT = 13.1
 AWQ_TOKENS_PER_UNPACK = {"gemm": 16, "gemv": 1}
 # llama.cpp processes a prompt LLAMA_CPP_UBATCH tokens at a time (n_ubatch, default 512): each
-# ubatch's attention without flash attention (llama-bench's default before 2025) writes the fp32
-# score matrix, soft-max reads and writes it, and the value matmul reads it: bytes per score.
+# ubatch's attention without flash attention (llama-bench's default before 2025) moves the score
+# matrix through memory, bytes per score (LLAMA_CPP_SCORE_BYTES). Metal's matmul writes it in
+# fp32, soft-max reads and writes it, and the value matmul reads it: 16. CUDA (and HIP) run both
+# matmuls in cuBLAS at fp16 (ggml-cuda.cu ggml_cuda_mul_mat_batched_cublas, GGML_PREC_DEFAULT as
+# for Llama): K.Q writes fp16 (2) that a kernel converts to fp32 (reads 2, writes 4), soft-max
+# reads and writes fp32 (8), the value matmul's input is converted back to fp16 (reads 4,
+# writes 2) and read by the matmul (2): 24. Derived from the kernels, not fitted.
 # Over a layer split the ubatches flow through the GPUs as a pipeline (pipeline parallelism,
 # github:ggerganov/llama.cpp PR #6017, March 2024): n GPUs and m ubatches take (m + n - 1) / m
 # of one GPU's share of the time.
 LLAMA_CPP_UBATCH = 512
-LLAMA_CPP_SCORE_BYTES = 16.0
+LLAMA_CPP_SCORE_BYTES = {"metal": 16.0, "cuda": 24.0}
 TP_PREFILL_EFFICIENCY = 0.9
 PIPELINE_PREFILL_GAIN = 0.3  # llama.cpp layer split: each extra GPU adds ~0.3x
 # fp8 training over bf16 on the same GPU, end to end: Megatron-Bridge's performance guide gives
@@ -324,13 +329,20 @@ def prefill_seconds(
         scores = model.num_layers * prompt * (prompt + ubatch) / 2 * batch
         flops += 4 * scores * model.hidden_size
         heads = model.num_attention_heads
-        scores_s = scores * heads * LLAMA_CPP_SCORE_BYTES / (gpu.bandwidth_gbs * 1e9)
+        per_score = LLAMA_CPP_SCORE_BYTES["metal" if gen == "Apple" else "cuda"]
+        scores_s = scores * heads * per_score / (gpu.bandwidth_gbs * 1e9)
     else:
         flops += 2 * model.num_layers * prompt * prompt * model.hidden_size * batch
     peak = dense_tflops(gpu, precision)
     if engine.name in FP16_ACCUMULATE_PREFILL_ENGINES and gpu.segment in ("consumer", "laptop"):
         peak *= LLAMA_CPP_GEFORCE_FP16_ACCUMULATE
     rate = peak * 1e12 * engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)
+    fitted = dict((g, (share, per_watt)) for g, share, per_watt in engine.prefill_fitted)
+    if gen in fitted:  # a generation with rows: the share it reaches, within its board power
+        share, per_watt = fitted[gen]
+        rate = peak * 1e12 * share
+        if gpu.tdp_w:
+            rate = min(rate, gpu.tdp_w * per_watt * 1e12)
     dequantised = precision.compute == "fp4" and not gpu.fp4_dense_tflops
     if precision.family in ("gguf", "weight-only-4bit", "bnb-4bit") or dequantised:
         rate *= DEQUANT_PREFILL_FACTOR
