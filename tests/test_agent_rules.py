@@ -775,3 +775,15 @@ def test_a_use_of_days_per_month_sets_the_hours_a_day(rules_advisor: Any) -> Non
         "month; ignore electricity. when does buying pay off?"
     ).text
     assert "8,000 hours" in answer and "4.93 hours a day" in answer
+
+
+def test_a_sample_count_with_its_length_and_epochs_times_a_fine_tune(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "qlora on llama 3.1 8b, one 3090: 20k samples avg 1k tokens, 3 epochs. how long?"
+    ).text
+    assert answer.startswith("**About") and "hours" in answer[:120]
+
+
+def test_a_data_set_with_no_epochs_says_one_epoch_was_assumed(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("can we train vit-b/16 on imagenet within a day on 8 A100s?").text
+    assert "whole job" in answer[:200] and "epochs 1" in answer

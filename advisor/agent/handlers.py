@@ -103,7 +103,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         optional["optimizer"] = dict(query.train_options).get("optimizer")  # DreamBooth's Adam
     if query.train_tokens and query.epochs:
         args["train_tokens"] = query.train_tokens * query.epochs
-        optional["train_tokens"] = None
+        # "50k samples avg 512 tokens, 2 epochs": the tokens in all, not the samples again
+        optional.update(train_tokens=None, epochs=None, dataset_samples=None)
     args.update({k: v for k, v in optional.items() if v is not None})
     return args
 

@@ -319,6 +319,8 @@ _HOW_LONG = _cues(
     r"\btime\s*(?:\+|and|&)\s*cost\b",
     r"\b(?:training|wall|total) time\b",
     r"\bhow much time\b",
+    # "can i train resnet-50 on imagenet in under a day on 4 4090s?": a deadline to meet
+    r"\b(?:in (?:under|less than)|within) (?:a|one|\d+) (?:day|days|hours?|weeks?|night)\b",
     # "i set 3000 steps. when will it be done", "when does the run finish"
     r"\bwhen (?:will|would|does|do|is) (?:it|this|that|the (?:run|job|training)) "
     r"(?:be )?(?:done|finish\w*|complete\w*|end)\b",

@@ -439,6 +439,8 @@ def _job_hours(
     if request.dataset_samples is None:
         return None
     epochs = request.epochs or 1.0
+    if request.epochs is None:  # "train resnet-50 on imagenet": one pass, said as assumed
+        notes.append("epochs not given: 1 assumed")
     total = request.dataset_samples * epochs
     notes.append(f"job: {epochs:g} epoch(s) of {request.dataset_samples:,.0f} samples")
     return samples.inverse().scaled(total / 3600).to_dict()
