@@ -166,14 +166,17 @@ FOLLOW_UPS = ["what about on two of them?", "and the A10G?", "and the A4000?"]
 @pytest.mark.slow
 def test_every_golden_question_then_each_follow_up_is_answered(rules_advisor: Any) -> None:
     """Found by the REST load test: a follow-up after a turn whose GPU was ambiguous crashed."""
-    from advisor.evaluation.scoring import load_cases
+    from advisor.evaluation.scoring import BLIND, load_cases
 
-    for i, question in enumerate(sorted({c.turns[0] for c in load_cases()})):
+    # a blind case is asked too, but a failure names it by id: its words are not to be read
+    shown = {c.turns[0]: (c.id if c.category in BLIND else c.turns[0]) for c in load_cases()}
+    for i, question in enumerate(sorted(shown)):
         thread = f"follow-{i}"
         rules_advisor.ask(question, thread_id=thread)
         for follow_up in FOLLOW_UPS:
             answer = rules_advisor.ask(follow_up, thread_id=thread)
-            assert answer.text.strip() and answer.grounding_rate == 1.0, (question, follow_up)
+            said = (shown[question], follow_up)
+            assert answer.text.strip() and answer.grounding_rate == 1.0, said
 
 
 def test_two_of_them_after_an_open_variant_answers_each_pair(rules_advisor: Any) -> None:
