@@ -20,6 +20,7 @@ from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.answer import Citation
+from advisor.calculator import LIMITS
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 
@@ -1423,12 +1424,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
     # "4070 ti super or 4080 super? what's the TDP of the 4080 super": a pick asked, and a figure
     chosen = bool(asked) and bool(_CHOICE_SAID.search(query.text.lower()))
+    figures = c.asked_line(sheets, asked) if asked else ""
     if asked and not chosen and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
         # "how do they compare in FP64, for an ocean model?": the pick on the figure asked,
         # not on the LLM and training figures nobody asked about
         head = c.field_pick(sheets, asked[0]) or ""
     if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
-        head = "\n\n".join(filter(None, [c.asked_line(sheets, asked), head]))
+        head = "\n\n".join(filter(None, [figures, head]))
         claim = _claim_checked(query, sheets, asked) or _which_has_more(query, sheets, asked)
         head = f"{claim}\n\n{head}" if claim else head
     lines = [c.compare_table(sheets, shown)]
@@ -1445,7 +1447,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads, unless a figure
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
-    lead = f"{job}\n\n{c.asked_line(sheets, asked)}" if job and asked else job or head
+    lead = f"{job}\n\n{figures}" if job and figures else job or head
     if stack and _SOFTWARE_ASKED.search(query.text.lower()):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
@@ -1618,10 +1620,7 @@ def _paced_items(query: Query) -> float | None:
 def _sampler_steps(query: Query) -> int | None:
     """The denoising steps of an image; a training run's steps ("1500 steps of DreamBooth") are
     its length, not the sampler's."""
-    return query.steps if query.steps and query.steps <= MAX_SAMPLER_STEPS else None
-
-
-MAX_SAMPLER_STEPS = 1000
+    return query.steps if query.steps and query.steps <= LIMITS["steps"][1] else None
 
 
 def _pace_said(query: Query, items: float) -> str:

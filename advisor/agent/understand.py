@@ -22,7 +22,7 @@ from typing import Any
 
 from advisor.agent.linker import NUMBER_WORDS, linker_for
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
-from advisor.calculator import FAMILIES, WORKLOAD_KINDS
+from advisor.calculator import FAMILIES, LIMITS, WORKLOAD_KINDS
 from advisor.catalog import Catalog
 
 MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
@@ -1444,6 +1444,8 @@ def _resolution(low: str) -> int | None:
 
 
 _TRAINING_SAID = re.compile(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya")
+# the most steps a sampler runs for one image: the calculator's own bound
+SAMPLER_STEPS = int(LIMITS["steps"][1])
 
 
 def _steps(low: str) -> int | None:
@@ -1453,7 +1455,7 @@ def _steps(low: str) -> int | None:
         return None
     value = int((m.group(1) or m.group(2)).replace(",", ""))
     # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
-    return value if 1 <= value <= (10**7 if _TRAINING_SAID.search(low) else 1000) else None
+    return value if 1 <= value <= (10**7 if _TRAINING_SAID.search(low) else SAMPLER_STEPS) else None
 
 
 def _power(low: str) -> float | None:
@@ -2451,7 +2453,7 @@ def _seconds_per_item(low: str) -> float | None:
         steps = _steps(low)
         if steps and _TRAINING_SAID.search(low):  # "a lora at 3 it/s, 5,000 steps": one step
             return 1.0 / rate
-        if steps and steps <= 1000:  # "sdxl at 30 steps runs 6 it/s": an image's steps
+        if steps and steps <= SAMPLER_STEPS:  # "sdxl at 30 steps runs 6 it/s": an image's steps
             return steps / rate
     if m := _ITEM_RATE.search(low):  # "trained at about 1,200 images per second"
         rate = _scaled(m.group(1), m.group(2))
