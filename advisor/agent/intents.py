@@ -167,7 +167,7 @@ _EMPTY_POST = re.compile(
 _GREETING = re.compile(  # one or more social phrases and nothing else
     r"(?:\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|ty|cheers|help|good (?:morning|evening)"
     r"|hallo|guten (?:morgen|tag|abend)|bonjour|salut|hola|buen(?:os|as) (?:d[ií]as|tardes)|ol[aá]"
-    r"|bom dia|ciao|danke|merci|gracias|obrigad[oa]"
+    r"|bom dia|ciao|danke|merci|gracias|obrigad[oa]|how are you(?: doing)?|how's it going"
     r"|what can (?:you|it|this) do(?: for (?:me|us|an? [\w ]+?))?|first time (?:using|here)\w*"
     r"|who are you|what do you do|how does this work|great|awesome|perfect|cool"
     r"|nice|ok(?:ay)?|got it|that helped(?: a lot)?|that was helpful|much appreciated"
@@ -342,7 +342,9 @@ _HOW_LONG = _cues(
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
     r"(?:a|one|two|three|\d+)\s(?:days?|weeks?|months?)\b",
-    r"\bcombien de temps\b|\bcu[aá]nto tiempo\b|\bquanto tempo\b|\bwie lange\b",
+    # "what training duration should I reserve", "total runtime?" ("wie lange", "quanto tempo":
+    # the phrasebook's "how long")
+    r"\b(?:training|job|run|total|overall) (?:duration|run ?time)\b|\bruntime\s*\?",
 )
 _MONEY = _cues(
     r"\bcosts?\b",
@@ -452,8 +454,8 @@ _COMPARE = _cues(
     r"/",
     r"\b(?:for|of|in) (?:both|each)\b",
     r"\bside[- ]by[- ]side\b",
-    # "quelle carte entre une L40S et une A100", "la A100 o la H100"
-    r"\bentre\b|\bzwischen\b|\bo la\b|\bou\b",
+    # "quelle carte entre une L40S et une A100" (the phrasebook's "between"), "la A100 o la H100"
+    r"\bbetween\b|\bo la\b|\bou\b",
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
     _RATIO_WORDS,
 )
@@ -667,6 +669,7 @@ def _buy_asked(q: Query, low: str) -> bool:
 _SHOP_PRICE = re.compile(
     r"\blaunch\b|\bretail\b|\bshop\w*|\bstore\b|\bstreet price\b|\bmsrp\b|\brrp\b"
     r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
+    r"|\bbom\b|\b\d+ units\b|\bthese days\b|\bnowadays\b"  # "a BOM number for 20 units"
 )
 _HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b|\bhourly\b|\binstance")
 _OWNED = re.compile(
@@ -762,6 +765,8 @@ _BUDGET_CLASS = _cues(
 
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
+    # "for the capacity model I'm building (cost allocation per rack)": the user's own work
+    low = re.sub(r"\bcost (?:allocation|model|cent(?:er|re)s?|codes?|accounting)\b", " ", low)
     found = principles.find(q, low) if _FORMATS.search(low) else None
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format

@@ -328,6 +328,9 @@ class Linker:
         boxed = any(re.fullmatch(r"[dh]gx(?:-\w+)?", w.low) for w in words)
         if form is None and boxed and any(_form_matches(g, "sxm") for g in gpus):
             form = "sxm"  # a DGX or HGX board holds SXM modules
+        said = _FORM_OF_ALL.search(" ".join(w.low for w in words)) if form is None else None
+        if said and any(_form_matches(g, said.group(1)) for g in gpus):
+            form = said.group(1)  # "the memory and bandwidth of both (SXM)": every card's form
         bare = re.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
@@ -821,6 +824,10 @@ def _in_a_laptop(words: list[Token]) -> bool:
     return laptop and not said & {
         "desktop", "desktops", "pc", "tower", "workstation", "server", "egpu",
     }  # fmt: skip
+
+
+# a form factor said of every card named: "both (SXM)", "all pcie", "each one sxm"
+_FORM_OF_ALL = re.compile(r"\b(?:both|all|each)(?: of them| ones?| cards?| gpus?)? (sxm|pcie)\b")
 
 
 def _form_matches(gpu: Any, form: str) -> bool:

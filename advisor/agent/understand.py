@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Any
 
+from advisor.agent.phrasebook import to_english
 from advisor.agent.linker import NUMBER_WORDS, linker_for
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, LIMITS, WORKLOAD_KINDS
@@ -59,6 +60,7 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
         r"|\bmixed[- ]precision\b",
     ),
     ("fp32", r"\bfp32\b|\bfloat32\b|\bfull[- ]precision\b|\b32[-\s]?bits?\b"),
+    ("fp64", r"\bfp64\b|\bfloat64\b|\bdouble[- ]precision\b|\b64[-\s]?bits? float"),
 )
 # no quantisation said, and no 16- or 32-bit format named beside it: the checkpoint's bf16
 # generations whose tensor cores have no bf16: mixed precision there is fp16
@@ -253,7 +255,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
     "fp64_tflops": r"\bfp64\b|\bdouble[- ]precision\b|\bfloat64\b",
-    "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) tensor\b",
+    "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) (?:tensor|matrix)\b",
     "tf32_dense_tflops": r"\btf32\b",
     "int8_dense_tops": r"\bint8\b|\btops\b",
     "fp8_dense_tflops": r"\bfp8\b",
@@ -267,6 +269,7 @@ FIELD_WORDS: dict[str, str] = {
     "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
+    r"|\b(?:both|each|all) (?:at |are |run at |draw )?\d{1,4} ?w\b"  # "both at 25W max right"
     r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
     # "when did it launch" (a date), not "what did it launch at" (a price)
@@ -341,6 +344,11 @@ _REPLACE = {
 }
 
 
+_FAMILY = (
+    r"(?:flux|sdxl|sd|stable[- ]diffusion|llama|mistral|mixtral|qwen|gemma|phi|deepseek|whisper"
+    r"|bert|roberta|resnet|vit|yolo)[\w.-]*"
+)
+_TWO_NAMES = re.compile(rf"\b({_FAMILY})/({_FAMILY})\b", re.IGNORECASE)
 _SIGNED_OR_EXPONENT = re.compile(
     r"(?:(?<![\w.+\-])-)?(?<![\w.+\-])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])"
     r"|(?:(?<=\s)|^)-\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])"
@@ -462,11 +470,13 @@ def normalise(text: str) -> str:
     )
     for old, new in _REPLACE.items():
         text = text.replace(old, new)
+    text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
     text = _CJK.sub(r" \1 ", text)
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
     text = re.sub(r"\d[\d,.]{24,}", " ~ ", text)
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
+    text = re.sub(r"(?<![\d.,])0,(?=\d+\b)", "0.", text)  # "0,006 dólares": one too
     # "Llama-3.2-1B-architecture", "GPT-2 XL-sized": the name, then what it says of it
     text = re.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped)\b", r" \1", text, flags=re.I)
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
@@ -490,8 +500,11 @@ def normalise(text: str) -> str:
         flags=re.IGNORECASE,
     )
     # "$1.10 per A100-hour", "per gpu-hour": a price per hour of that GPU
-    text = re.sub(r"\bper ([a-z]*\d+\w*|gpu)[- ]hours?\b", r"per hour (\1)", text, flags=re.I)
+    text = re.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
+                  r"per hour (\1)", text, flags=re.I)  # fmt: skip
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    # "flux/sdxl loras", "llama/mistral": two model names, not one
+    text = _TWO_NAMES.sub(r"\1 / \2", text)
     # "1x risers", "4x slots": a slot's width, never a count of GPUs
     text = re.sub(r"\b([1248])x (?=(?:pci-?e )?(?:risers?|slots?|lanes?)\b)", r"x\1 ", text,
                   flags=re.IGNORECASE)  # fmt: skip
@@ -817,7 +830,7 @@ _TERM_NAME = re.compile(
 _WEEKS = re.compile(
     r"\b(\d+)[- ]weeks?\b(?:[- ]\w+)?[- ](?:year|term|semester|course|period"
     r"|internship|program(?:me)?|bootcamp|class|project)\b"
-    r"|\bover (?:a |the )?(\d+) weeks\b|\bfor (\d+) weeks\b"
+    r"|\bover (?:a |the )?(\d+) weeks\b|\bfor (\d+) weeks\b|\((\d+) weeks\)"  # "a year (52 weeks)"
 )
 _EACH = (
     rf"each of (?:my |our |the |these |those )?(\d+) (?:{_PEOPLE}|interns|pupils|kids"
@@ -831,7 +844,8 @@ _GROUPS_EACH = re.compile(
     r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$"
 )
 _RUNS = re.compile(
-    rf"\b{_WORD_NUM}\s(?:runs|jobs|experiments|trials|seeds|configs|sweeps|tries|attempts|repeats)\b"
+    rf"\b{_WORD_NUM}[\s-](?:runs|jobs|experiments|trials|seeds|configs|sweeps|tries|attempts|repeats"
+    r"|folds)\b"
 )
 
 
@@ -923,7 +937,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif a_year:  # "three hours every day for a year"
             hours *= 365
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
-            hours *= float(weeks.group(1) or weeks.group(2) or weeks.group(3))
+            hours *= float(next(w for w in weeks.groups() if w))
+        elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly", low):
+            hours *= 52  # "3 hours a week: what's that a year"
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
             hours *= years
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
@@ -1430,6 +1446,8 @@ def _resolution(low: str) -> int | None:
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
+        # "one 1024 tile", "a 768 image", "512 renders": a picture's side
+        r"|\b(?:one|a|each|per|every) (\d{3,4}) (?:tiles?|images?|pics?|pictures?|renders?|frames?)\b"
         r"|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
@@ -1622,7 +1640,7 @@ def _fields(low: str) -> tuple[str, ...]:
     if (
         "memory_type" in found
         and re.search(  # "how much hbm", "hbm size": the amount
-            r"\bhow (?:much|many gb of) (?:hbm|gddr)\w*"
+            r"\bhow (?:much|many gb of) (?:memory |vram )?(?:hbm|gddr)\w*"  # "how much memory HBM"
             r"|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
             r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)"
             r"|\bper[- ](?:gpu|accelerator|card|device|chip) (?:hbm|gddr)"  # "per-GPU HBM"
@@ -1717,7 +1735,9 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
-        name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
+        # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said: training;
+        # a named encoder ("deberta-v3-base, bs 8, fp16 amp") is fine-tuned from its checkpoint
+        name = "finetune-full" if family == "transformer" and models else "train"
     if name is None:
         return None
     if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):
@@ -1739,6 +1759,8 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     ):
         return "finetune-full"  # "our clause-classification model (deberta-v3-base) trains 4
         # epochs": a pretrained encoder trained for a task is fine-tuned
+    if family == "transformer" and name == "train" and models and not re.search(r"train|scratch", low):
+        return "finetune-full"  # "deberta-v3-base, bs 8, adamw: fits?": a checkpoint, tuned
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
         return "finetune-full" if name != "train" and "train" not in low.split() else "train"
     if name in ("finetune-full", "train") and re.search(r"\bfrom scratch\b|\bpre-?train", low):
@@ -1924,10 +1946,12 @@ def _example_of(query: Query, sub: Query) -> bool:
 
 def _more_fields(query: Query, sub: Query) -> bool:
     """A later question that only asks another datasheet figure of the GPUs already named (all
-    of them, or one: "4070 ti super or 4080 super? how much faster is the memory on the 4080s")."""
+    of them, or one: "4070 ti super or 4080 super? how much faster is the memory on the 4080s");
+    a card to get used or new is no purchase asked ("and the memory bandwidth? thinking of getting
+    a used one")."""
     return (
         query.intent in ("spec", "compare")
-        and sub.intent in ("spec", "compare")
+        and (sub.intent in ("spec", "compare") or sub.intent == "buy" and not sub.budget)
         and bool(sub.fields)
         and {m.ids for m in sub.models} <= {m.ids for m in query.models}  # carried, not new
         and (sub.gpus == query.gpus or _some_of(sub.gpus, query.gpus))
@@ -2547,7 +2571,12 @@ _MAX_BATCH = re.compile(
 )
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
 # object counted is GPUs (a GPU word or a name with digits), never "tok/s"
-_GPUS_COUNTED = r"(?:gpus?|cards?|nodes?|of (?:them|those|these)|[a-z]*\d+\w*(?: \w+){0,3}?)"
+# "gpus", "them", "4090s", "rtx 3090", "h100 nvl (94 gb) gpus": what a count is of
+_GPUS_COUNTED = (
+    r"(?:gpus?|cards?|nodes?|of (?:them|those|these)"
+    r"|(?:(?:nvidia|geforce|rtx|tesla|quadro|amd|radeon|instinct|intel|arc) )*[a-z]*\d+\w*"
+    r"(?: \w+){0,3}?(?: \(\d+ ?gb\))?(?: (?:gpus?|cards?))?)"
+)
 _ADVERB = "(?:actually |really |realistically |even )?"  # "how many do i actually need"
 _MIN_GPUS = re.compile(
     rf"how many {_GPUS_COUNTED}\s(?:do|would|will|should|must) (?:i|we|you) {_ADVERB}"
@@ -2575,7 +2604,7 @@ _MIN_GPUS = re.compile(
     # "fewest h100s to", "min number of a100 80gb to serve", "smallest number of mi300x to run",
     # "how many 3090s for qlora": a count of named cards asked, with the job after it
     rf"|(?:fewest|smallest number of|lowest number of|min(?:imum)? number of|least number of)"
-    rf"\s{_GPUS_COUNTED}\s(?:to|for|needed|required|that)\b"
+    rf"\s{_GPUS_COUNTED}(?:\s(?:to|for|needed|required|that)\b|\s?[?!]|$)"
     rf"|how many [a-z]*\d+(?![\d.]*b\b)\w*(?:\s(?:tis|supers|ultras|maxes|pros|xts|xtxs))?s?"
     rf"\s(?:\w+\s){{0,2}}?(?:to|for)\s(?!(?:the|a|an|one|each) (?:hour|day|month|year|week|sec))"
 )

@@ -18,7 +18,7 @@ class Precision:
     name: str
     bits_linear: float  # transformer-block weights
     bits_embedding: float  # token embedding and LM head (many formats keep them 16-bit)
-    compute: str  # tensor-core rate used for matmuls: fp32 | fp16 | fp8 | int8
+    compute: str  # tensor-core rate used for matmuls: fp64 | fp32 | fp16 | fp8 | int8
     family: str  # float | int8 | weight-only-4bit | gguf | bnb-4bit
     note: str
 
@@ -40,6 +40,7 @@ def _p(name: str, bits: float, embed: float, compute: str, family: str, note: st
 PRECISIONS: dict[str, Precision] = {
     p.name: p
     for p in (
+        _p("fp64", 64, 64, "fp64", "float", "8 bytes per value (scientific codes)"),
         _p("fp32", 32, 32, "fp32", "float", "4 bytes per weight"),
         _p("tf32", 32, 32, "tf32", "float", "fp32 weights, matmuls and convolutions in TF32"),
         _p("bf16", 16, 16, "fp16", "float", "2 bytes per weight"),
@@ -67,6 +68,8 @@ PRECISIONS: dict[str, Precision] = {
 }
 
 _ALIASES = {
+    "float64": "fp64",
+    "double": "fp64",
     "float32": "fp32",
     "f32": "fp32",
     "float16": "fp16",

@@ -102,6 +102,8 @@ def dense_tflops(gpu: GPU, precision: Precision) -> float:
         return min(gpu.int8_dense_tops, 2 * fp16)
     if precision.compute in ("fp32", "tf32"):
         return gpu.tf32_dense_tflops or gpu.fp32_tflops or fp16 / 4
+    if precision.compute == "fp64":  # FP64 tensor cores where the datasheet has them
+        return gpu.fp64_tensor_tflops or gpu.fp64_tflops or (gpu.fp32_tflops or fp16 / 4) / 64
     return fp16
 
 

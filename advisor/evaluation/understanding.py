@@ -331,6 +331,8 @@ def _models(
     wrong: list[str] = []
     problems = []
     refs = list(got.models)
+    # a model read that the case names elsewhere in its list is missing one, not a wrong one
+    named = set().union(*(_model_ids(s["name"], catalog) for s in want if s.get("name")))
     for spec in want:
         name = spec.get("name")
         ids = _model_ids(name, catalog) if name else set()
@@ -351,8 +353,8 @@ def _models(
                 None,
             )
         if match is None:
-            resolved = [r for r in refs if r.ids]
-            if ids and resolved and not any(set(r.ids) & ids for r in resolved):
+            resolved = [r for r in refs if r.ids and not set(r.ids) & named]
+            if ids and resolved:
                 wrong.append(f"{name} -> {resolved[0].ids}")
             problems.append(f"{name or spec} not found ({[r.text for r in got.models]})")
             continue

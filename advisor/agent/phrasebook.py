@@ -1,0 +1,57 @@
+"""A question in Spanish, Portuguese, Italian, German, French or Dutch read as English: the words
+between the names and numbers (advisor/data/phrasebook.yaml) replaced by the English the
+understanding step reads. Names, numbers and units are left as they are."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+PHRASEBOOK = Path(__file__).resolve().parent.parent / "data" / "phrasebook.yaml"
+
+# "la RTX 4060 Ti de 16GB", "una 4070 da 12 GB", "4k de contexto": the word between a name or a
+# number and what it has is no word of the question
+_OF = re.compile(
+    r"(?<=\w) (?:de|da|di|del|della|com|con|mit|met|avec) (?=\d+(?:\.\d+)? ?(?:gb|g|gib|gigas?)\b)"
+    r"|(?<=\d) (?:de|di|da) (?=[a-z])"
+    r"|(?<=\dk) (?:de|di|da) (?=[a-z])",
+    re.IGNORECASE,
+)
+# "52 episodios de 1 h 15 min cada uno": a thing's size or length after it
+_OF_NUMBER = re.compile(r"(?<=[a-z]) (?:de|di|da|von|van|du|des) (?=\d)", re.IGNORECASE)
+
+
+def plain(text: str) -> str:
+    """`text` lower case without its accents ("Memória" -> "memoria")."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@lru_cache(maxsize=1)
+def _book() -> tuple[re.Pattern[str], dict[str, str]]:
+    english: dict[str, str] = {}
+    for row in yaml.safe_load(PHRASEBOOK.read_text(encoding="utf-8")):
+        for phrase in row["say"]:
+            english.setdefault(plain(phrase), row["en"])
+    said = sorted(english, key=len, reverse=True)  # the longest phrase wins
+    pattern = r"(?<![\w'])(?:" + "|".join(re.escape(p) for p in said) + r")(?![\w'])"
+    return re.compile(pattern), english
+
+
+def to_english(text: str) -> str:
+    """`text` with the phrasebook's phrases in English; an English question comes back as it was.
+    Matching is on the text without accents and in lower case; positions are kept, since the
+    accents are dropped one character for one."""
+    pattern, english = _book()
+    flat = plain(text)
+    if len(flat) != len(text):  # a character that NFKD splits into two letters ("ﬁ"): as it is
+        return text
+    out, last = [], 0
+    for match in pattern.finditer(flat):
+        out += [text[last : match.start()], english[match.group(0)]]
+        last = match.end()
+    return _OF_NUMBER.sub(" of ", _OF.sub(" ", "".join([*out, text[last:]])))
