@@ -2333,8 +2333,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bwhich (?:model|one|version|size)\b.{0,40}\b(?:use|run|pick|better|faster)\b",
     ), model_choice, lambda q: len([m for m in q.models if m.ids]) == 2 and _one_gpu(q)),
     Principle("more_gpus", "speed", _cues(
-        r"\b(?:double(?![- ]precision)|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s|tok/s|"
-        r"throughput|fast\w*|performance|it/s)",
+        r"\b(?:double(?![- ]precision)|twice|two times|2 ?times)\b.{0,40}\b(?:speed|tokens?|t/s"
+        r"|tok/s|throughput|fast\w*|performance|it/s)",
         r"\b(?:get|gives?|see|means?|be) 2 ?x\b"
         r"(?!\s?(?:rtx|gtx|rx|nvidia|amd|tesla|quadro|gpus?|cards?"
         r"|[a-z]{0,3}\d{2,4}))",

@@ -20,8 +20,8 @@ from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Any
 
-from advisor.agent.phrasebook import to_english
 from advisor.agent.linker import NUMBER_WORDS, linker_for
+from advisor.agent.phrasebook import to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, LIMITS, WORKLOAD_KINDS
 from advisor.catalog import Catalog
@@ -938,7 +938,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= 365
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(next(w for w in weeks.groups() if w))
-        elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly", low):
+        elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
+                                  low):  # fmt: skip
             hours *= 52  # "3 hours a week: what's that a year"
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
             hours *= years
@@ -1447,7 +1448,8 @@ def _resolution(low: str) -> int | None:
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
         # "one 1024 tile", "a 768 image", "512 renders": a picture's side
-        r"|\b(?:one|a|each|per|every) (\d{3,4}) (?:tiles?|images?|pics?|pictures?|renders?|frames?)\b"
+        r"|\b(?:one|a|each|per|every) (\d{3,4}) (?:tiles?|images?|pics?|pictures?|renders?"
+        r"|frames?)\b"
         r"|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
@@ -1759,7 +1761,8 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     ):
         return "finetune-full"  # "our clause-classification model (deberta-v3-base) trains 4
         # epochs": a pretrained encoder trained for a task is fine-tuned
-    if family == "transformer" and name == "train" and models and not re.search(r"train|scratch", low):
+    tuned = not re.search(r"train|scratch", low)
+    if family == "transformer" and name == "train" and models and tuned:
         return "finetune-full"  # "deberta-v3-base, bs 8, adamw: fits?": a checkpoint, tuned
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
         return "finetune-full" if name != "train" and "train" not in low.split() else "train"
@@ -1951,7 +1954,7 @@ def _more_fields(query: Query, sub: Query) -> bool:
     a used one")."""
     return (
         query.intent in ("spec", "compare")
-        and (sub.intent in ("spec", "compare") or sub.intent == "buy" and not sub.budget)
+        and (sub.intent in ("spec", "compare") or (sub.intent == "buy" and not sub.budget))
         and bool(sub.fields)
         and {m.ids for m in sub.models} <= {m.ids for m in query.models}  # carried, not new
         and (sub.gpus == query.gpus or _some_of(sub.gpus, query.gpus))
