@@ -812,16 +812,29 @@ def rental(result: dict[str, Any], user_price: float | None = None) -> str:
     return head + f"\n\nNewest price: {newest['provider']}, {newest['date']} ({newest['source']})."
 
 
-def user_priced(result: dict[str, Any], gpu: str, node: int | None = None, sign: str = "$") -> str:
+def user_priced(
+    result: dict[str, Any],
+    gpu: str,
+    node: int | None = None,
+    sign: str = "$",
+    nodes: int = 1,
+    each: float | None = None,
+) -> str:
     """A rental cost at the user's price, in the user's currency (`sign`); `node`: the price was
-    for a whole node of that many."""
+    for a whole node (an instance) of that many GPUs, `nodes` of them rented; `each`: that
+    price per GPU-hour."""
     n = result["num_gpus"]
     price = usd(result["usd_per_gpu_hour"], sign)
     if node:
+        what = "one node" if nodes == 1 else f"{nodes} nodes"
+        times = "" if nodes == 1 else f" x {nodes}"
+        per_gpu = ""
+        if each is not None:  # "$21.96 an hour for a p4d: what is that per GPU-hour?"
+            per_gpu = f" That is {usd(each, sign)} per GPU-hour ({price} / {node})."
         return (
-            f"**{usd(result['usd'], sign)}** for {num(result['hours'], 'hours')} on one node of "
+            f"**{usd(result['usd'], sign)}** for {num(result['hours'], 'hours')} on {what} of "
             f"{node} x {gpu} at your price of {price} per node-hour ({price} x "
-            f"{num(result['hours'])} h)."
+            f"{num(result['hours'])} h{times}).{per_gpu}"
         )
     what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
     gpu_hours = ""

@@ -1643,7 +1643,7 @@ def _paced_hours(query: Query, count: int) -> float | None:
     hour of audio counts as an item), or "we measured 1,200 tokens/s" for the tokens to run."""
     items = _paced_items(query)
     if query.seconds_per_item and items:
-        return paced_hours_h(query.seconds_per_item, items, count)
+        return paced_hours_h(query.seconds_per_item, items, 1 if query.pace_whole else count)
     if query.throughput_tok_s and query.train_tokens:
         return query.train_tokens / query.throughput_tok_s / 3600
     return None
@@ -1673,15 +1673,23 @@ def cost(query: Query, box: ToolBox) -> Draft:
         hours = _paced_hours(query, count)
     gpu = _said(query.gpus[0]) if query.gpus else "GPU"
     per_node = query.price_per_node
+    # "12 x g6e.xlarge at $1.86/hr": twelve instances of one GPU each, each at that price
+    size = query.node_size if per_node and query.node_size and query.node_size <= count else None
+    nodes = count // size if size and count % size == 0 else 1
     if price is not None and hours:
         result = box.call(
             "rental_cost",
-            {"usd_per_gpu_hour": price, "hours": hours, "num_gpus": 1 if per_node else count},
+            {"usd_per_gpu_hour": price, "hours": hours, "num_gpus": nodes if per_node else count},
         )
         if "error" in result:
             return Draft(result["error"])
+        node = (size or count) if per_node else None
+        each = None
+        if node and node > 1:  # "$21.96 an hour for a p4d: what is that per GPU-hour?"
+            one = box.call("rental_cost", {"usd_per_gpu_hour": price / node, "hours": 1})
+            each = one.get("usd_per_gpu_hour")
         return Draft(
-            c.user_priced(result, gpu, node=count if per_node else None, sign=query.currency)
+            c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
         )
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
     if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
@@ -2139,7 +2147,7 @@ _WONT_RUN = re.compile(
 _PER_EPOCH = re.compile(r"(?:\bper|\beach|\ban|\bevery|/)\s?(?:full\s)?epoch\b")
 _NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
-_SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b")
+_SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
 # a horizon of use, not the period of a rate ("22 days per month")
 _SPAN_SAID = re.compile(
     r"(?<!days )(?<!day )\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b"
@@ -2201,15 +2209,17 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
 def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     """The job's time at the pace the user measured, then the estimate beside it as a check."""
     count = _gpu_count(query)
+    sharing = 1 if query.pace_whole else count  # a node's pace is already all of its GPUs'
     paced = box.call("paced_time", {"seconds_per_item": query.seconds_per_item, "items": items,
-                                    "num_gpus": count})  # fmt: skip
+                                    "num_gpus": sharing})  # fmt: skip
     if "error" in paced:
         return Draft(paced["error"])
     audio = bool(query.audio_hours) and items == query.audio_hours
     what = (f"{c.num(items, 'hours')} of audio at {c.num(paced['minutes_per_item'], 'minutes')} "
             "per hour of audio" if audio else
             _pace_said(query, items))  # fmt: skip
-    split = f", shared by {count} GPUs" if count > 1 else ""
+    split = f", shared by {count} GPUs" if sharing > 1 else ""
+    split = f", the pace of all {count} GPUs together" if count > 1 and sharing == 1 else split
     head = f"**About {c.duration(paced['hours'])} at your own measured pace** ({what}{split})."
     if query.models and (query.gpus or query.memory_gb):
         check = fit(query, box, speed_first=True).text
@@ -2272,6 +2282,23 @@ def explain(query: Query, box: ToolBox) -> Draft:
     if concept is not None:
         return _concept(query, box, concept, chosen)
     figures = _figures_for(query, box)
+    weights = _weights_for(query, box)
+    if query.models or query.gpus:  # a sentence about other hardware answers nothing asked
+        chosen = [s for s in chosen if _mentions(s.text, query)]
+    if weights and not chosen:  # "why does flux dev need more vram than sdxl?": the weights
+        lead = "; ".join(line for line, _gb in weights)
+        pipeline = any("denoiser" in line for line, _gb in weights)
+        body = [f"**{lead}.**", "",
+                "A model's weights take its parameter count times the bytes per parameter of "
+                "the format they are stored in"
+                + ("; an image pipeline adds its text encoders and VAE to the denoiser."
+                   if pipeline else ".")]  # fmt: skip
+        if figures:
+            body += ["", "From the datasheet table:", *figures]
+        return Draft("\n".join(body), cite_more=False)
+    figures += (
+        ["", "The models' weights:", *(f"- {line}" for line, _gb in weights)] if weights else []
+    )
     if not chosen:
         head = "The articles do not cover this question"
         if figures:
@@ -2361,6 +2388,45 @@ def _figures_for(query: Query, box: ToolBox) -> list[str]:
         if "error" not in sheet:
             lines.append("- " + c.sheet_summary(sheet))
     return lines
+
+
+_HALF_SAID = re.compile(r"\b(?:fp16|bf16|float16|half[- ]precision|16[- ]?bits?)\b")
+_PARTS = {"weights": "weights", "denoiser": "denoiser", "text_encoders": "text encoders",
+          "vae": "VAE"}  # fmt: skip
+
+
+def _weights_for(query: Query, box: ToolBox) -> list[tuple[str, float]]:
+    """The weights of the models an explain question names, in the format it names and in 16
+    bits when it sets the two against each other ("why does int8 use less memory than fp16
+    for large-v3? show the arithmetic"), an image pipeline's parts one by one: (line, GB)."""
+    formats: list[str | None] = [query.precision]
+    if query.precision not in (None, "fp16", "bf16") and _HALF_SAID.search(query.text.lower()):
+        formats.append("fp16")
+    lines = []
+    for ref in [m for m in query.models if m.ids][:3]:
+        for precision in formats:
+            args = {"model": ref.ids[0], "gpu": REFERENCE_MEMORY, "precision": precision}
+            e = box.call("estimate", {k: v for k, v in args.items() if v is not None})
+            parts = {k: v for k, v in e.get("breakdown_gb", {}).items() if k in _PARTS}
+            if "error" in e or not parts:
+                continue
+            said = " + ".join(f"{_PARTS[k]} {c.num(v, 'GB')}" for k, v in parts.items())
+            total = e.get("weights_alone_gb", sum(parts.values()))
+            whole = f" = {c.num(total, 'GB')}" if len(parts) > 1 else ""
+            name = e.get("model_name", ref.text)
+            lines.append((f"{name} in {e['precision']}: {said}{whole}", total))
+    return lines
+
+
+def _mentions(sentence: str, query: Query) -> bool:
+    """Whether a sentence speaks of a GPU or model the question names."""
+    low = sentence.lower()
+    words = {w for ref in query.models for part in (ref.text, *ref.ids)
+             for w in re.findall(r"[a-z][a-z0-9.]{2,}", part.lower())}  # fmt: skip
+    words |= {w for ref in query.gpus for part in (ref.text, ref.base or "")
+              for w in re.findall(r"[a-z]*\d+[a-z0-9]*|[a-z]{3,}", part.lower())}  # fmt: skip
+    words -= {"large", "base", "small", "medium", "tiny", "instruct", "chat", "nvidia", "rtx"}
+    return any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", low) for w in words)
 
 
 def _excerpt(text: str, limit: int = 400) -> str:

@@ -728,7 +728,8 @@ _PRICE_LEVEL_SAID = re.compile(
     r"locally|over here|in my country|right now)\b"
     # "is the 4080s worth the extra $200", "the difference of price is 1.000 dolares"
     r"|\bworth (?:the |paying (?:the )?)?(?:extra|additional) \$?\d[\d,.]*\b"
-    r"|\b(?:difference (?:of|in) price|price difference|price gap)\b"
+    r"|\b(?:difference (?:of|in) price|price difference|price gap)\b(?:[^.?!\d$€]{0,20}"
+    r"[$€]?\s?\d[\d.,]*\s?k?\b(?:\s?(?:dollars|euros?|usd|eur|bucks)\b)?)?"
 )
 
 

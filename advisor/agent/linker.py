@@ -171,13 +171,15 @@ class Linker:
         """'4xA100' -> '4 x A100' (a count and a name), never '8x7B'."""
         return _split_counts(text)
 
-    def expand_instances(self, text: str) -> tuple[str, tuple[str, ...]]:
+    def expand_instances(self, text: str) -> tuple[str, tuple[str, ...], int | None]:
         """Cloud instance names written as the GPUs in them ("p4d.24xlarge" -> "8 x NVIDIA
-        A100 SXM4 40GB"; an AWS family alone, "a g5", is its GPU), with a note for each."""
+        A100 SXM4 40GB"; an AWS family alone, "a g5", is its GPU), with a note for each, and
+        the GPUs one instance holds (of the last one named with a known count)."""
         pattern, table = self.instance_pattern, self.instances
         if pattern is None:
-            return text, ()
+            return text, (), None
         notes: list[str] = []
+        size = None
         out: list[str] = []
         done = 0
         for m in pattern.finditer(text):
@@ -189,6 +191,7 @@ class Linker:
                 out += [before, gpu]
             else:
                 notes.append(f"{m.group(0)}: the {provider} {name} instance, {count} x {gpu}.")
+                size = count
                 # "2 g5.2xlarges", "two p4d's": so many instances, each with `count` GPUs
                 many = _INSTANCES_BEFORE.search(before)
                 if many:
@@ -197,7 +200,7 @@ class Linker:
                     before, count = before[: many.start()] + " ", count * nodes
                 out += [before, f"{count} x {gpu}"]
             done = m.end()
-        return "".join(out) + text[done:], tuple(dict.fromkeys(notes))
+        return "".join(out) + text[done:], tuple(dict.fromkeys(notes)), size
 
     def find_gpus(self, text: str, skip: Iterable[tuple[int, int]] = ()) -> list[GpuRef]:
         """GPUs named in `text`, leaving out the character spans `skip` (model names)."""

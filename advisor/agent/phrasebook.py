@@ -21,6 +21,8 @@ _OF = re.compile(
     r"|(?<=\dk) (?:de|di|da) (?=[a-z])",
     re.IGNORECASE,
 )
+# "por 450 dólares", "für 48.000 €": the price something goes for
+_FOR_PRICE = re.compile(r"\b(?:por|pour|für|voor) (?=[$€]?\s?\d)", re.IGNORECASE)
 # "52 episodios de 1 h 15 min cada uno": a thing's size or length after it
 _OF_NUMBER = re.compile(r"(?<=[a-z]) (?:de|di|da|von|van|du|des) (?=\d)", re.IGNORECASE)
 
@@ -54,4 +56,5 @@ def to_english(text: str) -> str:
     for match in pattern.finditer(flat):
         out += [text[last : match.start()], english[match.group(0)]]
         last = match.end()
-    return _OF_NUMBER.sub(" of ", _OF.sub(" ", "".join([*out, text[last:]])))
+    english = _OF.sub(" ", "".join([*out, text[last:]]))
+    return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", english))

@@ -91,9 +91,13 @@ class Query:
     # a speed ratio the user states for one named GPU over another: (gpu id, ratio)
     speedup_said: tuple[str, float] | None = None
     price_per_node: bool = False  # that price is for the whole node or server, not per GPU
+    node_size: int | None = None  # the GPUs in one cloud instance named ("p4d.24xlarge": 8)
     monthly_usd: float | None = None  # an amount per month the user gives (spend or budget)
     purchase_usd: float | None = None  # a price to buy that the user gives ("it costs $1,800")
     seconds_per_item: float | None = None  # a time per image or sample the user gives
+    # that pace is of all the GPUs the message names together ("a node of 4x A100 does 2,900
+    # images/s"), not of one of them
+    pace_whole: bool = False
     throughput_tok_s: float | None = None  # a speed the user gives ("pushing 2500 tok/s")
     budget: Budget | None = None
     max_power_w: float | None = None

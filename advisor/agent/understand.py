@@ -482,9 +482,9 @@ def normalise(text: str) -> str:
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
     text = re.sub(
-        r"(?:(?<=[€$£])|(?<=eur )|(?<=usd ))(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
+        r"(?:(?<=[€$£])|(?<=eur )|(?<=usd ))(?!0\.)(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
         r"(?!\s?(?:/\s?h|per\s+(?:gpu[- ])?h|an?\s+h|hourly))"  # "$1.006/hr" is a price per hour
-        r"|(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
+        r"|(?<![\d.,])(?!0\.)(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
         r"|euros?|d[oó]lares|dollars?|usd)\b)",
         lambda m: (m.group(1) or m.group(2)).replace(".", ""),
         text,
@@ -756,7 +756,8 @@ def _output_tokens(low: str) -> int | None:
 # "used" the adjective ("a used 3090"), not the verb ("I used 4 GPUs for 36 hours")
 USED_ADJECTIVE = (
     r"(?<!\bi )(?<!\bwe )(?<!\bhave )(?<!\bhad )(?<!\bwas )(?<!\bis )\bused\b"
-    r"(?!\s(?:\d|to|it|them|for|up|by|in|on|with|about|the|all|our|my|their|its|this|that)\b)"
+    r"(?!\s(?:\d|to|it|them|for(?! ?[$€\d]| eur\b| usd\b)|up|by|in|on|with|about|the|all|our|my"
+    r"|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
 )
 # what hours of audio are counted in: "400 hours of support calls", "120 episodes"
 _RECORDINGS = (
@@ -2035,13 +2036,14 @@ def _split_questions(text: str) -> list[str]:
 
 def _parse(text: str, catalog: Catalog) -> Query:
     linker = linker_for(catalog)
-    text, instance_notes = linker.expand_instances(text)  # "p4d.24xlarge" -> "8 x A100 ..."
+    text, instance_notes, node_size = linker.expand_instances(text)  # "p4d.24xlarge" -> "8 x A100"
     text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
     low = _thousands_dots(_spell(text).lower())
     # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
     unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
+    audio = _audio_hours(unpaced)
     models = _sized_family(tuple(linker.find_models(text)), linker)
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
@@ -2187,10 +2189,16 @@ def _parse(text: str, catalog: Catalog) -> Query:
         speedup_said=_speedup_said(gpus, low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
-        and not re.search(r"(?:/|\bper |\ba )\s?gpu[- ]?(?:h|hr|hour)|\bper hour \(gpu\)", low),
-        seconds_per_item=_seconds_per_item(low),
+        # "$2.50 per GPU-hour" is no node's price ("what is that per GPU-hour?" asks, says none)
+        and not re.search(r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)", low),
+        node_size=node_size,
+        seconds_per_item=(pace := _seconds_per_item(low)),
+        pace_whole=pace is not None
+        and (any((g.count or 1) > 1 for g in gpus) or (loose or 1) > 1)
+        and not _PACE_OF_ONE.search(low),
         purchase_usd=purchase,
-        monthly_usd=next((v for v, per, _ in money if per == "month"), None),
+        monthly_usd=next((v for v, per, _ in money if per == "month"), None)
+        or _metered_monthly(low, audio),
         budget=budget,
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
@@ -2205,7 +2213,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         dataset_samples=samples,
         dataset_name=dataset,
         images=images,
-        audio_hours=_audio_hours(unpaced),
+        audio_hours=audio,
         resolution=_resolution(low),
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
@@ -2382,7 +2390,7 @@ _RECORDING_PACE = re.compile(
 )
 _ITEM_WORDS = (
     r"image|picture|pic|sample|sequence|clip|file|video|item|render|texture|frame|thumbnail"
-    r"|sprite|icon|asset|illustration|portrait"
+    r"|sprite|icon|asset|illustration|portrait|tile|variation|photo|mockup|wallpaper"
 )
 _ITEM_TIME = re.compile(
     # "each image takes 20 sec", "each 1024x1024 SDXL render takes 4.2 s"
@@ -2454,6 +2462,30 @@ def _purchase(low: str) -> float | None:
         if value >= 50:  # a GPU costs more than this; smaller figures are prices per hour
             return value
     return None
+
+
+# a price per minute of audio, and the hours of audio a month: "an API at $0.006 a minute, 20
+# hours of audio a month"
+_PER_MINUTE = re.compile(
+    r"(?:\$\s?|usd\s?)(\d+(?:\.\d+)?)\s?(?:dollars?|usd)?\s?(?:/|per|a)\s?min(?:ute)?\b"
+    r"|(?<![\w.])(\d+(?:\.\d+)?)\s?(?:dollars?|usd)\s?(?:/|per|a)\s?min(?:ute)?\b"
+)
+_AUDIO_MONTHLY = re.compile(r"\bhours? of (?:audio|speech|recordings?)\s?(?:a|per|each|/)\s?month")
+
+
+def _metered_monthly(low: str, audio_hours: float | None) -> float | None:
+    """A monthly bill of a service paid by the minute of audio (an API's fee)."""
+    m = _PER_MINUTE.search(low)
+    if not (m and audio_hours and _AUDIO_MONTHLY.search(low)):
+        return None
+    return float(m.group(1) or m.group(2)) * 60 * audio_hours
+
+
+# a pace said of one GPU among several: "on one of the A100s it runs 90x real time"
+_PACE_OF_ONE = re.compile(
+    r"\b(?:per|each|a single|one|1|single) (?:gpu|card)\b|\bon (?:one|a single|each)\b"
+    r"|\bone of (?:the|our|them|my|those)\b|\bper[- ]gpu\b"
+)
 
 
 def _seconds_per_item(low: str) -> float | None:
@@ -2818,6 +2850,7 @@ def resolve(
         "other_w",
         "throughput_tok_s",
         "seconds_per_item",
+        "pace_whole",
         "train_tokens",
         "epochs",
         "dataset_samples",
@@ -2846,6 +2879,7 @@ def resolve(
         updates["draw_each"] = prior.draw_each
     if "user_price_usd_per_hour" in updates:  # a p4de's $40.96 an hour is the 8 GPUs', still
         updates["price_per_node"] = prior.price_per_node
+        updates["node_size"] = prior.node_size
     if prior.train_options:  # "and with 8-bit adam?": the options said before still hold
         said = dict(query.train_options)
         updates["train_options"] = tuple({**dict(prior.train_options), **said}.items())
