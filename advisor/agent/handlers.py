@@ -1529,7 +1529,8 @@ def _family_of_job(query: Query) -> str:
 
 _ALWAYS_ON = re.compile(
     r"\bcan(?:'|no)?t scale (?:it |them )?(?:down )?to zero\b"
-    r"|\balways[- ]on\b|\b24/7\b|\baround the clock\b"
+    # "running 24/7", not "reserved at $1.60/h (billed 24/7)": how a committed term bills
+    r"|\balways[- ]on\b|(?<!billed )(?<!charged )(?<!bills )\b24/7\b|\baround the clock\b"
 )
 _PREEMPTED = re.compile(
     r"\blos(?:e|es|ing|t)\s(?:about |around |roughly |~)?(\d{1,2}(?:\.\d+)?)\s?%"

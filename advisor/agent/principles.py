@@ -2280,6 +2280,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?<!in the )(?<!in their )(?<!in our )(?<!in my )(?<!in your )"
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
+        # "kaggle 2x T4 = one 32gb gpu?", "two 3090s equal one 48 GB card?"
+        r"\b(?:\d+ ?x|two|2|both)\s?(?:[\w-]+\s?){0,2}(?:=|equals?|is the same as|same as)\s?"
+        r"(?:one|a single|1|a)\s(?:\d+ ?gb\s)?(?:gpu|card|device)\b",
     ), pooling),
     Principle("interconnect", "explain", _cues(
         r"^(?=.*\b(?:why|how come)\b).*\b(?:tensor[- ]parallel\w*|tp|fsdp|zero-?3|deepspeed|"
@@ -2472,9 +2475,9 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), flash_attention, lambda q: _one_gpu(q) and not q.models),  # not a setting of a job
     Principle("double_precision", "advice", _cues(
         r"\b(?:double[- ]precision|fp64)\b.{0,60}\b(?:good|any good|suitable|decent|worth|usable"
-        r"|viable)\b",
-        r"\b(?:good|any good|suitable|decent|worth|usable|viable)\b.{0,60}\b(?:double[- ]precision"
-        r"|fp64)\b",
+        r"|viable|sensible|reasonable|appropriate)\b",
+        r"\b(?:good|any good|suitable|decent|worth|usable|viable|sensible|reasonable|appropriate)"
+        r"\b.{0,60}\b(?:double[- ]precision|fp64)\b",
     ), double_precision, lambda q: len(q.gpus) == 1 and _one_gpu(q)),
     Principle("double_precision_pick", "compare", _cues(
         r"\b(?:double[- ]precision|fp64)\b.{0,80}\b(?:solvers?|sim\w*|cfd|fem|hpc|physics|"

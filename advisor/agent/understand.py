@@ -1471,7 +1471,7 @@ SAMPLER_STEPS = int(LIMITS["steps"][1])
 
 def _steps(low: str) -> int | None:
     m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+)\s?(?:sampling |denoising |inference |training )?"
-                  r"steps\b|\bmax_train_steps\s?[=:]?\s?(\d+)", low)  # fmt: skip
+                  r"steps\b|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
     if not m:
         return None
     value = int((m.group(1) or m.group(2)).replace(",", ""))
@@ -1481,7 +1481,8 @@ def _steps(low: str) -> int | None:
 
 def _power(low: str) -> float | None:
     m = re.search(
-        r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than)\s?(\d[\d,]*)\s?"
+        r"(?:under|below|at most|max(?:imum)?|less than|<=?|\u2264|=<|within|no more than|up to)"
+        r"\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
         r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
         r"|\b(?:capped|limited|cap)\s(?:at |to |around |of )?(?:about |around |~)?(\d[\d,]*)\s?"
@@ -2705,7 +2706,9 @@ def _segment(low: str) -> str | None:
     low = re.sub(r"\b(?:no|not|non|never|excluding|except|without)[- ](?:an? )?(?:\w+ )?"
                  r"(?:consumer|gaming|geforce|laptop|workstation)\b", " ", low)  # fmt: skip
     for segment, pattern in (
-        ("laptop", r"\blaptops?\b|\bnotebook\b|\bmobile\b"),
+        # "a mobile gpu", not "a mobile robot"
+        ("laptop", r"\blaptops?\b|\bnotebook\b|\bmobile (?:gpus?|cards?|chips?|versions?|parts?"
+         r"|workstations?|variants?|rtx|geforce)\b"),
         ("workstation", r"\bworkstation\b"),
         ("consumer", r"\bconsumer\b|\bgaming\b|\bgeforce\b"),
         ("datacenter", r"\bdata ?cent(?:er|re) (?:\w+ )?(?:gpus?|cards?|skus?|parts?)\b"),

@@ -167,8 +167,8 @@ def _search(
 def _validate(request: Request, fam: Family) -> None:
     if request.workload not in fam.workloads:
         raise InvalidInput(
-            f"{fam.label} models take the workloads {', '.join(fam.workloads)} "
-            f"(got {request.workload!r})."
+            f"The calculator does not estimate {request.workload!r} for {fam.label} models; "
+            f"it covers {', '.join(fam.workloads)} for them."
         )
     if request.engine is not None and fam.name != "llm":  # LLM engine names have aliases
         validate_choice(request.engine, fam.engines, f"engine for {fam.label} models")
