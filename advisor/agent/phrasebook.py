@@ -33,6 +33,12 @@ def plain(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# Chinese and Japanese characters: their words are written without spaces between them
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# "2枚", "4张": so many cards
+_CARDS = re.compile(r"(\d+)\s?(?:枚|张|張|台|块|塊)")
+
+
 @lru_cache(maxsize=1)
 def _book() -> tuple[re.Pattern[str], dict[str, str]]:
     english: dict[str, str] = {}
@@ -40,7 +46,9 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
         for phrase in row["say"]:
             english.setdefault(plain(phrase), row["en"])
     said = sorted(english, key=len, reverse=True)  # the longest phrase wins
-    pattern = r"(?<![\w'])(?:" + "|".join(re.escape(p) for p in said) + r")(?![\w'])"
+    words = "|".join(re.escape(p) for p in said if not _CJK.search(p))
+    runs = "|".join(re.escape(p) for p in said if _CJK.search(p))  # no word boundary to find
+    pattern = r"(?<![\w'])(?:" + words + r")(?![\w'])" + (f"|{runs}" if runs else "")
     return re.compile(pattern), english
 
 
@@ -49,12 +57,14 @@ def to_english(text: str) -> str:
     Matching is on the text without accents and in lower case; positions are kept, since the
     accents are dropped one character for one."""
     pattern, english = _book()
+    text = _CARDS.sub(r" \1 cards ", text)
     flat = plain(text)
     if len(flat) != len(text):  # a character that NFKD splits into two letters ("ﬁ"): as it is
         return text
     out, last = [], 0
     for match in pattern.finditer(flat):
-        out += [text[last : match.start()], english[match.group(0)]]
+        said = english[match.group(0)]
+        out += [text[last : match.start()], f" {said} " if _CJK.search(match.group(0)) else said]
         last = match.end()
-    english = _OF.sub(" ", "".join([*out, text[last:]]))
-    return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", english))
+    read = _OF.sub(" ", "".join([*out, text[last:]]))
+    return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", read))

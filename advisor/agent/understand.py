@@ -255,7 +255,8 @@ FIELD_WORDS: dict[str, str] = {
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
     "fp64_tflops": r"\bfp64\b|\bdouble[- ]precision\b|\bfloat64\b",
-    "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) (?:tensor|matrix)\b",
+    "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) (?:tensor|matrix)\b"
+    r"|\b(?:fp64|double[- ]precision)\b[^.?!]{0,60}\b(?:and|&|/) (?:the )?(?:matrix|tensor)\b",
     "tf32_dense_tflops": r"\btf32\b",
     "int8_dense_tops": r"\bint8\b|\btops\b",
     "fp8_dense_tflops": r"\bfp8\b",
@@ -2610,7 +2611,8 @@ _MAX_BATCH = re.compile(
 # "gpus", "them", "4090s", "rtx 3090", "h100 nvl (94 gb) gpus": what a count is of
 _GPUS_COUNTED = (
     r"(?:gpus?|cards?|nodes?|of (?:them|those|these)"
-    r"|(?:(?:nvidia|geforce|rtx|tesla|quadro|amd|radeon|instinct|intel|arc) )*[a-z]*\d+\w*"
+    r"|(?:(?:nvidia|geforce|rtx|tesla|quadro|amd|radeon|instinct|intel|arc|cards?|gpus?) )*"
+    r"[a-z]*\d+\w*"
     r"(?: \w+){0,3}?(?: \(\d+ ?gb\))?(?: (?:gpus?|cards?))?)"
 )
 _ADVERB = "(?:actually |really |realistically |even )?"  # "how many do i actually need"
@@ -2707,8 +2709,11 @@ def _segment(low: str) -> str | None:
                  r"(?:consumer|gaming|geforce|laptop|workstation)\b", " ", low)  # fmt: skip
     for segment, pattern in (
         # "a mobile gpu", not "a mobile robot"
-        ("laptop", r"\blaptops?\b|\bnotebook\b|\bmobile (?:gpus?|cards?|chips?|versions?|parts?"
-         r"|workstations?|variants?|rtx|geforce)\b"),
+        (
+            "laptop",
+            r"\blaptops?\b|\bnotebook\b|\bmobile (?:gpus?|cards?|chips?|versions?|parts?"
+            r"|workstations?|variants?|rtx|geforce)\b",
+        ),
         ("workstation", r"\bworkstation\b"),
         ("consumer", r"\bconsumer\b|\bgaming\b|\bgeforce\b"),
         ("datacenter", r"\bdata ?cent(?:er|re) (?:\w+ )?(?:gpus?|cards?|skus?|parts?)\b"),

@@ -1,0 +1,153 @@
+"""Questions in other languages read through the phrasebook, and the answers this stop mended:
+instance prices, a node's pace, the weights an explanation names, an API's monthly fee, FP64."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.agent.phrasebook import to_english
+from advisor.agent.understand import understand
+from advisor.calculator import get_precision
+from advisor.calculator.throughput import dense_tflops
+from advisor.catalog import Catalog, load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def test_english_comes_back_as_it_was() -> None:
+    for text in ("can two 3090s serve llama 3 70b at 4 bit?", "per hour on a p4d", "sin(x) bf16"):
+        assert to_english(text) == text or "without" in to_english(text)
+    assert to_english("how much vram does a 4090 have") == "how much vram does a 4090 have"
+
+
+def test_words_are_matched_whole_and_without_their_accents() -> None:
+    assert to_english("la memória da placa") == "la memory da card"
+    assert "memory bandwidth" in to_english("qual è la banda di memoria")
+    assert "memoriam" in to_english("in memoriam")  # a word inside another is left alone
+    assert to_english("karte hai") == "karte hai"  # Hinglish, not German
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "checks"),
+    [
+        # Portuguese: a count of named cards asked, and the least of them
+        (
+            "quantas placas A100 de 40GB eu preciso pra servir o Llama 3.1 70B em bf16? o mínimo",
+            "solve",
+            {"target": "min_gpus", "precision": "bf16"},
+        ),
+        # Italian: the largest context, asked after the setting
+        (
+            "con llama.cpp e Qwen2.5 7B in Q4_K_M su una RTX 4060 da 8 GB, qual è il contesto "
+            "massimo?",
+            "solve",
+            {"target": "max_context", "precision": "q4_k_m"},
+        ),
+        # Spanish: a price with a decimal comma, hours a week over a year
+        (
+            "Alquilo una L4 a 0,35 dólares la hora, 5 horas por semana. ¿Cuánto pago al año?",
+            "cost",
+            {"user_price_usd_per_hour": 0.35, "hours": 260.0},
+        ),
+        # German: the time of a job
+        (
+            "Wie lange dauert ein LoRA-Training von Mistral 7B auf 50 Millionen Tokens mit einer "
+            "RTX 4090?",
+            "train_time",
+            {},
+        ),
+        # French: a datasheet figure of a card with its memory after "de"
+        ("quelle est la bande passante de la RTX 4070 Ti Super?", "spec", {}),
+        # Dutch: which card to buy
+        (
+            "welke kaart raad je aan om Llama 3 8B lokaal te draaien, budget 700 euro?",
+            "recommend",
+            {},
+        ),
+        # Japanese: two cards, can it run
+        ("4090を2枚でLlama 3.1 70BのQ4は動きますか", "fit", {"count": 2}),
+    ],
+)
+def test_a_question_in_another_language_is_read(
+    catalog: Catalog, question: str, intent: str, checks: dict[str, Any]
+) -> None:
+    q = understand(question, catalog)
+    assert q.intent == intent, (q.intent, to_english(question))
+    for key, value in checks.items():
+        if key == "count":
+            assert q.gpus and q.gpus[0].count == value
+        else:
+            assert (
+                getattr(q, key) == pytest.approx(value)
+                if isinstance(value, float)
+                else (getattr(q, key) == value)
+            ), (key, getattr(q, key))
+
+
+def test_a_greeting_in_portuguese_is_a_greeting(catalog: Catalog) -> None:
+    assert understand("olá! tudo bom? o que você faz?", catalog).intent == "greeting"
+
+
+def test_fp64_is_a_precision_computed_at_the_fp64_rate(catalog: Catalog) -> None:
+    fp64 = get_precision("double")
+    assert fp64.name == "fp64" and fp64.bytes_linear == 8
+    h100 = catalog.gpus["h100-sxm5-80gb"]
+    assert dense_tflops(h100, fp64) == h100.fp64_tensor_tflops
+    rtx = catalog.gpus["rtx-4090"]
+    assert dense_tflops(rtx, fp64) == rtx.fp64_tflops
+    q = understand("double precision numbers of the A100 80GB and the MI250X, vector and matrix?",
+                   catalog)  # fmt: skip
+    assert q.precision == "fp64"
+    assert set(q.fields) >= {"fp64_tflops", "fp64_tensor_tflops"}
+
+
+def test_understanding_small_phrasings(catalog: Catalog) -> None:
+    # a power cap written with a sign; a robot is no laptop
+    q = understand("edge box for a delivery robot, <= 25 W, to run phi-3 mini. which module?",
+                   catalog)  # fmt: skip
+    assert q.max_power_w == 25 and q.segment is None
+    # a form factor said of both cards
+    q = understand("memory bandwidth of the H100 and the H200, both SXM please", catalog)
+    assert all(len(g.ids) == 1 for g in q.gpus), q.gpus
+    # two models joined by a slash
+    q = understand("which card for sdxl/flux loras under 900 dollars?", catalog)
+    assert {m.ids[0] for m in q.models} == {"sdxl", "flux.1-dev"}
+    # folds times hours each
+    assert understand("3 folds x 2.5h each on an A10 at $0.75/h, total?", catalog).hours == 7.5
+
+
+def test_twelve_instances_are_priced_as_twelve(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("we run 6 x g5.xlarge at $1.01/hr for 100 hours: the bill?")
+    assert "$606" in answer.text and "6 nodes" in answer.text
+
+
+def test_an_instance_price_per_gpu_hour(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("a p5.48xlarge is $98.32 an hour. per GPU-hour? and for 10 hours?")
+    assert "$983" in answer.text and "$12.29 per GPU-hour" in answer.text
+
+
+def test_a_pace_measured_on_a_node_is_all_of_its_gpus(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "our 8x V100 box trains resnet-50 at about 3,000 images/s. 90 epochs of imagenet-1k: "
+        "how long?"
+    )
+    assert "10.7 hours" in answer.text and "all 8 GPUs together" in answer.text
+
+
+def test_an_explanation_gives_the_weights_of_the_models_it_names(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("why does SD 1.5 need so much less memory than SDXL? rough GB")
+    head = answer.text.split("\n")[0]
+    assert "Stable Diffusion XL 1.0 in fp16" in head and "6.94 GB" in head
+
+
+def test_an_api_billed_by_the_minute_is_a_monthly_fee(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "we pay a speech API $0.01 per minute for 50 hours of audio a month. buying an RTX 4090 "
+        "for $1,800 pays off after how many months?"
+    )
+    assert "60 months" in answer.text and "$30.00 a month" in answer.text
