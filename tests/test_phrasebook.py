@@ -151,3 +151,25 @@ def test_an_api_billed_by_the_minute_is_a_monthly_fee(rules_advisor: Any) -> Non
         "for $1,800 pays off after how many months?"
     )
     assert "60 months" in answer.text and "$30.00 a month" in answer.text
+
+
+def test_a_quoted_purchase_price_is_judged_against_the_prices_on_record(rules_advisor: Any) -> None:
+    high = rules_advisor.ask("a shop wants $9,000 for a new RTX 4090. fair price?")
+    assert high.text.startswith("**No: $9,000 is above the new prices on record")
+    cheap = rules_advisor.ask("someone sells a used RTX 3090 for $300, good deal?")
+    assert cheap.text.startswith("**Below the market: $300 is under the used prices on record")
+
+
+def test_two_cards_do_not_become_one(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("with an nvlink bridge do two A6000s turn into one 96gb card?")
+    assert answer.text.startswith("**No")
+
+
+def test_the_card_in_a_laptop_is_the_laptop_gpu(catalog: Catalog) -> None:
+    q = understand("is the 4080 inside gaming laptops as fast as the desktop one?", catalog)
+    assert q.gpus[0].ids == ("rtx-4080-laptop",) and q.intent != "out_of_scope"
+
+
+def test_credits_that_can_buy_instances_are_no_purchase(catalog: Catalog) -> None:
+    q = understand("our grant can buy A10 or L4 hours for the course. which one?", catalog)
+    assert q.intent == "compare"

@@ -1999,7 +1999,7 @@ def buy(query: Query, box: ToolBox) -> Draft:
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
-                lead += _against_budget(query, priced)
+                lead += _against_budget(query, priced) or _against_quote(query, priced, condition)
         return Draft("\n\n".join([*lead, *parts]))
     return _to_buy(query, box)
 
@@ -2047,6 +2047,35 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     return [f"**{verdict} your {c.usd(budget.usd)}: the lowest price on record for the "
             f"{priced['gpu_name']} is {c.usd(cheapest['usd'])}{each} {cheapest['kind']} "
             f"({cheapest['date']}).**"]  # fmt: skip
+
+
+def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list[str]:
+    """ "A reseller quotes $28,000 for a new H200: in line with the market?", "a used 3090 for
+    $650, still a good deal?": the price the user found against the prices on record for that
+    condition (within a tenth of their range is in line)."""
+    quote = query.purchase_usd
+    said = query.budget and query.budget.per == "total" and query.budget.kind != "rent"
+    if quote is None and said and not _BUDGET_WORDS.search(query.text.lower()):
+        quote = query.budget.usd if query.budget else None  # "is $2,500 for a new 4090 a ripoff?"
+    if quote is None or len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
+        return []
+    rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
+    if not rows:
+        return []
+    low = min(p["usd"] for p in rows)
+    high = max(p.get("usd_max") or p["usd"] for p in rows)
+    span = c.usd(low) if low == high else f"{c.usd(low)}-{c.usd(high)}"
+    newest = max(rows, key=lambda p: str(p["date"]))["date"]
+    name, given = priced["gpu_name"], c.usd(quote)
+    if quote > high * 1.1:
+        verdict = f"No: {given} is above the {condition} prices on record for the {name}"
+    elif quote < low * 0.9:
+        verdict = (
+            f"Below the market: {given} is under the {condition} prices on record for the {name}"
+        )
+    else:
+        verdict = f"Yes: {given} is in line with the {condition} prices on record for the {name}"
+    return [f"**{verdict} ({span}, newest {newest}).**"]
 
 
 # a budget said as one: "budget ~700", "under $2k", "can spend 1500", "max 900"

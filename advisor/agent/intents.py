@@ -124,7 +124,9 @@ _CODE_ASKED = _cues(
 )
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
 _GAMING = re.compile(
-    r"\bcyberpunk\b|\bgaming\b|\bgames?\b|\bray tracing\b|\bpath tracing\b"
+    # "the 4090 in gaming laptops": a kind of machine, not a game to play
+    r"\bcyberpunk\b|\bgaming\b(?! (?:laptops?|notebooks?|pcs?|rigs?|desktops?|cards?|gpus?)\b)"
+    r"|\bgames?\b|\bray tracing\b|\bpath tracing\b"
     r"|\b(?:graphics|game|video) settings\b|\bin-game\b|\bdlss\b|\bfsr\b"
 )
 # a ruling on export law asked, even of GPUs: "may we re-export H100 servers without a licence?"
@@ -237,6 +239,8 @@ _SECOND_HAND = _cues(USED_ADJECTIVE, r"\bsecond[- ]hand\b", r"\bebay\b")
 _BUY_IDIOM = re.compile(
     r"\bbuys? (?:us|you|me|them)\b(?! (?:an?|one|two|\d))"
     r"|\bdoes (?:that|this|it) buy\b"
+    # "cloud credits can buy T4 or L4 instances": what money pays for, not a purchase
+    r"|\b(?:credits?|budget|grant|money) (?:can|could|will|would) buy\b"
 )
 # a fit asked in so many words: "will that let me run", "can exllamav2 load", "does this OOM"
 # "enough to run", "enough vram for", "enough to full finetune"
@@ -637,6 +641,9 @@ _PRICE_ASKED = _cues(
     r"\bprice (?:range|today|now)\b",
     r"\bmsrp\b|\brrp\b|\bcost(?:s|ed)?\b(?! (?:me|us) more)",
     r"\bgoing (?:rate|for)\b|\bsells? for\b|\bgood (?:deal|buy)\b",
+    # "a reseller quotes $28,000: is that in line with the market?", "a fair price?"
+    r"\bin line with (?:the )?market\b|\b(?:fair|good|reasonable) (?:price|deal)\b|\boverpriced\b"
+    r"|\brip-?off\b",
 )
 
 
@@ -670,8 +677,10 @@ _SHOP_PRICE = re.compile(
     r"\blaunch\b|\bretail\b|\bshop\w*|\bstore\b|\bstreet price\b|\bmsrp\b|\brrp\b"
     r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
     r"|\bbom\b|\b\d+ units\b|\bthese days\b|\bnowadays\b"  # "a BOM number for 20 units"
+    r"|\breseller\b|\bvendor\b|\bquotes?d?\b|\bmarket\b|\boverpriced\b|\brip-?off\b"
+    r"|\b(?:fair|good|reasonable) (?:price|deal)\b|\bfor an? (?:new|used|second-?hand)\b"
 )
-_HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b|\bhourly\b|\binstance")
+_HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r?\b|\bhourly\b|\binstance")
 _OWNED = re.compile(
     r"\b(?:i|we) (?:have |had |just |already )*(?:bought|own|got(?! offered| quoted| a quote))\b"
 )

@@ -2280,6 +2280,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?<!in the )(?<!in their )(?<!in our )(?<!in my )(?<!in your )"
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
+        # "do they become one 48gb gpu?"
+        r"\b(?:become|becomes|turn into|turns into|merge into|merges into)\s(?:one|a single|1)"
+        r"\s(?:big\s)?(?:\d+ ?gb\s)?(?:gpu|card|device)\b",
         # "kaggle 2x T4 = one 32gb gpu?", "two 3090s equal one 48 GB card?"
         r"\b(?:\d+ ?x|two|2|both)\s?(?:[\w-]+\s?){0,2}(?:=|equals?|is the same as|same as)\s?"
         r"(?:one|a single|1|a)\s(?:\d+ ?gb\s)?(?:gpu|card|device)\b",

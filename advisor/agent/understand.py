@@ -345,6 +345,11 @@ _REPLACE = {
 }
 
 
+_IN_A_LAPTOP = re.compile(
+    r"\b(\d{4}(?: ?ti)?) (?:in|on|inside|of) (?:the |a |an |my |our |gaming |thin )*"
+    r"(?:laptops?|notebooks?)\b",
+    re.IGNORECASE,
+)
 _FAMILY = (
     r"(?:flux|sdxl|sd|stable[- ]diffusion|llama|mistral|mixtral|qwen|gemma|phi|deepseek|whisper"
     r"|bert|roberta|resnet|vit|yolo)[\w.-]*"
@@ -504,6 +509,8 @@ def normalise(text: str) -> str:
     text = re.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
                   r"per hour (\1)", text, flags=re.I)  # fmt: skip
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    # "the 4090 in gaming laptops", "the 4070 inside my notebook": the laptop GPU of that name
+    text = _IN_A_LAPTOP.sub(r"\1 laptop", text)
     # "flux/sdxl loras", "llama/mistral": two model names, not one
     text = _TWO_NAMES.sub(r"\1 / \2", text)
     # "1x risers", "4x slots": a slot's width, never a count of GPUs
