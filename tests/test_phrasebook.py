@@ -173,3 +173,9 @@ def test_the_card_in_a_laptop_is_the_laptop_gpu(catalog: Catalog) -> None:
 def test_credits_that_can_buy_instances_are_no_purchase(catalog: Catalog) -> None:
     q = understand("our grant can buy A10 or L4 hours for the course. which one?", catalog)
     assert q.intent == "compare"
+
+
+def test_a_model_named_by_a_repo_the_catalog_lacks_is_said_unknown(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("how much vram does acme-labs/zebra-asr-1.1b-v3 need on an L4?")
+    assert "no model called 'acme-labs/zebra-asr-1.1b-v3'" in answer.text
+    assert "Whisper" not in answer.text and "GB" not in answer.text

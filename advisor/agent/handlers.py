@@ -48,12 +48,19 @@ def unresolved(query: Query) -> str | None:
         if not gpu.ids:
             if gpu.note:  # the words contradict every variant of a known GPU
                 return gpu.note
-            options = ", ".join(gpu.suggestions) or "none close"
-            return f"Unknown GPU '{gpu.text}'. Did you mean: {options}?"
+            if not gpu.suggestions:
+                return (f"The catalog has no GPU called '{gpu.text}' and none close to it, so I "
+                        "have no figures for it; name a GPU it has, or give its memory and "
+                        "bandwidth.")  # fmt: skip
+            return f"Unknown GPU '{gpu.text}'. Did you mean: {', '.join(gpu.suggestions)}?"
     largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
         if not model.ids and model.size_b is None and not (largest and model.suggestions):
-            options = ", ".join(model.suggestions) or "none close"
+            if not model.suggestions:
+                return (f"The catalog has no model called '{model.text}' and none close to it, "
+                        "so I have no figures to size it with; name a model it has, or give "
+                        "its parameter count (\"a 0.6B model\").")  # fmt: skip
+            options = ", ".join(model.suggestions)
             return f"I don't have a model called '{model.text}'. Did you mean: {options}?"
         if len(model.ids) > 1:
             return (

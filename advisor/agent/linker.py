@@ -634,8 +634,17 @@ class Linker:
         return max(matches, key=rank)
 
     def _unknown_model(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
-        """A model-shaped name the catalog lacks ("GPT-5", "Llama 7 400B"): suggestions."""
+        """A model-shaped name the catalog lacks ("GPT-5", "Llama 7 400B", a Hugging Face repo
+        "nvidia/parakeet-tdt-0.6b-v2"): suggestions."""
         word = words[i].low
+        if _REPO_ID.fullmatch(word):  # "org/name-0.6b": a model by its repo, not in the catalog
+            index = {k: [m for _f, m in v] for k, v in self.model_keys.items()}
+            name = word.split("/", 1)[1]
+            found = suggest(_model_key(name), index, limit=3)
+            names = tuple(self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
+            said = set(re.findall(r"[a-z]{4,}", name))  # only a name that shares a word with it
+            names = tuple(n for n in names if said & set(re.findall(r"[a-z]{4,}", n.lower())))
+            return i + 1, ModelRef(words[i].text, (), None, None, suggestions=names)
         head = re.match(r"([a-z]+)[-\s]?v?\d", word) or re.match(
             r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word
         )  # "falcon-mamba-7b", not a pod's "whisper-worker-3" or a repo's "mistral-finetune-v1"
@@ -829,6 +838,8 @@ def _in_a_laptop(words: list[Token]) -> bool:
     }  # fmt: skip
 
 
+# a Hugging Face repo id with a size in its name: "nvidia/parakeet-tdt-0.6b-v2", "acme/foo-7b"
+_REPO_ID = re.compile(r"[a-z0-9][\w.-]*/[\w.-]*?\d+(?:\.\d+)?[bm]\b[\w.-]*")
 # a form factor said of every card named: "both (SXM)", "all pcie", "each one sxm"
 _FORM_OF_ALL = re.compile(r"\b(?:both|all|each)(?: of them| ones?| cards?| gpus?)? (sxm|pcie)\b")
 
