@@ -179,3 +179,27 @@ def test_a_model_named_by_a_repo_the_catalog_lacks_is_said_unknown(rules_advisor
     answer = rules_advisor.ask("how much vram does acme-labs/zebra-asr-1.1b-v3 need on an L4?")
     assert "no model called 'acme-labs/zebra-asr-1.1b-v3'" in answer.text
     assert "Whisper" not in answer.text and "GB" not in answer.text
+
+
+def test_english_words_that_look_foreign_are_left_alone() -> None:
+    for text in (
+        "can I run flux dev with optimum-quanto int8 on a 4070?",
+        "Quanta servers with 8 H100, price?",
+        "transcribe an audio file of 3 hours",
+        "is the L40S on par an A100 for training?",
+        "sin/cos position embeddings on a T4",
+    ):
+        assert to_english(text) == text
+    assert "15000块" in to_english("4090 15000块 值得买吗?")  # yuan, not 15,000 cards
+
+
+def test_a_pace_is_one_gpus_unless_a_whole_machine_is_said(rules_advisor: Any) -> None:
+    shared = rules_advisor.ask(
+        "we have 4 L4s; each image takes 3 seconds with SDXL. how long for 10,000 images?"
+    )
+    assert "2.08 hours" in shared.text and "shared by 4 GPUs" in shared.text
+
+
+def test_a_price_in_another_currency_is_not_judged_in_dollars(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("found a used 3090 for 650 euros, good deal?")
+    assert "Below the market" not in answer.text and "$650" not in answer.text

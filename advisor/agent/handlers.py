@@ -1699,6 +1699,15 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return Draft(
             c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
         )
+    node_gpus = size or count
+    if price is not None and per_node and node_gpus > 1 and not query.budget:
+        # "$21.96 an hour for a p4d.24xlarge: what is that per GPU-hour?"
+        one = box.call("rental_cost", {"usd_per_gpu_hour": price / node_gpus, "hours": 1})
+        if "error" not in one:
+            sign = query.currency
+            return Draft(f"**{c.usd(one['usd_per_gpu_hour'], sign)} per GPU-hour**: your "
+                         f"{c.usd(price, sign)} an hour for a node of {node_gpus} x {gpu}, "
+                         f"divided by {node_gpus}.", cite_more=False)  # fmt: skip
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
     if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
         result = box.call(
@@ -2061,10 +2070,13 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     $650, still a good deal?": the price the user found against the prices on record for that
     condition (within a tenth of their range is in line)."""
     quote = query.purchase_usd
+    low = query.text.lower()
     said = query.budget and query.budget.per == "total" and query.budget.kind != "rent"
-    if quote is None and said and not _BUDGET_WORDS.search(query.text.lower()):
+    if quote is None and said and not _BUDGET_WORDS.search(low):
         quote = query.budget.usd if query.budget else None  # "is $2,500 for a new 4090 a ripoff?"
-    if quote is None or len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
+    if quote is None or quote <= 0 or query.currency != "$" or _WOULD_PAY.search(low):
+        return []  # no price found, one in another currency, or what the user would pay
+    if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
         return []
     rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
     if not rows:
@@ -2085,6 +2097,8 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     return [f"**{verdict} ({span}, newest {newest}).**"]
 
 
+# what the user would pay, not a price found: "I'd pay $900 for a used 3090"
+_WOULD_PAY = re.compile(r"\b(?:i'?d|we'?d|would|willing to|could|can|ready to) (?:\w+ )?pay\b")
 # a budget said as one: "budget ~700", "under $2k", "can spend 1500", "max 900"
 _BUDGET_WORDS = re.compile(
     r"\bbudget\b|\bunder\b|\bbelow\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b|\bto spend\b"

@@ -35,8 +35,8 @@ def plain(text: str) -> str:
 
 # Chinese and Japanese characters: their words are written without spaces between them
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
-# "2枚", "4张": so many cards
-_CARDS = re.compile(r"(\d+)\s?(?:枚|张|張|台|块|塊)")
+# "2枚", "4张": so many cards (not "15000块", yuan)
+_CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台)")
 
 
 @lru_cache(maxsize=1)

@@ -2204,6 +2204,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         seconds_per_item=(pace := _seconds_per_item(low)),
         pace_whole=pace is not None
         and (any((g.count or 1) > 1 for g in gpus) or (loose or 1) > 1)
+        and bool(_PACE_OF_ALL.search(low))
         and not _PACE_OF_ONE.search(low),
         purchase_usd=purchase,
         monthly_usd=next((v for v, per, _ in money if per == "month"), None)
@@ -2490,10 +2491,16 @@ def _metered_monthly(low: str, audio_hours: float | None) -> float | None:
     return float(m.group(1) or m.group(2)) * 60 * audio_hours
 
 
+# a pace said of a whole machine ("our 8x V100 box trains at 3,000 images/s", "a node of 4x A100
+# does 2,900 images/s"): all its GPUs together; without such words a pace is one GPU's, shared
+_PACE_OF_ALL = re.compile(
+    r"\b(?:nodes?|cluster|box|server|machine|setup|rig|system|aggregate|combined|together"
+    r"|in total|all (?:\d+|of them|the gpus|the cards))\b"
+)
 # a pace said of one GPU among several: "on one of the A100s it runs 90x real time"
 _PACE_OF_ONE = re.compile(
-    r"\b(?:per|each|a single|one|1|single) (?:gpu|card)\b|\bon (?:one|a single|each)\b"
-    r"|\bone of (?:the|our|them|my|those)\b|\bper[- ]gpu\b"
+    r"\b(?:per|each|a single|single) (?:gpu|card)\b|\bone of (?:the|our|them|my|those)\b"
+    r"|\bper[- ]gpu\b"
 )
 
 
