@@ -140,6 +140,15 @@ def test_understanding_small_phrasings(catalog: Catalog) -> None:
             "we have 4 L4s; each image takes 3 seconds with SDXL. how long for 10,000 images?",
             ["2.08 hours", "shared by 4 GPUs"],
         ),
+        # Italian: hours after "per", a price per hour with a decimal comma, in euros
+        (
+            "quanto costa noleggiare una L40S per 150 ore a 1,20 euro l'ora?",
+            ["€180", "150 hours", "€1.20 per GPU-hour"],
+        ),
+        # French: how many cards are needed
+        ("combien de cartes A100 80GB faut-il pour servir Qwen2.5 72B en bf16 ?", ["needs 2 x"]),
+        # a used price asked where the catalog has none of that condition: no verdict
+        ("is a used A6000 for $2,900 a fair price?", ["No used price on record"]),
         # an API billed by the minute of audio is a monthly fee
         (
             "we pay a speech API $0.01 per minute for 50 hours of audio a month. buying an RTX "

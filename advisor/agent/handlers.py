@@ -2079,8 +2079,9 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
         return []
     rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
-    if not rows:
-        return []
+    if not rows:  # "a used A6000 for $3,200, fair?" with no used price on record: no verdict
+        return [f"**No {condition} price on record for the {priced['gpu_name']} to judge "
+                f"{c.usd(quote)} against**; the prices it has are below."]  # fmt: skip
     low = min(p["usd"] for p in rows)
     high = max(p.get("usd_max") or p["usd"] for p in rows)
     span = c.usd(low) if low == high else f"{c.usd(low)}-{c.usd(high)}"
