@@ -121,36 +121,51 @@ def test_understanding_small_phrasings(catalog: Catalog) -> None:
     assert understand("3 folds x 2.5h each on an A10 at $0.75/h, total?", catalog).hours == 7.5
 
 
-def test_twelve_instances_are_priced_as_twelve(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("we run 6 x g5.xlarge at $1.01/hr for 100 hours: the bill?")
-    assert "$606" in answer.text and "6 nodes" in answer.text
-
-
-def test_an_instance_price_per_gpu_hour(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("a p5.48xlarge is $98.32 an hour. per GPU-hour? and for 10 hours?")
-    assert "$983" in answer.text and "$12.29 per GPU-hour" in answer.text
-
-
-def test_a_pace_measured_on_a_node_is_all_of_its_gpus(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask(
-        "our 8x V100 box trains resnet-50 at about 3,000 images/s. 90 epochs of imagenet-1k: "
-        "how long?"
-    )
-    assert "10.7 hours" in answer.text and "all 8 GPUs together" in answer.text
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # instances priced per instance; a node's price per GPU-hour
+        ("we run 6 x g5.xlarge at $1.01/hr for 100 hours: the bill?", ["$606", "6 nodes"]),
+        (
+            "a p5.48xlarge is $98.32 an hour. per GPU-hour? and for 10 hours?",
+            ["$983", "$12.29 per GPU-hour"],
+        ),
+        # a pace measured on a whole machine is all its GPUs'; without such words, one GPU's
+        (
+            "our 8x V100 box trains resnet-50 at about 3,000 images/s. 90 epochs of imagenet-1k: "
+            "how long?",
+            ["10.7 hours", "all 8 GPUs together"],
+        ),
+        (
+            "we have 4 L4s; each image takes 3 seconds with SDXL. how long for 10,000 images?",
+            ["2.08 hours", "shared by 4 GPUs"],
+        ),
+        # Italian: hours after "per", a price per hour with a decimal comma, in euros
+        (
+            "quanto costa noleggiare una L40S per 150 ore a 1,20 euro l'ora?",
+            ["€180", "150 hours", "€1.20 per GPU-hour"],
+        ),
+        # French: how many cards are needed
+        ("combien de cartes A100 80GB faut-il pour servir Qwen2.5 72B en bf16 ?", ["needs 2 x"]),
+        # a used price asked where the catalog has none of that condition: no verdict
+        ("is a used A6000 for $2,900 a fair price?", ["No used price on record"]),
+        # an API billed by the minute of audio is a monthly fee
+        (
+            "we pay a speech API $0.01 per minute for 50 hours of audio a month. buying an RTX "
+            "4090 for $1,800 pays off after how many months?",
+            ["60 months", "$30.00 a month"],
+        ),
+    ],
+)
+def test_answers_use_the_users_figures(rules_advisor: Any, question: str, said: list[str]) -> None:
+    answer = rules_advisor.ask(question)
+    assert all(s in answer.text for s in said), answer.text[:400]
 
 
 def test_an_explanation_gives_the_weights_of_the_models_it_names(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("why does SD 1.5 need so much less memory than SDXL? rough GB")
     head = answer.text.split("\n")[0]
     assert "Stable Diffusion XL 1.0 in fp16" in head and "6.94 GB" in head
-
-
-def test_an_api_billed_by_the_minute_is_a_monthly_fee(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask(
-        "we pay a speech API $0.01 per minute for 50 hours of audio a month. buying an RTX 4090 "
-        "for $1,800 pays off after how many months?"
-    )
-    assert "60 months" in answer.text and "$30.00 a month" in answer.text
 
 
 def test_a_quoted_purchase_price_is_judged_against_the_prices_on_record(rules_advisor: Any) -> None:
@@ -191,13 +206,6 @@ def test_english_words_that_look_foreign_are_left_alone() -> None:
     ):
         assert to_english(text) == text
     assert "15000块" in to_english("4090 15000块 值得买吗?")  # yuan, not 15,000 cards
-
-
-def test_a_pace_is_one_gpus_unless_a_whole_machine_is_said(rules_advisor: Any) -> None:
-    shared = rules_advisor.ask(
-        "we have 4 L4s; each image takes 3 seconds with SDXL. how long for 10,000 images?"
-    )
-    assert "2.08 hours" in shared.text and "shared by 4 GPUs" in shared.text
 
 
 def test_a_price_in_another_currency_is_not_judged_in_dollars(rules_advisor: Any) -> None:

@@ -1646,6 +1646,10 @@ def _pace_said(query: Query, items: float) -> str:
     return f"{c.num(items)} {noun} at {c.num(pace, 's')} each"
 
 
+# a price per GPU asked of a node's price: "what is that per GPU-hour?", "per card?"
+_PER_GPU_ASKED = re.compile(r"\bper[- ](?:gpu|card)\b|\beach (?:gpu|card)\b")
+
+
 def _paced_hours(query: Query, count: int) -> float | None:
     """The hours of the job at the user's own pace: "each image takes 20 sec" x the images (an
     hour of audio counts as an item), or "we measured 1,200 tokens/s" for the tokens to run."""
@@ -1700,14 +1704,20 @@ def cost(query: Query, box: ToolBox) -> Draft:
             c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
         )
     node_gpus = size or count
-    if price is not None and per_node and node_gpus > 1 and not query.budget:
+    asked = _PER_GPU_ASKED.search(query.text.lower())
+    if price is not None and per_node and node_gpus > 1 and asked and not query.budget:
         # "$21.96 an hour for a p4d.24xlarge: what is that per GPU-hour?"
+        whole_node = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": 1})
         one = box.call("rental_cost", {"usd_per_gpu_hour": price / node_gpus, "hours": 1})
-        if "error" not in one:
+        if "error" not in one and "error" not in whole_node:
             sign = query.currency
-            return Draft(f"**{c.usd(one['usd_per_gpu_hour'], sign)} per GPU-hour**: your "
-                         f"{c.usd(price, sign)} an hour for a node of {node_gpus} x {gpu}, "
-                         f"divided by {node_gpus}.", cite_more=False)  # fmt: skip
+            each = c.usd(one["usd_per_gpu_hour"], sign)
+            whole = c.usd(whole_node["usd_per_gpu_hour"], sign)
+            return Draft(
+                f"**{each} per GPU-hour**: your {whole} an hour for a node of {node_gpus} x "
+                f"{gpu}, divided by {node_gpus}.",
+                cite_more=False,
+            )
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
     if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
         result = box.call(
@@ -2071,6 +2081,8 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     condition (within a tenth of their range is in line)."""
     quote = query.purchase_usd
     low = query.text.lower()
+    if not re.search(r"[$€£]\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?)", low):
+        return []  # "and the A10G?": a price said before, for another card, is no quote here
     said = query.budget and query.budget.per == "total" and query.budget.kind != "rent"
     if quote is None and said and not _BUDGET_WORDS.search(low):
         quote = query.budget.usd if query.budget else None  # "is $2,500 for a new 4090 a ripoff?"
@@ -2079,8 +2091,9 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
         return []
     rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
-    if not rows:
-        return []
+    if not rows:  # "a used A6000 for $3,200, fair?" with no used price on record: no verdict
+        return [f"**No {condition} price on record for the {priced['gpu_name']} to judge "
+                f"{c.usd(quote)} against**; the prices it has are below."]  # fmt: skip
     low = min(p["usd"] for p in rows)
     high = max(p.get("usd_max") or p["usd"] for p in rows)
     span = c.usd(low) if low == high else f"{c.usd(low)}-{c.usd(high)}"

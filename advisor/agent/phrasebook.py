@@ -23,8 +23,15 @@ _OF = re.compile(
 )
 # "por 450 dólares", "für 48.000 €": the price something goes for
 _FOR_PRICE = re.compile(r"\b(?:por|pour|für|voor) (?=[$€]?\s?\d)", re.IGNORECASE)
+# "per 200 ore" (Italian): for 200 hours ("ore" alone is an English word)
+_ORE = re.compile(r"(?<=\d) ore\b|\bper (?=\d+ ore\b)", re.IGNORECASE)
 # "52 episodios de 1 h 15 min cada uno": a thing's size or length after it
 _OF_NUMBER = re.compile(r"(?<=[a-z]) (?:de|di|da|von|van|du|des) (?=\d)", re.IGNORECASE)
+
+
+def _hours(match: re.Match[str]) -> str:
+    """ "per 200 ore" (Italian): "for 200 hours"."""
+    return "for " if match.group(0).lower().startswith("per") else " hours"
 
 
 def plain(text: str) -> str:
@@ -66,5 +73,5 @@ def to_english(text: str) -> str:
         said = english[match.group(0)]
         out += [text[last : match.start()], f" {said} " if _CJK.search(match.group(0)) else said]
         last = match.end()
-    read = _OF.sub(" ", "".join([*out, text[last:]]))
+    read = _ORE.sub(_hours, _OF.sub(" ", "".join([*out, text[last:]])))
     return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", read))
