@@ -34,14 +34,17 @@ def test_only_tensorrt_llm_before_xqa_reads_kv_per_query_head(
     assert kv_read_per_query_head(engine, version) is expected
 
 
-def _decode(model: str, version: str | None, context: int = 3072) -> float:
-    e = estimate(
-        Request(model, "h100-sxm5-80gb", num_gpus=2, precision="fp8", kv_cache="fp8",
-                engine="tensorrt-llm", batch=64, context=context, engine_version=version),
-        catalog=CATALOG,
-    )  # fmt: skip
+def _typical_decode(request: Request) -> float:
+    e = estimate(request, catalog=CATALOG)
     assert e.decode_tokens_per_s
     return e.decode_tokens_per_s["typical"]
+
+
+def _decode(model: str, version: str | None, context: int = 3072) -> float:
+    return _typical_decode(
+        Request(model, "h100-sxm5-80gb", num_gpus=2, precision="fp8", kv_cache="fp8",
+                engine="tensorrt-llm", batch=64, context=context, engine_version=version)
+    )  # fmt: skip
 
 
 def test_a_pre_xqa_release_slows_grouped_query_models_at_long_context_only() -> None:
@@ -74,13 +77,10 @@ def test_tensorrt_llm_0_6_1_grouped_query_rows_within_30_percent(row_id: str) ->
 
 
 def _exl2(version: str | None) -> float:
-    e = estimate(
+    return _typical_decode(
         Request("llama-2-13b", "rtx-3090", engine="exllamav2", precision="gptq", context=256,
-                engine_version=version),
-        catalog=CATALOG,
+                engine_version=version)
     )  # fmt: skip
-    assert e.decode_tokens_per_s
-    return e.decode_tokens_per_s["typical"]
 
 
 def test_exllamav2_before_0_1_9_spends_its_readmes_measured_time_per_layer() -> None:
@@ -91,13 +91,10 @@ def test_exllamav2_before_0_1_9_spends_its_readmes_measured_time_per_layer() -> 
 
 
 def _mlc(version: str | None) -> float:
-    e = estimate(
+    return _typical_decode(
         Request("llama-2-7b", "rtx-4090", engine="mlc-llm", precision="q4_0", context=256,
-                engine_version=version),
-        catalog=CATALOG,
+                engine_version=version)
     )  # fmt: skip
-    assert e.decode_tokens_per_s
-    return e.decode_tokens_per_s["typical"]
 
 
 def test_mlc_llm_builds_before_cuda_graphs_launch_every_layers_kernels_from_the_host() -> None:

@@ -1646,6 +1646,13 @@ def _pace_said(query: Query, items: float) -> str:
     return f"{c.num(items)} {noun} at {c.num(pace, 's')} each"
 
 
+def _gpu_share(box: ToolBox, node_price: float, gpus: int) -> float | None:
+    """A node's hourly price shared by its GPUs, from a tool call (the answer's figure is traced
+    to it); None if the tool refuses."""
+    result = box.call("rental_cost", {"usd_per_gpu_hour": node_price / gpus, "hours": 1})
+    return None if "error" in result else float(result["usd_per_gpu_hour"])
+
+
 # a price per GPU asked of a node's price: "what is that per GPU-hour?", "per card?"
 _PER_GPU_ASKED = re.compile(r"\bper[- ](?:gpu|card)\b|\beach (?:gpu|card)\b")
 
@@ -1696,10 +1703,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
         if "error" in result:
             return Draft(result["error"])
         node = (size or count) if per_node else None
-        each = None
-        if node and node > 1:  # "$21.96 an hour for a p4d: what is that per GPU-hour?"
-            one = box.call("rental_cost", {"usd_per_gpu_hour": price / node, "hours": 1})
-            each = one.get("usd_per_gpu_hour")
+        each = _gpu_share(box, price, node) if node and node > 1 else None
         return Draft(
             c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
         )
@@ -1707,15 +1711,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
     asked = _PER_GPU_ASKED.search(query.text.lower())
     if price is not None and per_node and node_gpus > 1 and asked and not query.budget:
         # "$21.96 an hour for a p4d.24xlarge: what is that per GPU-hour?"
-        whole_node = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": 1})
-        one = box.call("rental_cost", {"usd_per_gpu_hour": price / node_gpus, "hours": 1})
-        if "error" not in one and "error" not in whole_node:
+        share, whole_price = _gpu_share(box, price, node_gpus), _gpu_share(box, price, 1)
+        if share is not None and whole_price is not None:
             sign = query.currency
-            each = c.usd(one["usd_per_gpu_hour"], sign)
-            whole = c.usd(whole_node["usd_per_gpu_hour"], sign)
             return Draft(
-                f"**{each} per GPU-hour**: your {whole} an hour for a node of {node_gpus} x "
-                f"{gpu}, divided by {node_gpus}.",
+                f"**{c.usd(share, sign)} per GPU-hour**: your {c.usd(whole_price, sign)} an hour "
+                f"for a node of {node_gpus} x {gpu}, divided by {node_gpus}.",
                 cite_more=False,
             )
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
@@ -2083,9 +2084,10 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     low = query.text.lower()
     if not re.search(r"[$€£]\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?)", low):
         return []  # "and the A10G?": a price said before, for another card, is no quote here
-    said = query.budget and query.budget.per == "total" and query.budget.kind != "rent"
-    if quote is None and said and not _BUDGET_WORDS.search(low):
-        quote = query.budget.usd if query.budget else None  # "is $2,500 for a new 4090 a ripoff?"
+    budget = query.budget
+    if quote is None and budget and budget.per == "total" and budget.kind != "rent":
+        # "is $2,500 for a new 4090 a ripoff?": an amount said with no budget words is a price
+        quote = None if _BUDGET_WORDS.search(low) else budget.usd
     if quote is None or quote <= 0 or query.currency != "$" or _WOULD_PAY.search(low):
         return []  # no price found, one in another currency, or what the user would pay
     if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
@@ -2094,14 +2096,14 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     if not rows:  # "a used A6000 for $3,200, fair?" with no used price on record: no verdict
         return [f"**No {condition} price on record for the {priced['gpu_name']} to judge "
                 f"{c.usd(quote)} against**; the prices it has are below."]  # fmt: skip
-    low = min(p["usd"] for p in rows)
-    high = max(p.get("usd_max") or p["usd"] for p in rows)
-    span = c.usd(low) if low == high else f"{c.usd(low)}-{c.usd(high)}"
+    cheapest = min(p["usd"] for p in rows)
+    dearest = max(p.get("usd_max") or p["usd"] for p in rows)
+    span = c.usd(cheapest) if cheapest == dearest else f"{c.usd(cheapest)}-{c.usd(dearest)}"
     newest = max(rows, key=lambda p: str(p["date"]))["date"]
     name, given = priced["gpu_name"], c.usd(quote)
-    if quote > high * 1.1:
+    if quote > dearest * 1.1:
         verdict = f"No: {given} is above the {condition} prices on record for the {name}"
-    elif quote < low * 0.9:
+    elif quote < cheapest * 0.9:
         verdict = (
             f"Below the market: {given} is under the {condition} prices on record for the {name}"
         )
@@ -2282,8 +2284,10 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     what = (f"{c.num(items, 'hours')} of audio at {c.num(paced['minutes_per_item'], 'minutes')} "
             "per hour of audio" if audio else
             _pace_said(query, items))  # fmt: skip
-    split = f", shared by {count} GPUs" if sharing > 1 else ""
-    split = f", the pace of all {count} GPUs together" if count > 1 and sharing == 1 else split
+    if sharing > 1:
+        split = f", shared by {count} GPUs"
+    else:
+        split = f", the pace of all {count} GPUs together" if count > 1 else ""
     head = f"**About {c.duration(paced['hours'])} at your own measured pace** ({what}{split})."
     if query.models and (query.gpus or query.memory_gb):
         check = fit(query, box, speed_first=True).text
@@ -2350,8 +2354,8 @@ def explain(query: Query, box: ToolBox) -> Draft:
     if query.models or query.gpus:  # a sentence about other hardware answers nothing asked
         chosen = [s for s in chosen if _mentions(s.text, query)]
     if weights and not chosen:  # "why does flux dev need more vram than sdxl?": the weights
-        lead = "; ".join(line for line, _gb in weights)
-        pipeline = any("denoiser" in line for line, _gb in weights)
+        lead = "; ".join(weights)
+        pipeline = any("denoiser" in line for line in weights)
         body = [f"**{lead}.**", "",
                 "A model's weights take its parameter count times the bytes per parameter of "
                 "the format they are stored in"
@@ -2360,9 +2364,7 @@ def explain(query: Query, box: ToolBox) -> Draft:
         if figures:
             body += ["", "From the datasheet table:", *figures]
         return Draft("\n".join(body), cite_more=False)
-    figures += (
-        ["", "The models' weights:", *(f"- {line}" for line, _gb in weights)] if weights else []
-    )
+    figures += ["", "The models' weights:", *(f"- {line}" for line in weights)] if weights else []
     if not chosen:
         head = "The articles do not cover this question"
         if figures:
@@ -2459,10 +2461,10 @@ _PARTS = {"weights": "weights", "denoiser": "denoiser", "text_encoders": "text e
           "vae": "VAE"}  # fmt: skip
 
 
-def _weights_for(query: Query, box: ToolBox) -> list[tuple[str, float]]:
+def _weights_for(query: Query, box: ToolBox) -> list[str]:
     """The weights of the models an explain question names, in the format it names and in 16
     bits when it sets the two against each other ("why does int8 use less memory than fp16
-    for large-v3? show the arithmetic"), an image pipeline's parts one by one: (line, GB)."""
+    for large-v3? show the arithmetic"), an image pipeline's parts one by one."""
     formats: list[str | None] = [query.precision]
     if query.precision not in (None, "fp16", "bf16") and _HALF_SAID.search(query.text.lower()):
         formats.append("fp16")
@@ -2478,7 +2480,7 @@ def _weights_for(query: Query, box: ToolBox) -> list[tuple[str, float]]:
             total = e.get("weights_alone_gb", sum(parts.values()))
             whole = f" = {c.num(total, 'GB')}" if len(parts) > 1 else ""
             name = e.get("model_name", ref.text)
-            lines.append((f"{name} in {e['precision']}: {said}{whole}", total))
+            lines.append(f"{name} in {e['precision']}: {said}{whole}")
     return lines
 
 

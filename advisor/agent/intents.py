@@ -634,6 +634,8 @@ def _buy(q: Query, low: str) -> bool:
     return _buy_asked(q, low)
 
 
+# a price found, judged: "a fair price?", "overpriced?", "a ripoff?"
+_PRICE_JUDGED = r"\b(?:fair|good|reasonable) (?:price|deal)\b|\boverpriced\b|\brip-?off\b"
 # what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
 _PRICE_ASKED = _cues(
     r"\bhow much (?:is|are|does|do|did|would|will|for)\b(?! (?:vram|memory|gpu memory))",
@@ -641,9 +643,7 @@ _PRICE_ASKED = _cues(
     r"\bprice (?:range|today|now)\b",
     r"\bmsrp\b|\brrp\b|\bcost(?:s|ed)?\b(?! (?:me|us) more)",
     r"\bgoing (?:rate|for)\b|\bsells? for\b|\bgood (?:deal|buy)\b",
-    # "a reseller quotes $28,000: is that in line with the market?", "a fair price?"
-    r"\bin line with (?:the )?market\b|\b(?:fair|good|reasonable) (?:price|deal)\b|\boverpriced\b"
-    r"|\brip-?off\b",
+    r"\bin line with (?:the )?market\b|" + _PRICE_JUDGED,
 )
 
 
@@ -677,8 +677,8 @@ _SHOP_PRICE = re.compile(
     r"\blaunch\b|\bretail\b|\bshop\w*|\bstore\b|\bstreet price\b|\bmsrp\b|\brrp\b"
     r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
     r"|\bbom\b|\b\d+ units\b|\bthese days\b|\bnowadays\b"  # "a BOM number for 20 units"
-    r"|\breseller\b|\bvendor\b|\bquotes?d?\b|\bmarket\b|\boverpriced\b|\brip-?off\b"
-    r"|\b(?:fair|good|reasonable) (?:price|deal)\b|\bfor an? (?:new|used|second-?hand)\b"
+    r"|\breseller\b|\bvendor\b|\bquotes?d?\b|\bmarket\b|\bfor an? (?:new|used|second-?hand)\b|"
+    + _PRICE_JUDGED
 )
 _HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r?\b|\bhourly\b|\binstance")
 _OWNED = re.compile(

@@ -638,12 +638,10 @@ class Linker:
         "nvidia/parakeet-tdt-0.6b-v2"): suggestions."""
         word = words[i].low
         if _REPO_ID.fullmatch(word):  # "org/name-0.6b": a model by its repo, not in the catalog
-            index = {k: [m for _f, m in v] for k, v in self.model_keys.items()}
             name = word.split("/", 1)[1]
-            found = suggest(_model_key(name), index, limit=3)
-            names = tuple(self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
             said = set(re.findall(r"[a-z]{4,}", name))  # only a name that shares a word with it
-            names = tuple(n for n in names if said & set(re.findall(r"[a-z]{4,}", n.lower())))
+            names = tuple(n for n in self._suggested(_model_key(name))
+                          if said & set(re.findall(r"[a-z]{4,}", n.lower())))  # fmt: skip
             return i + 1, ModelRef(words[i].text, (), None, None, suggestions=names)
         head = re.match(r"([a-z]+)[-\s]?v?\d", word) or re.match(
             r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word
@@ -661,11 +659,14 @@ class Linker:
         written = " ".join(w.text for w in span)
         if not re.search(r"\d", written):
             return None
-        key = _model_key(written)
+        names = self._suggested(_model_key(written))
+        return i + len(span), ModelRef(written, (), None, None, suggestions=names)
+
+    def _suggested(self, key: str) -> tuple[str, ...]:
+        """The names of the three catalog models closest to a name key the catalog lacks."""
         index = {k: [m for _f, m in v] for k, v in self.model_keys.items()}
         found = suggest(key, index, limit=3)
-        names = tuple(self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
-        return i + len(span), ModelRef(written, (), None, None, suggestions=names)
+        return tuple(self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
 
     def _family_and_size(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
         """A family word, a version perhaps, then a size: "llama 70b", "qwen 2.5 14b"."""

@@ -40,8 +40,9 @@ def plain(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-# Chinese and Japanese characters: their words are written without spaces between them
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# Chinese, Japanese and Korean characters: their words are written without spaces between them
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK = re.compile(f"[{CJK_CHARS}]")
 # "2枚", "4张": so many cards (not "15000块", yuan)
 _CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台)")
 

@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from advisor.agent.linker import NUMBER_WORDS, linker_for
-from advisor.agent.phrasebook import to_english
+from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, LIMITS, WORKLOAD_KINDS
 from advisor.catalog import Catalog
@@ -359,7 +359,7 @@ _SIGNED_OR_EXPONENT = re.compile(
     r"(?:(?<![\w.+\-])-)?(?<![\w.+\-])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])"
     r"|(?:(?<=\s)|^)-\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])"
 )
-_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+)")
+_CJK = re.compile(f"([{CJK_CHARS}]+)")
 
 
 def _plain(match: re.Match[str]) -> str:
@@ -1747,9 +1747,7 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
-        # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said: training;
-        # a named encoder ("deberta-v3-base, bs 8, fp16 amp") is fine-tuned from its checkpoint
-        name = "finetune-full" if family == "transformer" and models else "train"
+        name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
     if name is None:
         return None
     if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):
