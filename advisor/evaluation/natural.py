@@ -37,6 +37,7 @@ SPLITS = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 
 
