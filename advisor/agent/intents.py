@@ -433,6 +433,12 @@ _RATIO_WORDS = (
     r"\b(?:twice|thrice|double|triple|half)\b|\btimes (?:the|as much|more|less)\b"
     r"|\b\d+(?:\.\d+)?\s?x (?:the|as much|more)\b"
 )
+# the figures asked of each card, set side by side: "bw + tdp of both", "the two bandwidth
+# figures", "how many GB per card" (outside writers call these comparisons, 76 cases to 1)
+_EACH_ASKED = (
+    r"\b(?:of|for|on) (?:both|each)\b|\bthe two (?:[\w-]+ )?(?:figures|numbers|values|specs)\b"
+    r"|\bper (?:card|gpu|accelerator)\b"
+)
 # "which card", "which cloud instance type", "which one"
 _WHICH_CARD = (
     r"\bwhich (?:\w+ ){0,2}(?:gpus?|cards?|one|accelerators?|instance(?: type)?|setup|hardware"
@@ -456,7 +462,8 @@ _COMPARE = _cues(
     r"\bbeats?\b",
     r"\bthan\b",
     r"/",
-    r"\b(?:for|of|in) (?:both|each)\b",
+    _EACH_ASKED,
+    r"\bin (?:both|each)\b",
     r"\bside[- ]by[- ]side\b",
     # "quelle carte entre une L40S et une A100" (the phrasebook's "between"), "la A100 o la H100"
     r"\bbetween\b|\bo la\b|\bou\b",
@@ -625,6 +632,8 @@ def _break_even(q: Query, low: str) -> bool:
 def _buy(q: Query, low: str) -> bool:
     if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
+    if _each_figure(q, low) and not _PRICE_ASKED.search(low):
+        return False  # "they're $60-170 used: need vram + bandwidth of both": the figures
     if (
         not q.gpus
         and not _PRICE_ASKED.search(low)
@@ -687,6 +696,11 @@ _OWNED = re.compile(
 _OR_BUY = re.compile(
     r"\bor (?:do|would|will|should|must) (?:i|we)(?: \w+){0,3} (?:buy|purchase|get|upgrade)\b[^?]*"
 )
+
+
+def _each_figure(q: Query, low: str) -> bool:
+    """Datasheet figures asked of each of several named cards ("vram + bandwidth of both")."""
+    return bool(q.fields) and _named_cards(q) >= 2 and bool(re.search(_EACH_ASKED, low))
 
 
 def _named_cards(q: Query) -> int:
@@ -782,6 +796,8 @@ def _cost(q: Query, low: str) -> bool:
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
     if q.fields and (q.gpus or q.models) and not _MONEY_WORDS.search(low):
         return False  # "how much is the memory bandwidth of the 4090": a datasheet figure
+    if _each_figure(q, low) and not _COST_ASKED.search(low):
+        return False  # "for a cheap llm box? need vram + bandwidth of both": the figures
     clauses = _questions(low)
     amount = q.user_price_usd_per_hour or q.hours or q.budget or q.purchase_usd or q.monthly_usd
     if (
@@ -936,6 +952,7 @@ _JUDGED = _cues(
     r"\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
     r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
     r"\b(?:higher|lower|bigger|smaller|larger)\b[^?.!]{0,40}\bthan\b",  # "a lower TDP than the SXM"
+    _EACH_ASKED,
 )
 
 

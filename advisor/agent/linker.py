@@ -219,7 +219,7 @@ class Linker:
             if written.isdigit() and end < len(words) and _UNIT_AFTER.match(words[end].low):
                 i += 1  # "Thor does 2070 TFLOPS": a figure, not the RTX 2070
                 continue
-            ref = self._constrain(words, i, end, ids, written)
+            ref = self._constrain(words, i, end, ids, written, last_end if refs else None)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
             against = {w.low for w in words[max(0, i - 6) : i]} & _AGAINST
@@ -311,16 +311,26 @@ class Linker:
         return None
 
     def _constrain(
-        self, words: list[Token], start: int, end: int, ids: tuple[str, ...], written: str
+        self,
+        words: list[Token],
+        start: int,
+        end: int,
+        ids: tuple[str, ...],
+        written: str,
+        previous_end: int | None = None,
     ) -> GpuRef:
-        """Apply the words around a GPU name: count, memory, form factor."""
+        """Apply the words around a GPU name: count, memory, form factor. `previous_end`: where
+        the GPU named before this one ends."""
         memory, form = _qualifiers(words[end : end + 4])
         if re.search(r"\d\s?(?:gb|gib|g)\b", written.lower()):
             memory = None  # "3060 12gb + 32gb ddr4": the name already holds its memory
         if memory is None or form is None:
-            before_memory, before_form = _qualifiers(
-                words[max(0, start - 3) : start][::-1], before=True
-            )
+            # not into the card named before ("M3 Ultra 512GB と RTX 5090"), nor a size read
+            # after it ("A100 80GB, RTX 5090"): that card's
+            lo = max(0, start - 3, previous_end or 0)
+            before_memory, before_form = _qualifiers(words[lo:start][::-1], before=True)
+            if previous_end is not None and _qualifiers(words[lo:start])[0] == before_memory:
+                before_memory = None
             memory = memory if memory is not None else before_memory
             form = form or before_form
         if form == "pcie" and "nvl" in written.lower():

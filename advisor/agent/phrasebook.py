@@ -1,6 +1,7 @@
-"""A question in Spanish, Portuguese, Italian, German, French or Dutch read as English: the words
-between the names and numbers (advisor/data/phrasebook.yaml) replaced by the English the
-understanding step reads. Names, numbers and units are left as they are."""
+"""A question in Spanish, Portuguese, Italian, German, French, Dutch, Polish or Turkish (and the
+commonest Japanese, Chinese and Korean words) read as English: the words between the names and
+numbers (advisor/data/phrasebook.yaml) replaced by the English the understanding step reads.
+Names, numbers and units are left as they are."""
 
 from __future__ import annotations
 
@@ -35,16 +36,21 @@ def _hours(match: re.Match[str]) -> str:
 
 
 def plain(text: str) -> str:
-    """`text` lower case without its accents ("Memória" -> "memoria")."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    """`text` lower case without its accents ("Memória" -> "memoria"); Hangul syllables stay
+    whole (NFKD would split each into its letters)."""
+    parts = _HANGUL.split(text.lower())
+    for n in range(0, len(parts), 2):  # the text between runs of Hangul
+        decomposed = unicodedata.normalize("NFKD", parts[n])
+        parts[n] = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return "".join(parts)
 
 
+_HANGUL = re.compile("([\uac00-\ud7af]+)")
 # Chinese, Japanese and Korean characters: their words are written without spaces between them
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _CJK = re.compile(f"[{CJK_CHARS}]")
-# "2枚", "4张": so many cards (not "15000块", yuan)
-_CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台)")
+# "2枚", "4张", "2장": so many cards (not "15000块", yuan)
+_CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台|장|대)")
 
 
 @lru_cache(maxsize=1)

@@ -1106,6 +1106,8 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         r"(?:hour|hr|h|hora)\b(?<!\d ah)(?<!\dah)",  # not a battery's "20Ah"
         low,
     ):
+        if re.fullmatch(r"\d{4,}", m.group(1)):
+            continue  # "to rent an RTX 4090 per hour": a name's number, not 4,090 an hour
         if not any(abs(pos - m.start()) <= 2 for _, _, pos in out):
             out.append((_number(m.group(1)), "hour", m.start()))
     # "4 gpus x $2.49 x 72 h": a price times hours
