@@ -328,7 +328,10 @@ _HOW_LONG = _cues(
     # "i set 3000 steps. when will it be done", "when does the run finish"
     r"\bwhen (?:will|would|does|do|is) (?:it|this|that|the (?:run|job|training)) "
     r"(?:be )?(?:done|finish\w*|complete\w*|end)\b",
-    r"\bhow (?:many|much) (?:hours|days|weeks|gpu[- ]hours|\w+ days)\b",
+    r"\bhow (?:many|much) (?:hours|hrs|days|weeks|gpu[- ]hours|\w+ days)\b",
+    # "trains it in about an hour on one node: is that plausible?": a time claimed, checked
+    r"\b(?:in|within|under) (?:about |roughly |around |just |only )?(?:an?|one|\d+(?:\.\d+)?) "
+    r"(?:hours?|days?|weeks?)\b[^?]{0,80}\b(?:plausible|realistic|possible|true|accurate)\b",
     r"\btime to (?:train|pre-?train|finish|transcribe|fine-?tune|process|generate|run)\b",
     r"(?<!these )(?<!those )\bdays\?",
     r"\bweeks\?",
@@ -723,6 +726,8 @@ def _choice(q: Query, low: str) -> bool:
 
 
 def _solve(q: Query, low: str) -> bool:
+    if q.target == "min_gpus" and q.node_size and not q.models:
+        return False  # "an a3-highgpu-8g for 72 h: the cost, and how many GPUs do I get?"
     family_only = any(m.suggestions and not m.ids for m in q.models)  # "the biggest Qwen2.5"
     return bool(q.target or _BIGGEST_MODEL.search(low)
                 or (family_only and re.search(r"\b(?:biggest|largest)\b", low)))  # fmt: skip

@@ -462,6 +462,64 @@ _SPOKEN_PAIR = re.compile(  # "thirty ninety", "forty-eighty": a card's four dig
 )
 
 
+_UNITS = {w: n for n, w in enumerate("one two three four five six seven eight nine".split(), 1)}
+_TEENS = {w: n for n, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen "
+                                     "seventeen eighteen nineteen".split(), 10)}  # fmt: skip
+_TENS = {w: n * 10 for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty "
+                                         "ninety".split(), 2)}  # fmt: skip
+_SMALL = (rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}"
+          rf"|{'|'.join(_UNITS)})")  # fmt: skip
+_GROUP = rf"(?:(?:{'|'.join(_UNITS)})[- ]hundred(?:(?: and)? {_SMALL})?|{_SMALL})"
+# a number said in words, as dictation writes it: "two hundred fifty six", "one hundred
+# thousand", "twenty-four"; not "one" to "twelve" alone (the count words read those), nor two
+# tens in a row ("forty ninety": a card's number said in pairs)
+_SPOKEN_NUMBER = re.compile(
+    rf"\b{_GROUP}(?:[- ]thousand(?:(?: and)? {_GROUP})?)?\b"
+    rf"(?![- ](?:{'|'.join(_TENS)}|hundred)\b)",
+    re.IGNORECASE,
+)
+# "five fifty per GPU hour", "one dollar forty an hour": dollars and cents said aloud
+_SPOKEN_PRICE = re.compile(
+    rf"\b({'|'.join(_UNITS)}|{'|'.join(_TEENS)}) (?:dollars? |bucks? )?(?:and )?"
+    rf"((?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)})"
+    r"(?: cents)?(?= (?:an?|per|each) (?:gpu[- ])?(?:hour|hr)\b)",
+    re.IGNORECASE,
+)
+
+
+def _spoken_value(said: str) -> int:
+    """The value of a number said in words ("two hundred fifty six" -> 256)."""
+    total = group = 0
+    for word in re.split(r"[- ]", said.lower()):
+        if word == "hundred":
+            group *= 100
+        elif word == "thousand":
+            total, group = (total + group) * 1000, 0
+        elif word != "and":
+            group += _UNITS.get(word) or _TEENS.get(word) or _TENS[word]
+    return total + group
+
+
+def _spoken(match: re.Match[str]) -> str:
+    said = match.group(0)
+    scaled = re.match(r"[- ](?:million|billion|trillion)\b", match.string[match.end() :], re.I)
+    if said.lower() in (*_UNITS, "ten", "eleven", "twelve") and not scaled:
+        return said  # "one", "two", "ten": the count words read them ("one million": 1 million)
+    before = re.search(r"(\w+)[- ]$", match.string[: match.start()])
+    if before and (before.group(1).lower() in _TENS or before.group(1).lower() in _TEENS):
+        return said  # "forty ninety", "nineteen ninety": said in pairs
+    return str(_spoken_value(said))
+
+
+def spoken_numbers(text: str) -> str:
+    """Numbers said in words written in digits ("two hundred fifty six H100s" -> "256 H100s",
+    "five fifty per GPU hour" -> "$5.50 per GPU hour")."""
+    text = _SPOKEN_PRICE.sub(
+        lambda m: f"${_spoken_value(m.group(1))}.{_spoken_value(m.group(2)):02d}", text
+    )
+    return _SPOKEN_NUMBER.sub(_spoken, text)
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -527,6 +585,7 @@ def normalise(text: str) -> str:
         lambda m: f"{m.group(1)}{_TENS_SAID[m.group(2).lower()]}{_TENS_SAID[m.group(3).lower()]}",
         text,
     )
+    text = spoken_numbers(text)
     # "30 billion parameters", "a 350 million param model", "7 milliards de paramètres", "13 mil
     # millones de parámetros": a model size, as "30B" is
     text = re.sub(
@@ -648,8 +707,9 @@ def _context(low: str) -> int | None:
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
-        r"(?:\s?(?:of|=|:|is|at|to|de))?(?:\s(?:not more than|no more than|at most|up to|under"
-        r"|around|about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?~?"
+        # "context は 8k くらい" (Japanese "is"), "short context (4k)"
+        r"(?:\s?(?:of|=|:|is|at|to|de|は|が))?(?:\s(?:not more than|no more than|at most|up to"
+        r"|under|around|about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?[~(]?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
@@ -980,7 +1040,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         hours = hours / 24 * _count(rate.group(1))  # "over a year at 8 hours a day": 2,920 hours
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
-        hours = 8760.0 if yearly else 730.0
+        weekly = re.search(r"\b(?:a|one|the|whole|full|entire|per|each) (?:whole |full |entire )?"
+                           r"week\b", low)  # fmt: skip
+        hours = 8760.0 if yearly else 168.0 if weekly else 730.0  # "whole week 24/7": 168
     gpu_hours = re.search(  # "300 GPU-hours on a 24GB card" within "a 6-month thesis"
         r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:gpu|[a-z]{1,3}\d{2,4}[a-z]?)"
         r"(?:[- ]gpu)?[- ]?(?:hours?|hrs?|h)\b",  # "10,000 H100 GPU-hours"
@@ -2612,8 +2674,8 @@ _MAX_BATCH = re.compile(
     r"|how (?:high|big|large|far) can (?:the )?max[_ ]batch"
     # "how many concurrent users can one a100 serve", "how many parallel requests fit", "how
     # many simultaneous 4k-token sessions"
-    r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|sessions|streams|"
-    r"sequences|chats|clients|conversations|agents|prompts|slots)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
+    r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|reqs|sessions|streams|"
+    r"sequences|seqs|chats|clients|conversations|agents|prompts|slots)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
     # "what max_num_seqs can actually be backed by KV cache?"
     r"|\bwhat (?:\w+ )?max[_-]num[_-]seqs\b|\bmax[_-]num[_-]seqs (?:can|could|should|would)\b"
     r"|how many (?:of them |of those )?(?:can|could) (?:be|run|stay) "
@@ -2655,7 +2717,8 @@ _MIN_GPUS = re.compile(
     r"(?:need|use)"
     # "fewest h100s to", "min number of a100 80gb to serve", "smallest number of mi300x to run",
     # "how many 3090s for qlora": a count of named cards asked, with the job after it
-    rf"|(?:fewest|smallest number of|lowest number of|min(?:imum)? number of|least number of)"
+    rf"|(?:fewest|smallest number of|lowest number of|min(?:imum)? (?:number|quantity|count) of"
+    rf"|least number of)"
     rf"\s{_GPUS_COUNTED}(?:\s(?:to|for|needed|required|that)\b|\s?[?!]|$)"
     rf"|how many [a-z]*\d+(?![\d.]*b\b)\w*(?:\s(?:tis|supers|ultras|maxes|pros|xts|xtxs))?s?"
     rf"\s(?:\w+\s){{0,2}}?(?:to|for)\s(?!(?:the|a|an|one|each) (?:hour|day|month|year|week|sec))"
