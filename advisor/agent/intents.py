@@ -585,8 +585,17 @@ def _greeting(q: Query, low: str) -> bool:
     return bool(short_hello or _ABOUT_YOU.search(low))
 
 
+# a ruling asked, not a fact about the cards the rules made: "may we ship them to ...?"
+_RULING = re.compile(
+    r"\b(?:allowed|permitted|legal\w*|lawful|licen[cs]\w*|compl(?:y|iance|iant)|violat\w*"
+    r"|sanction\w*|embargo\w*)\b|\b(?:may|can|could) (?:we|i) (?:ship|sell|send|export|move)\b"
+)
+
+
 def _out_of_scope(q: Query, low: str) -> bool:
-    if _EXPORT_LAW.search(low) or (_MINING.search(low) and not q.models and not _ML.search(low)):
+    if _EXPORT_LAW.search(low) and (not q.gpus or _RULING.search(low)):
+        return True  # not "for a piece on export controls: what differs between H800 and H100?"
+    if _MINING.search(low) and not q.models and not _ML.search(low):
         return True
     if _CODE_ASKED.search(low) and not q.models:
         return True  # "write me a regex that matches gpu names", "write me a dockerfile for vllm"
@@ -632,7 +641,21 @@ def _break_even(q: Query, low: str) -> bool:
     return bool(_RENT_OR_BUY.search(low))
 
 
+# the card the user has and leaves: "1000 bucks to upgrade from my 2070 super, what should i get"
+_LEAVING = re.compile(
+    r"\bupgrad\w* from\b|\b(?:replac\w*|swap\w*(?: out)?|retir\w*) (?:my|our)\b"
+    r"|\b(?:moving|move|switching|switch) (?:away )?from (?:my|our)\b"
+)
+
+
+def _new_card_asked(q: Query, low: str) -> bool:
+    """One card named, the user's own to leave, and a card to get asked."""
+    return len(q.gpus) == 1 and bool(_LEAVING.search(low)) and bool(_RECOMMEND.search(low))
+
+
 def _buy(q: Query, low: str) -> bool:
+    if _new_card_asked(q, low):
+        return False  # "upgrading from my 2070 super: what should i get": a recommendation
     if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
     if _each_figure(q, low) and not _PRICE_ASKED.search(low):
@@ -912,7 +935,8 @@ def _recommend(q: Query, low: str) -> bool:
     bought = q.buying or (q.budget is not None and q.budget.kind == "buy")
     if bought and not q.gpus and (q.models or q.workload_given or q.budget):
         return True  # "waht gpu shoud i by for lamma 3 70b", "laptop for ml, budget 3k": to buy
-    return bool(_RECOMMEND.search(low)) and (len(q.gpus) != 1 or bool(_WHAT_CAN_RUN.search(low)))
+    one_card_asked = len(q.gpus) == 1 and not _new_card_asked(q, low)
+    return bool(_RECOMMEND.search(low)) and (not one_card_asked or bool(_WHAT_CAN_RUN.search(low)))
 
 
 # a pick asked in so many words, beside the memory a job needs ("which one would you recommend,

@@ -827,6 +827,14 @@ USED_ADJECTIVE = (
     r"(?!\s(?:\d|to|it|them|for(?! ?[$€\d]| eur\b| usd\b)|up|by|in|on|with|about|the|all|our|my"
     r"|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
 )
+# a card sold on by its owner: "second-hand", "a local guy selling a 3090", "ex-mining"
+_RESOLD = (
+    r"\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b|\bpre-?owned\b|\bex-?mining\b"
+    r"|\b(?:guy|someone|somebody|friend|buddy|coworker|colleague|neighbou?r|seller|person|student)"
+    r" (?:\w+ )?(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their|my|our) \b"
+    r"|\bcraigslist\b|\bmarketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
+    r"|\ballegro\b|\bwallapop\b"
+)
 # what hours of audio are counted in: "400 hours of support calls", "120 episodes"
 _RECORDINGS = (
     r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
@@ -1774,11 +1782,11 @@ def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
     deepspeed", "not vllm")."""
     compiled = _compiled(pattern)
     first = compiled.search(low)
-    if first is None or not _NEGATED.search(low[max(0, first.start() - 14) : first.start()]):
+    if first is None or not _NEGATED.search(low[max(0, first.start() - 24) : first.start()]):
         return first  # the common case: one search
     return next(
         (m for m in compiled.finditer(low)
-         if not _NEGATED.search(low[max(0, m.start() - 14) : m.start()])),
+         if not _NEGATED.search(low[max(0, m.start() - 24) : m.start()])),
         None,
     )  # fmt: skip
 
@@ -1791,7 +1799,12 @@ def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
 
 # the most specific job first: "training ... bert-base finetuning" is a fine-tune
 _ORDER = ("finetune-qlora", "finetune-lora", "finetune-full", "finetune", "train", "inference")
-_NEGATED = re.compile(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than)\s+(?:a\s+|an\s+)?$")
+_NEGATED = re.compile(
+    r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than"
+    # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
+    r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
+    r"|intend to|have to|gonna|going to)\s)?)\s*(?:a\s+|an\s+)?$"
+)
 
 
 def _said(low: str, name: str) -> bool:
@@ -2290,10 +2303,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
-        condition="used"
-        if re.search(
-            rf"{USED_ADJECTIVE}|\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b", low
-        )
+        condition="used" if re.search(rf"{USED_ADJECTIVE}|{_RESOLD}", low)
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
