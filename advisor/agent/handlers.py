@@ -929,6 +929,8 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 
 
 def speed(query: Query, box: ToolBox) -> Draft:
+    if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
+        return _tokens_at_your_pace(query, box, query.output_tokens)
     if not query.models:
         return spec(query, box) if query.gpus else explain(query, box)
     if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
@@ -2293,6 +2295,17 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
         check = fit(query, box, speed_first=True).text
         return Draft(head + "\n\nThe estimate, as a check on that pace: " + check)
     return Draft(head, cite_more=False)  # arithmetic on the user's figures: nothing to cite
+
+
+def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float) -> Draft:
+    """The hours to generate `tokens` at the speed the user measured (tokens/s as given)."""
+    paced = box.call("paced_time", {"seconds_per_item": 1 / query.throughput_tok_s,
+                                    "items": tokens, "num_gpus": 1})  # fmt: skip
+    if "error" in paced:
+        return Draft(paced["error"])
+    return Draft(f"**About {c.duration(paced['hours'])} at your own measured speed** "
+                 f"({c.num(tokens)} tokens at {c.num(query.throughput_tok_s)} tokens/s).",
+                 cite_more=False)  # fmt: skip
 
 
 # ---------------------------------------------------------------- explanations

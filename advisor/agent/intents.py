@@ -870,6 +870,8 @@ def _speed(q: Query, low: str) -> bool:
         return False  # "could it run entirely on the GPU? the VPN is painfully slow": a fit
     if _HOW_LONG.search(low) and q.workload in (None, "inference") and q.models and q.gpus:
         return True  # "how long to process a 1M token batch job with llama 8b on an a10"
+    if q.throughput_tok_s and q.output_tokens and _HOW_LONG.search(low):
+        return True  # "my rig does ~18 tok/s; 2 million tokens out: how many hours?"
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
 
 

@@ -542,7 +542,8 @@ def normalise(text: str) -> str:
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = re.sub(r"(?<![\d.,])0,(?=\d+\b)", "0.", text)  # "0,006 dólares": one too
     # "Llama-3.2-1B-architecture", "GPT-2 XL-sized": the name, then what it says of it
-    text = re.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped)\b", r" \1", text, flags=re.I)
+    text = re.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped|based|powered|equipped)\b",
+                  r" \1", text, flags=re.I)  # fmt: skip
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
     text = re.sub(
@@ -815,8 +816,15 @@ def _output_tokens(low: str) -> int | None:
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d+)\s?(k)?\s?(?:tokens)?\b",
         low,
     )
-    if not m:
-        return None
+    if not m:  # "need 2 million tokens out", "500k tokens generated in total"
+        many = re.search(rf"{_NUM}\s?(k|m|thousand|million|billion)?\s?tokens?\s(?:out(?:put)?"
+                         r"|generated|of (?:output|generation))\b"
+                         rf"|\b(?:generate|produce|write|output)\s(?:about |around |~)?{_NUM}\s?"
+                         r"(k|m|thousand|million|billion)?\s?tokens\b", low)  # fmt: skip
+        if many is None:
+            return None
+        said = [g for g in many.groups()]
+        return int(_scaled(said[0] or said[2], said[1] if said[0] else said[3]))
     n, k = _pair(m)
     return _tokens(n, k)
 
@@ -1366,7 +1374,7 @@ def _train_tokens(low: str) -> float | None:
         return None
     before = low[max(0, m.start() - 12) : m.start()]
     if re.search(r"context|ctx|window|prompt", before) or re.search(
-        r"^\s?(?:of\s)?(?:context|prompt|input|output)", low[m.end() : m.end() + 12]
+        r"^\s?(?:of\s)?(?:context|prompt|input|output|out\b)", low[m.end() : m.end() + 12]
     ):
         return None
     value = _scaled(m.group(1), m.group(2))
@@ -2708,7 +2716,8 @@ _MIN_GPUS = re.compile(
     rf"|how many {_GPUS_COUNTED}\s(?:to|for) (?:serve|run|host|train|fine-?tune|fit)"
     rf"|how many {_GPUS_COUNTED}\s(?:minimum|at least|needed|required)"
     # "how many RTX A6000 (48 GByte each) are minimum necessary to hold ..."
-    r"|how many [^?.!]{1,40}?\b(?:are|is) (?:minimum |minimally |at least |the minimum )?"
+    r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|minutes?|gpu[- ]hours?)\b)"
+    r"[^?.!]{1,40}?\b(?:are|is) (?:minimum |minimally |at least |the minimum )?"
     r"(?:necessary|needed|required)\b"
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
