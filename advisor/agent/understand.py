@@ -555,6 +555,14 @@ def normalise(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )
+    # "3 000 €", "12 500 zł": a space between thousands before a currency
+    text = re.sub(
+        r"(?<![\d.,])([1-9]\d{0,2}(?: \d{3})+)(?![\d.,])(?=\s?(?:€|eur\b|euros?\b|zł|zl\b|pln\b"
+        r"|tl\b|\$|usd\b|dollars?\b|r\$|reais\b))",
+        lambda m: m.group(1).replace(" ", ""),
+        text,
+        flags=re.IGNORECASE,
+    )
     # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
     text = re.sub(
         r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
@@ -2268,7 +2276,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         or next((k for k, w in INTERCONNECT_WORDS if re.search(w, low)), None),
         offload=_first(OFFLOAD_WORDS, low),
         context=_context(low),
-        batch=_batch(low),
+        batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
         output_tokens=_output_tokens(low),
         concurrency=concurrency,
         rps=rps,
@@ -2864,6 +2872,10 @@ def resolve(
     hardware_for_job = bool(query.gpus and not query.models and prior.models and not prior.gpus)
     # "i have 2x 3090" then "can i finetune llama 3.1 8b": the job for the hardware said before
     job_for_hardware = bool(query.models and not query.gpus and prior.gpus and not prior.models)
+    # "budget about $2,500 for a local LLM box" then "Gemma 3 27B at Q4_K_M: which GPU?": the job
+    # for the budget said before
+    job_for_budget = bool(query.models and not query.gpus and prior.budget and not prior.models
+                          and not query.budget)  # fmt: skip
     # "run Llama 3.3 70B at 4-bit" then "Which Mac should I buy? ... 32k context": a job-shaped
     # question naming nothing, about the job the thread named
     about_it = (
@@ -2883,7 +2895,7 @@ def resolve(
         and {g.ids for g in query.gpus} <= {g.ids for g in prior.gpus}
     )
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
-            or job_for_hardware or for_the_job or same_cards):  # fmt: skip
+            or job_for_hardware or job_for_budget or for_the_job or same_cards):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
