@@ -2212,7 +2212,10 @@ _WONT_RUN = re.compile(
     r"\bwhy (?:can'?t|cannot|won'?t|doesn'?t|does not|isn'?t|wont|cant)\b|\beating\b"
     r"|\bwhere does (?:the |all the |my )?(?:vram|memory) go\b"
 )
-_PER_EPOCH = re.compile(r"(?:\bper|\beach|\ban|\bevery|/)\s?(?:full\s)?epoch\b")
+# ("par epoch", "pro Epoche": the phrasebook reads the question, the handlers its words)
+_PER_EPOCH = re.compile(
+    r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpro|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|epoche|[ée]poca)\b"
+)
 _NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
 _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
@@ -2234,8 +2237,10 @@ def job_time(query: Query, box: ToolBox) -> Draft:
         paced = box.call("paced_time", {"seconds_per_item": each, "items": query.epochs,
                                         "num_gpus": 1})  # fmt: skip
         if "error" not in paced:
+            minutes = paced["minutes_per_item"]
+            said = c.num(each, "s") if minutes < 10 else c.num(minutes, "minutes")
             return Draft(f"**About {c.duration(paced['hours'])} at your own measured pace** "
-                         f"({c.num(query.epochs)} epochs at {c.num(each, 's')} each).",
+                         f"({c.num(query.epochs)} epochs at {said} each).",
                          cite_more=False)  # fmt: skip
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)

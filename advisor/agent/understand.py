@@ -903,7 +903,20 @@ _MORE_TIME = re.compile(
     r"(hours?|days?|weeks?|months?)\b(?!\s?(?:a|per|each|every|/)\s?(?:day|week|month))"
 )
 # the smaller unit after a time: "2 min 40 sec", "1 hour 10 minutes"
-_SMALLER_UNIT = re.compile(r"\s?(?:and\s)?(\d{1,2})\s?(sec(?:ond)?s?|s|min(?:ute)?s?)\b(?!/)")
+# ("2 h 40 per epoch": minutes after hours, the unit left out)
+_SMALLER_UNIT = re.compile(
+    r"\s?(?:and\s)?(\d{1,2})\s?(sec(?:ond)?s?|s|min(?:ute)?s?|(?=\s?(?:per|each|an?|/)\s?epoch\b))"
+    r"\b(?!/)"
+)
+# time added to every epoch: "plus 10 minutes of evaluation after each epoch"
+_EXTRA_PER_EPOCH = re.compile(
+    r"\bplus\s(\d+(?:\.\d+)?)\s?(minutes?|mins?|hours?|hrs?|h)\b[^.?!]{0,50}"
+    r"\b(?:each|every|per|an?) epoch\b"
+)
+# "95 seconds per epoch": an epoch's time in seconds (a duration in minutes is read below)
+_SECONDS_PER_EPOCH = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:seconds?|secs?|s)(?=\s?(?:per|each|an?|/)\s?epoch\b)"
+)
 # a use per day beside a calendar span: "over a year at 8 hours a day", "6h/day for 3 months"
 _DAILY_RATE = re.compile(
     rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:a|per|each|every|/)\s?day\b"
@@ -972,6 +985,7 @@ _A_DAY = r"(?:(?:a|per|each|every|/)\s?day|daily|por dia|al d[ií]a|pro tag|am t
 def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
+    low = _SECONDS_PER_EPOCH.sub(lambda m: f"{float(m.group(1)) / 60:g} minutes", low)
     # "the whole month (30 days)": the count in brackets says how long the month is
     low = re.sub(
         r"\b(?:the |a |one )?(?:whole |full |entire )?(?:month|year)\s?\((\d+ (?:days?|hours?))\)",
@@ -1004,8 +1018,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         hours, calendar = value * per, per >= 24
         if more := _MORE_TIME.match(low[m.end() :]):  # "a year plus 3 months", "2 days and 6 hours"
             hours += _count(more.group(1)) * _UNIT_HOURS[more.group(2).rstrip("s")]
-        elif small := _SMALLER_UNIT.match(low[m.end() :]):  # "2 min 40 sec", "1 h 10 min"
-            seconds = small.group(2).startswith("s")
+        elif (small := _SMALLER_UNIT.match(low[m.end() :])) and (small.group(2) or per == 1):
+            seconds = small.group(2).startswith("s")  # "2 min 40 sec", "1 h 10 min", "2 h 40"
             hours += float(small.group(1)) / (3600 if seconds else 60)
         after = low[m.end() : m.end() + 60]
         days = re.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
@@ -1044,6 +1058,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif epochs and re.search(
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 25]
         ):
+            if extra := _EXTRA_PER_EPOCH.search(low):  # "plus 10 minutes of eval after each"
+                hours += float(extra.group(1)) / (1 if extra.group(2).startswith("h") else 60)
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         elif runs and (
             re.search(r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12])
@@ -1566,6 +1582,10 @@ SAMPLER_STEPS = int(LIMITS["steps"][1])
 
 
 def _steps(low: str) -> int | None:
+    if at := re.search(r"\b(?:on |at )?step (\d[\d,]*) (?:of|/|out of) (\d[\d,]*)\b", low):
+        done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
+        if 0 <= done < total:
+            return total - done  # the steps left
     m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+)\s?(?:sampling |denoising |inference |training )?"
                   r"steps\b|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
     if not m:
