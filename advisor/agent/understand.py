@@ -2855,7 +2855,8 @@ _FOLLOW_UP = re.compile(
     r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
     r"|that|this one|the \d+ ?gb one|the other one|(?:of )?the two|either one|each one"
-    r"|both of them)\b",
+    r"|both(?: of them)?|each (?:offered |listed |quoted |proposed )?(?:models?|options?|cards?"
+    r"|gpus?|offers?))\b",
     re.IGNORECASE,
 )
 
