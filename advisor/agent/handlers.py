@@ -2474,7 +2474,11 @@ def _figures_for(query: Query, box: ToolBox) -> list[str]:
     return lines
 
 
-_HALF_SAID = re.compile(r"\b(?:fp16|bf16|float16|half[- ]precision|16[- ]?bits?)\b")
+_HALF_SAID = re.compile(
+    r"\b(?:fp16|bf16|float16|half[- ]precision|16[- ]?bits?|both ways|unquanti[sz]ed)\b"
+    r"|\b(?:normal|full|original|regular|uncompressed|unquanti[sz]ed|non-quanti[sz]ed) "
+    r"(?:one|version|model|weights|precision|size)\b"
+)
 _PARTS = {"weights": "weights", "denoiser": "denoiser", "text_encoders": "text encoders",
           "vae": "VAE"}  # fmt: skip
 
@@ -2505,6 +2509,10 @@ def _weights_for(query: Query, box: ToolBox) -> list[str]:
 def _mentions(sentence: str, query: Query) -> bool:
     """Whether a sentence speaks of a GPU or model the question names."""
     low = sentence.lower()
+    sizes = {s for ref in query.models for i in ref.ids for s in re.findall(r"(\d+(?:\.\d+)?)b\b", i)}
+    sized = any(re.search(rf"(?<![\d.]){re.escape(s)}\s?-?b\b", low) for s in sizes)
+    if sizes and not sized and not query.gpus:
+        return False  # "Llama-3-70B" says nothing of the Llama 3.1 8B asked about
     words = {w for ref in query.models for part in (ref.text, *ref.ids)
              for w in re.findall(r"[a-z][a-z0-9.]{2,}", part.lower())}  # fmt: skip
     words |= {w for ref in query.gpus for part in (ref.text, ref.base or "")

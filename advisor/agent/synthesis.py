@@ -32,6 +32,13 @@ _STOP = frozenset(
     )
 )
 MIN_CHARS, MAX_CHARS = 40, 420
+# a page's navigation, not its content: "Related Topics", "suggested anchor text: ..."
+_NAVIGATION = re.compile(
+    r"\b(?:related (?:topics|posts|articles|reading)|see also|further reading|table of contents"
+    r"|read next|you may also like)\b",
+    re.IGNORECASE,
+)
+_LINK_TEXT = re.compile(r"\banchor text\b|\bclick here\b|\bread more\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,8 @@ def best_sentences(
     words of `emphasis` (the topic, the named GPUs) count double, and the question's words in a
     passage's section title ("A Decision Framework") count for its sentences. Empty when none
     shares a content word with the question."""
-    pool = [(pid, s) for pid, text, _section in passages for s in sentences(text)]
+    pool = [(pid, s) for pid, text, section in passages if not _NAVIGATION.search(section)
+            for s in sentences(text) if not _LINK_TEXT.search(s)]  # fmt: skip
     titles = {pid: content_words(section) for pid, _text, section in passages}
     if not pool:
         return []

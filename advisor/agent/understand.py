@@ -1084,12 +1084,12 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                            r"week\b", low)  # fmt: skip
         hours = 8760.0 if yearly else 168.0 if weekly else 730.0  # "whole week 24/7": 168
     gpu_hours = re.search(  # "300 GPU-hours on a 24GB card" within "a 6-month thesis"
-        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:gpu|[a-z]{1,3}\d{2,4}[a-z]?)"
+        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|million|m)?\s?(?:gpu|[a-z]{1,3}\d{2,4}[a-z]?)"
         r"(?:[- ]gpu)?[- ]?(?:hours?|hrs?|h)\b",  # "10,000 H100 GPU-hours"
         low,
     )
     if gpu_hours and (hours is None or calendar):
-        hours = _number(gpu_hours.group(1)) * (1000 if gpu_hours.group(2) else 1)
+        hours = _scaled(gpu_hours.group(1), gpu_hours.group(2))  # "2.788 million H800 GPU-hours"
     share = re.search(
         r"(\d{1,3})\s?%\s?(?:of the (?:time|year|month|day)|utili[sz]ation|utilized|busy)"
         r"|utili[sz]ation (?:is |of |at |around |about |~)*(\d{1,3})\s?%",  # "utilisation is 50%"
@@ -2519,6 +2519,9 @@ _ITEM_TIME = re.compile(
     rf"|\b(?:renders?|generates?|makes?|produces?|outputs?|finishes|does) (?:an?|one|each) "
     rf"(?:[\w-]+ ){{0,3}}?(?:{_ITEM_WORDS})s? in (?:about |around |~)?{_NUM}\s?"
     r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
+    # "about 0.9 seconds per SDXL image", "4 s per 1024px render"
+    rf"|(?<![\w.]){_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?) (?:per|an?|each)"
+    rf" (?:[\w.-]+ ){{1,2}}(?:{_ITEM_WORDS})\b"
 )
 # things counted, then the time each takes: "500 thumbnails at ~5 s each"
 _ITEMS_AT = re.compile(
@@ -2647,8 +2650,8 @@ def _seconds_per_item(low: str) -> float | None:
     m = _ITEM_TIME.search(low)
     if not m:
         return None
-    value = _number(m.group(1) or m.group(3))
-    unit = m.group(2) or m.group(4)
+    value = _number(m.group(1) or m.group(3) or m.group(5))
+    unit = m.group(2) or m.group(4) or m.group(6)
     scale = 0.001 if unit.startswith("m") and unit.startswith(("ms", "milli")) else 1.0
     scale = 60.0 if unit.startswith("min") else scale
     return value * scale if value > 0 else None
