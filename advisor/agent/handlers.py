@@ -23,6 +23,7 @@ from advisor.answer import Citation
 from advisor.calculator import LIMITS
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
+from advisor.retrieval.claims import audit_claim, extract_claims
 
 MAX_GPUS_PER_ANSWER = 4
 FINETUNE_DEFAULT = "finetune-lora"
@@ -197,7 +198,8 @@ def spec(query: Query, box: ToolBox) -> Draft:
     parts = []
     if len(query.gpus) == 1 and YES_NO.search(query.text.lower()):
         sheets = [box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(query.gpus[0])]
-        lead = _feature_said(query, [s for s in sheets if "error" not in s])
+        found = [s for s in sheets if "error" not in s]
+        lead = _figures_checked(query, found) or _feature_said(query, found)
         parts += [lead] if lead else []
     for ref in query.gpus:
         count = ref.count or query.num_gpus or 1
@@ -231,6 +233,26 @@ _BEFORE_TENSOR_CORES = ("Kepler", "Maxwell", "Pascal")
 _BEFORE_FP8 = (*_BEFORE_TENSOR_CORES, "Volta", "Turing", "Ampere")
 
 
+def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
+    """ "Is it true that the RTX 5090 has 32 GB of GDDR7?": yes or no, each figure the user
+    states of the card held against its datasheet (the articles' claims audit, on the question);
+    "" when the question states no figure, or the variants named disagree."""
+    ids = {s["id"] for s in sheets}
+    verdicts = [audit_claim(claim) for claim in extract_claims(query.text)
+                if ids & set(claim.gpu_ids) and claim.field in c.FIELD_LABELS]  # fmt: skip
+    verdicts = [v for v in verdicts if v.status != "unchecked"]
+    if not verdicts or any(len({str(x) for x in v.datasheet.values()}) > 1 for v in verdicts):
+        return ""
+    sheet = sheets[0]
+    name = sheet["name"] if len(sheets) == 1 else query.gpus[0].text
+    wrong = [v for v in verdicts if v.status == "disagrees"]
+    facts = "; ".join(f"{c.FIELD_LABELS[v.claim.field][0]} {c.field_value(sheet, v.claim.field)}"
+                      for v in wrong or verdicts)  # fmt: skip
+    if wrong:
+        return f"**No: the {name}'s datasheet says {facts}.**"
+    return f"**Yes: the {name}'s datasheet agrees ({facts}).**"
+
+
 def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     """ "Does the A30 support MIG?", "does the A100 have FP8 tensor cores?": yes or no from the
     datasheet, or from the architecture where the datasheet has no figure because the feature
@@ -238,6 +260,8 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     asked = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
              if f in query.fields]  # fmt: skip
     low = query.text.lower()
+    if re.search(r"\bnvlink\b", low) and re.search(r"\b(?:support|have|has|take|use)s?\b", low):
+        asked = ["nvlink"]  # "does the H100 PCIe support NVLink?"
     for ref in query.gpus:
         low = low.replace(ref.text.lower(), " ")
     if not asked or not sheets or _MORE_THAN.search(low) or _SIZED.search(low):
@@ -250,7 +274,11 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     sheet = sheets[0]
     name = sheet["name"] if len(sheets) == 1 else query.gpus[0].text
     what = {"fp8_dense_tflops": "FP8 tensor math", "mig_max_instances": "MIG",
-            "tensor_cores": "tensor cores"}[field]  # fmt: skip
+            "tensor_cores": "tensor cores", "nvlink": "NVLink"}[field]  # fmt: skip
+    if field == "nvlink":
+        link = c.field_value(sheet, "interconnect_gbs")
+        return (f"**Yes: the {name} has NVLink** (GPU-to-GPU link: {link})." if has else
+                f"**No: the {name} has no NVLink**; its cards talk over PCIe.")  # fmt: skip
     if has:
         figure = c.field_value(sheet, field)
         return f"**Yes: the {name} has {what}** ({c.FIELD_LABELS[field][0]}: {figure})."
@@ -273,6 +301,9 @@ _SIZED = re.compile(
 
 
 def _has_feature(sheet: dict[str, Any], field: str) -> bool | None:
+    if field == "nvlink":  # a bridge or a switch fabric, whatever else the card has
+        link = str(sheet.get("interconnect", "")).lower()  # not "PCIe only (no NVLink)"
+        return bool(re.search(r"(?<!no )nvlink|nvswitch", link))
     value = sheet.get(field)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value > 0
