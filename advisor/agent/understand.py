@@ -905,7 +905,8 @@ _MORE_TIME = re.compile(
 # the smaller unit after a time: "2 min 40 sec", "1 hour 10 minutes"
 # ("2 h 40 per epoch": minutes after hours, the unit left out)
 _SMALLER_UNIT = re.compile(
-    r"\s?(?:and\s)?(\d{1,2})\s?(sec(?:ond)?s?|s|min(?:ute)?s?|(?=\s?(?:per|each|an?|/)\s?epoch\b))"
+    r"\s?(?:and\s)?(\d{1,2})\s?(sec(?:ond)?s?|s|min(?:ute)?s?|(?=\s?(?:per|each|an?|/)\s?epoch\b"
+    r"|,\s(?:plus|and|with)\b))"
     r"\b(?!/)"
 )
 # time added to every epoch: "plus 10 minutes of evaluation after each epoch"
@@ -914,8 +915,12 @@ _EXTRA_PER_EPOCH = re.compile(
     r"\b(?:each|every|per|an?) epoch\b"
 )
 # "95 seconds per epoch": an epoch's time in seconds (a duration in minutes is read below)
-_SECONDS_PER_EPOCH = re.compile(
+_SECONDS_PER_EPOCH = re.compile(  # not the seconds after minutes: "2 min 40 sec per epoch"
+    r"(?<!min )(?<!mins )(?<!minute )(?<!minutes )(?<!\dm )"
     r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:seconds?|secs?|s)(?=\s?(?:per|each|an?|/)\s?epoch\b)"
+    # "each epoch (of my CNN) takes 40 seconds"
+    r"|(?<=\bepoch )(?:(?:of )?(?:[\w-]+ ){0,3}?)(?:takes|lasts|is|=|:)\s?(?:about |around |~)?"
+    r"(\d+(?:\.\d+)?)\s?(?:seconds?|secs?|s)\b(?!\s?(?:/|per))"
 )
 # a use per day beside a calendar span: "over a year at 8 hours a day", "6h/day for 3 months"
 _DAILY_RATE = re.compile(
@@ -985,7 +990,10 @@ _A_DAY = r"(?:(?:a|per|each|every|/)\s?day|daily|por dia|al d[ií]a|pro tag|am t
 def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
-    low = _SECONDS_PER_EPOCH.sub(lambda m: f"{float(m.group(1)) / 60:g} minutes", low)
+    low = _SECONDS_PER_EPOCH.sub(
+        lambda m: m.group(0)[: m.start(2) - m.start(0)] + f"{float(m.group(2)) / 60:g} minutes"
+        if m.group(2) else f"{float(m.group(1)) / 60:g} minutes", low
+    )
     # "the whole month (30 days)": the count in brackets says how long the month is
     low = re.sub(
         r"\b(?:the |a |one )?(?:whole |full |entire )?(?:month|year)\s?\((\d+ (?:days?|hours?))\)",
@@ -1329,8 +1337,9 @@ def _prices_and_budget(
             # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
             r"|\bcosts? ~?\d(?![\d.,]*\s?(?:euros?|eur|usd|dollars?|€|\$)?\s?(?:/|per\s|an?\s)\s?h)"
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b"
-            r"|\bhome (?:card|gpu|pc|build|server|machine|setup)\b"
-            r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b",
+            r"|\bhome (?:[\w-]+ )?(?:card|gpu|pc|build|server|machine|setup|box)\b"
+            r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b"
+            r"|\b(?:on|for) an? (?:new |used |second )?(?:card|gpu|graphics card)\b",
             low,
         )
         rent = re.search(
@@ -1581,8 +1590,12 @@ _TRAINING_SAID = re.compile(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\
 SAMPLER_STEPS = int(LIMITS["steps"][1])
 
 
+# a run part done: "on step 12000 of 50000"
+STEP_OF = re.compile(r"\bstep (\d[\d,]*) (?:of|/|out of) (\d[\d,]*)\b")
+
+
 def _steps(low: str) -> int | None:
-    if at := re.search(r"\b(?:on |at )?step (\d[\d,]*) (?:of|/|out of) (\d[\d,]*)\b", low):
+    if at := STEP_OF.search(low):
         done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
         if 0 <= done < total:
             return total - done  # the steps left
@@ -2243,6 +2256,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         precision = four if bits.group(1) == "4" else "q8_0"
     hint = family_hint(low)
     workload = _workload(low, models, hint)
+    if workload == "inference" and STEP_OF.search(low):
+        workload = "train"  # "the run is at step 3000 of 10000": a training run's steps
     given = workload is not None
     family = models[0].family if models and models[0].family else hint
     trains = re.search(r"\bhow long\b|\bhow many (?:days|hours|weeks)\b|\b\w+[- ]days\b", low)
