@@ -508,6 +508,8 @@ def _spoken(match: re.Match[str]) -> str:
     before = re.search(r"(\w+)[- ]$", match.string[: match.start()])
     if before and (before.group(1).lower() in _TENS or before.group(1).lower() in _TEENS):
         return said  # "forty ninety", "nineteen ninety": said in pairs
+    if before and re.fullmatch(r"[abhlv]", before.group(1), re.IGNORECASE):
+        return said  # "plan B two hundred hours": digits would make it a B200
     return str(_spoken_value(said))
 
 
