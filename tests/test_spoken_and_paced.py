@@ -41,8 +41,11 @@ def test_numbers_said_in_words_are_read_as_digits(said: str, read: str) -> None:
         # Polish: fits on two cards
         ("Czy Qwen2.5 32B w 4 bitach zmieści się na dwóch kartach RTX 3090?", "fit", {"count": 2}),
         # Turkish: which card for a budget
-        ("Stable Diffusion XL için hangi ekran kartı önerirsiniz? Bütçem 900 dolar.", "recommend",
-         {}),  # fmt: skip
+        (
+            "Stable Diffusion XL için hangi ekran kartı önerirsiniz? Bütçem 900 dolar.",  # noqa: RUF001
+            "recommend",
+            {},
+        ),
         # Korean: the speed of a model on a card ("에서" joined to the name)
         ("RTX 4070에서 Mistral 7B 속도는 얼마나 나와요?", "speed", {}),
         # Korean: two cards, does it fit
@@ -65,29 +68,36 @@ def test_english_words_that_look_polish_or_turkish_stay() -> None:
 
 def test_understanding_small_phrasings(catalog: Catalog) -> None:
     # the figures asked of each of two cards are a comparison, whatever the prices beside them
-    q = understand("v100 or p100 for a cheap box? memory and bandwidth of both, ~$150 used",
-                   catalog)  # fmt: skip
+    q = understand(
+        "v100 or p100 for a cheap box? memory and bandwidth of both, ~$150 used", catalog
+    )
     assert q.intent == "compare"
     # a size after one card is that card's, not the next one's
     q = understand("bandwidth of the A100 80GB, RTX 4090?", catalog)
     assert q.gpus[1].ids == ("rtx-4090",) and q.gpus[1].memory_gb is None
     # a card's number is no price per hour
-    assert understand("what does renting an RTX 6000 per hour cost?", catalog).user_price_usd_per_hour is None
+    q = understand("what does renting an RTX 6000 per hour cost?", catalog)
+    assert q.user_price_usd_per_hour is None
     # a purchase said not to be wanted; a private seller's card is used
     q = understand("can my 4060 ti 16gb run sdxl? i don't want to buy anything new", catalog)
     assert q.intent == "fit"
-    assert understand("a neighbour is selling his 3080 for $400, fair?", catalog).condition == "used"
+    q = understand("a neighbour is selling his 3080 for $400, fair?", catalog)
+    assert q.condition == "used"
     # the card one leaves is no card to buy
-    q = understand("have $700 to upgrade from my gtx 1080, which card should i get for llms?",
-                   catalog)  # fmt: skip
+    q = understand(
+        "have $700 to upgrade from my gtx 1080, which card should i get for llms?", catalog
+    )
     assert q.intent == "recommend"
     # a week around the clock; the minimum quantity of a card; a context in brackets
     assert understand("4x L4 at $0.80/hr each for a full week 24/7, total?", catalog).hours == 168
-    q = understand("minimum quantity of L40S cards required to serve Llama 3.1 70B in fp8?",
-                   catalog)  # fmt: skip
+    q = understand(
+        "minimum quantity of L40S cards required to serve Llama 3.1 70B in fp8?", catalog
+    )
     assert q.intent == "solve" and q.target == "min_gpus"
-    assert understand("Mistral 7B on a T4 with a short context (2k): max batch?",
-                      catalog).context == 2048  # fmt: skip
+    assert (
+        understand("Mistral 7B on a T4 with a short context (2k): max batch?", catalog).context
+        == 2048
+    )
 
 
 def test_a_model_after_a_budget_is_the_job_for_that_budget(rules_advisor: Any) -> None:
@@ -103,16 +113,20 @@ def test_a_model_after_a_budget_is_the_job_for_that_budget(rules_advisor: Any) -
         # an epoch's time in seconds, times the epochs
         ("each epoch of my CNN takes 40 seconds. 150 epochs, total time?", ["1.67 hours"]),
         # minutes after hours with the unit left out, plus time added to every epoch
-        ("an epoch takes 1 h 30, plus 15 minutes of validation after each epoch. 4 epochs, "
-         "how long?", ["7 hours", "105 minutes"]),  # fmt: skip
+        (
+            "an epoch takes 1 h 30, plus 15 minutes of validation after each epoch. 4 epochs, "
+            "how long?",
+            ["7 hours", "105 minutes"],
+        ),
         # the steps left of a run
         ("run is at step 3000 of 10000, 2.5 s/step. when is it done?", ["4.86 hours", "7,000"]),
         # tokens to generate at the user's speed
-        ("my box does 30 tok/s. i need 1 million tokens generated, how many hours?",
-         ["9.26 hours"]),  # fmt: skip
+        (
+            "my box does 30 tok/s. i need 1 million tokens generated, how many hours?",
+            ["9.26 hours"],
+        ),
         # a pace per image of a named model
-        ("we see 2 seconds per SDXL image on an L4 at $0.70/hr. cost of 10,000 images?",
-         ["$3.89"]),  # fmt: skip
+        ("we see 2 seconds per SDXL image on an L4 at $0.70/hr. cost of 10,000 images?", ["$3.89"]),
     ],
 )
 def test_a_job_at_the_users_own_pace(rules_advisor: Any, question: str, said: list[str]) -> None:
@@ -136,7 +150,10 @@ def test_a_figure_the_user_states_is_checked(rules_advisor: Any, question: str, 
 
 
 def test_an_explanation_of_a_quantised_model_gives_both_weights(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask(thread_id="weights-both-ways", question="why does Mistral 7B in 4-bit fit on a small card when the full "
-                               "precision one doesn't? weights both ways please")  # fmt: skip
+    answer = rules_advisor.ask(
+        "why does Mistral 7B in 4-bit fit on a small card when the full precision one doesn't? "
+        "weights both ways please",
+        thread_id="weights-both-ways",
+    )
     head = answer.text.split("\n")[0]
     assert "Mistral" in head and "fp16" in head and "GB" in head, head

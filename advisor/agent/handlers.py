@@ -257,8 +257,8 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     """ "Does the A30 support MIG?", "does the A100 have FP8 tensor cores?": yes or no from the
     datasheet, or from the architecture where the datasheet has no figure because the feature
     did not exist yet; "" when neither decides, or the variants named disagree."""
-    asked = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
-             if f in query.fields]  # fmt: skip
+    asked: list[str] = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
+                        if f in query.fields]  # fmt: skip
     low = query.text.lower()
     if re.search(r"\bnvlink\b", low) and re.search(r"\b(?:support|have|has|take|use)s?\b", low):
         asked = ["nvlink"]  # "does the H100 PCIe support NVLink?"
@@ -961,7 +961,7 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 
 def speed(query: Query, box: ToolBox) -> Draft:
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
-        return _tokens_at_your_pace(query, box, query.output_tokens)
+        return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
     if not query.models:
         return spec(query, box) if query.gpus else explain(query, box)
     if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
@@ -2333,14 +2333,14 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     return Draft(head, cite_more=False)  # arithmetic on the user's figures: nothing to cite
 
 
-def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float) -> Draft:
+def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float, speed: float) -> Draft:
     """The hours to generate `tokens` at the speed the user measured (tokens/s as given)."""
-    paced = box.call("paced_time", {"seconds_per_item": 1 / query.throughput_tok_s,
-                                    "items": tokens, "num_gpus": 1})  # fmt: skip
+    paced = box.call("paced_time", {"seconds_per_item": 1 / speed, "items": tokens,
+                                    "num_gpus": 1})  # fmt: skip
     if "error" in paced:
         return Draft(paced["error"])
     return Draft(f"**About {c.duration(paced['hours'])} at your own measured speed** "
-                 f"({c.num(tokens)} tokens at {c.num(query.throughput_tok_s)} tokens/s).",
+                 f"({c.num(tokens)} tokens at {c.num(speed)} tokens/s).",
                  cite_more=False)  # fmt: skip
 
 
@@ -2540,7 +2540,8 @@ def _weights_for(query: Query, box: ToolBox) -> list[str]:
 def _mentions(sentence: str, query: Query) -> bool:
     """Whether a sentence speaks of a GPU or model the question names."""
     low = sentence.lower()
-    sizes = {s for ref in query.models for i in ref.ids for s in re.findall(r"(\d+(?:\.\d+)?)b\b", i)}
+    sizes = {s for ref in query.models for i in ref.ids
+             for s in re.findall(r"(\d+(?:\.\d+)?)b\b", i)}  # fmt: skip
     sized = any(re.search(rf"(?<![\d.]){re.escape(s)}\s?-?b\b", low) for s in sizes)
     if sizes and not sized and not query.gpus:
         return False  # "Llama-3-70B" says nothing of the Llama 3.1 8B asked about

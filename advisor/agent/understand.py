@@ -462,11 +462,13 @@ _SPOKEN_PAIR = re.compile(  # "thirty ninety", "forty-eighty": a card's four dig
 )
 
 
-_UNITS = {w: n for n, w in enumerate("one two three four five six seven eight nine".split(), 1)}
-_TEENS = {w: n for n, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen "
-                                     "seventeen eighteen nineteen".split(), 10)}  # fmt: skip
-_TENS = {w: n * 10 for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty "
-                                         "ninety".split(), 2)}  # fmt: skip
+_UNITS = {w: n for n, w in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine"), 1)}  # fmt: skip
+_TEENS = {w: n for n, w in enumerate(
+    ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+     "eighteen", "nineteen"), 10)}  # fmt: skip
+_TENS = {w: n * 10 for n, w in enumerate(
+    ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), 2)}  # fmt: skip
 _SMALL = (rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}"
           rf"|{'|'.join(_UNITS)})")  # fmt: skip
 _GROUP = rf"(?:(?:{'|'.join(_UNITS)})[- ]hundred(?:(?: and)? {_SMALL})?|{_SMALL})"
@@ -993,8 +995,12 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
     low = _SECONDS_PER_EPOCH.sub(
-        lambda m: m.group(0)[: m.start(2) - m.start(0)] + f"{float(m.group(2)) / 60:g} minutes"
-        if m.group(2) else f"{float(m.group(1)) / 60:g} minutes", low
+        lambda m: (
+            m.group(0)[: m.start(2) - m.start(0)] + f"{float(m.group(2)) / 60:g} minutes"
+            if m.group(2)
+            else f"{float(m.group(1)) / 60:g} minutes"
+        ),
+        low,
     )
     # "the whole month (30 days)": the count in brackets says how long the month is
     low = re.sub(
@@ -2356,7 +2362,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
-        condition="used" if re.search(rf"{USED_ADJECTIVE}|{_RESOLD}", low)
+        condition="used"
+        if re.search(rf"{USED_ADJECTIVE}|{_RESOLD}", low)
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
@@ -2537,8 +2544,8 @@ _ITEM_TIME = re.compile(
     rf"(?:[\w-]+ ){{0,3}}?(?:{_ITEM_WORDS})s? in (?:about |around |~)?{_NUM}\s?"
     r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
     # "about 0.9 seconds per SDXL image", "4 s per 1024px render"
-    rf"|(?<![\w.]){_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?) (?:per|an?|each)"
-    rf" (?:[\w.-]+ ){{1,2}}(?:{_ITEM_WORDS})\b"
+    rf"|(?<![\w.]){_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?) "
+    rf"(?:per|an?|each) (?:[\w.-]+ ){{1,2}}(?:{_ITEM_WORDS})\b"
 )
 # things counted, then the time each takes: "500 thumbnails at ~5 s each"
 _ITEMS_AT = re.compile(
