@@ -157,3 +157,50 @@ def test_an_explanation_of_a_quantised_model_gives_both_weights(rules_advisor: A
     )
     head = answer.text.split("\n")[0]
     assert "Mistral" in head and "fp16" in head and "GB" in head, head
+
+
+def test_the_review_cases_read_as_meant(catalog: Catalog) -> None:
+    # "a hundred" is a number; a teen may count hundreds
+    assert (
+        normalise("a hundred and twenty gigs, fifteen hundred dollars") == "120 gigs, 1500 dollars"
+    )
+    # an image's sampler at step 20 of 30 is no training run with 10 steps left
+    q = understand("my sdxl render sits at step 20 of 30 for ages on a 3060, normal?", catalog)
+    assert q.steps != 10 and q.workload != "train"
+    # a legal question about export rules stays out of scope
+    q = understand("under the new export rules can our Shanghai lab still order H100s?", catalog)
+    assert q.intent == "out_of_scope"
+    # an engine said not to be used; a sealed card sold by someone is new; one's own card sold
+    q = understand("i don't want to use vllm. how fast is llama 3 8b on a 4090?", catalog)
+    assert q.engine != "vllm"
+    q = understand("a guy is selling a sealed brand new 4080 super for $900, fair?", catalog)
+    assert q.condition == "new"
+    q = understand("i'm selling my 3080 to pay for a 5080, what does a 5080 cost?", catalog)
+    assert q.condition != "used"
+    # one setup's total is no comparison
+    q = understand("2-gpu build with an rtx 4090 and an rtx 3090: power draw of both together?",
+                   catalog)  # fmt: skip
+    assert q.intent != "compare"
+
+
+def test_a_budget_said_before_does_not_take_over_a_memory_question(rules_advisor: Any) -> None:
+    thread = "budget-then-memory"
+    rules_advisor.ask("best gpu i can buy for $1,500?", thread_id=thread)
+    answer = rules_advisor.ask("how much VRAM does Mistral 7B need in fp16?", thread_id=thread)
+    assert "GB" in answer.text and "No GPU meets" not in answer.text, answer.text[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "opens"),
+    [
+        ("does the Titan V support NVLink?", "**No"),  # the fingers are not functional
+        ("does the RTX 3060 have enough bandwidth at 360 GB/s for llms?", "**NVIDIA"),  # no check
+        ("does the MI300X support NVLink?", "**AMD"),  # not an NVIDIA link: no yes or no
+        ("my notes say the A100 40GB has 2 TB/s, is that right?", "**No"),  # 1,555 is no round 2
+    ],
+)
+def test_yes_or_no_only_where_the_datasheet_decides(
+    rules_advisor: Any, question: str, opens: str
+) -> None:
+    answer = rules_advisor.ask(question, thread_id=f"check-{question[:40]}")
+    assert answer.text.startswith(opens), answer.text[:300]

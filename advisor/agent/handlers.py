@@ -19,6 +19,7 @@ from advisor.agent import glossary
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
+from advisor.agent.understand import LEAVING
 from advisor.answer import Citation
 from advisor.calculator import LIMITS
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
@@ -237,20 +238,55 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
     """ "Is it true that the RTX 5090 has 32 GB of GDDR7?": yes or no, each figure the user
     states of the card held against its datasheet (the articles' claims audit, on the question);
     "" when the question states no figure, or the variants named disagree."""
+    low = query.text.lower()
+    if not sheets or not _CHECKED.search(low) or _JUDGEMENT.search(low):
+        return ""  # "does it have enough bandwidth at 360 GB/s for LLMs?": a judgement
     ids = {s["id"] for s in sheets}
-    verdicts = [audit_claim(claim) for claim in extract_claims(query.text)
+    text = query.text  # the card as the datasheet names it, so the claims know whose figure
+    for ref in query.gpus:
+        text = text.replace(ref.text, f" {sheets[0]['name']} ")
+    terse = not re.search(r"nvlink|link|interconnect|pcie|infiniband|network", low)
+    verdicts = [audit_claim(claim) for claim in extract_claims(text, terse=terse)
                 if ids & set(claim.gpu_ids) and claim.field in c.FIELD_LABELS]  # fmt: skip
     verdicts = [v for v in verdicts if v.status != "unchecked"]
     if not verdicts or any(len({str(x) for x in v.datasheet.values()}) > 1 for v in verdicts):
         return ""
     sheet = sheets[0]
     name = sheet["name"] if len(sheets) == 1 else query.gpus[0].text
-    wrong = [v for v in verdicts if v.status == "disagrees"]
+    wrong = [v for v in verdicts if v.status == "disagrees" and not _rounded(v)]
     facts = "; ".join(f"{c.FIELD_LABELS[v.claim.field][0]} {c.field_value(sheet, v.claim.field)}"
                       for v in wrong or verdicts)  # fmt: skip
     if wrong:
         return f"**No: the {name}'s datasheet says {facts}.**"
     return f"**Yes: the {name}'s datasheet agrees ({facts}).**"
+
+
+# a figure put to the datasheet: "is it true that", "right?", "does it draw 700 W?"
+_CHECKED = re.compile(
+    r"\b(?:is (?:it|that|this) (?:true|right|correct|accurate)|true that"
+    r"|(?:right|correct|true)\s?\?"
+    r"|(?:does|do|is|has) (?:the |a |an )?[\w -]{2,30}? (?:have|has|draw|use|pull|come with|ship"
+    r" with|rated (?:at|for)) (?:only |just |really |about |around )?~?\d)"
+)
+# a verdict on the figure asked, not the figure itself: "enough bandwidth at 360 GB/s?"
+_JUDGEMENT = re.compile(r"\benough\b|\bsufficient\b|\bgood\b|\bfast\b|\bworth\b|\btoo\b")
+
+
+def _rounded(verdict: Any) -> bool:
+    """A figure said in round numbers that the datasheet value rounds to: "3 TB/s" of an
+    H100's 3,350 GB/s, "1 TB/s" of a 4090's 1,008 (half a unit of the last digit written, and
+    within 12%)."""
+    claim = verdict.claim
+    values = [v for v in verdict.datasheet.values() if isinstance(v, (int, float))]
+    if not values or not isinstance(claim.value, (int, float)) or claim.value <= 0:
+        return False
+    for said in re.finditer(r"(?<![\w.])\d[\d,]*(?:\.(\d+))?", claim.quote):  # the figure, in
+        written = float(said.group(0).replace(",", ""))  # its unit: 3 (TB/s) for 3,000 GB/s
+        if written > 0 and any(math.isclose(claim.value / written, s) for s in (1, 1000, 1e-3)):
+            step = 0.5 * 10 ** -len(said.group(1) or "") * claim.value / written
+            near = min(step, 0.12 * claim.value)  # "2 TB/s" is no round 1,555 GB/s
+            return all(abs(v - claim.value) <= near for v in values)
+    return False
 
 
 def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
@@ -260,8 +296,10 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     asked: list[str] = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
                         if f in query.fields]  # fmt: skip
     low = query.text.lower()
-    if re.search(r"\bnvlink\b", low) and re.search(r"\b(?:support|have|has|take|use)s?\b", low):
-        asked = ["nvlink"]  # "does the H100 PCIe support NVLink?"
+    nvidia = all(str(s.get("vendor", "")).lower() == "nvidia" for s in sheets)
+    supports = re.search(r"\b(?:support|have|has|take|use)s?\b", low)
+    if not asked and nvidia and re.search(r"\bnvlink\b", low) and supports:
+        asked = ["nvlink"]  # "does the H100 PCIe support NVLink?" (an NVIDIA link)
     for ref in query.gpus:
         low = low.replace(ref.text.lower(), " ")
     if not asked or not sheets or _MORE_THAN.search(low) or _SIZED.search(low):
@@ -303,6 +341,8 @@ _SIZED = re.compile(
 def _has_feature(sheet: dict[str, Any], field: str) -> bool | None:
     if field == "nvlink":  # a bridge or a switch fabric, whatever else the card has
         link = str(sheet.get("interconnect", "")).lower()  # not "PCIe only (no NVLink)"
+        if re.search(r"not (?:functional|enabled|supported)|disabled", link):
+            return False  # the Titan V's NVLink fingers do not work
         return bool(re.search(r"(?<!no )nvlink|nvswitch", link))
     value = sheet.get(field)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -1994,6 +2034,8 @@ def _card_limits(query: Query) -> dict[str, Any]:
 
 
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
+    if len(query.gpus) == 1 and LEAVING.search(query.text.lower()):
+        query = replace(query, gpus=())  # "upgrading from my 2070 super": the card left behind
     if not purchase and not query.gpus and _bought(query):
         return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
@@ -2245,7 +2287,8 @@ _WONT_RUN = re.compile(
 )
 # ("par epoch", "pro Epoche": the phrasebook reads the question, the handlers its words)
 _PER_EPOCH = re.compile(
-    r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpro|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|epoche|[ée]poca)\b"
+    r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|[ée]poca)\b"
+    r"|\bpro epoche\b"
 )
 _NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
@@ -2542,7 +2585,7 @@ def _mentions(sentence: str, query: Query) -> bool:
     low = sentence.lower()
     sizes = {s for ref in query.models for i in ref.ids
              for s in re.findall(r"(\d+(?:\.\d+)?)b\b", i)}  # fmt: skip
-    sized = any(re.search(rf"(?<![\d.]){re.escape(s)}\s?-?b\b", low) for s in sizes)
+    sized = any(re.search(rf"(?<![\d.]){re.escape(s)}\s?-?(?:b|billion)\b", low) for s in sizes)
     if sizes and not sized and not query.gpus:
         return False  # "Llama-3-70B" says nothing of the Llama 3.1 8B asked about
     words = {w for ref in query.models for part in (ref.text, *ref.ids)

@@ -16,7 +16,7 @@ from advisor.agent import handlers as h
 from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import TOPIC_WORDS, USED_ADJECTIVE, affirmed
+from advisor.agent.understand import LEAVING, TOPIC_WORDS, USED_ADJECTIVE, affirmed
 
 Detect = Callable[[Query, str], bool]
 
@@ -465,8 +465,7 @@ _COMPARE = _cues(
     r"\bbeats?\b",
     r"\bthan\b",
     r"/",
-    _EACH_ASKED,
-    r"\bin (?:both|each)\b",
+    r"\b(?:for|of|in) (?:both|each)\b",
     r"\bside[- ]by[- ]side\b",
     # "quelle carte entre une L40S et une A100" (the phrasebook's "between"), "la A100 o la H100"
     r"\bbetween\b|\bo la\b|\bou\b",
@@ -588,7 +587,10 @@ def _greeting(q: Query, low: str) -> bool:
 # a ruling asked, not a fact about the cards the rules made: "may we ship them to ...?"
 _RULING = re.compile(
     r"\b(?:allowed|permitted|legal\w*|lawful|licen[cs]\w*|compl(?:y|iance|iant)|violat\w*"
-    r"|sanction\w*|embargo\w*)\b|\b(?:may|can|could) (?:we|i) (?:ship|sell|send|export|move)\b"
+    r"|sanction\w*|embargo\w*|affected|restrict\w*|bann?ed|ban)\b"
+    r"|\b(?:may|can|could) (?:we|i|our(?: \w+){1,2}) (?:still )?(?:ship|sell|send|export|move|buy"
+    r"|get|import|order|purchase)\b|\bunder (?:the |these |those )?(?:\w+ ){0,2}(?:rules|controls"
+    r"|regulations)\b"
 )
 
 
@@ -641,16 +643,9 @@ def _break_even(q: Query, low: str) -> bool:
     return bool(_RENT_OR_BUY.search(low))
 
 
-# the card the user has and leaves: "1000 bucks to upgrade from my 2070 super, what should i get"
-_LEAVING = re.compile(
-    r"\bupgrad\w* from\b|\b(?:replac\w*|swap\w*(?: out)?|retir\w*) (?:my|our)\b"
-    r"|\b(?:moving|move|switching|switch) (?:away )?from (?:my|our)\b"
-)
-
-
 def _new_card_asked(q: Query, low: str) -> bool:
     """One card named, the user's own to leave, and a card to get asked."""
-    return len(q.gpus) == 1 and bool(_LEAVING.search(low)) and bool(_RECOMMEND.search(low))
+    return len(q.gpus) == 1 and bool(LEAVING.search(low)) and bool(_RECOMMEND.search(low))
 
 
 def _buy(q: Query, low: str) -> bool:
@@ -724,9 +719,15 @@ _OR_BUY = re.compile(
 )
 
 
+# the cards of one setup taken together: "the power draw of both together", "split over both"
+_TOGETHER = re.compile(r"\btogether\b|\bcombined\b|\btotal\b|\bsplit\b|\bacross\b|\bin one\b")
+
+
 def _each_figure(q: Query, low: str) -> bool:
-    """Datasheet figures asked of each of several named cards ("vram + bandwidth of both")."""
-    return bool(q.fields) and _named_cards(q) >= 2 and bool(re.search(_EACH_ASKED, low))
+    """Datasheet figures asked of each of several named cards ("vram + bandwidth of both"), not
+    of one setup built from them ("power draw of both together", "VRAM per card" for a model)."""
+    return (bool(q.fields) and _named_cards(q) >= 2 and not q.models
+            and bool(re.search(_EACH_ASKED, low)) and not _TOGETHER.search(low))  # fmt: skip
 
 
 def _named_cards(q: Query) -> int:
@@ -899,6 +900,8 @@ _SIZE_OF_MODELS = re.compile(
 
 
 def _compare(q: Query, low: str) -> bool:
+    if _each_figure(q, low):
+        return True  # "what are the two bandwidth figures?", "memory per card of both"
     if _figure_only(q):
         return False
     if q.models and _FIT_ASKED.search(low) and not _choice(q, low):
@@ -969,7 +972,8 @@ def _versus(q: Query, low: str) -> bool:
 
 def _figure_only(q: Query) -> bool:
     """The figures asked of several GPUs, with no judgement between them ("which", "better")."""
-    judged = _JUDGED.search(q.text.lower()) or q.max_power_w  # a limit to hold them to
+    low = q.text.lower()
+    judged = _JUDGED.search(low) or q.max_power_w or _each_figure(q, low)  # a limit, or each
     return bool(q.fields) and not q.models and not q.workload_given and not judged
 
 
@@ -983,7 +987,6 @@ _JUDGED = _cues(
     r"\bis (?:that|this|it) (?:accurate|right|true|correct)\b",
     r"\bqual\b|\bmais\b|\bmenos\b",  # Portuguese/Spanish "qual tem mais banda"
     r"\b(?:higher|lower|bigger|smaller|larger)\b[^?.!]{0,40}\bthan\b",  # "a lower TDP than the SXM"
-    _EACH_ASKED,
 )
 
 

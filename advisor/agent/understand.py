@@ -471,12 +471,14 @@ _TENS = {w: n * 10 for n, w in enumerate(
     ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), 2)}  # fmt: skip
 _SMALL = (rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}"
           rf"|{'|'.join(_UNITS)})")  # fmt: skip
-_GROUP = rf"(?:(?:{'|'.join(_UNITS)})[- ]hundred(?:(?: and)? {_SMALL})?|{_SMALL})"
+# ("a hundred and fifty", "fifteen hundred": a hundreds' count may be "a" or a teen)
+_GROUP = (rf"(?:(?:{'|'.join(_UNITS)}|{'|'.join(_TEENS)}|a)[- ]hundred(?:(?: and)? {_SMALL})?"
+          rf"|{_SMALL})")  # fmt: skip
 # a number said in words, as dictation writes it: "two hundred fifty six", "one hundred
 # thousand", "twenty-four"; not "one" to "twelve" alone (the count words read those), nor two
 # tens in a row ("forty ninety": a card's number said in pairs)
 _SPOKEN_NUMBER = re.compile(
-    rf"\b{_GROUP}(?:[- ]thousand(?:(?: and)? {_GROUP})?)?\b"
+    rf"\b(?:{_GROUP}|a(?=[- ]thousand\b))(?:[- ]thousand(?:(?: and)? {_GROUP})?)?\b"
     rf"(?![- ](?:{'|'.join(_TENS)}|hundred)\b)",
     re.IGNORECASE,
 )
@@ -497,6 +499,8 @@ def _spoken_value(said: str) -> int:
             group *= 100
         elif word == "thousand":
             total, group = (total + group) * 1000, 0
+        elif word == "a":
+            group += 1  # "a hundred", "a thousand"
         elif word != "and":
             group += _UNITS.get(word) or _TEENS.get(word) or _TENS[word]
     return total + group
@@ -518,6 +522,7 @@ def _spoken(match: re.Match[str]) -> str:
 def spoken_numbers(text: str) -> str:
     """Numbers said in words written in digits ("two hundred fifty six H100s" -> "256 H100s",
     "five fifty per GPU hour" -> "$5.50 per GPU hour")."""
+    text = re.sub(r"\btwenty[- ]four[- ]seven\b", "24/7", text, flags=re.IGNORECASE)
     text = _SPOKEN_PRICE.sub(
         lambda m: f"${_spoken_value(m.group(1))}.{_spoken_value(m.group(2)):02d}", text
     )
@@ -847,12 +852,18 @@ USED_ADJECTIVE = (
     r"(?!\s(?:\d|to|it|them|for(?! ?[$€\d]| eur\b| usd\b)|up|by|in|on|with|about|the|all|our|my"
     r"|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
 )
+# the card the user has and leaves: "1000 bucks to upgrade from my 2070 super, what should i get"
+LEAVING = re.compile(
+    r"\bupgrad\w* from\b|\b(?:replac\w*|swap\w*(?: out)?|retir\w*) (?:my|our)\b"
+    r"|\b(?:moving|move|switching|switch) (?:away )?from (?:my|our)\b"
+)
+_BRAND_NEW = re.compile(r"\bbrand[- ]new\b|\bsealed\b|\bnew in box\b|\bunopened\b")
 # a card sold on by its owner: "second-hand", "a local guy selling a 3090", "ex-mining"
 _RESOLD = (
     r"\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b|\bpre-?owned\b|\bex-?mining\b"
     r"|\b(?:guy|someone|somebody|friend|buddy|coworker|colleague|neighbou?r|seller|person|student)"
-    r" (?:\w+ )?(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their|my|our) \b"
-    r"|\bcraigslist\b|\bmarketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
+    r" (?:\w+ )?(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
+    r"|\bcraigslist\b|\b(?:facebook|fb) marketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
     r"|\ballegro\b|\bwallapop\b"
 )
 # what hours of audio are counted in: "400 hours of support calls", "120 episodes"
@@ -1600,10 +1611,17 @@ SAMPLER_STEPS = int(LIMITS["steps"][1])
 
 # a run part done: "on step 12000 of 50000"
 STEP_OF = re.compile(r"\bstep (\d[\d,]*) (?:of|/|out of) (\d[\d,]*)\b")
+_PER_STEP = re.compile(r"\bs(?:ec(?:ond)?s?)?\s?/\s?(?:step|it)\b|\bseconds? (?:per|a) step\b")
+
+
+def _run_steps(low: str) -> bool:
+    """A training run's steps, not a sampler's ("SDXL stuck at step 20 of 30" is an image's):
+    a time per step, or training said."""
+    return bool(_PER_STEP.search(low) or _TRAINING_SAID.search(low))
 
 
 def _steps(low: str) -> int | None:
-    if at := STEP_OF.search(low):
+    if (at := STEP_OF.search(low)) and _run_steps(low):
         done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
         if 0 <= done < total:
             return total - done  # the steps left
@@ -1860,7 +1878,7 @@ _NEGATED = re.compile(
     r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than"
     # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
     r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
-    r"|intend to|have to|gonna|going to)\s)?)\s*(?:a\s+|an\s+)?$"
+    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s)?)\s*(?:a\s+|an\s+)?$"
 )
 
 
@@ -2264,7 +2282,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         precision = four if bits.group(1) == "4" else "q8_0"
     hint = family_hint(low)
     workload = _workload(low, models, hint)
-    if workload == "inference" and STEP_OF.search(low):
+    if workload == "inference" and STEP_OF.search(low) and _run_steps(low):
         workload = "train"  # "the run is at step 3000 of 10000": a training run's steps
     given = workload is not None
     family = models[0].family if models and models[0].family else hint
@@ -2363,7 +2381,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
         condition="used"
-        if re.search(rf"{USED_ADJECTIVE}|{_RESOLD}", low)
+        if re.search(USED_ADJECTIVE, low)
+        or (re.search(_RESOLD, low) and not _BRAND_NEW.search(low))  # "selling a sealed 4090"
         else "new"
         if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
@@ -2923,7 +2942,8 @@ def resolve(
     # "budget about $2,500 for a local LLM box" then "Gemma 3 27B at Q4_K_M: which GPU?": the job
     # for the budget said before
     job_for_budget = bool(query.models and not query.gpus and prior.budget and not prior.models
-                          and not query.budget)  # fmt: skip
+                          and not query.budget
+                          and query.intent in ("recommend", "buy"))  # fmt: skip
     # "run Llama 3.3 70B at 4-bit" then "Which Mac should I buy? ... 32k context": a job-shaped
     # question naming nothing, about the job the thread named
     about_it = (
