@@ -58,10 +58,10 @@ def unresolved(query: Query) -> str | None:
     largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
         if not model.ids and model.size_b is None and not (largest and model.suggestions):
-            if not model.suggestions:
+            if not model.suggestions:  # (no example figure: the reply states none it computed)
                 return (f"The catalog has no model called '{model.text}' and none close to it, "
                         "so I have no figures to size it with; name a model it has, or give "
-                        "its parameter count (\"a 0.6B model\").")  # fmt: skip
+                        "its parameter count in billions.")  # fmt: skip
             options = ", ".join(model.suggestions)
             return f"I don't have a model called '{model.text}'. Did you mean: {options}?"
         if len(model.ids) > 1:
