@@ -94,13 +94,13 @@ questions = st.one_of(
 )  # fmt: skip
 
 
-def classify(advisor: Any, question: str) -> dict[str, Any]:
-    """Ask once; say what happened, in how long."""
+def classify(advisor: Any, question: str, thread_id: str | None = None) -> dict[str, Any]:
+    """Ask once (in `thread_id`, or the advisor's default thread); say what happened, how fast."""
     from advisor.errors import InvalidInput
 
     started = time.perf_counter()
     try:
-        answer = advisor.ask(question)
+        answer = advisor.ask(question, thread_id=thread_id)
     except InvalidInput as exc:
         outcome = "refused" if str(exc).strip() else "empty message"
         detail = str(exc)

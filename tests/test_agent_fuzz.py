@@ -6,12 +6,16 @@ of them here; the 10,000-question run with its latency figures is that benchmark
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from advisor.errors import InvalidInput
 from eval.fuzz_questions import _mutate, classify, questions
+
+_THREADS = itertools.count()
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -19,7 +23,8 @@ from eval.fuzz_questions import _mutate, classify, questions
 def test_any_question_gets_a_grounded_answer_or_a_clear_error(
     rules_advisor: Any, question: str
 ) -> None:
-    result = classify(rules_advisor, question)
+    # a thread of its own: what other tests asked before must not change what is tested here
+    result = classify(rules_advisor, question, f"fuzz-{next(_THREADS)}")
     assert result["outcome"] in ("answered", "refused"), (result["outcome"], result["detail"])
 
 
@@ -36,6 +41,15 @@ def test_a_numbered_list_is_not_read_as_quantities(rules_advisor: Any) -> None:
     # found by the fuzzer: "2." in a ranked list was an ungrounded number
     answer = rules_advisor.ask("cheapest gpu for a 1B model")
     assert answer.grounding_rate == 1.0 and "\n2. " in answer.text
+
+
+@pytest.mark.parametrize("question", ["M1MAX;À1G", "M1MAX;À01G"])
+def test_a_number_inside_a_word_of_another_alphabet_is_no_size(
+    rules_advisor: Any, question: str
+) -> None:
+    # found by the fuzzer: "À01G" was read as a "1 GB" M1 Max, a size the reply then stated
+    answer = rules_advisor.ask(question, thread_id=f"alphabet-{question}")
+    assert answer.grounding_rate == 1.0 and "1 GB" not in answer.text
 
 
 def test_mutations_edit_the_text() -> None:

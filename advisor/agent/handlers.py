@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -2308,14 +2309,14 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     if query.hours and query.epochs and _PER_EPOCH.search(query.text.lower()):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
         each = query.hours / query.epochs * 3600
-        paced = box.call("paced_time", {"seconds_per_item": each, "items": query.epochs,
-                                        "num_gpus": 1})  # fmt: skip
-        if "error" not in paced:
+        epochs = query.epochs
+
+        def per_epoch(paced: dict[str, Any]) -> str:
             minutes = paced["minutes_per_item"]
             said = c.num(each, "s") if minutes < 10 else c.num(minutes, "minutes")
-            return Draft(f"**About {c.duration(paced['hours'])} at your own measured pace** "
-                         f"({c.num(query.epochs)} epochs at {said} each).",
-                         cite_more=False)  # fmt: skip
+            return f"{c.num(epochs)} epochs at {said} each"
+
+        return _paced(box, each, epochs, 1, per_epoch)[0]
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         verdict = _within_allocation(query, box)
@@ -2357,34 +2358,53 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     """The job's time at the pace the user measured, then the estimate beside it as a check."""
     count = _gpu_count(query)
     sharing = 1 if query.pace_whole else count  # a node's pace is already all of its GPUs'
-    paced = box.call("paced_time", {"seconds_per_item": query.seconds_per_item, "items": items,
-                                    "num_gpus": sharing})  # fmt: skip
-    if "error" in paced:
-        return Draft(paced["error"])
     audio = bool(query.audio_hours) and items == query.audio_hours
-    what = (f"{c.num(items, 'hours')} of audio at {c.num(paced['minutes_per_item'], 'minutes')} "
-            "per hour of audio" if audio else
-            _pace_said(query, items))  # fmt: skip
     if sharing > 1:
         split = f", shared by {count} GPUs"
     else:
         split = f", the pace of all {count} GPUs together" if count > 1 else ""
-    head = f"**About {c.duration(paced['hours'])} at your own measured pace** ({what}{split})."
-    if query.models and (query.gpus or query.memory_gb):
+
+    def said(paced: dict[str, Any]) -> str:
+        what = (f"{c.num(items, 'hours')} of audio at {c.num(paced['minutes_per_item'], 'minutes')}"
+                " per hour of audio" if audio else
+                _pace_said(query, items))  # fmt: skip
+        return what + split
+
+    head, timed = _paced(box, query.seconds_per_item or 0.0, items, sharing, said)
+    if timed and query.models and (query.gpus or query.memory_gb):
         check = fit(query, box, speed_first=True).text
-        return Draft(head + "\n\nThe estimate, as a check on that pace: " + check)
-    return Draft(head, cite_more=False)  # arithmetic on the user's figures: nothing to cite
+        return Draft(head.text + "\n\nThe estimate, as a check on that pace: " + check)
+    return head
+
+
+def _paced(
+    box: ToolBox,
+    each: float,
+    items: float,
+    gpus: int,
+    said: Callable[[dict[str, Any]], str],
+    measured: str = "pace",
+) -> tuple[Draft, bool]:
+    """The `paced_time` tool's hours for `items` at the user's own `each` seconds, as the bold
+    first line "About X at your own measured pace (what was said)", and True; the tool's error
+    and False if the figures cannot be used. Arithmetic on the user's figures: nothing to cite."""
+    paced = box.call("paced_time", {"seconds_per_item": each, "items": items, "num_gpus": gpus})
+    if "error" in paced:
+        return Draft(paced["error"]), False
+    return Draft(f"**About {c.duration(paced['hours'])} at your own measured {measured}** "
+                 f"({said(paced)}).", cite_more=False), True  # fmt: skip
 
 
 def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float, speed: float) -> Draft:
     """The hours to generate `tokens` at the speed the user measured (tokens/s as given)."""
-    paced = box.call("paced_time", {"seconds_per_item": 1 / speed, "items": tokens,
-                                    "num_gpus": 1})  # fmt: skip
-    if "error" in paced:
-        return Draft(paced["error"])
-    return Draft(f"**About {c.duration(paced['hours'])} at your own measured speed** "
-                 f"({c.num(tokens)} tokens at {c.num(speed)} tokens/s).",
-                 cite_more=False)  # fmt: skip
+    return _paced(
+        box,
+        1 / speed,
+        tokens,
+        1,
+        lambda _: f"{c.num(tokens)} tokens at {c.num(speed)} tokens/s",
+        "speed",
+    )[0]
 
 
 # ---------------------------------------------------------------- explanations

@@ -130,8 +130,8 @@ class Token:
     low: str  # lower case, trailing punctuation stripped
 
 
-# (not the tail of a word in another alphabet: "À1G" is no "1G", nor "é4090" a 4090)
-_TOKEN = re.compile(r"(?<![^\W\d_])(?:[A-Za-z0-9$][\w.+:/\-'\u2019]*[\w+]|[A-Za-z0-9$])")
+# (not the tail of a word in another alphabet: "À1G" or "À01G" is no "1G", nor "é4090" a 4090)
+_TOKEN = re.compile(r"(?<!\w)(?:[A-Za-z0-9$][\w.+:/\-'\u2019]*[\w+]|[A-Za-z0-9$])")
 
 
 def tokens(text: str) -> list[Token]:
