@@ -90,7 +90,7 @@ def _retrieve_first(turn: Turn) -> None:
     """Search the articles before the model writes, as if it had called search_corpus: a small
     model asked what the articles say otherwise answers from memory."""
     assert turn.query is not None
-    args = {"query": turn.query.text, "k": 5}
+    args = {"query": turn.query.read, "k": 5}
     result = turn.box.call("search_corpus", args)
     call_id = "retrieve-first"
     turn.messages.append(

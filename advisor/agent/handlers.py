@@ -135,7 +135,7 @@ def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
         return query.batch
     if workload == "inference" and query.concurrency:
         return query.concurrency
-    if workload == "inference" and _ONE_AT_A_TIME.search(query.text.lower()):
+    if workload == "inference" and _ONE_AT_A_TIME.search(query.low):
         return None  # latency: one sample at a time
     return dict(FAMILIES[model.family or "llm"].default_batch).get(workload)
 
@@ -198,7 +198,7 @@ def invalid(query: Query, box: ToolBox) -> Draft:
 
 def spec(query: Query, box: ToolBox) -> Draft:
     parts = []
-    if len(query.gpus) == 1 and YES_NO.search(query.text.lower()):
+    if len(query.gpus) == 1 and YES_NO.search(query.low):
         sheets = [box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(query.gpus[0])]
         found = [s for s in sheets if "error" not in s]
         lead = _figures_checked(query, found) or _feature_said(query, found)
@@ -239,7 +239,7 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
     """ "Is it true that the RTX 5090 has 32 GB of GDDR7?": yes or no, each figure the user
     states of the card held against its datasheet (the articles' claims audit, on the question);
     "" when the question states no figure, or the variants named disagree."""
-    low = query.text.lower()
+    low = query.low
     if not sheets or not _CHECKED.search(low) or _JUDGEMENT.search(low):
         return ""  # "does it have enough bandwidth at 360 GB/s for LLMs?": a judgement
     ids = {s["id"] for s in sheets}
@@ -296,7 +296,7 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     did not exist yet; "" when neither decides, or the variants named disagree."""
     asked: list[str] = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
                         if f in query.fields]  # fmt: skip
-    low = query.text.lower()
+    low = query.low
     nvidia = all(str(s.get("vendor", "")).lower() == "nvidia" for s in sheets)
     supports = re.search(r"\b(?:support|have|has|take|use)s?\b", low)
     if not asked and nvidia and re.search(r"\bnvlink\b", low) and supports:
@@ -586,7 +586,7 @@ def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
     share of every layer's attention heads, so the GPU count must divide the head count
     (vLLM refuses to start otherwise); the counts that do, and pipeline stages for the rest."""
     n = e.get("num_gpus") or 1
-    split_said = _TP_SAID.search(query.text.lower())
+    split_said = _TP_SAID.search(query.low)
     if (
         n < 2
         or not (query.engine or split_said)
@@ -646,7 +646,7 @@ _NEED_ASKED = re.compile(
 def _asked_card(query: Query) -> Query:
     """ "selling my three 3090s for one 5090: would a single 5090 hold it? yes or no": the one
     card the yes/no clause names is what is asked; the others are the story around it."""
-    low = query.text.lower()
+    low = query.low
     clause = YES_NO.search(low)
     if clause is None or len(query.gpus) < 2:
         return query
@@ -660,7 +660,7 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     """ "for a 16GB card, which can I keep in fp16: SDXL or SD 3.5 Large?": each model on the one
     card (or memory size) named, those that fit first; None unless a choice between two or more
     models is asked."""
-    low = query.text.lower()
+    low = query.low
     models = list({m.ids: m for m in query.models if m.ids}.values())
     if len(models) < 2 or len(query.gpus) > 1 or not re.search(r"\bwhich\b|\bor\b|\bvs\b", low):
         return None
@@ -727,7 +727,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             results[i] = fuller
     if len(results) == 1:
         e = results[0]
-        low = query.text.lower()
+        low = query.low
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
         fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
@@ -752,7 +752,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives += _alternatives(query, box, roomiest, model)
     asks_time = bool(re.search(r"\bhow long\b|\bseconds?\b|\blatency\b|\bper image\b",
-                               query.text.lower()))  # fmt: skip
+                               query.low))  # fmt: skip
     text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
                        prefer_time=asks_time, pick_asked=asks_pick(query))  # fmt: skip
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
@@ -763,7 +763,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
 def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) -> str:
     """ "Do we really need the B200 for an 8B bot?": no, when the job fills under 40% of every
     card asked about; the fit follows as the figures."""
-    low = query.text.lower()
+    low = query.low
     need = _NEED_ASKED.search(low)
     if need is None:
         return text
@@ -850,7 +850,7 @@ _RUN_WORDS = re.compile(r"\b(?:run|fit|load|hold|handle)\b")  # "can it run X?" 
 def asks_pick(query: Query) -> bool:
     """ "8x A100 or 4x H100 for this, which one?": the question asks for one of several, not for
     a yes or a no."""
-    low = query.text.lower()
+    low = query.low
     # "g4dn.xlarge or g6.xlarge?", "cheapest box for ...": one of the named options
     asked = r"\bwhich\b|\bwhat should\b|\bbetter\b|\bcheapest\b"
     two = len({g.ids for g in query.gpus if g.ids}) >= 2  # "16gb or 32gb?" of one card: no pick
@@ -977,7 +977,7 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
         if "error" in e:
             return Draft(e["error"])
         estimates.append(e)
-    low = query.text.lower()
+    low = query.low
     which = _WHICH_MORE.search(low)
     if which:  # "which takes less memory?": the answer's model named first
         estimates.sort(key=_weights_gb, reverse=bool(which.group(1)))
@@ -1060,7 +1060,7 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
     """The largest catalog model that fits the card(s) named, at the precision asked or, when
     none is said, at Q4_K_M and at BF16; the next size up and what it would need."""
     ref = query.gpus[0]
-    said = re.search(r"\b(?:biggest|largest)\s([a-z][\w.-]*)", query.text.lower())
+    said = re.search(r"\b(?:biggest|largest)\s([a-z][\w.-]*)", query.low)
     family = next((m.text for m in query.models if m.suggestions), None) or (
         said.group(1) if said and said.group(1) not in _NOT_A_FAMILY else None
     )
@@ -1231,7 +1231,7 @@ def _at_equal_mfu(query: Query, box: ToolBox) -> Draft | None:
     """ "Which finishes sooner / gives more per dollar, assuming equal MFU?": at the same share
     of peak, work goes as the dense 16-bit tensor rate times the GPU count (per dollar: over the
     user's price); the calculator's own efficiencies are set aside, as the user asked."""
-    if not _EQUAL_MFU.search(query.text.lower()) or len(query.gpus) != 2:
+    if not _EQUAL_MFU.search(query.low) or len(query.gpus) != 2:
         return None
     if query.workload in (None, "inference") and query.models:
         return None  # decoding is bound by memory: utilisation of compute does not decide it
@@ -1353,7 +1353,7 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     half times the memory of an H100. Accurate?": yes or no from the two datasheet figures, the
     card named before the comparison against the one after it ("is the bandwidth the same on
     both?": the two in the order named)."""
-    low = query.text.lower()
+    low = query.low
     ratio = _RATIO_CLAIM.search(low)  # before "more than": "more than twice the memory of"
     claim = ratio or _MORE_THAN.search(low)
     if not (claim and YES_NO.search(low) and len(asked) == 1):
@@ -1410,7 +1410,7 @@ _WHICH_MORE = re.compile(
 def _which_has_more(query: Query, sheets: list[dict[str, Any]], asked: tuple[str, ...]) -> str:
     """ "g5.xlarge or g6.xlarge, which one has more FP16 tensor TFLOPS?": the card with the most
     (or least) of the one figure asked, named first, with every card's figure (per GPU)."""
-    said = _WHICH_MORE.search(query.text.lower())
+    said = _WHICH_MORE.search(query.low)
     per = " per GPU" if any((g.count or 1) > 1 for g in query.gpus) else ""
     field = asked[0] if len(asked) == 1 else None
     valued = [s for s in sheets if field and isinstance(s.get(field), (int, float))]
@@ -1504,7 +1504,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     sheets = result["gpus"]
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
     # "4070 ti super or 4080 super? what's the TDP of the 4080 super": a pick asked, and a figure
-    chosen = bool(asked) and bool(_CHOICE_SAID.search(query.text.lower()))
+    chosen = bool(asked) and bool(_CHOICE_SAID.search(query.low))
     figures = c.asked_line(sheets, asked) if asked else ""
     if asked and not chosen and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
         # "how do they compare in FP64, for an ocean model?": the pick on the figure asked,
@@ -1529,7 +1529,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
     lead = f"{job}\n\n{figures}" if job and figures else job or head
-    if stack and _SOFTWARE_ASKED.search(query.text.lower()):  # "or will the software bite us"
+    if stack and _SOFTWARE_ASKED.search(query.low):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
 
@@ -1597,7 +1597,7 @@ def _family_of_job(query: Query) -> str:
     training named with a framework (TensorFlow, PyTorch), else LLMs."""
     from advisor.agent.understand import family_hint
 
-    hint = family_hint(query.text.lower())
+    hint = family_hint(query.low)
     if hint and hint != "llm":
         return hint
     if query.framework in ("pytorch", "tensorflow") and query.workload in ("train", "finetune"):
@@ -1623,7 +1623,7 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     """One GPU under several price terms ("1-yr reserved $2.20, on-demand $4.00, we use it 30% of
     the time"): a committed term bills every hour of the period for each GPU held, on-demand and
     spot bill the GPU-hours used; each term's bill, the cheaper one, and where they cross."""
-    low = query.text.lower()
+    low = query.low
     monthly = re.search(r"\b(?:per|a|each|every) month\b|\bmonthly\b|/mo(?:nth)?\b", low)
     yearly = not monthly and bool(re.search(r"\byears?\b|\byr\b|\bannual\w*|\byearly\b", low))
     span, period = (8760.0, "year") if yearly else (HOURS_PER_MONTH, "month")
@@ -1710,7 +1710,7 @@ def _pace_said(query: Query, items: float) -> str:
     "115,305,030 images at 1,200 a second"."""
     training = query.workload not in (None, "inference")
     steps = training and query.steps and items == float(query.steps)
-    imaged = query.images or re.search(r"\bimages?\b|\bimgs?\b|\bpictures\b", query.text.lower())
+    imaged = query.images or re.search(r"\bimages?\b|\bimgs?\b|\bpictures\b", query.low)
     noun = "steps" if steps else "images" if imaged else "samples" if query.dataset_samples else (
         "items")  # fmt: skip
     pace = query.seconds_per_item or 0.0
@@ -1754,7 +1754,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return _electricity(query, box, count)
-    if price and query.throughput_tok_s and _PER_TOKENS.search(query.text.lower()):
+    if price and query.throughput_tok_s and _PER_TOKENS.search(query.low):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
         node = count if query.price_per_node else None
         paid = {"usd_per_gpu_hour": price, "num_gpus": 1 if node else count,
@@ -1782,7 +1782,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
             c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
         )
     node_gpus = size or count
-    asked = _PER_GPU_ASKED.search(query.text.lower())
+    asked = _PER_GPU_ASKED.search(query.low)
     if price is not None and per_node and node_gpus > 1 and asked and not query.budget:
         # "$21.96 an hour for a p4d.24xlarge: what is that per GPU-hour?"
         share, whole_price = _gpu_share(box, price, node_gpus), _gpu_share(box, price, 1)
@@ -1906,7 +1906,7 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
     slow = next(g for g in prices if g != fast)
     names = {g: box.call("gpu_specs", {"gpu": g}).get("name", g) for g in prices}
     hours = query.hours or 1.0  # no job size: an hour of the slower card's work
-    low = query.text.lower()
+    low = query.low
     fast_ref = next((g for g in query.gpus if g.ids and g.ids[0] == fast), None)
     if (
         query.hours
@@ -1965,7 +1965,7 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
         return Draft(result["error"])
     machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
     text = c.electricity(result, machine, sign=query.currency)
-    low = query.text.lower()
+    low = query.low
     each = count > 1 and _EACH_PRICE.search(low)  # a price per card: no total said as traced
     if query.purchase_usd and _OWNERSHIP.search(low) and not each:  # the card and its power
         cards = query.purchase_usd
@@ -2018,7 +2018,7 @@ _ML_SAID = re.compile(
 def _card_limits(query: Query) -> dict[str, Any]:
     """ "one PCIe datacenter GPU per server ... on a single card": the form factor and the count
     a recommendation must keep to (read from the words: the Query has no field for them yet)."""
-    low = query.text.lower()
+    low = query.low
     limits: dict[str, Any] = {}
     if re.search(r"\b(?:single|one|1)[- ](?:\w+ ){0,2}(?:card|gpu)s?\b(?! (?:or|vs))", low):
         limits["max_gpus"] = 1
@@ -2035,12 +2035,12 @@ def _card_limits(query: Query) -> dict[str, Any]:
 
 
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
-    if len(query.gpus) == 1 and LEAVING.search(query.text.lower()):
+    if len(query.gpus) == 1 and LEAVING.search(query.low):
         query = replace(query, gpus=())  # "upgrading from my 2070 super": the card left behind
     if not purchase and not query.gpus and _bought(query):
         return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
-    if not named and not _ML_SAID.search(query.text.lower()):
+    if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
     if not query.models:
         return explain(query, box)
@@ -2057,7 +2057,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "segment": query.segment,
         "vendor": query.vendor,
         "min_memory_gb": query.memory_gb,
-        "rank_by": _rank_by(query.text.lower()),
+        "rank_by": _rank_by(query.low),
         **_card_limits(query),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
@@ -2138,7 +2138,7 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     rows = [p for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
     if budget is None or budget.per != "total" or not rows or query.purchase_usd:
         return []
-    low = query.text.lower()
+    low = query.low
     if not _BUDGET_WORDS.search(low) or re.search(
         r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", low
     ):
@@ -2157,7 +2157,7 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     $650, still a good deal?": the price the user found against the prices on record for that
     condition (within a tenth of their range is in line)."""
     quote = query.purchase_usd
-    low = query.text.lower()
+    low = query.low
     if not re.search(r"[$€£]\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?)", low):
         return []  # "and the A10G?": a price said before, for another card, is no quote here
     budget = query.budget
@@ -2227,7 +2227,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if purchase is None and query.budget and (query.budget.kind == "buy" or (
             query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
         purchase = query.budget.usd  # "4090 for 1800 or rent at 0.40/h": the price to buy
-    low = query.text.lower()
+    low = query.low
     node = bool(purchase and re.search(
         r"\b(?:server|node|box|machine|rig|system|workstation)\b", low))  # fmt: skip
     rent = query.user_price_usd_per_hour
@@ -2235,7 +2235,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         rent = rent / count
     monthly = query.monthly_usd / count if rent is None and query.monthly_usd else None
     each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b(?![- ]?h)"
-                     r"|/(?:gpu|card)\b(?![- ]?h)", query.text.lower())  # fmt: skip
+                     r"|/(?:gpu|card)\b(?![- ]?h)", query.low)  # fmt: skip
     if purchase is not None and count > 1 and (node or not each):
         purchase = purchase / count  # "4 a100s for 60k", "a server for 90k": per GPU
     if gpu is None and (purchase is None or (rent is None and monthly is None)):
@@ -2306,7 +2306,7 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     items = _paced_items(query)
     if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
         return _at_your_pace(query, box, items)
-    if query.hours and query.epochs and _PER_EPOCH.search(query.text.lower()):
+    if query.hours and query.epochs and _PER_EPOCH.search(query.low):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
         each = query.hours / query.epochs * 3600
         epochs = query.epochs
@@ -2336,7 +2336,7 @@ _GPU_HOURS_SAID = re.compile(r"\bgpu[- ]?hours?\b|\b[a-z]{1,3}\d{2,4}[a-z]?[- ]h
 def _within_allocation(query: Query, box: ToolBox) -> str:
     """Yes or no: the job's hours on one GPU (the first estimate made) against the GPU-hours the
     user has, and how many times over they cover it."""
-    low = query.text.lower()
+    low = query.low
     if not (query.hours and _GPU_HOURS_SAID.search(low) and _ALLOCATION.search(low)):
         return ""
     done = [c.result for c in box.calls if c.name == "estimate" and "gpu" in c.result]
@@ -2421,7 +2421,7 @@ def _heads_explained(query: Query, box: ToolBox) -> Draft | None:
     layer's heads, and whether the model's head count allows that many GPUs."""
     n = query.num_gpus or next((g.count for g in query.gpus if g.count), None)
     model = next((m for m in query.models if m.ids), None)
-    said = _TP_SAID.search(query.text.lower())
+    said = _TP_SAID.search(query.low)
     if not (n and n > 1 and model and said and model.family in (None, "llm")):
         return None
     sheet = box.call("model_specs", {"model": model.ids[0]})
@@ -2448,16 +2448,16 @@ def explain(query: Query, box: ToolBox) -> Draft:
     heads = _heads_explained(query, box)
     if heads is not None:
         return heads
-    if query.models and query.memory_gb and not query.gpus and _WONT_RUN.search(query.text.lower()):
+    if query.models and query.memory_gb and not query.gpus and _WONT_RUN.search(query.low):
         # "why can't my 8gb card run llama 2 13b? what eats the vram?": the fit, part by part
         return fit(query, box)
-    result = box.call("search_corpus", {"query": query.text, "k": 6})
+    result = box.call("search_corpus", {"query": query.read, "k": 6})
     passages = result.get("passages", [])
     emphasis = [*(g.text for g in query.gpus), *(m.text for m in query.models)]
     if query.topic:
         emphasis.append(query.topic.replace("_", " "))
     found = [(p["id"], p["text"], p["section"]) for p in passages]
-    chosen = best_sentences(query.text, found, emphasis)
+    chosen = best_sentences(query.read, found, emphasis)
     concept = glossary.entry(query.topic)
     if concept is not None:
         return _concept(query, box, concept, chosen)
@@ -2481,7 +2481,7 @@ def explain(query: Query, box: ToolBox) -> Draft:
         head = "The articles do not cover this question"
         if figures:
             return Draft(head + "; from the datasheet table:\n\n" + "\n".join(figures))
-        if re.search(r"\b(?:gpus?|cards?|graphics)\b", query.text.lower()) and not query.topic:
+        if re.search(r"\b(?:gpus?|cards?|graphics)\b", query.low) and not query.topic:
             return Draft(c.ASK_BACK)  # "get me a faster gpu": which job is it for?
         return Draft(head + ", and it names no GPU or model I can calculate for.")
     order = list(box.passages)
@@ -2508,7 +2508,7 @@ def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[A
     if figures:
         lines += ["", *(f if f.startswith("- ") else f"- {f}" for f in figures)]
     words = [w.lower() for w in concept.mentions]
-    asked = content_words(query.text) - content_words(" ".join(concept.mentions))
+    asked = content_words(query.read) - content_words(" ".join(concept.mentions))
     quoted = [  # on the concept, and on something else the question asks too
         s for s in chosen
         if any(w in s.text.lower() for w in words) and asked & content_words(s.text)
@@ -2582,7 +2582,7 @@ def _weights_for(query: Query, box: ToolBox) -> list[str]:
     bits when it sets the two against each other ("why does int8 use less memory than fp16
     for large-v3? show the arithmetic"), an image pipeline's parts one by one."""
     formats: list[str | None] = [query.precision]
-    if query.precision not in (None, "fp16", "bf16") and _HALF_SAID.search(query.text.lower()):
+    if query.precision not in (None, "fp16", "bf16") and _HALF_SAID.search(query.low):
         formats.append("fp16")
     lines = []
     for ref in [m for m in query.models if m.ids][:3]:

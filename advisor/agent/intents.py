@@ -972,7 +972,7 @@ def _versus(q: Query, low: str) -> bool:
 
 def _figure_only(q: Query) -> bool:
     """The figures asked of several GPUs, with no judgement between them ("which", "better")."""
-    low = q.text.lower()
+    low = q.low
     judged = _JUDGED.search(low) or q.max_power_w or _each_figure(q, low)  # a limit, or each
     return bool(q.fields) and not q.models and not q.workload_given and not judged
 
@@ -1101,7 +1101,7 @@ def _fallback(q: Query, low: str) -> bool:
 def principle_for(q: Query) -> principles.Principle | None:
     """The principle a question asks in so many words, when it answers for the question's
     intent (a follow-up that keeps the intent without the words gets the intent's handler)."""
-    found = principles.find(q, q.text.lower())
+    found = principles.find(q, q.low)
     return found if found is not None and found.kind == q.intent else None
 
 

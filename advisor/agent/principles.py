@@ -102,7 +102,7 @@ _SAME_AS = re.compile(
 
 def _mig_count_only(query: Query) -> bool:
     """ "how many MIG instances can one A30 be carved into?": the figure alone, no why."""
-    low = query.text.lower()
+    low = query.low
     return bool(_MIG_COUNT.search(low)) and not re.search(r"\bexplain\w*|\bwhy\b", low)
 
 
@@ -153,7 +153,7 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
         return None
     cards = f"{n} x {many['gpu_name']}"
     if model.family == "diffusion" and asked.workload == "inference":
-        return _draft([_one_picture_per_card(one, n, query.text.lower())], model)
+        return _draft([_one_picture_per_card(one, n, query.low)], model)
     if not many["fits"]:
         return Draft(f"**No: {many['model_name']} does not fit even on {cards}** "
                      f"({c.settings(many)}).\n\n{c.memory_line(many)}")  # fmt: skip
@@ -238,7 +238,7 @@ def _one_card_asked(q: Query) -> bool:
     """No second card in the question ("would a second 3090 make mixtral faster" is not)."""
     counts = [g.count or 1 for g in q.gpus] + [q.num_gpus or 1]
     more = re.search(r"\b(?:second|another|extra|more|two|2) (?:gpus?|cards?|\d{4}s?)\b",
-                     q.text.lower())  # fmt: skip
+                     q.low)  # fmt: skip
     return max(counts) == 1 and not more
 
 
@@ -304,7 +304,7 @@ def model_choice(query: Query, box: ToolBox) -> Draft | None:
     named = [m for m in query.models if m.ids]
     if found is None or len(named) != 2 or named[0].family != named[1].family:
         return None
-    low = query.text.lower()
+    low = query.low
     a, b = (low.find(m.text.lower()) for m in named)
     between = low[min(a, b) : max(a, b)] if a >= 0 and b >= 0 else ""
     if not re.search(r"\bor\b|\bvs\.?\b|\bversus\b", between) or re.search(
@@ -506,7 +506,7 @@ def _subject_and_other(query: Query) -> tuple[str, str] | None:
     ids = gpus_named(query)
     if len(ids) < 2:
         return None
-    low = query.text.lower()
+    low = query.low
     spots: dict[str, int] = {}
     for at, gpu in gpu_mentions(query.gpus, low):
         spots.setdefault(gpu, at)
@@ -599,19 +599,19 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
     decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
-    times = _TIMES_AS_FAST.search(query.text.lower())
+    times = _TIMES_AS_FAST.search(query.low)
     if times:  # "is the 4090 twice as fast as the 3090": the multiple asked against the ratio
         want = 2.0 if times.group(1) == "twice" else float(times.group(2))
         word = "Yes" if ratio >= 0.9 * want else "No"
         head = (f"**{word}: about {c.num(ratio)}x, against the {c.num(want)}x asked: "
                 f"{figures}{decides}.**")  # fmt: skip
-    elif _AS_FAST.search(query.text.lower()) and not _WORTH.search(query.text.lower()):
+    elif _AS_FAST.search(query.low) and not _WORTH.search(query.low):
         if ratio > 1 / 1.1:
             head = f"**Yes: about {c.num(ratio)}x the speed, {figures}{decides}.**"
         else:
             head = (f"**No: the {b['gpu_name']} is about {c.num(1 / ratio)}x as fast: "
                     f"{figures}{decides}.**")  # fmt: skip
-    elif _WORTH.search(query.text.lower()):  # "is a 4090 worth it over a 3090 for chat?"
+    elif _WORTH.search(query.low):  # "is a 4090 worth it over a 3090 for chat?"
         if ratio >= 1.3:
             head = f"**Yes, for speed: about {c.num(ratio)}x as fast: {figures}{decides}.**"
         elif ratio >= 1.1:
@@ -668,7 +668,7 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     found = _first_gpu(query)
     # the period of the work, not of a price ("an L4 at $0.80/hr ... 5,000 images a day")
     unpriced = re.sub(r"(?:\$|usd\s?)\s?\d[\d.,]*\s?(?:/|per|an?)\s?(?:h|hr|hour|day|month)\b",
-                      " ", query.text.lower())  # fmt: skip
+                      " ", query.low)  # fmt: skip
     period = _PERIOD.search(unpriced)
     named = [m for m in query.models if m.ids]
     if found is None or not named or not period:
@@ -728,7 +728,7 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
     ids = gpus_named(query)
     if len(ids) < 2:
         return None
-    low = query.text.lower()
+    low = query.low
     spots: dict[str, int] = {}
     for at, gpu in gpu_mentions(query.gpus, low):
         spots.setdefault(gpu, at)
@@ -812,12 +812,12 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         head = f"**Just more memory: {same_chip}{pair} differ only in {differ[0][1]}.**"
     else:
         other = [d for d, _ in differ if d != "memory"]
-        memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.text.lower())
+        memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.low)
         what = "Not just more memory" if len(other) < len(differ) and memory_asked else "No"
         if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b"
-                     r"|" + _SAME_AS.pattern, query.text.lower()):  # fmt: skip
+                     r"|" + _SAME_AS.pattern, query.low):  # fmt: skip
             what = "No"  # "is that the same chip and vram as my desktop 4090?"
-        low = query.text.lower()
+        low = query.low
         speed_asked = re.search(r"\bsame (?:\w+ )?(?:speed|performance|throughput)\b"
                                 r"|\bas fast\b|\bperform the same\b", low)  # fmt: skip
         rates = {"memory bandwidth", "dense FP16/BF16 tensor"} & {d for d, _ in differ}
@@ -842,7 +842,7 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
 def _two_gpus_or_sizes(query: Query) -> bool:
     """Two GPUs, or one name written with two memory sizes ("A100 40GB vs 80GB")."""
     ids = {gpu_choices(g)[0] for g in query.gpus if gpu_choices(g)}
-    return len(ids) >= 2 or (len(ids) == 1 and len(set(_SIZES.findall(query.text.lower()))) >= 2)
+    return len(ids) >= 2 or (len(ids) == 1 and len(set(_SIZES.findall(query.low))) >= 2)
 
 
 _SIZES = re.compile(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b")
@@ -855,7 +855,7 @@ def _two_variants(query: Query, box: ToolBox) -> list[str] | None:
     if len(query.gpus) != 1:
         return None
     ref = query.gpus[0]  # "a100 40gb vs 80gb": one name, two memory sizes
-    sizes = [float(s) for s in _SIZES.findall(query.text.lower())]
+    sizes = [float(s) for s in _SIZES.findall(query.low)]
     if len(set(sizes)) < 2 or not ref.base:
         return None
     picked: list[str] = []
@@ -885,7 +885,7 @@ def _same_base(row: dict[str, Any], base: str) -> bool:
 
 def pcie_generation(query: Query, box: ToolBox) -> Draft | None:
     """One GPU's PCIe generation barely matters once the job is on the card."""
-    low = query.text.lower()
+    low = query.low
     said = re.findall(r"\bgen ?([3-6])\b|\bpcie ?([3-6])(?:\.0)?\b|\b([3-6])\.0\b", low)
     gens = sorted({int(g) for group in said for g in group if g})
     width = re.search(r"\bx(1|2|4|8)\b", low)
@@ -927,7 +927,7 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
     if found is None:
         return None
     _ref, gpu = found
-    named = [p for p in _PRECISIONS.findall(query.text.lower())]
+    named = [p for p in _PRECISIONS.findall(query.low)]
     low = _precision_of(named[0]) if named else None
     if low is None or low in ("bf16", "fp16"):
         return None
@@ -1123,7 +1123,7 @@ def link_speed(query: Query, box: ToolBox) -> Draft | None:
     sheet = box.call("gpu_specs", {"gpu": found[1]})
     if "error" in sheet:
         return None
-    said = re.search(r"\bpcie? ?(?:gen ?)?([3-6])\b|\bgen ?([3-6])\b", query.text.lower())
+    said = re.search(r"\bpcie? ?(?:gen ?)?([3-6])\b|\bgen ?([3-6])\b", query.low)
     gen = int(next(g for g in said.groups() if g)) if said else sheet.get("pcie_gen") or 4
     links = box.call("pcie_links", {"gens": [gen], "lanes": 16})
     if "error" in links:
@@ -1162,9 +1162,9 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         return None
     ref, gpu = found
     n = max(ref.count or 1, query.num_gpus or 1)
-    psu = query.max_power_w or _watts(query.text.lower())
+    psu = query.max_power_w or _watts(query.low)
     if psu and len(gpus_named(query)) >= 2:
-        if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.text.lower()):
+        if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.low):
             return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
         return _supply_choice(query, box, n, psu)
     p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **({"psu_w": psu} if psu else {})})
@@ -1281,11 +1281,11 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
                          "prompt processing, training and image generation, which are "
                          "compute-bound, slow by about that ratio.")  # fmt: skip
     else:
-        cap = _watts(query.text.lower())
+        cap = _watts(query.low)
         board = sheet.get("tdp_w")
         capped = f" to {c.num(cap, 'W')}" if cap else ""
         # "without losing much speed?" asks yes; "is it half as fast?" asks no
-        text = query.text.lower()
+        text = query.low
         slower = "without" not in text and re.search(
             r"\b(?:half|slower|twice as slow|worse|hurt\w*|los[et]\w*|drop\w*|tank\w*|"
             r"cripple\w*|kill\w*)\b",
@@ -1331,7 +1331,7 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
     sheet = box.call("gpu_specs", {"gpu": found[1]})
     if "error" in sheet:
         return None
-    low = query.text.lower()
+    low = query.low
     version = 3 if re.search(r"\b(?:fa3|flash[- _]?attn[- _]?3|flash[- _]?attention[- _]?3)\b",
                              low) else 2  # fmt: skip
     arch = str(sheet.get("architecture") or "").split(" (")[0]  # "Blackwell (sm_100)"
@@ -1364,7 +1364,7 @@ _FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": 
 
 def precision_support(query: Query, box: ToolBox) -> Draft | None:
     """ "Does the T4 do bf16?", "can the A100 run FP8?": the tensor cores' formats."""
-    low = query.text.lower()
+    low = query.low
     asked = [f for f, words in _FORMAT_WORDS.items() if re.search(rf"\b(?:{words})\b", low)]
     ids = gpus_named(query)
     if not asked or not ids or not query.gpus:
@@ -1472,7 +1472,7 @@ def _instead(sheet: dict[str, Any], fmt: str) -> str:
 def _said_slower(query: Query) -> str | None:
     """The GPU the question calls the slower one ("our L40S boxes are slower than the A100s",
     "the H100 trains faster than the H20"), by where the GPUs sit around the comparison."""
-    low = query.text.lower()
+    low = query.low
     m = re.search(r"\b(slower|worse|behind|faster|quicker|better)\b", low)
     refs = [(low.find(g.text.lower()), gpu_choices(g)[0]) for g in query.gpus if gpu_choices(g)]
     if not m or len(refs) < 2 or any(at < 0 for at, _ in refs):
@@ -1828,7 +1828,7 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
     if "error" in sheet:
         return None
     said = _said_figures(query.text)
-    low = query.text.lower()
+    low = query.low
     near = _formats_beside_figures(low)
     named = [f for f in _SPARSE_FIELDS if f[2].split("/")[0].lower() in near]
     # the format the user names beside the figure, only (1,979 is FP16 sparse and FP8 dense; a
@@ -2112,13 +2112,13 @@ def _macs(query: Query, box: ToolBox) -> list[dict[str, Any]]:
     named = [s for s in named if "error" not in s and s.get("unified_memory")]
     if named:
         return named
-    size = re.search(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b", query.text.lower())
+    size = re.search(r"\b(\d{2,3}) ?(?:gb|g|gigs?)\b", query.low)
     if not size:
         return []
     found = box.call("list_gpus", {"vendor": "apple", "min_memory_gb": float(size.group(1)),
                                    "max_memory_gb": float(size.group(1)), "top": 20})  # fmt: skip
     rows = found.get("gpus", [])
-    if re.search(r"\b(?:macbook|laptop)\b", query.text.lower()):
+    if re.search(r"\b(?:macbook|laptop)\b", query.low):
         rows = [r for r in rows if "ultra" not in r["name"].lower()]
     return sorted(rows, key=lambda r: r["bandwidth_gbs"])
 

@@ -60,7 +60,7 @@ class Budget:
 class Query:
     """Everything an answer needs from one question, after follow-up resolution."""
 
-    text: str
+    text: str  # as written
     intent: str
     gpus: tuple[GpuRef, ...] = ()
     models: tuple[ModelRef, ...] = ()
@@ -127,6 +127,18 @@ class Query:
     follow_up: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
     also: tuple[Query, ...] = ()  # further questions in the same message
+    # the text as read: normalised, the phrasebook's English, numbers in figures ("" = text)
+    english: str = ""
+
+    @property
+    def read(self) -> str:
+        """The question as the understanding step read it (in English where the phrasebook
+        knows the words): what handlers match and retrieval searches for."""
+        return self.english or self.text
+
+    @property
+    def low(self) -> str:
+        return self.read.lower()
 
     @property
     def model(self) -> ModelRef | None:

@@ -170,7 +170,7 @@ _PICK = re.compile(r"^\W*Pick the (.+?)(?::|\*\*)")
 def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
-    low = query.text.lower().strip()
+    low = query.low.strip()
     if query.intent in _OWN_LEAD or not YES_NO.search(low):
         return text
     lower = _LOWER_FITS.search(text)
@@ -253,7 +253,7 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
     if policy in ("none", "topic"):  # a topic answer cites the sentences it quotes, no others
         return []
     aspects = _aspects(query)
-    args: dict[str, Any] = {"query": query.text, "k": 6}
+    args: dict[str, Any] = {"query": query.read, "k": 6}
     if len(query.gpu_ids) == 1:
         args["gpu"] = query.gpu_ids[0]
     result = box.call("search_corpus", args)

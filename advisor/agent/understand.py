@@ -2020,7 +2020,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         and any(s.intent == "buy" and s.gpus in ((), query.gpus) for s in others)
     ):  # "how much is a 5090 rn?? and what was the msrp": its price to buy, both times
         query = replace(query, intent="buy")
-    return replace(query, text=question.strip(), also=tuple(others))
+    return replace(query, text=question.strip(), english=text.strip(), also=tuple(others))
 
 
 # the settings a later part of the message may add to the question it continues
@@ -2719,7 +2719,10 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         m = re.search(
             rf"\b(?:need|get|buy|put|putting|run|running|rent|renting|bridge|bridging|stack|"
             rf"add|adding)\s{_WORD_NUM}\b(?![.,/]\d)(?=\s(?:in|into|for|together|of|to)\b|\s?[,.?!]"
-            rf"|\s?$)",
+            rf"|\s?$)"
+            # "thinking of buying two more off ebay": the cards to buy
+            rf"|\b(?:buy|buying|get|getting|grab|grabbing|add|adding)\s{_WORD_NUM}\smore\b"
+            rf"(?=\s?[,.?!]|\s?$|\s(?:off|from|on|of them|cards?|gpus?)\b)",
             low,
         )
     if not m:
