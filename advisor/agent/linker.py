@@ -377,7 +377,10 @@ class Linker:
             chosen = [g for g in chosen if _form_matches(g, form)]
         if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
-        if form is None and _in_a_laptop(words) and all(g.segment != "laptop" for g in chosen):
+        laptop = _laptop_before(words, start, previous_end) or (
+            previous_end is None and _in_a_laptop(words)
+        )
+        if form is None and laptop and all(g.segment != "laptop" for g in chosen):
             # "gaming laptop with a 4060 (8gb)": the laptop GPU of that name, of that memory
             said = re.search(r"(\d+)\s?(?:gb|gib|g)\b", written.lower())
             size = float(said.group(1)) if said else memory
@@ -501,6 +504,8 @@ class Linker:
         for span in range(min(3, len(words) - i), 0, -1):
             chunk = words[i : i + span]
             tail = _model_key(" ".join(w.text for w in chunk))
+            if not tail:
+                continue  # "gemma 3 27B on a 4090 vs a 3090": "a" is no Gemma 3 of its own
             for prefix in prefixes:
                 found = self.model_keys.get(prefix + tail)
                 if found:
@@ -835,19 +840,40 @@ def _bare_number_ok(chunk: list[Token]) -> bool:
     return len(chunk) == 1 and not chunk[0].text.startswith("$")
 
 
+_LAPTOP_WORDS = ("laptop", "laptops", "notebook")
+_DESKTOP_WORDS = frozenset(
+    ("desktop", "desktops", "pc", "tower", "workstation", "server", "egpu", "rig", "build",
+     "box", "enclosure")
+)  # fmt: skip
+
+
+def _laptop_word(word: Token) -> bool:
+    return re.sub(r"['\u2019]s$", "", word.low) in _LAPTOP_WORDS  # "my laptop's"
+
+
 def _in_a_laptop(words: list[Token]) -> bool:
     """The message speaks of a laptop (not inside a GPU's name: "rtx 4060 laptop gpu") and of no
-    desktop machine."""
-    said = {w.low for w in words}
+    desktop machine (said of the first card named: "tired of my laptop ... a 4090 for my new
+    build" is a desktop card)."""
     named = {i + 1 for i, w in enumerate(words) if re.search(r"\d", w.low)}  # "4060 laptop"
-    laptop = any(
-        re.sub(r"['\u2019]s$", "", w.low) in ("laptop", "laptops", "notebook")  # "my laptop's"
-        and i not in named
-        for i, w in enumerate(words)
-    )
-    return laptop and not said & {
-        "desktop", "desktops", "pc", "tower", "workstation", "server", "egpu",
-    }  # fmt: skip
+    laptop = any(_laptop_word(w) and i not in named for i, w in enumerate(words))
+    return laptop and not {w.low for w in words} & _DESKTOP_WORDS
+
+
+# the words that tie a laptop to the card named after it: "laptop with a 4070", "my laptop has
+# an RTX 3060", "a laptop. it has a 4060"
+_LAPTOP_HAS = frozenset(
+    ("with", "w", "w/", "has", "had", "having", "featuring", "sporting", "packing", "running",
+     "rocking", "a", "an", "the", "its", "it", "my", "nvidia", "geforce")
+)  # fmt: skip
+
+
+def _laptop_before(words: list[Token], start: int, previous_end: int | None) -> bool:
+    """A laptop said of this card just before it ("laptop with a 4070 vs a box with a 4090": the
+    4070 is the laptop's, the 4090 not; "tired of my laptop, thinking of an RTX 4090": not)."""
+    lo = max(previous_end or 0, start - 5)
+    at = next((i for i in range(start - 1, lo - 1, -1) if _laptop_word(words[i])), None)
+    return at is not None and all(w.low in _LAPTOP_HAS for w in words[at + 1 : start])
 
 
 # a Hugging Face repo id with a size in its name: "nvidia/parakeet-tdt-0.6b-v2", "acme/foo-7b"
