@@ -38,6 +38,7 @@ SPLITS = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 
 
