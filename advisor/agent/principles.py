@@ -2417,7 +2417,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bslot\b.{0,40}\bx(?:1|4|8)\b.{0,60}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|affect|penalty)",
     ), pcie_generation, _anything),
     Principle("precision_support", "spec", _cues(
-        r"\b(?:support|supports|supported|handle|capable of|compatible with)\b.{0,40}\b(?:bf16|"
+        # (not "support" the noun: "2B tokens of our support transcripts, bf16")
+        r"\b(?:support(?!\s(?:transcripts?|tickets?|calls?|chats?|teams?|data|docs?|emails?|logs?"
+        r"|agents?|requests?|staff|desk|conversations?)\b)|supports|supported|handle|capable of"
+        r"|compatible with)\b.{0,40}\b(?:bf16|"
         r"bfloat16|fp8|float8|tf32)\b",
         # "does the t4 actually do bf16", "can an a100 run fp8", "is bfloat16 training possible"
         r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"

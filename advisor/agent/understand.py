@@ -914,7 +914,8 @@ _UNIT_HOURS = {
 
 # a second length added to the first: "a year plus 3 months", "two weeks and 3 days"
 _MORE_TIME = re.compile(
-    rf"\s?(?:plus|and(?: another)?|\+)\s(?:an? |another )?{_WORD_NUM}\s?"
+    # "and" in the phrasebook's languages too: "3 dni i 7 godzin", "2 días y 6 horas"
+    rf"\s?(?:plus|and(?: another)?|\+|i|y|e|und|et|en|ve|och)\s(?:an? |another )?{_WORD_NUM}\s?"
     r"(hours?|days?|weeks?|months?)\b(?!\s?(?:a|per|each|every|/)\s?(?:day|week|month))"
 )
 # the smaller unit after a time: "2 min 40 sec", "1 hour 10 minutes"
@@ -1185,7 +1186,9 @@ _MONEY = re.compile(
     re.IGNORECASE,
 )
 _PER_HOUR = re.compile(
-    r"^\s?(?:/|per|an|a|each|por)?\s?(?:gpu[- ]?)?(?:/\s?)?(?:hour|hr|h|hora)\b"
+    # "$0.90 per A100 GPU-hour": the card's name may stand before the hour
+    r"^\s?(?:/|per|an|a|each|por)?\s?(?:[a-z]{1,4}\d{2,4}[a-z]{0,4}\s)?(?:gpu[- ]?)?(?:/\s?)?"
+    r"(?:hour|hr|h|hora)\b"
     r"|^\s?(?:per|/)\s?gpu\s?(?:per|/|an|a)\s?(?:hour|hr|h)\b"
 )
 _PER_MONTH = re.compile(r"^\s?(?:/|per|a|each)\s?(?:mo|month)\b")

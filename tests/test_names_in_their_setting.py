@@ -1,0 +1,93 @@
+"""Names and figures read in the sentence around them: a laptop said of one card and not of
+another, a word after "vs" that names no model, the noun "support", a price per named card's
+hour, "and" in other languages between two times, the cards a buyer adds; and the handlers
+reading the question in the phrasebook's English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.agent.understand import understand
+from advisor.catalog import Catalog, load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def _gpus(q: Any) -> list[tuple[str, ...]]:
+    return [g.ids for g in q.gpus]
+
+
+@pytest.mark.parametrize(
+    ("question", "gpus"),
+    [
+        # the laptop is another machine than the card asked about
+        ("fed up with my old laptop, so I'm speccing an RTX 4080 tower for ML", [("rtx-4080",)]),
+        ("my notebook overheats; planning a rig with an rtx 4090", [("rtx-4090",)]),
+        ("only own a laptop: is an RTX 4090 in an eGPU dock any good?", [("rtx-4090",)]),
+        ("laptop w/ a 4070 against a box w/ a 4090?", [("rtx-4070-laptop",), ("rtx-4090",)]),
+        ("not the 4090 laptop, the full desktop RTX 4090", [("rtx-4090-laptop",), ("rtx-4090",)]),
+        # ... and the laptop's own card
+        ("my laptop has an RTX 4060, will mistral 7b run?", [("rtx-4060-laptop",)]),
+        ("got a laptop. it has a 4070. enough for sdxl?", [("rtx-4070-laptop",)]),
+    ],
+)
+def test_a_laptop_makes_only_its_own_card_the_laptop_variant(
+    catalog: Catalog, question: str, gpus: list[tuple[str, ...]]
+) -> None:
+    assert _gpus(understand(question, catalog)) == gpus
+
+
+@pytest.mark.parametrize(
+    ("question", "models"),
+    [
+        ("qwen2.5 14b on a 4080 vs a 4090: tokens/s?", [("qwen2.5-14b",)]),
+        ("gemma 2 27b, 3090 vs an a6000", [("gemma-2-27b",)]),
+        ("gemma 2 27B or the 9b on my 3060?", [("gemma-2-27b",), ("gemma-2-9b",)]),
+    ],
+)
+def test_a_word_after_vs_is_a_model_only_with_a_size_or_variant(
+    catalog: Catalog, question: str, models: list[tuple[str, ...]]
+) -> None:
+    assert [m.ids for m in understand(question, catalog).models] == models
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("LoRA on 300M tokens of customer support chats, bf16, 2x A100: how many hours?",
+         "intent", "train_time"),
+        ("does the V100 support bf16?", "intent", "spec"),
+        ("we pay $1.40 per L40S GPU-hour; 300 hours cost?", "user_price_usd_per_hour", 1.4),
+        ("renting an H100 at $2/h for 2 días y 6 horas, total?", "hours", 54.0),
+        ("Wynajmuję L4 za 0,80 USD za godzinę na 1 dni i 12 godzin. Ile zapłacę?", "hours", 36.0),
+        ("Ile potrwa LoRA Llama 3.1 8B na 50 milionach tokenów?", "intent", "train_time"),
+        ("Ile potrwa LoRA Llama 3.1 8B na 50 milionach tokenów?", "train_tokens", 50e6),
+        ("Czy Mistral 7B zmieści się na RTX 4060 z kontekstem 8k?", "context", 8192),
+        ("i own one A6000 and plan on grabbing 3 more off ebay, price?", "gpus", None),
+    ],
+)  # fmt: skip
+def test_figures_read_in_their_setting(
+    catalog: Catalog, question: str, field: str, value: Any
+) -> None:
+    q = understand(question, catalog)
+    if field == "gpus":
+        assert [(g.ids, g.count) for g in q.gpus] == [(("rtx-a6000",), 3)]
+    else:
+        assert getattr(q, field) == value
+
+
+def test_handlers_read_the_question_in_the_phrasebooks_english(catalog: Catalog) -> None:
+    q = understand("Ile potrwa trening? 30 epok po 2 minuty", catalog)
+    assert q.text.startswith("Ile potrwa") and "epochs" in q.low and q.read == q.english
+
+
+def test_a_question_with_no_reading_reads_as_written() -> None:
+    from advisor.agent.query import Query
+
+    q = Query(text="What Is The A100?", intent="spec")
+    assert q.read == "What Is The A100?" and q.low == "what is the a100?"
