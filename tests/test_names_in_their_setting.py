@@ -33,6 +33,10 @@ def _gpus(q: Any) -> list[tuple[str, ...]]:
         ("not the 4090 laptop, the full desktop RTX 4090", [("rtx-4090-laptop",), ("rtx-4090",)]),
         # ... and the laptop's own card
         ("my laptop has an RTX 4060, will mistral 7b run?", [("rtx-4060-laptop",)]),
+        ("laptop for sdxl: the 4070 or the 4080?", [("rtx-4070-laptop",), ("rtx-4080-laptop",)]),
+        ("my laptop, i have a 4070, want to build a chatbot", [("rtx-4070-laptop",)]),
+        # a card between underscores (Markdown emphasis) is still a card
+        ("is the _4090_ good for sdxl?", [("rtx-4090",)]),
         ("got a laptop. it has a 4070. enough for sdxl?", [("rtx-4070-laptop",)]),
     ],
 )
@@ -68,17 +72,31 @@ def test_a_word_after_vs_is_a_model_only_with_a_size_or_variant(
         ("Ile potrwa LoRA Llama 3.1 8B na 50 milionach tokenów?", "intent", "train_time"),
         ("Ile potrwa LoRA Llama 3.1 8B na 50 milionach tokenów?", "train_tokens", 50e6),
         ("Czy Mistral 7B zmieści się na RTX 4060 z kontekstem 8k?", "context", 8192),
-        ("i own one A6000 and plan on grabbing 3 more off ebay, price?", "gpus", None),
+        ("used A6000s are on ebay; thinking of grabbing 3 more. price?", "gpus", None),
+        # ... but not the cards owned and added up: how many in all is not said as one count
+        ("I have one 3090, buying one more, can I run llama 3 70b in 4-bit?", "gpus", "none"),
+        # "en" is "in" in Spanish and French, not "and"
+        ("entrenar 100 horas en 3 días con una 4090 a $0.40 por hora, cuánto?", "hours", 100.0),
     ],
 )  # fmt: skip
 def test_figures_read_in_their_setting(
     catalog: Catalog, question: str, field: str, value: Any
 ) -> None:
     q = understand(question, catalog)
-    if field == "gpus":
+    if field == "gpus" and value == "none":
+        assert [g.count for g in q.gpus] == [None]
+    elif field == "gpus":
         assert [(g.ids, g.count) for g in q.gpus] == [(("rtx-a6000",), 3)]
     else:
         assert getattr(q, field) == value
+
+
+def test_a_price_said_per_card_is_that_cards(catalog: Catalog) -> None:
+    q = understand("h100 or a100 for a LoRA of llama 3 8b on 1B tokens? we pay $2.10 per H100 "
+                   "GPU-hour and $0.90 per A100 GPU-hour", catalog)  # fmt: skip
+    prices = dict(q.gpu_prices)
+    a100 = [v for k, v in prices.items() if k.startswith("a100")]
+    assert prices["h100-sxm5-80gb"] == 2.1 and a100 == [0.9]
 
 
 def test_handlers_read_the_question_in_the_phrasebooks_english(catalog: Catalog) -> None:
@@ -91,3 +109,10 @@ def test_a_question_with_no_reading_reads_as_written() -> None:
 
     q = Query(text="What Is The A100?", intent="spec")
     assert q.read == "What Is The A100?" and q.low == "what is the a100?"
+
+
+def test_a_node_price_asked_per_gpu_hour_is_divided_by_its_gpus(rules_advisor: Any) -> None:
+    # the understanding step writes "per GPU-hour" as "per hour (gpu)"; the handler reads that
+    answer = rules_advisor.ask("p4d.24xlarge costs us $21.96/hr. per gpu-hour that is?",
+                               thread_id="per-gpu-hour")  # fmt: skip
+    assert answer.text.startswith("**$2.75 per GPU-hour**")

@@ -1728,7 +1728,10 @@ def _gpu_share(box: ToolBox, node_price: float, gpus: int) -> float | None:
 
 
 # a price per GPU asked of a node's price: "what is that per GPU-hour?", "per card?"
-_PER_GPU_ASKED = re.compile(r"\bper[- ](?:gpu|card)\b|\beach (?:gpu|card)\b")
+# (the understanding step writes "per GPU-hour" as "per hour (gpu)")
+_PER_GPU_ASKED = re.compile(
+    r"\bper[- ](?:gpu|card)\b|\beach (?:gpu|card)\b|\bper hour \((?:gpu|card)\)"
+)
 
 
 def _paced_hours(query: Query, count: int) -> float | None:

@@ -131,7 +131,7 @@ class Token:
 
 
 # (not the tail of a word in another alphabet: "À1G" or "À01G" is no "1G", nor "é4090" a 4090)
-_TOKEN = re.compile(r"(?<!\w)(?:[A-Za-z0-9$][\w.+:/\-'\u2019]*[\w+]|[A-Za-z0-9$])")
+_TOKEN = re.compile(r"(?<![^\W_])(?:[A-Za-z0-9$][\w.+:/\-'\u2019]*[\w+]|[A-Za-z0-9$])")
 
 
 def tokens(text: str) -> list[Token]:
@@ -377,9 +377,7 @@ class Linker:
             chosen = [g for g in chosen if _form_matches(g, form)]
         if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
-        laptop = _laptop_before(words, start, previous_end) or (
-            previous_end is None and _in_a_laptop(words)
-        )
+        laptop = _laptop_before(words, start, previous_end) or _in_a_laptop(words)
         if form is None and laptop and all(g.segment != "laptop" for g in chosen):
             # "gaming laptop with a 4060 (8gb)": the laptop GPU of that name, of that memory
             said = re.search(r"(\d+)\s?(?:gb|gib|g)\b", written.lower())
@@ -842,8 +840,7 @@ def _bare_number_ok(chunk: list[Token]) -> bool:
 
 _LAPTOP_WORDS = ("laptop", "laptops", "notebook")
 _DESKTOP_WORDS = frozenset(
-    ("desktop", "desktops", "pc", "tower", "workstation", "server", "egpu", "rig", "build",
-     "box", "enclosure")
+    ("desktop", "desktops", "pc", "tower", "workstation", "server", "egpu", "rig", "enclosure")
 )  # fmt: skip
 
 
@@ -853,17 +850,20 @@ def _laptop_word(word: Token) -> bool:
 
 def _in_a_laptop(words: list[Token]) -> bool:
     """The message speaks of a laptop (not inside a GPU's name: "rtx 4060 laptop gpu") and of no
-    desktop machine (said of the first card named: "tired of my laptop ... a 4090 for my new
-    build" is a desktop card)."""
+    desktop machine ("tired of my laptop ... a 4090 for my new build" is a desktop card; "want
+    to build an assistant" is no machine)."""
     named = {i + 1 for i, w in enumerate(words) if re.search(r"\d", w.low)}  # "4060 laptop"
     laptop = any(_laptop_word(w) and i not in named for i, w in enumerate(words))
-    return laptop and not {w.low for w in words} & _DESKTOP_WORDS
+    built = re.search(r"\b(?:new|pc|gaming|desktop|my|a|the) (?:build|box)\b",
+                      " ".join(w.low for w in words))  # fmt: skip
+    return laptop and not built and not {w.low for w in words} & _DESKTOP_WORDS
 
 
 # the words that tie a laptop to the card named after it: "laptop with a 4070", "my laptop has
 # an RTX 3060", "a laptop. it has a 4060"
 _LAPTOP_HAS = frozenset(
-    ("with", "w", "w/", "has", "had", "having", "featuring", "sporting", "packing", "running",
+    ("with", "w", "w/", "has", "had", "having", "have", "got", "came", "comes", "i", "featuring",
+     "sporting", "packing", "running",
      "rocking", "a", "an", "the", "its", "it", "my", "nvidia", "geforce")
 )  # fmt: skip
 

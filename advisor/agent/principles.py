@@ -551,7 +551,8 @@ _WORTH = re.compile(
     r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
     r"compared to)\b"
     # "is the 3090 ti worth 300 euro more than the normal 3090"
-    r"|\bworth (?:an? |the )?(?:extra |additional )?[$€£]?\d[\d,.]*\s?k?\s?(?:euros?|eur|usd"
+    r"|\bworth (?:an? |the )?(?:extra |additional )?(?:[$€£]|eur )?\d[\d,.]*\s?k?\s?"
+    r"(?:euros?|eur|usd"
     r"|dollars?|bucks|€)?\s?(?:more )?(?:than|over)\b"
 )
 # "will it be about as fast as his": yes when within a tenth

@@ -915,7 +915,8 @@ _UNIT_HOURS = {
 # a second length added to the first: "a year plus 3 months", "two weeks and 3 days"
 _MORE_TIME = re.compile(
     # "and" in the phrasebook's languages too: "3 dni i 7 godzin", "2 días y 6 horas"
-    rf"\s?(?:plus|and(?: another)?|\+|i|y|e|und|et|en|ve|och)\s(?:an? |another )?{_WORD_NUM}\s?"
+    # (not Dutch "en": it is "in" in French and Spanish, "100 horas en 3 días")
+    rf"\s?(?:plus|and(?: another)?|\+|i|y|e|und|et|ve|och)\s(?:an? |another )?{_WORD_NUM}\s?"
     r"(hours?|days?|weeks?|months?)\b(?!\s?(?:a|per|each|every|/)\s?(?:day|week|month))"
 )
 # the smaller unit after a time: "2 min 40 sec", "1 hour 10 minutes"
@@ -1285,13 +1286,17 @@ def _gpu_prices(
     gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]]
 ) -> tuple[tuple[str, float], ...]:
     """Each named GPU's own hourly price when the message gives one per card ("h100 sxm
-    $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it."""
+    $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it, or to the
+    one it is said per ("$2.10 per H100 GPU-hour")."""
     if len(gpus) < 2:
         return ()
     spots = gpu_mentions(gpus, low)
     pairs: dict[str, float] = {}
     for value, per, pos in money:
-        before = [gpu for at, gpu in spots if at < pos]
+        said_per = r"[^a-z]*(?:usd|eur|dollars?|euros?)?\s?(?:/|per|an?|each)\s?"
+        per_card = [gpu for at, gpu in spots
+                    if pos < at <= pos + 24 and re.fullmatch(said_per, low[pos:at])]  # fmt: skip
+        before = per_card or [gpu for at, gpu in spots if at < pos]
         if per == "hour" and before and before[-1] not in pairs:
             pairs[before[-1]] = value
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
@@ -2708,6 +2713,9 @@ _MULTI_GPU = re.compile(r"\bmulti[- ]?gpus?\b|\b(?:multiple|several|many) gpus\b
 MULTI_GPU_COUNT = 8
 
 
+_OWNED_COUNT = re.compile(rf"\b(?:i|we)\s(?:have|own|got|already have)\s{_WORD_NUM}\b")
+
+
 def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     """A GPU count not attached to a named GPU: 'on 8 gpus', 'with four of them', '2 cards',
     'an 8 gpu node'."""
@@ -2724,12 +2732,12 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
             rf"add|adding)\s{_WORD_NUM}\b(?![.,/]\d)(?=\s(?:in|into|for|together|of|to)\b|\s?[,.?!]"
             rf"|\s?$)"
             # "thinking of buying two more off ebay": the cards to buy
-            rf"|\b(?:buy|buying|get|getting|grab|grabbing|add|adding)\s{_WORD_NUM}\smore\b"
+            rf"|\b(?:buy|buying|get|getting|grab|grabbing|add|adding)\s{_WORD_NUM}\s(more)\b"
             rf"(?=\s?[,.?!]|\s?$|\s(?:off|from|on|of them|cards?|gpus?)\b)",
             low,
         )
-    if not m:
-        return None
+    if not m or (m.group(m.lastindex or 0) == "more" and _OWNED_COUNT.search(low)):
+        return None  # "I have one 3090, buying one more": how many in all is not said as one
     if m.group(0).startswith("both"):
         return 2
     word = next(g for g in m.groups() if g)
