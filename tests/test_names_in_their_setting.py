@@ -116,3 +116,33 @@ def test_a_node_price_asked_per_gpu_hour_is_divided_by_its_gpus(rules_advisor: A
     answer = rules_advisor.ask("p4d.24xlarge costs us $21.96/hr. per gpu-hour that is?",
                                thread_id="per-gpu-hour")  # fmt: skip
     assert answer.text.startswith("**$2.75 per GPU-hour**")
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("our batch job must emit 1,200,000 output tokens, at 30 tok/s how long?",
+         "output_tokens", 1_200_000),
+        ("we generate 2 million tokens a night on one L4", "output_tokens", 2_000_000),
+        ("run is done with 12 of 90 epochs, 20 min per epoch; remaining time?", "epochs", 78.0),
+        ("currently at epoch 3/10, ETA?", "epochs", 7.0),
+        # a daily use over a period: every day of it, or its weekdays
+        ("an L4 at $0.80/h, 6 hours a day for 2 months: total?", "hours", 6 * 2 * 730 / 24),
+        ("A10G 4 h a day, weekdays only, for 10 weeks at $1/h", "hours", 200.0),
+        ("10 h a day, 5 days a week, for 4 weeks on an A100 at $2/h", "hours", 200.0),
+        ("Mon-Fri 9 to 5 (8 h) for the 6-week course on an L4 at $0.70/h", "hours", 240.0),
+        ("ile watów pobiera RTX 4080?", "fields", ("tdp_w",)),
+        ("Chcę uruchomić Llama 3 8B przez Ollamę na RTX 3060", "engine", "llama.cpp"),
+        ("we have lots of a4000. how many we need for llama 3 70b in 4bit?", "intent", "solve"),
+    ],
+)  # fmt: skip
+def test_amounts_and_periods_as_people_write_them(
+    catalog: Catalog, question: str, field: str, value: Any
+) -> None:
+    assert getattr(understand(question, catalog), field) == pytest.approx(value)
+
+
+def test_n_of_them_after_a_cloud_instance_counts_instances(catalog: Catalog) -> None:
+    first = understand("g5.12xlarge is $5.67 an hour", catalog)
+    then = understand("what if we run three of them for 100 hours?", catalog, first.context_dict())
+    assert [g.count for g in then.gpus] == [3 * first.node_size]

@@ -71,7 +71,7 @@ ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     # an Ollama tag ("qwen3:30b-a3b", "llama3.1:8b-instruct-q8_0") is Ollama, which is llama.cpp
     (
         "llama.cpp",
-        r"\bllama[.\s_-]?cpp\b|\bollama\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"
+        r"\bllama[.\s_-]?cpp\b|\bollam(?:a|ę|y|ie|ą)\b|\blm ?studio\b|\bkoboldcpp\b|\bgguf\b"
         r"|\b[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b"
         # GGUF's own quant names and llama.cpp's layer-offload flag
         r"|\bi?q\d_k(?:_[sml])?\b|\bq[458]_[01]\b|\biq\d_x+s\b|(?<![\w-])-ngl\b|\bn[-_]gpu[-_]layers\b",
@@ -671,7 +671,7 @@ def _pair(m: re.Match[str]) -> tuple[str | Any, str | Any]:  # as re types a gro
 
 
 def _tokens(n: str, k: str | None) -> int:
-    return int(float(n) * (1000 if k else 1))
+    return int(float(n.replace(",", "")) * (1000 if k else 1))
 
 
 def _k_tokens(n: str, unit: str | None) -> float:
@@ -827,10 +827,13 @@ def _output_tokens(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return _tokens(m.group(3), m.group(4))
     m = re.search(
-        r"(\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
+        # (the whole number: "3,000,000 output tokens" is not 000 of them)
+        r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
+        r"(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?)"
         r"|\s(?:gen|out)\b(?!\s?(?:\d|gpu|card)))"
-        r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d+)\s?(k)?\s?(?:tokens)?\b",
+        r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d{1,3}(?:,\d{3})+|\d+)"
+        r"(?![\d.]|\s?(?:m|million|b|billion|thousand)\b)\s?(k)?\s?(?:tokens)?\b",
         low,
     )
     if not m:  # "need 2 million tokens out", "500k tokens generated in total"
@@ -1002,6 +1005,24 @@ _SERVED_TOKENS = re.compile(
 
 # "a day", "per day", "/day", "por dia" (Portuguese), "al día", "pro Tag", "par jour"
 _A_DAY = r"(?:(?:a|per|each|every|/)\s?day|daily|por dia|al d[ií]a|pro tag|am tag|par jour)\b"
+# how long a daily use goes on: "8 hours a day for 3 months", "... for the 14-week semester"
+_FOR_PERIOD = re.compile(
+    rf"\b(?:for|over|during|across|throughout)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
+    rf"{_WORD_NUM}[- ](days?|weeks?|months?)\b(?![- ](?:a|per|each)\b)"
+    r"|\b(\d+)[- ](weeks?|months?)[- ](?:semester|term|course|project|contract|programm?e?|period"
+    r"|pilot|trial|class)\b"
+)
+_WEEKDAYS = re.compile(
+    r"\bweekdays?\b|\bwork ?days\b|\bbusiness days\b|\bmon(?:day)?\s?(?:-|to|thru|through)\s?"
+    r"fri(?:day)?\b"
+)
+_DAYS_IN = {"day": 1.0, "week": 7.0, "month": 730 / 24}
+
+
+def _period(m: re.Match[str]) -> tuple[str, str]:
+    """_FOR_PERIOD's (count, unit in the singular): ("3", "month")."""
+    count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return count, unit.rstrip("s")
 
 
 def _duration_hours(low: str, epochs: float | None) -> float | None:
@@ -1068,10 +1089,20 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         span = _HORIZON.search(low)
         runs = _RUNS.search(low)  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
         weeks = _WEEKS.search(low)
+        period = _FOR_PERIOD.search(low[m.end() :])
+        weekdays = _WEEKDAYS.search(low)
+        count, unit = _period(period) if period else ("0", "")
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
+            a_week = re.match(r"\s?(?:work(?:ing)?\s?)?days? (?:a|per|each|/) ?week\b",
+                              after[days.end(1) :])  # fmt: skip
+            if a_week and unit == "week":
+                hours *= _count(count)  # "5 days a week, for 14 weeks"
         elif a_year:  # "three hours every day for a year"
             hours *= 365
+        elif (daily or (weekdays and per == 1 and value <= 24)) and period:
+            # "8 hours a day for 3 months", "9 to 5 (8 h), weekdays only, for the 14-week term"
+            hours *= _count(count) * _DAYS_IN[unit] * (5 / 7 if weekdays and unit != "day" else 1)
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(next(w for w in weeks.groups() if w))
         elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
@@ -1441,7 +1472,16 @@ def _train_tokens(low: str) -> float | None:
     return value if value >= 1e5 else None  # "512 tokens" is a length, not a training budget
 
 
+# "has finished 7 of 60 epochs", "at epoch 12/40": the epochs left to run
+_EPOCH_OF = re.compile(
+    r"\b(?:finished|done|completed|through|past)\s(?:with\s)?(\d+)\s(?:of|/|out of)\s(\d+)"
+    r"\sepochs?\b|\b(?:at|on|in)\sepoch\s(\d+)\s?(?:of|/|out of)\s?(\d+)\b"
+)
+
+
 def _epochs(low: str) -> float | None:
+    if (at := _EPOCH_OF.search(low)) and (left := _epochs_left(at)):
+        return left
     m = re.search(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
     if m:
         return _count(m.group(1))
@@ -1451,6 +1491,11 @@ def _epochs(low: str) -> float | None:
     if re.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b", low):
         return 1.0  # "one pass over the data"
     return 1.0 if re.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
+
+
+def _epochs_left(at: re.Match[str]) -> float | None:
+    done, total = (int(g) for g in (at.groups()[:2] if at.group(1) else at.groups()[2:]))
+    return float(total - done) if 0 <= done < total else None
 
 
 # things counted in a data set or a batch of work
@@ -2808,6 +2853,7 @@ _MIN_GPUS = re.compile(
     r"[^?.!]{1,40}?\b(?:are|is) (?:minimum |minimally |at least |the minimum )?"
     r"(?:necessary|needed|required)\b"
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
+    r"|how many (?:i|we) (?:need|needs|must have)\b"  # "how many i need for qwen2.5 32b"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|how many (?:rtx |nvidia )?[a-z]{0,3}\d{1,4}[a-z0-9]*s\b(?! per)"  # "how many 4090s?", "L4s"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
@@ -3018,7 +3064,12 @@ def resolve(
     if loose is None and bare and not query.gpus and prior.gpus:  # "and if i had 8?"
         loose = int(bare.group(1))
     if loose and gpus and not any(g.count for g in query.gpus):  # "and with 4 of them?"
-        updates["gpus"] = tuple(replace(g, count=loose) for g in gpus)
+        # "keep two of them running" after a p4d.24xlarge: two of the instances, 16 GPUs
+        nodes = bool(prior.node_size) and all(g.count == prior.node_size for g in gpus) and bool(
+            re.search(r"\b(?:of them|of those|instances?|nodes?|boxes|servers?|vms?)\b",
+                      query.text.lower()))  # fmt: skip
+        each = prior.node_size or 1 if nodes else 1
+        updates["gpus"] = tuple(replace(g, count=loose * each) for g in gpus)
         updates["num_gpus"] = None
     back = re.search(r"\b(?:that|this|the same) (?:run|job|training)\b", query.text.lower())
     said_here = query.workload_given and not (back and query.workload == "inference")
