@@ -456,6 +456,17 @@ def rental_cost(usd_per_gpu_hour: float, hours: float, num_gpus: int = 1) -> dic
 
 
 @_tool
+def service_cost(usd_per_unit: float, units: float, unit: str) -> dict[str, Any]:
+    """What a pay-per-use service the user could use instead of a GPU would bill for the same
+    work, at its price the user gives: units x price per unit. unit is one of: audio minute,
+    audio hour, image, million tokens."""
+    if unit not in cost.SERVICE_UNITS:
+        raise InvalidInput(f"unit is one of {', '.join(cost.SERVICE_UNITS)} (got {unit!r}).")
+    return {"usd": cost.service_cost_usd(usd_per_unit, units), "usd_per_unit": usd_per_unit,
+            "units": units, "unit": unit, "price_source": "given by the user"}  # fmt: skip
+
+
+@_tool
 def rental_hours(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> dict[str, Any]:
     """How many hours a budget rents `num_gpus` GPUs for at a price per GPU-hour the user gives:
     budget / (price x GPUs). gpu_hours is the wall time times the GPUs."""
@@ -977,6 +988,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
     "paced_time": paced_time,
+    "service_cost": service_cost,
 }
 
 

@@ -1091,6 +1091,17 @@ def electricity(result: dict[str, Any], machine: str, sign: str = "$") -> str:
     )
 
 
+def against_service(gpu_usd: float, service_usd: float, what: str) -> str:
+    """The verdict of a GPU against a pay-per-use service (transcription, image or token API),
+    both costed on the same work: which is cheaper and by how much."""
+    if gpu_usd <= service_usd:
+        who, times = "Renting the GPU is cheaper", service_usd / gpu_usd
+    else:
+        who, times = "The service is cheaper", gpu_usd / service_usd
+    return (f"**{who} {what}: {usd(gpu_usd)} on the GPU against {usd(service_usd)} for the "
+            f"service ({num(times)}x).**")  # fmt: skip
+
+
 def token_cost(result: dict[str, Any], gpu: str, node: int | None = None) -> str:
     """The cost of a million tokens at the user's price and speed; `node`: the price was for a
     whole node of that many GPUs."""

@@ -1734,6 +1734,25 @@ _PER_GPU_ASKED = re.compile(
 )
 
 
+def _service_bill(query: Query, box: ToolBox) -> dict[str, Any] | None:
+    """The `service_cost` of the job's work (its audio, images or tokens) at the pay-per-use
+    price the user sets against the GPU; None when no such price or no amount of work is said."""
+    if query.service_price is None:
+        return None
+    price, unit = query.service_price
+    tokens = query.output_tokens or query.train_tokens
+    units = {
+        "audio minute": query.audio_hours * 60 if query.audio_hours else None,
+        "audio hour": query.audio_hours,
+        "image": query.images or query.dataset_samples,  # "500 images", no model named
+        "million tokens": tokens / 1e6 if tokens else None,
+    }[unit]
+    if not units:
+        return None
+    result = box.call("service_cost", {"usd_per_unit": price, "units": units, "unit": unit})
+    return None if "error" in result else result
+
+
 def _paced_hours(query: Query, count: int) -> float | None:
     """The hours of the job at the user's own pace: "each image takes 20 sec" x the images (an
     hour of audio counts as an item), or "we measured 1,200 tokens/s" for the tokens to run."""
@@ -1757,13 +1776,20 @@ def cost(query: Query, box: ToolBox) -> Draft:
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return _electricity(query, box, count)
-    if price and query.throughput_tok_s and _PER_TOKENS.search(query.low):
+    per_token = query.service_price is not None and query.service_price[1] == "million tokens"
+    if price and query.throughput_tok_s and (per_token or _PER_TOKENS.search(query.low)):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
         node = count if query.price_per_node else None
         paid = {"usd_per_gpu_hour": price, "num_gpus": 1 if node else count,
                 "tokens_per_s": query.throughput_tok_s}  # fmt: skip
         result = box.call("token_cost", paid)
-        return Draft(result["error"] if "error" in result else c.token_cost(result, gpu, node))
+        if "error" in result:
+            return Draft(result["error"])
+        text = c.token_cost(result, gpu, node)
+        if query.service_price and per_token:  # "the API charges $0.60 per 1M tokens"
+            text = c.against_service(result["usd_per_million_tokens"], query.service_price[0],
+                                     "per million tokens") + "\n\n" + text  # fmt: skip
+        return Draft(text)
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
     if hours is None:
         hours = _paced_hours(query, count)
@@ -1781,9 +1807,13 @@ def cost(query: Query, box: ToolBox) -> Draft:
             return Draft(result["error"])
         node = (size or count) if per_node else None
         each = _gpu_share(box, price, node) if node and node > 1 else None
-        return Draft(
-            c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
-        )
+        text = c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
+        service = _service_bill(query, box)
+        if service is not None:  # "my SaaS charges $0.006 per audio minute: rent or SaaS?"
+            what = f"for this job ({c.num(service['units'])} {service['unit']}s at your " \
+                   f"{c.usd(service['usd_per_unit'])} per {service['unit']})"  # fmt: skip
+            text = c.against_service(result["usd"], service["usd"], what) + "\n\n" + text
+        return Draft(text)
     node_gpus = size or count
     asked = _PER_GPU_ASKED.search(query.low)
     if price is not None and per_node and node_gpus > 1 and asked and not query.budget:

@@ -99,6 +99,9 @@ class Query:
     # images/s"), not of one of them
     pace_whole: bool = False
     throughput_tok_s: float | None = None  # a speed the user gives ("pushing 2500 tok/s")
+    # a pay-per-use service's price the user sets against the GPU: (usd per unit, unit of
+    # calculator.cost.SERVICE_UNITS), "my SaaS charges $0.006 per audio minute"
+    service_price: tuple[float, str] | None = None
     budget: Budget | None = None
     max_power_w: float | None = None
     usd_per_kwh: float | None = None  # an electricity price the user gives

@@ -1231,6 +1231,36 @@ _CAP = re.compile(
 _CAP_AFTER = re.compile(r"^\s?(?:max(?:imum)?|tops|at most|or less|or under)\b")
 
 
+# a pay-per-use service's price: "$0.006 per audio minute", "$0.02/image", "$0.60 per 1M tokens"
+_PER_SERVICE_UNIT = (
+    r"\s?(?:usd\s|dollars?\s)?(?:per|/|a|an|each)\s?(?:"
+    r"(audio\s?min(?:ute)?|min(?:ute)? of (?:audio|speech|recording))"
+    r"|(audio\s?hour|hour of (?:audio|speech|recording))"
+    r"|(image|img|picture|render|generated image)"
+    r"|(?:(1\s?m|one million|million|1,000,000|m)|(1\s?k|one thousand|thousand|1,000|k))\s?"
+    r"(?:(?:input|output|generated)\s)?(?:tokens?|toks?)"
+    r")\b"
+)
+_SERVICE_PRICE = re.compile(r"(?:\$|us\$|usd\s?)\s?(\d*\.?\d+)" + _PER_SERVICE_UNIT)
+_BARE_SERVICE_PRICE = re.compile(r"(?<![\d.])(0\.\d+)" + _PER_SERVICE_UNIT)  # "0.02 per image"
+
+
+def _service_price(low: str) -> tuple[float, str] | None:
+    """The price of a service the user could pay per use instead of a GPU, per unit of
+    calculator.cost.SERVICE_UNITS: "$0.006 per audio minute", "$0.60 per 1M tokens"."""
+    m = _SERVICE_PRICE.search(low) or _BARE_SERVICE_PRICE.search(low)
+    if m is None or not float(m.group(1)) > 0:
+        return None
+    value = float(m.group(1))
+    if m.group(2):
+        return value, "audio minute"
+    if m.group(3):
+        return value, "audio hour"
+    if m.group(4):
+        return value, "image"
+    return (value, "million tokens") if m.group(5) else (value * 1000, "million tokens")
+
+
 def _money(low: str) -> list[tuple[float, str, int]]:
     """Every amount of money: (usd, per: hour | month | total, position)."""
     out = []
@@ -1243,6 +1273,8 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         after = low[m.end() : m.end() + 24]
         if re.match(r"\s?(?:/|per|a)\s?kwh\b", after):
             continue  # "$0.32/kwh": the price of electricity, not of the GPUs
+        if re.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
+            continue  # "$0.006 per audio minute": a service's price, not the GPUs' (_service_price)
         if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.search(
             r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$",
             low[max(0, m.start() - 30) : m.start()],
@@ -2429,6 +2461,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         dataset_name=dataset,
         images=images,
         audio_hours=audio,
+        service_price=_service_price(low),
         resolution=_resolution(low),
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
@@ -3098,6 +3131,7 @@ def resolve(
         "draw_w",
         "other_w",
         "throughput_tok_s",
+        "service_price",
         "seconds_per_item",
         "pace_whole",
         "train_tokens",

@@ -44,6 +44,17 @@ def job_cost_usd(usd_per_gpu_hour: float, num_gpus: int, hours: float) -> float:
     return num_gpus * usd_per_gpu_hour * hours
 
 
+# what a service bills by: the units its price is per
+SERVICE_UNITS = ("audio minute", "audio hour", "image", "million tokens")
+
+
+def service_cost_usd(usd_per_unit: float, units: float) -> float:
+    """A pay-per-use service's bill (transcription per audio minute, images, API tokens):
+    price per unit x units."""
+    _check(usd_per_unit=usd_per_unit, units=units)
+    return usd_per_unit * units
+
+
 def cost_per_million_tokens_usd(
     usd_per_gpu_hour: float, num_gpus: int, tokens_per_s: float
 ) -> float:
