@@ -146,3 +146,18 @@ def test_n_of_them_after_a_cloud_instance_counts_instances(catalog: Catalog) -> 
     first = understand("g5.12xlarge is $5.67 an hour", catalog)
     then = understand("what if we run three of them for 100 hours?", catalog, first.context_dict())
     assert [g.count for g in then.gpus] == [3 * first.node_size]
+
+
+@pytest.mark.parametrize(
+    ("question", "counts"),
+    [
+        ("serving qwen 72b with tp=8: h200 or b200?", [8, 8]),
+        ("vllm --tensor-parallel-size 2 on l40s for llama 3.1 70b awq", [2]),
+        ("TP of 4 across a100 80gb cards for mixtral", [4]),
+        ("4090 with 24gb, tp1", [None]),  # one GPU: no count to set
+    ],
+)
+def test_a_tensor_parallel_size_is_the_count_of_each_card(
+    catalog: Catalog, question: str, counts: list[int | None]
+) -> None:
+    assert [g.count for g in understand(question, catalog).gpus] == counts

@@ -2823,9 +2823,21 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     return value if 0 < value <= 100_000 else None
 
 
+# a tensor-parallel size: "tp=4", "tp 4", "--tensor-parallel-size 4", "-tp 2", "TP of 8"
+_TP_SIZE = re.compile(
+    r"(?<![\w-])-{0,2}(?:tensor[-_ ]parallel(?:[-_ ](?:size|degree))?|tp)"
+    r"(?:\s?[=:]\s?|\s(?:of\s)?)?(\d{1,2})\b(?!\s?(?:gb|b|k|x|%|w)\b)"
+)
+
+
 def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[GpuRef, ...]:
     """A count said apart from the one GPU named belongs to it ("p40s ... get 4 of them"); "a
-    second 3090" is two of them."""
+    second 3090" is two of them; a tensor-parallel size is the count of each GPU set against
+    another ("tp=4 ... h100 pcie or h100 sxm")."""
+    tp = _TP_SIZE.search(low)
+    size = int(tp.group(1)) if tp else 0
+    if 1 < size <= 64 and gpus and all(g.count in (None, size) for g in gpus):
+        return tuple(replace(g, count=size) for g in gpus)  # ("tp=8: h200" already reads 8)
     gpus = tuple(
         replace(g, count=2)
         if g.count is None and re.search(rf"\bsecond\s+{re.escape(g.text.lower())}", low)
