@@ -161,3 +161,15 @@ def test_a_tensor_parallel_size_is_the_count_of_each_card(
     catalog: Catalog, question: str, counts: list[int | None]
 ) -> None:
     assert [g.count for g in understand(question, catalog).gpus] == counts
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "need mixtral 8x7b unquantised (fp16) on aws: g5.12xlarge or g6e.12xlarge?",
+        "mixtral 8x7b em fp16: g5.12xlarge ou g6e.12xlarge?",  # "ou" is "or"
+    ],
+)
+def test_the_pick_between_instances_names_the_instance(rules_advisor: Any, question: str) -> None:
+    answer = rules_advisor.ask(question, thread_id=f"instances-{question}")
+    assert answer.text.startswith("**Pick the g6e.12xlarge (NVIDIA L40S)"), answer.text[:200]

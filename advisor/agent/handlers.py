@@ -854,7 +854,7 @@ def asks_pick(query: Query) -> bool:
     # "g4dn.xlarge or g6.xlarge?", "cheapest box for ...": one of the named options
     asked = r"\bwhich\b|\bwhat should\b|\bbetter\b|\bcheapest\b"
     two = len({g.ids for g in query.gpus if g.ids}) >= 2  # "16gb or 32gb?" of one card: no pick
-    either = two and re.search(r"\bor\b[^.?!]{0,60}\?", low)
+    either = two and re.search(r"\bor\b(?:[^.?!]|\.(?=\w)){0,60}\?", low)  # "or g6e.12xlarge?"
     return not YES_NO.search(low) and bool(re.search(asked, low) or either)
 
 

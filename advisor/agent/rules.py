@@ -105,16 +105,15 @@ def _instances_named(notes: list[str], text: str) -> str:
     instance asked about, its GPU beside it ("Pick the g6.xlarge (NVIDIA L4)", "Yes: the
     g6e.xlarge (NVIDIA L40S) does the job")."""
     head, sep, rest = text.partition("\n")
-    lower = head.lower()  # "The NVIDIA L4 has more ...": the pick may open the sentence
-    named = sorted(
-        (lower.find(f"the {m.group(2).lower()}"), m.group(1), m.group(2))
-        for note in notes
-        if (m := _INSTANCE_NOTE.match(note)) and f"the {m.group(2).lower()}" in lower
-    )
-    if named and named[0][1] not in head:
-        at, instance, gpu = named[0]
-        end = at + len(f"the {gpu}")
-        head = f"{head[:at]}{head[at : at + 3]} {instance} ({gpu}){head[end:]}"  # "The"/"the" kept
+    found = []  # "The NVIDIA L4 has more ...", "fits on NVIDIA L40S only"; not "4 x NVIDIA L40S"
+    for note in notes:
+        if m := _INSTANCE_NOTE.match(note):
+            said = re.search(rf"(?<!x )(?<![\w-]){re.escape(m.group(2))}(?![\w-])", head, re.I)
+            if said:
+                found.append((said.start(), said.end(), m.group(1), m.group(2)))
+    if found and min(found)[2] not in head:
+        start, end, instance, gpu = min(found)
+        head = f"{head[:start]}{instance} ({gpu}){head[end:]}"
     return head + sep + rest
 
 
