@@ -173,3 +173,37 @@ def test_a_tensor_parallel_size_is_the_count_of_each_card(
 def test_the_pick_between_instances_names_the_instance(rules_advisor: Any, question: str) -> None:
     answer = rules_advisor.ask(question, thread_id=f"instances-{question}")
     assert answer.text.startswith("**Pick the g6e.12xlarge (NVIDIA L40S)"), answer.text[:200]
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("comprar uma 3090 usada por US$ 1.200 ou alugar?", "budget", 1200.0),
+        ("tenho R$ 9.000 (uns US$ 1.650) para uma placa", "budget", 1650.0),
+        ("€2,000 (roughly $2,150) for a card for sdxl", "budget", 2150.0),
+        ("2x RTX 3090 mit je 350 W, 8 Stunden am Tag, 0,30 €/kWh: Kosten pro Monat?",
+         "draw_each", True),
+        ("a10g at $1.20/h, renders 5h/night for 20 nights, monthly bill?", "hours", 100.0),
+        ("o treino roda a 2 it/s e faltam 36 mil steps, quanto tempo?", "steps", 36_000),
+        ("long story short: can a 3060 12gb run llama 3 8b q4?", "intent", "fit"),
+        ("^[[B^[[B :q!", "intent", "invalid"),
+    ],
+)  # fmt: skip
+def test_money_time_and_noise_as_typed(
+    catalog: Catalog, question: str, field: str, value: Any
+) -> None:
+    q = understand(question, catalog)
+    got = getattr(q, field)
+    assert (got.usd if field == "budget" else got) == value
+
+
+def test_a_speed_per_stream_runs_on_every_stream(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("need 1,000,000 tokens generated; 50 tok/s per stream with 4 "
+                               "streams in parallel. how long?", thread_id="streams")  # fmt: skip
+    # 1e6 / (50 x 4) s = 5,000 s
+    assert answer.text.startswith("**About 1.39 hours at your own measured speed**"), answer.text
+
+
+def test_a_device_not_for_rent_leads_with_its_price_to_buy(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask("how much is a DGX Spark? we need 3 of them", thread_id="spark")
+    assert answer.text.startswith("**3 x NVIDIA GB10 (DGX Spark): $"), answer.text[:200]

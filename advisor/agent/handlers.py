@@ -1863,11 +1863,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
             if hours:
                 args.update(hours=hours, num_gpus=ref.count or count)
             rented = box.call("prices", args)
-            parts.append(c.rental(rented))
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented:
-                bought = box.call("purchase_prices", {"gpu": choice})  # no rentals: what it costs
+                # no rentals ("what does a DGX Spark cost?"): what it costs to buy, first
+                bought = box.call("purchase_prices", {"gpu": choice, "num_gpus": ref.count or 1})
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
+            parts.append(c.rental(rented))
     return Draft("\n\n".join(parts))
 
 
@@ -2429,15 +2430,24 @@ def _paced(
 
 
 def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float, speed: float) -> Draft:
-    """The hours to generate `tokens` at the speed the user measured (tokens/s as given)."""
+    """The hours to generate `tokens` at the speed the user measured (tokens/s as given), over
+    the streams run side by side when the speed is said per stream ("41 tok/s per stream, 6
+    streams in parallel")."""
+    streams = query.concurrency or 1
+    if streams < 2 or not _PER_STREAM.search(query.low):
+        streams = 1
+    apart = f" per stream, {streams} streams side by side" if streams > 1 else ""
     return _paced(
         box,
         1 / speed,
         tokens,
-        1,
-        lambda _: f"{c.num(tokens)} tokens at {c.num(speed)} tokens/s",
+        streams,
+        lambda _: f"{c.num(tokens)} tokens at {c.num(speed)} tokens/s{apart}",
         "speed",
     )[0]
+
+
+_PER_STREAM = re.compile(r"\b(?:per|each|a|every) (?:stream|request|user|seq\w*|session|worker)\b")
 
 
 # ---------------------------------------------------------------- explanations

@@ -98,7 +98,10 @@ _GPU_WORDS = _cues(
 # money spent, not time: "spend $2k", not "spend most of my day in pandas"
 _SPEND = r"\bspend\b(?! (?:most|much|all|a lot|lots|hours?|days?|weeks?|time|my|our|the|half))"
 # a story to write, not "a wire story" or "a success story"
-_STORY = re.compile(r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )\bstory\b")
+_STORY = re.compile(
+    r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )(?<!long )(?<!short )\bstory\b"
+    r"(?! short\b)"  # "long story short, ...", "to make a long story short"
+)
 _NOT_OURS = _cues(
     r"\bjoke\b",
     r"\bpoem\b",
@@ -207,6 +210,8 @@ _NOISE = re.compile(
     r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao|bruh|fr|ngl|smh|rs|k{3,}|(?:rs){2,}|(?:ha){2,}h?"
     r"|(?:ja){2,}|(?:he){2,}|n[eé]h?)\b|\[object \w+\]"
     r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
+    # a terminal's arrow keys and an editor's commands typed into the box: "^[[A^[[B :wq!"
+    r"|\^\[\[?[a-d0-9~;]*|(?<!\w):(?:wq|q|x|w)!?(?!\w)"
 )
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(

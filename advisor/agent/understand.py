@@ -556,7 +556,7 @@ def normalise(text: str) -> str:
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
     text = re.sub(
-        r"(?:(?<=[€$£])|(?<=eur )|(?<=usd ))(?!0\.)(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
+        r"(?:(?<=[€$£])|(?<=[€$£] )|(?<=eur )|(?<=usd ))(?!0\.)(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
         r"(?!\s?(?:/\s?h|per\s+(?:gpu[- ])?h|an?\s+h|hourly))"  # "$1.006/hr" is a price per hour
         r"|(?<![\d.,])(?!0\.)(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
         r"|euros?|d[oó]lares|dollars?|usd)\b)",
@@ -1004,11 +1004,14 @@ _SERVED_TOKENS = re.compile(
 
 
 # "a day", "per day", "/day", "por dia" (Portuguese), "al día", "pro Tag", "par jour"
-_A_DAY = r"(?:(?:a|per|each|every|/)\s?day|daily|por dia|al d[ií]a|pro tag|am tag|par jour)\b"
+_A_DAY = (  # "6h/night": a night is a day of use
+    r"(?:(?:a|per|each|every|/)\s?(?:day|night)|daily|nightly|por dia|al d[ií]a|pro tag|am tag"
+    r"|par jour)\b"
+)
 # how long a daily use goes on: "8 hours a day for 3 months", "... for the 14-week semester"
 _FOR_PERIOD = re.compile(
     rf"\b(?:for|over|during|across|throughout)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
-    rf"{_WORD_NUM}[- ](days?|weeks?|months?)\b(?![- ](?:a|per|each)\b)"
+    rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\b(?![- ](?:a|per|each)\b)"
     r"|\b(\d+)[- ](weeks?|months?)[- ](?:semester|term|course|project|contract|programm?e?|period"
     r"|pilot|trial|class)\b"
 )
@@ -1016,7 +1019,7 @@ _WEEKDAYS = re.compile(
     r"\bweekdays?\b|\bwork ?days\b|\bbusiness days\b|\bmon(?:day)?\s?(?:-|to|thru|through)\s?"
     r"fri(?:day)?\b"
 )
-_DAYS_IN = {"day": 1.0, "week": 7.0, "month": 730 / 24}
+_DAYS_IN = {"day": 1.0, "night": 1.0, "week": 7.0, "month": 730 / 24}
 
 
 def _period(m: re.Match[str]) -> tuple[str, str]:
@@ -1102,7 +1105,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= 365
         elif (daily or (weekdays and per == 1 and value <= 24)) and period:
             # "8 hours a day for 3 months", "9 to 5 (8 h), weekdays only, for the 14-week term"
-            hours *= _count(count) * _DAYS_IN[unit] * (5 / 7 if weekdays and unit != "day" else 1)
+            every = 5 / 7 if weekdays and unit not in ("day", "night") else 1.0
+            hours *= _count(count) * _DAYS_IN[unit] * every
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(next(w for w in weeks.groups() if w))
         elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
@@ -1174,7 +1178,7 @@ def _busy_share(low: str) -> float | None:
 
 _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(hours?|hrs?|h|days?|weeks?)\s?"
-    r"(?:a|per|each|every|/)\s?(day|week|month)\b"
+    r"(?:a|per|each|every|/)\s?(day|night|week|month)\b"
 )
 
 
@@ -1187,11 +1191,11 @@ def _use_rate(low: str) -> float | None:
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
     unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
-    per_days = {"day": 1, "week": 7, "month": 730 / 24}[m.group(3)]
+    per_days = {"day": 1, "night": 1, "week": 7, "month": 730 / 24}[m.group(3)]
     rate = hours / per_days
     days = re.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
                      r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
-    if m.group(3) == "day" and days:  # "8 hours per day, 22 days per month": the days used
+    if m.group(3) in ("day", "night") and days:  # "8 hours per day, 22 days per month"
         rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
     return rate if 0 < rate <= 24 else None
 
@@ -1273,6 +1277,14 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         after = low[m.end() : m.end() + 24]
         if re.match(r"\s?(?:/|per|a)\s?kwh\b", after):
             continue  # "$0.32/kwh": the price of electricity, not of the GPUs
+        dollars = re.search(r"us\$|usd|dollar|buck", m.group(0)) or (
+            m.group(0).lstrip().startswith("$")
+            and not low[max(0, m.start() - 1) : m.start()].isalpha()
+        )  # not "R$ 15.000"
+        if not dollars and re.match(
+            r"\s*\((?:[^\d()$]{0,25})(?:us\$|usd|\$)\s?\d", low[m.end() : m.end() + 40]
+        ):
+            continue  # "R$ 15.000 (about US$ 2.700)": the user's own dollars, in brackets
         if re.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
             continue  # "$0.006 per audio minute": a service's price, not the GPUs' (_service_price)
         if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.search(
@@ -1710,11 +1722,13 @@ def _steps(low: str) -> int | None:
         done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
         if 0 <= done < total:
             return total - done  # the steps left
-    m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+)\s?(?:sampling |denoising |inference |training )?"
-                  r"steps\b|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
+    m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|mil|thousand)?\s?"
+                  r"(?:sampling |denoising |inference |training )?steps\b"
+                  r"|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
     if not m:
         return None
-    value = int((m.group(1) or m.group(2)).replace(",", ""))
+    # "120k steps", "120 mil steps" (Portuguese and Spanish thousands)
+    value = int(_number((m.group(1) or m.group(3)).replace(",", "")) * (1000 if m.group(2) else 1))
     # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
     return value if 1 <= value <= (10**7 if _TRAINING_SAID.search(low) else SAMPLER_STEPS) else None
 
