@@ -186,6 +186,11 @@ def test_the_pick_between_instances_names_the_instance(rules_advisor: Any, quest
         ("a10g at $1.20/h, renders 5h/night for 20 nights, monthly bill?", "hours", 100.0),
         ("o treino roda a 2 it/s e faltam 36 mil steps, quanto tempo?", "steps", 36_000),
         ("long story short: can a 3060 12gb run llama 3 8b q4?", "intent", "fit"),
+        ("vllm on one h100, llama 3.1 8b bf16, 8k ctx. max_num_seqs?", "intent", "solve"),
+        ("interns get 6 hours a week each on the A10, 12 interns, 10 weeks, $1/h: total?",
+         "hours", 720.0),
+        ("Hur lång tid tar det att finjustera Mistral 7B med LoRA på 50 miljoner tokens?",
+         "intent", "train_time"),
         ("^[[B^[[B :q!", "intent", "invalid"),
     ],
 )  # fmt: skip

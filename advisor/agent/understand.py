@@ -969,6 +969,12 @@ _EACH = (
 )
 _EACH_BEFORE = re.compile(r"\b" + _EACH + r"[^,;.?!]{0,60}$")  # the person's own clause
 _EACH_AFTER = re.compile(r"^[^,;.?!]{0,30}\bby " + _EACH)
+# "10 hours a week each ... 30 students, 15 weeks": each person's hours, the people counted apart
+_EACH_HOURS = re.compile(r"^\s?(?:(?:a|per|every|/)\s?(?:day|week|month)\s)?(?:each|apiece)\b")
+_PEOPLE_COUNTED = re.compile(
+    rf"\b(\d+) (?:[\w-]+ )?(?:{_PEOPLE}|interns|pupils|kids|devs|groups|teams|labs|users|members)\b"
+)
+_WEEKS_AFTER = re.compile(r"\b(\d+)[- ]weeks?\b(?![- ](?:a|per|each)\b)")
 # "40 research groups each got a 500 GPU-hour quota": one person's or group's hours, times them
 _GROUPS_EACH = re.compile(
     rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|projects|users|members)"
@@ -1109,6 +1115,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= _count(count) * _DAYS_IN[unit] * every
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(next(w for w in weeks.groups() if w))
+        elif weekly and (span_weeks := _WEEKS_AFTER.search(low[m.end() :])):
+            hours *= float(span_weeks.group(1))  # "10 hours a week each ..., 15 weeks"
         elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
                                   low):  # fmt: skip
             hours *= 52  # "3 hours a week: what's that a year"
@@ -1136,6 +1144,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
         people = people or _GROUPS_EACH.search(low[: m.start()])
+        if not people and _EACH_HOURS.match(low[m.end() :]):  # "10 hours a week each ... 30
+            people = _PEOPLE_COUNTED.search(low)  # students": each person's hours, times them
         if people:  # "each of my 28 students uses it 2 hours a week", "... by each of my 28"
             hours *= float(people.group(1))
         break
@@ -2888,6 +2898,7 @@ _MAX_BATCH = re.compile(
     r"sequences|seqs|chats|clients|conversations|agents|prompts|slots)\b(?!\s?(?:/|per)\s?(?:s|sec|second|min))"
     # "what max_num_seqs can actually be backed by KV cache?"
     r"|\bwhat (?:\w+ )?max[_-]num[_-]seqs\b|\bmax[_-]num[_-]seqs (?:can|could|should|would)\b"
+    r"|\bmax[_-]num[_-]seqs\s?\?"  # "... 32k ctx. max_num_seqs?"
     r"|how many (?:of them |of those )?(?:can|could) (?:be|run|stay) "
     r"(?:in flight|in parallel|at once"
     r"|concurrently|simultaneously)"
