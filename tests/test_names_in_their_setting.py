@@ -155,6 +155,7 @@ def test_n_of_them_after_a_cloud_instance_counts_instances(catalog: Catalog) -> 
         ("vllm --tensor-parallel-size 2 on l40s for llama 3.1 70b awq", [2]),
         ("TP of 4 across a100 80gb cards for mixtral", [4]),
         ("4090 with 24gb, tp1", [None]),  # one GPU: no count to set
+        ("our tp53 pipeline: an A100 or an H100?", [None, None]),  # a gene, not a TP size
     ],
 )
 def test_a_tensor_parallel_size_is_the_count_of_each_card(
@@ -187,6 +188,11 @@ def test_the_pick_between_instances_names_the_instance(rules_advisor: Any, quest
         ("o treino roda a 2 it/s e faltam 36 mil steps, quanto tempo?", "steps", 36_000),
         ("long story short: can a 3060 12gb run llama 3 8b q4?", "intent", "fit"),
         ("vllm on one h100, llama 3.1 8b bf16, 8k ctx. max_num_seqs?", "intent", "solve"),
+        # found in review: what is asked decides, not the first pattern to match
+        ("8 h a day, 20 workdays a month for 3 months on an A10 at $1/h", "hours", 480.0),
+        ("at epoch 5/20, 10 min each: what do all 20 epochs cost at $2/h?", "epochs", 20.0),
+        ("Reicht eine 4090 für Llama 3.1 8B mit 64k Kontext?", "context", 65536),
+        ("tell me a short story about an A100", "intent", "out_of_scope"),
         ("interns get 6 hours a week each on the A10, 12 interns, 10 weeks, $1/h: total?",
          "hours", 720.0),
         ("Hur lång tid tar det att finjustera Mistral 7B med LoRA på 50 miljoner tokens?",

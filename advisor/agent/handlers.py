@@ -1863,7 +1863,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             if hours:
                 args.update(hours=hours, num_gpus=ref.count or count)
             rented = box.call("prices", args)
-            if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented:
+            renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
+            if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
                 # no rentals ("what does a DGX Spark cost?"): what it costs to buy, first
                 bought = box.call("purchase_prices", {"gpu": choice, "num_gpus": ref.count or 1})
                 if bought.get("prices"):
@@ -2447,7 +2448,10 @@ def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float, speed: float
     )[0]
 
 
-_PER_STREAM = re.compile(r"\b(?:per|each|a|every) (?:stream|request|user|seq\w*|session|worker)\b")
+_PER_STREAM = re.compile(  # the speed said of one stream: "41 tok/s per stream"
+    r"(?:tok(?:en)?s?\s?/\s?s(?:ec)?|tokens? (?:per|a) second|t/s|tps)\s(?:per|each|a|for each|in "
+    r"each|on each)\s(?:stream|request|user|seq\w*|session|worker)\b"
+)
 
 
 # ---------------------------------------------------------------- explanations

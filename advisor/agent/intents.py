@@ -99,7 +99,7 @@ _GPU_WORDS = _cues(
 _SPEND = r"\bspend\b(?! (?:most|much|all|a lot|lots|hours?|days?|weeks?|time|my|our|the|half))"
 # a story to write, not "a wire story" or "a success story"
 _STORY = re.compile(
-    r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )(?<!long )(?<!short )\bstory\b"
+    r"(?<!wire )(?<!news )(?<!success )(?<!cover )(?<!press )\bstory\b"
     r"(?! short\b)"  # "long story short, ...", "to make a long story short"
 )
 _NOT_OURS = _cues(

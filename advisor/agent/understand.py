@@ -543,6 +543,7 @@ def normalise(text: str) -> str:
     )
     for old, new in _REPLACE.items():
         text = text.replace(old, new)
+    text = re.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
     text = _CJK.sub(r" \1 ", text)
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
@@ -1098,15 +1099,18 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         span = _HORIZON.search(low)
         runs = _RUNS.search(low)  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
         weeks = _WEEKS.search(low)
-        period = _FOR_PERIOD.search(low[m.end() :])
-        weekdays = _WEEKDAYS.search(low)
+        clause = re.split(r"[.?!;]\s", low[m.end() : m.end() + 80], maxsplit=1)[0]
+        period = _FOR_PERIOD.search(clause)  # "6 hours a day ... stuck for 3 days": not its days
+        weekdays = _WEEKDAYS.search(low[max(0, m.start() - 30) : m.end() + 40])
         count, unit = _period(period) if period else ("0", "")
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
             a_week = re.match(r"\s?(?:work(?:ing)?\s?)?days? (?:a|per|each|/) ?week\b",
                               after[days.end(1) :])  # fmt: skip
-            if a_week and unit == "week":
-                hours *= _count(count)  # "5 days a week, for 14 weeks"
+            a_month = re.match(r"\s?(?:work(?:ing)?\s?|business\s|trading\s)?days? (?:a|per|each|/)"
+                               r" ?month\b", after[days.end(1) :])  # fmt: skip
+            if (a_week and unit == "week") or (a_month and unit == "month"):
+                hours *= _count(count)  # "5 days a week, for 14 weeks", "22 a month for 6 months"
         elif a_year:  # "three hours every day for a year"
             hours *= 365
         elif (daily or (weekdays and per == 1 and value <= 24)) and period:
@@ -1534,8 +1538,9 @@ _EPOCH_OF = re.compile(
 
 
 def _epochs(low: str) -> float | None:
-    if (at := _EPOCH_OF.search(low)) and (left := _epochs_left(at)):
-        return left
+    rest = re.search(r"\bleft\b|\bremain\w*|\brest of\b|\bto go\b|\beta\b|\bfinish\w*", low)
+    if rest and (at := _EPOCH_OF.search(low)) and (left := _epochs_left(at)):
+        return left  # "finished 7 of 60 epochs ... how much is left": 53
     m = re.search(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
     if m:
         return _count(m.group(1))
@@ -2849,8 +2854,9 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
 
 # a tensor-parallel size: "tp=4", "tp 4", "--tensor-parallel-size 4", "-tp 2", "TP of 8"
 _TP_SIZE = re.compile(
-    r"(?<![\w-])-{0,2}(?:tensor[-_ ]parallel(?:[-_ ](?:size|degree))?|tp)"
-    r"(?:\s?[=:]\s?|\s(?:of\s)?)?(\d{1,2})\b(?!\s?(?:gb|b|k|x|%|w)\b)"
+    r"(?<![\w-])-{0,2}(?:tensor[-_ ]parallel(?:[-_ ](?:size|degree))?\s?(?:[=:]\s?|of\s)?"
+    r"|tp\s?[=:]\s?|tp\s(?:of\s)?(?=\d+\b.{0,80}\b(?:vllm|sglang|serv\w*|trt|tensorrt|shard\w*"
+    r"|inference|llama|qwen|mistral|mixtral|deepseek|\d+b)\b))(\d{1,2})\b(?!\s?(?:gb|b|k|x|%|w)\b)"
 )
 
 
@@ -3136,7 +3142,8 @@ def resolve(
     if loose and gpus and not any(g.count for g in query.gpus):  # "and with 4 of them?"
         # "keep two of them running" after a p4d.24xlarge: two of the instances, 16 GPUs
         nodes = bool(prior.node_size) and all(g.count == prior.node_size for g in gpus) and bool(
-            re.search(r"\b(?:of them|of those|instances?|nodes?|boxes|servers?|vms?)\b",
+            re.search(r"\b(?:of them|of those)\b(?!\s(?:cards?|gpus?))|\b(?:instances?|nodes?"
+                      r"|boxes|servers?|vms?)\b",
                       query.text.lower()))  # fmt: skip
         each = prior.node_size or 1 if nodes else 1
         updates["gpus"] = tuple(replace(g, count=loose * each) for g in gpus)
