@@ -1776,8 +1776,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return _electricity(query, box, count)
-    per_token = query.service_price is not None and query.service_price[1] == "million tokens"
-    if price and query.throughput_tok_s and (per_token or _PER_TOKENS.search(query.low)):
+    api = query.service_price  # "the API charges $0.60 per 1M tokens": set against the GPU
+    api = api if api and api[1] == "million tokens" else None
+    if price and query.throughput_tok_s and (api or _PER_TOKENS.search(query.low)):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
         node = count if query.price_per_node else None
         paid = {"usd_per_gpu_hour": price, "num_gpus": 1 if node else count,
@@ -1786,8 +1787,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
         if "error" in result:
             return Draft(result["error"])
         text = c.token_cost(result, gpu, node)
-        if query.service_price and per_token:  # "the API charges $0.60 per 1M tokens"
-            text = c.against_service(result["usd_per_million_tokens"], query.service_price[0],
+        if api:
+            text = c.against_service(result["usd_per_million_tokens"], api[0],
                                      "per million tokens") + "\n\n" + text  # fmt: skip
         return Draft(text)
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
@@ -1857,13 +1858,13 @@ def cost(query: Query, box: ToolBox) -> Draft:
     if not query.gpus:
         return recommend(query, box)
     parts = []
+    renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
             args: dict[str, Any] = {"gpu": choice}
             if hours:
                 args.update(hours=hours, num_gpus=ref.count or count)
             rented = box.call("prices", args)
-            renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
                 # no rentals ("what does a DGX Spark cost?"): what it costs to buy, first
                 bought = box.call("purchase_prices", {"gpu": choice, "num_gpus": ref.count or 1})

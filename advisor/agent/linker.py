@@ -863,8 +863,8 @@ def _in_a_laptop(words: list[Token]) -> bool:
 # an RTX 3060", "a laptop. it has a 4060"
 _LAPTOP_HAS = frozenset(
     ("with", "w", "w/", "has", "had", "having", "have", "got", "came", "comes", "i", "featuring",
-     "sporting", "packing", "running",
-     "rocking", "a", "an", "the", "its", "it", "my", "nvidia", "geforce")
+     "sporting", "packing", "running", "rocking", "a", "an", "the", "its", "it", "my", "nvidia",
+     "geforce")
 )  # fmt: skip
 
 

@@ -106,10 +106,11 @@ def _instances_named(notes: list[str], text: str) -> str:
     g6e.xlarge (NVIDIA L40S) does the job")."""
     head, sep, rest = text.partition("\n")
     found = []  # "The NVIDIA L4 has more ...", "fits on NVIDIA L40S only"; not "4 x NVIDIA L40S"
-    held = [m.group(2) for note in notes if (m := _INSTANCE_NOTE.match(note))]
-    for note in notes:
+    instances = [m for note in notes if (m := _INSTANCE_NOTE.match(note))]
+    held = [m.group(2) for m in instances]
+    for m in instances:
         # (two instances of one card, "g6e.xlarge or g6e.12xlarge": the card names neither)
-        if (m := _INSTANCE_NOTE.match(note)) and held.count(m.group(2)) == 1:
+        if held.count(m.group(2)) == 1:
             said = re.search(rf"(?<!x )(?<![\w-]){re.escape(m.group(2))}(?![\w-])", head, re.I)
             if said:
                 found.append((said.start(), said.end(), m.group(1), m.group(2)))

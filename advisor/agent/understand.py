@@ -1205,7 +1205,7 @@ def _use_rate(low: str) -> float | None:
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
     unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
-    per_days = {"day": 1, "night": 1, "week": 7, "month": 730 / 24}[m.group(3)]
+    per_days = _DAYS_IN[m.group(3)]
     rate = hours / per_days
     days = re.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
                      r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
