@@ -947,10 +947,13 @@ def electricity_cost(
     num_gpus: int = 1,
     power_w: float | None = None,
     other_w: float = 0.0,
+    idle_w: float = 0.0,
+    idle_hours: float = 0.0,
 ) -> dict[str, Any]:
     """The electricity bill of running GPUs for `hours` at a price per kWh the user gives:
     (`power_w` per GPU, else the GPU's datasheet board power) x num_gpus + `other_w` (the rest of
-    the system, when the user states it), in kWh and money."""
+    the system, when the user states it), in kWh and money; plus `idle_w` (the whole machine's
+    draw when idle, as the user states it) for `idle_hours`."""
     _check_gpus(num_gpus)
     if power_w is None:
         if gpu is None:
@@ -961,8 +964,13 @@ def electricity_cost(
         source = "given by the user"
     total_w = power_w * num_gpus + other_w
     kwh, usd = cost.electricity(total_w, hours, usd_per_kwh)
+    loaded_kwh = kwh
+    if idle_w > 0 and idle_hours > 0:
+        idle_kwh, idle_usd = cost.electricity(idle_w, idle_hours, usd_per_kwh)
+        kwh, usd = kwh + idle_kwh, usd + idle_usd
     return {"usd": usd, "kwh": kwh, "total_w": total_w, "power_w": power_w,
             "num_gpus": num_gpus, "other_w": other_w, "hours": hours,
+            "loaded_kwh": loaded_kwh, "idle_w": idle_w, "idle_hours": idle_hours,
             "usd_per_kwh": usd_per_kwh, "power_source": source,
             "price_source": "given by the user"}  # fmt: skip
 

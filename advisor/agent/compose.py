@@ -1084,9 +1084,13 @@ def electricity(result: dict[str, Any], machine: str, sign: str = "$") -> str:
     stated = result["power_source"] == "given by the user"
     whose = "as you state" if stated else "datasheet board power, the most the card draws"
     total = f" = {num(result['total_w'], 'W')}" if n > 1 or other else ""
+    idle = ""
+    if result.get("idle_w") and result.get("idle_hours"):
+        idle = (f", and {num(result['idle_w'], 'W')} idle (as you state) for the other "
+                f"{num(result['idle_hours'], 'hours')}")  # fmt: skip
     return (
         f"**About {usd(result['usd'], sign)} of electricity** ({num(result['kwh'], 'kWh')}): "
-        f"{draw} ({whose}){total} for {num(result['hours'], 'hours')} at your "
+        f"{draw} ({whose}){total} for {num(result['hours'], 'hours')}{idle} at your "
         f"{usd(result['usd_per_kwh'], sign)}/kWh, on {machine}."
     )
 

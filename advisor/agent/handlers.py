@@ -198,7 +198,9 @@ def invalid(query: Query, box: ToolBox) -> Draft:
 
 def spec(query: Query, box: ToolBox) -> Draft:
     parts = []
-    if len(query.gpus) == 1 and YES_NO.search(query.low):
+    if query.requirements:  # "min. 80 GB, max. 600 W: compliant?": each card against them
+        parts += _requirements_checked(query, box)
+    elif len(query.gpus) == 1 and YES_NO.search(query.low):
         sheets = [box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(query.gpus[0])]
         found = [s for s in sheets if "error" not in s]
         lead = _figures_checked(query, found) or _feature_said(query, found)
@@ -229,6 +231,41 @@ def spec(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join(parts))
 
 
+def _requirements_checked(query: Query, box: ToolBox) -> list[str]:
+    """Yes or no for the first card named (the one a bid offers), then each other card: every
+    figure required against its datasheet value ("memory 96 GB against at least 80 GB"). A card whose variants differ on a required figure is left to the datasheet lines."""
+    lines: list[str] = []
+    for ref in query.gpus:
+        sheets = [s for s in (box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(ref))
+                  if "error" not in s]  # fmt: skip
+        if not sheets:
+            continue
+        checks = []
+        for name, op, value in query.requirements:
+            values = {s.get(name) for s in sheets}
+            have = values.pop() if len(values) == 1 else None
+            if not isinstance(have, (int, float)):
+                break
+            met = have >= value if op == ">=" else have <= value
+            bound = "at least" if op == ">=" else "at most"
+            label, unit = c.FIELD_LABELS[name]
+            held = c.num(have, unit)
+            if name == "interconnect_gbs" and not have:  # no NVLink: what links it instead
+                held = f"none ({sheets[0].get('interconnect') or 'no NVLink'})"
+            checks.append((met, f"{label} {held} against {bound} {c.num(value, unit)}"))
+        else:
+            name = sheets[0]["name"] if len(sheets) == 1 else ref.text
+            failed = [said for met, said in checks if not met]
+            if not checks:
+                continue
+            verdict = "No" if failed else "Yes"
+            does = "does not meet the requirement" if failed else "meets the requirement"
+            said = "; ".join(said for _met, said in checks)
+            line = f"{verdict}: the {name} {does} ({said})."
+            lines.append(f"**{line}**" if not lines else line)
+    return lines
+
+
 # architectures before each feature (public architecture whitepapers): tensor cores arrived
 # with Volta, FP8 tensor math with Ada Lovelace and Hopper
 _BEFORE_TENSOR_CORES = ("Kepler", "Maxwell", "Pascal")
@@ -247,7 +284,14 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
     for ref in query.gpus:
         text = text.replace(ref.text, f" {sheets[0]['name']} ")
     terse = not re.search(r"nvlink|link|interconnect|pcie|infiniband|network", low)
-    verdicts = [audit_claim(claim) for claim in extract_claims(text, terse=terse)
+    base = query.gpus[0].base if len(query.gpus) == 1 else None
+    claims = [
+        # a name the card was read from in its setting ("the laptop RTX 4090" read as the laptop
+        # GPU) but which alone names another: the claim is of the card asked about
+        replace(claim, gpu_ids=tuple(ids)) if base and base in claim.gpu_text else claim
+        for claim in extract_claims(text, terse=terse)
+    ]
+    verdicts = [audit_claim(claim) for claim in claims
                 if ids & set(claim.gpu_ids) and claim.field in c.FIELD_LABELS]  # fmt: skip
     verdicts = [v for v in verdicts if v.status != "unchecked"]
     if not verdicts or any(len({str(x) for x in v.datasheet.values()}) > 1 for v in verdicts):
@@ -267,7 +311,7 @@ _CHECKED = re.compile(
     r"\b(?:is (?:it|that|this) (?:true|right|correct|accurate)|true that"
     r"|(?:right|correct|true)\s?\?"
     r"|(?:does|do|is|has) (?:the |a |an )?[\w -]{2,30}? (?:have|has|draw|use|pull|come with|ship"
-    r" with|rated (?:at|for)) (?:only |just |really |about |around )?~?\d)"
+    r" with|rated (?:at|for)) (?:only |just |really |about |around |the same |as much as )?~?\d)"
 )
 # a verdict on the figure asked, not the figure itself: "enough bandwidth at 360 GB/s?"
 _JUDGEMENT = re.compile(r"\benough\b|\bsufficient\b|\bgood\b|\bfast\b|\bworth\b|\btoo\b")
@@ -831,7 +875,7 @@ def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
 # a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
 # ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
 YES_NO = re.compile(
-    r"(?:^|[.!?;:|\n]\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
+    r"(?:^|[.!?;:|\n]['\")]*\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
     r"|would|should|has|have)\s+(?!there\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"
@@ -1992,6 +2036,8 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours,
                             "num_gpus": 1 if total else count,
                             "other_w": query.other_w or 0.0}  # fmt: skip
+    if query.idle_w and query.idle_hours:  # "~110W idle the other 18 hours"
+        args |= {"idle_w": query.idle_w, "idle_hours": query.idle_hours}
     if ref is not None and ref.ids:
         args["gpu"] = gpu_choices(ref)[0]
     if query.draw_w:
@@ -2345,14 +2391,17 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     if query.hours and query.epochs and _PER_EPOCH.search(query.low):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
         each = query.hours / query.epochs * 3600
-        epochs = query.epochs
+        epochs, turns = query.epochs, query.turns
+        rounds = math.ceil(turns[0] / turns[1]) if turns else 1  # whole runs on each machine
 
         def per_epoch(paced: dict[str, Any]) -> str:
             minutes = paced["minutes_per_item"]
             said = c.num(each, "s") if minutes < 10 else c.num(minutes, "minutes")
-            return f"{c.num(epochs)} epochs at {said} each"
+            taking = (f" a run; {c.num(turns[0])} runs taking turns on {c.num(turns[1])} machines"
+                      if turns else "")  # fmt: skip
+            return f"{c.num(epochs)} epochs at {said} each{taking}"
 
-        return _paced(box, each, epochs, 1, per_epoch)[0]
+        return _paced(box, each, epochs * rounds, 1, per_epoch)[0]
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         verdict = _within_allocation(query, box)

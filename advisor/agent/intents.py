@@ -104,6 +104,8 @@ _STORY = re.compile(
 )
 _NOT_OURS = _cues(
     r"\bjoke\b",
+    r"\b(?:write|draft|compose|polish) (?:me |us )?(?:a |an |my |our )?(?:\w+ )?(?:cover letter"
+    r"|motivation letter|essay|resume|cv|wedding speech|love letter)\b",
     r"\bpoem\b",
     r"\bsong\b",
     _STORY.pattern,
@@ -211,7 +213,7 @@ _NOISE = re.compile(
     r"|(?:ja){2,}|(?:he){2,}|n[eé]h?)\b|\[object \w+\]"
     r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
     # a terminal's arrow keys and an editor's commands typed into the box: "^[[A^[[B :wq!"
-    r"|\^\[\[?[a-d0-9~;]*|(?<!\w):(?:wq|q|x|w)!?(?!\w)"
+    r"|\^\[\[?[a-d0-9~;]*|(?<!\w):(?:wqa|wq|qa|q|x|w)!?(?!\w)"
 )
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
 _BUY = _cues(
@@ -323,8 +325,8 @@ _BIGGEST_MODEL = _cues(
 _HOW_LONG = _cues(
     r"\bhow long\b",
     # "is that an overnight job or a week", "a weekend or a month?"
-    r"\b(?:overnight|an? (?:hour|day|weekend|week))\b.{0,25}\bor (?:an? |a whole )?(?:hour|day|"
-    r"weekend|week|month)s?\b",
+    r"\b(?:overnight|an? (?:hour|afternoon|evening|night|day|weekend|week))\b.{0,25}\bor "
+    r"(?:an? |a whole )?(?:hour|afternoon|day|weekend|week|month)s?\b",
     r"\btime\s*(?:\+|and|&)\s*cost\b",
     r"\b(?:training|wall|total) time\b",
     r"\bhow much time\b",
@@ -463,6 +465,8 @@ _COMPARE = _cues(
     r"\bfaster\b",
     _AS_FAST_AS,
     r"\bdifference\b",
+    r"\bdiffer\b",
+    r"\bline (?:\w+ )?up\b",
     r"\bwhich\b",
     r"\bagainst\b",
     r"\bswap\b",
@@ -486,7 +490,10 @@ _RECOMMEND = _cues(
     r"\bbest\b",
     r"\brecommend\w*",
     r"\bsuggest\w*",
-    r"\bshould (?:i|we) (?:get|use|pick|go)",
+    r"\bshould (?:i|we) (?:get|use|pick|go|buy|purchase)\b",
+    # "smallest instance family that holds it", "cheapest machine type that fits"
+    r"\b(?:smallest|cheapest|minimum|lowest)[- ](?:\w+ )?(?:instance|machine|vm|node)s?"
+    r"(?: family| type| size)?\b",
     r"\bwhat (?:can|could|should) (?:i|we) (?:run|use|get)\b",
     r"\bgood (?:choice|option|gpu|card)\b",
     r"\b(?:decent|solid|reasonable|affordable|sensible) (?:gpu|card|graphics card)s?\b",
@@ -522,7 +529,7 @@ _STRONG_COMPARE = _cues(
 )
 _WHY = _cues(
     r"^\W*why\b",
-    r"^\W*how (?:does|do)\b(?!.{0,40}\bstacks? up\b)",
+    r"^\W*how (?:does|do)\b(?!.{0,40}\b(?:stacks? up|differ|compare)\b)",
     r"^\W*explain\b",
     r"^\W*eli5\b",
     r"\b(?:explain|tell me) why\b",
@@ -621,6 +628,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
             or (_CPU_ONLY.search(low) and not q.gpus)
         )
+    if q.seconds_per_item and (q.steps or q.epochs):
+        return False  # "each step takes 1.2 s, 50,000 steps: how long?": the user's own pace
     if _SCRIPTS.search(low):
         return False  # another script: the entities decide, not English cues
     return not _GPU_WORDS.search(low) or bool(_NOT_OURS.search(low))
@@ -658,6 +667,14 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "upgrading from my 2070 super: what should i get": a recommendation
     if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
+    if (
+        q.fields
+        and q.gpus
+        and (q.purchase_usd or q.budget)
+        and not (q.models or q.workload_given)
+        and not _PRICE_ASKED.search(_questions(low))
+    ):
+        return False  # "got a used Titan V for $300: its fp64 rate?": the price paid is a story
     if _each_figure(q, low) and not _PRICE_ASKED.search(low):
         return False  # "they're $60-170 used: need vram + bandwidth of both": the figures
     if (
@@ -670,20 +687,24 @@ def _buy(q: Query, low: str) -> bool:
 
 
 # a price found, judged: "a fair price?", "overpriced?", "a ripoff?"
-_PRICE_JUDGED = r"\b(?:fair|good|reasonable) (?:price|deal)\b|\boverpriced\b|\brip-?off\b"
+_PRICE_JUDGED = (
+    r"\b(?:fair|good|reasonable|decent|ok|okay) (?:price|deal)\b|\boverpriced\b|\brip-?off\b"
+    r"|\bfleeced\b|\bripped off\b"
+)
 # what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
 _PRICE_ASKED = _cues(
     r"\bhow much (?:is|are|does|do|did|would|will|for)\b(?! (?:vram|memory|gpu memory))",
     r"\bwhat(?:'s| is| was| are)? (?:the |a |its |their )?(?:\w+ ){0,2}prices?\b",
     r"\bprice (?:range|today|now)\b",
     r"\bmsrp\b|\brrp\b|\bcost(?:s|ed)?\b(?! (?:me|us) more)",
+    r"\b(?:what|how much) (?:does|do|did|would) (?:[\w-]+ ){1,3}charge\b",  # "apple charge for"
     r"\bgoing (?:rate|for)\b|\bsells? for\b|\bgood (?:deal|buy)\b",
     r"\bin line with (?:the )?market\b|" + _PRICE_JUDGED,
 )
 
 
 def _buy_asked(q: Query, low: str) -> bool:
-    if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*", low):
+    if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*|" + _PRICE_JUDGED, low):
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     low = _without_price_levels(q, low)  # "they cost about the same used"
     if _named_cards(q) >= 2 and (
@@ -712,8 +733,8 @@ _SHOP_PRICE = re.compile(
     r"\blaunch\b|\bretail\b|\bshop\w*|\bstore\b|\bstreet price\b|\bmsrp\b|\brrp\b"
     r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
     r"|\bbom\b|\b\d+ units\b|\bthese days\b|\bnowadays\b"  # "a BOM number for 20 units"
-    r"|\breseller\b|\bvendor\b|\bquotes?d?\b|\bmarket\b|\bfor an? (?:new|used|second-?hand)\b|"
-    + _PRICE_JUDGED
+    r"|\breseller\b|\bvendor\b|\bquotes?d?\b|\bmarket\b|\bfor an? (?:new|used|second-?hand)\b"
+    r"|\bcharges? for\b|" + _PRICE_JUDGED  # "what does apple charge for the mac studio"
 )
 _HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r?\b|\bhourly\b|\binstance")
 _OWNED = re.compile(
@@ -770,6 +791,10 @@ def _train_time(q: Query, low: str) -> bool:
     # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
     # time is its speed (the speed handler gives the whole job's time)
     trained = training or q.epochs or (job and q.workload is None and not q.models)
+    # "each step takes 1.2 s, 50,000 steps": a pace per step and the steps, no job named
+    trained = trained or bool(
+        q.steps and q.seconds_per_item and q.workload is None and not q.models
+    )
     if q.hours and q.epochs and re.search(r"\b(?:per|each|an|every) epoch\b", low):
         return True  # "1 min 30 sec per epoch; 200 epochs?": the whole run's time
     return bool(_HOW_LONG.search(low) and trained)
@@ -828,11 +853,15 @@ def _cost(q: Query, low: str) -> bool:
     found = principles.find(q, low) if _FORMATS.search(low) else None
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
-    if q.fields and (q.gpus or q.models) and not _MONEY_WORDS.search(low):
-        return False  # "how much is the memory bandwidth of the 4090": a datasheet figure
+    clauses = _questions(low)
+    # "how much is the memory bandwidth of the 4090", "got a Titan V for $300: its fp64 rate?":
+    # a datasheet figure (the money said is a story when the questions name none)
+    money = bool(q.user_price_usd_per_hour or q.usd_per_kwh)
+    paid = bool((q.purchase_usd or q.budget) and clauses) and not money
+    if q.fields and (q.gpus or q.models) and not _MONEY_WORDS.search(clauses if paid else low):
+        return False
     if _each_figure(q, low) and not _COST_ASKED.search(low):
         return False  # "for a cheap llm box? need vram + bandwidth of both": the figures
-    clauses = _questions(low)
     amount = q.user_price_usd_per_hour or q.hours or q.budget or q.purchase_usd or q.monthly_usd
     if (
         clauses
@@ -887,6 +916,9 @@ _FIGURE_ASKED = re.compile(
     r"\bwhat(?:'s| is| are)(?: the| their| its)? (?:[\w-]+ ){0,4}"
     r"(?:performance|tflops|flops|throughput)(?: figures?| numbers?)?(?: of| for| on)? "
     r"(?:each|both|them|the two|these|those)\b"
+    # "the A30's memory, bandwidth and FP64 throughput": a precision's rate by name
+    r"|\b(?:fp(?:8|16|32|64)|tf32|bf16|int8|(?:double|single|half)[- ]precision) "
+    r"(?:tensor )?(?:throughput|performance|tflops|flops|rate)\b"
 )
 
 # words that speak of speed without asking a figure
@@ -983,9 +1015,10 @@ def _figure_only(q: Query) -> bool:
 
 
 _JUDGED = _cues(
-    r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|besides|worth"
+    r"\b(?:which|better|worse|more|less|faster|slower|wins?|different|difference|differ|besides|worth"
     r"|should|pick|choose|beats?|over|factor|delta|side[- ]by[- ]side|same|speed-?ups?"
     r"|decid\w+|choosing|between|weigh(?:s|ing|ed)?)\b|>\s?\d+(?:\.\d+)?\s?x\b|\bfor the extra\b",
+    r"\bline (?:\w+ )?up\b",  # "line up the VRAM and bandwidth of the two"
     # "please compare the A5000 and the A4500: memory of each"
     r"(?<!\bfor )\bcompar(?:e|es|ed|ing|ison)\b",
     _RATIO_WORDS,
@@ -1063,12 +1096,23 @@ _LINK_ASKED = _cues(
 
 def _link(q: Query, low: str) -> bool:
     """ "Do I need an NVLink bridge for 2x 3090s, or is PCIe fine?": a link, a judgement."""
+    if q.requirements:
+        return False  # "requires NVLink of at least 400 GB/s: is bidder A compliant?": a figure
     return bool(q.gpus and q.gpus[0].ids and _LINK_WORDS.search(low) and _LINK_ASKED.search(low))
+
+
+# the figures a named card has, asked: "how much vram does it have"
+_HAS_ASKED = re.compile(
+    r"\b(?:does|do) (?:it|they|the card|this card|that card|this thing|the gpu) "
+    r"(?:have|come with)\b"
+)
 
 
 def _fit(q: Query, low: str) -> bool:
     if q.models and all(m.assumed for m in q.models) and _advice(q, low):
         return False  # "are g4dns any good for whisper": a judgement of the card
+    if q.fields and q.gpus and _HAS_ASKED.search(low) and not _FIT_ASKED.search(low):
+        return False  # "how much vram does it have? mainly want it for 13b models": the card's
     return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
 
 
@@ -1097,6 +1141,12 @@ def _why_or_concept(q: Query, low: str) -> bool:
 
 def _spec(q: Query, low: str) -> bool:
     return bool(q.gpus)
+
+
+def _required(q: Query, low: str) -> bool:
+    """ "min. 80 GB memory and max. 600 W per card: is the bid compliant?": the card's figures
+    against the requirement."""
+    return bool(q.requirements and q.gpus)
 
 
 def _fallback(q: Query, low: str) -> bool:
@@ -1146,7 +1196,7 @@ INTENTS: dict[str, Intent] = {
         Intent("advice", "is it good for ML", _advice, h.advice, False, "entities",
                tools=("gpu_specs", "recommend_gpus", "estimate", "search_corpus")),
         Intent("explain", "explanation", _explain, h.explain, False, "topic", _why_or_concept),
-        Intent("spec", "datasheet", _spec, h.spec, False, "entities",
+        Intent("spec", "datasheet", _spec, h.spec, False, "entities", _required,
                tools=("gpu_specs", "compare_gpus", "list_gpus", "search_corpus")),
         Intent("search", "from the articles", _fallback, h.explain, False, "topic"),
     )
@@ -1157,6 +1207,9 @@ INTENTS: dict[str, Intent] = {
 # speed named only to say it does not matter: "speed not critical", "don't care about speed",
 # "not expecting miracles speed wise", "even if it's slow"
 _UNASKED_SPEED = re.compile(
+    r"\b(?:i'?m |i am |we'?re |we are )?not (?:asking|worried|concerned|bothered) (?:about|for) "
+    r"(?:the )?(?:speed|performance|how fast)\b|\b(?:speed|performance) aside\b"
+    r"|\bforget (?:about )?(?:the )?speed\b|\bignor(?:e|ing) (?:the )?speed\b|"
     r"\b(?:speed|performance|how fast)\s(?:is\s|isn'?t\s|is not\s)?(?:not\s)?(?:really\s)?"
     r"(?:critical|important|a (?:concern|priority|big deal|factor)|an issue|crucial)\b"
     r"|\b(?:speed|performance)\s(?:doesn'?t|does not|won'?t|will not)\s(?:really\s)?matter\b"

@@ -1024,6 +1024,13 @@ def training_memory(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- MIG for small models
 
 
+# how many isolated slices are wanted: "our 30 students each get their own slice", "16 users"
+_MIG_WANTED = re.compile(
+    r"\b(\d{1,4}) (?:[\w-]+ )?(?:students|users|people|models|slices|instances|tenants|pupils"
+    r"|researchers|engineers|devs|developers|interns|notebooks|jobs|teams)\b"
+)
+
+
 def mig(query: Query, box: ToolBox) -> Draft | None:
     """MIG slices for many small models or users: the slice count and size, and whether a model
     fits; between two cards, the one with MIG."""
@@ -1049,6 +1056,13 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
                      "faults; a per-process memory cap in the framework is only a soft "
                      "limit.")  # fmt: skip
     smallest = sheet.get("mig_smallest_gb")
+    wanted = _MIG_WANTED.search(query.low)  # "could our 30 students each get their own slice"
+    if wanted and int(wanted.group(1)) > slices:
+        return Draft(f"**No: MIG splits the {sheet['name']} into at most {int(slices)} "
+                     f"instances, not {wanted.group(1)}; that many isolated slices take several "
+                     "such cards.** Beyond the slices, users share a slice (or the whole "
+                     "card) as separate processes, without MIG's isolation.\n\n"
+                     + c.sheet_summary(sheet))  # fmt: skip
     head = (f"**Yes, for many small models: MIG splits the {sheet['name']} into up to "
             f"{int(slices)} instances")  # fmt: skip
     head += f" of about {c.num(smallest, 'GB')} each" if smallest else ""

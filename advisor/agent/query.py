@@ -98,6 +98,12 @@ class Query:
     # that pace is of all the GPUs the message names together ("a node of 4x A100 does 2,900
     # images/s"), not of one of them
     pace_whole: bool = False
+    # (runs, machines) when more runs take turns on fewer machines ("28 students, 4 machines, one
+    # run per machine at a time": (28, 4))
+    turns: tuple[int, int] | None = None
+    # what a card must reach or stay under, when asked whether it does: (field, ">=" or "<=",
+    # value), "min. 80 GB memory, max. 600 W per card"
+    requirements: tuple[tuple[str, str, float], ...] = ()
     throughput_tok_s: float | None = None  # a speed the user gives ("pushing 2500 tok/s")
     # a pay-per-use service's price the user sets against the GPU: (usd per unit, unit of
     # calculator.cost.SERVICE_UNITS), "my SaaS charges $0.006 per audio minute"
@@ -110,6 +116,8 @@ class Query:
     draw_w: float | None = None  # a power draw the user states: of all the GPUs (or the rig)
     draw_each: bool = False  # ... or of each GPU ("350 W each")
     other_w: float | None = None  # more draw stated beside it: "plus 1.2 kW for CPUs and fans"
+    idle_w: float | None = None  # the draw when idle ("~110W idle"), for the hours not loaded
+    idle_hours: float | None = None  # those hours: the rest of each day the loaded hours cover
     memory_gb: float | None = None  # memory asked for with no GPU named ("a 48 GB card")
     train_tokens: float | None = None
     epochs: float | None = None

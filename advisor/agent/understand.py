@@ -56,8 +56,10 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("tf32", r"\btf32\b"),
     (
         "fp16",
-        r"\bfp16\b|\bfloat16\b|\bhalf[- ]precision\b|\b16[-\s]?bits?\b|\bamp\b"
-        r"|\bmixed[- ]precision\b",
+        # "mixed precision (bf16)": the format named beside it decides
+        r"\bfp16\b|\bfloat16\b|\bhalf[- ]precision\b|\b16[-\s]?bits?\b"
+        r"|(?:\bamp\b|\bmixed[- ]precision\b)"
+        r"(?![\s(,:-]{1,3}(?:with |in |using )?(?:bf16|bfloat16)\b)",
     ),
     ("fp32", r"\bfp32\b|\bfloat32\b|\bfull[- ]precision\b|\b32[-\s]?bits?\b"),
     ("fp64", r"\bfp64\b|\bfloat64\b|\bdouble[- ]precision\b|\b64[-\s]?bits? float"),
@@ -241,10 +243,15 @@ FIELD_WORDS: dict[str, str] = {
     "memory_gb": r"\b(?:vram|memory|mem|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea"
     # a size to confirm: "same 24gb right?", "both 16gb, correct?"
-    r"|\b(?:same|both(?: have| are)?) \d+ ?(?:gb|gigs?|g)\b,? ?(?:right|correct|yes|no)?\?",
+    r"|\b(?:same|both(?: have| are)?) \d+ ?(?:gb|gigs?|g)\b,? ?(?:right|correct|yes|no)?\?"
+    # a size claimed, to check: "a press release says it carries '256GB of HBM3E' ... right?"
+    r"|\b(?:says?|said|claims?|claimed|lists?|listed|quotes?|advertis\w+)\b[^.?!]{0,60}\b\d+ ?gb\b"
+    r"(?=.*\b(?:right|true|accurate|correct|hold up)\b)",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b"
+    r"|\bmemory (?:size|capacity) (?:and|&) type\b|\btype of memory\b"
     r"|\bwhat memory\b(?! (?:band ?width|bandwith|speed|bw|bus)\b)",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
+    r"|\b(?:tera|giga)bytes? (?:per|a) second\b"
     r"|\blargura de banda\b"
     r"|\bbanda? (?:de |of )?(?:the )?mem[oó]r(?:y|ia|ie)\b"
     r"|\b(?:faster|quicker) memory\b|\bmoves? (?:memory|data) (?:faster|quicker)\b"
@@ -252,7 +259,8 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bhow fast is (?:the|its|that|this|their) (?:memory|vram)\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
-    r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops|compute)\b",
+    r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops)\b"
+    r"|\bcompute\b(?! (?:nodes?|servers?|clusters?|instances?|credits?|budget|time|hours?)\b)",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
     "fp64_tflops": r"\bfp64\b|\bdouble[- ]precision\b|\bfloat64\b",
     "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) (?:tensor|matrix)\b"
@@ -274,7 +282,7 @@ FIELD_WORDS: dict[str, str] = {
     r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
     # "when did it launch" (a date), not "what did it launch at" (a price)
-    "release_year": r"\breleased?\b"
+    "release_year": r"(?<!press )\breleased?\b"
     r"|(?<!at its )(?<!at )(?<!than )\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)"
     r"|\bhow old\b",  # not "what did it cost at its launch"
 }
@@ -329,6 +337,9 @@ DATASETS: tuple[tuple[str, str, float, str], ...] = (
 
 # ---------------------------------------------------------------- normalising text
 
+_SUFFIX = re.compile(
+    r"(?<=\w[A-Z0-9])'(?!(?:s|ll|re|ve|d|m)\b)[a-z\u00e7\u011f\u0131\u00f6\u015f\u00fc]{1,5}\b"
+)
 _REPLACE = {
     "\u00d7": "x",
     "\u2013": "-",
@@ -543,6 +554,9 @@ def normalise(text: str) -> str:
     )
     for old, new in _REPLACE.items():
         text = text.replace(old, new)
+    # "Gemma 3 27B'yi", "GPU'da" (Turkish): a case ending after an apostrophe is no
+    # part of the name (English "GPU's", "I'm", "I'll" keep theirs)
+    text = _SUFFIX.sub("", text)
     text = re.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
     text = _CJK.sub(r" \1 ", text)
@@ -576,7 +590,7 @@ def normalise(text: str) -> str:
     # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
     text = re.sub(
         r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
-        r"samples|examples|rows|documents|docs|files|tokens|hours|horas|stunden|steps|requests|"
+        r"samples|examples|rows|documents|docs|files|tokens?|hours|horas|stunden|steps?|requests|"
         r"users|usuarios|utilisateurs)\b)",
         lambda m: m.group(1).replace(".", ""),
         text,
@@ -586,6 +600,10 @@ def normalise(text: str) -> str:
     text = re.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
                   r"per hour (\1)", text, flags=re.I)  # fmt: skip
     text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    # "oppure due RTX 3090" (Italian "due", two, stays out of the phrasebook: an English word)
+    text = re.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
+                  r"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|schede|gpus?|[ahlbtv]\d{2,3}"
+                  r"|\d{4})\b)", r"\1 2 ", text, flags=re.IGNORECASE)  # fmt: skip
     # "the 4090 in gaming laptops", "the 4070 inside my notebook": the laptop GPU of that name
     text = _IN_A_LAPTOP.sub(r"\1 laptop", text)
     # "flux/sdxl loras", "llama/mistral": two model names, not one
@@ -860,6 +878,9 @@ USED_ADJECTIVE = (
 LEAVING = re.compile(
     r"\bupgrad\w* from\b|\b(?:replac\w*|swap\w*(?: out)?|retir\w*) (?:my|our)\b"
     r"|\b(?:moving|move|switching|switch) (?:away )?from (?:my|our)\b"
+    # "my card is an old GTX 1080 that's struggling", "my current gpu is a 1070"
+    r"|\bmy (?:current |present )?(?:card|gpu|graphics card) (?:right now |now |currently )?is "
+    r"(?:an? )?(?:old|aging|ageing|ancient|tired)\b"
 )
 _BRAND_NEW = re.compile(r"\bbrand[- ]new\b|\bsealed\b|\bnew in box\b|\bunopened\b")
 # a card sold on by its owner: "second-hand", "a local guy selling a 3090", "ex-mining"
@@ -1022,6 +1043,11 @@ _FOR_PERIOD = re.compile(
     r"|\b(\d+)[- ](weeks?|months?)[- ](?:semester|term|course|project|contract|programm?e?|period"
     r"|pilot|trial|class)\b"
 )
+# the period a question asks about, at its end: "... monthly cost for 30 days?"
+_PERIOD_ASKED = re.compile(
+    rf"\b(?:for|over|during|across|throughout)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
+    rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\s?\?"
+)
 _WEEKDAYS = re.compile(
     r"\bweekdays?\b|\bwork ?days\b|\bbusiness days\b|\bmon(?:day)?\s?(?:-|to|thru|through)\s?"
     r"fri(?:day)?\b"
@@ -1033,6 +1059,45 @@ def _period(m: re.Match[str]) -> tuple[str, str]:
     """_FOR_PERIOD's (count, unit in the singular): ("3", "month")."""
     count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
     return count, unit.rstrip("s")
+
+
+# a duration of one thing the user does many of: "2.5 hours per project", "40 min each video"
+_PER_ITEM = re.compile(
+    r"\s?(?:per|each|a|for each|for every|every) (project|job|video|episode|client|render|clip"
+    r"|film|batch|deliverable|customer|order|podcast|lecture|meeting)\b"
+)
+# several runs or people taking turns on fewer machines: "28 students, 4 GPU machines, one run
+# per machine at a time": the runs go in rounds
+_IN_TURNS = re.compile(
+    r"\bone (?:run|job|student|person|user) (?:per|on each|each) (?:machine|gpu|card|node|box|pc"
+    r"|computer|workstation)\b|\bat a time\b"
+)
+_MACHINES = re.compile(
+    r"\b(\d+) (?:[\w-]+ )?(?:gpu )?(?:machines|gpus|cards|nodes|boxes|pcs|computers"
+    r"|workstations|servers)\b"
+)
+
+
+def _runs_needed(low: str, runs: re.Match[str]) -> bool:
+    """ "we need 3 runs", "3 runs (different seeds)": that many of the job just timed, not all
+    the runs together ("14 hours for all 5 runs")."""
+    before = low[max(0, runs.start() - 16) : runs.start()]
+    if _count(runs.group(1)) < 2 or re.search(r"\b(?:all|total|the|these|those|over)\s$", before):
+        return False
+    needed = re.search(r"\b(?:need|want|plan|do|doing|repeat|x|times)\w*\s(?:to \w+ )?$", before)
+    return bool(needed) or low[runs.end() :].lstrip().startswith("(")
+
+
+def _turns(low: str) -> tuple[int, int] | None:
+    """(runs, machines) when more runs take turns on fewer machines: "28 students, 4 GPU
+    machines, one run per machine at a time"."""
+    if not _IN_TURNS.search(low) or not (machines := _MACHINES.search(low)):
+        return None
+    runs = _RUNS.search(low) or _PEOPLE_COUNTED.search(low)
+    if not runs or runs.start() == machines.start():
+        return None
+    many, slots = int(_count(runs.group(1))), int(machines.group(1))
+    return (many, slots) if 0 < slots < many else None
 
 
 def _duration_hours(low: str, epochs: float | None) -> float | None:
@@ -1129,6 +1194,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
             years = _count(span.group(1) or span.group(3)) / (12 if (span.group(2) or "") else 1)
             hours *= years * (365 if daily else 52)
+        elif daily and (asked := _PERIOD_ASKED.search(low[m.end() :])):
+            count, unit = _period(asked)  # "8h a day ... monthly cost for 30 days?"
+            hours *= _count(count) * _DAYS_IN[unit]
         elif daily and re.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
             hours *= 730 / 24  # "8h a day ... what does that cost me a month"
         elif epochs and re.search(
@@ -1144,6 +1212,12 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                          low[max(0, m.start() - 30) : m.start()])
         ):  # fmt: skip
             hours *= _count(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
+        elif runs and runs.start() > m.end() and _runs_needed(low, runs):
+            hours *= _count(runs.group(1))  # "14h wall clock on 8x a100, need 3 runs": each run's
+        elif (item := _PER_ITEM.match(after)) and (
+            many := re.search(rf"\b{_WORD_NUM} (?:[\w-]+ )?{item.group(1)}s\b", low)
+        ):
+            hours *= _count(many.group(1))  # "2.5 hours per project, around 10 projects a month"
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
@@ -1470,8 +1544,15 @@ def _prices_and_budget(
             r"\bmonthly (?:budget|spend)\b|\bbudget (?:per|a) month\b", low
         ):
             per = "month"  # "monthly budget $800"
+        credit = re.search(r"\bcredits?\b", low)  # "$3,000 of cloud credit": spent on rentals
         kind = (
-            "rent" if per == "month" else "buy" if buy and not negated else "rent" if rent else None
+            "rent"
+            if per == "month" or credit
+            else "buy"
+            if buy and not negated
+            else "rent"
+            if rent
+            else None
         )
         if (
             kind == "buy"
@@ -1516,7 +1597,10 @@ def _train_tokens(low: str) -> float | None:
         )
     m = re.search(
         rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes|millones)?\s?"
-        r"(?:training |of |de )?tokens\b(?!\s?(?:/|per)\s?s)",
+        r"(?:training |of |de )?tokens\b(?!\s?(?:/|per)\s?s)"
+        # "1 billion token" (a word for a scale, the noun left singular)
+        rf"|{_NUM}\s?(thousand|million|billion|trillion)\s?(?:training |of )?token\b"
+        r"(?!\s?(?:/|per))",
         low,
     )
     if not m:
@@ -1526,7 +1610,7 @@ def _train_tokens(low: str) -> float | None:
         r"^\s?(?:of\s)?(?:context|prompt|input|output|out\b)", low[m.end() : m.end() + 12]
     ):
         return None
-    value = _scaled(m.group(1), m.group(2))
+    value = _scaled(m.group(1) or m.group(3), m.group(2) or m.group(4))
     return value if value >= 1e5 else None  # "512 tokens" is a length, not a training budget
 
 
@@ -1738,14 +1822,15 @@ def _steps(low: str) -> int | None:
         if 0 <= done < total:
             return total - done  # the steps left
     m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|mil|thousand)?\s?"
-                  r"(?:sampling |denoising |inference |training )?steps\b"
+                  r"(?:sampling |denoising |inference |training )?steps?\b"
                   r"|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
     if not m:
         return None
     # "120k steps", "120 mil steps" (Portuguese and Spanish thousands)
     value = int(_number((m.group(1) or m.group(3)).replace(",", "")) * (1000 if m.group(2) else 1))
     # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
-    return value if 1 <= value <= (10**7 if _TRAINING_SAID.search(low) else SAMPLER_STEPS) else None
+    trained = _TRAINING_SAID.search(low) or _STEP_TIME.search(low)  # or a time per step said
+    return value if 1 <= value <= (10**7 if trained else SAMPLER_STEPS) else None
 
 
 def _power(low: str) -> float | None:
@@ -1838,12 +1923,65 @@ def _kwh_price(low: str) -> float | None:
 _WATTS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k?w|watts?)\b(?!h)")
 
 
-def _draw(low: str) -> tuple[float | None, float | None, bool]:
+# a requirement a card must meet, in a tender or a spec sheet: "min. 80 GB GPU memory", "NVLink
+# bandwidth of at least 400 GB/s per GPU", "max. 600 W per card"
+_REQUIRED = re.compile(
+    r"\b(?:(at least|min(?:imum)?\.?(?: of)?|no less than|not less than|>=|\u2265)"
+    r"|(at most|max(?:imum)?\.?(?: of)?|no more than|not more than|<=|\u2264))\s?"
+    r"(\d[\d,]*(?:\.\d+)?)\s?(gb/s|tb/s|gbps|gb|tb|kw|w|tflops)\b"
+)
+# words that ask whether a card meets requirements
+_COMPLIANCE = re.compile(
+    r"\bcomplian\w*|\bcompl(?:y|ies)\b|\bmeets?\b|\bqualif\w*|\bsatisf\w*|\brequire\w*"
+    r"|\bfulfil\w*|\bannex\b|\btender\b|\bmandatory\b"
+)
+
+
+def _requirements(low: str) -> tuple[tuple[str, str, float], ...]:
+    """(field, ">=" or "<=", value) for each figure a card is required to reach or stay under,
+    when the message asks whether it does."""
+    if not _COMPLIANCE.search(low):
+        return ()
+    found = []
+    for m in _REQUIRED.finditer(low):
+        value, unit = _number(m.group(3)), m.group(4)
+        clause = low[max(0, m.start() - 50) : m.end() + 25]
+        if unit in ("gb/s", "tb/s", "gbps"):
+            link = re.search(r"nv ?link|interconnect|gpu[- ]to[- ]gpu|p2p", clause)
+            field = "interconnect_gbs" if link else "bandwidth_gbs"
+            value *= 1000 if unit == "tb/s" else 1
+        elif unit in ("gb", "tb"):
+            field, value = "memory_gb", value * (1000 if unit == "tb" else 1)
+        elif unit in ("w", "kw"):
+            field, value = "tdp_w", value * (1000 if unit == "kw" else 1)
+        else:
+            precision = re.search(r"\b(fp64|fp32|fp8|tf32)\b", clause)
+            field = f"{precision.group(1)}_tflops" if precision else "fp16_bf16_dense_tflops"
+            field = {"fp8_tflops": "fp8_dense_tflops", "tf32_tflops": "tf32_dense_tflops"}.get(
+                field, field
+            )
+        found.append((field, ">=" if m.group(1) else "<=", value))
+    return tuple(found)
+
+
+def _idle_hours(low: str, hours: float | None) -> float | None:
+    """The hours a machine sits idle beside its loaded hours: "loaded 6h a day and idle the other
+    18" over the days the loaded hours cover."""
+    daily = re.search(
+        r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:h|hrs?|hours?)\s(?:a|per|/|each|every)\s?day\b", low
+    )
+    if not (hours and daily) or not 0 < (loaded := float(daily.group(1))) < 24:
+        return None
+    return (24 - loaded) * hours / loaded
+
+
+def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
     """A power draw the user states (not a limit: "under 300 W" is max_power_w, nor a supply:
     "a 1000w psu"): the first is the GPUs' or the rig's ("pulling 450W", "~550w at the wall"),
     per GPU when said so ("at 350 W each"); one after "plus", "+" or "and another" is the rest of
-    the system. (draw, rest, draw is per GPU)."""
-    draw = other = None
+    the system; one said of idle ("~110W idle") is the draw when not loaded. (draw, rest, draw
+    is per GPU, idle draw)."""
+    draw = other = idle = None
     each = False
     for m in _WATTS.finditer(low):
         before, after = low[max(0, m.start() - 24) : m.start()], low[m.end() : m.end() + 20]
@@ -1853,7 +1991,11 @@ def _draw(low: str) -> tuple[float | None, float | None, bool]:
         ):  # fmt: skip
             continue
         watts = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1)
-        if re.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
+        if re.match(r"\s?(?:at |when |while |(?:at|when) )?idl(?:e|ing)\b", after) or re.search(
+            r"\bidl(?:e|ing)\s(?:at\s|draw\s|of\s|is\s|~|about\s|around\s)*$", before
+        ):
+            idle = watts  # "~110W idle", "idles at 90 W"
+        elif re.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
@@ -1861,7 +2003,7 @@ def _draw(low: str) -> tuple[float | None, float | None, bool]:
                         # "assume each sits at its full 350 W": each card's draw, said before
                         or re.search(r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$",
                                      before))  # fmt: skip
-    return draw, other, each
+    return draw, other, each, idle
 
 
 def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
@@ -1907,7 +2049,11 @@ def _fields(low: str) -> tuple[str, ...]:
     if (
         "memory_type" in found
         and "memory_gb" in found
-        and not re.search(r"how much|how many|\b(?:memory|hbm\w*|gddr\w*) (?:capacity|size)\b", low)
+        and not re.search(
+            r"how much|how many|\b(?:memory|hbm\w*|gddr\w*) (?:capacity|size)\b"
+            r"|\b\d+ ?gb of (?:hbm|gddr)\w*",  # "'256GB of HBM3E': right?": the size too
+            low,
+        )
     ):
         found.remove("memory_gb")
     if (
@@ -2395,7 +2541,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
         four = "q4_0" if apple and engine is None else "q4_k_m"
         precision = four if bits.group(1) == "4" else "q8_0"
     hint = family_hint(low)
-    workload = _workload(low, models, hint)
+    unnamed = low  # "RTX PRO 6000 Blackwell Server Edition" names a card, not a serving job
+    for g in gpus:
+        unnamed = unnamed.replace(g.text.lower(), " ") if len(g.text) > 4 else unnamed
+    workload = _workload(unnamed, models, hint)
     if workload == "inference" and STEP_OF.search(low) and _run_steps(low):
         workload = "train"  # "the run is at step 3000 of 10000": a training run's steps
     given = workload is not None
@@ -2419,6 +2568,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
             workload, given = "train", True  # "imagenet resnet50 ... how long"
     if workload == "finetune" and any(m.precision == "nf4" for m in models):
         workload = "finetune-qlora"  # "Llama-3.1-8B-Instruct-bnb-4bit training": a 4-bit base
+    if workload == "finetune-lora" and precision == "nf4":
+        workload = "finetune-qlora"  # "4-bit NF4 base, LoRA rank 16": LoRA on a 4-bit base
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
     notes = instance_notes + tuple(
@@ -2426,7 +2577,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     loose = _loose_count(low, gpus)
     target = _target(low)
-    draw_w, other_w, draw_each = _draw(low)
+    draw_w, other_w, draw_each, idle_w = _draw(low)
     if (
         loose is None
         and target != "min_gpus"  # "how many do I need" is the question, not 8
@@ -2468,6 +2619,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and not re.search(r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)", low),
         node_size=node_size,
         seconds_per_item=(pace := _seconds_per_item(low)),
+        turns=_turns(low),
+        requirements=() if models else _requirements(low),
         pace_whole=pace is not None
         and (any((g.count or 1) > 1 for g in gpus) or (loose or 1) > 1)
         and bool(_PACE_OF_ALL.search(low))
@@ -2482,6 +2635,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         throughput_tok_s=_tokens_per_s(low),
         draw_w=draw_w,
         other_w=other_w,
+        idle_w=idle_w,
+        idle_hours=_idle_hours(low, hours) if idle_w else None,
         draw_each=draw_each,
         memory_gb=_memory_without_gpu(low, gpus),
         train_tokens=_train_tokens(low),
@@ -2695,6 +2850,10 @@ _REALTIME = re.compile(
 _STEP_TIME = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:s|sec|secs|seconds?)\s?/\s?(?:it|iter|step)\b"
     r"|(?<![\w.])(\d+(?:\.\d+)?)\s?(?:s|sec|secs|seconds?) (?:per|an?|each) (?:it|iter\w*|step)\b"
+    # "each step takes about 1.2 seconds", "one training step is ~0.8 s"
+    r"|\b(?:each|every|one|a|per) (?:training )?(?:step|iteration|iter)s? "
+    r"(?:takes?|needs?|is|=|lasts?)"
+    r"\s?(?:about |around |roughly |~)?(\d+(?:\.\d+)?)\s?(?:s|sec|secs|seconds?)\b"
 )
 # "2.1 it/s at batch 32": the seconds one sample takes in training
 _STEP_RATE = re.compile(
@@ -2789,7 +2948,7 @@ def _seconds_per_item(low: str) -> float | None:
         rate, batch = _number(m.group(1)), _number(m.group(2))
         return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
     if m := _STEP_TIME.search(low):  # "kohya says 1.8 s/it": the seconds of one step
-        return _number(m.group(1) or m.group(2))
+        return _number(m.group(1) or m.group(2) or m.group(3))
     if (m := re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:
         rate = _number(m.group(1))
         if said := _batch(low):  # "global batch 32 ... measured 2.5 it/s": samples a second
@@ -3056,6 +3215,13 @@ _CORRECTION = re.compile(
 _JOB_INTENTS = ("recommend", "buy", "fit", "speed", "solve", "train_time", "rent_or_buy")
 
 
+# every card said in the thread: "for all three cards", "the three of them", "all 3"
+_ALL_OF_THEM = re.compile(
+    r"\b(?:all|each of the|the) (?:three|four|five|3|4|5)(?: (?:of them|cards|gpus|options))?\b"
+    r"|\bthe (?:three|four|3|4) of them\b|\ball (?:the|of the) cards\b"
+)
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -3098,8 +3264,10 @@ def resolve(
         and query.intent in _JOB_INTENTS
         and {g.ids for g in query.gpus} <= {g.ids for g in prior.gpus}
     )
+    all_of_them = bool(query.gpus and prior.gpus and _ALL_OF_THEM.search(query.text.lower()))
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
-            or job_for_hardware or job_for_budget or for_the_job or same_cards):  # fmt: skip
+            or job_for_hardware or job_for_budget or for_the_job or same_cards
+            or all_of_them):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -3125,6 +3293,10 @@ def resolve(
             query.text.lower(),
         )
     ):  # "how does that compare to the h100"
+        gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
+        updates["gpus"] = gpus
+    elif all_of_them:
+        # "my card is a 4070" then "4080 super or 4070 ti super? vram for all three cards"
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
     if not gpus and prior.gpus:
