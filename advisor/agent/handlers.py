@@ -233,7 +233,8 @@ def spec(query: Query, box: ToolBox) -> Draft:
 
 def _requirements_checked(query: Query, box: ToolBox) -> list[str]:
     """Yes or no for the first card named (the one a bid offers), then each other card: every
-    figure required against its datasheet value ("memory 96 GB against at least 80 GB"). A card whose variants differ on a required figure is left to the datasheet lines."""
+    figure required against its datasheet value ("memory 96 GB against at least 80 GB"). A card
+    whose variants differ on a required figure is left to the datasheet lines."""
     lines: list[str] = []
     for ref in query.gpus:
         sheets = [s for s in (box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(ref))
