@@ -467,13 +467,19 @@ def service_cost(usd_per_unit: float, units: float, unit: str) -> dict[str, Any]
 
 
 @_tool
-def rental_hours(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> dict[str, Any]:
+def rental_hours(
+    budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1, shared_by: int = 1
+) -> dict[str, Any]:
     """How many hours a budget rents `num_gpus` GPUs for at a price per GPU-hour the user gives:
-    budget / (price x GPUs). gpu_hours is the wall time times the GPUs."""
+    budget / (price x GPUs). gpu_hours is the wall time times the GPUs; hours_each, the hours of
+    each of `shared_by` people who share the budget evenly."""
     _check_gpus(num_gpus)
+    if shared_by < 1:
+        raise InvalidInput("shared_by must be at least 1.")
     hours = cost.hours_for_budget_h(budget_usd, usd_per_gpu_hour, num_gpus)
     return {"hours": hours, "gpu_hours": hours * num_gpus, "budget_usd": budget_usd,
             "usd_per_gpu_hour": usd_per_gpu_hour, "num_gpus": num_gpus,
+            "shared_by": shared_by, "hours_each": hours / shared_by,
             "price_source": "given by the user"}  # fmt: skip
 
 

@@ -94,6 +94,9 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
          lambda q: q.workload == "finetune-qlora"),
         ("oppure due RTX 3090 per Llama-3.1-70B in Q8_0?", lambda q: q.gpus[0].count == 2),
         ("rent was due H100 delays", lambda q: q.gpus[0].count is None),
+        # the dollar sign after the amount, and "24 hours of 24"
+        ("una sola NVIDIA L4, a 0,80 $ l'ora, accesa 24 ore su 24. Il costo al mese?",
+         lambda q: q.user_price_usd_per_hour == 0.8 and q.hours == 730),
     ],
 )  # fmt: skip
 def test_read_as_meant(catalog: Catalog, question: str, check: Any) -> None:
@@ -148,6 +151,20 @@ def _answer(advisor: Advisor, question: str) -> str:
         ("Shopping for laptops. Does the laptop RTX 4090 have the same 24 GB of VRAM as the "
          "desktop card?", "**No: the NVIDIA GeForce RTX 4090 Laptop GPU's datasheet says memory "
          "16 GB"),
+        ("My upscaling pass runs at 5 frames per second. The clip is 20 minutes long at 30 fps. "
+         "How long will it take?",
+         "**About 2 hours at your own measured pace** (36,000 frames at 0.2 s each)"),
+        ("Hemma har jag två RTX 3090 som drar ungefär 350 W var under last. Om de går 6 timmar "
+         "om dagen i 30 dagar och elpriset är 1,80 kr/kWh, vad blir elkostnaden per månad?",
+         "**About kr 227 of electricity** (126 kWh): 2 x 350 W (as you state) = 700 W for 180 "
+         "hours"),
+        ("Our school got $2,000 of cloud credit. If an L4 instance costs $0.70 per hour, how many "
+         "GPU-hours does that buy, and how many hours is that per student if I have 25 students?",
+         "**2,857 hours on one L4 instance**: $2,000 at your price of $0.70 per GPU-hour; 114 "
+         "hours each for 25 people sharing it evenly."),
+        ("We rent one A10G at $1.01/hr around the clock. Buying a server with an A10 costs $4,000 "
+         "plus $60 a month for colocation. After how many months does buying pay off?",
+         "**Buying NVIDIA A10G (AWS G5) pays off after about 4,554 hours of use**"),
     ],
 )  # fmt: skip
 def test_answered_as_asked(rules_advisor: Advisor, question: str, lead: str) -> None:

@@ -857,6 +857,9 @@ def budget_hours(result: dict[str, Any], gpu: str, per: str = "total", sign: str
     )
     if n > 1:
         text += f" ({num(result['gpu_hours'], 'GPU-hours')})"
+    if result.get("shared_by", 1) > 1:  # "how many hours is that per student, 30 students"
+        text += (f"; {num(result['hours_each'], 'hours')} each for {result['shared_by']} people "
+                 "sharing it evenly")  # fmt: skip
     return text + "."
 
 
@@ -941,6 +944,9 @@ def break_even(result: dict[str, Any], asked: str | None = None) -> str:
             f"({num(result['power_w'], 'W')} at {usd(result['usd_per_kwh'])}/kWh, "
             f"{src['electricity']})"
         )
+    if result.get("host_usd_per_hour"):  # "$40 a month of colocation"
+        power += (f"; and {usd(result['host_usd_per_hour'])}/hour of upkeep (your monthly figure "
+                  "spread over the month's hours)")  # fmt: skip
     if hours is None:
         return (
             f"**Renting stays cheaper** for {what}: running it costs as much per hour as "

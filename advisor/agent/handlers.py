@@ -1048,6 +1048,8 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 def speed(query: Query, box: ToolBox) -> Draft:
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
+    if query.seconds_per_item and _paced_items(query) and not query.models:
+        return job_time(query, box)  # "6 frames per second; a 14-minute clip at 24 fps"
     if not query.models:
         return spec(query, box) if query.gpus else explain(query, box)
     if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
@@ -1756,8 +1758,9 @@ def _pace_said(query: Query, items: float) -> str:
     training = query.workload not in (None, "inference")
     steps = training and query.steps and items == float(query.steps)
     imaged = query.images or re.search(r"\bimages?\b|\bimgs?\b|\bpictures\b", query.low)
-    noun = "steps" if steps else "images" if imaged else "samples" if query.dataset_samples else (
-        "items")  # fmt: skip
+    framed = re.search(r"\bframes?\b|\bfps\b", query.low)
+    noun = "steps" if steps else "frames" if framed and query.images else "images" if imaged else (
+        "samples" if query.dataset_samples else "items")  # fmt: skip
     pace = query.seconds_per_item or 0.0
     rate = 1 / pace if pace else 0.0
     if 0 < pace < 0.1 and f"{rate:g}" in query.text.replace(",", ""):  # the rate as said
@@ -1874,10 +1877,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
             )
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
     if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
+        people = _SHARED_BY.search(query.low)  # "how many hours per student, 30 students"
         result = box.call(
             "rental_hours",
-            {"budget_usd": budget, "usd_per_gpu_hour": price, "num_gpus": 1 if per_node else count},
-        )
+            {"budget_usd": budget, "usd_per_gpu_hour": price, "num_gpus": 1 if per_node else count,
+             "shared_by": int(people.group(1) or people.group(2)) if people else 1},
+        )  # fmt: skip
         if "error" in result:
             return Draft(result["error"])
         per = query.budget.per if query.budget else "total"
@@ -2026,6 +2031,17 @@ _OWNERSHIP = re.compile(
     r"(?:electricity|power)\b|\bincluding the (?:card|gpu|purchase)\b"
 )
 _EACH_PRICE = re.compile(r"\beach\b|\bapiece\b|\bper (?:card|gpu)\b")
+
+
+# the people a budget's hours are shared by, when the hours of each are asked: "how many hours
+# is that per student if I have 30 students", "30 interns: how many hours each?"
+_SHARED_BY = re.compile(
+    r"\b(?:per|each|a) (?:student|person|user|intern|researcher|pupil|member|team|group)\b"
+    r"[^.?!]{0,40}?\b(\d{1,4}) (?:students|people|users|interns|researchers|pupils|members|teams"
+    r"|groups)\b"
+    r"|\b(\d{1,4}) (?:students|people|users|interns|researchers|pupils|members|teams|groups)\b"
+    r"[^.?!]{0,40}?\b(?:each|apiece|per (?:student|person|user|head))\b"
+)
 
 
 def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
@@ -2333,9 +2349,11 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["purchase_usd"] = purchase
     if rent is not None:
         args["rent_usd_per_hour"] = rent
+    # a horizon said ("over a year"), not the month of a price ("$60 a month of colocation")
+    span = _SPAN_SAID.search(re.sub(r"\$\s?\d[\d,.]*\s?(?:a|per|/)\s?month\b", " ", low))
     if monthly is not None:  # "we spend 9k a month on cloud A100s"
         args["rent_usd_per_month"] = monthly
-    elif query.hours in (730.0, 8760.0) and _NONSTOP.search(low) and not _SPAN_SAID.search(low):
+    elif query.hours in (730.0, 8760.0) and _NONSTOP.search(low) and not span:
         args["hours_per_day"] = 24.0  # "running 24/7, after how many hours": a rate, no horizon
     elif query.hours and not query.use_hours_per_day and _UTILISATION_YEAR.search(low):
         # "utilisation is 50% of the year: after how many years?": a rate of use, no horizon
@@ -2348,6 +2366,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             args["hours_of_use"] = query.hours  # "over a year at 8 hours a day": 2,920 hours
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
+    if query.upkeep_usd_per_month:  # "$40 a month of colocation": owning's cost by the hour
+        args["host_usd_per_hour"] = query.upkeep_usd_per_month / count / HOURS_PER_MONTH
     if _NO_POWER.search(low):
         args["usd_per_kwh"] = 0.0  # "please ignore electricity and hosting"
     result = box.call("break_even", args)

@@ -665,8 +665,20 @@ def _new_card_asked(q: Query, low: str) -> bool:
 def _buy(q: Query, low: str) -> bool:
     if _new_card_asked(q, low):
         return False  # "upgrading from my 2070 super: what should i get": a recommendation
-    if q.fields and q.gpus and not (q.budget or q.models or q.purchase_usd or q.workload_given):
+    if (
+        q.fields
+        and q.gpus
+        and not (q.budget or q.models or q.purchase_usd or q.workload_given)
+        and not _PRICE_ASKED.search(_questions(low) or low)  # "what does apple charge for it"
+    ):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
+    if (
+        q.fields
+        and _named_cards(q) >= 2
+        and re.search(r"\bline (?:\w+ )?up\b|\b(?:of|for) the two\b", low)
+        and not _PRICE_ASKED.search(_questions(low))
+    ):
+        return False  # "a new 5070 Ti or a used 3090: line up the VRAM of the two": compared
     if (
         q.fields
         and q.gpus
@@ -734,7 +746,9 @@ _SHOP_PRICE = re.compile(
     r"|\bbudget (?:it|for it|for one|for them)\b|\bsticker\b|\blist price\b"
     r"|\bbom\b|\b\d+ units\b|\bthese days\b|\bnowadays\b"  # "a BOM number for 20 units"
     r"|\breseller\b|\bvendor\b|\bquotes?d?\b|\bmarket\b|\bfor an? (?:new|used|second-?hand)\b"
-    r"|\bcharges? for\b|" + _PRICE_JUDGED  # "what does apple charge for the mac studio"
+    r"|\bcharges? for\b"  # "what does apple charge for the mac studio"
+    r"|\bfor (?:local|home|my (?:pc|build|rig|desktop))\b|\bat home\b|"  # to own, at home
+    + _PRICE_JUDGED
 )
 _HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r?\b|\bhourly\b|\binstance")
 _OWNED = re.compile(
@@ -907,6 +921,13 @@ def _speed(q: Query, low: str) -> bool:
         return True  # "how long to process a 1M token batch job with llama 8b on an a10"
     if q.throughput_tok_s and q.output_tokens and _HOW_LONG.search(low):
         return True  # "my rig does ~18 tok/s; 2 million tokens out: how many hours?"
+    if (
+        q.seconds_per_item
+        and q.images
+        and q.workload in (None, "inference")
+        and _HOW_LONG.search(low)
+    ):
+        return True  # "upscaling runs at 6 frames per second; a 14-minute clip at 24 fps"
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
 
 

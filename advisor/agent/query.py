@@ -93,6 +93,8 @@ class Query:
     price_per_node: bool = False  # that price is for the whole node or server, not per GPU
     node_size: int | None = None  # the GPUs in one cloud instance named ("p4d.24xlarge": 8)
     monthly_usd: float | None = None  # an amount per month the user gives (spend or budget)
+    # what owning costs a month besides power ("$40 a month of colocation"), in the break-even
+    upkeep_usd_per_month: float | None = None
     purchase_usd: float | None = None  # a price to buy that the user gives ("it costs $1,800")
     seconds_per_item: float | None = None  # a time per image or sample the user gives
     # that pace is of all the GPUs the message names together ("a node of 4x A100 does 2,900

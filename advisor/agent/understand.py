@@ -534,6 +534,9 @@ def spoken_numbers(text: str) -> str:
     """Numbers said in words written in digits ("two hundred fifty six H100s" -> "256 H100s",
     "five fifty per GPU hour" -> "$5.50 per GPU hour")."""
     text = re.sub(r"\btwenty[- ]four[- ]seven\b", "24/7", text, flags=re.IGNORECASE)
+    # "accesa 24 ore su 24", "24 horas sobre 24", "24 heures sur 24": around the clock
+    text = re.sub(r"\b24 ?(?:ore|horas|heures|stunden|hours|h) (?:su|sobre|sur|von|of|out of) 24\b",
+                  "24/7", text, flags=re.IGNORECASE)  # fmt: skip
     text = _SPOKEN_PRICE.sub(
         lambda m: f"${_spoken_value(m.group(1))}.{_spoken_value(m.group(2)):02d}", text
     )
@@ -565,6 +568,8 @@ def normalise(text: str) -> str:
     text = re.sub(r"\d[\d,.]{24,}", " ~ ", text)
     text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = re.sub(r"(?<![\d.,])0,(?=\d+\b)", "0.", text)  # "0,006 dólares": one too
+    # "0.80 $ l'ora", "3.500 $": the dollar sign after the amount, as French and Italian write it
+    text = re.sub(r"(?<![$\w.,])(\d[\d.,]*\d|\d) ?\$(?![\w$])", r"$\1", text)
     # "Llama-3.2-1B-architecture", "GPT-2 XL-sized": the name, then what it says of it
     text = re.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped|based|powered|equipped)\b",
                   r" \1", text, flags=re.I)  # fmt: skip
@@ -1037,8 +1042,8 @@ _A_DAY = (  # "6h/night": a night is a day of use
     r"|par jour)\b"
 )
 # how long a daily use goes on: "8 hours a day for 3 months", "... for the 14-week semester"
-_FOR_PERIOD = re.compile(
-    rf"\b(?:for|over|during|across|throughout)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
+_FOR_PERIOD = re.compile(  # "i 30 dagar" (Swedish; "dagar" is read as days)
+    rf"\b(?:for|over|during|across|throughout|i)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
     rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\b(?![- ](?:a|per|each)\b)"
     r"|\b(\d+)[- ](weeks?|months?)[- ](?:semester|term|course|project|contract|programm?e?|period"
     r"|pilot|trial|class)\b"
@@ -1118,6 +1123,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         low,
     )
     nonstop = re.search(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b", low)
+    # "count the month as 730 hours": a month's length for the arithmetic, not hours of use
+    low = re.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
+                 low)  # fmt: skip
     if re.search(r"\ball month\b", low):
         return 730.0
     hours = None
@@ -1882,6 +1890,8 @@ _CURRENCIES = (
         r"£|\bgbp\b|\bpounds? (?:sterling|an? (?:hour|month|kwh|unit)|per)\b"
         r"|(?<![\w.])\d[\d.,]*\s?(?:pence|p (?:a|per) unit|p\s?/\s?kwh)\b",
     ),
+    # Swedish, Norwegian and Danish crowns ("2,10 kr/kWh"): written after the amount
+    ("kr ", r"(?<![\w.])\d[\d.,]*\s?(?:kr|sek|nok|dkk)\b|\bkronor\b|\bkroner\b"),
 )
 
 
@@ -1909,7 +1919,7 @@ def _kwh_price(low: str) -> float | None:
     unit" (pence; a British "unit" of electricity is a kWh)."""
     m = re.search(
         r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
-        r"|dollars?|euros?|pounds?|reais)?\s?(?:/|per|a|an|the|o)\s?"
+        r"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk)?\s?(?:/|per|a|an|the|o)\s?"
         r"(?:kwh\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
         r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
@@ -1964,6 +1974,20 @@ def _requirements(low: str) -> tuple[tuple[str, str, float], ...]:
     return tuple(found)
 
 
+# what owning costs each month besides power: "$40 a month of colocation", "rack space at $120/mo"
+_UPKEEP = re.compile(
+    r"\$\s?(\d[\d,]*(?:\.\d+)?)\s?(?:usd\s)?(?:a|per|/)\s?mo(?:nth)?\b[^.?!$]{0,20}?\b"
+    r"(?:colocation|colo|hosting|rack(?: space)?|housing)\b"
+    r"|\b(?:colocation|colo|hosting|rack(?: space)?|housing)\b(?: fees?| costs?)?(?: of| at| is|:)?"
+    r"\s?\$\s?(\d[\d,]*(?:\.\d+)?)\s?(?:usd\s)?(?:a|per|/)\s?mo(?:nth)?\b"
+)
+
+
+def _upkeep(low: str) -> float | None:
+    m = _UPKEEP.search(low)
+    return _number(m.group(1) or m.group(2)) if m else None
+
+
 def _idle_hours(low: str, hours: float | None) -> float | None:
     """The hours a machine sits idle beside its loaded hours: "loaded 6h a day and idle the other
     18" over the days the loaded hours cover."""
@@ -1999,7 +2023,9 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
-            each = bool(re.match(r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu))\b", after)
+            # "450 W each", "450 W var" (Swedish), "450 W cada una"
+            each = bool(re.match(r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu)|var|cada)\b",
+                                 after)  # fmt: skip
                         # "assume each sits at its full 350 W": each card's draw, said before
                         or re.search(r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$",
                                      before))  # fmt: skip
@@ -2482,6 +2508,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if budget and purchase == budget.usd and paid and not _BUDGET_SAID.search(low):
         budget = None  # "purchased at 7,500 USD": the price paid, not a limit to buy within
     epochs = _epochs(low)
+    clip = _clip_frames(low)  # "a 14-minute clip at 24 fps, processed at 6 frames per second"
     concurrency, rps = _concurrency(low)
     named = low  # "2000 sd 1.5 images": the model's name holds no count
     # "one 4090 renders ...": a card's number counts nothing
@@ -2618,7 +2645,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "$2.50 per GPU-hour" is no node's price ("what is that per GPU-hour?" asks, says none)
         and not re.search(r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)", low),
         node_size=node_size,
-        seconds_per_item=(pace := _seconds_per_item(low)),
+        seconds_per_item=(pace := _seconds_per_item(low) or (clip[1] if clip else None)),
         turns=_turns(low),
         requirements=() if models else _requirements(low),
         pace_whole=pace is not None
@@ -2626,8 +2653,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and bool(_PACE_OF_ALL.search(low))
         and not _PACE_OF_ONE.search(low),
         purchase_usd=purchase,
-        monthly_usd=next((v for v, per, _ in money if per == "month"), None)
+        # a monthly upkeep of owning ("$40 a month of colocation") is no monthly spend
+        monthly_usd=None
+        if (upkeep := _upkeep(low))
+        else next((v for v, per, _ in money if per == "month"), None)
         or _metered_monthly(low, audio),
+        upkeep_usd_per_month=upkeep,
         budget=budget,
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
@@ -2643,7 +2674,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         epochs=epochs,
         dataset_samples=samples,
         dataset_name=dataset,
-        images=images,
+        images=images or (clip[0] if clip else None),
         audio_hours=audio,
         service_price=_service_price(low),
         resolution=_resolution(low),
@@ -2930,6 +2961,31 @@ _PACE_OF_ONE = re.compile(
     r"\b(?:per|each|a single|single) (?:gpu|card)\b|\bone of (?:the|our|them|my|those)\b"
     r"|\bper[- ]gpu\b"
 )
+
+
+# a clip's length and frame rate: "the clip is 14 minutes long at 24 fps"
+_CLIP = re.compile(
+    r"\b(\d+(?:\.\d+)?)[- ]?(min(?:ute)?s?|hours?|h|hrs?|seconds?|secs?|s)\b(?:[- ]long)?"
+    r"[^.?!]{0,25}?\bat (\d+(?:\.\d+)?) ?(?:fps|frames (?:per|a) second)\b"
+)
+# the frames a job processes each second: "runs at a steady 6 frames per second", "does 6 fps"
+_FRAME_PACE = re.compile(r"(\d+(?:\.\d+)?) ?(?:fps|frames (?:per|a) second)\b")
+
+
+def _clip_frames(low: str) -> tuple[float, float] | None:
+    """(frames in the clip, seconds per frame processed) when the message gives a clip's length
+    and frame rate and another rate at which its frames are processed."""
+    clip = _CLIP.search(low)
+    if not clip:
+        return None
+    unit = clip.group(2)
+    seconds = float(clip.group(1)) * (60 if unit.startswith("m") else 3600 if unit.startswith("h")
+                                      else 1)  # fmt: skip
+    pace = next((m for m in _FRAME_PACE.finditer(low) if not clip.start(3) <= m.start() < clip.end()),
+                None)  # fmt: skip
+    if pace is None or float(pace.group(1)) <= 0:
+        return None
+    return seconds * float(clip.group(3)), 1 / float(pace.group(1))
 
 
 def _seconds_per_item(low: str) -> float | None:
