@@ -2023,12 +2023,11 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
-            # "450 W each", "450 W var" (Swedish), "450 W cada una"
-            each = bool(re.match(r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu)|var|cada)\b",
-                                 after)  # fmt: skip
-                        # "assume each sits at its full 350 W": each card's draw, said before
-                        or re.search(r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$",
-                                     before))  # fmt: skip
+            # "450 W each", "450 W var" (Swedish), "450 W cada una"; "assume each sits at its
+            # full 350 W": each card's draw, said before
+            each_after = r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu)|var|cada)\b"
+            each_before = r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$"
+            each = bool(re.match(each_after, after) or re.search(each_before, before))
     return draw, other, each, idle
 
 
@@ -2981,8 +2980,8 @@ def _clip_frames(low: str) -> tuple[float, float] | None:
     unit = clip.group(2)
     seconds = float(clip.group(1)) * (60 if unit.startswith("m") else 3600 if unit.startswith("h")
                                       else 1)  # fmt: skip
-    pace = next((m for m in _FRAME_PACE.finditer(low) if not clip.start(3) <= m.start() < clip.end()),
-                None)  # fmt: skip
+    paces = [m for m in _FRAME_PACE.finditer(low) if not clip.start(3) <= m.start() < clip.end()]
+    pace = paces[0] if paces else None
     if pace is None or float(pace.group(1)) <= 0:
         return None
     return seconds * float(clip.group(3)), 1 / float(pace.group(1))
