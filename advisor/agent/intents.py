@@ -669,7 +669,7 @@ def _buy(q: Query, low: str) -> bool:
         q.fields
         and q.gpus
         and not (q.budget or q.models or q.purchase_usd or q.workload_given)
-        and not _PRICE_ASKED.search(_questions(low) or low)  # "what does apple charge for it"
+        and not _PRICE_ASKED.search(_questions(low))  # "what does apple charge for it?"
     ):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
     if (
@@ -705,7 +705,8 @@ _PRICE_JUDGED = (
 )
 # what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
 _PRICE_ASKED = _cues(
-    r"\bhow much (?:is|are|does|do|did|would|will|for)\b(?! (?:vram|memory|gpu memory))",
+    r"\bhow much (?:is|are|does|do|did|would|will|for)\b"
+    r"(?! (?:the |its |their )?(?:vram|memory|gpu memory|memory bandwidth|bandwidth))",
     r"\bwhat(?:'s| is| was| are)? (?:the |a |its |their )?(?:\w+ ){0,2}prices?\b",
     r"\bprice (?:range|today|now)\b",
     r"\bmsrp\b|\brrp\b|\bcost(?:s|ed)?\b(?! (?:me|us) more)",
