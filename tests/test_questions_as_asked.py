@@ -94,6 +94,29 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
          lambda q: q.workload == "finetune-qlora"),
         ("oppure due RTX 3090 per Llama-3.1-70B in Q8_0?", lambda q: q.gpus[0].count == 2),
         ("rent was due H100 delays", lambda q: q.gpus[0].count is None),
+        # read as before: a fit asked with "does it have", a cloud's charge, a requirement beside
+        # another question, a purchase judged, a size beside "models", German "Effekt"
+        ("I have a 3090. Does it have enough memory to run Mixtral 8x7B?",
+         lambda q: q.intent == "fit"),
+        ("How much does Runpod charge for an A100?", lambda q: q.intent == "cost"),
+        ("My workload requires at least 40 GB of VRAM. How much does it cost to rent an A100 per "
+         "hour?", lambda q: q.intent == "cost"),
+        ("Our job requires at least 48 GB VRAM. Should I buy the RTX A6000 or the L40S?",
+         lambda q: q.intent != "spec"),
+        ("A used 3090 (24GB VRAM) for $700. Worth it?", lambda q: q.intent == "buy"),
+        ("Replacing my old card, should I buy a 4090 at $1,800?", lambda q: q.intent == "buy"),
+        ("Welchen Effekt hat NVLink auf das Training mit zwei RTX 3090?",
+         lambda q: "tdp_w" not in q.fields),
+        ("The 4090 idles at 20W and pulls 450W under load, 6 hours a day. Monthly electricity at "
+         "$0.25/kWh?", lambda q: q.idle_w == 20 and q.draw_w == 450),
+        ("My box idles at 60W, 450W under load 8 hours a day on weekdays. Monthly cost at "
+         "$0.30/kWh?", lambda q: q.idle_hours is None),
+        ("It takes 3 hours per job on a 4090 and I run 2 jobs in parallel on 2 GPUs. Electricity "
+         "at $0.30/kWh?", lambda q: q.hours == 3),
+        ("The job takes 6 hours on an A100 at $1.80/hr; I did 2 runs, one failed. What did the "
+         "successful run cost?", lambda q: q.hours == 6),
+        ("we have no credit history, so buying a $1,600 RTX 5090 outright: fair price?",
+         lambda q: q.budget is None or q.budget.kind != "rent"),
         # the dollar sign after the amount, and "24 hours of 24"
         ("una sola NVIDIA L4, a 0,80 $ l'ora, accesa 24 ore su 24. Il costo al mese?",
          lambda q: q.user_price_usd_per_hour == 0.8 and q.hours == 730),
@@ -165,6 +188,14 @@ def _answer(advisor: Advisor, question: str) -> str:
         ("We rent one A10G at $1.01/hr around the clock. Buying a server with an A10 costs $4,000 "
          "plus $60 a month for colocation. After how many months does buying pay off?",
          "**Buying NVIDIA A10G (AWS G5) pays off after about 4,554 hours of use**"),
+        ("NVLink required, memory bandwidth of at least 2 TB/s. Is the H100 SXM compliant?",
+         "**Yes: the NVIDIA H100 SXM5 80GB meets the requirement (memory bandwidth 3,350 GB/s"),
+        ("We need at least 19 TFLOPS FP64 and at least 500 TFLOPS FP16. Is the H100 SXM "
+         "compliant?", "**Yes: the NVIDIA H100 SXM5 80GB meets the requirement (FP64 34 TFLOPS "
+         "against at least 19 TFLOPS; dense FP16/BF16 tensor 989 TFLOPS against at least 500"),
+        ("Can I use MIG on an H100 to run several 10 GB models?", "**Yes, for many small models"),
+        ("each step takes about 1.2 seconds, 50.000 step in total, how long does it take?",
+         "**About 16.7 hours at your own measured pace** (50,000 steps at 1.20 s each)"),
     ],
 )  # fmt: skip
 def test_answered_as_asked(rules_advisor: Advisor, question: str, lead: str) -> None:

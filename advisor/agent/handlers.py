@@ -1741,7 +1741,9 @@ def _paced_items(query: Query) -> float | None:
     """What a pace the user gives counts: images, samples, hours of audio (an hour an item), or
     a training run's steps ("2.2 s/it, 3000 steps")."""
     training = query.workload not in (None, "inference")
-    steps = float(query.steps) if query.steps and training else None
+    # "each step takes 1.2 s, 50,000 steps": a run's steps, with no job named
+    untold = query.workload is None and not query.models
+    steps = float(query.steps) if query.steps and (training or untold) else None
     samples = query.dataset_samples * (query.epochs or 1) if query.dataset_samples else None
     return query.images or samples or query.audio_hours or steps  # "50,000 images, 5 epochs"
 
@@ -1755,8 +1757,7 @@ def _sampler_steps(query: Query) -> int | None:
 def _pace_said(query: Query, items: float) -> str:
     """The items a pace counts and the pace, in the user's terms: "3,000 steps at 1.80 s each",
     "115,305,030 images at 1,200 a second"."""
-    training = query.workload not in (None, "inference")
-    steps = training and query.steps and items == float(query.steps)
+    steps = bool(query.steps) and items == float(query.steps or 0)
     imaged = query.images or re.search(r"\bimages?\b|\bimgs?\b|\bpictures\b", query.low)
     framed = re.search(r"\bframes?\b|\bfps\b", query.low)
     noun = "steps" if steps else "frames" if framed and query.images else "images" if imaged else (

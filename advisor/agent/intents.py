@@ -490,10 +490,11 @@ _RECOMMEND = _cues(
     r"\bbest\b",
     r"\brecommend\w*",
     r"\bsuggest\w*",
-    r"\bshould (?:i|we) (?:get|use|pick|go|buy|purchase)\b",
+    r"\bshould (?:i|we) (?:get|use|pick|go)",
+    r"\bwhat should (?:i|we) (?:buy|purchase)\b",
     # "smallest instance family that holds it", "cheapest machine type that fits"
-    r"\b(?:smallest|cheapest|minimum|lowest)[- ](?:\w+ )?(?:instance|machine|vm|node)s?"
-    r"(?: family| type| size)?\b",
+    r"\b(?:smallest|cheapest|lowest)[- ](?:\w+ )?(?:instance|machine|vm|node)s?"
+    r"(?: family| type| size)?\b(?! specs?\b| requirements?\b)",
     r"\bwhat (?:can|could|should) (?:i|we) (?:run|use|get)\b",
     r"\bgood (?:choice|option|gpu|card)\b",
     r"\b(?:decent|solid|reasonable|affordable|sensible) (?:gpu|card|graphics card)s?\b",
@@ -685,6 +686,7 @@ def _buy(q: Query, low: str) -> bool:
         and (q.purchase_usd or q.budget)
         and not (q.models or q.workload_given)
         and not _PRICE_ASKED.search(_questions(low))
+        and not _BUY_JUDGED.search(low)
     ):
         return False  # "got a used Titan V for $300: its fp64 rate?": the price paid is a story
     if _each_figure(q, low) and not _PRICE_ASKED.search(low):
@@ -713,6 +715,13 @@ _PRICE_ASKED = _cues(
     r"\b(?:what|how much) (?:does|do|did|would) (?:[\w-]+ ){1,3}charge\b",  # "apple charge for"
     r"\bgoing (?:rate|for)\b|\bsells? for\b|\bgood (?:deal|buy)\b",
     r"\bin line with (?:the )?market\b|" + _PRICE_JUDGED,
+)
+
+
+# a purchase judged or asked in other words than a price: "worth it?", "should I buy it", "good
+# deal", "can I buy one"
+_BUY_JUDGED = re.compile(
+    r"\bworth\b|\bbuy\w*|\bdeal\b|\bpurchas\w*|\bshould (?:i|we) (?:get|grab)\b"
 )
 
 
@@ -751,7 +760,13 @@ _SHOP_PRICE = re.compile(
     r"|\bfor (?:local|home|my (?:pc|build|rig|desktop))\b|\bat home\b|"  # to own, at home
     + _PRICE_JUDGED
 )
-_HOURLY = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r?\b|\bhourly\b|\binstance")
+_HOURLY = re.compile(
+    r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r?\b|\bhourly\b|\binstance"
+    # a cloud's price is by the hour: "how much does runpod charge for an a100"
+    r"|\b(?:aws|gcp|azure|runpod|lambda|coreweave|vast(?:\.ai)?|paperspace|modal|tensordock"
+    r"|hetzner|ovh|oracle|google cloud|together|fluidstack|jarvislabs|nebius|crusoe)\b"
+    r"|\b[a-z]\d[a-z]{0,3}\.\d{0,2}x?large\b"
+)
 _OWNED = re.compile(
     r"\b(?:i|we) (?:have |had |just |already )*(?:bought|own|got(?! offered| quoted| a quote))\b"
 )
@@ -871,7 +886,7 @@ def _cost(q: Query, low: str) -> bool:
     clauses = _questions(low)
     # "how much is the memory bandwidth of the 4090", "got a Titan V for $300: its fp64 rate?":
     # a datasheet figure (the money said is a story when the questions name none)
-    money = bool(q.user_price_usd_per_hour or q.usd_per_kwh)
+    money = bool(q.user_price_usd_per_hour or q.usd_per_kwh) or bool(_BUY_JUDGED.search(low))
     paid = bool((q.purchase_usd or q.budget) and clauses) and not money
     if q.fields and (q.gpus or q.models) and not _MONEY_WORDS.search(clauses if paid else low):
         return False
@@ -1133,7 +1148,15 @@ _HAS_ASKED = re.compile(
 def _fit(q: Query, low: str) -> bool:
     if q.models and all(m.assumed for m in q.models) and _advice(q, low):
         return False  # "are g4dns any good for whisper": a judgement of the card
-    if q.fields and q.gpus and _HAS_ASKED.search(low) and not _FIT_ASKED.search(low):
+    if (
+        q.fields
+        and q.gpus
+        and _HAS_ASKED.search(low)
+        and not _FIT_ASKED.search(low)
+        and not re.search(
+            r"\benough\b|\bthe (?:memory|vram) (?:for|to)\b|\bto (?:run|train|load)\b", low
+        )
+    ):
         return False  # "how much vram does it have? mainly want it for 13b models": the card's
     return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
 
@@ -1168,7 +1191,11 @@ def _spec(q: Query, low: str) -> bool:
 def _required(q: Query, low: str) -> bool:
     """ "min. 80 GB memory and max. 600 W per card: is the bid compliant?": the card's figures
     against the requirement."""
-    return bool(q.requirements and q.gpus)
+    asked = _questions(low)
+    other = (
+        _PRICE_ASKED.search(asked) or _choice(q, low) or re.search(r"\bwhich\b|\bbetter\b", asked)
+    )
+    return bool(q.requirements and q.gpus) and not other
 
 
 def _fallback(q: Query, low: str) -> bool:

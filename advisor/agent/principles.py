@@ -1026,7 +1026,8 @@ def training_memory(query: Query, box: ToolBox) -> Draft | None:
 
 # how many isolated slices are wanted: "our 30 students each get their own slice", "16 users"
 _MIG_WANTED = re.compile(
-    r"\b(\d{1,4}) (?:[\w-]+ )?(?:students|users|people|models|slices|instances|tenants|pupils"
+    r"\b(\d{1,4}) (?!(?:gb|gib|g|b|k|m)\b)(?:[\w-]+ )?(?:students|users|people|models|slices"
+    r"|instances|tenants|pupils"
     r"|researchers|engineers|devs|developers|interns|notebooks|jobs|teams)\b"
 )
 

@@ -1089,7 +1089,7 @@ def _runs_needed(low: str, runs: re.Match[str]) -> bool:
     before = low[max(0, runs.start() - 16) : runs.start()]
     if _count(runs.group(1)) < 2 or re.search(r"\b(?:all|total|the|these|those|over)\s$", before):
         return False
-    needed = re.search(r"\b(?:need|want|plan|do|doing|repeat|x|times)\w*\s(?:to \w+ )?$", before)
+    needed = re.search(r"\b(?:need|want|plan|repeat|x|times)\w*\s(?:to \w+ )?$", before)
     return bool(needed) or low[runs.end() :].lstrip().startswith("(")
 
 
@@ -1223,7 +1223,11 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif runs and runs.start() > m.end() and _runs_needed(low, runs):
             hours *= _count(runs.group(1))  # "14h wall clock on 8x a100, need 3 runs": each run's
         elif (item := _PER_ITEM.match(after)) and (
-            many := re.search(rf"\b{_WORD_NUM} (?:[\w-]+ )?{item.group(1)}s\b", low)
+            many := re.search(
+                rf"\b{_WORD_NUM} (?:[\w-]+ )?{item.group(1)}s\b (?:a|per|each|every|/) ?"
+                r"(?:day|week|month|year)\b",
+                low,
+            )
         ):
             hours *= _count(many.group(1))  # "2.5 hours per project, around 10 projects a month"
         people = (
@@ -1552,7 +1556,11 @@ def _prices_and_budget(
             r"\bmonthly (?:budget|spend)\b|\bbudget (?:per|a) month\b", low
         ):
             per = "month"  # "monthly budget $800"
-        credit = re.search(r"\bcredits?\b", low)  # "$3,000 of cloud credit": spent on rentals
+        credit = re.search(  # "$3,000 of cloud credit": spent on rentals (not "credit card")
+            r"\d[\d,.]*\s?k?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits?\b(?! card| history)"
+            r"|\bcredits? (?:of|worth) \$",
+            low,
+        )
         kind = (
             "rent"
             if per == "month" or credit
@@ -1608,7 +1616,7 @@ def _train_tokens(low: str) -> float | None:
         r"(?:training |of |de )?tokens\b(?!\s?(?:/|per)\s?s)"
         # "1 billion token" (a word for a scale, the noun left singular)
         rf"|{_NUM}\s?(thousand|million|billion|trillion)\s?(?:training |of )?token\b"
-        r"(?!\s?(?:/|per))",
+        r"(?!\s?(?:/|per|window|context))",
         low,
     )
     if not m:
@@ -1942,8 +1950,8 @@ _REQUIRED = re.compile(
 )
 # words that ask whether a card meets requirements
 _COMPLIANCE = re.compile(
-    r"\bcomplian\w*|\bcompl(?:y|ies)\b|\bmeets?\b|\bqualif\w*|\bsatisf\w*|\brequire\w*"
-    r"|\bfulfil\w*|\bannex\b|\btender\b|\bmandatory\b"
+    r"\bcomplian\w*|\bcompl(?:y|ies)\b|\bmeets? (?:th(?:at|is|ese|ose|e)|our|my|item|it|them)\b"
+    r"|\bqualif\w*|\bsatisf(?:y|ies)\b|\bfulfil\w*"
 )
 
 
@@ -1955,21 +1963,35 @@ def _requirements(low: str) -> tuple[tuple[str, str, float], ...]:
     found = []
     for m in _REQUIRED.finditer(low):
         value, unit = _number(m.group(3)), m.group(4)
-        clause = low[max(0, m.start() - 50) : m.end() + 25]
+        # the words of the requirement's own clause, up to the figure and just after it
+        start = max((low.rfind(p, 0, m.start()) for p in ",;:.\n"), default=-1) + 1
+        before, after = low[max(start, m.start() - 40) : m.start()], low[m.end() : m.end() + 20]
+        after = re.split(r"[,;:.\n]| and ", after, maxsplit=1)[0]
+        before = re.split(r" and ", before)[-1]
         if unit in ("gb/s", "tb/s", "gbps"):
-            link = re.search(r"nv ?link|interconnect|gpu[- ]to[- ]gpu|p2p", clause)
+            link = re.search(r"nv ?link|interconnect|gpu[- ]to[- ]gpu|p2p", before + after)
             field = "interconnect_gbs" if link else "bandwidth_gbs"
             value *= 1000 if unit == "tb/s" else 1
         elif unit in ("gb", "tb"):
+            if not re.search(
+                r"\bvram\b|\bgpu memory\b|\bmemory\b|\bhbm|\bgddr", before + after
+            ) or (
+                re.search(
+                    r"storage|nvme|ssd|disk|system (?:ram|memory)|host|\bram\b", before + after
+                )
+            ):
+                continue  # "at least 2 TB of NVMe storage": no figure of the GPU's
             field, value = "memory_gb", value * (1000 if unit == "tb" else 1)
         elif unit in ("w", "kw"):
             field, value = "tdp_w", value * (1000 if unit == "kw" else 1)
-        else:
-            precision = re.search(r"\b(fp64|fp32|fp8|tf32)\b", clause)
-            field = f"{precision.group(1)}_tflops" if precision else "fp16_bf16_dense_tflops"
-            field = {"fp8_tflops": "fp8_dense_tflops", "tf32_tflops": "tf32_dense_tflops"}.get(
-                field, field
+        else:  # the format named next to the figure: "19 TFLOPS FP64", "FP64 of at least 19"
+            near = re.match(r"\s?(fp64|fp32|fp16|bf16|fp8|tf32)\b", after) or next(
+                iter(reversed(list(re.finditer(r"\b(fp64|fp32|fp16|bf16|fp8|tf32)\b", before)))),
+                None,
             )
+            name = near.group(1) if near else "fp16"
+            field = {"fp64": "fp64_tflops", "fp32": "fp32_tflops", "fp8": "fp8_dense_tflops",
+                     "tf32": "tf32_dense_tflops"}.get(name, "fp16_bf16_dense_tflops")  # fmt: skip
         found.append((field, ">=" if m.group(1) else "<=", value))
     return tuple(found)
 
@@ -1996,6 +2018,9 @@ def _idle_hours(low: str, hours: float | None) -> float | None:
     )
     if not (hours and daily) or not 0 < (loaded := float(daily.group(1))) < 24:
         return None
+    if re.search(r"\b(?:switched|turned|shut|powered) (?:it )?(?:off|down)\b|\bweek(?:day|end)s?\b"
+                 r"|\bdays? (?:a|per) week\b", low):  # fmt: skip
+        return None  # off the rest of the day, or days of the week left out: not all idle
     return (24 - loaded) * hours / loaded
 
 
@@ -2016,9 +2041,17 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
             continue
         watts = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1)
         if re.match(r"\s?(?:at |when |while |(?:at|when) )?idl(?:e|ing)\b", after) or re.search(
-            r"\bidl(?:e|ing)\s(?:at\s|draw\s|of\s|is\s|~|about\s|around\s)*$", before
+            r"\bidl(?:e|es|ing)\s(?:at\s|draw\s|of\s|is\s|~|about\s|around\s)*$", before
         ):
             idle = watts  # "~110W idle", "idles at 90 W"
+        elif (
+            idle is not None
+            and draw is None
+            and re.match(
+                r"\s?(?:under|at|on|with) (?:full |heavy )?load\b|\s?(?:loaded|when busy)\b", after
+            )
+        ):
+            draw = watts  # "idle draw is 60W and 450W under load": the loaded draw
         elif re.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
             other = (other or 0) + watts
         elif draw is None:
@@ -3272,8 +3305,8 @@ _JOB_INTENTS = ("recommend", "buy", "fit", "speed", "solve", "train_time", "rent
 
 # every card said in the thread: "for all three cards", "the three of them", "all 3"
 _ALL_OF_THEM = re.compile(
-    r"\b(?:all|each of the|the) (?:three|four|five|3|4|5)(?: (?:of them|cards|gpus|options))?\b"
-    r"|\bthe (?:three|four|3|4) of them\b|\ball (?:the|of the) cards\b"
+    r"\b(?:all|each of the) (?:three|four|five) (?:cards|gpus|options|of them)\b"
+    r"|\bthe (?:three|four) of them\b|\ball (?:the|of the) cards\b"
 )
 
 
@@ -3351,7 +3384,10 @@ def resolve(
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
     elif all_of_them:
-        # "my card is a 4070" then "4080 super or 4070 ti super? vram for all three cards"
+        # "my card is a 4070" then "4080 super or 4070 ti super? vram for all three cards" (the
+        # three counts the cards, no card's number)
+        cards = len(prior.gpus) + len(gpus)
+        gpus = tuple(replace(g, count=None) if g.count == cards else g for g in gpus)
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
     if not gpus and prior.gpus:
