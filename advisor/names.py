@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -19,7 +20,12 @@ _MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "
 
 @lru_cache(maxsize=1 << 16)  # the linker asks for the same spans' keys over and over
 def gpu_key(text: str) -> str:
-    """'NVIDIA A100-SXM4-80GB' -> 'a100sxm480gb'; '80G' and '80 GB' both become '80gb'."""
+    """'NVIDIA A100-SXM4-80GB' -> 'a100sxm480gb'; '80G' and '80 GB' both become '80gb'. Letters
+    with accents keep their letter ("RTX 5090 mı?", Turkish, and "RTX 4090 mà", Vietnamese, are
+    no "5090 M" mobile part)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text.replace("\u0131", "i"))
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
     tokens = re.split(r"[^a-z0-9]+", text.lower())
     kept = []
     for token in tokens:

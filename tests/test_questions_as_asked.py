@@ -25,6 +25,12 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
         ("RTX 3090'ım var, Llama 3.1 8B'yi Q8_0 olarak çalıştırabilir miyim?",  # noqa: RUF001
          lambda q: _ids(q) == [("rtx-3090",)] and q.models[0].ids == ("llama-3.1-8b",)
          and q.precision == "q8_0"),
+        # a word after the name whose first letter is "m" is no mobile part ("RTX 5090 M")
+        ("QwQ-32B Q8_0, 32k context: RTX 6000 Ada mı, RTX 5090 mı?",  # noqa: RUF001
+         lambda q: _ids(q) == [("rtx-6000-ada",), ("rtx-5090",)]),
+        ("RTX 4090 mà vẫn chậm khi chạy Llama 3.1 70B", lambda q: _ids(q) == [("rtx-4090",)]),
+        ("RTX 5090M or RTX 4090 laptop?",
+         lambda q: _ids(q) == [("rtx-5090-laptop",), ("rtx-4090-laptop",)]),
         ("Qwen2.5-32B'yi tek RTX 5090'da 16k context ile çalıştırmak istiyorum",  # noqa: RUF001
          lambda q: _ids(q) == [("rtx-5090",)] and q.models[0].ids == ("qwen2.5-32b",)),
         # English keeps its apostrophes
