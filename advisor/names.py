@@ -21,8 +21,8 @@ _MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "
 @lru_cache(maxsize=1 << 16)  # the linker asks for the same spans' keys over and over
 def gpu_key(text: str) -> str:
     """'NVIDIA A100-SXM4-80GB' -> 'a100sxm480gb'; '80G' and '80 GB' both become '80gb'. Letters
-    with accents keep their letter ("RTX 5090 mı?", Turkish, and "RTX 4090 mà", Vietnamese, are
-    no "5090 M" mobile part)."""
+    with accents keep their letter (Turkish "RTX 5090 mi?" with a dotless i, and "RTX 4090 mà",
+    Vietnamese, are no "5090 M" mobile part)."""
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text.replace("\u0131", "i"))
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
