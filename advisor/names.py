@@ -8,6 +8,8 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+from advisor import rx
+
 # Words that never tell two GPUs apart: "NVIDIA GeForce RTX 4090 GPU" is the "RTX 4090".
 _GPU_NOISE = {"nvidia", "geforce", "tesla", "amd", "instinct", "intel", "habana", "generation"}
 _GPU_NOISE |= {"gpu", "card", "the", "a", "an", "one", "single"}
@@ -24,19 +26,22 @@ def gpu_key(text: str) -> str:
     with accents keep their letter (Turkish "RTX 5090 mi?" with a dotless i, and "RTX 4090 mà",
     Vietnamese, are no "5090 M" mobile part)."""
     if not text.isascii():
-        text = unicodedata.normalize("NFKD", text.replace("\u0131", "i"))
+        text = unicodedata.normalize("NFD", text.replace("\u0131", "i"))
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    tokens = re.split(r"[^a-z0-9]+", text.lower())
     kept = []
-    for token in tokens:
-        # "geforcertx3060", "teslav100", "instinctmi300x": a vendor word run into the name
-        token = re.sub(
-            r"^(?:nvidia|geforce|tesla|amd|instinct|intel|habana)(?=[a-z]*\d)", "", token
-        )
+    for token in _NOT_ALNUM.split(text.lower()):
+        if token.startswith(_VENDORS):  # "geforcertx3060", "teslav100": a vendor word run in
+            token = _VENDOR_RUN.sub("", token)
         if not token or token in _GPU_NOISE:
             continue
-        kept.append(re.sub(r"^(\d+)(g|gib)$", r"\1gb", token))
+        kept.append(_GIB_WORD.sub(r"\1gb", token) if token[-1] in "gb" else token)
     return "".join(kept)
+
+
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_VENDORS = ("nvidia", "geforce", "tesla", "amd", "instinct", "intel", "habana")
+_VENDOR_RUN = re.compile(rf"^(?:{'|'.join(_VENDORS)})(?=[a-z]*\d)")
+_GIB_WORD = re.compile(r"^(\d+)(g|gib)$")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -48,15 +53,18 @@ def model_key(text: str) -> str:
     text = text.lower().strip()
     if "/" in text:
         org, _, rest = text.rpartition("/")
-        if re.search(r"[a-z]", rest) and re.fullmatch(r"[a-z][\w.-]*", org):
+        if rx.search(r"[a-z]", rest) and rx.fullmatch(r"[a-z][\w.-]*", org):
             text = rest
-    tokens = [t.strip(".") for t in re.split(r"[^a-z0-9.]+", text)]
+    tokens = [t.strip(".") for t in _NOT_MODEL_CHAR.split(text)]
     sized = any(_SIZED.search(t) for t in tokens)
     noise = _MODEL_NOISE if sized else _MODEL_NOISE - {"base"}
     key = "".join(t for t in tokens if t and t not in noise)
     for spelled, short in _MODEL_SYNONYMS:
         key = key.replace(spelled, short)
     return key
+
+
+_NOT_MODEL_CHAR = re.compile(r"[^a-z0-9.]+")
 
 
 def suggest(key: str, index: dict[str, list[str]], limit: int = 5) -> list[str]:

@@ -14,7 +14,8 @@ from tests.conftest import REPO
 # Dependencies run one way: a module may import its own layer and the layers before it.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("data", ("advisor.errors", "advisor.config", "advisor.specs", "advisor.names",
-              "advisor.answer", "advisor.transcript", "advisor.threads", "advisor.hfconfig")),
+              "advisor.answer", "advisor.transcript", "advisor.threads", "advisor.hfconfig",
+              "advisor.rx")),
     ("catalog", ("advisor.catalog",)),
     ("calculator and retrieval", ("advisor.calculator", "advisor.retrieval")),
     ("tools", ("advisor.tools",)),

@@ -174,7 +174,7 @@ def _answer(advisor: Advisor, question: str) -> str:
          "month. A cloud 4090 is $0.69 an hour. What does that come to per month?",
          "**$17.25** for 25 hours"),
         ("Could 30 students each get their own isolated slice of one A100 80GB with MIG?",
-         "**No: MIG splits the NVIDIA A100 SXM4 80GB into at most 7 instances, not 30"),
+         "**No: MIG splits the NVIDIA A100 SXM4 80GB into at most 7 instances of about 10 GB, not 30"),
         ("A blog says: 'the MI300X has more than twice the memory of the H100.' Is that accurate?",
          "**Yes: memory of the AMD Instinct MI300X is 192 GB, against 80 GB"),
         ("Shopping for laptops. Does the laptop RTX 4090 have the same 24 GB of VRAM as the "

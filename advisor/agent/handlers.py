@@ -302,8 +302,11 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
     wrong = [v for v in verdicts if v.status == "disagrees" and not _rounded(v)]
     facts = "; ".join(f"{c.FIELD_LABELS[v.claim.field][0]} {c.field_value(sheet, v.claim.field)}"
                       for v in wrong or verdicts)  # fmt: skip
-    if wrong:
-        return f"**No: the {name}'s datasheet says {facts}.**"
+    if wrong:  # and what was said against it ("16 GB, not the 24 GB said")
+        said = "; ".join(f"{c.num(v.claim.value, v.claim.unit)}" for v in wrong
+                         if isinstance(v.claim.value, (int, float)))  # fmt: skip
+        said = f", not the {said} stated" if said else ""
+        return f"**No: the {name}'s datasheet says {facts}{said}.**"
     return f"**Yes: the {name}'s datasheet agrees ({facts}).**"
 
 

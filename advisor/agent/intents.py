@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from advisor import rx
 from advisor.agent import handlers as h
 from advisor.agent import principles
 from advisor.agent.query import Query
@@ -575,9 +576,9 @@ def _entities(q: Query) -> bool:
 def _invalid(q: Query, low: str) -> bool:
     if _EMPTY_POST.fullmatch(low):
         return True  # "bump", "RE: RE: FW: [no subject]": a forum nudge or an empty mail
-    if not re.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
+    if not rx.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
         return True  # emoji, punctuation, a keyboard row
-    if not re.search(r"[^\W\d_]{2,}", _NOISE.sub(" ", low)) and not _entities(q):
+    if not rx.search(r"[^\W\d_]{2,}", _NOISE.sub(" ", low)) and not _entities(q):
         return True  # "¯\_(ツ)_/¯ ?????? 0x0000 NaN NaN": a shrug and placeholders, no word
     if "\n" in low.strip() and not _entities(q) and not _ASKS.search(low):
         return True  # a pasted table or log and nothing asked of it
@@ -588,7 +589,7 @@ def _greeting(q: Query, low: str) -> bool:
     if _GREETING.fullmatch(low):
         return True
     if (_IS_THIS_YOU.search(low) and not _entities(q) and not q.workload_given
-            and not re.search(r"\b(?:which|what|how|whether|to ask)\b", low)):  # fmt: skip
+            and not rx.search(r"\b(?:which|what|how|whether|to ask)\b", low)):  # fmt: skip
         return True  # "good morning!! is this the gpu helper bot my colleague told me about?"
     named = _entities(q) or q.workload_given or q.topic or _GPU_WORDS.search(low)
     if named or _NOT_OURS.search(low):
@@ -618,12 +619,12 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
     if _GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models):
         return True  # "is the 5090 good for cyberpunk at 4k"
-    hardware = re.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
+    hardware = rx.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
     if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
     if _entities(q) or q.workload or q.topic:
         return bool(
-            re.search(r"\b(?:joke|poem|song|limerick|haiku)\b", low)
+            rx.search(r"\b(?:joke|poem|song|limerick|haiku)\b", low)
             or _STORY.search(low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
@@ -676,7 +677,7 @@ def _buy(q: Query, low: str) -> bool:
     if (
         q.fields
         and _named_cards(q) >= 2
-        and re.search(r"\bline (?:\w+ )?up\b|\b(?:of|for) the two\b", low)
+        and rx.search(r"\bline (?:\w+ )?up\b|\b(?:of|for) the two\b", low)
         and not _PRICE_ASKED.search(_questions(low))
     ):
         return False  # "a new 5070 Ti or a used 3090: line up the VRAM of the two": compared
@@ -726,15 +727,15 @@ _BUY_JUDGED = re.compile(
 
 
 def _buy_asked(q: Query, low: str) -> bool:
-    if _advice(q, low) and not re.search(r"\b(?:buy|purchas)\w*|" + _PRICE_JUDGED, low):
+    if _advice(q, low) and not rx.search(r"\b(?:buy|purchas)\w*|" + _PRICE_JUDGED, low):
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     low = _without_price_levels(q, low)  # "they cost about the same used"
     if _named_cards(q) >= 2 and (
-        _choice(q, low) or re.search(_TORN, low)
+        _choice(q, low) or rx.search(_TORN, low)
     ):  # "torn between ...: worth it?"
-        low = re.sub(r"\bworth (?:it|buying)\b", " ", low)
+        low = rx.sub(r"\bworth (?:it|buying)\b", " ", low)
     if q.purchase_usd:  # "one card purchased at 7,500 USD: the TCO?": a price paid, said
-        low = re.sub(r"\b(?:purchased|bought)\b(?: \w+){0,2} (?:at|for)\b", " ", low)
+        low = rx.sub(r"\b(?:purchased|bought)\b(?: \w+){0,2} (?:at|for)\b", " ", low)
     # "is that enough to run it, or do I need to buy something?": the fit decides the purchase
     asked = _OR_BUY.sub(" ", _questions(low))
     if q.models and asked.strip() and _FIT_ASKED.search(asked) and not _BUY.search(asked):
@@ -783,7 +784,7 @@ def _each_figure(q: Query, low: str) -> bool:
     """Datasheet figures asked of each of several named cards ("vram + bandwidth of both"), not
     of one setup built from them ("power draw of both together", "VRAM per card" for a model)."""
     return (bool(q.fields) and _named_cards(q) >= 2 and not q.models
-            and bool(re.search(_EACH_ASKED, low)) and not _TOGETHER.search(low))  # fmt: skip
+            and bool(rx.search(_EACH_ASKED, low)) and not _TOGETHER.search(low))  # fmt: skip
 
 
 def _named_cards(q: Query) -> int:
@@ -794,7 +795,7 @@ def _named_cards(q: Query) -> int:
 def _questions(low: str) -> str:
     """The clauses that end in a question mark ("... purchase order: does it fit?" -> "does it
     fit?"), or "" when the message asks nothing in so many words."""
-    return " ".join(re.findall(r"(?:[^.?!:;\n]|(?<=\d)\.(?=\d))*\?", low))  # "sd 1.5 ...?" whole
+    return " ".join(rx.findall(r"(?:[^.?!:;\n]|(?<=\d)\.(?=\d))*\?", low))  # "sd 1.5 ...?" whole
 
 
 def _choice(q: Query, low: str) -> bool:
@@ -810,13 +811,13 @@ def _solve(q: Query, low: str) -> bool:
         return False  # "an a3-highgpu-8g for 72 h: the cost, and how many GPUs do I get?"
     family_only = any(m.suggestions and not m.ids for m in q.models)  # "the biggest Qwen2.5"
     return bool(q.target or _BIGGEST_MODEL.search(low)
-                or (family_only and re.search(r"\b(?:biggest|largest)\b", low)))  # fmt: skip
+                or (family_only and rx.search(r"\b(?:biggest|largest)\b", low)))  # fmt: skip
 
 
 def _train_time(q: Query, low: str) -> bool:
     job = q.epochs or q.train_tokens or q.dataset_samples or q.audio_hours or q.images
     training = q.workload not in (None, "inference")
-    if q.user_price_usd_per_hour and q.hours and not re.search(r"\bhow long\b", low):
+    if q.user_price_usd_per_hour and q.hours and not rx.search(r"\bhow long\b", low):
         return False  # "$32.77/hr, 3 days of training, what's that": the time is given
     # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
     # time is its speed (the speed handler gives the whole job's time)
@@ -825,7 +826,7 @@ def _train_time(q: Query, low: str) -> bool:
     trained = trained or bool(
         q.steps and q.seconds_per_item and q.workload is None and not q.models
     )
-    if q.hours and q.epochs and re.search(r"\b(?:per|each|an|every) epoch\b", low):
+    if q.hours and q.epochs and rx.search(r"\b(?:per|each|an|every) epoch\b", low):
         return True  # "1 min 30 sec per epoch; 200 epochs?": the whole run's time
     return bool(_HOW_LONG.search(low) and trained)
 
@@ -879,7 +880,7 @@ _BUDGET_CLASS = _cues(
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
     # "for the capacity model I'm building (cost allocation per rack)": the user's own work
-    low = re.sub(r"\bcost (?:allocation|model|cent(?:er|re)s?|codes?|accounting)\b", " ", low)
+    low = rx.sub(r"\bcost (?:allocation|model|cent(?:er|re)s?|codes?|accounting)\b", " ", low)
     found = principles.find(q, low) if _FORMATS.search(low) else None
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
@@ -903,10 +904,10 @@ def _cost(q: Query, low: str) -> bool:
     if _advice(q, low) and not (q.user_price_usd_per_hour or _COST_ASKED.search(low)):
         return False  # "is a P40 any good for training? $200 on ebay": a judgement, price beside
     if q.budget is None:  # "on a budget" with no amount asks for value, not for a cost
-        low = re.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
+        low = rx.sub(r"\b(?:on a|low|tight|limited|small)(?: \w+)? budget\b", "", low)
         low = _BUDGET_CLASS.sub(" ", low)  # "the budget card", "a compute budget"
     # "a 10kW rack budget", "power budget": watts, not money
-    low = re.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
+    low = rx.sub(r"\b\d+(?:\.\d+)?\s?k?w\b(?: \w+)? budget\b|\bpower budget\b", "", low)
     if q.gpus:  # "hyped as the cheap 128gb box", "a cheap 4800 kit": a description, not the ask
         low = _CHEAP_SAID.sub(" ", low)
     low = _without_price_levels(q, low)  # "same-ish price", "amd is cheaper here"
@@ -920,7 +921,7 @@ def _speed(q: Query, low: str) -> bool:
         q.fields
         and not q.models
         and (not q.workload_given or _FIGURE_ASKED.search(low))
-        and re.search(
+        and rx.search(
             r"\bflops\b|\btf32\b|\bbf16\b|\bint8\b|\btensor (?:throughput|performance)\b|"
             r"\bfp(?:8|16|32|64)\b",
             low,
@@ -985,17 +986,17 @@ def _compare(q: Query, low: str) -> bool:
         and len({m.ids for m in q.models if m.ids}) >= 2
         and (
             _SIZE_OF_MODELS.search(low)
-            or ("memory_gb" in q.fields and re.search(r"\bwhich\b|\bvs\.?\b|\bversus\b", low))
+            or ("memory_gb" in q.fields and rx.search(r"\bwhich\b|\bvs\.?\b|\bversus\b", low))
         )
     ):
         return True  # "is distil-large-v3 half the size of large-v3?", "which needs less vram?"
     several = len(q.gpus) >= 2
-    variants = len(q.gpus) == 1 and q.gpus[0].open_variant and re.search(r"\bvariants?\b", low)
+    variants = len(q.gpus) == 1 and q.gpus[0].open_variant and rx.search(r"\bvariants?\b", low)
     return bool((several or variants) and _COMPARE.search(low))
 
 
 def _recommend(q: Query, low: str) -> bool:
-    if not q.gpus and not q.models and re.search(r"\bdifference\b|\bhow do they differ\b", low):
+    if not q.gpus and not q.models and rx.search(r"\bdifference\b|\bhow do they differ\b", low):
         return False  # "q4_K_M vs awq vs gptq: what's the difference, which should i use"
     if _named_cards(q) >= 2 and not _open_choice(q, low):
         return False  # "which has more fp64, the a100 or the v100?": a choice between named GPUs
@@ -1008,7 +1009,7 @@ def _recommend(q: Query, low: str) -> bool:
         and q.budget.kind
         and not q.gpus
         and (q.models or q.workload_given)
-        and not re.search(r"\bhow (?:long|many hours|much time)\b", low)
+        and not rx.search(r"\bhow (?:long|many hours|much time)\b", low)
     ):
         return True  # "rent budget 2 bucks an hour max, want to serve mixtral": a job and a cap
     bought = q.buying or (q.budget is not None and q.budget.kind == "buy")
@@ -1067,8 +1068,8 @@ _JUDGED = _cues(
 
 def _why(q: Query, low: str) -> bool:
     about_gpus = q.topic or _entities(q) or _GPU_WORDS.search(low)  # not "why is pandas slow"
-    explain = re.search(r"\bexplain\b|\bin plain (?:english|words|terms)\b|\beli5\b", low)
-    why = re.search(r"\bwhy\b|\bhow come\b", low)  # "explain ... why": not "explain whether"
+    explain = rx.search(r"\bexplain\b|\bin plain (?:english|words|terms)\b|\beli5\b", low)
+    why = rx.search(r"\bwhy\b|\bhow come\b", low)  # "explain ... why": not "explain whether"
     return bool(_WHY.search(low) and about_gpus) and (
         not (q.models and q.gpus) or bool(explain and why)
     )
@@ -1153,7 +1154,7 @@ def _fit(q: Query, low: str) -> bool:
         and q.gpus
         and _HAS_ASKED.search(low)
         and not _FIT_ASKED.search(low)
-        and not re.search(
+        and not rx.search(
             r"\benough\b|\bthe (?:memory|vram) (?:for|to)\b|\bto (?:run|train|load)\b", low
         )
     ):
@@ -1168,7 +1169,7 @@ def _concept_first(q: Query, low: str) -> bool:
         return False
     concept = rf"\bwhat(?:'s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})"
     asked_alone = r"(?=\s*(?:$|[?,.!;]|(?:and|do|does|mean|exactly|actually|really|anyway)\b))"
-    return bool(re.search(concept + asked_alone, low))
+    return bool(rx.search(concept + asked_alone, low))
 
 
 def _explain(q: Query, low: str) -> bool:
@@ -1178,9 +1179,9 @@ def _explain(q: Query, low: str) -> bool:
 
 
 def _why_or_concept(q: Query, low: str) -> bool:
-    plain = re.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
+    plain = rx.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
     # "'the KV cache' ... In plain words, what is it, and how much memory ...?"
-    it = q.topic and re.search(r"\bwhat(?:'s| is| are) (?:it|that|this|they)\b", low)
+    it = q.topic and rx.search(r"\bwhat(?:'s| is| are) (?:it|that|this|they)\b", low)
     return _why(q, low) or bool(plain and (_concept_first(q, low) or it))
 
 
@@ -1193,7 +1194,7 @@ def _required(q: Query, low: str) -> bool:
     against the requirement."""
     asked = _questions(low)
     other = (
-        _PRICE_ASKED.search(asked) or _choice(q, low) or re.search(r"\bwhich\b|\bbetter\b", asked)
+        _PRICE_ASKED.search(asked) or _choice(q, low) or rx.search(r"\bwhich\b|\bbetter\b", asked)
     )
     return bool(q.requirements and q.gpus) and not other
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from advisor import rx
 from advisor.agent.query import GpuRef, ModelRef
 from advisor.calculator import FAMILIES
 from advisor.calculator.families import models_of
@@ -98,7 +99,7 @@ _SIZE_PAIR = re.compile(r"^(\d+(?:\.\d+)?)[bm]?[/-](\d+(?:\.\d+)?)([bm])$", re.I
 
 
 def _size_word(low: str) -> str:
-    low = re.sub(
+    low = rx.sub(
         r"(?<=\d[bm])-?(?:ish|class|sized?|range|level|scale)$", "", low
     )  # "7B-ish", "13B-class"
     pair = _SIZE_PAIR.match(low)
@@ -138,7 +139,7 @@ def tokens(text: str) -> list[Token]:
     """Words with their offsets: "meta-llama/Llama-3.1-8B", "q4_k_m", "4xA100" stay whole."""
     out = []
     for m in _TOKEN.finditer(text):
-        word = re.sub(r"['\u2019](?:s|ll|d|re|ve|m)?$", "", m.group(0))  # "L40's", "it'll"
+        word = rx.sub(r"['\u2019](?:s|ll|d|re|ve|m)?$", "", m.group(0))  # "L40's", "it'll"
         if not word:
             continue
         out.append(Token(m.start(), m.start() + len(word), word, word.lower()))
@@ -323,7 +324,7 @@ class Linker:
         """Apply the words around a GPU name: count, memory, form factor. `previous_end`: where
         the GPU named before this one ends."""
         memory, form = _qualifiers(words[end : end + 4])
-        if re.search(r"\d\s?(?:gb|gib|g)\b", written.lower()):
+        if rx.search(r"\d\s?(?:gb|gib|g)\b", written.lower()):
             memory = None  # "3060 12gb + 32gb ddr4": the name already holds its memory
         if memory is None or form is None:
             # not into the card named before ("M3 Ultra 512GB と RTX 5090"), nor a size read
@@ -336,16 +337,16 @@ class Linker:
             form = form or before_form
         if form == "pcie" and "nvl" in written.lower():
             form = "nvl"  # "H200 NVL PCIe cards": an NVL card is a PCIe card
-        if re.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
+        if rx.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
             form = form or "laptop"
         gpus = [self.catalog.gpus[g] for g in ids]
-        boxed = any(re.fullmatch(r"[dh]gx(?:-\w+)?", w.low) for w in words)
+        boxed = any(rx.fullmatch(r"[dh]gx(?:-\w+)?", w.low) for w in words)
         if form is None and boxed and any(_form_matches(g, "sxm") for g in gpus):
             form = "sxm"  # a DGX or HGX board holds SXM modules
         said = _FORM_OF_ALL.search(" ".join(w.low for w in words)) if form is None else None
         if said and any(_form_matches(g, said.group(1)) for g in gpus):
             form = said.group(1)  # "the memory and bandwidth of both (SXM)": every card's form
-        bare = re.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
+        bare = rx.fullmatch(r"(\d{2,3})s?", words[end].low) if end < len(words) else None
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
         unified = all(g.vendor == "Apple" for g in gpus)  # one memory: no card beside system RAM
@@ -375,12 +376,12 @@ class Linker:
             chosen = [g for g in chosen if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
         if form is not None:
             chosen = [g for g in chosen if _form_matches(g, form)]
-        if start and re.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
+        if start and rx.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
         laptop = _laptop_before(words, start, previous_end) or _in_a_laptop(words)
         if form is None and laptop and all(g.segment != "laptop" for g in chosen):
             # "gaming laptop with a 4060 (8gb)": the laptop GPU of that name, of that memory
-            said = re.search(r"(\d+)\s?(?:gb|gib|g)\b", written.lower())
+            said = rx.search(r"(\d+)\s?(?:gb|gib|g)\b", written.lower())
             size = float(said.group(1)) if said else memory
             laptops = tuple(
                 g
@@ -477,10 +478,12 @@ class Linker:
     def _whisper_variant(self, words: list[Token]) -> list[ModelRef]:
         """ "faster-whisper with large-v2", "whisper.cpp ... medium", "wisper tiny": a Whisper
         size alone, where an engine or a slip of the name says which family it is."""
-        said = any(
-            "whisper" in w.low or difflib.SequenceMatcher(None, w.low, "whisper").ratio() >= 0.85
+        said = any(  # a ratio of 0.85 to its 7 letters needs a word of 6 to 9
+            "whisper" in w.low
+            or (6 <= len(w.low) <= 9
+                and difflib.SequenceMatcher(None, w.low, "whisper").ratio() >= 0.85)
             for w in words
-        )
+        )  # fmt: skip
         if not said:
             return []
         table = models_of(self.catalog, FAMILIES["speech"])
@@ -497,8 +500,8 @@ class Linker:
         if words[i - 1].low not in ("vs", "vs.", "or", "and", "versus", "/", "to"):
             return None
         name = self._entry(refs[-1].family or "llm", refs[-1].ids[0]).name.lower()
-        stem = re.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s]).*$", "", name)
-        prefixes = dict.fromkeys([_model_key(stem), _model_key(re.split(r"[-\s]", name)[0])])
+        stem = rx.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s]).*$", "", name)
+        prefixes = dict.fromkeys([_model_key(stem), _model_key(rx.split(r"[-\s]", name)[0])])
         for span in range(min(3, len(words) - i), 0, -1):
             chunk = words[i : i + span]
             tail = _model_key(" ".join(w.text for w in chunk))
@@ -531,20 +534,21 @@ class Linker:
                     return generic[0], replace(ref, ids=(only.id,), size_b=None, note=note)
             return generic
         fixed = self._corrected(words[i])  # "lamma" -> "llama", once per position
-        for span in range(min(8, len(words) - i), 0, -1):
+        cores = _name_cores(words[i : i + 8])
+        for span in range(len(cores), 0, -1):
             chunk = words[i : i + span]
             if span > 1 and chunk[-1].low in _TRAILING_NOISE:
                 continue  # "sdxl a couple": the name ends before "a"
-            core, fmt = _strip_formats(chunk)
+            core, fmt, digit_said, digit_core = cores[span - 1]
             if not core:
                 continue
             key = _model_key(" ".join(w.text for w in core))
             found = self.model_keys.get(key)
             spelled = None
-            if not found and fixed and span > 1 and any(_DIGIT.search(w.low) for w in chunk):
+            if not found and fixed and span > 1 and digit_said:
                 spelled = _model_key(" ".join([fixed, *(w.text for w in core[1:])]))
                 found = self.model_keys.get(spelled)
-            if not found and any(_DIGIT.search(w.low) for w in core):
+            if not found and digit_core:
                 # slips inside repo names: "gema3:27b", "Devstral-Smaall", "DepSeek-V2"
                 spelled = _model_key(" ".join(self._model_word(w.text) for w in core))
                 found = self.model_keys.get(spelled) if spelled != key else None
@@ -633,14 +637,14 @@ class Linker:
         if not matches:
             return None
         order = {fm: n for n, fm in enumerate(self.model_order)}
-        said = set(re.findall(r"[a-z]+", prefix))
+        said = set(rx.findall(r"[a-z]+", prefix))
 
         def rank(fm: tuple[str, str]) -> tuple[int, bool, int, int]:
             # "llama 70b" is Meta's newest Llama of that size, not a derivative such as
             # Llama-3.1-Nemotron-70B: names with words the user did not say rank last; then a
             # size within 3% of the one said ("gemma 27b" is Gemma 3 27B, not a 26B)
             entry = self._entry(*fm)
-            extra = set(re.findall(r"[a-z]{2,}", entry.name.lower())) - said - _PLAIN_WORDS
+            extra = set(rx.findall(r"[a-z]{2,}", entry.name.lower())) - said - _PLAIN_WORDS
             size = _params_b(entry) or 0.0
             exact = abs(size - size_b) <= 0.03 * size_b
             return (-len(extra), exact, getattr(entry, "release_year", 0) or 0, order.get(fm, 0))
@@ -653,11 +657,11 @@ class Linker:
         word = words[i].low
         if _REPO_ID.fullmatch(word):  # "org/name-0.6b": a model by its repo, not in the catalog
             name = word.split("/", 1)[1]
-            said = set(re.findall(r"[a-z]{4,}", name))  # only a name that shares a word with it
+            said = set(rx.findall(r"[a-z]{4,}", name))  # only a name that shares a word with it
             names = tuple(n for n in self._suggested(_model_key(name))
-                          if said & set(re.findall(r"[a-z]{4,}", n.lower())))  # fmt: skip
+                          if said & set(rx.findall(r"[a-z]{4,}", n.lower())))  # fmt: skip
             return i + 1, ModelRef(words[i].text, (), None, None, suggestions=names)
-        head = re.match(r"([a-z]+)[-\s]?v?\d", word) or re.match(
+        head = rx.match(r"([a-z]+)[-\s]?v?\d", word) or rx.match(
             r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word
         )  # "falcon-mamba-7b", not a pod's "whisper-worker-3" or a repo's "mistral-finetune-v1"
         family = head.group(1) if head else (word if word in self.first_words else None)
@@ -665,13 +669,13 @@ class Linker:
             return None
         span = [words[i]]
         for w in words[i + 1 : i + 4]:
-            if not re.search(r"\d", w.low) and w.low not in ("instruct", "chat", "it", "base"):
+            if not rx.search(r"\d", w.low) and w.low not in ("instruct", "chat", "it", "base"):
                 break
             if w.start - span[-1].end > 1:  # "QWEN0;.0": punctuation ends a name
                 break
             span.append(w)
         written = " ".join(w.text for w in span)
-        if not re.search(r"\d", written):
+        if not rx.search(r"\d", written):
             return None
         names = self._suggested(_model_key(written))
         return i + len(span), ModelRef(written, (), None, None, suggestions=names)
@@ -704,7 +708,7 @@ class Linker:
                     return j + 1, ModelRef(written, (best[1],), best[0], stated, note=note)
                 note = f"The catalog has no '{written}': answering for a generic {stated:g}B model."
                 return j + 1, ModelRef(written, (), "llm", stated, note=note)
-            if not re.fullmatch(r"v?\d+(?:\.\d+)?", words[j].low):
+            if not rx.fullmatch(r"v?\d+(?:\.\d+)?", words[j].low):
                 break
         return None
 
@@ -777,17 +781,17 @@ def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, 
         word = near[i].low.strip("()[],")
         size = _MEMORY.match(word)
         j = i - 1 if before else i + 1  # where the number's unit is, in this list
-        unit = 0 <= j < len(near) and re.fullmatch(r"gb|g|gib|gigs?", near[j].low.strip("()"))
+        unit = 0 <= j < len(near) and rx.fullmatch(r"gb|g|gib|gigs?", near[j].low.strip("()"))
         number_next = i + 1 < len(near) and near[i + 1].low.replace(".", "", 1).isdigit()
         after = near[i + 1].low if i + 1 < len(near) and not before else ""
-        if (size or unit) and re.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", after):
+        if (size or unit) and rx.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", after):
             break  # "32gb ddr4", "64gb ram": the host's memory, not the card's
         beyond = near[i + 2].low if unit and i + 2 < len(near) and not before else after
-        if (size or unit) and re.fullmatch(r"(?:total|combined|altogether)\)?|in", beyond):
+        if (size or unit) and rx.fullmatch(r"(?:total|combined|altogether)\)?|in", beyond):
             break  # "2x 3090 (48gb total)": the cards' memory together, not one card's
         if size and memory is None:
             memory = float(size.group(1))
-        elif before and re.fullmatch(r"gb|g|gib|gigs?", word) and number_next and memory is None:
+        elif before and rx.fullmatch(r"gb|g|gib|gigs?", word) and number_next and memory is None:
             memory = float(near[i + 1].low)  # "the 16 gb 4060 ti", read backwards
             i += 1
         elif word.replace(".", "", 1).isdigit() and unit and memory is None:
@@ -795,7 +799,7 @@ def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, 
             i += 1
         elif form is None and (word in _FORMS or (len(word) >= 5 and _closest(word, _FORM_WORDS))):
             form = _FORMS[word if word in _FORMS else str(_closest(word, _FORM_WORDS))]
-        elif re.fullmatch(r"gb|g|gib|gigs?", word) and memory is not None:
+        elif rx.fullmatch(r"gb|g|gib|gigs?", word) and memory is not None:
             pass  # "24 gb": the unit of the number before
         elif word not in _CONNECTORS:
             break
@@ -819,13 +823,13 @@ def _key_of(index: dict[str, list[str]], model_id: str) -> str:
 def _split_counts(text: str) -> str:
     """'4xA100', '8x H100', '2x3090' -> '4 x A100': a count, not a name (never '8x7B');
     'a100-40' -> 'a100 40': a name and its memory."""
-    text = re.sub(
+    text = rx.sub(
         r"\b([a-z]\d{2,3})-(16|20|24|32|40|48|80|94|96|141|192)\b(?![.-]\d)",
         r"\1 \2",
         text,
         flags=re.IGNORECASE,
     )
-    return re.sub(
+    return rx.sub(
         r"(?<![\w.])(\d{1,4})\s?[x\u00d7\*]\s?(?!\d+(?:\.\d+)?b\b)(?=[a-z0-9])",
         r"\1 x ",
         text,
@@ -845,16 +849,16 @@ _DESKTOP_WORDS = frozenset(
 
 
 def _laptop_word(word: Token) -> bool:
-    return re.sub(r"['\u2019]s$", "", word.low) in _LAPTOP_WORDS  # "my laptop's"
+    return rx.sub(r"['\u2019]s$", "", word.low) in _LAPTOP_WORDS  # "my laptop's"
 
 
 def _in_a_laptop(words: list[Token]) -> bool:
     """The message speaks of a laptop (not inside a GPU's name: "rtx 4060 laptop gpu") and of no
     desktop machine ("tired of my laptop ... a 4090 for my new build" is a desktop card; "want
     to build an assistant" is no machine)."""
-    named = {i + 1 for i, w in enumerate(words) if re.search(r"\d", w.low)}  # "4060 laptop"
+    named = {i + 1 for i, w in enumerate(words) if rx.search(r"\d", w.low)}  # "4060 laptop"
     laptop = any(_laptop_word(w) and i not in named for i, w in enumerate(words))
-    built = re.search(r"\b(?:new|pc|gaming|desktop|my|a|the) (?:build|box)\b",
+    built = rx.search(r"\b(?:new|pc|gaming|desktop|my|a|the) (?:build|box)\b",
                       " ".join(w.low for w in words))  # fmt: skip
     return laptop and not built and not {w.low for w in words} & _DESKTOP_WORDS
 
@@ -918,12 +922,12 @@ def _count_before(words: list[Token], start: int) -> int | None:
         back.pop()
     if not back:
         return None
-    last = re.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
+    last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
     if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS:
         return None  # "-ngl 99 3090": a command-line flag's value, not a count of cards
     if last.isdigit() and 0 < int(last) <= MAX_GPU_COUNT:
         return int(last)
-    gpu_node = re.fullmatch(r"(\d+)-?gpus?", last)
+    gpu_node = rx.fullmatch(r"(\d+)-?gpus?", last)
     if gpu_node:
         return int(gpu_node.group(1))
     if last in NUMBER_WORDS and last not in ("a", "an", "one", "single", "both"):
@@ -964,11 +968,11 @@ _COUNT_FILLER = (
 def _hours_after(words: list[Token], start: int, end: int) -> bool:
     """ "5000 A100 GPU-hours", "300 h100 hours": the bare number before the name is hours of it
     (not "8x H100 hours", a count)."""
-    if not (start and re.fullmatch(r"\d[\d,]*(?:\.\d+)?k?", words[start - 1].low)):
+    if not (start and rx.fullmatch(r"\d[\d,]*(?:\.\d+)?k?", words[start - 1].low)):
         return False
     after = words[end : end + 2]
     said = " ".join(w.low for w in after)
-    hours = re.match(r"(?:gpu[- ]?)?(?:hours?|hrs?|h)\b", said)
+    hours = rx.match(r"(?:gpu[- ]?)?(?:hours?|hrs?|h)\b", said)
     # "on 2x A6000. hours?": punctuation between the name and "hours" starts a new clause
     ended = bool(after) and end > 0 and after[0].start - words[end - 1].end > 1
     return bool(hours) and not ended
@@ -978,7 +982,7 @@ def _count_after(words: list[Token], end: int) -> int | None:
     """'A100 x4', 'A100 80G x 4', '3090 (x2)'."""
     after = [w.low for w in words[end : end + 3]]
     for i, word in enumerate(after):
-        hit = re.fullmatch(r"[x\u00d7\*](\d{1,4})", word)
+        hit = rx.fullmatch(r"[x\u00d7\*](\d{1,4})", word)
         if hit:
             return int(hit.group(1))
         if word in ("x", "\u00d7") and i + 1 < len(after) and after[i + 1].isdigit():
@@ -988,21 +992,27 @@ def _count_after(words: list[Token], end: int) -> int | None:
     return None
 
 
-def _strip_formats(chunk: list[Token]) -> tuple[list[Token], str | None]:
-    """The name words of a model mention, and the format its repo name states, if any:
-    "Llama-3.3-70B-Instruct-Q4_K_M.gguf" -> "Llama-3.3-70B-Instruct" and q4_k_m."""
-    fmt = None
+def _name_cores(
+    window: list[Token],
+) -> list[tuple[list[Token], str | None, bool, bool]]:
+    """For each span from the window's start (1 word, 2, ...): the name words of a model
+    mention, the format its repo name states ("Llama-3.3-70B-Instruct-Q4_K_M.gguf" ->
+    "Llama-3.3-70B-Instruct" and q4_k_m), whether the words hold a digit, whether the name
+    words do. No name words when a format word comes first: no model mention starts there."""
+    spans: list[tuple[list[Token], str | None, bool, bool]] = []
     core: list[Token] = []
-    for w in chunk:
+    fmt, digit_said, digit_core = None, False, False
+    for n, w in enumerate(window):
         text, said = _name_part(w.low)
+        if not text and n == 0:
+            return [([], said, False, False)] * len(window)
         fmt = fmt or said
-        if text:
-            core.append(Token(w.start, w.end, text, text))
-        elif core:
-            continue  # a format word after the name: "llama 3 8b gguf"
-        else:
-            return [], fmt  # a format word before any name word: not a model mention
-    return core, fmt
+        digit_said = digit_said or bool(_DIGIT.search(w.low))
+        if text:  # a format word after the name is dropped: "llama 3 8b gguf"
+            core = [*core, Token(w.start, w.end, text, text)]
+            digit_core = digit_core or bool(_DIGIT.search(text))
+        spans.append((core, fmt, digit_said, digit_core))
+    return spans
 
 
 @lru_cache(maxsize=1 << 14)
@@ -1045,7 +1055,7 @@ def _format_precision(word: str) -> str | None:
     word = word.strip(".").lower()
     if word in _FORMAT_PRECISION:
         return _FORMAT_PRECISION[word]
-    quant = re.fullmatch(r"q(\d)(_k)?(?:_([msl0]))?", word)
+    quant = rx.fullmatch(r"q(\d)(_k)?(?:_([msl0]))?", word)
     if quant:
         bits, _k, kind = quant.groups()
         if kind == "0":
@@ -1181,7 +1191,7 @@ def _gpu_keys(catalog: Catalog) -> tuple[dict[str, tuple[str, ...]], dict[str, s
 def _gpu_variants(key: str) -> list[str]:
     out = []
     for prefix in _DROPPABLE:
-        if key.startswith(prefix) and re.search(r"\d", key[len(prefix) :]):
+        if key.startswith(prefix) and rx.search(r"\d", key[len(prefix) :]):
             rest = key[len(prefix) :]
             if not (rest.isdigit() and rest.endswith("000")):  # "4000", "6000": too vague alone
                 out.append(rest)
@@ -1212,7 +1222,7 @@ def _model_index(catalog: Catalog) -> tuple[dict[str, tuple[tuple[str, str], ...
                 bucket = index.setdefault(key, [])
                 if entry not in bucket:
                     bucket.append(entry)
-                words.update(w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3)
+                words.update(w for w in rx.findall(r"[a-z]+", text.lower()) if len(w) >= 3)
     return {k: tuple(v) for k, v in index.items()}, frozenset(words - _COMMON_WORDS)
 
 
@@ -1265,13 +1275,13 @@ def linker_for(catalog: Catalog) -> Linker:
             m.group(0)
             for fam in FAMILIES.values()
             for model in models_of(catalog, fam).values()
-            if (m := re.match(r"[a-z]{2,}", model.name.lower()))
+            if (m := rx.match(r"[a-z]{2,}", model.name.lower()))
         )
         gpu_words = frozenset(
             w
             for g in catalog.gpus.values()
             for t in (g.name, *g.aliases)
-            for w in re.findall(r"[a-z]{4,}", t.lower())
+            for w in rx.findall(r"[a-z]{4,}", t.lower())
         )
         linker = Linker(
             catalog, gpu_keys, model_keys, bases, named, gpu_words, vocabulary, order, first,

@@ -3,7 +3,8 @@ and the input of every answer handler (intents.py). Nothing here reads text or t
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, is_dataclass, replace
+from dataclasses import fields as fields_of
 from typing import Any
 
 
@@ -178,7 +179,8 @@ class Query:
 
     def context_dict(self) -> dict[str, Any]:
         """What the next turn of the conversation may inherit (kept with the turn's record)."""
-        data = {k: v for k, v in asdict(self).items() if k not in ("text", "notes", "also")}
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields_of(self)
+                if f.name not in ("text", "notes", "also")}  # fmt: skip
         data["gpus"] = [asdict(g) for g in self.gpus]
         data["models"] = [asdict(m) for m in self.models]
         return data
@@ -202,3 +204,14 @@ class Query:
         values["fields"] = tuple(data.get("fields", ()))
         known = set(cls.__dataclass_fields__)
         return cls(text="", **{k: v for k, v in values.items() if k in known and k != "text"})
+
+
+def _plain(value: Any) -> Any:
+    """What `dataclasses.asdict` makes of a field's value, without walking the fields left out."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value

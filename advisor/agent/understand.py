@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Any
 
+from advisor import rx
 from advisor.agent.linker import NUMBER_WORDS, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
@@ -441,7 +442,7 @@ def _keyword(word: str) -> str:
         return word
     if low in _NEAR_KEYWORDS:
         return word
-    if re.sub(r"(?:d|ed|r|rs|ing)$", "", low) in _KEYWORD_STEMS:
+    if rx.sub(r"(?:d|ed|r|rs|ing)$", "", low) in _KEYWORD_STEMS:
         return word  # an inflection, no slip: "fine-tuned", "finetuner", "comparing"
     close = difflib.get_close_matches(low, KEYWORDS, n=1, cutoff=0.8)
     # a slip rarely changes the first letter: "loras" is no misspelt "qlora"
@@ -450,7 +451,7 @@ def _keyword(word: str) -> str:
 
 def _spell(text: str) -> str:
     """Near misses of the recognisers' keywords fixed: "bandwith", "fien-tune", "infrence"."""
-    return re.sub(r"[A-Za-z][A-Za-z-]+", lambda m: _keyword(m.group(0)), text)
+    return rx.sub(r"[A-Za-z][A-Za-z-]+", lambda m: _keyword(m.group(0)), text)
 
 
 _TENS_SAID = {"one": 10, "two": 20, "three": 30, "four": 40, "five": 50, "six": 60, "eight": 80,
@@ -505,7 +506,7 @@ _SPOKEN_PRICE = re.compile(
 def _spoken_value(said: str) -> int:
     """The value of a number said in words ("two hundred fifty six" -> 256)."""
     total = group = 0
-    for word in re.split(r"[- ]", said.lower()):
+    for word in rx.split(r"[- ]", said.lower()):
         if word == "hundred":
             group *= 100
         elif word == "thousand":
@@ -519,13 +520,13 @@ def _spoken_value(said: str) -> int:
 
 def _spoken(match: re.Match[str]) -> str:
     said = match.group(0)
-    scaled = re.match(r"[- ](?:million|billion|trillion)\b", match.string[match.end() :], re.I)
+    scaled = rx.match(r"[- ](?:million|billion|trillion)\b", match.string[match.end() :], re.I)
     if said.lower() in (*_UNITS, "ten", "eleven", "twelve") and not scaled:
         return said  # "one", "two", "ten": the count words read them ("one million": 1 million)
-    before = re.search(r"(\w+)[- ]$", match.string[: match.start()])
+    before = rx.search(r"(\w+)[- ]$", match.string[: match.start()])
     if before and (before.group(1).lower() in _TENS or before.group(1).lower() in _TEENS):
         return said  # "forty ninety", "nineteen ninety": said in pairs
-    if before and re.fullmatch(r"[abhlv]", before.group(1), re.IGNORECASE):
+    if before and rx.fullmatch(r"[abhlv]", before.group(1), re.IGNORECASE):
         return said  # "plan B two hundred hours": digits would make it a B200
     return str(_spoken_value(said))
 
@@ -533,9 +534,9 @@ def _spoken(match: re.Match[str]) -> str:
 def spoken_numbers(text: str) -> str:
     """Numbers said in words written in digits ("two hundred fifty six H100s" -> "256 H100s",
     "five fifty per GPU hour" -> "$5.50 per GPU hour")."""
-    text = re.sub(r"\btwenty[- ]four[- ]seven\b", "24/7", text, flags=re.IGNORECASE)
+    text = rx.sub(r"\btwenty[- ]four[- ]seven\b", "24/7", text, flags=re.IGNORECASE)
     # "accesa 24 ore su 24", "24 horas sobre 24", "24 heures sur 24": around the clock
-    text = re.sub(r"\b24 ?(?:ore|horas|heures|stunden|hours|h) (?:su|sobre|sur|von|of|out of) 24\b",
+    text = rx.sub(r"\b24 ?(?:ore|horas|heures|stunden|hours|h) (?:su|sobre|sur|von|of|out of) 24\b",
                   "24/7", text, flags=re.IGNORECASE)  # fmt: skip
     text = _SPOKEN_PRICE.sub(
         lambda m: f"${_spoken_value(m.group(1))}.{_spoken_value(m.group(2)):02d}", text
@@ -547,10 +548,10 @@ def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
     between them are read ("4090能跑70B的模型吗" has '4090' and '70B')."""
-    text = re.sub(r"\b(\d{3,4}) ?\u00b2", r"\1x\1", text)  # "1024²" before NFKC makes it 10242
+    text = rx.sub(r"\b(\d{3,4}) ?\u00b2", r"\1x\1", text)  # "1024²" before NFKC makes it 10242
     text = unicodedata.normalize("NFKC", text)
     # "44c/hr", "5 c per hour": cents an hour
-    text = re.sub(
+    text = rx.sub(
         r"\b(\d{1,2}) ?c(?= ?(?:/|per |an? )(?:gpu[- ]?)?(?:h|hr|hour)\b)",
         lambda m: f"${int(m.group(1)) / 100:.2f}",
         text,
@@ -560,22 +561,22 @@ def normalise(text: str) -> str:
     # "Gemma 3 27B'yi", "GPU'da" (Turkish): a case ending after an apostrophe is no
     # part of the name (English "GPU's", "I'm", "I'll" keep theirs)
     text = _SUFFIX.sub("", text)
-    text = re.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
+    text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
     text = _CJK.sub(r" \1 ", text)
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
-    text = re.sub(r"\d[\d,.]{24,}", " ~ ", text)
-    text = re.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
-    text = re.sub(r"(?<![\d.,])0,(?=\d+\b)", "0.", text)  # "0,006 dólares": one too
+    text = rx.sub(r"\d[\d,.]{24,}", " ~ ", text)
+    text = rx.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
+    text = rx.sub(r"(?<![\d.,])0,(?=\d+\b)", "0.", text)  # "0,006 dólares": one too
     # "0.80 $ l'ora", "3.500 $": the dollar sign after the amount, as French and Italian write it
-    text = re.sub(r"(?<![$\w.,])(\d[\d.,]*\d|\d) ?\$(?![\w$])", r"$\1", text)
+    text = rx.sub(r"(?<![$\w.,])(\d[\d.,]*\d|\d) ?\$(?![\w$])", r"$\1", text)
     # "Llama-3.2-1B-architecture", "GPT-2 XL-sized": the name, then what it says of it
-    text = re.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped|based|powered|equipped)\b",
+    text = rx.sub(r"(?<=\w)-(architecture|arch|style|sized|shaped|based|powered|equipped)\b",
                   r" \1", text, flags=re.I)  # fmt: skip
     text = _SIGNED_OR_EXPONENT.sub(_plain, text)
     # "€3.000", "8.000 €", "1.000 dólares": a dot between thousands beside a currency
-    text = re.sub(
+    text = rx.sub(
         r"(?:(?<=[€$£])|(?<=[€$£] )|(?<=eur )|(?<=usd ))(?!0\.)(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
         r"(?!\s?(?:/\s?h|per\s+(?:gpu[- ])?h|an?\s+h|hourly))"  # "$1.006/hr" is a price per hour
         r"|(?<![\d.,])(?!0\.)(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
@@ -585,7 +586,7 @@ def normalise(text: str) -> str:
         flags=re.IGNORECASE,
     )
     # "3 000 €", "12 500 zł": a space between thousands before a currency
-    text = re.sub(
+    text = rx.sub(
         r"(?<![\d.,])([1-9]\d{0,2}(?: \d{3})+)(?![\d.,])(?=\s?(?:€|eur\b|euros?\b|zł|zl\b|pln\b"
         r"|tl\b|\$|usd\b|dollars?\b|r\$|reais\b))",
         lambda m: m.group(1).replace(" ", ""),
@@ -593,7 +594,7 @@ def normalise(text: str) -> str:
         flags=re.IGNORECASE,
     )
     # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
-    text = re.sub(
+    text = rx.sub(
         r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
         r"samples|examples|rows|documents|docs|files|tokens?|hours|horas|stunden|steps?|requests|"
         r"users|usuarios|utilisateurs)\b)",
@@ -602,11 +603,11 @@ def normalise(text: str) -> str:
         flags=re.IGNORECASE,
     )
     # "$1.10 per A100-hour", "per gpu-hour": a price per hour of that GPU
-    text = re.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
+    text = rx.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
                   r"per hour (\1)", text, flags=re.I)  # fmt: skip
-    text = re.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    text = rx.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
     # "oppure due RTX 3090" (Italian "due", two, stays out of the phrasebook: an English word)
-    text = re.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
+    text = rx.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
                   r"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|schede|gpus?|[ahlbtv]\d{2,3}"
                   r"|\d{4})\b)", r"\1 2 ", text, flags=re.IGNORECASE)  # fmt: skip
     # "the 4090 in gaming laptops", "the 4070 inside my notebook": the laptop GPU of that name
@@ -614,11 +615,11 @@ def normalise(text: str) -> str:
     # "flux/sdxl loras", "llama/mistral": two model names, not one
     text = _TWO_NAMES.sub(r"\1 / \2", text)
     # "1x risers", "4x slots": a slot's width, never a count of GPUs
-    text = re.sub(r"\b([1248])x (?=(?:pci-?e )?(?:risers?|slots?|lanes?)\b)", r"x\1 ", text,
+    text = rx.sub(r"\b([1248])x (?=(?:pci-?e )?(?:risers?|slots?|lanes?)\b)", r"x\1 ", text,
                   flags=re.IGNORECASE)  # fmt: skip
     # "3090's", "l40s's", "the L40's memory": an apostrophe plural or possessive of a name with
     # digits is the name ("L40's" is no L40S); counts come from the count words
-    text = re.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
+    text = rx.sub(r"\b([a-z]*\d+[a-z]*)'s\b", r"\1", text, flags=re.IGNORECASE)
     # model numbers said aloud: "the H one hundred", "a B-two-hundred", "forty ninety"
     text = _SPOKEN_HUNDREDS.sub(
         lambda m: f"{m.group(1).upper()}{_TENS_SAID[m.group(2).lower()] // 10}00", text
@@ -630,14 +631,14 @@ def normalise(text: str) -> str:
     text = spoken_numbers(text)
     # "30 billion parameters", "a 350 million param model", "7 milliards de paramètres", "13 mil
     # millones de parámetros": a model size, as "30B" is
-    text = re.sub(
+    text = rx.sub(
         r"\b(\d+(?:\.\d+)?)\s?(billion|bn|million|milliards?|mil millones|bilh(?:ões|oes)"
         r"|milliarden)(?=[- ]?(?:de )?par[aá]m)",
         lambda m: m.group(1) + ("M" if m.group(2).lower() == "million" else "B"),
         text,
         flags=re.IGNORECASE,
     )
-    return re.sub(r"[ \t]+", " ", text).strip()
+    return rx.sub(r"[ \t]+", " ", text).strip()
 
 
 def _number(text: str) -> float:
@@ -725,7 +726,7 @@ def _context(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return int(_k_tokens(m.group(1), m.group(2)))
     # "works with max-model-len 8192, but with 131072 the engine fails": the length that fails
-    if m := re.search(r"\bbut (?:with|at|going to|bumping (?:it )?to) (\d{1,3}(?:,\d{3})+|\d+)"
+    if m := rx.search(r"\bbut (?:with|at|going to|bumping (?:it )?to) (\d{1,3}(?:,\d{3})+|\d+)"
                       r"\s?(k)?\b(?! ?(?:gb|users|requests|images|steps))[^.?!]{0,60}"
                       r"\b(?:fails?|oom|crash\w*|errors?|out of memory|not enough|dies"
                       r"|won'?t (?:start|load))",
@@ -734,11 +735,11 @@ def _context(low: str) -> int | None:
         if 256 <= value <= MAX_COUNT:
             return int(value)
     # "bumping context from 8k to 128k": the length it goes to
-    if m := re.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?"
+    if m := rx.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?"
                       r"(?:to|->)\s?"
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
-    m = re.search(
+    m = rx.search(
         r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|ctx"
         r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
@@ -784,13 +785,13 @@ def _context(low: str) -> int | None:
 
 
 def _batch(low: str) -> int | None:
-    if re.search(r"\bsingle[- ](?:stream|sequence|request|user)\b"
+    if rx.search(r"\bsingle[- ](?:stream|sequence|request|user)\b"
                  r"|(?<!not )(?<!than )\bone (?:[a-z]+ )?user\b(?! (?:per|each|or)\b)"
                  r"(?![^.?!]*\d+ users)"
                  r"|\bone (?:stream|request|image"
                  r"|picture|prompt)? ?at a time\b", low):  # fmt: skip
         return 1
-    m = re.search(
+    m = rx.search(
         # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8"
         r"(?<![a-z])batch(?:[-_ ]size)?(?:\s(?:of|is))?\s?[=:]?\s?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
         r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)"
@@ -798,7 +799,7 @@ def _batch(low: str) -> int | None:
         low,
     )
     if not m:  # "batch of one", "a batch size of four"
-        said = re.search(rf"(?<![a-z])batch(?:[-_ ]size)?\s(?:of|is)\s{_WORD_NUM}\b", low)
+        said = rx.search(rf"(?<![a-z])batch(?:[-_ ]size)?\s(?:of|is)\s{_WORD_NUM}\b", low)
         return int(_count(said.group(1))) if said else None
     return int(next(g for g in m.groups() if g))
 
@@ -808,20 +809,20 @@ _PEOPLE = r"[a-z]+(?:ists|ers|ors|ians|ents|ees|ople|ff|ics|ives)"
 
 
 def _concurrency(low: str) -> tuple[int | None, float | None]:
-    rps = re.search(
+    rps = rx.search(
         r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)\s?(?:/|per)\s?(?:s\b|sec|second)"
         r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
         low,
     )
     # "60 agents, maybe 20 using the assistant at the same moment", "2-3 chats at once": the
     # number said with "at once" is the concurrency, a range's top end
-    users = re.search(
+    users = rx.search(
         rf"\b(?:\d+\s?[-\u2013]\s?)?(\d[\d,]*)\s(?:[a-z]+\s){{0,2}}?(?:chats?|conversations?"
         rf"|sessions?|requests?|users?|[a-z]+ing|people|calls?|queries|{_PEOPLE})\s(?:[a-z-]+\s){{0,3}}?"
         r"(?:at (?:the )?(?:same|one) (?:time|moment)|at once|simultaneously|concurrently)\b",
         low,
     )
-    users = users or re.search(
+    users = users or rx.search(
         rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active )?(?:users"
         r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
         r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
@@ -830,7 +831,7 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
-    users = users or re.search(
+    users = users or rx.search(
         rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s{_PEOPLE}\s(?:[a-z]+\s){{0,3}}?(?:at|in)\s(?:the\s)?"
         rf"same\stime\b|\b(\d[\d,]*)\s{_PEOPLE}\s(?:[a-z]+\s){{0,3}}?"
         r"(?:simultaneously|concurrently|at once)\b",
@@ -838,7 +839,7 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     )  # "20 doctors in the same time", "50 analysts at once"
     said = next(g for g in users.groups() if g) if users else None
     concurrency = int(_count(said.replace(",", ""))) if said else None
-    if concurrency is None and re.search(
+    if concurrency is None and rx.search(
         r"\b(?:single|one|a lone|just one)\s(?:concurrent\s)?(?:user|request|stream|session)\b",
         low,
     ):
@@ -850,7 +851,7 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
 def _output_tokens(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return _tokens(m.group(3), m.group(4))
-    m = re.search(
+    m = rx.search(
         # (the whole number: "3,000,000 output tokens" is not 000 of them)
         r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
         r"(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
@@ -861,7 +862,7 @@ def _output_tokens(low: str) -> int | None:
         low,
     )
     if not m:  # "need 2 million tokens out", "500k tokens generated in total"
-        many = re.search(rf"{_NUM}\s?(k|m|thousand|million|billion)?\s?tokens?\s(?:out(?:put)?"
+        many = rx.search(rf"{_NUM}\s?(k|m|thousand|million|billion)?\s?tokens?\s(?:out(?:put)?"
                          r"|generated|of (?:output|generation))\b"
                          rf"|\b(?:generate|produce|write|output)\s(?:about |around |~)?{_NUM}\s?"
                          r"(k|m|thousand|million|billion)?\s?tokens\b", low)  # fmt: skip
@@ -1015,9 +1016,9 @@ _RUNS = re.compile(
 
 def _years_said(low: str) -> float | None:
     """How many years a yearly rate runs: "three-year total", "over 5 years", "2027-2029"."""
-    if m := re.search(rf"\b{_WORD_NUM}[- ]years?\b(?! old)|\bover {_WORD_NUM} years\b", low):
+    if m := rx.search(rf"\b{_WORD_NUM}[- ]years?\b(?! old)|\bover {_WORD_NUM} years\b", low):
         return _count(m.group(1) or m.group(2))
-    if m := re.search(r"\b(20\d\d)\s?[-\u2013]\s?(20\d\d)\b", low):  # both years counted
+    if m := rx.search(r"\b(20\d\d)\s?[-\u2013]\s?(20\d\d)\b", low):  # both years counted
         years = int(m.group(2)) - int(m.group(1)) + 1
         return float(years) if 1 < years <= 10 else None
     return None
@@ -1087,9 +1088,9 @@ def _runs_needed(low: str, runs: re.Match[str]) -> bool:
     """ "we need 3 runs", "3 runs (different seeds)": that many of the job just timed, not all
     the runs together ("14 hours for all 5 runs")."""
     before = low[max(0, runs.start() - 16) : runs.start()]
-    if _count(runs.group(1)) < 2 or re.search(r"\b(?:all|total|the|these|those|over)\s$", before):
+    if _count(runs.group(1)) < 2 or rx.search(r"\b(?:all|total|the|these|those|over)\s$", before):
         return False
-    needed = re.search(r"\b(?:need|want|plan|repeat|x|times)\w*\s(?:to \w+ )?$", before)
+    needed = rx.search(r"\b(?:need|want|plan|repeat|x|times)\w*\s(?:to \w+ )?$", before)
     return bool(needed) or low[runs.end() :].lstrip().startswith("(")
 
 
@@ -1117,26 +1118,26 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         low,
     )
     # "the whole month (30 days)": the count in brackets says how long the month is
-    low = re.sub(
+    low = rx.sub(
         r"\b(?:the |a |one )?(?:whole |full |entire )?(?:month|year)\s?\((\d+ (?:days?|hours?))\)",
         r"\1",
         low,
     )
-    nonstop = re.search(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b", low)
+    nonstop = rx.search(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b", low)
     # "count the month as 730 hours": a month's length for the arithmetic, not hours of use
-    low = re.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
+    low = rx.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
                  low)  # fmt: skip
-    if re.search(r"\ball month\b", low):
+    if rx.search(r"\ball month\b", low):
         return 730.0
     hours = None
     calendar = False  # the duration read is a period of the calendar ("a 6-month thesis")
     for m in _DURATION.finditer(low):
         before = low[max(0, m.start() - 12) : m.start()]
-        if m.group(3) and re.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
+        if m.group(3) and rx.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
             continue  # "$3.10 an hour", "rented by the hour" are prices, not durations
-        if m.group(3) in ("a", "an") and re.search(
+        if m.group(3) in ("a", "an") and rx.search(
             r"\d[\d,.]*\s?k?\s(?:[a-z-]+\s){1,4}$", low[max(0, m.start() - 40) : m.start()]
-        ) and not re.search(r"\b(?:for|over|during|in|within|per|each|under|below|than|about|around"
+        ) and not rx.search(r"\b(?:for|over|during|in|within|per|each|under|below|than|about|around"
                             r"|roughly|nearly|just|only|of|takes?|took|is|was|be|and|or|every)\s$",
                             low[: m.start()]):  # fmt: skip
             continue  # "400 hours of support calls a month": the period of a rate
@@ -1155,32 +1156,32 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             seconds = small.group(2).startswith("s")  # "2 min 40 sec", "1 h 10 min", "2 h 40"
             hours += float(small.group(1)) / (3600 if seconds else 60)
         after = low[m.end() : m.end() + 60]
-        days = re.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
+        days = rx.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
             rf"^\s?{_A_DAY}.{{0,40}}?\b(\d+)\s?"
             r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?)?(?:days|dias|d[ií]as"
             r"|tage|jours)\b",
             after,
         )
-        a_year = re.search(
+        a_year = rx.search(
             rf"^\s?{_A_DAY}.{{0,12}}?\bfor (?:a|one|the) (?:whole |full )?"
             r"year\b",
             after,
         )
-        daily = re.search(rf"^\s?{_A_DAY}", after)
-        weekly = re.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
-        yearly = re.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
+        daily = rx.search(rf"^\s?{_A_DAY}", after)
+        weekly = rx.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
+        yearly = rx.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
         runs = _RUNS.search(low)  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
         weeks = _WEEKS.search(low)
-        clause = re.split(r"[.?!;]\s", low[m.end() : m.end() + 80], maxsplit=1)[0]
+        clause = rx.split(r"[.?!;]\s", low[m.end() : m.end() + 80], maxsplit=1)[0]
         period = _FOR_PERIOD.search(clause)  # "6 hours a day ... stuck for 3 days": not its days
         weekdays = _WEEKDAYS.search(low[max(0, m.start() - 30) : m.end() + 40])
         count, unit = _period(period) if period else ("0", "")
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
-            a_week = re.match(r"\s?(?:work(?:ing)?\s?)?days? (?:a|per|each|/) ?week\b",
+            a_week = rx.match(r"\s?(?:work(?:ing)?\s?)?days? (?:a|per|each|/) ?week\b",
                               after[days.end(1) :])  # fmt: skip
-            a_month = re.match(r"\s?(?:work(?:ing)?\s?|business\s|trading\s)?days? (?:a|per|each|/)"
+            a_month = rx.match(r"\s?(?:work(?:ing)?\s?|business\s|trading\s)?days? (?:a|per|each|/)"
                                r" ?month\b", after[days.end(1) :])  # fmt: skip
             if (a_week and unit == "week") or (a_month and unit == "month"):
                 hours *= _count(count)  # "5 days a week, for 14 weeks", "22 a month for 6 months"
@@ -1194,7 +1195,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= float(next(w for w in weeks.groups() if w))
         elif weekly and (span_weeks := _WEEKS_AFTER.search(low[m.end() :])):
             hours *= float(span_weeks.group(1))  # "10 hours a week each ..., 15 weeks"
-        elif weekly and re.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
+        elif weekly and rx.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
                                   low):  # fmt: skip
             hours *= 52  # "3 hours a week: what's that a year"
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
@@ -1205,17 +1206,17 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif daily and (asked := _PERIOD_ASKED.search(low[m.end() :])):
             count, unit = _period(asked)  # "8h a day ... monthly cost for 30 days?"
             hours *= _count(count) * _DAYS_IN[unit]
-        elif daily and re.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
+        elif daily and rx.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
             hours *= 730 / 24  # "8h a day ... what does that cost me a month"
-        elif epochs and re.search(
+        elif epochs and rx.search(
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 25]
         ):
             if extra := _EXTRA_PER_EPOCH.search(low):  # "plus 10 minutes of eval after each"
                 hours += float(extra.group(1)) / (1 if extra.group(2).startswith("h") else 60)
             hours *= epochs  # "each epoch takes ~6 hours", 3 epochs
         elif runs and (
-            re.search(r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12])
-            or re.search(r"\b(?:one|a|each|per) (?:[\w-]+ )?(?:run|job|experiment|trial|try|attempt"
+            rx.search(r"\b(?:each|apiece|per run)\b", low[max(0, m.start() - 20) : m.end() + 12])
+            or rx.search(r"\b(?:one|a|each|per) (?:[\w-]+ )?(?:run|job|experiment|trial|try|attempt"
                          r"|fine-?tun\w*|training)\s?(?:=|is|takes|costs|of)\s?~?$",
                          low[max(0, m.start() - 30) : m.start()])
         ):  # fmt: skip
@@ -1223,7 +1224,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif runs and runs.start() > m.end() and _runs_needed(low, runs):
             hours *= _count(runs.group(1))  # "14h wall clock on 8x a100, need 3 runs": each run's
         elif (item := _PER_ITEM.match(after)) and (
-            many := re.search(
+            many := rx.search(
                 rf"\b{_WORD_NUM} (?:[\w-]+ )?{item.group(1)}s\b (?:a|per|each|every|/) ?"
                 r"(?:day|week|month|year)\b",
                 low,
@@ -1243,18 +1244,18 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     if calendar and hours and hours >= 168 and rate and not nonstop:
         hours = hours / 24 * _count(rate.group(1))  # "over a year at 8 hours a day": 2,920 hours
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
-        yearly = re.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
-        weekly = re.search(r"\b(?:a|one|the|whole|full|entire|per|each) (?:whole |full |entire )?"
+        yearly = rx.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
+        weekly = rx.search(r"\b(?:a|one|the|whole|full|entire|per|each) (?:whole |full |entire )?"
                            r"week\b", low)  # fmt: skip
         hours = 8760.0 if yearly else 168.0 if weekly else 730.0  # "whole week 24/7": 168
-    gpu_hours = re.search(  # "300 GPU-hours on a 24GB card" within "a 6-month thesis"
+    gpu_hours = rx.search(  # "300 GPU-hours on a 24GB card" within "a 6-month thesis"
         r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|million|m)?\s?(?:gpu|[a-z]{1,3}\d{2,4}[a-z]?)"
         r"(?:[- ]gpu)?[- ]?(?:hours?|hrs?|h)\b",  # "10,000 H100 GPU-hours"
         low,
     )
     if gpu_hours and (hours is None or calendar):
         hours = _scaled(gpu_hours.group(1), gpu_hours.group(2))  # "2.788 million H800 GPU-hours"
-    share = re.search(
+    share = rx.search(
         r"(\d{1,3})\s?%\s?(?:of the (?:time|year|month|day)|utili[sz]ation|utilized|busy)"
         r"|utili[sz]ation (?:is |of |at |around |about |~)*(\d{1,3})\s?%",  # "utilisation is 50%"
         low,
@@ -1266,7 +1267,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
 
 def _busy_share(low: str) -> float | None:
     """ "utilisation around 25%", "busy 60% of the time" with no period said: hours a day."""
-    m = re.search(
+    m = rx.search(
         r"(\d{1,3})\s?%\s?(?:of the (?:time|year|month|day)|utili[sz]ation|utilized|busy)"
         r"|(?:utili[sz]ation|utili[sz]ed|busy)\s(?:(?:on|of|for) (?:our |the |my )?"
         r"(?:[\w-]+ ){0,3})?(?:is |of |at |around |about |~)*(\d{1,3})\s?%",
@@ -1293,7 +1294,7 @@ def _use_rate(low: str) -> float | None:
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
     per_days = _DAYS_IN[m.group(3)]
     rate = hours / per_days
-    days = re.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
+    days = rx.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
                      r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
     if m.group(3) in ("day", "night") and days:  # "8 hours per day, 22 days per month"
         rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
@@ -1375,51 +1376,51 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         scale = (scale or "").lower()
         value = _number(n) / 100 if scale.startswith("cent") else _number(n) * _SCALE.get(scale, 1)
         after = low[m.end() : m.end() + 24]
-        if re.match(r"\s?(?:/|per|a)\s?kwh\b", after):
+        if rx.match(r"\s?(?:/|per|a)\s?kwh\b", after):
             continue  # "$0.32/kwh": the price of electricity, not of the GPUs
-        dollars = re.search(r"us\$|usd|dollar|buck", m.group(0)) or (
+        dollars = rx.search(r"us\$|usd|dollar|buck", m.group(0)) or (
             m.group(0).lstrip().startswith("$")
             and not low[max(0, m.start() - 1) : m.start()].isalpha()
         )  # not "R$ 15.000"
-        if not dollars and re.match(
+        if not dollars and rx.match(
             r"\s*\((?:[^\d()$]{0,25})(?:us\$|usd|\$)\s?\d", low[m.end() : m.end() + 40]
         ):
             continue  # "R$ 15.000 (about US$ 2.700)": the user's own dollars, in brackets
-        if re.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
+        if rx.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
             continue  # "$0.006 per audio minute": a service's price, not the GPUs' (_service_price)
-        if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.search(
+        if not rx.search(r"\$|usd|eur|dollar|buck", m.group(0)) and rx.search(
             r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$",
             low[max(0, m.start() - 30) : m.start()],
         ):
             continue  # "ctx from 4k up to 32k": a length, not money
-        if not re.search(r"\$|usd|eur|dollar|buck", m.group(0)) and re.match(
+        if not rx.search(r"\$|usd|eur|dollar|buck", m.group(0)) and rx.match(
             r"\s?-?(?:tokens?|ctx|context|seq\w*|window|prompts?)\b", after
         ):
             continue  # "~16k ctx", "a 32k-token window": a length
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
         out.append((value, per, start))
-    for m in re.finditer(rf"\b{_WORD_NUM}\s(grand)\b", low):  # "under two grand"
+    for m in rx.finditer(rf"\b{_WORD_NUM}\s(grand)\b", low):  # "under two grand"
         if not m.group(1)[0].isdigit():
             out.append((_count(m.group(1)) * 1000, "total", m.start()))
     # "a one hundred dollar card", "five thousand euros": an amount in words
-    for m in re.finditer(rf"\b{_WORD_NUM}\s(hundred|thousand)\s(?:us\s)?(?:dollars?|bucks|usd"
+    for m in rx.finditer(rf"\b{_WORD_NUM}\s(hundred|thousand)\s(?:us\s)?(?:dollars?|bucks|usd"
                          r"|euros?|eur)\b", low):  # fmt: skip
         if not m.group(1)[0].isdigit():
             scale = 100 if m.group(2) == "hundred" else 1000
             out.append((_count(m.group(1)) * scale, "total", m.start()))
     # "1.79 per gpu per hour", "0.35/h" with no currency sign
-    for m in re.finditer(
+    for m in rx.finditer(
         rf"(?<![\w$.,]){_NUM}\s?(?:/|per|an|a|por)\s?(?:gpu[- ]?)?(?:(?:per|/|an|a)\s?)?"
         r"(?:hour|hr|h|hora)\b(?<!\d ah)(?<!\dah)",  # not a battery's "20Ah"
         low,
     ):
-        if re.fullmatch(r"\d{4,}", m.group(1)):
+        if rx.fullmatch(r"\d{4,}", m.group(1)):
             continue  # "to rent an RTX 4090 per hour": a name's number, not 4,090 an hour
         if not any(abs(pos - m.start()) <= 2 for _, _, pos in out):
             out.append((_number(m.group(1)), "hour", m.start()))
     # "4 gpus x $2.49 x 72 h": a price times hours
-    times = re.search(rf"\$\s?{_NUM}\s?x\s?\d+(?:\.\d+)?\s?(?:h|hrs?|hours?)\b", low)
+    times = rx.search(rf"\$\s?{_NUM}\s?x\s?\d+(?:\.\d+)?\s?(?:h|hrs?|hours?)\b", low)
     if times and not any(per == "hour" for _, per, _ in out):
         out = [o for o in out if abs(o[2] - times.start()) > 1]
         out.append((_number(times.group(1)), "hour", times.start()))
@@ -1439,16 +1440,16 @@ def gpu_mentions(gpus: tuple[GpuRef, ...], low: str) -> list[tuple[int, str]]:
     as (position, its first catalog id), in order."""
     found = set()
     for g in gpus:
-        said = re.sub(r"^(?:the|an?|my|our)\s+|\s+(?:the|an?|my|our)$", "", g.text.lower())
+        said = rx.sub(r"^(?:the|an?|my|our)\s+|\s+(?:the|an?|my|our)$", "", g.text.lower())
         if g.ids and said:
             spelled = rf"(?<![\w.]){re.escape(said)}(?![\w])"
-            found |= {(m.start(), g.ids[0]) for m in re.finditer(spelled, low)}
+            found |= {(m.start(), g.ids[0]) for m in rx.finditer(spelled, low)}
     return sorted(found)
 
 
 def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | None:
     """ "if the h100 is 2.5x faster": the ratio the user gives, for the GPU named before it."""
-    m = re.search(r"\b(?:is|are|runs?|being)\s(?:about\s|roughly\s|~)?(\d+(?:\.\d+)?)\s?x\s"
+    m = rx.search(r"\b(?:is|are|runs?|being)\s(?:about\s|roughly\s|~)?(\d+(?:\.\d+)?)\s?x\s"
                   r"(?:faster|quicker|as fast|the speed)\b", low)  # fmt: skip
     if not m:
         return None
@@ -1470,7 +1471,7 @@ def _gpu_prices(
     for value, per, pos in money:
         said_per = r"[^a-z]*(?:usd|eur|dollars?|euros?)?\s?(?:/|per|an?|each)\s?"
         per_card = [gpu for at, gpu in spots
-                    if pos < at <= pos + 24 and re.fullmatch(said_per, low[pos:at])]  # fmt: skip
+                    if pos < at <= pos + 24 and rx.fullmatch(said_per, low[pos:at])]  # fmt: skip
         before = per_card or [gpu for at, gpu in spots if at < pos]
         if per == "hour" and before and before[-1] not in pairs:
             pairs[before[-1]] = value
@@ -1498,12 +1499,12 @@ def _price_options(
         if per != "hour" and not (hourly and value <= 3 * max(hourly)):
             continue
         cut = r"[;,\n]|\.(?!\d)|\band\b|\bvs\.?\b"  # a price's own decimal point is no cut
-        before = re.split(cut, low[max(0, pos - 45) : pos])[-1]
-        after = re.split(cut, low[pos : pos + 40])[0]
+        before = rx.split(cut, low[max(0, pos - 45) : pos])[-1]
+        after = rx.split(cut, low[pos : pos + 40])[0]
         found = [(m.end(), term) for term, pattern in _PRICE_TERMS
-                 for m in re.finditer(pattern, before)]  # fmt: skip
+                 for m in rx.finditer(pattern, before)]  # fmt: skip
         later = [(m.start(), term) for term, pattern in _PRICE_TERMS
-                 for m in re.finditer(pattern, after)]  # fmt: skip
+                 for m in rx.finditer(pattern, after)]  # fmt: skip
         term = max(found)[1] if found else min(later)[1] if later else None  # the nearest
         if term and term not in options:
             options[term] = value
@@ -1518,7 +1519,7 @@ def _prices_and_budget(
     the words say so (budget, under, have, buy ...); `money` is _money(low)."""
     price, budget = None, None
     for value, per, pos in money:
-        end = re.search(r"(?:hour|hr|h|hora)\b", low[pos:])
+        end = rx.search(r"(?:hour|hr|h|hora)\b", low[pos:])
         capped = _CAP.search(low[max(0, pos - 24) : pos]) or (
             end and _CAP_AFTER.search(low[pos + end.end() : pos + end.end() + 12])
         )
@@ -1532,7 +1533,7 @@ def _prices_and_budget(
         totals = [(float(bare.group(1)), "total")]
     if totals and budget is None:
         value, per = max(totals)
-        buy = re.search(  # not "how many hours does that buy me"
+        buy = rx.search(  # not "how many hours does that buy me"
             rf"{_BUY_WORD}|\bown\b"
             r"|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
             r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\blaptop\b|\bmacbook\b"
@@ -1544,19 +1545,19 @@ def _prices_and_budget(
             r"|\b(?:on|for) an? (?:new |used |second )?(?:card|gpu|graphics card)\b",
             low,
         )
-        rent = re.search(
+        rent = rx.search(
             r"\brent\w*|\bcloud\b|\blease\b|\bper hour\b|/h(?:ou)?r|/h\b"
             r"|\bon[- ]demand\b|\bspent\b|\bspend\b|\bcredits?\b",
             low,
         )
-        negated = buy and re.search(
+        negated = buy and rx.search(
             r"(?:\bnot|\bno|\binstead of)\s+$", low[max(0, buy.start() - 10) : buy.start()]
         )
-        if per == "total" and re.search(
+        if per == "total" and rx.search(
             r"\bmonthly (?:budget|spend)\b|\bbudget (?:per|a) month\b", low
         ):
             per = "month"  # "monthly budget $800"
-        credit = re.search(  # "$3,000 of cloud credit": spent on rentals (not "credit card")
+        credit = rx.search(  # "$3,000 of cloud credit": spent on rentals (not "credit card")
             r"\d[\d,.]*\s?k?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits?\b(?! card| history)"
             r"|\bcredits? (?:of|worth) \$",
             low,
@@ -1573,7 +1574,7 @@ def _prices_and_budget(
         if (
             kind == "buy"
             and rent
-            and re.search(r"(?:\bnot|\bno)\s+$", low[max(0, rent.start() - 6) : rent.start()])
+            and rx.search(r"(?:\bnot|\bno)\s+$", low[max(0, rent.start() - 6) : rent.start()])
         ):
             kind = "buy"
         budget = Budget(value, kind, per)
@@ -1593,13 +1594,13 @@ def _scaled(number: str, scale: str | None) -> float:
 
 
 def _train_tokens(low: str) -> float | None:
-    per = re.search(  # "200k samples avg 1k tokens": samples x their average length
+    per = rx.search(  # "200k samples avg 1k tokens": samples x their average length
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
         rf"|conversations)\b,?\s(?:of\s)?(?:avg|average|~|about|around|at|each|x)\.?\s?~?"
         rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b",
         low,
     )
-    per = per or re.search(  # "50,000 contracts ... about 20,000 tokens generated per contract"
+    per = per or rx.search(  # "50,000 contracts ... about 20,000 tokens generated per contract"
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:{_THINGS}|contracts|files|reports|transcripts"
         rf"|calls|chats|queries)\b[^.?!]{{0,60}}?{_NUM}\s?(k)?\s?tokens?\s(?:\w+\s)?(?:per|each|an?"
         r"|every)\s(?!sec|second|minute|min\b|hour|day|week|month|year)\w+",
@@ -1611,7 +1612,7 @@ def _train_tokens(low: str) -> float | None:
             * _number(per.group(3))
             * (1000 if per.group(4) else 1)
         )
-    m = re.search(
+    m = rx.search(
         rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes|millones)?\s?"
         r"(?:training |of |de )?tokens\b(?!\s?(?:/|per)\s?s)"
         # "1 billion token" (a word for a scale, the noun left singular)
@@ -1622,7 +1623,7 @@ def _train_tokens(low: str) -> float | None:
     if not m:
         return None
     before = low[max(0, m.start() - 12) : m.start()]
-    if re.search(r"context|ctx|window|prompt", before) or re.search(
+    if rx.search(r"context|ctx|window|prompt", before) or rx.search(
         r"^\s?(?:of\s)?(?:context|prompt|input|output|out\b)", low[m.end() : m.end() + 12]
     ):
         return None
@@ -1638,18 +1639,18 @@ _EPOCH_OF = re.compile(
 
 
 def _epochs(low: str) -> float | None:
-    rest = re.search(r"\bleft\b|\bremain\w*|\brest of\b|\bto go\b|\beta\b|\bfinish\w*", low)
+    rest = rx.search(r"\bleft\b|\bremain\w*|\brest of\b|\bto go\b|\beta\b|\bfinish\w*", low)
     if rest and (at := _EPOCH_OF.search(low)) and (left := _epochs_left(at)):
         return left  # "finished 7 of 60 epochs ... how much is left": 53
-    m = re.search(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
+    m = rx.search(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
     if m:
         return _count(m.group(1))
     # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
-    if m := re.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
+    if m := rx.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
         return float(m.group(1))
-    if re.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b", low):
+    if rx.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b", low):
         return 1.0  # "one pass over the data"
-    return 1.0 if re.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
+    return 1.0 if rx.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
 
 def _epochs_left(at: re.Match[str]) -> float | None:
@@ -1683,7 +1684,7 @@ _REPLICAS = re.compile(
 def _replicated(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "3 replicas, 1x L40S each": the cards in all, replicas times the cards in each."""
     m = _REPLICAS.search(low)
-    billed = re.search(r"\$|\bbill\b|\bcost\w*|\bspend\b|\bper gpu[- ]h", low)
+    billed = rx.search(r"\$|\bbill\b|\bcost\w*|\bspend\b|\bper gpu[- ]h", low)
     if not m or not billed or len(gpus) != 1 or (gpus[0].count or 1) > 8:
         return gpus  # copies each hold the whole model: only a bill adds their cards up
     replicas = _count(m.group(1))
@@ -1696,7 +1697,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     """(samples in one epoch, data set name, images to generate). A count the user gives is
     theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
     count is given ("90 epochs of ImageNet")."""
-    images = re.search(  # "20k 512x512 images": the count, not the resolution
+    images = rx.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
         # "labelled complaint", "20 of my own": words between the count and the things
         r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
@@ -1704,7 +1705,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?-image\b",  # "100k-image"
         low,
     )
-    them = re.search(  # "we need 10,000 of them", after the thing was named ("4 of them": cards)
+    them = rx.search(  # "we need 10,000 of them", after the thing was named ("4 of them": cards)
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s(?:more\s)?of (?:them|those|these)\b",
         low,
     )
@@ -1715,11 +1716,11 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     if value < 100 and not (images and _MINE.search(images.group(0))):
         # no count, or "2 images" beside a set named ("20 of my own illustrations" are theirs)
         for name, pattern, samples, _source in DATASETS:
-            if re.search(pattern, low):
+            if rx.search(pattern, low):
                 return samples, name, None
     if images:
-        generate = re.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
-        if generate and re.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
+        generate = rx.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
+        if generate and rx.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
             return None, None, value
         return value, None, None
     return None, None, None
@@ -1767,21 +1768,21 @@ def _audio_hours(low: str) -> float | None:
         return each
     # "40 hours of my own recordings", "200 hours of Swahili speech", "500 horas de audio",
     # "2k audio hrs/day"
-    low = re.sub(  # "the two hours of audio"
+    low = rx.sub(  # "the two hours of audio"
         r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?= (?:hours?|minutes?)\b)",
         lambda w: f"{_count(w.group(1)):g}",
         low,
     )
-    m = re.search(
+    m = rx.search(
         rf"{_NUM}\s?(k)?[\s-]?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)[\s-]?"
         r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recorded|transcripts?"
         rf"|{_RECORDINGS})\b"
         # "600 hours to transcribe"
         rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
         low,
-    ) or re.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
+    ) or rx.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
     if not m:
-        m2 = re.search(
+        m2 = rx.search(
             rf"(?:audio|podcast|recording|meeting|call)s?\s(?:of|that(?:'s| is))\s{_NUM}"
             r"\s?(hours?|hrs?|minutes?|mins?)",
             low,
@@ -1796,7 +1797,7 @@ def _audio_hours(low: str) -> float | None:
 
 
 def _resolution(low: str) -> int | None:
-    m = re.search(
+    m = rx.search(
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
@@ -1837,7 +1838,7 @@ def _steps(low: str) -> int | None:
         done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
         if 0 <= done < total:
             return total - done  # the steps left
-    m = re.search(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|mil|thousand)?\s?"
+    m = rx.search(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|mil|thousand)?\s?"
                   r"(?:sampling |denoising |inference |training )?steps?\b"
                   r"|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
     if not m:
@@ -1850,7 +1851,7 @@ def _steps(low: str) -> int | None:
 
 
 def _power(low: str) -> float | None:
-    m = re.search(
+    m = rx.search(
         r"(?:under|below|at most|max(?:imum)?|less than|<=?|\u2264|=<|within|no more than|up to)"
         r"\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
@@ -1862,7 +1863,7 @@ def _power(low: str) -> float | None:
     if m:
         return _number(m.group(1) or m.group(2) or m.group(3))
     # "our rack circuit allows about 2 kW for GPUs", "a 1.5 kW power budget"
-    m = re.search(
+    m = rx.search(
         r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of)\s"
         r"(?:about |around |~|up to )?"
         r"(\d+(?:\.\d+)?)\s?(k)?(?:w|watts?)\b|(\d+(?:\.\d+)?)\s?(k)(?:w|watts?)\s(?:power )?"
@@ -1878,7 +1879,7 @@ def _power(low: str) -> float | None:
 def _tokens_per_s(low: str) -> float | None:
     """A speed the user gives: "pushing 2500 tok/s", "assume 1,500 tok/s aggregate", "about
     3000 tokens per second" (a number written with it; "how many tok/s" asks one)."""
-    m = re.search(
+    m = rx.search(
         r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
         r"(?:(?:output|generated|aggregate|decode|total) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?"
         r"s(?:ec(?:ond)?)?\b|t/s\b|tps\b)",
@@ -1906,7 +1907,7 @@ _CURRENCIES = (
 def _thousands_dots(low: str) -> str:
     """ "R$ 5.000", "3.500 euros", "€1.200": dots that group thousands beside another currency
     than the dollar, written without them ("5000")."""
-    return re.sub(
+    return rx.sub(
         r"(?:(?<=r\$)|(?<=r\$ )|(?<=eur )|(?<=eur)|(?<=€)|(?<=€ ))(\d{1,3}(?:\.\d{3})+)(?![\d,])"
         r"|(?<![\d.,$])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:reais|euros?|eur)\b)",
         lambda m: (m.group(1) or m.group(2)).replace(".", ""),
@@ -1917,15 +1918,15 @@ def _thousands_dots(low: str) -> str:
 def _currency(low: str) -> str:
     """The sign of the user's money: "$" unless another currency is written beside an amount
     and no dollar amount is (a message in two currencies keeps the catalog's dollars)."""
-    if re.search(r"\$|\busd\b|\bdollars?\b", low.replace("r$", "")):
+    if rx.search(r"\$|\busd\b|\bdollars?\b", low.replace("r$", "")):
         return "$"
-    return next((sign for sign, cue in _CURRENCIES if re.search(cue, low)), "$")
+    return next((sign for sign, cue in _CURRENCIES if rx.search(cue, low)), "$")
 
 
 def _kwh_price(low: str) -> float | None:
     """An electricity price: "$0.30/kWh", "0.21 USD per kWh", ".30/kwh", "28 cents a kwh", "15p a
     unit" (pence; a British "unit" of electricity is a kWh)."""
-    m = re.search(
+    m = rx.search(
         r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
         r"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk)?\s?(?:/|per|a|an|the|o)\s?"
         r"(?:kwh\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
@@ -1966,17 +1967,17 @@ def _requirements(low: str) -> tuple[tuple[str, str, float], ...]:
         # the words of the requirement's own clause, up to the figure and just after it
         start = max((low.rfind(p, 0, m.start()) for p in ",;:.\n"), default=-1) + 1
         before, after = low[max(start, m.start() - 40) : m.start()], low[m.end() : m.end() + 20]
-        after = re.split(r"[,;:.\n]| and ", after, maxsplit=1)[0]
-        before = re.split(r" and ", before)[-1]
+        after = rx.split(r"[,;:.\n]| and ", after, maxsplit=1)[0]
+        before = rx.split(r" and ", before)[-1]
         if unit in ("gb/s", "tb/s", "gbps"):
-            link = re.search(r"nv ?link|interconnect|gpu[- ]to[- ]gpu|p2p", before + after)
+            link = rx.search(r"nv ?link|interconnect|gpu[- ]to[- ]gpu|p2p", before + after)
             field = "interconnect_gbs" if link else "bandwidth_gbs"
             value *= 1000 if unit == "tb/s" else 1
         elif unit in ("gb", "tb"):
-            if not re.search(
+            if not rx.search(
                 r"\bvram\b|\bgpu memory\b|\bmemory\b|\bhbm|\bgddr", before + after
             ) or (
-                re.search(
+                rx.search(
                     r"storage|nvme|ssd|disk|system (?:ram|memory)|host|\bram\b", before + after
                 )
             ):
@@ -1985,8 +1986,8 @@ def _requirements(low: str) -> tuple[tuple[str, str, float], ...]:
         elif unit in ("w", "kw"):
             field, value = "tdp_w", value * (1000 if unit == "kw" else 1)
         else:  # the format named next to the figure: "19 TFLOPS FP64", "FP64 of at least 19"
-            near = re.match(r"\s?(fp64|fp32|fp16|bf16|fp8|tf32)\b", after) or next(
-                iter(reversed(list(re.finditer(r"\b(fp64|fp32|fp16|bf16|fp8|tf32)\b", before)))),
+            near = rx.match(r"\s?(fp64|fp32|fp16|bf16|fp8|tf32)\b", after) or next(
+                iter(reversed(list(rx.finditer(r"\b(fp64|fp32|fp16|bf16|fp8|tf32)\b", before)))),
                 None,
             )
             name = near.group(1) if near else "fp16"
@@ -2013,12 +2014,12 @@ def _upkeep(low: str) -> float | None:
 def _idle_hours(low: str, hours: float | None) -> float | None:
     """The hours a machine sits idle beside its loaded hours: "loaded 6h a day and idle the other
     18" over the days the loaded hours cover."""
-    daily = re.search(
+    daily = rx.search(
         r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:h|hrs?|hours?)\s(?:a|per|/|each|every)\s?day\b", low
     )
     if not (hours and daily) or not 0 < (loaded := float(daily.group(1))) < 24:
         return None
-    if re.search(r"\b(?:switched|turned|shut|powered) (?:it )?(?:off|down)\b|\bweek(?:day|end)s?\b"
+    if rx.search(r"\b(?:switched|turned|shut|powered) (?:it )?(?:off|down)\b|\bweek(?:day|end)s?\b"
                  r"|\bdays? (?:a|per) week\b", low):  # fmt: skip
         return None  # off the rest of the day, or days of the week left out: not all idle
     return (24 - loaded) * hours / loaded
@@ -2034,25 +2035,25 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
     each = False
     for m in _WATTS.finditer(low):
         before, after = low[max(0, m.start() - 24) : m.start()], low[m.end() : m.end() + 20]
-        if re.search(r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than|cap"
-                     r"\w*|limit\w*)\s?(?:of\s|at\s|to\s)?~?$", before) or re.match(
+        if rx.search(r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than|cap"
+                     r"\w*|limit\w*)\s?(?:of\s|at\s|to\s)?~?$", before) or rx.match(
             r"\s?(?:psu|power supply|limit|max|budget|or less|tdp)", after
         ):  # fmt: skip
             continue
         watts = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1)
-        if re.match(r"\s?(?:at |when |while |(?:at|when) )?idl(?:e|ing)\b", after) or re.search(
+        if rx.match(r"\s?(?:at |when |while |(?:at|when) )?idl(?:e|ing)\b", after) or rx.search(
             r"\bidl(?:e|es|ing)\s(?:at\s|draw\s|of\s|is\s|~|about\s|around\s)*$", before
         ):
             idle = watts  # "~110W idle", "idles at 90 W"
         elif (
             idle is not None
             and draw is None
-            and re.match(
+            and rx.match(
                 r"\s?(?:under|at|on|with) (?:full |heavy )?load\b|\s?(?:loaded|when busy)\b", after
             )
         ):
             draw = watts  # "idle draw is 60W and 450W under load": the loaded draw
-        elif re.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
+        elif rx.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
@@ -2060,14 +2061,14 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
             # full 350 W": each card's draw, said before
             each_after = r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu)|var|cada)\b"
             each_before = r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$"
-            each = bool(re.match(each_after, after) or re.search(each_before, before))
+            each = bool(rx.match(each_after, after) or rx.search(each_before, before))
     return draw, other, each, idle
 
 
 def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
     """'a 24 GB card', '16 gigs of vram', 'a 48gb gpu': memory asked for with no GPU named."""
     stated = {g.memory_gb for g in gpus if g.memory_gb}
-    for m in re.finditer(
+    for m in rx.finditer(
         r"(\d+(?:\.\d+)?)\s?(?:gb|g|gigs?|gib)\b\s?(?:of\s)?(vram|memory|gpu|card|"
         r"graphics card|cards|gpus|ram|unified memory)?",
         low,
@@ -2077,28 +2078,28 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
             continue
         before = low[max(0, m.start() - 30) : m.start()]
         after = low[m.end() : m.end() + 20]
-        if m.group(2) or re.search(
+        if m.group(2) or rx.search(
             r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|within|want|need"
             r"|at least|min(?:imum)?|over|above)\s$",
             before,
         ):
             return value
         # "16gb+", "24 gb or more", "is 24gb enough to full finetune a 1.5b?"
-        if re.match(r"\+|\s?(?:or more|minimum|min\b|and up|(?:be |is )?enough\b)", after):
+        if rx.match(r"\+|\s?(?:or more|minimum|min\b|and up|(?:be |is )?enough\b)", after):
             return value
     return None
 
 
 def _fields(low: str) -> tuple[str, ...]:
-    found = [name for name, pattern in FIELD_WORDS.items() if re.search(pattern, low)]
+    found = [name for name, pattern in FIELD_WORDS.items() if rx.search(pattern, low)]
     if "bandwidth_gbs" in found and "memory_gb" in found:
-        rest = re.sub(
+        rest = rx.sub(
             r"\bmemory (?:band ?width|bandwith|speed)\b|\bmem(?:ory)? bw\b|\bbanda de mem[oó]ria\b"
             r"|\b(?:faster|quicker) memory\b|\bmemory (?:faster|quicker)\b",
             " ",
             low,
         )
-        if not re.search(FIELD_WORDS["memory_gb"], rest):  # "memory" only as in "memory bandwidth"
+        if not rx.search(FIELD_WORDS["memory_gb"], rest):  # "memory" only as in "memory bandwidth"
             found.remove("memory_gb")
     if "tensor_cores" in found and "cuda_cores" in found and "cuda core" not in low:
         found.remove("cuda_cores")
@@ -2107,7 +2108,7 @@ def _fields(low: str) -> tuple[str, ...]:
     if (
         "memory_type" in found
         and "memory_gb" in found
-        and not re.search(
+        and not rx.search(
             r"how much|how many|\b(?:memory|hbm\w*|gddr\w*) (?:capacity|size)\b"
             r"|\b\d+ ?gb of (?:hbm|gddr)\w*",  # "'256GB of HBM3E': right?": the size too
             low,
@@ -2116,7 +2117,7 @@ def _fields(low: str) -> tuple[str, ...]:
         found.remove("memory_gb")
     if (
         "memory_type" in found
-        and re.search(  # "how much hbm", "hbm size": the amount
+        and rx.search(  # "how much hbm", "hbm size": the amount
             r"\bhow (?:much|many gb of) (?:memory |vram )?(?:hbm|gddr)\w*"  # "how much memory HBM"
             r"|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
             r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)"
@@ -2124,24 +2125,24 @@ def _fields(low: str) -> tuple[str, ...]:
             r"|\b(?:hbm|gddr)\w* (?:per|on each|of each) (?:gpu|accelerator|card|device|chip)",
             low,
         )
-        and not re.search(r"\b(?:type|kind|which memory|what memory)\b", low)
+        and not rx.search(r"\b(?:type|kind|which memory|what memory)\b", low)
     ):
         found = ["memory_gb" if f == "memory_type" else f for f in found if f != "memory_gb"]
-    if re.search(r"\bmemory bus\b|\bbus width\b|\b\d+-?bit bus\b", low):  # the bus sets it
+    if rx.search(r"\bmemory bus\b|\bbus width\b|\b\d+-?bit bus\b", low):  # the bus sets it
         found = [f for f in found if f != "memory_gb"] + (
             [] if "bandwidth_gbs" in found else ["bandwidth_gbs"]
         )
     if (
         "interconnect_gbs" in found
         and "bandwidth_gbs" in found
-        and not re.search(r"memory band", low)
+        and not rx.search(r"memory band", low)
     ):
         found.remove("bandwidth_gbs")
     if (
         len(found) > 1
         and "fp16_bf16_dense_tflops" in found
-        and re.search(r"\b(?:fp32|fp64|tf32|int8|fp8)\b", low)
-        and not re.search(r"\b(?:fp16|bf16)\b", low)
+        and rx.search(r"\b(?:fp32|fp64|tf32|int8|fp8)\b", low)
+        and not rx.search(r"\b(?:fp16|bf16)\b", low)
     ):
         found.remove("fp16_bf16_dense_tflops")  # "fp64 tflops": the fp64 figure
     return tuple(found)
@@ -2155,7 +2156,7 @@ def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -
         return fields
     if not (models or family_hint(low) not in (None, "llm")):
         return fields
-    asked = re.search(r"\b(?:tflops|tops|flops|raw compute|compute (?:power|throughput))\b"
+    asked = rx.search(r"\b(?:tflops|tops|flops|raw compute|compute (?:power|throughput))\b"
                       r"|\btensor (?:grunt|throughput|performance|power|compute)\b"
                       r"|\bhow much (?:more )?(?:fp16|bf16|fp8|int8)\b", low)  # fmt: skip
     return tuple(f for f in fields if f not in formats or asked)
@@ -2212,20 +2213,20 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if (
         name in ("finetune-lora", "finetune-qlora")
         and _said(low, "finetune-full")
-        and re.search(r"\bor\b[^.?!]{0,30}\bq?lora\b[^.?!]{0,15}\?", low)
-        and not re.search(r"\b(?:can'?t|cannot|won'?t|not|no way to)\s(?:\w+\s)?fully\b", low)
+        and rx.search(r"\bor\b[^.?!]{0,30}\bq?lora\b[^.?!]{0,15}\?", low)
+        and not rx.search(r"\b(?:can'?t|cannot|won'?t|not|no way to)\s(?:\w+\s)?fully\b", low)
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
-    if name is None and re.search(r"\bamp\b(?!\s?=\s?false)", low):
+    if name is None and rx.search(r"\bamp\b(?!\s?=\s?false)", low):
         name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
     if name is None:
         return None
-    if family == "llm" and name == "train" and not re.search(r"scratch|pre-?train", low):
+    if family == "llm" and name == "train" and not rx.search(r"scratch|pre-?train", low):
         return "finetune"  # "train llama on my data" is a fine-tune
     if (
         family in ("vision", "transformer")
         and name == "train"
-        and re.search(
+        and rx.search(
             r"--model_name_or_path\b|\bfrom_pretrained\b|\bpre-?trained (?:checkpoint|weights)\b",
             low,
         )
@@ -2234,17 +2235,17 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if (
         family == "transformer"
         and name == "train"
-        and re.search(r"classif\w*|sentiment|\bner\b|\bsquad\b|\bglue\b|\blabell?ed\b", low)
-        and not re.search(r"scratch|pre-?train", low)
+        and rx.search(r"classif\w*|sentiment|\bner\b|\bsquad\b|\bglue\b|\blabell?ed\b", low)
+        and not rx.search(r"scratch|pre-?train", low)
     ):
         return "finetune-full"  # "our clause-classification model (deberta-v3-base) trains 4
         # epochs": a pretrained encoder trained for a task is fine-tuned
-    tuned = not re.search(r"train|scratch", low)
+    tuned = not rx.search(r"train|scratch", low)
     if family == "transformer" and name == "train" and models and tuned:
         return "finetune-full"  # "deberta-v3-base, bs 8, adamw: fits?": a checkpoint, tuned
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
         return "finetune-full" if name != "train" and "train" not in low.split() else "train"
-    if name in ("finetune-full", "train") and re.search(r"\bfrom scratch\b|\bpre-?train", low):
+    if name in ("finetune-full", "train") and rx.search(r"\bfrom scratch\b|\bpre-?train", low):
         return "train"  # "train a small diffusion model from scratch"
     if family in ("diffusion", "speech") and name == "finetune":
         return "finetune-full"  # a Whisper or SD fine-tune trains every weight unless LoRA is said
@@ -2365,10 +2366,10 @@ def _topic(low: str) -> str | None:
     """The concept a message speaks of; a number format said only as a setting ("numbers in bf16
     please", "running it in fp8") is how to answer, not the subject."""
     for topic, pattern in TOPIC_WORDS.items():
-        found = list(re.finditer(pattern, low))
+        found = list(rx.finditer(pattern, low))
         if topic in ("fp8", "tf32", "bf16"):
             found = [m for m in found
-                     if not re.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]  # fmt: skip
+                     if not rx.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]  # fmt: skip
         if found:
             return topic
     return None
@@ -2383,7 +2384,7 @@ def _settings_only(sub: Query) -> bool:
         and not sub.models
         and len(low.split()) <= 6
         and "?" not in low
-        and not re.search(r"\b(?:what|which|how|why|when|is|are|does|do|can|should)\b", low)
+        and not rx.search(r"\b(?:what|which|how|why|when|is|are|does|do|can|should)\b", low)
         and any(getattr(sub, k) is not None for k in ("precision", "context", "batch", "engine"))
     )
 
@@ -2420,7 +2421,7 @@ def _example_of(query: Query, sub: Query) -> bool:
         and not query.models
         and not query.gpus
         and bool(sub.models or sub.gpus)
-        and bool(re.search(r"\b(?:example|e\.g\.|for instance|illustrat\w*|show me)\b",
+        and bool(rx.search(r"\b(?:example|e\.g\.|for instance|illustrat\w*|show me)\b",
                            sub.text.lower()))
     )  # fmt: skip
 
@@ -2491,19 +2492,19 @@ def _split_questions(text: str) -> list[str]:
     """Several questions in one message: split after a '?' that more words follow."""
     if len(text) > 600:
         return [text]
-    pieces = [p.strip() for p in re.split(r"(?<=\?)\s+(?=[A-Za-z0-9])", text) if p.strip()]
+    pieces = [p.strip() for p in rx.split(r"(?<=\?)\s+(?=[A-Za-z0-9])", text) if p.strip()]
     merged: list[str] = []
     for piece in pieces:  # "... with qlora? on a 3090": a continuation, not another question
-        short = len(piece.split()) < 4 or re.match(
+        short = len(piece.split()) < 4 or rx.match(
             r"(?:on|in|with|for|at|using|via|or)\b", piece, re.I
         )
         # "... on a NAS? small models only, like phi-3 mini": details, not a second question
-        asks = piece.rstrip().endswith("?") or re.match(_ASKING, piece, re.I)
-        options = merged and re.fullmatch(
+        asks = piece.rstrip().endswith("?") or rx.match(_ASKING, piece, re.I)
+        options = merged and rx.fullmatch(
             r"[\w.:/+-]+(?:\s(?:or|vs\.?)\s[\w.:/+-]+)+\?\s*", merged[-1]
         )
         # "awq or gguf? which is better": a list of options and the question about them
-        listed = options and not re.match(_ASKING, merged[-1], re.I)
+        listed = options and not rx.match(_ASKING, merged[-1], re.I)
         if listed or (merged and (short or not asks)):
             merged[-1] = f"{merged[-1]} {piece}"
         else:
@@ -2531,12 +2532,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _replicated(gpus, low)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
-    each = re.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
-    times = re.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
+    each = rx.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
+    times = rx.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
     if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
         budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"
     purchase = _purchase(low)
-    paid = re.search(r"\b(?:purchased|bought|paid)\b", low)
+    paid = rx.search(r"\b(?:purchased|bought|paid)\b", low)
     if budget and purchase == budget.usd and paid and not _BUDGET_SAID.search(low):
         budget = None  # "purchased at 7,500 USD": the price paid, not a limit to buy within
     epochs = _epochs(low)
@@ -2552,7 +2553,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and not images
         and not dataset
         and any(m.family == "diffusion" for m in models)
-        and not re.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
+        and not rx.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
     ):
         samples, images = None, samples
     outside = text
@@ -2561,7 +2562,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     outside = _spell(outside).lower()
     # "quant the kv to q8", "--kv-cache-dtype fp8", "fp8 kv cache": the cache's type, not the
     # model's
-    outside = re.sub(
+    outside = rx.sub(
         r"\b(?:kv|k/v)(?:[- _]cache)?(?:[- _]dtype)?\s?(?:to|in|at|as|=)?\s?(?:q8(?:_0)?|q4(?:_0)?"
         r"|fp8|int8|int4|8-?bit|4-?bit|fp16|bf16|auto)\b"
         r"|\b(?:q8(?:_0)?|q4(?:_0)?|fp8|fp16|bf16|f16|int8|8-?bit|4-?bit|16-?bit)\s(?:kv|k/v)\b",
@@ -2570,7 +2571,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     for option, _value, pattern in TRAIN_OPTION_WORDS:  # "8-bit adam" is no 8-bit model
         if option == "optimizer":
-            outside = re.sub(pattern, lambda m: " " * len(m.group(0)), outside)
+            outside = rx.sub(pattern, lambda m: " " * len(m.group(0)), outside)
     precision = _first(PRECISION_WORDS, outside)
     plain = affirmed(_UNQUANTISED, outside)
     if plain and precision not in ("fp16", "bf16", "fp32"):  # "unquantized (fp16)" is fp16
@@ -2580,16 +2581,16 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if (
         precision == "fp16"
         and any(m.family == "llm" for m in models)
-        and not re.search(r"fp16\b|\bfloat16\b|\bhalf\b|\b16[-\s]?bits?\b|\bf16\b", low)
+        and not rx.search(r"fp16\b|\bfloat16\b|\bhalf\b|\b16[-\s]?bits?\b|\bf16\b", low)
         and not any(catalog.gpus[i].architecture in _NO_BF16 for g in gpus for i in g.ids[:1])
     ):
         precision = "bf16"  # "AdamW, mixed precision" for an LLM: bf16 autocast, as LLMs train
     engine = _first(ENGINE_WORDS, low)
-    if engine == "llama.cpp" and re.search(r"\bmlx(?:[-_]lm)?\b", low):
+    if engine == "llama.cpp" and rx.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
-    bits = re.search(r"\b([48])[-\s]?bits?\b", outside)
+    bits = rx.search(r"\b([48])[-\s]?bits?\b", outside)
     apple = any(catalog.gpus[i].vendor == "Apple" for g in gpus for i in g.ids[:1]) or (
-        not gpus and bool(re.search(r"\bmac(?:book|s)?\b|\bmac ?(?:mini|studio|pro)\b", low))
+        not gpus and bool(rx.search(r"\bmac(?:book|s)?\b|\bmac ?(?:mini|studio|pro)\b", low))
     )  # "which Mac should I buy for a 70B at 4-bit": a Mac's file
     local = engine is None and (_location(low) == "home" or apple) and not _BNB_SAID.search(low)
     if (engine == "llama.cpp" or local) and bits and precision in ("nf4", "int8"):
@@ -2608,11 +2609,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload = "train"  # "the run is at step 3000 of 10000": a training run's steps
     given = workload is not None
     family = models[0].family if models and models[0].family else hint
-    trains = re.search(r"\bhow long\b|\bhow many (?:days|hours|weeks)\b|\b\w+[- ]days\b", low)
+    trains = rx.search(r"\bhow long\b|\bhow many (?:days|hours|weeks)\b|\b\w+[- ]days\b", low)
     tokens_said = _train_tokens(low) or 0
     if workload == "finetune" and tokens_said >= 1e9 and not _said(low, "finetune"):
         workload, given = "train", True  # "training GPT-2 on 31B tokens": pre-training
-    reproduce = re.search(r"\breproduc\w*|\bpre-?train\w*|\bfrom scratch\b", low)
+    reproduce = rx.search(r"\breproduc\w*|\bpre-?train\w*|\bfrom scratch\b", low)
     if (
         (not given or (workload == "inference" and reproduce))
         and tokens_said >= 1e9
@@ -2658,7 +2659,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         framework=_first(FRAMEWORK_WORDS, low),
         train_options=_train_options(low),
         interconnect=_slot(low)
-        or next((k for k, w in INTERCONNECT_WORDS if re.search(w, low)), None),
+        or next((k for k, w in INTERCONNECT_WORDS if rx.search(w, low)), None),
         offload=_first(OFFLOAD_WORDS, low),
         context=_context(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
@@ -2675,7 +2676,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
         # "$2.50 per GPU-hour" is no node's price ("what is that per GPU-hour?" asks, says none)
-        and not re.search(r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)", low),
+        and not rx.search(r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)", low),
         node_size=node_size,
         seconds_per_item=(pace := _seconds_per_item(low) or (clip[1] if clip else None)),
         turns=_turns(low),
@@ -2714,10 +2715,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
         condition="used"
-        if re.search(USED_ADJECTIVE, low)
-        or (re.search(_RESOLD, low) and not _BRAND_NEW.search(low))  # "selling a sealed 4090"
+        if rx.search(USED_ADJECTIVE, low)
+        or (rx.search(_RESOLD, low) and not _BRAND_NEW.search(low))  # "selling a sealed 4090"
         else "new"
-        if re.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
+        if rx.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
         else None,
         buying=bool(_BUYING.search(low)) and not _RENTING.search(low),
         location=_location(low),
@@ -2753,7 +2754,7 @@ def _sized_family(models: tuple[ModelRef, ...], linker: Any) -> tuple[ModelRef, 
     if len(sizes) != 1 or len(families) != 1:
         return models
     size = f"{sizes[0].size_b:g}b"
-    named = [s for s in families[0].suggestions if re.search(rf"-{size}\b", s.lower())]
+    named = [s for s in families[0].suggestions if rx.search(rf"-{size}\b", s.lower())]
     found = linker.find_models(named[0]) if len(named) == 1 else []
     if len(found) != 1 or not found[0].ids:
         return models
@@ -2763,20 +2764,20 @@ def _sized_family(models: tuple[ModelRef, ...], linker: Any) -> tuple[ModelRef, 
 def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[GpuRef, ...]:
     """ "h100 pcie or sxm": the second is the same GPU in the other form factor; "the rtx pro
     6000 max-q ... as fast as the 600w workstation edition": the same GPU, another edition."""
-    m = re.search(r"\b(?:or|vs\.?|versus|and|than|against)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b"
+    m = rx.search(r"\b(?:or|vs\.?|versus|and|than|against)\s+(?:the\s+)?(sxm\d?|pcie|nvl)\b"
                   r"(?!\s+\d)", low)  # fmt: skip
-    edition = re.search(r"\b(?:than|as|or|vs\.?|versus|and|to) (?:the |a |an )?(?:\d{3} ?w )?"
+    edition = rx.search(r"\b(?:than|as|or|vs\.?|versus|and|to) (?:the |a |an )?(?:\d{3} ?w )?"
                         r"(workstation|server|max-?q|desktop)(?: workstation)?"
                         r"(?: edition| version| one| card)\b",
                         low)  # fmt: skip
     if edition and len(gpus) == 1 and gpus[0].ids and not m:
-        bare = re.sub(r"\b(?:max-?q|workstation|server|desktop|edition)\b|\(.*?\)", " ",
+        bare = rx.sub(r"\b(?:max-?q|workstation|server|desktop|edition)\b|\(.*?\)", " ",
                       gpus[0].text.lower())  # fmt: skip
         other = linker.find_gpus(f"{bare} {edition.group(1)} edition")
         if other and other[0].ids and other[0].ids[0] not in gpus[0].ids:
             return (*gpus, replace(other[0], ids=other[0].ids[:1]))
         return gpus
-    size = re.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
+    size = rx.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
                      r"(?:one|version|model|variant|option|config\w*)\b"
                      # "V100 16gb or 32gb": the other size right after the first
                      r"|\d ?gb (?:or|vs\.?|versus) (\d{1,3}) ?gb\b", low)  # fmt: skip
@@ -2786,7 +2787,7 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
             return (*gpus, other[0])
         return gpus
-    forms = list(dict.fromkeys(re.findall(
+    forms = list(dict.fromkeys(rx.findall(
         r"\b(sxm|pcie|nvl)\d?\b(?!\s?(?:gen|\d|x\d|lanes?|slots?|risers?|bus|links?))", low
     )))  # fmt: skip
     if len(forms) == 2 and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
@@ -2799,14 +2800,14 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
                 gpus[0].open_variant
                 or (
                     gpus[0].ids in (each[0][0].ids, each[1][0].ids)
-                    and re.search(r"\b(?:sxm|pcie|nvl)\d? (?:ones?|versions?|variants?)\b", low)
+                    and rx.search(r"\b(?:sxm|pcie|nvl)\d? (?:ones?|versions?|variants?)\b", low)
                 )
             )
         ):
             return (each[0][0], each[1][0])
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
-    written = re.search(r"(\d{2,3}) ?gb\b", gpus[0].text.lower())  # "a100 80gb ... the pcie"
+    written = rx.search(r"(\d{2,3}) ?gb\b", gpus[0].text.lower())  # "a100 80gb ... the pcie"
     memory = gpus[0].memory_gb or (float(written.group(1)) if written else None)
     stated = f" {memory:g}GB" if memory else ""
     other = linker.find_gpus(f"{gpus[0].base} {m.group(1)}{stated}") or linker.find_gpus(
@@ -2845,7 +2846,7 @@ def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]
 def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "one dgx a100 box (8x a100 80gb)": a bare name and the same name with its count and
     variant are one GPU, unless the question sets them against each other."""
-    if len(gpus) < 2 or re.search(
+    if len(gpus) < 2 or rx.search(
         r"\bvs\.?\b|\bversus\b|\bor\b|\bcompar|\bagainst\b|\bthan\b|\bdiffer", low
     ):
         return gpus
@@ -2854,7 +2855,7 @@ def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...
         narrower = [  # "an A100 40GB ... GPU 0: NVIDIA A100-SXM4-40GB": the variant said
             o for o in gpus
             if o is not g and o.ids and set(o.ids) < set(g.ids)
-            and (o.count or o.memory_gb or o.form_factor or re.search(r"\d\s?gb\b", o.text.lower()))
+            and (o.count or o.memory_gb or o.form_factor or rx.search(r"\d\s?gb\b", o.text.lower()))
         ]  # fmt: skip
         if not (narrower and g.count is None):
             kept.append(g)
@@ -2862,7 +2863,7 @@ def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...
 
 
 def _spans_of(written: str, text: str) -> list[re.Match[str]]:
-    return list(re.finditer(re.escape(written), text)) if written else []
+    return list(rx.finditer(re.escape(written), text)) if written else []
 
 
 _PER_NODE = re.compile(
@@ -2953,7 +2954,7 @@ _BUDGET_SAID = re.compile(
 def _purchase(low: str) -> float | None:
     """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
     "picked up a 3090 for $700". Only with a buying word in the message."""
-    if not re.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
+    if not rx.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
                      r"|\b(?:vs\.?|versus|against) rent\w*|\bquot(?:e[sd]?|ing)\b",
                      low):  # fmt: skip
@@ -3029,7 +3030,7 @@ def _seconds_per_item(low: str) -> float | None:
         audio = _number(m.group(1)) * (60.0 if m.group(2).startswith("h") else 1.0)  # minutes
         took = _number(m.group(3)) * (60.0 if m.group(4).startswith("m") else 1.0)  # seconds
         return took * 60.0 / audio if audio > 0 else None
-    if (m := _REALTIME.search(low)) and re.search(r"whisper|audio|transcri|speech|podcast", low):
+    if (m := _REALTIME.search(low)) and rx.search(r"whisper|audio|transcri|speech|podcast", low):
         factor = _number(m.group(1) or m.group(2))
         return 3600.0 / factor if factor > 0 else None
     if m := _STEP_RATE.search(low):
@@ -3037,7 +3038,7 @@ def _seconds_per_item(low: str) -> float | None:
         return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
     if m := _STEP_TIME.search(low):  # "kohya says 1.8 s/it": the seconds of one step
         return _number(m.group(1) or m.group(2) or m.group(3))
-    if (m := re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:
+    if (m := rx.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:
         rate = _number(m.group(1))
         if said := _batch(low):  # "global batch 32 ... measured 2.5 it/s": samples a second
             return 1.0 / (rate * said)
@@ -3073,7 +3074,7 @@ _OWNED_COUNT = re.compile(rf"\b(?:i|we)\s(?:have|own|got|already have)\s{_WORD_N
 def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     """A GPU count not attached to a named GPU: 'on 8 gpus', 'with four of them', '2 cards',
     'an 8 gpu node'."""
-    m = re.search(
+    m = rx.search(
         rf"\b{_WORD_NUM}\s?(?:x\s?)?(?:gpus|cards|of them|of those|of these|graphics cards)\b"
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:node|server|box|machine|rig|instance|cluster|setup)\b"
         rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)",
@@ -3081,7 +3082,7 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     )
     if not m and gpus:  # the named card's count said by a verb: "need 3 for a week",
         # "putting 4 in a tower", "bridge two", "a second 3090" (one more: two in all)
-        m = re.search(
+        m = rx.search(
             rf"\b(?:need|get|buy|put|putting|run|running|rent|renting|bridge|bridging|stack|"
             rf"add|adding)\s{_WORD_NUM}\b(?![.,/]\d)(?=\s(?:in|into|for|together|of|to)\b|\s?[,.?!]"
             rf"|\s?$)"
@@ -3117,7 +3118,7 @@ def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[Gpu
         return tuple(replace(g, count=size) for g in gpus)  # ("tp=8: h200" already reads 8)
     gpus = tuple(
         replace(g, count=2)
-        if g.count is None and re.search(rf"\bsecond\s+{re.escape(g.text.lower())}", low)
+        if g.count is None and rx.search(rf"\bsecond\s+{re.escape(g.text.lower())}", low)
         else g
         for g in gpus
     )
@@ -3209,7 +3210,7 @@ def _target(low: str) -> str | None:
     contents = (
         r"|how many (?:gpus|cards) (?:is|are) (?:that|this|it|in)\b"  # "how many gpus is that"
     )
-    if _MIN_GPUS.search(low) and not re.search(
+    if _MIN_GPUS.search(low) and not rx.search(
         r"how many (?:tok|token|it/s|images?|seconds)" + contents, low
     ):
         return "min_gpus"
@@ -3228,17 +3229,17 @@ _RENTING = re.compile(r"\brent\w*|\blease\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b
 
 
 def _location(low: str) -> str | None:
-    if re.search(
+    if rx.search(
         r"\bhome\b|\bhomelab\b|\bhome ?lab\b|\blocal(?:ly)?\b"
         r"|\bmy (?:pc|desktop|laptop|rig|machine)\b",
         low,
     ):
         return "home"
-    if re.search(
+    if rx.search(
         r"\bon[- ]?prem\w*|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b", low
     ):
         return "datacenter"
-    if re.search(
+    if rx.search(
         r"\bcloud\b|\brent\w*\b|\baws\b|\bgcp\b|\bazure\b|\brunpod\b|\blambda\b|\bvast\b", low
     ):
         return "cloud"
@@ -3249,16 +3250,16 @@ def _vendor(low: str, gpus: tuple[GpuRef, ...]) -> str | None:
     """A vendor the user limits the choice to ("cheapest new nvidia card"), with no GPU named."""
     if gpus:
         return None
-    m = re.search(r"\b(nvidia|amd|intel|apple)\b(?! (?:vs|or|and)\b)", low)
+    m = rx.search(r"\b(nvidia|amd|intel|apple)\b(?! (?:vs|or|and)\b)", low)
     names = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "apple": "Apple"}
-    if m is None and re.search(r"\bwhich (?:\w+ )?mac(?:book)?s?\b|\bwhat mac\b", low):
+    if m is None and rx.search(r"\bwhich (?:\w+ )?mac(?:book)?s?\b|\bwhat mac\b", low):
         return "Apple"  # "which Mac should I buy": one of Apple's
     return names[m.group(1)] if m else None
 
 
 def _segment(low: str) -> str | None:
     # a segment ruled out is not the one asked for: "no consumer SKUs", "not a gaming card"
-    low = re.sub(r"\b(?:no|not|non|never|excluding|except|without)[- ](?:an? )?(?:\w+ )?"
+    low = rx.sub(r"\b(?:no|not|non|never|excluding|except|without)[- ](?:an? )?(?:\w+ )?"
                  r"(?:consumer|gaming|geforce|laptop|workstation)\b", " ", low)  # fmt: skip
     for segment, pattern in (
         # "a mobile gpu", not "a mobile robot"
@@ -3271,7 +3272,7 @@ def _segment(low: str) -> str | None:
         ("consumer", r"\bconsumer\b|\bgaming\b|\bgeforce\b"),
         ("datacenter", r"\bdata ?cent(?:er|re) (?:\w+ )?(?:gpus?|cards?|skus?|parts?)\b"),
     ):
-        if re.search(pattern, low):
+        if rx.search(pattern, low):
             return segment
     return None
 
@@ -3339,7 +3340,7 @@ def resolve(
     about_it = (
         query.context
         or query.precision
-        or re.search(r"\b(?:it|that|this|them|run|load|host|serve)\b", query.text.lower())
+        or rx.search(r"\b(?:it|that|this|them|run|load|host|serve)\b", query.text.lower())
     )  # "which Mac should I buy? ... 32k context to work": the job's settings, not a new job
     for_the_job = (names_nothing and bool(prior.models) and query.intent in _JOB_INTENTS
                    and bool(about_it) and not query.workload_given)  # fmt: skip
@@ -3364,10 +3365,10 @@ def resolve(
     elif not query.models and prior.models:
         updates["models"] = prior.models
     gpus = query.gpus
-    variant = re.search(
+    variant = rx.search(
         r"\b(\d+)\s?(?:gb|g|gigs?)\b(?:\s(?:one|version|variant|model))?", query.text.lower()
     )
-    form = re.search(
+    form = rx.search(
         r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
         r"|\bthe (\w+) (?:one|version|variant|card)\b",
         query.text.lower(),
@@ -3375,7 +3376,7 @@ def resolve(
     if (
         gpus
         and prior.gpus
-        and re.search(
+        and rx.search(
             r"\b(?:that|it|this|those|them)\b.{0,30}\b(?:compare|"
             r"against|vs|versus|than)\b|\bcompared? (?:to|with)\b",
             query.text.lower(),
@@ -3396,7 +3397,7 @@ def resolve(
             gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
         updates["gpus"] = gpus
     loose = query.num_gpus
-    bare = re.search(
+    bare = rx.search(
         r"\b(?:had|have|with|use|get|on|take)\s+(\d{1,4})\b(?!\s?(?:gb|g|k|b|x|%))",
         query.text.lower(),
     )
@@ -3405,17 +3406,17 @@ def resolve(
     if loose and gpus and not any(g.count for g in query.gpus):  # "and with 4 of them?"
         # "keep two of them running" after a p4d.24xlarge: two of the instances, 16 GPUs
         nodes = bool(prior.node_size) and all(g.count == prior.node_size for g in gpus) and bool(
-            re.search(r"\b(?:of them|of those)\b(?!\s(?:cards?|gpus?))|\b(?:instances?|nodes?"
+            rx.search(r"\b(?:of them|of those)\b(?!\s(?:cards?|gpus?))|\b(?:instances?|nodes?"
                       r"|boxes|servers?|vms?)\b",
                       query.text.lower()))  # fmt: skip
         each = prior.node_size or 1 if nodes else 1
         updates["gpus"] = tuple(replace(g, count=loose * each) for g in gpus)
         updates["num_gpus"] = None
-    back = re.search(r"\b(?:that|this|the same) (?:run|job|training)\b", query.text.lower())
+    back = rx.search(r"\b(?:that|this|the same) (?:run|job|training)\b", query.text.lower())
     said_here = query.workload_given and not (back and query.workload == "inference")
     # "the training time" after a fine-tune was said: that fine-tune, a kind of training
     narrower = (query.workload == "train" and (prior.workload or "").startswith("finetune")
-                and not re.search(r"scratch|pre-?train", query.text.lower()))  # fmt: skip
+                and not rx.search(r"scratch|pre-?train", query.text.lower()))  # fmt: skip
     if query.workload and prior.workload_given and (not said_here or narrower):
         updates["workload"] = prior.workload  # "and the compute bill for that run?": the job's
     for key in (
@@ -3460,7 +3461,7 @@ def resolve(
     if (
         query.currency == "$"
         and prior.currency != "$"
-        and not re.search(r"\$|usd|dollar", query.text.lower())
+        and not rx.search(r"\$|usd|dollar", query.text.lower())
     ):
         updates["currency"] = prior.currency  # "and for 300 hours?" after "€2.50/h"
     if prior.gpu_prices and not query.gpu_prices and not query.gpus:  # "and for inference?"
@@ -3496,7 +3497,7 @@ def _sibling(query: Query, prior: Query, catalog: Catalog) -> ModelRef | None:
     if not prior.models or not prior.models[0].resolved:
         return None
     alone = [m for m in query.models if not m.ids and m.size_b]
-    written = re.search(r"\b(\d+x)?(\d+(?:\.\d+)?)\s?([bm])\b", query.text.lower())
+    written = rx.search(r"\b(\d+x)?(\d+(?:\.\d+)?)\s?([bm])\b", query.text.lower())
     if (query.models and not alone) or not written:
         return None
     linker = linker_for(catalog)
@@ -3520,7 +3521,7 @@ def _key_of(model: ModelRef, linker: Any) -> str:
     from advisor.agent.linker import model_name_of
 
     name = model_name_of(linker, model)
-    return re.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s])", "", name.lower())
+    return rx.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s])", "", name.lower())
 
 
 def _revariant(gpu: GpuRef, catalog: Catalog, variant: Any, form: Any) -> GpuRef:
@@ -3533,7 +3534,7 @@ def _revariant(gpu: GpuRef, catalog: Catalog, variant: Any, form: Any) -> GpuRef
         extra += f" {variant.group(1)}GB"
     if form:
         extra += f" {form.group(1) or form.group(2)}"
-    number = re.sub(r"^[A-Za-z]+(?=\d)", "", base)
+    number = rx.sub(r"^[A-Za-z]+(?=\d)", "", base)
     for words in dict.fromkeys([base + extra, number + extra]):
         found = linker.find_gpus(words)
         if found and found[0].ids and found[0].ids != gpu.ids:

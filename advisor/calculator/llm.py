@@ -167,8 +167,8 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     usable = memory.usable_gb(gpu, engine)
     notes.extend(mem.assumptions)
     notes.append(
-        f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB; "
-        f"{engine.label} uses {engine.usable_fraction:.0%} of it"
+        f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB"
+        f"{memory.shared_with(gpu)}; {engine.label} uses {engine.usable_fraction:.0%} of it"
     )
     pp = _pipeline(request, engine, notes)
     tp = tensor_parallel(engine, request.num_gpus, pp)

@@ -129,6 +129,9 @@ def weight_bytes(model: Model, precision: Precision) -> float:
 # of advisor/data/gpus/apple.yaml, with their sources); it can be raised by hand (sysctl
 # iogpu.wired_limit_mb, MLX's set_wired_limit), which the answer does not assume
 METAL_WIRED_SHARE = ((36.0, 0.70), (float("inf"), 0.75))
+# A PC's integrated GPU gets the share of system memory its firmware assigns: at most 96 GB of a
+# 128 GB Ryzen AI Max+ 395 (the sources of advisor/data/gpus/amd.yaml's Strix Halo entry)
+APU_VRAM_SHARE = 0.75
 
 
 def capacity_gb(gpu: GPU) -> float:
@@ -136,7 +139,9 @@ def capacity_gb(gpu: GPU) -> float:
 
     Datacenter cards with GDDR memory run with ECC on, which reserves 1/16 of it (a "16 GB" T4
     shows 15,360 MiB); HBM carries its ECC bits separately. A Mac's GPU gets the share of unified
-    memory macOS lets it wire.
+    memory macOS lets it wire; other unified-memory parts share theirs with the CPU and the
+    operating system, so they hold at most the decimal size (a PC's integrated GPU only its
+    firmware's share).
     """
     ecc = (
         15 / 16 if gpu.segment == "datacenter" and (gpu.memory_type or "").startswith("GDDR") else 1
@@ -144,7 +149,20 @@ def capacity_gb(gpu: GPU) -> float:
     wired = 1.0
     if gpu.compute_stack == "metal":
         wired = next(share for limit, share in METAL_WIRED_SHARE if gpu.memory_gb <= limit)
+    elif gpu.unified_memory:
+        share = APU_VRAM_SHARE if gpu.segment == "consumer" else 1.0
+        wired = share * GB / (GIB * CAPACITY_REPORTED)
     return gpu.memory_gb * GIB * CAPACITY_REPORTED * ecc * wired / GB
+
+
+def shared_with(gpu: GPU) -> str:
+    """Why a unified-memory part holds less than its size, for the estimate's assumptions."""
+    if gpu.compute_stack == "metal":
+        return " (the share macOS lets the GPU wire)"
+    if gpu.unified_memory:
+        return (" (the share the firmware assigns the integrated GPU)" if gpu.segment == "consumer"
+                else " (shared with the CPU and the operating system)")  # fmt: skip
+    return ""
 
 
 def usable_gb(gpu: GPU, engine: EngineFactors) -> float:
