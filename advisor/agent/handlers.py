@@ -306,6 +306,11 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
         said = "; ".join(f"{c.num(v.claim.value, v.claim.unit)}" for v in wrong
                          if isinstance(v.claim.value, (int, float)))  # fmt: skip
         said = f", not the {said} stated" if said else ""
+        right = [v for v in verdicts if v not in wrong and isinstance(v.claim.value, (int, float))
+                 and v.claim.field in {w.claim.field for w in wrong}]  # fmt: skip
+        if right:  # "I read 864 GB/s, my colleague says 1,5 TB/s: who is right?"
+            first = c.num(float(right[0].claim.value), right[0].claim.unit)
+            return f"**The {first} is right: the {name}'s datasheet says {facts}{said}.**"
         return f"**No: the {name}'s datasheet says {facts}{said}.**"
     return f"**Yes: the {name}'s datasheet agrees ({facts}).**"
 
@@ -313,7 +318,8 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
 # a figure put to the datasheet: "is it true that", "right?", "does it draw 700 W?"
 _CHECKED = re.compile(
     r"\b(?:is (?:it|that|this) (?:true|right|correct|accurate)|true that"
-    r"|(?:right|correct|true)\s?\?"
+    r"|(?:right|correct|true)\s?\?|\bwho(?:'s| is| has) right\b"
+    r"|\bwhich (?:one |figure )?is (?:right|correct)\b"
     r"|(?:does|do|is|has) (?:the |a |an )?[\w -]{2,30}? (?:have|has|draw|use|pull|come with|ship"
     r" with|rated (?:at|for)) (?:only |just |really |about |around |the same |as much as )?~?\d)"
 )
@@ -2195,7 +2201,8 @@ def buy(query: Query, box: ToolBox) -> Draft:
         # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job (the fit,
         # for one GPU), then what each costs
         parts = []
-        if len(query.gpus) >= 2 and (query.models or query.workload_given):
+        chosen = _BUY_CHOICE.search(query.low)  # "which should I buy: the 5060 Ti or the B580?"
+        if len(query.gpus) >= 2 and (query.models or query.workload_given or chosen):
             parts.append(compare(query, box).text)
         elif query.models:
             parts.append(fit(query, box).text)
@@ -2208,6 +2215,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
                 lead += _against_budget(query, priced) or _against_quote(query, priced, condition)
         return Draft("\n\n".join([*lead, *parts]))
     return _to_buy(query, box)
+
+
+# a choice between the cards named, asked in so many words
+_BUY_CHOICE = re.compile(r"\b(?:which|should (?:i|we)|better|pick|choose|recommend\w*)\b")
 
 
 def _bought(query: Query) -> bool:

@@ -1379,7 +1379,7 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
 _FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": r"tf32"}
 # the format against plain FP32, a choice asked: "bf16 mixed precision or plain fp32?"
 _OR_FP32 = re.compile(
-    r"\bor (?:plain |pure |full |just |regular |standard )?(?:fp32|float32)\b"
+    r"\bor (?:(?:plain|pure|full|just|regular|standard) )*(?:fp32|float32)\b"
     r"|\b(?:fp32|float32|full precision) or\b"
 )
 
@@ -1831,8 +1831,17 @@ _COMPARED = re.compile(r"\bcompar\w*|\bsame thing\b|\bapples\b|\b\d+x faster\b|\
 _QUOTED_FIGURE = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)")
 
 
+# "a petaflop of AI performance", "1.4 PFLOPS": thousands of TFLOPS
+_QUOTED_PETA = re.compile(r"\b(a|one|\d[\d,]*(?:\.\d+)?)\s?(?:peta-?flops?|pflops?)\b")
+
+
 def _said_figures(text: str) -> list[float]:
-    return [float(x.replace(",", "")) for x in _QUOTED_FIGURE.findall(text.lower())]
+    low = text.lower()
+    peta = [1.0 if x in ("a", "one") else float(x.replace(",", ""))
+            for x in _QUOTED_PETA.findall(low)]  # fmt: skip
+    return [float(x.replace(",", "")) for x in _QUOTED_FIGURE.findall(low)] + [
+        1000 * x for x in peta
+    ]
 
 
 def _formats_beside_figures(low: str) -> set[str]:
@@ -2454,6 +2463,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
         r"(?:the |our |this |an? )?(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
         r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
+        # "bf16 mixed precision or plain fp32?", "fp32 or bf16 for pretraining?": a choice
+        r"\b(?:bf16|bfloat16)\b[^?.]{0,40}\bor (?:(?:plain|pure|full|just|regular|standard) )*"
+        r"(?:fp32|float32)\b|\b(?:fp32|float32)\b[^?.]{0,20}\bor (?:\w+ )?(?:bf16|bfloat16)\b",
         r"\b(?:set|use|enable|turn on)\s(?:bf16|bfloat16|fp8|tf32)\b",
         r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
         r"|work\w*)\b",
@@ -2530,6 +2542,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
         # "quotes '1,979 teraflops' for FP16: the dense or the sparsity figure?"
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:era)?(?:flops|ops)\b.{0,120}\b(?:dense|sparse|sparsity)\b",
+        r"\b(?:a|one|\d[\d,]*(?:\.\d+)?)\s?(?:peta-?flops?|pflops?)\b.{0,160}"
+        r"\b(?:dense|sparse|sparsity|compare|comparable)\b",
         # "Thor does 2070 TFLOPS ... can I compare those two numbers directly"
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:era)?(?:flops|ops)\b.{0,160}\b(?:compare|comparable"
         r"|\d+x faster|same thing|something else)\b",

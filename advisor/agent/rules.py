@@ -190,6 +190,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     pace = re.search(r"about ([\d,.]+) audio s/s", head)
     if verdict is None and pace and re.search(r"real[- ]?time", low):  # 1 audio s/s keeps up
         verdict = float(pace.group(1).replace(",", "")) >= 1
+    if pick and _EITHER.search(low):
+        return text  # "should I buy a 4070 or a 3090?": a choice, the pick answers it
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
@@ -211,6 +213,12 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if pick:
         body = "p" + body[1:]  # "Yes: pick the MI300X"
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
+
+
+# one of two asked for: "should I buy a 4070 or a 3090", "should we go with the A6000 or two 3090s"
+_EITHER = re.compile(
+    r"\bshould (?:i|we) (?:buy|get|go (?:with|for)|pick|choose|use|rent)\b[^?.]{0,60}\bor\b"
+)
 
 
 def _subject(low: str, gpus: list[GpuRef] | None = None) -> list[str]:

@@ -32,7 +32,9 @@ from advisor.errors import InvalidInput
 # .29c: nets refit after the family rows' fixes (DLE EfficientNet AMP in NHWC, W0144's batch)
 # .29d: llama.cpp's CUDA prompt bound by board power per generation, its score matrix at 24 bytes
 # (fp16 <-> fp32 conversions around cuBLAS), MLC LLM builds before CUDA graphs (both together)
-FORMULA_VERSION = "calc-2026.11.29d"
+# .30: unified memory outside macOS holds at most its decimal size (the CPU and the operating
+# system take the rest), a PC's integrated GPU its firmware's share (Strix Halo: 96 of 128 GB)
+FORMULA_VERSION = "calc-2026.11.30"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -124,6 +124,10 @@ _COMPARE = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|than)\s", re.I)
 
 
 def _number(text: str) -> float:
+    """ "18,000" is eighteen thousand; "1,5" (a decimal comma: not three digits after it) is
+    one and a half."""
+    if re.fullmatch(r"\d+,\d{1,2}", text):
+        return float(text.replace(",", "."))
     return float(text.replace(",", ""))
 
 
