@@ -182,19 +182,20 @@ def _answer(advisor: Advisor, question: str) -> str:
          "desktop card?", "**No: the NVIDIA GeForce RTX 4090 Laptop GPU's datasheet says memory "
          "16 GB, not the 24 GB stated.**"),
         ("Is it true the RTX 3090 gets 2 TB/s of memory bandwidth?",
-         "**No: the NVIDIA GeForce RTX 3090's datasheet says memory bandwidth 936 GB/s, not the "
-         "2,000 GB/s stated.**"),
+         "**No: the NVIDIA GeForce RTX 3090's datasheet says memory bandwidth 936 GB/s.**"),
         ("L40S memory bandwidth: the spec sheet I saw says 864 GB/s, a reseller says 1,5 TB/s. "
          "Who is right?", "**The 864 GB/s is right: the NVIDIA L40S's datasheet says memory "
-         "bandwidth 864 GB/s, not the 1,500 GB/s stated.**"),
+         "bandwidth 864 GB/s.**"),
         ("Jensen keeps saying the DGX Spark gives you one petaflop. Is that dense, comparable to "
          "what a 4090 does?", "**No, not directly: the NVIDIA GB10 (DGX Spark)'s 1,000 TFLOPS is "
          "FP4 with structured sparsity"),
         ("We pretrain a vision transformer on A100 80GB cards. bf16 autocast or just plain fp32, "
          "what do we want?", "**BF16 mixed precision: the NVIDIA A100 SXM4 80GB (Ampere) computes "
          "BF16 on its tensor cores: 312 TFLOPS dense, against 19.5 TFLOPS in plain FP32.**"),
-        ("Which one should I buy to learn deep learning, an RTX 4060 Ti 16GB or an RTX 3060 "
-         "12GB?", "**Pick the NVIDIA GeForce RTX"),
+        ("does the L4 support bf16 or just fp32?", "**Yes: the NVIDIA L4 (Ada Lovelace) "
+         "computes BF16"),
+        ("Could 6 students each get their own isolated slice of one A30 with MIG?",
+         "**No: MIG splits the NVIDIA A30 into at most 4 instances, not 6"),
         ("should we get a 4070 or a 3090 for SDXL?", "**Pick the NVIDIA GeForce RTX 3090"),
         ("Strix Halo with 128 GB: does a 70B at Q4_K_M fit on its GPU?",
          "**Yes: Generic 70B dense model fits"),

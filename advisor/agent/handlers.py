@@ -303,8 +303,10 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
     facts = "; ".join(f"{c.FIELD_LABELS[v.claim.field][0]} {c.field_value(sheet, v.claim.field)}"
                       for v in wrong or verdicts)  # fmt: skip
     if wrong:  # and what was said against it ("16 GB, not the 24 GB said")
-        said = "; ".join(f"{c.num(v.claim.value, v.claim.unit)}" for v in wrong
-                         if isinstance(v.claim.value, (int, float)))  # fmt: skip
+        # in the question's own words only: "24 GB", not "1 TB/s" restated as "1,000 GB/s"
+        stated = [c.num(v.claim.value, v.claim.unit) for v in wrong
+                  if isinstance(v.claim.value, (int, float))]  # fmt: skip
+        said = "; ".join(s for s in stated if s in query.text)
         said = f", not the {said} stated" if said else ""
         right = [v for v in verdicts if v not in wrong and isinstance(v.claim.value, (int, float))
                  and v.claim.field in {w.claim.field for w in wrong}]  # fmt: skip
@@ -2201,8 +2203,7 @@ def buy(query: Query, box: ToolBox) -> Draft:
         # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job (the fit,
         # for one GPU), then what each costs
         parts = []
-        chosen = _BUY_CHOICE.search(query.low)  # "which should I buy: the 5060 Ti or the B580?"
-        if len(query.gpus) >= 2 and (query.models or query.workload_given or chosen):
+        if len(query.gpus) >= 2 and (query.models or query.workload_given):
             parts.append(compare(query, box).text)
         elif query.models:
             parts.append(fit(query, box).text)
@@ -2215,10 +2216,6 @@ def buy(query: Query, box: ToolBox) -> Draft:
                 lead += _against_budget(query, priced) or _against_quote(query, priced, condition)
         return Draft("\n\n".join([*lead, *parts]))
     return _to_buy(query, box)
-
-
-# a choice between the cards named, asked in so many words
-_BUY_CHOICE = re.compile(r"\b(?:which|should (?:i|we)|better|pick|choose|recommend\w*)\b")
 
 
 def _bought(query: Query) -> bool:

@@ -1059,7 +1059,8 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     smallest = sheet.get("mig_smallest_gb")
     wanted = _MIG_WANTED.search(query.low)  # "could our 30 students each get their own slice"
     if wanted and int(wanted.group(1)) > slices:
-        size = f" of about {c.num(smallest, 'GB')}" if smallest else ""
+        # the smallest profile is an eighth of the memory on the 7-slice cards (A100, H100)
+        size = f" of about {c.num(smallest, 'GB')}" if smallest and slices >= 7 else ""
         return Draft(f"**No: MIG splits the {sheet['name']} into at most {int(slices)} "
                      f"instances{size}, not {wanted.group(1)}; that many isolated slices take "
                      "several such cards.** Beyond the slices, users share a slice (or the whole "
@@ -1377,6 +1378,8 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- does it do bf16 / fp8 / tf32?
 
 _FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": r"tf32"}
+_TRAINING_SAID = re.compile(r"\b(?:pre-?train\w*|train\w*|fine-?tun\w*)\b")
+_SUPPORT_OR_DEFAULT = re.compile(r"\b(?:support\w*|defaults?|capable)\b")
 # the format against plain FP32, a choice asked: "bf16 mixed precision or plain fp32?"
 _OR_FP32 = re.compile(
     r"\bor (?:(?:plain|pure|full|just|regular|standard) )*(?:fp32|float32)\b"
@@ -1425,12 +1428,16 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     mixed = "It depends on the card" if len(subject) > 1 else "Partly"
     word = "Yes" if all(verdicts) else "No" if not any(verdicts) else mixed
     head = f"**{word}: {lines[0]}.**"
-    fp32 = box.call("gpu_specs", {"gpu": subject[0]}).get("fp32_tflops")
-    if asked[0] == "bf16" and all(verdicts) and fp32 and _OR_FP32.search(low):
-        # "bf16 mixed precision or plain fp32?": a choice, the format the tensor cores run
-        head = (f"**BF16 mixed precision: {lines[0]}, against {c.exact(fp32, 'TFLOPS')} in "
-                "plain FP32.** Master weights and the optimizer stay in FP32, so training "
-                "quality matches FP32 runs, while activations take half the memory.")  # fmt: skip
+    if (asked[0] == "bf16" and all(verdicts) and _OR_FP32.search(low)
+            and _TRAINING_SAID.search(low) and not _SUPPORT_OR_DEFAULT.search(low)):  # fmt: skip
+        # "bf16 mixed precision or plain fp32 for pretraining?": a choice, the format the
+        # tensor cores run (not "does it support bf16 or just fp32", "the default")
+        fp32 = box.call("gpu_specs", {"gpu": subject[0]}).get("fp32_tflops")
+        if fp32:
+            head = (f"**BF16 mixed precision: {lines[0]}, against {c.exact(fp32, 'TFLOPS')} in "
+                    "plain FP32.** Master weights and the optimizer stay in FP32, so training "
+                    "quality matches FP32 runs, while activations take half the "
+                    "memory.")  # fmt: skip
     if re.search(r"\bwhy\b|\bhow come\b", low) and not any(verdicts):
         head = f"**Because {lines[0]}.**"  # "3x slower with bfloat16 on the T4, why?"
     bullets = "\n".join(f"- {line[0].upper()}{line[1:]}." for line in lines[1:])

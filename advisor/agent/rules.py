@@ -218,6 +218,7 @@ def _yes_or_no_first(query: Query, text: str) -> str:
 # one of two asked for: "should I buy a 4070 or a 3090", "should we go with the A6000 or two 3090s"
 _EITHER = re.compile(
     r"\bshould (?:i|we) (?:buy|get|go (?:with|for)|pick|choose|use|rent)\b[^?.]{0,60}\bor\b"
+    r"(?! not\b)"
 )
 
 
