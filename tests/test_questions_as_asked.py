@@ -192,6 +192,8 @@ def _answer(advisor: Advisor, question: str) -> str:
         ("We pretrain a vision transformer on A100 80GB cards. bf16 autocast or just plain fp32, "
          "what do we want?", "**BF16 mixed precision: the NVIDIA A100 SXM4 80GB (Ampere) computes "
          "BF16 on its tensor cores: 312 TFLOPS dense, against 19.5 TFLOPS in plain FP32.**"),
+        ("the 4090 is 165 TFLOPS, is that with sparsity?",
+         "**Dense: the NVIDIA GeForce RTX 4090's 165 TFLOPS FP16/BF16 is the dense figure"),
         ("does the L4 support bf16 or just fp32?", "**Yes: the NVIDIA L4 (Ada Lovelace) "
          "computes BF16"),
         ("Could 6 students each get their own isolated slice of one A30 with MIG?",
@@ -225,3 +227,12 @@ def _answer(advisor: Advisor, question: str) -> str:
 )  # fmt: skip
 def test_answered_as_asked(rules_advisor: Advisor, question: str, lead: str) -> None:
     assert _answer(rules_advisor, question).startswith(lead)
+
+
+def test_a_cards_headline_rate_is_not_read_as_another_formats_sparse_one(
+    rules_advisor: Advisor,
+) -> None:
+    # the 5090's 210 TFLOPS is its dense FP16/BF16 rate, which is also twice its dense TF32
+    text = _answer(rules_advisor, "the 5090 is sold as 210 TFLOPS, can I compare that with an "
+                   "H100's 1,979?")  # fmt: skip
+    assert "210 TFLOPS is TF32 with structured sparsity" not in text

@@ -1879,6 +1879,10 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
     # 4090's "1,321 FP8" is the FP16-accumulate rate the catalog does not hold: no other format
     # stands in for it); a format said of another card's figure does not count
     fields = named or list(_SPARSE_FIELDS)
+    # the card's headline dense FP16/BF16 rate is that rate, not another format's sparse one (a
+    # 5090's "210 TFLOPS" is its dense FP16/BF16, not TF32 with sparsity)
+    headline = sheet.get("fp16_bf16_dense_tflops")
+    dense_said = {x for x in said if headline and abs(x - headline) <= 0.03 * headline}
     for dense_key, sparse_key, fmt in fields:
         dense = sheet.get(dense_key)
         if not dense:
@@ -1886,9 +1890,10 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
         sparse = sheet.get(sparse_key) if sparse_key else None
         sparse = sparse or (2 * dense if sheet.get("vendor") == "NVIDIA" else None)
         unit = "TOPS" if fmt == "INT8" else "TFLOPS"
-        quoted = next((x for x in said if sparse and abs(x - sparse) <= 0.03 * sparse), None)
+        quoted = next((x for x in said if sparse and abs(x - sparse) <= 0.03 * sparse
+                       and x not in dense_said), None)  # fmt: skip
         if quoted is None:
-            if any(abs(x - dense) <= 0.03 * dense for x in said) and re.search(r"\bsparse", low):
+            if any(abs(x - dense) <= 0.03 * dense for x in said) and re.search(r"\bspars", low):
                 head = (f"**Dense: the {sheet['name']}'s {c.num(dense, unit)} {fmt} is the dense "
                         f"figure; with two-of-four structured sparsity the datasheet says "
                         f"{c.num(sparse, unit)}.**")  # fmt: skip
