@@ -21,6 +21,12 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
 @pytest.mark.parametrize(
     ("question", "check"),
     [
+        # the variant said later in the message
+        ("the A100 has 1.6 TB/s says one blog, 2 TB/s says another; what is it for the 80GB "
+         "SXM?", lambda q: _ids(q) == [("a100-sxm4-80gb",)]),
+        ("llama 3.1 70b tokens per second on the H100? I mean the 94gb one",
+         lambda q: _ids(q) == [("h100-nvl-94gb",)]),
+        ("A100 for a 13B, the model is 26 GB in fp16", lambda q: len(_ids(q)[0]) == 4),
         # a Turkish case ending after an apostrophe is no part of the name
         ("RTX 3090'ım var, Llama 3.1 8B'yi Q8_0 olarak çalıştırabilir miyim?",  # noqa: RUF001
          lambda q: _ids(q) == [("rtx-3090",)] and q.models[0].ids == ("llama-3.1-8b",)

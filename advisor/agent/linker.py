@@ -249,6 +249,8 @@ class Linker:
             return None  # "an H100": the name starts at the next word
         # "two 4070s", "the artists have 4080s (16GB)": plurals, not Supers
         plural = _count_before(words, i) is not None or (i > 0 and words[i - 1].low in _OWNED_MANY)
+        texts = [w.text for w in words[i : i + 6]]
+        mended = [self._gpu_word(t) for t in texts]  # each word with its slips corrected
         for span in range(min(6, len(words) - i), 0, -1):  # the longest name first ("4080 suer"
             for fixed in (False, True):  # is a 4080 Super): as written, then slips corrected
                 chunk = words[i : i + span]
@@ -259,9 +261,9 @@ class Linker:
                     and (words[i + span].low.isdigit())
                 ):
                     continue  # "mi250 x 4": a count, not the MI250X
-                written = " ".join(w.text for w in chunk)
+                written = " ".join(texts[:span])
                 if fixed:
-                    corrected = " ".join(self._gpu_word(w.text) for w in chunk)
+                    corrected = " ".join(mended[:span])
                     if corrected == written:
                         continue
                     written = corrected  # "Titn V", "RTX 409O": checked against the names
@@ -535,6 +537,8 @@ class Linker:
             return generic
         fixed = self._corrected(words[i])  # "lamma" -> "llama", once per position
         cores = _name_cores(words[i : i + 8])
+        names = [w.text for w in cores[-1][0]] if cores else []  # the longest span's name words
+        mended: list[str] | None = None  # the same with their slips corrected, when needed
         for span in range(len(cores), 0, -1):
             chunk = words[i : i + span]
             if span > 1 and chunk[-1].low in _TRAILING_NOISE:
@@ -542,15 +546,17 @@ class Linker:
             core, fmt, digit_said, digit_core = cores[span - 1]
             if not core:
                 continue
-            key = _model_key(" ".join(w.text for w in core))
+            n = len(core)  # a span's name words are the first n of the longest span's
+            key = _model_key(" ".join(names[:n]))
             found = self.model_keys.get(key)
             spelled = None
             if not found and fixed and span > 1 and digit_said:
-                spelled = _model_key(" ".join([fixed, *(w.text for w in core[1:])]))
+                spelled = _model_key(" ".join([fixed, *names[1:n]]))
                 found = self.model_keys.get(spelled)
             if not found and digit_core:
                 # slips inside repo names: "gema3:27b", "Devstral-Smaall", "DepSeek-V2"
-                spelled = _model_key(" ".join(self._model_word(w.text) for w in core))
+                mended = mended or [self._model_word(t) for t in names]
+                spelled = _model_key(" ".join(mended[:n]))
                 found = self.model_keys.get(spelled) if spelled != key else None
             if not found:
                 continue

@@ -208,6 +208,8 @@ class Query:
 
 def _plain(value: Any) -> Any:
     """What `dataclasses.asdict` makes of a field's value, without walking the fields left out."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     if isinstance(value, (tuple, list)):

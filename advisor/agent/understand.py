@@ -2805,6 +2805,15 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
             )
         ):
             return (each[0][0], each[1][0])
+    later = rx.search(r"\b(?:for|on|about|of|is|in|with|mean) the (\d{2,3}) ?gb"
+                      r"(?: (sxm\d?|pcie|nvl))?\b", low)  # fmt: skip
+    if later and not m and len(gpus) == 1 and gpus[0].open_variant and gpus[0].base:
+        # "the A100 has 1.6 TB/s, a forum says 2 TB/s: which is right for the 80GB SXM?": the
+        # variant said later in the message
+        said = f"{gpus[0].base} {later.group(1)}GB {later.group(2) or ''}"
+        other = linker.find_gpus(said.strip())
+        if other and other[0].ids and set(other[0].ids) < set(gpus[0].ids):
+            return (replace(other[0], text=gpus[0].text, count=gpus[0].count),)
     if not m or len(gpus) != 1 or not gpus[0].base:
         return gpus
     written = rx.search(r"(\d{2,3}) ?gb\b", gpus[0].text.lower())  # "a100 80gb ... the pcie"
