@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from advisor import rx
 from advisor.agent import handlers as h
@@ -792,6 +793,7 @@ def _named_cards(q: Query) -> int:
     return len({g.ids for g in q.gpus if g.ids})
 
 
+@lru_cache(maxsize=256)  # each recogniser asks it of the same text
 def _questions(low: str) -> str:
     """The clauses that end in a question mark ("... purchase order: does it fit?" -> "does it
     fit?"), or "" when the message asks nothing in so many words."""

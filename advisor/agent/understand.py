@@ -429,7 +429,7 @@ _KEYWORD_STEMS = frozenset(KEYWORDS) | {k.rstrip("e") for k in KEYWORDS}
 _NEAR_KEYWORDS = frozenset({"trading", "trader", "traders", "traded", "grading", "raining"})
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1 << 14)  # a word's near keyword, once per word (a server sees many)
 def _keyword(word: str) -> str:
     low = word.lower()
     if (
