@@ -21,6 +21,13 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
 @pytest.mark.parametrize(
     ("question", "check"),
     [
+        # the fit asked of one card among those counted
+        ("we're buying 4 L40S for a fine-tuning box. does QLoRA of a 70B fit on one card?",
+         lambda q: _ids(q) == [("l40s",)] and q.gpus[0].count is None),
+        ("2x 3090, run a 70B split across them, 24 GB on each card",
+         lambda q: q.gpus[0].count == 2),
+        ("framework desktop 128gb or a mac studio?",
+         lambda q: _ids(q)[0] == ("ryzen-ai-max-395-128gb",)),
         # the variant said later in the message
         ("the A100 has 1.6 TB/s says one blog, 2 TB/s says another; what is it for the 80GB "
          "SXM?", lambda q: _ids(q) == [("a100-sxm4-80gb",)]),
@@ -198,6 +205,8 @@ def _answer(advisor: Advisor, question: str) -> str:
         ("We pretrain a vision transformer on A100 80GB cards. bf16 autocast or just plain fp32, "
          "what do we want?", "**BF16 mixed precision: the NVIDIA A100 SXM4 80GB (Ampere) computes "
          "BF16 on its tensor cores: 312 TFLOPS dense, against 19.5 TFLOPS in plain FP32.**"),
+        ("Ist es wahr, dass die RTX 4080 16 GB und 717 GB/s hat?",
+         "**Yes: the NVIDIA GeForce RTX 4080 16GB's datasheet agrees"),
         ("the 4090 is 165 TFLOPS, is that with sparsity?",
          "**Dense: the NVIDIA GeForce RTX 4090's 165 TFLOPS FP16/BF16 is the dense figure"),
         ("does the L4 support bf16 or just fp32?", "**Yes: the NVIDIA L4 (Ada Lovelace) "

@@ -1681,6 +1681,20 @@ _REPLICAS = re.compile(
 )
 
 
+# the job asked of one card of those counted: "buying 4 L40S ... does a 70B fit on one card?"
+_ON_ONE_CARD = re.compile(
+    r"\b(?:fit|fits|run|runs|go|goes|load|hold|holds)\b[^.?!]{0,30}\b(?:on|in|into|onto) (?:just "
+    r")?(?:one|a single|1|a) (?:card|gpu)(?: of (?:them|those|the \w+))?\b(?! (?:each|per)\b)"
+)
+
+
+def _one_of_them(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """ "We're buying 4 L40S: does QLoRA of a 70B fit on one card?": the fit on one of them."""
+    if len(gpus) != 1 or (gpus[0].count or 1) < 2 or not _ON_ONE_CARD.search(low):
+        return gpus
+    return (replace(gpus[0], count=None),)
+
+
 def _replicated(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "3 replicas, 1x L40S each": the cards in all, replicas times the cards in each."""
     m = _REPLICAS.search(low)
@@ -2530,6 +2544,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)
     gpus = _replicated(gpus, low)
+    gpus = _one_of_them(gpus, low)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
     each = rx.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
