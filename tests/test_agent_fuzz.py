@@ -52,6 +52,13 @@ def test_a_number_inside_a_word_of_another_alphabet_is_no_size(
     assert answer.grounding_rate == 1.0 and "1 GB" not in answer.text
 
 
+def test_a_model_replaced_in_a_later_clause_takes_its_note_along(rules_advisor: Any) -> None:
+    # found by the fuzzer: "Mixtral 4B" read as a generic 4B (its note quoting Mixtral's 46.7B)
+    # was replaced by the earlier clause's model, and the note's figure had no source left
+    answer = rules_advisor.ask("¿Cabe Llama-3-8B? L-8B ¿ L ? Mixtral 4B", thread_id="note-drop")
+    assert answer.grounding_rate == 1.0 and "46.7B" not in answer.text
+
+
 def test_mutations_edit_the_text() -> None:
     assert _mutate("abc", [(0, 0, "x")]) == "xabc"
     assert _mutate("abc", [(1, 1, "x")]) == "ac"

@@ -3386,6 +3386,10 @@ def resolve(
     sibling = _sibling(query, prior, catalog)
     if sibling is not None:  # "and the 70b?": the same family at another size
         updates["models"] = (sibling,)
+        # the notes of the models it replaces go with them (their figures are looked up only
+        # for the models answered)
+        dropped = {m.note for m in query.models if m.note}
+        updates["notes"] = tuple(n for n in query.notes if n not in dropped)
     elif not query.models and prior.models:
         updates["models"] = prior.models
     gpus = query.gpus
