@@ -53,13 +53,3 @@ def sub(
     flags: int = 0,
 ) -> str:
     return compiled(pattern, flags).sub(repl, string, count)
-
-
-def subn(
-    pattern: Pattern,
-    repl: str | Callable[[re.Match[str]], str],
-    string: str,
-    count: int = 0,
-    flags: int = 0,
-) -> tuple[str, int]:
-    return compiled(pattern, flags).subn(repl, string, count)

@@ -211,6 +211,10 @@ def _answer(advisor: Advisor, question: str) -> str:
          "**Dense: the NVIDIA GeForce RTX 4090's 165 TFLOPS FP16/BF16 is the dense figure"),
         ("does the L4 support bf16 or just fp32?", "**Yes: the NVIDIA L4 (Ada Lovelace) "
          "computes BF16"),
+        # the A30 slices differently from the 7-instance cards: no slice size rather than 1/8
+        ("Can I use MIG on an A30 to run several small models?",
+         "**Yes, for many small models: MIG splits the NVIDIA A30 into up to 4 instances, each "
+         "with its own compute"),
         ("Could 6 students each get their own isolated slice of one A30 with MIG?",
          "**No: MIG splits the NVIDIA A30 into at most 4 instances, not 6"),
         ("should we get a 4070 or a 3090 for SDXL?", "**Pick the NVIDIA GeForce RTX 3090"),

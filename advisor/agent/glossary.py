@@ -91,8 +91,9 @@ def _mig(query: Query, box: ToolBox, _topic: str) -> list[str]:
         return []
     if not isinstance(s.get("mig_max_instances"), int):
         return [f"The {s['name']} has no MIG."]
-    return [f"On the {s['name']}: up to {s['mig_max_instances']} instances of about "
-            f"{c.num(s['mig_smallest_gb'], 'GB')} each."]  # fmt: skip
+    size = s.get("mig_smallest_gb")
+    each = f" of about {c.num(size, 'GB')} each" if size else ""
+    return [f"On the {s['name']}: up to {s['mig_max_instances']} instances{each}."]
 
 
 def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:

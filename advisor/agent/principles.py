@@ -1059,8 +1059,7 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     smallest = sheet.get("mig_smallest_gb")
     wanted = _MIG_WANTED.search(query.low)  # "could our 30 students each get their own slice"
     if wanted and int(wanted.group(1)) > slices:
-        # the smallest profile is an eighth of the memory on the 7-slice cards (A100, H100)
-        size = f" of about {c.num(smallest, 'GB')}" if smallest and slices >= 7 else ""
+        size = f" of about {c.num(smallest, 'GB')}" if smallest else ""
         return Draft(f"**No: MIG splits the {sheet['name']} into at most {int(slices)} "
                      f"instances{size}, not {wanted.group(1)}; that many isolated slices take "
                      "several such cards.** Beyond the slices, users share a slice (or the whole "
@@ -1381,8 +1380,9 @@ _FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": 
 _TRAINING_SAID = re.compile(r"\b(?:pre-?train\w*|train\w*|fine-?tun\w*)\b")
 _SUPPORT_OR_DEFAULT = re.compile(r"\b(?:support\w*|defaults?|capable)\b")
 # the format against plain FP32, a choice asked: "bf16 mixed precision or plain fp32?"
+_PLAIN = r"(?:(?:plain|pure|full|just|regular|standard) )*"  # "or just plain fp32"
 _OR_FP32 = re.compile(
-    r"\bor (?:(?:plain|pure|full|just|regular|standard) )*(?:fp32|float32)\b"
+    rf"\bor {_PLAIN}(?:fp32|float32)\b"
     r"|\b(?:fp32|float32|full precision) or\b"
 )
 
@@ -1404,8 +1404,9 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     subject = list(dict.fromkeys(i for g in before for i in gpu_choices(g)[:3]))[:4]
     cards = list(dict.fromkeys([*subject, *(i for i in ids if i not in subject)]))[:5]
     lines, verdicts, missing = [], [], []
+    read: dict[str, dict[str, Any]] = {}  # the sheets, once each
     for gpu in cards:
-        sheet = box.call("gpu_specs", {"gpu": gpu})
+        sheet = read[gpu] = box.call("gpu_specs", {"gpu": gpu})
         if "error" in sheet:
             return None
         arch = sheet.get("architecture")
@@ -1432,7 +1433,7 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
             and _TRAINING_SAID.search(low) and not _SUPPORT_OR_DEFAULT.search(low)):  # fmt: skip
         # "bf16 mixed precision or plain fp32 for pretraining?": a choice, the format the
         # tensor cores run (not "does it support bf16 or just fp32", "the default")
-        fp32 = box.call("gpu_specs", {"gpu": subject[0]}).get("fp32_tflops")
+        fp32 = read[subject[0]].get("fp32_tflops")
         if fp32:
             head = (f"**BF16 mixed precision: {lines[0]}, against {c.exact(fp32, 'TFLOPS')} in "
                     "plain FP32.** Master weights and the optimizer stay in FP32, so training "
@@ -1446,7 +1447,7 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     if smaller:
         parts.append(smaller)
     if "fp8" in missing and not any(verdicts):  # where the format starts, in the card's segment
-        first = box.call("gpu_specs", {"gpu": subject[0]})
+        first = read[subject[0]]
         newer = box.call("gpu_specs", {"gpu": _FP8_NEXT.get(str(first.get("segment")), "rtx-4090")})
         if newer.get("fp8_dense_tflops"):
             parts.append(
@@ -2476,7 +2477,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:the |our |this |an? )?(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
         r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
         # "bf16 mixed precision or plain fp32?", "fp32 or bf16 for pretraining?": a choice
-        r"\b(?:bf16|bfloat16)\b[^?.]{0,40}\bor (?:(?:plain|pure|full|just|regular|standard) )*"
+        rf"\b(?:bf16|bfloat16)\b[^?.]{{0,40}}\bor {_PLAIN}"
         r"(?:fp32|float32)\b|\b(?:fp32|float32)\b[^?.]{0,20}\bor (?:\w+ )?(?:bf16|bfloat16)\b",
         r"\b(?:set|use|enable|turn on)\s(?:bf16|bfloat16|fp8|tf32)\b",
         r"\b(?:bf16|bfloat16|fp8|float8|tf32)\b.{0,25}\b(?:support\w*|capable|compatible|possible"
