@@ -20,11 +20,16 @@ _SIZED = re.compile(r"\d(?:\.\d+)?[bm]$")  # a parameter count: "8b", "1.5b", "3
 _MODEL_NOISE = {"instruct", "chat", "it", "hf", "base", "pt", "meta", "model", "the", "a", "an"}
 
 
-@lru_cache(maxsize=1 << 16)  # the linker asks for the same spans' keys over and over
 def gpu_key(text: str) -> str:
     """'NVIDIA A100-SXM4-80GB' -> 'a100sxm480gb'; '80G' and '80 GB' both become '80gb'. Letters
     with accents keep their letter (Turkish "RTX 5090 mi?" with a dotless i, and "RTX 4090 mà",
-    Vietnamese, are no "5090 M" mobile part)."""
+    Vietnamese, are no "5090 M" mobile part). A space only separates, so the key is its words'
+    keys joined: the linker asks for many spans of the same words."""
+    return "".join(_gpu_word_key(word) for word in text.split())
+
+
+@lru_cache(maxsize=1 << 16)
+def _gpu_word_key(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFD", text.replace("\u0131", "i"))
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
@@ -44,7 +49,6 @@ _VENDOR_RUN = re.compile(rf"^(?:{'|'.join(_VENDORS)})(?=[a-z]*\d)")
 _GIB_WORD = re.compile(r"^(\d+)(g|gib)$")
 
 
-@lru_cache(maxsize=1 << 16)
 def model_key(text: str) -> str:
     """'meta-llama/Meta-Llama-3.1-8B-Instruct' and 'llama3.1:8b' -> 'llama3.18b'.
 
@@ -55,7 +59,9 @@ def model_key(text: str) -> str:
         org, _, rest = text.rpartition("/")
         if rx.search(r"[a-z]", rest) and rx.fullmatch(r"[a-z][\w.-]*", org):
             text = rest
-    tokens = [t.strip(".") for t in _NOT_MODEL_CHAR.split(text)]
+    # a space only separates: each word's tokens are worked out once (the linker asks for
+    # many spans of the same words)
+    tokens = [t for word in text.split() for t in _model_tokens(word)]
     sized = any(_SIZED.search(t) for t in tokens)
     noise = _MODEL_NOISE if sized else _MODEL_NOISE - {"base"}
     key = "".join(t for t in tokens if t and t not in noise)
@@ -65,6 +71,11 @@ def model_key(text: str) -> str:
 
 
 _NOT_MODEL_CHAR = re.compile(r"[^a-z0-9.]+")
+
+
+@lru_cache(maxsize=1 << 16)
+def _model_tokens(word: str) -> tuple[str, ...]:
+    return tuple(t.strip(".") for t in _NOT_MODEL_CHAR.split(word))
 
 
 def suggest(key: str, index: dict[str, list[str]], limit: int = 5) -> list[str]:

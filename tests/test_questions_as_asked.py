@@ -255,3 +255,64 @@ def test_a_cards_headline_rate_is_not_read_as_another_formats_sparse_one(
     text = _answer(rules_advisor, "the 5090 is sold as 210 TFLOPS, can I compare that with an "
                    "H100's 1,979?")  # fmt: skip
     assert "210 TFLOPS is TF32 with structured sparsity" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # a list of form factors after one name: each form's card
+        ("power and bandwidth of the H100 PCIe/SXM/NVL?",
+         lambda q: ("h100-sxm5-80gb",) in _ids(q) and ("h100-nvl-94gb",) in _ids(q)
+         and ("h100-pcie-80gb",) in _ids(q)),
+        ("A100 PCIe, SXM: which one for an 8-GPU server?",
+         lambda q: len(q.gpus) == 2 and all(len(i) == 2 for i in _ids(q))),
+        # a GGUF repo name, then the file's own quant
+        ("unsloth/gemma-3-27b-it-GGUF at Q6_K on a 4090, will it load?",
+         lambda q: q.precision == "q6_k"),
+        ("mistral 7b gguf on an rtx 3060", lambda q: q.precision == "q4_k_m"),
+        # "can I" in Dutch, German and Spanish (with its opening question mark)
+        ("Kan ik Mistral 7B draaien op mijn RTX 4060?", lambda q: q.low.startswith("can i")),
+        ("¿Puedo usar una RTX 3060 para Llama 3 8B?", lambda q: "can i" in q.low),
+    ],
+)  # fmt: skip
+def test_read_as_meant_too(catalog: Catalog, question: str, check: Any) -> None:
+    query = understand(question, catalog)
+    assert check(query), query
+
+
+def test_a_home_card_is_sized_as_people_run_models_on_it(rules_advisor: Advisor) -> None:
+    # a 16-bit 8B does not fit 8 GB; the 4-bit GGUF people run there does, and the answer leads
+    # with that and says why
+    text = _answer(rules_advisor, "does mistral 7b run on my 8gb rtx 3070? how many tok/s?")
+    head = text.split("\n", 1)[0]
+    assert "q4_k_m" in head and "llama.cpp" in head and "does not fit" not in head
+    assert "in bf16 it needs" in text
+    # a stated format or engine is kept as said
+    said = _answer(rules_advisor, "mistral 7b in fp16 on my 8gb rtx 3070, does it fit?")
+    assert said.startswith("**No") and "q4_k_m" not in said.split("\n", 1)[0]
+    served = _answer(rules_advisor, "can vLLM serve llama 3 8b on a 3070?")
+    assert "llama.cpp" not in served.split("\n", 1)[0]
+
+
+def test_a_claim_about_one_memory_size_is_checked_against_those_variants(
+    rules_advisor: Advisor,
+) -> None:
+    text = _answer(rules_advisor, "my boss says the A100 comes with 80GB of HBM3, correct?")
+    assert text.startswith("**No: the A100 80 GB's datasheet says memory type HBM2e")
+    pcie = _answer(rules_advisor, "does the H100 PCIe really have 3,350 GB/s of bandwidth?")
+    assert pcie.startswith("**No: the NVIDIA H100 PCIe 80GB's datasheet says memory bandwidth "
+                           "2,000 GB/s")  # fmt: skip
+
+
+def test_a_price_multiplied_carries_no_note_about_the_training_method(
+    rules_advisor: Advisor,
+) -> None:
+    text = _answer(rules_advisor, "4 A100s at $1.20 an hour each for a 2 day finetune, total?")
+    assert "LoRA assumed" not in text
+    sized = _answer(rules_advisor, "can I finetune llama 3 8b on an A100 80GB?")
+    assert "LoRA assumed" in sized
+
+
+def test_a_rate_per_second_is_not_read_as_a_time_asked(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "tokens per second for qwen2.5 7b on an L40S with 32 users?")
+    assert text.startswith("**Decode speed")

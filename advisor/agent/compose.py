@@ -500,6 +500,9 @@ def speed_lines(e: dict[str, Any], first_only: bool = False) -> list[str]:
         if serving and label == serving.label and e.get("serving_batch"):
             n = e["serving_batch"]
             text += f" with {n} request{'s' if n != 1 else ''} in flight"
+            if e.get("context"):  # why it can be below one stream's decode speed
+                text += (f" (output tokens, counting the time to read each "
+                         f"{e['context']:,}-token prompt)")  # fmt: skip
         decode = METRICS.get("decode_tokens_per_s")
         if decode and label == decode.label and e.get("batch", 1) > 1 and b:
             each = b["typical"] / e["batch"]  # the figure is summed over the batch

@@ -292,20 +292,34 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
         replace(claim, gpu_ids=tuple(ids)) if base and base in claim.gpu_text else claim
         for claim in extract_claims(text, terse=terse)
     ]
-    verdicts = [audit_claim(claim) for claim in claims
-                if ids & set(claim.gpu_ids) and claim.field in c.FIELD_LABELS]  # fmt: skip
-    verdicts = [v for v in verdicts if v.status != "unchecked"]
-    if not verdicts or any(len({str(x) for x in v.datasheet.values()}) > 1 for v in verdicts):
+    claims = [cl for cl in claims if ids & set(cl.gpu_ids) and cl.field in c.FIELD_LABELS]
+    verdicts = [v for v in map(audit_claim, claims) if v.status != "unchecked"]
+    name = sheets[0]["name"] if len(sheets) == 1 else query.gpus[0].text
+    if any(_variants_differ(v) for v in verdicts):
+        # "is it true the A100 has 80 GB of HBM3?": the memory size said, which names variants,
+        # says which the claim is about; the other figures are checked against those
+        held = [v for v in verdicts if v.claim.field == "memory_gb" and v.status == "agrees"]
+        kept = {i for v in held for i, x in v.datasheet.items() if _same(x, v.claim.value)}
+        if not kept or kept == ids:
+            return ""
+        claims = [replace(cl, gpu_ids=tuple(i for i in cl.gpu_ids if i in kept)) for cl in claims]
+        verdicts = [v for v in map(audit_claim, claims) if v.status != "unchecked"]
+        if any(_variants_differ(v) for v in verdicts):
+            return ""
+        sheets = [s for s in sheets if s["id"] in kept]
+        size = held[0].claim
+        name = (sheets[0]["name"] if len(sheets) == 1
+                else f"{query.gpus[0].text} {c.num(float(size.value), size.unit)}")  # fmt: skip
+    if not verdicts:
         return ""
     sheet = sheets[0]
-    name = sheet["name"] if len(sheets) == 1 else query.gpus[0].text
     wrong = [v for v in verdicts if v.status == "disagrees" and not _rounded(v)]
     facts = "; ".join(f"{c.FIELD_LABELS[v.claim.field][0]} {c.field_value(sheet, v.claim.field)}"
                       for v in wrong or verdicts)  # fmt: skip
     if wrong:  # and what was said against it ("16 GB, not the 24 GB said")
         # in the question's own words only: "24 GB", not "1 TB/s" restated as "1,000 GB/s"
-        stated = [c.num(v.claim.value, v.claim.unit) for v in wrong
-                  if isinstance(v.claim.value, (int, float))]  # fmt: skip
+        stated = [c.num(v.claim.value, v.claim.unit) if isinstance(v.claim.value, (int, float))
+                  else str(v.claim.value) for v in wrong]  # fmt: skip
         said = "; ".join(s for s in stated if s in query.text)
         said = f", not the {said} stated" if said else ""
         right = [v for v in verdicts if v not in wrong and isinstance(v.claim.value, (int, float))
@@ -315,6 +329,17 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
             return f"**The {first} is right: the {name}'s datasheet says {facts}{said}.**"
         return f"**No: the {name}'s datasheet says {facts}{said}.**"
     return f"**Yes: the {name}'s datasheet agrees ({facts}).**"
+
+
+def _variants_differ(verdict: Any) -> bool:
+    return len({str(x) for x in verdict.datasheet.values()}) > 1
+
+
+def _same(value: Any, said: Any) -> bool:
+    """A datasheet value and a figure said of it: equal, numbers within 2%."""
+    if isinstance(value, (int, float)) and isinstance(said, (int, float)):
+        return abs(value - said) <= 0.02 * abs(value)
+    return str(value).lower() == str(said).lower()
 
 
 # a figure put to the datasheet: "is it true that", "right?", "does it draw 700 W?"
@@ -784,6 +809,10 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if len(results) == 1:
         e = results[0]
         low = query.low
+        four = _as_run_locally(query, box, results, model) if not e["fits"] else None
+        if four is not None and four[0]["fits"]:  # "can my 3070 run llama 3 8b?": as people do
+            notes.append(_run_locally_note(e, four[0]))
+            results, e = four, four[0]
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
         fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
@@ -799,16 +828,15 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     verdicts = {r["fits"] for r in results}
     four = _as_run_locally(query, box, results, model) if verdicts == {False} else None
     if four is not None:  # "b580 or 4060 ti for a 14b": in 16 bits on none; as people run it
+        notes.append(_run_locally_note(results[0], four[0], several=True))
         results, verdicts = four, {r["fits"] for r in four}
-        notes.append(f"In {results[0]['precision']} ({results[0].get('engine')}), as a model is "
-                     "run on such cards when 16 bits fit on none of them (say the format if "
-                     "it differs).")  # fmt: skip
     alternatives: list[str] = _totals(box, results)
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives += _alternatives(query, box, roomiest, model)
-    asks_time = bool(re.search(r"\bhow long\b|\bseconds?\b|\blatency\b|\bper image\b",
-                               query.low))  # fmt: skip
+    # (not "tokens per second": a rate)
+    asks_time = bool(re.search(r"\bhow long\b|(?<!per )(?<!a )\bseconds?\b|\blatency\b"
+                               r"|\bper image\b", query.low))  # fmt: skip
     text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
                        prefer_time=asks_time, pick_asked=asks_pick(query))  # fmt: skip
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
@@ -851,6 +879,7 @@ def _as_run_locally(
     if (
         query.precision
         or model.precision
+        or query.engine not in (None, "llama.cpp", "ollama")
         or first.get("family", "llm") != "llm"
         or first["workload"] != "inference"
         or first["precision"] not in ("bf16", "fp16")
@@ -864,6 +893,15 @@ def _as_run_locally(
     if any("error" in e for e in four) or not any(e["fits"] for e in four):
         return None
     return four
+
+
+def _run_locally_note(e: dict[str, Any], four: dict[str, Any], several: bool = False) -> str:
+    """Why the answer is in a 4-bit GGUF: what 16 bits would need."""
+    where = "on none of them" if several else f"on the {e['gpu_name']}"
+    return (f"In {four['precision']} ({four.get('engine')}), as a model is run on such cards: "
+            f"in {e['precision']} it needs {c.num(e['memory_per_gpu_gb'], 'GB')}"
+            f"{' per GPU' if e['num_gpus'] > 1 else ''} and does not fit {where} (say the "
+            "format if it differs).")  # fmt: skip
 
 
 def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
@@ -887,7 +925,8 @@ def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
 # a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
 # ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
 YES_NO = re.compile(
-    r"(?:^|[.!?;:|\n]['\")]*\s+|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?(?:is|are|does|do|can|could|will"
+    r"(?:^\u00bf?|[.!?;:|\n]['\")]*\s+\u00bf?|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?"
+    r"(?:is|are|does|do|can|could|will"
     r"|would|should|has|have)\s+(?!there\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"

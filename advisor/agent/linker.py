@@ -339,6 +339,9 @@ class Linker:
             form = form or before_form
         if form == "pcie" and "nvl" in written.lower():
             form = "nvl"  # "H200 NVL PCIe cards": an NVL card is a PCIe card
+        named = _qualifiers(words[start:end])[1]
+        if form and named and form != named and not (named == "nvl" and form == "pcie"):
+            form = named  # "the H100 PCIe, SXM and NVL": the name says its own form
         if rx.search(r"\d(?:m|max-q)$", words[end - 1].low):  # "4090m", "3080 max-q"
             form = form or "laptop"
         gpus = [self.catalog.gpus[g] for g in ids]
@@ -1008,11 +1011,13 @@ def _name_cores(
     spans: list[tuple[list[Token], str | None, bool, bool]] = []
     core: list[Token] = []
     fmt, digit_said, digit_core = None, False, False
+    fmt_generic = False  # a container word ("gguf") names no quant of its own
     for n, w in enumerate(window):
         text, said = _name_part(w.low)
         if not text and n == 0:
             return [([], said, False, False)] * len(window)
-        fmt = fmt or said
+        if said and (fmt is None or fmt_generic):  # "...-GGUF Q5_K_M": the file's own quant
+            fmt, fmt_generic = said, said == "q4_k_m" and "q4" not in w.low
         digit_said = digit_said or bool(_DIGIT.search(w.low))
         if text:  # a format word after the name is dropped: "llama 3 8b gguf"
             core = [*core, Token(w.start, w.end, text, text)]

@@ -78,8 +78,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
     for model in query.models:
         if model.note and model.about:  # the note quotes the entry's size: looked up, not recalled
             box.call("model_specs", {"model": model.about})
-    _workload, assumed = workload_of(query)
-    if assumed and query.intent in ("fit", "speed", "solve", "train_time", "cost", "recommend"):
+    workload, assumed = workload_of(query)
+    used = any(call.args.get("workload") == workload for call in box.calls)
+    if assumed and used:  # only when a figure was worked out for the method assumed
         notes.append(assumed)
     if foreign:
         notes.append(
@@ -157,7 +158,7 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
 # ---------------------------------------------------------------- yes or no first
 
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
-_LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on one\b", re.MULTILINE)
+_LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on (?:one|\d+ x)\b", re.MULTILINE)
 _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
 _OWN_LEAD = (
     "principle",

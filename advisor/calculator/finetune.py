@@ -165,7 +165,9 @@ class TrainOptions:
     compiled: bool
     defaulted: tuple[str, ...]  # the options the framework chose, not the request
 
-    def describe(self, method: str = "full") -> str:
+    def describe(self, method: str = "full", half: str = "bf16") -> str:
+        """The setup in words; `half`: the 16-bit format the card computes in (fp16 on a card
+        with no bf16 tensor cores, a T4 say)."""
         adapters = method != "full"
         parts = [
             (
@@ -174,7 +176,7 @@ class TrainOptions:
                 else "fp32 master weights (mixed precision)"
             )
             if self.mixed_precision
-            else "pure bf16",
+            else f"pure {half}",
             "gradient checkpointing " + ("on" if self.checkpointing else "off"),
             OPTIMIZER_LABELS[self.optimizer]
             + (" (fused)" * (self.fused_optimizer and self.optimizer == "adamw"))

@@ -365,11 +365,14 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             notes.append(
                 "gradient checkpointing not given: on, recomputing activations to make room"
             )
-    setup = f"{label}: {options.describe(method)}"
+    old_card = generation(gpu.architecture, gpu.memory_type) in NO_BF16_TENSOR
+    half = "fp16" if old_card else "bf16"  # a T4's fine-tune computes in fp16
+    setup = f"{label}: {options.describe(method, half)}"
     stated = request.framework or len(options.defaulted) < len(finetune.OPTION_WORDS)
     if not request.framework:
-        notes.append(f"framework not given: {label} assumed" if stated else
-                     f"{label} (framework not given): {options.describe(method)}")  # fmt: skip
+        described = options.describe(method, half)
+        notes.append(f"framework not given: {label} assumed" if stated
+                     else f"{label} (framework not given): {described}")  # fmt: skip
     else:
         notes.append(setup)
     if stated and options.defaulted:

@@ -225,6 +225,8 @@ def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tupl
     Eager engines (transformers, AutoAWQ) keep the prior: their fitted shares also absorb host
     time on the rows' machines."""
     fitted = dict(engine.mbu_fitted)
+    if hbm is False and f"{gen}-GDDR" in GENERATION_MBU:  # a generation of both memory kinds
+        gen = f"{gen}-GDDR"
     if gen in fitted:
         return fitted[gen], f"{engine.name} on {gen}: {fitted[gen]:.2f}, fitted (factors.py)"
     kind = _memory_kind(gen, gen in HBM_GENERATIONS if hbm is None else hbm)

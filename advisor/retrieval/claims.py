@@ -220,7 +220,10 @@ def _claim(
         return None
     value, top = _number(match.group("v")), match.group("hi")
     sentence = line[span[0] : span[1]].lower()
-    near = line[max(span[0], match.start() - 60) : min(span[1], match.end() + 40)].lower()
+    named = line  # the words around the figure, not the GPU's own name ("the H100 PCIe has ...")
+    for m in mentions(line):
+        named = named[: m.start] + " " * (m.end - m.start) + named[m.end :]
+    near = named[max(span[0], match.start() - 60) : min(span[1], match.end() + 40)].lower()
     unit = {"cuda_cores": "cores", "tensor_cores": "cores", "memory_gb": "GB", "tdp_w": "W"}.get(
         field, ""
     )
