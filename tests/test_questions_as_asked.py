@@ -316,3 +316,10 @@ def test_a_price_multiplied_carries_no_note_about_the_training_method(
 def test_a_rate_per_second_is_not_read_as_a_time_asked(rules_advisor: Advisor) -> None:
     text = _answer(rules_advisor, "tokens per second for qwen2.5 7b on an L40S with 32 users?")
     assert text.startswith("**Decode speed")
+
+
+def test_a_budget_with_no_price_is_spent_at_the_median_price(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "we got 20k in GPU credits, roughly how many L40S hours would "
+                   "that give us?")  # fmt: skip
+    assert text.startswith("**") and "hours on one NVIDIA L40S**: $20,000 at the median current "
+    assert "price of $" in text.split("\n", 1)[0]

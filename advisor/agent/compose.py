@@ -849,14 +849,16 @@ def user_priced(
     )
 
 
-def budget_hours(result: dict[str, Any], gpu: str, per: str = "total", sign: str = "$") -> str:
+def budget_hours(result: dict[str, Any], gpu: str, per: str = "total", sign: str = "$",
+                 price: str = "your") -> str:  # fmt: skip
+    """The hours a budget buys; `price`: whose price it is ("your", "the median current")."""
     n = result["num_gpus"]
     span = " a month" if per == "month" else ""
     what = f"one {gpu}" if n == 1 else f"{n} x {gpu}"
     text = (
         f"**{num(result['hours'], 'hours')}{span} on {what}**: "
         f"{usd(result['budget_usd'], sign)} at "
-        f"your price of {usd(result['usd_per_gpu_hour'], sign)} per GPU-hour"
+        f"{price} price of {usd(result['usd_per_gpu_hour'], sign)} per GPU-hour"
     )
     if n > 1:
         text += f" ({num(result['gpu_hours'], 'GPU-hours')})"

@@ -1938,6 +1938,13 @@ def cost(query: Query, box: ToolBox) -> Draft:
             return Draft(result["error"])
         per = query.budget.per if query.budget else "total"
         return Draft(c.budget_hours(result, gpu, per=per, sign=query.currency))
+    if budget and query.currency == "$" and query.gpus and _HOURS_ASKED.search(query.low):
+        # "10k of credits: how many H100 hours is that?": at each variant's median price
+        drafts = [_budget_at_median(query, box, choice, budget, count)
+                  for ref in query.gpus for choice in gpu_choices(ref)[:4]]  # fmt: skip
+        lines = [d for d in drafts if d]
+        if lines:
+            return Draft("\n\n".join(lines))
     if query.models and query.gpus:
         draft = fit(query, box)
         jobs = [
@@ -1973,6 +1980,27 @@ def cost(query: Query, box: ToolBox) -> Draft:
                     parts.append(c.purchase(bought, query.condition or "new"))
             parts.append(c.rental(rented))
     return Draft("\n\n".join(parts))
+
+
+_HOURS_ASKED = re.compile(r"\bhow many (?:\w+ ){0,3}(?:gpu[- ])?hours?\b|\bhow long\b")
+
+
+def _budget_at_median(
+    query: Query, box: ToolBox, gpu: str, budget: float, count: int
+) -> str | None:
+    """The hours a budget buys on `gpu` at its median current rental price."""
+    rented = box.call("prices", {"gpu": gpu})
+    summary = rented.get("summary_usd_per_gpu_hour")
+    if "error" in rented or not summary:
+        return None
+    result = box.call("rental_hours", {"budget_usd": budget, "num_gpus": count,
+                                       "usd_per_gpu_hour": summary["median"]})  # fmt: skip
+    if "error" in result:
+        return None
+    per = query.budget.per if query.budget else "total"
+    text = c.budget_hours(result, rented.get("gpu_name", gpu), per=per, price="the median current")
+    span = f"current prices run from {c.usd(summary['low'])} to {c.usd(summary['high'])}"
+    return f"{text.rstrip('.')}; {span}."
 
 
 def _priced_choice(query: Query, box: ToolBox) -> Draft | None:

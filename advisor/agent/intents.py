@@ -915,7 +915,8 @@ def _cost(q: Query, low: str) -> bool:
     low = _without_price_levels(q, low)  # "same-ish price", "amd is cheaper here"
     if not _COST_ASKED.search(low) and ((q.models and _FIT_ASKED.search(low)) or _choice(q, low)):
         return False  # "will it fit, or do I need to budget a new GPU": the fit is asked
-    return bool((_MONEY.search(low) or q.user_price_usd_per_hour) and asked)
+    credit = q.budget is not None and rx.search(r"\bcredits?\b", low)  # "5k of cloud credits"
+    return bool((_MONEY.search(low) or q.user_price_usd_per_hour or credit) and asked)
 
 
 def _speed(q: Query, low: str) -> bool:

@@ -3243,6 +3243,7 @@ def _target(low: str) -> str | None:
         return "max_batch"
     contents = (
         r"|how many (?:gpus|cards) (?:is|are) (?:that|this|it|in)\b"  # "how many gpus is that"
+        r"|how many (?:[\w.-]+ ){1,2}(?:gpu[- ])?hours?\b"  # "how many L40S hours is 20k?"
     )
     if _MIN_GPUS.search(low) and not rx.search(
         r"how many (?:tok|token|it/s|images?|seconds)" + contents, low

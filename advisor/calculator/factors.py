@@ -126,11 +126,8 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # ttft-tensorrt-llm ttft-lmdeploy` on the classes "TTFT · TensorRT-LLM/NIM" (12 rows,
         # TensorRT-LLM performance.md low-latency table L0027-L0040: 22% -> 10% median error)
         # and "TTFT · LMDeploy" (19 rows, lmdeploy a100_fp16.md L0601-L0638: 19% either way)
-        # Blackwell GDDR7 (mbu_fitted): its 84 RTX PRO 6000 serving rows (llm.csv L0155-L0336,
-        # full load) are met at 0.8 x the B200's 0.60 = 0.48 (multi-GPU class median error
-        # 12.9%); the llama.cpp GDDR7 share 0.92 would put them 5% high (17.9%): kept at 0.48
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
-                      2048, request_overhead_ms=3.0, mbu_fitted=(("Blackwell-GDDR", 0.48),)),
+                      2048, request_overhead_ms=3.0),
         # engines whose own rows are few take the constants of the engine they are built like
         # until fitted: SGLang and TGI like vLLM (paged KV, CUDA graphs, continuous batching),
         # LMDeploy's TurboMind like TensorRT-LLM (compiled C++), ExLlamaV2 like vLLM but one
@@ -202,7 +199,10 @@ GENERATION_MBU = {
     # llama.cpp Q4_K_M batch-1 decode rows of eval/calibration/llm.csv L1988-L1992 (RTX 5090 x4,
     # RTX 5060 Ti 16GB; 3 sources): at 0.60 they measured 1.45-1.73x the estimate. Taken as Ada's
     # GDDR share, 0.92: the rows then measure 1.02-1.23x, median 1.03 (0.95 would centre them,
-    # but three of the five rows are one source's; the 8B rows sit 21-23% above either way)
+    # but three of the five rows are one source's; the 8B rows sit 21-23% above either way).
+    # TensorRT-LLM's 84 full-load serving rows on the RTX PRO 6000 (L0155-L0336) were matched
+    # at the old share: its multi-GPU class moves from 12.9% to 17.9% median error (a refit of
+    # that engine's serving factors is open)
     "Blackwell-GDDR": 0.92,
     "CDNA": 0.55,
     "Gaudi": 0.55,
