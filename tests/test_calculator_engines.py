@@ -309,3 +309,21 @@ def test_llama_cpp_cuda_attention_moves_more_bytes_per_score_than_metal() -> Non
     short, long = (_prefill_rate("llama.cpp", "rtx-4090", "fp16", n) for n in (512, 8192))
     # llm.csv L1880, L1883: 9382 -> 4744 tok/s from pp 512 to pp 8192 (0.51)
     assert 0.45 < long / short < 0.6
+
+
+def test_blackwell_gddr7_cards_decode_at_a_gddr_share() -> None:
+    catalog = load_catalog()
+
+    def decode(gpu: str) -> float:
+        request = Request("qwen2.5-14b", gpu, precision="q4_k_m", engine="llama.cpp", context=512)
+        band = estimate(request, catalog).decode_tokens_per_s
+        assert band is not None
+        return float(band["typical"])
+
+    # more bandwidth of the same kind of memory decodes faster: the RTX 5070 Ti (896 GB/s, GDDR7)
+    # against the RTX 4070 Ti SUPER (672 GB/s, GDDR6X); the 5090 against the 4090
+    assert decode("rtx-5070-ti") > decode("rtx-4070-ti-super")
+    assert decode("rtx-5090") > 1.4 * decode("rtx-4090")
+    llama_cpp = engine_factors("llama.cpp")
+    gddr, hbm = (throughput.decode_mbu(llama_cpp, "Blackwell", hbm=k)[0] for k in (False, True))
+    assert gddr > hbm
