@@ -323,3 +323,18 @@ def test_a_budget_with_no_price_is_spent_at_the_median_price(rules_advisor: Advi
                    "that give us?")  # fmt: skip
     assert text.startswith("**") and "hours on one NVIDIA L40S**: $20,000 at the median current "
     assert "price of $" in text.split("\n", 1)[0]
+
+
+def test_review_edges_of_the_stop_39_changes(catalog: Catalog, rules_advisor: Advisor) -> None:
+    # "on a card" among those counted is one card
+    one = understand("we have 4 L40S in the box; would a 70B fit on a card?", catalog)
+    assert one.gpus[0].count is None
+    # the size said stays with each form factor listed
+    sized = understand("A100 80GB PCIe vs SXM, which has more bandwidth?", catalog)
+    assert _ids(sized) == [("a100-pcie-80gb",), ("a100-sxm4-80gb",)]
+    # serving many on a workstation card is no desktop's single 4-bit stream
+    served = _answer(rules_advisor, "how many requests can an RTX A4000 serve with mistral 7b?")
+    assert "llama.cpp" not in served.split("\n", 1)[0]
+    # a memory type the claim reader missed is no "Yes"
+    claim = _answer(rules_advisor, "is it right the A100 ships 80 GB VRAM, type HBM3?")
+    assert not claim.startswith("**Yes")

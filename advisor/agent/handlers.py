@@ -91,6 +91,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "gpu": gpu, "workload": workload}
     precision = model.precision or query.precision
+    if precision == "q4_k_m" and query.precision and query.precision.startswith(("q", "iq")):
+        precision = query.precision  # "...-GGUF at Q6_K": the repo says GGUF, the file which
     optional: dict[str, Any] = {
         "num_gpus": count or query.num_gpus,
         "precision": precision,
@@ -284,7 +286,10 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
     text = query.text  # the card as the datasheet names it, so the claims know whose figure
     for ref in query.gpus:
         text = text.replace(ref.text, f" {sheets[0]['name']} ")
-    terse = not re.search(r"nvlink|link|interconnect|pcie|infiniband|network", low)
+    unnamed = low  # the words around the card, not its name ("the H100 PCIe has 3.35 TB/s")
+    for ref in query.gpus:
+        unnamed = unnamed.replace(ref.text.lower(), " ")
+    terse = not re.search(r"nvlink|link|interconnect|pcie|infiniband|network", unnamed)
     base = query.gpus[0].base if len(query.gpus) == 1 else None
     claims = [
         # a name the card was read from in its setting ("the laptop RTX 4090" read as the laptop
@@ -304,7 +309,7 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
             return ""
         claims = [replace(cl, gpu_ids=tuple(i for i in cl.gpu_ids if i in kept)) for cl in claims]
         verdicts = [v for v in map(audit_claim, claims) if v.status != "unchecked"]
-        if any(_variants_differ(v) for v in verdicts):
+        if any(_variants_differ(v) for v in verdicts) or not _all_read(unnamed, verdicts):
             return ""
         sheets = [s for s in sheets if s["id"] in kept]
         size = held[0].claim
@@ -329,6 +334,20 @@ def _figures_checked(query: Query, sheets: list[dict[str, Any]]) -> str:
             return f"**The {first} is right: the {name}'s datasheet says {facts}{said}.**"
         return f"**No: the {name}'s datasheet says {facts}{said}.**"
     return f"**Yes: the {name}'s datasheet agrees ({facts}).**"
+
+
+_STATED = re.compile(
+    r"(?<![\w.])\d[\d,.]*\s?(?:tb/s|gb/s|gb|w|watts|tflops|tops)\b|\b(?:hbm|gddr)\w*"
+)
+
+
+def _all_read(text: str, verdicts: list[Any]) -> bool:
+    """Whether a verdict is owed: besides the memory size that named the variants, another
+    figure was checked, and no figure or memory type the question states went unread ("80 GB
+    of type HBM3" with the type missed is no "Yes")."""
+    if all(v.claim.field == "memory_gb" for v in verdicts):
+        return False
+    return len(_STATED.findall(text)) <= len(verdicts)
 
 
 def _variants_differ(verdict: Any) -> bool:
@@ -809,8 +828,9 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if len(results) == 1:
         e = results[0]
         low = query.low
-        four = _as_run_locally(query, box, results, model) if not e["fits"] else None
-        if four is not None and four[0]["fits"]:  # "can my 3070 run llama 3 8b?": as people do
+        alone = e["num_gpus"] == 1  # several cards of one kind: split in 4-bit AWQ, as people do
+        four = _as_run_locally(query, box, results, model) if alone and not e["fits"] else None
+        if four is not None:  # "can my 3070 run llama 3 8b?": as people run it
             notes.append(_run_locally_note(e, four[0]))
             results, e = four, four[0]
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
@@ -835,7 +855,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives += _alternatives(query, box, roomiest, model)
     # (not "tokens per second": a rate)
-    asks_time = bool(re.search(r"\bhow long\b|(?<!per )(?<!a )\bseconds?\b|\blatency\b"
+    asks_time = bool(re.search(r"\bhow long\b|(?<!per )\bseconds?\b|\blatency\b"
                                r"|\bper image\b", query.low))  # fmt: skip
     text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
                        prefer_time=asks_time, pick_asked=asks_pick(query))  # fmt: skip
@@ -868,6 +888,10 @@ def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) ->
 
 
 _LOCAL_SEGMENTS = ("consumer", "laptop", "workstation", "apple")
+_SERVED = re.compile(
+    r"\bserv(?:e|es|ing|er)\b|\bhost(?:ing)?\b|\bproduction\b|\bapi\b"
+    r"|\bthroughput\b|\bconcurren\w*|\busers\b|\brequests\b|\bbatch\b"
+)
 
 
 def _as_run_locally(
@@ -880,6 +904,8 @@ def _as_run_locally(
         query.precision
         or model.precision
         or query.engine not in (None, "llama.cpp", "ollama")
+        or (query.batch or 1) > 1
+        or _SERVED.search(query.low)  # a server for many: not a desktop's one stream
         or first.get("family", "llm") != "llm"
         or first["workload"] != "inference"
         or first["precision"] not in ("bf16", "fp16")
@@ -897,11 +923,11 @@ def _as_run_locally(
 
 def _run_locally_note(e: dict[str, Any], four: dict[str, Any], several: bool = False) -> str:
     """Why the answer is in a 4-bit GGUF: what 16 bits would need."""
-    where = "on none of them" if several else f"on the {e['gpu_name']}"
+    where = "fits none of them" if several else f"does not fit the {e['gpu_name']}"
     return (f"In {four['precision']} ({four.get('engine')}), as a model is run on such cards: "
             f"in {e['precision']} it needs {c.num(e['memory_per_gpu_gb'], 'GB')}"
-            f"{' per GPU' if e['num_gpus'] > 1 else ''} and does not fit {where} (say the "
-            "format if it differs).")  # fmt: skip
+            f"{' per GPU' if e['num_gpus'] > 1 else ''} and {where} (say the format if it "
+            "differs).")  # fmt: skip
 
 
 def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:

@@ -1684,7 +1684,7 @@ _REPLICAS = re.compile(
 # the job asked of one card of those counted: "buying 4 L40S ... does a 70B fit on one card?"
 _ON_ONE_CARD = re.compile(
     r"\b(?:fit|fits|run|runs|go|goes|load|hold|holds)\b[^.?!]{0,30}\b(?:on|in|into|onto) (?:just "
-    r")?(?:one|a single|1) (?:card|gpu)(?: of (?:them|those|the \w+))?\b(?! (?:each|per)\b)"
+    r")?(?:one|a single|1|a) (?:card|gpu)(?: of (?:them|those|the \w+))?\b(?! (?:each|per)\b)"
 )
 
 
@@ -2805,13 +2805,13 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
     forms = list(dict.fromkeys(rx.findall(
         r"\b(sxm|pcie|nvl)\d?\b(?!\s?(?:gen|\d|x\d|lanes?|slots?|risers?|bus|links?))", low
     )))  # fmt: skip
-    listed = rx.search(
-        r"\b(?:sxm|pcie|nvl)\d?\s?(?:,|/|and|or|vs\.?)\s?(?:the )?(?:sxm|pcie|nvl)\b", low
-    )
+    listed = rx.search(r"\b(?:sxm|pcie|nvl)\d?\s?[,/]\s?(?:the )?(?:sxm|pcie|nvl)\b", low)
     bases = {g.base for g in gpus}
     if listed and len(forms) >= 2 and len(bases) == 1 and None not in bases:
-        # "the H100 PCIe, SXM and NVL": the GPU in each form listed
-        each = [linker.find_gpus(f"{gpus[0].base} {form}") for form in forms]
+        # "the H100 PCIe, SXM and NVL": the GPU in each form listed (of the memory said)
+        sized = rx.search(r"(\d{2,3}) ?gb\b", " ".join(g.text.lower() for g in gpus))
+        gb = f" {sized.group(1)}GB" if sized else ""
+        each = [linker.find_gpus(f"{gpus[0].base} {form}{gb}") for form in forms]
         found = [e[0] for e in each if e and e[0].ids]
         if len(found) == len(forms) and len({f.ids for f in found}) == len(found):
             return tuple(found)

@@ -219,6 +219,15 @@ GENERATION_MBU = {
     "RDNA": 0.85,
     "Xe": 0.85,
 }
+
+
+def mbu_key(gen: str, hbm: bool | None) -> str:
+    """The GENERATION_MBU key of a card: a generation with cards of both memory kinds has its
+    own key for the GDDR ones ("Blackwell-GDDR" for an RTX 5090 beside the B200's "Blackwell")."""
+    gddr = f"{gen}-GDDR"
+    return gddr if hbm is False and gddr in GENERATION_MBU else gen
+
+
 # generations whose GPUs have HBM (V100, A100, H100/H200/H20, MI200/MI300, Gaudi): an engine's
 # bandwidth share fitted on one of them is carried to the other HBM cards it has no fit for
 # (throughput.decode_mbu)

@@ -21,6 +21,7 @@ from advisor.calculator.factors import (
     TRAIN_MFU,
     EngineFactors,
     generation,
+    mbu_key,
     pipeline_stages,
     tensor_parallel,
 )
@@ -225,8 +226,7 @@ def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tupl
     Eager engines (transformers, AutoAWQ) keep the prior: their fitted shares also absorb host
     time on the rows' machines."""
     fitted = dict(engine.mbu_fitted)
-    if hbm is False and f"{gen}-GDDR" in GENERATION_MBU:  # a generation of both memory kinds
-        gen = f"{gen}-GDDR"
+    gen = mbu_key(gen, hbm)  # a generation of both memory kinds: its GDDR cards' own key
     if gen in fitted:
         return fitted[gen], f"{engine.name} on {gen}: {fitted[gen]:.2f}, fitted (factors.py)"
     kind = _memory_kind(gen, gen in HBM_GENERATIONS if hbm is None else hbm)

@@ -110,7 +110,7 @@ def _model_named(sentence: str) -> str:
 
 def _speed_rates(claim: Claim, gpu_id: str, count: int, catalog: Catalog) -> list[float]:
     """What the calculator says one side of a speed ratio runs at (several: a range)."""
-    from advisor.calculator.factors import GENERATION_MBU, GENERATION_MFU, generation
+    from advisor.calculator.factors import GENERATION_MBU, GENERATION_MFU, generation, mbu_key
     from advisor.calculator.precision import get_precision
     from advisor.calculator.throughput import dense_tflops
 
@@ -123,7 +123,8 @@ def _speed_rates(claim: Claim, gpu_id: str, count: int, catalog: Catalog) -> lis
     compute = dense_tflops(gpu, get_precision(claim.qualifier.split()[-1])) * GENERATION_MFU.get(
         gen, 0.7
     )
-    memory = gpu.bandwidth_gbs * GENERATION_MBU.get(gen, 0.6)
+    hbm = (gpu.memory_type or "").upper().startswith("HBM")
+    memory = gpu.bandwidth_gbs * GENERATION_MBU.get(mbu_key(gen, hbm), 0.6)
     if claim.qualifier.startswith("training"):
         return [compute]
     if claim.qualifier.startswith("decode"):
