@@ -305,6 +305,10 @@ def _pipeline(request: Request, engine: EngineFactors, notes: list[str]) -> int:
 def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Estimate:
     method = TRAIN_METHODS[request.workload]
     precision = _default_precision(request)
+    gen = generation(gpu.architecture, gpu.memory_type)
+    if precision.name == "bf16" and gen in NO_BF16_TENSOR:  # a T4 trains in fp16 (same memory)
+        precision = get_precision("fp16")
+        notes.append(f"{gpu.name} has no bf16 tensor cores: fp16 used (same memory)")
     if method == "qlora" and precision.family != "bnb-4bit":
         raise InvalidInput("QLoRA trains on a 4-bit base: use --precision nf4 (the default).")
     if method == "full" and precision.family not in ("float",):
@@ -365,8 +369,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             notes.append(
                 "gradient checkpointing not given: on, recomputing activations to make room"
             )
-    old_card = generation(gpu.architecture, gpu.memory_type) in NO_BF16_TENSOR
-    half = "fp16" if old_card else "bf16"  # a T4's fine-tune computes in fp16
+    half = "fp16" if gen in NO_BF16_TENSOR else "bf16"  # a T4's fine-tune computes in fp16
     setup = f"{label}: {options.describe(method, half)}"
     stated = request.framework or len(options.defaulted) < len(finetune.OPTION_WORDS)
     if not request.framework:
