@@ -338,3 +338,14 @@ def test_review_edges_of_the_stop_39_changes(catalog: Catalog, rules_advisor: Ad
     # a memory type the claim reader missed is no "Yes"
     claim = _answer(rules_advisor, "is it right the A100 ships 80 GB VRAM, type HBM3?")
     assert not claim.startswith("**Yes")
+
+
+def test_the_cost_of_a_million_tokens_leads_when_asked(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "roughly what do a million generated tokens of qwen2.5 7b cost "
+                   "me on a rented L40S, per 1M tokens?")  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**One NVIDIA L40S: about $") and "per million output tokens" in head
+    assert "sequences decoding together" in head and "for one stream" in head
+    # two cards and "cheaper per token": the pick by that figure
+    pick = _answer(rules_advisor, "for mistral 7b, is an L4 or an A10G cheaper per token?")
+    assert pick.startswith("**Pick the ") and "lowest cost per million output tokens" in pick

@@ -796,6 +796,25 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 
 
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
+    draft = _fit(query, box, speed_first)
+    if _per_token_asked(query):  # "cost per million tokens of an 8B on an H100?": that first
+        lines = _token_costs(query, box)
+        if lines:
+            draft.text = "\n".join(lines) + "\n\n" + draft.text
+    return draft
+
+
+def _per_token_asked(query: Query) -> bool:
+    return bool(
+        _PER_TOKENS.search(query.low)
+        and not query.user_price_usd_per_hour
+        and query.models
+        and query.gpus
+        and (query.models[0].family or "llm") == "llm"
+    )
+
+
+def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     weighed = _models_on_card(query, box)
     if weighed is not None:
         return weighed
@@ -1590,13 +1609,16 @@ def compare(query: Query, box: ToolBox) -> Draft:
         if by_price is not None:
             return by_price
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
-        draft = fit(query, box)
+        draft = _fit(query, box)
         ratio = _model_ratio(query, box)
         figures = _fields_of_each(query, box)  # "... give me bandwidth and board power for both"
+        # "which is cheaper per token?": the cost of a million tokens on each, first
+        per_token = "\n".join(_token_costs(query, box)) if _per_token_asked(query) else ""
         if not ratio:
-            return Draft("\n\n".join(filter(None, [draft.text, figures])), draft.citations,
-                         draft.warnings)  # fmt: skip
-        text = "\n\n".join(filter(None, [ratio, figures, _second_verdict(draft.text)]))
+            return Draft("\n\n".join(filter(None, [per_token, draft.text, figures])),
+                         draft.citations, draft.warnings)  # fmt: skip
+        second = _second_verdict(draft.text)
+        text = "\n\n".join(filter(None, [per_token, ratio, figures, second]))
         return Draft(text, draft.citations, draft.warnings)
     asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
     shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
@@ -1973,6 +1995,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             return Draft("\n\n".join(lines))
     if query.models and query.gpus:
         draft = fit(query, box)
+        if _per_token_asked(query):  # fit() led with the cost of a million tokens
+            return draft
         jobs = [
             e
             for e in _estimates(query, box, query.models[0])
@@ -2027,6 +2051,53 @@ def _budget_at_median(
     text = c.budget_hours(result, rented.get("gpu_name", gpu), per=per, price="the median current")
     span = f"current prices run from {c.usd(summary['low'])} to {c.usd(summary['high'])}"
     return f"{text.rstrip('.')}; {span}."
+
+
+def _token_costs(query: Query, box: ToolBox) -> list[str]:
+    """What a million output tokens cost on each card named at its median rental price: with
+    as many sequences decoding together as its memory holds (a server under load), and for one
+    stream (or at the batch the user gave)."""
+    model = query.models[0]
+    lines, costs = [], []
+    for e in _estimates(query, box, model)[:4]:
+        if "error" in e or not e["fits"] or e["workload"] != "inference":
+            continue
+        one = (e.get("cost") or {}).get("usd_per_million_tokens")
+        decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+        if not one or not decode:
+            continue
+        where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+        where = where[0].upper() + where[1:]
+        stream = "for one stream" if e["batch"] == 1 else f"at batch {e['batch']:,}"
+        paid = (f"{c.num(decode, 'tokens/s')} at {c.usd(e['cost']['usd_per_hour'])}/hour, the "
+                "median price")  # fmt: skip
+        full = None
+        if not query.batch and (e.get("serving_batch") or 1) > 1:
+            args = {**estimate_args(query, e["gpu"], e["num_gpus"], model),
+                    "batch": e["serving_batch"]}  # fmt: skip
+            full = box.call("estimate", args)
+        loaded = (full or {}).get("cost") or {}
+        if full and full.get("fits") and loaded.get("usd_per_million_tokens"):
+            rate = full["decode_tokens_per_s"]["typical"]
+            lines.append(f"**{where}: about {c.usd(loaded['usd_per_million_tokens'])} per "
+                         f"million output tokens with {full['batch']:,} sequences decoding "
+                         f"together** ({c.num(rate, 'tokens/s')}); {c.usd(one)} {stream} "
+                         f"({paid}).")  # fmt: skip
+            costs.append((loaded["usd_per_million_tokens"], one, e["gpu_name"]))
+        else:
+            lines.append(f"**{where}: about {c.usd(one)} per million output tokens {stream}** "
+                         f"({paid}).")  # fmt: skip
+            costs.append((one, one, e["gpu_name"]))
+    chosen = asks_pick(query) or re.search(r"\bcheap(?:er|est)\b", query.low)
+    if chosen and len(costs) > 1 and len({n for _, _, n in costs}) == len(costs):
+        # "which is cheaper per token?": the one whose million tokens cost least, as served
+        # under load, and the same at one stream when that order differs
+        loaded_pick = min(costs)[2]
+        alone_pick = min(costs, key=lambda x: x[1])[2]
+        same = "" if alone_pick == loaded_pick else f" (for one stream: the {alone_pick})"
+        lines.insert(0, f"**Pick the {loaded_pick}: the lowest cost per million output "
+                        f"tokens**{same}.")  # fmt: skip
+    return lines
 
 
 def _priced_choice(query: Query, box: ToolBox) -> Draft | None:

@@ -220,6 +220,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
 _EITHER = re.compile(
     r"\bshould (?:i|we) (?:buy|get|go (?:with|for)|pick|choose|use|rent)\b[^?.]{0,60}\bor\b"
     r"(?! not\b)"
+    # "is an L4 or an A10G cheaper per token?": which of the two, not a yes or a no
+    r"|\b(?:is|are) (?:the |an? )?[\w.-]+(?: [\w.-]+)? or (?:the |an? )?[\w.-]+(?: [\w.-]+)? "
+    r"(?:cheaper|faster|better|quicker|more \w+)\b"
 )
 
 
