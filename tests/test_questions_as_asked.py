@@ -349,3 +349,8 @@ def test_the_cost_of_a_million_tokens_leads_when_asked(rules_advisor: Advisor) -
     # two cards and "cheaper per token": the pick by that figure
     pick = _answer(rules_advisor, "for mistral 7b, is an L4 or an A10G cheaper per token?")
     assert pick.startswith("**Pick the ") and "lowest cost per million output tokens" in pick
+
+
+def test_overkill_is_answered_as_asked(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "isn't an H200 total overkill just to host phi-3 mini?")
+    assert text.startswith("**Yes, overkill: ")

@@ -888,18 +888,20 @@ def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) ->
     card asked about; the fit follows as the figures."""
     low = query.low
     need = _NEED_ASKED.search(low)
-    if need is None:
+    overkill = re.search(r"\boverkill\b", low)  # "would a B200 be overkill for a 7B?": yes
+    if need is None and not overkill:
         return text
-    after = low[need.end() : need.end() + 40]  # "do we need it", "really need an h200": the card
-    if not (re.match(r"\s*(?:it|that|this|them|one)\b", after)
-            or any(g.text.lower() in after for g in query.gpus)):  # fmt: skip
+    after = low[need.end() : need.end() + 40] if need else ""  # "do we need it": the card
+    if need and not (re.match(r"\s*(?:it|that|this|them|one)\b", after)
+                     or any(g.text.lower() in after for g in query.gpus)):  # fmt: skip
         return text
     if not all(r["fits"] and r.get("gpu_memory_gb") for r in results):
         return text
     e = max(results, key=lambda r: r["memory_per_gpu_gb"] / r["gpu_memory_gb"])
     if e["memory_per_gpu_gb"] / e["gpu_memory_gb"] >= 0.4:
         return text
-    return (f"**No: {e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}"
+    verdict = "Yes, overkill" if overkill and not need else "No"
+    return (f"**{verdict}: {e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}"
             f"{' per GPU' if e['num_gpus'] > 1 else ''}, and the {e['gpu_name']} has "
             f"{c.num(e['gpu_memory_gb'], 'GB')}: far more card than this job needs; a card with a "
             "little more memory than the job needs will do.**\n\n"

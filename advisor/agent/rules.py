@@ -178,6 +178,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         return text
     lower = _LOWER_FITS.search(text)
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
+    if re.search(r"\boverkill\b", low):
+        return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
     leaner = _QLORA_FITS.search(text)
