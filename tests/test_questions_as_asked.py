@@ -5,6 +5,7 @@ quoted to check. Each phrasing here is the test's own."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -354,3 +355,17 @@ def test_the_cost_of_a_million_tokens_leads_when_asked(rules_advisor: Advisor) -
 def test_overkill_is_answered_as_asked(rules_advisor: Advisor) -> None:
     text = _answer(rules_advisor, "isn't an H200 total overkill just to host phi-3 mini?")
     assert text.startswith("**Yes, overkill: ")
+
+
+def test_stable_diffusion_with_no_version_is_sdxl_said_as_assumed(
+    catalog: Catalog, rules_advisor: Advisor
+) -> None:
+    query = understand("thinking of a 4060 ti 16gb mainly for stable diffusion, ok?", catalog)
+    assert [m.ids for m in query.models] == [("sdxl",)] and query.models[0].assumed
+    assert understand("stable diffusion 1.5 on my 1660", catalog).models[0].ids == ("sd-1.5",)
+    text = _answer(rules_advisor, "Is an RTX 3090 decent for stable diffusion?")
+    assert text.startswith("**Yes: Stable Diffusion XL") and "SDXL assumed" in text
+    # a card's profile trains ResNet-50 at its usual batch, not one image at a time
+    profile = _answer(rules_advisor, "is the RTX 4070 Ti Super any good for deep learning?")
+    rate = re.search(r"ResNet-50 \(training\): training throughput about ([\d,]+)", profile)
+    assert rate and float(rate.group(1).replace(",", "")) > 300

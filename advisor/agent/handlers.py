@@ -466,12 +466,14 @@ LADDER = (
     ("fine-tune with QLoRA", "finetune-qlora", "nf4",
      ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b")),
 )  # fmt: skip
-REFERENCE_JOBS = (("sdxl", "inference"), ("resnet-50", "train"))
+REFERENCE_JOBS = (("sdxl", "inference", "diffusion"), ("resnet-50", "train", "vision"))
 
 
 def advice(query: Query, box: ToolBox) -> Draft:
     """ "Is the X good for deep learning?": what one GPU can do, from the largest reference
     models it runs and fine-tunes, then image generation and training speed, with its price."""
+    if query.models and query.models[0].assumed and query.models[0].family != "llm":
+        return fit(query, box)  # "good for stable diffusion?": that job on it, not a profile
     ref = query.gpus[0]
     gpu = gpu_choices(ref)[0]
     sheet = box.call("gpu_specs", {"gpu": gpu})
@@ -489,8 +491,13 @@ def advice(query: Query, box: ToolBox) -> Draft:
             if "error" in e or not e["fits"]:
                 break
             reach[what] = e
-    jobs = [box.call("estimate", {"model": m, "gpu": gpu, "workload": w})
-            for m, w in REFERENCE_JOBS]  # fmt: skip
+    from advisor.calculator import FAMILIES
+
+    jobs = []
+    for m, w, family in REFERENCE_JOBS:  # at the family's usual batch (ResNet-50 trains at 128)
+        batch = dict(FAMILIES[family].default_batch).get(w)
+        args = {"model": m, "gpu": gpu, "workload": w}
+        jobs.append(box.call("estimate", {**args, "batch": batch} if batch else args))
     text = c.advice(sheet, reach, [j for j in jobs if "error" not in j])
     training = query.workload in ("train", "finetune", "finetune-full")
     if training and not sheet.get("fp16_bf16_dense_tflops") and sheet.get("fp32_tflops"):
