@@ -2498,24 +2498,27 @@ _SD_UNVERSIONED = re.compile(
 )
 
 
-def _family_named(low: str, models: tuple[ModelRef, ...]) -> tuple[ModelRef, ...]:
-    """ "the whisper transcription pods", "good for stable diffusion?": a family named without
-    its size or version is its reference model, said as assumed (Whisper large-v3, the size most
-    used to transcribe; SDXL, the Stable Diffusion most run today)."""
-    found: tuple[ModelRef, ...] = ()
-    said = " ".join(m.text.lower() for m in models)
-    if _WHISPER_UNSIZED.search(low) and not any(m.family == "speech" for m in models) and (
-        "whisper" not in said
-    ):  # not when a Whisper the catalog lacks was read
-        ref = FAMILIES["speech"].reference_model
-        note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
-        found += (ModelRef("Whisper", (ref,), "speech", note=note, assumed=True),)
-    if _SD_UNVERSIONED.search(low) and not any(m.family == "diffusion" for m in models):
-        ref = FAMILIES["diffusion"].reference_model
-        note = ("Stable Diffusion with no version named: SDXL assumed (say SD 1.5, SD 3 or "
-                "FLUX if it differs).")  # fmt: skip
-        found += (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
-    return found
+def _family_named(low: str) -> tuple[ModelRef, ...]:
+    """ "the whisper transcription pods": a family named without its size is its reference
+    model, said as assumed (Whisper large-v3, the size most used to transcribe)."""
+    if not _WHISPER_UNSIZED.search(low):
+        return ()
+    ref = FAMILIES["speech"].reference_model
+    note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
+    return (ModelRef("Whisper", (ref,), "speech", note=note, assumed=True),)
+
+
+def _sd_unversioned(
+    low: str, models: tuple[ModelRef, ...], gpus: tuple[GpuRef, ...]
+) -> tuple[ModelRef, ...]:
+    """ "Is the 4070 Ti Super good for stable diffusion?": SDXL, said as assumed, when a GPU is
+    named and no Stable Diffusion version was ("make me a picture with stable diffusion" is no
+    GPU question)."""
+    if not gpus or not _SD_UNVERSIONED.search(low) or any(m.family == "diffusion" for m in models):
+        return ()
+    ref = FAMILIES["diffusion"].reference_model
+    note = "Stable Diffusion with no version named: SDXL assumed (say which if it differs)."
+    return (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
 
 
 def _split_questions(text: str) -> list[str]:
@@ -2553,9 +2556,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
     unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
     audio = _audio_hours(unpaced)
     models = _sized_family(tuple(linker.find_models(text)), linker)
-    models += _family_named(low, models)
+    if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
+        models += _family_named(low)  # not when a Whisper the catalog lacks was read
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
+    models += _sd_unversioned(low, models, gpus)
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)
     gpus = _replicated(gpus, low)
