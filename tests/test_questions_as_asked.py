@@ -369,3 +369,10 @@ def test_stable_diffusion_with_no_version_is_sdxl_said_as_assumed(
     profile = _answer(rules_advisor, "is the RTX 4070 Ti Super any good for deep learning?")
     rate = re.search(r"ResNet-50 \(training\): training throughput about ([\d,]+)", profile)
     assert rate and float(rate.group(1).replace(",", "")) > 300
+
+
+def test_audio_per_hour_is_a_pace_not_a_price(catalog: Catalog) -> None:
+    assert understand("with whisper medium on an L4, how many hours of audio per hour can I "
+                      "get through?", catalog).intent == "speed"  # fmt: skip
+    assert understand("an L4 at $0.80 per hour running whisper: cost per audio hour?",
+                      catalog).intent == "cost"  # fmt: skip

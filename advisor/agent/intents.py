@@ -373,7 +373,8 @@ _MONEY = _cues(
     r"\$",
     r"\bhow much (?:would|will|does|is|do|to)\b",
     # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates
-    r"(?<!images )(?<!image )(?<!tokens )(?<!requests )(?<!samples )\bper hour\b",
+    r"(?<!images )(?<!image )(?<!tokens )(?<!requests )(?<!samples )(?<!audio )"
+    r"(?<!transcribe )(?<!process )\bper hour\b",
     r"(?<![a-z])/h(?:ou)?r\b",
     r"\brent\w*",
     r"\bcheap\w*",
@@ -388,6 +389,8 @@ _MONEY = _cues(
 )
 _SPEED = _cues(
     r"\btok(?:ens?)?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b",
+    # "how many hours of audio per hour", "transcribe per hour": a pace, not a price
+    r"\b(?:hours? of )?audio (?:per|an|a|each) hour\b|\b(?:transcribe|process) per hour\b",
     r"\bt/s\b",
     r"\bit/s\b",
     r"\bits? per second\b",
