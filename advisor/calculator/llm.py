@@ -137,13 +137,20 @@ def _default_engine(request: Request, precision: Precision, gpu: GPU) -> str:
     return "vllm"
 
 
+def _as_the_card_computes(precision: Precision, gen: str, gpu: GPU, notes: list[str]) -> Precision:
+    """bf16 on a card with no bf16 tensor cores (Pascal, Volta, Turing) runs in fp16: the same
+    memory, said in the notes."""
+    if precision.name == "bf16" and gen in NO_BF16_TENSOR:
+        notes.append(f"{gpu.name} has no bf16 tensor cores: fp16 used (same memory)")
+        return get_precision("fp16")
+    return precision
+
+
 def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Estimate:
     precision = _default_precision(request, model)
     engine = engine_factors(_default_engine(request, precision, gpu))
     gen = generation(gpu.architecture, gpu.memory_type)
-    if precision.name == "bf16" and gen in NO_BF16_TENSOR:  # engines cast bf16 to fp16
-        precision = get_precision("fp16")
-        notes.append(f"{gpu.name} has no bf16 tensor cores: fp16 used (same memory)")
+    precision = _as_the_card_computes(precision, gen, gpu, notes)  # engines cast bf16 to fp16
     if not request.engine:
         notes.append(f"engine not given: {engine.label} assumed for {precision.name}")
     if not request.precision and native_precision(model):
@@ -306,9 +313,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     method = TRAIN_METHODS[request.workload]
     precision = _default_precision(request)
     gen = generation(gpu.architecture, gpu.memory_type)
-    if precision.name == "bf16" and gen in NO_BF16_TENSOR:  # a T4 trains in fp16 (same memory)
-        precision = get_precision("fp16")
-        notes.append(f"{gpu.name} has no bf16 tensor cores: fp16 used (same memory)")
+    precision = _as_the_card_computes(precision, gen, gpu, notes)  # a T4 trains in fp16
     if method == "qlora" and precision.family != "bnb-4bit":
         raise InvalidInput("QLoRA trains on a 4-bit base: use --precision nf4 (the default).")
     if method == "full" and precision.family not in ("float",):

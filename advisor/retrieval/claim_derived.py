@@ -112,7 +112,7 @@ def _speed_rates(claim: Claim, gpu_id: str, count: int, catalog: Catalog) -> lis
     """What the calculator says one side of a speed ratio runs at (several: a range)."""
     from advisor.calculator.factors import GENERATION_MBU, GENERATION_MFU, generation, mbu_key
     from advisor.calculator.precision import get_precision
-    from advisor.calculator.throughput import dense_tflops
+    from advisor.calculator.throughput import dense_tflops, is_hbm
 
     gpu = catalog.gpus[gpu_id]
     if claim.model and "training" in claim.qualifier:
@@ -123,8 +123,7 @@ def _speed_rates(claim: Claim, gpu_id: str, count: int, catalog: Catalog) -> lis
     compute = dense_tflops(gpu, get_precision(claim.qualifier.split()[-1])) * GENERATION_MFU.get(
         gen, 0.7
     )
-    hbm = (gpu.memory_type or "").upper().startswith("HBM")
-    memory = gpu.bandwidth_gbs * GENERATION_MBU.get(mbu_key(gen, hbm), 0.6)
+    memory = gpu.bandwidth_gbs * GENERATION_MBU.get(mbu_key(gen, is_hbm(gpu)), 0.6)
     if claim.qualifier.startswith("training"):
         return [compute]
     if claim.qualifier.startswith("decode"):
