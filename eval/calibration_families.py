@@ -181,6 +181,7 @@ def _targets(rows: list[dict[str, Any]], catalog: Catalog) -> list[str]:
             f"{_pct(median(r['loso'] for r in chosen))}): "
             + ", ".join(f"{r['id']} {r['in_sample']:.0f}%" for r in chosen)
         )
+    lines.append(_whisper_relative_speeds(catalog))
     for model, gpu, offload, want in (
         ("sdxl", "rtx-3070", "none", False),
         ("sd-1.5", "rtx-3070", "none", True),
@@ -192,6 +193,37 @@ def _targets(rows: list[dict[str, Any]], catalog: Catalog) -> list[str]:
             + ("right" if result.fits == want else "WRONG")
         )
     return lines
+
+
+# The openai/whisper README's "Relative speed" column: each size against the large model,
+# "measured by transcribing English speech on a A100" (github:openai/whisper
+# README.md@0033c7ff6e813c01265a3f291b85cb4ab2e8940a). Scored, never fitted: the speech constants
+# come from 32-layer rows only. "large" is large-v3 there (whisper/__init__.py).
+WHISPER_RELATIVE_SPEED = {
+    "whisper-tiny": 10.0,
+    "whisper-base": 7.0,
+    "whisper-small": 4.0,
+    "whisper-medium": 2.0,
+    "whisper-large-v3-turbo": 8.0,
+}
+
+
+def _whisper_relative_speeds(catalog: Catalog) -> str:
+    def speed(model: str) -> float:
+        result = estimate(Request(model, "a100-sxm4-40gb", engine="openai-whisper"), catalog)
+        assert result.audio_seconds_per_s is not None
+        return float(result.audio_seconds_per_s["typical"])
+
+    large = speed("whisper-large-v3")
+    parts, errors = [], []
+    for model, stated in WHISPER_RELATIVE_SPEED.items():
+        ratio = speed(model) / large
+        errors.append(abs(ratio - stated) / stated * 100)
+        parts.append(f"{model} {ratio:.1f}x (README ~{stated:g}x)")
+    return (
+        "Whisper relative speed vs large-v3, openai-whisper on an A100 (README, scored not "
+        f"fitted): median error {_pct(median(errors))}: " + ", ".join(parts)
+    )
 
 
 def _structure(rows: list[dict[str, Any]]) -> list[str]:

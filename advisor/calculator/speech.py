@@ -4,8 +4,10 @@ Whisper cuts audio into 30-second windows. Each window runs the encoder once ove
 (compute-bound), then the decoder writes about one token per 0.3 s of speech, one step at a time:
 each step reads the decoder's weights (bandwidth-bound) and pays the engine's fixed time per
 token, which dominates on any recent card (faster-whisper is about as fast on an RTX 3070 Ti as on
-a V100S). Beam search decodes its beams as one batch; batched engines decode several windows at
-once. The engine constants are fitted to the faster-whisper, insanely-fast-whisper and
+a V100S). That time is kernel launches and bookkeeping layer by layer, so it scales with the
+decoder's depth: large-v3-turbo (4 decoder layers) and distil-large-v3 (2) write their tokens
+several times faster than large-v3 (32) on the same encoder. Beam search decodes its beams as one
+batch; batched engines decode several windows at once. The engine constants are fitted to the faster-whisper, insanely-fast-whisper and
 whisper-jax tables of eval/calibration/workloads.csv (W0562-W0598); eval/calibration_families.py
 refits them and prints their in-sample, leave-one-source-out and leave-one-GPU-out error.
 """
@@ -25,6 +27,11 @@ from advisor.specs import GPU, SpeechModel
 WINDOW_S = 30.0
 TOKENS_PER_WINDOW = 90  # ~3 tokens per second of speech (English, Whisper's tokenizer)
 ENCODER_EFFICIENCY = 0.0972  # fitted with ENGINES' token overheads (see below)
+# The engines' per-token times were fitted on 32-layer decoders (large-v2, large-v3): a decoder
+# of L layers pays L/32 of them. Scored, not fitted: the openai/whisper README's relative speeds
+# on an A100 (tiny ~10x, base ~7x, small ~4x, medium ~2x, turbo ~8x the large model;
+# eval/calibration_families.py prints predicted against stated).
+REFERENCE_DECODER_LAYERS = 32
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,8 @@ def window_seconds(
         weight_bytes = 4.0 if precision == "fp32" else 2.0
     read = _decoder_params(model) * weight_bytes / (gpu.bandwidth_gbs * 1e9 * 0.6)
     flops = 2 * _decoder_params(model) * batch * beam / (peak * 1e12 * 0.3)
-    step = max(read, flops) + engine.token_overhead_ms / 1000
+    overhead = engine.token_overhead_ms / 1000 * model.decoder_layers / REFERENCE_DECODER_LAYERS
+    step = max(read, flops) + overhead
     return encoder_s + TOKENS_PER_WINDOW * step
 
 
