@@ -7,9 +7,10 @@ token, which dominates on any recent card (faster-whisper is about as fast on an
 a V100S). That time is kernel launches and bookkeeping layer by layer, so it scales with the
 decoder's depth: large-v3-turbo (4 decoder layers) and distil-large-v3 (2) write their tokens
 several times faster than large-v3 (32) on the same encoder. Beam search decodes its beams as one
-batch; batched engines decode several windows at once. The engine constants are fitted to the faster-whisper, insanely-fast-whisper and
-whisper-jax tables of eval/calibration/workloads.csv (W0562-W0598); eval/calibration_families.py
-refits them and prints their in-sample, leave-one-source-out and leave-one-GPU-out error.
+batch; batched engines decode several windows at once. The engine constants are fitted to the
+faster-whisper, insanely-fast-whisper and whisper-jax tables of eval/calibration/workloads.csv
+(W0562-W0598); eval/calibration_families.py refits them and prints their in-sample,
+leave-one-source-out and leave-one-GPU-out error.
 """
 
 from __future__ import annotations
