@@ -162,3 +162,28 @@ def test_prompts_over_x1_risers_are_far_slower_and_decode_a_little() -> None:
     assert "x1" in (riser.interconnect or "")
     with pytest.raises(InvalidInput, match="pcie-x1"):
         link_for(GPU["l40s"], 2, "pcie-x3")
+
+
+def test_more_gpus_than_a_node_serve_as_pipeline_stages_of_whole_nodes():
+    # NVLink joins the 8 GPUs of one board; 24 H100s are 3 nodes: 8-way tensor parallel in each,
+    # 3 pipeline stages across, so one stream decodes no faster than on one node
+    base = Request("llama-3.1-405b", "h100-sxm5-80gb", precision="bf16", engine="vllm")
+    node = estimate(replace(base, num_gpus=8), CATALOG)
+    three = estimate(replace(base, num_gpus=24), CATALOG)
+    assert any("3 nodes of 8" in a for a in three.assumptions)
+    assert three.decode_tokens_per_s["typical"] <= node.decode_tokens_per_s["typical"] * 1.01
+    # the KV heads split 8 ways, the layers 3 ways: a third of one node's cache per GPU
+    assert three.breakdown_gb["kv_cache"] == pytest.approx(node.breakdown_gb["kv_cache"] / 3)
+    # an explicit split is kept
+    asked = estimate(replace(base, num_gpus=24, pp=6), CATALOG)
+    assert not any("nodes of 8" in a for a in asked.assumptions)
+
+
+def test_the_fewest_gpus_beyond_a_node_are_whole_nodes_not_the_next_power_of_two():
+    from advisor.calculator.estimator import min_gpus
+
+    # 405B in bf16 is ~811 GB of weights: 16 A100 40GBs hold 50.7 GB each (too much), 24 fit
+    request = Request("llama-3.1-405b", "a100-sxm4-40gb", precision="bf16", engine="vllm")
+    best = min_gpus(request, CATALOG)
+    assert best is not None and best.num_gpus == 24
+    assert not estimate(replace(request, num_gpus=16), CATALOG).fits

@@ -14,6 +14,7 @@ from advisor.calculator import cost, diffusion, memory, throughput
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.families import FAMILIES, find_model
+from advisor.calculator.interconnect import NODE_GPUS
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import InvalidInput
 
@@ -131,10 +132,12 @@ def max_batch(request: Request, catalog: Catalog | None = None) -> Estimate | No
 
 
 def min_gpus(request: Request, catalog: Catalog | None = None) -> Estimate | None:
-    """The fewest GPUs (1 to 1024) that fit, or None. Engines that shard each layer (vLLM,
-    TensorRT-LLM ...) and training take powers of two, the splits a head count divides; an
-    engine that gives each GPU whole layers (llama.cpp, transformers) takes any count up to 8
-    ("three 3090s hold a 72B at Q4_K_M")."""
+    """The fewest GPUs (1 to 1024) that fit, or None. Within a node, engines that shard each
+    layer (vLLM, TensorRT-LLM ...) and training take powers of two, the splits a head count
+    divides; an engine that gives each GPU whole layers (llama.cpp, transformers) takes any count
+    up to 8 ("three 3090s hold a 72B at Q4_K_M"). Beyond one node, whole nodes of 8 up to 128
+    GPUs (three nodes serve as three pipeline stages, train as 24 data-parallel ranks), then
+    powers of two."""
     first = estimate(replace(request, num_gpus=1), catalog)
     if first.fits:
         return first
@@ -142,7 +145,8 @@ def min_gpus(request: Request, catalog: Catalog | None = None) -> Estimate | Non
     layers_split = first.engine and first.engine not in TENSOR_PARALLEL_ENGINES
     if first.workload == "inference" and first.family == "llm" and layers_split:
         counts = (2, 3, 4, 5, 6, 7, 8)
-    for n in (*counts, 16, 32, 64, 128, 256, 512, 1024):
+    nodes = range(2 * NODE_GPUS, 128 + 1, NODE_GPUS)
+    for n in (*counts, *nodes, 256, 512, 1024):
         result = estimate(replace(request, num_gpus=n), catalog)
         if result.fits:
             return result

@@ -30,6 +30,11 @@ INTERCONNECT_HELP = (
     "auto, nvlink or pcie; pcie with the slot's generation and lanes where they are less than "
     "the card's: pcie-x1, pcie3-x8, pcie4-x4"
 )
+# GPUs one NVLink/NVSwitch (or Infinity Fabric) domain joins: the 8 of an HGX, DGX or OAM board.
+# A serving engine keeps tensor parallel inside it and spans nodes with pipeline stages (vLLM's
+# and TensorRT-LLM's multi-node guidance: tensor parallel size the GPUs per node, pipeline
+# parallel size the nodes), so a request for more GPUs than a node holds runs as whole nodes.
+NODE_GPUS = 8
 # Share of a link's bandwidth a ring all-reduce reaches (NCCL bus bandwidth against the link).
 LINK_SHARE = 0.8
 # Fixed time of one small all-reduce, by link kind: the per-layer constants the decode model had

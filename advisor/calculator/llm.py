@@ -166,10 +166,11 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         )
     kv_type = request.kv_cache or ("fp32" if precision.name == "fp32" else "fp16")
     kv_elem = kv_bytes(kv_type)
+    pp = _pipeline(request, engine, notes)
     mem = memory.inference_memory(
         model, precision, engine,
         context=context, batch=request.batch, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
-        legacy_cache=bool(request.legacy_kv_cache),
+        legacy_cache=bool(request.legacy_kv_cache), pp=pp,
     )  # fmt: skip
     usable = memory.usable_gb(gpu, engine)
     notes.extend(mem.assumptions)
@@ -177,7 +178,6 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB"
         f"{memory.shared_with(gpu)}; {engine.label} uses {engine.usable_fraction:.0%} of it"
     )
-    pp = _pipeline(request, engine, notes)
     tp = tensor_parallel(engine, request.num_gpus, pp)
     link = interconnect.link_for(gpu, tp if pp > 1 else request.num_gpus, request.interconnect)
     over = None
@@ -286,8 +286,17 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
 
 def _pipeline(request: Request, engine: EngineFactors, notes: list[str]) -> int:
     """The pipeline stages an inference request asks (`pp`): a serving engine's micro-batched
-    pipeline over num_gpus / pp-way tensor parallel groups."""
+    pipeline over num_gpus / pp-way tensor parallel groups. Unasked, a serving engine on more
+    GPUs than one node holds runs a stage per node (interconnect.NODE_GPUS)."""
     pp = request.pp
+    nodes, rest = divmod(request.num_gpus, interconnect.NODE_GPUS)
+    if pp <= 1 and nodes > 1 and not rest and engine.name in TENSOR_PARALLEL_ENGINES:
+        notes.append(
+            f"{request.num_gpus} GPUs as {nodes} nodes of {interconnect.NODE_GPUS}: "
+            f"{interconnect.NODE_GPUS}-way tensor parallel inside each node, {nodes} pipeline "
+            "stages across them (NVLink does not reach beyond a node)"
+        )
+        return nodes
     if pp <= 1:
         return 1
     if engine.name not in TENSOR_PARALLEL_ENGINES:

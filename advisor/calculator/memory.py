@@ -229,6 +229,7 @@ def inference_memory(
     kv_elem_bytes: float,
     num_gpus: int = 1,
     legacy_cache: bool = False,
+    pp: int = 1,
 ) -> MemoryResult:
     """Memory per GPU to serve `batch` sequences of `context` tokens.
 
@@ -236,13 +237,16 @@ def inference_memory(
     the old and the new copy of what it is growing: one layer's cache in transformers'
     DynamicCache (4.36 on), which replaces each layer's tensors in turn, or the whole cache with
     the tuple cache before it (`legacy_cache`), whose old tuple stays referenced until the
-    step's forward returns the new one.
+    step's forward returns the new one. `pp`: a serving engine's pipeline stages, each a
+    num_gpus / pp-way tensor parallel group.
     """
     assumptions = []
-    tp = tensor_parallel(engine, num_gpus)
-    pp = 1 if tp > 1 else num_gpus
+    tp = tensor_parallel(engine, num_gpus, pp)
+    pp = num_gpus // tp  # a layer split (tp 1) gives each GPU its share of the layers
     if num_gpus > 1:
         how = "tensor parallel" if tp > 1 else "layers split across GPUs"
+        if tp > 1 and pp > 1:
+            how = f"{tp}-way tensor x {pp}-way pipeline parallel"
         assumptions.append(f"{num_gpus} GPUs, {how} ({engine.label} default)")
     weights = weight_bytes(model, precision) / num_gpus
     if engine.name in HOST_EMBEDDING_ENGINES:
