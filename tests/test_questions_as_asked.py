@@ -376,3 +376,47 @@ def test_audio_per_hour_is_a_pace_not_a_price(catalog: Catalog) -> None:
                       "get through?", catalog).intent == "speed"  # fmt: skip
     assert understand("an L4 at $0.80 per hour running whisper: cost per audio hour?",
                       catalog).intent == "cost"  # fmt: skip
+
+
+def test_a_figure_stated_in_passing_is_checked(rules_advisor: Advisor) -> None:
+    # a size or a memory kind said tersely, a tag question, a negative question
+    for question in (
+        "so the 4080 comes with 20 gigs, right?",
+        "my friend says the L40S uses HBM3 memory, true?",
+        "isn't the 4090's memory bandwidth about 2 TB/s",
+        "the V100 beats the H100 at fp64, correct? my supervisor swears by it",
+    ):
+        assert _answer(rules_advisor, question).startswith("**No"), question
+    assert _answer(rules_advisor, "the H200 has HBM memory right?").startswith("**Yes")
+
+
+def test_the_figure_asked_by_name_leads(rules_advisor: Advisor) -> None:
+    its = _answer(rules_advisor, "rtx 3090 running sd 1.5 at 512px: how many it/s roughly?")
+    assert its.startswith("**Denoising speed: ") and " it/s" in its.split("\n", 1)[0]
+    per = _answer(rules_advisor, "seconds per image for sdxl on an rtx 4080, 25 steps?")
+    assert per.startswith("**Time per image: ")
+    ttft = _answer(rules_advisor, "first token latency of mistral 7b on an L40S with 16k prompts")
+    assert ttft.startswith("**Time to first token: ")
+
+
+def test_a_rental_period_and_a_count_are_priced_whole(rules_advisor: Advisor) -> None:
+    month = _answer(rules_advisor, "what's the monthly rent for an RTX A6000?")
+    assert month.startswith("**About $") and "a month (730 hours)" in month.split("\n", 1)[0]
+    node = _answer(rules_advisor, "price per hour for four L40S?")
+    assert "an hour on 4 x NVIDIA L40S" in node.split("\n", 1)[0]
+
+
+def test_a_choice_worded_as_yes_or_no_gets_a_pick(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "is one A6000 or two 3090s better for a 70b at home")
+    assert text.startswith("**Pick the ")
+    cheap = _answer(rules_advisor, "T4 or L4 to transcribe with whisper large-v3, cheapest?")
+    assert cheap.startswith("**Pick the NVIDIA T4: the least rent per audio hour")
+    # a yes-or-no about two cards stays one
+    either = _answer(rules_advisor, "will mistral 7b in fp16 fit on an L4 or a T4?")
+    assert not either.startswith("**Pick")
+
+
+def test_layer_split_counts_are_not_rounded_up_to_sixteen(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "how many 3090s would llama 3.1 405b need in q4_k_m?")
+    count = re.search(r"needs (\d+) x ", text)
+    assert count and 10 <= int(count.group(1)) <= 13

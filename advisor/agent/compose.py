@@ -381,10 +381,13 @@ def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:
 # ---------------------------------------------------------------- estimates
 
 
-def metrics_of(e: dict[str, Any]) -> list[tuple[str, dict[str, float], str]]:
-    """(label, band, unit) of every figure an estimate reports, in the family's order."""
+def metrics_of(e: dict[str, Any], asked: str = "") -> list[tuple[str, dict[str, float], str]]:
+    """(label, band, unit) of every figure an estimate reports, in the family's order; the one
+    the question `asked` (lowercased) names by its words first."""
     family = FAMILIES.get(e.get("family", "llm"))
-    metrics = family.metrics.get(e["workload"], ()) if family else ()
+    metrics = list(family.metrics.get(e["workload"], ())) if family else []
+    named = [m for m in metrics if asked and m.asked and re.search(m.asked, asked)]
+    metrics = [*named[:1], *(m for m in metrics if m not in named[:1])]
     # the family's own metric: "images/s" for ViT inference, "sequences/s" for BERT's
     return [(m.label, e[m.key], m.unit) for m in metrics if e.get(m.key)]
 
@@ -492,9 +495,9 @@ def split_weights_line(e: dict[str, Any]) -> str | None:
             f"{e['num_gpus']} GPUs.")  # fmt: skip
 
 
-def speed_lines(e: dict[str, Any], first_only: bool = False) -> list[str]:
+def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") -> list[str]:
     lines = []
-    for label, b, unit in metrics_of(e):
+    for label, b, unit in metrics_of(e, asked):
         text = f"{label.capitalize()}: {band(b, unit)}"
         serving = METRICS.get("serving_tokens_per_s")
         if serving and label == serving.label and e.get("serving_batch"):
@@ -576,10 +579,11 @@ def holders(result: dict[str, Any]) -> str:
 
 
 def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = False,
-               fit_asked: bool = False) -> str:  # fmt: skip
+               fit_asked: bool = False, asked: str = "") -> str:  # fmt: skip
     """One model on one GPU: the verdict (or, `speed_first`, the speed or the job's time, led by
-    "Yes, it fits." when `fit_asked`: "can it run X, and how fast?"), then the figures."""
-    speed = speed_lines(e) if e["fits"] else []
+    "Yes, it fits." when `fit_asked`: "can it run X, and how fast?"; the figure the question
+    `asked` names by its words first), then the figures."""
+    speed = speed_lines(e, asked=asked) if e["fits"] else []
     job = e.get("job_hours") or e.get("train_hours")
     if speed_first and speed and job:  # "how long": the wall time leads
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
@@ -595,7 +599,7 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
         lines = [f"It fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *rest]
     elif speed_first and speed:
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
-        label, b, unit = metrics_of(e)[0]
+        label, b, unit = metrics_of(e, asked)[0]
         head = (
             f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} on {where}** "
             f"({workload_label(e)}, {settings(e)})."
@@ -616,9 +620,33 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     return head + "\n\n" + "\n".join(lines)
 
 
+def _per_dollar(fitting: list[dict[str, Any]], metric: list[Any]) -> str:
+    """ "L4 or T4 for whisper, cheaply?": the pick by what a unit of work costs at each card's
+    median rent (the metric's own unit: per audio hour, per million tokens, per 1,000 images);
+    "" without a price for each, or for a metric with no such unit."""
+    key = next((k for k in METRICS if fitting[0].get(k) == metric[0][1]), "") if metric else ""
+    per = METRICS[key].cost_per if key else None
+    priced = [e for e in fitting if (e.get("cost") or {}).get("usd_per_hour") and e.get(key)]
+    if not key or per is None or len(priced) < 2 or len(priced) < len(fitting):
+        return ""
+    label, units = per
+
+    def cost(e: dict[str, Any]) -> float:  # dollars for `units` of the metric's work
+        return float(e["cost"]["usd_per_hour"]) / (float(e[key]["typical"]) * 3600) * units
+
+    ranked = sorted(priced, key=cost)
+    each = "; ".join(
+        f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} {usd(cost(e))} "
+        f"({num(e[key]['typical'], metric[0][2])} at {usd(e['cost']['usd_per_hour'])}/hour)"
+        for e in ranked
+    )
+    best = gpus_phrase(ranked[0]["num_gpus"], ranked[0]["gpu_name"]).removeprefix("one ")
+    return f"**Pick the {best}: the least rent {label}** (median prices): {each}"
+
+
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
               time_first: bool = False, prefer_time: bool = False,
-              pick_asked: bool = False) -> str:  # fmt: skip
+              pick_asked: bool = False, asked: str = "", value: bool = False) -> str:  # fmt: skip
     """One model on several GPUs (or variants): the verdict over all of them first (the pick,
     when the question asks which one), then a row each with the figures that decide it (memory
     and bandwidth, need, speed or job time, price)."""
@@ -626,19 +654,22 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     if len({e.get("interconnect") for e in results}) > 1:  # the settings shared by every row
         first = {**first, "interconnect": None}
     fitting = [e for e in results if e["fits"]]
-    metric = metrics_of(first)
+    metric = metrics_of(first, asked)
+    named = bool(metric) and metric[0] != metrics_of(first)[0]  # the question named its figure
     what = f"{first['model_name']} for {workload_label(first)}"
     best = None
     if fitting and metric:
         key = next(k for k in METRICS if first.get(k) == metric[0][1])
-        best = max(fitting, key=lambda e: (e.get(key) or {}).get("typical", 0))
+        sign = -1 if metric[0][2] == "s" else 1  # a time: the least is the fastest
+        best = max(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
     if len(fitting) == len(results) and time_first and metric:  # "how fast / how long" leads
         pick = next((i for i, m in enumerate(metric) if m[2] == "s" and prefer_time), 0)
+        pick = 0 if named else pick
         label = metric[pick][0]
         per = ", ".join(
             f"{num(m[pick][1]['typical'], m[pick][2])} on the {e['gpu_name']}"
             for e in results
-            if (m := metrics_of(e))
+            if (m := metrics_of(e, asked))
         )
         if all(e.get("job_hours") for e in results):
             label, unit = "the whole job", "hours"
@@ -648,8 +679,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 for e in results
             )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
+    elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting, metric):
+        head = _per_dollar(fitting, metric) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:
-        head = (f"**Pick the {best['gpu_name']}: the fastest, and {what} fits on each of them** "
+        chosen = gpus_phrase(best["num_gpus"], best["gpu_name"]).removeprefix("one ")
+        head = (f"**Pick the {chosen}: the fastest, and {what} fits on each of them** "
                 f"({settings(first)}).")  # fmt: skip
     elif len(fitting) == len(results):
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
@@ -681,7 +715,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
             f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} "
             "usable"
         )
-        figures = metrics_of(e)
+        figures = metrics_of(e, asked)
         if e["fits"] and e.get("job_hours") and time_first:
             line += f"; the job takes about {duration(e['job_hours']['typical'])}"
         elif e["fits"] and figures:
@@ -789,6 +823,11 @@ def solved(result: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- prices
 
 
+# rental periods said in words: an hour, or a calendar period used around the clock
+_PERIODS = {1.0: "an hour", 24.0: "a day (24 hours)", 168.0: "a week (168 hours)",
+            730.0: "a month (730 hours)", 8760.0: "a year (8,760 hours)"}  # fmt: skip
+
+
 def rental(result: dict[str, Any], user_price: float | None = None) -> str:
     if "error" in result:
         return str(result["error"])
@@ -799,11 +838,19 @@ def rental(result: dict[str, Any], user_price: float | None = None) -> str:
     rent = result.get("rental_usd")
     if rent:
         what = gpus_phrase(rent["num_gpus"], name)
+        span = _PERIODS.get(rent["hours"], f"for {num(rent['hours'], 'hours')}")
+        job = (
+            "an hour"
+            if rent["hours"] == 1
+            else "over it"
+            if rent["hours"] in _PERIODS
+            else "for the job"
+        )
         head = (
-            f"**About {usd(rent['median'])} for {num(rent['hours'], 'hours')} on {what}** at "
+            f"**About {usd(rent['median'])} {span} on {what}** at "
             f"the median current price of {usd(summary['median'])} per GPU-hour (from "
             f"{usd(summary['low'])} to {usd(summary['high'])} across {result['count']} prices: "
-            f"{usd(rent['low'])} to {usd(rent['high'])} for the job)."
+            f"{usd(rent['low'])} to {usd(rent['high'])} {job})."
         )
     else:
         head = (

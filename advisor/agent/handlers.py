@@ -365,6 +365,8 @@ def _same(value: Any, said: Any) -> bool:
 _CHECKED = re.compile(
     r"\b(?:is (?:it|that|this) (?:true|right|correct|accurate)|true that"
     r"|(?:right|correct|true)\s?\?|\bwho(?:'s| is| has) right\b"
+    # "isn't the 3090's bandwidth like 1.5 TB/s"
+    r"|^\W*(?:is|are|does|was|has)n['\u2019]?t (?:the |an? )?"
     r"|\bwhich (?:one |figure )?is (?:right|correct)\b"
     r"|(?:does|do|is|has) (?:the |a |an )?[\w -]{2,30}? (?:have|has|draw|use|pull|come with|ship"
     r" with|rated (?:at|for)) (?:only |just |really |about |around |the same |as much as )?~?\d)"
@@ -863,7 +865,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
-                            fit_asked)  # fmt: skip
+                            fit_asked, asked=low)  # fmt: skip
         text = _more_than_needed(query, results, text)
         priced = _at_user_price(query, box, e)
         if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
@@ -884,7 +886,8 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     asks_time = bool(re.search(r"\bhow long\b|(?<!per )\bseconds?\b|\blatency\b"
                                r"|\bper image\b", query.low))  # fmt: skip
     text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
-                       prefer_time=asks_time, pick_asked=asks_pick(query))  # fmt: skip
+                       prefer_time=asks_time, pick_asked=asks_pick(query),
+                       asked=query.low, value=_value_asked(query))  # fmt: skip
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(_more_than_needed(query, results, text))
@@ -981,12 +984,14 @@ def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
 YES_NO = re.compile(
     r"(?:^\u00bf?|[.!?;:|\n]['\")]*\s+\u00bf?|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?"
     r"(?:is|are|does|do|can|could|will"
-    r"|would|should|has|have)\s+(?!there\b)\w+"
+    r"|would|should|has|have|(?:is|are|does|do|was|has)n['\u2019]?t)\s+(?!there\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
+    # a tag question before an aside: "... right? that's what my prof said"
+    r"|\b(?:right|correct|true)\s?\?(?=\s+\w)"
     # "good for 70b models? everyone hypes it": a judgement asked, whatever follows
     r"|^(?![^?]*\b(?:which|what)\b)[^?]*\b(?:good|ok|okay|fine|usable|viable) (?:for|enough)\b"
     r"[^.?!]{0,40}\?"
@@ -994,6 +999,19 @@ YES_NO = re.compile(
 
 
 _RUN_WORDS = re.compile(r"\b(?:run|fit|load|hold|handle)\b")  # "can it run X?" asks the fit
+
+
+# the work a dollar buys decides, not the speed alone: "cheaply", "best value", "bang for buck"
+VALUE_ASKED = re.compile(
+    r"\bcheap(?:er|est|ly)?\b|\b(?:best |better |good )?value(?: for (?:the )?money)?\b"
+    r"|\bbang for (?:the |your )?bucks?\b|\bcost[- ]?effective\b|\bper dollar\b"
+    r"|\bprice[- /]performance\b|\bperf(?:ormance)? per (?:\$|dollar)|コスパ|性价比|性價比"
+)
+
+
+def _value_asked(query: Query) -> bool:
+    """The pick by the rent of a unit of work, unless the cost per token already leads."""
+    return bool(VALUE_ASKED.search(query.low)) and not _per_token_asked(query)
 
 
 def asks_pick(query: Query) -> bool:
@@ -1004,6 +1022,16 @@ def asks_pick(query: Query) -> bool:
     asked = r"\bwhich\b|\bwhat should\b|\bbetter\b|\bcheapest\b"
     two = len({g.ids for g in query.gpus if g.ids}) >= 2  # "16gb or 32gb?" of one card: no pick
     either = two and re.search(r"\bor\b(?:[^.?!]|\.(?=\w)){0,60}\?", low)  # "or g6e.12xlarge?"
+    # "is 2x4090 or 1x A6000 better for 70b?", "L4 or T4 for serving whisper cheaply": a choice,
+    # though worded as a yes-or-no question or left without its question mark
+    chosen = two and re.search(
+        r"\bor\b[^.?!]{0,60}\b(?:better|faster|cheaper|best|preferable|the way to go)\b"
+        r"|^\W*(?:(?:is|are|should i (?:get|buy|rent|use)) )?(?:(?:an?|the|one|\d+ ?x) ?)?"
+        r"(?:[a-z]+ )?[a-z]*\d+[\w-]*(?: \w{1,5})? or\b",
+        low,
+    )
+    if chosen and not re.search(r"\beach of\b|\bboth\b|\beither\b", low):
+        return True
     return not YES_NO.search(low) and bool(re.search(asked, low) or either)
 
 
@@ -1504,7 +1532,8 @@ def _claim_checked(query: Query, sheets: list[dict[str, Any]], asked: tuple[str,
     half times the memory of an H100. Accurate?": yes or no from the two datasheet figures, the
     card named before the comparison against the one after it ("is the bandwidth the same on
     both?": the two in the order named)."""
-    low = query.low
+    # "the V100 beats the H100 at fp64": more than it
+    low = re.sub(r"\b(?:beats?|outperforms?|outpaces?)\b", "is faster than", query.low)
     ratio = _RATIO_CLAIM.search(low)  # before "more than": "more than twice the memory of"
     claim = ratio or _MORE_THAN.search(low)
     if not (claim and YES_NO.search(low) and len(asked) == 1):
@@ -2026,11 +2055,15 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return recommend(query, box)
     parts = []
     renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
+    period = _PERIOD_ASKED.search(query.low) if hours is None else None
+    if period:  # "what does a 4090 cost per month to rent?": the period, around the clock
+        word = next(w for w in period.groups() if w)
+        hours = next(h for unit, h in _PERIOD_HOURS.items() if word.startswith(unit))
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
             args: dict[str, Any] = {"gpu": choice}
-            if hours:
-                args.update(hours=hours, num_gpus=ref.count or count)
+            if hours or (ref.count or count) > 1:  # "8x H100 per hour": the node's hour
+                args.update(hours=hours or 1, num_gpus=ref.count or count)
             rented = box.call("prices", args)
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
                 # no rentals ("what does a DGX Spark cost?"): what it costs to buy, first
@@ -2041,6 +2074,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join(parts))
 
 
+# the period a rental price is asked for: "per month", "a week", "monthly"
+_PERIOD_ASKED = re.compile(
+    r"\b(?:per|a|an|each|every|/)\s?(month|mo|week|wk|day|year|yr)\b"
+    r"|\b(month|week|dai|year)ly\b|\b(annual)(?:ly)?\b"
+)
+_PERIOD_HOURS = {"mo": 730.0, "w": 168.0, "d": 24.0, "y": 8760.0, "annual": 8760.0}
 _HOURS_ASKED = re.compile(r"\bhow many (?:\w+ ){0,3}(?:gpu[- ])?hours?\b|\bhow long\b")
 
 

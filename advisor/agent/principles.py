@@ -2436,7 +2436,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         _WORTH.pattern  # "is a 4090 worth it over a 3090 for llm chat"
         + r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?"
         r"|sd\w*|diffusion|whisper)\b",
-    ), faster_than, lambda q: len(gpus_named(q)) >= 2),
+    ), faster_than, lambda q: len(gpus_named(q)) >= 2 and not _rate_asked(q)),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
         _SAME_AS.pattern,  # "same VRAM and bandwidth as the 5090", not "the same price as"
@@ -2613,6 +2613,12 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), bandwidth),
 )
 # fmt: on
+
+
+def _rate_asked(query: Query) -> bool:
+    """ "the A100 is faster than the H100 for fp64 right?": a datasheet rate, no job to size."""
+    rates = [f for f in query.fields if f.endswith(("_tflops", "_tops"))]
+    return bool(rates) and not query.models
 
 
 def find(query: Query, low: str) -> Principle | None:

@@ -98,7 +98,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     return draft
 
 
-_INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, \d+ x (.+?)\.?$")
+_INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, (\d+) x (.+?)\.?$")
 
 
 def _instances_named(notes: list[str], text: str) -> str:
@@ -108,13 +108,15 @@ def _instances_named(notes: list[str], text: str) -> str:
     head, sep, rest = text.partition("\n")
     found = []  # "The NVIDIA L4 has more ...", "fits on NVIDIA L40S only"; not "4 x NVIDIA L40S"
     instances = [m for note in notes if (m := _INSTANCE_NOTE.match(note))]
-    held = [m.group(2) for m in instances]
+    held = [m.group(3) for m in instances]
     for m in instances:
         # (two instances of one card, "g6e.xlarge or g6e.12xlarge": the card names neither)
-        if held.count(m.group(2)) == 1:
-            said = re.search(rf"(?<!x )(?<![\w-]){re.escape(m.group(2))}(?![\w-])", head, re.I)
+        if held.count(m.group(3)) == 1:
+            # the card alone, or as many of it as the instance holds ("Pick the 8 x ...")
+            said = re.search(rf"(?<!x )(?<![\w-])(?:{m.group(2)} x )?{re.escape(m.group(3))}"
+                             r"(?![\w-])", head, re.I)  # fmt: skip
             if said:
-                found.append((said.start(), said.end(), m.group(1), m.group(2)))
+                found.append((said.start(), said.end(), m.group(1), m.group(3)))
     if found and min(found)[2] not in head:
         start, end, instance, gpu = min(found)
         head = f"{head[:start]}{instance} ({gpu}){head[end:]}"

@@ -171,6 +171,9 @@ class Metric:
     unit: str
     # a cost per unit of work: (label, how many units, e.g. ("per 1,000 images", 1000))
     cost_per: tuple[str, float] | None = None
+    # how people ask for this figure by name (a regex on the lowercased question): the figure
+    # asked leads the answer ("seconds per image", "it/s", "time to first token")
+    asked: str = ""
 
 
 @dataclass(frozen=True)

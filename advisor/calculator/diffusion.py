@@ -355,9 +355,28 @@ FAMILY = Family(
     },
     metrics={
         "inference": (
-            Metric("images_per_s", "images per second", "images/s", _IMAGES),
-            Metric("seconds_per_image", "time per image", "s"),
-            Metric("it_per_s", "denoising speed", "it/s"),
+            Metric(
+                "images_per_s",
+                "images per second",
+                "images/s",
+                _IMAGES,
+                asked=r"\bimages? (?:per|a|an|/) ?(?:second|sec|s)\b|\bimg/s\b",
+            ),
+            Metric(
+                "seconds_per_image",
+                "time per image",
+                "s",
+                asked=r"\b(?:seconds?|secs?|s) (?:per|an?|for (?:one|an?|each)) "
+                r"(?:image|img|picture|pic|render|generation)|\bs/img\b|\bsec/img\b"
+                r"|how (?:long|many seconds)\b[^?.]{0,40}\b(?:per|one|an?|each|single) "
+                r"(?:image|img|picture|pic|render)|何秒",
+            ),
+            Metric(
+                "it_per_s",
+                "denoising speed",
+                "it/s",
+                asked=r"\bit/s\b|\bits/s\b|\biterations? (?:per|a) ?(?:second|sec)\b",
+            ),
         ),
         "finetune-lora": (Metric("train_samples_per_s", "training speed", "images/s"),),
         "finetune-qlora": (Metric("train_samples_per_s", "training speed", "images/s"),),

@@ -479,9 +479,24 @@ FAMILY = Family(
             # summed over the batch's sequences (one sequence's: divide by the batch), so the
             # cost per million tokens is the batch's
             Metric("decode_tokens_per_s", "decode speed", "tokens/s", _TOKENS),
-            Metric("time_to_first_token_s", "time to first token", "s"),
-            Metric("prefill_tokens_per_s", "prompt processing", "tokens/s"),
-            Metric("serving_tokens_per_s", "serving throughput", "tokens/s"),
+            Metric(
+                "time_to_first_token_s",
+                "time to first token",
+                "s",
+                asked=r"\bttft\b|\btime to (?:the )?first token|\bfirst[- ]token latency",
+            ),
+            Metric(
+                "prefill_tokens_per_s",
+                "prompt processing",
+                "tokens/s",
+                asked=r"\bprefill\b|\bprompt (?:processing|eval\w*)\b|\bpp\d{3}",
+            ),
+            Metric(
+                "serving_tokens_per_s",
+                "serving throughput",
+                "tokens/s",
+                asked=r"\btotal throughput\b|\baggregate\b|\bserving throughput\b",
+            ),
         ),
         **{
             w: (Metric("train_tokens_per_s", "training speed", "tokens/s", _TOKENS),)

@@ -102,6 +102,18 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _MEMORY_TYPE = re.compile(
     r"(?<![\w.])(?P<more>(?:\d{1,3}\s*GB\s*(?:,|and|or|/)\s*)*)(?P<v>\d{1,3})\s*GB\s*"
     r"(?:of\s+)?(?P<type>HBM\d?e?|GDDR\d?X?)\b", re.I)  # fmt: skip
+# A question states a card's figures tersely: "the 4090 has 32GB right?", "I read the L4 has HBM
+# memory": a size or a memory kind after a verb of having, with no "memory" or "VRAM" beside it
+_TERSE_MEMORY = re.compile(
+    r"\b(?:has|have|had|with|got|packs?|carries|comes with|ships with)\s+(?:only |just |a |"
+    r"about |around |like |~)?" + _NUM + r"\s*(?:GB|gigs?|gigabytes?)\b(?!/s| model)",
+    re.I,
+)
+_TERSE_TYPE = re.compile(
+    r"\b(?:has|have|had|uses?|with|got|comes with|ships with)\s+(?:\w+\s+){0,2}?"
+    r"(?P<type>HBM\d?e?|GDDR\d?X?)\b",
+    re.I,
+)
 _YEAR = re.compile(r"(?:released|launched|introduced|release year)\W{0,3}(?:in\s+)?"
                    r"(?:[A-Z][a-z]+\s+)?(?P<v>(?:19|20)\d\d)\b", re.I)  # fmt: skip
 # explicit precisions first: "TF32 Tensor Performance" is TF32, not the tensor default
@@ -204,6 +216,35 @@ def _line_claims(
                 if claim:
                     claims.append(claim)
         claims += _typed_claims(line, span, found, fallback)
+        if terse:
+            claims += _terse_claims(line, span, found, fallback, taken)
+    return claims
+
+
+def _terse_claims(
+    line: str,
+    span: tuple[int, int],
+    found: list[Mention],
+    fallback: Mention | None,
+    taken: set[tuple[str, int]],
+) -> list[Claim]:
+    """A question's own figures said without the words an article puts beside them."""
+    claims = []
+    if not any(c.field == "memory_type" for c in _typed_claims(line, span, found, fallback)):
+        for match in _TERSE_TYPE.finditer(line, *span):
+            source = owner(line, found, match.start(), span) if found else fallback
+            if source:
+                kind = match.group("type").upper()
+                claims.append(Claim(source.words, source.ids, "memory_type", kind, "",
+                                    _quote(line, span, match)))  # fmt: skip
+    for match in _TERSE_MEMORY.finditer(line, *span):
+        if ("memory_gb", match.start("v")) in taken:
+            continue
+        source = owner(line, found, match.start(), span) if found else fallback
+        if source:
+            value = _number(match.group("v"))
+            claims.append(Claim(source.words, source.ids, "memory_gb", value, "GB",
+                                _quote(line, span, match), count=source.count))  # fmt: skip
     return claims
 
 
@@ -363,7 +404,9 @@ def audit_claim(claim: Claim, catalog: Catalog | None = None) -> Verdict:
 def agrees(claim: Claim, value: float | str) -> bool:
     """Whether the claim's value (or range) holds the datasheet value, within the field's slack."""
     if isinstance(value, str) or isinstance(claim.value, str):
-        return str(claim.value).upper() == str(value).upper()
+        said, sheet = str(claim.value).upper(), str(value).upper()
+        # "it has HBM": the kind without its generation holds for every HBM generation
+        return said == sheet or (said.isalpha() and sheet.startswith(said))
     tolerance = TOLERANCE.get(claim.field, TFLOPS_TOLERANCE)
     low, high = claim.value, claim.value_max or claim.value
     return low - tolerance * value <= value <= high + tolerance * value
