@@ -420,3 +420,8 @@ def test_layer_split_counts_are_not_rounded_up_to_sixteen(rules_advisor: Advisor
     text = _answer(rules_advisor, "how many 3090s would llama 3.1 405b need in q4_k_m?")
     count = re.search(r"needs (\d+) x ", text)
     assert count and 10 <= int(count.group(1)) <= 13
+
+
+def test_a_choice_between_long_names_is_no_yes(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "is a mac mini m4 pro or an rtx 4090 box better for sdxl?")
+    assert text.startswith("**Pick the ")

@@ -225,7 +225,8 @@ _EITHER = re.compile(
     r"\bshould (?:i|we) (?:buy|get|go (?:with|for)|pick|choose|use|rent)\b[^?.]{0,60}\bor\b"
     r"(?! not\b)"
     # "is an L4 or an A10G cheaper per token?": which of the two, not a yes or a no
-    r"|\b(?:is|are) (?:the |an? )?[\w.-]+(?: [\w.-]+)? or (?:the |an? )?[\w.-]+(?: [\w.-]+)? "
+    r"|\b(?:is|are) (?:the |an? )?[\w.-]+(?: [\w.-]+){0,3} or "
+    r"(?:the |an? )?[\w.-]+(?: [\w.-]+){0,2} "
     r"(?:cheaper|faster|better|quicker|more \w+)\b"
 )
 
