@@ -185,6 +185,7 @@ def estimate_workload(
     torch_compile: bool | None = None,
     fused_optimizer: bool | None = None,
     interconnect: str | None = None,
+    output_tokens: int | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -198,6 +199,8 @@ def estimate_workload(
     `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
     fused kernel; false = torch's foreach step). Several GPUs talk over
     `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8).
+    `output_tokens`: an LLM request's answer length when serving (256 when not given); the
+    result then says the requests a second served at full load.
     Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     request = _request(
@@ -209,9 +212,13 @@ def estimate_workload(
         lora_targets=lora_targets, mixed_precision=mixed_precision,
         optimizer_in_backward=optimizer_in_backward, chunked_loss=chunked_loss,
         activation_offload=activation_offload, torch_compile=torch_compile,
-        fused_optimizer=fused_optimizer, interconnect=interconnect,
+        fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
     )  # fmt: skip
     result = estimate(request).to_dict()
+    serving = (result.get("serving_tokens_per_s") or {}).get("typical")
+    if serving:  # full-load output tokens a second over one request's answer
+        result["output_tokens"] = output_tokens or DEFAULT_OUTPUT_TOKENS
+        result["serving_requests_per_s"] = serving / result["output_tokens"]
     sheet = load_catalog().gpus.get(result["gpu"])
     if sheet is not None:  # the datasheet figures an answer sets beside the verdict
         result["gpu_memory_gb"] = sheet.memory_gb

@@ -425,3 +425,56 @@ def test_layer_split_counts_are_not_rounded_up_to_sixteen(rules_advisor: Advisor
 def test_a_choice_between_long_names_is_no_yes(rules_advisor: Advisor) -> None:
     text = _answer(rules_advisor, "is a mac mini m4 pro or an rtx 4090 box better for sdxl?")
     assert text.startswith("**Pick the ")
+
+
+def test_follow_ups_ask_a_new_limit_of_the_same_job(rules_advisor: Advisor) -> None:
+    first = rules_advisor.ask("planning to run mistral small 24b on my 4090 at q4_k_m, fits?")
+    longest = rules_advisor.ask("ok and how much context could i get out of it?",
+                                thread_id=first.thread_id)  # fmt: skip
+    assert longest.text.startswith("**Longest context that fits: ")
+    quant = rules_advisor.ask("which quantization would you go for then?",
+                              thread_id=first.thread_id)  # fmt: skip
+    head = quant.text.split("\n", 1)[0]
+    assert re.match(r"\*\*Q\d_\w+: the most faithful GGUF quant of ", head)
+
+
+def test_the_quant_picked_leaves_room(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "best quant for qwen2.5 32b on a single 3090?")
+    head = text.split("\n", 1)[0]
+    spare = re.search(r"([\d.]+) GB of ([\d.]+) GB usable", head)
+    assert spare and float(spare.group(2)) - float(spare.group(1)) >= 1.0
+    assert "- Q8_0: " in text and "does not fit" in text
+
+
+def test_an_image_model_too_big_for_the_card_is_offered_offload(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "does sdxl run on an rtx 3060 ti? it has 8gb")
+    assert text.startswith("**No") and "CPU offload" in text and "per image" in text
+
+
+def test_a_card_holding_more_than_its_datasheet_figure_says_why(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "can a 3090 hold qwen 2.5 32b at q4_k_m")
+    assert "are binary gigabytes, GiB" in text
+
+
+def test_the_cards_counted_at_the_end_ask_how_many(catalog: Catalog) -> None:
+    for question in ("qlora on qwen2.5 72b - how many L40S",
+                     "serving mixtral 8x7b in fp16, how many rtx a6000?"):  # fmt: skip
+        query = understand(question, catalog)
+        assert (query.intent, query.target) == ("solve", "min_gpus"), question
+    # a rate after "how many" stays a speed
+    assert understand("sdxl on my 4070, how many images per minute", catalog).intent == "speed"
+
+
+def test_requests_per_second_are_asked_of_the_serving_rate(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "on one L40S, how many req/s for mistral 7b with 300-token "
+                   "answers?")  # fmt: skip
+    rate = re.match(r"\*\*About ([\d.,]+) requests per second for ", text)
+    assert rate and "300 output tokens each" in text.split("\n", 1)[0]
+
+
+def test_a_speed_a_card_cannot_hold_is_given_on_the_fewest_that_can(
+    rules_advisor: Advisor,
+) -> None:
+    text = _answer(rules_advisor, "tokens per second for llama 3.1 70b in bf16 on H100 SXM?")
+    head = text.split("\n", 1)[0]
+    assert "on 2 x NVIDIA H100 SXM5 80GB" in head and "Not on one " in text[:700]

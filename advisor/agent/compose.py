@@ -453,6 +453,8 @@ def memory_line(e: dict[str, Any]) -> str:
     nominal = e.get("gpu_memory_gb")  # a datasheet's "24 GB" is often GiB: said when below it
     below = nominal and nominal > e["usable_memory_per_gpu_gb"]
     card = f" of its {num(nominal, 'GB')}" if below else ""
+    if nominal and nominal < e["usable_memory_per_gpu_gb"]:  # "25.1 GB usable" of a "24 GB" card
+        card = f" (the datasheet's {num(nominal, 'GB')} are binary gigabytes, GiB)"
     head = (
         f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of "
         f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable{card}"
@@ -667,7 +669,12 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         pick = 0 if named else pick
         label = metric[pick][0]
         per = ", ".join(
-            f"{num(m[pick][1]['typical'], m[pick][2])} on the {e['gpu_name']}"
+            f"{num(m[pick][1]['typical'], m[pick][2])} on "
+            + (
+                f"the {e['gpu_name']}"
+                if e["num_gpus"] == 1
+                else gpus_phrase(e["num_gpus"], e["gpu_name"])
+            )
             for e in results
             if (m := metrics_of(e, asked))
         )

@@ -109,6 +109,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "audio_hours": query.audio_hours,
         "framework": query.framework if query.framework in _frameworks(model) else None,
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
+        "output_tokens": query.output_tokens if workload == "inference" else None,
     }
     if workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm":
         optional.update(dict(query.train_options))
@@ -653,7 +654,35 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
             lines.append(line)
     if e.get("family", "llm") == "llm" and e["workload"] in ("finetune-full", "finetune-lora"):
         lines += _leaner_training(query, box, e, model)
+    if e.get("family") == "diffusion" and e["workload"] == "inference" and not query.offload:
+        lines += _offloaded(query, box, e, model)
     return lines
+
+
+# diffusers' CPU offload, and what the web UIs call it
+OFFLOADS = (
+    ("model", "model CPU offload (diffusers enable_model_cpu_offload; --medvram in the web UIs)"),
+    ("sequential", "sequential CPU offload (enable_sequential_cpu_offload; --lowvram)"),
+)
+
+
+def _offloaded(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """An image model too big for the card, as people run it there: with its parts kept in
+    system RAM until each is needed (slower: the weights cross PCIe)."""
+    for offload, words in OFFLOADS:
+        args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), "offload": offload}
+        lighter = box.call("estimate", args)
+        if "error" in lighter or not lighter["fits"]:
+            continue
+        pace = (lighter.get("seconds_per_image") or {}).get("typical")
+        return [
+            f"With {words} it fits on {c.gpus_phrase(lighter['num_gpus'], lighter['gpu_name'])}"
+            f": {c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
+            f"{c.num(lighter['usable_memory_per_gpu_gb'], 'GB')} usable"
+            + (f"; about {c.num(pace, 's')} per image" if pace else "")
+            + "."
+        ]
+    return []
 
 
 # memory options a fine-tune that does not fit can turn on, with the words that say so
@@ -861,12 +890,22 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         if four is not None:  # "can my 3070 run llama 3 8b?": as people run it
             notes.append(_run_locally_note(e, four[0]))
             results, e = four, four[0]
+        spread = _on_the_fewest(query, box, e, model) if speed_first and alone else None
+        moved = _moved_note(e, spread) if spread is not None else ""
+        if spread is not None:  # "throughput of a 70B at batch 64 on H100?": on as many as hold it
+            results, e = [spread], spread
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
         fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
         text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
                             fit_asked, asked=low)  # fmt: skip
         text = _more_than_needed(query, results, text)
+        if moved:  # why the figures are for several cards, right under them
+            head, _, rest = text.partition("\n\n")
+            text = f"{head}\n\n{moved}\n\n{rest}"
+        rate = _requests_per_second(query, e)
+        if rate:  # "how many requests per second can one H100 handle": the rate first
+            text = f"{rate}\n\n{text}"
         priced = _at_user_price(query, box, e)
         if priced is None and (_PRICE_ASKED.search(low) or _BUDGET_SAID.search(low)):
             # "on a budget": what the card costs to buy is part of the answer
@@ -874,6 +913,15 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             priced = price_note(query, box, e["gpu"], buying=buying)
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
+    moved = ""
+    if speed_first and verdicts == {False}:  # "how fast is a 70B on an A100 80GB?": on as many
+        held = [_on_the_fewest(query, box, r, model) for r in results]  # as hold it, each
+        spread_all = [r for r in held if r is not None]
+        if len(spread_all) == len(results):
+            moved = (f"Not on one of them: it needs {c.num(results[0]['memory_per_gpu_gb'], 'GB')}"
+                     "; the figures are for as many of each as hold it.")  # fmt: skip
+            results = spread_all
+            verdicts = {True}
     four = _as_run_locally(query, box, results, model) if verdicts == {False} else None
     if four is not None:  # "b580 or 4060 ti for a 14b": in 16 bits on none; as people run it
         notes.append(_run_locally_note(results[0], four[0], several=True))
@@ -888,9 +936,60 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
                        prefer_time=asks_time, pick_asked=asks_pick(query),
                        asked=query.low, value=_value_asked(query))  # fmt: skip
+    if moved:  # why the figures are for several cards, right under them
+        head, _, rest = text.partition("\n\n")
+        text = f"{head}\n\n{moved}\n\n{rest}"
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(_more_than_needed(query, results, text))
+
+
+def _moved_note(one: dict[str, Any], spread: dict[str, Any]) -> str:
+    return (f"Not on one {one['gpu_name']}: it needs {c.num(one['memory_per_gpu_gb'], 'GB')} "
+            f"there, more than its {c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable; the "
+            f"figures are for the {spread['num_gpus']} that hold it.")  # fmt: skip
+
+
+def _on_the_fewest(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """A speed asked of a job one card does not hold, the card named with no count: the job on
+    the fewest of that card that hold it (None when it fits, or a count was said)."""
+    if e["fits"] or any(g.count for g in query.gpus) or query.num_gpus:
+        return None
+    args = estimate_args(query, e["gpu"], None, model)
+    args.pop("num_gpus", None)
+    solved = box.call(
+        "solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"}
+    )
+    if "error" in solved or not solved.get("solution") or solved["solution"] > 8:
+        return None
+    spread = box.call("estimate", {**args, "num_gpus": solved["solution"]})
+    return None if "error" in spread or not spread["fits"] else spread
+
+
+_REQUESTS_ASKED = re.compile(
+    r"\brequests? (?:per|a|/) ?(?:second|sec|s)\b|\breq(?:uests)?/s(?:ec)?\b|\brps\b|\bqps\b"
+    r"|\bquer(?:y|ies) per second\b"
+)
+
+
+def _requests_per_second(query: Query, e: dict[str, Any]) -> str:
+    """The requests a second one setup serves at full load: its serving throughput (output
+    tokens a second, each prompt read first) over the output tokens of one request."""
+    serving = (e.get("serving_tokens_per_s") or {}).get("typical")
+    rate = e.get("serving_requests_per_s")
+    if not (serving and rate and e["fits"] and _REQUESTS_ASKED.search(query.low)):
+        return ""
+    output = e["output_tokens"]
+    said = "" if query.output_tokens else " (assumed; say how long the answers are)"
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    return (
+        f"**About {c.num(rate)} requests per second for {e['model_name']} on "
+        f"{where}** at full load: {c.num(serving, 'tokens/s')} of output with "
+        f"{e.get('serving_batch') or 'many'} requests in flight, {output:,} output tokens each"
+        f"{said}, {e['context']:,}-token prompts ({c.settings(e)})."
+    )
 
 
 def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) -> str:
@@ -1190,6 +1289,10 @@ def speed(query: Query, box: ToolBox) -> Draft:
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
+    if query.target == "best_quant" and query.models and query.gpus:
+        best = _best_quant(query, box, query.models[0], query.gpus[0])
+        if best is not None:  # "what quant should i use" for a model on a card
+            return best
     if query.target is None and query.gpus and not any(m.ids for m in query.models):
         return _largest_model(query, box)  # "what's the biggest Qwen2.5 I can run on my 3090?"
     if not query.models or not (query.gpus or query.memory_gb):
@@ -1213,6 +1316,68 @@ def solve(query: Query, box: ToolBox) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     return Draft(c.solved(result))
+
+
+# GGUF quantisations, the most faithful first (bits per weight fall down the list)
+QUANT_LADDER = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k")
+
+
+def _best_quant(query: Query, box: ToolBox, model: ModelRef, ref: GpuRef) -> Draft | None:
+    """ "What quant should I use for Gemma 2 27B on my 3090?": the most faithful GGUF quant
+    that fits with room to spare at the context asked (4,096 when none is), on llama.cpp, and
+    the ones around it;
+    None for a model no GGUF quant is made of (a diffusion or speech model)."""
+    if (model.family or "llm") != "llm":
+        return None
+    gpu = gpu_choices(ref)[0]
+    rows = []
+    for quant in QUANT_LADDER:
+        args = {**estimate_args(query, gpu, ref.count, model), "workload": "inference"}
+        args.update(precision=quant, engine="llama.cpp")
+        e = box.call("estimate", args)
+        if "error" not in e:
+            rows.append((quant, e))
+    fitting = [(q, e) for q, e in rows if e["fits"]]
+    if not rows:
+        return None
+    where = c.gpus_phrase(rows[0][1]["num_gpus"], rows[0][1]["gpu_name"])
+    if not fitting:
+        smallest = rows[-1][1]
+        return Draft(f"**None of them: even {rows[-1][0].upper()} of {smallest['model_name']} "
+                     f"needs {c.num(smallest['memory_per_gpu_gb'], 'GB')} on {where}, more than "
+                     f"its {c.num(smallest['usable_memory_per_gpu_gb'], 'GB')} usable** "
+                     f"({c.settings(smallest)}).")  # fmt: skip
+    # room for the context to grow and the desktop: a quant that leaves under 1 GB (or 5%) is
+    # said beside the one that leaves room, not picked
+    roomy = [(q, r) for q, r in fitting
+             if r["headroom_gb"] >= max(1.0, 0.05 * r["usable_memory_per_gpu_gb"])]  # fmt: skip
+    quant, e = roomy[0] if roomy else fitting[0]
+    tight = fitting[0] if roomy and fitting[0][0] != quant else None
+    speed = (e.get("decode_tokens_per_s") or {}).get("typical")
+    head = (
+        f"**{quant.upper()}: the most faithful GGUF quant of {e['model_name']} that fits on "
+        f"{where}" + (" with room to spare" if tight else "") + "**, "
+        f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
+        f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable at {e['context']:,} tokens of "
+        f"context" + (f", about {c.num(speed, 'tokens/s')}" if speed else "") + " (llama.cpp)."
+    )
+    lines = [
+        f"- {q.upper()}: {c.num(r['memory_per_gpu_gb'], 'GB')}, "
+        + ("fits" if r["fits"] else "does not fit")
+        + (
+            f", about {c.num(r['decode_tokens_per_s']['typical'], 'tokens/s')}"
+            if r["fits"] and r.get("decode_tokens_per_s")
+            else ""
+        )
+        for q, r in rows
+    ]
+    why = ("Fewer bits per weight leave room for a longer context and read faster, at some loss "
+           "of quality below 4 bits; the largest quant that fits with room for the context you "
+           "need is the usual choice.")  # fmt: skip
+    if tight is not None:
+        head += (f" {tight[0].upper()} fits too, with only "
+                 f"{c.num(tight[1]['headroom_gb'], 'GB')} to spare.")  # fmt: skip
+    return Draft("\n\n".join([head, "\n".join(lines), why]))
 
 
 _NOT_A_FAMILY = (

@@ -3189,6 +3189,9 @@ _MAX_CONTEXT = re.compile(
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
+    # "what context length can i push to?", "which context can i get on it"
+    r"|(?:what|which) (?:context|ctx)(?: (?:length|size|window|len))? (?:can|could|will|would)"
+    r" (?:i|we|it|you) (?:push|get|go|reach|run|fit|use|do|hit)\b"
 )
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
@@ -3253,10 +3256,23 @@ _MIN_GPUS = re.compile(
     rf"\s{_GPUS_COUNTED}(?:\s(?:to|for|needed|required|that)\b|\s?[?!]|$)"
     rf"|how many [a-z]*\d+(?![\d.]*b\b)\w*(?:\s(?:tis|supers|ultras|maxes|pros|xts|xtxs))?s?"
     rf"\s(?:\w+\s){{0,2}}?(?:to|for)\s(?!(?:the|a|an|one|each) (?:hour|day|month|year|week|sec))"
+    # "lora fine tune llama-3.1-70b, how many A100 80GB", "mixtral in fp16 - how many rtx 6000
+    # ada": the cards counted end the question, the job said before them
+    r"|how many (?:(?:rtx|nvidia|tesla|geforce|radeon|instinct|amd) )?[a-z]{0,4} ?\d{1,4}\w*"
+    r"(?: (?:\d+ ?gb|pcie|sxm\d?|nvl|ada|ti|super|pro|xtx|blackwell|max-q))*s?\s*[?!.]*$"
+)
+
+
+# "what quant should i use", "which gguf quant fits best", "best quantization for my 3090"
+_BEST_QUANT = re.compile(
+    r"\b(?:what|which|best|highest|biggest|largest)\s(?:gguf\s)?(?:quant(?:i[sz]ation)?s?"
+    r"|quant level|bpw|bit ?width)\b(?!\s(?:is|are|does|do)\s(?:it|that|this|slower|faster))"
 )
 
 
 def _target(low: str) -> str | None:
+    if _BEST_QUANT.search(low):
+        return "best_quant"
     if _MAX_CONTEXT.search(low):
         return "max_context"
     if _MAX_BATCH.search(low):
