@@ -478,3 +478,30 @@ def test_a_speed_a_card_cannot_hold_is_given_on_the_fewest_that_can(
     text = _answer(rules_advisor, "tokens per second for llama 3.1 70b in bf16 on H100 SXM?")
     head = text.split("\n", 1)[0]
     assert "on 2 x NVIDIA H100 SXM5 80GB" in head and "Not on one " in text[:700]
+
+
+def test_a_laptop_too_small_is_offered_a_leaner_recipe_not_more_laptops(
+    rules_advisor: Advisor,
+) -> None:
+    text = _answer(rules_advisor, "my laptop has an rtx 4070 (8 gigs). qlora of llama 3.1 8b, "
+                   "doable?")  # fmt: skip
+    assert text.startswith("**No") and "Unsloth" in text and "It would fit on" not in text
+
+
+def test_a_figure_asked_of_a_concept_leads_with_the_figure(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "how large does the kv cache of mistral 7b get at 32k tokens?")
+    assert text.startswith("**Mistral-7B") and "KV cache of" in text.split("\n", 1)[0]
+    # what it is, asked alone, is still a definition first
+    assert _answer(rules_advisor, "what's a kv cache anyway?").startswith("**The KV cache ")
+
+
+def test_a_fit_and_its_time_asked_together_answer_once(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "bert-base fine-tuning on an A10G: will it fit, and how long "
+                   "for 3 epochs of sst-2?")  # fmt: skip
+    assert text.startswith("**Yes, it fits. ") and text.count("It fits: needs about") == 1
+
+
+def test_a_card_asked_about_for_cnns_is_judged_on_cnns(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "rtx 3050 8gb good enough for a computer vision course "
+                   "(image classification)?")  # fmt: skip
+    assert text.startswith("**Yes, for CNNs: ") and "ResNet-50" in text.split("\n", 1)[0]

@@ -470,6 +470,11 @@ LADDER = (
      ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b")),
 )  # fmt: skip
 REFERENCE_JOBS = (("sdxl", "inference", "diffusion"), ("resnet-50", "train", "vision"))
+# a card asked about for vision training, no model named: "small cnns", "image classification"
+_VISION_JOB = re.compile(
+    r"\bcnns?\b|\bconv(?:olutional)? ?nets?\b|\bconvnets?\b|\bcomputer vision\b"
+    r"|\bimage (?:classification|classifiers?|recognition)\b|\bresnets?\b"
+)
 
 
 def advice(query: Query, box: ToolBox) -> Draft:
@@ -502,6 +507,13 @@ def advice(query: Query, box: ToolBox) -> Draft:
         args = {"model": m, "gpu": gpu, "workload": w}
         jobs.append(box.call("estimate", {**args, "batch": batch} if batch else args))
     text = c.advice(sheet, reach, [j for j in jobs if "error" not in j])
+    vision = next((j for j in jobs if j.get("family") == "vision" and j.get("fits")), None)
+    if vision is not None and _VISION_JOB.search(query.low):
+        # "ok for learning pytorch and training small cnns?": the job said decides, not LLMs
+        rate = c.metrics_of(vision)[0]
+        text = (f"**Yes, for CNNs: the {sheet['name']} trains {vision['model_name']} at about "
+                f"{c.num(rate[1]['typical'], rate[2])}** ({c.settings(vision)}); smaller "
+                f"networks train faster still.\n\n" + text.replace("**", "", 2))  # fmt: skip
     training = query.workload in ("train", "finetune", "finetune-full")
     if training and not sheet.get("fp16_bf16_dense_tflops") and sheet.get("fp32_tflops"):
         # no tensor cores (before Volta): training runs at the FP32 rate, a fraction of a
@@ -632,9 +644,17 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
     lines = []
     args = estimate_args(query, e["gpu"], None, model)
     args.pop("num_gpus", None)
-    needed = c.min_gpus_line(
-        box.call(
-            "solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"}
+    sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+    # a laptop's GPU or a Mac's memory comes one to a machine: "4 x the laptop GPU" helps no one
+    alone = sheet.get("segment") == "laptop" or str(sheet.get("vendor", "")).startswith("Apple")
+    needed = (
+        None
+        if alone
+        else c.min_gpus_line(
+            box.call(
+                "solve",
+                {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"},
+            )
         )
     )
     if needed:
@@ -652,7 +672,7 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         line = c.lower_precision_line(lower)
         if line:
             lines.append(line)
-    if e.get("family", "llm") == "llm" and e["workload"] in ("finetune-full", "finetune-lora"):
+    if e.get("family", "llm") == "llm" and e["workload"].startswith("finetune"):
         lines += _leaner_training(query, box, e, model)
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not query.offload:
         lines += _offloaded(query, box, e, model)
@@ -692,12 +712,15 @@ LEANER = (
     # the cheapest change first: checkpointing costs compute, not quality
     ("finetune-lora", {"checkpointing": True}, "gradient checkpointing on"),
     ("finetune-lora", {"workload": "finetune-qlora", "precision": "nf4"}, "QLoRA (a 4-bit base)"),
+    ("finetune-qlora", {"checkpointing": True}, "gradient checkpointing on"),
+    # Unsloth's recipe: its own kernels, checkpointing offloaded to system RAM, 8-bit AdamW
+    ("finetune-qlora", {"framework": "unsloth"}, "Unsloth's QLoRA recipe"),
 )  # fmt: skip
 
 
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
-    said = dict(query.train_options)
+    said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
     for workload, options, words in LEANER:
         if workload != e["workload"] or any(k in said for k in options):
             continue
@@ -3002,6 +3025,12 @@ def explain(query: Query, box: ToolBox) -> Draft:
     return Draft("\n".join(body), [q for q in cited if q is not None])
 
 
+# a figure asked of the thing named, not what the concept is
+_FIGURE_ASKED = re.compile(
+    r"\bhow (?:much|many|big|large)\b|\bwhat(?:'s| is) the (?:size|amount)\b|\bhow fast\b"
+)
+
+
 def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[Any]) -> Draft:
     """What the concept is first, then its figures on real hardware, then at most two article
     sentences that speak of it (each cited); none when the articles say nothing on it."""
@@ -3012,6 +3041,12 @@ def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[A
         lines = [versus, "", concept.lead, concept.more]
     else:
         figures += _figures_for(query, box)
+    named = query.models or query.gpus
+    if figures and named and not versus and _FIGURE_ASKED.search(query.low):
+        # "how much kv cache does llama 3 70b need at 128k?": the figure for it, then what it is
+        first = figures[0].removeprefix("- ").rstrip(".")
+        lines = [f"**{first}.**", "", concept.lead, concept.more]
+        figures = figures[1:]
     if figures:
         lines += ["", *(f if f.startswith("- ") else f"- {f}" for f in figures)]
     words = [w.lower() for w in concept.mentions]

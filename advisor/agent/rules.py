@@ -29,6 +29,11 @@ def answer(query: Query, box: ToolBox) -> Draft:
         if _same_question(other, query):
             continue  # "... reserved or on-demand? And at what utilisation would it flip?"
         further = _one(other, box)
+        if _pace_of_the_fit(query, other, drafts[0].text, further.text):
+            # "is a T4 enough? how long per epoch": one answer, the time with the yes before it
+            further.text = "**Yes, it fits. " + further.text[2:]
+            drafts[0] = further
+            continue
         said = {p for d in drafts for p in d.text.split("\n\n")}
         new = [p for p in further.text.split("\n\n") if p not in said]  # no paragraph twice
         if new:
@@ -40,6 +45,20 @@ def answer(query: Query, box: ToolBox) -> Draft:
     more = _citations(query, box, bool(quoted)) if drafts[0].cite_more else []
     cited = {c.id: c for c in [*quoted, *more]}
     return Draft(text, list(cited.values()), list(dict.fromkeys(warnings)))
+
+
+def _pace_of_the_fit(query: Query, other: Query, first: str, further: str) -> bool:
+    """A fit asked, then how long or how fast the same job runs: the fit's answer is inside the
+    time's ("It fits: ..."), so the time answers both."""
+    return (
+        query.intent == "fit"
+        and other.intent in ("train_time", "speed")
+        and {g.ids for g in other.gpus} == {g.ids for g in query.gpus}
+        and {m.ids for m in other.models} == {m.ids for m in query.models}
+        and first.startswith("**Yes")
+        and further.startswith("**")
+        and "It fits" in further
+    )
 
 
 def _same_question(other: Query, query: Query) -> bool:
