@@ -505,3 +505,17 @@ def test_a_card_asked_about_for_cnns_is_judged_on_cnns(rules_advisor: Advisor) -
     text = _answer(rules_advisor, "rtx 3050 8gb good enough for a computer vision course "
                    "(image classification)?")  # fmt: skip
     assert text.startswith("**Yes, for CNNs: ") and "ResNet-50" in text.split("\n", 1)[0]
+
+
+def test_a_gpu_asked_for_a_job_named_loosely_gets_a_pick(rules_advisor: Advisor) -> None:
+    sd = _answer(rules_advisor, "whats a good card for stable diffusion for less than $400?")
+    assert sd.startswith("**Pick ") and "to buy" in sd.split("\n", 1)[0] and "SDXL assumed" in sd
+    llm = _answer(rules_advisor, "what gpu should i rent for llm inference, max $0.50/hr?")
+    assert llm.startswith("**Pick ") and "Llama-3.1-8B assumed" in llm
+
+
+def test_a_home_budget_fine_tune_is_qlora_on_one_or_two_cards(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "got about $4000 for a home box to fine-tune 8b models, "
+                   "what do i buy?")  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert "QLoRA" in head and re.match(r"\*\*Pick (?:one|2 x) ", head)

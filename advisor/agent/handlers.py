@@ -2539,6 +2539,11 @@ def _card_limits(query: Query) -> dict[str, Any]:
     )
     if bought and one and not query.num_gpus:
         limits["max_gpus"] = 1  # "want a home card for QLoRA": one card, bought
+    home = query.location == "home" or bool(
+        query.budget and query.budget.kind == "buy" and query.budget.usd <= HOME_BUDGET_USD
+    )
+    if home and "max_gpus" not in limits and not query.num_gpus:
+        limits["max_gpus"] = HOME_MAX_GPUS  # "5k for a home rig": not eight budget cards
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
     if form and not query.gpus:
         limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"
@@ -2618,9 +2623,22 @@ def buy(query: Query, box: ToolBox) -> Draft:
     return _to_buy(query, box)
 
 
+_RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bjob\b")
+# a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
+_CARD_UNDER = re.compile(
+    r"\b(?:gpus?|cards?)\b[^.?!]{0,40}?\b(?:under|below|less than|for|within|up to)\s?"
+    r"(?:\$|usd\s?)?\d"
+)
+
+
 def _bought(query: Query) -> bool:
-    """The card is to be bought: said ("which should I buy"), or a budget to buy with."""
-    return query.buying or bool(query.budget and query.budget.kind == "buy")
+    """The card is to be bought: said ("which should I buy"), or a budget to buy with, or a
+    card's price capped with no rent said ("best gpu for stable diffusion under $500")."""
+    budget = query.budget
+    low = query.low
+    capped = bool(budget and budget.kind is None and budget.per == "total"
+                  and _CARD_UNDER.search(low) and not _RENT_SAID.search(low))  # fmt: skip
+    return query.buying or bool(budget and budget.kind == "buy") or capped
 
 
 def _to_buy(query: Query, box: ToolBox) -> Draft:
@@ -2630,13 +2648,25 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
         home = query.location == "home" or (budget is not None and budget <= HOME_BUDGET_USD)
-        if home and not (model.precision or query.precision) and model.family in (None, "llm"):
+        unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
+        if unsaid and query.workload == "finetune":
+            # "5k for a home rig to fine-tune 7-13b models": as people fine-tune at home, QLoRA
+            query = replace(query, workload="finetune-qlora", precision="nf4")
+            draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+            draft.text += (
+                "\n\nAssumed, as the question did not say: QLoRA (a 4-bit base), how "
+                "people fine-tune on a home budget, on up to two cards; say LoRA or full for "
+                "the others, or how many cards a bigger rig takes."
+            )
+            return draft
+        if unsaid and (query.workload or "inference") == "inference":
             # a card bought for home runs LLMs as people run them there: a 4-bit GGUF
             query = replace(query, precision=HOME_PRECISION)
             draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
             draft.text += (f"\n\nAssumed, as the question did not say: {HOME_PRECISION} (a "
-                           "four-bit GGUF in llama.cpp), how models run on a home budget; say "
-                           "bf16 for 16-bit.")  # fmt: skip
+                           "four-bit GGUF in llama.cpp), how models run on a home budget, on "
+                           "up to two cards; say bf16 for 16-bit, or how many cards a bigger rig "
+                           "takes.")  # fmt: skip
             return draft
         return recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
     return explain(query, box)
@@ -2710,6 +2740,7 @@ _BUDGET_WORDS = re.compile(
 
 HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machine
 HOME_PRECISION = "q4_k_m"
+HOME_MAX_GPUS = 2  # a home desktop takes one or two cards (say how many for a bigger rig)
 
 
 # a share of the year asked as "after how many years": the rate of use, not a horizon

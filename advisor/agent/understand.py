@@ -2508,17 +2508,41 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
     return (ModelRef("Whisper", (ref,), "speech", note=note, assumed=True),)
 
 
+# a GPU asked for, none named: "best bang for buck gpu for ...", "which card should I get for"
+_GPU_ASKED = re.compile(
+    r"\b(?:best|which|what|recommend\w*|cheapest|good|pick|buy|get|rent)\b[^.?!]{0,40}?"
+    r"\b(?:gpus?|cards?|graphics cards?)\b"
+)
+# LLMs in general, no model named: "for local llms", "llm inference", "a chatbot"
+_LLM_UNNAMED = re.compile(r"\bllms?\b|\blarge language models?\b|\blocal (?:ai )?models\b")
+REFERENCE_LLM = "llama-3.1-8b"  # the LLM a GPU is picked for when the question names none
+
+
 def _sd_unversioned(
     low: str, models: tuple[ModelRef, ...], gpus: tuple[GpuRef, ...]
 ) -> tuple[ModelRef, ...]:
-    """ "Is the 4070 Ti Super good for stable diffusion?": SDXL, said as assumed, when a GPU is
-    named and no Stable Diffusion version was ("make me a picture with stable diffusion" is no
-    GPU question)."""
-    if not gpus or not _SD_UNVERSIONED.search(low) or any(m.family == "diffusion" for m in models):
+    """ "Is the 4070 Ti Super good for stable diffusion?", "best gpu for stable diffusion under
+    $500": SDXL, said as assumed, when a GPU is named or asked for and no Stable Diffusion
+    version was ("make me a picture with stable diffusion" is no GPU question)."""
+    if not (gpus or _GPU_ASKED.search(low)) or not _SD_UNVERSIONED.search(low):
+        return ()
+    if any(m.family == "diffusion" for m in models):
         return ()
     ref = FAMILIES["diffusion"].reference_model
     note = "Stable Diffusion with no version named: SDXL assumed (say which if it differs)."
     return (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
+
+
+def _llm_unnamed(
+    low: str, models: tuple[ModelRef, ...], gpus: tuple[GpuRef, ...]
+) -> tuple[ModelRef, ...]:
+    """ "Best GPU for local LLMs, budget $2,000": a GPU asked for (none named) for LLMs in
+    general is picked for an 8B model, said as assumed."""
+    if models or gpus or not (_GPU_ASKED.search(low) and _LLM_UNNAMED.search(low)):
+        return ()
+    note = ("No LLM named: Llama-3.1-8B assumed, a common local model (name yours for a bigger "
+            "one).")  # fmt: skip
+    return (ModelRef("Llama-3.1-8B", (REFERENCE_LLM,), "llm", note=note, assumed=True),)
 
 
 def _split_questions(text: str) -> list[str]:
@@ -2561,6 +2585,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
     models += _sd_unversioned(low, models, gpus)
+    models += _llm_unnamed(low, models, gpus)
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)
     gpus = _replicated(gpus, low)
