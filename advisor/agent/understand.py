@@ -3291,7 +3291,8 @@ _MIN_GPUS = re.compile(
 # "what quant should i use", "which gguf quant fits best", "best quantization for my 3090"
 _BEST_QUANT = re.compile(
     r"\b(?:what|which|best|highest|biggest|largest)\s(?:gguf\s)?(?:quant(?:i[sz]ation)?s?"
-    r"|quant level|bpw|bit ?width)\b(?!\s(?:is|are|does|do)\s(?:it|that|this|slower|faster))"
+    r"|quant level|bpw|bit ?width)\b"
+    r"(?!\s(?:is|are|does|do|means?|exactly)\b(?!\s(?:the )?(?:best|right|ideal|recommended)))"
 )
 
 
