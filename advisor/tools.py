@@ -664,6 +664,8 @@ def recommend_gpus(
     rank_by: str = "value",
     requests_per_s: float | None = None,
     output_tokens: int | None = None,
+    images: float | None = None,
+    audio_hours: float | None = None,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints. For each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
@@ -676,7 +678,8 @@ def recommend_gpus(
     memory in all (the smallest card that runs it), then speed. With requests_per_s
     (LLM serving), each candidate is sized for that load: replicas of the fitting setup until
     their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
-    hourly price of them all."""
+    hourly price of them all. `images` (diffusion) or `audio_hours` (speech) size a whole job:
+    each candidate's cost is then that job's."""
     if rank_by not in ("value", "price", "speed", "memory"):
         raise InvalidInput(f"rank_by is value, price, speed or memory (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
@@ -700,6 +703,7 @@ def recommend_gpus(
         model=model, gpu="placeholder", workload=workload, precision=precision, context=context,
         batch=batch, train_tokens=train_tokens, resolution=resolution, steps=steps,
         epochs=epochs, dataset_samples=dataset_samples, output_tokens=output_tokens,
+        images=images, audio_hours=audio_hours,
     )  # fmt: skip
     ranked, rejected = [], []
     for gpu in candidates:

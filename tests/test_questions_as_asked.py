@@ -519,3 +519,12 @@ def test_a_home_budget_fine_tune_is_qlora_on_one_or_two_cards(rules_advisor: Adv
                    "what do i buy?")  # fmt: skip
     head = text.split("\n", 1)[0]
     assert "QLoRA" in head and re.match(r"\*\*Pick (?:one|2 x) ", head)
+
+
+def test_a_whole_job_is_costed_on_the_cards_that_hold_it(rules_advisor: Advisor) -> None:
+    audio = _answer(rules_advisor, "what would transcribing 500 hours of podcasts with whisper "
+                    "large-v3 cost me on cloud gpus?")  # fmt: skip
+    assert re.match(r"\*\*Pick .*\$[\d.,]+ for the whole job", audio.split("\n", 1)[0])
+    tune = _answer(rules_advisor, "price of a full fine-tune of qwen2.5 7b over 500M tokens on "
+                   "rented A100 80GB?")  # fmt: skip
+    assert re.match(r"\*\*\d+ x NVIDIA A100 \w+ 80GB: about \$[\d,]+ for the job\*\*", tune)

@@ -1070,7 +1070,8 @@ def recommendation(result: dict[str, Any], job: str) -> str:
     if best.get("usd_per_hour") is not None:
         head += f", {usd(best['usd_per_hour'])}/hour"
     if best.get("usd_per_unit") is not None:
-        head += f", {usd(best['usd_per_unit'])} {best['unit'].replace('USD ', '')}"
+        unit = best["unit"].replace("USD ", "").replace("per job", "for the whole job")
+        head += f", {usd(best['usd_per_unit'])} {unit}"
     if best.get("purchase_usd") is not None:
         head += (
             f", {usd(best['purchase_usd'])} to buy ({best['purchase_kind']}, "

@@ -2223,11 +2223,17 @@ def cost(query: Query, box: ToolBox) -> Draft:
         draft = fit(query, box)
         if _per_token_asked(query):  # fit() led with the cost of a million tokens
             return draft
+        model = query.models[0]
+        found = [e for e in _estimates(query, box, model) if "error" not in e]
+        if found and not any(e["fits"] for e in found):
+            # "cost to full fine-tune llama 3 8b on 1B tokens on rented H100s": on as many as
+            # hold it (each variant), when no count was said
+            spread = [_on_the_fewest(query, box, e, model) for e in found]
+            found = [e for e in spread if e is not None]
         jobs = [
             e
-            for e in _estimates(query, box, query.models[0])
-            if "error" not in e
-            and e["fits"]
+            for e in found
+            if e["fits"]
             and (e.get("cost") or {}).get("usd_per_job")
             and not query.user_price_usd_per_hour  # a price given: the fit answer uses it
         ]
@@ -2584,6 +2590,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         if workload == "inference" and model.family in (None, "llm")
         else None,
         "output_tokens": query.output_tokens if query.rps else None,
+        "images": query.images if model.family == "diffusion" else None,
+        "audio_hours": query.audio_hours if model.family == "speech" else None,
         **purchase,
     }
     args.update({k: v for k, v in optional.items() if v is not None})
