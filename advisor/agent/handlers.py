@@ -2900,15 +2900,21 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
     if not done:
         return ""
     shown = [r for r in done if r["gpu"] == done[0]["gpu"]][-1]  # the first card's last: shown
-    if shown.get("num_gpus") != 1 or not shown.get("fits"):
+    if not shown.get("fits"):
         return ""  # "does not fit" answers the question; hours of a setup that cannot run do not
-    job, name = typical_job_hours(shown), shown["gpu_name"]
-    if not job:
+    job, name, count = typical_job_hours(shown), shown["gpu_name"], shown.get("num_gpus") or 1
+    # on several GPUs (as many as hold the job) the allocation pays for each one's hours
+    used = job if count == 1 else (shown.get("cost") or {}).get("job_gpu_hours")
+    if not job or not used:
         return ""
-    enough = job <= query.hours
-    return (f"**{'Yes' if enough else 'No'}: the job takes about {c.num(job, 'hours')} on one "
-            f"{name}, against the {c.num(query.hours, 'hours')} of GPU time you have "
-            f"({c.num(query.hours / job)}x the job).**")  # fmt: skip
+    where = (f"on one {name}" if count == 1 else
+             f"on {c.gpus_phrase(count, name)}, {c.num(used, 'GPU-hours')}")  # fmt: skip
+    enough = used <= query.hours
+    times = f" ({c.num(query.hours / used)}x the job)" if count == 1 else ""
+    return (
+        f"**{'Yes' if enough else 'No'}: the job takes about {c.num(job, 'hours')} {where}, "
+        f"against the {c.num(query.hours, 'hours')} of GPU time you have{times}.**"
+    )
 
 
 def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
