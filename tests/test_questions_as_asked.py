@@ -528,3 +528,12 @@ def test_a_whole_job_is_costed_on_the_cards_that_hold_it(rules_advisor: Advisor)
     tune = _answer(rules_advisor, "price of a full fine-tune of qwen2.5 7b over 500M tokens on "
                    "rented A100 80GB?")  # fmt: skip
     assert re.match(r"\*\*\d+ x NVIDIA A100 \w+ 80GB: about \$[\d,]+ for the job\*\*", tune)
+
+
+def test_a_rental_quote_is_judged_against_the_going_rate(rules_advisor: Advisor) -> None:
+    node = _answer(rules_advisor, "a provider wants $40 an hour for a server with 8 H100 SXM, "
+                   "is that reasonable?")  # fmt: skip
+    assert node.startswith("**Yes") or node.startswith("**No")
+    assert "$5.00 per GPU-hour (your $40.00 an hour for 8 GPUs, divided by 8)" in node
+    one = _answer(rules_advisor, "4090 for 0.30/hr, good deal?")
+    assert one.startswith("**Yes, a good price: $0.30 per GPU-hour against a median of ")

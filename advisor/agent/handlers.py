@@ -2093,6 +2093,49 @@ def _pace_said(query: Query, items: float) -> str:
     return f"{c.num(items)} {noun} at {c.num(pace, 's')} each"
 
 
+# a price offered, judged: "is $2.50/hr a good price for an H100?", "fair?", "a rip-off?"
+_PRICE_JUDGED = re.compile(
+    r"\bgood (?:price|deal|rate)\b|\bfair\b|\brip-?off\b|\boverpriced\b|\bexpensive\b"
+    r"|\breasonable\b|\bcheap\b|\bworth it\b|\bin line\b|\bmarket rate\b|\bgood value\b"
+)
+# the price said is a whole machine's: "$28/hr for an 8xA100 box"
+_WHOLE_MACHINE = re.compile(r"\b(?:box|node|server|machine|instance|cluster|rig|system)\b")
+
+
+def _rental_quote_judged(query: Query, box: ToolBox, price: float, count: int) -> Draft | None:
+    """An hourly rental price the user was offered, against the current prices on record for
+    that card: per GPU-hour (a machine's price shared by its GPUs), where it falls in their
+    range and against the median."""
+    if not query.gpus or query.hours or not _PRICE_JUDGED.search(query.low):
+        return None
+    gpu = gpu_choices(query.gpus[0])[0]
+    rented = box.call("prices", {"gpu": gpu})
+    summary = rented.get("summary_usd_per_gpu_hour")
+    if "error" in rented or not summary:
+        return None
+    whole = count > 1 and (query.price_per_node or bool(_WHOLE_MACHINE.search(query.low)))
+    each = _gpu_share(box, price, count) if whole else price
+    if each is None:
+        return None
+    median, low, high = summary["median"], summary["low"], summary["high"]
+    if each <= median:
+        verdict = "Yes, a good price" if each <= 0.9 * median else "Yes, about the going rate"
+    else:
+        verdict = "No, above the going rate" if each <= high else "No, above every price on record"
+    sign = query.currency
+    shared = (f" (your {c.usd(price, sign)} an hour for {count} GPUs, divided by {count})"
+              if whole else "")  # fmt: skip
+    text = (
+        f"**{verdict}: {c.usd(each, sign)} per GPU-hour{shared} against a median of "
+        f"{c.usd(median)} for the {rented['gpu_name']}** across {rented['count']} current prices "
+        f"(from {c.usd(low)} to {c.usd(high)})."
+    )
+    if sign != "$":
+        text += " Your price is not in dollars: the comparison takes the figures as they are."
+    newest = c.rental(rented).split("\n\n")[-1]  # "Newest price: ...", with its source
+    return Draft(text + "\n\n" + newest)
+
+
 def _gpu_share(box: ToolBox, node_price: float, gpus: int) -> float | None:
     """A node's hourly price shared by its GPUs, from a tool call (the answer's figure is traced
     to it); None if the tool refuses."""
@@ -2200,6 +2243,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"for a node of {node_gpus} x {gpu}, divided by {node_gpus}.",
                 cite_more=False,
             )
+    quoted = _rental_quote_judged(query, box, price, node_gpus) if price is not None else None
+    if quoted is not None:  # "we got quoted $28/hr for an 8xA100 box, good price?"
+        return quoted
     budget = query.budget.usd if query.budget and query.budget.per != "hour" else None
     if price is not None and budget:  # "5k a month: how many H100 hours at $2.50?"
         people = _SHARED_BY.search(query.low)  # "how many hours per student, 30 students"
