@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.answer import ASSUMED_PREFIX
 from advisor.calculator import FAMILIES, METRICS
+from advisor.calculator.cost import HOURS_PER_MONTH
 
 HELP = (
     'I answer questions about GPUs for machine learning: specs ("memory bandwidth of the '
@@ -453,7 +454,8 @@ def memory_line(e: dict[str, Any]) -> str:
     nominal = e.get("gpu_memory_gb")  # a datasheet's "24 GB" is often GiB: said when below it
     below = nominal and nominal > e["usable_memory_per_gpu_gb"]
     card = f" of its {num(nominal, 'GB')}" if below else ""
-    if nominal and nominal < e["usable_memory_per_gpu_gb"]:  # "25.1 GB usable" of a "24 GB" card
+    if nominal and nominal < e["memory_per_gpu_gb"] <= e["usable_memory_per_gpu_gb"]:
+        # "needs 24.9 GB of 25.1 usable" on a "24 GB" card: why that is no contradiction
         card = f" (the datasheet's {num(nominal, 'GB')} are binary gigabytes, GiB)"
     head = (
         f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of "
@@ -622,28 +624,24 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     return head + "\n\n" + "\n".join(lines)
 
 
-def _per_dollar(fitting: list[dict[str, Any]], metric: list[Any]) -> str:
+def _per_dollar(fitting: list[dict[str, Any]]) -> str:
     """ "L4 or T4 for whisper, cheaply?": the pick by what a unit of work costs at each card's
-    median rent (the metric's own unit: per audio hour, per million tokens, per 1,000 images);
-    "" without a price for each, or for a metric with no such unit."""
-    key = next((k for k in METRICS if fitting[0].get(k) == metric[0][1]), "") if metric else ""
-    per = METRICS[key].cost_per if key else None
-    priced = [e for e in fitting if (e.get("cost") or {}).get("usd_per_hour") and e.get(key)]
-    if not key or per is None or len(priced) < 2 or len(priced) < len(fitting):
+    median rent, as each estimate prices it (per audio hour, per million tokens, per 1,000
+    images); "" without such a price for each."""
+    costs = [e.get("cost") or {} for e in fitting]
+    units = {c.get("cost_unit") for c in costs}
+    if len(fitting) < 2 or None in units or len(units) != 1:
         return ""
-    label, units = per
-
-    def cost(e: dict[str, Any]) -> float:  # dollars for `units` of the metric's work
-        return float(e["cost"]["usd_per_hour"]) / (float(e[key]["typical"]) * 3600) * units
-
-    ranked = sorted(priced, key=cost)
+    unit = units.pop()
+    ranked = sorted(fitting, key=lambda e: e["cost"]["usd_per_unit"])
     each = "; ".join(
-        f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} {usd(cost(e))} "
-        f"({num(e[key]['typical'], metric[0][2])} at {usd(e['cost']['usd_per_hour'])}/hour)"
+        f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} {usd(e['cost']['usd_per_unit'])} "
+        f"({num(m[0][1]['typical'], m[0][2])} at {usd(e['cost']['usd_per_hour'])}/hour)"
         for e in ranked
+        if (m := metrics_of(e))
     )
     best = gpus_phrase(ranked[0]["num_gpus"], ranked[0]["gpu_name"]).removeprefix("one ")
-    return f"**Pick the {best}: the least rent {label}** (median prices): {each}"
+    return f"**Pick the {best}: the least rent {unit}** (median prices): {each}"
 
 
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
@@ -686,12 +684,16 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 for e in results
             )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
-    elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting, metric):
-        head = _per_dollar(fitting, metric) + f" ({what}; {settings(first)})."
+    elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting):
+        head = _per_dollar(fitting) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:
         chosen = gpus_phrase(best["num_gpus"], best["gpu_name"]).removeprefix("one ")
         head = (f"**Pick the {chosen}: the fastest, and {what} fits on each of them** "
                 f"({settings(first)}).")  # fmt: skip
+        unpriced = [e["gpu_name"] for e in results if not (e.get("cost") or {}).get("cost_unit")]
+        if value and unpriced:  # "the cheaper option?": said why speed decides instead
+            head += (f" No rental price on record for the {', '.join(unpriced)}, so the cost "
+                     "of the work cannot be compared.")  # fmt: skip
     elif len(fitting) == len(results):
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
@@ -832,7 +834,8 @@ def solved(result: dict[str, Any]) -> str:
 
 # rental periods said in words: an hour, or a calendar period used around the clock
 _PERIODS = {1.0: "an hour", 24.0: "a day (24 hours)", 168.0: "a week (168 hours)",
-            730.0: "a month (730 hours)", 8760.0: "a year (8,760 hours)"}  # fmt: skip
+            float(HOURS_PER_MONTH): f"a month ({HOURS_PER_MONTH} hours)",
+            12.0 * HOURS_PER_MONTH: f"a year ({12 * HOURS_PER_MONTH:,} hours)"}  # fmt: skip
 
 
 def rental(result: dict[str, Any], user_price: float | None = None) -> str:

@@ -508,7 +508,8 @@ def advice(query: Query, box: ToolBox) -> Draft:
         jobs.append(box.call("estimate", {**args, "batch": batch} if batch else args))
     text = c.advice(sheet, reach, [j for j in jobs if "error" not in j])
     vision = next((j for j in jobs if j.get("family") == "vision" and j.get("fits")), None)
-    if vision is not None and _VISION_JOB.search(query.low):
+    llms = re.search(r"\bllms?\b|\blanguage models?\b|\bchat\w*\b", query.low)
+    if vision is not None and _VISION_JOB.search(query.low) and not llms:
         # "ok for learning pytorch and training small cnns?": the job said decides, not LLMs
         rate = c.metrics_of(vision)[0]
         text = (f"**Yes, for CNNs: the {sheet['name']} trains {vision['model_name']} at about "
@@ -721,9 +722,12 @@ LEANER = (
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
     said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
+    stack = box.call("gpu_specs", {"gpu": e["gpu"]}).get("compute_stack")
     for workload, options, words in LEANER:
         if workload != e["workload"] or any(k in said for k in options):
             continue
+        if options.get("framework") == "unsloth" and stack not in (None, "cuda"):
+            continue  # Unsloth's kernels are CUDA's (Triton on NVIDIA GPUs)
         args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **options}
         leaner = box.call("estimate", args)
         if "error" not in leaner and leaner["fits"]:
@@ -915,6 +919,9 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             results, e = four, four[0]
         spread = _on_the_fewest(query, box, e, model) if speed_first and alone else None
         moved = _moved_note(e, spread) if spread is not None else ""
+        if spread is not None:  # in fewer bits on the one card, beside the several that hold it
+            moved += "".join(f" {line}" for line in _alternatives(query, box, e, model)
+                             if not line.startswith("It would fit on"))  # fmt: skip
         if spread is not None:  # "throughput of a 70B at batch 64 on H100?": on as many as hold it
             results, e = [spread], spread
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
@@ -967,6 +974,18 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     return Draft(_more_than_needed(query, results, text))
 
 
+def _one_card_said(query: Query) -> bool:
+    """One card said in words before its name: "on one 4090", "a single H100", "just one A100"."""
+    return any(
+        re.search(
+            rf"\b(?:one|single|1 ?x?|just one|only one)\s+(?:nvidia\s+)?"
+            rf"{re.escape(g.text.lower())}\b",
+            query.low,
+        )
+        for g in query.gpus
+    )
+
+
 def _moved_note(one: dict[str, Any], spread: dict[str, Any]) -> str:
     return (f"Not on one {one['gpu_name']}: it needs {c.num(one['memory_per_gpu_gb'], 'GB')} "
             f"there, more than its {c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable; the "
@@ -976,10 +995,18 @@ def _moved_note(one: dict[str, Any], spread: dict[str, Any]) -> str:
 def _on_the_fewest(
     query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
 ) -> dict[str, Any] | None:
-    """A speed asked of a job one card does not hold, the card named with no count: the job on
-    the fewest of that card that hold it (None when it fits, or a count was said)."""
+    """A speed asked of a job one datacenter card does not hold, the card named with no count:
+    the job on the fewest of that card that hold it (None when it fits, a count was said, one
+    card was said in words, or the card is one people own one or two of)."""
     if e["fits"] or any(g.count for g in query.gpus) or query.num_gpus:
         return None
+    if _one_card_said(query) or YES_NO.search(query.low):
+        # "how fast is llama 3 70b on a single 4090?": that one card; "is an A100 enough? how
+        # fast": the yes or no on it first
+        return None
+    sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+    if sheet.get("segment") != "datacenter":
+        return None  # eight 4090s or four laptops in bf16 answer no one's question
     args = estimate_args(query, e["gpu"], None, model)
     args.pop("num_gpus", None)
     solved = box.call(
@@ -1112,8 +1139,9 @@ YES_NO = re.compile(
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
-    # a tag question before an aside: "... right? that's what my prof said"
-    r"|\b(?:right|correct|true)\s?\?(?=\s+\w)"
+    # a tag question before an aside: "... right? that's what my prof said" (not "which is
+    # right? A or B")
+    r"|^(?![^?]*\b(?:which|what)\b)[^?]*\b(?:right|correct|true)\s?\?(?=\s+\w)"
     # "good for 70b models? everyone hypes it": a judgement asked, whatever follows
     r"|^(?![^?]*\b(?:which|what)\b)[^?]*\b(?:good|ok|okay|fine|usable|viable) (?:for|enough)\b"
     r"[^.?!]{0,40}\?"
@@ -1312,10 +1340,13 @@ def speed(query: Query, box: ToolBox) -> Draft:
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
-    if query.target == "best_quant" and query.models and query.gpus:
-        best = _best_quant(query, box, query.models[0], query.gpus[0])
+    if query.target == "best_quant":
+        best = _best_quant(query, box) if query.models else None
         if best is not None:  # "what quant should i use" for a model on a card
             return best
+        # AWQ or GPTQ on vLLM, an image or speech model, no card named: what fits, or the sizes
+        return fit(query, box) if query.models and (query.gpus or query.memory_gb) else (
+            explain(query, box))  # fmt: skip
     if query.target is None and query.gpus and not any(m.ids for m in query.models):
         return _largest_model(query, box)  # "what's the biggest Qwen2.5 I can run on my 3090?"
     if not query.models or not (query.gpus or query.memory_gb):
@@ -1338,24 +1369,60 @@ def solve(query: Query, box: ToolBox) -> Draft:
     result = box.call("solve", {**args, "target": target})
     if "error" in result:
         return Draft(result["error"])
+    local = _run_here(query, box, model, gpu) if result.get("solution") is None else None
+    if local is not None and target == "max_context":
+        # "what context can i push to?" on a desktop card 16 bits do not fit: as it is run there
+        home = estimate_args(run_at_home(query), gpu, ref.count if ref else None, model)
+        home = {k: v for k, v in home.items() if k in _SOLVE_ARGS and k != drop}
+        quantised = box.call("solve", {**home, "target": target})
+        if "error" not in quantised and quantised.get("solution") is not None:
+            return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
+                         "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
     return Draft(c.solved(result))
+
+
+def _run_here(query: Query, box: ToolBox, model: ModelRef, gpu: str) -> bool | None:
+    """True when an LLM inference question about a desktop card says no format or engine (it is
+    then sized as people run it there, in a 4-bit GGUF); None otherwise."""
+    if (query.precision or model.precision or (model.family or "llm") != "llm"
+            or query.engine not in (None, "llama.cpp", "ollama")
+            or (query.workload or "inference") != "inference"
+            or _SERVED.search(query.low)):  # fmt: skip
+        return None
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    return True if sheet.get("segment") in _LOCAL_SEGMENTS else None
 
 
 # GGUF quantisations, the most faithful first (bits per weight fall down the list)
 QUANT_LADDER = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k")
 
 
-def _best_quant(query: Query, box: ToolBox, model: ModelRef, ref: GpuRef) -> Draft | None:
+# a quantisation asked of another engine or format than GGUF: "AWQ or GPTQ on vLLM?"
+_NOT_GGUF = re.compile(
+    r"\bawq\b|\bgptq\b|\bexl2\b|\bbitsandbytes\b|\bbnb\b|\bfp8\b|\bvllm\b|\btensorrt|\bsglang\b"
+    r"|\btgi\b|\blmdeploy\b|\bmlx\b"
+)
+# below this a GGUF quant loses noticeable quality: picked only when nothing above fits
+LOWEST_ADVISED_QUANT = "q3_k_m"
+
+
+def _best_quant(query: Query, box: ToolBox) -> Draft | None:
     """ "What quant should I use for Gemma 2 27B on my 3090?": the most faithful GGUF quant
     that fits with room to spare at the context asked (4,096 when none is), on llama.cpp, and
-    the ones around it;
-    None for a model no GGUF quant is made of (a diffusion or speech model)."""
-    if (model.family or "llm") != "llm":
+    the ones around it. None for a model no GGUF quant is made of (a diffusion or speech model),
+    another engine or format asked, or no card or memory named."""
+    model = query.models[0]
+    engine = query.engine or "llama.cpp"
+    if (model.family or "llm") != "llm" or engine not in ("llama.cpp", "ollama"):
         return None
-    gpu = gpu_choices(ref)[0]
+    if _NOT_GGUF.search(query.low) or not (query.gpus or query.memory_gb):
+        return None
+    ref = query.gpus[0] if query.gpus else None
+    gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
     rows = []
     for quant in QUANT_LADDER:
-        args = {**estimate_args(query, gpu, ref.count, model), "workload": "inference"}
+        args = {**estimate_args(query, gpu, ref.count if ref else None, model),
+                "workload": "inference"}  # fmt: skip
         args.update(precision=quant, engine="llama.cpp")
         e = box.call("estimate", args)
         if "error" not in e:
@@ -1372,8 +1439,9 @@ def _best_quant(query: Query, box: ToolBox, model: ModelRef, ref: GpuRef) -> Dra
                      f"({c.settings(smallest)}).")  # fmt: skip
     # room for the context to grow and the desktop: a quant that leaves under 1 GB (or 5%) is
     # said beside the one that leaves room, not picked
-    roomy = [(q, r) for q, r in fitting
-             if r["headroom_gb"] >= max(1.0, 0.05 * r["usable_memory_per_gpu_gb"])]  # fmt: skip
+    advised = QUANT_LADDER[: QUANT_LADDER.index(LOWEST_ADVISED_QUANT) + 1]
+    roomy = [(q, r) for q, r in fitting if q in advised
+             and r["headroom_gb"] >= max(1.0, 0.05 * r["usable_memory_per_gpu_gb"])]  # fmt: skip
     quant, e = roomy[0] if roomy else fitting[0]
     tight = fitting[0] if roomy and fitting[0][0] != quant else None
     speed = (e.get("decode_tokens_per_s") or {}).get("typical")
@@ -1400,6 +1468,9 @@ def _best_quant(query: Query, box: ToolBox, model: ModelRef, ref: GpuRef) -> Dra
     if tight is not None:
         head += (f" {tight[0].upper()} fits too, with only "
                  f"{c.num(tight[1]['headroom_gb'], 'GB')} to spare.")  # fmt: skip
+    if quant not in advised:
+        head += (f" Below {LOWEST_ADVISED_QUANT.upper()} a model loses noticeable quality: a "
+                 "smaller model at 4 bits is often the better choice.")  # fmt: skip
     return Draft("\n\n".join([head, "\n".join(lines), why]))
 
 
@@ -1840,6 +1911,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         figures = _fields_of_each(query, box)  # "... give me bandwidth and board power for both"
         # "which is cheaper per token?": the cost of a million tokens on each, first
         per_token = "\n".join(_token_costs(query, box)) if _per_token_asked(query) else ""
+        if _value_asked(query) and "least rent" in draft.text.split("\n", 1)[0]:
+            ratio = ""  # "A10G vs L4 vs T4 for whisper, best value?": the rent decides, not speed
         if not ratio:
             return Draft("\n\n".join(filter(None, [per_token, draft.text, figures])),
                          draft.citations, draft.warnings)  # fmt: skip
@@ -2295,10 +2368,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return recommend(query, box)
     parts = []
     renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
-    period = _PERIOD_ASKED.search(query.low) if hours is None else None
-    if period:  # "what does a 4090 cost per month to rent?": the period, around the clock
+    period = _RENT_PERIOD.search(query.low) if hours is None else None
+    if period and not _RATE_BEFORE.search(query.low[: period.start()]):
+        # "what does a 4090 cost per month to rent?": the period, around the clock
         word = next(w for w in period.groups() if w)
-        hours = next(h for unit, h in _PERIOD_HOURS.items() if word.startswith(unit))
+        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if word.startswith(unit))
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
             args: dict[str, Any] = {"gpu": choice}
@@ -2314,12 +2388,19 @@ def cost(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join(parts))
 
 
-# the period a rental price is asked for: "per month", "a week", "monthly"
-_PERIOD_ASKED = re.compile(
+# the period a rental price is asked for: "per month", "a week", "monthly" (not "a year ago",
+# "$1000 a month" of budget, "1000 images a day" of work: no figure just before it)
+_RENT_PERIOD = re.compile(
     r"\b(?:per|a|an|each|every|/)\s?(month|mo|week|wk|day|year|yr)\b"
-    r"|\b(month|week|dai|year)ly\b|\b(annual)(?:ly)?\b"
+    r"(?!\s+ago\b)|\b(month|week|dai|year)ly\b|\b(annual)(?:ly)?\b"
 )
-_PERIOD_HOURS = {"mo": 730.0, "w": 168.0, "d": 24.0, "y": 8760.0, "annual": 8760.0}
+# an amount of money or work just before the period: "$1000 a month", "1000 images a day"
+_RATE_BEFORE = re.compile(
+    r"(?:\$\s?\d[\d,.]*\s?k?|\d[\d,.]*\s?k?\s?(?:[a-z]+\s)?(?:images?|pictures?|renders?"
+    r"|tokens?|requests?|hours?|users?|calls?|jobs?|videos?|dollars?|usd|bucks|eur\w*))\s*$"
+)
+_RENT_PERIOD_HOURS = {"mo": HOURS_PER_MONTH, "w": 7 * 24.0, "d": 24.0, "y": 12 * HOURS_PER_MONTH,
+                      "annual": 12 * HOURS_PER_MONTH}  # fmt: skip
 _HOURS_ASKED = re.compile(r"\bhow many (?:\w+ ){0,3}(?:gpu[- ])?hours?\b|\bhow long\b")
 
 

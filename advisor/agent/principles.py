@@ -21,6 +21,7 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent.handlers import (
+    VALUE_ASKED,
     Draft,
     estimate_args,
     gpu_choices,
@@ -2436,7 +2437,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         _WORTH.pattern  # "is a 4090 worth it over a 3090 for llm chat"
         + r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?"
         r"|sd\w*|diffusion|whisper)\b",
-    ), faster_than, lambda q: len(gpus_named(q)) >= 2 and not _rate_asked(q)),
+    ), faster_than, lambda q: len(gpus_named(q)) >= 2 and not _rate_asked(q)
+       and not VALUE_ASKED.search(q.low)),  # "which is the best value": the rent decides
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
         _SAME_AS.pattern,  # "same VRAM and bandwidth as the 5090", not "the same price as"

@@ -55,9 +55,11 @@ def _pace_of_the_fit(query: Query, other: Query, first: str, further: str) -> bo
         and other.intent in ("train_time", "speed")
         and {g.ids for g in other.gpus} == {g.ids for g in query.gpus}
         and {m.ids for m in other.models} == {m.ids for m in query.models}
-        and first.startswith("**Yes")
+        and first.startswith("**Yes:")  # not "**Yes in 4-bit (AWQ), no in fp16"
         and further.startswith("**")
         and "It fits" in further
+        # the time on the cards the fit was asked of, not on more of them
+        and (" x " not in further.split("\n", 1)[0] or any(g.count for g in query.gpus))
     )
 
 

@@ -1542,7 +1542,8 @@ def _prices_and_budget(
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b"
             r"|\bhome (?:[\w-]+ )?(?:card|gpu|pc|build|server|machine|setup|box)\b"
             r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b"
-            r"|\b(?:on|for) an? (?:new |used |second )?(?:card|gpu|graphics card)\b",
+            r"|\b(?:on|for) an? (?:new |used |second )?(?:card|gpu|graphics card)\b"
+            r"|\bfor an? (?:[\w-]+ )?(?:server|box|machine|build)\b",  # "for a training server"
             low,
         )
         rent = rx.search(
@@ -1693,6 +1694,28 @@ def _one_of_them(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     if len(gpus) != 1 or (gpus[0].count or 1) < 2 or not _ON_ONE_CARD.search(low):
         return gpus
     return (replace(gpus[0], count=None),)
+
+
+# one machine of a board's GPUs: "on one node", "a single HGX", "one DGX box"
+_ONE_NODE = re.compile(
+    r"\b(?:one|a|an|single|1)\s(?:single\s)?(?:[\w-]+\s){0,2}?(?:node|hgx|dgx|server|box)\b"
+    r"(?!\s?(?:of|with)\s)"
+)
+NODE_GPUS = 8  # GPUs on one HGX/DGX/OAM board (advisor.calculator.interconnect.NODE_GPUS)
+
+
+def _one_node(gpus: tuple[GpuRef, ...], low: str, catalog: Catalog) -> tuple[GpuRef, ...]:
+    """ "Can a B200 fit llama 405b in fp8 on one node?": the board's 8 GPUs, for a card whose
+    GPUs come eight to a board (NVSwitch); no count was said."""
+    if len(gpus) != 1 or gpus[0].count or not gpus[0].ids or not _ONE_NODE.search(low):
+        return gpus
+    # "a single H200 node" is the HGX board's (SXM) variant, not the PCIe NVL card
+    boards = tuple(
+        i for i in gpus[0].ids if i in catalog.gpus and catalog.gpus[i].gpu_link == "switch"
+    )
+    if not boards:
+        return gpus
+    return (replace(gpus[0], ids=boards, count=NODE_GPUS),)
 
 
 def _replicated(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
@@ -2589,6 +2612,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)
     gpus = _replicated(gpus, low)
+    gpus = _one_node(gpus, low, catalog)
     gpus = _one_of_them(gpus, low)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
@@ -3283,7 +3307,8 @@ _MIN_GPUS = re.compile(
     rf"\s(?:\w+\s){{0,2}}?(?:to|for)\s(?!(?:the|a|an|one|each) (?:hour|day|month|year|week|sec))"
     # "lora fine tune llama-3.1-70b, how many A100 80GB", "mixtral in fp16 - how many rtx 6000
     # ada": the cards counted end the question, the job said before them
-    r"|how many (?:(?:rtx|nvidia|tesla|geforce|radeon|instinct|amd) )?[a-z]{0,4} ?\d{1,4}\w*"
+    r"|[,;:-]\s*how many (?!(?:gb|gigs?|tb|tps|tok\w*|t/s|fps|tops|tflops|watts?|w)\b)"
+    r"(?:(?:rtx|nvidia|tesla|geforce|radeon|instinct|amd) )?[a-z]{0,4} ?\d{1,4}\w*"
     r"(?: (?:\d+ ?gb|pcie|sxm\d?|nvl|ada|ti|super|pro|xtx|blackwell|max-q))*s?\s*[?!.]*$"
 )
 

@@ -495,7 +495,7 @@ FAMILY = Family(
                 "serving_tokens_per_s",
                 "serving throughput",
                 "tokens/s",
-                asked=r"\btotal throughput\b|\baggregate\b|\bserving throughput\b",
+                asked=r"\btotal throughput\b|\bserving throughput\b",
             ),
         ),
         **{
