@@ -567,3 +567,12 @@ def test_review_edges_of_the_stop_40_changes(rules_advisor: Advisor, catalog: Ca
     assert not _answer(rules_advisor, "which one is right? 4080 or 3090 for sdxl").startswith(
         "**Yes"
     )
+
+
+def test_one_node_of_board_gpus_is_eight_for_a_job(catalog: Catalog) -> None:
+    node = understand("would deepseek v3 in fp8 run on a single h200 node?", catalog)
+    assert [(g.ids, g.count) for g in node.gpus] == [(("h200-sxm-141gb",), 8)]
+    # a card people put one of in a server, or no job to hold: as said
+    assert understand("llama 3 8b on one server with an L4?", catalog).gpus[0].count is None
+    sheet = understand("per-GPU memory of the B200 in an HGX box?", catalog)
+    assert sheet.gpus[0].count is None

@@ -1704,10 +1704,15 @@ _ONE_NODE = re.compile(
 NODE_GPUS = 8  # GPUs on one HGX/DGX/OAM board (advisor.calculator.interconnect.NODE_GPUS)
 
 
-def _one_node(gpus: tuple[GpuRef, ...], low: str, catalog: Catalog) -> tuple[GpuRef, ...]:
+def _one_node(
+    gpus: tuple[GpuRef, ...], models: tuple[ModelRef, ...], low: str, catalog: Catalog
+) -> tuple[GpuRef, ...]:
     """ "Can a B200 fit llama 405b in fp8 on one node?": the board's 8 GPUs, for a card whose
-    GPUs come eight to a board (NVSwitch); no count was said."""
+    GPUs come eight to a board (NVSwitch), when a model is to run on it and no count was said
+    ("the per-GPU figure of an HGX B200" stays one GPU's)."""
     if len(gpus) != 1 or gpus[0].count or not gpus[0].ids or not _ONE_NODE.search(low):
+        return gpus
+    if not any(m.ids or m.size_b for m in models):
         return gpus
     # "a single H200 node" is the HGX board's (SXM) variant, not the PCIe NVL card
     boards = tuple(
@@ -2612,7 +2617,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)
     gpus = _replicated(gpus, low)
-    gpus = _one_node(gpus, low, catalog)
+    gpus = _one_node(gpus, models, low, catalog)
     gpus = _one_of_them(gpus, low)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
