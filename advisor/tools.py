@@ -199,10 +199,13 @@ def estimate_workload(
     `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
     fused kernel; false = torch's foreach step). Several GPUs talk over
     `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8).
-    `output_tokens`: an LLM request's answer length when serving (256 when not given); the
-    result then says the requests a second served at full load.
+    `output_tokens`: an LLM request's answer length when serving (256 when not given; no part
+    of training, where it is ignored); the result then says the requests a second served at full
+    load.
     Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
+    if workload != "inference":
+        output_tokens = None  # an answer length says nothing about a training run
     request = _request(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
         context=context, batch=batch, engine=engine, train_tokens=train_tokens,

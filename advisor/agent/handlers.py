@@ -22,14 +22,14 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import LEAVING
 from advisor.answer import Citation
-from advisor.calculator import LIMITS
+from advisor.calculator import LIMITS, interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.retrieval.claims import audit_claim, extract_claims
 
 MAX_GPUS_PER_ANSWER = 4
 FINETUNE_DEFAULT = "finetune-lora"
-NODE_GPUS = 8  # a job too big for one card is compared on a node of each
+NODE_GPUS = interconnect.NODE_GPUS  # a job too big for one card is compared on a node of each
 
 
 @dataclass
@@ -1419,6 +1419,13 @@ def _best_quant(query: Query, box: ToolBox) -> Draft | None:
         return None
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
+    written = re.search(r"\b(\d{1,3})\s?gb\b", query.low)  # "an M2 macbook air 16gb"
+    said = (ref.memory_gb if ref else None) or query.memory_gb or (
+        float(written.group(1)) if written else None)  # fmt: skip
+    if ref is not None and said and len(gpu_choices(ref)) > 1:
+        sized = [g for g in gpu_choices(ref)
+                 if box.call("gpu_specs", {"gpu": g}).get("memory_gb") == said]  # fmt: skip
+        gpu = sized[0] if sized else gpu
     rows = []
     for quant in QUANT_LADDER:
         args = {**estimate_args(query, gpu, ref.count if ref else None, model),
@@ -2172,29 +2179,46 @@ _PRICE_JUDGED = re.compile(
     r"|\breasonable\b|\bcheap\b|\bworth it\b|\bin line\b|\bmarket rate\b|\bgood value\b"
 )
 # the price said is a whole machine's: "$28/hr for an 8xA100 box"
-_WHOLE_MACHINE = re.compile(r"\b(?:box|node|server|machine|instance|cluster|rig|system)\b")
+_WHOLE_MACHINE = re.compile(r"\b(?:box|node|server|machine|instance|cluster|rig|system|dgx|hgx)\b")
+# ... unless said per GPU: "$2.50/hr per gpu", "2.5 an hour per H100", "each"
+_PER_GPU_SAID = re.compile(
+    r"\bper[- ]?(?:gpu|card)\b|/\s?gpu\b|\bper (?:[a-z]+\s?)?\d{2,4}\w*\b|\beach\b|\bapiece\b"
+)
+_BOARD_SAID = re.compile(r"\bdgx\b|\bhgx\b")  # a board of eight, said by its name
+GOING_RATE_BAND = 0.1  # within 10% of the median either way: the going rate
 
 
 def _rental_quote_judged(query: Query, box: ToolBox, price: float, count: int) -> Draft | None:
     """An hourly rental price the user was offered, against the current prices on record for
     that card: per GPU-hour (a machine's price shared by its GPUs), where it falls in their
     range and against the median."""
-    if not query.gpus or query.hours or not _PRICE_JUDGED.search(query.low):
-        return None
+    if not query.gpus or query.hours or query.models or not _PRICE_JUDGED.search(query.low):
+        return None  # a job named: its fit and cost at that price answer it (job_time, fit)
+    if count <= 1 and _BOARD_SAID.search(query.low):
+        count = NODE_GPUS  # "$30/hr for a DGX H100": the 8 GPUs of its board
     gpu = gpu_choices(query.gpus[0])[0]
     rented = box.call("prices", {"gpu": gpu})
     summary = rented.get("summary_usd_per_gpu_hour")
     if "error" in rented or not summary:
         return None
-    whole = count > 1 and (query.price_per_node or bool(_WHOLE_MACHINE.search(query.low)))
+    each_said = _PER_GPU_SAID.search(query.low)  # "$2.50/hr per gpu for the cluster"
+    whole = (
+        count > 1
+        and not each_said
+        and (query.price_per_node or bool(_WHOLE_MACHINE.search(query.low)))
+    )
     each = _gpu_share(box, price, count) if whole else price
     if each is None:
         return None
     median, low, high = summary["median"], summary["low"], summary["high"]
-    if each <= median:
-        verdict = "Yes, a good price" if each <= 0.9 * median else "Yes, about the going rate"
+    if each > high:
+        verdict = "No, above every price on record"
+    elif each > (1 + GOING_RATE_BAND) * median:
+        verdict = "No, above the going rate"
+    elif each >= (1 - GOING_RATE_BAND) * median:
+        verdict = "About the going rate"
     else:
-        verdict = "No, above the going rate" if each <= high else "No, above every price on record"
+        verdict = "Yes, a good price"
     sign = query.currency
     shared = (f" (your {c.usd(price, sign)} an hour for {count} GPUs, divided by {count})"
               if whole else "")  # fmt: skip
@@ -2659,7 +2683,7 @@ _ML_SAID = re.compile(
 )
 
 
-def _card_limits(query: Query) -> dict[str, Any]:
+def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     """ "one PCIe datacenter GPU per server ... on a single card": the form factor and the count
     a recommendation must keep to (read from the words: the Query has no field for them yet)."""
     low = query.low
@@ -2673,9 +2697,9 @@ def _card_limits(query: Query) -> dict[str, Any]:
     if bought and one and not query.num_gpus:
         limits["max_gpus"] = 1  # "want a home card for QLoRA": one card, bought
     home = query.location == "home" or bool(
-        query.budget and query.budget.kind == "buy" and query.budget.usd <= HOME_BUDGET_USD
+        query.budget and _bought(query) and query.budget.usd <= HOME_BUDGET_USD
     )
-    if home and "max_gpus" not in limits and not query.num_gpus:
+    if home_cap and home and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = HOME_MAX_GPUS  # "5k for a home rig": not eight budget cards
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
     if form and not query.gpus:
@@ -2762,8 +2786,9 @@ _RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhour
 # a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
 _CARD_UNDER = re.compile(
     r"\b(?:gpus?|cards?)\b[^.?!]{0,40}?\b(?:under|below|less than|for|within|up to)\s?"
-    r"(?:\$|usd\s?)?\d"
+    r"(?:\$\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*)\b)"
 )
+CHEAPEST_CARD_USD = 150  # a cap below any card's price is a job's or a month's budget
 
 
 def _bought(query: Query) -> bool:
@@ -2772,7 +2797,9 @@ def _bought(query: Query) -> bool:
     budget = query.budget
     low = query.low
     capped = bool(budget and budget.kind is None and budget.per == "total"
-                  and _CARD_UNDER.search(low) and not _RENT_SAID.search(low))  # fmt: skip
+                  and budget.usd >= CHEAPEST_CARD_USD
+                  and _CARD_UNDER.search(low) and not _RENT_SAID.search(low)
+                  and not re.search(r"\bfine-?tun\w*|\btrain\w*|\bjob\b", low))  # fmt: skip
     return query.buying or bool(budget and budget.kind == "buy") or capped
 
 
@@ -2785,13 +2812,15 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         home = query.location == "home" or (budget is not None and budget <= HOME_BUDGET_USD)
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
         if unsaid and query.workload == "finetune":
-            # "5k for a home rig to fine-tune 7-13b models": as people fine-tune at home, QLoRA
-            query = replace(query, workload="finetune-qlora", precision="nf4")
+            # "5k for a home rig to fine-tune 7-13b models": as people fine-tune at home, QLoRA,
+            # on NVIDIA (bitsandbytes' and Unsloth's first platform) unless a vendor was said
+            query = replace(query, workload="finetune-qlora", precision="nf4",
+                            vendor=query.vendor or "NVIDIA")  # fmt: skip
             draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
             draft.text += (
                 "\n\nAssumed, as the question did not say: QLoRA (a 4-bit base), how "
-                "people fine-tune on a home budget, on up to two cards; say LoRA or full for "
-                "the others, or how many cards a bigger rig takes."
+                "people fine-tune on a home budget, on up to two NVIDIA cards; say LoRA or full "
+                "for the others, or how many cards a bigger rig takes."
             )
             return draft
         if unsaid and (query.workload or "inference") == "inference":
@@ -2803,7 +2832,11 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
                            "up to two cards; say bf16 for 16-bit, or how many cards a bigger rig "
                            "takes.")  # fmt: skip
             return draft
-        return recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+        draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+        if home and "max_gpus" not in _card_limits(query, home_cap=False):
+            draft.text += ("\n\nAt most two cards, as a home desktop takes; say how many a "
+                           "bigger rig takes.")  # fmt: skip
+        return draft
     return explain(query, box)
 
 
@@ -3214,7 +3247,8 @@ def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[A
     else:
         figures += _figures_for(query, box)
     named = query.models or query.gpus
-    if figures and named and not versus and _FIGURE_ASKED.search(query.low):
+    how_it_works = re.search(r"\bhow (?:does|do|is)\b|\bwhat (?:is|are)\b|\bexplain\b", query.low)
+    if figures and named and not versus and _FIGURE_ASKED.search(query.low) and not how_it_works:
         # "how much kv cache does llama 3 70b need at 128k?": the figure for it, then what it is
         first = figures[0].removeprefix("- ").rstrip(".")
         lines = [f"**{first}.**", "", concept.lead, concept.more]

@@ -25,6 +25,7 @@ from advisor.agent.linker import NUMBER_WORDS, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, LIMITS, WORKLOAD_KINDS
+from advisor.calculator.interconnect import NODE_GPUS
 from advisor.catalog import Catalog
 
 MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
@@ -1141,6 +1142,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                             r"|roughly|nearly|just|only|of|takes?|took|is|was|be|and|or|every)\s$",
                             low[: m.start()]):  # fmt: skip
             continue  # "400 hours of support calls a month": the period of a rate
+        if rx.match(r"\s+ago\b", low[m.end() :]):
+            continue  # "I bought a 3090 two years ago": when, not for how long
         unit_said = (m.group(2) or m.group(4) or "").lower()
         if unit_said.startswith(("y", "month")) and _TERM_NAME.match(low[m.end() : m.end() + 30]):
             continue  # "1-yr no-upfront reserved": the name of a price, not a duration
@@ -1543,7 +1546,9 @@ def _prices_and_budget(
             r"|\bhome (?:[\w-]+ )?(?:card|gpu|pc|build|server|machine|setup|box)\b"
             r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b"
             r"|\b(?:on|for) an? (?:new |used |second )?(?:card|gpu|graphics card)\b"
-            r"|\bfor an? (?:[\w-]+ )?(?:server|box|machine|build)\b",  # "for a training server"
+            # "for a training server", not "for a rented machine"
+            r"|\bfor an? (?!(?:rented|cloud|hosted|remote|leased|virtual)\b)(?:[\w-]+ )?"
+            r"(?:server|box|machine|build)\b",
             low,
         )
         rent = rx.search(
@@ -1698,10 +1703,8 @@ def _one_of_them(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
 
 # one machine of a board's GPUs: "on one node", "a single HGX", "one DGX box"
 _ONE_NODE = re.compile(
-    r"\b(?:one|a|an|single|1)\s(?:single\s)?(?:[\w-]+\s){0,2}?(?:node|hgx|dgx|server|box)\b"
-    r"(?!\s?(?:of|with)\s)"
+    r"\b(?:one|a|an|single|1)\s(?:single\s)?(?:[\w-]+\s){0,2}?(?:node|hgx|dgx)\b"
 )
-NODE_GPUS = 8  # GPUs on one HGX/DGX/OAM board (advisor.calculator.interconnect.NODE_GPUS)
 
 
 def _one_node(
@@ -2538,8 +2541,10 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
 
 # a GPU asked for, none named: "best bang for buck gpu for ...", "which card should I get for"
 _GPU_ASKED = re.compile(
-    r"\b(?:best|which|what|recommend\w*|cheapest|good|pick|buy|get|rent)\b[^.?!]{0,40}?"
-    r"\b(?:gpus?|cards?|graphics cards?)\b"
+    r"\b(?:best|recommend\w*|cheapest|good|pick)\b[^.?!]{0,40}?\b(?:gpus?|cards?|graphics cards?)\b"
+    r"(?!\s(?:does|do|is|are|has|have|supports?)\b)"
+    r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend)\b"
+    r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
 )
 # LLMs in general, no model named: "for local llms", "llm inference", "a chatbot"
 _LLM_UNNAMED = re.compile(r"\bllms?\b|\blarge language models?\b|\blocal (?:ai )?models\b")
