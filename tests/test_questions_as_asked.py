@@ -576,6 +576,8 @@ def test_one_node_of_board_gpus_is_eight_for_a_job(catalog: Catalog) -> None:
     assert understand("llama 3 8b on one server with an L4?", catalog).gpus[0].count is None
     sheet = understand("per-GPU memory of the B200 in an HGX box?", catalog)
     assert sheet.gpus[0].count is None
+    said = understand("i have a node with one H100 SXM; can it serve llama 3.1 70b?", catalog)
+    assert said.gpus[0].count in (None, 1)
 
 
 def test_review_edges_of_the_stop_40_fixes(rules_advisor: Advisor, catalog: Catalog) -> None:

@@ -1704,6 +1704,7 @@ def _one_of_them(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
 # one machine of a board's GPUs: "on one node", "a single HGX", "one DGX box"
 _ONE_NODE = re.compile(
     r"\b(?:one|a|an|single|1)\s(?:single\s)?(?:[\w-]+\s){0,2}?(?:node|hgx|dgx)\b"
+    r"(?!\s(?:with|that has|having|holding)\b)"  # "a node with one V100": the GPUs are said
 )
 
 
