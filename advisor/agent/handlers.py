@@ -2180,10 +2180,9 @@ _PRICE_JUDGED = re.compile(
 )
 # the price said is a whole machine's: "$28/hr for an 8xA100 box"
 _WHOLE_MACHINE = re.compile(r"\b(?:box|node|server|machine|instance|cluster|rig|system|dgx|hgx)\b")
-# ... unless said per GPU: "$2.50/hr per gpu", "2.5 an hour per H100", "each"
-_PER_GPU_SAID = re.compile(
-    r"\bper[- ]?(?:gpu|card)\b|/\s?gpu\b|\bper (?:[a-z]+\s?)?\d{2,4}\w*\b|\beach\b|\bapiece\b"
-)
+# ... unless said per GPU: "each", "per gpu" (_EACH_PRICE), "$2.50/gpu", "2.5 an hour per H100"
+_EACH_PRICE = re.compile(r"\beach\b|\bapiece\b|\bper[- ]?(?:card|gpu)\b")
+_PER_GPU_SAID = re.compile(_EACH_PRICE.pattern + r"|/\s?gpu\b|\bper (?:[a-z]+\s?)?\d{2,4}\w*\b")
 _BOARD_SAID = re.compile(r"\bdgx\b|\bhgx\b")  # a board of eight, said by its name
 GOING_RATE_BAND = 0.1  # within 10% of the median either way: the going rate
 
@@ -2599,7 +2598,6 @@ _OWNERSHIP = re.compile(
     r"\btco\b|\btotal cost of ownership\b|\b(?:card|gpu|hardware) (?:plus|and|\+) (?:its |the )?"
     r"(?:electricity|power)\b|\bincluding the (?:card|gpu|purchase)\b"
 )
-_EACH_PRICE = re.compile(r"\beach\b|\bapiece\b|\bper (?:card|gpu)\b")
 
 
 # the people a budget's hours are shared by, when the hours of each are asked: "how many hours
