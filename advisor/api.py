@@ -169,8 +169,9 @@ class Advisor:
         answer = self._answer(text, turn, thread, warnings, started)
         # one record per turn, in one transaction: the answer and what the next turn inherits
         # (a crash before it loses this answer only, never an earlier turn)
-        assert turn.query is not None
-        context = turn.query.context_dict()
+        from advisor.agent.turn import context_after
+
+        context = context_after(turn)
         number = self._conversations().turns.add(thread, text, answer.to_dict(), context)
         return answer, number
 

@@ -289,6 +289,9 @@ class DiffusionModel:
     # millions: every op's output, the activation traffic a step moves through memory
     denoiser_written_m: float | None = None
     vae_decode_written_m: float | None = None
+    # attention (transformer) layers in the denoiser, from the configs its source names: what a
+    # training step's fixed time (one launch pass of LoRA-wrapped modules each) grows with
+    transformer_layers: int | None = None
 
 
 @dataclass(frozen=True)

@@ -511,6 +511,20 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
             "pace_source": "given by the user"}  # fmt: skip
 
 
+@_tool
+def carried_measurement(
+    measured: float, from_rate: float, to_rate: float, is_time: bool = False
+) -> dict[str, Any]:
+    """A figure the user measured on one GPU (used as given) carried to another GPU by the ratio
+    of the calculator's speeds for the same job on the two (from_rate on the user's GPU, to_rate
+    on the other, in one unit): a rate (tokens/s, images/s) scales with the ratio, a time (hours
+    a run, seconds an image) with its inverse."""
+    value = cost.carried_over(measured, from_rate, to_rate, is_time)
+    return {"value": value, "ratio": to_rate / from_rate, "measured": measured,
+            "from_rate": from_rate, "to_rate": to_rate, "is_time": is_time,
+            "measured_source": "given by the user"}  # fmt: skip
+
+
 # an assumed electricity price when the user gives none: the U.S. average retail price to
 # residential customers, 2024 (EIA Electric Power Monthly, table 5.6.A: about 16.5 cents/kWh)
 DEFAULT_USD_PER_KWH = 0.165
@@ -669,9 +683,11 @@ def recommend_gpus(
     output_tokens: int | None = None,
     images: float | None = None,
     audio_hours: float | None = None,
+    desktop: bool = False,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
-    constraints. For each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
+    constraints (each row's usd_per_month: its hourly price around the clock for a month). For
+    each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
     cost per unit of work where a rental price exists, else speed. With max_purchase_usd, GPUs
     to buy: only those whose newest `condition` (new or used) purchase price for the GPUs needed
     is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
@@ -682,7 +698,8 @@ def recommend_gpus(
     (LLM serving), each candidate is sized for that load: replicas of the fitting setup until
     their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
     hourly price of them all. `images` (diffusion) or `audio_hours` (speech) size a whole job:
-    each candidate's cost is then that job's."""
+    each candidate's cost is then that job's. `desktop`: only what a home or office machine
+    takes or is (PCIe cards, Macs, mini PCs; no SXM or OAM module, no superchip)."""
     if rank_by not in ("value", "price", "speed", "memory"):
         raise InvalidInput(f"rank_by is value, price, speed or memory (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
@@ -696,6 +713,11 @@ def recommend_gpus(
     candidates = [g for g in catalog.list_gpus(vendor=vendor, segment=segment) if not g.generic]
     if form_factor:
         candidates = [g for g in candidates if form_factor.lower() in (g.form_factor or "").lower()]
+    if desktop:
+        candidates = [
+            g for g in candidates
+            if g.segment != "datacenter" or (g.form_factor or "").startswith("PCIe")
+        ]  # fmt: skip
     if max_power_w is not None:
         candidates = [g for g in candidates if g.tdp_w is not None and g.tdp_w <= max_power_w]
     if min_memory_gb is not None:
@@ -754,6 +776,9 @@ def recommend_gpus(
     else:
         ranked.sort(key=_value_key)
         ranking = "cost per unit of work where a rental price exists, else speed"
+    for row in ranked[:top]:  # a setup rented around the clock: its bill for a month
+        hourly = row["usd_per_hour"]
+        row["usd_per_month"] = None if hourly is None else hourly * cost.HOURS_PER_MONTH
     return {
         "ranked": ranked[:top],
         "considered": len(candidates),
@@ -1020,6 +1045,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "token_cost": token_cost,
     "paced_time": paced_time,
     "service_cost": service_cost,
+    "carried_measurement": carried_measurement,
 }
 
 

@@ -342,6 +342,16 @@ def _diffusion_params(catalog: Catalog) -> tuple[Param, ...]:
     )  # fmt: skip
 
 
+def _diffusion_train_params() -> tuple[Param, ...]:
+    def any_row(c: Case) -> bool:
+        return True
+
+    return (
+        Param(diffusion, ("TRAIN_COMPUTE",), 0.2, 5.0, any_row, 1.0),
+        Param(diffusion, ("TRAIN_LAYER_S",), 1e-4, 0.1, any_row, 0.0063),
+    )
+
+
 def _diffusion_memory_params(catalog: Catalog) -> tuple[Param, ...]:
     def inference(c: Case) -> bool:  # training memory rows are scored, not fitted
         return c.request.workload == "inference"
@@ -400,6 +410,10 @@ def specs(catalog: Catalog) -> tuple[FitSpec, ...]:
         # validation) is scored, not fitted: it would set the FLUX efficiency on its own
         FitSpec("diffusion speed", ("diffusion",), "speed", _diffusion_params(catalog),
                 _diffusion_figure, ("inference",)),
+        # training steps: SimpleTuner's sweep (W0782-W0793) fits; the GeForce forum rows
+        # (W0794-W0800, confidence low) and the FLUX LoRA rows are scored, not fitted
+        FitSpec("diffusion training speed", ("diffusion",), "speed", _diffusion_train_params(),
+                _diffusion_figure, ("finetune-lora", "finetune-qlora", "finetune-full")),
         FitSpec("diffusion memory", ("diffusion",), "memory", _diffusion_memory_params(catalog),
                 _diffusion_figure),
         FitSpec("speech speed", ("speech",), "speed", _speech_params("speed"), _speech_figure),

@@ -85,6 +85,8 @@ GPUS: dict[str, tuple[str, ...]] = {
     "L40S 48GB": ("l40s",),
     "RTX 3070 Ti 8GB": ("rtx-3070-ti",),
     "RTX 3090 24GB": ("rtx-3090",),
+    "RTX 3090 Ti 24GB": ("rtx-3090-ti",),
+    "RTX 3060 12GB": ("rtx-3060",),
     "RTX 3090": ("rtx-3090",),
     "RTX 4090 24GB": ("rtx-4090",),
     "RTX 4090": ("rtx-4090",),
@@ -367,6 +369,10 @@ def _diffusion_fields(row: dict[str, str], note: str, precision: str) -> dict[st
         fields["resolution"] = round(math.sqrt(sides[0] * sides[-1]))
     if row["steps"]:
         fields["steps"] = int(row["steps"])
+    if "gradient checkpointing off" in lowered:  # training rows say it either way
+        fields["checkpointing"] = False
+    elif "gradient checkpointing on" in lowered:
+        fields["checkpointing"] = True
     if "sequential cpu offload" in lowered:
         fields["offload"] = "sequential"
     elif "model cpu offload" in lowered:

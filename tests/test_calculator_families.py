@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from advisor.calculator import Request, diffusion, estimate, nets, speech
-from advisor.catalog import load_catalog
+from advisor.calculator import Request, diffusion, estimate, min_gpus, nets, speech
+from advisor.catalog import Catalog, load_catalog
 from eval import family_fit, family_rows
 from eval.family_fit import Model, patched, read, specs
 from eval.family_rows import GIB_IN_GB, Unmapped, load_cases, predict
@@ -491,3 +491,23 @@ def test_the_nets_fit_seeks_the_median_and_the_others_least_squares(mapped, cata
         if value is not None:
             expected += abs(math.log(value / row[0].value))
     assert model.loss(rows) == pytest.approx(expected)
+
+
+def test_a_diffusion_training_step_is_mostly_fixed_time_at_batch_one(catalog: Catalog) -> None:
+    """SimpleTuner's sweep: an SDXL LoRA step takes about the same on an H100 and an L40S, and
+    gradient checkpointing's second forward adds most of a step's fixed time again."""
+
+    def rate(gpu: str, **kw: object) -> float:
+        e = estimate(Request(model="sdxl", gpu=gpu, workload="finetune-lora", **kw), catalog)
+        assert e.train_samples_per_s is not None
+        return e.train_samples_per_s["typical"]
+
+    assert 0.8 < rate("h100-sxm5-80gb") / rate("l40s") < 1.3
+    assert 1.4 < rate("rtx-4090", checkpointing=False) / rate("rtx-4090") < 2.2
+    assert 0.3 < rate("rtx-4090") < 1.5  # images a second: not the ~5 the compute alone gives
+
+
+def test_sharded_training_takes_any_count_within_a_node(catalog: Catalog) -> None:
+    found = min_gpus(Request(model="llama-3-8b", gpu="a100-sxm4-80gb", workload="finetune-full",
+                             context=4096), catalog)  # fmt: skip
+    assert found is not None and found.num_gpus == 3

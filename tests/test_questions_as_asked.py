@@ -602,3 +602,135 @@ def test_review_edges_of_the_stop_40_fixes(rules_advisor: Advisor, catalog: Cata
     # the memory said picks the Apple variant a quant is sized for
     mac = _answer(rules_advisor, "which quant for mistral 7b on my m2 macbook air 24gb?")
     assert "Apple M2 (24GB)" in mac.split("\n", 1)[0]
+
+
+def test_an_abbreviated_job_and_an_answer_length_are_read(
+    rules_advisor: Advisor, catalog: Catalog
+) -> None:
+    # "SD" alone is Stable Diffusion; an SD card is not
+    sd = _answer(rules_advisor, "would a 4070 super be quick enough for SD?")
+    assert sd.startswith("**Images per second: ") and "SDXL assumed" in sd
+    assert not understand("which gpu has an sd card slot?", catalog).models
+    # the length of each answer, said after the word, times each answer
+    said = understand("mistral 7b on a 3090, replies run ~350 tokens", catalog)
+    assert said.output_tokens == 350
+    each = _answer(rules_advisor, "qwen2.5 7b on one A10G: how long does a reply of 400 tokens "
+                   "take?")  # fmt: skip
+    first = re.match(r"\*\*Time per answer: about ([\d.]+) s ", each)
+    decode = re.search(r"Decode speed: about ([\d.]+) tokens/s", each)
+    assert first and decode and float(first.group(1)) > 400 / float(decode.group(1))
+
+
+def test_quant_advice_asked_with_a_verb_is_the_quant_ladder(rules_advisor: Advisor) -> None:
+    for question in (
+        "which quant would you suggest for gemma 2 27b on a 16gb card?",
+        "what quantization do we need for llama 3.1 70b across two 4090s?",
+    ):
+        head = _answer(rules_advisor, question).split("\n", 1)[0]
+        assert re.match(r"\*\*Q\d\w*: the most faithful GGUF quant", head), (question, head)
+
+
+def test_gpu_hours_named_by_card_are_an_allocation(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "our lab got 2000 H100 hours. full fine-tune of llama 3.1 8b "
+                   "on 1B tokens, is that enough?")  # fmt: skip
+    head = re.match(r"\*\*(Yes|No): the job takes about ([\d.,]+) hours on (.+?), (?:([\d.,]+) "
+                    r"GPU-hours, )?against the 2,000 hours", text)  # fmt: skip
+    assert head, text[:300]
+    # a job one card cannot hold is spread over the fewest that do, and their hours counted
+    spread = _answer(rules_advisor, "we have 300 A100 hours available: lora on llama 3 70b "
+                     "with 20M tokens, doable?")  # fmt: skip
+    assert re.match(r"\*\*(Yes|No): the job takes about [\d.]+ hours on \d x NVIDIA A100 ", spread)
+
+
+def test_local_without_a_budget_is_a_card_for_a_desk(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "best card to run qwen2.5 72b locally?")
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**Pick ") and "to buy" in head and "No budget given" in text
+    # no module that needs a server board among the picks
+    picks = text.split("Ranked by", 1)[0]
+    assert not re.search(r"SXM|Instinct MI2|Instinct MI3|B200|GH200", picks), picks
+
+
+def _thread(advisor: Advisor, *turns: str) -> str:
+    """The last answer of a conversation asked turn by turn (grounded like every answer)."""
+    thread = f"thread-{hash(turns)}"
+    for turn in turns:
+        answer = advisor.ask(turn, engine="rules", thread_id=thread)
+        assert answer.grounding_rate == 1.0, answer.text
+    return answer.text
+
+
+def test_a_follow_up_about_the_pick_is_about_that_card(rules_advisor: Advisor) -> None:
+    first = _answer(rules_advisor, "which gpu should we rent for whisper large-v3 on 3,000 hours "
+                    "of interviews?")  # fmt: skip
+    pick = re.match(r"\*\*Pick one (.+?)\*\*", first)
+    assert pick, first[:200]
+    later = _thread(rules_advisor, "which gpu should we rent for whisper large-v3 on 3,000 hours "
+                    "of interviews?", "ok and how long would that take on 3 of them")  # fmt: skip
+    assert re.match(rf"\*\*About [\d.,]+ hours .* on 3 x {re.escape(pick.group(1))}", later), later
+    priced = _thread(rules_advisor, "what should i rent to lora fine-tune sd 1.5?",
+                     "what do 5 hours of it cost")  # fmt: skip
+    assert re.match(r"\*\*About \$[\d.]+ for 5 hours on one ", priced), priced[:200]
+
+
+def test_a_figure_measured_on_one_card_is_carried_to_another(rules_advisor: Advisor) -> None:
+    rate = _answer(rules_advisor, "our A10G does around 40 tok/s on mistral 7b; what would an "
+                   "L40S give us?")  # fmt: skip
+    head = re.match(r"\*\*About ([\d.]+) tokens/s on one NVIDIA L40S: your 40 tokens/s on the "
+                    r"NVIDIA A10G[^,]*, carried over by the calculator's ratio of the two "
+                    r"\(([\d.]+)x", rate)  # fmt: skip
+    assert head and abs(float(head.group(1)) - 40 * float(head.group(2))) < 1.5, rate[:300]
+    hours = _answer(rules_advisor, "a resnet-50 training run takes 10 hours on our T4. how long "
+                    "on an L4?")  # fmt: skip
+    assert re.match(r"\*\*About [\d.]+ hours on one NVIDIA L4: your 10 hours on the NVIDIA T4",
+                    hours), hours[:300]  # fmt: skip
+
+
+def test_the_lead_figure_is_the_one_asked_about(rules_advisor: Advisor) -> None:
+    sd = _answer(rules_advisor, "sdxl on an rtx 4080: seconds per 1024x1024 picture?")
+    assert sd.startswith("**Time per image: about ")
+    slow = _answer(rules_advisor, "sdxl on my old 3060, how slow will it be")
+    assert slow.startswith("**Time per image: about ")
+    bill = _answer(rules_advisor, "we serve llama 3.1 8b at 3 req/s, prompts ~500 tokens, "
+                   "replies ~200 tokens. cheapest rented setup and its monthly bill?")  # fmt: skip
+    assert "Sized for prompts of 500 tokens and replies of 200" in bill
+    assert re.search(r"The pick rented around the clock for a month: about \$[\d,]+\.", bill)
+
+
+def test_counts_said_as_alternatives_and_carried_to_another_card(
+    rules_advisor: Advisor, catalog: Catalog
+) -> None:
+    one = understand("is a single L40S enough or do we need two for qwen 2.5 32b?", catalog)
+    assert one.gpus[0].count in (None, 1) and one.num_gpus is None
+    swapped = _thread(rules_advisor, "renting 4x L40S for 10 days, total?",
+                      "what about A100 80GBs instead?")  # fmt: skip
+    assert re.match(r"\*\*About \$[\d,]+ for 240 hours on 4 x NVIDIA A100", swapped), swapped[:200]
+    spanish = understand("¿una RTX 4080 o dos RTX 3090 para modelos de 70B?", catalog)
+    assert [g.count for g in spanish.gpus] == [None, 2]
+    both = understand("A100 40GB and 80GB: what differs apart from memory?", catalog)
+    assert {i for g in both.gpus for i in g.ids} >= {"a100-sxm4-40gb", "a100-sxm4-80gb"}
+
+
+def test_money_and_place_shape_a_purchase(rules_advisor: Advisor) -> None:
+    euros = _answer(rules_advisor, "quelle carte pour SDXL avec 600 euros ?")
+    assert euros.startswith("**Pick ") and "to buy" in euros.split("\n", 1)[0]
+    assert "compared as the same number of US dollars" in euros
+    qlora = _answer(rules_advisor, "4000 dollars for a home box to qlora 13b models, what to buy")
+    assert "NVIDIA" in qlora.split("\n", 1)[0] and "AMD" not in qlora.split("\n", 1)[0]
+    judged = _answer(rules_advisor, "is an A10 any good for llm inference?")
+    assert judged.startswith("**Yes, within its 24 GB: the NVIDIA A10")
+    images = _answer(rules_advisor, "cheapest cloud option to render 50,000 sd 1.5 images?")
+    assert re.search(r"\$[\d,.]+ for the whole job", images.split("\n", 1)[0]), images[:200]
+
+
+def test_samples_of_a_stated_length_make_the_training_tokens(
+    rules_advisor: Advisor, catalog: Catalog
+) -> None:
+    q = understand("qlora on qwen2.5 14b, 40k samples averaging 700 tokens, 2 epochs", catalog)
+    assert q.train_tokens == 40_000 * 700 and q.epochs == 2
+    text = _answer(rules_advisor, "lora on llama 3 8b with 8k examples, 3 epochs, on an L40S: "
+                   "how long?")  # fmt: skip
+    assert re.match(r"\*\*About [\d.]+ hours", text), text[:200]
+    fewest = _answer(rules_advisor, "full fine-tune of qwen2.5 7b on 3B tokens, how many H100s "
+                     "and how long?")  # fmt: skip
+    assert re.search(r"The whole job on \d x NVIDIA H100 [^:]+: about [\d.]+ hours", fewest)

@@ -698,9 +698,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
     elif fitting:
-        names = ", ".join(e["gpu_name"] for e in fitting)
-        lead = f"Pick the {names}" if len(fitting) == 1 and pick_asked else "It depends on which"
-        head = f"**{lead}: {what} fits on {names} only** ({settings(first)})."
+        held = ", ".join(gpus_phrase(e["num_gpus"], e["gpu_name"]).removeprefix("one ")
+                         for e in fitting)  # fmt: skip
+        chosen = held if fitting[0]["num_gpus"] > 1 else f"the {held}"
+        lead = f"Pick {chosen}" if len(fitting) == 1 and pick_asked else "It depends on which"
+        head = f"**{lead}: {what} fits on {held} only** ({settings(first)})."
     else:
         head = (
             f"**No: {first['model_name']} does not fit on any of them for "
@@ -1064,7 +1066,11 @@ def recommendation(result: dict[str, Any], job: str) -> str:
     if best.get("replicas"):
         return _sized_for_load(result, job)
     need = ""
-    if best.get("precision") and best.get("memory_total_gb"):
+    if best.get("precision") and best.get("memory_total_gb") and best["num_gpus"] > 1:
+        # each card holds its share (or its own copy): the sum would count a copy twice
+        need = (f" (about {num(best['memory_per_gpu_gb'], 'GB')} on each card in "
+                f"{best['precision']})")  # fmt: skip
+    elif best.get("precision") and best.get("memory_total_gb"):
         need = f" (it needs about {num(best['memory_total_gb'], 'GB')} in {best['precision']})"
     head = (
         f"**Pick {gpus_phrase(best['num_gpus'], best['gpu_name'])}** for {job}{need}: about "

@@ -941,6 +941,9 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             # "on a budget": what the card costs to buy is part of the answer
             buying = bool(_BUY_WORDS.search(low) or _BUDGET_SAID.search(low))
             priced = price_note(query, box, e["gpu"], buying=buying)
+        elif priced and (query.intent == "cost" or _PRICE_ASKED.search(low)):
+            # "I rent a 4090 at $0.35/h: what would 1,200 hours of audio cost?": that, first
+            return Draft(f"{priced}\n\n{text}")
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
     moved = ""
@@ -1007,6 +1010,13 @@ def _on_the_fewest(
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
     if sheet.get("segment") != "datacenter":
         return None  # eight 4090s or four laptops in bf16 answer no one's question
+    return _spread(query, box, e, model)
+
+
+def _spread(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """Estimate `e`'s job on the fewest of its card that hold it, up to a node (None if none)."""
     args = estimate_args(query, e["gpu"], None, model)
     args.pop("num_gpus", None)
     solved = box.call(
@@ -1328,15 +1338,89 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 
 
 def speed(query: Query, box: ToolBox) -> Draft:
+    if carried := _measured_elsewhere(query, box):
+        return carried  # "35 tok/s on our L40S: and on an H100?"
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
     if query.seconds_per_item and _paced_items(query) and not query.models:
         return job_time(query, box)  # "6 frames per second; a 14-minute clip at 24 fps"
     if not query.models:
         return spec(query, box) if query.gpus else explain(query, box)
+    judged = len(query.gpus) == 1 and all(m.assumed and m.family == "llm" for m in query.models)
+    if judged and _JUDGED_FOR.search(query.low):
+        return advice(query, box)  # "is the L4 any good for LLMs, or too slow?": its profile
     if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
         return job_time(query, box)
     return fit(query, box, speed_first=True)
+
+
+# "takes 14 hours per run", "a run takes 9 h", "an epoch is 40 min": the user's own time
+_RUN_TAKES = re.compile(
+    r"\b(?:takes?|took|taking|is|runs?|lasts?)\s(?:about |around |roughly |~)?\d[\d.,]*\s?"
+    r"(?:hours?|hrs?|h|days?|minutes?|mins?)\b"
+)
+
+
+def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
+    """A figure the user measured on one GPU and another GPU asked about ("we measured 35 tok/s
+    on our L40S: how much would an H100 improve that?", "14 hours a run on a V100: and on an
+    H100?"): their figure carried over by the calculator's ratio of the two GPUs' speeds for
+    the same job. The GPU named first is the one measured."""
+    refs = [g for g in query.gpus if g.ids]
+    if len(refs) != 2 or refs[0].ids == refs[1].ids or not query.models:
+        return None
+    training = (query.workload or "inference") != "inference"
+    if query.throughput_tok_s:
+        measured, unit, is_time = query.throughput_tok_s, "tokens/s", False
+    elif query.seconds_per_item and not training:
+        measured, unit, is_time = query.seconds_per_item, "s", True
+    elif query.hours and training and _RUN_TAKES.search(query.low) and not query.epochs:
+        measured, unit, is_time = query.hours, "hours", True
+    else:
+        return None
+    model = query.models[0]
+    mine, other = (
+        box.call("estimate", estimate_args(query, gpu_choices(r)[0], r.count, model)) for r in refs
+    )
+    if "error" in mine or "error" in other:
+        return None
+    from advisor.calculator import FAMILIES
+
+    family = FAMILIES[mine.get("family", "llm")]
+    rates = [m for m in family.metrics.get(mine["workload"], ())
+             if m.unit.endswith("/s") and mine.get(m.key) and other.get(m.key)]  # fmt: skip
+    if not rates:
+        return None
+    rate = rates[0]
+    low_rate, high_rate = mine[rate.key]["typical"], other[rate.key]["typical"]
+    args = {"measured": measured, "from_rate": low_rate, "to_rate": high_rate, "is_time": is_time}
+    carried = box.call("carried_measurement", args)
+    if "error" in carried:
+        return None
+    where = c.gpus_phrase(other["num_gpus"], other["gpu_name"])
+    ratio = carried["ratio"]
+    pace = "faster" if ratio >= 1 else "slower"
+    head = (f"**About {c.num(carried['value'], unit)} on {where}: your "
+            f"{c.num(measured, unit)} on the {mine['gpu_name']}, carried over by the calculator's "
+            f"ratio of the two ({c.num(ratio)}x, {pace}).**")  # fmt: skip
+    why = (f"The calculator's {rate.label} for {mine['model_name']} ({c.settings(mine)}): "
+           f"{c.num(low_rate, rate.unit)} on the {mine['gpu_name']}, {c.num(high_rate, rate.unit)} "
+           f"on {where}. Your own figure is kept, not the calculator's: it holds what the "
+           "calculator does not know of your setup (engine version, data loading, settings), "
+           "which the other GPU would share.")  # fmt: skip
+    fits = ""
+    if not mine["fits"]:  # run partly from system memory, a pace the ratio does not carry
+        fits = (f"\n\nBy the calculator it does not fit on the {mine['gpu_name']} as set "
+                f"({c.num(mine['memory_per_gpu_gb'], 'GB')} needed): if part of it runs from "
+                "system memory, your figure is bound by that, and the other GPU's gain may "
+                "differ.")  # fmt: skip
+    if not other["fits"]:
+        fits += (f"\n\nBy the calculator it does not fit on {where} as set "
+                 f"({c.num(other['memory_per_gpu_gb'], 'GB')} needed).")  # fmt: skip
+    return Draft(f"{head}\n\n{why}{fits}")
+
+
+_JUDGED_FOR = re.compile(r"\b(?:any good|good (?:for|enough)|decent|usable|ok|okay|viable)\b")
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
@@ -1378,7 +1462,24 @@ def solve(query: Query, box: ToolBox) -> Draft:
         if "error" not in quantised and quantised.get("solution") is not None:
             return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
                          "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
-    return Draft(c.solved(result))
+    return Draft(c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu))
+
+
+def _job_on_the_fewest(
+    query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef, gpu: str
+) -> str:
+    """ "How many H100s, and how long for 2B tokens?": the whole job on the count solved (the
+    solver takes no job size), its wall time and GPU-hours."""
+    count = result.get("solution")
+    if result.get("target") != "min_gpus" or not count:
+        return ""
+    job = box.call("estimate", {**estimate_args(query, gpu, None, model), "num_gpus": count})
+    hours = (job.get("job_hours") or {}).get("typical") if "error" not in job else None
+    if not hours or not job.get("fits"):
+        return ""
+    gpu_hours = f", {c.num(hours * count, 'GPU-hours')}" if count > 1 else ""
+    return (f"\n\nThe whole job on {c.gpus_phrase(count, job['gpu_name'])}: "
+            f"{c.band(job['job_hours'], 'hours')} of wall time{gpu_hours}.")  # fmt: skip
 
 
 def _run_here(query: Query, box: ToolBox, model: ModelRef, gpu: str) -> bool | None:
@@ -1903,6 +2004,8 @@ def _fields_of_each(query: Query, box: ToolBox) -> str:
 
 
 def compare(query: Query, box: ToolBox) -> Draft:
+    if carried := _measured_elsewhere(query, box):
+        return carried
     if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
         return models_memory(query, box)  # two models, no GPU: what each one weighs
     equal = _at_equal_mfu(query, box)
@@ -2277,6 +2380,8 @@ def _paced_hours(query: Query, count: int) -> float | None:
 
 
 def cost(query: Query, box: ToolBox) -> Draft:
+    if not query.user_price_usd_per_hour and (carried := _measured_elsewhere(query, box)):
+        return carried
     if len(query.price_options) >= 2:  # "reserved $2.20 or on-demand $4.00 at 30% use?"
         return _price_terms(query, box)
     if len(query.gpu_prices) >= 2:  # "h100 $2.50/hr, a100 $1.30/hr: which is cheaper per token?"
@@ -2386,6 +2491,13 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
                 "/hour (median price)." for e in jobs[:4])  # fmt: skip
             draft.text = lead + "\n\n" + draft.text
+        elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
+            # "how much would 2 hours of that cost?": those hours of the setup, at the median
+            e = next((e for e in found if e["fits"]), found[0])
+            rented = box.call("prices", {"gpu": e["gpu"], "hours": hours,
+                                         "num_gpus": e["num_gpus"]})  # fmt: skip
+            if rented.get("rental_usd"):
+                draft.text = c.rental(rented) + "\n\n" + draft.text
         return draft
     if not query.gpus:
         return recommend(query, box)
@@ -2665,12 +2777,16 @@ _FASTEST = re.compile(
 )
 
 
-def _rank_by(low: str) -> str | None:
-    """ "cheapest way to ...": by price; "lowest possible single-stream latency": by speed."""
+def _rank_by(query: Query) -> str | None:
+    """ "cheapest way to ...": by price (by the cost of the work when a job's size is said: the
+    cheapest card by the hour is no cheapest way to 100,000 images); "lowest possible
+    single-stream latency": by speed."""
+    low = query.low
     if _LEAST_MEMORY.search(low):
         return "memory"
     if _CHEAPEST.search(low):
-        return "price"
+        sized = query.images or query.audio_hours or query.train_tokens or query.epochs
+        return "value" if sized else "price"
     return "speed" if _FASTEST.search(low) else None
 
 
@@ -2699,6 +2815,8 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     )
     if home_cap and home and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = HOME_MAX_GPUS  # "5k for a home rig": not eight budget cards
+    if home:
+        limits["desktop"] = True  # no SXM or OAM module in a home machine
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
     if form and not query.gpus:
         limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"
@@ -2728,7 +2846,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "segment": query.segment,
         "vendor": query.vendor,
         "min_memory_gb": query.memory_gb,
-        "rank_by": _rank_by(query.low),
+        "rank_by": _rank_by(query),
         **_card_limits(query),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
@@ -2751,7 +2869,15 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
 
     family = FAMILIES.get(model.family or "llm", FAMILIES["llm"])
     job = f"{model.text} ({family.workload_label(workload)})"
-    return Draft(c.recommendation(result, job))
+    text = c.recommendation(result, job)
+    monthly = result["ranked"][0].get("usd_per_month") if result["ranked"] else None
+    if monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
+        # "what's the monthly bill?": the pick rented around the clock
+        text += f"\n\nThe pick rented around the clock for a month: about {c.usd(monthly)}."
+    return Draft(text)
+
+
+_MONTHLY_ASKED = re.compile(r"\bmonthly\b|\b(?:a|per|each|every|/) ?mo(?:nth)?\b")
 
 
 def buy(query: Query, box: ToolBox) -> Draft:
@@ -2783,8 +2909,11 @@ def buy(query: Query, box: ToolBox) -> Draft:
 _RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bjob\b")
 # a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
 _CARD_UNDER = re.compile(
-    r"\b(?:gpus?|cards?)\b[^.?!]{0,40}?\b(?:under|below|less than|for|within|up to)\s?"
+    r"\b(?:gpus?|cards?)\b[^.?!]{0,40}?\b(?:under|below|less than|for|within|up to|with)\s?"
     r"(?:\$\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*)\b)"
+    # "welche GPU für llama 3 8b, Budget 500 €", "which card? budget is about $700"
+    r"|\b(?:gpus?|cards?)\b[^.!]{0,60}?\bbudget\b:?\s(?:of |is |around |about |~ ?)*"
+    r"(?:\$\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*|£)?(?![\w/%]))"
 )
 CHEAPEST_CARD_USD = 150  # a cap below any card's price is a job's or a month's budget
 
@@ -2798,7 +2927,9 @@ def _bought(query: Query) -> bool:
                   and budget.usd >= CHEAPEST_CARD_USD
                   and _CARD_UNDER.search(low) and not _RENT_SAID.search(low)
                   and not re.search(r"\bfine-?tun\w*|\btrain\w*|\bjob\b", low))  # fmt: skip
-    return query.buying or bool(budget and budget.kind == "buy") or capped
+    # "best GPU to run llama 3 70b locally", "for my home lab": a card to own, no rent said
+    local = query.location == "home" and not _RENT_SAID.search(low)
+    return query.buying or bool(budget and budget.kind == "buy") or capped or local
 
 
 def _to_buy(query: Query, box: ToolBox) -> Draft:
@@ -2808,7 +2939,21 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
         home = query.location == "home" or (budget is not None and budget <= HOME_BUDGET_USD)
+        no_budget = ""
+        if home and budget is None:  # "best GPU to run 70b locally": what a home machine holds
+            budget = HOME_BUDGET_USD
+            no_budget = (f"\n\nNo budget given: cards up to {c.usd(HOME_BUDGET_USD)} in all, "
+                         "as a home machine takes; say yours.")  # fmt: skip
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
+        if home and query.workload == "finetune-qlora" and not query.vendor:
+            # QLoRA at home runs on bitsandbytes (and Unsloth), whose first platform is CUDA
+            query = replace(query, vendor="NVIDIA")
+            draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+            draft.text += (
+                "\n\nNVIDIA cards only: QLoRA's 4-bit base (bitsandbytes, Unsloth) "
+                "is built for CUDA first; name AMD or Intel to see theirs."
+            ) + no_budget
+            return draft
         if unsaid and query.workload == "finetune":
             # "5k for a home rig to fine-tune 7-13b models": as people fine-tune at home, QLoRA,
             # on NVIDIA (bitsandbytes' and Unsloth's first platform) unless a vendor was said
@@ -2820,6 +2965,7 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
                 "people fine-tune on a home budget, on up to two NVIDIA cards; say LoRA or full "
                 "for the others, or how many cards a bigger rig takes."
             )
+            draft.text += no_budget
             return draft
         if unsaid and (query.workload or "inference") == "inference":
             # a card bought for home runs LLMs as people run them there: a 4-bit GGUF
@@ -2829,11 +2975,13 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
                            "four-bit GGUF in llama.cpp), how models run on a home budget, on "
                            "up to two cards; say bf16 for 16-bit, or how many cards a bigger rig "
                            "takes.")  # fmt: skip
+            draft.text += no_budget
             return draft
         draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
         if home and "max_gpus" not in _card_limits(query, home_cap=False):
             draft.text += ("\n\nAt most two cards, as a home desktop takes; say how many a "
                            "bigger rig takes.")  # fmt: skip
+        draft.text += no_budget
         return draft
     return explain(query, box)
 
@@ -3013,6 +3161,8 @@ _SPAN_SAID = re.compile(
 
 
 def job_time(query: Query, box: ToolBox) -> Draft:
+    if carried := _measured_elsewhere(query, box):
+        return carried  # "14 hours a run on a V100: how long on an H100?"
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
         return cost(query, box)
     items = _paced_items(query)
@@ -3043,7 +3193,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
 
 # GPU-hours the user has to spend: "my allocation is 10,000 H100 GPU-hours. Enough to ...?"
 _ALLOCATION = re.compile(
-    r"\ballocation\b|\bquota\b|\bgranted\b|\bbudget\b|\benough\b|\b(?:we|i) (?:have|got|get)\b"
+    r"\ballocation\b|\bquota\b|\bgranted\b|\bgiven\b|\bbudget\b|\benough\b"
+    r"|\b(?:we|i) (?:have|got|get)\b|\bavailable\b|\bleft\b|\bremaining\b|\bcredits?\b"
 )
 _GPU_HOURS_SAID = re.compile(r"\bgpu[- ]?hours?\b|\b[a-z]{1,3}\d{2,4}[a-z]?[- ]hours?\b")
 
@@ -3058,6 +3209,14 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
     if not done:
         return ""
     shown = [r for r in done if r["gpu"] == done[0]["gpu"]][-1]  # the first card's last: shown
+    if not shown.get("fits") and not query.num_gpus and query.models:
+        # "1000 A100 hours for a 70B LoRA": on the fewest cards that hold it, the variant (of
+        # those estimated) that spends the fewest GPU-hours
+        firsts = {r["gpu"]: r for r in reversed(done)}.values()
+        spreads = [s for r in firsts if (s := _spread(query, box, r, query.models[0]))]
+        if spreads:
+            spent = [(s.get("cost") or {}).get("job_gpu_hours") or math.inf for s in spreads]
+            shown = spreads[spent.index(min(spent))]
     if not shown.get("fits"):
         return ""  # "does not fit" answers the question; hours of a setup that cannot run do not
     job, name, count = typical_job_hours(shown), shown["gpu_name"], shown.get("num_gpus") or 1

@@ -76,6 +76,10 @@ def _same_question(other: Query, query: Query) -> bool:
     )
 
 
+# currencies whose amounts are taken as the same number of dollars to filter cards by a budget
+NEAR_DOLLAR = ("€", "£")
+
+
 def _one(query: Query, box: ToolBox) -> Draft:
     from advisor.agent.intents import INTENTS, principle_for
 
@@ -84,6 +88,11 @@ def _one(query: Query, box: ToolBox) -> Draft:
         return Draft(question)
     foreign = query.currency != "$" and query.budget is not None and query.intent in (
         "recommend", "buy")  # fmt: skip
+    # "800 euros for a card": the euro and the pound are near enough the dollar to pick a card
+    # by (said beside the answer); reais or crowns are not, and the cards go unfiltered
+    near = foreign and query.currency in NEAR_DOLLAR
+    if near:
+        foreign = False
     if foreign:  # "R$ 5.000 for a new card": no exchange rate, so no comparison with dollars
         query = replace(query, budget=None)
     principle = principle_for(query)
@@ -103,12 +112,17 @@ def _one(query: Query, box: ToolBox) -> Draft:
     used = any(call.args.get("workload") == workload for call in box.calls)
     if assumed and used:  # only when a figure was worked out for the method assumed
         notes.append(assumed)
-    if foreign:
+    if near:
+        notes.append(
+            f"Your budget in {query.currency} is compared as the same number of US dollars (no "
+            "exchange rate on record; the catalog's prices are in dollars)."
+        )
+    elif foreign:
         notes.append(
             f"Your budget in {query.currency} is not compared with the catalog's US-dollar "
             "prices (no exchange rate on record): the cards below are not filtered by it."
         )
-    elif query.currency != "$" and "$" in draft.text:
+    elif query.currency != "$" and "$" in draft.text and not near:
         notes.append(
             f"Your amounts in {query.currency} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."

@@ -50,6 +50,19 @@ def answer_by_rules(turn: Turn) -> None:
     turn.draft = rules.answer(turn.query, turn.box)
 
 
+def context_after(turn: Turn) -> dict[str, Any]:
+    """What this turn leaves the next: its query as understood, and the GPU it picked when the
+    question named none (a follow-up's "that" or "4 of them")."""
+    assert turn.query is not None
+    context = turn.query.context_dict()
+    picks = [c.result for c in turn.box.calls
+             if c.name == "recommend_gpus" and (c.result.get("ranked") or [])]  # fmt: skip
+    if picks and not turn.query.gpus:
+        best = picks[0]["ranked"][0]
+        context["picked"] = {k: best[k] for k in ("gpu", "gpu_name", "num_gpus")}
+    return context
+
+
 def context_of(record: dict[str, Any]) -> dict[str, Any]:
     """What a recorded turn leaves the next one; a turn recorded before contexts were kept
     (stores from before 2026-11-28) is understood again from its question."""

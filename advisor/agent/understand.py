@@ -692,8 +692,10 @@ _IN_OUT = re.compile(
 
 
 def _pair(m: re.Match[str]) -> tuple[str | Any, str | Any]:  # as re types a group
-    """A number and its unit from a pattern of two alternatives: groups 1-2, else 3-4."""
-    return (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    """A number and its unit from a pattern of alternatives: groups 1-2, else 3-4, else 5-6 ..."""
+    said = m.groups()
+    first = next((i for i in range(0, len(said), 2) if said[i]), 0)
+    return said[first], said[first + 1]
 
 
 def _tokens(n: str, k: str | None) -> int:
@@ -774,13 +776,16 @@ def _context(low: str) -> int | None:
         r"(?!(?:second|sec|s|minute|min|hour|hr|day|week|month|year|epoch|step|batch|dollar|gpu"
         r"|card|watt|kwh|user|million|billion)s?\b)[a-z]+"
         # "batch 8 x 512 tokens" (the batch blanked first), "4 x 2k tokens": each sequence's length
-        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b",
+        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
+        # "prompts ~1k tokens", "the average prompt is 1500 tokens", "inputs of about 800 tokens"
+        r"|\b(?:prompts?|inputs?)(?: are| is| of| run| average| averaging)?(?: typically| usually"
+        r"| about| around| roughly| ~| under| up to)?\s?~?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+        r"\s?(k)?\s?tokens?\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     if not m:
         return None
-    groups = (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25)
-    n, unit = next((m.group(i), m.group(i + 1)) for i in groups if m.group(i))
+    n, unit = _pair(m)
     value = _k_tokens(n, unit)
     return int(value) if 1 <= value <= MAX_COUNT else None
 
@@ -858,6 +863,9 @@ def _output_tokens(low: str) -> int | None:
         r"(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?)"
         r"|\s(?:gen|out)\b(?!\s?(?:\d|gpu|card)))"
+        # "answers about 200 tokens", "responses are ~300 tokens long"
+        r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
+        r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tokens\b"
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d{1,3}(?:,\d{3})+|\d+)"
         r"(?![\d.]|\s?(?:m|million|b|billion|thousand)\b)\s?(k)?\s?(?:tokens)?\b",
         low,
@@ -1602,7 +1610,10 @@ def _scaled(number: str, scale: str | None) -> float:
 def _train_tokens(low: str) -> float | None:
     per = rx.search(  # "200k samples avg 1k tokens": samples x their average length
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
-        rf"|conversations)\b,?\s(?:of\s)?(?:avg|average|~|about|around|at|each|x)\.?\s?~?"
+        rf"|conversations|pairs|dialogues|instructions)\b,?\s(?:of\s)?"
+        # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens"
+        r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
+        r"|approx\w*|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
         rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b",
         low,
     )
@@ -2527,6 +2538,8 @@ _WHISPER_UNSIZED = re.compile(
 # Stable Diffusion named with no version ("is the 4070 Ti Super good for stable diffusion?")
 _SD_UNVERSIONED = re.compile(
     r"\bstable[- ]?diffusion\b(?!\W{0,3}(?:xl|\d|v\d|turbo|cascade|large|medium))"
+    # "is a 4090 fast enough for SD?": the abbreviation alone (not an SD card, not "SD 1.5")
+    r"|\bsd\b(?![- ]?(?:cards?|slots?|readers?|xl|\d|v\d|turbo|cascade|large|medium)\b)"
 )
 
 
@@ -2544,11 +2557,16 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
 _GPU_ASKED = re.compile(
     r"\b(?:best|recommend\w*|cheapest|good|pick)\b[^.?!]{0,40}?\b(?:gpus?|cards?|graphics cards?)\b"
     r"(?!\s(?:does|do|is|are|has|have|supports?)\b)"
-    r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend)\b"
+    r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend|for)\b"
     r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
 )
 # LLMs in general, no model named: "for local llms", "llm inference", "a chatbot"
 _LLM_UNNAMED = re.compile(r"\bllms?\b|\blarge language models?\b|\blocal (?:ai )?models\b")
+# a named card judged for a kind of work: "is the L4 any good for LLM inference?"
+_JUDGED = re.compile(
+    r"\b(?:any good|good enough|good for|decent|(?:ok|okay|fine) for|usable|suitable|viable"
+    r"|worth it|too slow|fast enough|enough for)\b"
+)
 REFERENCE_LLM = "llama-3.1-8b"  # the LLM a GPU is picked for when the question names none
 
 
@@ -2572,7 +2590,12 @@ def _llm_unnamed(
 ) -> tuple[ModelRef, ...]:
     """ "Best GPU for local LLMs, budget $2,000": a GPU asked for (none named) for LLMs in
     general is picked for an 8B model, said as assumed."""
-    if models or gpus or not (_GPU_ASKED.search(low) and _LLM_UNNAMED.search(low)):
+    judged = bool(gpus) and bool(_JUDGED.search(low))  # "is the L4 any good for LLMs?"
+    if (
+        models
+        or (gpus and not judged)
+        or not ((_GPU_ASKED.search(low) or judged) and _LLM_UNNAMED.search(low))
+    ):
         return ()
     note = ("No LLM named: Llama-3.1-8B assumed, a common local model (name yours for a bigger "
             "one).")  # fmt: skip
@@ -2603,10 +2626,14 @@ def _split_questions(text: str) -> list[str]:
     return merged or [text]
 
 
+_CARD_HOURS = re.compile(r"\b([A-Za-z]{1,3}\d{2,4}[A-Za-z]?)-(hours?|hrs?)\b")
+
+
 def _parse(text: str, catalog: Catalog) -> Query:
     linker = linker_for(catalog)
     text, instance_notes, node_size = linker.expand_instances(text)  # "p4d.24xlarge" -> "8 x A100"
     text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
+    text = _CARD_HOURS.sub(r"\1 GPU-\2", text)  # "how many A100-hours": the card, its hours
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
     low = _thousands_dots(_spell(text).lower())
@@ -2648,7 +2675,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and not images
         and not dataset
         and any(m.family == "diffusion" for m in models)
-        and not rx.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
+        # "generate 100,000 SDXL images for a dataset": made, whatever they are for
+        and (
+            rx.search(r"\bgenerat\w*|\brender\w*|\bcreat\w*|\bproduc\w*", low)
+            or not rx.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
+        )
     ):
         samples, images = None, samples
     outside = text
@@ -2875,7 +2906,7 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
     size = rx.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
                      r"(?:one|version|model|variant|option|config\w*)\b"
                      # "V100 16gb or 32gb": the other size right after the first
-                     r"|\d ?gb (?:or|vs\.?|versus) (\d{1,3}) ?gb\b", low)  # fmt: skip
+                     r"|\d ?gb (?:or|vs\.?|versus|and|&|/) ?(\d{1,3}) ?gb\b", low)  # fmt: skip
     if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "is the 16GB M4 enough, or should I pay for the 24GB one?": the other memory size
         other = linker.find_gpus(f"{gpus[0].base} {size.group(1) or size.group(2)}GB")
@@ -3012,7 +3043,7 @@ _ITEM_TIME = re.compile(
     r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
     # "about 0.9 seconds per SDXL image", "4 s per 1024px render"
     rf"|(?<![\w.]){_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?) "
-    rf"(?:per|an?|each) (?:[\w.-]+ ){{1,2}}(?:{_ITEM_WORDS})\b"
+    rf"(?:per|an?|each) (?:[\w.-]+ ){{0,2}}(?:{_ITEM_WORDS})\b"
 )
 # things counted, then the time each takes: "500 thumbnails at ~5 s each"
 _ITEMS_AT = re.compile(
@@ -3207,6 +3238,10 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         )
     if not m or (m.group(m.lastindex or 0) == "more" and _OWNED_COUNT.search(low)):
         return None  # "I have one 3090, buying one more": how many in all is not said as one
+    if m.group(0).startswith("need") and rx.search(
+        r"\benough\b,?\s(?:or\b|,)\s?(?:do|would|will|should)?\s?(?:i|we|you)?\s?need\b", low
+    ):
+        return None  # "is one A100 enough or do I need two?": the card asked of first, one
     if m.group(0).startswith("both"):
         return 2
     word = next(g for g in m.groups() if g)
@@ -3328,7 +3363,9 @@ _MIN_GPUS = re.compile(
 _BEST_QUANT = re.compile(
     r"\b(?:what|which|best|highest|biggest|largest)\s(?:gguf\s)?(?:quant(?:i[sz]ation)?s?"
     r"|quant level|bpw|bit ?width)\b"
-    r"(?!\s(?:is|are|does|do|means?|exactly)\b(?!\s(?:the )?(?:best|right|ideal|recommended)))"
+    r"(?!\s(?:is|are|does|do|means?|exactly)\b(?!\s(?:the )?(?:best|right|ideal|recommended)"
+    # "what quant do you recommend", "which quant do i need": advice asked, not a definition
+    r"|\s(?:you|i|we|people|folks) (?:\w+ )?(?:recommend|suggest|advise|need|use|pick|choose)))"
 )
 
 
@@ -3444,6 +3481,13 @@ _ALL_OF_THEM = re.compile(
 )
 
 
+# a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
+_PICK_AGAIN = re.compile(
+    r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b|\b(?:best|recommend\w*|cheapest"
+    r"|fastest|alternatives?|instead|else)\b|\bother (?:gpu|card|option)s?\b"
+)
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -3528,10 +3572,39 @@ def resolve(
         gpus = tuple(replace(g, count=None) if g.count == cards else g for g in gpus)
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
+    picked = previous.get("picked")
+    if (
+        picked
+        and not gpus
+        and not prior.gpus
+        and not query.models
+        and query.intent not in ("recommend", "buy")
+        and not _PICK_AGAIN.search(query.text.lower())
+    ):
+        # "which GPU for SDXL LoRA?" then "how much would 2 hours of that cost?": the pick
+        gpus = (GpuRef(picked["gpu_name"], (picked["gpu"],), picked["num_gpus"] or None),)
+        gpus = tuple(replace(g, count=None) if g.count == 1 else g for g in gpus)
+        updates["gpus"] = gpus
     if not gpus and prior.gpus:
         gpus = prior.gpus
         if variant or form:  # "what about the 80GB one": the same GPU, another variant
             gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
+        updates["gpus"] = gpus
+    swap = rx.search(r"\binstead\b|\b(?:what|how) about\b|\brather\b|\bswap\w*|\bswitch\w*"
+                     r"|^\W*(?:and )?(?:with|on|using)\b", query.text.lower())  # fmt: skip
+    counted = prior.gpus[0].count if len(prior.gpus) == 1 else None
+    if (
+        swap
+        and counted
+        and counted > 1
+        and len(query.gpus) == 1
+        and query.gpus[0].count is None
+        and not query.num_gpus
+        and query.gpus[0].ids != prior.gpus[0].ids
+        and not rx.search(r"\b(?:an?|one|single|1)\b", query.text.lower())
+    ):
+        # "8x A100 80GB for a week" then "what about H100s instead?": as many of the other card
+        gpus = tuple(replace(g, count=counted) for g in query.gpus)
         updates["gpus"] = gpus
     loose = query.num_gpus
     bare = rx.search(

@@ -124,6 +124,8 @@ class Estimate:
     decode_tokens_per_s: dict[str, float] | None = None
     prefill_tokens_per_s: dict[str, float] | None = None
     time_to_first_token_s: dict[str, float] | None = None
+    # one answer of the output length given, first token to last (per sequence of the batch)
+    response_seconds: dict[str, float] | None = None
     train_tokens_per_s: dict[str, float] | None = None
     cost: dict[str, Any] | None = None
     serving_tokens_per_s: dict[str, float] | None = None

@@ -86,6 +86,14 @@ def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> f
     return seconds_per_item * items / 3600 / num_gpus
 
 
+def carried_over(measured: float, from_rate: float, to_rate: float, is_time: bool) -> float:
+    """A figure measured on one GPU carried to another by the ratio of their estimated speeds
+    for the same job: a rate times to_rate / from_rate, a time divided by it."""
+    _check(measured=measured, from_rate=from_rate, to_rate=to_rate)
+    ratio = to_rate / from_rate
+    return measured / ratio if is_time else measured * ratio
+
+
 def hours_for_budget_h(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> float:
     """GPU time a budget buys: budget / (price x GPUs), in wall hours."""
     _check(budget=budget_usd, usd_per_gpu_hour=usd_per_gpu_hour)

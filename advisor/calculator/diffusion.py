@@ -40,6 +40,16 @@ STEP_EFFICIENCY = {
     # training row W0560 (a ~20 min wall time with saving and validation) is scored, not fitted
     "mmdit": 0.581,
 }
+# Training steps (LoRA, DreamBooth): fitted by eval/calibration_families.py to SimpleTuner's
+# checkpointing sweep on an H100 and an L40S (rows W0782-W0793 of eval/calibration/workloads.csv:
+# SD 1.5, SDXL and SD3.5-Medium, checkpointing on and off); the kohya and diffusers runs on
+# GeForce cards (W0794-W0800, forum reports, confidence low) and the FLUX rows are scored, not
+# fitted. At batch 1 a step is mostly fixed time: the H100 and the L40S take the same 0.6 s for
+# an SDXL step, an SD 1.5 step a third of it, as their attention layers (70 and 16) go.
+TRAIN_COMPUTE = 1.82  # the step's matmuls against the inference rate (_rate)
+TRAIN_LAYER_S = 0.0063  # seconds per attention layer per launch pass
+TRAIN_LAUNCH_PASSES = 4 / 3  # launch passes of a forward and backward, in forwards (not fitted)
+FALLBACK_LAYERS = 24  # a denoiser whose layers are not recorded (the MMDiT depth of SD3-medium)
 ACTIVATION_TRAFFIC = 1.19  # times each element a step writes crosses memory at full bandwidth
 STEP_OVERHEAD_S = 0.0195  # fixed time per denoising step in eager PyTorch (launches, scheduler)
 COMPILED = 0.539  # torch.compile fuses element-wise ops and captures the step: traffic and
@@ -151,14 +161,25 @@ def inference_seconds(
     return step, steps * step + vae + text + offload
 
 
+def train_checkpointing(request: Request) -> bool:
+    """Gradient checkpointing in a training step: on unless the request turns it off (the
+    training memory model keeps checkpointed activations, TRAIN_ACT_GB_1024)."""
+    return request.checkpointing is not False
+
+
 def train_samples_per_s(model: DiffusionModel, request: Request, gpu: GPU, precision: str) -> float:
-    """LoRA or DreamBooth training images per second on one GPU. Gradient checkpointing runs
-    the forward twice; the backward costs two forwards, or one under LoRA (the frozen base's
-    weight gradients are skipped)."""
+    """LoRA or DreamBooth training images per second on one GPU: the step's matmuls at the
+    inference rate (TRAIN_COMPUTE of it), then its fixed time, a launch pass over every
+    attention layer for the forward and backward (TRAIN_LAUNCH_PASSES) and one more when
+    gradient checkpointing runs the forward again. The backward costs two forwards, or one under
+    LoRA (the frozen base's weight gradients are skipped)."""
     resolution = request.resolution or model.native_resolution
     lora = request.workload in LORA_WORKLOADS
-    flops = 2 * step_macs(model, resolution) * request.batch * (3 if lora else 4)
-    step = flops / _rate(gpu, precision, model.denoiser) + 3 * STEP_OVERHEAD_S
+    again = 1 if train_checkpointing(request) else 0
+    flops = 2 * step_macs(model, resolution) * request.batch * ((3 if lora else 4) + again)
+    layers = model.transformer_layers or FALLBACK_LAYERS
+    fixed = TRAIN_LAYER_S * layers * (TRAIN_LAUNCH_PASSES + again)
+    step = TRAIN_COMPUTE * flops / _rate(gpu, precision, model.denoiser) + fixed
     return request.batch / step
 
 
@@ -227,7 +248,10 @@ def estimate(
         samples = Band.around(train_samples_per_s(model, request, gpu, precision), DIFFUSION_BAND)
         notes.append(
             ("LoRA" if lora else "DreamBooth (full denoiser)") + f" training at "
-            f"{resolution} px, batch {batch}, gradient checkpointing, "
+            f"{resolution} px, batch {batch}, gradient checkpointing "
+            + ("on" if train_checkpointing(request) else "off")
+            + ("" if request.checkpointing is not None else " (not given)")
+            + ", "
             + OPTIMIZER_LABELS.get(request.optimizer or "adamw8bit", "8-bit AdamW")
             + (", prompt embeddings precomputed" if request.workload == "finetune-qlora" else "")
         )
@@ -366,10 +390,11 @@ FAMILY = Family(
                 "seconds_per_image",
                 "time per image",
                 "s",
-                asked=r"\b(?:seconds?|secs?|s) (?:per|an?|for (?:one|an?|each)) "
-                r"(?:image|img|picture|pic|render|generation)|\bs/img\b|\bsec/img\b"
-                r"|how (?:long|many seconds)\b[^?.]{0,40}\b(?:per|one|an?|each|single) "
-                r"(?:image|img|picture|pic|render)|何秒",
+                # "seconds per 1024x1024 image", "how slow is it": the time per image
+                asked=r"\b(?:seconds?|secs?|s) (?:per|an?|for (?:one|an?|each)) (?:\d+\s?(?:x\s?"
+                r"\d+|px) )?(?:image|img|picture|pic|render|generation)|\bs/img\b|\bsec/img\b"
+                r"|how (?:long|many seconds)\b[^?.]{0,40}\b(?:per|one|an?|each|single) (?:\d+\s?"
+                r"(?:x\s?\d+|px) )?(?:image|img|picture|pic|render)|\bhow slow\b|何秒",
             ),
             Metric(
                 "it_per_s",

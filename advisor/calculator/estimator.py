@@ -133,11 +133,12 @@ def max_batch(request: Request, catalog: Catalog | None = None) -> Estimate | No
 
 def min_gpus(request: Request, catalog: Catalog | None = None) -> Estimate | None:
     """The fewest GPUs (1 to 1024) that fit, or None. Within a node, engines that shard each
-    layer (vLLM, TensorRT-LLM ...) and training take powers of two, the splits a head count
-    divides; an engine that gives each GPU whole layers (llama.cpp, transformers) takes any count
-    up to 16 ("three 3090s hold a 72B at Q4_K_M"). Beyond one node, whole nodes of 8 up to 128
-    GPUs (three nodes serve as three pipeline stages, train as 24 data-parallel ranks), then
-    powers of two."""
+    layer (vLLM, TensorRT-LLM ...) and tensor- or pipeline-parallel training take powers of two,
+    the splits a head count divides; an engine that gives each GPU whole layers (llama.cpp,
+    transformers) takes any count up to 16 ("three 3090s hold a 72B at Q4_K_M"), and training
+    sharded by ZeRO or FSDP any count up to a node (they shard over any number of ranks).
+    Beyond one node, whole nodes of 8 up to 128 GPUs (three nodes serve as three pipeline
+    stages, train as 24 data-parallel ranks), then powers of two."""
     first = estimate(replace(request, num_gpus=1), catalog)
     if first.fits:
         return first
@@ -145,6 +146,8 @@ def min_gpus(request: Request, catalog: Catalog | None = None) -> Estimate | Non
     layers_split = first.engine and first.engine not in TENSOR_PARALLEL_ENGINES
     if first.workload == "inference" and first.family == "llm" and layers_split:
         counts = tuple(range(2, 2 * NODE_GPUS + 1))
+    elif first.workload != "inference" and request.tp * request.pp == 1:
+        counts = tuple(range(2, NODE_GPUS + 1))  # ZeRO or FSDP shards over any count of ranks
     nodes = [n for n in range(2 * NODE_GPUS, 128 + 1, NODE_GPUS) if n > counts[-1]]
     for n in (*counts, *nodes, 256, 512, 1024):
         result = estimate(replace(request, num_gpus=n), catalog)

@@ -35,7 +35,10 @@ from advisor.errors import InvalidInput
 # .30: unified memory outside macOS holds at most its decimal size (the CPU and the operating
 # system take the rest), a PC's integrated GPU its firmware's share (Strix Halo: 96 of 128 GB)
 # .30b: Blackwell's GDDR7 cards decode at their own bandwidth share, not the B200's
-FORMULA_VERSION = "calc-2026.11.30c"
+# .30d: diffusion training steps pay a fixed time per attention layer and launch pass, and
+# gradient checkpointing's second forward; an answer's time for the output length given;
+# training sharded by ZeRO/FSDP takes any GPU count up to a node
+FORMULA_VERSION = "calc-2026.11.30d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

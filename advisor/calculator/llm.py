@@ -271,6 +271,16 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"prefill at {throughput.dense_tflops(gpu, precision):g} dense TFLOPS"
         + ("; MoE: active parameters for speed, all parameters for memory" if model.is_moe else "")
     )
+    response = None
+    if request.output_tokens:  # one answer of the length given: its first token, then the rest
+        per_seq = {k: v / request.batch for k, v in decode.to_dict().items()}
+        response = {
+            "low": ttft.low + request.output_tokens / per_seq["high"],
+            "typical": ttft.typical + request.output_tokens / per_seq["typical"],
+            "high": ttft.high + request.output_tokens / per_seq["low"],
+        }
+        notes.append(f"time per answer: time to first token + {request.output_tokens:,} output "
+                     "tokens at one sequence's decode speed")  # fmt: skip
     total = mem.total_gb
     return Estimate(
         model=model.id, model_name=model.name, gpu=gpu.id, gpu_name=gpu.name,
@@ -279,7 +289,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         memory_per_gpu_gb=total, usable_memory_per_gpu_gb=usable, headroom_gb=usable - total,
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=decode.to_dict(),
         prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
-        train_tokens_per_s=None, cost=None, assumptions=notes,
+        response_seconds=response, train_tokens_per_s=None, cost=None, assumptions=notes,
         serving_tokens_per_s=serving.to_dict(), serving_batch=serving_batch, interconnect=over,
     )  # fmt: skip
 
@@ -453,6 +463,8 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
 
 
 def _train_tokens(request: Request) -> float | None:
+    if request.dataset_samples and request.dataset_tokens is None:
+        return request.train_tokens  # "50k examples, 3 epochs": the samples' tokens, below
     if request.epochs is not None or request.dataset_tokens is not None:
         if request.epochs is None or request.dataset_tokens is None:
             raise InvalidInput("Give both epochs and dataset tokens (or a total token budget).")
@@ -479,6 +491,14 @@ FAMILY = Family(
             # summed over the batch's sequences (one sequence's: divide by the batch), so the
             # cost per million tokens is the batch's
             Metric("decode_tokens_per_s", "decode speed", "tokens/s", _TOKENS),
+            Metric(
+                "response_seconds",
+                "time per answer",
+                "s",
+                asked=r"\bhow long (?:per|for (?:an?|each|one|the)|(?:does|will|would) (?:an?|each"
+                r"|one|the) )\s?(?:answer|reply|response|completion|generation)|\btime (?:per|for "
+                r"(?:an?|each|one)) (?:answer|reply|response)|\b(?:answer|reply|response) time\b",
+            ),
             Metric(
                 "time_to_first_token_s",
                 "time to first token",
