@@ -1066,8 +1066,9 @@ def recommendation(result: dict[str, Any], job: str) -> str:
     if best.get("replicas"):
         return _sized_for_load(result, job)
     need = ""
-    if best.get("precision") and best.get("memory_total_gb") and best["num_gpus"] > 1:
-        # each card holds its share (or its own copy): the sum would count a copy twice
+    trained = "train" in str(best.get("speed_label", ""))
+    if best.get("precision") and best.get("memory_total_gb") and best["num_gpus"] > 1 and trained:
+        # each training card holds its own copy of the base: the sum would count it twice
         need = (f" (about {num(best['memory_per_gpu_gb'], 'GB')} on each card in "
                 f"{best['precision']})")  # fmt: skip
     elif best.get("precision") and best.get("memory_total_gb"):

@@ -17,12 +17,13 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent import glossary
+from advisor.agent.linker import NUMBER_WORDS
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
-from advisor.agent.understand import LEAVING
+from advisor.agent.understand import LEAVING, SAMPLER_STEPS
 from advisor.answer import Citation
-from advisor.calculator import LIMITS, interconnect
+from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.retrieval.claims import audit_claim, extract_claims
@@ -861,6 +862,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 
 
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
+    if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
+        return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
     draft = _fit(query, box, speed_first)
     if _per_token_asked(query):  # "cost per million tokens of an 8B on an H100?": that first
         lines = _token_costs(query, box)
@@ -1280,6 +1283,13 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     if "error" in e:
         return Draft(e["error"])
     lines = [c.memory_needed(e)]
+    kv = e["breakdown_gb"].get("kv_cache")
+    if kv and _PER_USER.search(query.low) and e["workload"] == "inference":
+        # "memory per concurrent user with 8k context?": each user's KV cache, beside the weights
+        weights = e["breakdown_gb"].get("weights", 0.0)
+        lines.insert(0, f"**About {c.num(kv / e['batch'], 'GB')} per user**: the KV cache of one "
+                        f"{e['context']:,}-token conversation, on top of "
+                        f"{c.num(weights, 'GB')} of weights held once.")  # fmt: skip
     if (
         e.get("family", "llm") == "llm"
         and e["workload"] == "inference"
@@ -1297,6 +1307,12 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     if picks.get("ranked"):
         lines.append(c.holders(picks))
     return Draft("\n\n".join(lines))
+
+
+_PER_USER = re.compile(
+    r"\bper (?:concurrent |simultaneous |active )?(?:user|request|session|conversation|chat"
+    r"|sequence|stream)\b|\beach (?:additional |extra )?(?:user|request|session|conversation)\b"
+)
 
 
 def _weights_gb(e: dict[str, Any]) -> float:
@@ -1354,6 +1370,16 @@ def speed(query: Query, box: ToolBox) -> Draft:
     return fit(query, box, speed_first=True)
 
 
+# a figure the user got ("we measured 35 tok/s", "my 3090 does 18 tok/s", "takes 14 hours")
+_MEASURED = re.compile(
+    r"\b(?:measured|benchmarked|clocked|getting|get|gets|got|seeing|see|saw|does|do|did|doing"
+    r"|runs? at|running at|hits?|hitting|takes?|took|taking|averag\w+|manag\w+)\b"
+)
+# a figure wanted, not had: "need at least 30 tok/s", "under 2 s an image", "deadline is 48 h"
+_TARGET_SAID = re.compile(
+    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|aim\w*|deadline|at least|minimum"
+    r"|must|should (?:be|hit|reach)|sla|budget)\b|\b(?:under|below|within|less than) \d"
+)
 # "takes 14 hours per run", "a run takes 9 h", "an epoch is 40 min": the user's own time
 _RUN_TAKES = re.compile(
     r"\b(?:takes?|took|taking|is|runs?|lasts?)\s(?:about |around |roughly |~)?\d[\d.,]*\s?"
@@ -1369,6 +1395,9 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
     refs = [g for g in query.gpus if g.ids]
     if len(refs) != 2 or refs[0].ids == refs[1].ids or not query.models:
         return None
+    low = query.low
+    if not _MEASURED.search(low) or _TARGET_SAID.search(low) or _per_token_asked(query):
+        return None  # "I need at least 30 tok/s", "a 48-hour deadline": a target, not a measure
     training = (query.workload or "inference") != "inference"
     if query.throughput_tok_s:
         measured, unit, is_time = query.throughput_tok_s, "tokens/s", False
@@ -1379,6 +1408,13 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
     else:
         return None
     model = query.models[0]
+    owned = [
+        r
+        for r in refs
+        if re.search(rf"\b(?:my|our)\s(?:[\w-]+\s)?{re.escape(r.text.lower())}", low)
+    ]
+    if len(owned) == 1 and owned[0] is refs[1]:
+        refs.reverse()  # "would an H100 beat my L40S, which does 35 tok/s?": the L40S measured
     mine, other = (
         box.call("estimate", estimate_args(query, gpu_choices(r)[0], r.count, model)) for r in refs
     )
@@ -2256,9 +2292,11 @@ def _paced_items(query: Query) -> float | None:
 
 
 def _sampler_steps(query: Query) -> int | None:
-    """The denoising steps of an image; a training run's steps ("1500 steps of DreamBooth") are
-    its length, not the sampler's."""
-    return query.steps if query.steps and query.steps <= LIMITS["steps"][1] else None
+    """The denoising steps of an image; a training run's steps ("2000 steps of an SDXL LoRA")
+    are its length, which the diffusion calculator times."""
+    if query.steps and (query.workload or "inference") != "inference":
+        return query.steps
+    return query.steps if query.steps and query.steps <= SAMPLER_STEPS else None
 
 
 def _pace_said(query: Query, items: float) -> str:
@@ -2786,7 +2824,7 @@ def _rank_by(query: Query) -> str | None:
         return "memory"
     if _CHEAPEST.search(low):
         sized = query.images or query.audio_hours or query.train_tokens or query.epochs
-        return "value" if sized else "price"
+        return "value" if sized and not _bought(query) else "price"
     return "speed" if _FASTEST.search(low) else None
 
 
@@ -2877,7 +2915,10 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     return Draft(text)
 
 
-_MONTHLY_ASKED = re.compile(r"\bmonthly\b|\b(?:a|per|each|every|/) ?mo(?:nth)?\b")
+_MONTHLY_ASKED = re.compile(
+    r"\bmonthly\b|\b(?:per|/) ?mo(?:nth)?\b|\b(?:bill|cost|costs|spend|pay|price)\b[^.?!]{0,20}"
+    r"\b(?:a|each|every) month\b"
+)
 
 
 def buy(query: Query, box: ToolBox) -> Draft:
@@ -2909,11 +2950,12 @@ def buy(query: Query, box: ToolBox) -> Draft:
 _RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bjob\b")
 # a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
 _CARD_UNDER = re.compile(
-    r"\b(?:gpus?|cards?)\b[^.?!]{0,40}?\b(?:under|below|less than|for|within|up to|with)\s?"
-    r"(?:\$\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*)\b)"
+    r"\b(?:gpus?|cards?)\b(?:[^.?!]|\.\d){0,40}?\b(?:under|below|less than|for|within|up to"
+    r"|with)\s?"
+    r"(?:\$\s?\d|(?:eur|gbp)\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*)\b)"
     # "welche GPU für llama 3 8b, Budget 500 €", "which card? budget is about $700"
     r"|\b(?:gpus?|cards?)\b[^.!]{0,60}?\bbudget\b:?\s(?:of |is |around |about |~ ?)*"
-    r"(?:\$\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*|£)?(?![\w/%]))"
+    r"(?:\$\s?\d|(?:eur|gbp)\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*|£)?(?![\w/%]))"
 )
 CHEAPEST_CARD_USD = 150  # a cap below any card's price is a job's or a month's budget
 
@@ -2928,7 +2970,7 @@ def _bought(query: Query) -> bool:
                   and _CARD_UNDER.search(low) and not _RENT_SAID.search(low)
                   and not re.search(r"\bfine-?tun\w*|\btrain\w*|\bjob\b", low))  # fmt: skip
     # "best GPU to run llama 3 70b locally", "for my home lab": a card to own, no rent said
-    local = query.location == "home" and not _RENT_SAID.search(low)
+    local = query.location == "home" and not _RENT_SAID.search(low) and not _SERVED.search(low)
     return query.buying or bool(budget and budget.kind == "buy") or capped or local
 
 
@@ -2947,13 +2989,14 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
         if home and query.workload == "finetune-qlora" and not query.vendor:
             # QLoRA at home runs on bitsandbytes (and Unsloth), whose first platform is CUDA
-            query = replace(query, vendor="NVIDIA")
-            draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
-            draft.text += (
-                "\n\nNVIDIA cards only: QLoRA's 4-bit base (bitsandbytes, Unsloth) "
-                "is built for CUDA first; name AMD or Intel to see theirs."
-            ) + no_budget
-            return draft
+            cuda = replace(query, vendor="NVIDIA")
+            draft = recommend(cuda, box, max_purchase_usd=budget or 1e9, condition=condition)
+            if draft.text.startswith("**Pick "):  # else: any vendor's card within the budget
+                draft.text += (
+                    "\n\nNVIDIA cards only: QLoRA's 4-bit base (bitsandbytes, Unsloth) "
+                    "is built for CUDA first; name AMD or Intel to see theirs."
+                ) + no_budget
+                return draft
         if unsaid and query.workload == "finetune":
             # "5k for a home rig to fine-tune 7-13b models": as people fine-tune at home, QLoRA,
             # on NVIDIA (bitsandbytes' and Unsloth's first platform) unless a vendor was said
@@ -3184,7 +3227,9 @@ def job_time(query: Query, box: ToolBox) -> Draft:
         return _paced(box, each, epochs * rounds, 1, per_epoch)[0]
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
-        verdict = _within_allocation(query, box)
+        verdict, spread = _within_allocation(query, box)
+        if spread is not None:  # one card does not hold it: the job on those that do, below
+            draft.text = c.fit_answer(spread, [], True, False, asked=query.low)
         if verdict:
             draft.text = f"{verdict}\n\n{draft.text}"
         return draft
@@ -3199,15 +3244,17 @@ _ALLOCATION = re.compile(
 _GPU_HOURS_SAID = re.compile(r"\bgpu[- ]?hours?\b|\b[a-z]{1,3}\d{2,4}[a-z]?[- ]hours?\b")
 
 
-def _within_allocation(query: Query, box: ToolBox) -> str:
+def _within_allocation(query: Query, box: ToolBox) -> tuple[str, dict[str, Any] | None]:
     """Yes or no: the job's hours on one GPU (the first estimate made) against the GPU-hours the
-    user has, and how many times over they cover it."""
+    user has, and how many times over they cover it; with the estimate on several GPUs when one
+    does not hold the job (None when one does)."""
     low = query.low
     if not (query.hours and _GPU_HOURS_SAID.search(low) and _ALLOCATION.search(low)):
-        return ""
+        return "", None
     done = [c.result for c in box.calls if c.name == "estimate" and "gpu" in c.result]
     if not done:
-        return ""
+        return "", None
+    spread_used = None
     shown = [r for r in done if r["gpu"] == done[0]["gpu"]][-1]  # the first card's last: shown
     if not shown.get("fits") and not query.num_gpus and query.models:
         # "1000 A100 hours for a 70B LoRA": on the fewest cards that hold it, the variant (of
@@ -3216,14 +3263,14 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
         spreads = [s for r in firsts if (s := _spread(query, box, r, query.models[0]))]
         if spreads:
             spent = [(s.get("cost") or {}).get("job_gpu_hours") or math.inf for s in spreads]
-            shown = spreads[spent.index(min(spent))]
+            shown = spread_used = spreads[spent.index(min(spent))]
     if not shown.get("fits"):
-        return ""  # "does not fit" answers the question; hours of a setup that cannot run do not
+        return "", None  # "does not fit" answers it; hours of a setup that cannot run do not
     job, name, count = typical_job_hours(shown), shown["gpu_name"], shown.get("num_gpus") or 1
     # on several GPUs (as many as hold the job) the allocation pays for each one's hours
     used = job if count == 1 else (shown.get("cost") or {}).get("job_gpu_hours")
     if not job or not used:
-        return ""
+        return "", None
     where = (f"on one {name}" if count == 1 else
              f"on {c.gpus_phrase(count, name)}, {c.num(used, 'GPU-hours')}")  # fmt: skip
     enough = used <= query.hours
@@ -3231,7 +3278,7 @@ def _within_allocation(query: Query, box: ToolBox) -> str:
     return (
         f"**{'Yes' if enough else 'No'}: the job takes about {c.num(job, 'hours')} {where}, "
         f"against the {c.num(query.hours, 'hours')} of GPU time you have{times}.**"
-    )
+    ), spread_used
 
 
 def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
@@ -3251,10 +3298,27 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
         return what + split
 
     head, timed = _paced(box, query.seconds_per_item or 0.0, items, sharing, said)
+    queued = _BACK_TO_BACK.search(query.low)
+    queue = queued.group(1) if queued else "0"
+    runs = int(queue) if queue.isdigit() else NUMBER_WORDS[queue]
+    if timed and runs > 1:  # "and all 6 of the loras back to back?": the queue's time
+        whole = box.call("paced_time", {"seconds_per_item": query.seconds_per_item,
+                                        "items": items * runs, "num_gpus": sharing})  # fmt: skip
+        if "error" not in whole:
+            head.text += f" All {runs} back to back: about {c.duration(whole['hours'])}."
     if timed and query.models and (query.gpus or query.memory_gb):
         check = fit(query, box, speed_first=True).text
         return Draft(head.text + "\n\nThe estimate, as a check on that pace: " + check)
     return head
+
+
+# several runs queued one after another: "queue all 6 of the character loras back to back"
+_BACK_TO_BACK = re.compile(
+    r"\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:of (?:the|them|my|our|"
+    r"these|those) )?(?:[\w-]+ ){0,2}(?:loras?|runs?|jobs?|models?|trainings?|fine-?tunes?|"
+    r"experiments?)\b[^.?!]{0,30}\b(?:back[- ]to[- ]back|in a row|one after (?:the )?(?:other|"
+    r"another)|sequentially|in sequence)"
+)
 
 
 def _paced(

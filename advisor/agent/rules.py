@@ -86,13 +86,12 @@ def _one(query: Query, box: ToolBox) -> Draft:
     question = unresolved(query)
     if question and query.intent not in ("greeting", "invalid", "out_of_scope", "explain"):
         return Draft(question)
-    foreign = query.currency != "$" and query.budget is not None and query.intent in (
+    other = query.currency != "$" and query.budget is not None and query.intent in (
         "recommend", "buy")  # fmt: skip
     # "800 euros for a card": the euro and the pound are near enough the dollar to pick a card
     # by (said beside the answer); reais or crowns are not, and the cards go unfiltered
-    near = foreign and query.currency in NEAR_DOLLAR
-    if near:
-        foreign = False
+    near = other and query.currency in NEAR_DOLLAR
+    foreign = other and not near
     if foreign:  # "R$ 5.000 for a new card": no exchange rate, so no comparison with dollars
         query = replace(query, budget=None)
     principle = principle_for(query)
@@ -122,7 +121,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
             f"Your budget in {query.currency} is not compared with the catalog's US-dollar "
             "prices (no exchange rate on record): the cards below are not filtered by it."
         )
-    elif query.currency != "$" and "$" in draft.text and not near:
+    elif query.currency != "$" and "$" in draft.text:
         notes.append(
             f"Your amounts in {query.currency} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."
@@ -154,7 +153,8 @@ def _instances_named(notes: list[str], text: str) -> str:
                 found.append((said.start(), said.end(), m.group(1), m.group(3)))
     if found and min(found)[2] not in head:
         start, end, instance, gpu = min(found)
-        head = f"{head[:start]}{instance} ({gpu}){head[end:]}"
+        the = "the " if head[:start].endswith("Pick ") else ""  # "Pick 4 x L40S": the instance
+        head = f"{head[:start]}{the}{instance} ({gpu}){head[end:]}"
     return head + sep + rest
 
 

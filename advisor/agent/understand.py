@@ -24,7 +24,7 @@ from advisor import rx
 from advisor.agent.linker import NUMBER_WORDS, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
-from advisor.calculator import FAMILIES, LIMITS, WORKLOAD_KINDS
+from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.catalog import Catalog
 
@@ -355,6 +355,7 @@ _REPLACE = {
     "\u202f": " ",
     "\uff04": "$",
     "\u20ac": "EUR ",
+    "\u00a3": "GBP ",
 }
 
 
@@ -725,6 +726,15 @@ _LENGTH_SAID = re.compile(
 )
 
 
+# "prompts ~1k tokens", "the average prompt is 1500 tokens": the length read, when no context
+# length is said ("prompts ~1k tokens and a 32k context window" is 32k)
+_PROMPT_SAID = re.compile(
+    r"\b(?:prompts?|inputs?)(?: are| is| of| run| average| averaging)?(?: typically| usually"
+    r"| about| around| roughly| ~| under| up to)?\s?~?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+    r"\s?(k)?\s?tokens?\b"
+)
+
+
 def _context(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return int(_k_tokens(m.group(1), m.group(2)))
@@ -776,13 +786,10 @@ def _context(low: str) -> int | None:
         r"(?!(?:second|sec|s|minute|min|hour|hr|day|week|month|year|epoch|step|batch|dollar|gpu"
         r"|card|watt|kwh|user|million|billion)s?\b)[a-z]+"
         # "batch 8 x 512 tokens" (the batch blanked first), "4 x 2k tokens": each sequence's length
-        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
-        # "prompts ~1k tokens", "the average prompt is 1500 tokens", "inputs of about 800 tokens"
-        r"|\b(?:prompts?|inputs?)(?: are| is| of| run| average| averaging)?(?: typically| usually"
-        r"| about| around| roughly| ~| under| up to)?\s?~?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-        r"\s?(k)?\s?tokens?\b",
+        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
+    m = m or _PROMPT_SAID.search(low)
     if not m:
         return None
     n, unit = _pair(m)
@@ -1313,10 +1320,10 @@ def _use_rate(low: str) -> float | None:
 
 
 _MONEY = re.compile(
-    rf"(?:\$|usd\s?|eur\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
+    rf"(?:\$|usd\s?|eur\s?|gbp\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|(?:us |u\.s\. )?dollars?|bucks|eur|euros?"
-    r"|d[oó]lares)\b"
+    r"|gbp|quid|d[oó]lares)\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
@@ -1399,12 +1406,12 @@ def _money(low: str) -> list[tuple[float, str, int]]:
             continue  # "R$ 15.000 (about US$ 2.700)": the user's own dollars, in brackets
         if rx.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
             continue  # "$0.006 per audio minute": a service's price, not the GPUs' (_service_price)
-        if not rx.search(r"\$|usd|eur|dollar|buck", m.group(0)) and rx.search(
+        if not rx.search(r"\$|usd|eur|gbp|dollar|buck", m.group(0)) and rx.search(
             r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$",
             low[max(0, m.start() - 30) : m.start()],
         ):
             continue  # "ctx from 4k up to 32k": a length, not money
-        if not rx.search(r"\$|usd|eur|dollar|buck", m.group(0)) and rx.match(
+        if not rx.search(r"\$|usd|eur|gbp|dollar|buck", m.group(0)) and rx.match(
             r"\s?-?(?:tokens?|ctx|context|seq\w*|window|prompts?)\b", after
         ):
             continue  # "~16k ctx", "a 32k-token window": a length
@@ -1875,8 +1882,8 @@ def _resolution(low: str) -> int | None:
 
 
 _TRAINING_SAID = re.compile(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya")
-# the most steps a sampler runs for one image: the calculator's own bound
-SAMPLER_STEPS = int(LIMITS["steps"][1])
+# the most steps a sampler runs for one image (more are a training run's)
+SAMPLER_STEPS = 1000
 
 
 # a run part done: "on step 12000 of 50000"
@@ -2539,7 +2546,7 @@ _WHISPER_UNSIZED = re.compile(
 _SD_UNVERSIONED = re.compile(
     r"\bstable[- ]?diffusion\b(?!\W{0,3}(?:xl|\d|v\d|turbo|cascade|large|medium))"
     # "is a 4090 fast enough for SD?": the abbreviation alone (not an SD card, not "SD 1.5")
-    r"|\bsd\b(?![- ]?(?:cards?|slots?|readers?|xl|\d|v\d|turbo|cascade|large|medium)\b)"
+    r"|\bsd\b(?![- ]?(?:cards?|slots?|readers?|xl|\d|v\d|turbo|cascade|large|medium|of)\b)"
 )
 
 
@@ -2599,7 +2606,9 @@ def _llm_unnamed(
         return ()
     note = ("No LLM named: Llama-3.1-8B assumed, a common local model (name yours for a bigger "
             "one).")  # fmt: skip
-    return (ModelRef("Llama-3.1-8B", (REFERENCE_LLM,), "llm", note=note, assumed=True),)
+    # a card judged for LLMs is answered with what it runs (the model named in each figure)
+    return (ModelRef("Llama-3.1-8B", (REFERENCE_LLM,), "llm", note=None if judged else note,
+                     assumed=True),)  # fmt: skip
 
 
 def _split_questions(text: str) -> list[str]:
@@ -2624,6 +2633,21 @@ def _split_questions(text: str) -> list[str]:
         else:
             merged.append(piece)
     return merged or [text]
+
+
+# one card weighed against more: "or is one enough?", "is a single H100 enough, or two?"
+_ONE_OR_MORE = re.compile(
+    rf"\bneed {_WORD_NUM}\b[^.?!]{{0,60}}\bor (?:is|would|will) (?:just )?(?:one|a single|1)"
+    r"(?: \w+)? (?:be )?(?:enough|sufficient|ok|okay|fine)\b"
+    r"|\b(?:is|would|will) (?:just )?(?:one|a single|1) (?:[\w-]+ ){0,3}(?:be )?(?:enough"
+    rf"|sufficient)\b[^.?!]{{0,60}}\bor\b[^.?!]{{0,25}}?\b{_WORD_NUM}\b(?! ?(?:gb|b|k)\b)"
+)
+
+
+def _weighed_against_one(low: str) -> int | None:
+    """The count one card is weighed against ("is one A100 enough or do we need two?": 2)."""
+    more = _ONE_OR_MORE.search(low)
+    return int(_count(more.group(1) or more.group(2))) if more else None
 
 
 _CARD_HOURS = re.compile(r"\b([A-Za-z]{1,3}\d{2,4}[A-Za-z]?)-(hours?|hrs?)\b")
@@ -2652,6 +2676,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _replicated(gpus, low)
     gpus = _one_node(gpus, models, low, catalog)
     gpus = _one_of_them(gpus, low)
+    if other := _weighed_against_one(low):  # "do I need two 4090s, or is one enough?": one
+        gpus = tuple(replace(g, count=None) if g.count == other else g for g in gpus)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
     each = rx.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
@@ -2677,7 +2703,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and any(m.family == "diffusion" for m in models)
         # "generate 100,000 SDXL images for a dataset": made, whatever they are for
         and (
-            rx.search(r"\bgenerat\w*|\brender\w*|\bcreat\w*|\bproduc\w*", low)
+            rx.search(r"\bgenerat\w*|\brender\w*|\bcreat\w*", low)
             or not rx.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
         )
     ):
@@ -3238,14 +3264,12 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         )
     if not m or (m.group(m.lastindex or 0) == "more" and _OWNED_COUNT.search(low)):
         return None  # "I have one 3090, buying one more": how many in all is not said as one
-    if m.group(0).startswith("need") and rx.search(
-        r"\benough\b,?\s(?:or\b|,)\s?(?:do|would|will|should)?\s?(?:i|we|you)?\s?need\b", low
-    ):
-        return None  # "is one A100 enough or do I need two?": the card asked of first, one
     if m.group(0).startswith("both"):
         return 2
     word = next(g for g in m.groups() if g)
     value = int(_count(word))
+    if value == _weighed_against_one(low):
+        return None  # "is one A100 enough or do I need two?": the card asked of first, one
     return value if 0 < value <= 100_000 else None
 
 
@@ -3484,7 +3508,8 @@ _ALL_OF_THEM = re.compile(
 # a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
 _PICK_AGAIN = re.compile(
     r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b|\b(?:best|recommend\w*|cheapest"
-    r"|fastest|alternatives?|instead|else)\b|\bother (?:gpu|card|option)s?\b"
+    r"|fastest|alternatives?|instead|else|used|second[- ]hand|refurb\w*|budget)\b"
+    r"|\bother (?:gpu|card|option)s?\b|\bif (?:i|we) (?:buy|rent|get|go|want)\b"
 )
 
 
@@ -3602,6 +3627,11 @@ def resolve(
         and not query.num_gpus
         and query.gpus[0].ids != prior.gpus[0].ids
         and not rx.search(r"\b(?:an?|one|single|1)\b", query.text.lower())
+        # a Mac or a laptop is one machine, however many cards it replaces
+        and not any(
+            catalog.get_gpu(i).vendor.startswith("Apple") or catalog.get_gpu(i).segment == "laptop"
+            for i in query.gpus[0].ids
+        )
     ):
         # "8x A100 80GB for a week" then "what about H100s instead?": as many of the other card
         gpus = tuple(replace(g, count=counted) for g in query.gpus)

@@ -222,6 +222,7 @@ def estimate(
         notes.append(f"steps not given: {steps} assumed (the pipeline's default)")
     branches = 2 if model.guidance == "cfg" else 1
     mem = memory(model, request, precision)
+    shown_steps: int | None = steps
     if request.workload == "inference":
         step, per_batch = inference_seconds(model, request, gpu, precision)
         per_image = Band.around(per_batch / batch, DIFFUSION_BAND)
@@ -257,6 +258,11 @@ def estimate(
         )
         metrics = {"train_samples_per_s": samples.scaled(request.num_gpus).to_dict()}
         hours = None
+        shown_steps = request.steps  # a training run's optimizer steps, not a sampler's
+        if shown_steps:  # "an SDXL LoRA for 2,000 steps": the run's time, batch images a step
+            per_step = samples.scaled(request.num_gpus / batch).inverse()
+            hours = per_step.scaled(shown_steps / 3600).to_dict()
+            notes.append(f"job: {shown_steps:,} training steps of batch {batch}")
     usable = capacity_gb(gpu) * 0.95
     total = sum(mem.values())
     return Estimate(
@@ -279,7 +285,7 @@ def estimate(
         family="diffusion",
         job_hours=hours,
         resolution=resolution,
-        steps=steps,
+        steps=shown_steps,
         **metrics,
     )
 

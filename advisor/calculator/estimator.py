@@ -37,7 +37,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "images": (1, 1e12),
     "audio_hours": (0, 1e9),
     "resolution": (64, 8192),
-    "steps": (1, 1000),
+    "steps": (1, 1_000_000),  # a sampler's steps, or a diffusion training run's
     "beam_size": (1, 64),
 }
 REQUIRED = ("num_gpus", "batch", "lora_rank", "tp", "pp")
