@@ -789,3 +789,13 @@ def test_runs_queued_back_to_back_add_up(rules_advisor: Advisor) -> None:
     text = _answer(rules_advisor, "flux lora on my 4090: 1,000 steps at 2 s a step. one run, and "
                    "how long for 3 of the style loras back to back?")  # fmt: skip
     assert re.search(r"All 3 back to back: about 1\.67 hours\.", text.split("\n", 1)[0]), text[:200]
+
+
+def test_a_job_cost_lead_agrees_with_the_time_below_it(rules_advisor: Advisor) -> None:
+    text = _thread(rules_advisor, "pretraining a 350M param transformer from scratch on 30B "
+                   "tokens, how long on one A100?", "and the total cost on 8 H100s?")  # fmt: skip
+    lead = re.match(
+        r"\*\*8 x NVIDIA H100 [^:]+: about \$[\d,]+ for the job\*\*, ([\d.]+) hours", text
+    )
+    whole = re.search(r"Whole job: about ([\d.]+) hours", text)
+    assert lead and whole and lead.group(1) == whole.group(1), text[:600]

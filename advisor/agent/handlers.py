@@ -882,6 +882,28 @@ def _per_token_asked(query: Query) -> bool:
     )
 
 
+def _batched_as_run(
+    query: Query, box: ToolBox, results: list[dict[str, Any]], model: ModelRef
+) -> list[str]:
+    """Each estimate at the batch its job runs at (in place): the largest that fits when the
+    usual one does not, full batches for pre-training; the notes that say so."""
+    notes: list[str] = []
+    for i, e in enumerate(results):
+        smaller = _largest_batch(query, box, e, model)
+        if smaller is not None:
+            notes.append(f"Batch {smaller['batch']:,} per GPU on the {smaller['gpu_name']}, the "
+                         f"largest power of two that fits: the usual {e['batch']:,} needs "
+                         f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
+            results[i] = smaller
+        fuller = _pretraining_batch(query, box, e, model)
+        if fuller is not None:
+            notes.append(f"Batch {fuller['batch']:,} sequences per GPU: pre-training runs full "
+                         f"batches, the largest power of two up to {PRETRAIN_MAX_BATCH} that "
+                         "fits (say yours if it differs).")  # fmt: skip
+            results[i] = fuller
+    return notes
+
+
 def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     weighed = _models_on_card(query, box)
     if weighed is not None:
@@ -898,20 +920,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     split = None if speed_first else _heads_split(query, box, results[0], model)
     if split is not None:
         return split
-    notes: list[str] = []
-    for i, e in enumerate(results):
-        smaller = _largest_batch(query, box, e, model)
-        if smaller is not None:
-            notes.append(f"Batch {smaller['batch']:,} per GPU on the {smaller['gpu_name']}, the "
-                         f"largest power of two that fits: the usual {e['batch']:,} needs "
-                         f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
-            results[i] = smaller
-        fuller = _pretraining_batch(query, box, e, model)
-        if fuller is not None:
-            notes.append(f"Batch {fuller['batch']:,} sequences per GPU: pre-training runs full "
-                         f"batches, the largest power of two up to {PRETRAIN_MAX_BATCH} that "
-                         "fits (say yours if it differs).")  # fmt: skip
-            results[i] = fuller
+    notes = _batched_as_run(query, box, results, model)
     if len(results) == 1:
         e = results[0]
         low = query.low
@@ -2510,6 +2519,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
             return draft
         model = query.models[0]
         found = [e for e in _estimates(query, box, model) if "error" not in e]
+        _batched_as_run(query, box, found, model)  # the batch the answer below runs at
         if found and not any(e["fits"] for e in found):
             # "cost to full fine-tune llama 3 8b on 1B tokens on rented H100s": on as many as
             # hold it (each variant), when no count was said
