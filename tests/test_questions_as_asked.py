@@ -799,3 +799,27 @@ def test_a_job_cost_lead_agrees_with_the_time_below_it(rules_advisor: Advisor) -
     )
     whole = re.search(r"Whole job: about ([\d.]+) hours", text)
     assert lead and whole and lead.group(1) == whole.group(1), text[:600]
+
+
+def test_a_word_between_the_count_and_the_card_and_runs_queued(
+    rules_advisor: Advisor, catalog: Catalog
+) -> None:
+    rented = understand(
+        "pretrain a 350M model on 30B tokens on 8 rented H100s, total cost?", catalog
+    )
+    assert [g.count for g in rented.gpus] == [8]
+    spare = understand("we've got 3 spare A6000s lying around, enough for a 70b in q4?", catalog)
+    assert [g.count for g in spare.gpus] == [3]
+    queued = _answer(rules_advisor, "sdxl lora training on my 4090: 1,500 steps at about 1.4 "
+                     "s/step. how long if i queue all four of them back to back?")  # fmt: skip
+    assert "shared by" not in queued.split("\n", 1)[0]
+    assert re.search(r"All 4 back to back: about 2\.33 hours\.", queued.split("\n", 1)[0]), queued
+
+
+def test_a_pretraining_deadline_sizes_the_gpus_at_full_batches(rules_advisor: Advisor) -> None:
+    text = _answer(rules_advisor, "how many H100s to pretrain a 1B param model on 50B tokens "
+                   "within 5 days?")  # fmt: skip
+    head = re.match(r"\*\*(\d+) x NVIDIA H100 [^*]+ to finish within 120 hours\*\*: about "
+                    r"([\d.]+) hours", text)  # fmt: skip
+    assert head and float(head.group(2)) <= 120, text[:300]
+    assert "batch 1)" not in text.split("\n", 1)[0]  # not one sequence a step

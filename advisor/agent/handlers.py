@@ -1729,7 +1729,7 @@ def _gpus_for_deadline(
             f"{c.duration(one['hours'])}.",
             cite_more=False,
         )
-    if model is None or not model.ids:
+    if model is None or not (model.ids or model.size_b):  # "a 1B model": a generic one of that size
         return None
     e = box.call("estimate", estimate_args(query, gpu, None, model))
     job = typical_job_hours(e)
@@ -1748,6 +1748,11 @@ def _gpus_for_deadline(
         job = typical_job_hours(e)
         if not job:
             return None
+    fuller = _pretraining_batch(query, box, e, model)  # pre-training runs full batches
+    settings = {}
+    full_job = typical_job_hours(fuller) if fuller is not None else None
+    if fuller is not None and full_job:
+        e, job, settings = fuller, full_job, {"batch": fuller["batch"]}
     count = max(base, math.ceil(job * (base if training else 1) / deadline - 1e-9))
     took = job
     if not training:  # copies of an inference job work apart: each takes its share
@@ -1757,7 +1762,7 @@ def _gpus_for_deadline(
         part = box.call("estimate", {**args, **share}) if share else {}
         took = typical_job_hours(part) or job / count
     while training and count <= MAX_DEADLINE_GPUS:  # a run over N GPUs scales less than N
-        run = box.call("estimate", estimate_args(query, gpu, count, model))
+        run = box.call("estimate", {**estimate_args(query, gpu, count, model), **settings})
         took = typical_job_hours(run) or job
         if took <= deadline:
             break
@@ -3324,10 +3329,10 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
 
 # several runs queued one after another: "queue all 6 of the character loras back to back"
 _BACK_TO_BACK = re.compile(
-    r"\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:of (?:the|them|my|our|"
-    r"these|those) )?(?:[\w-]+ ){0,2}(?:loras?|runs?|jobs?|models?|trainings?|fine-?tunes?|"
-    r"experiments?)\b[^.?!]{0,30}\b(?:back[- ]to[- ]back|in a row|one after (?:the )?(?:other|"
-    r"another)|sequentially|in sequence)"
+    r"\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:(?:of (?:the|my|our) )?"
+    r"(?:[\w-]+ ){0,2}(?:loras?|runs?|jobs?|models?|trainings?|fine-?tunes?|experiments?)\b"
+    r"|of (?:them|these|those)\b)[^.?!]{0,30}\b(?:back[- ]to[- ]back|in a row|one after "
+    r"(?:the )?(?:other|another)|sequentially|in sequence)"
 )
 
 

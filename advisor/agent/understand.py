@@ -3247,6 +3247,8 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     'an 8 gpu node'."""
     m = rx.search(
         rf"\b{_WORD_NUM}\s?(?:x\s?)?(?:gpus|cards|of them|of those|of these|graphics cards)\b"
+        # "queue all six of them back to back": runs, not cards
+        r"(?![^.?!]{0,25}\b(?:back[- ]to[- ]back|in a row|one after (?:the )?other|sequentially))"
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:node|server|box|machine|rig|instance|cluster|setup)\b"
         rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)",
         low,
