@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 import threading
 import typing
 from collections.abc import Callable
@@ -186,6 +187,10 @@ def estimate_workload(
     fused_optimizer: bool | None = None,
     interconnect: str | None = None,
     output_tokens: int | None = None,
+    gpu_layers: int | None = None,
+    ram: str | None = None,
+    ram_channels: int | None = None,
+    ram_gb: float | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -201,7 +206,10 @@ def estimate_workload(
     `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8).
     `output_tokens`: an LLM request's answer length when serving (256 when not given; no part
     of training, where it is ignored); the result then says the requests a second served at full
-    load.
+    load. An LLM in llama.cpp (or ollama) can keep layers in system RAM, run by the CPU:
+    `offload` "layers" (as many on the GPUs as fit) or `gpu_layers` (its -ngl), with the RAM
+    said as `ram` ("ddr5-5600") and `ram_channels`; `gpu` "cpu" runs it on the CPU alone
+    (`ram_gb`: the machine's RAM).
     Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     if workload != "inference":
@@ -216,6 +224,7 @@ def estimate_workload(
         optimizer_in_backward=optimizer_in_backward, chunked_loss=chunked_loss,
         activation_offload=activation_offload, torch_compile=torch_compile,
         fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
+        gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
     )  # fmt: skip
     result = estimate(request).to_dict()
     serving = (result.get("serving_tokens_per_s") or {}).get("typical")
@@ -423,16 +432,19 @@ def prices(
     include_articles: bool = False,
     hours: float | None = None,
     num_gpus: int = 1,
+    provider: str | None = None,
 ) -> dict[str, Any]:
     """Current rental prices for a GPU in USD per GPU-hour, newest first, each with provider,
-    date and source. Articles' undated illustrative ranges only with include_articles. With
-    `hours`, also the rental cost of `num_gpus` GPUs for that long at the low, median and high
-    price."""
+    date and source. Articles' undated illustrative ranges only with include_articles; only one
+    `provider`'s ("AWS", "RunPod", as the rows name it, any case) with it. With `hours`, also the
+    rental cost of `num_gpus` GPUs for that long at the low, median and high price."""
     catalog = load_catalog()
     found = catalog.get_gpu(gpu)
     rows = catalog.prices_for(found.id, estimates_only=not include_articles)
     if offering:
         rows = [p for p in rows if p.offering == offering]
+    if provider:
+        rows = [p for p in rows if p.provider.lower() == provider.lower()]
     values = sorted(p.usd_per_gpu_hour for p in rows)
     summary = (
         {"low": values[0], "median": values[len(values) // 2], "high": values[-1]}
@@ -442,6 +454,7 @@ def prices(
     result: dict[str, Any] = {
         "gpu": found.id,
         "gpu_name": found.name,
+        "provider": provider,
         "summary_usd_per_gpu_hour": summary,
         "count": len(rows),
         "prices": [p.to_dict() for p in rows],
@@ -684,11 +697,13 @@ def recommend_gpus(
     images: float | None = None,
     audio_hours: float | None = None,
     desktop: bool = False,
+    full_load: bool = False,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints (each row's usd_per_month: its hourly price around the clock for a month). For
     each candidate the fewest GPUs (1, 2, 4, 8 up to max_gpus) that fit; then
-    cost per unit of work where a rental price exists, else speed. With max_purchase_usd, GPUs
+    cost per unit of work where a rental price exists, else speed (`full_load`: an LLM's serving
+    throughput at full load, for a server's cost per token). With max_purchase_usd, GPUs
     to buy: only those whose newest `condition` (new or used) purchase price for the GPUs needed
     is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
     or per job, board power, form factor ("PCIe", "SXM"), vendor, segment (datacenter,
@@ -743,7 +758,7 @@ def recommend_gpus(
         if fitted is None:
             rejected.append({"gpu": gpu.id, "reason": f"does not fit on {max_gpus} or fewer"})
             continue
-        row = _rank_row(fitted, workload)
+        row = _rank_row(fitted, workload, full_load)
         out = output_tokens or DEFAULT_OUTPUT_TOKENS
         if requests_per_s is not None and not _sized_for_load(row, fitted, requests_per_s, out):
             rejected.append({"gpu": gpu.id, "reason": "no serving throughput for the load"})
@@ -757,7 +772,7 @@ def recommend_gpus(
             ranked.append(row)
     if requests_per_s is not None:
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
-        ranking = f"hourly price of the GPUs that serve {requests_per_s:g} requests/s"
+        ranking = f"hourly price of the GPUs that serve {requests_per_s:.3g} requests/s"
     elif rank_by == "memory":
         ranked.sort(key=lambda r: (r["num_gpus"] * r["usable_memory_per_gpu_gb"], -r["speed"]))
         ranking = "memory in all, smallest first"
@@ -799,13 +814,20 @@ def _value_key(row: dict[str, Any]) -> tuple[int, float, float]:
     return (2, 0.0, -row["speed"])
 
 
-def _rank_row(e: Any, workload: str) -> dict[str, Any]:
-    from advisor.calculator import FAMILIES
+def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
+    """A ranked GPU's figures; `full_load`: an LLM served at full load, its serving throughput
+    (and the cost of a million tokens at it) in place of one stream's decode."""
+    from advisor.calculator import FAMILIES, METRICS
 
     metric = FAMILIES[e.family].metrics[workload][0]
+    if full_load and e.serving_tokens_per_s:
+        metric = METRICS["serving_tokens_per_s"]
     value = getattr(e, metric.key)
     speed = value.get("typical", 0.0) if isinstance(value, dict) else float(value or 0.0)
-    cost = e.cost or {}
+    cost = dict(e.cost or {})
+    if full_load and e.serving_tokens_per_s and cost.get("usd_per_hour") and speed:
+        cost.update(usd_per_unit=cost["usd_per_hour"] / (speed * 3600) * 1e6,
+                    cost_unit="per million tokens")  # fmt: skip
     job = cost.get("usd_per_job")
     return {
         "gpu": e.gpu,
@@ -855,9 +877,16 @@ def _sized_for_load(row: dict[str, Any], e: Any, requests_per_s: float, output: 
     return True
 
 
+BOARD_GPUS = 4  # the fewest SXM or OAM modules a server baseboard takes
+_MODULE_FORM = re.compile(r"\b(?:SXM\d?|OAM|HGX)\b")
+
+
 def _priced_to_buy(row: dict[str, Any], catalog: Any, condition: str, limit: float) -> str | None:
     """Fill the row's purchase price (the newest of `condition`; new falls back to MSRP) or
     say why the GPU is out."""
+    form = catalog.get_gpu(row["gpu"]).form_factor or ""
+    if _MODULE_FORM.search(form) and row["num_gpus"] < BOARD_GPUS:
+        return f"{form.split(' (')[0]} modules are sold on {BOARD_GPUS}- or 8-GPU server boards"
     pool = catalog.purchases_for(row["gpu"], condition)
     if not pool and condition == "new":
         pool = catalog.purchases_for(row["gpu"], "msrp")

@@ -518,7 +518,8 @@ def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") ->
         if first_only:
             break
     if e.get("job_hours"):
-        lines.append(f"Whole job: {band(e['job_hours'], 'hours')} of wall time.")
+        whole = "One epoch (say how many the run has)" if one_epoch(e) else "Whole job"
+        lines.append(f"{whole}: {band(e['job_hours'], 'hours')} of wall time.")
     return lines
 
 
@@ -544,7 +545,52 @@ def cost_line(e: dict[str, Any]) -> str | None:
     return text + f" (median price; {c.get('price_provider', '')}, {c.get('price_date', '')})."
 
 
+def host_split(e: dict[str, Any]) -> str | None:
+    """llama.cpp with layers in system RAM: how the model is split (None when it is not)."""
+    n = e.get("gpu_layers")
+    if n is None or e["gpu"] == "cpu":
+        return None
+    where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+    rest = e["layers"] - n
+    return (f"{n} of its {e['layers']} layers on {where}, the other {rest} "
+            f"({num(e['host_memory_gb'], 'GB')}) in system RAM, run by the CPU")  # fmt: skip
+
+
+def ram_check(e: dict[str, Any], ram_gb: float | None) -> str:
+    """Whether the machine's RAM, as the user gives it, holds the CPU's layers."""
+    if not ram_gb or not e.get("host_memory_gb"):
+        return ""
+    left = ram_gb - e["host_memory_gb"]
+    if left >= 4:
+        return f" (your {num(ram_gb, 'GB')} of RAM holds them)"
+    return (f" (your {num(ram_gb, 'GB')} of RAM is too little for them beside the system: "
+            "expect swapping)")  # fmt: skip
+
+
+def one_epoch(e: dict[str, Any]) -> bool:
+    """A training job sized as one pass because the question gave no epochs."""
+    return any(a.startswith("epochs not given: 1") for a in e.get("assumptions", []))
+
+
 def fit_head(e: dict[str, Any]) -> str:
+    split = host_split(e)
+    if split and e["fits"]:
+        return (f"**Yes, split: {e['model_name']} runs with {split}** "
+                f"({workload_label(e)}, {settings(e)}).")  # fmt: skip
+    if e["gpu"] == "cpu":  # llama.cpp on the CPU alone: the RAM it needs and its pace
+        need = num(e["memory_per_gpu_gb"], "GB")
+        pace = band(e["decode_tokens_per_s"], "tokens/s")
+        said = e["usable_memory_per_gpu_gb"] != e["memory_per_gpu_gb"]  # a RAM size was given
+        if not e["fits"]:
+            lead = (
+                f"No: {e['model_name']} needs {need} of RAM on the CPU alone, more than the "
+                f"{num(e['usable_memory_per_gpu_gb'], 'GB')} free"
+            )
+        elif said:
+            lead = f"Yes: {e['model_name']} runs on the CPU alone in {need} of RAM, at {pace}"
+        else:
+            lead = f"On the CPU alone, {e['model_name']} needs {need} of RAM and generates {pace}"
+        return f"**{lead}** ({e['gpu_name']}; {settings(e)})."
     verdict = "Yes" if e["fits"] else "No"
     fits = "fits on" if e["fits"] else "does not fit on"
     where = gpus_phrase(e["num_gpus"], e["gpu_name"])
@@ -594,8 +640,9 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
         gpu_hours = (e.get("cost") or {}).get("job_gpu_hours")
         across = (f"; {num(gpu_hours, 'GPU-hours')} across the {e['num_gpus']}"
                   if gpu_hours and e["num_gpus"] > 1 else "")  # fmt: skip
+        span = "per epoch (the epochs not given)" if one_epoch(e) else "of wall time"
         head = (
-            f"**{duration_band(job).capitalize()} of wall time for {e['model_name']} "
+            f"**{duration_band(job).capitalize()} {span} for {e['model_name']} "
             f"on {where}**{across} "
             f"({workload_label(e)}, {settings(e)})."
         )
@@ -604,11 +651,14 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     elif speed_first and speed:
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
         label, b, unit = metrics_of(e, asked)[0]
+        split = host_split(e)
         head = (
-            f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} on {where}** "
-            f"({workload_label(e)}, {settings(e)})."
+            f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} "
+            + (f"with {split}" if split else f"on {where}")
+            + f"** ({workload_label(e)}, {settings(e)})."
         )
-        lines = [f"It fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *speed[1:]]
+        fits = "On the GPU it" if split else "It"
+        lines = [f"{fits} fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *speed[1:]]
     else:
         head = fit_head(e)
         lines = [memory_line(e), *speed]
@@ -677,7 +727,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
             if (m := metrics_of(e, asked))
         )
         if all(e.get("job_hours") for e in results):
-            label, unit = "the whole job", "hours"
+            label, unit = ("one epoch", "hours") if one_epoch(first) else ("the whole job", "hours")
             per = ", ".join(
                 f"{duration(e['job_hours']['typical'])} on "
                 f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}"
@@ -728,7 +778,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         )
         figures = metrics_of(e, asked)
         if e["fits"] and e.get("job_hours") and time_first:
-            line += f"; the job takes about {duration(e['job_hours']['typical'])}"
+            span = "one epoch" if one_epoch(e) else "the job"
+            line += f"; {span} takes about {duration(e['job_hours']['typical'])}"
         elif e["fits"] and figures:
             label, b, unit = figures[0]
             line += f"; {label} about {num(b['typical'], unit)}"
@@ -845,8 +896,10 @@ def rental(result: dict[str, Any], user_price: float | None = None) -> str:
         return str(result["error"])
     summary = result.get("summary_usd_per_gpu_hour")
     name = result.get("gpu_name", result["gpu"])
+    provider = result.get("provider")  # one cloud's prices only
     if not summary:
-        return f"No current rental price on record for the {name}."
+        at = f"{provider} " if provider else ""
+        return f"No current {at}rental price on record for the {name}."
     rent = result.get("rental_usd")
     if rent:
         what = gpus_phrase(rent["num_gpus"], name)
@@ -858,10 +911,12 @@ def rental(result: dict[str, Any], user_price: float | None = None) -> str:
             if rent["hours"] in _PERIODS
             else "for the job"
         )
+        lead = f"On {provider}: about" if provider else "About"
+        prices = f"{provider} prices" if provider else "prices"
         head = (
-            f"**About {usd(rent['median'])} {span} on {what}** at "
+            f"**{lead} {usd(rent['median'])} {span} on {what}** at "
             f"the median current price of {usd(summary['median'])} per GPU-hour (from "
-            f"{usd(summary['low'])} to {usd(summary['high'])} across {result['count']} prices: "
+            f"{usd(summary['low'])} to {usd(summary['high'])} across {result['count']} {prices}: "
             f"{usd(rent['low'])} to {usd(rent['high'])} {job})."
         )
     else:

@@ -112,6 +112,12 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
         "output_tokens": query.output_tokens if workload == "inference" else None,
     }
+    if _layers_offloaded(query, model, workload):  # "split it between the GPU and the CPU"
+        optional.update(offload="layers", engine=optional["engine"] or "llama.cpp")
+    if (model.family or "llm") == "llm" and (optional.get("offload") or gpu == CPU):
+        optional.update(ram=query.ram, ram_channels=query.ram_channels)
+    if gpu == CPU:
+        optional.update(ram_gb=query.ram_gb, num_gpus=None)
     if workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm":
         optional.update(dict(query.train_options))
     elif workload.startswith("finetune") and model.family == "diffusion":
@@ -122,6 +128,29 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         optional.update(train_tokens=None, epochs=None, dataset_samples=None)
     args.update({k: v for k, v in optional.items() if v is not None})
     return args
+
+
+CPU = "cpu"  # the estimate tool's device for an LLM run on the CPU alone
+
+
+def _layers_offloaded(query: Query, model: ModelRef, workload: str) -> bool:
+    """An LLM run with its layers split between the GPU and system RAM: offload said, in
+    llama.cpp (or ollama) or no engine said."""
+    return (
+        (model.family or "llm") == "llm"
+        and workload == "inference"
+        and query.offload in ("model", "sequential")
+        and query.engine in (None, "llama.cpp", "ollama")
+        and not _WHOLE_ON_GPU.search(query.low)
+    )
+
+
+# "can I keep ALL layers on the GPU, or am I forced to offload?": the whole-GPU fit is asked
+_WHOLE_ON_GPU = re.compile(
+    r"\ball (?:the |its |of the )?layers\b|\bfully\b|\bentirely\b|\bcompletely\b"
+    r"|-ngl 99\b|\bwithout\b[^.?!]{0,25}\boffload|\bno (?:cpu |ram )?offload"
+    r"|\bforced to (?:offload|split)\b|\bhave to (?:offload|split)\b"
+)
 
 
 def _frameworks(model: ModelRef) -> tuple[str, ...]:
@@ -632,7 +661,9 @@ def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, An
     asked = dict.fromkeys((gpu, ref.count) for ref in query.gpus for gpu in gpu_choices(ref))
     for gpu, count in asked:  # a GPU named twice ("an a100 80gb ... the a100") is one row
         results.append(box.call("estimate", estimate_args(query, gpu, count, model)))
-    if not query.gpus and query.memory_gb:
+    if not query.gpus and query.cpu_only and (model.family or "llm") == "llm":
+        results.append(box.call("estimate", estimate_args(query, CPU, None, model)))
+    elif not query.gpus and query.memory_gb:
         results.append(
             box.call("estimate", estimate_args(query, f"{query.memory_gb:g}gb", None, model))
         )
@@ -678,7 +709,40 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         lines += _leaner_training(query, box, e, model)
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not query.offload:
         lines += _offloaded(query, box, e, model)
+    home = sheet.get("segment") in _LOCAL_SEGMENTS and sheet.get("segment") != "apple"
+    one_card = len(query.gpus) == 1 and (query.gpus[0].count or 1) == 1 and not query.num_gpus
+    if home and one_card and e["num_gpus"] == 1 and e.get("gpu_layers") is None:
+        # as ollama runs it on one card: the rest in system RAM
+        lines += _split_with_ram(query, box, e, model)
     return lines
+
+
+def _split_with_ram(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """An LLM too big for a desktop's card even in 4 bits, as ollama and llama.cpp run it: the
+    layers the card does not hold in system RAM, run by the CPU (slow, but it runs)."""
+    if (
+        e.get("family", "llm") != "llm"
+        or e["workload"] != "inference"
+        or query.engine not in (None, "llama.cpp", "ollama")
+        or (query.batch or 1) > 1
+    ):
+        return []
+    args = {
+        **estimate_args(query, e["gpu"], e["num_gpus"], model),
+        "offload": "layers",
+        "engine": "llama.cpp",
+        "ram": query.ram,
+        "ram_channels": query.ram_channels,
+    }
+    if not (query.precision or model.precision):
+        args["precision"] = "q4_k_m"
+    split = box.call("estimate", {k: v for k, v in args.items() if v is not None})
+    if "error" in split or not split["fits"] or split.get("gpu_layers") is None:
+        return []
+    return [f"With llama.cpp or ollama keeping what the card cannot hold in system RAM "
+            f"({split['precision']}): {c.host_split(split)}; "
+            f"{c.band(split['decode_tokens_per_s'], 'tokens/s')}"
+            f"{c.ram_check(split, query.ram_gb)}."]  # fmt: skip
 
 
 # diffusers' CPU offload, and what the web UIs call it
@@ -827,7 +891,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     card (or memory size) named, those that fit first; None unless a choice between two or more
     models is asked."""
     low = query.low
-    models = list({m.ids: m for m in query.models if m.ids}.values())
+    # named models, or sizes alone ("a 1B or a 3B on a T4?")
+    models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
     if len(models) < 2 or len(query.gpus) > 1 or not re.search(r"\bwhich\b|\bor\b|\bvs\b", low):
         return None
     if re.search(r"\bfaster\b|\bslower\b|\bquicker\b|\bspeed\b|\btok(?:en)?s?/s\b", low):
@@ -901,7 +966,37 @@ def _batched_as_run(
                          f"batches, the largest power of two up to {PRETRAIN_MAX_BATCH} that "
                          "fits (say yours if it differs).")  # fmt: skip
             results[i] = fuller
+        sharded = _sharded_batch(query, box, results[i], model)
+        if sharded is not None:
+            notes.append(f"Batch {sharded['batch']:,} sequences per GPU: a full fine-tune sharded "
+                         f"over {sharded['num_gpus']} GPUs runs several per step (at one, each "
+                         "step waits on gathering the shards), the largest power of two up to "
+                         f"{SHARDED_MAX_BATCH} that fits (say yours if it differs).")  # fmt: skip
+            results[i] = sharded
     return notes
+
+
+SHARDED_MAX_BATCH = 8  # sequences per GPU a sharded (ZeRO/FSDP) full fine-tune is sized at
+
+
+def _sharded_batch(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """A full fine-tune over several GPUs, no batch given: at one sequence per GPU a sharded
+    step is bound by the all-gathers of the weights, so the estimate at the largest power-of-two
+    batch up to SHARDED_MAX_BATCH that fits."""
+    if "error" in e or not e["fits"] or query.batch or e.get("family", "llm") != "llm":
+        return None
+    if e["workload"] != "finetune-full" or e["num_gpus"] < 2 or e["batch"] > 1:
+        return None
+    args = estimate_args(query, e["gpu"], e["num_gpus"], model)
+    found = _max_batch(box, args)
+    most = found["solution"] if found else None
+    if not most or most < 2:
+        return None
+    batch = 2 ** int(math.log2(min(int(most), SHARDED_MAX_BATCH)))
+    fuller = box.call("estimate", {**args, "batch": batch})
+    return fuller if "error" not in fuller and fuller.get("fits") else None
 
 
 def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
@@ -923,6 +1018,9 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     notes = _batched_as_run(query, box, results, model)
     if len(results) == 1:
         e = results[0]
+        if e.get("gpu_layers") is not None and e["gpu"] != CPU and query.ram_gb:
+            notes.append(f"System RAM: {c.num(e['host_memory_gb'], 'GB')} for the CPU's layers"
+                         f"{c.ram_check(e, query.ram_gb)}.")  # fmt: skip
         low = query.low
         alone = e["num_gpus"] == 1  # several cards of one kind: split in 4-bit AWQ, as people do
         four = _as_run_locally(query, box, results, model) if alone and not e["fits"] else None
@@ -936,15 +1034,21 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                              if not line.startswith("It would fit on"))  # fmt: skip
         if spread is not None:  # "throughput of a 70B at batch 64 on H100?": on as many as hold it
             results, e = [spread], spread
+        limited = _concurrency_limited(query, box, e, model) if spread is None else None
+        if limited is not None:  # "serve it to 50 users": how many at once, at that many
+            lead, limit = limited
+            results, e = [limit], limit
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
         fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
-        text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)], speed_first,
-                            fit_asked, asked=low)  # fmt: skip
+        text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)],
+                            speed_first and limited is None, fit_asked, asked=low)  # fmt: skip
         text = _more_than_needed(query, results, text)
         if moved:  # why the figures are for several cards, right under them
             head, _, rest = text.partition("\n\n")
             text = f"{head}\n\n{moved}\n\n{rest}"
+        if limited is not None:  # its own verdict, in place of the one for the batch it holds
+            text = f"{lead}\n\n{text.partition(chr(10) * 2)[2]}"
         rate = _requests_per_second(query, e)
         if rate:  # "how many requests per second can one H100 handle": the rate first
             text = f"{rate}\n\n{text}"
@@ -978,7 +1082,12 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     # (not "tokens per second": a rate)
     asks_time = bool(re.search(r"\bhow long\b|(?<!per )\bseconds?\b|\blatency\b"
                                r"|\bper image\b", query.low))  # fmt: skip
-    text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives], time_first=speed_first,
+    # "2,000 hours of audio: is one A100 enough?": a job's size said, its time on each leads
+    sized = all(r.get("job_hours") and r["fits"] for r in results) and bool(
+        _JOB_TIME_ASKED.search(query.low)
+    )
+    text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives],
+                       time_first=speed_first or sized,
                        prefer_time=asks_time, pick_asked=asks_pick(query),
                        asked=query.low, value=_value_asked(query))  # fmt: skip
     if moved:  # why the figures are for several cards, right under them
@@ -987,6 +1096,56 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(_more_than_needed(query, results, text))
+
+
+def _concurrency_limited(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> tuple[str, dict[str, Any]] | None:
+    """ "serve a 70B in AWQ for ~50 users on 2x A6000?": the weights fit and only the KV cache of
+    every request at full length does not. An engine holds as many sequences as the cache has
+    room for and queues the rest, so the answer is how many at once at that length (with the
+    estimate at that many), and how long each may be with all of them at once."""
+    kv = e["breakdown_gb"].get("kv_cache", 0.0)
+    batch = e["batch"]
+    if (e["fits"] or batch < 2 or kv <= 0 or e.get("family", "llm") != "llm"
+            or e["workload"] != "inference"):  # fmt: skip
+        return None
+    room = e["usable_memory_per_gpu_gb"] - (e["memory_per_gpu_gb"] - kv)
+    most = int(room / (kv / batch))
+    if most < 1:
+        return None  # the weights themselves, or not one request, do not fit
+    args = estimate_args(query, e["gpu"], e["num_gpus"], model)
+    held = None
+    for n in range(most, max(most - 3, 0), -1):  # activations grow with the batch too
+        tried = box.call("estimate", {**args, "batch": n})
+        if "error" not in tried and tried["fits"]:
+            held = tried
+            break
+    if held is None:
+        return None
+    length = e["context"] + (query.output_tokens or 0)
+    solve = {k: v for k, v in args.items() if k in _SOLVE_ARGS and k != "context"}
+    found = box.call("solve", {**solve, "batch": batch, "target": "max_context"})
+    each = found.get("solution") if "error" not in found else None
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    head = (f"**Yes, {held['batch']:,} of the {batch:,} at a time: {e['model_name']} fits on "
+            f"{where} with room in its KV cache for {held['batch']:,} requests of "
+            f"{length:,} tokens at once"
+            + (f", or all {batch:,} at up to {each:,} tokens each" if each and each >= 256 else "")
+            + f"** ({c.settings(held)}).")  # fmt: skip
+    why = (f"All {batch:,} at {length:,} tokens each would need "
+           f"{c.num(e['memory_per_gpu_gb'], 'GB')} per GPU of "
+           f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable (KV cache "
+           f"{c.num(kv, 'GB')}); a serving engine pages the cache and queues the requests beyond "
+           "what it holds.")  # fmt: skip
+    return f"{head}\n\n{why}", held
+
+
+# the job's time decides: "one A100 enough?", "in time for friday", "how long"
+_JOB_TIME_ASKED = re.compile(
+    r"\benough\b|\bin time\b|\bdeadline\b|\bhow long\b|\bfinish\w*\b|\bby (?:monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|the weekend|next week)\b"
+)
 
 
 def _one_card_said(query: Query) -> bool:
@@ -1309,9 +1468,11 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
         if "error" not in four:
             lines.append(f"In 4-bit (AWQ) it needs about {c.num(four['memory_per_gpu_gb'], 'GB')}.")
     workload, _ = workload_of(query)
-    args = {"model": model_arg(model), "workload": workload, "top": 3}
-    if model.precision or query.precision:
-        args["precision"] = model.precision or query.precision
+    args = {"model": model_arg(model), "workload": workload, "top": 3, "batch": e["batch"],
+            "precision": e["precision"]}  # fmt: skip
+    for key in ("context", "resolution", "steps"):  # the cards that hold the job sized above
+        if e.get(key) and (key != "context" or e.get("family", "llm") == "llm"):
+            args[key] = e[key]
     picks = box.call("recommend_gpus", args)
     if picks.get("ranked"):
         lines.append(c.holders(picks))
@@ -1376,7 +1537,52 @@ def speed(query: Query, box: ToolBox) -> Draft:
         return advice(query, box)  # "is the L4 any good for LLMs, or too slow?": its profile
     if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
         return job_time(query, box)
-    return fit(query, box, speed_first=True)
+    draft = fit(query, box, speed_first=True)
+    judged_speed = _measured_here(query, box)
+    if judged_speed:  # "18 tok/s on my 3060: is that normal?": their figure against the estimate
+        draft.text = f"{judged_speed}\n\n{draft.text}"
+    return draft
+
+
+# "is that normal / expected / too slow / something wrong?": a measured figure to be judged
+_NORMAL_ASKED = re.compile(
+    r"\bnormal\b|\bexpected\b|\breasonable\b|\btypical\b|\btoo (?:slow|low)\b|\bsomething wrong\b"
+    r"|\b(?:sound|look|seem)s? (?:right|ok|okay|low|slow)\b"
+    r"|\bis (?:that|this) (?:good|ok|okay|right|low)\b"
+    r"|\bshould (?:i|we) (?:be )?(?:get|expect|see)\w*\b|\bmisconfigur\w*|\bbottleneck\w*"
+)
+
+
+def _measured_here(query: Query, box: ToolBox) -> str | None:
+    """ "I get 18 tok/s on Llama 3 8B q8 with my 3060: normal?": the user's decode or training
+    speed on the one card named, set against the estimate's range for the same job."""
+    said = query.throughput_tok_s
+    if not (said and len(query.gpus) == 1 and query.models and _NORMAL_ASKED.search(query.low)):
+        return None
+    model = query.models[0]
+    if (model.family or "llm") != "llm":
+        return None
+    ref = query.gpus[0]
+    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
+    key = "decode_tokens_per_s" if e.get("workload") == "inference" else "train_tokens_per_s"
+    band = e.get(key) if "error" not in e and e.get("fits") else None
+    if not band:
+        return None
+    what = f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} ({c.settings(e)})"
+    expected = f"the estimate for {what}: {c.band(band, 'tokens/s')}"
+    if said < band["low"]:
+        causes = (
+            " Common causes: layers left on the CPU (llama.cpp -ngl below the model's "
+            "layers, or ollama offloading), a long context already in the cache, another "
+            "program on the GPU, a power or thermal limit, or a PCIe slot with few lanes."
+            if key == "decode_tokens_per_s"
+            else " Common causes: a data loader that cannot keep up, gradient checkpointing or "
+            "offload turned on, short sequences padded to a long length, or a power limit."
+        )
+        return f"**Your {c.num(said, 'tokens/s')} is low: below {expected}.**{causes}"
+    if said > band["high"]:
+        return f"**Your {c.num(said, 'tokens/s')} is above the range {expected}: nothing wrong.**"
+    return f"**Yes, {c.num(said, 'tokens/s')} is normal: {expected}.**"
 
 
 # a figure the user got ("we measured 35 tok/s", "my 3090 does 18 tok/s", "takes 14 hours")
@@ -1507,7 +1713,53 @@ def solve(query: Query, box: ToolBox) -> Draft:
         if "error" not in quantised and quantised.get("solution") is not None:
             return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
                          "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
-    return Draft(c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu))
+    text = c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu)
+    loaded = _copies_for_load(query, box, result, model, gpu) if target == "min_gpus" else None
+    return Draft(f"{loaded}\n\n{text}" if loaded else text)
+
+
+def _copies_for_load(
+    query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef, gpu: str
+) -> str | None:
+    """ "50M tokens a day through a 70B: how many H100s?": the fewest that hold the model is one
+    copy; as many copies as its full-load serving takes to meet the rate, said as an average
+    over the day (peaks need more), and what they cost a day at the user's price or the median."""
+    count = result.get("solution")
+    if not (query.rps and count and (model.family or "llm") == "llm"):
+        return None
+    best = None  # (GPUs in all, GPUs a copy, copies, estimate): a wider copy holds more cache
+    for size in sorted({count, 2 * count, 4 * count, NODE_GPUS}):
+        if size < count or size > max(count, NODE_GPUS):
+            continue
+        args = estimate_args(query, gpu, size, model)
+        args.pop("batch", None)  # full load: the engine batches as many as fit
+        e = box.call("estimate", args)
+        serving = (e.get("serving_tokens_per_s") or {}).get("typical") if "error" not in e else 0
+        if not serving:
+            continue
+        out = e.get("output_tokens") or query.output_tokens or 256
+        copies = max(1, math.ceil(query.rps * out / serving))
+        if best is None or copies * size < best[0]:
+            best = (copies * size, size, copies, e)
+    if best is None:
+        return None
+    gpus, count, copies, e = best
+    serving = e["serving_tokens_per_s"]["typical"]
+    out = e.get("output_tokens") or query.output_tokens or 256
+    needed = query.rps * out
+    price = query.user_price_usd_per_hour or (e.get("cost") or {}).get("usd_per_gpu_hour")
+    whose = "your" if query.user_price_usd_per_hour else "the median"
+    daily = (f"; {c.usd(gpus * 24 * price)} a day around the clock at {whose} "
+             f"{c.usd(price)} per GPU-hour" if price else "")  # fmt: skip
+    where = c.gpus_phrase(gpus, e["gpu_name"])
+    said = "" if query.context else " assumed: shorter ones need fewer"
+    return (f"**{where[0].upper()}{where[1:]} for that load**"
+            + (f" ({copies} copies of {count})" if copies > 1 and count > 1 else "")
+            + f": {c.num(needed, 'tokens/s')} of output on average ({c.num(query.rps)} requests "
+            f"a second of {out:,} output tokens), each copy serving about "
+            f"{c.num(serving, 'tokens/s')} at full load ({e['precision']}, {e['engine']}, "
+            f"{e['context']:,}-token prompts{said}){daily}. Peaks above the day's average "
+            "need more.")  # fmt: skip
 
 
 def _job_on_the_fewest(
@@ -2065,6 +2317,10 @@ def compare(query: Query, box: ToolBox) -> Draft:
         by_price = _priced_choice(query, box)
         if by_price is not None:
             return by_price
+    if len(query.gpu_purchase_prices) >= 2:  # "used 3090 for $700 or a 4060 Ti for $450"
+        to_buy = _priced_choice(query, box, bought=True)
+        if to_buy is not None:
+            return to_buy
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = _fit(query, box)
         ratio = _model_ratio(query, box)
@@ -2169,6 +2425,13 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     if (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
     result = box.call("compare_workload", args)
+    trained = (workload != "inference" and hint == "llm" and "num_gpus" not in args
+               and bool(_LLM_SAID.search(query.low)))  # fmt: skip
+    if trained and "error" not in result and not any(r["speed"] for r in result["gpus"]):
+        # "H100 vs B200 for LLM training": the reference model trained on a node of each, at a
+        # batch that keeps the shards' all-gathers from deciding
+        node = {**args, "num_gpus": NODE_GPUS, "batch": query.batch or SHARDED_MAX_BATCH}
+        result = box.call("compare_workload", node)
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
     return c.job_ratio(result)
@@ -2332,6 +2595,7 @@ def _pace_said(query: Query, items: float) -> str:
 _PRICE_JUDGED = re.compile(
     r"\bgood (?:price|deal|rate)\b|\bfair\b|\brip-?off\b|\boverpriced\b|\bexpensive\b"
     r"|\breasonable\b|\bcheap\b|\bworth it\b|\bin line\b|\bmarket rate\b|\bgood value\b"
+    r"|\bover-?pa(?:y|ying|id)\b|\bgoing rate\b"
 )
 # the price said is a whole machine's: "$28/hr for an 8xA100 box"
 _WHOLE_MACHINE = re.compile(r"\b(?:box|node|server|machine|instance|cluster|rig|system|dgx|hgx)\b")
@@ -2365,14 +2629,17 @@ def _rental_quote_judged(query: Query, box: ToolBox, price: float, count: int) -
     if each is None:
         return None
     median, low, high = summary["median"], summary["low"], summary["high"]
+    # asked of the bad case ("are we overpaying?", "is that a rip-off?"): yes when it is dear
+    dear = bool(re.search(r"over-?pa(?:y|ying|id)|overpriced|rip-?off|too much|expensive",
+                          query.low))  # fmt: skip
     if each > high:
-        verdict = "No, above every price on record"
+        verdict = f"{'Yes' if dear else 'No'}, above every price on record"
     elif each > (1 + GOING_RATE_BAND) * median:
-        verdict = "No, above the going rate"
+        verdict = f"{'Yes' if dear else 'No'}, above the going rate"
     elif each >= (1 - GOING_RATE_BAND) * median:
-        verdict = "About the going rate"
+        verdict = "No, about the going rate" if dear else "About the going rate"
     else:
-        verdict = "Yes, a good price"
+        verdict = "No, below the going rate" if dear else "Yes, a good price"
     sign = query.currency
     shared = (f" (your {c.usd(price, sign)} an hour for {count} GPUs, divided by {count})"
               if whole else "")  # fmt: skip
@@ -2385,6 +2652,26 @@ def _rental_quote_judged(query: Query, box: ToolBox, price: float, count: int) -
         text += " Your price is not in dollars: the comparison takes the figures as they are."
     newest = c.rental(rented).split("\n\n")[-1]  # "Newest price: ...", with its source
     return Draft(text + "\n\n" + newest)
+
+
+def _monthly_bill_judged(query: Query, box: ToolBox, count: int) -> Draft | None:
+    """A monthly bill the user pays for GPUs named, judged per GPU-hour against the prices on
+    record (around the clock unless the hours a day are said)."""
+    if not (query.monthly_usd and query.gpus and _PRICE_JUDGED.search(query.low)):
+        return None
+    share = query.use_hours_per_day / 24 if query.use_hours_per_day else 1.0
+    hours = HOURS_PER_MONTH * share * count
+    judged = _rental_quote_judged(replace(query, hours=None), box, query.monthly_usd / hours, 1)
+    if judged is None:
+        return None
+    sign = query.currency
+    judged.text = judged.text.replace(
+        " per GPU-hour against",
+        f" per GPU-hour (your {c.usd(query.monthly_usd, sign)} a month over {c.num(hours)} "
+        f"GPU-hours: {count} GPUs x {c.num(HOURS_PER_MONTH * share)} hours) against",
+        1,
+    )
+    return judged
 
 
 def _gpu_share(box: ToolBox, node_price: float, gpus: int) -> float | None:
@@ -2442,6 +2729,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             return draft
     price = query.user_price_usd_per_hour
     count = _gpu_count(query)
+    if price is None and (judged := _monthly_bill_judged(query, box, count)):
+        return judged  # "our monthly bill is $48k for 20 A100s around the clock: overpaying?"
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return _electricity(query, box, count)
@@ -2460,6 +2749,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             text = c.against_service(result["usd_per_million_tokens"], api[0],
                                      "per million tokens") + "\n\n" + text  # fmt: skip
         return Draft(text)
+    if price is None and (priced := _gpu_hours_priced(query, box)):
+        return priced  # "150k A100 hours: what would that cost?"
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
     if hours is None:
         hours = _paced_hours(query, count)
@@ -2566,6 +2857,10 @@ def cost(query: Query, box: ToolBox) -> Draft:
             args: dict[str, Any] = {"gpu": choice}
             if hours or (ref.count or count) > 1:  # "8x H100 per hour": the node's hour
                 args.update(hours=hours or 1, num_gpus=ref.count or count)
+            if query.providers:  # "on AWS vs a cheaper one like RunPod": each cloud's own prices
+                parts += [c.rental(box.call("prices", {**args, "provider": name}))
+                          for name in query.providers]  # fmt: skip
+                continue
             rented = box.call("prices", args)
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
                 # no rentals ("what does a DGX Spark cost?"): what it costs to buy, first
@@ -2657,14 +2952,16 @@ def _token_costs(query: Query, box: ToolBox) -> list[str]:
     return lines
 
 
-def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
+def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | None:
     """Several GPUs, each at the user's own hourly price: the job computed on each, and which
-    one does a unit of work for less (the speed ratio against the price ratio)."""
+    one does a unit of work for less (the speed ratio against the price ratio); `bought`: each
+    at the user's price to buy ("used 3090 for $700 or a new 4060 Ti for $450"): the speed a
+    dollar buys, and the memory each has."""
     if query.price_per_node or any((g.count or 1) > 1 for g in query.gpus):
         return None  # "8x H100 at $24/hr": a node's price, not each card's
-    prices = dict(query.gpu_prices)
+    prices = dict(query.gpu_purchase_prices if bought else query.gpu_prices)
     said = query.speedup_said
-    if said and said[0] in prices and len(prices) == 2:
+    if said and said[0] in prices and len(prices) == 2 and not bought:
         return _priced_at_said_speed(query, box, prices, said)
     model = query.models[0] if query.models and query.models[0].ids else None
     hint = model.family or "llm" if model else _family_of_job(query)
@@ -2675,6 +2972,8 @@ def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
     args.update({"model": model.ids[0]} if model else {"family": hint})
     if query.precision:
         args["precision"] = query.precision
+    elif bought and hint == "llm" and workload == "inference":
+        args["precision"] = HOME_PRECISION  # a card bought for local LLMs runs them in 4 bits
     if query.batch:
         args["batch"] = query.batch
     result = box.call("compare_workload", args)
@@ -2695,10 +2994,25 @@ def _priced_choice(query: Query, box: ToolBox) -> Draft | None:
     slow = next(r for r in rows if r is not fast)
     what = f"{result['metric']} of {result['model_name']} ({result['precision']}"
     what += f", {count} GPUs each)" if count > 1 else ")"
+    sign = query.currency
     figures = "; ".join(f"{r['gpu_name']} {c.ratio_figure(r['speed'], unit)} at "
-                        f"{c.usd(r['price'])}/hour"
+                        f"{c.usd(r['price'], sign)}{'' if bought else '/hour'}"
                         for r in rows)  # fmt: skip
     speed_x, price_x = fast["speed"] / slow["speed"], fast["price"] / slow["price"]
+    if bought:
+        head = (f"**Pick the {best['gpu_name']}: more speed for each dollar at your prices, the "
+                f"{fast['gpu_name']} {c.num(speed_x)}x as fast for {c.num(price_x)}x the "
+                f"price** (by the {what}: {figures}).")  # fmt: skip
+        sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in rows]
+        memory = "; ".join(f"{s.get('name')} {c.num(s.get('memory_gb'), 'GB')}, "
+                           f"{c.num(s.get('bandwidth_gbs'), 'GB/s')}"
+                           for s in sheets if "error" not in s)  # fmt: skip
+        lines = [
+            head,
+            f"Memory (the largest model each holds) and bandwidth (its decode speed): {memory}.",
+            "Prices are yours, used as given; speeds are computed.",
+        ]
+        return Draft("\n\n".join(lines))
     head = (f"**The {best['gpu_name']} is cheaper per unit of work at your prices: the "
             f"{fast['gpu_name']} is {c.num(speed_x)}x as fast for {c.num(price_x)}x the price** "
             f"(by the {what}: {figures}).")  # fmt: skip
@@ -2839,7 +3153,9 @@ def _rank_by(query: Query) -> str | None:
         return "memory"
     if _CHEAPEST.search(low):
         sized = query.images or query.audio_hours or query.train_tokens or query.epochs
-        return "value" if sized and not _bought(query) else "price"
+        # "cheapest per million tokens": the cost of the work, not of the hour
+        per_work = _PER_TOKENS.search(low) or _AT_VOLUME.search(low)
+        return "value" if (sized or per_work) and not _bought(query) else "price"
     return "speed" if _FASTEST.search(low) else None
 
 
@@ -2912,6 +3228,13 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "output_tokens": query.output_tokens if query.rps else None,
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
+        # "cheapest per million tokens for serving mistral 7b at high volume": at full load
+        "full_load": True
+        if _AT_VOLUME.search(query.low)
+        and not query.rps
+        and workload == "inference"
+        and model.family in (None, "llm")
+        else None,
         **purchase,
     }
     args.update({k: v for k, v in optional.items() if v is not None})
@@ -2930,6 +3253,14 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     return Draft(text)
 
 
+# a language model said in so many words ("LLM training", "pretraining a GPT")
+_LLM_SAID = re.compile(r"\bllms?\b|\blanguage models?\b|\bgpt\b|\bllama\b|\btokens?\b")
+# a server's load, unsized: its GPUs ranked by what they serve at full load
+_AT_VOLUME = re.compile(
+    r"\b(?:high|large|big|heavy|massive) (?:volume|throughput|traffic|load)\b|\bat scale\b"
+    r"|\bin bulk\b|\bbatch (?:inference|processing|jobs?)\b|\bmax(?:imum)? throughput\b"
+    r"|\boffline (?:inference|batch)\b|\bthroughput[- ]oriented\b"
+)
 _MONTHLY_ASKED = re.compile(
     r"\bmonthly\b|\b(?:per|/) ?mo(?:nth)?\b|\b(?:bill|cost|costs|spend|pay|price)\b[^.?!]{0,20}"
     r"\b(?:a|each|every) month\b"
@@ -2943,6 +3274,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
     if query.user_price_usd_per_hour or (query.monthly_usd and query.purchase_usd):
         return rent_or_buy(query, box)
     condition = query.condition or "new"
+    if len(query.gpu_purchase_prices) >= 2:  # "used 3090 for $700 or a 4060 Ti for $450"
+        to_buy = _priced_choice(query, box, bought=True)
+        if to_buy is not None:
+            return to_buy
     if query.gpus:
         # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job (the fit,
         # for one GPU), then what each costs
@@ -3218,14 +3553,47 @@ _SPAN_SAID = re.compile(
 )
 
 
+def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
+    """ "cost to train SD 1.5 from scratch, like the original's 150k A100 hours?": GPU-hours the
+    user gives, at each variant's current rental prices (low, median, high); no estimate needed."""
+    hours = query.hours
+    said = _GPU_HOURS_SAID.search(query.low)
+    asked = query.intent == "cost" or _PRICE_ASKED.search(query.low)
+    if not (hours and said and len(query.gpus) == 1 and asked):
+        return None
+    if query.user_price_usd_per_hour or query.budget:
+        return None  # the user's price, or hours within a budget: the cost handler's
+    lines = []
+    for gpu in gpu_choices(query.gpus[0]):
+        priced = box.call("prices", {"gpu": gpu, "hours": hours})
+        rent = priced.get("rental_usd") if "error" not in priced else None
+        if not rent:
+            continue
+        median = priced["summary_usd_per_gpu_hour"]["median"]
+        lines.append(f"{c.usd(rent['median'])} on the {priced['gpu_name']} at its median "
+                     f"{c.usd(median)} per GPU-hour ({c.usd(rent['low'])} to "
+                     f"{c.usd(rent['high'])} across {priced['count']} current "
+                     "prices)")  # fmt: skip
+    if not lines:
+        return None
+    head = f"**About {lines[0]}** for your {c.num(hours)} GPU-hours."
+    more = [f"- {line}." for line in lines[1:]]
+    return Draft("\n".join([head, *(["", "Other variants:", *more] if more else [])]))
+
+
 def job_time(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box):
         return carried  # "14 hours a run on a V100: how long on an H100?"
+    if priced := _gpu_hours_priced(query, box):
+        return priced
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
         return cost(query, box)
     items = _paced_items(query)
     if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
         return _at_your_pace(query, box, items)
+    tokens = (query.train_tokens or 0) * (query.epochs or 1)
+    if query.throughput_tok_s and tokens:  # "my rig does 900 tok/s training: 3 epochs of 40M?"
+        return _tokens_at_your_pace(query, box, tokens, query.throughput_tok_s)
     if query.hours and query.epochs and _PER_EPOCH.search(query.low):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
         each = query.hours / query.epochs * 3600

@@ -294,6 +294,7 @@ _COST_ASKED = _cues(
     r"\bwhat (?:would|will|does|did|do)\b[^?!]{0,80}\bcost (?:on|with|using|in|at|to)\b",
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?|\btco\b",
     r"\bbill\b",
+    r"\bset (?:me|us|you|them) back\b",  # "what would 40k GPU-hours set us back?"
     _SPEND,
 )
 _RENT = _cues(
@@ -341,7 +342,8 @@ _HOW_LONG = _cues(
     # "trains it in about an hour on one node: is that plausible?": a time claimed, checked
     r"\b(?:in|within|under) (?:about |roughly |around |just |only )?(?:an?|one|\d+(?:\.\d+)?) "
     r"(?:hours?|days?|weeks?)\b[^?]{0,80}\b(?:plausible|realistic|possible|true|accurate)\b",
-    r"\btime to (?:train|pre-?train|finish|transcribe|fine-?tune|process|generate|run)\b",
+    r"\btime to (?:train|pre-?train|finish|transcribe|fine-?tune|process|generate|run|embed"
+    r"|classify|caption|label|tag|index)\b",
     r"(?<!these )(?<!those )\bdays\?",
     r"\bweeks\?",
     r"\bwall[- ]?(?:clock|time)\b",
@@ -365,6 +367,7 @@ _HOW_LONG = _cues(
 )
 _MONEY = _cues(
     r"\bcosts?\b",
+    r"\bset (?:me|us|you|them) back\b",
     r"\btco\b",
     r"\bcosting\b",
     r"\bprices?\b",
@@ -923,7 +926,8 @@ def _cost(q: Query, low: str) -> bool:
     if not _COST_ASKED.search(low) and ((q.models and _FIT_ASKED.search(low)) or _choice(q, low)):
         return False  # "will it fit, or do I need to budget a new GPU": the fit is asked
     credit = q.budget is not None and rx.search(r"\bcredits?\b", low)  # "5k of cloud credits"
-    return bool((_MONEY.search(low) or q.user_price_usd_per_hour or credit) and asked)
+    clouds = bool(q.providers and q.hours and q.gpus)  # "8 A100s for 2 weeks on Azure vs Lambda"
+    return bool((_MONEY.search(low) or q.user_price_usd_per_hour or credit or clouds) and asked)
 
 
 def _speed(q: Query, low: str) -> bool:
@@ -1096,7 +1100,8 @@ _GOOD_FOR = _cues(
     r"\benough for (?:ml|ai|deep learning|machine learning|llms?|training|fine-?tuning)\b",
     r"\bcan it (?:do|handle)\b",
     r"\bhow good is\b",
-    r"\brealistic(?:ally)?\b",
+    # "is it realistic to train on it", not "a realistic MFU on H100s" (a figure of a concept)
+    r"\brealistic(?:ally)?\b(?! (?:mfu|utili[sz]ation|figure|number|value|speed|throughput))",
     r"\bviable\b",
     r"\bgood (?:idea|pick|choice)\b",
     r"\bcan (?:i|we) (?:really |actually )?(?:train|fine-?tune|do (?:deep learning|ml|ai))\b",

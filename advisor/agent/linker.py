@@ -686,8 +686,32 @@ class Linker:
         written = " ".join(w.text for w in span)
         if not rx.search(r"\d", written):
             return None
+        series = self._series_middle(written)
+        if series is not None:
+            return i + len(span), series
         names = self._suggested(_model_key(written))
         return i + len(span), ModelRef(written, (), None, None, suggestions=names)
+
+    def _series_middle(self, written: str) -> ModelRef | None:
+        """ "YOLOv8" with no size: the catalog's sizes of that series (YOLOv8n to YOLOv8x, one
+        family) by the letter or word after the name; the middle one by parameters, said as
+        assumed (the answer names it, and the sizes there are)."""
+        key = _model_key(written)
+        found = {
+            fm
+            for k, fms in self.model_keys.items()
+            if k.startswith(key) and rx.fullmatch(_SIZE_MARK, k[len(key) :])
+            for fm in fms
+        }
+        if len(found) < 2 or len({f for f, _m in found}) > 1:
+            return None
+        sized = sorted(found, key=lambda fm: _params_b(self._entry(*fm)) or 0.0)
+        family, mid = sized[(len(sized) - 1) // 2]
+        names = ", ".join(self._entry(*fm).name for fm in sized)
+        name = self._entry(family, mid).name
+        note = (f"{written} with no size named: {name}, the middle of {names}, assumed (say the "
+                "size if it differs).")  # fmt: skip
+        return ModelRef(written, (mid,), family, note=note, about=mid, assumed=True)
 
     def _suggested(self, key: str) -> tuple[str, ...]:
         """The names of the three catalog models closest to a name key the catalog lacks."""
@@ -1091,6 +1115,10 @@ def _format_precision(word: str) -> str | None:
             "8": "q8_0",
         }.get(bits)
     return None
+
+
+# what follows a series' name to give its size: "n" of YOLOv8n, "-large" of a BERT
+_SIZE_MARK = r"[-_]?(?:[nsmlxtb]|tiny|small|base|medium|large|xlarge|huge)"
 
 
 def _model_key(text: str) -> str:

@@ -74,7 +74,13 @@ class Query:
     # ("mixed_precision", False)
     train_options: tuple[tuple[str, object], ...] = ()
     interconnect: str | None = None  # several GPUs: nvlink | pcie, when the question says
-    offload: str | None = None  # diffusion: none | model | sequential (CPU offload)
+    offload: str | None = None  # CPU offload said: none | model | sequential
+    # the machine's system RAM, for an LLM's layers on the CPU: "ddr5-5600", its size, channels
+    ram: str | None = None
+    ram_gb: float | None = None
+    ram_channels: int | None = None
+    cpu_only: bool = False  # "llama.cpp cpu only", "no GPU": the CPU alone runs it
+    providers: tuple[str, ...] = ()  # cloud providers named, as the price rows name them ("AWS")
     context: int | None = None
     batch: int | None = None
     output_tokens: int | None = None
@@ -86,6 +92,8 @@ class Query:
     user_price_usd_per_hour: float | None = None  # a price the user gives: used as given
     # each named GPU's own hourly price, when the message gives one per card: (gpu id, usd)
     gpu_prices: tuple[tuple[str, float], ...] = ()
+    # ... or each named GPU's price to buy: "used 3090 for $700 or a new 4060 ti for $450"
+    gpu_purchase_prices: tuple[tuple[str, float], ...] = ()
     # one GPU's prices under several terms: (term, usd per GPU-hour), "on-demand $4.00, 1-yr
     # reserved $2.20": a committed term bills every hour, on-demand and spot the hours used
     price_options: tuple[tuple[str, float], ...] = ()

@@ -100,7 +100,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     else:
         draft = INTENTS[query.intent].handler(query, box)
-        draft.text = _yes_or_no_first(query, draft.text)
+        draft.text = _failure_polarity(query, _yes_or_no_first(query, draft.text))
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
@@ -205,6 +205,26 @@ _OWN_LEAD = (
     "out_of_scope",
 )  # lead with their own verdict
 _PICK = re.compile(r"^\W*Pick the (.+?)(?::|\*\*)")
+
+
+# "will it OOM?", "does it run out of memory?": asked of the failure, so a fit is a no
+_OOM_ASKED = re.compile(
+    r"\b(?:will|would|does|do|is|am|are|could|might)\b[^.?!]{0,60}?(?:\boom\b|\bcuda oom\b"
+    r"|out of (?:gpu |v?ram |video )?memory|\bcrash\w*\b|\brun out\b)"
+)
+
+
+def _failure_polarity(query: Query, text: str) -> str:
+    """ "batch 256 on a 3080 - will it OOM?": the verdict said of the failure asked about, not as
+    a bare yes or no (a "No: does not fit" means it will run out of memory)."""
+    asked = _OOM_ASKED.search(query.low)
+    if not asked or re.search(r"\bwithout\b", asked.group(0)):
+        return text  # "will it train without running out of memory?": yes is a fit
+    if text.startswith("**No: ") and " does not fit" in text.split("\n", 1)[0]:
+        return "**It will run out of memory: " + text[len("**No: ") :]
+    if text.startswith("**Yes: ") and " fits" in text.split("\n", 1)[0]:
+        return "**It should not run out of memory: " + text[len("**Yes: ") :]
+    return text
 
 
 def _yes_or_no_first(query: Query, text: str) -> str:

@@ -106,8 +106,16 @@ OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
     (
         "model",
         r"(?<![a-z])(?:model[\s_-]*)?cpu[\s_-]*offload\w*|\bwith offload\w*"
-        r"|\boffload\w*(?: \w+)? to (?:the )?(?:cpu|ram|system memory)"
+        r"|\boffload\w*(?: \w+){0,3} to (?:the )?(?:cpu|(?:system |host |main )?ram|system memory)"
         r"|\b--?(?:med|low)vram\b"
+        # llama.cpp's layers split: "split it between GPU and CPU", "-ngl 40", "rest in RAM"
+        r"|\bsplit\w*(?: \w+){0,3} between (?:the |my )?(?:gpu|vram|card)s? and "
+        r"(?:the |my |system )?(?:cpu|ram)"
+        r"|\bpartial(?:ly)?[- ]offload\w*"
+        r"|\boffload\w* (?:some |a few |part of the |the rest of the )?layers"
+        r"|(?<![a-z])-ngl\b|\bn_gpu_layers\b|\bgpu[- ]layers\b"
+        r"|\b(?:spill|overflow)\w*(?: over)? (?:in)?to (?:system )?ram"
+        r"|\b(?:the )?rest (?:of it )?(?:in|on) (?:system |cpu |normal )?ram\b"
         # ComfyUI's default: each model on the card only while it runs
         r"|\b(?:drops?|unloads?|frees?|offloads?) the (?:t5 |clip )?text[- ]encoders?\b",
     ),
@@ -282,7 +290,10 @@ FIELD_WORDS: dict[str, str] = {
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
     r"|\b(?:both|each|all) (?:at |are |run at |draw )?\d{1,4} ?w\b"  # "both at 25W max right"
     r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
-    "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bhow big\b|\bslots?\b",
+    "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bslots?\b"
+    # "how big is the card", not "how big is the gap"
+    r"|\bhow big\b(?! (?:is |of )?(?:the |a |that )?(?:gap|difference|jump|speed ?up|improvement"
+    r"|upgrade|boost|deal|advantage|win|lead|hit|drop|loss)\b)",
     # "when did it launch" (a date), not "what did it launch at" (a price)
     "release_year": r"(?<!press )\breleased?\b"
     r"|(?<!at its )(?<!at )(?<!than )\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)"
@@ -814,7 +825,14 @@ def _batch(low: str) -> int | None:
     if not m:  # "batch of one", "a batch size of four"
         said = rx.search(rf"(?<![a-z])batch(?:[-_ ]size)?\s(?:of|is)\s{_WORD_NUM}\b", low)
         return int(_count(said.group(1))) if said else None
-    return int(next(g for g in m.groups() if g))
+    value = int(next(g for g in m.groups() if g))
+    if value > _LOT and rx.match(r"\s(?:images|pictures|photos|renders|generations|files)\b",
+                                 low[m.end() :]) and "size" not in m.group(0):  # fmt: skip
+        return None  # "a batch of 400 images" to make: a job's size, not a batch size
+    return value
+
+
+_LOT = 64  # above it, "a batch of N images" is how many to make, not how many at once
 
 
 # people, by the endings their nouns take ("doctors", "radiologists", "analysts", "employees")
@@ -841,6 +859,7 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
         r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
         r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
+        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour)\b)"  # "1000 users per day"
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
@@ -858,7 +877,48 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     ):
         concurrency = 1  # "single user", "latency for a single request"
     rate = _number(rps.group(1) or rps.group(2)) if rps else None
-    return concurrency, rate
+    daily = _daily_rate(low) if rate is None else None
+    if daily is not None and not rx.search(
+        r"concurren|simultaneous|at once|same time|parallel", low
+    ):
+        concurrency = None  # "1000 users a day, 20 requests each": a day's load, none at once
+    return concurrency, rate if rate is not None else daily
+
+
+_PER_DAY = r"\s?(?:/|per|an?|each|every)\s?(?:day|d)\b"
+
+
+def _daily_rate(low: str) -> float | None:
+    """A load said per day, as an average rate in requests a second: "20k requests a day",
+    "1000 users per day, each doing ~20 requests", "50M tokens/day" (output tokens, over
+    DAILY_OUTPUT_TOKENS each when no length is said)."""
+    requests = rx.search(
+        rf"{_NUM}\s?(k|m|thousand|million)?\s(?:req(?:uest)?s?|queries|calls|conversations|chats"
+        rf"|messages|prompts|completions){_PER_DAY}",
+        low,
+    )
+    if requests:
+        return _scaled(requests.group(1), requests.group(2)) / SECONDS_PER_DAY
+    users = rx.search(
+        rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?(?:users|people|customers|visitors|employees)"
+        rf"{_PER_DAY}[^.?!]{{0,40}}?\b(?:each|per user|every one)\b[^.?!\d]{{0,20}}~?{_NUM}\s"
+        r"(?:req(?:uest)?s?|queries|calls|messages|prompts|chats)",
+        low,
+    )
+    if users:
+        return _scaled(users.group(1), users.group(2)) * _number(users.group(3)) / SECONDS_PER_DAY
+    tokens = rx.search(rf"{_NUM}\s?(k|m|b|thousand|million|billion)?\s?(?:tokens?|toks?){_PER_DAY}",
+                       low)  # fmt: skip
+    if tokens:
+        out = _output_tokens(low) or DAILY_OUTPUT_TOKENS
+        return _scaled(tokens.group(1), tokens.group(2)) / SECONDS_PER_DAY / out
+    return None
+
+
+SECONDS_PER_DAY = 86_400
+# the output tokens of one request, to read a daily token count as requests (the serving
+# estimate's own default reply length, llm.DEFAULT_OUTPUT_TOKENS)
+DAILY_OUTPUT_TOKENS = 256
 
 
 def _output_tokens(low: str) -> int | None:
@@ -1384,6 +1444,13 @@ def _service_price(low: str) -> tuple[float, str] | None:
     return (value, "million tokens") if m.group(5) else (value * 1000, "million tokens")
 
 
+# a monthly amount named before its figure: "our monthly GPU bill is $48k", "monthly spend ~$9k"
+_MONTHLY_BEFORE = re.compile(
+    r"\bmonthly (?:[a-z0-9]+ ){0,2}(?:bill|spend|spending|cost|costs|invoice|budget)\b"
+    r"(?: (?:is|of|was|comes to|runs|runs at|sits at|around|about))*\s*(?:about |around |~)?\W*$"
+)
+
+
 def _money(low: str) -> list[tuple[float, str, int]]:
     """Every amount of money: (usd, per: hour | month | total, position)."""
     out = []
@@ -1415,7 +1482,13 @@ def _money(low: str) -> list[tuple[float, str, int]]:
             r"\s?-?(?:tokens?|ctx|context|seq\w*|window|prompts?)\b", after
         ):
             continue  # "~16k ctx", "a 32k-token window": a length
+        if not rx.search(r"\$|usd|eur|gbp|dollar|buck", m.group(0)) and rx.match(
+            r"\s?(?:[a-z]{1,3}\d{2,4}[a-z]?[- ]|gpu[- ]?|node[- ]?)?hours?\b", after
+        ):
+            continue  # "~150k A100 hours", "20k GPU-hours": hours, not money
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
+        if per == "total" and _MONTHLY_BEFORE.search(low[max(0, m.start() - 40) : m.start()]):
+            per = "month"  # "our monthly GPU bill is $48k"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
         out.append((value, per, start))
     for m in rx.finditer(rf"\b{_WORD_NUM}\s(grand)\b", low):  # "under two grand"
@@ -1477,21 +1550,25 @@ def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | Non
 
 
 def _gpu_prices(
-    gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]]
+    gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]], period: str = "hour"
 ) -> tuple[tuple[str, float], ...]:
     """Each named GPU's own hourly price when the message gives one per card ("h100 sxm
     $2.50/hr, a100 80gb $1.30/hr"): a price belongs to the GPU named last before it, or to the
-    one it is said per ("$2.10 per H100 GPU-hour")."""
-    if len(gpus) < 2:
+    one it is said per ("$2.10 per H100 GPU-hour"); `period` "total": each card's price to buy
+    ("used 3090 for $700 or a new 4060 ti 16gb for $450")."""
+    if len(gpus) < 2 or len({g.ids for g in gpus}) < 2:
         return ()
     spots = gpu_mentions(gpus, low)
     pairs: dict[str, float] = {}
     for value, per, pos in money:
-        said_per = r"[^a-z]*(?:usd|eur|dollars?|euros?)?\s?(?:/|per|an?|each)\s?"
+        # "$2.10 per H100 GPU-hour", "$1.29/hr for the A100": the price said of the card after it
+        said_per = (r"[^a-z]*(?:usd|eur|dollars?|euros?)?\s?(?:(?:/|per|an?)\s?(?:gpu[- ]?)?"
+                    r"(?:hr|hour|h)\b\s?)?(?:/|per|an?|each|for(?: the| an?| my| our| each)?"
+                    r"|on(?: the| an?)?)\s?")  # fmt: skip
         per_card = [gpu for at, gpu in spots
                     if pos < at <= pos + 24 and rx.fullmatch(said_per, low[pos:at])]  # fmt: skip
         before = per_card or [gpu for at, gpu in spots if at < pos]
-        if per == "hour" and before and before[-1] not in pairs:
+        if per == period and before and before[-1] not in pairs:
             pairs[before[-1]] = value
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
 
@@ -1638,7 +1715,7 @@ def _train_tokens(low: str) -> float | None:
         )
     m = rx.search(
         rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes|millones)?\s?"
-        r"(?:training |of |de )?tokens\b(?!\s?(?:/|per)\s?s)"
+        r"(?:training |of |de )?tokens\b(?!\s?(?:/|per|an?|each)\s?(?:s\b|sec|day|d\b))"
         # "1 billion token" (a word for a scale, the noun left singular)
         rf"|{_NUM}\s?(thousand|million|billion|trillion)\s?(?:training |of )?token\b"
         r"(?!\s?(?:/|per|window|context))",
@@ -2249,6 +2326,68 @@ def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
     )  # fmt: skip
 
 
+# the CPU alone runs the model: "cpu only", "no GPU", "without a graphics card", "on my CPU"
+_CPU_ONLY = (
+    r"\bcpu[- ]only\b|\bonly (?:on )?(?:the |my |a )?cpu\b"
+    r"|\b(?:just|purely) (?:on )?(?:the |my )?cpu\b"
+    r"|\bno (?:dedicated |discrete |nvidia |real )?(?:gpu|graphics card|video card)\b"
+    r"|\bwithout (?:a |any )?(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
+    r"|\b(?:on|with) (?:the |my |a )?cpu\b(?![\s-]*offload)(?! and)(?! \+)|\bcpu inference\b"
+)
+_RAM_KIND = re.compile(r"\b((?:lp)?ddr[345]x?)(?:[- ]?(\d{4}))?\b")
+# "64GB RAM", "128 gigs of system memory", "96GB DDR5", "RAM: 64 GB"
+_RAM_SIZE = re.compile(
+    r"\b(\d+(?:\.\d+)?) ?(?:gb|gigs?|g|gib)\b(?: of)?(?: (?:(?:lp)?ddr[345]\S*|ecc|fast))? "
+    r"?(?:ram\b|(?:system|host|main|cpu) (?:ram|memory)\b|(?:lp)?ddr[345])"
+    r"|\b(?:ram|system memory)\s*[:=]?\s*(\d+(?:\.\d+)?) ?(?:gb|gigs?|g|gib)\b"
+)
+_CHANNELS = re.compile(
+    r"\b(single|dual|quad|hexa|six|octa|eight|twelve|\d{1,2})[- ]channels?\b"
+    r"|\b(\d{1,2}) (?:memory )?channels\b"
+)
+_CHANNEL_WORDS = {"single": 1, "dual": 2, "quad": 4, "hexa": 6, "six": 6, "octa": 8, "eight": 8,
+                  "twelve": 12}  # fmt: skip
+
+
+# other ways people name a cloud the price rows name: row's name -> words for it
+_PROVIDER_WORDS = {
+    "AWS": r"aws|amazon|ec2", "GCP": r"gcp|google cloud", "Azure": r"azure",
+    "Vast.ai": r"vast(?:\.ai)?", "Lambda": r"lambda(?: labs| cloud)?", "RunPod": r"run ?pod",
+    "Oracle Cloud": r"oracle(?: cloud)?|oci", "DataCrunch (Verda)": r"datacrunch|verda",
+    "Jarvis Labs": r"jarvis ?labs", "CoreWeave": r"core ?weave",
+}  # fmt: skip
+
+
+def _providers(low: str, catalog: Catalog) -> tuple[str, ...]:
+    """The clouds a question names ("AWS vs a cheaper one like runpod"), as the catalog's price
+    rows name them, in the order said: each one the rows have by that one name."""
+    names = {p.provider for p in catalog.prices if "/" not in p.provider}
+    found = []
+    for name in names:
+        words = _PROVIDER_WORDS.get(name) or re.escape(name.lower())
+        m = rx.search(rf"(?<![\w.-])(?:{words})(?![\w-])", low)
+        if m:
+            found.append((m.start(), name))
+    return tuple(name for _at, name in sorted(found))
+
+
+def _system_ram(low: str) -> dict[str, Any]:
+    """The machine's RAM as the question gives it: its kind and speed ("DDR5-5600"), its size
+    when said as RAM or system memory (not a GPU's), and its channels ("quad-channel")."""
+    kind = _RAM_KIND.search(low)
+    size = _RAM_SIZE.search(low)
+    channels = _CHANNELS.search(low)
+    n = None
+    if channels:
+        word = channels.group(1) or channels.group(2)
+        n = int(word) if word.isdigit() else _CHANNEL_WORDS.get(word)
+    ram = None
+    if kind:
+        ram = kind.group(1) + (f"-{kind.group(2)}" if kind.group(2) else "")
+    gb = float(size.group(1) or size.group(2)) if size else None
+    return {"ram": ram, "ram_gb": gb if gb and 2 <= gb <= 100_000 else None, "ram_channels": n}
+
+
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
     """The entry of `table` whose words come first in the text ("pytorch vs tensorflow")."""
     found = [(m.start(), name) for name, pattern in table if (m := affirmed(pattern, low))]
@@ -2619,7 +2758,10 @@ def _split_questions(text: str) -> list[str]:
     merged: list[str] = []
     for piece in pieces:  # "... with qlora? on a 3090": a continuation, not another question
         short = len(piece.split()) < 4 or rx.match(
-            r"(?:on|in|with|for|at|using|via|or)\b", piece, re.I
+            # "... on A100s? like the original, ~150k A100 hours?": the same question's detail
+            r"(?:on|in|with|for|at|using|via|or|like|say|e\.g\.|i\.e\.|roughly|around)\b",
+            piece,
+            re.I,
         )
         # "... on a NAS? small models only, like phi-3 mini": details, not a second question
         asks = piece.rstrip().endswith("?") or rx.match(_ASKING, piece, re.I)
@@ -2813,6 +2955,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         interconnect=_slot(low)
         or next((k for k, w in INTERCONNECT_WORDS if rx.search(w, low)), None),
         offload=_first(OFFLOAD_WORDS, low),
+        **_system_ram(low),
+        cpu_only=bool(affirmed(_CPU_ONLY, low)),
+        providers=_providers(low, catalog),
         context=_context(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
         output_tokens=_output_tokens(low),
@@ -2823,6 +2968,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
+        gpu_purchase_prices=_gpu_prices(gpus, low, money, "total"),
         price_options=_price_options(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
         price_per_node=user_price is not None
@@ -3515,6 +3661,15 @@ _PICK_AGAIN = re.compile(
 )
 
 
+def _as_before(ref: GpuRef, before: tuple[GpuRef, ...]) -> GpuRef:
+    """A GPU named again without its variant ("the A100") as the thread named it ("A100
+    80GB"): the earlier reference whose variants are among this one's."""
+    if not ref.open_variant:
+        return ref
+    same = [b for b in before if b.ids and set(b.ids) < set(ref.ids)]
+    return replace(ref, ids=same[0].ids) if len(same) == 1 else ref
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -3617,6 +3772,17 @@ def resolve(
         if variant or form:  # "what about the 80GB one": the same GPU, another variant
             gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
         updates["gpus"] = gpus
+    elif gpus and prior.gpus and not (variant or form):
+        # "A100 80GB vs H100 80GB ..." then "$1.29/hr for the A100": the variant said before
+        narrowed = tuple(_as_before(g, prior.gpus) for g in gpus)
+        if narrowed != gpus:
+            moved = {g.ids[0]: n.ids[0] for g, n in zip(gpus, narrowed, strict=True) if g.ids}
+            updates["gpu_prices"] = tuple((moved.get(i, i), v) for i, v in query.gpu_prices)
+            updates["gpu_purchase_prices"] = tuple(
+                (moved.get(i, i), v) for i, v in query.gpu_purchase_prices
+            )
+            gpus = narrowed
+            updates["gpus"] = gpus
     swap = rx.search(r"\binstead\b|\b(?:what|how) about\b|\brather\b|\bswap\w*|\bswitch\w*"
                      r"|^\W*(?:and )?(?:with|on|using)\b", query.text.lower())  # fmt: skip
     counted = prior.gpus[0].count if len(prior.gpus) == 1 else None
@@ -3676,6 +3842,9 @@ def resolve(
         "resolution",
         "steps",
         "offload",
+        "ram",
+        "ram_gb",
+        "ram_channels",
         "user_price_usd_per_hour",
         "usd_per_kwh",
         "draw_w",

@@ -86,7 +86,13 @@ class Request:
     # image, speech and classic-transformer families
     resolution: int | None = None  # image side in pixels
     steps: int | None = None  # diffusion denoising steps
-    offload: str | None = None  # diffusion: none | model | sequential (CPU offload)
+    # CPU offload: diffusion none | model | sequential; LLM (llama.cpp) none | layers: the layers
+    # the GPUs do not hold run on the CPU from system RAM (host.py)
+    offload: str | None = None
+    gpu_layers: int | None = None  # llama.cpp -ngl: layers on the GPUs (the rest on the CPU)
+    ram: str | None = None  # system RAM, "ddr5-5600" (host.py; None = a current desktop's)
+    ram_channels: int | None = None  # its memory channels (None = a desktop's two)
+    ram_gb: float | None = None  # its size, for a model run on the CPU alone (gpu "cpu")
     framework: str | None = None  # training framework: pytorch | tensorflow | hf | torchtune ...
     # LLM fine-tuning memory options; None = what the framework's recipes do
     mixed_precision: bool | None = None  # False: pure bf16 (no fp32 master weights)
@@ -149,6 +155,10 @@ class Estimate:
     # LLM fine-tuning: what PyTorch's caching allocator keeps beyond memory_per_gpu_gb, which a
     # max_memory_reserved or nvidia-smi reading also counts (MemoryResult.allocator_cache_gb)
     allocator_cache_gb: float = 0.0
+    # llama.cpp with layers in system RAM: how many the GPUs hold, what the rest take in RAM
+    gpu_layers: int | None = None
+    layers: int | None = None  # the model's, beside gpu_layers
+    host_memory_gb: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -199,6 +209,7 @@ class Family:
     # training step at batch 1 is no one's training run
     default_batch: tuple[tuple[str, int], ...] = ()
     frameworks: tuple[str, ...] = ()  # training frameworks it knows (first = default)
+    offloads: tuple[str, ...] = ()  # CPU offload modes it models ("none" first)
 
     def workload_label(self, workload: str) -> str:
         return self.workloads.get(workload, workload)

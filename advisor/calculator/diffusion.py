@@ -444,4 +444,5 @@ FAMILY = Family(
         "Does SDXL fit on an 8 GB card without offload?",
         "How many SDXL images per hour on an L4?",
     ),
+    offloads=OFFLOADS,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from advisor.calculator import cost, diffusion, memory, throughput
+from advisor.calculator import cost, llm, memory, throughput
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.families import FAMILIES, find_model
@@ -39,11 +39,12 @@ LIMITS: dict[str, tuple[float, float]] = {
     "resolution": (64, 8192),
     "steps": (1, 1_000_000),  # a sampler's steps, or a diffusion training run's
     "beam_size": (1, 64),
+    "gpu_layers": (0, 10_000),
+    "ram_gb": (1, 1e5),
 }
 REQUIRED = ("num_gpus", "batch", "lora_rank", "tp", "pp")
 WHOLE = ("num_gpus", "batch", "lora_rank", "tp", "pp", "context", "output_tokens", "resolution",
-         "steps", "beam_size")  # fmt: skip
-OFFLOAD = diffusion.OFFLOADS
+         "steps", "beam_size", "gpu_layers")  # fmt: skip
 # yes/no options; None means: the default of the family or framework
 SWITCHES = ("checkpointing", "mixed_precision", "optimizer_in_backward", "chunked_loss",
             "activation_offload", "torch_compile", "fused_optimizer")  # fmt: skip
@@ -57,6 +58,10 @@ def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
     catalog = catalog or load_catalog()
     fam, model = find_model(request.model, catalog)
     _validate(request, fam)
+    if request.gpu == llm.CPU:  # "llama.cpp on a 7950X, no GPU": system RAM alone
+        if fam.name != "llm":
+            raise InvalidInput(f"The calculator runs LLMs on a CPU alone, not {fam.label} models.")
+        return llm.cpu_estimate(request, model)
     gpu = catalog.get_gpu(request.gpu)
     result = fam.estimate(request, model, gpu, catalog, [])
     if gpu.generic:  # only its memory is known: the fit stands, no speed, no price
@@ -200,9 +205,13 @@ def _validate(request: Request, fam: Family) -> None:
             raise InvalidInput(f"{name.replace('_', ' ')} must be true, false or not given.")
     if request.lora_targets not in memory.LORA_TARGETS:
         raise InvalidInput(f"LoRA targets must be one of {', '.join(memory.LORA_TARGETS)}.")
-    if request.offload not in (None, *OFFLOAD):
+    offloads = fam.offloads
+    if request.offload is not None and request.offload not in offloads:
         raise InvalidInput(
-            f"offload must be one of {', '.join(OFFLOAD)} (got {request.offload!r})."
+            f"offload for {fam.label} models must be one of {', '.join(offloads)} "
+            f"(got {request.offload!r})."
+            if offloads
+            else f"The calculator has no CPU offload for {fam.label} models."
         )
     versions = throughput.AWQ_TOKENS_PER_UNPACK
     if request.awq_version not in (None, *versions):

@@ -38,7 +38,7 @@ from advisor.errors import InvalidInput
 # .30d: diffusion training steps pay a fixed time per attention layer and launch pass, and
 # gradient checkpointing's second forward; an answer's time for the output length given;
 # training sharded by ZeRO/FSDP takes any GPU count up to a node
-FORMULA_VERSION = "calc-2026.11.30d"
+FORMULA_VERSION = "calc-2026.11.30e"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

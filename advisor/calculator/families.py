@@ -59,7 +59,8 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"\bserv(?:e|es|ing)\b", r"\bserver\b(?! (?:with|has|that has)\b)",
             r"\binference\b", r"\binfer\b", r"\brun(?:s|ning)?\b",
             r"\bdeploy\w*", r"\bhost\w*", r"\bchat\w*", r"\bload\b", r"\bgenerat\w*",
-            r"\btranscri\w*", r"\bpredict\w*", r"\bfit\b", r"\bembedding",
+            r"\btranscri\w*", r"\bpredict\w*", r"\bfit\b", r"\bembedding", r"\bembed(?:s|ding)?\b",
+            r"\bclassify\w*", r"\bcaption\w*", r"\bextract\w* (?:features|embeddings)\b",
         )),
     )
 }  # fmt: skip
@@ -76,7 +77,7 @@ ALL_PRECISIONS: tuple[str, ...] = _union(
     [PRECISIONS, *(p for f in FAMILIES.values() for p in f.precisions.values())]
 )
 FRAMEWORKS: tuple[str, ...] = _union(f.frameworks for f in FAMILIES.values())
-OFFLOADS: tuple[str, ...] = diffusion.OFFLOADS
+OFFLOADS: tuple[str, ...] = _union(f.offloads for f in FAMILIES.values())
 METRICS: dict[str, Metric] = {
     m.key: m for f in FAMILIES.values() for group in f.metrics.values() for m in group
 }

@@ -4,10 +4,11 @@ calibrated factors (throughput.py, factors.py)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from advisor.calculator import factors, finetune, interconnect, memory, throughput
+from advisor.calculator import host as host_mod
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
     DECODE_CALIBRATION,
@@ -38,6 +39,8 @@ TRAIN_METHODS = {"finetune-full": "full", "train": "full", "finetune-lora": "lor
                  "finetune-qlora": "qlora"}  # fmt: skip
 
 DEFAULT_OUTPUT_TOKENS = 256  # output tokens per request when serving and none are given
+# llama.cpp's layers that the GPUs do not hold, run on the CPU from system RAM (host.py)
+OFFLOADS = ("none", "layers")
 
 
 def estimate(request: Request, model: Model, gpu: GPU, catalog: Any, notes: list[str]) -> Estimate:
@@ -167,13 +170,22 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     kv_type = request.kv_cache or ("fp32" if precision.name == "fp32" else "fp16")
     kv_elem = kv_bytes(kv_type)
     pp = _pipeline(request, engine, notes)
+    # the cache holds each sequence's prompt and its answer: an output length given adds to a
+    # prompt's context (up to the model's window)
+    held = min(context + (request.output_tokens or 0), max(context, model.max_context))
+    if held > context:
+        notes.append(f"KV cache for {held:,} tokens a sequence: {context:,} prompt + "
+                     f"{held - context:,} output")  # fmt: skip
     mem = memory.inference_memory(
         model, precision, engine,
-        context=context, batch=request.batch, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
+        context=held, batch=request.batch, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
         legacy_cache=bool(request.legacy_kv_cache), pp=pp,
     )  # fmt: skip
     usable = memory.usable_gb(gpu, engine)
     notes.extend(mem.assumptions)
+    split = _host_split(request, model, engine, mem, usable, notes)
+    if split is not None:
+        mem = split.memory
     notes.append(
         f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB"
         f"{memory.shared_with(gpu)}; {engine.label} uses {engine.usable_fraction:.0%} of it"
@@ -226,11 +238,15 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         model, gpu, precision, engine, prompt=context, batch=request.batch,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
-    prefill = Band.around(context * request.batch / prefill_s)
     first_s = throughput.time_to_first_token_seconds(
         model, gpu, precision, engine, prompt=context, batch=request.batch,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
+    if split is not None:  # the CPU's share of each token, and its weights over PCIe per prompt
+        decode, crossing = split.slowed(decode, request.batch, context, gpu)
+        prefill_s += crossing
+        first_s += crossing
+    prefill = Band.around(context * request.batch / prefill_s)
     low, high = SPEED_BAND
     ttft = Band(first_s / high, first_s, first_s / low)
     output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
@@ -243,8 +259,11 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         f"{context} prompt + {output} output tokens "
         f"({'given' if request.output_tokens else 'assumed'})"
     )
-    serving, serving_batch = full, full_batch
-    if request.batch > 1:  # the batch given is the concurrency served; full load beside it
+    serving: Band | None = full
+    serving_batch: int | None = full_batch
+    if split is not None:  # a split model is one person's, not a server's
+        serving, serving_batch = None, None
+    elif request.batch > 1:  # the batch given is the concurrency served; full load beside it
         serving, serving_batch = throughput.serving_tokens_per_s(
             model, gpu, precision, engine, prompt=context, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
@@ -290,7 +309,137 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=decode.to_dict(),
         prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
         response_seconds=response, train_tokens_per_s=None, cost=None, assumptions=notes,
-        serving_tokens_per_s=serving.to_dict(), serving_batch=serving_batch, interconnect=over,
+        serving_tokens_per_s=serving.to_dict() if serving else None,
+        serving_batch=serving_batch, interconnect=over,
+        gpu_layers=split.gpu_layers if split else None, layers=split.layers if split else None,
+        host_memory_gb=split.host_gb if split else None,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class HostSplit:
+    """llama.cpp's layers split between the GPUs and the CPU (host.py)."""
+
+    gpu_layers: int
+    layers: int
+    host_gb: float  # the CPU's layers: weights and KV cache in system RAM
+    read_gb: float  # what the CPU reads of them per token (a MoE: its active experts)
+    host: host_mod.HostMemory
+    memory: memory.MemoryResult  # what stays on each GPU
+
+    def slowed(self, decode: Band, batch: int, prompt: int, gpu: GPU) -> tuple[Band, float]:
+        """Decode with the CPU's layers read from RAM each step, and the seconds a prompt spends
+        copying them to the GPU (llama.cpp runs a prompt's matmuls there, LLAMA_CPP_UBATCH
+        tokens at a time)."""
+        on_gpu = self.gpu_layers / self.layers
+        step = on_gpu * batch / decode.typical + host_mod.host_token_seconds(
+            self.read_gb * memory.GB, self.host
+        )
+        lanes = interconnect.PCIE_LANE_GBS.get(gpu.pcie_gen or 4, interconnect.PCIE_LANE_GBS[4])
+        copies = -(-prompt // throughput.LLAMA_CPP_UBATCH)
+        crossing = copies * self.host_gb / (lanes * (gpu.pcie_lanes or 16))
+        return Band.around(batch / step, SPEED_BAND), crossing
+
+
+def _host_split(
+    request: Request,
+    model: Model,
+    engine: EngineFactors,
+    mem: memory.MemoryResult,
+    usable: float,
+    notes: list[str],
+) -> HostSplit | None:
+    """The layers llama.cpp keeps on the GPUs when the rest go to system RAM: the number asked
+    (`gpu_layers`, its -ngl), or with offload "layers" as many as fit (as ollama chooses)."""
+    if request.gpu_layers is None and request.offload != "layers":
+        return None
+    if engine.name != "llama.cpp":
+        raise InvalidInput(
+            f"Layers in system RAM run on the CPU in llama.cpp (and ollama), not {engine.label}."
+        )
+    layers = model.num_layers
+    parts = mem.breakdown_gb
+    per_layer = (parts["weights"] + parts["kv_cache"]) / layers  # per GPU
+    fixed = mem.total_gb - parts["weights"] - parts["kv_cache"]
+    most = host_mod.layers_on_gpu(per_layer, fixed, usable, layers)
+    n = most if request.gpu_layers is None else min(request.gpu_layers, layers)
+    if request.offload == "layers" and request.gpu_layers is None and n == layers:
+        return None  # it fits whole: nothing goes to RAM
+    host = host_mod.host_memory(request.ram, request.ram_channels)
+    share = n / layers
+    breakdown = {
+        **parts,
+        "weights": parts["weights"] * share,
+        "kv_cache": parts["kv_cache"] * share,
+    }
+    host_gb = (layers - n) * per_layer * request.num_gpus
+    read_gb = (layers - n) / layers * _read_per_token_gb(model, parts) * request.num_gpus
+    notes.append(
+        f"llama.cpp with {n} of {layers} layers on the GPU{'s' if request.num_gpus > 1 else ''} "
+        f"(-ngl {n}): the other {layers - n} ({host_gb:.1f} GB with their KV cache) run on the "
+        f"CPU from {host.label} system RAM, read at {host_mod.HOST_DECODE_SHARE:.0%} of its "
+        "bandwidth per token (host.HOST_DECODE_SHARE)"
+    )
+    if request.ram is None:
+        notes.append(f"system RAM not given: {host.label} assumed")
+    return HostSplit(n, layers, host_gb, read_gb, host, replace(mem, breakdown_gb=breakdown))
+
+
+def _read_per_token_gb(model: Model, parts: dict[str, float]) -> float:
+    """What one decode step reads of the weights and KV cache (a MoE: its active experts)."""
+    active = min(model.params_per_token / max(model.total_params, 1), 1.0)
+    return parts["weights"] * active + parts["kv_cache"]
+
+
+CPU = "cpu"  # the device of a request run on the CPU alone, from system RAM
+# what the operating system and the rest keep of a machine's RAM
+HOST_RESERVED_GB = 4.0
+
+
+def cpu_estimate(request: Request, model: Model) -> Estimate:
+    """An LLM in llama.cpp on the CPU alone: memory in system RAM (`ram_gb`, if said, holds it
+    or not) and decode at the RAM's bandwidth (host.py). No prompt speed: that is the CPU's
+    compute, which the calculator does not model."""
+    notes = [model.notes or "generic model"] if model.generic else []
+    if request.engine and engine_factors(request.engine).name != "llama.cpp":
+        raise InvalidInput("On a CPU alone the calculator models llama.cpp (and ollama).")
+    if request.num_gpus != 1:
+        raise InvalidInput("A CPU-only estimate is for one machine (num_gpus 1).")
+    engine = engine_factors("llama.cpp")
+    precision = get_precision(request.precision or "q4_k_m")
+    if not request.precision:
+        notes.append(f"precision not given: {precision.name} assumed (a GGUF for llama.cpp)")
+    context = request.context or min(4096, model.max_context)
+    if not request.context:
+        notes.append(f"context not given: {context} tokens assumed")
+    mem = memory.inference_memory(
+        model, precision, engine, context=context, batch=request.batch,
+        kv_elem_bytes=kv_bytes(request.kv_cache or "fp16"),
+    )  # fmt: skip
+    parts = {**mem.breakdown_gb, "runtime_overhead": 0.0}  # no CUDA context
+    total = sum(parts.values())
+    host = host_mod.host_memory(request.ram, request.ram_channels)
+    step = host_mod.host_token_seconds(_read_per_token_gb(model, parts) * memory.GB, host)
+    decode = Band.around(request.batch / step, SPEED_BAND)
+    usable = (request.ram_gb - HOST_RESERVED_GB) if request.ram_gb else total
+    notes.append(
+        f"llama.cpp on the CPU alone: every weight read from {host.label} system RAM per token, "
+        f"at {host_mod.HOST_DECODE_SHARE:.0%} of its bandwidth (host.HOST_DECODE_SHARE)"
+    )
+    if request.ram is None:
+        notes.append(f"system RAM not given: {host.label} assumed")
+    if request.ram_gb:
+        notes.append(f"{request.ram_gb:g} GB of RAM, {HOST_RESERVED_GB:g} GB of it kept by the "
+                     "system and other programs")  # fmt: skip
+    else:
+        notes.append("RAM size not given: the figure is what the model needs")
+    return Estimate(
+        model=model.id, model_name=model.name, gpu=CPU, gpu_name=f"CPU with {host.label} RAM",
+        num_gpus=1, workload="inference", precision=precision.name, engine=engine.name,
+        context=context, batch=request.batch, fits=total <= usable, memory_per_gpu_gb=total,
+        usable_memory_per_gpu_gb=usable, headroom_gb=usable - total, breakdown_gb=parts,
+        decode_tokens_per_s=decode.to_dict(), assumptions=notes, gpu_layers=0,
+        layers=model.num_layers, host_memory_gb=total,
     )  # fmt: skip
 
 
@@ -551,4 +700,5 @@ FAMILY = Family(
         "How fast does Llama 3.1 70B run on two A100 80GB with vLLM?",
         "Cheapest GPU to serve Qwen2.5-32B in AWQ?",
     ),
+    offloads=OFFLOADS,
 )

@@ -347,7 +347,7 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
     total = sum(mem.values())
     samples = Band.around(rate, NET_BAND)
     tokens = samples.scaled(w.tokens) if w.tokens > 1 else None
-    hours = _job_hours(request, samples, tokens, notes) if training else None
+    hours = _job_hours(request, samples, tokens, notes, training)
     notes.append(
         f"{'training' if training else 'inference'} at {precision}"
         + (" (AMP mixed precision)" if precision in ("fp16", "bf16") and training else "")
@@ -426,10 +426,16 @@ def _memory(
 
 
 def _job_hours(
-    request: Request, samples: Band, tokens: Band | None, notes: list[str]
+    request: Request, samples: Band, tokens: Band | None, notes: list[str], training: bool = True
 ) -> dict[str, float] | None:
     """Hours for the job: epochs of dataset_samples, or for a language model a token budget
-    (train_tokens, or epochs of dataset_tokens) at its tokens per second."""
+    (train_tokens, or epochs of dataset_tokens) at its tokens per second; inference makes one
+    pass over dataset_samples ("embed 50 million images")."""
+    if not training:
+        if request.dataset_samples is None:
+            return None
+        notes.append(f"job: one pass over {request.dataset_samples:,.0f} samples")
+        return samples.inverse().scaled(request.dataset_samples / 3600).to_dict()
     budget = request.train_tokens
     if request.dataset_tokens is not None:
         budget = request.dataset_tokens * (request.epochs or 1.0)

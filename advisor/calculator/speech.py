@@ -86,10 +86,14 @@ ENGINES: dict[str, SpeechEngine] = {
         SpeechEngine(
             "transformers", "Hugging Face transformers", 79.6, False, 1.86, ("fp16", "bf16", "fp32")
         ),
-        SpeechEngine("whisper.cpp", "whisper.cpp (CUDA)", 17.8, False, 0.98, ("fp16", "int8")),
+        SpeechEngine("whisper.cpp", "whisper.cpp", 17.8, False, 0.98, ("fp16", "int8")),
         SpeechEngine("tensorrt", "TensorRT-LLM Whisper", 4.0, False, 1.5, ("fp16", "int8")),
     )
 }
+# the engine a card's compute stack runs when none is named: CTranslate2 (faster-whisper) has no
+# Metal backend, whisper.cpp has (its per-token constant is the one fitted on CUDA rows)
+STACK_DEFAULT = {"metal": "whisper.cpp"}
+CUDA_ONLY = ("faster-whisper", "tensorrt")  # engines with no Metal backend (CPU on a Mac)
 # Each window in flight holds its decoder's key/value cache in 16 bits: the cross-attention keys
 # and values over the 1,500 encoder frames in every decoder layer (0.25 GB for large-v2, 10 MB for
 # tiny) and the self-attention cache of the tokens written so far. Beams share their window's
@@ -162,9 +166,15 @@ def memory(
 def estimate(
     request: Request, model: SpeechModel, gpu: GPU, catalog: Any, notes: list[str]
 ) -> Estimate:
-    name = request.engine or "faster-whisper"
+    stack = gpu.compute_stack or "cuda"
+    name = request.engine or STACK_DEFAULT.get(stack, "faster-whisper")
     if name not in ENGINES:
         raise InvalidInput(f"Speech engines: {', '.join(ENGINES)} (got {name!r}).")
+    if name in CUDA_ONLY and stack == "metal":
+        raise InvalidInput(
+            f"{ENGINES[name].label} has no {stack} backend, so on the {gpu.name} it runs on the "
+            "CPU, which the calculator does not model; whisper.cpp runs on that GPU."
+        )
     engine = ENGINES[name]
     precision = get_precision(request.precision).name if request.precision else "fp16"
     if precision not in engine.precisions:

@@ -104,7 +104,15 @@ BREAKDOWN_LABELS = {
 @click.option("--output-tokens", type=click.IntRange(1, 10_000_000), help="Serving: tokens out.")
 @click.option("--resolution", type=click.IntRange(64, 8192), help="Diffusion: image side (px).")
 @click.option("--steps", type=click.IntRange(1, 1000), help="Diffusion: denoising steps.")
-@click.option("--offload", type=click.Choice(OFFLOADS), help="Diffusion: CPU offload.")
+@click.option(
+    "--offload",
+    type=click.Choice(OFFLOADS),
+    help="CPU offload: diffusion model/sequential; LLM in llama.cpp layers (the rest in RAM).",
+)
+@click.option("--gpu-layers", type=click.IntRange(0, 10_000), help="llama.cpp -ngl (rest on CPU).")
+@click.option("--ram", help="System RAM for llama.cpp's CPU layers, e.g. ddr5-5600.")
+@click.option("--ram-channels", type=click.IntRange(1, 24), help="System RAM channels.")
+@click.option("--ram-gb", type=click.FloatRange(1, 1e5), help="System RAM size (GPU 'cpu').")
 @click.option(
     "--framework",
     type=click.Choice(FRAMEWORKS),

@@ -345,6 +345,10 @@ def _models(
         if match is None and not ids and kind and "size_b" not in spec:
             # {family: Whisper}, the size left open: an unsized reading or one of the family
             match = next((r for r in refs if not r.ids or _of_family(r, str(kind), catalog)), None)
+        if match is None and not ids and name and "size_b" not in spec:
+            # "YOLOv8", a series the catalog has only by size: its member the reading assumed
+            match = next((r for r in refs if r.assumed and _of_family(r, str(name), catalog)),
+                         None)  # fmt: skip
         if match is None and not ids:
             size = spec.get("size_b")
             match = next(
