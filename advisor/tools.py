@@ -525,6 +525,18 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
 
 
 @_tool
+def stream_load(rate_per_s: float, streams: int, per_stream_per_s: float) -> dict[str, Any]:
+    """Whether a throughput (items a second, e.g. an estimate's inference images/s) keeps up with
+    `streams` live feeds of `per_stream_per_s` items a second each (16 cameras at 30 fps): the
+    rate they need in all, keeps_up, and the streams that rate serves."""
+    if not (rate_per_s > 0 and streams >= 1 and per_stream_per_s > 0):
+        raise InvalidInput("rate_per_s and per_stream_per_s must be positive, streams at least 1.")
+    served = cost.streams_served(rate_per_s, streams, per_stream_per_s)
+    return {**served, "keeps_up": bool(served["keeps_up"]), "streams": streams,
+            "per_stream_per_s": per_stream_per_s, "rate_per_s": rate_per_s}  # fmt: skip
+
+
+@_tool
 def carried_measurement(
     measured: float, from_rate: float, to_rate: float, is_time: bool = False
 ) -> dict[str, Any]:
@@ -1073,6 +1085,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
     "paced_time": paced_time,
+    "stream_load": stream_load,
     "service_cost": service_cost,
     "carried_measurement": carried_measurement,
 }

@@ -120,3 +120,44 @@ def test_a_card_named_again_keeps_the_thread_s_variant(rules_advisor: Advisor) -
     text = rules_advisor.ask("and at $1.10/hr for the A100, $2.20/hr for the H100?",
                              thread_id=first.thread_id).text  # fmt: skip
     assert "NVIDIA A100 SXM4 80GB" in text.split("\n", 1)[0] and "$1.10/hour" in text
+
+
+def test_live_streams_are_weighed_against_the_batched_rate(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "six cameras at 25 fps running yolov8m detection, enough on one "
+                                "L4?")  # fmt: skip
+    assert re.match(r"\*\*(?:Yes|No): one NVIDIA L4 runs YOLOv8m at about", head)
+    assert "the 150 frames a second 6 streams at 25 fps need" in head
+
+
+def test_a_daily_amount_of_images_weighs_the_price_difference(rules_advisor: Advisor) -> None:
+    first = rules_advisor.ask("4070 ti super or 4090 for sdxl, which is quicker?")
+    head = _head(rules_advisor, "is the 4090 worth it if I make about 200 pictures a day?",
+                 first.thread_id)  # fmt: skip
+    assert head.startswith("**At 200 images a day the NVIDIA GeForce RTX 4090 saves")
+    assert (
+        "What each costs to buy"
+        in rules_advisor.ask(
+            "is the 4090 worth it if I make about 200 pictures a day?", thread_id=first.thread_id
+        ).text
+    )
+
+
+def test_around_the_clock_in_a_follow_up_is_a_day_of_use(rules_advisor: Advisor) -> None:
+    first = rules_advisor.ask("rent or buy an rtx 6000 ada for about 6 hours a day of sdxl?")
+    text = rules_advisor.ask("and if it ran around the clock?", thread_id=first.thread_id).text
+    assert "at 24 hours a day" in text.split("\n", 1)[0]
+
+
+def test_the_time_of_a_job_no_one_card_holds_is_on_a_workstation_of_them(
+    rules_advisor: Advisor,
+) -> None:
+    first = rules_advisor.ask("qlora of qwen2.5 72b on a single 3090, possible?")
+    head = _head(rules_advisor, "fine, then how long for 10M tokens?", first.thread_id)
+    assert re.search(r"on [234] x NVIDIA GeForce RTX 3090\*\*", head)
+
+
+def test_a_realistic_figure_of_a_concept_is_explained_not_a_card_judged(
+    rules_advisor: Advisor,
+) -> None:
+    head = _head(rules_advisor, "what's MFU, and a realistic MFU for training on A100s?")
+    assert head.startswith("**MFU (model FLOPs utilization)")

@@ -1179,9 +1179,14 @@ def _on_the_fewest(
         # fast": the yes or no on it first
         return None
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
-    if sheet.get("segment") != "datacenter":
-        return None  # eight 4090s or four laptops in bf16 answer no one's question
-    return _spread(query, box, e, model)
+    if sheet.get("segment") == "datacenter":
+        return _spread(query, box, e, model)
+    if query.intent == "train_time" and sheet.get("segment") in ("consumer", "workstation"):
+        # "how long would 20M tokens take" of a QLoRA no 4090 holds: on as many as a desktop
+        # takes, when that is enough (eight 4090s in bf16 answer no one's question)
+        spread = _spread(query, box, e, model)
+        return spread if spread and spread["num_gpus"] <= WORKSTATION_MAX_GPUS else None
+    return None
 
 
 def _spread(
@@ -1537,11 +1542,61 @@ def speed(query: Query, box: ToolBox) -> Draft:
         return advice(query, box)  # "is the L4 any good for LLMs, or too slow?": its profile
     if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
         return job_time(query, box)
+    streams = _streams_kept_up(query, box)
+    if streams is not None:  # "16 cameras at 30 fps: will one T4 keep up?"
+        return streams
     draft = fit(query, box, speed_first=True)
     judged_speed = _measured_here(query, box)
     if judged_speed:  # "18 tok/s on my 3060: is that normal?": their figure against the estimate
         draft.text = f"{judged_speed}\n\n{draft.text}"
     return draft
+
+
+# "16 camera streams at 30fps", "8 feeds @ 25 fps each"
+_STREAMS_AT = re.compile(
+    r"(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty)\s"
+    r"(?:[a-z]+\s){0,2}?(?:streams?|cameras?|feeds?|cams?)\b[^.?!\d]{0,20}?"
+    r"(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)"
+)
+
+
+_STREAM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20}  # fmt: skip
+
+
+def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
+    """Live video into an image model ("16 camera streams at 30 fps, will a T4 keep up?"): the
+    card's throughput with a frame of each stream batched together, against the frames a
+    second the streams need (the stream_load tool)."""
+    said = _STREAMS_AT.search(query.low)
+    model = query.models[0] if query.models else None
+    if not (said and model and model.ids and len(query.gpus) == 1):
+        return None
+    word = said.group(1)
+    streams, fps = int(word) if word.isdigit() else _STREAM_WORDS[word], float(said.group(2))
+    ref = query.gpus[0]
+    args = {**estimate_args(query, gpu_choices(ref)[0], ref.count, model), "batch": streams}
+    e = box.call("estimate", args)
+    rate = (e.get("infer_samples_per_s") or {}).get("typical") if "error" not in e else None
+    if not rate or not e["fits"]:
+        return None
+    load = box.call("stream_load", {"rate_per_s": rate, "streams": streams,
+                                    "per_stream_per_s": fps})  # fmt: skip
+    if "error" in load:
+        return None
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    verdict = "Yes" if load["keeps_up"] else "No"
+    head = (f"**{verdict}: {where} runs {e['model_name']} at about "
+            f"{c.num(rate, 'images/s')} with a frame of each of the {streams} streams batched "
+            f"together, against the {c.num(load['needed_per_s'])} frames a second {streams} "
+            f"streams at {c.num(fps)} fps need; it keeps up with about "
+            f"{c.num(math.floor(load['streams_served']))} of them** ({c.settings(e)}).")  # fmt: skip
+    lines = [head, c.memory_line(e)]
+    if not load["keeps_up"]:
+        lines.append("A lower frame rate per stream, a smaller input size, or an inference "
+                     "engine such as TensorRT in fp16 or int8 raises what one card keeps up "
+                     "with; the estimate is for PyTorch.")  # fmt: skip
+    return Draft("\n\n".join(lines))
 
 
 # "is that normal / expected / too slow / something wrong?": a measured figure to be judged
@@ -2321,6 +2376,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
         to_buy = _priced_choice(query, box, bought=True)
         if to_buy is not None:
             return to_buy
+    worth = _worth_the_difference(query, box)
+    if worth is not None:  # "worth the price difference for 50 images a day?": each day's time
+        return worth
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = _fit(query, box)
         ratio = _model_ratio(query, box)
@@ -2392,6 +2450,48 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if stack and _SOFTWARE_ASKED.search(query.low):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
+
+
+# "worth the price difference if I only make 50 images a day": the day's work on each card
+_WORTH_ASKED = re.compile(r"\bworth\b|\bjustif\w+|\bpays? off\b|\bmakes? sense\b")
+_IMAGES_A_DAY = re.compile(
+    r"(\d[\d,]*)\s(?:[a-z]+\s)?(?:images?|pictures?|pics|renders?|generations?|photos?)\s"
+    r"(?:a|per|each|every|/)\s?day\b"
+)
+
+
+def _worth_the_difference(query: Query, box: ToolBox) -> Draft | None:
+    """ "3090 or 4090 for SDXL: worth the difference at 50 images a day?": the day's images on
+    each card (the time each takes a day) beside what each costs to buy, so the time saved is
+    weighed against the money."""
+    said = _IMAGES_A_DAY.search(query.low)
+    models = [m for m in query.models if m.ids and m.family == "diffusion"]
+    if not (said and models and len(query.gpus) == 2 and _WORTH_ASKED.search(query.low)):
+        return None
+    per_day = float(said.group(1).replace(",", ""))
+    rows = []
+    for ref in query.gpus:
+        gpu = gpu_choices(ref)[0]
+        e = box.call("estimate", estimate_args(query, gpu, ref.count, models[0]))
+        pace = (e.get("seconds_per_image") or {}).get("typical") if "error" not in e else None
+        if not pace or not e["fits"]:
+            return None
+        day = box.call("paced_time", {"seconds_per_item": pace, "items": per_day})
+        bought = box.call("purchase_prices", {"gpu": gpu})
+        price = c.purchase(bought, query.condition or "new").split("\n", 1)[0]
+        rows.append((e, day, price))
+    rows.sort(key=lambda r: r[1]["hours"])
+    fast, slow = rows
+    scale = "minutes" if slow[1]["hours"] < 1 else "hours"
+    each = "; ".join(
+        f"the {e['gpu_name']} {c.duration(day['hours'])} ({c.num(day['seconds_per_item'], 's')} "
+        "an image)"
+        for e, day, _p in rows
+    )
+    head = (f"**At {c.num(per_day)} images a day the {fast[0]['gpu_name']} saves {scale} a day, "
+            f"not more: {each}** ({fast[0]['model_name']}, {c.settings(fast[0])}).")  # fmt: skip
+    prices = [p for _e, _d, p in rows]
+    return Draft("\n\n".join([head, "What each costs to buy:", *prices]))
 
 
 # a choice between the cards asked in so many words
@@ -3448,6 +3548,7 @@ _BUDGET_WORDS = re.compile(
 HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machine
 HOME_PRECISION = "q4_k_m"
 HOME_MAX_GPUS = 2  # a home desktop takes one or two cards (say how many for a bigger rig)
+WORKSTATION_MAX_GPUS = 4  # the cards a workstation takes: a job on more is a server's
 
 
 # a share of the year asked as "after how many years": the rate of use, not a horizon

@@ -1361,10 +1361,17 @@ _USE_RATE = re.compile(
 )
 
 
+_AROUND_THE_CLOCK = re.compile(
+    r"(?<![\d/])24\s?(?:/|x)\s?7\b|\b(?:a)?round the clock\b|\bnon-?stop\b|\ball day every day\b"
+)
+
+
 def _use_rate(low: str) -> float | None:
     """How many hours a day the GPUs are used: "8 hours a day", "2 weeks a month", "3 days a
     week"; None when the message says no rate."""
     m = _USE_RATE.search(low)
+    if not m and _AROUND_THE_CLOCK.search(low):
+        return 24.0  # "usage goes up to 24/7", "running nonstop"
     if not m:
         return None
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
@@ -3771,6 +3778,14 @@ def resolve(
         gpus = prior.gpus
         if variant or form:  # "what about the 80GB one": the same GPU, another variant
             gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
+        updates["gpus"] = gpus
+    elif (
+        len(prior.gpus) == 2
+        and gpus
+        and {g.ids for g in gpus} < {p.ids for p in prior.gpus}
+        and rx.search(r"\bworth\b|\bover the\b|\bthan the\b", query.text.lower())
+    ):  # "3090 vs 4090 for SDXL" then "is the 4090 worth it at 200 a day?": still the pair
+        gpus = prior.gpus
         updates["gpus"] = gpus
     elif gpus and prior.gpus and not (variant or form):
         # "A100 80GB vs H100 80GB ..." then "$1.29/hr for the A100": the variant said before

@@ -86,6 +86,14 @@ def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> f
     return seconds_per_item * items / 3600 / num_gpus
 
 
+def streams_served(rate_per_s: float, streams: int, per_stream_per_s: float) -> dict[str, float]:
+    """Live streams (cameras, feeds) against a throughput: the items a second they need in all
+    (streams x each one's rate), whether the rate keeps up, and how many streams it serves."""
+    needed = streams * per_stream_per_s
+    return {"needed_per_s": needed, "keeps_up": float(rate_per_s >= needed),
+            "streams_served": rate_per_s / per_stream_per_s}  # fmt: skip
+
+
 def carried_over(measured: float, from_rate: float, to_rate: float, is_time: bool) -> float:
     """A figure measured on one GPU carried to another by the ratio of their estimated speeds
     for the same job: a rate times to_rate / from_rate, a time divided by it."""

@@ -177,6 +177,10 @@ def _print_estimate(e: Estimate) -> None:
         f"batch {e.batch})\n[bold]{verdict}[/bold]: {e.memory_per_gpu_gb:.2f} GB per GPU of "
         f"{e.usable_memory_per_gpu_gb:.2f} GB usable ({e.headroom_gb:+.2f} GB headroom)"
     )
+    if e.gpu_layers is not None and e.layers and e.host_memory_gb is not None:
+        where = "the CPU alone" if e.gpu == "cpu" else f"{e.gpu_layers} of {e.layers} on the GPU"
+        console().print(f"Layers: {where}; {e.layers - e.gpu_layers} ({e.host_memory_gb:.1f} GB) "
+                        "in system RAM, run by the CPU")  # fmt: skip
     rows = [
         (BREAKDOWN_LABELS.get(k, k), f"{v:.2f}") for k, v in e.breakdown_gb.items() if v > 0.005
     ]
