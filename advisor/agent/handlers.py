@@ -1590,7 +1590,8 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
             f"{c.num(rate, 'images/s')} with a frame of each of the {streams} streams batched "
             f"together, against the {c.num(load['needed_per_s'])} frames a second {streams} "
             f"streams at {c.num(fps)} fps need; it keeps up with about "
-            f"{c.num(math.floor(load['streams_served']))} of them** ({c.settings(e)}).")  # fmt: skip
+            f"{c.num(math.floor(load['streams_served']))} of them** "
+            f"({c.settings(e)}).")  # fmt: skip
     lines = [head, c.memory_line(e)]
     if not load["keeps_up"]:
         lines.append("A lower frame rate per stream, a smaller input size, or an inference "
