@@ -208,8 +208,8 @@ def estimate_workload(
     of training, where it is ignored); the result then says the requests a second served at full
     load. An LLM in llama.cpp (or ollama) can keep layers in system RAM, run by the CPU:
     `offload` "layers" (as many on the GPUs as fit) or `gpu_layers` (its -ngl), with the RAM
-    said as `ram` ("ddr5-5600") and `ram_channels`; `gpu` "cpu" runs it on the CPU alone
-    (`ram_gb`: the machine's RAM).
+    said as `ram` ("ddr5-5600") and `ram_channels`; `gpu` "cpu" runs it on the CPU alone;
+    `ram_gb` (the machine's RAM) must hold what the CPU runs.
     Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     if workload != "inference":
@@ -534,6 +534,39 @@ def stream_load(rate_per_s: float, streams: int, per_stream_per_s: float) -> dic
     served = cost.streams_served(rate_per_s, streams, per_stream_per_s)
     return {**served, "keeps_up": bool(served["keeps_up"]), "streams": streams,
             "per_stream_per_s": per_stream_per_s, "rate_per_s": rate_per_s}  # fmt: skip
+
+
+@_tool
+def load_replicas(
+    serving_tokens_per_s: float,
+    requests_per_s: float,
+    output_tokens: float,
+    gpus_per_replica: int = 1,
+    usd_per_gpu_hour: float | None = None,
+) -> dict[str, Any]:
+    """Copies of one serving setup (each serving `serving_tokens_per_s` output tokens a second at
+    full load, on `gpus_per_replica` GPUs) that a load of `requests_per_s` requests of
+    `output_tokens` each takes: the tokens a second needed, the copies, their GPUs, and their
+    cost an hour and a day at `usd_per_gpu_hour` when given."""
+    _check_gpus(gpus_per_replica)
+    if not (serving_tokens_per_s > 0 and requests_per_s > 0 and output_tokens > 0):
+        raise InvalidInput(
+            "serving_tokens_per_s, requests_per_s and output_tokens must be positive."
+        )
+    if usd_per_gpu_hour is not None and usd_per_gpu_hour < 0:
+        raise InvalidInput("usd_per_gpu_hour must not be negative.")
+    return cost.load_replicas(serving_tokens_per_s, requests_per_s, output_tokens,
+                              gpus_per_replica, usd_per_gpu_hour)  # fmt: skip
+
+
+@_tool
+def bill_rate(usd: float, num_gpus: int, hours: float) -> dict[str, Any]:
+    """A bill the user pays for `num_gpus` GPUs over `hours` (each), per GPU-hour: to set a
+    monthly bill against the going rental prices."""
+    _check_gpus(num_gpus)
+    if not (usd > 0 and hours > 0):
+        raise InvalidInput("usd and hours must be positive.")
+    return {**cost.rate_from_bill(usd, num_gpus, hours), "usd": usd, "num_gpus": num_gpus}
 
 
 @_tool
@@ -1086,6 +1119,8 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "token_cost": token_cost,
     "paced_time": paced_time,
     "stream_load": stream_load,
+    "load_replicas": load_replicas,
+    "bill_rate": bill_rate,
     "service_cost": service_cost,
     "carried_measurement": carried_measurement,
 }

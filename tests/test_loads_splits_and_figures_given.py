@@ -161,3 +161,85 @@ def test_a_realistic_figure_of_a_concept_is_explained_not_a_card_judged(
 ) -> None:
     head = _head(rules_advisor, "what's MFU, and a realistic MFU for training on A100s?")
     assert head.startswith("**MFU (model FLOPs utilization)")
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # "and" and "as" are no "a day" or "a second"
+        (
+            "lora on mistral 7b with 30M tokens and 2 epochs on an A100, how long?",
+            lambda q: q.train_tokens == 30e6 and q.rps is None,
+        ),
+        (
+            "we summarise 4k tickets a day with llama 3.1 8b, which gpu?",
+            lambda q: q.rps == pytest.approx(4000 / 86_400),
+        ),
+        (
+            "300 staff and each sends 15 prompts a day to qwen 7b",
+            lambda q: q.rps == pytest.approx(300 * 15 / 86_400) and q.concurrency is None,
+        ),
+        # a training batch of images stays a batch; images to make are a job
+        ("vit-b/16 training with a batch of 128 photos on an L4", lambda q: q.batch == 128),
+        (
+            "generate a batch of 500 images with sdxl on a 4090, how long?",
+            lambda q: q.batch is None,
+        ),
+        # RAM beside a card is the host's; a Mac's RAM is its GPU's
+        (
+            "can my rtx 3080 with 64 gb ram run qwen 32b?",
+            lambda q: q.gpus[0].memory_gb is None and q.ram_gb == 64,
+        ),
+        ("Mac mini M4 with 24GB RAM for llama 3.1 8b?", lambda q: q.gpus[0].ids == ("m4-24gb",)),
+        # a word that is also a cloud's name
+        ("filtering a vast corpus on rented A100s for 200 hours, cost?", lambda q: not q.providers),
+        (
+            "H100 prices: azure vs lambda for 100 hours?",
+            lambda q: q.providers == ("Azure", "Lambda"),
+        ),
+        ("qwen2.5 14b at -ngl 30 on a 3060", lambda q: q.gpu_layers == 30),
+        ("how much memory does phi-3 take?", lambda q: not q.models[0].ids),
+    ],
+)
+def test_loads_and_machines_read_as_meant(catalog: Catalog, question: str, check: object) -> None:
+    assert check(understand(question, catalog))  # type: ignore[operator]
+
+
+def test_figures_of_other_things_are_not_taken_for_the_one_asked(rules_advisor: Advisor) -> None:
+    # an inference speed is no training pace
+    text = rules_advisor.ask("my 3090 decodes qwen 7b at 60 tok/s; a LoRA on 5M tokens, how "
+                             "long?").text  # fmt: skip
+    assert "measured speed" not in text.split("\n", 1)[0]
+    # a prompt-processing rate is no decode speed to judge
+    assert not _head(rules_advisor, "prompt processing at 1500 t/s with llama 3 8b q4 on my "
+                                    "4080, normal?").startswith("**Your")  # fmt: skip
+    # an allocation asked about a job is the job's answer, not a price list
+    assert not _head(rules_advisor, "we have 3000 A100 gpu hours, enough for a LoRA of llama 3 "
+                                    "70b on 500M tokens?").startswith("**About $")  # fmt: skip
+    # a bill with no count of GPUs is not judged per one GPU
+    assert "per GPU-hour (your" not in _head(rules_advisor, "we spend $20k monthly on H100s, "
+                                                            "overpaying?")  # fmt: skip
+
+
+def test_machines_whose_memory_is_the_ram_and_cpus_that_do_not_train(
+    rules_advisor: Advisor,
+) -> None:
+    text = rules_advisor.ask("macbook air m3 16gb: could it run llama 3 70b at all?").text
+    assert "in system RAM, run by the CPU" not in text
+    assert "not training" in rules_advisor.ask("full fine-tune of llama 3 8b with no gpu, just "
+                                               "my cpu and 128gb ram?").text  # fmt: skip
+    head = _head(rules_advisor, "faster-whisper large-v3 on an M2 Pro 16GB, realtime factor?")
+    assert "whisper.cpp" in head
+
+
+def test_ram_too_small_for_the_cpu_share_says_no(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "ollama with llama 3.1 70b on a 4060 ti 16gb, 32gb ram, ok?")
+    assert head.startswith("**No, not in the RAM you have:")
+    head = _head(rules_advisor, "ollama with llama 3.1 70b on a 4060 ti 16gb, 96gb ram, ok?")
+    assert head.startswith("**Yes, split:")
+
+
+def test_users_beyond_the_cache_on_a_card_of_several_variants(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "a single A100 serving mistral 7b to 300 concurrent users with "
+                                "16k contexts?")  # fmt: skip
+    assert re.match(r"\*\*No, only \d+ of the 300 at a time", head)

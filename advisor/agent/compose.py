@@ -551,7 +551,7 @@ def host_split(e: dict[str, Any]) -> str | None:
     if n is None or e["gpu"] == "cpu":
         return None
     where = gpus_phrase(e["num_gpus"], e["gpu_name"])
-    rest = e["layers"] - n
+    rest = e["host_layers"]
     return (f"{n} of its {e['layers']} layers on {where}, the other {rest} "
             f"({num(e['host_memory_gb'], 'GB')}) in system RAM, run by the CPU")  # fmt: skip
 
@@ -577,6 +577,10 @@ def fit_head(e: dict[str, Any]) -> str:
     if split and e["fits"]:
         return (f"**Yes, split: {e['model_name']} runs with {split}** "
                 f"({workload_label(e)}, {settings(e)}).")  # fmt: skip
+    if split and e["memory_per_gpu_gb"] <= e["usable_memory_per_gpu_gb"]:
+        return (f"**No, not in the RAM you have: {e['model_name']} would run with {split}, more "
+                f"than your RAM holds beside the system** ({workload_label(e)}, "
+                f"{settings(e)}).")  # fmt: skip
     if e["gpu"] == "cpu":  # llama.cpp on the CPU alone: the RAM it needs and its pace
         need = num(e["memory_per_gpu_gb"], "GB")
         pace = band(e["decode_tokens_per_s"], "tokens/s")

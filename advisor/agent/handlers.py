@@ -100,7 +100,10 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "context": query.context,
         "batch": default_batch(query, model, workload),
         "engine": _engine(query.engine, model),
-        "offload": query.offload if model.family == "diffusion" else None,
+        # an image model's diffusers offload (a llama.cpp layer split is no such thing)
+        "offload": query.offload
+        if model.family == "diffusion" and query.offload != "layers"
+        else None,
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
         "steps": _sampler_steps(query),
@@ -114,10 +117,21 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     }
     if _layers_offloaded(query, model, workload):  # "split it between the GPU and the CPU"
         optional.update(offload="layers", engine=optional["engine"] or "llama.cpp")
-    if (model.family or "llm") == "llm" and (optional.get("offload") or gpu == CPU):
-        optional.update(ram=query.ram, ram_channels=query.ram_channels)
+    elif _OLLAMA.search(query.low) and _layers_offloaded(replace(query, offload="layers"), model,
+                                                         workload):  # fmt: skip
+        optional.update(offload="layers")  # ollama splits a model the card cannot hold itself
+    if (
+        query.gpu_layers is not None
+        and (model.family or "llm") == "llm"
+        and gpu != CPU
+        and (workload == "inference" and query.engine in (None, "llama.cpp", "ollama"))
+    ):  # "-ngl 40": that many layers on the card, the rest on the CPU
+        optional.update(gpu_layers=query.gpu_layers, engine=optional["engine"] or "llama.cpp")
+    split = optional.get("offload") or optional.get("gpu_layers") is not None
+    if (model.family or "llm") == "llm" and (split or gpu == CPU):
+        optional.update(ram=query.ram, ram_channels=query.ram_channels, ram_gb=query.ram_gb)
     if gpu == CPU:
-        optional.update(ram_gb=query.ram_gb, num_gpus=None)
+        optional.update(num_gpus=None)
     if workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm":
         optional.update(dict(query.train_options))
     elif workload.startswith("finetune") and model.family == "diffusion":
@@ -131,6 +145,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
 
 
 CPU = "cpu"  # the estimate tool's device for an LLM run on the CPU alone
+_OLLAMA = re.compile(r"\bollama\b")
 
 
 def _layers_offloaded(query: Query, model: ModelRef, workload: str) -> bool:
@@ -139,7 +154,7 @@ def _layers_offloaded(query: Query, model: ModelRef, workload: str) -> bool:
     return (
         (model.family or "llm") == "llm"
         and workload == "inference"
-        and query.offload in ("model", "sequential")
+        and query.offload in ("model", "sequential", "layers")
         and query.engine in (None, "llama.cpp", "ollama")
         and not _WHOLE_ON_GPU.search(query.low)
     )
@@ -707,9 +722,15 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
             lines.append(line)
     if e.get("family", "llm") == "llm" and e["workload"].startswith("finetune"):
         lines += _leaner_training(query, box, e, model)
-    if e.get("family") == "diffusion" and e["workload"] == "inference" and not query.offload:
+    offload = query.offload if query.offload != "layers" else None
+    if e.get("family") == "diffusion" and e["workload"] == "inference" and not offload:
         lines += _offloaded(query, box, e, model)
-    home = sheet.get("segment") in _LOCAL_SEGMENTS and sheet.get("segment") != "apple"
+    # a card with memory of its own (a Mac's or an APU's unified memory is the system RAM)
+    unified = (
+        str(sheet.get("vendor", "")).startswith("Apple")
+        or "unified" in str(sheet.get("memory_type", "")).lower()
+    )
+    home = sheet.get("segment") in _LOCAL_SEGMENTS and not unified
     one_card = len(query.gpus) == 1 and (query.gpus[0].count or 1) == 1 and not query.num_gpus
     if home and one_card and e["num_gpus"] == 1 and e.get("gpu_layers") is None:
         # as ollama runs it on one card: the rest in system RAM
@@ -1062,6 +1083,12 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             return Draft(f"{priced}\n\n{text}")
         return Draft(text + ("\n\n" + priced if priced else ""))
     verdicts = {r["fits"] for r in results}
+    if verdicts == {False} and len(query.gpus) == 1:  # "one H100 for 100 users at 32k": the
+        limited = _concurrency_limited(query, box, results[0], model)  # first variant, in turns
+        if limited is not None:
+            lead, limit = limited
+            text = c.fit_answer(limit, notes, False, False, asked=query.low)
+            return Draft(f"{lead}\n\n{text.partition(chr(10) * 2)[2]}")
     moved = ""
     if speed_first and verdicts == {False}:  # "how fast is a 70B on an A100 80GB?": on as many
         held = [_on_the_fewest(query, box, r, model) for r in results]  # as hold it, each
@@ -1123,17 +1150,23 @@ def _concurrency_limited(
             break
     if held is None:
         return None
-    length = e["context"] + (query.output_tokens or 0)
+    length = (
+        f"{e['context']:,}-token prompts and their {query.output_tokens:,}-token answers"
+        if query.output_tokens
+        else f"{e['context']:,} tokens"
+    )
     solve = {k: v for k, v in args.items() if k in _SOLVE_ARGS and k != "context"}
     found = box.call("solve", {**solve, "batch": batch, "target": "max_context"})
     each = found.get("solution") if "error" not in found else None
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
-    head = (f"**Yes, {held['batch']:,} of the {batch:,} at a time: {e['model_name']} fits on "
-            f"{where} with room in its KV cache for {held['batch']:,} requests of "
-            f"{length:,} tokens at once"
+    # a quarter of them at once or more is a server that keeps up; fewer, one that queues most
+    verdict = "Yes," if held["batch"] * 4 >= batch else "No, only"
+    head = (f"**{verdict} {held['batch']:,} of the {batch:,} at a time: {e['model_name']} fits "
+            f"on {where} with room in its KV cache for {held['batch']:,} requests of {length} "
+            "at once"
             + (f", or all {batch:,} at up to {each:,} tokens each" if each and each >= 256 else "")
             + f"** ({c.settings(held)}).")  # fmt: skip
-    why = (f"All {batch:,} at {length:,} tokens each would need "
+    why = (f"All {batch:,} with {length} each would need "
            f"{c.num(e['memory_per_gpu_gb'], 'GB')} per GPU of "
            f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable (KV cache "
            f"{c.num(kv, 'GB')}); a serving engine pages the cache and queues the requests beyond "
@@ -1590,7 +1623,7 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
             f"{c.num(rate, 'images/s')} with a frame of each of the {streams} streams batched "
             f"together, against the {c.num(load['needed_per_s'])} frames a second {streams} "
             f"streams at {c.num(fps)} fps need; it keeps up with about "
-            f"{c.num(math.floor(load['streams_served']))} of them** "
+            f"{c.num(load['streams_served'])} of them** "
             f"({c.settings(e)}).")  # fmt: skip
     lines = [head, c.memory_line(e)]
     if not load["keeps_up"]:
@@ -1615,11 +1648,17 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
     said = query.throughput_tok_s
     if not (said and len(query.gpus) == 1 and query.models and _NORMAL_ASKED.search(query.low)):
         return None
+    if re.search(r"\bprompt\b|\bprefill\b|\bpp\d*\b|\bprocessing\b|\bingest", query.low):
+        return None  # a prompt-processing figure is no decode speed
     model = query.models[0]
     if (model.family or "llm") != "llm":
         return None
     ref = query.gpus[0]
-    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
+    args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    e = box.call("estimate", args)
+    local = query.engine in ("llama.cpp", "ollama") and args.get("workload") == "inference"
+    if local and "error" not in e and not e["fits"]:  # "ollama, 70B on my 3060": as it runs, split
+        e = box.call("estimate", {**args, "offload": "layers", "engine": "llama.cpp"})
     key = "decode_tokens_per_s" if e.get("workload") == "inference" else "train_tokens_per_s"
     band = e.get(key) if "error" not in e and e.get("fits") else None
     if not band:
@@ -1637,7 +1676,10 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
         )
         return f"**Your {c.num(said, 'tokens/s')} is low: below {expected}.**{causes}"
     if said > band["high"]:
-        return f"**Your {c.num(said, 'tokens/s')} is above the range {expected}: nothing wrong.**"
+        return (
+            f"**Your {c.num(said, 'tokens/s')} is above the range {expected}**: nothing wrong, "
+            "or it counts several requests together (the estimate is one stream's)."
+        )
     return f"**Yes, {c.num(said, 'tokens/s')} is normal: {expected}.**"
 
 
@@ -1783,7 +1825,7 @@ def _copies_for_load(
     count = result.get("solution")
     if not (query.rps and count and (model.family or "llm") == "llm"):
         return None
-    best = None  # (GPUs in all, GPUs a copy, copies, estimate): a wider copy holds more cache
+    best = None  # (the load_replicas result, its estimate): a wider copy holds more cache
     for size in sorted({count, 2 * count, 4 * count, NODE_GPUS}):
         if size < count or size > max(count, NODE_GPUS):
             continue
@@ -1793,27 +1835,30 @@ def _copies_for_load(
         serving = (e.get("serving_tokens_per_s") or {}).get("typical") if "error" not in e else 0
         if not serving:
             continue
-        out = e.get("output_tokens") or query.output_tokens or 256
-        copies = max(1, math.ceil(query.rps * out / serving))
-        if best is None or copies * size < best[0]:
-            best = (copies * size, size, copies, e)
+        price = query.user_price_usd_per_hour or (e.get("cost") or {}).get("usd_per_gpu_hour")
+        load = box.call("load_replicas", {
+            "serving_tokens_per_s": serving, "requests_per_s": query.rps,
+            "output_tokens": e.get("output_tokens") or query.output_tokens or 256,
+            "gpus_per_replica": size, "usd_per_gpu_hour": price})  # fmt: skip
+        if "error" not in load and (best is None or load["gpus"] < best[0]["gpus"]):
+            best = (load, e)
     if best is None:
         return None
-    gpus, count, copies, e = best
+    load, e = best
     serving = e["serving_tokens_per_s"]["typical"]
     out = e.get("output_tokens") or query.output_tokens or 256
-    needed = query.rps * out
-    price = query.user_price_usd_per_hour or (e.get("cost") or {}).get("usd_per_gpu_hour")
+    copies, count = load["replicas"], e["num_gpus"]
     whose = "your" if query.user_price_usd_per_hour else "the median"
-    daily = (f"; {c.usd(gpus * 24 * price)} a day around the clock at {whose} "
+    price = load["usd_per_hour"] / load["gpus"] if load["usd_per_hour"] else None
+    daily = (f"; {c.usd(load['usd_per_day'])} a day around the clock at {whose} "
              f"{c.usd(price)} per GPU-hour" if price else "")  # fmt: skip
-    where = c.gpus_phrase(gpus, e["gpu_name"])
+    where = c.gpus_phrase(load["gpus"], e["gpu_name"])
     said = "" if query.context else " assumed: shorter ones need fewer"
     return (f"**{where[0].upper()}{where[1:]} for that load**"
             + (f" ({copies} copies of {count})" if copies > 1 and count > 1 else "")
-            + f": {c.num(needed, 'tokens/s')} of output on average ({c.num(query.rps)} requests "
-            f"a second of {out:,} output tokens), each copy serving about "
-            f"{c.num(serving, 'tokens/s')} at full load ({e['precision']}, {e['engine']}, "
+            + f": {c.num(load['needed_tokens_per_s'], 'tokens/s')} of output on average "
+            f"({c.num(query.rps)} requests a second of {out:,} output tokens), each copy serving "
+            f"about {c.num(serving, 'tokens/s')} at full load ({e['precision']}, {e['engine']}, "
             f"{e['context']:,}-token prompts{said}){daily}. Peaks above the day's average "
             "need more.")  # fmt: skip
 
@@ -2758,18 +2803,23 @@ def _rental_quote_judged(query: Query, box: ToolBox, price: float, count: int) -
 def _monthly_bill_judged(query: Query, box: ToolBox, count: int) -> Draft | None:
     """A monthly bill the user pays for GPUs named, judged per GPU-hour against the prices on
     record (around the clock unless the hours a day are said)."""
-    if not (query.monthly_usd and query.gpus and _PRICE_JUDGED.search(query.low)):
-        return None
+    counted = any(g.count for g in query.gpus) or query.num_gpus
+    if not (query.monthly_usd and query.gpus and counted and _PRICE_JUDGED.search(query.low)):
+        return None  # "$48k a month for A100s": how many is not said
     share = query.use_hours_per_day / 24 if query.use_hours_per_day else 1.0
-    hours = HOURS_PER_MONTH * share * count
-    judged = _rental_quote_judged(replace(query, hours=None), box, query.monthly_usd / hours, 1)
+    bill = box.call("bill_rate", {"usd": query.monthly_usd, "num_gpus": count,
+                                  "hours": HOURS_PER_MONTH * share})  # fmt: skip
+    if "error" in bill:
+        return None
+    judged = _rental_quote_judged(replace(query, hours=None), box, bill["usd_per_gpu_hour"], 1)
     if judged is None:
         return None
     sign = query.currency
     judged.text = judged.text.replace(
         " per GPU-hour against",
-        f" per GPU-hour (your {c.usd(query.monthly_usd, sign)} a month over {c.num(hours)} "
-        f"GPU-hours: {count} GPUs x {c.num(HOURS_PER_MONTH * share)} hours) against",
+        f" per GPU-hour (your {c.usd(query.monthly_usd, sign)} a month over "
+        f"{c.num(bill['gpu_hours'])} GPU-hours: {count} GPUs x {c.num(bill['hours'])} hours) "
+        "against",
         1,
     )
     return judged
@@ -2958,7 +3008,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             args: dict[str, Any] = {"gpu": choice}
             if hours or (ref.count or count) > 1:  # "8x H100 per hour": the node's hour
                 args.update(hours=hours or 1, num_gpus=ref.count or count)
-            if query.providers:  # "on AWS vs a cheaper one like RunPod": each cloud's own prices
+            if query.providers and not _ELSEWHERE.search(query.low):
+                # "on AWS vs a cheaper one like RunPod": each cloud's own prices
                 parts += [c.rental(box.call("prices", {**args, "provider": name}))
                           for name in query.providers]  # fmt: skip
                 continue
@@ -2972,6 +3023,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join(parts))
 
 
+# a cloud named as the one to leave: "I pay $1.99 on RunPod, what's cheaper elsewhere?"
+_ELSEWHERE = re.compile(r"\belsewhere\b|\bother (?:providers|clouds|hosts|places)\b"
+                        r"|\binstead of\b|\bcheaper than\b")  # fmt: skip
 # the period a rental price is asked for: "per month", "a week", "monthly" (not "a year ago",
 # "$1000 a month" of budget, "1000 images a day" of work: no figure just before it)
 _RENT_PERIOD = re.compile(
@@ -3614,7 +3668,10 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["hours_of_use"] = query.hours
     if query.use_hours_per_day:  # "we train maybe 2 weeks a month"
         args["hours_per_day"] = query.use_hours_per_day
-        if query.hours and query.hours > 30 * query.use_hours_per_day and _SPAN_SAID.search(low):
+        # "24/7" is a rate that says its own span (a month of it), no horizon of use
+        nonstop = query.hours in (168.0, 730.0, 8760.0) and bool(_NONSTOP.search(low))
+        longer = bool(query.hours and query.hours > 30 * query.use_hours_per_day)
+        if longer and span and not nonstop:
             args["hours_of_use"] = query.hours  # "over a year at 8 hours a day": 2,920 hours
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
@@ -3655,6 +3712,14 @@ _SPAN_SAID = re.compile(
 )
 
 
+# a speed said of training: "does about 900 tok/s training llama", "trains at 2,500 tok/s"
+_TRAINING_PACE = re.compile(
+    r"\btrain\w*\s(?:at |about |around |~)*\d[\d,.]*\s?k?\s?(?:tok|tokens|t)\s?(?:/|per)\s?s"
+    r"|\d[\d,.]*\s?k?\s?(?:tok|tokens|t)\s?(?:/|per)\s?s(?:ec\w*)?\b[^.?!]{0,12}"
+    r"\b(?:training|fine-?tuning|when training|of training)\b"
+)
+
+
 def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
     """ "cost to train SD 1.5 from scratch, like the original's 150k A100 hours?": GPU-hours the
     user gives, at each variant's current rental prices (low, median, high); no estimate needed."""
@@ -3663,8 +3728,10 @@ def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
     asked = query.intent == "cost" or _PRICE_ASKED.search(query.low)
     if not (hours and said and len(query.gpus) == 1 and asked):
         return None
-    if query.user_price_usd_per_hour or query.budget:
-        return None  # the user's price, or hours within a budget: the cost handler's
+    if query.user_price_usd_per_hour or query.budget or query.models:
+        return None  # the user's price, hours within a budget, or a job named: others answer
+    if _ALLOCATION.search(query.low):
+        return None  # "we have 10,000 H100 GPU-hours: how much of a pretraining?"
     lines = []
     for gpu in gpu_choices(query.gpus[0]):
         priced = box.call("prices", {"gpu": gpu, "hours": hours})
@@ -3694,7 +3761,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     if query.seconds_per_item and items:  # "a 45-minute episode took 3 minutes: and 2 hours?"
         return _at_your_pace(query, box, items)
     tokens = (query.train_tokens or 0) * (query.epochs or 1)
-    if query.throughput_tok_s and tokens:  # "my rig does 900 tok/s training: 3 epochs of 40M?"
+    if query.throughput_tok_s and tokens and _TRAINING_PACE.search(query.low):
+        # "my rig does 900 tok/s training: 3 epochs of 40M?" (not an inference speed)
         return _tokens_at_your_pace(query, box, tokens, query.throughput_tok_s)
     if query.hours and query.epochs and _PER_EPOCH.search(query.low):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs

@@ -577,6 +577,11 @@ _SCRIPTS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\u0400-\u04ff]")
 _CPU_ONLY = re.compile(r"\b(?:best|which|what) cpu\b|\bthreadripper\b|\bepyc\b|\bxeon\b")
 
 
+def _llm_on_cpu(q: Query) -> bool:
+    """An LLM run on the CPU alone ("no GPU, a Threadripper with 128 GB: llama 3 70B Q4?")."""
+    return q.cpu_only and any(m.family in (None, "llm") for m in q.models)
+
+
 def _entities(q: Query) -> bool:
     return bool(q.gpus or q.models or q.memory_gb)
 
@@ -639,7 +644,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
             or _STORY.search(low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
-            or (_CPU_ONLY.search(low) and not q.gpus)
+            # (an LLM on the CPU alone, no GPU, is the calculator's: llama.cpp on system RAM)
+            or (_CPU_ONLY.search(low) and not q.gpus and not _llm_on_cpu(q))
         )
     if q.seconds_per_item and (q.steps or q.epochs):
         return False  # "each step takes 1.2 s, 50,000 steps: how long?": the user's own pace

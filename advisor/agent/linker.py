@@ -364,7 +364,7 @@ class Linker:
             and after + 1 < len(words)
             and words[after].low in ("and", "at", "+", "has", "with", "w/")
         ):
-            extra, _ = _qualifiers(words[after + 1 : after + 4])
+            extra, _ = _qualifiers(words[after + 1 : after + 4], ram_is_card=True)
             sizes = {g.memory_gb for g in gpus}
             if extra is not None and len(sizes) > 1 and extra in sizes:
                 memory = extra  # "the M4 Max and 128 GB", "M3 Ultra at 512GB": one variant's size
@@ -703,8 +703,8 @@ class Linker:
             if k.startswith(key) and rx.fullmatch(_SIZE_MARK, k[len(key) :])
             for fm in fms
         }
-        if len(found) < 2 or len({f for f, _m in found}) > 1:
-            return None
+        if len(found) < 3 or len({f for f, _m in found}) > 1:
+            return None  # a series of sizes, not two names that share a stem
         sized = sorted(found, key=lambda fm: _params_b(self._entry(*fm)) or 0.0)
         family, mid = sized[(len(sized) - 1) // 2]
         names = ", ".join(self._entry(*fm).name for fm in sized)
@@ -804,10 +804,13 @@ _CONNECTORS = ("with", "w/", "w", "(", "-", "version", "variant", "model", "one"
                "nodes")  # fmt: skip
 
 
-def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, str | None]:
+def _qualifiers(
+    near: list[Token], before: bool = False, ram_is_card: bool = False
+) -> tuple[float | None, str | None]:
     """Memory and form factor in the words next to a GPU name (in reading order away from it):
     "40 gigs", "(40G)", "80GB", "PCIe", "with 12 gigs", "laptop"; stops at any other word.
-    Before the name the words come backwards: a number's unit is the word nearer the name."""
+    Before the name the words come backwards: a number's unit is the word nearer the name.
+    `ram_is_card`: a Mac's "32GB RAM" is its GPU's memory, not a host's beside the card."""
     memory, form = None, None
     i = 0
     while i < len(near):
@@ -817,8 +820,14 @@ def _qualifiers(near: list[Token], before: bool = False) -> tuple[float | None, 
         unit = 0 <= j < len(near) and rx.fullmatch(r"gb|g|gib|gigs?", near[j].low.strip("()"))
         number_next = i + 1 < len(near) and near[i + 1].low.replace(".", "", 1).isdigit()
         after = near[i + 1].low if i + 1 < len(near) and not before else ""
-        if (size or unit) and rx.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", after):
-            break  # "32gb ddr4", "64gb ram": the host's memory, not the card's
+        # the word after the figure, past its unit when that is a word of its own ("64 gb ram")
+        host = near[i + 2].low if unit and not size and i + 2 < len(near) and not before else ""
+        if (
+            not ram_is_card
+            and (size or unit)
+            and any(rx.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", w) for w in (after, host))
+        ):
+            break  # "32gb ddr4", "64gb ram", "64 GB RAM": the host's memory, not the card's
         beyond = near[i + 2].low if unit and i + 2 < len(near) and not before else after
         if (size or unit) and rx.fullmatch(r"(?:total|combined|altogether)\)?|in", beyond):
             break  # "2x 3090 (48gb total)": the cards' memory together, not one card's
@@ -1117,8 +1126,8 @@ def _format_precision(word: str) -> str | None:
     return None
 
 
-# what follows a series' name to give its size: "n" of YOLOv8n, "-large" of a BERT
-_SIZE_MARK = r"[-_]?(?:[nsmlxtb]|tiny|small|base|medium|large|xlarge|huge)"
+# what follows a series' name to give its size, one letter: "n" of YOLOv8n ... "x" of YOLOv8x
+_SIZE_MARK = r"[-_]?[nsmlxt]"
 
 
 def _model_key(text: str) -> str:

@@ -80,6 +80,7 @@ class Query:
     ram_gb: float | None = None
     ram_channels: int | None = None
     cpu_only: bool = False  # "llama.cpp cpu only", "no GPU": the CPU alone runs it
+    gpu_layers: int | None = None  # llama.cpp's -ngl said ("-ngl 40"): the layers on the GPUs
     providers: tuple[str, ...] = ()  # cloud providers named, as the price rows name them ("AWS")
     context: int | None = None
     batch: int | None = None

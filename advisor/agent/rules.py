@@ -220,6 +220,8 @@ def _failure_polarity(query: Query, text: str) -> str:
     asked = _OOM_ASKED.search(query.low)
     if not asked or re.search(r"\bwithout\b", asked.group(0)):
         return text  # "will it train without running out of memory?": yes is a fit
+    if query.offload:
+        return text  # "will it OOM if I offload?": the answer's offload line says how it fits
     if text.startswith("**No: ") and " does not fit" in text.split("\n", 1)[0]:
         return "**It will run out of memory: " + text[len("**No: ") :]
     if text.startswith("**Yes: ") and " fits" in text.split("\n", 1)[0]:

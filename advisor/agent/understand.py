@@ -106,18 +106,23 @@ OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
     (
         "model",
         r"(?<![a-z])(?:model[\s_-]*)?cpu[\s_-]*offload\w*|\bwith offload\w*"
-        r"|\boffload\w*(?: \w+){0,3} to (?:the )?(?:cpu|(?:system |host |main )?ram|system memory)"
+        r"|\boffload\w*(?: [\w-]+){0,4} to (?:the |my )?(?:[\w.-]+ ){0,2}"
+        r"(?:cpu|(?:system |host |main )?ram|system memory)\b"
         r"|\b--?(?:med|low)vram\b"
-        # llama.cpp's layers split: "split it between GPU and CPU", "-ngl 40", "rest in RAM"
-        r"|\bsplit\w*(?: \w+){0,3} between (?:the |my )?(?:gpu|vram|card)s? and "
+        # ComfyUI's default: each model on the card only while it runs
+        r"|\b(?:drops?|unloads?|frees?|offloads?) the (?:t5 |clip )?text[- ]encoders?\b",
+    ),
+    (
+        # llama.cpp's layers split (an LLM's; an image model's offload stays unsaid): "split it
+        # between GPU and CPU", "-ngl 40", "the rest in RAM"
+        "layers",
+        r"\bsplit\w*(?: \w+){0,3} between (?:the |my )?(?:gpu|vram|card)s? and "
         r"(?:the |my |system )?(?:cpu|ram)"
         r"|\bpartial(?:ly)?[- ]offload\w*"
         r"|\boffload\w* (?:some |a few |part of the |the rest of the )?layers"
         r"|(?<![a-z])-ngl\b|\bn_gpu_layers\b|\bgpu[- ]layers\b"
         r"|\b(?:spill|overflow)\w*(?: over)? (?:in)?to (?:system )?ram"
-        r"|\b(?:the )?rest (?:of it )?(?:in|on) (?:system |cpu |normal )?ram\b"
-        # ComfyUI's default: each model on the card only while it runs
-        r"|\b(?:drops?|unloads?|frees?|offloads?) the (?:t5 |clip )?text[- ]encoders?\b",
+        r"|\b(?:the )?rest (?:of it )?(?:in|on) (?:system |cpu |normal )?(?:ram|cpu)\b",
     ),
 )
 FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
@@ -826,8 +831,9 @@ def _batch(low: str) -> int | None:
         said = rx.search(rf"(?<![a-z])batch(?:[-_ ]size)?\s(?:of|is)\s{_WORD_NUM}\b", low)
         return int(_count(said.group(1))) if said else None
     value = int(next(g for g in m.groups() if g))
-    if value > _LOT and rx.match(r"\s(?:images|pictures|photos|renders|generations|files)\b",
-                                 low[m.end() :]) and "size" not in m.group(0):  # fmt: skip
+    made = rx.search(r"\bgenerat\w*|\brender\w*|\bmake\b|\bcreate\b|\bproduc\w*", low)
+    if value > _LOT and made and rx.match(r"\s(?:images|pictures|photos|renders|generations)\b",
+                                          low[m.end() :]) and "size" not in m.group(0):  # fmt: skip
         return None  # "a batch of 400 images" to make: a job's size, not a batch size
     return value
 
@@ -885,28 +891,40 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     return concurrency, rate if rate is not None else daily
 
 
-_PER_DAY = r"\s?(?:/|per|an?|each|every)\s?(?:day|d)\b"
+# "a day", "per day", "/day", "/d": never "and" or "as" ("20M tokens and 3 epochs")
+_PER_DAY = r"(?:\s?/\s?|\s(?:per|a|an|each|every)\s)(?:day|d)\b"
+
+
+# who a day's requests come from: "1000 users a day", "300 staff, each ..."
+_DAILY_PEOPLE = (r"(?:users|people|customers|visitors|employees|staff|engineers|developers|devs"
+                 r"|agents|students|members|analysts|clients|subscribers)")  # fmt: skip
 
 
 def _daily_rate(low: str) -> float | None:
     """A load said per day, as an average rate in requests a second: "20k requests a day",
     "1000 users per day, each doing ~20 requests", "50M tokens/day" (output tokens, over
     DAILY_OUTPUT_TOKENS each when no length is said)."""
-    requests = rx.search(
-        rf"{_NUM}\s?(k|m|thousand|million)?\s(?:req(?:uest)?s?|queries|calls|conversations|chats"
-        rf"|messages|prompts|completions){_PER_DAY}",
-        low,
-    )
-    if requests:
-        return _scaled(requests.group(1), requests.group(2)) / SECONDS_PER_DAY
     users = rx.search(
-        rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?(?:users|people|customers|visitors|employees)"
+        rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}"
         rf"{_PER_DAY}[^.?!]{{0,40}}?\b(?:each|per user|every one)\b[^.?!\d]{{0,20}}~?{_NUM}\s"
         r"(?:req(?:uest)?s?|queries|calls|messages|prompts|chats)",
         low,
     )
+    users = users or rx.search(  # "500 users and each sends 10 requests a day"
+        rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}\b[^.?!]{{0,30}}?"
+        rf"\beach\b[^.?!\d]{{0,20}}~?{_NUM}\s(?:req(?:uest)?s?|queries|calls|messages|prompts|chats)"
+        rf"{_PER_DAY}",
+        low,
+    )
     if users:
         return _scaled(users.group(1), users.group(2)) * _number(users.group(3)) / SECONDS_PER_DAY
+    requests = rx.search(
+        rf"{_NUM}\s?(k|m|thousand|million)?\s(?:req(?:uest)?s?|queries|calls|conversations|chats"
+        rf"|messages|prompts|completions|documents|docs|tickets|emails|summaries){_PER_DAY}",
+        low,
+    )
+    if requests:
+        return _scaled(requests.group(1), requests.group(2)) / SECONDS_PER_DAY
     tokens = rx.search(rf"{_NUM}\s?(k|m|b|thousand|million|billion)?\s?(?:tokens?|toks?){_PER_DAY}",
                        low)  # fmt: skip
     if tokens:
@@ -1722,7 +1740,8 @@ def _train_tokens(low: str) -> float | None:
         )
     m = rx.search(
         rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes|millones)?\s?"
-        r"(?:training |of |de )?tokens\b(?!\s?(?:/|per|an?|each)\s?(?:s\b|sec|day|d\b))"
+        r"(?:training |of |de )?tokens\b(?!\s?/\s?(?:s|sec|day|d)\b"
+        r"|\s(?:per|a|an|each)\s(?:s|sec\w*|day)\b)"
         # "1 billion token" (a word for a scale, the noun left singular)
         rf"|{_NUM}\s?(thousand|million|billion|trillion)\s?(?:training |of )?token\b"
         r"(?!\s?(?:/|per|window|context))",
@@ -1947,7 +1966,7 @@ def _audio_hours(low: str) -> float | None:
 def _resolution(low: str) -> int | None:
     m = rx.search(
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
-        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b))"
+        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b|images|pictures|pics|renders|photos))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
         # "one 1024 tile", "a 768 image", "512 renders": a picture's side
         r"|\b(?:one|a|each|per|every) (\d{3,4}) (?:tiles?|images?|pics?|pictures?|renders?"
@@ -2347,6 +2366,8 @@ _RAM_SIZE = re.compile(
     r"\b(\d+(?:\.\d+)?) ?(?:gb|gigs?|g|gib)\b(?: of)?(?: (?:(?:lp)?ddr[345]\S*|ecc|fast))? "
     r"?(?:ram\b|(?:system|host|main|cpu) (?:ram|memory)\b|(?:lp)?ddr[345])"
     r"|\b(?:ram|system memory)\s*[:=]?\s*(\d+(?:\.\d+)?) ?(?:gb|gigs?|g|gib)\b"
+    # "DDR4-3200 128GB": the kind, then the size
+    r"|\b(?:lp)?ddr[345]x?(?:[- ]?\d{4})?(?: ram)?,? (\d+(?:\.\d+)?) ?(?:gb|gib)\b"
 )
 _CHANNELS = re.compile(
     r"\b(single|dual|quad|hexa|six|octa|eight|twelve|\d{1,2})[- ]channels?\b"
@@ -2356,10 +2377,20 @@ _CHANNEL_WORDS = {"single": 1, "dual": 2, "quad": 4, "hexa": 6, "six": 6, "octa"
                   "twelve": 12}  # fmt: skip
 
 
+# llama.cpp's layers on the GPU: "-ngl 40", "--n-gpu-layers 30", "n_gpu_layers=35", "40 gpu layers"
+_NGL = re.compile(
+    r"(?:(?<![a-z])-ngl|--n-gpu-layers|\bn_gpu_layers|\bnum_gpu)\s?[=:]?\s?(\d{1,4})\b"
+    r"|\b(\d{1,3}) (?:gpu[- ])?layers (?:on|offloaded to) (?:the )?gpu\b"
+)
+# a word said as a cloud: "on vast", "azure vs lambda", "from lambda"
+_AS_A_PLACE = r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat ))"
 # other ways people name a cloud the price rows name: row's name -> words for it
 _PROVIDER_WORDS = {
     "AWS": r"aws|amazon|ec2", "GCP": r"gcp|google cloud", "Azure": r"azure",
-    "Vast.ai": r"vast(?:\.ai)?", "Lambda": r"lambda(?: labs| cloud)?", "RunPod": r"run ?pod",
+    # "vast" and "lambda" are words too: the cloud only by its full name or said as a place
+    "Vast.ai": rf"vast(?:\.ai| ai)|vastai|{_AS_A_PLACE}vast",
+    "Lambda": rf"lambda ?labs|lambda cloud|{_AS_A_PLACE}lambda(?! functions?)|lambda's",
+    "RunPod": r"run ?pod",
     "Oracle Cloud": r"oracle(?: cloud)?|oci", "DataCrunch (Verda)": r"datacrunch|verda",
     "Jarvis Labs": r"jarvis ?labs", "CoreWeave": r"core ?weave",
 }  # fmt: skip
@@ -2391,7 +2422,7 @@ def _system_ram(low: str) -> dict[str, Any]:
     ram = None
     if kind:
         ram = kind.group(1) + (f"-{kind.group(2)}" if kind.group(2) else "")
-    gb = float(size.group(1) or size.group(2)) if size else None
+    gb = float(next(g for g in size.groups() if g)) if size else None
     return {"ram": ram, "ram_gb": gb if gb and 2 <= gb <= 100_000 else None, "ram_channels": n}
 
 
@@ -2764,11 +2795,13 @@ def _split_questions(text: str) -> list[str]:
     pieces = [p.strip() for p in rx.split(r"(?<=\?)\s+(?=[A-Za-z0-9])", text) if p.strip()]
     merged: list[str] = []
     for piece in pieces:  # "... with qlora? on a 3090": a continuation, not another question
-        short = len(piece.split()) < 4 or rx.match(
-            # "... on A100s? like the original, ~150k A100 hours?": the same question's detail
-            r"(?:on|in|with|for|at|using|via|or|like|say|e\.g\.|i\.e\.|roughly|around)\b",
-            piece,
-            re.I,
+        short = len(piece.split()) < 4 or bool(
+            rx.match(r"(?:on|in|with|for|at|using|via|or)\b", piece, re.I)
+        )
+        # "... on A100s? like the original, ~150k A100 hours?": the same question's detail
+        short = short or bool(
+            rx.match(r"(?:like|say|e\.g\.|i\.e\.)\b", piece, re.I)
+            and not rx.search(r"\b(?:how|what|which|when|why|is|are|can|does|do)\b", piece, re.I)
         )
         # "... on a NAS? small models only, like phi-3 mini": details, not a second question
         asks = piece.rstrip().endswith("?") or rx.match(_ASKING, piece, re.I)
@@ -2964,6 +2997,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         offload=_first(OFFLOAD_WORDS, low),
         **_system_ram(low),
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
+        gpu_layers=int(ngl.group(1) or ngl.group(2)) if (ngl := _NGL.search(low)) else None,
         providers=_providers(low, catalog),
         context=_context(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1

@@ -92,7 +92,7 @@ class Request:
     gpu_layers: int | None = None  # llama.cpp -ngl: layers on the GPUs (the rest on the CPU)
     ram: str | None = None  # system RAM, "ddr5-5600" (host.py; None = a current desktop's)
     ram_channels: int | None = None  # its memory channels (None = a desktop's two)
-    ram_gb: float | None = None  # its size, for a model run on the CPU alone (gpu "cpu")
+    ram_gb: float | None = None  # its size: it must hold the CPU's layers (or all, gpu "cpu")
     framework: str | None = None  # training framework: pytorch | tensorflow | hf | torchtune ...
     # LLM fine-tuning memory options; None = what the framework's recipes do
     mixed_precision: bool | None = None  # False: pure bf16 (no fp32 master weights)
@@ -158,6 +158,7 @@ class Estimate:
     # llama.cpp with layers in system RAM: how many the GPUs hold, what the rest take in RAM
     gpu_layers: int | None = None
     layers: int | None = None  # the model's, beside gpu_layers
+    host_layers: int | None = None  # ... and those in system RAM, run by the CPU
     host_memory_gb: float | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
@@ -88,10 +89,40 @@ def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> f
 
 def streams_served(rate_per_s: float, streams: int, per_stream_per_s: float) -> dict[str, float]:
     """Live streams (cameras, feeds) against a throughput: the items a second they need in all
-    (streams x each one's rate), whether the rate keeps up, and how many streams it serves."""
+    (streams x each one's rate), whether the rate keeps up, and how many whole streams it
+    serves."""
     needed = streams * per_stream_per_s
     return {"needed_per_s": needed, "keeps_up": float(rate_per_s >= needed),
-            "streams_served": rate_per_s / per_stream_per_s}  # fmt: skip
+            "streams_served": float(math.floor(rate_per_s / per_stream_per_s))}  # fmt: skip
+
+
+def load_replicas(
+    serving_tokens_per_s: float,
+    requests_per_s: float,
+    output_tokens: float,
+    gpus_per_replica: int,
+    usd_per_gpu_hour: float | None = None,
+) -> dict[str, float | None]:
+    """Copies of one serving setup a load takes: the output tokens a second it needs
+    (requests x output tokens), the copies at each one's full-load rate, their GPUs, and what
+    they cost an hour and a day around the clock at a price per GPU-hour."""
+    needed = requests_per_s * output_tokens
+    replicas = max(1, math.ceil(needed / serving_tokens_per_s))
+    gpus = replicas * gpus_per_replica
+    hourly = gpus * usd_per_gpu_hour if usd_per_gpu_hour is not None else None
+    return {
+        "needed_tokens_per_s": needed,
+        "replicas": replicas,
+        "gpus": gpus,
+        "usd_per_hour": hourly,
+        "usd_per_day": hourly * 24 if hourly is not None else None,
+    }
+
+
+def rate_from_bill(usd: float, num_gpus: int, hours: float) -> dict[str, float]:
+    """What a bill for `num_gpus` GPUs over `hours` each comes to per GPU-hour."""
+    gpu_hours = num_gpus * hours
+    return {"usd_per_gpu_hour": usd / gpu_hours, "gpu_hours": gpu_hours, "hours": hours}
 
 
 def carried_over(measured: float, from_rate: float, to_rate: float, is_time: bool) -> float:

@@ -183,7 +183,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     )  # fmt: skip
     usable = memory.usable_gb(gpu, engine)
     notes.extend(mem.assumptions)
-    split = _host_split(request, model, engine, mem, usable, notes)
+    split = _host_split(request, model, gpu, engine, mem, usable, notes)
     if split is not None:
         mem = split.memory
     notes.append(
@@ -304,7 +304,8 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     return Estimate(
         model=model.id, model_name=model.name, gpu=gpu.id, gpu_name=gpu.name,
         num_gpus=request.num_gpus, workload="inference", precision=precision.name,
-        engine=engine.name, context=context, batch=request.batch, fits=total <= usable,
+        engine=engine.name, context=context, batch=request.batch,
+        fits=total <= usable and not (split and split.ram_short),
         memory_per_gpu_gb=total, usable_memory_per_gpu_gb=usable, headroom_gb=usable - total,
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=decode.to_dict(),
         prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
@@ -312,6 +313,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         serving_tokens_per_s=serving.to_dict() if serving else None,
         serving_batch=serving_batch, interconnect=over,
         gpu_layers=split.gpu_layers if split else None, layers=split.layers if split else None,
+        host_layers=split.layers - split.gpu_layers if split else None,
         host_memory_gb=split.host_gb if split else None,
     )  # fmt: skip
 
@@ -323,6 +325,7 @@ class HostSplit:
     gpu_layers: int
     layers: int
     host_gb: float  # the CPU's layers: weights and KV cache in system RAM
+    ram_short: bool  # the machine's RAM, when given, cannot hold them beside the system
     read_gb: float  # what the CPU reads of them per token (a MoE: its active experts)
     host: host_mod.HostMemory
     memory: memory.MemoryResult  # what stays on each GPU
@@ -344,6 +347,7 @@ class HostSplit:
 def _host_split(
     request: Request,
     model: Model,
+    gpu: GPU,
     engine: EngineFactors,
     mem: memory.MemoryResult,
     usable: float,
@@ -353,6 +357,8 @@ def _host_split(
     (`gpu_layers`, its -ngl), or with offload "layers" as many as fit (as ollama chooses)."""
     if request.gpu_layers is None and request.offload != "layers":
         return None
+    if "unified" in (gpu.memory_type or "").lower():
+        return None  # a Mac's or an APU's GPU memory is the system RAM: no other RAM to fill
     if engine.name != "llama.cpp":
         raise InvalidInput(
             f"Layers in system RAM run on the CPU in llama.cpp (and ollama), not {engine.label}."
@@ -363,8 +369,8 @@ def _host_split(
     fixed = mem.total_gb - parts["weights"] - parts["kv_cache"]
     most = host_mod.layers_on_gpu(per_layer, fixed, usable, layers)
     n = most if request.gpu_layers is None else min(request.gpu_layers, layers)
-    if request.offload == "layers" and request.gpu_layers is None and n == layers:
-        return None  # it fits whole: nothing goes to RAM
+    if n == layers:
+        return None  # every layer on the GPUs (-ngl 99, or it fits whole): nothing in RAM
     host = host_mod.host_memory(request.ram, request.ram_channels)
     share = n / layers
     breakdown = {
@@ -382,7 +388,13 @@ def _host_split(
     )
     if request.ram is None:
         notes.append(f"system RAM not given: {host.label} assumed")
-    return HostSplit(n, layers, host_gb, read_gb, host, replace(mem, breakdown_gb=breakdown))
+    short = bool(request.ram_gb and host_gb > request.ram_gb - HOST_RESERVED_GB)
+    if request.ram_gb:
+        room = "too little for" if short else "room for"
+        notes.append(f"{request.ram_gb:g} GB of RAM, {HOST_RESERVED_GB:g} GB of it kept by the "
+                     f"system: {room} the CPU's layers")  # fmt: skip
+    return HostSplit(n, layers, host_gb, short, read_gb, host,
+                     replace(mem, breakdown_gb=breakdown))  # fmt: skip
 
 
 def _read_per_token_gb(model: Model, parts: dict[str, float]) -> float:
@@ -403,6 +415,8 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
     notes = [model.notes or "generic model"] if model.generic else []
     if request.engine and engine_factors(request.engine).name != "llama.cpp":
         raise InvalidInput("On a CPU alone the calculator models llama.cpp (and ollama).")
+    if request.workload != "inference":
+        raise InvalidInput("On a CPU alone the calculator models inference, not training.")
     if request.num_gpus != 1:
         raise InvalidInput("A CPU-only estimate is for one machine (num_gpus 1).")
     engine = engine_factors("llama.cpp")
@@ -439,7 +453,7 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
         context=context, batch=request.batch, fits=total <= usable, memory_per_gpu_gb=total,
         usable_memory_per_gpu_gb=usable, headroom_gb=usable - total, breakdown_gb=parts,
         decode_tokens_per_s=decode.to_dict(), assumptions=notes, gpu_layers=0,
-        layers=model.num_layers, host_memory_gb=total,
+        layers=model.num_layers, host_layers=model.num_layers, host_memory_gb=total,
     )  # fmt: skip
 
 

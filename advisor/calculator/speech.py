@@ -171,10 +171,10 @@ def estimate(
     if name not in ENGINES:
         raise InvalidInput(f"Speech engines: {', '.join(ENGINES)} (got {name!r}).")
     if name in CUDA_ONLY and stack == "metal":
-        raise InvalidInput(
-            f"{ENGINES[name].label} has no {stack} backend, so on the {gpu.name} it runs on the "
-            "CPU, which the calculator does not model; whisper.cpp runs on that GPU."
-        )
+        notes.append(f"{ENGINES[name].label} has no Metal backend (on a Mac it runs on the CPU, "
+                     "which the calculator does not model): the figures are whisper.cpp's, which "
+                     "runs on the GPU")  # fmt: skip
+        name = "whisper.cpp"
     engine = ENGINES[name]
     precision = get_precision(request.precision).name if request.precision else "fp16"
     if precision not in engine.precisions:

@@ -112,7 +112,9 @@ BREAKDOWN_LABELS = {
 @click.option("--gpu-layers", type=click.IntRange(0, 10_000), help="llama.cpp -ngl (rest on CPU).")
 @click.option("--ram", help="System RAM for llama.cpp's CPU layers, e.g. ddr5-5600.")
 @click.option("--ram-channels", type=click.IntRange(1, 24), help="System RAM channels.")
-@click.option("--ram-gb", type=click.FloatRange(1, 1e5), help="System RAM size (GPU 'cpu').")
+@click.option(
+    "--ram-gb", type=click.FloatRange(1, 1e5), help="System RAM size: must hold the CPU's share."
+)
 @click.option(
     "--framework",
     type=click.Choice(FRAMEWORKS),
@@ -179,7 +181,7 @@ def _print_estimate(e: Estimate) -> None:
     )
     if e.gpu_layers is not None and e.layers and e.host_memory_gb is not None:
         where = "the CPU alone" if e.gpu == "cpu" else f"{e.gpu_layers} of {e.layers} on the GPU"
-        console().print(f"Layers: {where}; {e.layers - e.gpu_layers} ({e.host_memory_gb:.1f} GB) "
+        console().print(f"Layers: {where}; {e.host_layers} ({e.host_memory_gb:.1f} GB) "
                         "in system RAM, run by the CPU")  # fmt: skip
     rows = [
         (BREAKDOWN_LABELS.get(k, k), f"{v:.2f}") for k, v in e.breakdown_gb.items() if v > 0.005
