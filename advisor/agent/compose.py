@@ -574,9 +574,10 @@ def one_epoch(e: dict[str, Any]) -> bool:
 
 def fit_head(e: dict[str, Any]) -> str:
     split = host_split(e)
-    if split and e["fits"]:
-        return (f"**Yes, split: {e['model_name']} runs with {split}** "
-                f"({workload_label(e)}, {settings(e)}).")  # fmt: skip
+    if split and e["fits"]:  # the card alone does not hold it: said, then how it runs anyway
+        where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+        return (f"**Yes, split: {e['model_name']} does not fit on {where} alone; it runs with "
+                f"{split}** ({workload_label(e)}, {settings(e)}).")  # fmt: skip
     if split and e["memory_per_gpu_gb"] <= e["usable_memory_per_gpu_gb"]:
         return (f"**No, not in the RAM you have: {e['model_name']} would run with {split}, more "
                 f"than your RAM holds beside the system** ({workload_label(e)}, "

@@ -1159,8 +1159,8 @@ def _concurrency_limited(
     found = box.call("solve", {**solve, "batch": batch, "target": "max_context"})
     each = found.get("solution") if "error" not in found else None
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
-    # a quarter of them at once or more is a server that keeps up; fewer, one that queues most
-    verdict = "Yes," if held["batch"] * 4 >= batch else "No, only"
+    # half of them at once or more is a server that keeps up; fewer, one that queues most
+    verdict = "Yes," if held["batch"] * 2 >= batch else "No, only"
     head = (f"**{verdict} {held['batch']:,} of the {batch:,} at a time: {e['model_name']} fits "
             f"on {where} with room in its KV cache for {held['batch']:,} requests of {length} "
             "at once"

@@ -1713,7 +1713,9 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
     model = named[0]
     llm = (model.family or "llm") == "llm"
     job = replace(query, workload="inference" if llm else (query.workload or "inference"))
-    e = box.call("estimate", estimate_args(job, found[1], None, model))
+    args = estimate_args(job, found[1], None, model)
+    whole = {k: v for k, v in args.items() if k not in ("offload", "gpu_layers", "ram_gb")}
+    e = box.call("estimate", whole)  # on the card alone: whether it fits there is the question
     if "error" in e:
         return None
     if e["fits"]:
@@ -1730,6 +1732,10 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
                "token, and the slowest part sets the pace (the GPU then idles, waiting). A "
                "smaller model or quant that fits, or a second card, keeps every layer on the "
                "GPU.")  # fmt: skip
+        split = box.call("estimate", {**whole, "offload": "layers", "engine": "llama.cpp"})
+        if "error" not in split and split.get("gpu_layers") is not None:
+            why += (f" Split as llama.cpp and ollama run it: {c.host_split(split)}; "
+                    f"{c.band(split['decode_tokens_per_s'], 'tokens/s')}.")  # fmt: skip
     else:
         why = (f"{c.memory_line(e)} What does not fit is moved between system RAM and the card "
                "over PCIe at every step (the UI's low-VRAM mode, or the driver spilling into "

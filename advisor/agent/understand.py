@@ -1388,8 +1388,6 @@ def _use_rate(low: str) -> float | None:
     """How many hours a day the GPUs are used: "8 hours a day", "2 weeks a month", "3 days a
     week"; None when the message says no rate."""
     m = _USE_RATE.search(low)
-    if not m and _AROUND_THE_CLOCK.search(low):
-        return 24.0  # "usage goes up to 24/7", "running nonstop"
     if not m:
         return None
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
@@ -3916,6 +3914,9 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if prior.use_hours_per_day and _AROUND_THE_CLOCK.search(query.text.lower()):
+        # "8 hours a day" then "what if usage goes up to 24/7": every hour, not the 8 said
+        updates["use_hours_per_day"] = 24.0
     if prior.buying and not query.buying and not _RENTING.search(query.text.lower()):
         updates["buying"] = True  # "and with 32k context?" after "which card should I buy"
     if (
