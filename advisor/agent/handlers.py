@@ -3728,10 +3728,10 @@ def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
     asked = query.intent == "cost" or _PRICE_ASKED.search(query.low)
     if not (hours and said and len(query.gpus) == 1 and asked):
         return None
-    if query.user_price_usd_per_hour or query.budget or query.models:
-        return None  # the user's price, hours within a budget, or a job named: others answer
+    if query.user_price_usd_per_hour or query.budget:
+        return None  # the user's price, or hours within a budget: the cost handler's
     if _ALLOCATION.search(query.low):
-        return None  # "we have 10,000 H100 GPU-hours: how much of a pretraining?"
+        return None  # "we have 10,000 H100 GPU-hours: enough for a 7B pretraining?": the job's
     lines = []
     for gpu in gpu_choices(query.gpus[0]):
         priced = box.call("prices", {"gpu": gpu, "hours": hours})

@@ -831,7 +831,8 @@ def _batch(low: str) -> int | None:
         said = rx.search(rf"(?<![a-z])batch(?:[-_ ]size)?\s(?:of|is)\s{_WORD_NUM}\b", low)
         return int(_count(said.group(1))) if said else None
     value = int(next(g for g in m.groups() if g))
-    made = rx.search(r"\bgenerat\w*|\brender\w*|\bmake\b|\bcreate\b|\bproduc\w*", low)
+    made = rx.search(r"\bgenerat\w*|\brender\w*|\bmake\b|\bcreate\b|\bproduc\w*|\bsdxl\b"
+                     r"|\bstable diffusion\b|\bflux\b|\bsd ?\d|\bit/s\b", low)  # fmt: skip
     if value > _LOT and made and rx.match(r"\s(?:images|pictures|photos|renders|generations)\b",
                                           low[m.end() :]) and "size" not in m.group(0):  # fmt: skip
         return None  # "a batch of 400 images" to make: a job's size, not a batch size
