@@ -341,6 +341,11 @@ def _models(
         name = spec.get("name")
         ids = _model_ids(name, catalog) if name else set()
         match = next((r for r in refs if set(r.ids) & ids), None)
+        if match is None and ids and name:
+            # "YOLOv8" with no size, the case naming one of the series: the size the reading
+            # assumed (said in its note) is no other model
+            match = next((r for r in refs if r.assumed and r.ids
+                          and str(name).lower().startswith(r.text.lower())), None)  # fmt: skip
         kind = spec.get("family")
         if match is None and not ids and kind and "size_b" not in spec:
             # {family: Whisper}, the size left open: an unsized reading or one of the family
