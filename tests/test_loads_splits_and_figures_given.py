@@ -243,3 +243,11 @@ def test_users_beyond_the_cache_on_a_card_of_several_variants(rules_advisor: Adv
     head = _head(rules_advisor, "a single A100 serving mistral 7b to 300 concurrent users with "
                                 "16k contexts?")  # fmt: skip
     assert re.match(r"\*\*No, only \d+ of the 300 at a time", head)
+
+
+def test_the_users_price_costs_a_job_no_one_card_holds(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "paying $2.10 an hour per H100; what would a full fine-tune of "
+                                "mistral 7b on 500M tokens cost?")  # fmt: skip
+    assert re.match(
+        r"\*\*At your price: \$[\d,.]+\*\* for [\d.]+ hours on [2-8] x NVIDIA H100", head
+    )

@@ -2972,6 +2972,14 @@ def cost(query: Query, box: ToolBox) -> Draft:
             # hold it (each variant), when no count was said
             spread = [_on_the_fewest(query, box, e, model) for e in found]
             found = [e for e in spread if e is not None]
+            _batched_as_run(query, box, found, model)  # sharded over several: fuller batches
+        held = [e for e in found if e["fits"]]
+        if query.user_price_usd_per_hour and held and "At your price" not in draft.text:
+            # "I pay $2.49/h for an H100: a full fine-tune of a 7B on 1B tokens?": the job at
+            # that price, on the first variant that holds it (the one the price is for)
+            at_yours = _at_user_price(query, box, held[0])
+            if at_yours:
+                draft.text = f"{at_yours}\n\n{draft.text}"
         jobs = [
             e
             for e in found
