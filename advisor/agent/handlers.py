@@ -21,7 +21,7 @@ from advisor.agent.linker import NUMBER_WORDS
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
-from advisor.agent.understand import LEAVING, SAMPLER_STEPS
+from advisor.agent.understand import LEAVING, NONSTOP, SAMPLER_STEPS
 from advisor.answer import Citation
 from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
@@ -3667,7 +3667,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     span = _SPAN_SAID.search(re.sub(r"\$\s?\d[\d,.]*\s?(?:a|per|/)\s?month\b", " ", low))
     if monthly is not None:  # "we spend 9k a month on cloud A100s"
         args["rent_usd_per_month"] = monthly
-    elif query.hours in (730.0, 8760.0) and _NONSTOP.search(low) and not span:
+    elif query.hours in (730.0, 8760.0) and NONSTOP.search(low) and not span:
         args["hours_per_day"] = 24.0  # "running 24/7, after how many hours": a rate, no horizon
     elif query.hours and not query.use_hours_per_day and _UTILISATION_YEAR.search(low):
         # "utilisation is 50% of the year: after how many years?": a rate of use, no horizon
@@ -3677,7 +3677,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if query.use_hours_per_day:  # "we train maybe 2 weeks a month"
         args["hours_per_day"] = query.use_hours_per_day
         # "24/7" is a rate that says its own span (a month of it), no horizon of use
-        nonstop = query.hours in (168.0, 730.0, 8760.0) and bool(_NONSTOP.search(low))
+        nonstop = query.hours in (168.0, 730.0, 8760.0) and bool(NONSTOP.search(low))
         longer = bool(query.hours and query.hours > 30 * query.use_hours_per_day)
         if longer and span and not nonstop:
             args["hours_of_use"] = query.hours  # "over a year at 8 hours a day": 2,920 hours
@@ -3690,7 +3690,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])
-    if monthly is not None and _SUBSCRIPTION.search(low) and not _NONSTOP.search(low):
+    if monthly is not None and _SUBSCRIPTION.search(low) and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
                      r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
@@ -3711,7 +3711,6 @@ _PER_EPOCH = re.compile(
     r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|[ée]poca)\b"
     r"|\bpro epoche\b"
 )
-_NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
 _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
 # a horizon of use, not the period of a rate ("22 days per month")

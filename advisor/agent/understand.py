@@ -26,6 +26,7 @@ from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.interconnect import NODE_GPUS
+from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.catalog import Catalog
 
 MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
@@ -904,7 +905,7 @@ _DAILY_PEOPLE = (r"(?:users|people|customers|visitors|employees|staff|engineers|
 def _daily_rate(low: str) -> float | None:
     """A load said per day, as an average rate in requests a second: "20k requests a day",
     "1000 users per day, each doing ~20 requests", "50M tokens/day" (output tokens, over
-    DAILY_OUTPUT_TOKENS each when no length is said)."""
+    the serving estimate's DEFAULT_OUTPUT_TOKENS each when no length is said)."""
     users = rx.search(
         rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}"
         rf"{_PER_DAY}[^.?!]{{0,40}}?\b(?:each|per user|every one)\b[^.?!\d]{{0,20}}~?{_NUM}\s"
@@ -929,15 +930,12 @@ def _daily_rate(low: str) -> float | None:
     tokens = rx.search(rf"{_NUM}\s?(k|m|b|thousand|million|billion)?\s?(?:tokens?|toks?){_PER_DAY}",
                        low)  # fmt: skip
     if tokens:
-        out = _output_tokens(low) or DAILY_OUTPUT_TOKENS
+        out = _output_tokens(low) or DEFAULT_OUTPUT_TOKENS  # the serving estimate's reply
         return _scaled(tokens.group(1), tokens.group(2)) / SECONDS_PER_DAY / out
     return None
 
 
 SECONDS_PER_DAY = 86_400
-# the output tokens of one request, to read a daily token count as requests (the serving
-# estimate's own default reply length, llm.DEFAULT_OUTPUT_TOKENS)
-DAILY_OUTPUT_TOKENS = 256
 
 
 def _output_tokens(low: str) -> int | None:
@@ -1218,7 +1216,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         r"\1",
         low,
     )
-    nonstop = rx.search(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b", low)
+    nonstop = NONSTOP.search(low)
     # "count the month as 730 hours": a month's length for the arithmetic, not hours of use
     low = rx.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
                  low)  # fmt: skip
@@ -1380,6 +1378,8 @@ _USE_RATE = re.compile(
 )
 
 
+# "24/7", "around the clock", "nonstop": a rate of use that is every hour (handlers read it too)
+NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 _AROUND_THE_CLOCK = re.compile(
     r"(?<![\d/])24\s?(?:/|x)\s?7\b|\b(?:a)?round the clock\b|\bnon-?stop\b|\ball day every day\b"
 )
