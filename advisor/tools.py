@@ -805,7 +805,9 @@ def recommend_gpus(
             continue
         row = _rank_row(fitted, workload, full_load)
         out = output_tokens or DEFAULT_OUTPUT_TOKENS
-        if requests_per_s is not None and not _sized_for_load(row, fitted, requests_per_s, out):
+        if requests_per_s is not None and not _sized_for_load(
+            row, fitted, requests_per_s, out, output_tokens
+        ):
             rejected.append({"gpu": gpu.id, "reason": "no serving throughput for the load"})
             continue
         reason = _over_budget(row, max_usd_per_hour, max_usd_per_job)
@@ -896,7 +898,9 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
 MAX_REPLICAS = 64
 
 
-def _sized_for_load(row: dict[str, Any], e: Any, requests_per_s: float, output: int) -> bool:
+def _sized_for_load(
+    row: dict[str, Any], e: Any, requests_per_s: float, output: int, said_output: int | None
+) -> bool:
     """Replicas of the setup that serve requests_per_s of `output` tokens each at full load;
     the row's price becomes theirs. False when the setup serves nothing or needs too many."""
     serving = (e.serving_tokens_per_s or {}).get("typical")
@@ -913,6 +917,8 @@ def _sized_for_load(row: dict[str, Any], e: Any, requests_per_s: float, output: 
         serving_tokens_per_s=serving,
         output_tokens=output,
         prompt_tokens=e.context,
+        lengths_assumed=output != said_output
+        or any(a.startswith("context not given") for a in e.assumptions),
         speed=serving * replicas,
         speed_unit="tokens/s",
         speed_label="serving throughput",

@@ -40,6 +40,21 @@ def test_a_split_runs_between_the_cpu_alone_and_the_card_alone() -> None:
     assert slow < split < wide
 
 
+def test_one_layer_left_in_ram_keeps_the_embedding_and_output_head_there_too() -> None:
+    # Llama 3 8B's 128k-token vocabulary: each of its two 4096-wide matrices is about as big as
+    # a layer, and llama.cpp puts the head on the GPU only with every layer
+    whole = estimate(Request(model="llama-3-8b", gpu="rtx-4090", engine="llama.cpp",
+                             precision="q4_k_m"))  # fmt: skip
+    one_off = estimate(Request(model="llama-3-8b", gpu="rtx-4090", engine="llama.cpp",
+                               precision="q4_k_m", gpu_layers=31))  # fmt: skip
+    layer = (whole.breakdown_gb["weights"] + whole.breakdown_gb["kv_cache"]) / 32
+    assert one_off.host_layers == 1
+    assert one_off.host_memory_gb > 2 * layer
+    # the head read from RAM each token costs more than a 32nd of the speed
+    ratio = one_off.decode_tokens_per_s["typical"] / whole.decode_tokens_per_s["typical"]
+    assert ratio < 0.8
+
+
 def test_a_mixture_of_experts_reads_only_its_active_experts_from_ram() -> None:
     moe = estimate(Request(model="mixtral-8x7b", gpu="cpu", ram="ddr5-5600"))
     dense = estimate(Request(model="llama-2-70b", gpu="cpu", ram="ddr5-5600"))

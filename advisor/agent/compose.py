@@ -1049,7 +1049,8 @@ def subscription_even(result: dict[str, Any]) -> str:
             "for the exact month.")  # fmt: skip
 
 
-def break_even(result: dict[str, Any], asked: str | None = None) -> str:
+def break_even(result: dict[str, Any], asked: str | None = None, instead: str | None = None) -> str:
+    """When buying pays off; `instead`: another card rented in its place, in words."""
     name = result.get("gpu_name") or "the GPU"
     n = result["num_gpus"]
     what = name if n == 1 else f"{n} x {name}"
@@ -1059,6 +1060,9 @@ def break_even(result: dict[str, Any], asked: str | None = None) -> str:
         f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against "
         f"{usd(result['rent_usd_per_hour'])} per GPU-hour to rent ({src['rent']})"
     )
+    if instead:
+        basis = f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against {instead}"
+        what += f" rather than {instead.split(' instead')[0]}"
     power = ""
     if result["power_w"] and not result["usd_per_kwh"]:
         power = "; electricity left out, as asked"
@@ -1194,7 +1198,9 @@ def _sized_for_load(result: dict[str, Any], job: str) -> str:
         lines.append(line)
     lines.append(
         f"Sized for prompts of {best['prompt_tokens']:,} tokens and replies of "
-        f"{best['output_tokens']:,} (say yours: shorter prompts need fewer GPUs). Ranked by "
+        f"{best['output_tokens']:,}"
+        f"{' (say yours: shorter prompts need fewer GPUs)' if best.get('lengths_assumed') else ''}"
+        ". Ranked by "
         f"{result['ranking']}; {result['considered']} GPUs considered, {result['ruled_out']} "
         "ruled out."
     )

@@ -21,7 +21,7 @@ from advisor.agent.linker import NUMBER_WORDS
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
-from advisor.agent.understand import LEAVING, NONSTOP, SAMPLER_STEPS
+from advisor.agent.understand import CHEAPER, LEAVING, NONSTOP, SAMPLER_STEPS, WEEKDAYS
 from advisor.answer import Citation
 from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
@@ -724,7 +724,7 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         lines += _leaner_training(query, box, e, model)
     offload = query.offload if query.offload != "layers" else None
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not offload:
-        lines += _offloaded(query, box, e, model)
+        lines += _in_fp8(query, box, e, model) + _offloaded(query, box, e, model)
     # a card with memory of its own (a Mac's or an APU's unified memory is the system RAM)
     unified = (
         str(sheet.get("vendor", "")).startswith("Apple")
@@ -771,6 +771,22 @@ OFFLOADS = (
     ("model", "model CPU offload (diffusers enable_model_cpu_offload; --medvram in the web UIs)"),
     ("sequential", "sequential CPU offload (enable_sequential_cpu_offload; --lowvram)"),
 )
+
+
+def _in_fp8(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """An image model too big in 16 bits, with 8-bit weights (as ComfyUI and Forge load FLUX on
+    24 GB cards): the fit and the pace, when that is what it takes."""
+    if e["precision"] not in ("fp16", "bf16") or query.precision:
+        return []
+    args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": "fp8"}
+    lighter = box.call("estimate", args)
+    if "error" in lighter or not lighter["fits"]:
+        return []
+    pace = (lighter.get("seconds_per_image") or {}).get("typical")
+    return [f"In fp8 (8-bit weights, as ComfyUI and Forge load it) it fits: "
+            f"{c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
+            f"{c.num(lighter['usable_memory_per_gpu_gb'], 'GB')} usable"
+            + (f"; about {c.num(pace, 's')} per image" if pace else "") + "."]  # fmt: skip
 
 
 def _offloaded(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
@@ -1483,6 +1499,10 @@ def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:
                          sign=query.currency).replace("**", "**At your price: ", 1)  # fmt: skip
 
 
+# the KV cache asked about by name: "how much vram for the kv cache", "kv cache size at 128k"
+_KV_ASKED = re.compile(r"\bkv[- ]?cache\b|\bkv\b(?= (?:size|memory|for))")
+
+
 def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     """ "Peak VRAM of faster-whisper large-v2?": the memory the job needs, named by no GPU."""
     e = box.call("estimate", estimate_args(query, REFERENCE_MEMORY, None, model))
@@ -1496,6 +1516,12 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
         lines.insert(0, f"**About {c.num(kv / e['batch'], 'GB')} per user**: the KV cache of one "
                         f"{e['context']:,}-token conversation, on top of "
                         f"{c.num(weights, 'GB')} of weights held once.")  # fmt: skip
+    elif kv and _KV_ASKED.search(query.low) and e["workload"] == "inference":
+        # "how much vram for the kv cache at 128k?": the cache first, the whole beside it
+        held = "one sequence" if e["batch"] == 1 else f"{e['batch']} sequences"
+        lines.insert(0, f"**The KV cache takes about {c.num(kv, 'GB')}** for {held} of "
+                        f"{e['context']:,} tokens ({e['precision']} weights beside it; the whole "
+                        f"job below).")  # fmt: skip
     if (
         e.get("family", "llm") == "llm"
         and e["workload"] == "inference"
@@ -1573,8 +1599,9 @@ def speed(query: Query, box: ToolBox) -> Draft:
     judged = len(query.gpus) == 1 and all(m.assumed and m.family == "llm" for m in query.models)
     if judged and _JUDGED_FOR.search(query.low):
         return advice(query, box)  # "is the L4 any good for LLMs, or too slow?": its profile
-    if query.seconds_per_item or query.user_price_usd_per_hour:  # a pace or a price of theirs
-        return job_time(query, box)
+    per_step = _ITERATIONS_SAID.search(query.low)  # "0.1 s/it": a sampler step's, no item's
+    if (query.seconds_per_item and not per_step) or query.user_price_usd_per_hour:
+        return job_time(query, box)  # a pace or a price of theirs
     streams = _streams_kept_up(query, box)
     if streams is not None:  # "16 cameras at 30 fps: will one T4 keep up?"
         return streams
@@ -1645,6 +1672,9 @@ _NORMAL_ASKED = re.compile(
 def _measured_here(query: Query, box: ToolBox) -> str | None:
     """ "I get 18 tok/s on Llama 3 8B q8 with my 3060: normal?": the user's decode or training
     speed on the one card named, set against the estimate's range for the same job."""
+    steps = _ITERATIONS_SAID.search(query.low)
+    if steps and len(query.gpus) == 1 and query.models and _NORMAL_ASKED.search(query.low):
+        return _steps_measured(query, box, steps)
     said = query.throughput_tok_s
     if not (said and len(query.gpus) == 1 and query.models and _NORMAL_ASKED.search(query.low)):
         return None
@@ -1681,6 +1711,39 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
             "or it counts several requests together (the estimate is one stream's)."
         )
     return f"**Yes, {c.num(said, 'tokens/s')} is normal: {expected}.**"
+
+
+# a sampler's pace the user got: "2.5 it/s", "1.3 s/it"
+_ITERATIONS_SAID = re.compile(
+    r"(\d+(?:\.\d+)?)\s?(?:(it/s|its/s|iterations? (?:per|a) second)|(s/it|sec/it))\b"
+)
+
+
+def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | None:
+    """ "my 3090 gets 2.5 it/s on SDXL at 1024, normal?": the user's denoising pace against the
+    estimate's range for that image model and size on that card."""
+    model = query.models[0]
+    if model.family != "diffusion":
+        return None
+    ref = query.gpus[0]
+    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
+    band = e.get("it_per_s") if "error" not in e and e.get("fits") else None
+    if not band:
+        return None
+    rate = float(said.group(1))
+    rate = 1 / rate if said.group(3) and rate else rate  # seconds an iteration: its inverse
+    what = f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} ({c.settings(e)})"
+    expected = f"the estimate for {what}: {c.band(band, 'it/s')}"
+    if rate < band["low"]:
+        low = "a little low" if rate >= 0.85 * band["low"] else "low"
+        return (f"**Your {c.num(rate, 'it/s')} is {low}: below {expected}.** Common causes: no "
+                "memory-efficient attention (SDPA or xformers), fp32 weights or VAE, a low-VRAM "
+                "or CPU-offload flag left on, a power or thermal limit, or a larger image or "
+                "batch than the estimate's.")  # fmt: skip
+    if rate > band["high"]:
+        return (f"**Your {c.num(rate, 'it/s')} is above the range {expected}**: nothing wrong, "
+                "perhaps a faster setup (TensorRT, compiled, fewer-bit weights).")  # fmt: skip
+    return f"**Yes, {c.num(rate, 'it/s')} is normal: {expected}.**"
 
 
 # a figure the user got ("we measured 35 tok/s", "my 3090 does 18 tok/s", "takes 14 hours")
@@ -1773,6 +1836,8 @@ _JUDGED_FOR = re.compile(r"\b(?:any good|good (?:for|enough)|decent|usable|ok|ok
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
+    if (afforded := _cards_afforded(query, box)) is not None:
+        return afforded  # "48k a month, 8 hours a day: how many H100s can we afford?"
     if query.target == "best_quant":
         best = _best_quant(query, box) if query.models else None
         if best is not None:  # "what quant should i use" for a model on a card
@@ -2422,7 +2487,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
         to_buy = _priced_choice(query, box, bought=True)
         if to_buy is not None:
             return to_buy
-    worth = _worth_the_difference(query, box)
+    worth = _worth_the_difference(query, box) or _worth_the_price(query, box)
     if worth is not None:  # "worth the price difference for 50 images a day?": each day's time
         return worth
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
@@ -2538,6 +2603,85 @@ def _worth_the_difference(query: Query, box: ToolBox) -> Draft | None:
             f"not more: {each}** ({fast[0]['model_name']}, {c.settings(fast[0])}).")  # fmt: skip
     prices = [p for _e, _d, p in rows]
     return Draft("\n\n".join([head, "What each costs to buy:", *prices]))
+
+
+# money said beside "worth": "worth the extra $", "worth the price", "the premium"
+_MONEY_ASKED = re.compile(
+    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:price|cost|money|premium|markup"
+    r"|\$)\b|\bmore expensive\b|\bcosts? more\b"
+)
+
+
+def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
+    """ "4090 vs 3090 for local LLMs, is the 4090 worth the extra $?": the job's speed on each
+    set against what each costs to buy (the newest price of the condition asked, MSRP when no
+    new one): worth it when the speed grows at least as much as the price."""
+    if len(query.gpus) != 2 or not (_WORTH_ASKED.search(query.low)
+                                    and _MONEY_ASKED.search(query.low)):  # fmt: skip
+        return None
+    ids = [gpu_choices(ref)[0] for ref in query.gpus]
+    model = query.models[0] if query.models and query.models[0].ids else None
+    if model is not None:
+        workload = query.workload or "inference"
+        if workload == "finetune":
+            workload = FINETUNE_DEFAULT if model.family == "llm" else "finetune-full"
+        args: dict[str, Any] = {"gpus": ids, "workload": workload, "model": model.ids[0]}
+    else:
+        hint = _family_of_job(query)
+        workload = query.workload or "inference"
+        workload = workload if workload != "finetune" else "finetune-full"
+        args = {"gpus": ids, "workload": workload, "family": hint}
+    if query.precision:
+        args["precision"] = query.precision
+    result = box.call("compare_workload", args)
+    local = model is None and args["family"] == "llm" and workload == "inference"
+    if local and "error" not in result and not all(r["speed"] for r in result["gpus"]):
+        # a card too small for the reference model in 16 bits: both in 4 bits, as run at home
+        result = box.call("compare_workload", {**args, "precision": "q4_k_m"})
+    if "error" in result or not all(r["speed"] for r in result["gpus"]):
+        return None
+    prices = {}
+    condition = query.condition or "new"
+    for gpu in ids:
+        bought = box.call("purchase_prices", {"gpu": gpu})
+        listed = bought.get("prices") or []
+        kinds = [p for p in listed if p["kind"] == condition] or [
+            p for p in listed if p["kind"] == "msrp"
+        ]
+        pick = (kinds or listed or [None])[0]
+        if pick is None:
+            return None
+        prices[gpu] = pick
+    rows = sorted(result["gpus"], key=lambda r: -r["speed"])
+    fast, slow = rows
+    faster = fast["speed"] / slow["speed"]
+    dearer = prices[fast["gpu"]]["usd"] / prices[slow["gpu"]]["usd"]
+    if dearer <= 1:
+        verdict = f"Yes: the {fast['gpu_name']} is both faster and no dearer"
+    elif faster >= dearer:
+        verdict = (f"Yes: the {fast['gpu_name']} is {c.num(faster)}x as fast for "
+                   f"{c.num(dearer)}x the price")  # fmt: skip
+    else:
+        verdict = (f"Not on speed per dollar: the {fast['gpu_name']} is {c.num(faster)}x as fast "
+                   f"for {c.num(dearer)}x the price")  # fmt: skip
+    each = "; ".join(
+        f"the {r['gpu_name']} {c.usd(prices[r['gpu']]['usd'])} "
+        f"({prices[r['gpu']]['kind']}, {prices[r['gpu']]['date']})"
+        for r in rows
+    )
+    ratio = c.job_ratio(result).split("** by the ", 1)[-1]
+    head = f"**{verdict}** by the {ratio}"
+    sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in rows]
+    rates = "; ".join(
+        f"the {sh['name']} {c.num(sh['bandwidth_gbs'], 'GB/s')} and "
+        f"{c.num(sh['fp16_bf16_dense_tflops'], 'TFLOPS')}"
+        for sh in sheets
+        if "error" not in sh and sh.get("bandwidth_gbs") and sh.get("fp16_bf16_dense_tflops")
+    )
+    why = (f"Memory bandwidth paces decoding and the dense FP16 tensor rate paces prompts, "
+           f"images and training: {rates}." if rates else "")  # fmt: skip
+    sources = "\n".join(f"- {r['gpu_name']}: {prices[r['gpu']]['source']}" for r in rows)
+    return Draft("\n\n".join(filter(None, [head, why, f"To buy: {each}.\n{sources}"])))
 
 
 # a choice between the cards asked in so many words
@@ -2870,6 +3014,13 @@ def _paced_hours(query: Query, count: int) -> float | None:
 
 
 def cost(query: Query, box: ToolBox) -> Draft:
+    if (afforded := _cards_afforded(query, box)) is not None:
+        return afforded  # "$30k a month for GPUs: how many A100s is that?"
+    if not query.user_price_usd_per_hour and (worth := _worth_the_price(query, box)):
+        return worth  # "is the 4090 worth the price premium over the 4080?"
+    cheaper = query.follow_up and query.gpus and not query.models and CHEAPER.search(query.low)
+    if cheaper and (offers := _cheaper_rental(query, box)):
+        return offers  # "cheaper option?" after a card's price: its cheaper offers
     if not query.user_price_usd_per_hour and (carried := _measured_elsewhere(query, box)):
         return carried
     if len(query.price_options) >= 2:  # "reserved $2.20 or on-demand $4.00 at 30% use?"
@@ -2960,6 +3111,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         lines = [d for d in drafts if d]
         if lines:
             return Draft("\n\n".join(lines))
+    period = _RENT_PERIOD.search(query.low) if hours is None else None
+    if period and not _RATE_BEFORE.search(query.low[: period.start()]):
+        # "what does a 4090 cost per month to rent?": the period, around the clock
+        word = next(w for w in period.groups() if w)
+        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if word.startswith(unit))
     if query.models and query.gpus:
         draft = fit(query, box)
         if _per_token_asked(query):  # fit() led with the cost of a million tokens
@@ -2987,12 +3143,15 @@ def cost(query: Query, box: ToolBox) -> Draft:
             and (e.get("cost") or {}).get("usd_per_job")
             and not query.user_price_usd_per_hour  # a price given: the fit answer uses it
         ]
+        if jobs and query.providers:  # "... what would it cost on runpod": that cloud's prices
+            jobs = [_on_provider(box, e, query.providers[0]) for e in jobs]
+            jobs = [e for e in jobs if e is not None] or jobs
         if jobs:  # "how much to fine-tune X on 50k examples on a rented A100": the job's cost first
             lead = "\n".join(
                 f"**{c.gpus_phrase(e['num_gpus'], e['gpu_name'])}: about "
                 f"{c.usd(e['cost']['usd_per_job'])} for the job**, "
                 f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
-                "/hour (median price)." for e in jobs[:4])  # fmt: skip
+                f"/hour ({e['cost'].get('basis', 'median price')})." for e in jobs[:4])  # fmt: skip
             draft.text = lead + "\n\n" + draft.text
         elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
             # "how much would 2 hours of that cost?": those hours of the setup, at the median
@@ -3006,11 +3165,6 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return recommend(query, box)
     parts = []
     renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
-    period = _RENT_PERIOD.search(query.low) if hours is None else None
-    if period and not _RATE_BEFORE.search(query.low[: period.start()]):
-        # "what does a 4090 cost per month to rent?": the period, around the clock
-        word = next(w for w in period.groups() if w)
-        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if word.startswith(unit))
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
             args: dict[str, Any] = {"gpu": choice}
@@ -3358,6 +3512,10 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if len(query.gpus) == 1 and LEAVING.search(query.low):
         query = replace(query, gpus=())  # "upgrading from my 2070 super": the card left behind
+    beaten = None
+    if query.follow_up and query.gpus and query.models and CHEAPER.search(query.low):
+        beaten = query.gpus[0]  # "cheaper option?": the job ranked by price, the pick to beat
+        query = replace(query, gpus=())
     if not purchase and not query.gpus and _bought(query):
         return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
@@ -3409,11 +3567,138 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     family = FAMILIES.get(model.family or "llm", FAMILIES["llm"])
     job = f"{model.text} ({family.workload_label(workload)})"
     text = c.recommendation(result, job)
+    if beaten is not None and result["ranked"]:
+        text = _cheaper_than(result, beaten, text, box)
     monthly = result["ranked"][0].get("usd_per_month") if result["ranked"] else None
     if monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
         # "what's the monthly bill?": the pick rented around the clock
         text += f"\n\nThe pick rented around the clock for a month: about {c.usd(monthly)}."
     return Draft(text)
+
+
+def _on_provider(box: ToolBox, e: dict[str, Any], provider: str) -> dict[str, Any] | None:
+    """Estimate `e` with its job costed at one cloud's median price (None: none on record)."""
+    priced = box.call("prices", {"gpu": e["gpu"], "provider": provider, "hours": 1})
+    median = (priced.get("summary_usd_per_gpu_hour") or {}).get("median")
+    if "error" in priced or not median:
+        return None
+    hourly = median * e["num_gpus"]
+    cost = {**e["cost"], "usd_per_hour": hourly, "usd_per_job": hourly * e["job_hours"]["typical"],
+            "basis": f"{provider}'s median of {priced['count']} current prices"}  # fmt: skip
+    return {**e, "cost": cost}
+
+
+def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
+    """A card's cheapest current offers, and the cards with as much memory that rent for less
+    at their median: "cheaper option?" after a rental price, no job named to size."""
+    gpu = gpu_choices(query.gpus[0])[0]
+    count = query.gpus[0].count or 1
+    hours = query.hours or 1
+    priced = box.call("prices", {"gpu": gpu, "num_gpus": count, "hours": hours})
+    summary = priced.get("summary_usd_per_gpu_hour") if "error" not in priced else None
+    if not summary:
+        return None
+    offers = sorted((p for p in priced["prices"] if p.get("latest")),
+                    key=lambda p: p["usd_per_gpu_hour"])[:3]  # fmt: skip
+    job = f" for {c.num(hours, 'hours')}" if query.hours else " an hour"
+    what = priced["gpu_name"] if count == 1 else f"{count} x {priced['gpu_name']}"
+    lines = [f"**The same {what} for less: from {c.usd(summary['low'] * count * hours)}{job}** "
+             f"at its cheapest current offer, against {c.usd(summary['median'] * count * hours)} "
+             "at the median:"]  # fmt: skip
+    lines += [f"- {p['provider']} ({p.get('offering') or 'on-demand'}, {p['date']}): "
+              f"{c.usd(p['usd_per_gpu_hour'])} per GPU-hour" for p in offers]  # fmt: skip
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    listed = box.call("list_gpus", {"min_memory_gb": sheet.get("memory_gb") or 0, "top": 200})
+    others = []
+    for row in listed.get("gpus", []):
+        if row["id"] == gpu:
+            continue
+        other = box.call("prices", {"gpu": row["id"], "hours": 1})
+        median = (other.get("summary_usd_per_gpu_hour") or {}).get("median")
+        if median and median < summary["median"]:
+            others.append((median, row))
+    others.sort(key=lambda m: m[0])
+    if others:
+        lines += ["", f"Other cards with at least its {c.num(sheet['memory_gb'], 'GB')} that rent "
+                  "for less at their median:"]  # fmt: skip
+        lines += [f"- {row['name']}: {c.usd(median)} per GPU-hour"
+                  + (f", {c.usd(median * count * hours)}{job}" if query.hours else "")
+                  for median, row in others[:3]]  # fmt: skip
+        lines.append("A different card runs at its own speed: name the job to compare the time.")
+    return Draft("\n".join(lines))
+
+
+# "how many A100 80GB is that", not "how many H100 hours"
+_HOW_MANY_CARDS = re.compile(r"\bhow many\b(?!\s+(?:[\w-]+\s+){0,3}?(?:gpu[- ])?hours?\b)")
+WORKDAYS_A_MONTH = 365.25 * 5 / 7 / 12  # 21.7
+
+
+def _cards_afforded(query: Query, box: ToolBox) -> Draft | None:
+    """How many of a card a budget pays for, no job named: a monthly budget over the month's
+    hours of use (those said a day, on weekdays if said; around the clock if none) at its
+    median rental price, or a budget to spend once over its purchase price."""
+    budget = query.budget
+    if not (budget and budget.per in ("month", "total") and len(query.gpus) == 1
+            and not query.models and _HOW_MANY_CARDS.search(query.low)):  # fmt: skip
+        return None
+    gpu = gpu_choices(query.gpus[0])[0]
+    buying = budget.kind == "buy" or (budget.per == "total" and query.buying)
+    if buying:
+        bought = box.call("purchase_prices", {"gpu": gpu})
+        listed = bought.get("prices") or []
+        kinds = [p for p in listed if p["kind"] == (query.condition or "new")] or listed
+        if not kinds:
+            return None
+        each = kinds[0]
+        n = int(budget.usd // each["usd"])
+        return Draft(f"**{c.num(n)} x {bought['gpu_name']}** for your {c.usd(budget.usd)}, at "
+                     f"{c.usd(each['usd'])} each ({each['kind']}, {each['date']}, "
+                     f"{each['source']}); the host machines, power and networking come on "
+                     "top.")  # fmt: skip
+    if budget.per != "month":
+        return None
+    daily = query.use_hours_per_day
+    days = WORKDAYS_A_MONTH if daily and WEEKDAYS.search(query.low) else HOURS_PER_MONTH / 24
+    hours = daily * days if daily else HOURS_PER_MONTH
+    priced = box.call("prices", {"gpu": gpu, "hours": hours})
+    summary = priced.get("summary_usd_per_gpu_hour") if "error" not in priced else None
+    if not summary:
+        return None
+    n = int(budget.usd // (summary["median"] * hours))
+    most = int(budget.usd // (summary["low"] * hours))
+    use = (f"{c.num(daily)} hours a day on {c.num(days)} "
+           f"{'weekdays' if days == WORKDAYS_A_MONTH else 'days'} a month" if daily else
+           "around the clock" + ("" if NONSTOP.search(query.low) else
+                                  " (say your hours a day if fewer)"))  # fmt: skip
+    return Draft(
+        f"**About {c.num(n)} x {priced['gpu_name']}** for {c.usd(budget.usd)} a month, used "
+        f"{use}: {c.num(hours)} hours each at the median {c.usd(summary['median'])} per "
+        f"GPU-hour ({c.usd(summary['median'] * hours)} a card a month; {priced['count']} "
+        f"current prices). At the cheapest current offer, {c.usd(summary['low'])}, it pays for "
+        f"up to {c.num(most)}."
+    )
+
+
+def _cheaper_than(result: dict[str, Any], beaten: GpuRef, text: str, box: ToolBox) -> str:
+    """ "cheaper option?" after a pick: the ranking by price, led by whether anything beats it;
+    when nothing does, what the pick costs at its cheapest current offer."""
+    best = result["ranked"][0]
+    same = best["gpu"] in beaten.ids and best["num_gpus"] == (beaten.count or 1)
+    if not same:
+        return text
+    setup = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
+    priced = box.call("prices", {"gpu": best["gpu"], "num_gpus": best["num_gpus"], "hours": 1})
+    low = (priced.get("summary_usd_per_gpu_hour") or {}).get("low")
+    offer = (f" At its cheapest current offer, {c.usd(low)} per GPU-hour against the median "
+             f"{c.usd(priced['summary_usd_per_gpu_hour']['median'])}, it costs "
+             f"{c.num(low / priced['summary_usd_per_gpu_hour']['median'] * 100)}% as much."
+             if low and "error" not in priced else "")  # fmt: skip
+    lead = (
+        f"**Nothing cheaper fits: {setup} is already the lowest-priced setup for this job** "
+        f"at median prices.{offer} The next cheapest:"
+    )
+    rest = text.split("\n\n", 1)[1] if "\n\n" in text else ""
+    return f"{lead}\n\n{rest}"
 
 
 # a language model said in so many words ("LLM training", "pretraining a GPT")
@@ -3633,9 +3918,16 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     """After how many hours of use buying beats renting, from the user's figures where given
     (a purchase price, a rental price per hour, a monthly cloud bill) and the catalog's dated
     prices otherwise."""
-    ref = query.gpus[0] if query.gpus else None
+    sides = _bought_and_rented(query)
+    ref = sides[0] if sides else query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref and ref.ids else None
     count = (ref.count if ref else None) or query.num_gpus or 1
+    instead = None
+    if sides and query.user_price_usd_per_hour is None and not query.monthly_usd:
+        count = ref.count or _fewest_for_job(query, box, gpu) or 1  # type: ignore[union-attr]
+        instead = _rented_instead(query, box, sides[1], count)
+        if isinstance(instead, Draft):
+            return instead
     purchase = query.purchase_usd
     if purchase is None and query.budget and (query.budget.kind == "buy" or (
             query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
@@ -3663,6 +3955,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["purchase_usd"] = purchase
     if rent is not None:
         args["rent_usd_per_hour"] = rent
+    if instead is not None:  # the other card's hour, shared over the cards bought
+        args["rent_usd_per_hour"] = instead[0] / count
     # a horizon said ("over a year"), not the month of a price ("$60 a month of colocation")
     span = _SPAN_SAID.search(re.sub(r"\$\s?\d[\d,.]*\s?(?:a|per|/)\s?month\b", " ", low))
     if monthly is not None:  # "we spend 9k a month on cloud A100s"
@@ -3697,7 +3991,106 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     either = re.search(r"\b(?:buying|owning|renting|leasing)\b(?: \w+){0,3} (?:or|vs\.?|versus) "
                        r"(?:\w+ )?(?:buying|owning|renting|leasing|rent|buy)\b", low)  # fmt: skip
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
-    return Draft(c.break_even(result, asked))
+    text = c.break_even(result, asked, instead[1] if instead else None)
+    if sides and gpu:
+        pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
+        text += f"\n{pace}" if pace else ""
+    return Draft(text)
+
+
+def _pace_apart(box: ToolBox, bought: str, rented: str) -> str | None:
+    """An hour on one card is not an hour's work on another: their datasheet rates side by side
+    (memory bandwidth paces decoding, dense FP16 tensor throughput training)."""
+    own, other = box.call("gpu_specs", {"gpu": bought}), box.call("gpu_specs", {"gpu": rented})
+    if "error" in own or "error" in other:
+        return None
+    theirs, ours, faster = [], [], set()
+    for key, unit, job in (
+        ("bandwidth_gbs", "GB/s of memory bandwidth", "decoding"),
+        ("fp16_bf16_dense_tflops", "dense FP16 TFLOPS", "training"),
+    ):
+        if own.get(key) and other.get(key):
+            theirs.append(f"{c.num(other[key])} {unit} ({job} pace)")
+            ours.append(c.num(own[key]))
+            faster.add(other[key] > own[key])
+    if not theirs:
+        return None
+    hours = ("the hours the same jobs take depend on the job" if len(faster) > 1 else
+             f"the same jobs take {'fewer' if faster.pop() else 'more'} hours on the rented "
+             "card")  # fmt: skip
+    return (
+        f"An hour is not the same work on both: the {other['name']} has "
+        f"{' and '.join(theirs)}, the {own['name']} {' and '.join(ours)}, so {hours}."
+    )
+
+
+# who does what to a card: "buy an RTX 6000 Ada", "keep renting an A100", "H100s in the cloud"
+_BUY_WORD = r"buy\w*|purchas\w*|own\w*|get|getting"
+_RENT_WORD = r"rent\w*|leas\w*|cloud|hourly"
+
+
+def _bought_and_rented(query: Query) -> tuple[GpuRef, GpuRef] | None:
+    """Two cards, one to buy and one to rent ("rent an A100 6 h a day or buy an RTX 6000
+    Ada?"): the verb nearest before each name says which (one said, the other is the rest)."""
+    if len(query.gpus) != 2 or not all(ref.ids for ref in query.gpus):
+        return None
+    said = []
+    for ref in query.gpus:
+        at = query.low.find(ref.text.lower())
+        before = query.low[max(at - 40, 0) : at]
+        verbs = re.findall(rf"\b(?:({_BUY_WORD})|({_RENT_WORD}))\b", before)
+        said.append(None if at < 0 or not verbs else "buy" if verbs[-1][0] else "rent")
+    if said == ["rent", None]:
+        said[1] = "buy"
+    if said == [None, "rent"]:
+        said[0] = "buy"
+    if said == ["buy", None]:
+        said[1] = "rent"
+    if said == [None, "buy"]:
+        said[0] = "rent"
+    if sorted(map(str, said)) != ["buy", "rent"]:
+        return None
+    first, second = query.gpus
+    return (first, second) if said[0] == "buy" else (second, first)
+
+
+def _fewest_for_job(query: Query, box: ToolBox, gpu: str | None) -> int | None:
+    """The fewest of `gpu` that hold the model named (None without one, or past a node)."""
+    if gpu is None or not query.models or not query.models[0].ids:
+        return None
+    args = estimate_args(query, gpu, None, query.models[0])
+    args.pop("num_gpus", None)
+    solved = box.call(
+        "solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"}
+    )
+    n = solved.get("solution") if "error" not in solved else None
+    return n if n and n <= 8 else None
+
+
+def _rented_instead(
+    query: Query, box: ToolBox, ref: GpuRef, bought: int
+) -> tuple[float, str] | Draft:
+    """The rented card's hour (the count said, or the fewest that hold the model named, else as
+    many as are bought) at its median current price, on the cloud named if one is, and its
+    words for the answer."""
+    gpu = gpu_choices(ref)[0]
+    count = ref.count or _fewest_for_job(query, box, gpu) or bought
+    args: dict[str, Any] = {"gpu": gpu, "num_gpus": count, "hours": 1}
+    if query.providers:
+        args["provider"] = query.providers[0]
+    priced = box.call("prices", args)
+    median = (priced.get("summary_usd_per_gpu_hour") or {}).get("median")
+    if "error" in priced or not median:
+        where = f" on {query.providers[0]}" if query.providers else ""
+        return Draft(f"No current rental price for the {ref.text}{where}: give one (e.g. "
+                     "'$2.10 an hour') and I will set it against buying.")  # fmt: skip
+    what = c.gpus_phrase(count, priced.get("gpu_name") or gpu)
+    where = f" on {query.providers[0]}" if query.providers else ""
+    words = (
+        f"renting {what}{where} instead, at its median {c.usd(median)} per GPU-hour "
+        f"({c.usd(median * count)}/hour for all; {priced['count']} current prices)"
+    )
+    return median * count, words
 
 
 # an epoch's own time said ("2 min 40 sec per epoch"), not "how long will one epoch take"

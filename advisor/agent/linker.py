@@ -729,6 +729,8 @@ class Linker:
             return None
         for j in range(i + 1, min(i + 4, len(words))):
             size = _SIZE.match(words[j].low)
+            if size and j + 1 < len(words) and words[j + 1].low in _COUNTED:
+                break  # "push 200M input tokens a day": a count of things, no model's size
             if size:
                 version = "".join(w.low for w in words[i + 1 : j])
                 stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
@@ -747,6 +749,10 @@ class Linker:
 
 
 _PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})
+# what a number before these counts: "200M tokens", "10k requests", never a model's size
+_COUNTED = frozenset({"tokens", "token", "toks", "input", "output", "prompt", "prompts",
+                      "generated", "completion", "requests", "queries", "images", "samples",
+                      "rows", "documents", "docs", "words", "users", "calls"})  # fmt: skip
 _GPU_SHAPE = re.compile(
     r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc|cmp)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4}|\d{2,3}hx)"
     r"(?:\s?ti)?$",  # "CMP 170HX": a mining card

@@ -30,6 +30,10 @@ _ORE = re.compile(r"(?<=\d) ore\b|\bper (?=\d+ ore\b)", re.IGNORECASE)
 _OF_NUMBER = re.compile(r"(?<=[a-z]) (?:de|di|da|von|van|du|des) (?=\d)", re.IGNORECASE)
 
 
+# a number grouped in thousands by a space, a narrow space or a dot ("10 000", "1.000.000")
+_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ .\u00a0\u202f]\d{3})+(?![\d]|[.,]\d)")
+
+
 def _hours(match: re.Match[str]) -> str:
     """ "per 200 ore" (Italian): "for 200 hours"."""
     return "for " if match.group(0).lower().startswith("per") else " hours"
@@ -81,4 +85,6 @@ def to_english(text: str) -> str:
         out += [text[last : match.start()], f" {said} " if _CJK.search(match.group(0)) else said]
         last = match.end()
     read = _ORE.sub(_hours, _OF.sub(" ", "".join([*out, text[last:]])))
+    if out:  # another language's thousands: "10 000 exemples", "48.000 Euro"
+        read = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), read)
     return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", read))

@@ -752,7 +752,15 @@ _PROMPT_SAID = re.compile(
 )
 
 
+# a token count said per day ("200M input tokens a day"): a load, never a prompt's length
+_TOKENS_A_DAY = re.compile(
+    rf"{_NUM}\s?(?:k|m|b|thousand|million|billion)?\s?(?:[a-z]+\s)?(?:tokens?|toks?)"
+    r"(?:\s?/\s?|\s(?:per|a|an|each|every)\s)(?:day|d)\b"
+)
+
+
 def _context(low: str) -> int | None:
+    low = _TOKENS_A_DAY.sub(" ", low)
     if m := _IN_OUT.search(low):
         return int(_k_tokens(m.group(1), m.group(2)))
     # "works with max-model-len 8192, but with 131072 the engine fails": the length that fails
@@ -803,7 +811,11 @@ def _context(low: str) -> int | None:
         r"(?!(?:second|sec|s|minute|min|hour|hr|day|week|month|year|epoch|step|batch|dollar|gpu"
         r"|card|watt|kwh|user|million|billion)s?\b)[a-z]+"
         # "batch 8 x 512 tokens" (the batch blanked first), "4 x 2k tokens": each sequence's length
-        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b",
+        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
+        # "20k samples of 512 tokens", "examples of ~1k tokens": each one's length
+        r"|\b(?:samples|examples|rows|records|documents|docs|sequences|conversations|texts"
+        r"|instructions|pairs) (?:of|with|at) (?:about |around |roughly |up to |~ ?)?"
+        r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     m = m or _PROMPT_SAID.search(low)
@@ -849,7 +861,8 @@ _PEOPLE = r"[a-z]+(?:ists|ers|ors|ians|ents|ees|ople|ff|ics|ives)"
 
 def _concurrency(low: str) -> tuple[int | None, float | None]:
     rps = rx.search(
-        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)\s?(?:/|per)\s?(?:s\b|sec|second)"
+        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)\s?(?:/|per|an?|each|every)\s?"
+        r"(?:s\b|sec|second)"
         r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
         low,
     )
@@ -904,8 +917,9 @@ _DAILY_PEOPLE = (r"(?:users|people|customers|visitors|employees|staff|engineers|
 
 def _daily_rate(low: str) -> float | None:
     """A load said per day, as an average rate in requests a second: "20k requests a day",
-    "1000 users per day, each doing ~20 requests", "50M tokens/day" (output tokens, over
-    the serving estimate's DEFAULT_OUTPUT_TOKENS each when no length is said)."""
+    "1000 users per day, each doing ~20 requests", "50M tokens/day": the prompt's and the
+    answer's tokens when a prompt length is said, else (or "output tokens a day") answers of the
+    length said, or of the serving estimate's DEFAULT_OUTPUT_TOKENS."""
     users = rx.search(
         rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}"
         rf"{_PER_DAY}[^.?!]{{0,40}}?\b(?:each|per user|every one)\b[^.?!\d]{{0,20}}~?{_NUM}\s"
@@ -927,11 +941,21 @@ def _daily_rate(low: str) -> float | None:
     )
     if requests:
         return _scaled(requests.group(1), requests.group(2)) / SECONDS_PER_DAY
-    tokens = rx.search(rf"{_NUM}\s?(k|m|b|thousand|million|billion)?\s?(?:tokens?|toks?){_PER_DAY}",
+    tokens = rx.search(rf"{_NUM}\s?(k|m|b|thousand|million|billion)?\s?(?:(output|generated"
+                       rf"|completion|new|input|prompt)\s)?(?:tokens?|toks?){_PER_DAY}"
+                       r"(?:\s(?:of\s)?(output|generated|generation|completions?|input|prompts?)\b)?",
                        low)  # fmt: skip
     if tokens:
+        kind = (tokens.group(3) or tokens.group(4) or "")[:3]
         out = _output_tokens(low) or DEFAULT_OUTPUT_TOKENS  # the serving estimate's reply
-        return _scaled(tokens.group(1), tokens.group(2)) / SECONDS_PER_DAY / out
+        prompt = _context(low)
+        if kind in ("inp", "pro"):  # "200M input tokens a day": prompts only
+            each = float(prompt or out)
+        elif kind or not prompt:  # said as generated tokens, or no prompt to share them with
+            each = out
+        else:  # "50M tokens a day" beside 4k-token prompts: both read and written
+            each = prompt + out
+        return _scaled(tokens.group(1), tokens.group(2)) / SECONDS_PER_DAY / each
     return None
 
 
@@ -950,6 +974,10 @@ def _output_tokens(low: str) -> int | None:
         # "answers about 200 tokens", "responses are ~300 tokens long"
         r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
         r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tokens\b"
+        # "prompts are around 4k tokens, answers 300": a count after a length in tokens
+        r"|(?<=tokens, )(?:and )?(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?)"
+        r" (?:are |is |of )?(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?"
+        r"(?![\w,%$]|\.\d)"
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d{1,3}(?:,\d{3})+|\d+)"
         r"(?![\d.]|\s?(?:m|million|b|billion|thousand)\b)\s?(k)?\s?(?:tokens)?\b",
         low,
@@ -974,6 +1002,14 @@ USED_ADJECTIVE = (
     r"|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
 )
 # the card the user has and leaves: "1000 bucks to upgrade from my 2070 super, what should i get"
+# a follow-up asking to spend less than the answer before: "cheaper option?", "anything cheaper"
+CHEAPER = re.compile(
+    r"^\W*(?:(?:any|is there (?:a|an|any)|something|a|got an?|what'?s an?|what about an?)\s)?"
+    r"(?:\w+\s)?cheaper(?:\s(?:options?|alternatives?|ways?|ones?|choices?|setups?|cards?"
+    r"|gpus?|route|path|config\w*))?(?:\s(?:for (?:that|this|it)|then|instead))?\W*$"
+    r"|\b(?:anything|something|any(?:thing)?|options?|alternatives?|ways?) cheaper\b"
+    r"|\bcheaper (?:options?|alternatives?)\b"
+)
 LEAVING = re.compile(
     r"\bupgrad\w* from\b|\b(?:replac\w*|swap\w*(?: out)?|retir\w*) (?:my|our)\b"
     r"|\b(?:moving|move|switching|switch) (?:away )?from (?:my|our)\b"
@@ -1147,7 +1183,7 @@ _PERIOD_ASKED = re.compile(
     rf"\b(?:for|over|during|across|throughout)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
     rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\s?\?"
 )
-_WEEKDAYS = re.compile(
+WEEKDAYS = re.compile(
     r"\bweekdays?\b|\bwork ?days\b|\bbusiness days\b|\bmon(?:day)?\s?(?:-|to|thru|through)\s?"
     r"fri(?:day)?\b"
 )
@@ -1270,7 +1306,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         weeks = _WEEKS.search(low)
         clause = rx.split(r"[.?!;]\s", low[m.end() : m.end() + 80], maxsplit=1)[0]
         period = _FOR_PERIOD.search(clause)  # "6 hours a day ... stuck for 3 days": not its days
-        weekdays = _WEEKDAYS.search(low[max(0, m.start() - 30) : m.end() + 40])
+        weekdays = WEEKDAYS.search(low[max(0, m.start() - 30) : m.end() + 40])
         count, unit = _period(period) if period else ("0", "")
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
@@ -1884,7 +1920,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         for name, pattern, samples, _source in DATASETS:
             if rx.search(pattern, low):
                 return samples, name, None
-    if images:
+    if images and value > 0:  # (a count of none, "000 examples" of a split number, is no count)
         generate = rx.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
         if generate and rx.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
             return None, None, value
@@ -3854,7 +3890,9 @@ def resolve(
         updates["gpus"] = gpus
     loose = query.num_gpus
     bare = rx.search(
-        r"\b(?:had|have|with|use|get|on|take)\s+(\d{1,4})\b(?!\s?(?:gb|g|k|b|x|%))",
+        r"\b(?:had|have|with|use|get|on|take)\s+(\d{1,4})\b(?!\s?(?:gb|g|k|b|x|%))"
+        r"(?!\s(?:concurrent|simultaneous|parallel|users?|requests?|people|sessions?|streams?"
+        r"|sequences|chats?|clients?)\b)",  # "and with 64 concurrent requests?": no GPU count
         query.text.lower(),
     )
     if loose is None and bare and not query.gpus and prior.gpus:  # "and if i had 8?"
@@ -3915,6 +3953,10 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if query.concurrency and query.batch is None:  # "single stream?" then "and with 64
+        updates.pop("batch", None)  # concurrent requests?": the 64 at once, not one
+    if query.batch and query.concurrency is None:
+        updates.pop("concurrency", None)
     if prior.use_hours_per_day and _AROUND_THE_CLOCK.search(query.text.lower()):
         # "8 hours a day" then "what if usage goes up to 24/7": every hour, not the 8 said
         updates["use_hours_per_day"] = 24.0
@@ -3948,6 +3990,9 @@ def resolve(
     corrected = correction and prior.intent not in ("greeting", "out_of_scope", "invalid", "search")
     if corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
+    if CHEAPER.search(query.text.lower()) and names_nothing and (merged.models or merged.gpus):
+        # "cheaper option?": the same job ranked by price (or the same card's cheaper offers)
+        intent = "recommend" if merged.models else "cost"
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     return replace(merged, intent=intent)

@@ -38,7 +38,10 @@ from advisor.errors import InvalidInput
 # .30d: diffusion training steps pay a fixed time per attention layer and launch pass, and
 # gradient checkpointing's second forward; an answer's time for the output length given;
 # training sharded by ZeRO/FSDP takes any GPU count up to a node
-FORMULA_VERSION = "calc-2026.11.30e"
+# .30e: llama.cpp layers in system RAM (host.py), an LLM on the CPU alone
+# .30f: a split keeps the token embedding and output head in RAM and reads the head per token;
+# HOST_DECODE_SHARE refit (0.64)
+FORMULA_VERSION = "calc-2026.11.30f"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

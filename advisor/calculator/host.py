@@ -25,8 +25,8 @@ RAM_FORM = re.compile(r"(?P<gen>(?:lp)?ddr[345]x?)(?:[-\s]?(?P<rate>\d{4}))?")
 # share of the RAM's theoretical bandwidth llama.cpp's CPU decode reaches (weights read per token
 # x tokens/s / theoretical): `python -m eval.host_fit` fits it on the CPU-only rows of
 # eval/calibration/host.csv marked "fit" (C008, C009, C011, C013-C016, C018, C024: the median of
-# each source's median, 0.676)
-HOST_DECODE_SHARE = 0.68
+# each source's median, 0.640)
+HOST_DECODE_SHARE = 0.64
 
 
 @dataclass(frozen=True)

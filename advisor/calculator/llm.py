@@ -183,7 +183,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     )  # fmt: skip
     usable = memory.usable_gb(gpu, engine)
     notes.extend(mem.assumptions)
-    split = _host_split(request, model, gpu, engine, mem, usable, notes)
+    split = _host_split(request, model, gpu, engine, precision, mem, usable, notes)
     if split is not None:
         mem = split.memory
     notes.append(
@@ -324,9 +324,10 @@ class HostSplit:
 
     gpu_layers: int
     layers: int
-    host_gb: float  # the CPU's layers: weights and KV cache in system RAM
+    host_gb: float  # the CPU's layers with their KV cache, and the embeddings, in system RAM
     ram_short: bool  # the machine's RAM, when given, cannot hold them beside the system
-    read_gb: float  # what the CPU reads of them per token (a MoE: its active experts)
+    read_gb: float  # what the CPU reads per token: its layers (a MoE: their active experts), head
+    gpu_read_share: float  # the GPUs' share of what a whole-GPU decode step reads
     host: host_mod.HostMemory
     memory: memory.MemoryResult  # what stays on each GPU
 
@@ -334,8 +335,7 @@ class HostSplit:
         """Decode with the CPU's layers read from RAM each step, and the seconds a prompt spends
         copying them to the GPU (llama.cpp runs a prompt's matmuls there, LLAMA_CPP_UBATCH
         tokens at a time)."""
-        on_gpu = self.gpu_layers / self.layers
-        step = on_gpu * batch / decode.typical + host_mod.host_token_seconds(
+        step = self.gpu_read_share * batch / decode.typical + host_mod.host_token_seconds(
             self.read_gb * memory.GB, self.host
         )
         lanes = interconnect.PCIE_LANE_GBS.get(gpu.pcie_gen or 4, interconnect.PCIE_LANE_GBS[4])
@@ -349,12 +349,17 @@ def _host_split(
     model: Model,
     gpu: GPU,
     engine: EngineFactors,
+    precision: Precision,
     mem: memory.MemoryResult,
     usable: float,
     notes: list[str],
 ) -> HostSplit | None:
     """The layers llama.cpp keeps on the GPUs when the rest go to system RAM: the number asked
-    (`gpu_layers`, its -ngl), or with offload "layers" as many as fit (as ollama chooses)."""
+    (`gpu_layers`, its -ngl), or with offload "layers" as many as fit (as ollama chooses).
+
+    A layer is its block's weights and KV cache; the token embedding and the output head are not
+    layers. llama.cpp moves the output head to the GPU only with every layer (-ngl above the
+    layer count), so a split model reads the head from RAM on every token."""
     if request.gpu_layers is None and request.offload != "layers":
         return None
     if "unified" in (gpu.memory_type or "").lower():
@@ -365,9 +370,10 @@ def _host_split(
         )
     layers = model.num_layers
     parts = mem.breakdown_gb
-    per_layer = (parts["weights"] + parts["kv_cache"]) / layers  # per GPU
+    edge, head = _edge_gb(model, precision, parts, request.num_gpus)
+    per_layer = (parts["weights"] - edge + parts["kv_cache"]) / layers  # per GPU
     fixed = mem.total_gb - parts["weights"] - parts["kv_cache"]
-    most = host_mod.layers_on_gpu(per_layer, fixed, usable, layers)
+    most = host_mod.layers_on_gpu(per_layer, fixed + edge, usable, layers)
     n = most if request.gpu_layers is None else min(request.gpu_layers, layers)
     if n == layers:
         return None  # every layer on the GPUs (-ngl 99, or it fits whole): nothing in RAM
@@ -375,16 +381,19 @@ def _host_split(
     share = n / layers
     breakdown = {
         **parts,
-        "weights": parts["weights"] * share,
+        "weights": (parts["weights"] - edge) * share,
         "kv_cache": parts["kv_cache"] * share,
     }
-    host_gb = (layers - n) * per_layer * request.num_gpus
-    read_gb = (layers - n) / layers * _read_per_token_gb(model, parts) * request.num_gpus
+    host_gb = ((layers - n) * per_layer + edge) * request.num_gpus
+    blocks = _read_per_token_gb(model, parts, edge, 0.0)  # the layers' part of a decode step
+    whole = blocks + head
+    read_gb = ((layers - n) / layers * blocks + head) * request.num_gpus
     notes.append(
         f"llama.cpp with {n} of {layers} layers on the GPU{'s' if request.num_gpus > 1 else ''} "
-        f"(-ngl {n}): the other {layers - n} ({host_gb:.1f} GB with their KV cache) run on the "
-        f"CPU from {host.label} system RAM, read at {host_mod.HOST_DECODE_SHARE:.0%} of its "
-        "bandwidth per token (host.HOST_DECODE_SHARE)"
+        f"(-ngl {n}): the other {layers - n} with their KV cache, the token embedding and the "
+        f"output head ({host_gb:.1f} GB) stay in {host.label} system RAM, and the CPU reads "
+        f"its {read_gb:.1f} GB a token at {host_mod.HOST_DECODE_SHARE:.0%} of that bandwidth "
+        "(host.HOST_DECODE_SHARE)"
     )
     if request.ram is None:
         notes.append(f"system RAM not given: {host.label} assumed")
@@ -393,14 +402,27 @@ def _host_split(
         room = "too little for" if short else "room for"
         notes.append(f"{request.ram_gb:g} GB of RAM, {HOST_RESERVED_GB:g} GB of it kept by the "
                      f"system: {room} the CPU's layers")  # fmt: skip
-    return HostSplit(n, layers, host_gb, short, read_gb, host,
+    return HostSplit(n, layers, host_gb, short, read_gb, share * blocks / whole, host,
                      replace(mem, breakdown_gb=breakdown))  # fmt: skip
 
 
-def _read_per_token_gb(model: Model, parts: dict[str, float]) -> float:
-    """What one decode step reads of the weights and KV cache (a MoE: its active experts)."""
+def _edge_gb(
+    model: Model, precision: Precision, parts: dict[str, float], num_gpus: int
+) -> tuple[float, float]:
+    """The token embedding and output head in `parts`' weights (GB a GPU), and the head alone:
+    one vocab x hidden matrix read whole per token (a tied model's head is its embedding)."""
+    matrix = model.vocab_size * model.hidden_size * precision.bytes_embedding / memory.GB
+    matrices = 1 if model.tie_word_embeddings else 2
+    return min(parts["weights"], matrix * matrices / num_gpus), matrix / num_gpus
+
+
+def _read_per_token_gb(
+    model: Model, parts: dict[str, float], edge: float = 0.0, head: float = 0.0
+) -> float:
+    """What one decode step reads: the layers' weights (a MoE: its active experts) and KV cache,
+    and the output head (`edge`: the embedding and head in `parts`' weights, read apart)."""
     active = min(model.params_per_token / max(model.total_params, 1), 1.0)
-    return parts["weights"] * active + parts["kv_cache"]
+    return (parts["weights"] - edge) * active + parts["kv_cache"] + head
 
 
 CPU = "cpu"  # the device of a request run on the CPU alone, from system RAM
@@ -433,7 +455,9 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
     parts = {**mem.breakdown_gb, "runtime_overhead": 0.0}  # no CUDA context
     total = sum(parts.values())
     host = host_mod.host_memory(request.ram, request.ram_channels)
-    step = host_mod.host_token_seconds(_read_per_token_gb(model, parts) * memory.GB, host)
+    edge, head = _edge_gb(model, precision, parts, 1)
+    read = _read_per_token_gb(model, parts, edge, head)
+    step = host_mod.host_token_seconds(read * memory.GB, host)
     decode = Band.around(request.batch / step, SPEED_BAND)
     usable = (request.ram_gb - HOST_RESERVED_GB) if request.ram_gb else total
     notes.append(

@@ -1,0 +1,157 @@
+"""Questions as people ask them about money and rates: a token load a day beside its prompt
+length, a "cheaper?" follow-up, one card bought against another rented, the cards a monthly
+budget pays for, whether a dearer card is worth its price, a sampler's it/s checked, the KV cache
+asked by name, a job costed on the cloud named, and counts written with spaces in other
+languages. Each phrasing here is the test's own."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from advisor.agent.handlers import ToolBox
+from advisor.agent.understand import understand
+from advisor.api import Advisor
+from advisor.catalog import Catalog
+
+
+def _head(advisor: Advisor, question: str) -> str:
+    return advisor.ask(question).text.split("\n", 1)[0]
+
+
+def _thread(advisor: Advisor, *turns: str) -> str:
+    thread = None
+    for turn in turns:
+        answer = advisor.ask(turn, thread_id=thread)
+        thread = answer.thread_id
+    return answer.text
+
+
+def test_tokens_a_day_beside_a_prompt_length_count_prompt_and_reply(catalog: Catalog) -> None:
+    q = understand("roughly 30 million tokens per day through qwen2.5 14b, each prompt around "
+                   "3k tokens, replies 500 -- what do we need?", catalog)  # fmt: skip
+    assert q.output_tokens == 500 and q.context in (3000, 3072)
+    assert q.rps == pytest.approx(30e6 / 86_400 / (q.context + 500))
+    # said as generated tokens, the day's count is replies only
+    gen = understand("we generate 5M output tokens/day with mistral 7b, prompts 1k tokens, "
+                     "which gpu?", catalog)  # fmt: skip
+    assert gen.rps == pytest.approx(5e6 / 86_400 / (gen.output_tokens or 256))
+
+
+def test_a_day_of_input_tokens_is_neither_a_prompt_length_nor_a_model(catalog: Catalog) -> None:
+    q = understand("classifying 90M input tokens a day with llama 3 8b, 1k-token prompts, "
+                   "a couple of tokens out", catalog)  # fmt: skip
+    assert q.context in (1000, 1024)
+    assert [m.ids for m in q.models] == [("llama-3-8b",)]
+    assert q.rps == pytest.approx(90e6 / 86_400 / q.context)
+
+
+def test_a_load_with_both_lengths_said_does_not_ask_for_them(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("serve 4 requests a second of mistral 7b, 2k-token prompts and "
+                             "replies of about 300 tokens: cheapest gpus?").text  # fmt: skip
+    assert "replies of 300" in text and "say yours" not in text
+
+
+def test_a_thousands_space_in_another_language_is_one_count(catalog: Catalog) -> None:
+    q = understand("Wie lange dauert ein LoRA-Finetuning von Llama 3 8B auf einer A100 mit "
+                   "25 000 Beispielen?", catalog)  # fmt: skip
+    assert q.dataset_samples == 25_000
+
+
+def test_samples_of_a_length_set_the_sequence_length(catalog: Catalog) -> None:
+    q = understand("lora on mistral 7b, 8k examples of about 1k tokens each, one 4090: time?",
+                   catalog)  # fmt: skip
+    assert q.context in (1000, 1024)
+
+
+def test_users_at_once_after_a_single_stream_are_a_batch_not_cards(
+    rules_advisor: Advisor,
+) -> None:
+    text = _thread(rules_advisor, "qwen2.5 32b awq on one a100 80gb, tok/s for one user?",
+                   "and for 32 simultaneous users?")  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert "32 x" not in head and "batch 32" in head
+
+
+def test_cheaper_after_a_pick_for_a_job_ranks_by_price(rules_advisor: Advisor) -> None:
+    text = _thread(rules_advisor, "which gpu to serve phi-3 mini?", "anything cheaper?")
+    head = text.split("\n", 1)[0]
+    first = rules_advisor.ask("which gpu to serve phi-3 mini?").text.split("\n", 1)[0]
+    picked = re.search(r"\*\*Pick (.+?)\*\*", first)
+    assert picked is not None
+    # the same pick is not offered again as the cheaper one
+    assert head.startswith("**Nothing cheaper fits") or picked.group(1) not in head
+
+
+def test_cheaper_after_a_rental_price_lists_its_lower_offers(rules_advisor: Advisor) -> None:
+    text = _thread(rules_advisor, "hourly price of an H100 PCIe?",
+                   "50 hours of it, how much?", "is there a cheaper option?")  # fmt: skip
+    assert text.startswith("**The same NVIDIA H100 PCIe 80GB for less: from $")
+    assert "for 50 hours" in text.split("\n", 1)[0]
+    assert text.count("\n- ") >= 1
+
+
+def test_buying_one_card_against_renting_another_prices_the_other(
+    rules_advisor: Advisor,
+) -> None:
+    text = rules_advisor.ask("we rent an L40S about 5 hours a day; would buying an RTX A6000 "
+                             "be cheaper over time?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert "Buying NVIDIA RTX A6000 rather than renting one NVIDIA L40S" in head
+    box = ToolBox()
+    median = box.call("prices", {"gpu": "l40s"})["summary_usd_per_gpu_hour"]["median"]
+    assert f"median ${median:.2f} per GPU-hour" in text
+    assert "An hour is not the same work on both" in text
+
+
+def test_a_monthly_budget_counts_the_cards_it_rents(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("finance gave us $30k/month for GPUs; we'd use them 10 hours a "
+                             "day, Monday to Friday. How many A100 80GB is that?").text  # fmt: skip
+    box = ToolBox()
+    hours = 10 * 365.25 * 5 / 7 / 12
+    median = box.call("prices", {"gpu": "a100-sxm4-80gb"})["summary_usd_per_gpu_hour"]["median"]
+    assert text.startswith(f"**About {math.floor(30_000 / (median * hours))} x NVIDIA A100")
+    assert "weekdays" in text
+
+
+def test_worth_the_extra_money_weighs_speed_against_price(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "rtx 4080 or 4090 for running local llms -- is the 4090 worth "
+                                "the price premium?")  # fmt: skip
+    m = re.search(r"is ([\d.]+)x as fast for ([\d.]+)x the price", head)
+    assert m is not None
+    faster, dearer = float(m.group(1)), float(m.group(2))
+    assert head.startswith("**Yes") == (faster >= dearer)
+
+
+def test_a_samplers_pace_is_judged_against_the_estimate(rules_advisor: Advisor) -> None:
+    slow = _head(rules_advisor, "SD 1.5 at 512px on my 3060 12gb runs 1.2 it/s, is that "
+                                "normal?")  # fmt: skip
+    assert slow.startswith("**Your 1.20 it/s is low")
+    fast = _head(rules_advisor, "sd 1.5 on a 3060 12gb: 0.05 s/it, is that right?")
+    assert "Your 20 it/s is above the range" in fast
+
+
+def test_the_kv_cache_asked_by_name_leads(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("how big does the kv cache get for mistral 7b at a 32k "
+                             "context?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    kv = re.search(r"KV cache (?:of|takes about) ([\d.]+) GB", head)
+    assert kv is not None and 3.5 < float(kv.group(1)) < 4.5  # 32 layers x 8 heads x 128 x 2 x 2
+    text = rules_advisor.ask("llama 3 8b with 64k tokens of context: how much memory is the kv "
+                             "cache?").text  # fmt: skip
+    head, rest = text.split("\n", 1)
+    kv = re.search(r"kv cache ([\d.]+) GB", rest)
+    assert head.startswith("**The KV cache takes about") and kv and kv.group(1) in head
+
+
+def test_an_image_model_too_big_in_16_bits_is_offered_in_fp8(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("will flux.1 dev run on a 24gb 4090?").text
+    assert "In fp8 (8-bit weights" in text and "it fits" in text
+
+
+def test_a_job_on_a_named_cloud_is_costed_at_its_prices(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "fine-tune llama 3 8b with lora on 50k samples on an H100 "
+                                "from lambda: how much?")  # fmt: skip
+    assert "Lambda's median of" in head
