@@ -1049,8 +1049,10 @@ def subscription_even(result: dict[str, Any]) -> str:
             "for the exact month.")  # fmt: skip
 
 
-def break_even(result: dict[str, Any], asked: str | None = None, instead: str | None = None) -> str:
-    """When buying pays off; `instead`: another card rented in its place, in words."""
+def break_even(
+    result: dict[str, Any], asked: str | None = None, instead: tuple[str, str] | None = None
+) -> str:
+    """When buying pays off; `instead`: another card rented in its place (what, and its terms)."""
     name = result.get("gpu_name") or "the GPU"
     n = result["num_gpus"]
     what = name if n == 1 else f"{n} x {name}"
@@ -1061,8 +1063,8 @@ def break_even(result: dict[str, Any], asked: str | None = None, instead: str | 
         f"{usd(result['rent_usd_per_hour'])} per GPU-hour to rent ({src['rent']})"
     )
     if instead:
-        basis = f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against {instead}"
-        what += f" rather than {instead.split(' instead')[0]}"
+        basis = f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against {instead[1]}"
+        what += f" rather than {instead[0]}"
     power = ""
     if result["power_w"] and not result["usd_per_kwh"]:
         power = "; electricity left out, as asked"

@@ -1600,6 +1600,10 @@ def speed(query: Query, box: ToolBox) -> Draft:
     if judged and _JUDGED_FOR.search(query.low):
         return advice(query, box)  # "is the L4 any good for LLMs, or too slow?": its profile
     per_step = _ITERATIONS_SAID.search(query.low)  # "0.1 s/it": a sampler step's, no item's
+    # "1.2 s/it with flux dev: 100 images?": an image is its sampler's steps at that pace
+    imaged = query.images and query.models and query.models[0].family == "diffusion"
+    if per_step and imaged and (paced := _image_at_step_pace(query, box, per_step)) is not None:
+        return job_time(paced, box)
     if (query.seconds_per_item and not per_step) or query.user_price_usd_per_hour:
         return job_time(query, box)  # a pace or a price of theirs
     streams = _streams_kept_up(query, box)
@@ -1717,6 +1721,19 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
 _ITERATIONS_SAID = re.compile(
     r"(\d+(?:\.\d+)?)\s?(?:(it/s|its/s|iterations? (?:per|a) second)|(s/it|sec/it))\b"
 )
+
+
+def _image_at_step_pace(query: Query, box: ToolBox, said: re.Match[str]) -> Query | None:
+    """The question with its seconds an image: the user's seconds a sampler step times the
+    steps of an image (said, else the model's default)."""
+    rate = float(said.group(1))
+    step_s = rate if said.group(3) else (1 / rate if rate else 0.0)
+    gpu = gpu_choices(query.gpus[0])[0] if query.gpus else REFERENCE_MEMORY
+    e = box.call("estimate", estimate_args(query, gpu, None, query.models[0]))
+    steps = _sampler_steps(query) or (e.get("steps") if "error" not in e else None)
+    if not steps or not step_s:
+        return None
+    return replace(query, seconds_per_item=step_s * steps)
 
 
 def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | None:
@@ -2607,8 +2624,8 @@ def _worth_the_difference(query: Query, box: ToolBox) -> Draft | None:
 
 # money said beside "worth": "worth the extra $", "worth the price", "the premium"
 _MONEY_ASKED = re.compile(
-    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:price|cost|money|premium|markup"
-    r"|\$)\b|\bmore expensive\b|\bcosts? more\b"
+    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:price|cost|money|premium|markup)\b"
+    r"|\$|\bmore expensive\b|\bcosts? more\b"
 )
 
 
@@ -2619,6 +2636,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     if len(query.gpus) != 2 or not (_WORTH_ASKED.search(query.low)
                                     and _MONEY_ASKED.search(query.low)):  # fmt: skip
         return None
+    if _RENT_SAID.search(query.low) or query.providers:
+        return None  # "is renting a 5090 worth the extra $ on runpod?": the hourly prices
     ids = [gpu_choices(ref)[0] for ref in query.gpus]
     model = query.models[0] if query.models and query.models[0].ids else None
     if model is not None:
@@ -3144,8 +3163,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             and not query.user_price_usd_per_hour  # a price given: the fit answer uses it
         ]
         if jobs and query.providers:  # "... what would it cost on runpod": that cloud's prices
-            jobs = [_on_provider(box, e, query.providers[0]) for e in jobs]
-            jobs = [e for e in jobs if e is not None] or jobs
+            there = [_on_provider(box, e, query.providers[0]) for e in jobs]
+            jobs = [e for e in there if e is not None] or jobs
         if jobs:  # "how much to fine-tune X on 50k examples on a rented A100": the job's cost first
             lead = "\n".join(
                 f"**{c.gpus_phrase(e['num_gpus'], e['gpu_name'])}: about "
@@ -3536,7 +3555,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "segment": query.segment,
         "vendor": query.vendor,
         "min_memory_gb": query.memory_gb,
-        "rank_by": _rank_by(query),
+        # "cheaper option?" after a pick: the pick's own ranking (the cost of the work)
+        "rank_by": None if beaten is not None else _rank_by(query),
         **_card_limits(query),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
@@ -3598,8 +3618,11 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     summary = priced.get("summary_usd_per_gpu_hour") if "error" not in priced else None
     if not summary:
         return None
-    offers = sorted((p for p in priced["prices"] if p.get("latest")),
-                    key=lambda p: p["usd_per_gpu_hour"])[:3]  # fmt: skip
+    cheapest: dict[str, dict[str, Any]] = {}  # each provider's lowest current price
+    for p in sorted(priced["prices"], key=lambda p: p["usd_per_gpu_hour"]):
+        if p.get("latest"):
+            cheapest.setdefault(p["provider"], p)
+    offers = list(cheapest.values())[:3]
     job = f" for {c.num(hours, 'hours')}" if query.hours else " an hour"
     what = priced["gpu_name"] if count == 1 else f"{count} x {priced['gpu_name']}"
     lines = [f"**The same {what} for less: from {c.usd(summary['low'] * count * hours)}{job}** "
@@ -3608,7 +3631,8 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     lines += [f"- {p['provider']} ({p.get('offering') or 'on-demand'}, {p['date']}): "
               f"{c.usd(p['usd_per_gpu_hour'])} per GPU-hour" for p in offers]  # fmt: skip
     sheet = box.call("gpu_specs", {"gpu": gpu})
-    listed = box.call("list_gpus", {"min_memory_gb": sheet.get("memory_gb") or 0, "top": 200})
+    # the most rented cards of at least its memory (a rarely rented card has no median to trust)
+    listed = box.call("list_gpus", {"min_memory_gb": sheet.get("memory_gb") or 0, "top": 40})
     others = []
     for row in listed.get("gpus", []):
         if row["id"] == gpu:
@@ -3628,8 +3652,6 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n".join(lines))
 
 
-# "how many A100 80GB is that", not "how many H100 hours"
-_HOW_MANY_CARDS = re.compile(r"\bhow many\b(?!\s+(?:[\w-]+\s+){0,3}?(?:gpu[- ])?hours?\b)")
 WORKDAYS_A_MONTH = 365.25 * 5 / 7 / 12  # 21.7
 
 
@@ -3639,23 +3661,33 @@ def _cards_afforded(query: Query, box: ToolBox) -> Draft | None:
     median rental price, or a budget to spend once over its purchase price."""
     budget = query.budget
     if not (budget and budget.per in ("month", "total") and len(query.gpus) == 1
-            and not query.models and _HOW_MANY_CARDS.search(query.low)):  # fmt: skip
+            and not query.models):  # fmt: skip
         return None
+    said = re.escape(query.gpus[0].text.lower())
+    if not re.search(rf"\bhow many (?:more |x )?{said}|{said}s?\b[^.?!]{{0,30}}\bhow many\b"
+                     r"(?! (?:hours|days|tokens|images))", query.low):  # fmt: skip
+        return None  # "how many A100s", not "how many tokens per second on the A100"
     gpu = gpu_choices(query.gpus[0])[0]
-    buying = budget.kind == "buy" or (budget.per == "total" and query.buying)
+    bought = re.search(r"\bbuy\w*|\bpurchas\w*", query.low) and not _RENT_SAID.search(query.low)
+    buying = budget.kind == "buy" or (budget.per == "total" and (query.buying or bool(bought)))
     if buying:
-        bought = box.call("purchase_prices", {"gpu": gpu})
-        listed = bought.get("prices") or []
+        store = box.call("purchase_prices", {"gpu": gpu})
+        listed = store.get("prices") or []
         kinds = [p for p in listed if p["kind"] == (query.condition or "new")] or listed
         if not kinds:
             return None
         each = kinds[0]
         n = int(budget.usd // each["usd"])
-        return Draft(f"**{c.num(n)} x {bought['gpu_name']}** for your {c.usd(budget.usd)}, at "
+        if n == 0:
+            return Draft(
+                f"**Not one: the {store['gpu_name']} costs {c.usd(each['usd'])}** "
+                f"({each['kind']}, {each['date']}), over your {c.usd(budget.usd)}."
+            )
+        return Draft(f"**{c.num(n)} x {store['gpu_name']}** for your {c.usd(budget.usd)}, at "
                      f"{c.usd(each['usd'])} each ({each['kind']}, {each['date']}, "
                      f"{each['source']}); the host machines, power and networking come on "
                      "top.")  # fmt: skip
-    if budget.per != "month":
+    if budget.per != "month" or bought:
         return None
     daily = query.use_hours_per_day
     days = WORKDAYS_A_MONTH if daily and WEEKDAYS.search(query.low) else HOURS_PER_MONTH / 24
@@ -3666,6 +3698,12 @@ def _cards_afforded(query: Query, box: ToolBox) -> Draft | None:
         return None
     n = int(budget.usd // (summary["median"] * hours))
     most = int(budget.usd // (summary["low"] * hours))
+    if n == 0:
+        return Draft(f"**Not one {priced['gpu_name']} at the median price**: "
+                     f"{c.usd(summary['median'] * hours)} a card for {c.num(hours)} hours a month "
+                     f"at {c.usd(summary['median'])} per GPU-hour, over your "
+                     f"{c.usd(budget.usd)}; the cheapest current offer, "
+                     f"{c.usd(summary['low'])}, pays for {c.num(most)}.")  # fmt: skip
     use = (f"{c.num(daily)} hours a day on {c.num(days)} "
            f"{'weekdays' if days == WORKDAYS_A_MONTH else 'days'} a month" if daily else
            "around the clock" + ("" if NONSTOP.search(query.low) else
@@ -3922,12 +3960,13 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     ref = sides[0] if sides else query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref and ref.ids else None
     count = (ref.count if ref else None) or query.num_gpus or 1
-    instead = None
+    instead: Rented | None = None
     if sides and query.user_price_usd_per_hour is None and not query.monthly_usd:
         count = ref.count or _fewest_for_job(query, box, gpu) or 1  # type: ignore[union-attr]
-        instead = _rented_instead(query, box, sides[1], count)
-        if isinstance(instead, Draft):
-            return instead
+        other = _rented_instead(query, box, sides[1], count)
+        if isinstance(other, Draft):
+            return other
+        instead = other
     purchase = query.purchase_usd
     if purchase is None and query.budget and (query.budget.kind == "buy" or (
             query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
@@ -3956,7 +3995,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if rent is not None:
         args["rent_usd_per_hour"] = rent
     if instead is not None:  # the other card's hour, shared over the cards bought
-        args["rent_usd_per_hour"] = instead[0] / count
+        args["rent_usd_per_hour"] = instead.usd_per_hour / count
     # a horizon said ("over a year"), not the month of a price ("$60 a month of colocation")
     span = _SPAN_SAID.search(re.sub(r"\$\s?\d[\d,.]*\s?(?:a|per|/)\s?month\b", " ", low))
     if monthly is not None:  # "we spend 9k a month on cloud A100s"
@@ -3991,7 +4030,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     either = re.search(r"\b(?:buying|owning|renting|leasing)\b(?: \w+){0,3} (?:or|vs\.?|versus) "
                        r"(?:\w+ )?(?:buying|owning|renting|leasing|rent|buy)\b", low)  # fmt: skip
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
-    text = c.break_even(result, asked, instead[1] if instead else None)
+    text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None)
     if sides and gpu:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""
@@ -4067,9 +4106,16 @@ def _fewest_for_job(query: Query, box: ToolBox, gpu: str | None) -> int | None:
     return n if n and n <= 8 else None
 
 
-def _rented_instead(
-    query: Query, box: ToolBox, ref: GpuRef, bought: int
-) -> tuple[float, str] | Draft:
+@dataclass(frozen=True)
+class Rented:
+    """Another card rented in place of the one bought: its hour for all, and in words."""
+
+    usd_per_hour: float
+    what: str  # "renting 2 x NVIDIA H100 SXM5 80GB on Lambda"
+    terms: str  # what, at which price, from how many prices
+
+
+def _rented_instead(query: Query, box: ToolBox, ref: GpuRef, bought: int) -> Rented | Draft:
     """The rented card's hour (the count said, or the fewest that hold the model named, else as
     many as are bought) at its median current price, on the cloud named if one is, and its
     words for the answer."""
@@ -4086,11 +4132,11 @@ def _rented_instead(
                      "'$2.10 an hour') and I will set it against buying.")  # fmt: skip
     what = c.gpus_phrase(count, priced.get("gpu_name") or gpu)
     where = f" on {query.providers[0]}" if query.providers else ""
-    words = (
+    terms = (
         f"renting {what}{where} instead, at its median {c.usd(median)} per GPU-hour "
         f"({c.usd(median * count)}/hour for all; {priced['count']} current prices)"
     )
-    return median * count, words
+    return Rented(median * count, f"renting {what}{where}", terms)
 
 
 # an epoch's own time said ("2 min 40 sec per epoch"), not "how long will one epoch take"

@@ -389,7 +389,6 @@ _MONEY = _cues(
     r"\beur\b",
     r"\bbudget\b",
     r"\bhow much for\b",
-    r"\bhow much\s?\?",  # "... an H100 from lambda: how much?": the bill, nothing else named
     r"(?<![a-z])/h\b",
 )
 _SPEED = _cues(

@@ -31,7 +31,8 @@ _OF_NUMBER = re.compile(r"(?<=[a-z]) (?:de|di|da|von|van|du|des) (?=\d)", re.IGN
 
 
 # a number grouped in thousands by a space, a narrow space or a dot ("10 000", "1.000.000")
-_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ .\u00a0\u202f]\d{3})+(?![\d]|[.,]\d)")
+# (not "Llama 3 405B", "v3 671b": a version beside a size)
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:[ .\u00a0\u202f]\d{3})+(?![\w]|[.,]\d)")
 
 
 def _hours(match: re.Match[str]) -> str:

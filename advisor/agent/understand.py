@@ -26,7 +26,7 @@ from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.interconnect import NODE_GPUS
-from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
+from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
 from advisor.catalog import Catalog
 
 MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
@@ -861,8 +861,8 @@ _PEOPLE = r"[a-z]+(?:ists|ers|ors|ians|ents|ees|ople|ff|ics|ives)"
 
 def _concurrency(low: str) -> tuple[int | None, float | None]:
     rps = rx.search(
-        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)\s?(?:/|per|an?|each|every)\s?"
-        r"(?:s\b|sec|second)"
+        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)(?:\s?/\s?|\s?per\s?"
+        r"|\s(?:an?|each|every)\s)(?:s\b|sec|second)"  # never "requests as a burst"
         r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
         low,
     )
@@ -950,7 +950,7 @@ def _daily_rate(low: str) -> float | None:
         out = _output_tokens(low) or DEFAULT_OUTPUT_TOKENS  # the serving estimate's reply
         prompt = _context(low)
         if kind in ("inp", "pro"):  # "200M input tokens a day": prompts only
-            each = float(prompt or out)
+            each = float(prompt or DEFAULT_CONTEXT)  # (the serving estimate's prompt, unsaid)
         elif kind or not prompt:  # said as generated tokens, or no prompt to share them with
             each = out
         else:  # "50M tokens a day" beside 4k-token prompts: both read and written
@@ -975,9 +975,10 @@ def _output_tokens(low: str) -> int | None:
         r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
         r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tokens\b"
         # "prompts are around 4k tokens, answers 300": a count after a length in tokens
-        r"|(?<=tokens, )(?:and )?(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?)"
+        r"|(?:(?<=tokens, )|(?<=tokens; )|(?<=tokens ))(?:and |with )?"
+        r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?)"
         r" (?:are |is |of )?(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?"
-        r"(?![\w,%$]|\.\d)"
+        r"(?![\w%$]|[.,]\d)"
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d{1,3}(?:,\d{3})+|\d+)"
         r"(?![\d.]|\s?(?:m|million|b|billion|thousand)\b)\s?(k)?\s?(?:tokens)?\b",
         low,
@@ -993,6 +994,11 @@ def _output_tokens(low: str) -> int | None:
         return int(_scaled(said[0] or said[2], said[1] if said[0] else said[3]))
     n, k = _pair(m)
     return _tokens(n, k)
+
+
+# a language model trained from nothing: said, or a pretraining corpus or codebase named
+FROM_SCRATCH = (r"scratch|pre-?train|\bnanogpt\b|\bopenwebtext\b|\bthe pile\b|\bfineweb"
+                r"|\bredpajama\b|\bslimpajama\b|\bdolma\b")  # fmt: skip
 
 
 # "used" the adjective ("a used 3090"), not the verb ("I used 4 GPUs for 36 hours")
@@ -2497,7 +2503,7 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
     if name is None:
         return None
-    if family == "llm" and name == "train" and not rx.search(r"scratch|pre-?train", low):
+    if family == "llm" and name == "train" and not rx.search(FROM_SCRATCH, low):
         return "finetune"  # "train llama on my data" is a fine-tune
     if (
         family in ("vision", "transformer")

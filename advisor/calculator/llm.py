@@ -39,6 +39,7 @@ TRAIN_METHODS = {"finetune-full": "full", "train": "full", "finetune-lora": "lor
                  "finetune-qlora": "qlora"}  # fmt: skip
 
 DEFAULT_OUTPUT_TOKENS = 256  # output tokens per request when serving and none are given
+DEFAULT_CONTEXT = 4096  # a prompt's tokens when none are given (at most the model's window)
 # llama.cpp's layers that the GPUs do not hold, run on the CPU from system RAM (host.py)
 OFFLOADS = ("none", "layers")
 
@@ -160,7 +161,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         notes.append(f"precision not given: {precision.name}, as the model is published, assumed")
     elif not request.precision:
         notes.append(f"precision not given: {precision.name} assumed")
-    context = request.context or min(4096, model.max_context)
+    context = request.context or min(DEFAULT_CONTEXT, model.max_context)
     if not request.context:
         notes.append(f"context not given: {context} tokens assumed")
     if context > model.max_context:
@@ -373,10 +374,14 @@ def _host_split(
     edge, head = _edge_gb(model, precision, parts, request.num_gpus)
     per_layer = (parts["weights"] - edge + parts["kv_cache"]) / layers  # per GPU
     fixed = mem.total_gb - parts["weights"] - parts["kv_cache"]
-    most = host_mod.layers_on_gpu(per_layer, fixed + edge, usable, layers)
-    n = most if request.gpu_layers is None else min(request.gpu_layers, layers)
-    if n == layers:
-        return None  # every layer on the GPUs (-ngl 99, or it fits whole): nothing in RAM
+    if request.gpu_layers is None:  # as many as fit; the head too when every layer does
+        if host_mod.layers_on_gpu(per_layer, fixed + edge, usable, layers) == layers:
+            return None  # it fits whole: nothing in RAM
+        n = host_mod.layers_on_gpu(per_layer, fixed, usable, layers)
+    elif request.gpu_layers > layers:
+        return None  # -ngl above the layer count (99): every layer and the head on the GPUs
+    else:
+        n = request.gpu_layers  # -ngl equal to the layer count still leaves the head in RAM
     host = host_mod.host_memory(request.ram, request.ram_channels)
     share = n / layers
     breakdown = {
@@ -445,7 +450,7 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
     precision = get_precision(request.precision or "q4_k_m")
     if not request.precision:
         notes.append(f"precision not given: {precision.name} assumed (a GGUF for llama.cpp)")
-    context = request.context or min(4096, model.max_context)
+    context = request.context or min(DEFAULT_CONTEXT, model.max_context)
     if not request.context:
         notes.append(f"context not given: {context} tokens assumed")
     mem = memory.inference_memory(
