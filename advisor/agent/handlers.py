@@ -3664,8 +3664,11 @@ def _cards_afforded(query: Query, box: ToolBox) -> Draft | None:
             and not query.models):  # fmt: skip
         return None
     said = re.escape(query.gpus[0].text.lower())
-    if not re.search(rf"\bhow many (?:more |x )?{said}|{said}s?\b[^.?!]{{0,30}}\bhow many\b"
-                     r"(?! (?:hours|days|tokens|images))", query.low):  # fmt: skip
+    if query.user_price_usd_per_hour or not re.search(
+        rf"\bhow many (?:more |x )?{said}(?!s?[- ](?:gpu[- ])?(?:hours?|hrs?)\b)"
+        rf"|{said}s?\b[^.?!]{{0,30}}\bhow many\b(?! (?:hours|days|tokens|images))",
+        query.low,
+    ):
         return None  # "how many A100s", not "how many tokens per second on the A100"
     gpu = gpu_choices(query.gpus[0])[0]
     bought = re.search(r"\bbuy\w*|\bpurchas\w*", query.low) and not _RENT_SAID.search(query.low)

@@ -2424,7 +2424,8 @@ _NGL = re.compile(
     r"|\b(\d{1,3}) (?:gpu[- ])?layers (?:on|offloaded to) (?:the )?gpu\b"
 )
 # a word said as a cloud: "on vast", "azure vs lambda", "from lambda"
-_AS_A_PLACE = r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat ))"
+_AS_A_PLACE = (r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat )"
+               r"|(?<=\bon a )|(?<=\bon an )|(?<=\bfrom a ))")  # fmt: skip  # "on a lambda H100"
 # other ways people name a cloud the price rows name: row's name -> words for it
 _PROVIDER_WORDS = {
     "AWS": r"aws|amazon|ec2", "GCP": r"gcp|google cloud", "Azure": r"azure",
