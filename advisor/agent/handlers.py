@@ -4067,7 +4067,7 @@ def _pace_apart(box: ToolBox, bought: str, rented: str) -> str | None:
 
 
 # who does what to a card: "buy an RTX 6000 Ada", "keep renting an A100", "H100s in the cloud"
-_BUY_WORD = r"buy\w*|purchas\w*|own\w*|get|getting"
+_BUY_WORD = r"buy\w*|purchas\w*|owning|get|getting"  # "i own a 4090": had, not bought
 _RENT_WORD = r"rent\w*|leas\w*|cloud|hourly"
 
 
