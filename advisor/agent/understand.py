@@ -1007,7 +1007,6 @@ USED_ADJECTIVE = (
     r"(?!\s(?:\d|to|it|them|for(?! ?[$€\d]| eur\b| usd\b)|up|by|in|on|with|about|the|all|our|my"
     r"|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
 )
-# the card the user has and leaves: "1000 bucks to upgrade from my 2070 super, what should i get"
 # a follow-up asking to spend less than the answer before: "cheaper option?", "anything cheaper"
 CHEAPER = re.compile(
     r"^\W*(?:(?:any|is there (?:a|an|any)|something|a|got an?|what'?s an?|what about an?)\s)?"
@@ -1016,6 +1015,7 @@ CHEAPER = re.compile(
     r"|\b(?:anything|something|any(?:thing)?|options?|alternatives?|ways?) cheaper\b"
     r"|\bcheaper (?:options?|alternatives?)\b"
 )
+# the card the user has and leaves: "1000 bucks to upgrade from my 2070 super, what should i get"
 LEAVING = re.compile(
     r"\bupgrad\w* from\b|\b(?:replac\w*|swap\w*(?: out)?|retir\w*) (?:my|our)\b"
     r"|\b(?:moving|move|switching|switch) (?:away )?from (?:my|our)\b"
