@@ -106,9 +106,19 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
         e = box.call("estimate", {**args, "precision": "bf16"})
         if "error" in e:
             return []
-        return [f"{e['model_name']} at {e['context']:,} tokens of context: a KV cache of "
-                f"{c.num(e['breakdown_gb']['kv_cache'], 'GB')} for one sequence, beside "
-                f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights in bf16."]  # fmt: skip
+        lines = [f"{e['model_name']} at {e['context']:,} tokens of context: a KV cache of "
+                 f"{c.num(e['breakdown_gb']['kv_cache'], 'GB')} for one sequence, beside "
+                 f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights in bf16."]  # fmt: skip
+        users = query.concurrency or query.batch
+        if users and users > 1:  # "with 16 concurrent users": one cache each, weights once
+            many = box.call("estimate", {**args, "precision": "bf16", "batch": users})
+            if "error" not in many:
+                lines.insert(0, f"{e['model_name']} at {e['context']:,} tokens of context for "
+                                f"{users} sequences at once: a KV cache of "
+                                f"{c.num(many['breakdown_gb']['kv_cache'], 'GB')}, beside "
+                                f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights held "
+                                "once.")  # fmt: skip
+        return lines
     full = box.call("estimate", {**args, "precision": "bf16"})
     four = box.call("estimate", {**args, "precision": "q4_k_m"})
     if "error" in full or "error" in four:

@@ -1312,16 +1312,18 @@ _SERVED = re.compile(
 def _as_run_locally(
     query: Query, box: ToolBox, results: list[dict[str, Any]], model: ModelRef
 ) -> list[dict[str, Any]] | None:
-    """An LLM that fits none of several desktop cards in 16 bits, with no format said, sized as
-    it is run on them: a 4-bit GGUF on llama.cpp (None when that fits none either)."""
+    """A model that fits none of several desktop cards in 16 bits, with no format said, sized
+    as it is run on them: an LLM as a 4-bit GGUF on llama.cpp, an image model with 8-bit weights
+    (as ComfyUI and Forge load FLUX on 24 GB); None when that fits none either."""
     first = results[0]
+    family = first.get("family", "llm")
     if (
         query.precision
         or model.precision
         or query.engine not in (None, "llama.cpp", "ollama")
         or (query.batch or 1) > 1
         or _SERVED.search(query.low)  # a server for many: not a desktop's one stream
-        or first.get("family", "llm") != "llm"
+        or family not in ("llm", "diffusion")
         or first["workload"] != "inference"
         or first["precision"] not in ("bf16", "fp16")
     ):
@@ -1330,7 +1332,11 @@ def _as_run_locally(
         sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
         if "error" in sheet or sheet.get("segment") not in _LOCAL_SEGMENTS:
             return None
-    four = _estimates(run_at_home(query), box, model)
+    if family == "diffusion" and any(_pipeline_weights_gb(e) <= e["usable_memory_per_gpu_gb"]
+                                     for e in results):  # fmt: skip
+        return None  # its 16-bit weights fit: offloading the rest is how it runs (--medvram)
+    home = run_at_home(query) if family == "llm" else replace(query, precision="fp8")
+    four = _estimates(home, box, model)
     if any("error" in e for e in four) or not any(e["fits"] for e in four):
         return None
     return four
@@ -1339,7 +1345,8 @@ def _as_run_locally(
 def _run_locally_note(e: dict[str, Any], four: dict[str, Any], several: bool = False) -> str:
     """Why the answer is in a 4-bit GGUF: what 16 bits would need."""
     where = "fits none of them" if several else f"does not fit the {e['gpu_name']}"
-    return (f"In {four['precision']} ({four.get('engine')}), as a model is run on such cards: "
+    engine = f" ({four['engine']})" if four.get("engine") else ""
+    return (f"In {four['precision']}{engine}, as a model is run on such cards: "
             f"in {e['precision']} it needs {c.num(e['memory_per_gpu_gb'], 'GB')}"
             f"{' per GPU' if e['num_gpus'] > 1 else ''} and {where} (say the format if it "
             "differs).")  # fmt: skip
@@ -1554,6 +1561,12 @@ def _weights_gb(e: dict[str, Any]) -> float:
     return float(e["breakdown_gb"].get("weights", e["memory_per_gpu_gb"]))
 
 
+def _pipeline_weights_gb(e: dict[str, Any]) -> float:
+    """An image pipeline's weights: its denoiser, text encoders and VAE."""
+    parts = e["breakdown_gb"]
+    return float(sum(parts.get(k, 0.0) for k in ("denoiser", "text_encoders", "vae")))
+
+
 def models_memory(query: Query, box: ToolBox) -> Draft:
     """ "Is distil-large-v3 about half the size of large-v3 in GPU memory?": each model's weights
     and peak on any GPU, the first against the second; yes or no when a half or a double was
@@ -1668,7 +1681,7 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
 _NORMAL_ASKED = re.compile(
     r"\bnormal\b|\bexpected\b|\breasonable\b|\btypical\b|\btoo (?:slow|low)\b|\bsomething wrong\b"
     r"|\b(?:sound|look|seem)s? (?:right|ok|okay|low|slow)\b"
-    r"|\bis (?:that|this) (?:good|ok|okay|right|low)\b"
+    r"|\bis (?:that|this|it) (?:good|ok|okay|right|low|slow|fine|decent|bad|expected)\b"
     r"|\bshould (?:i|we) (?:be )?(?:get|expect|see)\w*\b|\bmisconfigur\w*|\bbottleneck\w*"
 )
 
@@ -4471,7 +4484,8 @@ def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[A
         figures += _figures_for(query, box)
     named = query.models or query.gpus
     how_it_works = re.search(r"\bhow (?:does|do|is)\b|\bwhat (?:is|are)\b|\bexplain\b", query.low)
-    if figures and named and not versus and _FIGURE_ASKED.search(query.low) and not how_it_works:
+    sized = _FIGURE_ASKED.search(query.low) or query.context or query.concurrency
+    if figures and named and not versus and sized and not how_it_works:
         # "how much kv cache does llama 3 70b need at 128k?": the figure for it, then what it is
         first = figures[0].removeprefix("- ").rstrip(".")
         lines = [f"**{first}.**", "", concept.lead, concept.more]
