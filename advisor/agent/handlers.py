@@ -690,21 +690,10 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
     if e["fits"]:
         return []
     lines = []
-    args = estimate_args(query, e["gpu"], None, model)
-    args.pop("num_gpus", None)
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
     # a laptop's GPU or a Mac's memory comes one to a machine: "4 x the laptop GPU" helps no one
     alone = sheet.get("segment") == "laptop" or str(sheet.get("vendor", "")).startswith("Apple")
-    needed = (
-        None
-        if alone
-        else c.min_gpus_line(
-            box.call(
-                "solve",
-                {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"},
-            )
-        )
-    )
+    needed = None if alone else c.min_gpus_line(_fewest(query, box, e["gpu"], model))
     if needed:
         lines.append(needed)
     if (
@@ -843,6 +832,13 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
 
 _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
                "optimizer", "checkpointing", "mixed_precision")  # fmt: skip
+
+
+def _fewest(query: Query, box: ToolBox, gpu: str, model: ModelRef) -> dict[str, Any]:
+    """The solve tool's answer: the fewest of `gpu` that hold the question's job."""
+    args = {k: v for k, v in estimate_args(query, gpu, None, model).items()
+            if k in _SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
+    return box.call("solve", {**args, "target": "min_gpus"})
 
 
 _TP_SAID = re.compile(r"\btensor[- _]parallel|\btp\b")  # "--tensor-parallel-size 3", "tp=3"
@@ -1242,13 +1238,10 @@ def _spread(
     query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
 ) -> dict[str, Any] | None:
     """Estimate `e`'s job on the fewest of its card that hold it, up to a node (None if none)."""
-    args = estimate_args(query, e["gpu"], None, model)
-    args.pop("num_gpus", None)
-    solved = box.call(
-        "solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"}
-    )
+    solved = _fewest(query, box, e["gpu"], model)
     if "error" in solved or not solved.get("solution") or solved["solution"] > 8:
         return None
+    args = estimate_args(query, e["gpu"], None, model)
     spread = box.call("estimate", {**args, "num_gpus": solved["solution"]})
     return None if "error" in spread or not spread["fits"] else spread
 
@@ -1736,11 +1729,17 @@ _ITERATIONS_SAID = re.compile(
 )
 
 
+def _steps_per_second(said: re.Match[str]) -> float:
+    """A pace from _ITERATIONS_SAID in it/s ("1.3 s/it" is its inverse; 0 stays 0)."""
+    rate = float(said.group(1))
+    return 1 / rate if said.group(3) and rate else rate
+
+
 def _image_at_step_pace(query: Query, box: ToolBox, said: re.Match[str]) -> Query | None:
     """The question with its seconds an image: the user's seconds a sampler step times the
     steps of an image (said, else the model's default)."""
-    rate = float(said.group(1))
-    step_s = rate if said.group(3) else (1 / rate if rate else 0.0)
+    pace = _steps_per_second(said)
+    step_s = 1 / pace if pace else 0.0
     gpu = gpu_choices(query.gpus[0])[0] if query.gpus else REFERENCE_MEMORY
     e = box.call("estimate", estimate_args(query, gpu, None, query.models[0]))
     steps = _sampler_steps(query) or (e.get("steps") if "error" not in e else None)
@@ -1760,8 +1759,7 @@ def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | No
     band = e.get("it_per_s") if "error" not in e and e.get("fits") else None
     if not band:
         return None
-    rate = float(said.group(1))
-    rate = 1 / rate if said.group(3) and rate else rate  # seconds an iteration: its inverse
+    rate = _steps_per_second(said)
     what = f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} ({c.settings(e)})"
     expected = f"the estimate for {what}: {c.band(band, 'it/s')}"
     if rate < band["low"]:
@@ -2186,9 +2184,7 @@ def _gpus_for_deadline(
         return None  # a model one card cannot hold: the memory answer says how many
     base = 1  # the fewest cards that hold the job; a training run too big for one starts there
     if not e["fits"]:
-        args = {k: v for k, v in estimate_args(query, gpu, None, model).items()
-                if k in _SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
-        fewest = box.call("solve", {**args, "target": "min_gpus"})
+        fewest = _fewest(query, box, gpu, model)
         if "error" in fewest or not fewest.get("solution"):
             return None
         base = fewest["solution"]
@@ -2234,9 +2230,7 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
     """The fewest cards of each named GPU that hold the job, the fewest first."""
     solved = []
     for gpu in gpus:
-        args = {k: v for k, v in estimate_args(query, gpu, None, model).items()
-                if k in _SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
-        result = box.call("solve", {**args, "target": "min_gpus"})
+        result = _fewest(query, box, gpu, model)
         if "error" in result:
             return Draft(result["error"])
         solved.append(result)
@@ -3742,11 +3736,11 @@ def _cheaper_than(result: dict[str, Any], beaten: GpuRef, text: str, box: ToolBo
         return text
     setup = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
     priced = box.call("prices", {"gpu": best["gpu"], "num_gpus": best["num_gpus"], "hours": 1})
-    low = (priced.get("summary_usd_per_gpu_hour") or {}).get("low")
+    summary = priced.get("summary_usd_per_gpu_hour") or {}
+    low, median = summary.get("low"), summary.get("median")
     offer = (f" At its cheapest current offer, {c.usd(low)} per GPU-hour against the median "
-             f"{c.usd(priced['summary_usd_per_gpu_hour']['median'])}, it costs "
-             f"{c.num(low / priced['summary_usd_per_gpu_hour']['median'] * 100)}% as much."
-             if low and "error" not in priced else "")  # fmt: skip
+             f"{c.usd(median)}, it costs {c.num(low / median * 100)}% as much."
+             if low and median and "error" not in priced else "")  # fmt: skip
     lead = (
         f"**Nothing cheaper fits: {setup} is already the lowest-priced setup for this job** "
         f"at median prices.{offer} The next cheapest:"
@@ -4095,14 +4089,10 @@ def _bought_and_rented(query: Query) -> tuple[GpuRef, GpuRef] | None:
         before = query.low[max(at - 40, 0) : at]
         verbs = re.findall(rf"\b(?:({_BUY_WORD})|({_RENT_WORD}))\b", before)
         said.append(None if at < 0 or not verbs else "buy" if verbs[-1][0] else "rent")
-    if said == ["rent", None]:
-        said[1] = "buy"
-    if said == [None, "rent"]:
-        said[0] = "buy"
-    if said == ["buy", None]:
-        said[1] = "rent"
-    if said == [None, "buy"]:
-        said[0] = "rent"
+    other = {"buy": "rent", "rent": "buy"}
+    if said.count(None) == 1:  # one said: the other card is the other side
+        known = next(s for s in said if s)
+        said = [s or other[known] for s in said]
     if sorted(map(str, said)) != ["buy", "rent"]:
         return None
     first, second = query.gpus
@@ -4113,11 +4103,7 @@ def _fewest_for_job(query: Query, box: ToolBox, gpu: str | None) -> int | None:
     """The fewest of `gpu` that hold the model named (None without one, or past a node)."""
     if gpu is None or not query.models or not query.models[0].ids:
         return None
-    args = estimate_args(query, gpu, None, query.models[0])
-    args.pop("num_gpus", None)
-    solved = box.call(
-        "solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS}, "target": "min_gpus"}
-    )
+    solved = _fewest(query, box, gpu, query.models[0])
     n = solved.get("solution") if "error" not in solved else None
     return n if n and n <= 8 else None
 

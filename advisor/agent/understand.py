@@ -752,10 +752,11 @@ _PROMPT_SAID = re.compile(
 )
 
 
+# "a day", "per day", "/day", "/d": never "and" or "as" ("20M tokens and 3 epochs")
+_PER_DAY = r"(?:\s?/\s?|\s(?:per|a|an|each|every)\s)(?:day|d)\b"
 # a token count said per day ("200M input tokens a day"): a load, never a prompt's length
 _TOKENS_A_DAY = re.compile(
-    rf"{_NUM}\s?(?:k|m|b|thousand|million|billion)?\s?(?:[a-z]+\s)?(?:tokens?|toks?)"
-    r"(?:\s?/\s?|\s(?:per|a|an|each|every)\s)(?:day|d)\b"
+    rf"{_NUM}\s?(?:k|m|b|thousand|million|billion)?\s?(?:[a-z]+\s)?(?:tokens?|toks?){_PER_DAY}"
 )
 
 
@@ -904,10 +905,6 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     ):
         concurrency = None  # "1000 users a day, 20 requests each": a day's load, none at once
     return concurrency, rate if rate is not None else daily
-
-
-# "a day", "per day", "/day", "/d": never "and" or "as" ("20M tokens and 3 epochs")
-_PER_DAY = r"(?:\s?/\s?|\s(?:per|a|an|each|every)\s)(?:day|d)\b"
 
 
 # who a day's requests come from: "1000 users a day", "300 staff, each ..."
