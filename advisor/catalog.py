@@ -289,7 +289,7 @@ class Catalog:
             return found[0]
         if found:
             raise AmbiguousGPU(name, [(g.id, g.name) for g in found])
-        memory = parse_memory_gb(name)
+        memory = parse_memory_gb(name.removeprefix("generic-"))  # a generic GPU's own id too
         if memory is not None:
             return self.generic_gpu(memory)
         ids = suggest(gpu_key(name), self._gpu_index)

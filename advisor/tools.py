@@ -932,6 +932,19 @@ BOARD_GPUS = 4  # the fewest SXM or OAM modules a server baseboard takes
 _MODULE_FORM = re.compile(r"\b(?:SXM\d?|OAM|HGX)\b")
 
 
+# a card's launch list price stands for a new one's for this long; older, the card is out of
+# production or sells at street prices the records do not hold
+MSRP_AS_NEW_MONTHS = 48
+
+
+def _months_old(day: str) -> int:
+    from datetime import date
+
+    year, month = (int(x) for x in day.split("-")[:2])
+    today = date.today()
+    return (today.year - year) * 12 + today.month - month
+
+
 def _priced_to_buy(row: dict[str, Any], catalog: Any, condition: str, limit: float) -> str | None:
     """Fill the row's purchase price (the newest of `condition`; new falls back to MSRP) or
     say why the GPU is out."""
@@ -939,8 +952,9 @@ def _priced_to_buy(row: dict[str, Any], catalog: Any, condition: str, limit: flo
     if _MODULE_FORM.search(form) and row["num_gpus"] < BOARD_GPUS:
         return f"{form.split(' (')[0]} modules are sold on {BOARD_GPUS}- or 8-GPU server boards"
     pool = catalog.purchases_for(row["gpu"], condition)
-    if not pool and condition == "new":
-        pool = catalog.purchases_for(row["gpu"], "msrp")
+    if not pool and condition == "new":  # a launch price years old is no price to buy new at
+        pool = [p for p in catalog.purchases_for(row["gpu"], "msrp")
+                if _months_old(p.date) <= MSRP_AS_NEW_MONTHS]  # fmt: skip
     if not pool:
         return f"no {condition} purchase price on record"
     price = pool[0]

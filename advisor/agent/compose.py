@@ -382,6 +382,21 @@ def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:
 # ---------------------------------------------------------------- estimates
 
 
+SLOW_IMAGES_PER_S = 0.2  # slower than this, a pipeline's pace is said in seconds per image
+
+
+def lead_metric(e: dict[str, Any], asked: str = "") -> tuple[str, dict[str, float], str]:
+    """The figure one estimate's answer leads with: the one asked, else the family's first, but
+    seconds per image for a slow pipeline ("how fast is SDXL on an M2 Pro?": 129 s an image, not
+    0.0078 images/s)."""
+    metrics = metrics_of(e, asked)
+    if metrics_of(e, asked)[0] != metrics_of(e)[0]:
+        return metrics[0]  # the question named its figure
+    slow = (e.get("images_per_s") or {}).get("typical", 1.0) < SLOW_IMAGES_PER_S
+    pace = next((m for m in metrics if m[2] == "s" and "image" in m[0]), None)
+    return pace if slow and pace else metrics[0]
+
+
 def metrics_of(e: dict[str, Any], asked: str = "") -> list[tuple[str, dict[str, float], str]]:
     """(label, band, unit) of every figure an estimate reports, in the family's order; the one
     the question `asked` (lowercased) names by its words first."""
@@ -438,7 +453,7 @@ def settings(e: dict[str, Any]) -> str:
     if e.get("resolution"):
         parts.append(f"{e['resolution']:,} px")
     if e.get("steps"):
-        parts.append(f"{e['steps']} steps")
+        parts.append(f"{e['steps']} step" + ("" if e["steps"] == 1 else "s"))
     parts.append(f"batch {e['batch']}")
     if e.get("engine"):
         parts.append(str(e["engine"]))
@@ -655,7 +670,7 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
         lines = [f"It fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *rest]
     elif speed_first and speed:
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
-        label, b, unit = metrics_of(e, asked)[0]
+        label, b, unit = lead_metric(e, asked)
         split = host_split(e)
         head = (
             f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} "
@@ -699,6 +714,13 @@ def _per_dollar(fitting: list[dict[str, Any]]) -> str:
     return f"**Pick the {best}: the least rent {unit}** (median prices): {each}"
 
 
+def _gpu_hours(e: dict[str, Any]) -> str:
+    """Several GPUs' hours of a job together, what a GPU-hour budget counts: " (147 GPU-hours)"."""
+    if e["num_gpus"] <= 1:
+        return ""
+    return f" ({num(e['job_hours']['typical'] * e['num_gpus'], 'GPU-hours')})"
+
+
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
               time_first: bool = False, prefer_time: bool = False,
               pick_asked: bool = False, asked: str = "", value: bool = False) -> str:  # fmt: skip
@@ -735,7 +757,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
             label, unit = ("one epoch", "hours") if one_epoch(first) else ("the whole job", "hours")
             per = ", ".join(
                 f"{duration(e['job_hours']['typical'])} on "
-                f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}"
+                f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}{_gpu_hours(e)}"
                 for e in results
             )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
@@ -756,8 +778,13 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         held = ", ".join(gpus_phrase(e["num_gpus"], e["gpu_name"]).removeprefix("one ")
                          for e in fitting)  # fmt: skip
         chosen = held if fitting[0]["num_gpus"] > 1 else f"the {held}"
-        lead = f"Pick {chosen}" if len(fitting) == 1 and pick_asked else "It depends on which"
-        head = f"**{lead}: {what} fits on {held} only** ({settings(first)})."
+        # variants of one card ("M2 Pro (16GB)", "(32GB)") ask which; different cards do not
+        kinds = {" ".join(e["gpu_name"].split()[:2]) for e in results}
+        lead = (f"Pick {chosen}" if len(fitting) == 1 and pick_asked
+                else f"Only {chosen}" if len(kinds) > 1 else "It depends on which")  # fmt: skip
+        head = (f"**Only {chosen} holds {what}**, of the cards named ({settings(first)})."
+                if lead.startswith("Only") else
+                f"**{lead}: {what} fits on {held} only** ({settings(first)}).")  # fmt: skip
     else:
         head = (
             f"**No: {first['model_name']} does not fit on any of them for "

@@ -156,6 +156,25 @@ def _experts(query: Query, box: ToolBox, _topic: str) -> list[str]:
     ]
 
 
+def _training_memory(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    """A model's weights for inference against what a full fine-tune with AdamW holds."""
+    model = next((m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")), None)
+    args = {"model": model or "llama-3.1-8b", "gpu": REFERENCE_MEMORY, "precision": "bf16"}
+    served = box.call("estimate", {**args, "workload": "inference"})
+    trained = box.call("estimate", {**args, "workload": "finetune-full"})
+    if "error" in served or "error" in trained:
+        return []
+    parts = {k: trained["breakdown_gb"].get(k, 0.0)
+             for k in ("weights", "gradients", "optimizer_states")}  # fmt: skip
+    weights = served["breakdown_gb"]["weights"]
+    return [
+        f"{served['model_name']}: {c.num(weights, 'GB')} of weights to serve in bf16; a full "
+        f"fine-tune with AdamW in mixed precision holds weights {c.num(parts['weights'], 'GB')} "
+        f"(the FP32 master and a 16-bit copy) + gradients {c.num(parts['gradients'], 'GB')} + "
+        f"optimizer states {c.num(parts['optimizer_states'], 'GB')}, before activations."
+    ]
+
+
 FIGURES: dict[str, Figures] = {
     "tf32": _rates("tf32_dense_tflops", "fp32_tflops", "dense TF32 tensor", "a100-sxm4-80gb"),
     "fp8": _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb"),
@@ -171,6 +190,7 @@ FIGURES: dict[str, Figures] = {
     "quantization": _model_memory,
     "pcie": _pcie,
     "moe": _experts,
+    "training_memory": _training_memory,
 }
 
 

@@ -21,7 +21,14 @@ from advisor.agent.linker import NUMBER_WORDS
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
-from advisor.agent.understand import CHEAPER, LEAVING, NONSTOP, SAMPLER_STEPS, WEEKDAYS
+from advisor.agent.understand import (
+    CHEAPER,
+    LEAVING,
+    NONSTOP,
+    SAMPLER_STEPS,
+    SECONDS_PER_DAY,
+    WEEKDAYS,
+)
 from advisor.answer import Citation
 from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
@@ -191,6 +198,7 @@ def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
 _ONE_AT_A_TIME = re.compile(
     r"\bone (?:image|sample|frame|request|sentence) at a time\b|\blatency\b|\breal[- ]?time\b"
     r"|\bsingle (?:image|sample|stream)\b|\bper (?:image|frame)\b|\bms\b"
+    r"|\bfps\b|\bframes? (?:per|a|/) ?s(?:ec(?:ond)?)?\b"  # a camera's frames, one by one
 )
 
 
@@ -702,6 +710,13 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         and e["precision"] in ("bf16", "fp16", "fp32", "fp8", "int8")
     ):
         four_bit = "q4_k_m" if e.get("engine") == "llama.cpp" else "awq"
+        if (e["precision"] in ("bf16", "fp16") and sheet.get("fp8_dense_tflops")
+                and e.get("engine") != "llama.cpp"):  # fmt: skip
+            # a card with FP8 units: 8-bit weights first, nearer the 16-bit model than 4 bits
+            eight = box.call("estimate", {**estimate_args(query, e["gpu"], e["num_gpus"], model),
+                                          "precision": "fp8"})  # fmt: skip
+            line = c.lower_precision_line(eight) if eight.get("fits") else None
+            lines += [line] if line else []
         lower = box.call(
             "estimate",
             {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": four_bit},
@@ -1039,6 +1054,11 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     model = query.models[0]
     if query.intent == "fit":  # (a comparison's fit keeps every card: "would a 3060 be an upgrade")
         query = _asked_card(query)
+    if query.cpu_only and not query.gpus and (model.family or "llm") != "llm":
+        # "SD 1.5 on CPU only, 32gb ram": the RAM is no card's memory; the CPU is not modelled
+        return Draft(f"**No estimate on the CPU alone for {model.text}**: the calculator models "
+                     "GPUs for it (and LLMs on the CPU through llama.cpp). Name a GPU to size it, "
+                     "or ask which GPU to use.", cite_more=False)  # fmt: skip
     results = _estimates(query, box, model)
     errors = [r["error"] for r in results if "error" in r]
     if errors:
@@ -1243,7 +1263,9 @@ def _spread(
         return None
     args = estimate_args(query, e["gpu"], None, model)
     spread = box.call("estimate", {**args, "num_gpus": solved["solution"]})
-    return None if "error" in spread or not spread["fits"] else spread
+    if "error" in spread or not spread["fits"]:
+        return None
+    return _pretraining_batch(query, box, spread, model) or spread  # pre-training: full batches
 
 
 _REQUESTS_ASKED = re.compile(
@@ -1374,6 +1396,7 @@ YES_NO = re.compile(
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
+    r"|\b(?:possible|doable|feasible|viable) or (?:nah|not|no)\b"  # "possible or nah"
     # a tag question before an aside: "... right? that's what my prof said" (not "which is
     # right? A or B")
     r"|^(?![^?]*\b(?:which|what)\b)[^?]*\b(?:right|correct|true)\s?\?(?=\s+\w)"
@@ -1875,6 +1898,11 @@ def solve(query: Query, box: ToolBox) -> Draft:
             explain(query, box))  # fmt: skip
     if query.target is None and query.gpus and not any(m.ids for m in query.models):
         return _largest_model(query, box)  # "what's the biggest Qwen2.5 I can run on my 3090?"
+    if query.target is None and query.memory_gb and not any(m.ids for m in query.models):
+        # "the biggest model that fits in 16 GB of VRAM": on a card of that memory
+        sized = GpuRef(text=f"{query.memory_gb:g} GB", ids=(f"{query.memory_gb:g}gb",),
+                       generic=True)  # fmt: skip
+        return _largest_model(replace(query, gpus=(sized,), memory_gb=None), box)
     if not query.models or not (query.gpus or query.memory_gb):
         return recommend(query, box)
     model = query.models[0]
@@ -1884,8 +1912,12 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return _fewest_of_each(query, box, model, named[:3])
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
-    if target == "min_gpus" and query.hours and ref is not None:
-        by_deadline = _gpus_for_deadline(query, box, gpu, model)
+    daily = query.hours is None and bool(query.images or query.audio_hours)
+    daily = daily and bool(_A_DAYS_WORK.search(query.low))
+    if target == "min_gpus" and (query.hours or daily) and ref is not None:
+        # "50k images a day: how many T4s?": a day's work within the day
+        within = replace(query, hours=24.0) if daily else query
+        by_deadline = _gpus_for_deadline(within, box, gpu, model)
         if by_deadline is not None:  # "10,000 renders in an 8-hour window: how many 4090s?"
             return by_deadline
     args = estimate_args(query, gpu, ref.count if ref else None, model)
@@ -1909,6 +1941,17 @@ def solve(query: Query, box: ToolBox) -> Draft:
     return Draft(f"{loaded}\n\n{text}" if loaded else text)
 
 
+# one card ahead of another: "faster than", "so much better", "slower than"
+_AHEAD = re.compile(r"\b(?:faster|slower|quicker|better|worse)\b.{0,60}\bthan\b")
+HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:hours|days|minutes)\b")
+
+# a job said per day: "50k images/day", "300 hours of audio a day"
+_A_DAYS_WORK = re.compile(
+    r"\b(?:images?|pictures?|pics|renders?|generations?|photos?|audio|recordings?|calls?)"
+    r"\s?(?:/\s?|per |a |an |each |every )(?:day|d)\b"
+)
+
+
 def _copies_for_load(
     query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef, gpu: str
 ) -> str | None:
@@ -1918,23 +1961,7 @@ def _copies_for_load(
     count = result.get("solution")
     if not (query.rps and count and (model.family or "llm") == "llm"):
         return None
-    best = None  # (the load_replicas result, its estimate): a wider copy holds more cache
-    for size in sorted({count, 2 * count, 4 * count, NODE_GPUS}):
-        if size < count or size > max(count, NODE_GPUS):
-            continue
-        args = estimate_args(query, gpu, size, model)
-        args.pop("batch", None)  # full load: the engine batches as many as fit
-        e = box.call("estimate", args)
-        serving = (e.get("serving_tokens_per_s") or {}).get("typical") if "error" not in e else 0
-        if not serving:
-            continue
-        price = query.user_price_usd_per_hour or (e.get("cost") or {}).get("usd_per_gpu_hour")
-        load = box.call("load_replicas", {
-            "serving_tokens_per_s": serving, "requests_per_s": query.rps,
-            "output_tokens": e.get("output_tokens") or query.output_tokens or 256,
-            "gpus_per_replica": size, "usd_per_gpu_hour": price})  # fmt: skip
-        if "error" not in load and (best is None or load["gpus"] < best[0]["gpus"]):
-            best = (load, e)
+    best = _load_plan(query, box, count, model, gpu)
     if best is None:
         return None
     load, e = best
@@ -1954,6 +1981,54 @@ def _copies_for_load(
             f"about {c.num(serving, 'tokens/s')} at full load ({e['precision']}, {e['engine']}, "
             f"{e['context']:,}-token prompts{said}){daily}. Peaks above the day's average "
             "need more.")  # fmt: skip
+
+
+def _api_or_rented(query: Query, box: ToolBox, usd_per_million: float) -> Draft | None:
+    """A day of the question's load on the fewest GPUs that serve it, rented around the clock at
+    the median price, against the same tokens at a token API's price."""
+    model, gpu = query.models[0], gpu_choices(query.gpus[0])[0]
+    held = _fewest(query, box, gpu, model)
+    count = held.get("solution") if "error" not in held else None
+    plan = _load_plan(query, box, count, model, gpu) if count else None
+    if plan is None or not plan[0].get("usd_per_day"):
+        return None
+    load, _e = plan
+    tokens = load["needed_tokens_per_s"] * SECONDS_PER_DAY / 1e6
+    service = box.call("service_cost", {"usd_per_unit": usd_per_million, "units": tokens,
+                                        "unit": "million tokens"})  # fmt: skip
+    if "error" in service:
+        return None
+    what = (f"for a day of this load ({c.num(tokens)} million tokens at your "
+            f"{c.usd(usd_per_million)} per million tokens)")  # fmt: skip
+    verdict = c.against_service(load["usd_per_day"], service["usd"], what)
+    detail = _copies_for_load(query, box, held, model, gpu) or ""
+    return Draft(f"{verdict}\n\n{detail}".rstrip())
+
+
+def _load_plan(
+    query: Query, box: ToolBox, count: int, model: ModelRef, gpu: str
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The fewest GPUs that serve the question's request rate: copies of `count` (the fewest that
+    hold the model) or of wider setups up to a node, each at full load; (load_replicas result,
+    the copy's estimate), None when none serves."""
+    best = None  # (the load_replicas result, its estimate): a wider copy holds more cache
+    for size in sorted({count, 2 * count, 4 * count, NODE_GPUS}):
+        if size < count or size > max(count, NODE_GPUS):
+            continue
+        args = estimate_args(query, gpu, size, model)
+        args.pop("batch", None)  # full load: the engine batches as many as fit
+        e = box.call("estimate", args)
+        serving = (e.get("serving_tokens_per_s") or {}).get("typical") if "error" not in e else 0
+        if not serving:
+            continue
+        price = query.user_price_usd_per_hour or (e.get("cost") or {}).get("usd_per_gpu_hour")
+        load = box.call("load_replicas", {
+            "serving_tokens_per_s": serving, "requests_per_s": query.rps,
+            "output_tokens": e.get("output_tokens") or query.output_tokens or 256,
+            "gpus_per_replica": size, "usd_per_gpu_hour": price})  # fmt: skip
+        if "error" not in load and (best is None or load["gpus"] < best[0]["gpus"]):
+            best = (load, e)
+    return best
 
 
 def _job_on_the_fewest(
@@ -3064,6 +3139,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return _electricity(query, box, count)
     api = query.service_price  # "the API charges $0.60 per 1M tokens": set against the GPU
     api = api if api and api[1] == "million tokens" else None
+    if api and not price and query.rps and query.models and query.gpus:
+        # "5M tokens a day of a 70B: rent H100s or an API at $0.60 per million?": a day of each
+        versus = _api_or_rented(query, box, api[0])
+        if versus is not None:
+            return versus
     if price and query.throughput_tok_s and (api or _PER_TOKENS.search(query.low)):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
         node = count if query.price_per_node else None
@@ -3182,10 +3262,15 @@ def cost(query: Query, box: ToolBox) -> Draft:
         elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
             # "how much would 2 hours of that cost?": those hours of the setup, at the median
             e = next((e for e in found if e["fits"]), found[0])
-            rented = box.call("prices", {"gpu": e["gpu"], "hours": hours,
-                                         "num_gpus": e["num_gpus"]})  # fmt: skip
-            if rented.get("rental_usd"):
-                draft.text = c.rental(rented) + "\n\n" + draft.text
+            setup = {"gpu": e["gpu"], "hours": hours, "num_gpus": e["num_gpus"]}
+            # "on AWS": that cloud's prices, where it has any for the card
+            bill: dict[str, Any] = {}
+            for provider in query.providers[:1]:
+                bill = box.call("prices", {**setup, "provider": provider})
+            if not bill.get("rental_usd"):
+                bill = box.call("prices", setup)
+            if bill.get("rental_usd"):
+                draft.text = c.rental(bill) + "\n\n" + draft.text
         return draft
     if not query.gpus:
         return recommend(query, box)
@@ -3527,6 +3612,9 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     )
     if home_cap and home and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = HOME_MAX_GPUS  # "5k for a home rig": not eight budget cards
+    boxed = re.search(r"\b(?:box|workstation|desktop|tower|build|rig)\b", low)
+    if bought and boxed and "max_gpus" not in limits and not query.num_gpus:
+        limits["max_gpus"] = WORKSTATION_MAX_GPUS  # "a shared box for the team": what one takes
     if home:
         limits["desktop"] = True  # no SXM or OAM module in a home machine
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
@@ -3596,6 +3684,20 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     text = c.recommendation(result, job)
     if beaten is not None and result["ranked"]:
         text = _cheaper_than(result, beaten, text, box)
+    sized = query.audio_hours or query.images or query.dataset_samples or query.train_tokens
+    if query.hours and sized and result["ranked"] and not purchase:
+        # "2,000 hours of audio, done in 3 days": as many of the pick as meet the deadline
+        pick = result["ranked"][0]
+        timed = _gpus_for_deadline(query, box, pick["gpu"], model)
+        if timed is not None:
+            text += "\n\n" + timed.text
+    elif sized and result["ranked"] and HOW_LONG.search(query.low):
+        # "which GPU should I rent for it, and how long will it take?": the job on the pick
+        pick = result["ranked"][0]
+        e = box.call("estimate", estimate_args(query, pick["gpu"], pick["num_gpus"], model))
+        if "error" not in e and e["fits"] and e.get("job_hours"):
+            text += (f"\n\n**On {c.gpus_phrase(e['num_gpus'], e['gpu_name'])}, the job takes "
+                     f"{c.duration_band(e['job_hours'])}** ({c.settings(e)}).")  # fmt: skip
     monthly = result["ranked"][0].get("usd_per_month") if result["ranked"] else None
     if monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
         # "what's the monthly bill?": the pick rented around the clock
@@ -3833,14 +3935,17 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             no_budget = (f"\n\nNo budget given: cards up to {c.usd(HOME_BUDGET_USD)} in all, "
                          "as a home machine takes; say yours.")  # fmt: skip
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
-        if home and query.workload == "finetune-qlora" and not query.vendor:
-            # QLoRA at home runs on bitsandbytes (and Unsloth), whose first platform is CUDA
+        trains = (query.workload or "").startswith(("finetune", "train"))
+        if trains and not query.vendor and (home or query.workload != "finetune"):
+            # cards bought to train: QLoRA's 4-bit base (bitsandbytes, Unsloth), FlashAttention
+            # and DeepSpeed run on CUDA first
             cuda = replace(query, vendor="NVIDIA")
             draft = recommend(cuda, box, max_purchase_usd=budget or 1e9, condition=condition)
             if draft.text.startswith("**Pick "):  # else: any vendor's card within the budget
                 draft.text += (
-                    "\n\nNVIDIA cards only: QLoRA's 4-bit base (bitsandbytes, Unsloth) "
-                    "is built for CUDA first; name AMD or Intel to see theirs."
+                    "\n\nNVIDIA cards only: the training stacks (bitsandbytes and Unsloth for "
+                    "QLoRA, FlashAttention, DeepSpeed) are built for CUDA first; name AMD or "
+                    "Intel to see theirs."
                 ) + no_budget
                 return draft
         if unsaid and query.workload == "finetune":
@@ -4226,6 +4331,19 @@ def job_time(query: Query, box: ToolBox) -> Draft:
             return f"{c.num(epochs)} epochs at {said} each{taking}"
 
         return _paced(box, each, epochs * rounds, 1, per_epoch)[0]
+    if query.models and not query.gpus and query.memory_gb:
+        # "is a single 24gb card enough and how long?": a time needs a card's speed, so the
+        # most rented cards of exactly that memory
+        cards = box.call("list_gpus", {"min_memory_gb": query.memory_gb,
+                                       "max_memory_gb": query.memory_gb, "top": 2})  # fmt: skip
+        ids = tuple(g["id"] for g in cards.get("gpus", []))
+        if ids:
+            said = GpuRef(text=f"{query.memory_gb:g} GB card", ids=ids, count=query.num_gpus)
+            draft = job_time(replace(query, gpus=(said,), memory_gb=None, num_gpus=None), box)
+            names = " and the ".join(g["name"] for g in cards["gpus"])
+            draft.text += (f"\n\n_Note: no card named: the time on the {names}, the most rented "
+                           f"cards of {query.memory_gb:g} GB._")  # fmt: skip
+            return draft
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         verdict, spread = _within_allocation(query, box)
@@ -4405,6 +4523,10 @@ def explain(query: Query, box: ToolBox) -> Draft:
     heads = _heads_explained(query, box)
     if heads is not None:
         return heads
+    if len(gpus_named(query)) == 2 and not query.topic and _AHEAD.search(query.low):
+        # "why is the H100 so much faster than the A100 for training?": the two cards' figures
+        # for the job say why, where article sentences would praise one of them
+        return compare(query, box)
     if query.models and query.memory_gb and not query.gpus and _WONT_RUN.search(query.low):
         # "why can't my 8gb card run llama 2 13b? what eats the vram?": the fit, part by part
         return fit(query, box)

@@ -322,6 +322,8 @@ _RENT_OR_BUY = _cues(
 )
 _BIGGEST_MODEL = _cues(
     r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b",
+    # "what's the max model size i can run on 24gb", "maximum llm size for 16 gb"
+    r"\b(?:max(?:imum)?|biggest|largest) (?:model|llm|param(?:eter)?) (?:size|count)\b",
     r"\b(?:biggest|largest) (?:llama|qwen|mistral|gemma|phi|deepseek|mixtral|falcon|olmo|yi)[\w.-]*"
     r"\s(?:i|we|you)\b",  # "the biggest llama i can run on 2x 4090"
 )
@@ -482,7 +484,7 @@ _COMPARE = _cues(
     r"\bwhich\b",
     r"\bagainst\b",
     r"\bswap\b",
-    r"\bupgrade\b",
+    r"\bupgrad(?:e|es|ed|ing)\b",
     r"\bbeats?\b",
     r"\bthan\b",
     r"/",
@@ -1180,7 +1182,8 @@ def _fit(q: Query, low: str) -> bool:
         )
     ):
         return False  # "how much vram does it have? mainly want it for 13b models": the card's
-    return bool(q.models and (q.gpus or q.memory_gb or _MEMORY_ASKED.search(low)))
+    # "128gb ddr5, no gpu: can I run a 70b at all?": on the CPU
+    return bool(q.models and (q.gpus or q.memory_gb or q.cpu_only or _MEMORY_ASKED.search(low)))
 
 
 def _concept_first(q: Query, low: str) -> bool:

@@ -368,6 +368,11 @@ class Linker:
             sizes = {g.memory_gb for g in gpus}
             if extra is not None and len(sizes) > 1 and extra in sizes:
                 memory = extra  # "the M4 Max and 128 GB", "M3 Ultra at 512GB": one variant's size
+        if memory is None and unified and end < after < len(words):
+            # "an M2 Pro mac mini 32GB": the memory after the device's name
+            extra, _ = _qualifiers(words[after : after + 3], ram_is_card=True)
+            if extra is not None and extra in {g.memory_gb for g in gpus}:
+                memory = extra
         base = self.bases.get(ids[0], written)
         before = None if _hours_after(words, start, end) else _count_before(words, start)
         count = before or _count_after(words, end)

@@ -490,7 +490,8 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
 # "moving to L4", "switch to the h200", "upgrading to a 4090": the card the question is about
 _MOVING_TO = re.compile(
     r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+"
-    r"(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)"
+    # "upgrading from a 2080 ti to a 4070 ti super": the card after "to"
+    r"(?:from\s+(?:\S+\s+){1,5}?)?(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)"
 )
 
 
@@ -551,6 +552,7 @@ def _job_model(query: Query) -> ModelRef:
 _WORTH = re.compile(
     r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
     r"compared to)\b"
+    r"|\bworth (?:upgrading|switching|moving|going) (?:from|to)\b"  # "worth upgrading from X to Y"
     # "is the 3090 ti worth 300 euro more than the normal 3090"
     r"|\bworth (?:an? |the )?(?:extra |additional )?(?:[$€£]|eur )?\d[\d,.]*\s?k?\s?"
     r"(?:euros?|eur|usd"

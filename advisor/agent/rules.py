@@ -28,6 +28,8 @@ def answer(query: Query, box: ToolBox) -> Draft:
     for other in query.also:
         if _same_question(other, query):
             continue  # "... reserved or on-demand? And at what utilisation would it flip?"
+        if _the_picks_time(other, query):
+            continue  # "which GPU to rent? how long would it take?": the pick's time is said
         further = _one(other, box)
         if _pace_of_the_fit(query, other, drafts[0].text, further.text):
             # "is a T4 enough? how long per epoch": one answer, the time with the yes before it
@@ -45,6 +47,12 @@ def answer(query: Query, box: ToolBox) -> Draft:
     more = _citations(query, box, bool(quoted)) if drafts[0].cite_more else []
     cited = {c.id: c for c in [*quoted, *more]}
     return Draft(text, list(cited.values()), list(dict.fromkeys(warnings)))
+
+
+def _the_picks_time(other: Query, query: Query) -> bool:
+    """ "Which GPU should I rent for X? How long would it take?": the recommendation gives the
+    job's time on its pick, so the further question is answered there."""
+    return query.intent == "recommend" and not other.gpus and other.intent == "train_time"
 
 
 def _pace_of_the_fit(query: Query, other: Query, first: str, further: str) -> bool:
@@ -195,7 +203,13 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
 # ---------------------------------------------------------------- yes or no first
 
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
-_LOWER_FITS = re.compile(r"^In (\d+-bit(?: \([^)]*\))?) it fits on (?:one|\d+ x)\b", re.MULTILINE)
+_LOWER_FITS = re.compile(
+    r"^In (\d+-bit(?: \([^)]*\))?|fp8)(?: \([^)]*\))? it fits(?: on (?:one|\d+ x)\b|:)",
+    re.MULTILINE,
+)
+# an image model the card holds only with its parts in system RAM
+_OFFLOAD_FITS = re.compile(r"^With (model|sequential) CPU offload \([^)]*\) it fits on one\b",
+                           re.MULTILINE)  # fmt: skip
 _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
 _OWN_LEAD = (
     "principle",
@@ -241,6 +255,10 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+    offloaded = _OFFLOAD_FITS.search(text)
+    if offloaded and costed and not query.offload:  # "flux dev on a 12 GB card, possible?"
+        return (f"**Yes with {offloaded.group(1)} CPU offload (slower), no as it is in "
+                f"{costed.group(1)}: " + text[len("**No: ") :])  # fmt: skip
     leaner = _QLORA_FITS.search(text)
     if leaner and costed and query.workload == "finetune":  # the method was not said
         return "**Yes with QLoRA, no with LoRA in 16 bits: " + text[len("**No: ") :]

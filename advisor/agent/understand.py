@@ -28,6 +28,7 @@ from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
 from advisor.catalog import Catalog
+from advisor.errors import AdvisorError
 
 MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
 
@@ -318,6 +319,9 @@ TOPIC_WORDS: dict[str, str] = {
     "sparsity": r"\bsparsity\b|\bsparse\b|\b2:4\b",
     "quantization": r"\bquanti[sz]\w*\b|\bgguf\b|\bawq\b|\bgptq\b",
     "kv_cache": r"\bkv[- ]?cache\b",
+    # "why 4x the model size for adam", "what are optimizer states", "training memory"
+    "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
+    r"|\badam\w*\b(?=.{0,80}\b(?:vram|memory)\b)|\b(?:vram|memory)\b.{0,80}\badam\w*\b",
     "flash_attention": r"\bflash[- ]?attention\b",
     "memory_units": r"\bmib\b|\bgib\b|\bnvidia-smi\b",
     "ecc": r"\becc\b",
@@ -353,6 +357,20 @@ DATASETS: tuple[tuple[str, str, float, str], ...] = (
     ("CIFAR-10", r"\bcifar-?10\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
     ("MNIST", r"\bmnist\b", 60_000, "http://yann.lecun.com/exdb/mnist/"),
 )
+# A model trained from scratch on a data set, no epochs said: the published recipe's epochs, by
+# the model's architecture (the catalog's vision architectures: cnn, vit, hybrid)
+RECIPE_EPOCHS: dict[tuple[str, str], tuple[int, str]] = {
+    ("ImageNet-1k", "cnn"): (
+        90,
+        "the usual ResNet recipe (torchvision's classification reference trains 90 epochs)",
+    ),
+    ("ImageNet-1k", "vit"): (300, "the DeiT recipe (Touvron et al. 2021 train 300 epochs)"),
+    ("ImageNet-1k", "hybrid"): (300, "the DeiT recipe (Touvron et al. 2021 train 300 epochs)"),
+}
+# a subject fine-tune (DreamBooth, a LoRA of one's own photos): the diffusers examples'
+# README (examples/dreambooth, README_sdxl.md) trains 500 steps at batch 1 on 5 photos of a dog
+DREAMBOOTH_EPOCHS = 100
+DREAMBOOTH_MAX_IMAGES = 1000  # more images than this are a data set, trained a few epochs
 
 # ---------------------------------------------------------------- normalising text
 
@@ -793,7 +811,11 @@ def _context(low: str) -> int | None:
         r"(?:\s?(?:of|=|:|is|at|to|de|は|が))?(?:\s(?:not more than|no more than|at most|up to"
         r"|under|around|about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?[~(]?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
-        r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$))"
+        # "with 8k" is a length; "with 30k samples" is a data set's size
+        r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$|samples"
+        r"|examples|rows|records|documents|docs|photos|pictures|sentences|texts|items|files"
+        r"|instructions|pairs|conversations|requests|prompts|queries|tickets|emails|clips"
+        r"|videos|epochs|iterations)\b)"
         # "how many 8k-token requests", "4k-token sessions": the length each one holds
         r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s"
         r"(?:requests?|sessions?|conversations?|chats?"
@@ -1907,7 +1929,9 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         # "labelled complaint", "20 of my own": words between the count and the things
         r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
         r" (?:own )?(?:[a-z]+ )?)"
-        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?-image\b",  # "100k-image"
+        # "100k-image", "a 20k image custom dataset"
+        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?(?:-image\b|\simage"
+        r"(?=(?:\s[\w-]+){0,2}\s(?:dataset|data ?set|set|corpus)\b))",
         low,
     )
     them = rx.search(  # "we need 10,000 of them", after the thing was named ("4 of them": cards)
@@ -3107,7 +3131,55 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
         q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
-    return _sane(q)
+    return _sane(_recipe_epochs(_memory_in_all(q), catalog))
+
+
+# "40 gigs of vram across two cards", "48gb total over 2 gpus": the memory of all the cards
+_MEMORY_IN_ALL = re.compile(
+    r"\d\s?(?:gb|gigs?|gib|g)\b(?:\s(?:of\s)?(?:vram|memory))?\s(?:in total|total|combined"
+    r"|across|over|between|split (?:across|between|over))\b"
+)
+
+
+def _memory_in_all(q: Query) -> Query:
+    """A memory said of several cards together, no card named: each card's share of it."""
+    count = q.num_gpus or 0
+    if q.gpus or not q.memory_gb or count < 2 or not _MEMORY_IN_ALL.search(q.low):
+        return q
+    each = q.memory_gb / count
+    note = (f"{q.memory_gb:g} GB across {count} cards: sized as {count} cards of {each:g} GB each "
+            "(a model split by layers uses the memory of both).")  # fmt: skip
+    return replace(q, memory_gb=each, notes=(*q.notes, note))
+
+
+def _recipe_epochs(q: Query, catalog: Catalog) -> Query:
+    """ "How many days to train a ResNet-18 on ImageNet?": a whole training run is asked, so the
+    data set's published recipe sets the epochs (said in a note), not one pass."""
+    if q.epochs or len(q.models) != 1:
+        return q
+    few = q.dataset_samples is not None and q.dataset_samples <= DREAMBOOTH_MAX_IMAGES
+    tuned = q.models[0].family == "diffusion" and (q.workload or "").startswith("finetune")
+    if few and tuned and not q.steps:
+        # "a LoRA of SDXL on 30 photos of my dog": a subject's few photos are seen many times
+        note = (f"{DREAMBOOTH_EPOCHS} passes over the {q.dataset_samples:,.0f} images assumed, "
+                "the steps per photo of the diffusers DreamBooth LoRA example; say yours if it "
+                "differs.")  # fmt: skip
+        return replace(q, epochs=float(DREAMBOOTH_EPOCHS), notes=(*q.notes, note))
+    if not q.dataset_name or q.workload != "train":
+        return q
+    from advisor.calculator.families import find_model
+
+    ref = q.models[0]
+    try:
+        model = find_model(ref.ids[0], catalog)[1] if len(ref.ids) == 1 else None
+    except AdvisorError:  # a name the families do not hold has no recipe
+        return q
+    recipe = RECIPE_EPOCHS.get((q.dataset_name, getattr(model, "architecture", "")))
+    if recipe is None:
+        return q
+    epochs, source = recipe
+    note = f"{epochs} epochs of {q.dataset_name} assumed: {source}; say yours if it differs."
+    return replace(q, epochs=float(epochs), notes=(*q.notes, note))
 
 
 def _sane(q: Query) -> Query:
@@ -3550,6 +3622,9 @@ _MAX_BATCH = re.compile(
     r"|how (?:high|big|large|far) can (?:i |we |you )?(?:push |set |go with |take )?(?:the )?"
     r"(?:max[_ ])?(?:batch|bs)\b"
     r"|how (?:high|big|large|far) can (?:the )?max[_ ]batch"
+    # "what batch size should i use", "which bs fits", "what batch size can i get away with"
+    r"|\b(?:what|which)(?: \w+)? (?:batch[ _-]?size|bs)\s(?:should|can|could|would|will|do|does"
+    r"|fits?|works?|to use)\b"
     # "how many concurrent users can one a100 serve", "how many parallel requests fit", "how
     # many simultaneous 4k-token sessions"
     r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|reqs|sessions|streams|"

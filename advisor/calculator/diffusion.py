@@ -263,6 +263,11 @@ def estimate(
             per_step = samples.scaled(request.num_gpus / batch).inverse()
             hours = per_step.scaled(shown_steps / 3600).to_dict()
             notes.append(f"job: {shown_steps:,} training steps of batch {batch}")
+        elif request.dataset_samples:  # "30 photos, 100 epochs": every image that many times
+            epochs = request.epochs or 1.0
+            seen = request.dataset_samples * epochs
+            hours = samples.scaled(request.num_gpus).inverse().scaled(seen / 3600).to_dict()
+            notes.append(f"job: {epochs:g} epoch(s) of {request.dataset_samples:,.0f} images")
     usable = capacity_gb(gpu) * 0.95
     total = sum(mem.values())
     return Estimate(

@@ -481,7 +481,7 @@ VISION = Family(
     words=(
         r"\bresnet",
         r"\bvit\b",
-        r"\bcnn\b",
+        r"\bcnns?\b",
         r"\bconv ?nets?\b",
         r"\bimage classification\b",
         r"\bcomputer vision\b",
