@@ -594,18 +594,14 @@ def purchase_prices(gpu: str, condition: str | None = None, num_gpus: int = 1) -
     (street) or used; `condition` keeps one kind. Each with its age in months today, and with
     num_gpus above 1 the cost of that many at the price (`total_usd`)."""
     _check_gpus(num_gpus)
-    from datetime import date
-
     if condition not in (None, "msrp", "new", "used"):
         raise InvalidInput(f"condition is msrp, new or used (got {condition!r}).")
     catalog = load_catalog()
     found = catalog.get_gpu(gpu)
     rows = catalog.purchases_for(found.id, condition)
-    today = date.today()
     out = []
     for p in rows:
-        year, month = (int(x) for x in p.date.split("-")[:2])
-        months = (today.year - year) * 12 + today.month - month
+        months = _months_old(p.date)
         row = {**p.to_dict(), "age_months": months, "age_years": months // 12}
         if num_gpus > 1:
             row["total_usd"] = p.usd * num_gpus

@@ -188,3 +188,71 @@ def test_a_card_without_fp8_gets_no_fp8_line_and_one_with_it_does(rules_advisor:
     assert "In fp8 it fits on 2 x NVIDIA L40S" in ada
     ampere = rules_advisor.ask("llama 3.3 70b on 2x A6000, fits?").text
     assert "In fp8" not in ampere
+
+
+def test_many_users_on_named_cards_say_how_many_cards_hold_them(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("support bot on llama 3.1 8b for ~150 simultaneous chats, $2k a "
+                             "month to spend: a10gs, l40s or a single h100?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert re.search(r"hold all 150 at once", head), head
+    rows = re.findall(r"^- (.+?): ([\d,]+) at once on one card; (\d+) for all 150", text, re.M)
+    assert len(rows) >= 3
+    for _name, at_once, cards in rows:  # enough cards for every user, no more
+        per = int(at_once.replace(",", ""))
+        assert int(cards) == -(-150 // per)
+    assert re.search(r"That is (?:within|over) your \$2,000 a month\.", text)
+
+
+def test_per_card_memory_beside_a_total_is_not_divided(catalog: Catalog) -> None:
+    q = understand("two 16gb gpus (32gb total), can mistral small 24b q4 load?", catalog)
+    assert q.memory_gb == 16 and q.num_gpus == 2
+    split = understand("48 gigs total over 2 gpus - is that enough for mixtral 8x7b?", catalog)
+    assert split.memory_gb == 24 and split.num_gpus == 2
+    counted = understand("with 4 x 48gb cards, how long to lora a 70b on 20k samples?", catalog)
+    assert counted.memory_gb == 48 and counted.num_gpus == 4
+
+
+def test_a_second_question_about_another_job_is_still_answered(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("best gpu to rent for serving qwen2.5 7b? and how long would a "
+                             "lora of llama 3 8b on 5k samples take?").text  # fmt: skip
+    assert "Llama-3-8B" in text or "llama 3 8b" in text.lower()
+
+
+def test_the_largest_model_with_no_gpu_is_not_sized_on_a_gpu(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("no gpu, 32gb of ram: what's the largest llm i could run?").text
+    assert "32 GB GPU" not in text
+
+
+def test_an_asked_images_per_second_leads_even_when_slow(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "sdxl on a 3060 12gb, how many images per second?")
+    assert head.startswith("**Images per second:"), head
+
+
+def test_a_few_hundred_images_are_a_data_set_not_a_subject(catalog: Catalog) -> None:
+    q = understand("lora for sdxl on 600 product photos with a 4090, how long?", catalog)
+    assert q.epochs is None
+    rate = understand("sdxl lora on a 4090 with 25 selfies, what it/s?", catalog)
+    assert rate.epochs is None  # a rate asked needs no epochs
+
+
+def test_a_batch_size_to_use_leaves_memory_spare(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("what batch size should i use to fine-tune vit-b/16 on a 4070 "
+                             "12gb?").text  # fmt: skip
+    use = re.search(r"\*\*Use batch (\d+)\*\*", text)
+    most = re.search(r"Largest batch that fits: (\d+)", text)
+    assert use and most, text
+    used, full = int(use.group(1)), int(most.group(1))
+    assert used & (used - 1) == 0 and used <= 0.9 * full
+
+
+def test_a_card_known_by_its_memory_reads_without_the(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("how fast is llama 3.1 8b on a 10gb card?").text
+    assert "the a 10 GB GPU" not in text
+
+
+def test_a_cluster_bought_is_not_one_card(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "about 150k for a gpu cluster to train a 3b from scratch, "
+                                "what do we buy?")  # fmt: skip
+    count = re.search(r"Pick (\d+) x", head)
+    assert count and int(count.group(1)) > 1, head
+    assert "Apple" not in head

@@ -386,15 +386,16 @@ SLOW_IMAGES_PER_S = 0.2  # slower than this, a pipeline's pace is said in second
 
 
 def lead_metric(e: dict[str, Any], asked: str = "") -> tuple[str, dict[str, float], str]:
-    """The figure one estimate's answer leads with: the one asked, else the family's first, but
-    seconds per image for a slow pipeline ("how fast is SDXL on an M2 Pro?": 129 s an image, not
-    0.0078 images/s)."""
+    """The figure one estimate's answer leads with: the one the question names, else the
+    family's first, but seconds per image for a slow pipeline ("how fast is SDXL on an M2
+    Pro?": 129 s an image, not 0.0078 images/s)."""
+    family = FAMILIES.get(e.get("family", "llm"))
+    named = family and any(m.asked and re.search(m.asked, asked)
+                           for m in family.metrics.get(e["workload"], ()))  # fmt: skip
     metrics = metrics_of(e, asked)
-    if metrics_of(e, asked)[0] != metrics_of(e)[0]:
-        return metrics[0]  # the question named its figure
     slow = (e.get("images_per_s") or {}).get("typical", 1.0) < SLOW_IMAGES_PER_S
     pace = next((m for m in metrics if m[2] == "s" and "image" in m[0]), None)
-    return pace if slow and pace else metrics[0]
+    return pace if slow and pace and not named else metrics[0]
 
 
 def metrics_of(e: dict[str, Any], asked: str = "") -> list[tuple[str, dict[str, float], str]]:
@@ -671,6 +672,7 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     elif speed_first and speed:
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
         label, b, unit = lead_metric(e, asked)
+        rest = [line for line in speed if not line.startswith(f"{label.capitalize()}:")]
         split = host_split(e)
         head = (
             f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} "
@@ -678,7 +680,7 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
             + f"** ({workload_label(e)}, {settings(e)})."
         )
         fits = "On the GPU it" if split else "It"
-        lines = [f"{fits} fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *speed[1:]]
+        lines = [f"{fits} fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *rest]
     else:
         head = fit_head(e)
         lines = [memory_line(e), *speed]
@@ -714,11 +716,18 @@ def _per_dollar(fitting: list[dict[str, Any]]) -> str:
     return f"**Pick the {best}: the least rent {unit}** (median prices): {each}"
 
 
+def _card_of(gpu: str) -> str:
+    """A catalog id without its variant's words: "a100-sxm4-80gb" and "a100-pcie-40gb" are one
+    card ("a100"), "rtx-4090" and "rtx-3090" two."""
+    return re.sub(r"-(?:sxm\d?|pcie|nvl|laptop|max-q)?-?(?:\d+gb)?$", "", gpu) or gpu
+
+
 def _gpu_hours(e: dict[str, Any]) -> str:
     """Several GPUs' hours of a job together, what a GPU-hour budget counts: " (147 GPU-hours)"."""
-    if e["num_gpus"] <= 1:
+    gpu_hours = (e.get("cost") or {}).get("job_gpu_hours")
+    if e["num_gpus"] <= 1 or not gpu_hours:
         return ""
-    return f" ({num(e['job_hours']['typical'] * e['num_gpus'], 'GPU-hours')})"
+    return f" ({num(gpu_hours, 'GPU-hours')})"
 
 
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
@@ -779,7 +788,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                          for e in fitting)  # fmt: skip
         chosen = held if fitting[0]["num_gpus"] > 1 else f"the {held}"
         # variants of one card ("M2 Pro (16GB)", "(32GB)") ask which; different cards do not
-        kinds = {" ".join(e["gpu_name"].split()[:2]) for e in results}
+        kinds = {_card_of(e["gpu"]) for e in results}
         lead = (f"Pick {chosen}" if len(fitting) == 1 and pick_asked
                 else f"Only {chosen}" if len(kinds) > 1 else "It depends on which")  # fmt: skip
         head = (f"**Only {chosen} holds {what}**, of the cards named ({settings(first)})."

@@ -18,16 +18,18 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent import glossary
 from advisor.agent.linker import NUMBER_WORDS
-from advisor.agent.query import GpuRef, ModelRef, Query
+from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
     LEAVING,
     NONSTOP,
+    REFERENCE_LLM,
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
     WEEKDAYS,
+    gpu_mentions,
 )
 from advisor.answer import Citation
 from advisor.calculator import interconnect
@@ -261,6 +263,8 @@ def spec(query: Query, box: ToolBox) -> Draft:
         found = [s for s in sheets if "error" not in s]
         lead = _figures_checked(query, found) or _feature_said(query, found)
         parts += [lead] if lead else []
+        if lead.startswith("**Yes") and "fp8_dense_tflops" in query.fields and found:
+            parts += _fp8_pace(query, box, found[0]["id"])  # "...and does it speed things up?"
     for ref in query.gpus:
         count = ref.count or query.num_gpus or 1
         args: dict[str, Any] = {"num_gpus": count} if count > 1 else {}
@@ -444,6 +448,27 @@ def _rounded(verdict: Any) -> bool:
             near = min(step, 0.12 * claim.value)  # "2 TB/s" is no round 1,555 GB/s
             return all(abs(v - claim.value) <= near for v in values)
     return False
+
+
+_SPEED_UP = re.compile(r"\bspeed(?:s|ing)? (?:\w+ )?up\b|\bfaster\b|\bspeedup\b|\bquicker\b")
+
+
+def _fp8_pace(query: Query, box: ToolBox, gpu: str) -> list[str]:
+    """Whether FP8 makes inference faster on a card that has it: an 8B LLM's single-stream decode
+    in FP8 against BF16 (decoding reads every weight per token, so half the bytes)."""
+    if not _SPEED_UP.search(query.low):
+        return []
+    args = {"model": REFERENCE_LLM, "gpu": gpu, "workload": "inference", "engine": "vllm"}
+    runs = [box.call("estimate", {**args, "precision": p}) for p in ("fp8", "bf16")]
+    speeds = [(e.get("decode_tokens_per_s") or {}).get("typical") if "error" not in e else None
+              for e in runs]  # fmt: skip
+    if not all(speeds) or not all(e["fits"] for e in runs):
+        return []
+    eight, sixteen = speeds
+    return [f"For inference, yes where decoding sets the pace: {runs[0]['model_name']} decodes "
+            f"at about {c.num(eight, 'tokens/s')} in FP8 against {c.num(sixteen, 'tokens/s')} in "
+            f"BF16 on it (one stream, vLLM): FP8 weights are half the bytes to read per token. "
+            "Prompts and large batches gain from the FP8 tensor rate."]  # fmt: skip
 
 
 def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
@@ -1149,12 +1174,63 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                        time_first=speed_first or sized,
                        prefer_time=asks_time, pick_asked=asks_pick(query),
                        asked=query.low, value=_value_asked(query))  # fmt: skip
+    shared = _users_per_card(query, box, results, model) if verdicts == {False} else None
+    if shared:  # "200 concurrent users: L4s, A10Gs or one H100?": how many of each hold them
+        text = f"{shared}\n\n{text}"
     if moved:  # why the figures are for several cards, right under them
         head, _, rest = text.partition("\n\n")
         text = f"{head}\n\n{moved}\n\n{rest}"
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(_more_than_needed(query, results, text))
+
+
+def _users_per_card(
+    query: Query, box: ToolBox, results: list[dict[str, Any]], model: ModelRef
+) -> str | None:
+    """ "Mistral 7B for 200 concurrent users: L4s, A10Gs or one H100?": no card holds every
+    user's cache at full length at once; how many each holds, how many of each hold them all,
+    and what those cost a month at the median rental price (the cheapest first)."""
+    users = query.concurrency or 0
+    if users < 2 or len(results) < 2:
+        return None
+    rows = []
+    for e in results:
+        limited = _concurrency_limited(query, box, e, model)
+        if limited is None:
+            continue
+        held = limited[1]
+        copies = math.ceil(users / held["batch"])
+        count = copies * e["num_gpus"]
+        if count > MAX_SERVING_GPUS:
+            continue
+        month = box.call("prices", {"gpu": e["gpu"], "hours": HOURS_PER_MONTH, "num_gpus": count})
+        usd = (month.get("rental_usd") or {}).get("median") if "error" not in month else None
+        rows.append((usd if usd is not None else math.inf, count, held, usd))
+    if not rows:
+        return None
+    rows.sort(key=lambda r: (r[0], r[1]))
+    _key, count, best, usd = rows[0]
+    length = f"{best['context']:,} tokens"
+    lines = [f"**{c.gpus_phrase(count, best['gpu_name'])[0].upper()}"
+             f"{c.gpus_phrase(count, best['gpu_name'])[1:]} hold all {users:,} at once** at up to "
+             f"{length} each"
+             + (f", about {c.usd(usd)} a month at the median rental price" if usd else "")
+             + "; shorter conversations fit more on each card:"]  # fmt: skip
+    for _key, n, held, month_usd in rows:
+        cost = f", {c.usd(month_usd)} a month" if month_usd else ""
+        cards = "one card" if held["num_gpus"] == 1 else f"{held['num_gpus']} cards"
+        lines.append(f"- {held['gpu_name']}: {held['batch']:,} at once on {cards}; "
+                     f"{n} for all {users:,}{cost}")  # fmt: skip
+    budget = query.budget or (Budget(query.monthly_usd, "rent", "month") if query.monthly_usd
+                              else None)  # fmt: skip
+    if usd and budget and budget.per == "month":
+        side = "within" if usd <= budget.usd else "over"
+        lines.append(f"That is {side} your {c.usd(budget.usd)} a month.")
+    return "\n".join(lines)
+
+
+MAX_SERVING_GPUS = 64  # more cards than this for one chat load is no answer anyone wants
 
 
 def _concurrency_limited(
@@ -1359,7 +1435,8 @@ def _as_run_locally(
 
 def _run_locally_note(e: dict[str, Any], four: dict[str, Any], several: bool = False) -> str:
     """Why the answer is in a 4-bit GGUF: what 16 bits would need."""
-    where = "fits none of them" if several else f"does not fit the {e['gpu_name']}"
+    card = e["gpu_name"] if e["gpu_name"].startswith("a ") else f"the {e['gpu_name']}"
+    where = "fits none of them" if several else f"does not fit {card}"  # "a 12 GB GPU": no "the"
     engine = f" ({four['engine']})" if four.get("engine") else ""
     return (f"In {four['precision']}{engine}, as a model is run on such cards: "
             f"in {e['precision']} it needs {c.num(e['memory_per_gpu_gb'], 'GB')}"
@@ -1898,10 +1975,11 @@ def solve(query: Query, box: ToolBox) -> Draft:
             explain(query, box))  # fmt: skip
     if query.target is None and query.gpus and not any(m.ids for m in query.models):
         return _largest_model(query, box)  # "what's the biggest Qwen2.5 I can run on my 3090?"
-    if query.target is None and query.memory_gb and not any(m.ids for m in query.models):
+    sized_llm = not query.cpu_only and _family_of_job(query) == "llm"
+    if query.target is None and query.memory_gb and sized_llm and not query.models:
         # "the biggest model that fits in 16 GB of VRAM": on a card of that memory
         sized = GpuRef(text=f"{query.memory_gb:g} GB", ids=(f"{query.memory_gb:g}gb",),
-                       generic=True)  # fmt: skip
+                       count=query.num_gpus, generic=True)  # fmt: skip
         return _largest_model(replace(query, gpus=(sized,), memory_gb=None), box)
     if not query.models or not (query.gpus or query.memory_gb):
         return recommend(query, box)
@@ -1937,8 +2015,32 @@ def solve(query: Query, box: ToolBox) -> Draft:
             return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
                          "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
     text = c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu)
+    if target == "max_batch" and _BATCH_ADVICE.search(query.low):
+        text = _safe_batch(box, args, result) + text  # "what batch size should i use?"
     loaded = _copies_for_load(query, box, result, model, gpu) if target == "min_gpus" else None
     return Draft(f"{loaded}\n\n{text}" if loaded else text)
+
+
+def _why_ahead(query: Query, box: ToolBox) -> str:
+    """Why one card runs ahead of another: the figures that pace each kind of work, the card
+    named before "than" first."""
+    ids = gpus_named(query)[:2]
+    than = query.low.find(" than ")
+    after = [g for at, g in sorted(gpu_mentions(query.gpus, query.low)) if at > than]
+    if after and after[0] == ids[0] and len(ids) == 2:
+        ids = [ids[1], ids[0]]  # "why is a 3090 slower than the 4090": the 3090 first
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in ids]
+    if any("error" in s or not s.get("fp16_bf16_dense_tflops") for s in sheets):
+        return ""
+    a, b = sheets
+    return (f"**Why, the {a['name']} against the {b['name']}: dense FP16/BF16 tensor "
+            f"{c.num(a['fp16_bf16_dense_tflops'], 'TFLOPS')} against "
+            f"{c.num(b['fp16_bf16_dense_tflops'], 'TFLOPS')}, memory bandwidth "
+            f"{c.num(a['bandwidth_gbs'], 'GB/s')} against {c.num(b['bandwidth_gbs'], 'GB/s')}, "
+            f"memory {c.num(a['memory_gb'], 'GB')} against {c.num(b['memory_gb'], 'GB')}.** "
+            "Training, reading prompts and generating images run at the tensor rate; generating "
+            "tokens one at a time reads every weight per token, at the memory bandwidth; the "
+            "memory decides what fits.\n\n")  # fmt: skip
 
 
 # one card ahead of another: "faster than", "so much better", "slower than"
@@ -1947,9 +2049,29 @@ HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:hours|days|minutes)\b")
 
 # a job said per day: "50k images/day", "300 hours of audio a day"
 _A_DAYS_WORK = re.compile(
-    r"\b(?:images?|pictures?|pics|renders?|generations?|photos?|audio|recordings?|calls?)"
-    r"\s?(?:/\s?|per |a |an |each |every )(?:day|d)\b"
+    r"\b(?:images?|pictures?|pics|renders?|generations?|photos?|audio|recordings?)"
+    r"\s?(?:/\s?|per |a |an |each |every )day\b"
 )
+
+
+# a batch size asked as advice, not the limit: "what batch size should i use", "which bs works"
+_BATCH_ADVICE = re.compile(r"\b(?:should|recommend\w*|use|works?|safe|fits?)\b")
+BATCH_HEADROOM = 0.9  # an advised batch leaves a tenth of what fits spare (allocator, spikes)
+
+
+def _safe_batch(box: ToolBox, args: dict[str, Any], result: dict[str, Any]) -> str:
+    """The batch to use: the largest power of two within a tenth under the largest that fits (a
+    batch that fills memory to the last megabyte fails on the next allocation spike)."""
+    most = result.get("solution")
+    if not most or most < 2:
+        return ""
+    safe = 2 ** int(math.log2(most * BATCH_HEADROOM))
+    e = box.call("estimate", {**args, "batch": safe})
+    if "error" in e or not e["fits"]:
+        return ""
+    need, usable = c.num(e["memory_per_gpu_gb"], "GB"), c.num(e["usable_memory_per_gpu_gb"], "GB")
+    return (f"**Use batch {e['batch']:,}**: the largest power of two that leaves memory spare "
+            f"({need} of {usable} usable); {most:,} fills it.\n\n")  # fmt: skip
 
 
 def _copies_for_load(
@@ -1998,7 +2120,7 @@ def _api_or_rented(query: Query, box: ToolBox, usd_per_million: float) -> Draft 
                                         "unit": "million tokens"})  # fmt: skip
     if "error" in service:
         return None
-    what = (f"for a day of this load ({c.num(tokens)} million tokens at your "
+    what = (f"for a day of this load ({c.num(service['units'])} million tokens at your "
             f"{c.usd(usd_per_million)} per million tokens)")  # fmt: skip
     verdict = c.against_service(load["usd_per_day"], service["usd"], what)
     detail = _copies_for_load(query, box, held, model, gpu) or ""
@@ -2782,7 +2904,32 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     why = (f"Memory bandwidth paces decoding and the dense FP16 tensor rate paces prompts, "
            f"images and training: {rates}." if rates else "")  # fmt: skip
     sources = "\n".join(f"- {r['gpu_name']}: {prices[r['gpu']]['source']}" for r in rows)
-    return Draft("\n\n".join(filter(None, [head, why, f"To buy: {each}.\n{sources}"])))
+    room = _what_more_memory_holds(query, box, sheets) if local or model is None else ""
+    return Draft("\n\n".join(filter(None, [head, room, why, f"To buy: {each}.\n{sources}"])))
+
+
+_MEMORY_WORDS = re.compile(r"\b\d+ ?(?:gb|gigs?)\b|\bvram\b|\bmemory\b|\bcapacity\b")
+
+
+def _what_more_memory_holds(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) -> str:
+    """ "Is the 5090's 32GB worth the extra $?": what the larger memory holds that the smaller
+    does not, the largest LLM each runs in a 4-bit GGUF (as people run them at home)."""
+    sizes = [sh.get("memory_gb") for sh in sheets if "error" not in sh]
+    if len(sizes) != 2 or sizes[0] == sizes[1] or not _MEMORY_WORDS.search(query.low):
+        return ""
+    found = []
+    for sh in sorted(sheets, key=lambda sh: -(sh.get("memory_gb") or 0)):
+        result = box.call("largest_model", {"gpu": sh["id"], "precision": "q4_k_m"})
+        e = result.get("estimate") if "error" not in result else None
+        if not e:
+            return ""
+        found.append(f"the {sh['name']} ({c.num(sh['memory_gb'], 'GB')}) holds up to "
+                     f"{e['model_name']} ({c.num(e['memory_per_gpu_gb'], 'GB')})")  # fmt: skip
+    return (
+        "What the memory buys, the largest LLM each runs in 4-bit (GGUF Q4_K_M): "
+        + "; ".join(found)
+        + "."
+    )
 
 
 # a choice between the cards asked in so many words
@@ -3267,10 +3414,16 @@ def cost(query: Query, box: ToolBox) -> Draft:
             bill: dict[str, Any] = {}
             for provider in query.providers[:1]:
                 bill = box.call("prices", {**setup, "provider": provider})
+            missing = ""
             if not bill.get("rental_usd"):
+                if query.providers:  # "a 4090 on AWS": none on record there, said
+                    missing = (
+                        f"\n\nNo {query.providers[0]} price on record for the "
+                        f"{e['gpu_name']}: the median across providers instead."
+                    )
                 bill = box.call("prices", setup)
             if bill.get("rental_usd"):
-                draft.text = c.rental(bill) + "\n\n" + draft.text
+                draft.text = c.rental(bill) + missing + "\n\n" + draft.text
         return draft
     if not query.gpus:
         return recommend(query, box)
@@ -3602,8 +3755,10 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     if re.search(r"\b(?:single|one|1)[- ](?:\w+ ){0,2}(?:card|gpu)s?\b(?! (?:or|vs))", low):
         limits["max_gpus"] = 1
     bought = query.location == "home" or (query.budget and query.budget.kind == "buy")
-    one = re.search(
-        r"\ban? (?:[\w-]+ ){0,2}(?:card|gpu|graphics card)\b(?!s| (?:or|each|per))", low
+    one = re.search(  # "a gpu cluster", "a gpu server": a machine of several
+        r"\ban? (?:[\w-]+ ){0,2}(?:card|gpu|graphics card)\b(?!s| (?:or|each|per|cluster|servers?"
+        r"|nodes?|box|rig|farm|machine|workstation|rack)\b)",
+        low,
     )
     if bought and one and not query.num_gpus:
         limits["max_gpus"] = 1  # "want a home card for QLoRA": one card, bought
@@ -3612,8 +3767,9 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     )
     if home_cap and home and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = HOME_MAX_GPUS  # "5k for a home rig": not eight budget cards
-    boxed = re.search(r"\b(?:box|workstation|desktop|tower|build|rig)\b", low)
-    if bought and boxed and "max_gpus" not in limits and not query.num_gpus:
+    boxed = re.search(r"\b(?:box|workstation|desktop|tower)\b", low)
+    racked = re.search(r"\b(?:cluster|servers?|racks?|nodes?|data ?cent(?:er|re))\b", low)
+    if bought and boxed and not racked and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = WORKSTATION_MAX_GPUS  # "a shared box for the team": what one takes
     if home:
         limits["desktop"] = True  # no SXM or OAM module in a home machine
@@ -3936,7 +4092,7 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
                          "as a home machine takes; say yours.")  # fmt: skip
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
         trains = (query.workload or "").startswith(("finetune", "train"))
-        if trains and not query.vendor and (home or query.workload != "finetune"):
+        if trains and not query.vendor and not (unsaid and query.workload == "finetune"):
             # cards bought to train: QLoRA's 4-bit base (bitsandbytes, Unsloth), FlashAttention
             # and DeepSpeed run on CUDA first
             cuda = replace(query, vendor="NVIDIA")
@@ -4526,7 +4682,9 @@ def explain(query: Query, box: ToolBox) -> Draft:
     if len(gpus_named(query)) == 2 and not query.topic and _AHEAD.search(query.low):
         # "why is the H100 so much faster than the A100 for training?": the two cards' figures
         # for the job say why, where article sentences would praise one of them
-        return compare(query, box)
+        versus = compare(query, box)
+        versus.text = _why_ahead(query, box) + versus.text
+        return versus
     if query.models and query.memory_gb and not query.gpus and _WONT_RUN.search(query.low):
         # "why can't my 8gb card run llama 2 13b? what eats the vram?": the fit, part by part
         return fit(query, box)

@@ -324,6 +324,7 @@ _BIGGEST_MODEL = _cues(
     r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b",
     # "what's the max model size i can run on 24gb", "maximum llm size for 16 gb"
     r"\b(?:max(?:imum)?|biggest|largest) (?:model|llm|param(?:eter)?) (?:size|count)\b",
+    r"\bhow (?:big|large) (?:of )?an? (?:model|llm)\b",  # "how big a model can i run on 48gb"
     r"\b(?:biggest|largest) (?:llama|qwen|mistral|gemma|phi|deepseek|mixtral|falcon|olmo|yi)[\w.-]*"
     r"\s(?:i|we|you)\b",  # "the biggest llama i can run on 2x 4090"
 )

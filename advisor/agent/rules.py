@@ -28,7 +28,7 @@ def answer(query: Query, box: ToolBox) -> Draft:
     for other in query.also:
         if _same_question(other, query):
             continue  # "... reserved or on-demand? And at what utilisation would it flip?"
-        if _the_picks_time(other, query):
+        if _the_picks_time(other, query, drafts[0].text):
             continue  # "which GPU to rent? how long would it take?": the pick's time is said
         further = _one(other, box)
         if _pace_of_the_fit(query, other, drafts[0].text, further.text):
@@ -49,10 +49,13 @@ def answer(query: Query, box: ToolBox) -> Draft:
     return Draft(text, list(cited.values()), list(dict.fromkeys(warnings)))
 
 
-def _the_picks_time(other: Query, query: Query) -> bool:
-    """ "Which GPU should I rent for X? How long would it take?": the recommendation gives the
-    job's time on its pick, so the further question is answered there."""
-    return query.intent == "recommend" and not other.gpus and other.intent == "train_time"
+def _the_picks_time(other: Query, query: Query, first: str) -> bool:
+    """ "Which GPU should I rent for X? How long would it take?": the recommendation gave the
+    job's time on its pick, so the further question about the same job is answered there."""
+    same = {m.ids for m in other.models} <= {m.ids for m in query.models}
+    return (query.intent == "recommend" and other.intent == "train_time" and not other.gpus
+            and same and other.workload in (None, query.workload)
+            and ", the job takes " in first)  # fmt: skip
 
 
 def _pace_of_the_fit(query: Query, other: Query, first: str, further: str) -> bool:

@@ -370,7 +370,9 @@ RECIPE_EPOCHS: dict[tuple[str, str], tuple[int, str]] = {
 # a subject fine-tune (DreamBooth, a LoRA of one's own photos): the diffusers examples'
 # README (examples/dreambooth, README_sdxl.md) trains 500 steps at batch 1 on 5 photos of a dog
 DREAMBOOTH_EPOCHS = 100
-DREAMBOOTH_MAX_IMAGES = 1000  # more images than this are a data set, trained a few epochs
+DREAMBOOTH_MAX_IMAGES = 50  # a subject's photos (the DreamBooth paper: 3-5); more are a data set
+_SUBSET = re.compile(r"\bsubsets?\b|\b\d+[- ]class(?:es)?\b|\bportion\b|\bfraction\b")
+_WHOLE_RUN_INTENTS = ("train_time", "cost", "recommend", "buy", "rent_or_buy")
 
 # ---------------------------------------------------------------- normalising text
 
@@ -1930,8 +1932,9 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
         r" (?:own )?(?:[a-z]+ )?)"
         # "100k-image", "a 20k image custom dataset"
-        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?(?:-image\b|\simage"
-        r"(?=(?:\s[\w-]+){0,2}\s(?:dataset|data ?set|set|corpus)\b))",
+        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?(?:-image\b|\s"
+        r"(?:image|photo|picture)(?=(?:\s[\w-]+){0,2}\s(?:dataset|data ?set|set|corpus"
+        r"|classification|classifier)\b|\s(?:dataset|data ?set|set|corpus|classification)\b))",
         low,
     )
     them = rx.search(  # "we need 10,000 of them", after the thing was named ("4 of them": cards)
@@ -2417,6 +2420,8 @@ def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
 # the CPU alone runs the model: "cpu only", "no GPU", "without a graphics card", "on my CPU"
 _CPU_ONLY = (
     r"\bcpu[- ]only\b|\bonly (?:on )?(?:the |my |a )?cpu\b"
+    # "i only have a cpu"
+    r"|\b(?:i|we) (?:only|just) (?:have|got) (?:a |an |the |my )?(?:\w+ )?cpu\b"
     r"|\b(?:just|purely) (?:on )?(?:the |my )?cpu\b"
     r"|\bno (?:dedicated |discrete |nvidia |real )?(?:gpu|graphics card|video card)\b"
     r"|\bwithout (?:a |any )?(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
@@ -2643,6 +2648,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         and any(s.intent == "buy" and s.gpus in ((), query.gpus) for s in others)
     ):  # "how much is a 5090 rn?? and what was the msrp": its price to buy, both times
         query = replace(query, intent="buy")
+    # a whole run's time or cost asked, in this part or a later one: the recipe's epochs
+    timed = any(s.intent in _WHOLE_RUN_INTENTS for s in others)
+    query = _recipe_epochs(query, catalog, timed)
+    others = [_recipe_epochs(s, catalog) for s in others]
     return replace(query, text=question.strip(), english=text.strip(), also=tuple(others))
 
 
@@ -3131,31 +3140,50 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
         q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
-    return _sane(_recipe_epochs(_memory_in_all(q), catalog))
+    return _sane(_memory_in_all(q))
 
 
 # "40 gigs of vram across two cards", "48gb total over 2 gpus": the memory of all the cards
 _MEMORY_IN_ALL = re.compile(
-    r"\d\s?(?:gb|gigs?|gib|g)\b(?:\s(?:of\s)?(?:vram|memory))?\s(?:in total|total|combined"
-    r"|across|over|between|split (?:across|between|over))\b"
+    r"(\d+(?:\.\d+)?)\s?(?:gb|gigs?|gib|g)\b(?:\s(?:of\s)?(?:vram|memory))?\s(?:in total|total"
+    r"|combined|across|over|between|split (?:across|between|over))\b"
+    r"|\btotal (?:of )?(\d+(?:\.\d+)?)\s?(?:gb|gigs?|gib|g)\b"
+)
+_EACH_CARD = re.compile(r"\beach\b|\bapiece\b|\bper (?:card|gpu)\b")
+
+
+# several cards of a memory size, no card named: "2 x 24gb cards", "two 48gb gpus"
+_CARDS_OF_SIZE = re.compile(
+    r"\b(\d{1,2}|two|three|four|six|eight)\s?(?:x\s?)?(\d+(?:\.\d+)?)\s?(?:gb|gigs?|gib)\b"
+    r"(?!\s?(?:ram|ddr\w*|system|of (?:ram|system)))"
 )
 
 
 def _memory_in_all(q: Query) -> Query:
-    """A memory said of several cards together, no card named: each card's share of it."""
+    """A memory said of several cards together, no card named: each card's share of it ("40
+    gigs across two cards"; not "two 24gb cards, 48gb total", whose cards are said each); and
+    "2 x 24gb cards": two cards of that memory."""
+    sized = _CARDS_OF_SIZE.search(q.low) if not q.gpus and not q.num_gpus else None
+    if sized and (q.memory_gb in (None, float(sized.group(2)))):
+        cards = _count(sized.group(1))
+        if 2 <= cards <= NODE_GPUS:
+            return replace(q, num_gpus=int(cards), memory_gb=float(sized.group(2)))
     count = q.num_gpus or 0
-    if q.gpus or not q.memory_gb or count < 2 or not _MEMORY_IN_ALL.search(q.low):
+    said = _MEMORY_IN_ALL.search(q.low)
+    if q.gpus or count < 2 or not said or _EACH_CARD.search(q.low):
         return q
-    each = q.memory_gb / count
-    note = (f"{q.memory_gb:g} GB across {count} cards: sized as {count} cards of {each:g} GB each "
+    total = float(said.group(1) or said.group(2))
+    each = total / count
+    note = (f"{total:g} GB across {count} cards: sized as {count} cards of {each:g} GB each "
             "(a model split by layers uses the memory of both).")  # fmt: skip
     return replace(q, memory_gb=each, notes=(*q.notes, note))
 
 
-def _recipe_epochs(q: Query, catalog: Catalog) -> Query:
+def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
     """ "How many days to train a ResNet-18 on ImageNet?": a whole training run is asked, so the
-    data set's published recipe sets the epochs (said in a note), not one pass."""
-    if q.epochs or len(q.models) != 1:
+    data set's published recipe sets the epochs (said in a note), not one pass; a rate asked
+    ("images/s on ImageNet") needs no epochs."""
+    if q.epochs or len(q.models) != 1 or not (timed or q.intent in _WHOLE_RUN_INTENTS):
         return q
     few = q.dataset_samples is not None and q.dataset_samples <= DREAMBOOTH_MAX_IMAGES
     tuned = q.models[0].family == "diffusion" and (q.workload or "").startswith("finetune")
@@ -3165,8 +3193,8 @@ def _recipe_epochs(q: Query, catalog: Catalog) -> Query:
                 "the steps per photo of the diffusers DreamBooth LoRA example; say yours if it "
                 "differs.")  # fmt: skip
         return replace(q, epochs=float(DREAMBOOTH_EPOCHS), notes=(*q.notes, note))
-    if not q.dataset_name or q.workload != "train":
-        return q
+    if not q.dataset_name or q.workload != "train" or _SUBSET.search(q.low):
+        return q  # "a 100-class subset of ImageNet" is not the set the recipe trains
     from advisor.calculator.families import find_model
 
     ref = q.models[0]
@@ -3624,7 +3652,7 @@ _MAX_BATCH = re.compile(
     r"|how (?:high|big|large|far) can (?:the )?max[_ ]batch"
     # "what batch size should i use", "which bs fits", "what batch size can i get away with"
     r"|\b(?:what|which)(?: \w+)? (?:batch[ _-]?size|bs)\s(?:should|can|could|would|will|do|does"
-    r"|fits?|works?|to use)\b"
+    r"|fits?|works?|to use|for)\b"
     # "how many concurrent users can one a100 serve", "how many parallel requests fit", "how
     # many simultaneous 4k-token sessions"
     r"|how many (?:[\w.-]+\s){0,2}?(?:users|requests|reqs|sessions|streams|"

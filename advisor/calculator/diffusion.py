@@ -265,6 +265,8 @@ def estimate(
             notes.append(f"job: {shown_steps:,} training steps of batch {batch}")
         elif request.dataset_samples:  # "30 photos, 100 epochs": every image that many times
             epochs = request.epochs or 1.0
+            if request.epochs is None:  # one pass, said as assumed (as the other families say it)
+                notes.append("epochs not given: 1 assumed")
             seen = request.dataset_samples * epochs
             hours = samples.scaled(request.num_gpus).inverse().scaled(seen / 3600).to_dict()
             notes.append(f"job: {epochs:g} epoch(s) of {request.dataset_samples:,.0f} images")
