@@ -3154,7 +3154,7 @@ _EACH_CARD = re.compile(r"\beach\b|\bapiece\b|\bper (?:card|gpu)\b")
 
 # several cards of a memory size, no card named: "2 x 24gb cards", "two 48gb gpus"
 _CARDS_OF_SIZE = re.compile(
-    r"\b(\d{1,2}|two|three|four|six|eight)\s?(?:x\s?)?(\d+(?:\.\d+)?)\s?(?:gb|gigs?|gib)\b"
+    r"\b(\d{1,2}|two|three|four|six|eight)(?:\s?x\s?|\s+)(\d{1,3}(?:\.\d+)?)\s?(?:gb|gigs?|gib)\b"
     r"(?!\s?(?:ram|ddr\w*|system|of (?:ram|system)))"
 )
 
