@@ -49,8 +49,10 @@ def test_a_fit_answer_cites_passages_about_its_gpu_and_job(rules_advisor: Any) -
 
 def test_a_too_big_model_gets_no_and_the_gpus_it_needs(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("Can I run Llama-3-70B on one H100 SXM?")
-    # no precision asked: the 16-bit verdict is no, and a 4-bit one that fits leads beside it
-    assert answer.text.startswith("**Yes in 4-bit (AWQ), no in bf16: Llama-3-70B does not fit")
+    # no precision asked: the 16-bit verdict is no, and a lighter format that fits leads beside
+    # it (FP8 on a card with FP8 units, before 4 bits)
+    assert answer.text.startswith("**Yes in fp8, no in bf16: Llama-3-70B does not fit")
+    assert "In 4-bit (AWQ) it fits on one NVIDIA H100 SXM5 80GB" in answer.text
     assert "solve" in _tools(answer)
     assert "It would fit on 2 x NVIDIA H100 SXM5 80GB" in answer.text
 
@@ -798,5 +800,8 @@ def test_a_sample_count_with_its_length_and_epochs_times_a_fine_tune(rules_advis
 
 def test_a_data_set_with_no_epochs_says_one_epoch_was_assumed(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("can we train vit-b/16 on imagenet within a day on 8 A100s?").text
-    # one pass timed, and said as one epoch (not as the whole run)
-    assert answer.startswith("**One epoch:") and "epochs 1" in answer
+    # a whole run asked of a data set with a published recipe: its epochs, said as assumed
+    assert answer.startswith("**The whole job:") and "300 epochs of ImageNet-1k assumed" in answer
+    # a custom set with no epochs: one pass timed, and said as one epoch (not as the whole run)
+    one = rules_advisor.ask("how long to train resnet-50 on 40k of our own images on an a100?")
+    assert one.text.startswith("**One epoch:") and "epochs 1" in one.text

@@ -413,7 +413,7 @@ def test_a_choice_worded_as_yes_or_no_gets_a_pick(rules_advisor: Advisor) -> Non
     assert cheap.startswith("**Pick the NVIDIA T4: the least rent per audio hour")
     # a yes-or-no about two cards stays one
     either = _answer(rules_advisor, "will mistral 7b in fp16 fit on an L4 or a T4?")
-    assert either.startswith(("**Yes", "**No", "**It depends on which")), either[:200]
+    assert either.startswith("**Only the NVIDIA L4 holds"), either[:200]  # two cards: which holds
 
 
 def test_layer_split_counts_are_not_rounded_up_to_sixteen(rules_advisor: Advisor) -> None:
@@ -448,7 +448,8 @@ def test_the_quant_picked_leaves_room(rules_advisor: Advisor) -> None:
 
 def test_an_image_model_too_big_for_the_card_is_offered_offload(rules_advisor: Advisor) -> None:
     text = _answer(rules_advisor, "does sdxl run on an rtx 3060 ti? it has 8gb")
-    assert text.startswith("**No") and "CPU offload" in text and "per image" in text
+    assert text.startswith("**Yes with sequential CPU offload (slower), no as it is in fp16")
+    assert "per image" in text
 
 
 def test_a_card_holding_more_than_its_datasheet_figure_says_why(rules_advisor: Advisor) -> None:
@@ -609,7 +610,7 @@ def test_an_abbreviated_job_and_an_answer_length_are_read(
 ) -> None:
     # "SD" alone is Stable Diffusion; an SD card is not
     sd = _answer(rules_advisor, "would a 4070 super be quick enough for SD?")
-    assert sd.startswith("**Images per second: ") and "SDXL assumed" in sd
+    assert sd.startswith("**Time per image: ") and "SDXL assumed" in sd  # a slow pipeline's pace
     assert not understand("which gpu has an sd card slot?", catalog).models
     # the length of each answer, said after the word, times each answer
     said = understand("mistral 7b on a 3090, replies run ~350 tokens", catalog)

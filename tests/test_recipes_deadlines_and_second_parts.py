@@ -256,3 +256,10 @@ def test_a_cluster_bought_is_not_one_card(rules_advisor: Advisor) -> None:
     count = re.search(r"Pick (\d+) x", head)
     assert count and int(count.group(1)) > 1, head
     assert "Apple" not in head
+
+
+def test_a_server_cpu_reads_with_a_servers_memory_channels(catalog: Catalog) -> None:
+    server = understand("dual xeon box, 512gb ram, no gpu: llama 3.1 70b q4 speed?", catalog)
+    assert server.ram_channels == 8
+    desktop = understand("ryzen 7 with 64gb ddr5 and no gpu, can it run llama 3 8b?", catalog)
+    assert desktop.ram_channels is None

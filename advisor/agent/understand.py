@@ -2491,7 +2491,17 @@ def _system_ram(low: str) -> dict[str, Any]:
     if kind:
         ram = kind.group(1) + (f"-{kind.group(2)}" if kind.group(2) else "")
     gb = float(next(g for g in size.groups() if g)) if size else None
+    if n is None and _SERVER_CPU.search(low):
+        n = SERVER_RAM_CHANNELS  # "a 64-core EPYC box": a server board's channels, not a desktop's
     return {"ram": ram, "ram_gb": gb if gb and 2 <= gb <= 100_000 else None, "ram_channels": n}
+
+
+# a server CPU: EPYC and Xeon boards have 8 to 12 memory channels (a desktop has 2); 8 is the
+# fewest of the current parts (Xeon Scalable 4th gen: 8; EPYC 9004: 12)
+_SERVER_CPU = re.compile(
+    r"\bepyc\b|\bxeon\b|\b(?:[3-9]\d|1\d\d)[- ]?cores?\b|\bthreadripper pro\b"
+)
+SERVER_RAM_CHANNELS = 8
 
 
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
