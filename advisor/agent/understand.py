@@ -2498,9 +2498,7 @@ def _system_ram(low: str) -> dict[str, Any]:
 
 # a server CPU: EPYC and Xeon boards have 8 to 12 memory channels (a desktop has 2); 8 is the
 # fewest of the current parts (Xeon Scalable 4th gen: 8; EPYC 9004: 12)
-_SERVER_CPU = re.compile(
-    r"\bepyc\b|\bxeon\b|\b(?:[3-9]\d|1\d\d)[- ]?cores?\b|\bthreadripper pro\b"
-)
+_SERVER_CPU = re.compile(r"\bepyc\b|\bxeon\b|\b(?:[3-9]\d|1\d\d)[- ]?cores?\b|\bthreadripper pro\b")
 SERVER_RAM_CHANNELS = 8
 
 
