@@ -1029,7 +1029,9 @@ def _batched_as_run(
     for i, e in enumerate(results):
         smaller = _largest_batch(query, box, e, model)
         if smaller is not None:
-            notes.append(f"Batch {smaller['batch']:,} per GPU on the {smaller['gpu_name']}, the "
+            card = smaller["gpu_name"]
+            card = card if card.startswith("a ") else f"the {card}"  # "a 12 GB GPU": no "the"
+            notes.append(f"Batch {smaller['batch']:,} per GPU on {card}, the "
                          f"largest power of two that fits: the usual {e['batch']:,} needs "
                          f"{c.num(e['memory_per_gpu_gb'], 'GB')}.")  # fmt: skip
             results[i] = smaller
