@@ -199,7 +199,7 @@ class Advisor:
                 *warnings,
                 *turn.warnings,
                 *draft.warnings,
-                *_claim_warnings(draft.citations, turn.box),
+                *_claim_warnings(draft, turn.box, _answer_gpus(turn)),
             ]
         )
         answer = Answer(
@@ -366,16 +366,52 @@ def _thread(thread_id: object) -> str:
     return thread_id
 
 
-def _claim_warnings(citations: list[Citation], box: Any) -> list[str]:
+def _claim_warnings(draft: Any, box: Any, gpus: set[str]) -> list[str]:
+    """The datasheet's word on the wrong spec claims of the cited passages that concern the
+    answer: a claim the answer quotes, or one about a GPU the answer speaks of (both GPUs of a
+    ratio). A passage cited for an H100 price keeps quiet about its A100s."""
     from advisor.agent.compose import claim_warning
 
+    def concerns(claim: dict[str, Any]) -> bool:
+        if claim.get("quote") and claim["quote"].strip() in draft.text:
+            return True
+        sides = [claim.get("gpu_ids") or [], claim.get("other_ids") or []]
+        return bool(gpus) and all(gpus.intersection(ids) for ids in sides if ids)
+
     out = []
-    for c in citations:
+    for c in draft.citations:
         passage = box.passages.get(c.id, {})
         for claim in passage.get("claims", []):
-            if claim["status"] == "disagrees":
+            if claim["status"] == "disagrees" and concerns(claim):
                 out.append(claim_warning(passage, claim))
     return out
+
+
+def _answer_gpus(turn: Any) -> set[str]:
+    """The catalog GPUs a turn's answer speaks of: those the question named and those its tool
+    calls were asked about."""
+    from advisor.catalog import load_catalog
+
+    known = load_catalog().gpus
+    found: set[str] = set()
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            if value in known:
+                found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                collect(item)
+
+    if turn.query is not None:
+        found.update(turn.query.gpu_ids)
+    for call in turn.box.calls:
+        if call.name != "search_corpus":
+            collect(call.args)
+    return found
 
 
 def _unique(items: list[str]) -> list[str]:

@@ -153,6 +153,31 @@ def compare_gpus(gpus: list[str]) -> dict[str, Any]:
     return {"gpus": [g.to_dict() for g in found], "leader_by_field": leaders, "tied_fields": tied}
 
 
+@_tool
+def value_per_dollar(gpus: list[str], field: str = "fp16_bf16_dense_tflops") -> dict[str, Any]:
+    """A datasheet figure of each GPU (dense FP16 TFLOPS, bandwidth_gbs, ...) per US dollar an
+    hour of its median current rental price, best first; GPUs with no rental price are listed
+    with per_usd_hour None."""
+    if len(gpus) < 2:
+        raise InvalidInput("Give at least two GPUs.")
+    if field not in GPU_FIELDS:
+        raise InvalidInput(f"Unknown field {field!r}; one of {', '.join(GPU_FIELDS)}.")
+    rows = []
+    for name in gpus:
+        gpu = load_catalog().get_gpu(name)
+        value = getattr(gpu, field)
+        summary = prices(gpu.id)["summary_usd_per_gpu_hour"]
+        price = summary["median"] if summary else None
+        rows.append({"gpu": gpu.id, "name": gpu.name, "value": value, "usd_per_gpu_hour": price,
+                     "per_usd_hour": value / price if value and price else None})  # fmt: skip
+    rows.sort(key=lambda r: -(r["per_usd_hour"] or 0))
+    return {
+        "field": field,
+        "rows": rows,
+        "best": rows[0]["gpu"] if rows[0]["per_usd_hour"] else None,
+    }
+
+
 def _request(**args: Any) -> Request:
     return Request(**{k: v for k, v in args.items() if v is not None})
 
@@ -581,6 +606,19 @@ def carried_measurement(
     return {"value": value, "ratio": to_rate / from_rate, "measured": measured,
             "from_rate": from_rate, "to_rate": to_rate, "is_time": is_time,
             "measured_source": "given by the user"}  # fmt: skip
+
+
+# the share of its measured rate a card is planned at, so bursts above the average still fit
+HEADROOM_LOAD = 0.8
+
+
+@_tool
+def cards_for_rate(per_card: float, needed: float) -> dict[str, Any]:
+    """How many cards give a needed rate (tokens/s, images/s) when one card does `per_card` (the
+    user's own measurement, used as given): at full load, and at 80% of each card's rate."""
+    plan = cost.cards_for_rate(per_card, needed, HEADROOM_LOAD)
+    return {**plan, "per_card": per_card, "needed": needed, "load": HEADROOM_LOAD,
+            "per_card_source": "given by the user"}  # fmt: skip
 
 
 # an assumed electricity price when the user gives none: the U.S. average retail price to
@@ -1139,6 +1177,8 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "bill_rate": bill_rate,
     "service_cost": service_cost,
     "carried_measurement": carried_measurement,
+    "cards_for_rate": cards_for_rate,
+    "value_per_dollar": value_per_dollar,
 }
 
 

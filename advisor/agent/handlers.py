@@ -23,6 +23,7 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
+    DAYS_WORK,
     LEAVING,
     NONSTOP,
     REFERENCE_LLM,
@@ -767,6 +768,9 @@ def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
     return lines
 
 
+_SPLIT_LINE = "With llama.cpp or ollama keeping what the card"
+
+
 def _split_with_ram(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """An LLM too big for a desktop's card even in 4 bits, as ollama and llama.cpp run it: the
     layers the card does not hold in system RAM, run by the CPU (slow, but it runs)."""
@@ -789,7 +793,7 @@ def _split_with_ram(query: Query, box: ToolBox, e: dict[str, Any], model: ModelR
     split = box.call("estimate", {k: v for k, v in args.items() if v is not None})
     if "error" in split or not split["fits"] or split.get("gpu_layers") is None:
         return []
-    return [f"With llama.cpp or ollama keeping what the card cannot hold in system RAM "
+    return [f"{_SPLIT_LINE} cannot hold in system RAM "
             f"({split['precision']}): {c.host_split(split)}; "
             f"{c.band(split['decode_tokens_per_s'], 'tokens/s')}"
             f"{c.ram_check(split, query.ram_gb)}."]  # fmt: skip
@@ -1121,8 +1125,18 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         # "can it run X, and how fast?": yes or no first ("in real time?" is the pace's to say)
         fit_asked = bool(YES_NO.search(low) and _RUN_WORDS.search(low)
                          and not re.search(r"real[- ]?time", low))  # fmt: skip
-        text = c.fit_answer(e, [*notes, *_alternatives(query, box, e, model)],
+        other_ways = _alternatives(query, box, e, model)
+        ram_split = next(
+            (a for a in other_ways if a.startswith(_SPLIT_LINE) and "holds" in a), None
+        )
+        if ram_split and query.ram_gb:  # "a 4090 with 64 GB of RAM": the split is the answer
+            other_ways.remove(ram_split)
+        text = c.fit_answer(e, [*notes, *other_ways],
                             speed_first and limited is None, fit_asked, asked=low)  # fmt: skip
+        if ram_split and query.ram_gb and text.startswith("**No: "):
+            kept = ram_split.replace(_SPLIT_LINE, "llama.cpp or ollama keep what the card", 1)
+            text = (f"**Yes, with the RAM you have**: {kept}\n\n"
+                    + text.replace("**No: ", "**On the card alone, no: ", 1))  # fmt: skip
         text = _more_than_needed(query, results, text)
         if moved:  # why the figures are for several cards, right under them
             head, _, rest = text.partition("\n\n")
@@ -1857,12 +1871,24 @@ def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | No
     if model.family != "diffusion":
         return None
     ref = query.gpus[0]
-    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
+    args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    e = box.call("estimate", args)
+    held = ""
+    # it runs for them, so as their card holds it: the components moved to the CPU in turn
+    # (ComfyUI and the web UIs do so by themselves), else 8-bit weights
+    for how, alt in (
+        ("with model CPU offload", {"offload": "model"}),
+        ("in fp8", {"precision": "fp8"}),
+    ):
+        if "error" in e or e.get("fits") or query.offload or query.precision:
+            break
+        e, held = box.call("estimate", {**args, **alt}), f" {how}, as the card holds it"
     band = e.get("it_per_s") if "error" not in e and e.get("fits") else None
     if not band:
         return None
     rate = _steps_per_second(said)
-    what = f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} ({c.settings(e)})"
+    what = (f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])}{held} "
+            f"({c.settings(e)})")  # fmt: skip
     expected = f"the estimate for {what}: {c.band(band, 'it/s')}"
     if rate < band["low"]:
         low = "a little low" if rate >= 0.85 * band["low"] else "low"
@@ -1879,7 +1905,8 @@ def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | No
 # a figure the user got ("we measured 35 tok/s", "my 3090 does 18 tok/s", "takes 14 hours")
 _MEASURED = re.compile(
     r"\b(?:measured|benchmarked|clocked|getting|get|gets|got|seeing|see|saw|does|do|did|doing"
-    r"|runs? at|running at|hits?|hitting|takes?|took|taking|averag\w+|manag\w+)\b"
+    r"|runs? at|running at|hits?|hitting|takes?|took|taking|averag\w+|manag\w+|push(?:es|ing)?"
+    r"|deliver(?:s|ing)?)\b"
 )
 # a figure wanted, not had: "need at least 30 tok/s", "under 2 s an image", "deadline is 48 h"
 _TARGET_SAID = re.compile(
@@ -1968,6 +1995,8 @@ _JUDGED_FOR = re.compile(r"\b(?:any good|good (?:for|enough)|decent|usable|ok|ok
 def solve(query: Query, box: ToolBox) -> Draft:
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "48k a month, 8 hours a day: how many H100s can we afford?"
+    if (yours := _cards_for_your_rate(query, box)) is not None:
+        return yours  # "1,800 tok/s on one A10G, we need 25k tok/s: how many A10Gs?"
     if query.target == "best_quant":
         best = _best_quant(query, box) if query.models else None
         if best is not None:  # "what quant should i use" for a model on a card
@@ -1993,7 +2022,7 @@ def solve(query: Query, box: ToolBox) -> Draft:
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
     daily = query.hours is None and bool(query.images or query.audio_hours)
-    daily = daily and bool(_A_DAYS_WORK.search(query.low))
+    daily = daily and bool(DAYS_WORK.search(query.low))
     if target == "min_gpus" and (query.hours or daily) and ref is not None:
         # "50k images a day: how many T4s?": a day's work within the day
         within = replace(query, hours=24.0) if daily else query
@@ -2050,12 +2079,6 @@ _AHEAD = re.compile(r"\b(?:faster|slower|quicker|better|worse)\b.{0,60}\bthan\b"
 HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:hours|days|minutes)\b")
 
 # a job said per day: "50k images/day", "300 hours of audio a day"
-_A_DAYS_WORK = re.compile(
-    r"\b(?:images?|pictures?|pics|renders?|generations?|photos?|audio|recordings?)"
-    r"\s?(?:/\s?|per |a |an |each |every )day\b"
-)
-
-
 # a batch size asked as advice, not the limit: "what batch size should i use", "which bs works"
 _BATCH_ADVICE = re.compile(r"\b(?:should|recommend\w*|use|works?|safe|fits?)\b")
 BATCH_HEADROOM = 0.9  # an advised batch leaves a tenth of what fits spare (allocator, spikes)
@@ -2781,6 +2804,10 @@ def compare(query: Query, box: ToolBox) -> Draft:
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
     lead = f"{job}\n\n{figures}" if job and figures else job or head
+    if _value_asked(query) and (value := _per_rented_dollar(query, box, ids, asked)):
+        lead = f"{value}\n\n{lead}"  # "which has the best perf per dollar for fp16 training?"
+    if within := _within_budget(query, box, ids):
+        lead = f"{within}\n\n{lead}"  # "A6000 Ada vs L40S vs H100, budget ~10k per card"
     if stack and _SOFTWARE_ASKED.search(query.low):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
@@ -2941,6 +2968,62 @@ _SOFTWARE_ASKED = re.compile(
     r"\b(?:software|rocm|cuda(?! cores?)|drivers?|ecosystem|compatib\w*|software stack|"
     r"support(?:ed)?)\b"
 )
+
+
+def _within_budget(query: Query, box: ToolBox, ids: list[str]) -> str | None:
+    """Cards compared under a budget to buy ("budget ~10k per card"): which of them its money
+    buys, at each card's newest price to buy new (else its launch price, else used)."""
+    budget = query.budget
+    if not (budget and budget.per == "total" and budget.kind != "rent" and len(ids) >= 2):
+        return None
+    if _RENT_SAID.search(query.low):
+        return None
+    order = {"new": 0, "msrp": 1, "used": 2}
+    priced = []
+    for gpu in ids[:4]:
+        listed = box.call("purchase_prices", {"gpu": gpu}).get("prices") or []
+        if listed:
+            best = min(listed, key=lambda p: order.get(p["kind"], 9))  # newest first in a kind
+            priced.append((box.call("gpu_specs", {"gpu": gpu})["name"], best))
+    if len(priced) < 2:
+        return None
+    said = c.usd(budget.usd, query.currency)
+    inside = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for n, p in priced
+              if p["usd"] <= budget.usd]  # fmt: skip
+    over = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for n, p in priced
+            if p["usd"] > budget.usd]  # fmt: skip
+    if not inside:
+        return f"**None of them is within your {said} a card**: " + "; ".join(over) + "."
+    tail = f"; over it: {'; '.join(over)}" if over else ""
+    return f"**Within your {said} a card: {'; '.join(inside)}**{tail}."
+
+
+def _per_rented_dollar(
+    query: Query, box: ToolBox, ids: list[str], asked: tuple[str, ...]
+) -> str | None:
+    """ "Best perf per dollar for fp16 training?": the figure that paces the job (dense 16-bit
+    TFLOPS for training, bandwidth for decoding; the figure asked, when one is) per dollar an
+    hour of each card's median rental."""
+    training = (query.workload or "inference") != "inference"
+    field = asked[0] if asked else "fp16_bf16_dense_tflops" if training else "bandwidth_gbs"
+    result = box.call("value_per_dollar", {"gpus": ids[:4], "field": field})
+    if "error" in result or result["best"] is None:
+        return None
+    label, unit = c.FIELD_LABELS.get(field, (field, ""))
+    rows = [r for r in result["rows"] if r["per_usd_hour"]]
+    best, rest = rows[0], rows[1:]
+    others = "; ".join(f"the {r['name']} {c.num(r['per_usd_hour'])} ({c.num(r['value'], unit)} at "
+                       f"{c.usd(r['usd_per_gpu_hour'])}/hour)" for r in rest)  # fmt: skip
+    unpriced = [r["name"] for r in result["rows"] if not r["per_usd_hour"]]
+    gap = f" No rental price on record for the {', '.join(unpriced)}." if unpriced else ""
+    job = "training" if training else "decoding"
+    return (
+        f"**Per rented dollar, the {best['name']}: {c.num(best['per_usd_hour'])} {unit} of "
+        f"{label} per dollar an hour** ({c.num(best['value'], unit)} at "
+        f"{c.usd(best['usd_per_gpu_hour'])}/hour, median rental){'; ' if others else ''}"
+        f"{others}. The {label} is what paces {job}; a job's own speed per dollar follows it "
+        f"where that figure bounds the job.{gap}"
+    )
 
 
 def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
@@ -3366,11 +3449,20 @@ def cost(query: Query, box: ToolBox) -> Draft:
         lines = [d for d in drafts if d]
         if lines:
             return Draft("\n\n".join(lines))
-    period = _RENT_PERIOD.search(query.low) if hours is None else None
-    if period and not _RATE_BEFORE.search(query.low[: period.start()]):
-        # "what does a 4090 cost per month to rent?": the period, around the clock
-        word = next(w for w in period.groups() if w)
-        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if word.startswith(unit))
+    periods = [p for p in _RENT_PERIOD.finditer(query.low) if hours is None
+               and not _RATE_BEFORE.search(query.low[: p.start()])]  # fmt: skip
+    words = [next(w for w in p.groups() if w) for p in periods]
+    if query.use_hours_per_day:  # "9-5 every day, monthly?": the day is the rate's, not the bill's
+        words = [w for w in words if not w.startswith("d")] or words
+    used = ""
+    if words:
+        # "what does a 4090 cost per month to rent?": the period, around the clock, or for the
+        # hours a day it is used ("9-5 on weekdays")
+        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if words[0].startswith(unit))
+        if query.use_hours_per_day and not words[0].startswith("d"):
+            hours = hours / 24 * query.use_hours_per_day
+            used = (f"Hours of use: {c.num(hours)} over the {words[0].rstrip('ly')}, "
+                    f"{c.num(query.use_hours_per_day)} a day on average.")  # fmt: skip
     if query.models and query.gpus:
         draft = fit(query, box)
         if _per_token_asked(query):  # fit() led with the cost of a million tokens
@@ -3389,6 +3481,19 @@ def cost(query: Query, box: ToolBox) -> Draft:
             # "I pay $2.49/h for an H100: a full fine-tune of a 7B on 1B tokens?": the job at
             # that price, on the first variant that holds it (the one the price is for)
             at_yours = _at_user_price(query, box, held[0])
+            if at_yours is None and hours:  # "$2.49/h, 9-5 on weekdays: the monthly bill?"
+                paid = box.call(
+                    "rental_cost",
+                    {
+                        "usd_per_gpu_hour": query.user_price_usd_per_hour,
+                        "hours": hours,
+                        "num_gpus": held[0]["num_gpus"],
+                    },
+                )
+                if "error" not in paid:
+                    at_yours = c.user_priced(paid, held[0]["gpu_name"], sign=query.currency)
+                    at_yours = at_yours.replace("**", "**At your price: ", 1)
+                    at_yours += f" {used}" if used else ""
             if at_yours:
                 draft.text = f"{at_yours}\n\n{draft.text}"
         jobs = [
@@ -3673,10 +3778,33 @@ _SHARED_BY = re.compile(
 )
 
 
+# the span a daily use is billed over: "4 hours a day ... what does that cost per year?"
+_BILLED_OVER = re.compile(
+    r"\b(?:per|a|each|every|in a|for a|over a) (year|month|week)\b|\b(annual(?:ly)?|yearly|monthly"
+    r"|weekly)\b"
+)
+_DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0}
+
+
 def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
-    """The electricity bill of the GPUs for the hours said (a month when none is said)."""
+    """The electricity bill of the GPUs for the hours said (a month when none is said); hours a
+    day with a year, month or week asked: that many days of them."""
     ref = query.gpus[0] if query.gpus else None
     hours = query.hours or HOURS_PER_MONTH
+    daily, span = query.use_hours_per_day, _BILLED_OVER.search(query.low)
+    over = ""
+    if daily and span and query.hours in (None, daily):
+        period = (
+            span.group(1)
+            or {
+                "annual": "year",
+                "annually": "year",
+                "yearly": "year",
+                "monthly": "month",
+                "weekly": "week",
+            }[span.group(2)]
+        )
+        hours, over = daily * _DAYS_IN[period], f" ({c.num(daily)} hours a day for a {period})"
     # a draw said for all the GPUs ("the rig pulls 700W") is the total, not each one's
     total = bool(query.draw_w) and not query.draw_each
     args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours,
@@ -3693,6 +3821,12 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
         return Draft(result["error"])
     machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
     text = c.electricity(result, machine, sign=query.currency)
+    if over:
+        text = text.replace(
+            f"for {c.num(result['hours'], 'hours')}",
+            f"for {c.num(result['hours'], 'hours')}{over}",
+            1,
+        )
     low = query.low
     each = count > 1 and _EACH_PRICE.search(low)  # a price per card: no total said as traced
     if query.purchase_usd and _OWNERSHIP.search(low) and not each:  # the card and its power
@@ -3790,6 +3924,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         query = replace(query, gpus=())
     if not purchase and not query.gpus and _bought(query):
         return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
+    if query.cpu_only and query.models and not query.gpus and not purchase:
+        return fit(query, box)  # "is an old laptop cpu enough for llama 3 8b?": the CPU alone
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
@@ -3840,6 +3976,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     family = FAMILIES.get(model.family or "llm", FAMILIES["llm"])
     job = f"{model.text} ({family.workload_label(workload)})"
     text = c.recommendation(result, job)
+    if (light := _light_load(query, box, result, model)) is not None:
+        text = f"{light}\n\nIf you rent: {text}"  # "a hobby bot, 100 messages a day"
     if beaten is not None and result["ranked"]:
         text = _cheaper_than(result, beaten, text, box)
     sized = query.audio_hours or query.images or query.dataset_samples or query.train_tokens
@@ -3861,6 +3999,39 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         # "what's the monthly bill?": the pick rented around the clock
         text += f"\n\nThe pick rented around the clock for a month: about {c.usd(monthly)}."
     return Draft(text)
+
+
+# a load this small a share of one copy's rate leaves a rented card idle nearly all the time
+LIGHT_LOAD_SHARE = 0.05
+
+
+def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef) -> str | None:
+    """A serving load far below what one copy serves ("a discord bot, 100 messages a day"):
+    the model in 4 bits on the CPU alone, when it keeps up, before any rented card."""
+    ranked = result.get("ranked") or []
+    if not (query.rps and ranked and ranked[0].get("load_tokens_per_s")):
+        return None
+    best = ranked[0]
+    if best["load_tokens_per_s"] > LIGHT_LOAD_SHARE * best["serving_tokens_per_s"]:
+        return None
+    args = {**estimate_args(query, CPU, None, model), "precision": "q4_k_m", "engine": "llama.cpp"}
+    cpu = box.call("estimate", {k: v for k, v in args.items() if k not in ("batch", "concurrency")})
+    if "error" in cpu or not cpu["fits"] or not cpu.get("decode_tokens_per_s"):
+        return None
+    pace = cpu["decode_tokens_per_s"]["typical"]
+    if pace < 2 * best["load_tokens_per_s"]:
+        return None
+    monthly = best.get("usd_per_month")
+    load = c.num(best["load_tokens_per_s"], "tokens/s")
+    rent = f"; the pick below rented around the clock costs about {c.usd(monthly)} a month" if (
+        monthly) else ""  # fmt: skip
+    return (
+        f"**No rented GPU needed for a load this light ({load} of output on average): the CPU "
+        f"alone runs {cpu['model_name']} in 4 bits "
+        f"({cpu['precision']}, llama.cpp) at about {c.num(pace, 'tokens/s')} in "
+        f"{c.num(cpu['memory_per_gpu_gb'], 'GB')} of RAM**, so a computer you already have can "
+        f"serve it (each reply takes longer than on a GPU){rent}."
+    )
 
 
 def _on_provider(box: ToolBox, e: dict[str, Any], provider: str) -> dict[str, Any] | None:
@@ -3920,6 +4091,54 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
 
 
 WORKDAYS_A_MONTH = 365.25 * 5 / 7 / 12  # 21.7
+
+
+# a tokens/s figure written with a number ("1,800 tok/s", "25k tokens per second")
+_RATE = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|aggregate"
+    r"|decode|total|generation) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?s(?:ec(?:ond)?)?\b|t/s\b|tps\b)"
+)
+# the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
+_WANTED_BEFORE = re.compile(
+    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|serve|handle)\b"
+    r"[^.?!\d]{0,25}$"
+)
+
+
+def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
+    """A rate the user measured on their card and a rate they need ("we measured 1,800 tok/s
+    on one A10G; we need 25k tok/s peak: how many?"): the cards are the needed rate over the
+    measured one, the user's figure used as given (it holds their engine, batch and lengths,
+    which the calculator's own figure would not)."""
+    if query.target not in (None, "min_gpus") or len(query.gpus) != 1:
+        return None
+    rates = list(_RATE.finditer(query.low))
+    if len(rates) != 2 or not _MEASURED.search(query.low):
+        return None
+    wanted = [m for m in rates if _WANTED_BEFORE.search(query.low[: m.start()])]
+    if len(wanted) != 1:
+        return None
+    had = next(m for m in rates if m is not wanted[0])
+    value = [
+        float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1) for m in (had, wanted[0])
+    ]
+    ref = query.gpus[0]
+    per_card, needed = value[0] / (ref.count or 1), value[1]
+    if needed <= per_card:
+        return None
+    plan = box.call("cards_for_rate", {"per_card": per_card, "needed": needed})
+    if "error" in plan:
+        return None
+    name = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("name", ref.text)
+    return Draft(
+        f"**{c.gpus_phrase(plan['cards'], name)} at full load, "
+        f"{c.num(plan['cards_with_headroom'])} to keep each at {c.num(plan['load'] * 100)}% of "
+        f"its rate**: your {c.num(needed, 'tokens/s')} needed over your "
+        f"{c.num(per_card, 'tokens/s')} a card, as you measured it.\n\n"
+        "That holds when the load is spread over copies of the model, one a card behind a load "
+        "balancer, at the batch, prompt and reply lengths of your measurement: longer prompts or "
+        "replies, or fewer requests at a time, lower what one card does."
+    )
 
 
 def _cards_afforded(query: Query, box: ToolBox) -> Draft | None:

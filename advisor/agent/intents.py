@@ -906,6 +906,15 @@ def _cost(q: Query, low: str) -> bool:
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
     clauses = _questions(low)
+    if (
+        q.usd_per_kwh
+        and (q.hours or q.use_hours_per_day)
+        and (q.gpus or q.draw_w)
+        and (
+            _COST_ASKED.search(low) or rx.search(r"\bwhat(?:'s| is| does| would)\b", clauses or low)
+        )
+    ):
+        return True  # "20 cents per kwh, my 4090 6 hours a day: what's that a year?": the bill
     # "how much is the memory bandwidth of the 4090", "got a Titan V for $300: its fp64 rate?":
     # a datasheet figure (the money said is a story when the questions name none)
     money = bool(q.user_price_usd_per_hour or q.usd_per_kwh) or bool(_BUY_JUDGED.search(low))

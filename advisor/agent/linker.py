@@ -833,10 +833,16 @@ def _qualifiers(
         after = near[i + 1].low if i + 1 < len(near) and not before else ""
         # the word after the figure, past its unit when that is a word of its own ("64 gb ram")
         host = near[i + 2].low if unit and not size and i + 2 < len(near) and not before else ""
+        # "64gb of ddr5", "64 gb of system ram": past the unit and an "of"
+        then = [w.low for w in near[i + 1 : i + 4]] if not before else []
+        then = [w for w in then if not rx.fullmatch(r"of|gb|g|gib|gigs?", w)][:1]
         if (
             not ram_is_card
             and (size or unit)
-            and any(rx.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", w) for w in (after, host))
+            and any(
+                rx.fullmatch(r"ddr\d\w*|ram|sdram|lpddr\d\w*|system", w)
+                for w in (after, host, *then)
+            )
         ):
             break  # "32gb ddr4", "64gb ram", "64 GB RAM": the host's memory, not the card's
         beyond = near[i + 2].low if unit and i + 2 < len(near) and not before else after

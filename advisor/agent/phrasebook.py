@@ -67,7 +67,13 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
     said = sorted(english, key=len, reverse=True)  # the longest phrase wins
     words = "|".join(re.escape(p) for p in said if not _CJK.search(p))
     runs = "|".join(re.escape(p) for p in said if _CJK.search(p))  # no word boundary to find
-    pattern = r"(?<![\w'])(?:" + words + r")(?![\w'])" + (f"|{runs}" if runs else "")
+    # a word after a French or Italian elision is a word ("l'entraînement", "dell'addestramento");
+    # English has no word-initial l', d', qu' before one
+    start = (
+        r"(?:(?<![\w'\u2019])|(?<=\b[ldjn]['\u2019])|(?<=\bqu['\u2019])"
+        r"|(?<=\b[dns]ell['\u2019])|(?<=\ball['\u2019]))"
+    )
+    pattern = start + "(?:" + words + r")(?![\w'])" + (f"|{runs}" if runs else "")
     return re.compile(pattern), english
 
 

@@ -713,6 +713,13 @@ def keep_up(query: Query, box: ToolBox) -> Draft | None:
     if done and more["fits"]:
         lines.append(f"{c.gpus_phrase(need, more['gpu_name'])} do it in about "
                      f"{c.duration(done)}.")  # fmt: skip
+        price = query.user_price_usd_per_hour
+        paid = price and box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": span,
+                                                  "num_gpus": need})  # fmt: skip
+        if paid and "error" not in paid:  # "at $1.006/h, enough or do we need more?"
+            sign = query.currency
+            lines[-1] += (f" At your {c.usd(price, sign)} an hour, the {need} around the clock "
+                          f"cost {c.usd(paid['usd'], sign)} a {word}.")  # fmt: skip
     return Draft("\n\n".join(lines))
 
 
@@ -2417,6 +2424,8 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), core_counts),
     Principle("keep_up", "speed", _cues(
         r"\bkeep (?:up|pace)\b",
+        # "5k images a day: is one A10G enough or do we need more?", "can one L4 cope?"
+        r"\benough\b|\bsuffic\w*|\bcope\b\W*$|\bneed more\b",
         r"\b(?:handle|manage|cope with|get through)\s(?:that|the|this|our|such a)\s(?:load|volume|"
         r"throughput|rate|amount)\b",
     ), keep_up, lambda q: _one_gpu(q) and _work(q)),

@@ -957,7 +957,8 @@ def _daily_rate(low: str) -> float | None:
         return _scaled(users.group(1), users.group(2)) * _number(users.group(3)) / SECONDS_PER_DAY
     requests = rx.search(
         rf"{_NUM}\s?(k|m|thousand|million)?\s(?:req(?:uest)?s?|queries|calls|conversations|chats"
-        rf"|messages|prompts|completions|documents|docs|tickets|emails|summaries){_PER_DAY}",
+        rf"|messages|prompts|completions|documents|docs|tickets|emails|summaries|questions|replies"
+        rf"|answers|lookups){_PER_DAY}",
         low,
     )
     if requests:
@@ -1453,7 +1454,7 @@ def _use_rate(low: str) -> float | None:
     week"; None when the message says no rate."""
     m = _USE_RATE.search(low)
     if not m:
-        return None
+        return _office_hours(low)
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
     unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
@@ -1464,6 +1465,40 @@ def _use_rate(low: str) -> float | None:
     if m.group(3) in ("day", "night") and days:  # "8 hours per day, 22 days per month"
         rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
     return rate if 0 < rate <= 24 else None
+
+
+# the hours of a working day written as a clock span: "9-5", "9am to 6pm", "8:00-18:00"
+_CLOCK_SPAN = re.compile(
+    r"(?<![\d.,$])(\d{1,2})(?::00)?\s?(am|a\.m\.)?\s?(?:-|\u2013|to|till|until)\s?(\d{1,2})(?::00)?"
+    r"\s?(pm|p\.m\.)?(?![\d.,%]|\s?(?:gb|b\b|k\b|tokens|hours|h\b|min|s\b|x\b|people|users))"
+)
+_WORKDAY_WORDS = re.compile(
+    r"\b(?:business|office|working|work) hours\b|\bweekdays?\b|\bworkdays?\b|\bmon(?:day)?\s?"
+    r"(?:-|to|through|thru)\s?fri(?:day)?\b|\bbusiness days?\b"
+)
+_EVERY_DAY = re.compile(r"\bevery day\b|\bdaily\b|\b(?:a|per) day\b|\b7 days\b|\bweekends? too\b")
+
+
+def _office_hours(low: str) -> float | None:
+    """Hours a day from a clock span or business hours ("9-5 weekdays", "9am to 6pm", "during
+    business hours"): the span's hours, on weekdays only (5 of 7 days) unless every day is said."""
+    span = _CLOCK_SPAN.search(low)
+    workday = _WORKDAY_WORDS.search(low)
+    said = span and (span.group(2) or span.group(4) or workday or _EVERY_DAY.search(low)
+                     or low[: span.start()].endswith("from "))  # fmt: skip
+    if span and said:
+        start, end = int(span.group(1)), int(span.group(3))
+        if span.group(4) or (end <= 12 and end < start) or (end < 8 and not span.group(2)):
+            end += 12  # "9-5", "9am-5pm": the afternoon's hour
+        hours = end - start
+        if not 0 < hours <= 16:
+            return None
+    elif workday and rx.search(r"\b(?:business|office|working|work) hours\b", low):
+        hours = 8  # "during business hours": a working day
+    else:
+        return None
+    days = 1.0 if _EVERY_DAY.search(low) and not workday else 5 / 7
+    return hours * days
 
 
 _MONEY = re.compile(
@@ -1532,6 +1567,9 @@ def _service_price(low: str) -> tuple[float, str] | None:
 
 
 # a monthly amount named before its figure: "our monthly GPU bill is $48k", "monthly spend ~$9k"
+# a month's spend said by the month it was spent in: "spent $18k last month"
+_LAST_MONTH = re.compile(r"^\s?(?:last|this|every|each) month\b")
+_SPENT = re.compile(r"\b(?:spent|spend|spending|burn\w*|billed|bill was|bill is)\b[^.?!]*$")
 _MONTHLY_BEFORE = re.compile(
     r"\bmonthly (?:[a-z0-9]+ ){0,2}(?:bill|spend|spending|cost|costs|invoice|budget)\b"
     r"(?: (?:is|of|was|comes to|runs|runs at|sits at|around|about))*\s*(?:about |around |~)?\W*$"
@@ -1574,6 +1612,12 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         ):
             continue  # "~150k A100 hours", "20k GPU-hours": hours, not money
         per = "hour" if _PER_HOUR.match(after) else "month" if _PER_MONTH.match(after) else "total"
+        if (
+            per == "total"
+            and _LAST_MONTH.match(after)
+            and _SPENT.search(low[max(0, m.start() - 30) : m.start()])
+        ):
+            per = "month"  # "we spent $18k last month on p4d": a month's spend
         if per == "total" and _MONTHLY_BEFORE.search(low[max(0, m.start() - 40) : m.start()]):
             per = "month"  # "our monthly GPU bill is $48k"
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("forcstbudgeinpal~<hvmy "))
@@ -2426,6 +2470,9 @@ _CPU_ONLY = (
     r"|\bno (?:dedicated |discrete |nvidia |real )?(?:gpu|graphics card|video card)\b"
     r"|\bwithout (?:a |any )?(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
     r"|\b(?:on|with) (?:the |my |a )?cpu\b(?![\s-]*offload)(?! and)(?! \+)|\bcpu inference\b"
+    # "would an old laptop cpu work?", "is a desktop cpu enough?"
+    r"|\b(?:old |laptop |desktop |plain |regular |ordinary )+cpus?\b(?! offload)"
+    r"(?= (?:work|do|cope|be enough|suffice|handle|run)|\?| (?:enough|ok|fine))"
 )
 _RAM_KIND = re.compile(r"\b((?:lp)?ddr[345]x?)(?:[- ]?(\d{4}))?\b")
 # "64GB RAM", "128 gigs of system memory", "96GB DDR5", "RAM: 64 GB"
@@ -3141,7 +3188,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         else None,
         buying=bool(_BUYING.search(low)) and not _RENTING.search(low),
         location=_location(low),
-        segment=_segment(low),
+        # "an old laptop cpu": the CPU, no laptop GPU
+        segment=None if (seg := _segment(low)) == "laptop" and affirmed(_CPU_ONLY, low) else seg,
         vendor=_vendor(low, gpus),
         topic=_topic(low),
         notes=notes,
@@ -3460,6 +3508,8 @@ def _purchase(low: str) -> float | None:
     """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
     "picked up a 3090 for $700". Only with a buying word in the message."""
     if not rx.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
+                     r"|\b(?:picked|snagged|grabbed|scored) (?:up )?(?:an? |my |the |one |two )?"
+                     r"\w+ for\b|\boverpa(?:y|id)\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
                      r"|\b(?:vs\.?|versus|against) rent\w*|\bquot(?:e[sd]?|ing)\b",
                      low):  # fmt: skip
@@ -3729,6 +3779,13 @@ _BEST_QUANT = re.compile(
     r"(?!\s(?:is|are|does|do|means?|exactly)\b(?!\s(?:the )?(?:best|right|ideal|recommended)"
     # "what quant do you recommend", "which quant do i need": advice asked, not a definition
     r"|\s(?:you|i|we|people|folks) (?:\w+ )?(?:recommend|suggest|advise|need|use|pick|choose)))"
+)
+
+
+# a day's work: "5k images a day", "200 hours of audio per day"
+DAYS_WORK = re.compile(
+    r"\b(?:images?|pictures?|pics|renders?|generations?|photos?|audio|recordings?)"
+    r"\s?(?:/\s?|per |a |an |each |every )day\b"
 )
 
 
@@ -4108,9 +4165,19 @@ def resolve(
     if CHEAPER.search(query.text.lower()) and names_nothing and (merged.models or merged.gpus):
         # "cheaper option?": the same job ranked by price (or the same card's cheaper offers)
         intent = "recommend" if merged.models else "cost"
+    bought = prior.buying or prior.purchase_usd or prior.intent in ("buy", "rent_or_buy")
+    if bought and names_nothing and merged.gpus and _RENT_INSTEAD.search(query.text.lower()):
+        intent = "rent_or_buy"  # "what about renting instead?" after buying cards: the two set
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     return replace(merged, intent=intent)
+
+
+# renting asked in place of the buying said before: "what about renting instead?"
+_RENT_INSTEAD = re.compile(
+    r"\b(?:rent|renting|rental|cloud)\b[^.?!]{0,20}\binstead\b|\bwhat about (?:just )?(?:renting"
+    r"|the cloud|cloud gpus?)\b|\bor (?:just )?rent(?:ing)?\b|\bcheaper to rent\b"
+)
 
 
 def _sibling(query: Query, prior: Query, catalog: Catalog) -> ModelRef | None:
@@ -4118,11 +4185,16 @@ def _sibling(query: Query, prior: Query, catalog: Catalog) -> ModelRef | None:
     family at the new size, when the catalog has it."""
     if not prior.models or not prior.models[0].resolved:
         return None
+    linker = linker_for(catalog)
+    if not query.models and prior.models[0].family == "speech":
+        # "and with large-v3?" after Whisper medium: a Whisper size alone
+        said = [m for m in linker.find_models(f"whisper {query.text}") if m.ids]
+        if said and said[0].ids != prior.models[0].ids:
+            return replace(said[0], text=f"Whisper {said[0].text}")
     alone = [m for m in query.models if not m.ids and m.size_b]
     written = rx.search(r"\b(\d+x)?(\d+(?:\.\d+)?)\s?([bm])\b", query.text.lower())
     if (query.models and not alone) or not written:
         return None
-    linker = linker_for(catalog)
     old = prior.models[0]
     from advisor.agent.linker import model_key
 

@@ -133,6 +133,14 @@ def carried_over(measured: float, from_rate: float, to_rate: float, is_time: boo
     return measured / ratio if is_time else measured * ratio
 
 
+def cards_for_rate(per_card: float, needed: float, load: float = 0.8) -> dict[str, float]:
+    """Cards that together give `needed` at `per_card` each (a rate measured on one card): at
+    full load, and with each card kept at `load` of its rate for bursts."""
+    _check(per_card=per_card, needed=needed, load=load)
+    return {"cards": math.ceil(needed / per_card - 1e-9),
+            "cards_with_headroom": math.ceil(needed / (per_card * load) - 1e-9)}  # fmt: skip
+
+
 def hours_for_budget_h(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> float:
     """GPU time a budget buys: budget / (price x GPUs), in wall hours."""
     _check(budget=budget_usd, usd_per_gpu_hour=usd_per_gpu_hour)
