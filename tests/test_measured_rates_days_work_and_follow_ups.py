@@ -182,3 +182,11 @@ def test_a_monthly_bill_at_the_users_price_for_the_hours_used(rules_advisor: Adv
     hours = _figure(r"for ([\d,.]+) hours on one NVIDIA A100", text)
     assert hours == pytest.approx(8 * 5 / 7 * 730 / 24, rel=0.01)
     assert _figure(r"At your price: \$([\d,.]+)\*\*", text) == pytest.approx(1.60 * hours, rel=0.01)
+
+
+def test_a_known_text_corpus_gives_the_tokens_of_a_pass(catalog: Catalog) -> None:
+    q = understand("pretraining gpt2 small from scratch on openwebtext with 4 a100s, how long?",
+                   catalog)  # fmt: skip
+    assert q.train_tokens == 9_035_582_198 and any("OpenWebText" in n for n in q.notes)
+    said = understand("gpt-2 on 2B tokens of openwebtext, one h100, time?", catalog)
+    assert said.train_tokens == 2e9  # the user's own count wins

@@ -2424,8 +2424,12 @@ PRINCIPLES: tuple[Principle, ...] = (
     ), core_counts),
     Principle("keep_up", "speed", _cues(
         r"\bkeep (?:up|pace)\b",
-        # "5k images a day: is one A10G enough or do we need more?", "can one L4 cope?"
-        r"\benough\b|\bsuffic\w*|\bcope\b\W*$|\bneed more\b",
+        # "5k images a day: is one A10G enough or do we need more?", "can one L4 cope with 300
+        # hours of audio a week?": the work of a period and whether the card does it
+        r"\b(?:a|per|each|every|/)\s?(?:day|hour|week|month)\b[^?]{0,80}?"
+        r"(?<!long )(?<!big )\b(?:enough|suffic\w*|cope|need more)\b",
+        r"(?<!long )(?<!big )\b(?:enough|suffic\w*|cope)\b[^?]{0,60}?"
+        r"\b(?:a|per|each|every|/)\s?(?:day|hour|week|month)\b",
         r"\b(?:handle|manage|cope with|get through)\s(?:that|the|this|our|such a)\s(?:load|volume|"
         r"throughput|rate|amount)\b",
     ), keep_up, lambda q: _one_gpu(q) and _work(q)),

@@ -357,6 +357,15 @@ DATASETS: tuple[tuple[str, str, float, str], ...] = (
     ("CIFAR-10", r"\bcifar-?10\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
     ("MNIST", r"\bmnist\b", 60_000, "http://yann.lecun.com/exdb/mnist/"),
 )
+# well-known text corpora a language model is trained on: (name, pattern, tokens, source)
+CORPORA: tuple[tuple[str, str, int, str], ...] = (
+    (
+        "OpenWebText",
+        r"\bopen ?web ?text2?\b|\bowt\b",
+        9_035_582_198,
+        "GPT-2 tokens, the train split of github:karpathy/nanoGPT data/openwebtext/prepare.py",
+    ),
+)
 # A model trained from scratch on a data set, no epochs said: the published recipe's epochs, by
 # the model's architecture (the catalog's vision architectures: cnn, vit, hybrid)
 RECIPE_EPOCHS: dict[tuple[str, str], tuple[int, str]] = {
@@ -3108,6 +3117,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
     ):
         loose = MULTI_GPU_COUNT
         notes += (f"'multi-GPU' with no count: {MULTI_GPU_COUNT} GPUs (one node) assumed.",)
+    corpus_tokens = _train_tokens(low)
+    corpus = None if corpus_tokens else next((c for c in CORPORA if rx.search(c[1], low)), None)
+    if corpus is not None and workload == "train":  # "gpt-2 from scratch on openwebtext"
+        corpus_tokens = corpus[2]
+        notes += (f"{corpus[0]}: {corpus[2]:,} tokens in one pass ({corpus[3]}).",)
     q = Query(
         text=text,
         intent="",
@@ -3169,7 +3183,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         idle_hours=_idle_hours(low, hours) if idle_w else None,
         draw_each=draw_each,
         memory_gb=_memory_without_gpu(low, gpus),
-        train_tokens=_train_tokens(low),
+        train_tokens=corpus_tokens,
         epochs=epochs,
         dataset_samples=samples,
         dataset_name=dataset,
