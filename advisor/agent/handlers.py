@@ -1906,7 +1906,8 @@ def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | No
 _MEASURED = re.compile(
     r"\b(?:measured|benchmarked|clocked|getting|get|gets|got|seeing|see|saw|does|do|did|doing"
     r"|runs? at|running at|hits?|hitting|takes?|took|taking|averag\w+|manag\w+|push(?:es|ing)?"
-    r"|deliver(?:s|ing)?)\b"
+    r"|deliver(?:s|ing)?|handles?|serves?|serving|benchmark\w*|tops out|maxes out|peaks? at"
+    r"|sustain\w*)\b"
 )
 # a figure wanted, not had: "need at least 30 tok/s", "under 2 s an image", "deadline is 48 h"
 _TARGET_SAID = re.compile(
@@ -2778,6 +2779,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     sheets = result["gpus"]
     head = c.compare_head(sheets, result.get("leader_by_field", {}))
+    within = _within_budget(query, box, ids)
+    if within and 2 <= len(within[1]) < len(ids):  # the pick among the cards the budget buys
+        kept = box.call("compare_gpus", {"gpus": within[1]})
+        head = c.compare_head(kept["gpus"], kept.get("leader_by_field", {}))
+    elif within and len(within[1]) == 1:
+        name = next(s["name"] for s in sheets if s["id"] == within[1][0])
+        head = f"**Pick the {name}: the only one of them within the budget.**"
     # "4070 ti super or 4080 super? what's the TDP of the 4080 super": a pick asked, and a figure
     chosen = bool(asked) and bool(_CHOICE_SAID.search(query.low))
     figures = c.asked_line(sheets, asked) if asked else ""
@@ -2804,10 +2812,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
     lead = f"{job}\n\n{figures}" if job and figures else job or head
-    if _value_asked(query) and (value := _per_rented_dollar(query, box, ids, asked)):
+    buying = query.buying or bool(_BUY_WORDS.search(query.low))
+    value = None if job or buying else _value_asked(query) and _per_rented_dollar(
+        query, box, ids, asked)  # fmt: skip
+    if value:
         lead = f"{value}\n\n{lead}"  # "which has the best perf per dollar for fp16 training?"
-    if within := _within_budget(query, box, ids):
-        lead = f"{within}\n\n{lead}"  # "A6000 Ada vs L40S vs H100, budget ~10k per card"
+    if within:
+        lead = f"{within[0]}\n\n{lead}"  # "A6000 Ada vs L40S vs H100, budget ~10k per card"
     if stack and _SOFTWARE_ASKED.search(query.low):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
@@ -2970,32 +2981,41 @@ _SOFTWARE_ASKED = re.compile(
 )
 
 
-def _within_budget(query: Query, box: ToolBox, ids: list[str]) -> str | None:
+# money said as a cap on what to spend: "budget ~10k per card", "max $5,000 each", "under 2k"
+_CAP_SAID = re.compile(
+    r"\bbudget\w*|\bunder\b|\bbelow\b|\bmax\w*|\bup to\b|\bat most\b|\bno more than\b"
+    r"|\bwithin\b|\bcap\b|\bper (?:card|gpu)\b|\beach\b|\ba card\b|\bspend\b|\bafford\b"
+)
+
+
+def _within_budget(query: Query, box: ToolBox, ids: list[str]) -> tuple[str, list[str]] | None:
     """Cards compared under a budget to buy ("budget ~10k per card"): which of them its money
-    buys, at each card's newest price to buy new (else its launch price, else used)."""
+    buys, at each card's newest price to buy new (else its launch price, else used); the line
+    and the ids of those it buys."""
     budget = query.budget
     if not (budget and budget.per == "total" and budget.kind != "rent" and len(ids) >= 2):
         return None
-    if _RENT_SAID.search(query.low):
-        return None
+    if _RENT_SAID.search(query.low) or not _CAP_SAID.search(query.low):
+        return None  # "both ~$1k": the cards' price level, no budget
     order = {"new": 0, "msrp": 1, "used": 2}
     priced = []
     for gpu in ids[:4]:
         listed = box.call("purchase_prices", {"gpu": gpu}).get("prices") or []
         if listed:
             best = min(listed, key=lambda p: order.get(p["kind"], 9))  # newest first in a kind
-            priced.append((box.call("gpu_specs", {"gpu": gpu})["name"], best))
+            priced.append((gpu, box.call("gpu_specs", {"gpu": gpu})["name"], best))
     if len(priced) < 2:
         return None
     said = c.usd(budget.usd, query.currency)
-    inside = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for n, p in priced
+    inside = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for _g, n, p in priced
               if p["usd"] <= budget.usd]  # fmt: skip
-    over = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for n, p in priced
+    over = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for _g, n, p in priced
             if p["usd"] > budget.usd]  # fmt: skip
+    kept = [g for g, _n, p in priced if p["usd"] <= budget.usd]
     if not inside:
-        return f"**None of them is within your {said} a card**: " + "; ".join(over) + "."
+        return f"**None of them is within your {said} a card**: " + "; ".join(over) + ".", kept
     tail = f"; over it: {'; '.join(over)}" if over else ""
-    return f"**Within your {said} a card: {'; '.join(inside)}**{tail}."
+    return f"**Within your {said} a card: {'; '.join(inside)}**{tail}.", kept
 
 
 def _per_rented_dollar(
@@ -3394,6 +3414,21 @@ def cost(query: Query, box: ToolBox) -> Draft:
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
     if hours is None:
         hours = _paced_hours(query, count)
+    periods = [p for p in _RENT_PERIOD.finditer(query.low) if hours is None
+               and not _RATE_BEFORE.search(query.low[: p.start()])]  # fmt: skip
+    words = [next(w for w in p.groups() if w) for p in periods]
+    if query.use_hours_per_day:  # "9-5 every day, monthly?": the day is the rate's, not the bill's
+        words = [w for w in words if not w.startswith("d")] or words
+    used = ""
+    if words:
+        # "what does a 4090 cost per month to rent?": the period, around the clock, or for the
+        # hours a day it is used ("9-5 on weekdays")
+        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if words[0].startswith(unit))
+        if query.use_hours_per_day and not words[0].startswith("d"):
+            hours = hours / 24 * query.use_hours_per_day
+            span = next(n for u, n in _SPAN_NAMES.items() if words[0].startswith(u))
+            used = (f"Hours of use: {c.num(hours)} over the {span}, "
+                    f"{c.num(query.use_hours_per_day)} a day on average.")  # fmt: skip
     gpu = _said(query.gpus[0]) if query.gpus else "GPU"
     per_node = query.price_per_node
     # "12 x g6e.xlarge at $1.86/hr": twelve instances of one GPU each, each at that price
@@ -3449,20 +3484,6 @@ def cost(query: Query, box: ToolBox) -> Draft:
         lines = [d for d in drafts if d]
         if lines:
             return Draft("\n\n".join(lines))
-    periods = [p for p in _RENT_PERIOD.finditer(query.low) if hours is None
-               and not _RATE_BEFORE.search(query.low[: p.start()])]  # fmt: skip
-    words = [next(w for w in p.groups() if w) for p in periods]
-    if query.use_hours_per_day:  # "9-5 every day, monthly?": the day is the rate's, not the bill's
-        words = [w for w in words if not w.startswith("d")] or words
-    used = ""
-    if words:
-        # "what does a 4090 cost per month to rent?": the period, around the clock, or for the
-        # hours a day it is used ("9-5 on weekdays")
-        hours = next(h for unit, h in _RENT_PERIOD_HOURS.items() if words[0].startswith(unit))
-        if query.use_hours_per_day and not words[0].startswith("d"):
-            hours = hours / 24 * query.use_hours_per_day
-            used = (f"Hours of use: {c.num(hours)} over the {words[0].rstrip('ly')}, "
-                    f"{c.num(query.use_hours_per_day)} a day on average.")  # fmt: skip
     if query.models and query.gpus:
         draft = fit(query, box)
         if _per_token_asked(query):  # fit() led with the cost of a million tokens
@@ -3572,6 +3593,7 @@ _RATE_BEFORE = re.compile(
 )
 _RENT_PERIOD_HOURS = {"mo": HOURS_PER_MONTH, "w": 7 * 24.0, "d": 24.0, "y": 12 * HOURS_PER_MONTH,
                       "annual": 12 * HOURS_PER_MONTH}  # fmt: skip
+_SPAN_NAMES = {"mo": "month", "w": "week", "d": "day", "y": "year", "annual": "year"}
 _HOURS_ASKED = re.compile(r"\bhow many (?:\w+ ){0,3}(?:gpu[- ])?hours?\b|\bhow long\b")
 
 
@@ -3791,9 +3813,11 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     day with a year, month or week asked: that many days of them."""
     ref = query.gpus[0] if query.gpus else None
     hours = query.hours or HOURS_PER_MONTH
-    daily, span = query.use_hours_per_day, _BILLED_OVER.search(query.low)
+    # the last span said is the bill's ("8 hours a day, 5 days a week: per year?")
+    spans = list(_BILLED_OVER.finditer(query.low))
+    daily, span = query.use_hours_per_day, spans[-1] if spans else None
     over = ""
-    if daily and span and query.hours in (None, daily):
+    if daily and span:  # "8 hours a day, 5 days a week: per year?": the days of the span
         period = (
             span.group(1)
             or {
@@ -4001,8 +4025,17 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     return Draft(text)
 
 
-# a load this small a share of one copy's rate leaves a rented card idle nearly all the time
+# a load this small a share of one copy's rate leaves a rented card idle nearly all the time;
+# the CPU alone serves it when the model fits a usual computer's RAM at a pace a reply can wait
+# for (a 256-token reply in under a minute)
 LIGHT_LOAD_SHARE = 0.05
+LIGHT_LOAD_RAM_GB = 16.0
+LIGHT_LOAD_MIN_TOKENS_PER_S = 5.0
+# a reply's time or a speed wanted: "each answer in under 2 seconds", "fast replies"
+_PACE_WANTED = re.compile(
+    r"\b(?:under|below|within|less than|at most)\s\d[\d.]*\s?(?:s|sec\w*|ms|minutes?)\b"
+    r"|\blatency\b|\bfast\b|\bquick\w*\b|\bsnappy\b|\breal[- ]?time\b|\btok\w*/s\b"
+)
 
 
 def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef) -> str | None:
@@ -4011,6 +4044,8 @@ def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: Model
     ranked = result.get("ranked") or []
     if not (query.rps and ranked and ranked[0].get("load_tokens_per_s")):
         return None
+    if _PACE_WANTED.search(query.low) or query.concurrency:
+        return None  # a reply's time or many at once: the CPU's pace is no answer
     best = ranked[0]
     if best["load_tokens_per_s"] > LIGHT_LOAD_SHARE * best["serving_tokens_per_s"]:
         return None
@@ -4019,8 +4054,10 @@ def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: Model
     if "error" in cpu or not cpu["fits"] or not cpu.get("decode_tokens_per_s"):
         return None
     pace = cpu["decode_tokens_per_s"]["typical"]
-    if pace < 2 * best["load_tokens_per_s"]:
+    if pace < max(2 * best["load_tokens_per_s"], LIGHT_LOAD_MIN_TOKENS_PER_S):
         return None
+    if cpu["memory_per_gpu_gb"] > LIGHT_LOAD_RAM_GB:
+        return None  # a 70B in 4 bits wants 40+ GB of RAM: no computer one already has
     monthly = best.get("usd_per_month")
     load = c.num(best["load_tokens_per_s"], "tokens/s")
     rent = f"; the pick below rented around the clock costs about {c.usd(monthly)} a month" if (
@@ -4100,8 +4137,13 @@ _RATE = re.compile(
 )
 # the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
 _WANTED_BEFORE = re.compile(
-    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|serve|handle)\b"
+    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|expect\w*)\b"
     r"[^.?!\d]{0,25}$"
+)
+# one stream's speed asked: "100 tok/s single-stream for one user"
+_ONE_STREAM = re.compile(
+    r"\bsingle[- ]?(?:stream|user|request|sequence)\b|\bone (?:user|stream)\b"
+    r"|\bper (?:user|stream)\b|\bbatch (?:size )?1\b|\blatency\b"
 )
 
 
@@ -4112,6 +4154,8 @@ def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
     which the calculator's own figure would not)."""
     if query.target not in (None, "min_gpus") or len(query.gpus) != 1:
         return None
+    if _ONE_STREAM.search(query.low):
+        return None  # one stream's speed: more copies do not make it faster
     rates = list(_RATE.finditer(query.low))
     if len(rates) != 2 or not _MEASURED.search(query.low):
         return None
@@ -4123,21 +4167,38 @@ def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
         float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1) for m in (had, wanted[0])
     ]
     ref = query.gpus[0]
-    per_card, needed = value[0] / (ref.count or 1), value[1]
-    if needed <= per_card:
+    gpu = gpu_choices(ref)[0]
+    # a model one card holds: the rate shared by the cards measured; else each copy spans them
+    one = box.call("estimate", estimate_args(query, gpu, None, query.models[0])) if (
+        query.models) else {}  # fmt: skip
+    per_copy = 1 if ref.count is None or one.get("fits", True) else ref.count
+    measured, needed = value[0] / ((ref.count or 1) // per_copy), value[1]
+    if needed <= measured:
         return None
-    plan = box.call("cards_for_rate", {"per_card": per_card, "needed": needed})
+    plan = box.call("cards_for_rate", {"per_card": measured, "needed": needed})
     if "error" in plan:
         return None
-    name = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("name", ref.text)
+    name = box.call("gpu_specs", {"gpu": gpu}).get("name", ref.text)
+    if per_copy > 1:
+        setup = f"copies of {c.gpus_phrase(per_copy, name)}"
+        head = (
+            f"**{plan['cards']} {setup} ({plan['cards'] * per_copy} cards) at full load, "
+            f"{plan['cards_with_headroom']} copies to keep each at "
+            f"{c.num(plan['load'] * 100)}% of its rate**: your {c.num(needed, 'tokens/s')} "
+            f"needed over your {c.num(measured, 'tokens/s')} a copy, as you measured it."
+        )
+    else:
+        head = (
+            f"**{c.gpus_phrase(plan['cards'], name)} at full load, "
+            f"{c.num(plan['cards_with_headroom'])} to keep each at "
+            f"{c.num(plan['load'] * 100)}% of its rate**: your {c.num(needed, 'tokens/s')} "
+            f"needed over your {c.num(measured, 'tokens/s')} a card, as you measured it."
+        )
     return Draft(
-        f"**{c.gpus_phrase(plan['cards'], name)} at full load, "
-        f"{c.num(plan['cards_with_headroom'])} to keep each at {c.num(plan['load'] * 100)}% of "
-        f"its rate**: your {c.num(needed, 'tokens/s')} needed over your "
-        f"{c.num(per_card, 'tokens/s')} a card, as you measured it.\n\n"
-        "That holds when the load is spread over copies of the model, one a card behind a load "
-        "balancer, at the batch, prompt and reply lengths of your measurement: longer prompts or "
-        "replies, or fewer requests at a time, lower what one card does."
+        f"{head}\n\n"
+        "That holds when the load is spread over copies of the model behind a load balancer, at "
+        "the batch, prompt and reply lengths of your measurement: longer prompts or replies, or "
+        "fewer requests at a time, lower what one copy does; no copy makes one stream faster."
     )
 
 
@@ -4469,6 +4530,23 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     rent = query.user_price_usd_per_hour
     if rent is not None and query.price_per_node:
         rent = rent / count
+    fleet = ""
+    if (
+        rent is None
+        and query.monthly_usd
+        and gpu
+        and not (ref and ref.count)
+        and not query.num_gpus
+    ):
+        # "burned 18k last month on runpod h100s": the cards that money rents around the clock
+        median = (box.call("prices", {"gpu": gpu}).get("summary_usd_per_gpu_hour") or {}).get(
+            "median")  # fmt: skip
+        if median:
+            count = max(1, round(query.monthly_usd / (median * HOURS_PER_MONTH)))
+            fleet = (f"Your {c.usd(query.monthly_usd)} a month rents about "
+                     f"{c.gpus_phrase(count, box.call('gpu_specs', {'gpu': gpu})['name'])} around "
+                     f"the clock at the median {c.usd(median)} per GPU-hour: the comparison is "
+                     "for buying as many.")  # fmt: skip
     monthly = query.monthly_usd / count if rent is None and query.monthly_usd else None
     each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b(?![- ]?h)"
                      r"|/(?:gpu|card)\b(?![- ]?h)", query.low)  # fmt: skip
@@ -4523,6 +4601,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
                        r"(?:\w+ )?(?:buying|owning|renting|leasing|rent|buy)\b", low)  # fmt: skip
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None)
+    text += f"\n{fleet}" if fleet else ""
     if sides and gpu:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""

@@ -862,6 +862,10 @@ _PRICE_LEVEL_SAID = re.compile(
     r"locally|over here|in my country|right now)\b"
     # "is the 4080s worth the extra $200", "the difference of price is 1.000 dolares"
     r"|\bworth (?:the |paying (?:the )?)?(?:extra|additional) \$?\d[\d,.]*\b"
+    # "both ~$1k", "both around 900 dollars": one price level for the cards compared
+    r"|\b(?:both|each) (?:are |cost |costs |go for |run |sell for )?"
+    r"(?:about |around |roughly |~|at )?[$€£]?\s?\d[\d.,]*\s?k?\b"
+    r"(?:\s?(?:dollars|euros?|usd|eur|bucks))?"
     r"|\b(?:difference (?:of|in) price|price difference|price gap)\b(?:[^.?!\d$€]{0,20}"
     r"[$€]?\s?\d[\d.,]*\s?k?\b(?:\s?(?:dollars|euros?|usd|eur|bucks)\b)?)?"
 )
@@ -898,6 +902,14 @@ _BUDGET_CLASS = _cues(
 )
 
 
+# a bill asked without the word: "what's that annually?", "what would that be a month?"
+_BILL_ASKED = re.compile(
+    r"\bwhat(?:'s| is| does| would)(?: (?:that|it|this))?\b[^?]{0,20}?\b(?:annual\w*|yearly"
+    r"|monthly|weekly|daily|per (?:year|month|week|day)|a (?:year|month|week|day))\b"
+    r"|\bwhat(?:'s| is| does| would) (?:that|it)\b(?! (?:draw|pull|use))"
+)
+
+
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
     # "for the capacity model I'm building (cost allocation per rack)": the user's own work
@@ -910,9 +922,7 @@ def _cost(q: Query, low: str) -> bool:
         q.usd_per_kwh
         and (q.hours or q.use_hours_per_day)
         and (q.gpus or q.draw_w)
-        and (
-            _COST_ASKED.search(low) or rx.search(r"\bwhat(?:'s| is| does| would)\b", clauses or low)
-        )
+        and (_COST_ASKED.search(low) or _BILL_ASKED.search(low))
     ):
         return True  # "20 cents per kwh, my 4090 6 hours a day: what's that a year?": the bill
     # "how much is the memory bandwidth of the 4090", "got a Titan V for $300: its fp64 rate?":

@@ -652,6 +652,17 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
 
 # ---------------------------------------------------------------- does it keep up with a rate?
 
+# a period's work said as things done in it: "5k images a day", "200 hours of audio per week"
+_WORK_OF_A_PERIOD = (
+    r"\b(?:images?|pictures?|pics|renders?|photos?|generations?|audio|recordings?|files|videos"
+    r"|transcripts?|podcasts?|episodes?|calls?|documents?|docs|pages?|samples?)"
+    r"\s?(?:a|per|each|every|/)\s?(?:day|hour|week|month)\b"
+)
+# whether the card does it, not whether its memory or the money does: "is one A10G enough"
+_IS_ENOUGH = (
+    r"(?<!long )(?<!big )(?<!vram )(?<!ram )(?<!memory )(?<!gb )\b(?:enough|suffic\w*|cope"
+    r"|need more)\b(?! (?:vram|memory|ram|gb|room|money|budget))"
+)
 _PERIOD = re.compile(r"\b(?:a|per|each|every|an|/)\s?(hour|hr|day|week|month)\b|\b(daily|hourly|"
                      r"weekly|monthly)\b")  # fmt: skip
 _PERIOD_HOURS = {"hour": 1.0, "hr": 1.0, "day": 24.0, "week": 168.0, "month": 730.0}
@@ -2426,10 +2437,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bkeep (?:up|pace)\b",
         # "5k images a day: is one A10G enough or do we need more?", "can one L4 cope with 300
         # hours of audio a week?": the work of a period and whether the card does it
-        r"\b(?:a|per|each|every|/)\s?(?:day|hour|week|month)\b[^?]{0,80}?"
-        r"(?<!long )(?<!big )\b(?:enough|suffic\w*|cope|need more)\b",
-        r"(?<!long )(?<!big )\b(?:enough|suffic\w*|cope)\b[^?]{0,60}?"
-        r"\b(?:a|per|each|every|/)\s?(?:day|hour|week|month)\b",
+        rf"{_WORK_OF_A_PERIOD}[^?]{{0,80}}?{_IS_ENOUGH}",
+        rf"{_IS_ENOUGH}[^?]{{0,60}}?{_WORK_OF_A_PERIOD}",
         r"\b(?:handle|manage|cope with|get through)\s(?:that|the|this|our|such a)\s(?:load|volume|"
         r"throughput|rate|amount)\b",
     ), keep_up, lambda q: _one_gpu(q) and _work(q)),

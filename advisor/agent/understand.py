@@ -945,6 +945,10 @@ _DAILY_PEOPLE = (r"(?:users|people|customers|visitors|employees|staff|engineers|
                  r"|agents|students|members|analysts|clients|subscribers)")  # fmt: skip
 
 
+# the things each user sends: "10 requests", "50 questions"
+_ASKS = r"req(?:uest)?s?|queries|calls|messages|prompts|chats|questions"
+
+
 def _daily_rate(low: str) -> float | None:
     """A load said per day, as an average rate in requests a second: "20k requests a day",
     "1000 users per day, each doing ~20 requests", "50M tokens/day": the prompt's and the
@@ -953,13 +957,17 @@ def _daily_rate(low: str) -> float | None:
     users = rx.search(
         rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}"
         rf"{_PER_DAY}[^.?!]{{0,40}}?\b(?:each|per user|every one)\b[^.?!\d]{{0,20}}~?{_NUM}\s"
-        r"(?:req(?:uest)?s?|queries|calls|messages|prompts|chats)",
+        rf"(?:{_ASKS})",
         low,
     )
     users = users or rx.search(  # "500 users and each sends 10 requests a day"
         rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}\b[^.?!]{{0,30}}?"
-        rf"\beach\b[^.?!\d]{{0,20}}~?{_NUM}\s(?:req(?:uest)?s?|queries|calls|messages|prompts|chats)"
-        rf"{_PER_DAY}",
+        rf"\beach\b[^.?!\d]{{0,20}}~?{_NUM}\s(?:{_ASKS}){_PER_DAY}",
+        low,
+    )
+    users = users or rx.search(  # "10k users, 50 questions a day each"
+        rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}\b[^.?!\d]{{0,30}}?"
+        rf"~?{_NUM}\s(?:{_ASKS}){_PER_DAY}\s(?:each|apiece|per (?:user|person|head))\b",
         low,
     )
     if users:
@@ -1447,7 +1455,7 @@ def _busy_share(low: str) -> float | None:
 
 _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(hours?|hrs?|h|days?|weeks?)\s?"
-    r"(?:a|per|each|every|/)\s?(day|night|week|month)\b"
+    r"(?:(?:a|per|each|every|/)\s?(day|night|week|month)\b|(daily|nightly|weekly|monthly)\b)"
 )
 
 
@@ -1467,19 +1475,25 @@ def _use_rate(low: str) -> float | None:
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
     unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
-    per_days = _DAYS_IN[m.group(3)]
+    per = m.group(3) or {"daily": "day", "nightly": "night", "weekly": "week"}.get(
+        m.group(4), "month"
+    )
+    per_days = _DAYS_IN[per]
     rate = hours / per_days
     days = rx.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
                      r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
-    if m.group(3) in ("day", "night") and days:  # "8 hours per day, 22 days per month"
+    if per in ("day", "night") and days:  # "8 hours per day, 22 days per month"
         rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
     return rate if 0 < rate <= 24 else None
 
 
 # the hours of a working day written as a clock span: "9-5", "9am to 6pm", "8:00-18:00"
 _CLOCK_SPAN = re.compile(
-    r"(?<![\d.,$])(\d{1,2})(?::00)?\s?(am|a\.m\.)?\s?(?:-|\u2013|to|till|until)\s?(\d{1,2})(?::00)?"
-    r"\s?(pm|p\.m\.)?(?![\d.,%]|\s?(?:gb|b\b|k\b|tokens|hours|h\b|min|s\b|x\b|people|users))"
+    r"(?<![\d.,$])(\d{1,2})(?::([0-5]\d))?\s?(am|a\.m\.)?\s?(?:-|\u2013|to|till|until)\s?"
+    r"(\d{1,2})(?::([0-5]\d))?\s?(pm|p\.m\.)?"
+    # a clock span ends the phrase or goes on with when: not "3-5 devs", "2-4 a100s"
+    r"(?=\s?(?:$|[).,;:!?(]|weekdays?|workdays?|daily|every|each|on\b|mon|m-f|and\b|shifts?\b"
+    r"|(?:business|office|working|work) hours|local|est|pst|cet|utc))"
 )
 _WORKDAY_WORDS = re.compile(
     r"\b(?:business|office|working|work) hours\b|\bweekdays?\b|\bworkdays?\b|\bmon(?:day)?\s?"
@@ -1493,11 +1507,12 @@ def _office_hours(low: str) -> float | None:
     business hours"): the span's hours, on weekdays only (5 of 7 days) unless every day is said."""
     span = _CLOCK_SPAN.search(low)
     workday = _WORKDAY_WORDS.search(low)
-    said = span and (span.group(2) or span.group(4) or workday or _EVERY_DAY.search(low)
+    said = span and (span.group(3) or span.group(6) or workday or _EVERY_DAY.search(low)
                      or low[: span.start()].endswith("from "))  # fmt: skip
     if span and said:
-        start, end = int(span.group(1)), int(span.group(3))
-        if span.group(4) or (end <= 12 and end < start) or (end < 8 and not span.group(2)):
+        start = int(span.group(1)) + int(span.group(2) or 0) / 60
+        end = int(span.group(4)) + int(span.group(5) or 0) / 60
+        if span.group(6) or (end <= 12 and end < start):
             end += 12  # "9-5", "9am-5pm": the afternoon's hour
         hours = end - start
         if not 0 < hours <= 16:
@@ -1579,6 +1594,10 @@ def _service_price(low: str) -> tuple[float, str] | None:
 # a month's spend said by the month it was spent in: "spent $18k last month"
 _LAST_MONTH = re.compile(r"^\s?(?:last|this|every|each) month\b")
 _SPENT = re.compile(r"\b(?:spent|spend|spending|burn\w*|billed|bill was|bill is)\b[^.?!]*$")
+# one card bought with the money, not a month's rentals: "spent $1,600 last month on a 4090"
+_ON_A_CARD = re.compile(
+    r"^\s?(?:last|this) month on (?:a|an|one|my|the|our) (?!\w+ (?:instances?|rentals?|bills?))"
+)
 _MONTHLY_BEFORE = re.compile(
     r"\bmonthly (?:[a-z0-9]+ ){0,2}(?:bill|spend|spending|cost|costs|invoice|budget)\b"
     r"(?: (?:is|of|was|comes to|runs|runs at|sits at|around|about))*\s*(?:about |around |~)?\W*$"
@@ -1624,6 +1643,7 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         if (
             per == "total"
             and _LAST_MONTH.match(after)
+            and not _ON_A_CARD.match(after)
             and _SPENT.search(low[max(0, m.start() - 30) : m.start()])
         ):
             per = "month"  # "we spent $18k last month on p4d": a month's spend
@@ -3006,6 +3026,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     paid = rx.search(r"\b(?:purchased|bought|paid)\b", low)
     if budget and purchase == budget.usd and paid and not _BUDGET_SAID.search(low):
         budget = None  # "purchased at 7,500 USD": the price paid, not a limit to buy within
+    level = _PRICE_LEVEL.search(low)
+    if budget and level and len(gpus) >= 2 and not _BUDGET_SAID.search(low):
+        budget = None  # "4070 ti super or 7900 xt? both are ~$800": the cards' price, no limit
     epochs = _epochs(low)
     clip = _clip_frames(low)  # "a 14-minute clip at 24 fps, processed at 6 frames per second"
     concurrency, rps = _concurrency(low)
@@ -3515,6 +3538,13 @@ _PURCHASE = re.compile(
 _BUDGET_SAID = re.compile(
     r"\bbudget\w*|\bunder\b|\bbelow\b|\bless than\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b"
     r"|\bafford\b|\bspend\b|\b(?:i|we) (?:have|got)\b|\bcapex\b|\bapproved\b|\bwithin\b"
+)
+
+
+# one price said of every card compared: "both are ~$800", "each costs about 1k"
+_PRICE_LEVEL = re.compile(
+    r"\b(?:both|each|all of them|all three) (?:are |cost |costs |go for |run |sell for |is )?"
+    r"(?:about |around |roughly |~|at |like )?[$€£]?\s?\d[\d.,]*\s?k?\b"
 )
 
 
@@ -4180,7 +4210,9 @@ def resolve(
         # "cheaper option?": the same job ranked by price (or the same card's cheaper offers)
         intent = "recommend" if merged.models else "cost"
     bought = prior.buying or prior.purchase_usd or prior.intent in ("buy", "rent_or_buy")
-    if bought and names_nothing and merged.gpus and _RENT_INSTEAD.search(query.text.lower()):
+    written = query.text.lower()
+    out = rx.search(r"\brent(?:ing)? (?:it|them|\w+) out\b", written)  # renting theirs to others
+    if bought and names_nothing and merged.gpus and _RENT_INSTEAD.search(written) and not out:
         intent = "rent_or_buy"  # "what about renting instead?" after buying cards: the two set
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"

@@ -41,7 +41,9 @@ from advisor.errors import InvalidInput
 # .30e: llama.cpp layers in system RAM (host.py), an LLM on the CPU alone
 # .30f: a split keeps the token embedding and output head in RAM and reads the head per token;
 # HOST_DECODE_SHARE refit (0.64)
-FORMULA_VERSION = "calc-2026.11.30f"
+# .12.01: a serving engine on a GPU count that does not split the attention heads (3 GPUs, 64
+# heads) runs a pipeline stage per GPU, as vLLM and TensorRT-LLM refuse such tensor parallel
+FORMULA_VERSION = "calc-2026.12.01"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -170,7 +170,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         )
     kv_type = request.kv_cache or ("fp32" if precision.name == "fp32" else "fp16")
     kv_elem = kv_bytes(kv_type)
-    pp = _pipeline(request, engine, notes)
+    pp = _pipeline(request, engine, notes, model)
     # the cache holds each sequence's prompt and its answer: an output length given adds to a
     # prompt's context (up to the model's window)
     held = min(context + (request.output_tokens or 0), max(context, model.max_context))
@@ -486,11 +486,30 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
     )  # fmt: skip
 
 
-def _pipeline(request: Request, engine: EngineFactors, notes: list[str]) -> int:
+def _splits_heads(model: Model, tp: int) -> bool:
+    """Whether `tp`-way tensor parallel splits the model's attention heads evenly, as vLLM and
+    TensorRT-LLM require (query heads a multiple of tp; KV heads a multiple of tp, or tp a
+    multiple of them when each KV head is copied to several GPUs)."""
+    kv = max(model.num_kv_heads, 1)
+    return model.num_attention_heads % tp == 0 and (kv % tp == 0 or tp % kv == 0)
+
+
+def _pipeline(request: Request, engine: EngineFactors, notes: list[str], model: Model) -> int:
     """The pipeline stages an inference request asks (`pp`): a serving engine's micro-batched
     pipeline over num_gpus / pp-way tensor parallel groups. Unasked, a serving engine on more
-    GPUs than one node holds runs a stage per node (interconnect.NODE_GPUS)."""
+    GPUs than one node holds runs a stage per node (interconnect.NODE_GPUS); on a count that
+    does not split the heads (3 GPUs, 64 heads), a stage per GPU."""
     pp = request.pp
+    serving = engine.name in TENSOR_PARALLEL_ENGINES
+    uneven = request.num_gpus > 1 and not _splits_heads(model, request.num_gpus)
+    if pp <= 1 and serving and uneven and request.num_gpus <= interconnect.NODE_GPUS:
+        notes.append(
+            f"{request.num_gpus}-way tensor parallel does not split {model.name}'s "
+            f"{model.num_attention_heads} attention heads ({model.num_kv_heads} KV) evenly, "
+            f"which {engine.label} requires: {request.num_gpus} pipeline stages instead "
+            "(one GPU each)"
+        )
+        return request.num_gpus
     nodes, rest = divmod(request.num_gpus, interconnect.NODE_GPUS)
     if pp <= 1 and nodes > 1 and not rest and engine.name in TENSOR_PARALLEL_ENGINES:
         notes.append(
