@@ -1133,7 +1133,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             other_ways.remove(ram_split)
         text = c.fit_answer(e, [*notes, *other_ways],
                             speed_first and limited is None, fit_asked, asked=low)  # fmt: skip
-        if ram_split and query.ram_gb and text.startswith("**No: "):
+        if ram_split and query.ram_gb and not query.throughput_tok_s and text.startswith("**No: "):
             kept = ram_split.replace(_SPLIT_LINE, "llama.cpp or ollama keep what the card", 1)
             text = (f"**Yes, with the RAM you have**: {kept}\n\n"
                     + text.replace("**No: ", "**On the card alone, no: ", 1))  # fmt: skip
@@ -2995,7 +2995,7 @@ def _within_budget(query: Query, box: ToolBox, ids: list[str]) -> tuple[str, lis
     budget = query.budget
     if not (budget and budget.per == "total" and budget.kind != "rent" and len(ids) >= 2):
         return None
-    if _RENT_SAID.search(query.low) or not _CAP_SAID.search(query.low):
+    if _RENT_SAID.search(query.low) or not _CAP_SAID.search(query.low) or query.currency != "$":
         return None  # "both ~$1k": the cards' price level, no budget
     order = {"new": 0, "msrp": 1, "used": 2}
     priced = []
@@ -4044,8 +4044,8 @@ def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: Model
     ranked = result.get("ranked") or []
     if not (query.rps and ranked and ranked[0].get("load_tokens_per_s")):
         return None
-    if _PACE_WANTED.search(query.low) or query.concurrency:
-        return None  # a reply's time or many at once: the CPU's pace is no answer
+    if _PACE_WANTED.search(query.low) or query.concurrency or query.buying:
+        return None  # a reply's time, many at once, or a card to buy: the CPU's pace is no answer
     best = ranked[0]
     if best["load_tokens_per_s"] > LIGHT_LOAD_SHARE * best["serving_tokens_per_s"]:
         return None
@@ -4130,16 +4130,6 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
 WORKDAYS_A_MONTH = 365.25 * 5 / 7 / 12  # 21.7
 
 
-# a tokens/s figure written with a number ("1,800 tok/s", "25k tokens per second")
-_RATE = re.compile(
-    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|aggregate"
-    r"|decode|total|generation) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?s(?:ec(?:ond)?)?\b|t/s\b|tps\b)"
-)
-# the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
-_WANTED_BEFORE = re.compile(
-    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|expect\w*)\b"
-    r"[^.?!\d]{0,25}$"
-)
 # one stream's speed asked: "100 tok/s single-stream for one user"
 _ONE_STREAM = re.compile(
     r"\bsingle[- ]?(?:stream|user|request|sequence)\b|\bone (?:user|stream)\b"
@@ -4156,16 +4146,9 @@ def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
         return None
     if _ONE_STREAM.search(query.low):
         return None  # one stream's speed: more copies do not make it faster
-    rates = list(_RATE.finditer(query.low))
-    if len(rates) != 2 or not _MEASURED.search(query.low):
+    if not (query.needed_tok_s and query.throughput_tok_s and _MEASURED.search(query.low)):
         return None
-    wanted = [m for m in rates if _WANTED_BEFORE.search(query.low[: m.start()])]
-    if len(wanted) != 1:
-        return None
-    had = next(m for m in rates if m is not wanted[0])
-    value = [
-        float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1) for m in (had, wanted[0])
-    ]
+    value = [query.throughput_tok_s, query.needed_tok_s]
     ref = query.gpus[0]
     gpu = gpu_choices(ref)[0]
     # a model one card holds: the rate shared by the cards measured; else each copy spans them
@@ -4512,6 +4495,12 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     sides = _bought_and_rented(query)
     ref = sides[0] if sides else query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref and ref.ids else None
+    if ref and ref.ids and query.purchase_usd is None and len(gpu_choices(ref)) > 1:
+        # "buying 4 a100s": the first variant with a price to buy new (or its launch price)
+        kinds = (query.condition,) if query.condition else ("new", "msrp")
+        gpu = next((g for g in gpu_choices(ref) if any(
+            p["kind"] in kinds for p in box.call("purchase_prices", {"gpu": g}).get("prices", [])
+        )), gpu)  # fmt: skip
     count = (ref.count if ref else None) or query.num_gpus or 1
     instead: Rented | None = None
     if sides and query.user_price_usd_per_hour is None and not query.monthly_usd:

@@ -2441,7 +2441,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         rf"{_IS_ENOUGH}[^?]{{0,60}}?{_WORK_OF_A_PERIOD}",
         r"\b(?:handle|manage|cope with|get through)\s(?:that|the|this|our|such a)\s(?:load|volume|"
         r"throughput|rate|amount)\b",
-    ), keep_up, lambda q: _one_gpu(q) and _work(q)),
+    ), keep_up, lambda q: _one_gpu(q) and _work(q) and len({g.ids for g in q.gpus}) == 1),
     Principle("enough", "compare", _cues(
         # "would an l4 do the job or do we really need the a100?", "can a 4090 handle it, or
         # do we need an h100"

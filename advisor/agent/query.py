@@ -117,6 +117,8 @@ class Query:
     # value), "min. 80 GB memory, max. 600 W per card"
     requirements: tuple[tuple[str, str, float], ...] = ()
     throughput_tok_s: float | None = None  # a speed the user gives ("pushing 2500 tok/s")
+    # a speed the user needs beside one they measured ("1,800 tok/s on one A10G; we need 25k")
+    needed_tok_s: float | None = None
     # a pay-per-use service's price the user sets against the GPU: (usd per unit, unit of
     # calculator.cost.SERVICE_UNITS), "my SaaS charges $0.006 per audio minute"
     service_price: tuple[float, str] | None = None

@@ -2181,15 +2181,38 @@ def _power(low: str) -> float | None:
     return float(value) * (1000 if kilo else 1)
 
 
+# a tokens/s figure written with a number ("1,800 tok/s", "25k tokens per second")
+_RATE = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|aggregate"
+    r"|decode|total|generation) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?s(?:ec(?:ond)?)?\b|t/s\b|tps\b)"
+)
+# the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
+_WANTED_BEFORE = re.compile(
+    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|expect\w*)\b"
+    r"[^.?!\d]{0,25}$"
+)
+
+
+def _measured_and_needed(low: str) -> tuple[float, float] | None:
+    """Two speeds, one wanted and one had: "we measured 1,800 tok/s on one A10G; we need 25k
+    tok/s peak" -> (1800, 25000), whichever comes first."""
+    rates = list(_RATE.finditer(low))
+    if len(rates) != 2:
+        return None
+    wanted = [m for m in rates if _WANTED_BEFORE.search(low[: m.start()])]
+    if len(wanted) != 1:
+        return None
+    had = next(m for m in rates if m is not wanted[0])
+    had_value, wanted_value = (
+        float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1) for m in (had, wanted[0])
+    )
+    return had_value, wanted_value
+
+
 def _tokens_per_s(low: str) -> float | None:
     """A speed the user gives: "pushing 2500 tok/s", "assume 1,500 tok/s aggregate", "about
     3000 tokens per second" (a number written with it; "how many tok/s" asks one)."""
-    m = rx.search(
-        r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
-        r"(?:(?:output|generated|aggregate|decode|total) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?"
-        r"s(?:ec(?:ond)?)?\b|t/s\b|tps\b)",
-        low,
-    )
+    m = _RATE.search(low)
     if not m:
         return None
     return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
@@ -3199,7 +3222,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
         currency=_currency(low),
-        throughput_tok_s=_tokens_per_s(low),
+        throughput_tok_s=rates[0] if (rates := _measured_and_needed(low)) else _tokens_per_s(low),
+        needed_tok_s=rates[1] if rates else None,
         draw_w=draw_w,
         other_w=other_w,
         idle_w=idle_w,
