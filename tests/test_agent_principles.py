@@ -406,7 +406,7 @@ def test_speed_said_not_to_matter_leaves_a_fit_question(rules_advisor: Any, ques
 
 def test_tensor_parallel_over_x1_risers_is_a_no_for_prompts(rules_advisor: Any) -> None:
     answer = rules_advisor.ask(
-        "six a4000s on 1x risers, vllm tensor parallel for qwen 2.5 32b awq. any problem?"
+        "four a4000s on 1x risers, vllm tensor parallel for qwen 2.5 32b awq. any problem?"
     )
     head = answer.text.split("\n")[0]
     assert head.startswith("**No: over PCIe"), head

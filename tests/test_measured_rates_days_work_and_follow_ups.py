@@ -59,7 +59,7 @@ def test_electricity_over_a_year_of_daily_use(rules_advisor: Advisor) -> None:
     text = rules_advisor.ask(
         "power here is 20 cents per kwh. my 4090 trains about 6 hours a day, what's that annually?"
     ).text
-    hours = _figure(r"for ([\d,]+) hours \(6 hours a day for a year\)", text)
+    hours = _figure(r"for ([\d,]+) hours \(the hours a day you said, for a year\)", text)
     assert hours == pytest.approx(6 * 365, rel=0.01)
     usd = _figure(r"About \$([\d,.]+) of electricity", text)
     assert usd == pytest.approx(0.450 * hours * 0.20, rel=0.02)  # the 4090's 450 W

@@ -3414,7 +3414,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
     hours = query.hours  # "6 hours per epoch, 3 epochs" is 18 hours already
     if hours is None:
         hours = _paced_hours(query, count)
+    # (a budget's month with a price: the hours it buys, below)
     periods = [p for p in _RENT_PERIOD.finditer(query.low) if hours is None
+               and not (query.budget and price is not None)
                and not _RATE_BEFORE.search(query.low[: p.start()])]  # fmt: skip
     words = [next(w for w in p.groups() if w) for p in periods]
     if query.use_hours_per_day:  # "9-5 every day, monthly?": the day is the rate's, not the bill's
@@ -3427,8 +3429,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
         if query.use_hours_per_day and not words[0].startswith("d"):
             hours = hours / 24 * query.use_hours_per_day
             span = next(n for u, n in _SPAN_NAMES.items() if words[0].startswith(u))
-            used = (f"Hours of use: {c.num(hours)} over the {span}, "
-                    f"{c.num(query.use_hours_per_day)} a day on average.")  # fmt: skip
+            used = f"Hours of use: {c.num(hours)} over the {span}, at the hours a day you said."
     gpu = _said(query.gpus[0]) if query.gpus else "GPU"
     per_node = query.price_per_node
     # "12 x g6e.xlarge at $1.86/hr": twelve instances of one GPU each, each at that price
@@ -3817,7 +3818,9 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     spans = list(_BILLED_OVER.finditer(query.low))
     daily, span = query.use_hours_per_day, spans[-1] if spans else None
     over = ""
-    if daily and span:  # "8 hours a day, 5 days a week: per year?": the days of the span
+    # "8 hours a day, 5 days a week: per year?": the days of the span (hours said for a month
+    # of days, "for 30 days", stand)
+    if daily and span and (query.hours is None or query.hours <= 7 * daily):
         period = (
             span.group(1)
             or {
@@ -3828,7 +3831,7 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
                 "weekly": "week",
             }[span.group(2)]
         )
-        hours, over = daily * _DAYS_IN[period], f" ({c.num(daily)} hours a day for a {period})"
+        hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
     # a draw said for all the GPUs ("the rig pulls 700W") is the total, not each one's
     total = bool(query.draw_w) and not query.draw_each
     args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours,
