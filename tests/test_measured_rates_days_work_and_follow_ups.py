@@ -249,3 +249,21 @@ def test_a_yearly_bill_takes_the_span_asked_last(rules_advisor: Advisor) -> None
     ).text
     hours = _figure(r"for ([\d,]+) hours", text)
     assert hours == pytest.approx(10 * 6 / 7 * 365, rel=0.01)
+
+
+def test_follow_ups_for_speed_more_work_and_a_bill_to_beat(rules_advisor: Advisor) -> None:
+    buy = "t-speed-after-buy"
+    rules_advisor.ask("want to buy one rtx 4090 for ~$1,700 to run qwen2.5 14b, smart?",
+                      thread_id=buy)  # fmt: skip
+    speed = rules_advisor.ask("ok and how many tokens per second would that give?", thread_id=buy)
+    assert speed.text.startswith("**Decode speed: about")
+    audio = "t-more-audio"
+    first = rules_advisor.ask("we transcribe ~6 hours of calls per day with whisper large-v3; our "
+                              "api bill is around $300/month. would our own gpu be cheaper?",
+                              thread_id=audio).text  # fmt: skip
+    assert re.match(r"\*\*(Yes|No): the pick rented around the clock costs about \$[\d,.]+ a "
+                    r"month, against your \$300", first)  # fmt: skip
+    more = rules_advisor.ask("and at 40 hours a day?", thread_id=audio).text
+    day = _figure(r"\$([\d,.]+) for the whole job", more)
+    once = _figure(r"\$([\d,.]+) for the whole job", first)
+    assert day == pytest.approx(once * 40 / 6, rel=0.02)  # the day's audio, not a deadline

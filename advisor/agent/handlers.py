@@ -4022,12 +4022,24 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
             text += (f"\n\n**On {c.gpus_phrase(e['num_gpus'], e['gpu_name'])}, the job takes "
                      f"{c.duration_band(e['job_hours'])}** ({c.settings(e)}).")  # fmt: skip
     monthly = result["ranked"][0].get("usd_per_month") if result["ranked"] else None
-    if monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
+    paid = query.monthly_usd
+    if monthly and paid and not purchase and _PAYING_NOW.search(query.low):
+        # "our bill on replicate is about $400/mo: would a dedicated GPU be cheaper?"
+        cheaper = "Yes" if monthly < paid else "No"
+        text = (
+            f"**{cheaper}: the pick rented around the clock costs about {c.usd(monthly)} a "
+            f"month, against your {c.usd(paid)}.**\n\n{text}"
+        )
+    elif monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
         # "what's the monthly bill?": the pick rented around the clock
         text += f"\n\nThe pick rented around the clock for a month: about {c.usd(monthly)}."
     return Draft(text)
 
 
+# what the user pays today, not a limit: "our bill on replicate is $400/mo", "we spend 2k a month"
+_PAYING_NOW = re.compile(
+    r"\b(?:bill|invoice|paying|(?:we|i) pay|spend\w*|spent|costs? (?:us|me)|currently)\b"
+)
 # a load this small a share of one copy's rate leaves a rented card idle nearly all the time;
 # the CPU alone serves it when the model fits a usual computer's RAM at a pace a reply can wait
 # for (a 256-token reply in under a minute)

@@ -4224,6 +4224,12 @@ def resolve(
     if "workload" in updates:
         updates["workload_given"] = prior.workload_given
     merged = replace(query, **updates)
+    more = rx.search(r"(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b\s?(?:a|per|each|/)\s?day\b",
+                     query.text.lower())  # fmt: skip
+    if more and names_nothing and prior.audio_hours and not prior.hours:
+        # "10 hours of audio a day" then "what if we go up to 50 hours a day?": more audio
+        merged = replace(merged, audio_hours=float(more.group(1)), hours=None,
+                         use_hours_per_day=None)  # fmt: skip
     from advisor.agent.intents import detect_intent, keeps_intent
 
     intent = detect_intent(merged, merged.text.lower())
@@ -4233,6 +4239,13 @@ def resolve(
     if CHEAPER.search(query.text.lower()) and names_nothing and (merged.models or merged.gpus):
         # "cheaper option?": the same job ranked by price (or the same card's cheaper offers)
         intent = "recommend" if merged.models else "cost"
+    if (
+        names_nothing
+        and merged.models
+        and intent in ("buy", "fit", "cost")
+        and _PACE_ASKED.search(query.text.lower())
+    ):
+        intent = "speed"  # "and what speed would i get?" after a card for a model: its speed
     bought = prior.buying or prior.purchase_usd or prior.intent in ("buy", "rent_or_buy")
     written = query.text.lower()
     out = rx.search(r"\brent(?:ing)? (?:it|them|\w+) out\b", written)  # renting theirs to others
@@ -4241,6 +4254,13 @@ def resolve(
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     return replace(merged, intent=intent)
+
+
+# a pace asked in a follow-up: "and what speed would i get, tokens per sec?", "how fast?"
+_PACE_ASKED = re.compile(
+    r"\bwhat (?:speed|tok(?:en)?s?/s|throughput)\b|\bhow fast\b|\bhow many (?:tok(?:en)?s|it/s|"
+    r"images?) (?:per|a|/) ?s(?:ec\w*)?\b|\btok(?:en)?s? per sec\w*\?|\bspeed\?"
+)
 
 
 # renting asked in place of the buying said before: "what about renting instead?"
