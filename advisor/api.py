@@ -369,14 +369,15 @@ def _thread(thread_id: object) -> str:
 def _claim_warnings(draft: Any, box: Any, gpus: set[str]) -> list[str]:
     """The datasheet's word on the wrong spec claims of the cited passages that concern the
     answer: a claim the answer quotes, or one about a GPU the answer speaks of (both GPUs of a
-    ratio). A passage cited for an H100 price keeps quiet about its A100s."""
+    ratio), or any when the answer is about no GPU in particular. A passage cited for an H100
+    price keeps quiet about its A100s."""
     from advisor.agent.compose import claim_warning
 
     def concerns(claim: dict[str, Any]) -> bool:
-        if claim.get("quote") and claim["quote"].strip() in draft.text:
-            return True
+        if not gpus or (claim.get("quote") and claim["quote"].strip() in draft.text):
+            return True  # an answer about no GPU in particular, or one that quotes the claim
         sides = [claim.get("gpu_ids") or [], claim.get("other_ids") or []]
-        return bool(gpus) and all(gpus.intersection(ids) for ids in sides if ids)
+        return all(gpus.intersection(ids) for ids in sides if ids)
 
     out = []
     for c in draft.citations:
@@ -408,9 +409,8 @@ def _answer_gpus(turn: Any) -> set[str]:
 
     if turn.query is not None:
         found.update(turn.query.gpu_ids)
-    for call in turn.box.calls:
-        if call.name != "search_corpus":
-            collect(call.args)
+    for call in turn.box.calls:  # a search's GPU too: "what do the articles say of the L40?"
+        collect(call.args)
     return found
 
 
