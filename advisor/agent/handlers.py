@@ -4163,14 +4163,13 @@ def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
         return None  # one stream's speed: more copies do not make it faster
     if not (query.needed_tok_s and query.throughput_tok_s and _MEASURED.search(query.low)):
         return None
-    value = [query.throughput_tok_s, query.needed_tok_s]
     ref = query.gpus[0]
     gpu = gpu_choices(ref)[0]
     # a model one card holds: the rate shared by the cards measured; else each copy spans them
     one = box.call("estimate", estimate_args(query, gpu, None, query.models[0])) if (
         query.models) else {}  # fmt: skip
     per_copy = 1 if ref.count is None or one.get("fits", True) else ref.count
-    measured, needed = value[0] / ((ref.count or 1) // per_copy), value[1]
+    measured, needed = query.throughput_tok_s / ((ref.count or 1) // per_copy), query.needed_tok_s
     if needed <= measured:
         return None
     plan = box.call("cards_for_rate", {"per_card": measured, "needed": needed})

@@ -511,7 +511,7 @@ def _pipeline(request: Request, engine: EngineFactors, notes: list[str], model: 
         )
         return request.num_gpus
     nodes, rest = divmod(request.num_gpus, interconnect.NODE_GPUS)
-    if pp <= 1 and nodes > 1 and not rest and engine.name in TENSOR_PARALLEL_ENGINES:
+    if pp <= 1 and nodes > 1 and not rest and serving:
         notes.append(
             f"{request.num_gpus} GPUs as {nodes} nodes of {interconnect.NODE_GPUS}: "
             f"{interconnect.NODE_GPUS}-way tensor parallel inside each node, {nodes} pipeline "
@@ -520,7 +520,7 @@ def _pipeline(request: Request, engine: EngineFactors, notes: list[str], model: 
         return nodes
     if pp <= 1:
         return 1
-    if engine.name not in TENSOR_PARALLEL_ENGINES:
+    if not serving:
         raise InvalidInput(
             f"{engine.label} splits a model's layers across GPUs on its own; pipeline stages "
             f"(pp) are for {', '.join(TENSOR_PARALLEL_ENGINES)}."
