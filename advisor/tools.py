@@ -313,9 +313,11 @@ def compare_workload(
     framework: str | None = None,
     engine: str | None = None,
     num_gpus: int = 1,
+    counts: list[int] | None = None,
 ) -> dict[str, Any]:
     """Which of several GPUs runs one job faster, and by how much: the same estimate on each
-    (on `num_gpus` of each, over their own link)
+    (on `num_gpus` of each, over their own link; or on `counts[i]` of `gpus[i]` when the setups
+    differ, "2 x RTX 3090 vs one RTX A6000")
     (the model named, else the family's reference model: ResNet-50 for image models, BERT-large
     for BERT-style, SDXL for diffusion, Whisper large-v3 for speech, Llama 3.1 8B for LLMs),
     each GPU's speed in the family's first metric, and `speedup` over the slowest that fits.
@@ -325,6 +327,10 @@ def compare_workload(
 
     if len(gpus) < 2:
         raise InvalidInput("Give at least two GPUs to compare.")
+    if counts is not None and len(counts) != len(gpus):
+        raise InvalidInput("Give one count per GPU in `counts`.")
+    for n in counts or [num_gpus]:
+        _check_gpus(n)
     if model is None:
         if family not in FAMILIES:
             raise InvalidInput(f"Give a model or a family ({', '.join(FAMILIES)}).")
@@ -333,13 +339,13 @@ def compare_workload(
         fam, _entry = find_model(model, load_catalog())
         batch = dict(fam.default_batch).get(workload)
     rows: list[dict[str, Any]] = []
-    for gpu in gpus:
+    for gpu, n in zip(gpus, counts or [num_gpus] * len(gpus), strict=True):
         e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,
                               batch=batch, framework=framework, engine=engine,
-                              num_gpus=num_gpus))  # fmt: skip
+                              num_gpus=n))  # fmt: skip
         metric = FAMILIES[e.family].metrics[workload][0]
         band = getattr(e, metric.key) or {}
-        rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "fits": e.fits,
+        rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "num_gpus": n, "fits": e.fits,
                      "speed": band.get("typical") if e.fits else None,
                      "memory_per_gpu_gb": e.memory_per_gpu_gb, "interconnect": e.interconnect,
                      "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb})  # fmt: skip
@@ -663,7 +669,8 @@ def break_even(
 ) -> dict[str, Any]:
     """Rent or buy: after how many hours of use buying one GPU costs less than renting it.
     Figures the user gives are used as given (purchase_usd, rent_usd_per_hour per GPU-hour,
-    usd_per_kwh; rent_usd_per_month, a monthly bill per GPU, is spread over 730 hours); the rest
+    usd_per_kwh; rent_usd_per_month, a monthly bill per GPU, is spread over the month's hours of
+    use, hours_per_day x 30.4); the rest
     come from the catalog for `gpu`: the newest purchase price of
     `condition` (new, used or msrp; new falls back to msrp), the median rental price, the board
     power. Electricity defaults to the U.S. average residential price. With hours_of_use, what
@@ -689,8 +696,10 @@ def break_even(
     else:
         sources["purchase"] = "given by the user"
     if rent_usd_per_hour is None and rent_usd_per_month is not None:
-        rent_usd_per_hour = rent_usd_per_month / cost.HOURS_PER_MONTH
-        sources["rent"] = f"your ${rent_usd_per_month:,.0f} a month over 730 hours"
+        # the bill pays for the hours used: "$14k a month for 8 A100s, 9 to 6 on weekdays"
+        used = cost.HOURS_PER_MONTH * min(hours_per_day, 24.0) / 24
+        rent_usd_per_hour = rent_usd_per_month / used
+        sources["rent"] = f"your ${rent_usd_per_month:,.0f} a month over {used:,.0f} hours of use"
     if rent_usd_per_hour is None:
         if found is None:
             raise InvalidInput("Give a rental price per hour or a GPU the catalog prices.")

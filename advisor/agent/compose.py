@@ -170,7 +170,7 @@ def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],
                 f"({num(sheet['memory_gb'], 'GB')}).")  # fmt: skip
     elif tune is None:
         head = (
-            f"**For small models only: the {name} runs up to {run['model_name']} in 4-bit but "
+            f"**Yes, for small models: the {name} runs up to {run['model_name']} in 4-bit but "
             f"cannot fine-tune an 8B model with QLoRA** ({num(sheet['memory_gb'], 'GB')})."
         )
     else:
@@ -327,6 +327,9 @@ COMPARE_JOBS = (
 def job_ratio(result: dict[str, Any]) -> str:
     """ "For training ResNet-50 ...: the RTX A5000 is about 1.4x as fast": the job decides."""
     rows = sorted(result["gpus"], key=lambda r: -(r["speed"] or 0))
+    if len({r.get("num_gpus", 1) for r in rows}) > 1:  # "2 x RTX 3090 vs one RTX A6000"
+        rows = [{**r, "gpu_name": gpus_phrase(r["num_gpus"], r["gpu_name"]).removeprefix("one ")}
+                for r in rows]  # fmt: skip
     best = rows[0]
     setting = f"{result['precision']}, batch {result['batch']}"
     if result.get("framework"):

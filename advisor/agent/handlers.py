@@ -811,15 +811,28 @@ def _in_fp8(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> l
     24 GB cards): the fit and the pace, when that is what it takes."""
     if e["precision"] not in ("fp16", "bf16") or query.precision:
         return []
-    args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": "fp8"}
-    lighter = box.call("estimate", args)
-    if "error" in lighter or not lighter["fits"]:
-        return []
-    pace = (lighter.get("seconds_per_image") or {}).get("typical")
-    return [f"In fp8 (8-bit weights, as ComfyUI and Forge load it) it fits: "
-            f"{c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
-            f"{c.num(lighter['usable_memory_per_gpu_gb'], 'GB')} usable"
-            + (f"; about {c.num(pace, 's')} per image" if pace else "") + "."]  # fmt: skip
+    base = estimate_args(query, e["gpu"], e["num_gpus"], model)
+    for precision, offload, said in _LIGHTER_WEIGHTS:
+        args = {**base, "precision": precision} | ({"offload": offload} if offload else {})
+        lighter = box.call("estimate", args)
+        if "error" in lighter or not lighter["fits"]:
+            continue
+        pace = (lighter.get("seconds_per_image") or {}).get("typical")
+        return [f"In {said} it fits: "
+                f"{c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
+                f"{c.num(lighter['usable_memory_per_gpu_gb'], 'GB')} usable"
+                + (f"; about {c.num(pace, 's')} per image" if pace else "") + "."]  # fmt: skip
+    return []
+
+
+# lighter weights for an image model, the nearest to 16 bits first: how ComfyUI, Forge and
+# diffusers' quantised pipelines load FLUX and SD3 on 12-24 GB cards
+_LIGHTER_WEIGHTS = (
+    ("fp8", None, "fp8 (8-bit weights, as ComfyUI and Forge load it)"),
+    ("fp8", "model", "fp8 with model CPU offload (8-bit weights, text encoders parked in RAM)"),
+    ("nf4", None, "4-bit (NF4 weights, as Forge and diffusers' bitsandbytes pipelines load it)"),
+    ("nf4", "model", "4-bit with model CPU offload (NF4 weights, text encoders parked in RAM)"),
+)
 
 
 def _offloaded(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
@@ -2153,6 +2166,37 @@ def _api_or_rented(query: Query, box: ToolBox, usd_per_million: float) -> Draft 
     return Draft(f"{verdict}\n\n{detail}".rstrip())
 
 
+_API_NAMED = re.compile(r"\bapis?\b|\bopenai\b|\bgpt-?\d|\bclaude\b|\bgemini\b|\bchatgpt\b")
+
+
+def _api_bill_or_rented(query: Query, box: ToolBox) -> Draft | None:
+    """ "5M tokens a day through gpt-4o-mini for $45 a month: would self-hosting llama 8b be
+    cheaper?": the cheapest rented setup that serves the load around the clock, a month of it
+    against the user's monthly API bill."""
+    model = next((m for m in query.models if m.ids and (m.family or "llm") == "llm"), None)
+    if not (query.monthly_usd and query.rps and model and not query.gpus
+            and _API_NAMED.search(query.low)):  # fmt: skip
+        return None
+    found = box.call("recommend_gpus", {"model": model.ids[0], "requests_per_s": query.rps,
+                                        "rank_by": "price", "top": 1})  # fmt: skip
+    row = (found.get("ranked") or [None])[0] if "error" not in found else None
+    if not row or not row.get("usd_per_month"):
+        return None
+    sign = query.currency
+    verdict = c.against_service(row["usd_per_month"], query.monthly_usd,
+                                f"for a month of your load on {row['gpu_name']}s")  # fmt: skip
+    verdict = verdict.replace("The service is cheaper", "Your API is cheaper", 1)
+    where = c.gpus_phrase(row["total_gpus"], row["gpu_name"])
+    detail = (f"The cheapest rented setup that serves it: {where} ({row['precision']}) at "
+              f"{c.usd(row['usd_per_hour'], sign)}/hour for all, around the clock "
+              f"({c.usd(row['usd_per_month'], sign)} a month), serving about "
+              f"{c.num(row['serving_tokens_per_s'], 'tokens/s')} at full load against your "
+              f"average {c.num(row['load_tokens_per_s'], 'tokens/s')} of output; your API bill: "
+              f"{c.usd(query.monthly_usd, sign)} a month. Self-hosting pays for the GPU's idle "
+              "hours too; it wins only when the load keeps it busy.")  # fmt: skip
+    return Draft(f"{verdict}\n\n{detail}", cite_more=False)
+
+
 def _load_plan(
     query: Query, box: ToolBox, count: int, model: ModelRef, gpu: str
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -2730,6 +2774,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         by_price = _priced_choice(query, box)
         if by_price is not None:
             return by_price
+    if _bought_and_rented(query) and (query.purchase_usd or query.user_price_usd_per_hour):
+        return rent_or_buy(query, box)  # "rent an H100 at $2.49/h vs buy a used 3090 for $700"
     if len(query.gpu_purchase_prices) >= 2:  # "used 3090 for $700 or a 4060 Ti for $450"
         to_buy = _priced_choice(query, box, bought=True)
         if to_buy is not None:
@@ -3052,7 +3098,8 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     from advisor.calculator import FAMILIES
 
     hint = _family_of_job(query)
-    if not (query.workload_given or hint != "llm") or len(ids) < 2:
+    counts = _setup_counts(query, ids)
+    if not (query.workload_given or hint != "llm" or counts) or len(ids) < 2:
         return None  # "what's better for whisper": the family names the job
     workload = query.workload or "inference"
     workload = workload if workload != "finetune" else "finetune-full"
@@ -3065,9 +3112,14 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         args["framework"] = query.framework
     if FAMILIES[hint].default_batch and workload != "inference":
         args["batch"] = query.batch or dict(FAMILIES[hint].default_batch).get(workload)
-    if (query.num_gpus or 1) > 1:
+    if counts:  # "2x 4060 Ti or one 3090": each setup as said
+        args["counts"] = counts[:4]
+    elif (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
     result = box.call("compare_workload", args)
+    if counts and hint == "llm" and "error" not in result:
+        largest = _largest_of_each(query, box, ids[:4], counts[:4])
+        return "\n".join(filter(None, [c.job_ratio(result), largest]))
     trained = (workload != "inference" and hint == "llm" and "num_gpus" not in args
                and bool(_LLM_SAID.search(query.low)))  # fmt: skip
     if trained and "error" not in result and not any(r["speed"] for r in result["gpus"]):
@@ -3078,6 +3130,30 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
     return c.job_ratio(result)
+
+
+def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
+    """How many of each GPU the question sets side by side ("2x 4060 Ti 16GB or 1x 3090"), when
+    the setups differ in count; None when each is one card (or all the same count)."""
+    counts = {g: ref.count or 1 for ref in query.gpus for g in gpu_choices(ref)}
+    said = [counts.get(g, 1) for g in ids]
+    return said if len(set(said)) > 1 else None
+
+
+def _largest_of_each(query: Query, box: ToolBox, ids: list[str], counts: list[int]) -> str:
+    """The memory in all and the largest LLM each setup runs in 4-bit: what a second card buys."""
+    lines = []
+    for gpu, n in zip(ids, counts, strict=True):
+        sheet = box.call("gpu_specs", {"gpu": gpu, "num_gpus": n})
+        found = box.call("largest_model", {"gpu": gpu, "num_gpus": n, "precision": "q4_k_m"})
+        if "error" in sheet or "error" in found:
+            continue
+        e = found["estimate"]
+        where = c.gpus_phrase(n, sheet["name"])
+        memory = c.num(sheet["memory_gb"] * n, "GB") + " of memory" + (" in all" if n > 1 else "")
+        largest = f"runs up to {e['model_name']} in 4-bit" if e else "runs no catalog LLM"
+        lines.append(f"- {where}: {memory}; {largest}.")
+    return "\n".join(lines)
 
 
 def _model_ratio(query: Query, box: ToolBox) -> str | None:
@@ -3832,6 +3908,8 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
             }[span.group(2)]
         )
         hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
+    elif daily and not span and query.hours == daily:  # "14h a day": the month's bill
+        hours, over = daily * _DAYS_IN["month"], " (the hours a day you said, for a month)"
     # a draw said for all the GPUs ("the rig pulls 700W") is the total, not each one's
     total = bool(query.draw_w) and not query.draw_each
     args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours,
@@ -3843,6 +3921,9 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
         args["gpu"] = gpu_choices(ref)[0]
     if query.draw_w:
         args["power_w"] = query.draw_w
+    setups = [r for r in query.gpus if r.ids][:4]
+    if len(setups) >= 2 and not query.draw_w:  # "A6000 vs 2x 3090 ... and power?": each setup
+        return _electricity_of_each(query, box, args, setups, over)
     result = box.call("electricity_cost", args)
     if "error" in result:
         return Draft(result["error"])
@@ -3866,6 +3947,26 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     if query.hours is None:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
     return Draft(text)
+
+
+def _electricity_of_each(
+    query: Query, box: ToolBox, args: dict[str, Any], setups: list[GpuRef], over: str
+) -> Draft:
+    """The bill of each setup compared ("one A6000 or 2 x 3090"), each at its own count."""
+    bills = []
+    for ref in setups:
+        n = ref.count or 1
+        result = box.call("electricity_cost", {**args, "gpu": gpu_choices(ref)[0], "num_gpus": n})
+        if "error" in result:
+            return Draft(result["error"])
+        bills.append((c.gpus_phrase(n, _said(ref)), result))
+    bills.sort(key=lambda b: b[1]["usd"])
+    sign = query.currency
+    each = ", ".join(f"{c.usd(r['usd'], sign)} on {machine}" for machine, r in bills)
+    hours = c.num(bills[0][1]["hours"], "hours")
+    head = f"**About {each}** of electricity for {hours}{over}."
+    lines = [c.electricity(r, machine, sign=sign) for machine, r in bills]
+    return Draft("\n\n".join([head, *lines]))
 
 
 def _said(ref: GpuRef) -> str:
@@ -3949,10 +4050,12 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if query.follow_up and query.gpus and query.models and CHEAPER.search(query.low):
         beaten = query.gpus[0]  # "cheaper option?": the job ranked by price, the pick to beat
         query = replace(query, gpus=())
-    if not purchase and not query.gpus and _bought(query):
-        return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
+    if api := _api_bill_or_rented(query, box):
+        return api  # "we pay $45 a month for gpt-4o-mini: would self-hosting be cheaper?"
     if query.cpu_only and query.models and not query.gpus and not purchase:
         return fit(query, box)  # "is an old laptop cpu enough for llama 3 8b?": the CPU alone
+    if not purchase and not query.gpus and _bought(query):
+        return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
@@ -3965,7 +4068,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     optional = {
         "precision": model.precision or query.precision,
         "context": query.context,
-        "batch": default_batch(query, model, workload),
+        # pre-training ranked at a useful batch, not one sequence a step of overhead
+        "batch": default_batch(query, model, workload) or _pretraining_default(workload, model),
         "max_usd_per_hour": budget.usd if budget and budget.per == "hour" else None,
         "max_power_w": query.max_power_w,
         "segment": query.segment,
@@ -4051,6 +4155,11 @@ _PACE_WANTED = re.compile(
     r"\b(?:under|below|within|less than|at most)\s\d[\d.]*\s?(?:s|sec\w*|ms|minutes?)\b"
     r"|\blatency\b|\bfast\b|\bquick\w*\b|\bsnappy\b|\breal[- ]?time\b|\btok\w*/s\b"
 )
+
+
+def _pretraining_default(workload: str, model: ModelRef) -> int | None:
+    """Pre-training ranked at a useful batch, not at one sequence a step of overhead."""
+    return PRETRAIN_MIN_BATCH if workload == "train" and (model.family or "llm") == "llm" else None
 
 
 def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef) -> str | None:
@@ -4307,6 +4416,8 @@ def buy(query: Query, box: ToolBox) -> Draft:
     if query.user_price_usd_per_hour or (query.monthly_usd and query.purchase_usd):
         return rent_or_buy(query, box)
     condition = query.condition or "new"
+    if _bought_and_rented(query) and (query.purchase_usd or query.user_price_usd_per_hour):
+        return rent_or_buy(query, box)  # "rent an H100 at $2.49/h vs buy a used 3090 for $700"
     if len(query.gpu_purchase_prices) >= 2:  # "used 3090 for $700 or a 4060 Ti for $450"
         to_buy = _priced_choice(query, box, bought=True)
         if to_buy is not None:
@@ -4337,7 +4448,8 @@ _CARD_UNDER = re.compile(
     r"|with)\s?"
     r"(?:\$\s?\d|(?:eur|gbp)\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*)\b)"
     # "welche GPU für llama 3 8b, Budget 500 €", "which card? budget is about $700"
-    r"|\b(?:gpus?|cards?)\b[^.!]{0,60}?\bbudget\b:?\s(?:of |is |around |about |~ ?)*"
+    r"|\b(?:gpus?|cards?)\b(?:[^.!]|\.\d){0,60}?\bbudget\b:?\s"
+    r"(?:of |is |around |about |~ ?|max(?:imum)?\.? |up to |under |at most |tops )*"
     r"(?:\$\s?\d|(?:eur|gbp)\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*|£)?(?![\w/%]))"
 )
 CHEAPEST_CARD_USD = 150  # a cap below any card's price is a job's or a month's budget
@@ -4531,8 +4643,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     node = bool(purchase and re.search(
         r"\b(?:server|node|box|machine|rig|system|workstation)\b", low))  # fmt: skip
     rent = query.user_price_usd_per_hour
-    if rent is not None and query.price_per_node:
-        rent = rent / count
+    if rent is not None and query.price_per_node and not sides:
+        rent = rent / count  # (a price said of the rented card is that card's hour)
     fleet = ""
     if (
         rent is None
@@ -4605,6 +4717,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None)
     text += f"\n{fleet}" if fleet else ""
+    if sides and rent is not None and count > 1:  # "4x L40S vs renting H100s at $2.2/h"
+        text += (f"\nRenting as many {sides[1].text} ({count}) at your {c.usd(rent)} per "
+                 "GPU-hour.")  # fmt: skip
     if sides and gpu:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""

@@ -643,7 +643,7 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
     if _entities(q) or q.workload or q.topic:
         return bool(
-            rx.search(r"\b(?:joke|poem|song|limerick|haiku)\b", low)
+            rx.search(r"\b(?:joke|poem|song|limerick|(?<!claude )(?<!claude-)haiku)\b", low)
             or _STORY.search(low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
@@ -661,6 +661,7 @@ def _rent_or_buy(q: Query, low: str) -> bool:
     # each cue not negated ("buying, not renting"); a rental price said before counts as renting
     # ("would buying one make more sense" after "I rent an A100 at 1.60/hr")
     renting = bool(affirmed(_RENT, low)) or bool(q.user_price_usd_per_hour and q.follow_up)
+    renting = renting or bool(q.monthly_usd and q.gpus)  # "we pay $16k a month for 8 h100s"
     bought = affirmed(_BUY, _BUY_IDIOM.sub(" ", low)) or (q.purchase_usd and _CHEAPER.search(low))
     both = bool(bought) and renting  # "costs $1,800 here, or rent one: which is cheaper?"
     return bool(both or _RENT_OR_BUY.search(low))

@@ -1169,6 +1169,10 @@ def _size_after(words: list[Token], end: int) -> float | None:
     return None
 
 
+# what a size in millions is said of ("a 350m gpt", "125M params"): a model, not a count
+_SIZED_NOUNS = ("model", "params", "parameter", "param", "gpt", "lm", "transformer")
+
+
 def _generic_size(words: list[Token], i: int) -> tuple[int, ModelRef] | None:
     """'a 13B model', '70b at q4', 'any 7b': a size with no model named."""
     j = i + 1 if words[i].low in ("a", "an", "the") else i
@@ -1180,13 +1184,13 @@ def _generic_size(words: list[Token], i: int) -> tuple[int, ModelRef] | None:
     follows = words[j + 1].low if j + 1 < len(words) else ""
     if follows in _DATA_NOUNS:
         return None  # "1b tokens" is a dataset, not a model
-    if size.group(2).lower() == "m" and follows not in ("model", "params", "parameter", "param"):
+    if size.group(2).lower() == "m" and follows not in _SIZED_NOUNS:
         return None  # "500m" alone is too often a distance, a count or a GPU ("4090m")
     stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
     if not stated > 0:
         return None
     end = j + 1
-    if end < len(words) and words[end].low in ("model", "llm", "param", "params", "parameter"):
+    if end < len(words) and words[end].low in (*_SIZED_NOUNS, "llm"):
         end += 1
     return end, ModelRef(" ".join(w.text for w in words[j:end]), (), "llm", stated)
 

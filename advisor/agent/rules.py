@@ -207,7 +207,8 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
 
 _VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
 _LOWER_FITS = re.compile(
-    r"^In (\d+-bit(?: \([^)]*\))?|fp8)(?: \([^)]*\))? it fits(?: on (?:one|\d+ x)\b|:)",
+    r"^In (\d+-bit(?: \([^)]*\))?|fp8|(?:4-bit|fp8) with model CPU offload)(?: \([^)]*\))? it fits"
+    r"(?: on (?:one|\d+ x)\b|:)",
     re.MULTILINE,
 )
 # an image model the card holds only with its parts in system RAM
@@ -250,10 +251,13 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
     low = query.low.strip()
-    if query.intent in _OWN_LEAD or not YES_NO.search(low):
-        return text
     lower = _LOWER_FITS.search(text)
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
+    if query.intent == "fit" and lower and costed and not query.precision and query.gpus:
+        # "flux dev vram requirement? i have a 4080": how it runs on the card said, first
+        return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+    if query.intent in _OWN_LEAD or not YES_NO.search(low):
+        return text
     if re.search(r"\boverkill\b", low):
         return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it

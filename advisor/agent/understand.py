@@ -820,7 +820,8 @@ def _context(low: str) -> int | None:
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
         # "context は 8k くらい" (Japanese "is"), "short context (4k)"
         r"(?:\s?(?:of|=|:|is|at|to|de|は|が))?(?:\s(?:not more than|no more than|at most|up to"
-        r"|under|around|about|max(?:imum)?|only|just|roughly|approximately))?\s?=?\s?[~(]?"
+        r"|under|around|about|max(?:imum)?|only|just|roughly|approximately|like|say|of like))?"
+        r"\s?=?\s?[~(]?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         # "with 8k" is a length; "with 30k samples" is a data set's size
         r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$|samples"
@@ -843,7 +844,8 @@ def _context(low: str) -> int | None:
         # "up to 32k tokens per paper", "512 tokens each note": a length per item (not per second)
         r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens? (?:per|each|a|an) "
         r"(?!(?:second|sec|s|minute|min|hour|hr|day|week|month|year|epoch|step|batch|dollar|gpu"
-        r"|card|watt|kwh|user|million|billion)s?\b)[a-z]+"
+        r"|card|watt|kwh|user|million|billion|repl(?:y|ie)|answer|response|output|completion"
+        r"|generation)s?\b)[a-z]+"
         # "batch 8 x 512 tokens" (the batch blanked first), "4 x 2k tokens": each sequence's length
         r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
         # "20k samples of 512 tokens", "examples of ~1k tokens": each one's length
@@ -946,7 +948,7 @@ _DAILY_PEOPLE = (r"(?:users|people|customers|visitors|employees|staff|engineers|
 
 
 # the things each user sends: "10 requests", "50 questions"
-_ASKS = r"req(?:uest)?s?|queries|calls|messages|prompts|chats|questions"
+_ASKS = r"req(?:uest)?s?|queries|calls|messages|msgs|prompts|chats|questions"
 
 
 def _daily_rate(low: str) -> float | None:
@@ -968,6 +970,12 @@ def _daily_rate(low: str) -> float | None:
     users = users or rx.search(  # "10k users, 50 questions a day each"
         rf"{_NUM}\s?(k|thousand)?\s(?:[a-z]+\s)?{_DAILY_PEOPLE}\b[^.?!\d]{{0,30}}?"
         rf"~?{_NUM}\s(?:{_ASKS}){_PER_DAY}\s(?:each|apiece|per (?:user|person|head))\b",
+        low,
+    )
+    users = users or rx.search(  # "~300 daily active users, avg 20 msgs each"
+        rf"{_NUM}\s?(k|thousand)?\s(?:daily(?: active)?\s{_DAILY_PEOPLE}|daus?)\b[^.?!\d]{{0,40}}?"
+        rf"\b(?:each|avg|average|per (?:user|person|head)|around|about)\b[^.?!\d]{{0,12}}~?"
+        rf"{_NUM}\s(?:{_ASKS})\b",
         low,
     )
     if users:
@@ -1009,6 +1017,7 @@ def _output_tokens(low: str) -> int | None:
         r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
         r"(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?)"
+        r"|[- ]?tokens? (?:per|a|an|each) (?:answer|reply|response|output|completion)\b"
         r"|\s(?:gen|out)\b(?!\s?(?:\d|gpu|card)))"
         # "answers about 200 tokens", "responses are ~300 tokens long"
         r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
@@ -1381,9 +1390,11 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= years * (365 if daily else 52)
         elif daily and (asked := _PERIOD_ASKED.search(low[m.end() :])):
             count, unit = _period(asked)  # "8h a day ... monthly cost for 30 days?"
-            hours *= _count(count) * _DAYS_IN[unit]
+            every = 5 / 7 if weekdays and unit not in ("day", "night") else 1.0
+            hours *= _count(count) * _DAYS_IN[unit] * every
         elif daily and rx.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
-            hours *= 730 / 24  # "8h a day ... what does that cost me a month"
+            # "8h a day ... what does that cost me a month" ("on weekdays": 5 days in 7)
+            hours *= 730 / 24 * (5 / 7 if weekdays else 1.0)
         elif epochs and rx.search(
             r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 25]
         ):
@@ -1484,6 +1495,8 @@ def _use_rate(low: str) -> float | None:
                      r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
     if per in ("day", "night") and days:  # "8 hours per day, 22 days per month"
         rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
+    elif per == "day" and WEEKDAYS.search(low[max(0, m.start() - 30) : m.end() + 40]):
+        rate *= 5 / 7  # "8 hours a day on weekdays": five days in seven
     return rate if 0 < rate <= 24 else None
 
 
@@ -2396,13 +2409,15 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
 def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
     """'a 24 GB card', '16 gigs of vram', 'a 48gb gpu': memory asked for with no GPU named."""
     stated = {g.memory_gb for g in gpus if g.memory_gb}
+    # "a ryzen 7 and 32gb ram": the machine's RAM, not a GPU's memory
+    host = [r.span() for r in _RAM_SIZE.finditer(low)]
     for m in rx.finditer(
         r"(\d+(?:\.\d+)?)\s?(?:gb|g|gigs?|gib)\b\s?(?:of\s)?(vram|memory|gpu|card|"
         r"graphics card|cards|gpus|ram|unified memory)?",
         low,
     ):
         value = float(m.group(1))
-        if value in stated:
+        if value in stated or any(a <= m.start() < b for a, b in host):
             continue
         before = low[max(0, m.start() - 30) : m.start()]
         after = low[m.end() : m.end() + 20]
@@ -2520,6 +2535,9 @@ _CPU_ONLY = (
     r"|\b(?:i|we) (?:only|just) (?:have|got) (?:a |an |the |my )?(?:\w+ )?cpu\b"
     r"|\b(?:just|purely) (?:on )?(?:the |my )?cpu\b"
     r"|\bno (?:dedicated |discrete |nvidia |real )?(?:gpu|graphics card|video card)\b"
+    # "do i even need a gpu for whisper small?": whether the CPU alone does it
+    r"|\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?need an? "
+    r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
     r"|\bwithout (?:a |any )?(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
     r"|\b(?:on|with) (?:the |my |a )?cpu\b(?![\s-]*offload)(?! and)(?! \+)|\bcpu inference\b"
     # "would an old laptop cpu work?", "is a desktop cpu enough?"
@@ -2668,6 +2686,20 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if family in ("diffusion", "speech") and name == "train":
         return "finetune-full" if family == "diffusion" else "inference"
     return name
+
+
+# a hosted model sold by the token, whose weights are not published: "gpt-4o-mini", "claude"
+_HOSTED = re.compile(
+    r"(?:chat)?gpt[- ]?(?:3\.5|4(?:\.\d)?o?|5(?:\.\d)?)(?:[- ](?:mini|nano|turbo))?"
+    r"|o[134](?:-mini)?|claude(?:[- ][\w.]+)*|gemini(?:[- ][\w.]+)*|chatgpt"
+)
+
+
+def _hosted_dropped(models: tuple[ModelRef, ...]) -> tuple[ModelRef, ...]:
+    """ "we pay for gpt-4o-mini: would self-hosting llama 8b be cheaper?": the API's model is
+    the service compared against, not one to size; dropped when a catalog model is named too."""
+    kept = tuple(m for m in models if m.ids or not _HOSTED.fullmatch(m.text.lower().strip()))
+    return kept if any(m.ids for m in kept) else models
 
 
 def family_hint(low: str) -> str | None:
@@ -3025,7 +3057,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
     unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
     audio = _audio_hours(unpaced)
-    models = _sized_family(tuple(linker.find_models(text)), linker)
+    models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
@@ -4047,6 +4079,9 @@ def resolve(
     variant = rx.search(
         r"\b(\d+)\s?(?:gb|g|gigs?)\b(?:\s(?:one|version|variant|model))?", query.text.lower()
     )
+    if variant and query.ram_gb and any(a <= variant.start() < b for a, b in (
+            r.span() for r in _RAM_SIZE.finditer(query.low))):  # fmt: skip
+        variant = None  # "and if i have 32gb system ram?": the machine's RAM, no card's variant
     form = rx.search(
         r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
         r"|\bthe (\w+) (?:one|version|variant|card)\b",

@@ -485,6 +485,8 @@ VISION = Family(
         r"\bconv ?nets?\b",
         r"\bimage classification\b",
         r"\bcomputer vision\b",
+        r"\bvision (?:models?|tasks?|work(?:loads?)?|training)\b",
+        r"\bimage (?:classifiers?|segmentation|models? training)\b",
         r"\bobject detection\b",
         r"\byolo",
         r"\bimagenet\b",

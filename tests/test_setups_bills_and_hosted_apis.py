@@ -1,0 +1,127 @@
+"""Setups of different sizes set side by side ("2x 4060 Ti or one 3090"), their electricity, a
+monthly bill for the hours used, a hosted API's bill against self-hosting, rent one card or buy
+another at the user's prices, the machine's RAM never read as a card's memory, lighter weights
+before slow offload for image models, and loads and model sizes said as people say them. Each
+phrasing is the test's own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor import tools
+from advisor.agent.understand import understand
+from advisor.api import Advisor
+from advisor.catalog import Catalog
+
+
+def _figure(pattern: str, text: str) -> float:
+    found = re.search(pattern, text)
+    assert found, text[:700]
+    return float(found.group(1).replace(",", ""))
+
+
+def test_setups_of_different_counts_are_compared_as_said(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("two 4060 ti 16gb cards or a single 3090 for running llms?").text
+    head = text.split("\n", 1)[0]
+    assert "2 x NVIDIA GeForce RTX 4060 Ti 16GB" in head and "RTX 3090" in head
+    assert "- 2 x NVIDIA GeForce RTX 4060 Ti 16GB: 32 GB of memory in all" in text
+    assert "- one NVIDIA GeForce RTX 3090: 24 GB of memory;" in text
+    # a job that spreads over the cards: the pair's throughput counts both
+    lab = rules_advisor.ask("rtx a6000 or 2x 3090s for training image classifiers?").text
+    assert lab.startswith("**Pick the 2 x NVIDIA GeForce RTX 3090: about")
+    pair = _figure(r"2 x NVIDIA GeForce RTX 3090 ([\d,]+) images/s", lab)
+    one = _figure(r"NVIDIA RTX A6000 ([\d,]+) images/s", lab)
+    assert 1.5 < pair / one < 2.5
+
+
+def test_compare_workload_takes_a_count_for_each_gpu() -> None:
+    both = tools.compare_workload(["rtx-3090", "rtx-3090"], workload="train", family="vision",
+                                  counts=[1, 2])  # fmt: skip
+    one, two = (r["speed"] for r in both["gpus"])
+    assert [r["num_gpus"] for r in both["gpus"]] == [1, 2] and 1.5 * one < two < 2 * one
+    wrong = tools.compare_workload(["rtx-3090", "rtx-4090"], family="vision", counts=[1])
+    assert "one count per GPU" in wrong["error"]
+
+
+def test_electricity_of_two_setups_over_a_month_of_daily_use(rules_advisor: Advisor) -> None:
+    thread = "t-setups-power"
+    rules_advisor.ask("a6000 vs two 3090s for our lab's vision training?", thread_id=thread)
+    text = rules_advisor.ask("and the power bill? about 12h a day, we pay 0.30 $/kWh",
+                             thread_id=thread).text  # fmt: skip
+    head = text.split("\n", 1)[0].lower()
+    assert "one a6000" in head and "2 x 3090" in head and "for a month" in head
+    # 300 W and 2 x 350 W for 12 h a day over 30.4 days at $0.30
+    assert _figure(r"\$([\d.]+) on one a6000", head) == pytest.approx(0.3 * 12 * 30.42 * 0.3, 0.01)
+    assert _figure(r"\$([\d.]+) on 2 x 3090", head) == pytest.approx(0.7 * 12 * 30.42 * 0.3, 0.01)
+
+
+def test_the_machines_ram_is_not_a_cards_memory(catalog: Catalog) -> None:
+    q = understand("do we really need a gpu for whisper base? it's a ryzen 9 box with 64gb ram",
+                   catalog)  # fmt: skip
+    assert q.ram_gb == 64 and q.memory_gb is None and q.cpu_only
+    # a card's memory said beside it still is one
+    assert understand("what runs on a 16gb card with 64gb ram?", catalog).memory_gb == 16
+
+
+def test_a_monthly_bill_is_spread_over_the_hours_used(rules_advisor: Advisor) -> None:
+    result = tools.break_even(gpu="a100-sxm4-80gb", rent_usd_per_month=2000.0, hours_per_day=8.0)
+    assert result["rent_usd_per_hour"] == pytest.approx(2000 / (730 * 8 / 24))
+    text = rules_advisor.ask("we pay about $16k a month for 8 h100s we only run 8 hours a day "
+                             "on weekdays. would buying them make sense?").text  # fmt: skip
+    rate = _figure(r"against \$([\d.]+) per GPU-hour to rent", text)
+    assert rate > 8  # $2,000 a GPU over about 174 hours of use, not over 730
+
+
+def test_a_follow_up_context_said_with_like(rules_advisor: Advisor) -> None:
+    thread = "t-context-like"
+    rules_advisor.ask("can my 3090 fine-tune llama 3 8b with qlora?", thread_id=thread)
+    text = rules_advisor.ask("ok and with a context of like 16k?", thread_id=thread).text
+    assert "context 16,384" in text.split("\n", 1)[0]
+
+
+def test_a_card_budget_with_max_buys_a_card(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("which graphics card for sd 1.5 is enough? budget max 350 dollars")
+    assert "to buy" in text.text.split("\n", 1)[0] and "/hour" not in text.text.split("\n")[0]
+
+
+def test_renting_one_card_or_buying_another_at_the_users_prices(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("rent an a100 at $1.20/hr or buy a used 4090 for $1500? i train "
+                             "about 10 hours a week. better over 3 years?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**Buying is cheaper over your 1,56")  # 10 h x 52 x 3
+    assert "$1,500 to buy (given by the user)" in text and "$1.20 per GPU-hour" in text
+    server = rules_advisor.ask(
+        "a box with 4x l40s costs us 30k, or we rent h100s at $2.5/h. "
+        "we'd use it half the time for 2 years, rent or buy?"
+    ).text
+    assert "$2.50 per GPU-hour" in server and "Renting as many h100s (4)" in server
+
+
+def test_a_hosted_apis_bill_against_self_hosting(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("our claude-haiku api bill is $30/month for about 2M tokens a day. "
+                             "cheaper to self host mistral 7b?").text  # fmt: skip
+    assert text.startswith("**Your API is cheaper") and "$30.00 a month" in text
+    assert "I don't have a model" not in text
+
+
+def test_a_small_card_for_llms_is_a_qualified_yes(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("is a 2060 12gb usable for local llms?").text
+    assert text.startswith("**Yes")
+
+
+def test_lighter_weights_lead_for_an_image_model_too_big(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("will flux schnell run on my 4070 12gb?").text
+    assert text.startswith("**Yes in 4-bit with model CPU offload, no in fp16")
+    assert "With sequential CPU offload" in text
+
+
+def test_loads_and_sizes_said_as_people_say_them(catalog: Catalog) -> None:
+    q = understand("about 500 daily active users, avg 12 msgs each, ~300 tokens per reply, "
+                   "qwen 2.5 7b. how many a10gs?", catalog)  # fmt: skip
+    assert q.rps == pytest.approx(500 * 12 / 86_400) and q.output_tokens == 300
+    assert q.context is None
+    sized = understand("which gpu to pretrain a 125m gpt on 5b tokens?", catalog)
+    assert sized.models and sized.models[0].size_b == pytest.approx(0.125)
+    assert understand("we saw 500m requests last year", catalog).models == ()
