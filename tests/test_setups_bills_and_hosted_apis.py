@@ -125,3 +125,40 @@ def test_loads_and_sizes_said_as_people_say_them(catalog: Catalog) -> None:
     sized = understand("which gpu to pretrain a 125m gpt on 5b tokens?", catalog)
     assert sized.models and sized.models[0].size_b == pytest.approx(0.125)
     assert understand("we saw 500m requests last year", catalog).models == ()
+
+
+def test_a_deadline_said_is_answered_yes_or_no(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "we've got 2x a100 80gb, need resnet-50 trained 90 epochs on "
+        "imagenet, deadline is in 2 days. will we make it?"
+    ).text
+    head = text.split("\n", 1)[0]
+    assert re.match(r"\*\*(Yes|No): about [\d.]+ hours on 2 x NVIDIA A100", head)
+    hours = _figure(r"about ([\d.]+) hours on 2 x", head)
+    assert head.startswith("**Yes" if hours <= 48 else "**No")
+    missed = rules_advisor.ask("can a single t4 train vit-b/16 on imagenet from scratch within "
+                               "a week?").text  # fmt: skip
+    assert missed.startswith("**No: about") and "to finish within" in missed
+    # images asked after an image model: a day's count against the days said
+    thread = "t-deadline-images"
+    rules_advisor.ask("how fast is sdxl on an l40s?", thread_id=thread)
+    later = rules_advisor.ask("and if we need 20000 images by friday, 2 days from now?",
+                              thread_id=thread).text  # fmt: skip
+    assert re.match(r"\*\*(Yes|No): about [\d.]+ hours on one NVIDIA L40S", later)
+
+
+def test_how_many_days_each_for_a_job_on_two_cards(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("l40s vs a100 80gb: how many days to pretrain a 700m gpt on 15b "
+                             "tokens on one card?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**The whole job takes about") and head.count(" days on one ") >= 2
+    assert "batch 1)" not in head  # pre-training runs full batches
+
+
+def test_an_epoch_measured_on_one_card_is_carried_to_another(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("my resnet-50 training does an epoch in 50 minutes on a 3060 12gb. "
+                             "how long per epoch on a 4090?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**About") and "minutes an epoch on one NVIDIA GeForce RTX 4090" in head
+    assert _figure(r"About ([\d.]+) minutes an epoch", head) < 50
+    assert "does not fit" not in text  # the user runs it: a batch the measured card holds

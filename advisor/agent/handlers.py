@@ -1744,6 +1744,8 @@ def speed(query: Query, box: ToolBox) -> Draft:
     streams = _streams_kept_up(query, box)
     if streams is not None:  # "16 cameras at 30 fps: will one T4 keep up?"
         return streams
+    if (due := _deadline_judged(query, box)) is not None:
+        return due  # "5000 images by friday, 3 days from now: doable?"
     draft = fit(query, box, speed_first=True)
     judged_speed = _measured_here(query, box)
     if judged_speed:  # "18 tok/s on my 3060: is that normal?": their figure against the estimate
@@ -1952,6 +1954,10 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
         measured, unit, is_time = query.seconds_per_item, "s", True
     elif query.hours and training and _RUN_TAKES.search(query.low) and not query.epochs:
         measured, unit, is_time = query.hours, "hours", True
+    elif query.hours and training and _PER_EPOCH.search(low):  # "it takes 40 min per epoch"
+        measured, unit, is_time = query.hours / (query.epochs or 1), "hours an epoch", True
+        if measured < 2:
+            measured, unit = measured * 60, "minutes an epoch"
     else:
         return None
     model = query.models[0]
@@ -1962,11 +1968,17 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
     ]
     if len(owned) == 1 and owned[0] is refs[1]:
         refs.reverse()  # "would an H100 beat my L40S, which does 35 tok/s?": the L40S measured
-    mine, other = (
-        box.call("estimate", estimate_args(query, gpu_choices(r)[0], r.count, model)) for r in refs
-    )
+    args = [estimate_args(query, gpu_choices(r)[0], r.count, model) for r in refs]
+    mine, other = (box.call("estimate", a) for a in args)
     if "error" in mine or "error" in other:
         return None
+    if training and not mine["fits"] and not query.batch and (most := _max_batch(box, args[0])):
+        # the user runs it, so it fits: both at the largest power-of-two batch the measured card
+        # holds ("40 min an epoch on a 6 GB laptop GPU"), not the family's usual batch
+        batch = 2 ** int(math.log2(int(most["solution"])))
+        mine, other = (box.call("estimate", {**a, "batch": batch}) for a in args)
+        if "error" in mine or "error" in other:
+            return None
     from advisor.calculator import FAMILIES
 
     family = FAMILIES[mine.get("family", "llm")]
@@ -2415,6 +2427,48 @@ def typical_job_hours(e: dict[str, Any]) -> float | None:
 def _gpus_for_deadline(
     query: Query, box: ToolBox, gpu: str, model: ModelRef | None
 ) -> Draft | None:
+    """The fewest GPUs that finish the job within the hours given, in words (see _deadline_plan);
+    the tool's error when the user's pace cannot be used."""
+    plan = _deadline_plan(query, box, gpu, model)
+    return plan if plan is None or isinstance(plan, Draft) else plan[1]
+
+
+# a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
+_DEADLINE_SAID = re.compile(
+    r"\bdeadline\b|\bdue\b|\bdoable\b|\bin time\b|\b(?:make|meet|hit) (?:it|the date)\b"
+    r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"|\bby (?:tomorrow|tonight|next week|the end)|\bwithin\b|\bin (?:under|less than)\b"
+)
+
+
+def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
+    """Yes or no: the job on the cards named (as many as said) against the deadline said, and,
+    when they miss it, the fewest of that card that meet it; the job's estimate follows."""
+    if not (query.hours and query.gpus and query.models and _DEADLINE_SAID.search(query.low)):
+        return None
+    if query.seconds_per_item or _GPU_HOURS_SAID.search(query.low):
+        return None  # the user's own pace, or GPU-hours to spend: their handlers
+    ref, model = query.gpus[0], query.models[0]
+    gpu, have = gpu_choices(ref)[0], ref.count or query.num_gpus or 1
+    e = box.call("estimate", estimate_args(query, gpu, have, model))
+    hours = typical_job_hours(e)
+    if hours is None or not e.get("fits") or (have > 1 and e["workload"] == "inference"):
+        return None  # copies working apart, or a setup that cannot hold it: the plan's own
+    yes = hours <= query.hours
+    where = c.gpus_phrase(have, e["gpu_name"])
+    head = (f"**{'Yes' if yes else 'No'}: about {c.duration(hours)} on {where}, "
+            f"{'within' if yes else 'past'} your {c.duration(query.hours)}.**")  # fmt: skip
+    parts = [head]
+    if not yes:
+        plan = _deadline_plan(replace(query, num_gpus=None), box, gpu, model)
+        parts += [plan[1].text.replace("**", "")] if isinstance(plan, tuple) else []
+    job = fit(query, box, speed_first=True)
+    return Draft("\n\n".join([*parts, job.text]), job.citations, job.warnings)
+
+
+def _deadline_plan(
+    query: Query, box: ToolBox, gpu: str, model: ModelRef | None
+) -> tuple[int, Draft] | Draft | None:
     """The fewest GPUs that finish the job within the hours given: at the user's own measured pace
     (the items shared between the GPUs), else at the estimate's speed (copies of an inference
     job work apart; a training run scales over its GPUs as the estimate says)."""
@@ -2435,7 +2489,7 @@ def _gpus_for_deadline(
         if audio:
             what = (f"{c.num(done['minutes_per_item'], 'minutes')} per hour of audio, "
                     f"{c.num(items, 'hours')} of audio")  # fmt: skip
-        return Draft(
+        return count, Draft(
             f"**{c.gpus_phrase(count, name)} finish{'es' if count == 1 else ''} it in about "
             f"{c.duration(done['hours'])}**, within your {c.duration(deadline)}, at your own "
             f"measured pace ({what}, shared evenly). One GPU would take "
@@ -2490,7 +2544,7 @@ def _gpus_for_deadline(
         text = (f"{head}: about {c.duration(took)} on {phrase} ({how}), against "
                 f"{c.duration(job)} on {c.gpus_phrase(base, e['gpu_name'])} "
                 f"({c.settings(e)}).")  # fmt: skip
-    return Draft(text, cite_more=False)
+    return count, Draft(text, cite_more=False)
 
 
 def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]) -> Draft:
@@ -2785,6 +2839,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return worth
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         draft = _fit(query, box)
+        if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
+            # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads
+            return Draft(f"{timed}\n\n{draft.text}", draft.citations, draft.warnings)
         ratio = _model_ratio(query, box)
         figures = _fields_of_each(query, box)  # "... give me bandwidth and board power for both"
         # "which is cheaper per token?": the cost of a million tokens on each, first
@@ -3130,6 +3187,33 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
     return c.job_ratio(result)
+
+
+def _job_time_of_each(box: ToolBox) -> str:
+    """The whole job's time on each GPU estimated (its first setup, at the fullest batch the
+    answer tried: pre-training runs full batches), fastest first, in days past two days; empty
+    unless two or more fit the job."""
+    first: dict[str, dict[str, Any]] = {}
+    for call in box.calls:
+        e = call.result
+        if call.name != "estimate" or "gpu" not in e:
+            continue
+        was = first.setdefault(e["gpu"], e)
+        same = (e["precision"], e["workload"], e.get("num_gpus")) == (
+            was["precision"], was["workload"], was.get("num_gpus"))  # fmt: skip
+        if same and e.get("fits") and (e.get("batch") or 1) > (was.get("batch") or 1):
+            first[e["gpu"]] = e
+    timed = sorted(((h, e) for e in first.values() if e.get("fits")
+                    and (h := typical_job_hours(e))), key=lambda t: t[0])  # fmt: skip
+    if len(timed) < 2:
+        return ""
+
+    def said(hours: float) -> str:
+        return f"{c.num(hours / 24)} days" if hours >= 48 else c.duration(hours)
+
+    each = "; ".join(f"{said(h)} on {c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])}"
+                     for h, e in timed[:4])  # fmt: skip
+    return f"**The whole job takes about {each}** ({c.settings(timed[0][1])})."
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
@@ -4918,6 +5002,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
             draft.text += (f"\n\n_Note: no card named: the time on the {names}, the most rented "
                            f"cards of {query.memory_gb:g} GB._")  # fmt: skip
             return draft
+    if (due := _deadline_judged(query, box)) is not None:
+        return due  # "ETA on our 4 cards? the deadline is 3 weeks"
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         verdict, spread = _within_allocation(query, box)

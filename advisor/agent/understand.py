@@ -4075,6 +4075,11 @@ def resolve(
         updates["notes"] = tuple(n for n in query.notes if n not in dropped)
     elif not query.models and prior.models:
         updates["models"] = prior.models
+    carried = updates.get("models", query.models)
+    if (query.dataset_samples and not query.images and carried and carried[0].family == "diffusion"
+            and query.workload in (None, "inference")):  # fmt: skip
+        # "and if i need 5000 images by friday?" after an image model: images to generate
+        updates |= {"images": query.dataset_samples, "dataset_samples": None}
     gpus = query.gpus
     variant = rx.search(
         r"\b(\d+)\s?(?:gb|g|gigs?)\b(?:\s(?:one|version|variant|model))?", query.text.lower()
