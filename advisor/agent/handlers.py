@@ -1988,8 +1988,10 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
         return None
     rate = rates[0]
     low_rate, high_rate = mine[rate.key]["typical"], other[rate.key]["typical"]
-    args = {"measured": measured, "from_rate": low_rate, "to_rate": high_rate, "is_time": is_time}
-    carried = box.call("carried_measurement", args)
+    carried = box.call(
+        "carried_measurement",
+        {"measured": measured, "from_rate": low_rate, "to_rate": high_rate, "is_time": is_time},
+    )
     if "error" in carried:
         return None
     where = c.gpus_phrase(other["num_gpus"], other["gpu_name"])
