@@ -162,3 +162,30 @@ def test_an_epoch_measured_on_one_card_is_carried_to_another(rules_advisor: Advi
     assert head.startswith("**About") and "minutes an epoch on one NVIDIA GeForce RTX 4090" in head
     assert _figure(r"About ([\d.]+) minutes an epoch", head) < 50
     assert "does not fit" not in text  # the user runs it: a batch the measured card holds
+
+
+def test_each_cards_monthly_rent_in_a_thread(rules_advisor: Advisor) -> None:
+    thread = "t-rent-each"
+    rules_advisor.ask("whisper api: a 4090 on runpod at $0.44/h or an a10g?", thread_id=thread)
+    text = rules_advisor.ask("what would each cost per month?", thread_id=thread).text
+    head = text.split("\n", 1)[0]
+    assert "at your $0.44 per GPU-hour" in head and "A10G" in head.upper()
+    rent = _figure(r"\$([\d,.]+) for one (?:rtx )?4090", head.lower())
+    assert rent == pytest.approx(0.44 * 730, rel=0.01)
+
+
+def test_the_cost_of_the_work_on_each_card(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("whisper large-v3 on t4 or l4 or a100, what's the cost per hour of "
+                             "audio on each?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**Cheapest per audio hour: the NVIDIA")
+    costs = [float(x) for x in re.findall(r"\$([\d.]+) on one", head)]
+    assert len(costs) >= 3 and costs == sorted(costs)
+
+
+def test_a_budget_for_a_span_of_use_caps_the_hours_rent(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("we want to host llama 3.1 70b for a 3 day event, total budget "
+                             "$300. what should we rent?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**About $") and "for your 72 hours" in head
+    assert _figure(r"\*\*About \$([\d,.]+) for", head) <= 300

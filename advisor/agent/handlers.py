@@ -2844,6 +2844,10 @@ def compare(query: Query, box: ToolBox) -> Draft:
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
             # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads
             return Draft(f"{timed}\n\n{draft.text}", draft.citations, draft.warnings)
+        ranked = "least rent" in draft.text.split("\n", 1)[0]  # the value pick leads already
+        asked = _COST_OF_WORK.search(query.low) and not _per_token_asked(query) and not ranked
+        if asked and (unit_costs := _work_cost_of_each(box)):  # "cost per hour of audio?"
+            return Draft(f"{unit_costs}\n\n{draft.text}", draft.citations, draft.warnings)
         ratio = _model_ratio(query, box)
         figures = _fields_of_each(query, box)  # "... give me bandwidth and board power for both"
         # "which is cheaper per token?": the cost of a million tokens on each, first
@@ -3216,6 +3220,38 @@ def _job_time_of_each(box: ToolBox) -> str:
     each = "; ".join(f"{said(h)} on {c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])}"
                      for h, e in timed[:4])  # fmt: skip
     return f"**The whole job takes about {each}** ({c.settings(timed[0][1])})."
+
+
+# the cost of the work asked, not of the hour: "cost per hour of audio", "cheapest per image"
+_COST_OF_WORK = re.compile(
+    r"\b(?:cost|price|\$|dollars?|cheapest|cheaper)\s(?:per|a|for each)\s(?:(?:1k|1,000|thousand|"
+    r"hour of|minute of)\s)?(?:audio|images?|pictures?|samples?|sequences?|epochs?)\b"
+    r"|\bcost[- ]effective\b|\bper (?:hour|minute) of audio\b"
+)
+
+
+def _work_cost_of_each(box: ToolBox) -> str:
+    """The cost of a unit of the work on each GPU estimated (first setup of each) at its median
+    rental price, cheapest first; empty unless two or more have one."""
+    first: dict[str, dict[str, Any]] = {}
+    for call in box.calls:
+        e = call.result
+        if call.name == "estimate" and "gpu" in e and e.get("fits"):
+            first.setdefault(e["gpu"], e)
+    priced = sorted(((cost["usd_per_unit"], cost, e) for e in first.values()
+                     if (cost := e.get("cost") or {}).get("usd_per_unit")),
+                    key=lambda t: t[0])  # fmt: skip
+    if len(priced) < 2:
+        return ""
+    unit = priced[0][1].get("cost_unit", "")
+    each = "; ".join(
+        f"{c.usd(usd)} on {c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} "
+        f"({c.usd(cost['usd_per_gpu_hour'])}/hour)"
+        for usd, cost, e in priced[:4]
+    )
+    best = priced[0][2]["gpu_name"]
+    return (f"**Cheapest {unit}: the {best}.** {each[0].upper()}{each[1:]}, at median rental "
+            f"prices ({c.settings(priced[0][2])}).")  # fmt: skip
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
@@ -3597,6 +3633,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
     # "12 x g6e.xlarge at $1.86/hr": twelve instances of one GPU each, each at that price
     size = query.node_size if per_node and query.node_size and query.node_size <= count else None
     nodes = count // size if size and count % size == 0 else 1
+    named = [r for r in query.gpus if r.ids]
+    if price is not None and hours and len(named) >= 2 and _EACH_PRICE.search(query.low):
+        return _rent_of_each(query, box, named[:4], hours)  # "and how much per month for each"
     if price is not None and hours:
         result = box.call(
             "rental_cost",
@@ -3651,6 +3690,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
         draft = fit(query, box)
         if _per_token_asked(query):  # fit() led with the cost of a million tokens
             return draft
+        several = len(gpus_named(query)) >= 2 and _COST_OF_WORK.search(query.low)
+        if several and (unit_costs := _work_cost_of_each(box)):  # "cost per audio hour, each?"
+            return Draft(f"{unit_costs}\n\n{draft.text}", draft.citations, draft.warnings)
         model = query.models[0]
         found = [e for e in _estimates(query, box, model) if "error" not in e]
         _batched_as_run(query, box, found, model)  # the batch the answer below runs at
@@ -3758,6 +3800,41 @@ _RENT_PERIOD_HOURS = {"mo": HOURS_PER_MONTH, "w": 7 * 24.0, "d": 24.0, "y": 12 *
                       "annual": 12 * HOURS_PER_MONTH}  # fmt: skip
 _SPAN_NAMES = {"mo": "month", "w": "week", "d": "day", "y": "year", "annual": "year"}
 _HOURS_ASKED = re.compile(r"\bhow many (?:\w+ ){0,3}(?:gpu[- ])?hours?\b|\bhow long\b")
+
+
+def _rent_of_each(query: Query, box: ToolBox, refs: list[GpuRef], hours: float) -> Draft:
+    """Each card's rent for the hours asked: at the user's price where one was said for it (a
+    single price is the first card's), else the median on the cloud said beside it, else the
+    median of all; the cheapest first."""
+    own = dict(query.gpu_prices)
+    clouds = query.providers if len(query.providers) == len(refs) else ()
+    rows = []
+    for i, ref in enumerate(refs):
+        gpu = gpu_choices(ref)[0]
+        mine = own.get(gpu) or (query.user_price_usd_per_hour if i == 0 and not own else None)
+        if mine is not None:
+            cost = box.call("rental_cost", {"usd_per_gpu_hour": mine, "hours": hours,
+                                            "num_gpus": ref.count or 1})  # fmt: skip
+            if "error" not in cost:
+                rows.append((cost["usd"], f"{c.gpus_phrase(ref.count or 1, _said(ref))} at your "
+                                          f"{c.usd(mine)} per GPU-hour"))  # fmt: skip
+            continue
+        args: dict[str, Any] = {"gpu": gpu, "hours": hours, "num_gpus": ref.count or 1}
+        priced = box.call("prices", {**args, "provider": clouds[i]}) if clouds else {}
+        where = f" on {clouds[i]}" if clouds else ""
+        if "error" in priced or not priced.get("rental_usd"):
+            priced, where = box.call("prices", args), ""
+        if "error" in priced or not priced.get("rental_usd"):
+            continue
+        median = priced["summary_usd_per_gpu_hour"]["median"]
+        rows.append((priced["rental_usd"]["median"],
+                     f"{c.gpus_phrase(ref.count or 1, _said(ref))} at the median {c.usd(median)} "
+                     f"per GPU-hour{where} ({priced['count']} current prices)"))  # fmt: skip
+    if not rows:
+        return Draft("No rental price for these cards: give one for each.")
+    rows.sort(key=lambda r: r[0])
+    each = "; ".join(f"{c.usd(usd)} for {what}" for usd, what in rows)
+    return Draft(f"**About {each}**, for {c.num(hours, 'hours')} each.", cite_more=False)
 
 
 def _budget_at_median(
@@ -4156,7 +4233,9 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "context": query.context,
         # pre-training ranked at a useful batch, not one sequence a step of overhead
         "batch": default_batch(query, model, workload) or _pretraining_default(workload, model),
-        "max_usd_per_hour": budget.usd if budget and budget.per == "hour" else None,
+        "max_usd_per_hour": budget.usd
+        if budget and budget.per == "hour"
+        else _budget_per_hour(query),
         "max_power_w": query.max_power_w,
         "segment": query.segment,
         "vendor": query.vendor,
@@ -4188,11 +4267,28 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     result = box.call("recommend_gpus", args)
     if "error" in result:
         return Draft(result["error"])
+    capped = "max_usd_per_hour" in args or "max_usd_per_job" in args
+    lighter = ""
+    if not result["ranked"] and capped and "precision" not in args and workload == "inference" \
+            and (model.family or "llm") == "llm":  # fmt: skip
+        # "405B for a weekend on $500": 16 bits is over it; 4-bit weights need fewer GPUs
+        four = box.call("recommend_gpus", {**args, "precision": "awq"})
+        if "error" not in four and four["ranked"]:
+            result = four
+            lighter = "Nothing within the budget in 16 bits; in 4-bit (AWQ) weights:\n\n"
     from advisor.calculator import FAMILIES
 
     family = FAMILIES.get(model.family or "llm", FAMILIES["llm"])
     job = f"{model.text} ({family.workload_label(workload)})"
-    text = c.recommendation(result, job)
+    text = lighter + c.recommendation(result, job)
+    if _budget_per_hour(query) and result["ranked"] and query.budget and query.hours:
+        pick = result["ranked"][0]  # "$500 for the weekend": the pick's rent over that span
+        spent = box.call("rental_cost", {"usd_per_gpu_hour": pick["usd_per_hour"],
+                                         "hours": query.hours})  # fmt: skip
+        if "error" not in spent:
+            where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
+            text = (f"**About {c.usd(spent['usd'])} for your {c.num(query.hours, 'hours')} on "
+                    f"{where}, within your {c.usd(query.budget.usd)}.**\n\n{text}")  # fmt: skip
     if (light := _light_load(query, box, result, model)) is not None:
         text = f"{light}\n\nIf you rent: {text}"  # "a hobby bot, 100 messages a day"
     if beaten is not None and result["ranked"]:
@@ -4241,6 +4337,17 @@ _PACE_WANTED = re.compile(
     r"\b(?:under|below|within|less than|at most)\s\d[\d.]*\s?(?:s|sec\w*|ms|minutes?)\b"
     r"|\blatency\b|\bfast\b|\bquick\w*\b|\bsnappy\b|\breal[- ]?time\b|\btok\w*/s\b"
 )
+
+
+def _budget_per_hour(query: Query) -> float | None:
+    """A total budget for a span of use with no job to size ("$500 for a weekend hackathon"):
+    the rent an hour it allows over that span."""
+    budget, sized = query.budget, query.train_tokens or query.images or query.audio_hours
+    if not (budget and budget.per == "total" and budget.kind != "buy" and query.hours):
+        return None
+    if sized or query.dataset_samples or query.buying:
+        return None  # a job's budget: the cost of the job decides, not an hour's rent
+    return budget.usd / query.hours
 
 
 def _pretraining_default(workload: str, model: ModelRef) -> int | None:
