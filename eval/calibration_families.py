@@ -105,6 +105,8 @@ def _peak(gpu: GPU, precision: str) -> float | None:
 
 
 def _spec(case: Case, catalog: Catalog, what: str) -> float | None:
+    if case.cpu:  # no datasheet: the request does not describe the CPU
+        return None
     values = []
     for gid in case.gpus:
         gpu = catalog.get_gpu(gid)
@@ -169,7 +171,7 @@ def _targets(rows: list[dict[str, Any]], catalog: Catalog) -> list[str]:
                 f"(median {_pct(median(r['in_sample'] for r in chosen))}, LOSO median "
                 f"{_pct(median(r['loso'] for r in chosen))})"
             )
-    memory = [r for r in rows if r["kind"] == "memory"]
+    memory = [r for r in rows if r["kind"] == "memory" and not r["cpu"]]
     for label, chosen in (
         ("Whisper memory", [r for r in memory if r["family"] == "speech"]),
         ("SDXL memory", [r for r in memory if r["model"] == "sdxl"]),
@@ -181,6 +183,7 @@ def _targets(rows: list[dict[str, Any]], catalog: Catalog) -> list[str]:
             f"{_pct(median(r['loso'] for r in chosen))}): "
             + ", ".join(f"{r['id']} {r['in_sample']:.0f}%" for r in chosen)
         )
+    lines += _whisper_cpu(rows)
     lines.append(_whisper_relative_speeds(catalog))
     for model, gpu, offload, want in (
         ("sdxl", "rtx-3070", "none", False),
@@ -224,6 +227,28 @@ def _whisper_relative_speeds(catalog: Catalog) -> str:
         "Whisper relative speed vs large-v3, openai-whisper on an A100 (README, scored not "
         f"fitted): median error {_pct(median(errors))}: " + ", ".join(parts)
     )
+
+
+def _whisper_cpu(rows: list[dict[str, Any]]) -> list[str]:
+    """Whisper on the CPU alone, every row: the fitted ones (the faster-whisper README's
+    i7-12700K table) and the other CPUs' (scored, not fitted), each with its in-sample error."""
+    lines = []
+    for kind, label in (("speed", "audio s/s"), ("memory", "RAM GB")):
+        chosen = [r for r in rows if r["cpu"] and r["kind"] == kind]
+        for fitted in (True, False):
+            group = [r for r in chosen if r["fit"] == fitted]
+            if not group:
+                continue
+            lines.append(
+                f"Whisper on the CPU, {label}, {'fitted' if fitted else 'scored, not fitted'}: "
+                f"median {_pct(median(r['in_sample'] for r in group))} over {len(group)} rows: "
+                + ", ".join(
+                    f"{r['id']} {r['label']} {r['engine']} {r['measured']:.3g} vs "
+                    f"{r['predicted']:.3g} ({r['in_sample']:.0f}%)"
+                    for r in group
+                )
+            )
+    return lines
 
 
 def _structure(rows: list[dict[str, Any]]) -> list[str]:
@@ -272,7 +297,9 @@ def run() -> dict[str, Any]:
     rows = []
     for case in cases:
         rows.append({
-            "id": case.id, "family": case.family, "model": case.model, "metric": case.metric,
+            "id": case.id, "family": case.family + (" (CPU)" if case.cpu else ""),
+            "cpu": case.cpu, "engine": case.request.engine or "", "model": case.model,
+            "metric": case.metric,
             "kind": case.kind, "source": case.source, "chip": case.chip, "label": case.label,
             "precision": case.request.precision or "fp16",
             "framework": case.request.framework or "pytorch", "num_gpus": case.request.num_gpus,

@@ -18,7 +18,8 @@ from dataclasses import dataclass, is_dataclass, replace
 from types import ModuleType
 from typing import Any
 
-from advisor.calculator import Request, diffusion, nets, speech
+from advisor.calculator import Request, diffusion, nets, speech, speech_cpu
+from advisor.calculator.host import CPU, host_memory
 from advisor.calculator.precision import get_precision
 from advisor.catalog import Catalog
 from advisor.specs import GPU
@@ -88,21 +89,26 @@ class FitSpec:
     families: tuple[str, ...]
     kind: str  # speed | memory
     params: tuple[Param, ...]
-    figure: Callable[[Case, Any, GPU, Request, str], float]  # (row, model, GPU, request, precision)
+    # (row, model, GPU, request, precision); the GPU is None for a row measured on the CPU
+    # alone, which only a spec of device "cpu" covers
+    figure: Callable[[Case, Any, Any, Request, str], float]
     workloads: tuple[str, ...] = ()  # fitted to these workloads' rows only (empty: all)
     # the loss on each row's log ratio: 2 = least squares; 1 = least absolute error, the
     # median's loss, which a few rows that contradict their neighbours do not drag
     power: float = 2.0
+    device: str = "gpu"  # gpu | cpu: the rows measured on GPUs, or on the CPU alone
 
     def covers(self, case: Case) -> bool:
         return (
             case.family in self.families
             and case.kind == self.kind
             and (not self.workloads or case.request.workload in self.workloads)
+            and (case.gpus == (CPU,)) == (self.device == "cpu")
         )
 
 
-Row = tuple[Case, Any, list[tuple[GPU, Request]], str]  # case, model, (GPU, request)s, precision
+# case, model, (GPU, request)s (GPU None: the CPU), precision
+Row = tuple[Case, Any, list[tuple[GPU | None, Request]], str]
 
 
 class Model:
@@ -116,7 +122,10 @@ class Model:
             (
                 c,
                 find_model(c.model, catalog)[1],
-                [(catalog.get_gpu(g), replace(c.request, gpu=g)) for g in c.gpus],
+                [
+                    (None if g == CPU else catalog.get_gpu(g), replace(c.request, gpu=g))
+                    for g in c.gpus
+                ],
                 _precision(c),
             )
             for c in cases
@@ -194,7 +203,11 @@ def _search(
 
 
 def _precision(case: Case) -> str:
-    return get_precision(case.request.precision).name if case.request.precision else "fp16"
+    if case.request.precision:
+        return get_precision(case.request.precision).name
+    if case.gpus == (CPU,):  # the engine's default on a CPU
+        return speech_cpu.cpu_engine(case.request.engine).precisions[0]
+    return "fp16"
 
 
 def _nets_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
@@ -370,7 +383,11 @@ def _diffusion_memory_params(catalog: Catalog) -> tuple[Param, ...]:
     )
 
 
-def _speech_figure(case: Case, model: Any, gpu: GPU, request: Request, precision: str) -> float:
+def _speech_figure(
+    case: Case, model: Any, gpu: GPU | None, request: Request, precision: str
+) -> float:
+    if gpu is None:
+        return _speech_cpu_figure(case, model, request, precision)
     engine = speech.ENGINES[request.engine or "faster-whisper"]
     if case.kind == "memory":
         beam = request.beam_size or 5
@@ -401,6 +418,43 @@ def _speech_params(kind: str) -> tuple[Param, ...]:
     )
 
 
+def _speech_cpu_figure(case: Case, model: Any, request: Request, precision: str) -> float:
+    engine = speech_cpu.cpu_engine(request.engine)
+    beam = request.beam_size or 5
+    if case.kind == "memory":
+        return sum(speech_cpu.memory(model, engine, precision, request.batch, beam).values())
+    ram = host_memory(request.ram, request.ram_channels)
+    seconds = speech_cpu.window_seconds(model, engine, precision, request.batch, beam, ram)
+    return speech.WINDOW_S * request.batch / seconds
+
+
+def _speech_cpu_params(kind: str) -> tuple[Param, ...]:
+    """The CPU's constants; a fold without an engine's rows takes faster-whisper's, and one
+    without any row the modules' starting values (the GPU fit's are no CPU's)."""
+
+    def engine(name: str) -> Callable[[Case], bool]:
+        return lambda c: (c.request.engine or "faster-whisper") == name
+
+    def int8(c: Case) -> bool:
+        return c.request.precision == "int8"
+
+    names = list(speech_cpu.CPU_ENGINES)
+    if kind == "speed":
+        return (
+            Param(speech_cpu, ("CPU_MATMUL_EFFICIENCY",), 0.01, 1.0, lambda c: True, 0.2),
+            Param(speech_cpu, ("CPU_INT8_SHARE",), 0.0, 1.0, int8, 0.5),
+            *(
+                Param(speech_cpu, ("CPU_ENGINES", e, "token_overhead_ms"), 0.1, 1000.0,
+                      engine(e), ("CPU_ENGINES", "faster-whisper", "token_overhead_ms"))
+                for e in names
+            ),
+        )  # fmt: skip
+    return tuple(
+        Param(speech_cpu, ("CPU_ENGINES", e, "runtime_gb"), 0.01, 10.0, engine(e), 1.0)
+        for e in names
+    )
+
+
 def specs(catalog: Catalog) -> tuple[FitSpec, ...]:
     """Every family's fits: speed and memory constants are fitted separately."""
     return (
@@ -419,4 +473,10 @@ def specs(catalog: Catalog) -> tuple[FitSpec, ...]:
         FitSpec("speech speed", ("speech",), "speed", _speech_params("speed"), _speech_figure),
         FitSpec("speech memory", ("speech",), "memory", _speech_params("memory"),
                 _speech_figure),
+        # Whisper on the CPU alone: fitted to the faster-whisper README's i7-12700K table; the
+        # other CPUs' rows are scored, not fitted (their notes say so)
+        FitSpec("speech CPU speed", ("speech",), "speed", _speech_cpu_params("speed"),
+                _speech_figure, device="cpu"),
+        FitSpec("speech CPU memory", ("speech",), "memory", _speech_cpu_params("memory"),
+                _speech_figure, device="cpu"),
     )  # fmt: skip

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.calculator import Request, estimate
+from advisor.calculator.host import CPU
 from advisor.catalog import Catalog
 from advisor.errors import AdvisorError
 
@@ -106,6 +107,17 @@ GPUS: dict[str, tuple[str, ...]] = {
     # memory rows of a source that names no GPU: memory does not depend on the card
     "not stated": ("t4", "a100-sxm4-80gb"),
 }
+# CPU rows (the calculator's device "cpu"; the request does not describe the CPU, so every one
+# is predicted on the reference CPU, speech_cpu.REFERENCE_CPU): the CSV's CPU strings to the chip
+# leave-one-GPU-out drops together
+CPUS: dict[str, str] = {
+    "Intel Core i7-12700K (8 threads)": "i7-12700k",
+    "Intel Xeon Gold 6226R (8 threads)": "xeon-gold-6226r",
+    "AMD Ryzen 5 5600G (4 threads)": "ryzen-5-5600g",
+    "AMD Ryzen 5 5600G": "ryzen-5-5600g",
+    "AMD Ryzen 5 5600U (4 threads)": "ryzen-5-5600u",
+    "CPU (not stated)": "cpu",
+}
 # models the catalog holds under another id: the same architecture (the catalog's notes say so)
 SAME_ARCHITECTURE = {"sd-1.4": "sd-1.5", "whisper-large": "whisper-large-v2"}
 PRECISIONS = {"amp-fp16": "fp16", "amp-bf16": "bf16"}  # AMP is what these families call fp16
@@ -151,10 +163,14 @@ class Case:
     fit: bool  # calibration rows: all but those whose source marks them low confidence
     label: str  # the row as the report shows it
     offline: bool = False  # MLPerf Offline: mapped at OFFLINE_BATCH (see the module docstring)
+    cpu: str = ""  # a CPU row: the CPU measured (gpus is the device "cpu")
 
     @property
     def chip(self) -> str:
-        """The GPU chip, for leave-one-GPU-out: every variant of a card goes out together."""
+        """The GPU chip, for leave-one-GPU-out: every variant of a card goes out together (a CPU
+        row: its CPU)."""
+        if self.cpu:
+            return self.cpu
         first = self.gpus[0]
         # "-h": a higher-clocked board of the same chip (the DGX-2H's V100 SXM3)
         return re.sub(r"-(sxm\d?|pcie|nvl|server|max-q)?-?(\d+gb)?(-h)?$", "", first) or first
@@ -232,7 +248,10 @@ def _case(row: dict[str, str], catalog: Catalog) -> Case:
         raise Unmapped(f"metric {row['metric']} has no Estimate field (utterances, not audio)")
     if row["metric"] == "infer_samples_per_s" and family == "speech":
         raise Unmapped("MLPerf Whisper counts utterances, not seconds of audio")
-    if row["gpu"] not in GPUS:
+    cpu = CPUS.get(row["gpu"], "")
+    if cpu and family != "speech":
+        raise Unmapped(f"CPU rows are modelled for speech and LLMs, not {family}")
+    if not cpu and row["gpu"] not in GPUS:
         raise Unmapped(f"GPU {row['gpu']!r} not in the catalog")
     model = SAME_ARCHITECTURE.get(row["model"], row["model"])
     try:
@@ -241,7 +260,8 @@ def _case(row: dict[str, str], catalog: Catalog) -> Case:
         raise Unmapped(f"model {row['model']} not in the catalog") from None
     if catalog_family != family:
         raise Unmapped(f"model {row['model']} is in the {catalog_family} family")
-    fields: dict[str, Any] = {"model": model, "gpu": GPUS[row["gpu"]][0]}
+    gpus = (CPU,) if cpu else GPUS[row["gpu"]]
+    fields: dict[str, Any] = {"model": model, "gpu": gpus[0]}
     fields["num_gpus"] = int(row["num_gpus"] or 1)
     fields.update(_family_fields(family, row, note))
     offline = bool(fields.pop("offline", False))
@@ -251,7 +271,6 @@ def _case(row: dict[str, str], catalog: Catalog) -> Case:
     if row["metric"] == "wall_time_s":
         value = _audio_seconds(note) / value
     request = Request(**fields)
-    gpus = GPUS[row["gpu"]]
     label = f"{row['model']} {row['gpu']} x{fields['num_gpus']} {row['precision']} b{row['batch']}"
     return Case(
         id=row["id"],
@@ -262,9 +281,11 @@ def _case(row: dict[str, str], catalog: Catalog) -> Case:
         metric=METRICS[row["metric"]],
         value=value,
         request=request,
-        fit="confidence: low" not in note,
+        # rows a source marks low confidence, and those the note keeps out of the fit
+        fit="confidence: low" not in note and "scored, not fitted" not in note,
         label=label,
         offline=offline,
+        cpu=cpu,
     )
 
 
@@ -393,6 +414,8 @@ def _speech_fields(row: dict[str, str], note: str) -> dict[str, Any]:
     fields: dict[str, Any] = {"engine": engine, "beam_size": int(beam.group(1)) if beam else 1}
     if "fp16 weights" in note:  # openai-whisper cast with model.half() (Request.mixed_precision)
         fields["mixed_precision"] = False
+    if "ggml f16 weights" in note:  # a whisper.cpp row labelled by its fp32 arithmetic
+        fields["precision"] = "fp16"
     return fields
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from advisor.calculator import Request, diffusion, estimate, min_gpus, nets, speech
+from advisor.calculator import Request, diffusion, estimate, min_gpus, nets, speech, speech_cpu
 from advisor.catalog import Catalog, load_catalog
 from eval import family_fit, family_rows
 from eval.family_fit import Model, patched, read, specs
@@ -449,7 +449,8 @@ def test_a_fold_without_rows_for_a_constant_takes_its_fallback(mapped, catalog):
 
 
 def test_fit_spec_modules_are_the_calculators():
-    assert {p.module for s in specs(load_catalog()) for p in s.params} == {nets, diffusion, speech}
+    modules = {p.module for s in specs(load_catalog()) for p in s.params}
+    assert modules == {nets, diffusion, speech, speech_cpu}
     assert family_fit.VARIANT_SPREAD == family_rows.VARIANT_SPREAD
 
 

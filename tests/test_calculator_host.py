@@ -77,7 +77,7 @@ def test_the_cpu_alone_holds_the_model_in_ram_or_says_it_does_not() -> None:
             Request(model="llama-3-70b", gpu="rtx-4090", engine="vllm", offload="layers"),
             "llama.cpp",
         ),
-        (Request(model="sdxl", gpu="cpu"), "LLMs on a CPU"),
+        (Request(model="sdxl", gpu="cpu"), "On a CPU alone the calculator runs LLM and speech"),
         (Request(model="llama-3-8b", gpu="cpu", ram="hbm3"), "DDR5-5600"),
         (Request(model="llama-3-8b", gpu="cpu", ram_channels=3), "channels"),
         (Request(model="sdxl", gpu="rtx-4090", offload="layers"), "offload"),

@@ -211,6 +211,8 @@ class Family:
     default_batch: tuple[tuple[str, int], ...] = ()
     frameworks: tuple[str, ...] = ()  # training frameworks it knows (first = default)
     offloads: tuple[str, ...] = ()  # CPU offload modes it models ("none" first)
+    # its estimate on the CPU alone (device "cpu", from system RAM); None: GPUs only
+    cpu_estimate: Callable[[Request, Any], Estimate] | None = None
 
     def workload_label(self, workload: str) -> str:
         return self.workloads.get(workload, workload)

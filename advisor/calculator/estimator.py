@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from advisor.calculator import cost, llm, memory, throughput
+from advisor.calculator import cost, memory, throughput
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.families import FAMILIES, find_model
+from advisor.calculator.host import CPU
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import InvalidInput
@@ -58,10 +59,13 @@ def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
     catalog = catalog or load_catalog()
     fam, model = find_model(request.model, catalog)
     _validate(request, fam)
-    if request.gpu == llm.CPU:  # "llama.cpp on a 7950X, no GPU": system RAM alone
-        if fam.name != "llm":
-            raise InvalidInput(f"The calculator runs LLMs on a CPU alone, not {fam.label} models.")
-        return llm.cpu_estimate(request, model)
+    if request.gpu == CPU:  # "llama.cpp on a 7950X", "whisper with no GPU": system RAM alone
+        if fam.cpu_estimate is None:
+            on_cpu = " and ".join(f.label for f in FAMILIES.values() if f.cpu_estimate)
+            raise InvalidInput(
+                f"On a CPU alone the calculator runs {on_cpu} models, not {fam.label} models."
+            )
+        return fam.cpu_estimate(request, model)
     gpu = catalog.get_gpu(request.gpu)
     result = fam.estimate(request, model, gpu, catalog, [])
     if gpu.generic:  # only its memory is known: the fit stands, no speed, no price

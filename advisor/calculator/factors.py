@@ -43,7 +43,9 @@ from advisor.errors import InvalidInput
 # HOST_DECODE_SHARE refit (0.64)
 # .12.01: a serving engine on a GPU count that does not split the attention heads (3 GPUs, 64
 # heads) runs a pipeline stage per GPU, as vLLM and TensorRT-LLM refuse such tensor parallel
-FORMULA_VERSION = "calc-2026.12.01"
+# .12.01b: Whisper on the CPU alone (speech_cpu.py): a reference 8-thread desktop CPU's compute
+# and the RAM's bandwidth, fitted to the faster-whisper README's i7-12700K table
+FORMULA_VERSION = "calc-2026.12.01b"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -5,6 +5,8 @@ bandwidth: the GPU's layers at the card's decode speed, the CPU's at the RAM's.
 
 RAM bandwidth is the DDR data rate x 8 bytes a channel x channels (a desktop has two, a
 Threadripper four or eight, an EPYC twelve); llama.cpp's CPU decode reaches HOST_DECODE_SHARE of it.
+A model run on the CPU alone (device CPU: an LLM in llama.cpp, Whisper) reads its weights the
+same way.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
 
+CPU = "cpu"  # the device of a request run on the CPU alone, from system RAM
+# what the operating system and the rest keep of a machine's RAM
+HOST_RESERVED_GB = 4.0
 # a current desktop when the question names no RAM: dual-channel DDR5-5600
 DEFAULT_RAM = "ddr5-5600"
 DEFAULT_CHANNELS = 2

@@ -430,9 +430,8 @@ def _read_per_token_gb(
     return (parts["weights"] - edge) * active + parts["kv_cache"] + head
 
 
-CPU = "cpu"  # the device of a request run on the CPU alone, from system RAM
-# what the operating system and the rest keep of a machine's RAM
-HOST_RESERVED_GB = 4.0
+CPU = host_mod.CPU
+HOST_RESERVED_GB = host_mod.HOST_RESERVED_GB
 
 
 def cpu_estimate(request: Request, model: Model) -> Estimate:
@@ -763,4 +762,5 @@ FAMILY = Family(
         "Cheapest GPU to serve Qwen2.5-32B in AWQ?",
     ),
     offloads=OFFLOADS,
+    cpu_estimate=cpu_estimate,
 )

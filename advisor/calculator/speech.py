@@ -10,7 +10,7 @@ several times faster than large-v3 (32) on the same encoder. Beam search decodes
 batch; batched engines decode several windows at once. The engine constants are fitted to the
 faster-whisper, insanely-fast-whisper and whisper-jax tables of eval/calibration/workloads.csv
 (W0562-W0598); eval/calibration_families.py refits them and prints their in-sample,
-leave-one-source-out and leave-one-GPU-out error.
+leave-one-source-out and leave-one-GPU-out error. On the CPU alone (device "cpu"): speech_cpu.py.
 """
 
 from __future__ import annotations
@@ -172,8 +172,8 @@ def estimate(
         raise InvalidInput(f"Speech engines: {', '.join(ENGINES)} (got {name!r}).")
     if name in CUDA_ONLY and stack == "metal":
         notes.append(f"{ENGINES[name].label} has no Metal backend (on a Mac it runs on the CPU, "
-                     "which the calculator does not model): the figures are whisper.cpp's, which "
-                     "runs on the GPU")  # fmt: skip
+                     "which the calculator models only as a desktop x86 CPU, device 'cpu'): the "
+                     "figures are whisper.cpp's, which runs on the GPU")  # fmt: skip
         name = "whisper.cpp"
     engine = ENGINES[name]
     precision = get_precision(request.precision).name if request.precision else "fp16"
@@ -224,6 +224,13 @@ def estimate(
     )
 
 
+def _cpu_estimate(request: Request, model: SpeechModel) -> Estimate:
+    # the CPU model builds on this module's windows and caches: imported when first asked
+    from advisor.calculator import speech_cpu
+
+    return speech_cpu.estimate(request, model)
+
+
 FAMILY = Family(
     name="speech",
     label="speech recognition",
@@ -243,6 +250,7 @@ FAMILY = Family(
     engines=tuple(ENGINES),
     precisions={"inference": ("fp16", "int8", "bf16", "fp32")},
     estimate=estimate,
+    cpu_estimate=_cpu_estimate,
     reference_model="whisper-large-v3",
     words=(
         r"\bwhisper\b",
