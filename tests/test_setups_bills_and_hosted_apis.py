@@ -189,3 +189,14 @@ def test_a_budget_for_a_span_of_use_caps_the_hours_rent(rules_advisor: Advisor) 
     head = text.split("\n", 1)[0]
     assert head.startswith("**About $") and "for your 72 hours" in head
     assert _figure(r"\*\*About \$([\d,.]+) for", head) <= 300
+
+
+def test_whisper_on_the_cpu_alone_and_no_gpu_needed(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("do we even need a gpu to run whisper base on a few meetings a week? "
+                             "the box is a ryzen 5 with 16gb ram").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**No GPU needed: Whisper base runs on the CPU alone")
+    assert "audio s/s" in head and "of 12 GB usable" in text  # the 16 GB said, less the system's
+    cpu = rules_advisor.ask("whisper medium on cpu only, how fast?").text
+    assert "audio s/s" in cpu.split("\n", 1)[0] and "No estimate" not in cpu
+    assert "No estimate on the CPU alone" in rules_advisor.ask("sdxl on cpu only, 32gb ram?").text

@@ -538,7 +538,7 @@ def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") ->
             break
     if e.get("job_hours"):
         whole = "One epoch (say how many the run has)" if one_epoch(e) else "Whole job"
-        lines.append(f"{whole}: {band(e['job_hours'], 'hours')} of wall time.")
+        lines.append(f"{whole}: {duration_band(e['job_hours'])} of wall time.")
     return lines
 
 
@@ -601,9 +601,10 @@ def fit_head(e: dict[str, Any]) -> str:
         return (f"**No, not in the RAM you have: {e['model_name']} would run with {split}, more "
                 f"than your RAM holds beside the system** ({workload_label(e)}, "
                 f"{settings(e)}).")  # fmt: skip
-    if e["gpu"] == "cpu":  # llama.cpp on the CPU alone: the RAM it needs and its pace
+    if e["gpu"] == "cpu":  # llama.cpp or Whisper on the CPU alone: the RAM it needs, its pace
         need = num(e["memory_per_gpu_gb"], "GB")
-        pace = band(e["decode_tokens_per_s"], "tokens/s")
+        first = metrics_of(e)[:1]
+        pace = band(first[0][1], first[0][2]) if first else "a pace not estimated"
         said = e["usable_memory_per_gpu_gb"] != e["memory_per_gpu_gb"]  # a RAM size was given
         if not e["fits"]:
             lead = (
@@ -613,7 +614,8 @@ def fit_head(e: dict[str, Any]) -> str:
         elif said:
             lead = f"Yes: {e['model_name']} runs on the CPU alone in {need} of RAM, at {pace}"
         else:
-            lead = f"On the CPU alone, {e['model_name']} needs {need} of RAM and generates {pace}"
+            does = "generates" if e.get("decode_tokens_per_s") else "runs at"
+            lead = f"On the CPU alone, {e['model_name']} needs {need} of RAM and {does} {pace}"
         return f"**{lead}** ({e['gpu_name']}; {settings(e)})."
     verdict = "Yes" if e["fits"] else "No"
     fits = "fits on" if e["fits"] else "does not fit on"

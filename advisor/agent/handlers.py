@@ -138,7 +138,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     ):  # "-ngl 40": that many layers on the card, the rest on the CPU
         optional.update(gpu_layers=query.gpu_layers, engine=optional["engine"] or "llama.cpp")
     split = optional.get("offload") or optional.get("gpu_layers") is not None
-    if (model.family or "llm") == "llm" and (split or gpu == CPU):
+    if ((model.family or "llm") == "llm" and split) or gpu == CPU:
         optional.update(ram=query.ram, ram_channels=query.ram_channels, ram_gb=query.ram_gb)
     if gpu == CPU:
         optional.update(num_gpus=None)
@@ -154,7 +154,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
     return args
 
 
-CPU = "cpu"  # the estimate tool's device for an LLM run on the CPU alone
+CPU = "cpu"  # the estimate tool's device for a run on the CPU alone, from system RAM
+ON_THE_CPU = ("llm", "speech")  # the families the calculator runs on the CPU alone
 _OLLAMA = re.compile(r"\bollama\b")
 
 
@@ -710,7 +711,7 @@ def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, An
     asked = dict.fromkeys((gpu, ref.count) for ref in query.gpus for gpu in gpu_choices(ref))
     for gpu, count in asked:  # a GPU named twice ("an a100 80gb ... the a100") is one row
         results.append(box.call("estimate", estimate_args(query, gpu, count, model)))
-    if not query.gpus and query.cpu_only and (model.family or "llm") == "llm":
+    if not query.gpus and query.cpu_only and (model.family or "llm") in ON_THE_CPU:
         results.append(box.call("estimate", estimate_args(query, CPU, None, model)))
     elif not query.gpus and query.memory_gb:
         results.append(
@@ -1024,7 +1025,22 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         lines = _token_costs(query, box)
         if lines:
             draft.text = "\n".join(lines) + "\n\n" + draft.text
+    if _NEED_A_GPU.search(query.low) and not query.gpus:
+        on_cpu = [
+            c.result for c in box.calls if c.name == "estimate" and c.result.get("gpu") == CPU
+        ]
+        if on_cpu and on_cpu[0].get("fits") and draft.text.startswith("**"):
+            # "do i even need a gpu for whisper small?": no, when the CPU alone runs it
+            head = re.sub(r"^(?:Yes: |On the CPU alone, )", "", draft.text[2:])
+            draft.text = f"**No GPU needed: {head}"
     return draft
+
+
+# "do i even need a gpu?": asked whether the CPU alone does the job
+_NEED_A_GPU = re.compile(
+    r"\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?need an? "
+    r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
+)
 
 
 def _per_token_asked(query: Query) -> bool:
@@ -1098,10 +1114,10 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     model = query.models[0]
     if query.intent == "fit":  # (a comparison's fit keeps every card: "would a 3060 be an upgrade")
         query = _asked_card(query)
-    if query.cpu_only and not query.gpus and (model.family or "llm") != "llm":
+    if query.cpu_only and not query.gpus and (model.family or "llm") not in ON_THE_CPU:
         # "SD 1.5 on CPU only, 32gb ram": the RAM is no card's memory; the CPU is not modelled
         return Draft(f"**No estimate on the CPU alone for {model.text}**: the calculator models "
-                     "GPUs for it (and LLMs on the CPU through llama.cpp). Name a GPU to size it, "
+                     "GPUs for it (and LLMs and Whisper on the CPU). Name a GPU to size it, "
                      "or ask which GPU to use.", cite_more=False)  # fmt: skip
     results = _estimates(query, box, model)
     errors = [r["error"] for r in results if "error" in r]
@@ -2845,8 +2861,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
             # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads
             return Draft(f"{timed}\n\n{draft.text}", draft.citations, draft.warnings)
         ranked = "least rent" in draft.text.split("\n", 1)[0]  # the value pick leads already
-        asked = _COST_OF_WORK.search(query.low) and not _per_token_asked(query) and not ranked
-        if asked and (unit_costs := _work_cost_of_each(box)):  # "cost per hour of audio?"
+        per_work = _COST_OF_WORK.search(query.low) and not _per_token_asked(query) and not ranked
+        if per_work and (unit_costs := _work_cost_of_each(box)):  # "cost per hour of audio?"
             return Draft(f"{unit_costs}\n\n{draft.text}", draft.citations, draft.warnings)
         ratio = _model_ratio(query, box)
         figures = _fields_of_each(query, box)  # "... give me bandwidth and board power for both"

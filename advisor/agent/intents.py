@@ -581,8 +581,9 @@ _CPU_ONLY = re.compile(r"\b(?:best|which|what) cpu\b|\bthreadripper\b|\bepyc\b|\
 
 
 def _llm_on_cpu(q: Query) -> bool:
-    """An LLM run on the CPU alone ("no GPU, a Threadripper with 128 GB: llama 3 70B Q4?")."""
-    return q.cpu_only and any(m.family in (None, "llm") for m in q.models)
+    """An LLM or Whisper run on the CPU alone ("no GPU, a Threadripper with 128 GB: llama 3 70B
+    Q4?", "do I even need a GPU for whisper small?"): the calculator's, on system RAM."""
+    return q.cpu_only and any(m.family in (None, "llm", "speech") for m in q.models)
 
 
 def _entities(q: Query) -> bool:
