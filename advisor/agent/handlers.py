@@ -1027,7 +1027,9 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             draft.text = "\n".join(lines) + "\n\n" + draft.text
     if _NEED_A_GPU.search(query.low) and not query.gpus:
         on_cpu = [
-            c.result for c in box.calls if c.name == "estimate" and c.result.get("gpu") == CPU
+            call.result
+            for call in box.calls
+            if call.name == "estimate" and call.result.get("gpu") == CPU
         ]
         if on_cpu and on_cpu[0].get("fits") and draft.text.startswith("**"):
             # "do i even need a gpu for whisper small?": no, when the CPU alone runs it
