@@ -200,3 +200,22 @@ def test_whisper_on_the_cpu_alone_and_no_gpu_needed(rules_advisor: Advisor) -> N
     cpu = rules_advisor.ask("whisper medium on cpu only, how fast?").text
     assert "audio s/s" in cpu.split("\n", 1)[0] and "No estimate" not in cpu
     assert "No estimate on the CPU alone" in rules_advisor.ask("sdxl on cpu only, 32gb ram?").text
+
+
+def test_a_power_cap_after_a_bill_gives_the_bill_at_the_cap(rules_advisor: Advisor) -> None:
+    thread = "t-cap-bill"
+    rules_advisor.ask("power is 0.30 $/kwh, 2x 4090 running 10h a day, monthly bill?",
+                      thread_id=thread)  # fmt: skip
+    text = rules_advisor.ask("and if i power limit them to 300w each?", thread_id=thread).text
+    head = text.split("\n", 1)[0]
+    capped = _figure(r"\*\*About \$([\d.]+) at 300 W each", head)
+    board = _figure(r"against \$([\d.]+) at the 450 W board power", head)
+    assert capped / board == pytest.approx(300 / 450, rel=0.01)
+
+
+def test_one_card_more_is_weighed_against_the_cards_said(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("qwen 2.5 72b q4 on 2x 3090 gets me 14 tok/s. worth adding a third "
+                             "3090?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert "on 3 x NVIDIA GeForce RTX 3090 against" in head and "on 2" in head
+    assert "each token still passes through every card" in text

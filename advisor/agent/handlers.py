@@ -1762,6 +1762,8 @@ def speed(query: Query, box: ToolBox) -> Draft:
     streams = _streams_kept_up(query, box)
     if streams is not None:  # "16 cameras at 30 fps: will one T4 keep up?"
         return streams
+    if (more := _one_more_card(query, box)) is not None:
+        return more  # "70b q4 on 2x 4090 at 18 tok/s: would a third one help?"
     if (due := _deadline_judged(query, box)) is not None:
         return due  # "5000 images by friday, 3 days from now: doable?"
     draft = fit(query, box, speed_first=True)
@@ -1769,6 +1771,53 @@ def speed(query: Query, box: ToolBox) -> Draft:
     if judged_speed:  # "18 tok/s on my 3060: is that normal?": their figure against the estimate
         draft.text = f"{judged_speed}\n\n{draft.text}"
     return draft
+
+
+# one card more than the user has: "would adding a third one help", "is another 3090 worth it"
+_ONE_MORE = re.compile(
+    r"\b(?:add(?:ing)?|buy(?:ing)?|get(?:ting)?|throw(?:ing)? in)\s(?:a\s)?(?:third|fourth|fifth|"
+    r"another|one more|an extra|a 3rd|a 4th)\b"
+    r"|\b(?:a\s)?(?:third|fourth|3rd|4th) (?:one|card|gpu)\b"
+    r"|\bone more (?:card|gpu)\b|\banother (?:card|gpu|one)\b"
+)
+
+
+def _one_more_card(query: Query, box: ToolBox) -> Draft | None:
+    """ "running a 70B q4 on 2x 4090 at 18 tok/s: would a third help?": the estimate on one card
+    more against the cards said, with the user's own figure beside it."""
+    ref = query.gpus[0] if len(query.gpus) == 1 else None
+    if not (ref and ref.ids and query.models and _ONE_MORE.search(query.low)):
+        return None
+    have, model, gpu = ref.count or 1, query.models[0], gpu_choices(ref)[0]
+    now, more = (
+        box.call("estimate", estimate_args(query, gpu, n, model)) for n in (have, have + 1)
+    )
+    if "error" in now or "error" in more or not more.get("fits"):
+        return None
+    rate = c.metrics_of(more)[:1]
+    before = c.metrics_of(now)[:1] if now.get("fits") else []
+    if not rate:
+        return None
+    label, band, unit = rate[0]
+    gain = band["typical"] / before[0][1]["typical"] if before else None
+    where = c.gpus_phrase(have + 1, more["gpu_name"])
+    if gain is None:
+        head = f"**Yes: {more['model_name']} fits on {where}, which it does not on {have}**"
+    elif gain < 1.1:
+        head = (f"**Little for speed: about {c.num(band['typical'], unit)} on {where} against "
+                f"{c.num(before[0][1]['typical'], unit)} on {have}** ({label})")  # fmt: skip
+    else:
+        head = (
+            f"**Yes: about {c.num(band['typical'], unit)} on {where} against "
+            f"{c.num(before[0][1]['typical'], unit)} on {have} ({c.num(gain)}x)** ({label})"
+        )
+    yours = (f" Your measured {c.num(query.throughput_tok_s, 'tokens/s')} on {have} would change "
+             "by about the same ratio." if query.throughput_tok_s and gain else "")  # fmt: skip
+    why = (" Split by layers (llama.cpp, ollama), each token still passes through every card in "
+           "turn, so a card more adds memory (room for a longer context or a larger quant), not "
+           "speed; tensor parallel (vLLM, exllamav2) splits each layer and can speed it up."
+           if more.get("engine") == "llama.cpp" else "")  # fmt: skip
+    return Draft(f"{head} ({c.settings(more)}).{yours}{why}", cite_more=False)
 
 
 # "16 camera streams at 30fps", "8 feeds @ 25 fps each"

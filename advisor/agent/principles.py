@@ -1277,6 +1277,37 @@ def _watts(low: str) -> float | None:
 # ---------------------------------------------------------------- a power cap, a lower-power model
 
 
+def _name(box: ToolBox, gpu: str) -> str:
+    return str(box.call("gpu_specs", {"gpu": gpu}).get("name", gpu))
+
+
+def _bill_at_cap(query: Query, box: ToolBox, gpu: str) -> Draft | None:
+    """A power cap asked after an electricity bill (the price per kWh and the hours carried in
+    the thread): the bill at the cap against the bill at board power."""
+    cap = _watts(query.low)
+    if not (cap and query.usd_per_kwh is not None and query.follow_up and query.hours):
+        return None
+    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
+    args = {"usd_per_kwh": query.usd_per_kwh, "hours": query.hours, "num_gpus": count, "gpu": gpu}
+    board, capped = (box.call("electricity_cost", args),
+                     box.call("electricity_cost", {**args, "power_w": cap}))  # fmt: skip
+    if "error" in board or "error" in capped:
+        return None
+    sign = query.currency
+    return Draft(
+        f"**About {c.usd(capped['usd'], sign)} at {c.num(cap, 'W')} each, against "
+        f"{c.usd(board['usd'], sign)} at the {c.num(board['power_w'], 'W')} board power** "
+        f"({c.gpus_phrase(count, _name(box, gpu))}, "
+        f"{c.num(query.hours, 'hours')} at your {c.usd(query.usd_per_kwh, sign)}/kWh; the board "
+        "power is the most the card draws, so the real saving is smaller when it runs below "
+        "it).\n\n"
+        "A cap lowers the clocks under load: compute-bound work (training, prompt processing, "
+        "image generation) slows roughly with the clock, while token generation, bound by memory "
+        "bandwidth, barely changes.",
+        cite_more=False,
+    )
+
+
 def power_limit(query: Query, box: ToolBox) -> Draft | None:
     """ "Can I power-limit my 3090 to 250 W without losing token speed?", "is the 300 W Max-Q
     half as fast as the 600 W card?": decode follows bandwidth, which power does not change;
@@ -1284,6 +1315,8 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
     ids = gpus_named(query)
     if not ids:
         return None
+    if (billed := _bill_at_cap(query, box, ids[0])) is not None:
+        return billed  # "my bill is ...; would undervolting to 280 W each change that?"
     model = _model(query)
     asked = replace(query, workload="inference")
     rows = []
