@@ -801,7 +801,9 @@ def test_a_sample_count_with_its_length_and_epochs_times_a_fine_tune(rules_advis
 def test_a_data_set_with_no_epochs_says_one_epoch_was_assumed(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("can we train vit-b/16 on imagenet within a day on 8 A100s?").text
     # a whole run asked of a data set with a published recipe: its epochs, said as assumed
-    assert answer.startswith("**The whole job:") and "300 epochs of ImageNet-1k assumed" in answer
+    # ("within a day": the deadline's yes or no leads, the whole job's time after it)
+    assert answer.startswith("**Yes: about") and "within your deadline" in answer.split("\n")[0]
+    assert "**The whole job:" in answer and "300 epochs of ImageNet-1k assumed" in answer
     # a custom set with no epochs: one pass timed, and said as one epoch (not as the whole run)
     one = rules_advisor.ask("how long to train resnet-50 on 40k of our own images on an a100?")
     assert one.text.startswith("**One epoch:") and "epochs 1" in one.text

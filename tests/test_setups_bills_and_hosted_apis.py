@@ -219,3 +219,25 @@ def test_one_card_more_is_weighed_against_the_cards_said(rules_advisor: Advisor)
     head = text.split("\n", 1)[0]
     assert "on 3 x NVIDIA GeForce RTX 3090 against" in head and "on 2" in head
     assert "each token still passes through every card" in text
+
+
+def test_two_formats_weighed_for_one_model_on_one_card(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("qwen2.5 32b on my 4090: q4 or q8? which fits, how fast").text
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**Only 4-bit (GGUF Q4_K_M) fits on one NVIDIA GeForce RTX 4090")
+    assert "Q8_0 does not fit" in head and "tokens/s" in head
+    both = rules_advisor.ask("whisper small on a 3060, int8 vs fp16?").text
+    assert both.startswith("**Both fit on one NVIDIA GeForce RTX 3060")
+
+
+def test_an_old_card_still_useful_is_judged(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("got an old gtx 1070, is it still useful for ml?").text
+    assert not text.startswith("**NVIDIA GeForce GTX 1070:**")  # a judgement, not a datasheet
+    assert "4-bit" in text.split("\n", 1)[0] and "ResNet-50 (training): training throughput" in text
+
+
+def test_local_cards_compared_for_llms_as_ggufs(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("rtx 4060 ti 16gb or rtx 3080 10gb for local llms?").text
+    head = text.split("\n", 1)[0]
+    assert "(q4_k_m, batch 1)" in head and "does not fit" not in head
+    assert "- one NVIDIA GeForce RTX 4060 Ti 16GB: 16 GB of memory; runs up to" in text

@@ -26,6 +26,7 @@ from advisor.agent.understand import (
     DAYS_WORK,
     LEAVING,
     NONSTOP,
+    PRECISION_WORDS,
     REFERENCE_LLM,
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
@@ -585,7 +586,12 @@ def advice(query: Query, box: ToolBox) -> Draft:
     for m, w, family in REFERENCE_JOBS:  # at the family's usual batch (ResNet-50 trains at 128)
         batch = dict(FAMILIES[family].default_batch).get(w)
         args = {"model": m, "gpu": gpu, "workload": w}
-        jobs.append(box.call("estimate", {**args, "batch": batch} if batch else args))
+        job = box.call("estimate", {**args, "batch": batch} if batch else args)
+        for smaller in (32, 8) if batch and w != "inference" else ():
+            if "error" in job or job["fits"] or smaller >= (batch or 0):
+                break  # a small card trains at a smaller batch rather than not at all
+            job = box.call("estimate", {**args, "batch": smaller})
+        jobs.append(job)
     text = c.advice(sheet, reach, [j for j in jobs if "error" not in j])
     vision = next((j for j in jobs if j.get("family") == "vision" and j.get("fits")), None)
     llms = re.search(r"\bllms?\b|\blanguage models?\b|\bchat\w*\b", query.low)
@@ -1020,6 +1026,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
+    if (weighed := _formats_weighed(query, box)) is not None:
+        return weighed  # "gemma 2 27b on a 3090: q4 or q8, which one fits and how fast"
     draft = _fit(query, box, speed_first)
     if _per_token_asked(query):  # "cost per million tokens of an 8B on an H100?": that first
         lines = _token_costs(query, box)
@@ -1036,6 +1044,44 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             head = re.sub(r"^(?:Yes: |On the CPU alone, )", "", draft.text[2:])
             draft.text = f"**No GPU needed: {head}"
     return draft
+
+
+def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
+    """Two or three formats set against each other for one model on one card ("q4 or q8?",
+    "fp16 vs int8"): whether each fits and its pace, in the order said."""
+    if len(query.gpus) != 1 or len(query.models) != 1 or not query.models[0].ids:
+        return None
+    if not re.search(r"\bor\b|\bvs\.?\b|\bversus\b|\bagainst\b", query.low):
+        return None
+    said = sorted((m.start(), name) for name, pattern in PRECISION_WORDS
+                  for m in re.finditer(pattern, query.low))  # fmt: skip
+    names = list(dict.fromkeys(name for _at, name in said))[:3]
+    if len(names) < 2:
+        return None
+    ref, model = query.gpus[0], query.models[0]
+    base = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    rows = [box.call("estimate", {**base, "precision": p}) for p in names]
+    if any("error" in e for e in rows):
+        return None
+    lines = []
+    for name, e in zip(names, rows, strict=True):
+        label = c.FORMAT_LABELS.get(name, name.upper())
+        need = (f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
+                f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable")  # fmt: skip
+        pace = c.metrics_of(e)[:1]
+        at = f", about {c.num(pace[0][1]['typical'], pace[0][2])}" if pace and e["fits"] else ""
+        lines.append(f"{label} {'fits' if e['fits'] else 'does not fit'} ({need}{at})")
+    fitting = [n for n, e in zip(names, rows, strict=True) if e["fits"]]
+    where = c.gpus_phrase(rows[0]["num_gpus"], rows[0]["gpu_name"])
+    if len(fitting) == len(names):
+        verdict = "Both fit" if len(names) == 2 else "All fit"
+    elif not fitting:
+        verdict = "Neither fits" if len(names) == 2 else "None fits"
+    else:
+        verdict = f"Only {', '.join(c.FORMAT_LABELS.get(n, n.upper()) for n in fitting)} fits"
+    return Draft(f"**{verdict} on {where}:** " + "; ".join(lines)
+                 + f" ({rows[0]['model_name']}, {c.settings(rows[0])}).",
+                 cite_more=False)  # fmt: skip
 
 
 # "do i even need a gpu?": asked whether the CPU alone does the job
@@ -2525,8 +2571,9 @@ def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
         return None  # copies working apart, or a setup that cannot hold it: the plan's own
     yes = hours <= query.hours
     where = c.gpus_phrase(have, e["gpu_name"])
+    # (the deadline as said, "3 weeks", not re-said in hours the question never wrote)
     head = (f"**{'Yes' if yes else 'No'}: about {c.duration(hours)} on {where}, "
-            f"{'within' if yes else 'past'} your {c.duration(query.hours)}.**")  # fmt: skip
+            f"{'within' if yes else 'past'} your deadline.**")  # fmt: skip
     parts = [head]
     if not yes:
         plan = _deadline_plan(replace(query, num_gpus=None), box, gpu, model)
@@ -2907,6 +2954,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if worth is not None:  # "worth the price difference for 50 images a day?": each day's time
         return worth
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
+        assumed = all(m.assumed and m.family == "llm" for m in query.models)
+        if assumed and not query.precision and _all_local(box, gpus_named(query)[:4]):
+            query = replace(query, precision="q4_k_m")  # "for local LLMs": as GGUFs are run
         draft = _fit(query, box)
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
             # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads
@@ -3227,17 +3277,23 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     reference model when it names none."""
     from advisor.calculator import FAMILIES
 
+    from advisor.agent.understand import family_hint
+
     hint = _family_of_job(query)
     counts = _setup_counts(query, ids)
-    if not (query.workload_given or hint != "llm" or counts) or len(ids) < 2:
+    said = family_hint(query.low) == "llm"  # "for local llms": the job named by its family
+    if not (query.workload_given or hint != "llm" or counts or said) or len(ids) < 2:
         return None  # "what's better for whisper": the family names the job
     workload = query.workload or "inference"
     workload = workload if workload != "finetune" else "finetune-full"
     if hint != "llm" and workload not in FAMILIES[hint].workloads:
         workload = "train"
     args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "family": hint}
+    local = hint == "llm" and workload == "inference" and _all_local(box, ids[:4])
     if query.precision:
         args["precision"] = query.precision
+    elif local:
+        args["precision"] = "q4_k_m"  # LLMs on cards at home run as 4-bit GGUFs (llama.cpp)
     if query.framework in ("pytorch", "tensorflow"):
         args["framework"] = query.framework
     if FAMILIES[hint].default_batch and workload != "inference":
@@ -3247,8 +3303,10 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     elif (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
     result = box.call("compare_workload", args)
-    if counts and hint == "llm" and "error" not in result:
-        largest = _largest_of_each(query, box, ids[:4], counts[:4])
+    sizes = {r.get("usable_memory_per_gpu_gb") for r in result.get("gpus", [])}
+    if hint == "llm" and "error" not in result and (counts or (local and len(sizes) > 1)):
+        # what the memory buys: "2x 4060 Ti or one 3090", "a 48 GB Mac or a 3090"
+        largest = _largest_of_each(query, box, ids[:4], (counts or [1] * len(ids))[:4])
         return "\n".join(filter(None, [c.job_ratio(result), largest]))
     trained = (workload != "inference" and hint == "llm" and "num_gpus" not in args
                and bool(_LLM_SAID.search(query.low)))  # fmt: skip
@@ -3319,6 +3377,12 @@ def _work_cost_of_each(box: ToolBox) -> str:
     best = priced[0][2]["gpu_name"]
     return (f"**Cheapest {unit}: the {best}.** {each[0].upper()}{each[1:]}, at median rental "
             f"prices ({c.settings(priced[0][2])}).")  # fmt: skip
+
+
+def _all_local(box: ToolBox, ids: list[str]) -> bool:
+    """Every card one a desk holds (consumer, workstation, laptop, a Mac): LLMs run as GGUFs."""
+    segments = [box.call("gpu_specs", {"gpu": g}).get("segment") for g in ids]
+    return all(s in _LOCAL_SEGMENTS for s in segments)
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
@@ -4605,8 +4669,10 @@ def _cards_afforded(query: Query, box: ToolBox) -> Draft | None:
                      "top.")  # fmt: skip
     if budget.per != "month" or bought:
         return None
-    daily = query.use_hours_per_day
-    days = WORKDAYS_A_MONTH if daily and WEEKDAYS.search(query.low) else HOURS_PER_MONTH / 24
+    # (the hours a day are an average over every day: on weekdays, five days' hours in seven)
+    weekdays = bool(query.use_hours_per_day and WEEKDAYS.search(query.low))
+    daily = (query.use_hours_per_day or 0) * (7 / 5 if weekdays else 1) or None
+    days = WORKDAYS_A_MONTH if weekdays else HOURS_PER_MONTH / 24
     hours = daily * days if daily else HOURS_PER_MONTH
     priced = box.call("prices", {"gpu": gpu, "hours": hours})
     summary = priced.get("summary_usd_per_gpu_hour") if "error" not in priced else None

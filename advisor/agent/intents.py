@@ -1129,6 +1129,9 @@ _GOOD_FOR = _cues(
     r"\b(?:ok|okay|fine|viable|usable) for\b",
     r"\benough for (?:ml|ai|deep learning|machine learning|llms?|training|fine-?tuning)\b",
     r"\bcan it (?:do|handle)\b",
+    # "can it still do anything useful for ml these days", "is it still relevant/usable"
+    r"\b(?:can it|does it|is it) still\b",
+    r"\buse?ful+ (?:for|in|these days|anymore|any ?more)\b",
     r"\bhow good is\b",
     # "is it realistic to train on it", not "a realistic MFU on H100s" (a figure of a concept)
     r"\brealistic(?:ally)?\b(?! (?:mfu|utili[sz]ation|figure|number|value|speed|throughput))",
