@@ -31,6 +31,7 @@ from advisor.agent.understand import (
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
     WEEKDAYS,
+    family_hint,
     gpu_mentions,
 )
 from advisor.answer import Citation
@@ -3277,8 +3278,6 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     reference model when it names none."""
     from advisor.calculator import FAMILIES
 
-    from advisor.agent.understand import family_hint
-
     hint = _family_of_job(query)
     counts = _setup_counts(query, ids)
     said = family_hint(query.low) == "llm"  # "for local llms": the job named by its family
@@ -3434,8 +3433,6 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
 def _family_of_job(query: Query) -> str:
     """Which family a job without a model means: the words' hint, else image models for
     training named with a framework (TensorFlow, PyTorch), else LLMs."""
-    from advisor.agent.understand import family_hint
-
     hint = family_hint(query.low)
     if hint and hint != "llm":
         return hint
