@@ -241,3 +241,20 @@ def test_local_cards_compared_for_llms_as_ggufs(rules_advisor: Advisor) -> None:
     head = text.split("\n", 1)[0]
     assert "(q4_k_m, batch 1)" in head and "does not fit" not in head
     assert "- one NVIDIA GeForce RTX 4060 Ti 16GB: 16 GB of memory; runs up to" in text
+
+
+def test_enough_time_and_budget_for_a_rented_run(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("we can rent 8x h100 for 10 days to pretrain a 1b model on 30B "
+                             "tokens. enough time? our budget is $10k").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**Yes: about") and "within your deadline" in head
+    job = _figure(r"about ([\d.]+) hours on 8 x", head)
+    assert f"About {job:g} hours" in text or f"about {job:g} hours" in text.split("\n", 2)[-1]
+    assert "within your $10,000" in head
+
+
+def test_how_long_in_spanish_leads_with_the_time(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("¿Cuánto tardaría en entrenar resnet-50 con 20.000 imágenes durante "
+                             "50 épocas en una RTX 3060?").text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert re.match(r"\*\*About [\d.]+ (?:hours|minutes)", head) and "of wall time" in head

@@ -2551,7 +2551,7 @@ def _gpus_for_deadline(
 
 # a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
 _DEADLINE_SAID = re.compile(
-    r"\bdeadline\b|\bdue\b|\bdoable\b|\bin time\b|\b(?:make|meet|hit) (?:it|the date)\b"
+    r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
     r"|\bby (?:tomorrow|tonight|next week|the end)|\bwithin\b|\bin (?:under|less than)\b"
 )
@@ -2567,6 +2567,8 @@ def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
     ref, model = query.gpus[0], query.models[0]
     gpu, have = gpu_choices(ref)[0], ref.count or query.num_gpus or 1
     e = box.call("estimate", estimate_args(query, gpu, have, model))
+    fuller = _pretraining_batch(query, box, e, model)  # pre-training runs full batches
+    e = fuller if fuller is not None and typical_job_hours(fuller) else e
     hours = typical_job_hours(e)
     if hours is None or not e.get("fits") or (have > 1 and e["workload"] == "inference"):
         return None  # copies working apart, or a setup that cannot hold it: the plan's own
@@ -2575,6 +2577,14 @@ def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
     # (the deadline as said, "3 weeks", not re-said in hours the question never wrote)
     head = (f"**{'Yes' if yes else 'No'}: about {c.duration(hours)} on {where}, "
             f"{'within' if yes else 'past'} your deadline.**")  # fmt: skip
+    spent = (e.get("cost") or {}).get("usd_per_job")
+    budget = query.budget
+    if spent and budget and budget.per == "total" and budget.kind != "buy":
+        # "enough time? budget is $25k": the job's rent at the median price against it
+        under = spent <= budget.usd
+        head += (f" The job rents for about {c.usd(spent)} at the median "
+                 f"{c.usd(e['cost']['usd_per_gpu_hour'])} per GPU-hour, "
+                 f"{'within' if under else 'over'} your {c.usd(budget.usd)}.")  # fmt: skip
     parts = [head]
     if not yes:
         plan = _deadline_plan(replace(query, num_gpus=None), box, gpu, model)
