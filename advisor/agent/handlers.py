@@ -1047,17 +1047,27 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     return draft
 
 
+# bits a weight of each format takes: formats of one width are one choice ("bf16 or fp16")
+_FORMAT_BITS = {"fp32": 32, "tf32": 32, "fp64": 64, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8,
+                "q8_0": 8, "q6_k": 6, "q5_k_m": 5, "q3_k_m": 3, "q2_k": 2}  # fmt: skip
+
+
 def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     """Two or three formats set against each other for one model on one card ("q4 or q8?",
     "fp16 vs int8"): whether each fits and its pace, in the order said."""
     if len(query.gpus) != 1 or len(query.models) != 1 or not query.models[0].ids:
         return None
-    if not re.search(r"\bor\b|\bvs\.?\b|\bversus\b|\bagainst\b", query.low):
-        return None
-    said = sorted((m.start(), name) for name, pattern in PRECISION_WORDS
+    if query.workload not in (None, "inference"):
+        return None  # "qlora ... nf4": a method's format, not two formats weighed
+    said = sorted((m.start(), m.end(), name) for name, pattern in PRECISION_WORDS
                   for m in re.finditer(pattern, query.low))  # fmt: skip
-    names = list(dict.fromkeys(name for _at, name in said))[:3]
-    if len(names) < 2:
+    # two formats of different widths set side by side: "q4 or q8", "int8 vs fp16"
+    weighed = any(_FORMAT_BITS.get(a[2]) != _FORMAT_BITS.get(b[2])
+                  and re.fullmatch(r"\W*(?:or|vs\.?|versus|against|and|compared to)\W*",
+                                   query.low[a[1] : b[0]])
+                  for a, b in zip(said, said[1:]))  # fmt: skip
+    names = list(dict.fromkeys(name for _a, _b, name in said))[:3]
+    if not weighed or len({_FORMAT_BITS.get(n) for n in names}) < 2:
         return None
     ref, model = query.gpus[0], query.models[0]
     base = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
@@ -1075,14 +1085,19 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     fitting = [n for n, e in zip(names, rows, strict=True) if e["fits"]]
     where = c.gpus_phrase(rows[0]["num_gpus"], rows[0]["gpu_name"])
     if len(fitting) == len(names):
-        verdict = "Both fit" if len(names) == 2 else "All fit"
+        verdict = "Yes, both fit" if len(names) == 2 else "Yes, all fit"
     elif not fitting:
-        verdict = "Neither fits" if len(names) == 2 else "None fits"
+        verdict = "No, neither fits" if len(names) == 2 else "No, none fits"
     else:
-        verdict = f"Only {', '.join(c.FORMAT_LABELS.get(n, n.upper()) for n in fitting)} fits"
-    return Draft(f"**{verdict} on {where}:** " + "; ".join(lines)
-                 + f" ({rows[0]['model_name']}, {c.settings(rows[0])}).",
-                 cite_more=False)  # fmt: skip
+        unfit = [n for n in names if n not in fitting]
+        verdict = (f"Yes in {', '.join(c.FORMAT_LABELS.get(n, n.upper()) for n in fitting)}, no "
+                   f"in {', '.join(c.FORMAT_LABELS.get(n, n.upper()) for n in unfit)}")  # fmt: skip
+    head = (f"**{verdict} on {where}:** " + "; ".join(lines)
+            + f" ({rows[0]['model_name']}, {c.settings(rows[0])}).")  # fmt: skip
+    # the estimate of the first format that fits, part by part, below the verdict
+    detail = _fit(replace(query, precision=(fitting or names)[0]), box)
+    body = detail.text.split("\n", 1)[1].strip() if "\n" in detail.text else ""
+    return Draft("\n\n".join(filter(None, [head, body])), detail.citations, detail.warnings)
 
 
 # "do i even need a gpu?": asked whether the CPU alone does the job
