@@ -9,6 +9,7 @@ the answer rests on is stated once.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -1065,7 +1066,7 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     weighed = any(_FORMAT_BITS.get(a[2]) != _FORMAT_BITS.get(b[2])
                   and re.fullmatch(r"\W*(?:or|vs\.?|versus|against|and|compared to)\W*",
                                    query.low[a[1] : b[0]])
-                  for a, b in zip(said, said[1:]))  # fmt: skip
+                  for a, b in itertools.pairwise(said))  # fmt: skip
     names = list(dict.fromkeys(name for _a, _b, name in said))[:3]
     if not weighed or len({_FORMAT_BITS.get(n) for n in names}) < 2:
         return None
