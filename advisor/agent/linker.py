@@ -331,7 +331,8 @@ class Linker:
         if memory is None or form is None:
             # not into the card named before ("M3 Ultra 512GB と RTX 5090"), nor a size read
             # after it ("A100 80GB, RTX 5090"): that card's
-            lo = max(0, start - 3, previous_end or 0)
+            # ("the 12gb version of the 3080": four words back)
+            lo = max(0, start - 4, previous_end or 0)
             before_memory, before_form = _qualifiers(words[lo:start][::-1], before=True)
             if previous_end is not None and _qualifiers(words[lo:start])[0] == before_memory:
                 before_memory = None
@@ -412,6 +413,11 @@ class Linker:
             )
             if other:
                 return GpuRef(f"{written} {form}", other, count, memory, form, base)
+        if not chosen and memory is not None and form is None:
+            # "the 12gb version of the 3080": an entry of its own under the name with its memory
+            sized = self._gpu_lookup(f"{base or written} {memory:g}gb", words[start:end])
+            if sized:
+                return GpuRef(written, sized, count, memory, form, base)
         if not chosen:  # the words contradict every variant: never answer for another one
             stated = " ".join(x for x in (f"{memory:g} GB" if memory else "", form or "") if x)
             note = (

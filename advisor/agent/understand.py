@@ -4187,6 +4187,9 @@ def resolve(
         updates["gpus"] = tuple(replace(g, count=loose * each) for g in gpus)
         updates["num_gpus"] = None
     back = rx.search(r"\b(?:that|this|the same) (?:run|job|training)\b", query.text.lower())
+    # "and if i only run it 8h a day" after a fine-tune: running the job, not inference
+    back = back or rx.search(r"\b(?:run|running|use|using) (?:it|them|that|this)\b",
+                             query.text.lower())  # fmt: skip
     said_here = query.workload_given and not (back and query.workload == "inference")
     # "the training time" after a fine-tune was said: that fine-tune, a kind of training
     narrower = (query.workload == "train" and (prior.workload or "").startswith("finetune")
@@ -4237,6 +4240,10 @@ def resolve(
         updates.pop("batch", None)  # concurrent requests?": the 64 at once, not one
     if query.batch and query.concurrency is None:
         updates.pop("concurrency", None)
+    daily = query.use_hours_per_day
+    if daily and prior.hours and prior.hours >= 48 and query.hours in (None, daily):
+        # "for a week" then "and if i only run it 8h a day": the days said, at that many hours
+        updates["hours"] = prior.hours / 24 * daily
     if prior.use_hours_per_day and _AROUND_THE_CLOCK.search(query.text.lower()):
         # "8 hours a day" then "what if usage goes up to 24/7": every hour, not the 8 said
         updates["use_hours_per_day"] = 24.0
@@ -4274,7 +4281,18 @@ def resolve(
 
     intent = detect_intent(merged, merged.text.lower())
     corrected = correction and prior.intent not in ("greeting", "out_of_scope", "invalid", "search")
-    if corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
+    # "what about the h100 80gb one, would one be enough" after a pick for a job: that card for
+    # the job, not the ranking again
+    card_for_the_job = (prior.intent == "recommend" and bool(query.gpus) and not query.models
+                        and bool(merged.models)
+                        and intent in ("fit", "spec", "search"))  # fmt: skip
+    # "and with 4 of them?" after a pick for a sized job: the job on that many of the pick
+    more_of_the_pick = (prior.intent == "recommend" and names_nothing and bool(merged.gpus)
+                        and bool(merged.models) and bool(query.num_gpus))  # fmt: skip
+    sized = merged.dataset_samples or merged.train_tokens or merged.images or merged.audio_hours
+    if card_for_the_job or more_of_the_pick:
+        intent = "train_time" if more_of_the_pick and sized else "fit"
+    elif corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
     if CHEAPER.search(query.text.lower()) and names_nothing and (merged.models or merged.gpus):
         # "cheaper option?": the same job ranked by price (or the same card's cheaper offers)
