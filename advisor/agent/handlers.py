@@ -26,6 +26,7 @@ from advisor.agent.understand import (
     CHEAPER,
     DAYS_WORK,
     LEAVING,
+    NEED_A_GPU,
     NONSTOP,
     PRECISION_WORDS,
     REFERENCE_LLM,
@@ -1101,11 +1102,7 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(filter(None, [head, body])), detail.citations, detail.warnings)
 
 
-# "do i even need a gpu?": asked whether the CPU alone does the job
-_NEED_A_GPU = re.compile(
-    r"\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?need an? "
-    r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
-)
+_NEED_A_GPU = re.compile(NEED_A_GPU)  # "do i even need a gpu?": the understanding step's words
 
 
 def _per_token_asked(query: Query) -> bool:

@@ -2529,6 +2529,9 @@ def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
 
 
 # the CPU alone runs the model: "cpu only", "no GPU", "without a graphics card", "on my CPU"
+# "do i even need a gpu?": asked whether the CPU alone does the job (the handlers answer it so)
+NEED_A_GPU = (r"\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?need an? "
+              r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b")  # fmt: skip
 _CPU_ONLY = (
     r"\bcpu[- ]only\b|\bonly (?:on )?(?:the |my |a )?cpu\b"
     # "i only have a cpu"
@@ -2536,8 +2539,7 @@ _CPU_ONLY = (
     r"|\b(?:just|purely) (?:on )?(?:the |my )?cpu\b"
     r"|\bno (?:dedicated |discrete |nvidia |real )?(?:gpu|graphics card|video card)\b"
     # "do i even need a gpu for whisper small?": whether the CPU alone does it
-    r"|\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?need an? "
-    r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
+    rf"|{NEED_A_GPU}"
     r"|\bwithout (?:a |any )?(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b"
     r"|\b(?:on|with) (?:the |my |a )?cpu\b(?![\s-]*offload)(?! and)(?! \+)|\bcpu inference\b"
     # "would an old laptop cpu work?", "is a desktop cpu enough?"

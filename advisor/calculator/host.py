@@ -47,6 +47,18 @@ class HostMemory:
         return f"{self.channels}-channel {self.ram.upper()} ({self.gbps:.0f} GB/s)"
 
 
+def ram_notes(ram: str | None, ram_gb: float | None, label: str, needs: str) -> list[str]:
+    """What a CPU-alone estimate assumed of the machine's RAM: its kind when not given, and its
+    size less what the system keeps, or that the figure is what `needs` ("the model") takes."""
+    notes = [f"system RAM not given: {label} assumed"] if ram is None else []
+    if ram_gb:
+        notes.append(f"{ram_gb:g} GB of RAM, {HOST_RESERVED_GB:g} GB of it kept by the system "
+                     "and other programs")  # fmt: skip
+    else:
+        notes.append(f"RAM size not given: the figure is what {needs} needs")
+    return notes
+
+
 def host_memory(ram: str | None = None, channels: int | None = None) -> HostMemory:
     """The RAM said ("DDR5-5600", "ddr4"), on the channels said; a current desktop's unsaid."""
     text = (ram or DEFAULT_RAM).lower().replace(" ", "")

@@ -468,13 +468,7 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
         f"llama.cpp on the CPU alone: every weight read from {host.label} system RAM per token, "
         f"at {host_mod.HOST_DECODE_SHARE:.0%} of its bandwidth (host.HOST_DECODE_SHARE)"
     )
-    if request.ram is None:
-        notes.append(f"system RAM not given: {host.label} assumed")
-    if request.ram_gb:
-        notes.append(f"{request.ram_gb:g} GB of RAM, {HOST_RESERVED_GB:g} GB of it kept by the "
-                     "system and other programs")  # fmt: skip
-    else:
-        notes.append("RAM size not given: the figure is what the model needs")
+    notes += host_mod.ram_notes(request.ram, request.ram_gb, host.label, "the model")
     return Estimate(
         model=model.id, model_name=model.name, gpu=CPU, gpu_name=f"CPU with {host.label} RAM",
         num_gpus=1, workload="inference", precision=precision.name, engine=engine.name,

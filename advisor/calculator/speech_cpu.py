@@ -230,13 +230,7 @@ def estimate(request: Request, model: SpeechModel) -> Estimate:
         f"once; about {TOKENS_PER_WINDOW} tokens per window, the decoder's weights read from "
         f"{ram.label} system RAM each token",
     ]
-    if request.ram is None:
-        notes.append(f"system RAM not given: {ram.label} assumed")
-    if request.ram_gb:
-        notes.append(f"{request.ram_gb:g} GB of RAM, {host_mod.HOST_RESERVED_GB:g} GB of it kept "
-                     "by the system and other programs")  # fmt: skip
-    else:
-        notes.append("RAM size not given: the figure is what the run needs")
+    notes += host_mod.ram_notes(request.ram, request.ram_gb, ram.label, "the run")
     hours = None
     if request.audio_hours:
         hours = rate.inverse().scaled(request.audio_hours).to_dict()
