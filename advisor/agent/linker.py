@@ -587,7 +587,12 @@ class Linker:
         return self._family_and_size(words, i) or self._unknown_model(words, i)
 
     def _model_word(self, word: str) -> str:
-        """A word of a model name with its alphabetic runs' slips corrected."""
+        """A word of a model name with its alphabetic runs' slips corrected: slips of the
+        catalog's name words, and of the size words that end names ("GPT 2 laarge")."""
+        if word.isalpha() and word.lower() not in _NOT_SIZE_SLIPS:
+            size = _closest(word.lower(), _NAME_SIZES) if len(word) >= 4 else None
+            if size is not None and _one_edit(word.lower(), size):
+                return size
         return _slips_fixed(word, self.vocabulary)
 
     def _corrected(self, word: Token) -> str | None:
@@ -1124,6 +1129,10 @@ def _slips_fixed(word: str, vocabulary: frozenset[str]) -> str:
 
 
 _LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+# size words that end model names ("GPT-2 Large", "Whisper Medium"), kept out of the typo
+# vocabulary as common words, and the English words one letter from them that are no slips
+_NAME_SIZES = frozenset({"large", "medium", "small", "base", "mini", "tiny", "turbo"})
+_NOT_SIZE_SLIPS = frozenset({"larger", "based", "bases", "smaller", "minis", "tin", "tint"})
 _DIGIT = re.compile(r"\d")
 _CAPITAL_PLURAL = re.compile(r"[A-Z][A-Z0-9-]*\d+s")  # "V100s"
 
