@@ -475,6 +475,20 @@ def test_near_miss_model_name_is_read_with_a_note(catalog: Catalog) -> None:
     assert any("lamma 3 8b" in note for note in query.notes)
 
 
+@pytest.mark.parametrize(
+    ("question", "model_id"),
+    [
+        ("can I full fine-tune of GPT 2 laarge on a m2-pro-32gb?", "gpt2-large"),
+        ("GPT-2 mediumm on a 3090, will it fit", "gpt2-medium"),
+        ("does whisper larg-v3 run on a T4", "whisper-large-v3"),
+        ("gpt2 larger models on a 4090?", "gpt2"),  # an English word, not a slip
+    ],
+)
+def test_a_slip_in_a_size_word_keeps_the_size(question: str, model_id: str, catalog: Catalog) -> None:
+    query = understand(question, catalog)
+    assert query.model is not None and query.model.ids == (model_id,)
+
+
 def test_a_shared_name_keeps_its_variants_open(catalog: Catalog) -> None:
     query = understand("A100 40GB or L40 for serving a 13B model?", catalog)
     assert query.gpus[0].ids == ("a100-sxm4-40gb", "a100-pcie-40gb") and query.intent == "compare"

@@ -589,11 +589,7 @@ class Linker:
     def _model_word(self, word: str) -> str:
         """A word of a model name with its alphabetic runs' slips corrected: slips of the
         catalog's name words, and of the size words that end names ("GPT 2 laarge")."""
-        if word.isalpha() and word.lower() not in _NOT_SIZE_SLIPS:
-            size = _closest(word.lower(), _NAME_SIZES) if len(word) >= 4 else None
-            if size is not None and _one_edit(word.lower(), size):
-                return size
-        return _slips_fixed(word, self.vocabulary)
+        return _slips_fixed(_LETTER_RUN.sub(_size_slip_fixed, word), self.vocabulary)
 
     def _corrected(self, word: Token) -> str | None:
         """The model-name word a misspelt one stands for ("lamma" -> "llama"), else None."""
@@ -1129,6 +1125,14 @@ def _slips_fixed(word: str, vocabulary: frozenset[str]) -> str:
 
 
 _LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+def _size_slip_fixed(run: re.Match[str]) -> str:
+    """A run of letters one slip from a size word ("laarge", "larg") as that word."""
+    low = run.group(0).lower()
+    if low in _NAME_SIZES or low in _NOT_SIZE_SLIPS:
+        return run.group(0)
+    return next((size for size in _NAME_SIZES if _one_edit(low, size)), run.group(0))
+
+
 # size words that end model names ("GPT-2 Large", "Whisper Medium"), kept out of the typo
 # vocabulary as common words, and the English words one letter from them that are no slips
 _NAME_SIZES = frozenset({"large", "medium", "small", "base", "mini", "tiny", "turbo"})
