@@ -468,18 +468,22 @@ def settings(e: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def usable(e: dict[str, Any]) -> str:
+    """ "25.1 GB usable", and why that is more than a "24 GB" card has: datasheets count memory
+    in binary gigabytes (GiB), the calculator in decimal ones."""
+    text = f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable"
+    nominal = e.get("gpu_memory_gb")
+    if nominal and e["usable_memory_per_gpu_gb"] > nominal:
+        text += f" (the card's {num(nominal, 'GB')} are binary, {num(nominal * 1.073741824, 'GB')})"
+    return text
+
+
 def memory_line(e: dict[str, Any]) -> str:
     per = " per GPU" if e["num_gpus"] > 1 else ""
-    nominal = e.get("gpu_memory_gb")  # a datasheet's "24 GB" is often GiB: said when below it
+    nominal = e.get("gpu_memory_gb")
     below = nominal and nominal > e["usable_memory_per_gpu_gb"]
     card = f" of its {num(nominal, 'GB')}" if below else ""
-    if nominal and nominal < e["memory_per_gpu_gb"] <= e["usable_memory_per_gpu_gb"]:
-        # "needs 24.9 GB of 25.1 usable" on a "24 GB" card: why that is no contradiction
-        card = f" (the datasheet's {num(nominal, 'GB')} are binary gigabytes, GiB)"
-    head = (
-        f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of "
-        f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable{card}"
-    )
+    head = f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of {usable(e)}{card}"
     if not e["fits"]:
         head += f": {num(-e['headroom_gb'], 'GB')} short"
     elif e["headroom_gb"] >= 0.05:
@@ -819,8 +823,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 sheet = sheet[:-1] + f", {num(e['gpu_fp32_tflops'], 'TFLOPS')} FP32 only)"
         line = (
             f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "
-            f"{num(e['memory_per_gpu_gb'], 'GB')} of {num(e['usable_memory_per_gpu_gb'], 'GB')} "
-            "usable"
+            f"{num(e['memory_per_gpu_gb'], 'GB')} of {usable(e)}"
         )
         figures = metrics_of(e, asked)
         if e["fits"] and e.get("job_hours") and time_first:

@@ -830,7 +830,7 @@ def _in_fp8(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> l
         pace = (lighter.get("seconds_per_image") or {}).get("typical")
         return [f"In {said} it fits: "
                 f"{c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
-                f"{c.num(lighter['usable_memory_per_gpu_gb'], 'GB')} usable"
+                f"{c.usable(lighter)}"
                 + (f"; about {c.num(pace, 's')} per image" if pace else "") + "."]  # fmt: skip
     return []
 
@@ -857,7 +857,7 @@ def _offloaded(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -
         return [
             f"With {words} it fits on {c.gpus_phrase(lighter['num_gpus'], lighter['gpu_name'])}"
             f": {c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
-            f"{c.num(lighter['usable_memory_per_gpu_gb'], 'GB')} usable"
+            f"{c.usable(lighter)}"
             + (f"; about {c.num(pace, 's')} per image" if pace else "")
             + "."
         ]
@@ -892,7 +892,7 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
             return [
                 f"With {words} it fits on {c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
                 f": {c.num(leaner['memory_per_gpu_gb'], 'GB')} of "
-                f"{c.num(leaner['usable_memory_per_gpu_gb'], 'GB')} usable."
+                f"{c.usable(leaner)}."
             ]
     return []
 
@@ -1020,7 +1020,7 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     lines = [
         f"- {e['model_name']}: {'fits' if e['fits'] else 'does not fit'}, "
         f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
-        f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable ({c.settings(e)})"
+        f"{c.usable(e)} ({c.settings(e)})"
         for e in sorted(estimates, key=lambda e: not e["fits"])
     ]
     return Draft("\n".join([head, "", *lines]))
@@ -1080,7 +1080,7 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     for name, e in zip(names, rows, strict=True):
         label = c.FORMAT_LABELS.get(name, name.upper())
         need = (f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
-                f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable")  # fmt: skip
+                f"{c.usable(e)}")  # fmt: skip
         pace = c.metrics_of(e)[:1]
         at = f", about {c.num(pace[0][1]['typical'], pace[0][2])}" if pace and e["fits"] else ""
         lines.append(f"{label} {'fits' if e['fits'] else 'does not fit'} ({need}{at})")
@@ -1383,7 +1383,7 @@ def _concurrency_limited(
             + f"** ({c.settings(held)}).")  # fmt: skip
     why = (f"All {batch:,} with {length} each would need "
            f"{c.num(e['memory_per_gpu_gb'], 'GB')} per GPU of "
-           f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable (KV cache "
+           f"{c.usable(e)} (KV cache "
            f"{c.num(kv, 'GB')}); a serving engine pages the cache and queues the requests beyond "
            "what it holds.")  # fmt: skip
     return f"{head}\n\n{why}", held
@@ -1410,7 +1410,7 @@ def _one_card_said(query: Query) -> bool:
 
 def _moved_note(one: dict[str, Any], spread: dict[str, Any]) -> str:
     return (f"Not on one {one['gpu_name']}: it needs {c.num(one['memory_per_gpu_gb'], 'GB')} "
-            f"there, more than its {c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable; the "
+            f"there, more than its {c.usable(one)}; the "
             f"figures are for the {spread['num_gpus']} that hold it.")  # fmt: skip
 
 
@@ -2442,7 +2442,7 @@ def _best_quant(query: Query, box: ToolBox) -> Draft | None:
         smallest = rows[-1][1]
         return Draft(f"**None of them: even {rows[-1][0].upper()} of {smallest['model_name']} "
                      f"needs {c.num(smallest['memory_per_gpu_gb'], 'GB')} on {where}, more than "
-                     f"its {c.num(smallest['usable_memory_per_gpu_gb'], 'GB')} usable** "
+                     f"its {c.usable(smallest)}** "
                      f"({c.settings(smallest)}).")  # fmt: skip
     # room for the context to grow and the desktop: a quant that leaves under 1 GB (or 5%) is
     # said beside the one that leaves room, not picked
@@ -2456,7 +2456,7 @@ def _best_quant(query: Query, box: ToolBox) -> Draft | None:
         f"**{quant.upper()}: the most faithful GGUF quant of {e['model_name']} that fits on "
         f"{where}" + (" with room to spare" if tight else "") + "**, "
         f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
-        f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable at {e['context']:,} tokens of "
+        f"{c.usable(e)} at {e['context']:,} tokens of "
         f"context" + (f", about {c.num(speed, 'tokens/s')}" if speed else "") + " (llama.cpp)."
     )
     lines = [
@@ -2531,7 +2531,7 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
         each = " on each" if ref.count and ref.count > 1 else ""
         line = (f"{label}: **{e['model_name']}** fits on {where} "
                 f"({c.num(e['memory_per_gpu_gb'], 'GB')} of "
-                f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable{each}, context "
+                f"{c.usable(e)}{each}, context "
                 f"{e['context']:,})")  # fmt: skip
         if above:
             line += (f"; the next size up, {above['model_name']}, needs "
@@ -2711,7 +2711,7 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
         speed = c.speed_lines(f)[:1]
         lines.append(f"- **{r['solution']} x {f['gpu_name']}**: "
                      f"{c.num(f['memory_per_gpu_gb'], 'GB')} of "
-                     f"{c.num(f['usable_memory_per_gpu_gb'], 'GB')} usable on each"
+                     f"{c.usable(f)} on each"
                      + (f"; {speed[0][0].lower()}{speed[0][1:]}" if speed else ""))  # fmt: skip
     return Draft("\n".join(lines))
 

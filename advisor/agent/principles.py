@@ -219,7 +219,7 @@ def _one_picture_per_card(one: dict[str, Any], n: int, low: str) -> str:
     rate = f" (about {c.ratio_figure(per[0][1]['typical'], per[0][2])} each)" if per else ""
     fits = "fits" if one["fits"] else "does not fit"
     need = (f"{one['model_name']} needs about {c.num(one['memory_per_gpu_gb'], 'GB')} on each "
-            f"card ({fits} in the {c.num(one['usable_memory_per_gpu_gb'], 'GB')} usable on one "
+            f"card ({fits} in the {c.usable(one)} on one "
             f"{one['gpu_name']})")  # fmt: skip
     if one["fits"] and re.search(r"\bthroughput\b|\bper (?:hour|minute|day)\b|\bbatch\w*"
                                  r"|\bmore (?:images|pictures|pics)\b", low):  # fmt: skip
@@ -781,7 +781,7 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
         pace += f" against {c.num(theirs, unit)} on the {b['gpu_name']}"
     weights = a["breakdown_gb"].get("weights")
     room = (f"it needs {c.num(a['memory_per_gpu_gb'], 'GB')} of its "
-            f"{c.num(a['usable_memory_per_gpu_gb'], 'GB')} usable"
+            f"{c.usable(a)}"
             + (f" (weights {c.num(weights, 'GB')})" if weights else ""))  # fmt: skip
     head = f"**Yes: the {a['gpu_name']} does the job** ({c.settings(a)}): {room}; {pace}."
     lines = [head]
@@ -1778,7 +1778,7 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
     head = (f"**It does not fit in VRAM, so part of it runs from system RAM (CPU offload): "
             f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}{share} "
             f"({c.settings(e)}), and the {e['gpu_name']} has "
-            f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable.**")  # fmt: skip
+            f"{c.usable(e)}.**")  # fmt: skip
     if llm:
         why = (f"The card reads its own memory at {c.num(e['gpu_bandwidth_gbs'], 'GB/s')}; the "
                "offloaded layers are read from system RAM, an order of magnitude slower, every "

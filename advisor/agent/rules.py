@@ -17,6 +17,7 @@ from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import FIELD_WORDS
 from advisor.answer import Citation
 from advisor.catalog import load_catalog
+from advisor.retrieval.claim_reading import mentions
 
 __all__ = ["Draft", "answer"]
 
@@ -368,6 +369,12 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
         for p in result.get("passages", [])
         if sum(_speaks_of(p["text"], words) for words in aspects) >= need
     ]
+    asked = {gid for ref in query.gpus for gid in ref.ids}
+    relevant = [
+        p
+        for p in relevant
+        if not _NAVIGATION.search(p.get("section") or "") and _about_asked(p["text"], asked)
+    ]
     if fields:  # a figure asked ("does the 4090 have NVLink"): a passage that speaks of it
         relevant = [p for p in relevant if any(re.search(f, p["text"].lower()) for f in fields)]
     # passages that also speak of the asked field, or of what decides the job (bandwidth for
@@ -375,6 +382,25 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
     decides = [*fields, *DECIDES.get(query.workload or "", ())]
     relevant.sort(key=lambda p: -sum(bool(re.search(f, p["text"].lower())) for f in decides))
     return [c for c in (box.citation(p["id"]) for p in relevant[:2]) if c is not None]
+
+
+# sections that list other pages rather than say anything ("Related Topics", "See also")
+_NAVIGATION = re.compile(
+    r"\b(related (topics|articles|posts|reading)|see also|further reading|table of contents)\b",
+    re.IGNORECASE,
+)
+
+
+def _about_asked(text: str, asked: set[str]) -> bool:
+    """Whether a passage is about the GPUs asked rather than others: it names one of them, and
+    other GPUs at most twice as often ("A100 80GB delivers 92% of H100's ..." in a myths list
+    about A100 servers is not about the H100; an "RTX 4090 Laptop" passage is not about the
+    desktop card). True when no GPU was asked."""
+    if not asked:
+        return True
+    named = [bool(asked & set(m.ids)) for m in mentions(text)]
+    ours = sum(named)
+    return ours > 0 and len(named) - ours <= 2 * ours
 
 
 DECIDES = {  # the figures that decide a job's speed, as the articles write them
