@@ -933,6 +933,8 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "usd_per_hour": cost.get("usd_per_hour"),
         "usd_per_unit": job if job is not None else cost.get("usd_per_unit"),
         "unit": "USD per job" if job is not None else f"USD {cost.get('cost_unit', '')}".strip(),
+        # a training job the question gave no epochs for is sized as one pass over the data
+        "one_epoch": any(a.startswith("epochs not given: 1") for a in e.assumptions),
         "price_date": cost.get("price_date"),
         "price_source": cost.get("price_source"),
     }

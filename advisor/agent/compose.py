@@ -1190,7 +1190,8 @@ def recommendation(result: dict[str, Any], job: str) -> str:
     if best.get("usd_per_hour") is not None:
         head += f", {usd(best['usd_per_hour'])}/hour"
     if best.get("usd_per_unit") is not None:
-        unit = best["unit"].replace("USD ", "").replace("per job", "for the whole job")
+        whole = "for one epoch (no epochs given)" if best.get("one_epoch") else "for the whole job"
+        unit = best["unit"].replace("USD ", "").replace("per job", whole)
         head += f", {usd(best['usd_per_unit'])} {unit}"
     if best.get("purchase_usd") is not None:
         head += (

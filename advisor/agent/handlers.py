@@ -2983,8 +2983,11 @@ def compare(query: Query, box: ToolBox) -> Draft:
             query = replace(query, precision="q4_k_m")  # "for local LLMs": as GGUFs are run
         draft = _fit(query, box)
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
-            # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads
-            return Draft(f"{timed}\n\n{draft.text}", draft.citations, draft.warnings)
+            # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads,
+            # fastest first, in place of the comparison's own time line
+            lead, _, rest = draft.text.partition("\n\n")
+            body = rest if lead.startswith(("**The whole job:", "**One epoch:")) else draft.text
+            return Draft(f"{timed}\n\n{body}", draft.citations, draft.warnings)
         ranked = "least rent" in draft.text.split("\n", 1)[0]  # the value pick leads already
         per_work = _COST_OF_WORK.search(query.low) and not _per_token_asked(query) and not ranked
         if per_work and (unit_costs := _work_cost_of_each(box)):  # "cost per hour of audio?"

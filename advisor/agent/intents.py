@@ -837,6 +837,11 @@ def _solve(q: Query, low: str) -> bool:
                 or (family_only and rx.search(r"\b(?:biggest|largest)\b", low)))  # fmt: skip
 
 
+def asks_how_long(low: str) -> bool:
+    """Whether the words ask how long something takes ("how long", "how many days")."""
+    return bool(_HOW_LONG.search(low))
+
+
 def _train_time(q: Query, low: str) -> bool:
     job = q.epochs or q.train_tokens or q.dataset_samples or q.audio_hours or q.images
     training = q.workload not in (None, "inference")

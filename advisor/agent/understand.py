@@ -3334,6 +3334,10 @@ def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
     """ "How many days to train a ResNet-18 on ImageNet?": a whole training run is asked, so the
     data set's published recipe sets the epochs (said in a note), not one pass; a rate asked
     ("images/s on ImageNet") needs no epochs."""
+    from advisor.agent.intents import asks_how_long
+
+    # "resnet50 imagenet from scratch, how long on 4x 3090s vs 1x h100?": a whole run compared
+    timed = timed or (q.intent == "compare" and asks_how_long(q.low))
     if q.epochs or len(q.models) != 1 or not (timed or q.intent in _WHOLE_RUN_INTENTS):
         return q
     few = q.dataset_samples is not None and q.dataset_samples <= DREAMBOOTH_MAX_IMAGES
