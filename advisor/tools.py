@@ -666,6 +666,7 @@ def break_even(
     host_usd_per_hour: float = 0.0,
     hours_per_day: float = 24.0,
     condition: str = "new",
+    provider: str | None = None,
 ) -> dict[str, Any]:
     """Rent or buy: after how many hours of use buying one GPU costs less than renting it.
     Figures the user gives are used as given (purchase_usd, rent_usd_per_hour per GPU-hour,
@@ -673,7 +674,8 @@ def break_even(
     use, hours_per_day x 30.4); the rest
     come from the catalog for `gpu`: the newest purchase price of
     `condition` (new, used or msrp; new falls back to msrp), the median rental price, the board
-    power. Electricity defaults to the U.S. average residential price. With hours_of_use, what
+    power (with `provider`, that provider's median when it rents the GPU). Electricity defaults
+    to the U.S. average residential price. With hours_of_use, what
     renting and owning each cost over that much use (all GPUs). Resale value is left out."""
     _check_gpus(num_gpus)
     sources: dict[str, str] = {}
@@ -703,11 +705,17 @@ def break_even(
     if rent_usd_per_hour is None:
         if found is None:
             raise InvalidInput("Give a rental price per hour or a GPU the catalog prices.")
-        choice = cost.choose_price(load_catalog().prices_for(found.id))
+        prices = load_catalog().prices_for(found.id)
+        theirs = [p for p in prices if provider and p.provider.lower() == provider.lower()]
+        choice = cost.choose_price(theirs or prices)
         if choice is None:
             raise InvalidInput(f"The catalog has no rental price for {found.name}; give one.")
         rent_usd_per_hour = choice.median_usd
-        sources["rent"] = f"median of {choice.count} current rental prices"
+        where = f"{choice.price.provider}'s" if theirs else "median of"
+        sources["rent"] = (f"{where} {choice.count} current rental price"
+                           f"{'s' if choice.count > 1 else ''}")  # fmt: skip
+        if provider and not theirs:
+            sources["rent"] += f" (none on record from {provider})"
     else:
         sources["rent"] = "given by the user"
     kwh = DEFAULT_USD_PER_KWH if usd_per_kwh is None else usd_per_kwh
@@ -723,8 +731,11 @@ def break_even(
         rent_total = rent_usd_per_hour * hours_of_use * num_gpus
         own_total = (purchase_usd + (result.power_usd_per_hour + host_usd_per_hour)
                      * hours_of_use) * num_gpus  # fmt: skip
+        months = hours_of_use / (min(hours_per_day, 24.0) * cost.HOURS_PER_MONTH / 24)
         over = {"hours": hours_of_use, "rent_usd": rent_total, "own_usd": own_total,
-                "cheaper": "buy" if own_total < rent_total else "rent"}  # fmt: skip
+                "cheaper": "buy" if own_total < rent_total else "rent", "months": months,
+                "rent_usd_per_month": rent_total / months,  # the price spread over the months
+                "own_usd_per_month": own_total / months}  # fmt: skip
     return {
         "gpu": found.id if found else None,
         "gpu_name": found.name if found else None,

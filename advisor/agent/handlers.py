@@ -5024,6 +5024,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     args: dict[str, Any] = {"num_gpus": count, "condition": query.condition or "new"}
     if gpu:
         args["gpu"] = gpu
+    if len(query.providers) == 1:  # "run an h100 24/7 on lambda vs buying one": Lambda's hour
+        args["provider"] = query.providers[0]
     if purchase is not None:
         args["purchase_usd"] = purchase
     if rent is not None:

@@ -663,6 +663,8 @@ def _rent_or_buy(q: Query, low: str) -> bool:
     # ("would buying one make more sense" after "I rent an A100 at 1.60/hr")
     renting = bool(affirmed(_RENT, low)) or bool(q.user_price_usd_per_hour and q.follow_up)
     renting = renting or bool(q.monthly_usd and q.gpus)  # "we pay $16k a month for 8 h100s"
+    # "run an h100 24/7 on lambda vs buying one": a cloud named is renting there
+    renting = renting or bool(q.providers and q.location == "cloud")
     bought = affirmed(_BUY, _BUY_IDIOM.sub(" ", low)) or (q.purchase_usd and _CHEAPER.search(low))
     both = bool(bought) and renting  # "costs $1,800 here, or rent one: which is cheaper?"
     return bool(both or _RENT_OR_BUY.search(low))
