@@ -263,7 +263,9 @@ def estimate_workload(
         result["gpu_fp16_tflops"] = sheet.fp16_bf16_dense_tflops
         result["gpu_fp32_tflops"] = sheet.fp32_tflops
     parts = [v for k, v in result["breakdown_gb"].items() if k in WEIGHT_PARTS]
-    if len(parts) > 1:  # an image pipeline's models: their weights together
+    if len(parts) > 1 and result.get("workload") == "inference":
+        # an image pipeline's models: their weights together (a fine-tune's trained weights are
+        # counted with their optimizer states, not among these)
         result["weights_alone_gb"] = sum(parts)
     _nominal_sizes(result)
     return result

@@ -1479,6 +1479,9 @@ def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) ->
     """ "Do we really need the B200 for an 8B bot?": no, when the job fills under 40% of every
     card asked about; the fit follows as the figures."""
     low = query.low
+    if _ENOUGH_OR_NEED.search(low) and (enough := _enough_or_more(query, results)):
+        # "will a t4 be ok or do i need an a100": the first card's verdict leads
+        return f"{enough}\n\n" + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1)
     need = _NEED_ASKED.search(low)
     overkill = re.search(r"\boverkill\b", low)  # "would a B200 be overkill for a 7B?": yes
     if need is None and not overkill:
@@ -2982,6 +2985,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
         if assumed and not query.precision and _all_local(box, gpus_named(query)[:4]):
             query = replace(query, precision="q4_k_m")  # "for local LLMs": as GGUFs are run
         draft = _fit(query, box)
+        estimates = [call.result for call in box.calls if call.name == "estimate"]
+        if _ENOUGH_OR_NEED.search(query.low) and _enough_or_more(query, estimates):
+            return draft  # "will a t4 be ok or do i need an a100": the fit led with the first
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
             # "H100 vs A100 for 1B on 20B tokens: how many days each?": the job's time leads,
             # fastest first, in place of the comparison's own time line
@@ -3126,6 +3132,36 @@ _MONEY_ASKED = re.compile(
 )
 
 
+def _prices_said(query: Query, ids: list[str]) -> dict[str, float]:
+    """The price to buy the user gave for each card: each card's own, or the one price said
+    ("a used 3090 for $650 or a new 4070 Super?") for the card named just before it."""
+    if query.gpu_purchase_prices:
+        return dict(query.gpu_purchase_prices)
+    if query.purchase_usd is None:
+        return {}
+    low = query.low
+    said = re.search(rf"(?<![\d.]){int(query.purchase_usd)}(?![\d])", low.replace(",", ""))
+    if said is None:
+        return {}
+    at = said.start()
+    before = [(low.replace(",", "").rfind(ref.text.lower(), 0, at), gid)
+              for ref, gid in zip(query.gpus, ids, strict=True)]  # fmt: skip
+    owner = max(before)
+    return {owner[1]: query.purchase_usd} if owner[0] >= 0 else {}
+
+
+def _condition_of(query: Query, ref: GpuRef) -> str | None:
+    """ "used" or "new" said just before a card's name ("a used 3090 or a new 4070 Super")."""
+    at = query.low.find(ref.text.lower())
+    if at < 0:
+        return None
+    said = re.search(r"\b(used|second[- ]hand|refurbished|new|brand[- ]new)\b\W+(?:\w+\W+){0,2}$",
+                     query.low[max(0, at - 30) : at])  # fmt: skip
+    if said is None:
+        return None
+    return "new" if "new" in said.group(1) else "used"
+
+
 def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     """ "4090 vs 3090 for local LLMs, is the 4090 worth the extra $?": the job's speed on each
     set against what each costs to buy (the newest price of the condition asked, MSRP when no
@@ -3158,8 +3194,14 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         return None
     prices = {}
     condition = query.condition or "new"
-    for gpu in ids:
+    yours = _prices_said(query, ids)
+    for ref, gpu in zip(query.gpus, ids, strict=True):
+        if gpu in yours:  # "a used 3090 for $650": the user's own price for that card
+            prices[gpu] = {"usd": yours[gpu], "kind": "your price", "date": "given",
+                           "source": "your figure"}  # fmt: skip
+            continue
         bought = box.call("purchase_prices", {"gpu": gpu})
+        condition = _condition_of(query, ref) or query.condition or "new"
         listed = bought.get("prices") or []
         kinds = [p for p in listed if p["kind"] == condition] or [
             p for p in listed if p["kind"] == "msrp"
@@ -3343,6 +3385,47 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
     return c.job_ratio(result)
+
+
+# "will a t4 be ok or do i need an a100", "is a 3060 enough or should i get a 4090"
+_ENOUGH_OR_NEED = re.compile(
+    r"\b(?:enough|ok|okay|fine|sufficient|suffice|do the job|cut it|handle it|work)\b[^?]{0,60}?"
+    r"\bor (?:do|will|would|should|must) (?:i|we) (?:really |actually )?(?:need|have to|require"
+    r"|go for|get|buy|rent|upgrade)\b"
+)
+
+
+def _enough_or_more(query: Query, estimates: list[dict[str, Any]]) -> str:
+    """That the first card named will do (it holds the job), and what the second adds (its
+    speed against the first's, and each one's time for the job when one was sized); empty when
+    the first does not hold it or the two cards' estimates are not both at hand."""
+    if len(query.gpus) != 2:
+        return ""
+    first: dict[str, dict[str, Any]] = {}
+    for e in estimates:
+        if "gpu" in e and "error" not in e:
+            first.setdefault(e["gpu"], e)
+    pair = [next((first[g] for g in ref.ids if g in first), None) for ref in query.gpus]
+    small, big = pair
+    if small is None or big is None:
+        return ""
+    model = small["model_name"]
+    if not small["fits"]:
+        return ""  # the fit answer's own "No" (and the lighter formats that fit) leads
+    head = (f"**Yes: the {small['gpu_name']} is enough: {model} fits in "
+            f"{c.num(small['memory_per_gpu_gb'], 'GB')} of its {c.usable(small)}**")  # fmt: skip
+    ours, theirs = c.metrics_of(small), c.metrics_of(big)
+    if big["fits"] and ours and theirs and ours[0][2] == theirs[0][2] and ours[0][1]["typical"]:
+        ratio = theirs[0][1]["typical"] / ours[0][1]["typical"]
+        if ours[0][2] == "s":  # a time: the smaller the faster
+            ratio = 1 / ratio
+        head += f"; the {big['gpu_name']} is about {c.num(ratio)}x as fast"
+        hours = typical_job_hours(small), typical_job_hours(big)
+        if hours[0] and hours[1]:
+            span = "one epoch" if c.one_epoch(small) else "the job"
+            head += (f" ({span}: about {c.duration(hours[0])} against "
+                     f"{c.duration(hours[1])})")  # fmt: skip
+    return f"{head} ({c.settings(small)})."
 
 
 def _job_time_of_each(box: ToolBox) -> str:

@@ -2501,7 +2501,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         + r".{0,120}\b(?:llms?|chat|tok\w*|t/s|inference|decode|generat\w*|train\w*|images?"
         r"|sd\w*|diffusion|whisper)\b",
     ), faster_than, lambda q: len(gpus_named(q)) >= 2 and not _rate_asked(q)
-       and not VALUE_ASKED.search(q.low)),  # "which is the best value": the rent decides
+       and not VALUE_ASKED.search(q.low)  # "which is the best value": the rent decides
+       # "a used 3090 for $650 worth it over a new 4070 super?": the price said decides
+       and not (q.purchase_usd or q.gpu_purchase_prices)),
     Principle("variants", "compare", _cues(
         r"\bsame (?:thing|gpu|card|chip|as|silicon|die)\b",
         _SAME_AS.pattern,  # "same VRAM and bandwidth as the 5090", not "the same price as"

@@ -2649,7 +2649,9 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if (
         name in ("finetune-lora", "finetune-qlora")
         and _said(low, "finetune-full")
-        and rx.search(r"\bor\b[^.?!]{0,30}\bq?lora\b[^.?!]{0,15}\?", low)
+        # (also at the end of a message with no question mark: "... or is that lora only
+        # territory")
+        and rx.search(r"\bor\b[^.?!]{0,30}\bq?lora\b[^.?!]{0,25}(?:\?|$)", low.strip())
         and not rx.search(r"\b(?:can'?t|cannot|won'?t|not|no way to)\s(?:\w+\s)?fully\b", low)
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
