@@ -1531,7 +1531,9 @@ def _as_run_locally(
         return None
     for e in results:
         sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
-        if "error" in sheet or sheet.get("segment") not in _LOCAL_SEGMENTS:
+        # a desk card, or one only llama.cpp still runs (a Pascal P40 in a home server)
+        by_gguf = family == "llm" and e.get("engine") == "llama.cpp"
+        if "error" in sheet or (sheet.get("segment") not in _LOCAL_SEGMENTS and not by_gguf):
             return None
     if family == "diffusion" and any(_pipeline_weights_gb(e) <= e["usable_memory_per_gpu_gb"]
                                      for e in results):  # fmt: skip
@@ -4997,6 +4999,10 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
         return []
     rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
+    if not rows and query.condition is None:
+        # "a p40 for 100 bucks" (no condition said) of a card sold only used now: the used ones
+        condition = "used"
+        rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
     if not rows:  # "a used A6000 for $3,200, fair?" with no used price on record: no verdict
         return [f"**No {condition} price on record for the {priced['gpu_name']} to judge "
                 f"{c.usd(quote)} against**; the prices it has are below."]  # fmt: skip
