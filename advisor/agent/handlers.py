@@ -2988,6 +2988,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
             query = replace(query, precision="q4_k_m")  # "for local LLMs": as GGUFs are run
         draft = _fit(query, box)
         estimates = [call.result for call in box.calls if call.name == "estimate"]
+        alone = [e for e in estimates if "error" not in e and (e.get("num_gpus") or 1) == 1]
+        if (alone and not any(e["fits"] for e in alone) and query.models[0].ids
+                and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
+            # "h200 worth it over h100 for 405b fp8, or b200s?": the fewest of each that hold it
+            fewest = _fewest_setups(query, box, query.models[0])
+            if fewest:
+                return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
         if _ENOUGH_OR_NEED.search(query.low) and _enough_or_more(query, estimates):
             return draft  # "will a t4 be ok or do i need an a100": the fit led with the first
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
@@ -3493,6 +3500,28 @@ def _all_local(box: ToolBox, ids: list[str]) -> bool:
     """Every card one a desk holds (consumer, workstation, laptop, a Mac): LLMs run as GGUFs."""
     segments = [box.call("gpu_specs", {"gpu": g}).get("segment") for g in ids]
     return all(s in _LOCAL_SEGMENTS for s in segments)
+
+
+def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
+    """A model no card named holds alone: the fewest of each card that hold it (up to a node
+    of 8), compared on the job; empty unless two such setups exist."""
+    ids = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids][:4]
+    setups = []
+    for gpu in ids:
+        solved = _fewest(query, box, gpu, model)
+        if "error" not in solved and solved.get("solution") and solved["solution"] <= NODE_GPUS:
+            setups.append((gpu, int(solved["solution"])))
+    if len(setups) < 2:
+        return ""
+    args = estimate_args(query, setups[0][0], None, model)
+    compared = {k: args[k] for k in ("workload", "model", "precision", "engine") if args.get(k)}
+    result = box.call("compare_workload", {**compared, "gpus": [g for g, _ in setups],
+                                           "counts": [n for _, n in setups]})  # fmt: skip
+    if "error" in result or not any(r["speed"] for r in result["gpus"]):
+        return ""
+    fewest = ", ".join(c.gpus_phrase(r["num_gpus"], r["gpu_name"]) for r in result["gpus"])
+    return (f"{c.job_ratio(result)}\nNo single card named holds {result['model_name']}: the "
+            f"fewest of each that do are {fewest}.")  # fmt: skip
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:

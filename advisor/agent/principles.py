@@ -587,6 +587,8 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
             return None
     a, b = runs
     metrics = [c.metrics_of(e) for e in runs]
+    if not a["fits"] and not b["fits"]:
+        return None  # "h200 worth it over h100 for 405b?": the setups that hold it compared
     if not a["fits"]:
         return _draft([f"**No: {a['model_name']} does not fit on the {a['gpu_name']}** "
                        f"({c.settings(a)}).", c.memory_line(a)], model)  # fmt: skip
