@@ -484,7 +484,9 @@ def test_near_miss_model_name_is_read_with_a_note(catalog: Catalog) -> None:
         ("gpt2 larger models on a 4090?", "gpt2"),  # an English word, not a slip
     ],
 )
-def test_a_slip_in_a_size_word_keeps_the_size(question: str, model_id: str, catalog: Catalog) -> None:
+def test_a_slip_in_a_size_word_keeps_the_size(
+    question: str, model_id: str, catalog: Catalog
+) -> None:
     query = understand(question, catalog)
     assert query.model is not None and query.model.ids == (model_id,)
 

@@ -327,7 +327,8 @@ COMPARE_JOBS = (
 def job_ratio(result: dict[str, Any]) -> str:
     """ "For training ResNet-50 ...: the RTX A5000 is about 1.4x as fast": the job decides."""
     rows = sorted(result["gpus"], key=lambda r: -(r["speed"] or 0))
-    if len({r.get("num_gpus", 1) for r in rows}) > 1:  # "2 x RTX 3090 vs one RTX A6000"
+    counted = (result.get("num_gpus") or 1) == 1 and any((r.get("num_gpus") or 1) > 1 for r in rows)
+    if counted:  # "2 x RTX 3090 vs one RTX A6000", "8 x A100 vs 8 x H100" (counts of each)
         rows = [{**r, "gpu_name": gpus_phrase(r["num_gpus"], r["gpu_name"]).removeprefix("one ")}
                 for r in rows]  # fmt: skip
     best = rows[0]

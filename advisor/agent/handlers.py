@@ -857,9 +857,7 @@ def _offloaded(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -
         return [
             f"With {words} it fits on {c.gpus_phrase(lighter['num_gpus'], lighter['gpu_name'])}"
             f": {c.num(lighter['memory_per_gpu_gb'], 'GB')} of "
-            f"{c.usable(lighter)}"
-            + (f"; about {c.num(pace, 's')} per image" if pace else "")
-            + "."
+            f"{c.usable(lighter)}" + (f"; about {c.num(pace, 's')} per image" if pace else "") + "."
         ]
     return []
 
@@ -1806,7 +1804,7 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 
 
 def speed(query: Query, box: ToolBox) -> Draft:
-    if carried := _measured_elsewhere(query, box):
+    if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
@@ -2011,18 +2009,11 @@ def _image_at_step_pace(query: Query, box: ToolBox, said: re.Match[str]) -> Quer
     return replace(query, seconds_per_item=step_s * steps)
 
 
-def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | None:
-    """ "my 3090 gets 2.5 it/s on SDXL at 1024, normal?": the user's denoising pace against the
-    estimate's range for that image model and size on that card."""
-    model = query.models[0]
-    if model.family != "diffusion":
-        return None
-    ref = query.gpus[0]
-    args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
-    e = box.call("estimate", args)
-    held = ""
-    # it runs for them, so as their card holds it: the components moved to the CPU in turn
-    # (ComfyUI and the web UIs do so by themselves), else 8-bit weights
+def _as_held(query: Query, box: ToolBox, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """An image model's estimate as a card that runs it holds it, and how ("" as asked): the
+    components moved to the CPU in turn (ComfyUI and the web UIs do so by themselves), else
+    8-bit weights."""
+    e, held = box.call("estimate", args), ""
     for how, alt in (
         ("with model CPU offload", {"offload": "model"}),
         ("in fp8", {"precision": "fp8"}),
@@ -2030,6 +2021,77 @@ def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | No
         if "error" in e or e.get("fits") or query.offload or query.precision:
             break
         e, held = box.call("estimate", {**args, **alt}), f" {how}, as the card holds it"
+    return e, held
+
+
+# "want something at least 3x faster", "twice as fast as my 2080"
+_MULTIPLE_WANTED = re.compile(
+    r"at least (\d+(?:\.\d+)?) ?(?:x|times)\b|\b(\d+(?:\.\d+)?) ?(?:x|times) (?:faster|as fast)\b"
+    r"|\b(twice|double) (?:as fast|the speed)\b"
+)
+
+
+def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
+    """ "I get 2.1 it/s on my old 2080: a 3090 or a 4070 Ti Super, at least 3x faster?": the
+    user's denoising pace carried to each other card by the calculator's ratio for that image
+    model, against the multiple wanted."""
+    said = _ITERATIONS_SAID.search(query.low)
+    model = query.models[0] if query.models else None
+    if said is None or model is None or model.family != "diffusion" or len(query.gpus) < 2:
+        return None
+    owned = [r for r in query.gpus if r.ids and re.search(
+        rf"\b(?:my|our)\s(?:[\w-]+\s)?{re.escape(r.text.lower())}\b", query.low)]  # fmt: skip
+    if len(owned) != 1:
+        return None
+    others = [r for r in query.gpus if r.ids and r is not owned[0]][:4]
+    # the user runs it, so the card's pace is taken as estimated, whether or not the estimate
+    # holds it in its memory (the web UIs offload and slice by themselves)
+    mine = box.call("estimate", estimate_args(query, gpu_choices(owned[0])[0], None, model))
+    if "error" in mine or not mine.get("it_per_s"):
+        return None
+    rate = _steps_per_second(said)
+    wanted = _MULTIPLE_WANTED.search(query.low)
+    times = (
+        (2.0 if wanted.group(3) else float(wanted.group(1) or wanted.group(2))) if wanted else None
+    )
+    rows = []
+    for ref in others:
+        e, how = _as_held(query, box, estimate_args(query, gpu_choices(ref)[0], None, model))
+        if "error" in e or not e.get("fits") or not e.get("it_per_s"):
+            continue
+        ratio = e["it_per_s"]["typical"] / mine["it_per_s"]["typical"]
+        rows.append((ratio, e, how))
+    if not rows:
+        return None
+    rows.sort(key=lambda r: -r[0])
+    each = "; ".join(f"the {e['gpu_name']}{how} about {c.num(rate * ratio, 'it/s')} "
+                     f"({c.num(ratio)}x)" for ratio, e, how in rows)  # fmt: skip
+    best_ratio, best, _ = rows[0]
+    if times is None:
+        head = f"**Pick the {best['gpu_name']}: {each}**"
+    elif best_ratio >= times:
+        good = [e["gpu_name"] for ratio, e, _ in rows if ratio >= times]
+        head = (f"**Yes: {' and '.join(good)} reach{'es' if len(good) == 1 else ''} "
+                f"{c.num(times)}x your {c.num(rate, 'it/s')} ({c.num(rate * times, 'it/s')}): "
+                f"{each}**")  # fmt: skip
+    else:
+        head = (f"**No: neither reaches {c.num(times)}x your {c.num(rate, 'it/s')} "
+                f"({c.num(rate * times, 'it/s')}): {each}**")  # fmt: skip
+    return Draft(
+        f"{head}, your {c.num(rate, 'it/s')} on the {mine['gpu_name']} carried over by the "
+        "calculator's "
+        f"ratio of the cards' denoising speeds for {mine['model_name']} ({c.settings(mine)})."
+    )
+
+
+def _steps_measured(query: Query, box: ToolBox, said: re.Match[str]) -> str | None:
+    """ "my 3090 gets 2.5 it/s on SDXL at 1024, normal?": the user's denoising pace against the
+    estimate's range for that image model and size on that card."""
+    model = query.models[0]
+    if model.family != "diffusion":
+        return None
+    ref = query.gpus[0]
+    e, held = _as_held(query, box, estimate_args(query, gpu_choices(ref)[0], ref.count, model))
     band = e.get("it_per_s") if "error" not in e and e.get("fits") else None
     if not band:
         return None
@@ -2962,7 +3024,7 @@ def _fields_of_each(query: Query, box: ToolBox) -> str:
 
 
 def compare(query: Query, box: ToolBox) -> Draft:
-    if carried := _measured_elsewhere(query, box):
+    if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried
     if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
         return models_memory(query, box)  # two models, no GPU: what each one weighs
@@ -3195,7 +3257,10 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     if query.precision:
         args["precision"] = query.precision
     result = box.call("compare_workload", args)
-    local = model is None and args["family"] == "llm" and workload == "inference"
+    # no LLM named ("for local LLMs"): the reference model, as run at home when need be
+    local = workload == "inference" and (
+        (model is None and args["family"] == "llm") or (model is not None and model.assumed)
+    )
     if local and "error" not in result and not all(r["speed"] for r in result["gpus"]):
         # a card too small for the reference model in 16 bits: both in 4 bits, as run at home
         result = box.call("compare_workload", {**args, "precision": "q4_k_m"})
@@ -3835,6 +3900,13 @@ def _paced_hours(query: Query, count: int) -> float | None:
 def cost(query: Query, box: ToolBox) -> Draft:
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
+    budget = query.budget
+    price = query.purchase_usd or (  # "a p40 for $150": an amount with no budget words
+        budget and budget.per == "total" and budget.kind != "rent"
+        and not _BUDGET_WORDS.search(query.low))  # fmt: skip
+    quoted = price and len(query.gpus) == 1 and query.models
+    if quoted and not (query.hours or query.user_price_usd_per_hour or query.monthly_usd):
+        return buy(query, box)  # "tesla p40 for $150, any good for 13b?": the quote and the job
     if not query.user_price_usd_per_hour and (worth := _worth_the_price(query, box)):
         return worth  # "is the 4090 worth the price premium over the 4080?"
     cheaper = query.follow_up and query.gpus and not query.models and CHEAPER.search(query.low)

@@ -1125,6 +1125,8 @@ def _slips_fixed(word: str, vocabulary: frozenset[str]) -> str:
 
 
 _LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+
+
 def _size_slip_fixed(run: re.Match[str]) -> str:
     """A run of letters one slip from a size word ("laarge", "larg") as that word."""
     low = run.group(0).lower()

@@ -1,0 +1,98 @@
+"""Answers that lead with the question that was asked: the first card's verdict when the user asks
+whether it is enough, the price the user gave, the epochs of a whole run, the fewest of each card
+when none holds the model alone, the user's own pace carried to other cards; citations about the
+cards asked. Each phrasing is the test's own."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.agent.rules import _about_asked
+from advisor.api import Advisor
+
+
+def _head(advisor: Advisor, question: str) -> str:
+    return advisor.ask(question).text.split("\n", 1)[0]
+
+
+def test_a_passage_about_other_cards_is_not_about_the_one_asked() -> None:
+    myths = ("A100 80GB delivers 92% of H100 training throughput. An A100 server with 8 A100s "
+             "needs NVLink; the A100 PCIe is slower.")  # fmt: skip
+    assert not _about_asked(myths, {"h100-sxm5-80gb", "h100-pcie-80gb"})
+    assert _about_asked(myths, {"a100-sxm4-80gb", "a100-pcie-80gb"})
+    assert not _about_asked("The RTX 4090 Laptop GPU has 16 GB.", {"rtx-4090"})
+    assert _about_asked("any text", set())
+
+
+def test_no_navigation_section_is_cited(rules_advisor: Advisor) -> None:
+    for question in ("h100 for training a 7b model, how fast?", "a100 vs h100 for llm training"):
+        answer = rules_advisor.ask(question)
+        assert all("related" not in (c.section or "").lower() for c in answer.citations)
+
+
+def test_usable_memory_above_the_nominal_size_says_why(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask("will mistral 7b in q4 run on my rtx 3090?").text
+    usable = re.search(r"of ([\d.]+) GB usable", text)
+    assert usable and float(usable.group(1)) > 24
+    assert "the card's 24 GB are binary" in text
+
+
+def test_a_whole_imagenet_run_compared_takes_the_recipes_epochs(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "training resnet-50 from scratch on imagenet: how many hours on 8x a100 vs 2x h100?"
+    ).text
+    head = text.split("\n", 1)[0]
+    assert head.startswith("**The whole job takes about") and "one epoch" not in head.lower()
+    assert "90 epochs" in text and text.count("**The whole job") == 1
+
+
+def test_a_recommendation_with_no_epochs_costs_one_epoch_as_such(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "best gpu to train a vit-b/16 on 50k pictures of mine?")
+    assert "for one epoch (no epochs given)" in head and "whole job" not in head
+
+
+def test_a_cloud_named_against_buying_is_that_clouds_price(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "monthly cost: an a100 80gb on runpod around the clock vs buying one, over 3 years?"
+    ).text
+    assert "A month, over 36 months:" in text and "RunPod's" in text
+
+
+def test_enough_or_the_bigger_card_leads_with_the_first(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "for bert-base fine-tuning is a t4 fine or do i need an a100?")
+    assert head.startswith("**Yes: the NVIDIA T4 is enough") and "as fast" in head
+
+
+def test_full_fine_tune_said_before_lora_only_is_full(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "full fine-tune of sd 1.5 on a 12gb card, or is that lora only")
+    assert "DreamBooth (full) fine-tuning" in head
+
+
+def test_the_users_price_for_one_card_is_used(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "used 4090 for $1,400, worth it over a new 4080 super for local llm inference?"
+    ).text
+    assert "$1,400 (your price" in text
+
+
+def test_a_quote_for_a_card_sold_used_now_is_judged_on_used_prices(
+    rules_advisor: Advisor,
+) -> None:
+    text = rules_advisor.ask("tesla p40 for $150, any good for 13b llama models?").text
+    assert "used prices on record for the NVIDIA Tesla P40" in text.split("\n", 1)[0]
+    assert "q4_k_m" in text
+
+
+def test_cards_none_of_which_holds_the_model_are_compared_as_setups(
+    rules_advisor: Advisor,
+) -> None:
+    text = rules_advisor.ask("a100 80gb or h100 for serving llama 3.1 405b in fp8?").text
+    assert "the fewest of each that do are" in text
+    assert re.search(r"\d x NVIDIA A100", text.split("\n", 1)[0])
+
+
+def test_the_users_pace_is_carried_to_the_other_card(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor,
+                 "im at 3 it/s on my 3070 in sdxl, would a 4080 super be at least 2x faster")  # fmt: skip
+    assert re.match(r"\*\*(?:Yes|No): ", head) and "your 3 it/s" in head
+    assert "carried over" in head
