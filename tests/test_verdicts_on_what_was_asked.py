@@ -92,7 +92,7 @@ def test_cards_none_of_which_holds_the_model_are_compared_as_setups(
 
 
 def test_the_users_pace_is_carried_to_the_other_card(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor,
-                 "im at 3 it/s on my 3070 in sdxl, would a 4080 super be at least 2x faster")  # fmt: skip
+    question = "im at 3 it/s on my 3070 in sdxl, would a 4080 super be at least 2x faster"
+    head = _head(rules_advisor, question)
     assert re.match(r"\*\*(?:Yes|No): ", head) and "your 3 it/s" in head
     assert "carried over" in head

@@ -3266,7 +3266,7 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         result = box.call("compare_workload", {**args, "precision": "q4_k_m"})
     if "error" in result or not all(r["speed"] for r in result["gpus"]):
         return None
-    prices = {}
+    prices: dict[str, dict[str, Any]] = {}
     condition = query.condition or "new"
     yours = _prices_said(query, ids)
     for ref, gpu in zip(query.gpus, ids, strict=True):
@@ -3900,12 +3900,16 @@ def _paced_hours(query: Query, count: int) -> float | None:
 def cost(query: Query, box: ToolBox) -> Draft:
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
-    budget = query.budget
-    price = query.purchase_usd or (  # "a p40 for $150": an amount with no budget words
-        budget and budget.per == "total" and budget.kind != "rent"
+    said = query.budget
+    quote = query.purchase_usd or (  # "a p40 for $150": an amount with no budget words
+        said and said.per == "total" and said.kind != "rent"
         and not _BUDGET_WORDS.search(query.low))  # fmt: skip
-    quoted = price and len(query.gpus) == 1 and query.models
-    if quoted and not (query.hours or query.user_price_usd_per_hour or query.monthly_usd):
+    if (
+        quote
+        and len(query.gpus) == 1
+        and query.models
+        and not (query.hours or query.user_price_usd_per_hour or query.monthly_usd)
+    ):
         return buy(query, box)  # "tesla p40 for $150, any good for 13b?": the quote and the job
     if not query.user_price_usd_per_hour and (worth := _worth_the_price(query, box)):
         return worth  # "is the 4090 worth the price premium over the 4080?"
