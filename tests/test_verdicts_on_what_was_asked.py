@@ -6,6 +6,7 @@ cards asked. Each phrasing is the test's own."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from advisor.agent.rules import _about_asked
 from advisor.api import Advisor
@@ -96,3 +97,13 @@ def test_the_users_pace_is_carried_to_the_other_card(rules_advisor: Advisor) -> 
     head = _head(rules_advisor, question)
     assert re.match(r"\*\*(?:Yes|No): ", head) and "your 3 it/s" in head
     assert "carried over" in head
+
+
+def test_the_main_job_said_decides_the_workload(catalog: Any) -> None:
+    from advisor.agent.understand import understand
+
+    for question, workload in (
+        ("5090 or 2 used 3090s? it's mainly for running llms, with a bit of lora", "inference"),
+        ("primarily fine-tuning with qlora and some inference, which card", "finetune-qlora"),
+    ):
+        assert understand(question, catalog).workload == workload

@@ -2646,6 +2646,12 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     """The workload the words say, in the vocabulary of the families registry."""
     family = models[0].family if models and models[0].family else family
     name = next((n for n in _ORDER if _said(low, n)), None)
+    mostly = rx.search(r"\b(?:mostly|mainly|primarily|largely|chiefly)\s+(?:for\s+|doing\s+)?"
+                       r"([^,.;?!]{1,40}?),?\s+(?:and|with|plus|but)\s+(?:some|a bit of|occasional"
+                       r"|a little)\b", low)  # fmt: skip
+    if mostly and name is not None:
+        # "mostly llm inference and some lora": the main job decides, not the first kind said
+        name = next((n for n in _ORDER if _said(mostly.group(1), n)), name)
     if (
         name in ("finetune-lora", "finetune-qlora")
         and _said(low, "finetune-full")
