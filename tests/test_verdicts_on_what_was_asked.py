@@ -107,3 +107,12 @@ def test_the_main_job_said_decides_the_workload(catalog: Any) -> None:
         ("primarily fine-tuning with qlora and some inference, which card", "finetune-qlora"),
     ):
         assert understand(question, catalog).workload == workload
+
+
+def test_a_pre_training_corpus_on_that_setup_of_the_thread(rules_advisor: Advisor) -> None:
+    thread = "t-pretrain-setup"
+    rules_advisor.ask("8x a100 80gb or 8x h100 to train a 7b model, which?", thread_id=thread)
+    text = rules_advisor.ask("fine, and how long on 1 trillion tokens with the h100 one",
+                             thread_id=thread).text  # fmt: skip
+    head = text.split("\n", 1)[0]
+    assert " on 8 x NVIDIA H100" in head and "training from scratch" in head

@@ -1161,14 +1161,13 @@ def break_even(
             f"{num(over['hours'], 'hours')} of use**: "
             f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent.",
         )
-        if over.get("months", 0) >= 2:  # "per month over 5 years": the purchase spread out
-            lines.insert(
-                1,
-                f"A month, over {num(over['months'], 'months')}: {usd(over['own_usd_per_month'])} "
-                f"to own (the price spread over them, with electricity) against "
-                f"{usd(over['rent_usd_per_month'])} to rent.",
-            )
     lines.append(f"Per GPU: {basis}{power}.")
+    if over and over.get("months", 0) >= 2:  # "per month over 5 years": the purchase spread out
+        lines.append(
+            f"A month, over {num(over['months'], 'months')}: {usd(over['own_usd_per_month'])} "
+            f"to own (the price spread over them, with electricity) against "
+            f"{usd(over['rent_usd_per_month'])} to rent."
+        )
     if not result["power_w"]:
         lines.append("Electricity is not counted: name the GPU to include its board power.")
     lines.append(f"Left out: {result['left_out']}.")

@@ -2911,6 +2911,11 @@ def _default_workload(query: Query) -> Query:
     """No job said: a training framework named for no LLM ("pytorch tutorials and kaggle",
     "tensorflow coursework on resnets") means training; an inference engine ("for ollama"), a
     model or a family hint means running it."""
+    if query.workload == "finetune" and (query.train_tokens or 0) >= PRETRAINING_TOKENS:
+        # "train a 13b on 300b tokens": a corpus that size is pre-training, not a fine-tune
+        note = (f"{query.train_tokens / 1e9:,.0f}B tokens is a pre-training corpus: training "
+                "from scratch assumed (say LoRA or fine-tune if it is one).")  # fmt: skip
+        return replace(query, workload="train", notes=(*query.notes, note))
     if query.workload is not None:
         return query
     low = query.text.lower()
@@ -2923,6 +2928,9 @@ def _default_workload(query: Query) -> Query:
 
 
 _TRAINING_FRAMEWORKS = ("pytorch", "tensorflow", "tensorflow-xla", "keras", "jax")
+# tokens from which an LLM's training data is a pre-training corpus (a judgement, not a fitted
+# figure: instruction and chat fine-tuning sets run from millions to a few billion tokens)
+PRETRAINING_TOKENS = 10e9
 
 
 _ASKING = (
@@ -4072,8 +4080,8 @@ def resolve(
         and not query.models
         and prior.models
         and query.intent in _JOB_INTENTS
-        and {g.ids for g in query.gpus} <= {g.ids for g in prior.gpus}
-    )
+        and all(any(set(p.ids) <= set(g.ids) for p in prior.gpus) for g in query.gpus)
+    )  # ("8x h100" read as the SXM board, then "the h100 one": the same cards)
     all_of_them = bool(query.gpus and prior.gpus and _ALL_OF_THEM.search(query.text.lower()))
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
@@ -4124,6 +4132,18 @@ def resolve(
         gpus = tuple(replace(g, count=None) if g.count == cards else g for g in gpus)
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
+    counted = [p for p in prior.gpus if p.count]
+    if counted and rx.search(r"\bthe (?:[\w-]+ ){1,3}(?:one|setup|option|config|box|node|cluster)"
+                             r"\b", query.text.lower()):  # fmt: skip
+        # "8x h100 vs 8x mi300x" then "how long ... with the h100 one": that setup, its count
+        # (and the variant its count was read as)
+        def setup(g: GpuRef) -> GpuRef:
+            same = [p for p in counted if set(p.ids) <= set(g.ids) and p.base == g.base]
+            return replace(same[0], text=g.text) if g.count is None and len(same) == 1 else g
+
+        gpus = tuple(setup(g) for g in gpus)
+        if gpus != query.gpus:
+            updates["gpus"] = gpus
     picked = previous.get("picked")
     if (
         picked
