@@ -116,3 +116,10 @@ def test_a_pre_training_corpus_on_that_setup_of_the_thread(rules_advisor: Adviso
                              thread_id=thread).text  # fmt: skip
     head = text.split("\n", 1)[0]
     assert " on 8 x NVIDIA H100" in head and "training from scratch" in head
+
+
+def test_a_cpu_model_named_is_said_not_to_be_the_one_computed(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "no gpu here, just an i5-12400 with 16gb ram: can whisper small transcribe on it?"
+    ).text
+    assert "not your i5-12400" in text

@@ -1044,7 +1044,22 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             # "do i even need a gpu for whisper small?": no, when the CPU alone runs it
             head = re.sub(r"^(?:Yes: |On the CPU alone, )", "", draft.text[2:])
             draft.text = f"**No GPU needed: {head}"
+    named = _CPU_NAMED.search(query.text)
+    if named and any(call.name == "estimate" and call.result.get("gpu") == CPU
+                     for call in box.calls):  # fmt: skip
+        draft.text += (f"\n\nThe figures are for the CPU in brackets above, not your "
+                       f"{named.group(0)}: the calculator has no table of CPU models; one with "
+                       "as many cores and RAM as fast runs at about that pace.")  # fmt: skip
     return draft
+
+
+# a CPU model the user names: "a ryzen 7 5800x", "i7-12700k", "xeon gold 6338", "epyc 9654"
+_CPU_NAMED = re.compile(
+    r"\b(?:ryzen\s(?:threadripper\s)?(?:pro\s)?[3579]\s\d{4}\w*|threadripper\s(?:pro\s)?\d{4}\w*"
+    r"|epyc\s\d{4}\w*|xeon\s(?:gold\s|silver\s|platinum\s|w-?)?\d{4,5}\w*"
+    r"|core\s(?:ultra\s)?[3579]\s?\d{3}\w*|(?:core\s)?i[3579][- ]\d{4,5}\w*)\b",
+    re.IGNORECASE,
+)
 
 
 # bits a weight of each format takes: formats of one width are one choice ("bf16 or fp16")
