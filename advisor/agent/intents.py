@@ -238,7 +238,7 @@ _BUY = _cues(
     r"\b(?:release|launch) price\b|(?:\bunit price\b|\bprice (?:range )?for a new\b)"
     r"(?![^.?!]{0,40}(?:hour|/h|\bhr\b|\binstance))",  # not "unit price per GPU-hour"
     r"\bupgrade to\b",
-    r"\bworth (?:it|buying)\b",
+    r"\bworth (?:it|buying)\b(?!\W+(?:to )?rent)",  # not "worth it to rent an h100 ..."
     r"\bown (?:the|our|my)? ?hardware\b",
 )
 # a card bought or offered second-hand: a purchase question only when no fit or choice is asked
