@@ -71,12 +71,19 @@ def test_lower_precision_never_raises_memory(
 
 
 @FAST
-@given(models, gpus, st.integers(1, 64), st.integers(1, 64))
+@given(models, gpus, st.integers(1, 8), st.integers(1, 8))
 def test_more_gpus_never_raise_per_gpu_memory_under_tp(
     model: str, gpu: str, n1: int, n2: int
 ) -> None:
+    from advisor.calculator.llm import _splits_heads
+
     assume(runs(gpu, "vllm"))
     low, high = sorted((n1, n2))
+    # both counts tensor parallel inside one node: a count that does not split the heads runs
+    # as pipeline stages, whose per-GPU memory is another layout's (activations not divided,
+    # KV heads not copied), so 7 GPUs may hold more each than 6 (12 heads, 2 KV)
+    spec = load_catalog().models[model]
+    assume(all(n == 1 or _splits_heads(spec, n) for n in (low, high)))
     base = Request(model, gpu, precision="bf16", engine="vllm", context=4096, num_gpus=low)
     more = estimate(replace(base, num_gpus=high)).memory_per_gpu_gb
     assert more <= estimate(base).memory_per_gpu_gb + 1e-9
