@@ -2911,10 +2911,11 @@ def _default_workload(query: Query) -> Query:
     """No job said: a training framework named for no LLM ("pytorch tutorials and kaggle",
     "tensorflow coursework on resnets") means training; an inference engine ("for ollama"), a
     model or a family hint means running it."""
-    if query.workload == "finetune" and (query.train_tokens or 0) >= PRETRAINING_TOKENS:
+    tokens = query.train_tokens or 0
+    if query.workload == "finetune" and tokens >= PRETRAINING_TOKENS:
         # "train a 13b on 300b tokens": a corpus that size is pre-training, not a fine-tune
-        note = (f"{query.train_tokens / 1e9:,.0f}B tokens is a pre-training corpus: training "
-                "from scratch assumed (say LoRA or fine-tune if it is one).")  # fmt: skip
+        note = (f"{tokens / 1e9:,.0f}B tokens is a pre-training corpus: training from scratch "
+                "assumed (say LoRA or fine-tune if it is one).")  # fmt: skip
         return replace(query, workload="train", notes=(*query.notes, note))
     if query.workload is not None:
         return query
@@ -4132,13 +4133,13 @@ def resolve(
         gpus = tuple(replace(g, count=None) if g.count == cards else g for g in gpus)
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
-    counted = [p for p in prior.gpus if p.count]
-    if counted and rx.search(r"\bthe (?:[\w-]+ ){1,3}(?:one|setup|option|config|box|node|cluster)"
+    setups = [p for p in prior.gpus if p.count]
+    if setups and rx.search(r"\bthe (?:[\w-]+ ){1,3}(?:one|setup|option|config|box|node|cluster)"
                              r"\b", query.text.lower()):  # fmt: skip
         # "8x h100 vs 8x mi300x" then "how long ... with the h100 one": that setup, its count
         # (and the variant its count was read as)
         def setup(g: GpuRef) -> GpuRef:
-            same = [p for p in counted if set(p.ids) <= set(g.ids) and p.base == g.base]
+            same = [p for p in setups if set(p.ids) <= set(g.ids) and p.base == g.base]
             return replace(same[0], text=g.text) if g.count is None and len(same) == 1 else g
 
         gpus = tuple(setup(g) for g in gpus)
