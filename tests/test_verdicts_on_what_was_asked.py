@@ -123,3 +123,19 @@ def test_a_cpu_model_named_is_said_not_to_be_the_one_computed(rules_advisor: Adv
         "no gpu here, just an i5-12400 with 16gb ram: can whisper small transcribe on it?"
     ).text
     assert "not your i5-12400" in text
+
+
+def test_rates_per_user_scale_by_the_users(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor,
+                 "our a10g gives each of 4 users 30 tok/s each on mistral 7b. for 40 users at "
+                 "15 tok/s each how many a10gs")  # fmt: skip
+    # 4 x 30 = 120 tok/s a card; 40 x 15 = 600 needed: 5 cards at full load
+    assert head.startswith("**5 x NVIDIA A10G") and "upper bound" in head
+
+
+def test_a_total_measured_and_users_gives_cards_at_several_paces(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor,
+                 "vllm does ~900 tok/s total on one l4 with qwen2.5 7b. how many l4s to serve "
+                 "120 concurrent users?")  # fmt: skip
+    assert head.startswith("**For 120 users at once, at your 900 tokens/s a card:")
+    assert "2 x NVIDIA L4 at 10 tokens/s each" in head

@@ -2131,6 +2131,7 @@ _MEASURED = re.compile(
     r"\b(?:measured|benchmarked|clocked|getting|get|gets|got|seeing|see|saw|does|do|did|doing"
     r"|runs? at|running at|hits?|hitting|takes?|took|taking|averag\w+|manag\w+|push(?:es|ing)?"
     r"|deliver(?:s|ing)?|handles?|serves?|serving|benchmark\w*|tops out|maxes out|peaks? at"
+    r"|gives?|giving"
     r"|sustain\w*)\b"
 )
 # a figure wanted, not had: "need at least 30 tok/s", "under 2 s an image", "deadline is 48 h"
@@ -4813,6 +4814,85 @@ _ONE_STREAM = re.compile(
 )
 
 
+# users at once: "8 users hitting it", "300 concurrent users", "50 devs"
+_USERS_SAID = re.compile(
+    r"(?<![\d.,])(\d[\d,]*)\s+(?:concurrent\s+|simultaneous\s+|active\s+|parallel\s+)?"
+    r"(?:users|people|devs|developers|customers|clients|streams|sessions|requests)\b"
+)
+# a rate said of each user: "22 tok/s per user", "keep 20 tok/s each"
+_EACH_RATE = r"\s?(?:tok(?:en)?s?/s|t/s|tokens? (?:per|a) second)\s+(?:per (?:user|person|stream|request)|each)\b"
+
+
+def _per_user_rates(query: Query) -> tuple[float, float, str] | None:
+    """The totals a card must serve when the user gives rates per user ("22 tok/s per user with
+    8 users; 50 users at 20 tok/s each"): (the measured card's total, the total needed, how);
+    None unless users at once and a rate per user are said."""
+    low = query.low
+    counts = [int(m.group(1).replace(",", "")) for m in _USERS_SAID.finditer(low)]
+    measured, needed = query.throughput_tok_s, query.needed_tok_s
+    if not counts or not measured:
+        return None
+    rates = [
+        float(r) for r in re.findall(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:tok(?:en)?s?/s|t/s)\b", low)
+    ]
+    if needed is None and len(rates) >= 2 and rates[0] == measured:
+        needed = rates[-1]  # "4 users at 30 tok/s each; for 40 users at 15 tok/s each"
+
+    def each(rate: float | None) -> bool:
+        return rate is not None and bool(re.search(rf"(?<![\d.]){rate:g}{_EACH_RATE}", low))
+
+    if not (each(measured) or each(needed)):
+        return None
+    now, later = (counts[0], counts[-1]) if len(counts) > 1 else (None, counts[0])
+    if each(measured) and now is None:
+        return None  # "22 tok/s per user" with no count of the users it was measured with
+    total = measured * now if each(measured) and now else measured
+    wanted = needed if needed else (measured if each(measured) else None)
+    if wanted is None:
+        return None
+    need_total = wanted * later if (each(needed) or not needed) else wanted
+    how = (f"{c.num(total, 'tokens/s')} a card from your {c.num(measured, 'tokens/s')}"
+           f"{f' x {now} users' if each(measured) and now else ''}; "
+           f"{c.num(need_total, 'tokens/s')} needed for {later} users at "
+           f"{c.num(wanted, 'tokens/s')} each")  # fmt: skip
+    return total, need_total, how
+
+
+# paces per user for the table when the user says none: a spread to choose from, not a claim
+_READING_PACES = (10.0, 20.0, 30.0)
+
+
+def _paces_for_users(query: Query, box: ToolBox) -> Draft | None:
+    """A card's total rate the user measured and users at once to serve, no pace per user said
+    ("1,200 tok/s aggregate on one A100: how many A100s for 300 concurrent users?"): the cards
+    at a few paces a user may be served at, the user's measurement used as given."""
+    low = query.low
+    counts = [int(m.group(1).replace(",", "")) for m in _USERS_SAID.finditer(low)]
+    measured = query.throughput_tok_s
+    if (len(counts) != 1 or not measured or query.needed_tok_s or not _MEASURED.search(low)
+            or re.search(rf"(?<![\d.]){measured:g}{_EACH_RATE}", low)):  # fmt: skip
+        return None
+    ref = query.gpus[0]
+    per_card = measured / (ref.count or 1)
+    users = counts[0]
+    name = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("name", ref.text)
+    plans = []
+    for pace in _READING_PACES:
+        plan = box.call("cards_for_rate", {"per_card": per_card, "needed": pace * users})
+        if "error" in plan:
+            return None
+        plans.append((pace, plan["cards"]))
+    each = ", ".join(f"{c.gpus_phrase(n, name)} at {c.num(pace, 'tokens/s')} each"
+                     for pace, n in plans)  # fmt: skip
+    return Draft(
+        f"**For {users} users at once, at your {c.num(per_card, 'tokens/s')} a card: {each}** "
+        f"(each user's pace times {users}, over your measured total; say the pace you need).\n\n"
+        "That holds with copies of the model behind a load balancer, at the prompt and reply lengths of your "
+        "measurement; a card serving more users at once than when you measured delivers more in "
+        "all, so these counts are an upper bound."
+    )
+
+
 def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
     """A rate the user measured on their card and a rate they need ("we measured 1,800 tok/s
     on one A10G; we need 25k tok/s peak: how many?"): the cards are the needed rate over the
@@ -4820,7 +4900,12 @@ def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
     which the calculator's own figure would not)."""
     if query.target not in (None, "min_gpus") or len(query.gpus) != 1:
         return None
-    if _ONE_STREAM.search(query.low):
+    if (paces := _paces_for_users(query, box)) is not None:
+        return paces  # "1,200 tok/s aggregate on one a100: how many for 300 users?"
+    users = _per_user_rates(query)
+    if users is not None:
+        query = replace(query, throughput_tok_s=users[0], needed_tok_s=users[1])
+    elif _ONE_STREAM.search(query.low):
         return None  # one stream's speed: more copies do not make it faster
     if not (query.needed_tok_s and query.throughput_tok_s and _MEASURED.search(query.low)):
         return None
@@ -4852,6 +4937,9 @@ def _cards_for_your_rate(query: Query, box: ToolBox) -> Draft | None:
             f"{c.num(plan['load'] * 100)}% of its rate**: your {c.num(needed, 'tokens/s')} "
             f"needed over your {c.num(measured, 'tokens/s')} a card, as you measured it."
         )
+    if users is not None:  # how the users' rates became the cards' totals
+        head = (f"{head[:-1]} ({users[2]}). Measured with fewer users at once than you plan, a "
+                "card serving more at once delivers more in all: an upper bound.")  # fmt: skip
     return Draft(
         f"{head}\n\n"
         "That holds when the load is spread over copies of the model behind a load balancer, at "
