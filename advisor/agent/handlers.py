@@ -4820,7 +4820,10 @@ _USERS_SAID = re.compile(
     r"(?:users|people|devs|developers|customers|clients|streams|sessions|requests)\b"
 )
 # a rate said of each user: "22 tok/s per user", "keep 20 tok/s each"
-_EACH_RATE = r"\s?(?:tok(?:en)?s?/s|t/s|tokens? (?:per|a) second)\s+(?:per (?:user|person|stream|request)|each)\b"
+_EACH_RATE = (
+    r"\s?(?:tok(?:en)?s?/s|t/s|tokens? (?:per|a) second)\s+"
+    r"(?:per (?:user|person|stream|request)|each)\b"
+)
 
 
 def _per_user_rates(query: Query) -> tuple[float, float, str] | None:
@@ -4887,9 +4890,9 @@ def _paces_for_users(query: Query, box: ToolBox) -> Draft | None:
     return Draft(
         f"**For {users} users at once, at your {c.num(per_card, 'tokens/s')} a card: {each}** "
         f"(each user's pace times {users}, over your measured total; say the pace you need).\n\n"
-        "That holds with copies of the model behind a load balancer, at the prompt and reply lengths of your "
-        "measurement; a card serving more users at once than when you measured delivers more in "
-        "all, so these counts are an upper bound."
+        "That holds with copies of the model behind a load balancer, at the prompt and reply "
+        "lengths of your measurement; a card serving more users at once than when you measured "
+        "delivers more in all, so these counts are an upper bound."
     )
 
 
