@@ -139,3 +139,10 @@ def test_a_total_measured_and_users_gives_cards_at_several_paces(rules_advisor: 
                  "120 concurrent users?")  # fmt: skip
     assert head.startswith("**For 120 users at once, at your 900 tokens/s a card:")
     assert "2 x NVIDIA L4 at 10 tokens/s each" in head
+
+
+def test_cards_left_out_of_a_comparison_get_the_format_that_holds_it(
+    rules_advisor: Advisor,
+) -> None:
+    text = rules_advisor.ask("for hosting a 7b assistant: t4, l4 or a10g?").text
+    assert "does not fit" in text and "In 4-bit (AWQ) it fits on one NVIDIA T4" in text

@@ -1283,6 +1283,13 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives += _alternatives(query, box, roomiest, model)
+    elif len(verdicts) > 1 and not (query.precision or model.precision):
+        # "rtx 4000 ada vs a4000 vs 4060 ti for a 7b chatbot": the cards left out, in the format
+        # that holds it on them, the same words as one card's answer
+        for e in results:
+            if not e["fits"]:
+                alternatives += [line for line in _alternatives(query, box, e, model)
+                                 if not line.startswith("It would fit on")][:1]  # fmt: skip
     # (not "tokens per second": a rate)
     asks_time = bool(re.search(r"\bhow long\b|(?<!per )\bseconds?\b|\blatency\b"
                                r"|\bper image\b", query.low))  # fmt: skip
