@@ -2994,9 +2994,30 @@ def _sd_unversioned(
         return ()
     if any(m.family == "diffusion" for m in models):
         return ()
+    memory = [_card_memory_gb(g) for g in gpus]
+    if memory and all(m is not None and m < SMALL_CARD_GB for m in memory):
+        # "stable diffusion on my laptop rtx 3050 4gb": what such a card runs is SD 1.5
+        note = ("Stable Diffusion with no version named, on a card under "
+                f"{SMALL_CARD_GB:g} GB: SD 1.5 assumed (say which if it differs).")  # fmt: skip
+        return (ModelRef("Stable Diffusion", ("sd-1.5",), "diffusion", note=note, assumed=True),)
     ref = FAMILIES["diffusion"].reference_model
     note = "Stable Diffusion with no version named: SDXL assumed (say which if it differs)."
     return (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
+
+
+# a card this small is sized for SD 1.5 when Stable Diffusion is named with no version: SDXL's
+# 16-bit weights alone (UNet and both text encoders, about 6.9 GB) leave it no room
+SMALL_CARD_GB = 8.0
+
+
+def _card_memory_gb(ref: GpuRef) -> float | None:
+    """The most memory any catalog entry a GPU mention may be has, or the size said."""
+    from advisor.catalog import load_catalog
+
+    if ref.memory_gb:
+        return ref.memory_gb
+    sizes = [load_catalog().gpus[i].memory_gb for i in ref.ids if i in load_catalog().gpus]
+    return max(sizes) if sizes else None
 
 
 def _llm_unnamed(
