@@ -146,3 +146,20 @@ def test_cards_left_out_of_a_comparison_get_the_format_that_holds_it(
 ) -> None:
     text = rules_advisor.ask("for hosting a 7b assistant: t4, l4 or a10g?").text
     assert "does not fit" in text and "In 4-bit (AWQ) it fits on one NVIDIA T4" in text
+
+
+def test_the_cheapest_of_the_clouds_named_leads(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "runpod or lambda or vast for an h100, a week of fine-tuning, "
+                                "who's cheapest?")  # fmt: skip
+    assert head.startswith("**Cheapest: ") and "per GPU-hour for the NVIDIA H100" in head
+
+
+def test_stable_diffusion_unversioned_on_a_small_card_is_sd15(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "does stable diffusion work on a gtx 1650 4gb")
+    assert "Stable Diffusion 1.5" in head
+
+
+def test_a_multiple_claimed_is_judged_by_the_ratio(rules_advisor: Advisor) -> None:
+    head = _head(rules_advisor, "a100 or h100 for llm inference? someone told me the h100 is "
+                                "4x faster")  # fmt: skip
+    assert re.match(r"\*\*(?:Yes|No): about [\d.]+x", head)

@@ -3101,6 +3101,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
         if not ratio:
             return Draft("\n\n".join(filter(None, [per_token, draft.text, figures])),
                          draft.citations, draft.warnings)  # fmt: skip
+        ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
         second = _second_verdict(draft.text)
         text = "\n\n".join(filter(None, [per_token, ratio, figures, second]))
         return Draft(text, draft.citations, draft.warnings)
@@ -3164,6 +3165,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
     # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads, unless a figure
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
+    if job:
+        job = _multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
     lead = f"{job}\n\n{figures}" if job and figures else job or head
     buying = query.buying or bool(_BUY_WORDS.search(query.low))
     value = None if job or buying else _value_asked(query) and _per_rented_dollar(
@@ -3490,6 +3493,33 @@ _ENOUGH_OR_NEED = re.compile(
     r"\bor (?:do|will|would|should|must) (?:i|we) (?:really |actually )?(?:need|have to|require"
     r"|go for|get|buy|rent|upgrade)\b"
 )
+
+
+# a multiple claimed or asked: "is the H100 really 3x faster", "twice as fast as the 3090?"
+_MULTIPLE_ASKED = re.compile(
+    r"\b(\d+(?:\.\d+)?) ?(?:x|times) (?:faster|quicker|as fast|the speed)\b"
+    r"|\b(twice|double) (?:as fast|as quick|the speed)\b"
+)
+
+
+def _multiple_judged(query: Query, box: ToolBox) -> str:
+    """ "Is the H100 really 3x faster than the A100?": yes or no by the ratio just computed
+    (within a tenth of the multiple counts as yes), before it; empty when none is asked."""
+    asked = _MULTIPLE_ASKED.search(query.low)
+    compared = next((call.result for call in reversed(box.calls)
+                     if call.name == "compare_workload" and "error" not in call.result),
+                    None)  # fmt: skip
+    if asked is None or compared is None:
+        return ""
+    times = 2.0 if asked.group(2) else float(asked.group(1))
+    fitting = [r for r in compared["gpus"] if r.get("speed")]
+    if len(fitting) < 2 or times <= 1:
+        return ""
+    best = max(fitting, key=lambda r: r["speed"])
+    ratio = best["speed"] / min(r["speed"] for r in fitting)
+    if ratio >= 0.9 * times:
+        return f"**Yes: about {c.num(ratio)}x, near the {c.num(times)}x asked.**\n\n"
+    return f"**No: about {c.num(ratio)}x, not {c.num(times)}x.**\n\n"
 
 
 def _enough_or_more(query: Query, estimates: list[dict[str, Any]]) -> str:
@@ -4127,7 +4157,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return draft
     if not query.gpus:
         return recommend(query, box)
-    parts = []
+    parts: list[str] = []
+    leads: list[str] = []  # the cheapest of the clouds named, when several are
     renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
@@ -4136,8 +4167,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 args.update(hours=hours or 1, num_gpus=ref.count or count)
             if query.providers and not _ELSEWHERE.search(query.low):
                 # "on AWS vs a cheaper one like RunPod": each cloud's own prices
-                parts += [c.rental(box.call("prices", {**args, "provider": name}))
+                clouds = [box.call("prices", {**args, "provider": name})
                           for name in query.providers]  # fmt: skip
+                parts += [c.rental(p) for p in clouds]
+                if len(clouds) >= 2 and not leads:
+                    leads.append(_cheapest_cloud(clouds))
                 continue
             rented = box.call("prices", args)
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
@@ -4146,7 +4180,27 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
             parts.append(c.rental(rented))
-    return Draft("\n\n".join(parts))
+    return Draft("\n\n".join([*filter(None, leads), *parts]))
+
+
+def _cheapest_cloud(priced: list[dict[str, Any]]) -> str:
+    """ "Lambda vs RunPod vs Vast.ai, which is cheapest?": the cloud with the lowest median hour
+    for the card, and the others' (those with no price on record said)."""
+    rows = [(p["summary_usd_per_gpu_hour"]["median"], p) for p in priced if "error" not in p
+            and (p.get("summary_usd_per_gpu_hour") or {}).get("median")]  # fmt: skip
+    if not rows:
+        return ""
+    rows.sort(key=lambda r: r[0])
+    best = rows[0][1]
+    job = best.get("rental_usd") or {}
+    total = f": {c.usd(job['median'])} for {c.num(job['hours'], 'hours')}" if (
+        job.get("median") and job.get("hours")) else ""  # fmt: skip
+    others = "; ".join(f"{p['provider']} {c.usd(m)}" for m, p in rows[1:])
+    missing = [p.get("provider") for p in priced if all(p is not q for _m, q in rows)]
+    none = f"; none on record from {', '.join(filter(None, missing))}" if missing else ""
+    return (f"**Cheapest: {best['provider']} at {c.usd(rows[0][0])} per GPU-hour for the "
+            f"{best['gpu_name']}{total}**, by the median of each cloud's current prices; "
+            f"{others}{none}.")  # fmt: skip
 
 
 # a cloud named as the one to leave: "I pay $1.99 on RunPod, what's cheaper elsewhere?"

@@ -845,6 +845,8 @@ def asks_how_long(low: str) -> bool:
 
 
 def _train_time(q: Query, low: str) -> bool:
+    if len(q.providers) >= 2 and rx.search(r"\bcheap\w*|\bprice\w*|\bcosts?\b", low):
+        return False  # "lambda vs runpod vs vast for an a100 for 3 days, which is cheapest"
     job = q.epochs or q.train_tokens or q.dataset_samples or q.audio_hours or q.images
     training = q.workload not in (None, "inference")
     if q.user_price_usd_per_hour and q.hours and not rx.search(r"\bhow long\b", low):

@@ -2571,12 +2571,15 @@ _NGL = re.compile(
 # a word said as a cloud: "on vast", "azure vs lambda", "from lambda"
 _AS_A_PLACE = (r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat )"
                r"|(?<=\bon a )|(?<=\bon an )|(?<=\bfrom a ))")  # fmt: skip  # "on a lambda H100"
+# ... or first of a list of them: "lambda vs runpod vs vast.ai", "lambda or runpod"
+_BEFORE_ANOTHER = r"(?=\s?(?:,|vs\.?|versus|or)\s)"
 # other ways people name a cloud the price rows name: row's name -> words for it
 _PROVIDER_WORDS = {
     "AWS": r"aws|amazon|ec2", "GCP": r"gcp|google cloud", "Azure": r"azure",
     # "vast" and "lambda" are words too: the cloud only by its full name or said as a place
-    "Vast.ai": rf"vast(?:\.ai| ai)|vastai|{_AS_A_PLACE}vast",
-    "Lambda": rf"lambda ?labs|lambda cloud|{_AS_A_PLACE}lambda(?! functions?)|lambda's",
+    "Vast.ai": rf"vast(?:\.ai| ai)|vastai|{_AS_A_PLACE}vast|vast{_BEFORE_ANOTHER}",
+    "Lambda": rf"lambda ?labs|lambda cloud|{_AS_A_PLACE}lambda(?! functions?)|lambda's"
+              rf"|lambda{_BEFORE_ANOTHER}",
     "RunPod": r"run ?pod",
     "Oracle Cloud": r"oracle(?: cloud)?|oci", "DataCrunch (Verda)": r"datacrunch|verda",
     "Jarvis Labs": r"jarvis ?labs", "CoreWeave": r"core ?weave",
