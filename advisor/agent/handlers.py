@@ -2046,13 +2046,6 @@ def _as_held(query: Query, box: ToolBox, args: dict[str, Any]) -> tuple[dict[str
     return e, held
 
 
-# "want something at least 3x faster", "twice as fast as my 2080"
-_MULTIPLE_WANTED = re.compile(
-    r"at least (\d+(?:\.\d+)?) ?(?:x|times)\b|\b(\d+(?:\.\d+)?) ?(?:x|times) (?:faster|as fast)\b"
-    r"|\b(twice|double) (?:as fast|the speed)\b"
-)
-
-
 def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
     """ "I get 2.1 it/s on my old 2080: a 3090 or a 4070 Ti Super, at least 3x faster?": the
     user's denoising pace carried to each other card by the calculator's ratio for that image
@@ -2072,10 +2065,7 @@ def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
     if "error" in mine or not mine.get("it_per_s"):
         return None
     rate = _steps_per_second(said)
-    wanted = _MULTIPLE_WANTED.search(query.low)
-    times = (
-        (2.0 if wanted.group(3) else float(wanted.group(1) or wanted.group(2))) if wanted else None
-    )
+    times = _multiple_asked(query.low)
     rows = []
     for ref in others:
         e, how = _as_held(query, box, estimate_args(query, gpu_choices(ref)[0], None, model))
@@ -3495,23 +3485,32 @@ _ENOUGH_OR_NEED = re.compile(
 )
 
 
-# a multiple claimed or asked: "is the H100 really 3x faster", "twice as fast as the 3090?"
+# a multiple claimed, asked or wanted: "is the H100 really 3x faster", "twice as fast as the
+# 3090?", "want something at least 3x faster"
 _MULTIPLE_ASKED = re.compile(
-    r"\b(\d+(?:\.\d+)?) ?(?:x|times) (?:faster|quicker|as fast|the speed)\b"
+    r"\bat least (\d+(?:\.\d+)?) ?(?:x|times)\b"
+    r"|\b(\d+(?:\.\d+)?) ?(?:x|times) (?:faster|quicker|as fast|the speed)\b"
     r"|\b(twice|double) (?:as fast|as quick|the speed)\b"
 )
+
+
+def _multiple_asked(low: str) -> float | None:
+    """The multiple of speed the words claim, ask or want (2 for "twice"), else None."""
+    said = _MULTIPLE_ASKED.search(low)
+    if said is None:
+        return None
+    return 2.0 if said.group(3) else float(said.group(1) or said.group(2))
 
 
 def _multiple_judged(query: Query, box: ToolBox) -> str:
     """ "Is the H100 really 3x faster than the A100?": yes or no by the ratio just computed
     (within a tenth of the multiple counts as yes), before it; empty when none is asked."""
-    asked = _MULTIPLE_ASKED.search(query.low)
+    times = _multiple_asked(query.low)
     compared = next((call.result for call in reversed(box.calls)
                      if call.name == "compare_workload" and "error" not in call.result),
                     None)  # fmt: skip
-    if asked is None or compared is None:
+    if times is None or compared is None:
         return ""
-    times = 2.0 if asked.group(2) else float(asked.group(1))
     fitting = [r for r in compared["gpus"] if r.get("speed")]
     if len(fitting) < 2 or times <= 1:
         return ""
