@@ -163,3 +163,11 @@ def test_a_multiple_claimed_is_judged_by_the_ratio(rules_advisor: Advisor) -> No
     head = _head(rules_advisor, "a100 or h100 for llm inference? someone told me the h100 is "
                                 "4x faster")  # fmt: skip
     assert re.match(r"\*\*(?:Yes|No): about [\d.]+x", head)
+
+
+def test_four_bits_on_a_desk_card_are_a_gguf(catalog: Any) -> None:
+    from advisor.agent.understand import understand
+
+    assert understand("phi-3 medium 4bit on my 3080, how many tok/s", catalog).precision == "q4_k_m"
+    tuned = understand("qlora of phi-3 medium in 4 bit on my 3080", catalog)
+    assert tuned.precision == "nf4" and tuned.workload == "finetune-qlora"
