@@ -3200,10 +3200,15 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload = "train"  # "the run is at step 3000 of 10000": a training run's steps
     given = workload is not None
     desk = any(catalog.gpus[i].segment in ("consumer", "laptop") for g in gpus for i in g.ids[:1])
-    if (desk and bits and engine is None and precision in ("nf4", "int8")
+    said_bits = bits or rx.search(r"\b([48])[-\s]?bits?\b", low)  # "phi-3 medium 4bit"
+    said_as = {precision, *(m.precision for m in models)}
+    if (desk and said_bits and engine is None and said_as & {"nf4", "int8"}
             and workload in (None, "inference") and not _BNB_SAID.search(low)):  # fmt: skip
         # "mistral 7b in 4bit on a 4090, single user": run on a desk card, 4 bits are a GGUF's
-        precision = "q4_k_m" if bits.group(1) == "4" else "q8_0"
+        gguf = "q4_k_m" if said_bits.group(1) == "4" else "q8_0"
+        precision = gguf if precision in ("nf4", "int8") else precision
+        models = tuple(replace(m, precision=gguf) if m.precision in ("nf4", "int8") else m
+                       for m in models)  # fmt: skip
     family = models[0].family if models and models[0].family else hint
     trains = rx.search(r"\bhow long\b|\bhow many (?:days|hours|weeks)\b|\b\w+[- ]days\b", low)
     tokens_said = _train_tokens(low) or 0
