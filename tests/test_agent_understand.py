@@ -127,9 +127,9 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         {"engine": "llama.cpp", "precision": "q4_k_m"},
     ),
     (
-        "Can the RTX 5090 run Qwen2.5-32B in 4-bit?",
+        "Can the RTX 5090 run Qwen2.5-32B in 4-bit?",  # a desk card's 4 bits: a GGUF
         "fit",
-        {"gpus": ["rtx-5090"], "precision": "nf4"},
+        {"gpus": ["rtx-5090"], "precision": "q4_k_m"},
     ),
     ("deploy llama-3-8b on an A100 40GB SXM with 16 concurrent users", "fit", {"concurrency": 16}),
     ("Will Llama-3-8B fit on one A100 SXM4 40GB at 128k context?", "fit", {"context": 131072}),
@@ -209,7 +209,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("T4 pricing", "cost", {"gpus": ["t4"]}),
     ("$ per hour for an H200 SXM?", "cost", {"gpus": ["h200-sxm-141gb"]}),
     # solve
-    ("max context for Mistral 7B on a 4090 in 4bit", "solve", {"precision": "nf4"}),
+    ("max context for Mistral 7B on a 4090 in 4bit", "solve", {"precision": "q4_k_m"}),
     ("What is the maximum context for Llama-3-8B on an L4?", "solve", {"gpus": ["l4"]}),
     ("How many A100 80GB SXM do I need for Llama-3-70B?", "solve", {"model": "llama-3-70b"}),
     ("how many H100 SXM do i need to fine-tune llama 3 70b", "solve", {"workload": "finetune"}),
