@@ -14,7 +14,7 @@ from typing import Any
 
 from advisor.calculator import FAMILIES
 from advisor.calculator.families import models_of
-from advisor.catalog import Catalog
+from advisor.catalog import Catalog, load_catalog
 from advisor.evaluation.spellings import gpu_spellings, model_spellings, typo
 from advisor.names import gpu_key, model_key
 
@@ -168,12 +168,14 @@ def _context(mid: str, models: dict[str, tuple[str, list[str]]], gid: str,
 
 def _quant(mid: str, models: dict[str, tuple[str, list[str]]], gid: str,
            gpus: dict[str, list[str]], rng: random.Random) -> Case:  # fmt: skip
-    _fam, names = models[mid]
+    fam, names = models[mid]
     plain = [n for n in names if not any(w in n.lower() for w in ("gguf", "q4", "awq", "gptq"))]
     written, precision = rng.choice(PRECISIONS)
     name = rng.choice(plain or names)
-    if ":" in name and precision in ("nf4", "int8") and "bit" in written:
-        precision = "q4_k_m" if precision == "nf4" else "q8_0"  # an Ollama tag runs GGUF files
+    desk = load_catalog().gpus[gid].segment in ("consumer", "laptop") and fam == "llm"
+    if (":" in name or desk) and precision in ("nf4", "int8") and "bit" in written:
+        # an Ollama tag runs GGUF files, and so does a desk card told only the bits
+        precision = "q4_k_m" if precision == "nf4" else "q8_0"
     question = f"{name} {written} on one {rng.choice(gpus[gid])}"
     return Case(question, {"gpus": [gid], "models": [mid], "precision": precision}, "precision")
 
