@@ -18,6 +18,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
+from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import get_precision, tensor_formats
 from advisor.catalog import load_catalog
@@ -947,7 +948,7 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "usd_per_unit": job if job is not None else cost.get("usd_per_unit"),
         "unit": "USD per job" if job is not None else f"USD {cost.get('cost_unit', '')}".strip(),
         # a training job the question gave no epochs for is sized as one pass over the data
-        "one_epoch": any(a.startswith("epochs not given: 1") for a in e.assumptions),
+        "one_epoch": one_epoch_assumed(e.assumptions),
         "price_date": cost.get("price_date"),
         "price_source": cost.get("price_source"),
     }

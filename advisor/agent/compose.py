@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.answer import ASSUMED_PREFIX
 from advisor.calculator import FAMILIES, METRICS
+from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.cost import HOURS_PER_MONTH
 
 HELP = (
@@ -593,7 +594,7 @@ def ram_check(e: dict[str, Any], ram_gb: float | None) -> str:
 
 def one_epoch(e: dict[str, Any]) -> bool:
     """A training job sized as one pass because the question gave no epochs."""
-    return any(a.startswith("epochs not given: 1") for a in e.get("assumptions", []))
+    return one_epoch_assumed(e.get("assumptions", []))
 
 
 def fit_head(e: dict[str, Any]) -> str:

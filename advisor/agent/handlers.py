@@ -729,15 +729,19 @@ def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, An
     return results
 
 
-def _alternatives(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
-    """What would change a 'no': more GPUs of the kind, or a 4-bit format for inference."""
+def _alternatives(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef, more_cards: bool = True
+) -> list[str]:
+    """What would change a 'no': more GPUs of the kind (unless not `more_cards`), or a 4-bit
+    format for inference."""
     if e["fits"]:
         return []
     lines = []
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
     # a laptop's GPU or a Mac's memory comes one to a machine: "4 x the laptop GPU" helps no one
     alone = sheet.get("segment") == "laptop" or str(sheet.get("vendor", "")).startswith("Apple")
-    needed = None if alone else c.min_gpus_line(_fewest(query, box, e["gpu"], model))
+    needed = None if alone or not more_cards else (
+        c.min_gpus_line(_fewest(query, box, e["gpu"], model)))  # fmt: skip
     if needed:
         lines.append(needed)
     if (
@@ -1288,8 +1292,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         # that holds it on them, the same words as one card's answer
         for e in results:
             if not e["fits"]:
-                alternatives += [line for line in _alternatives(query, box, e, model)
-                                 if not line.startswith("It would fit on")][:1]  # fmt: skip
+                alternatives += _alternatives(query, box, e, model, more_cards=False)[:1]
     # (not "tokens per second": a rate)
     asks_time = bool(re.search(r"\bhow long\b|(?<!per )\bseconds?\b|\blatency\b"
                                r"|\bper image\b", query.low))  # fmt: skip
@@ -2046,6 +2049,13 @@ def _as_held(query: Query, box: ToolBox, args: dict[str, Any]) -> tuple[dict[str
     return e, held
 
 
+def _owned(query: Query, refs: list[GpuRef]) -> list[GpuRef]:
+    """The cards the user says are theirs ("my 3090", "our old L40S")."""
+    low = query.low
+    mine = r"\b(?:my|our)\s(?:[\w-]+\s)?"
+    return [r for r in refs if re.search(mine + re.escape(r.text.lower()), low)]
+
+
 def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
     """ "I get 2.1 it/s on my old 2080: a 3090 or a 4070 Ti Super, at least 3x faster?": the
     user's denoising pace carried to each other card by the calculator's ratio for that image
@@ -2054,8 +2064,7 @@ def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
     model = query.models[0] if query.models else None
     if said is None or model is None or model.family != "diffusion" or len(query.gpus) < 2:
         return None
-    owned = [r for r in query.gpus if r.ids and re.search(
-        rf"\b(?:my|our)\s(?:[\w-]+\s)?{re.escape(r.text.lower())}\b", query.low)]  # fmt: skip
+    owned = _owned(query, [r for r in query.gpus if r.ids])
     if len(owned) != 1:
         return None
     others = [r for r in query.gpus if r.ids and r is not owned[0]][:4]
@@ -2168,11 +2177,7 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
     else:
         return None
     model = query.models[0]
-    owned = [
-        r
-        for r in refs
-        if re.search(rf"\b(?:my|our)\s(?:[\w-]+\s)?{re.escape(r.text.lower())}", low)
-    ]
+    owned = _owned(query, refs)
     if len(owned) == 1 and owned[0] is refs[1]:
         refs.reverse()  # "would an H100 beat my L40S, which does 35 tok/s?": the L40S measured
     args = [estimate_args(query, gpu_choices(r)[0], r.count, model) for r in refs]
@@ -3952,12 +3957,8 @@ def _paced_hours(query: Query, count: int) -> float | None:
 def cost(query: Query, box: ToolBox) -> Draft:
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
-    said = query.budget
-    quote = query.purchase_usd or (  # "a p40 for $150": an amount with no budget words
-        said and said.per == "total" and said.kind != "rent"
-        and not _BUDGET_WORDS.search(query.low))  # fmt: skip
     if (
-        quote
+        _quote_said(query)
         and len(query.gpus) == 1
         and query.models
         and not (query.hours or query.user_price_usd_per_hour or query.monthly_usd)
@@ -4886,12 +4887,17 @@ _EACH_RATE = (
 )
 
 
+def _users_said(low: str) -> list[int]:
+    """The counts of users at once the words give, in order ("8 users ... 50 users")."""
+    return [int(m.group(1).replace(",", "")) for m in _USERS_SAID.finditer(low)]
+
+
 def _per_user_rates(query: Query) -> tuple[float, float, str] | None:
     """The totals a card must serve when the user gives rates per user ("22 tok/s per user with
     8 users; 50 users at 20 tok/s each"): (the measured card's total, the total needed, how);
     None unless users at once and a rate per user are said."""
     low = query.low
-    counts = [int(m.group(1).replace(",", "")) for m in _USERS_SAID.finditer(low)]
+    counts = _users_said(low)
     measured, needed = query.throughput_tok_s, query.needed_tok_s
     if not counts or not measured:
         return None
@@ -4930,7 +4936,7 @@ def _paces_for_users(query: Query, box: ToolBox) -> Draft | None:
     ("1,200 tok/s aggregate on one A100: how many A100s for 300 concurrent users?"): the cards
     at a few paces a user may be served at, the user's measurement used as given."""
     low = query.low
-    counts = [int(m.group(1).replace(",", "")) for m in _USERS_SAID.finditer(low)]
+    counts = _users_said(low)
     measured = query.throughput_tok_s
     if (len(counts) != 1 or not measured or query.needed_tok_s or not _MEASURED.search(low)
             or re.search(rf"(?<![\d.]){measured:g}{_EACH_RATE}", low)):  # fmt: skip
@@ -5253,18 +5259,23 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
             f"({cheapest['date']}).**"]  # fmt: skip
 
 
+def _quote_said(query: Query) -> float | None:
+    """The price to buy a card the user found: the one said, or an amount said with no budget
+    words ("is $2,500 for a new 4090 a ripoff?", "a p40 for $150")."""
+    budget = query.budget
+    if query.purchase_usd is None and budget and budget.per == "total" and budget.kind != "rent":
+        return None if _BUDGET_WORDS.search(query.low) else budget.usd
+    return query.purchase_usd
+
+
 def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list[str]:
     """ "A reseller quotes $28,000 for a new H200: in line with the market?", "a used 3090 for
     $650, still a good deal?": the price the user found against the prices on record for that
     condition (within a tenth of their range is in line)."""
-    quote = query.purchase_usd
     low = query.low
     if not re.search(r"[$€£]\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?)", low):
         return []  # "and the A10G?": a price said before, for another card, is no quote here
-    budget = query.budget
-    if quote is None and budget and budget.per == "total" and budget.kind != "rent":
-        # "is $2,500 for a new 4090 a ripoff?": an amount said with no budget words is a price
-        quote = None if _BUDGET_WORDS.search(low) else budget.usd
+    quote = _quote_said(query)
     if quote is None or quote <= 0 or query.currency != "$" or _WOULD_PAY.search(low):
         return []  # no price found, one in another currency, or what the user would pay
     if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:

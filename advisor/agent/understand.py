@@ -2988,7 +2988,7 @@ REFERENCE_LLM = "llama-3.1-8b"  # the LLM a GPU is picked for when the question 
 
 
 def _sd_unversioned(
-    low: str, models: tuple[ModelRef, ...], gpus: tuple[GpuRef, ...]
+    low: str, models: tuple[ModelRef, ...], gpus: tuple[GpuRef, ...], catalog: Catalog
 ) -> tuple[ModelRef, ...]:
     """ "Is the 4070 Ti Super good for stable diffusion?", "best gpu for stable diffusion under
     $500": SDXL, said as assumed, when a GPU is named or asked for and no Stable Diffusion
@@ -2997,7 +2997,7 @@ def _sd_unversioned(
         return ()
     if any(m.family == "diffusion" for m in models):
         return ()
-    memory = [_card_memory_gb(g) for g in gpus]
+    memory = [_card_memory_gb(g, catalog) for g in gpus]
     if memory and all(m is not None and m < SMALL_CARD_GB for m in memory):
         # "stable diffusion on my laptop rtx 3050 4gb": what such a card runs is SD 1.5
         note = ("Stable Diffusion with no version named, on a card under "
@@ -3013,13 +3013,11 @@ def _sd_unversioned(
 SMALL_CARD_GB = 8.0
 
 
-def _card_memory_gb(ref: GpuRef) -> float | None:
+def _card_memory_gb(ref: GpuRef, catalog: Catalog) -> float | None:
     """The most memory any catalog entry a GPU mention may be has, or the size said."""
-    from advisor.catalog import load_catalog
-
     if ref.memory_gb:
         return ref.memory_gb
-    sizes = [load_catalog().gpus[i].memory_gb for i in ref.ids if i in load_catalog().gpus]
+    sizes = [catalog.gpus[i].memory_gb for i in ref.ids if i in catalog.gpus]
     return max(sizes) if sizes else None
 
 
@@ -3105,7 +3103,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
-    models += _sd_unversioned(low, models, gpus)
+    models += _sd_unversioned(low, models, gpus, catalog)
     models += _llm_unnamed(low, models, gpus)
     gpus = _one_gpu_said_twice(gpus, low)
     gpus = _notebook_variants(gpus, low)

@@ -13,6 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from advisor.calculator.factors import FORMULA_VERSION, SPEED_BAND
 
+# what an estimate's assumptions say when a training job was given no epochs: one pass
+ONE_EPOCH_ASSUMED = "epochs not given: 1 assumed"
+
+
+def one_epoch_assumed(assumptions: list[str]) -> bool:
+    """Whether a training estimate was sized as one pass because no epochs were given."""
+    return ONE_EPOCH_ASSUMED in assumptions
+
+
 if TYPE_CHECKING:
     from advisor.catalog import Catalog
     from advisor.specs import GPU

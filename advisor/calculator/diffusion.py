@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.calculator.base import Band, Estimate, Family, Metric, Request
+from advisor.calculator.base import ONE_EPOCH_ASSUMED, Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import GENERATION_MFU, generation
 from advisor.calculator.finetune import OPTIMIZER_LABELS
 from advisor.calculator.memory import GB, capacity_gb
@@ -266,7 +266,7 @@ def estimate(
         elif request.dataset_samples:  # "30 photos, 100 epochs": every image that many times
             epochs = request.epochs or 1.0
             if request.epochs is None:  # one pass, said as assumed (as the other families say it)
-                notes.append("epochs not given: 1 assumed")
+                notes.append(ONE_EPOCH_ASSUMED)
             seen = request.dataset_samples * epochs
             hours = samples.scaled(request.num_gpus).inverse().scaled(seen / 3600).to_dict()
             notes.append(f"job: {epochs:g} epoch(s) of {request.dataset_samples:,.0f} images")

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.calculator.base import Band, Estimate, Family, Metric, Request
+from advisor.calculator.base import ONE_EPOCH_ASSUMED, Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import generation
 from advisor.calculator.memory import GB, capacity_gb
 from advisor.calculator.precision import get_precision
@@ -446,7 +446,7 @@ def _job_hours(
         return None
     epochs = request.epochs or 1.0
     if request.epochs is None:  # "train resnet-50 on imagenet": one pass, said as assumed
-        notes.append("epochs not given: 1 assumed")
+        notes.append(ONE_EPOCH_ASSUMED)
     total = request.dataset_samples * epochs
     notes.append(f"job: {epochs:g} epoch(s) of {request.dataset_samples:,.0f} samples")
     return samples.inverse().scaled(total / 3600).to_dict()
