@@ -317,6 +317,7 @@ def compare_workload(
     engine: str | None = None,
     num_gpus: int = 1,
     counts: list[int] | None = None,
+    checkpointing: bool | None = None,
 ) -> dict[str, Any]:
     """Which of several GPUs runs one job faster, and by how much: the same estimate on each
     (on `num_gpus` of each, over their own link; or on `counts[i]` of `gpus[i]` when the setups
@@ -324,7 +325,8 @@ def compare_workload(
     (the model named, else the family's reference model: ResNet-50 for image models, BERT-large
     for BERT-style, SDXL for diffusion, Whisper large-v3 for speech, Llama 3.1 8B for LLMs),
     each GPU's speed in the family's first metric, and `speedup` over the slowest that fits.
-    Training without a batch takes the family's usual per-GPU batch (128 images for ResNet-50)."""
+    Training without a batch takes the family's usual per-GPU batch (128 images for ResNet-50);
+    `checkpointing` fixes gradient checkpointing on or off for every card alike."""
     from advisor.calculator import FAMILIES
     from advisor.calculator.families import find_model
 
@@ -345,7 +347,7 @@ def compare_workload(
     for gpu, n in zip(gpus, counts or [num_gpus] * len(gpus), strict=True):
         e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,
                               batch=batch, framework=framework, engine=engine,
-                              num_gpus=n))  # fmt: skip
+                              num_gpus=n, checkpointing=checkpointing))  # fmt: skip
         metric = FAMILIES[e.family].metrics[workload][0]
         band = getattr(e, metric.key) or {}
         rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "num_gpus": n, "fits": e.fits,
@@ -361,7 +363,7 @@ def compare_workload(
         "model": last.model, "model_name": last.model_name, "family": last.family,
         "workload": workload, "precision": last.precision, "batch": last.batch,
         "framework": framework, "metric": metric.label, "unit": metric.unit, "gpus": rows,
-        "num_gpus": num_gpus,
+        "num_gpus": num_gpus, "checkpointing": checkpointing,
         "assumptions": last.assumptions,
     }  # fmt: skip
 
@@ -800,6 +802,8 @@ def recommend_gpus(
     audio_hours: float | None = None,
     desktop: bool = False,
     full_load: bool = False,
+    provider: str | None = None,
+    max_hours: float | None = None,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints (each row's usd_per_month: its hourly price around the clock for a month). For
@@ -816,7 +820,10 @@ def recommend_gpus(
     their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
     hourly price of them all. `images` (diffusion) or `audio_hours` (speech) size a whole job:
     each candidate's cost is then that job's. `desktop`: only what a home or office machine
-    takes or is (PCIe cards, Macs, mini PCs; no SXM or OAM module, no superchip)."""
+    takes or is (PCIe cards, Macs, mini PCs; no SXM or OAM module, no superchip). `provider`
+    ("AWS", "RunPod"): only the GPUs that cloud rents, at its own prices. `max_hours`: a
+    deadline for a sized job; a training run takes more GPUs (up to max_gpus) until it meets it,
+    and a setup that cannot is ruled out."""
     if rank_by not in ("value", "price", "speed", "memory"):
         raise InvalidInput(f"rank_by is value, price, speed or memory (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
@@ -845,20 +852,33 @@ def recommend_gpus(
         model=model, gpu="placeholder", workload=workload, precision=precision, context=context,
         batch=batch, train_tokens=train_tokens, resolution=resolution, steps=steps,
         epochs=epochs, dataset_samples=dataset_samples, output_tokens=output_tokens,
-        images=images, audio_hours=audio_hours,
+        images=images, audio_hours=audio_hours, provider=provider,
     )  # fmt: skip
+    if provider:  # "on aws": the GPUs that cloud rents
+        candidates = [g for g in candidates if any(
+            p.provider.lower() == provider.lower() for p in catalog.prices_for(g.id))]  # fmt: skip
     ranked, rejected = [], []
     for gpu in candidates:
-        fitted = None
+        fitted, late = None, None
         for n in (1, 2, 4, 8, 16):
             if n > max_gpus:
                 break
             result = estimate(replace(base, gpu=gpu.id, num_gpus=n), catalog)
+            hours = (result.job_hours or result.train_hours or {}).get("typical")
+            if result.fits and max_hours and hours and hours > max_hours:
+                late = hours  # "in under a week": more of them, when a run scales over them
+                if workload == "inference":
+                    break
+                continue
             if result.fits:
                 fitted = result
                 break
         if fitted is None:
-            rejected.append({"gpu": gpu.id, "reason": f"does not fit on {max_gpus} or fewer"})
+            why = f"does not fit on {max_gpus} or fewer"
+            if late:
+                why = (f"takes about {late:,.0f} hours on {max_gpus} or fewer, past the "
+                       f"{max_hours:,.0f} given")  # fmt: skip
+            rejected.append({"gpu": gpu.id, "reason": why})
             continue
         row = _rank_row(fitted, workload, full_load)
         out = output_tokens or DEFAULT_OUTPUT_TOKENS
@@ -941,6 +961,8 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "memory_total_gb": e.memory_per_gpu_gb * e.num_gpus,
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
         "speed": speed,
+        # each request's share when several run at once (an LLM's streams, a server's users)
+        "speed_each": speed / e.batch if e.batch > 1 and e.workload == "inference" else None,
         "speed_unit": metric.unit,
         "speed_label": metric.label,
         "precision": e.precision,

@@ -334,6 +334,8 @@ def job_ratio(result: dict[str, Any]) -> str:
                 for r in rows]  # fmt: skip
     best = rows[0]
     setting = f"{result['precision']}, batch {result['batch']}"
+    if result.get("checkpointing"):
+        setting += ", gradient checkpointing on"
     if result.get("framework"):
         setting += f", {result['framework']}"
     if (result.get("num_gpus") or 1) > 1:
@@ -759,6 +761,10 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         key = next(k for k in METRICS if first.get(k) == metric[0][1])
         sign = -1 if metric[0][2] == "s" else 1  # a time: the least is the fastest
         best = max(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
+        top = (best.get(key) or {}).get("typical", 0)
+        tied = [e for e in fitting if abs((e.get(key) or {}).get("typical", 0) - top) <= 0.01 * top]
+        if len(tied) > 1:
+            best = None  # as fast as each other at these settings: no fastest to name
     if len(fitting) == len(results) and time_first and metric:  # "how fast / how long" leads
         pick = next((i for i, m in enumerate(metric) if m[2] == "s" and prefer_time), 0)
         pick = 0 if named else pick

@@ -38,7 +38,7 @@ from advisor.agent.understand import (
 )
 from advisor.answer import Citation
 from advisor.calculator import interconnect
-from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
+from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h, usd_per_million_tokens
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.retrieval.claims import audit_claim, extract_claims
 
@@ -605,12 +605,21 @@ def advice(query: Query, box: ToolBox) -> Draft:
                 f"{c.num(rate[1]['typical'], rate[2])}** ({c.settings(vision)}); smaller "
                 f"networks train faster still.\n\n" + text.replace("**", "", 2))  # fmt: skip
     training = query.workload in ("train", "finetune", "finetune-full")
+    matrix_unknown = bool(sheet.get("tensor_cores"))  # matrix units, but no rate published
     if training and not sheet.get("fp16_bf16_dense_tflops") and sheet.get("fp32_tflops"):
-        # no tensor cores (before Volta): training runs at the FP32 rate, a fraction of a
-        # tensor-core card's, whatever the memory lets it hold
-        text = (f"**No, not for training: the {sheet['name']} has no tensor cores, so training "
-                f"runs at its FP32 rate of {c.num(sheet['fp32_tflops'], 'TFLOPS')}.** It is "
-                "still useful for inference that fits its memory.\n\n" + text)  # fmt: skip
+        if matrix_unknown:  # an Arc A770's 512 XMX engines: their FP16 rate is not on record
+            head, _, rest = text.partition("\n\n")
+            text = (f"{head}\n\nIt has matrix units ({sheet['tensor_cores']:,}), but their 16-bit "
+                    "rate is not on record, so its training figures use its FP32 rate of "
+                    f"{c.num(sheet['fp32_tflops'], 'TFLOPS')}: a floor, not a forecast.\n\n"
+                    + rest)  # fmt: skip
+        else:
+            # no tensor cores (before Volta): training runs at the FP32 rate, a fraction of a
+            # tensor-core card's, whatever the memory lets it hold
+            text = (f"**No, not for training: the {sheet['name']} has no tensor cores, so "
+                    "training runs at its FP32 rate of "
+                    f"{c.num(sheet['fp32_tflops'], 'TFLOPS')}.** It is still useful for "
+                    "inference that fits its memory.\n\n" + text)  # fmt: skip
     notes = [n for n in (c.stack_note(sheet),) if n]
     price = price_note(query, box, gpu)
     if price:
@@ -891,12 +900,36 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
         args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **options}
         leaner = box.call("estimate", args)
         if "error" not in leaner and leaner["fits"]:
-            return [
+            lines = [
                 f"With {words} it fits on {c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
                 f": {c.num(leaner['memory_per_gpu_gb'], 'GB')} of "
                 f"{c.usable(leaner)}."
             ]
-    return []
+            break
+    else:
+        lines = []
+    return lines + _shorter_samples(query, box, e, model)
+
+
+SHORTEST_USEFUL_SAMPLES = 256  # tokens: a fine-tune on shorter samples is no one's recipe
+
+
+def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """A fine-tune that does not fit at the sequence length assumed: the longest samples that
+    fit, as the recipe stands (QLoRA of a 70B on a 48 GB card at 1,024 tokens, say)."""
+    if query.context:
+        return []  # the user's own length: the fit answers for it
+    args = {k: v for k, v in estimate_args(query, e["gpu"], e["num_gpus"], model).items()
+            if k in _SOLVE_ARGS}  # fmt: skip
+    found = box.call("solve", {**args, "target": "max_context"})
+    longest = found.get("solution") if "error" not in found else None
+    if not longest or longest < SHORTEST_USEFUL_SAMPLES or longest >= e["context"]:
+        return []
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    return [
+        f"On samples of up to {longest:,} tokens (not the {e['context']:,} assumed) it fits on "
+        f"{where}."
+    ]
 
 
 _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
@@ -1251,7 +1284,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             text = f"{head}\n\n{moved}\n\n{rest}"
         if limited is not None:  # its own verdict, in place of the one for the batch it holds
             text = f"{lead}\n\n{text.partition(chr(10) * 2)[2]}"
-        rate = _requests_per_second(query, e)
+        rate = _full_load_lead(query, e)
         if rate:  # "how many requests per second can one H100 handle": the rate first
             text = f"{rate}\n\n{text}"
         priced = _at_user_price(query, box, e)
@@ -1307,6 +1340,9 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     shared = _users_per_card(query, box, results, model) if verdicts == {False} else None
     if shared:  # "200 concurrent users: L4s, A10Gs or one H100?": how many of each hold them
         text = f"{shared}\n\n{text}"
+    loaded = [lead for r in results if (lead := _full_load_lead(query, r))]
+    if loaded and not shared:  # "total across batch" on each variant or card named
+        text = "\n".join(loaded) + f"\n\n{text}"
     if moved:  # why the figures are for several cards, right under them
         head, _, rest = text.partition("\n\n")
         text = f"{head}\n\n{moved}\n\n{rest}"
@@ -1480,22 +1516,55 @@ _REQUESTS_ASKED = re.compile(
 )
 
 
-def _requests_per_second(query: Query, e: dict[str, Any]) -> str:
-    """The requests a second one setup serves at full load: its serving throughput (output
-    tokens a second, each prompt read first) over the output tokens of one request."""
+# the tokens a server makes in all, not one stream's: "tokens per second total across batch",
+# "aggregate throughput", "throughput of an H100 serving ...", "batch inference"
+_TOTAL_ASKED = re.compile(
+    r"\b(?:total|aggregate|combined|overall|system)\b[^.?!]{0,30}?\b(?:throughput|tokens?\b|tok/s)"
+    r"|\b(?:throughput|tokens?(?:/s| per second| a second)?)\b[^.?!]{0,30}?\b(?:in total|total"
+    r"|aggregate|combined|across (?:the |all )?(?:batch|batches|requests|users|streams))\b"
+    r"|\bthroughput\b[^.?!]{0,40}\bserving\b|\bserving\b[^.?!]{0,40}\bthroughput\b"
+    r"|\b(?:at|under) (?:full|max(?:imum)?|peak|heavy) load\b|\bfully loaded\b"
+)
+
+
+def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
+    """What one setup serves at full load, when that is what was asked: the requests a second
+    (its serving throughput over one request's output tokens), or the output tokens a second of
+    all the requests in flight together ("tokens per second total across batch")."""
     serving = (e.get("serving_tokens_per_s") or {}).get("typical")
     rate = e.get("serving_requests_per_s")
-    if not (serving and rate and e["fits"] and _REQUESTS_ASKED.search(query.low)):
+    low = query.low
+    requests = _REQUESTS_ASKED.search(low)
+    total = _TOTAL_ASKED.search(low) or _AT_VOLUME.search(low)
+    if not (serving and e["fits"] and (requests or total)) or query.batch:
         return ""
     output = e["output_tokens"]
     said = "" if query.output_tokens else " (assumed; say how long the answers are)"
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    flight = f"{e.get('serving_batch') or 'many'} requests in flight"
+    lengths = f"{output:,} output tokens each{said}, {e['context']:,}-token prompts"
+    if requests and rate:
+        return (
+            f"**About {c.num(rate)} requests per second for {e['model_name']} on {where}** at "
+            f"full load: {c.num(serving, 'tokens/s')} of output with {flight}, {lengths} "
+            f"({c.settings(e)})."
+        )
+    one = (e.get("decode_tokens_per_s") or {}).get("typical")
+    alone = f"; one stream alone decodes {c.num(one, 'tokens/s')}" if one else ""
+    held = e.get("serving_batch") or 0
+    tight = ""
+    if held <= FEW_IN_FLIGHT:
+        tight = (
+            f" The memory left beside the weights holds only {held} requests' caches at "
+            "that length; more cards, or shorter prompts, serve more."
+        )
     return (
-        f"**About {c.num(rate)} requests per second for {e['model_name']} on "
-        f"{where}** at full load: {c.num(serving, 'tokens/s')} of output with "
-        f"{e.get('serving_batch') or 'many'} requests in flight, {output:,} output tokens each"
-        f"{said}, {e['context']:,}-token prompts ({c.settings(e)})."
+        f"**About {c.num(serving, 'tokens/s')} of output in total on {where} at full load** "
+        f"({e['model_name']}, {e['precision']}, {e['engine']}): {flight}, {lengths}{alone}.{tight}"
     )
+
+
+FEW_IN_FLIGHT = 4  # up to this many requests held at once, the memory is what limits a server
 
 
 def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) -> str:
@@ -2074,7 +2143,7 @@ def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
     if "error" in mine or not mine.get("it_per_s"):
         return None
     rate = _steps_per_second(said)
-    times = _multiple_asked(query.low)
+    times = multiple_asked(query.low)
     rows = []
     for ref in others:
         e, how = _as_held(query, box, estimate_args(query, gpu_choices(ref)[0], None, model))
@@ -3097,6 +3166,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
             return Draft("\n\n".join(filter(None, [per_token, draft.text, figures])),
                          draft.citations, draft.warnings)  # fmt: skip
         ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
+        rented = _RENT_SAID.search(query.low) or query.providers
+        if _value_asked(query) and not rented and (bought := _bought_value(box)):
+            ratio = f"{bought}\n\n{ratio}"  # "which is the better value" of cards to buy
         second = _second_verdict(draft.text)
         text = "\n\n".join(filter(None, [per_token, ratio, figures, second]))
         return Draft(text, draft.citations, draft.warnings)
@@ -3137,14 +3209,18 @@ def compare(query: Query, box: ToolBox) -> Draft:
         head = f"**Pick the {name}: the only one of them within the budget.**"
     # "4070 ti super or 4080 super? what's the TDP of the 4080 super": a pick asked, and a figure
     chosen = bool(asked) and bool(_CHOICE_SAID.search(query.low))
+    drawn = _less_power(query, box) if "tdp_w" in asked else None
+    if drawn:  # "which one would be quieter and use less power?": that pick, by the watts
+        chosen = False
     figures = c.asked_line(sheets, asked) if asked else ""
     if asked and not chosen and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
         # "how do they compare in FP64, for an ocean model?": the pick on the figure asked,
         # not on the LLM and training figures nobody asked about
         head = c.field_pick(sheets, asked[0]) or ""
     if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
-        head = "\n\n".join(filter(None, [figures, head]))
-        claim = _claim_checked(query, sheets, asked) or _which_has_more(query, sheets, asked)
+        head = "\n\n".join(filter(None, [drawn, figures, head]))
+        claim = None if drawn else (_claim_checked(query, sheets, asked)
+                                    or _which_has_more(query, sheets, asked))  # fmt: skip
         head = f"{claim}\n\n{head}" if claim else head
     lines = [c.compare_table(sheets, shown)]
     priced = [(s, box.call("prices", {"gpu": s["id"]})) for s in sheets]
@@ -3162,6 +3238,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
     job = None if asked and not chosen else _job_ratio(query, box, ids)
     if job:
         job = _multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
+    rented = _RENT_SAID.search(query.low) or query.providers
+    if job and _value_asked(query) and not rented and (bought := _bought_value(box)):
+        job = f"{bought}\n\n{job}"  # "which is the better value" of cards to buy
     lead = f"{job}\n\n{figures}" if job and figures else job or head
     buying = query.buying or bool(_BUY_WORDS.search(query.low))
     value = None if job or buying else _value_asked(query) and _per_rented_dollar(
@@ -3173,6 +3252,75 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if stack and _SOFTWARE_ASKED.search(query.low):  # "or will the software bite us"
         return Draft("\n\n".join([lead, *stack, "\n".join(lines)]))
     return Draft(lead + "\n\n" + "\n".join([*lines, *stack]))
+
+
+# the lower draw asked for: "which uses less power", "quieter", "more power efficient"
+_LESS_POWER = re.compile(
+    r"\b(?:less|lower|least|lowest|more|most|higher|fewer)\s(?:\w+\s)?(?:power|watts?|energy"
+    r"|electricity)\b|\b(?:power|energy)[- ](?:efficient|hungry)\b|\bquiet\w*|\bnois\w+|\bloud\w*"
+)
+_NOISE = re.compile(r"\bquiet\w*|\bnois\w+|\bloud\w*")
+
+
+def _less_power(query: Query, box: ToolBox) -> str | None:
+    """ "M2 Ultra or 2x 4090: which would be quieter and use less power?": each setup's power
+    (a card's times the cards in it) and the one that draws less; noise is not on record, and
+    follows the heat a setup sheds."""
+    if not _LESS_POWER.search(query.low) or len(query.gpus) < 2:
+        return None
+    rows = []
+    for ref in query.gpus:
+        sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+        watts = sheet.get("tdp_w") if "error" not in sheet else None
+        if not watts:
+            return None
+        count = ref.count or 1
+        rows.append((watts * count, c.gpus_phrase(count, sheet["name"]), count))
+    rows.sort()
+    (low_w, low_name, _), rest = rows[0], rows[1:]
+    others = " and ".join(f"{c.num(w, 'W')} for {name}" for w, name, _ in rest)
+    summed = ", a card's times the cards" if any(n > 1 for *_, n in rows) else ""
+    noise = ""
+    if _NOISE.search(query.low):
+        noise = (
+            " Noise is not on record; a setup that sheds less heat needs less airflow, so "
+            "the lower-power one is usually the quieter."
+        )
+    return (f"**Less power: {low_name}, {c.num(low_w, 'W')} against {others}** (board power"
+            f"{summed}, at full load).{noise}")  # fmt: skip
+
+
+def _bought_value(box: ToolBox) -> str | None:
+    """ "4090 vs 5090 vs 6000 Ada for training diffusion, which is the better value?": the job
+    just compared on each card against its newest price to buy (new, else its launch price), the
+    most speed for each dollar first; cards that do not hold the job said as such."""
+    compared = next((call.result for call in reversed(box.calls)
+                     if call.name == "compare_workload" and "error" not in call.result),
+                    None)  # fmt: skip
+    if compared is None:
+        return None
+    rows, left = [], []
+    for r in compared["gpus"]:
+        if not r["speed"]:
+            left.append(r["gpu_name"])
+            continue
+        prices = box.call("purchase_prices", {"gpu": r["gpu"]}).get("prices") or []
+        price = next((p for kind in ("new", "msrp") for p in prices if p["kind"] == kind), None)
+        if price is None:
+            return None  # a card with no price to buy: no value to weigh
+        rows.append((r["speed"] / price["usd"], r, price))
+    if len(rows) < 2:
+        return None
+    rows.sort(key=lambda x: -x[0])
+    unit = compared["unit"]
+    each = [f"the {r['gpu_name']} {c.ratio_figure(r['speed'], unit)} for {c.usd(p['usd'])} "
+            f"({'new' if p['kind'] == 'new' else 'launch price'}, {p['date']})"
+            for _v, r, p in rows]  # fmt: skip
+    out = f" The {', '.join(left)} does not hold it." if left else ""
+    return (
+        f"**Best value to buy: {each[0]}**, against {'; '.join(each[1:])} (by the "
+        f"{compared['metric']} of {compared['model_name']}).{out}"
+    )
 
 
 # "worth the price difference if I only make 50 images a day": the day's work on each card
@@ -3219,7 +3367,8 @@ def _worth_the_difference(query: Query, box: ToolBox) -> Draft | None:
 
 # money said beside "worth": "worth the extra $", "worth the price", "the premium"
 _MONEY_ASKED = re.compile(
-    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:price|cost|money|premium|markup)\b"
+    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:price|cost|money|premium|markup"
+    r"|savings?|saving)\b"
     r"|\$|\bmore expensive\b|\bcosts? more\b"
 )
 
@@ -3277,6 +3426,13 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         args = {"gpus": ids, "workload": workload, "family": hint}
     if query.precision:
         args["precision"] = query.precision
+    elif (
+        model is None
+        and args["family"] == "llm"
+        and workload == "inference"
+        and _all_local(box, ids)
+    ):
+        args["precision"] = "q4_k_m"  # LLMs on cards at home run as 4-bit GGUFs (llama.cpp)
     result = box.call("compare_workload", args)
     # no LLM named ("for local LLMs"): the reference model, as run at home when need be
     local = workload == "inference" and (
@@ -3464,7 +3620,7 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         args["counts"] = counts[:4]
     elif (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
-    result = box.call("compare_workload", args)
+    result = _at_training_batch(box, args, hint)
     sizes = {r.get("usable_memory_per_gpu_gb") for r in result.get("gpus", [])}
     if hint == "llm" and "error" not in result and (counts or (local and len(sizes) > 1)):
         # what the memory buys: "2x 4060 Ti or one 3090", "a 48 GB Mac or a 3090"
@@ -3499,7 +3655,7 @@ _MULTIPLE_ASKED = re.compile(
 )
 
 
-def _multiple_asked(low: str) -> float | None:
+def multiple_asked(low: str) -> float | None:
     """The multiple of speed the words claim, ask or want (2 for "twice"), else None."""
     said = _MULTIPLE_ASKED.search(low)
     if said is None:
@@ -3510,7 +3666,7 @@ def _multiple_asked(low: str) -> float | None:
 def _multiple_judged(query: Query, box: ToolBox) -> str:
     """ "Is the H100 really 3x faster than the A100?": yes or no by the ratio just computed
     (within a tenth of the multiple counts as yes), before it; empty when none is asked."""
-    times = _multiple_asked(query.low)
+    times = multiple_asked(query.low)
     compared = next((call.result for call in reversed(box.calls)
                      if call.name == "compare_workload" and "error" not in call.result),
                     None)  # fmt: skip
@@ -3686,10 +3842,34 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
         args["precision"] = query.precision
     if query.batch:
         args["batch"] = query.batch
-    result = box.call("compare_workload", args)
+    result = _at_training_batch(box, args, model.family or "llm")
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits: the fit answer says so, and what would
     return c.job_ratio(result)
+
+
+# cards compared for fine-tuning an LLM with no batch said: a batch that keeps them computing
+# (at batch 1 an eager step is bound by the host's per-layer launches, alike on every card)
+COMPARE_TRAIN_BATCH = 8
+
+
+def _at_training_batch(box: ToolBox, args: dict[str, Any], family: str) -> dict[str, Any]:
+    """compare_workload on `args`; an LLM trained or fine-tuned with no batch given is compared at
+    COMPARE_TRAIN_BATCH when every card that holds batch 1 also holds it."""
+    result = box.call("compare_workload", args)
+    if family != "llm" or args.get("batch") or args.get("workload") == "inference":
+        return result
+    if "error" in result:
+        return result
+    # every card alike: recomputing activations, as a fine-tuning recipe at that batch does
+    fuller = box.call("compare_workload", {**args, "batch": COMPARE_TRAIN_BATCH,
+                                           "checkpointing": True})  # fmt: skip
+    if "error" in fuller:
+        return result
+    held = {r["gpu"] for r in result["gpus"] if r["speed"]}
+    if held and held <= {r["gpu"] for r in fuller["gpus"] if r["speed"]}:
+        return fuller
+    return result
 
 
 def _family_of_job(query: Query) -> str:
@@ -4294,19 +4474,16 @@ def _token_costs(query: Query, box: ToolBox) -> list[str]:
         stream = "for one stream" if e["batch"] == 1 else f"at batch {e['batch']:,}"
         paid = (f"{c.num(decode, 'tokens/s')} at {c.usd(e['cost']['usd_per_hour'])}/hour, the "
                 "median price")  # fmt: skip
-        full = None
-        if not query.batch and (e.get("serving_batch") or 1) > 1:
-            args = {**estimate_args(query, e["gpu"], e["num_gpus"], model),
-                    "batch": e["serving_batch"]}  # fmt: skip
-            full = box.call("estimate", args)
-        loaded = (full or {}).get("cost") or {}
-        if full and full.get("fits") and loaded.get("usd_per_million_tokens"):
-            rate = full["decode_tokens_per_s"]["typical"]
-            lines.append(f"**{where}: about {c.usd(loaded['usd_per_million_tokens'])} per "
-                         f"million output tokens with {full['batch']:,} sequences decoding "
-                         f"together** ({c.num(rate, 'tokens/s')}); {c.usd(one)} {stream} "
-                         f"({paid}).")  # fmt: skip
-            costs.append((loaded["usd_per_million_tokens"], one, e["gpu_name"]))
+        # a server under load: the estimate's own full-load figure (each request's prompt read
+        # too), at the same hourly price
+        rate = (e.get("serving_tokens_per_s") or {}).get("typical")
+        together = e.get("serving_batch") or 1
+        if not query.batch and rate and together > 1:
+            loaded = usd_per_million_tokens(e["cost"]["usd_per_hour"], rate)
+            lines.append(f"**{where}: about {c.usd(loaded)} per million output tokens with "
+                         f"{together:,} requests in flight** ({c.num(rate, 'tokens/s')} at full "
+                         f"load); {c.usd(one)} {stream} ({paid}).")  # fmt: skip
+            costs.append((loaded, one, e["gpu_name"]))
         else:
             lines.append(f"**{where}: about {c.usd(one)} per million output tokens {stream}** "
                          f"({paid}).")  # fmt: skip
@@ -4564,7 +4741,13 @@ def num_phrase(n: int) -> str:
 
 _LEAST_MEMORY = re.compile(
     r"\b(?:smallest|least|lowest|minimum|min)[- ](?:vram|memory)\b"
-    r"|\bleast (?:amount of )?(?:vram|memory)\b"
+    r"|\bleast (?:amount of )?(?:vram|memory)\b|\bsmallest (?:single |one )?(?:gpu|card)\b"
+)
+# the least that does the job, not the best: "what gpu do I need", "minimum gpu", "enough for"
+_LEAST_NEEDED = re.compile(
+    r"\bwhat (?:gpu|card|graphics card|hardware)s? (?:do|would|will|should) (?:i|we) need\b"
+    r"|\b(?:minimum|min|minimal|least powerful|entry[- ]level) (?:gpu|card|hardware|setup)\b"
+    r"|\bwhat(?:'s| is) the minimum\b|\bbare minimum\b"
 )
 _CHEAPEST = re.compile(r"\bcheap\w*|\blowest (?:cost|price)\b|\bleast expensive\b")
 _FASTEST = re.compile(
@@ -4585,6 +4768,8 @@ def _rank_by(query: Query) -> str | None:
         # "cheapest per million tokens": the cost of the work, not of the hour
         per_work = _PER_TOKENS.search(low) or _AT_VOLUME.search(low)
         return "value" if (sized or per_work) and not _bought(query) else "price"
+    if _LEAST_NEEDED.search(low) and _bought(query):
+        return "price"  # "run codellama 34b locally, what gpu do I need": the least that runs it
     return "speed" if _FASTEST.search(low) else None
 
 
@@ -4603,6 +4788,9 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     if re.search(r"\b(?:single|one|1)[- ](?:\w+ ){0,2}(?:card|gpu)s?\b(?! (?:or|vs))", low):
         limits["max_gpus"] = 1
     bought = query.location == "home" or (query.budget and query.budget.kind == "buy")
+    need = _LEAST_NEEDED.search(low)
+    if need and re.search(r"\b(?:gpu|card)\b", need.group(0)) and not query.num_gpus and bought:
+        limits["max_gpus"] = 1  # "what gpu do I need" for a home machine: one card, the least
     one = re.search(  # "a gpu cluster", "a gpu server": a machine of several
         r"\ban? (?:[\w-]+ ){0,2}(?:card|gpu|graphics card)\b(?!s| (?:or|each|per|cluster|servers?"
         r"|nodes?|box|rig|farm|machine|workstation|rack)\b)",
@@ -4675,6 +4863,14 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "output_tokens": query.output_tokens if query.rps else None,
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
+        # "train a ViT-B/16 on imagenet in under a week": setups that finish within it
+        "max_hours": query.hours
+        if _DEADLINE_SAID.search(query.low)
+        and (query.images or query.audio_hours or query.train_tokens or query.dataset_samples)
+        and not query.seconds_per_item
+        else None,
+        # "fine-tune llama 3 8b on aws": the GPUs that cloud rents, at its prices
+        "provider": query.providers[0] if len(query.providers) == 1 and not purchase else None,
         # "cheapest per million tokens for serving mistral 7b at high volume": at full load
         "full_load": True
         if _AT_VOLUME.search(query.low)
@@ -4701,6 +4897,15 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
 
     family = FAMILIES.get(model.family or "llm", FAMILIES["llm"])
     job = f"{model.text} ({family.workload_label(workload)})"
+    users = query.concurrency or 0
+    best = result["ranked"][0] if result["ranked"] else {}
+    if users > 1 and not query.batch and not query.rps and best.get("speed_each"):
+        # "for ~50 internal users": each setup sized and ranked with them all decoding at once
+        each = c.num(best["speed_each"], best["speed_unit"])
+        job = (f"{model.text} served to {users:,} users at once ({family.workload_label(workload)}"
+               f"; about {each} each on the pick)")  # fmt: skip
+    if args.get("provider"):
+        job += f" on {args['provider']} (the GPUs it rents, at its prices)"
     text = lighter + c.recommendation(result, job)
     if _budget_per_hour(query) and result["ranked"] and query.budget and query.hours:
         pick = result["ranked"][0]  # "$500 for the weekend": the pick's rent over that span
@@ -5273,6 +5478,9 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     $650, still a good deal?": the price the user found against the prices on record for that
     condition (within a tenth of their range is in line)."""
     low = query.low
+    seen = _range_said(low)
+    if seen and query.currency == "$" and len(query.gpus) == 1:
+        return [_against_range(seen, priced, condition)]
     if not re.search(r"[$€£]\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?)", low):
         return []  # "and the A10G?": a price said before, for another card, is no quote here
     quote = _quote_said(query)
@@ -5302,6 +5510,55 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     else:
         verdict = f"Yes: {given} is in line with the {condition} prices on record for the {name}"
     return [f"**{verdict} ({span}, newest {newest}).**"]
+
+
+# prices the user has seen, as a range: "seeing them from 600 to 900 on ebay", "$600-900 used"
+_PRICE_RANGE = re.compile(
+    r"(?:\bfrom |\bbetween )?[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(k?)\s?(?:-|\u2013|to|and)\s?[$€£]?\s?"
+    r"(\d[\d,]*(?:\.\d+)?)(k?)\b(?!\s?(?:gb|g\b|w\b|watts|hours|h\b|tok|it/s|%|x\b|b\b|images|samples|steps|epochs"
+    r"|users|requests|gpus|cards|days|months|years))"
+)
+_MARKET_SAID = re.compile(
+    r"[$€£]|\b(?:ebay|craigslist|marketplace|listings?|listed|selling|sold|go(?:ing)? for"
+    r"|price[sd]?"
+    r"|asking|offers?|dollars?|bucks|usd)\b"
+)
+
+
+def _range_said(low: str) -> tuple[float, float] | None:
+    """The low and high of prices the user has seen ("from 600 to 900 on ebay"), in dollars;
+    None when no range of money is said."""
+    if not _MARKET_SAID.search(low):
+        return None
+    for m in _PRICE_RANGE.finditer(low):
+        a = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+        b = float(m.group(3).replace(",", "")) * (1000 if m.group(4) or m.group(2) else 1)
+        if 50 <= a < b <= 20 * a:
+            return a, b
+    return None
+
+
+def _against_range(seen: tuple[float, float], priced: dict[str, Any], condition: str) -> str:
+    """ "Seeing used 3090s from 600 to 900": where that range sits against the prices on record
+    for the condition (below, within or above them)."""
+    rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
+    lo, hi = seen
+    said = f"{c.usd(lo)}-{c.usd(hi)}"
+    name = priced["gpu_name"]
+    if not rows:
+        return f"**No {condition} price on record for the {name} to judge {said} against.**"
+    cheapest = min(p["usd"] for p in rows)
+    dearest = max(p.get("usd_max") or p["usd"] for p in rows)
+    span = c.usd(cheapest) if cheapest == dearest else f"{c.usd(cheapest)}-{c.usd(dearest)}"
+    newest = max(rows, key=lambda p: str(p["date"]))["date"]
+    where = f"the {condition} prices on record for the {name} ({span}, newest {newest})"
+    if hi < cheapest * 0.9:
+        return (f"**All of your {said} is below {where}: by them even {c.usd(hi)} is under the "
+                f"market, and the low end is the better deal.**")  # fmt: skip
+    if lo > dearest * 1.1:
+        return f"**All of your {said} is above {where}: look for a lower price.**"
+    return (f"**Your {said} spans {where}: under {c.usd(cheapest)} is below the market, over "
+            f"{c.usd(dearest)} above it.**")  # fmt: skip
 
 
 # what the user would pay, not a price found: "I'd pay $900 for a used 3090"
@@ -5581,22 +5838,30 @@ def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
         return None  # the user's price, or hours within a budget: the cost handler's
     if _ALLOCATION.search(query.low):
         return None  # "we have 10,000 H100 GPU-hours: enough for a 7B pretraining?": the job's
-    lines = []
-    for gpu in gpu_choices(query.gpus[0]):
-        priced = box.call("prices", {"gpu": gpu, "hours": hours})
-        rent = priced.get("rental_usd") if "error" not in priced else None
-        if not rent:
-            continue
-        median = priced["summary_usd_per_gpu_hour"]["median"]
-        lines.append(f"{c.usd(rent['median'])} on the {priced['gpu_name']} at its median "
-                     f"{c.usd(median)} per GPU-hour ({c.usd(rent['low'])} to "
-                     f"{c.usd(rent['high'])} across {priced['count']} current "
-                     "prices)")  # fmt: skip
-    if not lines:
+    rows: list[tuple[float, str]] = []
+    clouds = query.providers or (None,)  # "the bill on the cheapest one" of the clouds named
+    for provider in clouds:
+        for gpu in gpu_choices(query.gpus[0]):
+            args = {"gpu": gpu, "hours": hours, **({"provider": provider} if provider else {})}
+            priced = box.call("prices", args)
+            rent = priced.get("rental_usd") if "error" not in priced else None
+            if not rent:
+                continue
+            median = priced["summary_usd_per_gpu_hour"]["median"]
+            at = f" on {provider}" if provider else ""
+            rows.append((rent["median"], f"{c.usd(rent['median'])} on the {priced['gpu_name']}{at} "
+                         f"at its median {c.usd(median)} per GPU-hour ({c.usd(rent['low'])} to "
+                         f"{c.usd(rent['high'])} across {priced['count']} current "
+                         "prices)"))  # fmt: skip
+    if not rows:
         return None
+    if len(clouds) > 1 or _CHEAPEST.search(query.low):
+        rows.sort(key=lambda r: r[0])  # the cheapest first, when the cheapest is asked
+    lines = [line for _, line in rows]
     head = f"**About {lines[0]}** for your {c.num(hours)} GPU-hours."
     more = [f"- {line}." for line in lines[1:]]
-    return Draft("\n".join([head, *(["", "Other variants:", *more] if more else [])]))
+    other = "Other clouds and variants:" if len(clouds) > 1 else "Other variants:"
+    return Draft("\n".join([head, *(["", other, *more] if more else [])]))
 
 
 def job_time(query: Query, box: ToolBox) -> Draft:

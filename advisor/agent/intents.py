@@ -494,6 +494,7 @@ _COMPARE = _cues(
     # "quelle carte entre une L40S et une A100" (the phrasebook's "between"), "la A100 o la H100"
     r"\bbetween\b|\bo la\b|\bou\b",
     r"\bthe other\b|\bfor the extra (?:money|cost|cash)\b",  # "one quotes X, the other Y"
+    r"\bworth\b[^.?!]{0,40}?\bover (?:an?|the|my)\b",  # "worth the savings over a 4090?"
     _RATIO_WORDS,
 )
 _RECOMMEND = _cues(
@@ -515,7 +516,11 @@ _RECOMMEND = _cues(
     r"\b(?:decent|solid|reasonable|affordable|sensible) (?:gpu|card|graphics card)s?\b",
     r"\bcheapest (?:gpu|card|way|option|setup)\b",
     r"\b(?:smallest|cheapest|lowest)[- ](?:vram|memory|priced|power)[- ](?:gpu|card)s?\b",
+    # "what's the smallest single gpu that runs it at q4"
+    r"\b(?:smallest|weakest|least powerful|lowest[- ]end) (?:single |one )?"
+    r"(?:gpu|card|graphics card)s?\b",
     r"\bwhat do (?:i|we) need\b",
+    r"\bhardware (?:to|for) (?:host|self-host|run|serve|deploy)\b",
     r"\bwhat would (?:you|i)\b",
     r"\bwould you (?:pick|choose|go with|get|buy|put)\b",
     r"\bwhich (?:[\w-]+ ){0,5}(?:qualif\w*|meets? (?:th(?:is|ese|at)|the|our))\b",

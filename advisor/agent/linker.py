@@ -234,7 +234,10 @@ class Linker:
             joined = refs and i - last_end <= 2 and between & {"with", "w", "w/", "featuring"}
             wider = refs[-1] if joined and between <= {"with", "w", "w/", "featuring", "the", "a",
                                                        "an"} else None  # fmt: skip
-            if wider and ref.ids and set(ref.ids) < set(wider.ids) and not wider.count:
+            device = set(written.lower().split()) <= _APPLE_DEVICE
+            if refs and i - last_end <= 1 and device and _apple_chip(refs[-1]):
+                pass  # "M2 Ultra 192gb mac studio": the chip's own machine, no second one
+            elif wider and ref.ids and set(ref.ids) < set(wider.ids) and not wider.count:
                 refs[-1] = ref  # "a Mac Studio with the M3 Ultra": the chip says which one
             elif same is None:
                 refs.append(ref)
@@ -375,7 +378,9 @@ class Linker:
             if extra is not None and extra in {g.memory_gb for g in gpus}:
                 memory = extra
         base = self.bases.get(ids[0], written)
-        before = None if _hours_after(words, start, end) else _count_before(words, start)
+        # (not from the card named just before: "rtx 5090, rtx 4090" is no 5090 cards)
+        floor = previous_end if previous_end is not None else 0
+        before = None if _hours_after(words, start, end) else _count_before(words, start, floor)
         count = before or _count_after(words, end)
         if memory is not None and count and count > 1:
             one = [g for g in gpus if abs(g.memory_gb - memory) <= 0.07 * g.memory_gb]
@@ -978,12 +983,20 @@ _OWNED_MANY = frozenset(
 
 # words before a second name that set it against the first ("the A100 80GB than the A100")
 _AGAINST = frozenset(("than", "vs", "vs.", "or", "versus", "against", "to", "with", "and"))
+
+
+def _apple_chip(ref: GpuRef) -> bool:
+    """Whether a mention is of an Apple M-series chip ("M2 Ultra", "M4 Max 128GB")."""
+    return bool(ref.ids) and all(re.match(r"m\d+-", gid) for gid in ref.ids)
+
+
 _APPLE_DEVICE = frozenset(("macbook", "air", "pro", "mini", "studio", "imac", "mac", "laptop"))
 
 
-def _count_before(words: list[Token], start: int) -> int | None:
-    """'two A100s', '4 x A100', 'a pair of 3090s', '8-GPU node of H100s', '2 of the 4090'."""
-    back = [w.low for w in words[max(0, start - 4) : start]]
+def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
+    """'two A100s', '4 x A100', 'a pair of 3090s', '8-GPU node of H100s', '2 of the 4090'; from
+    the words after `floor` (where the card named before ends)."""
+    back = [w.low for w in words[max(0, floor, start - 4) : start]]
     while back and back[-1] in _COUNT_FILLER:
         back.pop()
     if not back:

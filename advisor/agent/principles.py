@@ -26,6 +26,7 @@ from advisor.agent.handlers import (
     estimate_args,
     gpu_choices,
     gpus_named,
+    multiple_asked,
     run_at_home,
     typical_job_hours,
 )
@@ -559,7 +560,6 @@ _WORTH = re.compile(
     r"|dollars?|bucks|€)?\s?(?:more )?(?:than|over)\b"
 )
 # "will it be about as fast as his": yes when within a tenth
-_TIMES_AS_FAST = re.compile(r"\b(twice|(\d+(?:\.\d+)?) ?(?:x|times)) as (?:fast|quick) as\b")
 _AS_FAST = re.compile(
     r"(?<!twice )(?<!times )(?<!half )(?<!\dx )"  # "twice as fast as" asks a multiple
     r"\b(?:about |nearly |almost |roughly |just |close to )?as (?:fast|quick) as\b"
@@ -605,9 +605,8 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
     decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
-    times = _TIMES_AS_FAST.search(query.low)
-    if times:  # "is the 4090 twice as fast as the 3090": the multiple asked against the ratio
-        want = 2.0 if times.group(1) == "twice" else float(times.group(2))
+    want = multiple_asked(query.low)
+    if want and want > 1:  # "is the 4090 twice as fast as the 3090": the multiple against the ratio
         word = "Yes" if ratio >= 0.9 * want else "No"
         head = (f"**{word}: about {c.num(ratio)}x, against the {c.num(want)}x asked: "
                 f"{figures}{decides}.**")  # fmt: skip

@@ -377,6 +377,8 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
     ]
     if fields:  # a figure asked ("does the 4090 have NVLink"): a passage that speaks of it
         relevant = [p for p in relevant if any(re.search(f, p["text"].lower()) for f in fields)]
+    if query.intent == "cost" and not query.buying:  # a rental bill: passages about renting
+        relevant = [p for p in relevant if _RENTAL_WORDS.search(p["text"].lower())]
     # passages that also speak of the asked field, or of what decides the job (bandwidth for
     # decoding, compute for training), come first
     decides = [*fields, *DECIDES.get(query.workload or "", ())]
@@ -384,6 +386,11 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
     return [c for c in (box.citation(p["id"]) for p in relevant[:2]) if c is not None]
 
 
+# a passage about renting GPUs by the hour (not a server's purchase price, not a benchmark setup)
+_RENTAL_WORDS = re.compile(
+    r"\bper (?:gpu[- ])?h(?:ou)?r\b|/\s?h(?:ou)?r\b|\bhourly\b|\bon-demand\b|\brent\w*|\bspot\b"
+    r"|\bcloud pric\w*|\binstances?\b"
+)
 # sections that list other pages rather than say anything ("Related Topics", "See also")
 _NAVIGATION = re.compile(
     r"\b(related (topics|articles|posts|reading)|see also|further reading|table of contents)\b",

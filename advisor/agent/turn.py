@@ -10,6 +10,7 @@ LangChain) is imported only when an LLM engine answers, so a rules answer starts
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,8 @@ def context_after(turn: Turn) -> dict[str, Any]:
     if picks and not turn.query.gpus:
         best = picks[0]["ranked"][0]
         context["picked"] = {k: best[k] for k in ("gpu", "gpu_name", "num_gpus")}
+        # "what gpu and how long?": the time was asked of the pick, and is of the next card
+        context["picked"]["timed"] = bool(re.search(r"\bhow long\b", turn.query.text.lower()))
     return context
 
 

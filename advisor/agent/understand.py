@@ -911,7 +911,9 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         low,
     )
     users = users or rx.search(
-        rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active )?(?:users"
+        rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active "
+        r"|(?:internal|external|daily|paying|beta|regular|heavy|light|real|expected|total) )?"
+        r"(?:users"
         r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
         r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
         r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
@@ -3027,6 +3029,11 @@ def _llm_unnamed(
     """ "Best GPU for local LLMs, budget $2,000": a GPU asked for (none named) for LLMs in
     general is picked for an 8B model, said as assumed."""
     judged = bool(gpus) and bool(_JUDGED.search(low))  # "is the L4 any good for LLMs?"
+    on_cpu = not gpus and bool(affirmed(_CPU_ONLY, low))  # "no gpu at all: any llm on cpu?"
+    if on_cpu and not models and _LLM_UNNAMED.search(low):
+        note = ("No LLM named: Llama-3.1-8B assumed, a common local model (name yours for a "
+                "bigger or smaller one).")  # fmt: skip
+        return (ModelRef("Llama-3.1-8B", (REFERENCE_LLM,), "llm", note=note, assumed=True),)
     if (
         models
         or (gpus and not judged)
@@ -4057,6 +4064,16 @@ _ALL_OF_THEM = re.compile(
 
 
 # a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
+# the cheapest of the options the thread named: "the bill on the cheapest one", "go with there"
+_THE_CHEAPEST_ONE = re.compile(
+    r"\b(?:the )?cheapest (?:one|option|provider|cloud|of (?:them|those|the \w+))\b"
+    r"|\b(?:there|that (?:provider|cloud))\b"
+)
+# the card the answer before picked, pointed back at
+_THAT_CARD = re.compile(
+    r"\b(?:that|this|the same|your|the (?:recommended|suggested|picked|top|first)) (?:card|gpu"
+    r"|pick|setup|machine|box|rig|recommendation)\b|\bthe pick\b"
+)
 _PICK_AGAIN = re.compile(
     r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b|\b(?:best|recommend\w*|cheapest"
     r"|fastest|alternatives?|instead|else|used|second[- ]hand|refurb\w*|budget)\b"
@@ -4083,6 +4100,13 @@ def resolve(
     if not previous:
         return query
     prior = Query.from_context(previous)
+    families = {m.family for m in prior.models}
+    if query.models and all(m.assumed and m.family in families for m in query.models):
+        # "transcribe 1000 hours with whisper large v3" then "and with faster-whisper on a
+        # 4090?": the engine's name assumed a model; the thread's own is the one meant
+        dropped = {m.note for m in query.models if m.note}
+        query = replace(query, models=(),
+                        notes=tuple(n for n in query.notes if n not in dropped))  # fmt: skip
     short = len(query.text.split()) <= 14
     correction = bool(_CORRECTION.search(query.text))
     cue = bool(_FOLLOW_UP.search(query.text)) or correction
@@ -4116,9 +4140,12 @@ def resolve(
         and all(any(set(p.ids) <= set(g.ids) for p in prior.gpus) for g in query.gpus)
     )  # ("8x h100" read as the SXM board, then "the h100 one": the same cards)
     all_of_them = bool(query.gpus and prior.gpus and _ALL_OF_THEM.search(query.text.lower()))
+    # "would this card handle flux too?" after a pick: the card picked, for a new job
+    the_card_picked = bool(previous.get("picked") and not query.gpus
+                           and _THAT_CARD.search(query.text.lower()))  # fmt: skip
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
-            or all_of_them):  # fmt: skip
+            or all_of_them or the_card_picked):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -4144,7 +4171,8 @@ def resolve(
         variant = None  # "and if i have 32gb system ram?": the machine's RAM, no card's variant
     form = rx.search(
         r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
-        r"|\bthe (\w+) (?:one|version|variant|card)\b",
+        r"|\bthe (?!\w+est\b|same\b|other\b|first\b|last\b|second\b)(\w+) (?:one|version|variant"
+        r"|card)\b",  # "the cheapest one" is no variant
         query.text.lower(),
     )
     if (
@@ -4178,18 +4206,22 @@ def resolve(
         if gpus != query.gpus:
             updates["gpus"] = gpus
     picked = previous.get("picked")
+    the_pick = False
+    # "best gpu for sdxl under $600" then "can that card also do flux?": the pick, for a new job
+    pointed = bool(_THAT_CARD.search(query.text.lower()))
     if (
         picked
         and not gpus
         and not prior.gpus
-        and not query.models
-        and query.intent not in ("recommend", "buy")
-        and not _PICK_AGAIN.search(query.text.lower())
+        and (not query.models or pointed)
+        and (query.intent not in ("recommend", "buy") or pointed)
+        and not (_PICK_AGAIN.search(query.text.lower()) and not pointed)
     ):
         # "which GPU for SDXL LoRA?" then "how much would 2 hours of that cost?": the pick
         gpus = (GpuRef(picked["gpu_name"], (picked["gpu"],), picked["num_gpus"] or None),)
         gpus = tuple(replace(g, count=None) if g.count == 1 else g for g in gpus)
         updates["gpus"] = gpus
+        the_pick = pointed  # "can that card also do flux?": a card named, its fit
     if not gpus and prior.gpus:
         gpus = prior.gpus
         if variant or form:  # "what about the 80GB one": the same GPU, another variant
@@ -4303,6 +4335,9 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
+    if not query.providers and prior.providers and _THE_CHEAPEST_ONE.search(query.text.lower()):
+        # "is it cheaper on runpod?" then "the bill on the cheapest one": the clouds named
+        updates["providers"] = tuple(prior.providers)
     if query.concurrency and query.batch is None:  # "single stream?" then "and with 64
         updates.pop("batch", None)  # concurrent requests?": the 64 at once, not one
     if query.batch and query.concurrency is None:
@@ -4353,14 +4388,22 @@ def resolve(
     card_for_the_job = (prior.intent == "recommend" and bool(query.gpus) and not query.models
                         and bool(merged.models)
                         and intent in ("fit", "spec", "search"))  # fmt: skip
+    card_for_the_job = card_for_the_job or (the_pick and intent != "speed")
     # "and with 4 of them?" after a pick for a sized job: the job on that many of the pick
     more_of_the_pick = (prior.intent == "recommend" and names_nothing and bool(merged.gpus)
                         and bool(merged.models) and bool(query.num_gpus))  # fmt: skip
     sized = merged.dataset_samples or merged.train_tokens or merged.images or merged.audio_hours
+    timed = bool((previous.get("picked") or {}).get("timed"))
     if card_for_the_job or more_of_the_pick:
-        intent = "train_time" if more_of_the_pick and sized else "fit"
+        # "what gpu and how long?" then "and on a 4090?": the job's time on it, asked before
+        intent = "train_time" if (more_of_the_pick or timed) and sized else "fit"
     elif corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
+    if query.fields and names_nothing and merged.gpus and intent in ("buy", "out_of_scope"):
+        # "M2 Ultra or two 4090s, budget 7k" then "which one would use less power?": the figure
+        # asked, of the cards before
+        several = len(merged.gpus) >= 2 or any((g.count or 1) > 1 for g in merged.gpus)
+        intent = "compare" if several else "spec"
     if CHEAPER.search(query.text.lower()) and names_nothing and (merged.models or merged.gpus):
         # "cheaper option?": the same job ranked by price (or the same card's cheaper offers)
         intent = "recommend" if merged.models else "cost"

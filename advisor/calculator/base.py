@@ -91,6 +91,7 @@ class Request:
     dataset_tokens: float | None = None
     output_tokens: int | None = None
     offering: str = "on-demand"
+    provider: str | None = None  # priced at one cloud's rows ("AWS", "RunPod"), else the market's
     utilisation: float = 1.0
     # image, speech and classic-transformer families
     resolution: int | None = None  # image side in pixels

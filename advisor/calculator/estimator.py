@@ -80,9 +80,13 @@ def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
 
 
 def _with_cost(result: Estimate, request: Request, catalog: Catalog) -> Estimate:
-    choice = cost.choose_price(catalog.prices_for(result.gpu), request.offering)
+    rows = catalog.prices_for(result.gpu)
+    if request.provider:  # "on aws": that cloud's own prices, or none
+        rows = [p for p in rows if p.provider.lower() == request.provider.lower()]
+    choice = cost.choose_price(rows, request.offering)
     if choice is None:
-        return replace(result, assumptions=[*result.assumptions, "no rental price on record"])
+        at = f" on {request.provider}" if request.provider else ""
+        return replace(result, assumptions=[*result.assumptions, f"no rental price{at} on record"])
     price = choice.median_usd
     costs: dict[str, Any] = {
         "usd_per_gpu_hour": price,
@@ -115,6 +119,7 @@ def _with_cost(result: Estimate, request: Request, catalog: Catalog) -> Estimate
         f"price: median of {choice.count} current {request.offering} prices "
         f"(${choice.low_usd:.2f}-${choice.high_usd:.2f}/GPU-h); "
         f"median row {choice.price.provider}, {choice.price.date}"
+        + (f" ({request.provider}'s prices only)" if request.provider else "")
     )
     return replace(result, cost=costs, assumptions=[*result.assumptions, note])
 
