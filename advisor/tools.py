@@ -282,7 +282,10 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
     """The sizes people work out by hand beside the estimate's own: the weights of all the GPUs
     together, an LLM's parameters times the format's nominal bytes (8 bits = 1 byte; Q4_K_M and
     AWQ count as 4 bits), and for a full fine-tune or pre-training the 16-bytes-per-parameter
-    rule."""
+    rule; and one sequence's share of a batch's decode speed."""
+    decode = (result.get("decode_tokens_per_s") or {}).get("typical")
+    if decode and (result.get("batch") or 1) > 1:  # the figure is summed over the batch
+        result["decode_tokens_per_s_each"] = decode / result["batch"]
     if result["num_gpus"] > 1 and result["family"] == "llm" and result["workload"] == "inference":
         # the serving engines and llama.cpp split an LLM's weights across the GPUs
         result["weights_all_gpus_gb"] = (

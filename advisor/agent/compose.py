@@ -539,7 +539,7 @@ def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") ->
                          f"{e['context']:,}-token prompt)")  # fmt: skip
         decode = METRICS.get("decode_tokens_per_s")
         if decode and label == decode.label and e.get("batch", 1) > 1 and b:
-            each = b["typical"] / e["batch"]  # the figure is summed over the batch
+            each = e.get("decode_tokens_per_s_each") or b["typical"] / e["batch"]
             text += f" for {e['batch']} sequences together, {num(each, unit)} each"
         lines.append(text + ".")
         if first_only:
