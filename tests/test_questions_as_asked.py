@@ -346,7 +346,7 @@ def test_the_cost_of_a_million_tokens_leads_when_asked(rules_advisor: Advisor) -
                    "me on a rented L40S, per 1M tokens?")  # fmt: skip
     head = text.split("\n", 1)[0]
     assert head.startswith("**One NVIDIA L40S: about $") and "per million output tokens" in head
-    assert "sequences decoding together" in head and "for one stream" in head
+    assert "requests in flight" in head and "for one stream" in head
     # two cards and "cheaper per token": the pick by that figure
     pick = _answer(rules_advisor, "for mistral 7b, is an L4 or an A10G cheaper per token?")
     assert pick.startswith("**Pick the ") and "lowest cost per million output tokens" in pick

@@ -7,13 +7,20 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 from advisor.api import Advisor
 
 
+def _ask(advisor: Advisor, question: str, thread: str | None = None) -> Any:
+    answer = advisor.ask(question, thread_id=thread)
+    assert answer.grounding_rate == 1.0, answer.text  # every figure from a tool or the question
+    return answer
+
+
 def _thread(advisor: Advisor, *turns: str) -> list[str]:
     thread = f"t-{time.time_ns()}"
-    return [advisor.ask(turn, thread_id=thread).text for turn in turns]
+    return [_ask(advisor, turn, thread).text for turn in turns]
 
 
 def _head(text: str) -> str:
@@ -51,44 +58,49 @@ def test_an_engine_named_in_a_follow_up_keeps_the_threads_model(rules_advisor: A
 
 
 def test_a_cloud_named_keeps_the_pick_to_its_gpus(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("qlora of mistral 7b on 20k examples, cheapest option on gcp?").text
+    text = _ask(rules_advisor, "qlora of mistral 7b on 20k examples, cheapest option on gcp?").text
     assert "on GCP (the GPUs it rents, at its prices)" in _head(text)
     assert not re.search(r"RTX A4000|RTX 4090|RTX A5000", text)
 
 
 def test_a_deadline_rules_out_setups_that_miss_it(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask(
-        "need resnet-152 trained on imagenet within 5 days, which gpus should i rent?"
+    text = _ask(
+        rules_advisor,
+        "need resnet-152 trained on imagenet within 5 days, which gpus should i rent?",
     ).text
     hours = [float(h.replace(",", "")) for h in re.findall(r"about ([\d,.]+) hours", text)]
     assert hours and all(h <= 120 for h in hours), text
 
 
 def test_users_at_once_are_sized_and_said(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask("hardware to host qwen2.5 32b for ~40 staff at our firm?").text)
+    head = _head(
+        _ask(rules_advisor, "hardware to host qwen2.5 32b for ~40 staff at our firm?").text
+    )
     assert "served to 40 users at once" in head and "each on the pick" in head
 
 
 def test_what_gpu_do_i_need_at_home_is_the_least_that_runs_it(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("gonna run qwen2.5 32b at home, what card do i need?").text
+    text = _ask(rules_advisor, "gonna run qwen2.5 32b at home, what card do i need?").text
     assert "cheapest first" in text and "2 x" not in _head(text)
 
 
 def test_the_smallest_single_card_is_ranked_by_memory(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("smallest single card that can hold mixtral 8x7b in 4 bits?").text
+    text = _ask(rules_advisor, "smallest single card that can hold mixtral 8x7b in 4 bits?").text
     assert _head(text).startswith("**Pick one") and "memory in all, smallest first" in text
 
 
 def test_tokens_of_all_requests_together_lead(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask(
+    head = _head(_ask(
+        rules_advisor,
         "aggregate tok/s for llama 3.1 8b on one l40s with vllm under full load?"
     ).text)  # fmt: skip
     assert head.startswith("**About") and "in total" in head and "at full load" in head
 
 
 def test_batch_inference_cost_per_token_is_at_full_load(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask(
-        "offline batch inference of mistral 7b: a10g or l4, cheaper per million tokens?"
+    text = _ask(
+        rules_advisor,
+        "offline batch inference of mistral 7b: a10g or l4, cheaper per million tokens?",
     ).text
     lead = text.split("\n\n", 1)[0]
     assert _head(text).startswith("**Pick the") and "lowest cost per million" in _head(text)
@@ -96,50 +108,56 @@ def test_batch_inference_cost_per_token_is_at_full_load(rules_advisor: Advisor) 
 
 
 def test_a_range_of_prices_seen_is_judged(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask(
+    head = _head(_ask(
+        rules_advisor,
         "used rtx 4090s are listed between $1,400 and $1,900 near me, what's reasonable?"
     ).text)  # fmt: skip
     assert "$1,400-$1,900" in head and re.search(r"below|above|spans", head)
 
 
 def test_an_llm_on_the_cpu_with_none_named_takes_a_common_one(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("i only have a ryzen 7 and 64gb ram, no graphics card. could any "
+    text = _ask(rules_advisor, "i only have a ryzen 7 and 64gb ram, no graphics card. could any "
                              "llm run on the cpu alone, and how fast?").text  # fmt: skip
     assert "tokens/s" in _head(text) and "Llama-3.1-8B assumed" in text
 
 
 def test_matrix_units_with_no_rate_are_not_called_missing(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("arc a770 for training small pytorch models, good idea?").text
+    text = _ask(rules_advisor, "arc a770 for training small pytorch models, good idea?").text
     assert "no tensor cores" not in text and "matrix units" in text
 
 
 def test_a_multiple_claimed_for_training_is_judged(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask(
+    head = _head(_ask(
+        rules_advisor,
         "people say the b200 trains resnet-50 5 times faster than an h100, true?"
     ).text)  # fmt: skip
     assert head.startswith("**No:") and "5x" in head
 
 
 def test_lora_speeds_compared_at_a_working_batch(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask("lora on llama 3 8b: h100 or b200, which finishes first?").text)
+    head = _head(
+        _ask(rules_advisor, "lora on llama 3 8b: h100 or b200, which finishes first?").text
+    )
     ratio = re.search(r"about ([\d.]+)x", head)
     assert ratio and float(ratio.group(1)) > 1.5 and "batch 8" in head
 
 
 def test_a_fine_tune_too_long_for_the_card_says_what_length_fits(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("can my a6000 48gb do qlora on llama 3 70b?").text
+    text = _ask(rules_advisor, "can my a6000 48gb do qlora on llama 3 70b?").text
     assert re.search(r"On samples of up to [\d,]+ tokens \(not the 2,048 assumed\)", text)
 
 
 def test_the_better_value_of_cards_to_buy_weighs_their_prices(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask(
+    head = _head(_ask(
+        rules_advisor,
         "rtx 5090, rtx 4090 or rtx a6000 for fine-tuning sdxl, best value for money?"
     ).text)  # fmt: skip
     assert head.startswith("**Best value to buy: the") and head.count("$") >= 2
 
 
 def test_worth_the_savings_weighs_speed_against_price(rules_advisor: Advisor) -> None:
-    head = _head(rules_advisor.ask(
+    head = _head(_ask(
+        rules_advisor,
         "is a radeon 7900 xtx worth the savings over an rtx 4090 for local llama models?"
     ).text)  # fmt: skip
     assert "speed per dollar" in head and "q4_k_m" in head

@@ -38,7 +38,7 @@ from advisor.agent.understand import (
 )
 from advisor.answer import Citation
 from advisor.calculator import interconnect
-from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h, usd_per_million_tokens
+from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.retrieval.claims import audit_claim, extract_claims
 
@@ -4479,7 +4479,10 @@ def _token_costs(query: Query, box: ToolBox) -> list[str]:
         rate = (e.get("serving_tokens_per_s") or {}).get("typical")
         together = e.get("serving_batch") or 1
         if not query.batch and rate and together > 1:
-            loaded = usd_per_million_tokens(e["cost"]["usd_per_hour"], rate)
+            hourly = e["cost"]["usd_per_gpu_hour"]
+            priced = box.call("token_cost", {"usd_per_gpu_hour": hourly, "tokens_per_s": rate,
+                                             "num_gpus": e["num_gpus"]})  # fmt: skip
+            loaded = priced["usd_per_million_tokens"]
             lines.append(f"**{where}: about {c.usd(loaded)} per million output tokens with "
                          f"{together:,} requests in flight** ({c.num(rate, 'tokens/s')} at full "
                          f"load); {c.usd(one)} {stream} ({paid}).")  # fmt: skip
