@@ -356,11 +356,18 @@ def _dle_tf_bert_xla(row: dict[str, str]) -> bool:
 # says so of training only, so its AMP inference rows stay NCHW
 CHANNELS_LAST_DLE = ("resnet50v1.5", "resnext101-32x4d")
 CHANNELS_LAST_DLE_TRAINING = ("efficientnet",)
+# timm's benchmark tables name the layout in the file name (results/benchmark-train-amp-nhwc-...:
+# benchmark.py --channels-last)
+TIMM_NHWC = "pytorch-image-models results/benchmark-"
+
+
+def _timm_nhwc(row: dict[str, str]) -> bool:
+    return TIMM_NHWC in row["source"] and "-nhwc-" in row["source"]
 
 
 def _channels_last(row: dict[str, str]) -> bool:
     models = CHANNELS_LAST_DLE + (CHANNELS_LAST_DLE_TRAINING if row["workload"] == "train" else ())
-    return (
+    return _timm_nhwc(row) or (
         row["precision"] in ("amp-fp16", "fp16")
         and "PyTorch/Classification/ConvNets/" in row["source"]
         and any(f"ConvNets/{m}/" in row["source"] for m in models)
