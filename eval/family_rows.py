@@ -11,6 +11,9 @@ nothing is guessed. Two conventions, each stated where it applies:
   is then predicted by their geometric mean (the spread is the error the missing name can cause);
 - an MLPerf Offline row has no batch: it is the saturated throughput, so it is mapped at
   OFFLINE_BATCH where the calculator's speed no longer depends on the batch (checked per row).
+
+A row is scored but not fitted on where workloads.csv's `scored_only` column gives the reason (or
+its note marks it confidence: low): see not_fitted_reason.
 """
 
 from __future__ import annotations
@@ -160,10 +163,11 @@ class Case:
     metric: str  # Estimate field
     value: float  # in the Estimate field's unit
     request: Request  # gpu is filled per variant
-    fit: bool  # calibration rows: all but those whose source marks them low confidence
+    fit: bool  # fitted on: every row without a reason below
     label: str  # the row as the report shows it
     offline: bool = False  # MLPerf Offline: mapped at OFFLINE_BATCH (see the module docstring)
     cpu: str = ""  # a CPU row: the CPU measured (gpus is the device "cpu")
+    scored_only: str = ""  # why the row is scored but not fitted on (not_fitted_reason)
 
     @property
     def chip(self) -> str:
@@ -239,6 +243,7 @@ def _shared_row(row: dict[str, str], number: int) -> dict[str, str]:
         "resolution": "224" if family == "vision" else "", "seq_len": seq, "steps": "",
         "engine": "pytorch", "metric": metric, "value": row["value"], "unit": "",
         "framework": row["framework"], "source": row["source"], "note": row["note"],
+        "scored_only": "",
     }  # fmt: skip
 
 
@@ -272,6 +277,7 @@ def _case(row: dict[str, str], catalog: Catalog) -> Case:
         value = _audio_seconds(note) / value
     request = Request(**fields)
     label = f"{row['model']} {row['gpu']} x{fields['num_gpus']} {row['precision']} b{row['batch']}"
+    scored_only = not_fitted_reason(row)
     return Case(
         id=row["id"],
         family=family,
@@ -281,12 +287,29 @@ def _case(row: dict[str, str], catalog: Catalog) -> Case:
         metric=METRICS[row["metric"]],
         value=value,
         request=request,
-        # rows a source marks low confidence, and those the note keeps out of the fit
-        fit="confidence: low" not in note and "scored, not fitted" not in note,
+        fit=not scored_only,
         label=label,
         offline=offline,
         cpu=cpu,
+        scored_only=scored_only,
     )
+
+
+LOW_CONFIDENCE = "the source's figure is marked low confidence (its note says why)"
+
+
+def not_fitted_reason(row: dict[str, str]) -> str:
+    """Why a row is scored but not fitted on ("" if it is fitted on): workloads.csv's
+    `scored_only` column, which states it for each such row (a figure that is sound but not what
+    the constants describe, such as another CPU than the reference one, or a wall time whose
+    start-up the steady rate does not pay), or else a row its note marks confidence: low (those
+    of the shared table included). The benchmark predicts these rows in every split (in-sample,
+    leave-one-source-out, leave-one-GPU-out) and lists them with their reasons; no fit sees
+    them."""
+    reason = row.get("scored_only", "").strip()
+    if reason:
+        return reason
+    return LOW_CONFIDENCE if "confidence: low" in row["note"] else ""
 
 
 def _find(model: str, catalog: Catalog) -> tuple[str, Any]:
