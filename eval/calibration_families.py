@@ -9,7 +9,8 @@ the family's constants are refitted without the row's source (leave-one-source-o
 GPU chip (leave-one-GPU-out; family_fit.py), the worst model, and two baselines: one measured
 figure of the same model and setup on another GPU scaled by memory bandwidth, or by dense TFLOPS.
 It checks that refitting on all rows reproduces the constants in the modules (and prints the
-difference), and reports the issue's targets. Rows it cannot map are counted with their reason.
+difference), and reports the issue's targets. Rows it cannot map are counted with their reason;
+rows it maps but no fit uses (family_rows.not_fitted_reason) are listed with theirs.
 Writes eval/results/calibration_families.md and .json.
 
     python eval/calibration_families.py
@@ -155,9 +156,11 @@ def _targets(rows: list[dict[str, Any]], catalog: Catalog) -> list[str]:
                 by_model[r["model"]].append(r[fold])
         overall = median(v for vs in by_model.values() for v in vs)
         worst = max(by_model.items(), key=lambda kv: statistics.median(kv[1]))
+        scored = sum(1 for r in classic if r[fold] is not None and not r["fit"])
         lines.append(
             f"classic training throughput, {fold.upper()}: median {_pct(overall)} over "
-            f"{sum(map(len, by_model.values()))} rows (target <= 12%); worst model {worst[0]} "
+            f"{sum(map(len, by_model.values()))} rows ({scored} scored, not fitted) "
+            f"(target <= 12%); worst model {worst[0]} "
             f"{_pct(statistics.median(worst[1]))} (target <= 20%): "
             + ", ".join(f"{m} {_pct(statistics.median(v))}" for m, v in sorted(by_model.items()))
         )
@@ -272,6 +275,10 @@ def _structure(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _rows(count: int) -> str:
+    return f"{count} row" + ("" if count == 1 else "s")
+
+
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1f}%"
 
@@ -287,8 +294,10 @@ def run() -> dict[str, Any]:
     loso: dict[str, float] = {}
     logo: dict[str, float] = {}
     fits = []
+    covered: set[str] = set()
     for spec in specs(catalog):
         model = Model(spec, cases, catalog)
+        covered |= {row[0].id for row in model.rows}
         module = {p: read(p) for p in spec.params}
         refit = model.fit(lambda c: True, module)
         fits.append(_fit_summary(spec, module, refit, _consistency(model, predicted)))
@@ -303,7 +312,8 @@ def run() -> dict[str, Any]:
             "kind": case.kind, "source": case.source, "chip": case.chip, "label": case.label,
             "precision": case.request.precision or "fp16",
             "framework": case.request.framework or "pytorch", "num_gpus": case.request.num_gpus,
-            "fit": case.fit, "measured": case.value, "predicted": predicted[case.id],
+            "fit": case.fit, "scored_only": case.scored_only,
+            "measured": case.value, "predicted": predicted[case.id],
             "in_sample": ape(predicted[case.id], case.value),
             "loso": ape(loso.get(case.id), case.value), "logo": ape(logo.get(case.id), case.value),
             "bandwidth_baseline": ape(baseline(case, cases, catalog, "bandwidth"), case.value),
@@ -314,9 +324,29 @@ def run() -> dict[str, Any]:
         "targets": _targets(rows, catalog),
         "structure": _structure(rows),
         "fits": fits,
+        "scored_only": _scored_only(cases, covered),
         "skipped": dict(skipped.most_common()),
         "rows": rows,
     }
+
+
+NOT_COVERED = "no fit covers its workload or metric (scored in-sample only)"
+
+
+def _scored_only(cases: list[Case], covered: set[str]) -> list[dict[str, Any]]:
+    """The rows no fit uses, by family and reason (its words before a colon: a row's own
+    details follow them and are in its entry of the rows): those the data marks (scored in every
+    split) and those no FitSpec covers (scored in-sample only)."""
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for case in cases:
+        reason = case.scored_only or ("" if case.id in covered else NOT_COVERED)
+        if reason:
+            head = reason.split(": ", 1)[0]
+            groups[(case.family + (" (CPU)" if case.cpu else ""), head)].append(case.id)
+    return [
+        {"family": family, "reason": reason, "rows": ids}
+        for (family, reason), ids in sorted(groups.items())
+    ]
 
 
 def _fit_summary(
@@ -396,6 +426,20 @@ def markdown(report: dict[str, Any]) -> str:
                 for c in fit["constants"]
             )
         )
+    marked = report.get("scored_only", [])
+    out += [
+        "",
+        "## Rows scored, not fitted",
+        "",
+        f"{sum(len(g['rows']) for g in marked)} rows are predicted but no fit uses them: those "
+        "the data marks (workloads.csv's scored_only column, or a note's confidence: low) in "
+        "every split, the others in-sample only.",
+        "",
+    ]
+    out += [
+        f"- {g['family']}, {_rows(len(g['rows']))} ({', '.join(g['rows'])}): {g['reason']}"
+        for g in marked
+    ]
     out += ["", "## Rows not mapped", ""]
     out += [f"- {count} {reason}" for reason, count in report["skipped"].items()]
     return "\n".join(out) + "\n"

@@ -290,6 +290,11 @@ def _nets_params(catalog: Catalog) -> tuple[Param, ...]:
         Param(nets, ("NCHW_HALF_TRAFFIC",), 0.3, 5.0,
               lambda c: c.family == "vision" and _precision(c) in ("fp16", "bf16")
               and c.request.engine != "tensorrt", 1.0),
+        Param(nets, ("NHWC_TRAIN_TRAFFIC",), 0.2, 3.0,
+              lambda c: c.family == "vision" and c.request.workload != "inference"
+              and (c.request.framework or "pytorch") in nets.NHWC_FRAMEWORKS
+              and _kind(c, _model(c, catalog)) == "cnn"
+              and not _model(c, catalog).linear_pointwise, 1.0),
         Param(nets, ("TF_AMP_FP32_SHARE",), 0.005, 0.95,
               lambda c: (c.request.framework or "pytorch") in nets.FP32_SOFTMAX_FRAMEWORKS
               and _precision(c) in ("fp16", "bf16"), 0.0),

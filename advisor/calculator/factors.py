@@ -45,7 +45,7 @@ from advisor.errors import InvalidInput
 # heads) runs a pipeline stage per GPU, as vLLM and TensorRT-LLM refuse such tensor parallel
 # .12.01b: Whisper on the CPU alone (speech_cpu.py): a reference 8-thread desktop CPU's compute
 # and the RAM's bandwidth, fitted to the faster-whisper README's i7-12700K table
-FORMULA_VERSION = "calc-2026.12.01b"
+FORMULA_VERSION = "calc-2026.12.01c"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -44,15 +44,15 @@ from advisor.specs import GPU, TransformerModel, VisionModel
 # traffic, so their compute term is at the full tensor rate. An encoder's and Transformer-XL's
 # e_compute is the share an infinitely wide model would reach; GEMM_HALF_WIDTH scales it down.
 EFFICIENCY = {
-    "cnn": (1.0, 34.89),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
-    "cnn-depthwise": (1.0, 34.64),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
+    "cnn": (1.0, 35.95),  # DLE/Lambda/timm ResNet, ConvNeXt rows (W0001-W0032, W0135-W0184, ...)
+    "cnn-depthwise": (1.0, 35.19),  # DLE EfficientNet-B0/B4 rows (W0033-W0060, W0293-W0340)
     "vit": (1.0, 25.11),  # timm ViT-B/16, ViT-L/16, Swin-B rows (W0341-W0440)
-    "encoder": (0.9823, 7.596),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
+    "encoder": (0.990, 7.731),  # DLE/Lambda/MLPerf BERT rows (W0079-W0104, W0185-W0274, ...)
     # DLE Transformer-XL rows (W0105-W0134, W0275-W0292) and Lambda's full-softmax large rows
-    "transformer-xl": (1.0, 17.19),
+    "transformer-xl": (1.0, 17.52),
 }
-FP32_COMPUTE_BONUS = 1.336  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
-TENSORRT_SPEEDUP = 3.044  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
+FP32_COMPUTE_BONUS = 1.332  # non-tensor FP32 (V100, T4, Turing) runs nearer its low peak
+TENSORRT_SPEEDUP = 2.980  # TensorRT int8 engines (MLPerf Offline rows W0671-W0741)
 # A TensorRT engine's fused layers each still take at least this long (one kernel, however small
 # the batch): what bounds batch-1 latency (Ultralytics YOLOv8 A100 and YOLO11 T4 TensorRT rows
 # W0772-W0781). A step takes the longer of its batch's time at the speedup and its critical path:
@@ -60,7 +60,7 @@ TENSORRT_SPEEDUP = 3.044  # TensorRT int8 engines (MLPerf Offline rows W0671-W07
 # lone image does not fill the GPU: the rows' latency grows with the model's FLOPs at about a
 # third of the tensor peak). At large batches the batch's time dominates and the path drops out,
 # as the MLPerf Offline rows require.
-TENSORRT_LAYER_S = 1.239e-5
+TENSORRT_LAYER_S = 1.221e-5
 # per-sample throughput against PyTorch eager (DLE TensorFlow 1 tables; XLA: the same tables' XLA
 # columns and the XLA training tables, and DLE's TF1/TF2 BERT training and inference tables,
 # whose scripts compile with XLA: see eval/family_rows.py). "pytorch-channels-last" is PyTorch
@@ -68,8 +68,8 @@ TENSORRT_LAYER_S = 1.239e-5
 # 16-bit convolutions (NCHW_HALF_TRAFFIC)
 FRAMEWORK = {
     "pytorch": 1.0,
-    "tensorflow": 0.8058,
-    "tensorflow-xla": 0.9534,
+    "tensorflow": 0.8088,
+    "tensorflow-xla": 0.9237,
     "pytorch-channels-last": 1.0,
 }
 # A CNN's 16-bit convolutions run on tensor cores in NHWC: with PyTorch's default NCHW tensors,
@@ -82,8 +82,27 @@ FRAMEWORK = {
 # pointwise layers are nn.Linear on channels-last tensors (ConvNeXt: Work.linear_pointwise) pays
 # none: its only tensor-core convolutions are the stem and three downsampling layers, and its
 # depthwise convolutions run on CUDA cores in either layout (timm's NCHW ConvNeXt-T AMP row W0435).
-NCHW_HALF_TRAFFIC = 1.235
+NCHW_HALF_TRAFFIC = 1.199
 NHWC_FRAMEWORKS = ("pytorch-channels-last", "tensorflow", "tensorflow-xla")
+# A batch-normalised CNN training in NHWC moves this share of the bytes it moves in NCHW, at any
+# precision: PyTorch trains batch norm on channels_last tensors in cuDNN's
+# CUDNN_BATCHNORM_SPATIAL_PERSISTENT mode (aten/src/ATen/native/cudnn/BatchNorm.cpp,
+# getCudnnBatchNormMode: training and ChannelsLast; plain SPATIAL otherwise, inference included),
+# whose forward and backward kernels keep a channel's slice on chip and read each activation once
+# instead of once for the statistics and again to normalise; XLA fuses batch norm with its ReLU and
+# residual add. Batch norm and its neighbours are most of a ResNet's memory traffic, and only
+# training computes batch statistics, so inference pays the full traffic in either layout.
+# ConvNeXt (linear_pointwise) normalises with LayerNorm and gains nothing (timm: 819 images/s in
+# NHWC, W0835, against 813 in NCHW, W0435); in a depthwise CNN (EfficientNet) the depthwise
+# convolutions, SiLU and squeeze-excitation kernels move most of the bytes, and its NHWC gain is
+# NCHW_HALF_TRAFFIC's alone (timm EfficientNet-B0 1.20x, W0833 vs W0433). Fitted to the NHWC
+# dense-CNN training rows (DLE PyTorch ResNet-50 and ResNeXt-101 AMP rows in channels_last, DLE
+# TF ResNet-50 XLA rows at every precision, timm's channels_last ResNet-50/101/152 rows
+# W0834-W0837) against the same code run in NCHW (DLE's TF32/FP32 rows, Lambda's runs of the DLE
+# code, timm's NCHW rows): on one card the same code trains ResNet-50 AMP 1.44x (V100, W0006 vs
+# W0623), 1.47x (RTX 3090, timm W0834 vs W0434) and 1.56x (A100 80GB, W0002 vs W0632) faster in
+# NHWC.
+NHWC_TRAIN_TRAFFIC = 0.6440
 # TensorFlow 1's automatic mixed precision is a graph rewrite: Softmax is on its deny list, so the
 # attention scores stay fp32 with casts inserted around the softmax, and AMP halves only the other
 # activations' bytes. XLA fuses the casts into the softmax kernel; apex O2 (DLE's PyTorch
@@ -97,13 +116,13 @@ FP32_SOFTMAX_FRAMEWORKS = ("tensorflow",)
 # why TF1 AMP gains least on V100). Fitted to the TensorFlow (non-XLA) AMP rows: DLE's TF1
 # Transformer-XL training rows (W0276-W0292, which alone would take more) and the TF1 ConvNets
 # AMP inference rows (which hold it down).
-TF_AMP_FP32_SHARE = 0.06512
+TF_AMP_FP32_SHARE = 0.03613
 # fixed time per weight layer per forward pass (kernel launches, framework dispatch): what bounds
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
-LAYER_LAUNCH_S = {"pytorch": 1.246e-4, "tensorflow": 7.958e-5, "tensorflow-xla": 7.427e-5}
+LAYER_LAUNCH_S = {"pytorch": 1.220e-4, "tensorflow": 7.900e-5, "tensorflow-xla": 6.782e-5}
 CNN_KINDS = ("cnn", "cnn-depthwise")
-TRAIN_LAUNCHES = 3.981  # a training step launches this many forward passes' worth per layer
+TRAIN_LAUNCHES = 4.096  # a training step launches this many forward passes' worth per layer
 INFERENCE_MEMORY_SHARE = 0.2467  # a forward pass moves this share of a training step's bytes
 # How many times more often a transformer's attention scores (heads x sequence x keys per token)
 # cross memory than its other activations: unfused attention writes the scores, the softmax and
@@ -111,22 +130,22 @@ INFERENCE_MEMORY_SHARE = 0.2467  # a forward pass moves this share of a training
 # rows at sequence lengths 128-512 (DLE BERT pre-training at 128 against SQuAD at 384, Lambda
 # BERT-base against BERT-large at 384, Transformer-XL at 192-384): with the scores weighted as any
 # other activation, longer sequences and narrower models came out too fast.
-SCORE_TRAFFIC = 1.608
+SCORE_TRAFFIC = 1.626
 # A transformer's matrix products reach width / (width + GEMM_HALF_WIDTH) of e_compute: narrower
 # matrices (BERT-base's 768 against BERT-large's 1024, Transformer-XL base's 512) run fewer,
 # shorter tiles per kernel. Fitted to the same transformer rows (Lambda BERT-base against
 # BERT-large, DLE Transformer-XL base against large): BERT-large reaches 0.66 of e_compute,
 # BERT-base 0.59, Transformer-XL base 0.49.
-GEMM_HALF_WIDTH = 506.7
+GEMM_HALF_WIDTH = 410.5
 # How fully each GPU generation runs these kernels, against Ampere HBM parts (A100, A30): clocks
 # under load, caches (Ada's 72-96 MB L2), and for Blackwell the host side that feeds it.
 GENERATION = {
-    "Volta": 1.128,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
-    "Turing": 0.919,  # T4 and Quadro RTX 8000 rows
+    "Volta": 1.095,  # V100 rows (DLE, Lambda; DLE's DGX-2/DGX-2H V100 SXM3 rows included)
+    "Turing": 0.9236,  # T4 and Quadro RTX 8000 rows
     "Ampere-HBM": 1.0,
     "Ampere": 1.181,  # RTX 3090, A10, RTX A4500-A6000 rows
     "Ada Lovelace": 1.408,  # RTX 4090, RTX 6000 Ada, L4, L40(S) rows
-    "Hopper": 0.9838,  # H100, H200, GH200 rows
+    "Hopper": 1.033,  # H100, H200, GH200 rows
     "Blackwell": 0.9890,  # B200, RTX 5090, RTX PRO 6000 rows
 }
 # Data parallel, fitted to the 8-GPU DLE and Lambda training rows against their 1-GPU rows: a
@@ -136,8 +155,8 @@ GENERATION = {
 # what makes the large models (BERT-large, Transformer-XL) at small per-GPU batches scale worst
 # (DLE V100 Transformer-XL AMP at batch 2-4: 74-82% of linear) and the CNNs (25M parameters)
 # scale alike on any link.
-DATA_PARALLEL_EFFICIENCY = 0.9721
-ALLREDUCE_EXPOSED = 1.470
+DATA_PARALLEL_EFFICIENCY = 0.9452
+ALLREDUCE_EXPOSED = 1.088
 PCIE_GBS = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}  # per direction, x16
 TRAIN_BYTES_PER_PARAM = {"sgd": 12.0, "adamw": 16.0, "lamb": 16.0}  # fp32 weights+grads+states
 # elements kept for backward per forward activation element (a CNN keeps the BN and ReLU
@@ -265,6 +284,8 @@ def seconds_per_sample(
     nchw = w.kind in CNN_KINDS and not (channels_last or w.linear_pointwise)
     if nchw and precision in ("fp16", "bf16"):
         memory *= NCHW_HALF_TRAFFIC
+    if training and channels_last and w.kind == "cnn" and not w.linear_pointwise:
+        memory *= NHWC_TRAIN_TRAFFIC
     return (compute + memory) / GENERATION.get(generation(gpu.architecture, gpu.memory_type), 1.0)
 
 
