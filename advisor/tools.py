@@ -807,6 +807,7 @@ def recommend_gpus(
     full_load: bool = False,
     provider: str | None = None,
     max_hours: float | None = None,
+    unpriced: bool = False,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints (each row's usd_per_month: its hourly price around the clock for a month). For
@@ -826,7 +827,8 @@ def recommend_gpus(
     takes or is (PCIe cards, Macs, mini PCs; no SXM or OAM module, no superchip). `provider`
     ("AWS", "RunPod"): only the GPUs that cloud rents, at its own prices. `max_hours`: a
     deadline for a sized job; a training run takes more GPUs (up to max_gpus) until it meets it,
-    and a setup that cannot is ruled out."""
+    and a setup that cannot is ruled out. `unpriced` (no budget said): GPUs with no purchase
+    price on record stay in, after the priced ones."""
     if rank_by not in ("value", "price", "speed", "memory"):
         raise InvalidInput(f"rank_by is value, price, speed or memory (got {rank_by!r}).")
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
@@ -863,7 +865,7 @@ def recommend_gpus(
     ranked, rejected = [], []
     for gpu in candidates:
         fitted, late = None, None
-        for n in (1, 2, 4, 8, 16):
+        for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
             if n > max_gpus:
                 break
             result = estimate(replace(base, gpu=gpu.id, num_gpus=n), catalog)
@@ -893,6 +895,8 @@ def recommend_gpus(
         reason = _over_budget(row, max_usd_per_hour, max_usd_per_job)
         if max_purchase_usd is not None and reason is None:
             reason = _priced_to_buy(row, catalog, condition, max_purchase_usd)
+            if unpriced and reason and row.get("purchase_usd") is None and "on record" in reason:
+                reason = None  # "which Jetson?": no price to weigh, still a card to name
         if reason:
             rejected.append({"gpu": gpu.id, "reason": reason})
         else:
@@ -904,10 +908,11 @@ def recommend_gpus(
         ranked.sort(key=lambda r: (r["num_gpus"] * r["usable_memory_per_gpu_gb"], -r["speed"]))
         ranking = "memory in all, smallest first"
     elif max_purchase_usd is not None and rank_by == "price":
-        ranked.sort(key=lambda r: (r["purchase_usd"], -r["speed"]))
+        ranked.sort(key=lambda r: (r.get("purchase_usd") is None, r.get("purchase_usd") or 0,
+                                   -r["speed"]))  # fmt: skip
         ranking = f"{condition} purchase price, cheapest first"
     elif max_purchase_usd is not None:
-        ranked.sort(key=lambda r: (-r["speed"], r["purchase_usd"]))
+        ranked.sort(key=lambda r: (-r["speed"], r.get("purchase_usd") or 0))
         ranking = f"speed, among GPUs whose {condition} purchase price is within the budget"
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))

@@ -161,3 +161,48 @@ def test_worth_the_savings_weighs_speed_against_price(rules_advisor: Advisor) ->
         "is a radeon 7900 xtx worth the savings over an rtx 4090 for local llama models?"
     ).text)  # fmt: skip
     assert "speed per dollar" in head and "q4_k_m" in head
+
+
+def test_an_llm_format_said_for_a_second_model_is_not_the_first_ones(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(rules_advisor, "low-profile card under 70 W to run yolov8s detection and a 3b "
+                "chat model in q4 next to it, which one?").text  # fmt: skip
+    assert _head(text).startswith("**Pick") and "Use one of" not in text
+
+
+def test_cards_with_no_price_stay_in_when_no_budget_is_said(rules_advisor: Advisor) -> None:
+    head = _head(_ask(rules_advisor, "which jetson should our drone carry to run llama 3.2 3b "
+                      "at q4 under 25 w?").text)  # fmt: skip
+    assert head.startswith("**Pick one NVIDIA Jetson")
+
+
+def test_a_pace_wanted_beside_the_one_measured_is_judged(rules_advisor: Advisor) -> None:
+    head = _head(_ask(rules_advisor, "my 3060 ti does 1.6 it/s in sdxl. would a 4060 ti 16gb "
+                      "bring me to 6 it/s or so?").text)  # fmt: skip
+    assert head.startswith("**No:") and "short of the 6 it/s you want" in head
+
+
+def test_one_card_priced_on_several_clouds_is_not_refused(rules_advisor: Advisor) -> None:
+    head = _head(_ask(rules_advisor, "a100 80gb per hour: runpod vs lambda vs gcp a2-ultragpu?")
+                 .text)  # fmt: skip
+    assert head.startswith("**Cheapest:") and "per GPU-hour" in head
+
+
+def test_a_deadline_too_short_for_eight_cards_sizes_a_cluster(rules_advisor: Advisor) -> None:
+    head = _head(_ask(rules_advisor, "pretraining a 3b llm on 600B tokens, must be done within "
+                      "3 weeks - which gpus and how many?").text)  # fmt: skip
+    count = re.search(r"Pick (\d+) x", head)
+    assert count and int(count.group(1)) > 8, head
+
+
+def test_a_days_work_each_day_is_a_rate_to_keep_up_with(rules_advisor: Advisor) -> None:
+    head = _head(_ask(rules_advisor, "we get ~300 hours of podcast audio daily to transcribe "
+                      "with whisper large-v3, what should we rent?").text)  # fmt: skip
+    assert head.startswith("**To keep up with 300 hours of audio a day:") and "a month" in head
+
+
+def test_a_run_as_a_noun_keeps_the_threads_fine_tune(rules_advisor: Advisor) -> None:
+    *_, cost = _thread(rules_advisor, "h100 or a100 80gb for a qlora of mistral 7b, which is "
+                       "faster?", "which one is cheaper per training run then?")  # fmt: skip
+    assert "inference" not in _head(cost) and "fine-tuning" in cost

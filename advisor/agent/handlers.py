@@ -102,10 +102,23 @@ def workload_of(query: Query) -> tuple[str, str | None]:
     return workload, None
 
 
+# formats only a language model is stored in (GGUF files, AWQ/GPTQ, bitsandbytes 4-bit, MX/NV FP4)
+_LLM_ONLY_FORMAT = re.compile(r"^(?:i?q\d|awq|gptq|nf4|mxfp4|nvfp4)")
+
+
+def precision_for(model: ModelRef, query: Query) -> str | None:
+    """The model's own format, else the question's, unless that is an LLM-only format said for
+    another model of the question ("YOLOv8 plus a 3B LLM at Q4": the Q4 is the LLM's)."""
+    precision = model.precision or query.precision
+    if precision and (model.family or "llm") != "llm" and _LLM_ONLY_FORMAT.match(precision):
+        return None
+    return precision
+
+
 def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) -> dict[str, Any]:
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "gpu": gpu, "workload": workload}
-    precision = model.precision or query.precision
+    precision = precision_for(model, query)
     if precision == "q4_k_m" and query.precision and query.precision.startswith(("q", "iq")):
         precision = query.precision  # "...-GGUF at Q6_K": the repo says GGUF, the file which
     optional: dict[str, Any] = {
@@ -1551,6 +1564,9 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
         )
     one = (e.get("decode_tokens_per_s") or {}).get("typical")
     alone = f"; one stream alone decodes {c.num(one, 'tokens/s')}" if one else ""
+    if one and (e.get("batch") or 1) > 1:  # the batch given: its decode, summed, no prompts read
+        alone = (f"; decoding alone, without reading the prompts, {e['batch']:,} streams make "
+                 f"{c.num(one, 'tokens/s')} in all")  # fmt: skip
     held = e.get("serving_batch") or 0
     tight = ""
     if held <= FEW_IN_FLIGHT:
@@ -2125,6 +2141,13 @@ def _owned(query: Query, refs: list[GpuRef]) -> list[GpuRef]:
     return [r for r in refs if re.search(mine + re.escape(r.text.lower()), low)]
 
 
+# a pace wanted, beside the one measured: "could a 4070 get me to like 5 it/s?"
+_RATE_WANTED = re.compile(
+    r"\b(?:get|reach|hit|do|make|bring)\b[^.?!]{0,15}?\b(?:to\s)?(?:like\s|about\s|around\s"
+    r"|~\s?)?(\d+(?:\.\d+)?)\s?it/s"
+)
+
+
 def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
     """ "I get 2.1 it/s on my old 2080: a 3090 or a 4070 Ti Super, at least 3x faster?": the
     user's denoising pace carried to each other card by the calculator's ratio for that image
@@ -2144,23 +2167,34 @@ def _steps_carried(query: Query, box: ToolBox) -> Draft | None:
         return None
     rate = _steps_per_second(said)
     times = multiple_asked(query.low)
+    # (after the pace measured: "i get 1.2 it/s ... could a 4070 get me to like 5 it/s?")
+    wanted = [
+        float(m.group(1)) for m in _RATE_WANTED.finditer(query.low) if m.start() >= said.end()
+    ]
+    target = wanted[-1] if times is None and wanted and rate and wanted[-1] > rate else None
     rows = []
     for ref in others:
         e, how = _as_held(query, box, estimate_args(query, gpu_choices(ref)[0], None, model))
         if "error" in e or not e.get("fits") or not e.get("it_per_s"):
             continue
-        ratio = e["it_per_s"]["typical"] / mine["it_per_s"]["typical"]
-        rows.append((ratio, e, how))
+        pace = {"measured": rate, "from_rate": mine["it_per_s"]["typical"],
+                "to_rate": e["it_per_s"]["typical"]}  # fmt: skip
+        carried = box.call("carried_measurement", pace)
+        rows.append((carried["ratio"], e, how, carried["value"]))
     if not rows:
         return None
     rows.sort(key=lambda r: -r[0])
-    each = "; ".join(f"the {e['gpu_name']}{how} about {c.num(rate * ratio, 'it/s')} "
-                     f"({c.num(ratio)}x)" for ratio, e, how in rows)  # fmt: skip
-    best_ratio, best, _ = rows[0]
-    if times is None:
+    each = "; ".join(f"the {e['gpu_name']}{how} about {c.num(value, 'it/s')} "
+                     f"({c.num(ratio)}x)" for ratio, e, how, value in rows)  # fmt: skip
+    best_ratio, best, _, _ = rows[0]
+    if target is not None:  # "get me to like 5 it/s": the pace wanted, reached or not
+        reach = rate * best_ratio >= target * 0.95
+        verdict, how = ("Yes", "reaching") if reach else ("No", "short of")
+        head = f"**{verdict}: {each}, {how} the {c.num(target, 'it/s')} you want**"
+    elif times is None:
         head = f"**Pick the {best['gpu_name']}: {each}**"
     elif best_ratio >= times:
-        good = [e["gpu_name"] for ratio, e, _ in rows if ratio >= times]
+        good = [e["gpu_name"] for ratio, e, *_ in rows if ratio >= times]
         head = (f"**Yes: {' and '.join(good)} reach{'es' if len(good) == 1 else ''} "
                 f"{c.num(times)}x your {c.num(rate, 'it/s')} ({c.num(rate * times, 'it/s')}): "
                 f"{each}**")  # fmt: skip
@@ -2388,6 +2422,42 @@ _AHEAD = re.compile(r"\b(?:faster|slower|quicker|better|worse)\b.{0,60}\bthan\b"
 HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:hours|days|minutes)\b")
 
 # a job said per day: "50k images/day", "300 hours of audio a day"
+_EACH_DAY = re.compile(r"\b(?:a|per|each|every)\s(?:single\s)?day\b|/\s?day\b|\bdaily\b")
+
+
+def _daily_load(query: Query, box: ToolBox, result: dict[str, Any]) -> str | None:
+    """ "500 hours of audio a day for a call center": the day's work is a rate, not one job; the
+    copies of the pick that keep up with it around the clock (each kept at 80% of its rate for
+    bursts) and what they rent for a month at the pick's median price."""
+    ranked = result.get("ranked") or []
+    if not ranked or not _EACH_DAY.search(query.low) or query.hours:
+        return None
+    pick = ranked[0]
+    if query.audio_hours and pick.get("speed_unit") == "audio s/s":
+        needed, what = query.audio_hours * 3600 / SECONDS_PER_DAY, "hours of audio"
+        amount = query.audio_hours
+    elif query.images and pick.get("speed_unit") == "images/s":
+        needed, what, amount = query.images / SECONDS_PER_DAY, "images", query.images
+    else:
+        return None
+    plan = box.call("cards_for_rate", {"per_card": pick["speed"], "needed": needed})
+    if "error" in plan:
+        return None
+    copies = plan["cards_with_headroom"]
+    where = c.gpus_phrase(copies * pick["num_gpus"], pick["gpu_name"])
+    line = (
+        f"**To keep up with {c.num(amount)} {what} a day: {where} running around the "
+        f"clock** ({plan['cards']} at full load; each kept at 80% of its rate for bursts)"
+    )
+    if pick.get("usd_per_hour"):
+        each = pick["usd_per_hour"] / pick["num_gpus"]
+        month = box.call("rental_cost", {"usd_per_gpu_hour": each, "hours": HOURS_PER_MONTH,
+                                         "num_gpus": copies * pick["num_gpus"]})  # fmt: skip
+        if "error" not in month:
+            line += f", about {c.usd(month['usd'])} a month at the median price"
+    return line + "."
+
+
 # a batch size asked as advice, not the limit: "what batch size should i use", "which bs works"
 _BATCH_ADVICE = re.compile(r"\b(?:should|recommend\w*|use|works?|safe|fits?)\b")
 BATCH_HEADROOM = 0.9  # an advised batch leaves a tenth of what fits spare (allocator, spikes)
@@ -3195,6 +3265,11 @@ def compare(query: Query, box: ToolBox) -> Draft:
                 choices = choices[:1]
         ids += choices
     ids = list(dict.fromkeys(ids))  # "H100 pricing ... the H100 SXM": one card, named twice
+    narrowest = min(query.gpus, key=lambda g: len(g.ids))
+    one_card = all(set(narrowest.ids) <= set(g.ids) for g in query.gpus)
+    if one_card and len(query.providers) >= 2:
+        # "hourly price of an H100 on lambda vs runpod vs aws p5": one card, clouds compared
+        return cost(replace(query, gpus=(narrowest,), intent="cost"), box)
     result = box.call("compare_gpus", {"gpus": ids})
     if "error" in result:
         return Draft(result["error"])
@@ -4841,7 +4916,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     args: dict[str, Any] = {"model": model_arg(model), "workload": workload, "top": 3}
     budget = query.budget
     optional = {
-        "precision": model.precision or query.precision,
+        "precision": precision_for(model, query),
         "context": query.context,
         # pre-training ranked at a useful batch, not one sequence a step of overhead
         "batch": default_batch(query, model, workload) or _pretraining_default(workload, model),
@@ -4884,6 +4959,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         **purchase,
     }
     args.update({k: v for k, v in optional.items() if v is not None})
+    if "max_hours" in args and "max_gpus" not in args and workload != "inference":
+        args["max_gpus"] = MAX_DEADLINE_GPUS  # "pretrain a 7b on 1T tokens in a month": a cluster
     result = box.call("recommend_gpus", args)
     if "error" in result:
         return Draft(result["error"])
@@ -4918,6 +4995,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
             where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
             text = (f"**About {c.usd(spent['usd'])} for your {c.num(query.hours, 'hours')} on "
                     f"{where}, within your {c.usd(query.budget.usd)}.**\n\n{text}")  # fmt: skip
+    if (daily := _daily_load(query, box, result)) is not None:
+        text = f"{daily}\n\n{text}"  # "500 hours of audio a day": cards that keep up
     if (light := _light_load(query, box, result, model)) is not None:
         text = f"{light}\n\nIf you rent: {text}"  # "a hobby bot, 100 messages a day"
     if beaten is not None and result["ranked"]:
@@ -5406,7 +5485,13 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             # cards bought to train: QLoRA's 4-bit base (bitsandbytes, Unsloth), FlashAttention
             # and DeepSpeed run on CUDA first
             cuda = replace(query, vendor="NVIDIA")
-            draft = recommend(cuda, box, max_purchase_usd=budget or 1e9, condition=condition)
+            draft = recommend(
+                cuda,
+                box,
+                max_purchase_usd=budget or 1e9,
+                condition=condition,
+                unpriced=query.budget is None,
+            )
             if draft.text.startswith("**Pick "):  # else: any vendor's card within the budget
                 draft.text += (
                     "\n\nNVIDIA cards only: the training stacks (bitsandbytes and Unsloth for "
@@ -5419,7 +5504,13 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             # on NVIDIA (bitsandbytes' and Unsloth's first platform) unless a vendor was said
             query = replace(query, workload="finetune-qlora", precision="nf4",
                             vendor=query.vendor or "NVIDIA")  # fmt: skip
-            draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+            draft = recommend(
+                query,
+                box,
+                max_purchase_usd=budget or 1e9,
+                condition=condition,
+                unpriced=query.budget is None,
+            )
             draft.text += (
                 "\n\nAssumed, as the question did not say: QLoRA (a 4-bit base), how "
                 "people fine-tune on a home budget, on up to two NVIDIA cards; say LoRA or full "
@@ -5430,14 +5521,26 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         if unsaid and (query.workload or "inference") == "inference":
             # a card bought for home runs LLMs as people run them there: a 4-bit GGUF
             query = replace(query, precision=HOME_PRECISION)
-            draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+            draft = recommend(
+                query,
+                box,
+                max_purchase_usd=budget or 1e9,
+                condition=condition,
+                unpriced=query.budget is None,
+            )
             draft.text += (f"\n\nAssumed, as the question did not say: {HOME_PRECISION} (a "
                            "four-bit GGUF in llama.cpp), how models run on a home budget, on "
                            "up to two cards; say bf16 for 16-bit, or how many cards a bigger rig "
                            "takes.")  # fmt: skip
             draft.text += no_budget
             return draft
-        draft = recommend(query, box, max_purchase_usd=budget or 1e9, condition=condition)
+        draft = recommend(
+            query,
+            box,
+            max_purchase_usd=budget or 1e9,
+            condition=condition,
+            unpriced=query.budget is None,
+        )
         if home and "max_gpus" not in _card_limits(query, home_cap=False):
             draft.text += ("\n\nAt most two cards, as a home desktop takes; say how many a "
                            "bigger rig takes.")  # fmt: skip

@@ -901,9 +901,11 @@ _CHEAP_SAID = re.compile(
 
 
 # money in so many words; "how much" alone asks a quantity ("how much is the bandwidth")
+_HOURLY = re.compile(r"\bper (?:gpu[- ])?h(?:ou)?r\b|/\s?h(?:ou)?r\b|\bhourly\b|\ban hour\b")
 _MONEY_WORDS = _cues(
     r"\bcost\w*|\bpric\w+|\brent\w*|\bpay\w*|\bspend\w*|\bbill\b|\bbudget\w*|\bafford\w*",
     r"[$€£]|\bdollars?\b|\busd\b|\beur(?:os?)?\b|\bbucks\b|\bcheap\w*|\bexpensive\b|\btco\b",
+    r"\bper (?:gpu[- ])?h(?:ou)?r\b|\bhourly\b",
 )
 
 
@@ -930,6 +932,8 @@ def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
     # "for the capacity model I'm building (cost allocation per rack)": the user's own work
     low = rx.sub(r"\bcost (?:allocation|model|cent(?:er|re)s?|codes?|accounting)\b", " ", low)
+    if len(q.providers) >= 2 and q.gpus and not q.models and _HOURLY.search(low):
+        return True  # "a100 80gb per hour: runpod vs lambda?": an hour's rent on each cloud
     found = principles.find(q, low) if _FORMATS.search(low) else None
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format

@@ -57,7 +57,10 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
         WorkloadKind("inference", "inference", False, (
             # "a server with two K80 boards" is the hardware, not a serving job
             r"\bserv(?:e|es|ing)\b", r"\bserver\b(?! (?:with|has|that has)\b)",
-            r"\binference\b", r"\binfer\b", r"\brun(?:s|ning)?\b",
+            r"\binference\b", r"\binfer\b",
+            # ("cheaper per run", "a training run": a job's run, the noun)
+            r"(?<!per )(?<!each )(?<!every )(?<!a )(?<!the )(?<!training )(?<!whole )(?<!full )"
+            r"\brun(?:s|ning)?\b",
             r"\bdeploy\w*", r"\bhost\w*", r"\bchat\w*", r"\bload\b", r"\bgenerat\w*",
             r"\btranscri\w*", r"\bpredict\w*", r"\bfit\b", r"\bembedding", r"\bembed(?:s|ding)?\b",
             r"\bclassify\w*", r"\bcaption\w*", r"\bextract\w* (?:features|embeddings)\b",
