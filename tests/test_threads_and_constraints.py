@@ -206,3 +206,14 @@ def test_a_run_as_a_noun_keeps_the_threads_fine_tune(rules_advisor: Advisor) -> 
     *_, cost = _thread(rules_advisor, "h100 or a100 80gb for a qlora of mistral 7b, which is "
                        "faster?", "which one is cheaper per training run then?")  # fmt: skip
     assert "inference" not in _head(cost) and "fine-tuning" in cost
+
+
+def test_a_limit_solved_again_on_more_cards_keeps_the_limit(rules_advisor: Advisor) -> None:
+    *_, two = _thread(rules_advisor, "what's the best gguf quant of qwen2.5 32b my 4070 ti "
+                      "super can hold?", "and with two of those cards?")  # fmt: skip
+    assert re.search(r"the most faithful GGUF quant of .* that fits on 2 x", _head(two)), two
+
+
+def test_a_models_job_in_a_format_is_the_job_not_the_format(rules_advisor: Advisor) -> None:
+    head = _head(_ask(rules_advisor, "sdxl in fp8 on a 3060 12gb, doable and how fast?").text)
+    assert "Stable Diffusion XL" in head and "computes FP8" not in head

@@ -3856,13 +3856,13 @@ def _all_local(box: ToolBox, ids: list[str]) -> bool:
 
 
 def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
-    """A model no card named holds alone: the fewest of each card that hold it (up to a node
+    """A model no card named holds alone: the fewest of each card that hold it (up to two nodes
     of 8), compared on the job; empty unless two such setups exist."""
     ids = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids][:4]
     setups = []
     for gpu in ids:
         solved = _fewest(query, box, gpu, model)
-        if "error" not in solved and solved.get("solution") and solved["solution"] <= NODE_GPUS:
+        if "error" not in solved and solved.get("solution") and solved["solution"] <= 2 * NODE_GPUS:
             setups.append((gpu, int(solved["solution"])))
     if len(setups) < 2:
         return ""

@@ -1442,6 +1442,16 @@ _OR_FP32 = re.compile(
 )
 
 
+_SUPPORT_ASKED = re.compile(r"\bsupport\w*|\bcapable\b|\bcompatible\b|\bnative\w*")
+
+
+def _format_of_card(query: Query) -> bool:
+    """A card's formats asked, not a model's job in one ("flux.1 dev fp8 on a 4070 super,
+    possible? how slow" is the job; "does the 4070 support fp8" the format)."""
+    job = any(m.ids for m in query.models) and not _SUPPORT_ASKED.search(query.low)
+    return _one_gpu(query) and not job
+
+
 def precision_support(query: Query, box: ToolBox) -> Draft | None:
     """ "Does the T4 do bf16?", "can the A100 run FP8?": the tensor cores' formats."""
     low = query.low
@@ -2555,7 +2565,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"quicker|slower)\b.{0,80}\b(?:true|really|actually|my card|on my)\b",
         r"\b(?:\d(?:\.\d)?x |much |way )?slower\b.{0,160}\b(?:dtype\s?=\s?)?(?:torch\.)?"
         r"(?:bfloat16|bf16)\b",
-    ), precision_support),
+    ), precision_support, _format_of_card),
     Principle("compute_bound", "explain", _cues(
         r"\bwhy\b.{0,80}\b(?:slow\w*|bad|crawl\w*|poor\w*|worse|weak|sluggish)\b.{0,60}"
         r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*)\b",

@@ -4421,6 +4421,9 @@ def resolve(
         intent = "rent_or_buy"  # "what about renting instead?" after buying cards: the two set
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
+    if intent == "solve" == prior.intent and not query.target and prior.target:
+        # "what quant do i need?" then "what about 2 of those cards": the same limit, solved again
+        merged = replace(merged, target=prior.target)
     return replace(merged, intent=intent)
 
 
