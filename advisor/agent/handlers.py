@@ -3441,8 +3441,8 @@ def _worth_the_difference(query: Query, box: ToolBox) -> Draft | None:
 
 
 # money said beside "worth": "worth the extra $", "worth the price", "the premium"
-_MONEY_ASKED = re.compile(
-    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:price|cost|money|premium|markup"
+MONEY_ASKED = re.compile(
+    r"\bextra (?:\$|money|cash|cost|dollars|bucks|\d)|\b(?:prices?|costs?|money|premium|markup"
     r"|savings?|saving)\b"
     r"|\$|\bmore expensive\b|\bcosts? more\b"
 )
@@ -3483,7 +3483,7 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     set against what each costs to buy (the newest price of the condition asked, MSRP when no
     new one): worth it when the speed grows at least as much as the price."""
     if len(query.gpus) != 2 or not (_WORTH_ASKED.search(query.low)
-                                    and _MONEY_ASKED.search(query.low)):  # fmt: skip
+                                    and MONEY_ASKED.search(query.low)):  # fmt: skip
         return None
     if _RENT_SAID.search(query.low) or query.providers:
         return None  # "is renting a 5090 worth the extra $ on runpod?": the hourly prices

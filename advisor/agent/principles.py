@@ -21,6 +21,7 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent.handlers import (
+    MONEY_ASKED,
     VALUE_ASKED,
     Draft,
     estimate_args,
@@ -573,6 +574,8 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     pair = _subject_and_other(query)
     if pair is None:
         return None
+    if _WORTH.search(query.low) and MONEY_ASKED.search(query.low):
+        return None  # "worth it over a new 4070 ti super? used prices?": speed against price
     model = _job_model(query)
     asked = replace(query, workload=query.workload or "inference")
     runs = [box.call("estimate", estimate_args(asked, g, None, model)) for g in pair]
