@@ -901,7 +901,6 @@ _CHEAP_SAID = re.compile(
 
 
 # money in so many words; "how much" alone asks a quantity ("how much is the bandwidth")
-_HOURLY = re.compile(r"\bper (?:gpu[- ])?h(?:ou)?r\b|/\s?h(?:ou)?r\b|\bhourly\b|\ban hour\b")
 _MONEY_WORDS = _cues(
     r"\bcost\w*|\bpric\w+|\brent\w*|\bpay\w*|\bspend\w*|\bbill\b|\bbudget\w*|\bafford\w*",
     r"[$€£]|\bdollars?\b|\busd\b|\beur(?:os?)?\b|\bbucks\b|\bcheap\w*|\bexpensive\b|\btco\b",
