@@ -5479,19 +5479,16 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             budget = HOME_BUDGET_USD
             no_budget = (f"\n\nNo budget given: cards up to {c.usd(HOME_BUDGET_USD)} in all, "
                          "as a home machine takes; say yours.")  # fmt: skip
+        # (cards with no price on record stay in when the user gave no budget)
+        bought = {"max_purchase_usd": budget or 1e9, "condition": condition,
+                  "unpriced": query.budget is None}  # fmt: skip
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
         trains = (query.workload or "").startswith(("finetune", "train"))
         if trains and not query.vendor and not (unsaid and query.workload == "finetune"):
             # cards bought to train: QLoRA's 4-bit base (bitsandbytes, Unsloth), FlashAttention
             # and DeepSpeed run on CUDA first
             cuda = replace(query, vendor="NVIDIA")
-            draft = recommend(
-                cuda,
-                box,
-                max_purchase_usd=budget or 1e9,
-                condition=condition,
-                unpriced=query.budget is None,
-            )
+            draft = recommend(cuda, box, **bought)
             if draft.text.startswith("**Pick "):  # else: any vendor's card within the budget
                 draft.text += (
                     "\n\nNVIDIA cards only: the training stacks (bitsandbytes and Unsloth for "
@@ -5504,13 +5501,7 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             # on NVIDIA (bitsandbytes' and Unsloth's first platform) unless a vendor was said
             query = replace(query, workload="finetune-qlora", precision="nf4",
                             vendor=query.vendor or "NVIDIA")  # fmt: skip
-            draft = recommend(
-                query,
-                box,
-                max_purchase_usd=budget or 1e9,
-                condition=condition,
-                unpriced=query.budget is None,
-            )
+            draft = recommend(query, box, **bought)
             draft.text += (
                 "\n\nAssumed, as the question did not say: QLoRA (a 4-bit base), how "
                 "people fine-tune on a home budget, on up to two NVIDIA cards; say LoRA or full "
@@ -5521,26 +5512,14 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         if unsaid and (query.workload or "inference") == "inference":
             # a card bought for home runs LLMs as people run them there: a 4-bit GGUF
             query = replace(query, precision=HOME_PRECISION)
-            draft = recommend(
-                query,
-                box,
-                max_purchase_usd=budget or 1e9,
-                condition=condition,
-                unpriced=query.budget is None,
-            )
+            draft = recommend(query, box, **bought)
             draft.text += (f"\n\nAssumed, as the question did not say: {HOME_PRECISION} (a "
                            "four-bit GGUF in llama.cpp), how models run on a home budget, on "
                            "up to two cards; say bf16 for 16-bit, or how many cards a bigger rig "
                            "takes.")  # fmt: skip
             draft.text += no_budget
             return draft
-        draft = recommend(
-            query,
-            box,
-            max_purchase_usd=budget or 1e9,
-            condition=condition,
-            unpriced=query.budget is None,
-        )
+        draft = recommend(query, box, **bought)
         if home and "max_gpus" not in _card_limits(query, home_cap=False):
             draft.text += ("\n\nAt most two cards, as a home desktop takes; say how many a "
                            "bigger rig takes.")  # fmt: skip
