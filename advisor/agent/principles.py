@@ -1445,13 +1445,22 @@ _OR_FP32 = re.compile(
 )
 
 
-_SUPPORT_ASKED = re.compile(r"\bsupport\w*|\bcapable\b|\bcompatible\b|\bnative\w*")
+_SUPPORT_ASKED = re.compile(
+    r"\bsupport\w*|\bcapable\b|\bcompatible\b|\bnative\w*|\bfaster\b|\bslower\b|\btrue\b"
+)
+# the job in a format asked, not the format: "possible? how slow", "does it fit", "doable"
+_JOB_IN_FORMAT = re.compile(
+    r"\bpossible\b|\bdoable\b|\bfits?\b|\bhow (?:slow|fast|long)\b|\bspeed\b|\bit/s\b"
+    r"|\btok(?:ens)?/s\b|\bload\b|\bwork\b"
+)
 
 
 def _format_of_card(query: Query) -> bool:
     """A card's formats asked, not a model's job in one ("flux.1 dev fp8 on a 4070 super,
     possible? how slow" is the job; "does the 4070 support fp8" the format)."""
-    job = any(m.ids for m in query.models) and not _SUPPORT_ASKED.search(query.low)
+    low = query.low
+    job = (any(m.ids for m in query.models) and bool(_JOB_IN_FORMAT.search(low))
+           and not _SUPPORT_ASKED.search(low))  # fmt: skip
     return _one_gpu(query) and not job
 
 
