@@ -912,7 +912,8 @@ def recommend_gpus(
                                    -r["speed"]))  # fmt: skip
         ranking = f"{condition} purchase price, cheapest first"
     elif max_purchase_usd is not None:
-        ranked.sort(key=lambda r: (-r["speed"], r.get("purchase_usd") or 0))
+        ranked.sort(key=lambda r: (r.get("purchase_usd") is None, -r["speed"],
+                                   r.get("purchase_usd") or 0))  # fmt: skip
         ranking = f"speed, among GPUs whose {condition} purchase price is within the budget"
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
