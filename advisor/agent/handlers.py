@@ -5125,8 +5125,9 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     offers = list(cheapest.values())[:3]
     job = f" for {c.num(hours, 'hours')}" if query.hours else " an hour"
     what = priced["gpu_name"] if count == 1 else f"{count} x {priced['gpu_name']}"
-    lines = [f"**The same {what} for less: from {c.usd(summary['low'] * count * hours)}{job}** "
-             f"at its cheapest current offer, against {c.usd(summary['median'] * count * hours)} "
+    rent = priced.get("rental_usd") or {}  # the tool's cost of the count for the hours
+    lines = [f"**The same {what} for less: from {c.usd(rent['low'])}{job}** "
+             f"at its cheapest current offer, against {c.usd(rent['median'])} "
              "at the median:"]  # fmt: skip
     lines += [f"- {p['provider']} ({p.get('offering') or 'on-demand'}, {p['date']}): "
               f"{c.usd(p['usd_per_gpu_hour'])} per GPU-hour" for p in offers]  # fmt: skip
@@ -5137,17 +5138,17 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     for row in listed.get("gpus", []):
         if row["id"] == gpu:
             continue
-        other = box.call("prices", {"gpu": row["id"], "hours": 1})
+        other = box.call("prices", {"gpu": row["id"], "hours": hours, "num_gpus": count})
         median = (other.get("summary_usd_per_gpu_hour") or {}).get("median")
         if median and median < summary["median"]:
-            others.append((median, row))
+            others.append((median, row, (other.get("rental_usd") or {}).get("median")))
     others.sort(key=lambda m: m[0])
     if others:
         lines += ["", f"Other cards with at least its {c.num(sheet['memory_gb'], 'GB')} that rent "
                   "for less at their median:"]  # fmt: skip
         lines += [f"- {row['name']}: {c.usd(median)} per GPU-hour"
-                  + (f", {c.usd(median * count * hours)}{job}" if query.hours else "")
-                  for median, row in others[:3]]  # fmt: skip
+                  + (f", {c.usd(total)}{job}" if query.hours and total else "")
+                  for median, row, total in others[:3]]  # fmt: skip
         lines.append("A different card runs at its own speed: name the job to compare the time.")
     return Draft("\n".join(lines))
 
