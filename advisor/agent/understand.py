@@ -4063,7 +4063,6 @@ _ALL_OF_THEM = re.compile(
 )
 
 
-# a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
 # the cheapest of the options the thread named: "the bill on the cheapest one", "go with there"
 _THE_CHEAPEST_ONE = re.compile(
     r"\b(?:the )?cheapest (?:one|option|provider|cloud|of (?:them|those|the \w+))\b"
@@ -4074,6 +4073,7 @@ _THAT_CARD = re.compile(
     r"\b(?:that|this|the same|your|the (?:recommended|suggested|picked|top|first)) (?:card|gpu"
     r"|pick|setup|machine|box|rig|recommendation)\b|\bthe pick\b"
 )
+# a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
 _PICK_AGAIN = re.compile(
     r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b|\b(?:best|recommend\w*|cheapest"
     r"|fastest|alternatives?|instead|else|used|second[- ]hand|refurb\w*|budget)\b"
