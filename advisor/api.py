@@ -199,7 +199,7 @@ class Advisor:
                 *warnings,
                 *turn.warnings,
                 *draft.warnings,
-                *_claim_warnings(draft, turn.box, _answer_gpus(turn)),
+                *_claim_warnings(draft, turn.box, _answer_gpus(turn), turn.query),
             ]
         )
         answer = Answer(
@@ -366,16 +366,26 @@ def _thread(thread_id: object) -> str:
     return thread_id
 
 
-def _claim_warnings(draft: Any, box: Any, gpus: set[str]) -> list[str]:
+def _claim_warnings(draft: Any, box: Any, gpus: set[str], query: Any = None) -> list[str]:
     """The datasheet's word on the wrong spec claims of the cited passages that concern the
     answer: a claim the answer quotes, or one about a GPU the answer speaks of (both GPUs of a
     ratio), or any when the answer is about no GPU in particular. A passage cited for an H100
-    price keeps quiet about its A100s."""
+    price keeps quiet about its A100s; one cited for a single card keeps quiet about how 8 of
+    them scale, and one cited for an LLM about a ResNet-50 figure."""
     from advisor.agent.compose import claim_warning
+
+    several = query is not None and (
+        any((g.count or 1) > 1 for g in query.gpus) or (query.num_gpus or 1) > 1
+    )
+    models = [_plain_name(m.text) for m in query.models] if query is not None else []
 
     def concerns(claim: dict[str, Any]) -> bool:
         if not gpus or (claim.get("quote") and claim["quote"].strip() in draft.text):
             return True  # an answer about no GPU in particular, or one that quotes the claim
+        if max(claim.get("count") or 1, claim.get("other_count") or 1) > 1 and not several:
+            return False  # "8x PCIe A100s ... 4x NVLink A100s" under a one-card answer
+        if claim.get("model") and models and _plain_name(claim["model"]) not in models:
+            return False  # a ResNet-50 ratio under a question about an LLM
         sides = [claim.get("gpu_ids") or [], claim.get("other_ids") or []]
         return all(gpus.intersection(ids) for ids in sides if ids)
 
@@ -386,6 +396,11 @@ def _claim_warnings(draft: Any, box: Any, gpus: set[str]) -> list[str]:
             if claim["status"] == "disagrees" and concerns(claim):
                 out.append(claim_warning(passage, claim))
     return out
+
+
+def _plain_name(text: str) -> str:
+    """A model's name in letters and digits only: "ResNet-50" and "resnet 50" are one."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def _answer_gpus(turn: Any) -> set[str]:

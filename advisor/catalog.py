@@ -441,16 +441,24 @@ class Catalog:
         return self._price_index
 
     def prices_for(
-        self, gpu_id: str, *, estimates_only: bool = True, latest_only: bool = True
+        self,
+        gpu_id: str,
+        *,
+        estimates_only: bool = True,
+        latest_only: bool = True,
+        provider: str | None = None,
     ) -> list[Price]:
         """Prices for one GPU, newest first.
 
         `latest_only` keeps the newest row per provider offering; `estimates_only` drops rows
-        their source marks as unreliable or not comparable (the articles' illustrative ranges).
+        their source marks as unreliable or not comparable (the articles' illustrative ranges);
+        `provider` keeps one cloud's rows ("AWS", "RunPod", as the rows name it, any case).
         """
         rows = [p for p in self._prices_by_gpu().get(gpu_id, []) if p.latest or not latest_only]
         if estimates_only:
             rows = [p for p in rows if p.use_for_estimates]
+        if provider:
+            rows = [p for p in rows if p.provider.lower() == provider.lower()]
         return sorted(rows, key=lambda p: p.date if p.date[:1].isdigit() else "", reverse=True)
 
     # -- other tables (the models of non-LLM workload families)

@@ -217,6 +217,7 @@ def estimate_workload(
     ram: str | None = None,
     ram_channels: int | None = None,
     ram_gb: float | None = None,
+    provider: str | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -235,7 +236,8 @@ def estimate_workload(
     load. An LLM in llama.cpp (or ollama) can keep layers in system RAM, run by the CPU:
     `offload` "layers" (as many on the GPUs as fit) or `gpu_layers` (its -ngl), with the RAM
     said as `ram` ("ddr5-5600") and `ram_channels`; `gpu` "cpu" runs it on the CPU alone;
-    `ram_gb` (the machine's RAM) must hold what the CPU runs.
+    `ram_gb` (the machine's RAM) must hold what the CPU runs. `provider` ("AWS", "Lambda")
+    prices it at that cloud's rows only (none there: no cost).
     Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     if workload != "inference":
@@ -251,6 +253,7 @@ def estimate_workload(
         activation_offload=activation_offload, torch_compile=torch_compile,
         fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
+        provider=provider,
     )  # fmt: skip
     result = estimate(request).to_dict()
     serving = (result.get("serving_tokens_per_s") or {}).get("typical")
@@ -479,11 +482,9 @@ def prices(
     rental cost of `num_gpus` GPUs for that long at the low, median and high price."""
     catalog = load_catalog()
     found = catalog.get_gpu(gpu)
-    rows = catalog.prices_for(found.id, estimates_only=not include_articles)
+    rows = catalog.prices_for(found.id, estimates_only=not include_articles, provider=provider)
     if offering:
         rows = [p for p in rows if p.offering == offering]
-    if provider:
-        rows = [p for p in rows if p.provider.lower() == provider.lower()]
     values = sorted(p.usd_per_gpu_hour for p in rows)
     summary = (
         {"low": values[0], "median": values[len(values) // 2], "high": values[-1]}
@@ -713,9 +714,9 @@ def break_even(
     if rent_usd_per_hour is None:
         if found is None:
             raise InvalidInput("Give a rental price per hour or a GPU the catalog prices.")
-        prices = load_catalog().prices_for(found.id)
-        theirs = [p for p in prices if provider and p.provider.lower() == provider.lower()]
-        choice = cost.choose_price(theirs or prices)
+        catalog = load_catalog()
+        theirs = catalog.prices_for(found.id, provider=provider) if provider else []
+        choice = cost.choose_price(theirs or catalog.prices_for(found.id))
         if choice is None:
             raise InvalidInput(f"The catalog has no rental price for {found.name}; give one.")
         rent_usd_per_hour = choice.median_usd
@@ -860,8 +861,7 @@ def recommend_gpus(
         images=images, audio_hours=audio_hours, provider=provider,
     )  # fmt: skip
     if provider:  # "on aws": the GPUs that cloud rents
-        candidates = [g for g in candidates if any(
-            p.provider.lower() == provider.lower() for p in catalog.prices_for(g.id))]  # fmt: skip
+        candidates = [g for g in candidates if catalog.prices_for(g.id, provider=provider)]
     ranked, rejected = [], []
     for gpu in candidates:
         fitted, late = None, None

@@ -400,6 +400,8 @@ def lead_metric(e: dict[str, Any], asked: str = "") -> tuple[str, dict[str, floa
     named = family and any(m.asked and re.search(m.asked, asked)
                            for m in family.metrics.get(e["workload"], ()))  # fmt: skip
     metrics = metrics_of(e, asked)
+    if metrics and metrics[0][2].endswith(("/min", "/h")):
+        return metrics[0]  # "how many images per hour?": in the span asked
     slow = (e.get("images_per_s") or {}).get("typical", 1.0) < SLOW_IMAGES_PER_S
     pace = next((m for m in metrics if m[2] == "s" and "image" in m[0]), None)
     return pace if slow and pace and not named else metrics[0]
@@ -413,7 +415,29 @@ def metrics_of(e: dict[str, Any], asked: str = "") -> list[tuple[str, dict[str, 
     named = [m for m in metrics if asked and m.asked and re.search(m.asked, asked)]
     metrics = [*named[:1], *(m for m in metrics if m not in named[:1])]
     # the family's own metric: "images/s" for ViT inference, "sequences/s" for BERT's
-    return [(m.label, e[m.key], m.unit) for m in metrics if e.get(m.key)]
+    found = [(m.label, e[m.key], m.unit) for m in metrics if e.get(m.key)]
+    per = _PER_SPAN.search(asked) if asked else None
+    if per is None:
+        return found
+    # "how many images per minute": the per-second figure in the span asked, first
+    noun = _RATE_NOUNS[per.group(1)[:3]]
+    span = "min" if per.group(2).startswith("m") else "h"
+    factor, word = (60, "minute") if span == "min" else (3600, "hour")
+    spans = [(label.replace("per second", f"per {word}") if "per second" in label
+              else f"{label} per {word}", {k: v * factor for k, v in b.items()},
+              f"{unit[:-2]}/{span}")
+             for label, b, unit in found
+             if unit.endswith("/s") and unit.startswith(noun)]  # fmt: skip
+    return [*spans[:1], *found] if spans else found
+
+
+_RATE_NOUNS = {"ima": "images", "img": "images", "pic": "images", "tok": "tokens",
+               "seq": "sequences", "sam": "sequences"}  # fmt: skip
+# a rate asked per minute or per hour: "images per minute", "tokens/min", "imgs an hour"
+_PER_SPAN = re.compile(
+    r"\b(images?|imgs?|pictures?|pics?|tokens?|toks?|sequences?|samples?)\s?(?:per|a|an|/|each)"
+    r"\s?(min(?:ute)?s?|h(?:ou)?rs?|hour|h)\b"
+)
 
 
 def _time_unit(hours: float) -> tuple[float, str]:
@@ -446,6 +470,8 @@ def duration_band(b: dict[str, float]) -> str:
 
 
 def band(b: dict[str, float], unit: str) -> str:
+    if unit.endswith(("/min", "/h")):  # a rate per minute or hour: each end in its unit
+        return f"about {num(b['typical'], unit)} ({num(b['low'], unit)} to {num(b['high'], unit)})"
     return f"about {num(b['typical'], unit)} ({num(b['low'])}-{num(b['high'])})"
 
 
@@ -662,6 +688,10 @@ def holders(result: dict[str, Any]) -> str:
     return f"GPUs that hold it, ranked by {result['ranking']}: " + "; ".join(rows) + "."
 
 
+# audio transcribed as fast as it plays, asked: "in real time?", "live", "realtime"
+_REAL_TIME = re.compile(r"\breal[- ]?time\b|\btemps r[ée]el\b|\btiempo real\b|\bechtzeit\b")
+
+
 def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = False,
                fit_asked: bool = False, asked: str = "") -> str:  # fmt: skip
     """One model on one GPU: the verdict (or, `speed_first`, the speed or the job's time, led by
@@ -699,6 +729,11 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
         lines = [memory_line(e), *speed]
     if speed_first and speed and fit_asked:
         head = "**Yes, it fits. " + head[2:]
+    elif speed_first and speed and not job and _REAL_TIME.search(asked):
+        b = dict(metrics_of(e)[0][1]) if metrics_of(e)[0][2] == "audio s/s" else {}
+        if b:  # "is a 3060 enough for whisper in real time?": an audio second a second or more
+            word = "Yes, faster" if b["low"] >= 1 else "No, slower" if b["high"] < 1 else "About"
+            head = f"**{word} than real time. " + head[2:]
     lines += alternatives
     cost = cost_line(e) if e["fits"] else None
     if cost:
@@ -735,6 +770,17 @@ def _card_of(gpu: str) -> str:
     return re.sub(r"-(?:sxm\d?|pcie|nvl|laptop|max-q)?-?(?:\d+gb)?$", "", gpu) or gpu
 
 
+# the money a job costs, asked beside its time: "how long and how much", "time and cost"
+_COST_ASKED = re.compile(
+    r"\bhow much\b(?!\s(?:memory|vram|ram|gpu memory|time|longer|faster|slower|space))"
+    r"|\bcosts?\b|\bprice\b|\bbill\b|\bdollars?\b|\$"
+)
+
+
+def _job_usd(e: dict[str, Any]) -> float | None:
+    return (e.get("cost") or {}).get("usd_per_job")
+
+
 def _gpu_hours(e: dict[str, Any]) -> str:
     """Several GPUs' hours of a job together, what a GPU-hour budget counts: " (147 GPU-hours)"."""
     gpu_hours = (e.get("cost") or {}).get("job_gpu_hours")
@@ -758,8 +804,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     what = f"{first['model_name']} for {workload_label(first)}"
     best = None
     if fitting and metric:
-        key = next(k for k in METRICS if first.get(k) == metric[0][1])
-        sign = -1 if metric[0][2] == "s" else 1  # a time: the least is the fastest
+        # the estimate's own field of the first figure (one asked per minute is none of them)
+        key, unit = next((k, m[2]) for m in metric for k in METRICS if first.get(k) == m[1])
+        sign = -1 if unit == "s" else 1  # a time: the least is the fastest
         best = max(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
         top = (best.get(key) or {}).get("typical", 0)
         tied = [e for e in fitting if abs((e.get(key) or {}).get("typical", 0) - top) <= 0.01 * top]
@@ -781,9 +828,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         )
         if all(e.get("job_hours") for e in results):
             label, unit = ("one epoch", "hours") if one_epoch(first) else ("the whole job", "hours")
+            billed = bool(_COST_ASKED.search(asked))  # "how long and how much on an a100?"
             per = ", ".join(
                 f"{duration(e['job_hours']['typical'])} on "
                 f"{gpus_phrase(e['num_gpus'], e['gpu_name'])}{_gpu_hours(e)}"
+                + (f" for about {usd(job)}" if billed and (job := _job_usd(e)) else "")
                 for e in results
             )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."

@@ -76,7 +76,11 @@ def _registry_units() -> dict[str, tuple[str, float]]:
     from advisor.calculator.families import METRICS
 
     units = {m.unit.lower() for m in METRICS.values() if m.unit}
-    return {u: (u, 1.0) for u in units if u not in UNITS and not u.isalpha()}
+    found = {u: (u, 1.0) for u in units if u not in UNITS and not u.isalpha()}
+    for unit in [u for u in units if u.endswith("/s")]:  # "10.2 images/min" is 0.17 images/s
+        family = UNITS.get(unit, (unit, 1.0))[0]
+        found |= {f"{unit[:-2]}/min": (family, 1 / 60), f"{unit[:-2]}/h": (family, 1 / 3600)}
+    return found
 
 
 UNITS.update(_registry_units())

@@ -24,7 +24,6 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
-    DAYS_WORK,
     LEAVING,
     NEED_A_GPU,
     NONSTOP,
@@ -141,6 +140,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "framework": query.framework if query.framework in _frameworks(model) else None,
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
         "output_tokens": query.output_tokens if workload == "inference" else None,
+        # "... on lambda": priced at that cloud's rows (several clouds named: each said apart)
+        "provider": query.providers[0] if len(query.providers) == 1 else None,
     }
     if _layers_offloaded(query, model, workload):  # "split it between the GPU and the CPU"
         optional.update(offload="layers", engine=optional["engine"] or "llama.cpp")
@@ -1449,7 +1450,8 @@ def _concurrency_limited(
     # half of them at once or more is a server that keeps up; fewer, one that queues most
     verdict = "Yes," if held["batch"] * 2 >= batch else "No, only"
     head = (f"**{verdict} {held['batch']:,} of the {batch:,} at a time: {e['model_name']} fits "
-            f"on {where} with room in its KV cache for {held['batch']:,} requests of {length} "
+            f"on {where} with room in its KV cache for {held['batch']:,} "
+            f"request{'s' if held['batch'] != 1 else ''} of {length} "
             "at once"
             + (f", or all {batch:,} at up to {each:,} tokens each" if each and each >= 256 else "")
             + f"** ({c.settings(held)}).")  # fmt: skip
@@ -1703,7 +1705,10 @@ YES_NO = re.compile(
 )
 
 
-_RUN_WORDS = re.compile(r"\b(?:run|fit|load|hold|handle)\b")  # "can it run X?" asks the fit
+# "can it run X?", "is it usable?" ask the fit
+_RUN_WORDS = re.compile(
+    r"\b(?:run|fit|load|hold|handle|usable|workable|doable|feasible|possible)\b"
+)
 
 
 # the work a dollar buys decides, not the speed alone: "cheaply", "best value", "bang for buck"
@@ -2364,8 +2369,7 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return _fewest_of_each(query, box, model, named[:3])
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
-    daily = query.hours is None and bool(query.images or query.audio_hours)
-    daily = daily and bool(DAYS_WORK.search(query.low))
+    daily = query.hours is None and query.per_day
     if target == "min_gpus" and (query.hours or daily) and ref is not None:
         # "50k images a day: how many T4s?": a day's work within the day
         within = replace(query, hours=24.0) if daily else query
@@ -2421,16 +2425,13 @@ def _why_ahead(query: Query, box: ToolBox) -> str:
 _AHEAD = re.compile(r"\b(?:faster|slower|quicker|better|worse)\b.{0,60}\bthan\b")
 HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:hours|days|minutes)\b")
 
-# a job said per day: "50k images/day", "300 hours of audio a day"
-_EACH_DAY = re.compile(r"\b(?:a|per|each|every)\s(?:single\s)?day\b|/\s?day\b|\bdaily\b")
-
 
 def _daily_load(query: Query, box: ToolBox, result: dict[str, Any]) -> str | None:
     """ "500 hours of audio a day for a call center": the day's work is a rate, not one job; the
     copies of the pick that keep up with it around the clock (each kept at 80% of its rate for
     bursts) and what they rent for a month at the pick's median price."""
     ranked = result.get("ranked") or []
-    if not ranked or not _EACH_DAY.search(query.low) or query.hours:
+    if not ranked or not query.per_day or query.hours:
         return None
     pick = ranked[0]
     if query.audio_hours and pick.get("speed_unit") == "audio s/s":
@@ -2454,7 +2455,8 @@ def _daily_load(query: Query, box: ToolBox, result: dict[str, Any]) -> str | Non
         month = box.call("rental_cost", {"usd_per_gpu_hour": each, "hours": HOURS_PER_MONTH,
                                          "num_gpus": copies * pick["num_gpus"]})  # fmt: skip
         if "error" not in month:
-            line += f", about {c.usd(month['usd'])} a month at the median price"
+            whose = f"{query.providers[0]}'s" if len(query.providers) == 1 else "the"
+            line += f", about {c.usd(month['usd'])} a month at {whose} median price"
     return line + "."
 
 
@@ -3701,13 +3703,24 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         # what the memory buys: "2x 4060 Ti or one 3090", "a 48 GB Mac or a 3090"
         largest = _largest_of_each(query, box, ids[:4], (counts or [1] * len(ids))[:4])
         return "\n".join(filter(None, [c.job_ratio(result), largest]))
+    # ("is the H100 really 3x faster for training?": a multiple to judge needs the job's ratio)
     trained = (workload != "inference" and hint == "llm" and "num_gpus" not in args
-               and bool(_LLM_SAID.search(query.low)))  # fmt: skip
+               and bool(_LLM_SAID.search(query.low) or multiple_asked(query.low)))  # fmt: skip
     if trained and "error" not in result and not any(r["speed"] for r in result["gpus"]):
         # "H100 vs B200 for LLM training": the reference model trained on a node of each, at a
         # batch that keeps the shards' all-gathers from deciding
         node = {**args, "num_gpus": NODE_GPUS, "batch": query.batch or SHARDED_MAX_BATCH}
         result = box.call("compare_workload", node)
+        while (
+            multiple_asked(query.low)
+            and not query.batch
+            and node["batch"] > 1
+            and "error" not in result
+            and not all(r["speed"] for r in result["gpus"])
+        ):
+            # a multiple judged needs both speeds: the batch each of them holds
+            node = {**node, "batch": node["batch"] // 2}
+            result = box.call("compare_workload", node)
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
     return c.job_ratio(result)
@@ -4381,9 +4394,6 @@ def cost(query: Query, box: ToolBox) -> Draft:
             and (e.get("cost") or {}).get("usd_per_job")
             and not query.user_price_usd_per_hour  # a price given: the fit answer uses it
         ]
-        if jobs and query.providers:  # "... what would it cost on runpod": that cloud's prices
-            there = [_on_provider(box, e, query.providers[0]) for e in jobs]
-            jobs = [e for e in there if e is not None] or jobs
         if jobs:  # "how much to fine-tune X on 50k examples on a rented A100": the job's cost first
             lead = "\n".join(
                 f"**{c.gpus_phrase(e['num_gpus'], e['gpu_name'])}: about "
@@ -5016,7 +5026,10 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
             text += (f"\n\n**On {c.gpus_phrase(e['num_gpus'], e['gpu_name'])}, the job takes "
                      f"{c.duration_band(e['job_hours'])}** ({c.settings(e)}).")  # fmt: skip
     monthly = result["ranked"][0].get("usd_per_month") if result["ranked"] else None
+    pick = result["ranked"][0] if result["ranked"] else {}
     paid = query.monthly_usd
+    budget = query.budget
+    budget_month = budget.usd if budget and budget.per == "month" and budget.kind != "buy" else None
     if monthly and paid and not purchase and _PAYING_NOW.search(query.low):
         # "our bill on replicate is about $400/mo: would a dedicated GPU be cheaper?"
         cheaper = "Yes" if monthly < paid else "No"
@@ -5024,10 +5037,27 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
             f"**{cheaper}: the pick rented around the clock costs about {c.usd(monthly)} a "
             f"month, against your {c.usd(paid)}.**\n\n{text}"
         )
+    elif monthly and budget_month and not purchase:
+        # "$20k/month cloud budget to serve a 70b 24/7: is that enough?": the pick's month
+        enough = "Yes" if monthly <= budget_month else "No"
+        where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
+        text = (f"**{enough}: {where} rented around the clock costs about {c.usd(monthly)} a "
+                f"month, against your {c.usd(budget_month)}.**\n\n{text}")  # fmt: skip
     elif monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
         # "what's the monthly bill?": the pick rented around the clock
         text += f"\n\nThe pick rented around the clock for a month: about {c.usd(monthly)}."
+    if result["ranked"] and _WHICH_CLOUD.search(query.low) and not args.get("provider"):
+        # "... and on which provider": the clouds that rent the pick for least
+        offers = cheapest_offers(box.call("prices", {"gpu": pick["gpu"]}))
+        if offers:
+            text += (f"\n\nWho rents the {pick['gpu_name']} for least (current offers per "
+                     "GPU-hour): " + "; ".join(f"{p['provider']} {c.usd(p['usd_per_gpu_hour'])}"
+                                              for p in offers) + ".")  # fmt: skip
     return Draft(text)
+
+
+# the cloud to rent from, asked: "on which provider", "what cloud should we use"
+_WHICH_CLOUD = re.compile(r"\b(?:which|what|best|cheapest) (?:cloud|provider|host)s?\b")
 
 
 # what the user pays today, not a limit: "our bill on replicate is $400/mo", "we spend 2k a month"
@@ -5096,16 +5126,13 @@ def _light_load(query: Query, box: ToolBox, result: dict[str, Any], model: Model
     )
 
 
-def _on_provider(box: ToolBox, e: dict[str, Any], provider: str) -> dict[str, Any] | None:
-    """Estimate `e` with its job costed at one cloud's median price (None: none on record)."""
-    priced = box.call("prices", {"gpu": e["gpu"], "provider": provider, "hours": 1})
-    median = (priced.get("summary_usd_per_gpu_hour") or {}).get("median")
-    if "error" in priced or not median:
-        return None
-    hourly = median * e["num_gpus"]
-    cost = {**e["cost"], "usd_per_hour": hourly, "usd_per_job": hourly * e["job_hours"]["typical"],
-            "basis": f"{provider}'s median of {priced['count']} current prices"}  # fmt: skip
-    return {**e, "cost": cost}
+def cheapest_offers(priced: dict[str, Any], most: int = 3) -> list[dict[str, Any]]:
+    """Each provider's lowest current price of a `prices` result, the cheapest `most` of them."""
+    cheapest: dict[str, dict[str, Any]] = {}
+    for p in sorted(priced.get("prices") or [], key=lambda p: p["usd_per_gpu_hour"]):
+        if p.get("latest"):
+            cheapest.setdefault(p["provider"], p)
+    return list(cheapest.values())[:most]
 
 
 def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
@@ -5118,11 +5145,7 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     summary = priced.get("summary_usd_per_gpu_hour") if "error" not in priced else None
     if not summary:
         return None
-    cheapest: dict[str, dict[str, Any]] = {}  # each provider's lowest current price
-    for p in sorted(priced["prices"], key=lambda p: p["usd_per_gpu_hour"]):
-        if p.get("latest"):
-            cheapest.setdefault(p["provider"], p)
-    offers = list(cheapest.values())[:3]
+    offers = cheapest_offers(priced)
     job = f" for {c.num(hours, 'hours')}" if query.hours else " an hour"
     what = priced["gpu_name"] if count == 1 else f"{count} x {priced['gpu_name']}"
     rent = priced.get("rental_usd") or {}  # the tool's cost of the count for the hours
@@ -5401,6 +5424,7 @@ _AT_VOLUME = re.compile(
     r"\b(?:high|large|big|heavy|massive) (?:volume|throughput|traffic|load)\b|\bat scale\b"
     r"|\bin bulk\b|\bbatch (?:inference|processing|jobs?)\b|\bmax(?:imum)? throughput\b"
     r"|\boffline (?:inference|batch)\b|\bthroughput[- ]oriented\b"
+    r"|\b(?:decent|good|solid|reasonable|plenty of|lots of) (?:throughput|volume)\b"
 )
 _MONTHLY_ASKED = re.compile(
     r"\bmonthly\b|\b(?:per|/) ?mo(?:nth)?\b|\b(?:bill|cost|costs|spend|pay|price)\b[^.?!]{0,20}"

@@ -245,6 +245,10 @@ class Linker:
                 refs[same] = ref
             i = last_end = end
         refs += self._unknown_gpus(words, taken)
+        for said in _OTHER_DEVICES.finditer(text):  # "on an iphone 15 pro": no card at all
+            if not any(said.start() <= w.start < said.end() for n, w in enumerate(words)
+                       if n in taken):  # fmt: skip
+                refs.append(GpuRef(said.group(0), (), note=_device_note(said)))
         return refs
 
     def _gpu_at(self, words: list[Token], i: int) -> tuple[int, tuple[str, ...], str] | None:
@@ -734,7 +738,8 @@ class Linker:
         """The names of the three catalog models closest to a name key the catalog lacks."""
         index = {k: [m for _f, m in v] for k, v in self.model_keys.items()}
         found = suggest(key, index, limit=3)
-        return tuple(self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
+        names = (self._entry(*self.model_keys[_key_of(index, m)][0]).name for m in found)
+        return tuple(dict.fromkeys(names))  # two keys of one entry name it once
 
     def _family_and_size(self, words: list[Token], i: int) -> tuple[int, ModelRef] | None:
         """A family word, a version perhaps, then a size: "llama 70b", "qwen 2.5 14b"."""
@@ -776,6 +781,28 @@ _GPU_SHAPE = re.compile(
     re.I,
 )
 # precisions, sizes, units and other words shaped like GPU names
+# devices the catalog does not cover, by kind: phones, tablets, single-board computers
+_OTHER_DEVICES = re.compile(
+    r"\b(?:(?P<board>raspberry ?pi(?: ?\d)?|rpi ?\d|orange ?pi(?: ?\d)?)"
+    r"|(?P<phone>iphone(?: ?\d+)?(?: pro)?(?: max)?|(?:google )?pixel \d+(?: pro)?"
+    r"|(?:samsung )?galaxy s\d+(?: ultra)?|android (?:phone|device)s?)"
+    r"|(?P<tablet>ipad(?: pro| air| mini)?))\b",
+    re.IGNORECASE,
+)
+
+
+def _device_note(said: re.Match[str]) -> str:
+    kind = ("single-board computers" if said.group("board") else "phones" if said.group("phone")
+            else "tablets")  # fmt: skip
+    return (
+        f"The catalog covers GPUs, Apple Silicon Macs and NVIDIA Jetson boards, not {kind} "
+        f"such as the {said.group(0)}, so I have no figures for it. There a model runs on "
+        "the device's CPU or NPU (llama.cpp, MLC, ollama) and its weights must fit in the "
+        "device's RAM, so a 4-bit quant is the usual choice; ask for the model's memory at "
+        "q4 to see whether it does."
+    )
+
+
 _NOT_GPU = re.compile(
     r"^(?:fp|bf|tf|f|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
     r"|mxfp|nvfp|wt|wiki|wikitext|coco|voc|glue|cifar|imagenet|lambada|c4|gsm|mmlu|squad)\d",

@@ -139,6 +139,7 @@ class Query:
     dataset_name: str | None = None
     images: float | None = None
     audio_hours: float | None = None
+    per_day: bool = False  # the images or audio said are a day's work ("500 h of audio a day")
     resolution: int | None = None
     steps: int | None = None
     fields: tuple[str, ...] = ()  # datasheet fields asked for

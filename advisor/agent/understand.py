@@ -2017,7 +2017,9 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     images = rx.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
         # "labelled complaint", "20 of my own": words between the count and the things
-        r"(?:(?:(?!(?:of|on|for|with|in|per|and)\s)[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
+        # ("1024 pixel images", "768 px renders": a size, no count)
+        r"(?:(?:(?!(?:of|on|for|with|in|per|and|pixels?|px|res|resolution|wide|tall|square)\s)"
+        r"[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
         r" (?:own )?(?:[a-z]+ )?)"
         # "100k-image", "a 20k image custom dataset"
         rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?(?:-image\b|\s"
@@ -3326,6 +3328,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         dataset_name=dataset,
         images=images or (clip[0] if clip else None),
         audio_hours=audio,
+        # ("... 8 hours a day" is the card's use, not the job's amount)
+        per_day=bool(
+            (images or clip or audio)
+            and (DAYS_WORK.search(low) or (EACH_DAY.search(low) and not _use_rate(low)))
+        ),
         service_price=_service_price(low),
         resolution=_resolution(low),
         steps=_steps(low),
@@ -3648,7 +3655,8 @@ _PURCHASE = re.compile(
     rf"\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
-    r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?))"
+    r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
+    r"|budget|max\b|tops\b|or (?:less|under|below)))"  # "for ~$4000 budget": a limit
 )
 
 
@@ -3951,6 +3959,10 @@ DAYS_WORK = re.compile(
 )
 
 
+# a job said per day: "50k images/day", "300 hours of audio a day"
+EACH_DAY = re.compile(r"\b(?:a|per|each|every)\s(?:single\s)?day\b|/\s?day\b|\bdaily\b")
+
+
 def _target(low: str) -> str | None:
     if _BEST_QUANT.search(low):
         return "best_quant"
@@ -4035,6 +4047,8 @@ _FOLLOW_UP = re.compile(
     r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
     r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say)\b"
+    # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
+    r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
     r"|that|this one|the \d+ ?gb one|the other one|(?:of )?the two|either one|each one"
     r"|both(?: of them)?|each (?:offered |listed |quoted |proposed )?(?:models?|options?|cards?"
@@ -4068,6 +4082,41 @@ _THE_CHEAPEST_ONE = re.compile(
     r"\b(?:the )?cheapest (?:one|option|provider|cloud|of (?:them|those|the \w+))\b"
     r"|\b(?:there|that (?:provider|cloud))\b"
 )
+# a follow-up that leaves the clouds named before: "and elsewhere?", "at the market median",
+# "which provider is cheapest", "and to buy one?"
+_OTHER_CLOUDS = re.compile(
+    r"\b(?:elsewhere|other (?:providers|clouds|hosts|places)|any (?:cloud|provider|host)"
+    r"|median|market|(?:which|what|whichever) (?:cloud|provider|host)s?|(?:cheapest|best) "
+    r"(?:cloud|provider|host)s?|providers|clouds|buy\w*|bought|purchas\w*|own (?:one|it|them))\b"
+)
+# the cheaper of the cards the thread named: "the cheaper one, can it do qlora on a 70b?"
+_THE_CHEAPER_CARD = re.compile(
+    r"\bthe (?:cheaper|cheapest|less expensive|least expensive|more affordable) (?:one|card|gpu"
+    r"|option)\b"
+)
+
+
+def _cheaper_card(prior: Query, catalog: Catalog) -> GpuRef | None:
+    """The card of the thread's with the lowest price: to buy (the newest price of the condition
+    said, else any) when the thread buys, else the median rental; None when one has no price."""
+    buying = prior.buying or prior.intent == "buy"
+    priced = []
+    for ref in prior.gpus:
+        if not ref.ids:
+            return None
+        gid = ref.ids[0]
+        if buying:
+            rows = catalog.purchases_for(gid, prior.condition) or catalog.purchases_for(gid)
+            price = rows[0].usd if rows else None
+        else:
+            hourly = sorted(p.usd_per_gpu_hour for p in catalog.prices_for(gid))
+            price = hourly[len(hourly) // 2] if hourly else None
+        if price is None:
+            return None
+        priced.append((price, ref))
+    return replace(min(priced, key=lambda pr: pr[0])[1], count=None)
+
+
 # the card the answer before picked, pointed back at
 _THAT_CARD = re.compile(
     r"\b(?:that|this|the same|your|the (?:recommended|suggested|picked|top|first)) (?:card|gpu"
@@ -4224,8 +4273,19 @@ def resolve(
         the_pick = pointed  # "can that card also do flux?": a card named, its fit
     if not gpus and prior.gpus:
         gpus = prior.gpus
-        if variant or form:  # "what about the 80GB one": the same GPU, another variant
+        cheaper_said = _THE_CHEAPER_CARD.search(query.text.lower())
+        if (variant or form) and not cheaper_said:  # "the 80GB one": another variant of it
             gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
+        elif len(prior.gpus) >= 2 and cheaper_said:
+            # "4090 or a used a6000?" then "the cheaper one, can it do qlora on a 70b?"
+            cheaper = _cheaper_card(prior, catalog)
+            if cheaper is not None:
+                gpus = (cheaper,)
+                name = catalog.get_gpu(cheaper.ids[0]).name
+                kind = "to buy" if prior.buying or prior.intent == "buy" else "to rent"
+                said = (f"'The cheaper one' read as the {name}, the lower price {kind} on "
+                        "record of the cards before.")  # fmt: skip
+                updates["notes"] = (*query.notes, said)
         updates["gpus"] = gpus
     elif (
         len(prior.gpus) == 2
@@ -4335,9 +4395,19 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None:
             updates[key] = getattr(prior, key)
-    if not query.providers and prior.providers and _THE_CHEAPEST_ONE.search(query.text.lower()):
-        # "is it cheaper on runpod?" then "the bill on the cheapest one": the clouds named
+    if (
+        not query.providers
+        and prior.providers
+        and (
+            _THE_CHEAPEST_ONE.search(query.text.lower())
+            or not _OTHER_CLOUDS.search(query.text.lower())
+        )
+    ):
+        # "is it cheaper on runpod?" then "the bill on the cheapest one": the clouds named; "the
+        # cost on lambda" then "and on 8 of those gpus?": still Lambda's prices
         updates["providers"] = tuple(prior.providers)
+    if prior.per_day and not query.per_day and not (query.images or query.audio_hours):
+        updates["per_day"] = True  # "500 hours of audio a day" then "and the monthly cost?"
     if query.concurrency and query.batch is None:  # "single stream?" then "and with 64
         updates.pop("batch", None)  # concurrent requests?": the 64 at once, not one
     if query.batch and query.concurrency is None:
@@ -4419,6 +4489,12 @@ def resolve(
     out = rx.search(r"\brent(?:ing)? (?:it|them|\w+) out\b", written)  # renting theirs to others
     if bought and names_nothing and merged.gpus and _RENT_INSTEAD.search(written) and not out:
         intent = "rent_or_buy"  # "what about renting instead?" after buying cards: the two set
+    if (prior.intent == "recommend" and merged.per_day and names_nothing and not pointed
+            and intent in ("cost", "fit", "speed")):  # fmt: skip
+        # "500 hours of audio a day: what gpus?" then "and the monthly cost on aws": the cards
+        # that keep up with the day's work, ranked again (on that cloud), not the pick's one job
+        intent = "recommend"
+        merged = replace(merged, gpus=prior.gpus)
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     if intent == "solve" == prior.intent and not query.target and prior.target:

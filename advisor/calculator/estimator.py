@@ -80,9 +80,7 @@ def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
 
 
 def _with_cost(result: Estimate, request: Request, catalog: Catalog) -> Estimate:
-    rows = catalog.prices_for(result.gpu)
-    if request.provider:  # "on aws": that cloud's own prices, or none
-        rows = [p for p in rows if p.provider.lower() == request.provider.lower()]
+    rows = catalog.prices_for(result.gpu, provider=request.provider)  # "on aws": that cloud's
     choice = cost.choose_price(rows, request.offering)
     if choice is None:
         at = f" on {request.provider}" if request.provider else ""
@@ -99,6 +97,8 @@ def _with_cost(result: Estimate, request: Request, catalog: Catalog) -> Estimate
         "usd_per_month": cost.monthly_cost_usd(price, result.num_gpus, request.utilisation),
         "utilisation": request.utilisation,
     }
+    if request.provider:  # what the answer says the price is
+        costs["basis"] = f"{choice.price.provider}'s median of {choice.count} current prices"
     for metric in FAMILIES[result.family].metrics.get(result.workload, ()):
         band = getattr(result, metric.key)
         if metric.cost_per and band:  # the first metric with a unit of work prices the work

@@ -719,7 +719,9 @@ FAMILY = Family(
                 "serving_tokens_per_s",
                 "serving throughput",
                 "tokens/s",
-                asked=r"\btotal throughput\b|\bserving throughput\b",
+                # "... for serving llama 70b, which wins": many requests at once, not one
+                asked=r"\btotal throughput\b|\bserving throughput\b|\bfor serving\b"
+                r"|\bserv(?:e|ing) (?:\d+|many|multiple|lots of) (?:users|requests|clients)\b",
             ),
         ),
         **{

@@ -1,0 +1,147 @@
+"""A cloud said once holds for the thread; a day's work stays a day's work in follow-ups; a rate
+asked per minute or per hour is answered in that span; "real time" and "usable" get a yes or no;
+a multiple of speed claimed for training is judged on both cards; a budget is no price paid;
+"the cheaper one" is a card of the thread; phones and single-board computers are said to be out
+of the catalog. Each phrasing is the test's own."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from advisor.api import Advisor
+from advisor.catalog import load_catalog
+
+
+def _ask(advisor: Advisor, question: str, thread: str | None = None) -> Any:
+    answer = advisor.ask(question, thread_id=thread)
+    assert answer.grounding_rate == 1.0, answer.text  # every figure from a tool or the question
+    return answer
+
+
+def _thread(advisor: Advisor, *turns: str) -> list[str]:
+    thread = f"t-{time.time_ns()}"
+    return [_ask(advisor, turn, thread).text for turn in turns]
+
+
+def _head(text: str) -> str:
+    return text.split("\n", 1)[0]
+
+
+def test_the_cloud_said_before_prices_the_follow_up(rules_advisor: Advisor) -> None:
+    first, later = _thread(
+        rules_advisor,
+        "full finetune of mistral 7b on 300M tokens, rented on lambda - what's the bill?",
+        "and what if it ran on 8 of the gpus?",
+    )
+    assert "Lambda" in first
+    assert "Lambda's median" in _head(later), later
+    # the figures under the lead are priced at the same cloud, not the market's median
+    assert "(median price; Lambda" in later
+
+
+def test_a_days_work_stays_a_rate_when_the_cost_is_asked_next(rules_advisor: Advisor) -> None:
+    first, later, cloud = _thread(
+        rules_advisor,
+        "we get about 300 hours of podcast audio every day to transcribe with whisper large-v3, "
+        "which gpus?",
+        "what does that run per month?",
+        "ok and on gcp?",
+    )
+    assert _head(first).startswith("**To keep up with 300 hours of audio a day")
+    assert _head(later).startswith("**To keep up with 300 hours of audio a day") and "a month" in (
+        _head(later)
+    )
+    assert "GCP's median price" in _head(cloud), cloud
+
+
+def test_a_reaction_before_the_question_keeps_the_threads_job(rules_advisor: Advisor) -> None:
+    *_, later = _thread(
+        rules_advisor,
+        "training resnet-50 on 20k images for 50 epochs on my rtx 3060, how long?",
+        "way too slow. how long and how much on a rented a100 80gb?",
+    )
+    head = _head(later)
+    assert "ResNet-50" in head and "A100" in head, later
+    assert re.search(r"minutes|hours", head) and "for about $" in head, later
+
+
+def test_a_rate_asked_per_minute_or_per_hour_is_said_in_it(rules_advisor: Advisor) -> None:
+    minute = _ask(rules_advisor, "sd 1.5 on an rtx 4070, how many images a minute?").text
+    assert re.search(r"\*\*Images per minute: about [\d.,]+ images/min", _head(minute)), minute
+    hour = _ask(rules_advisor, "sdxl at 1024 on an l40s - images per hour?").text
+    assert re.search(r"about [\d.,]+ images/h \([\d.,]+ images/h to", _head(hour)), hour
+    tokens = _ask(rules_advisor, "qwen2.5 7b on a t4: how many tokens per minute?").text
+    assert "tokens/min" in _head(tokens), tokens
+
+
+def test_real_time_and_usable_get_a_yes_or_no_first(rules_advisor: Advisor) -> None:
+    live = _ask(rules_advisor, "whisper medium on a gtx 1660 super, fast enough for realtime "
+                "captions?").text  # fmt: skip
+    assert re.match(r"\*\*(?:Yes, faster|No, slower|About) than real time", live), live
+    usable = _ask(rules_advisor, "is llama 3.1 8b at q4 usable on an rtx 3050 8gb?").text
+    assert _head(usable).startswith(("**Yes", "**No")), usable
+
+
+def test_a_multiple_claimed_for_training_is_judged_on_both(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "heard the h100 trains 3x quicker than an a100. true?").text
+    verdict = re.match(r"\*\*(?:Yes|No): about ([\d.]+)x", text)
+    assert verdict, text
+    assert 1.5 < float(verdict.group(1)) < 4.0
+    assert "does not fit" not in _head(text.split("\n\n", 1)[1])
+
+
+def test_a_budget_is_no_price_paid(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "deciding between a 3090 and a 4080 super with ~$1500 budget, "
+                "mainly for training small models").text  # fmt: skip
+    assert "pays off after" not in text and "rather than renting" not in text
+    assert "$1,500" in text
+
+
+def test_the_cheaper_one_is_a_card_of_the_thread(rules_advisor: Advisor) -> None:
+    *_, later = _thread(
+        rules_advisor,
+        "thinking of buying an rtx 4090 or an rtx 6000 ada for local models",
+        "would the cheaper one run qwen2.5 32b at q4?",
+    )
+    catalog = load_catalog()
+    cheaper = min(("rtx-4090", "rtx-6000-ada"),
+                  key=lambda g: catalog.purchases_for(g)[0].usd)  # fmt: skip
+    name = catalog.get_gpu(cheaper).name
+    assert name in _head(later) and "of them" not in _head(later), later
+    assert "'The cheaper one' read as" in later
+
+
+def test_devices_outside_the_catalog_are_said_to_be(rules_advisor: Advisor) -> None:
+    for question in ("could an orange pi 5 run tinyllama?", "gemma 2 2b on a pixel 8 pro?"):
+        text = _ask(rules_advisor, question).text
+        assert text.startswith("The catalog covers GPUs"), text
+        assert "Pick" not in text and "tokens/s" not in text
+
+
+def test_a_gguf_file_name_with_a_release_is_that_release(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "mistral-7b-instruct-v0.2.Q4_K_S.gguf on a 6gb 2060, will it "
+                "fit?").text  # fmt: skip
+    assert "Mistral-7B-Instruct-v0.2" in _head(text), text
+    assert "Did you mean" not in text
+
+
+def test_suggestions_name_each_model_once(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "how much vram for mistral-7b-v0.9 at fp16?").text
+    said = re.search(r"Did you mean: (.+)\?", text)
+    if said:  # a name the catalog lacks: no name twice among the suggestions
+        names = [n.strip() for n in said.group(1).split(",")]
+        assert len(names) == len(set(names)), text
+
+
+def test_serving_setups_are_ranked_by_what_they_serve_at_once(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "which is better for serving llama 3.3 70b at fp8: a single h100 "
+                "sxm or a pair of h100 pcie cards?").text  # fmt: skip
+    assert _head(text).startswith("**Pick the 2 x NVIDIA H100 PCIe"), text
+    assert "serving throughput" in text
+
+
+def test_a_scaling_claim_stays_off_a_one_card_answer(rules_advisor: Advisor) -> None:
+    answer = _ask(rules_advisor, "a100 80gb or h100 for serving mistral 7b?")
+    assert not any(re.search(r"\b[48]\s?[x\u00d7]", w) for w in answer.warnings), answer.warnings
