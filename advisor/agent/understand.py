@@ -4283,9 +4283,9 @@ def resolve(
                 gpus = (cheaper,)
                 name = catalog.get_gpu(cheaper.ids[0]).name
                 kind = "to buy" if prior.buying or prior.intent == "buy" else "to rent"
-                said = (f"'The cheaper one' read as the {name}, the lower price {kind} on "
-                        "record of the cards before.")  # fmt: skip
-                updates["notes"] = (*query.notes, said)
+                read_as = (f"'The cheaper one' read as the {name}, the lower price {kind} on "
+                           "record of the cards before.")  # fmt: skip
+                updates["notes"] = (*query.notes, read_as)
         updates["gpus"] = gpus
     elif (
         len(prior.gpus) == 2
