@@ -324,6 +324,7 @@ def compare_workload(
     num_gpus: int = 1,
     counts: list[int] | None = None,
     checkpointing: bool | None = None,
+    provider: str | None = None,
 ) -> dict[str, Any]:
     """Which of several GPUs runs one job faster, and by how much: the same estimate on each
     (on `num_gpus` of each, over their own link; or on `counts[i]` of `gpus[i]` when the setups
@@ -332,7 +333,9 @@ def compare_workload(
     for BERT-style, SDXL for diffusion, Whisper large-v3 for speech, Llama 3.1 8B for LLMs),
     each GPU's speed in the family's first metric, and `speedup` over the slowest that fits.
     Training without a batch takes the family's usual per-GPU batch (128 images for ResNet-50);
-    `checkpointing` fixes gradient checkpointing on or off for every card alike."""
+    `checkpointing` fixes gradient checkpointing on or off for every card alike. Each row
+    has its rent an hour and what a unit of the work costs at the median price (`provider`'s
+    prices only, when given)."""
     from advisor.calculator import FAMILIES
     from advisor.calculator.families import find_model
 
@@ -353,13 +356,18 @@ def compare_workload(
     for gpu, n in zip(gpus, counts or [num_gpus] * len(gpus), strict=True):
         e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,
                               batch=batch, framework=framework, engine=engine,
-                              num_gpus=n, checkpointing=checkpointing))  # fmt: skip
+                              num_gpus=n, checkpointing=checkpointing,
+                              provider=provider))  # fmt: skip
         metric = FAMILIES[e.family].metrics[workload][0]
         band = getattr(e, metric.key) or {}
+        priced = e.cost if e.fits and e.cost else {}
         rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "num_gpus": n, "fits": e.fits,
                      "speed": band.get("typical") if e.fits else None,
                      "memory_per_gpu_gb": e.memory_per_gpu_gb, "interconnect": e.interconnect,
-                     "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb})  # fmt: skip
+                     "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
+                     "usd_per_hour": priced.get("usd_per_hour"),
+                     "usd_per_unit": priced.get("usd_per_unit"),
+                     "cost_unit": priced.get("cost_unit")})  # fmt: skip
         last = e
     speeds = [float(r["speed"]) for r in rows if r["speed"]]
     for r in rows:

@@ -145,3 +145,23 @@ def test_serving_setups_are_ranked_by_what_they_serve_at_once(rules_advisor: Adv
 def test_a_scaling_claim_stays_off_a_one_card_answer(rules_advisor: Advisor) -> None:
     answer = _ask(rules_advisor, "a100 80gb or h100 for serving mistral 7b?")
     assert not any(re.search(r"\b[48]\s?[x\u00d7]", w) for w in answer.warnings), answer.warnings
+
+
+def test_a_model_too_big_for_home_in_four_bits_is_sized_smaller(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "what would it take to run deepseek v3 locally at my house").text
+    assert _head(text).startswith("**Not in q4_k_m on up to two cards at home; in q"), text
+    assert "**Pick " in text and "No GPU meets every constraint" not in text
+
+
+def test_instances_are_priced_at_their_cloud_per_unit_of_work(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "p4de.24xlarge or p5.48xlarge - which one gives more training "
+                "tokens per dollar?").text  # fmt: skip
+    head = re.match(r"\*\*Cheaper per million tokens: the (.+?)\*\* \(AWS's median prices\)", text)
+    assert head and "H100" in head.group(1), text
+    assert "does not fit" not in text.split("\n\n")[1]
+
+
+def test_several_clusters_compared_per_dollar(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "for llama 3.1 405b serving, is mi300x or h100 the better deal "
+                "per dollar?").text  # fmt: skip
+    assert _head(text).startswith("**Cheaper per million tokens: the "), text

@@ -360,6 +360,23 @@ def job_ratio(result: dict[str, Any]) -> str:
     return head + f"** by the {what}: {figures}."
 
 
+def work_per_dollar(result: dict[str, Any], provider: str | None = None) -> str:
+    """ "Which is cheaper per training token?": the setups of a compare_workload result by what a
+    unit of the work costs at their median rent; "" when fewer than two are priced."""
+    rows = sorted((r for r in result["gpus"] if r.get("usd_per_unit")),
+                  key=lambda r: r["usd_per_unit"])  # fmt: skip
+    if len(rows) < 2 or len({r["cost_unit"] for r in rows}) != 1:
+        return ""
+    unit = rows[0]["cost_unit"]
+    each = "; ".join(
+        f"{gpus_phrase(r['num_gpus'], r['gpu_name'])} {usd(r['usd_per_unit'])} "
+        f"({usd(r['usd_per_hour'])}/hour)" for r in rows
+    )  # fmt: skip
+    best = gpus_phrase(rows[0]["num_gpus"], rows[0]["gpu_name"]).removeprefix("one ")
+    whose = f"{provider}'s median prices" if provider else "median prices"
+    return f"**Cheaper {unit}: the {best}** ({whose}): {each}."
+
+
 def ratio_figure(value: float, unit: str) -> str:
     """A speed beside a ratio: three significant digits below 1 (0.135 images/s), so the ratio
     can be read back from the figures shown."""
@@ -997,7 +1014,9 @@ _PERIODS = {1.0: "an hour", 24.0: "a day (24 hours)", 168.0: "a week (168 hours)
             12.0 * HOURS_PER_MONTH: f"a year ({12 * HOURS_PER_MONTH:,} hours)"}  # fmt: skip
 
 
-def rental(result: dict[str, Any], user_price: float | None = None) -> str:
+def rental(result: dict[str, Any], user_price: float | None = None, calendar: bool = True) -> str:
+    """One GPU's current rental prices; with hours, the bill for them (said as a day, a week or
+    a month when they are one around the clock and `calendar`)."""
     if "error" in result:
         return str(result["error"])
     summary = result.get("summary_usd_per_gpu_hour")
@@ -1009,7 +1028,8 @@ def rental(result: dict[str, Any], user_price: float | None = None) -> str:
     rent = result.get("rental_usd")
     if rent:
         what = gpus_phrase(rent["num_gpus"], name)
-        span = _PERIODS.get(rent["hours"], f"for {num(rent['hours'], 'hours')}")
+        hours = f"for {num(rent['hours'], 'hours')}"
+        span = _PERIODS.get(rent["hours"], hours) if calendar else hours
         job = (
             "an hour"
             if rent["hours"] == 1
@@ -1234,7 +1254,7 @@ def recommendation(result: dict[str, Any], job: str) -> str:
     ranked = result["ranked"]
     if not ranked:
         reasons = "; ".join(f"{r['gpu']}: {r['reason']}" for r in result["rejected"][:4])
-        return f"**No GPU meets every constraint** for {job}. {reasons}."
+        return f"{NONE_MEETS} for {job}. {reasons}."
     best = ranked[0]
     if best.get("replicas"):
         return _sized_for_load(result, job)
@@ -1318,6 +1338,9 @@ def _sized_for_load(result: dict[str, Any], job: str) -> str:
 
 
 # ---------------------------------------------------------------- passages
+
+
+NONE_MEETS = "**No GPU meets every constraint**"  # a recommendation's lead when none does
 
 
 def claim_warning(passage: dict[str, Any], claim: dict[str, Any]) -> str:

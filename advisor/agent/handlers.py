@@ -214,7 +214,17 @@ def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
         return query.concurrency
     if workload == "inference" and _ONE_AT_A_TIME.search(query.low):
         return None  # latency: one sample at a time
+    if workload == "inference" and model.family == "speech" and _BATCHED.search(query.low):
+        return BATCHED_SPEECH  # "batch transcription": faster-whisper's batched pipeline
     return dict(FAMILIES[model.family or "llm"].default_batch).get(workload)
+
+
+# audio transcribed in bulk, not as it comes: "batch transcription", "batched", "offline"
+_BATCHED = re.compile(
+    r"\bbatch(?:ed)? (?:transcri\w*|jobs?|mode|processing|inference|runs?)\b|\bbatched\b"
+    r"|\boffline\b|\bin bulk\b|\bbacklog\b|\barchive\b"
+)
+BATCHED_SPEECH = 16  # faster-whisper's BatchedInferencePipeline, as its README runs it
 
 
 _ONE_AT_A_TIME = re.compile(
@@ -3697,6 +3707,8 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         args["counts"] = counts[:4]
     elif (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
+    if len(query.providers) == 1:  # "p4d vs p5": AWS's prices
+        args["provider"] = query.providers[0]
     result = _at_training_batch(box, args, hint)
     sizes = {r.get("usable_memory_per_gpu_gb") for r in result.get("gpus", [])}
     if hint == "llm" and "error" not in result and (counts or (local and len(sizes) > 1)):
@@ -3712,17 +3724,20 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         node = {**args, "num_gpus": NODE_GPUS, "batch": query.batch or SHARDED_MAX_BATCH}
         result = box.call("compare_workload", node)
         while (
-            multiple_asked(query.low)
-            and not query.batch
+            not query.batch
             and node["batch"] > 1
             and "error" not in result
             and not all(r["speed"] for r in result["gpus"])
         ):
-            # a multiple judged needs both speeds: the batch each of them holds
+            # a node that holds the job at a smaller batch is no node that cannot run it ("is the
+            # H100 really 3x faster?" needs both speeds): the batch each of them holds
             node = {**node, "batch": node["batch"] // 2}
             result = box.call("compare_workload", node)
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
+    where = query.providers[0] if len(query.providers) == 1 else None
+    if VALUE_ASKED.search(query.low) and (per := c.work_per_dollar(result, where)):
+        return f"{per}\n\n{c.job_ratio(result)}"  # "which is cheaper per training token?"
     return c.job_ratio(result)
 
 
@@ -3880,14 +3895,16 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     if len(setups) < 2:
         return ""
     args = estimate_args(query, setups[0][0], None, model)
-    compared = {k: args[k] for k in ("workload", "model", "precision", "engine") if args.get(k)}
+    compared = {k: args[k] for k in ("workload", "model", "precision", "engine", "provider")
+                if args.get(k)}  # fmt: skip
     result = box.call("compare_workload", {**compared, "gpus": [g for g, _ in setups],
                                            "counts": [n for _, n in setups]})  # fmt: skip
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return ""
     fewest = ", ".join(c.gpus_phrase(r["num_gpus"], r["gpu_name"]) for r in result["gpus"])
-    return (f"{c.job_ratio(result)}\nNo single card named holds {result['model_name']}: the "
-            f"fewest of each that do are {fewest}.")  # fmt: skip
+    per = c.work_per_dollar(result, args.get("provider")) if VALUE_ASKED.search(query.low) else ""
+    return (f"{per + chr(10) if per else ''}{c.job_ratio(result)}\nNo single card named holds "
+            f"{result['model_name']}: the fewest of each that do are {fewest}.")  # fmt: skip
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
@@ -4434,9 +4451,19 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 # "on AWS vs a cheaper one like RunPod": each cloud's own prices
                 clouds = [box.call("prices", {**args, "provider": name})
                           for name in query.providers]  # fmt: skip
-                parts += [c.rental(p) for p in clouds]
+                # ("12 hours a day for two months" is 730 hours of use, not a month's clock)
+                calendar = not query.use_hours_per_day
+                parts += [c.rental(p, calendar=calendar) for p in clouds]
                 if len(clouds) >= 2 and not leads:
                     leads.append(_cheapest_cloud(clouds))
+                if not any(p.get("summary_usd_per_gpu_hour") for p in clouds):
+                    # "the bill at runpod rates" for a card RunPod does not list: the market's
+                    median = box.call("prices", args)
+                    if median.get("summary_usd_per_gpu_hour"):
+                        parts[-1] += " At the median across the clouds that rent it instead:"
+                        parts.append(c.rental(median, calendar=calendar))
+                    elif "error" not in median:
+                        parts[-1] += " Nor any other cloud's: the catalog has no rental price for it."
                 continue
             rented = box.call("prices", args)
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
@@ -4444,7 +4471,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 bought = box.call("purchase_prices", {"gpu": choice, "num_gpus": ref.count or 1})
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
-            parts.append(c.rental(rented))
+            parts.append(c.rental(rented, calendar=not query.use_hours_per_day))
     return Draft("\n\n".join([*filter(None, leads), *parts]))
 
 
@@ -5535,13 +5562,22 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             draft.text += no_budget
             return draft
         if unsaid and (query.workload or "inference") == "inference":
-            # a card bought for home runs LLMs as people run them there: a 4-bit GGUF
-            query = replace(query, precision=HOME_PRECISION)
-            draft = recommend(query, box, **bought)
-            draft.text += (f"\n\nAssumed, as the question did not say: {HOME_PRECISION} (a "
-                           "four-bit GGUF in llama.cpp), how models run on a home budget, on "
-                           "up to two cards; say bf16 for 16-bit, or how many cards a bigger rig "
-                           "takes.")  # fmt: skip
+            # a card bought for home runs LLMs as people run them there: a 4-bit GGUF; a model
+            # too big for that at home ("deepseek r1 671b at home?"), in the smaller GGUFs
+            # people run it in before none
+            for quant in (HOME_PRECISION, *SMALLER_HOME_QUANTS):
+                draft = recommend(replace(query, precision=quant), box, **bought)
+                if not draft.text.startswith(c.NONE_MEETS):
+                    break
+            if quant != HOME_PRECISION and not draft.text.startswith(c.NONE_MEETS):
+                draft.text = (f"**Not in {HOME_PRECISION} on up to two cards at home; in "
+                              f"{quant}, a smaller GGUF that costs some quality:**\n\n"
+                              + draft.text)  # fmt: skip
+            else:
+                quant = HOME_PRECISION
+            draft.text += (f"\n\nAssumed, as the question did not say: {quant} (a GGUF in "
+                           "llama.cpp), how models run on a home budget, on up to two cards; say "
+                           "bf16 for 16-bit, or how many cards a bigger rig takes.")  # fmt: skip
             draft.text += no_budget
             return draft
         draft = recommend(query, box, **bought)
@@ -5551,6 +5587,10 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         draft.text += no_budget
         return draft
     return explain(query, box)
+
+
+# the smaller GGUFs a model too big for a home machine in four bits is run in, largest first
+SMALLER_HOME_QUANTS = ("q3_k_m", "q2_k")
 
 
 def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:

@@ -173,6 +173,15 @@ class Linker:
         """'4xA100' -> '4 x A100' (a count and a name), never '8x7B'."""
         return _split_counts(text)
 
+    def instance_providers(self, text: str) -> tuple[str, ...]:
+        """The clouds of the instances `text` names ("p4d.24xlarge": AWS), in order."""
+        if self.instance_pattern is None:
+            return ()
+        found = (
+            self.instances[m.group(0).lower()][2] for m in self.instance_pattern.finditer(text)
+        )
+        return tuple(dict.fromkeys(found))
+
     def expand_instances(self, text: str) -> tuple[str, tuple[str, ...], int | None]:
         """Cloud instance names written as the GPUs in them ("p4d.24xlarge" -> "8 x NVIDIA
         A100 SXM4 40GB"; an AWS family alone, "a g5", is its GPU), with a note for each, and

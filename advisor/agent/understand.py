@@ -1831,7 +1831,7 @@ def _prices_and_budget(
         ):
             per = "month"  # "monthly budget $800"
         credit = rx.search(  # "$3,000 of cloud credit": spent on rentals (not "credit card")
-            r"\d[\d,.]*\s?k?\s(?:of\s|in\s)?(?:[a-z]+\s){0,2}credits?\b(?! card| history)"
+            r"\d[\d,.]*\s?k?\s(?:of\s|in\s)?(?:[a-z]+\s){0,3}credits?\b(?! card| history)"
             r"|\bcredits? (?:of|worth) \$",
             low,
         )
@@ -3098,6 +3098,7 @@ _CARD_HOURS = re.compile(r"\b([A-Za-z]{1,3}\d{2,4}[A-Za-z]?)-(hours?|hrs?)\b")
 
 def _parse(text: str, catalog: Catalog) -> Query:
     linker = linker_for(catalog)
+    clouds = linker.instance_providers(text)  # a p4d is rented from AWS, at its prices
     text, instance_notes, node_size = linker.expand_instances(text)  # "p4d.24xlarge" -> "8 x A100"
     text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
     text = _CARD_HOURS.sub(r"\1 GPU-\2", text)  # "how many A100-hours": the card, its hours
@@ -3277,7 +3278,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         **_system_ram(low),
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
         gpu_layers=int(ngl.group(1) or ngl.group(2)) if (ngl := _NGL.search(low)) else None,
-        providers=_providers(low, catalog),
+        providers=tuple(dict.fromkeys([*_providers(low, catalog), *clouds])),
         context=_context(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
         output_tokens=_output_tokens(low),
