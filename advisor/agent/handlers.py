@@ -4463,7 +4463,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
                         parts[-1] += " At the median across the clouds that rent it instead:"
                         parts.append(c.rental(median, calendar=calendar))
                     elif "error" not in median:
-                        parts[-1] += " Nor any other cloud's: the catalog has no rental price for it."
+                        parts[-1] += " Nor any other cloud's: the catalog rents it nowhere."
                 continue
             rented = box.call("prices", args)
             if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
