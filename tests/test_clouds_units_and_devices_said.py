@@ -165,3 +165,58 @@ def test_several_clusters_compared_per_dollar(rules_advisor: Advisor) -> None:
     text = _ask(rules_advisor, "for llama 3.1 405b serving, is mi300x or h100 the better deal "
                 "per dollar?").text  # fmt: skip
     assert _head(text).startswith("**Cheaper per million tokens: the "), text
+
+
+def test_one_card_or_more_asks_about_the_one(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "can qwen2.5 72b at q4 run on a single rtx 6000 ada or do i need "
+                "two?").text  # fmt: skip
+    head = _head(text)
+    assert head.startswith(("**Yes", "**No")) and "2 x" not in head, text
+
+
+def test_the_samples_length_is_the_sequence_length(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "qlora on mistral 7b, 20k examples averaging 300 tokens, 2 epochs, "
+                "on a 3090: time?").text  # fmt: skip
+    assert "context 300" in _head(text), text
+
+
+def test_mil_is_a_thousand_in_spanish_and_portuguese() -> None:
+    from advisor.agent.understand import understand
+
+    catalog = load_catalog()
+    query = understand("quanto tempo para gerar 5 mil imagens com sdxl numa rtx 4090?", catalog)
+    assert query.images == 5000
+    query = understand("how long to make 2 mil images with sdxl on a 4090", catalog)
+    assert query.images == 2_000_000  # in English it stays a million
+
+
+def test_hours_asked_in_a_speech_thread_are_hours_of_audio(rules_advisor: Advisor) -> None:
+    *_, later = _thread(
+        rules_advisor,
+        "faster-whisper on my 3090 does an hour of audio in about 4 minutes",
+        "how long for 2,000 hours on two of them?",
+    )
+    assert _head(later).startswith("**About 66.7 hours at your own measured pace"), later
+
+
+def test_cloud_credits_buy_hours(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "have 5k in gcp credits, how many a100 hours is that?").text
+    assert re.match(r"\*\*[\d,]+ hours on one NVIDIA A100", text), text
+
+
+def test_a_comparison_names_its_pick_with_the_ratio(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "comparing rtx 4090 and rtx 3090 for running qwen2.5 14b "
+                "q4").text  # fmt: skip
+    assert re.match(r"\*\*(?:Pick the|They are)", text), text
+
+
+def test_a_cloud_without_the_card_falls_back_to_the_market(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "rtx a6000 for 100 hours on aws, how much?").text
+    assert "At the median across the clouds that rent it instead" in text, text
+    assert re.search(r"\$[\d,.]+ for 100 hours", text), text
+
+
+def test_batch_transcription_is_batched(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "t4 or l4 for batched whisper large-v3 jobs, cost per audio "
+                "hour?").text  # fmt: skip
+    assert "batch 16" in text, text

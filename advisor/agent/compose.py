@@ -827,8 +827,10 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         best = max(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
         top = (best.get(key) or {}).get("typical", 0)
         tied = [e for e in fitting if abs((e.get(key) or {}).get("typical", 0) - top) <= 0.01 * top]
-        if len(tied) > 1:
-            best = None  # as fast as each other at these settings: no fastest to name
+        if len({(_card_of(e["gpu"]), e["num_gpus"]) for e in tied}) > 1:
+            # as fast as each other at these settings: no fastest to name (variants of one card
+            # tied are that card)
+            best = None
     if len(fitting) == len(results) and time_first and metric:  # "how fast / how long" leads
         pick = next((i for i, m in enumerate(metric) if m[2] == "s" and prefer_time), 0)
         pick = 0 if named else pick
@@ -857,7 +859,12 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         head = _per_dollar(fitting) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:
         chosen = gpus_phrase(best["num_gpus"], best["gpu_name"]).removeprefix("one ")
-        head = (f"**Pick the {chosen}: the fastest, and {what} fits on each of them** "
+        slowest = min(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
+        low_top = (slowest.get(key) or {}).get("typical", 0)
+        ratio = top / low_top if sign > 0 and low_top else None
+        than = (f" ({num(ratio)}x the {gpus_phrase(slowest['num_gpus'], slowest['gpu_name'])})"
+                .replace("the one ", "the ") if ratio and ratio >= 1.05 else "")  # fmt: skip
+        head = (f"**Pick the {chosen}: the fastest{than}, and {what} fits on each of them** "
                 f"({settings(first)}).")  # fmt: skip
         unpriced = [e["gpu_name"] for e in results if not (e.get("cost") or {}).get("cost_unit")]
         if value and unpriced:  # "the cheaper option?": said why speed decides instead

@@ -1745,7 +1745,9 @@ def asks_pick(query: Query) -> bool:
     # "is 2x4090 or 1x A6000 better for 70b?", "L4 or T4 for serving whisper cheaply": a choice,
     # though worded as a yes-or-no question or left without its question mark
     chosen = two and re.search(
-        r"\bor\b[^.?!]{0,60}\b(?:better|faster|cheaper|best|preferable|the way to go)\b"
+        # "comparing L40S and A100 80GB for serving ...", "how much faster is the H100 really"
+        r"\bcompar(?:e|ing|ison)\b|\bvs\.?\b|\bversus\b|\bhow much (?:faster|quicker|slower)\b"
+        r"|\bor\b[^.?!]{0,60}\b(?:better|faster|cheaper|best|preferable|the way to go)\b"
         r"|^\W*(?:(?:is|are|should i (?:get|buy|rent|use)) )?(?:(?:an?|the|one|\d+ ?x) ?)?"
         r"(?:[a-z]+ )?[a-z]*\d+[\w-]*(?: \w{1,5})? or\b",
         low,
@@ -5981,7 +5983,8 @@ def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
     user gives, at each variant's current rental prices (low, median, high); no estimate needed."""
     hours = query.hours
     said = _GPU_HOURS_SAID.search(query.low)
-    asked = query.intent == "cost" or _PRICE_ASKED.search(query.low)
+    # ("cheapest way to get 20 gpu hours on an a100": the price of those hours asked too)
+    asked = query.intent == "cost" or _PRICE_ASKED.search(query.low) or _CHEAPEST.search(query.low)
     if not (hours and said and len(query.gpus) == 1 and asked):
         return None
     if query.user_price_usd_per_hour or query.budget:

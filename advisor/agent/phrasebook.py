@@ -77,6 +77,17 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(pattern), english
 
 
+# Spanish and Portuguese "mil" after a number is a thousand ("10 mil imagens"); in English slang
+# it is a million, so it is read so only in a question in those languages
+_MIL = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?) mil\b")
+
+
+def _thousands(match: re.Match[str]) -> str:
+    """ "10 mil" -> "10000", "2,5 mil" -> "2500" (a decimal comma, as those languages write)."""
+    value = float(match.group(1).replace(",", ".")) * 1000
+    return f"{value:.0f}"
+
+
 def to_english(text: str) -> str:
     """`text` with the phrasebook's phrases in English; an English question comes back as it was.
     Matching is on the text without accents and in lower case; positions are kept, since the
@@ -92,6 +103,7 @@ def to_english(text: str) -> str:
         out += [text[last : match.start()], f" {said} " if _CJK.search(match.group(0)) else said]
         last = match.end()
     read = _ORE.sub(_hours, _OF.sub(" ", "".join([*out, text[last:]])))
-    if out:  # another language's thousands: "10 000 exemples", "48.000 Euro"
+    if out:  # another language's thousands: "10 000 exemples", "48.000 Euro", "10 mil imagens"
         read = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), read)
+        read = _MIL.sub(_thousands, read)
     return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", read))

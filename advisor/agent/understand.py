@@ -1866,16 +1866,29 @@ def _scaled(number: str, scale: str | None) -> float:
     return _number(number) * _SCALE.get((scale or "").lower(), 1)
 
 
+# "200k samples avg 1k tokens": samples and their average length
+_SAMPLES_OF = re.compile(
+    rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
+    rf"|conversations|pairs|dialogues|instructions)\b,?\s(?:of\s)?"
+    # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens"
+    r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
+    r"|approx\w*|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
+    rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b"
+)
+
+
+def _sample_length(low: str) -> int | None:
+    """The tokens of one training sample, when the samples' average length is said: the
+    sequence length a fine-tune runs at ("50k samples, avg 512 tokens": 512)."""
+    per = _SAMPLES_OF.search(low)
+    if per is None:
+        return None
+    length = _number(per.group(3)) * (1000 if per.group(4) else 1)
+    return int(length) if 16 <= length <= MAX_COUNT else None
+
+
 def _train_tokens(low: str) -> float | None:
-    per = rx.search(  # "200k samples avg 1k tokens": samples x their average length
-        rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
-        rf"|conversations|pairs|dialogues|instructions)\b,?\s(?:of\s)?"
-        # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens"
-        r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
-        r"|approx\w*|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
-        rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b",
-        low,
-    )
+    per = _SAMPLES_OF.search(low)  # "200k samples avg 1k tokens": samples x their average length
     per = per or rx.search(  # "50,000 contracts ... about 20,000 tokens generated per contract"
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:{_THINGS}|contracts|files|reports|transcripts"
         rf"|calls|chats|queries)\b[^.?!]{{0,60}}?{_NUM}\s?(k)?\s?tokens?\s(?:\w+\s)?(?:per|each|an?"
@@ -3084,13 +3097,16 @@ _ONE_OR_MORE = re.compile(
     r"(?: \w+)? (?:be )?(?:enough|sufficient|ok|okay|fine)\b"
     r"|\b(?:is|would|will) (?:just )?(?:one|a single|1) (?:[\w-]+ ){0,3}(?:be )?(?:enough"
     rf"|sufficient)\b[^.?!]{{0,60}}\bor\b[^.?!]{{0,25}}?\b{_WORD_NUM}\b(?! ?(?:gb|b|k)\b)"
+    # "does it fit on a single A100 80GB or do i need two", "one 3090 or do we need another"
+    r"|\b(?:a single|one|1|just one)\b[^.?!]{0,60}\bor (?:do|will|would|should|must) (?:i|we) "
+    rf"(?:need|require|have to (?:get|use|buy)) {_WORD_NUM}\b(?! ?(?:gb|b|k)\b)"
 )
 
 
 def _weighed_against_one(low: str) -> int | None:
     """The count one card is weighed against ("is one A100 enough or do we need two?": 2)."""
     more = _ONE_OR_MORE.search(low)
-    return int(_count(more.group(1) or more.group(2))) if more else None
+    return int(_count(more.group(1) or more.group(2) or more.group(3))) if more else None
 
 
 _CARD_HOURS = re.compile(r"\b([A-Za-z]{1,3}\d{2,4}[A-Za-z]?)-(hours?|hrs?)\b")
@@ -3246,6 +3262,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     loose = _loose_count(low, gpus)
     target = _target(low)
+    if (other := _weighed_against_one(low)) and loose == other:
+        loose = None  # "fit on a single A100 80GB or do i need two?": one, weighed against two
     draw_w, other_w, draw_each, idle_w = _draw(low)
     if (
         loose is None
@@ -3279,7 +3297,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
         gpu_layers=int(ngl.group(1) or ngl.group(2)) if (ngl := _NGL.search(low)) else None,
         providers=tuple(dict.fromkeys([*_providers(low, catalog), *clouds])),
-        context=_context(low),
+        context=_context(low) or _sample_length(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
         output_tokens=_output_tokens(low),
         concurrency=concurrency,
@@ -4444,6 +4462,11 @@ def resolve(
     if "workload" in updates:
         updates["workload_given"] = prior.workload_given
     merged = replace(query, **updates)
+    speech = bool(merged.models) and merged.models[0].family == "speech"
+    if speech and query.hours and not query.audio_hours and _HOURS_TAKE.search(query.low):
+        # "whisper on a 4090 ..." then "how long would 10,000 hours take on 4 of them": hours of
+        # audio, the job, not hours of renting
+        merged = replace(merged, audio_hours=query.hours, hours=None)
     more = rx.search(r"(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b\s?(?:a|per|each|/)\s?day\b",
                      query.text.lower())  # fmt: skip
     if more and names_nothing and prior.audio_hours and not prior.hours:
@@ -4502,6 +4525,12 @@ def resolve(
         # "what quant do i need?" then "what about 2 of those cards": the same limit, solved again
         merged = replace(merged, target=prior.target)
     return replace(merged, intent=intent)
+
+
+# hours as the work whose time is asked: "how long would 10,000 hours take", "how long for 300h"
+_HOURS_TAKE = re.compile(
+    r"\bhow long (?:would|will|does|do|to|for)\b[^.?!]{0,30}\d[\d,.]*\s?k?\s?(?:hours?|hrs?|h)\b"
+)
 
 
 # a pace asked in a follow-up: "and what speed would i get, tokens per sec?", "how fast?"
