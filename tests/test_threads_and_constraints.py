@@ -6,25 +6,11 @@ a range of prices seen). Each phrasing is the test's own."""
 from __future__ import annotations
 
 import re
-import time
-from typing import Any
 
 from advisor.api import Advisor
-
-
-def _ask(advisor: Advisor, question: str, thread: str | None = None) -> Any:
-    answer = advisor.ask(question, thread_id=thread)
-    assert answer.grounding_rate == 1.0, answer.text  # every figure from a tool or the question
-    return answer
-
-
-def _thread(advisor: Advisor, *turns: str) -> list[str]:
-    thread = f"t-{time.time_ns()}"
-    return [_ask(advisor, turn, thread).text for turn in turns]
-
-
-def _head(text: str) -> str:
-    return text.split("\n", 1)[0]
+from tests.asking import ask_grounded as _ask
+from tests.asking import head as _head
+from tests.asking import thread_of as _thread
 
 
 def test_that_card_is_the_pick_of_the_answer_before(rules_advisor: Advisor) -> None:
