@@ -65,7 +65,7 @@ def test_a_rate_asked_per_minute_or_per_hour_is_said_in_it(rules_advisor: Adviso
 def test_real_time_and_usable_get_a_yes_or_no_first(rules_advisor: Advisor) -> None:
     live = _ask(rules_advisor, "whisper medium on a gtx 1660 super, fast enough for realtime "
                 "captions?").text  # fmt: skip
-    assert re.match(r"\*\*(?:Yes, faster|No, slower|About) than real time", live), live
+    assert re.match(r"\*\*(?:Yes: faster than|No: slower than|About) real time", live), live
     usable = _ask(rules_advisor, "is llama 3.1 8b at q4 usable on an rtx 3050 8gb?").text
     assert _head(usable).startswith(("**Yes", "**No")), usable
 

@@ -749,8 +749,9 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     elif speed_first and speed and not job and _REAL_TIME.search(asked):
         b = dict(metrics_of(e)[0][1]) if metrics_of(e)[0][2] == "audio s/s" else {}
         if b:  # "is a 3060 enough for whisper in real time?": an audio second a second or more
-            word = "Yes, faster" if b["low"] >= 1 else "No, slower" if b["high"] < 1 else "About"
-            head = f"**{word} than real time. " + head[2:]
+            word = ("Yes: faster than" if b["low"] >= 1 else "No: slower than" if b["high"] < 1
+                    else "About")  # fmt: skip
+            head = f"**{word} real time. " + head[2:]
     lines += alternatives
     cost = cost_line(e) if e["fits"] else None
     if cost:
