@@ -747,10 +747,11 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     if speed_first and speed and fit_asked:
         head = "**Yes, it fits. " + head[2:]
     elif speed_first and speed and not job and _REAL_TIME.search(asked):
-        b = dict(metrics_of(e)[0][1]) if metrics_of(e)[0][2] == "audio s/s" else {}
-        if b:  # "is a 3060 enough for whisper in real time?": an audio second a second or more
-            word = ("Yes: faster than" if b["low"] >= 1 else "No: slower than" if b["high"] < 1
-                    else "About")  # fmt: skip
+        _label, pace, pace_unit = metrics_of(e)[0]
+        if pace_unit == "audio s/s":
+            # "is a 3060 enough for whisper in real time?": an audio second a second or more
+            word = ("Yes: faster than" if pace["low"] >= 1
+                    else "No: slower than" if pace["high"] < 1 else "About")  # fmt: skip
             head = f"**{word} real time. " + head[2:]
     lines += alternatives
     cost = cost_line(e) if e["fits"] else None

@@ -140,8 +140,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "framework": query.framework if query.framework in _frameworks(model) else None,
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
         "output_tokens": query.output_tokens if workload == "inference" else None,
-        # "... on lambda": priced at that cloud's rows (several clouds named: each said apart)
-        "provider": query.providers[0] if len(query.providers) == 1 else None,
+        "provider": query.provider,  # "... on lambda": priced at that cloud's rows
     }
     if _layers_offloaded(query, model, workload):  # "split it between the GPU and the CPU"
         optional.update(offload="layers", engine=optional["engine"] or "llama.cpp")
@@ -2467,7 +2466,7 @@ def _daily_load(query: Query, box: ToolBox, result: dict[str, Any]) -> str | Non
         month = box.call("rental_cost", {"usd_per_gpu_hour": each, "hours": HOURS_PER_MONTH,
                                          "num_gpus": copies * pick["num_gpus"]})  # fmt: skip
         if "error" not in month:
-            whose = f"{query.providers[0]}'s" if len(query.providers) == 1 else "the"
+            whose = f"{query.provider}'s" if query.provider else "the"
             line += f", about {c.usd(month['usd'])} a month at {whose} median price"
     return line + "."
 
@@ -3709,8 +3708,8 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         args["counts"] = counts[:4]
     elif (query.num_gpus or 1) > 1:
         args["num_gpus"] = query.num_gpus
-    if len(query.providers) == 1:  # "p4d vs p5": AWS's prices
-        args["provider"] = query.providers[0]
+    if query.provider:  # "p4d vs p5": AWS's prices
+        args["provider"] = query.provider
     result = _at_training_batch(box, args, hint)
     sizes = {r.get("usable_memory_per_gpu_gb") for r in result.get("gpus", [])}
     if hint == "llm" and "error" not in result and (counts or (local and len(sizes) > 1)):
@@ -3737,8 +3736,7 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
             result = box.call("compare_workload", node)
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits the family's reference model: the datasheets speak instead
-    where = query.providers[0] if len(query.providers) == 1 else None
-    if VALUE_ASKED.search(query.low) and (per := c.work_per_dollar(result, where)):
+    if VALUE_ASKED.search(query.low) and (per := c.work_per_dollar(result, query.provider)):
         return f"{per}\n\n{c.job_ratio(result)}"  # "which is cheaper per training token?"
     return c.job_ratio(result)
 
@@ -4987,7 +4985,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         and not query.seconds_per_item
         else None,
         # "fine-tune llama 3 8b on aws": the GPUs that cloud rents, at its prices
-        "provider": query.providers[0] if len(query.providers) == 1 and not purchase else None,
+        "provider": query.provider if not purchase else None,
         # "cheapest per million tokens for serving mistral 7b at high volume": at full load
         "full_load": True
         if _AT_VOLUME.search(query.low)
@@ -5804,8 +5802,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     args: dict[str, Any] = {"num_gpus": count, "condition": query.condition or "new"}
     if gpu:
         args["gpu"] = gpu
-    if len(query.providers) == 1:  # "run an h100 24/7 on lambda vs buying one": Lambda's hour
-        args["provider"] = query.providers[0]
+    if query.provider:  # "run an h100 24/7 on lambda vs buying one": Lambda's hour
+        args["provider"] = query.provider
     if purchase is not None:
         args["purchase_usd"] = purchase
     if rent is not None:

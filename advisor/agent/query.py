@@ -167,6 +167,12 @@ class Query:
         return self.read.lower()
 
     @property
+    def provider(self) -> str | None:
+        """The one cloud the question prices at ("... on lambda"); None for none or several
+        (several clouds named are each said apart)."""
+        return self.providers[0] if len(self.providers) == 1 else None
+
+    @property
     def model(self) -> ModelRef | None:
         return self.models[0] if self.models else None
 
