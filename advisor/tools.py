@@ -733,7 +733,7 @@ def break_even(
                            f"{'s' if choice.count > 1 else ''}")  # fmt: skip
         if provider and not theirs:
             sources["rent"] += f" (none on record from {provider})"
-    else:
+    elif "rent" not in sources:  # (a monthly bill spread over its hours says so above)
         sources["rent"] = "given by the user"
     kwh = DEFAULT_USD_PER_KWH if usd_per_kwh is None else usd_per_kwh
     sources["electricity"] = "given by the user" if usd_per_kwh is not None else (

@@ -783,6 +783,30 @@ def _per_dollar(fitting: list[dict[str, Any]]) -> str:
     return f"**Pick the {best}: the least rent {unit}** (median prices): {each}"
 
 
+# a deployment's month asked: "cheaper per month running 24/7", "monthly", "around the clock"
+_MONTH_ASKED = re.compile(
+    r"\b(?:per|a|each|every|/)\s?month\b|\bmonthly\b|\b24\s?/\s?7\b|\baround the clock\b"
+)
+
+
+def _per_month(fitting: list[dict[str, Any]]) -> str:
+    """ "g5.12xlarge vs g6e.xlarge for a 13b, which is cheaper per month running 24/7?": the pick
+    by a month of each setup's rent around the clock (the estimate's month at its price); ""
+    without a month's price for each."""
+    months = [(e.get("cost") or {}).get("usd_per_month") for e in fitting]
+    if len(fitting) < 2 or None in months:
+        return ""
+    ranked = sorted(fitting, key=lambda e: e["cost"]["usd_per_month"])
+    each = "; ".join(
+        f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} {usd(e['cost']['usd_per_month'])} "
+        f"({usd(e['cost']['usd_per_hour'])}/hour)"
+        for e in ranked
+    )
+    best = gpus_phrase(ranked[0]["num_gpus"], ranked[0]["gpu_name"]).removeprefix("one ")
+    basis = ranked[0]["cost"].get("basis") or "median prices"
+    return f"**Pick the {best}: the least rent a month** around the clock ({basis}): {each}"
+
+
 def _card_of(gpu: str) -> str:
     """A catalog id without its variant's words: "a100-sxm4-80gb" and "a100-pcie-40gb" are one
     card ("a100"), "rtx-4090" and "rtx-3090" two."""
@@ -857,6 +881,9 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 for e in results
             )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
+    elif (len(fitting) == len(results) and pick_asked and value and _MONTH_ASKED.search(asked)
+          and _per_month(fitting)):  # fmt: skip
+        head = _per_month(fitting) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting):
         head = _per_dollar(fitting) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:

@@ -24,6 +24,7 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
+    ENGINE_WORDS,
     LEAVING,
     NEED_A_GPU,
     NONSTOP,
@@ -163,7 +164,14 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         optional.update(dict(query.train_options))
     elif workload.startswith("finetune") and model.family == "diffusion":
         optional["optimizer"] = dict(query.train_options).get("optimizer")  # DreamBooth's Adam
-    if query.train_tokens and query.epochs:
+    llm_trained = workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm"
+    if llm_trained and query.steps:
+        # "4000 steps at batch size 4": the run's tokens are its steps' sequences, whatever the
+        # data set said before (a sequence at the context, 2,048 tokens when none is said)
+        seq = query.context or TRAIN_SEQ_ASSUMED
+        args["train_tokens"] = query.steps * (query.batch or 1) * seq
+        optional.update(train_tokens=None, epochs=None, dataset_samples=None, steps=None)
+    elif query.train_tokens and query.epochs:
         args["train_tokens"] = query.train_tokens * query.epochs
         # "50k samples avg 512 tokens, 2 epochs": the tokens in all, not the samples again
         optional.update(train_tokens=None, epochs=None, dataset_samples=None)
@@ -172,6 +180,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
 
 
 CPU = "cpu"  # the estimate tool's device for a run on the CPU alone, from system RAM
+TRAIN_SEQ_ASSUMED = 2048  # the sequence an LLM's training step is sized at, none said (llm.py)
 ON_THE_CPU = ("llm", "speech")  # the families the calculator runs on the CPU alone
 _OLLAMA = re.compile(r"\bollama\b")
 
@@ -656,6 +665,13 @@ def price_note(query: Query, box: ToolBox, gpu: str, buying: bool = False) -> st
     """What the GPU costs: its median rental, or its dated purchase price when it has no rental
     (or the question buys)."""
     price = {} if buying else box.call("prices", {"gpu": gpu})
+    if query.provider and not buying:  # "on aws": that cloud's, where it rents the card
+        theirs = box.call("prices", {"gpu": gpu, "provider": query.provider})
+        if theirs.get("summary_usd_per_gpu_hour"):
+            n = theirs["count"]
+            return (f"To rent on {query.provider}: "
+                    f"{c.usd(theirs['summary_usd_per_gpu_hour']['median'])} per hour (median of "
+                    f"{n} current price{'s' if n > 1 else ''}).")  # fmt: skip
     if price.get("summary_usd_per_gpu_hour"):
         return (f"To rent: {c.usd(price['summary_usd_per_gpu_hour']['median'])} per hour "
                 f"(median of {price['count']} current prices).")  # fmt: skip
@@ -931,7 +947,23 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
             break
     else:
         lines = []
-    return lines + _shorter_samples(query, box, e, model)
+    return lines + _accumulated(query, box, e, model) + _shorter_samples(query, box, e, model)
+
+
+def _accumulated(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """A batch said that does not fit: the same batch as steps of one sequence with gradient
+    accumulation (what the trainer's accumulation setting is for), its memory and its time."""
+    if not query.batch or e["batch"] <= 1:
+        return []
+    one = box.call("estimate", {**estimate_args(query, e["gpu"], e["num_gpus"], model),
+                                "batch": 1})  # fmt: skip
+    if "error" in one or not one["fits"]:
+        return []
+    hours = (one.get("job_hours") or {}).get("typical")
+    took = f"; the run takes about {c.duration(hours)}" if hours else ""
+    return [f"At batch 1 with {e['batch']} steps of gradient accumulation (the same batch of "
+            f"{e['batch']}) it fits: {c.num(one['memory_per_gpu_gb'], 'GB')} of "
+            f"{c.usable(one)}{took}."]  # fmt: skip
 
 
 SHORTEST_USEFUL_SAMPLES = 256  # tokens: a fine-tune on shorter samples is no one's recipe
@@ -1087,7 +1119,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
-    if (weighed := _formats_weighed(query, box)) is not None:
+    if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
+            or _streams_kept_up(query, box)) is not None:  # fmt: skip
         return weighed  # "gemma 2 27b on a 3090: q4 or q8, which one fits and how fast"
     draft = _fit(query, box, speed_first)
     if _per_token_asked(query):  # "cost per million tokens of an 8B on an H100?": that first
@@ -1293,13 +1326,24 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         ram_split = next(
             (a for a in other_ways if a.startswith(_SPLIT_LINE) and "holds" in a), None
         )
-        if ram_split and query.ram_gb:  # "a 4090 with 64 GB of RAM": the split is the answer
+        if (ram_split is None and not e["fits"] and not query.ram_gb
+                and _runs_locally(query, box, e, model)):  # fmt: skip
+            # "can my 4090 run llama 3 70b": not even 4 bits fit, so the split is how it runs
+            ram_split = next((a for a in other_ways if a.startswith(_SPLIT_LINE)), None)
+            split_only = ram_split is not None
+        else:
+            split_only = False
+        if ram_split and (query.ram_gb or split_only):  # the split is the answer
             other_ways.remove(ram_split)
         text = c.fit_answer(e, [*notes, *other_ways],
                             speed_first and limited is None, fit_asked, asked=low)  # fmt: skip
-        if ram_split and query.ram_gb and not query.throughput_tok_s and text.startswith("**No: "):
+        if (ram_split and (query.ram_gb or split_only) and not query.throughput_tok_s
+                and text.startswith("**No: ")):  # fmt: skip
             kept = ram_split.replace(_SPLIT_LINE, "llama.cpp or ollama keep what the card", 1)
-            text = (f"**Yes, with the RAM you have**: {kept}\n\n"
+            yes = "Yes, with the RAM you have" if query.ram_gb else (
+                "No: not on the card alone; only with part of it in system RAM, "
+                "slowly")  # fmt: skip
+            text = (f"**{yes}**: {kept}\n\n"
                     + text.replace("**No: ", "**On the card alone, no: ", 1))  # fmt: skip
         text = _more_than_needed(query, results, text)
         if moved:  # why the figures are for several cards, right under them
@@ -1339,6 +1383,16 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if four is not None:  # "b580 or 4060 ti for a 14b": in 16 bits on none; as people run it
         notes.append(_run_locally_note(results[0], four[0], several=True))
         results, verdicts = four, {r["fits"] for r in four}
+    if len(verdicts) > 1 and _value_asked(query):
+        same = _four_bits_for_all(query, box, results, model)
+        if same is not None:  # "l4 or t4 for a 7b, more tokens per dollar?": in the same format
+            left = [e for e in results if not e["fits"]]
+            notes.append(
+                f"Compared in {c.FORMAT_LABELS.get(same[0]['precision'], same[0]['precision'])}, "
+                f"which holds it on each: in {left[0]['precision']} it needs "
+                f"{c.num(left[0]['memory_per_gpu_gb'], 'GB')} and does not fit the "
+                + ", the ".join(e["gpu_name"] for e in left) + ".")  # fmt: skip
+            results, verdicts = same, {True}
     alternatives: list[str] = _totals(box, results)
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
@@ -1505,6 +1559,13 @@ def _on_the_fewest(
     card was said in words, or the card is one people own one or two of)."""
     if e["fits"] or any(g.count for g in query.gpus) or query.num_gpus:
         return None
+    if query.batch and e["batch"] > 1 and e["workload"] != "inference":
+        # "4000 steps at batch 4" on a card that holds batch 1: the batch by gradient
+        # accumulation there (the alternatives say so), not more cards
+        one = box.call("estimate", {**estimate_args(query, e["gpu"], e["num_gpus"], model),
+                                    "batch": 1})  # fmt: skip
+        if "error" not in one and one["fits"]:
+            return None
     if _one_card_said(query) or YES_NO.search(query.low):
         # "how fast is llama 3 70b on a single 4090?": that one card; "is an A100 enough? how
         # fast": the yes or no on it first
@@ -1660,6 +1721,95 @@ def _as_run_locally(
     home = run_at_home(query) if family == "llm" else replace(query, precision="fp8")
     four = _estimates(home, box, model)
     if any("error" in e for e in four) or not any(e["fits"] for e in four):
+        return None
+    return four
+
+
+# engines for serving an LLM that the calculator tells apart (the others name a whole stack)
+_LLM_ENGINES = {"vllm": "vLLM", "llama.cpp": "llama.cpp", "tensorrt-llm": "TensorRT-LLM",
+                "sglang": "SGLang", "lmdeploy": "LMDeploy", "exllamav2": "ExLlamaV2", "tgi": "TGI",
+                "mlx": "MLX", "hf": "HF transformers"}  # fmt: skip
+
+
+def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
+    """ "TensorRT-LLM vs vLLM for llama 3 8b on an H100 at batch 64, which?": the same model on
+    the same card under each engine named (each in its own default format when none is said),
+    the fastest first; None unless two LLM engines, a model and a card are named."""
+    found = sorted((m.start(), name) for name, pattern in ENGINE_WORDS
+                   if name in _LLM_ENGINES and (m := re.search(pattern, query.low)))  # fmt: skip
+    engines = list(dict.fromkeys(name for _at, name in found))
+    model = query.models[0] if query.models else None
+    if len(engines) < 2 or model is None or (model.family or "llm") != "llm" or not query.gpus:
+        return None
+    ref = query.gpus[0]
+    gpu = gpu_choices(ref)[0]
+    rows = []
+    for engine in engines[:3]:
+        e = box.call("estimate", {**estimate_args(replace(query, engine=engine), gpu, ref.count,
+                                                  model), "engine": engine})  # fmt: skip
+        if "error" not in e:
+            rows.append(e)
+    fitting = [e for e in rows if e["fits"] and e.get("decode_tokens_per_s")]
+    if len(fitting) < 2:
+        return None
+    ranked = sorted(fitting, key=lambda e: -e["decode_tokens_per_s"]["typical"])
+    best, next_ = ranked[0], ranked[1]
+    ratio = best["decode_tokens_per_s"]["typical"] / next_["decode_tokens_per_s"]["typical"]
+    streams = "" if best["batch"] == 1 else f" for {best['batch']:,} sequences together"
+    name = {e["engine"]: _LLM_ENGINES.get(e["engine"], e["engine"]) for e in rows}
+    each = "; ".join(
+        f"{name[e['engine']]} ({e['precision']}) {c.num(e['decode_tokens_per_s']['typical'])} "
+        "tokens/s" for e in ranked)  # fmt: skip
+    where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
+    head = (
+        f"**Pick {name[best['engine']]}: about {c.num(ratio)}x the decode speed of "
+        f"{name[next_['engine']]}** for {best['model_name']} on {where}{streams}: {each}."
+    )
+    left = [name[e["engine"]] for e in rows if not e["fits"]]
+    lines = [f"- **{name[e['engine']]}** ({e['precision']}): "
+             f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
+             f"{c.usable(e)}; decode speed {c.band(e['decode_tokens_per_s'], 'tokens/s')}"
+             for e in ranked]  # fmt: skip
+    if left:
+        lines.append(f"Does not fit under {', '.join(left)} as asked.")
+    if len({e["precision"] for e in ranked}) > 1:
+        lines.append(
+            "The formats differ (each engine's usual one for this card): most of the gap "
+            "is the format; name one to compare the engines like for like."
+        )
+    lines.append(
+        "Each engine's speed is the calculator's calibrated figure for it on this card "
+        "(the engine's own efficiency, its kernels for the format); features (FP8, "
+        "speculative decoding, build time) can matter more than the gap."
+    )
+    return Draft(head + "\n\n" + "\n".join(lines))
+
+
+def _runs_locally(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> bool:
+    """One LLM on one desk or laptop card, run by one user with no format or server engine
+    said: as people run it there (a GGUF in llama.cpp, layers in system RAM when needed)."""
+    if (query.precision or model.precision or query.engine not in (None, "llama.cpp", "ollama")
+            or (query.batch or 1) > 1 or _SERVED.search(query.low) or e["num_gpus"] != 1
+            or e.get("family", "llm") != "llm" or e["workload"] != "inference"):  # fmt: skip
+        return False
+    sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+    return "error" not in sheet and sheet.get("segment") in _LOCAL_SEGMENTS
+
+
+def _four_bits_for_all(
+    query: Query, box: ToolBox, results: list[dict[str, Any]], model: ModelRef
+) -> list[dict[str, Any]] | None:
+    """An LLM served in 16 bits that fits only some of the cards compared, with no format said:
+    every card in the 4-bit format its engine runs (AWQ, or a Q4_K_M GGUF on llama.cpp), when that
+    holds it on each; None otherwise."""
+    first = results[0]
+    if (query.precision or model.precision or first.get("family", "llm") != "llm"
+            or first["workload"] != "inference"
+            or first["precision"] not in ("bf16", "fp16")):  # fmt: skip
+        return None
+    four_bit = "q4_k_m" if first.get("engine") == "llama.cpp" else "awq"
+    four = _estimates(replace(query, precision=four_bit), box, model)
+    if any("error" in e or not e["fits"] for e in four):
         return None
     return four
 
@@ -1932,6 +2082,8 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
+    if (engines := _engines_weighed(query, box)) is not None:
+        return engines  # "TensorRT-LLM vs vLLM for llama 3 8b on an H100 at batch 64?"
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
     if query.seconds_per_item and _paced_items(query) and not query.models:
@@ -2012,9 +2164,12 @@ def _one_more_card(query: Query, box: ToolBox) -> Draft | None:
 # "16 camera streams at 30fps", "8 feeds @ 25 fps each"
 _STREAMS_AT = re.compile(
     r"(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty)\s"
-    r"(?:[a-z]+\s){0,2}?(?:streams?|cameras?|feeds?|cams?)\b[^.?!\d]{0,20}?"
-    r"(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)"
+    r"(?:\w+\s){0,2}?(?:streams?|cameras?|feeds?|cams?)\b(?:[^.?!\d]{0,20}?"
+    r"(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second))?"
 )
+# live video said with no frame rate: "realtime on 4 camera streams"
+_LIVE = re.compile(r"\breal[- ]?time\b|\blive\b|\bkeep up\b")
+LIVE_FPS = 30.0  # frames a second of a camera stream when none is said
 
 
 _STREAM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -2029,8 +2184,11 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     model = query.models[0] if query.models else None
     if not (said and model and model.ids and len(query.gpus) == 1):
         return None
+    if not said.group(2) and not _LIVE.search(query.low):
+        return None
     word = said.group(1)
-    streams, fps = int(word) if word.isdigit() else _STREAM_WORDS[word], float(said.group(2))
+    streams = int(word) if word.isdigit() else _STREAM_WORDS[word]
+    fps = float(said.group(2) or LIVE_FPS)
     ref = query.gpus[0]
     args = {**estimate_args(query, gpu_choices(ref)[0], ref.count, model), "batch": streams}
     e = box.call("estimate", args)
@@ -2050,6 +2208,9 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
             f"{c.num(load['streams_served'])} of them** "
             f"({c.settings(e)}).")  # fmt: skip
     lines = [head, c.memory_line(e)]
+    if not said.group(2):
+        lines.append(f"Assumed, as the question did not say: {c.num(LIVE_FPS)} frames a second "
+                     "per stream.")  # fmt: skip
     if not load["keeps_up"]:
         lines.append("A lower frame rate per stream, a smaller input size, or an inference "
                      "engine such as TensorRT in fp16 or int8 raises what one card keeps up "
@@ -2498,7 +2659,9 @@ def _copies_for_load(
     copy; as many copies as its full-load serving takes to meet the rate, said as an average
     over the day (peaks need more), and what they cost a day at the user's price or the median."""
     count = result.get("solution")
-    if not (query.rps and count and (model.family or "llm") == "llm"):
+    # a total needed ("5000 tok/s aggregate"), not one stream's measured and wanted pace
+    total = query.needed_tok_s and not query.throughput_tok_s
+    if not ((query.rps or total) and count and (model.family or "llm") == "llm"):
         return None
     best = _load_plan(query, box, count, model, gpu)
     if best is None:
@@ -2506,6 +2669,8 @@ def _copies_for_load(
     load, e = best
     serving = e["serving_tokens_per_s"]["typical"]
     out = e.get("output_tokens") or query.output_tokens or 256
+    asked = (f"the {c.num(query.needed_tok_s, 'tokens/s')} you need" if not query.rps
+             else f"{c.num(query.rps)} requests a second of {out:,} output tokens")  # fmt: skip
     copies, count = load["replicas"], e["num_gpus"]
     whose = "your" if query.user_price_usd_per_hour else "the median"
     price = load["usd_per_hour"] / load["gpus"] if load["usd_per_hour"] else None
@@ -2516,7 +2681,7 @@ def _copies_for_load(
     return (f"**{where[0].upper()}{where[1:]} for that load**"
             + (f" ({copies} copies of {count})" if copies > 1 and count > 1 else "")
             + f": {c.num(load['needed_tokens_per_s'], 'tokens/s')} of output on average "
-            f"({c.num(query.rps)} requests a second of {out:,} output tokens), each copy serving "
+            f"({asked}), each copy serving "
             f"about {c.num(serving, 'tokens/s')} at full load ({e['precision']}, {e['engine']}, "
             f"{e['context']:,}-token prompts{said}){daily}. Peaks above the day's average "
             "need more.")  # fmt: skip
@@ -2592,9 +2757,10 @@ def _load_plan(
         if not serving:
             continue
         price = query.user_price_usd_per_hour or (e.get("cost") or {}).get("usd_per_gpu_hour")
+        out = e.get("output_tokens") or query.output_tokens or 256
         load = box.call("load_replicas", {
-            "serving_tokens_per_s": serving, "requests_per_s": query.rps,
-            "output_tokens": e.get("output_tokens") or query.output_tokens or 256,
+            "serving_tokens_per_s": serving, "output_tokens": out,
+            "requests_per_s": query.rps or (query.needed_tok_s or 0) / out,
             "gpus_per_replica": size, "usd_per_gpu_hour": price})  # fmt: skip
         if "error" not in load and (best is None or load["gpus"] < best[0]["gpus"]):
             best = (load, e)
@@ -3196,6 +3362,8 @@ def _fields_of_each(query: Query, box: ToolBox) -> str:
 def compare(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried
+    if (engines := _engines_weighed(query, box)) is not None:
+        return engines
     if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
         return models_memory(query, box)  # two models, no GPU: what each one weighs
     equal = _at_equal_mfu(query, box)
@@ -4384,6 +4552,10 @@ def cost(query: Query, box: ToolBox) -> Draft:
             spread = [_on_the_fewest(query, box, e, model) for e in found]
             found = [e for e in spread if e is not None]
             _batched_as_run(query, box, found, model)  # sharded over several: fuller batches
+            if found and len(query.gpus) == 1:  # the fit below on as many as the cost is for
+                n = found[0]["num_gpus"]
+                draft = fit(replace(query, gpus=tuple(replace(g, count=n) for g in query.gpus)),
+                            box)  # fmt: skip
         held = [e for e in found if e["fits"]]
         if query.user_price_usd_per_hour and held and "At your price" not in draft.text:
             # "I pay $2.49/h for an H100: a full fine-tune of a 7B on 1B tokens?": the job at
@@ -4417,7 +4589,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"{c.usd(e['cost']['usd_per_job'])} for the job**, "
                 f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
                 f"/hour ({e['cost'].get('basis', 'median price')})." for e in jobs[:4])  # fmt: skip
-            draft.text = lead + "\n\n" + draft.text
+            pick = _cheaper_job(query, jobs)
+            draft.text = (f"{pick}\n\n" if pick else "") + lead + "\n\n" + draft.text
         elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
             # "how much would 2 hours of that cost?": those hours of the setup, at the median
             e = next((e for e in found if e["fits"]), found[0])
@@ -4441,12 +4614,15 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return recommend(query, box)
     parts: list[str] = []
     leads: list[str] = []  # the cheapest of the clouds named, when several are
+    medians: list[dict[str, Any]] = []  # each card's prices, to name the cheaper one
     renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
             args: dict[str, Any] = {"gpu": choice}
-            if hours or (ref.count or count) > 1:  # "8x H100 per hour": the node's hour
-                args.update(hours=hours or 1, num_gpus=ref.count or count)
+            # "8x H100 per hour": the node's hour; "2x 4090 or one A6000": each its own count
+            n = ref.count or (count if len(query.gpus) == 1 else 1)
+            if hours or n > 1 or any((r.count or 1) > 1 for r in query.gpus):
+                args.update(hours=hours or 1, num_gpus=n)
             if query.providers and not _ELSEWHERE.search(query.low):
                 # "on AWS vs a cheaper one like RunPod": each cloud's own prices
                 clouds = [box.call("prices", {**args, "provider": name})
@@ -4472,7 +4648,69 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
             parts.append(c.rental(rented, calendar=not query.use_hours_per_day))
+            if rented.get("summary_usd_per_gpu_hour"):
+                medians.append(rented)
+    if not leads and len(query.gpus) >= 2 and len({p["gpu"] for p in medians}) >= 2:
+        leads.append(_cheapest_card(medians))
     return Draft("\n\n".join([*filter(None, leads), *parts]))
+
+
+def _cheaper_job(query: Query, jobs: list[dict[str, Any]]) -> str:
+    """Several cards named for one job ("on an H100 instead, is it cheaper overall?" after an
+    A100): the card whose job costs least, against the least of each other card named."""
+    best: dict[int, dict[str, Any]] = {}  # the cheapest variant of each card named
+    for e in jobs:
+        at = next((i for i, ref in enumerate(query.gpus) if e["gpu"] in ref.ids), None)
+        if at is not None and (at not in best or _job_usd(e) < _job_usd(best[at])):
+            best[at] = e
+    if len(best) < 2:
+        return ""
+    ranked = sorted(best.values(), key=_job_usd)
+    first = ranked[0]
+    others = "; ".join(
+        f"{c.usd(_job_usd(e))} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} "
+        f"({c.duration(e['job_hours']['typical'])})" for e in ranked[1:])  # fmt: skip
+    chosen = c.gpus_phrase(first["num_gpus"], first["gpu_name"]).removeprefix("one ")
+    # "is it cheaper?" of the card named first (the new one of a thread): yes or no
+    word = ""
+    if re.search(r"\b(?:is|would|will) (?:it|that|this)\b[^?.!]{0,30}\bcheaper\b", query.low):
+        word = "Yes: p" if first is best.get(0) else "No: p"
+    return (
+        f"**{word or 'P'}ick the {chosen}: the job costs least there, "
+        f"{c.usd(_job_usd(first))}** "
+        f"({c.duration(first['job_hours']['typical'])}), against {others}."
+    )
+
+
+def _job_usd(e: dict[str, Any]) -> float:
+    return float(e["cost"]["usd_per_job"])
+
+
+def _cheapest_card(priced: list[dict[str, Any]]) -> str:
+    """ "MI300X or H100, which one is cheaper to rent?": the card with the lowest median hour,
+    and the others'; setups of several cards ("2x 4090 or an A6000") by the whole setup's cost
+    for the hours priced."""
+
+    def whole(p: dict[str, Any]) -> dict[str, Any]:
+        return p.get("rental_usd") or {}
+
+    def cost_of(p: dict[str, Any]) -> float:
+        return float(whole(p).get("median") or p["summary_usd_per_gpu_hour"]["median"])
+
+    def setup(p: dict[str, Any]) -> str:
+        return c.gpus_phrase(whole(p).get("num_gpus") or 1, p["gpu_name"])
+
+    rows = sorted(priced, key=cost_of)
+    hours = {whole(p).get("hours") for p in rows}
+    spans = {1.0: "an hour", 24.0: "a day", 168.0: "a week", float(HOURS_PER_MONTH): "a month"}
+    said = whole(rows[0]).get("hours") or 1.0
+    per = ("per GPU-hour" if hours == {None} else spans.get(said) or (
+        f"for {c.num(said, 'hours')}"))  # fmt: skip
+    others = "; ".join(f"{setup(p)} {c.usd(cost_of(p))}" for p in rows[1:])
+    return (
+        f"**Cheaper to rent: {setup(rows[0])} at {c.usd(cost_of(rows[0]))} {per}**, by the "
+        f"median of current prices; {others}."
+    )
 
 
 def _cheapest_cloud(priced: list[dict[str, Any]]) -> str:
@@ -5080,6 +5318,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
             text += (f"\n\nWho rents the {pick['gpu_name']} for least (current offers per "
                      "GPU-hour): " + "; ".join(f"{p['provider']} {c.usd(p['usd_per_gpu_hour'])}"
                                               for p in offers) + ".")  # fmt: skip
+    if pick and (stack := c.stack_note(box.call("gpu_specs", {"gpu": pick["gpu"]}))):
+        text += f"\n\nThe pick is no CUDA card. {stack}."  # the software it runs
     return Draft(text)
 
 
@@ -5476,7 +5716,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
         # "a used 3090 or a new 4070 Ti Super for local LLMs?": the pick for the job (the fit,
         # for one GPU), then what each costs
         parts = []
-        if len(query.gpus) >= 2 and (query.models or query.workload_given):
+        # ("is an A6000 worth it, or get 2x 4090 instead?": a choice, weighed like a comparison)
+        chosen = len(query.gpus) >= 2 and re.search(r"\bor\b|\bvs\.?\b|\bversus\b|\binstead\b",
+                                                     query.low)  # fmt: skip
+        if len(query.gpus) >= 2 and (query.models or query.workload_given or chosen):
             parts.append(compare(query, box).text)
         elif query.models:
             parts.append(fit(query, box).text)
@@ -5781,13 +6024,19 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         and not query.num_gpus
     ):
         # "burned 18k last month on runpod h100s": the cards that money rents around the clock
-        median = (box.call("prices", {"gpu": gpu}).get("summary_usd_per_gpu_hour") or {}).get(
-            "median")  # fmt: skip
+        # ("on aws": that cloud's median, where it rents the card)
+        theirs = box.call("prices", {"gpu": gpu, "provider": query.provider}) if (
+            query.provider) else {}  # fmt: skip
+        where = f"{query.provider}'s median" if theirs.get("summary_usd_per_gpu_hour") else (
+            "the median")  # fmt: skip
+        rented = theirs if theirs.get("summary_usd_per_gpu_hour") else box.call(
+            "prices", {"gpu": gpu})  # fmt: skip
+        median = (rented.get("summary_usd_per_gpu_hour") or {}).get("median")
         if median:
             count = max(1, round(query.monthly_usd / (median * HOURS_PER_MONTH)))
             fleet = (f"Your {c.usd(query.monthly_usd)} a month rents about "
                      f"{c.gpus_phrase(count, box.call('gpu_specs', {'gpu': gpu})['name'])} around "
-                     f"the clock at the median {c.usd(median)} per GPU-hour: the comparison is "
+                     f"the clock at {where} {c.usd(median)} per GPU-hour: the comparison is "
                      "for buying as many.")  # fmt: skip
     monthly = query.monthly_usd / count if rent is None and query.monthly_usd else None
     each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b(?![- ]?h)"
@@ -6045,9 +6294,11 @@ def job_time(query: Query, box: ToolBox) -> Draft:
         return _paced(box, each, epochs * rounds, 1, per_epoch)[0]
     if query.models and not query.gpus and query.memory_gb:
         # "is a single 24gb card enough and how long?": a time needs a card's speed, so the
-        # most rented cards of exactly that memory
-        cards = box.call("list_gpus", {"min_memory_gb": query.memory_gb,
-                                       "max_memory_gb": query.memory_gb, "top": 2})  # fmt: skip
+        # most rented cards of exactly that memory (NVIDIA's, the CUDA cards a job is written
+        # for, unless the user limits the choice to another maker)
+        cards = box.call("list_gpus", {"min_memory_gb": query.memory_gb, "top": 2,
+                                       "max_memory_gb": query.memory_gb,
+                                       "vendor": query.vendor or "nvidia"})  # fmt: skip
         ids = tuple(g["id"] for g in cards.get("gpus", []))
         if ids:
             said = GpuRef(text=f"{query.memory_gb:g} GB card", ids=ids, count=query.num_gpus)

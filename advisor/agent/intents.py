@@ -849,6 +849,13 @@ def asks_how_long(low: str) -> bool:
     return bool(_HOW_LONG.search(low))
 
 
+# the money of a span of time asked: "how much would it cost", "what's the bill"
+_COST_OF_SPAN = re.compile(
+    r"\bhow much (?:would|will|does|did|is) (?:it|that|this) cost\b"
+    r"|\bwhat(?:'?s| is| would be) the (?:bill|cost|price)\b"
+)
+
+
 def _train_time(q: Query, low: str) -> bool:
     if len(q.providers) >= 2 and rx.search(r"\bcheap\w*|\bprice\w*|\bcosts?\b", low):
         return False  # "lambda vs runpod vs vast for an a100 for 3 days, which is cheapest"
@@ -856,6 +863,8 @@ def _train_time(q: Query, low: str) -> bool:
     training = q.workload not in (None, "inference")
     if q.user_price_usd_per_hour and q.hours and not rx.search(r"\bhow long\b", low):
         return False  # "$32.77/hr, 3 days of training, what's that": the time is given
+    if q.hours and _COST_OF_SPAN.search(low) and not rx.search(r"\bhow long\b", low):
+        return False  # "how much would it cost ... on 64 H100s for 2 days": the span is given
     # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
     # time is its speed (the speed handler gives the whole job's time)
     trained = training or q.epochs or (job and q.workload is None and not q.models)
@@ -1158,13 +1167,21 @@ _GOOD_FOR = _cues(
 )
 
 
+# a datasheet figure asked in so many words ("how much vram does it have, and the bandwidth")
+_FIGURE_ASKED = re.compile(r"\bhow (?:much|many|big|wide)\b|\bwhat(?:'?s| is| are)\b")
+
+
 def _advice(q: Query, low: str) -> bool:
     """ "Is the 4090 laptop good for deep learning?": one GPU, no model, a judgement asked."""
     return (
         len(q.gpus) == 1
         and bool(q.gpus[0].ids)
         and all(m.assumed for m in q.models)  # "any good for whisper": the family, no model
-        and not q.fields
+        # "worth it, or too slow because of the 128-bit bus?": a figure named as the doubt
+        and (
+            not q.fields
+            or bool(rx.search(r"\bworth it\b|\btoo slow\b", low) and not _FIGURE_ASKED.search(low))
+        )
         and bool(_GOOD_FOR.search(low))
     )
 
@@ -1352,7 +1369,20 @@ def detect_intent(query: Query, low: str) -> str:
     for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name
-    return next(name for name, intent in INTENTS.items() if intent.detect(query, low))
+    name = next(name for name, intent in INTENTS.items() if intent.detect(query, low))
+    if name == "search" and query.models and _PLANNED_JOB.search(low):
+        # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
+        # what it needs (on the GPUs said, whether they hold it)
+        return "fit" if query.gpus else "recommend"
+    return name
+
+
+# a job the user plans, said without a question: "we need to serve ...", "planning to run ..."
+_PLANNED_JOB = re.compile(
+    r"\b(?:need|needs|want|wants|wanna|plan|plans|planning|going|looking|trying|have|has|hoping"
+    r"|about) to (?:serve|run|host|deploy|self-?host|fine-?tune|finetune|train|pretrain|use)\b"
+    r"|\b(?:planning|plan) (?:on|for) (?:serving|running|hosting|deploying|fine-?tuning|training)\b"
+)
 
 
 def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool = False) -> bool:

@@ -800,11 +800,14 @@ _OTHER_DEVICES = re.compile(
 )
 
 
+DEVICE_NOTE = "The catalog covers GPUs, Apple Silicon Macs and NVIDIA Jetson boards"
+
+
 def _device_note(said: re.Match[str]) -> str:
     kind = ("single-board computers" if said.group("board") else "phones" if said.group("phone")
             else "tablets")  # fmt: skip
     return (
-        f"The catalog covers GPUs, Apple Silicon Macs and NVIDIA Jetson boards, not {kind} "
+        f"{DEVICE_NOTE}, not {kind} "
         f"such as the {said.group(0)}, so I have no figures for it. There a model runs on "
         "the device's CPU or NPU (llama.cpp, MLC, ollama) and its weights must fit in the "
         "device's RAM, so a 4-bit quant is the usual choice; ask for the model's memory at "

@@ -112,7 +112,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     else:
         draft = INTENTS[query.intent].handler(query, box)
-        draft.text = _failure_polarity(query, _yes_or_no_first(query, draft.text))
+        draft.text = _failure_polarity(
+            query, _yes_or_no_first(query, _paced_as_run(query, draft.text))
+        )
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     notes = list(query.notes)
@@ -231,6 +233,47 @@ _OOM_ASKED = re.compile(
     r"\b(?:will|would|does|do|is|am|are|could|might)\b[^.?!]{0,60}?(?:\boom\b|\bcuda oom\b"
     r"|out of (?:gpu |v?ram |video )?memory|\bcrash\w*\b|\brun out\b)"
 )
+
+
+# a way the card holds it after all, with its pace: "In fp8 with model CPU offload (...) it fits:
+# 7.69 GB of 8.12 GB usable ...; about 154 s per image."
+_HOLDS_AT_A_PACE = re.compile(
+    r"^(?P<lead>In|With) (?P<how>[^:\n]+?) it fits\b[^\n]*?; about (?P<pace>[\d.,]+ "
+    r"(?:s per image|minutes per image|tokens/s|images/s))[^\n]*$",
+    re.MULTILINE,
+)
+_PACE_ASKED = re.compile(r"\bhow (?:long|fast|quick)\b|\bper image\b|\bseconds\b|\bit/s\b")
+
+
+# the batch said, run as steps of one: "At batch 1 with 4 steps of gradient accumulation (the
+# same batch of 4) it fits: 21.4 GB of 23.6 GB usable; the run takes about 11.7 hours."
+_ACCUMULATED = re.compile(
+    r"^At batch 1 with (?P<steps>\d+) steps of gradient accumulation[^\n]*?; the run takes "
+    r"about (?P<time>[^\n]+?)\.$",
+    re.MULTILINE,
+)
+
+
+def _paced_as_run(query: Query, text: str) -> str:
+    """ "SDXL on a GTX 1070, how long per image?": a card that holds it only with offload or in
+    fewer bits answers the pace asked with that way first, the plain "no" after it; a training
+    batch that fits only by gradient accumulation leads with the run's time that way."""
+    costed = re.match(r"\*\*No: (.*?) does not fit (.*?)\*\* \(([\w.-]+)", text)
+    stepped = _ACCUMULATED.search(text)
+    if costed and stepped and (query.intent == "train_time" or _PACE_ASKED.search(query.low)):
+        return (
+            f"**About {stepped.group('time')} at batch 1 with {stepped.group('steps')} steps "
+            f"of gradient accumulation; at batch {query.batch} at once it does not fit.**"
+            "\n\n" + text.replace("**No: ", "**", 1)
+        )
+    held = _HOLDS_AT_A_PACE.search(text)
+    if not (costed and held and _PACE_ASKED.search(query.low)) or query.precision:
+        return text
+    how = held.group("lead").lower() + " " + re.sub(r"\s*\([^)]*\)", "", held.group("how"))
+    return (
+        f"**About {held.group('pace')} {how}; as it is, in {costed.group(3)}, it does not "
+        "fit.**\n\n" + text.replace("**No: ", "**", 1)
+    )
 
 
 def _failure_polarity(query: Query, text: str) -> str:

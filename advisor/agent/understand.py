@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from advisor import rx
-from advisor.agent.linker import NUMBER_WORDS, linker_for
+from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
@@ -1812,6 +1812,9 @@ def _prices_and_budget(
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b"
             r"|\bhome (?:[\w-]+ )?(?:card|gpu|pc|build|server|machine|setup|box)\b"
             r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b"
+            # "best gpu under $1500": a card's price, not an hour's
+            r"|\b(?:gpu|card|graphics card)s? (?:under|below|for under|for less than|less than"
+            r"|up to|around|within) [$€£]?\s?\d[\d,.]*\s?k?(?!\s?(?:/|per\s|an?\s|each\s)\s?h)"
             r"|\b(?:on|for) an? (?:new |used |second )?(?:card|gpu|graphics card)\b"
             # "for a training server", not "for a rented machine"
             r"|\bfor an? (?!(?:rented|cloud|hosted|remote|leased|virtual)\b)(?:[\w-]+ )?"
@@ -2168,7 +2171,8 @@ def _run_steps(low: str) -> bool:
     return bool(_PER_STEP.search(low) or _TRAINING_SAID.search(low))
 
 
-def _steps(low: str) -> int | None:
+def _steps(low: str, trained: bool = False) -> int | None:
+    """The steps said: a run's (`trained`, or training said in `low`) or a sampler's (few)."""
     if (at := STEP_OF.search(low)) and _run_steps(low):
         done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
         if 0 <= done < total:
@@ -2181,7 +2185,7 @@ def _steps(low: str) -> int | None:
     # "120k steps", "120 mil steps" (Portuguese and Spanish thousands)
     value = int(_number((m.group(1) or m.group(3)).replace(",", "")) * (1000 if m.group(2) else 1))
     # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
-    trained = _TRAINING_SAID.search(low) or _STEP_TIME.search(low)  # or a time per step said
+    trained = trained or bool(_TRAINING_SAID.search(low) or _STEP_TIME.search(low))  # or its time
     return value if 1 <= value <= (10**7 if trained else SAMPLER_STEPS) else None
 
 
@@ -2218,15 +2222,19 @@ _RATE = re.compile(
 )
 # the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
 _WANTED_BEFORE = re.compile(
-    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|expect\w*)\b"
+    r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|expect\w*"
+    r"|ha(?:s|ve) to|got to|gotta)\b"
     r"[^.?!\d]{0,25}$"
 )
 
 
-def _measured_and_needed(low: str) -> tuple[float, float] | None:
+def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
     """Two speeds, one wanted and one had: "we measured 1,800 tok/s on one A10G; we need 25k
-    tok/s peak" -> (1800, 25000), whichever comes first."""
+    tok/s peak" -> (1800, 25000), whichever comes first; one speed wanted alone: "we need 5000
+    tokens/sec aggregate" -> (None, 5000)."""
     rates = list(_RATE.finditer(low))
+    if len(rates) == 1 and _WANTED_BEFORE.search(low[: rates[0].start()]):
+        return None, float(rates[0].group(1).replace(",", "")) * (1000 if rates[0].group(2) else 1)
     if len(rates) != 2:
         return None
     wanted = [m for m in rates if _WANTED_BEFORE.search(low[: m.start()])]
@@ -2439,7 +2447,7 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
         before = low[max(0, m.start() - 30) : m.start()]
         after = low[m.end() : m.end() + 20]
         if m.group(2) or rx.search(
-            r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|within|want|need"
+            r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|onto|within|want|need"
             r"|at least|min(?:imum)?|over|above)\s$",
             before,
         ):
@@ -2587,7 +2595,9 @@ _NGL = re.compile(
 )
 # a word said as a cloud: "on vast", "azure vs lambda", "from lambda"
 _AS_A_PLACE = (r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat )"
-               r"|(?<=\bon a )|(?<=\bon an )|(?<=\bfrom a ))")  # fmt: skip  # "on a lambda H100"
+               r"|(?<=\bon a )|(?<=\bon an )|(?<=\bfrom a )|(?<=\bvia )|(?<=\bwith )|(?<=\bin )"
+               # the same in the other languages people ask in: "na Lambda", "bei Lambda"
+               r"|(?<=\bna )|(?<=\bbei )|(?<=\bchez )|(?<=\bsur )|(?<=\bauf ))")  # fmt: skip
 # ... or first of a list of them: "lambda vs runpod vs vast.ai", "lambda or runpod"
 _BEFORE_ANOTHER = r"(?=\s?(?:,|vs\.?|versus|or)\s)"
 # other ways people name a cloud the price rows name: row's name -> words for it
@@ -3132,6 +3142,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     models += _sd_unversioned(low, models, gpus, catalog)
     models += _llm_unnamed(low, models, gpus)
     gpus = _one_gpu_said_twice(gpus, low)
+    if instance_notes:
+        gpus = _instance_of_counted(gpus, linker)
     gpus = _notebook_variants(gpus, low)
     gpus = _replicated(gpus, low)
     gpus = _one_node(gpus, models, low, catalog)
@@ -3260,6 +3272,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     notes = instance_notes + tuple(
         n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n
     )
+    if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
+        gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
     loose = _loose_count(low, gpus)
     target = _target(low)
     if (other := _weighed_against_one(low)) and loose == other:
@@ -3932,6 +3946,9 @@ _MIN_GPUS = re.compile(
     r"(?:necessary|needed|required)\b"
     r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
     r"|how many (?:i|we) (?:need|needs|must have)\b"  # "how many i need for qwen2.5 32b"
+    # "the cheaper one, how many do i need for 50 users"
+    r"|how many (?:do|would|will|should|must) (?:i|we|you) (?:really |actually )?"
+    r"(?:need|rent|buy)\b"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|how many (?:rtx |nvidia )?[a-z]{0,3}\d{1,4}[a-z0-9]*s\b(?! per)"  # "how many 4090s?", "L4s"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
@@ -4113,6 +4130,28 @@ _THE_CHEAPER_CARD = re.compile(
     r"\bthe (?:cheaper|cheapest|less expensive|least expensive|more affordable) (?:one|card|gpu"
     r"|option)\b"
 )
+
+
+# a card set against the thread's one: "is it cheaper overall", "would it be faster"
+_SET_AGAINST = re.compile(
+    r"\b(?:is|would|will|does) (?:it|that|this|the \w+) (?:be |get |come out |end up )?"
+    r"(?:any |much |a lot |overall )?(?:cheaper|faster|slower|dearer|pricier|more expensive"
+    r"|better|worse|worth it)\b"
+)
+
+
+def _instance_of_counted(gpus: tuple[GpuRef, ...], linker: Linker) -> tuple[GpuRef, ...]:
+    """ "64 H100s for 2 days on AWS p5": the instance names the variant of the cards counted,
+    not another card; one ref, the count said and the instance's variant."""
+    names = {g.name for g in linker.catalog.gpus.values()}
+    for narrow in gpus:
+        wide = next((g for g in gpus if g is not narrow and g.count and narrow.count is None
+                     and len(narrow.ids) == 1 and narrow.ids[0] in g.ids
+                     and len(g.ids) > 1), None)  # fmt: skip
+        if wide is not None and narrow.text in names:  # the instance written as its card's name
+            merged = replace(wide, ids=narrow.ids)
+            return tuple(merged if g is wide else g for g in gpus if g is not narrow)
+    return gpus
 
 
 def _cheaper_card(prior: Query, catalog: Catalog) -> GpuRef | None:
@@ -4314,6 +4353,14 @@ def resolve(
     ):  # "3090 vs 4090 for SDXL" then "is the 4090 worth it at 200 a day?": still the pair
         gpus = prior.gpus
         updates["gpus"] = gpus
+    elif (
+        len(prior.gpus) == 1
+        and len(gpus) == 1
+        and gpus[0].ids != prior.gpus[0].ids
+        and _SET_AGAINST.search(query.text.lower())
+    ):  # "a job on an A100" then "what about an H100 instead, is it cheaper overall?": both
+        gpus = (gpus[0], prior.gpus[0])
+        updates["gpus"] = gpus
     elif gpus and prior.gpus and not (variant or form):
         # "A100 80GB vs H100 80GB ..." then "$1.29/hr for the A100": the variant said before
         narrowed = tuple(_as_before(g, prior.gpus) for g in gpus)
@@ -4374,6 +4421,10 @@ def resolve(
                 and not rx.search(r"scratch|pre-?train", query.text.lower()))  # fmt: skip
     if query.workload and prior.workload_given and (not said_here or narrower):
         updates["workload"] = prior.workload  # "and the compute bill for that run?": the job's
+    # "how long for 2000 steps on it" after a LoRA was said: the run's steps, not a sampler's
+    trained = (prior.workload or "inference") != "inference"
+    if query.steps is None and trained and (steps := _steps(query.text.lower(), trained=True)):
+        updates["steps"] = steps
     for key in (
         "workload",
         "precision",
