@@ -177,3 +177,34 @@ def test_a_pace_asked_leads_with_the_way_the_card_holds_it(rules_advisor: Adviso
     text = _ask(rules_advisor, "sdxl 1024px on a gtx 1080 8gb, how many seconds per image").text
     assert re.match(r"\*\*About [\d.,]+ (?:s|minutes) per image (?:in|with) ", _head(text)), text
     assert "it does not fit" in _head(text)
+
+
+def test_a_recipe_that_makes_room_leads_a_fit_and_a_time(rules_advisor: Advisor) -> None:
+    fit, timed = _thread(
+        rules_advisor,
+        "qlora of a 70b across a pair of 3090s, is that doable",
+        "ok how long would an epoch of 20k samples at about 1k tokens take",
+    )
+    assert _head(fit).startswith("**Yes with Unsloth's QLoRA recipe, no with the defaults"), fit
+    assert re.match(r"\*\*About [\d.,]+ (?:hours|days) with Unsloth's QLoRA recipe", _head(timed))
+
+
+def test_a_length_said_in_a_later_sentence_is_the_first_questions_too(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(
+        rules_advisor,
+        "lora of mistral 7b on a 4090, will it fit? it's 30k samples of ~512 "
+        "tokens, how long per epoch",
+    ).text
+    assert "context 512" in _head(text), text
+
+
+def test_a_total_cloud_budget_for_a_job_is_judged(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "we want 200k sdxl images for a synthetic dataset and have $1000 of cloud "
+        "money, can we do it and on what gpu",
+    ).text
+    assert re.match(r"\*\*(?:Yes|No): about \$[\d,]+ for the whole job on ", _head(text)), text
+    assert "your $1,000" in _head(text) and "wall time" in _head(text), text

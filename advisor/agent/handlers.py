@@ -939,10 +939,12 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
         args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **options}
         leaner = box.call("estimate", args)
         if "error" not in leaner and leaner["fits"]:
+            hours = (leaner.get("job_hours") or {}).get("typical")  # a job's size was said
+            took = f"; the run takes about {c.duration(hours)}" if hours else ""
             lines = [
                 f"With {words} it fits on {c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
                 f": {c.num(leaner['memory_per_gpu_gb'], 'GB')} of "
-                f"{c.usable(leaner)}."
+                f"{c.usable(leaner)}{took}."
             ]
             break
     else:
@@ -5262,6 +5264,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if args.get("provider"):
         job += f" on {args['provider']} (the GPUs it rents, at its prices)"
     text = lighter + c.recommendation(result, job)
+    if (judged := _job_within_budget(query, box, result, model)) is not None:
+        text = f"{judged}\n\n{text}"  # "1M SDXL images, $3k of cloud: feasible?"
     if _budget_per_hour(query) and result["ranked"] and query.budget and query.hours:
         pick = result["ranked"][0]  # "$500 for the weekend": the pick's rent over that span
         spent = box.call("rental_cost", {"usd_per_gpu_hour": pick["usd_per_hour"],
@@ -5321,6 +5325,29 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if pick and (stack := c.stack_note(box.call("gpu_specs", {"gpu": pick["gpu"]}))):
         text += f"\n\nThe pick is no CUDA card. {stack}."  # the software it runs
     return Draft(text)
+
+
+def _job_within_budget(
+    query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef
+) -> str | None:
+    """ "1 million SDXL images, $3k of cloud: feasible?": the whole job's rent on the pick
+    against the total to spend, and its wall time there (several cards in parallel share it)."""
+    budget = query.budget
+    pick = result["ranked"][0] if result.get("ranked") else None
+    if not (pick and budget and budget.kind == "rent" and budget.per == "total" and not query.hours
+            and pick.get("unit") == "USD per job" and pick.get("usd_per_unit") is not None
+            and not pick.get("one_epoch")):  # fmt: skip
+        return None
+    spent, where = pick["usd_per_unit"], c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
+    within = spent <= budget.usd
+    e = box.call("estimate", estimate_args(query, pick["gpu"], pick["num_gpus"], model))
+    hours = (e.get("job_hours") or {}).get("typical") if "error" not in e else None
+    wall = (f"; {c.duration(hours)} of wall time there, shorter on several in parallel for the "
+            "same rent" if hours else "")  # fmt: skip
+    return (
+        f"**{'Yes' if within else 'No'}: about {c.usd(spent)} for the whole job on {where}, "
+        f"{'within' if within else 'over'} your {c.usd(budget.usd)}{wall}.**"
+    )
 
 
 # the cloud to rent from, asked: "on which provider", "what cloud should we use"

@@ -218,6 +218,11 @@ _LOWER_FITS = re.compile(
 _OFFLOAD_FITS = re.compile(r"^With (model|sequential) CPU offload \([^)]*\) it fits on one\b",
                            re.MULTILINE)  # fmt: skip
 _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
+# a training recipe that makes room: "With Unsloth's QLoRA recipe it fits on 2 x ..."
+_RECIPE_FITS = re.compile(
+    r"^With ((?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?) it fits on (?:one|\d+ x)\b",
+    re.MULTILINE,
+)
 _OWN_LEAD = (
     "principle",
     "link",
@@ -254,12 +259,27 @@ _ACCUMULATED = re.compile(
 )
 
 
+# a recipe that makes room, with the run's time: "With Unsloth's QLoRA recipe it fits on 2 x
+# ...: 22.7 GB of 23.6 GB usable; the run takes about 3.5 days."
+_RECIPE_TIMED = re.compile(
+    r"^With (?P<how>(?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?) it fits on "
+    r"[^\n]*?; the run takes about (?P<time>[^\n]+?)\.$",
+    re.MULTILINE,
+)
+
+
 def _paced_as_run(query: Query, text: str) -> str:
     """ "SDXL on a GTX 1070, how long per image?": a card that holds it only with offload or in
     fewer bits answers the pace asked with that way first, the plain "no" after it; a training
     batch that fits only by gradient accumulation leads with the run's time that way."""
     costed = re.match(r"\*\*No: (.*?) does not fit (.*?)\*\* \(([\w.-]+)", text)
     stepped = _ACCUMULATED.search(text)
+    recipe = _RECIPE_TIMED.search(text)
+    if costed and recipe and (query.intent == "train_time" or _PACE_ASKED.search(query.low)):
+        return (
+            f"**About {recipe.group('time')} with {recipe.group('how')}; with the defaults "
+            "assumed it does not fit.**\n\n" + text.replace("**No: ", "**", 1)
+        )
     if costed and stepped and (query.intent == "train_time" or _PACE_ASKED.search(query.low)):
         return (
             f"**About {stepped.group('time')} at batch 1 with {stepped.group('steps')} steps "
@@ -300,6 +320,11 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if query.intent == "fit" and lower and costed and not query.precision and query.gpus:
         # "flux dev vram requirement? i have a 4080": how it runs on the card said, first
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+    recipe = _RECIPE_FITS.search(text)
+    if query.intent == "fit" and recipe and costed and not query.framework:
+        # "qlora 70b on two 3090s, doable?": how it fits first, the defaults' "no" after
+        return (f"**Yes with {recipe.group(1)}, no with the defaults assumed: "
+                + text[len("**No: ") :])  # fmt: skip
     if query.intent in _OWN_LEAD or not YES_NO.search(low):
         return text
     if re.search(r"\boverkill\b", low):
@@ -313,6 +338,7 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     leaner = _QLORA_FITS.search(text)
     if leaner and costed and query.workload == "finetune":  # the method was not said
         return "**Yes with QLoRA, no with LoRA in 16 bits: " + text[len("**No: ") :]
+
     if _VERDICT_START.search(text):
         return text
     head = text.split("\n", 1)[0]

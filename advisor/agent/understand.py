@@ -2827,6 +2827,12 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         and any(s.intent == "buy" and s.gpus in ((), query.gpus) for s in others)
     ):  # "how much is a 5090 rn?? and what was the msrp": its price to buy, both times
         query = replace(query, intent="buy")
+    # "qlora 70b on two 3090s, doable? how long for an epoch of samples of ~1k tokens": the
+    # samples' length, said later, is the first question's too (same job, said once)
+    later_context = next((s.context for s in others if s.context and s.models == query.models
+                          and s.workload == query.workload), None)  # fmt: skip
+    if query.context is None and later_context:
+        query = replace(query, context=later_context)
     # a whole run's time or cost asked, in this part or a later one: the recipe's epochs
     timed = any(s.intent in _WHOLE_RUN_INTENTS for s in others)
     query = _recipe_epochs(query, catalog, timed)
@@ -3178,7 +3184,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         and any(m.family == "diffusion" for m in models)
         # "generate 100,000 SDXL images for a dataset": made, whatever they are for
         and (
-            rx.search(r"\bgenerat\w*|\brender\w*|\bcreat\w*", low)
+            rx.search(
+                r"\bgenerat\w*|\brender\w*|\bcreat\w*|\bsynthetic\b|\bproduc\w*"
+                r"|\b(?:want|need)\w*\s(?:about\s|~)?\d",
+                low,
+            )
             or not rx.search(r"\btrain\w*|\bfine-?tun\w*|\blora\b|\bdreambooth\b|\bdataset\b", low)
         )
     ):
