@@ -1180,7 +1180,12 @@ def _advice(q: Query, low: str) -> bool:
         # "worth it, or too slow because of the 128-bit bus?": a figure named as the doubt
         and (
             not q.fields
-            or bool(rx.search(r"\bworth it\b|\btoo slow\b", low) and not _FIGURE_ASKED.search(low))
+            # (a price said: a question about buying it)
+            or bool(
+                rx.search(r"\bworth it\b|\btoo slow\b", low)
+                and not _FIGURE_ASKED.search(low)
+                and not rx.search(r"[$€£]\s?\d", low)
+            )
         )
         and bool(_GOOD_FOR.search(low))
     )

@@ -3185,7 +3185,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "generate 100,000 SDXL images for a dataset": made, whatever they are for
         and (
             rx.search(
-                r"\bgenerat\w*|\brender\w*|\bcreat\w*|\bsynthetic\b|\bproduc\w*"
+                r"\bgenerat\w*|\brender\w*|\bcreat\w*|\bsynthetic\b|\bproduc(?:e|es|ed|ing)\b"
                 r"|\b(?:want|need)\w*\s(?:about\s|~)?\d",
                 low,
             )
