@@ -218,11 +218,10 @@ _LOWER_FITS = re.compile(
 _OFFLOAD_FITS = re.compile(r"^With (model|sequential) CPU offload \([^)]*\) it fits on one\b",
                            re.MULTILINE)  # fmt: skip
 _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
+# the first words of the leaner training recipes (handlers.LEANER) a "With ... it fits" line names
+_RECIPE = r"(?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?"
 # a training recipe that makes room: "With Unsloth's QLoRA recipe it fits on 2 x ..."
-_RECIPE_FITS = re.compile(
-    r"^With ((?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?) it fits on (?:one|\d+ x)\b",
-    re.MULTILINE,
-)
+_RECIPE_FITS = re.compile(rf"^With ({_RECIPE}) it fits on (?:one|\d+ x)\b", re.MULTILINE)
 _OWN_LEAD = (
     "principle",
     "link",
@@ -262,8 +261,7 @@ _ACCUMULATED = re.compile(
 # a recipe that makes room, with the run's time: "With Unsloth's QLoRA recipe it fits on 2 x
 # ...: 22.7 GB of 23.6 GB usable; the run takes about 3.5 days."
 _RECIPE_TIMED = re.compile(
-    r"^With (?P<how>(?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?) it fits on "
-    r"[^\n]*?; the run takes about (?P<time>[^\n]+?)\.$",
+    rf"^With (?P<how>{_RECIPE}) it fits on [^\n]*?; the run takes about (?P<time>[^\n]+?)\.$",
     re.MULTILINE,
 )
 
@@ -275,12 +273,13 @@ def _paced_as_run(query: Query, text: str) -> str:
     costed = re.match(r"\*\*No: (.*?) does not fit (.*?)\*\* \(([\w.-]+)", text)
     stepped = _ACCUMULATED.search(text)
     recipe = _RECIPE_TIMED.search(text)
-    if costed and recipe and (query.intent == "train_time" or _PACE_ASKED.search(query.low)):
+    timed = query.intent == "train_time" or bool(_PACE_ASKED.search(query.low))
+    if costed and recipe and timed:
         return (
             f"**About {recipe.group('time')} with {recipe.group('how')}; with the defaults "
             "assumed it does not fit.**\n\n" + text.replace("**No: ", "**", 1)
         )
-    if costed and stepped and (query.intent == "train_time" or _PACE_ASKED.search(query.low)):
+    if costed and stepped and timed:
         return (
             f"**About {stepped.group('time')} at batch 1 with {stepped.group('steps')} steps "
             f"of gradient accumulation; at batch {query.batch} at once it does not fit.**"
