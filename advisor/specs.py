@@ -228,6 +228,8 @@ class VisionModel:
     # its pointwise layers are nn.Linear on channels-last tensors (ConvNeXt's blocks), so its
     # 16-bit tensor-core work pays no NCHW transposes whatever the input layout
     linear_pointwise: bool = False
+    # the per-GPU training batch its own trainer defaults to (Ultralytics: 16), when it has one
+    train_batch: int | None = None
 
 
 @dataclass(frozen=True)

@@ -784,6 +784,10 @@ def break_even(
     }
 
 
+# the most cards of one kind a single machine takes: more is a cluster, built of datacenter parts
+ONE_BOX_GPUS = 8
+
+
 @_tool
 def recommend_gpus(
     model: str,
@@ -799,6 +803,7 @@ def recommend_gpus(
     vendor: str | None = None,
     segment: str | None = None,
     max_gpus: int = 8,
+    max_total_power_w: float | None = None,
     top: int = 5,
     resolution: int | None = None,
     steps: int | None = None,
@@ -825,10 +830,15 @@ def recommend_gpus(
     throughput at full load, for a server's cost per token). With max_purchase_usd, GPUs
     to buy: only those whose newest `condition` (new or used) purchase price for the GPUs needed
     is within it, ranked by speed, each with its dated price. Other constraints: budget per hour
-    or per job, board power, form factor ("PCIe", "SXM"), vendor, segment (datacenter,
+    or per job, board power (max_power_w each card; max_total_power_w all the cards together),
+    form factor ("PCIe", "SXM"), vendor, segment (datacenter,
     workstation, consumer, laptop, apple), memory per GPU. rank_by "price" puts the cheapest
     first (purchase price with max_purchase_usd, else the hourly rental); "memory" the least
-    memory in all (the smallest card that runs it), then speed. With requests_per_s
+    memory in all (the smallest card that runs it), then speed; "per_dollar" (purchases) the
+    most speed per dollar of the purchase price. By value, each doubling of the cards counts
+    CARD_DOUBLING_PREMIUM dearer; by speed within a purchase budget, speeds within SPEED_STEP
+    are level and the cheaper goes first. Cards that are not datacenter parts count up to
+    ONE_BOX_GPUS (one machine), a laptop or a unified-memory machine one. With requests_per_s
     (LLM serving), each candidate is sized for that load: replicas of the fitting setup until
     their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
     hourly price of them all. `images` (diffusion) or `audio_hours` (speech) size a whole job:
@@ -838,8 +848,10 @@ def recommend_gpus(
     deadline for a sized job; a training run takes more GPUs (up to max_gpus) until it meets it,
     and a setup that cannot is ruled out. `unpriced` (no budget said): GPUs with no purchase
     price on record stay in, after the priced ones."""
-    if rank_by not in ("value", "price", "speed", "memory"):
-        raise InvalidInput(f"rank_by is value, price, speed or memory (got {rank_by!r}).")
+    if rank_by not in ("value", "price", "speed", "memory", "per_dollar"):
+        raise InvalidInput(
+            f"rank_by is value, price, speed, memory or per_dollar (got {rank_by!r})."
+        )
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
         raise InvalidInput(
             "A per-job budget needs a training workload and its token budget (train_tokens); "
@@ -873,9 +885,16 @@ def recommend_gpus(
     ranked, rejected = [], []
     for gpu in candidates:
         fitted, late = None, None
+        # a cluster is built of datacenter parts; desk and workstation cards stay in one box; a
+        # laptop, a Mac or an APU is one machine with one GPU
+        most = max_gpus if gpu.segment == "datacenter" else min(max_gpus, ONE_BOX_GPUS)
+        if gpu.segment == "laptop" or "unified" in (gpu.memory_type or "").lower():
+            most = 1
         for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
-            if n > max_gpus:
+            if n > most:
                 break
+            if max_total_power_w is not None and n * (gpu.tdp_w or 0) > max_total_power_w:
+                break  # more of them only draw more
             result = estimate(replace(base, gpu=gpu.id, num_gpus=n), catalog)
             hours = (result.job_hours or result.train_hours or {}).get("typical")
             if result.fits and max_hours and hours and hours > max_hours:
@@ -886,10 +905,20 @@ def recommend_gpus(
             if result.fits:
                 fitted = result
                 break
+        if fitted is not None and late and fitted.num_gpus > 2:
+            # late on half as many: the fewest between that meet the deadline (3 cards, not 4)
+            for n in range(fitted.num_gpus // 2 + 1, fitted.num_gpus):
+                fewer = estimate(replace(base, gpu=gpu.id, num_gpus=n), catalog)
+                hours = (fewer.job_hours or fewer.train_hours or {}).get("typical")
+                if fewer.fits and hours and hours <= (max_hours or 0):
+                    fitted = fewer
+                    break
         if fitted is None:
-            why = f"does not fit on {max_gpus} or fewer"
+            why = f"does not fit on {most} or fewer"
+            if max_total_power_w is not None:
+                why = f"does not fit on as many as {max_total_power_w:,.0f} W of board power runs"
             if late:
-                why = (f"takes about {late:,.0f} hours on {max_gpus} or fewer, past the "
+                why = (f"takes about {late:,.0f} hours on {most} or fewer, past the "
                        f"{max_hours:,.0f} given")  # fmt: skip
             rejected.append({"gpu": gpu.id, "reason": why})
             continue
@@ -919,10 +948,17 @@ def recommend_gpus(
         ranked.sort(key=lambda r: (r.get("purchase_usd") is None, r.get("purchase_usd") or 0,
                                    -r["speed"]))  # fmt: skip
         ranking = f"{condition} purchase price, cheapest first"
+    elif max_purchase_usd is not None and rank_by == "per_dollar":
+        ranked.sort(key=lambda r: (r.get("purchase_usd") is None or not r["speed"],
+                                   (r.get("purchase_usd") or 0) / (r["speed"] or 1)))  # fmt: skip
+        ranking = f"speed per dollar of the {condition} purchase price, most first"
     elif max_purchase_usd is not None:
-        ranked.sort(key=lambda r: (r.get("purchase_usd") is None, -r["speed"],
-                                   r.get("purchase_usd") or 0))  # fmt: skip
-        ranking = f"speed, among GPUs whose {condition} purchase price is within the budget"
+        # speeds within a few percent are level: the cheaper of them first
+        ranked = _cheaper_when_level(ranked)
+        ranking = (
+            f"speed (within {SPEED_STEP:.0%} counted level, the cheaper first), among "
+            f"GPUs whose {condition} purchase price is within the budget"
+        )
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
         ranking = "hourly rental price, cheapest first"
@@ -932,6 +968,8 @@ def recommend_gpus(
     else:
         ranked.sort(key=_value_key)
         ranking = "cost per unit of work where a rental price exists, else speed"
+        if any(r["num_gpus"] > 1 for r in ranked[:top]):
+            ranking += " (a setup of more cards counted dearer: the care many cards take)"
     for row in ranked[:top]:  # a setup rented around the clock: its bill for a month
         hourly = row["usd_per_hour"]
         row["usd_per_month"] = None if hourly is None else hourly * cost.HOURS_PER_MONTH
@@ -944,14 +982,40 @@ def recommend_gpus(
     }
 
 
+# speeds closer than this are no reason to pay more: a purchase ranking takes them as level
+SPEED_STEP = 0.05
+
+
+def _cheaper_when_level(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Priced rows by speed, fastest first, except that those within SPEED_STEP of the fastest
+    left go cheapest first; rows with no price on record last."""
+    priced = sorted((r for r in rows if r.get("purchase_usd") is not None),
+                    key=lambda r: -r["speed"])  # fmt: skip
+    out = []
+    while priced:
+        level = [r for r in priced if r["speed"] * (1 + SPEED_STEP) >= priced[0]["speed"]]
+        out += sorted(level, key=lambda r: r["purchase_usd"])
+        priced = priced[len(level) :]
+    return out + sorted((r for r in rows if r.get("purchase_usd") is None),
+                        key=lambda r: -r["speed"])  # fmt: skip
+
+
+# what each doubling of the cards in a setup adds to its cost of the work when ranking by value:
+# the sharding, the links and the failures a many-card box brings, which no rent shows (a product
+# choice, not a fit: two cards must be 20% cheaper per unit of work to rank above one, eight 43%)
+CARD_DOUBLING_PREMIUM = 0.25
+
+
 def _value_key(row: dict[str, Any]) -> tuple[int, float, float]:
-    """Cost per unit of work first; a rented GPU whose estimate prices no unit (a diffusion
-    LoRA, say) by its hourly price over its speed; GPUs with no rental price on record last, by
-    speed (an announced part is never the value pick)."""
+    """Cost per unit of work first (with CARD_DOUBLING_PREMIUM for each doubling of the cards); a
+    rented GPU whose estimate prices no unit (a diffusion LoRA, say) by its hourly price over its
+    speed; GPUs with no rental price on record last, by speed (an announced part is never the
+    value pick)."""
+    weight = 1 + CARD_DOUBLING_PREMIUM * math.log2(max(row["num_gpus"], 1))
     if row["usd_per_unit"] is not None:
-        return (0, row["usd_per_unit"], -row["speed"])
+        return (0, row["usd_per_unit"] * weight, -row["speed"])
     if row["usd_per_hour"] and row["speed"] > 0:
-        return (1, row["usd_per_hour"] / row["speed"], -row["speed"])
+        return (1, row["usd_per_hour"] / row["speed"] * weight, -row["speed"])
     return (2, 0.0, -row["speed"])
 
 
@@ -1151,17 +1215,25 @@ def pcie_links(gens: list[int] | None = None, lanes: int = 16) -> dict[str, Any]
 
 @_tool
 def system_power(
-    gpu: str, num_gpus: int = 1, psu_w: float | None = None, cpu_w: float | None = None
+    gpu: str,
+    num_gpus: int = 1,
+    psu_w: float | None = None,
+    cpu_w: float | None = None,
+    circuit_a: float | None = None,
+    circuit_v: float | None = None,
 ) -> dict[str, Any]:
     """Full-load power of a workstation with `num_gpus` x `gpu` (datasheet board power), a CPU
     (`cpu_w`, else a high-end desktop CPU's limit) and the rest of the system; the power supply
-    that calls for, and, given `psu_w`, whether that supply is enough, tight or too small."""
+    that calls for, and, given `psu_w`, whether that supply is enough, tight or too small; given
+    a circuit's `circuit_a` amps at `circuit_v` volts, what it carries (and 80% of it for a
+    continuous load) and whether the machine stays within it."""
     from dataclasses import asdict
 
     from advisor.calculator.power import power_budget
 
     sheet = _board_power(gpu)
-    budget = power_budget(sheet.tdp_w, num_gpus, cpu_w=cpu_w, psu_w=psu_w)
+    budget = power_budget(sheet.tdp_w, num_gpus, cpu_w=cpu_w, psu_w=psu_w,
+                          circuit_a=circuit_a, circuit_v=circuit_v)  # fmt: skip
     return {"gpu": sheet.id, "gpu_name": sheet.name, "gpu_w": sheet.tdp_w,
             "num_gpus": num_gpus, **asdict(budget)}  # fmt: skip
 

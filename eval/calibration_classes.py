@@ -314,6 +314,9 @@ CLASS_RULES: tuple[Rule, ...] = (
     # link (and, in old releases, per-layer host time) that a single GPU's share says nothing of
     _rule("vLLM decode (batch 1 / low concurrency)", "decode", "vllm", multi_gpu=False),
     _rule("vLLM decode, multi-GPU", "decode", "vllm", multi_gpu=True),
+    # TensorRT-LLM's (and NIM's) single-GPU batch-1 decode apart from its full-load serving rows,
+    # whose step is mostly compute: its decode bandwidth share is judged on these rows alone
+    _rule("TensorRT-LLM/NIM decode, 1 GPU", "decode", "tensorrt-llm nim", multi_gpu=False),
     _rule("SGLang", SPEED, "sglang"),
     _rule("LMDeploy", SPEED, "lmdeploy"),
     _rule("TGI", SPEED, "tgi"),

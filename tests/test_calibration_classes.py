@@ -41,6 +41,8 @@ def _row(**fields: str) -> dict[str, str]:
               num_gpus="4"), "TensorRT-LLM/NIM serving, multi-GPU"),
         (dict(engine="nim (NVIDIA NIM 1.8.0)", workload="decode", metric="tpot_ms",
               num_gpus="2"), "TensorRT-LLM/NIM serving, multi-GPU"),
+        (dict(engine="tensorrt-llm", workload="decode", metric="tokens_per_s"),
+         "TensorRT-LLM/NIM decode, 1 GPU"),
         (dict(engine="nim (NVIDIA NIM 1.8.0)", workload="ttft", metric="ttft_ms"),
          "TTFT · TensorRT-LLM/NIM"),
         (dict(engine="vllm", workload="ttft", metric="ttft_ms"), "TTFT · vLLM"),

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from advisor.retrieval.search import Searcher
 from advisor.tools import (
+    CARD_DOUBLING_PREMIUM,
     TOOLS,
     call_tool,
     compare_gpus,
@@ -89,7 +91,9 @@ def test_recommend_gpus_respects_constraints() -> None:
     result = recommend_gpus("llama-3-8b", workload="inference", precision="bf16", context=8192)
     ranked = result["ranked"]
     assert ranked and all(r["memory_per_gpu_gb"] <= r["usable_memory_per_gpu_gb"] for r in ranked)
-    priced = [r["usd_per_unit"] for r in ranked if r["usd_per_unit"] is not None]
+    # by the cost of the work, each doubling of the cards counted CARD_DOUBLING_PREMIUM dearer
+    priced = [r["usd_per_unit"] * (1 + CARD_DOUBLING_PREMIUM * math.log2(r["num_gpus"]))
+              for r in ranked if r["usd_per_unit"] is not None]  # fmt: skip
     assert priced == sorted(priced)
     cheap = recommend_gpus("llama-3-8b", precision="bf16", max_usd_per_hour=1.0)
     assert cheap["ranked"] and all(r["usd_per_hour"] <= 1.0 for r in cheap["ranked"])

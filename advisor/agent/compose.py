@@ -383,24 +383,65 @@ def ratio_figure(value: float, unit: str) -> str:
     return f"{value:.3g} {unit}".strip() if 0 < abs(value) < 1 else num(value, unit)
 
 
-def compare_head(sheets: list[dict[str, Any]], leads: dict[str, str]) -> str:
-    """Which to pick for each common job, with the figure that decides it."""
-    by_id = {s["id"]: s for s in sheets}
-    picks: dict[str, list[str]] = {}
+def ratio_head(sheets: list[dict[str, Any]]) -> str | None:
+    """ "How much slower is the laptop one?": of two cards, how many times the other is ahead on
+    each common job's deciding figure (None unless one card leads on all of them)."""
+    # variants that share the deciding figures (a laptop card's 8 and 16 GB) are one side
+    sides = {(s.get("bandwidth_gbs"), s.get("fp16_bf16_dense_tflops")): s for s in sheets}
+    sheets = list(sides.values())
+    if len(sheets) != 2:
+        return None
+    parts, ahead = [], set()
+    for job, field, _why in COMPARE_JOBS[:2]:  # speed: bandwidth for decode, compute to train
+        a, b = sheets[0].get(field), sheets[1].get(field)
+        if not a or not b or a == b:
+            continue
+        fast, slow = (sheets[0], sheets[1]) if a > b else (sheets[1], sheets[0])
+        ahead.add(fast["name"])
+        values = " vs ".join(field_value(s, field) for s in (fast, slow))
+        parts.append(f"{num(max(a, b) / min(a, b))}x for {job} ({FIELD_LABELS[field][0]} "
+                     f"{values})")  # fmt: skip
+    if not parts or len(ahead) != 1:
+        return None
+    fast_name = ahead.pop()
+    slow_name = next(s["name"] for s in sheets if s["name"] != fast_name)
+    first, _, rest = parts[0].partition(" for ")
+    more = "".join(f", and {p}" for p in parts[1:])
+    return (
+        f"**The {fast_name} is about {first} as fast as the {slow_name} for {rest}{more}, as "
+        "far as those figures decide it.**"
+    )
+
+
+def compare_head(sheets: list[dict[str, Any]]) -> str:
+    """Which to pick for each common job, with the figure that decides it; cards that share the
+    best figure (two variants of one chip) are picked together, and a figure every card shares is
+    said level."""
+    picks: dict[tuple[str, ...], list[str]] = {}
+    level = []
     for job, field, _why in COMPARE_JOBS:
-        if field in leads:
-            picks.setdefault(leads[field], []).append(job)
+        values = {s["name"]: float(s[field]) for s in sheets if s.get(field) is not None}
+        if len(values) < 2:
+            continue
+        best = (min if field == "tdp_w" else max)(values.values())
+        ahead = tuple(name for name, v in values.items() if v == best)
+        if len(ahead) == len(values):
+            level.append(FIELD_LABELS[field][0])
+        else:
+            picks.setdefault(ahead, []).append(job)
     if not picks:
         return "**They are level on memory, bandwidth and compute.**"
     parts = []
-    for gid, jobs in picks.items():
+    for names, jobs in picks.items():
         figures = []
         for job, field, _why in COMPARE_JOBS:
             if job in jobs:
-                values = " vs ".join(field_value(s, field) for s in sheets)
-                figures.append(f"{FIELD_LABELS[field][0]} {values}")
-        parts.append(f"the {by_id[gid]['name']} for {' and '.join(jobs)} ({'; '.join(figures)})")
-    return "**Pick " + "; ".join(parts) + ".**"
+                shown = " vs ".join(field_value(s, field) for s in sheets)
+                figures.append(f"{FIELD_LABELS[field][0]} {shown}")
+        which = " or the ".join(names)
+        parts.append(f"the {which} for {' and '.join(jobs)} ({'; '.join(figures)})")
+    even = f" Level on {' and '.join(level)}." if level else ""
+    return "**Pick " + "; ".join(parts) + "." + even + "**"
 
 
 # ---------------------------------------------------------------- estimates
@@ -832,6 +873,19 @@ def _gpu_hours(e: dict[str, Any]) -> str:
     return f" ({num(gpu_hours, 'GPU-hours')})"
 
 
+# whether a choice makes a difference: "40gb or 80gb - does it matter for 13b inference"
+_MATTERS = re.compile(
+    r"\b(?:does|do|would|will) (?:it|that|this|they|the \w+) (?:really |even )?"
+    r"matter\b|\bmakes? (?:a|any) (?:real )?difference\b"
+)
+
+
+# a ratio asked: "how much faster", "how many times faster", "how much slower is the laptop"
+HOW_MUCH_FASTER = re.compile(
+    r"\bhow (?:much|many times) (?:faster|slower|quicker|better)\b|\b(?:speed ?up|ratio)\b"
+)
+
+
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
               time_first: bool = False, prefer_time: bool = False,
               pick_asked: bool = False, asked: str = "", value: bool = False) -> str:  # fmt: skip
@@ -895,10 +949,24 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 .replace("the one ", "the ") if ratio and ratio >= 1.05 else "")  # fmt: skip
         head = (f"**Pick the {chosen}: the fastest{than}, and {what} fits on each of them** "
                 f"({settings(first)}).")  # fmt: skip
+        if _MATTERS.search(asked) and than:  # "40gb or 80gb, does it matter for 13b?"
+            head = (f"**For fitting, no: {what} fits on each of them; for speed, the {chosen} is "
+                    f"the fastest{than}** ({settings(first)}).")  # fmt: skip
         unpriced = [e["gpu_name"] for e in results if not (e.get("cost") or {}).get("cost_unit")]
         if value and unpriced:  # "the cheaper option?": said why speed decides instead
             head += (f" No rental price on record for the {', '.join(unpriced)}, so the cost "
                      "of the work cannot be compared.")  # fmt: skip
+    elif len(fitting) == len(results) == 2 and best and HOW_MUCH_FASTER.search(asked):
+        # "cpu only vs a 3060, how much faster is the gpu": the ratio, with the two figures
+        other = next(e for e in fitting if e is not best)
+        low_top = (other.get(key) or {}).get("typical", 0)
+        ratio = (top / low_top if sign > 0 else low_top / top) if low_top and top else None
+        pair = " against ".join(
+            f"{num(e[key]['typical'], unit)} on the {gpus_phrase(e['num_gpus'], e['gpu_name'])}"
+            .replace("the one ", "the ") for e in (best, other)
+        )  # fmt: skip
+        head = (f"**About {num(ratio)}x: {pair}** ({what}; {settings(first)})." if ratio
+                else f"**Yes: {what} fits on each of them** ({settings(first)}).")  # fmt: skip
     elif len(fitting) == len(results):
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."

@@ -224,7 +224,20 @@ def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
         return None  # latency: one sample at a time
     if workload == "inference" and model.family == "speech" and _BATCHED.search(query.low):
         return BATCHED_SPEECH  # "batch transcription": faster-whisper's batched pipeline
-    return dict(FAMILIES[model.family or "llm"].default_batch).get(workload)
+    family = FAMILIES[model.family or "llm"]
+    if workload != "inference" and model.ids:  # "train yolov8 on 20k images": its trainer's own
+        from advisor.calculator.families import models_of
+        from advisor.catalog import load_catalog
+
+        own = getattr(models_of(load_catalog(), family).get(model.ids[0]), "train_batch", None)
+        if own:
+            return int(own)
+    # pre-training timed or priced at a useful batch, not at one sequence a step of overhead (a
+    # fit is judged at the batch that fits: one, with gradient accumulation for more)
+    timed = query.intent not in ("fit", "solve", "spec")
+    return dict(family.default_batch).get(workload) or (
+        _pretraining_default(workload, model) if timed else None
+    )
 
 
 # audio transcribed in bulk, not as it comes: "batch transcription", "batched", "offline"
@@ -325,8 +338,44 @@ def spec(query: Query, box: ToolBox) -> Draft:
             parts.append("**" + c.sheet_summary(sheets[0]).replace(": ", ":** ", 1))
         notes = {c.stack_note(s) for s in sheets} - {None}
         parts += sorted(str(n) for n in notes)
+        if (circuit := _on_the_circuit(query, box, sheets[0], count)) is not None:
+            parts.append(circuit)  # "I'm on a 15A 120V circuit": what it leaves
         parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
     return Draft("\n\n".join(parts))
+
+
+# a household or office circuit: "a 15A 120V circuit", "20 amp breaker at 230 V"
+_CIRCUIT = re.compile(
+    r"\b(\d{1,2})\s?(?:a|amps?|ampere\w*)\b[^.?!]{0,20}?\b(\d{3})\s?(?:v|volts?)\b"
+    r"|\b(\d{3})\s?(?:v|volts?)\b[^.?!]{0,20}?\b(\d{1,2})\s?(?:a|amps?|ampere\w*)\b"
+)
+
+
+def _on_the_circuit(query: Query, box: ToolBox, sheet: dict[str, Any], count: int) -> str | None:
+    """The circuit said, against the machine at full load (the cards' board power, a desktop CPU
+    and the rest): what it carries, what it carries for hours on end, and what is left."""
+    said = _CIRCUIT.search(query.low)
+    if said is None:
+        return None
+    amps = float(said.group(1) or said.group(4))
+    volts = float(said.group(2) or said.group(3))
+    drawn = box.call("system_power", {"gpu": sheet["id"], "num_gpus": count,
+                                      "circuit_a": amps, "circuit_v": volts})  # fmt: skip
+    if "error" in drawn or drawn.get("circuit_w") is None:
+        return None
+    what = c.gpus_phrase(count, sheet["name"])
+    total, steady = drawn["total_w"], drawn["circuit_continuous_w"]
+    verdict = {"within": f"within it, with about {c.num(drawn['circuit_spare_w'], 'W')} to spare",
+               "over for hours": "over it for hours on end (within it for short bursts)",
+               "over": "over it"}[drawn["circuit_verdict"]]  # fmt: skip
+    return (
+        f"A {c.num(amps, 'A')} circuit at {c.num(volts, 'V')} carries "
+        f"{c.num(drawn['circuit_w'], 'W')}, {c.num(steady, 'W')} for a continuous load (80%). "
+        f"A machine with {what} at full load draws about {c.num(total, 'W')} "
+        f"({c.num(drawn['gpus_w'], 'W')} of board power, a desktop CPU at "
+        f"{c.num(drawn['cpu_w'], 'W')}, {c.num(drawn['platform_w'], 'W')} for the rest): "
+        f"{verdict}, less anything else on that circuit."
+    )
 
 
 def _requirements_checked(query: Query, box: ToolBox) -> list[str]:
@@ -763,12 +812,18 @@ def link(query: Query, box: ToolBox) -> Draft:
 # ---------------------------------------------------------------- will it fit, how fast
 
 
+# the CPU set against a card named: "cpu only vs a 3060", "how much faster than my cpu"
+_AGAINST_THE_CPU = re.compile(r"\bvs\.?\b|\bversus\b|\bcompared?\b|\bfaster\b|\bslower\b|\bthan\b")
+
+
 def _estimates(query: Query, box: ToolBox, model: ModelRef) -> list[dict[str, Any]]:
     results = []
     asked = dict.fromkeys((gpu, ref.count) for ref in query.gpus for gpu in gpu_choices(ref))
     for gpu, count in asked:  # a GPU named twice ("an a100 80gb ... the a100") is one row
         results.append(box.call("estimate", estimate_args(query, gpu, count, model)))
-    if not query.gpus and query.cpu_only and (model.family or "llm") in ON_THE_CPU:
+    against = not query.gpus or bool(_AGAINST_THE_CPU.search(query.low))
+    if query.cpu_only and against and (model.family or "llm") in ON_THE_CPU:
+        # "on cpu only vs a 3060, how much faster is the gpu": the CPU beside the card
         results.append(box.call("estimate", estimate_args(query, CPU, None, model)))
     elif not query.gpus and query.memory_gb:
         results.append(
@@ -812,6 +867,8 @@ def _alternatives(
         line = c.lower_precision_line(lower)
         if line:
             lines.append(line)
+        if not lower.get("fits", True) and sheet.get("segment") in _LOCAL_SEGMENTS:
+            lines += _smaller_gguf(query, box, e, model)
     if e.get("family", "llm") == "llm" and e["workload"].startswith("finetune"):
         lines += _leaner_training(query, box, e, model)
     offload = query.offload if query.offload != "layers" else None
@@ -823,26 +880,46 @@ def _alternatives(
         or "unified" in str(sheet.get("memory_type", "")).lower()
     )
     home = sheet.get("segment") in _LOCAL_SEGMENTS and not unified
-    one_card = len(query.gpus) == 1 and (query.gpus[0].count or 1) == 1 and not query.num_gpus
+    named_one = len(query.gpus) == 1 and (query.gpus[0].count or 1) == 1
+    one_card = (named_one or (not query.gpus and bool(query.memory_gb))) and not query.num_gpus
     if home and one_card and e["num_gpus"] == 1 and e.get("gpu_layers") is None:
         # as ollama runs it on one card: the rest in system RAM
         lines += _split_with_ram(query, box, e, model)
     return lines
 
 
+def _smaller_gguf(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """An LLM that a desk card does not hold even in 4 bits: the first smaller GGUF that it does
+    hold whole (fewer bits cost some quality)."""
+    if query.precision or model.precision or query.engine not in (None, "llama.cpp", "ollama"):
+        return []
+    base = {**estimate_args(query, e["gpu"], e["num_gpus"], model), "engine": "llama.cpp"}
+    for quant in SMALLER_HOME_QUANTS:
+        smaller = box.call("estimate", {**base, "precision": quant})
+        if "error" in smaller or not smaller["fits"]:
+            continue
+        decode = (smaller.get("decode_tokens_per_s") or {}).get("typical")
+        pace = f"; about {c.num(decode, 'tokens/s')}" if decode else ""
+        need = f"{c.num(smaller['memory_per_gpu_gb'], 'GB')} of {c.usable(smaller)}"
+        return [f"In {quant} (a smaller GGUF, at some cost in quality) it fits: {need}{pace}."]
+    return []
+
+
 _SPLIT_LINE = "With llama.cpp or ollama keeping what the card"
 
 
-def _split_with_ram(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
-    """An LLM too big for a desktop's card even in 4 bits, as ollama and llama.cpp run it: the
-    layers the card does not hold in system RAM, run by the CPU (slow, but it runs)."""
+def _ram_split(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """llama.cpp's split of an LLM between the card and system RAM (a Q4_K_M GGUF unless a format
+    was said), or None when it is not an LLM run that way or the split does not hold it."""
     if (
         e.get("family", "llm") != "llm"
         or e["workload"] != "inference"
         or query.engine not in (None, "llama.cpp", "ollama")
         or (query.batch or 1) > 1
     ):
-        return []
+        return None
     args = {
         **estimate_args(query, e["gpu"], e["num_gpus"], model),
         "offload": "layers",
@@ -854,10 +931,23 @@ def _split_with_ram(query: Query, box: ToolBox, e: dict[str, Any], model: ModelR
         args["precision"] = "q4_k_m"
     split = box.call("estimate", {k: v for k, v in args.items() if v is not None})
     if "error" in split or not split["fits"] or split.get("gpu_layers") is None:
+        return None
+    return split
+
+
+def _split_with_ram(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """An LLM too big for a desktop's card even in 4 bits, as ollama and llama.cpp run it: the
+    layers the card does not hold in system RAM, run by the CPU (slow, but it runs)."""
+    split = _ram_split(query, box, e, model)
+    if split is None:
         return []
+    pace = (
+        f"; {c.band(split['decode_tokens_per_s'], 'tokens/s')}"
+        if split.get("decode_tokens_per_s")
+        else ""
+    )  # (a card of a memory size: no speed)
     return [f"{_SPLIT_LINE} cannot hold in system RAM "
-            f"({split['precision']}): {c.host_split(split)}; "
-            f"{c.band(split['decode_tokens_per_s'], 'tokens/s')}"
+            f"({split['precision']}): {c.host_split(split)}{pace}"
             f"{c.ram_check(split, query.ram_gb)}."]  # fmt: skip
 
 
@@ -1310,7 +1400,15 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         if four is not None:  # "can my 3070 run llama 3 8b?": as people run it
             notes.append(_run_locally_note(e, four[0]))
             results, e = four, four[0]
-        spread = _on_the_fewest(query, box, e, model) if speed_first and alone else None
+        one = _on_the_one(query, box, e, model) if alone and four is None and speed_first else None
+        if one is not None:  # "gemma 2 27b on an A10G, tokens/s?": the one card, in 4 bits
+            notes.append(f"In 4-bit (AWQ) on the one {e['gpu_name']} said: in {e['precision']} "
+                         f"it needs {c.num(e['memory_per_gpu_gb'], 'GB')} and does not fit it "
+                         "(say the format or the count if they differ).")  # fmt: skip
+            results, e = [one], one
+        # "what about on L4s instead?": several of the card, as many as hold the job
+        plural = any(re.search(r"[a-z0-9]s$", g.text.lower()) and not g.count for g in query.gpus)
+        spread = _on_the_fewest(query, box, e, model) if (speed_first or plural) and alone else None
         moved = _moved_note(e, spread) if spread is not None else ""
         if spread is not None:  # in fewer bits on the one card, beside the several that hold it
             moved += "".join(f" {line}" for line in _alternatives(query, box, e, model)
@@ -1342,9 +1440,8 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         if (ram_split and (query.ram_gb or split_only) and not query.throughput_tok_s
                 and text.startswith("**No: ")):  # fmt: skip
             kept = ram_split.replace(_SPLIT_LINE, "llama.cpp or ollama keep what the card", 1)
-            yes = "Yes, with the RAM you have" if query.ram_gb else (
-                "No: not on the card alone; only with part of it in system RAM, "
-                "slowly")  # fmt: skip
+            yes = "Yes, with the RAM you have" if query.ram_gb else _split_verdict(
+                _ram_split(query, box, e, model), _FIT_ASKED.search(low) is not None)  # fmt: skip
             text = (f"**{yes}**: {kept}\n\n"
                     + text.replace("**No: ", "**On the card alone, no: ", 1))  # fmt: skip
         text = _more_than_needed(query, results, text)
@@ -1745,13 +1842,17 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
         return None
     ref = query.gpus[0]
     gpu = gpu_choices(ref)[0]
-    rows = []
-    for engine in engines[:3]:
-        e = box.call("estimate", {**estimate_args(replace(query, engine=engine), gpu, ref.count,
-                                                  model), "engine": engine})  # fmt: skip
-        if "error" not in e:
-            rows.append(e)
-    fitting = [e for e in rows if e["fits"] and e.get("decode_tokens_per_s")]
+    # "llama 70b on H100": on as many of the card as hold it when one does not (said after)
+    for count in [ref.count] if ref.count else [None, 2, 4, 8]:
+        rows = []
+        for engine in engines[:3]:
+            e = box.call("estimate", {**estimate_args(replace(query, engine=engine), gpu, count,
+                                                      model), "engine": engine})  # fmt: skip
+            if "error" not in e:
+                rows.append(e)
+        fitting = [e for e in rows if e["fits"] and e.get("decode_tokens_per_s")]
+        if len(fitting) >= 2:
+            break
     if len(fitting) < 2:
         return None
     ranked = sorted(fitting, key=lambda e: -e["decode_tokens_per_s"]["typical"])
@@ -1779,18 +1880,56 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
             "The formats differ (each engine's usual one for this card): most of the gap "
             "is the format; name one to compare the engines like for like."
         )
+    unfitted = [
+        name[e["engine"]]
+        for e in ranked
+        if any("not fitted for this pair" in a for a in e.get("assumptions", []))
+    ]
+    if unfitted:  # a prior against a fit: no pick can rest on the gap
+        head = (
+            f"**{name[best['engine']]} comes out about {c.num(ratio)}x ahead here, but "
+            f"{' and '.join(unfitted)} on this card rests on priors, not measurements: "
+            f"treat the gap as unknown** ({best['model_name']} on {where}{streams}: {each})."
+        )
     lines.append(
-        "Each engine's speed is the calculator's calibrated figure for it on this card "
-        "(the engine's own efficiency, its kernels for the format); features (FP8, "
-        "speculative decoding, build time) can matter more than the gap."
+        "Each engine's speed is the calculator's figure for it on this card (the engine's own "
+        "efficiency, its kernels for the format; calibrated where measurements exist); "
+        "features (FP8, speculative decoding, build time) can matter more than the gap."
     )
     return Draft(head + "\n\n" + "\n".join(lines))
+
+
+# a pace one reads along with (tokens/s): a split slower than this runs, but slowly
+READING_TOK_S = 10.0
+
+
+# a fit asked in so many words ("should fit on my 8gb", "fully in vram"), not whether it runs
+_FIT_ASKED = re.compile(
+    r"\bfit\w*\b|\b(?:fully|entirely|all) (?:in|on|into)\b|\b(?:no|without) (?:cpu )?offload"
+)
+
+
+def _split_verdict(split: dict[str, Any] | None, fit_asked: bool = False) -> str:
+    """The first words for an LLM that runs only with layers in system RAM, from how it runs:
+    nearly all on the card at a reading pace is a yes; a slow split is not the card running it;
+    a fit asked is a no, with how it runs after."""
+    pace = ((split or {}).get("decode_tokens_per_s") or {}).get("typical") or 0.0
+    share = (split or {}).get("gpu_layers", 0) / max((split or {}).get("layers") or 1, 1)
+    if fit_asked and pace >= READING_TOK_S:
+        return "No: it does not fit on the card alone; it runs with part of it in system RAM"
+    if pace >= READING_TOK_S and share >= 0.9:
+        return "Yes, nearly all of it on the card, the rest in system RAM"
+    if pace >= READING_TOK_S:
+        return "Yes, with part of it in system RAM (not on the card alone)"
+    return "No: not on the card alone; only with part of it in system RAM, slowly"
 
 
 def _runs_locally(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> bool:
     """One LLM on one desk or laptop card, run by one user with no format or server engine
     said: as people run it there (a GGUF in llama.cpp, layers in system RAM when needed)."""
-    if (query.precision or model.precision or query.engine not in (None, "llama.cpp", "ollama")
+    said = query.precision or model.precision
+    gguf = said is None or bool(re.fullmatch(r"i?q\d\w*", said))  # "at 4 bit" on a desk: Q4_K_M
+    if (not gguf or query.engine not in (None, "llama.cpp", "ollama")
             or (query.batch or 1) > 1 or _SERVED.search(query.low) or e["num_gpus"] != 1
             or e.get("family", "llm") != "llm" or e["workload"] != "inference"):  # fmt: skip
         return False
@@ -1814,6 +1953,22 @@ def _four_bits_for_all(
     if any("error" in e or not e["fits"] for e in four):
         return None
     return four
+
+
+def _on_the_one(
+    query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
+) -> dict[str, Any] | None:
+    """A speed asked of an LLM on "an A10G" (one card said with its article) that 16 bits do not
+    fit: the job in 4-bit AWQ on that card when that holds it, in place of more cards."""
+    said_one = _one_card_said(query) or any(
+        re.search(rf"\b(?:an?|my|our|the)\s+(?:nvidia\s+)?{re.escape(g.text.lower())}\b(?!s)",
+                  query.low) for g in query.gpus)  # fmt: skip
+    if (not said_one or e["fits"] or query.precision or model.precision or query.num_gpus
+            or any(g.count for g in query.gpus) or e.get("family", "llm") != "llm"
+            or e["workload"] != "inference" or query.engine not in (None, "vllm")):  # fmt: skip
+        return None
+    four = box.call("estimate", {**estimate_args(query, e["gpu"], 1, model), "precision": "awq"})
+    return four if "error" not in four and four["fits"] else None
 
 
 def _run_locally_note(e: dict[str, Any], four: dict[str, Any], several: bool = False) -> str:
@@ -2226,7 +2381,14 @@ _NORMAL_ASKED = re.compile(
     r"|\b(?:sound|look|seem)s? (?:right|ok|okay|low|slow)\b"
     r"|\bis (?:that|this|it) (?:good|ok|okay|right|low|slow|fine|decent|bad|expected)\b"
     r"|\bshould (?:i|we) (?:be )?(?:get|expect|see)\w*\b|\bmisconfigur\w*|\bbottleneck\w*"
+    # a complaint is a question too: "super slow, like 2 tok/s", "crawls"
+    r"|\b(?:super|really|so|very|painfully|extremely|way too|unbearably|insanely) slow\b"
+    r"|\bcrawl\w*|\bsluggish\b|\bslow as\b"
 )
+
+
+SAID_SLACK = 0.1  # how far outside the estimate's band a rounded figure the user says may lie
+FAR_ABOVE = 3.0  # a speed this many times the band's top is no run of the job said
 
 
 def _measured_here(query: Query, box: ToolBox) -> str | None:
@@ -2246,7 +2408,11 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
     ref = query.gpus[0]
     args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
     e = box.call("estimate", args)
-    local = query.engine in ("llama.cpp", "ollama") and args.get("workload") == "inference"
+    sheet = box.call("gpu_specs", {"gpu": args["gpu"]})
+    desk = query.engine is None and sheet.get("segment") in _LOCAL_SEGMENTS  # as run there
+    local = (query.engine in ("llama.cpp", "ollama") or desk) and args.get(
+        "workload"
+    ) == "inference"
     if local and "error" not in e and not e["fits"]:  # "ollama, 70B on my 3060": as it runs, split
         e = box.call("estimate", {**args, "offload": "layers", "engine": "llama.cpp"})
     key = "decode_tokens_per_s" if e.get("workload") == "inference" else "train_tokens_per_s"
@@ -2255,7 +2421,8 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
         return None
     what = f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} ({c.settings(e)})"
     expected = f"the estimate for {what}: {c.band(band, 'tokens/s')}"
-    if said < band["low"]:
+    # a figure people read off a screen and round ("like 2 tok/s"): a tenth either side is in range
+    if said < band["low"] * (1 - SAID_SLACK):
         causes = (
             " Common causes: layers left on the CPU (llama.cpp -ngl below the model's "
             "layers, or ollama offloading), a long context already in the cache, another "
@@ -2265,12 +2432,29 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
             "offload turned on, short sequences padded to a long length, or a power limit."
         )
         return f"**Your {c.num(said, 'tokens/s')} is low: below {expected}.**{causes}"
-    if said > band["high"]:
+    if said > band["high"] * FAR_ABOVE:  # "40 tok/s for a 70B q4 on one 4090": not that run
+        return (
+            f"**No: your {c.num(said, 'tokens/s')} is far above {expected}**: more than this card "
+            "can read the weights for, so the run is likely not this model as said (a smaller "
+            "model or a lower quant loaded; check what is loaded, e.g. `ollama ps`), or the "
+            "figure counts prompt processing or several requests together."
+        )
+    if said > band["high"] * (1 + SAID_SLACK):
         return (
             f"**Your {c.num(said, 'tokens/s')} is above the range {expected}**: nothing wrong, "
             "or it counts several requests together (the estimate is one stream's)."
         )
-    return f"**Yes, {c.num(said, 'tokens/s')} is normal: {expected}.**"
+    why = ""
+    if e.get("gpu_layers") is not None and e.get("host_layers"):
+        # "ollama 70b on my 4090 is super slow": the split sets the pace
+        why = (f" {e['host_layers']} of its {e['layers']} layers sit in system RAM and run on the "
+               "CPU, which reads them from RAM for every token: that sets the pace. Faster takes "
+               "more GPU memory (a second card holds all the layers), a smaller quant, or a "
+               "smaller model.")  # fmt: skip
+    if not YES_NO.search(query.low):  # "super slow, like 2 tok/s": no question to say yes to
+        return (f"**That is expected: {c.num(said, 'tokens/s')} is in the range of {expected}.**"
+                f"{why}")  # fmt: skip
+    return f"**Yes, {c.num(said, 'tokens/s')} is normal: {expected}.**{why}"
 
 
 # a sampler's pace the user got: "2.5 it/s", "1.3 s/it"
@@ -3391,7 +3575,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
         draft = _fit(query, box)
         estimates = [call.result for call in box.calls if call.name == "estimate"]
         alone = [e for e in estimates if "error" not in e and (e.get("num_gpus") or 1) == 1]
-        if (alone and not any(e["fits"] for e in alone) and query.models[0].ids
+        # "pretraining a 7B model": a generic one, sharded over the fewest that hold it
+        named = query.models[0].ids or (query.models[0].size_b and query.workload != "inference")
+        if (alone and not any(e["fits"] for e in alone) and named
                 and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
             # "h200 worth it over h100 for 405b fp8, or b200s?": the fewest of each that hold it
             fewest = _fewest_setups(query, box, query.models[0])
@@ -3457,11 +3643,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     sheets = result["gpus"]
-    head = c.compare_head(sheets, result.get("leader_by_field", {}))
+    head = c.compare_head(sheets)
+    if c.HOW_MUCH_FASTER.search(query.low) and (ratio := c.ratio_head(sheets)):
+        head = ratio  # "how much slower is the laptop one really": the ratios, first
     within = _within_budget(query, box, ids)
     if within and 2 <= len(within[1]) < len(ids):  # the pick among the cards the budget buys
         kept = box.call("compare_gpus", {"gpus": within[1]})
-        head = c.compare_head(kept["gpus"], kept.get("leader_by_field", {}))
+        head = c.compare_head(kept["gpus"])
     elif within and len(within[1]) == 1:
         name = next(s["name"] for s in sheets if s["id"] == within[1][0])
         head = f"**Pick the {name}: the only one of them within the budget.**"
@@ -4065,16 +4253,34 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     if len(setups) < 2:
         return ""
     args = estimate_args(query, setups[0][0], None, model)
-    compared = {k: args[k] for k in ("workload", "model", "precision", "engine", "provider")
-                if args.get(k)}  # fmt: skip
+    compared = {k: args[k] for k in ("workload", "model", "precision", "engine", "provider",
+                                     "batch") if args.get(k)}  # fmt: skip
     result = box.call("compare_workload", {**compared, "gpus": [g for g, _ in setups],
                                            "counts": [n for _, n in setups]})  # fmt: skip
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return ""
     fewest = ", ".join(c.gpus_phrase(r["num_gpus"], r["gpu_name"]) for r in result["gpus"])
     per = c.work_per_dollar(result, args.get("provider")) if VALUE_ASKED.search(query.low) else ""
+    jobs = []
+    if query.train_tokens or query.dataset_samples or query.images or query.audio_hours:
+        # "time and cost estimate for each": the whole job on each setup, at its median rent
+        for gpu, n in setups:
+            e = box.call("estimate", estimate_args(query, gpu, n, model))
+            if "error" in e or not e["fits"] or not e.get("job_hours"):
+                continue
+            paid = (e.get("cost") or {}).get("usd_per_job")
+            jobs.append(f"- {c.gpus_phrase(n, e['gpu_name'])}: the whole job takes "
+                        f"{c.duration_band(e['job_hours'])}"
+                        + (f", about {c.usd(paid)} at the median rent" if paid else "")
+                        + ".")  # fmt: skip
+    if jobs:  # more of them split a data-parallel run: about as much less time, the same bill
+        jobs.append(
+            "More of each card shorten the run about in proportion (data parallel) "
+            "for about the same bill."
+        )
     return (f"{per + chr(10) if per else ''}{c.job_ratio(result)}\nNo single card named holds "
-            f"{result['model_name']}: the fewest of each that do are {fewest}.")  # fmt: skip
+            f"{result['model_name']}: the fewest of each that do are {fewest}."
+            + "".join(f"\n{line}" for line in jobs))  # fmt: skip
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
@@ -4409,6 +4615,10 @@ def _paced_hours(query: Query, count: int) -> float | None:
     return None
 
 
+# the least a card can be had for: "cheapest way to rent 8xH100", "lowest price for an A100"
+_CHEAPEST_WAY = re.compile(r"\bcheapest\b|\blowest (?:price|cost|rate)\b|\bleast expensive\b")
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
@@ -4422,7 +4632,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
     if not query.user_price_usd_per_hour and (worth := _worth_the_price(query, box)):
         return worth  # "is the 4090 worth the price premium over the 4080?"
     cheaper = query.follow_up and query.gpus and not query.models and CHEAPER.search(query.low)
-    if cheaper and (offers := _cheaper_rental(query, box)):
+    # "cheapest way to rent 8xH100 for a weekend?": the lowest offers, not the median
+    cheapest = (len(query.gpus) == 1 and not query.models and not query.providers
+                and not query.user_price_usd_per_hour and not query.price_options
+                and "$" not in query.low and _CHEAPEST_WAY.search(query.low))  # fmt: skip
+    if (cheaper or cheapest) and (offers := _cheaper_rental(query, box)):
         return offers  # "cheaper option?" after a card's price: its cheaper offers
     if not query.user_price_usd_per_hour and (carried := _measured_elsewhere(query, box)):
         return carried
@@ -5192,6 +5406,11 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "workload": workload, "top": 3}
     budget = query.budget
+    # "405B - minimum hardware to run it at all": the least memory, in the fewest bits people run
+    at_all = bool(_AT_ALL.search(query.low)) and workload == "inference" and not purchase
+    four_bits = at_all and (model.family or "llm") == "llm" and not precision_for(model, query)
+    if four_bits:
+        query = replace(query, precision="awq")
     optional = {
         "precision": precision_for(model, query),
         "context": query.context,
@@ -5200,12 +5419,14 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         "max_usd_per_hour": budget.usd
         if budget and budget.per == "hour"
         else _budget_per_hour(query),
-        "max_power_w": query.max_power_w,
+        "max_power_w": None if _WHOLE_BOX.search(query.low) else query.max_power_w,
+        # "the office circuit handles 600 W for the whole box": the cards' draw together
+        "max_total_power_w": query.max_power_w if _WHOLE_BOX.search(query.low) else None,
         "segment": query.segment,
         "vendor": query.vendor,
         "min_memory_gb": query.memory_gb,
         # "cheaper option?" after a pick: the pick's own ranking (the cost of the work)
-        "rank_by": None if beaten is not None else _rank_by(query),
+        "rank_by": None if beaten is not None else "memory" if at_all else _rank_by(query),
         **_card_limits(query),
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
@@ -5238,9 +5459,16 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     args.update({k: v for k, v in optional.items() if v is not None})
     if "max_hours" in args and "max_gpus" not in args and workload != "inference":
         args["max_gpus"] = MAX_DEADLINE_GPUS  # "pretrain a 7b on 1T tokens in a month": a cluster
-    result = box.call("recommend_gpus", args)
+    cuda_first = "vendor" not in args and not _OTHER_STACK.search(query.low)
+    result = box.call("recommend_gpus", {**args, "vendor": "NVIDIA"} if cuda_first else args)
     if "error" in result:
         return Draft(result["error"])
+    outside = None
+    if cuda_first:  # the best of the other vendors, said after the CUDA pick
+        every = box.call("recommend_gpus", args)
+        if "error" not in every and every["ranked"] and not result["ranked"]:
+            result, every = every, {"ranked": []}  # nothing with CUDA holds it
+        outside = _outside_cuda(box, every, result)
     capped = "max_usd_per_hour" in args or "max_usd_per_job" in args
     lighter = ""
     if not result["ranked"] and capped and "precision" not in args and workload == "inference" \
@@ -5324,7 +5552,60 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
                                               for p in offers) + ".")  # fmt: skip
     if pick and (stack := c.stack_note(box.call("gpu_specs", {"gpu": pick["gpu"]}))):
         text += f"\n\nThe pick is no CUDA card. {stack}."  # the software it runs
+    if outside:
+        text += f"\n\n{outside}"
+    if four_bits:
+        text += (
+            "\n\nSized in 4-bit (AWQ), the least memory it is commonly served in; say bf16 "
+            "or fp8 for those (their weights are about four and two times as large)."
+        )
     return Draft(text)
+
+
+# the least that runs it at all: "minimum hardware to run it at all", "bare minimum"
+_AT_ALL = re.compile(
+    r"\b(?:minimum|minimal|min|least)\b[^.?!]{0,40}\b(?:at all|even run|even load)\b"
+    r"|\bbare minimum\b|\bat the very least\b"
+)
+
+
+# a power limit for the machine, not each card: "600 W for the whole box", "a 2 kW circuit"
+_WHOLE_BOX = re.compile(
+    r"\b(?:total|whole|entire|all together|combined|circuit|outlet|breaker|psu|power supply"
+    r"|rack|box|rig|build|system)\b"
+)
+
+
+# words that open the choice beyond NVIDIA's CUDA cards: another vendor or its software named
+_OTHER_STACK = re.compile(
+    r"\b(?:amd|radeon|rocm|instinct|mi\d{3}\w*|intel|arc|gaudi|apple|macs?|macbook\w*|m[1-5]"
+    r"|any vendor|non[- ]?nvidia|cuda or not)\b"
+)
+
+
+def _outside_cuda(box: ToolBox, every: dict[str, Any], cuda: dict[str, Any]) -> str | None:
+    """The ranking over every vendor led by a card without CUDA: that card, said after the CUDA
+    pick as the alternative it is (another software stack), with its figures."""
+    if not every.get("ranked") or not cuda.get("ranked"):
+        return None
+    top = every["ranked"][0]
+    if top["gpu"] in {r["gpu"] for r in cuda["ranked"]}:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": top["gpu"]})
+    stack = c.stack_note(sheet) if "error" not in sheet else None
+    if not stack:
+        return None
+    price = ""
+    if top.get("purchase_usd"):
+        price = f" ({c.usd(top['purchase_usd'])} to buy)"
+    elif top.get("usd_per_hour"):
+        price = f" ({c.usd(top['usd_per_hour'])}/hour)"
+    where = c.gpus_phrase(top["num_gpus"], top["gpu_name"])
+    # its speed is the datasheet's: no measurement calibrates ROCm, oneAPI or Metal as CUDA's
+    return (
+        f"Outside CUDA, {where} would rank first on datasheet figures{price}; the pick above "
+        f"is a CUDA card, as most ML software assumes. {stack}."
+    )
 
 
 def _job_within_budget(
@@ -5443,11 +5724,14 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     job = f" for {c.num(hours, 'hours')}" if query.hours else " an hour"
     what = priced["gpu_name"] if count == 1 else f"{count} x {priced['gpu_name']}"
     rent = priced.get("rental_usd") or {}  # the tool's cost of the count for the hours
-    lines = [f"**The same {what} for less: from {c.usd(rent['low'])}{job}** "
+    lead = f"The same {what} for less: from" if query.follow_up else f"{what}: from"
+    lines = [f"**{lead} {c.usd(rent['low'])}{job}** "
              f"at its cheapest current offer, against {c.usd(rent['median'])} "
              "at the median:"]  # fmt: skip
     lines += [f"- {p['provider']} ({p.get('offering') or 'on-demand'}, {p['date']}): "
               f"{c.usd(p['usd_per_gpu_hour'])} per GPU-hour" for p in offers]  # fmt: skip
+    if any("spot" in str(p.get("offering")) for p in offers):
+        lines.append("Spot capacity is cheapest but can be taken back mid-run: checkpoint often.")
     sheet = box.call("gpu_specs", {"gpu": gpu})
     # the most rented cards of at least its memory (a rarely rented card has no median to trust)
     listed = box.call("list_gpus", {"min_memory_gb": sheet.get("memory_gb") or 0, "top": 40})
@@ -5795,7 +6079,8 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
-        home = query.location == "home" or (budget is not None and budget <= HOME_BUDGET_USD)
+        home = (query.location == "home" or query.vendor == "Apple"  # a Mac is a desk machine
+                or (budget is not None and budget <= HOME_BUDGET_USD))  # fmt: skip
         no_budget = ""
         if home and budget is None:  # "best GPU to run 70b locally": what a home machine holds
             budget = HOME_BUDGET_USD
@@ -5804,20 +6089,9 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         # (cards with no price on record stay in when the user gave no budget)
         bought = {"max_purchase_usd": budget or 1e9, "condition": condition,
                   "unpriced": query.budget is None}  # fmt: skip
+        if no_budget and _rank_by(query) is None:  # no budget, no "fastest": the most per dollar
+            bought["rank_by"] = "per_dollar"
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
-        trains = (query.workload or "").startswith(("finetune", "train"))
-        if trains and not query.vendor and not (unsaid and query.workload == "finetune"):
-            # cards bought to train: QLoRA's 4-bit base (bitsandbytes, Unsloth), FlashAttention
-            # and DeepSpeed run on CUDA first
-            cuda = replace(query, vendor="NVIDIA")
-            draft = recommend(cuda, box, **bought)
-            if draft.text.startswith("**Pick "):  # else: any vendor's card within the budget
-                draft.text += (
-                    "\n\nNVIDIA cards only: the training stacks (bitsandbytes and Unsloth for "
-                    "QLoRA, FlashAttention, DeepSpeed) are built for CUDA first; name AMD or "
-                    "Intel to see theirs."
-                ) + no_budget
-                return draft
         if unsaid and query.workload == "finetune":
             # "5k for a home rig to fine-tune 7-13b models": as people fine-tune at home, QLoRA,
             # on NVIDIA (bitsandbytes' and Unsloth's first platform) unless a vendor was said

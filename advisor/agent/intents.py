@@ -514,6 +514,10 @@ _RECOMMEND = _cues(
     r"\bwhat (?:can|could|should) (?:i|we) (?:run|use|get)\b",
     r"\bgood (?:choice|option|gpu|card)\b",
     r"\b(?:decent|solid|reasonable|affordable|sensible) (?:gpu|card|graphics card)s?\b",
+    # "quiet gpu for a home office running ollama", "a low-power card for ...": a card wanted,
+    # by a quality it must have
+    r"^\W*(?:a |an )?(?:quiet|silent|fanless|cool|low[- ]power|efficient|compact|small|cheap|budget"
+    r"|single[- ]slot|low[- ]profile)(?: \w+)? (?:gpu|card|graphics card)s? for\b",
     r"\bcheapest (?:gpu|card|way|option|setup)\b",
     r"\b(?:smallest|cheapest|lowest)[- ](?:vram|memory|priced|power)[- ](?:gpu|card)s?\b",
     # "what's the smallest single gpu that runs it at q4"
@@ -1374,12 +1378,33 @@ def detect_intent(query: Query, low: str) -> str:
     for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name
+    if _fields_asked_of_the_card(query, low):
+        return "spec" if len(query.gpus) == 1 and not query.gpus[0].count else "compare"
     name = next(name for name, intent in INTENTS.items() if intent.detect(query, low))
     if name == "search" and query.models and _PLANNED_JOB.search(low):
         # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
         # what it needs (on the GPUs said, whether they hold it)
         return "fit" if query.gpus else "recommend"
     return name
+
+
+# a datasheet figure asked of a card: "what's its memory bandwidth", "what is the fp16 throughput"
+_FIELD_QUESTION = re.compile(
+    r"\bwhat(?:'s| is| are|s)? (?:its|the|their) (?:\w+ ){0,2}(?:memory bandwidth|bandwidth"
+    r"|(?:dense |sparse )?(?:fp|bf|tf|int)\d+\b|tensor (?:throughput|tflops|performance)|tflops"
+    r"|vram|memory (?:size|capacity|type)|tdp|board power|power draw)"
+)
+
+
+def _fields_asked_of_the_card(query: Query, low: str) -> bool:
+    """ "What's its memory bandwidth and dense FP16 tensor throughput? We run YOLO + a tracker":
+    the question asks the card's figures; the model is said beside it, as the job it is for."""
+    if not (query.fields and query.gpus and query.models):
+        return False
+    asked = next((s for s in re.split(r"(?<=\?)\s+", low) if s.rstrip().endswith("?")), "")
+    return bool(_FIELD_QUESTION.search(asked)) and not any(
+        m.text.lower() in asked for m in query.models
+    )
 
 
 # a job the user plans, said without a question: "we need to serve ...", "planning to run ..."

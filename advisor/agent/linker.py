@@ -704,8 +704,8 @@ class Linker:
             r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word
         )  # "falcon-mamba-7b", not a pod's "whisper-worker-3" or a repo's "mistral-finetune-v1"
         family = head.group(1) if head else (word if word in self.first_words else None)
-        if family not in self.first_words:
-            return None
+        if family not in self.first_words or family in _COMMON_WORDS:
+            return None  # "all 3 cards": a count, though "all-MiniLM" opens with the word
         span = [words[i]]
         for w in words[i + 1 : i + 4]:
             if not rx.search(r"\d", w.low) and w.low not in ("instruct", "chat", "it", "base"):
@@ -854,6 +854,12 @@ _COMMON_WORDS = frozenset(
         "under",
         "than",
         "then",
+        # words that open a name in the catalog ("all-MiniLM-L6-v2") and a count in a question
+        "all",
+        "any",
+        "both",
+        "each",
+        "every",
     }
 )
 

@@ -156,6 +156,11 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
         return None
     cards = f"{n} x {many['gpu_name']}"
     if model.family == "diffusion" and asked.workload == "inference":
+        if not one["fits"] and not (query.precision or model.precision):
+            # as the card runs it (8-bit weights, as ComfyUI and Forge load FLUX on 24 GB)
+            lighter = box.call("estimate", {**estimate_args(asked, gpu, 1, model),
+                                            "precision": "fp8"})  # fmt: skip
+            one = lighter if "error" not in lighter and lighter["fits"] else one
         return _draft([_one_picture_per_card(one, n, query.low)], model)
     if not many["fits"]:
         return Draft(f"**No: {many['model_name']} does not fit even on {cards}** "

@@ -81,7 +81,7 @@ def _same_question(other: Query, query: Query) -> bool:
     return (
         other.intent == query.intent
         and other.workload == query.workload
-        and other.precision == query.precision
+        and other.precision in (None, query.precision)  # "which would you get": none said again
         and {g.ids for g in other.gpus} <= {g.ids for g in query.gpus}
         and {m.ids for m in other.models} <= {m.ids for m in query.models}
         and not re.search(r"\d", other.text)
@@ -208,7 +208,9 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
 
 # ---------------------------------------------------------------- yes or no first
 
-_VERDICT_START = re.compile(r"^\W*(?:yes|no|not|just|none|it depends)\b", re.IGNORECASE)
+_VERDICT_START = re.compile(
+    r"^\W*(?:yes|no|not|just|none|it depends|for fitting, no|that is expected)\b", re.IGNORECASE
+)
 _LOWER_FITS = re.compile(
     r"^In (\d+-bit(?: \([^)]*\))?|fp8|(?:4-bit|fp8) with model CPU offload)(?: \([^)]*\))? it fits"
     r"(?: on (?:one|\d+ x)\b|:)",
@@ -246,7 +248,7 @@ _HOLDS_AT_A_PACE = re.compile(
     r"(?:s per image|minutes per image|tokens/s|images/s))[^\n]*$",
     re.MULTILINE,
 )
-_PACE_ASKED = re.compile(r"\bhow (?:long|fast|quick)\b|\bper image\b|\bseconds\b|\bit/s\b")
+_PACE_ASKED = re.compile(r"\bhow (?:long|fast|quick|slow)\b|\bper image\b|\bseconds\b|\bit/s\b")
 
 
 # the batch said, run as steps of one: "At batch 1 with 4 steps of gradient accumulation (the
@@ -289,10 +291,11 @@ def _paced_as_run(query: Query, text: str) -> str:
     if not (costed and held and _PACE_ASKED.search(query.low)) or query.precision:
         return text
     how = held.group("lead").lower() + " " + re.sub(r"\s*\([^)]*\)", "", held.group("how"))
-    return (
-        f"**About {held.group('pace')} {how}; as it is, in {costed.group(3)}, it does not "
-        "fit.**\n\n" + text.replace("**No: ", "**", 1)
-    )
+    if YES_NO.search(query.low):  # "possible? how slow would it be": it runs, and at what pace
+        lead = f"**Yes {how}, at about {held.group('pace')}; as it is, in {costed.group(3)}"
+    else:
+        lead = f"**About {held.group('pace')} {how}; as it is, in {costed.group(3)},"
+    return f"{lead} it does not fit.**\n\n" + text.replace("**No: ", "**", 1)
 
 
 def _failure_polarity(query: Query, text: str) -> str:

@@ -851,7 +851,10 @@ def _context(low: str) -> int | None:
         # "20k samples of 512 tokens", "examples of ~1k tokens": each one's length
         r"|\b(?:samples|examples|rows|records|documents|docs|sequences|conversations|texts"
         r"|instructions|pairs) (?:of|with|at) (?:about |around |roughly |up to |~ ?)?"
-        r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b",
+        r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
+        # "10M docs (~500 tokens avg)": each one's length, said beside the things
+        r"|\b(?:documents|docs|passages|chunks|texts|sentences|records)\s?\(\s?(?:about |around |"
+        r"avg |average |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?[- ]?tokens?\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     m = m or _PROMPT_SAID.search(low)
@@ -1959,6 +1962,7 @@ _THINGS = (
     r"|illustrations|drawings|artworks|paintings|selfies|portraits|screenshots"
     r"|films|scans|x-?rays|radiographs|slides|frames|sheets|textures|sprites|tiles|icons|assets"
     r"|thumbnails|crops|patches|variations|notes"
+    r"|passages|chunks|snippets|paragraphs|queries|questions|products|listings|transcripts"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
 # things done per second: "1,200 images per second", "850 img/s", "3k samples/sec"
@@ -2195,8 +2199,9 @@ def _power(low: str) -> float | None:
         r"\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
         r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
-        r"|\b(?:capped|limited|cap)\s(?:at |to |around |of )?(?:about |around |~)?(\d[\d,]*)\s?"
-        r"(?:w|watts?)\b",  # "power-capped around 35W", "the rail is limited to 30 W"
+        r"|\b(?:capped|limited|cap|handles?|takes?|supplies|supply|provides?|gives?)\s"
+        r"(?:at |to |around |of )?(?:about |around |~|only )?(\d[\d,]*)\s?"
+        r"(?:w|watts?)\b",  # "power-capped around 35W", "the circuit can handle about 600W"
         low,
     )
     if m:
@@ -2559,6 +2564,9 @@ NEED_A_GPU = (r"\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?nee
               r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b")  # fmt: skip
 _CPU_ONLY = (
     r"\bcpu[- ]only\b|\bonly (?:on )?(?:the |my |a )?cpu\b"
+    # "my cpu vs a 4070", "how much faster than the cpu": the CPU set against a card
+    r"|\b(?:my|the|a|on) cpu,? (?:vs\.?|versus|against|or)\b"
+    r"|\b(?:vs\.?|versus|than|against) (?:my |the |a )?cpu\b"
     # "i only have a cpu"
     r"|\b(?:i|we) (?:only|just) (?:have|got) (?:a |an |the |my )?(?:\w+ )?cpu\b"
     r"|\b(?:just|purely) (?:on )?(?:the |my )?cpu\b"
@@ -2957,6 +2965,11 @@ def _default_workload(query: Query) -> Query:
         return query
     low = query.text.lower()
     llm = any(m.family in (None, "llm") for m in query.models) or family_hint(low) == "llm"
+    if query.framework in _SHARDED_TRAINING:  # "deepspeed zero-3 for a 13b": training it whole
+        return replace(query, workload="finetune-full" if llm else "train")
+    vision = any(m.family in ("vision", "transformer") for m in query.models)
+    if vision and query.dataset_name and not query.engine:
+        return replace(query, workload="train")  # "resnet-50 on cifar-10": a data set to train on
     if query.framework in _TRAINING_FRAMEWORKS and not llm and not query.engine:
         return replace(query, workload="train")
     if query.models or query.engine or family_hint(low):
@@ -2965,6 +2978,8 @@ def _default_workload(query: Query) -> Query:
 
 
 _TRAINING_FRAMEWORKS = ("pytorch", "tensorflow", "tensorflow-xla", "keras", "jax")
+# frameworks that only train, sharding a model's states over GPUs (or into CPU memory)
+_SHARDED_TRAINING = ("deepspeed", "fsdp", "megatron")
 # tokens from which an LLM's training data is a pre-training corpus (a judgement, not a fitted
 # figure: instruction and chat fine-tuning sets run from millions to a few billion tokens)
 PRETRAINING_TOKENS = 10e9
@@ -2993,9 +3008,18 @@ _SD_UNVERSIONED = re.compile(
 )
 
 
+# YOLO with no version or size: "train YOLO models", "yolo on my dataset"
+_YOLO_UNVERSIONED = re.compile(r"\byolo\b(?![- ]?(?:v?\d|nas|world|x\b))")
+YOLO_ASSUMED = "yolo11m"  # Ultralytics' current detector, at its middle size
+
+
 def _family_named(low: str) -> tuple[ModelRef, ...]:
     """ "the whisper transcription pods": a family named without its size is its reference
-    model, said as assumed (Whisper large-v3, the size most used to transcribe)."""
+    model, said as assumed (Whisper large-v3, the size most used to transcribe); "YOLO" alone is
+    Ultralytics' current detector at its middle size."""
+    if _YOLO_UNVERSIONED.search(low):
+        note = "YOLO with no version or size named: YOLO11m assumed (say yours if it differs)."
+        return (ModelRef("YOLO", (YOLO_ASSUMED,), "vision", note=note, assumed=True),)
     if not _WHISPER_UNSIZED.search(low):
         return ()
     ref = FAMILIES["speech"].reference_model
@@ -3009,7 +3033,14 @@ _GPU_ASKED = re.compile(
     r"(?!\s(?:does|do|is|are|has|have|supports?)\b)"
     r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend|for)\b"
     r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
+    # "$20k to build a local LLM server ... what do i buy?": the hardware asked, no card named
+    r"|\bwhat (?:do|should|would) (?:i|we) (?:buy|get|build)\b"
 )
+# a machine for a team, not one person's desk: "a local LLM server for my team of 15 devs"
+_TEAM_SERVER = re.compile(
+    r"\b(?:team|devs|developers|engineers|colleagues|employees|staff|company|office|users)\b"
+)
+TEAM_LLM = "llama-3.3-70b"  # the LLM a team's server is sized for when the question names none
 # LLMs in general, no model named: "for local llms", "llm inference", "a chatbot"
 _LLM_UNNAMED = re.compile(r"\bllms?\b|\blarge language models?\b|\blocal (?:ai )?models\b")
 # a named card judged for a kind of work: "is the L4 any good for LLM inference?"
@@ -3071,6 +3102,10 @@ def _llm_unnamed(
         or not ((_GPU_ASKED.search(low) or judged) and _LLM_UNNAMED.search(low))
     ):
         return ()
+    if not judged and _TEAM_SERVER.search(low) and rx.search(r"\bservers?\b|\bteam\b", low):
+        note = ("No LLM named: Llama-3.3-70B assumed, the size a team's server is commonly "
+                "bought to host (name yours for a smaller one).")  # fmt: skip
+        return (ModelRef("Llama-3.3-70B", (TEAM_LLM,), "llm", note=note, assumed=True),)
     note = ("No LLM named: Llama-3.1-8B assumed, a common local model (name yours for a bigger "
             "one).")  # fmt: skip
     # a card judged for LLMs is answered with what it runs (the model named in each figure)
@@ -3128,12 +3163,17 @@ def _weighed_against_one(low: str) -> int | None:
 _CARD_HOURS = re.compile(r"\b([A-Za-z]{1,3}\d{2,4}[A-Za-z]?)-(hours?|hrs?)\b")
 
 
+# a card named as a class: "a 4090-class gpu", "3090-level card", "A100-tier"
+_CARD_CLASS = re.compile(r"\b([A-Za-z]*\d{3,4}\w*)-(class|level|tier|grade|ish|like)\b")
+
+
 def _parse(text: str, catalog: Catalog) -> Query:
     linker = linker_for(catalog)
     clouds = linker.instance_providers(text)  # a p4d is rented from AWS, at its prices
     text, instance_notes, node_size = linker.expand_instances(text)  # "p4d.24xlarge" -> "8 x A100"
     text = linker.split_counts(text)  # "4xA100" -> "4 x A100" (never "8x7B")
     text = _CARD_HOURS.sub(r"\1 GPU-\2", text)  # "how many A100-hours": the card, its hours
+    text = _CARD_CLASS.sub(r"\1 \2", text)  # "a 4090-class gpu": the 4090 named
     # keyword slips fixed for the cues only: the linker sees the user's own words
     # ("convnext" is a model, not a misspelt "context")
     low = _thousands_dots(_spell(text).lower())
@@ -3269,7 +3309,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload, given = "train", True  # "reproduce GPT-2 small on 10 billion tokens"
     if workload in (None, "finetune") and trains:
         tokens = _train_tokens(low) or 0
-        if family in (None, "llm") and tokens >= 1e9:
+        if family in (None, "llm") and tokens >= 1e9 and not _said(low, "finetune"):
             workload, given = "train", True  # billions of tokens: pre-training
         elif family in ("vision", "transformer") and (_epochs(low) or _samples(low)[0]):
             workload, given = "train", True  # "imagenet resnet50 ... how long"
@@ -3397,7 +3437,27 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
         q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
-    return _sane(_memory_in_all(q))
+    return _sane(_mac_of_memory(_memory_in_all(q), catalog))
+
+
+# a Mac said with its memory, no chip named: "a mac with 36gb unified memory"
+_A_MAC = re.compile(r"\bmac(?:book(?: pro| air)?| studio| mini)?s?\b|\bapple silicon\b")
+
+
+def _mac_of_memory(q: Query, catalog: Catalog) -> Query:
+    """ "On a mac with 36gb unified memory": the Macs of that memory, each answered (their
+    bandwidths differ), in place of a generic card of it."""
+    if q.gpus or not q.memory_gb or not _A_MAC.search(q.low):
+        return q
+    macs = sorted(
+        (g for g in catalog.gpus.values()
+         if g.vendor.startswith("Apple") and abs(g.memory_gb - q.memory_gb) < 0.5),
+        key=lambda g: -(g.bandwidth_gbs or 0),
+    )  # fmt: skip
+    if not macs:
+        return q
+    ref = GpuRef(f"Mac with {q.memory_gb:g} GB", tuple(g.id for g in macs))
+    return replace(q, gpus=(ref,), memory_gb=None)
 
 
 # "40 gigs of vram across two cards", "48gb total over 2 gpus": the memory of all the cards
@@ -4041,7 +4101,8 @@ _RENTING = re.compile(r"\brent\w*|\blease\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b
 def _location(low: str) -> str | None:
     if rx.search(
         r"\bhome\b|\bhomelab\b|\bhome ?lab\b|\blocal(?:ly)?\b"
-        r"|\bmy (?:pc|desktop|laptop|rig|machine)\b",
+        r"|\bmy (?:pc|desktop|laptop|rig|machine)\b|\b(?:my |our |an? )?(?:apartment|flat|bedroom"
+        r"|dorm|studio apartment)\b",
         low,
     ):
         return "home"
@@ -4060,8 +4121,9 @@ def _vendor(low: str, gpus: tuple[GpuRef, ...]) -> str | None:
     """A vendor the user limits the choice to ("cheapest new nvidia card"), with no GPU named."""
     if gpus:
         return None
-    m = rx.search(r"\b(nvidia|amd|intel|apple)\b(?! (?:vs|or|and)\b)", low)
-    names = {"nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel", "apple": "Apple"}
+    m = rx.search(r"\b(nvidia|amd|radeon|instinct|intel|apple)\b(?! (?:vs|or|and)\b)", low)
+    names = {"nvidia": "NVIDIA", "amd": "AMD", "radeon": "AMD", "instinct": "AMD",
+             "intel": "Intel", "apple": "Apple"}  # fmt: skip
     if m is None and rx.search(r"\bwhich (?:\w+ )?mac(?:book)?s?\b|\bwhat mac\b", low):
         return "Apple"  # "which Mac should I buy": one of Apple's
     return names[m.group(1)] if m else None
@@ -4323,11 +4385,36 @@ def resolve(
         if gpus != query.gpus:
             updates["gpus"] = gpus
     picked = previous.get("picked")
+    # "what if I only have 16 gigs?" after a pick: a card of that memory, theirs
+    held = bool(query.memory_gb and not query.gpus and _MEMORY_HELD.search(query.text.lower()))
+    # "and if I stretch to 8k?" after a budget: the same question at the new amount
+    amount_said = (
+        _BUDGET_MOVED.search(query.text.lower()) if prior.budget and not query.budget else None
+    )
+    if amount_said and prior.budget is not None:
+        amount = float(amount_said.group(1).replace(",", "")) * (
+            1000 if amount_said.group(2) else 1
+        )
+        updates["budget"] = replace(prior.budget, usd=amount)
+    # "and on AWS?" after a pick for a job: the job ranked again on that cloud, not the pick
+    new_cloud = bool(query.providers and names_nothing and not prior.gpus
+                     and set(query.providers) != set(prior.providers))  # fmt: skip
     the_pick = False
     # "best gpu for sdxl under $600" then "can that card also do flux?": the pick, for a new job
     pointed = bool(_THAT_CARD.search(query.text.lower()))
+    # "and if I quantize it to 4 bit?", "what if my budget is 3k" after a pick: the ranking again
+    # with the new setting, not the card picked
+    settings_only = (
+        names_nothing
+        and prior.intent in ("recommend", "buy")
+        and bool(query.precision or query.budget or query.context or query.max_power_w)
+    )
     if (
         picked
+        and not held
+        and not new_cloud
+        and not amount_said
+        and not settings_only
         and not gpus
         and not prior.gpus
         and (not query.models or pointed)
@@ -4339,7 +4426,7 @@ def resolve(
         gpus = tuple(replace(g, count=None) if g.count == 1 else g for g in gpus)
         updates["gpus"] = gpus
         the_pick = pointed  # "can that card also do flux?": a card named, its fit
-    if not gpus and prior.gpus:
+    if not gpus and prior.gpus and not held:
         gpus = prior.gpus
         cheaper_said = _THE_CHEAPER_CARD.search(query.text.lower())
         if (variant or form) and not cheaper_said:  # "the 80GB one": another variant of it
@@ -4473,7 +4560,7 @@ def resolve(
         "memory_gb",
         "max_power_w",
     ):
-        if getattr(query, key) is None and getattr(prior, key) is not None:
+        if getattr(query, key) is None and getattr(prior, key) is not None and key not in updates:
             updates[key] = getattr(prior, key)
     if (
         not query.providers
@@ -4580,12 +4667,42 @@ def resolve(
         # that keep up with the day's work, ranked again (on that cloud), not the pick's one job
         intent = "recommend"
         merged = replace(merged, gpus=prior.gpus)
+    if (
+        merged.location == "home"
+        and merged.precision == "nf4"
+        and merged.engine is None
+        and (merged.workload in (None, "inference") and not _BNB_SAID.search(query.text.lower()))
+    ):  # "and if I quantize it to 4 bit?" of a model run at home: a 4-bit GGUF
+        merged = replace(merged, precision="q4_k_m")
+    if (
+        (new_cloud or amount_said or settings_only)
+        and merged.models
+        and prior.intent in ("recommend", "cost", "buy")
+    ):
+        intent = prior.intent  # the same question, on the cloud said
+    if held and merged.models and intent in ("recommend", "buy", "spec"):
+        intent = "fit"  # the job on the memory they have
     if not query.fields and prior.fields and intent in ("spec", "compare"):
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     if intent == "solve" == prior.intent and not query.target and prior.target:
         # "what quant do i need?" then "what about 2 of those cards": the same limit, solved again
         merged = replace(merged, target=prior.target)
     return replace(merged, intent=intent)
+
+
+# a new amount for the budget said before: "and if I stretch to 8k?", "what about $3,000?"
+_BUDGET_MOVED = re.compile(
+    r"\b(?:stretch\w*|go(?:ing)? up|rais\w*|increas\w*|bump\w*|push\w*|extend\w*|up to|what about"
+    r"|how about|with|had|double\w*)\b[^.?!]{0,15}?\$?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?"
+    r"(?:\s?(?:usd|dollars|bucks|\$|€|eur\w*))?\s*(?:\?|$)"
+)
+
+
+# memory the user has, not a floor for a card to get: "i only have 16 gigs", "with my 12gb"
+_MEMORY_HELD = re.compile(
+    r"\b(?:only )?(?:have|got|own|stuck with|limited to)\b[^.?!]{0,20}?\d+\s?(?:gb|gigs?|g)\b"
+    r"|\bmy \d+\s?(?:gb|gigs?|g)\b|\bonly \d+\s?(?:gb|gigs?|g)\b"
+)
 
 
 # hours as the work whose time is asked: "how long would 10,000 hours take", "how long for 300h"
@@ -4619,6 +4736,15 @@ def _sibling(query: Query, prior: Query, catalog: Catalog) -> ModelRef | None:
         said = [m for m in linker.find_models(f"whisper {query.text}") if m.ids]
         if said and said[0].ids != prior.models[0].ids:
             return replace(said[0], text=f"Whisper {said[0].text}")
+    if not query.models:  # "ok and the turbo model?" after Whisper large-v3: its turbo
+        old = prior.models[0]
+        for word in rx.findall(r"\b[a-z][a-z0-9.]{2,}\b", query.text.lower()):
+            if word in _PLAIN_WORDS:
+                continue
+            named = [m for m in linker.find_models(f"{old.text} {word}")
+                     if m.ids and m.ids != old.ids and word in m.text.lower()]  # fmt: skip
+            if named:
+                return replace(named[0], text=catalog_name(catalog, named[0]))
     alone = [m for m in query.models if not m.ids and m.size_b]
     written = rx.search(r"\b(\d+x)?(\d+(?:\.\d+)?)\s?([bm])\b", query.text.lower())
     if (query.models and not alone) or not written:
@@ -4636,6 +4762,66 @@ def _sibling(query: Query, prior: Query, catalog: Catalog) -> ModelRef | None:
     if found is None:
         return None
     return ModelRef(written.group(0), (found[1],), found[0], None)
+
+
+# words of a follow-up that name no variant of a model ("and the turbo model?": "turbo" does)
+_PLAIN_WORDS = frozenset(
+    {
+        "and",
+        "the",
+        "what",
+        "about",
+        "how",
+        "with",
+        "for",
+        "its",
+        "that",
+        "this",
+        "one",
+        "model",
+        "version",
+        "variant",
+        "instead",
+        "then",
+        "would",
+        "could",
+        "should",
+        "does",
+        "will",
+        "can",
+        "run",
+        "use",
+        "using",
+        "try",
+        "same",
+        "other",
+        "another",
+        "but",
+        "also",
+        "just",
+        "fast",
+        "faster",
+        "slower",
+        "speed",
+        "much",
+        "many",
+        "more",
+        "less",
+        "cost",
+        "price",
+        "cheaper",
+        "time",
+        "long",
+    }
+)
+
+
+def catalog_name(catalog: Catalog, model: ModelRef) -> str:
+    """The catalog's name of a linked model (its text when the catalog has no entry by that id)."""
+    try:
+        return catalog.get_model(model.ids[0]).name
+    except Exception:
+        return model.text
 
 
 def _key_of(model: ModelRef, linker: Any) -> str:

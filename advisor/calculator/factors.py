@@ -135,7 +135,20 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # request_overhead_ms (tensorrt-llm, lmdeploy): `python -m eval.fit_engines
         # ttft-tensorrt-llm ttft-lmdeploy` on the classes "TTFT · TensorRT-LLM/NIM" (12 rows,
         # TensorRT-LLM performance.md low-latency table L0027-L0040: 22% -> 10% median error)
-        # and "TTFT · LMDeploy" (19 rows, lmdeploy a100_fp16.md L0601-L0638: 19% either way)
+        # and "TTFT · LMDeploy" (19 rows, lmdeploy a100_fp16.md L0601-L0638: 19% either way).
+        # tensorrt-llm's decode share is not fitted: its batch-1 decode rows are two, from one
+        # source (TensorRT-LLM blogs/H100vsA100.md, v0.5.0, GPT-J 6B, batch 1, 128-token prompt;
+        # L1994-L1995, class "TensorRT-LLM/NIM decode, 1 GPU"), below fit_engines' 5 rows from 2
+        # sources a generation. At the prior (mbu x GENERATION_MBU) they measure 0.89x (H100
+        # SXM fp8, 185 tok/s) and 1.52x (A100 SXM fp16, 111 tok/s) of the estimate, median
+        # error 23.6% (`python -m eval.fit_engines tensorrt-llm --check`). The A100 row alone
+        # puts the Ampere-HBM share at 0.75 (L1995 0.99x), but decode_mbu would carry that to
+        # Hopper, where the only row (fp8) then measures 0.66x; the project's quantization blog
+        # (blogs/quantization-in-TRT-LLM.md, release not stated) ran GPT-J at batch 1 in fp8 only
+        # 1.40x faster than fp16 on an H100, which puts fp16 at ~132 tok/s, a share of ~0.55, not
+        # 0.75 (a ratio at a 1024-token prompt, not a row). The rows do not support a
+        # Hopper share above the prior's 0.51, so the prior stays: no source with a stated GPU
+        # variant and precision gives a later release's batch-1 decode on an H100
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       2048, request_overhead_ms=3.0),
         # engines whose own rows are few take the constants of the engine they are built like

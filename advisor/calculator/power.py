@@ -7,7 +7,9 @@ the user's own figure when given:
   (amd.com product page), Intel Core i9-13900K maximum turbo power 253 W (intel.com ARK);
 - PLATFORM_W: motherboard, memory, drives and fans, an assumption;
 - PSU_LOAD_SHARE: keep the sustained draw at or under 80% of the supply's rating, an assumption
-  that leaves room for the millisecond power spikes of modern GPUs and keeps the supply efficient.
+  that leaves room for the millisecond power spikes of modern GPUs and keeps the supply efficient;
+- CIRCUIT_CONTINUOUS_SHARE: a circuit carries a continuous load (three hours or more) of at most
+  80% of its breaker's rating (US National Electrical Code 210.19(A)(1) and 210.20(A)).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from advisor.errors import InvalidInput
 CPU_W = 230.0
 PLATFORM_W = 75.0
 PSU_LOAD_SHARE = 0.8
+CIRCUIT_CONTINUOUS_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,27 @@ class PowerBudget:
     psu_w: float | None = None
     verdict: str | None = None  # enough | tight | too small (when a supply is given)
     load_share: float = PSU_LOAD_SHARE
+    circuit_w: float | None = None  # a circuit's amps x volts, when given
+    circuit_continuous_w: float | None = None  # what it carries for hours on end
+    circuit_verdict: str | None = None  # within | over for hours | over (the machine's total)
+    circuit_spare_w: float | None = None  # what the continuous limit leaves beside the machine
 
 
 def power_budget(
-    gpu_w: float, num_gpus: int = 1, cpu_w: float | None = None, psu_w: float | None = None
+    gpu_w: float,
+    num_gpus: int = 1,
+    cpu_w: float | None = None,
+    psu_w: float | None = None,
+    circuit_a: float | None = None,
+    circuit_v: float | None = None,
 ) -> PowerBudget:
     """The full-load draw of `num_gpus` GPUs of `gpu_w` board power with a CPU and the rest of
-    the system, the supply it calls for, and how a given supply compares."""
+    the system, the supply it calls for, and how a given supply compares; with a circuit's amps
+    and volts, what it carries and whether the machine stays within it for hours."""
+    if (circuit_a is None) != (circuit_v is None) or any(
+        v is not None and v <= 0 for v in (circuit_a, circuit_v)
+    ):
+        raise InvalidInput("A circuit takes both its amps and its volts, each above 0.")
     if gpu_w <= 0 or not 1 <= num_gpus <= 16:
         raise InvalidInput(f"Give a GPU board power above 0 and 1 to 16 GPUs (got {gpu_w} W, "
                            f"{num_gpus} GPUs).")  # fmt: skip
@@ -55,4 +72,14 @@ def power_budget(
             if psu_w * PSU_LOAD_SHARE < total
             else "enough"
         )
-    return PowerBudget(gpus, cpu, PLATFORM_W, total, total / PSU_LOAD_SHARE, psu_w, verdict)
+    circuit = continuous = circuit_verdict = spare = None
+    if circuit_a is not None and circuit_v is not None:
+        circuit = circuit_a * circuit_v
+        continuous = circuit * CIRCUIT_CONTINUOUS_SHARE
+        circuit_verdict = (
+            "within" if total <= continuous else "over for hours" if total <= circuit else "over"
+        )
+        spare = continuous - total
+    return PowerBudget(gpus, cpu, PLATFORM_W, total, total / PSU_LOAD_SHARE, psu_w, verdict,
+                       circuit_w=circuit, circuit_continuous_w=continuous,
+                       circuit_verdict=circuit_verdict, circuit_spare_w=spare)  # fmt: skip
