@@ -229,3 +229,16 @@ def test_a_circuit_carries_four_fifths_for_hours() -> None:
                                      "circuit_v": 120})  # fmt: skip
     assert big["circuit_verdict"] == "over"
     assert "error" in call_tool("system_power", {"gpu": "rtx-4090", "circuit_a": 15})
+
+
+def test_every_layer_on_the_card_is_a_yes(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "qwen2.5-coder 32b at q5_k_m, does it fit a 3090 ti?").text
+    assert _head(text).startswith("**Yes: all its layers fit on the card"), text
+    assert "the token embedding and the output head" in _head(text)
+
+
+def test_a_card_of_a_memory_size_says_how_an_image_model_runs(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "stable diffusion 3.5 large on some 12 gig gpu - doable at all?"
+    ).text
+    assert _head(text).startswith("**Yes "), text

@@ -663,6 +663,9 @@ def host_split(e: dict[str, Any]) -> str | None:
         return None
     where = gpus_phrase(e["num_gpus"], e["gpu_name"])
     rest = e["host_layers"]
+    if not rest:  # every layer on the card; the token embedding and the output head are not
+        return (f"all {n} of its layers on {where}, the token embedding and the output head "
+                f"({num(e['host_memory_gb'], 'GB')}) in system RAM, run by the CPU")  # fmt: skip
     return (f"{n} of its {e['layers']} layers on {where}, the other {rest} "
             f"({num(e['host_memory_gb'], 'GB')}) in system RAM, run by the CPU")  # fmt: skip
 

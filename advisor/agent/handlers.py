@@ -1915,6 +1915,8 @@ def _split_verdict(split: dict[str, Any] | None, fit_asked: bool = False) -> str
     a fit asked is a no, with how it runs after."""
     pace = ((split or {}).get("decode_tokens_per_s") or {}).get("typical") or 0.0
     share = (split or {}).get("gpu_layers", 0) / max((split or {}).get("layers") or 1, 1)
+    if split and split.get("host_layers") == 0:  # only the token embeddings stay in RAM
+        return "Yes: all its layers fit on the card, as llama.cpp runs it"
     if fit_asked and pace >= READING_TOK_S:
         return "No: it does not fit on the card alone; it runs with part of it in system RAM"
     if pace >= READING_TOK_S and share >= 0.9:

@@ -319,7 +319,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     low = query.low.strip()
     lower = _LOWER_FITS.search(text)
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
-    if query.intent == "fit" and lower and costed and not query.precision and query.gpus:
+    held = query.gpus or query.memory_gb  # a card named, or one of a memory size
+    if query.intent == "fit" and lower and costed and not query.precision and held:
         # "flux dev vram requirement? i have a 4080": how it runs on the card said, first
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
     recipe = _RECIPE_FITS.search(text)
