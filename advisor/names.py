@@ -49,6 +49,7 @@ _VENDOR_RUN = re.compile(rf"^(?:{'|'.join(_VENDORS)})(?=[a-z]*\d)")
 _GIB_WORD = re.compile(r"^(\d+)(g|gib)$")
 
 
+@lru_cache(maxsize=1 << 16)  # the linker asks for the same spans many times a question
 def model_key(text: str) -> str:
     """'meta-llama/Meta-Llama-3.1-8B-Instruct' and 'llama3.1:8b' -> 'llama3.18b'.
 

@@ -822,6 +822,7 @@ def recommend_gpus(
     provider: str | None = None,
     max_hours: float | None = None,
     unpriced: bool = False,
+    min_speed: float | None = None,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints (each row's usd_per_month: its hourly price around the clock for a month). For
@@ -834,7 +835,8 @@ def recommend_gpus(
     form factor ("PCIe", "SXM"), vendor, segment (datacenter,
     workstation, consumer, laptop, apple), memory per GPU. rank_by "price" puts the cheapest
     first (purchase price with max_purchase_usd, else the hourly rental); "memory" the least
-    memory in all (the smallest card that runs it), then speed; "per_dollar" (purchases) the
+    memory in all (the smallest card that runs it), then speed; "most_memory" the most memory in
+    all (what decides which models a card runs), then speed; "per_dollar" (purchases) the
     most speed per dollar of the purchase price. By value, each doubling of the cards counts
     CARD_DOUBLING_PREMIUM dearer; by speed within a purchase budget, speeds within SPEED_STEP
     are level and the cheaper goes first. Cards that are not datacenter parts count up to
@@ -847,10 +849,12 @@ def recommend_gpus(
     ("AWS", "RunPod"): only the GPUs that cloud rents, at its own prices. `max_hours`: a
     deadline for a sized job; a training run takes more GPUs (up to max_gpus) until it meets it,
     and a setup that cannot is ruled out. `unpriced` (no budget said): GPUs with no purchase
-    price on record stay in, after the priced ones."""
-    if rank_by not in ("value", "price", "speed", "memory", "per_dollar"):
+    price on record stay in, after the priced ones. `min_speed` (in the workload's speed unit,
+    tokens/s for an LLM): the speed the user needs; a setup below it takes more GPUs (up to
+    max_gpus), and one that cannot reach it is ruled out."""
+    if rank_by not in ("value", "price", "speed", "memory", "most_memory", "per_dollar"):
         raise InvalidInput(
-            f"rank_by is value, price, speed, memory or per_dollar (got {rank_by!r})."
+            f"rank_by is value, price, speed, memory, most_memory or per_dollar (got {rank_by!r})."
         )
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
         raise InvalidInput(
@@ -884,7 +888,7 @@ def recommend_gpus(
         candidates = [g for g in candidates if catalog.prices_for(g.id, provider=provider)]
     ranked, rejected = [], []
     for gpu in candidates:
-        fitted, late = None, None
+        fitted, late, slow = None, None, None
         # a cluster is built of datacenter parts; desk and workstation cards stay in one box; a
         # laptop, a Mac or an APU is one machine with one GPU
         most = max_gpus if gpu.segment == "datacenter" else min(max_gpus, ONE_BOX_GPUS)
@@ -901,6 +905,9 @@ def recommend_gpus(
                 late = hours  # "in under a week": more of them, when a run scales over them
                 if workload == "inference":
                     break
+                continue
+            if result.fits and min_speed and _rank_row(result, workload)["speed"] < min_speed:
+                slow = _rank_row(result, workload)["speed"]  # "at 20 tok/s": more of them
                 continue
             if result.fits:
                 fitted = result
@@ -920,6 +927,9 @@ def recommend_gpus(
             if late:
                 why = (f"takes about {late:,.0f} hours on {most} or fewer, past the "
                        f"{max_hours:,.0f} given")  # fmt: skip
+            if slow:
+                why = (f"reaches about {slow:,.3g} on {most} or fewer, below the "
+                       f"{min_speed:,.3g} asked")  # fmt: skip
             rejected.append({"gpu": gpu.id, "reason": why})
             continue
         row = _rank_row(fitted, workload, full_load)
@@ -944,6 +954,12 @@ def recommend_gpus(
     elif rank_by == "memory":
         ranked.sort(key=lambda r: (r["num_gpus"] * r["usable_memory_per_gpu_gb"], -r["speed"]))
         ranking = "memory in all, smallest first"
+    elif rank_by == "most_memory":
+        # memories within a few percent are level (a 24 GB card is no smaller than a 24.5 GB
+        # one): then the faster, then the cheaper
+        ranked.sort(key=lambda r: (-round(r["num_gpus"] * r["usable_memory_per_gpu_gb"] / 2),
+                                   -r["speed"], r.get("purchase_usd") or 0))  # fmt: skip
+        ranking = "memory in all, most first (it decides which models run), then speed"
     elif max_purchase_usd is not None and rank_by == "price":
         ranked.sort(key=lambda r: (r.get("purchase_usd") is None, r.get("purchase_usd") or 0,
                                    -r["speed"]))  # fmt: skip
@@ -1078,7 +1094,7 @@ def _sized_for_load(
         load_tokens_per_s=needed,
         serving_tokens_per_s=serving,
         output_tokens=output,
-        prompt_tokens=e.context,
+        prompt_tokens=e.serving_prompt or e.context,
         lengths_assumed=output != said_output
         or any(a.startswith("context not given") for a in e.assumptions),
         speed=serving * replicas,
@@ -1221,21 +1237,28 @@ def system_power(
     cpu_w: float | None = None,
     circuit_a: float | None = None,
     circuit_v: float | None = None,
+    limit_w: float | None = None,
+    limit_is_supply: bool = False,
 ) -> dict[str, Any]:
     """Full-load power of a workstation with `num_gpus` x `gpu` (datasheet board power), a CPU
     (`cpu_w`, else a high-end desktop CPU's limit) and the rest of the system; the power supply
     that calls for, and, given `psu_w`, whether that supply is enough, tight or too small; given
     a circuit's `circuit_a` amps at `circuit_v` volts, what it carries (and 80% of it for a
-    continuous load) and whether the machine stays within it."""
+    continuous load) and whether the machine stays within it. Given `limit_w` (the whole
+    machine's draw at most): "within_limit", how many of the GPU fit under it at full board
+    power and the cap each takes for one more (`limit_is_supply`: `limit_w` is a power supply's
+    rating, loaded to 80% of it)."""
     from dataclasses import asdict
 
-    from advisor.calculator.power import power_budget
+    from advisor.calculator.power import cards_within, power_budget
 
     sheet = _board_power(gpu)
     budget = power_budget(sheet.tdp_w, num_gpus, cpu_w=cpu_w, psu_w=psu_w,
                           circuit_a=circuit_a, circuit_v=circuit_v)  # fmt: skip
+    within = (None if limit_w is None
+              else asdict(cards_within(sheet.tdp_w, limit_w, cpu_w, limit_is_supply)))  # fmt: skip
     return {"gpu": sheet.id, "gpu_name": sheet.name, "gpu_w": sheet.tdp_w,
-            "num_gpus": num_gpus, **asdict(budget)}  # fmt: skip
+            "num_gpus": num_gpus, **asdict(budget), "within_limit": within}  # fmt: skip
 
 
 @_tool

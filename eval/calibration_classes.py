@@ -87,7 +87,8 @@ Precision (PRECISION_MAP; the calculator's PRECISIONS)
     (transformers' default has no double quantisation); fp4 / nvfp4 -> nvfp4 (4.5-bit weights,
     computed on FP4 tensor cores where the catalog gives the GPU an FP4 rate). Stand-ins,
     counted in the report: exl2 4.0-4.25 bpw -> gptq (4.16 bits, within 5%);
-    q4_k_s -> q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. "fp8 KV" in the precision, or
+    q4_k_s -> q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. GGUF q4_0, q4_k_m, q6_k and q8_0 are the
+    calculator's own. "fp8 KV" in the precision, or
     kv_cache_dtype=fp8 in options, sets kv_cache fp8; Qwen's int8 KV-cache rows set q8_0.
     TensorRT-LLM's FP8 and FP4 rows run an FP8 KV cache: the batches of its FP8 tables could not
     hold theirs in 16 bits (L0005: 768 sequences x 256 tokens x 512 KiB of Llama-2-7B KV cache
@@ -556,7 +557,10 @@ PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "int8": ("int8", None, None),
     "nf4": ("nf4", None, None),
     "nf4 (load_in_4bit)": ("nf4-nodq", None, None),
+    "q4_0": ("q4_0", None, None),
     "q4_k_m": ("q4_k_m", None, None),
+    "q6_k": ("q6_k", None, None),
+    "q8_0": ("q8_0", None, None),
     "q4_k_s": ("q4_0", None, "Q4_K_S as q4_0"),
     "q4 (MLC 4-bit)": ("q4_0", None, "MLC q4 as q4_0"),
     **{

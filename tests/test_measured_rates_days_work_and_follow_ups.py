@@ -127,7 +127,10 @@ def test_a_budget_a_card_says_which_cards_it_buys(rules_advisor: Advisor) -> Non
     assert head.startswith("**Within your $5,000 a card: the NVIDIA RTX 4000 Ada")
     assert "over it:" in head and "RTX 6000 Ada" in head.split("over it:")[1]
     level = rules_advisor.ask("rtx 4070 ti super or rx 7900 xt for local llms? both are ~$800")
-    assert "Within your" not in level.text and level.text.startswith("**Pick")
+    # "~$800" is no budget: the cards are compared, not bought within it (level since RDNA's
+    # decode share was fitted, 0.74: 87.8 against 89.5 tok/s, where 0.85 picked the 7900 XT)
+    assert "Within your" not in level.text
+    assert level.text.startswith(("**Pick", "**They are about as fast"))
 
 
 def test_follow_ups_change_the_whisper_size_and_ask_for_renting(rules_advisor: Advisor) -> None:

@@ -245,6 +245,18 @@ STACK_NOTES = {
 }
 
 
+# the software side asked of a card that is no CUDA card ("is ROCm ok?", "is AMD there yet?")
+STACK_VERDICTS = {
+    "rocm": "On the software, asked: for running models (llama.cpp and Ollama, vLLM, PyTorch) "
+    "ROCm works on the cards AMD supports; fine-tuning libraries and newer kernels reach CUDA "
+    "first and ROCm later, so NVIDIA is the easier path if you will train or use niche tools.",
+    "oneapi": "On the software, asked: llama.cpp (SYCL or Vulkan), IPEX-LLM and PyTorch XPU run "
+    "models; most training and serving tools assume CUDA, so expect more setup than on NVIDIA.",
+    "metal": "On the software, asked: llama.cpp (Metal), Ollama and MLX run models well; CUDA-only "
+    "tools (vLLM, bitsandbytes, most training recipes) do not run.",
+}
+
+
 def stack_note(sheet: dict[str, Any]) -> str | None:
     stack = sheet.get("compute_stack")
     return STACK_NOTES.get(stack) if stack and stack != "cuda" else None
@@ -598,8 +610,11 @@ def rule_of_thumb(e: dict[str, Any]) -> str:
         return ""
     per = e["nominal_bytes_per_param"]
     unit = "byte" if per == 1 else "bytes"
+    why = (f"; the {num(weights, 'GB')} above adds the format's scales and the layers kept in "
+           "16 bits" if per < 2 and weights > nominal and (e.get("num_gpus") or 1) == 1
+           else "")  # fmt: skip
     return (f" By hand, {num(e['params_b'])}B parameters x {num(per)} {unit} = "
-            f"{num(nominal, 'GB')} of weights.")  # fmt: skip
+            f"{num(nominal, 'GB')} of weights{why}.")  # fmt: skip
 
 
 def split_weights_line(e: dict[str, Any]) -> str | None:
@@ -618,9 +633,10 @@ def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") ->
         if serving and label == serving.label and e.get("serving_batch"):
             n = e["serving_batch"]
             text += f" with {n} request{'s' if n != 1 else ''} in flight"
-            if e.get("context"):  # why it can be below one stream's decode speed
+            prompt = e.get("serving_prompt") or e.get("context")
+            if prompt:  # why it can be below one stream's decode speed
                 text += (f" (output tokens, counting the time to read each "
-                         f"{e['context']:,}-token prompt)")  # fmt: skip
+                         f"{prompt:,}-token prompt)")  # fmt: skip
         decode = METRICS.get("decode_tokens_per_s")
         if decode and label == decode.label and e.get("batch", 1) > 1 and b:
             each = e.get("decode_tokens_per_s_each") or b["typical"] / e["batch"]
@@ -1119,6 +1135,20 @@ def solved(result: dict[str, Any]) -> str:
 _PERIODS = {1.0: "an hour", 24.0: "a day (24 hours)", 168.0: "a week (168 hours)",
             float(HOURS_PER_MONTH): f"a month ({HOURS_PER_MONTH} hours)",
             12.0 * HOURS_PER_MONTH: f"a year ({12 * HOURS_PER_MONTH:,} hours)"}  # fmt: skip
+
+
+def cloud_line(result: dict[str, Any]) -> str:
+    """One cloud's prices for a card, in a line: "- Lambda, NVIDIA H100 SXM5 80GB: $4.09 per
+    GPU-hour at the median of 4 prices ($2.49-$4.29), newest 2026-09-20"."""
+    summary = result.get("summary_usd_per_gpu_hour")
+    name = result.get("gpu_name", result.get("gpu", ""))
+    if "error" in result or not summary:
+        return f"- {result.get('provider', '')}, {name}: no current price on record"
+    newest = result["prices"][0]
+    return (f"- {result.get('provider') or newest['provider']}, {name}: {usd(summary['median'])} "
+            f"per GPU-hour at the median of {result['count']} price"
+            f"{'s' if result['count'] != 1 else ''} ({usd(summary['low'])}-{usd(summary['high'])}),"
+            f" newest {newest['date']}")  # fmt: skip
 
 
 def rental(result: dict[str, Any], user_price: float | None = None, calendar: bool = True) -> str:

@@ -869,8 +869,8 @@ def _alternatives(
             lines.append(line)
         if not lower.get("fits", True) and sheet.get("segment") in _LOCAL_SEGMENTS:
             lines += _smaller_gguf(query, box, e, model)
-    if e.get("family", "llm") == "llm" and e["workload"].startswith("finetune"):
-        lines += _leaner_training(query, box, e, model)
+    if e.get("family", "llm") in ("llm", "diffusion") and e["workload"].startswith("finetune"):
+        lines += _leaner_training(query, box, e, model)  # "a flux lora on 16 GB": with QLoRA
     offload = query.offload if query.offload != "layers" else None
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not offload:
         lines += _in_fp8(query, box, e, model) + _offloaded(query, box, e, model)
@@ -1190,7 +1190,29 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
         return Draft(errors[0])
     fitting = [e for e in estimates if e["fits"]]
     where = c.gpus_phrase(estimates[0]["num_gpus"], estimates[0]["gpu_name"])
-    if fitting and len(fitting) < len(estimates):
+    plain = not query.precision and all((m.family or "llm") == "llm" and not m.precision
+                                        for m in models)  # fmt: skip
+    lighter = ""
+    if not fitting and plain:
+        # "gemma 2 27b vs qwen 2.5 32b on a 24gb card": none in 16 bits; as people run them on
+        # such a card, a 4-bit GGUF
+        four = [box.call("estimate", {**estimate_args(query, gpu, ref.count if ref else None, m),
+                                      "precision": HOME_PRECISION, "engine": "llama.cpp"})
+                for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+        if all("error" not in e for e in four) and any(e["fits"] for e in four):
+            lighter = f" in {estimates[0]['precision']}; in {HOME_PRECISION} (a 4-bit GGUF)"
+            estimates, fitting = four, [e for e in four if e["fits"]]
+    if lighter:
+        names = " and ".join(e["model_name"] for e in fitting)
+        verb = "fits" if len(fitting) == 1 else "fit"
+        head = f"**None of them fits on {where}{lighter}, {names} {verb}.**"
+        paced = [e for e in fitting if e.get("decode_tokens_per_s")]
+        if len(paced) >= 2:  # which runs better: the faster of those that fit
+            quick = max(paced, key=lambda e: e["decode_tokens_per_s"]["typical"])
+            head = head[:-2] + (f"; the faster there: {quick['model_name']}, about "
+                                f"{c.num(quick['decode_tokens_per_s']['typical'], 'tokens/s')}"
+                                ".**")  # fmt: skip
+    elif fitting and len(fitting) < len(estimates):
         names = " and ".join(e["model_name"] for e in fitting)
         others = [e["model_name"] for e in estimates if not e["fits"]]
         head = (f"**{names} fit{'s' if len(fitting) == 1 else ''} on {where}; "
@@ -1203,8 +1225,10 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
         f"- {e['model_name']}: {'fits' if e['fits'] else 'does not fit'}, "
         f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
         f"{c.usable(e)} ({c.settings(e)})"
+        + (f"; about {c.num(e['decode_tokens_per_s']['typical'], 'tokens/s')}"
+           if lighter and e["fits"] and e.get("decode_tokens_per_s") else "")
         for e in sorted(estimates, key=lambda e: not e["fits"])
-    ]
+    ]  # fmt: skip
     return Draft("\n".join([head, "", *lines]))
 
 
@@ -1367,6 +1391,10 @@ def _sharded_batch(
     return fuller if "error" not in fuller and fuller.get("fits") else None
 
 
+# the lead of an answer that cannot size a job on the CPU alone (an image or BERT-style model)
+CPU_UNMODELLED = "**No estimate on the CPU alone for "
+
+
 def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     weighed = _models_on_card(query, box)
     if weighed is not None:
@@ -1376,7 +1404,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         query = _asked_card(query)
     if query.cpu_only and not query.gpus and (model.family or "llm") not in ON_THE_CPU:
         # "SD 1.5 on CPU only, 32gb ram": the RAM is no card's memory; the CPU is not modelled
-        return Draft(f"**No estimate on the CPU alone for {model.text}**: the calculator models "
+        return Draft(f"{CPU_UNMODELLED}{model.text}**: the calculator models "
                      "GPUs for it (and LLMs and Whisper on the CPU). Name a GPU to size it, "
                      "or ask which GPU to use.", cite_more=False)  # fmt: skip
     results = _estimates(query, box, model)
@@ -1726,7 +1754,8 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
     said = "" if query.output_tokens else " (assumed; say how long the answers are)"
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
     flight = f"{e.get('serving_batch') or 'many'} requests in flight"
-    lengths = f"{output:,} output tokens each{said}, {e['context']:,}-token prompts"
+    prompt = e.get("serving_prompt") or e["context"]
+    lengths = f"{output:,} output tokens each{said}, {prompt:,}-token prompts"
     if requests and rate:
         return (
             f"**About {c.num(rate)} requests per second for {e['model_name']} on {where}** at "
@@ -1830,6 +1859,23 @@ _LLM_ENGINES = {"vllm": "vLLM", "llama.cpp": "llama.cpp", "tensorrt-llm": "Tenso
                 "mlx": "MLX", "hf": "HF transformers"}  # fmt: skip
 
 
+_GPU_QUANTS = ("gptq", "awq", "exl2")  # 4-bit formats of the GPU engines, no GGUF
+
+
+def _engine_format(engine: str, precision: str) -> str:
+    """The 4-bit format an engine runs for a 4-bit format said: llama.cpp a GGUF (Q4_K_M), not
+    GPTQ; ExLlamaV2 its EXL2 (costed as GPTQ); vLLM and the others AWQ, not a GGUF."""
+    gguf = precision.startswith(("q2", "q3", "q4", "q5", "q6", "iq"))
+    if engine in ("llama.cpp", "ollama"):
+        return "q4_k_m" if precision in _GPU_QUANTS or precision == "nf4" else precision
+    if gguf:
+        return "gptq" if engine == "exllamav2" else "awq"
+    return precision
+
+
+_THROUGHPUT_ASKED = re.compile(r"\bthroughput\b|\bat (?:full )?load\b|\bmany (?:users|requests)\b")
+
+
 def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
     """ "TensorRT-LLM vs vLLM for llama 3 8b on an H100 at batch 64, which?": the same model on
     the same card under each engine named (each in its own default format when none is said),
@@ -1846,8 +1892,11 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
     for count in [ref.count] if ref.count else [None, 2, 4, 8]:
         rows = []
         for engine in engines[:3]:
-            e = box.call("estimate", {**estimate_args(replace(query, engine=engine), gpu, count,
-                                                      model), "engine": engine})  # fmt: skip
+            args = {**estimate_args(replace(query, engine=engine), gpu, count, model),
+                    "engine": engine}  # fmt: skip
+            if args.get("precision"):  # "at 4bpw": each engine in its own 4-bit format
+                args["precision"] = _engine_format(engine, args["precision"])
+            e = box.call("estimate", args)
             if "error" not in e:
                 rows.append(e)
         fitting = [e for e in rows if e["fits"] and e.get("decode_tokens_per_s")]
@@ -1855,23 +1904,30 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
             break
     if len(fitting) < 2:
         return None
-    ranked = sorted(fitting, key=lambda e: -e["decode_tokens_per_s"]["typical"])
+    # "throughput", with no batch said: the full-load serving figure, not one stream's decode
+    loaded = (_THROUGHPUT_ASKED.search(query.low) and not query.batch
+              and all(e.get("serving_tokens_per_s") for e in fitting))  # fmt: skip
+    key = "serving_tokens_per_s" if loaded else "decode_tokens_per_s"
+    what = "full-load serving throughput" if loaded else "decode speed"
+    ranked = sorted(fitting, key=lambda e: -e[key]["typical"])
     best, next_ = ranked[0], ranked[1]
-    ratio = best["decode_tokens_per_s"]["typical"] / next_["decode_tokens_per_s"]["typical"]
-    streams = "" if best["batch"] == 1 else f" for {best['batch']:,} sequences together"
+    ratio = best[key]["typical"] / next_[key]["typical"]
+    streams = "" if best["batch"] == 1 or loaded else f" for {best['batch']:,} sequences together"
     name = {e["engine"]: _LLM_ENGINES.get(e["engine"], e["engine"]) for e in rows}
     each = "; ".join(
-        f"{name[e['engine']]} ({e['precision']}) {c.num(e['decode_tokens_per_s']['typical'])} "
+        f"{name[e['engine']]} ({e['precision']}) {c.num(e[key]['typical'])} "
         "tokens/s" for e in ranked)  # fmt: skip
     where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
     head = (
-        f"**Pick {name[best['engine']]}: about {c.num(ratio)}x the decode speed of "
+        f"**Pick {name[best['engine']]}: about {c.num(ratio)}x the {what} of "
         f"{name[next_['engine']]}** for {best['model_name']} on {where}{streams}: {each}."
     )
     left = [name[e["engine"]] for e in rows if not e["fits"]]
     lines = [f"- **{name[e['engine']]}** ({e['precision']}): "
              f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
              f"{c.usable(e)}; decode speed {c.band(e['decode_tokens_per_s'], 'tokens/s')}"
+             + (f"; full-load serving {c.band(e['serving_tokens_per_s'], 'tokens/s')} with "
+                f"{e.get('serving_batch')} requests in flight" if loaded else "")
              for e in ranked]  # fmt: skip
     if left:
         lines.append(f"Does not fit under {', '.join(left)} as asked.")
@@ -2180,7 +2236,7 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     args = {"model": model_arg(model), "workload": workload, "top": 3, "batch": e["batch"],
             "precision": e["precision"]}  # fmt: skip
     for key in ("context", "resolution", "steps"):  # the cards that hold the job sized above
-        if e.get(key) and (key != "context" or e.get("family", "llm") == "llm"):
+        if e.get(key) and (key != "context" or e.get("family", "llm") in ("llm", "transformer")):
             args[key] = e[key]
     picks = box.call("recommend_gpus", args)
     if picks.get("ranked"):
@@ -2329,6 +2385,10 @@ _STREAMS_AT = re.compile(
 # live video said with no frame rate: "realtime on 4 camera streams"
 _LIVE = re.compile(r"\breal[- ]?time\b|\blive\b|\bkeep up\b")
 LIVE_FPS = 30.0  # frames a second of a camera stream when none is said
+_ONE_STREAM_AT = re.compile(
+    r"(?=.*\b(?:real[- ]?time|live|feed|video|stream|camera|cam|webcam|footage)\b)"
+    r".*?\b(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)\b"
+)
 
 
 _STREAM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -2340,14 +2400,16 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     card's throughput with a frame of each stream batched together, against the frames a
     second the streams need (the stream_load tool)."""
     said = _STREAMS_AT.search(query.low)
+    # "yolo realtime at 30fps on a 1080p feed": one stream at the rate said
+    one = None if said else _ONE_STREAM_AT.search(query.low)
     model = query.models[0] if query.models else None
-    if not (said and model and model.ids and len(query.gpus) == 1):
+    if not ((said or one) and model and model.ids and len(query.gpus) == 1):
         return None
-    if not said.group(2) and not _LIVE.search(query.low):
+    if said and not said.group(2) and not _LIVE.search(query.low):
         return None
-    word = said.group(1)
+    word = said.group(1) if said else "1"
     streams = int(word) if word.isdigit() else _STREAM_WORDS[word]
-    fps = float(said.group(2) or LIVE_FPS)
+    fps = float((said.group(2) if said else one.group(1) if one else None) or LIVE_FPS)
     ref = query.gpus[0]
     args = {**estimate_args(query, gpu_choices(ref)[0], ref.count, model), "batch": streams}
     e = box.call("estimate", args)
@@ -2360,14 +2422,19 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
         return None
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
     verdict = "Yes" if load["keeps_up"] else "No"
-    head = (f"**{verdict}: {where} runs {e['model_name']} at about "
-            f"{c.num(rate, 'images/s')} with a frame of each of the {streams} streams batched "
-            f"together, against the {c.num(load['needed_per_s'])} frames a second {streams} "
-            f"streams at {c.num(fps)} fps need; it keeps up with about "
-            f"{c.num(load['streams_served'])} of them** "
-            f"({c.settings(e)}).")  # fmt: skip
+    if streams == 1:
+        head = (f"**{verdict}: {where} runs {e['model_name']} at about "
+                f"{c.num(rate, 'images/s')}, against the {c.num(fps)} frames a second of the "
+                f"stream** ({c.settings(e)}).")  # fmt: skip
+    else:
+        head = (f"**{verdict}: {where} runs {e['model_name']} at about "
+                f"{c.num(rate, 'images/s')} with a frame of each of the {streams} streams "
+                f"batched together, against the {c.num(load['needed_per_s'])} frames a second "
+                f"{streams} streams at {c.num(fps)} fps need; it keeps up with about "
+                f"{c.num(load['streams_served'])} of them** "
+                f"({c.settings(e)}).")  # fmt: skip
     lines = [head, c.memory_line(e)]
-    if not said.group(2):
+    if said and not said.group(2):
         lines.append(f"Assumed, as the question did not say: {c.num(LIVE_FPS)} frames a second "
                      "per stream.")  # fmt: skip
     if not load["keeps_up"]:
@@ -2701,6 +2768,11 @@ _JUDGED_FOR = re.compile(r"\b(?:any good|good (?:for|enough)|decent|usable|ok|ok
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
+    counted = None  # "1400 W for the whole machine: how many 4090s?"
+    if query.gpus and query.gpus[0].ids:
+        counted = cards_under_limit(query, box, gpu_choices(query.gpus[0])[0])
+    if counted is not None:
+        return counted
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "48k a month, 8 hours a day: how many H100s can we afford?"
     if (yours := _cards_for_your_rate(query, box)) is not None:
@@ -2871,7 +2943,8 @@ def _copies_for_load(
             + f": {c.num(load['needed_tokens_per_s'], 'tokens/s')} of output on average "
             f"({asked}), each copy serving "
             f"about {c.num(serving, 'tokens/s')} at full load ({e['precision']}, {e['engine']}, "
-            f"{e['context']:,}-token prompts{said}){daily}. Peaks above the day's average "
+            f"{e.get('serving_prompt') or e['context']:,}-token prompts{said}){daily}. Peaks "
+            "above the day's average "
             "need more.")  # fmt: skip
 
 
@@ -2926,6 +2999,133 @@ def _api_bill_or_rented(query: Query, box: ToolBox) -> Draft | None:
               f"{c.usd(query.monthly_usd, sign)} a month. Self-hosting pays for the GPU's idle "
               "hours too; it wins only when the load keeps it busy.")  # fmt: skip
     return Draft(f"{verdict}\n\n{detail}", cite_more=False)
+
+
+_HOW_MANY_CARDS = re.compile(r"\bhow many\b|\bmax(?:imum)? (?:number of )?(?:gpus|cards)\b")
+
+
+def cards_under_limit(query: Query, box: ToolBox, gpu: str, supply: bool = False) -> Draft | None:
+    """ "My power limit is 1000 W for the whole box: how many 3090s can I run?": the most cards
+    at full board power whose machine stays within it, and the cap each takes for one more."""
+    limit = query.max_power_w or watts_said(query.low)
+    if limit is None or not _HOW_MANY_CARDS.search(query.low):
+        return None
+    p = box.call("system_power", {"gpu": gpu, "limit_w": limit, "limit_is_supply": supply})
+    within = p.get("within_limit") if "error" not in p else None
+    if not within:
+        return None
+    n, name, board = within["num_gpus"], p["gpu_name"], p["gpu_w"]
+    rest = (f"{c.num(p['cpu_w'], 'W')} for a desktop CPU and {c.num(p['platform_w'], 'W')} for "
+            f"the rest of the system")  # fmt: skip
+    if n == 0:
+        head = (f"**None at full power: {c.num(limit, 'W')} less {rest} leaves "
+                f"{c.num(within['left_for_gpus_w'], 'W')}, under one {name}'s "
+                f"{c.num(board, 'W')} board power.**")  # fmt: skip
+    else:
+        head = (f"**{n}: {c.gpus_phrase(n, name)} at {c.num(board, 'W')} each, with {rest}, "
+                f"draw about {c.num(within['total_w'], 'W')} at full load, within "
+                + (f"{c.num(within['limit_w'], 'W')}, 80% of your {c.num(limit, 'W')} supply "
+                   "(headroom for spikes and efficiency).**" if supply
+                   else f"your {c.num(limit, 'W')}.**"))  # fmt: skip
+    lines = [head]
+    if within["left_for_gpus_w"] > 0:
+        lines.append(
+            f"For {n + 1}, cap each card to about {c.num(within['cap_w_for_one_more'], 'W')} "
+            "(nvidia-smi -pl): token generation, bound by memory bandwidth, keeps most of its "
+            "speed under a cap; prompt processing, training and image generation slow with the "
+            "clocks."
+        )
+    return Draft("\n\n".join(lines))
+
+
+def watts_said(low: str) -> float | None:
+    """The first power said in watts ("1,600 W", "850w")."""
+    found = re.search(r"(?<![\d,.])(\d,\d{3}|\d{3,4}(?:\.\d)?)\s?(k?w|watts?)\b", low)
+    if not found:
+        return None
+    value = float(found.group(1).replace(",", ""))
+    return value * 1000 if found.group(2) == "kw" else value
+
+
+def _load_bill(query: Query, box: ToolBox) -> Draft | None:
+    """A month of a serving load (a request rate, or tokens a second in all) on the GPU named:
+    the fewest of it that serve the load, rented around the clock at the cloud's median price
+    (the cloud named) or the market's."""
+    if not ((query.rps or query.needed_tok_s) and len(query.gpus) == 1 and query.models):
+        return None
+    if query.user_price_usd_per_hour or (query.models[0].family or "llm") != "llm":
+        return None
+    if query.service_price or query.monthly_usd:
+        return None  # a token API's price or a bill of theirs: set against it elsewhere
+    model, gpu = query.models[0], gpu_choices(query.gpus[0])[0]
+    held = _fewest(query, box, gpu, model)
+    count = held.get("solution") if "error" not in held else None
+    plan = _load_plan(query, box, count, model, gpu) if count else None
+    if plan is None or not plan[0].get("usd_per_hour"):
+        return None
+    load, e = plan
+    price, whose = load["usd_per_hour"] / load["gpus"], "the median"
+    if query.providers:
+        offered = box.call("prices", {"gpu": gpu, "provider": query.providers[0]})
+        summary = offered.get("summary_usd_per_gpu_hour") if "error" not in offered else None
+        if summary:
+            price, whose = summary["median"], f"{query.providers[0]}'s median"
+    month = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": HOURS_PER_MONTH,
+                                     "num_gpus": load["gpus"]})  # fmt: skip
+    if "error" in month:
+        return None
+    where = c.gpus_phrase(load["gpus"], e["gpu_name"])
+    head = (f"**About {c.usd(month['usd'])} a month for {where}** rented around the clock "
+            f"({c.num(HOURS_PER_MONTH, 'hours')}) at {whose} {c.usd(price)} per GPU-hour: the "
+            "fewest that serve the load.")  # fmt: skip
+    detail = _copies_for_load(query, box, held, model, gpu) or ""
+    return Draft(head + (f"\n\n{detail}" if detail else ""))
+
+
+def _load_on_each(query: Query, box: ToolBox) -> Draft | None:
+    """Two or more cards for an LLM served at a request rate: on each, the fewest GPUs that
+    serve the load (copies of the fewest that hold the model) and their hourly rent; the
+    cheaper setup for the load is the pick."""
+    ids = gpus_named(query)
+    if not (query.rps and query.models and len(ids) >= 2):
+        return None
+    model = query.models[0]
+    if (model.family or "llm") != "llm":
+        return None
+    rows = []
+    for gpu in ids[:4]:
+        held = _fewest(query, box, gpu, model)
+        count = held.get("solution") if "error" not in held else None
+        plan = _load_plan(query, box, count, model, gpu) if count else None
+        if plan is not None and plan[0].get("usd_per_hour"):
+            rows.append(plan)
+    if len(rows) < 2:
+        return None
+    rows.sort(key=lambda p: p[0]["usd_per_hour"])
+    (best, e), others = rows[0], rows[1:]
+    out = e.get("output_tokens") or query.output_tokens or 256
+    head = (f"**Pick the {e['gpu_name']} for {c.num(query.rps)} requests a second: "
+            f"{c.gpus_phrase(best['gpus'], e['gpu_name'])} serve the load for "
+            f"{c.usd(best['usd_per_hour'])}/hour, against "
+            + "; ".join(f"{c.gpus_phrase(o['gpus'], f['gpu_name'])} for "
+                        f"{c.usd(o['usd_per_hour'])}/hour" for o, f in others)
+            + ".**")  # fmt: skip
+    lines = [head]
+    for load, f in rows:
+        serving = f["serving_tokens_per_s"]["typical"]
+        lines.append(f"- {c.gpus_phrase(load['gpus'], f['gpu_name'])}: {load['replicas']} "
+                     f"cop{'y' if load['replicas'] == 1 else 'ies'} of {f['num_gpus']}, each "
+                     f"serving about {c.num(serving, 'tokens/s')} at full load "
+                     f"({f['precision']}, {f['engine']}); {c.usd(load['usd_per_day'])} a day "
+                     "around the clock at the median price")  # fmt: skip
+    said = "" if query.context else " (assumed: shorter prompts need fewer)"
+    lines.append(
+        f"The load: {c.num(best['needed_tokens_per_s'], 'tokens/s')} of output "
+        f"({c.num(query.rps)} requests a second of {out:,} output tokens, "
+        f"{e.get('serving_prompt') or e['context']:,}-token prompts{said}). Peaks above the "
+        "average need more."
+    )
+    return Draft("\n".join(lines))
 
 
 def _load_plan(
@@ -3567,6 +3767,18 @@ def compare(query: Query, box: ToolBox) -> Draft:
         to_buy = _priced_choice(query, box, bought=True)
         if to_buy is not None:
             return to_buy
+    if (loaded := _load_on_each(query, box)) is not None:
+        return loaded  # "H100 worth it over an A100 for a 13b at 50 req/s?": the load on each
+    sized = query.train_tokens or query.dataset_samples or query.images or query.audio_hours
+    time_asked = bool(HOW_LONG.search(query.low)
+                      or re.search(r"\bhow many (?:hours|days|weeks)\b", query.low))  # fmt: skip
+    if sized and query.models and len(query.gpus) >= 2 and not query.user_price_usd_per_hour and (
+            not time_asked):  # fmt: skip
+        # "H100 worth it over an A100 for pre-training a 1.3B on 30B tokens?": the whole job's
+        # cost and time on each, the cheaper first
+        costed = cost(query, box)
+        if "the job costs least there" in costed.text.split("\n", 1)[0]:
+            return costed
     worth = _worth_the_difference(query, box) or _worth_the_price(query, box)
     if worth is not None:  # "worth the price difference for 50 images a day?": each day's time
         return worth
@@ -3938,14 +4150,14 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     why = (f"Memory bandwidth paces decoding and the dense FP16 tensor rate paces prompts, "
            f"images and training: {rates}." if rates else "")  # fmt: skip
     sources = "\n".join(f"- {r['gpu_name']}: {prices[r['gpu']]['source']}" for r in rows)
-    room = _what_more_memory_holds(query, box, sheets) if local or model is None else ""
+    room = what_more_memory_holds(query, box, sheets) if local or model is None else ""
     return Draft("\n\n".join(filter(None, [head, room, why, f"To buy: {each}.\n{sources}"])))
 
 
 _MEMORY_WORDS = re.compile(r"\b\d+ ?(?:gb|gigs?)\b|\bvram\b|\bmemory\b|\bcapacity\b")
 
 
-def _what_more_memory_holds(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) -> str:
+def what_more_memory_holds(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) -> str:
     """ "Is the 5090's 32GB worth the extra $?": what the larger memory holds that the smaller
     does not, the largest LLM each runs in a 4-bit GGUF (as people run them at home)."""
     sizes = [sh.get("memory_gb") for sh in sheets if "error" not in sh]
@@ -4323,8 +4535,10 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
     args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "model": model.ids[0]}
     if query.precision:
         args["precision"] = query.precision
-    if query.batch:
-        args["batch"] = query.batch
+    # the batch said, else a trained model's own (YOLO's trainer: 16), as the fit answer takes it
+    own = default_batch(query, model, workload) if model.family not in (None, "llm") else None
+    if query.batch or own:
+        args["batch"] = query.batch or own
     result = _at_training_batch(box, args, model.family or "llm")
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits: the fit answer says so, and what would
@@ -4489,7 +4703,8 @@ def _pace_said(query: Query, items: float) -> str:
 _PRICE_JUDGED = re.compile(
     r"\bgood (?:price|deal|rate)\b|\bfair\b|\brip-?off\b|\boverpriced\b|\bexpensive\b"
     r"|\breasonable\b|\bcheap\b|\bworth it\b|\bin line\b|\bmarket rate\b|\bgood value\b"
-    r"|\bover-?pa(?:y|ying|id)\b|\bgoing rate\b"
+    r"|\bover-?pa(?:y|ying|id)\b|\bgoing rate\b|\bripped off\b|\bfleeced\b|\brobbed\b"
+    r"|\btoo much\b"
 )
 # the price said is a whole machine's: "$28/hr for an 8xA100 box"
 _WHOLE_MACHINE = re.compile(r"\b(?:box|node|server|machine|instance|cluster|rig|system|dgx|hgx)\b")
@@ -4524,7 +4739,8 @@ def _rental_quote_judged(query: Query, box: ToolBox, price: float, count: int) -
         return None
     median, low, high = summary["median"], summary["low"], summary["high"]
     # asked of the bad case ("are we overpaying?", "is that a rip-off?"): yes when it is dear
-    dear = bool(re.search(r"over-?pa(?:y|ying|id)|overpriced|rip-?off|too much|expensive",
+    dear = bool(re.search(r"over-?pa(?:y|ying|id)|overpriced|rip-?off|too much|expensive"
+                          r"|ripped off|fleeced|robbed",
                           query.low))  # fmt: skip
     if each > high:
         verdict = f"{'Yes' if dear else 'No'}, above every price on record"
@@ -4624,6 +4840,8 @@ _CHEAPEST_WAY = re.compile(r"\bcheapest\b|\blowest (?:price|cost|rate)\b|\bleast
 def cost(query: Query, box: ToolBox) -> Draft:
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
+    if (served := _load_bill(query, box)) is not None:
+        return served  # "100 req/s on A10Gs" then "and the monthly bill for that on aws?"
     if (
         _quote_said(query)
         and len(query.gpus) == 1
@@ -4847,7 +5065,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
                           for name in query.providers]  # fmt: skip
                 # ("12 hours a day for two months" is 730 hours of use, not a month's clock)
                 calendar = not query.use_hours_per_day
-                parts += [c.rental(p, calendar=calendar) for p in clouds]
+                if (
+                    len(clouds) >= 2 and not hours and n == 1
+                ):  # clouds set side by side: a line each
+                    parts.append("\n".join(c.cloud_line(p) for p in clouds))
+                else:
+                    parts += [c.rental(p, calendar=calendar) for p in clouds]
                 if len(clouds) >= 2 and not leads:
                     leads.append(_cheapest_cloud(clouds))
                 if not any(p.get("summary_usd_per_gpu_hour") for p in clouds):
@@ -5351,6 +5574,14 @@ _ML_SAID = re.compile(
 )
 
 
+def _one_card_needed(query: Query) -> bool:
+    """ "What gpu do I need" for a home machine: the least that runs it, one card."""
+    bought = query.location == "home" or (query.budget and query.budget.kind == "buy")
+    need = _LEAST_NEEDED.search(query.low)
+    return bool(need and re.search(r"\b(?:gpu|card)\b", need.group(0)) and not query.num_gpus
+                and bought)  # fmt: skip
+
+
 def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     """ "one PCIe datacenter GPU per server ... on a single card": the form factor and the count
     a recommendation must keep to (read from the words: the Query has no field for them yet)."""
@@ -5358,9 +5589,17 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     limits: dict[str, Any] = {}
     if re.search(r"\b(?:single|one|1)[- ](?:\w+ ){0,2}(?:card|gpu)s?\b(?! (?:or|vs))", low):
         limits["max_gpus"] = 1
+    if (
+        re.search(
+            r"\b(?:cheapest|smallest|least expensive) (?:[\w-]+ ){0,2}(?:gpu|card) "
+            r"(?:that|which|to|i can|we can)\b",
+            low,
+        )
+        and not query.num_gpus
+    ):
+        limits["max_gpus"] = 1  # "the cheapest gpu that can run llama 3 8b in fp16": one card
     bought = query.location == "home" or (query.budget and query.budget.kind == "buy")
-    need = _LEAST_NEEDED.search(low)
-    if need and re.search(r"\b(?:gpu|card)\b", need.group(0)) and not query.num_gpus and bought:
+    if _one_card_needed(query):
         limits["max_gpus"] = 1  # "what gpu do I need" for a home machine: one card, the least
     one = re.search(  # "a gpu cluster", "a gpu server": a machine of several
         r"\ban? (?:[\w-]+ ){0,2}(?:card|gpu|graphics card)\b(?!s| (?:or|each|per|cluster|servers?"
@@ -5430,15 +5669,26 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         # "cheaper option?" after a pick: the pick's own ranking (the cost of the work)
         "rank_by": None if beaten is not None else "memory" if at_all else _rank_by(query),
         **_card_limits(query),
-        "train_tokens": query.train_tokens,
+        # "30M tokens, 3 epochs": the tokens in all, as the estimate takes them
+        "train_tokens": query.train_tokens * (query.epochs or 1) if query.train_tokens else None,
         "resolution": query.resolution,
         "steps": _sampler_steps(query),
-        "epochs": query.epochs if query.dataset_samples else None,
-        "dataset_samples": query.dataset_samples,
+        "epochs": query.epochs if query.dataset_samples and not query.train_tokens else None,
+        "dataset_samples": query.dataset_samples if not query.train_tokens else None,
         "requests_per_s": query.rps
         if workload == "inference" and model.family in (None, "llm")
         else None,
         "output_tokens": query.output_tokens if query.rps else None,
+        # "cheapest way to run a 70b at 20 tok/s for one user": setups below it take more cards
+        # (each of N users at that pace: N times it in all, the batch being the users)
+        "min_speed": query.throughput_tok_s * (query.concurrency or 1)
+        if query.throughput_tok_s
+        and workload == "inference"
+        and model.family in (None, "llm")
+        and not query.needed_tok_s
+        and not query.rps
+        and (query.batch or 1) in (1, query.concurrency or 1)
+        else None,
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
         # "train a ViT-B/16 on imagenet in under a week": setups that finish within it
@@ -5465,6 +5715,24 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     result = box.call("recommend_gpus", {**args, "vendor": "NVIDIA"} if cuda_first else args)
     if "error" in result:
         return Draft(result["error"])
+    top = result["ranked"][0] if result["ranked"] else None
+    slow = top is None or (top["speed_unit"] == "tokens/s" and top["speed"] < READING_TOK_S)
+    if _one_card_needed(query) and slow and workload == "inference":
+        # "what gpu do I need for a 70b at home": no one card runs it at a reading pace (a
+        # unified-memory box at 5 tokens/s); two cards, as a home desktop takes
+        two = {**args, "max_gpus": HOME_MAX_GPUS}
+        wider = box.call("recommend_gpus", {**two, "vendor": "NVIDIA"} if cuda_first else two)
+        if "error" not in wider and wider["ranked"]:
+            result, args = wider, two
+    month = budget.usd if budget and budget.per == "month" and budget.kind != "buy" else None
+    over = result["ranked"] and (result["ranked"][0].get("usd_per_month") or 0) > (month or 1e18)
+    if over and not purchase and "max_usd_per_hour" not in args and month:
+        # "serving llama 3 8b, budget 2k/month": the best pick rented around the clock within it
+        per_month = {**args, "max_usd_per_hour": month / HOURS_PER_MONTH}
+        asked = {**per_month, "vendor": "NVIDIA"} if cuda_first else per_month
+        within = box.call("recommend_gpus", asked)
+        if "error" not in within and within["ranked"]:
+            result, args = within, per_month
     outside = None
     if cuda_first:  # the best of the other vendors, said after the CUDA pick
         every = box.call("recommend_gpus", args)
@@ -6072,7 +6340,21 @@ def _bought(query: Query) -> bool:
                   and not re.search(r"\bfine-?tun\w*|\btrain\w*|\bjob\b", low))  # fmt: skip
     # "best GPU to run llama 3 70b locally", "for my home lab": a card to own, no rent said
     local = query.location == "home" and not _RENT_SAID.search(low) and not _SERVED.search(low)
-    return query.buying or bool(budget and budget.kind == "buy") or capped or local
+    # "what hardware to run deepseek r1? budget around $10k": a sum with no hour, month or job
+    # to spend it over is spent on hardware
+    spent = bool(budget and budget.kind is None and budget.per == "total"
+                 and budget.usd >= CHEAPEST_CARD_USD and query.hours is None
+                 and (query.workload or "inference") == "inference" and not query.gpus
+                 and not _RENT_SAID.search(low) and not _SERVED.search(low))  # fmt: skip
+    # "which would you get with $4,500 to spend": a card to own, at that price
+    asked = bool(
+        budget
+        and budget.per == "total"
+        and not _RENT_SAID.search(low)
+        and re.search(r"\b(?:which|what) (?:would|should) (?:you|i|we) (?:buy|get)\b", low)
+    )
+    return query.buying or bool(budget and budget.kind == "buy") or capped or local or spent or (
+        asked)  # fmt: skip
 
 
 def _to_buy(query: Query, box: ToolBox) -> Draft:
@@ -6107,6 +6389,10 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             )
             draft.text += no_budget
             return draft
+        if unsaid and (query.workload or "inference") == "inference" and model.assumed:
+            draft = _most_memory_bought(query, box, bought)
+            draft.text += no_budget
+            return draft
         if unsaid and (query.workload or "inference") == "inference":
             # a card bought for home runs LLMs as people run them there: a 4-bit GGUF; a model
             # too big for that at home ("deepseek r1 671b at home?"), in the smaller GGUFs
@@ -6127,12 +6413,53 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             draft.text += no_budget
             return draft
         draft = recommend(query, box, **bought)
+        plain = not (model.precision or query.precision) and model.family in (None, "llm")
+        if draft.text.startswith(c.NONE_MEETS) and plain and query.workload in (None, "inference"):
+            # "deepseek r1 671b, I can spend $12k": nothing holds it in 16 or 8 bits within the
+            # budget; the GGUFs people run such a model in, largest first
+            for quant in (HOME_PRECISION, *SMALLER_HOME_QUANTS):
+                lighter = recommend(replace(query, precision=quant), box, **bought)
+                if not lighter.text.startswith(c.NONE_MEETS):
+                    lighter.text = (f"**Nothing within the budget holds it in 16 or 8 bits; in "
+                                    f"{quant} (a GGUF in llama.cpp, some quality lost):**\n\n"
+                                    + lighter.text)  # fmt: skip
+                    return lighter
         if home and "max_gpus" not in _card_limits(query, home_cap=False):
             draft.text += ("\n\nAt most two cards, as a home desktop takes; say how many a "
                            "bigger rig takes.")  # fmt: skip
         draft.text += no_budget
         return draft
     return explain(query, box)
+
+
+def _most_memory_bought(query: Query, box: ToolBox, bought: dict[str, Any]) -> Draft:
+    """ "$1500 for a gpu to run local llms": no model named, so the memory decides which models
+    a card runs: the most memory the budget buys, with the largest LLM it runs in a 4-bit GGUF."""
+    query = replace(query, precision=HOME_PRECISION)
+    start = len(box.calls)
+    draft = recommend(query, box, **{**bought, "rank_by": "most_memory"})
+    picks = next((call.result.get("ranked") for call in box.calls[start:]
+                  if call.name == "recommend_gpus"), None)  # fmt: skip
+    if picks and not draft.text.startswith(c.NONE_MEETS):
+        top = picks[0]
+        where = c.gpus_phrase(top["num_gpus"], top["gpu_name"])
+        found = box.call("largest_model", {"gpu": top["gpu"], "num_gpus": top["num_gpus"],
+                                           "precision": HOME_PRECISION})  # fmt: skip
+        e = found.get("estimate") if "error" not in found else None
+        said = f"**Pick {where}** for "
+        if e and draft.text.startswith(said):
+            draft.text = (
+                f"**Pick {where}: the most memory the budget buys "
+                f"({c.num(top['usable_memory_per_gpu_gb'], 'GB')} usable), and the memory "
+                f"decides which models you can run: up to {e['model_name']} in {HOME_PRECISION} "
+                f"({c.num(e['memory_per_gpu_gb'], 'GB')}).**\n\nSpeed, for "
+                + draft.text[len(said) :]
+            )
+    draft.text += (
+        f"\n\nAssumed, as the question did not say: {HOME_PRECISION} (a GGUF in "
+        "llama.cpp), how models run at home; name a model for a pick by its speed."
+    )
+    return draft
 
 
 # the smaller GGUFs a model too big for a home machine in four bits is run in, largest first
@@ -6318,6 +6645,12 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     rent = query.user_price_usd_per_hour
     if rent is not None and query.price_per_node and not sides:
         rent = rent / count  # (a price said of the rented card is that card's hour)
+    # "buying 2x 4090 vs renting an A100 at $1.29/hr": one card rented for the cards bought
+    one_rented = bool(sides and rent is not None and count > 1 and not sides[1].count
+                      and re.search(rf"\b(?:an?|one|a single)\s+{re.escape(sides[1].text.lower())}",
+                                    query.low))  # fmt: skip
+    if one_rented and rent is not None:
+        rent = rent / count
     fleet = ""
     if (
         rent is None
@@ -6398,7 +6731,12 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None)
     text += f"\n{fleet}" if fleet else ""
-    if sides and rent is not None and count > 1:  # "4x L40S vs renting H100s at $2.2/h"
+    if sides and one_rented and query.user_price_usd_per_hour:
+        text += (
+            f"\nRenting one {sides[1].text} at your {c.usd(query.user_price_usd_per_hour)} "
+            f"an hour against the {count} cards bought (its hour shared over them)."
+        )
+    elif sides and rent is not None and count > 1:  # "4x L40S vs renting H100s at $2.2/h"
         text += (f"\nRenting as many {sides[1].text} ({count}) at your {c.usd(rent)} per "
                  "GPU-hour.")  # fmt: skip
     if sides and gpu:

@@ -327,6 +327,11 @@ _BIGGEST_MODEL = _cues(
     r"\bhow (?:big|large) (?:of )?an? (?:model|llm)\b",  # "how big a model can i run on 48gb"
     r"\b(?:biggest|largest) (?:llama|qwen|mistral|gemma|phi|deepseek|mixtral|falcon|olmo|yi)[\w.-]*"
     r"\s(?:i|we|you)\b",  # "the biggest llama i can run on 2x 4090"
+    # "is 8gb vram enough for anything useful in local llm land": what that memory runs
+    r"\b\d+ ?(?:gb|gigs?)\b.{0,20}\benough\b.{0,30}\b(?:anything|llms?|local (?:llm|ai|model)s?)\b",
+    # "on an old 1080 ti, which models can i even run decently", "what llms can my 3060 run"
+    r"\b(?:which|what) (?:(?:local |open |llm |ai )?models|llms)\b.{0,20}"
+    r"\b(?:can|could|will|would)\b.{0,25}\b(?:run|fit|handle|load)\b",
 )
 _HOW_LONG = _cues(
     r"\bhow long\b",
@@ -1090,7 +1095,17 @@ def _recommend(q: Query, low: str) -> bool:
     if bought and not q.gpus and (q.models or q.workload_given or q.budget):
         return True  # "waht gpu shoud i by for lamma 3 70b", "laptop for ml, budget 3k": to buy
     one_card_asked = len(q.gpus) == 1 and not _new_card_asked(q, low)
+    if q.models and not q.gpus and (q.concurrency or q.rps) and _A_JOB_STATED.match(low):
+        return True  # "serving mixtral with vllm to 20 users, want under 50ms per token": a pick
     return bool(_RECOMMEND.search(low)) and (not one_card_asked or bool(_WHAT_CAN_RUN.search(low)))
+
+
+# a job stated, not asked ("serving mixtral 8x7b at 20 concurrent users, ..."): no question mark,
+# no question word
+_A_JOB_STATED = re.compile(
+    r"^(?![^?]*\?)(?!.*\b(?:how|what|which|can|could|is|are|does|do|will|would|should|why|when"
+    r"|costs?|price|bill)\b)"
+)
 
 
 # a pick asked in so many words, beside the memory a job needs ("which one would you recommend,

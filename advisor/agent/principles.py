@@ -24,12 +24,15 @@ from advisor.agent.handlers import (
     MONEY_ASKED,
     VALUE_ASKED,
     Draft,
+    cards_under_limit,
     estimate_args,
     gpu_choices,
     gpus_named,
     multiple_asked,
     run_at_home,
     typical_job_hours,
+    watts_said,
+    what_more_memory_holds,
 )
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
@@ -577,7 +580,7 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     yes or no about the card asked about, from the job computed on both, and the figure that
     decides it (bandwidth for one stream's tokens, compute for the rest)."""
     pair = _subject_and_other(query)
-    if pair is None:
+    if pair is None or query.rps:  # "at 50 req/s": the load on each decides (handlers.compare)
         return None
     if _WORTH.search(query.low) and MONEY_ASKED.search(query.low):
         return None  # "worth it over a new 4070 ti super? used prices?": speed against price
@@ -646,6 +649,10 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
                "token, so the "
                "card that streams memory faster generates faster, whatever its compute or its "
                "age; more memory only decides what fits.")  # fmt: skip
+        if model.assumed and llm:  # "5090 over a 4090, 32gb vs 24gb?": what the memory buys
+            sheets = [box.call("gpu_specs", {"gpu": g}) for g in pair]
+            if room := what_more_memory_holds(query, box, sheets):
+                why += "\n\n" + room
     else:
         sheets = [box.call("gpu_specs", {"gpu": g}) for g in pair]
         tf = [s.get("fp16_bf16_dense_tflops") for s in sheets if "error" not in s]
@@ -1208,8 +1215,10 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     if found is None:
         return None
     ref, gpu = found
+    if (counted := cards_under_limit(query, box, gpu, supply=True)) is not None:
+        return counted  # "how many 4090s can a 1600 W supply run?"
     n = max(ref.count or 1, query.num_gpus or 1)
-    psu = query.max_power_w or _watts(query.low)
+    psu = query.max_power_w or watts_said(query.low)
     if psu and len(gpus_named(query)) >= 2:
         if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.low):
             return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
@@ -1275,14 +1284,6 @@ def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | No
     return Draft("\n\n".join(lines))
 
 
-def _watts(low: str) -> float | None:
-    found = re.search(r"(?<![\d,.])(\d,\d{3}|\d{3,4}(?:\.\d)?)\s?(k?w|watts?)\b", low)
-    if not found:
-        return None
-    value = float(found.group(1).replace(",", ""))
-    return value * 1000 if found.group(2) == "kw" else value
-
-
 # ---------------------------------------------------------------- a power cap, a lower-power model
 
 
@@ -1293,7 +1294,7 @@ def _name(box: ToolBox, gpu: str) -> str:
 def _bill_at_cap(query: Query, box: ToolBox, gpu: str) -> Draft | None:
     """A power cap asked after an electricity bill (the price per kWh and the hours carried in
     the thread): the bill at the cap against the bill at board power."""
-    cap = _watts(query.low)
+    cap = watts_said(query.low)
     if not (cap and query.usd_per_kwh is not None and query.follow_up and query.hours):
         return None
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
@@ -1324,6 +1325,8 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
     ids = gpus_named(query)
     if not ids:
         return None
+    if (counted := cards_under_limit(query, box, ids[0])) is not None:
+        return counted  # "1000 W for the whole box: how many 3090s?"
     if (billed := _bill_at_cap(query, box, ids[0])) is not None:
         return billed  # "my bill is ...; would undervolting to 280 W each change that?"
     model = _model(query)
@@ -1361,7 +1364,7 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
                          "prompt processing, training and image generation, which are "
                          "compute-bound, slow by about that ratio.")  # fmt: skip
     else:
-        cap = _watts(query.low)
+        cap = watts_said(query.low)
         board = sheet.get("tdp_w")
         capped = f" to {c.num(cap, 'W')}" if cap else ""
         # "without losing much speed?" asks yes; "is it half as fast?" asks no

@@ -11,7 +11,14 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
-from advisor.agent.handlers import YES_NO, Draft, unresolved, workload_of
+from advisor.agent.handlers import (
+    CPU_UNMODELLED,
+    YES_NO,
+    Draft,
+    gpu_choices,
+    unresolved,
+    workload_of,
+)
 from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import FIELD_WORDS
@@ -42,6 +49,9 @@ def answer(query: Query, box: ToolBox) -> Draft:
         if new:
             further.text = "\n\n".join(new)
             drafts.append(further)
+    if len(drafts) > 1 and drafts[0].text.startswith(CPU_UNMODELLED):
+        # "do i even need a gpu? would a T4 do": the card's answer leads, the CPU's after it
+        drafts = [*drafts[1:], drafts[0]]
     text = "\n\n".join(d.text for d in drafts)
     warnings = [w for d in drafts for w in d.warnings]
     quoted = [c for d in drafts for c in d.citations]  # passages an answer quotes are cited
@@ -117,6 +127,10 @@ def _one(query: Query, box: ToolBox) -> Draft:
         )
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
+    draft.text = _asked_fields_first(query, box, draft.text)
+    if stack := _stack_asked(query, box):  # asked beside the job: after the verdict, not last
+        head, sep, rest = draft.text.partition("\n\n")
+        draft.text = head + stack + (sep + rest if rest else "")
     notes = list(query.notes)
     for model in query.models:
         if model.note and model.about:  # the note quotes the entry's size: looked up, not recalled
@@ -144,6 +158,28 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+# the software side of a card asked: "is ROCm ok or should i just get nvidia", "is AMD there yet"
+_STACK_ASKED = re.compile(
+    r"\brocm\b|\b(?:is|are) (?:amd|intel|apple|arc|radeon)\b.{0,20}\b(?:there|ready|ok|okay"
+    r"|good|viable|usable|supported|mature)\b"
+    r"|\b(?:just )?(?:get|buy|go with|stick with) (?:an? )?nvidia\b"
+    r"|\bsoftware (?:support|side|stack)\b|\bdriver support\b"
+)
+
+
+def _stack_asked(query: Query, box: ToolBox) -> str:
+    """The software side of a named card that is no CUDA card, when the question asks it."""
+    if not query.gpus or not _STACK_ASKED.search(query.low):
+        return ""
+    stacks = []
+    for ref in query.gpus:
+        for gpu in ref.ids[:1]:
+            stack = box.call("gpu_specs", {"gpu": gpu}).get("compute_stack")
+            if stack in c.STACK_VERDICTS and stack not in stacks:
+                stacks.append(stack)
+    return "".join(f"\n\n{c.STACK_VERDICTS[s]}" for s in stacks)
 
 
 _INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, (\d+) x (.+?)\.?$")
@@ -178,6 +214,24 @@ def _instances_named(notes: list[str], text: str) -> str:
 # power) when the answer has not already given those figures: the reader sees what decides it
 _SHEET_INTENTS = ("fit", "speed", "solve", "train_time", "advice", "cost")
 MAX_SHEETS = 3
+
+
+def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
+    """ "What is the 5090's memory bandwidth and how does that translate to tokens/s against
+    the 4090?": a datasheet field asked beside a job leads, for each card named, when the
+    answer's first line does not give it."""
+    asked = [f for f in query.fields if f in c.FIELD_LABELS and f != "memory_gb"]
+    if not asked or not query.gpus or query.intent not in ("compare", "speed"):
+        return text
+    if YES_NO.search(query.low):
+        return text  # "is the 5090's bandwidth enough for ...?": the yes or no leads
+    head = text.split("\n", 1)[0].lower()
+    if all(c.FIELD_LABELS[f][0].lower() in head for f in asked):
+        return text
+    sheets = [box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}) for ref in query.gpus[:4]
+              if ref.ids]  # fmt: skip
+    sheets = [s for s in sheets if "error" not in s and all(s.get(f) is not None for f in asked)]
+    return f"{c.asked_line(sheets, tuple(asked))}\n\n{text}" if sheets else text
 
 
 def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
@@ -330,6 +384,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
                 + text[len("**No: ") :])  # fmt: skip
     if query.intent in _OWN_LEAD or not YES_NO.search(low):
         return text
+    if re.search(r"\bdoes (?:that|it|this) change\b", low):
+        return text  # "used ok too, does that change the answer?": the new pick answers it
     if re.search(r"\boverkill\b", low):
         return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
@@ -372,6 +428,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     body = text[2:] if text.startswith("**") else text
     if pick:
         body = "p" + body[1:]  # "Yes: pick the MI300X"
+    elif body.startswith(("The ", "With ")):
+        body = body[0].lower() + body[1:]  # "Yes: the largest that fits ..."
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
 
 

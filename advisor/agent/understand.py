@@ -2156,7 +2156,12 @@ def _resolution(low: str) -> int | None:
     if not m:
         return None
     value = int(next(g for i, g in enumerate(m.groups()) if g and i != 1))
+    if m.group(3) and m.group(0).endswith("p") and _VIDEO.search(low):
+        return None  # "a 1080p camera feed": the video's lines; a detector resizes each frame
     return value if 64 <= value <= 8192 else None
+
+
+_VIDEO = re.compile(r"\b(?:feeds?|streams?|cameras?|cams?|footage|fps|cctv|webcam)\b")
 
 
 _TRAINING_SAID = re.compile(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya")
@@ -2257,8 +2262,16 @@ def _tokens_per_s(low: str) -> float | None:
     3000 tokens per second" (a number written with it; "how many tok/s" asks one)."""
     m = _RATE.search(low)
     if not m:
-        return None
+        # "want under 50ms per token": one stream's pace, as tokens a second
+        per = _MS_PER_TOKEN.search(low)
+        return 1000 / float(per.group(1)) if per and float(per.group(1)) > 0 else None
     return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+
+
+_MS_PER_TOKEN = re.compile(
+    r"\b(?:under|below|at most|less than|max(?:imum)?|within|<)\s?(\d+(?:\.\d+)?)\s?ms\s?"
+    r"(?:per|a|/|each)\s?(?:output )?(?:token|tok)\b"
+)
 
 
 # the user's money in another currency than the catalog's US dollars
@@ -2535,9 +2548,15 @@ def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -
     return tuple(f for f in fields if f not in formats or asked)
 
 
+# any of them, searched first: most questions name none (one search instead of a dozen)
+_ANY_TRAIN_OPTION = re.compile("|".join(f"(?:{words})" for _, _, words in TRAIN_OPTION_WORDS))
+
+
 def _train_options(low: str) -> tuple[tuple[str, object], ...]:
     """The fine-tuning memory options the words set, each option once (its first match)."""
     found: dict[str, object] = {}
+    if not _ANY_TRAIN_OPTION.search(low):
+        return ()
     for option, value, pattern in TRAIN_OPTION_WORDS:
         if option not in found and affirmed(pattern, low):
             found[option] = value
@@ -3035,6 +3054,12 @@ _GPU_ASKED = re.compile(
     r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
     # "$20k to build a local LLM server ... what do i buy?": the hardware asked, no card named
     r"|\bwhat (?:do|should|would) (?:i|we) (?:buy|get|build)\b"
+    # "$1500 for a gpu to run local llms", "1,800 dollars for a graphics card ... recommendations?"
+    r"|(?:\$|€|£)\s?\d[\d,.]*\s?k?\b[^.?!]{0,25}\bfor (?:an? )?(?:new |used )?(?:gpu|card"
+    r"|graphics card)\b"
+    r"|\b\d[\d,.]*\s?k?\s?(?:dollars|euros?|bucks|usd|eur|pounds)\b[^.?!]{0,25}\bfor (?:an? )?"
+    r"(?:new |used )?(?:gpu|card|graphics card)\b"
+    r"|\b(?:budget|spend)\b[^.?!]{0,30}\bfor (?:an? )?(?:new |used )?(?:gpu|card|graphics card)\b"
 )
 # a machine for a team, not one person's desk: "a local LLM server for my team of 15 devs"
 _TEAM_SERVER = re.compile(
@@ -3247,7 +3272,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         outside,
     )
     for option, _value, pattern in TRAIN_OPTION_WORDS:  # "8-bit adam" is no 8-bit model
-        if option == "optimizer":
+        if option == "optimizer" and _ANY_TRAIN_OPTION.search(outside):
             outside = rx.sub(pattern, lambda m: " " * len(m.group(0)), outside)
     precision = _first(PRECISION_WORDS, outside)
     plain = affirmed(_UNQUANTISED, outside)
@@ -4251,10 +4276,20 @@ def _cheaper_card(prior: Query, catalog: Catalog) -> GpuRef | None:
 _THAT_CARD = re.compile(
     r"\b(?:that|this|the same|your|the (?:recommended|suggested|picked|top|first)) (?:card|gpu"
     r"|pick|setup|machine|box|rig|recommendation)\b|\bthe pick\b"
+    # "does that also handle flux dev?" after a pick: the card picked, for a new job
+    # (not "what does that run per month?": a cost)
+    r"|(?<!what )(?<!how much )\b(?:does|can|will|would|could) (?:that|it|this)(?: one)? "
+    r"(?:also |even |still |then )?"
+    r"(?:handle|run|fit|manage|cope with)\b"
+)
+_NEW_PICK = re.compile(
+    r"\b(?:which|what) (?:would|should|do) (?:you|i|we) (?:buy|get|pick|choose)\b"
 )
 # a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
 _PICK_AGAIN = re.compile(
-    r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b|\b(?:best|recommend\w*|cheapest"
+    r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b"
+    r"|\b(?:which|what) (?:would|should|do) (?:you|i|we) (?:buy|get|pick|choose|go for)\b"
+    r"|\b(?:best|recommend\w*|cheapest"
     r"|fastest|alternatives?|instead|else|used|second[- ]hand|refurb\w*|budget)\b"
     r"|\bother (?:gpu|card|option)s?\b|\bif (?:i|we) (?:buy|rent|get|go|want)\b"
 )
@@ -4426,7 +4461,14 @@ def resolve(
         gpus = tuple(replace(g, count=None) if g.count == 1 else g for g in gpus)
         updates["gpus"] = gpus
         the_pick = pointed  # "can that card also do flux?": a card named, its fit
-    if not gpus and prior.gpus and not held:
+        same_job = not query.models or {m.ids for m in query.models} <= {
+            m.ids for m in prior.models
+        }
+        if picked.get("precision") and same_job and not (query.precision or prior.precision):
+            updates["precision"] = picked["precision"]  # the pick's format: a 70b at home in q4
+    # "which would you buy if you had $5000" after cards were weighed: a new pick, not them
+    asked_anew = bool(_NEW_PICK.search(query.text.lower()))
+    if not gpus and prior.gpus and not held and not asked_anew:
         gpus = prior.gpus
         cheaper_said = _THE_CHEAPER_CARD.search(query.text.lower())
         if (variant or form) and not cheaper_said:  # "the 80GB one": another variant of it
@@ -4534,6 +4576,8 @@ def resolve(
         "use_hours_per_day",
         "output_tokens",
         "concurrency",
+        "rps",  # "100 req/s ... how many L4s?" then "what if we used A10Gs": the same load
+        "needed_tok_s",
         "resolution",
         "steps",
         "offload",
@@ -4848,5 +4892,33 @@ def _revariant(gpu: GpuRef, catalog: Catalog, variant: Any, form: Any) -> GpuRef
         if found and found[0].ids and found[0].ids != gpu.ids:
             return replace(found[0], count=gpu.count)
         if found and found[0].note and words == base + extra:
-            return replace(found[0], count=gpu.count)
+            size = float(variant.group(1)) if variant else None
+            other = _other_card_of_memory(gpu, catalog, size) if size else None
+            return other or replace(found[0], count=gpu.count)
     return gpu
+
+
+def _other_card_of_memory(gpu: GpuRef, catalog: Catalog, size: float) -> GpuRef | None:
+    """ "is an H100 enough?" then "and the 141gb one?": no H100 has 141 GB, but the H200 of
+    the same maker and class does: that card, said as read (None when no or many cards do)."""
+    known = [catalog.gpus[i] for i in gpu.ids if i in catalog.gpus]
+    if not known:
+        return None
+    sized = [g for g in catalog.gpus.values() if abs(g.memory_gb - size) <= 0.02 * size
+             and any(g.vendor == k.vendor for k in known)]  # fmt: skip
+    # the same class first (an H100's 141 GB: the H200s); then, for a desk card, the desk cards
+    # of its generation (a 4090's 48 GB: the RTX 6000 Ada, not the L40S); then its generation
+    desk = all(k.segment != "datacenter" for k in known)
+    tiers = (
+        [g for g in sized if any(g.segment == k.segment for k in known)],
+        [g for g in sized if any(g.architecture == k.architecture for k in known)
+         and (g.segment != "datacenter" or not desk)],
+        [g for g in sized if any(g.architecture == k.architecture for k in known)],
+    )  # fmt: skip
+    same = next((tier for tier in tiers if 0 < len(tier) <= 3), [])
+    if not same:
+        return None
+    names = " or ".join(g.name for g in same)
+    note = f"'The {size:g}GB one' read as the {names}: no {gpu.base or gpu.text} has {size:g} GB."
+    return GpuRef(f"the {size:g}GB one", tuple(g.id for g in same), gpu.count, None, None,
+                  same[0].name, note=note)  # fmt: skip

@@ -146,6 +146,7 @@ class Estimate:
     cost: dict[str, Any] | None = None
     serving_tokens_per_s: dict[str, float] | None = None
     serving_batch: int | None = None
+    serving_prompt: int | None = None  # each served request's prompt tokens
     train_hours: dict[str, float] | None = None
     assumptions: list[str] = field(default_factory=list)
     formula_version: str = FORMULA_VERSION

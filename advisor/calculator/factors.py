@@ -45,7 +45,9 @@ from advisor.errors import InvalidInput
 # heads) runs a pipeline stage per GPU, as vLLM and TensorRT-LLM refuse such tensor parallel
 # .12.01b: Whisper on the CPU alone (speech_cpu.py): a reference 8-thread desktop CPU's compute
 # and the RAM's bandwidth, fitted to the faster-whisper README's i7-12700K table
-FORMULA_VERSION = "calc-2026.12.01c"
+# .12.01d: decode bandwidth shares of Radeon RDNA (0.74, llama.cpp's ROCm rows) and Intel Arc
+# Xe (0.41, upstream llama.cpp's Vulkan and SYCL rows) fitted, no longer Ampere GDDR's 0.85
+FORMULA_VERSION = "calc-2026.12.01d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -199,7 +201,7 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # blog names the host as the cause on its cloud machines (of its 8x A100 runs: "PCIe and
         # the host CPU ... performance could degrade by up to 30% when the CPU is busy with tasks
         # from other tenants"); no Request field says whose host it is, so the 4090 and 7900 XTX
-        # pairs stay 0.82x and 0.88x
+        # pairs stay 0.82x and 0.88x (0.81x for the 7900 XTX pair at RDNA's fitted share, 0.74)
         EngineFactors("mlc-llm", "MLC LLM", 0.8, 0.95, 1.0, 1.0, 1.0, 0.0, 0.60, 256),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690)
         EngineFactors("autoawq", "AutoAWQ (fused layers)", 0.6, 0.97, 1.0, 0.90, 2.0, 0.0, 0.45,
@@ -236,11 +238,39 @@ GENERATION_MBU = {
     # L1791): 0.76 x 1.09, their median of measured / computed. The same table's Q4_K_M rows are
     # bound by the shader ALUs instead (throughput.METAL_GGUF_FLOPS_PER_WEIGHT)
     "Apple": 0.83,
-    # Not fitted (too few rows in the calibration set): taken as Ampere GDDR's, the value these
-    # generations had before they had keys of their own
+    # Not fitted: taken as Ampere GDDR's, the value it had before it had a key of its own. Its
+    # only rows are two llama.cpp CUDA rows on a Tesla P40 from one source (llama.cpp PR #4766,
+    # Jan 2024, Llama-2-7B Q4_0 and Q4_K_S tg128; eval/calibration/llm.csv L2018-L2019), which
+    # measure 0.89x and 0.85x the estimate at this value; no second source was found
     "Pascal": 0.85,
-    "RDNA": 0.85,
-    "Xe": 0.85,
+    # Radeon RDNA 2/3/4 (GDDR6): fitted on llama.cpp's ROCm/HIP batch-1 decode rows, the backend
+    # Ollama runs on these cards by default: L1996-L1997 (W7900, RX 7900 XTX; the r/LocalLLaMA
+    # "compute and memory bandwidth efficiency" table, b4008, Llama-2-7B Q4_0 tg128), L1999-L2000
+    # (RX 7900 XTX, llama.cpp issue #20934, March 2026), L2002 and L2004 (RX 9070 XT, issue
+    # #26663, b10298, Qwen3 8B/4B Q4_K_M) and L2010 (RX 6700 XT, PR #5835, ROCm 6.0): 7 rows,
+    # 4 sources. At 0.85 they measured 0.74-1.06x the estimate, median 0.90; at 0.74 0.82-1.18x,
+    # median 1.00. The generation's rows split by backend: its 8 Vulkan rows (L1998, L2001,
+    # L2003, L2005-L2009; issues #20934 and #26663, the VulkanForge wiki, PR #2059) measure
+    # 0.93-1.37x at 0.85 (median 1.29) and 1.05-1.53x at 0.74 (median 1.43): on the same card
+    # and build llama.cpp's Vulkan backend decodes 15-35% faster than its HIP one (L1998 vs
+    # L1999, L2001 vs L2002, L2003 vs L2004), so Vulkan users get a conservative figure. ROCm
+    # itself has improved: the Nov-2024 rows (L1996-L1997) sit at 0.82x, the 2026 ones at
+    # 0.98-1.18x. Checked, not fitted, on MLC LLM's ROCm rows on one RX 7900 XTX (L1843-L1844,
+    # Aug 2023, whose engine share is 1): 0.81x -> 0.90x of measured / estimated; its
+    # tensor-parallel pair (L0570) 1.14x -> 1.24x. The Ryzen AI Max (Strix Halo, RDNA 3.5 on
+    # LPDDR5X) shares the key; it has no rows
+    "RDNA": 0.74,
+    # Intel Arc Alchemist / Battlemage (GDDR6): fitted on upstream llama.cpp's Vulkan and SYCL
+    # batch-1 decode rows on an Arc A770 16GB (L2011-L2012: the r/LocalLLaMA table's comment by
+    # easyfab, b3999, Llama-2-7B Q4_0 tg128; L2014: SYCL.md's 2025.2 news table; L2015-L2016:
+    # llama.cpp issue #17628, b7189 and b7209 Vulkan, Llama-3.1-8B Q4_K_M): 5 rows, 3 sources.
+    # At 0.85 they measured 0.37-0.68x the estimate, median 0.535; at 0.41 0.67-1.26x, median
+    # 1.00 (an A770's Qwen2.5-14B Q4_K_M at 4096 tokens of context: 44 -> 23 tok/s). The rows
+    # split by build: Intel's IPEX-LLM fork of llama.cpp (its own SYCL kernels; archived by
+    # Intel) decodes 1.7x upstream on the same A770 (L2013, 72.7 tok/s against 42.1) and
+    # measures 1.40x (A770) and 1.81x (B580, L2017) at 0.41; it is not fitted on. Upstream
+    # has improved too: the Nov-2024 rows sit at 0.67-0.81x, the 2025 ones at 1.00-1.26x
+    "Xe": 0.41,
 }
 
 

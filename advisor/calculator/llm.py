@@ -40,6 +40,10 @@ TRAIN_METHODS = {"finetune-full": "full", "train": "full", "finetune-lora": "lor
 
 DEFAULT_OUTPUT_TOKENS = 256  # output tokens per request when serving and none are given
 DEFAULT_CONTEXT = 4096  # a prompt's tokens when none are given (at most the model's window)
+# a served request's prompt when no context is given: the random-dataset input length of the
+# serving benchmarks (SGLang's bench_serving --random-input-len default, 1,024 tokens); the
+# memory check keeps DEFAULT_CONTEXT, the longest prompt one sequence is sized for
+SERVING_PROMPT_TOKENS = 1024
 # llama.cpp's layers that the GPUs do not hold, run on the CPU from system RAM (host.py)
 OFFLOADS = ("none", "layers")
 
@@ -251,14 +255,15 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     low, high = SPEED_BAND
     ttft = Band(first_s / high, first_s, first_s / low)
     output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
+    asked = context if request.context else min(context, SERVING_PROMPT_TOKENS)
     full, full_batch = throughput.serving_tokens_per_s(
-        model, gpu, precision, engine, prompt=context, output=output, kv_elem_bytes=kv_elem,
+        model, gpu, precision, engine, prompt=asked, output=output, kv_elem_bytes=kv_elem,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
         engine_version=request.engine_version, penalties=penalties,
     )  # fmt: skip
     lengths = (
-        f"{context} prompt + {output} output tokens "
-        f"({'given' if request.output_tokens else 'assumed'})"
+        f"{asked} prompt" + ("" if request.context else " (assumed)") + f" + {output} output "
+        f"tokens ({'given' if request.output_tokens else 'assumed'})"
     )
     serving: Band | None = full
     serving_batch: int | None = full_batch
@@ -266,7 +271,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         serving, serving_batch = None, None
     elif request.batch > 1:  # the batch given is the concurrency served; full load beside it
         serving, serving_batch = throughput.serving_tokens_per_s(
-            model, gpu, precision, engine, prompt=context, output=output,
+            model, gpu, precision, engine, prompt=asked, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
             pp=pp, awq_version=awq, engine_version=request.engine_version, penalties=penalties,
         )  # fmt: skip
@@ -312,8 +317,9 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
         response_seconds=response, train_tokens_per_s=None, cost=None, assumptions=notes,
         serving_tokens_per_s=serving.to_dict() if serving else None,
-        serving_batch=serving_batch, interconnect=over,
-        gpu_layers=split.gpu_layers if split else None, layers=split.layers if split else None,
+        serving_batch=serving_batch, serving_prompt=asked if serving else None,
+        interconnect=over, gpu_layers=split.gpu_layers if split else None,
+        layers=split.layers if split else None,
         host_layers=split.layers - split.gpu_layers if split else None,
         host_memory_gb=split.host_gb if split else None,
     )  # fmt: skip

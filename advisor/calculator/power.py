@@ -83,3 +83,27 @@ def power_budget(
     return PowerBudget(gpus, cpu, PLATFORM_W, total, total / PSU_LOAD_SHARE, psu_w, verdict,
                        circuit_w=circuit, circuit_continuous_w=continuous,
                        circuit_verdict=circuit_verdict, circuit_spare_w=spare)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CardsWithin:
+    num_gpus: int  # the most cards at full board power whose machine stays within the limit
+    total_w: float  # that machine's full-load draw
+    limit_w: float  # the draw allowed: the limit, or PSU_LOAD_SHARE of a supply's rating
+    left_for_gpus_w: float  # the limit less the CPU and the rest of the system
+    cap_w_for_one_more: float  # the board power each card is capped to for one card more
+
+
+def cards_within(
+    gpu_w: float, limit_w: float, cpu_w: float | None = None, supply: bool = False
+) -> CardsWithin:
+    """How many GPUs of `gpu_w` board power a machine drawing at most `limit_w` at full load
+    holds (with a CPU and the rest of the system), and the cap each card takes for one more.
+    `supply`: `limit_w` is a power supply's rating, loaded to PSU_LOAD_SHARE of it."""
+    if gpu_w <= 0 or limit_w <= 0 or (cpu_w is not None and cpu_w <= 0):
+        raise InvalidInput("GPU board power, the power limit and CPU watts must be above 0.")
+    cpu = CPU_W if cpu_w is None else cpu_w
+    limit_w = limit_w * PSU_LOAD_SHARE if supply else limit_w
+    left = limit_w - cpu - PLATFORM_W
+    n = max(0, min(16, int(left // gpu_w)))
+    return CardsWithin(n, n * gpu_w + cpu + PLATFORM_W, limit_w, left, max(left, 0.0) / (n + 1))
