@@ -2952,9 +2952,7 @@ def _api_or_rented(query: Query, box: ToolBox, usd_per_million: float) -> Draft 
     """A day of the question's load on the fewest GPUs that serve it, rented around the clock at
     the median price, against the same tokens at a token API's price."""
     model, gpu = query.models[0], gpu_choices(query.gpus[0])[0]
-    held = _fewest(query, box, gpu, model)
-    count = held.get("solution") if "error" not in held else None
-    plan = _load_plan(query, box, count, model, gpu) if count else None
+    held, plan = _fleet_for_load(query, box, gpu, model)
     if plan is None or not plan[0].get("usd_per_day"):
         return None
     load, _e = plan
@@ -3058,9 +3056,7 @@ def _load_bill(query: Query, box: ToolBox) -> Draft | None:
     if query.service_price or query.monthly_usd:
         return None  # a token API's price or a bill of theirs: set against it elsewhere
     model, gpu = query.models[0], gpu_choices(query.gpus[0])[0]
-    held = _fewest(query, box, gpu, model)
-    count = held.get("solution") if "error" not in held else None
-    plan = _load_plan(query, box, count, model, gpu) if count else None
+    held, plan = _fleet_for_load(query, box, gpu, model)
     if plan is None or not plan[0].get("usd_per_hour"):
         return None
     load, e = plan
@@ -3094,9 +3090,7 @@ def _load_on_each(query: Query, box: ToolBox) -> Draft | None:
         return None
     rows = []
     for gpu in ids[:4]:
-        held = _fewest(query, box, gpu, model)
-        count = held.get("solution") if "error" not in held else None
-        plan = _load_plan(query, box, count, model, gpu) if count else None
+        _held, plan = _fleet_for_load(query, box, gpu, model)
         if plan is not None and plan[0].get("usd_per_hour"):
             rows.append(plan)
     if len(rows) < 2:
@@ -3126,6 +3120,16 @@ def _load_on_each(query: Query, box: ToolBox) -> Draft | None:
         "average need more."
     )
     return Draft("\n".join(lines))
+
+
+def _fleet_for_load(
+    query: Query, box: ToolBox, gpu: str, model: ModelRef
+) -> tuple[dict[str, Any], tuple[dict[str, Any], dict[str, Any]] | None]:
+    """The fewest of `gpu` that hold the model (the solve tool's answer) and the load plan of
+    copies of them (None when none serves)."""
+    held = _fewest(query, box, gpu, model)
+    count = held.get("solution") if "error" not in held else None
+    return held, (_load_plan(query, box, count, model, gpu) if count else None)
 
 
 def _load_plan(
