@@ -289,3 +289,21 @@ def test_a_datasheet_field_asked_beside_a_job_leads(rules_advisor: Advisor) -> N
     text = _ask(rules_advisor, "whats the bandwidth on an l40s vs an a100 80gb and what does it "
                                "mean for llama 3 8b tokens/s").text  # fmt: skip
     assert _head(text).startswith("**Memory bandwidth: "), text
+
+
+def test_the_cheapest_way_says_what_four_bits_cost(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "cheapest way to host qwen2.5 72b for myself at ~15 tokens/s, "
+                               "renting").text  # fmt: skip
+    assert "in bf16" in _head(text), text
+    four = re.search(r"In 4-bit \(AWQ weights[^)]*\) it is cheaper: .+? at \$([\d.]+)/hour", text)
+    pick = re.search(r"\$([\d.]+)/hour", _head(text))
+    assert four and pick and float(four.group(1)) <= 0.8 * float(pick.group(1)), text
+
+
+def test_a_full_image_model_fine_tune_gets_the_pure_bf16_recipe(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "full fine-tune of sdxl (not lora) on a 24gb 3090, doable?").text
+    assert "With pure bf16 weights, 8-bit AdamW" in text, text
+    plain = call_tool("estimate", {"model": "sdxl", "gpu": "rtx-3090", "workload": "finetune-full"})
+    pure = call_tool("estimate", {"model": "sdxl", "gpu": "rtx-3090", "workload": "finetune-full",
+                                  "mixed_precision": False})  # fmt: skip
+    assert pure["memory_per_gpu_gb"] < plain["memory_per_gpu_gb"] - 8, (plain, pure)

@@ -204,6 +204,7 @@ def memory(model: DiffusionModel, request: Request, precision: str) -> dict[str,
         request.lora_rank,
         request.optimizer,
         cached,
+        pure=request.mixed_precision is False,
     )
 
 
@@ -354,9 +355,12 @@ def _training_memory(
     rank: int,
     optimizer: str | None = None,
     embeddings_cached: bool = False,
+    pure: bool = False,
 ) -> dict[str, float]:
     """Peak GB of a training run with gradient checkpointing; the text encoders stay on the GPU
-    in 16 bits unless the prompt embeddings were computed beforehand (`embeddings_cached`)."""
+    in 16 bits unless the prompt embeddings were computed beforehand (`embeddings_cached`). A full
+    fine-tune keeps fp32 weights and gradients (mixed precision), or 16-bit ones when `pure`
+    (kohya sd-scripts' --full_bf16, how SDXL is fine-tuned fully on 24 GB cards)."""
     q = (resolution / 1024) ** 2
     params = model.denoiser_params
     state = OPTIMIZER_STATE_BYTES.get(optimizer or "adamw8bit", OPTIMIZER_STATE_BYTES["adamw8bit"])
@@ -367,7 +371,8 @@ def _training_memory(
         states = trainable * (4 + 4 + state)  # fp32 adapters and gradients, optimizer state
     else:
         frozen = 0.0
-        states = params * (4 + 4 + state)  # fp32 weights and gradients, optimizer state
+        held = 2 if pure else 4  # weights and gradients: 16-bit when pure, else fp32
+        states = params * (held + held + state)  # and the optimizer state
     text = 0.0 if embeddings_cached else model.text_encoder_params
     return {
         "denoiser": frozen / GB,
