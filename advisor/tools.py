@@ -906,8 +906,9 @@ def recommend_gpus(
                 if workload == "inference":
                     break
                 continue
-            if result.fits and min_speed and _rank_row(result, workload)["speed"] < min_speed:
-                slow = _rank_row(result, workload)["speed"]  # "at 20 tok/s": more of them
+            pace = _rank_row(result, workload)["speed"] if result.fits and min_speed else None
+            if pace is not None and min_speed and pace < min_speed:
+                slow = pace  # "at 20 tok/s": more of them
                 continue
             if result.fits:
                 fitted = result

@@ -4540,9 +4540,9 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
     if query.precision:
         args["precision"] = query.precision
     # the batch said, else a trained model's own (YOLO's trainer: 16), as the fit answer takes it
-    own = default_batch(query, model, workload) if model.family not in (None, "llm") else None
-    if query.batch or own:
-        args["batch"] = query.batch or own
+    batch = query.batch if model.family in (None, "llm") else default_batch(query, model, workload)
+    if batch:
+        args["batch"] = batch
     result = _at_training_batch(box, args, model.family or "llm")
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits: the fit answer says so, and what would
@@ -5578,6 +5578,11 @@ _ML_SAID = re.compile(
 )
 
 
+def _ranked(box: ToolBox, args: dict[str, Any], cuda_first: bool) -> dict[str, Any]:
+    """recommend_gpus on `args`, among NVIDIA's cards when the pick is to be a CUDA card."""
+    return box.call("recommend_gpus", {**args, "vendor": "NVIDIA"} if cuda_first else args)
+
+
 def _cheaper_in_four_bits(query: Query, box: ToolBox, args: dict[str, Any],
                           result: dict[str, Any], cuda_first: bool) -> str:  # fmt: skip
     """ "Cheapest way to run llama 3.3 70b at 20 tok/s": the pick in 16 bits, and the same
@@ -5588,7 +5593,7 @@ def _cheaper_in_four_bits(query: Query, box: ToolBox, args: dict[str, Any],
             or not top.get("usd_per_hour") or "max_purchase_usd" in args):  # fmt: skip
         return ""
     four = {**args, "precision": "awq"}
-    ranked = box.call("recommend_gpus", {**four, "vendor": "NVIDIA"} if cuda_first else four)
+    ranked = _ranked(box, four, cuda_first)
     best = (ranked.get("ranked") or [None])[0] if "error" not in ranked else None
     if not best or not best.get("usd_per_hour") or best["usd_per_hour"] > 0.8 * top["usd_per_hour"]:
         return ""
@@ -5736,7 +5741,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if "max_hours" in args and "max_gpus" not in args and workload != "inference":
         args["max_gpus"] = MAX_DEADLINE_GPUS  # "pretrain a 7b on 1T tokens in a month": a cluster
     cuda_first = "vendor" not in args and not _OTHER_STACK.search(query.low)
-    result = box.call("recommend_gpus", {**args, "vendor": "NVIDIA"} if cuda_first else args)
+    result = _ranked(box, args, cuda_first)
     if "error" in result:
         return Draft(result["error"])
     top = result["ranked"][0] if result["ranked"] else None
@@ -5745,7 +5750,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         # "what gpu do I need for a 70b at home": no one card runs it at a reading pace (a
         # unified-memory box at 5 tokens/s); two cards, as a home desktop takes
         two = {**args, "max_gpus": HOME_MAX_GPUS}
-        wider = box.call("recommend_gpus", {**two, "vendor": "NVIDIA"} if cuda_first else two)
+        wider = _ranked(box, two, cuda_first)
         if "error" not in wider and wider["ranked"]:
             result, args = wider, two
     month = budget.usd if budget and budget.per == "month" and budget.kind != "buy" else None
@@ -5753,8 +5758,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if over and not purchase and "max_usd_per_hour" not in args and month:
         # "serving llama 3 8b, budget 2k/month": the best pick rented around the clock within it
         per_month = {**args, "max_usd_per_hour": month / HOURS_PER_MONTH}
-        asked = {**per_month, "vendor": "NVIDIA"} if cuda_first else per_month
-        within = box.call("recommend_gpus", asked)
+        within = _ranked(box, per_month, cuda_first)
         if "error" not in within and within["ranked"]:
             result, args = within, per_month
     outside = None
@@ -6422,10 +6426,7 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
             # a card bought for home runs LLMs as people run them there: a 4-bit GGUF; a model
             # too big for that at home ("deepseek r1 671b at home?"), in the smaller GGUFs
             # people run it in before none
-            for quant in (HOME_PRECISION, *SMALLER_HOME_QUANTS):
-                draft = recommend(replace(query, precision=quant), box, **bought)
-                if not draft.text.startswith(c.NONE_MEETS):
-                    break
+            quant, draft = _in_a_gguf(query, box, bought)
             if quant != HOME_PRECISION and not draft.text.startswith(c.NONE_MEETS):
                 draft.text = (f"**Not in {HOME_PRECISION} on up to two cards at home; in "
                               f"{quant}, a smaller GGUF that costs some quality:**\n\n"
@@ -6442,19 +6443,28 @@ def _to_buy(query: Query, box: ToolBox) -> Draft:
         if draft.text.startswith(c.NONE_MEETS) and plain and query.workload in (None, "inference"):
             # "deepseek r1 671b, I can spend $12k": nothing holds it in 16 or 8 bits within the
             # budget; the GGUFs people run such a model in, largest first
-            for quant in (HOME_PRECISION, *SMALLER_HOME_QUANTS):
-                lighter = recommend(replace(query, precision=quant), box, **bought)
-                if not lighter.text.startswith(c.NONE_MEETS):
-                    lighter.text = (f"**Nothing within the budget holds it in 16 or 8 bits; in "
-                                    f"{quant} (a GGUF in llama.cpp, some quality lost):**\n\n"
-                                    + lighter.text)  # fmt: skip
-                    return lighter
+            quant, lighter = _in_a_gguf(query, box, bought)
+            if not lighter.text.startswith(c.NONE_MEETS):
+                lighter.text = (f"**Nothing within the budget holds it in 16 or 8 bits; in "
+                                f"{quant} (a GGUF in llama.cpp, some quality lost):**\n\n"
+                                + lighter.text)  # fmt: skip
+                return lighter
         if home and "max_gpus" not in _card_limits(query, home_cap=False):
             draft.text += ("\n\nAt most two cards, as a home desktop takes; say how many a "
                            "bigger rig takes.")  # fmt: skip
         draft.text += no_budget
         return draft
     return explain(query, box)
+
+
+def _in_a_gguf(query: Query, box: ToolBox, bought: dict[str, Any]) -> tuple[str, Draft]:
+    """The pick in the largest GGUF that some card within the budget holds (Q4_K_M, then the
+    smaller ones people run a big model in), with that GGUF; the smallest's "none" when none."""
+    for quant in (HOME_PRECISION, *SMALLER_HOME_QUANTS):
+        draft = recommend(replace(query, precision=quant), box, **bought)
+        if not draft.text.startswith(c.NONE_MEETS):
+            break
+    return quant, draft
 
 
 def _most_memory_bought(query: Query, box: ToolBox, bought: dict[str, Any]) -> Draft:

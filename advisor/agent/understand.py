@@ -2550,6 +2550,7 @@ def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -
 
 # any of them, searched first: most questions name none (one search instead of a dozen)
 _ANY_TRAIN_OPTION = re.compile("|".join(f"(?:{words})" for _, _, words in TRAIN_OPTION_WORDS))
+_OPTIMIZER_WORDS = tuple(words for option, _, words in TRAIN_OPTION_WORDS if option == "optimizer")
 
 
 def _train_options(low: str) -> tuple[tuple[str, object], ...]:
@@ -3271,9 +3272,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         lambda m: " " * len(m.group(0)),
         outside,
     )
-    for option, _value, pattern in TRAIN_OPTION_WORDS:  # "8-bit adam" is no 8-bit model
-        if option == "optimizer" and _ANY_TRAIN_OPTION.search(outside):
-            outside = rx.sub(pattern, lambda m: " " * len(m.group(0)), outside)
+    for pattern in _OPTIMIZER_WORDS if _ANY_TRAIN_OPTION.search(outside) else ():
+        outside = rx.sub(pattern, lambda m: " " * len(m.group(0)), outside)  # "8-bit adam"
     precision = _first(PRECISION_WORDS, outside)
     plain = affirmed(_UNQUANTISED, outside)
     if plain and precision not in ("fp16", "bf16", "fp32"):  # "unquantized (fp16)" is fp16
