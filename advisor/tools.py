@@ -218,6 +218,7 @@ def estimate_workload(
     ram_channels: int | None = None,
     ram_gb: float | None = None,
     provider: str | None = None,
+    backend: str | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -231,6 +232,8 @@ def estimate_workload(
     `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
     fused kernel; false = torch's foreach step). Several GPUs talk over
     `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8).
+    `backend`: llama.cpp's (cuda, rocm, vulkan, sycl, ipex-llm, metal, cpu; default the card
+    vendor's own).
     `output_tokens`: an LLM request's answer length when serving (256 when not given; no part
     of training, where it is ignored); the result then says the requests a second served at full
     load. An LLM in llama.cpp (or ollama) can keep layers in system RAM, run by the CPU:
@@ -252,6 +255,7 @@ def estimate_workload(
         optimizer_in_backward=optimizer_in_backward, chunked_loss=chunked_loss,
         activation_offload=activation_offload, torch_compile=torch_compile,
         fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
+        backend=backend,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
         provider=provider,
     )  # fmt: skip
@@ -396,17 +400,19 @@ def solve(
     optimizer: str | None = None,
     checkpointing: bool | None = None,
     mixed_precision: bool | None = None,
+    output_tokens: int | None = None,
 ) -> dict[str, Any]:
     """The limit that still fits: target "max_context" (tokens), "max_batch" (sequences) or
     "min_gpus". Training memory options as for `estimate` (`optimizer`, `checkpointing`,
-    `mixed_precision`). Returns {"target", "solution" (null when nothing fits), "estimate"}."""
+    `mixed_precision`); `output_tokens`, each answer's length, which the KV cache holds beside
+    the prompt. Returns {"target", "solution" (null when nothing fits), "estimate"}."""
     solvers = {"max_context": max_context, "max_batch": max_batch, "min_gpus": min_gpus}
     if target not in solvers:
         raise InvalidInput(f"Unknown target {target!r}; use max_context, max_batch or min_gpus.")
     request = _request(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
         context=context, batch=batch, engine=engine, optimizer=optimizer,
-        checkpointing=checkpointing, mixed_precision=mixed_precision,
+        checkpointing=checkpointing, mixed_precision=mixed_precision, output_tokens=output_tokens,
     )  # fmt: skip
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]

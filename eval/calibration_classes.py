@@ -81,6 +81,9 @@ Engine (ENGINE_MAP)
     (the oobabooga rows) predates the CUDA graphs and kernels of the 0.1.9 README table
     (RELEASE_LAYER_MS). A speed row whose options set a repetition, presence or frequency
     penalty (other than 1, 0, 0) is the Request's sampling_penalties (PENALTY_SAMPLER_MS).
+    A llama.cpp row's `backend` option (cuda, rocm, vulkan, sycl, ipex-llm, metal: where its
+    source names the backend) is the Request's backend (advisor/calculator/backends.py); a row
+    that names none runs the default of its card's vendor.
 Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
@@ -942,6 +945,7 @@ class Scorer:
             awq_version="gemv" if options(row).get("kernel") == "gemv" else None,
             engine_version=_engine_version(row) if engine == name else None,
             sampling_penalties=_penalties(row) or None,
+            backend=options(row).get("backend") if engine == "llama.cpp" else None,
         )  # fmt: skip
 
         def predict(gpu: GPU) -> float | None:

@@ -475,3 +475,17 @@ def test_an_fp8_full_fine_tune_is_timed_in_fp8_and_sized_in_bf16(catalog: Catalo
     [mem8], _ = cc.score_rows([_training_row(**fields)], catalog)
     [mem16], _ = cc.score_rows([_training_row(**{**fields, "precision": "bf16"})], catalog)
     assert mem8.predicted == pytest.approx(mem16.predicted)
+
+
+def test_a_llama_cpp_rows_backend_option_is_the_requests_backend(catalog: Catalog) -> None:
+    fields = dict(
+        engine="llama.cpp", workload="decode", metric="tokens_per_s", gpu="Radeon RX 7900 XTX",
+        model="Llama-2-7B", params_b="6.74", precision="q4_0", value="150", unit="tokens/s",
+        batch="1", output_len="128", note="llama-bench tg128, empty prompt",
+    )  # fmt: skip
+    cases, _ = cc.score_rows(
+        [_row(**fields), _row(**fields, options="backend=vulkan"),
+         _row(**fields, options="backend=rocm")], catalog,
+    )  # fmt: skip
+    default, vulkan, rocm = (case.predicted for case in cases)
+    assert vulkan == pytest.approx(default * 1.43) and rocm == default

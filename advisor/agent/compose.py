@@ -477,13 +477,22 @@ def lead_metric(e: dict[str, Any], asked: str = "") -> tuple[str, dict[str, floa
     return pace if slow and pace and not named else metrics[0]
 
 
+def metrics_named(e: dict[str, Any], asked: str) -> list[Any]:
+    """The family's figures the question names by their words, in the order it names them
+    ("faster for generation, and which for prompt processing": decode, then prefill)."""
+    family = FAMILIES.get(e.get("family", "llm"))
+    metrics = family.metrics.get(e["workload"], ()) if family and asked else ()
+    found = [(m_.start(), m) for m in metrics if m.asked and (m_ := re.search(m.asked, asked))]
+    return [m for _, m in sorted(found, key=lambda pair: pair[0])]
+
+
 def metrics_of(e: dict[str, Any], asked: str = "") -> list[tuple[str, dict[str, float], str]]:
     """(label, band, unit) of every figure an estimate reports, in the family's order; the one
     the question `asked` (lowercased) names by its words first."""
     family = FAMILIES.get(e.get("family", "llm"))
     metrics = list(family.metrics.get(e["workload"], ())) if family else []
-    named = [m for m in metrics if asked and m.asked and re.search(m.asked, asked)]
-    metrics = [*named[:1], *(m for m in metrics if m not in named[:1])]
+    named = metrics_named(e, asked)
+    metrics = [*named, *(m for m in metrics if m not in named)]
     # the family's own metric: "images/s" for ViT inference, "sequences/s" for BERT's
     found = [(m.label, e[m.key], m.unit) for m in metrics if e.get(m.key)]
     per = _PER_SPAN.search(asked) if asked else None
@@ -560,12 +569,20 @@ def settings(e: dict[str, Any]) -> str:
         parts.append(f"{e['steps']} step" + ("" if e["steps"] == 1 else "s"))
     parts.append(f"batch {e['batch']}")
     if e.get("engine"):
-        parts.append(str(e["engine"]))
+        parts.append(str(e["engine"]) + _backend_asked(e))
     if e.get("interconnect"):
         parts.append(f"over {e['interconnect']}")
     if e.get("training_setup"):
         parts.append(str(e["training_setup"]))
     return ", ".join(parts)
+
+
+def _backend_asked(e: dict[str, Any]) -> str:
+    """llama.cpp's backend, when the question named one (the vendor's default goes unsaid)."""
+    said = next((a for a in e.get("assumptions", ()) if a.startswith("llama.cpp backend: ")), "")
+    if not said or "not given" in said:
+        return ""
+    return f" ({said.removeprefix('llama.cpp backend: ').split(';')[0].split(' (')[0]})"
 
 
 def usable(e: dict[str, Any]) -> str:
@@ -905,6 +922,13 @@ HOW_MUCH_FASTER = re.compile(
 )
 
 
+def _each(e: dict[str, Any], metric: tuple[str, dict[str, float], str]) -> str:
+    """A decode speed summed over a batch: what each sequence gets, beside it."""
+    if metric[1] is not e.get("decode_tokens_per_s") or (e.get("batch") or 1) <= 1:
+        return ""
+    return f" ({num(metric[1]['typical'] / e['batch'], metric[2])} each)"
+
+
 def fit_table(results: list[dict[str, Any]], alternatives: list[str],
               time_first: bool = False, prefer_time: bool = False,
               pick_asked: bool = False, asked: str = "", value: bool = False) -> str:  # fmt: skip
@@ -935,7 +959,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         pick = 0 if named else pick
         label = metric[pick][0]
         per = ", ".join(
-            f"{num(m[pick][1]['typical'], m[pick][2])} on "
+            f"{num(m[pick][1]['typical'], m[pick][2])}{_each(e, m[pick])} on "
             + (
                 f"the {e['gpu_name']}"
                 if e["num_gpus"] == 1
@@ -1026,9 +1050,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         if e["fits"] and e.get("job_hours") and time_first:
             span = "one epoch" if one_epoch(e) else "the job"
             line += f"; {span} takes about {duration(e['job_hours']['typical'])}"
-        elif e["fits"] and figures:
-            label, b, unit = figures[0]
-            line += f"; {label} about {num(b['typical'], unit)}"
+        elif e["fits"] and figures:  # the figure that decides, and a second one named
+            shown = figures[: max(1, min(2, len(metrics_named(e, asked))))]
+            line += "".join(
+                f"; {label} about {num(b['typical'], unit)}" for label, b, unit in shown
+            )
         if e.get("cost") and e["cost"].get("usd_per_hour") is not None:
             line += f"; {usd(e['cost']['usd_per_hour'])}/hour"
         lines.append(line)

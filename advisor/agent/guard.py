@@ -169,6 +169,7 @@ def _mask_names(text: str) -> str:
         return " " * len(match.group(0))
 
     text = re.sub(r"https?://\S+|www\.\S+", blank, text)  # addresses are not quantities
+    text = re.sub(r"\b\d{4}-\d{2}-\d{2}\b", blank, text)  # nor are days ("2026-12-07")
     text = _LIST_MARKER.sub(blank, text)  # "2. **RTX A5000**": a list position, not a quantity
     return _NAME_LIKE.sub(blank, _catalog_names().sub(blank, text))
 

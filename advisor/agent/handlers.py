@@ -142,6 +142,13 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
         "output_tokens": query.output_tokens if workload == "inference" else None,
         "provider": query.provider,  # "... on lambda": priced at that cloud's rows
+        # llama.cpp's backend said ("ollama with vulkan on a 7900 xtx"), for llama.cpp only
+        "backend": query.backend
+        if (model.family or "llm") == "llm"
+        and workload == "inference"
+        and _engine(query.engine, model) in (None, "llama.cpp")
+        and gpu != CPU
+        else None,
     }
     if _layers_offloaded(query, model, workload):  # "split it between the GPU and the CPU"
         optional.update(offload="layers", engine=optional["engine"] or "llama.cpp")
@@ -725,14 +732,21 @@ def price_note(query: Query, box: ToolBox, gpu: str, buying: bool = False) -> st
         return (f"To rent: {c.usd(price['summary_usd_per_gpu_hour']['median'])} per hour "
                 f"(median of {price['count']} current prices).")  # fmt: skip
     bought = box.call("purchase_prices", {"gpu": gpu})
-    if bought.get("prices"):
-        return c.purchase(bought, query.condition or "new")
+    if bought.get("prices"):  # "they're like $300 now": that price against the ones on record
+        judged = [
+            re.sub(r"^\*\*(?:Yes|No): ", "**", line)  # (the card's verdict leads)
+            for line in _against_quote(query, bought, query.condition or "new")
+        ]
+        return "\n\n".join([*judged, c.purchase(bought, query.condition or "new")])
     return None
 
 
 # ---------------------------------------------------------------- does the link matter
 
 LINK_REFERENCE_MODEL = "llama-3.1-8b"  # the job a link question about no model is sized on
+# ... and the job of one about data-parallel training (MLPerf's and DLE's BERT-large pre-training)
+LINK_REFERENCE_TRAINED = "bert-large"
+_DATA_PARALLEL_SAID = re.compile(r"\bdata[- ]parallel\b|\bddp\b|\ball[- ]?reduce\b")
 LINK_MATTERS = 0.15  # slower than this over PCIe, and NVLink is worth having
 
 
@@ -746,9 +760,16 @@ def link(query: Query, box: ToolBox) -> Draft:
         return Draft(sheet["error"])
     count = ref.count or query.num_gpus or 2
     asked = replace(query, workload=query.workload or "finetune")
-    model = query.models[0] if query.models else ModelRef(
-        LINK_REFERENCE_MODEL, (LINK_REFERENCE_MODEL,), "llm"
-    )  # fmt: skip
+    training = asked.workload != "inference"
+    if query.models:
+        model = query.models[0]
+    elif training and _DATA_PARALLEL_SAID.search(query.low):
+        # "is NVLink worth it for 8-GPU data parallel": a model each GPU holds a copy of, the
+        # classic data-parallel benchmark (the reference job said in a note)
+        model = ModelRef(LINK_REFERENCE_TRAINED, (LINK_REFERENCE_TRAINED,), "transformer")
+        asked = replace(asked, workload="train")
+    else:
+        model = ModelRef(LINK_REFERENCE_MODEL, (LINK_REFERENCE_MODEL,), "llm")
     args = estimate_args(asked, gpu, count, model)  # the question's precision, context, options
     if args["workload"] == "inference":
         args.setdefault("engine", "vllm")  # tensor parallel: the link is on every token
@@ -764,10 +785,21 @@ def link(query: Query, box: ToolBox) -> Draft:
         return Draft(f"{head} ({c.settings(pcie)}).\n\n{c.memory_line(pcie)}")
     together = box.call("gpu_specs", {"gpu": gpu, "num_gpus": count})
     total = None if "error" in together else c.totals_line(together, ("memory_gb",), bold=False)
+    if pcie.get("link_wait_share") is not None:  # data parallel: the step's wait on the link
+        bridged = sheet.get("gpu_link") == "switch" or (sheet.get("gpu_link") == "bridge"
+                                                        and count == 2)  # fmt: skip
+        nvlink = box.call("estimate", {**args, "interconnect": "nvlink"}) if bridged else None
+        return _data_parallel_link(query, pcie, nvlink, box, args, job)
     if sheet.get("gpu_link") not in ("bridge", "switch"):
         head = f"**The {sheet['name']} has no NVLink: {job} runs over PCIe** ({over})."
+        if workload == "inference" and str(pcie.get("engine")) not in TENSOR_PARALLEL_ENGINES:
+            fine_asked = _fine_asked(query)  # split by layers: no matter
+            head = (
+                f"**{'Yes' if fine_asked else 'No'}: PCIe is fine for {job}**: the "
+                f"{sheet['name']} has no NVLink, and the model is split by layers ({over})."
+            )
         return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True),
-                                   *([total] if total else []),
+                                   _link_why(pcie, workload), *([total] if total else []),
                                    c.sheet_summary(sheet)]))  # fmt: skip
     if sheet.get("gpu_link") == "bridge" and count > 2:
         head = f"**An NVLink bridge joins only two cards: {job} crosses PCIe either way** ({over})."
@@ -782,12 +814,26 @@ def link(query: Query, box: ToolBox) -> Draft:
     via = "PCIe" if over.lower() == "pcie" else f"PCIe ({over})"
     figures = (f"about {c.num(slow, 'tokens/s')} over {via} against "
                f"{c.num(fast, 'tokens/s')} over NVLink")  # fmt: skip
+    fine_asked = _fine_asked(query)  # "is PCIe fine?": yes means fine
     if loss < LINK_MATTERS:
-        head = f"**No: PCIe is fine for {job}**: {figures}, {c.num(100 * loss)}% slower."
+        head = (f"**{'Yes' if fine_asked else 'No'}: PCIe is fine for {job}**: {figures}, "
+                f"{c.num(100 * loss)}% slower.")  # fmt: skip
     else:
-        head = f"**Yes: NVLink makes {job} {c.num(fast / slow)}x as fast**: {figures}."
+        head = (f"**{'No' if fine_asked else 'Yes'}: NVLink makes {job} "
+                f"{c.num(fast / slow)}x as fast**: {figures}.")  # fmt: skip
+    parts = [head, _link_why(pcie, workload)]
+    if bridge:
+        pair = "the two cards of a bridge" if sheet.get("gpu_link") == "bridge" else "GPUs"
+        parts.append(f"The {sheet['name']}'s NVLink: {c.num(bridge, 'GB/s')} between {pair}.")
+    if total:
+        parts.append(total)
+    return Draft("\n\n".join(parts))
+
+
+def _link_why(pcie: dict[str, Any], workload: str) -> str:
+    """Why the link matters or not for the job: what crosses it, and how often."""
     layers = str(pcie.get("engine") or "") not in TENSOR_PARALLEL_ENGINES
-    why = (
+    return (
         f"{pcie.get('engine') or 'This engine'} splits the model by layers: the cards work in "
         "turn, and per token only one layer's activations (kilobytes) cross the link, so its "
         "bandwidth hardly enters; the pair's gain is memory, not speed. Tensor parallelism "
@@ -800,13 +846,67 @@ def link(query: Query, box: ToolBox) -> Draft:
         "mostly hides; the link matters when every layer crosses it: tensor-parallel inference, "
         "or sharded (ZeRO-3/FSDP) training of a model one card cannot hold."
     )
-    parts = [head, why]
-    if bridge:
-        pair = "the two cards of a bridge" if sheet.get("gpu_link") == "bridge" else "GPUs"
-        parts.append(f"The {sheet['name']}'s NVLink: {c.num(bridge, 'GB/s')} between {pair}.")
-    if total:
-        parts.append(total)
-    return Draft("\n\n".join(parts))
+
+
+def _share(value: float) -> str:
+    return "under 1%" if value < 0.01 else f"{round(100 * value)}%"
+
+
+# asked whether the link is good enough (yes = fine), not whether it holds the job back
+_LINK_FINE_ASKED = re.compile(
+    r"\b(?:fine|enough|ok|okay|sufficient|good enough|get away with|work\w* (?:ok|fine|well))\b"
+)
+_LINK_NEED_ASKED = re.compile(
+    r"\b(?:need\w*|require\w*|worth|matter\w*|necessary|help\w*|bottleneck\w*|limit\w*|slow\w*"
+    r"|hold\w* (?:\w+ )?back)\b"
+)
+
+
+def _fine_asked(query: Query) -> bool:
+    """Whether "yes" means the link is fine: the first of the two asks decides ("do I need an
+    NVLink bridge, or is PCIe fine?" asks the need first)."""
+    fine = _LINK_FINE_ASKED.search(query.low)
+    need = _LINK_NEED_ASKED.search(query.low)
+    return fine is not None and (need is None or fine.start() < need.start())
+
+
+def _data_parallel_link(
+    query: Query,
+    e: dict[str, Any],
+    nvlink: dict[str, Any] | None,
+    box: ToolBox,
+    args: dict[str, Any],
+    job: str,
+) -> Draft:
+    """ "Is PCIe a bottleneck for DDP on 4x 3090s?": the share of each step spent waiting on the
+    gradient all-reduce, and the cards' speed against as many times one card's."""
+    share = e["link_wait_share"]
+    label, rate, unit = c.lead_metric(e)
+    one = box.call("estimate", {**args, "num_gpus": 1})
+    alone = (c.lead_metric(one)[1] or {}).get("typical") if "error" not in one else None
+    fine = share < LINK_MATTERS
+    fine_asked = _fine_asked(query)
+    verdict = "Yes" if fine == fine_asked else "No"
+    waits = (f"{'only ' if fine else ''}{_share(share)} of each step of {job} waits on the "
+             f"gradient all-reduce over {e['interconnect']}")  # fmt: skip
+    head = f"**{verdict}: {waits}**"
+    if nvlink is not None and "error" not in nvlink and nvlink.get("link_wait_share") is not None:
+        bridged = c.lead_metric(nvlink)[1]["typical"]
+        head += (f"; over NVLink {_share(nvlink['link_wait_share'])}, "
+                 f"{c.num(bridged, unit)} against {c.num(rate['typical'], unit)}")  # fmt: skip
+    lines = [head + "."]
+    if alone:
+        n = e["num_gpus"]
+        lines.append(f"{label.capitalize()}: about {c.num(rate['typical'], unit)} on the {n} "
+                     f"cards, {c.num(rate['typical'] / alone)}x one card's "
+                     f"{c.num(alone, unit)} ({c.settings(e)}).")  # fmt: skip
+    lines.append(
+        "Data-parallel training all-reduces the gradients once per step, and the backward pass "
+        "hides most of it; a link shows when the model is large against the work of a step (a "
+        "big model at a small batch per GPU), or when every layer crosses it (tensor-parallel "
+        "inference, sharded ZeRO-3/FSDP training)."
+    )
+    return Draft("\n\n".join(lines))
 
 
 # ---------------------------------------------------------------- will it fit, how fast
@@ -865,7 +965,15 @@ def _alternatives(
             {**estimate_args(query, e["gpu"], e["num_gpus"], model), "precision": four_bit},
         )
         line = c.lower_precision_line(lower)
-        if line:
+        limited = None
+        if "error" not in lower and not lower["fits"] and lower["batch"] > 1:
+            # "20 users on one L4 with vllm": in 4 bits, how many at once at that length
+            limited = _concurrency_limited(replace(query, precision=four_bit), box, lower, model)
+        if limited is not None:
+            label = c.FORMAT_LABELS.get(four_bit, four_bit)
+            said = limited[0].split("\n\n")[0].replace("**", "")
+            lines.append(re.sub(r"^.*? fits on ", f"In {label} it fits on ", said, count=1))
+        elif line:
             lines.append(line)
         if not lower.get("fits", True) and sheet.get("segment") in _LOCAL_SEGMENTS:
             lines += _smaller_gguf(query, box, e, model)
@@ -1080,7 +1188,7 @@ def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: Model
 
 
 _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
-               "optimizer", "checkpointing", "mixed_precision")  # fmt: skip
+               "optimizer", "checkpointing", "mixed_precision", "output_tokens")  # fmt: skip
 
 
 def _fewest(query: Query, box: ToolBox, gpu: str, model: ModelRef) -> dict[str, Any]:
@@ -1399,6 +1507,9 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     weighed = _models_on_card(query, box)
     if weighed is not None:
         return weighed
+    if not query.models:  # no model to fit (a follow-up that names none, say)
+        return Draft("Which model? Name it (and how you run it) and I will size it on the "
+                     "card.")  # fmt: skip
     model = query.models[0]
     if query.intent == "fit":  # (a comparison's fit keeps every card: "would a 3060 be an upgrade")
         query = _asked_card(query)
@@ -1478,6 +1589,9 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             text = f"{head}\n\n{moved}\n\n{rest}"
         if limited is not None:  # its own verdict, in place of the one for the batch it holds
             text = f"{lead}\n\n{text.partition(chr(10) * 2)[2]}"
+        if slow := _slow_for_users(query, e):  # "20 users on one L4 with ollama, ok?": the pace
+            head, _, rest = text.partition("\n\n")
+            text = f"{head}\n\n{slow}\n\n{rest}"
         rate = _full_load_lead(query, e)
         if rate:  # "how many requests per second can one H100 handle": the rate first
             text = f"{rate}\n\n{text}"
@@ -1510,7 +1624,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if four is not None:  # "b580 or 4060 ti for a 14b": in 16 bits on none; as people run it
         notes.append(_run_locally_note(results[0], four[0], several=True))
         results, verdicts = four, {r["fits"] for r in four}
-    if len(verdicts) > 1 and _value_asked(query):
+    if len(verdicts) > 1 and (_value_asked(query) or _FASTER_ASKED.search(query.low)):
         same = _four_bits_for_all(query, box, results, model)
         if same is not None:  # "l4 or t4 for a 7b, more tokens per dollar?": in the same format
             left = [e for e in results if not e["fits"]]
@@ -1957,6 +2071,31 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
 
 # a pace one reads along with (tokens/s): a split slower than this runs, but slowly
 READING_TOK_S = 10.0
+SLOW_FIRST_TOKEN_S = 10.0  # a first token later than this, and users see a stall
+
+
+def _slow_for_users(query: Query, e: dict[str, Any]) -> str | None:
+    """Users said, all served at once: when each gets less than a reading pace, or the last of
+    them waits long for a first token, said beside the verdict that they fit."""
+    batch = e.get("batch") or 1
+    decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    first = (e.get("time_to_first_token_s") or {}).get("typical")
+    if not (query.concurrency and batch > 1 and e.get("fits") and decode):
+        return None
+    each = decode / batch
+    if each >= READING_TOK_S and not (first and first > SLOW_FIRST_TOKEN_S):
+        return None
+    said = [
+        f"each gets about {c.num(each, 'tokens/s')}"
+        + (" (below a reading pace, 10 tokens/s)" if each < READING_TOK_S else "")
+    ]
+    if first and first > SLOW_FIRST_TOKEN_S:
+        said.append(f"the last prompt of a burst waits about {c.num(first, 's')} for its first "
+                    "token")  # fmt: skip
+    return (
+        f"Slow with all {batch:,} at once: {' and '.join(said)}. It holds up when only a few "
+        "of them ask at the same time; for many at once, a faster card or more of them."
+    )
 
 
 # a fit asked in so many words ("should fit on my 8gb", "fully in vram"), not whether it runs
@@ -1993,6 +2132,10 @@ def _runs_locally(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
         return False
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
     return "error" not in sheet and sheet.get("segment") in _LOCAL_SEGMENTS
+
+
+# which of the setups is faster, asked: compared where each runs the model, in one format
+_FASTER_ASKED = re.compile(r"\b(?:faster|quicker|slower|fastest|speedier)\b|\bmore (?:tok|tokens)")
 
 
 def _four_bits_for_all(
@@ -3267,6 +3410,15 @@ def _best_quant(query: Query, box: ToolBox) -> Draft | None:
     why = ("Fewer bits per weight leave room for a longer context and read faster, at some loss "
            "of quality below 4 bits; the largest quant that fits with room for the context you "
            "need is the usual choice.")  # fmt: skip
+    speeds = [round(r["decode_tokens_per_s"]["typical"], 2) for _q, r in rows
+              if r["fits"] and r.get("decode_tokens_per_s")]  # fmt: skip
+    apple = e["gpu_name"].startswith("Apple")
+    if apple and len(speeds) > 2 and speeds.count(max(speeds)) > 1:  # the smaller no faster
+        why = ("Fewer bits per weight leave room for a longer context, at some loss of quality "
+               "below 4 bits; here the smaller files decode no faster: the card's decode of them "
+               "is bound by unpacking the weights (llama.cpp's Metal kernels unpack each one on "
+               "the shader ALUs), not by reading them, so the largest quant that fits with room "
+               "for your context costs no speed.")  # fmt: skip
     if tight is not None:
         head += (f" {tight[0].upper()} fits too, with only "
                  f"{c.num(tight[1]['headroom_gb'], 'GB')} to spare.")  # fmt: skip
@@ -4067,6 +4219,10 @@ def _condition_of(query: Query, ref: GpuRef) -> str | None:
     return "new" if "new" in said.group(1) else "used"
 
 
+# "is the <first card> worth it": the first card named is the one asked about
+_WORTH_OF_FIRST = re.compile(r"^\W*(?:is|are|would|will|does)\b")
+
+
 def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     """ "4090 vs 3090 for local LLMs, is the 4090 worth the extra $?": the job's speed on each
     set against what each costs to buy (the newest price of the condition asked, MSRP when no
@@ -4077,6 +4233,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     if _RENT_SAID.search(query.low) or query.providers:
         return None  # "is renting a 5090 worth the extra $ on runpod?": the hourly prices
     ids = [gpu_choices(ref)[0] for ref in query.gpus]
+    # "an A100 vs 2x used 3090s": each set at its own count, its price that many times
+    counts = {gpu: ref.count or 1 for ref, gpu in zip(query.gpus, ids, strict=True)}
     model = query.models[0] if query.models and query.models[0].ids else None
     if model is not None:
         workload = query.workload or "inference"
@@ -4088,6 +4246,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         workload = query.workload or "inference"
         workload = workload if workload != "finetune" else "finetune-full"
         args = {"gpus": ids, "workload": workload, "family": hint}
+    if any(n > 1 for n in counts.values()):
+        args["counts"] = [counts[gpu] for gpu in ids]
     if query.precision:
         args["precision"] = query.precision
     elif (
@@ -4115,7 +4275,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
             prices[gpu] = {"usd": yours[gpu], "kind": "your price", "date": "given",
                            "source": "your figure"}  # fmt: skip
             continue
-        bought = box.call("purchase_prices", {"gpu": gpu})
+        # (that many: the tool prices the set, each row's total_usd)
+        bought = box.call("purchase_prices", {"gpu": gpu, "num_gpus": counts[gpu]})
         condition = _condition_of(query, ref) or query.condition or "new"
         listed = bought.get("prices") or []
         kinds = [p for p in listed if p["kind"] == condition] or [
@@ -4127,19 +4288,43 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         prices[gpu] = pick
     rows = sorted(result["gpus"], key=lambda r: -r["speed"])
     fast, slow = rows
+
+    def setup(r: dict[str, Any]) -> str:  # "the RTX 3090", "2 x RTX 3090"
+        n = counts[r["gpu"]]
+        return f"the {r['gpu_name']}" if n == 1 else c.gpus_phrase(n, r["gpu_name"])
+
+    def cost(r: dict[str, Any]) -> float:  # the set's price (a price the user said: as said)
+        return float(prices[r["gpu"]].get("total_usd") or prices[r["gpu"]]["usd"])
+
     faster = fast["speed"] / slow["speed"]
-    dearer = prices[fast["gpu"]]["usd"] / prices[slow["gpu"]]["usd"]
-    if dearer <= 1:
-        verdict = f"Yes: the {fast['gpu_name']} is both faster and no dearer"
+    dearer = cost(fast) / cost(slow)
+    if fast["gpu"] != ids[0] and _WORTH_OF_FIRST.search(query.low):
+        # "is a used a6000 worth it vs 2x 3090s?": the answer is about the A6000, the slower
+        if dearer <= 1:
+            verdict = f"No: {setup(fast)} is both faster and no dearer"
+        elif faster >= dearer:
+            verdict = (f"No: {setup(fast)} is {c.num(faster)}x as fast for "
+                       f"{c.num(dearer)}x the price")  # fmt: skip
+        else:
+            verdict = (f"Yes, on speed per dollar: {setup(fast)} is only {c.num(faster)}x as "
+                       f"fast for {c.num(dearer)}x the price")  # fmt: skip
+    elif dearer <= 1:
+        verdict = f"Yes: {setup(fast)} is both faster and no dearer"
     elif faster >= dearer:
-        verdict = (f"Yes: the {fast['gpu_name']} is {c.num(faster)}x as fast for "
+        verdict = (f"Yes: {setup(fast)} is {c.num(faster)}x as fast for "
                    f"{c.num(dearer)}x the price")  # fmt: skip
     else:
-        verdict = (f"Not on speed per dollar: the {fast['gpu_name']} is {c.num(faster)}x as fast "
+        verdict = (f"Not on speed per dollar: {setup(fast)} is {c.num(faster)}x as fast "
                    f"for {c.num(dearer)}x the price")  # fmt: skip
     each = "; ".join(
-        f"the {r['gpu_name']} {c.usd(prices[r['gpu']]['usd'])} "
-        f"({prices[r['gpu']]['kind']}, {prices[r['gpu']]['date']})"
+        f"{setup(r)} {c.usd(cost(r))} "
+        f"({prices[r['gpu']]['kind']}, {prices[r['gpu']]['date']}"
+        + (
+            f", {counts[r['gpu']]} x {c.usd(prices[r['gpu']]['usd'])}"
+            if counts[r["gpu"]] > 1
+            else ""
+        )
+        + ")"
         for r in rows
     )
     ratio = c.job_ratio(result).split("** by the ", 1)[-1]
@@ -4154,7 +4339,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     why = (f"Memory bandwidth paces decoding and the dense FP16 tensor rate paces prompts, "
            f"images and training: {rates}." if rates else "")  # fmt: skip
     sources = "\n".join(f"- {r['gpu_name']}: {prices[r['gpu']]['source']}" for r in rows)
-    room = what_more_memory_holds(query, box, sheets) if local or model is None else ""
+    alone = all(n == 1 for n in counts.values())  # (what one card's memory holds, each)
+    room = what_more_memory_holds(query, box, sheets) if alone and (local or model is None) else ""
     return Draft("\n\n".join(filter(None, [head, room, why, f"To buy: {each}.\n{sources}"])))
 
 
@@ -4876,7 +5062,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return judged  # "our monthly bill is $48k for 20 A100s around the clock: overpaying?"
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
-        return _electricity(query, box, count)
+        return electricity_bill(query, box, count)
     api = query.service_price  # "the API charges $0.60 per 1M tokens": set against the GPU
     api = api if api and api[1] == "million tokens" else None
     if api and not price and query.rps and query.models and query.gpus:
@@ -5029,7 +5215,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"{c.usd(e['cost']['usd_per_job'])} for the job**, "
                 f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
                 f"/hour ({e['cost'].get('basis', 'median price')})." for e in jobs[:4])  # fmt: skip
-            pick = _cheaper_job(query, jobs)
+            pick = _cheaper_job(query, jobs) or _budget_covers_job(query, jobs)
             draft.text = (f"{pick}\n\n" if pick else "") + lead + "\n\n" + draft.text
         elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
             # "how much would 2 hours of that cost?": those hours of the setup, at the median
@@ -5098,6 +5284,23 @@ def cost(query: Query, box: ToolBox) -> Draft:
     if not leads and len(query.gpus) >= 2 and len({p["gpu"] for p in medians}) >= 2:
         leads.append(_cheapest_card(medians))
     return Draft("\n\n".join([*filter(None, leads), *parts]))
+
+
+def _budget_covers_job(query: Query, jobs: list[dict[str, Any]]) -> str | None:
+    """ "Budget is $5k total: feasible?": the cheapest setup's job against the budget said."""
+    budget = query.budget
+    if budget is None or budget.per != "total" or budget.kind == "buy":
+        return None
+    cheapest = min(jobs, key=lambda e: e["cost"]["usd_per_job"])
+    spent = cheapest["cost"]["usd_per_job"]
+    where = c.gpus_phrase(cheapest["num_gpus"], cheapest["gpu_name"])
+    if spent <= budget.usd:
+        return (
+            f"**Yes: about {c.usd(spent)} on {where}, within your {c.usd(budget.usd)}** "
+            f"({c.duration(cheapest['job_hours']['typical'])} at the median rent)."
+        )
+    return (f"**No: about {c.usd(spent)} even on {where}, the cheapest, over your "
+            f"{c.usd(budget.usd)}.**")  # fmt: skip
 
 
 def _cheaper_job(query: Query, jobs: list[dict[str, Any]]) -> str:
@@ -5444,7 +5647,13 @@ _BILLED_OVER = re.compile(
 _DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0}
 
 
-def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
+# the whole machine said, not its cards: "my 4x3090 rig", "the whole box", "the system"
+_WHOLE_MACHINE = re.compile(
+    r"\b(?:rig|box|whole (?:system|machine|pc)|system|workstation|build|pc)\b"
+)
+
+
+def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
     """The electricity bill of the GPUs for the hours said (a month when none is said); hours a
     day with a year, month or week asked: that many days of them."""
     ref = query.gpus[0] if query.gpus else None
@@ -5480,6 +5689,17 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
         args["gpu"] = gpu_choices(ref)[0]
     if query.draw_w:
         args["power_w"] = query.draw_w
+    whole = ""
+    if (ref is not None and ref.ids and not query.draw_w and not query.other_w
+            and _WHOLE_MACHINE.search(query.low)):  # fmt: skip
+        # "my 4x3090 rig ... electricity for a month": the machine's draw, CPU and the rest too
+        rig = box.call("system_power", {"gpu": args["gpu"], "num_gpus": count})
+        if "error" not in rig:
+            args["other_w"] = rig["cpu_w"] + rig["platform_w"]
+            whole = (
+                f" The CPU ({c.num(rig['cpu_w'], 'W')}, a high-end desktop one) and the rest "
+                f"({c.num(rig['platform_w'], 'W')}) are counted with the cards."
+            )
     setups = [r for r in query.gpus if r.ids][:4]
     if len(setups) >= 2 and not query.draw_w:  # "A6000 vs 2x 3090 ... and power?": each setup
         return _electricity_of_each(query, box, args, setups, over)
@@ -5487,7 +5707,7 @@ def _electricity(query: Query, box: ToolBox, count: int) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
-    text = c.electricity(result, machine, sign=query.currency)
+    text = c.electricity(result, machine, sign=query.currency) + whole
     if over:
         text = text.replace(
             f"for {c.num(result['hours'], 'hours')}",
@@ -5812,7 +6032,9 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         # "2,000 hours of audio, done in 3 days": as many of the pick as meet the deadline
         pick = result["ranked"][0]
         timed = _gpus_for_deadline(query, box, pick["gpu"], model)
-        if timed is not None:
+        if timed is not None and _HOW_MANY_CARDS.search(query.low) and pick["num_gpus"] == 1:
+            text = f"{timed.text}\n\n{text}"  # "by end of month, how many gpus": the count leads
+        elif timed is not None:
             text += "\n\n" + timed.text
     elif sized and result["ranked"] and HOW_LONG.search(query.low):
         # "which GPU should I rent for it, and how long will it take?": the job on the pick
@@ -6387,8 +6609,27 @@ def _bought(query: Query) -> bool:
 
 
 def _to_buy(query: Query, box: ToolBox) -> Draft:
-    """The cards a purchase budget buys that run the job (no card named)."""
+    """The cards a purchase budget buys that run the job (no card named); second-hand ones when
+    no new card is within the budget and the question did not say new."""
+    draft = _to_buy_as(query, box)
+    budget = query.budget
+    if query.condition or budget is None or not draft.text.startswith(c.NONE_MEETS):
+        return draft
+    used = _to_buy_as(replace(query, condition="used"), box)
+    if used.text.startswith(c.NONE_MEETS):
+        return draft
+    used.text = f"**No new card within {c.usd(budget.usd)}; second hand:**\n\n{used.text}"
+    return used
+
+
+def _to_buy_as(query: Query, box: ToolBox) -> Draft:
     condition = query.condition or "new"
+    said = query.budget
+    if not query.models and said and said.per == "total" and said.kind != "rent":
+        # "$3000 for a deep learning PC, what GPU": no job named, so the memory the budget buys
+        # decides what it can train and run (an 8B LLM stands in for the speed, as said after)
+        model = ModelRef("Llama-3.1-8B", (REFERENCE_LLM,), "llm", assumed=True)
+        query = replace(query, models=(model,), workload=query.workload or "inference")
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
@@ -6544,8 +6785,15 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     quote = _quote_said(query)
     if quote is None or quote <= 0 or query.currency != "$" or _WOULD_PAY.search(low):
         return []  # no price found, one in another currency, or what the user would pay
-    if len(query.gpus) != 1 or (query.gpus[0].count or 1) > 1:
+    if any((ref.count or 1) > 1 for ref in query.gpus) or not query.gpus:
         return []
+    if len(query.gpus) > 1:  # "a used 3090 for $650 ... or a 4070 ti super?": the card priced
+        owner = _prices_said(query, [gpu_choices(ref)[0] for ref in query.gpus])
+        if priced.get("gpu") not in owner:
+            return []
+        quote = owner[priced["gpu"]]
+        ref = next(r for r in query.gpus if priced["gpu"] in gpu_choices(r))
+        condition = _condition_of(query, ref) or condition
     rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
     if not rows and query.condition is None:
         # "a p40 for 100 bucks" (no condition said) of a card sold only used now: the used ones
@@ -6823,7 +7071,9 @@ def _bought_and_rented(query: Query) -> tuple[GpuRef, GpuRef] | None:
         verbs = re.findall(rf"\b(?:({_BUY_WORD})|({_RENT_WORD}))\b", before)
         said.append(None if at < 0 or not verbs else "buy" if verbs[-1][0] else "rent")
     other = {"buy": "rent", "rent": "buy"}
-    if said.count(None) == 1:  # one said: the other card is the other side
+    if said.count(None) == 1 and re.search(rf"\b(?:{_RENT_WORD})\b", query.low):
+        # one said: the other card is the other side (when renting is said at all: "got a used
+        # 3090 ... or should i just get a 4070 ti super" buys both)
         known = next(s for s in said if s)
         said = [s or other[known] for s in said]
     if sorted(map(str, said)) != ["buy", "rent"]:

@@ -681,7 +681,16 @@ def _rent_or_buy(q: Query, low: str) -> bool:
     renting = renting or bool(q.providers and q.location == "cloud")
     bought = affirmed(_BUY, _BUY_IDIOM.sub(" ", low)) or (q.purchase_usd and _CHEAPER.search(low))
     both = bool(bought) and renting  # "costs $1,800 here, or rent one: which is cheaper?"
+    if _job_timed(q, low):
+        return False  # "150 epochs: how long on my 4070 Ti vs renting an A100?": the job's time
     return bool(both or _RENT_OR_BUY.search(low))
+
+
+def _job_timed(q: Query, low: str) -> bool:
+    """A sized job's time asked, no price said: "how long on my 4070 Ti vs renting an A100"."""
+    sized = q.images or q.dataset_samples or q.train_tokens or q.audio_hours
+    priced = q.purchase_usd or q.user_price_usd_per_hour or rx.search(r"\bbreak[- ]?even\b", low)
+    return bool(sized and asks_how_long(low) and not priced)
 
 
 # a price to buy set against renting: "costs $1,800, or rent one?", "cheaper to rent instead?"
@@ -694,7 +703,7 @@ _CHEAPER = re.compile(
 def _break_even(q: Query, low: str) -> bool:
     """ "Where's the break-even?", "would buying pay off within a year": rent or buy, whatever
     else the question compares."""
-    return bool(_RENT_OR_BUY.search(low))
+    return bool(_RENT_OR_BUY.search(low)) and not _job_timed(q, low)
 
 
 def _new_card_asked(q: Query, low: str) -> bool:
@@ -1011,6 +1020,8 @@ def _speed(q: Query, low: str) -> bool:
         return False  # "how quick is its memory", "its bandwidth and watts": the datasheet
     if _choice(q, low):
         return False  # "which one pushes more tok/s": a choice between the named cards
+    if _advice(q, low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
+        return False  # "is a p40 still usable for llama.cpp?": a judgement of the card
     if q.models and _FIT_ASKED.search(low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
         return False  # "could it run entirely on the GPU? the VPN is painfully slow": a fit
     if _HOW_LONG.search(low) and q.workload in (None, "inference") and q.models and q.gpus:
@@ -1173,6 +1184,12 @@ _GOOD_FOR = _cues(
     r"\bsuitable\b",
     r"\b(?:ok|okay|fine|viable|usable) for\b",
     r"\benough for (?:ml|ai|deep learning|machine learning|llms?|training|fine-?tuning)\b",
+    # "enough for a beginner learning deep learning (fast.ai, kaggle)"
+    r"\benough for (?:a |an )?(?:beginners?|students?|learning|starting|kaggle|fast\.?ai|"
+    r"hobby\w*|courses?)\b",
+    # "downsides?", "any catch?": a judgement of the card
+    r"\b(?:downsides?|drawbacks?|cons|gotchas?|caveats?)\b",
+    r"\bdoes it (?:even |actually |really )?work\b",
     r"\bcan it (?:do|handle)\b",
     # "can it still do anything useful for ml these days", "is it still relevant/usable"
     r"\b(?:can it|does it|is it) still\b",
@@ -1242,7 +1259,21 @@ def _link(q: Query, low: str) -> bool:
     """ "Do I need an NVLink bridge for 2x 3090s, or is PCIe fine?": a link, a judgement."""
     if q.requirements:
         return False  # "requires NVLink of at least 400 GB/s: is bidder A compliant?": a figure
-    return bool(q.gpus and q.gpus[0].ids and _LINK_WORDS.search(low) and _LINK_ASKED.search(low))
+    if not (q.gpus and q.gpus[0].ids):
+        return False
+    if _LINK_WORDS.search(low) and _LINK_ASKED.search(low):
+        return True
+    several = (q.gpus[0].count or q.num_gpus or 1) > 1 or _MULTI_GPU_SAID.search(low)
+    return bool(several and _PCIE_JUDGED.search(low))
+
+
+# PCIe judged on its own, with several cards: "is the pcie a bottleneck for ddp on 4x 3090s"
+_PCIE_JUDGED = re.compile(
+    r"\bpcie\b.{0,40}\b(?:bottleneck\w*|fine|enough|ok|okay|sufficient|slow\w* (?:it|things|"
+    r"training) down|hold\w* (?:it |things |me |us )?back|limit\w*)\b"
+    r"|\b(?:bottleneck\w*|limit\w*|slow\w* down)\b.{0,30}\bpcie\b"
+)
+_MULTI_GPU_SAID = re.compile(r"\bddp\b|\bdata[- ]parallel\b|\bmulti[- ]?gpu\b|\bfsdp\b")
 
 
 # the figures a named card has, asked: "how much vram does it have"

@@ -55,7 +55,8 @@ _HANGUL = re.compile("([\uac00-\ud7af]+)")
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _CJK = re.compile(f"[{CJK_CHARS}]")
 # "2枚", "4张", "2장": so many cards (not "15000块", yuan)
-_CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台|장|대)")
+# ("画像1枚あたり", "每张图": one image, not a card)
+_CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台|장|대)(?!\s?(?:あたり|图|圖))")
 
 
 @lru_cache(maxsize=1)

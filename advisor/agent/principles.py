@@ -25,6 +25,7 @@ from advisor.agent.handlers import (
     VALUE_ASKED,
     Draft,
     cards_under_limit,
+    electricity_bill,
     estimate_args,
     gpu_choices,
     gpus_named,
@@ -584,6 +585,8 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
         return None
     if _WORTH.search(query.low) and MONEY_ASKED.search(query.low):
         return None  # "worth it over a new 4070 ti super? used prices?": speed against price
+    if any((ref.count or 1) > 1 for ref in query.gpus):
+        return None  # "an a6000 vs 2x 3090s": setups at their counts (handlers.compare)
     model = _job_model(query)
     asked = replace(query, workload=query.workload or "inference")
     runs = [box.call("estimate", estimate_args(asked, g, None, model)) for g in pair]
@@ -1247,6 +1250,10 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         "supply's rating covers. Capping the cards' power (nvidia-smi -pl) trades a little "
         "speed for a lot of watts.",
     ]
+    if query.usd_per_kwh and not query.draw_w:  # "... and what will it cost per month at 15c"
+        rest = replace(query, other_w=(query.other_w or 0.0) + p["cpu_w"] + p["platform_w"])
+        bill = electricity_bill(rest, box, n)
+        lines.insert(1, bill.text + " The CPU and the rest are counted at the figures above.")
     return Draft("\n\n".join(lines))
 
 
@@ -1443,6 +1450,7 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- does it do bf16 / fp8 / tf32?
 
 _FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": r"tf32"}
+FORMAT_ASKED = re.compile(rf"\b(?:{'|'.join(_FORMAT_WORDS.values())})\b")
 _TRAINING_SAID = re.compile(r"\b(?:pre-?train\w*|train\w*|fine-?tun\w*)\b")
 _SUPPORT_OR_DEFAULT = re.compile(r"\b(?:support\w*|defaults?|capable)\b")
 # the format against plain FP32, a choice asked: "bf16 mixed precision or plain fp32?"
@@ -1467,9 +1475,21 @@ def _format_of_card(query: Query) -> bool:
     """A card's formats asked, not a model's job in one ("flux.1 dev fp8 on a 4070 super,
     possible? how slow" is the job; "does the 4070 support fp8" the format)."""
     low = query.low
-    job = (any(m.ids for m in query.models) and bool(_JOB_IN_FORMAT.search(low))
-           and not _SUPPORT_ASKED.search(low))  # fmt: skip
-    return _one_gpu(query) and not job
+    named = any(m.ids for m in query.models)
+    job = named and bool(_JOB_IN_FORMAT.search(low)) and not _SUPPORT_ASKED.search(low)
+    # "qlora on mistral 7b on my 2080 ti, doable? or no bf16 support": the job, the format after
+    asked = (
+        named
+        and bool(_JOB_ASKED.search(low))
+        and (query.workload_given or bool(re.search(r"\bhow much (?:vram|memory)\b", low)))
+    )
+    return _one_gpu(query) and not job and not asked
+
+
+_JOB_ASKED = re.compile(
+    r"\b(?:doable|possible|feasible|can i|could i|will it|would it|enough|how much (?:vram|memory)"
+    r"|(?:have|need) to use)\b"
+)
 
 
 def precision_support(query: Query, box: ToolBox) -> Draft | None:
@@ -1663,6 +1683,12 @@ def _flagship(sheet: dict[str, Any], box: ToolBox) -> dict[str, Any] | None:
 
 
 # ---------------------------------------------------------------- narrow slots, several cards
+
+
+def _not_a_job_over_several(query: Query) -> bool:
+    """ "Is PCIe 4.0 fine for DDP training BERT-large on 8 4090s": a job over several cards is
+    the link's question (what share of a step waits on it), not the slot's generation."""
+    return not (_several(query) and query.models and query.workload not in (None, "inference"))
 
 
 def _narrow_slot(query: Query) -> bool:
@@ -2563,7 +2589,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bgen ?[3-6]\b.{0,40}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|penalty)",
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
         r"\bslot\b.{0,40}\bx(?:1|4|8)\b.{0,60}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|affect|penalty)",
-    ), pcie_generation, _anything),
+    ), pcie_generation, _not_a_job_over_several),
     Principle("precision_support", "spec", _cues(
         # (not "support" the noun: "2B tokens of our support transcripts, bf16")
         r"\b(?:support(?!\s(?:transcripts?|tickets?|calls?|chats?|teams?|data|docs?|emails?|logs?"

@@ -74,6 +74,7 @@ class Query:
     # ("mixed_precision", False)
     train_options: tuple[tuple[str, object], ...] = ()
     interconnect: str | None = None  # several GPUs: nvlink | pcie, when the question says
+    backend: str | None = None  # llama.cpp's backend said ("vulkan", "rocm", "sycl", "ipex-llm")
     offload: str | None = None  # CPU offload said: none | model | sequential
     # the machine's system RAM, for an LLM's layers on the CPU: "ddr5-5600", its size, channels
     ram: str | None = None

@@ -128,7 +128,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     draft.text = _asked_fields_first(query, box, draft.text)
-    if stack := _stack_asked(query, box):  # asked beside the job: after the verdict, not last
+    stack = _stack_asked(query, box) + ("" if principle else _support_asked(query, box))
+    draft.text += _tokens_from_bandwidth(query, box)  # after every card's figures
+    if stack:  # asked beside the job: after the verdict, not last
         head, sep, rest = draft.text.partition("\n\n")
         draft.text = head + stack + (sep + rest if rest else "")
     notes = list(query.notes)
@@ -180,6 +182,66 @@ def _stack_asked(query: Query, box: ToolBox) -> str:
             if stack in c.STACK_VERDICTS and stack not in stacks:
                 stacks.append(stack)
     return "".join(f"\n\n{c.STACK_VERDICTS[s]}" for s in stacks)
+
+
+# the cards' bandwidth asked in tokens a second: "how does that translate to llm tok/s"
+_TOKENS_ASKED = re.compile(
+    r"\btok(?:en)?s?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b|\btokens? a second\b|\bllm speed\b"
+    r"|\btoken generation\b"
+)
+
+
+def _tokens_from_bandwidth(query: Query, box: ToolBox) -> str:
+    """Memory bandwidth asked with what it means for an LLM's tokens per second, no model named:
+    the decode speed of a common local model as a 4-bit GGUF on each card named."""
+    ids = [ref.ids[0] for ref in query.gpus if ref.ids]
+    if (query.models or "bandwidth_gbs" not in query.fields or len(ids) < 1
+            or not _TOKENS_ASKED.search(query.low)):  # fmt: skip
+        return ""
+    args = {"gpus": ids[:4], "family": "llm", "precision": "q4_k_m", "engine": "llama.cpp"}
+    result = box.call("compare_workload", args)
+    if "error" in result or not any(r["speed"] for r in result["gpus"]):
+        return ""
+    each = "; ".join(f"{r['gpu_name']} {c.num(r['speed'], result['unit'])}"
+                     for r in result["gpus"] if r["speed"])  # fmt: skip
+    return (
+        f"\n\nIn tokens a second, for {result['model_name']} as a 4-bit GGUF (llama.cpp, one "
+        f"stream): {each}. Each token reads every weight once, so one stream's decode speed "
+        "follows the bandwidth; prompts, batches and training follow the tensor rate."
+    )
+
+
+# what a card runs, asked beside a job: "or is turing too old for bf16 / flash attention"
+_SUPPORT_ASKED = re.compile(
+    r"\b(?:bf16|bfloat16|flash[- _]?(?:attn|attention)\w*|fa[23])\b.{0,60}"
+    r"\b(?:too old|support\w*|compatible|capable|work\w* (?:on|with)|run\w* on|possible)\b"
+    r"|\b(?:too old|support\w*|compatible|capable|can it (?:do|use|run)|does it (?:do|have))\b"
+    r".{0,60}\b(?:bf16|bfloat16|flash[- _]?(?:attn|attention)\w*|fa[23])\b"
+)
+_FLASH_SAID = re.compile(r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b")
+
+
+def _support_asked(query: Query, box: ToolBox) -> str:
+    """Whether the named card does bf16 or runs FlashAttention, asked beside a job: the
+    principles' verdicts, unbolded, after the job's."""
+    from advisor.agent import principles
+
+    if not query.gpus or not _SUPPORT_ASKED.search(query.low):
+        return ""
+    found = []
+    if principles.FORMAT_ASKED.search(query.low):
+        found.append(principles.precision_support(query, box))
+    if _FLASH_SAID.search(query.low):
+        found.append(principles.flash_attention(query, box))
+    said = []
+    for draft in found:
+        if draft is not None:  # the verdict and its advice, not the card's datasheet line again
+            kept = [p for p in draft.text.split("\n\n") if not _SHEET_LINE.match(p)]
+            said.append(" ".join(kept).replace("**", ""))
+    return "".join(f"\n\n{s}" for s in said)
+
+
+_SHEET_LINE = re.compile(r"^[^:\n]+: [\d.]+ GB ")  # "NVIDIA GeForce RTX 2080 Ti: 11 GB GDDR6, ..."
 
 
 _INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, (\d+) x (.+?)\.?$")

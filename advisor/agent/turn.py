@@ -39,10 +39,12 @@ class Turn:
     problem: str | None = None  # why the last written answer was refused, told to the model
     warnings: list[str] = field(default_factory=list)
     engine_used: str = "rules"
+    context_in: dict[str, Any] | None = None  # what the thread's last turn left this one
 
 
 def plan(turn: Turn, question: str, context: dict[str, Any] | None) -> None:
     """Understand the question; `context` is what the thread's last turn left (its entities)."""
+    turn.context_in = context
     turn.query = understand(question, load_catalog(), context)
 
 
@@ -56,6 +58,15 @@ def context_after(turn: Turn) -> dict[str, Any]:
     question named none (a follow-up's "that" or "4 of them")."""
     assert turn.query is not None
     context = turn.query.context_dict()
+    before = (turn.context_in or {}).get("gpus") or []
+    if (
+        turn.query.follow_up
+        and before
+        and turn.query.gpus
+        and {tuple(g["ids"]) for g in before} != {g.ids for g in turn.query.gpus}
+    ):
+        # "ok and on a 4090 instead?" after an A100: the cards before, for "which is cheaper"
+        context["earlier_gpus"] = before
     picks = [c.result for c in turn.box.calls
              if c.name == "recommend_gpus" and (c.result.get("ranked") or [])]  # fmt: skip
     if picks and not turn.query.gpus:

@@ -17,6 +17,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import replace
+from datetime import date, timedelta
 from functools import cache, lru_cache
 from typing import Any
 
@@ -357,6 +358,11 @@ DATASETS: tuple[tuple[str, str, float, str], ...] = (
     ("CIFAR-10", r"\bcifar-?10\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
     ("MNIST", r"\bmnist\b", 60_000, "http://yann.lecun.com/exdb/mnist/"),
 )
+# data sets of tiny images (the sources above: CIFAR is 32x32 colour images, MNIST 28x28 digits):
+# the ImageNet input size whose work the nets trained on them do, 4 times theirs. Their
+# small-image variants keep the full size through the first stage (a ResNet's 3x3 stem with no
+# max-pool, a ViT's 4x4 patches), where the ImageNet nets' stem and 16x16 patches divide it by 4
+DATASET_RESOLUTION = {"CIFAR-10": 128, "MNIST": 112}
 # well-known text corpora a language model is trained on: (name, pattern, tokens, source)
 CORPORA: tuple[tuple[str, str, int, str], ...] = (
     (
@@ -375,6 +381,11 @@ RECIPE_EPOCHS: dict[tuple[str, str], tuple[int, str]] = {
     ),
     ("ImageNet-1k", "vit"): (300, "the DeiT recipe (Touvron et al. 2021 train 300 epochs)"),
     ("ImageNet-1k", "hybrid"): (300, "the DeiT recipe (Touvron et al. 2021 train 300 epochs)"),
+    ("ImageNet-21k", "vit"): (
+        300,
+        "the AugReg pre-training recipe (github:google-research/big_vision "
+        "big_vision/configs/vit_i21k.py: total_epochs 300)",
+    ),
 }
 # a subject fine-tune (DreamBooth, a LoRA of one's own photos): the diffusers examples'
 # README (examples/dreambooth, README_sdxl.md) trains 500 steps at batch 1 on 5 photos of a dog
@@ -1551,7 +1562,7 @@ _MONEY = re.compile(
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
-    r"|conversations|steps|params|parameters|words|documents|requests|users|pairs|prompts)\b)"
+    r"|conversations|steps|params?|parameters?|words|documents|requests|users|pairs|prompts)\b)"
     r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b"
     r"|(\d+(?:\.\d+)?)\s?(k)\s?(?=to spend\b|budget\b|to burn\b|to blow\b)"  # "2k to spend"
     r"|(?<![\d.])(\d{1,3})\s?(cents?)\b"  # "69 cents an hour"
@@ -1826,7 +1837,14 @@ def _prices_and_budget(
         )
         rent = rx.search(
             r"\brent\w*|\bcloud\b|\blease\b|\bper hour\b|/h(?:ou)?r|/h\b"
-            r"|\bon[- ]demand\b|\bspent\b|\bspend\b|\bcredits?\b",
+            r"|\bon[- ]demand\b|\bcredits?\b"
+            # "spend $50 on it": a rental spend, but not for a hobby or at home ("its for a
+            # hobby project, dont want to spend more than $200": on a card)
+            + (
+                ""
+                if rx.search(r"\bhobby\b|\bat home\b|\bhome (?:lab|server|pc|rig)\b", low)
+                else r"|\bspent\b|\bspend\b"
+            ),
             low,
         )
         negated = buy and rx.search(
@@ -2870,6 +2888,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
 
 # the settings a later part of the message may add to the question it continues
 _SETTINGS = ("hours", "use_hours_per_day", "usd_per_kwh", "context", "batch", "precision")
+# the setups of the last two turns weighed: "which one is cheaper then, assuming I rent both"
+_BOTH_WEIGHED = re.compile(
+    r"\bboth\b|\beither\b|\bthe two\b|\bwhich (?:one|of them|is)\b|\bcompared?\b|\bvs\.?\b"
+)
 _WHICH_CHEAPER = re.compile(
     r"\bwhich (?:one |option )?(?:is|would be|works out|comes out)? ?(?:the )?(?:cheaper|better"
     r"|more economical|better (?:deal|value|option))\b"
@@ -2981,6 +3003,14 @@ def _default_workload(query: Query) -> Query:
         note = (f"{tokens / 1e9:,.0f}B tokens is a pre-training corpus: training from scratch "
                 "assumed (say LoRA or fine-tune if it is one).")  # fmt: skip
         return replace(query, workload="train", notes=(*query.notes, note))
+    small = [m.size_b for m in query.models
+             if not m.ids and m.size_b and m.size_b < SMALL_TRAINED_B]  # fmt: skip
+    if (query.workload == "finetune" and small and len(small) == len(query.models)
+            and not _TUNED_SAID.search(query.text.lower())):  # fmt: skip
+        # "pytorch training of ~100M param models": models that small are trained, not tuned
+        note = (f"Training models of {small[0] * 1000:,.0f}M parameters read as training "
+                "from scratch (say fine-tune or LoRA if it is one).")  # fmt: skip
+        return replace(query, workload="train", notes=(*query.notes, note))
     if query.workload is not None:
         return query
     low = query.text.lower()
@@ -2997,6 +3027,8 @@ def _default_workload(query: Query) -> Query:
     return query
 
 
+SMALL_TRAINED_B = 1.0  # a generic LLM smaller than this, "trained", is trained from scratch
+_TUNED_SAID = re.compile(r"\bfine[- ]?tun\w*|\bfinetun\w*|\b(?:q?lora|sft|peft|adapters?)\b")
 _TRAINING_FRAMEWORKS = ("pytorch", "tensorflow", "tensorflow-xla", "keras", "jax")
 # frameworks that only train, sharding a model's states over GPUs (or into CPU memory)
 _SHARDED_TRAINING = ("deepspeed", "fsdp", "megatron")
@@ -3154,6 +3186,8 @@ def _split_questions(text: str) -> list[str]:
             rx.match(r"(?:like|say|e\.g\.|i\.e\.)\b", piece, re.I)
             and not rx.search(r"\b(?:how|what|which|when|why|is|are|can|does|do)\b", piece, re.I)
         )
+        # "... a 13B model? what about 34B?": short, but a question of its own about the first
+        short = short and not rx.match(r"(?:and |but |ok |so )?(?:what|how) about\b", piece, re.I)
         # "... on a NAS? small models only, like phi-3 mini": details, not a second question
         asks = piece.rstrip().endswith("?") or rx.match(_ASKING, piece, re.I)
         options = merged and rx.fullmatch(
@@ -3381,6 +3415,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         train_options=_train_options(low),
         interconnect=_slot(low)
         or next((k for k, w in INTERCONNECT_WORDS if rx.search(w, low)), None),
+        backend=_backend_said(low),
         offload=_first(OFFLOAD_WORDS, low),
         **_system_ram(low),
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
@@ -3392,7 +3427,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
         concurrency=concurrency,
         rps=rps,
         num_gpus=loose,
-        hours=(hours := _duration_hours(_EACH_RECORDING.sub(" ", unpaced), epochs)),
+        # ("by the end of the month" is a day to finish by, not a month of use)
+        hours=(
+            hours := _duration_hours(_BY_DAY.sub(" ", _EACH_RECORDING.sub(" ", unpaced)), epochs)
+        ),
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
@@ -3462,7 +3500,125 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
         q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
+    work = DATASET_RESOLUTION.get(q.dataset_name or "")
+    if work and not q.resolution and any(m.family == "vision" for m in q.models):
+        note = (f"{q.dataset_name}'s images are tiny: the small-image variant of the net (a "
+                f"ResNet's stem with no downsampling, a ViT's small patches) does the work of the "
+                f"ImageNet net at {work} px, the size estimated.")  # fmt: skip
+        q = replace(q, resolution=work, notes=(*q.notes, note))
+    job = q.audio_hours or q.images or q.train_tokens or q.epochs or q.dataset_samples
+    if job and not q.hours and (due := calendar_deadline(low, date.today())):
+        q = replace(q, hours=due[0], notes=(*q.notes, due[1]))
     return _sane(_mac_of_memory(_memory_in_all(q), catalog))
+
+
+# words that put a backend name in llama.cpp's setting ("rocm" alone is the vendor's stack)
+_LLAMA_CPP_SAID = re.compile(r"llama\.?cpp|\bollama\b|\bgguf\b|\blm ?studio\b|\bkobold|\bbackend\b")
+_OWN_NAMES = ("vulkan", "sycl", "ipex-llm")  # backends named only in llama.cpp's setting
+
+
+def _backend_said(low: str) -> str | None:
+    """llama.cpp's backend the question names ("ollama on vulkan", "llama.cpp's ROCm build",
+    "ipex-llm on my arc"); the registry's names and aliases, GPU stacks' names only beside
+    llama.cpp words."""
+    from advisor.calculator.backends import BACKENDS
+
+    setting = bool(_LLAMA_CPP_SAID.search(low))
+    for backend in BACKENDS.values():
+        if backend.name == "cpu" or (backend.name not in _OWN_NAMES and not setting):
+            continue
+        words = "|".join(
+            re.escape(w).replace("\\-", "[- ]?") for w in (backend.name, *backend.aliases)
+        )
+        if rx.search(rf"\b(?:{words})\b", low):
+            return backend.name
+    return None
+
+
+# a day of the calendar a job must be done by: "by end of month", "by next friday", "by dec 20"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_BY_DAY = re.compile(
+    r"\b(?:by|before|until|till|due)\s(?:the\s)?(?:"
+    r"(?P<end>end of (?:the |this |next )?(?P<period>month|week|year|quarter)|eo(?P<short>[mwy])\b)"
+    r"|(?P<next>next |this |coming )?(?P<weekday>" + "|".join(_WEEKDAYS) + r")\b"
+    r"|(?P<tomorrow>tomorrow)\b"
+    r"|(?P<mon1>" + "|".join(_MONTHS) + r")[a-z]*\.?\s(?P<day1>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(?P<mon2>" + "|".join(_MONTHS) + r")[a-z]*\b)"
+)
+
+
+def calendar_deadline(low: str, today: date) -> tuple[float, str] | None:
+    """The wall-clock hours from today to a calendar day the job is due by (whole days after
+    today, 24 hours each), and a note naming the day taken; None when no such day is said."""
+    m = _BY_DAY.search(low)
+    if not m:
+        return None
+    if m.group("end"):
+        period = m.group("period") or {"m": "month", "w": "week", "y": "year"}[m.group("short")]
+        if period == "week":  # the working week: its Friday
+            due = today + timedelta(days=(4 - today.weekday()) % 7)
+        elif period == "year":
+            due = date(today.year, 12, 31)
+        else:
+            months = 3 - (today.month - 1) % 3 if period == "quarter" else 1
+            first = date(today.year + (today.month - 1 + months) // 12,
+                         (today.month - 1 + months) % 12 + 1, 1)  # fmt: skip
+            due = first - timedelta(days=1)
+        said = f"the end of the {period}"
+    elif m.group("weekday"):
+        ahead = (_WEEKDAYS.index(m.group("weekday")) - today.weekday()) % 7 or 7
+        if (m.group("next") or "").strip() == "next" and today.weekday() + ahead < 7:
+            ahead += 7  # said on a Wednesday, "next Friday" is the Friday of next week
+        due = today + timedelta(days=ahead)
+        said = f"{m.group('next') or ''}{m.group('weekday').capitalize()}"
+    elif m.group("tomorrow"):
+        due, said = today + timedelta(days=1), "tomorrow"
+    else:
+        month = _MONTHS.index(m.group("mon1") or m.group("mon2")) + 1
+        day = int(m.group("day1") or m.group("day2"))
+        try:
+            due = date(today.year, month, day)
+            if due <= today:
+                due = date(today.year + 1, month, day)
+        except ValueError:
+            return None  # "by feb 30"
+        said = due.strftime("%B %-d")
+    days = (due - today).days
+    if days < 1:
+        return None  # due today: no whole day to plan
+    note = (f"Due by {said}: {due:%A %Y-%m-%d}, {days} day{'s' if days > 1 else ''} after today "
+            f"({today:%Y-%m-%d}), counted as {days * 24:,} hours of wall time.")  # fmt: skip
+    return float(days * 24), note
+
+
+def _datasheet_only(query: Query) -> bool:
+    """A follow-up that asks the cards' datasheet figures and nothing of the job ("what are the
+    memory bandwidth numbers for both"): the cards carry, the job does not."""
+    return bool(
+        query.fields
+        and not query.models
+        and not query.workload_given
+        # ("and their fp32 numbers?": a format named as a datasheet figure, not a job's)
+        and (query.precision is None or _FORMAT_FIGURES.search(query.text.lower()))
+        and query.intent in ("spec", "compare", "search")
+        and _FIGURES_ASKED.search(query.text.lower())
+        # "575 W per card, $0.20/kWh": figures given (not the digits of a name: "fp32")
+        and not rx.search(r"(?<![a-z\d])\d", query.text.lower())
+        and not _ABOUT_THE_JOB.search(query.text.lower())
+    )
+
+
+_FORMAT_FIGURES = re.compile(r"\b(?:numbers?|figures?|specs?|tflops|throughput)\b")
+_FIGURES_ASKED = re.compile(r"\b(?:what|how much|how many|numbers?|figures?|specs?|values?)\b")
+
+
+# words of a follow-up about the job, not the datasheet: "is the memory enough?", "same but
+# bf16", "how big are the weights at that precision?", "for it"
+_ABOUT_THE_JOB = re.compile(
+    r"\b(?:for|with|run\w*|serv\w*|fit\w*|hold\w*) (?:it|that|this|them)\b"
+    r"|\b(?:enough|fits?|run\w*|weights?|needs?|big|hold\w*|load\w*|same|precision|context)\b"
+)
 
 
 # a Mac said with its memory, no chip named: "a mac with 36gb unified memory"
@@ -3932,6 +4088,8 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         # "queue all six of them back to back": runs, not cards
         r"(?![^.?!]{0,25}\b(?:back[- ]to[- ]back|in a row|one after (?:the )?other|sequentially))"
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:node|server|box|machine|rig|instance|cluster|setup)\b"
+        # "for 8 gpu data parallel", "a 4 gpu ddp run"
+        rf"|\b{_WORD_NUM}[- ]?gpus? (?:data[- ]parallel|ddp|fsdp|training|run|job)\b"
         rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)",
         low,
     )
@@ -4369,7 +4527,7 @@ def resolve(
         # for the models answered)
         dropped = {m.note for m in query.models if m.note}
         updates["notes"] = tuple(n for n in query.notes if n not in dropped)
-    elif not query.models and prior.models:
+    elif not query.models and prior.models and not _datasheet_only(query):
         updates["models"] = prior.models
     carried = updates.get("models", query.models)
     if (query.dataset_samples and not query.images and carried and carried[0].family == "diffusion"
@@ -4466,8 +4624,22 @@ def resolve(
         }
         if picked.get("precision") and same_job and not (query.precision or prior.precision):
             updates["precision"] = picked["precision"]  # the pick's format: a 70b at home in q4
+    elif (
+        picked
+        and picked.get("precision")
+        and gpus
+        and prior.intent in ("recommend", "buy")
+        and not (query.precision or prior.precision)
+        and (not query.models or {m.ids for m in query.models} <= {m.ids for m in prior.models})
+    ):  # "a 70b at home for 5 devs" then "what about with a pair of 3090s?": the pick's format
+        updates["precision"] = picked["precision"]
     # "which would you buy if you had $5000" after cards were weighed: a new pick, not them
     asked_anew = bool(_NEW_PICK.search(query.text.lower()))
+    earlier = Query.from_context({"intent": "", "gpus": previous.get("earlier_gpus") or []}).gpus
+    if not gpus and prior.gpus and earlier and _BOTH_WEIGHED.search(query.text.lower()):
+        # "a100 ... ok and on a 4090 instead? ... which one is cheaper then": the two setups
+        gpus = (*earlier, *(g for g in prior.gpus if g.ids not in {e.ids for e in earlier}))
+        updates["gpus"] = gpus
     if not gpus and prior.gpus and not held and not asked_anew:
         gpus = prior.gpus
         cheaper_said = _THE_CHEAPER_CARD.search(query.text.lower())
@@ -4565,44 +4737,48 @@ def resolve(
     if query.steps is None and trained and (steps := _steps(query.text.lower(), trained=True)):
         updates["steps"] = steps
     for key in (
-        "workload",
-        "precision",
-        "engine",
-        "framework",
-        "interconnect",
-        "context",
-        "batch",
-        "hours",
-        "use_hours_per_day",
-        "output_tokens",
-        "concurrency",
-        "rps",  # "100 req/s ... how many L4s?" then "what if we used A10Gs": the same load
-        "needed_tok_s",
-        "resolution",
-        "steps",
-        "offload",
-        "ram",
-        "ram_gb",
-        "ram_channels",
-        "user_price_usd_per_hour",
-        "usd_per_kwh",
-        "draw_w",
-        "other_w",
-        "throughput_tok_s",
-        "service_price",
-        "seconds_per_item",
-        "pace_whole",
-        "train_tokens",
-        "epochs",
-        "dataset_samples",
-        "dataset_name",
-        "images",
-        "audio_hours",
-        "budget",
-        "condition",
-        "location",
-        "memory_gb",
-        "max_power_w",
+        ()
+        if _datasheet_only(query)
+        else (
+            "workload",
+            "precision",
+            "engine",
+            "framework",
+            "interconnect",
+            "context",
+            "batch",
+            "hours",
+            "use_hours_per_day",
+            "output_tokens",
+            "concurrency",
+            "rps",  # "100 req/s ... how many L4s?" then "what if we used A10Gs": the same load
+            "needed_tok_s",
+            "resolution",
+            "steps",
+            "offload",
+            "ram",
+            "ram_gb",
+            "ram_channels",
+            "user_price_usd_per_hour",
+            "usd_per_kwh",
+            "draw_w",
+            "other_w",
+            "throughput_tok_s",
+            "service_price",
+            "seconds_per_item",
+            "pace_whole",
+            "train_tokens",
+            "epochs",
+            "dataset_samples",
+            "dataset_name",
+            "images",
+            "audio_hours",
+            "budget",
+            "condition",
+            "location",
+            "memory_gb",
+            "max_power_w",
+        )
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None and key not in updates:
             updates[key] = getattr(prior, key)
@@ -4726,7 +4902,7 @@ def resolve(
         intent = prior.intent  # the same question, on the cloud said
     if held and merged.models and intent in ("recommend", "buy", "spec"):
         intent = "fit"  # the job on the memory they have
-    if not query.fields and prior.fields and intent in ("spec", "compare"):
+    if not query.fields and prior.fields and intent in ("spec", "compare") and not query.models:
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
     if intent == "solve" == prior.intent and not query.target and prior.target:
         # "what quant do i need?" then "what about 2 of those cards": the same limit, solved again

@@ -78,6 +78,10 @@ class Request:
     # counts every sequence's tokens over the vocabulary each decode step
     # (factors.PENALTY_SAMPLER_MS); None / False = sampling without them
     sampling_penalties: bool | None = None
+    # llama.cpp's backend (backends.py: cuda, rocm, vulkan, sycl, ipex-llm, metal, cpu); None =
+    # the default of the card's vendor (CUDA on NVIDIA, ROCm on Radeon, SYCL on Arc, Metal on a
+    # Mac). Naming one implies the llama.cpp engine
+    backend: str | None = None
     interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
     optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None
@@ -163,6 +167,9 @@ class Estimate:
     # LLM fine-tuning: the framework and memory options the figures assume, when any was given
     training_setup: str | None = None
     interconnect: str | None = None  # the link tensor-parallel collectives run over
+    # data-parallel training: the share of each step spent waiting on the link (the gradient
+    # all-reduce the backward pass does not hide)
+    link_wait_share: float | None = None
     # LLM fine-tuning: what PyTorch's caching allocator keeps beyond memory_per_gpu_gb, which a
     # max_memory_reserved or nvidia-smi reading also counts (MemoryResult.allocator_cache_gb)
     allocator_cache_gb: float = 0.0
@@ -171,6 +178,7 @@ class Estimate:
     layers: int | None = None  # the model's, beside gpu_layers
     host_layers: int | None = None  # ... and those in system RAM, run by the CPU
     host_memory_gb: float | None = None
+    backend: str | None = None  # llama.cpp's backend the speeds assume (backends.py)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -47,7 +47,9 @@ from advisor.errors import InvalidInput
 # and the RAM's bandwidth, fitted to the faster-whisper README's i7-12700K table
 # .12.01d: decode bandwidth shares of Radeon RDNA (0.74, llama.cpp's ROCm rows) and Intel Arc
 # Xe (0.41, upstream llama.cpp's Vulkan and SYCL rows) fitted, no longer Ampere GDDR's 0.85
-FORMULA_VERSION = "calc-2026.12.01d"
+# .12.02: llama.cpp's backend an input (backends.py): the vendor's own by default, Vulkan and
+# IPEX-LLM decode faster by a factor fitted on their rows; Xe refit on its SYCL rows (0.38)
+FORMULA_VERSION = "calc-2026.12.02"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -243,34 +245,29 @@ GENERATION_MBU = {
     # Jan 2024, Llama-2-7B Q4_0 and Q4_K_S tg128; eval/calibration/llm.csv L2018-L2019), which
     # measure 0.89x and 0.85x the estimate at this value; no second source was found
     "Pascal": 0.85,
-    # Radeon RDNA 2/3/4 (GDDR6): fitted on llama.cpp's ROCm/HIP batch-1 decode rows, the backend
-    # Ollama runs on these cards by default: L1996-L1997 (W7900, RX 7900 XTX; the r/LocalLLaMA
+    # Radeon RDNA 2/3/4 (GDDR6): fitted on llama.cpp's ROCm/HIP batch-1 decode rows, the default
+    # backend on Radeon (backends.py): L1996-L1997 (W7900, RX 7900 XTX; the r/LocalLLaMA
     # "compute and memory bandwidth efficiency" table, b4008, Llama-2-7B Q4_0 tg128), L1999-L2000
     # (RX 7900 XTX, llama.cpp issue #20934, March 2026), L2002 and L2004 (RX 9070 XT, issue
     # #26663, b10298, Qwen3 8B/4B Q4_K_M) and L2010 (RX 6700 XT, PR #5835, ROCm 6.0): 7 rows,
     # 4 sources. At 0.85 they measured 0.74-1.06x the estimate, median 0.90; at 0.74 0.82-1.18x,
-    # median 1.00. The generation's rows split by backend: its 8 Vulkan rows (L1998, L2001,
-    # L2003, L2005-L2009; issues #20934 and #26663, the VulkanForge wiki, PR #2059) measure
-    # 0.93-1.37x at 0.85 (median 1.29) and 1.05-1.53x at 0.74 (median 1.43): on the same card
-    # and build llama.cpp's Vulkan backend decodes 15-35% faster than its HIP one (L1998 vs
-    # L1999, L2001 vs L2002, L2003 vs L2004), so Vulkan users get a conservative figure. ROCm
-    # itself has improved: the Nov-2024 rows (L1996-L1997) sit at 0.82x, the 2026 ones at
-    # 0.98-1.18x. Checked, not fitted, on MLC LLM's ROCm rows on one RX 7900 XTX (L1843-L1844,
-    # Aug 2023, whose engine share is 1): 0.81x -> 0.90x of measured / estimated; its
-    # tensor-parallel pair (L0570) 1.14x -> 1.24x. The Ryzen AI Max (Strix Halo, RDNA 3.5 on
-    # LPDDR5X) shares the key; it has no rows
+    # median 1.00. Its 8 Vulkan rows (L1998, L2001, L2003, L2005-L2009) decode faster on the
+    # same cards (1.05-1.53x at 0.74): that is backends.py's Vulkan factor on ROCm cards, not
+    # this share. ROCm itself has improved: the Nov-2024 rows (L1996-L1997) sit at 0.82x, the
+    # 2026 ones at 0.98-1.18x. Checked, not fitted, on MLC LLM's ROCm rows on one RX 7900 XTX
+    # (L1843-L1844, Aug 2023, whose engine share is 1): 0.81x -> 0.90x of measured /
+    # estimated; its tensor-parallel pair (L0570) 1.14x -> 1.24x. The Ryzen AI Max (Strix
+    # Halo, RDNA 3.5 on LPDDR5X) shares the key; it has no rows
     "RDNA": 0.74,
-    # Intel Arc Alchemist / Battlemage (GDDR6): fitted on upstream llama.cpp's Vulkan and SYCL
-    # batch-1 decode rows on an Arc A770 16GB (L2011-L2012: the r/LocalLLaMA table's comment by
-    # easyfab, b3999, Llama-2-7B Q4_0 tg128; L2014: SYCL.md's 2025.2 news table; L2015-L2016:
-    # llama.cpp issue #17628, b7189 and b7209 Vulkan, Llama-3.1-8B Q4_K_M): 5 rows, 3 sources.
-    # At 0.85 they measured 0.37-0.68x the estimate, median 0.535; at 0.41 0.67-1.26x, median
-    # 1.00 (an A770's Qwen2.5-14B Q4_K_M at 4096 tokens of context: 44 -> 23 tok/s). The rows
-    # split by build: Intel's IPEX-LLM fork of llama.cpp (its own SYCL kernels; archived by
-    # Intel) decodes 1.7x upstream on the same A770 (L2013, 72.7 tok/s against 42.1) and
-    # measures 1.40x (A770) and 1.81x (B580, L2017) at 0.41; it is not fitted on. Upstream
-    # has improved too: the Nov-2024 rows sit at 0.67-0.81x, the 2025 ones at 1.00-1.26x
-    "Xe": 0.41,
+    # Intel Arc Alchemist / Battlemage (GDDR6): fitted on upstream llama.cpp's SYCL batch-1
+    # decode rows, the default backend on Intel cards (backends.py), on an Arc A770 16GB: L2012
+    # (the r/LocalLLaMA table's comment by easyfab, b3999, Llama-2-7B Q4_0 tg128) and L2014
+    # (SYCL.md's 2025.2 news table, after the Q4_0 reorder): 2 rows, 2 sources. At 0.41 (its
+    # value when it was fitted on the Vulkan rows too) they measured 0.81x and 1.07x, median
+    # 0.94; at 0.38 0.87x and 1.14x, median 1.00. The other builds on Arc are backends.py's
+    # factors: Vulkan (L2011, L2015-L2016) and Intel's IPEX-LLM build (L2013, L2017, 1.7x
+    # upstream SYCL). Upstream has improved: the Nov-2024 rows sit below the 2025 ones
+    "Xe": 0.38,
 }
 
 

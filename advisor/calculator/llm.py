@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from advisor.calculator import factors, finetune, interconnect, memory, throughput
+from advisor.calculator import backends, factors, finetune, interconnect, memory, throughput
 from advisor.calculator import host as host_mod
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
@@ -137,12 +137,30 @@ def _default_engine(request: Request, precision: Precision, gpu: GPU) -> str:
         why = runs_on(name, gpu)
         if why:
             raise InvalidInput(why + ".")
+        if request.backend and name != "llama.cpp":
+            raise InvalidInput(
+                f"A backend ({request.backend}) is llama.cpp's; {engine_factors(name).label} has "
+                "none to choose."
+            )
         return name
-    if precision.family == "gguf" or runs_on("vllm", gpu):
+    if request.backend or precision.family == "gguf" or runs_on("vllm", gpu):
         return "llama.cpp"
     if precision.family == "bnb-4bit":
         return "hf"  # bitsandbytes 4-bit runs in transformers
     return "vllm"
+
+
+def _backend(
+    request: Request, engine: EngineFactors, gpu: GPU, notes: list[str]
+) -> backends.Backend | None:
+    """llama.cpp's backend on this card (the one asked, else the vendor's default), said in the
+    notes; None for the other engines."""
+    if engine.name != "llama.cpp":
+        return None
+    backend = backends.backend_for(request.backend, gpu.compute_stack, f"the {gpu.name}")
+    if backend is not None:
+        notes.append(backends.backend_note(backend, gpu.compute_stack, bool(request.backend)))
+    return backend
 
 
 def _as_the_card_computes(precision: Precision, gen: str, gpu: GPU, notes: list[str]) -> Precision:
@@ -160,7 +178,9 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     gen = generation(gpu.architecture, gpu.memory_type)
     precision = _as_the_card_computes(precision, gen, gpu, notes)  # engines cast bf16 to fp16
     if not request.engine:
-        notes.append(f"engine not given: {engine.label} assumed for {precision.name}")
+        given = f"the {request.backend} backend" if request.backend else precision.name
+        notes.append(f"engine not given: {engine.label} assumed for {given}")
+    backend = _backend(request, engine, gpu, notes)
     if not request.precision and native_precision(model):
         notes.append(f"precision not given: {precision.name}, as the model is published, assumed")
     elif not request.precision:
@@ -236,7 +256,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     decode = throughput.decode_tokens_per_s(
         model, gpu, precision, engine, batch=request.batch, context=context,
         kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, pp=pp,
-        engine_version=request.engine_version, penalties=penalties,
+        engine_version=request.engine_version, penalties=penalties, backend=backend,
     )  # fmt: skip
     awq = request.awq_version
     prefill_s = throughput.prefill_seconds(
@@ -259,7 +279,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=asked, output=output, kv_elem_bytes=kv_elem,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
-        engine_version=request.engine_version, penalties=penalties,
+        engine_version=request.engine_version, penalties=penalties, backend=backend,
     )  # fmt: skip
     lengths = (
         f"{asked} prompt" + ("" if request.context else " (assumed)") + f" + {output} output "
@@ -274,6 +294,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
             model, gpu, precision, engine, prompt=asked, output=output,
             kv_elem_bytes=kv_elem, num_gpus=request.num_gpus, link=link, batch=request.batch,
             pp=pp, awq_version=awq, engine_version=request.engine_version, penalties=penalties,
+            backend=backend,
         )  # fmt: skip
         notes.append(
             f"serving at the {request.batch} concurrent requests given, of {lengths}; at full "
@@ -322,6 +343,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         layers=split.layers if split else None,
         host_layers=split.layers - split.gpu_layers if split else None,
         host_memory_gb=split.host_gb if split else None,
+        backend=backend.name if backend else None,
     )  # fmt: skip
 
 
@@ -447,6 +469,7 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
     notes = [model.notes or "generic model"] if model.generic else []
     if request.engine and engine_factors(request.engine).name != "llama.cpp":
         raise InvalidInput("On a CPU alone the calculator models llama.cpp (and ollama).")
+    backends.backend_for(request.backend, backends.CPU_STACK, "a CPU alone")
     if request.workload != "inference":
         raise InvalidInput("On a CPU alone the calculator models inference, not training.")
     if request.num_gpus != 1:
@@ -482,6 +505,7 @@ def cpu_estimate(request: Request, model: Model) -> Estimate:
         usable_memory_per_gpu_gb=usable, headroom_gb=usable - total, breakdown_gb=parts,
         decode_tokens_per_s=decode.to_dict(), assumptions=notes, gpu_layers=0,
         layers=model.num_layers, host_layers=model.num_layers, host_memory_gb=total,
+        backend=backends.CPU_STACK,
     )  # fmt: skip
 
 
@@ -700,7 +724,15 @@ FAMILY = Family(
         "inference": (
             # summed over the batch's sequences (one sequence's: divide by the batch), so the
             # cost per million tokens is the batch's
-            Metric("decode_tokens_per_s", "decode speed", "tokens/s", _TOKENS),
+            Metric(
+                "decode_tokens_per_s",
+                "decode speed",
+                "tokens/s",
+                _TOKENS,
+                asked=r"\b(?:token |text )?generation (?:speed|rate|throughput)\b"
+                r"|\bfor (?:token |text )?generation\b|\bdecod(?:e|ing) (?:speed|rate)\b"
+                r"|\btg\d{3}\b",
+            ),
             Metric(
                 "response_seconds",
                 "time per answer",

@@ -293,6 +293,14 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
     """Samples per second, all GPUs together: batch x per-sample time, plus each step's kernel
     launches and optimizer update, plus the gradient all-reduce that the backward pass does not
     hide (typical figure; estimate() puts the band around it)."""
+    step, waiting = step_seconds(model, request, gpu, precision)
+    return request.num_gpus * request.batch / (step + waiting)
+
+
+def step_seconds(model: Any, request: Request, gpu: GPU, precision: str) -> tuple[float, float]:
+    """One step's seconds on each GPU: its work (with data parallel's flat loss), and the time it
+    waits on the link for the gradient all-reduce the backward pass does not hide (0 on one GPU
+    or in inference)."""
     training = request.workload != "inference"
     framework = request.framework or "pytorch"
     w = work(model, request, training)
@@ -307,8 +315,7 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
         sample += TF_AMP_FP32_SHARE * (wide - sample)
     step = request.batch * sample
     if request.engine == "tensorrt" and not training:
-        step = max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample)
-        return request.num_gpus * request.batch / step
+        return max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample), 0.0
     launch = LAYER_LAUNCH_S["pytorch" if framework == "pytorch-channels-last" else framework]
     step += w.layers * (TRAIN_LAUNCHES if training else 1) * launch
     step /= FRAMEWORK[framework]
@@ -320,18 +327,21 @@ def samples_per_s(model: Any, request: Request, gpu: GPU, precision: str) -> flo
         # AMP keeps fp32 master weights, so data parallel all-reduces fp32 gradients whatever
         # precision the matrices multiply in
         grad_bytes = 4.0
-        comm = allreduce_seconds(model.params, gpu, n, grad_bytes)
-        step = step / DATA_PARALLEL_EFFICIENCY + ALLREDUCE_EXPOSED * comm
-    return n * request.batch / step
+        comm = allreduce_seconds(model.params, gpu, n, grad_bytes, request.interconnect)
+        return step / DATA_PARALLEL_EFFICIENCY, ALLREDUCE_EXPOSED * comm
+    return step, 0.0
 
 
 def _optimizer(model: Any) -> str:
     return "sgd" if isinstance(model, VisionModel) and model.architecture == "cnn" else "adamw"
 
 
-def link_gbs(gpu: GPU, num_gpus: int) -> tuple[float, str]:
-    """Per-direction GB/s between GPUs for a ring all-reduce, and how they are linked."""
+def link_gbs(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> tuple[float, str]:
+    """Per-direction GB/s between GPUs for a ring all-reduce, and how they are linked (PCIe when
+    `interconnect` says "pcie", though the cards have NVLink)."""
     pcie = PCIE_GBS.get(gpu.pcie_gen or 4, 32.0) * (gpu.pcie_lanes or 16) / 16
+    if interconnect == "pcie":
+        return pcie, f"PCIe Gen {gpu.pcie_gen or 4}"
     if gpu.gpu_link == "switch" and gpu.gpu_link_gbs:
         return gpu.gpu_link_gbs / 2, "NVLink/fabric"
     if gpu.gpu_link == "bridge" and gpu.gpu_link_gbs and num_gpus == 2:
@@ -339,10 +349,12 @@ def link_gbs(gpu: GPU, num_gpus: int) -> tuple[float, str]:
     return pcie, f"PCIe Gen {gpu.pcie_gen or 4}"
 
 
-def allreduce_seconds(params: int, gpu: GPU, num_gpus: int, grad_bytes: float) -> float:
+def allreduce_seconds(
+    params: int, gpu: GPU, num_gpus: int, grad_bytes: float, interconnect: str | None = None
+) -> float:
     if num_gpus == 1:
         return 0.0
-    bandwidth, _how = link_gbs(gpu, num_gpus)
+    bandwidth, _how = link_gbs(gpu, num_gpus, interconnect)
     return 2 * (num_gpus - 1) / num_gpus * params * grad_bytes / (bandwidth * 1e9)
 
 
@@ -359,10 +371,15 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
     w = work(model, request, training)
     n = request.num_gpus
     batch = request.batch
-    rate = samples_per_s(model, request, gpu, precision)
+    step, waiting = step_seconds(model, request, gpu, precision)
+    rate = n * batch / (step + waiting)
+    how = None
     if training and n > 1:
-        _bw, how = link_gbs(gpu, n)
-        notes.append(f"data parallel over {n} GPUs: gradients all-reduced over {how} each step")
+        _bw, how = link_gbs(gpu, n, request.interconnect)
+        notes.append(
+            f"data parallel over {n} GPUs: gradients all-reduced over {how} each step, "
+            f"{100 * waiting / (step + waiting):.0f}% of the step waiting on it"
+        )
     mem = _memory(model, w, request, precision, training)
     usable = capacity_gb(gpu) * (0.92 if training else 0.97)
     total = sum(mem.values())
@@ -400,6 +417,8 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
         infer_samples_per_s=None if training else samples.to_dict(),
         train_tokens_per_s=tokens.to_dict() if tokens and training else None,
         job_hours=hours,
+        interconnect=how,
+        link_wait_share=waiting / (step + waiting) if how else None,
         resolution=(request.resolution or model.resolution)
         if isinstance(model, VisionModel)
         else None,

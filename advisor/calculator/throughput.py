@@ -8,6 +8,7 @@ models read and compute with their active parameters but hold all of them in mem
 from __future__ import annotations
 
 from advisor.calculator import factors
+from advisor.calculator.backends import Backend, decode_speed_factor
 from advisor.calculator.base import Band
 from advisor.calculator.factors import (
     BNB_BATCHED_DEQUANT_BYTES,
@@ -136,6 +137,7 @@ def decode_step_seconds(
     pp: int = 1,
     engine_version: str | None = None,
     penalties: bool = False,
+    backend: Backend | None = None,
 ) -> float:
     """Seconds for one decode step of `batch` sequences at `context` tokens of history.
 
@@ -148,6 +150,9 @@ def decode_step_seconds(
     `engine_version` pays what that release lacked (factors.kv_read_per_query_head,
     factors.release_layer_ms, factors.eager_collectives). Sampling `penalties` add the
     sampler's count of each sequence's tokens over the vocabulary (factors.penalty_sampler_ms).
+    A llama.cpp `backend` other than the card's default divides the step by its fitted speed-up
+    on that vendor's cards (backends.decode_speed_factor), never below the time to read the
+    step's bytes at the datasheet bandwidth.
     """
     gen = generation(gpu.architecture, gpu.memory_type)
     tp = tensor_parallel(engine, num_gpus, pp)
@@ -194,7 +199,11 @@ def decode_step_seconds(
     eager = factors.eager_collectives(engine.name, engine_version)
     comm_s = _tp_allreduce_seconds(model, gpu, -(-batch // busy), tp, link, eager)
     # a layer split (tp == 1) reads every layer once per step, one GPU after another
-    return gpu_s + overhead_ms / 1000 + comm_s
+    step = gpu_s + overhead_ms / 1000 + comm_s
+    speedup = decode_speed_factor(backend, gpu.compute_stack)
+    if speedup != 1.0:  # never faster than reading the step's bytes at the datasheet bandwidth
+        step = max(step / speedup, (weights + kv) / (gpu.bandwidth_gbs * 1e9))
+    return step
 
 
 def _tp_allreduce_seconds(
@@ -286,13 +295,14 @@ def decode_tokens_per_s(
     pp: int = 1,
     engine_version: str | None = None,
     penalties: bool = False,
+    backend: Backend | None = None,
 ) -> Band:
     """Generated tokens/s summed over the batch, within the band its engine's measured rows
     give (DECODE_CALIBRATION) where it has them."""
     step = decode_step_seconds(
         model, gpu, precision, engine, batch=batch, context=context,
         kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
-        engine_version=engine_version, penalties=penalties,
+        engine_version=engine_version, penalties=penalties, backend=backend,
     )  # fmt: skip
     calibration = DECODE_CALIBRATION.get(engine.name)
     band = (calibration.low, calibration.high) if calibration else SPEED_BAND
@@ -537,6 +547,7 @@ def serving_tokens_per_s(
     awq_version: str | None = None,
     engine_version: str | None = None,
     penalties: bool = False,
+    backend: Backend | None = None,
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
@@ -557,7 +568,7 @@ def serving_tokens_per_s(
         step = decode_step_seconds(
             model, gpu, precision, engine, batch=b, context=prompt + output // 2,
             kv_elem_bytes=kv_elem_bytes, num_gpus=num_gpus, link=link, pp=pp,
-            engine_version=engine_version, penalties=penalties,
+            engine_version=engine_version, penalties=penalties, backend=backend,
         )  # fmt: skip
         return b * output / (prefill + output * step)
 

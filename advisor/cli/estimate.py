@@ -17,6 +17,7 @@ from advisor.calculator import (
     Request,
 )
 from advisor.calculator import estimator as calc
+from advisor.calculator.backends import BACKEND_NAMES
 from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
 from advisor.calculator.interconnect import INTERCONNECT_HELP
 from advisor.calculator.precision import KV_BYTES
@@ -49,6 +50,11 @@ BREAKDOWN_LABELS = {
 @click.option("--context", type=click.IntRange(1, 10_000_000), help="Tokens (sequence length).")
 @click.option("--batch", type=click.IntRange(1, 100_000), default=1, show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), help="Inference engine.")
+@click.option(
+    "--backend",
+    type=click.Choice(BACKEND_NAMES, case_sensitive=False),
+    help="llama.cpp's backend (default: the card vendor's own: CUDA, ROCm, SYCL, Metal).",
+)
 @click.option("--kv-cache", type=click.Choice(list(KV_BYTES)), help="KV-cache element type.")
 @click.option(
     "--interconnect",
