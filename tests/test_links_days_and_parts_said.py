@@ -347,3 +347,13 @@ def test_a_jobs_time_on_my_card_against_a_rented_one(rules_advisor: Advisor) -> 
                                "renting an h100?").text  # fmt: skip
     assert "pays off" not in text, text
     assert re.search(r"3080.*?the job takes about", text), text
+
+
+def test_a_narrow_slot_for_data_parallel_training(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "will pcie 3.0 x8 slots slow down ddp training on two 3090s "
+                               "compared to x16 gen4?").text  # fmt: skip
+    found = re.search(r"over PCIe Gen 3 x8, (\d+)% of each step .*? against (\d+)% over PCIe Gen 4",
+                      _head(text))  # fmt: skip
+    assert found, text
+    assert int(found.group(1)) > int(found.group(2))
+    assert "Sized on BERT-Large" in text

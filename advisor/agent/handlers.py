@@ -4298,24 +4298,18 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
 
     faster = fast["speed"] / slow["speed"]
     dearer = cost(fast) / cost(slow)
-    if fast["gpu"] != ids[0] and _WORTH_OF_FIRST.search(query.low):
-        # "is a used a6000 worth it vs 2x 3090s?": the answer is about the A6000, the slower
-        if dearer <= 1:
-            verdict = f"No: {setup(fast)} is both faster and no dearer"
-        elif faster >= dearer:
-            verdict = (f"No: {setup(fast)} is {c.num(faster)}x as fast for "
-                       f"{c.num(dearer)}x the price")  # fmt: skip
-        else:
-            verdict = (f"Yes, on speed per dollar: {setup(fast)} is only {c.num(faster)}x as "
-                       f"fast for {c.num(dearer)}x the price")  # fmt: skip
-    elif dearer <= 1:
-        verdict = f"Yes: {setup(fast)} is both faster and no dearer"
+    # "is a used a6000 worth it vs 2x 3090s?": the answer is about the card asked of first
+    other = fast["gpu"] != ids[0] and bool(_WORTH_OF_FIRST.search(query.low))
+    yes = "No" if other else "Yes"
+    ratio = f"{c.num(faster)}x as fast for {c.num(dearer)}x the price"
+    if dearer <= 1:
+        verdict = f"{yes}: {setup(fast)} is both faster and no dearer"
     elif faster >= dearer:
-        verdict = (f"Yes: {setup(fast)} is {c.num(faster)}x as fast for "
-                   f"{c.num(dearer)}x the price")  # fmt: skip
+        verdict = f"{yes}: {setup(fast)} is {ratio}"
+    elif other:
+        verdict = f"Yes, on speed per dollar: {setup(fast)} is only {ratio}"
     else:
-        verdict = (f"Not on speed per dollar: {setup(fast)} is {c.num(faster)}x as fast "
-                   f"for {c.num(dearer)}x the price")  # fmt: skip
+        verdict = f"Not on speed per dollar: {setup(fast)} is {ratio}"
     each = "; ".join(
         f"{setup(r)} {c.usd(cost(r))} "
         f"({prices[r['gpu']]['kind']}, {prices[r['gpu']]['date']}"

@@ -121,6 +121,10 @@ def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
     return None
 
 
+# the job a data-parallel question about no model is sized on: a model each card holds a copy of
+DATA_PARALLEL_MODEL = ModelRef("BERT-Large (uncased)", ("bert-large",), "transformer")
+
+
 def _model(query: Query) -> ModelRef:
     return _named_model(query) or REFERENCE_MODEL
 
@@ -136,8 +140,8 @@ def _draft(lines: list[str], model: ModelRef) -> Draft:
 
 
 def _reference_note(model: ModelRef) -> str:
-    if model is REFERENCE_MODEL:
-        return f"Sized on {REFERENCE_MODEL.text}, as the question names no model."
+    if model is REFERENCE_MODEL or model is DATA_PARALLEL_MODEL:
+        return f"Sized on {model.text}, as the question names no model."
     return ""
 
 
@@ -1695,6 +1699,36 @@ def _narrow_slot(query: Query) -> bool:
     return bool(_several(query) and query.interconnect and "-x" in query.interconnect)
 
 
+def _slot_for_training(query: Query, box: ToolBox, ref: GpuRef, gpu: str) -> Draft | None:
+    """ "Do PCIe 3.0 x8 slots hurt training on 2x 3090?": the share of a data-parallel step that
+    waits on the gradient all-reduce over the slot said and over the card's own x16 (a model
+    each card holds: the one named, else BERT-large)."""
+    model = query.models[0] if query.models else DATA_PARALLEL_MODEL
+    args = estimate_args(replace(query, workload="train"), gpu, ref.count or query.num_gpus,
+                         model)  # fmt: skip
+    narrow = box.call("estimate", {**args, "interconnect": query.interconnect})
+    full = box.call("estimate", {**args, "interconnect": "pcie"})
+    runs = (narrow, full)
+    if any("error" in e or e.get("link_wait_share") is None for e in runs):
+        return None
+    label, rate, unit = c.lead_metric(narrow)
+    wide = c.lead_metric(full)[1]["typical"]
+    share = narrow["link_wait_share"]
+    verdict = "Not much" if share < 0.15 else "Yes"
+    cards = c.gpus_phrase(narrow["num_gpus"], narrow["gpu_name"])
+    head = (f"**{verdict}: over {narrow['interconnect']}, {round(100 * share)}% of each step of "
+            f"training {narrow['model_name']} on {cards} waits on the gradient all-reduce, "
+            f"against {round(100 * full['link_wait_share'])}% "
+            f"over {full['interconnect']}** ({label}: {c.num(rate['typical'], unit)} against "
+            f"{c.num(wide, unit)}; {c.settings(narrow)}).")  # fmt: skip
+    why = (
+        "Data-parallel training all-reduces the gradients once per step and the backward pass "
+        "hides most of it; a narrow slot shows with large models at small batches, or when "
+        "every layer crosses it (sharded ZeRO-3/FSDP training, tensor parallelism)."
+    )
+    return _draft([head, why], model)
+
+
 def slot_width(query: Query, box: ToolBox) -> Draft | None:
     """Several cards on x1 risers or x4 slots: the same job over the stated slots and over
     full ones. Tensor parallelism all-reduces activations every layer: prompts suffer most."""
@@ -1704,6 +1738,8 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
     ref, gpu = found
     model = _model(query)
     asked = replace(query, workload=query.workload or "inference")
+    if asked.workload != "inference":  # data-parallel training: its wait on the slot
+        return _slot_for_training(query, box, ref, gpu)
     args = estimate_args(asked, gpu, ref.count, model)
     narrow = box.call("estimate", args)
     full = box.call("estimate", {k: v for k, v in args.items() if k != "interconnect"})
