@@ -5642,7 +5642,7 @@ _DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "w
 
 
 # the whole machine said, not its cards: "my 4x3090 rig", "the whole box", "the system"
-_WHOLE_MACHINE = re.compile(
+_A_MACHINE_SAID = re.compile(
     r"\b(?:rig|box|whole (?:system|machine|pc)|system|workstation|build|pc)\b"
 )
 
@@ -5685,7 +5685,7 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
         args["power_w"] = query.draw_w
     whole = ""
     if (ref is not None and ref.ids and not query.draw_w and not query.other_w
-            and _WHOLE_MACHINE.search(query.low)):  # fmt: skip
+            and _A_MACHINE_SAID.search(query.low)):  # fmt: skip
         # "my 4x3090 rig ... electricity for a month": the machine's draw, CPU and the rest too
         rig = box.call("system_power", {"gpu": args["gpu"], "num_gpus": count})
         if "error" not in rig:
