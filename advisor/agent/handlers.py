@@ -848,7 +848,17 @@ def _link_why(pcie: dict[str, Any], workload: str) -> str:
     )
 
 
-def _share(value: float) -> str:
+# why a link or a slot shows, or not, in data-parallel training (both answers that weigh one)
+DATA_PARALLEL_WHY = (
+    "Data-parallel training all-reduces the gradients once per step, and the backward pass "
+    "hides most of it; a link shows when the model is large against the work of a step (a "
+    "big model at a small batch per GPU), or when every layer crosses it (tensor-parallel "
+    "inference, sharded ZeRO-3/FSDP training)."
+)
+
+
+def share_said(value: float) -> str:
+    """A share of a step in whole percent ("under 1%" below one)."""
     return "under 1%" if value < 0.01 else f"{round(100 * value)}%"
 
 
@@ -887,12 +897,12 @@ def _data_parallel_link(
     fine = share < LINK_MATTERS
     fine_asked = _fine_asked(query)
     verdict = "Yes" if fine == fine_asked else "No"
-    waits = (f"{'only ' if fine else ''}{_share(share)} of each step of {job} waits on the "
+    waits = (f"{'only ' if fine else ''}{share_said(share)} of each step of {job} waits on the "
              f"gradient all-reduce over {e['interconnect']}")  # fmt: skip
     head = f"**{verdict}: {waits}**"
     if nvlink is not None and "error" not in nvlink and nvlink.get("link_wait_share") is not None:
         bridged = c.lead_metric(nvlink)[1]["typical"]
-        head += (f"; over NVLink {_share(nvlink['link_wait_share'])}, "
+        head += (f"; over NVLink {share_said(nvlink['link_wait_share'])}, "
                  f"{c.num(bridged, unit)} against {c.num(rate['typical'], unit)}")  # fmt: skip
     lines = [head + "."]
     if alone:
@@ -900,12 +910,7 @@ def _data_parallel_link(
         lines.append(f"{label.capitalize()}: about {c.num(rate['typical'], unit)} on the {n} "
                      f"cards, {c.num(rate['typical'] / alone)}x one card's "
                      f"{c.num(alone, unit)} ({c.settings(e)}).")  # fmt: skip
-    lines.append(
-        "Data-parallel training all-reduces the gradients once per step, and the backward pass "
-        "hides most of it; a link shows when the model is large against the work of a step (a "
-        "big model at a small batch per GPU), or when every layer crosses it (tensor-parallel "
-        "inference, sharded ZeRO-3/FSDP training)."
-    )
+    lines.append(DATA_PARALLEL_WHY)
     return Draft("\n\n".join(lines))
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from advisor.agent import compose as c
 from advisor.agent.handlers import (
+    DATA_PARALLEL_WHY,
     MONEY_ASKED,
     VALUE_ASKED,
     Draft,
@@ -31,6 +32,7 @@ from advisor.agent.handlers import (
     gpus_named,
     multiple_asked,
     run_at_home,
+    share_said,
     typical_job_hours,
     watts_said,
     what_more_memory_holds,
@@ -1455,6 +1457,7 @@ def flash_attention(query: Query, box: ToolBox) -> Draft | None:
 
 _FORMAT_WORDS = {"bf16": r"bf16|bfloat16|bfloat", "fp8": r"fp8|float8", "tf32": r"tf32"}
 FORMAT_ASKED = re.compile(rf"\b(?:{'|'.join(_FORMAT_WORDS.values())})\b")
+FLASH_WORDS = r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b"  # FlashAttention named
 _TRAINING_SAID = re.compile(r"\b(?:pre-?train\w*|train\w*|fine-?tun\w*)\b")
 _SUPPORT_OR_DEFAULT = re.compile(r"\b(?:support\w*|defaults?|capable)\b")
 # the format against plain FP32, a choice asked: "bf16 mixed precision or plain fp32?"
@@ -1716,17 +1719,12 @@ def _slot_for_training(query: Query, box: ToolBox, ref: GpuRef, gpu: str) -> Dra
     share = narrow["link_wait_share"]
     verdict = "Not much" if share < 0.15 else "Yes"
     cards = c.gpus_phrase(narrow["num_gpus"], narrow["gpu_name"])
-    head = (f"**{verdict}: over {narrow['interconnect']}, {round(100 * share)}% of each step of "
+    head = (f"**{verdict}: over {narrow['interconnect']}, {share_said(share)} of each step of "
             f"training {narrow['model_name']} on {cards} waits on the gradient all-reduce, "
-            f"against {round(100 * full['link_wait_share'])}% "
+            f"against {share_said(full['link_wait_share'])} "
             f"over {full['interconnect']}** ({label}: {c.num(rate['typical'], unit)} against "
             f"{c.num(wide, unit)}; {c.settings(narrow)}).")  # fmt: skip
-    why = (
-        "Data-parallel training all-reduces the gradients once per step and the backward pass "
-        "hides most of it; a narrow slot shows with large models at small batches, or when "
-        "every layer crosses it (sharded ZeRO-3/FSDP training, tensor parallelism)."
-    )
-    return _draft([head, why], model)
+    return _draft([head, DATA_PARALLEL_WHY], model)
 
 
 def slot_width(query: Query, box: ToolBox) -> Draft | None:
@@ -2690,7 +2688,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:\d{3} ?w|watts?|tdp)\b.{0,60}\b(?:half as fast|twice as fast|half the speed)\b",
     ), power_limit, lambda q: _one_gpu(q) and not (len(q.gpus) >= 2 and q.fields)),  # not a choice
     Principle("flash_attention", "spec", _cues(
-        r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b",
+        FLASH_WORDS,
     ), flash_attention, lambda q: _one_gpu(q) and not q.models),  # not a setting of a job
     Principle("double_precision", "advice", _cues(
         r"\b(?:double[- ]precision|fp64)\b.{0,60}\b(?:good|any good|suitable|decent|worth|usable"

@@ -218,7 +218,6 @@ _SUPPORT_ASKED = re.compile(
     r"|\b(?:too old|support\w*|compatible|capable|can it (?:do|use|run)|does it (?:do|have))\b"
     r".{0,60}\b(?:bf16|bfloat16|flash[- _]?(?:attn|attention)\w*|fa[23])\b"
 )
-_FLASH_SAID = re.compile(r"\bflash[- _]?(?:attn|attention)\w*|\bfa[23]\b")
 
 
 def _support_asked(query: Query, box: ToolBox) -> str:
@@ -231,7 +230,7 @@ def _support_asked(query: Query, box: ToolBox) -> str:
     found = []
     if principles.FORMAT_ASKED.search(query.low):
         found.append(principles.precision_support(query, box))
-    if _FLASH_SAID.search(query.low):
+    if re.search(principles.FLASH_WORDS, query.low):
         found.append(principles.flash_attention(query, box))
     said = []
     for draft in found:

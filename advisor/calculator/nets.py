@@ -24,12 +24,12 @@ PCIe) at the link's peak: the gradient bytes and the link set the cost, not a fl
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from advisor.calculator.base import ONE_EPOCH_ASSUMED, Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import generation
+from advisor.calculator.interconnect import PCIE_FORM
 from advisor.calculator.memory import GB, capacity_gb
 from advisor.calculator.precision import get_precision
 from advisor.errors import InvalidInput
@@ -343,10 +343,10 @@ def link_gbs(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> tuple[
     pcie = PCIE_GBS.get(gpu.pcie_gen or 4, 32.0) * (gpu.pcie_lanes or 16) / 16
     if interconnect == "pcie":
         return pcie, f"PCIe Gen {gpu.pcie_gen or 4}"
-    slot = re.fullmatch(r"pcie(\d)?-x(\d+)", interconnect or "")
-    if slot:  # "pcie3-x8": the slot said, at most the card's own generation and lanes
-        gen = min(int(slot.group(1) or gpu.pcie_gen or 4), gpu.pcie_gen or 4)
-        lanes = min(int(slot.group(2)), gpu.pcie_lanes or 16)
+    slot = PCIE_FORM.fullmatch(interconnect or "")
+    if slot and slot.group("lanes"):  # "pcie3-x8": the slot said, at most the card's own
+        gen = min(int(slot.group("gen") or gpu.pcie_gen or 4), gpu.pcie_gen or 4)
+        lanes = min(int(slot.group("lanes")), gpu.pcie_lanes or 16)
         return PCIE_GBS.get(gen, 32.0) * lanes / 16, f"PCIe Gen {gen} x{lanes}"
     if gpu.gpu_link == "switch" and gpu.gpu_link_gbs:
         return gpu.gpu_link_gbs / 2, "NVLink/fabric"
