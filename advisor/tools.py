@@ -579,6 +579,24 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
 
 
 @_tool
+def train_time_at_mfu(
+    params_b: float, tokens: float, tflops_per_gpu: float, mfu: float, num_gpus: int = 1
+) -> dict[str, Any]:
+    """The wall time of training `params_b` billion parameters (active ones for a mixture of
+    experts) on `tokens` tokens at a model FLOPs utilisation the user states (0-1, used as
+    given): 6 x parameters x tokens of work at mfu x the GPUs' dense peak (tflops_per_gpu, from
+    gpu_specs) together."""
+    _check_gpus(num_gpus)
+    if not 0 < mfu <= 1:
+        raise InvalidInput("mfu is a share of peak between 0 and 1 (40% is 0.4).")
+    if not (params_b > 0 and tokens > 0 and tflops_per_gpu > 0):
+        raise InvalidInput("params_b, tokens and tflops_per_gpu must be positive.")
+    run = cost.train_hours_at_mfu(params_b * 1e9, tokens, tflops_per_gpu, mfu, num_gpus)
+    return {**run, "params_b": params_b, "tokens": tokens, "tflops_per_gpu": tflops_per_gpu,
+            "mfu": mfu, "num_gpus": num_gpus, "mfu_source": "given by the user"}  # fmt: skip
+
+
+@_tool
 def stream_load(rate_per_s: float, streams: int, per_stream_per_s: float) -> dict[str, Any]:
     """Whether a throughput (items a second, e.g. an estimate's inference images/s) keeps up with
     `streams` live feeds of `per_stream_per_s` items a second each (16 cameras at 30 fps): the
@@ -1338,6 +1356,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
     "paced_time": paced_time,
+    "train_time_at_mfu": train_time_at_mfu,
     "stream_load": stream_load,
     "load_replicas": load_replicas,
     "bill_rate": bill_rate,

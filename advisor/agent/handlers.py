@@ -1351,6 +1351,11 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
             or _streams_kept_up(query, box)) is not None:  # fmt: skip
         return weighed  # "gemma 2 27b on a 3090: q4 or q8, which one fits and how fast"
+    if _per_token_asked(query) and query.follow_up and query.intent == "cost":
+        # "... how many H100s? and cost per million tokens": the sizing is answered before
+        lines = _token_costs(query, box)
+        if lines:
+            return Draft("\n".join(lines))
     draft = _fit(query, box, speed_first)
     if _per_token_asked(query):  # "cost per million tokens of an 8B on an H100?": that first
         lines = _token_costs(query, box)
@@ -2946,6 +2951,8 @@ def solve(query: Query, box: ToolBox) -> Draft:
     target = query.target or "min_gpus"
     named = gpus_named(query)
     if target == "min_gpus" and len(named) >= 2:  # "how many of each, the MI300X or the H100?"
+        if (for_load := _load_on_each(query, box)) is not None:
+            return for_load  # "50 req/s: how many H100s or L4s?": the fewest of each for it
         return _fewest_of_each(query, box, model, named[:3])
     ref = query.gpus[0] if query.gpus else None
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
@@ -4199,9 +4206,19 @@ def _prices_said(query: Query, ids: list[str]) -> dict[str, float]:
     ("a used 3090 for $650 or a new 4070 Super?") for the card named just before it."""
     if query.gpu_purchase_prices:
         return dict(query.gpu_purchase_prices)
-    if query.purchase_usd is None:
-        return {}
     low = query.low
+    if query.purchase_usd is None:
+        # "P40 24gb for $180 - still worth it? or a 3060": a price said right after one card
+        said_of = {}
+        for ref, gid in zip(query.gpus, ids, strict=True):
+            at = low.find(ref.text.lower())
+            found = re.match(r"[^$.?!]{0,20}?\b(?:for|at|@|is|costs?|goes for)\s?(?:about |around |"
+                             r"~)?\$\s?(\d[\d,]*(?:\.\d+)?)(k)?(?!\s?/|\s?(?:per|an?) )",
+                             low[at + len(ref.text) :]) if at >= 0 else None  # fmt: skip
+            if found:
+                said_of[gid] = float(found.group(1).replace(",", "")) * (1000 if found.group(2)
+                                                                         else 1)  # fmt: skip
+        return said_of if len(said_of) == 1 else {}
     said = re.search(rf"(?<![\d.]){int(query.purchase_usd)}(?![\d])", low.replace(",", ""))
     if said is None:
         return {}
@@ -4304,7 +4321,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     faster = fast["speed"] / slow["speed"]
     dearer = cost(fast) / cost(slow)
     # "is a used a6000 worth it vs 2x 3090s?": the answer is about the card asked of first
-    other = fast["gpu"] != ids[0] and bool(_WORTH_OF_FIRST.search(query.low))
+    # ("P40 for $180, worth it? or a 3060": the card the user priced is the one asked about)
+    other = fast["gpu"] != ids[0] and bool(_WORTH_OF_FIRST.search(query.low) or ids[0] in yours)
     yes = "No" if other else "Yes"
     ratio = f"{c.num(faster)}x as fast for {c.num(dearer)}x the price"
     if dearer <= 1:
@@ -7189,9 +7207,54 @@ def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n".join([head, *(["", other, *more] if more else [])]))
 
 
+def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
+    """ "1.3B from scratch on 26B tokens, 8x A100, assuming 40% MFU: how many days?": 6 x the
+    parameters x the tokens at the user's share of the cards' dense peak, said first; the
+    calculator's own estimate (its calibrated efficiency) under it for comparison."""
+    model = query.models[0] if query.models else None
+    tokens = (query.train_tokens or 0) * (query.epochs or 1)
+    if not (query.mfu and model and tokens and query.gpus and query.gpus[0].ids):
+        return None
+    if (model.family or "llm") != "llm":
+        return None
+    if model.ids:
+        spec = box.call("model_specs", {"model": model.ids[0]})
+        if "error" in spec:
+            return None
+        params, name = (spec.get("active_params") or spec["total_params"]) / 1e9, spec["name"]
+    elif model.size_b:
+        params, name = model.size_b, f"a {model.size_b:g}B model"
+    else:
+        return None
+    ref = query.gpus[0]
+    count = ref.count or query.num_gpus or 1
+    sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+    fp8 = query.precision == "fp8" and sheet.get("fp8_dense_tflops")
+    peak = sheet.get("fp8_dense_tflops" if fp8 else "fp16_bf16_dense_tflops")
+    if "error" in sheet or not peak:
+        return None
+    run = box.call("train_time_at_mfu", {"params_b": params, "tokens": tokens, "mfu": query.mfu,
+                                         "tflops_per_gpu": peak, "num_gpus": count})  # fmt: skip
+    if "error" in run:
+        return Draft(run["error"])
+    where = c.gpus_phrase(count, sheet["name"])
+    days = f"{c.num(run['days'], 'days')} ({c.num(run['hours'], 'hours')})"
+    head = (f"**About {days if run['hours'] >= 48 else c.num(run['hours'], 'hours')} of wall time "
+            f"for {name} on {where} at your {c.num(query.mfu * 100)}% MFU**: 6 x "
+            f"{c.exact(params)}B parameters x {c.num(tokens / 1e9)}B tokens of work at "
+            f"{c.num(query.mfu * 100)}% of {c.exact(peak, 'TFLOPS')} dense "
+            f"{'FP8' if fp8 else 'BF16'} per GPU ({c.num(run['effective_tflops'], 'TFLOPS')} "
+            f"sustained in all); {c.num(run['gpu_hours'], 'GPU-hours')}.")  # fmt: skip
+    own = job_time(replace(query, mfu=None), box)
+    return Draft(f"{head}\n\nThe calculator's own estimate, at the efficiency it is calibrated "
+                 f"to rather than your MFU:\n\n{own.text}")  # fmt: skip
+
+
 def job_time(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box):
         return carried  # "14 hours a run on a V100: how long on an H100?"
+    if (stated := _at_stated_mfu(query, box)) is not None:
+        return stated
     if priced := _gpu_hours_priced(query, box):
         return priced
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price

@@ -1375,7 +1375,7 @@ INTENTS: dict[str, Intent] = {
                _open_choice, tools=("recommend_gpus", "estimate", "prices", "gpu_specs")),
         Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities",
                tools=("estimate", "compare_workload", "rental_cost", "rental_hours", "paced_time",
-                      "carried_measurement")),
+                      "carried_measurement", "train_time_at_mfu", "gpu_specs")),
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs",

@@ -1116,7 +1116,8 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     head += f" of about {c.num(smallest, 'GB')} each" if smallest else ""
     head += ", each with its own compute, cache and memory bandwidth.**"
     lines = [head]
-    model = next((m for m in query.models if m.ids), None)
+    # ("a 7B model in each one": a generic model of the size said)
+    model = next((m for m in query.models if m.ids or m.size_b), None)
     if model and smallest:
         e = box.call("estimate", estimate_args(replace(query, workload="inference"),
                                                f"{smallest:g}gb", None, model))  # fmt: skip
@@ -1142,12 +1143,29 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
                      f"{c.num(e['memory_per_gpu_gb'], 'GB')}{share} ({c.settings(e)}), and the "
                      f"{sheet['name']} splits into up to {int(slices)} instances of about "
                      f"{c.num(smallest, 'GB')}; {room}.**"]  # fmt: skip
+            if not query.precision:  # in 8 or 4 bits it may fit every slice: say which
+                lines += _mig_quantised(query, box, model, smallest)
     lines.append(
         "Isolation is the gain: one model's burst or crash does not slow or kill the others, and "
         "each gets a fixed share. One process serving them all can batch across models and use "
         "idle compute, but latency then depends on the neighbours."
     )
     return Draft("\n\n".join(lines))
+
+
+def _mig_quantised(query: Query, box: ToolBox, model: ModelRef, smallest: float) -> list[str]:
+    """The first of 8-bit and 4-bit weights (vLLM's int8 and AWQ) in which the model fits the
+    smallest slice, as a line; none when neither does."""
+    for precision, said in (("int8", "8-bit"), ("awq", "4-bit (AWQ)")):
+        args = estimate_args(replace(query, workload="inference", precision=precision),
+                             f"{smallest:g}gb", None, model)  # fmt: skip
+        e = box.call("estimate", args)
+        if "error" not in e and e["fits"]:
+            return [
+                f"In {said} weights it fits every slice: about "
+                f"{c.num(e['memory_per_gpu_gb'], 'GB')} of {c.usable(e)} ({c.settings(e)})."
+            ]
+    return []
 
 
 MIG_REFERENCE = "h100-sxm5-80gb"  # the MIG card named when the one asked about has none
@@ -1727,10 +1745,21 @@ def _slot_for_training(query: Query, box: ToolBox, ref: GpuRef, gpu: str) -> Dra
     return _draft([head, DATA_PARALLEL_WHY], model)
 
 
+SLOT_REFERENCE_GPU = "rtx-3090"  # the card sized when a slot question names none
+
+
 def slot_width(query: Query, box: ToolBox) -> Draft | None:
     """Several cards on x1 risers or x4 slots: the same job over the stated slots and over
     full ones. Tensor parallelism all-reduces activations every layer: prompts suffer most."""
     found = _first_gpu(query)
+    if found is None and query.workload not in (None, "inference") and not query.gpus:
+        # "x8 vs x16 for 2 GPUs training with DDP", no card named: on a common desktop card
+        ref = GpuRef(SLOT_REFERENCE_GPU, (SLOT_REFERENCE_GPU,), count=query.num_gpus)
+        draft = _slot_for_training(query, box, ref, SLOT_REFERENCE_GPU)
+        if draft is not None:
+            draft.text += ("\n\n_Note: no card named: sized on the RTX 3090, a common card of "
+                           "such rigs; a faster card waits a larger share._")  # fmt: skip
+        return draft
     if found is None:
         return None
     ref, gpu = found

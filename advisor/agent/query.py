@@ -101,6 +101,7 @@ class Query:
     price_options: tuple[tuple[str, float], ...] = ()
     # a speed ratio the user states for one named GPU over another: (gpu id, ratio)
     speedup_said: tuple[str, float] | None = None
+    mfu: float | None = None  # a model FLOPs utilisation the user states ("assuming 40% MFU")
     price_per_node: bool = False  # that price is for the whole node or server, not per GPU
     node_size: int | None = None  # the GPUs in one cloud instance named ("p4d.24xlarge": 8)
     monthly_usd: float | None = None  # an amount per month the user gives (spend or budget)

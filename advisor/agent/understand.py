@@ -1727,6 +1727,25 @@ def gpu_mentions(gpus: tuple[GpuRef, ...], low: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+_MFU_WORD = r"(?:mfu|model flops? utili[sz]ation)"
+_MFU_SAID = re.compile(
+    rf"(?<![\d.])(\d{{1,2}}(?:\.\d+)?)\s?%\s?(?:of\s)?{_MFU_WORD}\b"  # "40% MFU"
+    rf"|\b{_MFU_WORD}\s?(?:of|at|=|:|is|around|about|near|~)?\s?(?:~\s?)?(\d{{1,2}}(?:\.\d+)?)\s?%"
+    rf"|\b{_MFU_WORD}\s?(?:of|at|=|:|is)?\s?(0?\.\d+)\b"  # "mfu of 0.4"
+    rf"|(?<![\d.])(0?\.\d+)\s?{_MFU_WORD}\b"  # "0.45 MFU"
+)
+
+
+def _mfu_said(low: str) -> float | None:
+    """A model FLOPs utilisation the user states ("assuming 40% MFU", "mfu of 0.45"): a share."""
+    found = _MFU_SAID.search(low)
+    if not found:
+        return None
+    pct, pct2, share, share2 = found.groups()
+    value = float(pct or pct2) / 100 if (pct or pct2) else float(share or share2)
+    return value if 0 < value <= 1 else None
+
+
 def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | None:
     """ "if the h100 is 2.5x faster": the ratio the user gives, for the GPU named before it."""
     m = rx.search(r"\b(?:is|are|runs?|being)\s(?:about\s|roughly\s|~)?(\d+(?:\.\d+)?)\s?x\s"
@@ -1896,7 +1915,7 @@ _SAMPLES_OF = re.compile(
     rf"|conversations|pairs|dialogues|instructions)\b,?\s(?:of\s)?"
     # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens"
     r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
-    r"|approx\w*|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
+    r"|approx\w*|ca|circa|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
     rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b"
 )
 
@@ -3437,6 +3456,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         gpu_purchase_prices=_gpu_prices(gpus, low, money, "total"),
         price_options=_price_options(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
+        mfu=_mfu_said(low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
         # "$2.50 per GPU-hour" is no node's price ("what is that per GPU-hour?" asks, says none)
@@ -4768,6 +4788,7 @@ def resolve(
             "seconds_per_item",
             "pace_whole",
             "train_tokens",
+            "mfu",
             "epochs",
             "dataset_samples",
             "dataset_name",

@@ -87,6 +87,19 @@ def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> f
     return seconds_per_item * items / 3600 / num_gpus
 
 
+def train_hours_at_mfu(
+    params: float, tokens: float, tflops_per_gpu: float, mfu: float, num_gpus: int = 1
+) -> dict[str, float]:
+    """A training run's wall time at a model FLOPs utilisation the user states: 6 x parameters
+    (active ones, for a mixture of experts) x tokens of work, at that share of the GPUs' dense
+    peak together (Kaplan et al. 2020's 6N FLOPs per token, the figure MFU is defined against)."""
+    flops = 6 * params * tokens
+    rate = mfu * tflops_per_gpu * 1e12 * num_gpus
+    hours = flops / rate / 3600
+    return {"flops": flops, "effective_tflops": rate / 1e12, "hours": hours, "days": hours / 24,
+            "gpu_hours": hours * num_gpus}  # fmt: skip
+
+
 def streams_served(rate_per_s: float, streams: int, per_stream_per_s: float) -> dict[str, float]:
     """Live streams (cameras, feeds) against a throughput: the items a second they need in all
     (streams x each one's rate), whether the rate keeps up, and how many whole streams it

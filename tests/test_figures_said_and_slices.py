@@ -1,0 +1,118 @@
+"""Figures the user states, used as stated: a model FLOPs utilisation for a training run, a
+request rate beside two cards to count, one card's price to buy beside another card, the length
+of the samples in German; a model of a stated size on MIG slices; a narrow slot for data-parallel
+training with no card named; the token cost asked after a sizing. Each phrasing is the test's
+own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.agent.understand import _mfu_said
+from advisor.api import Advisor
+from advisor.tools import call_tool
+from tests.asking import ask_grounded as _ask
+from tests.asking import head as _head
+
+
+@pytest.mark.parametrize(
+    ("said", "share"),
+    [
+        ("how long at 38% mfu", 0.38),
+        ("assume an MFU of 50%", 0.5),
+        ("our runs hit mfu ~ 42 %", 0.42),
+        ("with 0.35 MFU", 0.35),
+        ("at 45 % model flops utilization", 0.45),
+        ("assuming equal mfu on both", None),
+        ("what mfu is realistic on h100s", None),
+    ],
+)
+def test_a_utilisation_said_is_read_as_a_share(said: str, share: float | None) -> None:
+    assert _mfu_said(said.lower()) == share
+
+
+def test_the_mfu_tool_is_six_n_d_over_the_share_of_peak() -> None:
+    run = call_tool(
+        "train_time_at_mfu",
+        {"params_b": 7.0, "tokens": 2e12, "tflops_per_gpu": 989.0, "mfu": 0.5, "num_gpus": 512},
+    )
+    assert run["hours"] == pytest.approx(6 * 7e9 * 2e12 / (0.5 * 989e12 * 512) / 3600)
+    assert run["gpu_hours"] == pytest.approx(run["hours"] * 512)
+    assert "error" in call_tool(
+        "train_time_at_mfu", {"params_b": 7.0, "tokens": 1e9, "tflops_per_gpu": 989.0, "mfu": 40}
+    )
+
+
+def test_a_stated_mfu_sets_the_training_time(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "pretraining a 3B decoder on 60B tokens with 16 H100 SXM, we usually get 38% MFU. "
+        "how many days?",
+    ).text
+    head = _head(text)
+    hours = 6 * 3e9 * 60e9 / (0.38 * 989e12 * 16) / 3600
+    assert "at your 38% MFU" in head, text
+    assert f"{hours / 24:.2f} days" in head, text
+    assert "The calculator's own estimate" in text  # its own figure under the user's
+
+
+def test_a_request_rate_counts_each_card_named(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "we expect ~30 requests per second on mistral 7b, prompts around 800 tokens and answers "
+        "of 150. how many A10Gs vs L40S would that take?",
+    ).text
+    head = _head(text)
+    assert head.startswith("**Pick the"), text
+    assert "30 requests a second" in head
+    assert re.search(r"\d+ x NVIDIA A10G", text) and re.search(r"\d+ x NVIDIA L40S", text), text
+
+
+def test_the_cost_asked_after_a_sizing_is_not_a_second_fit(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "20 req/s for llama 3.1 8b, 300 tokens in and 300 out. how many L4s or H100s? "
+        "also what's the cost per million tokens",
+    ).text
+    assert "per million output tokens" in text
+    assert "fits on each of them" not in text, text
+
+
+def test_one_cards_price_said_is_its_price(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "found a tesla p40 at $200 on ebay. worth it for local llms or should i get a 3060 12gb?",
+    ).text
+    assert "$200 (your price" in text, text
+    assert "5,699" not in text.split("To buy:")[0]  # not judged at its launch price
+
+
+def test_german_samples_of_a_length_set_the_tokens(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "Wie lange dauert eine Epoche LoRA mit Mistral 7B auf einer RTX 4090 bei 10.000 "
+        "Beispielen mit je ca. 1.000 Tokens?",
+    ).text
+    assert "context 1,000" in text, text
+    assert "2,048" not in text
+
+
+def test_a_sized_model_on_mig_slices_says_which_precision_fits(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "could we host a 7b model in every MIG slice of an H100 80GB?"
+    ).text
+    assert _head(text).startswith("**No, not in the smallest slices"), text
+    assert re.search(r"In (?:8-bit|4-bit \(AWQ\)) weights it fits every slice", text), text
+
+
+def test_a_narrow_slot_with_no_card_named_is_sized_on_a_common_one(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(
+        rules_advisor, "my board runs two gpus at pcie 3.0 x8 each, does that hurt ddp training?"
+    ).text
+    assert "waits on the gradient all-reduce" in _head(text), text
+    assert "no card named" in text
+    assert "Which model" not in text
