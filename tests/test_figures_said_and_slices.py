@@ -100,9 +100,7 @@ def test_german_samples_of_a_length_set_the_tokens(rules_advisor: Advisor) -> No
 
 
 def test_a_sized_model_on_mig_slices_says_which_precision_fits(rules_advisor: Advisor) -> None:
-    text = _ask(
-        rules_advisor, "could we host a 7b model in every MIG slice of an H100 80GB?"
-    ).text
+    text = _ask(rules_advisor, "could we host a 7b model in every MIG slice of an H100 80GB?").text
     assert _head(text).startswith("**No, not in the smallest slices"), text
     assert re.search(r"In (?:8-bit|4-bit \(AWQ\)) weights it fits every slice", text), text
 
@@ -116,3 +114,39 @@ def test_a_narrow_slot_with_no_card_named_is_sized_on_a_common_one(
     assert "waits on the gradient all-reduce" in _head(text), text
     assert "no card named" in text
     assert "Which model" not in text
+
+
+def test_a_price_ratio_said_decides_worth_it(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "h200 vs b200 for llm training, worth paying 1.8x the price?").text
+    head = _head(text)
+    assert re.match(r"\*\*(?:Yes|Not on speed per dollar): the NVIDIA B200", head), text
+    assert "your 1.8x the price" in head
+    assert "batch 1)" not in head  # compared where compute shows, not launch-bound batch 1
+
+
+def test_local_machines_are_compared_in_the_format_they_run(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "m3 ultra 96gb or two rtx 3090s for qwen2.5 72b, which runs it faster?"
+    ).text
+    assert "(q4_k_m" in _head(text), text
+    assert "as such machines run it" in text
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        (
+            "would deepseek coder v2 lite on my 3060 12gb work for copilot-style code completion",
+            None,
+        ),
+        ("gonna run codestral 22b on a 4070 ti super 16gb for tab completion in neovim, ok?", None),
+    ],
+)
+def test_completion_is_judged_by_the_first_token(
+    rules_advisor: Advisor, question: str, lead: str | None
+) -> None:
+    text = _ask(rules_advisor, question).text
+    head = _head(text)
+    assert re.match(r"\*\*(?:Yes|Not) for autocomplete: the first token comes about", head), text
+    first = float(re.search(r"about ([\d.]+) s after", head).group(1))  # type: ignore[union-attr]
+    assert head.startswith("**Yes") == (first <= 1.0)

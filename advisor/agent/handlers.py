@@ -1602,6 +1602,8 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         if slow := _slow_for_users(query, e):  # "20 users on one L4 with ollama, ok?": the pace
             head, _, rest = text.partition("\n\n")
             text = f"{head}\n\n{slow}\n\n{rest}"
+        if completion := _for_completion(query, e):  # "fast enough for code autocomplete?"
+            text = f"{completion}\n\n{text}"
         rate = _full_load_lead(query, e)
         if rate:  # "how many requests per second can one H100 handle": the rate first
             text = f"{rate}\n\n{text}"
@@ -2106,6 +2108,34 @@ def _slow_for_users(query: Query, e: dict[str, Any]) -> str | None:
         f"Slow with all {batch:,} at once: {' and '.join(said)}. It holds up when only a few "
         "of them ask at the same time; for many at once, a faster card or more of them."
     )
+
+
+# inline completion in an editor: a suggestion is useful only if it appears as one types
+_COMPLETION = re.compile(
+    r"\bauto-?complet\w*|\b(?:code|tab|inline|fim) complet\w*|\bfill[- ]in[- ]the[- ]middle\b"
+    r"|\bcopilot\b"
+)
+COMPLETION_FIRST_TOKEN_S = 1.0  # a suggestion later than this arrives after the typing moved on
+
+
+def _for_completion(query: Query, e: dict[str, Any]) -> str | None:
+    """ "Fast enough for coding autocomplete?": judged by the first token's delay after a prompt
+    of the estimate's context (an editor sends the file around the cursor), not by the reading
+    pace that suits a chat."""
+    first = (e.get("time_to_first_token_s") or {}).get("typical")
+    decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    if not (
+        _COMPLETION.search(query.low) and first and decode and e.get("workload") == "inference"
+    ):
+        return None
+    prompt = f"{e['context']:,}-token prompt"
+    if first <= COMPLETION_FIRST_TOKEN_S:
+        return (f"**Yes for autocomplete: the first token comes about {c.num(first, 's')} after "
+                f"a {prompt}**, then {c.num(decode, 'tokens/s')}.")  # fmt: skip
+    return (f"**Not for autocomplete: the first token comes about {c.num(first, 's')} after a "
+            f"{prompt}, and a suggestion is useful only well under a second**; for chat, "
+            f"{c.num(decode, 'tokens/s')} reads fine. Editors pair a small coder model "
+            "for completion with the large one for chat.")  # fmt: skip
 
 
 # a fit asked in so many words ("should fit on my 8gb", "fully in vram"), not whether it runs
@@ -3956,6 +3986,14 @@ def compare(query: Query, box: ToolBox) -> Draft:
             query = replace(query, precision="q4_k_m")  # "for local LLMs": as GGUFs are run
         draft = _fit(query, box)
         estimates = [call.result for call in box.calls if call.name == "estimate"]
+        if _home_format_levels(query, box, estimates):
+            # "M2 Ultra 192GB vs 2x 4090 for llama 3.1 70b": in 16 bits only one holds it, in
+            # the 4-bit GGUF such machines run it both do: that is the comparison people mean
+            query = replace(query, precision=HOME_PRECISION)
+            draft = _fit(query, box)
+            draft.text += (f"\n\nCompared in {HOME_PRECISION} (a GGUF in llama.cpp), as such "
+                           "machines run it: in 16 bits it fits only some of them.")  # fmt: skip
+            estimates = [call.result for call in box.calls if call.name == "estimate"]
         alone = [e for e in estimates if "error" not in e and (e.get("num_gpus") or 1) == 1]
         # "pretraining a 7B model": a generic one, sharded over the fewest that hold it
         named = query.models[0].ids or (query.models[0].size_b and query.workload != "inference")
@@ -4287,6 +4325,21 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     if local and "error" not in result and not all(r["speed"] for r in result["gpus"]):
         # a card too small for the reference model in 16 bits: both in 4 bits, as run at home
         result = box.call("compare_workload", {**args, "precision": "q4_k_m"})
+    if (
+        model is None
+        and workload in ("train", "finetune-full")
+        and "error" not in result
+        and not all(r["speed"] for r in result["gpus"])
+    ):  # "B200 vs H200 for training": the reference LLM trained from scratch fits neither card;
+        # fine-tuned, at the largest of batch 8, 4, 2 both hold, where the cards' compute shows
+        # (at batch 1 the framework's per-layer host time can pace both alike)
+        tuned = {**args, "workload": FINETUNE_DEFAULT}
+        result = box.call("compare_workload", tuned)
+        for batch in (8, 4, 2):
+            larger = box.call("compare_workload", {**tuned, "batch": batch})
+            if "error" not in larger and all(r["speed"] for r in larger["gpus"]):
+                result = larger
+                break
     if "error" in result or not all(r["speed"] for r in result["gpus"]):
         return None
     prices: dict[str, dict[str, Any]] = {}
@@ -4305,8 +4358,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
             p for p in listed if p["kind"] == "msrp"
         ]
         pick = (kinds or listed or [None])[0]
-        if pick is None:
-            return None
+        if pick is None:  # "B200 vs H200, worth ~2x the price?": cards rented, not bought
+            return _worth_the_rent(query, box, result, ids)
         prices[gpu] = pick
     rows = sorted(result["gpus"], key=lambda r: -r["speed"])
     fast, slow = rows
@@ -4325,6 +4378,10 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     other = fast["gpu"] != ids[0] and bool(_WORTH_OF_FIRST.search(query.low) or ids[0] in yours)
     yes = "No" if other else "Yes"
     ratio = f"{c.num(faster)}x as fast for {c.num(dearer)}x the price"
+    said = _PRICE_RATIO_SAID.search(query.low)
+    if said:  # "is it worth ~2x the price?": the user's ratio decides, the record's beside it
+        dearer = float(said.group(1))
+        ratio = f"{c.num(faster)}x as fast for your {said.group(1)}x the price"
     if dearer <= 1:
         verdict = f"{yes}: {setup(fast)} is both faster and no dearer"
     elif faster >= dearer:
@@ -4359,6 +4416,48 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     alone = all(n == 1 for n in counts.values())  # (what one card's memory holds, each)
     room = what_more_memory_holds(query, box, sheets) if alone and (local or model is None) else ""
     return Draft("\n\n".join(filter(None, [head, room, why, f"To buy: {each}.\n{sources}"])))
+
+
+# a price ratio the user states: "is it worth ~2x the price", "for 1.5x the cost"
+_PRICE_RATIO_SAID = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:x|times)\s(?:the\s)?(?:price|cost|money)\b"
+)
+
+
+def _worth_the_rent(
+    query: Query, box: ToolBox, result: dict[str, Any], ids: list[str]
+) -> Draft | None:
+    """Two cards with no price to buy on record (datacenter cards are rented): the job's speed
+    on each against the median rent (or the price ratio the user states): worth it when the
+    speed grows at least as much as the price."""
+    if any((ref.count or 1) > 1 for ref in query.gpus):
+        return None
+    rent: dict[str, float] = {}
+    for gpu in ids:
+        offered = box.call("prices", {"gpu": gpu})
+        summary = offered.get("summary_usd_per_gpu_hour") if "error" not in offered else None
+        if not summary:
+            return None
+        rent[gpu] = summary["median"]
+    fast, slow = sorted(result["gpus"], key=lambda r: -r["speed"])
+    faster = fast["speed"] / slow["speed"]
+    said = _PRICE_RATIO_SAID.search(query.low)
+    dearer = float(said.group(1)) if said else rent[fast["gpu"]] / rent[slow["gpu"]]
+    whose = f"your {said.group(1)}x the price" if said else f"{c.num(dearer)}x the median rent"
+    if faster >= dearer:
+        verdict = (f"Yes: the {fast['gpu_name']} is {c.num(faster)}x as fast for {whose}, "
+                   "more work for each dollar")  # fmt: skip
+    else:
+        verdict = (f"Not on speed per dollar: the {fast['gpu_name']} is {c.num(faster)}x as fast "
+                   f"for {whose}")  # fmt: skip
+    ratio = c.job_ratio(result).split("** by the ", 1)[-1]
+    medians = "; ".join(f"the {r['gpu_name']} {c.usd(rent[r['gpu']])}" for r in (fast, slow))
+    record = rent[fast["gpu"]] / rent[slow["gpu"]]
+    lines = [f"**{verdict}** by the {ratio}",
+             f"Median rent per GPU-hour: {medians}."
+             + (f" At those, the {fast['gpu_name']} is {c.num(record)}x the price." if said
+                else "")]  # fmt: skip
+    return Draft("\n\n".join(lines))
 
 
 _MEMORY_WORDS = re.compile(r"\b\d+ ?(?:gb|gigs?)\b|\bvram\b|\bmemory\b|\bcapacity\b")
@@ -4654,6 +4753,28 @@ def _work_cost_of_each(box: ToolBox) -> str:
     best = priced[0][2]["gpu_name"]
     return (f"**Cheapest {unit}: the {best}.** {each[0].upper()}{each[1:]}, at median rental "
             f"prices ({c.settings(priced[0][2])}).")  # fmt: skip
+
+
+def _home_format_levels(query: Query, box: ToolBox, estimates: list[dict[str, Any]]) -> bool:
+    """An LLM named for inference on desk machines only, no precision said, that in 16 bits fits
+    some of them and not others: compared in the home format instead (when that format fits
+    all of them)."""
+    if query.precision or query.workload not in (None, "inference") or query.engine:
+        return False
+    if not (query.models and query.models[0].ids and (query.models[0].family or "llm") == "llm"):
+        return False
+    done = [e for e in estimates if "error" not in e and e.get("workload") == "inference"]
+    if not (any(e["fits"] for e in done) and not all(e["fits"] for e in done)):
+        return False
+    if not _all_local(box, gpus_named(query)[:4]):
+        return False
+    for ref in query.gpus[:4]:
+        args = estimate_args(replace(query, precision=HOME_PRECISION), gpu_choices(ref)[0],
+                             ref.count, query.models[0])  # fmt: skip
+        e = box.call("estimate", args)
+        if "error" in e or not e["fits"]:
+            return False
+    return True
 
 
 def _all_local(box: ToolBox, ids: list[str]) -> bool:
