@@ -593,7 +593,31 @@ def train_time_at_mfu(
         raise InvalidInput("params_b, tokens and tflops_per_gpu must be positive.")
     run = cost.train_hours_at_mfu(params_b * 1e9, tokens, tflops_per_gpu, mfu, num_gpus)
     return {**run, "params_b": params_b, "tokens": tokens, "tflops_per_gpu": tflops_per_gpu,
-            "mfu": mfu, "num_gpus": num_gpus, "mfu_source": "given by the user"}  # fmt: skip
+            "mfu": mfu, "num_gpus": num_gpus, "flops_per_token_per_param": 6,
+            "mfu_source": "given by the user"}  # fmt: skip
+
+
+@_tool
+def tokens_for_budget_at_mfu(
+    params_b: float, budget_usd: float, usd_per_gpu_hour: float, tflops_per_gpu: float, mfu: float
+) -> dict[str, Any]:
+    """How many tokens a rental budget trains `params_b` billion parameters on at a model FLOPs
+    utilisation the user states (0-1): budget / price = GPU-hours, each doing mfu x the GPU's
+    dense peak (tflops_per_gpu, from gpu_specs) over 6 x parameters FLOPs per token.
+    tokens_per_param sets the result against Chinchilla's compute-optimal 20."""
+    if not 0 < mfu <= 1:
+        raise InvalidInput("mfu is a share of peak between 0 and 1 (40% is 0.4).")
+    if not (params_b > 0 and budget_usd > 0 and usd_per_gpu_hour > 0 and tflops_per_gpu > 0):
+        raise InvalidInput("params_b, budget_usd, usd_per_gpu_hour and tflops_per_gpu must be "
+                           "positive.")  # fmt: skip
+    gpu_hours = budget_usd / usd_per_gpu_hour
+    tokens = cost.tokens_at_mfu(params_b * 1e9, gpu_hours, tflops_per_gpu, mfu)
+    return {"tokens": tokens, "tokens_b": tokens / 1e9, "gpu_hours": gpu_hours,
+            "tokens_per_param": tokens / (params_b * 1e9), "params_b": params_b,
+            "budget_usd": budget_usd, "usd_per_gpu_hour": usd_per_gpu_hour, "mfu": mfu,
+            "tflops_per_gpu": tflops_per_gpu, "flops_per_token_per_param": 6,
+            "chinchilla_tokens_per_param": cost.CHINCHILLA_TOKENS_PER_PARAM,
+            "mfu_source": "given by the user"}  # fmt: skip
 
 
 @_tool
@@ -1357,6 +1381,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "token_cost": token_cost,
     "paced_time": paced_time,
     "train_time_at_mfu": train_time_at_mfu,
+    "tokens_for_budget_at_mfu": tokens_for_budget_at_mfu,
     "stream_load": stream_load,
     "load_replicas": load_replicas,
     "bill_rate": bill_rate,

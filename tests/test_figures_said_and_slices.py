@@ -150,3 +150,42 @@ def test_completion_is_judged_by_the_first_token(
     assert re.match(r"\*\*(?:Yes|Not) for autocomplete: the first token comes about", head), text
     first = float(re.search(r"about ([\d.]+) s after", head).group(1))  # type: ignore[union-attr]
     assert head.startswith("**Yes") == (first <= 1.0)
+
+
+def test_minutes_asked_in_japanese_are_the_job_time(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "RTX 3090でwhisper large-v3を使って2時間の音声を文字起こしすると何分かかる?"
+    ).text
+    assert re.match(r"\*\*About [\d.]+ minutes", _head(text)), text
+
+
+def test_two_prices_said_side_by_side_belong_to_the_cards_in_order(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(
+        rules_advisor,
+        "4080 super or 4090 for local llms? i can get them for about $950 vs $1,750",
+    ).text
+    head = _head(text)
+    assert "at your prices" in head, text
+    assert "$950" in head and "$1,750" in head
+
+
+def test_a_chinchilla_run_is_twenty_tokens_a_parameter(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "roughly how many H100 GPU-hours for a chinchilla optimal 7B model?"
+    ).text
+    assert "twenty training tokens per parameter" in text and "140B tokens for 7B" in text, text
+    assert re.search(r"[\d,]+ GPU-hours", _head(text)), text
+    assert "no count said: on 8 x NVIDIA H100 SXM5" in text
+
+
+def test_a_budget_at_a_stated_mfu_buys_tokens(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "with 20k dollars of a100 time at $1.50 per hour and 45% MFU, how many tokens can we "
+        "pretrain a 500M model on?",
+    ).text
+    tokens = 20000 / 1.5 * 3600 * 0.45 * 312e12 / (6 * 0.5e9)
+    assert _head(text).startswith(f"**About {tokens / 1e9:,.0f}B tokens"), text
+    assert "tokens per parameter" in text

@@ -5166,6 +5166,8 @@ _CHEAPEST_WAY = re.compile(r"\bcheapest\b|\blowest (?:price|cost|rate)\b|\bleast
 
 
 def cost(query: Query, box: ToolBox) -> Draft:
+    if (afforded_tokens := tokens_at_stated_mfu(query, box)) is not None:
+        return afforded_tokens  # "$50k of credit at 40% MFU: how many tokens for a 1.3B?"
     if (afforded := _cards_afforded(query, box)) is not None:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
     if (served := _load_bill(query, box)) is not None:
@@ -7361,7 +7363,8 @@ def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
     where = c.gpus_phrase(count, sheet["name"])
     days = f"{c.num(run['days'], 'days')} ({c.num(run['hours'], 'hours')})"
     head = (f"**About {days if run['hours'] >= 48 else c.num(run['hours'], 'hours')} of wall time "
-            f"for {name} on {where} at your {c.num(query.mfu * 100)}% MFU**: 6 x "
+            f"for {name} on {where} at your {c.num(query.mfu * 100)}% MFU**: "
+            f"{run['flops_per_token_per_param']} x "
             f"{c.exact(params)}B parameters x {c.num(tokens / 1e9)}B tokens of work at "
             f"{c.num(query.mfu * 100)}% of {c.exact(peak, 'TFLOPS')} dense "
             f"{'FP8' if fp8 else 'BF16'} per GPU ({c.num(run['effective_tflops'], 'TFLOPS')} "
@@ -7371,11 +7374,91 @@ def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
                  f"to rather than your MFU:\n\n{own.text}")  # fmt: skip
 
 
+_GPU_HOURS_ASKED = re.compile(r"\bgpu[- ]?(?:hours?|hrs?|h)\b")
+
+
+def _gpu_hours_on_a_node(query: Query, box: ToolBox) -> Draft | None:
+    """ "A 7B on 140B tokens: how many A100 GPU-hours?", no count said and no one card holds it:
+    the run on one node of 8 of the card's board module (SXM) of most memory (or as many nodes
+    as hold the model), whose GPU-hours change little with the count."""
+    tokens = query.train_tokens
+    if not (tokens and query.workload == "train" and _GPU_HOURS_ASKED.search(query.low)):
+        return None
+    if len(query.gpus) != 1 or query.gpus[0].count or query.num_gpus or not query.models:
+        return None
+    ref = query.gpus[0]
+    sheets = [box.call("gpu_specs", {"gpu": gid}) for gid in ref.ids]
+    sheets = [sh for sh in sheets if "error" not in sh]
+    if not sheets:
+        return None
+    # the 8-GPU board's module (SXM) where the card has one, its largest memory
+    boards = [sh for sh in sheets if str(sh.get("form_factor", "")).startswith("SXM")]
+    biggest = max(boards or sheets, key=lambda sh: sh.get("memory_gb") or 0)
+    held = _fewest(query, box, biggest["id"], query.models[0])
+    fewest = held.get("solution") if "error" not in held else None
+    if not fewest or fewest == 1:
+        return None  # one card holds it: its GPU-hours on each variant answer it
+    count = NODE_GPUS * math.ceil(fewest / NODE_GPUS)
+    one = GpuRef(text=biggest["name"], ids=(biggest["id"],), count=count)
+    draft = job_time(replace(query, gpus=(one,)), box)
+    draft.text += (f"\n\n_Note: no count said: on {count} x {biggest['name']} "
+                   f"({count // NODE_GPUS} node{'s' if count > NODE_GPUS else ''} of "
+                   f"{NODE_GPUS}); the GPU-hours change little with the count._")  # fmt: skip
+    return draft
+
+
+_TOKENS_ASKED = re.compile(r"\bhow many (?:training )?tokens\b|\bhow much data\b")
+
+
+def tokens_at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
+    """ "$50k of credit, H100s at $2.49/hr, 40% MFU: how many tokens can we train a 1.3B on?":
+    the GPU-hours the budget rents, at the user's share of the card's dense peak."""
+    model = query.models[0] if query.models else None
+    budget = query.budget.usd if query.budget and query.budget.per == "total" else None
+    price = query.user_price_usd_per_hour
+    if not (query.mfu and model and budget and price and query.gpus and query.gpus[0].ids):
+        return None
+    if not _TOKENS_ASKED.search(query.low):
+        return None
+    if model.ids:
+        spec = box.call("model_specs", {"model": model.ids[0]})
+        if "error" in spec:
+            return None
+        params = (spec.get("active_params") or spec["total_params"]) / 1e9
+    elif model.size_b:
+        params = model.size_b
+    else:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": gpu_choices(query.gpus[0])[0]})
+    peak = sheet.get("fp16_bf16_dense_tflops") if "error" not in sheet else None
+    if not peak:
+        return None
+    run = box.call("tokens_for_budget_at_mfu", {
+        "params_b": params, "budget_usd": budget, "usd_per_gpu_hour": price,
+        "tflops_per_gpu": peak, "mfu": query.mfu})  # fmt: skip
+    if "error" in run:
+        return Draft(run["error"])
+    optimal = "past" if run["tokens_per_param"] > run["chinchilla_tokens_per_param"] else "short of"
+    return Draft(
+        f"**About {c.num(run['tokens_b'])}B tokens** for a {c.exact(params)}B model: your "
+        f"{c.usd(budget)} at {c.usd(price)} per GPU-hour rents {c.num(run['gpu_hours'])} "
+        f"GPU-hours of the {sheet['name']}, each at your {c.num(query.mfu * 100)}% MFU of "
+        f"{c.exact(peak, 'TFLOPS')} dense BF16, and a token costs "
+        f"{run['flops_per_token_per_param']} x {c.exact(params)}B FLOPs."
+        f"\n\nThat is {c.num(run['tokens_per_param'])} tokens per parameter, {optimal} "
+        f"Chinchilla's compute-optimal {run['chinchilla_tokens_per_param']} (Hoffmann et al., "
+        "2022).",
+        cite_more=False,
+    )
+
+
 def job_time(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box):
         return carried  # "14 hours a run on a V100: how long on an H100?"
-    if (stated := _at_stated_mfu(query, box)) is not None:
+    if (stated := tokens_at_stated_mfu(query, box) or _at_stated_mfu(query, box)) is not None:
         return stated
+    if (node := _gpu_hours_on_a_node(query, box)) is not None:
+        return node
     if priced := _gpu_hours_priced(query, box):
         return priced
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price

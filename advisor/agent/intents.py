@@ -335,6 +335,8 @@ _BIGGEST_MODEL = _cues(
 )
 _HOW_LONG = _cues(
     r"\bhow long\b",
+    # "takes how many minutes?" (not "how many hours of audio a day", an amount of work)
+    r"\bhow many (?:minutes|hours|days|weeks)\b(?! (?:of|a|an|per|each|every)\b)",
     # "is that an overnight job or a week", "a weekend or a month?"
     r"\b(?:overnight|an? (?:hour|afternoon|evening|night|day|weekend|week))\b.{0,25}\bor "
     r"(?:an? |a whole )?(?:hour|afternoon|day|weekend|week|month)s?\b",
@@ -1352,7 +1354,7 @@ def principle_for(q: Query) -> principles.Principle | None:
 # from a few, and reads a shorter prompt faster)
 _FIT_TOOLS = ("estimate", "solve", "model_specs", "gpu_specs", "search_corpus")
 _COST_TOOLS = ("prices", "rental_cost", "rental_hours", "estimate", "purchase_prices",
-               "electricity_cost", "token_cost")  # fmt: skip
+               "electricity_cost", "token_cost", "tokens_for_budget_at_mfu")  # fmt: skip
 _BUY_TOOLS = ("break_even", "purchase_prices", "prices", "rental_cost", "estimate")
 
 # fmt: off
@@ -1375,7 +1377,8 @@ INTENTS: dict[str, Intent] = {
                _open_choice, tools=("recommend_gpus", "estimate", "prices", "gpu_specs")),
         Intent("train_time", "time for a job", _train_time, h.job_time, True, "entities",
                tools=("estimate", "compare_workload", "rental_cost", "rental_hours", "paced_time",
-                      "carried_measurement", "train_time_at_mfu", "gpu_specs")),
+                      "carried_measurement", "train_time_at_mfu", "tokens_for_budget_at_mfu",
+                      "gpu_specs")),
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs",

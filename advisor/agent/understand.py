@@ -26,6 +26,7 @@ from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
+from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
 from advisor.catalog import Catalog
@@ -1757,6 +1758,13 @@ def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | Non
     return (before[-1][1], ratio) if before and 1 < ratio <= 100 else None
 
 
+# the words of a price, dropped to see what joins two prices ("$1.29/hr vs $2.99/hr")
+_PRICE_WORDS = re.compile(
+    r"/\s?(?:gpu[- ]?)?(?:hr|hour|h)\b|(?:per|an?) (?:gpu[- ]?)?hour|[\d,.$~k]|usd|dollars?|bucks"
+)
+_SIDE_BY_SIDE = re.compile(r"\W*(?:vs\.?|versus|and|or|/|,)\W*$")
+
+
 def _gpu_prices(
     gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]], period: str = "hour"
 ) -> tuple[tuple[str, float], ...]:
@@ -1778,6 +1786,20 @@ def _gpu_prices(
         before = per_card or [gpu for at, gpu in spots if at < pos]
         if per == period and before and before[-1] not in pairs:
             pairs[before[-1]] = value
+    if len(pairs) < 2 and len(gpus) == 2:
+        # "5090 vs 4090 ... 32gb vs 24gb, ~$2000 vs ~$1600": two prices after both cards, said
+        # side by side, in the order the cards were named
+        said = [(v, pos) for v, per, pos in money if per == period]
+        last = max((at for at, _gpu in spots), default=-1)
+        order = list(dict.fromkeys(gpu for _at, gpu in sorted(spots)))
+        between = _PRICE_WORDS.sub("", low[said[0][1] : said[1][1]]) if len(said) == 2 else ""
+        if (
+            len(said) == 2
+            and len(order) == 2
+            and said[0][1] > last
+            and _SIDE_BY_SIDE.match(between)
+        ):
+            pairs = {order[0]: said[0][0], order[1]: said[1][0]}
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
 
 
@@ -3417,6 +3439,20 @@ def _parse(text: str, catalog: Catalog) -> Query:
         loose = MULTI_GPU_COUNT
         notes += (f"'multi-GPU' with no count: {MULTI_GPU_COUNT} GPUs (one node) assumed.",)
     corpus_tokens = _train_tokens(low)
+    if corpus_tokens is None and rx.search(r"\bchinchilla\b", low) and models:
+        # "a chinchilla-optimal run for a 7B": 20 tokens per parameter (Hoffmann et al. 2022)
+        first = models[0]
+        sized = first.size_b or (
+            catalog.models[first.ids[0]].total_params / 1e9
+            if first.ids and first.ids[0] in catalog.models
+            else None
+        )
+        if sized and first.family in (None, "llm"):
+            corpus_tokens = CHINCHILLA_TOKENS_PER_PARAM * sized * 1e9
+            workload, given = "train", True  # a compute-optimal run is a pre-training run
+            notes += ("Chinchilla-optimal: twenty training tokens per parameter (Hoffmann et "
+                      f"al., 2022), {corpus_tokens / 1e9:,.0f}B tokens for {sized:g}B "
+                      "parameters.",)  # fmt: skip
     corpus = None if corpus_tokens else next((c for c in CORPORA if rx.search(c[1], low)), None)
     if corpus is not None and workload == "train":  # "gpt-2 from scratch on openwebtext"
         corpus_tokens = corpus[2]

@@ -87,6 +87,10 @@ def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> f
     return seconds_per_item * items / 3600 / num_gpus
 
 
+# compute-optimal training tokens per parameter (Hoffmann et al. 2022, "Chinchilla")
+CHINCHILLA_TOKENS_PER_PARAM = 20
+
+
 def train_hours_at_mfu(
     params: float, tokens: float, tflops_per_gpu: float, mfu: float, num_gpus: int = 1
 ) -> dict[str, float]:
@@ -98,6 +102,11 @@ def train_hours_at_mfu(
     hours = flops / rate / 3600
     return {"flops": flops, "effective_tflops": rate / 1e12, "hours": hours, "days": hours / 24,
             "gpu_hours": hours * num_gpus}  # fmt: skip
+
+
+def tokens_at_mfu(params: float, gpu_hours: float, tflops_per_gpu: float, mfu: float) -> float:
+    """The training tokens `gpu_hours` buy at a stated MFU: the inverse of train_hours_at_mfu."""
+    return gpu_hours * 3600 * mfu * tflops_per_gpu * 1e12 / (6 * params)
 
 
 def streams_served(rate_per_s: float, streams: int, per_stream_per_s: float) -> dict[str, float]:
