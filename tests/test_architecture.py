@@ -1,5 +1,5 @@
-"""The house rules that keep the code legible: layers import only downwards, and the public API
-is exactly what `__all__` says."""
+"""The house rules that keep the code legible: layers import only downwards, the public API is
+exactly what `__all__` says, and no module binds a top-level name twice."""
 
 from __future__ import annotations
 
@@ -68,6 +68,35 @@ def test_no_module_imports_a_layer_above_its_own(module: str, path: Path) -> Non
         if rank is not None and rank > own:
             above.append(f"{name} ({LAYERS[rank][0]})")
     assert not above, f"{module} ({LAYERS[own][0]}) imports a layer above it: {above}"
+
+
+def _bound_twice(path: Path) -> list[str]:
+    """Top-level names a module assigns or defines more than once: the later binding silently
+    wins for every user, the earlier one's included."""
+    seen: dict[str, int] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names = [node.target.id]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = [node.name]
+        else:
+            continue
+        for name in names:
+            seen[name] = seen.get(name, 0) + 1
+    return sorted(name for name, count in seen.items() if count > 1)
+
+
+@pytest.mark.parametrize(("module", "path"), _modules(), ids=[m for m, _ in _modules()])
+def test_no_module_binds_a_top_level_name_twice(module: str, path: Path) -> None:
+    assert not _bound_twice(path), f"{module} binds twice: {_bound_twice(path)}"
+
+
+def test_a_name_bound_twice_is_found(tmp_path: Path) -> None:
+    twice = tmp_path / "twice.py"
+    twice.write_text("import re\nA = re.compile('a')\ndef f():\n    pass\nA = 2\n", "utf-8")
+    assert _bound_twice(twice) == ["A"]
 
 
 @pytest.mark.parametrize("package", ["advisor", "advisor.cli", "advisor.calculator"])

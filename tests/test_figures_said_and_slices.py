@@ -189,3 +189,14 @@ def test_a_budget_at_a_stated_mfu_buys_tokens(rules_advisor: Advisor) -> None:
     tokens = 20000 / 1.5 * 3600 * 0.45 * 312e12 / (6 * 0.5e9)
     assert _head(text).startswith(f"**About {tokens / 1e9:,.0f}B tokens"), text
     assert "tokens per parameter" in text
+
+
+def test_the_cost_of_a_useful_gpu_hour_divides_by_the_busy_share(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(
+        rules_advisor,
+        "we rent a 4x H100 box for $11/hr and it's busy maybe 40% of the time. effective cost "
+        "per gpu hour?",
+    ).text
+    assert _head(text).startswith(f"**About ${11 / 4 / 0.4:.2f} per useful GPU-hour"), text

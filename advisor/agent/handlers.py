@@ -5165,7 +5165,43 @@ def _paced_hours(query: Query, count: int) -> float | None:
 _CHEAPEST_WAY = re.compile(r"\bcheapest\b|\blowest (?:price|cost|rate)\b|\bleast expensive\b")
 
 
+# the hours the GPUs do useful work: "cost per *useful* GPU-hour", "effective cost per GPU-hour"
+_USEFUL_HOUR = re.compile(
+    r"\b(?:useful|effective|utili[sz]ed|busy|productive|real)\W{0,2}\s?(?:cost\s)?(?:per|a|/)?\s?"
+    r"\W{0,2}(?:gpu[- ]?)?hours?\b|\beffective (?:cost|price|rate)\b"
+)
+_NODE_SAID = re.compile(r"\b(?:node|server|box|machine|instance|cluster)\b")
+
+
+def _useful_hour_cost(query: Query, box: ToolBox) -> Draft | None:
+    """ "Our 8xA100 node averages 35% utilisation at $14/hr: cost per useful GPU-hour?": the
+    price over the GPUs (a node's price is all of them) and over the share of hours they work."""
+    price, daily = query.user_price_usd_per_hour, query.use_hours_per_day
+    if not (price and daily and daily < 24 and _USEFUL_HOUR.search(query.low)):
+        return None
+    count = (query.gpus[0].count if query.gpus else None) or query.num_gpus or 1
+    node = count > 1 and (query.price_per_node or bool(_NODE_SAID.search(query.low)))
+    gpus = count if node else 1
+    share = daily / 24
+    nominal = box.call("bill_rate", {"usd": price, "num_gpus": gpus, "hours": 1})
+    useful = box.call("bill_rate", {"usd": price, "num_gpus": gpus, "hours": share})
+    if "error" in nominal or "error" in useful:
+        return None
+    per = (f"your {c.usd(price)} an hour for the {count} GPUs is {c.usd(nominal['usd_per_gpu_hour'])} "
+           f"per GPU-hour" if node else f"your {c.usd(price)} per GPU-hour")  # fmt: skip
+    return Draft(
+        f"**About {c.usd(useful['usd_per_gpu_hour'])} per useful GPU-hour**: {per}, and at "
+        f"{c.num(share * 100)}% utilisation only that share of the hours you pay for does work "
+        f"({c.usd(nominal['usd_per_gpu_hour'])} / {c.num(share)}).\n\nRaising the utilisation "
+        "(queueing jobs, sharing the node, scaling down when idle) lowers it; on-demand rental "
+        "billed only for busy hours is the same figure at 100%.",
+        cite_more=False,
+    )
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
+    if (useful := _useful_hour_cost(query, box)) is not None:
+        return useful  # "35% utilisation at $14/hr for the node: per useful GPU-hour?"
     if (afforded_tokens := tokens_at_stated_mfu(query, box)) is not None:
         return afforded_tokens  # "$50k of credit at 40% MFU: how many tokens for a 1.3B?"
     if (afforded := _cards_afforded(query, box)) is not None:

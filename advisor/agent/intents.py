@@ -1010,7 +1010,7 @@ def _speed(q: Query, low: str) -> bool:
     if (
         q.fields
         and not q.models
-        and (not q.workload_given or _FIGURE_ASKED.search(low))
+        and (not q.workload_given or _RATE_FIGURE_ASKED.search(low))
         and rx.search(
             r"\bflops\b|\btf32\b|\bbf16\b|\bint8\b|\btensor (?:throughput|performance)\b|"
             r"\bfp(?:8|16|32|64)\b",
@@ -1042,7 +1042,7 @@ def _speed(q: Query, low: str) -> bool:
 
 # a datasheet figure asked by name, whatever job the message is about ("we move our training to
 # H100s. what is the bf16 dense tensor performance of each one?")
-_FIGURE_ASKED = re.compile(
+_RATE_FIGURE_ASKED = re.compile(
     r"\bwhat(?:'s| is| are)(?: the| their| its)? (?:[\w-]+ ){0,4}"
     r"(?:performance|tflops|flops|throughput)(?: figures?| numbers?)?(?: of| for| on)? "
     r"(?:each|both|them|the two|these|those)\b"
@@ -1354,7 +1354,7 @@ def principle_for(q: Query) -> principles.Principle | None:
 # from a few, and reads a shorter prompt faster)
 _FIT_TOOLS = ("estimate", "solve", "model_specs", "gpu_specs", "search_corpus")
 _COST_TOOLS = ("prices", "rental_cost", "rental_hours", "estimate", "purchase_prices",
-               "electricity_cost", "token_cost", "tokens_for_budget_at_mfu")  # fmt: skip
+               "electricity_cost", "token_cost", "tokens_for_budget_at_mfu", "bill_rate")  # fmt: skip
 _BUY_TOOLS = ("break_even", "purchase_prices", "prices", "rental_cost", "estimate")
 
 # fmt: off
