@@ -5187,8 +5187,9 @@ def _useful_hour_cost(query: Query, box: ToolBox) -> Draft | None:
     useful = box.call("bill_rate", {"usd": price, "num_gpus": gpus, "hours": share})
     if "error" in nominal or "error" in useful:
         return None
-    per = (f"your {c.usd(price)} an hour for the {count} GPUs is {c.usd(nominal['usd_per_gpu_hour'])} "
-           f"per GPU-hour" if node else f"your {c.usd(price)} per GPU-hour")  # fmt: skip
+    each = c.usd(nominal["usd_per_gpu_hour"])
+    per = (f"your {c.usd(price)} an hour for the {count} GPUs is {each} per GPU-hour" if node
+           else f"your {c.usd(price)} per GPU-hour")  # fmt: skip
     return Draft(
         f"**About {c.usd(useful['usd_per_gpu_hour'])} per useful GPU-hour**: {per}, and at "
         f"{c.num(share * 100)}% utilisation only that share of the hours you pay for does work "

@@ -1354,7 +1354,8 @@ def principle_for(q: Query) -> principles.Principle | None:
 # from a few, and reads a shorter prompt faster)
 _FIT_TOOLS = ("estimate", "solve", "model_specs", "gpu_specs", "search_corpus")
 _COST_TOOLS = ("prices", "rental_cost", "rental_hours", "estimate", "purchase_prices",
-               "electricity_cost", "token_cost", "tokens_for_budget_at_mfu", "bill_rate")  # fmt: skip
+               "electricity_cost", "token_cost", "tokens_for_budget_at_mfu",
+               "bill_rate")  # fmt: skip
 _BUY_TOOLS = ("break_even", "purchase_prices", "prices", "rental_cost", "estimate")
 
 # fmt: off
