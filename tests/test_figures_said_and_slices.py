@@ -200,3 +200,21 @@ def test_the_cost_of_a_useful_gpu_hour_divides_by_the_busy_share(
         "per gpu hour?",
     ).text
     assert _head(text).startswith(f"**About ${11 / 4 / 0.4:.2f} per useful GPU-hour"), text
+
+
+def test_exllamav2_runs_its_own_quants(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "how fast is qwen2.5 32b in exllamav2 on a single 4090?").text
+    assert "(inference, gptq," in _head(text), text
+    assert "EXL2 quants" in text
+
+
+def test_a_speedup_where_one_card_alone_holds_it_is_node_against_node(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(
+        rules_advisor, "how much faster is H200 than A100 for LoRA tuning a 70b model?"
+    ).text
+    head = _head(text)
+    assert head.startswith("**Pick the 8 x NVIDIA H200 SXM"), text
+    assert "8 x NVIDIA A100 SXM4" in head
+    assert "Which one do you have" not in text

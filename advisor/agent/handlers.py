@@ -112,6 +112,8 @@ def precision_for(model: ModelRef, query: Query) -> str | None:
     precision = model.precision or query.precision
     if precision and (model.family or "llm") != "llm" and _LLM_ONLY_FORMAT.match(precision):
         return None
+    if precision is None and query.engine == "exllamav2" and (model.family or "llm") == "llm":
+        return "gptq"  # ExLlamaV2 runs its EXL2 quants (about 4 bits, costed as GPTQ), not bf16
     return precision
 
 
@@ -3995,6 +3997,18 @@ def compare(query: Query, box: ToolBox) -> Draft:
                            "machines run it: in 16 bits it fits only some of them.")  # fmt: skip
             estimates = [call.result for call in box.calls if call.name == "estimate"]
         alone = [e for e in estimates if "error" not in e and (e.get("num_gpus") or 1) == 1]
+        if (_SPEED_UP.search(query.low) and not _all_local(box, gpus_named(query)[:4])
+                and any(e["fits"] for e in alone) and not all(e["fits"] for e in alone)
+                and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
+            # "B200 vs H100 for training a 70B, what speedup?": one holds it, the other not;
+            # the speedup people mean is node against node, 8 of each
+            noded = replace(query, gpus=tuple(replace(ref, count=NODE_GPUS, ids=_board_module(
+                box, ref.ids)) for ref in query.gpus))  # fmt: skip
+            on_nodes = compare(noded, box)
+            if on_nodes.text.startswith("**Pick"):
+                on_nodes.text += (f"\n\n_Note: one card alone does not hold it on every side: "
+                                  f"compared on a node of {NODE_GPUS} of each._")  # fmt: skip
+                return on_nodes
         # "pretraining a 7B model": a generic one, sharded over the fewest that hold it
         named = query.models[0].ids or (query.models[0].size_b and query.workload != "inference")
         if (alone and not any(e["fits"] for e in alone) and named
@@ -4753,6 +4767,14 @@ def _work_cost_of_each(box: ToolBox) -> str:
     best = priced[0][2]["gpu_name"]
     return (f"**Cheapest {unit}: the {best}.** {each[0].upper()}{each[1:]}, at median rental "
             f"prices ({c.settings(priced[0][2])}).")  # fmt: skip
+
+
+def _board_module(box: ToolBox, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The variants of a card that go on 8-GPU boards (SXM modules), when it has any: what a
+    node of 8 of them is built from."""
+    forms = {g: str(box.call("gpu_specs", {"gpu": g}).get("form_factor", "")) for g in ids}
+    boards = tuple(g for g in ids if forms[g].startswith("SXM"))
+    return boards or ids
 
 
 def _home_format_levels(query: Query, box: ToolBox, estimates: list[dict[str, Any]]) -> bool:

@@ -3438,6 +3438,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     ):
         loose = MULTI_GPU_COUNT
         notes += (f"'multi-GPU' with no count: {MULTI_GPU_COUNT} GPUs (one node) assumed.",)
+    llm_named = any(m.family in (None, "llm") for m in models)
+    if engine == "exllamav2" and precision is None and llm_named:
+        notes += ("ExLlamaV2 runs its EXL2 quants: about four bits a weight assumed (costed as "
+                  "GPTQ); say the bits per weight if yours differ.",)  # fmt: skip
     corpus_tokens = _train_tokens(low)
     if corpus_tokens is None and rx.search(r"\bchinchilla\b", low) and models:
         # "a chinchilla-optimal run for a 7B": 20 tokens per parameter (Hoffmann et al. 2022)
