@@ -218,3 +218,17 @@ def test_a_speedup_where_one_card_alone_holds_it_is_node_against_node(
     assert head.startswith("**Pick the 8 x NVIDIA H200 SXM"), text
     assert "8 x NVIDIA A100 SXM4" in head
     assert "Which one do you have" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "hours"),
+    [
+        ("annual electricity cost of two 4090s running nonstop at $0.25/kWh?", 8760),
+        ("our A6000 runs about 10 hours a day, what's the yearly power bill at 0.2 per kwh", 3650),
+    ],
+)
+def test_a_power_bills_period_said_by_its_adjective(
+    rules_advisor: Advisor, question: str, hours: int
+) -> None:
+    text = _ask(rules_advisor, question).text
+    assert f"for {hours:,} hours" in _head(text), text

@@ -1765,6 +1765,35 @@ _PRICE_WORDS = re.compile(
 _SIDE_BY_SIDE = re.compile(r"\W*(?:vs\.?|versus|and|or|/|,)\W*$")
 
 
+# the period of a power bill asked by its adjective ("the yearly electricity bill")
+_BILL_PERIODS = (
+    (8760.0, r"\b(?:yearly|annual(?:ly)?|per year|a year|each year|every year|per annum)\b"),
+    (730.0, r"\b(?:monthly|per month|a month|each month|every month)\b"),
+    (168.0, r"\b(?:weekly|per week|a week|each week)\b"),
+)
+_POWER_BILL = re.compile(r"\belectric\w*|\bpower (?:bill|cost)s?\b|\bkwh\b|\benergy (?:bill|cost)")
+
+
+def _power_bill_period(low: str) -> float | None:
+    """The hours of a power bill's period said by its adjective ("yearly electricity bill"),
+    around the clock; None for other questions (a monthly budget is no duration of use)."""
+    if not _POWER_BILL.search(low):
+        return None
+    return next((hours for hours, said in _BILL_PERIODS if rx.search(said, low)), None)
+
+
+def _billed_hours(duration: float | None, low: str) -> float | None:
+    """The hours said, or a power bill's period ("the yearly electricity bill"): around the
+    clock, or at the hours a day said ("8 hours a day, per year": 8 x 365)."""
+    period = _power_bill_period(low)
+    if period is None:
+        return duration
+    rate = _use_rate(low)
+    if rate and duration in (None, rate):
+        return period * rate / 24
+    return duration or period
+
+
 def _gpu_prices(
     gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]], period: str = "hour"
 ) -> tuple[tuple[str, float], ...]:
@@ -3488,7 +3517,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         num_gpus=loose,
         # ("by the end of the month" is a day to finish by, not a month of use)
         hours=(
-            hours := _duration_hours(_BY_DAY.sub(" ", _EACH_RECORDING.sub(" ", unpaced)), epochs)
+            hours := _billed_hours(
+                _duration_hours(_BY_DAY.sub(" ", _EACH_RECORDING.sub(" ", unpaced)), epochs), low
+            )
         ),
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
