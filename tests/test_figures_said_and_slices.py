@@ -232,3 +232,15 @@ def test_a_power_bills_period_said_by_its_adjective(
 ) -> None:
     text = _ask(rules_advisor, question).text
     assert f"for {hours:,} hours" in _head(text), text
+
+
+def test_a_machine_being_built_is_bought_and_holds_few_cards(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "putting together a shared server for 6 researchers to run mistral small 24b, which "
+        "gpus should go in it?",
+    ).text
+    head = _head(text)
+    assert "to buy" in head and "/hour" not in head, text
+    count = re.match(r"\*\*Pick (\d+) x ", head)
+    assert count is None or int(count.group(1)) <= 4, head

@@ -6046,7 +6046,8 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
         and not query.num_gpus
     ):
         limits["max_gpus"] = 1  # "the cheapest gpu that can run llama 3 8b in fp16": one card
-    bought = query.location == "home" or (query.budget and query.budget.kind == "buy")
+    bought = (query.location == "home" or query.buying
+              or (query.budget and query.budget.kind == "buy"))  # fmt: skip
     if _one_card_needed(query):
         limits["max_gpus"] = 1  # "what gpu do I need" for a home machine: one card, the least
     one = re.search(  # "a gpu cluster", "a gpu server": a machine of several
@@ -6061,8 +6062,10 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     )
     if home_cap and home and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = HOME_MAX_GPUS  # "5k for a home rig": not eight budget cards
-    boxed = re.search(r"\b(?:box|workstation|desktop|tower)\b", low)
-    racked = re.search(r"\b(?:cluster|servers?|racks?|nodes?|data ?cent(?:er|re))\b", low)
+    # one machine built ("a shared box for the team", "building a server"), not a cluster
+    boxed = re.search(r"\b(?:box|workstation|desktop|tower|rig|(?:a|one|our|my) (?:\w+ )?server)\b",
+                      low)  # fmt: skip
+    racked = re.search(r"\b(?:cluster|servers|racks?|nodes?|data ?cent(?:er|re))\b", low)
     if bought and boxed and not racked and "max_gpus" not in limits and not query.num_gpus:
         limits["max_gpus"] = WORKSTATION_MAX_GPUS  # "a shared box for the team": what one takes
     if home:

@@ -4366,6 +4366,10 @@ _BUYING = re.compile(
     rf"{_BUY_WORD}|\bcapex\b"
     r"|\bwhat (?:do|should|would) (?:i|we) order\b|\bcomprar\b|\bkaufen\b|\bacheter\b"
     r"|\bsh\w{1,4}d (?:i|we) by\b"
+    # "building a server for our team", "putting together a workstation": hardware owned
+    r"|\b(?:build(?:ing)?|putting together|put together|spec(?:c?ing)? out|assembl\w+) "
+    r"(?:a|an|our|my|the|a new|a dedicated|a small) (?:\w+ ){0,2}?(?:server|box|rig|machine"
+    r"|workstation|pc|desktop|homelab|home lab|node)\b"
 )
 
 
