@@ -49,7 +49,9 @@ from advisor.errors import InvalidInput
 # Xe (0.41, upstream llama.cpp's Vulkan and SYCL rows) fitted, no longer Ampere GDDR's 0.85
 # .12.02: llama.cpp's backend an input (backends.py): the vendor's own by default, Vulkan and
 # IPEX-LLM decode faster by a factor fitted on their rows; Xe refit on its SYCL rows (0.38)
-FORMULA_VERSION = "calc-2026.12.02"
+# .12.02b: TGI decodes at vLLM's carried bandwidth share, and its releases before 2.0 (no CUDA
+# graphs) pay a launch time per layer (TGI_GRAPH_LAYER_MS)
+FORMULA_VERSION = "calc-2026.12.02b"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -166,8 +168,15 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # bf16, L1379: 26 tok/s = 1.7 TB/s): an H100's or H200's share is likely higher
         EngineFactors("sglang", "SGLang", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85), ("Hopper", 0.375))),
+        # tgi: vLLM's fitted A100 share (carried, not fitted on TGI's rows: TGI's flash models
+        # decode through vLLM's paged-attention kernel and the same PyTorch GEMVs), which
+        # decode_mbu carries to GDDR as for vLLM. Checked on the class "TGI" of
+        # eval/calibration_classes.py: TGI 2.4.1 on an A10 (L1814-L1815, CUDA graphs) at the
+        # prior 0.8 x Ampere's 0.85 measured 1.15x and 1.10x of the estimate, 0.93x and 0.89x
+        # with the carried share; TGI 1.0.1's single-request rows on A100s (L2032-L2037) need
+        # its release's launch time as well (TGI_GRAPH_LAYER_MS)
         EngineFactors("tgi", "Text Generation Inference", 1.0, 0.90, 1.0, 0.80, 1.5, 0.0, 0.55,
-                      256),
+                      256, mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("lmdeploy", "LMDeploy (TurboMind)", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       256, request_overhead_ms=1.0),
         # exllamav2: `python -m eval.fit_engines exllamav2` on its 18 decode rows, 2 sources
@@ -416,7 +425,23 @@ def release(version: str | None) -> tuple[int, ...] | None:
 # the October rows' median bias (-4%). MLC had no numbered release then; the numbered ones
 # (0.1 on) all build with the graph, so a build before it is named as release 0.0
 MLC_GRAPH_LAYER_MS = 0.011
-RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013), "mlc-llm": ((0, 1), MLC_GRAPH_LAYER_MS)}
+# Text Generation Inference before 2.0 decoded without CUDA graphs by default (experimental and
+# opt-in from 1.4, github:huggingface/text-generation-inference PR #1428; default from PR #1703,
+# 2024-04-04, released in 2.0): every kernel of a layer launched from the Python shard. Fitted
+# (median over the rows of the per-layer gap between the measured step and the estimate without
+# it) on the 6 TGI 1.0.1 rows of github:eugenesiow/LLM-Insights inference/README.md (llm.csv
+# L2032-L2037: A100 SXM 80GB, 7B-70B, 1 and 2 GPUs; per-layer gaps 0.06-0.18 ms, the 0.18 the
+# MPT-7B row, a model TGI 1.0 runs outside its flash path). That source's rows time the whole
+# request through the chat API, so the value also holds their prefill and HTTP time; checked on
+# the one TGI 0.9 row not fitted on (L1794, hamelsmu/llama-inference, RTX A6000): the estimate
+# 2.1x its measured speed without it, 1.9x with it (that row stays unexplained: the same
+# benchmark's vLLM 0.1 row, L1793, is within 6%)
+TGI_GRAPH_LAYER_MS = 0.097
+RELEASE_LAYER_MS = {
+    "exllamav2": ((0, 1, 9), 0.013),
+    "mlc-llm": ((0, 1), MLC_GRAPH_LAYER_MS),
+    "tgi": ((2, 0), TGI_GRAPH_LAYER_MS),
+}
 
 
 def release_layer_ms(engine: str, version: str | None) -> float:
