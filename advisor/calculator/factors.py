@@ -369,8 +369,8 @@ class Calibration:
 
 # `python -m eval.fit_engines --check` (eval/results/engine_bands.json): engines with at least 10
 # decode rows of their own; a decode estimate's band is its engine's, others keep SPEED_BAND
-# (TGI's only rows, measured through a SageMaker endpoint, are not scored: see
-# eval/calibration_classes.py)
+# (TGI: 9 scored rows of 4 sources, class "TGI" of eval/calibration_classes.py, below the 10;
+# its SageMaker endpoint rows are not scored)
 # (llama.cpp's: its 45 llama.cpp decode rows of 9 sources in shared/data/measured_calibration.csv,
 # scored by eval/calibration_benchmark.py)
 DECODE_CALIBRATION = {
