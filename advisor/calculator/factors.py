@@ -49,7 +49,11 @@ from advisor.errors import InvalidInput
 # Xe (0.41, upstream llama.cpp's Vulkan and SYCL rows) fitted, no longer Ampere GDDR's 0.85
 # .12.02: llama.cpp's backend an input (backends.py): the vendor's own by default, Vulkan and
 # IPEX-LLM decode faster by a factor fitted on their rows; Xe refit on its SYCL rows (0.38)
-FORMULA_VERSION = "calc-2026.12.02"
+# .12.02b: TGI decodes at vLLM's carried bandwidth share, and its releases before 2.0 (no CUDA
+# graphs) pay a launch time per layer (TGI_GRAPH_LAYER_MS)
+# .12.02c: TRAIN_LAYER_MS refit (4.0 -> 2.5 ms) with Qwen-1.8B's own shape in the catalog and the
+# PEFT method-comparison speed rows re-derived without their test-set generation
+FORMULA_VERSION = "calc-2026.12.02c"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -166,8 +170,15 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # bf16, L1379: 26 tok/s = 1.7 TB/s): an H100's or H200's share is likely higher
         EngineFactors("sglang", "SGLang", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
                       mbu_fitted=(("Ampere-HBM", 0.85), ("Hopper", 0.375))),
+        # tgi: vLLM's fitted A100 share (carried, not fitted on TGI's rows: TGI's flash models
+        # decode through vLLM's paged-attention kernel and the same PyTorch GEMVs), which
+        # decode_mbu carries to GDDR as for vLLM. Checked on the class "TGI" of
+        # eval/calibration_classes.py: TGI 2.4.1 on an A10 (L1814-L1815, CUDA graphs) at the
+        # prior 0.8 x Ampere's 0.85 measured 1.15x and 1.10x of the estimate, 0.93x and 0.89x
+        # with the carried share; TGI 1.0.1's single-request rows on A100s (L2032-L2037) need
+        # its release's launch time as well (TGI_GRAPH_LAYER_MS)
         EngineFactors("tgi", "Text Generation Inference", 1.0, 0.90, 1.0, 0.80, 1.5, 0.0, 0.55,
-                      256),
+                      256, mbu_fitted=(("Ampere-HBM", 0.85),)),
         EngineFactors("lmdeploy", "LMDeploy (TurboMind)", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       256, request_overhead_ms=1.0),
         # exllamav2: `python -m eval.fit_engines exllamav2` on its 18 decode rows, 2 sources
@@ -318,9 +329,14 @@ TRAIN_MBU = 0.55
 # Host time per layer per pass of an eager training step (kernel launches, hooks, checkpointing
 # from Python), fitted by `python -m eval.fit_engines train` on the 64 transformers/PEFT training
 # speed rows of eval/calibration/llm.csv (Qwen README L0899-L1059 on one node, PEFT method
-# comparison L1726-L1754), refitted beside the LoRA adapters' traffic: median error 14%
-# in-sample, 16% leaving a source out.
-TRAIN_LAYER_MS = 4.0
+# comparison L1726-L1754), refitted beside the LoRA adapters' traffic, and again (4.0 -> 2.5) once
+# Qwen-1.8B had its own 24 layers in the catalog (a 16-layer generic stand-in before) and the PEFT
+# rows were re-derived from their training windows (their train_time held the test-set
+# generation): the two sources now agree (Qwen README ~1.7 ms per layer and pass at 256 tokens
+# for 1.8B, 7B and 14B alike; PEFT's Llama-3.2-3B LoRA rows ~2.1 ms): median error 11.5%
+# in-sample, 13.3% leaving a source out (class "training speed · HF PEFT/Trainer" of
+# eval/calibration_classes.py: 11.5%, leaving a source out 16.2%, 1.40x in-sample).
+TRAIN_LAYER_MS = 2.5
 
 # bitsandbytes 4-bit layers keep extra tensors for backward: QLoRA activations run ~1.27x LoRA's.
 QLORA_ACTIVATION_FACTOR = 1.27
@@ -360,8 +376,8 @@ class Calibration:
 
 # `python -m eval.fit_engines --check` (eval/results/engine_bands.json): engines with at least 10
 # decode rows of their own; a decode estimate's band is its engine's, others keep SPEED_BAND
-# (TGI's only rows, measured through a SageMaker endpoint, are not scored: see
-# eval/calibration_classes.py)
+# (TGI: 9 scored rows of 4 sources, class "TGI" of eval/calibration_classes.py, below the 10;
+# its SageMaker endpoint rows are not scored)
 # (llama.cpp's: its 45 llama.cpp decode rows of 9 sources in shared/data/measured_calibration.csv,
 # scored by eval/calibration_benchmark.py)
 DECODE_CALIBRATION = {
@@ -416,7 +432,23 @@ def release(version: str | None) -> tuple[int, ...] | None:
 # the October rows' median bias (-4%). MLC had no numbered release then; the numbered ones
 # (0.1 on) all build with the graph, so a build before it is named as release 0.0
 MLC_GRAPH_LAYER_MS = 0.011
-RELEASE_LAYER_MS = {"exllamav2": ((0, 1, 9), 0.013), "mlc-llm": ((0, 1), MLC_GRAPH_LAYER_MS)}
+# Text Generation Inference before 2.0 decoded without CUDA graphs by default (experimental and
+# opt-in from 1.4, github:huggingface/text-generation-inference PR #1428; default from PR #1703,
+# 2024-04-04, released in 2.0): every kernel of a layer launched from the Python shard. Fitted
+# (median over the rows of the per-layer gap between the measured step and the estimate without
+# it) on the 6 TGI 1.0.1 rows of github:eugenesiow/LLM-Insights inference/README.md (llm.csv
+# L2032-L2037: A100 SXM 80GB, 7B-70B, 1 and 2 GPUs; per-layer gaps 0.06-0.18 ms, the 0.18 the
+# MPT-7B row, a model TGI 1.0 runs outside its flash path). That source's rows time the whole
+# request through the chat API, so the value also holds their prefill and HTTP time; checked on
+# the one TGI 0.9 row not fitted on (L1794, hamelsmu/llama-inference, RTX A6000): the estimate
+# 2.1x its measured speed without it, 1.9x with it (that row stays unexplained: the same
+# benchmark's vLLM 0.1 row, L1793, is within 6%)
+TGI_GRAPH_LAYER_MS = 0.097
+RELEASE_LAYER_MS = {
+    "exllamav2": ((0, 1, 9), 0.013),
+    "mlc-llm": ((0, 1), MLC_GRAPH_LAYER_MS),
+    "tgi": ((2, 0), TGI_GRAPH_LAYER_MS),
+}
 
 
 def release_layer_ms(engine: str, version: str | None) -> float:
