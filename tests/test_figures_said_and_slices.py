@@ -244,3 +244,20 @@ def test_a_machine_being_built_is_bought_and_holds_few_cards(rules_advisor: Advi
     assert "to buy" in head and "/hour" not in head, text
     count = re.match(r"\*\*Pick (\d+) x ", head)
     assert count is None or int(count.group(1)) <= 4, head
+
+
+@pytest.mark.parametrize(
+    ("question", "yes"),
+    [
+        ("can llama.cpp use my 4070 ti and an old 2080 ti together? how is the model split", True),
+        ("thinking of combining a 3060 12gb and a 3060 ti in ollama to run qwen2.5 72b", False),
+    ],
+)
+def test_two_different_cards_split_the_layers(
+    rules_advisor: Advisor, question: str, yes: bool
+) -> None:
+    text = _ask(rules_advisor, question).text
+    head = _head(text)
+    assert "llama.cpp splits the model's layers across the" in head, text
+    assert head.startswith("**Yes:") == yes, head
+    assert "GB in all)" in head

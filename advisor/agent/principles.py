@@ -22,6 +22,7 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent.handlers import (
     DATA_PARALLEL_WHY,
+    HOME_PRECISION,
     MONEY_ASKED,
     VALUE_ASKED,
     Draft,
@@ -1745,6 +1746,56 @@ def _slot_for_training(query: Query, box: ToolBox, ref: GpuRef, gpu: str) -> Dra
     return _draft([head, DATA_PARALLEL_WHY], model)
 
 
+# ---------------------------------------------------------------- two different cards, one model
+
+
+def _two_different_cards(query: Query) -> bool:
+    """Two different cards named (no counts) for an LLM run: "a 3090 + a 3060 together"."""
+    ids = {gpu_choices(ref)[0] for ref in query.gpus if ref.ids}
+    return (len(query.gpus) == 2 and len(ids) == 2 and query.workload in (None, "inference")
+            and query.engine in (None, "llama.cpp", "ollama")
+            and all(m.family in (None, "llm") for m in query.models))  # fmt: skip
+
+
+def mixed_cards(query: Query, box: ToolBox) -> Draft | None:
+    """ "Can I use a 3090 and a 3060 together in llama.cpp, and how does it split?": yes, by
+    layers in proportion to memory; what the two hold together, and what paces a token."""
+    sheets = [box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}) for ref in query.gpus]
+    if any("error" in sh or not sh.get("memory_gb") for sh in sheets):
+        return None
+    big, small = sorted(sheets, key=lambda sh: -sh["memory_gb"])
+    total = big["memory_gb"] + small["memory_gb"]
+    held = box.call("largest_model", {"gpu": f"{total:g}gb", "precision": HOME_PRECISION})
+    e = held.get("estimate") if "error" not in held else None
+    if not e:
+        return None
+    head = (f"**{{yes}}: llama.cpp splits the model's layers across the {big['name']} and the "
+            f"{small['name']}, by default in proportion to their memory "
+            f"({c.num(big['memory_gb'], 'GB')} and {c.num(small['memory_gb'], 'GB')}, "
+            f"{c.num(total, 'GB')} in all)**; `--tensor-split` sets the shares by hand, and "
+            "`-sm row` splits each layer instead (for cards of about the same speed).")  # fmt: skip
+    fits = (f"In {c.num(total, 'GB')}, the largest LLM in {HOME_PRECISION} is {e['model_name']} "
+            f"({c.num(e['memory_per_gpu_gb'], 'GB')})")  # fmt: skip
+    model = next((m for m in query.models if m.ids or m.size_b), None)
+    yes = "Yes"
+    if model is not None:
+        args = estimate_args(replace(query, precision=query.precision or HOME_PRECISION),
+                             f"{total:g}gb", None, model)  # fmt: skip
+        args.pop("offload", None)  # on the two cards' memory alone, no layers in system RAM
+        asked = box.call("estimate", {**args, "engine": "llama.cpp"})
+        if "error" not in asked:
+            verb = "fits" if asked["fits"] else "does not fit"
+            yes = "Yes" if asked["fits"] else f"No for {asked['model_name']}, though"
+            fits += (f"; {asked['model_name']} {verb} ({c.num(asked['memory_per_gpu_gb'], 'GB')}"
+                     f" of {c.usable(asked)}, {asked['precision']})")  # fmt: skip
+    pace = (f"The layers take turns: each token runs the {big['name']}'s share at "
+            f"{c.num(big['bandwidth_gbs'], 'GB/s')}, then the {small['name']}'s at "
+            f"{c.num(small['bandwidth_gbs'], 'GB/s')}, so the pace lands between the two cards' "
+            "own, and the slower card's share is the slow part; keep the smaller card's share "
+            "small when the model fits without all of it.")  # fmt: skip
+    return Draft("\n\n".join([head.format(yes=yes), fits + ".", pace]))
+
+
 SLOT_REFERENCE_GPU = "rtx-3090"  # the card sized when a slot question names none
 
 
@@ -2642,6 +2693,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
     ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)
        and _job_model(q).family not in ("speech", "diffusion")),
+    Principle("mixed_cards", "fit", _cues(
+        r"\b(?:two |2 )?(?:different|mixed|mismatched|unmatched)\b.{0,20}\b(?:gpus|cards)\b",
+        r"\b(?:mix(?:ing)?|combin\w+|pair(?:ing)?|together)\b.{0,40}\b(?:llama\.?cpp|ollama"
+        r"|split)\b",
+        r"\b(?:llama\.?cpp|ollama)\b.{0,40}\b(?:together|mix\w*|combin\w+)\b",
+        r"\bhow (?:does|will|would) (?:it|llama\.?cpp|ollama) split\b",
+    ), mixed_cards, _two_different_cards),
     Principle("slot_width", "fit", _cues(
         r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
     ), slot_width, _narrow_slot),
