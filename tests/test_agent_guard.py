@@ -112,3 +112,11 @@ def test_exponent_notation_is_one_number(text: str, value: float) -> None:
 def test_list_positions_are_not_numbers() -> None:
     text = "1. **RTX A4000**: 3.34 GB\n2. **RTX 4090**: 23.1 GB\n 10) more"
     assert [n.text for n in read_numbers(text)] == ["3.34 GB", "23.1 GB"]
+
+
+def test_a_ratio_of_rounded_figures_is_traced_within_their_rounding() -> None:
+    from advisor.agent.guard import _quotient_of, read_numbers
+
+    figures = read_numbers("0.039 images/s against 0.019 images/s")
+    assert _quotient_of(read_numbers("2.09x")[0], figures)  # 0.0385/0.0195 to 0.0395/0.0185
+    assert not _quotient_of(read_numbers("2.30x")[0], figures)

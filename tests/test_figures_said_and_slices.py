@@ -15,6 +15,7 @@ from advisor.api import Advisor
 from advisor.tools import call_tool
 from tests.asking import ask_grounded as _ask
 from tests.asking import head as _head
+from tests.asking import thread_of as _thread
 
 
 @pytest.mark.parametrize(
@@ -261,3 +262,17 @@ def test_two_different_cards_split_the_layers(
     assert "llama.cpp splits the model's layers across the" in head, text
     assert head.startswith("**Yes:") == yes, head
     assert "GB in all)" in head
+
+
+def test_one_more_card_joins_the_comparison_and_used_prices_weigh_it(
+    rules_advisor: Advisor,
+) -> None:
+    _first, more, used = _thread(
+        rules_advisor,
+        "3090 or 4090 for sdxl image generation, how much quicker is the 4090?",
+        "what about the 4080?",
+        "which is the better deal if i buy second hand",
+    )
+    assert "NVIDIA GeForce RTX 4080" in _head(more) and "RTX 3090" in _head(more), more
+    assert _head(used).startswith("**Best value to buy:"), used
+    assert "(used, " in _head(used)

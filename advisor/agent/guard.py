@@ -277,6 +277,8 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
     return Check(numbers, grounded, ungrounded)
 
 
+ROUNDING_LIMIT_SPAN = 1.1  # a quotient of rounded figures is trusted within a tenth of it
+
 # units whose figures add up: a card's price and its electricity, two memories
 SUMMED = ("usd", "memory", "power", "hours")
 
@@ -288,14 +290,30 @@ def _sum_of(total: Number, figures: list[Number]) -> bool:
 
 
 def _quotient_of(ratio: Number, figures: list[Number]) -> bool:
-    """True when a written ratio is one grounded figure over another of the same unit."""
+    """True when a written ratio is one grounded figure over another of the same unit, as
+    written or within what their rounding allows ("2.09x" of 0.039 over 0.019 images/s: each
+    rounded to two digits, their quotient lies between 1.97 and 2.14)."""
     scale = 100.0 if ratio.family == "percent" else 1.0  # "55% of the 8,760 hours"
     return any(
-        matches(ratio, scale * a.value / b.value)
+        matches(ratio, scale * a.value / b.value) or _within_rounding(ratio, a, b, scale)
         for a in figures
         for b in figures
         if a is not b and a.family is not None and a.family == b.family and b.value
     )
+
+
+def _within_rounding(ratio: Number, a: Number, b: Number, scale: float) -> bool:
+    """True when the ratio lies between the least and the most that a over b can be, given the
+    step each was rounded to, and that span is narrow (within a tenth either way)."""
+    below = b.value - b.step / 2
+    if below <= 0 or a.value <= 0:
+        return False
+    low = scale * (a.value - a.step / 2) / (b.value + b.step / 2)
+    high = scale * (a.value + a.step / 2) / below
+    mid = scale * a.value / b.value
+    if high > ROUNDING_LIMIT_SPAN * mid or low < mid / ROUNDING_LIMIT_SPAN:
+        return False
+    return low - ratio.step / 2 <= ratio.value <= high + ratio.step / 2
 
 
 _NO = re.compile(

@@ -2274,6 +2274,7 @@ _RUN_WORDS = re.compile(
 VALUE_ASKED = re.compile(
     r"\bcheap(?:er|est|ly)?\b|\b(?:best |better |good )?value(?: for (?:the )?money)?\b"
     r"|\bbang for (?:the |your )?bucks?\b|\bcost[- ]?effective\b|\bper dollar\b"
+    r"|\b(?:better|best) deal\b"
     r"|\bprice[- /]performance\b|\bperf(?:ormance)? per (?:\$|dollar)|コスパ|性价比|性價比"
 )
 
@@ -4040,7 +4041,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
                          draft.citations, draft.warnings)  # fmt: skip
         ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
         rented = _RENT_SAID.search(query.low) or query.providers
-        if _value_asked(query) and not rented and (bought := _bought_value(box)):
+        if _value_asked(query) and not rented and (bought := _bought_value(box, query.condition)):
             ratio = f"{bought}\n\n{ratio}"  # "which is the better value" of cards to buy
         second = _second_verdict(draft.text)
         text = "\n\n".join(filter(None, [per_token, ratio, figures, second]))
@@ -4119,7 +4120,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if job:
         job = _multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
     rented = _RENT_SAID.search(query.low) or query.providers
-    if job and _value_asked(query) and not rented and (bought := _bought_value(box)):
+    valued = job and _value_asked(query) and not rented
+    bought = _bought_value(box, query.condition) if valued else None
+    if bought:
         job = f"{bought}\n\n{job}"  # "which is the better value" of cards to buy
     lead = f"{job}\n\n{figures}" if job and figures else job or head
     buying = query.buying or bool(_BUY_WORDS.search(query.low))
@@ -4170,10 +4173,11 @@ def _less_power(query: Query, box: ToolBox) -> str | None:
             f"{summed}, at full load).{noise}")  # fmt: skip
 
 
-def _bought_value(box: ToolBox) -> str | None:
+def _bought_value(box: ToolBox, condition: str | None = None) -> str | None:
     """ "4090 vs 5090 vs 6000 Ada for training diffusion, which is the better value?": the job
-    just compared on each card against its newest price to buy (new, else its launch price), the
-    most speed for each dollar first; cards that do not hold the job said as such."""
+    just compared on each card against its newest price to buy (new, else its launch price; a
+    used one first when "used" is said), the most speed for each dollar first; cards that do
+    not hold the job said as such."""
     compared = next((call.result for call in reversed(box.calls)
                      if call.name == "compare_workload" and "error" not in call.result),
                     None)  # fmt: skip
@@ -4185,7 +4189,8 @@ def _bought_value(box: ToolBox) -> str | None:
             left.append(r["gpu_name"])
             continue
         prices = box.call("purchase_prices", {"gpu": r["gpu"]}).get("prices") or []
-        price = next((p for kind in ("new", "msrp") for p in prices if p["kind"] == kind), None)
+        kinds = ("used", "new", "msrp") if condition == "used" else ("new", "msrp")
+        price = next((p for kind in kinds for p in prices if p["kind"] == kind), None)
         if price is None:
             return None  # a card with no price to buy: no value to weigh
         rows.append((r["speed"] / price["usd"], r, price))
@@ -4193,8 +4198,9 @@ def _bought_value(box: ToolBox) -> str | None:
         return None
     rows.sort(key=lambda x: -x[0])
     unit = compared["unit"]
+    said = {"new": "new", "used": "used", "msrp": "launch price"}
     each = [f"the {r['gpu_name']} {c.ratio_figure(r['speed'], unit)} for {c.usd(p['usd'])} "
-            f"({'new' if p['kind'] == 'new' else 'launch price'}, {p['date']})"
+            f"({said.get(p['kind'], p['kind'])}, {p['date']})"
             for _v, r, p in rows]  # fmt: skip
     out = f" The {', '.join(left)} does not hold it." if left else ""
     return (

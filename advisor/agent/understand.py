@@ -1774,6 +1774,14 @@ _BILL_PERIODS = (
 _POWER_BILL = re.compile(r"\belectric\w*|\bpower (?:bill|cost)s?\b|\bkwh\b|\benergy (?:bill|cost)")
 
 
+MAX_COMPARED = 4  # the cards one comparison sets side by side
+# a short follow-up that names one more card and asks nothing else: "and the 4080 super?"
+_ONE_MORE = re.compile(
+    r"\W*(?:ok(?:ay)?,? )?(?:and|what about|how about|plus|also)\b(?: (?:the|a|an|with))?"
+    r" [\w .-]{1,30}\??\s*$"
+)
+
+
 def _power_bill_period(low: str) -> float | None:
     """The hours of a power bill's period said by its adjective ("yearly electricity bill"),
     around the clock; None for other questions (a monthly budget is no duration of use)."""
@@ -4758,6 +4766,15 @@ def resolve(
         and rx.search(r"\bworth\b|\bover the\b|\bthan the\b", query.text.lower())
     ):  # "3090 vs 4090 for SDXL" then "is the 4090 worth it at 200 a day?": still the pair
         gpus = prior.gpus
+        updates["gpus"] = gpus
+    elif (
+        prior.intent == "compare"
+        and 2 <= len(prior.gpus) < MAX_COMPARED
+        and len(gpus) == 1
+        and gpus[0].ids not in {p.ids for p in prior.gpus}
+        and _ONE_MORE.match(query.text.lower())
+    ):  # "4090 vs 3090 for an SDXL LoRA" then "and the 4080 super 16gb?": a third in the set
+        gpus = (*prior.gpus, gpus[0])
         updates["gpus"] = gpus
     elif (
         len(prior.gpus) == 1
