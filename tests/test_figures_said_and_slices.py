@@ -276,3 +276,13 @@ def test_one_more_card_joins_the_comparison_and_used_prices_weigh_it(
     assert "NVIDIA GeForce RTX 4080" in _head(more) and "RTX 3090" in _head(more), more
     assert _head(used).startswith("**Best value to buy:"), used
     assert "(used, " in _head(used)
+
+
+def test_a_mac_instead_keeps_the_budget_and_the_job(rules_advisor: Advisor) -> None:
+    first, mac = _thread(
+        rules_advisor,
+        "about 4k to spend on a box to run 70b models locally, what gpus?",
+        "would getting a mac be smarter for that money?",
+    )
+    assert "whole box also needs a CPU" in first, first
+    assert re.match(r"\*\*Pick one Apple ", _head(mac)), mac

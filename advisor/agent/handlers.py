@@ -6816,11 +6816,22 @@ def _bought(query: Query) -> bool:
         asked)  # fmt: skip
 
 
+# a budget for a whole machine ("$3000 to build a box for local LLMs"), not for the cards
+_A_WHOLE_BOX = re.compile(
+    r"\b(?:build(?:ing)?|whole|entire|complete|new|full) (?:\w+ )?(?:box|rig|pc|machine|system"
+    r"|workstation|build|server)\b|\b(?:box|rig|pc|build|system) (?:for|to run)\b"
+)
+
+
 def _to_buy(query: Query, box: ToolBox) -> Draft:
     """The cards a purchase budget buys that run the job (no card named); second-hand ones when
     no new card is within the budget and the question did not say new."""
     draft = _to_buy_as(query, box)
     budget = query.budget
+    if budget and not draft.text.startswith(c.NONE_MEETS) and _A_WHOLE_BOX.search(query.low):
+        draft.text += ("\n\nThe budget above went to the cards alone; a whole box also needs a "
+                       "CPU, board, RAM, storage, a power supply and a case, so leave room for "
+                       "them (a cheaper pick, or used cards).")  # fmt: skip
     if query.condition or budget is None or not draft.text.startswith(c.NONE_MEETS):
         return draft
     used = _to_buy_as(replace(query, condition="used"), box)

@@ -4410,7 +4410,12 @@ def _vendor(low: str, gpus: tuple[GpuRef, ...]) -> str | None:
     m = rx.search(r"\b(nvidia|amd|radeon|instinct|intel|apple)\b(?! (?:vs|or|and)\b)", low)
     names = {"nvidia": "NVIDIA", "amd": "AMD", "radeon": "AMD", "instinct": "AMD",
              "intel": "Intel", "apple": "Apple"}  # fmt: skip
-    if m is None and rx.search(r"\bwhich (?:\w+ )?mac(?:book)?s?\b|\bwhat mac\b", low):
+    if m is None and rx.search(
+        r"\bwhich (?:\w+ )?mac(?:book)?s?\b|\bwhat mac\b"
+        # "what about going mac instead", "would a mac do it for that money"
+        r"|\b(?:going|go|get(?:ting)?|buy(?:ing)?|a|an?y) mac(?:book|s)?\b(?! ?(?:address|os\b))",
+        low,
+    ):
         return "Apple"  # "which Mac should I buy": one of Apple's
     return names[m.group(1)] if m else None
 
@@ -4703,8 +4708,9 @@ def resolve(
     settings_only = (
         names_nothing
         and prior.intent in ("recommend", "buy")
-        and bool(query.precision or query.budget or query.context or query.max_power_w)
-    )
+        and bool(query.precision or query.budget or query.context or query.max_power_w
+                 or query.vendor)  # "would getting a mac be smarter?": ranked again, Apple's
+    )  # fmt: skip
     if (
         picked
         and not held
