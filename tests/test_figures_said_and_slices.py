@@ -286,3 +286,14 @@ def test_a_mac_instead_keeps_the_budget_and_the_job(rules_advisor: Advisor) -> N
     )
     assert "whole box also needs a CPU" in first, first
     assert re.match(r"\*\*Pick one Apple ", _head(mac)), mac
+
+
+def test_a_supply_asked_after_a_bill_is_sized_once(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "running 3x 4090 around the clock at 28c/kwh, what's that a month? also what psu for "
+        "that build",
+    ).text
+    assert _head(text).startswith("**About $"), text
+    assert "of power supply**" in text
+    assert text.count("of electricity**") == 1

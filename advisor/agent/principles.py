@@ -1275,7 +1275,10 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         "supply's rating covers. Capping the cards' power (nvidia-smi -pl) trades a little "
         "speed for a lot of watts.",
     ]
-    if query.usd_per_kwh and not query.draw_w:  # "... and what will it cost per month at 15c"
+    billed = re.search(
+        r"\bkwh\b|\belectric\w*|\bbill\b|\bcost\b|\bper month\b|\bmonthly\b", query.low
+    )  # (a price carried from a part before: its bill is there)
+    if query.usd_per_kwh and not query.draw_w and billed:  # "... and its cost per month at 15c"
         rest = replace(query, other_w=(query.other_w or 0.0) + p["cpu_w"] + p["platform_w"])
         bill = electricity_bill(rest, box, n)
         lines.insert(1, bill.text + " The CPU and the rest are counted at the figures above.")

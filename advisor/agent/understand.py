@@ -4980,7 +4980,11 @@ def resolve(
         intent = "train_time" if (more_of_the_pick or timed) and sized else "fit"
     elif corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
-    if query.fields and names_nothing and merged.gpus and intent in ("buy", "out_of_scope"):
+    psu = rx.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", query.text.lower())
+    if psu and merged.gpus and not rx.search(r"\belectric\w*|\bkwh\b|\bbill\b",
+                                             query.text.lower()):  # fmt: skip
+        intent = "spec"  # "... 24/7 at $0.30/kWh? and what PSU for that rig": the supply's size
+    elif query.fields and names_nothing and merged.gpus and intent in ("buy", "out_of_scope"):
         # "M2 Ultra or two 4090s, budget 7k" then "which one would use less power?": the figure
         # asked, of the cards before
         several = len(merged.gpus) >= 2 or any((g.count or 1) > 1 for g in merged.gpus)
