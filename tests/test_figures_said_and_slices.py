@@ -6,6 +6,7 @@ own."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -297,3 +298,38 @@ def test_a_supply_asked_after_a_bill_is_sized_once(rules_advisor: Advisor) -> No
     assert _head(text).startswith("**About $"), text
     assert "of power supply**" in text
     assert text.count("of electricity**") == 1
+
+
+def test_a_card_against_the_cpu_for_whisper(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "whisper medium with faster-whisper: my ryzen cpu or an rtx 3060, how big a gap?",
+    ).text
+    head = _head(text)
+    assert re.match(r"\*\*One NVIDIA GeForce RTX 3060 12GB is about [\d.]+x as fast as the CPU",
+                    head)  # fmt: skip
+    assert head.count("audio s/s") == 2
+
+
+def test_two_engines_are_weighed_in_the_format_said(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "sglang vs vllm for qwen2.5 32b in fp8 on an h100, which decodes faster?"
+    ).text
+    head = _head(text)
+    assert "SGLang" in head and "vLLM" in head, text
+    assert "bf16" not in head
+
+
+def test_a_stated_mfu_prices_the_run_and_counts_for_a_deadline(rules_advisor: Advisor) -> None:
+    costed, counted = _thread(
+        rules_advisor,
+        "pretraining a 2B model on 200B tokens, A100 80GB at $1.40/hr, we assume 42% MFU. "
+        "total compute cost?",
+        "how many gpus do we need to be done in 10 days?",
+    )
+    gpu_hours = 6 * 2e9 * 200e9 / (0.42 * 312e12) / 3600
+    assert _head(costed).startswith(f"**About {gpu_hours:,.0f} GPU-hours"), costed
+    assert f"${gpu_hours * 1.4:,.0f}" in costed
+    count = math.ceil(gpu_hours / 240)
+    assert _head(counted).startswith(f"**{count} x NVIDIA A100"), counted
+    assert "within your deadline" in _head(counted)

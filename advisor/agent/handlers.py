@@ -1350,6 +1350,9 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
+    gap = _SPEED_UP.search(query.low) or re.search(r"\bgap\b|\bdifference\b", query.low)
+    if gap and (against := _card_against_cpu(query, box)) is not None:
+        return against  # "whisper: my ryzen cpu or an rtx 3060, how big a gap?"
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
             or _streams_kept_up(query, box)) is not None:  # fmt: skip
         return weighed  # "gemma 2 27b on a 3090: q4 or q8, which one fits and how fast"
@@ -2480,11 +2483,48 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join([head, *(c.memory_needed(e) for e in estimates)]))
 
 
+# a CPU set against a card: "a 16-core CPU vs a T4", "cpu or gpu for whisper"
+_CPU_AGAINST = re.compile(
+    r"\bcpu\b.{0,40}\b(?:vs\.?|versus|or|against|compared (?:to|with))\b"
+    r"|\b(?:vs\.?|versus|or|than|against|compared (?:to|with))\b.{0,30}\bcpu\b"
+)
+
+
+def _card_against_cpu(query: Query, box: ToolBox) -> Draft | None:
+    """A model on the card named against the CPU alone ("faster-whisper on a 16-core CPU vs a
+    T4"): both paces and how many times the card's is the CPU's."""
+    if len(query.gpus) != 1 or len(query.models) != 1 or not _CPU_AGAINST.search(query.low):
+        return None
+    model = query.models[0]
+    if model.family not in ("speech", "llm", None) or query.workload not in (None, "inference"):
+        return None
+    args = estimate_args(query, gpu_choices(query.gpus[0])[0], query.gpus[0].count, model)
+    card = box.call("estimate", args)
+    alone = box.call("estimate", {**estimate_args(query, CPU, None, model), "num_gpus": None})
+    if "error" in card or "error" in alone or not (card["fits"] and alone["fits"]):
+        return None
+    label, rate, unit = c.lead_metric(card)
+    cpu_rate = c.lead_metric(alone)[1]["typical"]
+    if not cpu_rate:
+        return None
+    times = rate["typical"] / cpu_rate
+    where = c.gpus_phrase(card["num_gpus"], card["gpu_name"])
+    cpu_note = next((a for a in alone.get("assumptions", []) if a.startswith("CPU not")), "")
+    return Draft(
+        f"**{where[0].upper()}{where[1:]} is about {c.num(times)}x as fast as the CPU alone: "
+        f"{c.num(rate['typical'], unit)} against {c.num(cpu_rate, unit)}** ({label}; "
+        f"{c.settings(card)} on the card, {c.settings(alone)} on the CPU).\n\n"
+        + (f"{cpu_note[0].upper()}{cpu_note[1:]}." if cpu_note else "")
+    )
+
+
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
     if (engines := _engines_weighed(query, box)) is not None:
         return engines  # "TensorRT-LLM vs vLLM for llama 3 8b on an H100 at batch 64?"
+    if (against := _card_against_cpu(query, box)) is not None:
+        return against  # "faster-whisper on a 16-core CPU vs a T4: how much faster is the T4?"
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
     if query.seconds_per_item and _paced_items(query) and not query.models:
@@ -2963,6 +3003,9 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return afforded  # "48k a month, 8 hours a day: how many H100s can we afford?"
     if (yours := _cards_for_your_rate(query, box)) is not None:
         return yours  # "1,800 tok/s on one A10G, we need 25k tok/s: how many A10Gs?"
+    deadline_at_mfu = query.mfu and query.hours and query.target in (None, "min_gpus")
+    if deadline_at_mfu and (at_mfu := _at_stated_mfu(query, box)) is not None:
+        return at_mfu  # "... assume 40% MFU" then "how many GPUs to finish in 2 weeks?"
     if query.target == "best_quant":
         best = _best_quant(query, box) if query.models else None
         if best is not None:  # "what quant should i use" for a model on a card
@@ -5229,6 +5272,8 @@ def _useful_hour_cost(query: Query, box: ToolBox) -> Draft | None:
 
 
 def cost(query: Query, box: ToolBox) -> Draft:
+    if (at_mfu := _cost_at_stated_mfu(query, box)) is not None:
+        return at_mfu  # "3B on 300B tokens, H100s at $2/hr, 40% MFU: compute and cost?"
     if (useful := _useful_hour_cost(query, box)) is not None:
         return useful  # "35% utilisation at $14/hr for the node: per useful GPU-hour?"
     if (afforded_tokens := tokens_at_stated_mfu(query, box)) is not None:
@@ -7409,10 +7454,30 @@ def _gpu_hours_priced(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n".join([head, *(["", other, *more] if more else [])]))
 
 
-def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
-    """ "1.3B from scratch on 26B tokens, 8x A100, assuming 40% MFU: how many days?": 6 x the
-    parameters x the tokens at the user's share of the cards' dense peak, said first; the
-    calculator's own estimate (its calibrated efficiency) under it for comparison."""
+@dataclass(frozen=True)
+class MfuRun:
+    """A training run at the user's MFU: the tool's result and the words for it."""
+
+    run: dict[str, Any]  # the train_time_at_mfu result
+    name: str  # the model's name
+    sheet: dict[str, Any]  # the card's gpu_specs
+    params: float  # billions, active ones
+    tokens: float
+    peak: float  # the dense TFLOPS per GPU it runs at
+    fp8: bool
+
+    def work(self, mfu: float) -> str:
+        """ "6 x 1.3B parameters x 26B tokens of work at 40% of 312 TFLOPS dense BF16 per GPU
+        (998 TFLOPS sustained in all)"."""
+        return (f"{self.run['flops_per_token_per_param']} x {c.exact(self.params)}B parameters x "
+                f"{c.num(self.tokens / 1e9)}B tokens of work at {c.num(mfu * 100)}% of "
+                f"{c.exact(self.peak, 'TFLOPS')} dense {'FP8' if self.fp8 else 'BF16'} per GPU "
+                f"({c.num(self.run['effective_tflops'], 'TFLOPS')} sustained in all)")  # fmt: skip
+
+
+def _mfu_run(query: Query, box: ToolBox, count: int | None = None) -> MfuRun | Draft | None:
+    """The run of the question's model on its tokens at the MFU the user states, on `count` (or
+    the count said, else one) of the first card named; None when any of them is missing."""
     model = query.models[0] if query.models else None
     tokens = (query.train_tokens or 0) * (query.epochs or 1)
     if not (query.mfu and model and tokens and query.gpus and query.gpus[0].ids):
@@ -7429,9 +7494,9 @@ def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
     else:
         return None
     ref = query.gpus[0]
-    count = ref.count or query.num_gpus or 1
+    count = count or ref.count or query.num_gpus or 1
     sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
-    fp8 = query.precision == "fp8" and sheet.get("fp8_dense_tflops")
+    fp8 = bool(query.precision == "fp8" and sheet.get("fp8_dense_tflops"))
     peak = sheet.get("fp8_dense_tflops" if fp8 else "fp16_bf16_dense_tflops")
     if "error" in sheet or not peak:
         return None
@@ -7439,18 +7504,93 @@ def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
                                          "tflops_per_gpu": peak, "num_gpus": count})  # fmt: skip
     if "error" in run:
         return Draft(run["error"])
-    where = c.gpus_phrase(count, sheet["name"])
-    days = f"{c.num(run['days'], 'days')} ({c.num(run['hours'], 'hours')})"
-    head = (f"**About {days if run['hours'] >= 48 else c.num(run['hours'], 'hours')} of wall time "
-            f"for {name} on {where} at your {c.num(query.mfu * 100)}% MFU**: "
-            f"{run['flops_per_token_per_param']} x "
-            f"{c.exact(params)}B parameters x {c.num(tokens / 1e9)}B tokens of work at "
-            f"{c.num(query.mfu * 100)}% of {c.exact(peak, 'TFLOPS')} dense "
-            f"{'FP8' if fp8 else 'BF16'} per GPU ({c.num(run['effective_tflops'], 'TFLOPS')} "
-            f"sustained in all); {c.num(run['gpu_hours'], 'GPU-hours')}.")  # fmt: skip
+    return MfuRun(run, name, sheet, params, tokens, peak, fp8)
+
+
+def _wall(run: dict[str, Any]) -> str:
+    """ "2.35 days (56.4 hours)", or hours alone under two days."""
+    if run["hours"] >= 48:
+        return f"{c.num(run['days'], 'days')} ({c.num(run['hours'], 'hours')})"
+    return c.num(run["hours"], "hours")
+
+
+def _at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
+    """ "1.3B from scratch on 26B tokens, 8x A100, assuming 40% MFU: how many days?": 6 x the
+    parameters x the tokens at the user's share of the cards' dense peak, said first; the
+    calculator's own estimate (its calibrated efficiency) under it for comparison. With a
+    deadline and no count ("how many GPUs to finish in 2 weeks?"): the fewest that make it."""
+    found = _mfu_run(query, box)
+    if not isinstance(found, MfuRun):
+        return found
+    assert query.mfu is not None
+    ref = query.gpus[0]
+    if query.hours and not (ref.count or query.num_gpus) and _DEADLINE_ASKED.search(query.low):
+        count = max(1, math.ceil(found.run["gpu_hours"] / query.hours))
+        within = _mfu_run(query, box, count)
+        if isinstance(within, MfuRun):
+            where = c.gpus_phrase(count, within.sheet["name"])
+            return Draft(
+                f"**{where[0].upper()}{where[1:]} finish in about {_wall(within.run)}, within "
+                f"your deadline, at your {c.num(query.mfu * 100)}% MFU**: "
+                f"{within.work(query.mfu)}; {c.num(within.run['gpu_hours'], 'GPU-hours')} in all."
+                "\n\nMore GPUs than that finish sooner for about the same GPU-hours, as long as "
+                "the MFU holds at that scale (a bigger cluster loses some to communication)."
+            )  # fmt: skip
+    count = ref.count or query.num_gpus or 1
+    where = c.gpus_phrase(count, found.sheet["name"])
+    head = (f"**About {_wall(found.run)} of wall time for {found.name} on {where} at your "
+            f"{c.num(query.mfu * 100)}% MFU**: {found.work(query.mfu)}; "
+            f"{c.num(found.run['gpu_hours'], 'GPU-hours')}.")  # fmt: skip
+    priced = _mfu_bill(query, box, found, count)
     own = job_time(replace(query, mfu=None), box)
-    return Draft(f"{head}\n\nThe calculator's own estimate, at the efficiency it is calibrated "
-                 f"to rather than your MFU:\n\n{own.text}")  # fmt: skip
+    return Draft(f"{head}{priced}\n\nThe calculator's own estimate, at the efficiency it is "
+                 f"calibrated to rather than your MFU:\n\n{own.text}")  # fmt: skip
+
+
+def _mfu_bill(query: Query, box: ToolBox, found: MfuRun, count: int) -> str:
+    """What the run costs: at the user's price per GPU-hour, else the card's median rent."""
+    price, whose = query.user_price_usd_per_hour, "your"
+    if price is None:
+        offered = box.call("prices", {"gpu": found.sheet["id"]})
+        summary = offered.get("summary_usd_per_gpu_hour") if "error" not in offered else None
+        if not summary:
+            return ""
+        price, whose = summary["median"], "the median"
+    bill = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": found.run["hours"],
+                                    "num_gpus": count})  # fmt: skip
+    if "error" in bill:
+        return ""
+    return (
+        f" It costs about {c.usd(bill['usd'])} at {whose} {c.usd(price)} per GPU-hour "
+        "(the GPU-hours are the same on any count)."
+    )
+
+
+def _cost_at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
+    """ "Pretrain a 3B on 300B tokens, H100s at $2/hr, assume 40% MFU: compute and cost?": the
+    GPU-hours at the user's MFU and their bill, the wall time on the count said (else a node)."""
+    count = (query.gpus[0].count if query.gpus else None) or query.num_gpus or NODE_GPUS
+    found = _mfu_run(query, box, count)
+    if not isinstance(found, MfuRun):
+        return found
+    assert query.mfu is not None
+    bill = _mfu_bill(query, box, found, count)
+    if not bill:
+        return None
+    where = c.gpus_phrase(count, found.sheet["name"])
+    said = "" if (query.gpus[0].count or query.num_gpus) else " (no count said: a node of 8)"
+    return Draft(
+        f"**About {c.num(found.run['gpu_hours'], 'GPU-hours')} of {found.sheet['name']} at your "
+        f"{c.num(query.mfu * 100)}% MFU.**{bill}\n\n"
+        f"The work: {found.work(query.mfu)}, "
+        f"{c.num(found.run['zettaflops'])} zettaFLOPs; on {where}{said} it takes "
+        f"{_wall(found.run)}.",
+        cite_more=False,
+    )
+
+
+# a count asked for a deadline: "how many GPUs to finish in 2 weeks?"
+_DEADLINE_ASKED = re.compile(r"\bhow many\b|\bnumber of (?:gpus|cards)\b|\bfewest\b")
 
 
 _GPU_HOURS_ASKED = re.compile(r"\bgpu[- ]?(?:hours?|hrs?|h)\b")

@@ -40,7 +40,7 @@ from advisor.agent.handlers import (
 )
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
-from advisor.agent.understand import gpu_mentions
+from advisor.agent.understand import ENGINE_WORDS, gpu_mentions
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.catalog import load_catalog
 
@@ -1752,6 +1752,12 @@ def _slot_for_training(query: Query, box: ToolBox, ref: GpuRef, gpu: str) -> Dra
 # ---------------------------------------------------------------- two different cards, one model
 
 
+def _engines_named(query: Query) -> bool:
+    """Two engines or more named ("TensorRT-LLM vs vLLM for a 70b in fp8"): the engines are
+    weighed, in the format said, not the format against 16 bits."""
+    return sum(bool(re.search(pattern, query.low)) for _name, pattern in ENGINE_WORDS) >= 2
+
+
 def _two_different_cards(query: Query) -> bool:
     """Two different cards named (no counts) for an LLM run: "a 3090 + a 3060 together"."""
     ids = {gpu_choices(ref)[0] for ref in query.gpus if ref.ids}
@@ -2695,7 +2701,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
     ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)
-       and _job_model(q).family not in ("speech", "diffusion")),
+       and _job_model(q).family not in ("speech", "diffusion") and not _engines_named(q)),
     Principle("mixed_cards", "fit", _cues(
         r"\b(?:two |2 )?(?:different|mixed|mismatched|unmatched)\b.{0,20}\b(?:gpus|cards)\b",
         r"\b(?:mix(?:ing)?|combin\w+|pair(?:ing)?|together)\b.{0,40}\b(?:llama\.?cpp|ollama"

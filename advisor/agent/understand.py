@@ -4720,7 +4720,8 @@ def resolve(
         and not gpus
         and not prior.gpus
         and (not query.models or pointed)
-        and (query.intent not in ("recommend", "buy") or pointed)
+        # ("what if we only manage 25% MFU" after a pick for a run: the run on the pick)
+        and (query.intent not in ("recommend", "buy") or pointed or query.mfu is not None)
         and not (_PICK_AGAIN.search(query.text.lower()) and not pointed)
     ):
         # "which GPU for SDXL LoRA?" then "how much would 2 hours of that cost?": the pick
@@ -4970,6 +4971,8 @@ def resolve(
                         and bool(merged.models)
                         and intent in ("fit", "spec", "search"))  # fmt: skip
     card_for_the_job = card_for_the_job or (the_pick and intent != "speed")
+    if query.mfu is not None and prior.intent == "recommend" and merged.gpus and names_nothing:
+        the_pick = card_for_the_job = True  # the pick's run at the MFU said
     # "and with 4 of them?" after a pick for a sized job: the job on that many of the pick
     more_of_the_pick = (prior.intent == "recommend" and names_nothing and bool(merged.gpus)
                         and bool(merged.models) and bool(query.num_gpus))  # fmt: skip

@@ -100,8 +100,8 @@ def train_hours_at_mfu(
     flops = 6 * params * tokens
     rate = mfu * tflops_per_gpu * 1e12 * num_gpus
     hours = flops / rate / 3600
-    return {"flops": flops, "effective_tflops": rate / 1e12, "hours": hours, "days": hours / 24,
-            "gpu_hours": hours * num_gpus}  # fmt: skip
+    return {"flops": flops, "zettaflops": flops / 1e21, "effective_tflops": rate / 1e12,
+            "hours": hours, "days": hours / 24, "gpu_hours": hours * num_gpus}  # fmt: skip
 
 
 def tokens_at_mfu(params: float, gpu_hours: float, tflops_per_gpu: float, mfu: float) -> float:
