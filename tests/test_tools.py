@@ -30,6 +30,7 @@ def test_every_tool_is_documented_and_registered() -> None:
         "list_gpus", "compare_workload", "pcie_links", "system_power", "electricity_cost",
         "token_cost", "paced_time", "largest_model", "service_cost", "carried_measurement",
         "stream_load", "load_replicas", "bill_rate", "cards_for_rate", "value_per_dollar",
+        "train_time_at_mfu", "tokens_for_budget_at_mfu",
     }  # fmt: skip
     for tool in TOOLS.values():
         assert tool.__doc__ and len(tool.__doc__) > 60
