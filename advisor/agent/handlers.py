@@ -2511,8 +2511,8 @@ def _card_against_cpu(query: Query, box: ToolBox) -> Draft | None:
     where = c.gpus_phrase(card["num_gpus"], card["gpu_name"])
     cpu_note = next((a for a in alone.get("assumptions", []) if a.startswith("CPU not")), "")
     return Draft(
-        f"**{where[0].upper()}{where[1:]} is about {c.num(times)}x as fast as the CPU alone: "
-        f"{c.num(rate['typical'], unit)} against {c.num(cpu_rate, unit)}** ({label}; "
+        f"**About {c.num(times)}x: {where} at {c.num(rate['typical'], unit)} against "
+        f"{c.num(cpu_rate, unit)} on the CPU alone** ({label}; "
         f"{c.settings(card)} on the card, {c.settings(alone)} on the CPU).\n\n"
         + (f"{cpu_note[0].upper()}{cpu_note[1:]}." if cpu_note else "")
     )

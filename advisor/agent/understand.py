@@ -1791,14 +1791,13 @@ def _power_bill_period(low: str) -> float | None:
 
 
 def _billed_hours(duration: float | None, low: str) -> float | None:
-    """The hours said, or a power bill's period ("the yearly electricity bill"): around the
-    clock, or at the hours a day said ("8 hours a day, per year": 8 x 365)."""
+    """The hours said, or a power bill's period ("the yearly electricity bill") around the clock;
+    with hours a day said, the hours said (the bill multiplies them out over the period)."""
     period = _power_bill_period(low)
     if period is None:
         return duration
-    rate = _use_rate(low)
-    if rate and duration in (None, rate):
-        return period * rate / 24
+    if _use_rate(low):
+        return duration  # "6 hours a day, annually": the bill's own rule of hours a day x a year
     return duration or period
 
 
