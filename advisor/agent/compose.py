@@ -919,6 +919,7 @@ _MATTERS = re.compile(
 # a ratio asked: "how much faster", "how many times faster", "how much slower is the laptop"
 HOW_MUCH_FASTER = re.compile(
     r"\bhow (?:much|many times) (?:faster|slower|quicker|better)\b|\b(?:speed ?up|ratio)\b"
+    r"|\bhow (?:big|large|much) (?:of )?a gap\b"
 )
 
 

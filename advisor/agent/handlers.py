@@ -1350,9 +1350,6 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
-    gap = _SPEED_UP.search(query.low) or re.search(r"\bgap\b|\bdifference\b", query.low)
-    if gap and (against := _card_against_cpu(query, box)) is not None:
-        return against  # "whisper: my ryzen cpu or an rtx 3060, how big a gap?"
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
             or _streams_kept_up(query, box)) is not None:  # fmt: skip
         return weighed  # "gemma 2 27b on a 3090: q4 or q8, which one fits and how fast"
@@ -2483,48 +2480,15 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join([head, *(c.memory_needed(e) for e in estimates)]))
 
 
-# a CPU set against a card: "a 16-core CPU vs a T4", "cpu or gpu for whisper"
-_CPU_AGAINST = re.compile(
-    r"\bcpu\b.{0,40}\b(?:vs\.?|versus|or|against|compared (?:to|with))\b"
-    r"|\b(?:vs\.?|versus|or|than|against|compared (?:to|with))\b.{0,30}\bcpu\b"
-)
-
-
-def _card_against_cpu(query: Query, box: ToolBox) -> Draft | None:
-    """A model on the card named against the CPU alone ("faster-whisper on a 16-core CPU vs a
-    T4"): both paces and how many times the card's is the CPU's."""
-    if len(query.gpus) != 1 or len(query.models) != 1 or not _CPU_AGAINST.search(query.low):
-        return None
-    model = query.models[0]
-    if model.family not in ("speech", "llm", None) or query.workload not in (None, "inference"):
-        return None
-    args = estimate_args(query, gpu_choices(query.gpus[0])[0], query.gpus[0].count, model)
-    card = box.call("estimate", args)
-    alone = box.call("estimate", {**estimate_args(query, CPU, None, model), "num_gpus": None})
-    if "error" in card or "error" in alone or not (card["fits"] and alone["fits"]):
-        return None
-    label, rate, unit = c.lead_metric(card)
-    cpu_rate = c.lead_metric(alone)[1]["typical"]
-    if not cpu_rate:
-        return None
-    times = rate["typical"] / cpu_rate
-    where = c.gpus_phrase(card["num_gpus"], card["gpu_name"])
-    cpu_note = next((a for a in alone.get("assumptions", []) if a.startswith("CPU not")), "")
-    return Draft(
-        f"**About {c.num(times)}x: {where} at {c.num(rate['typical'], unit)} against "
-        f"{c.num(cpu_rate, unit)} on the CPU alone** ({label}; "
-        f"{c.settings(card)} on the card, {c.settings(alone)} on the CPU).\n\n"
-        + (f"{cpu_note[0].upper()}{cpu_note[1:]}." if cpu_note else "")
-    )
-
-
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
     if (engines := _engines_weighed(query, box)) is not None:
         return engines  # "TensorRT-LLM vs vLLM for llama 3 8b on an H100 at batch 64?"
-    if (against := _card_against_cpu(query, box)) is not None:
-        return against  # "faster-whisper on a 16-core CPU vs a T4: how much faster is the T4?"
+    if (query.cpu_only and len(query.gpus) == 1 and query.models
+            and (query.models[0].family or "llm") in ON_THE_CPU
+            and query.workload in (None, "inference")):  # fmt: skip
+        return fit(query, box)  # "faster-whisper on a 16-core CPU vs a T4": the CPU beside it
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
     if query.seconds_per_item and _paced_items(query) and not query.models:
@@ -7475,6 +7439,19 @@ class MfuRun:
                 f"({c.num(self.run['effective_tflops'], 'TFLOPS')} sustained in all)")  # fmt: skip
 
 
+def _trained_params(box: ToolBox, model: ModelRef) -> tuple[float, str] | None:
+    """The billions of parameters a token trains (the active ones of a mixture of experts) and
+    the model's name: the catalog's, else the size said ("a 1.3B model")."""
+    if model.ids:
+        spec = box.call("model_specs", {"model": model.ids[0]})
+        if "error" in spec:
+            return None
+        return (spec.get("active_params") or spec["total_params"]) / 1e9, spec["name"]
+    if model.size_b:
+        return model.size_b, f"a {model.size_b:g}B model"
+    return None
+
+
 def _mfu_run(query: Query, box: ToolBox, count: int | None = None) -> MfuRun | Draft | None:
     """The run of the question's model on its tokens at the MFU the user states, on `count` (or
     the count said, else one) of the first card named; None when any of them is missing."""
@@ -7484,15 +7461,10 @@ def _mfu_run(query: Query, box: ToolBox, count: int | None = None) -> MfuRun | D
         return None
     if (model.family or "llm") != "llm":
         return None
-    if model.ids:
-        spec = box.call("model_specs", {"model": model.ids[0]})
-        if "error" in spec:
-            return None
-        params, name = (spec.get("active_params") or spec["total_params"]) / 1e9, spec["name"]
-    elif model.size_b:
-        params, name = model.size_b, f"a {model.size_b:g}B model"
-    else:
+    trained = _trained_params(box, model)
+    if trained is None:
         return None
+    params, name = trained
     ref = query.gpus[0]
     count = count or ref.count or query.num_gpus or 1
     sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
@@ -7606,13 +7578,12 @@ def _gpu_hours_on_a_node(query: Query, box: ToolBox) -> Draft | None:
     if len(query.gpus) != 1 or query.gpus[0].count or query.num_gpus or not query.models:
         return None
     ref = query.gpus[0]
-    sheets = [box.call("gpu_specs", {"gpu": gid}) for gid in ref.ids]
+    # the 8-GPU board's module (SXM) where the card has one, its largest memory
+    sheets = [box.call("gpu_specs", {"gpu": gid}) for gid in _board_module(box, ref.ids)]
     sheets = [sh for sh in sheets if "error" not in sh]
     if not sheets:
         return None
-    # the 8-GPU board's module (SXM) where the card has one, its largest memory
-    boards = [sh for sh in sheets if str(sh.get("form_factor", "")).startswith("SXM")]
-    biggest = max(boards or sheets, key=lambda sh: sh.get("memory_gb") or 0)
+    biggest = max(sheets, key=lambda sh: sh.get("memory_gb") or 0)
     held = _fewest(query, box, biggest["id"], query.models[0])
     fewest = held.get("solution") if "error" not in held else None
     if not fewest or fewest == 1:
@@ -7626,7 +7597,7 @@ def _gpu_hours_on_a_node(query: Query, box: ToolBox) -> Draft | None:
     return draft
 
 
-_TOKENS_ASKED = re.compile(r"\bhow many (?:training )?tokens\b|\bhow much data\b")
+_TOKEN_COUNT_ASKED = re.compile(r"\bhow many (?:training )?tokens\b|\bhow much data\b")
 
 
 def tokens_at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
@@ -7637,17 +7608,12 @@ def tokens_at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
     price = query.user_price_usd_per_hour
     if not (query.mfu and model and budget and price and query.gpus and query.gpus[0].ids):
         return None
-    if not _TOKENS_ASKED.search(query.low):
+    if not _TOKEN_COUNT_ASKED.search(query.low):
         return None
-    if model.ids:
-        spec = box.call("model_specs", {"model": model.ids[0]})
-        if "error" in spec:
-            return None
-        params = (spec.get("active_params") or spec["total_params"]) / 1e9
-    elif model.size_b:
-        params = model.size_b
-    else:
+    trained = _trained_params(box, model)
+    if trained is None:
         return None
+    params = trained[0]
     sheet = box.call("gpu_specs", {"gpu": gpu_choices(query.gpus[0])[0]})
     peak = sheet.get("fp16_bf16_dense_tflops") if "error" not in sheet else None
     if not peak:

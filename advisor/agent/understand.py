@@ -2680,7 +2680,7 @@ NEED_A_GPU = (r"\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?nee
 _CPU_ONLY = (
     r"\bcpu[- ]only\b|\bonly (?:on )?(?:the |my |a )?cpu\b"
     # "my cpu vs a 4070", "how much faster than the cpu": the CPU set against a card
-    r"|\b(?:my|the|a|on) cpu,? (?:vs\.?|versus|against|or)\b"
+    r"|\b(?:my|the|a|an|on) (?:[\w-]+ ){0,2}?cpu,? (?:vs\.?|versus|against|or)\b"
     r"|\b(?:vs\.?|versus|than|against) (?:my |the |a )?cpu\b"
     # "i only have a cpu"
     r"|\b(?:i|we) (?:only|just) (?:have|got) (?:a |an |the |my )?(?:\w+ )?cpu\b"
