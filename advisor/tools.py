@@ -329,6 +329,8 @@ def compare_workload(
     counts: list[int] | None = None,
     checkpointing: bool | None = None,
     provider: str | None = None,
+    context: int | None = None,
+    output_tokens: int | None = None,
 ) -> dict[str, Any]:
     """Which of several GPUs runs one job faster, and by how much: the same estimate on each
     (on `num_gpus` of each, over their own link; or on `counts[i]` of `gpus[i]` when the setups
@@ -339,7 +341,8 @@ def compare_workload(
     Training without a batch takes the family's usual per-GPU batch (128 images for ResNet-50);
     `checkpointing` fixes gradient checkpointing on or off for every card alike. Each row
     has its rent an hour and what a unit of the work costs at the median price (`provider`'s
-    prices only, when given)."""
+    prices only, when given). `context` and `output_tokens` (LLMs) size each sequence's KV
+    cache, as for `estimate`."""
     from advisor.calculator import FAMILIES
     from advisor.calculator.families import find_model
 
@@ -361,7 +364,8 @@ def compare_workload(
         e = estimate(_request(model=model, gpu=gpu, workload=workload, precision=precision,
                               batch=batch, framework=framework, engine=engine,
                               num_gpus=n, checkpointing=checkpointing,
-                              provider=provider))  # fmt: skip
+                              provider=provider, context=context,
+                              output_tokens=output_tokens))  # fmt: skip
         metric = FAMILIES[e.family].metrics[workload][0]
         band = getattr(e, metric.key) or {}
         priced = e.cost if e.fits and e.cost else {}
@@ -886,9 +890,10 @@ def recommend_gpus(
     memory in all (the smallest card that runs it), then speed; "most_memory" the most memory in
     all (what decides which models a card runs), then speed; "per_dollar" (purchases) the
     most speed per dollar of the purchase price. By value, each doubling of the cards counts
-    CARD_DOUBLING_PREMIUM dearer; by speed within a purchase budget, speeds within SPEED_STEP
-    are level and the cheaper goes first. Cards that are not datacenter parts count up to
-    ONE_BOX_GPUS (one machine), a laptop or a unified-memory machine one. With requests_per_s
+    CARD_DOUBLING_PREMIUM dearer; by speed within a purchase budget, each doubling of the cards
+    counts that much slower, and speeds within SPEED_STEP are level, the cheaper first. Cards
+    that are not datacenter parts count up to ONE_BOX_GPUS (one machine), a laptop or a
+    unified-memory machine one. With requests_per_s
     (LLM serving), each candidate is sized for that load: replicas of the fitting setup until
     their full-load serving throughput covers requests_per_s x output_tokens, ranked by the
     hourly price of them all. `images` (diffusion) or `audio_hours` (speech) size a whole job:
@@ -897,9 +902,9 @@ def recommend_gpus(
     ("AWS", "RunPod"): only the GPUs that cloud rents, at its own prices. `max_hours`: a
     deadline for a sized job; a training run takes more GPUs (up to max_gpus) until it meets it,
     and a setup that cannot is ruled out. `unpriced` (no budget said): GPUs with no purchase
-    price on record stay in, after the priced ones. `min_speed` (in the workload's speed unit,
-    tokens/s for an LLM): the speed the user needs; a setup below it takes more GPUs (up to
-    max_gpus), and one that cannot reach it is ruled out."""
+    price on record stay in, after the priced ones, except datacenter parts. `min_speed` (in
+    the workload's speed unit, tokens/s for an LLM): the speed the user needs; a setup below it
+    takes more GPUs (up to max_gpus), and one that cannot reach it is ruled out."""
     if rank_by not in ("value", "price", "speed", "memory", "most_memory", "per_dollar"):
         raise InvalidInput(
             f"rank_by is value, price, speed, memory, most_memory or per_dollar (got {rank_by!r})."
@@ -991,8 +996,11 @@ def recommend_gpus(
         reason = _over_budget(row, max_usd_per_hour, max_usd_per_job)
         if max_purchase_usd is not None and reason is None:
             reason = _priced_to_buy(row, catalog, condition, max_purchase_usd)
-            if unpriced and reason and row.get("purchase_usd") is None and "on record" in reason:
-                reason = None  # "which Jetson?": no price to weigh, still a card to name
+            if (unpriced and reason and row.get("purchase_usd") is None and "on record" in reason
+                    and gpu.segment != "datacenter"):  # fmt: skip
+                # "which Jetson?": no price to weigh, still a card to name (a datacenter part no
+                # shop prices is not one to buy)
+                reason = None
         if reason:
             rejected.append({"gpu": gpu.id, "reason": reason})
         else:
@@ -1021,8 +1029,9 @@ def recommend_gpus(
         # speeds within a few percent are level: the cheaper of them first
         ranked = _cheaper_when_level(ranked)
         ranking = (
-            f"speed (within {SPEED_STEP:.0%} counted level, the cheaper first), among "
-            f"GPUs whose {condition} purchase price is within the budget"
+            f"speed (within {SPEED_STEP:.0%} counted level, the cheaper first; two cards "
+            f"must be {CARD_DOUBLING_PREMIUM:.0%} faster than one), among GPUs whose "
+            f"{condition} purchase price is within the budget"
         )
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
@@ -1051,14 +1060,24 @@ def recommend_gpus(
 SPEED_STEP = 0.05
 
 
+def _card_weight(row: dict[str, Any]) -> float:
+    """CARD_DOUBLING_PREMIUM for each doubling of a setup's cards."""
+    return 1 + CARD_DOUBLING_PREMIUM * math.log2(max(row["num_gpus"], 1))
+
+
 def _cheaper_when_level(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Priced rows by speed, fastest first, except that those within SPEED_STEP of the fastest
-    left go cheapest first; rows with no price on record last."""
+    """Priced rows by speed (over CARD_DOUBLING_PREMIUM for each doubling of the cards: two
+    cards bought must be a quarter faster to rank above one), fastest first, except that those
+    within SPEED_STEP of the fastest left go cheapest first; rows with no price on record last."""
+
+    def pace(r: dict[str, Any]) -> float:
+        return float(r["speed"]) / _card_weight(r)
+
     priced = sorted((r for r in rows if r.get("purchase_usd") is not None),
-                    key=lambda r: -r["speed"])  # fmt: skip
+                    key=lambda r: -pace(r))  # fmt: skip
     out = []
     while priced:
-        level = [r for r in priced if r["speed"] * (1 + SPEED_STEP) >= priced[0]["speed"]]
+        level = [r for r in priced if pace(r) * (1 + SPEED_STEP) >= pace(priced[0])]
         out += sorted(level, key=lambda r: r["purchase_usd"])
         priced = priced[len(level) :]
     return out + sorted((r for r in rows if r.get("purchase_usd") is None),
@@ -1076,7 +1095,7 @@ def _value_key(row: dict[str, Any]) -> tuple[int, float, float]:
     rented GPU whose estimate prices no unit (a diffusion LoRA, say) by its hourly price over its
     speed; GPUs with no rental price on record last, by speed (an announced part is never the
     value pick)."""
-    weight = 1 + CARD_DOUBLING_PREMIUM * math.log2(max(row["num_gpus"], 1))
+    weight = _card_weight(row)
     if row["usd_per_unit"] is not None:
         return (0, row["usd_per_unit"] * weight, -row["speed"])
     if row["usd_per_hour"] and row["speed"] > 0:
@@ -1288,8 +1307,10 @@ def system_power(
     circuit_v: float | None = None,
     limit_w: float | None = None,
     limit_is_supply: bool = False,
+    gpu_cap_w: float | None = None,
 ) -> dict[str, Any]:
-    """Full-load power of a workstation with `num_gpus` x `gpu` (datasheet board power), a CPU
+    """Full-load power of a workstation with `num_gpus` x `gpu` (datasheet board power, or
+    `gpu_cap_w` each when the cards are power-capped below it), a CPU
     (`cpu_w`, else a high-end desktop CPU's limit) and the rest of the system; the power supply
     that calls for, and, given `psu_w`, whether that supply is enough, tight or too small; given
     a circuit's `circuit_a` amps at `circuit_v` volts, what it carries (and 80% of it for a
@@ -1302,11 +1323,14 @@ def system_power(
     from advisor.calculator.power import cards_within, power_budget
 
     sheet = _board_power(gpu)
-    budget = power_budget(sheet.tdp_w, num_gpus, cpu_w=cpu_w, psu_w=psu_w,
+    if gpu_cap_w is not None and gpu_cap_w <= 0:
+        raise InvalidInput(f"gpu_cap_w must be a positive number of watts, not {gpu_cap_w}.")
+    each = min(sheet.tdp_w, gpu_cap_w) if gpu_cap_w else sheet.tdp_w
+    budget = power_budget(each, num_gpus, cpu_w=cpu_w, psu_w=psu_w,
                           circuit_a=circuit_a, circuit_v=circuit_v)  # fmt: skip
     within = (None if limit_w is None
               else asdict(cards_within(sheet.tdp_w, limit_w, cpu_w, limit_is_supply)))  # fmt: skip
-    return {"gpu": sheet.id, "gpu_name": sheet.name, "gpu_w": sheet.tdp_w,
+    return {"gpu": sheet.id, "gpu_name": sheet.name, "gpu_w": each,
             "num_gpus": num_gpus, **asdict(budget), "within_limit": within}  # fmt: skip
 
 

@@ -1434,9 +1434,11 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         f"**Pick {gpus_phrase(best['num_gpus'], best['gpu_name'])}** for {job}{need}: about "
         f"{num(best['speed'], best['speed_unit'])}"
     )
-    if best.get("usd_per_hour") is not None:
+    # ranked among cards to buy: their price to buy, not a rent beside it
+    bought = "purchase price" in str(result.get("ranking", ""))
+    if best.get("usd_per_hour") is not None and not bought:
         head += f", {usd(best['usd_per_hour'])}/hour"
-    if best.get("usd_per_unit") is not None:
+    if best.get("usd_per_unit") is not None and not bought:
         whole = "for one epoch (no epochs given)" if best.get("one_epoch") else "for the whole job"
         unit = best["unit"].replace("USD ", "").replace("per job", whole)
         head += f", {usd(best['usd_per_unit'])} {unit}"
@@ -1454,7 +1456,7 @@ def recommendation(result: dict[str, Any], job: str) -> str:
             f"{num(row['usable_memory_per_gpu_gb'], 'GB')} "
             f"usable; about {num(row['speed'], row['speed_unit'])}"
         )
-        if row.get("usd_per_hour") is not None:
+        if row.get("usd_per_hour") is not None and not bought:
             line += f"; {usd(row['usd_per_hour'])}/hour"
         if row.get("purchase_usd") is not None:
             line += f"; {usd(row['purchase_usd'])} to buy ({row['purchase_date']})"

@@ -109,6 +109,19 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
         lines = [f"{e['model_name']} at {e['context']:,} tokens of context: a KV cache of "
                  f"{c.num(e['breakdown_gb']['kv_cache'], 'GB')} for one sequence, beside "
                  f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights in bf16."]  # fmt: skip
+        spec = box.call("model_specs", {"model": model})
+        per_token = spec.get("kv_cache_bytes_per_token_bf16")
+        if (
+            spec.get("attention_type") in ("GQA", "MHA", "MQA")
+            and per_token
+            and not spec.get("sliding_window")
+        ):  # the plain formula; MLA and sliding windows keep less
+            lines.append(
+                f"Per token: 2 (a key and a value) x {spec['num_layers']} layers x "
+                f"{spec['num_kv_heads']} KV heads x {spec['head_dim']} dimensions x 2 bytes "
+                f"(bf16) = {per_token:,} bytes; times the tokens of context, times the "
+                "sequences at once (an FP8 cache halves it)."
+            )
         users = query.concurrency or query.batch
         if users and users > 1:  # "with 16 concurrent users": one cache each, weights once
             many = box.call("estimate", {**args, "precision": "bf16", "batch": users})
@@ -120,11 +133,55 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
                                 "once.")  # fmt: skip
         return lines
     full = box.call("estimate", {**args, "precision": "bf16"})
+    eight = box.call("estimate", {**args, "precision": "q8_0"})
     four = box.call("estimate", {**args, "precision": "q4_k_m"})
-    if "error" in full or "error" in four:
+    if "error" in full or "error" in four or "error" in eight:
         return []
     return [f"{full['model_name']}'s weights: {c.num(full['breakdown_gb']['weights'], 'GB')} in "
-            f"bf16, {c.num(four['breakdown_gb']['weights'], 'GB')} in GGUF Q4_K_M."]  # fmt: skip
+            f"bf16, {c.num(eight['breakdown_gb']['weights'], 'GB')} in GGUF Q8_0, "
+            f"{c.num(four['breakdown_gb']['weights'], 'GB')} in GGUF Q4_K_M."]  # fmt: skip
+
+
+def _asked_model(query: Query) -> str:
+    return next((m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")),
+                "llama-3.1-8b")  # fmt: skip
+
+
+def _formats(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    """A model's weights in each four-bit format against bf16."""
+    args = {"model": _asked_model(query), "gpu": REFERENCE_MEMORY, "workload": "inference"}
+    sizes = []
+    for precision, label in (("bf16", "bf16"), ("gptq", "GPTQ 4-bit"), ("awq", "AWQ 4-bit"),
+                             ("q4_k_m", "GGUF Q4_K_M")):  # fmt: skip
+        e = box.call("estimate", {**args, "precision": precision})
+        if "error" in e:
+            return []
+        sizes.append(f"{c.num(e['breakdown_gb']['weights'], 'GB')} in {label}")
+    return [f"{e['model_name']}'s weights: " + ", ".join(sizes) + "."]
+
+
+def _context_speed(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    """One model's decode speed and KV cache at a short and a long context."""
+    gpu = next((ref.ids[0] for ref in query.gpus if ref.ids), "rtx-4090")
+    long = max(query.context or 32768, 8192)
+    args = {"model": _asked_model(query), "gpu": gpu, "workload": "inference", "precision": "bf16"}
+    short_e = box.call("estimate", {**args, "context": 2048})
+    long_e = box.call("estimate", {**args, "context": long})
+    rows = []
+    for e in (short_e, long_e):
+        decode = e.get("decode_tokens_per_s")
+        if "error" in e or not decode:
+            return []
+        rows.append(
+            f"about {c.num(decode['typical'], 'tokens/s')} at {e['context']:,} tokens "
+            f"(KV cache {c.num(e['breakdown_gb']['kv_cache'], 'GB')})"
+        )
+    e = short_e
+    return [
+        f"{e['model_name']} in bf16 on the {e['gpu_name']}: "
+        + ", against ".join(rows)
+        + f", beside {c.num(e['breakdown_gb']['weights'], 'GB')} of weights."
+    ]
 
 
 def _pcie(query: Query, box: ToolBox, _topic: str) -> list[str]:
@@ -187,6 +244,8 @@ FIGURES: dict[str, Figures] = {
     "nvlink": _link,
     "mig": _mig,
     "kv_cache": _model_memory,
+    "quant_formats": _formats,
+    "context_speed": _context_speed,
     "quantization": _model_memory,
     "pcie": _pcie,
     "moe": _experts,

@@ -347,7 +347,7 @@ def spec(query: Query, box: ToolBox) -> Draft:
             parts.append("**" + c.sheet_summary(sheets[0]).replace(": ", ":** ", 1))
         notes = {c.stack_note(s) for s in sheets} - {None}
         parts += sorted(str(n) for n in notes)
-        if (circuit := _on_the_circuit(query, box, sheets[0], count)) is not None:
+        if (circuit := on_the_circuit(query, box, sheets[0]["id"], count)) is not None:
             parts.append(circuit)  # "I'm on a 15A 120V circuit": what it leaves
         parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
     return Draft("\n\n".join(parts))
@@ -360,19 +360,21 @@ _CIRCUIT = re.compile(
 )
 
 
-def _on_the_circuit(query: Query, box: ToolBox, sheet: dict[str, Any], count: int) -> str | None:
-    """The circuit said, against the machine at full load (the cards' board power, a desktop CPU
-    and the rest): what it carries, what it carries for hours on end, and what is left."""
+def on_the_circuit(query: Query, box: ToolBox, gpu: str, count: int) -> str | None:
+    """The circuit said, against the machine at full load (the cards' board power or the cap
+    said on each, a desktop CPU and the rest): what it carries, what it carries for hours on end,
+    and what is left."""
     said = _CIRCUIT.search(query.low)
     if said is None:
         return None
     amps = float(said.group(1) or said.group(4))
     volts = float(said.group(2) or said.group(3))
-    drawn = box.call("system_power", {"gpu": sheet["id"], "num_gpus": count,
-                                      "circuit_a": amps, "circuit_v": volts})  # fmt: skip
+    capped = {"gpu_cap_w": query.draw_w} if query.draw_each and query.draw_w else {}
+    drawn = box.call("system_power", {"gpu": gpu, "num_gpus": count, "circuit_a": amps,
+                                      "circuit_v": volts, **capped})  # fmt: skip
     if "error" in drawn or drawn.get("circuit_w") is None:
         return None
-    what = c.gpus_phrase(count, sheet["name"])
+    what = c.gpus_phrase(count, drawn["gpu_name"])
     total, steady = drawn["total_w"], drawn["circuit_continuous_w"]
     verdict = {"within": f"within it, with about {c.num(drawn['circuit_spare_w'], 'W')} to spare",
                "over for hours": "over it for hours on end (within it for short bursts)",
@@ -2327,11 +2329,19 @@ def _pretraining_batch(
 ) -> dict[str, Any] | None:
     """How long a pre-training run takes, no batch given: at one sequence per GPU it would be
     mostly per-step overhead, so the estimate at the largest power-of-two batch up to
-    PRETRAIN_MAX_BATCH that fits."""
-    if "error" in e or not e["fits"] or query.batch or e.get("family", "llm") != "llm":
+    PRETRAIN_MAX_BATCH that fits (the largest that fits at all when the usual batch does not)."""
+    if "error" in e or query.batch or e.get("family", "llm") != "llm":
         return None
     if e["workload"] != "train":
         return None
+    if not e["fits"]:  # "a 125M GPT from scratch on a 4090": the usual batch's logits too big
+        found = _max_batch(box, estimate_args(query, e["gpu"], e["num_gpus"], model))
+        if found is None:
+            return None
+        batch = 2 ** int(math.log2(int(found["solution"])))
+        args = estimate_args(query, e["gpu"], e["num_gpus"], model)
+        fuller = box.call("estimate", {**args, "batch": batch})
+        return fuller if "error" not in fuller and fuller.get("fits") else None
     args = estimate_args(query, e["gpu"], e["num_gpus"], model)
     # pre-training keeps every activation when a useful batch fits so (no recompute pass);
     # a checkpointing option the question states is kept
@@ -4796,8 +4806,9 @@ def _home_format_levels(query: Query, box: ToolBox, estimates: list[dict[str, An
     all of them)."""
     if query.precision or query.workload not in (None, "inference") or query.engine:
         return False
-    if not (query.models and query.models[0].ids and (query.models[0].family or "llm") == "llm"):
-        return False
+    model = query.models[0] if query.models else None
+    if not (model and (model.ids or model.size_b) and (model.family or "llm") == "llm"):
+        return False  # (a size alone, "70b models", is a generic model of it)
     done = [e for e in estimates if "error" not in e and e.get("workload") == "inference"]
     if not (any(e["fits"] for e in done) and not all(e["fits"] for e in done)):
         return False
@@ -4900,6 +4911,12 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
         args["precision"] = query.precision
     # the batch said, else a trained model's own (YOLO's trainer: 16), as the fit answer takes it
     batch = query.batch if model.family in (None, "llm") else default_batch(query, model, workload)
+    if model.family in (None, "llm") and workload == "inference" and not batch:
+        # "200 concurrent users, 1,500 prompt + 300 output: L40S or H100?": each card holding
+        # that many sequences at once, each as long as said
+        batch = query.concurrency
+        args.update({k: v for k, v in (("context", query.context),
+                                       ("output_tokens", query.output_tokens)) if v})  # fmt: skip
     if batch:
         args["batch"] = batch
     result = _at_training_batch(box, args, model.family or "llm")
@@ -5750,12 +5767,22 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         return None
     unit = result["unit"]
     count = result.get("num_gpus") or 1
+    metric = result["metric"]
+    if (
+        unit == "tokens/s"
+        and workload == "inference"
+        and not query.batch
+        and (_SERVED.search(query.low) or re.search(r"\bper (?:million )?tokens?\b", query.low))
+    ):  # "which is cheaper per token for serving?": each card at full load, not one stream
+        loaded = _at_full_load(box, result, rows, count)
+        if loaded is not None:
+            rows, metric = loaded
     for r in rows:  # work per dollar: speed over the user's price
         r["price"] = prices[r["gpu"]]
     best = max(rows, key=lambda r: r["speed"] / r["price"])
     fast = max(rows, key=lambda r: r["speed"])
     slow = next(r for r in rows if r is not fast)
-    what = f"{result['metric']} of {result['model_name']} ({result['precision']}"
+    what = f"{metric} of {result['model_name']} ({result['precision']}"
     what += f", {count} GPUs each)" if count > 1 else ")"
     sign = query.currency
     figures = "; ".join(f"{r['gpu_name']} {c.ratio_figure(r['speed'], unit)} at "
@@ -5792,6 +5819,33 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
             lines.append("Per million tokens at your prices: " + "; ".join(each) + ".")
     lines.append("Prices are yours, used as given, per GPU-hour; speeds are computed.")
     return Draft("\n\n".join(lines))
+
+
+def _at_full_load(
+    box: ToolBox, result: dict[str, Any], rows: list[dict[str, Any]], count: int
+) -> tuple[list[dict[str, Any]], str] | None:
+    """The rows of a decode comparison with each card's serving throughput at full load (as
+    many requests in flight as the estimate holds) in place of one stream's speed."""
+    out, batches = [], set()
+    for r in rows:
+        e = box.call(
+            "estimate",
+            {
+                "model": result["model"],
+                "gpu": r["gpu"],
+                "num_gpus": count,
+                "workload": "inference",
+                "precision": result["precision"],
+            },
+        )
+        rate = (e.get("serving_tokens_per_s") or {}).get("typical")
+        if "error" in e or not rate:
+            return None
+        out.append({**r, "speed": rate})
+        batches.add(e.get("serving_batch") or 1)
+    held = f"{max(batches):,} requests in flight" if len(batches) == 1 else "as many requests "
+    held += "" if len(batches) == 1 else "in flight as each holds"
+    return out, f"serving throughput at full load ({held})"
 
 
 def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
@@ -7686,6 +7740,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
             return draft
     if (due := _deadline_judged(query, box)) is not None:
         return due  # "ETA on our 4 cards? the deadline is 3 weeks"
+    if (leaner := _time_when_leaner(query, box)) is not None:
+        return leaner  # "how long for 1500 steps?" of a LoRA that fits only as QLoRA
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         verdict, spread = _within_allocation(query, box)
@@ -7695,6 +7751,48 @@ def job_time(query: Query, box: ToolBox) -> Draft:
             draft.text = f"{verdict}\n\n{draft.text}"
         return draft
     return recommend(query, box)
+
+
+def _time_when_leaner(query: Query, box: ToolBox) -> Draft | None:
+    """An adapter fine-tune's time asked on one card that does not hold it as assumed: the time
+    of the first leaner recipe (LEANER) that fits there, said as such; None when it fits as
+    asked, the user set the memory options, several cards were said, or no recipe fits. (A
+    full fine-tune that one card cannot hold is answered on the fewest cards that do.)"""
+    gpus, model = gpus_named(query), query.models[0] if query.models else None
+    if not (model and model.ids and len(gpus) == 1 and len(query.gpus) == 1):
+        return None
+    if query.workload not in ("finetune-lora", "finetune-qlora", "finetune"):
+        return None
+    if (query.gpus[0].count or 1) > 1 or (query.num_gpus or 1) > 1:
+        return None
+    if query.train_options or query.framework or query.hours or query.budget:
+        return None  # (GPU-hours or money to spend: weighed on the cards that hold it as asked)
+    e = box.call("estimate", estimate_args(query, gpus[0], query.num_gpus, model))
+    if "error" in e or e["fits"]:
+        return None
+    for kind, options, words in LEANER:
+        if kind != e["workload"]:
+            continue
+        said = {k: v for k, v in options.items() if k in ("checkpointing", "optimizer",
+                                                          "mixed_precision")}  # fmt: skip
+        leaner = replace(
+            query,
+            workload=str(options.get("workload", query.workload)),
+            precision=str(options["precision"]) if "precision" in options else query.precision,
+            framework=str(options["framework"]) if "framework" in options else query.framework,
+            train_options=tuple(said.items()),
+        )
+        tried = box.call("estimate", estimate_args(leaner, gpus[0], query.num_gpus, model))
+        if "error" in tried or not tried["fits"]:
+            continue
+        draft = fit(leaner, box, speed_first=True)
+        head, _, rest = draft.text.partition("\n\n")
+        unfit = (f"With {words}: as assumed ({c.settings(e)}) {e['model_name']} does not fit on "
+                 f"{c.gpus_phrase(e['num_gpus'], e['gpu_name'])} "
+                 f"({c.num(e['memory_per_gpu_gb'], 'GB')} of {c.usable(e)}).")  # fmt: skip
+        draft.text = "\n\n".join(filter(None, [head, unfit, rest]))
+        return draft
+    return None
 
 
 # GPU-hours the user has to spend: "my allocation is 10,000 H100 GPU-hours. Enough to ...?"

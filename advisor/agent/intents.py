@@ -1313,8 +1313,8 @@ def _concept_first(q: Query, low: str) -> bool:
 
 
 def _explain(q: Query, low: str) -> bool:
-    if _concept_first(q, low):
-        return True
+    if _concept_first(q, low) or (q.topic == "quant_formats" and not q.models):
+        return True  # (formats weighed for a card named: what each is and when to pick it)
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 
 

@@ -57,6 +57,20 @@ _CJK = re.compile(f"[{CJK_CHARS}]")
 # "2枚", "4张", "2장": so many cards (not "15000块", yuan)
 # ("画像1枚あたり", "每张图": one image, not a card)
 _CARDS = re.compile(r"(?<!\d)(\d{1,2})\s?(?:枚|张|張|台|장|대)(?!\s?(?:あたり|图|圖))")
+# "两张3090", "四块4090", "双卡": a count written in Chinese numerals
+_CJK_COUNTS = {"一": 1, "两": 2, "兩": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
+_CJK_CARDS = re.compile(
+    f"([{''.join(_CJK_COUNTS)}])(?:张|張|块|塊|枚|台)(?!\\s?(?:あたり|图|圖|画像|写真|照片))|(双|雙)卡"
+)
+# "画像は30枚", "30枚の画像", "30张图片": so many images, the same counters as cards
+_IMAGES = re.compile(
+    r"(?:画像|写真|图片|圖片|照片)\s?[はがを]?\s?(\d+)\s?(?:枚|张|張)(?!\s?あたり)"
+    r"|(\d+)\s?(?:枚|张|張)\s?の?(?:画像|写真|图片|圖片|照片|图|圖)"
+)
+
+
+def _cjk_cards(match: re.Match[str]) -> str:
+    return f" {_CJK_COUNTS.get(match.group(1) or '', 2)} cards "
 
 
 @lru_cache(maxsize=1)
@@ -94,7 +108,8 @@ def to_english(text: str) -> str:
     Matching is on the text without accents and in lower case; positions are kept, since the
     accents are dropped one character for one."""
     pattern, english = _book()
-    text = _CARDS.sub(r" \1 cards ", text)
+    text = _IMAGES.sub(lambda m: f" {m.group(1) or m.group(2)} images ", text)
+    text = _CJK_CARDS.sub(_cjk_cards, _CARDS.sub(r" \1 cards ", text))
     flat = plain(text)
     if len(flat) != len(text):  # a character that NFKD splits into two letters ("ﬁ"): as it is
         return text

@@ -32,6 +32,7 @@ from advisor.agent.handlers import (
     gpu_choices,
     gpus_named,
     multiple_asked,
+    on_the_circuit,
     run_at_home,
     share_said,
     typical_job_hours,
@@ -1246,15 +1247,20 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     if (counted := cards_under_limit(query, box, gpu, supply=True)) is not None:
         return counted  # "how many 4090s can a 1600 W supply run?"
     n = max(ref.count or 1, query.num_gpus or 1)
+    capped = {"gpu_cap_w": query.draw_w} if query.draw_each and query.draw_w else {}
     psu = query.max_power_w or watts_said(query.low)
+    if capped and psu == query.draw_w:
+        psu = None  # "power limited to 300 W each": the cards' cap, not a supply
     if psu and len(gpus_named(query)) >= 2:
         if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.low):
             return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
         return _supply_choice(query, box, n, psu)
-    p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **({"psu_w": psu} if psu else {})})
+    p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **capped,
+                                  **({"psu_w": psu} if psu else {})})  # fmt: skip
     if "error" in p:
         return None
-    draw = (f"{c.num(p['gpus_w'], 'W')} for {n} x {p['gpu_name']} + {c.num(p['cpu_w'], 'W')} "
+    cap = f", capped at {c.num(p['gpu_w'], 'W')} each" if capped else ""
+    draw = (f"{c.num(p['gpus_w'], 'W')} for {n} x {p['gpu_name']}{cap} + {c.num(p['cpu_w'], 'W')} "
             f"CPU + {c.num(p['platform_w'], 'W')} for the rest = {c.num(p['total_w'], 'W')} at "
             "full load")  # fmt: skip
     if p["verdict"] == "too small":
@@ -1275,6 +1281,8 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         "supply's rating covers. Capping the cards' power (nvidia-smi -pl) trades a little "
         "speed for a lot of watts.",
     ]
+    if (circuit := on_the_circuit(query, box, gpu, n)) is not None:
+        lines.insert(1, circuit)  # "and will my 15A 120V circuit handle it?"
     billed = re.search(
         r"\bkwh\b|\belectric\w*|\bbill\b|\bcost\b|\bper month\b|\bmonthly\b", query.low
     )  # (a price carried from a part before: its bill is there)
@@ -2251,12 +2259,18 @@ def _split_job(query: Query) -> bool:
 # ---------------------------------------------------------------- batching, prefill, decode
 
 
-def _served(query: Query, box: ToolBox) -> dict[str, Any] | None:
-    """The question's model (or the reference LLM) run on its first GPU, for inference."""
+# the card a "why is decode bandwidth-bound" question naming none is shown on
+PHASES_REFERENCE_GPU = "h100-sxm5-80gb"
+
+
+def _served(query: Query, box: ToolBox, reference: str | None = None) -> dict[str, Any] | None:
+    """The question's model (or the reference LLM) run on its first GPU (else on `reference`,
+    when given), for inference."""
     found = _first_gpu(query)
-    if found is None:
+    gpu = found[1] if found is not None else reference
+    if gpu is None:
         return None
-    e = box.call("estimate", estimate_args(replace(query, workload="inference"), found[1], None,
+    e = box.call("estimate", estimate_args(replace(query, workload="inference"), gpu, None,
                                            _model(query)))  # fmt: skip
     return None if "error" in e or not e["fits"] or not _decode(e) else e
 
@@ -2291,8 +2305,9 @@ def batching(query: Query, box: ToolBox) -> Draft | None:
 
 def prefill_decode(query: Query, box: ToolBox) -> Draft | None:
     """ "The prompt is processed in under a second, but generation is only 55 tok/s: why?":
-    prefill is bound by compute, decode by bandwidth."""
-    e = _served(query, box)
+    prefill is bound by compute, decode by bandwidth (on a reference card when none is
+    named)."""
+    e = _served(query, box, PHASES_REFERENCE_GPU)
     if e is None:
         return None
     head = (f"**Prompt processing is bound by compute, generation by memory bandwidth: the "
@@ -2310,6 +2325,8 @@ def prefill_decode(query: Query, box: ToolBox) -> Draft | None:
         "about two operations per weight read, so the memory sets it. Batching requests or "
         "speculative decoding shares each weight read among more tokens."
     )
+    if _first_gpu(query) is None:
+        lines.append(f"Shown on the {e['gpu_name']}, as the question names no GPU.")
     return _draft(lines, _model(query))
 
 
@@ -2602,7 +2619,10 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("prefill_decode", "explain", _cues(
         r"^(?=.*\b(?:why|how come|lopsided)\b).*\b(?:prompts?|prefill|pp)\b.{0,120}"
         r"\b(?:generat\w*|decod\w*|output|tg)\b",
-    ), prefill_decode),
+        # "what makes prefill compute-bound while decode is memory-bound?"
+        r"^(?=.*\b(?:prefill\w*|prompt processing)\b)(?=.*\b(?:decod\w*|generat\w*)\b)"
+        r".*\b(?:compute|memory|bandwidth)[- ]bound\b",
+    ), prefill_decode, _anything),  # no GPU named: shown on a reference card
     Principle("kv_heads", "explain", _cues(
         r"^(?=.*\b(?:why|how come)\b).*\bkv[- ]?cache\b.{0,120}\b(?:per token|more memory|"
         r"bigger|larger|smaller|less|\d+ ?x)\b",
@@ -2782,7 +2802,12 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:w|watts?)\b",
         r"\bmax-?q\b.{0,80}\b(?:half|slower|faster|speed|as fast|perform\w*)\b",
         r"\b(?:\d{3} ?w|watts?|tdp)\b.{0,60}\b(?:half as fast|twice as fast|half the speed)\b",
-    ), power_limit, lambda q: _one_gpu(q) and not (len(q.gpus) >= 2 and q.fields)),  # not a choice
+    ), power_limit, lambda q: (
+        _one_gpu(q)
+        and not (len(q.gpus) >= 2 and q.fields)  # not a choice
+        and not re.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", q.low)  # the cap sizes a supply
+        and not (q.usd_per_kwh is not None and not q.follow_up)  # the cap sizes a bill
+    )),
     Principle("flash_attention", "spec", _cues(
         FLASH_WORDS,
     ), flash_attention, lambda q: _one_gpu(q) and not q.models),  # not a setting of a job

@@ -39,6 +39,11 @@ def answer(query: Query, box: ToolBox) -> Draft:
         if _the_picks_time(other, query, drafts[0].text):
             continue  # "which GPU to rent? how long would it take?": the pick's time is said
         further = _one(other, box)
+        if _quant_of_the_fit(query, other, further.text):
+            # "can I run X on my card? what quant do I need": the quants, each fitting or not,
+            # answer both (the fit in 16 bits before them would open with a "no")
+            drafts[0] = further
+            continue
         if _pace_of_the_fit(query, other, drafts[0].text, further.text):
             # "is a T4 enough? how long per epoch": one answer, the time with the yes before it
             further.text = "**Yes, it fits. " + further.text[2:]
@@ -82,6 +87,18 @@ def _pace_of_the_fit(query: Query, other: Query, first: str, further: str) -> bo
         and "It fits" in further
         # the time on the cards the fit was asked of, not on more of them
         and (" x " not in further.split("\n", 1)[0] or any(g.count for g in query.gpus))
+    )
+
+
+def _quant_of_the_fit(query: Query, other: Query, further: str) -> bool:
+    """A fit asked, then which quant the same model needs on the same card: the quant ladder
+    answered it."""
+    return (
+        query.intent == "fit"
+        and other.target == "best_quant"
+        and {g.ids for g in other.gpus} <= {g.ids for g in query.gpus}
+        and {m.ids for m in other.models} <= {m.ids for m in query.models}
+        and "the most faithful GGUF quant" in further.split("\n", 1)[0]
     )
 
 

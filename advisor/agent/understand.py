@@ -308,7 +308,25 @@ FIELD_WORDS: dict[str, str] = {
     r"|(?<!at its )(?<!at )(?<!than )\blaunch(?:ed)?\b(?! (?:at|for|price|msrp)\b)"
     r"|\bhow old\b",  # not "what did it cost at its launch"
 }
+# the families of four-bit formats: "GPTQ vs AWQ vs GGUF" sets two of them side by side (Q4_K_M
+# against Q8_0 is two levels of one, quantization's)
+_QUANT_FAMILIES = (
+    r"gptq", r"awq", r"gguf|i?q\d_k(?:_[sml])?|q\d_0", r"exl2", r"nf4|bnb|bitsandbytes"
+)  # fmt: skip
+_QUANT_PAIRS = "|".join(
+    rf"(?=.*\b(?:{a})\b)(?=.*\b(?:{b})\b)"
+    for n, a in enumerate(_QUANT_FAMILIES)
+    for b in _QUANT_FAMILIES[n + 1 :]
+)
 TOPIC_WORDS: dict[str, str] = {
+    # "GPTQ vs AWQ vs GGUF Q4_K_M, when would I pick each" (checked first: each alone is
+    # quantization's)
+    "quant_formats": _QUANT_PAIRS,
+    # "why does my tok/s drop so much when context gets long?"
+    "context_speed": r"\b(?:tok(?:en)?s?/s|tokens? (?:per|a) second|speed|slow\w*|drops?|falls?"
+    r"|decreas\w*)\b.{0,60}(?:\blong(?:er)?\b[^.?!]{0,20}\b(?:context|ctx|prompts?|"
+    r"conversations?|chats?|history|threads?)\b|\bcontext (?:gets|grows|is|fills|goes)\b)"
+    r"|\b(?:long(?:er)? context|context grows)\b.{0,40}\b(?:slow\w*|tok(?:en)?s?/s|speed)\b",
     "hbm": r"\bhbm\w*\b",
     "gddr": r"\bgddr\w*\b",
     "nvlink": r"\bnv ?link\b|\bnvswitch\b",
@@ -319,7 +337,8 @@ TOPIC_WORDS: dict[str, str] = {
     "tf32": r"\btf32\b",
     "bf16": r"\bbf16\b",
     "sparsity": r"\bsparsity\b|\bsparse\b|\b2:4\b",
-    "quantization": r"\bquanti[sz]\w*\b|\bgguf\b|\bawq\b|\bgptq\b",
+    "quantization": r"\bquanti[sz]\w*\b|\bgguf\b|\bawq\b|\bgptq\b"
+    r"|\bi?q[2-8]_(?:k(?:_[sml])?|[01])\b|\bq[2-8] (?:and|or|vs\.?|versus) q[2-8]\b",  # "q4 and q8"
     "kv_cache": r"\bkv[- ]?cache\b",
     # "why 4x the model size for adam", "what are optimizer states", "training memory"
     "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
@@ -1045,7 +1064,9 @@ def _output_tokens(low: str) -> int | None:
         r" (?:are |is |of )?(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?"
         r"(?![\w%$]|[.,]\d)"
         r"|(?:generate|output|max_new_tokens|max new tokens)\s?=?\s?(\d{1,3}(?:,\d{3})+|\d+)"
-        r"(?![\d.]|\s?(?:m|million|b|billion|thousand)\b)\s?(k)?\s?(?:tokens)?\b",
+        r"(?![\d.]|\s?(?:m|million|b|billion|thousand)\b)\s?(k)?\s?(?:tokens)?\b"
+        # "1500 prompt tokens + 300 output", "2k in + 500 out"
+        r"|\+\s?~?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?(?:output|out|generated|completion|gen)\b",
         low,
     )
     if not m:  # "need 2 million tokens out", "500k tokens generated in total"
@@ -2504,6 +2525,13 @@ def _idle_hours(low: str, hours: float | None) -> float | None:
     return (24 - loaded) * hours / loaded
 
 
+# "rest of the system is ~150w", "everything else pulls 200 W": the rest of the machine's draw
+_REST_OF_THE_BOX = (
+    r"\b(?:(?:the )?rest(?: of (?:the |my )?(?:system|rig|box|machine|pc|build))?|everything"
+    r" else)\s(?:is\s|at\s|draws\s|pulls\s|uses\s|adds\s)?(?:roughly\s|about\s|around\s|~)*$"
+)
+
+
 def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
     """A power draw the user states (not a limit: "under 300 W" is max_power_w, nor a supply:
     "a 1000w psu"): the first is the GPUs' or the rig's ("pulling 450W", "~550w at the wall"),
@@ -2512,8 +2540,22 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
     is per GPU, idle draw)."""
     draw = other = idle = None
     each = False
+    each_after = r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu)|var|cada)\b"
     for m in _WATTS.finditer(low):
         before, after = low[max(0, m.start() - 24) : m.start()], low[m.end() : m.end() + 20]
+        wider = low[max(0, m.start() - 40) : m.start()]  # "everything else pulls about 200W"
+        # "power limited to 280W each", "3090s capped at 280 W": the cap the user set on the
+        # cards, which is what each draws (a cap of the rig or circuit stays a limit)
+        capped = rx.search(r"\b(?:capp?ed|(?:power[- ]?)?limited)\s(?:at|to)\s~?$", before)
+        if capped and (
+            rx.match(each_after, after)
+            or rx.search(
+                r"(?:each|cards?|gpus?|\d0[5-9]0s?|them|all)\s(?:power[- ]?)?\w+\s\w+\s~?$", before
+            )
+        ):  # fmt: skip
+            if draw is None:
+                draw, each = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1), True
+            continue
         if rx.search(r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than|cap"
                      r"\w*|limit\w*)\s?(?:of\s|at\s|to\s)?~?$", before) or rx.match(
             r"\s?(?:psu|power supply|limit|max|budget|or less|tdp)", after
@@ -2532,13 +2574,16 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
             )
         ):
             draw = watts  # "idle draw is 60W and 450W under load": the loaded draw
-        elif rx.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before):
+        elif (
+            rx.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before)
+            or rx.search(_REST_OF_THE_BOX, wider)
+            or rx.match(r"\s?(?:for )?(?:the )?rest\b", after)
+        ):
             other = (other or 0) + watts
         elif draw is None:
             draw = watts
             # "450 W each", "450 W var" (Swedish), "450 W cada una"; "assume each sits at its
             # full 350 W": each card's draw, said before
-            each_after = r"\s?(?:each|apiece|per (?:card|gpu)|a (?:card|gpu)|var|cada)\b"
             each_before = r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$"
             each = bool(rx.match(each_after, after) or rx.search(each_before, before))
     return draw, other, each, idle
@@ -3088,9 +3133,18 @@ def _default_workload(query: Query) -> Query:
         note = (f"Training models of {small[0] * 1000:,.0f}M parameters read as training "
                 "from scratch (say fine-tune or LoRA if it is one).")  # fmt: skip
         return replace(query, workload="train", notes=(*query.notes, note))
+    low = query.text.lower()
+    if query.workload == "finetune" and (
+        query.framework in _SHARDED_TRAINING or rx.search(_DATA_PARALLEL, low)
+    ):
+        # "training a 13B with FSDP", "a 1B model with DDP": sharded or data-parallel training
+        # trains every weight, unless LoRA is said
+        way = "data-parallel" if query.framework not in _SHARDED_TRAINING else "sharded"
+        note = (f"Method not given: full training assumed, as {way} training is (say LoRA or "
+                "QLoRA for the others).")  # fmt: skip
+        return replace(query, workload="finetune-full", notes=(*query.notes, note))
     if query.workload is not None:
         return query
-    low = query.text.lower()
     llm = any(m.family in (None, "llm") for m in query.models) or family_hint(low) == "llm"
     if query.framework in _SHARDED_TRAINING:  # "deepspeed zero-3 for a 13b": training it whole
         return replace(query, workload="finetune-full" if llm else "train")
@@ -3109,6 +3163,7 @@ _TUNED_SAID = re.compile(r"\bfine[- ]?tun\w*|\bfinetun\w*|\b(?:q?lora|sft|peft|a
 _TRAINING_FRAMEWORKS = ("pytorch", "tensorflow", "tensorflow-xla", "keras", "jax")
 # frameworks that only train, sharding a model's states over GPUs (or into CPU memory)
 _SHARDED_TRAINING = ("deepspeed", "fsdp", "megatron")
+_DATA_PARALLEL = r"\bddp\b|\bdata[- ]parallel\b|\bdistributeddataparallel\b"
 # tokens from which an LLM's training data is a pre-training corpus (a judgement, not a fitted
 # figure: instruction and chat fine-tuning sets run from millions to a few billion tokens)
 PRETRAINING_TOKENS = 10e9
@@ -3158,7 +3213,8 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
 
 # a GPU asked for, none named: "best bang for buck gpu for ...", "which card should I get for"
 _GPU_ASKED = re.compile(
-    r"\b(?:best|recommend\w*|cheapest|good|pick)\b[^.?!]{0,40}?\b(?:gpus?|cards?|graphics cards?)\b"
+    r"\b(?:best|recommend\w*|cheapest|good|pick)\b[^.?!]{0,40}?\b(?:gpus?|cards?|graphics cards?"
+    r"|setups?|rigs?|builds?|machines?|hardware)\b"
     r"(?!\s(?:does|do|is|are|has|have|supports?)\b)"
     r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend|for)\b"
     r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
@@ -3391,6 +3447,15 @@ def _parse(text: str, catalog: Catalog) -> Query:
         before = _first(PRECISION_WORDS, outside[: plain.start()])  # "q4, not unquantized"
         precision = before or "bf16"
     precision = precision or next((m.precision for m in models if m.precision), None)
+    if (
+        precision == "fp32"
+        and any(m.family in (None, "llm") for m in models)
+        and rx.search(r"\bfull[- ]precision\b", outside)
+        and not rx.search(
+            r"\bfp32\b|\bfloat32\b|\b32[-\s]?bits?\b|\btrain|fine-?tun|\bq?lora\b", outside
+        )
+    ):
+        precision = "bf16"  # an LLM run "in full precision": its released 16-bit weights
     if (
         precision == "fp16"
         and any(m.family == "llm" for m in models)
@@ -3942,17 +4007,37 @@ def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]
 
 def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "one dgx a100 box (8x a100 80gb)": a bare name and the same name with its count and
-    variant are one GPU, unless the question sets them against each other."""
-    if len(gpus) < 2 or rx.search(
-        r"\bvs\.?\b|\bversus\b|\bor\b|\bcompar|\bagainst\b|\bthan\b|\bdiffer", low
-    ):
+    variant are one GPU, unless the question sets them against each other between the two
+    ("rent vs buy: an H100 6 hours a day ... buying an H100 PCIe": one card)."""
+    if len(gpus) < 2:
         return gpus
+
+    def spots(said: str, other: str) -> list[int]:
+        """Where `said` is written, not as the start of the longer `other` ("the A100 80GB than
+        the A100", "cloud a100s ... an 8x a100")."""
+        return [m.start() for m in rx.finditer(re.escape(said), low)
+                if not (len(other) > len(said) and low.startswith(other, m.start()))]  # fmt: skip
+
+    def set_against(a: GpuRef, b: GpuRef) -> bool:
+        wide, narrow = a.text.lower(), b.text.lower()
+        at, bt = spots(wide, narrow), spots(narrow, wide)
+        if not at or not bt:
+            return True
+        between = low[min(at[0], bt[0]) : max(at[0], bt[0])]
+        # ("renting an A100 ... or buying an A100 80GB": renting set against buying, one card)
+        return bool(rx.search(
+            r"(?:\bvs\.?|\bversus|\bor|\bagainst)\b(?!\s(?:just )?(?:buy|rent|purchas|own)\w*)"
+            r"|\bcompar|\bthan\b|\bdiffer", between
+        ))  # fmt: skip
+
     kept = []
     for g in gpus:
         narrower = [  # "an A100 40GB ... GPU 0: NVIDIA A100-SXM4-40GB": the variant said
             o for o in gpus
             if o is not g and o.ids and set(o.ids) < set(g.ids)
-            and (o.count or o.memory_gb or o.form_factor or rx.search(r"\d\s?gb\b", o.text.lower()))
+            and (o.count or o.memory_gb or o.form_factor or rx.search(r"\d\s?gb\b", o.text.lower())
+                 or o.text.lower().startswith(g.text.lower() + " "))  # "H100" .. "H100 PCIe"
+            and not set_against(g, o)
         ]  # fmt: skip
         if not (narrower and g.count is None):
             kept.append(g)
@@ -4444,7 +4529,9 @@ def _segment(low: str) -> str | None:
 _FOLLOW_UP = re.compile(
     r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
-    r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say)\b"
+    r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say"
+    # "¿y con LoRA un 13B?", "und mit zwei?", "et avec 4 bits ?": "and", "with" in other languages
+    r"|y|e|und|et|en|con|mit|avec|com)\b"
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
     r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
@@ -4546,6 +4633,8 @@ _THAT_CARD = re.compile(
     r"|(?<!what )(?<!how much )\b(?:does|can|will|would|could) (?:that|it|this)(?: one)? "
     r"(?:also |even |still |then )?"
     r"(?:handle|run|fit|manage|cope with)\b"
+    # "ok and if I rent it instead, how much total?": the card picked, rented
+    r"|\b(?:rent|renting|rented|lease|leasing) (?:it|that|this|that one|this one)\b"
 )
 _NEW_PICK = re.compile(
     r"\b(?:which|what) (?:would|should|do) (?:you|i|we) (?:buy|get|pick|choose)\b"
@@ -4588,7 +4677,7 @@ def resolve(
                         notes=tuple(n for n in query.notes if n not in dropped))  # fmt: skip
     short = len(query.text.split()) <= 14
     correction = bool(_CORRECTION.search(query.text))
-    cue = bool(_FOLLOW_UP.search(query.text)) or correction
+    cue = bool(_FOLLOW_UP.search(query.text) or _FOLLOW_UP.search(query.read)) or correction
     names_nothing = not query.gpus and not query.models
     # "pretraining a 350M model on 20B tokens" then "how long on 8x a100?": the hardware for
     # the job the thread set up
@@ -4597,9 +4686,12 @@ def resolve(
     job_for_hardware = bool(query.models and not query.gpus and prior.gpus and not prior.models)
     # "budget about $2,500 for a local LLM box" then "Gemma 3 27B at Q4_K_M: which GPU?": the job
     # for the budget said before
-    job_for_budget = bool(query.models and not query.gpus and prior.budget and not prior.models
-                          and not query.budget
-                          and query.intent in ("recommend", "buy"))  # fmt: skip
+    # ("i mostly want 13b models" after "best gpu under $500 for local LLMs?": the model the
+    # budget's pick assumed is replaced by the one said)
+    job_for_budget = bool(query.models and not query.gpus and prior.budget
+                          and all(m.assumed for m in prior.models) and not query.budget
+                          and (query.intent in ("recommend", "buy")
+                               or (short and query.intent == "search")))  # fmt: skip
     # "run Llama 3.3 70B at 4-bit" then "Which Mac should I buy? ... 32k context": a job-shaped
     # question naming nothing, about the job the thread named
     about_it = (
@@ -4980,6 +5072,9 @@ def resolve(
     if card_for_the_job or more_of_the_pick:
         # "what gpu and how long?" then "and on a 4090?": the job's time on it, asked before
         intent = "train_time" if (more_of_the_pick or timed) and sized else "fit"
+        if the_pick and rx.search(r"\bhow much\b|\bcosts?\b|\bprice\b|\btotal\b|\bbill\b",
+                                  query.read.lower()):  # fmt: skip
+            intent = "cost"  # "ok and if I rent it instead, how much total?": the job's bill
     elif corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
     psu = rx.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", query.text.lower())

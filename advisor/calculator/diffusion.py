@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.calculator.base import ONE_EPOCH_ASSUMED, Band, Estimate, Family, Metric, Request
-from advisor.calculator.factors import GENERATION_MFU, generation
+from advisor.calculator.factors import compute_share
 from advisor.calculator.finetune import OPTIMIZER_LABELS
 from advisor.calculator.memory import GB, capacity_gb
 from advisor.calculator.precision import get_precision, half_tflops
@@ -116,7 +116,7 @@ def _rate(gpu: GPU, precision: str, denoiser: str = "unet", engine: str = "diffu
         peak = gpu.fp8_dense_tflops or gpu.int8_dense_tops or peak
     elif engine == "tensorrt" and precision == "int8":
         peak = gpu.int8_dense_tops or peak
-    peak *= GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
+    peak *= compute_share(gpu.architecture, gpu.memory_type, 0.8)
     if gpu.segment in ("consumer", "laptop") and precision == "fp16":
         peak *= GEFORCE_FP16
     if (gpu.tdp_w or 1000) <= 75:

@@ -53,7 +53,7 @@ from advisor.errors import InvalidInput
 # graphs) pay a launch time per layer (TGI_GRAPH_LAYER_MS)
 # .12.02c: TRAIN_LAYER_MS refit (4.0 -> 2.5 ms) with Qwen-1.8B's own shape in the catalog and the
 # PEFT method-comparison speed rows re-derived without their test-set generation
-FORMULA_VERSION = "calc-2026.12.02c"
+FORMULA_VERSION = "calc-2026.12.02d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -282,6 +282,16 @@ GENERATION_MBU = {
 }
 
 
+def compute_share(architecture: str, memory_type: str | None, default: float) -> float:
+    """GENERATION_MFU of a card for the image and speech families: its generation's share of
+    peak, the GDDR cards of a generation with both memory kinds on their own key."""
+    gen = generation(architecture, memory_type)
+    gddr = f"{gen}-GDDR"
+    if gddr in GENERATION_MFU and not (memory_type or "").upper().startswith("HBM"):
+        return GENERATION_MFU[gddr]
+    return GENERATION_MFU.get(gen, default)
+
+
 def mbu_key(gen: str, hbm: bool | None) -> str:
     """The GENERATION_MBU key of a card: a generation with cards of both memory kinds has its
     own key for the GDDR ones ("Blackwell-GDDR" for an RTX 5090 beside the B200's "Blackwell")."""
@@ -301,6 +311,13 @@ GENERATION_MFU = {
     "Ada Lovelace": 0.95,
     "Hopper": 0.80,
     "Blackwell": 0.75,
+    # Blackwell's GDDR7 cards (GB20x: RTX 5090, RTX PRO 6000) reach the compute share of Ada's
+    # GDDR cards, not the B200's: the one diffusion row on them, W0762 (MLPerf v5.1 SDXL, 8 x
+    # RTX PRO 6000, eval/calibration/workloads.csv), measured 1.47x the estimate at 0.75 and
+    # 1.16x at this share. Not fitted (one row): taken as Ada's. Used by the image and speech
+    # families (compute_share); the LLM paths keep the generation's key, which TensorRT-LLM's
+    # serving rows on the RTX PRO 6000 (llm.csv L0155-L0336) are matched at
+    "Blackwell-GDDR": 0.95,
     "CDNA": 0.60,
     "Gaudi": 0.65,
     # not fitted (no rows): Ampere GDDR's, as above

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
-from advisor.calculator.factors import GENERATION_MFU, generation
+from advisor.calculator.factors import compute_share
 from advisor.calculator.memory import GB, capacity_gb
 from advisor.calculator.precision import get_precision, half_tflops
 from advisor.errors import InvalidInput
@@ -119,7 +119,7 @@ def window_seconds(
     peak = half_tflops(gpu)
     if precision == "fp32":
         peak = gpu.fp32_tflops or peak / 4
-    peak *= GENERATION_MFU.get(generation(gpu.architecture, gpu.memory_type), 0.8)
+    peak *= compute_share(gpu.architecture, gpu.memory_type, 0.8)
     encoder = 2 * _encoder_params(model) * model.max_source_positions * batch
     encoder_s = encoder / (peak * 1e12 * ENCODER_EFFICIENCY)
     weight_bytes = {"fp32": 4.0, "int8": 1.0}.get(precision, 2.0)
