@@ -266,3 +266,80 @@ def test_a_gddr_blackwell_card_draws_an_image_faster_than_ada_by_its_compute() -
     compute = (sheets["rtx-5090"]["fp16_bf16_dense_tflops"]
                / sheets["rtx-4090"]["fp16_bf16_dense_tflops"])  # fmt: skip
     assert speed["rtx-5090"] / speed["rtx-4090"] == pytest.approx(compute, rel=0.1)
+
+
+def test_the_most_users_are_held_to_the_pace_each_asked(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "max parallel sessions for qwen2.5 7b on one A100 80GB in vllm, keeping it below 40 ms "
+        "per token?",
+    ).text
+    assert re.search(
+        r"each stream gets about [\d.]+ tokens/s(: within|, slower than) your 40 ms", text
+    )
+
+
+def test_a_batch_advised_with_a_data_set_gives_its_epoch(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "what batch size can i use for resnet50 on a 4090, and how long is one epoch "
+        "of imagenet at it?",
+    ).text
+    assert re.search(r"\*\*Use batch \d+\*\*.*One epoch of ImageNet-1k at that batch: about", text)
+
+
+def test_a_speed_on_a_card_known_by_its_memory_is_paced_on_such_a_card(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(rules_advisor, "mistral 7b q8_0 with 6gb vram and 16gb ram, how many tok/s?").text
+    assert "tokens/s" in _head(text), text
+    assert "the most rented card of 6 GB" in text, text
+
+
+def test_a_cpu_asked_beside_a_card_is_answered_for_the_cpu(rules_advisor: Advisor) -> None:
+    _first, second = _thread(
+        rules_advisor,
+        "vram needed for whisper medium?",
+        "and for large-v3? would it run on a cpu too?",
+    )
+    assert "On the CPU alone" in second, second
+
+
+def test_preference_tuning_doubles_the_sequences_and_says_the_reference() -> None:
+    lora = _read("ORPO or DPO on qwen2.5 7b with lora, batch size 4, 3090 ok?")
+    assert lora.batch == 8
+    assert any("adapters switched off" in n for n in lora.notes), lora.notes
+    full = _read("full DPO of a 3B on an A100 80GB")
+    assert full.batch == 2
+    assert any("frozen reference copy" in n for n in full.notes), full.notes
+
+
+def test_can_i_run_it_and_which_quant_is_one_quant_answer(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "qwen2.5 14b on my 3060 12gb? which quant would even work").text
+    assert "the most faithful GGUF quant" in _head(text), text
+    assert "On the card alone" not in text, text
+
+
+def test_a_power_cap_for_training_is_answered_for_compute(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "if i cap my 4090 at 320w how much slower will lora training get?")
+    head = _head(text.text)
+    assert head.startswith("**Some, for training: it is bound by compute"), text.text
+    assert "320 W is 0.71x" in head, text.text
+
+
+def test_running_out_of_memory_at_long_context_is_the_kv_cache(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor, "my 7b in 4bit loads fine on 12gb but goes out of memory at 32k context, why"
+    ).text
+    assert _head(text).startswith("**The KV cache"), text
+
+
+def test_a_sample_length_said_with_a_french_or_german_each_is_read() -> None:
+    assert _read("1 Epoche mit 20k Beispielen à 1024 Tokens auf einer 4090?").context == 1024
+    assert _read("un epoch de 5000 exemples à 256 tokens sur une 3060").context == 256
+
+
+def test_a_format_said_keeps_its_fit_beside_the_quant_ladder(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "mistral 7b on a 3060 12gb in fp16? if not, which quant?").text
+    assert "fp16" in _head(text) or "does not fit" in _head(text), text
+    assert "the most faithful GGUF quant" in text, text

@@ -1887,10 +1887,16 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
     prompt = e.get("serving_prompt") or e["context"]
     lengths = f"{output:,} output tokens each{said}, {prompt:,}-token prompts"
     if requests and rate:
+        # "is one 4090 enough for 50 req/s?": the rate said against the rate served
+        verdict = ""
+        if query.rps:
+            verdict = ("Yes: " if rate >= query.rps else
+                       f"No, not {c.num(query.rps)} a second: ")  # fmt: skip
         return (
-            f"**About {c.num(rate)} requests per second for {e['model_name']} on {where}** at "
-            f"full load: {c.num(serving, 'tokens/s')} of output with {flight}, {lengths} "
-            f"({c.settings(e)})."
+            f"**{verdict}{'a' if verdict else 'A'}bout {c.num(rate)} requests per second for "
+            f"{e['model_name']} on "
+            f"{where}** at full load: {c.num(serving, 'tokens/s')} of output with {flight}, "
+            f"{lengths} ({c.settings(e)})."
         )
     one = (e.get("decode_tokens_per_s") or {}).get("typical")
     alone = f"; one stream alone decodes {c.num(one, 'tokens/s')}" if one else ""
@@ -2522,6 +2528,8 @@ def speed(query: Query, box: ToolBox) -> Draft:
         return more  # "70b q4 on 2x 4090 at 18 tok/s: would a third one help?"
     if (due := _deadline_judged(query, box)) is not None:
         return due  # "5000 images by friday, 3 days from now: doable?"
+    if (sized := _on_cards_of_that_memory(query, box, speed, "speed")) is not None:
+        return sized  # "flux dev on a 12gb card: how slow per image?"
     draft = fit(query, box, speed_first=True)
     judged_speed = _measured_here(query, box)
     if judged_speed:  # "18 tok/s on my 3060: is that normal?": their figure against the estimate
@@ -3013,8 +3021,8 @@ def solve(query: Query, box: ToolBox) -> Draft:
         by_deadline = _gpus_for_deadline(within, box, gpu, model)
         if by_deadline is not None:  # "10,000 renders in an 8-hour window: how many 4090s?"
             return by_deadline
-    args = estimate_args(query, gpu, ref.count if ref else None, model)
-    args = {k: v for k, v in args.items() if k in _SOLVE_ARGS}
+    full = estimate_args(query, gpu, ref.count if ref else None, model)
+    args = {k: v for k, v in full.items() if k in _SOLVE_ARGS}
     drop = {"min_gpus": "num_gpus", "max_context": "context", "max_batch": "batch"}[target]
     args.pop(drop, None)
     result = box.call("solve", {**args, "target": target})
@@ -3030,8 +3038,11 @@ def solve(query: Query, box: ToolBox) -> Draft:
             return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
                          "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
     text = c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu)
+    if target == "max_batch":
+        text += _pace_of_each(query, result)  # "... if i want under 50ms per token"
     if target == "max_batch" and _BATCH_ADVICE.search(query.low):
-        text = _safe_batch(box, args, result) + text  # "what batch size should i use?"
+        # "what batch size should i use?" (and a data set's epoch at it, when one is said)
+        text = _safe_batch(box, {**full, **args}, result, query.dataset_name) + text
     loaded = _copies_for_load(query, box, result, model, gpu) if target == "min_gpus" else None
     return Draft(f"{loaded}\n\n{text}" if loaded else text)
 
@@ -3102,9 +3113,12 @@ _BATCH_ADVICE = re.compile(r"\b(?:should|recommend\w*|use|works?|safe|fits?)\b")
 BATCH_HEADROOM = 0.9  # an advised batch leaves a tenth of what fits spare (allocator, spikes)
 
 
-def _safe_batch(box: ToolBox, args: dict[str, Any], result: dict[str, Any]) -> str:
+def _safe_batch(
+    box: ToolBox, args: dict[str, Any], result: dict[str, Any], data: str | None = None
+) -> str:
     """The batch to use: the largest power of two within a tenth under the largest that fits (a
-    batch that fills memory to the last megabyte fails on the next allocation spike)."""
+    batch that fills memory to the last megabyte fails on the next allocation spike); with a
+    data set named (`data`), the time of one epoch of it at that batch."""
     most = result.get("solution")
     if not most or most < 2:
         return ""
@@ -3113,8 +3127,32 @@ def _safe_batch(box: ToolBox, args: dict[str, Any], result: dict[str, Any]) -> s
     if "error" in e or not e["fits"]:
         return ""
     need, usable = c.num(e["memory_per_gpu_gb"], "GB"), c.num(e["usable_memory_per_gpu_gb"], "GB")
+    hours = (e.get("job_hours") or {}).get("typical")
+    epoch = (f" One epoch of {data} at that batch: about {c.duration(hours)}."
+             if data and hours and (args.get("epochs") or 1) == 1 else "")  # fmt: skip
     return (f"**Use batch {e['batch']:,}**: the largest power of two that leaves memory spare "
-            f"({need} of {usable} usable); {most:,} fills it.\n\n")  # fmt: skip
+            f"({need} of {usable} usable); {most:,} fills it.{epoch}\n\n")  # fmt: skip
+
+
+# a pace each user asks for, in milliseconds a token: "under 50ms per token"
+_MS_A_TOKEN = re.compile(r"(\d+(?:\.\d+)?)\s?ms\b(?:\s?(?:per|a|/)\s?(?:token|tok)\b)?")
+
+
+def _pace_of_each(query: Query, result: dict[str, Any]) -> str:
+    """The most sequences at once, against the pace each user asked for: whether each stream
+    at that batch keeps it."""
+    e = result.get("estimate") or {}
+    decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    if not (query.throughput_tok_s and decode and result.get("solution")):
+        return ""
+    each = decode / result["solution"]
+    said = _MS_A_TOKEN.search(query.low)
+    asked = f"{said.group(1)} ms a token" if said else c.num(query.throughput_tok_s, "tokens/s")
+    if each >= query.throughput_tok_s:
+        return (f"\n\nAt that batch each stream gets about {c.num(each, 'tokens/s')}: within your "
+                f"{asked}.")  # fmt: skip
+    return (f"\n\nAt that batch each stream gets about {c.num(each, 'tokens/s')}, slower than "
+            f"your {asked}: fewer at once keep that pace.")  # fmt: skip
 
 
 def _copies_for_load(
@@ -7723,21 +7761,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
             return f"{c.num(epochs)} epochs at {said} each{taking}"
 
         return _paced(box, each, epochs * rounds, 1, per_epoch)[0]
-    if query.models and not query.gpus and query.memory_gb:
-        # "is a single 24gb card enough and how long?": a time needs a card's speed, so the
-        # most rented cards of exactly that memory (NVIDIA's, the CUDA cards a job is written
-        # for, unless the user limits the choice to another maker)
-        cards = box.call("list_gpus", {"min_memory_gb": query.memory_gb, "top": 2,
-                                       "max_memory_gb": query.memory_gb,
-                                       "vendor": query.vendor or "nvidia"})  # fmt: skip
-        ids = tuple(g["id"] for g in cards.get("gpus", []))
-        if ids:
-            said = GpuRef(text=f"{query.memory_gb:g} GB card", ids=ids, count=query.num_gpus)
-            draft = job_time(replace(query, gpus=(said,), memory_gb=None, num_gpus=None), box)
-            names = " and the ".join(g["name"] for g in cards["gpus"])
-            draft.text += (f"\n\n_Note: no card named: the time on the {names}, the most rented "
-                           f"cards of {query.memory_gb:g} GB._")  # fmt: skip
-            return draft
+    if (sized := _on_cards_of_that_memory(query, box, job_time, "time")) is not None:
+        return sized  # "is a single 24gb card enough and how long?"
     if (due := _deadline_judged(query, box)) is not None:
         return due  # "ETA on our 4 cards? the deadline is 3 weeks"
     if (leaner := _time_when_leaner(query, box)) is not None:
@@ -7751,6 +7776,30 @@ def job_time(query: Query, box: ToolBox) -> Draft:
             draft.text = f"{verdict}\n\n{draft.text}"
         return draft
     return recommend(query, box)
+
+
+def _on_cards_of_that_memory(
+    query: Query, box: ToolBox, answer: Callable[[Query, ToolBox], Draft], what: str
+) -> Draft | None:
+    """A time or speed asked of a card known only by its memory ("a 24gb card"): a pace needs a
+    card's compute, so `answer` on the most rented cards of exactly that memory (NVIDIA's, the
+    CUDA cards a job is written for, unless the user limits the choice to another maker)."""
+    if not (query.models and not query.gpus and query.memory_gb):
+        return None
+    top = 2 if what == "time" else 1  # a speed on one card: its verdict, not a comparison
+    cards = box.call("list_gpus", {"min_memory_gb": query.memory_gb, "top": top,
+                                   "max_memory_gb": query.memory_gb,
+                                   "vendor": query.vendor or "nvidia"})  # fmt: skip
+    ids = tuple(g["id"] for g in cards.get("gpus", []))
+    if not ids:
+        return None
+    said = GpuRef(text=f"{query.memory_gb:g} GB card", ids=ids, count=query.num_gpus)
+    draft = answer(replace(query, gpus=(said,), memory_gb=None, num_gpus=None), box)
+    names = " and the ".join(g["name"] for g in cards["gpus"])
+    most = "the most rented cards" if len(ids) > 1 else "the most rented card"
+    draft.text += (f"\n\n_Note: no card named: the {what} on the {names}, {most} of "
+                   f"{query.memory_gb:g} GB._")  # fmt: skip
+    return draft
 
 
 def _time_when_leaner(query: Query, box: ToolBox) -> Draft | None:

@@ -28,6 +28,8 @@ _FOR_PRICE = re.compile(r"\b(?:por|pour|für|voor) (?=[$€]?\s?\d)", re.IGNOREC
 _ORE = re.compile(r"(?<=\d) ore\b|\bper (?=\d+ ore\b)", re.IGNORECASE)
 # "52 episodios de 1 h 15 min cada uno": a thing's size or length after it
 _OF_NUMBER = re.compile(r"(?<=[a-z]) (?:de|di|da|von|van|du|des) (?=\d)", re.IGNORECASE)
+# "10k Beispiele à 512 Tokens", "10 000 exemples à 512 tokens": each of that many tokens
+_EACH_OF = re.compile(r"(?<=[a-z]) (?:à|je) (?=\d+\s?(?:k\s?)?tokens?\b)", re.IGNORECASE)
 
 
 # a number grouped in thousands by a space, a narrow space or a dot ("10 000", "1.000.000")
@@ -122,4 +124,4 @@ def to_english(text: str) -> str:
     if out:  # another language's thousands: "10 000 exemples", "48.000 Euro", "10 mil imagens"
         read = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), read)
         read = _MIL.sub(_thousands, read)
-    return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", read))
+    return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", _EACH_OF.sub(" of ", read)))

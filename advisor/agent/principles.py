@@ -1361,6 +1361,39 @@ def _bill_at_cap(query: Query, box: ToolBox, gpu: str) -> Draft | None:
     )
 
 
+def _training_at_cap(query: Query, box: ToolBox, gpu: str) -> Draft | None:
+    """A power cap asked for training (or image generation): compute-bound work, which slows
+    with the clocks the cap allows. The loss is less than the cap's share of the board power
+    (clocks fall less than power under a cap), and no calibrated figure of it exists, so the
+    answer gives the cap's share and the speed at board power, not a guessed loss."""
+    trained = (query.workload or "").startswith(("finetune", "train"))
+    if not (trained or (query.models and query.models[0].family == "diffusion")):
+        return None
+    cap, sheet = watts_said(query.low), box.call("gpu_specs", {"gpu": gpu})
+    board = sheet.get("tdp_w")
+    if "error" in sheet or not (cap and board and cap < board):
+        return None
+    model = _model(query) if (query.models or not trained) else REFERENCE_MODEL
+    e = box.call("estimate", estimate_args(query, gpu, None, model))
+    job = "training" if trained else "image generation"
+    pace = ""
+    if "error" not in e and e.get("fits"):
+        unit = "images/s" if e.get("images_per_s") else "tokens/s"
+        rate = (e.get("images_per_s") or e.get("train_tokens_per_s") or {}).get("typical")
+        pace = (f" At the {c.num(board, 'W')} board power, {e['model_name']} ({c.settings(e)}) "
+                f"runs at about {c.num(rate, unit)}." if rate else "")  # fmt: skip
+    return Draft(
+        f"**Some, for {job}: it is bound by compute, which slows with the clocks a cap allows; "
+        f"{c.num(cap, 'W')} is {c.num(cap / board)}x the {sheet['name']}'s "
+        f"{c.num(board, 'W')} board power, and the speed lost is usually far less than the "
+        f"power taken away, as clocks fall less than power.**{pace}\n\n"
+        "Token generation one stream at a time is the exception: it is bound by memory "
+        "bandwidth, which a cap does not lower. Set the cap with nvidia-smi -pl and time a few "
+        "hundred steps either way to measure your own loss.",
+        cite_more=False,
+    )
+
+
 def power_limit(query: Query, box: ToolBox) -> Draft | None:
     """ "Can I power-limit my 3090 to 250 W without losing token speed?", "is the 300 W Max-Q
     half as fast as the 600 W card?": decode follows bandwidth, which power does not change;
@@ -1372,6 +1405,8 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
         return counted  # "1000 W for the whole box: how many 3090s?"
     if (billed := _bill_at_cap(query, box, ids[0])) is not None:
         return billed  # "my bill is ...; would undervolting to 280 W each change that?"
+    if (trained := _training_at_cap(query, box, ids[0])) is not None:
+        return trained  # "280 W on my 3090: how much do I lose for training?"
     model = _model(query)
     asked = replace(query, workload="inference")
     rows = []
@@ -2865,6 +2900,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bwhy\b.{0,60}\b(?:longer|long|bigger|\d+k) (?:context|ctx)\b.{0,40}\b(?:vram|memory)",
         r"\b(?:context|ctx)\b.{0,30}\b(?:more|so much|extra|lots of|tons of)\b.{0,10}"
         r"\b(?:vram|memory)\b",
+        # "in 8bit it should be 13gb, so why does it still OOM at long context"
+        r"\b(?:oom\w*|out of (?:memory|vram)|runs? out of (?:memory|vram))\b.{0,30}"
+        r"\b(?:at |with |on )?(?:long(?:er)? (?:context|ctx|prompts?|conversations?)"
+        r"|\d+k (?:context|ctx|tokens))",
     ), context_memory, _anything),
     Principle("quantisation", "explain", _cues(
         # what quantisation is, asked alone, is the glossary's; how it fits a big model, here

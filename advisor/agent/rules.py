@@ -95,6 +95,7 @@ def _quant_of_the_fit(query: Query, other: Query, further: str) -> bool:
     answered it."""
     return (
         query.intent == "fit"
+        and not query.precision  # "in fp16? which quant": the fp16 verdict first, as asked
         and other.target == "best_quant"
         and {g.ids for g in other.gpus} <= {g.ids for g in query.gpus}
         and {m.ids for m in other.models} <= {m.ids for m in query.models}
@@ -109,6 +110,7 @@ def _same_question(other: Query, query: Query) -> bool:
         other.intent == query.intent
         and other.workload == query.workload
         and other.precision in (None, query.precision)  # "which would you get": none said again
+        and other.cpu_only == query.cpu_only  # "... and can it run on cpu?": another machine
         and {g.ids for g in other.gpus} <= {g.ids for g in query.gpus}
         and {m.ids for m in other.models} <= {m.ids for m in query.models}
         and not re.search(r"\d", other.text)

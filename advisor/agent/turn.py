@@ -74,10 +74,12 @@ def context_after(turn: Turn) -> dict[str, Any]:
         # budget or with more cards replaces the first)
         head = turn.draft.text.split("\n", 1)[0] if turn.draft else ""
         shown = [p for p in picks if p["ranked"][0]["gpu_name"] in head]
-        best = (shown or picks)[0]["ranked"][0]
-        context["picked"] = {k: best[k] for k in ("gpu", "gpu_name", "num_gpus", "precision")}
-        # "what gpu and how long?": the time was asked of the pick, and is of the next card
-        context["picked"]["timed"] = bool(re.search(r"\bhow long\b", turn.query.text.lower()))
+        # (an answer that leads with no card, "Whisper large-v3 needs about 4.7 GB", picked none)
+        if shown or turn.query.intent in ("recommend", "buy"):
+            best = (shown or picks)[0]["ranked"][0]
+            context["picked"] = {k: best[k] for k in ("gpu", "gpu_name", "num_gpus", "precision")}
+            # "what gpu and how long?": the time was asked of the pick, and is of the next card
+            context["picked"]["timed"] = bool(re.search(r"\bhow long\b", turn.query.text.lower()))
     return context
 
 

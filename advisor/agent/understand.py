@@ -808,7 +808,7 @@ _LENGTH_SAID = re.compile(
 _PROMPT_SAID = re.compile(
     r"\b(?:prompts?|inputs?)(?: are| is| of| run| average| averaging)?(?: typically| usually"
     r"| about| around| roughly| ~| under| up to)?\s?~?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-    r"\s?(k)?\s?tokens?\b"
+    r"\s?(k)?\s?tok(?:en)?s?\b"  # ("prompts ~500 tok")
 )
 
 
@@ -1057,7 +1057,7 @@ def _output_tokens(low: str) -> int | None:
         r"|\s(?:gen|out)\b(?!\s?(?:\d|gpu|card)))"
         # "answers about 200 tokens", "responses are ~300 tokens long"
         r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
-        r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tokens\b"
+        r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tok(?:en)?s?\b"
         # "prompts are around 4k tokens, answers 300": a count after a length in tokens
         r"|(?:(?<=tokens, )|(?<=tokens; )|(?<=tokens ))(?:and |with )?"
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?)"
@@ -2952,7 +2952,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
-    query = _default_workload(resolve(query, previous, catalog))
+    query = _preference_pairs(_default_workload(resolve(query, previous, catalog)))
     others = []
     context = query.context_dict()
     for part in parts[1:3]:
@@ -3113,6 +3113,37 @@ def _more_fields(query: Query, sub: Query) -> bool:
 def _some_of(some: tuple[GpuRef, ...], gpus: tuple[GpuRef, ...]) -> bool:
     """Whether every GPU of `some` (one at least) is one of `gpus`."""
     return bool(some) and {g.ids for g in some} <= {g.ids for g in gpus}
+
+
+# preference tuning: each step runs a chosen and a rejected answer through the policy, and a
+# frozen reference scores both
+_PREFERENCE = re.compile(
+    r"\b(?:dpo|orpo|kto|simpo|ipo|preference (?:tuning|optimi[sz]ation|pairs))\b"
+)
+
+
+def _preference_pairs(query: Query) -> Query:
+    """ "DPO with LoRA on a 7B": a fine-tune whose every sample is a pair (chosen, rejected), so
+    each step holds twice the sequences; the reference model said once in a note: with LoRA the
+    base with its adapters off (TRL with PEFT), no second copy; a full fine-tune keeps one."""
+    low = query.text.lower()
+    if not _PREFERENCE.search(low) or query.workload == "train":
+        return query
+    if not (query.workload or "").startswith("finetune"):  # "full DPO of a 3B": a fine-tune
+        query = replace(query, workload="finetune-full" if rx.search(r"\bfull\b", low)
+                        else "finetune")  # fmt: skip
+    pairs = query.batch or 1
+    adapter = query.workload in ("finetune-lora", "finetune-qlora")
+    reference = (
+        "the reference model is the base with the adapters switched off (TRL with PEFT), so no "
+        "second copy is held" if adapter else
+        "a full fine-tune also holds a frozen reference copy of the model (its 16-bit weights) "
+        "beside the one trained, not counted in the figures here"
+    )  # fmt: skip
+    step = "a step of one pair" if pairs == 1 else f"a step of {pairs:,} pairs"
+    note = (f"Preference tuning (DPO and kin): {step} runs a chosen and a rejected answer for "
+            f"each, {2 * pairs:,} sequences in all; {reference}.")  # fmt: skip
+    return replace(query, batch=2 * pairs, notes=(*query.notes, note))
 
 
 def _default_workload(query: Query) -> Query:
