@@ -343,3 +343,23 @@ def test_a_format_said_keeps_its_fit_beside_the_quant_ladder(rules_advisor: Advi
     text = _ask(rules_advisor, "mistral 7b on a 3060 12gb in fp16? if not, which quant?").text
     assert "fp16" in _head(text) or "does not fit" in _head(text), text
     assert "the most faithful GGUF quant" in text, text
+
+
+def test_the_fewest_of_each_says_which_set_rents_for_less(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "llama 3.1 405b in bf16: how many A100 80GB vs how many H200 do i need, and which one "
+        "costs less?",
+    ).text
+    assert re.search(r"^Cheaper to rent: \d+ x .+ at \$[\d,.]+ an hour for the set", text, re.M)
+
+
+def test_the_rent_and_the_cost_per_training_token_are_both_answered(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(
+        rules_advisor,
+        "L40S or A100 80GB: which rents for less per hour, and which trains cheaper per token?",
+    ).text
+    assert text.startswith("**Cheaper to rent:"), text
+    assert "Cheaper per million tokens" in text, text

@@ -3756,10 +3756,23 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
             lines.append(f"- {f['gpu_name']}: does not hold it on any number of GPUs considered.")
             continue
         speed = c.speed_lines(f)[:1]
+        hourly = (f.get("cost") or {}).get("usd_per_hour")
         lines.append(f"- **{r['solution']} x {f['gpu_name']}**: "
                      f"{c.num(f['memory_per_gpu_gb'], 'GB')} of "
                      f"{c.usable(f)} on each"
-                     + (f"; {speed[0][0].lower()}{speed[0][1:]}" if speed else ""))  # fmt: skip
+                     + (f"; {speed[0][0].lower()}{speed[0][1:].rstrip('.')}" if speed else "")
+                     + (f"; {c.usd(hourly)}/hour for the set" if hourly else ""))  # fmt: skip
+    priced = [(r["estimate"]["cost"]["usd_per_hour"], r) for r in held
+              if (r["estimate"].get("cost") or {}).get("usd_per_hour")]  # fmt: skip
+    if len(priced) >= 2 and re.search(r"\bcheap\w*|\bcost\w*|\bpric\w*|\bexpensive", query.low):
+        # "how many of each, and which is cheaper?": the sets' rent an hour at median prices
+        (low, cheap), (high, _dear) = (
+            min(priced, key=lambda p: p[0]),
+            max(priced, key=lambda p: p[0]),
+        )
+        lines.insert(1, f"Cheaper to rent: {cheap['solution']} x {cheap['estimate']['gpu_name']} "
+                        f"at {c.usd(low)} an hour for the set, against {c.usd(high)} (median "
+                        "prices; one stream's speed is below each).")  # fmt: skip
     return Draft("\n".join(lines))
 
 
@@ -5310,6 +5323,19 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return buy(query, box)  # "tesla p40 for $150, any good for 13b?": the quote and the job
     if not query.user_price_usd_per_hour and (worth := _worth_the_price(query, box)):
         return worth  # "is the 4090 worth the price premium over the 4080?"
+    per_work = re.search(r"\bper (?:training |generated |output )?(?:token|image|sample|step)\b"
+                         r"|\bcost[- ]?effective|\bper dollar\b", query.low)  # fmt: skip
+    if (per_work and query.workload_given and not query.models and not query.user_price_usd_per_hour
+            and len(gpus_named(query)) >= 2):  # fmt: skip
+        # "H100 or A100 80GB: which is cheaper per token for training?": the job's speed on each
+        # against its median rent (the family's reference model, no model being named)
+        ratio = _job_ratio(query, box, gpus_named(query)[:4])
+        if ratio is not None and re.search(r"\bper hour\b|\bhourly\b|\ban hour\b", query.low):
+            # "cheaper per hour, and which per token?": the rents first, then the work's cost
+            hourly = cost(replace(query, workload_given=False), box)
+            return Draft(f"{hourly.text.split(chr(10) * 2)[0]}\n\n{ratio}", hourly.citations)
+        if ratio is not None:
+            return Draft(ratio)
     cheaper = query.follow_up and query.gpus and not query.models and CHEAPER.search(query.low)
     # "cheapest way to rent 8xH100 for a weekend?": the lowest offers, not the median
     cheapest = (len(query.gpus) == 1 and not query.models and not query.providers
