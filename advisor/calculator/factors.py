@@ -53,7 +53,9 @@ from advisor.errors import InvalidInput
 # graphs) pay a launch time per layer (TGI_GRAPH_LAYER_MS)
 # .12.02c: TRAIN_LAYER_MS refit (4.0 -> 2.5 ms) with Qwen-1.8B's own shape in the catalog and the
 # PEFT method-comparison speed rows re-derived without their test-set generation
-FORMULA_VERSION = "calc-2026.12.02c"
+# .12.02d: a loss fused with the LM head (Cut Cross Entropy: Unsloth, Axolotl) holds nothing per
+# vocabulary entry; Unsloth's QLoRA layers are its own (no bitsandbytes Linear4bit extras)
+FORMULA_VERSION = "calc-2026.12.02d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -89,9 +89,12 @@ FRAMEWORKS: dict[str, Framework] = {
         ),
         Framework(
             "unsloth", "Unsloth", False, True, fused_loss=True, optimizer="adamw8bit",
-            activation_offload=True,
+            activation_offload=True, qlora_extra_saved=False,
             source="Unsloth notebooks: use_gradient_checkpointing='unsloth' (offloaded), "
-            "optim='adamw_8bit', fused cross-entropy kernel",
+            "optim='adamw_8bit', fused cross-entropy kernel (Cut Cross Entropy since 2024.12); "
+            "its LoRA layers are its own autograd functions (unsloth/kernels/fast_lora.py: "
+            "LoRA_MLP saves X, e, g; LoRA_QKV and LoRA_W save X) that dequantize the 4-bit "
+            "weight inside, not bitsandbytes' Linear4bit under PEFT",
         ),
         Framework(
             "llama-factory", "LLaMA-Factory", True, True,

@@ -377,9 +377,10 @@ def training_activation_bytes(
     keeps only each layer's input (2 s*b*h) plus one layer's
     full working set; offloading moves those inputs to CPU memory, leaving two layers' worth on
     the GPU. The loss holds LOGIT_BYTES per vocabulary entry per token ("plain"), or the bf16
-    logits whole and the fp32 part one chunk at a time ("chunked"), or one chunk of everything
-    when the LM head and the loss are fused ("fused"). torch.compile fuses a layer's pointwise
-    ops, so fewer of its intermediate tensors are saved (COMPILED_LAYER_SHARE).
+    logits whole and the fp32 part one chunk at a time ("chunked"), or nothing per vocabulary
+    entry when the LM head and the loss are fused ("fused": _loss_bytes_per_entry).
+    torch.compile fuses a layer's pointwise ops, so fewer of its intermediate tensors are saved
+    (COMPILED_LAYER_SHARE).
     """
     sb = seq * batch
     layer: float = sb * (18 * model.hidden_size + 8 * _mlp_width(model))
@@ -403,13 +404,22 @@ def _loss_bytes_per_entry(loss: str, compiled: bool = False) -> float:
     only one chunk's bf16 gradient at a time: 2 + 2 / LOSS_CHUNKS. Derived from the kernels, not
     fitted; checked on torchtune's compiled LoRA and QLoRA rows (llm.csv L1608, L1612, L1630,
     L1632, "Peak Memory Active"): 7-12% high, from 13-34%; its compiled full fine-tunes with
-    the chunked loss (L1620-L1628) move 0-6% lower)."""
+    the chunked loss (L1620-L1628) move 0-6% lower).
+
+    A loss fused with the LM head (Apple's Cut Cross Entropy, which Axolotl's cut_cross_entropy
+    and Unsloth since December 2024 run) computes each block of logits in on-chip memory and
+    keeps only a log-sum-exp per token, so nothing per vocabulary entry stays in GPU memory.
+    Derived from the kernel, not fitted (it was one chunk of LOGIT_BYTES before); checked on the
+    Unsloth README's Llama 3.1 8B / 3.3 70B context-length tiers (eval/calibration/llm.csv
+    L2038-L2044, L2051-L2052: QLoRA peak memory · Unsloth median 27.5% -> 11.0%, predicted below
+    the tier, which bounds the peak from above) and Axolotl's QLoRA example READMEs (10.9% ->
+    7.0%)."""
     if loss == "chunked" and compiled:
         return 2 + 2 / LOSS_CHUNKS
     return {
         "plain": LOGIT_BYTES,
         "chunked": 2 + (LOGIT_BYTES - 2) / LOSS_CHUNKS,
-        "fused": LOGIT_BYTES / LOSS_CHUNKS,
+        "fused": 0.0,
     }[loss]
 
 
