@@ -103,7 +103,8 @@ Fine-tuning
     which the calculator computes as fp8 linear layers). Framework
     (FRAMEWORK_MAP) to the calculator's: peft / hf-trainer / plain loop -> hf; deepspeed+... ->
     deepspeed; "ms-swift + DeepSpeed" -> deepspeed; "... + Megatron-LM" / NeMo -> megatron;
-    unsloth (also the Unsloth+FA2 rows of LLaMA-Factory's table, engine unsloth) -> unsloth.
+    unsloth (also the Unsloth+FA2 rows of LLaMA-Factory's table, engine unsloth) -> unsloth. A row
+    whose engine is unsloth is in the Unsloth classes whichever launcher ran it (framework_group).
     Options the row states are passed on (otherwise the framework's recipe stands):
     gradient_checkpointing (offload = on + activation offload), activation_checkpointing,
     Megatron's recompute (selective = off: it recomputes only the attention core, full = on),
@@ -260,6 +261,7 @@ FRAMEWORK_LABELS = {
     "megatron": "Megatron",
     "axolotl": "Axolotl",
 }
+# a row run on Unsloth's kernels (engine unsloth) is Unsloth's whoever launched it; otherwise
 # a source decides the framework group first (the brief: ms-swift's Benchmark.md rows are
 # ms-swift, torchtune's README rows torchtune, LLaMA-Factory's README rows LLaMA-Factory) ...
 SOURCE_FRAMEWORKS = (
@@ -360,6 +362,8 @@ AGGREGATES = {"TTFT · all engines": "TTFT · "}
 
 
 def framework_group(row: Mapping[str, str]) -> str:
+    if row["engine"] == "unsloth":  # Unsloth's kernels and recipe, whichever launcher ran them
+        return "unsloth"
     for needle, group in SOURCE_FRAMEWORKS:
         if needle in row["source"]:
             return group

@@ -129,7 +129,10 @@ def test_lora_speeds_compared_at_a_working_batch(rules_advisor: Advisor) -> None
 
 
 def test_a_fine_tune_too_long_for_the_card_says_what_length_fits(rules_advisor: Advisor) -> None:
-    text = _ask(rules_advisor, "can my a6000 48gb do qlora on llama 3 70b?").text
+    # (a 70B on a 48 GB card, the case this was written for, no longer fits at any length
+    # under PEFT's defaults since calc-2026.12.02e holds its embeddings in fp32, as Unsloth's
+    # table measures: HF runs out of memory there)
+    text = _ask(rules_advisor, "can a 4090 qlora mistral small 24b?").text
     assert re.search(r"On samples of up to [\d,]+ tokens \(not the 2,048 assumed\)", text)
 
 

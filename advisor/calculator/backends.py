@@ -66,6 +66,11 @@ class Backend:
 # listed, all batch-1 decode with every layer on the GPU, scored as `python -m
 # eval.calibration_classes` scores them (class "llama.cpp decode"; the rows carry backend= in
 # their options), the default backend's figure being the calculator's at factor 1.
+# Not refit at calc-2026.12.02e, when decode stopped reading the input-embedding table: the rows
+# below then measure 0.73-1.03x (Vulkan on Radeon, median 0.96), 0.66-1.18x (Vulkan on Arc,
+# median 0.94) and 0.85x and 1.05x (IPEX-LLM, median 0.95) of the estimate; refitting them to
+# no median bias (1.37, 1.00, 1.64) moves the class from 6.8% to 7.3% median error, within what
+# these 2-8 forum rows from 2-4 sources can resolve.
 BACKENDS: dict[str, Backend] = {
     b.name: b
     for b in (

@@ -67,6 +67,13 @@ class Framework:
     # (factors.QLORA_ACTIVATION_FACTOR), or torchao's NF4Tensor (torchtune's LoRALinear with
     # quantize_base: linear_nf4 saves only its input and the NF4 weight, as a 16-bit layer does)
     qlora_extra_saved: bool = True
+    # QLoRA prepared by PEFT's prepare_model_for_kbit_training (peft/utils/other.py), the PEFT
+    # and transformers docs' QLoRA recipe: it casts every weight that is not 4-bit (the token
+    # embedding, the LM head, the norms) to fp32, so the embedding's output and with it the
+    # residual stream run in fp32 (memory.kbit_upcast_bytes). Axolotl casts the norms and the
+    # embeddings back to the 16-bit dtype when flash attention is on; LLaMA-Factory, torchtune
+    # and Unsloth do not call it.
+    kbit_upcast: bool = False
     source: str = ""
     aliases: tuple[str, ...] = field(default=())
 
@@ -75,8 +82,9 @@ FRAMEWORKS: dict[str, Framework] = {
     f.name: f
     for f in (
         Framework(
-            "hf", "Hugging Face Trainer / PEFT", True, None,
-            source="transformers Trainer docs: bf16=True is automatic mixed precision",
+            "hf", "Hugging Face Trainer / PEFT", True, None, kbit_upcast=True,
+            source="transformers Trainer docs: bf16=True is automatic mixed precision; QLoRA "
+            "through PEFT's prepare_model_for_kbit_training (non-4-bit weights cast to fp32)",
             aliases=("transformers", "peft", "trl", "hf trainer", "huggingface", "accelerate",
                      "pytorch", "torch"),
         ),
@@ -89,9 +97,12 @@ FRAMEWORKS: dict[str, Framework] = {
         ),
         Framework(
             "unsloth", "Unsloth", False, True, fused_loss=True, optimizer="adamw8bit",
-            activation_offload=True,
+            activation_offload=True, qlora_extra_saved=False,
             source="Unsloth notebooks: use_gradient_checkpointing='unsloth' (offloaded), "
-            "optim='adamw_8bit', fused cross-entropy kernel",
+            "optim='adamw_8bit', fused cross-entropy kernel (Cut Cross Entropy since 2024.12); "
+            "its LoRA layers are its own autograd functions (unsloth/kernels/fast_lora.py: "
+            "LoRA_MLP saves X, e, g; LoRA_QKV and LoRA_W save X) that dequantize the 4-bit "
+            "weight inside, not bitsandbytes' Linear4bit under PEFT",
         ),
         Framework(
             "llama-factory", "LLaMA-Factory", True, True,

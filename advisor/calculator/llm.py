@@ -599,6 +599,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             fused_optimizer=options.fused_optimizer,
             zero3_sub_group=options.framework.zero3_sub_group,
             qlora_extra_saved=options.framework.qlora_extra_saved,
+            kbit_upcast=options.framework.kbit_upcast,
         )  # fmt: skip
 
     usable = memory.training_usable_gb(gpu)

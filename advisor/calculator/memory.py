@@ -377,9 +377,10 @@ def training_activation_bytes(
     keeps only each layer's input (2 s*b*h) plus one layer's
     full working set; offloading moves those inputs to CPU memory, leaving two layers' worth on
     the GPU. The loss holds LOGIT_BYTES per vocabulary entry per token ("plain"), or the bf16
-    logits whole and the fp32 part one chunk at a time ("chunked"), or one chunk of everything
-    when the LM head and the loss are fused ("fused"). torch.compile fuses a layer's pointwise
-    ops, so fewer of its intermediate tensors are saved (COMPILED_LAYER_SHARE).
+    logits whole and the fp32 part one chunk at a time ("chunked"), or nothing per vocabulary
+    entry when the LM head and the loss are fused ("fused": _loss_bytes_per_entry).
+    torch.compile fuses a layer's pointwise ops, so fewer of its intermediate tensors are saved
+    (COMPILED_LAYER_SHARE).
     """
     sb = seq * batch
     layer: float = sb * (18 * model.hidden_size + 8 * _mlp_width(model))
@@ -395,6 +396,36 @@ def training_activation_bytes(
     return stored * layer_factor + sb * model.vocab_size * _loss_bytes_per_entry(loss, compiled)
 
 
+def kbit_upcast_bytes(
+    model: Model, seq: int, batch: int, checkpointing: bool, *, offload: bool = False
+) -> tuple[float, float]:
+    """What PEFT's prepare_model_for_kbit_training adds to a QLoRA step: (weights, activations).
+
+    It casts every weight that is not 4-bit to fp32 (peft/utils/other.py: "cast all non INT8
+    parameters to fp32"): the token embedding and an untied LM head take 4 bytes per parameter
+    instead of 2 (the norms are small). Under autocast the LM head's matmul computes in bf16
+    from a bf16 copy of its fp32 weight, made per call (autocast caches only the casts of
+    weights that require grad) and saved for backward, since the hidden states entering it
+    require grad: one more vocabulary x hidden matrix at 2 bytes. The embedding's output is
+    fp32, and each layer adds its bf16 attention and MLP outputs to it, so the residual stream
+    stays fp32: gradient checkpointing keeps each layer's input at 4 bytes per value, not 2
+    (without checkpointing the norms keep fp32 copies of their inputs either way). Derived from
+    the code, not fitted; checked on the Unsloth README's Hugging Face + FA2 context-length
+    tiers (eval/calibration/llm.csv L2045-L2050, L2053; class "QLoRA peak memory · HF
+    PEFT/Trainer"): their line starts at 9.70 GiB at no tokens, 2.6 GiB above the 7.1 GiB the
+    calculator gave a Llama 3.1 8B QLoRA without the upcast, and climbs 2.65 MB per token, above
+    its 2.11 (2.37 with it). Those rows went from 0.75-0.84x of the tier to 0.91-1.02x (the tier
+    bounds the peak from above), the class from 10.0% median error (leaving a source out 1.91x
+    in-sample) to 7.1% (1.13x); no other class moves (Axolotl, LLaMA-Factory, ms-swift,
+    torchtune and Unsloth do not run it; the Qwen README's Q-LoRA is on a GPTQ base, which
+    PEFT does not upcast)."""
+    weights = embedding_params(model) * 2.0 + model.vocab_size * model.hidden_size * 2.0
+    if not checkpointing:
+        return weights, 0.0
+    kept_layers = 2 if offload else model.num_layers
+    return weights, kept_layers * seq * batch * model.hidden_size * 2.0
+
+
 def _loss_bytes_per_entry(loss: str, compiled: bool = False) -> float:
     """Bytes per vocabulary entry per token the loss holds at its peak. A compiled chunked loss
     (torchtune's CEWithChunkedOutputLoss with compile on: torch.compile wraps its per-chunk
@@ -403,13 +434,22 @@ def _loss_bytes_per_entry(loss: str, compiled: bool = False) -> float:
     only one chunk's bf16 gradient at a time: 2 + 2 / LOSS_CHUNKS. Derived from the kernels, not
     fitted; checked on torchtune's compiled LoRA and QLoRA rows (llm.csv L1608, L1612, L1630,
     L1632, "Peak Memory Active"): 7-12% high, from 13-34%; its compiled full fine-tunes with
-    the chunked loss (L1620-L1628) move 0-6% lower)."""
+    the chunked loss (L1620-L1628) move 0-6% lower).
+
+    A loss fused with the LM head (Apple's Cut Cross Entropy, which Axolotl's cut_cross_entropy
+    and Unsloth since December 2024 run) computes each block of logits in on-chip memory and
+    keeps only a log-sum-exp per token, so nothing per vocabulary entry stays in GPU memory.
+    Derived from the kernel, not fitted (it was one chunk of LOGIT_BYTES before); checked on the
+    Unsloth README's Llama 3.1 8B / 3.3 70B context-length tiers (eval/calibration/llm.csv
+    L2038-L2044, L2051-L2052: QLoRA peak memory · Unsloth median 27.5% -> 11.0%, predicted below
+    the tier, which bounds the peak from above) and Axolotl's QLoRA example READMEs (10.9% ->
+    7.0%)."""
     if loss == "chunked" and compiled:
         return 2 + 2 / LOSS_CHUNKS
     return {
         "plain": LOGIT_BYTES,
         "chunked": 2 + (LOGIT_BYTES - 2) / LOSS_CHUNKS,
-        "fused": LOGIT_BYTES / LOSS_CHUNKS,
+        "fused": 0.0,
     }[loss]
 
 
@@ -478,6 +518,7 @@ def training_memory(
     fused_optimizer: bool = False,
     zero3_sub_group: float = 0.0,
     qlora_extra_saved: bool = True,
+    kbit_upcast: bool = False,
 ) -> MemoryResult:
     """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA.
 
@@ -542,6 +583,17 @@ def training_memory(
         assumptions.append(
             f"frozen base at {precision.name}; LoRA rank {lora_rank} on {lora_targets} linear "
             f"layers = {trainable / 1e6:.1f}M trainable parameters ({scheme})"
+        )
+    upcast_weights = upcast_activations = 0.0
+    if method == "qlora" and kbit_upcast:
+        upcast_weights, upcast_activations = kbit_upcast_bytes(
+            model, seq, batch, checkpointing, offload=activation_offload
+        )
+        weights += upcast_weights
+        assumptions.append(
+            "PEFT's k-bit preparation: the embedding, LM head and norms in fp32 and the "
+            f"head's bf16 copy kept for backward ({upcast_weights / GB:.1f} GB more), the "
+            "residual stream in fp32"
         )
     # the largest tensor: the embedding (full), one layer's adapters (LoRA)
     largest = (
@@ -625,6 +677,7 @@ def training_memory(
             else 1.0,
         )
         / tp
+        + upcast_activations / tp
         + gathered
     )
     loss_words = {"plain": "", "chunked": ", chunked cross-entropy",

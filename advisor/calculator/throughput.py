@@ -110,17 +110,25 @@ def dense_tflops(gpu: GPU, precision: Precision) -> float:
 
 
 def _active_weight_bytes(model: Model, precision: Precision, batch: int) -> float:
-    """Weight bytes one decode step reads: MoE reads only the experts its tokens route to."""
+    """Weight bytes one decode step reads: MoE reads only the experts its tokens route to.
+
+    The input embedding is a row lookup: a step reads one row of the table per token, not the
+    table. Where the LM head is tied to it the head's mat-vec reads the whole matrix, so it is
+    read once either way; an untied table is read only in the batch's rows."""
     total = weight_bytes(model, precision)
+    lookup = 0.0
+    if not model.tie_word_embeddings:
+        rows = model.vocab_size - min(batch, model.vocab_size)
+        lookup = rows * model.hidden_size * precision.bytes_embedding
     if not model.is_moe or not model.num_experts or not model.active_params:
-        return total
+        return total - lookup
     experts, k = model.num_experts, model.experts_per_token or 1
     # total = shared + X and active = shared + X*k/E, so the routed experts hold X parameters
     expert_params = (model.total_params - model.active_params) * experts / (experts - k)
     shared = model.total_params - expert_params
     touched = 1 - (1 - k / experts) ** batch  # share of experts some token in the batch uses
     bytes_per_param = total / model.total_params
-    return (shared + expert_params * touched) * bytes_per_param
+    return (shared + expert_params * touched) * bytes_per_param - lookup
 
 
 def decode_step_seconds(
