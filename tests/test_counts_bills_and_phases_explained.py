@@ -363,3 +363,10 @@ def test_the_rent_and_the_cost_per_training_token_are_both_answered(
     ).text
     assert text.startswith("**Cheaper to rent:"), text
     assert "Cheaper per million tokens" in text, text
+
+
+def test_a_card_asked_with_a_cards_price_as_budget_is_bought(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "qual placa de vídeo para treinar YOLO com um orçamento de 700 €?")
+    assert "to buy" in _head(text.text) and "/hour" not in _head(text.text), text.text
+    rented = _ask(rules_advisor, "which gpu should i rent to fine-tune llama 8b, budget $300").text
+    assert "to buy" not in _head(rented), rented

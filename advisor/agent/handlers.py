@@ -6939,8 +6939,22 @@ def _bought(query: Query) -> bool:
         and not _RENT_SAID.search(low)
         and re.search(r"\b(?:which|what) (?:would|should) (?:you|i|we) (?:buy|get)\b", low)
     )
+    # "which graphics card to train YOLO on my dataset, budget 800 euros?": a card asked for,
+    # with a card's price as the budget and no rent said (a bigger sum for a job is compute)
+    card_priced = bool(
+        budget and budget.kind is None and budget.per == "total"
+        and CHEAPEST_CARD_USD <= budget.usd <= CARD_PRICED_BUDGET_USD
+        and not _RENT_SAID.search(low) and not query.gpus
+        and re.search(r"\b(?:which|what|best|recommend\w*)\b[^.?!]{0,30}\b(?:graphics card|gpu"
+                      r"|card)s?\b", low)
+    )  # fmt: skip
     return query.buying or bool(budget and budget.kind == "buy") or capped or local or spent or (
-        asked)  # fmt: skip
+        asked or card_priced)  # fmt: skip
+
+
+# the most a budget said beside a card asked for is read as the card's price (above it, a sum
+# for a training job is spent on rented compute): a high-end desktop card's price
+CARD_PRICED_BUDGET_USD = 3000
 
 
 # a budget for a whole machine ("$3000 to build a box for local LLMs"), not for the cards
