@@ -154,8 +154,12 @@ def test_the_time_of_a_job_no_one_card_holds_is_on_a_workstation_of_them(
     rules_advisor: Advisor,
 ) -> None:
     first = rules_advisor.ask("qlora of qwen2.5 72b on a single 3090, possible?")
-    head = _head(rules_advisor, "fine, then how long for 10M tokens?", first.thread_id)
-    assert re.search(r"on [234] x NVIDIA GeForce RTX 3090\*\*", head)
+    then = rules_advisor.ask("fine, then how long for 10M tokens?", thread_id=first.thread_id)
+    # the time on the fewest 3090s that hold it, or (more than a desk machine holds since
+    # calc-2026.12.02e keeps PEFT's k-bit preparation in fp32) how many it would take
+    assert re.search(
+        r"on [2-8] x NVIDIA GeForce RTX 3090\*\*", then.text.split("\n")[0]
+    ) or re.search(r"It would fit on [2-8] x NVIDIA GeForce RTX 3090", then.text), then.text
 
 
 def test_a_realistic_figure_of_a_concept_is_explained_not_a_card_judged(

@@ -1138,24 +1138,39 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     """A fine-tune that does not fit, with the memory options the question left unset."""
     said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
     stack = box.call("gpu_specs", {"gpu": e["gpu"]}).get("compute_stack")
+    # each step that does not fit is kept under the next: a LoRA that fits neither with
+    # checkpointing nor as a QLoRA alone may fit as a QLoRA with checkpointing
+    kept: dict[str, Any] = {}
+    kept_words: list[str] = []
+    current = e["workload"]
+    lines: list[str] = []
     for workload, options, words in LEANER:
-        if workload != e["workload"] or any(k in said for k in options):
+        if workload != current or any(k in said for k in options):
             continue
         if options.get("framework") == "unsloth" and stack not in (None, "cuda"):
             continue  # Unsloth's kernels are CUDA's (Triton on NVIDIA GPUs)
-        args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **options}
+        if all(kept.get(k) == v for k, v in options.items()):
+            continue  # already under it
+        args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **kept, **options}
         leaner = box.call("estimate", args)
         if "error" not in leaner and leaner["fits"]:
             hours = (leaner.get("job_hours") or {}).get("typical")  # a job's size was said
             took = f"; the run takes about {c.duration(hours)}" if hours else ""
+            # (a framework's recipe, Unsloth's, brings its own 4-bit base and checkpointing)
+            plain = not kept_words or "framework" in options
+            recipe = words if plain else f"{words} with {' and '.join(kept_words)}"
             lines = [
-                f"With {words} it fits on {c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
+                f"With {recipe} it fits on "
+                f"{c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
                 f": {c.num(leaner['memory_per_gpu_gb'], 'GB')} of "
                 f"{c.usable(leaner)}{took}."
             ]
             break
-    else:
-        lines = []
+        if "error" in leaner:
+            break
+        kept.update(options)
+        kept_words.append(words)
+        current = str(options.get("workload", current))
     return lines + _accumulated(query, box, e, model) + _shorter_samples(query, box, e, model)
 
 

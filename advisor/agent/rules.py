@@ -353,7 +353,7 @@ _LOWER_FITS = re.compile(
 # an image model the card holds only with its parts in system RAM
 _OFFLOAD_FITS = re.compile(r"^With (model|sequential) CPU offload \([^)]*\) it fits on one\b",
                            re.MULTILINE)  # fmt: skip
-_QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\) it fits on one\b", re.MULTILINE)
+_QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\)[^\n]*? it fits on one\b", re.MULTILINE)
 # the first words of the leaner training recipes (handlers.LEANER) a "With ... it fits" line names
 _RECIPE = r"(?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?"
 # a training recipe that makes room: "With Unsloth's QLoRA recipe it fits on 2 x ..."
