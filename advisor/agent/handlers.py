@@ -1151,8 +1151,12 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
             continue  # Unsloth's kernels are CUDA's (Triton on NVIDIA GPUs)
         if all(kept.get(k) == v for k, v in options.items()):
             continue  # already under it
-        args = {**estimate_args(query, e["gpu"], e["num_gpus"], model), **kept, **options}
-        leaner = box.call("estimate", args)
+        base = estimate_args(query, e["gpu"], e["num_gpus"], model)
+        leaner = box.call("estimate", {**base, **kept, **options})
+        if kept and "error" not in leaner and leaner["fits"]:
+            alone = box.call("estimate", {**base, **options})  # the step alone, when it is enough
+            if "error" not in alone and alone["fits"]:
+                leaner, kept, kept_words = alone, {}, []
         if "error" not in leaner and leaner["fits"]:
             hours = (leaner.get("job_hours") or {}).get("typical")  # a job's size was said
             took = f"; the run takes about {c.duration(hours)}" if hours else ""
