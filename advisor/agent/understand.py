@@ -313,10 +313,15 @@ FIELD_WORDS: dict[str, str] = {
 _QUANT_FAMILIES = (
     r"gptq", r"awq", r"gguf|i?q\d_k(?:_[sml])?|q\d_0", r"exl2", r"nf4|bnb|bitsandbytes"
 )  # fmt: skip
-_QUANT_PAIRS = "|".join(
-    rf"(?=.*\b(?:{a})\b)(?=.*\b(?:{b})\b)"
-    for n, a in enumerate(_QUANT_FAMILIES)
-    for b in _QUANT_FAMILIES[n + 1 :]
+# (anchored at the start: lookaheads tried at every position would scan the text once each)
+_QUANT_PAIRS = (
+    r"\A(?:"
+    + "|".join(
+        rf"(?=[\s\S]*\b(?:{a})\b)(?=[\s\S]*\b(?:{b})\b)"
+        for n, a in enumerate(_QUANT_FAMILIES)
+        for b in _QUANT_FAMILIES[n + 1 :]
+    )
+    + ")"
 )
 TOPIC_WORDS: dict[str, str] = {
     # "GPTQ vs AWQ vs GGUF Q4_K_M, when would I pick each" (checked first: each alone is
