@@ -3495,9 +3495,11 @@ def _best_quant(query: Query, box: ToolBox) -> Draft | None:
     if not rows:
         return None
     where = c.gpus_phrase(rows[0][1]["num_gpus"], rows[0][1]["gpu_name"])
+    asked = _unquantised_verdict(query, box, gpu, ref, model, where)
     if not fitting:
         smallest = rows[-1][1]
-        return Draft(f"**None of them: even {rows[-1][0].upper()} of {smallest['model_name']} "
+        return Draft(asked + f"**None of them: even {rows[-1][0].upper()} of "
+                     f"{smallest['model_name']} "
                      f"needs {c.num(smallest['memory_per_gpu_gb'], 'GB')} on {where}, more than "
                      f"its {c.usable(smallest)}** "
                      f"({c.settings(smallest)}).")  # fmt: skip
@@ -3544,7 +3546,28 @@ def _best_quant(query: Query, box: ToolBox) -> Draft | None:
     if quant not in advised:
         head += (f" Below {LOWEST_ADVISED_QUANT.upper()} a model loses noticeable quality: a "
                  "smaller model at 4 bits is often the better choice.")  # fmt: skip
-    return Draft("\n\n".join([head, "\n".join(lines), why]))
+    return Draft("\n\n".join([asked + head, "\n".join(lines), why]))
+
+
+def _unquantised_verdict(
+    query: Query, box: ToolBox, gpu: str, ref: GpuRef | None, model: ModelRef, where: str
+) -> str:
+    """ "Will it run in fp16, and if not which quant?": the verdict on the precision said,
+    first, before the quant that fits; empty when no 16- or 32-bit precision was said."""
+    if query.precision not in ("fp16", "bf16", "fp32"):
+        return ""
+    args = {**estimate_args(query, gpu, ref.count if ref else None, model), "workload": "inference"}
+    args.update(precision=query.precision, engine="llama.cpp")
+    e = box.call("estimate", args)
+    if "error" in e:
+        return ""
+    said = query.precision.upper() if query.precision != "bf16" else "BF16"
+    if e["fits"]:
+        return (f"**Yes in {said}: {e['model_name']} fits on {where}**, "
+                f"{c.num(e['memory_per_gpu_gb'], 'GB')} of {c.usable(e)}; no quant is needed. "
+                "If you want room for a longer context or more speed: ")  # fmt: skip
+    return (f"**No in {said}: {e['model_name']} needs {c.num(e['memory_per_gpu_gb'], 'GB')} on "
+            f"{where}, more than its {c.usable(e)}.** Instead: ")  # fmt: skip
 
 
 _NOT_A_FAMILY = (
@@ -4035,6 +4058,49 @@ def _fields_of_each(query: Query, box: ToolBox) -> str:
     return c.spec_lines(sheets, asked, variants=False) if len(sheets) >= 2 else ""
 
 
+# a card run below its board power: "a 3090 power capped to 250w", "undervolted to 280 W"
+_CAPPED = re.compile(
+    r"\b(?:cap(?:ped|ping)?|power[ -]?limit(?:ed)?|undervolt(?:ed|ing)?|"
+    r"limited|pl)\b"
+)
+
+
+def cap_on_one(query: Query, box: ToolBox) -> str:
+    """ "Does a 3090 capped to 250 W still beat a 4070 Ti Super for an 8B?": what the cap does
+    to the card it is said of (the one named last before the watts), as the comparison's
+    figures are at full board power. Empty when no card is capped."""
+    cap = query.draw_w if query.draw_each else None
+    if cap is None and not _WHOLE_BOX.search(query.low):
+        cap = query.max_power_w  # "my 3090 is power limited to 250W"
+    if not (cap and _CAPPED.search(query.low) and query.gpus):
+        return ""
+    watts = re.search(r"\d+(?:\.\d+)?\s?(?:w|watts?)\b", query.low)
+    if watts is None:
+        return ""
+    before = [(query.low.rfind(ref.text.lower(), 0, watts.start()), ref) for ref in query.gpus]
+    placed = [(at, ref) for at, ref in before if at >= 0]
+    ref = max(placed, key=lambda p: p[0])[1] if placed else query.gpus[0]
+    sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+    board = sheet.get("tdp_w")
+    if "error" in sheet or not board or cap >= board:
+        return ""
+    share = f"{c.num(cap / board)}x its {c.num(board, 'W')} board power"
+    model = query.models[0] if query.models else None
+    decode = query.workload == "inference" and (model is None or model.family in (None, "llm"))
+    if decode:
+        return (f"**Your {c.num(cap, 'W')} cap on the {sheet['name']}** ({share}) "
+                "leaves token generation close to the figures above: decode is bound by memory "
+                f"bandwidth ({c.num(sheet['bandwidth_gbs'], 'GB/s')}), which a cap does not "
+                "lower. Prompt processing, which is bound by compute, slows some, usually far "
+                "less than the power taken away.")  # fmt: skip
+    return (
+        f"**Your {c.num(cap, 'W')} cap on the {sheet['name']}** ({share}): the "
+        "figures above are at full board power; this work is bound by compute, so the "
+        "capped card runs slower clocks and loses some speed, usually far less than the "
+        "power taken away, as clocks fall less than power."
+    )
+
+
 def compare(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried
@@ -4084,6 +4150,14 @@ def compare(query: Query, box: ToolBox) -> Draft:
             draft.text += (f"\n\nCompared in {HOME_PRECISION} (a GGUF in llama.cpp), as such "
                            "machines run it: in 16 bits it fits only some of them.")  # fmt: skip
             estimates = [call.result for call in box.calls if call.name == "estimate"]
+        elif (leaner := _leaner_format_for_all(query, box, estimates)) is not None:
+            # "2x A6000 or one A100 80GB for Mixtral, which should I get?": in 16 bits neither
+            # holds it; in a format both hold, the comparison picks one
+            query = replace(query, precision=leaner)
+            draft = _fit(query, box)
+            draft.text += (f"\n\nCompared in {leaner.upper()}: in 16 bits none of them holds "
+                           "it as asked.")  # fmt: skip
+            estimates = [call.result for call in box.calls if call.name == "estimate"]
         alone = [e for e in estimates if "error" not in e and (e.get("num_gpus") or 1) == 1]
         if (_SPEED_UP.search(query.low) and not _all_local(box, gpus_named(query)[:4])
                 and any(e["fits"] for e in alone) and not all(e["fits"] for e in alone)
@@ -4131,7 +4205,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         if _value_asked(query) and not rented and (bought := _bought_value(box, query.condition)):
             ratio = f"{bought}\n\n{ratio}"  # "which is the better value" of cards to buy
         second = _second_verdict(draft.text)
-        text = "\n\n".join(filter(None, [per_token, ratio, figures, second]))
+        capped = cap_on_one(query, box)
+        text = "\n\n".join(filter(None, [per_token, ratio, capped, figures, second]))
         return Draft(text, draft.citations, draft.warnings)
     asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
     shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
@@ -4891,6 +4966,38 @@ def _home_format_levels(query: Query, box: ToolBox, estimates: list[dict[str, An
         if "error" in e or not e["fits"]:
             return False
     return True
+
+
+def _leaner_format_for_all(
+    query: Query, box: ToolBox, estimates: list[dict[str, Any]]
+) -> str | None:
+    """An LLM for inference, no precision said, that in 16 bits fits none of the setups named:
+    the first leaner format every one of them holds (FP8 where each card computes it, else
+    4-bit: a GGUF on desk machines, AWQ on others); None when one fits already or none does."""
+    if query.precision or query.workload not in (None, "inference") or len(query.gpus) < 2:
+        return None
+    model = query.models[0] if query.models else None
+    if not (model and model.ids and (model.family or "llm") == "llm"):
+        return None
+    if not any(e.get("workload") == "inference" for e in estimates if "error" not in e):
+        return None
+    ids = [gpu_choices(ref)[0] for ref in query.gpus[:4]]
+    for ref, gpu in zip(query.gpus[:4], ids, strict=False):  # as asked, on the setups named
+        e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
+        if "error" in e or e["fits"]:
+            return None
+    local = _all_local(box, ids)
+    fp8 = all(box.call("gpu_specs", {"gpu": g}).get("fp8_dense_tflops") for g in ids)
+    formats = [HOME_PRECISION] if local else (["fp8"] if fp8 else []) + ["awq"]
+    for fmt in formats:
+        fits = []
+        for ref, gpu in zip(query.gpus[:4], ids, strict=False):
+            e = box.call("estimate", estimate_args(replace(query, precision=fmt), gpu, ref.count,
+                                                   model))  # fmt: skip
+            fits.append("error" not in e and e["fits"])
+        if all(fits):
+            return fmt
+    return None
 
 
 def _all_local(box: ToolBox, ids: list[str]) -> bool:
@@ -7038,7 +7145,9 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
             )
             draft.text += no_budget
             return draft
-        if unsaid and (query.workload or "inference") == "inference" and model.assumed:
+        served = (query.concurrency or 1) > 1  # "20 devs at once": speed under load decides
+        if unsaid and (query.workload or "inference") == "inference" and model.assumed and (
+                not served):  # fmt: skip
             draft = _most_memory_bought(query, box, bought)
             draft.text += no_budget
             return draft

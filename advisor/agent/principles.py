@@ -26,6 +26,7 @@ from advisor.agent.handlers import (
     MONEY_ASKED,
     VALUE_ASKED,
     Draft,
+    cap_on_one,
     cards_under_limit,
     electricity_bill,
     estimate_args,
@@ -674,7 +675,7 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
                f"memory bandwidth ({c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}) sets the pace of the memory-bound "
                "layers.")  # fmt: skip
-    return _draft([head, why], model)
+    return _draft([p for p in (head, cap_on_one(query, box), why) if p], model)
 
 
 # ---------------------------------------------------------------- does it keep up with a rate?

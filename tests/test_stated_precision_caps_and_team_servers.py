@@ -1,0 +1,89 @@
+"""A precision said beside "which quant": its verdict first; a power cap said of one card in a
+comparison; two setups that hold a model in 16 bits neither, compared in a format both hold; a
+team's server under a budget ranked by its speed under load, not by memory. Each phrasing is the
+test's own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.api import Advisor
+from tests.asking import ask_grounded as _ask
+from tests.asking import head as _head
+
+
+def test_a_16_bit_precision_said_with_which_quant_gets_its_verdict_first(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(rules_advisor, "my 4060 ti has 16gb - can qwen 2.5 14b go on it at fp16? "
+                               "otherwise which quant would u pick").text  # fmt: skip
+    first = _head(text)
+    assert first.startswith("**No in FP16"), first
+    assert "GGUF quant" in first and "Q8_0" not in first.split("Instead")[1][:20], first
+
+
+def test_a_model_that_fits_in_bf16_leads_with_that_verdict(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "Phi-3 mini in bf16 on an RTX 3090, or should I quantize? "
+                               "what quant is best").text  # fmt: skip
+    first = _head(text)
+    assert first.startswith("**Yes") and "bf16" in first.lower(), first
+    assert "GGUF quant" not in first  # the 16-bit verdict leads, not a quant
+
+
+def test_no_precision_said_keeps_the_quant_ladder_alone(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "which gguf quant of gemma 2 27b should i run on a 3090").text
+    assert not re.match(r"\*\*(?:Yes|No) in ", text), _head(text)
+    assert "GGUF quant" in _head(text)
+
+
+def test_a_power_cap_on_one_card_in_a_comparison_is_spoken_to(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "my 3090 is power limited to 250W, is it still faster than a "
+                               "4070 ti super at llama 3 8b token generation?").text  # fmt: skip
+    capped = next(p for p in text.split("\n\n") if p.startswith("**Your 250 W cap"))
+    assert "RTX 3090" in capped and "0.71x its 350 W" in capped, capped
+    assert "bandwidth" in capped
+
+
+def test_no_cap_said_adds_no_cap_paragraph(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "3090 vs 4070 ti super for llama 3 8b token generation").text
+    assert "cap on the" not in text
+
+
+def test_two_setups_too_small_in_16_bits_are_compared_in_a_format_both_hold(
+    rules_advisor: Advisor,
+) -> None:
+    text = _ask(rules_advisor, "mixtral 8x7b: a pair of rtx a6000s or one a100 80gb, which "
+                               "would you get for inference").text  # fmt: skip
+    first = _head(text)
+    assert first.startswith("**Pick the NVIDIA A100"), first
+    assert "(awq," in first
+    assert "in 16 bits none of them holds it as asked" in text
+
+
+def test_a_precision_said_is_not_swapped_for_a_leaner_format(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "mixtral 8x7b in bf16: two A6000 or a single A100 80GB?").text
+    assert _head(text).startswith("**No"), _head(text)
+    assert "Compared in AWQ" not in text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "budget 15k eur for a box that serves a code assistant to 20 engineers at once, what do "
+        "we buy",
+    ],
+)
+def test_a_team_server_is_ranked_by_speed_under_load(rules_advisor: Advisor, question: str) -> None:
+    text = _ask(rules_advisor, question).text
+    first = _head(text)
+    assert "most memory the budget buys" not in first, first
+    assert "served to 20 users at once" in first, first
+    assert "GB10" not in first  # 273 GB/s: the slowest of the large-memory boxes under load
+
+
+def test_no_users_said_still_ranks_a_budget_by_memory(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "I have $4000 for a GPU to play with local LLMs, what should I "
+                               "get").text  # fmt: skip
+    assert "most memory the budget buys" in _head(text), _head(text)
