@@ -219,6 +219,7 @@ def estimate_workload(
     ram_gb: float | None = None,
     provider: str | None = None,
     backend: str | None = None,
+    pp: int | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -231,7 +232,8 @@ def estimate_workload(
     `checkpointing`, `lora_targets` (all, attention, qv), `optimizer_in_backward`,
     `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
     fused kernel; false = torch's foreach step). Several GPUs talk over
-    `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8).
+    `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8);
+    `pp`: pipeline stages of a serving engine (vllm, sglang, ...), the rest tensor parallel.
     `backend`: llama.cpp's (cuda, rocm, vulkan, sycl, ipex-llm, metal, cpu; default the card
     vendor's own).
     `output_tokens`: an LLM request's answer length when serving (256 when not given; no part
@@ -257,7 +259,7 @@ def estimate_workload(
         fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
         backend=backend,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
-        provider=provider,
+        provider=provider, pp=pp,
     )  # fmt: skip
     result = estimate(request).to_dict()
     serving = (result.get("serving_tokens_per_s") or {}).get("typical")

@@ -87,3 +87,38 @@ def test_no_users_said_still_ranks_a_budget_by_memory(rules_advisor: Advisor) ->
     text = _ask(rules_advisor, "I have $4000 for a GPU to play with local LLMs, what should I "
                                "get").text  # fmt: skip
     assert "most memory the budget buys" in _head(text), _head(text)
+
+
+def test_tensor_or_pipeline_parallel_is_computed_both_ways(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "we have 4 rtx 4090s in one box, no nvlink obviously. for "
+        "serving qwen2.5 72b with vllm is TP or PP the better split?",
+    ).text
+    first = _head(text)
+    assert "tensor parallel" in first and "pipeline stages" in first, first
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert any(r.startswith("- 4-way tensor parallel: one stream") for r in rows), rows
+    assert any(r.startswith("- 4 pipeline stages: one stream") for r in rows), rows
+    found = {r.split(":")[0]: re.findall(r"about ([\d,.]+) tokens/s", r) for r in rows}
+    speeds = {k: [float(x.replace(",", "")) for x in v] for k, v in found.items()}
+    tp, pp = speeds["- 4-way tensor parallel"], speeds["- 4 pipeline stages"]
+    assert tp[0] > pp[0]  # one stream: every card reads its share of each token at once
+    assert pp[1] > tp[1]  # full load over PCIe through host memory: the stages gain
+
+
+def test_the_pipeline_stages_reach_the_estimate_tool() -> None:
+    from advisor.tools import call_tool
+
+    args = {"model": "llama-3.3-70b", "gpu": "l40s", "num_gpus": 4}
+    tp, pp = call_tool("estimate", args), call_tool("estimate", {**args, "pp": 4})
+    assert pp["decode_tokens_per_s"]["typical"] < tp["decode_tokens_per_s"]["typical"]
+    assert any("4 pipeline stages" in a for a in pp["assumptions"])
+
+
+def test_peer_to_peer_on_geforce_is_explained_with_its_answer_first(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "is peer-to-peer between gpus even enabled on consumer cards like "
+                               "my two 4090s?").text  # fmt: skip
+    first = _head(text)
+    assert "off for GeForce" in first and "host's memory" in first, first
+    assert "tinygrad/open-gpu-kernel-modules" in text

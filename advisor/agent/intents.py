@@ -1315,6 +1315,8 @@ def _concept_first(q: Query, low: str) -> bool:
 def _explain(q: Query, low: str) -> bool:
     if _concept_first(q, low) or (q.topic == "quant_formats" and not q.models):
         return True  # (formats weighed for a card named: what each is and when to pick it)
+    if q.topic == "p2p" and not q.models:  # no datasheet field says it: "p2p on a 4090?"
+        return True
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 
 

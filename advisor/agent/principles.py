@@ -2591,6 +2591,70 @@ def ecc_accuracy(query: Query, box: ToolBox) -> Draft | None:
     )
 
 
+# ---------------------------------------------------------------- tensor or pipeline parallel
+
+
+def tp_or_pp(query: Query, box: ToolBox) -> Draft | None:
+    """ "Tensor parallel or pipeline parallel for a 70B on 4 L40S without NVLink?": the same
+    cards computed both ways (and half and half where the count allows), one stream's speed and
+    the full-load throughput of each, on the link the cards have."""
+    found = _first_gpu(query)
+    if found is None or not query.models or not query.models[0].ids:
+        return None
+    ref, gpu = found
+    n = max(ref.count or 0, query.num_gpus or 0)
+    model = query.models[0]
+    if n < 2 or (model.family or "llm") != "llm":
+        return None
+    asked = replace(query, workload="inference")
+    if asked.engine not in (None, "vllm", "sglang", "tensorrt-llm", "tgi", "lmdeploy"):
+        return None  # llama.cpp splits layers its own way (handlers: the layer split)
+    base = estimate_args(asked, gpu, n, model)
+    tp = box.call("estimate", base)
+    if "error" not in tp and not tp["fits"] and not (query.precision or model.precision):
+        lean = {**base, "precision": "awq"}  # the 4-bit format such cards serve a big model in
+        tp = box.call("estimate", lean)
+        base = lean
+    if "error" in tp or not tp["fits"]:
+        return None
+    ways = [(f"{n}-way tensor parallel", tp)]
+    stages = [n] + ([n // 2] if n >= 4 and n % 2 == 0 else [])
+    for pp in stages:
+        e = box.call("estimate", {**base, "pp": pp})
+        if "error" not in e and e["fits"]:
+            label = (f"{pp} pipeline stages" if pp == n
+                     else f"{pp} pipeline stages of {n // pp}-way tensor parallel")  # fmt: skip
+            ways.append((label, e))
+    if len(ways) < 2:
+        return None
+
+    def speed(e: dict[str, Any], key: str) -> float:
+        return float((e.get(key) or {}).get("typical") or 0.0)
+
+    one = max(ways, key=lambda w: speed(w[1], "decode_tokens_per_s"))
+    full = max(ways, key=lambda w: speed(w[1], "serving_tokens_per_s"))
+    where = f"{n} x {tp['gpu_name']}"
+    if one[0] == full[0]:
+        head = (f"**{one[0][0].upper() + one[0][1:]} on {where}, both for one stream and at "
+                f"full load** ({tp['model_name']}, {c.settings(tp)}).")  # fmt: skip
+    else:
+        head = (f"**{one[0][0].upper() + one[0][1:]} for one stream's speed, {full[0]} for the "
+                f"most tokens at full load** on {where} ({tp['model_name']}, "
+                f"{c.settings(tp)}).")  # fmt: skip
+    rows = [f"- {label}: one stream about {c.num(speed(e, 'decode_tokens_per_s'), 'tokens/s')}; "
+            f"at full load about {c.num(speed(e, 'serving_tokens_per_s'), 'tokens/s')}"
+            for label, e in ways]  # fmt: skip
+    why = ("Tensor parallel splits every layer across the cards, so all of them read their share "
+           "of each token's weights at once, but they exchange activations twice per layer over "
+           "the link; pipeline parallel gives each card whole layers, so one stream's token "
+           "passes the cards one after another at one card's pace, and only one activation "
+           "crosses per stage, while at full load the stages work on different requests at "
+           "once. The slower the link (PCIe, and PCIe through host memory where peer-to-peer "
+           "is off), the more pipeline stages gain under load. vLLM and TensorRT-LLM advise "
+           "tensor parallel inside a node and pipeline stages across nodes.")  # fmt: skip
+    return _draft([head, "\n".join(rows), why], model)
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -2601,6 +2665,12 @@ def _cues(*patterns: str) -> re.Pattern[str]:
 _GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
 # fmt: off
 PRINCIPLES: tuple[Principle, ...] = (
+    Principle("tp_or_pp", "compare", _cues(
+        r"\btensor[- ]?parallel\w*\b.{0,80}\bpipeline[- ]?parallel\w*\b",
+        r"\bpipeline[- ]?parallel\w*\b.{0,80}\btensor[- ]?parallel\w*\b",
+        r"\btp\b.{0,20}\b(?:or|vs\.?|versus)\b.{0,20}\bpp\b",
+        r"\bpp\b.{0,20}\b(?:or|vs\.?|versus)\b.{0,20}\btp\b",
+    ), tp_or_pp, lambda q: _one_gpu(q) and bool(q.models)),
     Principle("ecc_accuracy", "explain", _cues(
         r"\becc\b.{0,60}\b(?:makes?|gives?|improves?|means?)\b.{0,50}\b(?:accura\w*"
         r"|better (?:results|models?|training))",

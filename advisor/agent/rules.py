@@ -305,6 +305,9 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
         return text
     if YES_NO.search(query.low):
         return text  # "is the 5090's bandwidth enough for ...?": the yes or no leads
+    if asked == ["interconnect_gbs"] and re.search(r"\b(?:no|without|w/o|lacks?)\s(?:an? )?"
+                                                   r"nv[- ]?link\b", query.low):  # fmt: skip
+        return text  # "4 L40S with no NVLink": the link said, not asked
     head = text.split("\n", 1)[0].lower()
     if all(c.FIELD_LABELS[f][0].lower() in head for f in asked):
         return text

@@ -335,6 +335,8 @@ TOPIC_WORDS: dict[str, str] = {
     "hbm": r"\bhbm\w*\b",
     "gddr": r"\bgddr\w*\b",
     "nvlink": r"\bnv ?link\b|\bnvswitch\b",
+    # "do geforce cards support p2p?" (checked before PCIe: a P2P question names it too)
+    "p2p": r"\bp2p\b|\bpeer[- ]to[- ]peer\b|\bgpudirect\b",
     "pcie": r"\bpcie\b|\bpci express\b",
     "tensor_cores": r"\btensor cores?\b",
     "mig": r"\bmig\b",
