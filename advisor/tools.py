@@ -220,6 +220,8 @@ def estimate_workload(
     provider: str | None = None,
     backend: str | None = None,
     pp: int | None = None,
+    nodes: int | None = None,
+    network: str | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -234,6 +236,8 @@ def estimate_workload(
     fused kernel; false = torch's foreach step). Several GPUs talk over
     `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8);
     `pp`: pipeline stages of a serving engine (vllm, sglang, ...), the rest tensor parallel.
+    `nodes`: the machines the `num_gpus` are spread over, with the `network` between them
+    (1gbe, 10gbe, 25gbe, 100gbe, roce-200, ib-hdr, ib-ndr, ...).
     `backend`: llama.cpp's (cuda, rocm, vulkan, sycl, ipex-llm, metal, cpu; default the card
     vendor's own).
     `output_tokens`: an LLM request's answer length when serving (256 when not given; no part
@@ -259,7 +263,7 @@ def estimate_workload(
         fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
         backend=backend,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
-        provider=provider, pp=pp,
+        provider=provider, pp=pp, nodes=nodes, network=network,
     )  # fmt: skip
     result = estimate(request).to_dict()
     serving = (result.get("serving_tokens_per_s") or {}).get("typical")

@@ -117,6 +117,81 @@ def precision_for(model: ModelRef, query: Query) -> str | None:
     return precision
 
 
+def _nodes_against_one(query: Query, box: ToolBox) -> str | None:
+    """Training over several machines: its speed against one machine's cards alone, the
+    network deciding whether the others add anything. None unless the job trains on cards
+    counted over machines and both setups fit."""
+    model = query.models[0] if query.models else None
+    workload, _ = workload_of(query)
+    if not (query.nodes and model and query.gpus and workload.startswith(("finetune", "train"))):
+        return None
+    ref = query.gpus[0]
+    gpu = gpu_choices(ref)[0] if ref.ids else None
+    count = ref.count or query.num_gpus
+    if gpu is None or not count or not _over_the_network(query, count):
+        return None
+    args = estimate_args(query, gpu, count, model)
+    shown = [call.args for call in box.calls if call.name == "estimate"
+             and call.args.get("nodes") and call.args.get("num_gpus") == count
+             and "error" not in call.result and call.result.get("fits")]  # fmt: skip
+    if shown:  # at the batch the answer's own estimate settled on
+        args["batch"] = shown[-1].get("batch", args.get("batch"))
+    every = box.call("estimate", args)
+    single = {**args, "num_gpus": count // query.nodes}
+    single.pop("nodes", None)
+    single.pop("network", None)
+    one = box.call("estimate", single)
+    if "error" in every or "error" in one or not (every["fits"] and one["fits"]):
+        return None
+    key = next((k for k in ("train_tokens_per_s", "train_samples_per_s")
+                if (every.get(k) or {}).get("typical")), None)  # fmt: skip
+    if key is None or not (one.get(key) or {}).get("typical"):
+        return None
+    unit = "tokens/s" if key == "train_tokens_per_s" else "samples/s"
+    all_s, one_s = every[key]["typical"], one[key]["typical"]
+    alone = c.gpus_phrase(one["num_gpus"], one["gpu_name"])
+    net = every.get("interconnect") or "the network"
+    asked = re.search(r"\b(?:worth|efficient\w*|help\w*|scale\w*|faster|speed ?up|gain|"
+                      r"benefit|pay off|make sense)\b|^(?:can|could|will|would|is|are|does|do|"
+                      r"should)\b", query.low)  # fmt: skip
+    if not asked:
+        word = (
+            f"**Across the machines over {net}, all {every['num_gpus']} cards train "
+            f"{c.num(all_s / one_s)}x as fast as one machine's {alone} alone"
+        )
+    elif all_s < one_s:
+        word = (
+            f"**No: over {net}, all {every['num_gpus']} cards train slower than one "
+            f"machine's {alone} alone"
+        )
+    elif all_s < 1.5 * one_s:
+        word = (
+            f"**Barely: over {net}, all {every['num_gpus']} cards train only "
+            f"{c.num(all_s / one_s)}x as fast as one machine's {alone} alone"
+        )
+    else:
+        word = (
+            f"**Yes: over {net}, all {every['num_gpus']} cards train "
+            f"{c.num(all_s / one_s)}x as fast as one machine's {alone} alone"
+        )
+    return (
+        f"{word}**: about {c.num(all_s, unit)} against {c.num(one_s, unit)} "
+        f"({every['model_name']}, {c.settings(every)}). Each step's gradients (and, with "
+        "the model sharded, its weights) cross the network between the machines, the "
+        "slowest hop of the ring."
+    )
+
+
+def _over_the_network(query: Query, count: int | None) -> dict[str, Any]:
+    """Cards over several machines ("two boxes with 4x 3090 each, 10GbE between"): the nodes
+    and the network, when the count splits over them; 10 GbE when no network is said, and the
+    answer says so (the estimate's assumptions)."""
+    nodes = query.nodes
+    if not nodes or not count or count % nodes or count <= nodes - 1:
+        return {}
+    return {"nodes": nodes, "network": query.network or "10gbe"}
+
+
 def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) -> dict[str, Any]:
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "gpu": gpu, "workload": workload}
@@ -142,6 +217,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "audio_hours": query.audio_hours,
         "framework": query.framework if query.framework in _frameworks(model) else None,
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
+        **_over_the_network(query, count or query.num_gpus),
         "output_tokens": query.output_tokens if workload == "inference" else None,
         "provider": query.provider,  # "... on lambda": priced at that cloud's rows
         # llama.cpp's backend said ("ollama with vulkan on a 7900 xtx"), for llama.cpp only
@@ -1380,6 +1456,9 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         if lines:
             return Draft("\n".join(lines))
     draft = _fit(query, box, speed_first)
+    if (nodes := _nodes_against_one(query, box)) is not None:
+        head, _, rest = draft.text.partition("\n\n")  # "two boxes over 10GbE: worth it?"
+        draft.text = f"{nodes}\n\n{head}\n\n{rest}" if rest else f"{nodes}\n\n{head}"
     if _per_token_asked(query):  # "cost per million tokens of an 8B on an H100?": that first
         lines = _token_costs(query, box)
         if lines:

@@ -74,6 +74,8 @@ class Query:
     # ("mixed_precision", False)
     train_options: tuple[tuple[str, object], ...] = ()
     interconnect: str | None = None  # several GPUs: nvlink | pcie, when the question says
+    nodes: int | None = None  # machines the GPUs span ("two boxes with 4x 3090 each")
+    network: str | None = None  # the network between them (interconnect.NETWORKS)
     backend: str | None = None  # llama.cpp's backend said ("vulkan", "rocm", "sycl", "ipex-llm")
     offload: str | None = None  # CPU offload said: none | model | sequential
     # the machine's system RAM, for an LLM's layers on the CPU: "ddr5-5600", its size, channels

@@ -3603,7 +3603,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     q = Query(
         text=text,
         intent="",
-        gpus=_counted(gpus, loose, low),
+        gpus=_over_nodes(_counted(gpus, loose, low), low),
+        nodes=nodes_said(low)[0],
+        network=network_said(low),
         models=models,
         workload=workload,
         workload_given=given,
@@ -4342,6 +4344,78 @@ _TP_SIZE = re.compile(
     r"|tp\s?[=:]\s?|tp\s(?:of\s)?(?=\d+\b.{0,80}\b(?:vllm|sglang|serv\w*|trt|tensorrt|shard\w*"
     r"|inference|llama|qwen|mistral|mixtral|deepseek|\d+b)\b))(\d{1,2})\b(?!\s?(?:gb|b|k|x|%|w)\b)"
 )
+
+
+# machines a job spans: "two boxes with 4x 3090 each", "2 nodes of 8 h100", "across 4 servers"
+_NODES = re.compile(
+    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten|sixteen|a pair of)\s(?:separate\s|"
+    r"identical\s|physical\s)?(?:nodes|boxes|machines|servers|hosts|rigs|workstations|"
+    r"computers|pcs)\b"
+)
+# the cards said per machine: "... each", "per node", "nodes of 8", "4 gpus a box"
+_CARDS_PER_MACHINE = re.compile(
+    r"\b(?:each|apiece|per (?:node|box|machine|server|host|rig)|a (?:node|box|machine|server))"
+    r"\b|\b(?:nodes|boxes|machines|servers|hosts|rigs) (?:of|with|having|holding) "
+    r"(?:\d|two|four|eight|a pair)"
+)
+# the network between them: "10gbe", "25 gbit ethernet", "100g infiniband", "ib ndr", "roce"
+_GBE = re.compile(
+    r"\b(?P<g>1|10|25|40|100|200|400)\s?(?:gbe|gige|gbit(?:/s)?|gbps|gb/s|g|gig)?"
+    r"\s?(?:ethernet|e\b|lan\b|nics?\b|network\b|links?\b)"
+    r"|\b(?P<g2>1|10|25|40|100|200|400)\s?(?:gbe|gige)\b"
+)
+_IB = re.compile(
+    r"\b(?:infiniband|ib)\b(?:\s(?P<gen>edr|hdr|ndr|xdr))?|\b(?P<gen2>edr|hdr|ndr|"
+    r"xdr)\s(?:infiniband|ib)\b"
+)
+_IB_RATE = re.compile(
+    r"\b(?P<g>100|200|400|800)\s?(?:g|gb|gbit|gbps|gb/s)?\s?(?:infiniband|ib"
+    r"|roce)\b"
+)
+_IB_GENS = {"edr": "ib-edr", "hdr": "ib-hdr", "ndr": "ib-ndr", "xdr": "ib-xdr"}
+_IB_OF_RATE = {"100": "ib-edr", "200": "ib-hdr", "400": "ib-ndr", "800": "ib-xdr"}
+
+
+def nodes_said(low: str) -> tuple[int | None, bool]:
+    """The machines a job spans ("two boxes", "2 nodes") and whether the cards were counted per
+    machine ("with 4x 3090 each", "nodes of 8"); (None, False) when none is said."""
+    m = _NODES.search(low)
+    if m is None:
+        return None, False
+    word = m.group("n")
+    n = 2 if word == "a pair of" else int(word) if word.isdigit() else int(_count(word))
+    if n < 2:
+        return None, False
+    return n, bool(_CARDS_PER_MACHINE.search(low))
+
+
+def network_said(low: str) -> str | None:
+    """The network between machines, as the calculator names it (interconnect.NETWORKS)."""
+    if rate := _IB_RATE.search(low):
+        word = "roce" if "roce" in rate.group(0) else "ib"
+        return f"roce-{rate.group('g')}" if word == "roce" and rate.group("g") != "800" else (
+            _IB_OF_RATE[rate.group("g")])  # fmt: skip
+    if ib := _IB.search(low):
+        gen = ib.group("gen") or ib.group("gen2")
+        return _IB_GENS[gen] if gen else "ib-hdr"  # an InfiniBand port today: HDR unless said
+    if gbe := _GBE.search(low):
+        return f"{gbe.group('g') or gbe.group('g2')}gbe"
+    return None
+
+
+def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """Cards counted per machine over several machines: all of them ("two boxes with 4x 3090
+    each" is 8); one card named per machine with no count, one a machine ("two boxes, a 4090
+    in each")."""
+    nodes, each = nodes_said(low)
+    if nodes is None or len(gpus) != 1:
+        return gpus
+    ref = gpus[0]
+    if ref.count and each:
+        return (replace(ref, count=ref.count * nodes),)
+    if ref.count is None and (each or rx.search(r"\b(?:in|per) (?:each|every)\b", low)):
+        return (replace(ref, count=nodes),)
+    return gpus
 
 
 def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[GpuRef, ...]:

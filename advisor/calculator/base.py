@@ -83,6 +83,10 @@ class Request:
     # Mac). Naming one implies the llama.cpp engine
     backend: str | None = None
     interconnect: str | None = None  # several GPUs: auto | nvlink | pcie (interconnect.py)
+    # training over several machines: how many (num_gpus split evenly over them) and the network
+    # between them (interconnect.NETWORKS: 10gbe, 100gbe, ib-hdr, ...)
+    nodes: int = 1
+    network: str | None = None
     optimizer: str | None = None  # LLM fine-tuning: None = the framework's recipe
     checkpointing: bool | None = None
     lora_rank: int = 16

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from advisor.calculator import cost, memory, throughput
+from advisor.calculator import cost, interconnect, memory, throughput
 from advisor.calculator.base import Estimate, Family, Request, validate_choice
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.families import FAMILIES, find_model
@@ -25,6 +25,7 @@ MAX_GPUS = 1024
 # the range of every numeric input (the REST schema reads it too); None means: not given
 LIMITS: dict[str, tuple[float, float]] = {
     "num_gpus": (1, MAX_GPUS),
+    "nodes": (1, MAX_GPUS),
     "batch": (1, MAX_BATCH),
     "lora_rank": (1, 4096),
     "tp": (1, MAX_GPUS),
@@ -43,9 +44,9 @@ LIMITS: dict[str, tuple[float, float]] = {
     "gpu_layers": (0, 10_000),
     "ram_gb": (1, 1e5),
 }
-REQUIRED = ("num_gpus", "batch", "lora_rank", "tp", "pp")
-WHOLE = ("num_gpus", "batch", "lora_rank", "tp", "pp", "context", "output_tokens", "resolution",
-         "steps", "beam_size", "gpu_layers")  # fmt: skip
+REQUIRED = ("num_gpus", "batch", "lora_rank", "tp", "pp", "nodes")
+WHOLE = ("num_gpus", "nodes", "batch", "lora_rank", "tp", "pp", "context", "output_tokens",
+         "resolution", "steps", "beam_size", "gpu_layers")  # fmt: skip
 # yes/no options; None means: the default of the family or framework
 SWITCHES = ("checkpointing", "mixed_precision", "optimizer_in_backward", "chunked_loss",
             "activation_offload", "torch_compile", "fused_optimizer")  # fmt: skip
@@ -212,6 +213,14 @@ def _validate(request: Request, fam: Family) -> None:
     for name in SWITCHES:
         if getattr(request, name) not in (None, True, False):
             raise InvalidInput(f"{name.replace('_', ' ')} must be true, false or not given.")
+    if request.num_gpus % request.nodes:
+        raise InvalidInput(
+            f"{request.num_gpus} GPUs do not split evenly over {request.nodes} nodes."
+        )
+    if request.network is not None and request.network not in interconnect.NETWORKS:
+        raise InvalidInput(
+            f"Unknown network {request.network!r}; use one of {', '.join(interconnect.NETWORKS)}."
+        )
     if request.lora_targets not in memory.LORA_TARGETS:
         raise InvalidInput(f"LoRA targets must be one of {', '.join(memory.LORA_TARGETS)}.")
     offloads = fam.offloads

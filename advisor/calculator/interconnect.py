@@ -39,7 +39,30 @@ NODE_GPUS = 8
 LINK_SHARE = 0.8
 # Fixed time of one small all-reduce, by link kind: the per-layer constants the decode model had
 # before links were data (0.02 ms over NVLink, 0.08 ms over PCIe), kept as the latency terms.
-ALLREDUCE_LATENCY_S = {"switch": 20e-6, "bridge": 20e-6, "pcie": 80e-6, "pcie-host": 80e-6}
+# Between nodes: NCCL over TCP sockets (Ethernet) and over RDMA (InfiniBand, RoCE); assumed round
+# figures (a socket hop's tens of microseconds against RDMA's few), not fitted to measurements.
+ALLREDUCE_LATENCY_S = {"switch": 20e-6, "bridge": 20e-6, "pcie": 80e-6, "pcie-host": 80e-6,
+                       "ethernet": 100e-6, "rdma": 20e-6}  # fmt: skip
+# The network between nodes: (kind, line rate in Gbit/s, label). Line rates: IEEE 802.3 (10, 25,
+# 40, 100, 200, 400 GbE) and the InfiniBand Trade Association's data rates for a 4x port (EDR
+# 100, HDR 200, NDR 400, XDR 800 Gbit/s). One port per node: a ring's hop between nodes carries
+# all of its traffic at that rate.
+NETWORKS: dict[str, tuple[str, float, str]] = {
+    "1gbe": ("ethernet", 1, "1 Gb Ethernet"),
+    "10gbe": ("ethernet", 10, "10 Gb Ethernet"),
+    "25gbe": ("ethernet", 25, "25 Gb Ethernet"),
+    "40gbe": ("ethernet", 40, "40 Gb Ethernet"),
+    "100gbe": ("ethernet", 100, "100 Gb Ethernet"),
+    "200gbe": ("ethernet", 200, "200 Gb Ethernet"),
+    "400gbe": ("ethernet", 400, "400 Gb Ethernet"),
+    "roce-100": ("rdma", 100, "100 Gb RoCE"),
+    "roce-200": ("rdma", 200, "200 Gb RoCE"),
+    "roce-400": ("rdma", 400, "400 Gb RoCE"),
+    "ib-edr": ("rdma", 100, "InfiniBand EDR (100 Gb)"),
+    "ib-hdr": ("rdma", 200, "InfiniBand HDR (200 Gb)"),
+    "ib-ndr": ("rdma", 400, "InfiniBand NDR (400 Gb)"),
+    "ib-xdr": ("rdma", 800, "InfiniBand XDR (800 Gb)"),
+}
 
 
 @dataclass(frozen=True)
@@ -101,6 +124,31 @@ def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
     if kind == "bridge" and choice == "auto":
         return _pcie(gpu, " (an NVLink bridge is optional: say NVLink if yours has one)")
     return _pcie(gpu)
+
+
+def across_nodes(link: Link, nodes: int, network: str | None) -> Link:
+    """The ring of a data-parallel all-reduce over `nodes` machines: inside each the GPUs'
+    own `link`, between them the `network` (one port per node), whichever is slower."""
+    if nodes <= 1:
+        return link
+    if network is None:
+        raise InvalidInput(
+            f"Say the network between the {nodes} nodes: one of {', '.join(NETWORKS)}."
+        )
+    if network not in NETWORKS:
+        raise InvalidInput(f"Unknown network {network!r}; use one of {', '.join(NETWORKS)}.")
+    kind, gbit, label = NETWORKS[network]
+    gbs = gbit / 8
+    inside = link.short if link.kind != "none" else "one GPU each"
+    if link.kind != "none" and link.gbs < gbs:
+        return Link(
+            link.kind,
+            link.gbs,
+            f"{inside} inside each node, {label} between "
+            f"{nodes} nodes ({link.gbs:.0f} GB/s per direction inside is the slower)",
+        )
+    return Link(kind, gbs, f"{label} between {nodes} nodes, {gbs:.3g} GB/s per direction "
+                f"({inside} inside each)")  # fmt: skip
 
 
 def allreduce_seconds(nbytes: float, n: int, link: Link, latency_scale: float = 1.0) -> float:

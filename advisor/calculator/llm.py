@@ -524,6 +524,12 @@ def _pipeline(request: Request, engine: EngineFactors, notes: list[str], model: 
     does not split the heads (3 GPUs, 64 heads), a stage per GPU."""
     pp = request.pp
     serving = engine.name in TENSOR_PARALLEL_ENGINES
+    if pp <= 1 and serving and request.nodes > 1:
+        notes.append(
+            f"{request.num_gpus} GPUs over {request.nodes} nodes: tensor parallel inside each "
+            f"node, {request.nodes} pipeline stages across them"
+        )
+        return request.nodes
     uneven = request.num_gpus > 1 and not _splits_heads(model, request.num_gpus)
     if pp <= 1 and serving and uneven and request.num_gpus <= interconnect.NODE_GPUS:
         notes.append(
@@ -650,7 +656,8 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         f"usable memory: {capacity:.1f} GB less {1 - usable / capacity:.0%} "
         "the allocator loses to fragmentation during training"
     )
-    link = interconnect.link_for(gpu, request.num_gpus, request.interconnect)
+    inside = interconnect.link_for(gpu, request.num_gpus // request.nodes, request.interconnect)
+    link = interconnect.across_nodes(inside, request.nodes, request.network)
     over = link.short if request.num_gpus > 1 else None
     if over:
         notes.append(f"gradients and sharded weights cross {link.label}")

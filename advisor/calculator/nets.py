@@ -29,7 +29,7 @@ from typing import Any
 
 from advisor.calculator.base import ONE_EPOCH_ASSUMED, Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import generation
-from advisor.calculator.interconnect import PCIE_FORM
+from advisor.calculator.interconnect import NETWORKS, PCIE_FORM
 from advisor.calculator.memory import GB, capacity_gb
 from advisor.calculator.precision import get_precision
 from advisor.errors import InvalidInput
@@ -328,7 +328,8 @@ def step_seconds(model: Any, request: Request, gpu: GPU, precision: str) -> tupl
         # AMP keeps fp32 master weights, so data parallel all-reduces fp32 gradients whatever
         # precision the matrices multiply in
         grad_bytes = 4.0
-        comm = allreduce_seconds(model.params, gpu, n, grad_bytes, request.interconnect)
+        comm = allreduce_seconds(model.params, gpu, n, grad_bytes, request.interconnect,
+                                 request.nodes, request.network)  # fmt: skip
         return step / DATA_PARALLEL_EFFICIENCY, ALLREDUCE_EXPOSED * comm
     return step, 0.0
 
@@ -337,9 +338,30 @@ def _optimizer(model: Any) -> str:
     return "sgd" if isinstance(model, VisionModel) and model.architecture == "cnn" else "adamw"
 
 
-def link_gbs(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> tuple[float, str]:
+def link_gbs(
+    gpu: GPU,
+    num_gpus: int,
+    interconnect: str | None = None,
+    nodes: int = 1,
+    network: str | None = None,
+) -> tuple[float, str]:
     """Per-direction GB/s between GPUs for a ring all-reduce, and how they are linked (PCIe when
-    `interconnect` says "pcie", though the cards have NVLink)."""
+    `interconnect` says "pcie", though the cards have NVLink); over several `nodes`, the
+    `network` between them where it is the slower hop."""
+    inside, how = _link_inside(gpu, num_gpus // max(nodes, 1), interconnect)
+    if nodes <= 1:
+        return inside, how
+    if network is None or network not in NETWORKS:
+        raise InvalidInput(f"Say the network between the {nodes} nodes: one of "
+                           f"{', '.join(NETWORKS)}.")  # fmt: skip
+    _kind, gbit, label = NETWORKS[network]
+    between = gbit / 8
+    if num_gpus // nodes > 1 and inside < between:
+        return inside, f"{how} inside each node, {label} between {nodes} nodes"
+    return between, f"{label} between {nodes} nodes"
+
+
+def _link_inside(gpu: GPU, num_gpus: int, interconnect: str | None) -> tuple[float, str]:
     pcie = PCIE_GBS.get(gpu.pcie_gen or 4, 32.0) * (gpu.pcie_lanes or 16) / 16
     if interconnect == "pcie":
         return pcie, f"PCIe Gen {gpu.pcie_gen or 4}"
@@ -356,11 +378,17 @@ def link_gbs(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> tuple[
 
 
 def allreduce_seconds(
-    params: int, gpu: GPU, num_gpus: int, grad_bytes: float, interconnect: str | None = None
+    params: int,
+    gpu: GPU,
+    num_gpus: int,
+    grad_bytes: float,
+    interconnect: str | None = None,
+    nodes: int = 1,
+    network: str | None = None,
 ) -> float:
     if num_gpus == 1:
         return 0.0
-    bandwidth, _how = link_gbs(gpu, num_gpus, interconnect)
+    bandwidth, _how = link_gbs(gpu, num_gpus, interconnect, nodes, network)
     return 2 * (num_gpus - 1) / num_gpus * params * grad_bytes / (bandwidth * 1e9)
 
 
@@ -381,7 +409,7 @@ def estimate(request: Request, model: Any, gpu: GPU, catalog: Any, notes: list[s
     rate = n * batch / (step + waiting)
     how = None
     if training and n > 1:
-        _bw, how = link_gbs(gpu, n, request.interconnect)
+        _bw, how = link_gbs(gpu, n, request.interconnect, request.nodes, request.network)
         notes.append(
             f"data parallel over {n} GPUs: gradients all-reduced over {how} each step, "
             f"{100 * waiting / (step + waiting):.0f}% of the step waiting on it"

@@ -19,7 +19,7 @@ from advisor.calculator import (
 from advisor.calculator import estimator as calc
 from advisor.calculator.backends import BACKEND_NAMES
 from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
-from advisor.calculator.interconnect import INTERCONNECT_HELP
+from advisor.calculator.interconnect import INTERCONNECT_HELP, NETWORKS
 from advisor.calculator.precision import KV_BYTES
 from advisor.cli.render import console, print_json, table
 
@@ -102,6 +102,14 @@ BREAKDOWN_LABELS = {
 @click.option("--zero", "zero_stage", type=click.IntRange(0, 3), help="ZeRO stage (3 = FSDP).")
 @click.option("--tp", type=click.IntRange(1, 1024), default=1, help="Training: tensor parallel.")
 @click.option("--pp", type=click.IntRange(1, 1024), default=1, help="Pipeline stages.")
+@click.option(
+    "--nodes", type=click.IntRange(1, 1024), default=1, help="Machines the GPUs span (training)."
+)
+@click.option(
+    "--network",
+    type=click.Choice(list(NETWORKS)),
+    help="With --nodes: the network between the machines.",
+)
 @click.option("--train-tokens", type=click.FloatRange(min=1), help="Training token budget.")
 @click.option(
     "--epochs", type=click.FloatRange(min=0, min_open=True), help="With --dataset-tokens."
