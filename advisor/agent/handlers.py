@@ -189,6 +189,8 @@ def _over_the_network(query: Query, count: int | None) -> dict[str, Any]:
     nodes = query.nodes
     if not nodes or not count or count % nodes or count <= nodes - 1:
         return {}
+    if not workload_of(query)[0].startswith(("finetune", "train")):
+        return {}  # "fits on one node, or do we need two with pipeline parallel?": the GPUs said
     return {"nodes": nodes, "network": query.network or "10gbe"}
 
 

@@ -4411,6 +4411,18 @@ def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     if nodes is None or len(gpus) != 1:
         return gpus
     ref = gpus[0]
+    at = low.find(ref.text.lower())
+    after = low[at + len(ref.text) : at + len(ref.text) + 40] if at >= 0 else ""
+    # "4x 3090 each", "4 3090s per rig", "each with 2x 4090", "nodes of 8": said of the cards,
+    # not "what each card draws" before them
+    each = bool(
+        _CARDS_PER_MACHINE.search(after)
+        or rx.search(
+            r"\beach (?:with|has|having|holding|running)\b|\b(?:nodes|boxes|machines|servers|hosts|"
+            r"rigs|workstations) (?:of|with|having|holding) (?:\d|two|four|eight|a pair)",
+            low,
+        )
+    )
     if ref.count and each:
         return (replace(ref, count=ref.count * nodes),)
     if ref.count is None and (each or rx.search(r"\b(?:in|per) (?:each|every)\b", low)):
