@@ -122,3 +122,17 @@ def test_peer_to_peer_on_geforce_is_explained_with_its_answer_first(rules_adviso
     first = _head(text)
     assert "off for GeForce" in first and "host's memory" in first, first
     assert "tinygrad/open-gpu-kernel-modules" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("my mac studio m2 ultra have 128gb, can it hold a 70b in q8?", "m2-ultra-128gb"),
+        ("mini with an M4 Pro having 24 GB: enough for qwen 14b?", "m4-pro-24gb"),
+    ],
+)
+def test_a_macs_memory_said_with_have_picks_its_variant(text: str, gpu: str) -> None:
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    assert understand(text, load_catalog()).gpus[0].ids == (gpu,)

@@ -379,7 +379,7 @@ class Linker:
             memory is None
             and unified
             and after + 1 < len(words)
-            and words[after].low in ("and", "at", "+", "has", "with", "w/")
+            and words[after].low in ("and", "at", "+", "has", "have", "having", "with", "w/", "got")
         ):
             extra, _ = _qualifiers(words[after + 1 : after + 4], ram_is_card=True)
             sizes = {g.memory_gb for g in gpus}
