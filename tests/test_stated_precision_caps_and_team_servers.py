@@ -136,3 +136,20 @@ def test_a_macs_memory_said_with_have_picks_its_variant(text: str, gpu: str) -> 
     from advisor.catalog import load_catalog
 
     assert understand(text, load_catalog()).gpus[0].ids == (gpu,)
+
+
+def test_a_cluster_budget_says_how_many_of_the_pick_it_buys(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "our lab got a $200,000 grant for a training cluster. which "
+                               "gpus do we buy?").text  # fmt: skip
+    line = next(p for p in text.split("\n\n") if p.startswith("**Your $200,000 buys"))
+    count = int(re.search(r"buys (\d+) x", line).group(1))  # type: ignore[union-attr]
+    pick = int(re.search(r"\*\*Pick (\d+) x", text).group(1))  # type: ignore[union-attr]
+    assert count > pick
+    speeds = [float(x.replace(",", "")) for x in re.findall(r"about ([\d,.]+) tokens/s", line)]
+    speeds += [float(x.replace(",", "")) for x in re.findall(r"pick's ([\d,.]+) tokens/s", line)]
+    assert speeds[0] > speeds[1]  # more of the cards train faster
+
+
+def test_a_home_budget_adds_no_cluster_line(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "$3000 to spend on a gpu for qlora fine tuning at home").text
+    assert "buys" not in text.split("\n\n")[-1] or "Your $3,000 buys" not in text

@@ -6416,6 +6416,45 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     return limits
 
 
+def _the_budget_buys(query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef,
+                     purchase: dict[str, Any]) -> str | None:  # fmt: skip
+    """A cluster bought within a budget: the pick is the fewest cards that hold the job; the
+    budget buys more of them (doublings, up to two nodes), and a training job runs faster on
+    them. None for a home or one-box budget, a job not trained, or a budget that buys no more."""
+    limit = purchase.get("max_purchase_usd")
+    pick = result["ranked"][0] if result.get("ranked") else None
+    workload, _ = workload_of(query)
+    if not (limit and limit < 1e9 and pick and pick.get("purchase_usd")):
+        return None
+    if not workload.startswith(("train", "finetune")) or _card_limits(query).get("max_gpus"):
+        return None
+    each = pick["purchase_usd"] / pick["num_gpus"]
+    n = pick["num_gpus"]
+    while n * 2 <= 2 * NODE_GPUS and each * n * 2 <= limit * 1.0001:
+        n *= 2
+    if n == pick["num_gpus"]:
+        return None
+    priced = box.call("purchase_prices", {"gpu": pick["gpu"], "num_gpus": n,
+                                          "condition": purchase.get("condition")})  # fmt: skip
+    e = box.call("estimate", estimate_args(query, pick["gpu"], n, model))
+    row = next((p for p in priced.get("prices", []) if p.get("total_usd")), None)
+    if "error" in priced or "error" in e or not e["fits"] or row is None:
+        return None
+    key = "train_tokens_per_s" if (e.get("train_tokens_per_s") or {}).get("typical") else (
+        "train_samples_per_s")  # fmt: skip
+    speed = (e.get(key) or {}).get("typical")
+    if not speed or row["total_usd"] > limit * 1.0001:
+        return None
+    unit = "tokens/s" if key == "train_tokens_per_s" else "samples/s"
+    return (
+        f"**Your {c.usd(limit)} buys {c.gpus_phrase(n, e['gpu_name'])}** "
+        f"({c.usd(row['total_usd'])} at {c.usd(row['usd'])} each, {row['date']}): about "
+        f"{c.num(speed, unit)} for this job ({c.settings(e)}), against the pick's "
+        f"{c.num(pick['speed'], pick['speed_unit'])} on the fewest that hold it. Servers, "
+        "networking and power come on top of the cards."
+    )
+
+
 def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if len(query.gpus) == 1 and LEAVING.search(query.low):
         query = replace(query, gpus=())  # "upgrading from my 2070 super": the card left behind
@@ -6563,6 +6602,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
             where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
             text = (f"**About {c.usd(spent['usd'])} for your {c.num(query.hours, 'hours')} on "
                     f"{where}, within your {c.usd(query.budget.usd)}.**\n\n{text}")  # fmt: skip
+    if (more := _the_budget_buys(query, box, result, model, purchase)) is not None:
+        text += f"\n\n{more}"  # "$200k for a training cluster": the pick, as many as it buys
     if (daily := _daily_load(query, box, result)) is not None:
         text = f"{daily}\n\n{text}"  # "500 hours of audio a day": cards that keep up
     if (light := _light_load(query, box, result, model)) is not None:
