@@ -153,3 +153,47 @@ def test_a_cluster_budget_says_how_many_of_the_pick_it_buys(rules_advisor: Advis
 def test_a_home_budget_adds_no_cluster_line(rules_advisor: Advisor) -> None:
     text = _ask(rules_advisor, "$3000 to spend on a gpu for qlora fine tuning at home").text
     assert "Your $3,000 buys" not in text and "Pick" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "prices"),
+    [
+        (
+            "rtx 4090 at 1650 or a used 3090 at 700 - better value for local llms?",
+            (("rtx-4090", 1650.0), ("rtx-3090", 700.0)),
+        ),
+        (
+            "second hand 3090 going for 680 vs new 4070 ti super for 800, which one do i buy",
+            (("rtx-3090", 680.0), ("rtx-4070-ti-super", 800.0)),
+        ),
+    ],
+)
+def test_bare_numbers_after_cards_to_buy_are_their_prices(
+    text: str, prices: tuple[tuple[str, float], ...]
+) -> None:
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    assert understand(text, load_catalog()).gpu_purchase_prices == prices
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4090 for 30 minutes vs 3090 for 60 minutes, which finishes the lora first",
+        "a100 at 300 w vs h100 at 350 w, which is more efficient",
+    ],
+)
+def test_numbers_with_units_after_cards_are_not_prices(text: str) -> None:
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    assert understand(text, load_catalog()).gpu_purchase_prices == ()
+
+
+def test_a_size_said_is_the_job_of_a_priced_choice(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "4090 at 1800 or used 3090 at 750, mostly for running 32b models "
+                               "in ollama, some sdxl too. which is better value").text  # fmt: skip
+    first = _head(text)
+    assert first.startswith("**Pick the NVIDIA GeForce RTX 3090"), first
+    assert "32B" in first and "$1,800" in first and "$750" in first

@@ -6014,13 +6014,14 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
     said = query.speedup_said
     if said and said[0] in prices and len(prices) == 2 and not bought:
         return _priced_at_said_speed(query, box, prices, said)
-    model = query.models[0] if query.models and query.models[0].ids else None
+    # the first model named, or a size said ("32b models"): a generic model of that size
+    model = next((m for m in query.models if m.ids or m.size_b), None)
     hint = model.family or "llm" if model else _family_of_job(query)
     workload = query.workload or "inference"
     if workload == "finetune":
         workload = FINETUNE_DEFAULT if hint == "llm" else "finetune-full"
     args: dict[str, Any] = {"gpus": list(prices)[:4], "workload": workload}
-    args.update({"model": model.ids[0]} if model else {"family": hint})
+    args.update({"model": model_arg(model)} if model else {"family": hint})
     if query.precision:
         args["precision"] = query.precision
     elif bought and hint == "llm" and workload == "inference":

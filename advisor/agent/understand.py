@@ -1867,6 +1867,34 @@ def _gpu_prices(
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
 
 
+# a card's price written as a bare number after it, in a choice of cards to buy: "4090 at 1800
+# or used 3090 at 750", "a 4090 for 1800 bucks vs a used 3090 for 750"
+_BARE_PRICE = re.compile(
+    r"\s(?:at|for|@|is|goes for|going for|costs?)\s~?(\d{1,3}(?:,\d{3})|\d{3,5})(?:\s?bucks)?"
+    r"(?![\d]|[.,]\d|\s?(?:w|watts?|gb|gigs?|g|hours?|hrs?|h|mins?|minutes?|tok\w*|t/s|it/s|mhz|"
+    r"images?|steps?|px|k\b|%|x\b|/))"
+)
+_TO_BUY = re.compile(
+    r"\b(?:value|used|new|buy\w*|bought|worth|cheaper|deal|price\w*|bucks"
+    r"|ebay|marketplace|second[- ]?hand|refurb\w*)\b"
+)
+
+
+def _bare_card_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
+    """Two or more cards each with a bare number said as its price just after it, where the
+    message is about buying: (card, price) pairs; empty otherwise."""
+    if len({g.ids for g in gpus if g.ids}) < 2 or not _TO_BUY.search(low):
+        return ()
+    pairs: dict[str, float] = {}
+    for at, gpu in gpu_mentions(gpus, low):
+        name = next(g for g in gpus if g.ids and g.ids[0] == gpu)
+        end = at + len(name.text)
+        said = _BARE_PRICE.match(low, end) if low[end : end + 1].isspace() else None
+        if said and gpu not in pairs:
+            pairs[gpu] = float(said.group(1).replace(",", ""))
+    return tuple(pairs.items()) if len(pairs) >= 2 else ()
+
+
 _PRICE_TERMS = (
     ("reserved", r"\breserved\b|\b[13][- ]?(?:yr|year)\b|\bcommit\w*|\bsavings plan\b"),
     ("spot", r"\bspot\b|\bpreemptible\b|\binterruptible\b"),
@@ -3636,7 +3664,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
-        gpu_purchase_prices=_gpu_prices(gpus, low, money, "total"),
+        gpu_purchase_prices=_gpu_prices(gpus, low, money, "total") or _bare_card_prices(gpus, low),
         price_options=_price_options(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
         mfu=_mfu_said(low),
