@@ -509,10 +509,13 @@ def prices(
     rows = catalog.prices_for(found.id, estimates_only=not include_articles, provider=provider)
     if offering:
         rows = [p for p in rows if p.offering == offering]
-    values = sorted(p.usd_per_gpu_hour for p in rows)
+    # the summary is the price the estimates cost with: the median of the current on-demand
+    # offers (any offering where there are none), so an answer's monthly bill and its hourly
+    # price agree; every row stays listed
+    chosen = cost.choose_price(rows, offering or "on-demand")
     summary = (
-        {"low": values[0], "median": values[len(values) // 2], "high": values[-1]}
-        if values
+        {"low": chosen.low_usd, "median": chosen.median_usd, "high": chosen.high_usd}
+        if chosen
         else None
     )
     result: dict[str, Any] = {

@@ -4431,13 +4431,20 @@ def network_said(low: str) -> str | None:
     return None
 
 
+# a job that spans machines: training, which all-reduces over the network between them
+_TRAINED_ACROSS = re.compile(
+    r"\b(?:train\w*|fine[- ]?tun\w*|finetun\w*|q?lora|ddp|fsdp|"
+    r"deepspeed|zero-?[123]|data[- ]parallel\w*|pre-?train\w*)\b"
+)
+
+
 def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """Cards counted per machine over several machines: all of them ("two boxes with 4x 3090
     each" is 8); one card named per machine with no count, one a machine ("two boxes, a 4090
     in each")."""
     nodes, each = nodes_said(low)
-    if nodes is None or len(gpus) != 1:
-        return gpus
+    if nodes is None or len(gpus) != 1 or not _TRAINED_ACROSS.search(low):
+        return gpus  # ("4 servers with one 3090 each, can we run a 70b?": one card to run it)
     ref = gpus[0]
     at = low.find(ref.text.lower())
     after = low[at + len(ref.text) : at + len(ref.text) + 40] if at >= 0 else ""
