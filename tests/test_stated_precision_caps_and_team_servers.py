@@ -197,3 +197,48 @@ def test_a_size_said_is_the_job_of_a_priced_choice(rules_advisor: Advisor) -> No
     first = _head(text)
     assert first.startswith("**Pick the NVIDIA GeForce RTX 3090"), first
     assert "32B" in first and "$1,800" in first and "$750" in first
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "need a card to train vision models on, 1200 dollar budget, what do i get",
+        "Qual GPU devo comprar para treinar modelos de visão com orçamento de 1200 dólares?",
+        "best graphics card for training cnns, under 1200",
+    ],
+)
+def test_a_vision_job_to_buy_for_is_sized_on_a_vision_model(
+    rules_advisor: Advisor, question: str
+) -> None:
+    first = _head(_ask(rules_advisor, question).text)
+    assert first.startswith("**Pick") and "ResNet-50 (training)" in first, first
+    assert "Llama" not in first
+
+
+def test_a_family_named_with_no_model_is_ranked_on_its_stand_in(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "what's a good gpu to rent for training convnets").text
+    assert _head(text).startswith("**Pick") and "ResNet-50" in _head(text)
+    assert "ResNet-50 stands in for the job" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "usd"),
+    [
+        ("best gpu for training cnns under 800", 800.0),
+        ("which card should i get for local llms, around 1,500", 1500.0),
+    ],
+)
+def test_a_bare_budget_for_a_card_is_read(text: str, usd: float) -> None:
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    budget = understand(text, load_catalog()).budget
+    assert budget is not None and budget.usd == usd and budget.per == "total"
+
+
+@pytest.mark.parametrize("text", ["best gpu under 300w for training", "which gpu for 1024 px sdxl"])
+def test_watts_and_pixels_are_no_budget(text: str) -> None:
+    from advisor.agent.understand import understand
+    from advisor.catalog import load_catalog
+
+    assert understand(text, load_catalog()).budget is None

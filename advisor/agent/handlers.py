@@ -6472,8 +6472,26 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
+    stand_in = ""
+    if not query.models and (family_hint(query.low) or "llm") != "llm":
+        # "best gpu for training cnns": the family's reference model stands in, said so
+        from advisor.calculator import FAMILIES
+
+        hint = _family_of_job(query)
+        ref = FAMILIES[hint].reference_model
+        name = box.call("model_specs", {"model": ref}).get("name", ref)
+        query = replace(query, models=(ModelRef(name, (ref,), hint, assumed=True),))
+        stand_in = f"\n\n_Note: no model named: {name} stands in for the job._"
     if not query.models:
         return explain(query, box)
+    draft = _recommend_for(query, box, beaten, **purchase)
+    draft.text += stand_in
+    return draft
+
+
+def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase: Any) -> Draft:
+    """The ranking for the job on the query's first model (`beaten`: the pick a "cheaper
+    option?" must beat)."""
     model = query.models[0]
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "workload": workload, "top": 3}
@@ -7238,6 +7256,13 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
         # "$3000 for a deep learning PC, what GPU": no job named, so the memory the budget buys
         # decides what it can train and run (an 8B LLM stands in for the speed, as said after)
         model = ModelRef("Llama-3.1-8B", (REFERENCE_LLM,), "llm", assumed=True)
+        hint = _family_of_job(query)
+        if hint != "llm":  # "to train vision models, $1500": that family's reference model
+            from advisor.calculator import FAMILIES
+
+            ref = FAMILIES[hint].reference_model
+            model = ModelRef(box.call("model_specs", {"model": ref}).get("name", ref), (ref,),
+                             hint, assumed=True)  # fmt: skip
         query = replace(query, models=(model,), workload=query.workload or "inference")
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None

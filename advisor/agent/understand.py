@@ -1880,6 +1880,17 @@ _TO_BUY = re.compile(
 )
 
 
+# a budget for a card to buy written with no currency: "best gpu for training cnns under 800",
+# "a card around 1500 for local llms"
+_BARE_BUDGET = re.compile(
+    r"\b(?:best|which|what|good|recommend\w*|cheapest|buy|get)\b[^.?!]{0,40}\b(?:gpus?|cards?|"
+    r"graphics cards?)\b[^.?!]{0,60}?\b(?:under|below|less than|max(?:imum)?|up to|around|"
+    r"about|within|for|budget(?: of| is)?)\s~?(\d{1,2},\d{3}|\d{3,5})(?:\s?bucks)?\b"
+    r"(?![.,]\d|\s?(?:w\b|watts?|gb|gigs?|g\b|hours?|hrs?|h\b|mins?|tok\w*|t/s|it/s|images?|"
+    r"steps?|px|k\b|%|x\b|/|fps|epochs?|samples?|users?|requests?|tokens?))"
+)
+
+
 def _bare_card_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
     """Two or more cards each with a bare number said as its price just after it, where the
     message is about buying: (card, price) pairs; empty otherwise."""
@@ -3457,6 +3468,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         gpus = tuple(replace(g, count=None) if g.count == other else g for g in gpus)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
+    if budget is None and not money and (bare := _BARE_BUDGET.search(low)):
+        budget = Budget(float(bare.group(1).replace(",", "")), "buy", "total")  # "gpu under 800"
     each = rx.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
     times = rx.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
     if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
