@@ -509,13 +509,10 @@ def prices(
     rows = catalog.prices_for(found.id, estimates_only=not include_articles, provider=provider)
     if offering:
         rows = [p for p in rows if p.offering == offering]
-    # the summary is the price the estimates cost with: the median of the current on-demand
-    # offers (any offering where there are none), so an answer's monthly bill and its hourly
-    # price agree; every row stays listed
-    chosen = cost.choose_price(rows, offering or "on-demand")
+    values = sorted(p.usd_per_gpu_hour for p in rows)
     summary = (
-        {"low": chosen.low_usd, "median": chosen.median_usd, "high": chosen.high_usd}
-        if chosen
+        {"low": values[0], "median": values[len(values) // 2], "high": values[-1]}
+        if values
         else None
     )
     result: dict[str, Any] = {

@@ -1804,8 +1804,17 @@ def _users_per_card(
         count = copies * e["num_gpus"]
         if count > MAX_SERVING_GPUS:
             continue
-        month = box.call("prices", {"gpu": e["gpu"], "hours": HOURS_PER_MONTH, "num_gpus": count})
-        usd = (month.get("rental_usd") or {}).get("median") if "error" not in month else None
+        # at the hourly price the estimate beside it shows (its median on-demand offer)
+        hourly = (e.get("cost") or {}).get("usd_per_gpu_hour")
+        month = (
+            box.call(
+                "rental_cost",
+                {"usd_per_gpu_hour": hourly, "hours": HOURS_PER_MONTH, "num_gpus": count},
+            )
+            if hourly
+            else {"error": "none"}
+        )
+        usd = month.get("usd") if "error" not in month else None
         rows.append((usd if usd is not None else math.inf, count, held, usd))
     if not rows:
         return None
@@ -6481,6 +6490,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         ref = FAMILIES[hint].reference_model
         name = box.call("model_specs", {"model": ref}).get("name", ref)
         query = replace(query, models=(ModelRef(name, (ref,), hint, assumed=True),))
+        if query.workload is None and hint in ("vision", "transformer"):
+            query = replace(query, workload="train")  # "cnn coursework": such models are trained
         stand_in = f"\n\n_Note: no model named: {name} stands in for the job._"
     if not query.models:
         return explain(query, box)
