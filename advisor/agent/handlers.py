@@ -1806,15 +1806,11 @@ def _users_per_card(
             continue
         # at the hourly price the estimate beside it shows (its median on-demand offer)
         hourly = (e.get("cost") or {}).get("usd_per_gpu_hour")
-        month = (
-            box.call(
-                "rental_cost",
-                {"usd_per_gpu_hour": hourly, "hours": HOURS_PER_MONTH, "num_gpus": count},
-            )
-            if hourly
-            else {"error": "none"}
-        )
-        usd = month.get("usd") if "error" not in month else None
+        month: dict[str, Any] = {}
+        if hourly:
+            args = {"usd_per_gpu_hour": hourly, "hours": HOURS_PER_MONTH, "num_gpus": count}
+            month = box.call("rental_cost", args)
+        usd = float(month["usd"]) if "usd" in month else None
         rows.append((usd if usd is not None else math.inf, count, held, usd))
     if not rows:
         return None
