@@ -901,6 +901,12 @@ def _job_usd(e: dict[str, Any]) -> float | None:
     return (e.get("cost") or {}).get("usd_per_job")
 
 
+# GPU-hours asked, not the wall time: "how many h100 hours", "gpu-hours for a 7b on 1T tokens"
+_GPU_HOURS_ASKED = re.compile(
+    r"\bgpu[- ]?hours?\b|\bhow many (?:[a-z]{1,4}\s?\d{2,4}\w*|gpu)[- ]hours?\b"
+)
+
+
 def _gpu_hours(e: dict[str, Any]) -> str:
     """Several GPUs' hours of a job together, what a GPU-hour budget counts: " (147 GPU-hours)"."""
     gpu_hours = (e.get("cost") or {}).get("job_gpu_hours")
@@ -978,6 +984,19 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 + (f" for about {usd(job)}" if billed and (job := _job_usd(e)) else "")
                 for e in results
             )
+            if _GPU_HOURS_ASKED.search(asked) and all(
+                _gpu_hours(e) or e["num_gpus"] == 1 for e in results
+            ):
+                # "roughly how many h100 hours": the GPU-hours lead, the wall time after each
+                label = "the whole job"
+                per = ", ".join(
+                    f"{num(e['job_hours']['typical'], 'GPU-hours')} on the {e['gpu_name']}"
+                    if e["num_gpus"] == 1
+                    else f"{num((e.get('cost') or {})['job_gpu_hours'], 'GPU-hours')} on "
+                    f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} "
+                    f"({duration(e['job_hours']['typical'])} of wall time)"
+                    for e in results
+                )
         head = f"**{label.capitalize()}: about {per}** ({what}; {settings(first)})."
     elif (len(fitting) == len(results) and pick_asked and value and _MONTH_ASKED.search(asked)
           and _per_month(fitting)):  # fmt: skip

@@ -1969,7 +1969,7 @@ _TOTAL_ASKED = re.compile(
     r"\b(?:total|aggregate|combined|overall|system)\b[^.?!]{0,30}?\b(?:throughput|tokens?\b|tok/s)"
     r"|\b(?:throughput|tokens?(?:/s| per second| a second)?)\b[^.?!]{0,30}?\b(?:in total|total"
     r"|aggregate|combined|across (?:the |all )?(?:batch|batches|requests|users|streams))\b"
-    r"|\bthroughput\b[^.?!]{0,40}\bserving\b|\bserving\b[^.?!]{0,40}\bthroughput\b"
+    r"|\bthroughput\b[^.?!]{0,40}\bserving\b|\bserving\b[^.?!]{0,90}\bthroughput\b"
     r"|\b(?:at|under) (?:full|max(?:imum)?|peak|heavy) load\b|\bfully loaded\b"
 )
 

@@ -4506,8 +4506,9 @@ _MAX_CONTEXT = re.compile(
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
     # "what context length can i push to?", "which context can i get on it"
-    r"|(?:what|which) (?:context|ctx)(?: (?:length|size|window|len))? (?:can|could|will|would)"
-    r" (?:i|we|it|you) (?:push|get|go|reach|run|fit|use|do|hit)\b"
+    r"|(?:what|which|how much) (?:context|ctx)(?: (?:length|size|window|len))? (?:can|could|will"
+    r"|would) (?:i|we|it|you) (?:\w+ly |actually |even |still )?(?:push|get|go|reach|run|fit|use"
+    r"|do|hit|have|afford)\b"
 )
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
@@ -4707,7 +4708,8 @@ _FOLLOW_UP = re.compile(
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
     r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
-    r"|that|this one|the \d+ ?gb one|the other one|(?:of )?the two|either one|each one"
+    r"|that|this one|(?:for|with|on|in) this|the \d+ ?gb one|the other one|(?:of )?the two"
+    r"|either one|each one"
     r"|both(?: of them)?|each (?:offered |listed |quoted |proposed )?(?:models?|options?|cards?"
     r"|gpus?|offers?))\b",
     re.IGNORECASE,
