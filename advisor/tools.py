@@ -211,6 +211,8 @@ def estimate_workload(
     activation_offload: bool | None = None,
     torch_compile: bool | None = None,
     fused_optimizer: bool | None = None,
+    offload_optimizer: bool | None = None,
+    offload_param: bool | None = None,
     interconnect: str | None = None,
     output_tokens: int | None = None,
     gpu_layers: int | None = None,
@@ -233,7 +235,11 @@ def estimate_workload(
     `mixed_precision` false = pure bf16, `optimizer` (adamw8bit, paged_adamw8bit, ...),
     `checkpointing`, `lora_targets` (all, attention, qv), `optimizer_in_backward`,
     `chunked_loss`, `activation_offload`, `torch_compile`, `fused_optimizer` (AdamW in one
-    fused kernel; false = torch's foreach step). Several GPUs talk over
+    fused kernel; false = torch's foreach step). A full fine-tune can run DeepSpeed ZeRO-Offload:
+    `offload_optimizer` (fp32 master weights, Adam states and gradients in CPU RAM, Adam stepped
+    on the CPU) and `offload_param` (ZeRO-3: the 16-bit weights too); the result's
+    `host_memory_gb` is the RAM the machine needs for them (`ram_gb` checks it, `ram` and
+    `ram_channels` set the CPU Adam's pace). Several GPUs talk over
     `interconnect` (auto, nvlink, pcie, or pcie with the slot's lanes: pcie-x1, pcie3-x8);
     `pp`: pipeline stages of a serving engine (vllm, sglang, ...), the rest tensor parallel.
     `nodes`: the machines the `num_gpus` are spread over, with the `network` between them
@@ -260,7 +266,8 @@ def estimate_workload(
         lora_targets=lora_targets, mixed_precision=mixed_precision,
         optimizer_in_backward=optimizer_in_backward, chunked_loss=chunked_loss,
         activation_offload=activation_offload, torch_compile=torch_compile,
-        fused_optimizer=fused_optimizer, interconnect=interconnect, output_tokens=output_tokens,
+        fused_optimizer=fused_optimizer, offload_optimizer=offload_optimizer,
+        offload_param=offload_param, interconnect=interconnect, output_tokens=output_tokens,
         backend=backend,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
         provider=provider, pp=pp, nodes=nodes, network=network,

@@ -1203,6 +1203,13 @@ def _offloaded(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -
 LEANER = (
     ("finetune-full", {"mixed_precision": False, "optimizer": "adamw8bit", "checkpointing": True},
      "pure bf16 weights, 8-bit AdamW and gradient checkpointing"),
+    # DeepSpeed ZeRO-3 with the optimizer in CPU RAM (ZeRO-Offload): the same mixed-precision
+    # AdamW, paid for in host RAM and in steps bound by the CPU's Adam and PCIe (_offload_cost)
+    ("finetune-full", {"offload_optimizer": True, "mixed_precision": True, "optimizer": "adamw"},
+     "DeepSpeed ZeRO-3 and the optimizer offloaded to CPU RAM"),
+    ("finetune-full", {"offload_optimizer": True, "offload_param": True, "mixed_precision": True,
+                       "optimizer": "adamw"},
+     "DeepSpeed ZeRO-3 and the optimizer and parameters offloaded to CPU RAM"),
     # the cheapest change first: checkpointing costs compute, not quality
     ("finetune-lora", {"checkpointing": True}, "gradient checkpointing on"),
     ("finetune-lora", {"workload": "finetune-qlora", "precision": "nf4"}, "QLoRA (a 4-bit base)"),
@@ -1245,7 +1252,7 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
                 f"With {recipe} it fits on "
                 f"{c.gpus_phrase(leaner['num_gpus'], leaner['gpu_name'])}"
                 f": {c.num(leaner['memory_per_gpu_gb'], 'GB')} of "
-                f"{c.usable(leaner)}{took}."
+                f"{c.usable(leaner)}{took}.{_offload_cost(leaner, e)}"
             ]
             break
         if "error" in leaner:
@@ -1254,6 +1261,19 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
         kept_words.append(words)
         current = str(options.get("workload", current))
     return lines + _accumulated(query, box, e, model) + _shorter_samples(query, box, e, model)
+
+
+def _offload_cost(leaner: dict[str, Any], e: dict[str, Any]) -> str:
+    """What a ZeRO-Offload step of the ladder costs: the host RAM it needs and its pace."""
+    host = leaner.get("host_memory_gb")
+    if not host:
+        return ""
+    pace = (leaner.get("train_tokens_per_s") or {}).get("typical")
+    was = (e.get("train_tokens_per_s") or {}).get("typical")
+    slower = (f" It trains slower, about {c.num(pace, 'tokens/s')} against "
+              f"{c.num(was, 'tokens/s')} if it fit on the GPUs alone: each step waits on the "
+              "CPU's Adam step and the PCIe copies." if pace and was else "")  # fmt: skip
+    return f" The machine needs {c.num(host, 'GB')} of system RAM for what is offloaded.{slower}"
 
 
 def _accumulated(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:

@@ -139,6 +139,8 @@ QUESTION_ONLY = {
         "activation_offload",
         "torch_compile",
         "fused_optimizer",
+        "offload_optimizer",
+        "offload_param",
         "interconnect",
     ),
 }

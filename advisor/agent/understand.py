@@ -254,6 +254,25 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
         True,
         r"\b(?:activation|checkpoint)s? offload\w*|\boffload\w* (?:the )?activations\b",
     ),
+    # DeepSpeed ZeRO-Offload: the optimizer (states, fp32 master weights, gradients) in CPU RAM;
+    # "activation offloading" and Unsloth's "checkpointing offloaded to CPU" are not it
+    (
+        "offload_optimizer",
+        True,
+        r"\boffload[_ ]optimi[sz]er\b|\boffload\w* (?:the |its )?optimi[sz]er(?: states?)?\b"
+        r"|\boptimi[sz]er(?: states?)? offload\w*|\bzero[- ]?offload\b"
+        r"|\b(?:zero[- ]?(?:stage[- ]?)?[23]|deepspeed)\b(?:(?!\b(?:no|not|without|w/o)\b)[^.?!])"
+        r"{0,30}(?<!activation )(?<!activations )\boffload\w*"
+        r"|(?<!activation )(?<!activations )\bcpu[- ]offload\w*"
+        r"|(?<!activation )(?<!activations )(?<!checkpointing )(?<!checkpoints )"
+        r"\boffload(?:ed|ing)? to (?:the )?(?:cpu|host|system ram|ram)\b",
+    ),
+    (
+        "offload_param",
+        True,
+        r"\boffload[_ ]param\w*|\boffload\w* (?:the |its )?(?:params|parameters|weights)\b"
+        r"|\b(?:param|parameter)s? offload\w*",
+    ),
     ("torch_compile", False, r"\b(?:no|without)\s+(?:torch\.? ?)?compile\b"),
     ("torch_compile", True, r"\btorch\.? ?compile\b|\bcompiled model\b"),
 )

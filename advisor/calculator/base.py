@@ -119,6 +119,11 @@ class Request:
     activation_offload: bool | None = None
     torch_compile: bool | None = None
     fused_optimizer: bool | None = None  # AdamW in one fused kernel (no foreach step copy)
+    # DeepSpeed ZeRO-Offload (offload.py): the optimizer's states, fp32 master weights and
+    # gradients in CPU RAM with Adam stepped on the CPU (ZeRO-2/3), and under ZeRO-3 the 16-bit
+    # parameters too; either implies DeepSpeed at ZeRO-3 unless a stage is given
+    offload_optimizer: bool | None = None
+    offload_param: bool | None = None
     dataset_samples: float | None = None  # images or sequences in one epoch
     images: float | None = None  # images to generate
     audio_hours: float | None = None  # audio to transcribe
@@ -181,6 +186,8 @@ class Estimate:
     gpu_layers: int | None = None
     layers: int | None = None  # the model's, beside gpu_layers
     host_layers: int | None = None  # ... and those in system RAM, run by the CPU
+    # llama.cpp: the system RAM its CPU layers take; a ZeRO-Offload fine-tune: the RAM one
+    # machine needs for what its GPUs offloaded
     host_memory_gb: float | None = None
     backend: str | None = None  # llama.cpp's backend the speeds assume (backends.py)
 

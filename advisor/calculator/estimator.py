@@ -49,7 +49,8 @@ WHOLE = ("num_gpus", "nodes", "batch", "lora_rank", "tp", "pp", "context", "outp
          "resolution", "steps", "beam_size", "gpu_layers")  # fmt: skip
 # yes/no options; None means: the default of the family or framework
 SWITCHES = ("checkpointing", "mixed_precision", "optimizer_in_backward", "chunked_loss",
-            "activation_offload", "torch_compile", "fused_optimizer")  # fmt: skip
+            "activation_offload", "torch_compile", "fused_optimizer", "offload_optimizer",
+            "offload_param")  # fmt: skip
 
 
 def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:

@@ -175,11 +175,15 @@ class TrainOptions:
     activation_offload: bool
     compiled: bool
     defaulted: tuple[str, ...]  # the options the framework chose, not the request
+    # DeepSpeed ZeRO-Offload, only ever as asked (offload.py)
+    offload_optimizer: bool = False
+    offload_param: bool = False
 
     def describe(self, method: str = "full", half: str = "bf16") -> str:
         """The setup in words; `half`: the 16-bit format the card computes in (fp16 on a card
         with no bf16 tensor cores, a T4 say)."""
         adapters = method != "full"
+        fused = self.fused_optimizer and self.optimizer == "adamw"
         parts = [
             (
                 "fp32 adapters (mixed precision)"
@@ -190,7 +194,7 @@ class TrainOptions:
             else f"pure {half}",
             "gradient checkpointing " + ("on" if self.checkpointing else "off"),
             OPTIMIZER_LABELS[self.optimizer]
-            + (" (fused)" * (self.fused_optimizer and self.optimizer == "adamw"))
+            + (" (fused)" * (fused and not self.offload_optimizer))
             + (" stepped in backward" * self.optimizer_in_backward),
         ]
         if self.fused_loss:
@@ -199,6 +203,10 @@ class TrainOptions:
             parts.append("chunked cross-entropy")
         if self.activation_offload:
             parts.append("activations offloaded to CPU")
+        if self.offload_optimizer:
+            parts.append("optimizer offloaded to CPU (ZeRO-Offload, CPU Adam)")
+        if self.offload_param:
+            parts.append("parameters offloaded to CPU")
         if self.compiled:
             parts.append("torch.compile")
         return ", ".join(parts)

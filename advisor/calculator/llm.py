@@ -7,7 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from advisor.calculator import backends, factors, finetune, interconnect, memory, throughput
+from advisor.calculator import (
+    backends,
+    factors,
+    finetune,
+    interconnect,
+    memory,
+    offload,
+    throughput,
+)
 from advisor.calculator import host as host_mod
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import (
@@ -583,13 +591,22 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     seq = request.context or min(2048, model.max_context)
     if not request.context:
         notes.append(f"sequence length not given: {seq} tokens assumed")
+    if method != "full" and (request.offload_optimizer or request.offload_param):
+        notes.append("CPU offload of the optimizer or parameters is modelled for full "
+                     f"fine-tuning; this {'QLoRA' if method == 'qlora' else 'LoRA'} keeps its "
+                     "small adapter state on the GPU")  # fmt: skip
+        request = replace(request, offload_optimizer=None, offload_param=None)
+    framework, optimizer = _offload_stack(request, notes)
     options = finetune.resolve(
-        request.framework, method, mixed_precision=request.mixed_precision,
-        checkpointing=request.checkpointing, optimizer=request.optimizer,
+        framework, method, mixed_precision=request.mixed_precision,
+        checkpointing=request.checkpointing, optimizer=optimizer,
         optimizer_in_backward=request.optimizer_in_backward, chunked_loss=request.chunked_loss,
         activation_offload=request.activation_offload, compiled=request.torch_compile,
         fused_optimizer=request.fused_optimizer,
     )  # fmt: skip
+    offloading = bool(request.offload_optimizer or request.offload_param)
+    options = replace(options, offload_optimizer=bool(request.offload_optimizer),
+                      offload_param=bool(request.offload_param))  # fmt: skip
     checkpointing = options.checkpointing
     label = options.framework.label
     loss = "fused" if options.fused_loss else "chunked" if options.chunked_loss else "plain"
@@ -606,6 +623,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             zero3_sub_group=options.framework.zero3_sub_group,
             qlora_extra_saved=options.framework.qlora_extra_saved,
             kbit_upcast=options.framework.kbit_upcast,
+            offload_optimizer=options.offload_optimizer, offload_param=options.offload_param,
         )  # fmt: skip
 
     usable = memory.training_usable_gb(gpu)
@@ -615,6 +633,9 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         else the framework's sharding) and the step's memory."""
         if request.zero_stage is not None:
             return request.zero_stage, step_memory(request.zero_stage, checkpointing), None
+        if offloading:  # DeepSpeed offloads from ZeRO-3, parameters only there
+            why = "ZeRO stage not given: 3, DeepSpeed's stage for offloading to the CPU"
+            return 3, step_memory(3, checkpointing), why
         if request.num_gpus == 1 or request.tp * request.pp > 1:
             return 0, step_memory(0, checkpointing), None
         copy = step_memory(0, checkpointing)
@@ -636,8 +657,8 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
             )
     half = "fp16" if gen in NO_BF16_TENSOR else "bf16"  # a T4's fine-tune computes in fp16
     setup = f"{label}: {options.describe(method, half)}"
-    stated = request.framework or len(options.defaulted) < len(finetune.OPTION_WORDS)
-    if not request.framework:
+    stated = framework or len(options.defaulted) < len(finetune.OPTION_WORDS)
+    if not framework:
         described = options.describe(method, half)
         notes.append(f"framework not given: {label} assumed" if stated
                      else f"{label} (framework not given): {described}")  # fmt: skip
@@ -663,6 +684,7 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         notes.append(f"gradients and sharded weights cross {link.label}")
     fit = TRAIN_CALIBRATION.get(options.framework.name)
     notes.append(calibration_note(fit, label, "training speed"))
+    host = host_mod.host_memory(request.ram, request.ram_channels) if offloading else None
     speed = throughput.train_tokens_per_s(
         model, gpu, precision, method=method, seq=seq, checkpointing=checkpointing,
         num_gpus=request.num_gpus, batch=request.batch, eager=options.framework.eager,
@@ -671,7 +693,14 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         zero_stage=zero, tp=request.tp, pp=request.pp, compiled=options.compiled,
         lora_rank=request.lora_rank, link=link,
         band=(fit.low, fit.high) if fit else SPEED_BAND,
+        offload_optimizer=options.offload_optimizer, offload_param=options.offload_param,
+        host_gbs=host.gbps if host else 0.0,
     )  # fmt: skip
+    host_fits = True
+    if host:
+        notes.extend(_offload_notes(request, host, options, mem.host_gb))
+        if request.ram_gb:
+            host_fits = mem.host_gb <= request.ram_gb - HOST_RESERVED_GB
     rate = "dense BF16 TFLOPS"
     if precision.compute == "fp8" and gpu.fp8_dense_tflops:
         rate = f"fp8 linear layers ({throughput.FP8_TRAIN_SPEEDUP:.1f}x BF16)"
@@ -694,14 +723,69 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     return Estimate(
         model=model.id, model_name=model.name, gpu=gpu.id, gpu_name=gpu.name,
         num_gpus=request.num_gpus, workload=request.workload, precision=precision.name,
-        engine=None, context=seq, batch=request.batch, fits=total <= usable,
+        engine=None, context=seq, batch=request.batch, fits=total <= usable and host_fits,
         memory_per_gpu_gb=total, usable_memory_per_gpu_gb=usable, headroom_gb=usable - total,
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=None, prefill_tokens_per_s=None,
         time_to_first_token_s=None, train_tokens_per_s=speed.to_dict(), cost=None,
         assumptions=notes, train_hours=hours, job_hours=hours,
         training_setup=setup if stated else None, interconnect=over,
         allocator_cache_gb=mem.allocator_cache_gb,
+        host_memory_gb=mem.host_gb if offloading else None,
     )  # fmt: skip
+
+
+# frameworks that run DeepSpeed's ZeRO configs (its offload_optimizer / offload_param)
+_DEEPSPEED_RUNNERS = ("hf", "deepspeed", "axolotl", "llama-factory", "ms-swift")
+
+
+def _offload_stack(request: Request, notes: list[str]) -> tuple[str | None, str | None]:
+    """The framework and optimizer a fine-tune runs: as asked, except that CPU offload is
+    DeepSpeed's (the HF Trainer's or no framework said: DeepSpeed ZeRO) and steps its CPU Adam."""
+    if not (request.offload_optimizer or request.offload_param):
+        return request.framework, request.optimizer
+    runs = finetune.find_framework(request.framework).name
+    if runs not in _DEEPSPEED_RUNNERS:
+        raise InvalidInput(
+            "CPU offload of the optimizer or parameters is DeepSpeed ZeRO's (offload_optimizer, "
+            f"offload_param); {finetune.find_framework(request.framework).label} does not run "
+            f"it. Use one of {', '.join(_DEEPSPEED_RUNNERS)}."
+        )
+    framework = "deepspeed" if runs == "hf" else request.framework
+    if runs == "hf":
+        notes.append("CPU offload asked: DeepSpeed ZeRO under the HF Trainer (its config's "
+                     "offload_optimizer / offload_param)")  # fmt: skip
+    optimizer = request.optimizer
+    if request.offload_optimizer and optimizer is None:
+        optimizer = "adamw"  # DeepSpeedCPUAdam
+    return framework, optimizer
+
+
+def _offload_notes(
+    request: Request, host: host_mod.HostMemory, options: finetune.TrainOptions, host_gb: float
+) -> list[str]:
+    """What a ZeRO-Offload estimate assumed of the step and the machine."""
+    notes = []
+    if options.offload_optimizer:
+        notes.append(
+            "ZeRO-Offload speed: each step sends the 16-bit gradients down PCIe (hidden under "
+            "backward where it can be), steps Adam on the CPU at "
+            f"{offload.CPU_ADAM_BANDWIDTH_SHARE:.0%} of the RAM's bandwidth (DeepSpeedCPUAdam, "
+            "ZeRO-Offload paper Table 4) and sends the weights back up; once per optimizer "
+            "step, so gradient accumulation spreads it"
+        )
+    if options.offload_param:
+        notes.append("parameter offload: every forward and backward pass fetches the 16-bit "
+                     "weights up PCIe, prefetched under the compute")  # fmt: skip
+    if request.ram is None:
+        notes.append(f"system RAM not given: {host.label} assumed for the CPU's Adam step")
+    offloaded = "optimizer state" if options.offload_optimizer else "parameters"
+    if request.ram_gb:
+        notes.append(f"{request.ram_gb:g} GB of RAM, {HOST_RESERVED_GB:g} GB of it kept by the "
+                     f"system, against {host_gb:.0f} GB of offloaded {offloaded}")  # fmt: skip
+    else:
+        notes.append(f"system RAM size not given: {host_gb:.0f} GB needed for the offloaded "
+                     f"{offloaded} (DeepSpeed ZeRO-Offload)")  # fmt: skip
+    return notes
 
 
 def _train_tokens(request: Request) -> float | None:

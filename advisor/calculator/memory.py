@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from advisor.calculator import offload as zero_offload
 from advisor.calculator.factors import (
     COMPILED_LAYER_SHARE,
     LOGIT_BYTES,
@@ -103,6 +104,8 @@ class MemoryResult:
     breakdown_gb: dict[str, float]
     assumptions: list[str] = field(default_factory=list)
     allocator_cache_gb: float = 0.0
+    # ZeRO-Offload: the host RAM one machine needs for what its GPUs offloaded (offload.py)
+    host_gb: float = 0.0
 
     @property
     def total_gb(self) -> float:
@@ -519,6 +522,8 @@ def training_memory(
     zero3_sub_group: float = 0.0,
     qlora_extra_saved: bool = True,
     kbit_upcast: bool = False,
+    offload_optimizer: bool = False,
+    offload_param: bool = False,
 ) -> MemoryResult:
     """Memory per GPU for one training step of full fine-tuning, LoRA or QLoRA.
 
@@ -539,6 +544,12 @@ def training_memory(
     weights with the optimizer states they belong to; ZeRO-3 also partitions the 16-bit copy.
     DeepSpeed's ZeRO-3 (`zero3_sub_group` > 0, its sub_group_size) keeps the gradients in 16
     bits and adds its own buffers (ZERO3_STEP_GRAD_BYTES).
+
+    DeepSpeed's ZeRO-Offload (`offload_optimizer`, ZeRO-2/3) keeps the fp32 master weights, the
+    Adam moments and the fp32 gradient partitions in host RAM and steps Adam there, so none of
+    them, nor the step's buffers, stays on the GPU; `offload_param` (ZeRO-3) moves the 16-bit
+    partitions there too, leaving the layers being gathered. `host_gb` is the RAM one machine
+    needs for them (offload.py).
     """
     if method not in METHODS:
         raise InvalidInput(f"Unknown training method {method!r}; use one of {', '.join(METHODS)}.")
@@ -548,6 +559,15 @@ def training_memory(
         raise InvalidInput("ZeRO stage must be 0, 1, 2 or 3 (3 is FSDP full sharding).")
     if tp * pp > num_gpus:
         raise InvalidInput(f"tp x pp = {tp * pp} needs at least that many GPUs (got {num_gpus}).")
+    offloaded = offload_optimizer or offload_param
+    if offloaded:
+        wrong = zero_offload.check(zero_stage, offload_optimizer, offload_param)
+        if method != "full":
+            wrong = "CPU offload of the optimizer or parameters is modelled for full fine-tuning."
+        elif optimizer != "adamw" and offload_optimizer:
+            wrong = "Optimizer offload steps DeepSpeed's CPU Adam: use the adamw optimizer."
+        if wrong:
+            raise InvalidInput(wrong)
     assumptions: list[str] = []
     model_split = tp * pp
     if model_split > 1:
@@ -562,7 +582,7 @@ def training_memory(
     else:
         weight_b = grad_b = state_scale = precision.bytes_linear
         scheme = f"pure {precision.name} weights, gradients and optimizer states"
-    deepspeed3 = zero3_sub_group > 0 and zero_stage == 3 and method == "full"
+    deepspeed3 = (zero3_sub_group > 0 or offloaded) and zero_stage == 3 and method == "full"
     if deepspeed3 and weight_b > precision.bytes_linear:  # 16-bit gradient partitions
         grad_b = precision.bytes_linear
     moments = {"adamw": 2 * state_scale, "adamw8bit": 2.0, "sgd": state_scale, "adafactor": 0.1,
@@ -635,6 +655,27 @@ def training_memory(
         if zero_stage >= 3:
             weights /= dp
         assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
+    host = 0.0
+    if offloaded:  # what leaves the GPU, and what one machine's RAM holds instead
+        ranks = zero_offload.ranks_per_host(num_gpus)
+        per_param = zero_offload.host_bytes_per_param(zero_stage, offload_optimizer, offload_param)
+        host = trainable / model_split / dp * per_param * ranks
+        moved = []
+        if offload_optimizer:
+            master = states = step = grads = 0.0
+            zero3_sub_group = 0.0  # the step's fp32 upcast and its buffers are the CPU's
+            moved.append("fp32 master weights, Adam moments and gradient partitions")
+        if offload_param:
+            weights = 0.0
+            moved.append(f"{precision.name} weight partitions")
+        assumptions.append(
+            "DeepSpeed ZeRO-Offload: " + " and ".join(moved) + f" in CPU RAM ({per_param:g} "
+            f"bytes a parameter: {host / GB:.0f} GB on the machine for its {ranks} GPU"
+            + ("s" * (ranks > 1))
+            + f"; DeepSpeed's estimator asks {zero_offload.ESTIMATOR_BUFFER_FACTOR:g}x for "
+            f"staging buffers, {host * zero_offload.ESTIMATOR_BUFFER_FACTOR / GB:.0f} GB)"
+            + (", Adam stepped on the CPU (DeepSpeedCPUAdam)" if offload_optimizer else "")
+        )
     weights += master
     gathered = init_buffer = 0.0
     if deepspeed3:
@@ -646,12 +687,17 @@ def training_memory(
         weights += bucket
         # the largest module gathered whole (the vocabulary matrix) and the prefetch bucket
         gathered = (largest / tp + ZERO3_PREFETCH_HIDDEN_SQ * hidden_sq) * precision.bytes_linear
-        assumptions.append(
-            f"DeepSpeed ZeRO-3: {precision.name} gradient partitions; the step upcasts "
+        stepped = (
+            f"{precision.name} gradient partitions; the step upcasts "
             f"{sub_group / 1e9:.2g}B parameters' gradients at a time to fp32 "
             f"({sub_group * (precision.bytes_linear + ZERO3_STEP_GRAD_BYTES) / GB:.1f} GB); "
             f"its optimizer's fp32 zero-gradient buffer ({init_buffer / GB:.1f} GB) is held "
             "until the first step; "
+            if sub_group
+            else ""
+        )
+        assumptions.append(
+            f"DeepSpeed ZeRO-3: {stepped}"
             f"{gathered / GB:.1f} GB of gathered {precision.name} weights in forward and "
             f"backward, a {bucket / GB:.2f} GB reduce bucket"
         )
@@ -728,4 +774,4 @@ def training_memory(
         "activations": activations / GB,
         "runtime_overhead": overhead / GB,
     }
-    return MemoryResult(breakdown, assumptions, allocator_cache_gb=cache / GB)
+    return MemoryResult(breakdown, assumptions, allocator_cache_gb=cache / GB, host_gb=host / GB)

@@ -7,7 +7,7 @@ models read and compute with their active parameters but hold all of them in mem
 
 from __future__ import annotations
 
-from advisor.calculator import factors
+from advisor.calculator import factors, offload
 from advisor.calculator.backends import Backend, decode_speed_factor
 from advisor.calculator.base import Band
 from advisor.calculator.factors import (
@@ -456,6 +456,9 @@ def train_tokens_per_s(
     lora_rank: int | None = None,
     link: Link | None = None,
     band: tuple[float, float] = SPEED_BAND,
+    offload_optimizer: bool = False,
+    offload_param: bool = False,
+    host_gbs: float = 0.0,
 ) -> Band:
     """Training tokens/s over all GPUs, within `band` (its framework's residuals).
 
@@ -476,7 +479,9 @@ def train_tokens_per_s(
     the states). Over several GPUs, data parallelism all-reduces the `trainable` parameters' bf16
     gradients of each model-parallel shard over the GPUs' link (ZeRO-3 / FSDP also gathers the
     weights on every pass); what backward (two thirds of the compute) cannot hide adds to the
-    step, instead of a flat scaling factor.
+    step, instead of a flat scaling factor. DeepSpeed's ZeRO-Offload (`offload_optimizer`,
+    `offload_param`, with the host's RAM at `host_gbs` GB/s) steps Adam on the CPU instead and
+    adds its PCIe traffic (offload.step_seconds).
     """
     p = model.params_per_token
     per_token = (6 if method == "full" else 4) * p + 6 * model.num_layers * seq * model.hidden_size
@@ -506,7 +511,14 @@ def train_tokens_per_s(
         held = model.total_params / model_parallel
         if zero_stage >= 1:  # each data-parallel rank steps its shard of the states
             held /= max(1, num_gpus // model_parallel)
-        step += held * 30 / bandwidth
+        if offload_optimizer or offload_param:
+            step += offload.step_seconds(
+                held, model.total_params, num_gpus=num_gpus, gpu=gpu, host_gbs=host_gbs,
+                compute_s=compute_s, fetches=2 + (1 if checkpointing else 0),
+                offload_optimizer=offload_optimizer, offload_param=offload_param,
+            )  # fmt: skip
+        if not offload_optimizer:
+            step += held * 30 / bandwidth
     replicas = num_gpus // model_parallel
     if num_gpus == 1 or replicas <= 1:
         return Band.around(num_gpus * tokens / step, band)

@@ -92,6 +92,17 @@ BREAKDOWN_LABELS = {
     help="Fine-tuning: checkpointed activations in CPU memory.",
 )
 @click.option(
+    "--offload-optimizer/--no-offload-optimizer",
+    default=None,
+    help="Full fine-tuning: DeepSpeed ZeRO-Offload, optimizer states, fp32 master weights and "
+    "gradients in CPU RAM, Adam on the CPU (ZeRO-2/3; ZeRO-3 if --zero is not given).",
+)
+@click.option(
+    "--offload-param/--no-offload-param",
+    default=None,
+    help="Full fine-tuning: DeepSpeed ZeRO-3 parameter offload, the 16-bit weights in CPU RAM too.",
+)
+@click.option(
     "--torch-compile/--no-torch-compile", default=None, help="Fine-tuning: torch.compile."
 )
 @click.option(
@@ -197,6 +208,9 @@ def _print_estimate(e: Estimate) -> None:
         where = "the CPU alone" if e.gpu == "cpu" else f"{e.gpu_layers} of {e.layers} on the GPU"
         console().print(f"Layers: {where}; {e.host_layers} ({e.host_memory_gb:.1f} GB) "
                         "in system RAM, run by the CPU")  # fmt: skip
+    elif e.host_memory_gb is not None:  # a ZeRO-Offload fine-tune
+        console().print(f"Host RAM: {e.host_memory_gb:.1f} GB on the machine for the "
+                        "offloaded optimizer/parameters")  # fmt: skip
     rows = [
         (BREAKDOWN_LABELS.get(k, k), f"{v:.2f}") for k, v in e.breakdown_gb.items() if v > 0.005
     ]
