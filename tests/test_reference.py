@@ -172,8 +172,8 @@ PRICES_CSV: Path = REFERENCE_DIR / "prices_reference.csv"
 
 
 def test_prices_trace_to_the_shared_price_table() -> None:
-    """Each price keeps its reference row's value, date and source."""
-    prices = load_catalog().prices
+    """Each R price keeps its reference row's value, date and source."""
+    prices = [p for p in load_catalog().prices if p.ref.startswith("R")]
     path = PRICES_CSV
     rows = {r["row_id"]: r for r in csv.DictReader(path.open(encoding="utf-8"))}
     for price in prices:
@@ -181,3 +181,19 @@ def test_prices_trace_to_the_shared_price_table() -> None:
         assert price.usd_per_gpu_hour == float(row["usd_per_gpu_hour"]), price.ref
         assert price.date == row["date"], price.ref
         assert price.source == row["source"], price.ref
+
+
+def test_prices_read_from_a_source_file_name_it_at_a_commit() -> None:
+    """F prices (read for GPUs the shared table does not price) name one file at one commit,
+    a dated snapshot, and the figures read; none repeats a GPU the shared table prices."""
+    prices = load_catalog().prices
+    refs = [p.ref for p in prices]
+    assert len(refs) == len(set(refs)) and all(re.fullmatch(r"[RF]\d{4}", r) for r in refs)
+    shared = {p.gpu for p in prices if p.ref.startswith("R")}
+    read = [p for p in prices if p.ref.startswith("F")]
+    assert len(read) >= 80 and len({p.gpu for p in read}) >= 50
+    for price in read:
+        assert price.gpu not in shared, price.ref
+        assert re.fullmatch(r"github\.com/\S+ \S+ @[0-9a-f]{40}( .+)?", price.source), price.ref
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", price.date), price.ref
+        assert str(price.usd_per_gpu_hour) in price.derivation, price.ref
