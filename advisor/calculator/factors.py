@@ -462,7 +462,7 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.205, 0.63, 1.60),
     "autoawq": Calibration(53, 2, 0.129, 0.62, 1.18),
-    "vllm": Calibration(98, 7, 0.072, 0.87, 1.12),
+    "vllm": Calibration(98, 7, 0.073, 0.86, 1.12),
     "sglang": Calibration(26, 3, 0.140, 0.61, 1.13),
     "exllamav2": Calibration(22, 3, 0.053, 0.84, 1.05),
     "llama.cpp": Calibration(45, 9, 0.040, 0.91, 1.07),
