@@ -61,7 +61,11 @@ from advisor.errors import InvalidInput
 # .12.02f: Blackwell's GDDR cards take Ada's compute share in the image and speech families
 # .12.03o1: DeepSpeed ZeRO-Offload (offload_optimizer, offload_param): the offloaded states leave
 # the GPU for host RAM, and a step adds CPU Adam and its PCIe copies (offload.py)
-FORMULA_VERSION = "calc-2026.12.03o1"
+# .12.03a: llama.cpp's decode bandwidth shares on Ampere (HBM and GDDR) and Ada its own, refit on
+# its CUDA rows without the input-embedding read (Pascal follows Ampere's); a PCIe all-reduce's
+# latency fitted on MLC LLM's tensor-parallel rows (65 us, 42 us on a consumer card's desktop)
+# .12.03b: both of the above, merged
+FORMULA_VERSION = "calc-2026.12.03b"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -149,8 +153,25 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # 21% -> 6%). Hopper rests on one card (H100 PCIe, 350 W); A100 SXM (400 W) measures
         # as its 300 W PCIe sibling, so its cap is not binding power alone (+15-30% there).
         # Generations without rows keep prefill_mfu x GENERATION_MFU
+        # Its decode bandwidth share on NVIDIA's Ampere (HBM and GDDR) and Ada cards is its own,
+        # fitted at calc-2026.12.03a on its CUDA rows (median of measured / predicted to 1, the
+        # fixed 2.5 ms step kept): until then those generations' GENERATION_MBU priors were
+        # llama.cpp's, set when a decode step still read the untied input-embedding table
+        # (calc-2026.12.02e stopped that: Llama-3's 128k x 4096 table is 6.5% of the 8B's bytes),
+        # and the rows ran 6-10% fast. Fitted on shared/data/measured_calibration.csv's llama.cpp
+        # (CUDA) decode rows, all XiongjieDai/GPU-Benchmarks-on-LLM-Inference (Dec 2023 LLaMA 2
+        # table @eafac9d, May 2024 LLaMA 3 notebooks and overview table, llama-bench tg512-8192,
+        # 1-6 GPUs layer-split) plus mlc-ai/llm-perf-bench@0274600's 2023 build on an RTX 3090 Ti
+        # and llm.csv L1993 (RTX 3090, 2026 build, kickstart-berlin issue #58): Ampere-HBM 17 rows
+        # (A100 80GB PCIe, 1 and 4 GPUs) 0.55 -> 0.495; Ampere 11 rows of 3 sources (RTX 3080,
+        # 3090, 3090 Ti, 4x/6x RTX 3090, 4x A40) 0.85 -> 0.80; Ada 18 rows (RTX 4090, 4070 Ti,
+        # RTX 4000/5000 Ada, 4x L40S, 4x RTX 4090) 0.92 -> 0.905. The other engines keep
+        # GENERATION_MBU as their prior (MLC LLM's and LMDeploy's rows measure 3-4% faster than
+        # llama.cpp's shares would give them); llama.cpp on other generations takes
+        # GENERATION_MBU as it is (throughput.decode_mbu does not carry these fits)
         EngineFactors("llama.cpp", "llama.cpp (all layers on the GPU)", 0.4, 0.98, 1.0, 1.0, 2.5,
                       0.0, 0.40, 1,
+                      mbu_fitted=(("Ada Lovelace", 0.905), ("Ampere", 0.80), ("Ampere-HBM", 0.495)),
                       prefill_fitted=(("Ampere", 0.70, 0.26), ("Ampere-HBM", 0.70, 0.45),
                                       ("Ada Lovelace", 0.70, 0.40), ("Hopper", 0.70, 0.55))),
         # request_overhead_ms (tensorrt-llm, lmdeploy): `python -m eval.fit_engines
@@ -241,7 +262,10 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # blog names the host as the cause on its cloud machines (of its 8x A100 runs: "PCIe and
         # the host CPU ... performance could degrade by up to 30% when the CPU is busy with tasks
         # from other tenants"); no Request field says whose host it is, so the 4090 and 7900 XTX
-        # pairs stay 0.82x and 0.88x (0.81x for the 7900 XTX pair at RDNA's fitted share, 0.74)
+        # pairs stayed 0.82x and 0.81x (estimate / measured). Since calc-2026.12.03a the card's
+        # segment stands for the host (interconnect.DESKTOP_PCIE_LATENCY_S, 42 us on a consumer
+        # card's desktop, fitted on these three rows; 65 us on the A10Gs, fitted on theirs): the
+        # pairs measure 0.99x, 1.01x and 0.94x, the class 3.7% median error (was 5.9%)
         EngineFactors("mlc-llm", "MLC LLM", 0.8, 0.95, 1.0, 1.0, 1.0, 0.0, 0.60, 256),
         # autoawq: 53 rows, 2 sources (AutoAWQ README L0709-L0852, oobabooga L0675, L0690);
         # refit at calc-2026.12.02e (decode no longer reads the input embedding): step 2.0 ->
@@ -285,11 +309,13 @@ GENERATION_MBU = {
     # measured 0.88-1.05x (median 0.97), at 0.80 0.91-1.09x (median 1.00). The same table's
     # Q4_K_M rows are bound by the shader ALUs instead (throughput.METAL_GGUF_FLOPS_PER_WEIGHT)
     "Apple": 0.80,
-    # Not fitted: taken as Ampere GDDR's, the value it had before it had a key of its own. Its
-    # only rows are two llama.cpp CUDA rows on a Tesla P40 from one source (llama.cpp PR #4766,
-    # Jan 2024, Llama-2-7B Q4_0 and Q4_K_S tg128; eval/calibration/llm.csv L2018-L2019), which
-    # measure 0.89x and 0.85x the estimate at this value; no second source was found
-    "Pascal": 0.85,
+    # Not fitted: taken as Ampere GDDR's, the value it had before it had a key of its own (0.85,
+    # llama.cpp's Ampere GDDR share then; since calc-2026.12.03a llama.cpp's own Ampere fit, 0.80:
+    # factors.ENGINE_FACTORS["llama.cpp"]). Its only rows are two llama.cpp CUDA rows on a Tesla
+    # P40 from one source (llama.cpp PR #4766, Jan 2024, Llama-2-7B Q4_0 and Q4_K_S tg128;
+    # eval/calibration/llm.csv L2018-L2019), which measure 0.87x and 0.83x the estimate at 0.85
+    # and 0.92x and 0.88x at 0.80; no second source was found
+    "Pascal": 0.80,
     # Radeon RDNA 2/3/4 (GDDR6): fitted on llama.cpp's ROCm/HIP batch-1 decode rows, the default
     # backend on Radeon (backends.py): L1996-L1997 (W7900, RX 7900 XTX; the r/LocalLLaMA
     # "compute and memory bandwidth efficiency" table, b4008, Llama-2-7B Q4_0 tg128), L1999-L2000
@@ -439,10 +465,10 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.205, 0.63, 1.60),
     "autoawq": Calibration(53, 2, 0.129, 0.62, 1.18),
-    "vllm": Calibration(98, 7, 0.072, 0.87, 1.12),
+    "vllm": Calibration(98, 7, 0.073, 0.86, 1.12),
     "sglang": Calibration(26, 3, 0.140, 0.61, 1.13),
     "exllamav2": Calibration(22, 3, 0.053, 0.84, 1.05),
-    "llama.cpp": Calibration(45, 9, 0.062, 0.86, 1.05),
+    "llama.cpp": Calibration(45, 9, 0.040, 0.91, 1.07),
 }
 # (MLC LLM keeps SPEED_BAND: all 16 of its scored rows, llm-perf-bench L1816-L1834 and the MLC
 # blog L0568-L0570, measured 1.04-1.21x its typical figure, a band that would not hold it)
@@ -530,9 +556,11 @@ def release_layer_ms(engine: str, version: str | None) -> float:
 # whose step exceeds the weights' read by ~0.5 ms per layer at 2, 4 and 8 GPUs alike (MLC-LLM on
 # the same machines, CUDA graphs, ~0.15 ms: two graph-captured all-reduces). Not fitted on, and
 # checked: the RTX 4090 pairs (L1808, L1811) and the Qwen(1) README's vLLM over NVLink on two
-# A100s (L0879, dated 2023-11-30, before the graphs).
+# A100s (L0879, dated 2023-11-30, before the graphs). Fitted as 2.75 x 80 us; when the PCIe
+# latency was fitted on MLC's rows (80 -> 65 us, calc-2026.12.03a) the multiple became 3.385, the
+# same 220 us an eager all-reduce over the A10Gs' PCIe (the fitted rows' estimates unchanged).
 CUDA_GRAPHS_SINCE = {"vllm": (0, 2, 6)}
-EAGER_ALLREDUCE_LATENCY = 2.75
+EAGER_ALLREDUCE_LATENCY = 3.385
 
 
 # Releases from which an engine's tensor-parallel workers get each decode step's inputs over

@@ -37,12 +37,25 @@ INTERCONNECT_HELP = (
 NODE_GPUS = 8
 # Share of a link's bandwidth a ring all-reduce reaches (NCCL bus bandwidth against the link).
 LINK_SHARE = 0.8
-# Fixed time of one small all-reduce, by link kind: the per-layer constants the decode model had
-# before links were data (0.02 ms over NVLink, 0.08 ms over PCIe), kept as the latency terms.
+# Fixed time of one small all-reduce, by link kind: over NVLink the per-layer constant the decode
+# model had before links were data (0.02 ms). Over PCIe (0.08 ms until calc-2026.12.03a) it is
+# fitted on MLC LLM's graph-captured tensor-parallel decode rows (its step's time beyond the
+# weights' read, per all-reduce, at the generation's bandwidth share): 55-70 us, median 65, on
+# 2, 4 and 8 A10Gs alike (github:mlc-ai/llm-perf-bench README.md@d401356, eval/calibration/llm.csv
+# L1823-L1825, L1829-L1834: AWS g5 instances, cloud hosts shared with other tenants).
 # Between nodes: NCCL over TCP sockets (Ethernet) and over RDMA (InfiniBand, RoCE); assumed round
 # figures (a socket hop's tens of microseconds against RDMA's few), not fitted to measurements.
-ALLREDUCE_LATENCY_S = {"switch": 20e-6, "bridge": 20e-6, "pcie": 80e-6, "pcie-host": 80e-6,
+ALLREDUCE_LATENCY_S = {"switch": 20e-6, "bridge": 20e-6, "pcie": 65e-6, "pcie-host": 65e-6,
                        "ethernet": 100e-6, "rdma": 20e-6}  # fmt: skip
+# ... and on a desktop's own host, the consumer cards' (GeForce, Radeon) setting: the MLC blog's
+# workstation pairs spend 42-44 us per all-reduce on two RTX 4090s (peer-to-peer off, through
+# host memory) and 30 us on two RX 7900 XTX (github:mlc-ai/blog
+# _posts/2023-10-19-Scalable-Language-Model-Inference-on-Multiple-NVDIA-AMD-GPUs.md, llm.csv
+# L0568-L0570; the post names the cloud host as the cost on its server machines: "PCIe and the
+# host CPU may significantly contribute to the overhead"): the median, 42 us. The card's
+# segment stands for the host (no Request field says whose it is): a consumer card is in a
+# desktop, a datacenter or workstation card may be in a shared server
+DESKTOP_PCIE_LATENCY_S = 42e-6
 # The network between nodes: (kind, line rate in Gbit/s, label). Line rates: IEEE 802.3 (10, 25,
 # 40, 100, 200, 400 GbE) and the InfiniBand Trade Association's data rates for a 4x port (EDR
 # 100, HDR 200, NDR 400, XDR 800 Gbit/s). One port per node: a ring's hop between nodes carries
@@ -72,6 +85,7 @@ class Link:
     kind: str  # switch | bridge | pcie | pcie-host | none
     gbs: float  # per GPU, per direction
     label: str
+    latency_s: float = 0.0  # one small all-reduce's fixed time; 0: the kind's (ALLREDUCE_LATENCY_S)
 
     @property
     def nvlink(self) -> bool:
@@ -91,10 +105,11 @@ def _pcie(gpu: GPU, why: str = "", gen: int | None = None, lanes: int | None = N
     gen, lanes = min(gen or card_gen, card_gen), min(lanes or card_lanes, card_lanes)
     why = why or (" (the slot as stated)" if stated else "")
     gbs = PCIE_LANE_GBS.get(gen, PCIE_LANE_GBS[4]) * lanes
+    latency = DESKTOP_PCIE_LATENCY_S if gpu.segment == "consumer" else 0.0
     if gpu.pcie_p2p is False:
         return Link("pcie-host", gbs / 2, f"PCIe {gen}.0 x{lanes} through host memory "
-                    f"(peer-to-peer is off on this card){why}")  # fmt: skip
-    return Link("pcie", gbs, f"PCIe {gen}.0 x{lanes}, {gbs:.0f} GB/s per direction{why}")
+                    f"(peer-to-peer is off on this card){why}", latency)  # fmt: skip
+    return Link("pcie", gbs, f"PCIe {gen}.0 x{lanes}, {gbs:.0f} GB/s per direction{why}", latency)
 
 
 def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
@@ -158,5 +173,5 @@ def allreduce_seconds(nbytes: float, n: int, link: Link, latency_scale: float = 
     if n <= 1 or link.kind == "none":
         return 0.0
     moved = 2 * (n - 1) / n * nbytes
-    latency = ALLREDUCE_LATENCY_S[link.kind] * latency_scale
+    latency = (link.latency_s or ALLREDUCE_LATENCY_S[link.kind]) * latency_scale
     return latency + moved / (link.gbs * 1e9 * LINK_SHARE)

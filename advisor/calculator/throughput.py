@@ -238,10 +238,11 @@ def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tupl
     = 0.48 on an H100); else, on a GDDR card, its fit on an HBM one (the same double charge:
     vLLM's 0.8 x Ampere GDDR's 0.85 = 0.68 on an A10G, where its single-stream rows on GDDR
     cards reach 0.8 of the datasheet with the step's fixed time inside; batch-1 reads stream
-    GDDR at least as well as HBM, llama.cpp reaching 0.85 of an A6000's and 0.55 of an A100's:
-    GENERATION_MBU); else the engine x generation prior. A GDDR fit is not carried to HBM.
+    GDDR at least as well as HBM, llama.cpp reaching 0.80 of an A6000's and 0.50 of an A100's:
+    its fits, factors.py); else the engine x generation prior. A GDDR fit is not carried to HBM.
     Eager engines (transformers, AutoAWQ) keep the prior: their fitted shares also absorb host
-    time on the rows' machines."""
+    time on the rows' machines. An engine whose own share is 1 (llama.cpp) takes GENERATION_MBU
+    as it is where it has no fit: there is no share charged twice to avoid."""
     fitted = dict(engine.mbu_fitted)
     gen = mbu_key(gen, hbm)  # a generation of both memory kinds: its GDDR cards' own key
     if gen in fitted:
@@ -250,7 +251,9 @@ def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tupl
     kin = [(g, v) for g, v in engine.mbu_fitted if _memory_kind(g, g in HBM_GENERATIONS) == kind]
     if kind == "GDDR" and not kin:
         kin = [(g, v) for g, v in engine.mbu_fitted if g in HBM_GENERATIONS]
-    if kin and not engine.host_overlap:  # an eager engine's fit also holds its host time
+    # an eager engine's fit also holds its host time; an engine whose own share is 1 (llama.cpp)
+    # has GENERATION_MBU itself as its prior, with no share charged twice to avoid
+    if kin and not engine.host_overlap and engine.mbu < 1.0:
         source, value = kin[0]
         source_kind = _memory_kind(source, source in HBM_GENERATIONS)
         both = f"{kind} both" if source_kind == kind else f"{source_kind}, carried to {kind}"
