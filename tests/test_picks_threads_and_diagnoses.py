@@ -23,7 +23,8 @@ from tests.asking import thread_of as _thread
 def test_many_small_cards_count_dearer_than_one_big_one(rules_advisor: Advisor) -> None:
     text = _ask(rules_advisor, "thirty people will chat with mistral small 24b all day, what "
                                "should we rent to serve it").text  # fmt: skip
-    assert not re.search(r"\*\*Pick 8 x", _head(text)), text
+    # (since rental prices of consumer cards entered the catalog, eight rented RTX 3060s can
+    # serve it for less even counted dearer; the premium is still applied and said)
     if re.search(r"^\d\. [2-9] x ", text, re.M):  # setups of several cards listed: said dearer
         assert "more cards counted dearer" in text
     assert CARD_DOUBLING_PREMIUM > 0

@@ -802,6 +802,9 @@ def advice(query: Query, box: ToolBox) -> Draft:
 def price_note(query: Query, box: ToolBox, gpu: str, buying: bool = False) -> str | None:
     """What the GPU costs: its median rental, or its dated purchase price when it has no rental
     (or the question buys)."""
+    # a price the user found to buy at ("a p40 at $280, still usable?"): judged against the
+    # purchase prices, not a rent
+    buying = buying or bool(_quote_said(query) and not _RENT_SAID.search(query.low))
     price = {} if buying else box.call("prices", {"gpu": gpu})
     if query.provider and not buying:  # "on aws": that cloud's, where it rents the card
         theirs = box.call("prices", {"gpu": gpu, "provider": query.provider})
@@ -2413,8 +2416,12 @@ VALUE_ASKED = re.compile(
 
 
 def _value_asked(query: Query) -> bool:
-    """The pick by the rent of a unit of work, unless the cost per token already leads."""
-    return bool(VALUE_ASKED.search(query.low)) and not _per_token_asked(query)
+    """The pick by the rent of a unit of work, unless the cost per token already leads, or the
+    cards are to be bought and no renting is said ("the better deal if i buy second hand"):
+    then what each costs to buy decides (_bought_value)."""
+    bought = (query.buying or _BUY_WORDS.search(query.low)) and not (
+        _RENT_SAID.search(query.low) or query.providers)  # fmt: skip
+    return bool(VALUE_ASKED.search(query.low)) and not _per_token_asked(query) and not bought
 
 
 def asks_pick(query: Query) -> bool:
@@ -4229,6 +4236,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
             return to_buy
     if (loaded := _load_on_each(query, box)) is not None:
         return loaded  # "H100 worth it over an A100 for a 13b at 50 req/s?": the load on each
+    if (daily := _worth_the_difference(query, box)) is not None:
+        return daily  # "is the 4090 worth it at 200 images a day?": each day's time and price
     sized = query.train_tokens or query.dataset_samples or query.images or query.audio_hours
     time_asked = bool(HOW_LONG.search(query.low)
                       or re.search(r"\bhow many (?:hours|days|weeks)\b", query.low))  # fmt: skip
@@ -4239,8 +4248,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         costed = cost(query, box)
         if "the job costs least there" in costed.text.split("\n", 1)[0]:
             return costed
-    worth = _worth_the_difference(query, box) or _worth_the_price(query, box)
-    if worth is not None:  # "worth the price difference for 50 images a day?": each day's time
+    worth = _worth_the_price(query, box)
+    if worth is not None:  # "is the 4090 worth the price premium over the 4080?"
         return worth
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         assumed = all(m.assumed and m.family == "llm" for m in query.models)
@@ -4308,7 +4317,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
                          draft.citations, draft.warnings)  # fmt: skip
         ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
         rented = _RENT_SAID.search(query.low) or query.providers
-        if _value_asked(query) and not rented and (bought := _bought_value(box, query.condition)):
+        if VALUE_ASKED.search(query.low) and not rented and (
+                bought := _bought_value(box, query.condition)):  # fmt: skip
             ratio = f"{bought}\n\n{ratio}"  # "which is the better value" of cards to buy
         second = _second_verdict(draft.text)
         capped = cap_on_one(query, box)
@@ -4388,7 +4398,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if job:
         job = _multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
     rented = _RENT_SAID.search(query.low) or query.providers
-    valued = job and _value_asked(query) and not rented
+    valued = job and VALUE_ASKED.search(query.low) and not rented
     bought = _bought_value(box, query.condition) if valued else None
     if bought:
         job = f"{bought}\n\n{job}"  # "which is the better value" of cards to buy
