@@ -59,7 +59,7 @@ from advisor.errors import InvalidInput
 # table (hf, autoawq and exllamav2 decode constants and the Apple share refit); a QLoRA through
 # PEFT's prepare_model_for_kbit_training holds its non-4-bit weights and residual stream in fp32
 # .12.02f: Blackwell's GDDR cards take Ada's compute share in the image and speech families
-FORMULA_VERSION = "calc-2026.12.02f"
+FORMULA_VERSION = "calc-2026.12.03s1"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
