@@ -229,7 +229,9 @@ def estimate_workload(
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
     model such as resnet-50 or vit-b-16 (train, inference), a BERT-style model (train,
     inference), a diffusion model such as sdxl (inference at `resolution` and `steps`,
-    finetune-lora, finetune-full; `offload` none/model/sequential) or whisper (inference).
+    finetune-lora, finetune-full; `offload` none/model/sequential) or whisper (inference;
+    finetune-full and finetune-lora, a Hugging Face Seq2SeqTrainer fine-tune: `optimizer`,
+    `checkpointing`, `context` = label tokens, `precision` int8 = LoRA on an 8-bit base).
     `epochs` x `dataset_samples`, `images` or `audio_hours` size a whole job. An LLM fine-tune
     takes its `framework`'s memory options (hf, torchtune, unsloth, ms-swift, ...) unless given:
     `mixed_precision` false = pure bf16, `optimizer` (adamw8bit, paged_adamw8bit, ...),

@@ -251,6 +251,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         optional.update(dict(query.train_options))
     elif workload.startswith("finetune") and model.family == "diffusion":
         optional["optimizer"] = dict(query.train_options).get("optimizer")  # DreamBooth's Adam
+    elif workload.startswith("finetune") and model.family == "speech":  # a Whisper fine-tune
+        optional.update({k: v for k, v in query.train_options if k in _SPEECH_TRAIN_OPTIONS})
     llm_trained = workload.startswith(("finetune", "train")) and (model.family or "llm") == "llm"
     if llm_trained and query.steps:
         # "4000 steps at batch size 4": the run's tokens are its steps' sequences, whatever the
@@ -267,6 +269,8 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
 
 
 CPU = "cpu"  # the estimate tool's device for a run on the CPU alone, from system RAM
+# the memory options a Whisper fine-tune takes (speech_train.py)
+_SPEECH_TRAIN_OPTIONS = ("optimizer", "checkpointing", "mixed_precision", "fused_optimizer")
 TRAIN_SEQ_ASSUMED = 2048  # the sequence an LLM's training step is sized at, none said (llm.py)
 ON_THE_CPU = ("llm", "speech")  # the families the calculator runs on the CPU alone
 _OLLAMA = re.compile(r"\bollama\b")
@@ -1067,7 +1071,9 @@ def _alternatives(
             lines.append(line)
         if not lower.get("fits", True) and sheet.get("segment") in _LOCAL_SEGMENTS:
             lines += _smaller_gguf(query, box, e, model)
-    if e.get("family", "llm") in ("llm", "diffusion") and e["workload"].startswith("finetune"):
+    if e.get("family", "llm") in ("llm", "diffusion", "speech") and e["workload"].startswith(
+        "finetune"
+    ):
         lines += _leaner_training(query, box, e, model)  # "a flux lora on 16 GB": with QLoRA
     offload = query.offload if query.offload != "layers" else None
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not offload:
@@ -1222,6 +1228,17 @@ LEANER = (
 )  # fmt: skip
 
 
+# a Whisper fine-tune's leaner recipes, the cheapest change first: checkpointing (the HF recipes'
+# default), bitsandbytes' 8-bit AdamW (the HF Whisper event README's first memory tip), then
+# LoRA, then LoRA on an 8-bit base (Vaibhavs10/fast-whisper-finetuning)
+SPEECH_LEANER = (
+    ("finetune-full", {"checkpointing": True}, "gradient checkpointing on"),
+    ("finetune-full", {"optimizer": "adamw8bit"}, "8-bit AdamW (bitsandbytes)"),
+    ("finetune-full", {"workload": "finetune-lora"}, "LoRA (PEFT)"),
+    ("finetune-lora", {"precision": "int8"}, "an 8-bit base (bitsandbytes)"),
+)  # fmt: skip
+
+
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
     said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
@@ -1232,7 +1249,8 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     kept_words: list[str] = []
     current = e["workload"]
     lines: list[str] = []
-    for workload, options, words in LEANER:
+    ladder = SPEECH_LEANER if e.get("family") == "speech" else LEANER
+    for workload, options, words in ladder:
         if workload != current or any(k in said for k in options):
             continue
         if options.get("framework") == "unsloth" and stack not in (None, "cuda"):

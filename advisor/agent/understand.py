@@ -2956,9 +2956,15 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         return "train"  # "train a small diffusion model from scratch"
     if family in ("diffusion", "speech") and name == "finetune":
         return "finetune-full"  # a Whisper or SD fine-tune trains every weight unless LoRA is said
+    if family == "speech" and name == "train" and rx.search(_TRAIN_WHISPER, low):
+        return "finetune-full"  # "train whisper on our call recordings": a fine-tune
     if family in ("diffusion", "speech") and name == "train":
         return "finetune-full" if family == "diffusion" else "inference"
     return name
+
+
+# training a Whisper model itself ("train whisper small on my data"), not "training videos"
+_TRAIN_WHISPER = r"\btrain(?:s|ing)?\s+(?:(?:a|the|our|my)\s+)?(?:whisper|distil-whisper)\b"
 
 
 # a hosted model sold by the token, whose weights are not published: "gpt-4o-mini", "claude"

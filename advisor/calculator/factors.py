@@ -64,8 +64,9 @@ from advisor.errors import InvalidInput
 # .12.03a: llama.cpp's decode bandwidth shares on Ampere (HBM and GDDR) and Ada its own, refit on
 # its CUDA rows without the input-embedding read (Pascal follows Ampere's); a PCIe all-reduce's
 # latency fitted on MLC LLM's tensor-parallel rows (65 us, 42 us on a consumer card's desktop)
-# .12.03b: both of the above, merged
-FORMULA_VERSION = "calc-2026.12.03b"
+# .12.03s1: Whisper fine-tuning (speech_train.py)
+# .12.03c: all of the above, merged
+FORMULA_VERSION = "calc-2026.12.03c"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -11,6 +11,7 @@ batch; batched engines decode several windows at once. The engine constants are 
 faster-whisper, insanely-fast-whisper and whisper-jax tables of eval/calibration/workloads.csv
 (W0562-W0598); eval/calibration_families.py refits them and prints their in-sample,
 leave-one-source-out and leave-one-GPU-out error. On the CPU alone (device "cpu"): speech_cpu.py.
+Fine-tuning (full or LoRA): speech_train.py.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.calculator import speech_train
 from advisor.calculator.base import Band, Estimate, Family, Metric, Request
 from advisor.calculator.factors import compute_share
 from advisor.calculator.memory import GB, capacity_gb
@@ -166,6 +168,8 @@ def memory(
 def estimate(
     request: Request, model: SpeechModel, gpu: GPU, catalog: Any, notes: list[str]
 ) -> Estimate:
+    if request.workload in speech_train.TRAIN_WORKLOADS:  # a fine-tune: speech_train.py
+        return speech_train.estimate(request, model, gpu, catalog, notes)
     stack = gpu.compute_stack or "cuda"
     name = request.engine or STACK_DEFAULT.get(stack, "faster-whisper")
     if name not in ENGINES:
@@ -231,12 +235,17 @@ def _cpu_estimate(request: Request, model: SpeechModel) -> Estimate:
     return speech_cpu.estimate(request, model)
 
 
+_SAMPLES = ("per million samples", 1e6)  # a sample: one clip of up to 30 s
 FAMILY = Family(
     name="speech",
     label="speech recognition",
     table="workloads/speech",
     model_cls=SpeechModel,
-    workloads={"inference": "transcription"},
+    workloads={
+        "inference": "transcription",
+        "finetune-full": "full fine-tuning",
+        "finetune-lora": "LoRA fine-tuning",
+    },
     metrics={
         "inference": (
             Metric(
@@ -245,10 +254,18 @@ FAMILY = Family(
                 "audio s/s",
                 ("per audio hour", 3600.0),
             ),
-        )
+        ),
+        "finetune-full": (Metric("train_samples_per_s", "training speed", "samples/s", _SAMPLES),),
+        "finetune-lora": (Metric("train_samples_per_s", "training speed", "samples/s", _SAMPLES),),
     },
     engines=tuple(ENGINES),
-    precisions={"inference": ("fp16", "int8", "bf16", "fp32")},
+    precisions={
+        "inference": ("fp16", "int8", "bf16", "fp32"),
+        "finetune-full": ("fp16", "bf16", "fp32"),
+        "finetune-lora": ("fp16", "bf16", "int8"),
+    },
+    # the HF blog's Whisper recipe: 16 samples a step (gradient checkpointing on, fp16)
+    default_batch=(("finetune-full", 16), ("finetune-lora", 16)),
     estimate=estimate,
     cpu_estimate=_cpu_estimate,
     reference_model="whisper-large-v3",
@@ -264,5 +281,6 @@ FAMILY = Family(
     examples=(
         "How much memory does Whisper large-v3 need with faster-whisper int8?",
         "How fast does whisper large-v3 transcribe on a T4?",
+        "Can I fine-tune Whisper large-v3 on a single RTX 4090?",
     ),
 )

@@ -38,6 +38,7 @@ BREAKDOWN_LABELS = {
     "vae_decode": "VAE decode (peak)",
     "encoder": "Encoder",
     "decoder": "Decoder",
+    "fp16_weight_copies": "fp16 weight copies (autocast)",
 }
 
 
