@@ -285,7 +285,7 @@ _CHOICE_ASKED = _cues(
     r"\bvs\.?\b|\bversus\b|\bcompare\w*|\bstacks? up\b",
     r"\bshould (?:we|i) (?:switch|move|migrate|go with|stick with)\b",
     # "deciding between a 3090 and a 4080 super with ~$1500 budget": the cards weighed
-    r"\b(?:deciding|choosing|torn|picking|undecided|stuck) between\b",
+    r"\b(?:deciding|choosing|torn|picking|undecided|stuck) between\b(?! (?:that|it|this)\b)",
 )
 _MONEY_CHOICE = _cues(r"\bcheap\w*", r"\bexpensive\b", r"\bcosts? less\b", r"\bgrab\b", r"\bbuy\b")
 # the money itself asked: "how much", "what would that cost", "the monthly bill"
