@@ -34,9 +34,10 @@ def test_a_whole_imagenet_run_takes_the_recipes_epochs(catalog: Catalog) -> None
 
 def test_gpu_hours_asked_of_several_cards_are_given(rules_advisor: Advisor) -> None:
     head = _head(rules_advisor, "training resnet-50 on imagenet with 4x a100 80gb: gpu hours?")
-    hours = re.search(r"([\d.,]+) hours on 4 x [^(]+\(([\d.,]+) GPU-hours\)", head)
+    # GPU-hours asked lead, each with its wall time after it
+    hours = re.search(r"([\d.,]+) GPU-hours on 4 x [^(]+\(([\d.,]+) hours of wall time\)", head)
     assert hours, head
-    wall, gpu_hours = (float(g.replace(",", "")) for g in hours.groups())
+    gpu_hours, wall = (float(g.replace(",", "")) for g in hours.groups())
     assert gpu_hours == pytest.approx(4 * wall, rel=0.02)
 
 
