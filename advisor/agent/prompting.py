@@ -118,7 +118,12 @@ def with_question_defaults(name: str, args: dict[str, Any], query: Query | None)
     for key in _STATED_ONLY.get(name, ()):  # a job size the question never gave is invented
         if args.get(key) is not None and getattr(query, key, None) is None:
             del args[key]
-    stated = {**dict(query.train_options), "interconnect": query.interconnect}
+    stated = {
+        **dict(query.train_options),
+        "interconnect": query.interconnect,
+        "nodes": query.nodes,
+        "network": query.network or ("10gbe" if query.nodes else None),  # as the rules say
+    }
     for key in QUESTION_ONLY.get(name, ()):
         args.pop(key, None)
         if stated.get(key) is not None:
@@ -142,6 +147,9 @@ QUESTION_ONLY = {
         "offload_optimizer",
         "offload_param",
         "interconnect",
+        "pp",
+        "nodes",
+        "network",
     ),
 }
 
