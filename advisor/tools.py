@@ -215,6 +215,7 @@ def estimate_workload(
     offload_param: bool | None = None,
     interconnect: str | None = None,
     output_tokens: int | None = None,
+    kv_cache: str | None = None,
     gpu_layers: int | None = None,
     ram: str | None = None,
     ram_channels: int | None = None,
@@ -250,7 +251,8 @@ def estimate_workload(
     vendor's own).
     `output_tokens`: an LLM request's answer length when serving (256 when not given; no part
     of training, where it is ignored); the result then says the requests a second served at full
-    load. An LLM in llama.cpp (or ollama) can keep layers in system RAM, run by the CPU:
+    load; `kv_cache` its KV cache's type (fp16, fp8, q8_0, q4_0). An LLM in llama.cpp (or
+    ollama) can keep layers in system RAM, run by the CPU:
     `offload` "layers" (as many on the GPUs as fit) or `gpu_layers` (its -ngl), with the RAM
     said as `ram` ("ddr5-5600") and `ram_channels`; `gpu` "cpu" runs it on the CPU alone;
     `ram_gb` (the machine's RAM) must hold what the CPU runs. `provider` ("AWS", "Lambda")
@@ -270,6 +272,7 @@ def estimate_workload(
         activation_offload=activation_offload, torch_compile=torch_compile,
         fused_optimizer=fused_optimizer, offload_optimizer=offload_optimizer,
         offload_param=offload_param, interconnect=interconnect, output_tokens=output_tokens,
+        kv_cache=kv_cache,
         backend=backend,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
         provider=provider, pp=pp, nodes=nodes, network=network,
@@ -279,6 +282,9 @@ def estimate_workload(
     if serving:  # full-load output tokens a second over one request's answer
         result["output_tokens"] = output_tokens or DEFAULT_OUTPUT_TOKENS
         result["serving_requests_per_s"] = serving / result["output_tokens"]
+        hourly = (result.get("cost") or {}).get("usd_per_hour")
+        if hourly:  # the rent of a million output tokens served at full load
+            result["cost"]["usd_per_million_tokens_full_load"] = hourly / (serving * 3600) * 1e6
     sheet = load_catalog().gpus.get(result["gpu"])
     if sheet is not None:  # the datasheet figures an answer sets beside the verdict
         result["gpu_memory_gb"] = sheet.memory_gb

@@ -840,15 +840,34 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     return head + "\n\n" + "\n".join(lines)
 
 
-def _per_dollar(fitting: list[dict[str, Any]]) -> str:
+# "which gives more throughput per dollar for serving": the price of a token at full load
+_LOAD_ASKED = re.compile(r"\bthroughput\b|\bserv(?:e|es|ing)\b|\bat (?:full )?load\b"
+                         r"|\b(?:many|concurrent) (?:users|requests)\b")  # fmt: skip
+
+
+def _per_dollar(fitting: list[dict[str, Any]], asked: str = "") -> str:
     """ "L4 or T4 for whisper, cheaply?": the pick by what a unit of work costs at each card's
     median rent, as each estimate prices it (per audio hour, per million tokens, per 1,000
-    images); "" without such a price for each."""
+    images); an LLM served ("throughput per dollar serving it") at its full-load throughput;
+    "" without such a price for each."""
     costs = [e.get("cost") or {} for e in fitting]
     units = {c.get("cost_unit") for c in costs}
     if len(fitting) < 2 or None in units or len(units) != 1:
         return ""
     unit = units.pop()
+    loaded = [c.get("usd_per_million_tokens_full_load") for c in costs]
+    if _LOAD_ASKED.search(asked) and unit == "per million tokens" and all(loaded):
+        per_m = {id(e): e["cost"]["usd_per_million_tokens_full_load"] for e in fitting}
+        ranked = sorted(fitting, key=lambda e: per_m[id(e)])
+        each = "; ".join(
+            f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} {usd(per_m[id(e)])} "
+            f"({num(e['serving_tokens_per_s']['typical'], 'tokens/s')} at full load, "
+            f"{usd(e['cost']['usd_per_hour'])}/hour)"
+            for e in ranked
+        )
+        best = gpus_phrase(ranked[0]["num_gpus"], ranked[0]["gpu_name"]).removeprefix("one ")
+        return (f"**Pick the {best}: the least rent per million tokens served at full load** "
+                f"(median prices): {each}")  # fmt: skip
     ranked = sorted(fitting, key=lambda e: e["cost"]["usd_per_unit"])
     each = "; ".join(
         f"{gpus_phrase(e['num_gpus'], e['gpu_name'])} {usd(e['cost']['usd_per_unit'])} "
@@ -1001,8 +1020,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     elif (len(fitting) == len(results) and pick_asked and value and _MONTH_ASKED.search(asked)
           and _per_month(fitting)):  # fmt: skip
         head = _per_month(fitting) + f" ({what}; {settings(first)})."
-    elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting):
-        head = _per_dollar(fitting) + f" ({what}; {settings(first)})."
+    elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting, asked):
+        head = _per_dollar(fitting, asked) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:
         chosen = gpus_phrase(best["num_gpus"], best["gpu_name"]).removeprefix("one ")
         slowest = min(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))

@@ -221,6 +221,10 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
         **_over_the_network(query, count or query.num_gpus),
         "output_tokens": query.output_tokens if workload == "inference" else None,
+        # "kv cache in fp8": an LLM's cache at that type when it serves
+        "kv_cache": query.kv_cache
+        if (model.family or "llm") == "llm" and workload == "inference"
+        else None,
         "provider": query.provider,  # "... on lambda": priced at that cloud's rows
         # llama.cpp's backend said ("ollama with vulkan on a 7900 xtx"), for llama.cpp only
         "backend": query.backend
@@ -1165,8 +1169,8 @@ OFFLOADS = (
 def _in_fp8(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """An image model too big in 16 bits, with 8-bit weights (as ComfyUI and Forge load FLUX on
     24 GB cards): the fit and the pace, when that is what it takes."""
-    if e["precision"] not in ("fp16", "bf16") or query.precision:
-        return []
+    if e["precision"] not in ("fp16", "bf16"):
+        return []  # ("flux dev fp16 on 24G?": 16 bits said, and 8 bits is how people fit it)
     base = estimate_args(query, e["gpu"], e["num_gpus"], model)
     for precision, offload, said in _LIGHTER_WEIGHTS:
         args = {**base, "precision": precision} | ({"offload": offload} if offload else {})
@@ -2572,7 +2576,8 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     elif kv and _KV_ASKED.search(query.low) and e["workload"] == "inference":
         # "how much vram for the kv cache at 128k?": the cache first, the whole beside it
         held = "one sequence" if e["batch"] == 1 else f"{e['batch']} sequences"
-        lines.insert(0, f"**The KV cache takes about {c.num(kv, 'GB')}** for {held} of "
+        typed = f" in {query.kv_cache}" if query.kv_cache else ""
+        lines.insert(0, f"**The KV cache takes about {c.num(kv, 'GB')}{typed}** for {held} of "
                         f"{e['context']:,} tokens ({e['precision']} weights beside it; the whole "
                         f"job below).")  # fmt: skip
     if (
@@ -3361,6 +3366,51 @@ def _api_or_rented(query: Query, box: ToolBox, usd_per_million: float) -> Draft 
     return Draft(f"{verdict}\n\n{detail}".rstrip())
 
 
+def _api_against_token_rent(query: Query, box: ToolBox, usd_per_million: float) -> Draft | None:
+    """The tokens said (a million when none) on the first setup of the card named that holds the
+    model, rented at the median price and served at full load, against a token API's price;
+    one request at a time beside it."""
+    model = query.models[0]
+    found = [e for e in _estimates(query, box, model) if "error" not in e]
+    if found and not any(e["fits"] for e in found) and not query.num_gpus:
+        # none holds it alone: the fewest of each that do ("rented a100s")
+        found = [x for e in found[:2] if (x := _spread(query, box, e, model)) is not None]
+    priced = [e for e in found if e["fits"] and (e.get("cost") or {}).get("usd_per_unit")
+              and e["cost"].get("cost_unit") == "per million tokens"]  # fmt: skip
+    if not priced:
+        return None
+    # the variant whose million tokens costs least
+    e = min(priced, key=lambda e: e["cost"].get("usd_per_million_tokens_full_load")
+            or e["cost"]["usd_per_unit"])  # fmt: skip
+    millions = (query.train_tokens or 1e6) / 1e6
+    full = e["cost"].get("usd_per_million_tokens_full_load")
+    per_million = full or e["cost"]["usd_per_unit"]
+    rented = box.call("service_cost", {"usd_per_unit": per_million, "units": millions,
+                                       "unit": "million tokens"})  # fmt: skip
+    service = box.call("service_cost", {"usd_per_unit": usd_per_million, "units": millions,
+                                        "unit": "million tokens"})  # fmt: skip
+    if "error" in rented or "error" in service:
+        return None
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    load = "served at full load" if full else "one request at a time"
+    what = (f"for {c.num(millions)} million tokens of {e['model_name']} ({where} {load} at the "
+            f"median rent, your {c.usd(usd_per_million)} per million for the API)")  # fmt: skip
+    verdict = c.against_service(rented["usd"], service["usd"], what)
+    verdict = verdict.replace("The service is cheaper", "The API is cheaper", 1)
+    speed = c.metrics_of(e)[0] if c.metrics_of(e) else None
+    lines = [verdict]
+    if full and speed:
+        lines.append(
+            f"A million tokens costs about {c.usd(full)} on {where} at full load "
+            f"({c.num(e['serving_tokens_per_s']['typical'], 'tokens/s')} at "
+            f"{c.usd(e['cost']['usd_per_hour'])}/hour) and {c.usd(e['cost']['usd_per_unit'])} "
+            f"one request at a time ({c.num(speed[1]['typical'], speed[2])}); the rent is paid "
+            "whether or not the requests come."
+        )
+    lines.append(f"({c.workload_label(e)}; {c.settings(e)})")
+    return Draft("\n\n".join(lines))
+
+
 _API_NAMED = re.compile(r"\bapis?\b|\bopenai\b|\bgpt-?\d|\bclaude\b|\bgemini\b|\bchatgpt\b")
 
 
@@ -3731,7 +3781,12 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
     )
     workload, _ = workload_of(query)
     inference = workload == "inference"
-    precisions = [query.precision] if query.precision or not inference else ["q4_k_m", "bf16"]
+    sixteen = "bf16"
+    if (box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("tensor_formats") or {}).get(
+        "bf16"
+    ) is False:
+        sixteen = "fp16"  # "a 1080 ti": no bf16 before Ampere, its 16 bits are fp16
+    precisions = [query.precision] if query.precision or not inference else ["q4_k_m", sixteen]
     lines: list[str] = []
     for precision in precisions:
         args = {"gpu": gpu_choices(ref)[0], "precision": precision, "num_gpus": ref.count or 1,
@@ -4239,6 +4294,12 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return engines
     if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
         return models_memory(query, box)  # two models, no GPU: what each one weighs
+    if (query.usd_per_kwh is not None and len([r for r in query.gpus if r.ids]) >= 2
+            and not query.user_price_usd_per_hour and not query.draw_w):  # fmt: skip
+        # "3090 vs 4060 ti at 0.35/kWh, cost per year": each card's bill first, then the two
+        bill = electricity_bill(query, box, 1)
+        side = compare(replace(query, usd_per_kwh=None), box)
+        return Draft(f"{bill.text}\n\n{side.text}", side.citations, side.warnings)
     equal = _at_equal_mfu(query, box)
     if equal is not None:
         return equal
@@ -5268,6 +5329,8 @@ def _family_of_job(query: Query) -> str:
         return hint
     if query.framework in ("pytorch", "tensorflow") and query.workload in ("train", "finetune"):
         return "vision"
+    if hint is None and query.workload == "train" and query.workload_given:
+        return "vision"  # "a card for training models at home": no LLM said, a CNN's training
     return "llm"
 
 
@@ -5625,6 +5688,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         versus = _api_or_rented(query, box, api[0])
         if versus is not None:
             return versus
+    if api and not price and not query.rps and query.models and query.gpus:
+        # "1M tokens of a 70B on rented H100s, or gpt-4o-mini at $0.60/M?": a million tokens
+        versus = _api_against_token_rent(query, box, api[0])
+        if versus is not None:
+            return versus
     if price and query.throughput_tok_s and (api or _PER_TOKENS.search(query.low)):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
         node = count if query.price_per_node else None
@@ -5828,8 +5896,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
                         parts[-1] += " Nor any other cloud's: the catalog rents it nowhere."
                 continue
             rented = box.call("prices", args)
-            if not rented.get("summary_usd_per_gpu_hour") and "error" not in rented and not renting:
-                # no rentals ("what does a DGX Spark cost?"): what it costs to buy, first
+            if "error" not in rented and not renting:
+                # "how much does the rtx 5090 cost?" (no renting said): what it costs to buy,
+                # first, then the rent; ("what does a DGX Spark cost?": no rentals at all)
                 bought = box.call("purchase_prices", {"gpu": choice, "num_gpus": ref.count or 1})
                 if bought.get("prices"):
                     parts.append(c.purchase(bought, query.condition or "new"))
@@ -6520,13 +6589,11 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return api  # "we pay $45 a month for gpt-4o-mini: would self-hosting be cheaper?"
     if query.cpu_only and query.models and not query.gpus and not purchase:
         return fit(query, box)  # "is an old laptop cpu enough for llama 3 8b?": the CPU alone
-    if not purchase and not query.gpus and _bought(query):
-        return _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
     stand_in = ""
-    if not query.models and (family_hint(query.low) or "llm") != "llm":
+    if not query.models and _family_of_job(query) != "llm":
         # "best gpu for training cnns": the family's reference model stands in, said so
         from advisor.calculator import FAMILIES
 
@@ -6537,6 +6604,10 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         if query.workload is None and hint in ("vision", "transformer"):
             query = replace(query, workload="train")  # "cnn coursework": such models are trained
         stand_in = f"\n\n_Note: no model named: {name} stands in for the job._"
+    if not purchase and not query.gpus and _bought(query):
+        draft = _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
+        draft.text += stand_in
+        return draft
     if not query.models:
         return explain(query, box)
     draft = _recommend_for(query, box, beaten, **purchase)
@@ -7213,12 +7284,27 @@ def buy(query: Query, box: ToolBox) -> Draft:
         elif query.models:
             parts.append(fit(query, box).text)
         lead = []
+        judged: list[tuple[bool, str]] = []  # (within the budget, the card's name) of each
+        budget = query.budget
+        bought_with = budget and budget.per == "total" and budget.kind in ("buy", None)
+        budget_usd = budget.usd if budget and bought_with else 0.0
         for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
             args: dict[str, Any] = {"num_gpus": ref.count} if (ref.count or 1) > 1 else {}
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
                 lead += _against_budget(query, priced) or _against_quote(query, priced, condition)
+                low_price = _lowest_market_price(priced)
+                if low_price is not None and budget_usd:
+                    judged.append((low_price * (ref.count or 1) <= budget_usd, priced["gpu_name"]))
+        inside = [name for ok, name in judged if ok]
+        if inside and len(inside) < len(judged) and parts and parts[0].startswith("**Pick the "):
+            # "4090 or 3090, which would you buy with $1,200?": the pick among those the budget
+            # buys; the comparison's own pick is the one without the budget
+            over = ", ".join(name for ok, name in judged if not ok)
+            lead.insert(0, f"**Pick the {' or the '.join(inside)}: the {over} is over your "
+                           f"{c.usd(budget_usd)} at the lowest price on record.**")  # fmt: skip
+            parts[0] = parts[0].replace("**Pick the ", "**Without the budget, pick the ", 1)
         return Draft("\n\n".join([*lead, *parts]))
     return _to_buy(query, box)
 
@@ -7431,6 +7517,13 @@ def _most_memory_bought(query: Query, box: ToolBox, bought: dict[str, Any]) -> D
 
 # the smaller GGUFs a model too big for a home machine in four bits is run in, largest first
 SMALLER_HOME_QUANTS = ("q3_k_m", "q2_k")
+
+
+def _lowest_market_price(priced: dict[str, Any]) -> float | None:
+    """The lowest new or used price on record of a purchase_prices result (not the launch list
+    price, which few cards sell at years on)."""
+    rows = [p["usd"] for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
+    return min(rows) if rows else None
 
 
 def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:

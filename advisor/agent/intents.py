@@ -289,6 +289,11 @@ _CHOICE_ASKED = _cues(
 )
 _MONEY_CHOICE = _cues(r"\bcheap\w*", r"\bexpensive\b", r"\bcosts? less\b", r"\bgrab\b", r"\bbuy\b")
 # the money itself asked: "how much", "what would that cost", "the monthly bill"
+# "what does a 4090 go for these days?" (not "what would you go for": a pick)
+_GOES_FOR = (
+    r"\bwhat(?:'s| (?:does|do|did|would|will|is|are))(?! (?:you|i|we|u)\b)[^?!.]{0,40}"
+    r"\b(?:go|goes|going|sell|sells|selling) for\b|\bstreet price\b|\bgoing rate\b"
+)
 _COST_ASKED = _cues(
     # not "how much is left for KV cache": memory
     r"\bhow much\b(?! (?:is |would be |will be )?(?:left|free|spare|remain\w*|room|headroom)\b)",
@@ -297,6 +302,7 @@ _COST_ASKED = _cues(
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?|\btco\b",
     r"\bbill\b",
     r"\bset (?:me|us|you|them) back\b",  # "what would 40k GPU-hours set us back?"
+    _GOES_FOR,
     _SPEND,
 )
 _RENT = _cues(
@@ -379,6 +385,7 @@ _HOW_LONG = _cues(
 )
 _MONEY = _cues(
     r"\bcosts?\b",
+    _GOES_FOR,
     r"\bset (?:me|us|you|them) back\b",
     r"\btco\b",
     r"\bcosting\b",
@@ -850,6 +857,12 @@ def _questions(low: str) -> str:
     return " ".join(rx.findall(r"(?:[^.?!:;\n]|(?<=\d)\.(?=\d))*\?", low))  # "sd 1.5 ...?" whole
 
 
+_PER_DOLLAR_ASKED = re.compile(
+    r"\bper (?:dollar|buck|\$|euro)|\bcost[- ]?effective|\b(?:tokens?|throughput|perf\w*|speed)"
+    r"(?: per| for the| for your) (?:money|price|cost)\b|\bbang for (?:the |your )?buck\b"
+)
+
+
 def _choice(q: Query, low: str) -> bool:
     """One of several named GPUs asked for ("7900 xtx or 4080 super, both $950: which one
     pushes more tok/s"), whatever money the message names."""
@@ -936,6 +949,7 @@ _MONEY_WORDS = _cues(
     r"\bcost\w*|\bpric\w+|\brent\w*|\bpay\w*|\bspend\w*|\bbill\b|\bbudget\w*|\bafford\w*",
     r"[$€£]|\bdollars?\b|\busd\b|\beur(?:os?)?\b|\bbucks\b|\bcheap\w*|\bexpensive\b|\btco\b",
     r"\bper (?:gpu[- ])?h(?:ou)?r\b|\bhourly\b",
+    _GOES_FOR,
 )
 
 
@@ -1024,6 +1038,8 @@ def _speed(q: Query, low: str) -> bool:
         return False  # "how quick is its memory", "its bandwidth and watts": the datasheet
     if _choice(q, low):
         return False  # "which one pushes more tok/s": a choice between the named cards
+    if _named_cards(q) >= 2 and _PER_DOLLAR_ASKED.search(low):
+        return False  # "l40s or a100, better throughput per dollar?": a choice by value
     if _advice(q, low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
         return False  # "is a p40 still usable for llama.cpp?": a judgement of the card
     if q.models and _FIT_ASKED.search(low) and not _SPEED.search(_WEAK_SPEED.sub(" ", low)):
@@ -1238,6 +1254,9 @@ _MEMORY_ASKED = _cues(
     r"\bwie viel vram\b",
     r"\b(?:peak|max(?:imum)?) (?:vram|memory)\b",
     r"\b(?:vram|memory) (?:usage|use|needed|required|requirements?|footprint)\b",
+    # "kv cache size for qwen 72b at 64k", "how big is the kv cache of ...": the cache's memory
+    r"\bkv[- ]?cache (?:size|footprint|memory|usage)\b|\bsize of (?:the |its )?kv[- ]?cache\b",
+    r"\bhow (?:big|large|much) (?:is |will |would )?(?:the |its |a )?kv[- ]?cache\b",
 )
 
 

@@ -122,6 +122,7 @@ def with_question_defaults(name: str, args: dict[str, Any], query: Query | None)
         **dict(query.train_options),
         "interconnect": query.interconnect,
         "nodes": query.nodes,
+        "kv_cache": query.kv_cache,
         "network": query.network or ("10gbe" if query.nodes else None),  # as the rules say
     }
     for key in QUESTION_ONLY.get(name, ()):
@@ -150,6 +151,7 @@ QUESTION_ONLY = {
         "pp",
         "nodes",
         "network",
+        "kv_cache",
     ),
 }
 

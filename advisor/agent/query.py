@@ -76,6 +76,7 @@ class Query:
     interconnect: str | None = None  # several GPUs: nvlink | pcie, when the question says
     nodes: int | None = None  # machines the GPUs span ("two boxes with 4x 3090 each")
     network: str | None = None  # the network between them (interconnect.NETWORKS)
+    kv_cache: str | None = None  # the KV cache's type said: fp16, fp8, q8_0, q4_0
     backend: str | None = None  # llama.cpp's backend said ("vulkan", "rocm", "sycl", "ipex-llm")
     offload: str | None = None  # CPU offload said: none | model | sequential
     # the machine's system RAM, for an LLM's layers on the CPU: "ddr5-5600", its size, channels

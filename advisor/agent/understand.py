@@ -1644,7 +1644,8 @@ _PER_SERVICE_UNIT = (
     r"|(audio\s?hour|hour of (?:audio|speech|recording))"
     r"|(image|img|picture|render|generated image)"
     r"|(?:(1\s?m|one million|million|1,000,000|m)|(1\s?k|one thousand|thousand|1,000|k))\s?"
-    r"(?:(?:input|output|generated)\s)?(?:tokens?|toks?)"
+    # ("$0.60/M output": the output tokens' price)
+    r"(?:(?:input|output|generated)(?:\s(?:tokens?|toks?))?|tokens?|toks?)"
     r")\b"
 )
 _SERVICE_PRICE = re.compile(r"(?:\$|us\$|usd\s?)\s?(\d*\.?\d+)" + _PER_SERVICE_UNIT)
@@ -3682,6 +3683,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         interconnect=_slot(low)
         or next((k for k, w in INTERCONNECT_WORDS if rx.search(w, low)), None),
         backend=_backend_said(low),
+        kv_cache=_kv_cache_said(low),
         offload=_first(OFFLOAD_WORDS, low),
         **_system_ram(low),
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
@@ -3779,6 +3781,41 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if job and not q.hours and (due := calendar_deadline(low, date.today())):
         q = replace(q, hours=due[0], notes=(*q.notes, due[1]))
     return _sane(_mac_of_memory(_memory_in_all(q), catalog))
+
+
+# the KV cache's type: "kv cache in fp8", "fp8 kv cache", "--kv-cache-dtype fp8", "q8_0 kv",
+# "-ctk q4_0", "8-bit kv cache", "quantized kv cache to 4 bit"
+_KV_TYPE = (
+    r"(fp8(?:[_ ]e4m3|[_ ]e5m2)?|int8|8[- ]?bits?|q8(?:_0)?|int4|4[- ]?bits?|q4(?:_0)?|fp16|bf16"
+    r"|16[- ]?bits?)"
+)
+_KV_CACHE = re.compile(
+    r"\bkv[- _]?(?:cache)?(?:[- _]?(?:dtype|type))?\s?"
+    r"(?:is |in |at |as |to |=|: ?|quanti[sz]ed (?:to |in |at )?)?"
+    + _KV_TYPE
+    + r"\b"
+    + r"|\b"
+    + _KV_TYPE
+    + r"\s(?:quanti[sz]ed\s)?kv(?:[- ]?cache)?\b"
+    + r"|(?:-ctk|--cache-type-k|cache_type_k)[= ]"
+    + _KV_TYPE
+    + r"\b"
+)
+
+
+def _kv_cache_said(low: str) -> str | None:
+    """The KV cache's type the question sets (precision.KV_BYTES' names), or None."""
+    m = _KV_CACHE.search(low)
+    if m is None:
+        return None
+    word = next(g for g in m.groups() if g).replace(" ", "").replace("-", "")
+    if word.startswith(("q8", "q4")):
+        return "q8_0" if word.startswith("q8") else "q4_0"
+    if word.startswith(("fp8", "int8", "8bit")):
+        return "fp8"
+    if word.startswith(("int4", "4bit")):
+        return "q4_0"
+    return "fp16"
 
 
 # words that put a backend name in llama.cpp's setting ("rocm" alone is the vendor's stack)
@@ -4857,6 +4894,26 @@ def _as_before(ref: GpuRef, before: tuple[GpuRef, ...]) -> GpuRef:
     return replace(ref, ids=same[0].ids) if len(same) == 1 else ref
 
 
+# a follow-up's own settings that remake the previous answer ("what if i buy used?", "in fp8?")
+_SETTING_FIELDS = ("condition", "budget", "precision", "kv_cache", "context", "batch", "engine",
+                   "hours", "num_gpus", "location", "memory_gb", "max_power_w", "framework",
+                   "usd_per_kwh", "user_price_usd_per_hour")  # fmt: skip
+
+
+# one of the cards just compared asked for: "which would you buy then", "which one should i get"
+_WHICH_OF_THEM = re.compile(
+    r"\bwhich (?:one |card |gpu |of (?:the|them|those|these)(?: two)? )?(?:would|should|do|'d)"
+    r" (?:you|i|we|u) (?:buy|get|pick|choose|go (?:for|with)|take|recommend)\b"
+    r"|\bwhich (?:one )?(?:is|'s) (?:the )?better (?:buy|pick|choice|deal)\b"
+)
+
+
+def _sets_something(query: Query) -> bool:
+    return any(getattr(query, key) not in (None, ()) for key in _SETTING_FIELDS) or bool(
+        query.providers
+    )
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -5115,7 +5172,9 @@ def resolve(
         updates["gpus"] = gpus
     loose = query.num_gpus
     bare = rx.search(
-        r"\b(?:had|have|with|use|get|on|take)\s+(\d{1,4})\b(?!\s?(?:gb|g|k|b|x|%))"
+        r"\b(?:had|have|with|use|get|on|take|need|needed|rent|try)\s+(\d{1,4})\b"
+        r"(?!\s?(?:gb|g|k|b|x|%|h\b|hrs?\b|hours?|days?|weeks?|months?|years?|epochs?|steps?"
+        r"|images?|samples?|tokens?|\$|usd|dollars?|bucks|€|eur))"
         r"(?!\s(?:concurrent|simultaneous|parallel|users?|requests?|people|sessions?|streams?"
         r"|sequences|chats?|clients?)\b)",  # "and with 64 concurrent requests?": no GPU count
         query.text.lower(),
@@ -5154,6 +5213,7 @@ def resolve(
             "engine",
             "framework",
             "interconnect",
+            "kv_cache",
             "context",
             "batch",
             "hours",
@@ -5276,6 +5336,8 @@ def resolve(
             intent = "cost"  # "ok and if I rent it instead, how much total?": the job's bill
     elif corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
         intent = prior.intent
+    elif intent == "out_of_scope" and names_nothing and _sets_something(query):
+        intent = prior.intent  # "what if i buy used?" after a pick: the pick, bought used
     psu = rx.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", query.text.lower())
     if psu and merged.gpus and not rx.search(r"\belectric\w*|\bkwh\b|\bbill\b",
                                              query.text.lower()):  # fmt: skip
@@ -5306,6 +5368,20 @@ def resolve(
         # that keep up with the day's work, ranked again (on that cloud), not the pick's one job
         intent = "recommend"
         merged = replace(merged, gpus=prior.gpus)
+    earlier_cards = Query.from_context(
+        {"intent": "", "gpus": previous.get("earlier_gpus") or []}
+    ).gpus
+    weighed = (
+        *earlier_cards,
+        *(g for g in prior.gpus if g.ids not in {e.ids for e in earlier_cards}),
+    )
+    if (names_nothing and len(weighed) >= 2 and _WHICH_OF_THEM.search(written)
+            and intent in ("recommend", "buy", "compare")):  # fmt: skip
+        # "ok which would you buy then, budget is $1200" after two cards set side by side (and
+        # perhaps one of them asked about since): one of those, bought when buying is said
+        merged = replace(merged, gpus=weighed)
+        budget = merged.budget
+        intent = "buy" if merged.buying or (budget and budget.kind == "buy") else "compare"
     if (
         merged.location == "home"
         and merged.precision == "nf4"
