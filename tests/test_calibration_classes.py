@@ -412,6 +412,29 @@ def test_two_small_classes_of_the_real_file_end_to_end(catalog: Catalog) -> None
     assert all(c.measured > 0 and c.predicted > 0 for c in cases)
 
 
+def test_tensorrt_llm_single_gpu_decode_rows_of_the_real_file(catalog: Catalog) -> None:
+    rows = cc.read_rows()
+    trt = [r for r in rows if r["engine"] == "tensorrt-llm" and r["workload"] == "decode"]
+    assert all(r["num_gpus"] == "1" for r in trt)
+    # the H100vsA100 blog's batch-1 GPT-J rows, Jan's consumer-card AWQ rows (L2100-L2103) and
+    # Model Optimizer's batch-2 Llama-3-8B rows (L2104-L2105)
+    assert {r["id"] for r in trt} == {"L1994", "L1995", *(f"L{n}" for n in range(2100, 2106))}
+    assert {cc.row_class(r) for r in trt} == {"TensorRT-LLM/NIM decode, 1 GPU"}
+    cases, skipped = cc.score_rows(trt, catalog)
+    # the eGPU row names its Thunderbolt link (no host-link term); Model Optimizer's table
+    # states neither length of its full-batch timing
+    assert skipped == {cc.R_GPU: 1, cc.R_OUTPUT: 2}, skipped
+    ratio = {c.id: c.predicted / c.measured for c in cases}
+    assert set(ratio) == {"L1994", "L1995", "L2100", "L2101", "L2102"}
+    # found at calc-2026.12.03c: the engine x generation prior runs TensorRT-LLM's batch-1
+    # decode slow on Ampere and Ada (0.68-0.84x measured) and fast on the one Hopper fp8 row
+    assert all(0.65 <= ratio[i] <= 0.90 for i in ("L1995", "L2100", "L2101", "L2102")), ratio
+    assert 1.0 < ratio["L1994"] < 1.3, ratio
+    entry = cc.report(cases, skipped, len(trt))["classes"]["TensorRT-LLM/NIM decode, 1 GPU"]
+    assert entry["rows"] == 5 and entry["sources"] == 2
+    assert entry["median_ape"] < 0.25 and entry["bias"] < 0
+
+
 def test_the_command_writes_both_reports(tmp_path: Path) -> None:
     json_path, md_path = tmp_path / "out.json", tmp_path / "out.md"
     cc.main(["--json", str(json_path), "--md", str(md_path)])

@@ -191,7 +191,12 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # 1.40x faster than fp16 on an H100, which puts fp16 at ~132 tok/s, a share of ~0.55, not
         # 0.75 (a ratio at a 1024-token prompt, not a row). The rows do not support a
         # Hopper share above the prior's 0.51, so the prior stays: no source with a stated GPU
-        # variant and precision gives a later release's batch-1 decode on an H100
+        # variant and precision gives a later release's batch-1 decode on an H100. Jan's
+        # TensorRT-LLM 0.7.1 AWQ rows (L2100-L2102: RTX 4090, 3090, 4070 Laptop) make the class
+        # 5 rows from 2 sources; they measure 1.19-1.34x the estimate (the GDDR priors, 0.78 on
+        # Ada and 0.72 on Ampere, run slow), but give Ada 2 rows and Ampere GDDR 1, one source,
+        # and an engine share of 1.0 (GENERATION_MBU as it is) moves the serving and TTFT classes
+        # away (eval/calibration/README.md, "Gaps and cautions"): the prior stays
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       2048, request_overhead_ms=3.0),
         # engines whose own rows are few take the constants of the engine they are built like
