@@ -351,9 +351,6 @@ def _diffusion_params(catalog: Catalog) -> tuple[Param, ...]:
         Param(diffusion, ("STEP_OVERHEAD_S",), 1e-4, 0.2, any_row, 0.02),
         Param(diffusion, ("ACTIVATION_TRAFFIC",), 0.05, 50.0, any_row, 1.0),
         Param(diffusion, ("COMPILED",), 0.2, 3.0, engine("pytorch-compile"), 1.0),
-        Param(diffusion, ("GEFORCE_FP16",), 0.5, 3.0,
-              lambda c: c.request.precision == "fp16"
-              and card(lambda g: g.segment in ("consumer", "laptop"))(c), 1.0),
         Param(diffusion, ("HOST_COPY_GBS",), 0.3, 50.0,
               lambda c: (c.request.offload or "none") != "none", 25.0),
         Param(diffusion, ("LOW_POWER",), 0.2, 1.5, card(lambda g: (g.tdp_w or 1000) <= 75), 1.0),

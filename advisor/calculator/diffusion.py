@@ -22,23 +22,25 @@ from advisor.calculator.base import ONE_EPOCH_ASSUMED, Band, Estimate, Family, M
 from advisor.calculator.factors import compute_share
 from advisor.calculator.finetune import OPTIMIZER_LABELS
 from advisor.calculator.memory import GB, capacity_gb
-from advisor.calculator.precision import get_precision, half_tflops
+from advisor.calculator.precision import fp16_accumulate_gain, get_precision, half_tflops
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, DiffusionModel
 
 # Speed constants: fitted by eval/calibration_families.py to the diffusion speed rows of
-# eval/calibration/workloads.csv (diffusers docs, HF blog and MLPerf tables; the rows it maps are
-# listed in eval/results/calibration_families.json).
+# eval/calibration/workloads.csv (diffusers docs, HF blog, MLPerf and benchmark-README tables;
+# the rows it maps are listed in eval/results/calibration_families.json).
 # share of dense 16-bit TFLOPS a denoiser's matmuls and convolutions reach, by kind of denoiser:
 # a UNet's many small convolutions and norms reach less than a transformer's large matmuls
 STEP_EFFICIENCY = {
     # SD 1.5/2.1/XL rows: diffusers tables W0441-W0496 (the ToMe table's 'Vanilla' rows
     # W0480-W0487 ran without SDPA or xFormers: not mapped), HF blog W0509-W0528 (the SDXL
-    # optimisation blog's rows at its notebook's 25 steps), MLPerf W0742-W0762
-    "unet": 0.432,
+    # optimisation blog's rows at its notebook's 25 steps), MLPerf W0742-W0762, and (since
+    # calc-2026.12.03d) the stable-fast, fal-ai and sd-benchmarks README rows W0900-W0941 (their
+    # TensorRT fp16 rows scored, not fitted)
+    "unet": 0.441,
     # FLUX.1-dev inference rows W0497-W0503 (SD3 and FLUX H100 rows name no variant); the LoRA
     # training row W0560 (a ~20 min wall time with saving and validation) is scored, not fitted
-    "mmdit": 0.581,
+    "mmdit": 0.586,
 }
 # Training steps (LoRA, DreamBooth): fitted by eval/calibration_families.py to SimpleTuner's
 # checkpointing sweep on an H100 and an L40S (rows W0782-W0793 of eval/calibration/workloads.csv:
@@ -50,23 +52,38 @@ TRAIN_COMPUTE = 1.82  # the step's matmuls against the inference rate (_rate)
 TRAIN_LAYER_S = 0.0063  # seconds per attention layer per launch pass
 TRAIN_LAUNCH_PASSES = 4 / 3  # launch passes of a forward and backward, in forwards (not fitted)
 FALLBACK_LAYERS = 24  # a denoiser whose layers are not recorded (the MMDiT depth of SD3-medium)
-ACTIVATION_TRAFFIC = 1.19  # times each element a step writes crosses memory at full bandwidth
-STEP_OVERHEAD_S = 0.0195  # fixed time per denoising step in eager PyTorch (launches, scheduler)
-COMPILED = 0.539  # torch.compile fuses element-wise ops and captures the step: traffic and
+ACTIVATION_TRAFFIC = 1.25  # times each element a step writes crosses memory at full bandwidth
+STEP_OVERHEAD_S = 0.0177  # fixed time per denoising step in eager PyTorch (launches, scheduler)
+COMPILED = 0.650  # torch.compile fuses element-wise ops and captures the step: traffic and
 # overhead fall to this share. TensorRT fuses the graph the same way and runs fp8/int8 UNets on
 # the 8-bit tensor cores (_rate), which is all the MLPerf SDXL rows W0742-W0762 need: with the
-# 8-bit rate no TensorRT factor of its own remains (it refitted to 0.89-1.0)
-# GeForce cards list their FP16 rate with FP32 accumulation (half their FP16-accumulate rate);
+# 8-bit rate no TensorRT factor of its own remains (it refitted to 0.89-1.0). TensorRT's fp16
+# engines (W0914-W0936, scored, not fitted) run 1.3-2.0x faster than this prices them: not modelled
+# GeForce RTX cards list their FP16 rate with FP32 accumulation, half their FP16-accumulate rate;
 # FP16 matmuls may accumulate in FP16 at up to twice that (bf16 always accumulates in FP32).
-# Professional cards (RTX A5000, RTX 6000 Ada) are listed at their full rate: no bonus (the
-# A5000 rows W0488-W0496 ran 30-70% slower than predicted with it). Fitted: 1.92 of the 2x.
-GEFORCE_FP16 = 1.92
-LOW_POWER = 0.720  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
+# Which cards: the datasheet's INT8 rate against its FP16 rate (precision.fp16_accumulate_gain),
+# not the segment: the TITAN RTX and the professional cards (RTX A5000, RTX 6000 Ada) list their
+# full rate (the A5000 rows W0488-W0496 ran 30-70% slower than predicted with a bonus), and
+# cards without INT8 tensor cores (GTX 16, Pascal) have none to gain. The whole gain is taken:
+# fitted as a share of it (calc-2026.12.03d, on the fp16 rows of the RTX 2080 Ti, 3090, 4080 and
+# 4090: W0462-W0476, W0509-W0513, W0900-W0903, W0928-W0929, W0940) it ran to the search's
+# bound, past the 2x the tensor cores can give; it was 1.92 of the 2x before W0900-W0941.
+LOW_POWER = 0.700  # 70-75 W cards (T4, L4, A2) cannot hold their peak clocks under this load
 # Peak memory besides the weights: activations of one denoiser branch at 1024 px, and the VAE
 # decode of one 1024 px image (the two phases never overlap: the peak is the larger). Fitted by
 # eval/calibration_families.py to the diffusion inference memory rows.
 # DENOISER_ACT is fitted only to rows that denoise several image-branches at once (W0525-W0529,
 # SD3 W0532-W0534): at batch 1 without guidance the VAE decode is the peak whatever its value
+# SDXL's diffusers pipeline decodes its VAE upcast to fp32 under fp16 (force_upcast). Tried in
+# calc-2026.12.03d, not kept: counted in bytes (twice the 16-bit decode, constants refit) the
+# memory rows scored 13.4% median error in-sample, 14.2% leaving a source out, 17.2% leaving a
+# GPU out, against 5.2%, 8.5% and 7.2% with one 16-bit constant: the SDXL rows
+# (max_memory_allocated) then want 2.05 GB per image and the FLUX rows (max_memory_reserved) 4.1
+# GB for the same decoder, so the reserved-allocated gap, not modelled, is as likely a cause. In
+# time (the decode at the TF32/FP32 rate) the speed rows refit in-sample to 10.5% / 11.0% / 13.3%
+# median error (images/s, it/s, s/image) against 9.5% / 11.3% / 11.7% without: it prices Turing's
+# fp32 decode (no TF32) far above the RTX 2080 Ti and T4 SDXL rows (W0509 1.29x, W0515 1.13x the
+# measured time, against 1.09x and 0.94x). The fitted speed constants carry what it costs.
 DENOISER_ACT_GB_1024 = 2.06  # SDXL A100 batch 4 rows W0525-W0529, SD3 and FLUX rows W0532-W0554
 VAE_DECODE_GB_1024 = 4.11  # same rows (the SDXL blog's in GiB: max_memory_allocated / 1024**3)
 # Training with gradient checkpointing: activations kept per 1024 px image. Not fitted (two FLUX
@@ -77,7 +94,7 @@ RUNTIME_GB = 1.0
 # below a pinned PCIe copy: fitted to the SDXL A100 40GB offload rows W0526 (model) and W0528
 # (sequential) of the HF blog (at its notebook's 25 steps: 6.16 GB/s when 50 were assumed) and
 # FLUX nf4 model offload on an RTX 4090, W0503 (diffusers docs)
-HOST_COPY_GBS = 2.50
+HOST_COPY_GBS = 2.49
 WRITTEN_PER_GMAC_M = 1.5  # elements written per GMAC where a model's count is not recorded
 OFFLOADS = ("none", "model", "sequential")
 LORA_WORKLOADS = ("finetune-lora", "finetune-qlora")
@@ -117,8 +134,8 @@ def _rate(gpu: GPU, precision: str, denoiser: str = "unet", engine: str = "diffu
     elif engine == "tensorrt" and precision == "int8":
         peak = gpu.int8_dense_tops or peak
     peak *= compute_share(gpu.architecture, gpu.memory_type, 0.8)
-    if gpu.segment in ("consumer", "laptop") and precision == "fp16":
-        peak *= GEFORCE_FP16
+    if precision == "fp16":
+        peak *= fp16_accumulate_gain(gpu)
     if (gpu.tdp_w or 1000) <= 75:
         peak *= LOW_POWER
     return peak * 1e12 * STEP_EFFICIENCY.get(denoiser, STEP_EFFICIENCY["mmdit"])

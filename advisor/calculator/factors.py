@@ -66,7 +66,10 @@ from advisor.errors import InvalidInput
 # latency fitted on MLC LLM's tensor-parallel rows (65 us, 42 us on a consumer card's desktop)
 # .12.03s1: Whisper fine-tuning (speech_train.py)
 # .12.03c: all of the above, merged
-FORMULA_VERSION = "calc-2026.12.03c"
+# .12.03d: diffusion: the FP16-accumulate gain is read from the datasheet (INT8 rate against the
+# FP16 rate: GeForce RTX only, not the TITAN RTX or GTX 16) and taken whole; speed constants
+# refit with the benchmark-README rows W0900-W0941 (SDXL's fp32 VAE decode tried, not kept)
+FORMULA_VERSION = "calc-2026.12.03d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

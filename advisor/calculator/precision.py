@@ -145,3 +145,15 @@ def half_tflops(gpu: GPU) -> float:
         return gpu.fp16_bf16_dense_tflops
     fp32 = gpu.fp32_tflops or 1.0
     return fp32 if (gpu.chip or "").startswith(_SLOW_HALF_CHIPS) else fp32 * 2
+
+
+def fp16_accumulate_gain(gpu: GPU) -> float:
+    """How much faster than its listed 16-bit tensor rate `gpu` runs FP16 matmuls that accumulate
+    in FP16, read from the datasheet: NVIDIA tensor cores run INT8 at twice their FP16-accumulate
+    rate, so where the listed rate (FP16 with FP32 accumulate) is below half the INT8 rate the card
+    halves FP32 accumulation (GeForce RTX 20-50: 4x; TITAN RTX, Quadro, RTX A/Ada/PRO, data-centre
+    parts: 2x, no gain). No INT8 tensor figure (GTX 16, Pascal, Volta): 1."""
+    half, int8 = gpu.fp16_bf16_dense_tflops, gpu.int8_dense_tops
+    if not half or not int8:
+        return 1.0
+    return max(1.0, int8 / 2 / half)
