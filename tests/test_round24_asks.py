@@ -142,3 +142,15 @@ def test_training_models_with_none_named_stands_in_an_image_model(rules_advisor:
     text = _ask(rules_advisor, "what should i buy to train neural nets at home, up to $900").text
     assert "from scratch" not in text and "stands in for the job" in text, text[:400]
     assert _head(text).startswith("**Pick"), text[:300]
+
+
+def test_two_clouds_written_with_a_slash_are_each_ranked(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "cheapest thing on vast/runpod that holds mistral 7b in "
+                               "bf16?").text  # fmt: skip
+    assert _head(text).startswith("**The lowest hourly rent of the clouds named"), text[:300]
+    assert "on Vast.ai" in text and "on RunPod" in text
+
+
+def test_a_maximum_power_said_of_each_card_caps_the_pick() -> None:
+    q = understand("maximum power 250w a card, what's best for whisper large", load_catalog())
+    assert q.max_power_w == 250 and q.draw_w is None

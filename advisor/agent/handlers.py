@@ -6610,9 +6610,40 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return draft
     if not query.models:
         return explain(query, box)
-    draft = _recommend_for(query, box, beaten, **purchase)
+    clouds = query.providers if not purchase and 2 <= len(query.providers) <= 3 else ()
+    draft = (_on_each_cloud(query, box, beaten, clouds) if clouds else None) or _recommend_for(
+        query, box, beaten, **purchase
+    )
     draft.text += stand_in
     return draft
+
+
+def _on_each_cloud(
+    query: Query, box: ToolBox, beaten: GpuRef | None, clouds: tuple[str, ...]
+) -> Draft | None:
+    """ "Cheapest gpu on runpod/vast for llama 3 8b?": the pick on each cloud named, at its own
+    prices, the one whose pick rents for least an hour first (None unless two clouds rank
+    something)."""
+    picks: list[tuple[str, dict[str, Any], Draft]] = []
+    for cloud in clouds:
+        draft = _recommend_for(replace(query, providers=(cloud,)), box, beaten)
+        ranked = [call.result["ranked"] for call in box.calls
+                  if call.name == "recommend_gpus" and call.args.get("provider") == cloud
+                  and (call.result.get("ranked") or [])]  # fmt: skip
+        if ranked and ranked[-1][0].get("usd_per_hour"):
+            picks.append((cloud, ranked[-1][0], draft))
+    if len(picks) < 2:
+        return None
+    picks.sort(key=lambda p: p[1]["usd_per_hour"])
+    each = "; ".join(
+        f"{cloud}: {c.gpus_phrase(row['num_gpus'], row['gpu_name'])} at "
+        f"{c.usd(row['usd_per_hour'])}/hour" for cloud, row, _d in picks)  # fmt: skip
+    cloud, row, _d = picks[0]
+    lead = (f"**The lowest hourly rent of the clouds named: "
+            f"{c.gpus_phrase(row['num_gpus'], row['gpu_name'])} on {cloud}** (each cloud's "
+            f"pick: {each}).")  # fmt: skip
+    return Draft("\n\n".join([lead, *(d.text for _c, _r, d in picks)]),
+                 [cite for _c, _r, d in picks for cite in d.citations])  # fmt: skip
 
 
 def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase: Any) -> Draft:

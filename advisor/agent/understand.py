@@ -2383,6 +2383,8 @@ def _steps(low: str, trained: bool = False) -> int | None:
 def _power(low: str) -> float | None:
     m = rx.search(
         r"(?:under|below|at most|max(?:imum)?|less than|<=?|\u2264|=<|within|no more than|up to)"
+        # "max power 300W per card", "maximum board power of 250 w"
+        r"(?:\s(?:board\s)?(?:power|draw|tdp|power draw)(?:\s(?:of|is))?)?"
         r"\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
         r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
@@ -2623,7 +2625,8 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
                 draw, each = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1), True
             continue
         if rx.search(r"(?:under|below|at most|max(?:imum)?|less than|<|within|no more than|cap"
-                     r"\w*|limit\w*)\s?(?:of\s|at\s|to\s)?~?$", before) or rx.match(
+                     r"\w*|limit\w*)\s?(?:(?:board\s)?(?:power|draw|tdp)\s)?(?:of\s|at\s|to\s"
+                     r"|is\s)?~?$", before) or rx.match(
             r"\s?(?:psu|power supply|limit|max|budget|or less|tdp)", after
         ):  # fmt: skip
             continue
@@ -2828,12 +2831,15 @@ _NGL = re.compile(
     r"|\b(\d{1,3}) (?:gpu[- ])?layers (?:on|offloaded to) (?:the )?gpu\b"
 )
 # a word said as a cloud: "on vast", "azure vs lambda", "from lambda"
-_AS_A_PLACE = (r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat )"
-               r"|(?<=\bon a )|(?<=\bon an )|(?<=\bfrom a )|(?<=\bvia )|(?<=\bwith )|(?<=\bin )"
-               # the same in the other languages people ask in: "na Lambda", "bei Lambda"
-               r"|(?<=\bna )|(?<=\bbei )|(?<=\bchez )|(?<=\bsur )|(?<=\bauf ))")  # fmt: skip
+_AS_A_PLACE = (
+    r"(?:(?<=\bon )|(?<=\bvs )|(?<=\bvs\. )|(?<=\bor )|(?<=\bfrom )|(?<=\bat )"
+    r"|(?<=\bon a )|(?<=\bon an )|(?<=\bfrom a )|(?<=\bvia )|(?<=\bwith )|(?<=\bin )"
+    # the same in the other languages people ask in: "na Lambda", "bei Lambda"
+    r"|(?<=\bna )|(?<=\bbei )|(?<=\bchez )|(?<=\bsur )|(?<=\bauf )"
+    r"|(?<=pod/)|(?<=pod / ))"
+)  # fmt: skip  ("runpod/vast": the second of two clouds)
 # ... or first of a list of them: "lambda vs runpod vs vast.ai", "lambda or runpod"
-_BEFORE_ANOTHER = r"(?=\s?(?:,|vs\.?|versus|or)\s)"
+_BEFORE_ANOTHER = r"(?=\s?(?:,|vs\.?|versus|or)\s|\s?/\s?(?:run ?pod|aws|lambda|azure|gcp)\b)"
 # other ways people name a cloud the price rows name: row's name -> words for it
 _PROVIDER_WORDS = {
     "AWS": r"aws|amazon|ec2", "GCP": r"gcp|google cloud", "Azure": r"azure",
