@@ -154,3 +154,12 @@ def test_two_clouds_written_with_a_slash_are_each_ranked(rules_advisor: Advisor)
 def test_a_maximum_power_said_of_each_card_caps_the_pick() -> None:
     q = understand("maximum power 250w a card, what's best for whisper large", load_catalog())
     assert q.max_power_w == 250 and q.draw_w is None
+
+
+def test_why_decoding_is_bandwidth_bound_shows_it_on_a_card(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "eli5 why llm decoding is limited by memory bandwidth and not "
+                               "by flops").text  # fmt: skip
+    assert re.search(r"on the NVIDIA GeForce RTX 4090: each token reads all [\d.]+ GB", text), text[
+        :600
+    ]
+    assert "Batching" in text

@@ -232,7 +232,27 @@ def _training_memory(query: Query, box: ToolBox, _topic: str) -> list[str]:
     ]
 
 
+def _decode_bound(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    """A model's weights, read once per token, against a card's bandwidth and the decode speed
+    the calculator gives it: why one stream's tokens/s follow the bandwidth."""
+    s = _sheet(query, box, "rtx-4090")
+    if s is None:
+        return []
+    model = _asked_model(query)
+    e = box.call("estimate", {"model": model, "gpu": s["id"], "precision": "bf16",
+                              "workload": "inference", "engine": "vllm"})  # fmt: skip
+    speed = (e.get("decode_tokens_per_s") or {}).get("typical") if "error" not in e else None
+    if not speed or not e["fits"]:
+        return []
+    return [f"{e['model_name']} in bf16 on the {s['name']}: each token reads all "
+            f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights through "
+            f"{c.num(s['bandwidth_gbs'], 'GB/s')}, and the card's "
+            f"{c.num(s['fp16_bf16_dense_tflops'], 'TFLOPS')} sit mostly idle: about "
+            f"{c.num(speed, 'tokens/s')} for one stream."]  # fmt: skip
+
+
 FIGURES: dict[str, Figures] = {
+    "memory_bandwidth": _decode_bound,
     "tf32": _rates("tf32_dense_tflops", "fp32_tflops", "dense TF32 tensor", "a100-sxm4-80gb"),
     "fp8": _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb"),
     "sparsity": _rates(
