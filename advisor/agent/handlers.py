@@ -5329,8 +5329,6 @@ def _family_of_job(query: Query) -> str:
         return hint
     if query.framework in ("pytorch", "tensorflow") and query.workload in ("train", "finetune"):
         return "vision"
-    if hint is None and query.workload == "train" and query.workload_given:
-        return "vision"  # "a card for training models at home": no LLM said, a CNN's training
     return "llm"
 
 
@@ -6593,11 +6591,19 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
     stand_in = ""
-    if not query.models and _family_of_job(query) != "llm":
+    family = _family_of_job(query)
+    if (family == "llm" and family_hint(query.low) is None and query.workload == "train"
+            and query.workload_given and not re.search(
+                r"\bclusters?\b|\bnodes?\b|\bdata ?cent(?:er|re)s?\b|\bracks?\b|\btokens?\b",
+                query.low)):  # fmt: skip
+        # "a card for training models at home": no LLM said, a CNN's training (a cluster's
+        # grant, or training tokens, are an LLM's pre-training)
+        family = "vision"
+    if not query.models and family != "llm":
         # "best gpu for training cnns": the family's reference model stands in, said so
         from advisor.calculator import FAMILIES
 
-        hint = _family_of_job(query)
+        hint = family
         ref = FAMILIES[hint].reference_model
         name = box.call("model_specs", {"model": ref}).get("name", ref)
         query = replace(query, models=(ModelRef(name, (ref,), hint, assumed=True),))

@@ -473,7 +473,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
-    if lower and costed and query.precision:  # "flux dev in bf16 on a 4090?": no, as said
+    image = "for image generation" in text.split("\n", 1)[0]
+    if lower and costed and query.precision and image:  # "flux dev in bf16 on a 4090?": no
         return f"**No in {costed.group(1)}, yes in {lower.group(1)}: " + text[len("**No: ") :]
     offloaded = _OFFLOAD_FITS.search(text)
     if offloaded and costed and not query.offload:  # "flux dev on a 12 GB card, possible?"
