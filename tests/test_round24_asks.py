@@ -101,6 +101,7 @@ def test_two_cards_power_bill_for_a_year_at_a_stated_rate(rules_advisor: Advisor
     bills = re.findall(r"About \$([\d,]+) of electricity\*\* \(([\d,]+) kWh\)", text)
     assert len(bills) == 2, text[:600]
     assert "8,760 hours" in text
+    assert _head(text).startswith("**About $"), text[:300]  # the bills lead, not the watts
 
 
 def test_a_time_asked_in_french_of_a_sized_run_gives_the_time(rules_advisor: Advisor) -> None:
@@ -163,3 +164,12 @@ def test_why_decoding_is_bandwidth_bound_shows_it_on_a_card(rules_advisor: Advis
         :600
     ]
     assert "Batching" in text
+
+
+def test_a_squad_fine_tune_runs_the_reference_recipe(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "roughly how long does fine-tuning bert base on squad take on "
+                               "one rtx 3090?").text  # fmt: skip
+    assert re.match(r"\*\*(?:The whole job: about|About [\d.]+ (?:minutes|hours))", _head(text)), (
+        text[:300]
+    )
+    assert "2 epochs of SQuAD v1.1 at 384-token sequences" in text

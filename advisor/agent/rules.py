@@ -308,6 +308,8 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     if asked == ["interconnect_gbs"] and re.search(r"\b(?:no|without|w/o|lacks?)\s(?:an? )?"
                                                    r"nv[- ]?link\b", query.low):  # fmt: skip
         return text  # "4 L40S with no NVLink": the link said, not asked
+    if asked == ["tdp_w"] and query.usd_per_kwh is not None:
+        return text  # "power bill matters, 0.35/kWh: 3090 vs 4060 ti": the bills carry the watts
     head = text.split("\n", 1)[0].lower()
     if all(c.FIELD_LABELS[f][0].lower() in head for f in asked):
         return text

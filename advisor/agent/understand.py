@@ -433,6 +433,16 @@ RECIPE_EPOCHS: dict[tuple[str, str], tuple[int, str]] = {
         "big_vision/configs/vit_i21k.py: total_epochs 300)",
     ),
 }
+# a data set a pretrained encoder is fine-tuned on, no epochs said: the reference recipe's
+# epochs and sequence length (name -> epochs, tokens per sequence, source)
+FINETUNE_RECIPES: dict[str, tuple[int, int, str]] = {
+    "SQuAD v1.1": (
+        2,
+        384,
+        "the BERT reference recipe (github:google-research/bert README.md, run_squad.py: "
+        "--num_train_epochs=2.0 --max_seq_length=384)",
+    ),
+}
 # a subject fine-tune (DreamBooth, a LoRA of one's own photos): the diffusers examples'
 # README (examples/dreambooth, README_sdxl.md) trains 500 steps at batch 1 on 5 photos of a dog
 DREAMBOOTH_EPOCHS = 100
@@ -4007,6 +4017,14 @@ def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
                 "the steps per photo of the diffusers DreamBooth LoRA example; say yours if it "
                 "differs.")  # fmt: skip
         return replace(q, epochs=float(DREAMBOOTH_EPOCHS), notes=(*q.notes, note))
+    tuned_on = FINETUNE_RECIPES.get(q.dataset_name or "")
+    if tuned_on and q.models[0].family == "transformer" and not _SUBSET.search(q.low):
+        # "how long to fine tune bert-large on squad on a v100": the reference recipe's run
+        epochs, seq, source = tuned_on
+        note = (f"{epochs} epochs of {q.dataset_name} at {seq}-token sequences assumed: "
+                f"{source}; say yours if it differs.")  # fmt: skip
+        return replace(q, epochs=float(epochs), context=q.context or seq,
+                       notes=(*q.notes, note))  # fmt: skip
     if not q.dataset_name or q.workload != "train" or _SUBSET.search(q.low):
         return q  # "a 100-class subset of ImageNet" is not the set the recipe trains
     from advisor.calculator.families import find_model
