@@ -284,7 +284,9 @@ def estimate_workload(
         result["serving_requests_per_s"] = serving / result["output_tokens"]
         hourly = (result.get("cost") or {}).get("usd_per_hour")
         if hourly:  # the rent of a million output tokens served at full load
-            result["cost"]["usd_per_million_tokens_full_load"] = hourly / (serving * 3600) * 1e6
+            result["cost"]["usd_per_million_tokens_full_load"] = cost.usd_per_million_tokens(
+                hourly, serving
+            )
     sheet = load_catalog().gpus.get(result["gpu"])
     if sheet is not None:  # the datasheet figures an answer sets beside the verdict
         result["gpu_memory_gb"] = sheet.memory_gb

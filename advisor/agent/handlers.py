@@ -7331,9 +7331,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
                 lead += _against_budget(query, priced) or _against_quote(query, priced, condition)
-                low_price = _lowest_market_price(priced)
-                if low_price is not None and budget_usd:
-                    judged.append((low_price * (ref.count or 1) <= budget_usd, priced["gpu_name"]))
+                lowest = _lowest_market_price(priced)
+                if lowest is not None and budget_usd:
+                    judged.append((lowest["usd"] * (ref.count or 1) <= budget_usd,
+                                   priced["gpu_name"]))  # fmt: skip
         inside = [name for ok, name in judged if ok]
         if inside and len(inside) < len(judged) and parts and parts[0].startswith("**Pick the "):
             # "4090 or 3090, which would you buy with $1,200?": the pick among those the budget
@@ -7556,26 +7557,25 @@ def _most_memory_bought(query: Query, box: ToolBox, bought: dict[str, Any]) -> D
 SMALLER_HOME_QUANTS = ("q3_k_m", "q2_k")
 
 
-def _lowest_market_price(priced: dict[str, Any]) -> float | None:
-    """The lowest new or used price on record of a purchase_prices result (not the launch list
+def _lowest_market_price(priced: dict[str, Any]) -> dict[str, Any] | None:
+    """The lowest new or used price row of a purchase_prices result (not the launch list
     price, which few cards sell at years on)."""
-    rows = [p["usd"] for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
-    return min(rows) if rows else None
+    rows = [p for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
+    return min(rows, key=lambda p: p["usd"]) if rows else None
 
 
 def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     """ "Is a 3090 worth it on a $700 budget?": the lowest price on record against the budget
     the user gives (a recent market price, not the launch list price)."""
     budget = query.budget
-    rows = [p for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
-    if budget is None or budget.per != "total" or not rows or query.purchase_usd:
+    cheapest = _lowest_market_price(priced)
+    if budget is None or budget.per != "total" or cheapest is None or query.purchase_usd:
         return []
     low = query.low
     if not _BUDGET_WORDS.search(low) or re.search(
         r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", low
     ):
         return []  # "$150 each", "worth 300 euro more": a price the user found, not a budget
-    cheapest = min(rows, key=lambda p: p["usd"])
     count = priced.get("num_gpus") or 1
     verdict = "Within" if cheapest["usd"] * count <= budget.usd else "Over"
     each = " each" if count > 1 else ""
