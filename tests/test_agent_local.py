@@ -101,3 +101,22 @@ def test_every_completion_is_capped_on_the_tool_call_path_too(local_advisor: Any
     assert out["usage"]["completion_tokens"] == 5
     assert len(seen) >= 2 and set(seen) == {5}  # the handler's own completions were capped
     assert "create_completion" not in vars(llama)  # and the cap is lifted afterwards
+
+
+def test_one_case_of_the_ci_subset_through_the_evaluation_and_the_judge(
+    local_advisor: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `make eval-local` runs all 12 subset cases with the judge (about 15 minutes); here one case
+    # goes the same way, so that the evaluation on the local engine cannot break unseen
+    from advisor.evaluation.runner import SUBSET, Report, judge_faithfulness, run_cases
+    from advisor.evaluation.scoring import load_cases
+
+    case = next(c for c in load_cases() if c.id == "spec-4090-tdp")
+    assert case.id in SUBSET
+    report = Report("local", run_cases([case], local_advisor, "local"))
+    summary = report.summary()
+    assert report.failures_against_thresholds() == [], summary
+    assert summary["grounding"] == 1.0 and summary["citation_integrity"] == 1.0
+    monkeypatch.setenv("ADVISOR_LLM_PATH", str(MODEL))
+    judged = judge_faithfulness(report.scores, "local")
+    assert judged["answers"] == 1 and judged["faithful_share"] in (0.0, 1.0)

@@ -4446,7 +4446,11 @@ def compare(query: Query, box: ToolBox) -> Draft:
         name = next(s["name"] for s in sheets if s["id"] == within[1][0])
         head = f"**Pick the {name}: the only one of them within the budget.**"
     # "4070 ti super or 4080 super? what's the TDP of the 4080 super": a pick asked, and a figure
-    chosen = bool(asked) and bool(_CHOICE_SAID.search(query.low))
+    # ("fp64: a100 vs h100 vs mi300x" with no job said sets the cards side by side on that
+    # figure: the pick is on it)
+    choice = _CHOICE_SAID.search(_VS_ONLY.sub(" ", query.low) if not query.workload_given
+                                 else query.low)  # fmt: skip
+    chosen = bool(asked) and bool(choice)
     drawn = _less_power(query, box) if "tdp_w" in asked else None
     if drawn:  # "which one would be quieter and use less power?": that pick, by the watts
         chosen = False
@@ -4863,6 +4867,7 @@ def what_more_memory_holds(query: Query, box: ToolBox, sheets: list[dict[str, An
 
 # a choice between the cards asked in so many words
 _CHOICE_SAID = re.compile(r"\b(?:or|vs\.?|versus|which|should|better|pick|worth|get)\b")
+_VS_ONLY = re.compile(r"\b(?:vs\.?|versus)\b")
 # "is the software gonna bite us", "does ROCm work", "CUDA support": the stack is asked
 _SOFTWARE_ASKED = re.compile(
     r"\b(?:software|rocm|cuda(?! cores?)|drivers?|ecosystem|compatib\w*|software stack|"

@@ -1162,7 +1162,17 @@ def _versus(q: Query, low: str) -> bool:
     figure asked of both ("the fp64 of mi300x vs h100") is a datasheet question."""
     if q.target == "min_gpus" and q.models:
         return False  # "how many h100 vs l40s for a 70b": the count of each is the question
-    return _named_cards(q) >= 2 and bool(_STRONG_COMPARE.search(low)) and not _figure_only(q)
+    if _named_cards(q) < 2 or not _STRONG_COMPARE.search(low):
+        return False
+    if not _figure_only(q):
+        return True
+    # "fp64: a100 vs h100 vs mi300x", "L4 vs A10G: bf16 tflops + mem bw": different cards set
+    # against each other in so many words, the figures asked side by side; the variants of one
+    # card ("H100 PCIe vs SXM fp16 numbers?") stay a datasheet question
+    return bool(_VS.search(low)) and len({g.base for g in q.gpus if g.ids}) >= 2
+
+
+_VS = _cues(r"\bvs\.?\b", r"\bversus\b")
 
 
 def _figure_only(q: Query) -> bool:

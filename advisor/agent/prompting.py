@@ -11,7 +11,7 @@ from advisor.agent.handlers import FINETUNE_DEFAULT
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 
-# What the model reads costs time: a prompt is read at about 60 tokens/s on 2 cores, so
+# What the model reads costs time: a prompt is read at about 20 tokens/s on 2 cores, so
 # results are cut to what an answer needs.
 _KEEP = {
     "gpu_specs": (

@@ -2708,6 +2708,12 @@ def _fields(low: str) -> tuple[str, ...]:
             found.remove("memory_gb")
     if "tensor_cores" in found and "cuda_cores" in found and "cuda core" not in low:
         found.remove("cuda_cores")
+    if "tensor_cores" in found and not rx.search(
+        r"(?<!\bno )(?<!\bwithout )(?<!\bnot using )(?<!\bnot on )(?<!\bnever uses )"
+        r"(?<!\bdoesn't use )(?<!\bdoes not use )\btensor cores?\b",
+        low,
+    ):
+        found.remove("tensor_cores")  # "pure fp64, no tensor cores": the job's, not asked
     if "fp64_tensor_tflops" in found and "tensor_cores" in found and "how many" not in low:
         found.remove("tensor_cores")  # "the fp64 tensor core figure": a throughput, not a count
     if (
