@@ -759,6 +759,7 @@ def break_even(
     hours_per_day: float = 24.0,
     condition: str = "new",
     provider: str | None = None,
+    over_life: bool = False,
 ) -> dict[str, Any]:
     """Rent or buy: after how many hours of use buying one GPU costs less than renting it.
     Figures the user gives are used as given (purchase_usd, rent_usd_per_hour per GPU-hour,
@@ -768,7 +769,9 @@ def break_even(
     `condition` (new, used or msrp; new falls back to msrp), the median rental price, the board
     power (with `provider`, that provider's median when it rents the GPU). Electricity defaults
     to the U.S. average residential price. With hours_of_use, what
-    renting and owning each cost over that much use (all GPUs). Resale value is left out."""
+    renting and owning each cost over that much use (all GPUs); with over_life and no
+    hours_of_use, over a service life of cost.SERVICE_LIFE_YEARS at hours_per_day. Resale value
+    is left out."""
     _check_gpus(num_gpus)
     sources: dict[str, str] = {}
     found = load_catalog().get_gpu(gpu) if gpu else None
@@ -817,6 +820,11 @@ def break_even(
         purchase_usd, rent_usd_per_hour, power_w, kwh, host_usd_per_hour, hours_per_day
     )
     over = None
+    life = None
+    if hours_of_use is None and over_life:  # "over the hardware's life": its years of use
+        life = cost.SERVICE_LIFE_YEARS
+        hours_of_use = life * 365 * min(hours_per_day, 24.0)
+        sources["life"] = cost.SERVICE_LIFE_SOURCE
     if hours_of_use is not None:
         if not hours_of_use > 0:
             raise InvalidInput(f"hours of use must be positive (got {hours_of_use}).")
@@ -827,7 +835,7 @@ def break_even(
         over = {"hours": hours_of_use, "rent_usd": rent_total, "own_usd": own_total,
                 "cheaper": "buy" if own_total < rent_total else "rent", "months": months,
                 "rent_usd_per_month": rent_total / months,  # the price spread over the months
-                "own_usd_per_month": own_total / months}  # fmt: skip
+                "own_usd_per_month": own_total / months, "life_years": life}  # fmt: skip
     return {
         "gpu": found.id if found else None,
         "gpu_name": found.name if found else None,

@@ -576,6 +576,37 @@ def test_is_buying_cheaper_gets_yes_or_no_and_gpu_hours_are_no_gpu_count(
     assert "whole number from 1 to" not in hours.text, hours.text[:200]
 
 
+def test_over_the_hardwares_life_is_a_verdict_over_a_stated_service_life(
+    rules_advisor: Any,
+) -> None:
+    board = rules_advisor.ask(
+        "Board question: we'd use an 8x H100 server about 20% of the time. The quote is $250,000 "
+        "to buy; renting is $2.50 per GPU-hour. Over the hardware's life, is renting cheaper for "
+        "us? Yes or no first."
+    )
+    head = _head(board)
+    assert head.startswith("**Yes: renting is cheaper over a 5-year life at 4.80 hours a day"), head
+    assert "IRS Publication 946" in head, head  # the assumed life says where it comes from
+    assert "$2,920 to rent" in board.text, board.text  # 8 x $2.50 x 146 hours a month
+    # "buy ... or rent" at a rate of use with no horizon: the cheaper side, over that life
+    either = rules_advisor.ask("Is it cheaper to buy a 4090 or rent one? I'd use it 3 hours a day")
+    assert _head(either).startswith("**Renting is cheaper over a 5-year life at 3 hours"), (
+        either.text[:200]
+    )
+    # no rate and no life said: the break-even hours lead, no life is assumed
+    plain = rules_advisor.ask("after how many hours does buying a 4090 beat renting it?")
+    assert "life" not in plain.text and _head(plain).startswith("**Buying"), plain.text[:200]
+
+
+def test_a_total_price_for_several_cards_is_shared_even_when_the_rent_is_each(
+    rules_advisor: Any,
+) -> None:
+    pair = rules_advisor.ask("we run 2 A100s about 6 hours a day. buying them would be 30k total, "
+                             "renting 1.8/hr each. buying or renting cheaper?")  # fmt: skip
+    assert "Per GPU: $15,000 to buy (given by the user) against $1.80" in pair.text, pair.text
+    assert _head(pair).startswith("**Buying is cheaper over a 5-year life"), pair.text[:200]
+
+
 def test_an_open_choice_under_a_purchase_budget_is_a_card_to_buy(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("got 900 usd saved. which graphics card should i buy to train "
                                "sdxl loras?")  # fmt: skip

@@ -1433,11 +1433,15 @@ def break_even(
         winner = "Buying" if over["cheaper"] == "buy" else "Renting"
         # "is buying cheaper for this project? yes or no": the answer to the side asked about
         said = "" if asked is None else ("Yes: " if asked == over["cheaper"] else "No: ")
+        span = f"your {num(over['hours'], 'hours')} of use"
+        if over.get("life_years"):  # no horizon said: a service life, labelled as assumed
+            span = (f"a {num(over['life_years'])}-year life at "
+                    f"{num(result['hours_per_day'])} hours a day")  # fmt: skip
         lines.insert(
             0,
-            f"**{said}{winner.lower() if said else winner} is cheaper over your "
-            f"{num(over['hours'], 'hours')} of use**: "
-            f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent.",
+            f"**{said}{winner.lower() if said else winner} is cheaper over {span}**: "
+            f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent"
+            + (f" ({src['life']})." if over.get("life_years") else "."),
         )
     lines.append(f"Per GPU: {basis}{power}.")
     if over and over.get("months", 0) >= 2:  # "per month over 5 years": the purchase spread out

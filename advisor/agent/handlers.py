@@ -7713,6 +7713,12 @@ _UTILISATION_YEAR = re.compile(
     r"\b(?:utili[sz]ation|utili[sz]ed|busy)\b.{0,40}%.{0,200}\b(?:how many|after how long|when)\b"
     r"|%\s?of the (?:year|time)\b.{0,200}\b(?:how many (?:years|months)|after how long|when)\b"
 )
+# "over the hardware's life", "lifetime", "for depreciation": a horizon named, not its years
+_LIFE = re.compile(
+    r"\b(?:useful|service|expected|working|economic)\s(?:life|lifetime|lifespan)\b"
+    r"|\b(?:its|the|their|our|a|his|her)\s(?:\w+'s\s)?(?:life|lifetime|lifespan)\b"
+    r"|\blife(?:time|span)\b|\bdepreciation\b"
+)
 _NO_POWER = re.compile(
     r"\b(?:ignor\w*|exclud\w*|leave out|leaving out|without|not counting|no)\s(?:the\s)?"
     r"(?:electricity|power (?:cost|bill)s?|energy)\b"
@@ -7786,7 +7792,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     monthly = query.monthly_usd / count if rent is None and query.monthly_usd else None
     each = re.search(r"\beach\b|\bapiece\b|\bper (?:gpu|card)\b(?![- ]?h)"
                      r"|/(?:gpu|card)\b(?![- ]?h)", query.low)  # fmt: skip
-    if purchase is not None and count > 1 and (node or not each):
+    # "buying them would be 30k total, renting 1.8/hr each": the "each" is the rent's
+    total = re.search(r"\d\s?k?\s?(?:usd|dollars?)?\s?(?:in )?total\b|\bfor (?:both|all)\b", low)
+    if purchase is not None and count > 1 and (node or not each or total):
         purchase = purchase / count  # "4 a100s for 60k", "a server for 90k": per GPU
     if gpu is None and (purchase is None or (rent is None and monthly is None)):
         return Draft(
@@ -7828,16 +7836,26 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["host_usd_per_hour"] = query.upkeep_usd_per_month / count / HOURS_PER_MONTH
     if _NO_POWER.search(low):
         args["usd_per_kwh"] = 0.0  # "please ignore electricity and hosting"
+    side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
+                     r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
+    either = re.search(r"\b(?:buy(?:ing)?|own(?:ing)?|rent(?:ing)?|leas(?:e|ing))\b"
+                       r"(?: [\w-]+){0,3} (?:or|vs\.?|versus) (?:\w+ )?(?:buy|own|rent|leas)\w*\b",
+                       low)  # fmt: skip
+    asked = None if side is None or either else "buy" if side.group(1) else "rent"
+    # "over the hardware's life", or which is cheaper at a stated rate of use with no horizon:
+    # the verdict over a service life (the tool's, labelled as assumed)
+    rate = "hours_per_day" in args and args["hours_per_day"] < 24
+    if (
+        "hours_of_use" not in args
+        and monthly is None
+        and (_LIFE.search(low) or (rate and (side or either)))
+    ):
+        args["over_life"] = True
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])
     if monthly is not None and _SUBSCRIPTION.search(low) and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
-    side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
-                     r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
-    either = re.search(r"\b(?:buying|owning|renting|leasing)\b(?: \w+){0,3} (?:or|vs\.?|versus) "
-                       r"(?:\w+ )?(?:buying|owning|renting|leasing|rent|buy)\b", low)  # fmt: skip
-    asked = None if side is None or either else "buy" if side.group(1) else "rent"
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None)
     text += f"\n{fleet}" if fleet else ""
     if sides and one_rented and query.user_price_usd_per_hour:

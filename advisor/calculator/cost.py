@@ -9,6 +9,11 @@ from advisor.errors import InvalidInput
 from advisor.specs import Price
 
 HOURS_PER_MONTH = 730
+# The service life a rent-or-buy verdict assumes when the question names none ("over the
+# hardware's life"): the recovery period of computers and peripheral equipment, 5-year property
+# under MACRS (IRS Publication 946). Resale value after it is left out.
+SERVICE_LIFE_YEARS = 5
+SERVICE_LIFE_SOURCE = "assumed: the 5-year recovery period of computers in IRS Publication 946"
 
 
 @dataclass(frozen=True)
