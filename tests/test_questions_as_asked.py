@@ -113,6 +113,13 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
         ("I want to adapt Mistral 7B: 4-bit NF4 base, LoRA rank 32, seq len 1024. fits a 3060?",
          lambda q: q.workload == "finetune-qlora"),
         ("oppure due RTX 3090 per Llama-3.1-70B in Q8_0?", lambda q: q.gpus[0].count == 2),
+        # a Mac's memory past its chip, in words; a size in words before "chat models"
+        ("my macbook air: the m2 chip and 16 gigabytes. will one of those 7-billion chat models "
+         "in q4 run on it?",
+         lambda q: _ids(q) == [("m2-16gb",)] and q.intent == "fit" and q.models[0].size_b == 7),
+        ("M3 Max SoC, 64GB unified. llama 3.3 70b at q4?", lambda q: _ids(q) == [("m3-max-64gb",)]),
+        ("a 2 billion dollar model of the market: what does an H100 cost?",
+         lambda q: not q.models),
         ("rent was due H100 delays", lambda q: q.gpus[0].count is None),
         # read as before: a fit asked with "does it have", a cloud's charge, a requirement beside
         # another question, a purchase judged, a size beside "models", German "Effekt"
@@ -830,3 +837,15 @@ def test_a_pretraining_deadline_sizes_the_gpus_at_full_batches(rules_advisor: Ad
                     r"([\d.]+) hours", text)  # fmt: skip
     assert head and float(head.group(2)) <= 120, text[:300]
     assert "batch 1)" not in text.split("\n", 1)[0]  # not one sequence a step
+
+
+def test_a_card_without_tensor_cores_is_no_good_for_fast_fp16(rules_advisor: Advisor) -> None:
+    old = rules_advisor.ask("will mixed precision make training on my gtx 1080 ti faster? "
+                            "yes or no")  # fmt: skip
+    assert old.text.startswith("**No: the NVIDIA GeForce GTX 1080 Ti has no tensor cores"), (
+        old.text[:200]
+    )
+    assert "FP32 rate 11.3 TFLOPS" in old.text and "not published" not in old.text, old.text
+    # a card with tensor cores answers with its figure, no verdict of this kind
+    new = rules_advisor.ask("does the rtx 3060 have decent fp16 tensor throughput?")
+    assert "no tensor cores" not in new.text and "25.5 TFLOPS" in new.text, new.text[:300]

@@ -129,6 +129,8 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
         return "PCIe only"
     value = sheet.get(field)
     unit = FIELD_LABELS.get(field, (field, ""))[1]
+    if value is None and field in _TENSOR_FIELDS and sheet.get("architecture") in PRE_VOLTA:
+        return "none (no tensor cores)"  # NVIDIA's before Volta: a feature that did not exist
     if value is None:
         return "not published"
     if field == "release_year":  # a year, not a quantity: "2020", never "2,020"
@@ -158,6 +160,9 @@ def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: 
 
 
 PRE_VOLTA = ("Kepler", "Maxwell", "Pascal")  # NVIDIA generations below compute capability 7.0
+_TENSOR_FIELDS = ("fp16_bf16_dense_tflops", "fp16_bf16_sparse_tflops", "tf32_dense_tflops",
+                  "tf32_sparse_tflops", "fp8_dense_tflops", "int8_dense_tops", "int8_sparse_tops",
+                  "tensor_cores")  # fmt: skip
 
 
 def advice(sheet: dict[str, Any], reach: dict[str, dict[str, Any] | None],

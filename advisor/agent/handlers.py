@@ -659,8 +659,8 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     """ "Does the A30 support MIG?", "does the A100 have FP8 tensor cores?": yes or no from the
     datasheet, or from the architecture where the datasheet has no figure because the feature
     did not exist yet; "" when neither decides, or the variants named disagree."""
-    asked: list[str] = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores")
-                        if f in query.fields]  # fmt: skip
+    asked: list[str] = [f for f in ("fp8_dense_tflops", "mig_max_instances", "tensor_cores",
+                                    "fp16_bf16_dense_tflops") if f in query.fields]  # fmt: skip
     low = query.low
     nvidia = all(str(s.get("vendor", "")).lower() == "nvidia" for s in sheets)
     supports = re.search(r"\b(?:support|have|has|take|use)s?\b", low)
@@ -671,6 +671,12 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     if not asked or not sheets or _MORE_THAN.search(low) or _SIZED.search(low):
         return ""  # "fewer than 7 MIG instances?", "is its MIG count 7?": a figure, not a feature
     field = asked[0]
+    if field == "fp16_bf16_dense_tflops":
+        # "is my 1080 ti any good for fp16 training?": a card with no FP16 tensor figure because
+        # it has no tensor cores is a no; one with them is answered by its figure, not here
+        if any(s.get(field) is not None for s in sheets):
+            return ""
+        field = "tensor_cores"
     said = {_has_feature(s, field) for s in sheets}
     if len(said) != 1 or None in said:
         return ""
@@ -694,6 +700,10 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
     best = (f" Its fastest tensor format is FP16/BF16 at {tensor} dense."
             if field == "fp8_dense_tflops" and isinstance(sheet.get("fp16_bf16_dense_tflops"),
                                                           (int, float)) else "")  # fmt: skip
+    if field == "tensor_cores" and len(sheets) == 1 and sheet.get("fp32_tflops"):
+        fp32 = c.field_value(sheet, "fp32_tflops")
+        best = (" Mixed precision (FP16) gets no tensor-core speed-up on it: half-precision math "
+                f"runs on its CUDA cores (FP32 rate {fp32}).")  # fmt: skip
     return f"**No: the {name} has no {what}**{why}.{best}"
 
 

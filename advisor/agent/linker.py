@@ -1035,7 +1035,9 @@ def _apple_chip(ref: GpuRef) -> bool:
     return bool(ref.ids) and all(re.match(r"m\d+-", gid) for gid in ref.ids)
 
 
-_APPLE_DEVICE = frozenset(("macbook", "air", "pro", "mini", "studio", "imac", "mac", "laptop"))
+# a Mac's words between its chip and its memory ("the M2 chip and 16 GB", "M3 Max SoC, 64GB")
+_APPLE_DEVICE = frozenset(("macbook", "air", "pro", "mini", "studio", "imac", "mac", "laptop",
+                           "chip", "soc"))  # fmt: skip
 
 
 def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:

@@ -297,6 +297,9 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bhow fast is (?:the|its|that|this|their) (?:memory|vram)\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
     "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
+    # the speed-up mixed precision gives, asked of a card
+    r"|\bmixed[- ]precision\b[^.?!]{0,50}\b(?:faster|speed\w*|quicker|help|worth|benefit\w*)\b"
+    r"|\b(?:faster|speed\w*|quicker|benefit\w*) (?:from|with|using) mixed[- ]precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops)\b"
     r"|\bcompute\b(?! (?:nodes?|servers?|clusters?|instances?|credits?|budget|time|hours?)\b)",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
@@ -721,6 +724,9 @@ def normalise(text: str) -> str:
     text = rx.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
                   r"per hour (\1)", text, flags=re.I)  # fmt: skip
     text = rx.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
+    # "16 gigabytes": a memory size in the unit's short form (a rate per second stays as said)
+    text = rx.sub(r"\b(\d+(?:\.\d+)?)[\s-]?gigabytes?\b(?!\s?(?:per|/|a)\s?s(?:ec\w*)?\b)",
+                  r"\1 GB", text, flags=re.IGNORECASE)  # fmt: skip
     # "oppure due RTX 3090" (Italian "due", two, stays out of the phrasebook: an English word)
     text = rx.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
                   r"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|schede|gpus?|[ahlbtv]\d{2,3}"
@@ -747,8 +753,11 @@ def normalise(text: str) -> str:
     # "30 billion parameters", "a 350 million param model", "7 milliards de paramètres", "13 mil
     # millones de parámetros": a model size, as "30B" is
     text = rx.sub(
-        r"\b(\d+(?:\.\d+)?)\s?(billion|bn|million|milliards?|mil millones|bilh(?:ões|oes)"
-        r"|milliarden)(?=[- ]?(?:de )?par[aá]m)",
+        r"\b(\d+(?:\.\d+)?)[\s-]?(billion|bn|million|milliards?|mil millones|bilh(?:ões|oes)"
+        r"|milliarden)(?=[- ]?(?:de )?par[aá]m"
+        # "one of the 7-billion chat models", "a 70 billion llm"
+        r"|[- ](?:(?!dollars?\b|usd\b|tokens?\b|euros?\b)[a-z]+[- ]){0,2}?"
+        r"(?:models?|llms?|chat ?bots?|networks?|nets?)\b)",
         lambda m: m.group(1) + ("M" if m.group(2).lower() == "million" else "B"),
         text,
         flags=re.IGNORECASE,
