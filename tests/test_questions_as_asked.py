@@ -849,3 +849,25 @@ def test_a_card_without_tensor_cores_is_no_good_for_fast_fp16(rules_advisor: Adv
     # a card with tensor cores answers with its figure, no verdict of this kind
     new = rules_advisor.ask("does the rtx 3060 have decent fp16 tensor throughput?")
     assert "no tensor cores" not in new.text and "25.5 TFLOPS" in new.text, new.text[:300]
+
+
+def test_which_of_two_models_is_faster_on_a_card_is_answered_for_both(
+    rules_advisor: Advisor,
+) -> None:
+    named = rules_advisor.ask("distil-large-v3 vs large-v3 for podcast transcripts on my 3060 "
+                              "12gb, which one gets through audio quicker?")  # fmt: skip
+    head = named.text.split("\n")[0]
+    assert head.startswith(
+        "**Distil-Whisper distil-large-v3 is faster on one NVIDIA GeForce RTX 3060 12GB"
+    ), head
+    assert "Whisper large-v3: fits" in named.text, named.text
+    # a memory size only: the ratio, read on a reference card that is named as such
+    sized = rules_advisor.ask("i've got a 16 gig card. llama 3.1 8b or qwen2.5 14b at q4, which "
+                              "spits out tokens faster?")  # fmt: skip
+    assert sized.text.startswith("**Llama-3.1-8B is faster: about"), sized.text[:200]
+    assert "for reference" in sized.text and "Qwen2.5-14B: fits" in sized.text, sized.text
+    # the faster one does not fit: the one that runs leads
+    big = rules_advisor.ask("flux schnell or sdxl: which renders quicker on an rtx 3090?")
+    assert big.text.startswith("**Stable Diffusion XL 1.0 is the one of the two that fits"), (
+        big.text[:200]
+    )

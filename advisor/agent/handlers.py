@@ -1437,6 +1437,74 @@ def _asked_card(query: Query) -> Query:
     return replace(query, gpus=(named[0],)) if len(named) == 1 else query
 
 
+# the card a speed ratio of two models is read on when only a memory size is named: the two run
+# on the same card, and their ratio follows their bytes and work per item, not the card
+RACE_REFERENCE_GPU = "rtx-4090"
+
+
+def _models_raced(query: Query, box: ToolBox, models: list[ModelRef]) -> Draft | None:
+    """ "On my 8GB card, which is faster: Whisper large-v3 or large-v3-turbo?": each model's
+    headline speed on the card named (with a memory size only, their ratio on a reference card),
+    the faster first, and whether each fits. None when the speeds cannot be set side by side."""
+    if len(query.gpus) > 1 or not (query.gpus or query.memory_gb):
+        return None
+    ref = query.gpus[0] if query.gpus else None
+    gpu = gpu_choices(ref)[0] if ref else RACE_REFERENCE_GPU
+    count = ref.count if ref else None
+    estimates = [box.call("estimate", estimate_args(query, gpu, count, m))
+                 for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+    if any("error" in e for e in estimates):
+        return None
+    heads = [c.metrics_of(e)[:1] for e in estimates]
+    if not all(heads) or len({(h[0][0], h[0][2]) for h in heads}) != 1:
+        return None  # no speed, or speeds of different kinds (tokens/s against images/s)
+    label, _, unit = heads[0][0]
+    rate = unit.endswith("/s")  # a rate (more is faster), or a time per item (less is faster)
+    typical = [h[0][1]["typical"] for h in heads]
+    order = sorted(range(len(estimates)), key=lambda i: -typical[i] if rate else typical[i])
+    best, other = order[0], order[1]
+    ratio = typical[best] / typical[other] if rate else typical[other] / typical[best]
+    fast, slow = estimates[best], estimates[other]
+    held = estimates
+    if not ref:  # whether each fits the memory said, not the reference card
+        sized = [box.call("estimate", estimate_args(query, f"{query.memory_gb:g}gb", None, m))
+                 for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+        held = sized if all("error" not in e for e in sized) else estimates
+    lines = []
+    if not held[best]["fits"]:  # the faster one does not fit: the one that runs leads
+        where = (c.gpus_phrase(fast["num_gpus"], fast["gpu_name"]) if ref
+                 else f"a {c.num(query.memory_gb, 'GB')} card")  # fmt: skip
+        runs = (f"{slow['model_name']} is the one of the two that fits on {where}"
+                if held[other]["fits"] else f"Neither fits on {where}")  # fmt: skip
+        lines.append(
+            f"**{runs}: {fast['model_name']} would be about {c.num(ratio)}x as fast but needs "
+            f"{c.num(held[best]['memory_per_gpu_gb'], 'GB')} in {held[best]['precision']}.**"
+        )
+    elif ref:
+        where = c.gpus_phrase(fast["num_gpus"], fast["gpu_name"])
+        lines.append(
+            f"**{fast['model_name']} is faster on {where}: {label} about "
+            f"{c.num(typical[best], unit)} against {c.num(typical[other], unit)} for "
+            f"{slow['model_name']} ({c.num(ratio)}x).**"
+        )
+    else:  # "on my 8GB card": the ratio holds on any card that holds both
+        lines.append(
+            f"**{fast['model_name']} is faster: about {c.num(ratio)}x the {label} of "
+            f"{slow['model_name']} on the same card.** Your card's name gives its figures; on "
+            f"{c.gpus_phrase(1, fast['gpu_name'])} for reference, {c.num(typical[best], unit)} "
+            f"against {c.num(typical[other], unit)}."
+        )
+    lines.append("")
+    lines += [
+        f"- {e['model_name']}: {'fits' if e['fits'] else 'does not fit'}, "
+        f"{c.num(e['memory_per_gpu_gb'], 'GB')} of {c.usable(e)}, weights "
+        f"{c.num(e['breakdown_gb'].get('weights') or _pipeline_weights_gb(e), 'GB')} "
+        f"({c.settings(e)})"
+        for e in held
+    ]
+    return Draft("\n".join(lines))
+
+
 def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     """ "for a 16GB card, which can I keep in fp16: SDXL or SD 3.5 Large?": each model on the one
     card (or memory size) named, those that fit first; None unless a choice between two or more
@@ -1447,7 +1515,7 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     if len(models) < 2 or len(query.gpus) > 1 or not re.search(r"\bwhich\b|\bor\b|\bvs\b", low):
         return None
     if re.search(r"\bfaster\b|\bslower\b|\bquicker\b|\bspeed\b|\btok(?:en)?s?/s\b", low):
-        return None  # "qwen 7b vs llama 8b on a 4090, which is faster": a speed answer
+        return _models_raced(query, box, models)  # "qwen 7b vs llama 8b on a 4090: faster?"
     if not query.gpus and not query.memory_gb:
         return models_memory(query, box)  # "distil-large-v3 or large-v3: which is smaller?"
     ref = query.gpus[0] if query.gpus else None

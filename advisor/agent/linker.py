@@ -488,7 +488,10 @@ class Linker:
         refs: list[ModelRef] = []
         i = 0
         while i < len(words):
-            hit = self._elliptic(words, i, refs) or self._model_at(words, i)
+            hit = self._elliptic(words, i, refs)
+            if hit is None or hit[1].ids == refs[-1].ids:
+                # "distil-large-v3 vs large-v3": a name of its own, not the first one again
+                hit = self._model_at(words, i) or hit
             if hit is None:
                 i += 1
                 continue
