@@ -871,3 +871,13 @@ def test_which_of_two_models_is_faster_on_a_card_is_answered_for_both(
     assert big.text.startswith("**Stable Diffusion XL 1.0 is the one of the two that fits"), (
         big.text[:200]
     )
+
+
+def test_a_claim_that_a_big_card_is_needed_for_pictures_is_checked(rules_advisor: Advisor) -> None:
+    claim = rules_advisor.ask("my brother says i'd absolutely need an H100 to do ai art on my own "
+                              "pc. true?")  # fmt: skip
+    assert claim.text.startswith("**No: Stable Diffusion XL 1.0 needs about"), claim.text[:200]
+    assert "Image generation with no model named: SDXL assumed" in claim.text, claim.text
+    # a kind of picture work named, no model: the reference image model, said as assumed
+    judged = rules_advisor.ask("thinking of a 4060 ti 16gb mostly for text-to-image stuff, decent?")
+    assert "SDXL assumed" in judged.text and "Stable Diffusion XL 1.0" in judged.text, judged.text

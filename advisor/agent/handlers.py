@@ -1421,6 +1421,9 @@ def _heads_split(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
 _NEED_ASKED = re.compile(
     r"\bdo (?:we|i|they|you) (?:really |actually |even |truly )?need\b"
     r"|\bis (?:it|that|an? \w+) (?:really )?necessary\b"
+    # a claim to check: "my neighbour insists I'd need an H100 for this. Is that true?"
+    r"|\b(?:i|we|you|one)(?:'d|\u2019d| would) (?:really |actually |absolutely )?need\b"
+    r"(?=[^?]{0,200}\b(?:true|right|correct|so)\b)"
 )
 
 

@@ -3319,6 +3319,12 @@ _WHISPER_UNSIZED = re.compile(
 
 
 # Stable Diffusion named with no version ("is the 4070 Ti Super good for stable diffusion?")
+# images made by a model, none named: "make AI pictures of my roses", "for image generation"
+_IMAGE_UNNAMED = re.compile(
+    r"\b(?:ai|generative|ai[- ]generated)\s(?:art|artwork|pictures?|pics|images?|imagery"
+    r"|illustrations?|photos?)\b|\bimage generation\b|\btext[- ]to[- ]image\b|\btxt2img\b"
+    r"|\bgenerat\w* (?:ai )?(?:images?|pictures?|pics|art)\b"
+)
 _SD_UNVERSIONED = re.compile(
     r"\bstable[- ]?diffusion\b(?!\W{0,3}(?:xl|\d|v\d|turbo|cascade|large|medium))"
     # "is a 4090 fast enough for SD?": the abbreviation alone (not an SD card, not "SD 1.5")
@@ -3382,9 +3388,10 @@ def _sd_unversioned(
     """ "Is the 4070 Ti Super good for stable diffusion?", "best gpu for stable diffusion under
     $500": SDXL, said as assumed, when a GPU is named or asked for and no Stable Diffusion
     version was ("make me a picture with stable diffusion" is no GPU question)."""
-    if not (gpus or _GPU_ASKED.search(low)) or not _SD_UNVERSIONED.search(low):
+    unnamed = _IMAGE_UNNAMED.search(low)  # "ai pictures", "image generation": no model at all
+    if not (gpus or _GPU_ASKED.search(low)) or not (_SD_UNVERSIONED.search(low) or unnamed):
         return ()
-    if any(m.family == "diffusion" for m in models):
+    if any(m.family in ("diffusion", "vision") for m in models) or (unnamed and models):
         return ()
     memory = [_card_memory_gb(g, catalog) for g in gpus]
     if memory and all(m is not None and m < SMALL_CARD_GB for m in memory):
@@ -3394,6 +3401,8 @@ def _sd_unversioned(
         return (ModelRef("Stable Diffusion", ("sd-1.5",), "diffusion", note=note, assumed=True),)
     ref = FAMILIES["diffusion"].reference_model
     note = "Stable Diffusion with no version named: SDXL assumed (say which if it differs)."
+    if not _SD_UNVERSIONED.search(low):
+        note = "Image generation with no model named: SDXL assumed (say which if it differs)."
     return (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
 
 
