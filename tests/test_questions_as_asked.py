@@ -120,6 +120,11 @@ def _ids(query: Any) -> list[tuple[str, ...]]:
         ("M3 Max SoC, 64GB unified. llama 3.3 70b at q4?", lambda q: _ids(q) == [("m3-max-64gb",)]),
         ("a 2 billion dollar model of the market: what does an H100 cost?",
          lambda q: not q.models),
+        # the full fine-tune asked, LoRA the fallback, "or" in Indonesian and German
+        ("mau full fine-tuning qwen2.5 7b di 2x rtx 3090, muat? atau harus pakai lora?",
+         lambda q: q.workload == "finetune-full"),
+        ("Full Fine-Tuning von Mistral 7B auf einer A100 80GB: passt das, oder doch LoRA?",
+         lambda q: q.workload == "finetune-full"),
         ("rent was due H100 delays", lambda q: q.gpus[0].count is None),
         # read as before: a fit asked with "does it have", a cloud's charge, a requirement beside
         # another question, a purchase judged, a size beside "models", German "Effekt"
@@ -881,3 +886,12 @@ def test_a_claim_that_a_big_card_is_needed_for_pictures_is_checked(rules_advisor
     # a kind of picture work named, no model: the reference image model, said as assumed
     judged = rules_advisor.ask("thinking of a 4060 ti 16gb mostly for text-to-image stuff, decent?")
     assert "SDXL assumed" in judged.text and "Stable Diffusion XL 1.0" in judged.text, judged.text
+
+
+def test_a_fit_of_an_image_model_is_judged_on_one_image(rules_advisor: Advisor) -> None:
+    # a vision model's throughput batch is for speed questions, not for whether it fits
+    seg = rules_advisor.ask("will sam vit-h even load on my 8 gig card for labeling a dataset, "
+                            "in half precision?")  # fmt: skip
+    assert "batch 1" in seg.text.split("\n")[0], seg.text[:300]
+    fast = rules_advisor.ask("resnet-50 inference throughput on a T4?")
+    assert "batch 64" in fast.text.split("\n")[0], fast.text[:300]

@@ -330,6 +330,8 @@ def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
     # pre-training timed or priced at a useful batch, not at one sequence a step of overhead (a
     # fit is judged at the batch that fits: one, with gradient accumulation for more)
     timed = query.intent not in ("fit", "solve", "spec")
+    if workload == "inference" and not timed:
+        return None  # "SAM ViT-H on an 8gb card?": does one image fit, not a throughput batch
     return dict(family.default_batch).get(workload) or (
         _pretraining_default(workload, model) if timed else None
     )

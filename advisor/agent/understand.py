@@ -2952,7 +2952,12 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         and _said(low, "finetune-full")
         # (also at the end of a message with no question mark: "... or is that lora only
         # territory")
-        and rx.search(r"\bor\b[^.?!]{0,30}\bq?lora\b[^.?!]{0,25}(?:\?|$)", low.strip())
+        # ("or" in the languages asked in: "atau wajib pakai LoRA?", "oder doch LoRA?")
+        and rx.search(
+            r"\b(?:or|atau|oder|ou|o|czy|albo|lub|veya|eller|ho\u1eb7c)\b[^.?!]{0,30}"
+            r"\bq?lora\b[^.?!]{0,25}(?:\?|$)",
+            low.strip(),
+        )
         and not rx.search(r"\b(?:can'?t|cannot|won'?t|not|no way to)\s(?:\w+\s)?fully\b", low)
     ):
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
