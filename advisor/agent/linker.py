@@ -499,7 +499,7 @@ class Linker:
             if not any(r.ids and r.ids == ref.ids for r in refs):
                 refs.append(ref)
             i = end
-        refs += [r for r in self._whisper_variant(words) if all(r.ids != o.ids for o in refs)]
+        refs += [r for r in self._whisper_variant(words, refs) if all(r.ids != o.ids for o in refs)]
         entries = [self._entry(r.family, r.ids[0]) for r in refs if r.ids and r.family]
         # the sizes of the models named, total and active ("Scout ... only 17B parameters are
         # active": its active size, not another model)
@@ -512,15 +512,16 @@ class Linker:
                                                 for p in named)
         ]  # fmt: skip
 
-    def _whisper_variant(self, words: list[Token]) -> list[ModelRef]:
+    def _whisper_variant(self, words: list[Token], refs: list[ModelRef]) -> list[ModelRef]:
         """ "faster-whisper with large-v2", "whisper.cpp ... medium", "wisper tiny": a Whisper
-        size alone, where an engine or a slip of the name says which family it is."""
+        size alone, where an engine, a slip of the name or a Whisper model named beside it
+        ("distil-large-v3 vs large-v3") says which family it is."""
         said = any(  # a ratio of 0.85 to its 7 letters needs a word of 6 to 9
             "whisper" in w.low
             or (6 <= len(w.low) <= 9
                 and difflib.SequenceMatcher(None, w.low, "whisper").ratio() >= 0.85)
             for w in words
-        )  # fmt: skip
+        ) or any(r.family == "speech" for r in refs)  # fmt: skip
         if not said:
             return []
         table = models_of(self.catalog, FAMILIES["speech"])

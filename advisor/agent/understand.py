@@ -4817,6 +4817,8 @@ def _segment(low: str) -> str | None:
 
 # ---------------------------------------------------------------- follow-ups
 
+# intents whose follow-up, naming nothing, asks again about what the thread named
+_SAME_ASK_INTENTS = ("rent_or_buy", "cost", "fit", "speed", "train_time")
 _FOLLOW_UP = re.compile(
     r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
@@ -4827,7 +4829,7 @@ _FOLLOW_UP = re.compile(
     r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
     r"|that|this one|(?:for|with|on|in) this|the \d+ ?gb one|the other one|(?:of )?the two"
-    r"|either one|each one"
+    r"|either one|each one|each (?:has|have|of the two)|(?:used|new|the|those|these) ones"
     r"|both(?: of them)?|each (?:offered |listed |quoted |proposed )?(?:models?|options?|cards?"
     r"|gpus?|offers?))\b",
     re.IGNORECASE,
@@ -5026,9 +5028,14 @@ def resolve(
     # "would this card handle flux too?" after a pick: the card picked, for a new job
     the_card_picked = bool(previous.get("picked") and not query.gpus
                            and _THAT_CARD.search(query.text.lower()))  # fmt: skip
+    # "buy a used 3090 for $700 or rent one at $0.22/h" then "at 25 hours a week, when does
+    # buying break even?": the same kind of question, about what the thread named
+    same_ask = bool(names_nothing and query.intent == prior.intent
+                    and (prior.gpus or prior.models)
+                    and query.intent in _SAME_ASK_INTENTS)  # fmt: skip
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
-            or all_of_them or the_card_picked):  # fmt: skip
+            or all_of_them or the_card_picked or same_ask):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
