@@ -1,7 +1,10 @@
 """A reader process for the concurrency test: searches one index in a loop while another
 process re-indexes it, and prints what it saw as JSON.
 
-    python -m tests.index_reader INDEX_DIR CORPUS_DIR SECONDS
+    python -m tests.index_reader INDEX_DIR CORPUS_DIR SECONDS [STOP_FILE]
+
+It stops after SECONDS, or once STOP_FILE exists and it has seen the index generation written
+in it (the test's last build), however long the re-indexing took on a loaded machine.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from advisor.retrieval.search import LiveSearcher, Searcher
 
 def main() -> None:
     index_dir, corpus_dir, seconds = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3])
+    stop = Path(sys.argv[4]) if len(sys.argv) > 4 else None
     embedder = default_embedder()
     settings = Settings(corpus_dir=corpus_dir, index_dir=index_dir)
     live = LiveSearcher(Searcher(open_index(settings, embedder, build_if_missing=False), embedder),
@@ -28,6 +32,8 @@ def main() -> None:
     generations = [live.index.manifest.generation]  # the one it opened
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if stop and stop.exists() and stop.read_text().strip() in ("", generations[-1]):
+            break  # (an empty file: stop now, the test failed before its last build)
         try:
             found = live.search("L40 memory bandwidth", k=3)
             searches += 1

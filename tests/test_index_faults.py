@@ -87,9 +87,10 @@ def test_readers_keep_searching_while_a_writer_reindexes(tmp_path: Path, embedde
     settings = Settings(corpus_dir=corpus, index_dir=tmp_path / "index")
     first = update_index(settings, embedder)
     command = [sys.executable, "-m", "tests.index_reader", str(settings.index_dir), str(corpus)]
+    stop = tmp_path / "stop"  # the readers search until they see the build it names (300 s)
     readers = [
         subprocess.Popen(
-            [*command, "25"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [*command, "300", str(stop)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         for _ in range(3)
     ]
@@ -97,8 +98,10 @@ def test_readers_keep_searching_while_a_writer_reindexes(tmp_path: Path, embedde
         for reader in readers:  # wait until each has the index open
             assert reader.stdout is not None and reader.stdout.readline().strip() == "ready"
         builds = [update_index(settings, embedder, rebuild=True).generation for _ in range(3)]
-        time.sleep(1.0)  # the readers' next check sees the last build
+        (tmp_path / "stop.part").write_text(builds[-1])
+        (tmp_path / "stop.part").replace(stop)  # whole at once: never read half written
     finally:
+        stop.touch()
         outputs = [reader.communicate(timeout=120) for reader in readers]
     reports = [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
     for report, (_, err) in zip(reports, outputs, strict=True):

@@ -12,8 +12,9 @@ from datetime import date
 
 import pytest
 
-from advisor.agent.understand import calendar_deadline
+from advisor.agent.understand import calendar_deadline, understand
 from advisor.api import Advisor
+from advisor.catalog import Catalog
 from advisor.tools import call_tool
 from tests.asking import ask_grounded as _ask
 from tests.asking import head as _head
@@ -56,6 +57,15 @@ def test_a_job_due_by_a_day_counts_the_cards_that_make_it(rules_advisor: Advisor
     assert f"within {due[0]:,.0f} hours" in _head(text), text
     assert re.match(r"\*\*(?:\d+ x |One )", _head(text)), text  # the count leads
     assert "Due by next Friday" in text
+
+
+def test_the_hours_a_due_day_is_counted_as_ground_the_answer(catalog: Catalog) -> None:
+    # the hours are code's reading of the user's words (on a Friday, "next friday" is 168 hours,
+    # a figure no tool returns): the guard takes them from the understanding's note
+    query = understand("12k hours of audio through whisper large-v3 before next friday, gpus?",
+                       catalog)  # fmt: skip
+    due = calendar_deadline("by next friday", date.today())
+    assert due is not None and f"{due[0]:,.0f} hours" in query.said(query.text), query.notes
 
 
 def test_pcie_judged_for_data_parallel_training(rules_advisor: Advisor) -> None:

@@ -193,9 +193,11 @@ class Query:
     def said(self, question: str) -> str:
         """The user's own words an answer may repeat: this question and the names the thread
         carries from earlier turns ("the gtx 1650" of a follow-up's first message), each GPU with
-        the count understood for it (a cloud instance is its GPUs: "p5.48xlarge", 8 x H100)."""
+        the count understood for it (a cloud instance is its GPUs: "p5.48xlarge", 8 x H100), and
+        the understanding step's notes, which code wrote from those words ("by next Friday":
+        the day taken and its hours of wall time)."""
         gpus = [f"{g.count} x {g.text}" if g.count else g.text for g in self.gpus]
-        return " ".join([question, *gpus, *(m.text for m in self.models)])
+        return " ".join([question, *gpus, *(m.text for m in self.models), *self.notes])
 
     def with_(self, **changes: Any) -> Query:
         return replace(self, **changes)
