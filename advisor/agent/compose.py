@@ -1442,9 +1442,12 @@ def break_even(
         if over.get("life_years"):  # no horizon said: a service life, labelled as assumed
             span = (f"a {num(over['life_years'])}-year life at "
                     f"{num(result['hours_per_day'])} hours a day")  # fmt: skip
+        side = winner.lower() if said else winner
+        if instead and over.get("life_years"):  # "buying an A6000 rather than renting an L40S"
+            side = f"{side} {what}" if winner == "Buying" else f"{side} {instead[0]}"
         lines.insert(
             0,
-            f"**{said}{winner.lower() if said else winner} is cheaper over {span}**: "
+            f"**{said}{side} is cheaper over {span}**: "
             f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent"
             + (f" ({src['life']})." if over.get("life_years") else "."),
         )
