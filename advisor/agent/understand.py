@@ -3394,7 +3394,8 @@ def _sd_unversioned(
     $500": SDXL, said as assumed, when a GPU is named or asked for and no Stable Diffusion
     version was ("make me a picture with stable diffusion" is no GPU question)."""
     unnamed = _IMAGE_UNNAMED.search(low)  # "ai pictures", "image generation": no model at all
-    if not (gpus or _GPU_ASKED.search(low)) or not (_SD_UNVERSIONED.search(low) or unnamed):
+    sd = _SD_UNVERSIONED.search(low)
+    if not (gpus or _GPU_ASKED.search(low)) or not (sd or unnamed):
         return ()
     if any(m.family in ("diffusion", "vision") for m in models) or (unnamed and models):
         return ()
@@ -3406,7 +3407,7 @@ def _sd_unversioned(
         return (ModelRef("Stable Diffusion", ("sd-1.5",), "diffusion", note=note, assumed=True),)
     ref = FAMILIES["diffusion"].reference_model
     note = "Stable Diffusion with no version named: SDXL assumed (say which if it differs)."
-    if not _SD_UNVERSIONED.search(low):
+    if not sd:
         note = "Image generation with no model named: SDXL assumed (say which if it differs)."
     return (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
 
