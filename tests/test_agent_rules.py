@@ -604,6 +604,9 @@ def test_a_total_price_for_several_cards_is_shared_even_when_the_rent_is_each(
     pair = rules_advisor.ask("we run 2 A100s about 6 hours a day. buying them would be 30k total, "
                              "renting 1.8/hr each. buying or renting cheaper?")  # fmt: skip
     assert "Per GPU: $15,000 to buy (given by the user) against $1.80" in pair.text, pair.text
+    used = rules_advisor.ask("we rent 2x a100 80gb 24/7 at 1.5/hr each. buying used would be 9k "
+                             "each. over their useful life whats cheaper?")  # fmt: skip
+    assert "Per GPU: $9,000 to buy (given by the user)" in used.text, used.text
     assert _head(pair).startswith("**Buying is cheaper over a 5-year life"), pair.text[:200]
 
 

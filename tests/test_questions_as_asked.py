@@ -876,6 +876,9 @@ def test_which_of_two_models_is_faster_on_a_card_is_answered_for_both(
     assert big.text.startswith("**Stable Diffusion XL 1.0 is the one of the two that fits"), (
         big.text[:200]
     )
+    # with a memory size only, the speeds behind "faster" are shown, every figure grounded
+    sized_big = rules_advisor.ask("sdxl vs flux schnell on 16GB which one pumps out pics faster")
+    assert "for reference" in sized_big.text and sized_big.grounding_rate == 1.0, sized_big.text
 
 
 def test_a_claim_that_a_big_card_is_needed_for_pictures_is_checked(rules_advisor: Advisor) -> None:

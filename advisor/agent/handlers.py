@@ -1482,8 +1482,14 @@ def _models_raced(query: Query, box: ToolBox, models: list[ModelRef]) -> Draft |
         runs = (f"{slow['model_name']} is the one of the two that fits on {where}"
                 if held[other]["fits"] else f"Neither fits on {where}")  # fmt: skip
         lines.append(
-            f"**{runs}: {fast['model_name']} would be about {c.num(ratio)}x as fast but needs "
+            f"**{runs}: {fast['model_name']} would be faster but needs "
             f"{c.num(held[best]['memory_per_gpu_gb'], 'GB')} in {held[best]['precision']}.**"
+            # the two speeds (on the reference card when none is named)
+            + (
+                f" {label.capitalize()}: {c.num(typical[best], unit)} against "
+                f"{c.num(typical[other], unit)}"
+                + ("." if ref else f", on {c.gpus_phrase(1, fast['gpu_name'])} for reference.")
+            )
         )
     elif ref:
         where = c.gpus_phrase(fast["num_gpus"], fast["gpu_name"])

@@ -4311,6 +4311,7 @@ _PURCHASE = re.compile(
     rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
     # "buying them would be 30k total", "to buy one is about 1800"
     rf"|\b(?:buy(?:ing)?|purchas(?:e|ing)) (?:it |them |one |both |those |these |the [\w-]+ )?"
+    rf"(?:used |new |second[- ]hand |refurbished )?"  # "buying used would be 9k each"
     rf"(?:would |will |could |should )?(?:be|costs?|runs?|comes? to|is|are)\b"
     rf"|\bquot(?:e[sd]?|ing)\b(?: \w+){{0,3}}?(?: at| for| is| of| was|:)?(?=\s?(?:\$|usd))"
     rf"|\bquoted?(?: (?:is|was|came in at|of)|:)"  # "quote is $30k per node"
