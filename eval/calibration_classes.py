@@ -1204,13 +1204,13 @@ def _memory_gb(row: Mapping[str, str], n: int) -> float:
 
 def _check_method(row: Mapping[str, str], opts: Mapping[str, str]) -> None:
     """Skip what the Request cannot express: non-LoRA adapters, LoRA(emb), GaLore, LISA,
-    LLaMA-Pro, attention without flash."""
+    LLaMA-Pro, freeze-tuning (only the last layers trained), attention without flash."""
     if opts.get("peft_type", "LORA").upper() in NOT_LORA:
         raise Skip(R_METHOD)
     if "lora_trains_embedding_and_lm_head" in opts:
         raise Skip(R_METHOD)
-    exp = opts.get("exp", "") + " " + opts.get("tuner", "")
-    if any(word in exp for word in ("galore", "lisa", "llamapro")):
+    exp = " ".join(opts.get(k, "") for k in ("exp", "tuner", "method"))
+    if any(word in exp for word in ("galore", "lisa", "llamapro", "freeze")):
         raise Skip(R_METHOD)
     if opts.get("flash_attn", "on").lower() == "off":
         raise Skip(R_METHOD)
