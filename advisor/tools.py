@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
 from advisor.calculator.base import one_epoch_assumed
+from advisor.calculator.interconnect import link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import get_precision, tensor_formats
 from advisor.catalog import load_catalog
@@ -395,6 +396,10 @@ def compare_workload(
         rows.append({"gpu": e.gpu, "gpu_name": e.gpu_name, "num_gpus": n, "fits": e.fits,
                      "speed": band.get("typical") if e.fits else None,
                      "memory_per_gpu_gb": e.memory_per_gpu_gb, "interconnect": e.interconnect,
+                     # the link's datasheet-style figure, both directions per GPU (900 GB/s of
+                     # NVLink on an H100 SXM, 128 GB/s of PCIe 5.0 x16)
+                     "interconnect_gbs": (2 * link_for(load_catalog().gpus[e.gpu], n).gbs
+                                          if e.interconnect and n > 1 else None),
                      "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
                      "usd_per_hour": priced.get("usd_per_hour"),
                      "usd_per_unit": priced.get("usd_per_unit"),

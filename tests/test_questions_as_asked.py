@@ -898,3 +898,87 @@ def test_a_fit_of_an_image_model_is_judged_on_one_image(rules_advisor: Advisor) 
     assert "batch 1" in seg.text.split("\n")[0], seg.text[:300]
     fast = rules_advisor.ask("resnet-50 inference throughput on a T4?")
     assert "batch 64" in fast.text.split("\n")[0], fast.text[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # a keyboard run among a few words: nothing asked
+        ("jkdfhg whoops, my kid got to the laptop", lambda q: q.intent == "invalid"),
+        ("gfdsa 4x?? haha nvm", lambda q: q.intent == "invalid"),
+        ("how much vram does a 4080 have, ignore the dkfjgh", lambda q: q.intent == "spec"),
+        # one recording's length, times the recordings where they are counted
+        (
+            "whisper medium on a 3060, every lecture is roughly 2 hours, how long to caption one?",
+            lambda q: q.audio_hours == 2.0 and q.hours is None,
+        ),
+        (
+            "30 lectures and each lecture runs about 90 minutes; whisper large-v3 on an L4?",
+            lambda q: q.audio_hours == 45.0,
+        ),
+        # hours of data for a speech model are audio, not time
+        (
+            "want to fine-tune whisper base on 120 hrs of data in my dialect, which gpu to rent?",
+            lambda q: q.audio_hours == 120.0 and q.hours is None,
+        ),
+        # a seller's price is a purchase price, set against renting
+        (
+            "resellers are asking $1900 for a 4090 right now. would renting one at $0.55/h be the "
+            "wiser move? maybe 3 hours a day",
+            lambda q: (
+                q.intent == "rent_or_buy"
+                and q.purchase_usd == 1900.0
+                and q.budget is not None
+                and q.budget.kind == "buy"
+            ),
+        ),
+        (
+            "the vendor quote for our 4x L40S server came in at 58k. the alternative is renting "
+            "the same at $1.10/GPU-hour. smarter option for ~50% use?",
+            lambda q: q.intent == "rent_or_buy" and q.purchase_usd == 58000.0,
+        ),
+    ],
+)
+def test_mashed_keys_recording_lengths_and_sellers_prices(
+    catalog: Catalog, question: str, check: Any
+) -> None:
+    assert check(understand(question, catalog, None)), understand(question, catalog, None)
+
+
+def test_should_i_just_rent_instead_gets_a_verdict_first(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("a 5080 is going for 1300 where i live. should i just rent one "
+                               "at $0.35/hr instead? i'd use it like 8 hours a week")  # fmt: skip
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**Yes: renting is cheaper over a 5-year life"), head
+
+
+@pytest.mark.parametrize(
+    ("question", "fields"),
+    [
+        # a size the user believes, to confirm beside the figure asked
+        (
+            "the A40 and the L40, both 48gb i think. which has more fp16 tensor throughput?",
+            {"memory_gb", "fp16_bf16_dense_tflops"},
+        ),
+        # how the stated memory is split or shared
+        ("is the 96gb on the h100 nvl per gpu or for the whole card pair?", {"memory_gb"}),
+        (
+            "how much of the 64 gb on an orin agx can the gpu actually use, and what's its tdp?",
+            {"memory_gb", "tdp_w"},
+        ),
+        # error-correcting memory is a question of the memory's type
+        ("rtx a5000: ecc memory or not? and how many gb", {"memory_type", "memory_gb"}),
+    ],
+)
+def test_memory_sizes_to_confirm_and_ecc_are_asked_fields(
+    catalog: Catalog, question: str, fields: set[str]
+) -> None:
+    query = understand(question, catalog, None)
+    assert fields <= set(query.fields), query.fields
+
+
+def test_the_by_hand_weight_size_is_shown_beside_the_estimate(rules_advisor: Advisor) -> None:
+    # 8-bit weights: parameters x 1 byte, and why the estimate is larger (16-bit embeddings)
+    answer = rules_advisor.ask("llama 3.1 70b at fp8 across two a100 80gb, fits?")
+    assert "By hand, 70.6B parameters x 1 byte = 70.6 GB of weights" in answer.text, answer.text
+    assert "layers kept in 16 bits add the rest" in answer.text, answer.text

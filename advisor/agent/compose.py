@@ -362,7 +362,8 @@ def job_ratio(result: dict[str, Any]) -> str:
         return f"**None of them fits {result['model_name']} for this job** ({setting})."
     figures = "; ".join(
         (f"{r['gpu_name']} {ratio_figure(r['speed'], result['unit'])}"
-         + (f" (over {r['interconnect']})" if r.get("interconnect") else "")) if r["speed"] else
+         + (f" (over {r['interconnect']}{_link_figure(r)})" if r.get("interconnect") else ""))
+        if r["speed"] else
         f"{r['gpu_name']} does not fit" for r in rows
     )  # fmt: skip
     fitting = [r for r in rows if r["speed"]]
@@ -612,9 +613,15 @@ def memory_line(e: dict[str, Any]) -> str:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
     line = f"{head} ({breakdown(e)})."
     line += rule_of_thumb(e)
-    if not e["fits"] and e.get("weights_alone_gb"):  # an image pipeline's models together
+    if e.get("weights_alone_gb"):  # an image pipeline's models together
         line += f" The weights alone are {num(e['weights_alone_gb'], 'GB')}."
     return line + (f" {split_weights_line(e)}" if split_weights_line(e) else "")
+
+
+def _link_figure(row: dict[str, Any]) -> str:
+    """ ", 900 GB/s per GPU both ways": the link's figure as datasheets print it."""
+    gbs = row.get("interconnect_gbs")
+    return f", {num(gbs, 'GB/s')} per GPU both ways" if gbs else ""
 
 
 def rule_of_thumb(e: dict[str, Any]) -> str:
@@ -628,13 +635,18 @@ def rule_of_thumb(e: dict[str, Any]) -> str:
                 f"{every} before activations.")  # fmt: skip
     nominal = e.get("weights_nominal_gb")
     weights = e["breakdown_gb"].get("weights", 0) * (e.get("num_gpus") or 1)
-    if not nominal or abs(weights - nominal) <= 0.03 * nominal:
+    if not nominal or abs(weights - nominal) <= 0.01 * nominal:
         return ""
     per = e["nominal_bytes_per_param"]
     unit = "byte" if per == 1 else "bytes"
-    why = (f"; the {num(weights, 'GB')} above adds the format's scales and the layers kept in "
-           "16 bits" if per < 2 and weights > nominal and (e.get("num_gpus") or 1) == 1
-           else "")  # fmt: skip
+    why = ""
+    if per < 2 and weights > nominal:  # over GPUs, the split line gives the weights in all
+        why = (
+            f"; the {num(weights, 'GB')} above adds the format's scales and the layers kept "
+            "in 16 bits"
+            if (e.get("num_gpus") or 1) == 1
+            else "; the format's scales and the layers kept in 16 bits add the rest"
+        )
     return (f" By hand, {num(e['params_b'])}B parameters x {num(per)} {unit} = "
             f"{num(nominal, 'GB')} of weights{why}.")  # fmt: skip
 

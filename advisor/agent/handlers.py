@@ -7931,6 +7931,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
                        r"(?: [\w-]+){0,3} (?:or|vs\.?|versus) (?:\w+ )?(?:buy|own|rent|leas)\w*\b",
                        low)  # fmt: skip
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
+    should = _SHOULD_SIDE.search(low)  # "should i just rent a 4090 instead?"
+    if side is None and not either and should:
+        side, asked = should, "buy" if should.group(1) or should.group(3) else "rent"
     # "over the hardware's life", or which is cheaper at a stated rate of use with no horizon:
     # the verdict over a service life (the tool's, labelled as assumed)
     rate = "hours_per_day" in args and args["hours_per_day"] < 24
@@ -7959,6 +7962,13 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""
     return Draft(text)
+
+
+# one side asked as advice: "should i just rent a 4090 instead?", "should we buy our own?"
+_SHOULD_SIDE = re.compile(
+    r"\bshould (?:i|we) (?:just |rather |instead |simply )?(?:(buy|get|own)|(rent|lease))\b"
+    r"|\b(?:(buy\w*|own\w*)|(rent\w*|leas\w*))\b[^.?!]{0,50}\binstead\b"
+)
 
 
 def _pace_apart(box: ToolBox, bought: str, rented: str) -> str | None:

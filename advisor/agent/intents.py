@@ -218,6 +218,10 @@ _NOISE = re.compile(
     r"|\^\[\[?[a-d0-9~;]*|(?<!\w):(?:wqa|wq|qa|q|x|w)!?(?!\w)"
 )
 _MASH = re.compile(r"\W*(?:[asdfghjkl;]{5,}|[qwertyuiop]{5,}|[zxcvbnm]{5,})\W*")
+# one keyboard-row run with no vowel in a longer message: "sdfgh oops sorry, the cat", "hfgjdk 8x??"
+_MASH_WORD = re.compile(
+    r"\b(?:[asdfghjkl]*[sdfghjkl]{4}[asdfghjkl]*|[qwrtp]{5,}|[zxcvbnm]{5,})\b(?<=\w{5})"
+)
 _BUY = _cues(
     r"\bbuy\w*",
     r"\bcomprar\b|\bkaufen\b|\bacheter\b",  # Spanish/Portuguese, German, French
@@ -623,6 +627,8 @@ def _invalid(q: Query, low: str) -> bool:
         return True  # "bump", "RE: RE: FW: [no subject]": a forum nudge or an empty mail
     if not rx.search(r"[^\W_]", low) or (_MASH.fullmatch(low) and not _entities(q)):
         return True  # emoji, punctuation, a keyboard row
+    if _MASH_WORD.search(low) and not (_entities(q) or q.workload_given or q.topic):
+        return True  # a keyboard row among a few words, nothing about GPUs or models named
     if not rx.search(r"[^\W\d_]{2,}", _NOISE.sub(" ", low)) and not _entities(q):
         return True  # "¯\_(ツ)_/¯ ?????? 0x0000 NaN NaN": a shrug and placeholders, no word
     if "\n" in low.strip() and not _entities(q) and not _ASKS.search(low):
@@ -707,6 +713,7 @@ def _job_timed(q: Query, low: str) -> bool:
 # a price to buy set against renting: "costs $1,800, or rent one?", "cheaper to rent instead?"
 _CHEAPER = re.compile(
     r"\bcheaper\b|\bworth\b|\bmakes? (?:more )?sense\b|\bbetter\b|\binstead\b|\bvs\b|\bversus\b"
+    r"|\bsmart(?:er|est)?\b|\bwis(?:e|er|est)\b|\balternatives?\b|\brather\b"
     r"|\bor rent\w*"
 )
 

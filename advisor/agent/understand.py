@@ -280,12 +280,18 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
 FIELD_WORDS: dict[str, str] = {
     "memory_gb": r"\b(?:vram|memory|mem|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea"
-    # a size to confirm: "same 24gb right?", "both 16gb, correct?"
+    # a size to confirm: "same 24gb right?", "both 16gb, correct?", "both 48GB I believe",
+    # "as duas tem 24GB ne?"
     r"|\b(?:same|both(?: have| are)?) \d+ ?(?:gb|gigs?|g)\b,? ?(?:right|correct|yes|no)?\?"
+    r"|\b(?:both|each|(?:as|os) (?:duas|dois|two)|beide|les deux)(?: \w+)? \d+ ?(?:gb|gigs?|g)\b"
+    r",? ?(?:i (?:believe|think|guess)|right|correct|n[eé]|no|non|oder|nicht)\b"
+    # "is the 64gb for the whole board or per gpu", "how much of the 16 GB is the GPU's"
+    r"|\bthe \d+ ?(?:gb|gigs?)\b[^.?!]{0,30}\b(?:per (?:gpu|card|chip|die)|whole (?:board|card))\b"
+    r"|\bhow much of (?:the|its|my|that|this) \d+ ?(?:gb|gigs?)\b"
     # a size claimed, to check: "a press release says it carries '256GB of HBM3E' ... right?"
     r"|\b(?:says?|said|claims?|claimed|lists?|listed|quotes?|advertis\w+)\b[^.?!]{0,60}\b\d+ ?gb\b"
     r"(?=.*\b(?:right|true|accurate|correct|hold up)\b)",
-    "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b"
+    "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\becc\b"
     r"|\bmemory (?:size|capacity) (?:and|&) type\b|\btype of memory\b"
     r"|\bwhat memory\b(?! (?:band ?width|bandwith|speed|bw|bus)\b)",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
@@ -900,7 +906,9 @@ def _context(low: str) -> int | None:
         r"\s?=?\s?[~(]?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
         # "with 8k" is a length; "with 30k samples" is a data set's size
-        r"|\b(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$|samples"
+        # (not a price: "came in at 58k", "priced at 30k", "listed at 2k")
+        r"|\b(?<!in )(?<!priced )(?<!quoted )(?<!listed )(?<!sold )(?<!selling )"
+        r"(?:at|with)\s(\d+(?:\.\d+)?)\s?(k)\b(?!\s?(?:images|steps|hours|users|\$|samples"
         r"|examples|rows|records|documents|docs|photos|pictures|sentences|texts|items|files"
         r"|instructions|pairs|conversations|requests|prompts|queries|tickets|emails|clips"
         r"|videos|epochs|iterations)\b)"
@@ -1167,6 +1175,7 @@ _RESOLD = (
 _RECORDINGS = (
     r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
     r"|videos?|sessions?|hearings?|sermons?|webinars?|workshops?|seminars?|talks?|classes"
+    r"|vods?|livestreams?|streams?|voice ?notes?|voicemails?"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -2003,6 +2012,9 @@ def _prices_and_budget(
         buy = rx.search(  # not "how many hours does that buy me"
             rf"{_BUY_WORD}|\bown\b"
             r"|\bbuild\b|\bused\b|\bsecond[- ]hand\b"
+            # a seller's price: "scalpers want $2500 for a 5090", "the dgx quote came in at 300k"
+            r"|\bscalp\w*|\bmsrp\b|\bretail\w*|\basking\b|\blisted (?:at|for)\b|\bresell\w*"
+            r"|\bquot(?:e[sd]?|ing)\b(?![^.?!]{0,25}(?:/|per |an? )\s?(?:h\b|hr|hour|month|mo\b))"
             r"|\bebay\b|\bupgrade\b|\bhome ?lab\b|\brig\b|\blaptop\b|\bmacbook\b"
             # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
             r"|\bcosts? ~?\d(?![\d.,]*\s?(?:euros?|eur|usd|dollars?|€|\$)?\s?(?:/|per\s|an?\s)\s?h)"
@@ -2306,9 +2318,32 @@ def _recordings_hours(low: str) -> float | None:
     return _number(count) * hours
 
 
+# one recording's length: "each vod is like 4 hrs", "every episode runs about 90 minutes"
+_ONE_RECORDING = re.compile(
+    rf"\b(?:each|every|one|a single|per|the average|an average)\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\s"
+    r"(?:is|are|runs?|lasts?|takes?|goes)\s(?:(?:just\s)?(?:like|about|around|roughly|~|approx\w*"
+    r"|typically|usually|over|under|up to)\s)?(\d+(?:\.\d+)?)\s?(hours?|hrs?|h|minutes?|mins?)\b"
+)
+# hours of training data for a speech model: "whisper small for my language, 50 hrs data"
+_SPEECH_DATA = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s?(k)?\s?(?:hours?|hrs?|h)\s(?:of\s)?(?:\w+\s)?(?:data|dataset|corpus)\b"
+)
+_SPEECH_WORDS = re.compile(r"\b(?:whisper|wav2vec\w*|speech|asr|audio|transcri\w*|voice)\b")
+
+
 def _audio_hours(low: str) -> float | None:
     if (each := _recordings_hours(low)) is not None:
         return each
+    if m := _ONE_RECORDING.search(low):
+        value = float(m.group(1))
+        value = value / 60 if m.group(2).startswith("m") else value
+        count = rx.search(  # "30 lectures", not "a 3060, every lecture"
+            rf"(?<![\w.,])(\d+(?:,\d{{3}})*)\s(?!each\b|every\b)(?:[a-z-]+\s)?(?:{_RECORDINGS})\b",
+            low,
+        )
+        return value * _number(count.group(1)) if count else value  # "40 episodes" said too
+    if _SPEECH_WORDS.search(low) and (m := _SPEECH_DATA.search(low)):
+        return float(m.group(1)) * (1000 if m.group(2) else 1)
     # "40 hours of my own recordings", "200 hours of Swahili speech", "500 horas de audio",
     # "2k audio hrs/day"
     low = rx.sub(  # "the two hours of audio"
@@ -4306,22 +4341,26 @@ _STEP_RATE = re.compile(
 
 
 _PURCHASE = re.compile(
-    rf"(?:\bcosts?|\bpriced at|\bgoes for|\bsells for|\bpaid"
+    rf"(?:\bcosts?|\bpriced at|\bgo(?:es|ing) for|\bsell(?:s|ing) for|\bpaid"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
     rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
+    # a seller's ask: "scalpers want $2500 for a 5090", "asking price is 650", "listed at 700"
+    rf"|\bwants?|\basking(?: price)?(?: is| of)?|\bmsrp(?: is| of)?|\blisted (?:at|for)"
     # "buying them would be 30k total", "to buy one is about 1800"
     rf"|\b(?:buy(?:ing)?|purchas(?:e|ing)) (?:it |them |one |both |those |these |the [\w-]+ )?"
     rf"(?:used |new |second[- ]hand |refurbished )?"  # "buying used would be 9k each"
     rf"(?:would |will |could |should )?(?:be|costs?|runs?|comes? to|is|are)\b"
     rf"|\bquot(?:e[sd]?|ing)\b(?: \w+){{0,3}}?(?: at| for| is| of| was|:)?(?=\s?(?:\$|usd))"
     rf"|\bquoted?(?: (?:is|was|came in at|of)|:)"  # "quote is $30k per node"
+    # "the quote for our 4x L40S server came in at 58k"
+    rf"|\bquote\b[^.?!$]{{0,40}}?\b(?:came in at|comes? (?:in at|to)|came to|is|was)"
     rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
     rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster)(?::| at| for| is)"
     rf"|\b(?:is|are|runs?)(?=\s(?:about |around |~)?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s?"
     rf"(?:usd|dollars?)?"
     rf"\s(?:to buy|new|used|brand new|second[- ]hand|retail|on ebay)\b))"  # "is $1800 to buy"
     rf"\s?(?:about |around |like |~)?"
-    rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d)"
+    rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
     r"|budget|max\b|tops\b|or (?:less|under|below)))"  # "for ~$4000 budget": a limit
@@ -4346,6 +4385,8 @@ def _purchase(low: str) -> float | None:
     """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
     "picked up a 3090 for $700". Only with a buying word in the message."""
     if not rx.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
+                     r"|\bscalp\w*|\bmsrp\b|\basking\b|\blisted (?:at|for)\b|\bresell\w*"
+                     r"|\b(?:is|are|'s) going for\b|\bsell(?:s|ing)? for\b"
                      r"|\b(?:picked|snagged|grabbed|scored) (?:up )?(?:an? |my |the |one |two )?"
                      r"\w+ for\b|\boverpa(?:y|id)\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
