@@ -982,3 +982,29 @@ def test_the_by_hand_weight_size_is_shown_beside_the_estimate(rules_advisor: Adv
     answer = rules_advisor.ask("llama 3.1 70b at fp8 across two a100 80gb, fits?")
     assert "By hand, 70.6B parameters x 1 byte = 70.6 GB of weights" in answer.text, answer.text
     assert "layers kept in 16 bits add the rest" in answer.text, answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "ids", "counts"),
+    [
+        # the second card said by its form and memory only
+        ("v100 sxm2 16 or pcie 32 for a small bert job?",
+         [("v100-sxm2-16gb",), ("v100-pcie-32gb",)], [None, None]),
+        # the second card said by its suffix only
+        ("the 3070 has 8 gigs? or was it the ti that has 8", [("rtx-3070",), ("rtx-3070-ti",)],
+         [None, None]),
+        ("7900 xt vs xtx for a 32b at q4", [("rx-7900-xt",), ("rx-7900-xtx",)], [None, None]),
+        # a whole board bought: its eight GPUs
+        ("renting b200s costs us a fortune, when would buying our own dgx pay off?",
+         [("b200",)], [8]),
+        # one count said of every option
+        ("two cards either way: a6000 or l40s for the lab server?",
+         [("rtx-a6000",), ("l40s",)], [2, 2]),
+    ],
+)
+def test_second_cards_said_in_part_boards_and_counts_for_every_option(
+    catalog: Catalog, question: str, ids: list[tuple[str, ...]], counts: list[int | None]
+) -> None:
+    query = understand(question, catalog, None)
+    assert _ids(query) == ids, query.gpus
+    assert [g.count for g in query.gpus] == counts, query.gpus

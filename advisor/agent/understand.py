@@ -2198,6 +2198,25 @@ _ON_ONE_CARD = re.compile(
 )
 
 
+# one count said of every option: "4 cards either way", "8 gpus in both cases"
+_EITHER_WAY = re.compile(
+    rf"\b{_WORD_NUM}\s?(?:x\s)?(?:cards?|gpus?|of them)\s(?:either way|each way|in (?:both|either) "
+    r"(?:cases?|options?|setups?|configs?)|for (?:both|each|either) (?:options?|setups?|of them))\b"
+)
+
+
+def _count_either_way(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """ "4 cards either way: RTX PRO 6000 or L40S?": the count, on each GPU compared that has
+    none of its own."""
+    m = _EITHER_WAY.search(low)
+    if not m or len(gpus) < 2:
+        return gpus
+    n = _count(m.group(1))
+    if not 1 < n <= MAX_COUNT or n != int(n):
+        return gpus
+    return tuple(g if g.count else replace(g, count=int(n)) for g in gpus)
+
+
 def _one_of_them(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "We're buying 4 L40S: does QLoRA of a 70B fit on one card?": the fit on one of them."""
     if len(gpus) != 1 or (gpus[0].count or 1) < 2 or not _ON_ONE_CARD.search(low):
@@ -2212,15 +2231,23 @@ _ONE_NODE = re.compile(
 )
 
 
+# a whole board bought: "buying our own hgx box", "purchase a DGX"
+_BOARD_BOUGHT = re.compile(
+    r"\b(?:buy\w*|own|purchas\w*|order\w*|capex)\b[^.?!]{0,30}?\b(?:hgx|dgx)\b"
+    r"(?!\s?(?:spark|station)\b)"  # DGX Spark and DGX Station are one-chip machines
+)
+
+
 def _one_node(
     gpus: tuple[GpuRef, ...], models: tuple[ModelRef, ...], low: str, catalog: Catalog
 ) -> tuple[GpuRef, ...]:
     """ "Can a B200 fit llama 405b in fp8 on one node?": the board's 8 GPUs, for a card whose
     GPUs come eight to a board (NVSwitch), when a model is to run on it and no count was said
     ("the per-GPU figure of an HGX B200" stays one GPU's)."""
-    if len(gpus) != 1 or gpus[0].count or not gpus[0].ids or not _ONE_NODE.search(low):
+    if len(gpus) != 1 or gpus[0].count or not gpus[0].ids:
         return gpus
-    if not any(m.ids or m.size_b for m in models):
+    bought = _BOARD_BOUGHT.search(low)  # "buying our own hgx box": a whole board, job or none
+    if not bought and not (_ONE_NODE.search(low) and any(m.ids or m.size_b for m in models)):
         return gpus
     # "a single H200 node" is the HGX board's (SXM) variant, not the PCIe NVL card
     boards = tuple(
@@ -3571,6 +3598,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _replicated(gpus, low)
     gpus = _one_node(gpus, models, low, catalog)
     gpus = _one_of_them(gpus, low)
+    gpus = _count_either_way(gpus, low)
     if other := _weighed_against_one(low):  # "do I need two 4090s, or is one enough?": one
         gpus = tuple(replace(g, count=None) if g.count == other else g for g in gpus)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
@@ -4152,6 +4180,23 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         if other and other[0].ids and other[0].ids[0] not in gpus[0].ids:
             return (*gpus, replace(other[0], ids=other[0].ids[:1]))
         return gpus
+    suffix = rx.search(r"\b(?:or|vs\.?|versus|than|and|that)\s+(?:was\s+(?:that|it)\s+)?(?:the\s+)?"
+                       r"(ti super|ti|super|xtx|xt)\b(?!\s?\d)", low)  # fmt: skip
+    if suffix and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
+        # "3060 has 12 gigs right? or was that the ti", "4070 or the super": the same card's
+        # other model
+        root = rx.sub(r"(?:\s?(?:ti super|ti|super|xtx|xt))+$", "", gpus[0].base.lower())
+        other = linker.find_gpus(f"{root} {suffix.group(1)}")
+        if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
+            return (*gpus, other[0])
+    sized_form = rx.search(r"\b(?:or|vs\.?|versus|than|against)\s+(?:the\s+|an?\s+)?(sxm\d?|pcie|nvl)"
+                           r"\s?(\d{2,3})\s?(?:gb|gigs?|g)?\b(?!\s?(?:gen|x\d|lanes?))", low)  # fmt: skip
+    if sized_form and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
+        # "a100 sxm 40 vs pcie 80": the same GPU in the form and memory said second
+        form, gb = sized_form.groups()
+        other = linker.find_gpus(f"{gpus[0].base} {form} {gb}GB")
+        if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
+            return (*gpus, other[0])
     size = rx.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
                      r"(?:one|version|model|variant|option|config\w*)\b"
                      # "V100 16gb or 32gb": the other size right after the first
