@@ -329,7 +329,13 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
     result["params"] = params
     result["params_b"] = params / 1e9
     if result["workload"] in ("inference", "finetune-lora", "finetune-qlora"):  # the base's
-        bits = math.floor(get_precision(result["precision"]).bits_linear)
+        format_ = get_precision(result["precision"])
+        # the nominal width ("4-bit" for Q4_K_M's 4.85); an EXL2 file's average is its own
+        bits = (
+            format_.bits_linear
+            if format_.name.startswith("exl2-")
+            else math.floor(format_.bits_linear)
+        )
         result["nominal_bytes_per_param"] = bits / 8
         result["weights_nominal_gb"] = params * bits / 8 / 1e9
         if model.active_params and model.active_params < params:  # a mixture of experts

@@ -88,9 +88,9 @@ Precision (PRECISION_MAP; the calculator's PRECISIONS)
     bf16 (pure), amp-bf16/fp16 -> bf16; f16 -> fp16; mxfp8 -> fp8; awq-* -> awq; gptq-4bit* ->
     gptq; gptq-int8 -> int8 (the only 8-bit weight format); "nf4 (load_in_4bit)" -> nf4-nodq
     (transformers' default has no double quantisation); fp4 / nvfp4 -> nvfp4 (4.5-bit weights,
-    computed on FP4 tensor cores where the catalog gives the GPU an FP4 rate). Stand-ins,
-    counted in the report: exl2 4.0-4.25 bpw -> gptq (4.16 bits, within 5%);
-    q4_k_s -> q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. GGUF q4_0, q4_k_m, q6_k and q8_0 are the
+    computed on FP4 tensor cores where the catalog gives the GPU an FP4 rate); exl2-<N>bpw ->
+    the calculator's EXL2 average (6-bit head). Stand-ins, counted in the report: q4_k_s ->
+    q4_0 (4.58 vs 4.55 bits); MLC q4 -> q4_0. GGUF q4_0, q4_k_m, q6_k and q8_0 are the
     calculator's own. "fp8 KV" in the precision, or
     kv_cache_dtype=fp8 in options, sets kv_cache fp8; Qwen's int8 KV-cache rows set q8_0.
     TensorRT-LLM's FP8 and FP4 rows run an FP8 KV cache: the batches of its FP8 tables could not
@@ -216,6 +216,7 @@ from advisor.calculator import (
     reserved_gb,
 )
 from advisor.calculator.memory import capacity_gb
+from advisor.calculator.precision import EXL2_BPW, get_precision
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import AdvisorError
 from advisor.specs import GPU
@@ -570,10 +571,6 @@ PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "q8_0": ("q8_0", None, None),
     "q4_k_s": ("q4_0", None, "Q4_K_S as q4_0"),
     "q4 (MLC 4-bit)": ("q4_0", None, "MLC q4 as q4_0"),
-    **{
-        f"exl2-{b}bpw": ("gptq", None, "EXL2 4.0-4.25 bpw as gptq")
-        for b in ("4.0", "4.000", "4.125", "4.250")
-    },
 }
 FRAMEWORK_MAP = (  # the framework column (lower case) -> the calculator's framework
     ("megatron", "megatron"),
@@ -702,10 +699,15 @@ def _model(row: Mapping[str, str], catalog: Catalog) -> tuple[str, bool]:
 
 def _precision(row: Mapping[str, str]) -> tuple[str, str | None, str | None]:
     found = PRECISION_MAP.get(row["precision"].strip())
+    if found is None and EXL2_BPW.fullmatch(row["precision"].strip().lower()):
+        try:  # the calculator's own EXL2 average, within the widths convert.py targets
+            found = (get_precision(row["precision"]).name, None, None)
+        except AdvisorError:
+            raise Skip(R_PRECISION) from None
     if found is None:
         raise Skip(R_PRECISION)
     name, kv, stand_in = found
-    if name not in PRECISIONS:
+    if name not in PRECISIONS and not name.startswith("exl2-"):
         raise Skip(R_PRECISION)
     opts = options(row)
     if opts.get("kv_cache_dtype", "").startswith("fp8"):
@@ -1012,7 +1014,7 @@ class Scorer:
             params = float(row["params_b"]) * 1e9
         except ValueError:
             params = 0.0
-        return RuleOfThumb(gpu, params, PRECISIONS[precision].bits_linear, n, precision == "fp8")
+        return RuleOfThumb(gpu, params, get_precision(precision).bits_linear, n, precision == "fp8")
 
     # -- memory
 

@@ -188,7 +188,7 @@ def test_a_served_request_is_sized_on_a_benchmark_prompt_unless_said() -> None:
 def test_engines_compared_each_in_its_own_four_bit_format(rules_advisor: Advisor) -> None:
     text = _ask(rules_advisor, "for a 32b model at 4.0bpw on my 4090, exllamav2 or llama.cpp "
                                "faster?").text  # fmt: skip
-    assert "llama.cpp** (q4_k_m)" in text and "(gptq)" in text, text
+    assert "llama.cpp** (q4_k_m)" in text and "ExLlamaV2** (exl2-4bpw)" in text, text
     assert "llama.cpp** (gptq)" not in text
 
 

@@ -988,18 +988,30 @@ def test_the_by_hand_weight_size_is_shown_beside_the_estimate(rules_advisor: Adv
     ("question", "ids", "counts"),
     [
         # the second card said by its form and memory only
-        ("v100 sxm2 16 or pcie 32 for a small bert job?",
-         [("v100-sxm2-16gb",), ("v100-pcie-32gb",)], [None, None]),
+        (
+            "v100 sxm2 16 or pcie 32 for a small bert job?",
+            [("v100-sxm2-16gb",), ("v100-pcie-32gb",)],
+            [None, None],
+        ),
         # the second card said by its suffix only
-        ("the 3070 has 8 gigs? or was it the ti that has 8", [("rtx-3070",), ("rtx-3070-ti",)],
-         [None, None]),
+        (
+            "the 3070 has 8 gigs? or was it the ti that has 8",
+            [("rtx-3070",), ("rtx-3070-ti",)],
+            [None, None],
+        ),
         ("7900 xt vs xtx for a 32b at q4", [("rx-7900-xt",), ("rx-7900-xtx",)], [None, None]),
         # a whole board bought: its eight GPUs
-        ("renting b200s costs us a fortune, when would buying our own dgx pay off?",
-         [("b200",)], [8]),
+        (
+            "renting b200s costs us a fortune, when would buying our own dgx pay off?",
+            [("b200",)],
+            [8],
+        ),
         # one count said of every option
-        ("two cards either way: a6000 or l40s for the lab server?",
-         [("rtx-a6000",), ("l40s",)], [2, 2]),
+        (
+            "two cards either way: a6000 or l40s for the lab server?",
+            [("rtx-a6000",), ("l40s",)],
+            [2, 2],
+        ),
     ],
 )
 def test_second_cards_said_in_part_boards_and_counts_for_every_option(
@@ -1008,3 +1020,25 @@ def test_second_cards_said_in_part_boards_and_counts_for_every_option(
     query = understand(question, catalog, None)
     assert _ids(query) == ids, query.gpus
     assert [g.count for g in query.gpus] == counts, query.gpus
+
+
+def test_an_exl2_average_is_its_own_format_on_exllamav2(catalog: Catalog) -> None:
+    from advisor.calculator import Request, estimate
+    from advisor.calculator.precision import get_precision
+    from advisor.errors import InvalidInput
+
+    query = understand("how many tok/s for mistral large 2 at 3.5bpw on three 3090s?", catalog)
+    assert query.precision == "exl2-3.5bpw", query.precision
+    four = get_precision("4.25bpw")
+    assert four.name == "exl2-4.25bpw" and four.bits_linear == 4.25
+    assert four.bits_embedding == 6  # the head layer's width, convert.py's default
+    with pytest.raises(InvalidInput):
+        get_precision("exl2-12bpw")  # past what convert.py targets
+    # ExLlamaV2 is the engine an EXL2 file runs on, and the only one
+    e = estimate(Request(model="llama-3.1-8b", gpu="rtx-4090", precision="exl2-5bpw"))
+    assert e.engine == "exllamav2", e.engine
+    with pytest.raises(InvalidInput, match="only ExLlamaV2"):
+        estimate(Request(model="llama-3.1-8b", gpu="rtx-4090", precision="exl2-5bpw",
+                         engine="vllm"))  # fmt: skip
+    smaller = estimate(Request(model="llama-3.1-8b", gpu="rtx-4090", precision="exl2-3bpw"))
+    assert smaller.memory_per_gpu_gb < e.memory_per_gpu_gb

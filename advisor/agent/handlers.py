@@ -2239,12 +2239,15 @@ _GPU_QUANTS = ("gptq", "awq", "exl2")  # 4-bit formats of the GPU engines, no GG
 
 def _engine_format(engine: str, precision: str) -> str:
     """The 4-bit format an engine runs for a 4-bit format said: llama.cpp a GGUF (Q4_K_M), not
-    GPTQ; ExLlamaV2 its EXL2 (costed as GPTQ); vLLM and the others AWQ, not a GGUF."""
+    GPTQ or EXL2; ExLlamaV2 GPTQ for a GGUF; vLLM and the others AWQ, not a GGUF or EXL2."""
     gguf = precision.startswith(("q2", "q3", "q4", "q5", "q6", "iq"))
+    exl2 = precision.startswith("exl2-")  # ExLlamaV2's own format, no other engine loads it
     if engine in ("llama.cpp", "ollama"):
-        return "q4_k_m" if precision in _GPU_QUANTS or precision == "nf4" else precision
+        return "q4_k_m" if precision in _GPU_QUANTS or precision == "nf4" or exl2 else precision
     if gguf:
         return "gptq" if engine == "exllamav2" else "awq"
+    if exl2 and engine != "exllamav2":
+        return "awq"
     return precision
 
 

@@ -29,6 +29,7 @@ from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
+from advisor.calculator.precision import EXL2_RANGE
 from advisor.catalog import Catalog
 from advisor.errors import AdvisorError
 
@@ -39,8 +40,7 @@ MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
 PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("nf4", r"\bnf4\b|\bbitsandbytes\b|\bbnb\b|\bq-?lora\b"),
     ("awq", r"\bawq\b"),
-    # an EXL2 file of about 4 bits per weight stores what a group-128 GPTQ file does
-    ("gptq", r"\bgptq\b|\b4(?:\.0|\.1|\.15|\.2|\.25)?\s?bpw\b"),
+    ("gptq", r"\bgptq\b"),
     ("mxfp4", r"\bmxfp4\b"),
     ("nvfp4", r"\bnv-?fp4\b|\bfp4\b"),
     ("q4_k_m", r"\bq4_k_m\b|\bq4_k\b|\bq4km\b|\bq4\b|\bgguf\b|\bq4_k_s\b"),
@@ -3661,6 +3661,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         before = _first(PRECISION_WORDS, outside[: plain.start()])  # "q4, not unquantized"
         precision = before or "bf16"
     precision = precision or next((m.precision for m in models if m.precision), None)
+    bpw = rx.search(r"(?<![\w.])(\d(?:\.\d{1,3})?)\s?bpw\b", outside)  # "exl2 4.65bpw"
+    if bpw and EXL2_RANGE[0] <= float(bpw.group(1)) <= EXL2_RANGE[1]:
+        precision = f"exl2-{float(bpw.group(1)):g}bpw"
     if (
         precision == "fp32"
         and any(m.family in (None, "llm") for m in models)
@@ -3673,10 +3676,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if (
         precision == "fp16"
         and any(m.family == "llm" for m in models)
-        and not rx.search(r"fp16\b|\bfloat16\b|\bhalf\b|\b16[-\s]?bits?\b|\bf16\b", low)
+        and not rx.search(r"fp16\b|\bfloat16\b|\bhalf\b|\bf16\b", low)
         and not any(catalog.gpus[i].architecture in _NO_BF16 for g in gpus for i in g.ids[:1])
     ):
-        precision = "bf16"  # "AdamW, mixed precision" for an LLM: bf16 autocast, as LLMs train
+        # "AdamW, mixed precision" for an LLM: bf16 autocast, as LLMs train; "its original
+        # 16-bit weights": the dtype LLM checkpoints are released in
+        precision = "bf16"
     engine = _first(ENGINE_WORDS, low)
     if engine == "llama.cpp" and rx.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
@@ -4189,8 +4194,9 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         other = linker.find_gpus(f"{root} {suffix.group(1)}")
         if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
             return (*gpus, other[0])
-    sized_form = rx.search(r"\b(?:or|vs\.?|versus|than|against)\s+(?:the\s+|an?\s+)?(sxm\d?|pcie|nvl)"
-                           r"\s?(\d{2,3})\s?(?:gb|gigs?|g)?\b(?!\s?(?:gen|x\d|lanes?))", low)  # fmt: skip
+    sized_form = rx.search(r"\b(?:or|vs\.?|versus|than|against)\s+(?:the\s+|an?\s+)?"
+                           r"(sxm\d?|pcie|nvl)\s?(\d{2,3})\s?(?:gb|gigs?|g)?\b"
+                           r"(?!\s?(?:gen|x\d|lanes?))", low)  # fmt: skip
     if sized_form and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "a100 sxm 40 vs pcie 80": the same GPU in the form and memory said second
         form, gb = sized_form.groups()
@@ -5445,9 +5451,10 @@ def resolve(
     if prior.train_options:  # "and with 8-bit adam?": the options said before still hold
         said = dict(query.train_options)
         updates["train_options"] = tuple({**dict(prior.train_options), **said}.items())
-    if query.workload and query.workload != prior.workload and query.precision is None:
+    workload = updates.get("workload", query.workload)  # "the training" kept as the fine-tune
+    if workload and workload != prior.workload and query.precision is None:
         # "what about with qlora instead": the 4-bit base comes with the method, not from before
-        updates["precision"] = "nf4" if query.workload == "finetune-qlora" else None
+        updates["precision"] = "nf4" if workload == "finetune-qlora" else None
     if "workload" in updates:
         updates["workload_given"] = prior.workload_given
     merged = replace(query, **updates)

@@ -140,8 +140,14 @@ def runs_on(engine: str, gpu: GPU) -> str | None:
 
 
 def _default_engine(request: Request, precision: Precision, gpu: GPU) -> str:
+    exl2 = precision.name.startswith("exl2-")  # ExLlamaV2's own format: only it loads one
     if request.engine:
         name = engine_factors(request.engine).name
+        if exl2 and name != "exllamav2":
+            raise InvalidInput(
+                f"{precision.name} is an EXL2 file, which only ExLlamaV2 (or TabbyAPI, built on "
+                "it) loads: leave the engine out or say exllamav2."
+            )
         why = runs_on(name, gpu)
         if why:
             raise InvalidInput(why + ".")
@@ -151,6 +157,11 @@ def _default_engine(request: Request, precision: Precision, gpu: GPU) -> str:
                 "none to choose."
             )
         return name
+    if exl2:
+        why = runs_on("exllamav2", gpu)
+        if why:
+            raise InvalidInput(why + ".")
+        return "exllamav2"
     if request.backend or precision.family == "gguf" or runs_on("vllm", gpu):
         return "llama.cpp"
     if precision.family == "bnb-4bit":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from advisor.errors import InvalidInput
@@ -98,14 +99,33 @@ KV_BYTES: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0,
 KV_BYTES["q4_0"] = 0.5625
 
 
+# ExLlamaV2's EXL2 files mix bit widths to an average the user picks ("4.65bpw"); the output
+# (head) layer gets 6 bits by default (github:turboderp/exllamav2 convert.py, --head_bits
+# default 6) and the input embedding stays 16-bit in system RAM (memory.HOST_EMBEDDING_ENGINES)
+EXL2_BPW = re.compile(r"(?:exl2[_ -]?)?(\d(?:\.\d{1,3})?)[_ ]?bpw")
+EXL2_HEAD_BITS = 6.0
+EXL2_RANGE = (2.0, 8.0)  # the averages convert.py targets
+
+
+def _exl2(bpw: float) -> Precision:
+    return _p(f"exl2-{bpw:g}bpw", bpw, EXL2_HEAD_BITS, "fp16", "weight-only-4bit",
+              f"ExLlamaV2 EXL2, {bpw:g} bits per weight on average, head layer 6 bits")  # fmt: skip
+
+
 def get_precision(name: str) -> Precision:
-    """The precision `name` denotes ('bf16', 'Q4_K_M', 'int4' ...); InvalidInput if unknown."""
+    """The precision `name` denotes ('bf16', 'Q4_K_M', 'int4', 'exl2-4.65bpw' ...); InvalidInput
+    if unknown."""
+    if isinstance(name, str) and (exl2 := EXL2_BPW.fullmatch(name.strip().lower())):
+        bpw = float(exl2.group(1))
+        if not EXL2_RANGE[0] <= bpw <= EXL2_RANGE[1]:
+            raise InvalidInput(f"EXL2 averages run from 2 to 8 bits per weight (got {name!r}).")
+        return _exl2(bpw)
     key = name.strip().lower().replace("-", "_") if isinstance(name, str) else ""
     key = _ALIASES.get(key, _ALIASES.get(key.replace("_", "-"), key))
     by_key = {p.replace("-", "_"): p for p in PRECISIONS}
     if key not in by_key:
         known = ", ".join(PRECISIONS)
-        raise InvalidInput(f"Unknown precision {name!r}; use one of {known}.")
+        raise InvalidInput(f"Unknown precision {name!r}; use one of {known}, or exl2-<N>bpw.")
     return PRECISIONS[by_key[key]]
 
 

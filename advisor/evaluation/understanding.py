@@ -50,6 +50,16 @@ ANY_FOUR_BIT = frozenset(("int4", "4bit", "4-bit"))
 ANY_EIGHT_BIT = frozenset(("int8", "8bit", "8-bit"))
 
 
+def _same_format(a: str, b: str) -> bool:
+    """Two spellings of one EXL2 average ("4.0bpw", "exl2-4bpw"): the calculator's name."""
+    if "bpw" not in a or "bpw" not in b:
+        return False
+    try:
+        return get_precision(a).name == get_precision(b).name
+    except AdvisorError:
+        return False
+
+
 def _four_bit(name: str) -> bool:
     try:
         return 4 <= get_precision(name).bits_linear < 5 and "fp4" not in name.lower()
@@ -230,7 +240,7 @@ def _compare(
             return _four_bit(str(got.precision)), f"{got.precision} for {want}", []
         if str(want).lower() in ANY_EIGHT_BIT and got.precision:  # "8 bit": int8 or GGUF Q8_0
             return str(got.precision) in ("int8", "q8_0"), f"{got.precision} for {want}", []
-        return a == b, f"{got.precision} for {want}", []
+        return a == b or _same_format(a, b), f"{got.precision} for {want}", []
     if key == "engine":
         engine = ENGINE_SAME.get(str(want).lower(), str(want).lower())
         if engine is None:
