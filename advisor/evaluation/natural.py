@@ -41,6 +41,7 @@ SPLITS = (
     "fresh13",
     "fresh14",
     "fresh15",
+    "fresh16",
 )
 
 

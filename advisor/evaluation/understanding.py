@@ -158,8 +158,8 @@ def load_natural(folder: Path | None = None) -> list[dict[str, Any]]:
 # on at stop 33), fresh10.yaml (stop 33; read and tuned on at stop 34), fresh11.yaml
 # (stop 34; read and tuned on at stop 35), fresh12.yaml (stop 35; read and tuned on at stop
 # 36), fresh13.yaml (stop 36; read and tuned on at stop 37), fresh14.yaml (stop 37; read and
-# tuned on at stop 56), fresh15.yaml (stop 57, blind). The blind splits are scored but their
-# failures never read.
+# tuned on at stop 56), fresh15.yaml (stop 57, blind), fresh16.yaml (stop 57, scored once and
+# then read and tuned on). The blind splits are scored but their failures never read.
 SPLIT_PREFIXES = {
     "nat-fresh-": "fresh",
     "nat-fresh2-": "fresh2",
@@ -176,6 +176,7 @@ SPLIT_PREFIXES = {
     "nat-fresh13-": "fresh13",
     "nat-fresh14-": "fresh14",
     "nat-fresh15-": "fresh15",
+    "nat-fresh16-": "fresh16",
 }
 BLIND_SPLITS = ("fresh", "fresh15")
 
