@@ -1042,3 +1042,64 @@ def test_an_exl2_average_is_its_own_format_on_exllamav2(catalog: Catalog) -> Non
                          engine="vllm"))  # fmt: skip
     smaller = estimate(Request(model="llama-3.1-8b", gpu="rtx-4090", precision="exl2-3bpw"))
     assert smaller.memory_per_gpu_gb < e.memory_per_gpu_gb
+
+
+@pytest.mark.parametrize(
+    ("question", "check"),
+    [
+        # Greek, with its ";" question mark
+        (
+            "Πόση μνήμη και πόσο εύρος ζώνης μνήμης έχει η RTX 4080;",
+            lambda q: q.intent == "spec" and {"memory_gb", "bandwidth_gbs"} <= set(q.fields),
+        ),
+        # Hungarian, a case ending joined to the card's name
+        (
+            "Mekkora a memória-sávszélessége egy RTX 4070-nek?",
+            lambda q: _ids(q) == [("rtx-4070",)] and "bandwidth_gbs" in q.fields,
+        ),
+        # Arabic, with Arabic-Indic digits and short-vowel marks
+        (
+            "استأجرنا \u0662 بطاقات A100 80GB بسعر 1.5 دولار للساعة لمدة \u0661\u0660 ساعات "
+            "تقريباً، كم التكلفة؟",
+            lambda q: q.intent == "cost" and q.gpus[0].count == 2 and q.hours == 10.0,
+        ),
+        # Thai: no spaces between words, and NFKC rewrites its SARA AM
+        (
+            "การ์ด RTX 4090 มีหน่วยความจำกี่ GB ครับ",
+            lambda q: q.intent == "spec" and "memory_gb" in q.fields,
+        ),
+        # renting said as the setting, datasheet figures asked
+        (
+            "we plan to rent a few boxes with the h200 nvl: how much memory and bandwidth per gpu?",
+            lambda q: q.intent == "spec",
+        ),
+        # a progress bar's clock pace and "when's it done"
+        (
+            "resnet-18 on my 3060, 2:05 per epoch, 40 epochs. when's it done?",
+            lambda q: q.intent == "train_time" and q.epochs == 40.0,
+        ),
+        # one card per person
+        (
+            "three of us each renting an A6000 at $0.49/h for 10 hours, total?",
+            lambda q: q.gpus[0].count == 3,
+        ),
+        # a name then "cards" after "minimum number of"
+        (
+            "minimum number of L40S 48GB cards for qwen2.5 72b in fp8?",
+            lambda q: q.intent == "solve",
+        ),
+        (
+            "budget 1800, want a 24b model at q4 fully on the gpu. card?",
+            lambda q: q.intent == "recommend",
+        ),
+        (
+            "serving mistral small 24b to around 30 support agents, which gpu?",
+            lambda q: q.concurrency == 30,
+        ),
+        ("kekw pogg", lambda q: q.intent == "invalid"),
+    ],
+)
+def test_four_more_languages_and_paces_counts_and_asks_said_in_passing(
+    catalog: Catalog, question: str, check: Any
+) -> None:
+    assert check(understand(question, catalog, None)), understand(question, catalog, None)

@@ -212,6 +212,7 @@ _ASKS = _cues(
 # a keyboard row mashed: "asdfghjkl", "qwerty"
 _NOISE = re.compile(
     r"¯\\_\(ツ\)_/¯|\b(?:nan|null|none|undefined|0x[0-9a-f]+|lol|lmao|bruh|fr|ngl|smh|rs|k{3,}|(?:rs){2,}|(?:ha){2,}h?"
+    r"|pog+(?:ers)?|kekw|lul|omegalul|xd+|gg+|ez"
     r"|(?:ja){2,}|(?:he){2,}|n[eé]h?)\b|\[object \w+\]"
     r"|\basdf\w*|\bqwer\w*|\bzxcv\w*|\blkj\w*|\bjkl\w*"  # keyboard rows
     # a terminal's arrow keys and an editor's commands typed into the box: "^[[A^[[B :wq!"
@@ -360,6 +361,9 @@ _HOW_LONG = _cues(
     # "i set 3000 steps. when will it be done", "when does the run finish"
     r"\bwhen (?:will|would|does|do|is) (?:it|this|that|the (?:run|job|training)) "
     r"(?:be )?(?:done|finish\w*|complete\w*|end)\b",
+    # "150 epochs. whens it done", "when's the run gonna be finished"
+    r"\bwhen(?:'?s| is) (?:it|this|that|the (?:run|job|training)) (?:gonna be |going to be )?"
+    r"(?:done|finished|over|ready|complete)\b",
     r"\bhow (?:many|much) (?:hours|hrs|days|weeks|gpu[- ]hours|\w+ days)\b",
     # "trains it in about an hour on one node: is that plausible?": a time claimed, checked
     r"\b(?:in|within|under) (?:about |roughly |around |just |only )?(?:an?|one|\d+(?:\.\d+)?) "
@@ -526,6 +530,8 @@ _RECOMMEND = _cues(
     r"\bbest\b",
     r"\brecommend\w*",
     r"\bsuggest\w*",
+    # "..., want qwen 32b fully in vram. card?": the card asked in one word at the end
+    r"(?:^|[.,;:!?]\s*)(?:which |what )?(?:card|gpu)s?\s?\?+\s*$",
     r"\bshould (?:i|we) (?:get|use|pick|go)",
     r"\bwhat should (?:i|we) (?:buy|purchase)\b",
     # "smallest instance family that holds it", "cheapest machine type that fits"
@@ -757,6 +763,9 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "got a used Titan V for $300: its fp64 rate?": the price paid is a story
     if _each_figure(q, low) and not _PRICE_ASKED.search(low):
         return False  # "they're $60-170 used: need vram + bandwidth of both": the figures
+    if (q.fields and _named_cards(q) >= 2 and rx.search(_EACH_ASKED, low)
+            and not (q.budget or q.purchase_usd or _PRICE_ASKED.search(low))):  # fmt: skip
+        return False  # "a used 3090 or an A6000 for SDXL? memory and power for each": compared
     if (
         not q.gpus
         and not _PRICE_ASKED.search(low)
@@ -1002,6 +1011,10 @@ def _cost(q: Query, low: str) -> bool:
     paid = bool((q.purchase_usd or q.budget) and clauses) and not money
     if q.fields and (q.gpus or q.models) and not _MONEY_WORDS.search(clauses if paid else low):
         return False
+    priced = q.user_price_usd_per_hour or q.budget or q.purchase_usd or q.monthly_usd
+    if (q.fields and (q.gpus or q.models) and not priced
+            and not _MONEY_WORDS.search(rx.sub(r"\brent\w*", " ", low))):  # fmt: skip
+        return False  # "we're about to rent servers with L40S: how much memory?": the figures
     if _each_figure(q, low) and not _COST_ASKED.search(low):
         return False  # "for a cheap llm box? need vram + bandwidth of both": the figures
     amount = q.user_price_usd_per_hour or q.hours or q.budget or q.purchase_usd or q.monthly_usd

@@ -1,6 +1,7 @@
-"""A question in Spanish, Portuguese, Italian, German, French, Dutch, Polish or Turkish (and the
-commonest Japanese, Chinese and Korean words) read as English: the words between the names and
-numbers (advisor/data/phrasebook.yaml) replaced by the English the understanding step reads.
+"""A question in Spanish, Portuguese, Italian, German, French, Dutch, Polish, Turkish, Greek,
+Hungarian or Arabic (and the commonest Japanese, Chinese, Korean and Thai words) read as
+English: the words between the names and numbers (advisor/data/phrasebook.yaml) replaced by
+the English the understanding step reads.
 Names, numbers and units are left as they are."""
 
 from __future__ import annotations
@@ -52,9 +53,13 @@ def plain(text: str) -> str:
     return "".join(parts)
 
 
-_HANGUL = re.compile("([\uac00-\ud7af]+)")
-# Chinese, Japanese and Korean characters: their words are written without spaces between them
-CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+# Hangul syllables, Thai and Arabic letters are kept whole (NFKD would split a syllable into its
+# letters; Thai writes its vowel signs and Arabic its short vowels as combining marks, which
+# `plain` would drop)
+_HANGUL = re.compile("([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff]+)")
+# Chinese, Japanese, Korean and Thai characters: their words are written without spaces between
+# them (Korean with some), so the phrasebook matches inside a run of them
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u0e00-\u0e7f"
 _CJK = re.compile(f"[{CJK_CHARS}]")
 # "2枚", "4张", "2장": so many cards (not "15000块", yuan)
 # ("画像1枚あたり", "每张图": one image, not a card)
@@ -80,7 +85,8 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
     english: dict[str, str] = {}
     for row in yaml.safe_load(PHRASEBOOK.read_text(encoding="utf-8")):
         for phrase in row["say"]:
-            english.setdefault(plain(phrase), row["en"])
+            # as the question is read: NFKC first (Thai's SARA AM is two characters after it)
+            english.setdefault(plain(unicodedata.normalize("NFKC", phrase)), row["en"])
     said = sorted(english, key=len, reverse=True)  # the longest phrase wins
     words = "|".join(re.escape(p) for p in said if not _CJK.search(p))
     runs = "|".join(re.escape(p) for p in said if _CJK.search(p))  # no word boundary to find

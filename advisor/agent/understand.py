@@ -464,6 +464,12 @@ _WHOLE_RUN_INTENTS = ("train_time", "cost", "recommend", "buy", "rent_or_buy")
 _SUFFIX = re.compile(
     r"(?<=\w[A-Z0-9])'(?!(?:s|ll|re|ve|d|m)\b)[a-z\u00e7\u011f\u0131\u00f6\u015f\u00fc]{1,5}\b"
 )
+# Hungarian case endings joined by a hyphen to a name, a number or a unit: "RTX 4090-et",
+# "3090-em", "8 GB-os kártyán", "A100-on" (English "A100-based" and "4-bit" keep theirs)
+_HYPHEN_SUFFIX = re.compile(
+    r"(?<=[0-9A-Z])-(?:et|at|ot|öt|em|am|om|öm|es|os|as|ös|ben|ban|re|ra|nek|nak|vel|val|hez|hoz"
+    r"|höz|ről|ról|ből|ból|on|en|ön|ig|ért|ként|t)\b(?![/.-])"  # not "01-ai/Yi-34B"
+)
 _REPLACE = {
     "\u00d7": "x",
     "\u2013": "-",
@@ -478,7 +484,13 @@ _REPLACE = {
     "\uff04": "$",
     "\u20ac": "EUR ",
     "\u00a3": "GBP ",
+    "\u061f": "?",  # Arabic question mark, comma and percent sign
+    "\u060c": ",",
+    "\u066a": "%",
+    "\u200f": "",  # right-to-left and left-to-right marks
+    "\u200e": "",
 }
+_GREEK = re.compile("[\u0370-\u03ff]")
 
 
 _IN_A_LAPTOP = re.compile(
@@ -668,12 +680,37 @@ def spoken_numbers(text: str) -> str:
     return _SPOKEN_NUMBER.sub(_spoken, text)
 
 
+# every Unicode decimal digit outside ASCII as its ASCII digit, and Arabic's thousands separator
+# and decimal sign as a comma and a dot
+_DIGITS = {
+    **{cp: str(unicodedata.decimal(chr(cp))) for cp in range(0x80, 0x10000)
+       if chr(cp).isdecimal()},
+    0x066C: ",",
+    0x066B: ".",
+}  # fmt: skip
+
+
+# a pace read off a progress bar as a clock: "~1:12 per epoch", "1:02:30 an epoch", "0:04/it"
+_CLOCK_PACE = re.compile(
+    r"(?<![\d:.])(?:(\d{1,2}):)?(\d{1,2}):([0-5]\d)(?![\d:])"
+    r"(?=\s?(?:per|each|an?|/)\s?(?:epoch|step|it|iteration|image|file|episode)\b)"
+)
+
+
+def _clock_seconds(m: re.Match[str]) -> str:
+    hours, minutes, seconds = (int(g) if g else 0 for g in m.groups())
+    return f"{hours * 3600 + minutes * 60 + seconds} seconds"
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
     between them are read ("4090能跑70B的模型吗" has '4090' and '70B')."""
     text = rx.sub(r"\b(\d{3,4}) ?\u00b2", r"\1x\1", text)  # "1024²" before NFKC makes it 10242
     text = unicodedata.normalize("NFKC", text)
+    # digits of other scripts (Arabic-Indic, Persian, Devanagari, Thai): the same numbers in ASCII
+    if not text.isascii():
+        text = text.translate(_DIGITS)
     # "44c/hr", "5 c per hour": cents an hour
     text = rx.sub(
         r"\b(\d{1,2}) ?c(?= ?(?:/|per |an? )(?:gpu[- ]?)?(?:h|hr|hour)\b)",
@@ -684,7 +721,10 @@ def normalise(text: str) -> str:
         text = text.replace(old, new)
     # "Gemma 3 27B'yi", "GPU'da" (Turkish): a case ending after an apostrophe is no
     # part of the name (English "GPU's", "I'm", "I'll" keep theirs)
-    text = _SUFFIX.sub("", text)
+    text = _HYPHEN_SUFFIX.sub("", _SUFFIX.sub("", text))
+    text = _CLOCK_PACE.sub(_clock_seconds, text)  # "~1:12 per epoch": 72 seconds
+    if _GREEK.search(text):  # Greek asks with ";" ("Πόση VRAM έχει;")
+        text = rx.sub(r";(?=\s|$)", "?", text)
     text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
     text = _CJK.sub(r" \1 ", text)
@@ -1015,6 +1055,13 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"(?:simultaneously|concurrently|at once)\b",
         low,
     )  # "20 doctors in the same time", "50 analysts at once"
+    users = users or rx.search(  # "serve Llama 3.3 70B ... to roughly 50 maintenance technicians"
+        rf"\b(?:serve|serving|served|support|supporting|used by|shared by|available to)\b"
+        rf"(?:[^.?!]|\.(?=\d)){{0,50}}?\b(?:to|for|by)\s(?:about |roughly |around |~|up to |some )?"
+        rf"(\d[\d,]*)"
+        rf"\s(?:[a-z]+\s)?{_PEOPLE}\b(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour)\b)",
+        low,
+    )
     said = next(g for g in users.groups() if g) if users else None
     concurrency = int(_count(said.replace(",", ""))) if said else None
     if concurrency is None and rx.search(
@@ -1175,7 +1222,7 @@ _RESOLD = (
 _RECORDINGS = (
     r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
     r"|videos?|sessions?|hearings?|sermons?|webinars?|workshops?|seminars?|talks?|classes"
-    r"|vods?|livestreams?|streams?|voice ?notes?|voicemails?"
+    r"|vods?|livestreams?|streams?|voice ?notes?|voicemails?|sides|tapes?|cassettes?|reels?"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -2205,9 +2252,21 @@ _EITHER_WAY = re.compile(
 )
 
 
+# one card for each of so many people: "4 artists each renting a cloud 4090", "six of us each
+# on an A100"
+_EACH_THEIR_OWN = re.compile(
+    rf"\b{_WORD_NUM}\s(?:[a-z]+\s)?(?:{_PEOPLE}|people|of us|users)\s(?:each|all)\s"
+    r"(?:renting|using|running|with|getting|on|gets|get|have|has)\s(?:a|an|one|their own)\b"
+)
+
+
 def _count_either_way(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "4 cards either way: RTX PRO 6000 or L40S?": the count, on each GPU compared that has
     none of its own."""
+    own = _EACH_THEIR_OWN.search(low)
+    if own and len(gpus) == 1 and not gpus[0].count:
+        n = _count(own.group(1))
+        return (replace(gpus[0], count=int(n)),) if 1 < n <= MAX_COUNT and n == int(n) else gpus
     m = _EITHER_WAY.search(low)
     if not m or len(gpus) < 2:
         return gpus
@@ -2766,6 +2825,15 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
     return None
 
 
+# the words of a memory-type question that also say "memory": "what memory type", "does its
+# memory have ECC", "HBM memory"
+_MEMORY_TYPE_WORDS = re.compile(
+    r"\bmemory type\b|\btype of memory\b|\bkind of memory\b|\bwhat memory\b|\becc memory\b"
+    r"|\b(?:hbm\w*|gddr\w*) memory\b|\bmemory (?:is )?(?:hbm\w*|gddr\w*)\b"
+    r"|\bmemory(?= (?:have|has|is|use|uses|support|supports|got) (?:\w+ )?ecc\b)"
+)
+
+
 def _fields(low: str) -> tuple[str, ...]:
     found = [name for name, pattern in FIELD_WORDS.items() if rx.search(pattern, low)]
     if "bandwidth_gbs" in found and "memory_gb" in found:
@@ -2795,6 +2863,8 @@ def _fields(low: str) -> tuple[str, ...]:
             r"|\b\d+ ?gb of (?:hbm|gddr)\w*",  # "'256GB of HBM3E': right?": the size too
             low,
         )
+        # "vram, bandwidth, and is either one ECC?": the size asked in words of its own
+        and not rx.search(FIELD_WORDS["memory_gb"], _MEMORY_TYPE_WORDS.sub(" ", low))
     ):
         found.remove("memory_gb")
     if (
@@ -4775,6 +4845,9 @@ _MIN_GPUS = re.compile(
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
+    # "minimum number of RTX PRO 6000 Blackwell (96 GB) cards to serve ...": the name, then cards
+    r"|(?:fewest|minimum|min|least|smallest|lowest)\s(?:number|count|quantity) of\s[^?.!]{1,60}?"
+    r"\b(?:cards|gpus|accelerators|boards)\b"
     r"|how many (?:units|pieces)\b(?! per| of (?:electricity|power|energy|kwh))"
     # "how many h100 80gb vs l40s would i need": the cards named before the verb
     r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|tokens?|images?|steps?|epochs?"
