@@ -322,6 +322,9 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
         result["weights_all_gpus_gb"] = (
             result["breakdown_gb"].get("weights", 0) * result["num_gpus"]
         )
+        result["kv_cache_all_gpus_gb"] = (
+            result["breakdown_gb"].get("kv_cache", 0) * result["num_gpus"]
+        )
     model = load_catalog().models.get(result["model"])
     if result["family"] != "llm" or model is None or not model.total_params:
         return
@@ -983,7 +986,7 @@ def recommend_gpus(
         candidates = [g for g in candidates if catalog.prices_for(g.id, provider=provider)]
     ranked, rejected = [], []
     for gpu in candidates:
-        fitted, late, slow = None, None, None
+        fitted, late, slow, cannot = None, None, None, None
         # a cluster is built of datacenter parts; desk and workstation cards stay in one box; a
         # laptop, a Mac or an APU is one machine with one GPU
         most = max_gpus if gpu.segment == "datacenter" else min(max_gpus, ONE_BOX_GPUS)
@@ -994,7 +997,11 @@ def recommend_gpus(
                 break
             if max_total_power_w is not None and n * (gpu.tdp_w or 0) > max_total_power_w:
                 break  # more of them only draw more
-            result = estimate(replace(base, gpu=gpu.id, num_gpus=n), catalog)
+            try:
+                result = estimate(replace(base, gpu=gpu.id, num_gpus=n), catalog)
+            except InvalidInput as exc:  # "FP8 on a V100": the card cannot run the job as asked
+                cannot = str(exc)
+                break
             hours = (result.job_hours or result.train_hours or {}).get("typical")
             if result.fits and max_hours and hours and hours > max_hours:
                 late = hours  # "in under a week": more of them, when a run scales over them
@@ -1026,6 +1033,8 @@ def recommend_gpus(
             if slow:
                 why = (f"reaches about {slow:,.3g} on {most} or fewer, below the "
                        f"{min_speed:,.3g} asked")  # fmt: skip
+            if cannot:
+                why = cannot
             rejected.append({"gpu": gpu.id, "reason": why})
             continue
         row = _rank_row(fitted, workload, full_load)

@@ -1103,3 +1103,18 @@ def test_four_more_languages_and_paces_counts_and_asks_said_in_passing(
     catalog: Catalog, question: str, check: Any
 ) -> None:
     assert check(understand(question, catalog, None)), understand(question, catalog, None)
+
+
+def test_fp8_weights_need_a_turing_or_newer_card(rules_advisor: Advisor) -> None:
+    from advisor.calculator import Request, estimate
+    from advisor.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="no FP8 path on the NVIDIA V100"):
+        estimate(Request(model="llama-3.1-8b", gpu="v100-sxm2-32gb", precision="fp8"))
+    # Turing and Ampere run FP8 weights weight-only (FP8 Marlin)
+    assert estimate(Request(model="llama-3.1-8b", gpu="t4", precision="fp8")).fits
+    # a card that cannot run the format is ruled out of a pick, not the whole answer
+    pick = rules_advisor.ask("we have 30k to buy gpus to serve a 70b in fp8 to 20 people, what "
+                             "should we get?")  # fmt: skip
+    head = pick.text.split("\n")[0]
+    assert head.startswith("**Pick") and "V100" not in head and "TITAN V" not in head, head

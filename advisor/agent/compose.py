@@ -655,7 +655,7 @@ def split_weights_line(e: dict[str, Any]) -> str | None:
     """Inference over N GPUs splits the weights (tensor parallel): their size in all."""
     if not e.get("weights_all_gpus_gb"):
         return None
-    kv = (e.get("breakdown_gb") or {}).get("kv_cache", 0) * e["num_gpus"]
+    kv = e.get("kv_cache_all_gpus_gb") or 0
     cache = f" and the KV cache {num(kv, 'GB')}" if kv >= 0.005 else ""
     return (f"The weights are {num(e['weights_all_gpus_gb'], 'GB')}{cache} in all, split across "
             f"the {e['num_gpus']} GPUs.")  # fmt: skip

@@ -108,6 +108,13 @@ _TOO_OLD = {
 }
 
 
+# FP8 checkpoints in the serving engines: FP8 compute (W8A8) from Ada Lovelace on, weight-only
+# W8A16 through the FP8 Marlin kernel from Turing (compute capability 7.5) on; nothing older
+# (docs.vllm.ai features/quantization/fp8: "FP8 models will run on compute capability >= 7.5
+# (Turing) as weight-only W8A16"; TensorRT-LLM's FP8 needs Ada or Hopper)
+_FP8_ENGINES = ("vllm", "sglang", "lmdeploy", "tensorrt-llm", "tgi")
+_NO_FP8_PATH = ("Pascal", "Volta", "Maxwell", "Kepler")
+
 _STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "oneapi": "oneAPI", "metal": "Metal",
                 "synapseai": "SynapseAI"}  # fmt: skip
 
@@ -195,6 +202,12 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     precision = _default_precision(request, model)
     engine = engine_factors(_default_engine(request, precision, gpu))
     gen = generation(gpu.architecture, gpu.memory_type)
+    if precision.compute == "fp8" and engine.name in _FP8_ENGINES and gen in _NO_FP8_PATH:
+        raise InvalidInput(
+            f"{engine.label} has no FP8 path on the {gpu.name} ({gen}): FP8 weights need a "
+            "Turing or newer NVIDIA GPU (weight-only on Turing and Ampere, FP8 compute from Ada "
+            "Lovelace); run int8, GPTQ/AWQ or a GGUF on it instead."
+        )
     precision = _as_the_card_computes(precision, gen, gpu, notes)  # engines cast bf16 to fp16
     if not request.engine:
         given = f"the {request.backend} backend" if request.backend else precision.name
