@@ -118,11 +118,14 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
     if slices.isdigit() and int(slices) > 1:
         # MIG cuts memory into 8 slices and compute into 7: the smallest instance holds one
         # memory slice (NVIDIA MIG user guide, "Supported MIG profiles": 1g.10gb on an H100 80GB).
-        # Cards with fewer instances slice differently (the A30's smallest is 1g.6gb of 24 GB):
-        # no size given for them rather than a wrong one
+        # Cards with fewer instances split memory evenly over them (the MIG user guide's A30
+        # profiles: 1g.6gb, four of its 24 GB; the RTX PRO 6000 Blackwell datasheet: up to four
+        # 24 GB instances); an edge module's split is not published: no size for it
         sheet["mig_max_instances"] = int(slices)
         if int(slices) == 7:
             sheet["mig_smallest_gb"] = sheet["memory_gb"] / MIG_MEMORY_SLICES
+        elif found.segment in ("datacenter", "workstation"):
+            sheet["mig_smallest_gb"] = sheet["memory_gb"] / int(slices)
     sheet["tensor_formats"] = tensor_formats(found)
     if sheet.get("gpu_link_gbs"):  # datasheets give both directions together
         sheet["gpu_link_gbs_per_direction"] = sheet["gpu_link_gbs"] / 2

@@ -1118,3 +1118,39 @@ def test_fp8_weights_need_a_turing_or_newer_card(rules_advisor: Advisor) -> None
                              "should we get?")  # fmt: skip
     head = pick.text.split("\n")[0]
     assert head.startswith("**Pick") and "V100" not in head and "TITAN V" not in head, head
+
+
+def test_rent_or_buy_over_the_horizon_said(rules_advisor: Advisor) -> None:
+    # the use over the horizon said, not over a 5-year life
+    answer = rules_advisor.ask(
+        "buy a 4080 super for $1,000 or rent one at $0.30/h for about 4 hours a week? the "
+        "project lasts two years, is buying cheaper?"
+    )
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No: renting is cheaper over your 417 hours of use"), head
+
+
+def test_yes_no_leads_on_datasheet_questions(rules_advisor: Advisor) -> None:
+    # a MIG slice's size on a card with four instances
+    mig = rules_advisor.ask("can one A30 be split into 4 isolated instances for four services?")
+    assert "4 instances of about 6 GB each" in mig.text.split("\n")[0], mig.text[:300]
+    # moving from one card to another, asked as raising a figure
+    moved = rules_advisor.ask("would upgrading from an A100 80GB SXM to an H100 SXM give us "
+                              "significantly more fp64?")  # fmt: skip
+    assert moved.text.startswith("**Yes: FP64 34 TFLOPS on the NVIDIA H100 SXM5"), moved.text[:300]
+    same = rules_advisor.ask("would moving from the L40 to the L40S increase memory capacity?")
+    assert same.text.startswith("**No: memory 48 GB on the NVIDIA L40S"), same.text[:300]
+    # CUDA code on a card of another stack
+    cuda = rules_advisor.ask("our custom cuda kernels, do they just work on an MI250X?")
+    assert cuda.text.startswith("**No: the AMD Instinct MI250X runs ROCm (HIP), not CUDA"), (
+        cuda.text[:300]
+    )
+    # a choice asked on double precision is made on FP64
+    pick = rules_advisor.ask("which card for double precision simulation throughput: RTX 6000 "
+                             "Ada or A100 40GB?")  # fmt: skip
+    lead = pick.text.split("\n")[0]
+    assert "A100" in lead and "9.70 TFLOPS" in lead and "1.42 TFLOPS" in lead, pick.text[:400]
+    procure = rules_advisor.ask("For double-precision Monte Carlo throughput in our pricing "
+                                "engine, which accelerator do we procure: NVIDIA L40S or NVIDIA "
+                                "A100 80GB?")  # fmt: skip
+    assert "**On FP64, the NVIDIA A100" in procure.text, procure.text[:400]

@@ -402,8 +402,67 @@ def invalid(query: Query, box: ToolBox) -> Draft:
 # ---------------------------------------------------------------- datasheets
 
 
+# moving from one card to another asked as raising a figure: "would replacing our H100s with
+# H200s materially increase FP64 throughput?"
+_RAISED = re.compile(
+    r"\b(?:increase|raise|boost|improve|gain|more|higher|faster|better|upgrade)\w*\b"
+)
+_MOVE = re.compile(r"\b(?:replac\w*|switch\w*|mov(?:e|ing)|upgrad\w*|swap\w*|go(?:ing)? from)\b")
+_MATERIALLY = re.compile(
+    r"\b(?:material\w*|significant\w*|substantial\w*|meaningful\w*|noticeabl\w*|much|a lot)\b"
+)
+# CUDA code asked of a card that runs another stack: "will my .cu kernels run on the MI300X?"
+_CUDA_CODE = re.compile(r"\bcuda\b|\bnvcc\b|\.cu\b")
+
+
+def _figure_raised(query: Query, box: ToolBox) -> str | None:
+    """ "Would replacing the H100 SXM with the H200 SXM raise FP64?": yes when the second card's
+    figure is at least 10% higher, with both figures."""
+    if not (len(query.gpus) == 2 and query.fields and YES_NO.search(query.low)
+            and _RAISED.search(query.low) and _MOVE.search(query.low)):  # fmt: skip
+        return None
+    field = query.fields[0]
+    if field not in c.FIELD_LABELS or not c.FIELD_LABELS[field][1]:
+        return None
+    sheets = [box.call("gpu_specs", {"gpu": gpu_choices(g)[0]}) for g in query.gpus]
+    if any("error" in s for s in sheets) or not all(s.get(field) for s in sheets):
+        return None
+    old, new = (float(s[field]) for s in sheets)
+    label, unit = c.FIELD_LABELS[field]
+    material = bool(_MATERIALLY.search(query.low))  # "materially more": 10% or more
+    up = new >= 1.1 * old if material else new > old
+    return (f"**{'Yes' if up else 'No'}: {label} {c.num(new, unit)} on the {sheets[1]['name']} "
+            f"against {c.num(old, unit)} on the {sheets[0]['name']}"
+            + ("" if up or new <= old else "; not materially more") + ".**")  # fmt: skip
+
+
+def _cuda_elsewhere(query: Query, box: ToolBox) -> str | None:
+    """ "Will my hand-written CUDA kernels run on the MI300X unmodified?": no, another stack."""
+    if not (query.gpus and YES_NO.search(query.low) and _CUDA_CODE.search(query.low)):
+        return None
+    sheet = box.call("gpu_specs", {"gpu": gpu_choices(query.gpus[0])[0]})
+    stack = sheet.get("compute_stack") if "error" not in sheet else None
+    if not stack or stack == "cuda":
+        return None
+    named = {"rocm": "ROCm (HIP)", "oneapi": "oneAPI (SYCL)", "metal": "Metal"}.get(stack, stack)
+    port = (" CUDA source is ported to HIP (hipify-perl or hipify-clang convert most of it) and "
+            "rebuilt with hipcc." if stack == "rocm" else "")  # fmt: skip
+    return (
+        f"**No: the {sheet['name']} runs {named}, not CUDA; CUDA kernels do not run on it "
+        f"unmodified.**{port}"
+    )
+
+
+# compute figures a choice between cards can be made on alone (no LLM or training job said)
+_PICK_ON_FIGURE = ("fp64_tflops", "fp64_tensor_tflops", "fp32_tflops", "tf32_tflops",
+                   "int8_dense_tops", "fp8_dense_tflops")  # fmt: skip
+
+
 def spec(query: Query, box: ToolBox) -> Draft:
     parts = []
+    lead = _figure_raised(query, box) or _cuda_elsewhere(query, box)
+    if lead:
+        parts.append(lead)
     if query.requirements:  # "min. 80 GB, max. 600 W: compliant?": each card against them
         parts += _requirements_checked(query, box)
     elif len(query.gpus) == 1 and YES_NO.search(query.low):
@@ -4547,11 +4606,17 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if drawn:  # "which one would be quieter and use less power?": that pick, by the watts
         chosen = False
     figures = c.asked_line(sheets, asked) if asked else ""
-    if asked and not chosen and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
+    # ("which should we procure for double precision: L40S or A100?": a choice asked on a
+    # compute figure of its own is made on that figure)
+    on_figure = not chosen or (bool(asked) and asked[0] in _PICK_ON_FIGURE)
+    if asked and on_figure and not {f for _job, f, _why in c.COMPARE_JOBS} & set(asked):
         # "how do they compare in FP64, for an ocean model?": the pick on the figure asked,
         # not on the LLM and training figures nobody asked about
         head = c.field_pick(sheets, asked[0]) or ""
-    if asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
+    raised = _figure_raised(query, box) if asked else None  # "would moving to X raise FP64?"
+    if raised:
+        head = f"{raised}\n\n{figures}"
+    elif asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
         head = "\n\n".join(filter(None, [drawn, figures, head]))
         claim = None if drawn else (_claim_checked(query, sheets, asked)
                                     or _which_has_more(query, sheets, asked))  # fmt: skip
@@ -7920,8 +7985,13 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         # "24/7" is a rate that says its own span (a month of it), no horizon of use
         nonstop = query.hours in (168.0, 730.0, 8760.0) and bool(NONSTOP.search(low))
         longer = bool(query.hours and query.hours > 30 * query.use_hours_per_day)
+        horizon = _horizon_days(low)
         if longer and span and not nonstop:
             args["hours_of_use"] = query.hours  # "over a year at 8 hours a day": 2,920 hours
+        elif horizon and not nonstop:
+            # "5 hrs a week ... over 3 years is buying cheaper?", "the grant runs three years":
+            # the use over the horizon said
+            args["hours_of_use"] = horizon * query.use_hours_per_day
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
     if query.upkeep_usd_per_month:  # "$40 a month of colocation": owning's cost by the hour
@@ -8084,6 +8154,27 @@ _PER_EPOCH = re.compile(
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
 _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
 # a horizon of use, not the period of a rate ("22 days per month")
+# the horizon a rent-or-buy question is weighed over: "over 3 years", "the grant runs three
+# years", "for the next 18 months", "over a four-year horizon"
+_HORIZON_SAID = re.compile(
+    r"\b(?:over|for|in|within|during|across|runs?|lasts?|spans?|ends? in)\s(?:the\s)?(?:next\s)?"
+    r"(?:(?:an?|one)|(\d+(?:\.\d+)?)|(two|three|four|five|six|seven|eight|nine|ten|twelve|"
+    r"eighteen|twenty-four|thirty-six))[- ](years?|months?)\b(?!\s(?:ago|old)\b)"
+)
+_SPELLED = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty-four": 24,
+            "thirty-six": 36}  # fmt: skip
+
+
+def _horizon_days(low: str) -> float | None:
+    """The days of a horizon said ("over 3 years": 1,095), or None."""
+    m = _HORIZON_SAID.search(low)
+    if not m:
+        return None
+    n = float(m.group(1)) if m.group(1) else _SPELLED[m.group(2)] if m.group(2) else 1.0
+    return n * (365.0 if m.group(3).startswith("year") else 365.0 / 12)
+
+
 _SPAN_SAID = re.compile(
     r"(?<!days )(?<!day )\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b"
 )

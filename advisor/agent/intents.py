@@ -1049,7 +1049,7 @@ def _speed(q: Query, low: str) -> bool:
         and (not q.workload_given or _RATE_FIGURE_ASKED.search(low))
         and rx.search(
             r"\bflops\b|\btf32\b|\bbf16\b|\bint8\b|\btensor (?:throughput|performance)\b|"
-            r"\bfp(?:8|16|32|64)\b",
+            r"\bfp(?:8|16|32|64)\b|\b(?:double|single|half)[- ]precision\b",
             low,
         )
     ):
