@@ -226,10 +226,10 @@ def _answer(advisor: Advisor, question: str) -> str:
          "computes BF16"),
         # the A30 slices differently from the 7-instance cards: no slice size rather than 1/8
         ("Can I use MIG on an A30 to run several small models?",
-         "**Yes, for many small models: MIG splits the NVIDIA A30 into up to 4 instances, each "
-         "with its own compute"),
+         "**Yes, for many small models: MIG splits the NVIDIA A30 into up to 4 instances of "
+         "about 6 GB each, each with its own compute"),
         ("Could 6 students each get their own isolated slice of one A30 with MIG?",
-         "**No: MIG splits the NVIDIA A30 into at most 4 instances, not 6"),
+         "**No: MIG splits the NVIDIA A30 into at most 4 instances of about 6 GB, not 6"),
         ("should we get a 4070 or a 3090 for SDXL?", "**Pick the NVIDIA GeForce RTX 3090"),
         ("Strix Halo with 128 GB: does a 70B at Q4_K_M fit on its GPU?",
          "**Yes: Generic 70B dense model fits"),

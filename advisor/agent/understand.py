@@ -4239,6 +4239,15 @@ def _sized_family(models: tuple[ModelRef, ...], linker: Any) -> tuple[ModelRef, 
     return tuple(found[0] if m is families[0] else m for m in models if m is not sizes[0])
 
 
+def _second_said(gpus: tuple[GpuRef, ...], linker: Any, name: str) -> tuple[GpuRef, ...] | None:
+    """The first card and the one `name` finds, when that is another card (its other model,
+    form or memory size said in part)."""
+    other = linker.find_gpus(name)
+    if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
+        return (*gpus, other[0])
+    return None
+
+
 def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[GpuRef, ...]:
     """ "h100 pcie or sxm": the second is the same GPU in the other form factor; "the rtx pro
     6000 max-q ... as fast as the 600w workstation edition": the same GPU, another edition."""
@@ -4261,28 +4270,25 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         # "3060 has 12 gigs right? or was that the ti", "4070 or the super": the same card's
         # other model
         root = rx.sub(r"(?:\s?(?:ti super|ti|super|xtx|xt))+$", "", gpus[0].base.lower())
-        other = linker.find_gpus(f"{root} {suffix.group(1)}")
-        if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
-            return (*gpus, other[0])
+        if pair := _second_said(gpus, linker, f"{root} {suffix.group(1)}"):
+            return pair
     sized_form = rx.search(r"\b(?:or|vs\.?|versus|than|against)\s+(?:the\s+|an?\s+)?"
                            r"(sxm\d?|pcie|nvl)\s?(\d{2,3})\s?(?:gb|gigs?|g)?\b"
                            r"(?!\s?(?:gen|x\d|lanes?))", low)  # fmt: skip
     if sized_form and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "a100 sxm 40 vs pcie 80": the same GPU in the form and memory said second
         form, gb = sized_form.groups()
-        other = linker.find_gpus(f"{gpus[0].base} {form} {gb}GB")
-        if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
-            return (*gpus, other[0])
+        if pair := _second_said(gpus, linker, f"{gpus[0].base} {form} {gb}GB"):
+            return pair
     size = rx.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
                      r"(?:one|version|model|variant|option|config\w*)\b"
                      # "V100 16gb or 32gb": the other size right after the first
                      r"|\d ?gb (?:or|vs\.?|versus|and|&|/) ?(\d{1,3}) ?gb\b", low)  # fmt: skip
     if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "is the 16GB M4 enough, or should I pay for the 24GB one?": the other memory size
-        other = linker.find_gpus(f"{gpus[0].base} {size.group(1) or size.group(2)}GB")
-        if other and other[0].ids and not set(other[0].ids) & set(gpus[0].ids):
-            return (*gpus, other[0])
-        return gpus
+        return (
+            _second_said(gpus, linker, f"{gpus[0].base} {size.group(1) or size.group(2)}GB") or gpus
+        )
     forms = list(dict.fromkeys(rx.findall(
         r"\b(sxm|pcie|nvl)\d?\b(?!\s?(?:gen|\d|x\d|lanes?|slots?|risers?|bus|links?))", low
     )))  # fmt: skip
