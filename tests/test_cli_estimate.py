@@ -121,3 +121,13 @@ def test_fused_optimizer_flag_drops_the_foreach_step_copy(
     assert foreach["breakdown_gb"]["optimizer_step"] > 0  # HF Trainer's adamw_torch: foreach
     assert fused["breakdown_gb"]["optimizer_step"] == 0
     assert fused["memory_per_gpu_gb"] < foreach["memory_per_gpu_gb"]
+
+
+def test_an_exl2_average_is_a_precision_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "estimate", "--model", "qwen2.5-32b", "--gpu", "RTX 4090",
+                       "--precision", "EXL2-4.25bpw", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["precision"] == "exl2-4.25bpw" and data["engine"] == "exllamav2"
+    code, out, err = run(capsys, "estimate", "--model", "qwen2.5-32b", "--gpu", "RTX 4090",
+                         "--precision", "exl2-1.5bpw")  # fmt: skip
+    assert code == 2 and "2 to 8 bits per weight" in err and "Traceback" not in err

@@ -69,7 +69,9 @@ from advisor.errors import InvalidInput
 # .12.03d: diffusion: the FP16-accumulate gain is read from the datasheet (INT8 rate against the
 # FP16 rate: GeForce RTX only, not the TITAN RTX or GTX 16) and taken whole; speed constants
 # refit with the benchmark-README rows W0900-W0941 (SDXL's fp32 VAE decode tried, not kept)
-FORMULA_VERSION = "calc-2026.12.03d"
+# .12.04a: EXL2 is a precision of its own (exl2-<N>bpw, head layer 6 bits, ExLlamaV2 only); FP8
+# weights need Turing or newer in the serving engines; the ExLlamaV2 decode band on its 33 rows
+FORMULA_VERSION = "calc-2026.12.04a"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -476,7 +478,8 @@ DECODE_CALIBRATION = {
     "autoawq": Calibration(53, 2, 0.129, 0.62, 1.18),
     "vllm": Calibration(98, 7, 0.073, 0.86, 1.12),
     "sglang": Calibration(26, 3, 0.140, 0.61, 1.13),
-    "exllamav2": Calibration(22, 3, 0.053, 0.84, 1.05),
+    # (33 rows since calc-2026.12.04a: EXL2 rows scored at their own width, not as GPTQ)
+    "exllamav2": Calibration(33, 3, 0.065, 0.78, 1.05),
     "llama.cpp": Calibration(45, 9, 0.040, 0.91, 1.07),
 }
 # (MLC LLM keeps SPEED_BAND: all 16 of its scored rows, llm-perf-bench L1816-L1834 and the MLC

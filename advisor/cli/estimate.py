@@ -20,8 +20,9 @@ from advisor.calculator import estimator as calc
 from advisor.calculator.backends import BACKEND_NAMES
 from advisor.calculator.finetune import LORA_TARGETS, OPTIMIZERS
 from advisor.calculator.interconnect import INTERCONNECT_HELP, NETWORKS
-from advisor.calculator.precision import KV_BYTES
+from advisor.calculator.precision import KV_BYTES, get_precision
 from advisor.cli.render import console, print_json, table
+from advisor.errors import InvalidInput
 
 BREAKDOWN_LABELS = {
     "weights": "Weights",
@@ -42,12 +43,26 @@ BREAKDOWN_LABELS = {
 }
 
 
+def _precision(value: str | None) -> str | None:
+    """The precision as the calculator names it; a clear usage error for an unknown one."""
+    if value is None:
+        return None
+    try:
+        return get_precision(value).name
+    except InvalidInput as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command("estimate")
 @click.option("--model", "model", required=True, help="Catalog name or a size such as '13b'.")
 @click.option("--gpu", "gpu", required=True, help="Any GPU name the catalog resolves.")
 @click.option("--num-gpus", type=click.IntRange(1, 1024), default=1, show_default=True)
 @click.option("--workload", type=click.Choice(WORKLOADS), default="inference", show_default=True)
-@click.option("--precision", type=click.Choice(ALL_PRECISIONS, case_sensitive=False))
+@click.option(
+    "--precision",
+    callback=lambda _ctx, _param, value: _precision(value),
+    help=f"One of {', '.join(ALL_PRECISIONS)}, or an EXL2 average such as exl2-4.65bpw.",
+)
 @click.option("--context", type=click.IntRange(1, 10_000_000), help="Tokens (sequence length).")
 @click.option("--batch", type=click.IntRange(1, 100_000), default=1, show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), help="Inference engine.")
