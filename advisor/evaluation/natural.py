@@ -42,6 +42,7 @@ SPLITS = (
     "fresh14",
     "fresh15",
     "fresh16",
+    "fresh17",
 )
 
 

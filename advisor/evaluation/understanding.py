@@ -158,8 +158,9 @@ def load_natural(folder: Path | None = None) -> list[dict[str, Any]]:
 # on at stop 33), fresh10.yaml (stop 33; read and tuned on at stop 34), fresh11.yaml
 # (stop 34; read and tuned on at stop 35), fresh12.yaml (stop 35; read and tuned on at stop
 # 36), fresh13.yaml (stop 36; read and tuned on at stop 37), fresh14.yaml (stop 37; read and
-# tuned on at stop 56), fresh15.yaml (stop 57, blind), fresh16.yaml (stop 57, scored once and
-# then read and tuned on). The blind splits are scored but their failures never read.
+# tuned on at stop 56), fresh15.yaml (stop 57, blind; read and tuned on at stop 58),
+# fresh16.yaml (stop 57, scored once and then read and tuned on), fresh17.yaml (stop 58,
+# blind). The blind splits are scored but their failures never read.
 SPLIT_PREFIXES = {
     "nat-fresh-": "fresh",
     "nat-fresh2-": "fresh2",
@@ -177,8 +178,9 @@ SPLIT_PREFIXES = {
     "nat-fresh14-": "fresh14",
     "nat-fresh15-": "fresh15",
     "nat-fresh16-": "fresh16",
+    "nat-fresh17-": "fresh17",
 }
-BLIND_SPLITS = ("fresh", "fresh15")
+BLIND_SPLITS = ("fresh", "fresh17")
 
 
 def split_of(case_id: str) -> str:
