@@ -21,7 +21,7 @@ from advisor.calculator import Request, cost, estimate, max_batch, max_context, 
 from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.interconnect import link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
-from advisor.calculator.precision import get_precision, tensor_formats
+from advisor.calculator.precision import get_precision, is_exl2, tensor_formats
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -312,6 +312,12 @@ WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_an
 FULL_FINETUNE_RULE_BYTES = 16
 
 
+def _nominal_bits(precision: str) -> float:
+    """A format's nominal width ("4-bit" for Q4_K_M's 4.85); an EXL2 file's average is its own."""
+    format_ = get_precision(precision)
+    return format_.bits_linear if is_exl2(format_.name) else math.floor(format_.bits_linear)
+
+
 def _nominal_sizes(result: dict[str, Any]) -> None:
     """The sizes people work out by hand beside the estimate's own: the weights of all the GPUs
     together, an LLM's parameters times the format's nominal bytes (8 bits = 1 byte; Q4_K_M and
@@ -335,13 +341,7 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
     result["params"] = params
     result["params_b"] = params / 1e9
     if result["workload"] in ("inference", "finetune-lora", "finetune-qlora"):  # the base's
-        format_ = get_precision(result["precision"])
-        # the nominal width ("4-bit" for Q4_K_M's 4.85); an EXL2 file's average is its own
-        bits = (
-            format_.bits_linear
-            if format_.name.startswith("exl2-")
-            else math.floor(format_.bits_linear)
-        )
+        bits = _nominal_bits(result["precision"])
         result["nominal_bytes_per_param"] = bits / 8
         result["weights_nominal_gb"] = params * bits / 8 / 1e9
         if model.active_params and model.active_params < params:  # a mixture of experts
@@ -1178,6 +1178,12 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "num_gpus": e.num_gpus,
         "memory_per_gpu_gb": e.memory_per_gpu_gb,
         "memory_total_gb": e.memory_per_gpu_gb * e.num_gpus,
+        # the model's own bytes in all, the figure its need rests on (a served model's weights
+        # are split across its cards; a trained one's are copied to each)
+        "weights_gb": (e.breakdown_gb or {}).get("weights", 0.0)
+        * (e.num_gpus if e.workload == "inference" else 1),
+        # the same weights by hand: an LLM's parameters x the format's nominal bytes
+        **_rank_nominal(e),
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
         "speed": speed,
         # each request's share when several run at once (an LLM's streams, a server's users)
@@ -1193,6 +1199,20 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "price_date": cost.get("price_date"),
         "price_source": cost.get("price_source"),
     }
+
+
+def _rank_nominal(e: Any) -> dict[str, float]:
+    """An LLM base's parameters and their size at its format's nominal bytes (`_nominal_sizes`);
+    empty for other jobs."""
+    model = load_catalog().models.get(e.model)
+    if e.family != "llm" or model is None or not model.total_params or not e.precision:
+        return {}
+    if e.workload not in ("inference", "finetune-lora", "finetune-qlora"):
+        return {}
+    per = _nominal_bits(e.precision) / 8
+    return {"params": model.total_params, "params_b": model.total_params / 1e9,
+            "nominal_bytes_per_param": per,
+            "weights_nominal_gb": model.total_params * per / 1e9}  # fmt: skip
 
 
 MAX_REPLICAS = 64

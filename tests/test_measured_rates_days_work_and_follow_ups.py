@@ -270,3 +270,30 @@ def test_follow_ups_for_speed_more_work_and_a_bill_to_beat(rules_advisor: Adviso
     day = _figure(r"\$([\d,.]+) for the whole job", more)
     once = _figure(r"\$([\d,.]+) for the whole job", first)
     assert day == pytest.approx(once * 40 / 6, rel=0.02)  # the day's audio, not a deadline
+
+
+@pytest.mark.parametrize(
+    ("question", "hours"),
+    [
+        # the span first, the weekly rate after it
+        (
+            "our lab contract runs 3 years. we'd use an l40s around 10 hrs per week: buy at $7,500 "
+            "or rent at $0.90/hr?",
+            10 * 3 * 365 / 7,
+        ),
+        # the rate in one sentence, the span in the next
+        (
+            "thinking of a 4070 ti super for $800 vs renting one at 0.25/hr, maybe 3 hours a day. "
+            "the course lasts 6 months. buying worth it?",
+            3 * 6 * 365 / 12,
+        ),
+        # a span said with "over", no rate: the span itself
+        ("an h100 rented nonstop over 2 years at $2/hr, or buy?", None),
+    ],
+)
+def test_a_use_rate_runs_over_the_span_said(catalog: Catalog, question: str, hours: float) -> None:
+    query = understand(question, catalog)
+    if hours is None:
+        assert query.hours is None or query.hours >= 2 * 8760 * 0.99, query.hours
+    else:
+        assert query.hours == pytest.approx(hours, rel=0.01), query.hours

@@ -1154,3 +1154,13 @@ def test_yes_no_leads_on_datasheet_questions(rules_advisor: Advisor) -> None:
                                 "engine, which accelerator do we procure: NVIDIA L40S or NVIDIA "
                                 "A100 80GB?")  # fmt: skip
     assert "**On FP64, the NVIDIA A100" in procure.text, procure.text[:400]
+
+
+def test_a_pick_says_how_much_of_the_need_is_weights(rules_advisor: Advisor) -> None:
+    # the weights the need rests on, and the size worked out by hand when the formats differ
+    pick = rules_advisor.ask("our legal docs stay on site: which single pro card for "
+                             "llama-3.3-70b-instruct at fp8? we don't do multi-gpu")  # fmt: skip
+    head = pick.text.split("\n")[0]
+    assert re.search(r"it needs about [\d.]+ GB in fp8, 72.\d GB of it weights; by hand, "
+                     r"70.6B parameters x 1 byte = 70.6 GB\)", head), head  # fmt: skip
+    assert "multi-GPU' with no count" not in pick.text, pick.text

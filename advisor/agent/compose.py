@@ -1392,20 +1392,29 @@ def subscription_even(result: dict[str, Any]) -> str:
 
 
 def break_even(
-    result: dict[str, Any], asked: str | None = None, instead: tuple[str, str] | None = None
+    result: dict[str, Any],
+    asked: str | None = None,
+    instead: tuple[str, str] | None = None,
+    sign: str = "$",
 ) -> str:
-    """When buying pays off; `instead`: another card rented in its place (what, and its terms)."""
+    """When buying pays off; `instead`: another card rented in its place (what, and its terms);
+    `sign`: the user's currency, in which the prices they gave are written."""
+
+    def money(value: float, source: str) -> str:
+        return usd(value, sign if source == "given by the user" else "$")
+
     name = result.get("gpu_name") or "the GPU"
     n = result["num_gpus"]
     what = name if n == 1 else f"{n} x {name}"
     hours = result["break_even_hours"]
     src = result["sources"]
+    bought = money(result["purchase_usd"], src["purchase"])
     basis = (
-        f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against "
-        f"{usd(result['rent_usd_per_hour'])} per GPU-hour to rent ({src['rent']})"
+        f"{bought} to buy ({src['purchase']}) against "
+        f"{money(result['rent_usd_per_hour'], src['rent'])} per GPU-hour to rent ({src['rent']})"
     )
     if instead:
-        basis = f"{usd(result['purchase_usd'])} to buy ({src['purchase']}) against {instead[1]}"
+        basis = f"{bought} to buy ({src['purchase']}) against {instead[1]}"
         what += f" rather than {instead[0]}"
     power = ""
     if result["power_w"] and not result["usd_per_kwh"]:
@@ -1462,15 +1471,15 @@ def break_even(
         lines.insert(
             0,
             f"**{said}{side} is cheaper over {span}**: "
-            f"{usd(over['own_usd'])} to own against {usd(over['rent_usd'])} to rent"
+            f"{usd(over['own_usd'], sign)} to own against {usd(over['rent_usd'], sign)} to rent"
             + (f" ({src['life']})." if over.get("life_years") else "."),
         )
     lines.append(f"Per GPU: {basis}{power}.")
     if over and over.get("months", 0) >= 2:  # "per month over 5 years": the purchase spread out
         lines.append(
-            f"A month, over {num(over['months'], 'months')}: {usd(over['own_usd_per_month'])} "
-            f"to own (the price spread over them, with electricity) against "
-            f"{usd(over['rent_usd_per_month'])} to rent."
+            f"A month, over {num(over['months'], 'months')}: "
+            f"{usd(over['own_usd_per_month'], sign)} to own (the price spread over them, with "
+            f"electricity) against {usd(over['rent_usd_per_month'], sign)} to rent."
         )
     if not result["power_w"]:
         lines.append("Electricity is not counted: name the GPU to include its board power.")
@@ -1493,7 +1502,16 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         need = (f" (about {num(best['memory_per_gpu_gb'], 'GB')} on each card in "
                 f"{best['precision']})")  # fmt: skip
     elif best.get("precision") and best.get("memory_total_gb"):
-        need = f" (it needs about {num(best['memory_total_gb'], 'GB')} in {best['precision']})"
+        weights = best.get("weights_gb") or 0.0
+        inside = 0 < weights < best["memory_total_gb"]
+        of = f", {num(weights, 'GB')} of it weights" if inside else ""
+        nominal = best.get("weights_nominal_gb")
+        if of and nominal and abs(weights - nominal) > 0.01 * nominal:  # the size worked by hand
+            per = best["nominal_bytes_per_param"]
+            of += (f"; by hand, {num(best['params_b'])}B parameters x {num(per)} "
+                   f"{'byte' if per == 1 else 'bytes'} = {num(nominal, 'GB')}")  # fmt: skip
+        need = (f" (it needs about {num(best['memory_total_gb'], 'GB')} in {best['precision']}"
+                f"{of})")  # fmt: skip
     head = (
         f"**Pick {gpus_phrase(best['num_gpus'], best['gpu_name'])}** for {job}{need}: about "
         f"{num(best['speed'], best['speed_unit'])}"

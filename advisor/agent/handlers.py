@@ -40,6 +40,7 @@ from advisor.answer import Citation
 from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
+from advisor.calculator.precision import is_exl2
 from advisor.retrieval.claims import audit_claim, extract_claims
 
 MAX_GPUS_PER_ANSWER = 4
@@ -2300,7 +2301,7 @@ def _engine_format(engine: str, precision: str) -> str:
     """The 4-bit format an engine runs for a 4-bit format said: llama.cpp a GGUF (Q4_K_M), not
     GPTQ or EXL2; ExLlamaV2 GPTQ for a GGUF; vLLM and the others AWQ, not a GGUF or EXL2."""
     gguf = precision.startswith(("q2", "q3", "q4", "q5", "q6", "iq"))
-    exl2 = precision.startswith("exl2-")  # ExLlamaV2's own format, no other engine loads it
+    exl2 = is_exl2(precision)  # ExLlamaV2's own format, no other engine loads it
     if engine in ("llama.cpp", "ollama"):
         return "q4_k_m" if precision in _GPU_QUANTS or precision == "nf4" or exl2 else precision
     if gguf:
@@ -7984,20 +7985,20 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["hours_per_day"] = query.use_hours_per_day
         # "24/7" is a rate that says its own span (a month of it), no horizon of use
         nonstop = query.hours in (168.0, 730.0, 8760.0) and bool(NONSTOP.search(low))
+        # hours past a month of the rate are its use over the horizon said: "over a year at 8
+        # hours a day" (2,920), "5 hrs a week ... the grant runs three years" (780)
         longer = bool(query.hours and query.hours > 30 * query.use_hours_per_day)
-        horizon = _horizon_days(low)
-        if longer and span and not nonstop:
-            args["hours_of_use"] = query.hours  # "over a year at 8 hours a day": 2,920 hours
-        elif horizon and not nonstop:
-            # "5 hrs a week ... over 3 years is buying cheaper?", "the grant runs three years":
-            # the use over the horizon said
-            args["hours_of_use"] = horizon * query.use_hours_per_day
+        if longer and not nonstop:
+            args["hours_of_use"] = query.hours
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
     if query.upkeep_usd_per_month:  # "$40 a month of colocation": owning's cost by the hour
         args["host_usd_per_hour"] = query.upkeep_usd_per_month / count / HOURS_PER_MONTH
     if _NO_POWER.search(low):
         args["usd_per_kwh"] = 0.0  # "please ignore electricity and hosting"
+    foreign_power = query.currency != "$" and "usd_per_kwh" not in args
+    if foreign_power:  # "250 000 ₽ or 60 ₽ an hour": no dollar tariff added to roubles
+        args["usd_per_kwh"] = 0.0
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
                      r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
     either = re.search(r"\b(?:buy(?:ing)?|own(?:ing)?|rent(?:ing)?|leas(?:e|ing))\b"
@@ -8021,7 +8022,14 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     if monthly is not None and _SUBSCRIPTION.search(low) and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
-    text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None)
+    text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None,
+                        sign=query.currency)  # fmt: skip
+    if foreign_power and result.get("power_w"):
+        text = text.replace(
+            "; electricity left out, as asked",
+            f"; electricity left out (give your price per kWh in {query.currency.strip()} to "
+            "count it: the catalog's tariff is in US dollars)",
+        )
     text += f"\n{fleet}" if fleet else ""
     if sides and one_rented and query.user_price_usd_per_hour:
         text += (
@@ -8156,25 +8164,6 @@ _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
 # a horizon of use, not the period of a rate ("22 days per month")
 # the horizon a rent-or-buy question is weighed over: "over 3 years", "the grant runs three
 # years", "for the next 18 months", "over a four-year horizon"
-_HORIZON_SAID = re.compile(
-    r"\b(?:over|for|in|within|during|across|runs?|lasts?|spans?|ends? in)\s(?:the\s)?(?:next\s)?"
-    r"(?:(?:an?|one)|(\d+(?:\.\d+)?)|(two|three|four|five|six|seven|eight|nine|ten|twelve|"
-    r"eighteen|twenty-four|thirty-six))[- ](years?|months?)\b(?!\s(?:ago|old)\b)"
-)
-_SPELLED = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty-four": 24,
-            "thirty-six": 36}  # fmt: skip
-
-
-def _horizon_days(low: str) -> float | None:
-    """The days of a horizon said ("over 3 years": 1,095), or None."""
-    m = _HORIZON_SAID.search(low)
-    if not m:
-        return None
-    n = float(m.group(1)) if m.group(1) else _SPELLED[m.group(2)] if m.group(2) else 1.0
-    return n * (365.0 if m.group(3).startswith("year") else 365.0 / 12)
-
-
 _SPAN_SAID = re.compile(
     r"(?<!days )(?<!day )\b(?:a|one|per|for a|for one|\d+|over|next) (?:years?|months?)\b"
 )
@@ -8623,6 +8612,8 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
         return what + split
 
     head, timed = _paced(box, query.seconds_per_item or 0.0, items, sharing, said)
+    if timed and query.per_day and _CARDS_ASKED.search(query.low):
+        return _cards_for_a_day(query, box, items, head)
     queued = _BACK_TO_BACK.search(query.low)
     queue = queued.group(1) if queued else "0"
     runs = int(queue) if queue.isdigit() else NUMBER_WORDS[queue]
@@ -8635,6 +8626,36 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
         check = fit(query, box, speed_first=True).text
         return Draft(head.text + "\n\nThe estimate, as a check on that pace: " + check)
     return head
+
+
+# how many cards a load takes: "the minimum number of L4s", "how many gpus would we need"
+_CARDS_ASKED = re.compile(
+    r"\bhow many\b|\b(?:minimum|smallest|fewest|least) (?:number of )?(?:\w+ ){0,2}?(?:gpus|cards"
+    r"|[a-z]{1,4}\d{1,4}[a-z]?s)\b"
+)
+
+
+def _cards_for_a_day(query: Query, box: ToolBox, items: float, one: Draft) -> Draft:
+    """A day's work at the user's pace ("2,000 hours of audio a day at 60x real time"): the fewest
+    cards that finish it within the 24 hours of a day (or the hours a day said), each working
+    apart on its share."""
+    day = box.call("paced_time", {"seconds_per_item": query.seconds_per_item, "items": items})
+    if "error" in day:
+        return one
+    window = query.use_hours_per_day or 24.0
+    cards = max(1, math.ceil(day["hours"] / window - 1e-9))
+    shared = box.call("paced_time", {"seconds_per_item": query.seconds_per_item, "items": items,
+                                     "num_gpus": cards})  # fmt: skip
+    if "error" in shared:
+        return one
+    name = next((g.text for g in query.gpus), "GPU")
+    unit = "card" if cards == 1 else "cards"
+    return Draft(
+        f"**{cards} {name} {unit}**: a day's work takes about {c.duration(day['hours'])} of GPU "
+        f"time at your own measured pace, so {cards} working apart finish it in about "
+        f"{c.duration(shared['hours'])} of each {c.num(window)}-hour day.",
+        cite_more=False,
+    )
 
 
 # several runs queued one after another: "queue all 6 of the character loras back to back"

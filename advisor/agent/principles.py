@@ -1124,9 +1124,14 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     if model and smallest:
         e = box.call("estimate", estimate_args(replace(query, workload="inference"),
                                                f"{smallest:g}gb", None, model))  # fmt: skip
-        if "error" not in e and e["fits"]:
-            lines.append(f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}: "
-                         "it fits in the smallest slice.")  # fmt: skip
+        if "error" not in e and e["fits"]:  # the model asked of a slice: the verdict first
+            weights = e["breakdown_gb"].get("weights")
+            share = f", {c.num(weights, 'GB')} of it weights" if weights else ""
+            lines = [f"**Yes: {e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}"
+                     f"{share} ({c.settings(e)}), and it fits in one of the smallest slices: MIG "
+                     f"splits the {sheet['name']} into up to {int(slices)} instances of about "
+                     f"{c.num(smallest, 'GB')} each, with their own compute, cache and memory "
+                     f"bandwidth.**{c.rule_of_thumb(e)}"]  # fmt: skip
         elif "error" not in e:  # the plan as asked does not work: say so first
             room = "no slice holds it"
             fitting = [p for p in MIG_PROFILES if p[1] * smallest >= e["memory_per_gpu_gb"]]

@@ -21,7 +21,7 @@ from advisor.agent.handlers import (
 )
 from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import FIELD_WORDS
+from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS
 from advisor.answer import Citation
 from advisor.catalog import load_catalog
 from advisor.retrieval.claim_reading import mentions
@@ -117,6 +117,8 @@ def _same_question(other: Query, query: Query) -> bool:
     )
 
 
+# the opening of the note on an accelerator the catalog does not hold
+ABSENT_SAID = ABSENT_NOTE.split("{", 1)[0]
 # currencies whose amounts are taken as the same number of dollars to filter cards by a budget
 NEAR_DOLLAR = ("€", "£")
 
@@ -124,6 +126,11 @@ NEAR_DOLLAR = ("€", "£")
 def _one(query: Query, box: ToolBox) -> Draft:
     from advisor.agent.intents import INTENTS, principle_for
 
+    absent = [g for g in query.gpus if not g.ids and g.note and g.note.startswith(ABSENT_SAID)]
+    if absent and any(g.ids for g in query.gpus):  # "tpu v5e vs h100": the H100's figures,
+        # with a note that the catalog has none for the TPU
+        query = replace(query, gpus=tuple(g for g in query.gpus if g not in absent),
+                        notes=(*(g.note or "" for g in absent), *query.notes))  # fmt: skip
     question = unresolved(query)
     if question and query.intent not in ("greeting", "invalid", "out_of_scope", "explain"):
         return Draft(question)
@@ -156,29 +163,41 @@ def _one(query: Query, box: ToolBox) -> Draft:
     for model in query.models:
         if model.note and model.about:  # the note quotes the entry's size: looked up, not recalled
             box.call("model_specs", {"model": model.about})
+        if model.assumed and model.note in notes and not _model_used(box, model.ids):
+            notes.remove(model.note)  # "Whisper: large-v3 assumed" beside the user's own pace
     workload, assumed = workload_of(query)
     used = any(call.args.get("workload") == workload for call in box.calls)
     if assumed and used:  # only when a figure was worked out for the method assumed
         notes.append(assumed)
     if near:
         notes.append(
-            f"Your budget in {query.currency} is compared as the same number of US dollars (no "
-            "exchange rate on record; the catalog's prices are in dollars)."
+            f"Your budget in {query.currency.strip()} is compared as the same number of US "
+            "dollars (no exchange rate on record; the catalog's prices are in dollars)."
         )
     elif foreign:
         notes.append(
-            f"Your budget in {query.currency} is not compared with the catalog's US-dollar "
+            f"Your budget in {query.currency.strip()} is not compared with the catalog's US-dollar "
             "prices (no exchange rate on record): the cards below are not filtered by it."
         )
     elif query.currency != "$" and "$" in draft.text:
         notes.append(
-            f"Your amounts in {query.currency} are used as given; the catalog's prices "
+            f"Your amounts in {query.currency.strip()} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."
         )
     draft.text = _instances_named(notes, draft.text)
     if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+def _model_used(box: ToolBox, ids: tuple[str, ...]) -> bool:
+    """Whether a tool worked out a figure for one of the model `ids` (an assumption about a
+    model that no figure used is no note of the answer's)."""
+    for call in box.calls:
+        for value in call.args.values():
+            if value in ids or (isinstance(value, list | tuple) and set(value) & set(ids)):
+                return True
+    return False
 
 
 # the software side of a card asked: "is ROCm ok or should i just get nvidia", "is AMD there yet"

@@ -702,6 +702,93 @@ def _clock_seconds(m: re.Match[str]) -> str:
     return f"{hours * 3600 + minutes * 60 + seconds} seconds"
 
 
+# Currencies other than the dollar, euro and pound, as written around an amount, and the ISO code
+# the understanding step reads them as ("250 000 ₽" -> "250 000 RUB", "₹40,000" -> "INR 40,000",
+# "17 000 Kč" -> "17 000 CZK"): amounts in the user's own money, used as given, never converted
+# (there is no exchange rate on record). Symbols are read anywhere; words only beside a number.
+_FX_SYMBOLS = {"₽": "RUB", "₴": "UAH", "₪": "ILS", "₹": "INR", "₺": "TRY", "₩": "KRW",
+               "฿": "THB", "₸": "KZT", "₫": "VND", "₱": "PHP", "₦": "NGN", "﷼": "IRR"}  # fmt: skip
+_FX_WORDS = (
+    ("RUB", r"руб(?:лей|ля|ль)?\.?|р\.|rub(?:les?)?"),  # noqa: RUF001
+    ("UAH", r"грн\.?|гривень|гривні|гривня|hryvni?as?|uah"),
+    ("CZK", r"kč|kc|korun|koruny|czk"),
+    ("PLN", r"zł|zl|złotych|zlotych|pln"),
+    ("HUF", r"forint\w*|huf"),  # "Ft" (not feet) below
+    ("RON", r"lei|ron"),
+    ("TRY", r"tl|lira|türk lirası|try"),  # noqa: RUF001
+    ("THB", r"บาท|baht|thb"),
+    ("SAR", r"ريال|ر\.س|riyals?|sar"),
+    ("AED", r"درهم|dirhams?|aed"),
+    ("ILS", r"ש\"ח|שקלים|שקל|shekels?|nis|ils"),
+    ("IRR", r"ریال|rials?|irr"),
+    ("IRT", r"تومان|tomans?"),
+    ("INR", r"rupees?|rs\.?|inr"),
+    ("JPY", r"円|yen|jpy"),
+    ("CNY", r"元|块钱|yuan|rmb|cny"),
+    ("KRW", r"원|won|krw"),
+    ("CHF", r"chf|franken"),
+)
+FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS)]))
+_FX_RE = r"\b(?:" + "|".join(c.lower() for c in FX_CODES) + r")\b"
+_FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h"
+    r"(?<=\d)\s?(?:" + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS) + r")(?![\w\"])",
+    re.IGNORECASE,
+)
+_FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
+    r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed)\s?"
+    r"(\d[\d,.]*\d|\d)",
+    re.IGNORECASE,
+)
+_FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY"}
+
+
+def _fx_codes(text: str) -> str:
+    """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
+    if text.isascii() and not rx.search(r"\d\s?[a-z]|[a-z]\.?\s?\d", text, flags=re.I):
+        return text
+    for sign, code in _FX_SYMBOLS.items():
+        if sign in text:  # "₹40,000" -> "40,000 INR", "60 ₽" -> "60 RUB"
+            text = rx.sub(rf"{re.escape(sign)}\s?(\d[\d,.]*\d|\d)", rf"\1 {code}", text)
+            text = text.replace(sign, f" {code}")
+    text = _FX_BEFORE.sub(
+        lambda m: f"{m.group(2)} {_FX_BEFORE_CODE.get(m.group(1).lower(), m.group(1).upper())}",
+        text,
+    )
+    text = rx.sub(r"(?<=\d)\s?Ft(?![\w\"])", " HUF", text)  # "650 000 Ft", not "6 ft"
+    return _FX_AFTER.sub(lambda m: f" {m.lastgroup}", text)
+
+
+# Accelerators the catalog does not hold (it has NVIDIA, AMD, Intel and Apple parts): named so
+# that their numbers are not read as something else ("Ascend 910B" is no 910B model) and the
+# answer says it has no figures for them
+_ABSENT_ACCELERATORS = re.compile(
+    r"(?:huawei\s)?(?:ascend|昇腾|昇騰)\s?\d{3}[a-z]?\d?|(?:google\s|cloud\s)*tpus?(?:\s?v\d[a-z]*)?"
+    r"|(?:aws\s)?(?:trainium|inferentia)\s?\d?|cerebras(?:\scs-?\d)?|groq(?:\slpu)?"
+    r"|cambricon(?:\smlu\d*)?|mlu\d{3}|moore threads(?:\smtt\s?s\d+)?|mtt\s?s\d{2,4}"
+    r"|tenstorrent(?:\s\w+)?|graphcore(?:\sipu)?|biren(?:\sbr\d+)?|sambanova",
+    re.IGNORECASE,
+)
+ABSENT_NOTE = (
+    "The catalog has no figures for the {name}: it holds NVIDIA, AMD, Intel and Apple GPUs, so "
+    "I cannot give its memory, bandwidth, speed or price."
+)
+
+
+def _absent_accelerators(text: str) -> list[tuple[tuple[int, int], str]]:
+    """Each accelerator named that the catalog lacks, with its span: ((start, end), name)."""
+    return [
+        ((m.start(), m.end()), m.group(0).strip())
+        for m in _ABSENT_ACCELERATORS.finditer(text)
+        if not rx.match(r"[A-Za-z0-9]", text[m.start() - 1 : m.start()])
+        and not rx.match(r"[A-Za-z0-9]", text[m.end() : m.end() + 1])
+    ]
+
+
+def _spans_overlap(said: str, text: str, span: tuple[int, int]) -> bool:
+    """Whether a name said (`said`) is written inside `span` of `text`."""
+    return any(m.start() < span[1] and span[0] < m.end() for m in _spans_of(said, text))
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -711,6 +798,7 @@ def normalise(text: str) -> str:
     # digits of other scripts (Arabic-Indic, Persian, Devanagari, Thai): the same numbers in ASCII
     if not text.isascii():
         text = text.translate(_DIGITS)
+    text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
     # "44c/hr", "5 c per hour": cents an hour
     text = rx.sub(
         r"\b(\d{1,2}) ?c(?= ?(?:/|per |an? )(?:gpu[- ]?)?(?:h|hr|hour)\b)",
@@ -744,7 +832,7 @@ def normalise(text: str) -> str:
         r"(?:(?<=[€$£])|(?<=[€$£] )|(?<=eur )|(?<=usd ))(?!0\.)(\d{1,3}(?:\.\d{3})+)(?![\d.,])"
         r"(?!\s?(?:/\s?h|per\s+(?:gpu[- ])?h|an?\s+h|hourly))"  # "$1.006/hr" is a price per hour
         r"|(?<![\d.,])(?!0\.)(\d{1,3}(?:\.\d{3})+)(?=\s?(?:€|eur"
-        r"|euros?|d[oó]lares|dollars?|usd)\b)",
+        rf"|euros?|d[oó]lares|dollars?|usd|{_FX_RE})\b)",
         lambda m: (m.group(1) or m.group(2)).replace(".", ""),
         text,
         flags=re.IGNORECASE,
@@ -752,7 +840,7 @@ def normalise(text: str) -> str:
     # "3 000 €", "12 500 zł": a space between thousands before a currency
     text = rx.sub(
         r"(?<![\d.,])([1-9]\d{0,2}(?: \d{3})+)(?![\d.,])(?=\s?(?:€|eur\b|euros?\b|zł|zl\b|pln\b"
-        r"|tl\b|\$|usd\b|dollars?\b|r\$|reais\b))",
+        rf"|tl\b|\$|usd\b|dollars?\b|r\$|reais\b|{_FX_RE}))",
         lambda m: m.group(1).replace(" ", ""),
         text,
         flags=re.IGNORECASE,
@@ -930,7 +1018,8 @@ def _context(low: str) -> int | None:
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
     m = rx.search(
-        r"(\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?(?:context|ctx"
+        r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?"
+        r"(?:context|ctx"
         r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
         r"|input)"
@@ -941,7 +1030,8 @@ def _context(low: str) -> int | None:
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
         # "context は 8k くらい" (Japanese "is"), "short context (4k)"
-        r"(?:\s?(?:of|=|:|is|at|to|de|は|が))?(?:\s(?:not more than|no more than|at most|up to"
+        r"(?:\s?(?:of|=|:|is|at|to|de|は|が|set to|set at))?"
+        r"(?:\s(?:not more than|no more than|at most|up to"
         r"|under|around|about|max(?:imum)?|only|just|roughly|approximately|like|say|of like))?"
         r"\s?=?\s?[~(]?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?\b"
@@ -1296,10 +1386,15 @@ _SECONDS_PER_EPOCH = re.compile(  # not the seconds after minutes: "2 min 40 sec
 _DAILY_RATE = re.compile(
     rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:a|per|each|every|/)\s?day\b"
 )
+_WEEKLY_RATE = re.compile(
+    rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:of [\w-]+ )?(?:[\w-]+ )?"
+    r"(?:a|per|each|every|/)\s?(?:week|wk)\b"
+)
 # the span a usage rate runs for: "over a three-year depreciation period", "5-year horizon",
-# "over 18 months"
+# "over 18 months", "the project lasts two years", "the grant runs 3 years"
 _HORIZON = re.compile(
-    rf"\bover (?:a |the )?{_WORD_NUM}[- ](?:(month)s?|years?)\b"
+    rf"\b(?:over|across|during|runs?|lasts?|spans?|for|in|within) (?:a |the )?(?:next )?"
+    rf"{_WORD_NUM}[- ](?:(month)s?|years?)\b(?!\s(?:ago|old)\b)"
     rf"|\b{_WORD_NUM}[- ]years? (?:depreciation|horizon|period|lifetime|life)\b"
 )
 # a price's term, named by its length: "1-yr no-upfront reserved", "3-year commitment"
@@ -1567,8 +1662,12 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= float(people.group(1))
         break
     rate = _DAILY_RATE.search(low)
+    weekly_rate = _WEEKLY_RATE.search(low)
     if calendar and hours and hours >= 168 and rate and not nonstop:
         hours = hours / 24 * _count(rate.group(1))  # "over a year at 8 hours a day": 2,920 hours
+    elif calendar and hours and hours >= 24 * 28 and weekly_rate and not nonstop:
+        hours = hours / 168 * _count(weekly_rate.group(1))  # "the grant runs three years ... 6
+        # hours a week": 936 hours
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = rx.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
         weekly = rx.search(r"\b(?:a|one|the|whole|full|entire|per|each) (?:whole |full |entire )?"
@@ -1681,7 +1780,7 @@ _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|gbp\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|(?:us |u\.s\. )?dollars?|bucks|eur|euros?"
-    r"|gbp|quid|d[oó]lares)\b"
+    rf"|gbp|quid|d[oó]lares|kr|sek|nok|dkk|{_FX_RE[2:-2]})\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
@@ -1757,6 +1856,10 @@ _MONTHLY_BEFORE = re.compile(
 )
 
 
+# an amount written with its currency: "$", "usd", "eur", "rub" ...
+_WITH_CURRENCY = r"\$|usd|eur|gbp|dollar|buck|\bkr\b|" + _FX_RE
+
+
 def _money(low: str) -> list[tuple[float, str, int]]:
     """Every amount of money: (usd, per: hour | month | total, position)."""
     out = []
@@ -1779,16 +1882,16 @@ def _money(low: str) -> list[tuple[float, str, int]]:
             continue  # "R$ 15.000 (about US$ 2.700)": the user's own dollars, in brackets
         if rx.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
             continue  # "$0.006 per audio minute": a service's price, not the GPUs' (_service_price)
-        if not rx.search(r"\$|usd|eur|gbp|dollar|buck", m.group(0)) and rx.search(
+        if not rx.search(_WITH_CURRENCY, m.group(0)) and rx.search(
             r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$",
             low[max(0, m.start() - 30) : m.start()],
         ):
             continue  # "ctx from 4k up to 32k": a length, not money
-        if not rx.search(r"\$|usd|eur|gbp|dollar|buck", m.group(0)) and rx.match(
+        if not rx.search(_WITH_CURRENCY, m.group(0)) and rx.match(
             r"\s?-?(?:tokens?|ctx|context|seq\w*|window|prompts?)\b", after
         ):
             continue  # "~16k ctx", "a 32k-token window": a length
-        if not rx.search(r"\$|usd|eur|gbp|dollar|buck", m.group(0)) and rx.match(
+        if not rx.search(_WITH_CURRENCY, m.group(0)) and rx.match(
             r"\s?(?:[a-z]{1,3}\d{2,4}[a-z]?[- ]|gpu[- ]?|node[- ]?)?hours?\b", after
         ):
             continue  # "~150k A100 hours", "20k GPU-hours": hours, not money
@@ -2382,6 +2485,11 @@ _EACH_RECORDING = re.compile(
     rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:of\s)?(?:about |roughly |around |~)?"
     r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
     r"\s?(?:each|apiece|long)\b"
+    # "14 episodes averaging 85 minutes", "300 episodes and they average about 47 minutes each"
+    rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:and |that |which )?(?:they |each |all )?"
+    r"(?:average|averaging|averaged|run|running|last|lasting)\s(?:out\s)?(?:at\s)?"
+    r"(?:about |roughly |around |~)?"
+    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
 )
 
 
@@ -2609,6 +2717,8 @@ _CURRENCIES = (
     ),
     # Swedish, Norwegian and Danish crowns ("2,10 kr/kWh"): written after the amount
     ("kr ", r"(?<![\w.])\d[\d.,]*\s?(?:kr|sek|nok|dkk)\b|\bkronor\b|\bkroner\b"),
+    # the others by their ISO code, which `normalise` writes after each amount ("60 RUB")
+    *((f"{code} ", rf"(?<![\w.])\d[\d.,]*\s?{code.lower()}\b") for code in FX_CODES),
 )
 
 
@@ -3060,7 +3170,8 @@ _NEGATED = re.compile(
     r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than"
     # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
     r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
-    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s)?)\s*(?:a\s+|an\s+)?$"
+    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s)?)"
+    r"\s*(?:a\s+|an\s+)?$"
 )
 
 
@@ -3261,7 +3372,17 @@ _WHICH_CHEAPER = re.compile(
 
 
 def _with_settings(query: Query, sub: Query) -> Query:
-    """The query with the settings a later part of the message states and it lacks."""
+    """The query with the settings a later part of the message states and it lacks; a span said
+    later ("4 hours a week? the project lasts two years") is how long the use rate before runs."""
+    rate, span = query.use_hours_per_day, sub.hours
+    if (
+        rate
+        and span
+        and span >= 24 * 28
+        and sub.use_hours_per_day in (None, rate)
+        and _HORIZON.search(sub.text.lower())
+    ):
+        query = replace(query, hours=rate * span / 24)
     kept = {k: getattr(sub, k) for k in _SETTINGS if getattr(query, k) is None}
     return replace(query, **{k: v for k, v in kept.items() if v is not None})
 
@@ -3654,11 +3775,15 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
     unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
     audio = _audio_hours(unpaced)
+    absent = _absent_accelerators(text)  # "Ascend 910B": a chip the catalog lacks, not a model
     models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
+    models = tuple(m for m in models if not any(_spans_overlap(m.text, text, a) for a, _ in absent))
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         models += _family_named(low)  # not when a Whisper the catalog lacks was read
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
+    spans += [span for span, _ in absent]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
+    gpus += tuple(GpuRef(name, (), note=ABSENT_NOTE.format(name=name)) for _, name in absent)
     models += _sd_unversioned(low, models, gpus, catalog)
     models += _llm_unnamed(low, models, gpus)
     gpus = _one_gpu_said_twice(gpus, low)
@@ -3823,7 +3948,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         loose is None
         and target != "min_gpus"  # "how many do I need" is the question, not 8
         and "how many" not in low
-        and _MULTI_GPU.search(low)
+        and affirmed(_MULTI_GPU, low)  # "one card, no multi-GPU": one
         and not any(g.count for g in gpus)
     ):
         loose = MULTI_GPU_COUNT
@@ -3955,6 +4080,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
         q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
+    elif q.hours and not q.audio_hours and _audio_at_a_pace(low):
+        # "25x realtime ... we have 120 hours of council meetings: how long?": at a real-time
+        # pace the hours said are the audio, the time is what is asked
+        q = replace(q, audio_hours=q.hours, hours=None)
     work = DATASET_RESOLUTION.get(q.dataset_name or "")
     if work and not q.resolution and any(m.family == "vision" for m in q.models):
         note = (f"{q.dataset_name}'s images are tiny: the small-image variant of the net (a "
@@ -4468,7 +4597,7 @@ _STEP_RATE = re.compile(
 
 
 _PURCHASE = re.compile(
-    rf"(?:\bcosts?|\bpriced at|\bgo(?:es|ing) for|\bsell(?:s|ing) for|\bpaid"
+    rf"(?:\bcosts?|\bpriced at|\bgo(?:es|ing) for|\bsell(?:s|ing) for|\bpa(?:id|y|ying)"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
     rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
     # a seller's ask: "scalpers want $2500 for a 5090", "asking price is 650", "listed at 700"
@@ -4487,7 +4616,7 @@ _PURCHASE = re.compile(
     rf"(?:usd|dollars?)?"
     rf"\s(?:to buy|new|used|brand new|second[- ]hand|retail|on ebay)\b))"  # "is $1800 to buy"
     rf"\s?(?:about |around |like |~)?"
-    rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
+    rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
     r"|budget|max\b|tops\b|or (?:less|under|below)))"  # "for ~$4000 budget": a limit
@@ -4580,6 +4709,17 @@ def _clip_frames(low: str) -> tuple[float, float] | None:
     if pace is None or float(pace.group(1)) <= 0:
         return None
     return seconds * float(clip.group(3)), 1 / float(pace.group(1))
+
+
+def _audio_at_a_pace(low: str) -> bool:
+    """A speech job at a real-time pace whose length in hours is had, not spent ("we have 120
+    hours of ...", not "in 8 hours"), and the time it takes asked."""
+    if not (_REALTIME.search(low) and rx.search(r"whisper|audio|transcri|speech|podcast", low)):
+        return False
+    had = rx.search(r"\b(?:have|got|has|sitting on|there (?:is|are)|backlog of)\s(?:about "
+                    r"|around |roughly |~)?\d[\d,.]*\s?(?:hours?|hrs?)\b", low)  # fmt: skip
+    asked = rx.search(r"\bhow long\b|\bhow many hours\b|\bwhen\b|\btake\b", low)
+    return bool(had) and bool(asked)
 
 
 def _seconds_per_item(low: str) -> float | None:
@@ -4759,6 +4899,9 @@ def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
             low,
         )
     )
+    per = rx.search(r"\b(?:nodes|boxes|machines|servers|hosts) (?:of|with) (\d+)\b", low)
+    if ref.count and per and ref.count == nodes * int(per.group(1)):
+        return gpus  # "64 H100s, i.e. 8 nodes of 8": the count in all, said again per node
     if ref.count and each:
         return (replace(ref, count=ref.count * nodes),)
     if ref.count is None and (each or rx.search(r"\b(?:in|per) (?:each|every)\b", low)):
@@ -4788,6 +4931,8 @@ def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[Gpu
 _MAX_CONTEXT = re.compile(
     r"(?:max(?:imum)?|longest|largest|biggest|most|how much|how long (?:a|of a))\s(?:\w+\s)?"
     r"(?:context|ctx|sequence|seq(?:uence)?[ _]?len(?:gth)?|prompt)"
+    # not a setting given its value: "max context 32k", "max sequence length of 4096"
+    r"(?!\s?(?:length|len|size|window)?\s?(?:of|is|=|:|at|to)?\s?~?\d)"
     # no --flag, no key given its value ("max_seq_length 128")
     r"|how long (?:can|could) the context|(?<![-\w])max[ _](?:seq|context|ctx)\w*+(?![\s=:]*\d)"
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
@@ -5571,7 +5716,12 @@ def resolve(
         if the_pick and rx.search(r"\bhow much\b|\bcosts?\b|\bprice\b|\btotal\b|\bbill\b",
                                   query.read.lower()):  # fmt: skip
             intent = "cost"  # "ok and if I rent it instead, how much total?": the job's bill
-    elif corrected or keeps_intent(intent, prior.intent, merged, names_nothing):
+    elif corrected or (
+        keeps_intent(intent, prior.intent, merged, names_nothing)
+        # "memory and bandwidth vs the H100 NVL?" after a price: the datasheet figures asked
+        and not (query.fields and intent in ("spec", "compare") and prior.intent != intent
+                 and prior.intent in ("cost", "buy", "rent_or_buy"))
+    ):  # fmt: skip
         intent = prior.intent
     elif intent == "out_of_scope" and names_nothing and _sets_something(query):
         intent = prior.intent  # "what if i buy used?" after a pick: the pick, bought used

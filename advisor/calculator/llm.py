@@ -38,6 +38,7 @@ from advisor.calculator.precision import (
     PRECISIONS,
     Precision,
     get_precision,
+    is_exl2,
     kv_bytes,
 )
 from advisor.errors import InvalidInput
@@ -147,7 +148,7 @@ def runs_on(engine: str, gpu: GPU) -> str | None:
 
 
 def _default_engine(request: Request, precision: Precision, gpu: GPU) -> str:
-    exl2 = precision.name.startswith("exl2-")  # ExLlamaV2's own format: only it loads one
+    exl2 = is_exl2(precision.name)  # ExLlamaV2's own format: only it loads one
     if request.engine:
         name = engine_factors(request.engine).name
         if exl2 and name != "exllamav2":

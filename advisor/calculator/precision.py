@@ -107,6 +107,11 @@ EXL2_HEAD_BITS = 6.0
 EXL2_RANGE = (2.0, 8.0)  # the averages convert.py targets
 
 
+def is_exl2(name: str) -> bool:
+    """Whether `name` is the calculator's name of an EXL2 average ("exl2-4.65bpw")."""
+    return name.startswith("exl2-")
+
+
 def _exl2(bpw: float) -> Precision:
     return _p(f"exl2-{bpw:g}bpw", bpw, EXL2_HEAD_BITS, "fp16", "weight-only-4bit",
               f"ExLlamaV2 EXL2, {bpw:g} bits per weight on average, head layer 6 bits")  # fmt: skip

@@ -1,0 +1,131 @@
+"""Amounts in the user's own currency, accelerators the catalog does not hold, audio at a pace
+the user measured, and the Russian, Czech and Romanian words of a question. Each phrasing is the
+test's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.agent.phrasebook import to_english
+from advisor.agent.understand import normalise, understand
+from advisor.api import Advisor
+from advisor.catalog import Catalog
+
+
+@pytest.mark.parametrize(
+    ("written", "amount"),
+    [
+        ("1 200 000 ₴ за сервер", "1200000 UAH"),
+        ("a used card for ₹38,500", "38,500 INR"),
+        ("Rs. 95,000 is my limit", "95,000 INR"),
+        ("za 24 990 Kč", "24990 CZK"),
+        ("300 lei pe lună", "300 RON"),
+        ("kártya 420 000 Ft", "420000 HUF"),
+        ("8 500 zł", "8500 PLN"),
+        ("CHF 3400 for a card", "3400 CHF"),
+    ],
+)
+def test_amounts_in_other_currencies_carry_their_code(written: str, amount: str) -> None:
+    assert amount in normalise(written), normalise(written)
+
+
+def test_feet_and_words_near_numbers_are_not_money() -> None:
+    assert "HUF" not in normalise("a 10 ft riser cable")
+    assert normalise("we try 3 seeds") == "we try 3 seeds"
+
+
+def test_a_break_even_in_roubles_stays_in_roubles(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask(
+        "Стоит ли купить RTX 5090 за 320 000 ₽, если аренда стоит 80 ₽ в час? Работаю около 6 "
+        "часов в день. Через сколько окупится?"
+    )
+    head = answer.text.split("\n")[0]
+    assert "4,000 hours" in head, answer.text[:400]  # 320,000 / 80
+    assert "RUB 320,000 to buy" in answer.text and "$320,000" not in answer.text, answer.text
+    assert "electricity left out" in answer.text  # no dollar tariff added to roubles
+
+
+def test_a_stated_purchase_in_crowns_is_not_read_as_thousands(catalog: Catalog) -> None:
+    query = understand("pay 21000 kr for a 4090 or rent one at 7 kr an hour?", catalog)
+    assert query.purchase_usd == 21000 and query.user_price_usd_per_hour == 7
+    assert query.currency.strip() == "kr"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much hbm does the ascend 910c have",
+        "华为昇腾910B能跑70B吗",
+        "is a google tpu v5p faster than an h200 for training?",
+        "trainium2 vs h100 price per hour",
+    ],
+)
+def test_accelerators_the_catalog_lacks_are_named_not_misread(
+    catalog: Catalog, question: str
+) -> None:
+    query = understand(question, catalog)
+    absent = [g for g in query.gpus if not g.ids and g.note]
+    assert absent and "no figures" in (absent[0].note or ""), query.gpus
+    assert not any(m.size_b and m.size_b > 500 for m in query.models), query.models
+
+
+def test_an_absent_chip_beside_a_known_card_keeps_the_known_cards_figures(
+    rules_advisor: Advisor,
+) -> None:
+    answer = rules_advisor.ask("memory and bandwidth: trainium2 vs an h200 nvl?")
+    assert "4,800 GB/s" in answer.text, answer.text[:500]
+    assert "no figures for the trainium2" in answer.text, answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "audio"),
+    [
+        (
+            "our whisper box runs 40x realtime. there are 90 hours of board meetings waiting, how "
+            "long to get through them?",
+            90,
+        ),
+        (
+            "I have 22 interviews averaging 50 minutes. faster-whisper does 30x real time "
+            "here, how long will it take?",
+            22 * 50 / 60,
+        ),
+        (
+            "60 lectures, they average about 75 minutes each: how long at 25x real time with "
+            "whisper?",
+            60 * 75 / 60,
+        ),
+    ],
+)
+def test_audio_had_at_a_real_time_pace_is_the_job(
+    catalog: Catalog, question: str, audio: float
+) -> None:
+    query = understand(question, catalog)
+    assert query.audio_hours == pytest.approx(audio), (query.audio_hours, query.hours)
+    assert query.hours is None or query.hours != pytest.approx(audio)
+
+
+def test_a_pace_answer_carries_no_note_on_the_model_it_never_used(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("whisper does 40x realtime on my box and we have 90 hours of "
+                               "recordings, how long?")  # fmt: skip
+    assert answer.text.startswith("**About 2.25 hours at your own measured pace"), answer.text
+    assert "large-v3 assumed" not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("said", "english"),
+    [
+        ("Какая пропускная способность памяти у RTX 4080?", "memory bandwidth"),  # noqa: RUF001
+        ("Kolik paměti má RTX 4080 a jaký má příkon?", "power draw"),
+        ("Câtă memorie are RTX 4080?", "how much memory"),
+        ("Kolik tokenů za sekundu dá RTX 4080?", "tokens per second"),
+        ("арендовать или купить RTX 4080?", "rent or buy"),
+    ],
+)
+def test_russian_czech_and_romanian_words_are_read(said: str, english: str) -> None:
+    assert english in to_english(said), to_english(said)
+
+
+def test_english_words_that_look_romanian_stay_english() -> None:
+    for text in ("a cat picture classifier", "we care about speed", "let me know", "an ore mine"):
+        assert to_english(text) == text
