@@ -216,7 +216,7 @@ from advisor.calculator import (
     reserved_gb,
 )
 from advisor.calculator.memory import capacity_gb
-from advisor.calculator.precision import EXL2_BPW, get_precision
+from advisor.calculator.precision import EXL2_BPW, get_precision, is_exl2
 from advisor.catalog import Catalog, load_catalog
 from advisor.errors import AdvisorError
 from advisor.specs import GPU
@@ -707,7 +707,7 @@ def _precision(row: Mapping[str, str]) -> tuple[str, str | None, str | None]:
     if found is None:
         raise Skip(R_PRECISION)
     name, kv, stand_in = found
-    if name not in PRECISIONS and not name.startswith("exl2-"):
+    if name not in PRECISIONS and not is_exl2(name):
         raise Skip(R_PRECISION)
     opts = options(row)
     if opts.get("kv_cache_dtype", "").startswith("fp8"):
