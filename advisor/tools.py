@@ -17,7 +17,7 @@ from dataclasses import asdict, replace
 from functools import wraps
 from typing import Any, TypeVar
 
-from advisor.calculator import Request, cost, estimate, max_batch, max_context, min_gpus
+from advisor.calculator import Request, cost, estimate, max_batch, max_context, memory, min_gpus
 from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.interconnect import link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
@@ -127,6 +127,9 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
         elif found.segment in ("datacenter", "workstation"):
             sheet["mig_smallest_gb"] = sheet["memory_gb"] / int(slices)
     sheet["tensor_formats"] = tensor_formats(found)
+    if found.compute_stack == "metal":  # the share of unified memory macOS lets the GPU wire
+        sheet["gpu_usable_gb"] = memory.capacity_gb(found)
+        sheet["gpu_usable_gib"] = sheet["gpu_usable_gb"] * 1e9 / 2**30
     if sheet.get("gpu_link_gbs"):  # datasheets give both directions together
         sheet["gpu_link_gbs_per_direction"] = sheet["gpu_link_gbs"] / 2
     if num_gpus > 1:

@@ -129,3 +129,58 @@ def test_russian_czech_and_romanian_words_are_read(said: str, english: str) -> N
 def test_english_words_that_look_romanian_stay_english() -> None:
     for text in ("a cat picture classifier", "we care about speed", "let me know", "an ore mine"):
         assert to_english(text) == text
+
+
+def test_mixed_precision_against_fp32_leads_with_the_gain(rules_advisor: Advisor) -> None:
+    worth = rules_advisor.ask("would turning on amp actually speed up training resnet-50 on our "
+                              "v100 16gb boxes vs plain fp32? yes/no")  # fmt: skip
+    head = worth.text.split("\n")[0]
+    assert head.startswith("**Yes: about ") and "in FP32 on the NVIDIA V100" in head, head
+    assert "125 TFLOPS" in worth.text and "15.7 TFLOPS" in worth.text, worth.text
+    ratio = rules_advisor.ask("how much quicker is bf16 than fp32 for training bert-large on an "
+                              "a100 80gb?")  # fmt: skip
+    assert ratio.text.startswith("**About "), ratio.text[:200]
+    assert "x faster: about " in ratio.text.split("\n")[0] and "BF16" in ratio.text, ratio.text
+
+
+def test_a_grants_hours_and_a_school_years_weekdays(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask(
+        "our $300 grant covers cloud time. an L4 rents for $0.60/hr. the tutoring bot runs 2 "
+        "hours every weekday over a 30-week term: cost, and how many hours would the grant buy?"
+    )
+    assert answer.text.startswith("**$180** for 300 hours"), answer.text[:300]  # 2 x 5 x 30
+    assert "**500 hours on one L4**" in answer.text, answer.text
+
+
+def test_an_amount_before_a_card_is_no_count_of_cards(catalog: Catalog) -> None:
+    query = understand("is renting cheaper than buying a $1,800 4090 at 20 hours a month?", catalog)
+    assert query.gpus and query.gpus[0].count is None, query.gpus
+    two = understand("两张RTX 3090能跑Qwen2.5 32B吗", catalog)
+    assert two.gpus and two.gpus[0].count == 2, two.gpus
+
+
+def test_a_bare_jetson_agx_orin_is_either_module(catalog: Catalog) -> None:
+    query = understand("what's the memory of the jetson agx orin?", catalog)
+    assert set(query.gpus[0].ids) == {"jetson-agx-orin-64gb", "jetson-agx-orin-32gb"}
+    sized = understand("jetson agx orin 32gb power draw?", catalog)
+    assert sized.gpus[0].ids == ("jetson-agx-orin-32gb",)
+
+
+def test_a_price_per_gpu_per_hour_on_a_box_is_each_gpus(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("we had a 4-GPU A100 80GB server at $1.50 per gpu per hour for "
+                               "about 10 hours, total?")  # fmt: skip
+    assert answer.text.startswith("**$60.00**"), answer.text[:300]  # 4 x 10 x 1.50
+
+
+def test_a_daily_use_over_a_month_written_in_days(catalog: Catalog) -> None:
+    query = understand("an L4 4 hrs a day at $0.70/hr, what's that for the month (31 days)?",
+                       catalog)  # fmt: skip
+    assert query.hours == pytest.approx(124), query.hours
+
+
+def test_a_break_even_written_in_chinese_myriads(rules_advisor: Advisor) -> None:
+    said = "买一台4卡RTX 5090工作站，报价12万元；租用每卡每小时3元，不算电费，多久回本？"  # noqa: RUF001
+    answer = rules_advisor.ask(said)
+    head = answer.text.split("\n")[0]
+    assert "10,000 hours of use" in head, answer.text[:400]  # 120,000 / (4 x 3)
+    assert "CNY 3.00 per GPU-hour" in answer.text, answer.text

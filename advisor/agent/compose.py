@@ -264,7 +264,13 @@ STACK_VERDICTS = {
 
 def stack_note(sheet: dict[str, Any]) -> str | None:
     stack = sheet.get("compute_stack")
-    return STACK_NOTES.get(stack) if stack and stack != "cuda" else None
+    note = STACK_NOTES.get(stack) if stack and stack != "cuda" else None
+    if note and sheet.get("gpu_usable_gb"):  # a Mac: what its GPU may wire by default
+        note += (f". By default the GPU may use about {num(sheet['gpu_usable_gb'], 'GB')} "
+                 f"({num(sheet['gpu_usable_gib'])} GiB) of the {num(sheet['memory_gb'], 'GB')} "
+                 "(the share of unified memory macOS wires to it; sysctl iogpu.wired_limit_mb "
+                 "raises the limit)")  # fmt: skip
+    return note
 
 
 def asked_line(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:

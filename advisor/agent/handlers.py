@@ -5911,6 +5911,16 @@ def cost(query: Query, box: ToolBox) -> Draft:
             what = f"for this job ({c.num(service['units'])} {service['unit']}s at your " \
                    f"{c.usd(service['usd_per_unit'])} per {service['unit']})"  # fmt: skip
             text = c.against_service(result["usd"], service["usd"], what) + "\n\n" + text
+        budget = query.budget.usd if query.budget and query.budget.per == "total" else None
+        if budget and _HOURS_ASKED.search(query.low):  # "... and how many hours would the
+            # whole $500 grant pay for?": the budget's hours at the same price
+            bought = box.call(
+                "rental_hours",
+                {"budget_usd": budget, "usd_per_gpu_hour": price,
+                 "num_gpus": nodes if per_node else count},
+            )  # fmt: skip
+            if "error" not in bought:
+                text += "\n\n" + c.budget_hours(bought, gpu, sign=query.currency)
         return Draft(text)
     node_gpus = size or count
     asked = _PER_GPU_ASKED.search(query.low)

@@ -1047,11 +1047,15 @@ _APPLE_DEVICE = frozenset(("macbook", "air", "pro", "mini", "studio", "imac", "m
 def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     """'two A100s', '4 x A100', 'a pair of 3090s', '8-GPU node of H100s', '2 of the 4090'; from
     the words after `floor` (where the card named before ends)."""
-    back = [w.low for w in words[max(0, floor, start - 4) : start]]
-    while back and back[-1] in _COUNT_FILLER:
-        back.pop()
-    if not back:
+    kept = list(words[max(0, floor, start - 4) : start])
+    while kept and kept[-1].low in _COUNT_FILLER:
+        kept.pop()
+    if not kept:
         return None
+    at = words.index(kept[-1])
+    if at and words[at - 1].end + 1 == kept[-1].start and rx.search(r"\d$", words[at - 1].low):
+        return None  # "a $2,500 L4": the end of an amount ("$2" "500"), not 500 cards
+    back = [w.low for w in kept]
     last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
     if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS:
         return None  # "-ngl 99 3090": a command-line flag's value, not a count of cards
@@ -1098,6 +1102,8 @@ _COUNT_FILLER = (
     # "4 pieces of RTX A6000", "2 nos. of RTX 3090" (Indian English), "3 units of L40S"
     "pieces",
     "pcs",
+    # "两张RTX 4090" (read "2 cards RTX 4090"), "2 cards of RTX 3090"
+    "cards",
     "nos",
     "nos.",
     "no.",

@@ -25,6 +25,7 @@ from advisor.agent.handlers import (
     HOME_PRECISION,
     MONEY_ASKED,
     VALUE_ASKED,
+    YES_NO,
     Draft,
     cap_on_one,
     cards_under_limit,
@@ -2505,6 +2506,72 @@ def weights_rule(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(lines))
 
 
+# ---------------------------------------------------------------- mixed precision against FP32
+
+# mixed precision weighed against FP32 for a job: "is it worth switching on AMP for bert-base on
+# our V100s, speed-wise?", "how much faster is mixed precision than fp32 for resnet-50?"
+_HALF_WORDS = r"(?:amp|mixed[- ]precision|fp16|bf16|half[- ]precision|autocast)"
+_FP32_WORDS = r"(?:fp32|float32|full precision|single precision)"
+
+
+def _model_job(query: Query) -> bool:
+    return _one_gpu(query) and any(m.ids for m in query.models)
+
+
+def mixed_precision_gain(query: Query, box: ToolBox) -> Draft | None:
+    """The job's speed in mixed precision and in FP32 on the card named, the verdict on their
+    ratio first, with the tensor-core rates that make it and the memory each takes."""
+    ids = gpus_named(query)
+    model = next((m for m in query.models if m.ids), None)
+    if not ids or model is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": ids[0]})
+    if "error" in sheet:
+        return None
+    formats = sheet.get("tensor_formats") or {}
+    half = "bf16" if "bf16" in query.low and formats.get("bf16") else "fp16"
+    runs = {}
+    for precision in ("fp32", half):
+        args = estimate_args(replace(query, precision=precision), ids[0], None, model)
+        args["precision"] = precision
+        e = box.call("estimate", args)
+        if "error" in e or not c.metrics_of(e, ""):
+            return None
+        runs[precision] = e
+    label, fast, unit = c.metrics_of(runs[half], "")[0]
+    slow = c.metrics_of(runs["fp32"], "")[0][1]
+    if not fast or not slow or not slow.get("typical"):
+        return None
+    gain = fast["typical"] / slow["typical"]
+    word = "Yes" if gain >= 1.25 else "No"
+    if not (YES_NO.search(query.low) or re.search(r"\bworth\b|\byes\b", query.low)):
+        word = f"About {c.num(gain)}x faster"  # "how much faster ...": the ratio is the answer
+    name = half.upper()
+    lines = [
+        f"**{word}: about {c.num(fast['typical'], unit)} with {name} mixed precision against "
+        f"{c.num(slow['typical'], unit)} in FP32 on the {sheet['name']}"
+        f"{'' if word.startswith('About') else f' ({c.num(gain)}x)'}, "
+        f"{label} of {runs[half]['model_name']} ({c.settings(runs[half])}).**"
+    ]
+    tensor = c.exact(sheet.get("fp16_bf16_dense_tflops"), "TFLOPS")
+    rates = (f"The tensor cores compute {name} at {tensor} dense against "
+             f"{c.exact(sheet.get('fp32_tflops'), 'TFLOPS')} in FP32")  # fmt: skip
+    if sheet.get("tf32_dense_tflops"):
+        rates += (f" ({c.exact(sheet['tf32_dense_tflops'], 'TFLOPS')} when FP32 matmuls run as "
+                  "TF32)")  # fmt: skip
+    lines[0] += (
+        " " + rates + "; the job gains less than that ratio, as the steps that only move memory "
+        "(normalisation, activations, the optimizer) gain only from the halved bytes."
+    )
+    lines.append(
+        f"Memory: {c.num(runs[half]['memory_per_gpu_gb'], 'GB')} with {name} against "
+        f"{c.num(runs['fp32']['memory_per_gpu_gb'], 'GB')} in FP32; master weights and the "
+        "optimizer stay in FP32, so accuracy matches FP32 runs"
+        + (" (FP16 needs a loss scaler, which AMP adds)." if half == "fp16" else ".")
+    )
+    return Draft("\n\n".join(lines))
+
+
 # ---------------------------------------------------------------- tensor cores, mixed precision
 
 
@@ -2670,6 +2737,20 @@ def _cues(*patterns: str) -> re.Pattern[str]:
 _GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
 # fmt: off
 PRINCIPLES: tuple[Principle, ...] = (
+    Principle("mixed_precision_gain", "speed", _cues(
+        rf"\bworth\b.{{0,30}}\b(?:switching|turning|enabling|using|going)\b.{{0,15}}\b{_HALF_WORDS}",
+        rf"\b(?:faster|quicker|speed-?up|gain)\b.{{0,40}}\b{_HALF_WORDS}\b.{{0,25}}\b(?:than|vs\.?"
+        rf"|versus|over|against|compared to)\b.{{0,10}}\b{_FP32_WORDS}",
+        rf"\b{_HALF_WORDS}\b.{{0,10}}\b(?:vs\.?|versus|against)\b.{{0,10}}\b{_FP32_WORDS}\b.{{0,60}}"
+        r"\b(?:speed|faster|throughput|train\w*|images/s|it/s)",
+        rf"\b{_FP32_WORDS}\b.{{0,10}}\b(?:vs\.?|versus|against)\b.{{0,10}}\b{_HALF_WORDS}\b.{{0,60}}"
+        r"\b(?:speed|faster|throughput|train\w*|images/s|it/s)",
+        # "would turning on amp speed up training ... vs plain fp32?"
+        rf"\b(?:turn\w* on|switch\w* (?:on|to)|enabl\w*)\s{_HALF_WORDS}\b.{{0,60}}\b(?:speed\w*"
+        r"|faster|quicker)\b",
+        rf"\b{_HALF_WORDS}\b.{{0,60}}\b(?:speed\w*|faster|quicker)\b.{{0,60}}\b(?:vs\.?|than|over"
+        rf"|against)\s(?:plain |pure |full )?{_FP32_WORDS}",
+    ), mixed_precision_gain, _model_job),
     Principle("tp_or_pp", "compare", _cues(
         r"\btensor[- ]?parallel\w*\b.{0,80}\bpipeline[- ]?parallel\w*\b",
         r"\bpipeline[- ]?parallel\w*\b.{0,80}\btensor[- ]?parallel\w*\b",

@@ -335,6 +335,10 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     sheets = [box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}) for ref in query.gpus[:4]
               if ref.ids]  # fmt: skip
     sheets = [s for s in sheets if "error" not in s and all(s.get(f) is not None for f in asked)]
+    opening = text.split("\n\n", 1)[0]  # the verdict
+    if sheets and all(isinstance(s[f], int | float) and c.num(s[f]) in opening
+                      for s in sheets for f in asked):  # fmt: skip
+        return text  # the figures asked are there already ("15.7 TFLOPS in FP32")
     return f"{c.asked_line(sheets, tuple(asked))}\n\n{text}" if sheets else text
 
 

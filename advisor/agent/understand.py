@@ -384,7 +384,8 @@ TOPIC_WORDS: dict[str, str] = {
     "rocm": r"\brocm\b",
     "cuda": r"\bcuda\b",
     "memory_bandwidth": r"\bmemory bandwidth\b|\bbandwidth\b",
-    "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b",
+    "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b"
+    r"|\bsplit(?:ting)? (?:the )?layers\b|\blayer split\w*",
     "mfu": r"\bmfu\b|\bmodel flops utili[sz]ation\b",
     "moe": r"\bmixture[- ]of[- ]experts?\b|\bmoes?\b",
 }
@@ -798,7 +799,15 @@ def normalise(text: str) -> str:
     # digits of other scripts (Arabic-Indic, Persian, Devanagari, Thai): the same numbers in ASCII
     if not text.isascii():
         text = text.translate(_DIGITS)
+    if "万" in text or "萬" in text or "亿" in text:  # "18万元": 180000 yuan
+        text = rx.sub(r"(\d+(?:\.\d+)?)\s?(万|萬|亿)",
+                      lambda m: f"{float(m.group(1)) * (1e8 if m.group(2) == '亿' else 1e4):.0f}",
+                      text)  # fmt: skip
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
+    # "每卡每小时2元": a price per card per hour, said before the amount
+    text = rx.sub(r"每(卡|张卡|块卡|張卡)?每?(?:小时|小時)\s?(\d+(?:\.\d+)?)\s?(CNY|JPY)",
+                  lambda m: f" {m.group(2)} {m.group(3)} per {'GPU ' if m.group(1) else ''}"
+                  "per hour ", text)  # fmt: skip
     # "44c/hr", "5 c per hour": cents an hour
     text = rx.sub(
         r"\b(\d{1,2}) ?c(?= ?(?:/|per |an? )(?:gpu[- ]?)?(?:h|hr|hour)\b)",
@@ -811,6 +820,9 @@ def normalise(text: str) -> str:
     # part of the name (English "GPU's", "I'm", "I'll" keep theirs)
     text = _HYPHEN_SUFFIX.sub("", _SUFFIX.sub("", text))
     text = _CLOCK_PACE.sub(_clock_seconds, text)  # "~1:12 per epoch": 72 seconds
+    # "how many hours would the whole grant buy": what money pays for, not a purchase
+    text = rx.sub(r"\b(grant|budget|credits?|money|funds?|amount)\s((?:would |will |could |can )?)"
+                  r"buy\b", r"\1 \2pay for", text, flags=re.I)  # fmt: skip
     if _GREEK.search(text):  # Greek asks with ";" ("Πόση VRAM έχει;")
         text = rx.sub(r";(?=\s|$)", "?", text)
     text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
@@ -1386,9 +1398,10 @@ _SECONDS_PER_EPOCH = re.compile(  # not the seconds after minutes: "2 min 40 sec
 _DAILY_RATE = re.compile(
     rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:a|per|each|every|/)\s?day\b"
 )
+# a use rate per week or month beside a calendar span: "6 hours a week", "40 hours a month"
 _WEEKLY_RATE = re.compile(
     rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:of [\w-]+ )?(?:[\w-]+ )?"
-    r"(?:a|per|each|every|/)\s?(?:week|wk)\b"
+    r"(?:a|per|each|every|/)\s?(week|wk|month|mo)\b"
 )
 # the span a usage rate runs for: "over a three-year depreciation period", "5-year horizon",
 # "over 18 months", "the project lasts two years", "the grant runs 3 years"
@@ -1537,7 +1550,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     # "the whole month (30 days)": the count in brackets says how long the month is
     low = rx.sub(
         r"\b(?:the |a |one )?(?:whole |full |entire )?(?:month|year)\s?\((\d+ (?:days?|hours?))\)",
-        r"\1",
+        r"for \1",
         low,
     )
     nonstop = NONSTOP.search(low)
@@ -1612,6 +1625,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= _count(count) * _DAYS_IN[unit] * every
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(next(w for w in weeks.groups() if w))
+        elif (daily or weekdays) and weeks and per == 1 and value <= 24:
+            # "3 hours every weekday through a 36-week school year": 5 days of each week
+            hours *= float(next(w for w in weeks.groups() if w)) * (5 if weekdays else 7)
         elif weekly and (span_weeks := _WEEKS_AFTER.search(low[m.end() :])):
             hours *= float(span_weeks.group(1))  # "10 hours a week each ..., 15 weeks"
         elif weekly and rx.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
@@ -1666,8 +1682,10 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     if calendar and hours and hours >= 168 and rate and not nonstop:
         hours = hours / 24 * _count(rate.group(1))  # "over a year at 8 hours a day": 2,920 hours
     elif calendar and hours and hours >= 24 * 28 and weekly_rate and not nonstop:
-        hours = hours / 168 * _count(weekly_rate.group(1))  # "the grant runs three years ... 6
-        # hours a week": 936 hours
+        # "the grant runs three years ... 6 hours a week": 936 hours; "over our 3-year grant
+        # ... 40 hours a month": 1,440
+        per = 168.0 if weekly_rate.group(2).startswith("w") else 730.0
+        hours = hours / per * _count(weekly_rate.group(1))
     if nonstop and (hours is None or hours < 24):  # "24/7" alone: a month of it, or a year
         yearly = rx.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|for a) (?:year|yr)\b", low)
         weekly = rx.search(r"\b(?:a|one|the|whole|full|entire|per|each) (?:whole |full |entire )?"
@@ -2444,7 +2462,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         r"[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
         r" (?:own )?(?:[a-z]+ )?)"
         # "100k-image", "a 20k image custom dataset"
-        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?(?:-image\b|\s"
+        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}[\s-]?(k|m|mil|million|thousand)?(?:-(?:image|sentence"
+        r"|sample|document|example|record|row|ticket|email|text|pair|conversation|clip)s?\b|\s"
         r"(?:image|photo|picture)(?=(?:\s[\w-]+){0,2}\s(?:dataset|data ?set|set|corpus"
         r"|classification|classifier)\b|\s(?:dataset|data ?set|set|corpus|classification)\b))",
         low,
@@ -3398,7 +3417,7 @@ def _topic(low: str) -> str | None:
     please", "running it in fp8") is how to answer, not the subject."""
     for topic, pattern in TOPIC_WORDS.items():
         found = list(rx.finditer(pattern, low))
-        if topic in ("fp8", "tf32", "bf16"):
+        if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
             found = [m for m in found
                      if not rx.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]  # fmt: skip
         if found:
@@ -4019,8 +4038,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         mfu=_mfu_said(low),
         price_per_node=user_price is not None
         and (bool(_PER_NODE.search(low)) or bool(instance_notes))  # a p4d's price is the 8 GPUs
-        # "$2.50 per GPU-hour" is no node's price ("what is that per GPU-hour?" asks, says none)
-        and not rx.search(r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)", low),
+        and not _PER_GPU_PRICE.search(low),
         node_size=node_size,
         seconds_per_item=(pace := _seconds_per_item(low) or (clip[1] if clip else None)),
         turns=_turns(low),
@@ -4536,6 +4554,12 @@ def _spans_of(written: str, text: str) -> list[re.Match[str]]:
     return list(rx.finditer(re.escape(written), text)) if written else []
 
 
+# "$2.50 per GPU-hour", "$2.10 per GPU per hour": no node's price ("what is that per GPU-hour?"
+# asks, says none)
+_PER_GPU_PRICE = re.compile(
+    r"\d\s?(?:/|per |a )\s?gpu[- ]?(?:h|hr|hour)|\d\s?per hour \(gpu\)"
+    r"|\d\s?(?:/|per |a )\s?(?:gpu|card)\s?(?:/|per |an? )\s?(?:h|hr|hour)\b"
+)
 _PER_NODE = re.compile(
     r"\b(?:per|a|each|whole|entire|full|the) (?:node|server|box|machine|instance)\b"
     r"|\b(?:node|server|box|machine|instance) (?:for|at|@|is|costs?|goes for)\s?~?\$"
@@ -5681,6 +5705,10 @@ def resolve(
         updates["precision"] = "nf4" if workload == "finetune-qlora" else None
     if "workload" in updates:
         updates["workload_given"] = prior.workload_given
+    concept = (prior.topic if prior.intent in ("explain", "search") and not query.topic
+               and not query.gpus and prior.topic != "quant_formats" else None)  # fmt: skip
+    if concept:  # "what is the KV cache?" then "and how much is it for llama 3.1 8b at 32k?"
+        updates["topic"] = concept
     merged = replace(query, **updates)
     speech = bool(merged.models) and merged.models[0].family == "speech"
     if speech and query.hours and not query.audio_hours and _HOURS_TAKE.search(query.low):
@@ -5725,6 +5753,8 @@ def resolve(
         intent = prior.intent
     elif intent == "out_of_scope" and names_nothing and _sets_something(query):
         intent = prior.intent  # "what if i buy used?" after a pick: the pick, bought used
+    elif concept and intent in ("search", "spec", "explain", "fit"):
+        intent = "explain"  # the concept asked before, for the model named now
     psu = rx.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", query.text.lower())
     if psu and merged.gpus and not rx.search(r"\belectric\w*|\bkwh\b|\bbill\b",
                                              query.text.lower()):  # fmt: skip
