@@ -184,3 +184,28 @@ def test_a_break_even_written_in_chinese_myriads(rules_advisor: Advisor) -> None
     head = answer.text.split("\n")[0]
     assert "10,000 hours of use" in head, answer.text[:400]  # 120,000 / (4 x 3)
     assert "CNY 3.00 per GPU-hour" in answer.text, answer.text
+
+
+def test_all_reduce_heavy_training_compares_the_link(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("gradient all-reduce dominates our step time: 4x rtx 4090 or 4x "
+                               "h100 sxm, which node?")  # fmt: skip
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**GPU-to-GPU link:") and "900 GB/s" in head, answer.text[:400]
+
+
+def test_a_rent_or_buy_over_at_least_some_years(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("buy a 4070 super for $600 or rent one at $0.20/hr? about 3 hrs a "
+                               "day for at least 2 years. which?")  # fmt: skip
+    assert "over your 2,190 hours of use" in answer.text.split("\n")[0], answer.text[:300]
+
+
+def test_an_image_pipeline_compared_says_its_weights_alone(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("sdxl at 1024: rtx 3060 12gb or rtx 3070 8gb, which one first")
+    assert "The weights alone are 6.94 GB." in answer.text, answer.text
+
+
+def test_an_electricity_bill_for_each_period_asked(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("my gpu rig pulls 300 W from the wall, on 8 hours a day, power is "
+                               "$0.20/kWh: cost per month (30 days) and per year?")  # fmt: skip
+    assert answer.text.startswith("**About $14.40 of electricity** (72 kWh)"), answer.text[:200]
+    assert "Per year: about $175 (876 kWh over 2,920 hours)." in answer.text, answer.text

@@ -1124,8 +1124,10 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         lines.append(line)
     whole = [e for e in results if e["num_gpus"] == 1]
     if len(results) > 1 and len({round(e["memory_per_gpu_gb"], 2) for e in results}) == 1:
+        alone = (f" The weights alone are {num(first['weights_alone_gb'], 'GB')}."
+                 if first.get("weights_alone_gb") else "")  # fmt: skip
         lines.append(f"Where the {num(first['memory_per_gpu_gb'], 'GB')} goes, on each: "
-                     f"{breakdown(first)}.{rule_of_thumb(first)}")  # fmt: skip
+                     f"{breakdown(first)}.{rule_of_thumb(first)}{alone}")  # fmt: skip
         split = split_weights_line(first)
         if split and all(e["num_gpus"] == first["num_gpus"] for e in results):
             lines.append(split)

@@ -6541,6 +6541,16 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
         return Draft(result["error"])
     machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
     text = c.electricity(result, machine, sign=query.currency) + whole
+    if daily and span:  # "per month (30 days), and per year?": each period asked
+        for period in dict.fromkeys(m.group(1) for m in spans if m.group(1)):
+            days = re.search(rf"\b{period}\s?\((\d+) days?\)", query.low)
+            hours_in = daily * (float(days.group(1)) if days else _DAYS_IN[period])
+            if abs(hours_in - result["hours"]) <= 0.05 * hours_in:
+                continue  # the period the bill above is for
+            other = box.call("electricity_cost", {**args, "hours": hours_in})
+            if "error" not in other:
+                bill, kwh = c.usd(other["usd"], query.currency), c.num(other["kwh"], "kWh")
+                text += f"\nPer {period}: about {bill} ({kwh} over {c.num(hours_in, 'hours')})."
     if over:
         text = text.replace(
             f"for {c.num(result['hours'], 'hours')}",

@@ -322,7 +322,8 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bpartition(?:ed|ing)? (?:the |an? |one |each |our |my )?(?:gpus?|cards?|[abh]\d{2,3}s?)\b"
     r"(?!\s(?:across|over))"
     r"|\bpartitions? (?:per|of) (?:the |a |one |each )?(?:gpu|card)\b|\bgpu partition\w*",
-    "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b",
+    "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b"
+    r"|\ball[- ]?reduce\b|\bgradient (?:sync\w*|exchange)\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
     r"|\b(?:both|each|all) (?:at |are |run at |draw )?\d{1,4} ?w\b"  # "both at 25W max right"
@@ -1407,6 +1408,7 @@ _WEEKLY_RATE = re.compile(
 # "over 18 months", "the project lasts two years", "the grant runs 3 years"
 _HORIZON = re.compile(
     rf"\b(?:over|across|during|runs?|lasts?|spans?|for|in|within) (?:a |the )?(?:next )?"
+    rf"(?:at least |about |around |roughly |nearly |some |~ ?)?"
     rf"{_WORD_NUM}[- ](?:(month)s?|years?)\b(?!\s(?:ago|old)\b)"
     rf"|\b{_WORD_NUM}[- ]years? (?:depreciation|horizon|period|lifetime|life)\b"
 )
