@@ -127,8 +127,11 @@ def test_russian_czech_and_romanian_words_are_read(said: str, english: str) -> N
 
 
 def test_english_words_that_look_romanian_stay_english() -> None:
-    for text in ("a cat picture classifier", "we care about speed", "let me know", "an ore mine"):
+    for text in ("a cat picture classifier", "we care about speed", "let me know", "an ore mine",
+                 "an image in 2 s", "a second-hand 3090", "amazon nova"):  # fmt: skip
         assert to_english(text) == text
+    # (a phrase matched in English text would read its decimals as another language's thousands)
+    assert "$0.002 per image" in normalise("$0.002 per image, or an L4 at $0.80/h in 3 s each?")
 
 
 def test_mixed_precision_against_fp32_leads_with_the_gain(rules_advisor: Advisor) -> None:
@@ -209,3 +212,26 @@ def test_an_electricity_bill_for_each_period_asked(rules_advisor: Advisor) -> No
                                "$0.20/kWh: cost per month (30 days) and per year?")  # fmt: skip
     assert answer.text.startswith("**About $14.40 of electricity** (72 kWh)"), answer.text[:200]
     assert "Per year: about $175 (876 kWh over 2,920 hours)." in answer.text, answer.text
+
+
+def test_an_epochs_time_said_once_times_the_epochs(rules_advisor: Advisor) -> None:
+    one = rules_advisor.ask("training a yolov8s, a single epoch takes 2 min 30 s on my 3090. how "
+                            "long for 80 epochs?")  # fmt: skip
+    assert one.text.startswith("**About 3.33 hours at your own measured pace**"), one.text[:200]
+    thread = "epochs-then-more"
+    rules_advisor.ask("resnet-50 on my 4090: one epoch takes 6 min.", thread_id=thread)
+    more = rules_advisor.ask("and for 40 epochs?", thread_id=thread)
+    assert more.text.startswith("**About 4 hours at your own measured pace**"), more.text[:200]
+
+
+def test_a_days_recordings_said_as_an_average_length(catalog: Catalog) -> None:
+    said = ("we get about 300 calls a day, 6 minutes on average; whisper on our L4 does an hour "
+            "of audio in 3 minutes. how long per day?")  # fmt: skip
+    query = understand(said, catalog)
+    assert query.audio_hours == pytest.approx(30), query.audio_hours
+
+
+def test_previews_at_a_sampler_pace(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("sdxl on my card runs 4 it/s at 30 steps per image; i need 600 "
+                               "previews for the catalog, how long?")  # fmt: skip
+    assert answer.text.startswith("**About 1.25 hours at your own measured pace**"), answer.text

@@ -8178,6 +8178,7 @@ _WONT_RUN = re.compile(
 _PER_EPOCH = re.compile(
     r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|[ée]poca)\b"
     r"|\bpro epoche\b"
+    r"|\b(?:one|1|a single) epoch (?:takes?|took|lasts?|runs?|is|=)\b"  # "one epoch takes 3 min"
 )
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
 _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
@@ -8473,7 +8474,7 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     if query.throughput_tok_s and tokens and _TRAINING_PACE.search(query.low):
         # "my rig does 900 tok/s training: 3 epochs of 40M?" (not an inference speed)
         return _tokens_at_your_pace(query, box, tokens, query.throughput_tok_s)
-    if query.hours and query.epochs and _PER_EPOCH.search(query.low):
+    if query.hours and query.epochs and (_PER_EPOCH.search(query.low) or query.epoch_paced):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
         each = query.hours / query.epochs * 3600
         epochs, turns = query.epochs, query.turns

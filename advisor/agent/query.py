@@ -115,6 +115,9 @@ class Query:
     # that pace is of all the GPUs the message names together ("a node of 4x A100 does 2,900
     # images/s"), not of one of them
     pace_whole: bool = False
+    # `hours` are epochs at the time of one said before ("one epoch takes 3 min 40 s" then "and
+    # for 150 epochs?")
+    epoch_paced: bool = False
     # (runs, machines) when more runs take turns on fewer machines ("28 students, 4 machines, one
     # run per machine at a time": (28, 4))
     turns: tuple[int, int] | None = None

@@ -1648,7 +1648,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             # "8h a day ... what does that cost me a month" ("on weekdays": 5 days in 7)
             hours *= 730 / 24 * (5 / 7 if weekdays else 1.0)
         elif epochs and rx.search(
-            r"(?:per|each|an|every) epoch", low[max(0, m.start() - 30) : m.end() + 25]
+            r"(?:per|each|an|every|one|a single) epoch", low[max(0, m.start() - 30) : m.end() + 25]
         ):
             if extra := _EXTRA_PER_EPOCH.search(low):  # "plus 10 minutes of eval after each"
                 hours += float(extra.group(1)) / (1 if extra.group(2).startswith("h") else 60)
@@ -2317,13 +2317,23 @@ _EPOCH_OF = re.compile(
 )
 
 
+# a time said of one epoch: "one epoch takes 3 min 40 s", "each epoch is ~6 hours"
+_EPOCH_PACE_SAID = re.compile(
+    r"\b(?:one|1|a single|each|every|an|per) epoch (?:takes?|took|lasts?|runs?|is|=)\b"
+)
+_ONE_EPOCH_PACE = re.compile(r"\s(?:takes?|took|lasts?|runs?|is|=|:)\b")
+
+
 def _epochs(low: str) -> float | None:
     rest = rx.search(r"\bleft\b|\bremain\w*|\brest of\b|\bto go\b|\beta\b|\bfinish\w*", low)
     if rest and (at := _EPOCH_OF.search(low)) and (left := _epochs_left(at)):
         return left  # "finished 7 of 60 epochs ... how much is left": 53
-    m = rx.search(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
-    if m:
-        return _count(m.group(1))
+    # "one epoch takes 3 min 40 s ... for 150 epochs": the pace of one is no count of them
+    counted = [m for m in rx.finditer(rf"{_WORD_NUM}[\s-]?(?:epochs?|ep)\b", low)
+               if not (m.group(1) in ("one", "1", "single", "a", "an")
+                       and _ONE_EPOCH_PACE.match(low[m.end() : m.end() + 30]))]  # fmt: skip
+    if counted:
+        return _count(counted[0].group(1))
     # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
     if m := rx.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
         return float(m.group(1))
@@ -2344,7 +2354,7 @@ _THINGS = (
     r"|tickets|emails|reviews|records|comments|posts|articles|abstracts|papers|pages"
     r"|illustrations|drawings|artworks|paintings|selfies|portraits|screenshots"
     r"|films|scans|x-?rays|radiographs|slides|frames|sheets|textures|sprites|tiles|icons|assets"
-    r"|thumbnails|crops|patches|variations|notes"
+    r"|thumbnails|crops|patches|variations|notes|previews|mockups|visuals"
     r"|passages|chunks|snippets|paragraphs|queries|questions|products|listings|transcripts"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
@@ -2503,9 +2513,10 @@ _EACH_RECORDING = re.compile(
     rf"{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b[^.?!]{{0,40}}?"
     r"(?:\beach\b|\bapiece\b|\bper (?:episode|file|recording|call)\b)[^.?!\d]{0,25}?"
     r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
-    rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:of\s)?(?:about |roughly |around |~)?"
+    rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b(?:\s(?:a|per|each|every)\s(?:day|week|month))?"
+    r",?\s(?:of\s)?(?:about |roughly |around |~)?"
     r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
-    r"\s?(?:each|apiece|long)\b"
+    r"\s?(?:each|apiece|long|on average|average|avg)\b"
     # "14 episodes averaging 85 minutes", "300 episodes and they average about 47 minutes each"
     rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:and |that |which )?(?:they |each |all )?"
     r"(?:average|averaging|averaged|run|running|last|lasting)\s(?:out\s)?(?:at\s)?"
@@ -3421,7 +3432,7 @@ def _topic(low: str) -> str | None:
         found = list(rx.finditer(pattern, low))
         if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
             found = [m for m in found
-                     if not rx.search(r"\b(?:in|at|using|with)\s$", low[: m.start()])]  # fmt: skip
+                     if not rx.search(r"\b(?:in|în|at|using|with|в)\s$", low[: m.start()])]  # fmt: skip
         if found:
             return topic
     return None
@@ -5676,6 +5687,13 @@ def resolve(
         updates.pop("batch", None)  # concurrent requests?": the 64 at once, not one
     if query.batch and query.concurrency is None:
         updates.pop("concurrency", None)
+    said_before = (prior.english or prior.text or "").lower()
+    paced = _EPOCH_PACE_SAID.search(said_before)
+    more_epochs = bool(paced and prior.hours and query.epochs
+                       and query.epochs != (prior.epochs or 1))  # fmt: skip
+    if more_epochs:  # "one epoch takes 3 min 40 s" then "and for 150 epochs?": times them
+        updates["hours"] = (prior.hours or 0.0) / (prior.epochs or 1) * (query.epochs or 1)
+        updates["epoch_paced"] = True
     daily = query.use_hours_per_day
     if daily and prior.hours and prior.hours >= 48 and query.hours in (None, daily):
         # "for a week" then "and if i only run it 8h a day": the days said, at that many hours
@@ -5757,6 +5775,8 @@ def resolve(
         intent = prior.intent  # "what if i buy used?" after a pick: the pick, bought used
     elif concept and intent in ("search", "spec", "explain", "fit"):
         intent = "explain"  # the concept asked before, for the model named now
+    if more_epochs and intent in ("fit", "speed", "search", "spec"):
+        intent = "train_time"  # the run's time at the epoch's pace said before
     psu = rx.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", query.text.lower())
     if psu and merged.gpus and not rx.search(r"\belectric\w*|\bkwh\b|\bbill\b",
                                              query.text.lower()):  # fmt: skip
