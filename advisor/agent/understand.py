@@ -3431,8 +3431,8 @@ def _topic(low: str) -> str | None:
     for topic, pattern in TOPIC_WORDS.items():
         found = list(rx.finditer(pattern, low))
         if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
-            found = [m for m in found
-                     if not rx.search(r"\b(?:in|în|at|using|with|в)\s$", low[: m.start()])]  # fmt: skip
+            setting = r"\b(?:in|în|at|using|with|в)\s$"
+            found = [m for m in found if not rx.search(setting, low[: m.start()])]
         if found:
             return topic
     return None
