@@ -235,3 +235,18 @@ def test_previews_at_a_sampler_pace(rules_advisor: Advisor) -> None:
     answer = rules_advisor.ask("sdxl on my card runs 4 it/s at 30 steps per image; i need 600 "
                                "previews for the catalog, how long?")  # fmt: skip
     assert answer.text.startswith("**About 1.25 hours at your own measured pace**"), answer.text
+
+
+def test_an_ollama_tag_is_its_default_quant(catalog: Catalog) -> None:
+    tagged = understand("can my 3060 run qwen2.5:14b in ollama?", catalog)
+    assert tagged.precision == "q4_k_m", tagged.precision
+    pinned = understand("ollama pull llama3.1:8b-instruct-q8_0 on a 4060 ti, fits?", catalog)
+    assert pinned.precision == "q8_0", pinned.precision
+
+
+def test_int8_against_fp16_for_a_speech_model_gives_both_sizes(rules_advisor: Advisor) -> None:
+    answer = rules_advisor.ask("the transcription box runs whisper large-v3 as 'int8' rather than "
+                               "'fp16'. in plain english, what's the difference, and how much "
+                               "memory do its weights take in each?")  # fmt: skip
+    assert answer.text.startswith("**Whisper large-v3's weights: 3.09 GB in fp16, 1.54 GB in "
+                                  "int8.**"), answer.text[:300]  # fmt: skip

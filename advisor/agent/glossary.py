@@ -132,6 +132,15 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
                                 f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights held "
                                 "once.")  # fmt: skip
         return lines
+    other = next((m for m in query.models if m.ids and m.family not in (None, "llm")), None)
+    if other is not None:  # "faster-whisper in int8 instead of fp16": that model's two sizes
+        sizes = []
+        for precision in ("fp16", "int8"):
+            e = box.call("estimate", {**args, "model": other.ids[0], "precision": precision})
+            if "error" in e or "weights" not in e["breakdown_gb"]:
+                return []
+            sizes.append(f"{c.num(e['breakdown_gb']['weights'], 'GB')} in {precision}")
+        return [f"{e['model_name']}'s weights: " + ", ".join(sizes) + "."]
     full = box.call("estimate", {**args, "precision": "bf16"})
     eight = box.call("estimate", {**args, "precision": "q8_0"})
     four = box.call("estimate", {**args, "precision": "q4_k_m"})

@@ -1375,7 +1375,9 @@ def _why_or_concept(q: Query, low: str) -> bool:
     plain = rx.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
     # "'the KV cache' ... In plain words, what is it, and how much memory ...?"
     it = q.topic and rx.search(r"\bwhat(?:'s| is| are) (?:it|that|this|they)\b", low)
-    return _why(q, low) or bool(plain and (_concept_first(q, low) or it))
+    # "'int8' instead of 'fp16': in plain English, what's the difference?"
+    differs = q.topic and rx.search(r"\bwhat(?:'s| is) the difference\b", low)
+    return _why(q, low) or bool(plain and (_concept_first(q, low) or it or differs))
 
 
 def _spec(q: Query, low: str) -> bool:

@@ -374,6 +374,8 @@ TOPIC_WORDS: dict[str, str] = {
     "bf16": r"\bbf16\b",
     "sparsity": r"\bsparsity\b|\bsparse\b|\b2:4\b",
     "quantization": r"\bquanti[sz]\w*\b|\bgguf\b|\bawq\b|\bgptq\b"
+    # "'int8' instead of 'fp16': what's the difference"
+    r"|\bint8'?\s(?:instead of|vs\.?|versus|rather than|over)\s'?(?:fp16|bf16|fp32|float16)\b"
     r"|\bi?q[2-8]_(?:k(?:_[sml])?|[01])\b|\bq[2-8] (?:and|or|vs\.?|versus) q[2-8]\b",  # "q4 and q8"
     "kv_cache": r"\bkv[- ]?cache\b",
     # "why 4x the model size for adam", "what are optimizer states", "training memory"
@@ -2321,6 +2323,10 @@ _EPOCH_OF = re.compile(
 _EPOCH_PACE_SAID = re.compile(
     r"\b(?:one|1|a single|each|every|an|per) epoch (?:takes?|took|lasts?|runs?|is|=)\b"
 )
+# an Ollama library tag: "gemma3:12b", "qwen2.5:14b", "llama3.1:8b-instruct"
+_OLLAMA_TAG = re.compile(
+    r"[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b(?![-_](?:q\d|fp|bf|int))", re.IGNORECASE
+)
 _ONE_EPOCH_PACE = re.compile(r"\s(?:takes?|took|lasts?|runs?|is|=|:)\b")
 
 
@@ -3966,6 +3972,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload = "finetune-qlora"  # "4-bit NF4 base, LoRA rank 16": LoRA on a 4-bit base
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
+    ollama = engine in ("ollama", "llama.cpp") and "ollama" in low
+    if precision is None and ollama and any(_OLLAMA_TAG.search(m.text) for m in models):
+        precision = "q4_k_m"  # "gemma3:12b" pulled by Ollama: its default tag is a Q4_K_M GGUF
     notes = instance_notes + tuple(
         n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n
     )
