@@ -224,6 +224,12 @@ def test_an_epochs_time_said_once_times_the_epochs(rules_advisor: Advisor) -> No
     assert more.text.startswith("**About 4 hours at your own measured pace**"), more.text[:200]
 
 
+def test_how_long_one_epoch_takes_is_asked_not_said(catalog: Catalog) -> None:
+    query = understand("qlora on mistral 7b, 50M tokens, one 4090 for two weeks: how long will "
+                       "one epoch take?", catalog)  # fmt: skip
+    assert not query.epoch_paced and query.intent == "train_time", query
+
+
 def test_a_days_recordings_said_as_an_average_length(catalog: Catalog) -> None:
     said = ("we get about 300 calls a day, 6 minutes on average; whisper on our L4 does an hour "
             "of audio in 3 minutes. how long per day?")  # fmt: skip

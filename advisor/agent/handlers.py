@@ -8178,7 +8178,9 @@ _WONT_RUN = re.compile(
 _PER_EPOCH = re.compile(
     r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|[ée]poca)\b"
     r"|\bpro epoche\b"
-    r"|\b(?:one|1|a single) epoch (?:takes?|took|lasts?|runs?|is|=)\b"  # "one epoch takes 3 min"
+    # "one epoch takes 3 min 40 s" (a time said of it, not "how long will one epoch take?")
+    r"|\b(?:one|1|a single) epoch (?:takes?|took|lasts?|runs?|is|=)\s(?:about |around |roughly "
+    r"|~\s?)?\d"
 )
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
 _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")

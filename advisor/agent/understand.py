@@ -2321,13 +2321,16 @@ _EPOCH_OF = re.compile(
 
 # a time said of one epoch: "one epoch takes 3 min 40 s", "each epoch is ~6 hours"
 _EPOCH_PACE_SAID = re.compile(
-    r"\b(?:one|1|a single|each|every|an|per) epoch (?:takes?|took|lasts?|runs?|is|=)\b"
+    r"\b(?:one|1|a single|each|every|an|per) epoch (?:takes?|took|lasts?|runs?|is|=)\s"
+    r"(?:about |around |roughly |~\s?)?\d"
 )
 # an Ollama library tag: "gemma3:12b", "qwen2.5:14b", "llama3.1:8b-instruct"
 _OLLAMA_TAG = re.compile(
     r"[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b(?![-_](?:q\d|fp|bf|int))", re.IGNORECASE
 )
-_ONE_EPOCH_PACE = re.compile(r"\s(?:takes?|took|lasts?|runs?|is|=|:)\b")
+_ONE_EPOCH_PACE = re.compile(
+    r"\s(?:takes?|took|lasts?|runs?|is|=|:)\s(?:about |around |roughly |~\s?)?\d"
+)
 
 
 def _epochs(low: str) -> float | None:
