@@ -824,7 +824,7 @@ def normalise(text: str) -> str:
     text = _HYPHEN_SUFFIX.sub("", _SUFFIX.sub("", text))
     text = _CLOCK_PACE.sub(_clock_seconds, text)  # "~1:12 per epoch": 72 seconds
     # "how many hours would the whole grant buy": what money pays for, not a purchase
-    text = rx.sub(r"\b(grant|budget|credits?|money|funds?|amount)\s((?:would |will |could |can )?)"
+    text = rx.sub(r"\b(grant|budget|credits?|funds?)\s((?:would |will |could |can )?)"
                   r"buy\b", r"\1 \2pay for", text, flags=re.I)  # fmt: skip
     if _GREEK.search(text):  # Greek asks with ";" ("Πόση VRAM έχει;")
         text = rx.sub(r";(?=\s|$)", "?", text)
