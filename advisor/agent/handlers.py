@@ -25,6 +25,7 @@ from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
     ENGINE_WORDS,
+    EPOCH_PACE_SAID,
     LEAVING,
     NEED_A_GPU,
     NONSTOP,
@@ -3220,7 +3221,7 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
         measured, unit, is_time = query.seconds_per_item, "s", True
     elif query.hours and training and _RUN_TAKES.search(query.low) and not query.epochs:
         measured, unit, is_time = query.hours, "hours", True
-    elif query.hours and training and _PER_EPOCH.search(low):  # "it takes 40 min per epoch"
+    elif query.hours and training and _epoch_time_said(low):  # "it takes 40 min per epoch"
         measured, unit, is_time = query.hours / (query.epochs or 1), "hours an epoch", True
         if measured < 2:
             measured, unit = measured * 60, "minutes an epoch"
@@ -8178,10 +8179,15 @@ _WONT_RUN = re.compile(
 _PER_EPOCH = re.compile(
     r"(?:\bper|\beach|\ban|\bevery|\bpar|\bpor|/)\s?(?:full\s)?(?:epoch|[ée]poque|[ée]poca)\b"
     r"|\bpro epoche\b"
-    # "one epoch takes 3 min 40 s" (a time said of it, not "how long will one epoch take?")
-    r"|\b(?:one|1|a single) epoch (?:takes?|took|lasts?|runs?|is|=)\s(?:about |around |roughly "
-    r"|~\s?)?\d"
 )
+
+
+def _epoch_time_said(low: str) -> bool:
+    """A time said of one epoch: "40 min per epoch", "one epoch takes 3 min 40 s" (not "how
+    long will one epoch take?")."""
+    return bool(_PER_EPOCH.search(low) or EPOCH_PACE_SAID.search(low))
+
+
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
 _SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
 # a horizon of use, not the period of a rate ("22 days per month")
@@ -8476,7 +8482,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     if query.throughput_tok_s and tokens and _TRAINING_PACE.search(query.low):
         # "my rig does 900 tok/s training: 3 epochs of 40M?" (not an inference speed)
         return _tokens_at_your_pace(query, box, tokens, query.throughput_tok_s)
-    if query.hours and query.epochs and (_PER_EPOCH.search(query.low) or query.epoch_paced):
+    # ("one epoch takes 3 min 40 s": a time said of it, not "how long will one epoch take?")
+    if query.hours and query.epochs and (_epoch_time_said(query.low) or query.epoch_paced):
         # "2 min 40 sec per epoch, 300 epochs: how long?": the user's epoch time, times epochs
         each = query.hours / query.epochs * 3600
         epochs, turns = query.epochs, query.turns

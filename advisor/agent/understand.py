@@ -2320,7 +2320,7 @@ _EPOCH_OF = re.compile(
 
 
 # a time said of one epoch: "one epoch takes 3 min 40 s", "each epoch is ~6 hours"
-_EPOCH_PACE_SAID = re.compile(
+EPOCH_PACE_SAID = re.compile(
     r"\b(?:one|1|a single|each|every|an|per) epoch (?:takes?|took|lasts?|runs?|is|=)\s"
     r"(?:about |around |roughly |~\s?)?\d"
 )
@@ -5700,7 +5700,7 @@ def resolve(
     if query.batch and query.concurrency is None:
         updates.pop("concurrency", None)
     said_before = (prior.english or prior.text or "").lower()
-    paced = _EPOCH_PACE_SAID.search(said_before)
+    paced = EPOCH_PACE_SAID.search(said_before)
     more_epochs = bool(paced and prior.hours and query.epochs
                        and query.epochs != (prior.epochs or 1))  # fmt: skip
     if more_epochs:  # "one epoch takes 3 min 40 s" then "and for 150 epochs?": times them
