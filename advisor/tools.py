@@ -1090,6 +1090,8 @@ def recommend_gpus(
             f"must be {CARD_DOUBLING_PREMIUM:.0%} faster than one), among GPUs whose "
             f"{condition} purchase price is within the budget"
         )
+        if unpriced:  # no budget was said: every card to buy, priced or not
+            ranking = ranking.split(", among GPUs")[0] + f", among GPUs to buy {condition}"
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
         ranking = "hourly rental price, cheapest first"

@@ -7640,7 +7640,10 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
         # (cards with no price on record stay in when the user gave no budget)
         bought = {"max_purchase_usd": budget or 1e9, "condition": condition,
                   "unpriced": query.budget is None}  # fmt: skip
-        if no_budget and _rank_by(query) is None:  # no budget, no "fastest": the most per dollar
+        served = (query.concurrency or 1) > 1  # "20 devs at once": speed under load decides
+        if query.budget is None and not served and _rank_by(query) is None:
+            # no budget (or one in a currency with no rate on record), no "fastest": the most
+            # speed per dollar, not the fastest card at any price
             bought["rank_by"] = "per_dollar"
         unsaid = home and not (model.precision or query.precision) and model.family in (None, "llm")
         if unsaid and query.workload == "finetune":
@@ -7656,7 +7659,6 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
             )
             draft.text += no_budget
             return draft
-        served = (query.concurrency or 1) > 1  # "20 devs at once": speed under load decides
         if unsaid and (query.workload or "inference") == "inference" and model.assumed and (
                 not served):  # fmt: skip
             draft = _most_memory_bought(query, box, bought)

@@ -106,8 +106,10 @@ _STORY = re.compile(
 )
 _NOT_OURS = _cues(
     r"\bjoke\b",
-    r"\b(?:write|draft|compose|polish) (?:me |us )?(?:a |an |my |our )?(?:\w+ )?(?:cover letter"
-    r"|motivation letter|essay|resume|cv|wedding speech|love letter)\b",
+    r"\b(?:write|draft|compose|polish|come up with) (?:me |us )?(?:a |an |my |our |some |a few "
+    r"|\d+ |five |ten )?(?:\w+ ){0,2}(?:cover letter|motivation letter|essay|resume|cv"
+    r"|wedding speech|love letter|captions?|(?:instagram|linkedin|facebook|blog|social media) "
+    r"posts?|tweets?|slogans?|taglines?|ad copy|birthday (?:message|card)s?|toasts?)\b",
     r"\bpoem\b",
     r"\bsong\b",
     _STORY.pattern,

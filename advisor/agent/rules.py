@@ -140,8 +140,11 @@ def _one(query: Query, box: ToolBox) -> Draft:
     # by (said beside the answer); reais or crowns are not, and the cards go unfiltered
     near = other and query.currency in NEAR_DOLLAR
     foreign = other and not near
-    if foreign:  # "R$ 5.000 for a new card": no exchange rate, so no comparison with dollars
-        query = replace(query, budget=None)
+    if foreign and query.budget is not None:
+        # "R$ 5.000 for a new card": no exchange rate, so no comparison with dollars; a sum to
+        # spend once is still spent on a card ("150 000 ₽ на видеокарту")
+        spent = query.budget.per == "total" and query.budget.kind != "rent"
+        query = replace(query, budget=None, buying=query.buying or spent)
     principle = principle_for(query)
     draft = principle.answer(query, box) if principle else None
     if draft is not None:
@@ -177,7 +180,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     elif foreign:
         notes.append(
             f"Your budget in {query.currency.strip()} is not compared with the catalog's US-dollar "
-            "prices (no exchange rate on record): the cards below are not filtered by it."
+            "prices (no exchange rate on record): the cards above are not filtered by it."
         )
     elif query.currency != "$" and "$" in draft.text:
         notes.append(

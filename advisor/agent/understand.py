@@ -1081,6 +1081,9 @@ def _context(low: str) -> int | None:
         r"|\b(?:samples|examples|rows|records|documents|docs|sequences|conversations|texts"
         r"|instructions|pairs) (?:of|with|at) (?:about |around |roughly |up to |~ ?)?"
         r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
+        # "3.2M sentences padded to 128 tokens", "truncated at 512 tokens": each one's length
+        r"|\b(?:padded|truncated|cut|clipped|capped|trimmed) (?:\w+ )?(?:to|at) (?:max(?:imum)? )?"
+        r"(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?[- ]?tokens?\b"
         # "10M docs (~500 tokens avg)": each one's length, said beside the things
         r"|\b(?:documents|docs|passages|chunks|texts|sentences|records)\s?\(\s?(?:about |around |"
         r"avg |average |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?[- ]?tokens?\b",
@@ -3272,7 +3275,12 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if family == "transformer" and name == "train" and models and tuned:
         return "finetune-full"  # "deberta-v3-base, bs 8, adamw: fits?": a checkpoint, tuned
     if family in ("vision", "transformer") and name in ("finetune", "finetune-lora", "train"):
-        return "finetune-full" if name != "train" and "train" not in low.split() else "train"
+        if name == "train" or "train" in low.split():
+            # "train a ticket sorter: fine-tune distilbert on ...": the fine-tune said is the
+            # method, the training its goal (not "fine-tune or train from scratch?")
+            tuned = _said(low, "finetune") and not rx.search(r"scratch|pre-?train", low)
+            return "finetune-full" if tuned else "train"
+        return "finetune-full"
     if name in ("finetune-full", "train") and rx.search(r"\bfrom scratch\b|\bpre-?train", low):
         return "train"  # "train a small diffusion model from scratch"
     if family in ("diffusion", "speech") and name == "finetune":

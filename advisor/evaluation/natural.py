@@ -43,6 +43,7 @@ SPLITS = (
     "fresh15",
     "fresh16",
     "fresh17",
+    "fresh18",
 )
 
 
