@@ -761,6 +761,8 @@ def purchase_prices(gpu: str, condition: str | None = None, num_gpus: int = 1) -
         row = {**p.to_dict(), "age_months": months, "age_years": months // 12}
         if num_gpus > 1:
             row["total_usd"] = p.usd * num_gpus
+            if row.get("usd_max"):  # a price quoted as a range: the total is one too
+                row["total_usd_max"] = row["usd_max"] * num_gpus
         out.append(row)
     return {"gpu": found.id, "gpu_name": found.name, "count": len(out), "prices": out,
             "num_gpus": num_gpus}  # fmt: skip
@@ -780,6 +782,7 @@ def break_even(
     condition: str = "new",
     provider: str | None = None,
     over_life: bool = False,
+    power_w: float | None = None,
 ) -> dict[str, Any]:
     """Rent or buy: after how many hours of use buying one GPU costs less than renting it.
     Figures the user gives are used as given (purchase_usd, rent_usd_per_hour per GPU-hour,
@@ -790,12 +793,18 @@ def break_even(
     power (with `provider`, that provider's median when it rents the GPU). Electricity defaults
     to the U.S. average residential price. With hours_of_use, what
     renting and owning each cost over that much use (all GPUs); with over_life and no
-    hours_of_use, over a service life of cost.SERVICE_LIFE_YEARS at hours_per_day. Resale value
-    is left out."""
+    hours_of_use, over a service life of cost.SERVICE_LIFE_YEARS at hours_per_day. `power_w`:
+    the draw the user gives for each GPU's share of the machine ("the box draws 450 W"), else
+    the GPU's board power. Resale value is left out."""
     _check_gpus(num_gpus)
     sources: dict[str, str] = {}
     found = load_catalog().get_gpu(gpu) if gpu else None
-    power_w = found.tdp_w if found and found.tdp_w else 0.0
+    if power_w is not None and not 0 <= power_w <= 20_000:
+        raise InvalidInput(f"power_w must be between 0 and 20,000 W (got {power_w}).")
+    if power_w is not None:
+        sources["power"] = "given by the user"
+    else:
+        power_w = found.tdp_w if found and found.tdp_w else 0.0
     if purchase_usd is None:
         if found is None:
             raise InvalidInput("Give a purchase price or a GPU whose price the catalog has.")

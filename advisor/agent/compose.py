@@ -1364,15 +1364,23 @@ def purchase(result: dict[str, Any], condition: str = "new") -> str:
         f"{_age(best['age_months'])}; {best['seller_class']})."
     )
     if best.get("total_usd"):
+        top = f"-{usd(best['total_usd_max'])}" if best.get("total_usd_max") else ""
         head = (
-            f"**{result['num_gpus']} x {name}: {usd(best['total_usd'])} {kinds[best['kind']]}** "
-            f"({usd(best['usd'])} each; {best['date']}, {_age(best['age_months'])}; "
+            f"**{result['num_gpus']} x {name}: {usd(best['total_usd'])}{top} "
+            f"{kinds[best['kind']]}** ({usd(best['usd'])}{span} each; {best['date']}, "
+            f"{_age(best['age_months'])}; "
             f"{best['seller_class']})."
         )
+    # the newest of each other kind first (a launch price is on show beside the street prices),
+    # then more of the same, three in all
+    rest = rows[1:]
+    kinds_after = dict.fromkeys(p["kind"] for p in rest if p["kind"] != best["kind"])
+    firsts = [next(p for p in rest if p["kind"] == k) for k in kinds_after]
+    shown = (firsts + [p for p in rest if p not in firsts])[:3]
     others = [
         f"{kinds[p['kind']]} {usd(p['usd'])}{'-' + usd(p['usd_max']) if p.get('usd_max') else ''}"
         f" ({p['date']})"
-        for p in rows[1:4]
+        for p in sorted(shown, key=rest.index)
     ]
     lines = [head]
     if others:
@@ -1430,7 +1438,8 @@ def break_even(
     elif result["power_w"]:
         power = (
             f"; owning costs {usd(result['power_usd_per_hour'])}/hour in electricity "
-            f"({num(result['power_w'], 'W')} at {usd(result['usd_per_kwh'])}/kWh, "
+            f"({num(result['power_w'], 'W')}{', your draw,' if 'power' in src else ''} at "
+            f"{usd(result['usd_per_kwh'])}/kWh, "
             f"{src['electricity']})"
         )
     if result.get("host_usd_per_hour"):  # "$40 a month of colocation"

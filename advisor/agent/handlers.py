@@ -8015,6 +8015,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             args["hours_of_use"] = query.hours
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
+    if query.draw_w:  # "the box draws ~450 W loaded": the user's draw, shared over the cards
+        args["power_w"] = query.draw_w if query.draw_each else query.draw_w / count
     if query.upkeep_usd_per_month:  # "$40 a month of colocation": owning's cost by the hour
         args["host_usd_per_hour"] = query.upkeep_usd_per_month / count / HOURS_PER_MONTH
     if _NO_POWER.search(low):

@@ -173,7 +173,9 @@ _SQL = _cues(
 # a message with nothing in it but a forum nudge or mail headers
 _EMPTY_POST = re.compile(
     r"(?:\W*(?:re|fwd?|aw|wg|tr)\s?:|\W*\[?no subject\]?|\W*bump(?:ing)?|\W*\+1|\W*\^+"
-    r"|\W*up(?:date)?\?*|\W*any(?:one|body)\?+)+\W*"
+    r"|\W*up(?:date)?\?*|\W*any(?:one|body)\?+"
+    # a mail client's signature line alone: "Sent from my iPhone", "Get Outlook for Android"
+    r"|\W*sent from my [\w ]{2,30}|\W*get outlook for \w+)+\W*"
 )
 _GREETING = re.compile(  # one or more social phrases and nothing else
     r"(?:\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|ty|cheers|help|good (?:morning|evening)"
@@ -681,9 +683,21 @@ def _out_of_scope(q: Query, low: str) -> bool:
     hardware = rx.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
     if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
-    if _entities(q) or q.workload or q.topic:
+    # (a workload read from a bare verb, "a 32 amp circuit run 25m to the shed", is no ML job
+    # unless GPUs or ML are spoken of)
+    job = q.workload and (
+        _GPU_WORDS.search(low)
+        or _ML.search(low)
+        or q.workload != "inference"
+        or rx.search(r"\bwatts?\b|\bkwh\b|\belectric\w*|\bpower\b", low)
+    )
+    if _entities(q) or job or q.topic:
         return bool(
-            rx.search(r"\b(?:joke|poem|song|limerick|(?<!claude )(?<!claude-)haiku)\b", low)
+            # a joke asked for, not "or is 6GB a joke": a figure of speech beside a real question
+            (
+                rx.search(r"\b(?:joke|poem|song|limerick|(?<!claude )(?<!claude-)haiku)\b", low)
+                and not rx.search(r"\b(?:is|was|are|'s) (?:\w+ )?an? (?:\w+ )?joke\b", low)
+            )
             or _STORY.search(low)
             or _CODE_ASKED.search(low)
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
@@ -694,6 +708,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return False  # "each step takes 1.2 s, 50,000 steps: how long?": the user's own pace
     if _SCRIPTS.search(low):
         return False  # another script: the entities decide, not English cues
+    if q.precision and not _NOT_OURS.search(low):
+        return False  # "what does q4 mean??": a number format is a question of ours
     return not _GPU_WORDS.search(low) or bool(_NOT_OURS.search(low))
 
 

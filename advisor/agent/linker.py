@@ -525,7 +525,18 @@ class Linker:
         if not said:
             return []
         table = models_of(self.catalog, FAMILIES["speech"])
-        found = {f"whisper-{w.low}": w.text for w in words if f"whisper-{w.low}" in table}
+
+        def adjective(i: int) -> bool:  # "that tiny TTS model", "a small team": a plain word
+            before = words[i - 1].low if i else ""
+            after = words[i + 1].low if i + 1 < len(words) else ""
+            return (before in ("a", "an", "that", "this", "the", "some", "my", "our", "very")
+                    and after.isalpha() and after not in _SIZE_NOUNS)  # fmt: skip
+
+        found = {
+            f"whisper-{w.low}": w.text
+            for i, w in enumerate(words)
+            if f"whisper-{w.low}" in table and not adjective(i)
+        }
         return [ModelRef(text, (mid,), "speech") for mid, text in found.items()]
 
     def _elliptic(
@@ -1208,6 +1219,10 @@ def _size_slip_fixed(run: re.Match[str]) -> str:
 # size words that end model names ("GPT-2 Large", "Whisper Medium"), kept out of the typo
 # vocabulary as common words, and the English words one letter from them that are no slips
 _NAME_SIZES = frozenset({"large", "medium", "small", "base", "mini", "tiny", "turbo"})
+# the words after a Whisper size that keep it a size ("the small model", "a tiny one"), not an
+# adjective of something else ("that tiny TTS model")
+_SIZE_NOUNS = frozenset({"model", "one", "version", "variant", "checkpoint", "en", "is", "or",
+                         "and", "vs", "for", "on", "with", "in"})  # fmt: skip
 _NOT_SIZE_SLIPS = frozenset({"larger", "based", "bases", "smaller", "minis", "tin", "tint"})
 _DIGIT = re.compile(r"\d")
 _CAPITAL_PLURAL = re.compile(r"[A-Z][A-Z0-9-]*\d+s")  # "V100s"

@@ -2125,8 +2125,12 @@ _SPARSE_FIELDS = (  # (dense field, sparse field or None when sparse is twice de
 _COMPARED = re.compile(r"\bcompar\w*|\bsame thing\b|\bapples\b|\b\d+x faster\b|\bfaster\b")
 
 
+# a number format written between a figure and its unit: "1,321 INT8 TOPS"
+_FORMAT_WORD = r"(?:(?:int8|int4|fp8|fp16|bf16|fp4|tf32)\s)?"
 # a throughput figure the user quotes: "1,979 teraflops", "2070 TFLOPS", "624 tops"
-_QUOTED_FIGURE = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)\s?(?:t(?:era)?(?:flops|ops)?\b|tf\b)")
+_QUOTED_FIGURE = re.compile(
+    rf"\b(\d[\d,]*(?:\.\d+)?)\s?{_FORMAT_WORD}(?:t(?:era)?(?:flops|ops)?\b|tf\b)"
+)
 
 
 # "a petaflop of AI performance", "1.4 PFLOPS": thousands of TFLOPS
@@ -3022,10 +3026,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bsxm\w*\b",
     ), module_form),
     Principle("sparse_figure", "explain", _cues(
-        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,80}\b(?:only|tops out|max(?:es)? out|peaks?|"
-        r"reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
+        rf"\b\d[\d,]*(?:\.\d+)?\s?{_FORMAT_WORD}t(?:flops|ops)\b.{{0,80}}\b(?:only|tops out"
+        r"|max(?:es)? out|peaks?|reach\w*|get|measur\w*|benchmark\w*|broken|never)\b",
         # "quotes '1,979 teraflops' for FP16: the dense or the sparsity figure?"
-        r"\b\d[\d,]*(?:\.\d+)?\s?t(?:era)?(?:flops|ops)\b.{0,120}\b(?:dense|sparse|sparsity)\b",
+        rf"\b\d[\d,]*(?:\.\d+)?\s?{_FORMAT_WORD}t(?:era)?(?:flops|ops)\b.{{0,120}}"
+        r"\b(?:dense|sparse|sparsity)\b",
         r"\b(?:a|one|\d[\d,]*(?:\.\d+)?)\s?(?:peta-?flops?|pflops?)\b.{0,160}"
         r"\b(?:dense|sparse|sparsity|compare|comparable)\b",
         # "Thor does 2070 TFLOPS ... can I compare those two numbers directly"

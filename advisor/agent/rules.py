@@ -159,6 +159,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _asked_fields_first(query, box, draft.text)
     stack = _stack_asked(query, box) + ("" if principle else _support_asked(query, box))
     draft.text += _tokens_from_bandwidth(query, box)  # after every card's figures
+    draft.text += _prices_beside(query, box)
     if stack:  # asked beside the job: after the verdict, not last
         head, sep, rest = draft.text.partition("\n\n")
         draft.text = head + stack + (sep + rest if rest else "")
@@ -223,6 +224,27 @@ def _stack_asked(query: Query, box: ToolBox) -> str:
             if stack in c.STACK_VERDICTS and stack not in stacks:
                 stacks.append(stack)
     return "".join(f"\n\n{c.STACK_VERDICTS[s]}" for s in stacks)
+
+
+# a price to buy asked beside the datasheet figures: "... board power. Also the launch MSRP"
+_PRICE_BESIDE = re.compile(
+    r"\bmsrps?\b|\blaunch (?:list )?prices?\b|\bretail prices?\b|\bstreet prices?\b"
+    r"|\blist prices?\b|\bprices? to buy\b|\bpurchase prices?\b"
+)
+
+
+def _prices_beside(query: Query, box: ToolBox) -> str:
+    """Each named card's dated prices to buy, when a datasheet answer was also asked them (the
+    launch price first when "MSRP" or "launch" is said)."""
+    if query.intent not in ("spec", "compare") or not _PRICE_BESIDE.search(query.low):
+        return ""
+    launch = re.search(r"\bmsrps?\b|\blaunch\b|\blist price", query.low)
+    lines = []
+    for ref in query.gpus:
+        for gpu in ref.ids[:1]:
+            result = box.call("purchase_prices", {"gpu": gpu})
+            lines.append(c.purchase(result, "msrp" if launch else "new"))
+    return "".join(f"\n\n{line}" for line in lines)
 
 
 # the cards' bandwidth asked in tokens a second: "how does that translate to llm tok/s"

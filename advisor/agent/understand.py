@@ -376,7 +376,11 @@ TOPIC_WORDS: dict[str, str] = {
     "quantization": r"\bquanti[sz]\w*\b|\bgguf\b|\bawq\b|\bgptq\b"
     # "'int8' instead of 'fp16': what's the difference"
     r"|\bint8'?\s(?:instead of|vs\.?|versus|rather than|over)\s'?(?:fp16|bf16|fp32|float16)\b"
-    r"|\bi?q[2-8]_(?:k(?:_[sml])?|[01])\b|\bq[2-8] (?:and|or|vs\.?|versus) q[2-8]\b",  # "q4 and q8"
+    r"|\b(?:fp16|bf16|fp32|float16)'?\s(?:vs\.?|versus|or|against)\s'?int[48]\b"
+    r"|\bi?q[2-8]_(?:k(?:_[sml])?|[01])\b|\bq[2-8] (?:and|or|vs\.?|versus) q[2-8]\b"  # "q4 and q8"
+    # "wat does q4 mean??", "what is q8 exactly": a quant's name asked about
+    r"|\bwh?at(?: does| is|'s|s) (?:a |the )?(?:q[2-8]|4[- ]?bit|8[- ]?bit)(?:_k_m)? (?:mean|stand"
+    r"|even|exactly|actually)\b|\bwh?at(?: does| is|'s) (?:q[2-8]|4[- ]?bit)\?",
     "kv_cache": r"\bkv[- ]?cache\b",
     # "why 4x the model size for adam", "what are optimizer states", "training memory"
     "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
@@ -823,6 +827,11 @@ def normalise(text: str) -> str:
     # part of the name (English "GPU's", "I'm", "I'll" keep theirs)
     text = _HYPHEN_SUFFIX.sub("", _SUFFIX.sub("", text))
     text = _CLOCK_PACE.sub(_clock_seconds, text)  # "~1:12 per epoch": 72 seconds
+    # "a 32 amp circuit": amperes, never AMP (automatic mixed precision); "olama": Ollama
+    text = rx.sub(
+        r"(?<![=\w.])(\d+(?:\.\d+)?)\s?amps?\b(?!\s?[=:])", r"\1 ampere", text, flags=re.I
+    )  # ("batch=64 amp=True" keeps its AMP)
+    text = rx.sub(r"\boll?ama\b", "ollama", text, flags=re.I)
     # "how many hours would the whole grant buy": what money pays for, not a purchase
     text = rx.sub(r"\b(grant|budget|credits?|funds?)\s((?:would |will |could |can )?)"
                   r"buy\b", r"\1 \2pay for", text, flags=re.I)  # fmt: skip
@@ -1063,6 +1072,9 @@ def _context(low: str) -> int | None:
         r"|sequences|contexts|max(?:imum)?|long|each|total|in total|per (?:text|sample|document|doc"
         r"|example))\b"
         r"|\b(?:context|ctx)\b,\s(\d+(?:\.\d+)?)\s?(k)\b"  # "dont care about huge ctx, 4k is fine"
+        # "short context is fine like 4k", "context around 16k or so"
+        r"|\b(?:context|ctx)\b[^.?!\d]{0,25}?\b(?:like|around|about|say|maybe|~)\s?"
+        r"(\d+(?:\.\d+)?)\s?(k)\b"
         # "each with up to 16k tokens of chart context", "every request can grow to 4k tokens"
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?\s?tokens? of (?:[\w-]+ ){1,2}context\b"
         # "each request can use up to 8k tokens", "every request up to 4096 tokens"
@@ -1729,8 +1741,10 @@ def _busy_share(low: str) -> float | None:
 
 _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(hours?|hrs?|h|days?|weeks?)\s?"
-    r"(?:(?:a|per|each|every|/)\s?(day|night|week|month)\b|(daily|nightly|weekly|monthly)\b)"
+    r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth)\b|(daily|nightly|weekly"
+    r"|monthly)\b)"  # ("25 hr/wk", "80 h/mo")
 )
+_PER_SHORT = {"wk": "week", "mo": "month", "mth": "month"}
 
 
 # "24/7", "around the clock", "nonstop": a rate of use that is every hour (handlers read it too)
@@ -1749,9 +1763,8 @@ def _use_rate(low: str) -> float | None:
     amount = 1.0 if m.group(1) in ("a", "an", "one") else _count(m.group(1))
     unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
-    per = m.group(3) or {"daily": "day", "nightly": "night", "weekly": "week"}.get(
-        m.group(4), "month"
-    )
+    per = _PER_SHORT.get(m.group(3), m.group(3)) or {
+        "daily": "day", "nightly": "night", "weekly": "week"}.get(m.group(4), "month")  # fmt: skip
     per_days = _DAYS_IN[per]
     rate = hours / per_days
     days = rx.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
@@ -1831,7 +1844,8 @@ _PER_HOUR = re.compile(
 _PER_MONTH = re.compile(r"^\s?(?:/|per|a|each)\s?(?:mo|month)\b")
 _CAP = re.compile(
     r"(?:under|below|less than|max(?:imum)?|at most|up to|budget(?: is| of)?(?: around| about"
-    r"| roughly| of about)?|<|within|no more than|more than|cheaper than|spend)\s*(?:of\s)?~?\s*$"
+    r"| roughly| of about)?|<=?|=<|\u2264|within|no more than|more than|cheaper than|spend)\s*"
+    r"(?:of\s)?~?\s*$"
 )
 _CAP_AFTER = re.compile(r"^\s?(?:max(?:imum)?|tops|at most|or less|or under)\b")
 
@@ -2947,7 +2961,10 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
             draw = watts
             # "450 W each", "450 W var" (Swedish), "450 W cada una"; "assume each sits at its
             # full 350 W": each card's draw, said before
-            each_before = r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$"
+            each_before = (
+                r"\beach\b[^.?!,]{0,25}$|\bper (?:card|gpu)\b[^.?!,]{0,15}$"
+                r"|\b\d+\s?x\s?$"
+            )  # "4 x 350 W": each of the four
             each = bool(rx.match(each_after, after) or rx.search(each_before, before))
     return draw, other, each, idle
 
@@ -3353,6 +3370,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
     query = _preference_pairs(_default_workload(resolve(query, previous, catalog)))
+    if _bought_only(query, catalog):
+        query = replace(query, intent="buy")
     others = []
     context = query.context_dict()
     for part in parts[1:3]:
@@ -3368,8 +3387,17 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             if _sizes_listed(query, sub):  # "the biggest Qwen2.5 on my 3090? 7b 14b 32b or 72b?"
                 query = _with_settings(query, sub)
                 continue
+            if (sub.topic is not None and sub.topic == query.topic and not sub.models
+                    and not sub.gpus and sub.intent in ("explain", "search")):  # fmt: skip
+                # "what does q4 mean?? ... is it worse?": the same concept asked again
+                query = _with_settings(query, sub)
+                continue
             if _same_concept(query, sub):  # "explain MoE? why does mixtral 8x7b need ...?"
-                query = _with_settings(replace(query, models=query.models + sub.models), sub)
+                kept = tuple(m for m in query.models if not m.assumed)
+                dropped = {m.note for m in query.models if m.assumed}
+                notes = tuple(n for n in query.notes if n not in dropped)
+                query = _with_settings(replace(query, models=kept + sub.models, notes=notes,
+                                               intent="explain"), sub)  # fmt: skip
                 continue
             if _example_of(query, sub):  # "why is decoding bandwidth-bound? explain it with
                 # llama 3.1 8b on a 4090": the example's model and card, for the concept
@@ -3395,6 +3423,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         and any(s.intent == "buy" and s.gpus in ((), query.gpus) for s in others)
     ):  # "how much is a 5090 rn?? and what was the msrp": its price to buy, both times
         query = replace(query, intent="buy")
+    others = [_at_the_rate(query, s) for s in others]
     # "qlora 70b on two 3090s, doable? how long for an epoch of samples of ~1k tokens": the
     # samples' length, said later, is the first question's too (same job, said once)
     later_context = next((s.context for s in others if s.context and s.models == query.models
@@ -3420,16 +3449,47 @@ _WHICH_CHEAPER = re.compile(
 )
 
 
+def _bought_only(query: Query, catalog: Catalog) -> bool:
+    """ "What does a DGX Spark cost?", "what does a Mac Studio M3 Ultra even cost?": a machine
+    that no one rents by the hour (no rental price on record, a purchase price on record) costs
+    its price to buy when no hours, rent or price per hour are said."""
+    if query.intent != "cost" or not query.gpus or query.hours or query.user_price_usd_per_hour:
+        return False
+    if rx.search(r"rent\w*|cloud|per hour|/h(?:r|our)?|hourly|bill|kwh"
+                 r"|electricity|power", query.text.lower()):  # fmt: skip
+        return False
+    ids = [i for ref in query.gpus for i in ref.ids]
+    return bool(ids) and all(not catalog.prices_for(i) and catalog.purchases_for(i) for i in ids)
+
+
+def _at_the_rate(query: Query, sub: Query) -> Query:
+    """ "40 hours per week for 6 weeks ... and if extended to 10 weeks?": the later question's
+    span at the same rate of use, not every hour of it."""
+    rate = query.use_hours_per_day
+    if (rate and sub.use_hours_per_day == rate and sub.hours and sub.hours >= 24 * 7
+            and sub.hours % 24 == 0 and _use_rate(sub.text.lower()) is None):  # fmt: skip
+        return replace(sub, hours=rate * sub.hours / 24)
+    return sub
+
+
+# a horizon of one month or year, said without a number: "over a year", "for the next month"
+_ONE_HORIZON = re.compile(
+    r"\b(?:over|across|during|for|in|within) (?:a|one|the next|the coming|the) (?:full |whole )?"
+    r"(?:month|year)\b"
+)
+
+
 def _with_settings(query: Query, sub: Query) -> Query:
     """The query with the settings a later part of the message states and it lacks; a span said
     later ("4 hours a week? the project lasts two years") is how long the use rate before runs."""
     rate, span = query.use_hours_per_day, sub.hours
+    low = sub.text.lower()
     if (
         rate
         and span
         and span >= 24 * 28
         and sub.use_hours_per_day in (None, rate)
-        and _HORIZON.search(sub.text.lower())
+        and (_HORIZON.search(low) or _ONE_HORIZON.search(low))
     ):
         query = replace(query, hours=rate * span / 24)
     kept = {k: getattr(sub, k) for k in _SETTINGS if getattr(query, k) is None}
@@ -3483,12 +3543,14 @@ def _sizes_listed(query: Query, sub: Query) -> bool:
 def _same_concept(query: Query, sub: Query) -> bool:
     """A later "why" about a model after a concept explained: the model is the example of it."""
     return (
-        query.intent == "explain"
+        query.intent in ("explain", "search")  # ("wat does q4 mean??": a concept, said loosely)
         and query.topic is not None
         and sub.intent in ("explain", "search")
         and sub.topic in (None, query.topic)
         and not sub.gpus
-        and not query.models
+        # (a model only assumed before, "fp16 vs int8 for Whisper? we run Whisper small": the
+        # one named later is the one meant)
+        and all(m.assumed for m in query.models)
         and bool(sub.models)
     )
 
@@ -4839,7 +4901,10 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:node|server|box|machine|rig|instance|cluster|setup)\b"
         # "for 8 gpu data parallel", "a 4 gpu ddp run"
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:data[- ]parallel|ddp|fsdp|training|run|job)\b"
-        rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)",
+        rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)"
+        # "the cost of eight units", "the total for two": the cards priced together
+        rf"|\b{_WORD_NUM}\s(?:units|pieces|pcs)\b|\b(?:total|cost|price) (?:for|of) {_WORD_NUM}\b"
+        r"(?=\s?(?:[,.?!]|$|units|of them|cards|gpus))",
         low,
     )
     if not m and gpus:  # the named card's count said by a verb: "need 3 for a week",
