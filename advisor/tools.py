@@ -622,6 +622,8 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
     hours = cost.paced_hours_h(seconds_per_item, items, num_gpus)
     return {"hours": hours, "minutes": hours * 60, "seconds_per_item": seconds_per_item,
             "minutes_per_item": seconds_per_item / 60, "items": items, "num_gpus": num_gpus,
+            # how many such jobs the GPUs get through in an hour of wall time
+            "jobs_per_hour": 1 / hours,
             "pace_source": "given by the user"}  # fmt: skip
 
 

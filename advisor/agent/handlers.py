@@ -3595,7 +3595,11 @@ def _api_bill_or_rented(query: Query, box: ToolBox) -> Draft | None:
     return Draft(f"{verdict}\n\n{detail}", cite_more=False)
 
 
-_HOW_MANY_CARDS = re.compile(r"\bhow many\b|\bmax(?:imum)? (?:number of )?(?:gpus|cards)\b")
+_HOW_MANY_CARDS = re.compile(
+    # (not "how many watts does it pull": the card's own draw)
+    r"\bhow many\b(?!\s(?:watts?|w|amps?|volts?|kwh|hours?|gb|gigs?|tokens?)\b)"
+    r"|\bmax(?:imum)? (?:number of )?(?:gpus|cards)\b"
+)
 
 
 def cards_under_limit(query: Query, box: ToolBox, gpu: str, supply: bool = False) -> Draft | None:
@@ -5785,6 +5789,32 @@ def _useful_hour_cost(query: Query, box: ToolBox) -> Draft | None:
         "(queueing jobs, sharing the node, scaling down when idle) lowers it; on-demand rental "
         "billed only for busy hours is the same figure at 100%.",
         cite_more=False,
+    )
+
+
+# "how many sets can it get through per hour of GPU time?": recordings done in an hour
+_HOW_MANY_AN_HOUR = re.compile(
+    r"\bhow many\b[^.?!]{0,40}\b(?:per|an?|each|every|in an?|in one) (?:gpu[- ])?hour\b"
+)
+
+
+def recordings_an_hour(query: Query, box: ToolBox) -> Draft | None:
+    """ "55x realtime ... my sets are 45 minutes: how many sets per hour of GPU time?": the
+    recordings of that length one GPU gets through in an hour at the pace the user gives."""
+    pace = query.seconds_per_item  # the seconds an hour of audio takes
+    if not (pace and query.hours and _HOW_MANY_AN_HOUR.search(query.low)):
+        return None
+    if not any(m.family == "speech" for m in query.models) and "audio" not in query.low:
+        return None
+    result = box.call("paced_time", {"seconds_per_item": pace, "items": query.hours})
+    if "error" in result:
+        return None
+    length = (c.num(query.hours * 60, "minutes") if query.hours < 2
+              else c.num(query.hours, "hours"))  # fmt: skip
+    return Draft(
+        f"**About {c.num(result['jobs_per_hour'])} recordings of {length} each per hour of GPU "
+        f"time**, at your {c.num(3600 / pace)}x real time: each takes "
+        f"{c.num(result['minutes'], 'minutes')} of GPU time."
     )
 
 

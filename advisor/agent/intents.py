@@ -309,7 +309,7 @@ _COST_ASKED = _cues(
     r"\bwhat (?:would|will|does|did|do) (?:\w+ ){0,3}cost\b",
     r"\bwhat (?:would|will|does|did|do)\b[^?!]{0,80}\bcost (?:on|with|using|in|at|to)\b",
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?|\btco\b",
-    r"\bbill\b",
+    r"\bbills?\b",
     r"\bset (?:me|us|you|them) back\b",  # "what would 40k GPU-hours set us back?"
     _GOES_FOR,
     _SPEND,
@@ -1000,9 +1000,9 @@ _BUDGET_CLASS = _cues(
 
 # a bill asked without the word: "what's that annually?", "what would that be a month?"
 _BILL_ASKED = re.compile(
-    r"\bwhat(?:'s| is| does| would)(?: (?:that|it|this))?\b[^?]{0,20}?\b(?:annual\w*|yearly"
+    r"\bwhat(?:'s|s| is| does| would)(?: (?:that|it|this))?\b[^?]{0,20}?\b(?:annual\w*|yearly"
     r"|monthly|weekly|daily|per (?:year|month|week|day)|a (?:year|month|week|day))\b"
-    r"|\bwhat(?:'s| is| does| would) (?:that|it)\b(?! (?:draw|pull|use))"
+    r"|\bwhat(?:'s|s| is| does| would) (?:that|it)\b(?! (?:draw|pull|use))"
 )
 
 

@@ -556,6 +556,9 @@ class Linker:
             tail = _model_key(" ".join(w.text for w in chunk))
             if not tail:
                 continue  # "gemma 3 27B on a 4090 vs a 3090": "a" is no Gemma 3 of its own
+            after = words[i + span].low if i + span < len(words) else ""
+            if chunk[-1].low in _NAME_SIZES and after.isalpha() and after not in _SIZE_NOUNS:
+                continue  # "whisper medium and a tiny vocoder model": a word, no size
             for prefix in prefixes:
                 found = self.model_keys.get(prefix + tail)
                 if found:

@@ -16,6 +16,7 @@ from advisor.agent.handlers import (
     YES_NO,
     Draft,
     gpu_choices,
+    recordings_an_hour,
     unresolved,
     workload_of,
 )
@@ -149,6 +150,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft = principle.answer(query, box) if principle else None
     if draft is not None:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
+    elif (done := recordings_an_hour(query, box)) is not None:
+        draft = done  # "55x realtime, 45-minute sets: how many sets per GPU-hour?", as asked
     else:
         draft = INTENTS[query.intent].handler(query, box)
         draft.text = _failure_polarity(

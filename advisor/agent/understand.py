@@ -142,7 +142,11 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("fsdp", r"\bfsdp\b"),
     ("ms-swift", r"\bms[- ]?swift\b"),
     ("megatron", r"\bmegatron\w*|(?<!mistral )(?<!mistral-)\bnemo\b"),  # not Mistral NeMo
-    ("hf", r"\b(?:hf|hugging ?face|transformers) trainer\b|\btrl\b|\bsft ?trainer\b"),
+    (
+        "hf",
+        r"\b(?:hf|hugging ?face|transformers) trainer\b|\btrl\b|\bsft ?trainer\b"
+        r"|\b(?:hf|hugging ?face)(?: \w+)? transformers\b|\bpeft\b",
+    ),  # "HF transformers + peft"
 )
 # how several GPUs talk, when the question says: (interconnect, words); negations first
 INTERCONNECT_WORDS: tuple[tuple[str, str], ...] = (
@@ -2341,10 +2345,6 @@ EPOCH_PACE_SAID = re.compile(
     r"\b(?:one|1|a single|each|every|an|per) epoch (?:takes?|took|lasts?|runs?|is|=)\s"
     r"(?:about |around |roughly |~\s?)?\d"
 )
-# an Ollama library tag: "gemma3:12b", "qwen2.5:14b", "llama3.1:8b-instruct"
-_OLLAMA_TAG = re.compile(
-    r"[a-z][\w.-]*:\d+(?:\.\d+)?[bm]\b(?![-_](?:q\d|fp|bf|int))", re.IGNORECASE
-)
 _ONE_EPOCH_PACE = re.compile(
     r"\s(?:takes?|took|lasts?|runs?|is|=|:)\s(?:about |around |roughly |~\s?)?\d"
 )
@@ -2382,6 +2382,8 @@ _THINGS = (
     r"|films|scans|x-?rays|radiographs|slides|frames|sheets|textures|sprites|tiles|icons|assets"
     r"|thumbnails|crops|patches|variations|notes|previews|mockups|visuals"
     r"|passages|chunks|snippets|paragraphs|queries|questions|products|listings|transcripts"
+    r"|narratives|reports|messages|tweets|chats|stories|letters|contracts|invoices|receipts"
+    r"|summaries|headlines|captions|threads|segments|entries"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
 # things done per second: "1,200 images per second", "850 img/s", "3k samples/sec"
@@ -3475,7 +3477,7 @@ def _at_the_rate(query: Query, sub: Query) -> Query:
 # a horizon of one month or year, said without a number: "over a year", "for the next month"
 _ONE_HORIZON = re.compile(
     r"\b(?:over|across|during|for|in|within) (?:a|one|the next|the coming|the) (?:full |whole )?"
-    r"(?:month|year)\b"
+    r"(?:month|year)\b|\b(?:a|one) (?:full |whole )?(?:month|year) of\b"  # ("a year of renting")
 )
 
 
@@ -4046,8 +4048,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
     ollama = engine in ("ollama", "llama.cpp") and "ollama" in low
-    if precision is None and ollama and any(_OLLAMA_TAG.search(m.text) for m in models):
-        precision = "q4_k_m"  # "gemma3:12b" pulled by Ollama: its default tag is a Q4_K_M GGUF
+    if precision is None and ollama and any(m.family in (None, "llm") for m in models):
+        # "gemma3:12b" or "llama3.2" pulled by Ollama: its library's default tag of a model is
+        # a Q4_K_M GGUF
+        precision = "q4_k_m"
     notes = instance_notes + tuple(
         n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n
     )
@@ -5510,7 +5514,7 @@ def resolve(
         and prior.gpus
         and rx.search(
             r"\b(?:that|it|this|those|them)\b.{0,30}\b(?:compare|"
-            r"against|vs|versus|than)\b|\bcompared? (?:to|with)\b",
+            r"against|vs|versus|than|as (?:\w+ )?as)\b|\bcompared? (?:to|with)\b",
             query.text.lower(),
         )
     ):  # "how does that compare to the h100"

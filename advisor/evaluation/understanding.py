@@ -80,7 +80,8 @@ ENGINE_SAME = {
     "kohya": None,
     "unsloth": None,  # a fine-tuning library, not a serving engine
 }
-FRAMEWORK_SAME = {"kohya": "kohya_ss"}
+# (a writer's "transformers" or "huggingface" is the Hugging Face stack the parser calls "hf")
+FRAMEWORK_SAME = {"kohya": "kohya_ss", "transformers": "hf", "huggingface": "hf"}
 INTENT_SAME = {"search": "explain"}
 WORKLOAD_SAME = {
     "generate-images": "inference",
