@@ -217,3 +217,41 @@ def test_a_purchase_with_no_budget_ranks_by_value(rules_advisor: Advisor) -> Non
     text = _ask(rules_advisor, "which gpu should i buy for mistral 7b in q4_k_m with llama.cpp?")
     assert "Ranked by speed per dollar" in text
     assert "within the budget" not in text
+
+
+@pytest.mark.parametrize(
+    ("written", "amount"),
+    [
+        ("a card for NZ$1,400", "1,400 NZD"),
+        ("budget is AU$ 3,000", "3,000 AUD"),
+        ("Ksh. 45,000 per month", "45,000 KES"),
+        ("৳২,৫০,০০০ বাজেট", "250000 BDT"),
+        ("about 2 lakh: ₹2,00,000", "200000 INR"),
+    ],
+)
+def test_more_currencies_and_lakh_grouping(written: str, amount: str) -> None:
+    from advisor.agent.understand import normalise
+
+    assert amount in normalise(written), normalise(written)
+
+
+def test_us_dollars_stay_dollars() -> None:
+    from advisor.agent.understand import normalise
+
+    assert "$2.10" in normalise("US$2,10 an hour") and "SGD" not in normalise("US$2,10 an hour")
+
+
+def test_amounts_at_the_users_exchange_rate(rules_advisor: Advisor) -> None:
+    text = _ask(
+        rules_advisor,
+        "should i buy a used 3090 for KSh 130,000 or rent one at $0.30 an hour? i'd use it "
+        "about 4 hours a day. 1 USD is 130 KES here. ignore the electricity bill",
+    )
+    assert "130,000 KES is $1,000" in text
+    assert "pays off after about 3,333 hours" in text
+
+
+def test_amounts_in_two_currencies_with_no_rate_are_not_mixed(rules_advisor: Advisor) -> None:
+    text = _ask(rules_advisor, "buy a 4080 super for ₦2,400,000 or rent one at $0.35/h?")
+    assert "2,400,000 NGN is left out" in text
+    assert "$2,400,000" not in text

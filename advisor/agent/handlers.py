@@ -7937,6 +7937,9 @@ _NO_POWER = re.compile(
     r"|\b(?:electricity|power costs?|energy)\b(?: \w+){0,3}\s(?:ignor\w*|exclud\w*|leave out)\b"
     r"|\b(?:ignor\w*|exclud\w*|leave out|leaving out|not counting)\s(?:the\s)?power\b"
     r"(?!\s(?:limit|constraint|cap|supply|draw|budget)\w*)"
+    # "forget light bill for now" (Nigerian English: the electricity bill)
+    r"|\b(?:forget|ignor\w*|exclud\w*|leave out|no|without)\s(?:the\s|my\s)?(?:light|electric\w*|"
+    r"power|energy) bills?\b"
 )
 
 
@@ -8040,7 +8043,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         nonstop = query.hours in (168.0, 730.0, 8760.0) and bool(NONSTOP.search(low))
         # hours past a month of the rate are its use over the horizon said: "over a year at 8
         # hours a day" (2,920), "5 hrs a week ... the grant runs three years" (780)
-        longer = bool(query.hours and query.hours > 30 * query.use_hours_per_day)
+        # (not "100 hours every month": the month of the rate itself)
+        month = HOURS_PER_MONTH / 24 * query.use_hours_per_day
+        longer = bool(query.hours and query.hours > 1.02 * month)
         if longer and not nonstop:
             args["hours_of_use"] = query.hours
     if query.usd_per_kwh is not None:

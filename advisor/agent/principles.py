@@ -2146,11 +2146,18 @@ def _said_figures(text: str) -> list[float]:
     ]
 
 
-def _formats_beside_figures(low: str) -> set[str]:
+def _formats_beside_figures(low: str, sheet: dict[str, Any] | None = None) -> set[str]:
     """The number formats written next to a quoted TFLOPS figure ("1,979 teraflops' for FP16",
-    "1321 TFLOPS FP8"), not elsewhere in the message."""
+    "1321 TFLOPS FP8"), not elsewhere in the message; with `sheet`, only beside figures of that
+    card ("Thor does 2070 TFLOPS, our 4090 is 165 FP16 TFLOPS": the FP16 is the 4090's)."""
     found = set()
+    rates = [x for k, v in (sheet or {}).items()
+             if isinstance(v, int | float) and k.endswith(("_tflops", "_tops"))
+             for x in (v, 2 * v)]  # (a sparse rate is twice the dense one)  # fmt: skip
     for m in _QUOTED_FIGURE.finditer(low):
+        value = float(m.group(1).replace(",", ""))
+        if sheet is not None and not any(abs(value - r) <= 0.03 * r for r in rates if r):
+            continue
         beside = low[max(0, m.start() - 12) : m.end() + 16]
         found |= set(re.findall(r"\b(fp16|bf16|fp8|fp4|tf32|int8)\b", beside))
     return {"fp16" if f == "bf16" else f for f in found}
@@ -2168,7 +2175,7 @@ def sparse_figure(query: Query, box: ToolBox) -> Draft | None:
         return None
     said = _said_figures(query.text)
     low = query.low
-    near = _formats_beside_figures(low)
+    near = _formats_beside_figures(low, sheet)
     named = [f for f in _SPARSE_FIELDS if f[2].split("/")[0].lower() in near]
     # the format the user names beside the figure, only (1,979 is FP16 sparse and FP8 dense; a
     # 4090's "1,321 FP8" is the FP16-accumulate rate the catalog does not hold: no other format

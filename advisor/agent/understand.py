@@ -719,7 +719,16 @@ def _clock_seconds(m: re.Match[str]) -> str:
 # "17 000 Kč" -> "17 000 CZK"): amounts in the user's own money, used as given, never converted
 # (there is no exchange rate on record). Symbols are read anywhere; words only beside a number.
 _FX_SYMBOLS = {"₽": "RUB", "₴": "UAH", "₪": "ILS", "₹": "INR", "₺": "TRY", "₩": "KRW",
-               "฿": "THB", "₸": "KZT", "₫": "VND", "₱": "PHP", "₦": "NGN", "﷼": "IRR"}  # fmt: skip
+               "฿": "THB", "₸": "KZT", "₫": "VND", "₱": "PHP", "₦": "NGN", "﷼": "IRR",
+               "৳": "BDT"}  # fmt: skip
+# other dollars, written with their country's letters before the sign ("AU$2,500", "NZ$ 900"):
+# never the US dollar (not "US$")
+_OTHER_DOLLARS = {"AU": "AUD", "A": "AUD", "NZ": "NZD", "CA": "CAD", "C": "CAD", "S": "SGD",
+                  "SG": "SGD", "HK": "HKD"}  # fmt: skip
+_OTHER_DOLLAR = re.compile(
+    r"(?<![A-Za-z])(" + "|".join(sorted(_OTHER_DOLLARS, key=len, reverse=True)) + r")\$\s?"
+    r"(\d[\d,.]*\d|\d)"
+)
 _FX_WORDS = (
     ("RUB", r"руб(?:лей|ля|ль)?\.?|р\.|rub(?:les?)?"),  # noqa: RUF001
     ("UAH", r"грн\.?|гривень|гривні|гривня|hryvni?as?|uah"),
@@ -739,23 +748,29 @@ _FX_WORDS = (
     ("CNY", r"元|块钱|yuan|rmb|cny"),
     ("KRW", r"원|won|krw"),
     ("CHF", r"chf|franken"),
+    ("NGN", r"naira|ngn"),
+    ("KES", r"ksh\.?|kes|shilling[is]?|shilingi"),
+    ("BDT", r"টাকা|taka|bdt"),
 )
-FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS)]))
+FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
+                                 *_OTHER_DOLLARS.values()]))  # fmt: skip
 _FX_RE = r"\b(?:" + "|".join(c.lower() for c in FX_CODES) + r")\b"
 _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h"
     r"(?<=\d)\s?(?:" + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS) + r")(?![\w\"])",
     re.IGNORECASE,
 )
 _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
-    r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed)\s?"
+    r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed|ksh\.?|kes"
+    r"|ngn|bdt)\s?"
     r"(\d[\d,.]*\d|\d)",
     re.IGNORECASE,
 )
-_FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY"}
+_FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh.": "KES"}
 
 
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
+    text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
     if text.isascii() and not rx.search(r"\d\s?[a-z]|[a-z]\.?\s?\d", text, flags=re.I):
         return text
     for sign, code in _FX_SYMBOLS.items():
@@ -768,6 +783,64 @@ def _fx_codes(text: str) -> str:
     )
     text = rx.sub(r"(?<=\d)\s?Ft(?![\w\"])", " HUF", text)  # "650 000 Ft", not "6 ft"
     return _FX_AFTER.sub(lambda m: f" {m.lastgroup}", text)
+
+
+# a rate of exchange the user states ("dollar na ₦1,600", "₦1,550 to $1", "exchange rate 0.92
+# EUR"), read after _fx_codes has written each amount as "1,600 NGN"
+_FX_CODE_RE = r"(\d[\d,]*(?:\.\d+)?) (" + "|".join(FX_CODES) + r")\b"
+_USERS_RATE = re.compile(
+    r"(?:\$\s?1(?![\d.,])|\b1\s?(?:usd|dollars?)\b|\b(?:the |one |a |1 )?(?:us )?dollar\b|\busd\b)"
+    r"\s?(?:na|is|=|:|at|to|for|costs?|goes for|trades at|fetches|buys|gets|~)\s?(?:about |around "
+    r"|roughly |like |~\s?)?"
+    + _FX_CODE_RE
+    + r"|"
+    + _FX_CODE_RE
+    + r"\s?(?:to|per|for|=|a|/|against)\s?(?:the |one |1 |a |each )?"
+    r"(?:\$\s?1(?![\d.,])|usd\b|(?:us )?dollars?\b)"
+    r"|\bexchange(?: rate)?(?: na| is| of| at| =|:)?\s?(?:about |around |~\s?)?"
+    + _FX_CODE_RE
+    + r"(?:\s?(?:to|per|for|=|a|/)\s?(?:the |one |1 |a )?(?:\$\s?1(?![\d.,])|usd\b"
+    r"|(?:us )?dollars?\b))?",
+    re.IGNORECASE,
+)
+_DOLLAR_AMOUNT = re.compile(r"\$\s?\d|\d\s?(?:usd|dollars?|bucks)\b", re.IGNORECASE)
+
+
+def _at_users_rate(text: str) -> tuple[str, str | None]:
+    """A message with amounts in US dollars and in another currency: with an exchange rate the
+    user states, the other amounts in dollars at that rate ("₦850,000 ... $0.35 an hour ...
+    dollar na ₦1,600" -> "$531"); with none, the other amounts left out (a naira price is no
+    dollar price). (text, a note saying which)."""
+    amounts = list(rx.finditer(_FX_CODE_RE, text))
+    if not amounts or not _DOLLAR_AMOUNT.search(_USERS_RATE.sub(" ", text)):
+        return text, None
+    rate = _USERS_RATE.search(text)
+    if rate is None:
+        codes = ", ".join(dict.fromkeys(f"{m.group(1)} {m.group(2)}" for m in amounts))
+        text = rx.sub(_FX_CODE_RE, lambda m: f"an amount in {m.group(2)}", text)
+        return text, (
+            f"Your {codes} is left out: the other amounts are in US dollars and no exchange rate "
+            f"was given (say how many {amounts[0].group(2)} a dollar buys to count it)."
+        )
+    value, code = next((rate.group(i), rate.group(i + 1)) for i in (1, 3, 5) if rate.group(i))
+    per_dollar = float(value.replace(",", ""))
+    if not per_dollar > 0:
+        return text, None
+    said: list[str] = []
+
+    def in_dollars(m: re.Match[str]) -> str:
+        if m.group(2) != code:
+            return m.group(0)
+        usd = float(m.group(1).replace(",", "")) / per_dollar
+        written = f"${usd:,.2f}" if usd < 100 else f"${usd:,.0f}"
+        said.append(f"{m.group(1)} {code} is {written}")
+        return written
+
+    text = text[: rate.start()] + " (at your exchange rate) " + text[rate.end() :]
+    text = rx.sub(_FX_CODE_RE, in_dollars, text)
+    if not said:
+        return text, None
+    return text, (f"At your rate of {value} {code} to the US dollar: {'; '.join(said)}.")
 
 
 # Accelerators the catalog does not hold (it has NVIDIA, AMD, Intel and Apple parts): named so
@@ -847,6 +920,9 @@ def normalise(text: str) -> str:
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
     text = rx.sub(r"\d[\d,.]{24,}", " ~ ", text)
+    # "১,৪৫,০০০", "12,50,000": lakhs and crores grouped in twos (South Asia), one number
+    text = rx.sub(r"(?<![\d.,])\d{1,2}(?:,\d\d)+,\d{3}(?![\d,]|\.\d)",
+                  lambda m: m.group(0).replace(",", ""), text)  # fmt: skip
     text = rx.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
     text = rx.sub(r"(?<![\d.,])0,(?=\d+\b)", "0.", text)  # "0,006 dólares": one too
     # "0.80 $ l'ora", "3.500 $": the dollar sign after the amount, as French and Italian write it
@@ -3365,13 +3441,15 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context_dict() of the last turn)."""
     from advisor.agent.intents import detect_intent
 
-    text = normalise(question)
+    text, at_rate = _at_users_rate(normalise(question))
     parts = _split_questions(text)
     if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
     query = _preference_pairs(_default_workload(resolve(query, previous, catalog)))
+    if at_rate:  # "₦850,000 ... dollar na ₦1,600": what the amounts are in dollars
+        query = replace(query, notes=(*query.notes, at_rate))
     if _bought_only(query, catalog):
         query = replace(query, intent="buy")
     others = []
