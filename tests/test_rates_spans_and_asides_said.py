@@ -225,7 +225,7 @@ def test_a_purchase_with_no_budget_ranks_by_value(rules_advisor: Advisor) -> Non
         ("a card for NZ$1,400", "1,400 NZD"),
         ("budget is AU$ 3,000", "3,000 AUD"),
         ("Ksh. 45,000 per month", "45,000 KES"),
-        ("৳২,৫০,০০০ বাজেট", "250000 BDT"),
+        ("৳২,৫০,০০০ বাজেট", "250000 BDT"),  # noqa: RUF001
         ("about 2 lakh: ₹2,00,000", "200000 INR"),
     ],
 )

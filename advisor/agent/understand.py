@@ -920,7 +920,7 @@ def normalise(text: str) -> str:
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
     text = rx.sub(r"\d[\d,.]{24,}", " ~ ", text)
-    # "১,৪৫,০০০", "12,50,000": lakhs and crores grouped in twos (South Asia), one number
+    # "1,45,000", "12,50,000": lakhs and crores grouped in twos (South Asia), one number
     text = rx.sub(r"(?<![\d.,])\d{1,2}(?:,\d\d)+,\d{3}(?![\d,]|\.\d)",
                   lambda m: m.group(0).replace(",", ""), text)  # fmt: skip
     text = rx.sub(r"(?<=\d),(?=\d{1,2}\b)", ".", text)  # "US$1,50": a decimal comma
