@@ -1431,7 +1431,7 @@ _DURATION = re.compile(
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
     rf"(?!\s?(?:of (?:\w+ )?(?:audio|speech|{_RECORDINGS})\b|audio))"
     r"|\b(an?|one|the|this|next) (?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
-    r"|year|yr)\b",
+    r"|year|yr)\b(?![\s-](?:jobs?|shifts?|trips?|pass|off|rate|one|care|time|light|trader)\b)",
     re.IGNORECASE,
 )
 _UNIT_HOURS = {
