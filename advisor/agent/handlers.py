@@ -5938,10 +5938,10 @@ def cost(query: Query, box: ToolBox) -> Draft:
         each = _gpu_share(box, price, node) if node and node > 1 else None
         text = c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
         if each is not None and node:  # "a 36 h run on a p5": 288 GPU-hours, traced to a tool
-            spread = box.call("rental_cost", {"usd_per_gpu_hour": each, "hours": hours,
-                                              "num_gpus": node * nodes})  # fmt: skip
-            if "error" not in spread:
-                text += f" In all: {c.num(spread['gpu_hours'], 'GPU-hours')}."
+            whole = box.call("rental_cost", {"usd_per_gpu_hour": each, "hours": hours,
+                                             "num_gpus": node * nodes})  # fmt: skip
+            if "error" not in whole:
+                text += f" In all: {c.num(whole['gpu_hours'], 'GPU-hours')}."
         service = _service_bill(query, box)
         if service is not None:  # "my SaaS charges $0.006 per audio minute: rent or SaaS?"
             what = f"for this job ({c.num(service['units'])} {service['unit']}s at your " \

@@ -1213,10 +1213,15 @@ _LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
 
 def _size_slip_fixed(run: re.Match[str]) -> str:
     """A run of letters one slip from a size word ("laarge", "larg") as that word."""
-    low = run.group(0).lower()
+    return _size_slip(run.group(0).lower()) or run.group(0)
+
+
+@lru_cache(maxsize=1 << 14)
+def _size_slip(low: str) -> str | None:
+    """The size word `low` is one slip from, else None (once per word: names repeat)."""
     if low in _NAME_SIZES or low in _NOT_SIZE_SLIPS:
-        return run.group(0)
-    return next((size for size in _NAME_SIZES if _one_edit(low, size)), run.group(0))
+        return None
+    return next((size for size in _NAME_SIZES if _one_edit(low, size)), None)
 
 
 # size words that end model names ("GPT-2 Large", "Whisper Medium"), kept out of the typo
@@ -1317,6 +1322,7 @@ def _same_architecture(models: list[Any]) -> bool:
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 14)
 def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
     """The vocabulary word clearly nearest to a misspelt one ("lamma" -> "llama"), or None when
     none is near or two are about as near."""

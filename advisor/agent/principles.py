@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from advisor.agent import compose as c
@@ -3110,4 +3111,11 @@ def _rate_asked(query: Query) -> bool:
 
 def find(query: Query, low: str) -> Principle | None:
     """The principle the question asks about in so many words, if its entities are there."""
-    return next((p for p in PRINCIPLES if p.cue.search(low) and p.applies(query)), None)
+    return next((p for p in _cued(low) if p.applies(query)), None)
+
+
+@lru_cache(maxsize=256)
+def _cued(low: str) -> tuple[Principle, ...]:
+    """The principles whose words a text says, in order (asked several times of one question
+    while its intent is found)."""
+    return tuple(p for p in PRINCIPLES if p.cue.search(low))

@@ -3262,14 +3262,27 @@ _PROVIDER_WORDS = {
 def _providers(low: str, catalog: Catalog) -> tuple[str, ...]:
     """The clouds a question names ("AWS vs a cheaper one like runpod"), as the catalog's price
     rows name them, in the order said: each one the rows have by that one name."""
-    names = {p.provider for p in catalog.prices if "/" not in p.provider}
+    names = frozenset(p.provider for p in catalog.prices if "/" not in p.provider)
     found = []
-    for name in names:
-        words = _PROVIDER_WORDS.get(name) or re.escape(name.lower())
-        m = rx.search(rf"(?<![\w.-])(?:{words})(?![\w-])", low)
+    for name, pattern in _provider_patterns(names):
+        m = pattern.search(low)
         if m:
             found.append((m.start(), name))
     return tuple(name for _at, name in sorted(found))
+
+
+@lru_cache(maxsize=8)
+def _provider_patterns(names: frozenset[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each cloud with the pattern of its name, compiled once (dozens of clouds, each asked of
+    every question)."""
+    return tuple(
+        (name, re.compile(rf"(?<![\w.-])(?:{_provider_words(name)})(?![\w-])"))
+        for name in sorted(names)
+    )
+
+
+def _provider_words(name: str) -> str:
+    return _PROVIDER_WORDS.get(name) or re.escape(name.lower())
 
 
 def _system_ram(low: str) -> dict[str, Any]:
