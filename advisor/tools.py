@@ -1102,7 +1102,10 @@ def recommend_gpus(
             f"{condition} purchase price is within the budget"
         )
         if unpriced:  # no budget was said: every card to buy, priced or not
-            ranking = ranking.split(", among GPUs")[0] + f", among GPUs to buy {condition}"
+            ranking = (
+                ranking.split(", among GPUs")[0]
+                + f", among GPUs to buy at their {condition} purchase price (no budget said)"
+            )
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
         ranking = "hourly rental price, cheapest first"

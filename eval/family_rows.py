@@ -150,6 +150,7 @@ SOURCES = (
     ("insanely-fast-whisper", "insanely-fast-whisper"),
     ("whisper-jax", "whisper-jax"),
     ("openai/whisper", "openai-whisper"),
+    ("eval/device/measure_gpu.py", "own-device-runs"),
 )
 
 
@@ -409,6 +410,8 @@ def _timm_nhwc(row: dict[str, str]) -> bool:
 
 def _channels_last(row: dict[str, str]) -> bool:
     models = CHANNELS_LAST_DLE + (CHANNELS_LAST_DLE_TRAINING if row["workload"] == "train" else ())
+    if row.get("framework") == "pytorch-channels-last":  # a row that says so (our own runs)
+        return True
     return _timm_nhwc(row) or (
         row["precision"] in ("amp-fp16", "fp16")
         and "PyTorch/Classification/ConvNets/" in row["source"]

@@ -157,6 +157,8 @@ _LEGAL_ASKED = re.compile(
     # "draft a GDPR Article 28 clause": a document to write, a lawyer's job
     r"|\b(?:draft|write)\b[^.?!]{0,40}\b(?:clause|contract|agreement|dpa|nda|policy|letter)\b"
 )
+# house wiring asked ("what gauge cable for a 32 amp circuit run"): no GPU job, whatever verb
+_WIRING = re.compile(r"\bgauge\b|\bbreakers?\b|\bcircuits?\b|\bampere\b|\bwiring\b|\belectrician\b")
 _ML = re.compile(
     r"\b(?:ml|ai|llms?|models?|training|train|inference|deep learning|cuda|fine-?tun\w*|"
     r"diffusion|pytorch|tensorflow)\b"
@@ -683,13 +685,10 @@ def _out_of_scope(q: Query, low: str) -> bool:
     hardware = rx.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
     if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
-    # (a workload read from a bare verb, "a 32 amp circuit run 25m to the shed", is no ML job
-    # unless GPUs or ML are spoken of)
-    job = q.workload and (
-        _GPU_WORDS.search(low)
-        or _ML.search(low)
-        or q.workload != "inference"
-        or rx.search(r"\bwatts?\b|\bkwh\b|\belectric\w*|\bpower\b", low)
+    # (a workload read from a bare verb in a wiring question, "a 32 amp circuit run 25m to the
+    # shed", is no ML job)
+    job = q.workload and not (
+        q.workload == "inference" and _WIRING.search(low) and not _GPU_WORDS.search(low)
     )
     if _entities(q) or job or q.topic:
         return bool(
