@@ -685,10 +685,21 @@ def _out_of_scope(q: Query, low: str) -> bool:
     hardware = rx.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
     if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
-    # (a workload read from a bare verb in a wiring question, "a 32 amp circuit run 25m to the
-    # shed", is no ML job)
-    job = q.workload and not (
-        q.workload == "inference" and _WIRING.search(low) and not _GPU_WORDS.search(low)
+    # (a workload read from a word alone, "a 32 amp circuit run 25m to the shed", "a prediction
+    # for my column", is no ML job unless GPUs, ML, serving or power are spoken of)
+    job = (
+        q.workload
+        and (
+            q.workload != "inference"
+            or _GPU_WORDS.search(low)
+            or _ML.search(low)
+            or rx.search(
+                r"\bserv(?:e|es|ing)\b|\bdeploy\w*|\bhost\w*|\bwatts?\b|\bkwh\b|\bpower\b"
+                r"|\belectric\w*|\bfps\b|\bframes?\b|\bassistant\b",
+                low,
+            )
+        )
+        and not (_WIRING.search(low) and not _GPU_WORDS.search(low))
     )
     if _entities(q) or job or q.topic:
         return bool(
