@@ -255,3 +255,10 @@ def test_amounts_in_two_currencies_with_no_rate_are_not_mixed(rules_advisor: Adv
     text = _ask(rules_advisor, "buy a 4080 super for ₦2,400,000 or rent one at $0.35/h?")
     assert "2,400,000 NGN is left out" in text
     assert "$2,400,000" not in text
+
+
+def test_a_card_bought_off_a_friend_is_second_hand(catalog: Catalog) -> None:
+    assert understand("picked up a 2080 ti from my cousin for $300, vram?", catalog).condition == (
+        "used"
+    )
+    assert understand("bought a 4070 from the shop, bandwidth?", catalog).condition is None

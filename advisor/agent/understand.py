@@ -1417,6 +1417,10 @@ _RESOLD = (
     r" (?:\w+ )?(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
     r"|\bcraigslist\b|\b(?:facebook|fb) marketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
     r"|\ballegro\b|\bwallapop\b"
+    # "grabbed a 3080 ti off a mate", "bought it from a friend": a card someone had before
+    r"|\b(?:got|bought|grabbed|picked up|scored|getting|buying)\b[^.?!]{0,40}\b(?:off|from) "
+    r"(?:a |my |our |an old )?(?:mate|friend|buddy|coworker|colleague|neighbou?r|cousin|brother"
+    r"|guy|bloke)\b"
 )
 # what hours of audio are counted in: "400 hours of support calls", "120 episodes"
 _RECORDINGS = (
