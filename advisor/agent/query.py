@@ -200,7 +200,9 @@ class Query:
         the understanding step's notes, which code wrote from those words ("by next Friday":
         the day taken and its hours of wall time)."""
         gpus = [f"{g.count} x {g.text}" if g.count else g.text for g in self.gpus]
-        return " ".join([question, *gpus, *(m.text for m in self.models), *self.notes])
+        # a memory size said of a card in an earlier turn ("3090 with 48 GB"), carried with it
+        sizes = [f"{g.memory_gb:g} GB" for g in self.gpus if g.memory_gb]
+        return " ".join([question, *gpus, *sizes, *(m.text for m in self.models), *self.notes])
 
     def with_(self, **changes: Any) -> Query:
         return replace(self, **changes)
