@@ -120,23 +120,30 @@ def decode(out: Path, model_id: str, prompt: int, new: int, batch: int = 1) -> N
     torch.cuda.empty_cache()
 
 
-def train_step_loop(model: Any, params: list[Any], batch: int, seq: int, steps: int,
-                    warm: int) -> tuple[float, int]:  # fmt: skip
-    opt = torch.optim.AdamW(params, lr=1e-5, fused=True)
-    vocab = model.config.vocab_size
-    ids = torch.randint(100, vocab - 1, (batch, seq), device=DEV)
+def timed_steps(model: Any, opt: Any, inputs: dict[str, Any], steps: int, warm: int) -> float:
+    """Seconds per optimizer step (bf16 autocast), over `steps` after `warm` untimed ones; the
+    peak memory is reset first."""
     times = []
     torch.cuda.reset_peak_memory_stats()
     for step in range(warm + steps):
         t0 = clock()
         with torch.autocast(DEV, dtype=torch.bfloat16):
-            loss = model(input_ids=ids, labels=ids).loss
+            loss = model(**inputs).loss
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
         if step >= warm:
             times.append(clock() - t0)
-    return batch * seq * len(times) / sum(times), torch.cuda.max_memory_allocated()
+    return sum(times) / len(times)
+
+
+def train_step_loop(model: Any, params: list[Any], batch: int, seq: int, steps: int,
+                    warm: int) -> tuple[float, int]:  # fmt: skip
+    opt = torch.optim.AdamW(params, lr=1e-5, fused=True)
+    vocab = model.config.vocab_size
+    ids = torch.randint(100, vocab - 1, (batch, seq), device=DEV)
+    step = timed_steps(model, opt, {"input_ids": ids, "labels": ids}, steps, warm)
+    return batch * seq / step, torch.cuda.max_memory_allocated()
 
 
 def lora(out: Path, model_id: str, seq: int, batch: int, checkpointing: bool) -> None:
@@ -227,20 +234,10 @@ def bert(out: Path, size: str, seq: int, batch: int) -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=2e-5, fused=True)
     ids = torch.randint(1000, 30000, (batch, seq), device=DEV)
     labels = torch.randint(0, 2, (batch,), device=DEV)
-    times = []
-    torch.cuda.reset_peak_memory_stats()
-    for step in range(25):
-        t0 = clock()
-        with torch.autocast(DEV, dtype=torch.bfloat16):
-            loss = model(input_ids=ids, labels=labels).loss
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        if step >= 5:
-            times.append(clock() - t0)
+    step = timed_steps(model, opt, {"input_ids": ids, "labels": labels}, 20, 5)
     record(out, kind="bert-finetune", model=f"bert-{size}", seq_len=seq, batch=batch,
            precision="fp32 weights, bf16 autocast, AdamW fused, synthetic tokens",
-           train_sequences_per_s=round(batch * len(times) / sum(times), 1),
+           train_sequences_per_s=round(batch / step, 1),
            peak_gib=gib(torch.cuda.max_memory_allocated()))  # fmt: skip
     del model
     torch.cuda.empty_cache()
