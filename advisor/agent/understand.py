@@ -4067,8 +4067,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if precision == "nf4" and not rx.search(PRECISION_WORDS[0][1], low):
         # "4bit awq", "Llama-3.1-70B-Instruct AWQ (4-bit)": the 4-bit format named wins over
         # bitsandbytes, the plain "4-bit" alone reads as
-        named = next((m.precision for m in models if m.precision in ("awq", "gptq")), None)
-        precision = named or _first(PRECISION_WORDS[1:3], low) or precision
+        four_bit = next((m.precision for m in models if m.precision in ("awq", "gptq")), None)
+        precision = four_bit or _first(PRECISION_WORDS[1:3], low) or precision
     bpw = rx.search(r"(?<![\w.])(\d(?:\.\d{1,3})?)\s?bpw\b", outside)  # "exl2 4.65bpw"
     if bpw and EXL2_RANGE[0] <= float(bpw.group(1)) <= EXL2_RANGE[1]:
         precision = f"exl2-{float(bpw.group(1)):g}bpw"
