@@ -1096,16 +1096,15 @@ def recommend_gpus(
     elif max_purchase_usd is not None:
         # speeds within a few percent are level: the cheaper of them first
         ranked = _cheaper_when_level(ranked)
+        among = (
+            f"GPUs to buy at their {condition} purchase price (no budget said)"
+            if unpriced  # no budget was said: every card to buy, priced or not
+            else f"GPUs whose {condition} purchase price is within the budget"
+        )
         ranking = (
             f"speed (within {SPEED_STEP:.0%} counted level, the cheaper first; two cards "
-            f"must be {CARD_DOUBLING_PREMIUM:.0%} faster than one), among GPUs whose "
-            f"{condition} purchase price is within the budget"
+            f"must be {CARD_DOUBLING_PREMIUM:.0%} faster than one), among {among}"
         )
-        if unpriced:  # no budget was said: every card to buy, priced or not
-            ranking = (
-                ranking.split(", among GPUs")[0]
-                + f", among GPUs to buy at their {condition} purchase price (no budget said)"
-            )
     elif rank_by == "price":
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
         ranking = "hourly rental price, cheapest first"
