@@ -211,3 +211,112 @@ def test_english_words_that_look_foreign_are_left_alone() -> None:
 def test_a_price_in_another_currency_is_not_judged_in_dollars(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("found a used 3090 for 650 euros, good deal?")
     assert "Below the market" not in answer.text and "$650" not in answer.text
+
+
+# --- Norwegian, Bengali, Swahili and Tagalog (stop 59)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # Norwegian
+        ("Hvor mye minne har en RTX 4080?", ["how much memory"]),
+        ("hva koster det å leie en L40S i timen?", ["how much does it cost", "rent", "per hour"]),
+        ("hvor lang tid tar det å finjustere Qwen 7B?", ["how long does it take", "fine-tune"]),
+        ("Lønner det seg å kjøpe brukt?", ["does it pay off", "buy", "used"]),
+        ("kjører modellen i 100 timer per time med 2 kort", ["run", "100 hours", "per hour"]),
+        ("hei, hva kan du hjelpe meg med?", ["hello", "what can you help me with"]),
+        # Bengali
+        ("RTX 4060 এর মেমরি কত?", ["how much memory"]),
+        ("প্রতি মাসে বিদ্যুৎ বিল কত হবে?", ["per month", "electricity cost"]),
+        ("কোন কার্ড কিনব, নতুন নাকি পুরনো?", ["which card", "buy", "new", "or", "used"]),
+        ("৩ লাখ টাকা বাজেট", ["300000", "BDT", "budget"]),
+        ("ঘণ্টায় 1.2 ডলার ভাড়া, 50 ঘণ্টায় মোট কত?", ["1.2 dollars per hour", "50 hours", "in total"]),
+        ("নমস্কার, প্রথমবার এসেছি", ["hello", "first time using"]),
+        # Swahili
+        ("H200 ina kumbukumbu kiasi gani?", ["how much memory"]),
+        ("gharama ya umeme kwa mwezi ni kiasi gani?", ["electricity cost", "per month"]),
+        ("kukodi L4 kwa saa 40", ["rent", "40 hours"]),
+        ("bajeti ni shilingi laki 5", ["budget", "500000"]),
+        ("kufunza kwenye picha elfu 20 kwa epoki 3", ["on 20000 images", "3 epochs"]),
+        ("kwa nini na itachukua muda gani?", ["why", "how long"]),
+        # Tagalog and Taglish
+        ("Magkano ang A10 kada oras?", ["how much does it cost", "per hour"]),
+        ("ilang tokens kada segundo sa 3090?", ["how many tokens per second"]),
+        ("kasya ba ang Mixtral sa dalawang 4090?", ["does it fit", "two"]),
+        ("mas mura ba ang mag-rent o bumili?", ["cheaper", "rent", "buy"]),
+        ("Gaano katagal ang training, 10 epochs?", ["how long", "training"]),
+        ("kumusta, ano ang pagkakaiba ng GDDR6 at HBM?", ["hello", "what is the difference"]),
+    ],
+)
+def test_norwegian_bengali_swahili_and_tagalog_are_read(question: str, said: list[str]) -> None:
+    english = to_english(question)
+    assert all(s in english for s in said), english
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what time is it where the 4090 run finished?",
+        "the timer says 3 hours left, per time step 40 ms",
+        "may i use ang's card for the sa test?",
+        "the wiki for the na cluster lists kodi as a media server",
+        "Ilan from ops asked: is the A100 on par with an H100?",
+        "set a 10 timer, run 5 times, for each card report the mean",
+        "nok 5000 or 20000 NOK for a used 3090?",
+    ],
+)
+def test_english_with_norwegian_tagalog_or_swahili_look_alikes_stays(text: str) -> None:
+    assert to_english(text) == text
+
+
+def test_bengali_words_are_matched_whole() -> None:
+    # "দাম" (price) is not read inside "দামি" (costly), whose vowel sign is a mark, no letter
+    assert to_english("এটা দামি") == "এটা দামি"
+    assert to_english("দাম কত?") == "how much does it cost?"
+    # a precomposed letter reads as its decomposed form ("য়" is "য" and a nukta after NFKC)
+    assert "per hour" in to_english("\u0998\u09a3\u09cd\u099f\u09be\u09df ২ ডলার")
+    # "in 3 hours" is a time, not a rate
+    assert "per hour" not in to_english("৩ ঘণ্টায় শেষ হবে?")
+
+
+def test_norwegian_hours_are_read_only_in_a_question_read_as_another_language() -> None:
+    assert (
+        to_english("hva koster 100 timer på en A100?")
+        == "how much does it cost 100 hours på en A100?"
+    )
+    assert "3 years" in to_english("lønner seg etter 3 år")
+    assert to_english("a 100 timer and per time budget") == "a 100 timer and per time budget"
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "checks"),
+    [
+        ("hvor mye minne har RTX 4090?", "spec", {"fields": ("memory_gb",)}),
+        ("Sammenlign RTX 4090 og RTX 3090 for trening", "compare", {}),
+        ("RTX 3090 কত ওয়াট বিদ্যুৎ খরচ করে?", "spec", {"fields": ("tdp_w",)}),
+        (
+            "দিনে ৬ ঘণ্টা চালালে RTX 4080 এর মাসে বিদ্যুৎ বিল কত? প্রতি ইউনিট ০.২ ডলার",  # noqa: RUF001
+            "cost",
+            {"use_hours_per_day": 6.0, "usd_per_kwh": 0.2},
+        ),
+        (
+            "Kukodi A100 kwa saa 120 kwa dola 1.5 kwa saa, jumla ni kiasi gani?",
+            "cost",
+            {"hours": 120.0, "user_price_usd_per_hour": 1.5},
+        ),
+        ("Je, Llama 3 70B kwa 4-bit inatoshea kwenye kadi mbili za RTX 3090?", "fit", {"count": 2}),
+        ("Ilang tokens kada segundo ang Llama 3 8B sa RTX 4070?", "speed", {}),
+        ("Kumusta! Ano ang kaya mong gawin?", "greeting", {}),
+    ],
+)
+def test_norwegian_bengali_swahili_and_tagalog_questions_are_understood(
+    catalog: Catalog, question: str, intent: str, checks: dict[str, Any]
+) -> None:
+    q = understand(question, catalog)
+    assert q.intent == intent, (q.intent, to_english(question))
+    for key, value in checks.items():
+        if key == "count":
+            assert q.gpus and q.gpus[0].count == value, q.gpus
+        else:
+            assert getattr(q, key) == value, (key, getattr(q, key))

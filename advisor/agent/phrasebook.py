@@ -1,7 +1,7 @@
 """A question in Spanish, Portuguese, Italian, German, French, Dutch, Polish, Turkish, Greek,
-Hungarian or Arabic (and the commonest Japanese, Chinese, Korean and Thai words) read as
-English: the words between the names and numbers (advisor/data/phrasebook.yaml) replaced by
-the English the understanding step reads.
+Hungarian, Arabic, Russian, Czech, Romanian, Norwegian, Bengali, Swahili or Tagalog (and the
+commonest Japanese, Chinese, Korean and Thai words) read as English: the words between the names
+and numbers (advisor/data/phrasebook.yaml) replaced by the English the understanding step reads.
 Names, numbers and units are left as they are."""
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def _hours(match: re.Match[str]) -> str:
 
 
 def plain(text: str) -> str:
-    """`text` lower case without its accents ("Memória" -> "memoria"); Hangul syllables stay
-    whole (NFKD would split each into its letters)."""
+    """`text` lower case without its accents ("Memória" -> "memoria"); Hangul syllables, Thai,
+    Arabic and Bengali letters stay whole (NFKD would split each into its letters)."""
     parts = _HANGUL.split(text.lower())
     for n in range(0, len(parts), 2):  # the text between runs of Hangul
         decomposed = unicodedata.normalize("NFKD", parts[n])
@@ -53,10 +53,15 @@ def plain(text: str) -> str:
     return "".join(parts)
 
 
-# Hangul syllables, Thai and Arabic letters are kept whole (NFKD would split a syllable into its
-# letters; Thai writes its vowel signs and Arabic its short vowels as combining marks, which
-# `plain` would drop)
-_HANGUL = re.compile("([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff]+)")
+# Hangul syllables, Thai, Arabic and Bengali letters are kept whole (NFKD would split a syllable
+# into its letters; Thai writes its vowel signs, Arabic its short vowels and Bengali its virama and
+# nukta as combining marks, which `plain` would drop)
+_HANGUL = re.compile("([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff\u0980-\u09ff]+)")
+# Bengali: its vowel signs are marks, no word characters to `\w`, so a Bengali phrase is a whole
+# word when no Bengali character (letter, sign or digit) is beside it
+BENGALI = "\u0980-\u09ff"
+_BENGALI = re.compile(f"[{BENGALI}]")
+_BENGALI_RUN = re.compile(f"[{BENGALI}]+")
 # Chinese, Japanese, Korean and Thai characters: their words are written without spaces between
 # them (Korean with some), so the phrasebook matches inside a run of them
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u0e00-\u0e7f"
@@ -88,8 +93,9 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
             # as the question is read: NFKC first (Thai's SARA AM is two characters after it)
             english.setdefault(plain(unicodedata.normalize("NFKC", phrase)), row["en"])
     said = sorted(english, key=len, reverse=True)  # the longest phrase wins
-    words = "|".join(re.escape(p) for p in said if not _CJK.search(p))
+    words = "|".join(re.escape(p) for p in said if not _CJK.search(p) and not _BENGALI.search(p))
     runs = "|".join(re.escape(p) for p in said if _CJK.search(p))  # no word boundary to find
+    bengali = "|".join(re.escape(p) for p in said if _BENGALI.search(p))
     # a word after a French or Italian elision is a word ("l'entraînement", "dell'addestramento");
     # English has no word-initial l', d', qu' before one
     start = (
@@ -97,6 +103,8 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
         r"|(?<=\b[dns]ell['\u2019])|(?<=\ball['\u2019]))"
     )
     pattern = start + "(?:" + words + r")(?![\w'])" + (f"|{runs}" if runs else "")
+    if bengali:
+        pattern += f"|(?<![\\w{BENGALI}])(?:{bengali})(?![\\w{BENGALI}])"
     return re.compile(pattern), english
 
 
@@ -111,11 +119,86 @@ def _thousands(match: re.Match[str]) -> str:
     return f"{value:.0f}"
 
 
+def _scaled(value: str, scale: float) -> str:
+    """ "2" and a lakh -> "200000", "1,5" and a crore -> "15000000"."""
+    return f"{float(value.replace(',', '.')) * scale:.0f}"
+
+
+# Bengali counts in lakhs (100,000) and crores (10,000,000) after the number ("২ লাখ টাকা",
+# "1.5 কোটি"); a counter after a number is no word ("২টি কার্ড": two cards); "in 3 hours" is the
+# hour's locative ("৩ ঘণ্টায়"), which alone is "per hour" ("ঘণ্টায় ৫০ টাকা")
+_BN_SCALE = {"লাখ": 1e5, "লক্ষ": 1e5, "কোটি": 1e7}
+_BN_SCALED = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(লাখ|লক্ষ|কোটি)(?:ের|এর)?(?![্য])")
+_BN_COUNTER = re.compile(r"(?<=\d)\s?(?:টি|টা|টো)(?![\w\u0980-\u09ff])")
+_BN_IN = {unicodedata.normalize("NFKC", said): unit for said, unit in (
+    ("ঘণ্টায়", "ঘণ্টা"), ("ঘন্টায়", "ঘন্টা"), ("দিনে", "দিন"), ("সপ্তাহে", "সপ্তাহ"), ("মাসে", "মাস"),
+    ("বছরে", "বছর"), ("মিনিটে", "মিনিট"), ("সেকেন্ডে", "সেকেন্ড"))}  # fmt: skip
+_BN_IN_TIME = re.compile(f"(?<=\\d)\\s?({'|'.join(_BN_IN)})(?![\\w{BENGALI}])")
+# Bengali says the rate before the amount ("ঘণ্টায় 2 ডলার", "দিনে 8 ঘণ্টা", "প্রতি ইউনিট 0.12 ডলার"):
+# the amount first, as English says it ("2 dollars per hour")
+_BN_RATE = re.compile(
+    unicodedata.normalize(
+        "NFKC",
+        r"(ঘণ্টায়|ঘন্টায়|প্রতি ঘণ্টায়|প্রতি ঘন্টায়|দিনে|প্রতিদিন|প্রতি দিন|সপ্তাহে|মাসে|প্রতি মাসে|বছরে"
+        r"|প্রতি ইউনিট|ইউনিট প্রতি)\s((?:\$\s?)?\d+(?:[.,]\d+)?(?:\s?(?:ঘণ্টা|ঘন্টা|দিন|ডলার|ডলারে|টাকা"
+        rf"|টাকায়|BDT|\$))?)(?![\w{BENGALI}])",
+    )
+)
+# Swahili says what it counts before the number ("saa 10", "picha elfu 50", "tokeni milioni 50",
+# "laki 3", "dola 2"): the number first, as the other languages say it; "elfu" (1,000) and
+# "laki" (100,000) as their value, "dola" (dollars) as "$"; "kadi mbili za RTX 3090": 2 x
+_SW_NUM = r"\d+(?:[.,]\d+)?"
+_SW_COUNT = {"mbili": "2", "tatu": "3", "nne": "4", "nane": "8"}
+_SW_SCALED = re.compile(rf"\b(elfu|laki|dola)\s({_SW_NUM})(?![\w.,])", re.IGNORECASE)
+_SW_MILLIONS = re.compile(rf"\b(milioni|bilioni)\s({_SW_NUM})(?![\w.,])", re.IGNORECASE)
+_SW_CARDS = re.compile(
+    r"\b(?:kadi\s(\d+|mbili|tatu|nne|nane)|gpu\s(mbili|tatu|nne|nane))\s(?:za|ya)\s", re.IGNORECASE
+)
+_SW_FIRST = re.compile(
+    r"\b(saa|siku|mwezi|miezi|mwaka|miaka|dakika|sekunde|kadi|picha|tokeni|epoki|shilingi)\s"
+    rf"({_SW_NUM}(?:\s(?:milioni|bilioni))?|mbili|tatu|nne|nane)(?![\w.,])",
+    re.IGNORECASE,
+)
+
+
+def _sw_scaled(match: re.Match[str]) -> str:
+    """ "elfu 50" -> "50000", "laki 2" -> "200000", "dola 2" -> "$2"."""
+    word, number = match.group(1).lower(), match.group(2)
+    return f"${number}" if word == "dola" else _scaled(number, 1e3 if word == "elfu" else 1e5)
+
+
+def _swahili(text: str) -> str:
+    """A Swahili count with its number first: "picha elfu 50" -> "50000 picha"."""
+    text = _SW_MILLIONS.sub(r"\2 \1", _SW_SCALED.sub(_sw_scaled, text))
+    text = _SW_CARDS.sub(lambda m: f"{_SW_COUNT.get((m[1] or m[2]).lower(), m[1])} x ", text)
+    return _SW_FIRST.sub(r"\2 \1", text)
+
+
+# Norwegian hours and years after a number ("100 timer", "3 år") and "per time" (per hour), read
+# only in a question the phrasebook has already read ("timer" and "time" are English words too;
+# "per time step" stays)
+_NB_HOURS = re.compile(
+    r"(?<=\d) (timer)\b|(?<=\d) (år)\b|\b(per time)\b(?!\s?(?:steps?|units?|slots?|periods?"
+    r"|windows?|frames?|series|intervals?|spans?|budgets?|limits?))",
+    re.IGNORECASE,
+)
+
+
+def _nb_hours(match: re.Match[str]) -> str:
+    return " hours" if match.group(1) else " years" if match.group(2) else "per hour"
+
+
 def to_english(text: str) -> str:
     """`text` with the phrasebook's phrases in English; an English question comes back as it was.
     Matching is on the text without accents and in lower case; positions are kept, since the
     accents are dropped one character for one."""
     pattern, english = _book()
+    if _BENGALI.search(text):  # as the phrasebook is read: NFKC ("য়" is two characters after it)
+        text = _BENGALI_RUN.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
+        text = _BN_SCALED.sub(lambda m: _scaled(m.group(1), _BN_SCALE[m.group(2)]) + " ", text)
+        text = _BN_IN_TIME.sub(lambda m: " " + _BN_IN[m.group(1)], _BN_COUNTER.sub(" ", text))
+        text = _BN_RATE.sub(r"\2 \1", text)
+    text = _swahili(text)
     text = _IMAGES.sub(lambda m: f" {m.group(1) or m.group(2)} images ", text)
     text = _CJK_CARDS.sub(_cjk_cards, _CARDS.sub(r" \1 cards ", text))
     flat = plain(text)
@@ -130,4 +213,5 @@ def to_english(text: str) -> str:
     if out:  # another language's thousands: "10 000 exemples", "48.000 Euro", "10 mil imagens"
         read = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), read)
         read = _MIL.sub(_thousands, read)
+        read = _NB_HOURS.sub(_nb_hours, read)
     return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", _EACH_OF.sub(" of ", read)))
