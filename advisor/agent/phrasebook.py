@@ -148,15 +148,16 @@ _BN_RATE = re.compile(
 # "laki 3", "dola 2"): the number first, as the other languages say it; "elfu" (1,000) and
 # "laki" (100,000) as their value, "dola" (dollars) as "$"; "kadi mbili za RTX 3090": 2 x
 _SW_NUM = r"\d+(?:[.,]\d+)?"
+_SW_END = r"(?![\w]|[.,]\d)"  # a full stop or comma after the number ends it
 _SW_COUNT = {"mbili": "2", "tatu": "3", "nne": "4", "nane": "8"}
-_SW_SCALED = re.compile(rf"\b(elfu|laki|dola)\s({_SW_NUM})(?![\w.,])", re.IGNORECASE)
-_SW_MILLIONS = re.compile(rf"\b(milioni|bilioni)\s({_SW_NUM})(?![\w.,])", re.IGNORECASE)
+_SW_SCALED = re.compile(rf"\b(elfu|laki|dola)\s({_SW_NUM}){_SW_END}", re.IGNORECASE)
+_SW_MILLIONS = re.compile(rf"\b(milioni|bilioni)\s({_SW_NUM}){_SW_END}", re.IGNORECASE)
 _SW_CARDS = re.compile(
     r"\b(?:kadi\s(\d+|mbili|tatu|nne|nane)|gpu\s(mbili|tatu|nne|nane))\s(?:za|ya)\s", re.IGNORECASE
 )
 _SW_FIRST = re.compile(
     r"\b(saa|siku|mwezi|miezi|mwaka|miaka|dakika|sekunde|kadi|picha|tokeni|epoki|shilingi)\s"
-    rf"({_SW_NUM}(?:\s(?:milioni|bilioni))?|mbili|tatu|nne|nane)(?![\w.,])",
+    rf"({_SW_NUM}(?:\s(?:milioni|bilioni))?|mbili|tatu|nne|nane){_SW_END}",
     re.IGNORECASE,
 )
 
