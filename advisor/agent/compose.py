@@ -131,6 +131,8 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
     unit = FIELD_LABELS.get(field, (field, ""))[1]
     if value is None and field in _TENSOR_FIELDS and sheet.get("architecture") in PRE_VOLTA:
         return "none (no tensor cores)"  # NVIDIA's before Volta: a feature that did not exist
+    if value is None and field == "fp8_dense_tflops" and sheet.get("architecture") in NO_FP8:
+        return "none (no FP8 tensor cores)"
     if value is None:
         return "not published"
     if field == "release_year":  # a year, not a quantity: "2020", never "2,020"
@@ -141,8 +143,17 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
 
 
 def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: bool) -> str:
-    """The asked fields first; variants that share a value are answered once."""
+    """The asked fields first; variants that share a value are answered once. Several fields
+    of one card are one line: "**NVIDIA H200 NVL 141GB**: memory 141 GB; memory bandwidth
+    4,800 GB/s; MIG instances 7." """
     asked = [f for f in fields if f in FIELD_LABELS] or list(SUMMARY_FIELDS)
+    if len(asked) >= 2 and (len(sheets) == 1 or not variants):
+        return "\n".join(
+            f"**{s['name']}**: "
+            + "; ".join(f"{FIELD_LABELS[f][0]} {field_value(s, f)}" for f in asked)
+            + "."
+            for s in sheets
+        )
     lines = []
     for field in asked:
         label = FIELD_LABELS[field][0]
@@ -160,6 +171,8 @@ def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: 
 
 
 PRE_VOLTA = ("Kepler", "Maxwell", "Pascal")  # NVIDIA generations below compute capability 7.0
+# NVIDIA generations with tensor cores but no FP8 format (FP8 came with Hopper and Ada Lovelace)
+NO_FP8 = ("Volta", "Turing", "Ampere")
 _TENSOR_FIELDS = ("fp16_bf16_dense_tflops", "fp16_bf16_sparse_tflops", "tf32_dense_tflops",
                   "tf32_sparse_tflops", "fp8_dense_tflops", "int8_dense_tops", "int8_sparse_tops",
                   "tensor_cores")  # fmt: skip

@@ -31,8 +31,10 @@ from advisor.agent.understand import (
     NONSTOP,
     PRECISION_WORDS,
     REFERENCE_LLM,
+    RENT_SAID,
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
+    UNNAMED_ASKED,
     WEEKDAYS,
     family_hint,
     gpu_mentions,
@@ -1642,6 +1644,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 
 
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
+    if _vague(query):
+        return Draft(c.ASK_BACK)  # "will it fit?" with nothing named: which model, which card?
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
@@ -2594,9 +2598,15 @@ def _value_asked(query: Query) -> bool:
     """The pick by the rent of a unit of work, unless the cost per token already leads, or the
     cards are to be bought and no renting is said ("the better deal if i buy second hand"):
     then what each costs to buy decides (_bought_value)."""
-    bought = (query.buying or _BUY_WORDS.search(query.low)) and not (
-        _RENT_SAID.search(query.low) or query.providers)  # fmt: skip
+    bought = _cards_bought(query) and not (_RENT_SAID.search(query.low) or query.providers)
     return bool(VALUE_ASKED.search(query.low)) and not _per_token_asked(query) and not bought
+
+
+def _cards_bought(query: Query) -> bool:
+    """The cards are to be bought: said so, asked as a purchase, or second hand (no one rents a
+    used card: "both going for cheap on ebay")."""
+    return bool(query.buying or query.intent == "buy" or query.condition == "used"
+                or _BUY_WORDS.search(query.low))  # fmt: skip
 
 
 def asks_pick(query: Query) -> bool:
@@ -4612,6 +4622,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if drawn:  # "which one would be quieter and use less power?": that pick, by the watts
         chosen = False
     figures = c.asked_line(sheets, asked) if asked else ""
+    listed = len(asked) >= 3  # "state, for each: memory, bandwidth, FP16, FP8 and power"
+    if listed:
+        figures = c.compare_table(sheets, shown)  # the figures asked are the table's first rows
     # ("which should we procure for double precision: L40S or A100?": a choice asked on a
     # compute figure of its own is made on that figure)
     on_figure = not chosen or (bool(asked) and asked[0] in _PICK_ON_FIGURE)
@@ -4627,7 +4640,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
         claim = None if drawn else (_claim_checked(query, sheets, asked)
                                     or _which_has_more(query, sheets, asked))  # fmt: skip
         head = f"{claim}\n\n{head}" if claim else head
-    lines = [c.compare_table(sheets, shown)]
+    lines = [] if listed else [c.compare_table(sheets, shown)]
     priced = [(s, box.call("prices", {"gpu": s["id"]})) for s in sheets]
     cheap = [
         f"{s['name']} {c.usd(p['summary_usd_per_gpu_hour']['median'])}/hour"
@@ -4649,7 +4662,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if bought:
         job = f"{bought}\n\n{job}"  # "which is the better value" of cards to buy
     lead = f"{job}\n\n{figures}" if job and figures else job or head
-    buying = query.buying or bool(_BUY_WORDS.search(query.low))
+    buying = _cards_bought(query)
     value = None if job or buying else _value_asked(query) and _per_rented_dollar(
         query, box, ids, asked)  # fmt: skip
     if value:
@@ -6833,8 +6846,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         draft = _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
         draft.text += stand_in
         return draft
-    if not query.models:
-        return explain(query, box)
+    if not query.models:  # "the best AI graphics card?", nothing else: which job is asked back
+        return explain(query, box) if named else Draft(c.ASK_BACK)
     clouds = query.providers if not purchase and 2 <= len(query.providers) <= 3 else ()
     draft = (_on_each_cloud(query, box, beaten, clouds) if clouds else None) or _recommend_for(
         query, box, beaten, **purchase
@@ -7566,7 +7579,7 @@ def buy(query: Query, box: ToolBox) -> Draft:
     return _to_buy(query, box)
 
 
-_RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bjob\b")
+_RENT_SAID = re.compile(RENT_SAID.pattern + r"|\bjob\b")  # "for the job": a job is rented
 # a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
 _CARD_UNDER = re.compile(
     r"\b(?:gpus?|cards?)\b(?:[^.?!]|\.\d){0,40}?\b(?:under|below|less than|for|within|up to"
@@ -8787,9 +8800,13 @@ _PER_STREAM = re.compile(  # the speed said of one stream: "41 tok/s per stream"
 
 
 def _vague(query: Query) -> bool:
-    """A few words with nothing to compute or look up: "which gpu is best", "will it fit?"."""
+    """A few words with nothing to compute or look up: "which gpu is best", "will it fit?",
+    or the calculator's question of nothing named: "how many tokens per second would I get?"."""
     named = query.gpus or query.models or query.memory_gb or query.topic
-    return not named and len(re.findall(r"[^\W_]+", query.text)) <= 6
+    # (or a pace of the user's own: "18 tok/s, 2 million tokens out: how many hours?")
+    named = named or query.throughput_tok_s or query.output_tokens or query.seconds_per_item
+    short = len(re.findall(r"[^\W_]+", query.text)) <= 6
+    return not named and (short or bool(UNNAMED_ASKED.search(query.low)))
 
 
 def _heads_explained(query: Query, box: ToolBox) -> Draft | None:

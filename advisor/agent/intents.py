@@ -18,7 +18,13 @@ from advisor.agent import handlers as h
 from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import LEAVING, TOPIC_WORDS, USED_ADJECTIVE, affirmed
+from advisor.agent.understand import (
+    LEAVING,
+    TOPIC_WORDS,
+    UNNAMED_ASKED,
+    USED_ADJECTIVE,
+    affirmed,
+)
 
 Detect = Callable[[Query, str], bool]
 
@@ -720,6 +726,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return False  # another script: the entities decide, not English cues
     if q.precision and not _NOT_OURS.search(low):
         return False  # "what does q4 mean??": a number format is a question of ours
+    if UNNAMED_ASKED.search(low) and not _NOT_OURS.search(low):
+        return False  # "will it fit?" with nothing named: which model and card is asked back
     return not _GPU_WORDS.search(low) or bool(_NOT_OURS.search(low))
 
 
@@ -1505,7 +1513,7 @@ def detect_intent(query: Query, low: str) -> str:
     "A vs B"), else the first of the table (its order is the precedence) whose recogniser
     accepts the question."""
     low = _UNASKED_SPEED.sub(" ", low)  # "speed not critical": said, not asked
-    found = principles.find(query, low)
+    found = None if _field_list(query) else principles.find(query, low)
     if found is not None and found.kind in INTENTS and not _invalid(query, low):
         return found.kind
     for name, intent in INTENTS.items():
@@ -1514,6 +1522,10 @@ def detect_intent(query: Query, low: str) -> str:
     if _fields_asked_of_the_card(query, low):
         return "spec" if len(query.gpus) == 1 and not query.gpus[0].count else "compare"
     name = next(name for name, intent in INTENTS.items() if intent.detect(query, low))
+    if name == "search" and not _entities(query) and (asked := UNNAMED_ASKED.search(low)):
+        # "will it fit?", "how fast would it run?" with nothing named: the question is the
+        # calculator's; its handler asks which model and card
+        return "speed" if re.search(r"\bhow fast\b|\btok", asked.group(0)) else "fit"
     if name == "search" and query.models and _PLANNED_JOB.search(low):
         # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
         # what it needs (on the GPUs said, whether they hold it)
@@ -1527,6 +1539,13 @@ _FIELD_QUESTION = re.compile(
     r"|(?:dense |sparse )?(?:fp|bf|tf|int)\d+\b|tensor (?:throughput|tflops|performance)|tflops"
     r"|vram|memory (?:size|capacity|type)|tdp|board power|power draw)"
 )
+
+
+def _field_list(query: Query) -> bool:
+    """ "memory, bandwidth, the power cap and how many MIG instances, for the ticket": three or
+    more datasheet figures listed for the cards named, and no model; no concept their words
+    touch ("power cap", "where supported", "shared memory") decides the intent."""
+    return len(query.fields) >= 3 and bool(query.gpus) and not query.models
 
 
 def _fields_asked_of_the_card(query: Query, low: str) -> bool:

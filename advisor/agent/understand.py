@@ -3340,6 +3340,9 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     """The workload the words say, in the vocabulary of the families registry."""
     family = models[0].family if models and models[0].family else family
     name = next((n for n in _ORDER if _said(low, n)), None)
+    done = _JOB_DONE.sub(" ", low)
+    if done != low:  # "eval pass after training: vllm serve ...": the job is what comes after
+        name = next((n for n in _ORDER if _said(done, n)), None)
     mostly = rx.search(r"\b(?:mostly|mainly|primarily|largely|chiefly)\s+(?:for\s+|doing\s+)?"
                        r"([^,.;?!]{1,40}?),?\s+(?:and|with|plus|but)\s+(?:some|a bit of|occasional"
                        r"|a little)\b", low)  # fmt: skip
@@ -3402,6 +3405,27 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if family in ("diffusion", "speech") and name == "train":
         return "finetune-full" if family == "diffusion" else "inference"
     return name
+
+
+# the calculator's own questions, asked of nothing named yet ("will it fit?", "how fast will it
+# run?", "how many tokens per second would I get?")
+UNNAMED_ASKED = re.compile(
+    r"\b(?:will|would|does|do|can|could) (?:it|they|that|this) (?:even |still )?(?:fit|run)\b"
+    r"|\bhow fast (?:will|would|does|can) (?:it|they|that|this)\b"
+    r"|\btokens? (?:per|a|/) ?(?:second|sec|s)\b|\btok/s\b"
+)
+
+
+# a training run already over, said to place the job after it: "eval pass after training",
+# "post-training evaluation", "once fine-tuning is done, serve it with vllm"
+_RUN_WORD = (
+    r"(?:the |our |my |its |the model'?s? )?(?:training|fine-?tun(?:e|ing)|finetun(?:e|ing)|sft)"
+)
+_RUN_OVER = r"(?:is |has )?(?:done|finished|complete[d]?|over|run)"
+_JOB_DONE = re.compile(
+    rf"\b(?:after|post|once)[- ]{_RUN_WORD}(?: {_RUN_OVER})?\b"
+    rf"|\bwhen {_RUN_WORD} {_RUN_OVER}\b"  # not "when fine-tuning a 1.3B with DDP"
+)
 
 
 # training a Whisper model itself ("train whisper small on my data"), not "training videos"
@@ -3546,14 +3570,18 @@ _WHICH_CHEAPER = re.compile(
 )
 
 
+# renting said: "rent", "cloud", "per hour", "$/hr", "hourly"
+RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b")
+
+
 def _bought_only(query: Query, catalog: Catalog) -> bool:
     """ "What does a DGX Spark cost?", "what does a Mac Studio M3 Ultra even cost?": a machine
     that no one rents by the hour (no rental price on record, a purchase price on record) costs
     its price to buy when no hours, rent or price per hour are said."""
     if query.intent != "cost" or not query.gpus or query.hours or query.user_price_usd_per_hour:
         return False
-    if rx.search(r"rent\w*|cloud|per hour|/h(?:r|our)?|hourly|bill|kwh"
-                 r"|electricity|power", query.text.lower()):  # fmt: skip
+    low = query.text.lower()
+    if RENT_SAID.search(low) or rx.search(r"\bbill|\bkwh\b|\belectricity\b|\bpower\b", low):
         return False
     ids = [i for ref in query.gpus for i in ref.ids]
     return bool(ids) and all(not catalog.prices_for(i) and catalog.purchases_for(i) for i in ids)
