@@ -24,6 +24,10 @@ from advisor.catalog import Catalog
             "spec",
         ),
         (
+            "might buy a 4060 Ti 16GB next week. how much vram, what bandwidth, and what TDP?",
+            "spec",
+        ),
+        (
             "list for each of the A100 PCIe 80GB and H100 PCIe: VRAM, bandwidth, BF16 dense, "
             "FP8 dense where supported, max power",
             "compare",
