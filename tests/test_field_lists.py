@@ -71,3 +71,28 @@ def test_several_figures_of_one_card_are_one_line(rules_advisor: Any) -> None:
     first = answer.text.lstrip().splitlines()[0]
     for label in ("memory", "memory bandwidth", "board power", "MIG instances"):
         assert label in first, first
+
+
+def test_a_why_question_that_asks_figures_leads_with_them(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "Why is a 4090 a poor pick for our fp64 fluid solver when its fp32 number is huge? "
+        "Put its FP64 next to an A100's."
+    )
+    first = answer.text.lstrip().splitlines()[0]
+    assert first.startswith("**") and "FP64" in first, first
+    assert "1.29 TFLOPS" in first and "9.70 TFLOPS" in first, first
+
+
+def test_a_sentence_about_the_laptop_card_does_not_speak_of_the_desktop_one() -> None:
+    from advisor.agent.handlers import _mentions
+    from advisor.agent.query import GpuRef, Query
+
+    desktop = Query(
+        text="is the rtx 4090 fast?", intent="spec", gpus=(GpuRef("rtx 4090", ("rtx-4090",)),)
+    )
+    assert not _mentions("The RTX 4090 Laptop GPU suits mobile workstations.", desktop)
+    assert _mentions("The RTX 4090 has 24 GB of GDDR6X.", desktop)
+    laptop = Query(
+        text="rtx 4090 laptop any good?", intent="spec", gpus=(GpuRef("rtx 4090", ("rtx-4090",)),)
+    )
+    assert _mentions("The RTX 4090 Laptop GPU suits mobile workstations.", laptop)

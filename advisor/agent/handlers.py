@@ -8887,11 +8887,24 @@ def explain(query: Query, box: ToolBox) -> Draft:
     lines = [f"{s.text} [{order.index(s.passage_id) + 1}]" for s in chosen]
     text = "**" + lines[0].replace(" [", "** [", 1) if " [" in lines[0] else lines[0]
     body = [text, *lines[1:]]
+    if (asked_lead := _asked_figures(query, box)) is not None:
+        body = [asked_lead, "", *lines]  # "quantify its FP64 against an A100": the figures first
     if figures:
         body += ["", "From the datasheet table:", *figures]
     body += ["", "The sentences are quoted from the cited articles as written."]
     cited = [box.citation(pid) for pid in dict.fromkeys(s.passage_id for s in chosen)]
     return Draft("\n".join(body), [q for q in cited if q is not None])
+
+
+def _asked_figures(query: Query, box: ToolBox) -> str | None:
+    """The datasheet figures a why-question asks of the cards it names, as one bold line
+    ("**FP64: NVIDIA GeForce RTX 4090 1.29 TFLOPS, NVIDIA A100 ... 9.70 TFLOPS.**")."""
+    asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
+    ids = [gpu_choices(ref)[0] for ref in query.gpus][:4]
+    if not asked or not ids:
+        return None
+    sheets = [box.call("gpu_specs", {"gpu": g}) for g in ids]
+    return c.asked_line([s for s in sheets if "error" not in s], asked)
 
 
 # a figure asked of the thing named, not what the concept is
@@ -8974,10 +8987,12 @@ def _figures_for(query: Query, box: ToolBox) -> list[str]:
             found = box.call("list_gpus", {"memory_type": kind, "top": 1})
             ids += [g["id"] for g in found.get("gpus", [])]
     lines = []
+    asked = [f for f in query.fields if f in c.FIELD_LABELS and f not in c.SUMMARY_FIELDS]
     for gid in ids:
         sheet = box.call("gpu_specs", {"gpu": gid})
-        if "error" not in sheet:
-            lines.append("- " + c.sheet_summary(sheet))
+        if "error" not in sheet:  # the figures asked ("its FP64 against an A100") beside it
+            extra = "; ".join(f"{c.FIELD_LABELS[f][0]} {c.field_value(sheet, f)}" for f in asked)
+            lines.append("- " + c.sheet_summary(sheet) + (f" {extra}." if extra else ""))
     return lines
 
 
@@ -9026,7 +9041,9 @@ def _mentions(sentence: str, query: Query) -> bool:
     words |= {w for ref in query.gpus for part in (ref.text, ref.base or "")
               for w in re.findall(r"[a-z]*\d+[a-z0-9]*|[a-z]{3,}", part.lower())}  # fmt: skip
     words -= {"large", "base", "small", "medium", "tiny", "instruct", "chat", "nvidia", "rtx"}
-    return any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", low) for w in words)
+    # "the RTX 4090 Laptop GPU" is another card than the RTX 4090 asked about
+    other = "" if "laptop" in query.low else r"(?! (?:laptop|mobile|max-q)\b)"
+    return any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w]){other}", low) for w in words)
 
 
 def _excerpt(text: str, limit: int = 400) -> str:
