@@ -72,3 +72,14 @@ def test_a_machine_no_one_rents_is_priced_to_buy_unless_renting_is_said(catalog:
     assert understand("so what would a DGX Spark set me back?", catalog).intent == "buy"
     # a rent word keeps the rental question, even where no rental price is on record
     assert understand("how much is a DGX Spark to rent hourly?", catalog).intent == "cost"
+
+
+def test_a_job_with_no_catalog_model_is_timed_on_the_card_named(rules_advisor: Any) -> None:
+    answer = rules_advisor.ask(
+        "how long to train a small segmentation cnn on 30k images at 512px for 50 epochs on "
+        "my rtx 4070 ti?"
+    )
+    lead = answer.text.lstrip().splitlines()[0]
+    assert "RTX 4070 Ti" in lead and "hours" in lead, lead  # the card named, not a ranking
+    assert "stands in for the job" in answer.text
+    assert "does not fit" not in lead  # a batch that fits is chosen when none was said

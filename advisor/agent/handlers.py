@@ -6822,26 +6822,7 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
-    stand_in = ""
-    family = _family_of_job(query)
-    if (family == "llm" and family_hint(query.low) is None and query.workload == "train"
-            and query.workload_given and not re.search(
-                r"\bclusters?\b|\bnodes?\b|\bdata ?cent(?:er|re)s?\b|\bracks?\b|\btokens?\b",
-                query.low)):  # fmt: skip
-        # "a card for training models at home": no LLM said, a CNN's training (a cluster's
-        # grant, or training tokens, are an LLM's pre-training)
-        family = "vision"
-    if not query.models and family != "llm":
-        # "best gpu for training cnns": the family's reference model stands in, said so
-        from advisor.calculator import FAMILIES
-
-        hint = family
-        ref = FAMILIES[hint].reference_model
-        name = box.call("model_specs", {"model": ref}).get("name", ref)
-        query = replace(query, models=(ModelRef(name, (ref,), hint, assumed=True),))
-        if query.workload is None and hint in ("vision", "transformer"):
-            query = replace(query, workload="train")  # "cnn coursework": such models are trained
-        stand_in = f"\n\n_Note: no model named: {name} stands in for the job._"
+    query, stand_in = _stood_in(query, box)
     if not purchase and not query.gpus and _bought(query):
         draft = _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
         draft.text += stand_in
@@ -6854,6 +6835,43 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     )
     draft.text += stand_in
     return draft
+
+
+def _batch_that_fits(query: Query, box: ToolBox) -> int | None:
+    """The largest power-of-two batch (128 down to 1) at which the first model named fits on the
+    first card named, or None when the default batch fits already or none does."""
+    gpu, model = gpu_choices(query.gpus[0])[0], query.models[0]
+    for batch in (128, 64, 32, 16, 8, 4, 2, 1):
+        e = box.call("estimate", estimate_args(replace(query, batch=batch), gpu, None, model))
+        if "error" in e:
+            return None
+        if e.get("fits"):
+            return None if batch == e.get("batch", batch) == 128 else batch
+    return None
+
+
+def _stood_in(query: Query, box: ToolBox) -> tuple[Query, str]:
+    """A job named by its kind and no model ("best gpu for training cnns", "a unet on 20k
+    images"): the family's reference model stands in, with the note that says so; an LLM job
+    keeps no model (its handlers assume one of their own)."""
+    family = _family_of_job(query)
+    if (family == "llm" and family_hint(query.low) is None and query.workload == "train"
+            and query.workload_given and not re.search(
+                r"\bclusters?\b|\bnodes?\b|\bdata ?cent(?:er|re)s?\b|\bracks?\b|\btokens?\b",
+                query.low)):  # fmt: skip
+        # "a card for training models at home": no LLM said, a CNN's training (a cluster's
+        # grant, or training tokens, are an LLM's pre-training)
+        family = "vision"
+    if query.models or family == "llm":
+        return query, ""
+    from advisor.calculator import FAMILIES
+
+    ref = FAMILIES[family].reference_model
+    name = box.call("model_specs", {"model": ref}).get("name", ref)
+    query = replace(query, models=(ModelRef(name, (ref,), family, assumed=True),))
+    if query.workload is None and family in ("vision", "transformer"):
+        query = replace(query, workload="train")  # "cnn coursework": such models are trained
+    return query, f"\n\n_Note: no model named: {name} stands in for the job._"
 
 
 def _on_each_cloud(
@@ -8560,8 +8578,15 @@ def job_time(query: Query, box: ToolBox) -> Draft:
         return due  # "ETA on our 4 cards? the deadline is 3 weeks"
     if (leaner := _time_when_leaner(query, box)) is not None:
         return leaner  # "how long for 1500 steps?" of a LoRA that fits only as QLoRA
+    stand_in = ""
+    if query.gpus and not query.models:  # "a unet on 20k images on a 4070 ti: a few hours?"
+        query, stand_in = _stood_in(query, box)
+        if stand_in and not query.batch and (batch := _batch_that_fits(query, box)):
+            query = replace(query, batch=batch)
+            stand_in += f" _Batch {batch}: the largest power of two that fits (none was said)._"
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
+        draft.text += stand_in
         verdict, spread = _within_allocation(query, box)
         if spread is not None:  # one card does not hold it: the job on those that do, below
             draft.text = c.fit_answer(spread, [], True, False, asked=query.low)
