@@ -1,8 +1,8 @@
 """A question in Spanish, Portuguese, Italian, German, French, Dutch, Polish, Turkish, Greek,
-Hungarian, Arabic, Russian, Czech, Romanian, Norwegian, Bengali, Swahili or Tagalog (and the
-commonest Japanese, Chinese, Korean and Thai words) read as English: the words between the names
-and numbers (advisor/data/phrasebook.yaml) replaced by the English the understanding step reads.
-Names, numbers and units are left as they are."""
+Hungarian, Arabic, Russian, Czech, Romanian, Norwegian, Bengali, Swahili, Tagalog, Indonesian or
+Malay (and the commonest Japanese, Chinese, Korean and Thai words) read as English: the words
+between the names and numbers (advisor/data/phrasebook.yaml) replaced by the English the
+understanding step reads. Names, numbers and units are left as they are."""
 
 from __future__ import annotations
 
@@ -85,6 +85,16 @@ def _cjk_cards(match: re.Match[str]) -> str:
     return f" {_CJK_COUNTS.get(match.group(1) or '', 2)} cards "
 
 
+def _either(phrases: list[str]) -> str:
+    """The phrases as one alternation, grouped by their first character, each group in the order
+    given (the longest first): at each place the regex tries only the phrases that begin with the
+    character there, not all four thousand; what matches is the same."""
+    groups: dict[str, list[str]] = {}
+    for phrase in phrases:
+        groups.setdefault(phrase[0], []).append(re.escape(phrase[1:]))
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(rest)})" for first, rest in groups.items())
+
+
 @lru_cache(maxsize=1)
 def _book() -> tuple[re.Pattern[str], dict[str, str]]:
     english: dict[str, str] = {}
@@ -93,9 +103,9 @@ def _book() -> tuple[re.Pattern[str], dict[str, str]]:
             # as the question is read: NFKC first (Thai's SARA AM is two characters after it)
             english.setdefault(plain(unicodedata.normalize("NFKC", phrase)), row["en"])
     said = sorted(english, key=len, reverse=True)  # the longest phrase wins
-    words = "|".join(re.escape(p) for p in said if not _CJK.search(p) and not _BENGALI.search(p))
-    runs = "|".join(re.escape(p) for p in said if _CJK.search(p))  # no word boundary to find
-    bengali = "|".join(re.escape(p) for p in said if _BENGALI.search(p))
+    words = _either([p for p in said if not _CJK.search(p) and not _BENGALI.search(p)])
+    runs = _either([p for p in said if _CJK.search(p)])  # no word boundary to find
+    bengali = _either([p for p in said if _BENGALI.search(p)])
     # a word after a French or Italian elision is a word ("l'entraînement", "dell'addestramento");
     # English has no word-initial l', d', qu' before one
     start = (
@@ -189,6 +199,44 @@ def _nb_hours(match: re.Match[str]) -> str:
     return " hours" if match.group(1) else " years" if match.group(2) else "per hour"
 
 
+# Indonesian and Malay scale words after a number: "ribu" or "rb" (a thousand) as its value ("45
+# ribu", "45rb" -> "45000"), "juta" or "jt" and "miliar" as English says them ("50 juta token" ->
+# "50 million", "7 miliar parameter" -> "7 billion": a model's size stays one)
+_ID_SCALED = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?) ?(ribu|rb|juta|jt|miliar|milyar)\b(?!-)", re.IGNORECASE
+)
+_ID_SCALE = {"juta": "million", "jt": "million", "miliar": "billion", "milyar": "billion"}
+# "VRAM-nya", "TDP-nya", "GB-nya": Indonesian's "its" joined by a hyphen, no part of the word
+_NYA = re.compile(r"(?<=\w)-nya\b", re.IGNORECASE)
+
+
+def _id_scaled(match: re.Match[str]) -> str:
+    number, word = match.group(1), match.group(2).lower()
+    return f"{number} {_ID_SCALE[word]}" if word in _ID_SCALE else _scaled(number, 1e3)
+
+
+# Indonesian and Malay hours and days after a number or a slash ("40 jam", "3 hari",
+# "45.000/jam"), read only in a question the phrasebook has already read ("jam" is an English
+# word, "Hari" a name); "Rp45.000" has its thousands read as any other amount's
+_ID_TIME = re.compile(r"(?<=\d) ?(jam|hari)\b|(?<=/)(jam|hari)\b", re.IGNORECASE)
+_RP = re.compile(r"(?<=\brp)(\.?)(?=\d{1,3}(?:\.\d{3})+\b)", re.IGNORECASE)
+
+
+def _id_time(match: re.Match[str]) -> str:
+    if match.group(2):  # "/jam": per hour
+        return "hour" if match.group(2).lower() == "jam" else "day"
+    return " hours" if match.group(1).lower() == "jam" else " days"
+
+
+# a rate said before its amount, as Hungarian, Bengali and others say it ("óránként 260 Ft" ->
+# "per hour 260 Ft", "napi 5 órát" -> "per day 5 hours"): the amount first, as English says it
+_RATE_FIRST = re.compile(
+    r"\bper (hour|day|week|month|year) (\d[\d.,]* (?:hours|days|weeks|months)\b"
+    r"|\$?\d[\d.,]*(?: ?(?:ft|[a-z]{3})\b)?(?:-\w+)?)",
+    re.IGNORECASE,
+)
+
+
 def to_english(text: str) -> str:
     """`text` with the phrasebook's phrases in English; an English question comes back as it was.
     Matching is on the text without accents and in lower case; positions are kept, since the
@@ -199,7 +247,7 @@ def to_english(text: str) -> str:
         text = _BN_SCALED.sub(lambda m: _scaled(m.group(1), _BN_SCALE[m.group(2)]) + " ", text)
         text = _BN_IN_TIME.sub(lambda m: " " + _BN_IN[m.group(1)], _BN_COUNTER.sub(" ", text))
         text = _BN_RATE.sub(r"\2 \1", text)
-    text = _swahili(text)
+    text = _swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text)))
     text = _IMAGES.sub(lambda m: f" {m.group(1) or m.group(2)} images ", text)
     text = _CJK_CARDS.sub(_cjk_cards, _CARDS.sub(r" \1 cards ", text))
     flat = plain(text)
@@ -212,7 +260,9 @@ def to_english(text: str) -> str:
         last = match.end()
     read = _ORE.sub(_hours, _OF.sub(" ", "".join([*out, text[last:]])))
     if out:  # another language's thousands: "10 000 exemples", "48.000 Euro", "10 mil imagens"
+        read = _ID_TIME.sub(_id_time, _RP.sub(r"\1 ", read))
         read = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), read)
         read = _MIL.sub(_thousands, read)
         read = _NB_HOURS.sub(_nb_hours, read)
+        read = _RATE_FIRST.sub(r"\2 per \1", read)
     return _FOR_PRICE.sub("for ", _OF_NUMBER.sub(" of ", _EACH_OF.sub(" of ", read)))
