@@ -751,6 +751,8 @@ _FX_WORDS = (
     ("NGN", r"naira|ngn"),
     ("KES", r"ksh\.?|kes|shilling[is]?|shilingi"),
     ("BDT", r"টাকা|taka|bdt"),
+    ("IDR", r"rupiah|idr"),
+    ("MYR", r"ringgit|myr"),
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip
@@ -761,11 +763,12 @@ _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h"
 )
 _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
     r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed|ksh\.?|kes"
-    r"|ngn|bdt)\s?"
+    r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM))\s?"
     r"(\d[\d,.]*\d|\d)",
     re.IGNORECASE,
 )
-_FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh.": "KES"}
+_FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh.": "KES",
+                   "rp": "IDR", "rp.": "IDR", "rm": "MYR"}  # fmt: skip
 
 
 def _fx_codes(text: str) -> str:
@@ -781,7 +784,8 @@ def _fx_codes(text: str) -> str:
         lambda m: f"{m.group(2)} {_FX_BEFORE_CODE.get(m.group(1).lower(), m.group(1).upper())}",
         text,
     )
-    text = rx.sub(r"(?<=\d)\s?Ft(?![\w\"])", " HUF", text)  # "650 000 Ft", not "6 ft"
+    # "650 000 Ft", "260 Ft-ért" (Hungarian's case ending after a hyphen), not "6 ft"
+    text = rx.sub(r"(?<=\d)\s?Ft(?:-[^\W\d_]+)?(?![\w\"-])", " HUF", text)
     return _FX_AFTER.sub(lambda m: f" {m.lastgroup}", text)
 
 
