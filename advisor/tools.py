@@ -572,14 +572,23 @@ def prices(
 
 
 @_tool
-def rental_cost(usd_per_gpu_hour: float, hours: float, num_gpus: int = 1) -> dict[str, Any]:
+def rental_cost(
+    usd_per_gpu_hour: float, hours: float, num_gpus: int = 1, per_dollar: float | None = None
+) -> dict[str, Any]:
     """The cost of renting `num_gpus` GPUs for `hours` at a price per GPU-hour that the user
-    gives (used as given, never replaced by a catalog price): GPUs x price x hours."""
+    gives (used as given, never replaced by a catalog price): GPUs x price x hours;
+    `per_dollar`: an exchange rate the user states (units of their currency a dollar buys),
+    which adds the total in that currency (in_currency)."""
     _check_gpus(num_gpus)
+    if per_dollar is not None and not per_dollar > 0:
+        raise InvalidInput(f"per_dollar must be above 0 (got {per_dollar}).")
     total = cost.job_cost_usd(usd_per_gpu_hour, num_gpus, hours)
-    return {"usd": total, "usd_per_gpu_hour": usd_per_gpu_hour, "hours": hours,
-            "num_gpus": num_gpus, "gpu_hours": hours * num_gpus,
-            "price_source": "given by the user"}  # fmt: skip
+    result = {"usd": total, "usd_per_gpu_hour": usd_per_gpu_hour, "hours": hours,
+              "num_gpus": num_gpus, "gpu_hours": hours * num_gpus,
+              "price_source": "given by the user"}  # fmt: skip
+    if per_dollar is not None:
+        result |= {"per_dollar": per_dollar, "in_currency": total * per_dollar}
+    return result
 
 
 @_tool

@@ -58,3 +58,23 @@ def test_rupiah_and_ringgit_prices_are_read_in_their_currency(
 def test_a_command_named_rm_is_no_ringgit(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("rm 3 old checkpoints, then can a 4090 run llama 3.1 8b?")
     assert "MYR" not in answer.text
+
+
+def test_the_rental_tool_gives_the_total_at_a_stated_exchange_rate() -> None:
+    from advisor.tools import call_tool
+
+    result = call_tool("rental_cost", {"usd_per_gpu_hour": 1.25, "hours": 40, "per_dollar": 83})
+    assert result["usd"] == 50.0 and result["in_currency"] == 50.0 * 83
+    assert "in_currency" not in call_tool("rental_cost", {"usd_per_gpu_hour": 1.25, "hours": 40})
+    assert "error" in call_tool("rental_cost", {"usd_per_gpu_hour": 1, "hours": 1, "per_dollar": 0})
+
+
+def test_a_dollar_total_is_also_given_in_the_currency_whose_rate_is_said(
+    rules_advisor: Any,
+) -> None:
+    answer = rules_advisor.ask(
+        "renting an A10 at $0.60/hr for 150 hours. what's that in dollars, and in rupees if "
+        "one dollar is 84 INR?"
+    )
+    assert "$90" in answer.text
+    assert "INR 7,560" in answer.text, answer.text[:400]

@@ -5941,15 +5941,20 @@ def cost(query: Query, box: ToolBox) -> Draft:
     if price is not None and hours and len(named) >= 2 and _EACH_PRICE.search(query.low):
         return _rent_of_each(query, box, named[:4], hours)  # "and how much per month for each"
     if price is not None and hours:
+        rate = query.exchange if query.currency == "$" else None
         result = box.call(
             "rental_cost",
-            {"usd_per_gpu_hour": price, "hours": hours, "num_gpus": nodes if per_node else count},
-        )
+            {"usd_per_gpu_hour": price, "hours": hours, "num_gpus": nodes if per_node else count,
+             **({"per_dollar": rate[1]} if rate else {})},
+        )  # fmt: skip
         if "error" in result:
             return Draft(result["error"])
         node = (size or count) if per_node else None
         each = _gpu_share(box, price, node) if node and node > 1 else None
         text = c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
+        if rate and "in_currency" in result:  # "... and in naira at ₦1,550 to $1?"
+            text += (f" In {rate[0]} at your rate of {c.num(rate[1])} to the dollar: "
+                     f"**{c.usd(result['in_currency'], rate[0] + ' ')}**.")  # fmt: skip
         if each is not None and node:  # "a 36 h run on a p5": 288 GPU-hours, traced to a tool
             whole = box.call("rental_cost", {"usd_per_gpu_hour": each, "hours": hours,
                                              "num_gpus": node * nodes})  # fmt: skip

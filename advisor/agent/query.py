@@ -135,6 +135,9 @@ class Query:
     usd_per_kwh: float | None = None  # an electricity price the user gives
     # the sign of the user's money ("€2.50/h", "15p a unit"): amounts are used as given, in it
     currency: str = "$"
+    # a rate of exchange the user states beside dollar amounts ("₦1,550 to $1"): (code, units of
+    # it a dollar buys), for a dollar total also said in their currency
+    exchange: tuple[str, float] | None = None
     draw_w: float | None = None  # a power draw the user states: of all the GPUs (or the rig)
     draw_each: bool = False  # ... or of each GPU ("350 W each")
     other_w: float | None = None  # more draw stated beside it: "plus 1.2 kW for CPUs and fans"

@@ -810,26 +810,30 @@ _USERS_RATE = re.compile(
 _DOLLAR_AMOUNT = re.compile(r"\$\s?\d|\d\s?(?:usd|dollars?|bucks)\b", re.IGNORECASE)
 
 
-def _at_users_rate(text: str) -> tuple[str, str | None]:
+def _at_users_rate(text: str) -> tuple[str, str | None, tuple[str, float] | None]:
     """A message with amounts in US dollars and in another currency: with an exchange rate the
     user states, the other amounts in dollars at that rate ("₦850,000 ... $0.35 an hour ...
     dollar na ₦1,600" -> "$531"); with none, the other amounts left out (a naira price is no
-    dollar price). (text, a note saying which)."""
+    dollar price). (text, a note saying which, the rate: its code and units a dollar buys)."""
     amounts = list(rx.finditer(_FX_CODE_RE, text))
     if not amounts or not _DOLLAR_AMOUNT.search(_USERS_RATE.sub(" ", text)):
-        return text, None
+        return text, None, None
     rate = _USERS_RATE.search(text)
     if rate is None:
         codes = ", ".join(dict.fromkeys(f"{m.group(1)} {m.group(2)}" for m in amounts))
         text = rx.sub(_FX_CODE_RE, lambda m: f"an amount in {m.group(2)}", text)
-        return text, (
-            f"Your {codes} is left out: the other amounts are in US dollars and no exchange rate "
-            f"was given (say how many {amounts[0].group(2)} a dollar buys to count it)."
+        return (
+            text,
+            (
+                f"Your {codes} is left out: the other amounts are in US dollars and no exchange rate "
+                f"was given (say how many {amounts[0].group(2)} a dollar buys to count it)."
+            ),
+            None,
         )
     value, code = next((rate.group(i), rate.group(i + 1)) for i in (1, 3, 5) if rate.group(i))
     per_dollar = float(value.replace(",", ""))
     if not per_dollar > 0:
-        return text, None
+        return text, None, None
     said: list[str] = []
 
     def in_dollars(m: re.Match[str]) -> str:
@@ -843,8 +847,9 @@ def _at_users_rate(text: str) -> tuple[str, str | None]:
     text = text[: rate.start()] + " (at your exchange rate) " + text[rate.end() :]
     text = rx.sub(_FX_CODE_RE, in_dollars, text)
     if not said:
-        return text, None
-    return text, (f"At your rate of {value} {code} to the US dollar: {'; '.join(said)}.")
+        return text, None, (code, per_dollar)
+    note = f"At your rate of {value} {code} to the US dollar: {'; '.join(said)}."
+    return text, note, (code, per_dollar)
 
 
 # Accelerators the catalog does not hold (it has NVIDIA, AMD, Intel and Apple parts): named so
@@ -3486,7 +3491,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context_dict() of the last turn)."""
     from advisor.agent.intents import detect_intent
 
-    text, at_rate = _at_users_rate(normalise(question))
+    text, at_rate, exchange = _at_users_rate(normalise(question))
     parts = _split_questions(text)
     if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
@@ -3495,6 +3500,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     query = _preference_pairs(_default_workload(resolve(query, previous, catalog)))
     if at_rate:  # "₦850,000 ... dollar na ₦1,600": what the amounts are in dollars
         query = replace(query, notes=(*query.notes, at_rate))
+    if exchange:  # "... in naira if exchange na ₦1,550 to $1": a dollar total in naira too
+        query = replace(query, exchange=exchange)
     if _bought_only(query, catalog):
         query = replace(query, intent="buy")
     others = []
