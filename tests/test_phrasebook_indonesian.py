@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from advisor.agent.phrasebook import to_english
-from advisor.agent.understand import understand
 from advisor.catalog import Catalog
+from tests.test_phrasebook import assert_understood
 
 
 @pytest.mark.parametrize(
@@ -152,12 +152,4 @@ def test_english_with_indonesian_look_alikes_stays(text: str) -> None:
 def test_indonesian_and_malay_questions_are_understood(
     catalog: Catalog, question: str, intent: str, checks: dict[str, Any]
 ) -> None:
-    q = understand(question, catalog)
-    assert q.intent == intent, (q.intent, to_english(question))
-    for key, value in checks.items():
-        if key == "count":
-            assert q.gpus and q.gpus[0].count == value, q.gpus
-        elif key == "fields":
-            assert value in q.fields, q.fields
-        else:
-            assert getattr(q, key) == pytest.approx(value), (key, getattr(q, key))
+    assert_understood(catalog, question, intent, checks)
