@@ -822,14 +822,11 @@ def _at_users_rate(text: str) -> tuple[str, str | None, tuple[str, float] | None
     if rate is None:
         codes = ", ".join(dict.fromkeys(f"{m.group(1)} {m.group(2)}" for m in amounts))
         text = rx.sub(_FX_CODE_RE, lambda m: f"an amount in {m.group(2)}", text)
-        return (
-            text,
-            (
-                f"Your {codes} is left out: the other amounts are in US dollars and no exchange rate "
-                f"was given (say how many {amounts[0].group(2)} a dollar buys to count it)."
-            ),
-            None,
+        left = (
+            f"Your {codes} is left out: the other amounts are in US dollars and no exchange rate "
+            f"was given (say how many {amounts[0].group(2)} a dollar buys to count it)."
         )
+        return text, left, None
     value, code = next((rate.group(i), rate.group(i + 1)) for i in (1, 3, 5) if rate.group(i))
     per_dollar = float(value.replace(",", ""))
     if not per_dollar > 0:
