@@ -78,3 +78,17 @@ def test_a_dollar_total_is_also_given_in_the_currency_whose_rate_is_said(
     )
     assert "$90" in answer.text
     assert "INR 7,560" in answer.text, answer.text[:400]
+
+
+def test_a_thai_rent_or_buy_reads_the_hourly_rent_said_before_its_amount(catalog: Catalog) -> None:
+    q = understand(
+        "ซื้อ RTX 4080 ราคา 40,000 บาท หรือเช่าชั่วโมงละ 10 บาท ใช้วันละ 5 ชั่วโมง กี่ปีถึงจะคุ้มทุน",
+        catalog,
+    )
+    assert q.intent == "rent_or_buy"
+    assert q.user_price_usd_per_hour == 10.0 and q.use_hours_per_day == 5.0, q
+
+
+def test_a_korean_break_even_question_is_a_rent_or_buy_question(catalog: Catalog) -> None:
+    q = understand("RTX 4090을 사면 클라우드 대비 몇 년이면 본전을 뽑을 수 있나요?", catalog)
+    assert q.intent == "rent_or_buy"
