@@ -208,12 +208,26 @@ def open_conversations(where: str | Path | None) -> Conversations:
     return _sqlite(data_home() / "threads.sqlite" if where == "sqlite" else Path(where))
 
 
+def _wal(conn: sqlite3.Connection, tries: int = 50) -> None:
+    """The file switched to WAL. The switch needs the file to itself, and SQLite can answer
+    "database is locked" at once, without waiting out the busy timeout, while another worker
+    that starts at the same moment holds it: so try again for up to about 10 s."""
+    for attempt in range(tries):
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == tries - 1:
+                raise
+            time.sleep(0.2)
+
+
 def _sqlite(path: Path) -> Conversations:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         # WAL: several processes (API workers) read while one writes, without "database is locked"
-        conn.execute("PRAGMA journal_mode=WAL")
+        _wal(conn)
     except (OSError, sqlite3.Error) as exc:
         raise StoreUnavailable(
             f"Cannot open the conversation file {path} ({exc}); set ADVISOR_CHECKPOINT to a "

@@ -3,6 +3,7 @@ with its turn, the Markdown export; in memory, in SQLite and in a real PostgreSQ
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -244,3 +245,30 @@ def test_a_turn_recorded_without_its_context_is_understood_again(searcher: Any) 
 
     old = {"question": "Can I run Llama-3-8B on an L4?", "context": None}
     assert [g["ids"] for g in context_of(old)["gpus"]] == [("l4",)]
+
+
+class _BusyOnce:
+    """A connection whose WAL switch finds the file locked `busy` times, then succeeds."""
+
+    def __init__(self, busy: int, message: str = "database is locked") -> None:
+        self.busy, self.message, self.calls = busy, message, 0
+
+    def execute(self, sql: str) -> None:
+        self.calls += 1
+        if self.calls <= self.busy:
+            raise sqlite3.OperationalError(self.message)
+
+
+def test_the_wal_switch_waits_for_a_worker_starting_beside_it(monkeypatch: Any) -> None:
+    from advisor import threads
+
+    monkeypatch.setattr(threads.time, "sleep", lambda s: None)
+    conn = _BusyOnce(busy=3)
+    threads._wal(conn)  # type: ignore[arg-type]
+    assert conn.calls == 4
+    with pytest.raises(sqlite3.OperationalError):  # locked for good: the error, after the tries
+        threads._wal(_BusyOnce(busy=99), tries=5)  # type: ignore[arg-type]
+    other = _BusyOnce(busy=1, message="disk I/O error")
+    with pytest.raises(sqlite3.OperationalError):  # another error: at once
+        threads._wal(other)  # type: ignore[arg-type]
+    assert other.calls == 1
