@@ -6843,15 +6843,16 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
 
 
 def _batch_that_fits(query: Query, box: ToolBox) -> int | None:
-    """The largest power-of-two batch (128 down to 1) at which the first model named fits on the
-    first card named, or None when the default batch fits already or none does."""
+    """The largest power-of-two batch below the default 128 at which the first model named fits
+    on the first card named; None when 128 fits or none does. (_largest_batch asks the solve
+    tool, which takes no image resolution, so it misses at 512 px.)"""
     gpu, model = gpu_choices(query.gpus[0])[0], query.models[0]
     for batch in (128, 64, 32, 16, 8, 4, 2, 1):
         e = box.call("estimate", estimate_args(replace(query, batch=batch), gpu, None, model))
         if "error" in e:
             return None
         if e.get("fits"):
-            return None if batch == e.get("batch", batch) == 128 else batch
+            return None if batch == 128 else batch
     return None
 
 
@@ -8916,9 +8917,8 @@ def explain(query: Query, box: ToolBox) -> Draft:
     order = list(box.passages)
     lines = [f"{s.text} [{order.index(s.passage_id) + 1}]" for s in chosen]
     text = "**" + lines[0].replace(" [", "** [", 1) if " [" in lines[0] else lines[0]
-    body = [text, *lines[1:]]
-    if (asked_lead := _asked_figures(query, box)) is not None:
-        body = [asked_lead, "", *lines]  # "quantify its FP64 against an A100": the figures first
+    asked_lead = _asked_figures(query, box)  # "quantify its FP64 against an A100": them first
+    body = [text, *lines[1:]] if asked_lead is None else [asked_lead, "", *lines]
     if figures:
         body += ["", "From the datasheet table:", *figures]
     body += ["", "The sentences are quoted from the cited articles as written."]
