@@ -9,6 +9,7 @@ from the workload-family registry, never from a copy here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from advisor.answer import ASSUMED_PREFIX
@@ -142,18 +143,18 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
     return str(value)
 
 
+def figures_of(sheet: dict[str, Any], fields: Iterable[str]) -> str:
+    """ "memory 141 GB; memory bandwidth 4,800 GB/s": a card's datasheet fields, labelled."""
+    return "; ".join(f"{FIELD_LABELS[f][0]} {field_value(sheet, f)}" for f in fields)
+
+
 def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: bool) -> str:
     """The asked fields first; variants that share a value are answered once. Several fields
     of one card are one line: "**NVIDIA H200 NVL 141GB**: memory 141 GB; memory bandwidth
     4,800 GB/s; MIG instances 7." """
     asked = [f for f in fields if f in FIELD_LABELS] or list(SUMMARY_FIELDS)
     if len(asked) >= 2 and (len(sheets) == 1 or not variants):
-        return "\n".join(
-            f"**{s['name']}**: "
-            + "; ".join(f"{FIELD_LABELS[f][0]} {field_value(s, f)}" for f in asked)
-            + "."
-            for s in sheets
-        )
+        return "\n".join(f"**{s['name']}**: {figures_of(s, asked)}." for s in sheets)
     lines = []
     for field in asked:
         label = FIELD_LABELS[field][0]

@@ -9021,7 +9021,7 @@ def _figures_for(query: Query, box: ToolBox) -> list[str]:
     for gid in ids:
         sheet = box.call("gpu_specs", {"gpu": gid})
         if "error" not in sheet:  # the figures asked ("its FP64 against an A100") beside it
-            extra = "; ".join(f"{c.FIELD_LABELS[f][0]} {c.field_value(sheet, f)}" for f in asked)
+            extra = c.figures_of(sheet, asked)
             lines.append("- " + c.sheet_summary(sheet) + (f" {extra}." if extra else ""))
     return lines
 

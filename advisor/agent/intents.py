@@ -1522,9 +1522,9 @@ def detect_intent(query: Query, low: str) -> str:
     if _fields_asked_of_the_card(query, low):
         return "spec" if len(query.gpus) == 1 and not query.gpus[0].count else "compare"
     name = next(name for name, intent in INTENTS.items() if intent.detect(query, low))
-    cards = {g.ids for g in query.gpus if g.ids}
     if name in ("buy", "speed") and _field_list(query) and not _PRICE_ASKED.search(low):
         # "thinking of buying a 4060 Ti 16GB: its VRAM, bandwidth and TDP?": the figures asked
+        cards = {g.ids for g in query.gpus if g.ids}
         return "spec" if len(cards) <= 1 else "compare"
     if name == "search" and not _entities(query) and (asked := UNNAMED_ASKED.search(low)):
         # "will it fit?", "how fast would it run?" with nothing named: the question is the
