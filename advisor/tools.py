@@ -337,6 +337,12 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
         result["kv_cache_all_gpus_gb"] = (
             result["breakdown_gb"].get("kv_cache", 0) * result["num_gpus"]
         )
+    parts = result.get("breakdown_gb") or {}
+    if all(k in parts for k in ("weights", "gradients", "optimizer_states")):
+        # a training job's own state, before activations: what ZeRO and FSDP shard
+        result["training_state_gb"] = sum(
+            parts[k] for k in ("weights", "gradients", "optimizer_states")
+        )
     model = load_catalog().models.get(result["model"])
     if result["family"] != "llm" or model is None or not model.total_params:
         return
@@ -350,6 +356,11 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
         if model.active_params and model.active_params < params:  # a mixture of experts
             result["active_params_b"] = model.active_params / 1e9  # what each token reads
             result["active_weights_nominal_gb"] = model.active_params * bits / 8 / 1e9
+            # the active share of the weights as stored (a K-quant's scales, the layers kept
+            # in 16 bits): what each token reads
+            result["active_weights_gb"] = (
+                result["breakdown_gb"].get("weights", 0.0) * model.active_params / params
+            )
     elif result["workload"] in ("finetune-full", "train"):  # every weight trained with Adam
         result["model_states_rule_gb"] = params * FULL_FINETUNE_RULE_BYTES / 1e9
 
@@ -1207,8 +1218,9 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "memory_total_gb": e.memory_per_gpu_gb * e.num_gpus,
         # the model's own bytes in all, the figure its need rests on (a served model's weights
         # are split across its cards; a trained one's are copied to each)
-        "weights_gb": (e.breakdown_gb or {}).get("weights", 0.0)
-        * (e.num_gpus if e.workload == "inference" else 1),
+        "weights_gb": _weights_gb(e) * (e.num_gpus if e.workload == "inference" else 1),
+        # an image model's denoiser (its UNet or transformer): the largest of its weights
+        "denoiser_gb": (e.breakdown_gb or {}).get("denoiser"),
         # the same weights by hand: an LLM's parameters x the format's nominal bytes
         **_rank_nominal(e),
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
@@ -1226,6 +1238,15 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "price_date": cost.get("price_date"),
         "price_source": cost.get("price_source"),
     }
+
+
+def _weights_gb(e: Any) -> float:
+    """The model's own bytes on a card: an LLM's weights; an image model's denoiser, text
+    encoders and VAE together."""
+    parts = e.breakdown_gb or {}
+    if "weights" in parts:
+        return float(parts["weights"])
+    return float(sum(parts.get(k, 0.0) for k in ("denoiser", "text_encoders", "vae")))
 
 
 def _rank_nominal(e: Any) -> dict[str, float]:

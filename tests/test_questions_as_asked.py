@@ -235,7 +235,7 @@ def _answer(advisor: Advisor, question: str) -> str:
          "**Yes: Generic 70B dense model fits"),
         ("My upscaling pass runs at 5 frames per second. The clip is 20 minutes long at 30 fps. "
          "How long will it take?",
-         "**About 2 hours at your own measured pace** (36,000 frames at 0.2 s each)"),
+         "**About 2 hours at your own measured pace** (36,000 frames at 5 a second)"),
         ("Hemma har jag två RTX 3090 som drar ungefär 350 W var under last. Om de går 6 timmar "
          "om dagen i 30 dagar och elpriset är 1,80 kr/kWh, vad blir elkostnaden per månad?",
          "**About kr 227 of electricity** (126 kWh): 2 x 350 W (as you state) = 700 W for 180 "

@@ -208,9 +208,10 @@ def test_a_power_cap_after_a_bill_gives_the_bill_at_the_cap(rules_advisor: Advis
                       thread_id=thread)  # fmt: skip
     text = rules_advisor.ask("and if i power limit them to 300w each?", thread_id=thread).text
     head = text.split("\n", 1)[0]
-    capped = _figure(r"\*\*About \$([\d.]+) at 300 W each", head)
-    board = _figure(r"against \$([\d.]+) at the 450 W board power", head)
+    capped = _figure(r"\*\*About \$([\d.]+) \([\d,.]+ kWh\) at 300 W each", head)
+    board = _figure(r"against \$([\d.]+) \([\d,.]+ kWh\) at the 450 W board power", head)
     assert capped / board == pytest.approx(300 / 450, rel=0.01)
+    assert "304 hours" in head  # the month of 10-hour days the bill was for, not 10 hours
 
 
 def test_one_card_more_is_weighed_against_the_cards_said(rules_advisor: Advisor) -> None:

@@ -794,9 +794,7 @@ def fit_head(e: dict[str, Any]) -> str:
 
 def memory_needed(e: dict[str, Any]) -> str:
     """What a job needs on any GPU: the peak and its parts, then the defaults it rests on."""
-    parts = " + ".join(
-        f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in e["breakdown_gb"].items() if v > 0.005
-    )
+    parts = breakdown(e)
     head = (
         f"**{e['model_name']} needs about {num(e['memory_per_gpu_gb'], 'GB')} of GPU memory for "
         f"{workload_label(e)}** ({settings(e)}): {parts}."
@@ -1158,7 +1156,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
 def breakdown(e: dict[str, Any]) -> str:
     """ "weights 16.1 GB + kv cache 0.54 GB + ...": the parts of an estimate's memory."""
     parts = [(k, v) for k, v in e["breakdown_gb"].items() if v >= 0.005]
-    return " + ".join(f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in parts)
+    said = [f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in parts]
+    if e.get("training_state_gb") and "optimizer_states" in dict(parts):  # a training job's own
+        last = max(i for i, (k, _) in enumerate(parts) if k == "optimizer_states")
+        said[last] += f" (the training state: {num(e['training_state_gb'], 'GB')})"
+    return " + ".join(said)
 
 
 def min_gpus_line(result: dict[str, Any]) -> str | None:
@@ -1536,6 +1538,9 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         weights = best.get("weights_gb") or 0.0
         inside = 0 < weights < best["memory_total_gb"]
         of = f", {num(weights, 'GB')} of it weights" if inside else ""
+        denoiser = best.get("denoiser_gb")
+        if of and denoiser and denoiser < weights:  # an image model: its denoiser's share
+            of += f", the denoiser (UNet or transformer) alone {num(denoiser, 'GB')}"
         nominal = best.get("weights_nominal_gb")
         if of and nominal and abs(weights - nominal) > 0.01 * nominal:  # the size worked by hand
             per = best["nominal_bytes_per_param"]

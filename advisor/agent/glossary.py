@@ -202,23 +202,25 @@ def _pcie(query: Query, box: ToolBox, _topic: str) -> list[str]:
 
 
 def _experts(query: Query, box: ToolBox, _topic: str) -> list[str]:
-    """A mixture-of-experts model's parameters in all and per token, and its weights in bf16."""
+    """A mixture-of-experts model's parameters in all and per token, and its weights in the
+    format said (bf16 when none is)."""
     named = [m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")]
     specs = [box.call("model_specs", {"model": m}) for m in [*named, "mixtral-8x7b"]]
     spec = next((s for s in specs if s.get("is_moe") and s.get("active_params")), None)
     if spec is None:
         return []
     args = {"model": spec["id"], "gpu": REFERENCE_MEMORY, "workload": "inference"}
-    full = box.call("estimate", {**args, "precision": "bf16"})
+    full = box.call("estimate", {**args, "precision": query.precision or "bf16"})
     if "error" in full or "active_weights_nominal_gb" not in full:
         return []
+    fmt, weights = full["precision"], full["breakdown_gb"]["weights"]
+    read = full.get("active_weights_gb") or full["active_weights_nominal_gb"]
     return [
         f"{spec['name']}: {spec['total_params'] / 1e9:.1f}B parameters in all, "
         f"{spec['active_params'] / 1e9:.1f}B active per token ({spec['experts_per_token']} of "
-        f"{spec['num_experts']} experts); all {c.num(full['breakdown_gb']['weights'], 'GB')} of "
-        f"weights sit in memory in bf16, while each token reads about "
-        f"{c.num(full['active_weights_nominal_gb'], 'GB')} of them (the active parameters x 2 "
-        f"bytes)."
+        f"{spec['num_experts']} experts); all {c.num(weights, 'GB')} of weights sit in memory "
+        f"in {fmt}, while each token reads about {c.num(read, 'GB')} of them (the active "
+        "parameters' share)."
     ]
 
 
@@ -260,7 +262,40 @@ def _decode_bound(query: Query, box: ToolBox, _topic: str) -> list[str]:
             f"{c.num(speed, 'tokens/s')} for one stream."]  # fmt: skip
 
 
+def _split_across(query: Query, box: ToolBox, _topic: str) -> list[str]:
+    """A model named with several cards (two when no count is said): its weights, and what each
+    card holds when they are split (tensor parallel splits every layer, pipeline parallel the
+    stack of layers: either way each card holds about its share)."""
+    model = next((m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")), None)
+    if model is None:
+        return []
+    count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 2
+    args: dict[str, Any] = {"model": model, "gpu": REFERENCE_MEMORY, "workload": "inference"}
+    if query.precision:
+        args["precision"] = query.precision
+    if query.context:
+        args["context"] = query.context
+    whole = box.call("estimate", args)
+    split = box.call("estimate", {**args, "num_gpus": count})
+    if "error" in whole or "error" in split:
+        return []
+    weights = whole["breakdown_gb"]["weights"]
+    line = (
+        f"{whole['model_name']} in {whole['precision']}: {c.num(weights, 'GB')} of weights; "
+        f"split over {count} cards, each holds about "
+        f"{c.num(split['breakdown_gb']['weights'], 'GB')} of them, "
+        f"{c.num(split['memory_per_gpu_gb'], 'GB')} with its share of the KV cache and its own "
+        f"runtime ({c.settings(split)})."
+    )
+    card = next((g.memory_gb for g in query.gpus if g.memory_gb), None)
+    if card:  # "on a pair of 24 GB cards": whether each share fits
+        room = "fits on" if split["memory_per_gpu_gb"] <= card * 0.97 else "is more than"
+        line += f" That {room} a {c.num(card, 'GB')} card."
+    return [line]
+
+
 FIGURES: dict[str, Figures] = {
+    "multi_gpu": _split_across,
     "memory_bandwidth": _decode_bound,
     "tf32": _rates("tf32_dense_tflops", "fp32_tflops", "dense TF32 tensor", "a100-sxm4-80gb"),
     "fp8": _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb"),
@@ -273,6 +308,7 @@ FIGURES: dict[str, Figures] = {
     "nvlink": _link,
     "mig": _mig,
     "kv_cache": _model_memory,
+    "context_window": lambda query, box, _topic: _model_memory(query, box, "kv_cache"),
     "quant_formats": _formats,
     "context_speed": _context_speed,
     "quantization": _model_memory,

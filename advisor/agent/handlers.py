@@ -1697,22 +1697,59 @@ _FORMAT_BITS = {"fp32": 32, "tf32": 32, "fp64": 64, "bf16": 16, "fp16": 16, "fp8
                 "q8_0": 8, "q6_k": 6, "q5_k_m": 5, "q3_k_m": 3, "q2_k": 2}  # fmt: skip
 
 
-def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
-    """Two or three formats set against each other for one model on one card ("q4 or q8?",
-    "fp16 vs int8"): whether each fits and its pace, in the order said."""
-    if len(query.gpus) != 1 or len(query.models) != 1 or not query.models[0].ids:
-        return None
-    if query.workload not in (None, "inference"):
-        return None  # "qlora ... nf4": a method's format, not two formats weighed
+def formats_weighed(query: Query) -> list[str]:
+    """The two or three formats a question sets against each other, in the order said ("q4 or
+    q8", "int8 vs fp16", "at bf16 and at int8"); none when it names one or none."""
     said = sorted((m.start(), m.end(), name) for name, pattern in PRECISION_WORDS
                   for m in re.finditer(pattern, query.low))  # fmt: skip
-    # two formats of different widths set side by side: "q4 or q8", "int8 vs fp16"
+    # two formats of different widths set side by side
     weighed = any(_FORMAT_BITS.get(a[2]) != _FORMAT_BITS.get(b[2])
-                  and re.fullmatch(r"\W*(?:or|vs\.?|versus|against|and|compared to)\W*",
+                  and re.fullmatch(r"\W*(?:or|vs\.?|versus|against|and|compared to|than)\W*"
+                                   r"(?:(?:in|at|with|using|for)\W+)?",
                                    query.low[a[1] : b[0]])
                   for a, b in itertools.pairwise(said))  # fmt: skip
     names = list(dict.fromkeys(name for _a, _b, name in said))[:3]
     if not weighed or len({_FORMAT_BITS.get(n) for n in names}) < 2:
+        return []
+    return names
+
+
+def _formats_sized(query: Query, box: ToolBox) -> Draft | None:
+    """Formats set against each other for one model and no card ("how much vram for llama 3
+    70b in fp16 vs q4?"): the memory each needs, in the order said."""
+    if query.gpus or len(query.models) != 1 or not query.models[0].ids:
+        return None
+    if query.workload not in (None, "inference") or not (names := formats_weighed(query)):
+        return None
+    model = query.models[0]
+    base = estimate_args(query, REFERENCE_MEMORY, None, model)
+    rows = [box.call("estimate", {**base, "precision": p}) for p in names]
+    if any("error" in e for e in rows):
+        return None
+    needs = [f"about {c.num(e['memory_per_gpu_gb'], 'GB')} in {c.FORMAT_LABELS.get(n, n.upper())}"
+             for n, e in zip(names, rows, strict=True)]  # fmt: skip
+    head = (f"**For inference, {rows[0]['model_name']} needs {', '.join(needs[:-1])} and "
+            f"{needs[-1]} of GPU memory.**")  # fmt: skip
+    lines = [
+        f"- {c.FORMAT_LABELS.get(n, n.upper())}: "
+        + " + ".join(
+            f"{k.replace('_', ' ')} {c.num(v, 'GB')}" for k, v in e.get("breakdown_gb", {}).items()
+        )
+        + f" ({c.settings(e)})"
+        for n, e in zip(names, rows, strict=True)
+    ]
+    return Draft("\n".join([head, "", *lines]))
+
+
+def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
+    """Two or three formats set against each other for one model on one card ("q4 or q8?",
+    "fp16 vs int8"): whether each fits and its pace, in the order said."""
+    if len(query.gpus) != 1 or len(query.models) != 1 or not query.models[0].ids:
+        return _formats_sized(query, box)
+    if query.workload not in (None, "inference"):
+        return None  # "qlora ... nf4": a method's format, not two formats weighed
+    names = formats_weighed(query)
+    if not names:
         return None
     ref, model = query.gpus[0], query.models[0]
     base = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
@@ -4603,6 +4640,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     sheets = result["gpus"]
     head = c.compare_head(sheets)
+    if (counted := _setups_counted(query, box, sheets)) is not None:
+        head = counted  # "4x 4090 vs 1x h100": each setup's figures in all
     if c.HOW_MUCH_FASTER.search(query.low) and (ratio := c.ratio_head(sheets)):
         head = ratio  # "how much slower is the laptop one really": the ratios, first
     within = _within_budget(query, box, ids)
@@ -5148,7 +5187,8 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         args["provider"] = query.provider
     result = _at_training_batch(box, args, hint)
     sizes = {r.get("usable_memory_per_gpu_gb") for r in result.get("gpus", [])}
-    if hint == "llm" and "error" not in result and (counts or (local and len(sizes) > 1)):
+    fits_any = "error" not in result and any(r["speed"] for r in result["gpus"])
+    if hint == "llm" and fits_any and (counts or (local and len(sizes) > 1)):
         # what the memory buys: "2x 4060 Ti or one 3090", "a 48 GB Mac or a 3090"
         largest = _largest_of_each(query, box, ids[:4], (counts or [1] * len(ids))[:4])
         return "\n".join(filter(None, [c.job_ratio(result), largest]))
@@ -5374,6 +5414,30 @@ def _leaner_format_for_all(
         if all(fits):
             return fmt
     return None
+
+
+def _setups_counted(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) -> str | None:
+    """ "4x 4090 vs 1x h100 pcie": the pick among the setups as counted, each on its figures in
+    all, and what a setup of several cards holds on each; None when every card is one."""
+    refs = [r for r in query.gpus if r.ids]
+    if len(refs) != len(sheets) or not any((r.count or 1) > 1 for r in refs):
+        return None
+    setups, split = [], []
+    for ref, sheet in zip(refs, sheets, strict=True):
+        n = ref.count or 1
+        totals = box.call("gpu_specs", {"gpu": sheet["id"], "num_gpus": n}).get("totals") if (
+            n > 1) else None  # fmt: skip
+        if n == 1 or not totals:
+            setups.append(sheet)
+            continue
+        summed = {f: totals[f] for f, *_ in [(j[1],) for j in c.COMPARE_JOBS] if f in totals}
+        setups.append({**sheet, **summed, "name": f"{n} x {sheet['name']}"})
+        link = "NVLink" if sheet.get("gpu_link") == "switch" else "PCIe"
+        split.append(f"the {n} x {sheet['name']} hold {c.num(sheet['memory_gb'], 'GB')} each, "
+                     f"joined over {link}: a job that does not fit in one is split across them, "
+                     "and waits on that link")  # fmt: skip
+    head = c.compare_head(setups)
+    return head + ("\n\nCounted in all: " + "; ".join(split) + "." if split else "")
 
 
 def _all_local(box: ToolBox, ids: list[str]) -> bool:
@@ -5606,7 +5670,16 @@ def _paced_items(query: Query) -> float | None:
     untold = query.workload is None and not query.models
     steps = float(query.steps) if query.steps and (training or untold) else None
     samples = query.dataset_samples * (query.epochs or 1) if query.dataset_samples else None
+    if steps and _PER_STEP.search(query.low):  # "2.3 it/s, 12,000 steps" of 200 hours of audio
+        return steps
     return query.images or samples or query.audio_hours or steps  # "50,000 images, 5 epochs"
+
+
+# a pace said per training step: "2.3 it/s", "1.8 s/it", "each step takes 0.9 s"
+_PER_STEP = re.compile(
+    r"\bit/s\b|\bs/it\b|\bsec/it\b|\b(?:per|each|every|a) (?:training )?(?:step|iteration)\b"
+    r"|\b(?:iterations?|iters?|steps?) (?:per|a|/) ?(?:second|sec|s)\b"
+)
 
 
 def _sampler_steps(query: Query) -> int | None:
@@ -5627,7 +5700,7 @@ def _pace_said(query: Query, items: float) -> str:
         "samples" if query.dataset_samples else "items")  # fmt: skip
     pace = query.seconds_per_item or 0.0
     rate = 1 / pace if pace else 0.0
-    if 0 < pace < 0.1 and f"{rate:g}" in query.text.replace(",", ""):  # the rate as said
+    if 0 < pace < 1 and f"{rate:g}" in query.text.replace(",", ""):  # the rate as said
         return f"{c.num(items)} {noun} at {c.num(rate)} a second"
     return f"{c.num(items)} {noun} at {c.num(pace, 's')} each"
 
@@ -6544,27 +6617,9 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
     """The electricity bill of the GPUs for the hours said (a month when none is said); hours a
     day with a year, month or week asked: that many days of them."""
     ref = query.gpus[0] if query.gpus else None
-    hours = query.hours or HOURS_PER_MONTH
-    # the last span said is the bill's ("8 hours a day, 5 days a week: per year?")
+    hours, over = billed_hours(query)
     spans = list(_BILLED_OVER.finditer(query.low))
     daily, span = query.use_hours_per_day, spans[-1] if spans else None
-    over = ""
-    # "8 hours a day, 5 days a week: per year?": the days of the span (hours said for a month
-    # of days, "for 30 days", stand)
-    if daily and span and (query.hours is None or query.hours <= 7 * daily):
-        period = (
-            span.group(1)
-            or {
-                "annual": "year",
-                "annually": "year",
-                "yearly": "year",
-                "monthly": "month",
-                "weekly": "week",
-            }[span.group(2)]
-        )
-        hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
-    elif daily and not span and query.hours == daily:  # "14h a day": the month's bill
-        hours, over = daily * _DAYS_IN["month"], " (the hours a day you said, for a month)"
     # a draw said for all the GPUs ("the rig pulls 700W") is the total, not each one's
     total = bool(query.draw_w) and not query.draw_each
     args: dict[str, Any] = {"usd_per_kwh": query.usd_per_kwh, "hours": hours,
@@ -6593,7 +6648,8 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
     result = box.call("electricity_cost", args)
     if "error" in result:
         return Draft(result["error"])
-    machine = c.gpus_phrase(count, _said(ref)) if ref else "your GPU"
+    mine = "your machine" if query.draw_w else "your GPU"  # "the Mac draws 60 W": no GPU named
+    machine = c.gpus_phrase(count, _said(ref)) if ref else mine
     text = c.electricity(result, machine, sign=query.currency) + whole
     if daily and span:  # "per month (30 days), and per year?": each period asked
         for period in dict.fromkeys(m.group(1) for m in spans if m.group(1)):
@@ -6623,6 +6679,33 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
     if query.hours is None:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
     return Draft(text)
+
+
+def billed_hours(query: Query) -> tuple[float, str]:
+    """The hours an electricity bill is for, and how they were read (" (the hours a day you
+    said, for a year)"): the hours said (a month when none is said); hours a day with a year,
+    month or week asked: that many days of them."""
+    hours, over = query.hours or HOURS_PER_MONTH, ""
+    # the last span said is the bill's ("8 hours a day, 5 days a week: per year?")
+    spans = list(_BILLED_OVER.finditer(query.low))
+    daily, span = query.use_hours_per_day, spans[-1] if spans else None
+    # "8 hours a day, 5 days a week: per year?": the days of the span (hours said for a month
+    # of days, "for 30 days", stand)
+    if daily and span and (query.hours is None or query.hours <= 7 * daily):
+        period = (
+            span.group(1)
+            or {
+                "annual": "year",
+                "annually": "year",
+                "yearly": "year",
+                "monthly": "month",
+                "weekly": "week",
+            }[span.group(2)]
+        )
+        hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
+    elif daily and not span and query.hours == daily:  # "14h a day": the month's bill
+        hours, over = daily * _DAYS_IN["month"], " (the hours a day you said, for a month)"
+    return hours, over
 
 
 def _electricity_of_each(
@@ -9039,8 +9122,12 @@ def _weights_for(query: Query, box: ToolBox) -> list[str]:
     """The weights of the models an explain question names, in the format it names and in 16
     bits when it sets the two against each other ("why does int8 use less memory than fp16
     for large-v3? show the arithmetic"), an image pipeline's parts one by one."""
-    formats: list[str | None] = [query.precision]
-    if query.precision not in (None, "fp16", "bf16") and _HALF_SAID.search(query.low):
+    formats: list[str | None] = list(formats_weighed(query)) or [query.precision]
+    if (
+        len(formats) == 1
+        and query.precision not in (None, "fp16", "bf16")
+        and _HALF_SAID.search(query.low)
+    ):
         formats.append("fp16")
     lines = []
     for ref in [m for m in query.models if m.ids][:3]:

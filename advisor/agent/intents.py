@@ -952,6 +952,8 @@ def _train_time(q: Query, low: str) -> bool:
         return False  # "$32.77/hr, 3 days of training, what's that": the time is given
     if q.hours and _COST_OF_SPAN.search(low) and not rx.search(r"\bhow long\b", low):
         return False  # "how much would it cost ... on 64 H100s for 2 days": the span is given
+    if _bill_asked(q, low) and not rx.search(r"\bhow long\b", low):
+        return False  # "trains 8 hours a day, 30 days; 4.2 baht a kWh: the month's bill?"
     # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
     # time is its speed (the speed handler gives the whole job's time)
     trained = training or q.epochs or (job and q.workload is None and not q.models)
@@ -1024,6 +1026,18 @@ _BILL_ASKED = re.compile(
 )
 
 
+def _bill_asked(q: Query, low: str) -> bool:
+    """An electricity bill asked: a price per kWh, hours of use, the cards or their draw, and a
+    cost or a period's bill asked ("20 cents per kwh, my 4090 6 hours a day: what's that a
+    year?")."""
+    return bool(
+        q.usd_per_kwh
+        and (q.hours or q.use_hours_per_day)
+        and (q.gpus or q.draw_w)
+        and (_COST_ASKED.search(low) or _BILL_ASKED.search(low))
+    )
+
+
 def _cost(q: Query, low: str) -> bool:
     asked = q.gpus or q.models or q.user_price_usd_per_hour or q.hours
     # "for the capacity model I'm building (cost allocation per rack)": the user's own work
@@ -1034,12 +1048,7 @@ def _cost(q: Query, low: str) -> bool:
     if found is not None and found.name == "precision_support" and not _COST_ASKED.search(low):
         return False  # "can we run the FP8 plan on those, or must the budget grow?": the format
     clauses = _questions(low)
-    if (
-        q.usd_per_kwh
-        and (q.hours or q.use_hours_per_day)
-        and (q.gpus or q.draw_w)
-        and (_COST_ASKED.search(low) or _BILL_ASKED.search(low))
-    ):
+    if _bill_asked(q, low):
         return True  # "20 cents per kwh, my 4090 6 hours a day: what's that a year?": the bill
     # "how much is the memory bandwidth of the 4090", "got a Titan V for $300: its fp64 rate?":
     # a datasheet figure (the money said is a story when the questions name none)

@@ -231,7 +231,7 @@ def _id_time(match: re.Match[str]) -> str:
 # a rate said before its amount, as Hungarian, Bengali and others say it ("óránként 260 Ft" ->
 # "per hour 260 Ft", "napi 5 órát" -> "per day 5 hours"): the amount first, as English says it
 _RATE_FIRST = re.compile(
-    r"\bper (hour|day|week|month|year)\s+(\d[\d.,]*\s+(?:hours|days|weeks|months)\b"
+    r"\bper (hour|day|week|month|year|kwh)\s+(\d[\d.,]*\s+(?:hours|days|weeks|months)\b"
     r"|(?:[$€£₹₩₱₦]\s?)?\d[\d.,]*(?:\s?(?:ft|[a-z]{3}|บาท|원|円|元|zł|kč|lei)(?![a-z]))?"
     r"(?:-\w+)?)",
     re.IGNORECASE,

@@ -28,6 +28,7 @@ from advisor.agent.handlers import (
     VALUE_ASKED,
     YES_NO,
     Draft,
+    billed_hours,
     cap_on_one,
     cards_under_limit,
     electricity_bill,
@@ -1349,19 +1350,37 @@ def _bill_at_cap(query: Query, box: ToolBox, gpu: str) -> Draft | None:
     if not (cap and query.usd_per_kwh is not None and query.follow_up and query.hours):
         return None
     count = next((g.count for g in query.gpus if g.count), None) or query.num_gpus or 1
-    args = {"usd_per_kwh": query.usd_per_kwh, "hours": query.hours, "num_gpus": count, "gpu": gpu}
-    board, capped = (box.call("electricity_cost", args),
+    hours, _ = billed_hours(query)  # the hours of the bill the thread gave ("8 hrs a day: a year")
+    args = {"usd_per_kwh": query.usd_per_kwh, "hours": hours, "num_gpus": count, "gpu": gpu,
+            "other_w": query.other_w or 0.0}  # fmt: skip
+    # the draw the user said of each card ("2x 3090 at 350w each"), else the board power
+    said = query.draw_w if query.draw_w and query.draw_w != cap and (
+        query.draw_each or count == 1) else None  # fmt: skip
+    uncapped = {**args, "power_w": said} if said else args
+    board, capped = (box.call("electricity_cost", uncapped),
                      box.call("electricity_cost", {**args, "power_w": cap}))  # fmt: skip
     if "error" in board or "error" in capped:
         return None
     sign = query.currency
+    rest = f" and {c.num(query.other_w, 'W')} for the rest" if query.other_w else ""
+    against = (
+        f"at the {c.num(board['power_w'], 'W')} you state"
+        if said
+        else f"at the {c.num(board['power_w'], 'W')} board power"
+    )
     return Draft(
-        f"**About {c.usd(capped['usd'], sign)} at {c.num(cap, 'W')} each, against "
-        f"{c.usd(board['usd'], sign)} at the {c.num(board['power_w'], 'W')} board power** "
-        f"({c.gpus_phrase(count, _name(box, gpu))}, "
-        f"{c.num(query.hours, 'hours')} at your {c.usd(query.usd_per_kwh, sign)}/kWh; the board "
-        "power is the most the card draws, so the real saving is smaller when it runs below "
-        "it).\n\n"
+        f"**About {c.usd(capped['usd'], sign)} ({c.num(capped['kwh'], 'kWh')}) at "
+        f"{c.num(cap, 'W')} each, against {c.usd(board['usd'], sign)} "
+        f"({c.num(board['kwh'], 'kWh')}) {against}** "
+        f"({c.gpus_phrase(count, _name(box, gpu))}{rest}, "
+        f"{c.num(hours, 'hours')} at your {c.usd(query.usd_per_kwh, sign)}/kWh"
+        + (
+            ")."
+            if said
+            else "; the board power is the most the card draws, so the real saving is smaller "
+            "when it runs below it)."
+        )
+        + "\n\n"
         "A cap lowers the clocks under load: compute-bound work (training, prompt processing, "
         "image generation) slows roughly with the clock, while token generation, bound by memory "
         "bandwidth, barely changes.",

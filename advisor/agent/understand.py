@@ -385,6 +385,13 @@ TOPIC_WORDS: dict[str, str] = {
     # "wat does q4 mean??", "what is q8 exactly": a quant's name asked about
     r"|\bwh?at(?: does| is|'s|s) (?:a |the )?(?:q[2-8]|4[- ]?bit|8[- ]?bit)(?:_k_m)? (?:mean|stand"
     r"|even|exactly|actually)\b|\bwh?at(?: does| is|'s) (?:q[2-8]|4[- ]?bit)\?",
+    # "what is a 'context window', and why does a longer one 'eat memory'?" (said only as a
+    # setting, "a 32k context window", it is no concept asked)
+    "context_window": r"(?<=what is a )'?context (?:window|length)s?\b"
+    r"|(?<=what's a )'?context (?:window|length)s?\b"
+    r"|(?<=what is the )'?context (?:window|length)s?\b"
+    r"|\bcontext (?:window|length)s?'?\b.{0,80}?'?\b(?:eats?|uses?|takes?|costs?|needs?) (?:up |so "
+    r"much |more )?(?:memory|vram)\b",
     "kv_cache": r"\bkv[- ]?cache\b",
     # "why 4x the model size for adam", "what are optimizer states", "training memory"
     "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
@@ -880,6 +887,12 @@ def _spans_overlap(said: str, text: str, span: tuple[int, int]) -> bool:
     return any(m.start() < span[1] and span[0] < m.end() for m in _spans_of(said, text))
 
 
+def _korean_scaled(m: re.Match[str]) -> str:
+    """ "450만" (ten-thousands), "1억" (hundred-millions): the number written out."""
+    scale = 1e8 if m.group(2) == "억" else 1e4
+    return f"{float(m.group(1).replace(',', '')) * scale:.0f}"
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -893,6 +906,11 @@ def normalise(text: str) -> str:
         text = rx.sub(r"(\d+(?:\.\d+)?)\s?(万|萬|亿)",
                       lambda m: f"{float(m.group(1)) * (1e8 if m.group(2) == '亿' else 1e4):.0f}",
                       text)  # fmt: skip
+    if "만" in text or "억" in text or "원" in text:
+        # "450만 원에" (Korean ten-thousands), "1,100원에" (the won before a particle)
+        text = rx.sub(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s?(만|억)(?=\s?원|\s|$)", _korean_scaled,
+                      text)  # fmt: skip
+        text = rx.sub(r"(?<=\d)\s?원(?=[\uac00-\ud7af])", " 원 ", text)
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
     # "每卡每小时2元": a price per card per hour, said before the amount
     text = rx.sub(r"每(卡|张卡|块卡|張卡)?每?(?:小时|小時)\s?(\d+(?:\.\d+)?)\s?(CNY|JPY)",
@@ -915,6 +933,8 @@ def normalise(text: str) -> str:
         r"(?<![=\w.])(\d+(?:\.\d+)?)\s?amps?\b(?!\s?[=:])", r"\1 ampere", text, flags=re.I
     )  # ("batch=64 amp=True" keeps its AMP)
     text = rx.sub(r"\boll?ama\b", "ollama", text, flags=re.I)
+    # "32 cents a kilowatt-hour", "per kilowatt hour": the unit as prices of power write it
+    text = rx.sub(r"\bkilo-?watt[- ]?hours?\b|\bkw[- ]h\b", "kWh", text, flags=re.I)
     # "how many hours would the whole grant buy": what money pays for, not a purchase
     text = rx.sub(r"\b(grant|budget|credits?|funds?)\s((?:would |will |could |can )?)"
                   r"buy\b", r"\1 \2pay for", text, flags=re.I)  # fmt: skip
@@ -922,6 +942,9 @@ def normalise(text: str) -> str:
         text = rx.sub(r";(?=\s|$)", "?", text)
     text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
+    # "2.3 iterations per second", "3 steps a second" (French "itérations" reads as steps): it/s
+    text = rx.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:iterations?|iters?|its|steps?)\s?(?:per|a|/)\s?"
+                  r"(?:second|sec|s)\b", r"\1 it/s", text, flags=re.I)  # fmt: skip
     text = _CJK.sub(r" \1 ", text)
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
@@ -1122,6 +1145,13 @@ def _context(low: str) -> int | None:
         value = _k_tokens(m.group(1).replace(",", ""), m.group(2))
         if 256 <= value <= MAX_COUNT:
             return int(value)
+    # "keep 32k tokens of my manuscript in mind at once": the text the model holds at once
+    if m := rx.search(r"\b(?:keep|hold|remember|see|read)s?\s(?:all\s)?(\d+(?:\.\d+)?)\s?(k)?\s"
+                      r"tokens\b(?:\sof\s(?:[\w'-]+\s){0,3}?[\w'-]+)?\s(?:in mind|in memory|"
+                      r"in (?:its |the )?context|in view|at once|at a time)\b", low):  # fmt: skip
+        value = _k_tokens(m.group(1), m.group(2))
+        if 256 <= value <= MAX_COUNT:
+            return int(value)
     # "bumping context from 8k to 128k": the length it goes to
     if m := rx.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?"
                       r"(?:to|->)\s?"
@@ -1140,7 +1170,7 @@ def _context(low: str) -> int | None:
         r"|-*max[-_ ]model[-_ ]len|max_input_len\s?\+\s?max_output_len)"
         # "context of 8,000 tokens", "seq_len: 4096", "bump context to 128k"
         # "context は 8k くらい" (Japanese "is"), "short context (4k)"
-        r"(?:\s?(?:of|=|:|is|at|to|de|は|が|set to|set at))?"
+        r"(?:\s?(?:of|=|:|is|at|to|de|は|が|는|은|set to|set at))?"
         r"(?:\s(?:not more than|no more than|at most|up to"
         r"|under|around|about|max(?:imum)?|only|just|roughly|approximately|like|say|of like))?"
         r"\s?=?\s?[~(]?"
@@ -1656,6 +1686,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         ),
         low,
     )
+    # "a 30-day month": how long the month is, as the brackets below say it
+    low = rx.sub(r"\b(?:an?|one|the|each|every|per) (\d{2})[- ]day (month)\b", r"a \2 (\1 days)",
+                 low)  # fmt: skip
     # "the whole month (30 days)": the count in brackets says how long the month is
     low = rx.sub(
         r"\b(?:the |a |one )?(?:whole |full |entire )?(?:month|year)\s?\((\d+ (?:days?|hours?))\)",
@@ -1682,6 +1715,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             continue  # "400 hours of support calls a month": the period of a rate
         if rx.match(r"\s+ago\b", low[m.end() :]):
             continue  # "I bought a 3090 two years ago": when, not for how long
+        if rx.search(r"\b(?:rtx|gtx|rx|quadro|tesla|titan)\s?(?:pro\s)?$", before):
+            continue  # "min RTX 4090 min" (Norwegian "my"): a card's number, not 4,090 minutes
         unit_said = (m.group(2) or m.group(4) or "").lower()
         if unit_said.startswith(("y", "month")) and _TERM_NAME.match(low[m.end() : m.end() + 30]):
             continue  # "1-yr no-upfront reserved": the name of a price, not a duration
@@ -1704,8 +1739,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             after,
         )
         a_year = rx.search(
-            rf"^\s?{_A_DAY}.{{0,12}}?\bfor (?:a|one|the) (?:whole |full )?"
-            r"year\b",
+            rf"^\s?{_A_DAY}.{{0,12}}?\b(?:for (?:a|one|the) (?:whole |full )?year"
+            r"|(?:every|each) day of (?:the|a) year|all year(?: round| long)?)\b",
             after,
         )
         daily = rx.search(rf"^\s?{_A_DAY}", after)
@@ -2600,6 +2635,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     )
     if not images and them and _scaled(them.group(1), them.group(2)) >= 100:
         images = them
+    if not images:  # "1.2 million transaction memos, max 128 tokens each": what each holds
+        images = _EACH_SO_LONG.search(low)
     said = next((i for i in (1, 3) if images and images.group(i)), None)
     value = _scaled(images.group(said), images.group(said + 1)) if images and said else 0.0
     if value < 100 and not (images and _MINE.search(images.group(0))):
@@ -2613,6 +2650,15 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
             return None, None, value
         return value, None, None
     return None, None, None
+
+
+# things counted, then how many tokens each holds: "1.2 million transaction memos, max 128
+# tokens each", "40k contracts of about 2k tokens apiece"
+_EACH_SO_LONG = re.compile(
+    rf"(?<![x\d.]){_NUM}\s?(k|m|mil|million|thousand)?\s(?:[a-z][a-z'-]*\s){{0,3}}?[a-z][a-z'-]*s"
+    r",?\s(?:of\s|at\s|with\s)?(?:max(?:imum)?\.?\s|up to\s|at most\s|about\s|around\s|roughly\s"
+    r"|~)?\d+(?:\.\d+)?\s?k?\stokens?\s(?:each|apiece|long|per\s[a-z]+|on average)\b"
+)
 
 
 # an audio file's length said in words: "an hour and a half", "1 hour 10 minutes", "45 min"
@@ -2859,7 +2905,7 @@ _CURRENCIES = (
     (
         "£",
         r"£|\bgbp\b|\bpounds? (?:sterling|an? (?:hour|month|kwh|unit)|per)\b"
-        r"|(?<![\w.])\d[\d.,]*\s?(?:pence|p (?:a|per) unit|p\s?/\s?kwh)\b",
+        r"|(?<![\w.])\d[\d.,]*\s?(?:pence|p (?:a|per) unit|p\s?(?:/|a|per)\s?kwh)\b",
     ),
     # Swedish, Norwegian and Danish crowns ("2,10 kr/kWh"): written after the amount
     ("kr ", r"(?<![\w.])\d[\d.,]*\s?(?:kr|sek|nok|dkk)\b|\bkronor\b|\bkroner\b"),
@@ -2892,7 +2938,7 @@ def _kwh_price(low: str) -> float | None:
     unit" (pence; a British "unit" of electricity is a kWh)."""
     m = rx.search(
         r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
-        r"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk)?\s?(?:/|per|a|an|the|o)\s?"
+        rf"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk|{_FX_RE[5:-3]})?\s?(?:/|per|a|an|the|o)\s?"
         r"(?:kwh\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
         r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
@@ -2992,7 +3038,8 @@ def _idle_hours(low: str, hours: float | None) -> float | None:
 # "rest of the system is ~150w", "everything else pulls 200 W": the rest of the machine's draw
 _REST_OF_THE_BOX = (
     r"\b(?:(?:the )?rest(?: of (?:the |my )?(?:system|rig|box|machine|pc|build))?|everything"
-    r" else)\s(?:is\s|at\s|draws\s|pulls\s|uses\s|adds\s)?(?:roughly\s|about\s|around\s|~)*$"
+    r" else)\s(?:is\s|at\s|draws\s|pulls\s|uses\s|adds\s)?"
+    r"(?:roughly\s|about\s|around\s|ca\.?\s|approx\.?\s|circa\s|~)*$"
 )
 
 
@@ -3042,7 +3089,13 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
         elif (
             rx.search(r"(?:plus|\+|and another|and)\s(?:roughly\s|about\s|~)?$", before)
             or rx.search(_REST_OF_THE_BOX, wider)
-            or rx.match(r"\s?(?:for )?(?:the )?rest\b", after)
+            # "150W for the rest" (not "350 W, the rest of the machine 150 W": the rest's own)
+            or rx.match(
+                r"\s?(?:for )?(?:the )?rest\b(?![^.,;]{0,30}?\d+\s?w\b)"
+                r"(?! of (?:the |my )?(?:day|night|evening|morning|afternoon|time"
+                r"|week|month|year|session|run|job|hours?)\b)",
+                low[m.end() : m.end() + 50],
+            )
         ):
             other = (other or 0) + watts
         elif draw is None:
@@ -3526,11 +3579,21 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                 dropped = {m.note for m in query.models if m.assumed}
                 notes = tuple(n for n in query.notes if n not in dropped)
                 query = _with_settings(replace(query, models=kept + sub.models, notes=notes,
-                                               intent="explain"), sub)  # fmt: skip
+                                               intent="explain",
+                                               num_gpus=sub.num_gpus or query.num_gpus),
+                                       sub)  # fmt: skip
                 continue
             if _example_of(query, sub):  # "why is decoding bandwidth-bound? explain it with
                 # llama 3.1 8b on a 4090": the example's model and card, for the concept
-                query = _with_settings(replace(query, models=sub.models, gpus=sub.gpus), sub)
+                query = _with_settings(
+                    replace(
+                        query,
+                        models=sub.models,
+                        gpus=sub.gpus,
+                        num_gpus=sub.num_gpus or query.num_gpus,
+                    ),
+                    sub,
+                )
                 continue
             if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
                 fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
@@ -3955,6 +4018,12 @@ def _split_questions(text: str) -> list[str]:
     if len(text) > 600:
         return [text]
     pieces = [p.strip() for p in rx.split(r"(?<=\?)\s+(?=[A-Za-z0-9])", text) if p.strip()]
+    # "what is that per year, and what if I cap each card at 250 W?": a second question
+    pieces = [
+        part.strip()
+        for piece in pieces
+        for part in rx.split(r"(?:,|;)\s(?=(?:and |but )?what if\b[^?]{12,}\?$)", piece, flags=re.I)
+    ]
     merged: list[str] = []
     for piece in pieces:  # "... with qlora? on a 3090": a continuation, not another question
         short = len(piece.split()) < 4 or bool(
@@ -6066,7 +6135,18 @@ def resolve(
     if intent == "solve" == prior.intent and not query.target and prior.target:
         # "what quant do i need?" then "what about 2 of those cards": the same limit, solved again
         merged = replace(merged, target=prior.target)
+    if not query.gpus and len(merged.gpus) == 1 and _ONE_OF_THE_MACHINE.search(query.low):
+        # "we have a p5e.48xlarge" then "on a single GPU of that instance, ...": one of its cards
+        merged = replace(merged, gpus=(replace(merged.gpus[0], count=None),))
     return replace(merged, intent=intent)
+
+
+# one card of the machine said before: "on a single GPU of that instance", "one of its GPUs"
+_ONE_OF_THE_MACHINE = re.compile(
+    r"\b(?:one|a single|1|a|just one) (?:gpu|card) (?:of|in|on|from) (?:that|the|this|our|its|each)"
+    r" (?:instance|node|box|machine|server|vm|board)\b|\bone of (?:its|the (?:instance|node|box|"
+    r"machine|server)'?s?) (?:gpus|cards)\b"
+)
 
 
 # a new amount for the budget said before: "and if I stretch to 8k?", "what about $3,000?"
