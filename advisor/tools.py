@@ -300,6 +300,7 @@ def estimate_workload(
         result["gpu_bandwidth_gbs"] = sheet.bandwidth_gbs
         result["gpu_fp16_tflops"] = sheet.fp16_bf16_dense_tflops
         result["gpu_fp32_tflops"] = sheet.fp32_tflops
+        result["gpu_fp8_tflops"] = sheet.fp8_dense_tflops
     parts = [v for k, v in result["breakdown_gb"].items() if k in WEIGHT_PARTS]
     if len(parts) > 1 and result.get("workload") == "inference":
         # an image pipeline's models: their weights together (a fine-tune's trained weights are
@@ -329,6 +330,8 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
     decode = (result.get("decode_tokens_per_s") or {}).get("typical")
     if decode and (result.get("batch") or 1) > 1:  # the figure is summed over the batch
         result["decode_tokens_per_s_each"] = decode / result["batch"]
+    if result["num_gpus"] > 1 and result.get("gpu_memory_gb"):  # "2 x 24 GB": 48 GB in all
+        result["gpu_memory_all_gb"] = result["gpu_memory_gb"] * result["num_gpus"]
     if result["num_gpus"] > 1 and result["family"] == "llm" and result["workload"] == "inference":
         # the serving engines and llama.cpp split an LLM's weights across the GPUs
         result["weights_all_gpus_gb"] = (
@@ -459,11 +462,13 @@ def solve(
     checkpointing: bool | None = None,
     mixed_precision: bool | None = None,
     output_tokens: int | None = None,
+    resolution: int | None = None,
 ) -> dict[str, Any]:
     """The limit that still fits: target "max_context" (tokens), "max_batch" (sequences) or
     "min_gpus". Training memory options as for `estimate` (`optimizer`, `checkpointing`,
     `mixed_precision`); `output_tokens`, each answer's length, which the KV cache holds beside
-    the prompt. Returns {"target", "solution" (null when nothing fits), "estimate"}."""
+    the prompt; `resolution`, an image model's input size in pixels. Returns {"target",
+    "solution" (null when nothing fits), "estimate"}."""
     solvers = {"max_context": max_context, "max_batch": max_batch, "min_gpus": min_gpus}
     if target not in solvers:
         raise InvalidInput(f"Unknown target {target!r}; use max_context, max_batch or min_gpus.")
@@ -471,6 +476,7 @@ def solve(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
         context=context, batch=batch, engine=engine, optimizer=optimizer,
         checkpointing=checkpointing, mixed_precision=mixed_precision, output_tokens=output_tokens,
+        resolution=resolution,
     )  # fmt: skip
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]

@@ -138,6 +138,11 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
         return "not published"
     if field == "release_year":  # a year, not a quantity: "2020", never "2,020"
         return f"on {sheet['launch_date']}" if sheet.get("launch_date") else f"in {int(value)}"
+    if field == "fp64_tflops" and sheet.get("fp64_tensor_tflops"):
+        # double precision on the tensor (matrix) cores as well: what dense FP64 linear algebra
+        # reaches (A100: 9.7 vector, 19.5 on its tensor cores)
+        cores = "matrix cores" if sheet.get("vendor") == "AMD" else "tensor cores"
+        return f"{num(value, unit)} ({num(sheet['fp64_tensor_tflops'], unit)} on its FP64 {cores})"
     if isinstance(value, int | float) and not isinstance(value, bool):
         return num(value, unit)
     return str(value)
@@ -1111,13 +1116,20 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         verdict = "fits" if e["fits"] else "does not fit"
         sheet = ""
         if e.get("gpu_memory_gb") and e.get("gpu_bandwidth_gbs"):
-            sheet = f" ({num(e['gpu_memory_gb'], 'GB')}, {num(e['gpu_bandwidth_gbs'], 'GB/s')})"
+            memory = num(e["gpu_memory_gb"], "GB")
+            if e.get("gpu_memory_all_gb"):  # several cards: each one's, and all of them
+                memory += f" each, {num(e['gpu_memory_all_gb'], 'GB')} in all"
+            sheet = f" ({memory}, {num(e['gpu_bandwidth_gbs'], 'GB/s')})"
             # training and image generation are bound by compute: the tensor rate decides
             compute_bound = e["workload"] != "inference" or e.get("family", "llm") != "llm"
             if compute_bound and e.get("gpu_fp16_tflops"):
                 sheet = sheet[:-1] + f", {num(e['gpu_fp16_tflops'], 'TFLOPS')})"
             elif compute_bound and e.get("gpu_fp32_tflops"):  # no 16-bit tensor units (Pascal)
                 sheet = sheet[:-1] + f", {num(e['gpu_fp32_tflops'], 'TFLOPS')} FP32 only)"
+            if e.get("precision") == "fp8" and "gpu_fp8_tflops" in e:  # FP8 math, or weights only
+                fp8 = e["gpu_fp8_tflops"]
+                sheet = sheet[:-1] + (f", FP8 {num(fp8, 'TFLOPS')})" if fp8 else
+                                      ", no FP8 tensor cores: weight-only FP8)")  # fmt: skip
         line = (
             f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "
             f"{num(e['memory_per_gpu_gb'], 'GB')} of {usable(e)}"

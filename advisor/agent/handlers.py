@@ -1414,7 +1414,8 @@ def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: Model
 
 
 _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
-               "optimizer", "checkpointing", "mixed_precision", "output_tokens")  # fmt: skip
+               "optimizer", "checkpointing", "mixed_precision", "output_tokens",
+               "resolution")  # fmt: skip
 
 
 def _fewest(query: Query, box: ToolBox, gpu: str, model: ModelRef) -> dict[str, Any]:
@@ -1489,6 +1490,9 @@ _NEED_ASKED = re.compile(
     # a claim to check: "my neighbour insists I'd need an H100 for this. Is that true?"
     r"|\b(?:i|we|you|one)(?:'d|\u2019d| would) (?:really |actually |absolutely )?need\b"
     r"(?=[^?]{0,200}\b(?:true|right|correct|so)\b)"
+    # "my brother says i need an h100 for this. do i?": a claim of need, put to us
+    r"|\b(?:says?|said|insists?|claims?|told (?:me|us)|reckons?)\b (?:that )?(?:i|we|you) "
+    r"(?:really |absolutely )?(?:need|must have)\b(?=[^?]{0,120}\?)"
 )
 
 
@@ -1933,7 +1937,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                 _ram_split(query, box, e, model), _FIT_ASKED.search(low) is not None)  # fmt: skip
             text = (f"**{yes}**: {kept}\n\n"
                     + text.replace("**No: ", "**On the card alone, no: ", 1))  # fmt: skip
-        text = _more_than_needed(query, results, text)
+        text = _more_than_needed(query, results, text, box)
         if moved:  # why the figures are for several cards, right under them
             head, _, rest = text.partition("\n\n")
             text = f"{head}\n\n{moved}\n\n{rest}"
@@ -2018,7 +2022,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         text = f"{head}\n\n{moved}\n\n{rest}"
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
-    return Draft(_more_than_needed(query, results, text))
+    return Draft(_more_than_needed(query, results, text, box))
 
 
 def _users_per_card(
@@ -2260,7 +2264,9 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
 FEW_IN_FLIGHT = 4  # up to this many requests held at once, the memory is what limits a server
 
 
-def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) -> str:
+def _more_than_needed(
+    query: Query, results: list[dict[str, Any]], text: str, box: ToolBox | None = None
+) -> str:
     """ "Do we really need the B200 for an 8B bot?": no, when the job fills under 40% of every
     card asked about; the fit follows as the figures."""
     low = query.low
@@ -2281,10 +2287,15 @@ def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str) ->
     if e["memory_per_gpu_gb"] / e["gpu_memory_gb"] >= 0.4:
         return text
     verdict = "Yes, overkill" if overkill and not need else "No"
+    price = ""
+    if box is not None:  # what the card said to be needed costs to buy, beside the verdict
+        bought = box.call("purchase_prices", {"gpu": e["gpu"]})
+        if "error" not in bought and bought.get("prices"):
+            price = "\n\n" + c.purchase(bought)
     return (f"**{verdict}: {e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}"
             f"{' per GPU' if e['num_gpus'] > 1 else ''}, and the {e['gpu_name']} has "
             f"{c.num(e['gpu_memory_gb'], 'GB')}: far more card than this job needs; a card with a "
-            "little more memory than the job needs will do.**\n\n"
+            f"little more memory than the job needs will do.**{price}\n\n"
             + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1))  # fmt: skip
 
 
@@ -5419,11 +5430,17 @@ def _leaner_format_for_all(
 def _setups_counted(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) -> str | None:
     """ "4x 4090 vs 1x h100 pcie": the pick among the setups as counted, each on its figures in
     all, and what a setup of several cards holds on each; None when every card is one."""
-    refs = [r for r in query.gpus if r.ids]
-    if len(refs) != len(sheets) or not any((r.count or 1) > 1 for r in refs):
+    refs = [r for r in query.gpus if r.ids][:4]
+    if len(refs) < 2 or not any((r.count or 1) > 1 for r in refs):
         return None
+    # each setup as its first variant ("1x a100 40gb": the SXM, as the table reads it)
+    by_id = {s.get("id"): s for s in sheets}
     setups, split = [], []
-    for ref, sheet in zip(refs, sheets, strict=True):
+    for ref in refs:
+        gpu = gpu_choices(ref)[0]
+        sheet = by_id.get(gpu) or box.call("gpu_specs", {"gpu": gpu})
+        if "error" in sheet:
+            return None
         n = ref.count or 1
         totals = box.call("gpu_specs", {"gpu": sheet["id"], "num_gpus": n}).get("totals") if (
             n > 1) else None  # fmt: skip
@@ -6499,6 +6516,12 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
             f"{fast['gpu_name']} is {c.num(speed_x)}x as fast for {c.num(price_x)}x the price** "
             f"(by the {what}: {figures}).")  # fmt: skip
     lines = [head]
+    # the datasheet figure that paces the job: compute to train, bandwidth to decode
+    field = "bandwidth_gbs" if result.get("workload") == "inference" else "fp16_bf16_dense_tflops"
+    sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in rows]
+    paced = "; ".join(f"{s['name']} {c.field_value(s, field)}" for s in sheets if "error" not in s)
+    if paced:
+        lines.append(f"What paces it, {c.FIELD_LABELS[field][0]}: {paced}.")
     if unit == "tokens/s":
         each = []
         for r in rows:
@@ -6923,20 +6946,6 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     )
     draft.text += stand_in
     return draft
-
-
-def _batch_that_fits(query: Query, box: ToolBox) -> int | None:
-    """The largest power-of-two batch below the default 128 at which the first model named fits
-    on the first card named; None when 128 fits or none does. (_largest_batch asks the solve
-    tool, which takes no image resolution, so it misses at 512 px.)"""
-    gpu, model = gpu_choices(query.gpus[0])[0], query.models[0]
-    for batch in (128, 64, 32, 16, 8, 4, 2, 1):
-        e = box.call("estimate", estimate_args(replace(query, batch=batch), gpu, None, model))
-        if "error" in e:
-            return None
-        if e.get("fits"):
-            return None if batch == 128 else batch
-    return None
 
 
 def _stood_in(query: Query, box: ToolBox) -> tuple[Query, str]:
@@ -8670,9 +8679,6 @@ def job_time(query: Query, box: ToolBox) -> Draft:
     stand_in = ""
     if query.gpus and not query.models:  # "a unet on 20k images on a 4070 ti: a few hours?"
         query, stand_in = _stood_in(query, box)
-        if stand_in and not query.batch and (batch := _batch_that_fits(query, box)):
-            query = replace(query, batch=batch)
-            stand_in += f" _Batch {batch}: the largest power of two that fits (none was said)._"
     if query.models and (query.gpus or query.memory_gb):
         draft = fit(query, box, speed_first=True)
         draft.text += stand_in

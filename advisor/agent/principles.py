@@ -389,6 +389,9 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
     two = f"{n} GPUs of {c.num(memory, 'GB')} each, not one of {c.num(total, 'GB')}"
     head = f"**No: {n} x {name} are {two}.**"
     job = None
+    image = next((m for m in query.models if m.ids and m.family == "diffusion"), None)
+    if image is not None:  # "a single SDXL render can use all 96 GB?": one card renders it
+        return _image_on_one_card(query, box, image, gpu, sheet, n, two)
     if query.models:  # "can two 3090s pool their vram for a 70b?": the job decides the verdict
         e = box.call("estimate", estimate_args(query, gpu, n, _model(query)))
         if "error" not in e:
@@ -419,6 +422,39 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
     )
     if job:
         lines.append(c.memory_line(job))
+    return Draft("\n\n".join(lines))
+
+
+def _image_on_one_card(
+    query: Query,
+    box: ToolBox,
+    model: ModelRef,
+    gpu: str,
+    sheet: dict[str, Any],
+    n: int,
+    two: str,
+) -> Draft:
+    """An image model on cards said to pool their memory: each image is rendered on one card,
+    so what one card holds decides; more cards render more images at once."""
+    e = box.call("estimate", estimate_args(replace(query, models=(model,)), gpu, 1, model))
+    name = e["model_name"] if "error" not in e else model.text
+    head = f"**No: a single {name} render runs on one card; {n} x {sheet['name']} are {two}.**"
+    lines = [head]
+    if "error" not in e:
+        holds = "holds it" if e["fits"] else "does not hold it"
+        lines.append(
+            f"{e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')} "
+            f"({c.settings(e)}); one {c.num(sheet['memory_gb'], 'GB')} card {holds}."
+        )
+    if sheet.get("gpu_link") in ("bridge", "switch") and sheet.get("gpu_link_gbs"):
+        lines.append(f"NVLink joins the cards at {c.num(sheet['gpu_link_gbs'], 'GB/s')}, against "
+                     f"the {c.num(sheet['bandwidth_gbs'], 'GB/s')} at which each reads its own "
+                     "memory: it carries data between them, it does not merge them.")  # fmt: skip
+    lines.append(
+        "An image pipeline keeps each of its parts (text encoders, denoiser, VAE) whole on one "
+        "card: a second card renders a second image at the same time, or holds another part, "
+        "but one image's denoiser never spans both."
+    )
     return Draft("\n\n".join(lines))
 
 
@@ -581,6 +617,12 @@ _WORTH = re.compile(
     r"(?:euros?|eur|usd"
     r"|dollars?|bucks|€)?\s?(?:more )?(?:than|over)\b"
 )
+# serving asked at scale: many requests at once, where the total served decides
+_AT_SCALE = re.compile(
+    r"\bat scale\b|\bmany (?:users|requests|customers)\b|\bconcurren\w*|\bthroughput\b"
+    r"|\bin production\b|\b\d[\d,]* (?:concurrent )?(?:users|requests)\b|\bhigh[- ]traffic\b"
+    r"|\bfull load\b|\blots of (?:users|requests)\b"
+)
 # "will it be about as fast as his": yes when within a tenth
 _AS_FAST = re.compile(
     r"(?<!twice )(?<!times )(?<!half )(?<!\dx )"  # "twice as fast as" asks a multiple
@@ -631,6 +673,23 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
     one_stream = a.get("workload") == "inference" and llm and (a.get("batch") or 1) <= 4
     decides = (f"; memory bandwidth decides it: {c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
                f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}" if one_stream else "")  # fmt: skip
+    served = [float((e.get("serving_tokens_per_s") or {}).get("typical") or 0.0) for e in runs]
+    scale = one_stream and bool(_AT_SCALE.search(query.low)) and all(served)
+    if scale:
+        # "for serving at scale": the total a card serves at full load, which the memory left
+        # beside the weights for requests in flight decides, more than one stream's speed
+        ratio = served[0] / served[1]
+        figures = (
+            f"{c.ratio_figure(served[0], 'tokens/s')} served at full load on the {a['gpu_name']} "
+            f"({a['serving_batch']} requests in flight) against "
+            f"{c.ratio_figure(served[1], 'tokens/s')} on the {b['gpu_name']} "
+            f"({b['serving_batch']}), {a['model_name']} ({c.settings(a)})"
+        )
+        decides = (f"; memory decides how many requests fit beside the weights: "
+                   f"{c.num(a['gpu_memory_gb'], 'GB')} against "
+                   f"{c.num(b['gpu_memory_gb'], 'GB')}, and bandwidth paces each step: "
+                   f"{c.num(a['gpu_bandwidth_gbs'], 'GB/s')} against "
+                   f"{c.num(b['gpu_bandwidth_gbs'], 'GB/s')}")  # fmt: skip
     want = multiple_asked(query.low)
     if want and want > 1:  # "is the 4090 twice as fast as the 3090": the multiple against the ratio
         word = "Yes" if ratio >= 0.9 * want else "No"
@@ -657,7 +716,12 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
         head = f"**No, not noticeably: about the same speed, {figures}{decides}.**"
     else:
         head = f"**No: the {b['gpu_name']} is faster for this job: {figures}{decides}.**"
-    if one_stream:
+    if scale:
+        why = ("A server batches the requests in flight, so each weight read serves all of them: "
+               "the more requests the memory left beside the weights holds (their KV caches), "
+               "the more tokens each pass over the weights yields, until compute becomes the "
+               "limit. One stream's speed follows the bandwidth alone.")  # fmt: skip
+    elif one_stream:
         bw_a, bw_b = a["gpu_bandwidth_gbs"], b["gpu_bandwidth_gbs"]
         why = (f"The {a['gpu_name']} has {c.num(bw_a / bw_b)}x the memory bandwidth of the "
                f"{b['gpu_name']}. Generating tokens one at a time reads every weight once per "
@@ -979,6 +1043,8 @@ def precision_speed(query: Query, box: ToolBox) -> Draft | None:
     found = _first_gpu(query)
     if found is None:
         return None
+    if len(gpus_named(query)) > 1 and re.search(r"\bwhich\b|\b(?:or|vs\.?|versus)\b", query.low):
+        return None  # "in fp8: L4 or A10G, which is faster?": the cards compared, in that format
     _ref, gpu = found
     named = [p for p in _PRECISIONS.findall(query.low)]
     low = _precision_of(named[0]) if named else None
@@ -1489,6 +1555,7 @@ def power_limit(query: Query, box: ToolBox) -> Draft | None:
         lines = [head, f"Computed at the {c.num(board, 'W')} board power, {e['model_name']} "
                  f"({c.settings(e)}) decodes at about {decode}, and processes prompts at about "
                  f"{c.num(e['prefill_tokens_per_s']['typical'], 'tokens/s')}."]  # fmt: skip
+        lines.append(c.memory_line(e))  # whether it fits at all: a cap does not change that
         lines.append(
             "A power cap lowers the clocks under load: compute-bound work (prompt processing, "
             "large batches, training, image generation) slows most, roughly in step with the "
@@ -2094,8 +2161,9 @@ def double_precision_pick(query: Query, box: ToolBox) -> Draft | None:
         return None
     sheets.sort(key=lambda s: -s["fp64_tflops"])
     best, rest = sheets[0], sheets[1:]
-    others = "; ".join(f"{c.num(s['fp64_tflops'], 'TFLOPS')} on the {s['name']}" for s in rest)
-    head = (f"**The {best['name']}: {c.num(best['fp64_tflops'], 'TFLOPS')} in FP64 (double "
+    # (with the rate on FP64 tensor or matrix cores beside it where the card has them)
+    others = "; ".join(f"{c.field_value(s, 'fp64_tflops')} on the {s['name']}" for s in rest)
+    head = (f"**The {best['name']}: {c.field_value(best, 'fp64_tflops')} in FP64 (double "
             f"precision) against {others}.**")  # fmt: skip
     rates = "; ".join(f"{s['name']} {c.num(s['fp64_tflops'], 'TFLOPS')} FP64 against "
                       f"{c.num(s['fp32_tflops'], 'TFLOPS')} FP32" for s in sheets
@@ -2811,6 +2879,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
         r"\b(?:memory|vram)\b.{0,25}\b(?:combine|combined|add up|adds up|merge|stack)",
         # "do they become one 48gb gpu?"
+        # "can one render use all 48gb like a single gpu?"
+        r"\buse (?:all|the full|the whole|both)\b[^.?!]{0,25}\b(?:like|as) (?:one|a single|1)\b",
         r"\b(?:become|becomes|turn into|turns into|merge into|merges into)\s(?:one|a single|1)"
         r"\s(?:big\s)?(?:\d+ ?gb\s)?(?:gpu|card|device)\b",
         # "kaggle 2x T4 = one 32gb gpu?", "two 3090s equal one 48 GB card?"

@@ -145,7 +145,14 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     (
         "hf",
         r"\b(?:hf|hugging ?face|transformers) trainer\b|\btrl\b|\bsft ?trainer\b"
-        r"|\b(?:hf|hugging ?face)(?: \w+)? transformers\b|\bpeft\b",
+        r"|\b(?:hf|hugging ?face)(?: \w+)? transformers\b|\bpeft\b"
+        # the library named plainly: "plain transformers", "transformers for now", "with
+        # transformers" (not "transformers are ...", "transformer models": the architecture)
+        r"|\b(?:plain|vanilla|stock)\s(?:hf\s|hugging ?face\s)?transformers\b"
+        r"|\b(?:in|with|using|via|through|under)\s(?:plain\s|vanilla\s|the\s)?transformers\b"
+        r"(?!\s(?:models?|architectures?|blocks?|layers?|are|is|were)\b)"
+        r"|\btransformers (?:for now|library|lib|package|pipeline)\b"
+        r"|\b(?:seq2seq)?trainingarguments\b|\bautomodelfor\w+",
     ),  # "HF transformers + peft"
 )
 # how several GPUs talk, when the question says: (interconnect, words); negations first
@@ -4195,7 +4202,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "AdamW, mixed precision" for an LLM: bf16 autocast, as LLMs train; "its original
         # 16-bit weights": the dtype LLM checkpoints are released in
         precision = "bf16"
-    engine = _first(ENGINE_WORDS, low)
+    # "TensorRT later, transformers for now": an engine for later is not the one run now
+    engine = _first(
+        ENGINE_WORDS,
+        rx.sub(r"\b[\w.-]+ (?:later|eventually|down the (?:line|road)|at some point)\b", " ", low),
+    )
     if engine == "llama.cpp" and rx.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
     bits = rx.search(r"\b([48])[-\s]?bits?\b", outside)
