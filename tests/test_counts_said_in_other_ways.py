@@ -67,3 +67,59 @@ def test_things_with_their_tokens_each_are_the_samples(
     catalog: Catalog, question: str, samples: float
 ) -> None:
     assert understand(question, catalog).dataset_samples == samples
+
+
+def test_korean_days_a_month_bound_the_rental(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "L40S 2장을 장당 시간당 1,500원에 빌려서 하루 8시간씩 한 달에 20일 쓰면 월 비용이 얼마예요?"
+    ).text
+    head = text.split("\n", 1)[0]
+    assert "KRW 480,000" in head and "160 hours" in head, head  # 1,500 x 8 x 20 x 2
+
+
+def test_a_year_of_a_monthly_use_is_billed_for_the_year(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "4 A100s reserved at $1.10/hr billed every hour, or on demand at $1.80/hr for the 1,000 "
+        "GPU-hours a month we use: yearly cost of each and the annual saving?"
+    ).text
+    head = text.split("\n", 1)[0]
+    # reserved 4 x 8,760 x 1.10 = 38,544; on demand 12,000 x 1.80 = 21,600
+    assert "$21,600 a year" in head and "$38,544" in head and "$16,944 a year less" in head, head
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("an a100 at $1.20/h for 30 hours and i have $50 in credits - enough?", "**Yes: your $50"),
+        (
+            "renting a 4090 at $0.45/hr for 200 hrs on $60 of credit, how much do i top up?",
+            "**No: your $60.00 falls $30.00 short",
+        ),
+    ],
+)
+def test_credits_held_are_weighed_against_the_bill(
+    rules_advisor: Advisor, question: str, verdict: str
+) -> None:
+    assert rules_advisor.ask(question).text.startswith(verdict)
+
+
+def test_gpu_hours_shared_by_the_gpus_said(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "3 labs each booked 200 GPU-hours on our 8-GPU A100 box. back to back, how long until "
+        "every job is through?"
+    ).text
+    assert text.startswith("**About 75 hours on 8 x A100"), text[:200]  # 600 / 8
+
+
+def test_things_each_person_makes_are_counted_for_all(catalog: Catalog) -> None:
+    q = understand("12 designers, each generating about 500 images with sdxl on a 4090", catalog)
+    assert q.images == 6000
+
+
+def test_another_step_count_beside_a_pace(rules_advisor: Advisor) -> None:
+    text = rules_advisor.ask(
+        "flux on my 3090 does 1 it/s at 20 steps, 90 images to make. how long? and if i go up to "
+        "30 steps?"
+    ).text
+    head = text.split("\n", 1)[0]
+    assert "About 30 minutes" in head and "At 30 steps: about 45 minutes" in head, head

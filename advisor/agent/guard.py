@@ -274,6 +274,9 @@ def check(text: str, sources: dict[str, list[Number]]) -> Check:
         if _sum_of(number, [n for n, _ in grounded]):  # "$8,683: $7,500 + $1,183"
             ungrounded.remove(number)
             grounded.append((number, "sum of two figures in the answer"))
+        elif _difference_of(number, [n for n, _ in grounded]):  # "saves $24,384" of two bills
+            ungrounded.remove(number)
+            grounded.append((number, "difference of two figures in the answer"))
     return Check(numbers, grounded, ungrounded)
 
 
@@ -287,6 +290,13 @@ def _sum_of(total: Number, figures: list[Number]) -> bool:
     """True when a written figure is two grounded figures of its unit added up."""
     same = [f for f in figures if f.family == total.family]
     return any(matches(total, a.value + b.value) for i, a in enumerate(same) for b in same[i + 1 :])
+
+
+def _difference_of(gap: Number, figures: list[Number]) -> bool:
+    """True when a written figure is one grounded figure of its unit less another (a saving
+    between two bills, the room left between a need and a card)."""
+    same = [f for f in figures if f.family == gap.family]
+    return any(matches(gap, a.value - b.value) for a in same for b in same if a.value > b.value)
 
 
 def _quotient_of(ratio: Number, figures: list[Number]) -> bool:

@@ -5608,13 +5608,25 @@ _PREEMPTED = re.compile(
 )
 
 
+# whether an amount held pays for the job: "do the credits cover it", "is $500 enough", "top up"
+_COVERED = re.compile(
+    r"\bcover(?:s|ed)?\b|\benough\b|\bsuffic\w*|\btop[- ]?up\b|\bleft ?over\b|\bleft\b"
+    r"|\bshort\b|\bstretch\b|\bwithin (?:the |my |our )?(?:budget|credits?|grant)\b"
+)
+
+
 def _price_terms(query: Query, box: ToolBox) -> Draft:
     """One GPU under several price terms ("1-yr reserved $2.20, on-demand $4.00, we use it 30% of
     the time"): a committed term bills every hour of the period for each GPU held, on-demand and
     spot bill the GPU-hours used; each term's bill, the cheaper one, and where they cross."""
     low = query.low
     monthly = re.search(r"\b(?:per|a|each|every) month\b|\bmonthly\b|/mo(?:nth)?\b", low)
-    yearly = not monthly and bool(re.search(r"\byears?\b|\byr\b|\bannual\w*|\byearly\b", low))
+    # "the 5,000 GPU-hours per month we use ... annual cost of each?": a year's bill of the
+    # monthly use
+    annual = re.search(r"\bannual\w*|\bper annum\b|\byearly\b|\b(?:per|each|every) (?:year|yr)\b",
+                       low)  # fmt: skip
+    yearly = bool(annual) or (not monthly and bool(re.search(r"\byears?\b|\byr\b", low)))
+    months = 12.0 if yearly and monthly else 1.0  # the use said a month, billed for a year
     span, period = (8760.0, "year") if yearly else (HOURS_PER_MONTH, "month")
     count = _gpu_count(query)
     unit = "node" if query.price_per_node else "GPU"  # "$55.04/hr per instance": the node's
@@ -5625,7 +5637,7 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     elif query.use_hours_per_day is not None:  # "utilisation ~30%", "10 hours a day"
         used = query.use_hours_per_day * span / 24 * count
     elif query.hours and (work or query.hours <= span * count):  # "1,200 GPU-hours a month"
-        used = query.hours
+        used = query.hours * months
     else:  # "one H100 for 3 months": held the whole time
         used = span * count
     lost = _PREEMPTED.search(low)  # "with spot we lose about 15% of work to preemptions"
@@ -5644,7 +5656,8 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
     rows.sort(key=lambda r: r[3])
     best, other = rows[0], rows[1]
     head = (f"**{best[0].capitalize()} is cheaper at your use: {c.usd(best[3])} a {period} against "
-            f"{c.usd(other[3])} for {other[0]}**.")  # fmt: skip
+            f"{c.usd(other[3])} for {other[0]}**, {c.usd(other[3] - best[3])} a {period} "
+            "less.")  # fmt: skip
     lines = [
         f"- {term}: {c.usd(price)}/hour x {c.num(billed, 'hours')}"
         + (f" (every hour of the {period}, for {held} {unit}{'s' if held > 1 else ''})"
@@ -6065,6 +6078,16 @@ def cost(query: Query, box: ToolBox) -> Draft:
             )  # fmt: skip
             if "error" not in bought:
                 text += "\n\n" + c.budget_hours(bought, gpu, sign=query.currency)
+        elif budget and _COVERED.search(query.low):  # "$20 in credits: do they cover it?"
+            sign, spent = query.currency, result["usd"]
+            verdict = (
+                f"**Yes: your {c.usd(budget, sign)} covers it, with {c.usd(budget - spent, sign)} "
+                "left over.**"
+                if spent <= budget
+                else f"**No: your {c.usd(budget, sign)} falls {c.usd(spent - budget, sign)} short: "
+                "that is the top-up.**"
+            )
+            text = f"{verdict}\n\n{text}"
         return Draft(text)
     node_gpus = size or count
     asked = _PER_GPU_ASKED.search(query.low)
@@ -8568,6 +8591,26 @@ _DEADLINE_ASKED = re.compile(r"\bhow many\b|\bnumber of (?:gpus|cards)\b|\bfewes
 _GPU_HOURS_ASKED = re.compile(r"\bgpu[- ]?(?:hours?|hrs?|h)\b")
 
 
+def _gpu_hours_spread(query: Query, box: ToolBox) -> Draft | None:
+    """ "600 GPU-hours of jobs on the 16-GPU partition, packed back to back: how long?": the
+    GPU-hours said, shared by the GPUs said with none idle (an hour of one GPU's work each)."""
+    count = query.num_gpus or next((g.count for g in query.gpus if g.count), None)
+    said = re.search(r"\bgpu[- ]?hours?\b", query.low)
+    if not (query.hours and said and count and count > 1) or query.models or query.seconds_per_item:
+        return None
+    paced = box.call("paced_time", {"seconds_per_item": 3600, "items": query.hours,
+                                    "num_gpus": count})  # fmt: skip
+    if "error" in paced:
+        return None
+    cards = c.gpus_phrase(count, _said(query.gpus[0])) if query.gpus else f"{count} GPUs"
+    return Draft(
+        f"**About {c.duration(paced['hours'])} on {cards}**: {c.num(query.hours, 'GPU-hours')} of "
+        f"work shared by {count} GPUs with none idle. Jobs that do not split evenly, or that each "
+        "need several GPUs at once, leave some idle and take longer.",
+        cite_more=False,
+    )
+
+
 def _gpu_hours_on_a_node(query: Query, box: ToolBox) -> Draft | None:
     """ "A 7B on 140B tokens: how many A100 GPU-hours?", no count said and no one card holds it:
     the run on one node of 8 of the card's board module (SXM) of most memory (or as many nodes
@@ -8644,6 +8687,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
         return stated
     if (node := _gpu_hours_on_a_node(query, box)) is not None:
         return node
+    if (spread := _gpu_hours_spread(query, box)) is not None:
+        return spread
     if priced := _gpu_hours_priced(query, box):
         return priced
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
@@ -8802,6 +8847,13 @@ def _within_allocation(query: Query, box: ToolBox) -> tuple[str, dict[str, Any] 
     ), spread_used
 
 
+# another step count asked beside a pace: "and if i bump it to 40 steps", "at 50 steps instead"
+_STEPS_CHANGED = re.compile(
+    r"\b(?:bump|rais|increas|go|push|set|chang|turn|crank|up)\w*\s(?:it\s|that\s|them\s)?"
+    r"(?:up\s)?to\s(\d+)\s?steps\b|\b(?:at|with) (\d+) steps instead\b"
+)
+
+
 def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
     """The job's time at the pace the user measured, then the estimate beside it as a check."""
     count = _gpu_count(query)
@@ -8819,6 +8871,17 @@ def _at_your_pace(query: Query, box: ToolBox, items: float) -> Draft:
         return what + split
 
     head, timed = _paced(box, query.seconds_per_item or 0.0, items, sharing, said)
+    more = _STEPS_CHANGED.search(query.low)
+    if timed and more and query.steps and query.seconds_per_item and query.images:
+        # "4 it/s at 25 steps ... and if i bump it to 40 steps": an image's time grows with its
+        # steps at the same it/s
+        steps = int(next(g for g in more.groups() if g))
+        each = query.seconds_per_item * steps / query.steps
+        other = box.call("paced_time", {"seconds_per_item": each, "items": items,
+                                        "num_gpus": sharing})  # fmt: skip
+        if "error" not in other and steps != query.steps:
+            head.text += (f" At {steps} steps: about {c.duration(other['hours'])} "
+                          f"({c.num(each, 's')} an image at the same pace per step).")  # fmt: skip
     if timed and query.per_day and _CARDS_ASKED.search(query.low):
         return _cards_for_a_day(query, box, items, head)
     queued = _BACK_TO_BACK.search(query.low)

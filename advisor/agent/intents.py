@@ -963,6 +963,9 @@ def _train_time(q: Query, low: str) -> bool:
     )
     if q.hours and q.epochs and rx.search(r"\b(?:per|each|an|every) epoch\b", low):
         return True  # "1 min 30 sec per epoch; 200 epochs?": the whole run's time
+    if (q.hours and rx.search(r"\bgpu[- ]?hours?\b", low) and _HOW_LONG.search(low)
+            and (q.num_gpus or any(g.count for g in q.gpus))):  # fmt: skip
+        return True  # "600 GPU-hours of jobs on a 16-GPU partition: how long until done?"
     return bool(_HOW_LONG.search(low) and trained)
 
 

@@ -238,6 +238,11 @@ _RATE_FIRST = re.compile(
 )
 
 
+# Korean days counted after a number, before a space or the end ("22일 쓰면"); with a particle
+# after it ("22일에") it is a date
+_KO_DAYS = re.compile(r"(?<=\d)\s?일(?![\uac00-\ud7af])")
+
+
 def to_english(text: str) -> str:
     """`text` with the phrasebook's phrases in English; an English question comes back as it was.
     Matching is on the text without accents and in lower case; positions are kept, since the
@@ -249,6 +254,7 @@ def to_english(text: str) -> str:
         text = _BN_IN_TIME.sub(lambda m: " " + _BN_IN[m.group(1)], _BN_COUNTER.sub(" ", text))
         text = _BN_RATE.sub(r"\2 \1", text)
     text = _swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text)))
+    text = _KO_DAYS.sub(" days ", text)  # "한 달에 22일 쓰면": 22 days (not "22일에", the 22nd)
     text = _IMAGES.sub(lambda m: f" {m.group(1) or m.group(2)} images ", text)
     text = _CJK_CARDS.sub(_cjk_cards, _CARDS.sub(r" \1 cards ", text))
     flat = plain(text)

@@ -1584,6 +1584,11 @@ _GROUPS_EACH = re.compile(
     rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|projects|users|members)"
     r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$"
 )
+# "18 artists, each generating about 1,200 images": one person's things, times the people
+_EACH_OF_THEM = re.compile(
+    rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|users|members),?\s"
+    r"(?:each|every one)\b[^;.?!]{0,40}$"
+)
 _RUNS = re.compile(
     rf"\b{_WORD_NUM}[\s-](?:runs|jobs|experiments|trials|seeds|configs|sweeps|tries|attempts|repeats"
     r"|folds)\b"
@@ -2651,6 +2656,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         for name, pattern, samples, _source in DATASETS:
             if rx.search(pattern, low):
                 return samples, name, None
+    if images and value > 0 and (people := _EACH_OF_THEM.search(low[: images.start()])):
+        value *= int(people.group(1))  # "18 artists, each generating about 1,200 images"
     if images and value > 0:  # (a count of none, "000 examples" of a split number, is no count)
         generate = rx.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
         if generate and rx.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
