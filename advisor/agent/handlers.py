@@ -8687,8 +8687,8 @@ def job_time(query: Query, box: ToolBox) -> Draft:
         return stated
     if (node := _gpu_hours_on_a_node(query, box)) is not None:
         return node
-    if (spread := _gpu_hours_spread(query, box)) is not None:
-        return spread
+    if (shared := _gpu_hours_spread(query, box)) is not None:
+        return shared
     if priced := _gpu_hours_priced(query, box):
         return priced
     if query.user_price_usd_per_hour and _paced_hours(query, 1):  # the user's pace and price
