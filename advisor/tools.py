@@ -232,6 +232,7 @@ def estimate_workload(
     pp: int | None = None,
     nodes: int | None = None,
     network: str | None = None,
+    reserved_gb: float | None = None,
 ) -> dict[str, Any]:
     """Will `model` fit on `num_gpus` x `gpu` for a workload, how fast, and at what cost. Any
     model: an LLM (inference, finetune-full, finetune-lora, finetune-qlora, train), an image
@@ -263,7 +264,8 @@ def estimate_workload(
     `offload` "layers" (as many on the GPUs as fit) or `gpu_layers` (its -ngl), with the RAM
     said as `ram` ("ddr5-5600") and `ram_channels`; `gpu` "cpu" runs it on the CPU alone;
     `ram_gb` (the machine's RAM) must hold what the CPU runs. `provider` ("AWS", "Lambda")
-    prices it at that cloud's rows only (none there: no cost).
+    prices it at that cloud's rows only (none there: no cost). `reserved_gb`: memory of each
+    card kept for other work (an OS, a camera pipeline), out of what the job may use.
     Returns the estimate: memory breakdown (GB per GPU), usable memory, fits, speed bands, cost,
     assumptions."""
     if workload != "inference":
@@ -282,7 +284,7 @@ def estimate_workload(
         kv_cache=kv_cache,
         backend=backend,
         gpu_layers=gpu_layers, ram=ram, ram_channels=ram_channels, ram_gb=ram_gb,
-        provider=provider, pp=pp, nodes=nodes, network=network,
+        provider=provider, pp=pp, nodes=nodes, network=network, reserved_gb=reserved_gb,
     )  # fmt: skip
     result = estimate(request).to_dict()
     serving = (result.get("serving_tokens_per_s") or {}).get("typical")
@@ -463,6 +465,7 @@ def solve(
     mixed_precision: bool | None = None,
     output_tokens: int | None = None,
     resolution: int | None = None,
+    reserved_gb: float | None = None,
 ) -> dict[str, Any]:
     """The limit that still fits: target "max_context" (tokens), "max_batch" (sequences) or
     "min_gpus". Training memory options as for `estimate` (`optimizer`, `checkpointing`,
@@ -476,7 +479,7 @@ def solve(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
         context=context, batch=batch, engine=engine, optimizer=optimizer,
         checkpointing=checkpointing, mixed_precision=mixed_precision, output_tokens=output_tokens,
-        resolution=resolution,
+        resolution=resolution, reserved_gb=reserved_gb,
     )  # fmt: skip
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]

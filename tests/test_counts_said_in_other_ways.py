@@ -123,3 +123,36 @@ def test_another_step_count_beside_a_pace(rules_advisor: Advisor) -> None:
     ).text
     head = text.split("\n", 1)[0]
     assert "About 30 minutes" in head and "At 30 steps: about 45 minutes" in head, head
+
+
+@pytest.mark.parametrize(
+    ("question", "reserved"),
+    [
+        ("keeping 3 GB for the desktop and browser, does qwen2.5 7b q4 fit on my 8gb 3070?", 3.0),
+        ("the perception stack is using about 5 GB on the orin, room for llama 3.2 3b?", 5.0),
+        ("10 GB already taken by another job on this a100, can i load mistral 7b?", 10.0),
+        ("does llama 3.1 8b fit on a 3090?", None),
+        ("keep 8 GB for the weights and the rest for the kv cache", None),
+    ],
+)
+def test_memory_kept_for_other_work_is_read(
+    catalog: Catalog, question: str, reserved: float | None
+) -> None:
+    assert understand(question, catalog).reserved_gb == reserved
+
+
+def test_memory_kept_for_other_work_shrinks_the_longest_context(rules_advisor: Advisor) -> None:
+    def longest(question: str) -> int:
+        head = rules_advisor.ask(question).text.split("\n", 1)[0]
+        return int(head.split("fits: ", 1)[1].split(" tokens", 1)[0].replace(",", ""))
+
+    alone = longest("llama 3.1 8b q4_k_m in llama.cpp on a 4060 ti 16gb: longest context?")
+    shared = longest(
+        "llama 3.1 8b q4_k_m in llama.cpp on a 4060 ti 16gb, leaving 4 GB free for the desktop: "
+        "longest context?"
+    )
+    assert shared < alone * 0.8, (shared, alone)
+    text = rules_advisor.ask(
+        "the camera pipeline takes 6 GB of my 3090. does llama 3.1 8b in fp16 still fit?"
+    ).text
+    assert "6 GB kept for other work, as you said" in text, text[:600]

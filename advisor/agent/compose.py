@@ -621,6 +621,9 @@ def usable(e: dict[str, Any]) -> str:
     in binary gigabytes (GiB), the calculator in decimal ones."""
     text = f"{num(e['usable_memory_per_gpu_gb'], 'GB')} usable"
     nominal = e.get("gpu_memory_gb")
+    if e.get("reserved_gb"):  # "reserving 4 GB for the OS": out of the card's usable memory
+        kept = num(e["reserved_gb"], "GB")
+        return text + f" (of its {num(nominal, 'GB')}, {kept} kept for other work, as you said)"
     if nominal and e["usable_memory_per_gpu_gb"] > nominal:
         text += f" (the card's {num(nominal, 'GB')} are binary, {num(nominal * 1.073741824, 'GB')})"
     return text
@@ -629,7 +632,7 @@ def usable(e: dict[str, Any]) -> str:
 def memory_line(e: dict[str, Any]) -> str:
     per = " per GPU" if e["num_gpus"] > 1 else ""
     nominal = e.get("gpu_memory_gb")
-    below = nominal and nominal > e["usable_memory_per_gpu_gb"]
+    below = nominal and nominal > e["usable_memory_per_gpu_gb"] and not e.get("reserved_gb")
     card = f" of its {num(nominal, 'GB')}" if below else ""
     head = f"Needs about {num(e['memory_per_gpu_gb'], 'GB')}{per} of {usable(e)}{card}"
     if not e["fits"]:

@@ -230,6 +230,7 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         if (model.family or "llm") == "llm" and workload == "inference"
         else None,
         "provider": query.provider,  # "... on lambda": priced at that cloud's rows
+        "reserved_gb": query.reserved_gb if gpu != CPU else None,  # "4 GB kept for the OS"
         # llama.cpp's backend said ("ollama with vulkan on a 7900 xtx"), for llama.cpp only
         "backend": query.backend
         if (model.family or "llm") == "llm"
@@ -1415,7 +1416,7 @@ def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: Model
 
 _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
                "optimizer", "checkpointing", "mixed_precision", "output_tokens",
-               "resolution")  # fmt: skip
+               "resolution", "reserved_gb")  # fmt: skip
 
 
 def _fewest(query: Query, box: ToolBox, gpu: str, model: ModelRef) -> dict[str, Any]:

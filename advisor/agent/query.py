@@ -85,6 +85,9 @@ class Query:
     ram_channels: int | None = None
     cpu_only: bool = False  # "llama.cpp cpu only", "no GPU": the CPU alone runs it
     gpu_layers: int | None = None  # llama.cpp's -ngl said ("-ngl 40"): the layers on the GPUs
+    # memory of each card kept for other work: "reserving 4 GB for the OS", "the camera
+    # pipeline taking maybe 3 GB"
+    reserved_gb: float | None = None
     providers: tuple[str, ...] = ()  # cloud providers named, as the price rows name them ("AWS")
     context: int | None = None
     batch: int | None = None

@@ -1864,6 +1864,30 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     return hours
 
 
+# memory of the card kept for other work: "reserving 4 GB for the OS + ROS 2", "leave 2 GB free
+# for the desktop", "the camera pipeline taking maybe 3 GB", "6 GB already used by the game"
+_RESERVED = re.compile(
+    r"\b(?:reserv\w*|keep\w*|kept|set\w* aside|leav\w*|sav\w*)\s(?:about |roughly |around |~)?"
+    r"(\d+(?:\.\d+)?)\s?(?:gb|gib|gigs?)\b(?:\s(?:free|spare|back|aside))?\s(?:for|to)\s"
+    r"(?!(?:the |a )?(?:model|weights|kv|context|training|batch)\b)"
+    r"|\b(?:os|desktop|display|camera|perception|ros|browser|game|pipeline|other (?:apps|processes"
+    r"|stuff|services))\b[^.?!]{0,30}?\b(?:tak(?:es|ing)|us(?:es|ing)|eat(?:s|ing)|occup(?:ies|ying)"
+    r"|need(?:s|ing)|hold(?:s|ing))\s(?:up\s)?(?:about |maybe |roughly |around |~|another )?"
+    r"(\d+(?:\.\d+)?)\s?(?:gb|gib|gigs?)\b"
+    r"|\b(\d+(?:\.\d+)?)\s?(?:gb|gib|gigs?)\s(?:is |are )?(?:already )?(?:taken|used|reserved"
+    r"|occupied|eaten) (?:up )?by\b"
+)
+
+
+def _reserved_gb(low: str) -> float | None:
+    """Memory of each card the user keeps for other work (out of what the job may use)."""
+    m = _RESERVED.search(low)
+    if not m:
+        return None
+    value = float(next(g for g in m.groups() if g))
+    return value if 0 < value < 512 else None
+
+
 def _busy_share(low: str) -> float | None:
     """ "utilisation around 25%", "busy 60% of the time" with no period said: hours a day."""
     m = rx.search(
@@ -4338,6 +4362,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         **_system_ram(low),
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
         gpu_layers=int(ngl.group(1) or ngl.group(2)) if (ngl := _NGL.search(low)) else None,
+        reserved_gb=_reserved_gb(low),
         providers=tuple(dict.fromkeys([*_providers(low, catalog), *clouds])),
         context=_context(low) or _sample_length(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1

@@ -108,6 +108,9 @@ class Request:
     # the GPUs do not hold run on the CPU from system RAM (host.py)
     offload: str | None = None
     gpu_layers: int | None = None  # llama.cpp -ngl: layers on the GPUs (the rest on the CPU)
+    # memory of each card kept for other work the user names (the OS and desktop of a Jetson, a
+    # camera pipeline): out of what the job may use
+    reserved_gb: float | None = None
     ram: str | None = None  # system RAM, "ddr5-5600" (host.py; None = a current desktop's)
     ram_channels: int | None = None  # its memory channels (None = a desktop's two)
     ram_gb: float | None = None  # its size: it must hold the CPU's layers (or all, gpu "cpu")
@@ -190,6 +193,7 @@ class Estimate:
     # machine needs for what its GPUs offloaded
     host_memory_gb: float | None = None
     backend: str | None = None  # llama.cpp's backend the speeds assume (backends.py)
+    reserved_gb: float = 0.0  # memory of each card kept for other work, out of the usable
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -70,12 +70,25 @@ def estimate(request: Request, catalog: Catalog | None = None) -> Estimate:
         return fam.cpu_estimate(request, model)
     gpu = catalog.get_gpu(request.gpu)
     result = fam.estimate(request, model, gpu, catalog, [])
+    if request.reserved_gb:
+        result = _kept_for_other_work(result, request.reserved_gb)
     if gpu.generic:  # only its memory is known: the fit stands, no speed, no price
         speeds: dict[str, Any] = {m.key: None for group in fam.metrics.values() for m in group}
         note = f"{gpu.name}: only its memory is known, so no speed or cost is estimated"
         return replace(result, **speeds, job_hours=None, train_hours=None,
                        assumptions=[*result.assumptions, note])  # fmt: skip
     return _with_cost(result, request, catalog)
+
+
+def _kept_for_other_work(result: Estimate, reserved_gb: float) -> Estimate:
+    """The estimate with `reserved_gb` of each card kept for other work: less usable memory, and
+    the fit judged on what is left. (A serving engine's batch that fills the card is sized on
+    the whole card: at full load it holds fewer requests than the figure says.)"""
+    usable = max(0.0, result.usable_memory_per_gpu_gb - reserved_gb)
+    note = f"{reserved_gb:g} GB of each card kept for other work, as said"
+    return replace(result, usable_memory_per_gpu_gb=usable, headroom_gb=usable -
+                   result.memory_per_gpu_gb, fits=result.memory_per_gpu_gb <= usable,
+                   reserved_gb=reserved_gb, assumptions=[*result.assumptions, note])  # fmt: skip
 
 
 # ---------------------------------------------------------------- cost
