@@ -156,3 +156,35 @@ def test_memory_kept_for_other_work_shrinks_the_longest_context(rules_advisor: A
         "the camera pipeline takes 6 GB of my 3090. does llama 3.1 8b in fp16 still fit?"
     ).text
     assert "6 GB kept for other work, as you said" in text, text[:600]
+
+
+@pytest.mark.parametrize(
+    ("question", "models"),
+    [
+        ("lora on whisper large-v3 (bf16 base, tiny batch) on a t4?", [("whisper-large-v3",)]),
+        ("whisper turbo for our small team's meetings", [("whisper-large-v3-turbo",)]),
+        ("whisper medium or small on a 3050?", [("whisper-medium",), ("whisper-small",)]),
+    ],
+)
+def test_a_whisper_size_word_said_of_something_else_is_no_model(
+    catalog: Catalog, question: str, models: list[tuple[str, ...]]
+) -> None:
+    assert [m.ids for m in understand(question, catalog).models] == models
+
+
+def test_a_count_said_after_a_card_is_that_cards_own(catalog: Catalog) -> None:
+    q = understand(
+        "Mac Studio M3 Ultra 512GB 한 대와 H200 8장 노드 중 어느 쪽이 맞을까요? "
+        "DeepSeek-R1 FP8 서빙",
+        catalog,
+    )
+    counts = {g.ids[0]: g.count for g in q.gpus if g.ids}
+    assert counts.get("m3-ultra-512gb") in (None, 1), counts
+    assert 8 in counts.values() and q.num_gpus is None, (counts, q.num_gpus)
+
+
+def test_a_hungarian_full_fine_tune_is_a_full_fine_tune(catalog: Catalog) -> None:
+    q = understand(
+        "Llama 3.2 3B teljes finomhangolása vegyes pontossággal: elég egy RTX 4090?", catalog
+    )
+    assert q.workload == "finetune-full"

@@ -529,8 +529,12 @@ class Linker:
         def adjective(i: int) -> bool:  # "that tiny TTS model", "a small team": a plain word
             before = words[i - 1].low if i else ""
             after = words[i + 1].low if i + 1 < len(words) else ""
-            return (before in ("a", "an", "that", "this", "the", "some", "my", "our", "very")
-                    and after.isalpha() and after not in _SIZE_NOUNS)  # fmt: skip
+            if "whisper" in before:
+                return False  # "whisper small english": the size, named
+            if words[i].low == "base" and before in _BASE_FORMATS:
+                return True  # "(fp16 base, small batch)": the base model's format, no Whisper
+            # "a small team", "with a small batch": a word before a noun of its own
+            return after.isalpha() and after not in _SIZE_NOUNS
 
         found = {
             f"whisper-{w.low}": w.text
@@ -1229,6 +1233,10 @@ def _size_slip(low: str) -> str | None:
 _NAME_SIZES = frozenset({"large", "medium", "small", "base", "mini", "tiny", "turbo"})
 # the words after a Whisper size that keep it a size ("the small model", "a tiny one"), not an
 # adjective of something else ("that tiny TTS model")
+# formats said of a base model: "fp16 base", "4-bit base" (a LoRA's frozen base)
+_BASE_FORMATS = frozenset({"fp16", "bf16", "fp32", "fp8", "int8", "int4", "nf4", "4-bit",
+                           "8-bit", "16-bit", "4bit", "8bit", "quantized", "quantised",
+                           "frozen"})  # fmt: skip
 _SIZE_NOUNS = frozenset({"model", "one", "version", "variant", "checkpoint", "en", "is", "or",
                          "and", "vs", "for", "on", "with", "in"})  # fmt: skip
 _NOT_SIZE_SLIPS = frozenset({"larger", "based", "bases", "smaller", "minis", "tin", "tint"})

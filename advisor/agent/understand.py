@@ -4304,7 +4304,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     )
     if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
+    gpus = _counted_after(gpus, low)  # "H200 8 cards" (Korean "H200 8장"): that card's count
     loose = _loose_count(low, gpus)
+    if loose and any(g.count == loose and _count_after(g, low) for g in gpus):
+        loose = None  # the count said after a card is that card's, not every option's
     target = _target(low)
     if (other := _weighed_against_one(low)) and loose == other:
         loose = None  # "fit on a single A100 80GB or do i need two?": one, weighed against two
@@ -5141,6 +5144,25 @@ MULTI_GPU_COUNT = 8
 
 
 _OWNED_COUNT = re.compile(rf"\b(?:i|we)\s(?:have|own|got|already have)\s{_WORD_NUM}\b")
+
+
+def _count_after(ref: GpuRef, low: str) -> int | None:
+    """A count said right after a card's name: "H200 8 cards", "a100 x4"."""
+    if not ref.text:
+        return None
+    m = rx.search(rf"(?<!\w){re.escape(ref.text.lower())}s?\s(?:x\s?)?(\d{{1,2}})\s(?:cards|gpus)\b"
+                  rf"|(?<!\w){re.escape(ref.text.lower())}s?\sx\s?(\d{{1,2}})\b", low)  # fmt: skip
+    if not m:
+        return None
+    n = int(m.group(1) or m.group(2))
+    return n if 1 < n <= 64 else None
+
+
+def _counted_after(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """Each card with no count of its own takes the one said right after its name."""
+    return tuple(
+        replace(g, count=n) if g.count is None and (n := _count_after(g, low)) else g for g in gpus
+    )
 
 
 def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
