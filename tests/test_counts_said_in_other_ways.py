@@ -188,3 +188,31 @@ def test_a_hungarian_full_fine_tune_is_a_full_fine_tune(catalog: Catalog) -> Non
         "Llama 3.2 3B teljes finomhangolása vegyes pontossággal: elég egy RTX 4090?", catalog
     )
     assert q.workload == "finetune-full"
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        (
+            "could get $700 selling my 3080 and rent one at $0.20/hr. i train maybe 2 hours a "
+            "week. sell or keep?",
+            "**Sell it: renting is cheaper",
+        ),
+        (
+            "should i sell my a6000 for $3,500 and rent at $0.45/hr? it runs jobs about 10 hours a "
+            "day",
+            "**Keep it: owning is cheaper",
+        ),
+    ],
+)
+def test_selling_a_card_is_weighed_against_renting(
+    rules_advisor: Advisor, question: str, verdict: str
+) -> None:
+    text = rules_advisor.ask(question).text
+    assert text.startswith(verdict), text[:300]
+    assert "the card fetches (given by the user)" in text
+
+
+def test_a_sale_price_alone_is_no_selling_question(catalog: Catalog) -> None:
+    q = understand("i might sell my 3090 for $700 and buy a 4090, how much faster is it?", catalog)
+    assert not q.selling

@@ -8232,7 +8232,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if (
         "hours_of_use" not in args
         and monthly is None
-        and (_LIFE.search(low) or (rate and (side or either)))
+        and (_LIFE.search(low) or (rate and (side or either or query.selling)))
     ):
         args["over_life"] = True
     result = box.call("break_even", args)
@@ -8260,6 +8260,14 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if sides and gpu:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""
+    if query.selling:  # the card's sale price stands as the price to buy: keeping is owning
+        text = (
+            text.replace("**Renting is cheaper", "**Sell it: renting is cheaper", 1)
+            .replace("**Buying is cheaper", "**Keep it: owning is cheaper", 1)
+            .replace("**Buying ", "**Keeping the ", 1)
+            .replace("to buy (given by the user)", "the card fetches (given by the user)")
+        )
+        text += "\nThe price the card fetches stands as its price to buy: keeping it forgoes it."
     return Draft(text)
 
 

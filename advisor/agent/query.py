@@ -88,6 +88,9 @@ class Query:
     # memory of each card kept for other work: "reserving 4 GB for the OS", "the camera
     # pipeline taking maybe 3 GB"
     reserved_gb: float | None = None
+    # a card the user owns and could sell: "sell my 3090 for $1,150 and rent one: sell or keep?"
+    # (the price it fetches stands as the price to buy, keeping it as owning)
+    selling: bool = False
     providers: tuple[str, ...] = ()  # cloud providers named, as the price rows name them ("AWS")
     context: int | None = None
     batch: int | None = None

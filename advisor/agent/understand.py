@@ -1879,6 +1879,20 @@ _RESERVED = re.compile(
 )
 
 
+# a card the user could sell, and the choice asked: "sell a 3090 for $1,150 ... sell or keep?"
+_SOLD_FOR = re.compile(
+    r"\bsell(?:ing)?\b[^.?!$]{0,40}?\b(?:for|at|and get)\s(?:about |around |roughly |~)?\$?\s?"
+    r"(\d[\d,]*(?:\.\d+)?)\s?(k)?\b(?!\s?(?:/|an? |per )\s?h)"
+    # "could get $700 selling my 3080"
+    r"|\b(?:get|fetch)\w*\s(?:about |around |roughly |~)?\$\s?(\d[\d,]*(?:\.\d+)?)\s?(k)?\s"
+    r"(?:for it |by )?selling\b"
+)
+_SELL_ASKED = re.compile(
+    r"\bsell (?:it |them )?or keep\b|\bkeep (?:it |them |the \w+ |my \w+ )?or sell\b"
+    r"|\bshould (?:i|we) (?:just )?sell\b|\bworth selling\b|\bsell (?:it|them) and rent\b"
+)
+
+
 def _reserved_gb(low: str) -> float | None:
     """Memory of each card the user keeps for other work (out of what the job may use)."""
     m = _RESERVED.search(low)
@@ -3592,6 +3606,14 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         query = replace(query, exchange=exchange)
     if _bought_only(query, catalog):
         query = replace(query, intent="buy")
+    if (sold := _SOLD_FOR.search(query.low)) and _SELL_ASKED.search(query.low) and (
+            query.user_price_usd_per_hour or query.monthly_usd):  # fmt: skip
+        # "sell my 3090 for $1,150 and rent one at $0.25/hr: sell or keep?": what it fetches
+        # stands as the price to buy, keeping it as owning
+        amount, scale = (sold.group(1), sold.group(2)) if sold.group(1) else sold.group(3, 4)
+        price = _scaled(amount.replace(",", ""), scale)
+        query = replace(query, intent="rent_or_buy", purchase_usd=price, selling=True,
+                        budget=None)  # fmt: skip
     others = []
     context = query.context_dict()
     for part in parts[1:3]:
