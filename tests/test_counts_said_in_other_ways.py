@@ -216,3 +216,15 @@ def test_selling_a_card_is_weighed_against_renting(
 def test_a_sale_price_alone_is_no_selling_question(catalog: Catalog) -> None:
     q = understand("i might sell my 3090 for $700 and buy a 4090, how much faster is it?", catalog)
     assert not q.selling
+
+
+def test_money_said_in_an_earlier_turn_may_be_repeated(rules_advisor: Advisor) -> None:
+    thread = "t-credits-carried"
+    rules_advisor.ask(
+        "vast has 4090s at $0.35/hr, and my lab gave me $40 of credit", thread_id=thread
+    )
+    answer = rules_advisor.ask(
+        "about 100 hours needed. enough, or how much short?", thread_id=thread
+    )
+    assert answer.text.startswith("**Yes: your $40"), answer.text[:200]
+    assert answer.grounding_rate == 1.0, [n.text for n in answer.numbers if not n.provenance]

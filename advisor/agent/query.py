@@ -211,7 +211,13 @@ class Query:
         gpus = [f"{g.count} x {g.text}" if g.count else g.text for g in self.gpus]
         # a memory size said of a card in an earlier turn ("3090 with 48 GB"), carried with it
         sizes = [f"{g.memory_gb:g} GB" for g in self.gpus if g.memory_gb]
-        return " ".join([question, *gpus, *sizes, *(m.text for m in self.models), *self.notes])
+        # amounts of money said in earlier turns and carried ("i got $20 in credits"), as said
+        sign = self.currency.strip() if self.currency != "$" else "$"
+        money = [f"{sign}{v:g}" if sign == "$" else f"{v:g} {sign}"
+                 for v in (self.budget.usd if self.budget else None, self.purchase_usd,
+                           self.user_price_usd_per_hour, self.monthly_usd) if v]  # fmt: skip
+        return " ".join([question, *gpus, *sizes, *(m.text for m in self.models), *self.notes,
+                         *money])  # fmt: skip
 
     def with_(self, **changes: Any) -> Query:
         return replace(self, **changes)
