@@ -941,7 +941,8 @@ def normalise(text: str) -> str:
     )  # ("batch=64 amp=True" keeps its AMP)
     text = rx.sub(r"\boll?ama\b", "ollama", text, flags=re.I)
     # "32 cents a kilowatt-hour", "per kilowatt hour": the unit as prices of power write it
-    text = rx.sub(r"\bkilo-?watt[- ]?hours?\b|\bkw[- ]h\b", "kWh", text, flags=re.I)
+    if "ilo" in text or "w-h" in text.lower() or "w h" in text.lower():
+        text = rx.sub(r"\bkilo-?watt[- ]?hours?\b|\bkw[- ]h\b", "kWh", text, flags=re.I)
     # "how many hours would the whole grant buy": what money pays for, not a purchase
     text = rx.sub(r"\b(grant|budget|credits?|funds?)\s((?:would |will |could |can )?)"
                   r"buy\b", r"\1 \2pay for", text, flags=re.I)  # fmt: skip
@@ -950,8 +951,9 @@ def normalise(text: str) -> str:
     text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
     # "2.3 iterations per second", "3 steps a second" (French "itérations" reads as steps): it/s
-    text = rx.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:iterations?|iters?|its|steps?)\s?(?:per|a|/)\s?"
-                  r"(?:second|sec|s)\b", r"\1 it/s", text, flags=re.I)  # fmt: skip
+    if "sec" in text.lower() or "/s" in text.lower():
+        text = rx.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:iterations?|iters?|its|steps?)\s?(?:per|a|/)"
+                      r"\s?(?:second|sec|s)\b", r"\1 it/s", text, flags=re.I)  # fmt: skip
     text = _CJK.sub(r" \1 ", text)
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
@@ -1895,7 +1897,7 @@ _SELL_ASKED = re.compile(
 
 def _reserved_gb(low: str) -> float | None:
     """Memory of each card the user keeps for other work (out of what the job may use)."""
-    m = _RESERVED.search(low)
+    m = _RESERVED.search(low) if ("gb" in low or "gig" in low or "gib" in low) else None
     if not m:
         return None
     value = float(next(g for g in m.groups() if g))
@@ -2685,7 +2687,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     )
     if not images and them and _scaled(them.group(1), them.group(2)) >= 100:
         images = them
-    if not images:  # "1.2 million transaction memos, max 128 tokens each": what each holds
+    if not images and "token" in low:  # "1.2 million memos, max 128 tokens each": each holds
         images = _EACH_SO_LONG.search(low)
     said = next((i for i in (1, 3) if images and images.group(i)), None)
     value = _scaled(images.group(said), images.group(said + 1)) if images and said else 0.0
@@ -3606,7 +3608,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         query = replace(query, exchange=exchange)
     if _bought_only(query, catalog):
         query = replace(query, intent="buy")
-    if (sold := _SOLD_FOR.search(query.low)) and _SELL_ASKED.search(query.low) and (
+    sold = _SOLD_FOR.search(query.low) if "sell" in query.low else None
+    if sold and _SELL_ASKED.search(query.low) and (
             query.user_price_usd_per_hour or query.monthly_usd):  # fmt: skip
         # "sell my 3090 for $1,150 and rent one at $0.25/hr: sell or keep?": what it fetches
         # stands as the price to buy, keeping it as owning
@@ -4256,10 +4259,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # 16-bit weights": the dtype LLM checkpoints are released in
         precision = "bf16"
     # "TensorRT later, transformers for now": an engine for later is not the one run now
-    engine = _first(
-        ENGINE_WORDS,
-        rx.sub(r"\b[\w.-]+ (?:later|eventually|down the (?:line|road)|at some point)\b", " ", low),
-    )
+    later = r"\b[\w.-]+ (?:later|eventually|down the (?:line|road)|at some point)\b"
+    engine = _first(ENGINE_WORDS, rx.sub(later, " ", low) if "later" in low or "eventually" in low
+                    or "down the" in low or "some point" in low else low)  # fmt: skip
     if engine == "llama.cpp" and rx.search(r"\bmlx(?:[-_]lm)?\b", low):
         engine = "mlx"  # "gpt-oss:20b with mlx-lm": the tag names the model, mlx runs it
     bits = rx.search(r"\b([48])[-\s]?bits?\b", outside)
@@ -5168,6 +5170,9 @@ MULTI_GPU_COUNT = 8
 _OWNED_COUNT = re.compile(rf"\b(?:i|we)\s(?:have|own|got|already have)\s{_WORD_NUM}\b")
 
 
+_COUNT_AFTER_CUE = re.compile(r"\d\s(?:cards|gpus)\b|\sx\s?\d")
+
+
 def _count_after(ref: GpuRef, low: str) -> int | None:
     """A count said right after a card's name: "H200 8 cards", "a100 x4"."""
     if not ref.text:
@@ -5182,6 +5187,8 @@ def _count_after(ref: GpuRef, low: str) -> int | None:
 
 def _counted_after(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """Each card with no count of its own takes the one said right after its name."""
+    if not _COUNT_AFTER_CUE.search(low):
+        return gpus
     return tuple(
         replace(g, count=n) if g.count is None and (n := _count_after(g, low)) else g for g in gpus
     )
