@@ -1582,15 +1582,12 @@ _PEOPLE_COUNTED = re.compile(
 )
 _WEEKS_AFTER = re.compile(r"\b(\d+)[- ]weeks?\b(?![- ](?:a|per|each)\b)")
 # "40 research groups each got a 500 GPU-hour quota": one person's or group's hours, times them
-_GROUPS_EACH = re.compile(
+_GROUPS = (
     rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|projects|users|members)"
-    r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$"
 )
+_GROUPS_EACH = re.compile(_GROUPS + r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$")
 # "18 artists, each generating about 1,200 images": one person's things, times the people
-_EACH_OF_THEM = re.compile(
-    rf"\b(\d+) (?:[\w-]+ ){{0,2}}(?:{_PEOPLE}|groups|teams|labs|departments|users|members),?\s"
-    r"(?:each|every one)\b[^;.?!]{0,40}$"
-)
+_EACH_OF_THEM = re.compile(_GROUPS + r",?\s(?:each|every one)\b[^;.?!]{0,40}$")
 _RUNS = re.compile(
     rf"\b{_WORD_NUM}[\s-](?:runs|jobs|experiments|trials|seeds|configs|sweeps|tries|attempts|repeats"
     r"|folds)\b"
