@@ -1443,9 +1443,11 @@ def break_even(
     asked: str | None = None,
     instead: tuple[str, str] | None = None,
     sign: str = "$",
+    selling: bool = False,
 ) -> str:
     """When buying pays off; `instead`: another card rented in its place (what, and its terms);
-    `sign`: the user's currency, in which the prices they gave are written."""
+    `sign`: the user's currency, in which the prices they gave are written; `selling`: the card
+    is the user's own, its sale price standing as the price to buy (keeping it is owning)."""
 
     def money(value: float, source: str) -> str:
         return usd(value, sign if source == "given by the user" else "$")
@@ -1456,12 +1458,13 @@ def break_even(
     hours = result["break_even_hours"]
     src = result["sources"]
     bought = money(result["purchase_usd"], src["purchase"])
+    to_buy = "the card fetches" if selling else "to buy"
     basis = (
-        f"{bought} to buy ({src['purchase']}) against "
+        f"{bought} {to_buy} ({src['purchase']}) against "
         f"{money(result['rent_usd_per_hour'], src['rent'])} per GPU-hour to rent ({src['rent']})"
     )
     if instead:
-        basis = f"{bought} to buy ({src['purchase']}) against {instead[1]}"
+        basis = f"{bought} {to_buy} ({src['purchase']}) against {instead[1]}"
         what += f" rather than {instead[0]}"
     power = ""
     if result["power_w"] and not result["usd_per_kwh"]:
@@ -1487,7 +1490,8 @@ def break_even(
     days = (f"{num(result['break_even_days'], 'days')}, "
             if result.get("break_even_days") and result["hours_per_day"] < 24 else "")  # fmt: skip
     head = (
-        f"**Buying {what} pays off after about {num(hours, 'hours')} of use** "
+        f"**{'Keeping the' if selling else 'Buying'} {what} pays off after about "
+        f"{num(hours, 'hours')} of use** "
         f"({days}{num(months, 'months')}{years} at {num(result['hours_per_day'])} hours a day)"
     )
     if n > 1:  # "break-even in GPU-hours": the hours of all the GPUs together
@@ -1514,6 +1518,8 @@ def break_even(
             span = (f"a {num(over['life_years'])}-year life at "
                     f"{num(result['hours_per_day'])} hours a day")  # fmt: skip
         side = winner.lower() if said else winner
+        if selling and not said:  # "sell or keep?": the pick said as one of the two
+            side = "Keep it: owning" if winner == "Buying" else "Sell it: renting"
         if instead and over.get("life_years"):  # "buying an A6000 rather than renting an L40S"
             side = f"{side} {what}" if winner == "Buying" else f"{side} {instead[0]}"
         lines.insert(
@@ -1532,6 +1538,10 @@ def break_even(
     if not result["power_w"]:
         lines.append("Electricity is not counted: name the GPU to include its board power.")
     lines.append(f"Left out: {result['left_out']}.")
+    if selling:
+        lines.append(
+            "The price the card fetches stands as its price to buy: keeping it forgoes it."
+        )
     return "\n".join(lines)
 
 

@@ -275,13 +275,12 @@ def _split_across(query: Query, box: ToolBox, _topic: str) -> list[str]:
         args["precision"] = query.precision
     if query.context:
         args["context"] = query.context
-    whole = box.call("estimate", args)
     split = box.call("estimate", {**args, "num_gpus": count})
-    if "error" in whole or "error" in split:
+    if "error" in split or "weights_all_gpus_gb" not in split:
         return []
-    weights = whole["breakdown_gb"]["weights"]
+    weights = split["weights_all_gpus_gb"]  # the whole model's, summed over its cards
     line = (
-        f"{whole['model_name']} in {whole['precision']}: {c.num(weights, 'GB')} of weights; "
+        f"{split['model_name']} in {split['precision']}: {c.num(weights, 'GB')} of weights; "
         f"split over {count} cards, each holds about "
         f"{c.num(split['breakdown_gb']['weights'], 'GB')} of them, "
         f"{c.num(split['memory_per_gpu_gb'], 'GB')} with its share of the KV cache and its own "

@@ -1736,11 +1736,7 @@ def _formats_sized(query: Query, box: ToolBox) -> Draft | None:
     head = (f"**For inference, {rows[0]['model_name']} needs {', '.join(needs[:-1])} and "
             f"{needs[-1]} of GPU memory.**")  # fmt: skip
     lines = [
-        f"- {c.FORMAT_LABELS.get(n, n.upper())}: "
-        + " + ".join(
-            f"{k.replace('_', ' ')} {c.num(v, 'GB')}" for k, v in e.get("breakdown_gb", {}).items()
-        )
-        + f" ({c.settings(e)})"
+        f"- {c.FORMAT_LABELS.get(n, n.upper())}: {c.breakdown(e)} ({c.settings(e)})"
         for n, e in zip(names, rows, strict=True)
     ]
     return Draft("\n".join([head, "", *lines]))
@@ -2265,9 +2261,7 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
 FEW_IN_FLIGHT = 4  # up to this many requests held at once, the memory is what limits a server
 
 
-def _more_than_needed(
-    query: Query, results: list[dict[str, Any]], text: str, box: ToolBox | None = None
-) -> str:
+def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str, box: ToolBox) -> str:
     """ "Do we really need the B200 for an 8B bot?": no, when the job fills under 40% of every
     card asked about; the fit follows as the figures."""
     low = query.low
@@ -2288,11 +2282,10 @@ def _more_than_needed(
     if e["memory_per_gpu_gb"] / e["gpu_memory_gb"] >= 0.4:
         return text
     verdict = "Yes, overkill" if overkill and not need else "No"
-    price = ""
-    if box is not None:  # what the card said to be needed costs to buy, beside the verdict
-        bought = box.call("purchase_prices", {"gpu": e["gpu"]})
-        if "error" not in bought and bought.get("prices"):
-            price = "\n\n" + c.purchase(bought)
+    price = ""  # what the card said to be needed costs to buy, beside the verdict
+    bought = box.call("purchase_prices", {"gpu": e["gpu"]})
+    if "error" not in bought and bought.get("prices"):
+        price = "\n\n" + c.purchase(bought)
     return (f"**{verdict}: {e['model_name']} needs about {c.num(e['memory_per_gpu_gb'], 'GB')}"
             f"{' per GPU' if e['num_gpus'] > 1 else ''}, and the {e['gpu_name']} has "
             f"{c.num(e['gpu_memory_gb'], 'GB')}: far more card than this job needs; a card with a "
@@ -5443,12 +5436,11 @@ def _setups_counted(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) ->
         if "error" in sheet:
             return None
         n = ref.count or 1
-        totals = box.call("gpu_specs", {"gpu": sheet["id"], "num_gpus": n}).get("totals") if (
-            n > 1) else None  # fmt: skip
+        totals = box.call("gpu_specs", {"gpu": sheet["id"], "num_gpus": n}).get("totals") or {}
         if n == 1 or not totals:
             setups.append(sheet)
             continue
-        summed = {f: totals[f] for f, *_ in [(j[1],) for j in c.COMPARE_JOBS] if f in totals}
+        summed = {f: totals[f] for _job, f, _why in c.COMPARE_JOBS if f in totals}
         setups.append({**sheet, **summed, "name": f"{n} x {sheet['name']}"})
         link = "NVLink" if sheet.get("gpu_link") == "switch" else "PCIe"
         split.append(f"the {n} x {sheet['name']} hold {c.num(sheet['memory_gb'], 'GB')} each, "
@@ -8241,7 +8233,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if monthly is not None and _SUBSCRIPTION.search(low) and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None,
-                        sign=query.currency)  # fmt: skip
+                        sign=query.currency, selling=query.selling)  # fmt: skip
     if foreign_power and result.get("power_w"):
         text = text.replace(
             "; electricity left out, as asked",
@@ -8260,14 +8252,6 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if sides and gpu:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""
-    if query.selling:  # the card's sale price stands as the price to buy: keeping is owning
-        text = (
-            text.replace("**Renting is cheaper", "**Sell it: renting is cheaper", 1)
-            .replace("**Buying is cheaper", "**Keep it: owning is cheaper", 1)
-            .replace("**Buying ", "**Keeping the ", 1)
-            .replace("to buy (given by the user)", "the card fetches (given by the user)")
-        )
-        text += "\nThe price the card fetches stands as its price to buy: keeping it forgoes it."
     return Draft(text)
 
 
