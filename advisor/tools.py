@@ -593,21 +593,30 @@ def prices(
 
 @_tool
 def rental_cost(
-    usd_per_gpu_hour: float, hours: float, num_gpus: int = 1, per_dollar: float | None = None
+    usd_per_gpu_hour: float,
+    hours: float,
+    num_gpus: int = 1,
+    per_dollar: float | None = None,
+    shares: int | None = None,
 ) -> dict[str, Any]:
     """The cost of renting `num_gpus` GPUs for `hours` at a price per GPU-hour that the user
     gives (used as given, never replaced by a catalog price): GPUs x price x hours;
     `per_dollar`: an exchange rate the user states (units of their currency a dollar buys),
-    which adds the total in that currency (in_currency)."""
+    which adds the total in that currency (in_currency); `shares`: the people the bill is split
+    between, which adds each one's share (usd_each)."""
     _check_gpus(num_gpus)
     if per_dollar is not None and not per_dollar > 0:
         raise InvalidInput(f"per_dollar must be above 0 (got {per_dollar}).")
+    if shares is not None and shares < 1:
+        raise InvalidInput(f"shares must be at least 1 (got {shares}).")
     total = cost.job_cost_usd(usd_per_gpu_hour, num_gpus, hours)
     result = {"usd": total, "usd_per_gpu_hour": usd_per_gpu_hour, "hours": hours,
               "num_gpus": num_gpus, "gpu_hours": hours * num_gpus,
               "price_source": "given by the user"}  # fmt: skip
     if per_dollar is not None:
         result |= {"per_dollar": per_dollar, "in_currency": total * per_dollar}
+    if shares is not None:
+        result |= {"shares": shares, "usd_each": total / shares}
     return result
 
 
@@ -654,6 +663,16 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
             # how many such jobs the GPUs get through in an hour of wall time
             "jobs_per_hour": 1 / hours,
             "pace_source": "given by the user"}  # fmt: skip
+
+
+@_tool
+def paced_count(per_second: float, hours: float) -> dict[str, Any]:
+    """How many items (tokens, images, samples) a pace the user measured, `per_second` items a
+    second, used as given, gets through in `hours` of wall time: a month of a cluster's tokens."""
+    if not (per_second > 0 and hours > 0):
+        raise InvalidInput("per_second and hours must be positive.")
+    return {"items": cost.paced_items(per_second, hours), "per_second": per_second,
+            "hours": hours, "pace_source": "given by the user"}  # fmt: skip
 
 
 @_tool
@@ -1535,6 +1554,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
     "paced_time": paced_time,
+    "paced_count": paced_count,
     "train_time_at_mfu": train_time_at_mfu,
     "tokens_for_budget_at_mfu": tokens_for_budget_at_mfu,
     "stream_load": stream_load,

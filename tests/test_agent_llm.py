@@ -135,7 +135,7 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
                             "purchase_prices", "break_even", "model_specs",
                             "list_gpus", "compare_workload", "pcie_links",
                             "system_power", "electricity_cost", "token_cost",
-                            "paced_time", "largest_model", "service_cost",
+                            "paced_time", "paced_count", "largest_model", "service_cost",
                             "carried_measurement", "stream_load", "load_replicas",
                             "bill_rate", "cards_for_rate", "value_per_dollar",
                             "train_time_at_mfu", "tokens_for_budget_at_mfu"}  # fmt: skip

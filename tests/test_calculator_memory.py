@@ -91,9 +91,11 @@ def test_capacity_uses_binary_gib_and_ecc_reserve() -> None:
 
 def test_usable_memory_follows_the_engine() -> None:
     card = gpu("h100-sxm5-80gb")
+    # vLLM: gpu_memory_utilization (0.9) of the total CUDA reports, a little below capacity
     assert memory.usable_gb(card, engine_factors("vllm")) == pytest.approx(
-        memory.capacity_gb(card) * 0.90
+        memory.cuda_total_gb(card) * 0.90
     )
+    assert memory.cuda_total_gb(card) < memory.capacity_gb(card)
     assert memory.usable_gb(card, engine_factors("llama.cpp")) > memory.usable_gb(
         card, engine_factors("vllm")
     )

@@ -57,7 +57,10 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "tdp_w": ("board power", "W"),
     "form_factor": ("form factor", ""),
     "release_year": ("released", ""),
+    "compute_stack": ("software stack", ""),
 }
+# the vendor stacks as their makers write them
+STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "metal": "Metal", "oneapi": "oneAPI (XPU)"}
 SUMMARY_FIELDS = ("memory_gb", "bandwidth_gbs", "fp16_bf16_dense_tflops", "tdp_w")
 
 
@@ -129,6 +132,8 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
             return str(sheet["interconnect"])
         return "PCIe only"
     value = sheet.get(field)
+    if field == "compute_stack" and value:
+        return STACK_NAMES.get(str(value), str(value))
     unit = FIELD_LABELS.get(field, (field, ""))[1]
     if value is None and field in _TENSOR_FIELDS and sheet.get("architecture") in PRE_VOLTA:
         return "none (no tensor cores)"  # NVIDIA's before Volta: a feature that did not exist
@@ -456,13 +461,17 @@ def ratio_head(sheets: list[dict[str, Any]]) -> str | None:
     )
 
 
-def compare_head(sheets: list[dict[str, Any]]) -> str:
-    """Which to pick for each common job, with the figure that decides it; cards that share the
-    best figure (two variants of one chip) are picked together, and a figure every card shares is
+def compare_head(sheets: list[dict[str, Any]], jobs_said: tuple[str, ...] = ()) -> str:
+    """Which to pick for each common job, with the figure that decides it (the jobs the user
+    said only, of COMPARE_JOBS, where the cards differ on them); cards that share the best
+    figure (two variants of one chip) are picked together, and a figure every card shares is
     said level."""
     picks: dict[tuple[str, ...], list[str]] = {}
     level = []
-    for job, field, _why in COMPARE_JOBS:
+    jobs = [j for j in COMPARE_JOBS if j[0] in jobs_said]
+    if not jobs or all(len({s.get(field) for s in sheets}) == 1 for _job, field, _why in jobs):
+        jobs = list(COMPARE_JOBS)  # none said, or the cards are level on those said
+    for job, field, _why in jobs:
         values = {s["name"]: float(s[field]) for s in sheets if s.get(field) is not None}
         if len(values) < 2:
             continue
@@ -475,14 +484,14 @@ def compare_head(sheets: list[dict[str, Any]]) -> str:
     if not picks:
         return "**They are level on memory, bandwidth and compute.**"
     parts = []
-    for names, jobs in picks.items():
+    for names, job_names in picks.items():
         figures = []
         for job, field, _why in COMPARE_JOBS:
-            if job in jobs:
+            if job in job_names:
                 shown = " vs ".join(field_value(s, field) for s in sheets)
                 figures.append(f"{FIELD_LABELS[field][0]} {shown}")
         which = " or the ".join(names)
-        parts.append(f"the {which} for {' and '.join(jobs)} ({'; '.join(figures)})")
+        parts.append(f"the {which} for {' and '.join(job_names)} ({'; '.join(figures)})")
     even = f" Level on {' and '.join(level)}." if level else ""
     return "**Pick " + "; ".join(parts) + "." + even + "**"
 
@@ -639,6 +648,8 @@ def memory_line(e: dict[str, Any]) -> str:
         head += f": {num(-e['headroom_gb'], 'GB')} short"
     elif e["headroom_gb"] >= 0.05:
         head += f", leaving {num(e['headroom_gb'], 'GB')} spare"
+    if e["fits"] and e.get("engine_setting"):  # "fits only with --gpu-memory-utilization 0.95"
+        head += f", only with {e['engine_setting']}"
     line = f"{head} ({breakdown(e)})."
     line += rule_of_thumb(e)
     if e.get("weights_alone_gb"):  # an image pipeline's models together
@@ -795,8 +806,11 @@ def fit_head(e: dict[str, Any]) -> str:
     verdict = "Yes" if e["fits"] else "No"
     fits = "fits on" if e["fits"] else "does not fit on"
     where = gpus_phrase(e["num_gpus"], e["gpu_name"])
+    setting = e.get("engine_setting") if e["fits"] else None  # "... only with a setting raised"
+    only = f", only with {setting.split(' (')[0]}" if setting else ""
     return (
-        f"**{verdict}: {e['model_name']} {fits} {where} for {workload_label(e)}** ({settings(e)})."
+        f"**{verdict}: {e['model_name']} {fits} {where} for {workload_label(e)}{only}** "
+        f"({settings(e)})."
     )
 
 
@@ -1137,6 +1151,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
             f"- **{gpus_phrase(e['num_gpus'], e['gpu_name'])}**{sheet}: {verdict}, "
             f"{num(e['memory_per_gpu_gb'], 'GB')} of {usable(e)}"
         )
+        if e["fits"] and e.get("engine_setting"):
+            line += f", only with {e['engine_setting'].split(' (')[0]}"
         figures = metrics_of(e, asked)
         if e["fits"] and e.get("job_hours") and time_first:
             span = "one epoch" if one_epoch(e) else "the job"
@@ -1161,6 +1177,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     elif whole and len(whole) < len(results):  # split rows differ: the whole model, on one GPU
         lines.append(f"Where the {num(whole[0]['memory_per_gpu_gb'], 'GB')} goes on one GPU: "
                      f"{breakdown(whole[0])}.{rule_of_thumb(whole[0])}")  # fmt: skip
+    elif len(results) > 1 and (holds := next((e for e in results if e["fits"]), None)):
+        # the cards hold back different amounts (vLLM's start-up reserve grows with a large
+        # card's default batch): the parts on the first that fits
+        lines.append(f"Where the {num(holds['memory_per_gpu_gb'], 'GB')} goes on the "
+                     f"{holds['gpu_name']}: {breakdown(holds)}.{rule_of_thumb(holds)}")  # fmt: skip
     lines += alternatives
     defaults = defaults_line(first)
     if defaults:

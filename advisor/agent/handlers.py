@@ -27,6 +27,7 @@ from advisor.agent.understand import (
     ENGINE_WORDS,
     EPOCH_PACE_SAID,
     LEAVING,
+    MADE_ASKED,
     NEED_A_GPU,
     NONSTOP,
     PRECISION_WORDS,
@@ -771,6 +772,26 @@ def _feature_said(query: Query, sheets: list[dict[str, Any]]) -> str:
         best = (" Mixed precision (FP16) gets no tensor-core speed-up on it: half-precision math "
                 f"runs on its CUDA cores (FP32 rate {fp32}).")  # fmt: skip
     return f"**No: the {name} has no {what}**{why}.{best}"
+
+
+# whether a named card has what is explained: "confirm whether this card possesses them"
+_WHETHER_HAS = re.compile(
+    r"\b(?:whether|if)\b[^.?!]{0,40}\b(?:has|have|possess\w*|comes? with|supports?|got)\b"
+    r"|\b(?:does|do) (?:it|this|that|the|my|our|this particular)\b[^.?!]{0,40}\b(?:have|possess|"
+    r"come with|support)\b"
+)
+
+
+def _card_has_it(query: Query, box: ToolBox) -> str | None:
+    """Yes or no from the datasheet, first, when an explanation is asked with whether the card
+    named has the feature ("what are tensor cores, and does the RTX 4000 Ada have them?")."""
+    refs = [ref for ref in query.gpus if ref.ids]
+    if len(refs) != 1 or not _WHETHER_HAS.search(query.low):
+        return None
+    sheet = box.call("gpu_specs", {"gpu": refs[0].ids[0]})
+    if "error" in sheet:
+        return None
+    return _feature_said(query, [sheet]) or None
 
 
 # a figure or a size in the question: "over 500", "count 7", "lower than its fp16"
@@ -2865,11 +2886,15 @@ def speed(query: Query, box: ToolBox) -> Draft:
             and (query.models[0].family or "llm") in ON_THE_CPU
             and query.workload in (None, "inference")):  # fmt: skip
         return fit(query, box)  # "faster-whisper on a 16-core CPU vs a T4": the CPU beside it
+    if (made := _made_at_your_pace(query, box)) is not None:
+        return made  # "2,400 tok/s in aggregate: how many tokens in a 30-day month?"
     if query.throughput_tok_s and query.output_tokens:  # "~18 tok/s; 2M tokens out: hours?"
         return _tokens_at_your_pace(query, box, query.output_tokens, query.throughput_tok_s)
     if query.seconds_per_item and _paced_items(query) and not query.models:
         return job_time(query, box)  # "6 frames per second; a 14-minute clip at 24 fps"
-    if not query.models:
+    if not query.models:  # "would moving to the 4500 Ada be a speed-up?": the cards side by side
+        if len(gpus_named(query)) >= 2:
+            return compare(query, box)
         return spec(query, box) if query.gpus else explain(query, box)
     judged = len(query.gpus) == 1 and all(m.assumed and m.family == "llm" for m in query.models)
     if judged and _JUDGED_FOR.search(query.low):
@@ -4496,6 +4521,23 @@ def cap_on_one(query: Query, box: ToolBox) -> str:
     )
 
 
+def _jobs_stated(query: Query) -> tuple[str, ...]:
+    """The common jobs (compose.COMPARE_JOBS) the user stated for a comparison of cards: the
+    job said (training of any kind, an LLM's inference), with what fits (memory), and any other
+    the words name ("fine for training, or inference only?"); () when none was said."""
+    if not query.workload_given or not query.workload:
+        return ()
+    llm = all((m.family or "llm") == "llm" for m in query.models)
+    said = {"training"} if query.workload != "inference" else {"LLM inference"} if llm else set()
+    if not said:
+        return ()
+    if re.search(r"\binference\b|\bserv(?:e|ing)\b|\bdecod\w*|\btok(?:en)?s?/s\b", query.low):
+        said.add("LLM inference")
+    if re.search(r"\btrain\w*|\bfine-?tun\w*", query.low):
+        said.add("training")
+    return (*sorted(said), "large models")
+
+
 def compare(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried
@@ -4644,7 +4686,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if "error" in result:
         return Draft(result["error"])
     sheets = result["gpus"]
-    head = c.compare_head(sheets)
+    head = c.compare_head(sheets, _jobs_stated(query))
     if (counted := _setups_counted(query, box, sheets)) is not None:
         head = counted  # "4x 4090 vs 1x h100": each setup's figures in all
     if c.HOW_MUCH_FASTER.search(query.low) and (ratio := c.ratio_head(sheets)):
@@ -5648,9 +5690,17 @@ def _price_terms(query: Query, box: ToolBox) -> Draft:
         rows.append((term, price, billed, bill["usd"]))
     rows.sort(key=lambda r: r[3])
     best, other = rows[0], rows[1]
+    # "job needs ~200 GPU-hours ... spot or on-demand?": one job's bill, no period's
+    one_job = bool(
+        query.hours and not monthly and not annual and all(r[0] != "reserved" for r in rows)
+    )
     head = (f"**{best[0].capitalize()} is cheaper at your use: {c.usd(best[3])} a {period} against "
             f"{c.usd(other[3])} for {other[0]}**, {c.usd(other[3] - best[3])} a {period} "
             "less.")  # fmt: skip
+    if one_job:
+        head = (f"**{best[0].capitalize()} is cheaper for the job: {c.usd(best[3])} against "
+                f"{c.usd(other[3])} for {other[0]}**, "
+                f"{c.usd(other[3] - best[3])} less.")  # fmt: skip
     lines = [
         f"- {term}: {c.usd(price)}/hour x {c.num(billed, 'hours')}"
         + (f" (every hour of the {period}, for {held} {unit}{'s' if held > 1 else ''})"
@@ -6038,16 +6088,21 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return _rent_of_each(query, box, named[:4], hours)  # "and how much per month for each"
     if price is not None and hours:
         rate = query.exchange if query.currency == "$" else None
+        shares = query.split_ways
         result = box.call(
             "rental_cost",
             {"usd_per_gpu_hour": price, "hours": hours, "num_gpus": nodes if per_node else count,
-             **({"per_dollar": rate[1]} if rate else {})},
+             **({"per_dollar": rate[1]} if rate else {}),
+             **({"shares": shares} if shares else {})},
         )  # fmt: skip
         if "error" in result:
             return Draft(result["error"])
         node = (size or count) if per_node else None
         each = _gpu_share(box, price, node) if node and node > 1 else None
         text = c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
+        if "usd_each" in result:  # "teammates are splitting it 4 ways, so also per person"
+            text += (f" Split {result['shares']} ways: "
+                     f"**{c.usd(result['usd_each'], query.currency)} each**.")  # fmt: skip
         if rate and "in_currency" in result:  # "... and in naira at ₦1,550 to $1?"
             text += (f" In {rate[0]} at your rate of {c.num(rate[1])} to the dollar: "
                      f"**{c.usd(result['in_currency'], rate[0] + ' ')}**.")  # fmt: skip
@@ -7678,8 +7733,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
         # for one GPU), then what each costs
         parts = []
         # ("is an A6000 worth it, or get 2x 4090 instead?": a choice, weighed like a comparison)
-        chosen = len(query.gpus) >= 2 and re.search(r"\bor\b|\bvs\.?\b|\bversus\b|\binstead\b",
-                                                     query.low)  # fmt: skip
+        # ("one says the 5090, another a used A100: which is the right card for FP64?")
+        chosen = len(query.gpus) >= 2 and re.search(
+            r"\bor\b|\bvs\.?\b|\bversus\b|\binstead\b|\bwhich\b|\banother\b", query.low
+        )
         if len(query.gpus) >= 2 and (query.models or query.workload_given or chosen):
             parts.append(compare(query, box).text)
         elif query.models:
@@ -8080,17 +8137,6 @@ _LIFE = re.compile(
     r"|\b(?:its|the|their|our|a|his|her)\s(?:\w+'s\s)?(?:life|lifetime|lifespan)\b"
     r"|\blife(?:time|span)\b|\bdepreciation\b"
 )
-_NO_POWER = re.compile(
-    r"\b(?:ignor\w*|exclud\w*|leave out|leaving out|without|not counting|no)\s(?:the\s)?"
-    r"(?:electricity|power (?:cost|bill)s?|energy)\b"
-    # "ignore power and admin", not "no power constraints"
-    r"|\b(?:electricity|power costs?|energy)\b(?: \w+){0,3}\s(?:ignor\w*|exclud\w*|leave out)\b"
-    r"|\b(?:ignor\w*|exclud\w*|leave out|leaving out|not counting)\s(?:the\s)?power\b"
-    r"(?!\s(?:limit|constraint|cap|supply|draw|budget)\w*)"
-    # "forget light bill for now" (Nigerian English: the electricity bill)
-    r"|\b(?:forget|ignor\w*|exclud\w*|leave out|no|without)\s(?:the\s|my\s)?(?:light|electric\w*|"
-    r"power|energy) bills?\b"
-)
 
 
 def rent_or_buy(query: Query, box: ToolBox) -> Draft:
@@ -8134,6 +8180,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if (
         rent is None
         and query.monthly_usd
+        and not query.subscription
         and gpu
         and not (ref and ref.count)
         and not query.num_gpus
@@ -8204,7 +8251,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["power_w"] = query.draw_w if query.draw_each else query.draw_w / count
     if query.upkeep_usd_per_month:  # "$40 a month of colocation": owning's cost by the hour
         args["host_usd_per_hour"] = query.upkeep_usd_per_month / count / HOURS_PER_MONTH
-    if _NO_POWER.search(low):
+    if query.no_power:
         args["usd_per_kwh"] = 0.0  # "please ignore electricity and hosting"
     foreign_power = query.currency != "$" and "usd_per_kwh" not in args
     if foreign_power:  # "250 000 ₽ or 60 ₽ an hour": no dollar tariff added to roubles
@@ -8230,7 +8277,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     result = box.call("break_even", args)
     if "error" in result:
         return Draft(result["error"])
-    if monthly is not None and _SUBSCRIPTION.search(low) and not NONSTOP.search(low):
+    if monthly is not None and query.subscription and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None,
                         sign=query.currency, selling=query.selling)  # fmt: skip
@@ -8378,7 +8425,6 @@ def _epoch_time_said(low: str) -> bool:
 
 
 # a flat monthly fee for a notebook service, not a bill that grows with the hours used
-_SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b")
 # a horizon of use, not the period of a rate ("22 days per month")
 # the horizon a rent-or-buy question is weighed over: "over 3 years", "the grant runs three
 # years", "for the next 18 months", "over a four-year horizon"
@@ -8966,6 +9012,28 @@ def _tokens_at_your_pace(query: Query, box: ToolBox, tokens: float, speed: float
     )[0]
 
 
+def _made_at_your_pace(query: Query, box: ToolBox) -> Draft | None:
+    """ "Our cluster sustains 2,400 tokens/s: how many tokens in a 30-day month?": the count a
+    pace the user measured gets through in the hours given (the `paced_count` tool)."""
+    asked = MADE_ASKED.search(query.low)
+    if not (asked and query.hours):
+        return None
+    tokens = asked.group(1).startswith("token")
+    if tokens and query.throughput_tok_s:
+        per_second, unit = query.throughput_tok_s, "tokens"
+    elif not tokens and query.seconds_per_item:
+        per_second, unit = 1 / query.seconds_per_item, asked.group(1).rstrip("s") + "s"
+    else:
+        return None
+    made = box.call("paced_count", {"per_second": per_second, "hours": query.hours})
+    if "error" in made:
+        return None
+    pace = (f"{c.num(per_second)} {unit}/s" if tokens
+            else f"{c.num(query.seconds_per_item, 's')} each")  # fmt: skip
+    return Draft(f"**About {c.num(made['items'], unit)} in {c.duration(query.hours)}** at your "
+                 f"own measured {pace}, running the whole time.", cite_more=False)  # fmt: skip
+
+
 _PER_STREAM = re.compile(  # the speed said of one stream: "41 tok/s per stream"
     r"(?:tok(?:en)?s?\s?/\s?s(?:ec)?|tokens? (?:per|a) second|t/s|tps)\s(?:per|each|a|for each|in "
     r"each|on each)\s(?:stream|request|user|seq\w*|session|worker)\b"
@@ -9035,7 +9103,10 @@ def explain(query: Query, box: ToolBox) -> Draft:
     chosen = best_sentences(query.read, found, emphasis)
     concept = glossary.entry(query.topic)
     if concept is not None:
-        return _concept(query, box, concept, chosen)
+        explained = _concept(query, box, concept, chosen)
+        if (said := _card_has_it(query, box)) is not None:  # "... and does this card have them?"
+            explained.text = said + "\n\n" + explained.text
+        return explained
     figures = _figures_for(query, box)
     weights = _weights_for(query, box)
     if query.models or query.gpus:  # a sentence about other hardware answers nothing asked

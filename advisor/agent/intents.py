@@ -20,6 +20,7 @@ from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import (
     LEAVING,
+    MADE_ASKED,
     TOPIC_WORDS,
     UNNAMED_ASKED,
     USED_ADJECTIVE,
@@ -285,6 +286,12 @@ _FIT_ASKED = _cues(
     r"^\W*(?:is|are|would|will) (?:one|a|an|two|three|four|\d+|a single|my|our|the) [^?.!]{0,40}?"
     + _ENOUGH_FOR,
     r"\bwhether\b[^.?!]{0,60}?\b(?:runs?|fits?|loads?)\b (?:on|in|into)\b",
+    # "can the model be held entirely in the card's memory?", "all of it on the graphics card",
+    # "will the whole thing sit in vram"
+    r"\b(?:held|kept|loaded|stored|sit|sits|stay|stays) (?:entirely |fully |completely |all )?"
+    r"(?:in|on) (?:the |my |our |its |that |this )?(?:card'?s |gpu'?s )?(?:vram|memory|gpu"
+    r"|graphics card|card)\b",
+    r"\ball of it (?:on|in) (?:the |my )?(?:gpu|graphics card|card|vram)\b",
 )
 # two cards weighed against each other: "torn between the 4070 ti super and the 4080 super"
 _TORN = r"\btorn between\b|\bcan'?t (?:decide|choose) between\b|\bdeciding between\b"
@@ -325,7 +332,8 @@ _COST_ASKED = _cues(
 _RENT = _cues(
     r"\brent\w*",
     r"\balugar\b|\balquilar\b|\bmieten\b|\blouer\b",  # Portuguese, Spanish, German, French
-    r"\bcloud\b",
+    # (not a point cloud, a word cloud)
+    r"(?<!point[- ])(?<!word[- ])(?<!tag[- ])\bcloud\b(?![- ]?(?:points?|compare)\b)",
     r"\bon[- ]demand\b",
     r"\blease\b",
     r"\brunpod\b",
@@ -950,6 +958,16 @@ def _train_time(q: Query, low: str) -> bool:
     training = q.workload not in (None, "inference")
     if q.user_price_usd_per_hour and q.hours and not rx.search(r"\bhow long\b", low):
         return False  # "$32.77/hr, 3 days of training, what's that": the time is given
+    if (
+        q.budget
+        and q.user_price_usd_per_hour
+        and rx.search(
+            r"\bhow many (?:[\w-]+ ){0,3}?hours?\b[^.?!]{0,50}\b"
+            r"(?:buy|get|cover|pay for|last|afford)",
+            low,
+        )
+    ):
+        return False  # "€600 in credits at €1.20/hour: how many hours of training does it buy?"
     if q.hours and _COST_OF_SPAN.search(low) and not rx.search(r"\bhow long\b", low):
         return False  # "how much would it cost ... on 64 H100s for 2 days": the span is given
     if _bill_asked(q, low) and not rx.search(r"\bhow long\b", low):
@@ -1141,7 +1159,19 @@ _RATE_FIGURE_ASKED = re.compile(
 _WEAK_SPEED = re.compile(r"\bslow\w*|\busable\b|\bperformance\b|\breal[- ]?time\b")
 
 
+# a speed's bound asked: "decode upper bound", "bandwidth roofline", "the tok/s ceiling"
+_ROOFLINE = re.compile(
+    r"\b(?:upper bound|roofline|theoretical (?:max(?:imum)?|peak|limit)|ceiling)\b"
+    r"[^.?!]{0,60}\b(?:decode|tok\w*|generation|speed)\b"
+    r"|\b(?:decode|tok\w*|generation|speed)\b[^.?!]{0,60}\b(?:upper bound|roofline|ceiling)\b"
+)
+
+
 def _rate(q: Query, low: str) -> bool:
+    if (q.throughput_tok_s or q.seconds_per_item) and q.hours and MADE_ASKED.search(low):
+        return True  # "1,500 tokens/s in all: how many tokens in a 30-day month?"
+    if q.models and _ROOFLINE.search(low):
+        return True  # "single-stream decode upper bound for 70B fp8 on an H100, roofline"
     return bool(_RATE.search(low)) and not q.user_price_usd_per_hour and "$" not in low
 
 
@@ -1419,13 +1449,26 @@ def _explain(q: Query, low: str) -> bool:
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 
 
+def _pick_asked(q: Query, low: str) -> bool:
+    """One of two or more cards asked for a model's job ("which one, and why does the memory
+    matter?"): the pick leads, whatever the why beside it."""
+    which = rx.search(r"\bwhich (?:one|card|gpu|of (?:the|them|these|those))\b", low)
+    return bool(len({g.ids for g in q.gpus}) >= 2 and q.models and which)
+
+
 def _why_or_concept(q: Query, low: str) -> bool:
+    if _pick_asked(q, low):
+        return False  # "5070 12GB or 5060 Ti 16GB for Phi-4? which one, and why?": the pick first
     plain = rx.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
     # "'the KV cache' ... In plain words, what is it, and how much memory ...?"
     it = q.topic and rx.search(r"\bwhat(?:'s| is| are) (?:it|that|this|they)\b", low)
     # "'int8' instead of 'fp16': in plain English, what's the difference?"
     differs = q.topic and rx.search(r"\bwhat(?:'s| is) the difference\b", low)
-    return _why(q, low) or bool(plain and (_concept_first(q, low) or it or differs))
+    # "whats the diff between time to first token and tokens per sec?": two ideas, no hardware
+    ideas = not (q.gpus or q.models) and rx.search(
+        r"\bwhat(?:'?s| is| are) the diff(?:erence)?s? between\b", low
+    )
+    return _why(q, low) or bool(ideas) or bool(plain and (_concept_first(q, low) or it or differs))
 
 
 def _spec(q: Query, low: str) -> bool:
@@ -1526,6 +1569,8 @@ def detect_intent(query: Query, low: str) -> str:
     accepts the question."""
     low = _UNASKED_SPEED.sub(" ", low)  # "speed not critical": said, not asked
     found = None if _field_list(query) else principles.find(query, low)
+    if found is not None and found.kind == "explain" and _pick_asked(query, low):
+        found = None  # the pick asked beside a why
     if found is not None and found.kind in INTENTS and not _invalid(query, low):
         return found.kind
     for name, intent in INTENTS.items():
@@ -1583,6 +1628,10 @@ _PLANNED_JOB = re.compile(
 )
 
 
+# a follow-up that only swaps what is asked about: "and what about a 3090?", "how about the A6000"
+_SWAPPED = re.compile(r"\s*(?:and|ok|okay|so)?[\s,]*(?:what|how) about\b|\s*and (?:the|a|an|for)\b")
+
+
 def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool = False) -> bool:
     """A follow-up keeps the previous turn's intent when its own words only change the things
     asked about ("and the A5000?", "what about in 4bit?", "and with 4 of them?", "and budget
@@ -1594,7 +1643,12 @@ def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool
         return True  # a budget for the recommendation, not a question about a cost
     if previous == "rent_or_buy" and detected in ("cost", "buy") and names_nothing:
         return True  # "now include power: 575 W per card, $0.20/kWh": the break-even again
+    if (previous == "rent_or_buy" and detected in ("cost", "buy") and query.gpus
+            and not query.models and _SWAPPED.match(query.low)):  # fmt: skip
+        return True  # "and what about a 3090?": the same break-even, for that card
     weak = ("spec", "search", "explain", "compare", "fit")
+    if detected == "fit" and previous == "cost" and query.models and _FIT_ASKED.search(query.low):
+        return False  # "$0.71/hr, 16 h a day: a month? also would llama 8b even fit on it": asked
     settings_only = names_nothing and detected in ("spec", "search")
     money = previous in ("cost", "recommend", "buy", "rent_or_buy")
     return detected in weak and (query.has_model or money or settings_only)

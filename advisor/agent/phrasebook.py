@@ -205,6 +205,54 @@ def _nb_hours(match: re.Match[str]) -> str:
 _ID_SCALED = re.compile(
     r"(?<![\w.,])(\d+(?:[.,]\d+)?) ?(ribu|rb|juta|jt|miliar|milyar)\b(?!-)", re.IGNORECASE
 )
+# South Asian amounts in lakhs and crores written in Latin letters ("1.8 lakh", "2 lakhs", "1.2
+# crore", "3 lac"): the number itself
+_LAKH = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?) ?((?:INR|Rs\.?|PKR|₹) ?)?(lakhs?|lacs?|crores?)\b", re.IGNORECASE
+)
+_LAKH_SCALE = {"l": 1e5, "c": 1e7}
+
+
+# Urdu says the rate before the amount ("روزانہ 10 گھنٹے": 10 hours a day, "فی گھنٹہ 520 روپے":
+# 520 rupees an hour), writes Pakistan's rupee as روپے and counts in lakhs (لاکھ)
+_UR_LETTERS = re.compile("[\u06d2\u06ba\u0679\u0688\u0691\u06c1\u06cc]")
+_UR_DAILY = re.compile(r"روزانہ\s?(\d+(?:[.,]\d+)?)\s?(?:گھنٹے|گھنٹہ)")
+_UR_HOURLY = re.compile(r"فی\s?گھنٹ[ہے]\s?(\d[\d,.]*)\s?(?:روپے|روپیہ|PKR)")
+_UR_RUPEES = re.compile(r"(\d[\d,.]*)\s?(?:روپے|روپیہ)")
+_UR_LAKH = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?لاکھ")
+
+
+# Icelandic "mig" (me: "kostar mig", "Mig langar") is no MIG slice; written in lower case or
+# capitalised, in a question with Icelandic letters
+_IS_LETTERS = re.compile("[þðÞÐæÆ]")
+_IS_MIG = re.compile(r"\b(?:mig|Mig)\b")
+
+
+def _urdu(text: str) -> str:
+    """Urdu's rates, rupees and lakhs in the order and numbers English writes them."""
+    if not _UR_LETTERS.search(text):
+        return text
+    text = _UR_LAKH.sub(lambda m: _scaled(m.group(1), 1e5), text)
+    text = _UR_DAILY.sub(r"\1 hours a day", text)
+    text = _UR_HOURLY.sub(r"\1 PKR per hour", text)
+    return _UR_RUPEES.sub(r"\1 PKR", text)
+
+
+# Hinglish says the price before the verb: "4090 2 lakh mein buy karu" (buy a 4090 for 2 lakh)
+_HI_PRICE_FIRST = re.compile(
+    r"(?<![\w.,])(\d[\d,.]*)\s?((?:INR|Rs\.?|₹)\s?)?(?:mein|me|mai)\s(?:buy|kharid|khareed)\w*"
+    r"(?:\s(?:karu\w*|karoon|kar\s?lu\w*|lu|loon))?\b",
+    re.IGNORECASE,
+)
+
+
+def _lakhs(match: re.Match[str]) -> str:
+    """ "1.8 lakh" -> "180000"; "1.8 INR lakh" (the currency moved after the number) -> "180000
+    INR"."""
+    value = _scaled(match.group(1), _LAKH_SCALE[match.group(3)[0].lower()])
+    return f"{value} {match.group(2).strip()}" if match.group(2) else value
+
+
 _ID_SCALE = {"juta": "million", "jt": "million", "miliar": "billion", "milyar": "billion"}
 # "VRAM-nya", "TDP-nya", "GB-nya": Indonesian's "its" joined by a hyphen, no part of the word
 _NYA = re.compile(r"(?<=\w)-nya\b", re.IGNORECASE)
@@ -253,7 +301,13 @@ def to_english(text: str) -> str:
         text = _BN_SCALED.sub(lambda m: _scaled(m.group(1), _BN_SCALE[m.group(2)]) + " ", text)
         text = _BN_IN_TIME.sub(lambda m: " " + _BN_IN[m.group(1)], _BN_COUNTER.sub(" ", text))
         text = _BN_RATE.sub(r"\2 \1", text)
-    text = _swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text)))
+    text = _urdu(_swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text))))
+    if ("mig" in text or "Mig" in text) and _IS_LETTERS.search(text):
+        text = _IS_MIG.sub("me", text)
+    if "la" in text or "cr" in text or "La" in text or "Cr" in text:
+        text = _LAKH.sub(_lakhs, text)
+    if "me" in text or "mai" in text:
+        text = _HI_PRICE_FIRST.sub(lambda m: f"buy it for {m.group(1)} {m.group(2) or ''}", text)
     if "일" in text:  # "한 달에 22일 쓰면": 22 days (not "22일에", the 22nd)
         text = _KO_DAYS.sub(" days ", text)
     text = _IMAGES.sub(lambda m: f" {m.group(1) or m.group(2)} images ", text)

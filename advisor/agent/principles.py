@@ -1644,10 +1644,12 @@ def _format_of_card(query: Query) -> bool:
     named = any(m.ids for m in query.models)
     job = named and bool(_JOB_IN_FORMAT.search(low)) and not _SUPPORT_ASKED.search(low)
     # "qlora on mistral 7b on my 2080 ti, doable? or no bf16 support": the job, the format after
-    asked = (
-        named
-        and bool(_JOB_ASKED.search(low))
-        and (query.workload_given or bool(re.search(r"\bhow much (?:vram|memory)\b", low)))
+    asked = named and (
+        (
+            bool(_JOB_ASKED.search(low))
+            and (query.workload_given or bool(re.search(r"\bhow much (?:vram|memory)\b", low)))
+        )
+        or bool(_ROOM_ASKED.search(low))
     )
     return _one_gpu(query) and not job and not asked
 
@@ -1656,6 +1658,9 @@ _JOB_ASKED = re.compile(
     r"\b(?:doable|possible|feasible|can i|could i|will it|would it|enough|how much (?:vram|memory)"
     r"|(?:have|need) to use)\b"
 )
+# the model's room on the card asked in so many words: "can the model be held entirely in the
+# card's memory?", "will it fit?"
+_ROOM_ASKED = re.compile(r"\b(?:fits?|be held|held entirely|entirely in|all of it on)\b")
 
 
 def precision_support(query: Query, box: ToolBox) -> Draft | None:
@@ -3149,7 +3154,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bpower supply\b",
         r"\b(?:how many|what) watt\w*\b.{0,40}\b(?:need|build|rig|system|workstation|server)\b",
         r"\bwattage\b.{0,40}\b(?:need|enough|handle|require)",
-        r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine|cut it)\b",
+        r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine(?![- ]?tun)"
+        r"|cut it)\b",  # (not "fine-tune")
     ), power_supply),
     Principle("context_memory", "explain", _cues(
         r"\b(?:context|ctx)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:explod\w*|blow\w*|grow\w*|"

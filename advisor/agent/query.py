@@ -157,6 +157,9 @@ class Query:
     images: float | None = None
     audio_hours: float | None = None
     per_day: bool = False  # the images or audio said are a day's work ("500 h of audio a day")
+    split_ways: int | None = None  # people a bill is shared by ("splitting it 4 ways")
+    subscription: bool = False  # the monthly spend is a service's fee ("a SaaS at $79 a month")
+    no_power: bool = False  # electricity to be left out ("ignore power", "bijli ignore karo")
     resolution: int | None = None
     steps: int | None = None
     fields: tuple[str, ...] = ()  # datasheet fields asked for

@@ -547,6 +547,12 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         verdict = float(pace.group(1).replace(",", "")) >= 1
     if pick and _EITHER.search(low):
         return text  # "should I buy a 4070 or a 3090?": a choice, the pick answers it
+    if pick and _WORTH_ASKED.search(low) and (small := _small_step(head)):
+        # "a meaningful speed-up, or a sidegrade?": a lead of under a fifth is no upgrade
+        rest = text[len(head) :]
+        name = re.split(r" for | \(|\.", pick.group(1))[0]
+        return (f"**No: a small step, not a meaningful upgrade to the {name}: "
+                f"{small}.**{rest}")  # fmt: skip
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
@@ -570,6 +576,31 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     elif body.startswith(("The ", "With ")):
         body = body[0].lower() + body[1:]  # "Yes: the largest that fits ..."
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
+
+
+# whether a lead is worth having: "a meaningful speed-up, or a sidegrade?", "worth upgrading?"
+_WORTH_ASKED = re.compile(
+    r"\b(?:meaningful|significant|noticeable|real|big|worthwhile)\s(?:speed-?up|upgrade|jump"
+    r"|difference|improvement|gain)\b|\bsidegrade\b|\bworth (?:it|buying|upgrading|the (?:upgrade"
+    r"|money|switch|jump))\b"
+)
+# the deciding figure of a pick, both ways: "dense FP16/BF16 tensor 76.7 TFLOPS vs 81.9 TFLOPS"
+_FIGURE_VS = re.compile(r"([a-z][\w/ -]*?) ([\d,.]+) ([A-Za-z/]+)((?: vs [\d,.]+ \3)+)")
+SMALL_STEP = 1.2  # a lead under this on the deciding figure is no upgrade worth buying
+
+
+def _small_step(head: str) -> str | None:
+    """ "dense FP16/BF16 tensor 76.7 TFLOPS vs 81.9 TFLOPS" when the pick leads by under
+    SMALL_STEP on its deciding figure; None when the lead is bigger or no figure is given."""
+    m = _FIGURE_VS.search(head)
+    if not m:
+        return None
+    values = [
+        float(v.replace(",", "")) for v in (m.group(2), *re.findall(r"vs ([\d,.]+)", m.group(4)))
+    ]
+    if min(values) <= 0 or max(values) / min(values) >= SMALL_STEP:
+        return None
+    return m.group(0)
 
 
 # one of two asked for: "should I buy a 4070 or a 3090", "should we go with the A6000 or two 3090s"

@@ -289,6 +289,10 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
 )
 # datasheet fields and the words that ask for them
 FIELD_WORDS: dict[str, str] = {
+    # "is it CUDA or that ROCm thing?", "which software stack does it use"
+    "compute_stack": r"\b(?:is it|does it (?:use|run|need)) (?:cuda|rocm)\b"
+    r"|\bcuda or (?:that |the )?rocm\b|\brocm or (?:\w+ )?cuda\b|\b(?:compute|software) stack\b"
+    r"|\bcuda support\b",
     "memory_gb": r"\b(?:vram|memory|mem|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea"
     # a size to confirm: "same 24gb right?", "both 16gb, correct?", "both 48GB I believe",
@@ -304,7 +308,9 @@ FIELD_WORDS: dict[str, str] = {
     r"(?=.*\b(?:right|true|accurate|correct|hold up)\b)",
     "memory_type": r"\bmemory type\b|\bhbm\w*\b|\bgddr\w*\b|\bkind of memory\b|\becc\b"
     r"|\bmemory (?:size|capacity) (?:and|&) type\b|\btype of memory\b"
-    r"|\bwhat memory\b(?! (?:band ?width|bandwith|speed|bw|bus)\b)",
+    r"|\bwhat memory\b(?! (?:band ?width|bandwith|speed|bw|bus)\b)"
+    # "what's different about the memory itself?"
+    r"|\b(?:the )?memory itself\b|\bdifferent about the memory\b",
     "bandwidth_gbs": r"\bband ?width\b|\bbandwith\b|\bbw\b|\bmemory speed\b|\bgb/s\b|\btb/s\b"
     r"|\b(?:tera|giga)bytes? (?:per|a) second\b"
     r"|\blargura de banda\b"
@@ -767,6 +773,8 @@ _FX_WORDS = (
     ("BDT", r"টাকা|taka|bdt"),
     ("IDR", r"rupiah|idr"),
     ("MYR", r"ringgit|myr"),
+    ("RSD", r"dinara|dinar|din\.?|rsd"),
+    ("PKR", r"pkr"),
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip
@@ -785,6 +793,9 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
                    "rp": "IDR", "rp.": "IDR", "rm": "MYR"}  # fmt: skip
 
 
+_URDU = re.compile("[\u06d2\u06ba\u0679\u0688\u0691\u06c1]")
+
+
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
     text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
@@ -794,9 +805,12 @@ def _fx_codes(text: str) -> str:
         if sign in text:  # "₹40,000" -> "40,000 INR", "60 ₽" -> "60 RUB"
             text = rx.sub(rf"{re.escape(sign)}\s?(\d[\d,.]*\d|\d)", rf"\1 {code}", text)
             text = text.replace(sign, f" {code}")
+    # "Rs" in a message in Urdu's letters is Pakistan's rupee, elsewhere India's
+    codes = (
+        {**_FX_BEFORE_CODE, "rs": "PKR", "rs.": "PKR"} if _URDU.search(text) else _FX_BEFORE_CODE
+    )
     text = _FX_BEFORE.sub(
-        lambda m: f"{m.group(2)} {_FX_BEFORE_CODE.get(m.group(1).lower(), m.group(1).upper())}",
-        text,
+        lambda m: f"{m.group(2)} {codes.get(m.group(1).lower(), m.group(1).upper())}", text
     )
     # "650 000 Ft", "260 Ft-ért" (Hungarian's case ending after a hyphen), not "6 ft"
     text = rx.sub(r"(?<=\d)\s?Ft(?:-[^\W\d_]+)?(?![\w\"-])", " HUF", text)
@@ -1127,9 +1141,11 @@ _LENGTH_SAID = re.compile(
 # "prompts ~1k tokens", "the average prompt is 1500 tokens": the length read, when no context
 # length is said ("prompts ~1k tokens and a 32k context window" is 32k)
 _PROMPT_SAID = re.compile(
-    r"\b(?:prompts?|inputs?)(?: are| is| of| run| average| averaging)?(?: typically| usually"
-    r"| about| around| roughly| ~| under| up to)?\s?~?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-    r"\s?(k)?\s?tok(?:en)?s?\b"  # ("prompts ~500 tok")
+    r"\b(?:prompts?|inputs?|convos?|conversations?|chats?|sessions?|requests?)"
+    r"(?: are| is| of| run| average| averaging)?(?: short,)?(?: typically| usually"
+    r"| about| around| roughly| ~| under| below| up to| less than| at most)?\s?~?\s?"
+    r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+    r"\s?(k)?\s?tok(?:en)?s?\b"  # ("prompts ~500 tok", "prompts are short, under 4k tokens")
 )
 
 
@@ -1633,6 +1649,8 @@ _FOR_PERIOD = re.compile(  # "i 30 dagar" (Swedish; "dagar" is read as days)
 _PERIOD_ASKED = re.compile(
     rf"\b(?:for|over|during|across|throughout)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
     rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\s?\?"
+    # "whats that a month, 30 days?", "per month (30 days)?": the month's days said
+    rf"|\bmonth,?\s\(?{_WORD_NUM}[- ](days?)\)?\s?\?"
 )
 WEEKDAYS = re.compile(
     r"\bweekdays?\b|\bwork ?days\b|\bbusiness days\b|\bmon(?:day)?\s?(?:-|to|thru|through)\s?"
@@ -1834,8 +1852,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         break
     rate = _DAILY_RATE.search(low)
     weekly_rate = _WEEKLY_RATE.search(low)
-    if calendar and hours and hours >= 168 and rate and not nonstop:
-        hours = hours / 24 * _count(rate.group(1))  # "over a year at 8 hours a day": 2,920 hours
+    if calendar and hours and hours >= 48 and rate and not nonstop:
+        # "over a year at 8 hours a day": 2,920 hours; "three days, 10 hours a day": 30
+        hours = hours / 24 * _count(rate.group(1))
     elif calendar and hours and hours >= 24 * 28 and weekly_rate and not nonstop:
         # "the grant runs three years ... 6 hours a week": 936 hours; "over our 3-year grant
         # ... 40 hours a month": 1,440
@@ -1914,9 +1933,10 @@ def _busy_share(low: str) -> float | None:
 
 
 _USE_RATE = re.compile(
-    rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(hours?|hrs?|h|days?|weeks?)\s?"
+    rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ]?)?"
+    r"(hours?|hrs?|h|days?|weeks?)\s?(?:of (?:use|usage|gpu time|training|compute)\s)?"
     r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth)\b|(daily|nightly|weekly"
-    r"|monthly)\b)"  # ("25 hr/wk", "80 h/mo")
+    r"|monthly)\b)"  # ("25 hr/wk", "80 h/mo", "25 gpu hours a week")
 )
 _PER_SHORT = {"wk": "week", "mo": "month", "mth": "month"}
 
@@ -1926,6 +1946,42 @@ NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 _AROUND_THE_CLOCK = re.compile(
     r"(?<![\d/])24\s?(?:/|x)\s?7\b|\b(?:a)?round the clock\b|\bnon-?stop\b|\ball day every day\b"
 )
+
+
+NO_POWER = re.compile(
+    r"\b(?:ignor\w*|exclud\w*|skip\w*|leave out|leaving out|without|not counting|don'?t count"
+    r"|forget|no)\s(?:the\s)?(?:electricity|power (?:cost|bill)s?|energy)\b"
+    # "ignore power and admin", not "no power constraints"
+    r"|\b(?:electricity|power costs?|energy)\b(?: \w+){0,3}\s(?:ignor\w*|exclud\w*|leave out)\b"
+    r"|\b(?:ignor\w*|exclud\w*|leave out|leaving out|not counting)\s(?:the\s)?power\b"
+    r"(?!\s(?:limit|constraint|cap|supply|draw|budget)\w*)"
+    # "forget light bill for now" (Nigerian English: the electricity bill)
+    r"|\b(?:forget|ignor\w*|exclud\w*|leave out|no|without)\s(?:the\s|my\s)?(?:light|electric\w*|"
+    r"power|energy) bills?\b"
+)
+
+
+# what a pace gets through, asked: "how many tokens is that?", "how many images can it make?"
+MADE_ASKED = re.compile(
+    r"\bhow many (?:total |more |output |generated )?(tokens?|images?|pictures?|samples?|frames?)\b"
+)
+
+# a monthly spend that is a service's fee, not rented GPUs: "a transcription SaaS at $79 a month"
+SUBSCRIPTION = re.compile(r"\bsubscri\w*|\bcolab\b|\bpaperspace\b|\bapi\b|\bsaas\b")
+
+# a bill shared by people: "splitting it 4 ways", "split between 3 of us", "shared by five people"
+_SPLIT_WAYS = re.compile(
+    rf"\bsplit(?:ting)?(?: it| the (?:bill|cost))? {_WORD_NUM} ways\b"
+    rf"|\b(?:split|shared?|divided)(?: it)? (?:between|among|by) {_WORD_NUM} "
+    r"(?:of us|people|persons|teammates|friends|students|users|labs|teams|groups)\b"
+)
+
+
+def _split_ways(low: str) -> int | None:
+    """How many people share a bill, when said (two or more)."""
+    m = _SPLIT_WAYS.search(low) if "split" in low or "share" in low or "divid" in low else None
+    ways = int(_count(m.group(1) or m.group(2))) if m else 0
+    return ways if ways > 1 else None
 
 
 def _use_rate(low: str) -> float | None:
@@ -2011,9 +2067,9 @@ _MONEY = re.compile(
 )
 _PER_HOUR = re.compile(
     # "$0.90 per A100 GPU-hour": the card's name may stand before the hour
-    r"^\s?(?:/|per|an|a|each|por)?\s?(?:[a-z]{1,4}\d{2,4}[a-z]{0,4}\s)?(?:gpu[- ]?)?(?:/\s?)?"
+    r"^\s?(?:/|per|an|a|each|por|pro)?\s?(?:[a-z]{1,4}\d{2,4}[a-z]{0,4}\s)?(?:gpu[- ]?)?(?:/\s?)?"
     r"(?:hour|hr|h|hora)\b"
-    r"|^\s?(?:per|/)\s?gpu\s?(?:per|/|an|a)\s?(?:hour|hr|h)\b"
+    r"|^\s?(?:per|/|pro|por)\s?gpu\s?(?:per|/|an|a|and(?: per| an?)?)\s?(?:hour|hr|h)\b"
 )
 _PER_MONTH = re.compile(r"^\s?(?:/|per|a|each)\s?(?:mo|month)\b")
 _CAP = re.compile(
@@ -2553,7 +2609,7 @@ _THINGS = (
     r"|thumbnails|crops|patches|variations|notes|previews|mockups|visuals"
     r"|passages|chunks|snippets|paragraphs|queries|questions|products|listings|transcripts"
     r"|narratives|reports|messages|tweets|chats|stories|letters|contracts|invoices|receipts"
-    r"|summaries|headlines|captions|threads|segments|entries"
+    r"|summaries|headlines|captions|threads|segments|entries|responses|answers|survey responses"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
 # things done per second: "1,200 images per second", "850 img/s", "3k samples/sec"
@@ -2970,7 +3026,8 @@ def _thousands_dots(low: str) -> str:
     than the dollar, written without them ("5000")."""
     return rx.sub(
         r"(?:(?<=r\$)|(?<=r\$ )|(?<=eur )|(?<=eur)|(?<=€)|(?<=€ ))(\d{1,3}(?:\.\d{3})+)(?![\d,])"
-        r"|(?<![\d.,$])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:reais|euros?|eur)\b)",
+        r"|(?<![\d.,$])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:reais|euros?|eur|kr|isk|rsd|dinara?"
+        r"|nok|sek|dkk|pln|czk|huf|ron|try|idr|vnd)\b)",
         lambda m: (m.group(1) or m.group(2)).replace(".", ""),
         low,
     )
@@ -2989,8 +3046,8 @@ def _kwh_price(low: str) -> float | None:
     unit" (pence; a British "unit" of electricity is a kWh)."""
     m = rx.search(
         r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
-        rf"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk|{_FX_RE[5:-3]})?\s?(?:/|per|a|an|the|o)\s?"
-        r"(?:kwh\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
+        rf"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk|{_FX_RE[5:-3]})?\.?\s?(?:/|per|a|an|the|o)\s?"
+        r"(?:kwh\b|kwj\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
         r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
     )
@@ -3089,7 +3146,7 @@ def _idle_hours(low: str, hours: float | None) -> float | None:
 # "rest of the system is ~150w", "everything else pulls 200 W": the rest of the machine's draw
 _REST_OF_THE_BOX = (
     r"\b(?:(?:the )?rest(?: of (?:the |my )?(?:system|rig|box|machine|pc|build))?|everything"
-    r" else)\s(?:is\s|at\s|draws\s|pulls\s|uses\s|adds\s)?"
+    r" else)\s(?:another\s|still\s)?(?:is\s|at\s|draws\s|pulls\s|uses\s|adds\s)?"
     r"(?:roughly\s|about\s|around\s|ca\.?\s|approx\.?\s|circa\s|~)*$"
 )
 
@@ -3273,7 +3330,11 @@ def _job_free(fields: tuple[str, ...], low: str, models: tuple[ModelRef, ...]) -
         return fields
     asked = rx.search(r"\b(?:tflops|tops|flops|raw compute|compute (?:power|throughput))\b"
                       r"|\btensor (?:grunt|throughput|performance|power|compute)\b"
-                      r"|\bhow much (?:more )?(?:fp16|bf16|fp8|int8)\b", low)  # fmt: skip
+                      r"|\bhow much (?:more )?(?:fp16|bf16|fp8|int8)\b"
+                      # "the memory, bandwidth and FP16 numbers", "which has usable FP16"
+                      r"|\b(?:fp16|bf16|fp8|int8) (?:numbers?|figures?|rates?|specs?|performance"
+                      r"|throughput|speed)\b|\b(?:usable|real|native|fast|proper) (?:fp16|bf16"
+                      r"|fp8|int8)\b", low)  # fmt: skip
     return tuple(f for f in fields if f not in formats or asked)
 
 
@@ -3749,6 +3810,8 @@ def _with_settings(query: Query, sub: Query) -> Query:
     ):
         query = replace(query, hours=rate * span / 24)
     kept = {k: getattr(sub, k) for k in _SETTINGS if getattr(query, k) is None}
+    if sub.no_power and query.usd_per_kwh is None:
+        kept["no_power"] = True  # "... how long until buying pays off? ignore electricity"
     return replace(query, **{k: v for k, v in kept.items() if v is not None})
 
 
@@ -4146,7 +4209,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # ("convnext" is a model, not a misspelt "context")
     low = _thousands_dots(_spell(text).lower())
     # "did one hour of audio in 2 min", "a 45-minute episode came out in 3": a pace, no job size
-    unpaced = _RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low))
+    unpaced = _timed_blanked(_RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low)))
     audio = _audio_hours(unpaced)
     absent = _absent_accelerators(text)  # "Ascend 910B": a chip the catalog lacks, not a model
     models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
@@ -4179,8 +4242,15 @@ def _parse(text: str, catalog: Catalog) -> Query:
         budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"
     purchase = _purchase(low)
     paid = rx.search(r"\b(?:purchased|bought|paid)\b", low)
-    if budget and purchase == budget.usd and paid and not _BUDGET_SAID.search(low):
-        budget = None  # "purchased at 7,500 USD": the price paid, not a limit to buy within
+    if (
+        budget
+        and purchase == budget.usd
+        and not _BUDGET_SAID.search(low)
+        and (paid or budget.kind == "rent")
+    ):
+        # "purchased at 7,500 USD", "4090 at $1,800 vs renting at $0.40/h": the card's price, not
+        # a limit to buy or rent within
+        budget = None
     level = _PRICE_LEVEL.search(low)
     if budget and level and len(gpus) >= 2 and not _BUDGET_SAID.search(low):
         budget = None  # "4070 ti super or 7900 xt? both are ~$800": the cards' price, no limit
@@ -4191,7 +4261,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     # "one 4090 renders ...": a card's number counts nothing
     for written in [*(m.text for m in models), *(g.text for g in gpus)]:
         named = named.replace(written.lower(), "named")
-    samples, dataset, images = _samples(_ITEM_RATE.sub(" ", named))  # a pace counts nothing
+    # a pace counts nothing: "1,200 images per second", "coded 1,000 responses in 3 min 20 s"
+    samples, dataset, images = _samples(_ITEMS_TOOK.sub(" ", _ITEM_RATE.sub(" ", named)))
     if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
         samples
         and not images
@@ -4428,6 +4499,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         budget=budget,
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
+        no_power=bool(NO_POWER.search(low)),
+        split_ways=_split_ways(low),
+        subscription=bool(SUBSCRIPTION.search(low)),
         currency=_currency(low),
         throughput_tok_s=rates[0] if (rates := _measured_and_needed(low)) else _tokens_per_s(low),
         needed_tok_s=rates[1] if rates else None,
@@ -4937,8 +5011,9 @@ _PER_NODE = re.compile(
     r"|\b(?:node|server|box|instance)s? (?:price|rate)\b"
 )
 _AUDIO_PACE = re.compile(
-    rf"\b(?:one|an|1) hour of (?:audio|speech|recordings?|calls?|podcasts?)\b[^.?!]{{0,20}}?"
-    r"\b(?:in|takes?|took) "
+    # ("one hour of our tuesday night net recording, took 7 minutes flat")
+    rf"\b(?:one|an|1) hour of (?:[\w'-]+ ){{0,4}}?(?:audio|speech|recordings?|calls?|podcasts?)\b"
+    r"[^.?!]{0,20}?\b(?:in|takes?|took) "
     rf"(?:about |around |roughly |~)?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
 )
 # a recording of a stated length and the time it took: "a 45-minute episode came out in 3 minutes"
@@ -4961,6 +5036,10 @@ _ITEM_TIME = re.compile(
     rf"|\b(?:renders?|generates?|makes?|produces?|outputs?|finishes|does) (?:an?|one|each) "
     rf"(?:[\w-]+ ){{0,3}}?(?:{_ITEM_WORDS})s? in (?:about |around |~)?{_NUM}\s?"
     r"(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
+    # "our L40S boxes do one SDXL 1024x1024 at 30 steps in about 3.2 s": an image model's image
+    r"|\b(?:do|does|did|renders?|generates?|makes?|produces?) (?:an?|one|each) (?:sdxl|sd ?[0-9.]+"
+    r"|stable diffusion\S*|flux\S*)(?: [\w.-]+){0,8}? in (?:about |around |roughly |~)?"
+    rf"{_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?)\b"
     # "about 0.9 seconds per SDXL image", "4 s per 1024px render"
     rf"|(?<![\w.]){_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?) "
     rf"(?:per|an?|each) (?:[\w.-]+ ){{0,2}}(?:{_ITEM_WORDS})\b"
@@ -4984,6 +5063,36 @@ _STEP_TIME = re.compile(
     r"(?:takes?|needs?|is|=|lasts?)"
     r"\s?(?:about |around |roughly |~)?(\d+(?:\.\d+)?)\s?(?:s|sec|secs|seconds?)\b"
 )
+
+
+def _timed_blanked(low: str) -> str:
+    """The text without the things timed and their time ("coded 1,000 responses in 3 min 20
+    s", "ran 4,000 steps in 3 h 10 min"): a pace, not how long the job runs."""
+    if " in " not in low and "took" not in low:
+        return low
+    for pattern in (_ITEMS_TOOK, _STEPS_TOOK):
+        for m in pattern.finditer(low):
+            span = rx.match(r"[^.,;?!]{0,25}", low[m.end() :])
+            end = m.end() + (span.end() if span else 0)
+            low = low[: m.start()] + " " * (end - m.start()) + low[end:]
+    return low
+
+
+# things done and the time they took: "coded 1,000 open-ended survey responses in 3 min 20 s",
+# "transcribed 500 files in 2 hours"
+_ITEMS_TOOK = re.compile(
+    r"\b(?:coded|classified|labell?ed|processed|scored|tagged|summari[sz]ed|translated|transcribed"
+    r"|embedded|generated|rendered|upscaled|answered|handled|did|ran) (\d{1,3}(?:,\d{3})+|\d+)\s"
+    r"(?:[\w-]+\s){0,3}?(?:responses|answers|items|documents|docs|files|texts|records|rows|images"
+    r"|pictures|photos|prompts|requests|queries|emails|tickets|pages|articles|reviews|samples"
+    r"|examples|clips|videos)\s(?:in|took|took about|in about|in roughly|in ~)\s?(?=~?\d)"
+)
+# steps and the time they took: "ran 4,000 steps in 3 h 10 min", "the first 500 iterations took"
+_STEPS_TOOK = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s(?:training\s)?(?:steps|iterations|iters)\s"
+    r"(?:(?:of|for|on) (?:my |the |our |a )?[\w .-]{0,30}?\s)?"  # "steps of my llama 3 8b lora"
+    r"(?:in|took|takes|took about|in about|in roughly|took roughly|in ~)\s?(?=~?\d)"
+)
 # "2.1 it/s at batch 32": the seconds one sample takes in training
 _STEP_RATE = re.compile(
     r"(\d+(?:\.\d+)?)\s?it/s\b[^.?!]{0,15}?\b(?:at |with )?(?:a )?(?:batch(?:[- ]size)?|bs)\s?"
@@ -5006,6 +5115,7 @@ _PURCHASE = re.compile(
     # "the quote for our 4x L40S server came in at 58k"
     rf"|\bquote\b[^.?!$]{{0,40}}?\b(?:came in at|comes? (?:in at|to)|came to|is|was)"
     rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
+    rf"|\bat(?=\s~?(?:\$|usd\s?|us\$)\s?\d)"  # "4090 at $1,800 vs renting at $0.40/h"
     rf"|\b(?:server|node|box|machine|system|workstation|rig|cluster)(?::| at| for| is)"
     rf"|\b(?:is|are|runs?)(?=\s(?:about |around |~)?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s?"
     rf"(?:usd|dollars?)?"
@@ -5132,6 +5242,12 @@ def _seconds_per_item(low: str) -> float | None:
     if m := _STEP_RATE.search(low):
         rate, batch = _number(m.group(1)), _number(m.group(2))
         return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
+    if (m := _ITEMS_TOOK.search(low)) and (spent := _duration_hours(low[m.end() :][:30], None)):
+        done = _number(m.group(1))  # "coded 1,000 survey responses in 3 min 20 s": one's seconds
+        return spent * 3600 / done if done > 0 else None
+    if (m := _STEPS_TOOK.search(low)) and (spent := _duration_hours(low[m.end() :][:30], None)):
+        done = _number(m.group(1))  # "ran 4,000 steps in 3 h 10 min": the seconds of one step
+        return spent * 3600 / done if done > 0 else None
     if m := _STEP_TIME.search(low):  # "kohya says 1.8 s/it": the seconds of one step
         return _number(m.group(1) or m.group(2) or m.group(3))
     if (m := rx.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:
@@ -5152,8 +5268,8 @@ def _seconds_per_item(low: str) -> float | None:
     m = _ITEM_TIME.search(low)
     if not m:
         return None
-    value = _number(m.group(1) or m.group(3) or m.group(5))
-    unit = m.group(2) or m.group(4) or m.group(6)
+    value = _number(m.group(1) or m.group(3) or m.group(5) or m.group(7))
+    unit = m.group(2) or m.group(4) or m.group(6) or m.group(8)
     scale = 0.001 if unit.startswith("m") and unit.startswith(("ms", "milli")) else 1.0
     scale = 60.0 if unit.startswith("min") else scale
     return value * scale if value > 0 else None
@@ -5360,6 +5476,9 @@ _MAX_CONTEXT = re.compile(
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
+    # "how far can i push num_ctx before it spills out of vram"
+    r"|how (?:far|high|big) can (?:i|we|you) (?:push|take|raise|set) (?:the )?(?:num_ctx|n_ctx|ctx"
+    r"|context(?: length| window| size)?|max[_-]model[_-]len)\b"
     # "what context length can i push to?", "which context can i get on it"
     r"|(?:what|which|how much) (?:context|ctx)(?: (?:length|size|window|len))? (?:can|could|will"
     r"|would) (?:i|we|it|you) (?:\w+ly |actually |even |still )?(?:push|get|go|reach|run|fit|use"
@@ -5367,7 +5486,7 @@ _MAX_CONTEXT = re.compile(
 )
 _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
-    r"(?:[\w-]+\s)?batch"
+    r"(?:[\w-]+\s)?batch(?![- ]?(?:1|one)\b)"  # not "max batch-1 decode tok/s": a speed
     # "max concurrent seqs that fit in kv?"
     r"|\b(?:max(?:imum)?|most) (?:number of )?(?:concurrent|parallel|simultaneous) "
     r"(?:seqs|sequences|requests|users|streams|sessions|chats)\b"
@@ -5388,6 +5507,10 @@ _MAX_BATCH = re.compile(
     r"|how many (?:of them |of those )?(?:can|could) (?:be|run|stay) "
     r"(?:in flight|in parallel|at once"
     r"|concurrently|simultaneously)"
+    # "how many players can chat at once w/ mistral 7b on a 4090 before the kv cache is full"
+    r"|how many (?:[\w.-]+ ){0,2}?(?:players|people|customers|students|employees|staff|npcs|bots"
+    r"|visitors|members|lawyers|doctors|agents|devs|developers|engineers) (?:can|could) "
+    r"(?:[\w-]+ ){0,3}?(?:at once|at the same time|simultaneously|concurrently|in parallel)"
 )
 # "how many A100 80GB SXM do I need", "how many T4s to serve", "how many h100s minimum": the
 # object counted is GPUs (a GPU word or a name with digits), never "tok/s"
@@ -5810,7 +5933,10 @@ def resolve(
         and prior.gpus
         and rx.search(
             r"\b(?:that|it|this|those|them)\b.{0,30}\b(?:compare|"
-            r"against|vs|versus|than|as (?:\w+ )?as)\b|\bcompared? (?:to|with)\b",
+            r"against|vs|versus|than|as (?:\w+ )?as)\b|\bcompared? (?:to|with)\b"
+            # "would moving to an RTX 4000 Ada be a speed-up?": from the card said before
+            r"|\b(?:moving|move|switch(?:ing)?|upgrad(?:e|ing)|going) (?:over |up )?to\b"
+            r"|\bsidegrade\b",
             query.text.lower(),
         )
     ):  # "how does that compare to the h100"
@@ -5842,6 +5968,9 @@ def resolve(
     amount_said = (
         _BUDGET_MOVED.search(query.text.lower()) if prior.budget and not query.budget else None
     )
+    named = {n for g in query.gpus for n in rx.findall(r"\d+", (g.text or "").lower())}
+    if amount_said and amount_said.group(1) in named and not amount_said.group(2):
+        amount_said = None  # "and what about a 3090?": a card, not $3,090
     if amount_said and prior.budget is not None:
         amount = float(amount_said.group(1).replace(",", "")) * (
             1000 if amount_said.group(2) else 1
@@ -6037,6 +6166,7 @@ def resolve(
             "other_w",
             "throughput_tok_s",
             "service_price",
+            "monthly_usd",
             "seconds_per_item",
             "pace_whole",
             "train_tokens",
@@ -6055,6 +6185,18 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None and key not in updates:
             updates[key] = getattr(prior, key)
+    if "monthly_usd" in updates and prior.subscription:
+        updates["subscription"] = True  # "a SaaS at $79 a month" then "buy a card instead?"
+    if prior.no_power and query.usd_per_kwh is None and not _datasheet_only(query):
+        updates["no_power"] = True  # "ignore power" then "sorry, rental is $0.45/h": still left out
+    same_cards = not query.gpus or {g.ids for g in query.gpus} == {g.ids for g in prior.gpus}
+    if (
+        query.purchase_usd is None
+        and prior.purchase_usd
+        and same_cards
+        and not _datasheet_only(query)
+    ):
+        updates["purchase_usd"] = prior.purchase_usd  # "4090 at $1,800 vs renting" then a new rate
     if (
         not query.providers
         and prior.providers
@@ -6100,6 +6242,16 @@ def resolve(
         updates["draw_each"] = prior.draw_each
     if "user_price_usd_per_hour" in updates:  # a p4de's $40.96 an hour is the 8 GPUs', still
         updates["price_per_node"] = prior.price_per_node
+        updates["node_size"] = prior.node_size
+    elif (
+        query.user_price_usd_per_hour is not None
+        and not query.gpus
+        and prior.node_size
+        and not query.price_per_node
+        and not _PER_GPU_PRICE.search(query.text.lower())
+    ):
+        # "a g6e.12xlarge" then "on-demand $10.49/hr, 24/7 for 30 days": the instance's price
+        updates["price_per_node"] = True
         updates["node_size"] = prior.node_size
     if prior.train_options:  # "and with 8-bit adam?": the options said before still hold
         said = dict(query.train_options)

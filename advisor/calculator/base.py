@@ -72,7 +72,8 @@ class Request:
     awq_version: str | None = None
     # the engine's release ("0.6.1"); None = a current one. TensorRT-LLM before 0.8 (no XQA
     # kernel) reads a grouped KV head once per query head (factors.kv_read_per_query_head);
-    # ExLlamaV2 before 0.1.9 spends more per layer per decode step (factors.release_layer_ms)
+    # ExLlamaV2 before 0.1.9 spends more per layer per decode step (factors.release_layer_ms);
+    # vLLM's KV budget follows its release's start-up profile (kv_budget.py)
     engine_version: str | None = None
     # repetition / presence / frequency penalties in the sampling parameters: the engine's sampler
     # counts every sequence's tokens over the vocabulary each decode step
@@ -179,6 +180,9 @@ class Estimate:
     # LLM fine-tuning: the framework and memory options the figures assume, when any was given
     training_setup: str | None = None
     interconnect: str | None = None  # the link tensor-parallel collectives run over
+    # an engine setting the fit rests on, with what the default leaves: "--gpu-memory-utilization
+    # 0.95 (at vLLM's default 0.9 it is 0.84 GB short)" (kv_budget.RAISED_UTILIZATION)
+    engine_setting: str | None = None
     # data-parallel training: the share of each step spent waiting on the link (the gradient
     # all-reduce the backward pass does not hide)
     link_wait_share: float | None = None

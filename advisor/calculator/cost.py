@@ -92,6 +92,12 @@ def paced_hours_h(seconds_per_item: float, items: float, num_gpus: int = 1) -> f
     return seconds_per_item * items / 3600 / num_gpus
 
 
+def paced_items(per_second: float, hours: float) -> float:
+    """What a pace the user measured gets through in `hours` of wall time: items a second x the
+    seconds."""
+    return per_second * hours * 3600
+
+
 # compute-optimal training tokens per parameter (Hoffmann et al. 2022, "Chinchilla")
 CHINCHILLA_TOKENS_PER_PARAM = 20
 

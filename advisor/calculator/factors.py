@@ -107,6 +107,10 @@ class EngineFactors:
     # rate, sustained TFLOPS per watt of board power); the rate is the lesser of the two, in
     # place of prefill_mfu x GENERATION_MFU (other generations)
     prefill_fitted: tuple[tuple[str, float, float], ...] = ()
+    # sizes its KV cache at start-up from a profiled forward (vLLM): usable_fraction is then
+    # its gpu_memory_utilization of the total CUDA reports, and kv_budget.py replaces
+    # cuda_context_gb and the per-request activations with what that profile holds back
+    profiles_memory: bool = False
 
 
 ENGINE_FACTORS: dict[str, EngineFactors] = {
@@ -144,8 +148,11 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # SGLang on an A10 (L1812-L1813: 0.84x and 0.88x -> 1.04x and 1.08x), vLLM on Intel's
         # Arc Pro B60 (class "vLLM serving", 12 rows: median error 17.6% -> 11.1%; 8.3% with the
         # 2 ms step)
+        # Its memory: usable_fraction is gpu_memory_utilization's default (0.9) and the KV cache
+        # gets what the start-up profile leaves (profiles_memory, kv_budget.py: fitted on
+        # eval/calibration/vllm_kv_capacity.csv); cuda_context_gb is not used for its budget
         EngineFactors("vllm", "vLLM", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
-                      mbu_fitted=(("Ampere-HBM", 0.85),)),
+                      mbu_fitted=(("Ampere-HBM", 0.85),), profiles_memory=True),
         # llama.cpp's prompt path (cuBLAS fp16 GEMMs between fp32 elementwise kernels) keeps
         # the tensor cores busy enough that a card's board power, not its datasheet rate (quoted
         # at the boost clock), bounds it: an RTX 6000 Ada (300 W) reaches 0.29 of its 364 TFLOPS

@@ -12,6 +12,7 @@ from advisor.calculator import (
     factors,
     finetune,
     interconnect,
+    kv_budget,
     memory,
     offload,
     throughput,
@@ -234,20 +235,41 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     if held > context:
         notes.append(f"KV cache for {held:,} tokens a sequence: {context:,} prompt + "
                      f"{held - context:,} output")  # fmt: skip
+    budget = kv_budget.kv_budget(
+        model, gpu, precision, engine, num_gpus=request.num_gpus,
+        engine_version=request.engine_version,
+    )  # fmt: skip
     mem = memory.inference_memory(
         model, precision, engine,
         context=held, batch=request.batch, kv_elem_bytes=kv_elem, num_gpus=request.num_gpus,
-        legacy_cache=bool(request.legacy_kv_cache), pp=pp,
+        legacy_cache=bool(request.legacy_kv_cache), pp=pp, budget=budget,
     )  # fmt: skip
-    usable = memory.usable_gb(gpu, engine)
+    usable = budget.usable_gb
+    setting = None
+    # raised where the default leaves one sequence no room (a batch is served at the default:
+    # fewer sequences fit there, as vLLM's max_num_seqs search finds)
+    if budget.profiled and mem.total_gb > usable and request.batch == 1:
+        raised = kv_budget.kv_budget(
+            model, gpu, precision, engine, num_gpus=request.num_gpus,
+            engine_version=request.engine_version, utilization=kv_budget.RAISED_UTILIZATION,
+        )  # fmt: skip
+        if mem.total_gb <= raised.usable_gb:
+            setting = (f"--gpu-memory-utilization {raised.utilization:g} (at {engine.label}'s "
+                       f"default {budget.utilization:g} it is {mem.total_gb - usable:.2f} GB "
+                       "short)")  # fmt: skip
+            notes.append(f"fits only with {setting}")
+            budget, usable = raised, raised.usable_gb
     notes.extend(mem.assumptions)
     split = _host_split(request, model, gpu, engine, precision, mem, usable, notes)
     if split is not None:
         mem = split.memory
-    notes.append(
-        f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB"
-        f"{memory.shared_with(gpu)}; {engine.label} uses {engine.usable_fraction:.0%} of it"
-    )
+    if budget.profiled:
+        notes.append(kv_budget.budget_note(budget, gpu, engine, request.engine_version))
+    else:
+        notes.append(
+            f"usable memory: {gpu.memory_gb:g} GB card holds {memory.capacity_gb(gpu):.1f} GB"
+            f"{memory.shared_with(gpu)}; {engine.label} uses {engine.usable_fraction:.0%} of it"
+        )
     tp = tensor_parallel(engine, request.num_gpus, pp)
     link = interconnect.link_for(gpu, tp if pp > 1 else request.num_gpus, request.interconnect)
     over = None
@@ -367,6 +389,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         engine=engine.name, context=context, batch=request.batch,
         fits=total <= usable and not (split and split.ram_short),
         memory_per_gpu_gb=total, usable_memory_per_gpu_gb=usable, headroom_gb=usable - total,
+        engine_setting=setting,
         breakdown_gb=mem.breakdown_gb, decode_tokens_per_s=decode.to_dict(),
         prefill_tokens_per_s=prefill.to_dict(), time_to_first_token_s=ttft.to_dict(),
         response_seconds=response, train_tokens_per_s=None, cost=None, assumptions=notes,

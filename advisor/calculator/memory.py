@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from advisor.calculator import offload as zero_offload
 from advisor.calculator.factors import (
@@ -27,9 +28,18 @@ from advisor.calculator.precision import Precision
 from advisor.errors import InvalidInput
 from advisor.specs import GPU, Model
 
+if TYPE_CHECKING:  # kv_budget builds on this module
+    from advisor.calculator.kv_budget import KVBudget
+
 GB = 1e9
 GIB = 2**30
 CAPACITY_REPORTED = 0.995  # nvidia-smi shows a little less than the marketed GiB (H100: 81,559 MiB)
+# CUDA's total for a card (torch.cuda.mem_get_info, which vLLM logs as total_gpu_memory) is below
+# nvidia-smi's: the median gap between the logged totals in eval/calibration/vllm_kv_capacity.csv
+# and capacity_gb. H100 79.18 GiB (K022-K030) is 0.42 below, 79.22 (K001, K003) 0.38; A100 40GB
+# 39.50 (K011) is 0.30 below, 39.38 (K014) 0.42; L40S 44.42 (K013) 0.36; RTX 3090 23.58 (K008)
+# 0.30. K012's RTX 4060, logged under WSL at 8.00, is left out.
+CUDA_RESERVED_GIB = 0.38
 METHODS = ("full", "lora", "qlora")
 # Engines whose prefill attention materialises the scores (no flash kernel), bytes per score:
 # AutoAWQ's fused attention (awq/modules/fused/attn.py) computes Q.K^T in fp16 and keeps it
@@ -168,9 +178,16 @@ def shared_with(gpu: GPU) -> str:
     return ""
 
 
+def cuda_total_gb(gpu: GPU) -> float:
+    """The card's total as CUDA reports it (CUDA_RESERVED_GIB below capacity_gb), decimal GB."""
+    return capacity_gb(gpu) - CUDA_RESERVED_GIB * GIB / GB
+
+
 def usable_gb(gpu: GPU, engine: EngineFactors) -> float:
-    """The memory the engine lets itself use on one card."""
-    return capacity_gb(gpu) * engine.usable_fraction
+    """The memory the engine lets itself use on one card: vLLM's gpu_memory_utilization of the
+    total CUDA reports (EngineFactors.profiles_memory), the other engines' share of capacity."""
+    total = cuda_total_gb(gpu) if engine.profiles_memory else capacity_gb(gpu)
+    return total * engine.usable_fraction
 
 
 def training_usable_gb(gpu: GPU) -> float:
@@ -233,6 +250,7 @@ def inference_memory(
     num_gpus: int = 1,
     legacy_cache: bool = False,
     pp: int = 1,
+    budget: KVBudget | None = None,
 ) -> MemoryResult:
     """Memory per GPU to serve `batch` sequences of `context` tokens.
 
@@ -241,7 +259,10 @@ def inference_memory(
     DynamicCache (4.36 on), which replaces each layer's tensors in turn, or the whole cache with
     the tuple cache before it (`legacy_cache`), whose old tuple stays referenced until the
     step's forward returns the new one. `pp`: a serving engine's pipeline stages, each a
-    num_gpus / pp-way tensor parallel group.
+    num_gpus / pp-way tensor parallel group. An engine that sizes its KV cache from a start-up
+    profile (vLLM) holds the activation peak and the overhead of its `budget`
+    (kv_budget.kv_budget) whatever the batch, so the request fits exactly when its KV cache
+    fits in the budget's.
     """
     assumptions = []
     tp = tensor_parallel(engine, num_gpus, pp)
@@ -291,6 +312,9 @@ def inference_memory(
     overhead = engine.cuda_context_gb * GB
     if precision.family in ("bnb-4bit", "int8"):
         overhead += 3 * model.hidden_size * _mlp_width(model) * 2  # dequantised weight buffers
+    if budget is not None and budget.profiled:  # what its start-up profile set aside
+        activations = budget.activation_gb * GB
+        overhead = budget.overhead_gb * GB
     breakdown = {
         "weights": weights / GB,
         "kv_cache": kv_peak / GB,

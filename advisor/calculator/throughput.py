@@ -27,7 +27,8 @@ from advisor.calculator.factors import (
     tensor_parallel,
 )
 from advisor.calculator.interconnect import Link, allreduce_seconds, link_for
-from advisor.calculator.memory import kv_cache_bytes, usable_gb, weight_bytes
+from advisor.calculator.kv_budget import kv_budget
+from advisor.calculator.memory import GB, kv_cache_bytes, weight_bytes
 from advisor.calculator.precision import Precision, get_precision
 from advisor.specs import GPU, Model
 
@@ -574,8 +575,9 @@ def serving_tokens_per_s(
 ) -> tuple[Band, int]:
     """Output tokens/s of a batch of requests: prefill them, then decode `output` steps.
 
-    With no batch given: the best throughput of any batch the KV pool left after the weights
-    holds (up to the engine's limit), the throughput under full load. A server is never run at
+    With no batch given: the best throughput of any batch the engine's KV pool holds
+    (kv_budget.kv_budget: what is left after the weights and what the engine holds back; up to
+    the engine's limit), the throughput under full load. A server is never run at
     a concurrency slower than one at a time, so this is never below the batch-1 figure (where
     batched 4-bit dequantisation costs more than batching saves, the best batch is small).
     Returns the band and the batch it assumed.
@@ -596,8 +598,10 @@ def serving_tokens_per_s(
         return b * output / (prefill + output * step)
 
     if batch is None:
-        free = usable_gb(gpu, engine) * 1e9 - weight_bytes(model, precision) / num_gpus
-        free -= engine.cuda_context_gb * 1e9
+        budget = kv_budget(
+            model, gpu, precision, engine, num_gpus=num_gpus, engine_version=engine_version
+        )
+        free = budget.kv_gb * GB
         per_seq = kv_cache_bytes(model, prompt + output, 1, kv_elem_bytes, tp=tp, pp=stages)
         most = max(1, min(engine.max_batch, int(free // max(per_seq, 1.0))))
         tried = {b: rate(b) for b in sorted({most, *(2**i for i in range(most.bit_length()))})}

@@ -44,6 +44,7 @@ SPLITS = (
     "fresh16",
     "fresh17",
     "fresh18",
+    "fresh19",
 )
 
 

@@ -121,6 +121,17 @@ SCORED = (
 )
 
 
+# the signs the understanding step writes for a currency (Query.currency), by ISO code
+_CURRENCY_SIGNS = {"usd": ("$",), "eur": ("€",), "gbp": ("£",), "brl": ("R$",),
+                   "sek": ("kr",), "nok": ("kr",), "dkk": ("kr",),
+                   "isk": ("kr", "ISK")}  # fmt: skip
+
+
+def _currency_read(code: str, currency: str) -> bool:
+    """Whether the currency the question was read in (Query.currency) is the one keyed."""
+    return currency.strip() in _CURRENCY_SIGNS.get(code.lower(), (code.upper(),))
+
+
 _FIELD_SYNONYMS = {
     "gpu_link": "interconnect_gbs",
     "gpu_link_gbs": "interconnect_gbs",
@@ -162,7 +173,8 @@ def load_natural(folder: Path | None = None) -> list[dict[str, Any]]:
 # tuned on at stop 56), fresh15.yaml (stop 57, blind; read and tuned on at stop 58),
 # fresh16.yaml (stop 57, scored once and then read and tuned on), fresh17.yaml (stop 58,
 # blind), fresh18.yaml (stop 59, scored once blind, then read: its failure lines were shown by
-# mistake, so it became the set tuned on and fresh17 stays blind). The blind splits are scored
+# mistake, so it became the set tuned on and fresh17 stays blind), fresh19.yaml (stop 62, scored
+# once blind on the code before the stop, then read and tuned on). The blind splits are scored
 # but their failures never read.
 SPLIT_PREFIXES = {
     "nat-fresh-": "fresh",
@@ -183,6 +195,7 @@ SPLIT_PREFIXES = {
     "nat-fresh16-": "fresh16",
     "nat-fresh17-": "fresh17",
     "nat-fresh18-": "fresh18",
+    "nat-fresh19-": "fresh19",
 }
 BLIND_SPLITS = ("fresh", "fresh17")
 
@@ -259,13 +272,20 @@ def _compare(
             return False, f"none for {want}", []
         if "usd_per_month" in want:  # a writer's spelling of {usd, per: month}
             want = {"usd": want["usd_per_month"], "per": "month", **want}
-        ok = _close(budget.usd, want.get("usd", want.get("eur")))
+        # the amount in the currency the writer keyed it by ({usd: ...}, {eur: ...}, {sgd: ...}):
+        # the same amount, and that currency read (Budget.usd holds the user's own amount)
+        if "usd_per_hour" in want:  # and of {usd, per: hour}
+            want = {"usd": want["usd_per_hour"], "per": "hour", **want}
+        money = [k for k in want if k not in ("kind", "per", "usd_per_month", "usd_per_hour")]
+        code = "usd" if "usd" in want else money[0] if money else "usd"
+        ok = _close(budget.usd, want.get(code))
         ok = (
             ok
+            and _currency_read(code, got.currency)
             and want.get("kind") in (None, budget.kind)
             and want.get("per", "total") == budget.per
         )
-        return ok, f"{budget} for {want}", []
+        return ok, f"{budget} in {got.currency.strip()} for {want}", []
     if key == "dataset":
         return _dataset(want, got)
     if key == "fields":  # the catalog's link fields are one askable field, the GPU-to-GPU link
