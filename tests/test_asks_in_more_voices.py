@@ -13,14 +13,7 @@ from advisor.agent.phrasebook import to_english
 from advisor.agent.understand import understand
 from advisor.api import Advisor
 from advisor.catalog import Catalog
-
-
-def _ask(advisor: Advisor, *turns: str) -> str:
-    thread = f"voices-{abs(hash(turns))}"
-    text = ""
-    for turn in turns:
-        text = advisor.ask(turn, thread_id=thread).text
-    return text
+from tests.asking import ask_grounded, head, thread_of
 
 
 @pytest.mark.parametrize(
@@ -112,10 +105,11 @@ def test_things_timed_are_a_pace_not_the_job(catalog: Catalog) -> None:
 
 
 def test_items_timed_then_priced(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask(
+    text = ask_grounded(
+        rules_advisor,
         "an L4 summarized 500 documents in 10 min. 90,000 documents to go at $0.80 per GPU-hour: "
         "time and cost?",
-        thread_id="timed-priced",
+        "timed-priced",
     ).text
     assert "30 hours" in text and "$24.00" in text  # 90,000 x 1.2 s; x $0.80
 
@@ -137,10 +131,11 @@ def test_a_month_of_the_days_said(catalog: Catalog) -> None:
 
 
 def test_a_fit_asked_after_a_bill_in_one_message(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask(
+    text = ask_grounded(
+        rules_advisor,
         "an L40S at $0.90/hr for 100 hours, what's the total? also would qwen2.5 14b in bf16 "
         "even fit on that card?",
-        thread_id="bill-then-fit",
+        "bill-then-fit",
     ).text
     assert "$90" in text and "Qwen2.5-14B fits on one NVIDIA L40S" in text
 
@@ -152,38 +147,39 @@ def test_the_rest_of_the_machine_said_with_another(catalog: Catalog) -> None:
 
 
 def test_a_pick_asked_beside_a_why(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask(
+    text = ask_grounded(
+        rules_advisor,
         "Qwen2.5-14B at Q6_K with 16k context: RTX 4070 SUPER (12GB, faster) or RTX 4060 Ti "
         "16GB (slower)? which one, and why does VRAM matter more than speed here?",
-        thread_id="pick-why",
+        "pick-why",
     ).text
     assert text.startswith("**Pick the NVIDIA GeForce RTX 4060 Ti 16GB")
 
 
 def test_a_feature_confirmed_beside_its_explanation(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask(
-        "what is MIG, and could you confirm whether the A30 supports it?", thread_id="mig-a30"
+    text = ask_grounded(
+        rules_advisor, "what is MIG, and could you confirm whether the A30 supports it?", "mig-a30"
     ).text
     assert text.startswith("**Yes: the NVIDIA A30")
 
 
 def test_an_upgrade_judged_on_the_size_of_its_lead(rules_advisor: Advisor) -> None:
-    text = _ask(
+    text = thread_of(
         rules_advisor,
         "our U-Net segmentation trains on an RTX A5000 in bf16.",
         "would moving to an RTX 4500 Ada be a meaningful speed-up for that training, or a "
         "sidegrade?",
-    )
-    first = text.split("\n", 1)[0]
+    )[-1]
+    first = head(text)
     assert "RTX A5000" in text and "RTX 4500 Ada" in text
     assert first.startswith(("**No: a small step", "**Yes")), first
     assert "LLM inference" not in first  # the training said, not every common job
 
 
 def test_vllm_fits_only_with_a_raised_memory_share(rules_advisor: Advisor) -> None:
-    text = rules_advisor.ask("can two H100 SXM run llama 3 70b in bf16 with vllm?",
-                             thread_id="vllm-raised").text  # fmt: skip
-    first = text.split("\n", 1)[0]
+    question = "can two H100 SXM run llama 3 70b in bf16 with vllm?"
+    text = ask_grounded(rules_advisor, question, "vllm-raised").text
+    first = head(text)
     assert first.startswith("**Yes") and "--gpu-memory-utilization 0.95" in first
 
 
