@@ -187,3 +187,59 @@ def test_a_point_cloud_is_no_cloud(catalog: Catalog) -> None:
     q = understand("buying one card, new, up to $3,000, for point-cloud work and YOLO training; "
                    "what should we get?", catalog)  # fmt: skip
     assert q.intent == "recommend"
+
+
+def test_a_batch_said_roughly(catalog: Catalog) -> None:
+    q = understand("measured 1,800 tok/s in all on an L40S (vLLM, batch ~32) at $1.10/hr: $ per "
+                   "million tokens?", catalog)  # fmt: skip
+    assert q.batch == 32
+
+
+def test_the_one_card_is_no_variant(rules_advisor: Advisor) -> None:
+    text = thread_of(
+        rules_advisor,
+        "our nodes have 4x H100 SXM5 80GB. llama 3.3 70b in bf16 with vllm across the four?",
+        "and an AWQ build of it instead, would that fit on the one card?",
+    )[-1]
+    assert "which" not in head(text).lower() and "H100 SXM5 80GB" in text
+
+
+def test_a_short_context_within_a_count_of_tokens(catalog: Catalog) -> None:
+    q = understand("Boleh tak saya jalankan Mistral 7B Q4_K_M pada RTX 3060, konteks pendek je, "
+                   "dalam 3 ribu token?", catalog)  # fmt: skip
+    assert q.context == 3000
+
+
+def test_a_draw_said_of_one_card_is_not_the_next_ones(rules_advisor: Advisor) -> None:
+    text = thread_of(
+        rules_advisor,
+        "my RTX 4060 Ti (160 W) runs 10 hours a day; power is $0.25/kWh. monthly cost, 30 days?",
+        "and if I swap it for an RTX 3090, same hours?",
+    )[-1]
+    assert "350 W" in text and "160 W" not in text  # the 3090's own board power
+
+
+def test_streams_at_the_users_own_time_per_frame(rules_advisor: Advisor) -> None:
+    text = ask_grounded(
+        rules_advisor,
+        "our yolov8n engine on a Jetson Orin Nano 8GB takes 40 ms per frame, one at a time. we "
+        "want three cameras at 15 fps each. can it keep up?",
+        "streams-pace",
+    ).text
+    assert head(text).startswith("**No: at your own measured 40 ms a frame")
+    assert "25 frames a second" in text and "45" in text  # 1 / 0.04; 3 x 15
+
+
+def test_an_amd_card_the_catalog_lacks_is_said_unknown(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what's the board power of the Radeon RX 570?",
+                        "rx-570").text  # fmt: skip
+    assert text.startswith("Unknown GPU 'RX 570'")
+
+
+def test_an_icelandic_follow_up_keeps_the_machine_and_model(catalog: Catalog) -> None:
+    first = understand("Kemst Qwen2.5 14B í Q4_K_M fyrir á Mac mini með M4 Pro og 24 GB minni?",
+                       catalog)  # fmt: skip
+    assert [g.ids for g in first.gpus] == [("m4-pro-24gb",)]
+    then = understand("Frábært, takk. En hversu marga tóka á sekúndu má ég búast við þegar hún "
+                      "skrifar svar?", catalog, first.context_dict())  # fmt: skip
+    assert then.intent == "speed" and then.models and then.gpus

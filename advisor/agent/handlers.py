@@ -2988,6 +2988,26 @@ _STREAM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
                  "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20}  # fmt: skip
 
 
+def _streams_at_your_pace(query: Query, box: ToolBox, streams: int, fps: float) -> Draft | None:
+    """ "Our engine takes 21 ms per frame, one at a time; a second camera, both at 30 fps: does
+    one Orin keep up?": the frames a second the user's own time per frame makes, against what
+    the streams need (the stream_load tool), with nothing batched."""
+    each = query.seconds_per_item or 0.0
+    load = box.call("stream_load", {"rate_per_s": 1 / each, "streams": streams,
+                                    "per_stream_per_s": fps})  # fmt: skip
+    if "error" in load:
+        return None
+    verdict = "Yes" if load["keeps_up"] else "No"
+    where = _said(query.gpus[0]) if query.gpus else "the card"
+    return Draft(
+        f"**{verdict}: at your own measured {c.num(each * 1000, 'ms')} a frame, one {where} "
+        f"processes about {c.num(load['rate_per_s'])} frames a second one at a time, against the "
+        f"{c.num(load['needed_per_s'])} that {streams} streams at {c.num(fps)} fps need; it keeps "
+        f"up with {c.num(load['streams_served'])} of them.**",
+        cite_more=False,
+    )
+
+
 def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     """Live video into an image model ("16 camera streams at 30 fps, will a T4 keep up?"): the
     card's throughput with a frame of each stream batched together, against the frames a
@@ -3004,6 +3024,8 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     streams = int(word) if word.isdigit() else _STREAM_WORDS[word]
     fps = float((said.group(2) if said else one.group(1) if one else None) or LIVE_FPS)
     ref = query.gpus[0]
+    if query.seconds_per_item and query.seconds_per_item < 1:  # "takes 21 ms per frame"
+        return _streams_at_your_pace(query, box, max(streams, query.concurrency or 1), fps)
     args = {**estimate_args(query, gpu_choices(ref)[0], ref.count, model), "batch": streams}
     e = box.call("estimate", args)
     rate = (e.get("infer_samples_per_s") or {}).get("typical") if "error" not in e else None

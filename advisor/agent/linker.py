@@ -808,7 +808,8 @@ _COUNTED = frozenset({"tokens", "token", "toks", "input", "output", "prompt", "p
                       "rows", "documents", "docs", "words", "users", "calls"})  # fmt: skip
 _GPU_SHAPE = re.compile(
     r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc|cmp)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4}|\d{2,3}hx)"
-    r"(?:\s?ti)?$",  # "CMP 170HX": a mining card
+    r"(?:\s?ti)?$"  # "CMP 170HX": a mining card
+    r"|^(?:rx|gtx)[-\s]\d{3}(?:\s?(?:xt|ti))?$",  # "RX 580", "GTX 980": three digits after the line
     re.I,
 )
 # precisions, sizes, units and other words shaped like GPU names

@@ -1239,7 +1239,10 @@ def _context(low: str) -> int | None:
         r"(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?[- ]?tokens?\b"
         # "10M docs (~500 tokens avg)": each one's length, said beside the things
         r"|\b(?:documents|docs|passages|chunks|texts|sentences|records)\s?\(\s?(?:about |around |"
-        r"avg |average |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?[- ]?tokens?\b",
+        r"avg |average |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?[- ]?tokens?\b"
+        # "short context, within 4000 tokens", "context pendek je, dalam 4000 token"
+        r"|\b(?:context|ctx)\b[^.?!\d]{0,25}?\b(?:within|in|under|up to|about|around)\s"
+        r"(\d{3,6})\s?(k)?\s?tokens?\b",
         _BATCH_NUMBER.sub(lambda b: " " * len(b.group(0)), low),  # "batch 2 ctx 4k": not 2
     ) or _LENGTH_SAID.search(low)
     m = m or _PROMPT_SAID.search(low)
@@ -1259,7 +1262,7 @@ def _batch(low: str) -> int | None:
         return 1
     m = rx.search(
         # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8"
-        r"(?<![a-z])batch(?:[-_ ]size)?(?:\s(?:of|is))?\s?[=:]?\s?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
+        r"(?<![a-z])batch(?:[-_ ]size)?(?:\s(?:of|is))?\s?[=:~]?\s?~?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
         r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)"
         r"|--max[-_]num[-_]seqs[\s=](\d+)\b",  # vLLM's cap on the sequences batched at once
         low,
@@ -5924,7 +5927,8 @@ def resolve(
         variant = None  # "and if i have 32gb system ram?": the machine's RAM, no card's variant
     form = rx.search(
         r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
-        r"|\bthe (?!\w+est\b|same\b|other\b|first\b|last\b|second\b)(\w+) (?:one|version|variant"
+        r"|\bthe (?!\w+est\b|same\b|other\b|first\b|last\b|second\b|one\b|single\b)(\w+) "
+        r"(?:one|version|variant"
         r"|card)\b",  # "the cheapest one" is no variant
         query.text.lower(),
     )
@@ -6187,6 +6191,12 @@ def resolve(
             updates[key] = getattr(prior, key)
     if "monthly_usd" in updates and prior.subscription:
         updates["subscription"] = True  # "a SaaS at $79 a month" then "buy a card instead?"
+    if (
+        "draw_w" in updates
+        and query.gpus
+        and {g.ids for g in query.gpus} != {g.ids for g in prior.gpus}
+    ):
+        del updates["draw_w"]  # "220 W" was the 4070 SUPER's: "and if I switch to a 4090?"
     if prior.no_power and query.usd_per_kwh is None and not _datasheet_only(query):
         updates["no_power"] = True  # "ignore power" then "sorry, rental is $0.45/h": still left out
     same_cards = not query.gpus or {g.ids for g in query.gpus} == {g.ids for g in prior.gpus}
