@@ -226,7 +226,7 @@ def test_streams_at_the_users_own_time_per_frame(rules_advisor: Advisor) -> None
         "want three cameras at 15 fps each. can it keep up?",
         "streams-pace",
     ).text
-    assert head(text).startswith("**No: at your own measured 40 ms a frame")
+    assert head(text).startswith("**No: at your own measured pace")
     assert "25 frames a second" in text and "45" in text  # 1 / 0.04; 3 x 15
 
 

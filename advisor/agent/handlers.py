@@ -3000,7 +3000,7 @@ def _streams_at_your_pace(query: Query, box: ToolBox, streams: int, fps: float) 
     verdict = "Yes" if load["keeps_up"] else "No"
     where = _said(query.gpus[0]) if query.gpus else "the card"
     return Draft(
-        f"**{verdict}: at your own measured {c.num(each * 1000, 'ms')} a frame, one {where} "
+        f"**{verdict}: at your own measured pace, one {where} "
         f"processes about {c.num(load['rate_per_s'])} frames a second one at a time, against the "
         f"{c.num(load['needed_per_s'])} that {streams} streams at {c.num(fps)} fps need; it keeps "
         f"up with {c.num(load['streams_served'])} of them.**",
@@ -9050,8 +9050,7 @@ def _made_at_your_pace(query: Query, box: ToolBox) -> Draft | None:
     made = box.call("paced_count", {"per_second": per_second, "hours": query.hours})
     if "error" in made:
         return None
-    pace = (f"{c.num(per_second)} {unit}/s" if tokens
-            else f"{c.num(query.seconds_per_item, 's')} each")  # fmt: skip
+    pace = f"{c.num(made['per_second'])} {unit}/s"  # the pace as the tool took it
     return Draft(f"**About {c.num(made['items'], unit)} in {c.duration(query.hours)}** at your "
                  f"own measured {pace}, running the whole time.", cite_more=False)  # fmt: skip
 
