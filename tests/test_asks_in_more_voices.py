@@ -243,3 +243,15 @@ def test_an_icelandic_follow_up_keeps_the_machine_and_model(catalog: Catalog) ->
     then = understand("Frábært, takk. En hversu marga tóka á sekúndu má ég búast við þegar hún "
                       "skrifar svar?", catalog, first.context_dict())  # fmt: skip
     assert then.intent == "speed" and then.models and then.gpus
+
+
+def test_the_saving_between_two_cards_bills(rules_advisor: Advisor) -> None:
+    text = ask_grounded(
+        rules_advisor,
+        "RTX 4000 Ada or RTX 3090 for the lab box: at 1,000 hours a year and $0.20 per kWh, how "
+        "much would the lower-power one save on electricity?",
+        "saving-two",
+    ).text
+    assert head(text).startswith(
+        "**The RTX 4000 Ada saves about $44.00**"
+    )  # (350 - 130) W x 1,000 h

@@ -6840,8 +6840,18 @@ def _electricity_of_each(
     each = ", ".join(f"{c.usd(r['usd'], sign)} on {machine}" for machine, r in bills)
     hours = c.num(bills[0][1]["hours"], "hours")
     head = f"**About {each}** of electricity for {hours}{over}."
+    if len(bills) == 2 and _SAVING.search(query.low):  # "how much would the lower-power one save?"
+        (cheap, low), (dear, high) = bills
+        cheap, dear = cheap.removeprefix("one "), dear.removeprefix("one ")
+        head = (f"**The {cheap} saves about {c.usd(high['usd'] - low['usd'], sign)}** of "
+                f"electricity over {hours}{over}: {c.usd(low['usd'], sign)} against "
+                f"{c.usd(high['usd'], sign)} on the {dear}.")  # fmt: skip
     lines = [c.electricity(r, machine, sign=sign) for machine, r in bills]
     return Draft("\n\n".join([head, *lines]))
+
+
+# a saving asked between two setups' bills: "how much would the lower-power one save us?"
+_SAVING = re.compile(r"\bsav(?:e|es|ing|ings)\b|\bdifference\b|\bhow much (?:less|cheaper)\b")
 
 
 def _said(ref: GpuRef) -> str:
