@@ -215,7 +215,9 @@ _LAKH_SCALE = {"l": 1e5, "c": 1e7}
 
 # Urdu says the rate before the amount ("روزانہ 10 گھنٹے": 10 hours a day, "فی گھنٹہ 520 روپے":
 # 520 rupees an hour), writes Pakistan's rupee as روپے and counts in lakhs (لاکھ)
-_UR_LETTERS = re.compile("[\u06d2\u06ba\u0679\u0688\u0691\u06c1\u06cc]")
+# (the letters Urdu has and Arabic and Persian do not: yeh barree, noon ghunna, tteh, ddal, rreh,
+# heh goal; the understanding step reads "Rs" as Pakistan's rupee beside them)
+URDU_LETTERS = re.compile("[\u06d2\u06ba\u0679\u0688\u0691\u06c1]")
 _UR_DAILY = re.compile(r"روزانہ\s?(\d+(?:[.,]\d+)?)\s?(?:گھنٹے|گھنٹہ)")
 _UR_HOURLY = re.compile(r"فی\s?گھنٹ[ہے]\s?(\d[\d,.]*)\s?(?:روپے|روپیہ|PKR)")
 _UR_RUPEES = re.compile(r"(\d[\d,.]*)\s?(?:روپے|روپیہ)")
@@ -230,7 +232,7 @@ _IS_MIG = re.compile(r"\b(?:mig|Mig)\b")
 
 def _urdu(text: str) -> str:
     """Urdu's rates, rupees and lakhs in the order and numbers English writes them."""
-    if not _UR_LETTERS.search(text):
+    if not URDU_LETTERS.search(text):
         return text
     text = _UR_LAKH.sub(lambda m: _scaled(m.group(1), 1e5), text)
     text = _UR_DAILY.sub(r"\1 hours a day", text)
@@ -304,7 +306,7 @@ def to_english(text: str) -> str:
     text = _urdu(_swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text))))
     if ("mig" in text or "Mig" in text) and _IS_LETTERS.search(text):
         text = _IS_MIG.sub("me", text)
-    if "la" in text or "cr" in text or "La" in text or "Cr" in text:
+    if re.search("la(?:kh|c)|crore", text, re.IGNORECASE):
         text = _LAKH.sub(_lakhs, text)
     if "me" in text or "mai" in text:
         text = _HI_PRICE_FIRST.sub(lambda m: f"buy it for {m.group(1)} {m.group(2) or ''}", text)

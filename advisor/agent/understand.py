@@ -23,7 +23,7 @@ from typing import Any
 
 from advisor import rx
 from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
-from advisor.agent.phrasebook import CJK_CHARS, to_english
+from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM
@@ -793,9 +793,6 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
                    "rp": "IDR", "rp.": "IDR", "rm": "MYR"}  # fmt: skip
 
 
-_URDU = re.compile("[\u06d2\u06ba\u0679\u0688\u0691\u06c1]")
-
-
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
     text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
@@ -807,7 +804,9 @@ def _fx_codes(text: str) -> str:
             text = text.replace(sign, f" {code}")
     # "Rs" in a message in Urdu's letters is Pakistan's rupee, elsewhere India's
     codes = (
-        {**_FX_BEFORE_CODE, "rs": "PKR", "rs.": "PKR"} if _URDU.search(text) else _FX_BEFORE_CODE
+        {**_FX_BEFORE_CODE, "rs": "PKR", "rs.": "PKR"}
+        if URDU_LETTERS.search(text)
+        else _FX_BEFORE_CODE
     )
     text = _FX_BEFORE.sub(
         lambda m: f"{m.group(2)} {codes.get(m.group(1).lower(), m.group(1).upper())}", text
@@ -5073,7 +5072,7 @@ def _timed_blanked(low: str) -> str:
     s", "ran 4,000 steps in 3 h 10 min"): a pace, not how long the job runs."""
     if " in " not in low and "took" not in low:
         return low
-    for pattern in (_ITEMS_TOOK, _STEPS_TOOK):
+    for pattern in _TIMED:
         for m in pattern.finditer(low):
             span = rx.match(r"[^.,;?!]{0,25}", low[m.end() :])
             end = m.end() + (span.end() if span else 0)
@@ -5096,6 +5095,8 @@ _STEPS_TOOK = re.compile(
     r"(?:(?:of|for|on) (?:my |the |our |a )?[\w .-]{0,30}?\s)?"  # "steps of my llama 3 8b lora"
     r"(?:in|took|takes|took about|in about|in roughly|took roughly|in ~)\s?(?=~?\d)"
 )
+# things timed, then steps timed: "coded 1,000 responses in 3 min 20 s", "ran 4,000 steps in 3 h"
+_TIMED = (_ITEMS_TOOK, _STEPS_TOOK)
 # "2.1 it/s at batch 32": the seconds one sample takes in training
 _STEP_RATE = re.compile(
     r"(\d+(?:\.\d+)?)\s?it/s\b[^.?!]{0,15}?\b(?:at |with )?(?:a )?(?:batch(?:[- ]size)?|bs)\s?"
@@ -5245,12 +5246,10 @@ def _seconds_per_item(low: str) -> float | None:
     if m := _STEP_RATE.search(low):
         rate, batch = _number(m.group(1)), _number(m.group(2))
         return 1.0 / (rate * batch) if rate > 0 and batch > 0 else None
-    if (m := _ITEMS_TOOK.search(low)) and (spent := _duration_hours(low[m.end() :][:30], None)):
-        done = _number(m.group(1))  # "coded 1,000 survey responses in 3 min 20 s": one's seconds
-        return spent * 3600 / done if done > 0 else None
-    if (m := _STEPS_TOOK.search(low)) and (spent := _duration_hours(low[m.end() :][:30], None)):
-        done = _number(m.group(1))  # "ran 4,000 steps in 3 h 10 min": the seconds of one step
-        return spent * 3600 / done if done > 0 else None
+    for pattern in _TIMED:  # "coded 1,000 responses in 3 min 20 s": the seconds of one
+        if (m := pattern.search(low)) and (spent := _duration_hours(low[m.end() :][:30], None)):
+            done = _number(m.group(1))
+            return spent * 3600 / done if done > 0 else None
     if m := _STEP_TIME.search(low):  # "kohya says 1.8 s/it": the seconds of one step
         return _number(m.group(1) or m.group(2) or m.group(3))
     if (m := rx.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s?it/s\b", low)) and _number(m.group(1)) > 0:

@@ -121,10 +121,10 @@ def kv_budget(
         share = default_max_num_seqs(gpu) / V1_MAX_NUM_SEQS["large"]
         activation = V1_ACTIVATION_BYTES_PER_VOCAB * model.vocab_size * share
     graphs = CUDAGRAPH_ESTIMATE_GIB if number is None or number >= CUDAGRAPH_ESTIMATE_SINCE else 0
-    share = utilization or engine.usable_fraction
+    used = utilization or engine.usable_fraction
     return KVBudget(
-        cuda_total_gb(gpu) * share, weights, non_torch * GIB / GB, activation / GB,
-        graphs * GIB / GB, True, share,
+        usable_gb(gpu, engine, used), weights, non_torch * GIB / GB, activation / GB,
+        graphs * GIB / GB, True, used,
     )  # fmt: skip
 
 

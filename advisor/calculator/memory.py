@@ -183,11 +183,12 @@ def cuda_total_gb(gpu: GPU) -> float:
     return capacity_gb(gpu) - CUDA_RESERVED_GIB * GIB / GB
 
 
-def usable_gb(gpu: GPU, engine: EngineFactors) -> float:
+def usable_gb(gpu: GPU, engine: EngineFactors, fraction: float | None = None) -> float:
     """The memory the engine lets itself use on one card: vLLM's gpu_memory_utilization of the
-    total CUDA reports (EngineFactors.profiles_memory), the other engines' share of capacity."""
+    total CUDA reports (EngineFactors.profiles_memory), the other engines' share of capacity;
+    `fraction`: a share other than the engine's default (a raised gpu_memory_utilization)."""
     total = cuda_total_gb(gpu) if engine.profiles_memory else capacity_gb(gpu)
-    return total * engine.usable_fraction
+    return total * (fraction or engine.usable_fraction)
 
 
 def training_usable_gb(gpu: GPU) -> float:
