@@ -17,7 +17,16 @@ from dataclasses import asdict, replace
 from functools import wraps
 from typing import Any, TypeVar
 
-from advisor.calculator import Request, cost, estimate, max_batch, max_context, memory, min_gpus
+from advisor.calculator import (
+    Request,
+    cost,
+    estimate,
+    max_batch,
+    max_context,
+    memory,
+    min_gpus,
+    throughput,
+)
 from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.interconnect import link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
@@ -776,6 +785,35 @@ def carried_measurement(
             "measured_source": "given by the user"}  # fmt: skip
 
 
+@_tool
+def decode_ceiling(
+    bandwidth_gbs: float, read_gb: float, estimate_tokens_per_s: float | None = None
+) -> dict[str, Any]:
+    """One stream's decode ceiling from memory bandwidth alone (the roofline): bandwidth_gbs
+    (the card's, from gpu_specs or an estimate) over read_gb, the bytes each token reads (the
+    weights on one card, from an estimate's breakdown_gb, plus its kv_cache when counted).
+    With the estimate's own decode speed, the share of the ceiling it reaches."""
+    if not (bandwidth_gbs > 0 and read_gb > 0):
+        raise InvalidInput("bandwidth_gbs and read_gb must be positive.")
+    ceiling = throughput.decode_ceiling(bandwidth_gbs, read_gb)
+    share = estimate_tokens_per_s / ceiling if estimate_tokens_per_s else None
+    return {"tokens_per_s": ceiling, "bandwidth_gbs": bandwidth_gbs, "read_gb": read_gb,
+            "estimate_tokens_per_s": estimate_tokens_per_s,
+            "share_percent": share * 100 if share else None}  # fmt: skip
+
+
+@_tool
+def memory_together(needs_gb: list[float], usable_gb: float) -> dict[str, Any]:
+    """Whether several models fit on one card at the same time: each model's need on that card
+    (memory_per_gpu_gb of its own estimate), against the card's usable memory (the estimate's
+    usable_memory_per_gpu_gb). Each is served by its own process, so each need keeps its own
+    runtime overhead."""
+    if len(needs_gb) < 2 or any(not n > 0 for n in needs_gb) or not usable_gb > 0:
+        raise InvalidInput("needs_gb takes two or more positive needs; usable_gb must be positive.")
+    return {**memory.shared_card(needs_gb, usable_gb), "needs_gb": needs_gb,
+            "usable_gb": usable_gb}  # fmt: skip
+
+
 # the share of its measured rate a card is planned at, so bursts above the average still fit
 HEADROOM_LOAD = 0.8
 
@@ -985,6 +1023,7 @@ def recommend_gpus(
     max_hours: float | None = None,
     unpriced: bool = False,
     min_speed: float | None = None,
+    reserved_gb: float | None = None,
 ) -> dict[str, Any]:
     """Rank GPUs for a workload of any family (LLM, image, BERT-style, diffusion, speech) under
     constraints (each row's usd_per_month: its hourly price around the clock for a month). For
@@ -1014,7 +1053,8 @@ def recommend_gpus(
     and a setup that cannot is ruled out. `unpriced` (no budget said): GPUs with no purchase
     price on record stay in, after the priced ones, except datacenter parts. `min_speed` (in
     the workload's speed unit, tokens/s for an LLM): the speed the user needs; a setup below it
-    takes more GPUs (up to max_gpus), and one that cannot reach it is ruled out."""
+    takes more GPUs (up to max_gpus), and one that cannot reach it is ruled out. `reserved_gb`:
+    memory of each card kept for other work (another model loaded beside this one)."""
     if rank_by not in ("value", "price", "speed", "memory", "most_memory", "per_dollar"):
         raise InvalidInput(
             f"rank_by is value, price, speed, memory, most_memory or per_dollar (got {rank_by!r})."
@@ -1045,7 +1085,7 @@ def recommend_gpus(
         model=model, gpu="placeholder", workload=workload, precision=precision, context=context,
         batch=batch, train_tokens=train_tokens, resolution=resolution, steps=steps,
         epochs=epochs, dataset_samples=dataset_samples, output_tokens=output_tokens,
-        images=images, audio_hours=audio_hours, provider=provider,
+        images=images, audio_hours=audio_hours, provider=provider, reserved_gb=reserved_gb,
     )  # fmt: skip
     if provider:  # "on aws": the GPUs that cloud rents
         candidates = [g for g in candidates if catalog.prices_for(g.id, provider=provider)]
@@ -1249,6 +1289,9 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         "weights_gb": _weights_gb(e) * (e.num_gpus if e.workload == "inference" else 1),
         # an image model's denoiser (its UNet or transformer): the largest of its weights
         "denoiser_gb": (e.breakdown_gb or {}).get("denoiser"),
+        # an LLM's KV cache on all its cards, for the sequences it serves at once
+        "kv_cache_gb": (e.breakdown_gb or {}).get("kv_cache", 0.0) * e.num_gpus,
+        "batch": e.batch,
         # the same weights by hand: an LLM's parameters x the format's nominal bytes
         **_rank_nominal(e),
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,
@@ -1555,6 +1598,8 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "token_cost": token_cost,
     "paced_time": paced_time,
     "paced_count": paced_count,
+    "memory_together": memory_together,
+    "decode_ceiling": decode_ceiling,
     "train_time_at_mfu": train_time_at_mfu,
     "tokens_for_budget_at_mfu": tokens_for_budget_at_mfu,
     "stream_load": stream_load,

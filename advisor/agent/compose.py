@@ -1398,6 +1398,22 @@ def _age(months: int) -> str:
     return f"{months // 12} years old"
 
 
+def other_prices(result: dict[str, Any], used_usd: float) -> str:
+    """The newest price of each other kind on record (purchase_prices' rows), beside a figure
+    that rests on one catalog price: "Other prices on record: MSRP $429 (2025-04); used $600
+    (2026-09)." Empty when there is none."""
+    kinds = {"msrp": "MSRP", "new": "new", "used": "used"}
+    seen, shown = set(), []
+    for p in result.get("prices", []):
+        if p["usd"] == used_usd:  # the price used: its kind is said already
+            seen.add(p["kind"])
+        if p["kind"] in seen:
+            continue
+        seen.add(p["kind"])
+        shown.append(f"{kinds.get(p['kind'], p['kind'])} {usd(p['usd'])} ({p['date']})")
+    return "Other prices on record: " + "; ".join(shown) + "." if shown else ""
+
+
 def purchase(result: dict[str, Any], condition: str = "new") -> str:
     """Dated prices to buy one GPU, the asked condition first, each with its age."""
     if "error" in result:
@@ -1587,6 +1603,9 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         denoiser = best.get("denoiser_gb")
         if of and denoiser and denoiser < weights:  # an image model: its denoiser's share
             of += f", the denoiser (UNet or transformer) alone {num(denoiser, 'GB')}"
+        kv, streams = best.get("kv_cache_gb") or 0.0, best.get("batch") or 1
+        if of and streams > 1 and kv:  # "20 players at once": their caches beside the weights
+            of += f", {num(kv, 'GB')} the KV cache of the {streams:,} sequences served at once"
         nominal = best.get("weights_nominal_gb")
         if of and nominal and abs(weights - nominal) > 0.01 * nominal:  # the size worked by hand
             per = best["nominal_bytes_per_param"]

@@ -1536,6 +1536,56 @@ def _asked_card(query: Query) -> Query:
 RACE_REFERENCE_GPU = "rtx-4090"
 
 
+def _models_together(query: Query, box: ToolBox) -> Draft | None:
+    """ "whisper large-v3 and llama 3.2 3b on the one 3060: all in vram at the same time?": each
+    model's need on the card (or the memory said), added up by `memory_together` against what
+    the card holds. None unless two or more of the models can be sized on one card."""
+    models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
+    if len(models) < 2 or len(query.gpus) > 1 or not (query.gpus or query.memory_gb):
+        return None
+    ref = query.gpus[0] if query.gpus else None
+    if ref is not None and not ref.ids:
+        return None  # a card the catalog does not know: its own answer says so
+    gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
+    # an LLM beside other models on one card is a home setup: a 4-bit GGUF on llama.cpp (ollama),
+    # unless its format or engine is said
+    home = replace(query, precision=HOME_PRECISION, engine="llama.cpp")
+    estimates = [box.call("estimate", estimate_args(
+        home if (m.family or "llm") == "llm" and not (m.precision or query.precision)
+        and _engine(query.engine, m) in (None, "llama.cpp", "ollama") else query,
+        gpu, ref.count if ref else None, m)) for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+    if any("error" in e or e["num_gpus"] > 1 for e in estimates):
+        return None
+    usable = min(e["usable_memory_per_gpu_gb"] for e in estimates)
+    held = box.call("memory_together", {"needs_gb": [e["memory_per_gpu_gb"] for e in estimates],
+                                        "usable_gb": usable})  # fmt: skip
+    if "error" in held:
+        return None
+    names = [e["model_name"] for e in estimates]
+    named = ", ".join(names[:-1]) + " and " + names[-1]
+    where = c.gpus_phrase(1, estimates[0]["gpu_name"]) if ref else (
+        f"a {c.num(query.memory_gb, 'GB')} card")  # fmt: skip
+    room = next(e for e in estimates if e["usable_memory_per_gpu_gb"] == usable)
+    total = c.num(held["total_gb"], "GB")
+    if held["fits"]:
+        head = (f"**Yes: {named} fit on {where} at the same time**: together about {total} of "
+                f"{c.usable(room)}, leaving {c.num(held['spare_gb'], 'GB')} spare.")  # fmt: skip
+    else:
+        alone = [e["model_name"] for e in estimates if e["fits"]]
+        head = (
+            f"**No: {named} do not fit on {where} at the same time**: together they need about "
+            f"{total} of {c.usable(room)}, {c.num(-held['spare_gb'], 'GB')} short."
+            + (" Each fits alone: load them in turn." if len(alone) == len(estimates) else "")
+        )
+    lines = [f"- {e['model_name']}: {c.num(e['memory_per_gpu_gb'], 'GB')} ({c.settings(e)})"
+             for e in estimates]  # fmt: skip
+    unknown = [m.text for m in query.models if not (m.ids or m.size_b)]
+    tail = ["Each runs in its own process, so each need above counts its own runtime overhead."]
+    if unknown:
+        tail.append(f"No catalog figures for {', '.join(unknown)}: not counted above.")
+    return Draft("\n".join([head, "", *lines, "", *tail]))
+
+
 def _models_raced(query: Query, box: ToolBox, models: list[ModelRef]) -> Draft | None:
     """ "On my 8GB card, which is faster: Whisper large-v3 or large-v3-turbo?": each model's
     headline speed on the card named (with a memory size only, their ratio on a reference card),
@@ -1778,6 +1828,16 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     rows = [box.call("estimate", {**base, "precision": p}) for p in names]
     if any("error" in e for e in rows):
         return None
+    offloaded = ""
+    if model.family == "diffusion" and not query.offload and not any(e["fits"] for e in rows):
+        # "FLUX dev on a 16 GB card, bf16 or fp8?": as ComfyUI runs it, the text encoders leave
+        # the card once the prompt is encoded
+        moved = [box.call("estimate", {**base, "precision": p, "offload": "model"}) for p in names]
+        if all("error" not in e for e in moved) and any(e["fits"] for e in moved):
+            rows, query = moved, replace(query, offload="model")
+            offloaded = ("Loaded whole (every model on the card at once), neither fits; with model "
+                         "offload (each model moved to the card only while it runs, as ComfyUI "
+                         "does and diffusers' enable_model_cpu_offload): ")  # fmt: skip
     lines = []
     for name, e in zip(names, rows, strict=True):
         label = c.FORMAT_LABELS.get(name, name.upper())
@@ -1796,7 +1856,7 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
         unfit = [n for n in names if n not in fitting]
         verdict = (f"Yes in {', '.join(c.FORMAT_LABELS.get(n, n.upper()) for n in fitting)}, no "
                    f"in {', '.join(c.FORMAT_LABELS.get(n, n.upper()) for n in unfit)}")  # fmt: skip
-    head = (f"**{verdict} on {where}:** " + "; ".join(lines)
+    head = (f"**{offloaded}{verdict} on {where}:** " + "; ".join(lines)
             + f" ({rows[0]['model_name']}, {c.settings(rows[0])}).")  # fmt: skip
     # the estimate of the first format that fits, part by part, below the verdict
     detail = _fit(replace(query, precision=(fitting or names)[0]), box)
@@ -1876,7 +1936,8 @@ CPU_UNMODELLED = "**No estimate on the CPU alone for "
 
 
 def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
-    weighed = _models_on_card(query, box)
+    weighed = (_models_together(query, box) if query.together and query.intent == "fit" else None
+               ) or _models_on_card(query, box)  # fmt: skip
     if weighed is not None:
         return weighed
     if not query.models:  # no model to fit (a follow-up that names none, say)
@@ -6559,6 +6620,37 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
     if query.batch:
         args["batch"] = query.batch
     result = box.call("compare_workload", args)
+    if bought and "error" not in result:
+        holds = [r for r in result["gpus"] if r["speed"] and r["gpu"] in prices]
+        short = [r for r in result["gpus"] if not r["speed"] and r["gpu"] in prices]
+        if len(holds) == 1 and short:  # a card bought for a job it alone holds: that one
+            one, other = holds[0], short[0]
+            sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in (one, other)]
+            e = box.call(
+                "estimate",
+                {
+                    **{k: v for k, v in args.items() if k != "gpus"},
+                    "gpu": one["gpu"],
+                    "precision": result["precision"],
+                },
+            )
+            weights = (
+                f" ({c.num(e['breakdown_gb']['weights'], 'GB')} of it weights)"
+                if "error" not in e and e["breakdown_gb"].get("weights")
+                else ""
+            )
+            sizes = (f" The {sheets[0]['name']} has {c.num(sheets[0]['memory_gb'], 'GB')}, the "
+                     f"{sheets[1]['name']} {c.num(sheets[1]['memory_gb'], 'GB')}."
+                     if all("error" not in x for x in sheets) else "")  # fmt: skip
+            return Draft(
+                f"**Pick the {one['gpu_name']}: the only one of them that holds "
+                f"{result['model_name']} on the card** ({result['precision']}): it needs about "
+                f"{c.num(one['memory_per_gpu_gb'], 'GB')}{weights}, against "
+                f"{c.num(other['usable_memory_per_gpu_gb'], 'GB')} usable on the "
+                f"{other['gpu_name']}.{sizes} On the {one['gpu_name']}, about "
+                f"{c.ratio_figure(one['speed'], result['unit'])} at your "
+                f"{c.usd(prices[one['gpu']], query.currency)}."
+            )
     if "error" not in result and sum(bool(r["speed"]) for r in result["gpus"]) < 2:
         args["num_gpus"] = NODE_GPUS  # too big for one card: a node of each, same per-GPU price
         result = box.call("compare_workload", args)
@@ -7033,6 +7125,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return api  # "we pay $45 a month for gpt-4o-mini: would self-hosting be cheaper?"
     if query.cpu_only and query.models and not query.gpus and not purchase:
         return fit(query, box)  # "is an old laptop cpu enough for llama 3 8b?": the CPU alone
+    if not query.models and not query.gpus and query.memory_gb and _CHEAPEST_WAY.search(query.low):
+        return _cheapest_with_memory(query, box)  # "cheapest way to get 24gb of vram? used ok"
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
@@ -7043,12 +7137,122 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return draft
     if not query.models:  # "the best AI graphics card?", nothing else: which job is asked back
         return explain(query, box) if named else Draft(c.ASK_BACK)
+    query, beside, kept = _companions(query, box)
     clouds = query.providers if not purchase and 2 <= len(query.providers) <= 3 else ()
     draft = (_on_each_cloud(query, box, beaten, clouds) if clouds else None) or _recommend_for(
         query, box, beaten, **purchase
     )
     draft.text += stand_in
+    if beside and "error" not in draft.text[:40]:
+        draft.text += "\n\n" + beside + _together_on_pick(box, kept, draft.text.split("\n")[0])
     return draft
+
+
+def _together_on_pick(box: ToolBox, kept: float, lead: str) -> str:
+    """ "... and how much vram do the two take together?": the pick's need for the ranked model
+    and the memory kept for the others, added on its card (the ranking whose first card the
+    answer's `lead` names)."""
+    ranked = next((call.result["ranked"] for call in box.calls
+                   if call.name == "recommend_gpus" and call.result.get("ranked")
+                   and call.result["ranked"][0]["gpu_name"] in lead), None)  # fmt: skip
+    if not ranked:
+        return ""
+    pick = ranked[0]
+    held = box.call(
+        "memory_together",
+        {
+            "needs_gb": [pick["memory_per_gpu_gb"], kept],
+            "usable_gb": pick["usable_memory_per_gpu_gb"] + kept,
+        },
+    )
+    if "error" in held:
+        return ""
+    return (f" Together on the pick: about {c.num(held['total_gb'], 'GB')} of its "
+            f"{c.num(held['usable_gb'], 'GB')} usable.")  # fmt: skip
+
+
+# the cards named in the answer to a memory bought as cheaply as possible
+CHEAPEST_SHOWN = 3
+
+
+def _cheapest_with_memory(query: Query, box: ToolBox) -> Draft:
+    """ "cheapest way to get 24gb of vram? used is fine": the cards with at least that memory,
+    cheapest first at their newest price on record of the condition said (used also takes new
+    cards; launch list prices only where a card has no other), each dated and sourced."""
+    found = box.call("list_gpus", {"min_memory_gb": query.memory_gb,
+                                   "top": 200})  # fmt: skip
+    kinds = ("used", "new") if query.condition == "used" else ("new",)
+    offers = []
+    for row in found.get("gpus", []):
+        prices = box.call("purchase_prices", {"gpu": row["id"]}).get("prices", [])
+        newest: dict[str, dict[str, Any]] = {}
+        for p in prices:  # newest first: the first row of each kind
+            newest.setdefault(p["kind"], p)
+        held = [newest[k] for k in kinds if k in newest] or ([newest["msrp"]] if "msrp" in newest
+                                                            and not newest.keys() - {"msrp"}
+                                                            else [])  # fmt: skip
+        if held:
+            offers.append((min(held, key=lambda p: p["usd"]), row["name"]))
+    if not offers:
+        return Draft(f"No purchase price on record for a card with {c.num(query.memory_gb, 'GB')} "
+                     "or more.")  # fmt: skip
+    offers.sort(key=lambda o: o[0]["usd"])
+    best, name = offers[0]
+    said = "used or new" if len(kinds) == 2 else "new"
+    lines = [f"**Cheapest card with {c.num(query.memory_gb, 'GB')} or more on record ({said}): "
+             f"the {name}, {c.usd(best['usd'])} {best['kind']}** ({best['date']}; "
+             f"{best['source']})."]  # fmt: skip
+    lines += [f"- {n}: {c.usd(p['usd'])} {p['kind']} ({p['date']}; {p['source']})"
+              for p, n in offers[1:CHEAPEST_SHOWN]]  # fmt: skip
+    lines.append("Prices are the newest on record for each card; street prices move, so check "
+                 "a listing before you quote one.")  # fmt: skip
+    return Draft("\n".join(lines))
+
+
+# two models set against each other, not run side by side ("which is better: X or Y")
+_MODELS_WEIGHED = re.compile(r"\b(?:vs\.?|versus)\b|\bwhich (?:is|one|model|of (?:the|them))\b")
+
+
+def _companions(query: Query, box: ToolBox) -> tuple[Query, str, float]:
+    """ "a card for faster-whisper plus a 3B LLM, 24/7": one card runs every model named at
+    once, so the ranking is for the LLM (or the first model) with each other model's need kept
+    aside on the card (`reserved_gb`), said after the ranking."""
+    models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
+    if len(models) < 2 or not query.together or _MODELS_WEIGHED.search(query.low):
+        return query, "", 0.0
+    main = next((m for m in models if (m.family or "llm") == "llm"), models[0])
+    others = [m for m in models if m is not main]
+    home = replace(query, precision=HOME_PRECISION, engine="llama.cpp")
+    needs = []
+    for m in others:
+        llm = (m.family or "llm") == "llm" and not (m.precision or query.precision)
+        e = box.call("estimate", estimate_args(home if llm else query, COMPANION_CARD, None, m))
+        if "error" in e:
+            return query, "", 0.0
+        needs.append(e)
+    kept = sum(e["memory_per_gpu_gb"] for e in needs)
+    if len(needs) > 1:
+        total = box.call(
+            "memory_together",
+            {
+                "needs_gb": [e["memory_per_gpu_gb"] for e in needs],
+                "usable_gb": needs[0]["usable_memory_per_gpu_gb"],
+            },
+        )
+        kept = total.get("total_gb", kept)
+    said = "; ".join(
+        f"{e['model_name']} {c.num(e['memory_per_gpu_gb'], 'GB')} ("
+        f"{c.num(e['breakdown_gb'].get('weights') or _pipeline_weights_gb(e), 'GB')} of it "
+        f"weights; {c.settings(e)})" for e in needs)  # fmt: skip
+    line = (f"Each card above also holds {said}, loaded beside {main.text} on the one card: "
+            "that memory is set aside before the ranking.")  # fmt: skip
+    rest = tuple(m for m in query.models if m is not main)
+    home_box = query.location == "home" or _OLLAMA.search(query.low)
+    if ((main.family or "llm") == "llm" and not (main.precision or query.precision) and home_box
+            and _engine(query.engine, main) in (None, "llama.cpp", "ollama")):  # fmt: skip
+        main = replace(main, precision=HOME_PRECISION)  # a home box: as people run it there
+    return replace(query, models=(main, *rest), together=True,
+                   reserved_gb=(query.reserved_gb or 0) + kept), line, kept  # fmt: skip
 
 
 def _stood_in(query: Query, box: ToolBox) -> tuple[Query, str]:
@@ -7118,6 +7322,7 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
     optional = {
         "precision": precision_for(model, query),
         "context": query.context,
+        "reserved_gb": query.reserved_gb,  # another model kept on the card ("whisper plus an 8B")
         # pre-training ranked at a useful batch, not one sequence a step of overhead
         "batch": default_batch(query, model, workload) or _pretraining_default(workload, model),
         "max_usd_per_hour": budget.usd
@@ -7172,6 +7377,8 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         **purchase,
     }
     args.update({k: v for k, v in optional.items() if v is not None})
+    if query.together and query.reserved_gb:
+        args["max_gpus"] = 1  # every model on the one card
     if "max_hours" in args and "max_gpus" not in args and workload != "inference":
         args["max_gpus"] = MAX_DEADLINE_GPUS  # "pretrain a 7b on 1T tokens in a month": a cluster
     cuda_first = "vendor" not in args and not _OTHER_STACK.search(query.low)
@@ -8154,6 +8361,9 @@ _BUDGET_WORDS = re.compile(
 
 HOME_BUDGET_USD = 10_000  # a purchase budget up to this is a home or desk machine
 HOME_PRECISION = "q4_k_m"
+# a card of ample memory on which a model kept beside another is sized (its need barely depends
+# on the card)
+COMPANION_CARD = "80gb"
 HOME_MAX_GPUS = 2  # a home desktop takes one or two cards (say how many for a bigger rig)
 WORKSTATION_MAX_GPUS = 4  # the cards a workstation takes: a job on more is a server's
 
@@ -8320,6 +8530,11 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             "count it: the catalog's tariff is in US dollars)",
         )
     text += f"\n{fleet}" if fleet else ""
+    if "purchase_usd" not in args and args.get("gpu") and result.get("purchase_usd"):
+        # a break-even on the catalog's newest price: street prices move, the others beside it
+        rows = box.call("purchase_prices", {"gpu": args["gpu"]})
+        more = c.other_prices(rows, result["purchase_usd"]) if "error" not in rows else ""
+        text += f"\n{more}" if more else ""
     if sides and one_rented and query.user_price_usd_per_hour:
         text += (
             f"\nRenting one {sides[1].text} at your {c.usd(query.user_price_usd_per_hour)} "

@@ -164,6 +164,13 @@ _LEGAL_ASKED = re.compile(
     # "draft a GDPR Article 28 clause": a document to write, a lawyer's job
     r"|\b(?:draft|write)\b[^.?!]{0,40}\b(?:clause|contract|agreement|dpa|nda|policy|letter)\b"
 )
+# "can our firm deduct the GPU workstation in full this year?": an accountant's question, whatever
+# hardware it names
+_TAX_ASKED = re.compile(
+    r"\btax[- ]deductible\b|\bdeduct (?:it|the|that|this|them|those|our|my)\b"
+    r"|\bwrite (?:it |them )?off (?:on|against) (?:our |my )?tax\w*|\bsection 179\b"
+    r"|\bdepreciat\w* schedule\b|\bvat (?:back|refund)\b|\breclaim (?:the )?vat\b"
+)
 # house wiring asked ("what gauge cable for a 32 amp circuit run"): no GPU job, whatever verb
 _WIRING = re.compile(r"\bgauge\b|\bbreakers?\b|\bcircuits?\b|\bampere\b|\bwiring\b|\belectrician\b")
 _ML = re.compile(
@@ -237,7 +244,9 @@ _MASH_WORD = re.compile(
     r"\b(?:[asdfghjkl]*[sdfghjkl]{4}[asdfghjkl]*|[qwrtp]{5,}|[zxcvbnm]{5,})\b(?<=\w{5})"
 )
 _BUY = _cues(
-    r"\bbuy\w*",
+    # ("buyer asking: how many tok/s?": someone buying from the user, no purchase of theirs)
+    r"\bbuy(?!ers?\b)\w*",
+    r"\b(?:first[- ]time|as a) buyer\b",
     r"\bcomprar\b|\bkaufen\b|\bacheter\b",  # Spanish/Portuguese, German, French
     r"\bcapex\b|\bwe own\b|\bown our own\b|\bowning\b",
     r"\bif (?:we|i) bought\b|\bbought (?:instead|outright|rather)\b",
@@ -292,6 +301,8 @@ _FIT_ASKED = _cues(
     r"(?:in|on) (?:the |my |our |its |that |this )?(?:card'?s |gpu'?s )?(?:vram|memory|gpu"
     r"|graphics card|card)\b",
     r"\ball of it (?:on|in) (?:the |my )?(?:gpu|graphics card|card|vram)\b",
+    # "can whisper and an 8B both stay loaded", "kept resident on the card"
+    r"\b(?:stay|stays|staying|remain|be|kept|keep|sit) (?:both |all )?(?:loaded|resident)\b",
 )
 # two cards weighed against each other: "torn between the 4070 ti super and the 4080 super"
 _TORN = r"\btorn between\b|\bcan'?t (?:decide|choose) between\b|\bdeciding between\b"
@@ -699,6 +710,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
     hardware = rx.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
     if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
+    if _TAX_ASKED.search(low) and not q.models and not q.fields:
+        return True  # "can we deduct that GPU workstation this year?": an accountant's
     # (a workload read from a word alone, "a 32 amp circuit run 25m to the shed", "a prediction
     # for my column", is no ML job unless GPUs, ML, serving or power are spoken of)
     job = (
@@ -728,7 +741,7 @@ def _out_of_scope(q: Query, low: str) -> bool:
             # (an LLM on the CPU alone, no GPU, is the calculator's: llama.cpp on system RAM)
             or (_CPU_ONLY.search(low) and not q.gpus and not _llm_on_cpu(q))
         )
-    if q.seconds_per_item and (q.steps or q.epochs):
+    if q.seconds_per_item and (q.steps or q.epochs or q.audio_hours or q.images):
         return False  # "each step takes 1.2 s, 50,000 steps: how long?": the user's own pace
     if _SCRIPTS.search(low):
         return False  # another script: the entities decide, not English cues
@@ -779,6 +792,13 @@ def _new_card_asked(q: Query, low: str) -> bool:
     return len(q.gpus) == 1 and bool(LEAVING.search(low)) and bool(_RECOMMEND.search(low))
 
 
+# a card's figure asked in plain words: "how much memory it has", "how many watts it uses"
+_HOW_MUCH_OF_IT = re.compile(
+    r"\bhow (?:much|many) (?:memory|vram|gb|watts?|power|bandwidth|tflops)\b(?! (?:do|does|will"
+    r"|would|should) (?:i|we|you|it) need)"
+)
+
+
 def _buy(q: Query, low: str) -> bool:
     if _new_card_asked(q, low):
         return False  # "upgrading from my 2070 super: what should i get": a recommendation
@@ -807,6 +827,12 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "got a used Titan V for $300: its fp64 rate?": the price paid is a story
     if _each_figure(q, low) and not _PRICE_ASKED.search(low):
         return False  # "they're $60-170 used: need vram + bandwidth of both": the figures
+    if (q.fields and q.gpus and not (q.budget or q.purchase_usd)
+            and (_FIELD_QUESTION.search(_questions(low)) or _HOW_MUCH_OF_IT.search(low))
+            and not _PRICE_ASKED.search(_questions(low))
+            and not rx.search(r"\bbuy\w*|\bpurchas\w*|\border\w*|\bworth\b|\bpric\w*|\bcost\w*"
+                              r"|\$|\bdeal\b", low)):  # fmt: skip
+        return False  # "building a plant monitor on a Jetson: how much memory has it?": figures
     if (q.fields and _named_cards(q) >= 2 and rx.search(_EACH_ASKED, low)
             and not (q.budget or q.purchase_usd or _PRICE_ASKED.search(low))):  # fmt: skip
         return False  # "a used 3090 or an A6000 for SDXL? memory and power for each": compared
@@ -1044,6 +1070,8 @@ _BILL_ASKED = re.compile(
     r"\bwhat(?:'s|s| is| does| would)(?: (?:that|it|this))?\b[^?]{0,20}?\b(?:annual\w*|yearly"
     r"|monthly|weekly|daily|per (?:year|month|week|day)|a (?:year|month|week|day))\b"
     r"|\bwhat(?:'s|s| is| does| would) (?:that|it)\b(?! (?:draw|pull|use))"
+    # "how many kWh and how many rand a month?": the energy and its money
+    r"|\bhow (?:many|much) kwh\b"
 )
 
 
@@ -1136,11 +1164,13 @@ def _speed(q: Query, low: str) -> bool:
         return True  # "my rig does ~18 tok/s; 2 million tokens out: how many hours?"
     if (
         q.seconds_per_item
-        and q.images
+        and (q.images or q.audio_hours)
         and q.workload in (None, "inference")
         and _HOW_LONG.search(low)
     ):
-        return True  # "upscaling runs at 6 frames per second; a 14-minute clip at 24 fps"
+        # "upscaling runs at 6 frames per second; a 14-minute clip at 24 fps", "an hour of
+        # audio takes four minutes; 37 depositions of 2 h 15 min each: how long?"
+        return True
     return bool(_SPEED.search(low) and (q.gpus or q.models or q.memory_gb))
 
 
@@ -1160,7 +1190,7 @@ _WEAK_SPEED = re.compile(r"\bslow\w*|\busable\b|\bperformance\b|\breal[- ]?time\
 
 
 # a speed's bound asked: "decode upper bound", "bandwidth roofline", "the tok/s ceiling"
-_ROOFLINE = re.compile(
+ROOFLINE = re.compile(
     r"\b(?:upper bound|roofline|theoretical (?:max(?:imum)?|peak|limit)|ceiling)\b"
     r"[^.?!]{0,60}\b(?:decode|tok\w*|generation|speed)\b"
     r"|\b(?:decode|tok\w*|generation|speed)\b[^.?!]{0,60}\b(?:upper bound|roofline|ceiling)\b"
@@ -1170,7 +1200,7 @@ _ROOFLINE = re.compile(
 def _rate(q: Query, low: str) -> bool:
     if (q.throughput_tok_s or q.seconds_per_item) and q.hours and MADE_ASKED.search(low):
         return True  # "1,500 tokens/s in all: how many tokens in a 30-day month?"
-    if q.models and _ROOFLINE.search(low):
+    if q.models and ROOFLINE.search(low):
         return True  # "single-stream decode upper bound for 70B fp8 on an H100, roofline"
     return bool(_RATE.search(low)) and not q.user_price_usd_per_hour and "$" not in low
 
@@ -1237,11 +1267,18 @@ _A_JOB_STATED = re.compile(
 )
 
 
+# "what card?" asked outright (not "what gpu do i need", "what card is it")
+_WHAT_CARD = re.compile(
+    r"\bwhat (?:\w+ )?(?:card|gpu)s?\b(?! (?:is|has|do|does|would|will|should|did|can|could)\b)"
+)
 # a pick asked in so many words, beside the memory a job needs ("which one would you recommend,
 # and how much memory does the training need?")
 _PICK_ASKED = _cues(
     r"\b(?:would|do|can|could) you (?:recommend|suggest)\b",
     _WHICH_CARD + r"(?! (?:is|has)\b)",
+    # "what card, and how much vram do the two take together?" (not "what gpu do i need": the
+    # memory the job needs)
+    _WHAT_CARD.pattern,
 )
 
 
@@ -1427,6 +1464,9 @@ def _fit(q: Query, low: str) -> bool:
         )
     ):
         return False  # "how much vram does it have? mainly want it for 13b models": the card's
+    if (not q.gpus and not q.memory_gb and (q.budget or q.buying or q.together)
+            and _WHAT_CARD.search(low)):  # fmt: skip
+        return False  # "under $1k, whisper and an 8B loaded at once: what card?": a pick
     # "128gb ddr5, no gpu: can I run a 70b at all?": on the CPU
     return bool(q.models and (q.gpus or q.memory_gb or q.cpu_only or _MEMORY_ASKED.search(low)))
 

@@ -227,9 +227,10 @@ class Linker:
                 i += 1
                 continue
             end, ids, written = hit
-            if written.isdigit() and end < len(words) and _UNIT_AFTER.match(words[end].low):
-                i += 1  # "Thor does 2070 TFLOPS": a figure, not the RTX 2070
-                continue
+            if (written.isdigit() and end < len(words) and _UNIT_AFTER.match(words[end].low)
+                    and not text[words[end - 1].end : words[end].start].strip()):  # fmt: skip
+                i += 1  # "Thor does 2070 TFLOPS": a figure, not the RTX 2070 ("on the 3060?
+                continue  # tokens a sec?" is the card)
             ref = self._constrain(words, i, end, ids, written, last_end if refs else None)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)

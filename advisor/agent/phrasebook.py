@@ -1,6 +1,7 @@
 """A question in Spanish, Portuguese, Italian, German, French, Dutch, Polish, Turkish, Greek,
-Hungarian, Arabic, Russian, Czech, Romanian, Norwegian, Bengali, Swahili, Tagalog, Indonesian or
-Malay (and the commonest Japanese, Chinese, Korean and Thai words) read as English: the words
+Hungarian, Arabic, Russian, Czech, Romanian, Norwegian, Bengali, Swahili, Tagalog, Indonesian,
+Malay, Icelandic, Serbian, Urdu, Afrikaans, Lithuanian, Tamil or Azerbaijani (and the commonest
+Japanese, Chinese, Korean and Thai words) read as English: the words
 between the names and numbers (advisor/data/phrasebook.yaml) replaced by the English the
 understanding step reads. Names, numbers and units are left as they are."""
 
@@ -53,13 +54,13 @@ def plain(text: str) -> str:
     return "".join(parts)
 
 
-# Hangul syllables, Thai, Arabic and Bengali letters are kept whole (NFKD would split a syllable
-# into its letters; Thai writes its vowel signs, Arabic its short vowels and Bengali its virama and
-# nukta as combining marks, which `plain` would drop)
-_HANGUL = re.compile("([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff\u0980-\u09ff]+)")
-# Bengali: its vowel signs are marks, no word characters to `\w`, so a Bengali phrase is a whole
-# word when no Bengali character (letter, sign or digit) is beside it
-BENGALI = "\u0980-\u09ff"
+# Hangul syllables, Thai, Arabic, Bengali and Tamil letters are kept whole (NFKD would split a
+# syllable into its letters; Thai writes its vowel signs, Arabic its short vowels and Bengali and
+# Tamil their viramas and vowel signs as combining marks, which `plain` would drop)
+_HANGUL = re.compile("([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff\u0980-\u09ff\u0b80-\u0bff]+)")
+# Bengali and Tamil: their vowel signs are marks, no word characters to `\w`, so a phrase in
+# either is a whole word when no character of those scripts (letter, sign or digit) is beside it
+BENGALI = "\u0980-\u09ff\u0b80-\u0bff"
 _BENGALI = re.compile(f"[{BENGALI}]")
 _BENGALI_RUN = re.compile(f"[{BENGALI}]+")
 # Chinese, Japanese, Korean and Thai characters: their words are written without spaces between
@@ -211,6 +212,13 @@ _LAKH = re.compile(
     r"(?<![\w.,])(\d+(?:[.,]\d+)?) ?((?:INR|Rs\.?|PKR|₹) ?)?(lakhs?|lacs?|crores?)\b", re.IGNORECASE
 )
 _LAKH_SCALE = {"l": 1e5, "c": 1e7}
+# Azerbaijani's case and copula endings joined to a name, a number or a currency code by a hyphen
+_AZ_SUFFIX = re.compile(
+    r"(?<=[A-Za-z0-9])-(?:dir|dır|dur|dür|tir|tır|li|lı|lu|lü|da|də|dan|dən|ya|yə|nı|ni|nu|nü|nin"  # noqa: RUF001
+    r"|nın|un|ün|ın|in|u|ü|ı|i|a|ə)(?![\w-])"  # noqa: RUF001
+)
+# Tamil's lakh and crore after a number ("2 லட்சம் வாக்கியங்கள்": 200,000 sentences)
+_TA_LAKH = re.compile(r"(?<=\d) ?(லட்சம்|கோடி)")
 
 
 # Urdu says the rate before the amount ("روزانہ 10 گھنٹے": 10 hours a day, "فی گھنٹہ 520 روپے":
@@ -306,6 +314,9 @@ def to_english(text: str) -> str:
     text = _urdu(_swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text))))
     if ("mig" in text or "Mig" in text) and _IS_LETTERS.search(text):
         text = _IS_MIG.sub("me", text)
+    if "ə" in text:  # "RTX 4070 SUPER-li", "0,084 AZN-dir", "5090-u": a name or amount as it is
+        text = _AZ_SUFFIX.sub("", text)
+    text = _TA_LAKH.sub(lambda m: " lakh" if m.group(1) == "லட்சம்" else " crore", text)
     if re.search("la(?:kh|c)|crore", text, re.IGNORECASE):
         text = _LAKH.sub(_lakhs, text)
     if "me" in text or "mai" in text:

@@ -2709,6 +2709,58 @@ def tensor_cores(query: Query, box: ToolBox) -> Draft | None:
     return Draft(f"{head}\n\n{why}")
 
 
+def peak_that_applies(query: Query, box: ToolBox) -> Draft | None:
+    """ "the A5000 lists 27.8 TFLOPS FP32 but also 'tensor performance': which is the ceiling our
+    AMP training runs against?": the tensor cores' dense rate when the job multiplies in 16
+    bits (the sparse figure is 2:4 sparsity, which training does not use), the FP32 figure
+    when it stays in FP32."""
+    found = _first_gpu(query)
+    if found is None:
+        return None
+    sheet = box.call("gpu_specs", {"gpu": found[1]})
+    dense, fp32 = sheet.get("fp16_bf16_dense_tflops"), sheet.get("fp32_tflops")
+    if "error" in sheet or not (dense and fp32):
+        return None
+    name = sheet["name"]
+    half = re.search(rf"\b{_HALF_WORDS}\b", query.low)
+    sparse = sheet.get("fp16_bf16_sparse_tflops")
+    quoted = re.findall(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:tflops|tf)?\b", query.low)
+    if sparse and any(abs(float(x) - sparse) <= 0.03 * sparse for x in quoted):
+        # "330 tflops in one place and 165 somewhere else: which one's real?": the sparse one
+        head = (f"**The dense figure, {c.exact(dense, 'TFLOPS')}, is the one training runs "
+                f"against: the {c.exact(sparse, 'TFLOPS')} on the {name}'s sheet counts "
+                "structured sparsity (two of every four weights zero), which training does not "
+                "use.**")  # fmt: skip
+        return Draft(f"{head}\n\nWith mixed precision (FP16/BF16) the matrix multiplies run on "
+                     f"the tensor cores at up to that dense rate; in plain FP32 the ceiling is "
+                     f"{c.exact(fp32, 'TFLOPS')}. A real run reaches a fraction of it: layers "
+                     "that move more bytes than they multiply wait on memory.")  # fmt: skip
+    if half:
+        said = half.group(0).upper() if len(half.group(0)) <= 4 else half.group(0)  # "AMP", "BF16"
+        head = (f"**The tensor figure: with {said} the "
+                f"matrix multiplies run on the tensor cores, so the ceiling is the {name}'s dense "
+                f"FP16/BF16 tensor rate, {c.exact(dense, 'TFLOPS')}, not the "
+                f"{c.exact(fp32, 'TFLOPS')} FP32 (non-tensor) figure.**")  # fmt: skip
+    else:
+        head = (f"**In plain FP32 the ceiling is the FP32 figure, {c.exact(fp32, 'TFLOPS')} on the "
+                f"{name}; with mixed precision (AMP) the matrix multiplies move to the tensor "
+                f"cores, whose dense FP16/BF16 rate is {c.exact(dense, 'TFLOPS')}.**")  # fmt: skip
+    lines = [head, ""]
+    tf32 = sheet.get("tf32_dense_tflops")
+    if not half and tf32:
+        lines.append(f"PyTorch runs convolutions in TF32 on the tensor cores by default on this "
+                     f"card ({c.exact(tf32, 'TFLOPS')} dense), and matrix multiplies too when "
+                     "torch.backends.cuda.matmul.allow_tf32 is on.")  # fmt: skip
+    if sparse:
+        lines.append(f"The larger tensor figure on the datasheet, {c.exact(sparse, 'TFLOPS')}, "
+                     "counts structured sparsity (two of every four weights zero), which "
+                     "training does not use: plan with the dense figure.")  # fmt: skip
+    lines.append("A real run reaches a fraction of it: layers that move more bytes than they "
+                 "multiply (normalisation, activations, small convolutions) wait on memory, and "
+                 "the data pipeline must keep up.")  # fmt: skip
+    return Draft("\n".join(lines))
+
+
 # ---------------------------------------------------------------- power and efficiency
 
 
@@ -3142,6 +3194,18 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b\d[\d,]*(?:\.\d+)?\s?t(?:flops|ops)\b.{0,40}\b(?:but|yet|while|whereas)\b.{0,80}"
         r"\b\d[\d,]*\b",
     ), sparse_figure),
+    Principle("peak_that_applies", "explain", _cues(
+        # "which of those numbers is the ceiling our training actually runs against?"
+        r"^(?!.*\b(?:fp8|int8|fp4|nvfp4|int4|fp6)\b)(?=.*\b(?:fp32|tensor)\b).*\b(?:which|what)"
+        r" (?:of (?:those|these|the) )?(?:two )?"
+        r"(?:numbers?|figures?|specs?|tflops|ratings?|values?)\b.{0,60}\b(?:ceiling|upper bound"
+        r"|bound|limit|runs? against|applies|appl(?:y|ies) to|relevant|matters?|counts?"
+        r"|should i (?:use|trust|plan))\b",
+        # "330 tflops fp16 in one place and 165 somewhere else? which one's real for training"
+        r"^(?!.*\b(?:fp8|int8|fp4|nvfp4|int4|fp6)\b)(?=.*\b(?:tflops|fp16|bf16|tensor)\b)"
+        r".*\bwhich (?:one'?s|one is|is|number is|figure is"
+        r"|of them is) (?:the )?(?:real|right|correct|true|accurate|actual)\b",
+    ), peak_that_applies),
     Principle("tf32_speed", "explain", _cues(
         r"\bfp32\b.{0,60}\b(?:faster|quicker|more)\b.{0,40}\b(?:than|spec\w*|tflops|datasheet)",
     ), tf32_speed),

@@ -160,6 +160,7 @@ class Query:
     split_ways: int | None = None  # people a bill is shared by ("splitting it 4 ways")
     subscription: bool = False  # the monthly spend is a service's fee ("a SaaS at $79 a month")
     no_power: bool = False  # electricity to be left out ("ignore power", "bijli ignore karo")
+    together: bool = False  # the models named are kept on one card at once ("all three in vram")
     resolution: int | None = None
     steps: int | None = None
     fields: tuple[str, ...] = ()  # datasheet fields asked for

@@ -15,6 +15,7 @@ from advisor.agent.handlers import (
     CPU_UNMODELLED,
     YES_NO,
     Draft,
+    estimate_args,
     gpu_choices,
     recordings_an_hour,
     unresolved,
@@ -132,6 +133,15 @@ def _one(query: Query, box: ToolBox) -> Draft:
         # with a note that the catalog has none for the TPU
         query = replace(query, gpus=tuple(g for g in query.gpus if g not in absent),
                         notes=(*(g.note or "" for g in absent), *query.notes))  # fmt: skip
+    unknown = [g for g in query.gpus if not g.ids and not g.note]
+    if unknown and query.intent in ("recommend", "buy") and (query.models or query.workload_given
+                                                             or query.budget):  # fmt: skip
+        # "someone offered an old Quadro P4000; what should we buy within $800?": the pick is the
+        # catalog's, with a note that the card offered has no figures here
+        query = replace(query, gpus=tuple(g for g in query.gpus if g not in unknown), notes=(
+            *(f"The catalog has no figures for the '{g.text}'"
+              + (f" (nearest names: {', '.join(g.suggestions)})" if g.suggestions else "")
+              + ", so it is not weighed here." for g in unknown), *query.notes))  # fmt: skip
     question = unresolved(query)
     if question and query.intent not in ("greeting", "invalid", "out_of_scope", "explain"):
         return Draft(question)
@@ -160,8 +170,11 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     draft.text = _asked_fields_first(query, box, draft.text)
+    draft.text = _memory_kinds_why(query, box, draft.text)
+    draft.text = _within_power(query, box, draft.text)
     stack = _stack_asked(query, box) + ("" if principle else _support_asked(query, box))
     draft.text += _tokens_from_bandwidth(query, box)  # after every card's figures
+    draft.text = _with_decode_ceiling(query, box, draft.text)
     draft.text += _prices_beside(query, box)
     if stack:  # asked beside the job: after the verdict, not last
         head, sep, rest = draft.text.partition("\n\n")
@@ -275,6 +288,123 @@ def _tokens_from_bandwidth(query: Query, box: ToolBox) -> str:
         f"stream): {each}. Each token reads every weight once, so one stream's decode speed "
         "follows the bandwidth; prompts, batches and training follow the tensor rate."
     )
+
+
+# the draw said is the rest of the machine's ("the PC itself, without a graphics card, draws 120 W")
+_REST_OF_BOX = re.compile(
+    r"\bwithout (?:a|the|its|any) (?:graphics card|gpu|card)\b|\b(?:pc|machine|box|system|computer)"
+    r" itself\b|\bthe rest of the (?:machine|system|box|pc)\b"
+)
+
+
+def _within_power(query: Query, box: ToolBox, text: str) -> str:
+    """ "an inverter of at most 400 W, the PC without a card draws 120 W: a 3090 or a 4060 Ti?":
+    when the pick would draw more than the power said and another card named stays within it,
+    that one leads, the sums said."""
+    if not (query.max_power_w and len(query.gpus) >= 2 and text.startswith("**Pick the ")):
+        return text
+    rest = query.other_w or (query.draw_w if _REST_OF_BOX.search(query.low) else 0.0) or 0.0
+    sheets = [box.call("gpu_specs", {"gpu": g.ids[0]}) for g in query.gpus if g.ids]
+    sheets = [s for s in sheets if "error" not in s and s.get("tdp_w")]
+    picked = next((s for s in sheets if text.startswith(f"**Pick the {s['name']}")), None)
+    within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
+    if picked is None or picked in within or not within:
+        return text
+    ok = within[0]
+
+    def drawn(s: dict[str, Any]) -> str:
+        return (f"{c.num(s['tdp_w'], 'W')} + your {c.num(rest, 'W')} = "
+                f"{c.num(s['tdp_w'] + rest, 'W')}" if rest else c.num(s["tdp_w"], "W"))  # fmt: skip
+
+    lead = (
+        f"**Pick the {ok['name']}: within your {c.num(query.max_power_w, 'W')}** "
+        f"({drawn(ok)}); the {picked['name']} would draw {drawn(picked)}, over it."
+    )
+    return f"{lead}\n\n" + text.replace("**Pick the ", "**Without the power limit, the ", 1)
+
+
+_WHY_MORE = re.compile(r"\bwhy\b|\bhow come\b|\bwhat(?:'s| is) different\b|\bwhat makes\b")
+
+
+def _memory_kinds_why(query: Query, box: ToolBox, text: str) -> str:
+    """ "why does an A100 have more bandwidth than a 5090? what's different about the memory?":
+    the kinds of memory first (HBM against GDDR), with what sets them apart, when they differ."""
+    from advisor.agent.glossary import entry
+
+    if (not _WHY_MORE.search(query.low) or len(query.gpus) < 2
+            or not {"bandwidth_gbs", "memory_type"} & set(query.fields)):  # fmt: skip
+        return text
+    sheets = [box.call("gpu_specs", {"gpu": g.ids[0]}) for g in query.gpus if g.ids]
+    kinds: dict[str, dict[str, Any]] = {}
+    for s in sheets:
+        kind = str(s.get("memory_type") or "")
+        if "error" not in s and kind.upper().startswith(("HBM", "GDDR")):
+            kinds.setdefault("hbm" if kind.upper().startswith("HBM") else "gddr", s)
+    hbm, gddr = entry("hbm"), entry("gddr")
+    if len(kinds) < 2 or hbm is None or gddr is None:
+        return text
+    a, b = kinds["hbm"], kinds["gddr"]
+    lead = (
+        f"**The memory differs in kind: the {a['name']} has {a['memory_type']}, the "
+        f"{b['name']} {b['memory_type']}.** {hbm.lead} {gddr.lead} {gddr.more}"
+    )
+    return f"{lead}\n\n{text}"
+
+
+_KV_LEFT_OUT = re.compile(
+    r"\b(?:ignor\w*|exclud\w*|without|no|not counting|leave out|leaving out|minus|skip\w*)"
+    r" (?:the )?kv\b"
+)
+
+
+def _with_decode_ceiling(query: Query, box: ToolBox, text: str) -> str:
+    """ "decode upper bound, pure bandwidth roofline": the ceiling (the card's bandwidth over the
+    bytes a token reads) after the headline, with the share of it the estimate reaches."""
+    from advisor.agent.intents import ROOFLINE
+
+    if not ROOFLINE.search(query.low) or not (query.gpus and query.models):
+        return text
+    gpus = {i for g in query.gpus for i in g.ids}
+    models = {i for m in query.models for i in m.ids}
+    e = next((call.result for call in box.calls if call.name == "estimate"
+              and call.result.get("decode_tokens_per_s") and call.result.get("fits")
+              and call.result.get("gpu") in gpus and call.result.get("model") in models
+              and (call.result["num_gpus"] == 1 or call.result["engine"] != "llama.cpp")),
+             None)  # the card and the model asked, not an example's  # fmt: skip
+    if e is None:  # ("explain why decode is bandwidth-bound: 70B fp8 on an H100, the ceiling?")
+        ref, model = query.gpus[0], query.models[0]
+        e = box.call("estimate", estimate_args(query, ref.ids[0], ref.count, model)) if (
+            ref.ids and model.ids and (model.family or "llm") == "llm") else None  # fmt: skip
+        if not e or "error" in e or not e.get("fits") or not e.get("decode_tokens_per_s"):
+            return text
+    parts = e["breakdown_gb"]
+    kv = not _KV_LEFT_OUT.search(query.low)
+    read = parts["weights"] + (parts.get("kv_cache", 0.0) if kv else 0.0)
+    bound = box.call(
+        "decode_ceiling",
+        {
+            "bandwidth_gbs": e["gpu_bandwidth_gbs"],
+            "read_gb": read,
+            "estimate_tokens_per_s": e["decode_tokens_per_s"]["typical"],
+        },
+    )
+    if "error" in bound:
+        return text
+    what = (
+        "the weights on each card and the KV cache at the context"
+        if kv
+        else "the weights on each card; KV cache reads left out, as asked"
+    )
+    line = (
+        "**Bandwidth ceiling (roofline) for one stream: about "
+        f"{c.num(bound['tokens_per_s'], 'tokens/s')}**: {c.num(e['gpu_bandwidth_gbs'], 'GB/s')} "
+        f"over {c.num(read, 'GB')} read per token ({what}). "
+        f"The estimate, {c.num(e['decode_tokens_per_s']['typical'], 'tokens/s')}, is "
+        f"{c.num(bound['share_percent'], '%')} of it: the share of peak bandwidth a tuned "
+        f"{e['engine']} reaches on this card in the calculator's calibration."
+    )
+    head, sep, rest = text.partition("\n\n")
+    return f"{head}\n\n{line}" + (sep + rest if rest else "")
 
 
 # what a card runs, asked beside a job: "or is turing too old for bf16 / flash attention"
@@ -488,9 +618,22 @@ def _paced_as_run(query: Query, text: str) -> str:
     return f"{lead} it does not fit.**\n\n" + text.replace("**No: ", "**", 1)
 
 
+# the misfit itself asked as the cause: "is it just because the 70B doesn't fit on the card?"
+_MISFIT_ASKED = re.compile(
+    r"\b(?:is (?:it|that|this)|because)\b[^?.!]{0,50}\b(?:doesn'?t|does not|won'?t|can'?t|cannot"
+    r"|isn'?t|not) (?:fit\w*|all fit\w*)\b"
+)
+
+
 def _failure_polarity(query: Query, text: str) -> str:
     """ "batch 256 on a 3080 - will it OOM?": the verdict said of the failure asked about, not as
     a bare yes or no (a "No: does not fit" means it will run out of memory)."""
+    head = text.split("\n", 1)[0]
+    if _MISFIT_ASKED.search(query.low):  # "is it because the 70B doesn't fit on the card?"
+        if text.startswith("**No: ") and " does not fit" in head:
+            return "**Yes: " + text[len("**No: ") :]
+        if text.startswith("**Yes: ") and " fits" in head:
+            return "**No: " + text[len("**Yes: ") :]
     asked = _OOM_ASKED.search(query.low)
     if not asked or re.search(r"\bwithout\b", asked.group(0)):
         return text  # "will it train without running out of memory?": yes is a fit

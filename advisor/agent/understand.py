@@ -775,6 +775,8 @@ _FX_WORDS = (
     ("MYR", r"ringgit|myr"),
     ("RSD", r"dinara|dinar|din\.?|rsd"),
     ("PKR", r"pkr"),
+    ("ZAR", r"rand|zar"),
+    ("AZN", r"manat|azn"),
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip
@@ -793,9 +795,37 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
                    "rp": "IDR", "rp.": "IDR", "rm": "MYR"}  # fmt: skip
 
 
+# South Africa's rand, a capital R before the amount: "R12 999,00", "R25 000", "R3,15 per kWh"
+# (a price: three digits or more, space-grouped thousands or decimal cents, so not "DeepSeek R1")
+# (a price: space-grouped thousands or decimal cents, or three digits or more after a word of
+# price; not "DeepSeek R1 671B", not the Radeon "AI PRO R9700")
+_RAND = re.compile(r"(?<![\w$])(?-i:R) ?(\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:,(\d{2}))?(?!\w|[.,]\d)")
+_PRICE_BEFORE = re.compile(
+    r"\b(?:vir|for|onder|under|teen|costs?|pay|betaal|prys|price|budget|begroting|about|omtrent"
+    r"|sowat|only|just|at|is)\s?$|@\s?$",
+    re.IGNORECASE,
+)
+
+
+def _rand(text: str) -> str:
+    """Each amount in rand written with the code after it ("R12 999,00" -> "12999 ZAR")."""
+
+    def one(m: re.Match[str]) -> str:
+        digits, cents = m.group(1), m.group(2)
+        grouped = not digits.isdigit() and len(digits.split()[0]) >= 2  # "12 999", not "1 671"
+        priced = _PRICE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+        if not (grouped or cents or ((len(digits) >= 3 or not digits.isdigit()) and priced)):
+            return m.group(0)
+        whole = rx.sub(r"[ \u00a0]", "", digits)
+        return whole + (f".{cents}" if cents and cents != "00" else "") + " ZAR"
+
+    return _RAND.sub(one, text)
+
+
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
     text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
+    text = _rand(text) if "R" in text else text
     if text.isascii() and not rx.search(r"\d\s?[a-z]|[a-z]\.?\s?\d", text, flags=re.I):
         return text
     for sign, code in _FX_SYMBOLS.items():
@@ -1081,7 +1111,7 @@ _SCALE = {
 }
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 # a purchase said: "buy", "buying", "purchase" (not "what does NVLink buy us", an idiom)
-_BUY_WORD = r"\bbuy(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*"
+_BUY_WORD = r"\bbuy(?!ers?\b)(?!s? (?:us|you|me|them)\b(?! (?:an?|one|two|\d)))\w*|\bpurchas\w*"
 _WORD_NUM = r"(\d+(?:\.\d+)?|" + "|".join(k for k in NUMBER_WORDS if len(k) > 2) + ")"
 
 
@@ -1217,9 +1247,12 @@ def _context(low: str) -> int | None:
         r"(\d+(?:\.\d+)?)\s?(k)\b"
         # "each with up to 16k tokens of chart context", "every request can grow to 4k tokens"
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?\s?tokens? of (?:[\w-]+ ){1,2}context\b"
+        # "with 4,096 tokens for the conversation", "8k tokens of chat history"
+        r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens? (?:for|of) (?:the |a "
+        r"|each |our |my )?(?:conversation|chat(?: history)?|dialog(?:ue)?|history|session)s?\b"
         # "each request can use up to 8k tokens", "every request up to 4096 tokens"
         r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run|uses?|requests?|prompts?|conversations?) (?:up )?"
-        r"to (\d+(?:\.\d+)?)\s?(k)?\s?tokens\b"
+        r"to (\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens\b"
         # German: "Kontext 4096 Token" (not "FLUX.1 Kontext", a model)
         r"|\bkontext:?\s(\d+(?:\.\d+)?)\s?(k)?\s?token"
         # "up to 32k tokens per paper", "512 tokens each note": a length per item (not per second)
@@ -1328,7 +1361,9 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     said = next(g for g in users.groups() if g) if users else None
     concurrency = int(_count(said.replace(",", ""))) if said else None
     if concurrency is None and rx.search(
-        r"\b(?:single|one|a lone|just one)\s(?:concurrent\s)?(?:user|request|stream|session)\b",
+        r"\b(?:single|one|a lone|just one)\s(?:concurrent\s)?(?:user|request|stream|session)\b"
+        # "just one chat at a time", "one conversation at once"
+        r"|\bone (?:chat|conversation|person|player|caller|query)s? (?:at a time|at once)\b",
         low,
     ):
         concurrency = 1  # "single user", "latency for a single request"
@@ -1472,14 +1507,24 @@ LEAVING = re.compile(
     r"|\bmy (?:current |present )?(?:card|gpu|graphics card) (?:right now |now |currently )?is "
     r"(?:an? )?(?:old|aging|ageing|ancient|tired)\b"
 )
+# a card bought new: "brand new", "msrp", "still sealed", "deadstock"
+_NEW_SAID = (
+    r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b|\bsealed\b|\bdeadstock\b|\bunopened\b"
+    r"|\bb?nib\b"
+)
 _BRAND_NEW = re.compile(r"\bbrand[- ]new\b|\bsealed\b|\bnew in box\b|\bunopened\b")
 # a card sold on by its owner: "second-hand", "a local guy selling a 3090", "ex-mining"
 _RESOLD = (
     r"\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b|\bpre-?owned\b|\bex-?mining\b"
-    r"|\b(?:guy|someone|somebody|friend|buddy|coworker|colleague|neighbou?r|seller|person|student)"
-    r" (?:\w+ )?(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
+    r"|\b(?:guy|someone|somebody|friend|buddy|coworker|colleague|neighbou?r|seller|person|student"
+    r"|bloke|mate|dude|chap)"
+    r" (?:\w+ ){0,3}(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
+    r"|\btrade ?me\b|\bgumtree\b|\boffer ?up\b|\bmercari\b|\bavito\b|\bleboncoin\b"
     r"|\bcraigslist\b|\b(?:facebook|fb) marketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
-    r"|\ballegro\b|\bwallapop\b"
+    r"|\ballegro\b|\bwallapop\b|\bcarousell\b|\bhamfest\b|\bswap ?meet\b|\bflea market\b"
+    # "swears it was 'never mined on'": a card with a past
+    r"|\bnever (?:been )?mined\b|\bused for mining\b|\bmining rig\b"
+    r"|\b(?:guy|seller|someone|bloke) (?:\w+ )?(?:wants|asking|is asking|asks)\b"
     # "grabbed a 3080 ti off a mate", "bought it from a friend": a card someone had before
     r"|\b(?:got|bought|grabbed|picked up|scored|getting|buying)\b[^.?!]{0,40}\b(?:off|from) "
     r"(?:a |my |our |an old )?(?:mate|friend|buddy|coworker|colleague|neighbou?r|cousin|brother"
@@ -1490,6 +1535,7 @@ _RECORDINGS = (
     r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
     r"|videos?|sessions?|hearings?|sermons?|webinars?|workshops?|seminars?|talks?|classes"
     r"|vods?|livestreams?|streams?|voice ?notes?|voicemails?|sides|tapes?|cassettes?|reels?"
+    r"|depositions?|dictations?|consultations?|broadcasts?|sermons?|services|masses"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -1606,6 +1652,22 @@ _GROUPS = (
 _GROUPS_EACH = re.compile(_GROUPS + r"\s(?:each|every one|apiece)\b[^,;.?!]{0,40}$")
 # "18 artists, each generating about 1,200 images": one person's things, times the people
 _EACH_OF_THEM = re.compile(_GROUPS + r",?\s(?:each|every one)\b[^;.?!]{0,40}$")
+# a rate of work said per day, week or month, carried over the span asked ("a year")
+_SPAN_OF_RATE = {("day", "month"): 730 / 24, ("day", "year"): 365.0, ("week", "month"): 730 / 168,
+                 ("week", "year"): 52.0, ("month", "year"): 12.0}  # fmt: skip
+
+
+def _span_asked(low: str) -> str | None:
+    """The span a bill or a total is asked over: "a year", "annual", "every day of the year",
+    "per month", "monthly"."""
+    if rx.search(r"\b(?:a|per|each|every|/|the|of the)\s?(?:year|yr)\b|\bannual\w*|\byearly\b"
+                 r"|\bfiscal year\b", low):  # fmt: skip
+        return "year"
+    if rx.search(r"\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
+        return "month"
+    return None
+
+
 _RUNS = re.compile(
     rf"\b{_WORD_NUM}[\s-](?:runs|jobs|experiments|trials|seeds|configs|sweeps|tries|attempts|repeats"
     r"|folds)\b"
@@ -1833,16 +1895,22 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                          low[max(0, m.start() - 30) : m.start()])
         ):  # fmt: skip
             hours *= _count(runs.group(1))  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
+            rate = rx.match(r"\s(?:a|per|each|every|/) ?(day|week|month)\b", low[runs.end() :])
+            if rate:
+                # "4 runs a day ... the annual bill": the day's runs over the span asked
+                hours *= _SPAN_OF_RATE.get((rate.group(1), _span_asked(low) or ""), 1.0)
         elif runs and runs.start() > m.end() and _runs_needed(low, runs):
             hours *= _count(runs.group(1))  # "14h wall clock on 8x a100, need 3 runs": each run's
         elif (item := _PER_ITEM.match(after)) and (
             many := rx.search(
                 rf"\b{_WORD_NUM} (?:[\w-]+ )?{item.group(1)}s\b (?:a|per|each|every|/) ?"
-                r"(?:day|week|month|year)\b",
+                r"(day|week|month|year)\b",
                 low,
             )
         ):
             hours *= _count(many.group(1))  # "2.5 hours per project, around 10 projects a month"
+            # "4 runs a day ... GPU-hours a year, the annual bill": the day's runs over the span
+            hours *= _SPAN_OF_RATE.get((many.group(2), _span_asked(low) or many.group(2)), 1.0)
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
@@ -1947,6 +2015,21 @@ _PER_SHORT = {"wk": "week", "mo": "month", "mth": "month"}
 NONSTOP = re.compile(r"\b24/7\b|\baround the clock\b|\bnon-?stop\b")
 _AROUND_THE_CLOCK = re.compile(
     r"(?<![\d/])24\s?(?:/|x)\s?7\b|\b(?:a)?round the clock\b|\bnon-?stop\b|\ball day every day\b"
+)
+
+
+# several models kept loaded on one card at once: "will all three sit in vram at the same time",
+# "whisper plus an 8B on the one card", "both loaded simultaneously" (read when two or more are
+# named)
+TOGETHER = re.compile(
+    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|together|co-?resident|alongside"
+    r"|side by side in (?:vram|memory)"
+    r"|(?:both|all(?: \w+)?) (?:at once|loaded|resident|in (?:v?ram|memory))"
+    r"|all (?:two|three|four|of them)|both of them|the same (?:card|gpu)"
+    r"|one card for (?:both|all)|(?:stay|kept|keep|sit|live|be) (?:loaded|resident) (?:at once"
+    r"|together))\b"
+    # "faster-whisper plus a 3B LLM", "sdxl overlays + a local chatbot": one box runs both
+    r"|\bplus\b|(?<=\w) ?\+ (?=\w)"
 )
 
 
@@ -2509,7 +2592,8 @@ def _scaled(number: str, scale: str | None) -> float:
 # "200k samples avg 1k tokens": samples and their average length
 _SAMPLES_OF = re.compile(
     rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
-    rf"|conversations|pairs|dialogues|instructions)\b,?\s(?:of\s)?"
+    rf"|conversations|pairs|dialogues|instructions|sentences|reviews|messages|emails|tweets"
+    rf"|paragraphs)\b,?\s\(?(?:of\s)?"
     # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens"
     r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
     r"|approx\w*|ca|circa|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
@@ -2787,7 +2871,9 @@ _EACH_RECORDING = re.compile(
     r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
     r"\s?(?:each|apiece|long|on average|average|avg)\b"
     # "14 episodes averaging 85 minutes", "300 episodes and they average about 47 minutes each"
-    rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:and |that |which )?(?:they |each |all )?"
+    # ("37 depositions from last month's backlog averaging 2 hours 15 minutes each")
+    rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:[^.?!\d]{{0,40}}?\s)??(?:and |that "
+    r"|which )?(?:they |each |all )?"
     r"(?:average|averaging|averaged|run|running|last|lasting)\s(?:out\s)?(?:at\s)?"
     r"(?:about |roughly |around |~)?"
     r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
@@ -3692,6 +3778,13 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             if _sizes_listed(query, sub):  # "the biggest Qwen2.5 on my 3090? 7b 14b 32b or 72b?"
                 query = _with_settings(query, sub)
                 continue
+            if (query.intent == "fit" and sub.intent == "train_time"
+                    and {g.ids for g in sub.gpus} <= {g.ids for g in query.gpus}
+                    and {m.ids for m in sub.models} <= {m.ids for m in query.models}):  # fmt: skip
+                # "could it pretrain GPT-2 on 2B tokens overnight? how many hours are we
+                # talking?": the run's length is the question, its fit said beside it
+                query = _with_settings(replace(query, intent="train_time"), sub)
+                continue
             if (sub.topic is not None and sub.topic == query.topic and not sub.models
                     and not sub.gpus and sub.intent in ("explain", "search")):  # fmt: skip
                 # "what does q4 mean?? ... is it worse?": the same concept asked again
@@ -3884,7 +3977,9 @@ def _example_of(query: Query, sub: Query) -> bool:
         and not query.models
         and not query.gpus
         and bool(sub.models or sub.gpus)
-        and bool(rx.search(r"\b(?:example|e\.g\.|for instance|illustrat\w*|show me)\b",
+        and bool(rx.search(r"\b(?:example|e\.g\.|for instance|illustrat\w*|show me"
+                           r"|back[- ]of[- ](?:the[- ])?envelope|concretely|in numbers"
+                           r"|with (?:real|actual) numbers|put numbers on)\b",
                            sub.text.lower()))
     )  # fmt: skip
 
@@ -3896,7 +3991,12 @@ def _more_fields(query: Query, sub: Query) -> bool:
     a used one")."""
     return (
         query.intent in ("spec", "compare")
-        and (sub.intent in ("spec", "compare") or (sub.intent == "buy" and not sub.budget))
+        and (
+            sub.intent in ("spec", "compare")
+            or (sub.intent == "buy" and not sub.budget)
+            # "... more bandwidth than a 5090? what's different about the memory itself?"
+            or (sub.intent == "explain" and sub.topic is None)
+        )
         and bool(sub.fields)
         and {m.ids for m in sub.models} <= {m.ids for m in query.models}  # carried, not new
         and (sub.gpus == query.gpus or _some_of(sub.gpus, query.gpus))
@@ -4441,7 +4541,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     q = Query(
         text=text,
         intent="",
-        gpus=_over_nodes(_counted(gpus, loose, low), low),
+        gpus=_not_these(_over_nodes(_counted(gpus, loose, low), low), low),
         nodes=nodes_said(low)[0],
         network=network_said(low),
         models=models,
@@ -4502,6 +4602,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
         no_power=bool(NO_POWER.search(low)),
+        together=len(models) > 1 and bool(TOGETHER.search(low)),
         split_ways=_split_ways(low),
         subscription=bool(SUBSCRIPTION.search(low)),
         currency=_currency(low),
@@ -4533,7 +4634,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         if rx.search(USED_ADJECTIVE, low)
         or (rx.search(_RESOLD, low) and not _BRAND_NEW.search(low))  # "selling a sealed 4090"
         else "new"
-        if rx.search(r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b", low)
+        if rx.search(_NEW_SAID, low)
         else None,
         buying=bool(_BUYING.search(low)) and not _RENTING.search(low),
         location=_location(low),
@@ -4874,15 +4975,23 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         form, gb = sized_form.groups()
         if pair := _second_said(gpus, linker, f"{gpus[0].base} {form} {gb}GB"):
             return pair
+    both = rx.search(
+        r"\b(\d{1,3}) ?gb,? (?:or|vs\.?|versus|and|&|/) ?(?:the |an? )?(\d{1,3}) ?gb\b", low
+    )
+    if both and not m and len(gpus) == 1 and gpus[0].open_variant and gpus[0].base:
+        # "the 4060 Ti with either 8GB or 16GB": the GPU in each memory size said
+        each = [linker.find_gpus(f"{gpus[0].base} {gb}GB") for gb in both.groups()]
+        found = [e[0] for e in each if e and e[0].resolved]
+        if len(found) == 2 and found[0].ids != found[1].ids:
+            return tuple(found)
     size = rx.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
                      r"(?:one|version|model|variant|option|config\w*)\b"
                      # "V100 16gb or 32gb": the other size right after the first
                      r"|\d ?gb (?:or|vs\.?|versus|and|&|/) ?(\d{1,3}) ?gb\b", low)  # fmt: skip
     if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "is the 16GB M4 enough, or should I pay for the 24GB one?": the other memory size
-        return (
-            _second_said(gpus, linker, f"{gpus[0].base} {size.group(1) or size.group(2)}GB") or gpus
-        )
+        bare = rx.sub(r"\s?\d{1,3} ?gb$", "", gpus[0].base.lower())  # "3060 8GB" -> "3060"
+        return _second_said(gpus, linker, f"{bare} {size.group(1) or size.group(2)}GB") or gpus
     forms = list(dict.fromkeys(rx.findall(
         r"\b(sxm|pcie|nvl)\d?\b(?!\s?(?:gen|\d|x\d|lanes?|slots?|risers?|bus|links?))", low
     )))  # fmt: skip
@@ -5013,10 +5122,14 @@ _PER_NODE = re.compile(
     r"|\b(?:node|server|box|instance)s? (?:price|rate)\b"
 )
 _AUDIO_PACE = re.compile(
-    # ("one hour of our tuesday night net recording, took 7 minutes flat")
+    # ("one hour of our tuesday night net recording, took 7 minutes flat", "... takes four
+    # minutes to transcribe")
     rf"\b(?:one|an|1) hour of (?:[\w'-]+ ){{0,4}}?(?:audio|speech|recordings?|calls?|podcasts?)\b"
     r"[^.?!]{0,20}?\b(?:in|takes?|took) "
-    rf"(?:about |around |roughly |~)?{_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
+    rf"(?:about |around |roughly |~)?{_WORD_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s)\b"
+    # "processing takes five minutes per hour of audio", "3 min for every hour of audio"
+    rf"|\b{_WORD_NUM}\s?(min(?:ute)?s?|sec(?:ond)?s?|s) (?:per|for (?:each|every|one|an)|an|a)"
+    r" hour of (?:[\w'-]+ ){0,3}?(?:audio|speech|recordings?|calls?|podcasts?)\b"
 )
 # a recording of a stated length and the time it took: "a 45-minute episode came out in 3 minutes"
 _RECORDING_PACE = re.compile(
@@ -5128,6 +5241,7 @@ _PURCHASE = re.compile(
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
+    r"|gpu[- ]?(?:hours?|hrs?|h\b|days?)|node[- ]hours?|instance[- ]hours?"  # "for 300 GPU-hours"
     r"|budget|max\b|tops\b|or (?:less|under|below)))"  # "for ~$4000 budget": a limit
 )
 
@@ -5235,7 +5349,8 @@ def _seconds_per_item(low: str) -> float | None:
     """'each image takes 20 sec', 'one sample in 150 ms': the user's own speed, used as given;
     'did one hour of audio in about 2 minutes': the seconds an hour of audio takes."""
     if m := _AUDIO_PACE.search(low):
-        return _number(m.group(1)) * (60.0 if m.group(2).startswith("m") else 1.0)
+        value, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return _count(value) * (60.0 if unit.startswith("m") else 1.0)
     if m := _RECORDING_PACE.search(low):  # "a 45-minute episode came out in 3 minutes"
         audio = _number(m.group(1)) * (60.0 if m.group(2).startswith("h") else 1.0)  # minutes
         took = _number(m.group(3)) * (60.0 if m.group(4).startswith("m") else 1.0)  # seconds
@@ -5286,6 +5401,24 @@ _OWNED_COUNT = re.compile(rf"\b(?:i|we)\s(?:have|own|got|already have)\s{_WORD_N
 
 
 _COUNT_AFTER_CUE = re.compile(r"\d\s(?:cards|gpus)\b|\sx\s?\d")
+
+
+# the job asked of a card, with the job unsaid: "fits or nah?", "will it run it?"
+_JOB_ON_CARD = re.compile(
+    r"\b(?:fits?|fit it|does it fit|would it fit|will it fit|run it|runs it|hold it|holds it"
+    r"|handle it|load it|run that|handle that)\b"
+)
+
+
+def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """A card said only to be set aside: "turns out he's got a 4090 not a 3090", "a 4080,
+    not the 4070 I said" (not "H200s instead of H100s", two cards set against each other)."""
+    if len(gpus) < 2:
+        return gpus
+    kept = tuple(g for g in gpus if not (g.text and rx.search(
+        rf"(?<!\bor )\b(?:not|no longer|never mind)\s(?:an?\s|the\s|my\s|his\s"
+        rf"|her\s|our\s)?{re.escape(g.text.lower())}\b", low)))  # fmt: skip
+    return kept or gpus
 
 
 def _count_after(ref: GpuRef, low: str) -> int | None:
@@ -5342,6 +5475,8 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         return 2
     word = next(g for g in m.groups() if g)
     value = int(_count(word))
+    if value > 100 and any(rx.search(rf"(?<!\d){value}(?!\d)", g.text) for g in gpus):
+        return None  # "four RTX 4090 cards": the card's own number, no count
     if value == _weighed_against_one(low):
         return None  # "is one A100 enough or do I need two?": the card asked of first, one
     return value if 0 < value <= 100_000 else None
@@ -5479,7 +5614,8 @@ _MAX_CONTEXT = re.compile(
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
     # "how far can i push num_ctx before it spills out of vram"
-    r"|how (?:far|high|big) can (?:i|we|you) (?:push|take|raise|set) (?:the )?(?:num_ctx|n_ctx|ctx"
+    r"|how (?:far|high|big) can (?:i|we|you) (?:push|take|raise|set|crank|bump|stretch|turn up"
+    r"|increase) (?:up )?(?:the )?(?:num_ctx|n_ctx|ctx"
     r"|context(?: length| window| size)?|max[_-]model[_-]len)\b"
     # "what context length can i push to?", "which context can i get on it"
     r"|(?:what|which|how much) (?:context|ctx)(?: (?:length|size|window|len))? (?:can|could|will"
@@ -5687,7 +5823,8 @@ _SAME_ASK_INTENTS = ("rent_or_buy", "cost", "fit", "speed", "train_time")
 _FOLLOW_UP = re.compile(
     r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
-    r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say"
+    r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say|alternatively|otherwise"
+    r"|or else|on the other hand"
     # "¿y con LoRA un 13B?", "und mit zwei?", "et avec 4 bits ?": "and", "with" in other languages
     r"|y|e|und|et|en|con|mit|avec|com)\b"
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
@@ -5898,9 +6035,12 @@ def resolve(
     same_ask = bool(names_nothing and query.intent == prior.intent
                     and (prior.gpus or prior.models)
                     and query.intent in _SAME_ASK_INTENTS)  # fmt: skip
+    # "turns out he's got a 4090 not a 3090. fits or nah?": the job before, on the card said now
+    card_asked_for_job = bool(query.gpus and not query.models and prior.models
+                              and _JOB_ON_CARD.search(query.text.lower()))  # fmt: skip
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
-            or all_of_them or the_card_picked or same_ask):  # fmt: skip
+            or all_of_them or the_card_picked or same_ask or card_asked_for_job):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)

@@ -7,6 +7,7 @@ to binary GiB (an "80 GB" A100 reports 81,920 MiB), so capacity is converted, no
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -189,6 +190,13 @@ def usable_gb(gpu: GPU, engine: EngineFactors, fraction: float | None = None) ->
     `fraction`: a share other than the engine's default (a raised gpu_memory_utilization)."""
     total = cuda_total_gb(gpu) if engine.profiles_memory else capacity_gb(gpu)
     return total * (fraction or engine.usable_fraction)
+
+
+def shared_card(needs_gb: Sequence[float], usable_gb: float) -> dict[str, float | bool]:
+    """Several models kept on one card at once (a speech model, a chat model and a voice, each
+    served by its own process with its own CUDA context): their needs add up."""
+    total = math.fsum(needs_gb)
+    return {"total_gb": total, "spare_gb": usable_gb - total, "fits": total <= usable_gb}
 
 
 def training_usable_gb(gpu: GPU) -> float:

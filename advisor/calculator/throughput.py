@@ -278,6 +278,12 @@ def is_hbm(gpu: GPU) -> bool:
     return (gpu.memory_type or "").upper().startswith("HBM")
 
 
+def decode_ceiling(bandwidth_gbs: float, read_gb: float) -> float:
+    """One stream's decode bound by memory bandwidth alone (the roofline): each token reads
+    `read_gb` (every weight once, and the KV cache when counted) at the card's full bandwidth."""
+    return bandwidth_gbs / read_gb
+
+
 def kv_traffic(model: Model, engine: EngineFactors, per_query_head: bool = False) -> float:
     """Bytes moved per byte of KV cache in a decode step: 1 for a paged/fused attention kernel;
     for transformers' eager cache, the read, the torch.cat copy (read + write) and, with grouped
