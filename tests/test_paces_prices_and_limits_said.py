@@ -15,7 +15,7 @@ from advisor.agent.phrasebook import to_english
 from advisor.agent.understand import understand
 from advisor.api import Advisor
 from advisor.catalog import Catalog
-from tests.asking import ask_grounded, head
+from tests.asking import ask_grounded, head, thread_of
 
 
 @pytest.mark.parametrize(
@@ -171,3 +171,51 @@ def test_two_figures_quoted_the_sparse_one_named(rules_advisor: Advisor) -> None
     text = ask_grounded(rules_advisor, "my a100 datasheet shows 312 and 624 tflops bf16. which "
                         "one is real for training?").text  # fmt: skip
     assert head(text).startswith("**The dense figure, 312 TFLOPS,")
+
+
+def test_a_power_bill_asked_after_a_pick_is_answered_as_a_bill(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "Which card for Llama 3.1 8B on a $2,000 budget? Also, if "
+                        "the box draws 350 W for 10 hours a day, 20 days a month, at 20 cents "
+                        "per kWh, what's the monthly electricity?").text  # fmt: skip
+    assert text.startswith("**Pick ")
+    assert "**About $14.00 of electricity** (70 kWh)" in text  # 350 W x 200 h x $0.20
+
+
+def test_prices_said_over_three_turns_make_the_break_even(rules_advisor: Advisor) -> None:
+    answers = thread_of(
+        rules_advisor,
+        "Thinking of buying an RTX 4090 here, it costs 2,400 EUR.",
+        "Alternatively I could rent one for 0.60 EUR an hour.",
+        "After how many hours does owning win? Leave electricity out.",
+    )
+    assert "4,000 hours" in head(answers[-1])  # 2,400 / 0.60
+
+
+def test_a_fit_then_how_long_is_a_question_of_time(catalog: Catalog) -> None:
+    q = understand("Our 3090 idles at night. Could it fine-tune Llama 3.2 1B fully on 500 million "
+                   "tokens in one night? How many hours would that be?", catalog)  # fmt: skip
+    assert q.intent == "train_time"
+
+
+def test_a_card_set_aside_in_a_follow_up(catalog: Catalog) -> None:
+    first = understand("biggest qwen2.5 32b quant for one 3080?", catalog)
+    q = understand("actually he has a 3090 not a 3080. does q4_k_m fit?", catalog,
+                   first.context_dict())  # fmt: skip
+    assert [g.ids for g in q.gpus] == [("rtx-3090",)] and q.models and q.intent == "fit"
+
+
+def test_a_roofline_beside_an_explanation(rules_advisor: Advisor) -> None:
+    text = ask_grounded(
+        rules_advisor,
+        "Why is decode memory bound? Back-of-envelope: Qwen2.5 "
+        "14B in bf16 on one A100 80GB, the theoretical max tokens/s?",
+    ).text
+    assert "**Bandwidth ceiling (roofline) for one stream: about " in text
+    line = next(p for p in text.split("\n\n") if "Bandwidth ceiling" in p)
+    assert "2,039 GB/s" in line  # the A100 SXM4 80GB's, not an example card's
+
+
+def test_a_long_document_sets_the_context(catalog: Catalog) -> None:
+    q = understand("our contracts can run to 120,000 tokens. the kv cache for llama 3.1 8b on "
+                   "one of them?", catalog)  # fmt: skip
+    assert q.context == 120_000

@@ -7137,11 +7137,21 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return draft
     if not query.models:  # "the best AI graphics card?", nothing else: which job is asked back
         return explain(query, box) if named else Draft(c.ASK_BACK)
+    alone = query
     query, beside, kept = _companions(query, box)
     clouds = query.providers if not purchase and 2 <= len(query.providers) <= 3 else ()
     draft = (_on_each_cloud(query, box, beaten, clouds) if clouds else None) or _recommend_for(
         query, box, beaten, **purchase
     )
+    if beside and draft.text.startswith(c.NONE_MEETS):
+        # no one card within the limits holds them all: that said, the first model's own pick
+        main = query.models[0]
+        draft = _recommend_for(replace(alone, models=(main, *alone.models)), box, beaten,
+                               **purchase)  # fmt: skip
+        draft.text = (f"**No single card within your limits holds {main.text} with the other "
+                      f"models loaded beside it** ({c.num(kept, 'GB')} kept for them); for "
+                      f"{main.text} alone:\n\n{draft.text}")  # fmt: skip
+        beside = ""
     draft.text += stand_in
     if beside and "error" not in draft.text[:40]:
         draft.text += "\n\n" + beside + _together_on_pick(box, kept, draft.text.split("\n")[0])

@@ -800,6 +800,8 @@ _HOW_MUCH_OF_IT = re.compile(
 
 
 def _buy(q: Query, low: str) -> bool:
+    if _bill_asked(q, low) and q.draw_w:
+        return False  # "..., and if it draws 400 W 8 hours a day at 14c/kWh, the bill?": power
     if _new_card_asked(q, low):
         return False  # "upgrading from my 2070 super: what should i get": a recommendation
     if (
@@ -1234,6 +1236,8 @@ def _compare(q: Query, low: str) -> bool:
 
 
 def _recommend(q: Query, low: str) -> bool:
+    if _bill_asked(q, low) and q.draw_w:
+        return False  # "also, at 400 W 8 hours a day and 14c/kWh, the monthly bill?": power
     if not q.gpus and not q.models and rx.search(r"\bdifference\b|\bhow do they differ\b", low):
         return False  # "q4_K_M vs awq vs gptq: what's the difference, which should i use"
     if _named_cards(q) >= 2 and not _open_choice(q, low):
@@ -1679,8 +1683,9 @@ def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool
     comparison); `names_nothing`: the follow-up names no GPU or model of its own."""
     if previous not in INTENTS or not INTENTS[previous].keeps:
         return False
-    if detected == "cost" and previous in ("recommend", "buy") and query.budget:
-        return True  # a budget for the recommendation, not a question about a cost
+    if (detected == "cost" and previous in ("recommend", "buy") and query.budget
+            and not (query.draw_w and _bill_asked(query, query.low))):  # fmt: skip
+        return True  # a budget for the recommendation, not a question about a cost (nor a bill)
     if previous == "rent_or_buy" and detected in ("cost", "buy") and names_nothing:
         return True  # "now include power: 575 W per card, $0.20/kWh": the break-even again
     if (previous == "rent_or_buy" and detected in ("cost", "buy") and query.gpus
