@@ -219,3 +219,20 @@ def test_a_long_document_sets_the_context(catalog: Catalog) -> None:
     q = understand("our contracts can run to 120,000 tokens. the kv cache for llama 3.1 8b on "
                    "one of them?", catalog)  # fmt: skip
     assert q.context == 120_000
+
+
+def test_a_slow_link_once_loaded_is_no_slowdown(rules_advisor: Advisor) -> None:
+    text = ask_grounded(
+        rules_advisor,
+        "my 3060 sits in a pcie 3.0 x4 slot. with llama 3.1 8b q4 "
+        "fully loaded, does the narrow link cut my tokens per second?",
+    ).text
+    assert text.startswith("**No")
+
+
+def test_renting_around_the_clock_is_set_against_a_year_owned(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "renting a 4090 24/7 at $0.35/h, or buy one for $1,800? "
+                        "power is $0.20/kWh").text  # fmt: skip
+    line = next(ln for ln in text.splitlines() if ln.startswith("A year around the clock"))
+    assert "$3,066 to rent" in line  # 0.35 x 8,760
+    assert "$1,800 to buy plus $" in line

@@ -42,7 +42,7 @@ from advisor.agent.understand import (
 )
 from advisor.answer import Citation
 from advisor.calculator import interconnect
-from advisor.calculator.cost import HOURS_PER_MONTH, paced_hours_h
+from advisor.calculator.cost import HOURS_PER_MONTH, HOURS_PER_YEAR, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.precision import is_exl2
 from advisor.retrieval.claims import audit_claim, extract_claims
@@ -8540,6 +8540,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             "count it: the catalog's tariff is in US dollars)",
         )
     text += f"\n{fleet}" if fleet else ""
+    if (NONSTOP.search(low) or query.use_hours_per_day == 24) and result.get("rent_usd_per_hour"):
+        text += _a_year_nonstop(query, box, result)  # "it runs around the clock: keep renting?"
     if "purchase_usd" not in args and args.get("gpu") and result.get("purchase_usd"):
         # a break-even on the catalog's newest price: street prices move, the others beside it
         rows = box.call("purchase_prices", {"gpu": args["gpu"]})
@@ -8557,6 +8559,25 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""
     return Draft(text)
+
+
+def _a_year_nonstop(query: Query, box: ToolBox, result: dict[str, Any]) -> str:
+    """A year of use around the clock, each way: the rent of every hour, against the price to buy
+    and that year's electricity at the user's tariff (or the assumed one)."""
+    rent = box.call("rental_cost", {"usd_per_gpu_hour": result["rent_usd_per_hour"],
+                                    "hours": HOURS_PER_YEAR})  # fmt: skip
+    power: dict[str, Any] = {"error": "electricity left out"}
+    if result.get("usd_per_kwh") and result.get("power_w") and not query.no_power:
+        power = box.call("electricity_cost", {"usd_per_kwh": result["usd_per_kwh"],
+                                              "hours": HOURS_PER_YEAR,
+                                              "power_w": result["power_w"]})  # fmt: skip
+    if "error" in rent:
+        return ""
+    owned = f"{c.usd(result['purchase_usd'])} to buy"
+    if "error" not in power:
+        owned += f" plus {c.usd(power['usd'])} of electricity ({c.num(power['kwh'], 'kWh')})"
+    return (f"\nA year around the clock ({c.num(HOURS_PER_YEAR, 'hours')}): "
+            f"{c.usd(rent['usd'])} to rent, against {owned}.")  # fmt: skip
 
 
 # one side asked as advice: "should i just rent a 4090 instead?", "should we buy our own?"

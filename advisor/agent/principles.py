@@ -3089,6 +3089,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bgen ?[3-6]\b.{0,40}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|penalty)",
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
         r"\bslot\b.{0,40}\bx(?:1|4|8)\b.{0,60}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|affect|penalty)",
+        # "once it's loaded, does that slow link actually cut my tokens/sec?"
+        r"\b(?:link|slot|bus|lanes?|pcie|pci-?e|riser)\b.{0,30}\b(?:cut|hurt|reduce|lower|drop|slow)"
+        r"\w*\b.{0,20}\b(?:tok\w*|speed|t/s|throughput|inference|generation)",
     ), pcie_generation, _not_a_job_over_several),
     Principle("precision_support", "spec", _cues(
         # (not "support" the noun: "2B tokens of our support transcripts, bf16")

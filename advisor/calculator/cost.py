@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from advisor.errors import InvalidInput
 from advisor.specs import Price
 
+HOURS_PER_YEAR = 8760
 HOURS_PER_MONTH = 730
 # The service life a rent-or-buy verdict assumes when the question names none ("over the
 # hardware's life"): the recovery period of computers and peripheral equipment, 5-year property
