@@ -236,3 +236,10 @@ def test_renting_around_the_clock_is_set_against_a_year_owned(rules_advisor: Adv
     line = next(ln for ln in text.splitlines() if ln.startswith("A year around the clock"))
     assert "$3,066 to rent" in line  # 0.35 x 8,760
     assert "$1,800 to buy plus $" in line
+
+
+def test_money_said_beside_a_card_to_buy_and_none_named_is_a_budget(catalog: Catalog) -> None:
+    q = understand("if we bought a gpu for the home pc, what would you suggest for roughly $400 "
+                   "to run phi-3 mini in fp16?", catalog)  # fmt: skip
+    assert q.intent == "recommend" and q.budget is not None and q.budget.usd == 400
+    assert q.purchase_usd is None

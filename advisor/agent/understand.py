@@ -3747,6 +3747,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
+    if query.intent == "recommend" and query.purchase_usd and not (query.gpus or query.budget):
+        # "if we bought a card, what would you suggest for around $300?": no card to be the
+        # price of, so the money is what a card may cost
+        query = replace(query, budget=Budget(query.purchase_usd, "buy"), purchase_usd=None)
     query = _preference_pairs(_default_workload(resolve(query, previous, catalog)))
     if at_rate:  # "₦850,000 ... dollar na ₦1,600": what the amounts are in dollars
         query = replace(query, notes=(*query.notes, at_rate))
