@@ -45,6 +45,7 @@ SPLITS = (
     "fresh17",
     "fresh18",
     "fresh19",
+    "fresh20",
 )
 
 
