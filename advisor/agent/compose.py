@@ -1398,19 +1398,23 @@ def _age(months: int) -> str:
     return f"{months // 12} years old"
 
 
+def first_of_each_kind(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The first price row of each kind (msrp, new, used) in the order given: with
+    purchase_prices' rows, newest first, the newest of each."""
+    first: dict[str, dict[str, Any]] = {}
+    for p in rows:
+        first.setdefault(p["kind"], p)
+    return first
+
+
 def other_prices(result: dict[str, Any], used_usd: float) -> str:
     """The newest price of each other kind on record (purchase_prices' rows), beside a figure
     that rests on one catalog price: "Other prices on record: MSRP $429 (2025-04); used $600
     (2026-09)." Empty when there is none."""
     kinds = {"msrp": "MSRP", "new": "new", "used": "used"}
-    seen, shown = set(), []
-    for p in result.get("prices", []):
-        if p["usd"] == used_usd:  # the price used: its kind is said already
-            seen.add(p["kind"])
-        if p["kind"] in seen:
-            continue
-        seen.add(p["kind"])
-        shown.append(f"{kinds.get(p['kind'], p['kind'])} {usd(p['usd'])} ({p['date']})")
+    shown = [f"{kinds.get(k, k)} {usd(p['usd'])} ({p['date']})"
+             for k, p in first_of_each_kind(result.get("prices", [])).items()
+             if p["usd"] != used_usd]  # (the price used: its kind is said already)  # fmt: skip
     return "Other prices on record: " + "; ".join(shown) + "." if shown else ""
 
 
@@ -1442,8 +1446,7 @@ def purchase(result: dict[str, Any], condition: str = "new") -> str:
     # the newest of each other kind first (a launch price is on show beside the street prices),
     # then more of the same, three in all
     rest = rows[1:]
-    kinds_after = dict.fromkeys(p["kind"] for p in rest if p["kind"] != best["kind"])
-    firsts = [next(p for p in rest if p["kind"] == k) for k in kinds_after]
+    firsts = [p for k, p in first_of_each_kind(rest).items() if k != best["kind"]]
     shown = (firsts + [p for p in rest if p not in firsts])[:3]
     others = [
         f"{kinds[p['kind']]} {usd(p['usd'])}{'-' + usd(p['usd_max']) if p.get('usd_max') else ''}"

@@ -1536,6 +1536,15 @@ def _asked_card(query: Query) -> Query:
 RACE_REFERENCE_GPU = "rtx-4090"
 
 
+def _sized_beside(query: Query, model: ModelRef) -> Query:
+    """The question as a model kept beside others on one card is sized: an LLM whose format and
+    engine go unsaid as on a home box, a 4-bit GGUF on llama.cpp (ollama)."""
+    unsaid = (model.family or "llm") == "llm" and not (model.precision or query.precision)
+    if unsaid and _engine(query.engine, model) in (None, "llama.cpp", "ollama"):
+        return replace(query, precision=HOME_PRECISION, engine="llama.cpp")
+    return query
+
+
 def _models_together(query: Query, box: ToolBox) -> Draft | None:
     """ "whisper large-v3 and llama 3.2 3b on the one 3060: all in vram at the same time?": each
     model's need on the card (or the memory said), added up by `memory_together` against what
@@ -1547,13 +1556,9 @@ def _models_together(query: Query, box: ToolBox) -> Draft | None:
     if ref is not None and not ref.ids:
         return None  # a card the catalog does not know: its own answer says so
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
-    # an LLM beside other models on one card is a home setup: a 4-bit GGUF on llama.cpp (ollama),
-    # unless its format or engine is said
-    home = replace(query, precision=HOME_PRECISION, engine="llama.cpp")
-    estimates = [box.call("estimate", estimate_args(
-        home if (m.family or "llm") == "llm" and not (m.precision or query.precision)
-        and _engine(query.engine, m) in (None, "llama.cpp", "ollama") else query,
-        gpu, ref.count if ref else None, m)) for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+    estimates = [box.call("estimate", estimate_args(_sized_beside(query, m), gpu,
+                                                    ref.count if ref else None, m))
+                 for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
     if any("error" in e or e["num_gpus"] > 1 for e in estimates):
         return None
     usable = min(e["usable_memory_per_gpu_gb"] for e in estimates)
@@ -7194,13 +7199,12 @@ def _cheapest_with_memory(query: Query, box: ToolBox) -> Draft:
     kinds = ("used", "new") if query.condition == "used" else ("new",)
     offers = []
     for row in found.get("gpus", []):
-        prices = box.call("purchase_prices", {"gpu": row["id"]}).get("prices", [])
-        newest: dict[str, dict[str, Any]] = {}
-        for p in prices:  # newest first: the first row of each kind
-            newest.setdefault(p["kind"], p)
-        held = [newest[k] for k in kinds if k in newest] or ([newest["msrp"]] if "msrp" in newest
-                                                            and not newest.keys() - {"msrp"}
-                                                            else [])  # fmt: skip
+        newest = c.first_of_each_kind(
+            box.call("purchase_prices", {"gpu": row["id"]}).get("prices", [])
+        )
+        held = [newest[k] for k in kinds if k in newest]
+        if not held and newest.keys() == {"msrp"}:  # a launch list price, where no other is
+            held = [newest["msrp"]]
         if held:
             offers.append((min(held, key=lambda p: p["usd"]), row["name"]))
     if not offers:
@@ -7232,11 +7236,9 @@ def _companions(query: Query, box: ToolBox) -> tuple[Query, str, float]:
         return query, "", 0.0
     main = next((m for m in models if (m.family or "llm") == "llm"), models[0])
     others = [m for m in models if m is not main]
-    home = replace(query, precision=HOME_PRECISION, engine="llama.cpp")
     needs = []
     for m in others:
-        llm = (m.family or "llm") == "llm" and not (m.precision or query.precision)
-        e = box.call("estimate", estimate_args(home if llm else query, COMPANION_CARD, None, m))
+        e = box.call("estimate", estimate_args(_sized_beside(query, m), COMPANION_CARD, None, m))
         if "error" in e:
             return query, "", 0.0
         needs.append(e)

@@ -297,6 +297,12 @@ _REST_OF_BOX = re.compile(
 )
 
 
+def _named_sheets(query: Query, box: ToolBox) -> list[dict[str, Any]]:
+    """The datasheet of each GPU named (its first variant), those the catalog returns."""
+    sheets = [box.call("gpu_specs", {"gpu": g.ids[0]}) for g in query.gpus if g.ids]
+    return [s for s in sheets if "error" not in s]
+
+
 def _within_power(query: Query, box: ToolBox, text: str) -> str:
     """ "an inverter of at most 400 W, the PC without a card draws 120 W: a 3090 or a 4060 Ti?":
     when the pick would draw more than the power said and another card named stays within it,
@@ -304,8 +310,7 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     if not (query.max_power_w and len(query.gpus) >= 2 and text.startswith("**Pick the ")):
         return text
     rest = query.other_w or (query.draw_w if _REST_OF_BOX.search(query.low) else 0.0) or 0.0
-    sheets = [box.call("gpu_specs", {"gpu": g.ids[0]}) for g in query.gpus if g.ids]
-    sheets = [s for s in sheets if "error" not in s and s.get("tdp_w")]
+    sheets = [s for s in _named_sheets(query, box) if s.get("tdp_w")]
     picked = next((s for s in sheets if text.startswith(f"**Pick the {s['name']}")), None)
     within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
     if picked is None or picked in within or not within:
@@ -334,11 +339,10 @@ def _memory_kinds_why(query: Query, box: ToolBox, text: str) -> str:
     if (not _WHY_MORE.search(query.low) or len(query.gpus) < 2
             or not {"bandwidth_gbs", "memory_type"} & set(query.fields)):  # fmt: skip
         return text
-    sheets = [box.call("gpu_specs", {"gpu": g.ids[0]}) for g in query.gpus if g.ids]
     kinds: dict[str, dict[str, Any]] = {}
-    for s in sheets:
+    for s in _named_sheets(query, box):
         kind = str(s.get("memory_type") or "")
-        if "error" not in s and kind.upper().startswith(("HBM", "GDDR")):
+        if kind.upper().startswith(("HBM", "GDDR")):
             kinds.setdefault("hbm" if kind.upper().startswith("HBM") else "gddr", s)
     hbm, gddr = entry("hbm"), entry("gddr")
     if len(kinds) < 2 or hbm is None or gddr is None:

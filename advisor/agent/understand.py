@@ -796,7 +796,6 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
 
 
 # South Africa's rand, a capital R before the amount: "R12 999,00", "R25 000", "R3,15 per kWh"
-# (a price: three digits or more, space-grouped thousands or decimal cents, so not "DeepSeek R1")
 # (a price: space-grouped thousands or decimal cents, or three digits or more after a word of
 # price; not "DeepSeek R1 671B", not the Radeon "AI PRO R9700")
 _RAND = re.compile(r"(?<![\w$])(?-i:R) ?(\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:,(\d{2}))?(?!\w|[.,]\d)")
@@ -1535,7 +1534,7 @@ _RECORDINGS = (
     r"episodes?|recordings?|calls?|files?|interviews?|meetings?|lectures?|shows?|podcasts?"
     r"|videos?|sessions?|hearings?|sermons?|webinars?|workshops?|seminars?|talks?|classes"
     r"|vods?|livestreams?|streams?|voice ?notes?|voicemails?|sides|tapes?|cassettes?|reels?"
-    r"|depositions?|dictations?|consultations?|broadcasts?|sermons?|services|masses"
+    r"|depositions?|dictations?|consultations?|broadcasts?|services|masses"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -1666,6 +1665,11 @@ def _span_asked(low: str) -> str | None:
     if rx.search(r"\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
         return "month"
     return None
+
+
+def _over_span(unit: str, low: str) -> float:
+    """How many of a rate's `unit` (day, week, month) the span asked holds; 1 with none asked."""
+    return _SPAN_OF_RATE.get((unit, _span_asked(low) or unit), 1.0)
 
 
 _RUNS = re.compile(
@@ -1898,7 +1902,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             rate = rx.match(r"\s(?:a|per|each|every|/) ?(day|week|month)\b", low[runs.end() :])
             if rate:
                 # "4 runs a day ... the annual bill": the day's runs over the span asked
-                hours *= _SPAN_OF_RATE.get((rate.group(1), _span_asked(low) or ""), 1.0)
+                hours *= _over_span(rate.group(1), low)
         elif runs and runs.start() > m.end() and _runs_needed(low, runs):
             hours *= _count(runs.group(1))  # "14h wall clock on 8x a100, need 3 runs": each run's
         elif (item := _PER_ITEM.match(after)) and (
@@ -1910,7 +1914,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         ):
             hours *= _count(many.group(1))  # "2.5 hours per project, around 10 projects a month"
             # "4 runs a day ... GPU-hours a year, the annual bill": the day's runs over the span
-            hours *= _SPAN_OF_RATE.get((many.group(2), _span_asked(low) or many.group(2)), 1.0)
+            hours *= _over_span(many.group(2), low)
         people = (
             _EACH_BEFORE.search(low[: m.start()]) if "each of" in low[: m.start()] else None
         ) or (_EACH_AFTER.match(low[m.end() :]) if "each of" in low[m.end() :] else None)
