@@ -520,10 +520,12 @@ def largest_model(
     context: int | None = None,
     family: str | None = None,
     workload: str = "inference",
+    reserved_gb: float | None = None,
 ) -> dict[str, Any]:
     """The largest catalog LLM (by parameter count) that fits `num_gpus` x `gpu` for `workload`
     (inference, finetune-lora, finetune-qlora, finetune-full, train) at `precision` and `context`
-    (one sequence), among one `family` ("Qwen2.5", "llama") when given.
+    (one sequence), among one `family` ("Qwen2.5", "llama") when given; `reserved_gb`: memory of
+    each GPU kept for other work (the OS, a desktop), out of what the model may use.
     Returns {"estimate" (of that model; null when none fits), "next_up" (the next larger model's
     name and memory per GPU, null when none), "candidates" (how many models were tried)}."""
     _check_gpus(num_gpus)
@@ -541,7 +543,8 @@ def largest_model(
     fitting, above = None, None
     for model in models:
         request = _request(model=model.id, gpu=gpu, workload=workload, num_gpus=num_gpus,
-                           precision=precision, context=context, batch=1)  # fmt: skip
+                           precision=precision, context=context, batch=1,
+                           reserved_gb=reserved_gb)  # fmt: skip
         result = estimate(request)
         if result.fits:
             fitting, above = result, None
@@ -550,6 +553,8 @@ def largest_model(
     found = fitting.to_dict() if fitting else None
     if found:
         _nominal_sizes(found)
+        if reserved_gb and (sheet := catalog.gpus.get(found["gpu"])) is not None:
+            found["gpu_memory_gb"] = sheet.memory_gb  # the card's own size, beside what is kept
     next_up = None
     if above is not None:
         next_up = {"model_name": above.model_name, "memory_per_gpu_gb": above.memory_per_gpu_gb,
@@ -675,13 +680,16 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
 
 
 @_tool
-def paced_count(per_second: float, hours: float) -> dict[str, Any]:
-    """How many items (tokens, images, samples) a pace the user measured, `per_second` items a
-    second, used as given, gets through in `hours` of wall time: a month of a cluster's tokens."""
+def paced_count(
+    per_second: float, hours: float, pace_source: str = "given by the user"
+) -> dict[str, Any]:
+    """How many items (tokens, images, samples) a pace, `per_second` items a second (one the
+    user measured, used as given, or an estimate's: `pace_source`), gets through in `hours` of
+    wall time: a month of a cluster's tokens, a shift's images."""
     if not (per_second > 0 and hours > 0):
         raise InvalidInput("per_second and hours must be positive.")
     return {"items": cost.paced_items(per_second, hours), "per_second": per_second,
-            "hours": hours, "pace_source": "given by the user"}  # fmt: skip
+            "hours": hours, "pace_source": pace_source}  # fmt: skip
 
 
 @_tool

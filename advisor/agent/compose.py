@@ -8,6 +8,7 @@ from the workload-family registry, never from a copy here.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -632,7 +633,8 @@ def usable(e: dict[str, Any]) -> str:
     nominal = e.get("gpu_memory_gb")
     if e.get("reserved_gb"):  # "reserving 4 GB for the OS": out of the card's usable memory
         kept = num(e["reserved_gb"], "GB")
-        return text + f" (of its {num(nominal, 'GB')}, {kept} kept for other work, as you said)"
+        of = f"of its {num(nominal, 'GB')}, " if nominal else ""
+        return text + f" ({of}{kept} kept for other work, as you said)"
     if nominal and e["usable_memory_per_gpu_gb"] > nominal:
         text += f" (the card's {num(nominal, 'GB')} are binary, {num(nominal * 1.073741824, 'GB')})"
     return text
@@ -1414,7 +1416,7 @@ def other_prices(result: dict[str, Any], used_usd: float) -> str:
     kinds = {"msrp": "MSRP", "new": "new", "used": "used"}
     shown = [f"{kinds.get(k, k)} {usd(p['usd'])} ({p['date']})"
              for k, p in first_of_each_kind(result.get("prices", [])).items()
-             if p["usd"] != used_usd]  # (the price used: its kind is said already)  # fmt: skip
+             if not math.isclose(p["usd"], used_usd, rel_tol=1e-6)]  # (the price used)  # fmt: skip
     return "Other prices on record: " + "; ".join(shown) + "." if shown else ""
 
 
@@ -1511,9 +1513,9 @@ def break_even(
         power = "; electricity left out, as asked"
     elif result["power_w"]:
         power = (
-            f"; owning costs {usd(result['power_usd_per_hour'])}/hour in electricity "
-            f"({num(result['power_w'], 'W')}{', your draw,' if 'power' in src else ''} at "
-            f"{usd(result['usd_per_kwh'])}/kWh, "
+            f"; owning costs {money(result['power_usd_per_hour'], src['electricity'])}/hour in "
+            f"electricity ({num(result['power_w'], 'W')}{', your draw,' if 'power' in src else ''}"
+            f" at {money(result['usd_per_kwh'], src['electricity'])}/kWh, "
             f"{src['electricity']})"
         )
     if result.get("host_usd_per_hour"):  # "$40 a month of colocation"

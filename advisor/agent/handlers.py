@@ -75,7 +75,9 @@ def unresolved(query: Query) -> str | None:
                 return (f"The catalog has no GPU called '{gpu.text}' and none close to it, so I "
                         "have no figures for it; name a GPU it has, or give its memory and "
                         "bandwidth.")  # fmt: skip
-            return f"Unknown GPU '{gpu.text}'. Did you mean: {', '.join(gpu.suggestions)}?"
+            return (f"Unknown GPU '{gpu.text}': the catalog has no GPU called that, so I have "
+                    "no figures for it (or give its memory and bandwidth). Did you mean: "
+                    f"{', '.join(gpu.suggestions)}?")  # fmt: skip
     largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
         if not model.ids and model.size_b is None and not (largest and model.suggestions):
@@ -1550,15 +1552,19 @@ def _models_together(query: Query, box: ToolBox) -> Draft | None:
     model's need on the card (or the memory said), added up by `memory_together` against what
     the card holds. None unless two or more of the models can be sized on one card."""
     models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
-    if len(models) < 2 or len(query.gpus) > 1 or not (query.gpus or query.memory_gb):
-        return None
+    if (
+        not 2 <= len(models) <= MAX_GPUS_PER_ANSWER
+        or len(query.gpus) > 1
+        or not (query.gpus or query.memory_gb)
+    ):
+        return None  # (more models than an answer lists: each one's own answer, not a part sum)
     ref = query.gpus[0] if query.gpus else None
     if ref is not None and not ref.ids:
         return None  # a card the catalog does not know: its own answer says so
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
     estimates = [box.call("estimate", estimate_args(_sized_beside(query, m), gpu,
                                                     ref.count if ref else None, m))
-                 for m in models[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+                 for m in models]  # fmt: skip
     if any("error" in e or e["num_gpus"] > 1 for e in estimates):
         return None
     usable = min(e["usable_memory_per_gpu_gb"] for e in estimates)
@@ -4112,7 +4118,8 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
     lines: list[str] = []
     for precision in precisions:
         args = {"gpu": gpu_choices(ref)[0], "precision": precision, "num_gpus": ref.count or 1,
-                "context": query.context, "family": family, "workload": workload}  # fmt: skip
+                "context": query.context, "family": family, "workload": workload,
+                "reserved_gb": query.reserved_gb}  # fmt: skip
         result = box.call("largest_model", {k: v for k, v in args.items() if v is not None})
         if "error" in result:
             return Draft(result["error"])
@@ -4136,6 +4143,13 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
         lines.append(line + ".")
     head = lines[0] if len(lines) == 1 else "The largest that fits, by precision:"
     body = lines[1:] if len(lines) == 1 else [f"- {x}" for x in lines]
+    card = (e or {}).get("gpu_memory_gb")
+    if query.reserved_gb and card and card > query.reserved_gb:
+        # "the OS uses 2.5 GB of the 8 GB, keep 1 GB spare: how much is left for the model?"
+        body.append(f"Left for the model: the card's {c.num(card, 'GB')} less the "
+                    f"{c.num(query.reserved_gb, 'GB')} you keep for other work = "
+                    f"{c.num(card - query.reserved_gb, 'GB')}, before the runtime's own "
+                    "overhead.")  # fmt: skip
     scope = f"among the catalog's {family} models" if family else "among the catalog's LLMs"
     text = "\n".join([head, *body, f"Largest by parameter count {scope}, one sequence, weights "
                                    f"all on the GPU."])  # fmt: skip
@@ -6814,10 +6828,13 @@ _SHARED_BY = re.compile(
 
 # the span a daily use is billed over: "4 hours a day ... what does that cost per year?"
 _BILLED_OVER = re.compile(
-    r"\b(?:per|a|each|every|in a|for a|over a) (year|month|week)\b|\b(annual(?:ly)?|yearly|monthly"
+    r"\b(?:per|a|each|every|in a|for a|over a)(?: \d\d[- ](?:day|night))? (year|month|week)\b"
+    r"|\b(annual(?:ly)?|yearly|monthly"
     r"|weekly)\b"
 )
 _DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0}
+HOURS_PER_DAY = 24.0
+_MONTH_DAYS = re.compile(r"\b(2[89]|3[01])[- ](?:day|night) month\b|\bmonth \((2[89]|3[01]) days\)")
 
 
 # the whole machine said, not its cards: "my 4x3090 rig", "the whole box", "the system"
@@ -6918,6 +6935,15 @@ def billed_hours(query: Query) -> tuple[float, str]:
         hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
     elif daily and not span and query.hours == daily:  # "14h a day": the month's bill
         hours, over = daily * _DAYS_IN["month"], " (the hours a day you said, for a month)"
+    elif not daily and span and query.hours == HOURS_PER_DAY:
+        # "it will run 24 hours ... in a 30-day month?": around the clock, over the span asked
+        period = span.group(1) or {"annual": "year", "annually": "year", "yearly": "year",
+                                   "monthly": "month", "weekly": "week"}[span.group(2)]  # fmt: skip
+        days = _MONTH_DAYS.search(query.low) if period == "month" else None
+        hours = HOURS_PER_DAY * (
+            float(days.group(1) or days.group(2)) if days else _DAYS_IN[period]
+        )
+        over = f" (around the clock, for a {period})"
     return hours, over
 
 
@@ -8507,8 +8533,13 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         args["host_usd_per_hour"] = query.upkeep_usd_per_month / count / HOURS_PER_MONTH
     if query.no_power:
         args["usd_per_kwh"] = 0.0  # "please ignore electricity and hosting"
-    foreign_power = query.currency != "$" and "usd_per_kwh" not in args
-    if foreign_power:  # "250 000 ₽ or 60 ₽ an hour": no dollar tariff added to roubles
+    # "250 000 ₽ or 60 ₽ an hour": no dollar tariff added to roubles; and a tariff in rand is no
+    # dollar figure beside the catalog's dollar prices ("R3,15 per kWh" with no price of the user's)
+    priced_by_user = purchase is not None and (rent is not None or monthly is not None)
+    foreign_tariff = (query.currency != "$" and args.get("usd_per_kwh") and not priced_by_user
+                      and not query.no_power)  # fmt: skip
+    foreign_power = query.currency != "$" and ("usd_per_kwh" not in args or bool(foreign_tariff))
+    if foreign_power:
         args["usd_per_kwh"] = 0.0
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
                      r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
@@ -8534,12 +8565,18 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if monthly is not None and query.subscription and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None,
-                        sign=query.currency, selling=query.selling)  # fmt: skip
+                        sign=query.currency if priced_by_user or purchase is not None
+                        or rent is not None or monthly is not None else "$",
+                        selling=query.selling)  # fmt: skip
     if foreign_power and result.get("power_w"):
         text = text.replace(
             "; electricity left out, as asked",
-            f"; electricity left out (give your price per kWh in {query.currency.strip()} to "
-            "count it: the catalog's tariff is in US dollars)",
+            f"; electricity left out (your price per kWh in {query.currency.strip()} cannot sit "
+            "beside the catalog's US-dollar prices: give the card's prices in the same currency "
+            "to count it)"
+            if foreign_tariff
+            else f"; electricity left out (give your price per kWh in {query.currency.strip()} "
+            "to count it: the catalog's tariff is in US dollars)",
         )
     text += f"\n{fleet}" if fleet else ""
     if (NONSTOP.search(low) or query.use_hours_per_day == 24) and result.get("rent_usd_per_hour"):
@@ -9298,19 +9335,54 @@ def _made_at_your_pace(query: Query, box: ToolBox) -> Draft | None:
     asked = MADE_ASKED.search(query.low)
     if not (asked and query.hours):
         return None
-    tokens = asked.group(1).startswith("token")
+    said = asked.group(1) or _thing_paced(query.low)
+    tokens = said.startswith("token")
     if tokens and query.throughput_tok_s:
         per_second, unit = query.throughput_tok_s, "tokens"
     elif not tokens and query.seconds_per_item:
-        per_second, unit = 1 / query.seconds_per_item, asked.group(1).rstrip("s") + "s"
+        per_second, unit = 1 / query.seconds_per_item, said.rstrip("s") + "s"
     else:
-        return None
+        return _made_at_the_estimate(query, box, said)
     made = box.call("paced_count", {"per_second": per_second, "hours": query.hours})
     if "error" in made:
         return None
     pace = f"{c.num(made['per_second'])} {unit}/s"  # the pace as the tool took it
     return Draft(f"**About {c.num(made['items'], unit)} in {c.duration(query.hours)}** at your "
                  f"own measured {pace}, running the whole time.", cite_more=False)  # fmt: skip
+
+
+def _thing_paced(low: str) -> str:
+    """What a count asked without its noun is of ("how many can it make?"): the images, frames
+    or tokens the message speaks of."""
+    found = re.search(r"\b(images?|pictures?|renders?|frames?|tokens?|samples?)\b", low)
+    return found.group(1) if found else "images"
+
+
+def _made_at_the_estimate(query: Query, box: ToolBox, said: str) -> Draft | None:
+    """ "How many SDXL images can a 4090 make in an 8-hour shift?": the estimate's pace on the
+    card named, over the hours said (the `paced_count` tool on the estimated pace)."""
+    if len(query.gpus) != 1 or not query.gpus[0].ids or len(query.models) != 1 or not query.hours:
+        return None
+    ref, model = query.gpus[0], query.models[0]
+    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
+    if "error" in e:
+        return None
+    images = (e.get("images_per_s") or {}).get("typical")
+    decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    if images and not said.startswith("token"):
+        per_second, unit, pace = images, "images", f"{c.num(images)} images/s"
+    elif decode and said.startswith("token"):
+        per_second, unit, pace = decode, "tokens", f"{c.num(decode)} tokens/s for one stream"
+    else:
+        return None
+    made = box.call("paced_count", {"per_second": per_second, "hours": query.hours,
+                                    "pace_source": "estimated"})  # fmt: skip
+    if "error" in made:
+        return None
+    head = (f"**About {c.num(made['items'], unit)} in {c.duration(query.hours)}** on "
+            f"{c.gpus_phrase(ref.count or 1, e['gpu_name'])} at the estimated {pace} "
+            f"({c.settings(e)}), running the whole time.")  # fmt: skip
+    return Draft(f"{head}\n\n{c.memory_line(e)}")
 
 
 _PER_STREAM = re.compile(  # the speed said of one stream: "41 tok/s per stream"

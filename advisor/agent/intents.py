@@ -851,6 +851,8 @@ def _buy(q: Query, low: str) -> bool:
 _PRICE_JUDGED = (
     r"\b(?:fair|good|reasonable|decent|ok|okay) (?:price|deal)\b|\boverpriced\b|\brip-?off\b"
     r"|\bfleeced\b|\bripped off\b"
+    # "my mate wants $400 for his 3080, should i?", "take it?": a price offered, judged
+    r"|\bshould (?:i|we)\s?(?:[?!]|$|take it|go for it)|\b(?:take|grab) it\s?\?"
 )
 # what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
 _PRICE_ASKED = _cues(
@@ -873,7 +875,9 @@ _BUY_JUDGED = re.compile(
 
 
 def _buy_asked(q: Query, low: str) -> bool:
-    if _advice(q, low) and not rx.search(r"\b(?:buy|purchas)\w*|" + _PRICE_JUDGED, low):
+    worth = q.purchase_usd and q.gpus and rx.search(r"\bworth (?:it|buying|the money)\b", low)
+    if (_advice(q, low) and not worth
+            and not rx.search(r"\b(?:buy|purchas)\w*|" + _PRICE_JUDGED, low)):  # fmt: skip
         return False  # "a P40 for $200 on ebay: any good for training?": the judgement first
     low = _without_price_levels(q, low)  # "they cost about the same used"
     if _named_cards(q) >= 2 and (
@@ -894,6 +898,8 @@ def _buy_asked(q: Query, low: str) -> bool:
         return False  # a price or "used" beside a fit or a choice between named cards
     if _OWNED.search(low) and not _PRICE_ASKED.search(low):
         return False  # "I have bought a used Mac Studio: how many tokens/s?": bought already
+    if q.gpus and q.purchase_usd and rx.search(_PRICE_JUDGED, low):
+        return True  # "my mate wants $400 for his 3080, should i?"
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 
@@ -1193,15 +1199,20 @@ _WEAK_SPEED = re.compile(r"\bslow\w*|\busable\b|\bperformance\b|\breal[- ]?time\
 
 # a speed's bound asked: "decode upper bound", "bandwidth roofline", "the tok/s ceiling"
 ROOFLINE = re.compile(
-    r"\b(?:upper bound|roofline|theoretical (?:max(?:imum)?|peak|limit)|ceiling)\b"
+    # (not a ceiling of money: "a budget ceiling of $2k, what speed?")
+    r"\b(?:upper bound|roofline|theoretical (?:max(?:imum)?|peak|limit)|(?<!budget )(?<!price )"
+    r"(?<!cost )(?<!spend )(?<!spending )ceiling)\b"
     r"[^.?!]{0,60}\b(?:decode|tok\w*|generation|speed)\b"
-    r"|\b(?:decode|tok\w*|generation|speed)\b[^.?!]{0,60}\b(?:upper bound|roofline|ceiling)\b"
+    r"|\b(?:decode|tok\w*|generation|speed)\b[^.?!]{0,60}\b(?:upper bound|roofline"
+    r"|(?<!budget )(?<!price )(?<!cost )(?<!spend )(?<!spending )ceiling)\b"
 )
 
 
 def _rate(q: Query, low: str) -> bool:
     if (q.throughput_tok_s or q.seconds_per_item) and q.hours and MADE_ASKED.search(low):
         return True  # "1,500 tokens/s in all: how many tokens in a 30-day month?"
+    if q.gpus and q.models and q.hours and MADE_ASKED.search(low):
+        return True  # "how many sdxl images can a 4090 make in an 8-hour shift?"
     if q.models and ROOFLINE.search(low):
         return True  # "single-stream decode upper bound for 70B fp8 on an H100, roofline"
     return bool(_RATE.search(low)) and not q.user_price_usd_per_hour and "$" not in low
@@ -1635,7 +1646,30 @@ def detect_intent(query: Query, low: str) -> str:
         # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
         # what it needs (on the GPUs said, whether they hold it)
         return "fit" if query.gpus else "recommend"
+    if name in ("spec", "search", "fit") and _unread(low):
+        # a language the phrasebook lacks: what its figures and units say was asked
+        if query.usd_per_kwh is not None and (query.gpus or query.draw_w):
+            return "cost"  # "а кВт·год коштує 4,32 грн": a bill  # noqa: RUF003
+        if query.purchase_usd and query.user_price_usd_per_hour:
+            return "rent_or_buy"  # a price to buy and one by the hour: when buying pays off
     return name
+
+
+# the commonest English words: a question with next to none of them, after the phrasebook, is
+# in a language it lacks
+_ENGLISH = frozenset(
+    re.findall(
+        r"\w+",
+        "the a an is are was what how much many can could does do did i my me we our you your it "
+        "its for on in with and or of to will would which should this that be at per from by if "
+        "there have has need get run",
+    )
+)
+
+
+def _unread(low: str) -> bool:
+    words = re.findall(r"[^\W\d_]{2,}", low)
+    return len(words) >= 5 and sum(w in _ENGLISH for w in words) < 0.1 * len(words)
 
 
 # a datasheet figure asked of a card: "what's its memory bandwidth", "what is the fp16 throughput"

@@ -475,7 +475,7 @@ class Linker:
             if shaped and (prefixed or not w.low.isdigit()):
                 index = {k: list(v) for k, v in self.gpu_keys.items()}
                 found = suggest(gpu_key(pair), index, limit=4)
-                names = tuple(self.catalog.gpus[g].name for g in found)
+                names = tuple(n for g in found if _related(pair, n := self.catalog.gpus[g].name))
                 count = _count_before(words, i - 1 if prefixed else i)  # "two Tesla K80 boards"
                 refs.append(GpuRef(pair, (), count, suggestions=names))
         return refs
@@ -974,6 +974,22 @@ def _split_counts(text: str) -> str:
         r"\1 x ",
         text,
         flags=re.IGNORECASE,
+    )
+
+
+def _related(written: str, name: str) -> bool:
+    """A catalog name worth offering for a card the catalog lacks: it shares a word of the line
+    ("rx", "tesla", "quadro") or the letters before the model number ("K80" and "K40"), not only
+    digits ("K80" is no H800)."""
+    words = set(re.findall(r"[a-z]+", name.lower())) - {"nvidia", "amd", "intel", "gb"}
+    said = re.findall(r"[a-z]+", written.lower())
+    parts = name.lower().split()
+    numbered = [w for w in written.lower().split() if any(ch.isdigit() for ch in w)]
+    return (
+        any(w in words for w in said)
+        or any(re.match(rf"{w}\d", part) for w in said for part in parts)
+        # a slip of one character: "Z100" for the A100
+        or any(len(w) == len(part) and _one_edit(w, part) for w in numbered for part in parts)
     )
 
 

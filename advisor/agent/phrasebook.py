@@ -25,7 +25,7 @@ _OF = re.compile(
     re.IGNORECASE,
 )
 # "por 450 dólares", "für 48.000 €": the price something goes for
-_FOR_PRICE = re.compile(r"\b(?:por|pour|für|voor) (?=[$€]?\s?\d)", re.IGNORECASE)
+_FOR_PRICE = re.compile(r"\b(?:por|pour|für|voor|за) (?=[$€₽]?\s?\d)", re.IGNORECASE)
 # "per 200 ore" (Italian): for 200 hours ("ore" alone is an English word)
 _ORE = re.compile(r"(?<=\d) ore\b|\bper (?=\d+ ore\b)", re.IGNORECASE)
 # "52 episodios de 1 h 15 min cada uno": a thing's size or length after it
@@ -189,15 +189,20 @@ def _swahili(text: str) -> str:
 # Norwegian hours and years after a number ("100 timer", "3 år") and "per time" (per hour), read
 # only in a question the phrasebook has already read ("timer" and "time" are English words too;
 # "per time step" stays)
+# (and units that are English words or parts of names alone, read only after a number:
+# Afrikaans "12 ure" (hours), Azerbaijani "30 gün" (days, "gun" without its accent) and "320 Vt"
+# (watts, not "VT-d"))
 _NB_HOURS = re.compile(
-    r"(?<=\d) (timer)\b|(?<=\d) (år)\b|\b(per time)\b(?!\s?(?:steps?|units?|slots?|periods?"
-    r"|windows?|frames?|series|intervals?|spans?|budgets?|limits?))",
+    r"(?<=\d) (timer|ure)\b|(?<=\d) (år)\b|\b(per time)\b(?!\s?(?:steps?|units?|slots?|periods?"
+    r"|windows?|frames?|series|intervals?|spans?|budgets?|limits?))|(?<=\d) (gün)(?!\w)"
+    r"|(?<=\d) ?(vt)\b",
     re.IGNORECASE,
 )
 
 
 def _nb_hours(match: re.Match[str]) -> str:
-    return " hours" if match.group(1) else " years" if match.group(2) else "per hour"
+    units = (" hours", " years", "per hour", " days", " watts")
+    return next(unit for unit, said in zip(units, match.groups(), strict=True) if said)
 
 
 # Indonesian and Malay scale words after a number: "ribu" or "rb" (a thousand) as its value ("45
@@ -217,6 +222,19 @@ _AZ_SUFFIX = re.compile(
     r"(?<=[A-Za-z0-9])-(?:dir|dır|dur|dür|tir|tır|li|lı|lu|lü|da|də|dan|dən|ya|yə|nı|ni|nu|nü|nin"  # noqa: RUF001
     r"|nın|un|ün|ın|in|u|ü|ı|i|a|ə)(?![\w-])"  # noqa: RUF001
 )
+# a case ending joined to a name by a colon (Finnish, Swedish): "RTX 4090:n", "A100:lla", "VRAM:ia"
+# (the case endings only, not an Ollama tag: "phi3:medium", "granite4:micro")
+_CASE_SUFFIX = re.compile(
+    r"(?<=[A-Z0-9]):(?:n|a|ä|ia|iä|ta|tä|na|nä|lla|llä|lle|ssa|ssä|sta|stä|lta|ltä|ksi|en|an|ar"
+    r"|or|s|t|e|i)\b"
+)
+# kilowatt-hours and watts written in Cyrillic ("кВт·ч", "кВт·год", "320 Вт"): the units as
+# English writes them, in any language that writes them so
+_KWH = re.compile(
+    r"(?<![\w])[кk][вb][тt]\s?[·⋅∙*/\-]?\s?(?:ч|год|час)(?:ин[аиу]?|ов|а)?(?![\w])",  # noqa: RUF001
+    re.IGNORECASE,
+)
+_WATTS_CYRILLIC = re.compile(r"(?<=\d)\s?(к?)Вт\b", re.IGNORECASE)
 # Tamil's lakh and crore after a number ("2 லட்சம் வாக்கியங்கள்": 200,000 sentences)
 _TA_LAKH = re.compile(r"(?<=\d) ?(லட்சம்|கோடி)")
 
@@ -306,6 +324,10 @@ def to_english(text: str) -> str:
     Matching is on the text without accents and in lower case; positions are kept, since the
     accents are dropped one character for one."""
     pattern, english = _book()
+    if ":" in text:
+        text = _CASE_SUFFIX.sub("", text)
+    if "т" in text or "Т" in text:  # noqa: RUF001 (Cyrillic: "кВт·ч", "320 Вт")
+        text = _WATTS_CYRILLIC.sub(lambda m: " kW" if m.group(1) else " W", _KWH.sub("kWh", text))
     if _BENGALI.search(text):  # as the phrasebook is read: NFKC ("য়" is two characters after it)
         text = _BENGALI_RUN.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
         text = _BN_SCALED.sub(lambda m: _scaled(m.group(1), _BN_SCALE[m.group(2)]) + " ", text)

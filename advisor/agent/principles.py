@@ -374,6 +374,15 @@ def model_choice(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- NVLink pools memory?
 
 
+# the link itself asked about: "do RTX 4090s connect over NVLink?", "joined by NVLink: is that
+# right?", "does the 4090 even have nvlink"
+_NVLINK_ASKED = re.compile(
+    r"\b(?:do|does|can|are|is|have|has)\b[^.?!]{0,40}\b(?:connect\w*|join\w*|support\w*|have|has"
+    r"|use|bridge\w*|link\w*)\b[^.?!]{0,20}\bnvlink\b|\bnvlink\b[^?]{0,80}\b(?:is (?:that|this|it)"
+    r" (?:right|true|correct)|right\?|true\?)"
+)
+
+
 def pooling(query: Query, box: ToolBox) -> Draft | None:
     """ "Do two bridged A6000s act like one 96 GB GPU?": no; what the link gives."""
     found = _first_gpu(query)
@@ -393,7 +402,9 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
     if image is not None:  # "a single SDXL render can use all 96 GB?": one card renders it
         return _image_on_one_card(query, box, image, gpu, sheet, n, two)
     if query.models:  # "can two 3090s pool their vram for a 70b?": the job decides the verdict
-        e = box.call("estimate", estimate_args(query, gpu, n, _model(query)))
+        # (over the link the cards have, not the NVLink a quote claims for them)
+        e = box.call("estimate", estimate_args(replace(query, interconnect=None), gpu, n,
+                                               _model(query)))  # fmt: skip
         if "error" not in e:
             job = e
             if e["fits"]:
@@ -402,9 +413,14 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
             else:
                 head = (f"**No: {e['model_name']} does not fit even split across {n} x {name}** "
                         f"({c.settings(e)}); they are {two}.")  # fmt: skip
-    lines = [head]
     link = sheet.get("gpu_link_gbs")
-    if sheet.get("gpu_link") in ("bridge", "switch") and link:
+    bridged = sheet.get("gpu_link") in ("bridge", "switch") and link
+    if not bridged and _NVLINK_ASKED.search(query.low):
+        # "they say the four are joined by NVLink: is that right?": the claim about the link first
+        fit = head.replace("**", "").replace("Yes, split across the cards:", "Split across them,")
+        head = f"**No: the {name} has no NVLink; the cards talk over PCIe.** {fit}"
+    lines = [head]
+    if bridged:
         lines.append(
             f"Each card reads its own memory at {c.num(sheet['bandwidth_gbs'], 'GB/s')}; NVLink "
             f"joins them at {c.num(link, 'GB/s')}, far slower than that, so frameworks see two "

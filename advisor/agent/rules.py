@@ -172,6 +172,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _asked_fields_first(query, box, draft.text)
     draft.text = _memory_kinds_why(query, box, draft.text)
     draft.text = _within_power(query, box, draft.text)
+    draft.text = _claim_checked(query, box, draft.text)
     stack = _stack_asked(query, box) + ("" if principle else _support_asked(query, box))
     draft.text += _tokens_from_bandwidth(query, box)  # after every card's figures
     draft.text = _with_decode_ceiling(query, box, draft.text)
@@ -292,9 +293,53 @@ def _tokens_from_bandwidth(query: Query, box: ToolBox) -> str:
 
 # the draw said is the rest of the machine's ("the PC itself, without a graphics card, draws 120 W")
 _REST_OF_BOX = re.compile(
-    r"\bwithout (?:a|the|its|any) (?:graphics card|gpu|card)\b|\b(?:pc|machine|box|system|computer)"
+    r"\b(?:without|w/o|minus|excluding|excl\.?) (?:a |the |its |any )?(?:graphics card|gpu|card)\b"
+    r"|\b(?:pc|machine|box|system|computer)"
     r" itself\b|\bthe rest of the (?:machine|system|box|pc)\b"
 )
+
+
+# whose claim is asked about: "am I right?", "is my buddy right?", "who's right?"
+_CLAIM_ASKED = re.compile(
+    r"\b(?:am i|is (?:he|she|my [\w-]+|the [\w-]+)|are (?:they|you sure)) (?:right|correct|wrong)\b"
+)
+_MY_CLAIM = re.compile(r"\bi (?:say|said|think|reckon|believe|claim|bet|argue|told (?:him|her))\b"
+                       r"([^.?!]*)")  # fmt: skip
+_THEIR_CLAIM = re.compile(
+    r"\b(?:he|she|they|buddy|friend|mate|colleague|boss|coworker|brother|sister|dad|son)"
+    r" (?:says?|said|thinks?|claims?|reckons?|insists?|argues?|swears?)\b([^.?!]*)"
+)
+# a claim that a card is the lesser: "I say the A100 is slower"
+_CLAIMED_LESS = re.compile(r"\b(?:slower|worse|less|lower|smaller|weaker|loses?)\b")
+
+
+def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
+    """ "my buddy says his A100 has more bandwidth than my 5090; I say the 5090 is faster. Am I
+    right?": the verdict on the claim asked about leads, from the figure asked (one datasheet
+    field both cards have) or else from the pick."""
+    asked = _CLAIM_ASKED.search(query.low)
+    if not asked or len(query.gpus) != 2:
+        return text
+    mine = not asked.group(0).startswith(("is ", "are they"))
+    said = (_MY_CLAIM if mine else _THEIR_CLAIM).search(query.low)
+    sheets = _named_sheets(query, box)
+    if said is None or len(sheets) != 2:
+        return text
+    fields = [f for f in query.fields if all(isinstance(s.get(f), (int, float)) for s in sheets)]
+    if fields:
+        winner = max(sheets, key=lambda s: s[fields[0]])
+    else:
+        picked = re.match(r"\*\*Pick the (.+?)[:*]", text)
+        winner = next(iter(s for s in sheets if picked and s["name"] == picked.group(1)), {})
+    clause = said.group(1)
+    named = [s for g, s in zip(query.gpus, sheets, strict=False)
+             if g.text and g.text.lower().split()[-1] in clause]  # fmt: skip
+    if not winner or len(named) != 1:
+        return text
+    right = (named[0] is winner) != bool(_CLAIMED_LESS.search(clause))
+    who = "you are" if mine else "that is"
+    verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
+    return f"{verdict}\n\n{text}"
 
 
 def _named_sheets(query: Query, box: ToolBox) -> list[dict[str, Any]]:
@@ -315,7 +360,9 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
     if picked is None or picked in within or not within:
         return text
-    ok = within[0]
+    # the best ranked of those within it: the ranking names the cards in its order after the pick
+    after = len(f"**Pick the {picked['name']}")
+    ok = min(within, key=lambda s: text.find(s["name"], after) % (len(text) + 1))
 
     def drawn(s: dict[str, Any]) -> str:
         return (f"{c.num(s['tdp_w'], 'W')} + your {c.num(rest, 'W')} = "
@@ -477,14 +524,23 @@ _SHEET_INTENTS = ("fit", "speed", "solve", "train_time", "advice", "cost")
 MAX_SHEETS = 3
 
 
+# a figure asked for in so many words beside a price or a judgement: "give me the FP64 figure",
+# "what's its fp64 rate?", "tell me the TDP"
+_FIGURE_ASKED = re.compile(
+    r"\b(?:give me|tell me|show me|what(?:'s| is| are)|quote me|i need)\b[^.?!]{0,25}"
+    r"\b(?:figure|number|rate|rating|spec|tflops|fp\d\d|tdp|bandwidth|throughput)s?\b"
+)
+
+
 def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     """ "What is the 5090's memory bandwidth and how does that translate to tokens/s against
     the 4090?": a datasheet field asked beside a job leads, for each card named, when the
     answer's first line does not give it."""
     asked = [f for f in query.fields if f in c.FIELD_LABELS and f != "memory_gb"]
-    if not asked or not query.gpus or query.intent not in ("compare", "speed"):
+    figure = query.intent in ("cost", "buy", "advice") and _FIGURE_ASKED.search(query.low)
+    if not asked or not query.gpus or not (query.intent in ("compare", "speed") or figure):
         return text
-    if YES_NO.search(query.low):
+    if YES_NO.search(query.low) and not figure:
         return text  # "is the 5090's bandwidth enough for ...?": the yes or no leads
     if asked == ["interconnect_gbs"] and re.search(r"\b(?:no|without|w/o|lacks?)\s(?:an? )?"
                                                    r"nv[- ]?link\b", query.low):  # fmt: skip

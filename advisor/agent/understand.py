@@ -14,6 +14,7 @@ as given, to be used as given. A follow-up ("and with 4 of them?", "what about t
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import unicodedata
 from dataclasses import replace
@@ -800,9 +801,14 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
 # price; not "DeepSeek R1 671B", not the Radeon "AI PRO R9700")
 _RAND = re.compile(r"(?<![\w$])(?-i:R) ?(\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:,(\d{2}))?(?!\w|[.,]\d)")
 _PRICE_BEFORE = re.compile(
-    r"\b(?:vir|for|onder|under|teen|costs?|pay|betaal|prys|price|budget|begroting|about|omtrent"
-    r"|sowat|only|just|at|is)\s?$|@\s?$",
+    r"\b(?:vir|for|onder|under|teen|costs?|kos|pay|paid|betaal|prys|price|budget|begroting"
+    r"|omtrent|sowat|only|wants?|asking|spen[dt]|spending)\s?$|@\s?$",
     re.IGNORECASE,
+)
+
+
+_RATE_AFTER = re.compile(
+    r"\s?(?:an?|per|/|'n)\s?(?:hour|hr|h|uur|month|maand|kwh|unit|eenheid|day|dag)\b", re.IGNORECASE
 )
 
 
@@ -813,7 +819,11 @@ def _rand(text: str) -> str:
         digits, cents = m.group(1), m.group(2)
         grouped = not digits.isdigit() and len(digits.split()[0]) >= 2  # "12 999", not "1 671"
         priced = _PRICE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
-        if not (grouped or cents or ((len(digits) >= 3 or not digits.isdigit()) and priced)):
+        # "rent at R8 an hour", "R2,50 per kWh": a rate, whatever its digits
+        rate = _RATE_AFTER.match(text, m.end())
+        if not (
+            grouped or cents or rate or ((len(digits) >= 3 or not digits.isdigit()) and priced)
+        ):
             return m.group(0)
         whole = rx.sub(r"[ \u00a0]", "", digits)
         return whole + (f".{cents}" if cents and cents != "00" else "") + " ZAR"
@@ -942,6 +952,27 @@ def _korean_scaled(m: re.Match[str]) -> str:
     return f"{float(m.group(1).replace(',', '')) * scale:.0f}"
 
 
+# a span of the clock over midnight: "overnight, from 10pm to 6am", "22:00-06:00" (the hours of a
+# working day, "9-5", are read as a rate of use: _office_hours)
+_NIGHT_SPAN = re.compile(
+    r"\b(?:from )?(\d{1,2})(?::(\d\d))?\s?(pm|p\.m\.)?\s?(?:to|till|until|-|\u2013)\s?"
+    r"(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.)?(?![\w:.,-]|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def _night_hours(m: re.Match[str]) -> str:
+    """The hours a span of the clock over midnight holds, as "N hours" (as it was otherwise)."""
+    h1, m1, pm, h2, m2, am = m.groups()
+    clock = bool(m1 and m2) and int(h1) <= 24 and int(h2) <= 24  # "22:00-06:00"
+    if not ((pm and am) or clock):
+        return m.group(0)
+    start = (int(h1) % 12 + 12 if pm else int(h1)) + int(m1 or 0) / 60
+    end = (int(h2) % 12 if am else int(h2)) + int(m2 or 0) / 60
+    hours = (end - start) % 24
+    return f"{hours:g} hours" if end < start and 0 < hours <= 16 else m.group(0)
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -960,7 +991,12 @@ def normalise(text: str) -> str:
         text = rx.sub(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s?(만|억)(?=\s?원|\s|$)", _korean_scaled,
                       text)  # fmt: skip
         text = rx.sub(r"(?<=\d)\s?원(?=[\uac00-\ud7af])", " 원 ", text)
+    # "CHF 1'299.-", "2.500,- EUR": Swiss thousands, and whole units said with a dash
+    text = rx.sub(r"(?<=\d)['\u2019](?=\d{3}(?!\d))", "", text)
+    text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
+    if _NIGHT_SPAN.search(text):  # "overnight, from 10pm to 6am": 8 hours
+        text = _NIGHT_SPAN.sub(_night_hours, text)
     # "每卡每小时2元": a price per card per hour, said before the amount
     text = rx.sub(r"每(卡|张卡|块卡|張卡)?每?(?:小时|小時)\s?(\d+(?:\.\d+)?)\s?(CNY|JPY)",
                   lambda m: f" {m.group(2)} {m.group(3)} per {'GPU ' if m.group(1) else ''}"
@@ -1247,8 +1283,10 @@ def _context(low: str) -> int | None:
         # "each with up to 16k tokens of chart context", "every request can grow to 4k tokens"
         r"|(?<![\d.])(\d+(?:\.\d+)?)\s?(k)?\s?tokens? of (?:[\w-]+ ){1,2}context\b"
         # "with 4,096 tokens for the conversation", "8k tokens of chat history"
-        r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens? (?:for|of) (?:the |a "
-        r"|each |our |my )?(?:conversation|chat(?: history)?|dialog(?:ue)?|history|session)s?\b"
+        # (not the data a model is trained on: "fine-tune on 500,000 tokens of chat history")
+        r"|(?<![\d.,])(?<!\bon )(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens? (?:for|of) "
+        r"(?:the |a |each |our |my )?(?:conversation|chat(?: history)?|dialog(?:ue)?|history"
+        r"|session)s?\b(?![^.?!]{0,30}\b(?:fine-?tun|train))"
         # "each request can use up to 8k tokens", "every request up to 4096 tokens"
         r"|\b(?:grows?|go(?:es)?|reach(?:es)?|run|uses?|requests?|prompts?|conversations?) (?:up )?"
         r"to (\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?tokens\b"
@@ -1523,7 +1561,9 @@ _RESOLD = (
     r"|\ballegro\b|\bwallapop\b|\bcarousell\b|\bhamfest\b|\bswap ?meet\b|\bflea market\b"
     # "swears it was 'never mined on'": a card with a past
     r"|\bnever (?:been )?mined\b|\bused for mining\b|\bmining rig\b"
-    r"|\b(?:guy|seller|someone|bloke) (?:\w+ )?(?:wants|asking|is asking|asks)\b"
+    # "guy on gumtree wants R6 500 for it", "seller asking 600" (not "someone wants to know")
+    r"|\b(?:guy|seller|someone|bloke) (?:\w+ )?(?:wants|asking|is asking|asks)"
+    r"(?: (?:for|about|around|like|only|just))?\s?(?:[$\u00a3\u20ac\u20b9r]|us\$)?\s?\d"
     # "grabbed a 3080 ti off a mate", "bought it from a friend": a card someone had before
     r"|\b(?:got|bought|grabbed|picked up|scored|getting|buying)\b[^.?!]{0,40}\b(?:off|from) "
     r"(?:a |my |our |an old )?(?:mate|friend|buddy|coworker|colleague|neighbou?r|cousin|brother"
@@ -1659,12 +1699,16 @@ _SPAN_OF_RATE = {("day", "month"): 730 / 24, ("day", "year"): 365.0, ("week", "m
 def _span_asked(low: str) -> str | None:
     """The span a bill or a total is asked over: "a year", "annual", "every day of the year",
     "per month", "monthly"."""
-    if rx.search(r"\b(?:a|per|each|every|/|the|of the)\s?(?:year|yr)\b|\bannual\w*|\byearly\b"
-                 r"|\bfiscal year\b", low):  # fmt: skip
-        return "year"
-    if rx.search(r"\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
-        return "month"
-    return None
+    asked = [part for part in rx.findall(r"[^.?!]*\?", low) if _SPAN.search(part)]
+    m = _SPAN.search(asked[0] if asked else low)  # the question's own span first, then the first
+    return None if m is None else "year" if m.group(1) else "month"
+
+
+# "a year", "annual", "every day of the year" (not "later in the year"); "per month", "monthly"
+_SPAN = re.compile(
+    r"(\b(?:a|per|each|every|/|of the)\s?(?:year|yr)\b|\bannual\w*|\byearly\b|\bfiscal year\b)"
+    r"|\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b"
+)
 
 
 def _over_span(unit: str, low: str) -> float:
@@ -1960,9 +2004,11 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
 # for the desktop", "the camera pipeline taking maybe 3 GB", "6 GB already used by the game"
 _RESERVED = re.compile(
     r"\b(?:reserv\w*|keep\w*|kept|set\w* aside|leav\w*|sav\w*)\s(?:about |roughly |around |~)?"
-    r"(\d+(?:\.\d+)?)\s?(?:gb|gib|gigs?)\b(?:\s(?:free|spare|back|aside))?\s(?:for|to)\s"
-    r"(?!(?:the |a )?(?:model|weights|kv|context|training|batch)\b)"
-    r"|\b(?:os|desktop|display|camera|perception|ros|browser|game|pipeline|other (?:apps|processes"
+    r"(\d+(?:\.\d+)?)\s?(?:gb|gib|gigs?)\b(?:(?:\s(?:free|spare|back|aside))?\s(?:for|to)\s"
+    r"(?!(?:the |a )?(?:model|weights|kv|context|training|batch)\b)|\s(?:free|spare)\b"
+    r"(?!\s(?:for|to)\s(?:the |a )?(?:model|weights|kv|context|training|batch)\b))"
+    r"|\b(?:os|operating system|windows|linux|ubuntu|desktop|display|xorg|driver|camera|perception"
+    r"|ros|browser|chrome|game|pipeline|system|other (?:apps|processes"
     r"|stuff|services))\b[^.?!]{0,30}?\b(?:tak(?:es|ing)|us(?:es|ing)|eat(?:s|ing)|occup(?:ies|ying)"
     r"|need(?:s|ing)|hold(?:s|ing))\s(?:up\s)?(?:about |maybe |roughly |around |~|another )?"
     r"(\d+(?:\.\d+)?)\s?(?:gb|gib|gigs?)\b"
@@ -1987,10 +2033,10 @@ _SELL_ASKED = re.compile(
 
 def _reserved_gb(low: str) -> float | None:
     """Memory of each card the user keeps for other work (out of what the job may use)."""
-    m = _RESERVED.search(low) if ("gb" in low or "gig" in low or "gib" in low) else None
-    if not m:
+    if not ("gb" in low or "gig" in low or "gib" in low):
         return None
-    value = float(next(g for g in m.groups() if g))
+    # "the OS uses about 2.5 GB ... and keep 1 GB spare": each said, added up
+    value = sum(float(next(g for g in m.groups() if g)) for m in _RESERVED.finditer(low))
     return value if 0 < value < 512 else None
 
 
@@ -2026,15 +2072,35 @@ _AROUND_THE_CLOCK = re.compile(
 # "whisper plus an 8B on the one card", "both loaded simultaneously" (read when two or more are
 # named)
 TOGETHER = re.compile(
-    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|together|co-?resident|alongside"
+    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|together(?! with)|co-?resident"
+    r"|alongside"
     r"|side by side in (?:vram|memory)"
-    r"|(?:both|all(?: \w+)?) (?:at once|loaded|resident|in (?:v?ram|memory))"
+    r"|(?:both|all(?: \w+)?) (?:(?:stay|be|sit|remain|kept) )?(?:at once|loaded|resident"
+    r"|in (?:v?ram|memory))"
     r"|all (?:two|three|four|of them)|both of them|the same (?:card|gpu)"
     r"|one card for (?:both|all)|(?:stay|kept|keep|sit|live|be) (?:loaded|resident) (?:at once"
     r"|together))\b"
     # "faster-whisper plus a 3B LLM", "sdxl overlays + a local chatbot": one box runs both
     r"|\bplus\b|(?<=\w) ?\+ (?=\w)"
 )
+# models set against each other, not run side by side: "which of all three fits", "X or Y",
+# "on the same card: which is faster?"
+_WEIGHED = re.compile(
+    r"\b(?:vs\.?|versus|which (?:is|one|model|of|would|will|runs?)|compared?|(?<!-)faster(?!-)"
+    r"|quicker|slower"
+    r"|better|best)\b"
+)
+
+
+def _kept_together(low: str, models: tuple[ModelRef, ...]) -> bool:
+    """Several models named to stay loaded on one card at once, not weighed against each other:
+    no comparison word, and no two of them joined by "or"."""
+    if len(models) < 2 or not TOGETHER.search(low) or _WEIGHED.search(low):
+        return False
+    spans = sorted((i, i + len(m.text)) for m in models if (i := low.find(m.text.lower())) >= 0)
+    return not any(
+        re.search(r"\bor\b|/", low[a_end:b]) for (_, a_end), (b, _) in itertools.pairwise(spans)
+    )
 
 
 NO_POWER = re.compile(
@@ -2052,7 +2118,12 @@ NO_POWER = re.compile(
 
 # what a pace gets through, asked: "how many tokens is that?", "how many images can it make?"
 MADE_ASKED = re.compile(
-    r"\bhow many (?:total |more |output |generated )?(tokens?|images?|pictures?|samples?|frames?)\b"
+    r"\bhow many (?:total |more |output |generated )?(?:[\w.-]+ )?(tokens?|images?|pictures?"
+    r"|samples?|frames?)\b"
+    # "11 s per image: how many can it make in 8 hours?": the things of the pace said
+    r"|\bhow many (?:can|could|will|would|do|does) (?:it|we|i|they|you|that|this|the [\w-]+"
+    r"|my [\w-]+) (?:make|generate|render|produce|do|get through|crank out|churn out"
+    r"|pump out|spit out)\b"
 )
 
 # a monthly spend that is a service's fee, not rented GPUs: "a transcription SaaS at $79 a month"
@@ -2135,7 +2206,7 @@ def _office_hours(low: str) -> float | None:
 
 _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|gbp\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
-    rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$"  # "1$/hr", "500$"
+    rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$(?!\s?\d)"  # "1$/hr", "500$" (not "3090 $600")
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|(?:us |u\.s\. )?dollars?|bucks|eur|euros?"
     rf"|gbp|quid|d[oó]lares|kr|sek|nok|dkk|{_FX_RE[2:-2]})\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
@@ -3143,6 +3214,12 @@ def _kwh_price(low: str) -> float | None:
         r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
     )
+    # "а кВт·год коштує 4,32 грн" (Ukrainian): its price after the unit  # noqa: RUF003
+    m = m or rx.search(
+        rf"\bkwh\b(?:\s[^\s\d.?!,;]+){{0,2}}\s(?:is\s|=\s?|:\s?)?(\d+(?:\.\d+)?|\d,\d{{1,3}}(?!\d))\s?"
+        rf"(cents?|ct|usd|eur|gbp|{_FX_RE[5:-3]})\b",
+        low,
+    )
     if not m:
         return None
     value = float(m.group(1).replace(",", "."))  # "R$ 0,95 the kWh": a decimal comma
@@ -3781,6 +3858,7 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             query = _with_settings(query, sub)
             continue
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
+        own = sub.intent  # its own, before the question it follows lends it one
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
             if _sizes_listed(query, sub):  # "the biggest Qwen2.5 on my 3090? 7b 14b 32b or 72b?"
@@ -3818,6 +3896,14 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                     ),
                     sub,
                 )
+                continue
+            if (query.intent == "recommend" and not (query.gpus or query.models or query.budget)
+                    and sub.gpus and not sub.models):  # fmt: skip
+                # "which cloud GPU for the FP64 ensemble? the cheapest on our list is the L40S.
+                # is that a trap?": the card the question comes to, for the job said first
+                fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
+                query = _with_settings(replace(query, gpus=sub.gpus, intent=own,
+                                               fields=fields), sub)  # fmt: skip
                 continue
             if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
                 fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
@@ -4507,6 +4593,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
     gpus = _counted_after(gpus, low)  # "H200 8 cards" (Korean "H200 8장"): that card's count
+    gpus = _counted_by_machines(gpus, low)  # "all 30 stations (RTX 4060s)": a card in each
     loose = _loose_count(low, gpus)
     if loose and any(g.count == loose and _count_after(g, low) for g in gpus):
         loose = None  # the count said after a card is that card's, not every option's
@@ -4610,7 +4697,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         max_power_w=_power(low),
         usd_per_kwh=_kwh_price(low),
         no_power=bool(NO_POWER.search(low)),
-        together=len(models) > 1 and bool(TOGETHER.search(low)),
+        together=_kept_together(low, models),
         split_ways=_split_ways(low),
         subscription=bool(SUBSCRIPTION.search(low)),
         currency=_currency(low),
@@ -5231,6 +5318,8 @@ _PURCHASE = re.compile(
     rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
     # a seller's ask: "scalpers want $2500 for a 5090", "asking price is 650", "listed at 700"
     rf"|\bwants?|\basking(?: price)?(?: is| of)?|\bmsrp(?: is| of)?|\blisted (?:at|for)"
+    rf"|\bits price is"  # "RTX 5090 almaq ..., qiyməti 7 500 AZN-dir" (Azerbaijani)
+    rf"|(?<=\d{{4}})(?=\s?\$)|(?<=\d{{4}}s)(?=\s?\$)"  # "used 3090 $600": the card's price
     # "buying them would be 30k total", "to buy one is about 1800"
     rf"|\b(?:buy(?:ing)?|purchas(?:e|ing)) (?:it |them |one |both |those |these |the [\w-]+ )?"
     rf"(?:used |new |second[- ]hand |refurbished )?"  # "buying used would be 9k each"
@@ -5273,6 +5362,8 @@ def _purchase(low: str) -> float | None:
     "picked up a 3090 for $700". Only with a buying word in the message."""
     if not rx.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
                      r"|\bscalp\w*|\bmsrp\b|\basking\b|\blisted (?:at|for)\b|\bresell\w*"
+                     r"|\bwants (?:[$\u00a3\u20ac]\s?)?\d"
+                     r"|\bworth (?:it|buying|the money|the price)\b"
                      r"|\b(?:is|are|'s) going for\b|\bsell(?:s|ing)? for\b"
                      r"|\b(?:picked|snagged|grabbed|scored) (?:up )?(?:an? |my |the |one |two )?"
                      r"\w+ for\b|\boverpa(?:y|id)\b"
@@ -5423,9 +5514,18 @@ def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     not the 4070 I said" (not "H200s instead of H100s", two cards set against each other)."""
     if len(gpus) < 2:
         return gpus
-    kept = tuple(g for g in gpus if not (g.text and rx.search(
-        rf"(?<!\bor )\b(?:not|no longer|never mind)\s(?:an?\s|the\s|my\s|his\s"
-        rf"|her\s|our\s)?{re.escape(g.text.lower())}\b", low)))  # fmt: skip
+    kept = tuple(
+        g
+        for g in gpus
+        if not (
+            g.text
+            and rx.search(
+                rf"(?<!\bor )\b(?:not|no longer|never mind)\s(?:an?\s|the\s|my\s|his\s"
+                rf"|her\s|our\s)?{re.escape(g.text.lower())}\b(?!\s?(?:ti|super|xt|xtx)\b)",
+                low,
+            )
+        )
+    )
     return kept or gpus
 
 
@@ -5439,6 +5539,31 @@ def _count_after(ref: GpuRef, low: str) -> int | None:
         return None
     n = int(m.group(1) or m.group(2))
     return n if 1 < n <= 64 else None
+
+
+# machines counted, each with one card of its own: "all 30 stations (RTX 4060s)", "12 workstations
+# with a 3090 each", "our 8 PCs, each with a 4060" (not "half the stations")
+_MACHINES_EACH = re.compile(
+    rf"(?<!half )(?<!half of )\b(?:all |our |the |my )?{_WORD_NUM} "
+    r"(?:gaming |office |lab |client )?"
+    r"(?:stations|pcs|workstations|machines|boxes|computers|rigs|desktops|seats|towers)\b"
+)
+_ONE_IN_EACH = re.compile(
+    r"^\s?\((?:[\w -]+)\)|^\s?(?:,\s)?(?:each )?with (?:an? |one )?[\w -]{2,25}? each\b"
+    r"|^\s?(?:,\s)?each with (?:an? |one )"
+)
+
+
+def _counted_by_machines(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """The one card named, with no count of its own, takes the count of machines that each hold
+    one ("all 30 stations (RTX 4060s)", "12 workstations with a 3090 each")."""
+    if len(gpus) != 1 or gpus[0].count is not None or not gpus[0].ids:
+        return gpus
+    m = _MACHINES_EACH.search(low)
+    if not m or not _ONE_IN_EACH.search(low[m.end() : m.end() + 60]):
+        return gpus
+    n = _count(m.group(1))
+    return (replace(gpus[0], count=int(n)),) if 1 < n <= MAX_COUNT else gpus
 
 
 def _counted_after(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:

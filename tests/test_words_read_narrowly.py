@@ -1,0 +1,234 @@
+"""Words that once read too much: models weighed against each other are not kept on one card, an
+"R" before a card's number is no rand, a tariff in rand does not sit beside dollar prices, the
+tokens a model is trained on are no context, the span a bill is asked over, a card set aside is
+not its Ti, someone who "wants to know" sells nothing, and short English words in other
+languages' lists. Also: machines that each hold one card, a run of 24 hours billed over a
+month, memory kept for the OS in the largest model that fits, and a card the catalog lacks
+offered only names of its own line."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.agent.phrasebook import to_english
+from advisor.agent.understand import _span_asked, understand
+from advisor.api import Advisor
+from advisor.catalog import Catalog
+from tests.asking import ask_grounded, head, thread_of
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "mistral 7b, qwen2.5 7b and phi-3 mini: which of all three fits on my 3060 12gb?",
+        "qwen2.5 7b or gemma 2 9b on a 4060 ti together with 16k context, does it fit?",
+        "llama 3.1 8b and mistral 7b on the same card, a 4090: which is faster?",
+    ],
+)
+def test_models_weighed_are_not_kept_together(catalog: Catalog, question: str) -> None:
+    q = understand(question, catalog)
+    assert len(q.models) >= 2 and not q.together, q.english
+
+
+def test_models_that_both_stay_loaded_are_kept_together(catalog: Catalog) -> None:
+    for question in (
+        "can qwen2.5 7b and sdxl both stay loaded on a 4090, or do I need two cards?",
+        "faster-whisper plus a 3B LLM on one card around the clock: what to buy?",
+    ):
+        assert understand(question, catalog).together, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Is R9700 any good for local LLMs?", "Is R200 faster than B200?"],
+)
+def test_a_capital_r_before_a_number_without_money_words_is_no_rand(
+    catalog: Catalog, question: str
+) -> None:
+    assert understand(question, catalog).currency == "$"
+
+
+def test_rand_a_seller_wants_is_the_price(catalog: Catalog) -> None:
+    q = understand("a guy on gumtree wants R6 500 for his 3060, good deal?", catalog)
+    assert q.currency.strip() == "ZAR" and q.purchase_usd == 6500
+    assert q.intent == "buy"
+
+
+def test_rand_by_the_hour_is_a_rent(catalog: Catalog) -> None:
+    q = understand("buy a 4090 for R35 000 or rent one at R8 an hour?", catalog)
+    assert q.user_price_usd_per_hour == 8 and q.purchase_usd == 35000
+
+
+def test_a_rand_tariff_is_left_out_beside_dollar_prices(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "should I buy a 4090 or rent one? about 6 hours a day for "
+                        "two years, and power costs R3,15 per kWh here").text  # fmt: skip
+    assert "electricity left out" in text and "ZAR" in text
+    assert "ZAR 3,130" not in text  # the catalog's dollars are not called rand
+    mine = ask_grounded(rules_advisor, "buy a 4090 for R35 000 or rent at R8 an hour? 6 hours a "
+                        "day, power is R3,15 per kWh").text  # fmt: skip
+    assert "ZAR 3.15/kWh" in mine  # all the user's own rand: the tariff counts
+
+
+def test_tokens_to_train_on_are_no_context(catalog: Catalog) -> None:
+    for question in (
+        "I want to fine-tune llama 3 8b on 500,000 tokens of chat history, can a 4090 do it?",
+        "got 500,000 tokens of chat history to fine-tune llama 3 8b on. 4090 ok?",
+    ):
+        assert understand(question, catalog).context is None, question
+    assert understand("llama 3 8b with 8k tokens of chat history on a 4060, fits?",
+                      catalog).context == 8192  # fmt: skip
+
+
+def test_the_span_asked_is_the_questions() -> None:
+    assert _span_asked("what's the bill per month? we may add cards later in the year") == "month"
+    assert _span_asked("four runs a day every day of the year at $1.60/gpu-h, total?") == "year"
+    assert _span_asked("how much a year? right now it's about $300 a month") == "year"
+
+
+def test_a_card_set_aside_is_not_its_ti(catalog: Catalog) -> None:
+    q = understand("it's the 3090, not the 3090 ti. does a 70b at q4 fit on two?", catalog)
+    assert [g.ids for g in q.gpus] == [("rtx-3090",)]
+
+
+def test_someone_who_wants_to_know_sells_nothing(catalog: Catalog) -> None:
+    q = understand("someone wants to know which GPU to get for llama 3 8b under $1000", catalog)
+    assert q.condition is None
+    assert understand("seller asking $650 for a 3090, worth it?", catalog).condition == "used"
+
+
+def test_a_price_offered_and_should_i_is_a_buy(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "my mate wants $400 for his 3080, should i?").text
+    assert head(text).startswith("**Yes: $400 is in line with the used prices")
+
+
+def test_short_words_of_other_languages_read_only_after_numbers() -> None:
+    assert to_english("does my board support VT-d for passthrough?") == (
+        "does my board support VT-d for passthrough?"
+    )
+    said = to_english("Die kaart trek 320 Vt, hoeveel kos dit per maand vir 12 ure per dag?")
+    assert "320 watts" in said and "12 hours" in said
+    assert "30 days" in to_english("30 gün, gündə 8 saat, nə qədər başa gələr?")
+
+
+def test_machines_that_each_hold_a_card_are_counted(rules_advisor: Advisor) -> None:
+    said = ("we have 12 workstations with a 3090 each, each box pulls 450 W, 10 hours a day at "
+            "0.25 per kwh. the monthly power bill?")  # fmt: skip
+    text = ask_grounded(rules_advisor, said).text
+    assert "12 x 450 W" in head(text) and "on 12 x 3090" in head(text)
+
+
+def test_twenty_four_hours_over_a_month_is_around_the_clock(rules_advisor: Advisor) -> None:
+    said = ("my 4070 super box will run 24 hours, pulling about 320 W in all, at $0.084 per kWh. "
+            "kWh and money in a 30-day month?")  # fmt: skip
+    text = ask_grounded(rules_advisor, said).text
+    assert "720 hours" in head(text) and "$19.35" in head(text)
+    one = ask_grounded(rules_advisor, "a 24 hour training job on a 4090 at 0.30 per kwh: power "
+                       "cost?").text  # fmt: skip
+    assert "for 24 hours" in head(one)
+
+
+def test_memory_kept_for_the_os_is_out_of_the_largest_model(rules_advisor: Advisor) -> None:
+    free = ask_grounded(rules_advisor, "biggest model I can run on a 3060 12gb at q4_k_m?").text
+    kept = ask_grounded(rules_advisor, "biggest model I can run on a 3060 12gb at q4_k_m if the os "
+                        "uses 2.5 gb and I keep 1 gb spare?").text  # fmt: skip
+    assert "3.50 GB kept for other work" in kept
+    assert "12 GB less the 3.50 GB you keep for other work = 8.50 GB" in kept
+    biggest = re.compile(r"\*\*(.+?)\*\* fits")
+    assert biggest.search(free).group(1) != biggest.search(kept).group(1)
+
+
+def test_a_card_the_catalog_lacks_is_offered_only_its_own_line(rules_advisor: Advisor) -> None:
+    k80 = ask_grounded(rules_advisor, "what's the memory bandwidth of a tesla k80?").text
+    assert "no GPU called" in k80 and "H800" not in k80
+    rx = ask_grounded(rules_advisor, "radeon rx 7600 xt 16gb for stable diffusion, ok?").text
+    assert "no GPU called" in rx and "Radeon RX" in rx and "Quadro" not in rx
+
+
+def test_a_price_then_a_rent_in_azerbaijani_make_a_break_even(rules_advisor: Advisor) -> None:
+    last = thread_of(
+        rules_advisor,
+        "RTX 5090 almaq istəyirəm, qiyməti 8 000 AZN-dir.",
+        "Alternativ olaraq 5090-u saatı 2 AZN-ə icarəyə götürə bilərəm.",  # noqa: RUF001
+        "Neçə saatdan sonra almaq sərfəli olur? Elektrik xərcini nəzərə almayın.",  # noqa: RUF001
+    )[-1]
+    assert "4,000 hours" in head(last)
+
+
+def test_whose_claim_is_right_leads(rules_advisor: Advisor) -> None:
+    claim = "my brother reckons his old A100 40GB has more memory bandwidth than my RTX 5090."
+    text = ask_grounded(rules_advisor, f"{claim} I say the 5090 has more. am I right?").text
+    assert head(text) == "**Yes: you are right.**"
+    theirs = ask_grounded(rules_advisor, f"{claim} is he right?").text
+    assert head(theirs).startswith("**No: ") and "1,555 GB/s" in head(theirs)
+
+
+def test_a_quote_that_claims_nvlink_is_answered_on_the_link_first(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "the vendor quotes four RTX 4090s joined by NVLink into one "
+                        "memory pool for llama 3.3 70b in fp8. is that right?").text  # fmt: skip
+    assert head(text).startswith("**No: the NVIDIA GeForce RTX 4090 has no NVLink")
+    assert "fits on 4 x NVIDIA GeForce RTX 4090" in head(text)  # over PCIe, split across them
+
+
+def test_a_name_with_a_case_ending_after_a_colon_is_the_card(catalog: Catalog) -> None:
+    q = understand("Mikä on RTX 4090:n muistikaista?", catalog)
+    assert [g.ids for g in q.gpus] == [("rtx-4090",)]
+
+
+def test_a_tariff_beside_a_card_in_an_unread_language_is_a_bill(rules_advisor: Advisor) -> None:
+    said = ("Скільки коштуватиме електроенергія на місяць, якщо RTX 3090 працює постійно, а "  # noqa: RUF001
+            "кВт·год коштує 4,32 грн?")  # fmt: skip
+    text = ask_grounded(rules_advisor, said).text
+    assert "of electricity" in head(text) and "UAH 4.32/kWh" in head(text)
+
+
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        ("used 3090 $600 worth it?", 600),
+        ("4090 for $1,899, worth it?", 1899),
+        ("is a used 4090 for CHF 1'299.\u2013 a good deal?", 1299),
+    ],
+)
+def test_a_price_said_beside_the_card_is_judged(
+    catalog: Catalog, question: str, price: int
+) -> None:
+    q = understand(question, catalog)
+    assert q.intent == "buy" and q.purchase_usd == price, (q.intent, q.purchase_usd)
+
+
+def test_whole_units_written_with_a_dash_are_the_amount(catalog: Catalog) -> None:
+    q = understand("budget is 2.500,- EUR for a card for llama 3 8b", catalog)
+    assert q.budget is not None and q.budget.usd == 2500
+
+
+def test_a_dollar_sign_after_a_cards_number_is_not_its_price(catalog: Catalog) -> None:
+    q = understand("used 3090 $600 worth it?", catalog)
+    assert q.budget is None or q.budget.usd != 3090
+
+
+def test_a_card_named_after_an_open_pick_is_the_one_asked_about(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "which cloud gpu do we rent for a double-precision solver? "
+                        "the cheapest on our list is the L40S. is that a bad idea? give me its "
+                        "fp64 figure").text  # fmt: skip
+    assert "FP64 1.43 TFLOPS" in head(text)
+
+
+def test_how_many_a_card_makes_in_a_shift_is_a_count(rules_advisor: Advisor) -> None:
+    text = ask_grounded(
+        rules_advisor, "how many sdxl images can a 4090 make in an 8-hour shift?"
+    ).text
+    assert re.match(r"\*\*About [\d,]+ images in 8 hours\*\* on one NVIDIA GeForce RTX 4090", text)
+    mine = ask_grounded(rules_advisor, "my 4090 takes 11 seconds per sdxl image. how many can it "
+                        "make overnight, from 10pm to 6am?").text  # fmt: skip
+    assert head(mine).startswith("**About 2,618 images in 8 hours** at your own measured")
+
+
+def test_a_span_over_midnight_is_its_hours_and_office_hours_stay_a_rate() -> None:
+    from advisor.agent.understand import normalise
+
+    assert normalise("overnight, from 10pm to 6am") == "overnight, 8 hours"
+    assert normalise("22:00-06:00 every night") == "8 hours every night"
+    for kept in ("open 9 to 5", "9am till 5pm", "2 to 4 GPUs", "7-8B models"):
+        assert normalise(kept) == kept
