@@ -983,9 +983,11 @@ def break_even(
         / hours_per_day
         / (cost.HOURS_PER_MONTH / 24),
         "years_before_power": purchase_usd / rent_usd_per_hour / hours_per_day / 365,
+        "weeks_before_power": purchase_usd / rent_usd_per_hour / hours_per_day / 7,
         "break_even_months": result.months,
         "break_even_years": None if result.months is None else result.months / 12,
         "break_even_days": None if result.hours is None else result.hours / hours_per_day,
+        "break_even_weeks": None if result.hours is None else result.hours / hours_per_day / 7,
         "hours_per_day": hours_per_day,
         "sources": sources,
         "left_out": "resale value, interest, the host machine and admin time",

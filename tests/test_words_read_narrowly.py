@@ -232,3 +232,118 @@ def test_a_span_over_midnight_is_its_hours_and_office_hours_stay_a_rate() -> Non
     assert normalise("22:00-06:00 every night") == "8 hours every night"
     for kept in ("open 9 to 5", "9am till 5pm", "2 to 4 GPUs", "7-8B models"):
         assert normalise(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("question", "hours"),
+    [
+        ("cloud T4 at $0.35/h for 2 hours every week, for the whole year (52 weeks): total?", 104),
+        ("festival week (6 days), an L4 at $0.80/hr for about 2 hours per night. total?", 12),
+        ("an A40 at $0.44/hr, roughly 250 hours per term, for three terms. total?", 750),
+        ("a 4090 at $0.59/hr, 25 podcasts, about 2 hrs of processing each. the bill?", 50),
+        ("an A10G at $1.01/hr, a full 24h shift every third day, over 30 days. total?", 240),
+        ("an H100 at $2/h, 8 hours a day, 5 days a week, for 4 weeks: total?", 160),
+    ],
+)
+def test_hours_counted_over_things_or_units(catalog: Catalog, question: str, hours: int) -> None:
+    assert understand(question, catalog).hours == hours
+
+
+def test_a_new_price_after_a_pause_redoes_the_sum(rules_advisor: Advisor) -> None:
+    last = thread_of(
+        rules_advisor,
+        "an A10G at $1.01/hr, a 24h shift every third day. what's that over 30 days?",
+        "wait, let me check the price with the provider first.",
+        "ok they came back: $0.75/hr now, same pattern over 30 days. total?",
+    )[-1]
+    assert head(last).startswith("**$180** for 240 hours")
+
+
+def test_weeks_asked_of_a_break_even_are_given(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "a 4070 super costs $629 or I rent one at $0.20 an hour, "
+                        "3 hours a night, 6 nights a week. when does buying pay off, and how "
+                        "many weeks is that?").text  # fmt: skip
+    assert "at 2.57 hours a day" in head(text) and re.search(r"\d weeks", head(text))
+    assert re.search(r"[\d,]+ weeks, [\d.]+ years\) before electricity", head(text))
+
+
+def test_a_card_not_off_ebay_is_new(catalog: Catalog) -> None:
+    q = understand("£500 at most and it has to be new, not off eBay: which card for qwen 14b?",
+                   catalog)  # fmt: skip
+    assert q.condition == "new"
+
+
+def test_a_memory_said_anywhere_picks_the_variant(catalog: Catalog) -> None:
+    q = understand("my nan's MacBook Air has the M2 chip and only 8GB of memory. can it run "
+                   "phi4:14b in ollama?", catalog)  # fmt: skip
+    assert [g.ids for g in q.gpus] == [("m2-8gb",)]
+    assert understand("is the A100 good for a 24gb model?", catalog).gpus[0].open_variant
+
+
+def test_energy_asked_without_a_price_is_given_in_kwh(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "the jetson agx orin 64gb at full power around the clock, "
+                        "24 hours a day: how many kwh per day?").text  # fmt: skip
+    assert head(text) == "**About 1.44 kWh a day**: 60 W for 24 hours."
+
+
+def test_a_days_bill_asked_beside_a_weeks(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "my card pulls 350 watts, on 12 hours a day, power is 28p a "
+                        "unit. what does that cost me a day? and a week?").text  # fmt: skip
+    assert "Per day: about £1.18 (4.20 kWh over 12 hours)" in text
+
+
+def test_an_moe_name_asked_about_in_a_format(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what does the A3B in Qwen3-30B-A3B stand for? how big is "
+                        "it at Q4_K_M and how much is read per token?").text  # fmt: skip
+    assert "in q4_k_m" in head(text) and "3.4B active per token" in head(text)
+
+
+def test_the_four_bit_format_named_is_the_one_sized(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "how much memory does mistral 7b take at full 16-bit, and "
+                        "as the q4_k_m gguf everyone uses?").text  # fmt: skip
+    assert "In 4-bit (GGUF Q4_K_M) it needs about" in text
+
+
+def test_passes_over_the_data_are_epochs(catalog: Catalog) -> None:
+    q = understand("LoRA on llama 3.1 8b, 5 million tokens, 2 passes (epochs), one 4090: how long?",
+                   catalog)  # fmt: skip
+    assert q.epochs == 2 and q.intent == "train_time"
+
+
+def test_anyone_there_before_a_question_is_dropped(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "anybody there? can a 3060 run mistral 7b?").text
+    assert head(text).startswith("**Yes: ")
+    lone = ask_grounded(rules_advisor, "Ey up, me lad set this up for me. Is tha there?").text
+    assert "I answer questions about GPUs" in lone
+
+
+def test_what_vram_is_explained(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what's this vram thing, is it the same as the 32 gig of "
+                        "ram in my pc? and how much has a 4090 got?").text  # fmt: skip
+    assert head(text).startswith("**VRAM is the graphics card's own memory")
+    assert "memory 24 GB" in text
+
+
+def test_a_cards_gaming_past_keeps_its_price_question(catalog: Catalog) -> None:
+    q = understand("a used 3090 on ebay for £600, only ever used for gaming. what do they go for? "
+                   "am I being ripped off?", catalog)  # fmt: skip
+    assert q.intent == "buy"
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        (
+            "Iznajmljujem RTX 4090 po 0,69 € na sat, 3 sata dnevno. Koliko me to košta mjesečno?",
+            "cost",
+        ),
+        ("Cik liels ir RTX 4090 atmiņas joslas platums?", "spec"),
+        ("RTX 3090 და Llama 3.1 8B: რამდენ ტოკენს წამში მივიღებ?", "speed"),
+        (
+            "Менде екі RTX 3090 бар, тариф 25,5 ₸/кВт·сағ, күніне 10 сағат: айына қанша тұрады?",  # noqa: RUF001
+            "cost",
+        ),
+    ],
+)
+def test_croatian_latvian_georgian_and_kazakh(catalog: Catalog, question: str, intent: str) -> None:
+    assert understand(question, catalog).intent == intent

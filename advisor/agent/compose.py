@@ -1486,8 +1486,10 @@ def break_even(
     instead: tuple[str, str] | None = None,
     sign: str = "$",
     selling: bool = False,
+    weeks: bool = False,
 ) -> str:
     """When buying pays off; `instead`: another card rented in its place (what, and its terms);
+    `weeks`: the weeks of use said too (asked in weeks);
     `sign`: the user's currency, in which the prices they gave are written; `selling`: the card
     is the user's own, its sale price standing as the price to buy (keeping it is owning)."""
 
@@ -1531,6 +1533,8 @@ def break_even(
     # "i generate about 6 hours a day": the days of that use first
     days = (f"{num(result['break_even_days'], 'days')}, "
             if result.get("break_even_days") and result["hours_per_day"] < 24 else "")  # fmt: skip
+    if days and weeks and result.get("break_even_weeks"):  # "how many weeks is that?"
+        days += f"{num(result['break_even_weeks'], 'weeks')}, "
     head = (
         f"**{'Keeping the' if selling else 'Buying'} {what} pays off after about "
         f"{num(hours, 'hours')} of use** "
@@ -1542,6 +1546,11 @@ def break_even(
         head += (
             f"; {num(result['hours_before_power'], 'hours')} "
             f"({num(result['months_before_power'], 'months')}"
+            + (
+                f", {num(result['weeks_before_power'], 'weeks')}"
+                if weeks and result.get("weeks_before_power") and result["hours_per_day"] < 24
+                else ""
+            )
             + (
                 f", {num(result['years_before_power'])} years"
                 if result.get("years_before_power") and result["months_before_power"] >= 12

@@ -2883,10 +2883,18 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
         and e["workload"] == "inference"
         and e["precision"] in ("bf16", "fp16", "fp32")
     ):
+        # the 4-bit format the message names beside the 16 bits ("full 16-bit and the smaller
+        # Q4_K_M people mention"), else AWQ
+        named = re.search(r"\bq4_k_m\b|\bq4\b|\bgguf\b|\bollama\b|\bllama\.cpp\b", query.low)
+        fmt = "q4_k_m" if named else "awq"
         four = box.call("estimate", {**estimate_args(query, REFERENCE_MEMORY, None, model),
-                                     "precision": "awq"})  # fmt: skip
+                                     "precision": fmt})  # fmt: skip
         if "error" not in four:
-            lines.append(f"In 4-bit (AWQ) it needs about {c.num(four['memory_per_gpu_gb'], 'GB')}.")
+            label = c.FORMAT_LABELS.get(fmt, fmt.upper())
+            weights = four["breakdown_gb"].get("weights")
+            held = f" ({c.num(weights, 'GB')} of it weights)" if weights else ""
+            lines.append(f"In {label} it needs about {c.num(four['memory_per_gpu_gb'], 'GB')}"
+                         f"{held}.")  # fmt: skip
     workload, _ = workload_of(query)
     args = {"model": model_arg(model), "workload": workload, "top": 3, "batch": e["batch"],
             "precision": e["precision"]}  # fmt: skip
@@ -6832,7 +6840,12 @@ _BILLED_OVER = re.compile(
     r"|\b(annual(?:ly)?|yearly|monthly"
     r"|weekly)\b"
 )
-_DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0}
+_DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0,
+            "day": 1.0}  # fmt: skip
+_A_DAYS_BILL = re.compile(
+    r"\b(?:cost\w*|bill|spend|pay\w*|price)\b[^.?!]{0,20}\b(?:a|per|each) day\b"
+    r"|\b(?:daily) (?:cost|bill)\b|\bper day\b[^.?!]{0,20}\b(?:and|an')\b"
+)
 HOURS_PER_DAY = 24.0
 _MONTH_DAYS = re.compile(r"\b(2[89]|3[01])[- ](?:day|night) month\b|\bmonth \((2[89]|3[01]) days\)")
 
@@ -6882,7 +6895,9 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
     machine = c.gpus_phrase(count, _said(ref)) if ref else mine
     text = c.electricity(result, machine, sign=query.currency) + whole
     if daily and span:  # "per month (30 days), and per year?": each period asked
-        for period in dict.fromkeys(m.group(1) for m in spans if m.group(1)):
+        # "what's that costin' me a day? an' a week?": a day's bill asked beside the period's
+        asked_day = ["day"] if _A_DAYS_BILL.search(query.low) else []
+        for period in dict.fromkeys([*asked_day, *(m.group(1) for m in spans if m.group(1))]):
             days = re.search(rf"\b{period}\s?\((\d+) days?\)", query.low)
             hours_in = daily * (float(days.group(1)) if days else _DAYS_IN[period])
             if abs(hours_in - result["hours"]) <= 0.05 * hours_in:
@@ -8567,7 +8582,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None,
                         sign=query.currency if priced_by_user or purchase is not None
                         or rent is not None or monthly is not None else "$",
-                        selling=query.selling)  # fmt: skip
+                        selling=query.selling,
+                        weeks=bool(re.search(r"\bweeks?\b", low)))  # fmt: skip
     if foreign_power and result.get("power_w"):
         text = text.replace(
             "; electricity left out, as asked",

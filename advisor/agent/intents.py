@@ -223,6 +223,9 @@ _IS_THIS_YOU = re.compile(
     r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
     r"|helper|tool|chatbot)\b"
     r"|\b(?:is this|am i (?:in|at)) the right (?:place|spot|bot|chat)\b"  # "the right place?"
+    # "... ask thee owt about them graphics cards. is tha there?": anyone there, before a question
+    r"|\b(?:is|are) (?:tha|thee|thou|you|anyone|anybody|someone|somebody) (?:there|about|around"
+    r"|awake|online|listening)\s?\?"
 )
 # any sign of a request in a message
 _ASKS = _cues(
@@ -705,8 +708,11 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return True  # "write me a regex that matches gpu names", "write me a dockerfile for vllm"
     if q.fields and q.gpus and not _CODE_ASKED.search(low):
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
-    if _GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models):
-        return True  # "is the 5090 good for cyberpunk at 4k"
+    if (_GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models)
+            and not (q.gpus and (q.purchase_usd or q.condition))):  # fmt: skip
+        # "is the 5090 good for cyberpunk at 4k" (not "a used 3090, only used for gaming, £600:
+        # what do they go for?": the card's past, its price asked)
+        return True
     hardware = rx.search(r"\bgpus?\b|\bcards?\b|\bvram\b|\bhardware\b", low)
     if _LEGAL_ASKED.search(low) and not q.gpus and not q.models and not hardware:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
@@ -759,11 +765,18 @@ def _rent_or_buy(q: Query, low: str) -> bool:
     renting = renting or bool(q.monthly_usd and q.gpus)  # "we pay $16k a month for 8 h100s"
     # "run an h100 24/7 on lambda vs buying one": a cloud named is renting there
     renting = renting or bool(q.providers and q.location == "cloud")
-    bought = affirmed(_BUY, _BUY_IDIOM.sub(" ", low)) or (q.purchase_usd and _CHEAPER.search(low))
+    # ("in case we end up buying one for the rack": a purchase that may come later, not weighed)
+    low_bought = _BUY_IDIOM.sub(" ", _MAYBE_LATER.sub(" ", low))
+    bought = affirmed(_BUY, low_bought) or (q.purchase_usd and _CHEAPER.search(low))
     both = bool(bought) and renting  # "costs $1,800 here, or rent one: which is cheaper?"
     if _job_timed(q, low):
         return False  # "150 epochs: how long on my 4070 Ti vs renting an A100?": the job's time
     return bool(both or _RENT_OR_BUY.search(low))
+
+
+_MAYBE_LATER = re.compile(
+    r"\b(?:in case|if ever) (?:we|i) (?:ever )?(?:end up |decide to )?buy\w*\b[^.?!]*"
+)
 
 
 def _job_timed(q: Query, low: str) -> bool:
@@ -1726,6 +1739,14 @@ def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool
             and not query.models and _SWAPPED.match(query.low)):  # fmt: skip
         return True  # "and what about a 3090?": the same break-even, for that card
     weak = ("spec", "search", "explain", "compare", "fit")
+    figures = query.user_price_usd_per_hour or query.purchase_usd or query.hours
+    if (
+        detected == "out_of_scope"
+        and names_nothing
+        and figures
+        and previous in ("cost", "rent_or_buy", "buy")
+    ):
+        return True  # "right, they came back: $0.75/hr now, same pattern. total?": the sum again
     if detected == "fit" and previous == "cost" and query.models and _FIT_ASKED.search(query.low):
         return False  # "$0.71/hr, 16 h a day: a month? also would llama 8b even fit on it": asked
     settings_only = names_nothing and detected in ("spec", "search")

@@ -231,7 +231,7 @@ _CASE_SUFFIX = re.compile(
 # kilowatt-hours and watts written in Cyrillic ("кВт·ч", "кВт·год", "320 Вт"): the units as
 # English writes them, in any language that writes them so
 _KWH = re.compile(
-    r"(?<![\w])[кk][вb][тt]\s?[·⋅∙*/\-]?\s?(?:ч|год|час)(?:ин[аиу]?|ов|а)?(?![\w])",  # noqa: RUF001
+    r"(?<![\w])[кk][вb][тt]\s?[·⋅∙*/\-]?\s?(?:ч|год|час|сағ)(?:ин[аиу]?|ов|а|ат)?(?![\w])",  # noqa: RUF001
     re.IGNORECASE,
 )
 _WATTS_CYRILLIC = re.compile(r"(?<=\d)\s?(к?)Вт\b", re.IGNORECASE)

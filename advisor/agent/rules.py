@@ -173,6 +173,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _memory_kinds_why(query, box, draft.text)
     draft.text = _within_power(query, box, draft.text)
     draft.text = _claim_checked(query, box, draft.text)
+    draft.text = _energy_asked(query, box, draft.text)
     stack = _stack_asked(query, box) + ("" if principle else _support_asked(query, box))
     draft.text += _tokens_from_bandwidth(query, box)  # after every card's figures
     draft.text = _with_decode_ceiling(query, box, draft.text)
@@ -340,6 +341,34 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     who = "you are" if mine else "that is"
     verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
     return f"{verdict}\n\n{text}"
+
+
+# the energy itself asked, with no price per kWh: "how many kWh per day is that?"
+_KWH_ASKED = re.compile(r"\bhow many (?:kwh|kilowatt[- ]hours?)\b|\bkwh (?:a|per|each) day\b")
+
+
+def _energy_asked(query: Query, box: ToolBox, text: str) -> str:
+    """ "the Jetson AGX Orin's max power, and flat out 24 hours a day, how many kWh per day?":
+    the kWh of the card's board power over the hours said, beside an answer that gives none."""
+    if query.usd_per_kwh is not None or not _KWH_ASKED.search(query.low) or "kWh" in text:
+        return text
+    ref = query.gpus[0] if len(query.gpus) == 1 and query.gpus[0].ids else None
+    daily = re.search(r"\b(?:a|per|each) day\b", query.low)
+    hours = (query.use_hours_per_day if daily else None) or query.hours
+    if ref is None or not hours:
+        return text
+    args = {"usd_per_kwh": 0.0, "hours": hours, "gpu": ref.ids[0], "num_gpus": ref.count or 1}
+    if query.draw_w:
+        args["power_w"] = query.draw_w
+    used = box.call("electricity_cost", args)
+    if "error" in used:
+        return text
+    watts = used["total_w"]
+    span = "a day" if daily else c.duration(hours)
+    return (
+        f"**About {c.num(used['kwh'], 'kWh')} {span}**: {c.num(watts, 'W')} for "
+        f"{c.num(hours, 'hours')}.\n\n{text}"
+    )
 
 
 def _named_sheets(query: Query, box: ToolBox) -> list[dict[str, Any]]:

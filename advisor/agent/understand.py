@@ -411,6 +411,9 @@ TOPIC_WORDS: dict[str, str] = {
     "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
     r"|\badam\w*\b(?=.{0,80}\b(?:vram|memory)\b)|\b(?:vram|memory)\b.{0,80}\badam\w*\b",
     "flash_attention": r"\bflash[- ]?attention\b",
+    # "what's all this 'VRAM' business?", "is VRAM the same as my PC's memory?"
+    "vram": r"\bwhat(?:'s| is| does)\b[^.?!]{0,25}\bvram\b|\bvram\b[^.?!]{0,20}\b(?:mean|business"
+    r"|same as|different from|vs\.? (?:system )?ram)\b",
     "memory_units": r"\bmib\b|\bgib\b|\bnvidia-smi\b",
     "ecc": r"\becc\b",
     "rocm": r"\brocm\b",
@@ -419,7 +422,8 @@ TOPIC_WORDS: dict[str, str] = {
     "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b"
     r"|\bsplit(?:ting)? (?:the )?layers\b|\blayer split\w*",
     "mfu": r"\bmfu\b|\bmodel flops utili[sz]ation\b",
-    "moe": r"\bmixture[- ]of[- ]experts?\b|\bmoes?\b",
+    "moe": r"\bmixture[- ]of[- ]experts?\b|\bmoes?\b|\bactive (?:params?|parameters)\b"
+    r"|\bwhat(?:'s| does| is)\b[^.?!]{0,20}\ba\d{1,2}(?:\.\d)?b\b",  # "the 'A3B' in Qwen3-30B-A3B"
 }
 # well-known data sets: (pattern, samples in one epoch, what a sample is, source)
 DATASETS: tuple[tuple[str, str, float, str], ...] = (
@@ -1816,6 +1820,64 @@ def _turns(low: str) -> tuple[int, int] | None:
     return (many, slots) if 0 < slots < many else None
 
 
+# hours of each thing counted: "40 shows, about 1.5 hrs of processing each"
+_HOURS_EACH = re.compile(
+    rf"\b{_WORD_NUM} ([a-z]+s)\b[^.?!$]{{0,40}}?\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b"
+    r"(?: of [a-z]+)? (?:each|apiece|per (?:one|piece))\b"
+)
+# hours a unit of the calendar or of the work: "2 hours every week", "300 hours per field season"
+_HOURS_A_UNIT = re.compile(
+    r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b (?:of [a-z]+ )?(?:a|per|each|every) (?:[a-z]+ )?"
+    r"(day|night|evening|shift|week|season|term|semester|quarter|sprint|session|month)\b"
+)
+# "every third day for 30 days", "every other day over a month"
+_EVERY_NTH_DAY = re.compile(
+    r"\bevery (other|second|third|fourth|fifth|2nd|3rd|4th|5th) day\b[^?!]{0,40}?"
+    r"\b(?:for|over|in) (?:the )?(\d+) days\b"
+)
+_NTH = {"other": 2, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+        "fifth": 5, "5th": 5}  # fmt: skip
+_NIGHTLY = {"night": "day", "evening": "day"}  # a night's use is a day's
+
+
+# a second-hand card ruled out: "not off eBay", "no used cards", "new only, not second-hand"
+_NOT_USED = re.compile(
+    r"\b(?:not|no|never|nothing)\s(?:off |from |on |via )?(?:ebay|used|second[- ]hand|refurb\w*"
+    r"|pre-?owned|ex-?mining)\b(?!\s(?:much|often|for|by|to|in|at|anymore|any ?more|that))"
+    r"|\b(?:new only|only new)\b"
+)
+
+
+def _counted_hours(low: str) -> float | None:
+    """Hours said as a count of things or of units, each of so many hours: "40 shows, 1.5 hrs
+    each" (60), "2 hours every week ... (52 weeks)" (104), "2 hours per night" in "tech week (6
+    days)" (12), "300 hours per field season, two seasons" (600), "24h every third day for 30
+    days" (240). None when the message says no such count."""
+    if m := _HOURS_EACH.search(low):
+        n = _count(m.group(1))
+        return n * float(m.group(3)) if 1 < n <= 10_000 else None
+    if (m := _EVERY_NTH_DAY.search(low)) and (
+        each := rx.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b", low)
+    ):
+        times = -(-int(m.group(2)) // _NTH[m.group(1)])  # the days it runs, the first counted
+        return float(each.group(1)) * times
+    m = _HOURS_A_UNIT.search(low)
+    if m is None or rx.match(r"\s?(?:each|apiece|per (?:person|head|user|intern|student))\b",
+                             low[m.end() :]):  # fmt: skip
+        return None  # "6 hours a week each ... 12 interns": the people multiply too
+    unit = _NIGHTLY.get(m.group(2), m.group(2))
+    # the units counted: "for two seasons", "(52 weeks)", "6 nights", "tech week (6 days)"
+    counted = rx.search(
+        rf"\b{_WORD_NUM} (?:[a-z]+ )?(?:{unit}|{m.group(2)})s\b"
+        r"(?!\s?(?:a|per|each|every|/)\s?(?:week|month|year|day)\b)",
+        low,
+    )
+    if counted is None or counted.start() == m.start():
+        return None
+    n = _count(counted.group(1))
+    return float(m.group(1)) * n if 1 < n <= 1000 else None
+
+
 def _duration_hours(low: str, epochs: float | None) -> float | None:
     """A duration the user gives, in hours: "12-hour job", "a week", "1,000 gpu hours", "8 hours
     a day for 22 workdays" (176), "6 hours per epoch" x 3 epochs, "2 years at 60% of the time"."""
@@ -1836,6 +1898,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         r"for \1",
         low,
     )
+    if (counted := _counted_hours(low)) is not None:
+        return counted  # "2 hours per night for the 6 days", "40 shows, 1.5 hrs each"
     nonstop = NONSTOP.search(low)
     # "count the month as 730 hours": a month's length for the arithmetic, not hours of use
     low = rx.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
@@ -2157,10 +2221,10 @@ def _use_rate(low: str) -> float | None:
         "daily": "day", "nightly": "night", "weekly": "week"}.get(m.group(4), "month")  # fmt: skip
     per_days = _DAYS_IN[per]
     rate = hours / per_days
-    days = rx.search(r"\b(\d+)\s?(?:work(?:ing)?\s?|business\s)?days?\s"
-                     r"(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
+    days = rx.search(rf"\b{_WORD_NUM}\s?(?:work(?:ing)?\s?|business\s)?(?:days?|nights?"
+                     r"|evenings?)\s(?:per|a|each|every|/|in a)\s?(month|week)\b", low)  # fmt: skip
     if per in ("day", "night") and days:  # "8 hours per day, 22 days per month"
-        rate *= int(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
+        rate *= _count(days.group(1)) / (730 / 24 if days.group(2) == "month" else 7)
     elif per == "day" and WEEKDAYS.search(low[max(0, m.start() - 30) : m.end() + 40]):
         rate *= 5 / 7  # "8 hours a day on weekdays": five days in seven
     return rate if 0 < rate <= 24 else None
@@ -2752,6 +2816,9 @@ def _epochs(low: str) -> float | None:
         return float(m.group(1))
     if rx.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b", low):
         return 1.0  # "one pass over the data"
+    # "3 passes (epochs)", "two passes over the data"
+    if m := rx.search(rf"{_WORD_NUM} (?:full )?passes\b(?= ?\(epochs?\)| (?:over|through)\b)", low):
+        return _count(m.group(1))
     return 1.0 if rx.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
 
@@ -2937,14 +3004,17 @@ _LENGTH_WORDS = re.compile(
 )
 
 
+# the machine's time, not a recording's length: "1.5 hrs of processing each"
+_MACHINE_TIME = r"\s(?:of )?(?:processing|gpu|compute|rendering|rental|runtime|run time)"
 _EACH_RECORDING = re.compile(
     rf"{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b[^.?!]{{0,40}}?"
     r"(?:\beach\b|\bapiece\b|\bper (?:episode|file|recording|call)\b)[^.?!\d]{0,25}?"
-    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
+    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b(?!" + _MACHINE_TIME + r")"
+    r"[^.?!,]{0,25})"
     rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b(?:\s(?:a|per|each|every)\s(?:day|week|month))?"
     r",?\s(?:of\s)?(?:about |roughly |around |~)?"
-    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b[^.?!,]{0,25})"
-    r"\s?(?:each|apiece|long|on average|average|avg)\b"
+    r"((?:an?|one|\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h|minutes?|mins?)\b(?!" + _MACHINE_TIME + r")"
+    r"[^.?!,]{0,25})\s?(?:each|apiece|long|on average|average|avg)\b"
     # "14 episodes averaging 85 minutes", "300 episodes and they average about 47 minutes each"
     # ("37 depositions from last month's backlog averaging 2 hours 15 minutes each")
     rf"|{_NUM}\s(?:[a-z-]+\s)?(?:{_RECORDINGS})\b,?\s(?:[^.?!\d]{{0,40}}?\s)??(?:and |that "
@@ -3897,6 +3967,13 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                     sub,
                 )
                 continue
+            carried = {m.ids for m in sub.models if m.ids} <= {m.ids for m in query.models}
+            if (query.topic and sub.precision and not sub.gpus and carried
+                    and sub.topic in (None, query.topic) and query.precision is None):  # fmt: skip
+                # "what does the 'A3B' mean? how big is it at Q4_K_M?": the concept's model, in
+                # the format asked
+                query = _with_settings(query, sub)
+                continue
             if (query.intent == "recommend" and not (query.gpus or query.models or query.budget)
                     and sub.gpus and not sub.models):  # fmt: skip
                 # "which cloud GPU for the FP64 ensemble? the cheapest on our list is the L40S.
@@ -4366,7 +4443,17 @@ def _split_questions(text: str) -> list[str]:
             merged[-1] = f"{merged[-1]} {piece}"
         else:
             merged.append(piece)
+    if len(merged) > 1 and _ANYONE_THERE.fullmatch(merged[0]):
+        merged = merged[1:]  # "is anyone there? does llama 8b fit on a 3060?": the question
     return merged or [text]
+
+
+# a check that someone is there, before the question: "is anyone there?", "you there?"
+_ANYONE_THERE = re.compile(
+    r"\W*(?:(?:hi|hello|hey)\W+)?(?:is |are )?(?:anyone|anybody|someone|somebody|you|tha|thee)"
+    r" (?:there|about|around|awake|online)\s?\?+",
+    re.IGNORECASE,
+)
 
 
 # one card weighed against more: "or is one enough?", "is a single H100 enough, or two?"
@@ -4594,6 +4681,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
     gpus = _counted_after(gpus, low)  # "H200 8 cards" (Korean "H200 8장"): that card's count
     gpus = _counted_by_machines(gpus, low)  # "all 30 stations (RTX 4060s)": a card in each
+    gpus = _variant_by_memory(gpus, low, catalog)  # "the M2 chip and only 8GB of memory"
     loose = _loose_count(low, gpus)
     if loose and any(g.count == loose and _count_after(g, low) for g in gpus):
         loose = None  # the count said after a card is that card's, not every option's
@@ -4725,7 +4813,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         steps=_steps(low),
         fields=_job_free(_fields(_without(low, [g.text.lower() for g in gpus])), low, models),
         target=target,
-        condition="used"
+        condition="new"
+        if _NOT_USED.search(low)  # "£500 tops, and it's got to be new, not off eBay"
+        else "used"
         if rx.search(USED_ADJECTIVE, low)
         or (rx.search(_RESOLD, low) and not _BRAND_NEW.search(low))  # "selling a sealed 4090"
         else "new"
@@ -5566,6 +5656,33 @@ def _counted_by_machines(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ..
     return (replace(gpus[0], count=int(n)),) if 1 < n <= MAX_COUNT else gpus
 
 
+_MEMORY_SAID = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:gb|gigs?|gib|g)\b(?!\s?(?:of )?(?:system|ddr\d?|storage|ssd"
+    r"|disk|nvme|hdd|swap|model|file|download|weights|checkpoint|dataset))"
+)
+
+
+def _variant_by_memory(gpus: tuple[GpuRef, ...], low: str, catalog: Catalog) -> tuple[GpuRef, ...]:
+    """A card left open among variants of different memory, when the message states exactly one
+    of those sizes anywhere ("an old MacBook Air with the M2 chip and only 8GB of memory")."""
+    if not any(g.open_variant for g in gpus):
+        return gpus
+    said = {float(m.group(1)) for m in _MEMORY_SAID.finditer(low)}
+    ram = {float(m.group(1)) for m in _MEMORY_SAID.finditer(low)
+           if rx.match(r"\s?(?:of )?(?:system )?ram\b", low[m.end() :])}  # fmt: skip
+    out = []
+    for g in gpus:
+        sizes = {i: catalog.gpus[i].memory_gb for i in g.ids if i in catalog.gpus}
+        unified = all("unified" in (catalog.gpus[i].memory_type or "").lower() or
+                      catalog.gpus[i].vendor == "apple" for i in sizes)  # fmt: skip
+        said_here = said if unified else said - ram  # "16gb of ram" is the PC's, beside a card
+        if g.open_variant and len(set(sizes.values())) == len(g.ids):
+            hit = [i for i, gb in sizes.items() if gb in said_here]
+            g = replace(g, ids=(hit[0],)) if len(hit) == 1 else g
+        out.append(g)
+    return tuple(out)
+
+
 def _counted_after(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """Each card with no count of its own takes the one said right after its name."""
     if not _COUNT_AFTER_CUE.search(low):
@@ -6101,6 +6218,10 @@ _WHICH_OF_THEM = re.compile(
 )
 
 
+# the use said before, again: "same pattern", "the same schedule as before"
+_SAME_PATTERN = re.compile(r"\bsame (?:pattern|schedule|usage|use|hours|rota|routine|plan)\b")
+
+
 def _sets_something(query: Query) -> bool:
     return any(getattr(query, key) not in (None, ()) for key in _SETTING_FIELDS) or bool(
         query.providers
@@ -6171,9 +6292,13 @@ def resolve(
     # "turns out he's got a 4090 not a 3090. fits or nah?": the job before, on the card said now
     card_asked_for_job = bool(query.gpus and not query.models and prior.models
                               and _JOB_ON_CARD.search(query.text.lower()))  # fmt: skip
+    # "right, they came back: $0.75/hr now, same pattern. total?": a new price for the sum before
+    price_again = bool(names_nothing and prior.gpus and prior.intent in ("cost", "rent_or_buy")
+                       and (query.user_price_usd_per_hour or query.purchase_usd))  # fmt: skip
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
-            or all_of_them or the_card_picked or same_ask or card_asked_for_job):  # fmt: skip
+            or all_of_them or the_card_picked or same_ask or card_asked_for_job
+            or price_again):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -6469,6 +6594,8 @@ def resolve(
         and {g.ids for g in query.gpus} != {g.ids for g in prior.gpus}
     ):
         del updates["draw_w"]  # "220 W" was the 4070 SUPER's: "and if I switch to a 4090?"
+    if _SAME_PATTERN.search(query.text.lower()) and prior.hours and "hours" not in updates:
+        updates["hours"] = prior.hours  # "$0.75/hr now, same pattern, over 30 days": its hours
     if prior.no_power and query.usd_per_kwh is None and not _datasheet_only(query):
         updates["no_power"] = True  # "ignore power" then "sorry, rental is $0.45/h": still left out
     same_cards = not query.gpus or {g.ids for g in query.gpus} == {g.ids for g in prior.gpus}

@@ -46,6 +46,7 @@ SPLITS = (
     "fresh18",
     "fresh19",
     "fresh20",
+    "fresh21",
 )
 
 
