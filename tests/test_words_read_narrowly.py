@@ -347,3 +347,75 @@ def test_a_cards_gaming_past_keeps_its_price_question(catalog: Catalog) -> None:
 )
 def test_croatian_latvian_georgian_and_kazakh(catalog: Catalog, question: str, intent: str) -> None:
     assert understand(question, catalog).intent == intent
+
+
+def test_a_price_judged_of_a_card_the_catalog_lacks_says_so_first(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "a mate is selling his Radeon VII for $200. decent buy for "
+                        "running local llms, or nah?").text  # fmt: skip
+    assert head(text).startswith("**The catalog has no figures or prices for the Radeon VII")
+
+
+def test_a_purchase_that_may_come_later_is_not_weighed(catalog: Catalog) -> None:
+    q = understand("renting a cloud 4090 at $0.40/hr for 30 hours of renders: the bill? also its "
+                   "rated power, in case we end up buying one later", catalog)  # fmt: skip
+    assert q.intent == "cost"
+
+
+def test_a_song_school_is_no_song(catalog: Catalog) -> None:
+    q = understand("a PC for the song school: RTX A4000 or RTX A2000 12GB for qwen2.5-7b, which "
+                   "replies quicker?", catalog)  # fmt: skip
+    assert q.intent == "compare"
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("renting a 3090 at $0.45/hr, 6 hours a day; a used one is $900 locally. over 2 years, "
+         "is buying +EV?", "**Yes: buying is cheaper"),
+        ("renting a 4090 at $0.40/hr about 10 hours a month, or buying one for $1,800: would "
+         "buying make more sense?", "**No: renting is cheaper"),
+    ],
+)  # fmt: skip
+def test_the_side_asked_of_a_break_even_leads(rules_advisor: Advisor, question: str,
+                                              lead: str) -> None:  # fmt: skip
+    assert ask_grounded(rules_advisor, question).text.startswith(lead)
+
+
+def test_people_at_the_same_time_are_the_concurrency(catalog: Catalog) -> None:
+    q = understand("5 of us on llama 3.1 8b at the same time, 8k context each: will a 4090 do?",
+                   catalog)  # fmt: skip
+    assert q.concurrency == 5
+
+
+def test_a_fit_asked_leads_a_speed_answer_with_yes(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "can my laptop's rtx 4060 (8gb) run phi-4-mini at q8_0 "
+                        "fully on the gpu? don't want it painfully slow").text  # fmt: skip
+    assert head(text).startswith("**Yes")
+
+
+def test_a_card_without_tensor_cores_shows_its_fp32_rate(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "specs of the gtx 1060 6gb?").text
+    assert "4.38 TFLOPS FP32" in text
+
+
+def test_a_format_named_with_version_is_no_card_variant(rules_advisor: Advisor) -> None:
+    last = thread_of(
+        rules_advisor,
+        "my mac studio has the M4 Max with 64 GB; llama 3.3 70b at q4_k_m runs fine on it.",
+        "would the q8_0 version of the same model fit on that machine too?",
+    )[-1]
+    assert head(last).startswith("**No: Llama-3.3-70B does not fit on one Apple M4 Max (64GB)")
+
+
+def test_the_cheaper_card_enough_is_a_fit_of_each(rules_advisor: Advisor) -> None:
+    said = ("full fine-tune of llama 3.2 3b, adamw, bf16. the cloud has an A100 40GB at $1.10/hr "
+            "or an H100 80GB at $2.40/hr. if the 40 gig one works I'd rather save. does it, or do "
+            "I need the H100?")  # fmt: skip
+    text = ask_grounded(rules_advisor, said).text
+    assert head(text).startswith("**Only the NVIDIA H100")
+    assert "A100 SXM4 40GB** (40 GB" in text and "does not fit" in text
+
+
+def test_a_vendors_quote_is_for_a_new_card(catalog: Catalog) -> None:
+    q = understand("our vendor quoted us $2,300 for an NVIDIA L4. what's the going price?", catalog)
+    assert q.condition == "new"

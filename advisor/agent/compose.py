@@ -259,6 +259,8 @@ def sheet_summary(sheet: dict[str, Any]) -> str:
     parts.append(f"{num(sheet['bandwidth_gbs'], 'GB/s')}")
     if sheet.get("fp16_bf16_dense_tflops"):
         parts.append(f"{num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} dense FP16/BF16")
+    elif sheet.get("fp32_tflops"):  # no tensor cores (Pascal and before): its FP32 rate
+        parts.append(f"{num(sheet['fp32_tflops'], 'TFLOPS')} FP32")
     if sheet.get("tdp_w"):
         parts.append(num(sheet["tdp_w"], "W"))
     return (

@@ -2696,7 +2696,8 @@ def _totals(box: ToolBox, results: list[dict[str, Any]]) -> list[str]:
 # a question answered by yes or no: it opens with an auxiliary verb, or a clause of it does
 # ("i have a 3060. will it handle ..."), or it ends by asking for a judgement ("good pick?")
 YES_NO = re.compile(
-    r"(?:^\u00bf?|[.!?;:|\n]['\")]*\s+\u00bf?|\s[-\u2014]+\s+|,\s+)(?:so\s+|and\s+|but\s+)?"
+    r"(?:^\u00bf?|[.!?;:|\n\U0001F300-\U0001FAFF\u2600-\u27BF]['\")]*\s+\u00bf?|\s[-\u2014]+\s+"
+    r"|,\s+)(?:so\s+|and\s+|but\s+)?"
     r"(?:is|are|does|do|can|could|will"
     r"|would|should|has|have|(?:is|are|does|do|was|has)n['\u2019]?t)\s+(?!there\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
@@ -2704,6 +2705,8 @@ YES_NO = re.compile(
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
+    # "... and whether that machine would produce text as quickly as I can read it"
+    r"|\bwhether (?:it|that|this|the|my|our|a|an)\b[^.?!]{0,30}?\b(?:would|will|can|could)\s\w+"
     r"|\b(?:possible|doable|feasible|viable) or (?:nah|not|no)\b"  # "possible or nah"
     # a tag question before an aside: "... right? that's what my prof said" (not "which is
     # right? A or B")
@@ -8556,8 +8559,11 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     foreign_power = query.currency != "$" and ("usd_per_kwh" not in args or bool(foreign_tariff))
     if foreign_power:
         args["usd_per_kwh"] = 0.0
+    # ("is buying +EV?", "is buying the card worth it??", "would buying my own make more sense?")
     side = re.search(r"\b(?:is|would|will|isn'?t) (?:it )?(?:(buying|owning|to buy)"
-                     r"|(renting|to rent))\b[^?]{0,40}\bcheaper\b", low)  # fmt: skip
+                     r"|(renting|to rent))\b[^?]{0,40}(?:\bcheaper\b|\bworth it\b|\+ev\b"
+                     r"|\bmakes? (?:more )?sense\b|\bpay (?:off|for itself)\b"
+                     r"|\bbetter (?:deal|value|option|idea)\b|\ba good idea\b)", low)  # fmt: skip
     either = re.search(r"\b(?:buy(?:ing)?|own(?:ing)?|rent(?:ing)?|leas(?:e|ing))\b"
                        r"(?: [\w-]+){0,3} (?:or|vs\.?|versus) (?:\w+ )?(?:buy|own|rent|leas)\w*\b",
                        low)  # fmt: skip

@@ -738,7 +738,11 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return bool(
             # a joke asked for, not "or is 6GB a joke": a figure of speech beside a real question
             (
-                rx.search(r"\b(?:joke|poem|song|limerick|(?<!claude )(?<!claude-)haiku)\b", low)
+                rx.search(
+                    r"\b(?:joke|poem|song(?! school| ?book| list| service)|limerick"
+                    r"|(?<!claude )(?<!claude-)haiku)\b",
+                    low,
+                )  # (not "the song school")
                 and not rx.search(r"\b(?:is|was|are|'s) (?:\w+ )?an? (?:\w+ )?joke\b", low)
             )
             or _STORY.search(low)
@@ -1106,6 +1110,14 @@ def _bill_asked(q: Query, low: str) -> bool:
         and (q.gpus or q.draw_w)
         and (_COST_ASKED.search(low) or _BILL_ASKED.search(low))
     )
+
+
+# whether the cheaper card is enough, asked beside the prices: "if the 40 gig one works I'd
+# rather save the money. does it, or do I need the H100?"
+_WORKS_OR_NEED = re.compile(
+    r"\b(?:if|whether) the [\w -]{1,20}? (?:one )?(?:works|fits|is enough|will do|does it)\b"
+    r"|\bor do (?:i|we) (?:really )?need (?:the|an?|two|more)\b"
+)
 
 
 def _cost(q: Query, low: str) -> bool:
@@ -1641,6 +1653,8 @@ def detect_intent(query: Query, low: str) -> str:
         found = None  # the pick asked beside a why
     if found is not None and found.kind in INTENTS and not _invalid(query, low):
         return found.kind
+    if query.models and len(query.gpus) >= 2 and _WORKS_OR_NEED.search(low):
+        return "fit"  # "if the 40 gig one works I'd rather save. does it, or do I need the H100?"
     for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name

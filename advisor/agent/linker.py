@@ -66,6 +66,8 @@ _INSTANCES_BEFORE = re.compile(
 # units after a bare number: the number is a figure ("2070 TFLOPS", "3090 W"), not a card
 _UNIT_AFTER = re.compile(r"^(?:t?flops|tops|teraflops|tb/s|gb/s|mhz|ghz|watts?|tokens?|tok/s|mb)$")
 _DROPPABLE = ("geforce", "rtx", "gtx", "quadro", "radeon", "rx", "arc", "tesla", "instinct", "cmp")
+# the product lines whose name before a model number makes it a card's ("Tesla K80", "Radeon VII")
+_LINES = ("tesla", "quadro", "cmp", "geforce", "radeon")
 # model-name words that never change the architecture, and formats written into repo names
 _FORMAT_WORDS = re.compile(
     r"^(?:gguf|ggml|awq|gptq|exl2|hqq|mlx|bnb|nf4|fp8|fp16|bf16|int4|int8|4bit|8bit|4-bit|8-bit"
@@ -470,7 +472,7 @@ class Linker:
             pair = f"{words[i - 1].text} {w.text}" if prefixed else w.text
             # after a line's name the shape is a card's ("Tesla K80", "Quadro P5000"), not a
             # size or a setting ("titan rtx fp64")
-            branded = prefixed and words[i - 1].low in ("tesla", "quadro", "cmp", "geforce")
+            branded = prefixed and words[i - 1].low in _LINES
             shaped = _GPU_SHAPE.match(pair) and (branded or not _NOT_GPU.match(w.low))
             if shaped and (prefixed or not w.low.isdigit()):
                 index = {k: list(v) for k, v in self.gpu_keys.items()}
@@ -810,7 +812,8 @@ _COUNTED = frozenset({"tokens", "token", "toks", "input", "output", "prompt", "p
 _GPU_SHAPE = re.compile(
     r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc|cmp)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4}|\d{2,3}hx)"
     r"(?:\s?ti)?$"  # "CMP 170HX": a mining card
-    r"|^(?:rx|gtx)[-\s]\d{3}(?:\s?(?:xt|ti))?$",  # "RX 580", "GTX 980": three digits after the line
+    r"|^(?:rx|gtx)[-\s]\d{3}(?:\s?(?:xt|ti))?$"  # "RX 580", "GTX 980": three digits after the line
+    r"|^radeon\s(?:vii|pro\s[a-z]?\d{3,4}\w*)$",  # "AMD Radeon VII", "Radeon Pro W6800"
     re.I,
 )
 # precisions, sizes, units and other words shaped like GPU names

@@ -134,6 +134,10 @@ def _one(query: Query, box: ToolBox) -> Draft:
         query = replace(query, gpus=tuple(g for g in query.gpus if g not in absent),
                         notes=(*(g.note or "" for g in absent), *query.notes))  # fmt: skip
     unknown = [g for g in query.gpus if not g.ids and not g.note]
+    # "a Radeon VII for $250: good buy at that price?": the card whose price is judged is one the
+    # catalog lacks; that is said first, the pick for the money after it
+    judged = (unknown[0].text if query.intent == "buy" and query.purchase_usd
+              and len(unknown) == len(query.gpus) == 1 else None)  # fmt: skip
     if unknown and query.intent in ("recommend", "buy") and (query.models or query.workload_given
                                                              or query.budget):  # fmt: skip
         # "someone offered an old Quadro P4000; what should we buy within $800?": the pick is the
@@ -174,6 +178,10 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _within_power(query, box, draft.text)
     draft.text = _claim_checked(query, box, draft.text)
     draft.text = _energy_asked(query, box, draft.text)
+    if judged:
+        draft.text = (f"**The catalog has no figures or prices for the {judged}, so I cannot judge "
+                      "that price.** What the same money buys among the cards it has:\n\n"
+                      + draft.text)  # fmt: skip
     stack = _stack_asked(query, box) + ("" if principle else _support_asked(query, box))
     draft.text += _tokens_from_bandwidth(query, box)  # after every card's figures
     draft.text = _with_decode_ceiling(query, box, draft.text)
@@ -777,6 +785,13 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     pace = re.search(r"about ([\d,.]+) audio s/s", head)
     if verdict is None and pace and re.search(r"real[- ]?time", low):  # 1 audio s/s keeps up
         verdict = float(pace.group(1).replace(",", "")) >= 1
+    decode = re.search(r"\bDecode speed: about ([\d,.]+) tokens/s", head)
+    if verdict is None and decode and query.needed_tok_s:  # "at least five tokens a second?"
+        verdict = float(decode.group(1).replace(",", "")) >= query.needed_tok_s
+    fits = re.search(r"^It fits:|^It does not fit", text, re.M)
+    paced = re.match(r"\*\*(?:Decode speed|Time per image|Images per second|Training speed)", head)
+    if verdict is None and paced and fits and _FIT_WORDS.search(low):  # "can my laptop run it?"
+        verdict = fits.group(0) == "It fits:"
     if pick and _EITHER.search(low):
         return text  # "should I buy a 4070 or a 3090?": a choice, the pick answers it
     if pick and _WORTH_ASKED.search(low) and (small := _small_step(head)):
@@ -810,6 +825,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
 
 
+# a fit asked in a yes-or-no question: "can my laptop run phi-4-mini fully on the gpu?"
+_FIT_WORDS = re.compile(r"\b(?:run|fit|hold|load|handle|cope with)\b")
 # whether a lead is worth having: "a meaningful speed-up, or a sidegrade?", "worth upgrading?"
 _WORTH_ASKED = re.compile(
     r"\b(?:meaningful|significant|noticeable|real|big|worthwhile)\s(?:speed-?up|upgrade|jump"

@@ -1369,8 +1369,9 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     # "60 agents, maybe 20 using the assistant at the same moment", "2-3 chats at once": the
     # number said with "at once" is the concurrency, a range's top end
     users = rx.search(
-        rf"\b(?:\d+\s?[-\u2013]\s?)?(\d[\d,]*)\s(?:[a-z]+\s){{0,2}}?(?:chats?|conversations?"
-        rf"|sessions?|requests?|users?|[a-z]+ing|people|calls?|queries|{_PEOPLE})\s(?:[a-z-]+\s){{0,3}}?"
+        rf"\b(?:\d+\s?[-\u2013]\s?)?(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:[a-z]+\s){{0,2}}?(?:chats?"
+        rf"|conversations?|sessions?|requests?|users?|[a-z]+ing|people|calls?|queries|of us|of them"
+        rf"|{_PEOPLE})\s(?:[\w.-]+\s){{0,5}}?"
         r"(?:at (?:the )?(?:same|one) (?:time|moment)|at once|simultaneously|concurrently)\b",
         low,
     )
@@ -1552,6 +1553,9 @@ LEAVING = re.compile(
 _NEW_SAID = (
     r"\bnew\b|\bbrand new\b|\bretail\b|\bmsrp\b|\bsealed\b|\bdeadstock\b|\bunopened\b"
     r"|\bb?nib\b"
+    # a trader's quote or list price: "the vendor quoted us $2,300", "Apple's list price"
+    r"|\b(?:vendor|supplier|reseller|dealer|integrator|distributor)s?\b[^.?!]{0,30}\bquot\w*"
+    r"|\bquot\w* (?:us|me)\b|\blist price\b"
 )
 _BRAND_NEW = re.compile(r"\bbrand[- ]new\b|\bsealed\b|\bnew in box\b|\bunopened\b")
 # a card sold on by its owner: "second-hand", "a local guy selling a 3090", "ex-mining"
@@ -2875,10 +2879,30 @@ _EACH_THEIR_OWN = re.compile(
 )
 
 
+# machines counted, each with one card of its own: "all 30 stations (RTX 4060s)", "12 workstations
+# with a 3090 each", "our 8 PCs, each with a 4060" (not "half the stations")
+_MACHINES_EACH = re.compile(
+    rf"(?<!half )(?<!half of )\b(?:all |our |the |my )?{_WORD_NUM} "
+    r"(?:gaming |office |lab |client )?"
+    r"(?:stations|pcs|workstations|machines|boxes|computers|rigs|desktops|seats|towers)\b"
+)
+_ONE_IN_EACH = re.compile(
+    r"^\s?\((?:[\w -]+)\)|^\s?(?:,\s)?(?:each )?with (?:an? |one )?[\w -]{2,25}? each\b"
+    r"|^\s?(?:,\s)?each with (?:an? |one )"
+)
+
+
+def _machines_each_with_one(low: str) -> re.Match[str] | None:
+    """Machines counted that each hold one card (the count is the match's first group)."""
+    m = _MACHINES_EACH.search(low)
+    return m if m and _ONE_IN_EACH.search(low[m.end() : m.end() + 60]) else None
+
+
 def _count_either_way(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "4 cards either way: RTX PRO 6000 or L40S?": the count, on each GPU compared that has
     none of its own."""
-    own = _EACH_THEIR_OWN.search(low)
+    # ("all 30 stations (RTX 4060s)", "12 workstations with a 3090 each": a card in each machine)
+    own = _EACH_THEIR_OWN.search(low) or _machines_each_with_one(low)
     if own and len(gpus) == 1 and not gpus[0].count:
         n = _count(own.group(1))
         return (replace(gpus[0], count=int(n)),) if 1 < n <= MAX_COUNT and n == int(n) else gpus
@@ -4680,8 +4704,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
     gpus = _counted_after(gpus, low)  # "H200 8 cards" (Korean "H200 8장"): that card's count
-    gpus = _counted_by_machines(gpus, low)  # "all 30 stations (RTX 4060s)": a card in each
     gpus = _variant_by_memory(gpus, low, catalog)  # "the M2 chip and only 8GB of memory"
+    gpus = _named_again(gpus, low)  # "H100 80GB at $2.40/hr. ... or do I need the H100?"
     loose = _loose_count(low, gpus)
     if loose and any(g.count == loose and _count_after(g, low) for g in gpus):
         loose = None  # the count said after a card is that card's, not every option's
@@ -5631,35 +5655,30 @@ def _count_after(ref: GpuRef, low: str) -> int | None:
     return n if 1 < n <= 64 else None
 
 
-# machines counted, each with one card of its own: "all 30 stations (RTX 4060s)", "12 workstations
-# with a 3090 each", "our 8 PCs, each with a 4060" (not "half the stations")
-_MACHINES_EACH = re.compile(
-    rf"(?<!half )(?<!half of )\b(?:all |our |the |my )?{_WORD_NUM} "
-    r"(?:gaming |office |lab |client )?"
-    r"(?:stations|pcs|workstations|machines|boxes|computers|rigs|desktops|seats|towers)\b"
-)
-_ONE_IN_EACH = re.compile(
-    r"^\s?\((?:[\w -]+)\)|^\s?(?:,\s)?(?:each )?with (?:an? |one )?[\w -]{2,25}? each\b"
-    r"|^\s?(?:,\s)?each with (?:an? |one )"
-)
-
-
-def _counted_by_machines(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
-    """The one card named, with no count of its own, takes the count of machines that each hold
-    one ("all 30 stations (RTX 4060s)", "12 workstations with a 3090 each")."""
-    if len(gpus) != 1 or gpus[0].count is not None or not gpus[0].ids:
-        return gpus
-    m = _MACHINES_EACH.search(low)
-    if not m or not _ONE_IN_EACH.search(low[m.end() : m.end() + 60]):
-        return gpus
-    n = _count(m.group(1))
-    return (replace(gpus[0], count=int(n)),) if 1 < n <= MAX_COUNT else gpus
-
-
 _MEMORY_SAID = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:gb|gigs?|gib|g)\b(?!\s?(?:of )?(?:system|ddr\d?|storage|ssd"
     r"|disk|nvme|hdd|swap|model|file|download|weights|checkpoint|dataset))"
 )
+
+
+def _named_again(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """A card named again in a later sentence by its bare name ("H100 80GB at $2.40/hr. ... or
+    do I need the H100?"): the one card, as first named (not "the A100 80GB than the A100")."""
+    kept: list[GpuRef] = []
+    for g in gpus:
+        again = (
+            g.open_variant
+            and g.count is None
+            and any(
+                k.ids
+                and set(k.ids) < set(g.ids)
+                and rx.search(r"[.?!]\s", low[low.find(k.text.lower()) : low.rfind(g.text.lower())])
+                for k in kept
+            )
+        )
+        if not again:
+            kept.append(g)
+    return tuple(kept)
 
 
 def _variant_by_memory(gpus: tuple[GpuRef, ...], low: str, catalog: Catalog) -> tuple[GpuRef, ...]:
@@ -6324,7 +6343,9 @@ def resolve(
         variant = None  # "and if i have 32gb system ram?": the machine's RAM, no card's variant
     form = rx.search(
         r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
-        r"|\bthe (?!\w+est\b|same\b|other\b|first\b|last\b|second\b|one\b|single\b)(\w+) "
+        r"|\bthe (?!\w+est\b|same\b|other\b|first\b|last\b|second\b|one\b|single\b"
+        # (a model's format is no variant of the card: "the q8_0 version of the same model")
+        r"|q\d\w*|i?q\d|fp\d+|bf16|int\d|awq|gptq|gguf|exl2|mlx|\d+-?bit)(\w+) "
         r"(?:one|version|variant"
         r"|card)\b",  # "the cheapest one" is no variant
         query.text.lower(),
