@@ -6843,6 +6843,9 @@ _BILLED_OVER = re.compile(
     r"|\b(annual(?:ly)?|yearly|monthly"
     r"|weekly)\b"
 )
+# the period a bill's adjective names ("the yearly bill")
+_PERIOD_OF = {"annual": "year", "annually": "year", "yearly": "year", "monthly": "month",
+              "weekly": "week"}  # fmt: skip
 _DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0,
             "day": 1.0}  # fmt: skip
 _A_DAYS_BILL = re.compile(
@@ -6939,24 +6942,13 @@ def billed_hours(query: Query) -> tuple[float, str]:
     daily, span = query.use_hours_per_day, spans[-1] if spans else None
     # "8 hours a day, 5 days a week: per year?": the days of the span (hours said for a month
     # of days, "for 30 days", stand)
-    if daily and span and (query.hours is None or query.hours <= 7 * daily):
-        period = (
-            span.group(1)
-            or {
-                "annual": "year",
-                "annually": "year",
-                "yearly": "year",
-                "monthly": "month",
-                "weekly": "week",
-            }[span.group(2)]
-        )
+    period = (span.group(1) or _PERIOD_OF[span.group(2)]) if span else None
+    if period and daily and (query.hours is None or query.hours <= 7 * daily):
         hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
     elif daily and not span and query.hours == daily:  # "14h a day": the month's bill
         hours, over = daily * _DAYS_IN["month"], " (the hours a day you said, for a month)"
-    elif not daily and span and query.hours == HOURS_PER_DAY:
+    elif period and not daily and query.hours == HOURS_PER_DAY:
         # "it will run 24 hours ... in a 30-day month?": around the clock, over the span asked
-        period = span.group(1) or {"annual": "year", "annually": "year", "yearly": "year",
-                                   "monthly": "month", "weekly": "week"}[span.group(2)]  # fmt: skip
         days = _MONTH_DAYS.search(query.low) if period == "month" else None
         hours = HOURS_PER_DAY * (
             float(days.group(1) or days.group(2)) if days else _DAYS_IN[period]

@@ -563,7 +563,7 @@ MAX_SHEETS = 3
 
 # a figure asked for in so many words beside a price or a judgement: "give me the FP64 figure",
 # "what's its fp64 rate?", "tell me the TDP"
-_FIGURE_ASKED = re.compile(
+_DATASHEET_FIGURE_ASKED = re.compile(
     r"\b(?:give me|tell me|show me|what(?:'s| is| are)|quote me|i need)\b[^.?!]{0,25}"
     r"\b(?:figure|number|rate|rating|spec|tflops|fp\d\d|tdp|bandwidth|throughput)s?\b"
 )
@@ -574,7 +574,7 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     the 4090?": a datasheet field asked beside a job leads, for each card named, when the
     answer's first line does not give it."""
     asked = [f for f in query.fields if f in c.FIELD_LABELS and f != "memory_gb"]
-    figure = query.intent in ("cost", "buy", "advice") and _FIGURE_ASKED.search(query.low)
+    figure = query.intent in ("cost", "buy", "advice") and _DATASHEET_FIGURE_ASKED.search(query.low)
     if not asked or not query.gpus or not (query.intent in ("compare", "speed") or figure):
         return text
     if YES_NO.search(query.low) and not figure:
