@@ -76,7 +76,7 @@ def unresolved(query: Query) -> str | None:
                         "have no figures for it; name a GPU it has, or give its memory and "
                         "bandwidth.")  # fmt: skip
             return (f"Unknown GPU '{gpu.text}': the catalog has no GPU called that, so I have "
-                    "no figures for it (or give its memory and bandwidth). Did you mean: "
+                    "no figures for it; give its memory and bandwidth, or did you mean: "
                     f"{', '.join(gpu.suggestions)}?")  # fmt: skip
     largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
@@ -6853,6 +6853,34 @@ _A_DAYS_BILL = re.compile(
     r"|\b(?:daily) (?:cost|bill)\b|\bper day\b[^.?!]{0,20}\b(?:and|an')\b"
 )
 HOURS_PER_DAY = 24.0
+# a job of so many hours, not a machine running all day: "a 24-hour render", "a fine-tune takes"
+_A_JOB = re.compile(
+    r"\b(?:jobs?|fine-?tun\w*|takes|took|renders?|batch(?:es)?|(?:a|one|each|per) (?:run|epoch))\b"
+)
+# a job done now and then: "I do one a month", "once a week", "my weekly batch job"
+_NOW_AND_THEN = re.compile(
+    r"\b(?:(once|twice|one|two|three|four|\d{1,2}) (?:a|per|each|every) (week|month|year)"
+    r"|(weekly|monthly)|every (week|month|year))\b"
+)
+_TIMES = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4}
+
+
+def _runs_over(query: Query, period: str) -> tuple[float, str] | None:
+    """A job of the hours said done now and then, billed over the span asked: "a 24-hour job
+    once a week: per year?" is 52 of them; "one a month: per month?" is one."""
+    often = _NOW_AND_THEN.search(query.low)
+    if not (often and query.hours):
+        return None
+    said, unit, adjective, every = often.groups()
+    unit = unit or every or _PERIOD_OF[adjective]
+    times = float(_TIMES.get(said or "", said if said and said.isdigit() else 1))
+    runs = times * _DAYS_IN[period] / _DAYS_IN[unit]
+    return (
+        query.hours * runs,
+        f" ({c.duration(query.hours)} a time, {often.group(0)}, for a {period})",
+    )
+
+
 _MONTH_DAYS = re.compile(r"\b(2[89]|3[01])[- ](?:day|night) month\b|\bmonth \((2[89]|3[01]) days\)")
 
 
@@ -6927,9 +6955,25 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
                 "the "
                 f"hardware + {c.usd(result['usd'], sign)} of electricity** over "
                 f"{c.num(result['hours'], 'hours')}.\n\n" + text)  # fmt: skip
-    if query.hours is None:
+    if query.hours is None and not query.use_hours_per_day:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
     return Draft(text)
+
+
+def _one_side_in_dollars(sign: str, bought: bool, result: dict[str, Any]) -> str:
+    """ "Rent or buy a 4090 for R35 000?": the user's price and the catalog's other side are in
+    two currencies, so no break-even; the catalog's figure, in dollars, and what to give."""
+    code = sign.strip()
+    yours, other = ("price of the card", "rent by the hour") if bought else ("rent", "card's price")
+    theirs = (f"The catalog's rent: {c.usd(result['rent_usd_per_hour'])}/hour."
+              if bought and result.get("rent_usd_per_hour")
+              else f"The catalog's price of the card: {c.usd(result['purchase_usd'])}."
+              if not bought and result.get("purchase_usd") else "")  # fmt: skip
+    return (
+        f"**No break-even I can trust: your {yours} is in {code}, and the catalog's {other} is "
+        f"in US dollars.** Give the {other} in {code} too (or both in dollars) and I will "
+        f"work out when buying pays off. {theirs}"
+    ).strip()
 
 
 def billed_hours(query: Query) -> tuple[float, str]:
@@ -6945,9 +6989,12 @@ def billed_hours(query: Query) -> tuple[float, str]:
     period = (span.group(1) or _PERIOD_OF[span.group(2)]) if span else None
     if period and daily and (query.hours is None or query.hours <= 7 * daily):
         hours, over = daily * _DAYS_IN[period], f" (the hours a day you said, for a {period})"
+    elif period and not daily and (runs := _runs_over(query, period)):
+        hours, over = runs  # "a 24-hour job once a week: per year?"
     elif daily and not span and query.hours == daily:  # "14h a day": the month's bill
         hours, over = daily * _DAYS_IN["month"], " (the hours a day you said, for a month)"
-    elif period and not daily and query.hours == HOURS_PER_DAY:
+    elif (period and not daily and query.hours == HOURS_PER_DAY
+          and not _A_JOB.search(query.low) and not _NOW_AND_THEN.search(query.low)):  # fmt: skip
         # "it will run 24 hours ... in a 30-day month?": around the clock, over the span asked
         days = _MONTH_DAYS.search(query.low) if period == "month" else None
         hours = HOURS_PER_DAY * (
@@ -8577,6 +8624,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         return Draft(result["error"])
     if monthly is not None and query.subscription and not NONSTOP.search(low):
         return Draft(c.subscription_even(result))  # a flat fee, whatever the hours of use
+    if query.currency != "$" and (purchase is None) != (rent is None and monthly is None):
+        return Draft(_one_side_in_dollars(query.currency, purchase is not None, result))
     text = c.break_even(result, asked, (instead.what, instead.terms) if instead else None,
                         sign=query.currency if priced_by_user or purchase is not None
                         or rent is not None or monthly is not None else "$",
@@ -9379,8 +9428,8 @@ def _made_at_the_estimate(query: Query, box: ToolBox, said: str) -> Draft | None
         return None
     ref, model = query.gpus[0], query.models[0]
     e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
-    if "error" in e:
-        return None
+    if "error" in e or not e.get("fits"):
+        return None  # (a count made by what does not fit is no answer: the fit answer says so)
     images = (e.get("images_per_s") or {}).get("typical")
     decode = (e.get("decode_tokens_per_s") or {}).get("typical")
     if images and not said.startswith("token"):

@@ -1097,6 +1097,10 @@ _BILL_ASKED = re.compile(
     r"|\bwhat(?:'s|s| is| does| would) (?:that|it)\b(?! (?:draw|pull|use))"
     # "how many kWh and how many rand a month?": the energy and its money
     r"|\bhow (?:many|much) kwh\b"
+    # "power per month at 0.30 per kwh?", "monthly electricity at 28p a unit"
+    r"|\b(?:electricity|power|energy)(?: (?:cost|bill|use|usage))?\s(?:per|a|each|/|for a|over a)"
+    r"\s?(?:year|month|week|day|yr|mo)\b|\b(?:monthly|yearly|annual|weekly|daily) (?:electricity"
+    r"|power|energy)\b"
 )
 
 

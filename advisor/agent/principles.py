@@ -418,7 +418,14 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
     if not bridged and _NVLINK_ASKED.search(query.low):
         # "they say the four are joined by NVLink: is that right?": the claim about the link first
         fit = head.replace("**", "").replace("Yes, split across the cards:", "Split across them,")
-        head = f"**No: the {name} has no NVLink; the cards talk over PCIe.** {fit}"
+        fit = fit.replace("No: ", "", 1)
+        either = re.search(
+            r"\bnvlink or pcie\b|\bpcie or nvlink\b", query.low
+        )  # no "no" to either/or
+        said = "The" if either else "No: the"
+        head = (
+            f"**{said} {name} has no NVLink; the cards talk over PCIe.** {fit[0].upper()}{fit[1:]}"
+        )
     lines = [head]
     if bridged:
         lines.append(
@@ -426,6 +433,8 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
             f"joins them at {c.num(link, 'GB/s')}, far slower than that, so frameworks see two "
             "devices and a model must be split between them."
         )
+    elif "has no NVLink" in head:  # (said already): the card's own memory only
+        lines.append(f"Each card reads its own memory at {c.num(sheet['bandwidth_gbs'], 'GB/s')}.")
     else:
         lines.append(
             f"The {name} has no NVLink: the cards talk over PCIe, and each reads its own memory "

@@ -336,6 +336,11 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
         return text
     fields = [f for f in query.fields if all(isinstance(s.get(f), (int, float)) for s in sheets)]
     if fields:
+        if sheets[0][fields[0]] == sheets[1][fields[0]]:  # the same on both: no claim of more holds
+            who = "you are" if mine else "that is"
+            wrong = asked.group(0).endswith("wrong")
+            verdict = f"Yes: {who} wrong" if wrong else f"No: {who} not right"
+            return f"**{verdict}: the two have the same figure.**\n\n{text}"
         winner = max(sheets, key=lambda s: s[fields[0]])
     else:
         picked = re.match(r"\*\*Pick the (.+?)[:*]", text)
@@ -347,7 +352,10 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
         return text
     right = (named[0] is winner) != bool(_CLAIMED_LESS.search(clause))
     who = "you are" if mine else "that is"
-    verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
+    if asked.group(0).endswith("wrong"):  # "am I wrong?": no when the claim holds
+        verdict = f"**No: {who} right.**" if right else f"**Yes: {who} wrong.**"
+    else:
+        verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
     return f"{verdict}\n\n{text}"
 
 
@@ -594,7 +602,13 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     if sheets and all(isinstance(s[f], int | float) and c.num(s[f]) in opening
                       for s in sheets for f in asked):  # fmt: skip
         return text  # the figures asked are there already ("15.7 TFLOPS in FP32")
-    return f"{c.asked_line(sheets, tuple(asked))}\n\n{text}" if sheets else text
+    if not sheets:
+        return text
+    line = c.asked_line(sheets, tuple(asked))
+    if YES_NO.search(query.low):  # "a good deal? tell me the bandwidth too": the verdict first
+        first, sep, rest = text.partition("\n")
+        return f"{first}\n\n{line}{sep}{rest}"
+    return f"{line}\n\n{text}"
 
 
 def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:

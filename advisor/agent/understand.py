@@ -806,9 +806,11 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
 _RAND = re.compile(r"(?<![\w$])(?-i:R) ?(\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:,(\d{2}))?(?!\w|[.,]\d)")
 _PRICE_BEFORE = re.compile(
     r"\b(?:vir|for|onder|under|teen|costs?|kos|pay|paid|betaal|prys|price|budget|begroting"
-    r"|omtrent|sowat|only|wants?|asking|spen[dt]|spending)\s?$|@\s?$",
+    r"|omtrent|sowat|only|wants?|asking|spen[dt]|spending|about|just|at|is)\s?$|@\s?$",
     re.IGNORECASE,
 )
+# the catalog's cards named with a capital R ("is R9700 any good?"): no amount in rand
+_R_CARDS = re.compile(r"\b(?:ai pro )?r9700\b", re.IGNORECASE)
 
 
 _RATE_AFTER = re.compile(
@@ -825,6 +827,21 @@ def _rand(text: str) -> str:
         priced = _PRICE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
         # "rent at R8 an hour", "R2,50 per kWh": a rate, whatever its digits
         rate = _RATE_AFTER.match(text, m.end())
+        # (a card's name, "R9700"; a model's, "DeepSeek R1 per month")
+        named = rx.search(
+            r"(?:deepseek|run\w*|serv\w*|us\w*|host\w*|-)\s?$", text[: m.start()].lower()
+        )
+        compared = rx.match(
+            r"\s(?:faster|slower|better|worse|vs\.?|versus|gpus?|cards?|any good"
+            r"|chips?|series)\b",
+            text[m.end() :].lower(),
+        )  # "is R200 faster?"
+        if (
+            _R_CARDS.match(text, m.start())
+            or compared
+            or (len(digits) == 1 and not cents and not priced and (named or not rate))
+        ):
+            return m.group(0)
         if not (
             grouped or cents or rate or ((len(digits) >= 3 or not digits.isdigit()) and priced)
         ):
@@ -960,7 +977,7 @@ def _korean_scaled(m: re.Match[str]) -> str:
 # working day, "9-5", are read as a rate of use: _office_hours)
 _NIGHT_SPAN = re.compile(
     r"\b(?:from )?(\d{1,2})(?::(\d\d))?\s?(pm|p\.m\.)?\s?(?:to|till|until|-|\u2013)\s?"
-    r"(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.)?(?![\w:.,-]|\.\d)",
+    r"(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.)?(?(6)(?!\w)|(?![\w:.,-]|\.\d))",
     re.IGNORECASE,
 )
 
@@ -968,13 +985,27 @@ _NIGHT_SPAN = re.compile(
 def _night_hours(m: re.Match[str]) -> str:
     """The hours a span of the clock over midnight holds, as "N hours" (as it was otherwise)."""
     h1, m1, pm, h2, m2, am = m.groups()
-    clock = bool(m1 and m2) and int(h1) <= 24 and int(h2) <= 24  # "22:00-06:00"
+    # "22:00-06:00": a 24-hour clock (not "from 12:00 to 4:00 every afternoon")
+    clock = bool(m1 and m2) and int(h1) <= 24 and int(h2) <= 24
+    clock = clock and (max(int(h1), int(h2)) >= 13 or "0" in (h1[0], h2[0]))
     if not ((pm and am) or clock):
         return m.group(0)
     start = (int(h1) % 12 + 12 if pm else int(h1)) + int(m1 or 0) / 60
     end = (int(h2) % 12 if am else int(h2)) + int(m2 or 0) / 60
     hours = (end - start) % 24
-    return f"{hours:g} hours" if end < start and 0 < hours <= 16 else m.group(0)
+    if not (end < start and 0 < hours <= 16):
+        return m.group(0)
+    # every night, or a night's hours billed over a span ("overnight 10pm-6am: per month?"):
+    # hours a night
+    low, after = m.string.lower(), m.string[m.end() :].lower()
+    nightly = _EVERY_NIGHT.search(low) or _SPAN.search(low)
+    said = rx.match(r"\s?(?:,\s)?(?:each|every|a|per|/)\s?night|\s?nightly", after)
+    return f"{hours:g} hours a night" if nightly and not said else f"{hours:g} hours"
+
+
+_EVERY_NIGHT = re.compile(
+    r"\b(?:every|each|per|a) night\b|\bnightly\b|\bweeknights?\b|\bnights a week\b"
+)
 
 
 def normalise(text: str) -> str:
@@ -1571,7 +1602,9 @@ _RESOLD = (
     r"|\bnever (?:been )?mined\b|\bused for mining\b|\bmining rig\b"
     # "guy on gumtree wants R6 500 for it", "seller asking 600" (not "someone wants to know")
     r"|\b(?:guy|seller|someone|bloke) (?:\w+ )?(?:wants|asking|is asking|asks)"
-    r"(?: (?:for|about|around|like|only|just))?\s?(?:[$\u00a3\u20ac\u20b9r]|us\$)?\s?\d"
+    r"(?: (?:a firm|a flat|firm|for|about|around|like|only|just|only about|just about"
+    r"|roughly)){0,2}"
+    r"\s?(?:[$\u00a3\u20ac\u20b9r]|us\$)?\s?\d"
     # "grabbed a 3080 ti off a mate", "bought it from a friend": a card someone had before
     r"|\b(?:got|bought|grabbed|picked up|scored|getting|buying)\b[^.?!]{0,40}\b(?:off|from) "
     r"(?:a |my |our |an old )?(?:mate|friend|buddy|coworker|colleague|neighbou?r|cousin|brother"
@@ -1704,19 +1737,23 @@ _SPAN_OF_RATE = {("day", "month"): 730 / 24, ("day", "year"): 365.0, ("week", "m
                  ("week", "year"): 52.0, ("month", "year"): 12.0}  # fmt: skip
 
 
-def _span_asked(low: str) -> str | None:
-    """The span a bill or a total is asked over: "a year", "annual", "every day of the year",
-    "per month", "monthly"."""
-    asked = [part for part in rx.findall(r"[^.?!]*\?", low) if _SPAN.search(part)]
-    m = _SPAN.search(asked[0] if asked else low)  # the question's own span first, then the first
-    return None if m is None else "year" if m.group(1) else "month"
-
-
 # "a year", "annual", "every day of the year" (not "later in the year"); "per month", "monthly"
 _SPAN = re.compile(
     r"(\b(?:a|per|each|every|/|of the)\s?(?:year|yr)\b|\bannual\w*|\byearly\b|\bfiscal year\b)"
     r"|\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b"
 )
+
+
+def _span_asked(low: str) -> str | None:
+    """The span a bill or a total is asked over: "a year", "annual", "every day of the year",
+    "per month", "monthly". The question's own span first; with none there, a year said
+    anywhere ("$30 a month extra, but I want the yearly total. How much?"), then a month."""
+    asked = [part for part in rx.findall(r"[^.?!]*\?", low) if _SPAN.search(part)]
+    if asked:
+        m = _SPAN.search(asked[0])
+        return "year" if m and m.group(1) else "month"
+    spans = list(_SPAN.finditer(low))
+    return None if not spans else "year" if any(m.group(1) for m in spans) else "month"
 
 
 def _over_span(unit: str, low: str) -> float:
@@ -1828,6 +1865,8 @@ def _turns(low: str) -> tuple[int, int] | None:
 _HOURS_EACH = re.compile(
     rf"\b{_WORD_NUM} ([a-z]+s)\b[^.?!$]{{0,40}}?\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b"
     r"(?: of [a-z]+)? (?:each|apiece|per (?:one|piece))\b"
+    # (not a span of the calendar: "my 3090 trains 8 hours each night")
+    r"(?! (?:night|day|evening|morning|afternoon|week|weekday|month|shift|time)s?\b)"
 )
 # hours a unit of the calendar or of the work: "2 hours every week", "300 hours per field season"
 _HOURS_A_UNIT = re.compile(
@@ -2103,8 +2142,19 @@ def _reserved_gb(low: str) -> float | None:
     """Memory of each card the user keeps for other work (out of what the job may use)."""
     if not ("gb" in low or "gig" in low or "gib" in low):
         return None
-    # "the OS uses about 2.5 GB ... and keep 1 GB spare": each said, added up
-    value = sum(float(next(g for g in m.groups() if g)) for m in _RESERVED.finditer(low))
+    # "the OS uses about 2.5 GB ... and keep 1 GB spare": each said, added up (once each: "uses
+    # 1.5 GB, so keep 1.5 GB free for it" is one amount); the PC's RAM is not the card's
+    ram = [m.span() for m in _RAM_SIZE.finditer(low)]
+    said = {}
+    for m in _RESERVED.finditer(low):
+        group = next(i for i, g in enumerate(m.groups(), 1) if g)
+        # (what a model leaves free is said, not kept: "Q4 leaves about 18 GB free")
+        left = rx.match(r"leav(?:es|ing)\b", m.group(0)) and not rx.search(
+            r"\b(?:for|to)\s", m.group(0)
+        )
+        if not left and not any(a <= m.start(group) < b for a, b in ram):
+            said[m.group(group)] = float(m.group(group))
+    value = sum(said.values())
     return value if 0 < value < 512 else None
 
 
@@ -2140,8 +2190,8 @@ _AROUND_THE_CLOCK = re.compile(
 # "whisper plus an 8B on the one card", "both loaded simultaneously" (read when two or more are
 # named)
 TOGETHER = re.compile(
-    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|together(?! with)|co-?resident"
-    r"|alongside"
+    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|together|co-?resident"
+    r"|alongside|(?:loaded|resident|in (?:v?ram|memory)) at once"
     r"|side by side in (?:vram|memory)"
     r"|(?:both|all(?: \w+)?) (?:(?:stay|be|sit|remain|kept) )?(?:at once|loaded|resident"
     r"|in (?:v?ram|memory))"
@@ -2153,10 +2203,12 @@ TOGETHER = re.compile(
 )
 # models set against each other, not run side by side: "which of all three fits", "X or Y",
 # "on the same card: which is faster?"
+# models weighed against each other, not loaded together: "which is faster", "X vs Y", "faster
+# than" ("both loaded so responses are faster" and "compare the memory of the two together" weigh
+# nothing)
 _WEIGHED = re.compile(
-    r"\b(?:vs\.?|versus|which (?:is|one|model|of|would|will|runs?)|compared?|(?<!-)faster(?!-)"
-    r"|quicker|slower"
-    r"|better|best)\b"
+    r"\b(?:vs\.?|versus|which (?:is|one|model|of|would|will|runs?)"
+    r"|(?:faster|quicker|slower|better) than)\b"
 )
 
 
@@ -2167,7 +2219,7 @@ def _kept_together(low: str, models: tuple[ModelRef, ...]) -> bool:
         return False
     spans = sorted((i, i + len(m.text)) for m in models if (i := low.find(m.text.lower())) >= 0)
     return not any(
-        re.search(r"\bor\b|/", low[a_end:b]) for (_, a_end), (b, _) in itertools.pairwise(spans)
+        re.search(r"\bor\b", low[a_end:b]) for (_, a_end), (b, _) in itertools.pairwise(spans)
     )
 
 
@@ -2188,6 +2240,9 @@ NO_POWER = re.compile(
 MADE_ASKED = re.compile(
     r"\bhow many (?:total |more |output |generated )?(?:[\w.-]+ )?(tokens?|images?|pictures?"
     r"|samples?|frames?)\b"
+    # (not a rate or a length: "how many tokens per second", "how many tokens of context")
+    r"(?!\s?(?:per|a|an|each|every|/)\s?(?:s|sec\w*|min\w*|hour|hr|h)\b"
+    r"|\s(?:of|in) (?:the )?context)"
     # "11 s per image: how many can it make in 8 hours?": the things of the pace said
     r"|\bhow many (?:can|could|will|would|do|does) (?:it|we|i|they|you|that|this|the [\w-]+"
     r"|my [\w-]+) (?:make|generate|render|produce|do|get through|crank out|churn out"
@@ -2888,21 +2943,24 @@ _MACHINES_EACH = re.compile(
 )
 _ONE_IN_EACH = re.compile(
     r"^\s?\((?:[\w -]+)\)|^\s?(?:,\s)?(?:each )?with (?:an? |one )?[\w -]{2,25}? each\b"
-    r"|^\s?(?:,\s)?each with (?:an? |one )"
+    r"|^\s?(?:,\s)?each with (?:an? |one )[\w -]{2,25}"
 )
 
 
-def _machines_each_with_one(low: str) -> re.Match[str] | None:
-    """Machines counted that each hold one card (the count is the match's first group)."""
+def _machines_each_with_one(low: str, card: GpuRef) -> re.Match[str] | None:
+    """Machines counted that each hold the card named (the count is the match's first group):
+    the card inside the brackets or the "with ... each" ("12 workstations with 64 GB RAM each"
+    hold no card; "20 desktops (mostly idle)" neither)."""
     m = _MACHINES_EACH.search(low)
-    return m if m and _ONE_IN_EACH.search(low[m.end() : m.end() + 60]) else None
+    held = _ONE_IN_EACH.search(low[m.end() : m.end() + 60]) if m else None
+    return m if m and held and card.text.lower() in held.group(0) else None
 
 
 def _count_either_way(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "4 cards either way: RTX PRO 6000 or L40S?": the count, on each GPU compared that has
     none of its own."""
     # ("all 30 stations (RTX 4060s)", "12 workstations with a 3090 each": a card in each machine)
-    own = _EACH_THEIR_OWN.search(low) or _machines_each_with_one(low)
+    own = _EACH_THEIR_OWN.search(low) or (_machines_each_with_one(low, gpus[0]) if gpus else None)
     if own and len(gpus) == 1 and not gpus[0].count:
         n = _count(own.group(1))
         return (replace(gpus[0], count=int(n)),) if 1 < n <= MAX_COUNT and n == int(n) else gpus
