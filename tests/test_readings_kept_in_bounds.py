@@ -137,3 +137,40 @@ def test_a_price_in_rand_is_not_set_against_dollar_rent(rules_advisor: Advisor) 
     text = ask_grounded(rules_advisor, "rent or buy a 4090 for R35 000? about 5 hours a "
                         "day").text  # fmt: skip
     assert "No break-even" in head(text) and "ZAR 35,000 to own" not in text
+
+
+@pytest.mark.parametrize(
+    ("said", "hours"),
+    [
+        ("an A100 for two and a half days at $1.80/h, total?", 60.0),
+        ("half a week on a rented H100 at $2.20 an hour", 84.0),
+        ("the last fine-tune ran 1d 4h on an L40S at $0.90/h, what did it cost?", 28.0),
+        ("a 2h15 job on an A10G at $1.00/h", 2.25),
+        ("we'd keep one L4 for the whole of Q3 at $0.70/h", 2190.0),
+    ],
+)
+def test_times_said_in_words_or_short_forms(catalog: Catalog, said: str, hours: float) -> None:
+    assert understand(said, catalog).hours == pytest.approx(hours, rel=0.01)
+
+
+def test_sessions_a_week_of_so_long_each_are_hours_a_week(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "4 lab sessions a week, 1.5 h each, on a rented 4090 at "
+                        "$0.40/h: what's that per month?").text  # fmt: skip
+    assert "26 hours" in head(text)  # 6 hours a week, 52 weeks over 12 months
+
+
+def test_hours_on_named_days_are_hours_a_week(catalog: Catalog) -> None:
+    q = understand("the 3090 trains 6 hours every saturday and sunday, kwh at 0.25, monthly?",
+                   catalog)  # fmt: skip
+    assert q.hours == pytest.approx(52.0) and q.intent == "cost"  # 12 hours a week, for a month
+
+
+def test_a_job_every_other_weekend_over_a_year(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "renders every other weekend, about 30 hours, on my 4090, "
+                        "$0.20 per kwh. per year?").text  # fmt: skip
+    assert "782 hours" in head(text)
+
+
+def test_a_tariff_said_after_the_unit_without_a_currency(catalog: Catalog) -> None:
+    q = understand("4090 about 7h a day, kwh price 0.27, monthly?", catalog)
+    assert q.usd_per_kwh == 0.27 and q.intent == "cost"

@@ -6860,7 +6860,7 @@ _A_JOB = re.compile(
 # a job done now and then: "I do one a month", "once a week", "my weekly batch job"
 _NOW_AND_THEN = re.compile(
     r"\b(?:(once|twice|one|two|three|four|\d{1,2}) (?:a|per|each|every) (week|month|year)"
-    r"|(weekly|monthly)|every (week|month|year))\b"
+    r"|(weekly|monthly)|every (week|month|year)|every (?:other|second) (week|weekend|month))\b"
 )
 _TIMES = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4}
 
@@ -6871,9 +6871,11 @@ def _runs_over(query: Query, period: str) -> tuple[float, str] | None:
     often = _NOW_AND_THEN.search(query.low)
     if not (often and query.hours):
         return None
-    said, unit, adjective, every = often.groups()
-    unit = unit or every or _PERIOD_OF[adjective]
+    said, unit, adjective, every, other = often.groups()
+    unit = unit or every or (_PERIOD_OF[adjective] if adjective else "")
     times = float(_TIMES.get(said or "", said if said and said.isdigit() else 1))
+    if other:  # "every other weekend": once in two weeks
+        unit, times = ("week" if other == "weekend" else other), 0.5
     runs = times * _DAYS_IN[period] / _DAYS_IN[unit]
     return (
         query.hours * runs,

@@ -1063,6 +1063,7 @@ def normalise(text: str) -> str:
         text = rx.sub(r";(?=\s|$)", "?", text)
     text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
+    text = _plain_times(text)  # "three and a half days", "2d 6h", "1h30": hours as a number
     # "2.3 iterations per second", "3 steps a second" (French "itérations" reads as steps): it/s
     if "sec" in text.lower() or "/s" in text.lower():
         text = rx.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:iterations?|iters?|its|steps?)\s?(?:per|a|/)"
@@ -1187,6 +1188,65 @@ _WORD_NUM = r"(\d+(?:\.\d+)?|" + "|".join(k for k in NUMBER_WORDS if len(k) > 2)
 
 def _count(word: str) -> float:
     return float(word) if word[0].isdigit() else float(NUMBER_WORDS[word])
+
+
+_TIME_UNIT = r"(hours?|hrs?|days?|weeks?|months?|years?)"
+# "three and a half days", "1 and a half hours", "an hour and a half"
+_AND_A_HALF = re.compile(rf"\b{_WORD_NUM} and a half {_TIME_UNIT}\b", re.IGNORECASE)
+_A_UNIT_AND_A_HALF = re.compile(r"\b(?:an?|one) (hour|day|week|month|year) and a half\b", re.I)
+_HALF_A = re.compile(
+    r"\b(?:half (?:an?|one)|a half|half-an?)[- ](hour|day|week|month|year)\b", re.I
+)
+# "2d 6h", "2d6h", "1h30", "1h 30m": days and hours, hours and minutes, written short
+_D_H = re.compile(r"(?<![\w.])(\d{1,3})\s?d\s?(\d{1,2})\s?h(?:rs?)?\b", re.I)
+_H_M = re.compile(r"(?<![\w.:])(\d{1,3})h\s?([0-5]\d)(?:\s?m(?:in)?s?)?\b(?![:.]\d)", re.I)
+# "for a quarter", "the whole of Q1": three months (not "at q4", a quantisation)
+_QUARTER = re.compile(
+    r"\b(?:the whole of|all of|whole of|throughout|during)\s(?:the\s)?q[1-4]\b(?!_)"
+    r"|\b(?:for|over|during|throughout|a full|the full|the whole|the entire|one)\s(?:the\s|a\s)?"
+    r"(?:whole\s|full\s|entire\s)?quarter\b(?!\s?of\b)",
+    re.I,
+)
+# "3 sessions a week, 2.5 h each": hours a week
+_SESSIONS = re.compile(
+    rf"\b{_WORD_NUM} (?:[a-z-]+ )?(?:sessions?|runs?|jobs?|times|classes|lessons|shifts|renders"
+    r"|batches|workshops|lectures) (?:a|per|each|every|/) ?(day|week|month)\b[,;:]?\s?"
+    r"(?:of |at |for )?"
+    r"(?:about |around |roughly |~)?(\d+(?:\.\d+)?)\s?(hours?|hrs?|h|minutes?|mins?)\b"
+    r"(?: (?:each|apiece|per (?:session|run|job|class|lesson|shift)|long))?",
+    re.I,
+)
+# "10 hours each Saturday and Sunday": the hours of each day named, a week
+_DAYS_NAMED = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s?(hours?|hrs?|h)\s(?:each|every|on|on each)\s((?:(?:mon|tues|wednes|thurs"
+    r"|fri|satur|sun)day,?\s(?:and\s|&\s)?){2,7})",
+    re.I,
+)
+
+
+def _plain_times(text: str) -> str:
+    """Times said in words or short forms, as a number and a unit the duration readers take:
+    "three and a half days" -> "3.5 days", "half a day" -> "0.5 day", "2d 6h" -> "54 hours",
+    "1h30" -> "1.5 hours", "for the whole of Q1" -> "for 3 months", "3 sessions a week, 2.5 h
+    each" -> "7.5 hours a week", "10 hours each Saturday and Sunday" -> "20 hours a week"."""
+    text = _AND_A_HALF.sub(lambda m: f"{_count(m.group(1).lower()) + 0.5:g} {m.group(2)}", text)
+    text = _A_UNIT_AND_A_HALF.sub(r"1.5 \1s", text)
+    text = _HALF_A.sub(r"0.5 \1", text)
+    text = _D_H.sub(lambda m: f"{int(m.group(1)) * 24 + int(m.group(2))} hours", text)
+    text = _H_M.sub(lambda m: f"{int(m.group(1)) + int(m.group(2)) / 60:g} hours", text)
+    text = _QUARTER.sub(lambda m: m.group(0).split()[0] + " 3 months", text)
+
+    def sessions(m: re.Match[str]) -> str:
+        each = float(m.group(3)) / (60 if m.group(4).lower().startswith("m") else 1)
+        return f"{_count(m.group(1).lower()) * each:g} hours a {m.group(2).lower()}"
+
+    text = _SESSIONS.sub(sessions, text)
+
+    def days(m: re.Match[str]) -> str:
+        named = len(rx.findall(r"day\b", m.group(3).lower()))
+        return f"{float(m.group(1)) * named:g} hours a week "
+
+    return _DAYS_NAMED.sub(days, text)
 
 
 # ---------------------------------------------------------------- quantities
@@ -2025,6 +2085,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif weekly and rx.search(r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\bannual|\byearly",
                                   low):  # fmt: skip
             hours *= 52  # "3 hours a week: what's that a year"
+        elif weekly and rx.search(r"\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
+            hours *= 52 / 12  # "3 sessions a week, 2.5 h each: per month?"
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
             hours *= years
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
@@ -2687,6 +2749,13 @@ def _price_options(
         if term and term not in options:
             options[term] = value
     return tuple(options.items()) if len(options) >= 2 else ()
+
+
+# GPU-hours said, then a bare figure "at" a plausible hourly price: "1,200 GPU-hours at 2.2"
+_GPU_HOURS_AT = re.compile(
+    r"\bgpu[- ]?h(?:ou)?rs?\b[^.?!$]{0,40}?\bat (\d{1,2}(?:\.\d{1,2})?)\b(?![.,]\d)"
+    r"(?!\s?(?:%|w\b|kw|gb|tok|t/s|hours?|hrs?|h\b|x\b|bit|k\b|/kwh|per kwh|a kwh|kwh|cents?|p\b))"
+)
 
 
 def _prices_and_budget(
@@ -3370,6 +3439,12 @@ def _kwh_price(low: str) -> float | None:
     m = m or rx.search(
         rf"\bkwh\b(?:\s[^\s\d.?!,;]+){{0,2}}\s(?:is\s|=\s?|:\s?)?(\d+(?:\.\d+)?|\d,\d{{1,3}}(?!\d))\s?"
         rf"(cents?|ct|usd|eur|gbp|{_FX_RE[5:-3]})\b",
+        low,
+    )
+    # "kWh price 0.31", "kwh is 0.28": the price after the unit, its currency the message's
+    m = m or rx.search(
+        r"\bkwh\s(?:price|rate|tariff|costs?|is|=|:|at)\s?(?:is\s|of\s|=\s?|:\s?|at\s|about\s|~)?"
+        r"(\d?\.\d+|\d,\d{1,3}(?!\d))()(?![\d%]|\s?(?:w|kw|gb|hours?|h|cents?|ct|p)\b)",
         low,
     )
     if not m:
@@ -4599,6 +4674,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         gpus = tuple(replace(g, count=None) if g.count == other else g for g in gpus)
     money = _money(low)  # read once: prices, budgets, each card's price, the monthly amount
     user_price, budget = _prices_and_budget(low, money)
+    if user_price is None and not money and (bare := _GPU_HOURS_AT.search(low)):
+        user_price = float(bare.group(1))  # "1,200 GPU-hours on H100s at 2.2": the hour's price
     if budget is None and not money and (bare := _BARE_BUDGET.search(low)):
         budget = Budget(float(bare.group(1).replace(",", "")), "buy", "total")  # "gpu under 800"
     each = rx.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
