@@ -377,6 +377,7 @@ def _nominal_sizes(result: dict[str, Any]) -> None:
             )
     elif result["workload"] in ("finetune-full", "train"):  # every weight trained with Adam
         result["model_states_rule_gb"] = params * FULL_FINETUNE_RULE_BYTES / 1e9
+        result["weights_16bit_gb"] = params * 2 / 1e9  # the weights alone, in bf16 or fp16
 
 
 @_tool
@@ -989,6 +990,7 @@ def break_even(
         "break_even_days": None if result.hours is None else result.hours / hours_per_day,
         "break_even_weeks": None if result.hours is None else result.hours / hours_per_day / 7,
         "hours_per_day": hours_per_day,
+        "hours_per_month": hours_per_day * cost.HOURS_PER_MONTH / 24,
         "sources": sources,
         "left_out": "resale value, interest, the host machine and admin time",
     }

@@ -667,6 +667,13 @@ def _link_figure(row: dict[str, Any]) -> str:
     return f", {num(gbs, 'GB/s')} per GPU both ways" if gbs else ""
 
 
+def _use_rate(result: dict[str, Any]) -> str:
+    """ "6 hours a day", or for a few hours a month "2 hours a month" (0.066 a day reads badly)."""
+    if result["hours_per_day"] < 0.5 and result.get("hours_per_month"):
+        return f"{num(result['hours_per_month'])} hours a month"
+    return f"{num(result['hours_per_day'])} hours a day"
+
+
 def rule_of_thumb(e: dict[str, Any]) -> str:
     """The size worked out by hand, when the estimate's differs from it: parameters x nominal
     bytes (the estimate counts the format's scales and 16-bit embeddings), or 16 bytes per
@@ -675,7 +682,9 @@ def rule_of_thumb(e: dict[str, Any]) -> str:
         every = " in all" if (e.get("num_gpus") or 1) > 1 else ""
         return (f" By the usual rule of 16 bytes per parameter (weights, gradients, Adam), the "
                 f"{num(e['params_b'])}B parameters need {num(e['model_states_rule_gb'], 'GB')}"
-                f"{every} before activations.")  # fmt: skip
+                f"{every} before activations"
+                + (f"; the 16-bit weights alone are {num(e['weights_16bit_gb'], 'GB')}."
+                   if e.get("weights_16bit_gb") else "."))  # fmt: skip
     nominal = e.get("weights_nominal_gb")
     weights = e["breakdown_gb"].get("weights", 0) * (e.get("num_gpus") or 1)
     if not nominal or abs(weights - nominal) <= 0.01 * nominal:
@@ -1540,7 +1549,7 @@ def break_even(
     head = (
         f"**{'Keeping the' if selling else 'Buying'} {what} pays off after about "
         f"{num(hours, 'hours')} of use** "
-        f"({days}{num(months, 'months')}{years} at {num(result['hours_per_day'])} hours a day)"
+        f"({days}{num(months, 'months')}{years} at {_use_rate(result)})"
     )
     if n > 1:  # "break-even in GPU-hours": the hours of all the GPUs together
         head += f"; {num(result['break_even_gpu_hours'], 'GPU-hours')} across the {n}"
@@ -1568,8 +1577,7 @@ def break_even(
         said = "" if asked is None else ("Yes: " if asked == over["cheaper"] else "No: ")
         span = f"your {num(over['hours'], 'hours')} of use"
         if over.get("life_years"):  # no horizon said: a service life, labelled as assumed
-            span = (f"a {num(over['life_years'])}-year life at "
-                    f"{num(result['hours_per_day'])} hours a day")  # fmt: skip
+            span = f"a {num(over['life_years'])}-year life at {_use_rate(result)}"
         side = winner.lower() if said else winner
         if selling and not said:  # "sell or keep?": the pick said as one of the two
             side = "Keep it: owning" if winner == "Buying" else "Sell it: renting"

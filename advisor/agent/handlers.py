@@ -8605,9 +8605,10 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
                      r"|(renting|to rent))\b[^?]{0,40}(?:\bcheaper\b|\bworth it\b|\+ev\b"
                      r"|\bmakes? (?:more )?sense\b|\bpay (?:off|for itself)\b"
                      r"|\bbetter (?:deal|value|option|idea)\b|\ba good idea\b)", low)  # fmt: skip
+    # ("does buying make sense for us, or should we rent?": either side)
     either = re.search(r"\b(?:buy(?:ing)?|own(?:ing)?|rent(?:ing)?|leas(?:e|ing))\b"
-                       r"(?: [\w-]+){0,3} (?:or|vs\.?|versus) (?:\w+ )?(?:buy|own|rent|leas)\w*\b",
-                       low)  # fmt: skip
+                       r"(?:,? [\w-]+){0,6},? (?:or|vs\.?|versus) (?:should (?:i|we) |\w+ )?"
+                       r"(?:buy|own|rent|leas)\w*\b", low)  # fmt: skip
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
     should = _SHOULD_SIDE.search(low)  # "should i just rent a 4090 instead?"
     if side is None and not either and should:

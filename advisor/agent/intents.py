@@ -439,7 +439,7 @@ _MONEY = _cues(
     r"\bhow much (?:would|will|does|is|do|to)\b",
     # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates
     r"(?<!images )(?<!image )(?<!tokens )(?<!requests )(?<!samples )(?<!audio )"
-    r"(?<!transcribe )(?<!process )\bper hour\b",
+    r"(?<!transcribe )(?<!process )(?<!through )(?<!handle )(?<!manage )(?<!do )\bper hour\b",
     r"(?<![a-z])/h(?:ou)?r\b",
     r"\brent\w*",
     r"\bcheap\w*",
@@ -456,6 +456,9 @@ _SPEED = _cues(
     r"\btok(?:ens?)?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b",
     # "how many hours of audio per hour", "transcribe per hour": a pace, not a price
     r"\b(?:hours? of )?audio (?:per|an|a|each) hour\b|\b(?:transcribe|process) per hour\b",
+    # "how many hours of audio can a T4 chew through per hour?": a pace asked
+    r"\bhow (?:many|much) (?:hours? of )?(?:audio|speech|recordings?)\b[^.?!]{0,50}\b(?:per|an|a|"
+    r"each) (?:hour|minute|day)\b",
     r"\bt/s\b",
     r"\bit/s\b",
     r"\bits? per second\b",

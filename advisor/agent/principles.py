@@ -978,7 +978,32 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
     if any(d == "memory bandwidth" for d, _ in differ):
         lines.append("Memory bandwidth sets LLM decode speed and the memory-bound parts of "
                      "training, so the card with more of it is faster there.")  # fmt: skip
+    if (job := _the_job_on_each(query, box, ids)) is not None:
+        lines.insert(1, job)  # "... running llama 3.1 8b q8_0: will the p40 write any faster?"
     return Draft("\n\n".join(lines))
+
+
+def _the_job_on_each(query: Query, box: ToolBox, ids: list[str]) -> str | None:
+    """The language model the user runs, on each of the two cards: whether it fits and its
+    decode speed, with the weights it reads per token."""
+    model = _named_model(query)
+    if model is None or model.family not in (None, "llm"):
+        return None
+    asked = replace(query, workload="inference")
+    runs = [box.call("estimate", estimate_args(asked, gpu, None, model)) for gpu in ids]
+    if any("error" in e for e in runs):
+        return None
+    each = []
+    for e in runs:
+        speed = (e.get("decode_tokens_per_s") or {}).get("typical")
+        fits = e["fits"] and speed
+        each.append(f"the {e['gpu_name']} about {c.num(speed, 'tokens/s')}" if fits
+                    else f"the {e['gpu_name']}: does not fit")  # fmt: skip
+    weights = runs[0]["breakdown_gb"].get("weights")
+    return (
+        f"For {runs[0]['model_name']} ({c.settings(runs[0])}), weights "
+        f"{c.num(weights, 'GB')} read for every token: {'; '.join(each)}."
+    )
 
 
 def _two_gpus_or_sizes(query: Query) -> bool:
@@ -1338,6 +1363,21 @@ def link_speed(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- power supply
 
 
+def _supply_asked(low: str) -> bool:
+    """The supply asked about, not said as the box's story: "300 W PSU, slot power only ...
+    which one spits out text quicker?" asks the speed."""
+    asked = re.findall(r"(?:[^.?!]|(?<=\d)\.(?=\d))*\?", low)  # ("llama 3.1 8b": one sentence)
+    supply = r"(?:\bpsu\b|\bpower supply\b|\bwatt\w*|\b\d{3,4} ?w\b)"
+    verb = r"\b(?:enough|handle|carry|cope|suffice|sufficient|ok|okay|fine|cut it|support|need)\b"
+    if any(re.search(rf"{supply}[^.?!]{{0,40}}{verb}|{verb}[^.?!]{{0,30}}{supply}", a)
+           for a in asked):  # fmt: skip
+        return True
+    speed = (
+        r"\b(?:quicker|faster|slower|speed|tok\w*/s|tokens? (?:per|a) second|which (?:one|card))\b"
+    )
+    return not any(re.search(speed, a) for a in asked)
+
+
 def power_supply(query: Query, box: ToolBox) -> Draft | None:
     """ "Can a 1000 W PSU handle two 4090s?": the full-load draw against the supply."""
     found = _first_gpu(query)
@@ -1652,6 +1692,12 @@ _OR_FP32 = re.compile(
 )
 
 
+# whether a card has the format in hardware, asked in so many words: "does my 3090 have FP8
+# hardware?" (the format's speed-up told beside it is the story, not the question)
+_FORMAT_HARDWARE_ASKED = re.compile(
+    r"\b(?:does|do|has|have|is there)\b[^.?!]{0,30}\b(?:have|has|got|any)\s(?:native\s|real\s)?"
+    r"(?:fp8|fp4|nvfp4|bf16|bfloat16|int8|tf32)\s(?:hardware|tensor cores?|support|units?|cores?)\b"
+)
 _SUPPORT_ASKED = re.compile(
     r"\bsupport\w*|\bcapable\b|\bcompatible\b|\bnative\w*|\bfaster\b|\bslower\b|\btrue\b"
 )
@@ -2048,8 +2094,11 @@ def context_memory(query: Query, box: ToolBox) -> Draft | None:
     found = _first_gpu(query)
     gpu = found[1] if found else "h100-sxm5-80gb"  # a GPU only sizes usable memory here
     asked = replace(query, workload="inference", context=query.context or 131072)
+    # a shorter context the user weighs ("... 65536 ... would 8192 work?"), else the default
+    other = _shorter_context(query.low, asked.context or 131072)
     long = box.call("estimate", estimate_args(asked, gpu, None, model))
-    short = box.call("estimate", estimate_args(replace(asked, context=4096), gpu, None, model))
+    short = box.call("estimate", estimate_args(replace(asked, context=other or 4096), gpu, None,
+                                               model))  # fmt: skip
     if "error" in long or "error" in short:
         return None
     kv, kv_short = long["breakdown_gb"].get("kv_cache"), short["breakdown_gb"].get("kv_cache")
@@ -2058,14 +2107,29 @@ def context_memory(query: Query, box: ToolBox) -> Draft | None:
         return None
     head = (f"**The KV cache: {long['model_name']} keeps the keys and values of every token, "
             f"{c.num(kv, 'GB')} at {long['context']:,} tokens against {c.num(kv_short, 'GB')} "
-            f"at 4,096, on top of its {c.num(weights, 'GB')} of weights** "
+            f"at {short['context']:,}, on top of its {c.num(weights, 'GB')} of weights** "
             f"({c.settings(long)}).")  # fmt: skip
+    if other and found:  # "would 8192 work?": that context on the card
+        verdict = "fits" if short["fits"] else "does not fit either"
+        line = c.memory_line(short)
+        head += f"\n\nAt {short['context']:,} tokens it {verdict}: {line[0].lower()}{line[1:]}"
     why = (
         "Each layer stores a key and a value vector per token and per KV head, so the cache "
         "grows in step with the context and the batch. A quantised cache (eight-bit) halves it; "
         "grouped-query attention (fewer KV heads) is why newer models need less per token."
     )
     return _with_fit(head, long if found else None, " that", why, model)
+
+
+def _shorter_context(low: str, longest: int) -> int | None:
+    """Another context length said, shorter than the one asked: "would 8192 work?", "or 16k"."""
+    for m in re.finditer(
+        r"(?<![\d.,$])(\d{1,3})k\b|(?<![\d.,$])(\d{4,6})\b(?!\s?(?:mhz|w\b|gb|mb))", low
+    ):
+        value = int(m.group(1)) * 1024 if m.group(1) else int(m.group(2))
+        if 512 <= value < longest and value % 256 == 0:
+            return value
+    return None
 
 
 def _with_fit(head: str, e: dict[str, Any] | None, what: str, why: str, model: ModelRef) -> Draft:
@@ -2136,6 +2200,8 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
         if "error" not in split and split.get("gpu_layers") is not None:
             why += (f" Split as llama.cpp and ollama run it: {c.host_split(split)}; "
                     f"{c.band(split['decode_tokens_per_s'], 'tokens/s')}.")  # fmt: skip
+        if (smaller := _format_offered(query, box, whole, e)) is not None:
+            return Draft("\n\n".join([smaller, head.replace("**", ""), why]))
     else:
         why = (f"{c.memory_line(e)} What does not fit is moved between system RAM and the card "
                "over PCIe at every step (the UI's low-VRAM mode, or the driver spilling into "
@@ -2143,6 +2209,36 @@ def offload(query: Query, box: ToolBox) -> Draft | None:
                f"{c.num(e['gpu_bandwidth_gbs'], 'GB/s')}. A card with enough memory, a smaller "
                "resolution or a lower precision keeps it all on the GPU.")  # fmt: skip
     return Draft("\n\n".join([head, why]))
+
+
+# a smaller format the user weighs: "should I be using the fp16 or a Q4_K_M gguf instead?"
+_SMALLER_FORMAT = re.compile(
+    r"\b(?:or|instead|switch\w* to|go (?:with|for)|use|try|should i)\b[^.?!]{0,30}?"
+    r"\b(q[2-8]_k(?:_[sml])?|q[48]_0|q[2-8]|[48]-?bit|awq|gptq|gguf|exl2)\b"
+)
+_GGUF_DEFAULT = {"q4": "q4_k_m", "q5": "q5_k_m", "q6": "q6_k", "q8": "q8_0", "4bit": "q4_k_m",
+                 "4-bit": "q4_k_m", "8bit": "q8_0", "8-bit": "q8_0", "gguf": "q4_k_m",
+                 "awq": "q4_k_m", "gptq": "q4_k_m", "exl2": "q4_k_m"}  # fmt: skip
+
+
+def _format_offered(
+    query: Query, box: ToolBox, whole: dict[str, Any], e: dict[str, Any]
+) -> str | None:
+    """The smaller format the user weighs, when the model fits the card in it: the pick first."""
+    said = _SMALLER_FORMAT.search(query.low)
+    if said is None:
+        return None
+    fmt = _GGUF_DEFAULT.get(said.group(1), said.group(1))
+    small = box.call("estimate", {**whole, "precision": fmt, "engine": "llama.cpp"})
+    if "error" in small or not small["fits"]:
+        return None
+    w_small, w_full = small["breakdown_gb"].get("weights"), e["breakdown_gb"].get("weights")
+    speed = (small.get("decode_tokens_per_s") or {}).get("typical")
+    return (f"**Use the {fmt.upper()}: {small['model_name']}'s weights are "
+            f"{c.num(w_small, 'GB')} in {fmt} against {c.num(w_full, 'GB')} in "
+            f"{e['precision']}, so it fits on the {small['gpu_name']} "
+            f"({c.num(small['memory_per_gpu_gb'], 'GB')} of {c.usable(small)}) and runs at about "
+            f"{c.num(speed, 'tokens/s')} with every layer on the card.**")  # fmt: skip
 
 
 # ---------------------------------------------------------------- FP64, SXM modules
@@ -3096,7 +3192,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,30}\b(?:vs|versus|than|compared)\b"
         r".{0,20}\b(?:bf16|fp16|fp32|16-?bit)\b.{0,60}\b(?:speed|fast|tokens?|throughput)",
     ), precision_speed, lambda q: _one_gpu(q) and all(m.family in (None, "llm") for m in q.models)
-       and _job_model(q).family not in ("speech", "diffusion") and not _engines_named(q)),
+       and _job_model(q).family not in ("speech", "diffusion") and not _engines_named(q)
+       and not _FORMAT_HARDWARE_ASKED.search(q.low)),
     Principle("mixed_cards", "fit", _cues(
         r"\b(?:two |2 )?(?:different|mixed|mismatched|unmatched)\b.{0,20}\b(?:gpus|cards)\b",
         r"\b(?:mix(?:ing)?|combin\w+|pair(?:ing)?|together)\b.{0,40}\b(?:llama\.?cpp|ollama"
@@ -3248,7 +3345,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bwattage\b.{0,40}\b(?:need|enough|handle|require)",
         r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine(?![- ]?tun)"
         r"|cut it)\b",  # (not "fine-tune")
-    ), power_supply),
+    ), power_supply, lambda q: _supply_asked(q.low)),
     Principle("context_memory", "explain", _cues(
         r"\b(?:context|ctx)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:explod\w*|blow\w*|grow\w*|"
         r"balloon\w*|jump\w*|increas\w*|spike\w*|so much|huge)",
@@ -3257,6 +3354,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bwhy\b.{0,60}\b(?:longer|long|bigger|\d+k) (?:context|ctx)\b.{0,40}\b(?:vram|memory)",
         r"\b(?:context|ctx)\b.{0,30}\b(?:more|so much|extra|lots of|tons of)\b.{0,10}"
         r"\b(?:vram|memory)\b",
+        # "I set the context to 65536 ... the file is under 5GB, so what is eating the memory?"
+        r"^(?=.*\b(?:context|ctx)\b).*\b(?:what(?:'s| is)|where(?:'s| is| does))\b.{0,15}"
+        r"\b(?:eating|using|taking|filling|hogging|chewing|going|the rest)\b.{0,30}"
+        r"\b(?:memory|vram)\b",
         # "in 8bit it should be 13gb, so why does it still OOM at long context"
         r"\b(?:oom\w*|out of (?:memory|vram)|runs? out of (?:memory|vram))\b.{0,30}"
         r"\b(?:at |with |on )?(?:long(?:er)? (?:context|ctx|prompts?|conversations?)"

@@ -23,7 +23,7 @@ from advisor.agent.handlers import (
 )
 from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS
+from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
 from advisor.answer import Citation
 from advisor.catalog import load_catalog
 from advisor.retrieval.claim_reading import mentions
@@ -565,7 +565,7 @@ def _instances_named(notes: list[str], text: str) -> str:
 
 # answers about what a named GPU can do show its datasheet line (memory, bandwidth, compute,
 # power) when the answer has not already given those figures: the reader sees what decides it
-_SHEET_INTENTS = ("fit", "speed", "solve", "train_time", "advice", "cost")
+_SHEET_INTENTS = ("fit", "speed", "solve", "train_time", "advice", "cost", "rent_or_buy")
 MAX_SHEETS = 3
 
 
@@ -605,10 +605,25 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     if not sheets:
         return text
     line = c.asked_line(sheets, tuple(asked))
-    if YES_NO.search(query.low):  # "a good deal? tell me the bandwidth too": the verdict first
+    # "a good deal? tell me the bandwidth too", "300 W PSU, slot power only ... which one is
+    # quicker?": the verdict or the pick first, the figures after it
+    if YES_NO.search(query.low) or (text.startswith("**Pick the") and not _field_in_question(
+            query.low, asked)):  # fmt: skip
         first, sep, rest = text.partition("\n")
         return f"{first}\n\n{line}{sep}{rest}"
     return f"{line}\n\n{text}"
+
+
+def _field_in_question(low: str, fields: list[str]) -> bool:
+    """Whether a question sentence (the whole message when none ends in "?") names one of the
+    fields: "whats the bandwidth on an l40s vs an a100" does; "300 W PSU, slot power only ...
+    which one is quicker?" does not."""
+    asked = " ".join(re.findall(r"(?:[^.?!]|(?<=\d)\.(?=\d))*\?", low)) or low
+    ask = re.search(r"\b(?:which|what|whats|how|does|do|can|will|should|would|tell me|give me)\b",
+                    asked)  # fmt: skip
+    asked = asked[ask.start() :] if ask else asked  # the ask, not the story before it
+    words = {w for f in fields for w in c.FIELD_LABELS[f][0].lower().split() if len(w) >= 4}
+    return any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words)
 
 
 def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
@@ -634,7 +649,9 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
     if not lines:
         return text
     head, _, rest = text.partition("\n\n")  # after the verdict and its first paragraph
-    return "\n\n".join([head, "\n".join(lines), rest]) if rest else f"{text}\n\n" + "\n".join(lines)
+    if query.intent == "rent_or_buy" or not rest:  # (the money decides: the card's sheet last)
+        return f"{text}\n\n" + "\n".join(lines)
+    return "\n\n".join([head, "\n".join(lines), rest])
 
 
 # ---------------------------------------------------------------- yes or no first
@@ -764,7 +781,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     lower = _LOWER_FITS.search(text)
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
     held = query.gpus or query.memory_gb  # a card named, or one of a memory size
-    if query.intent == "fit" and lower and costed and not query.precision and held:
+    weighed = bool(FORMAT_WEIGHED.search(low))  # "in fp16 ... would a q4 gguf do?"
+    fit_first = query.intent == "fit" or (query.intent == "speed" and weighed)
+    if fit_first and lower and costed and (not query.precision or weighed) and held:
         # "flux dev vram requirement? i have a 4080": how it runs on the card said, first
         return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
     recipe = _RECIPE_FITS.search(text)

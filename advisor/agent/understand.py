@@ -1341,6 +1341,14 @@ def _context(low: str) -> int | None:
                       r"(?:to|->)\s?"
                       r"(\d+(?:\.\d+)?)\s?(k)?\b", low):  # fmt: skip
         return int(_k_tokens(m.group(1), m.group(2)))
+    # "context bumped to 32768", "set the context length to 65536", "ctx raised to 16k"
+    if m := rx.search(r"\b(?:context|ctx)(?: length| window| size)?\s(?:(?:was |is |got )?(?:bumped"
+                      r"|set|raised|increased|cranked|turned|pushed|upped|changed)(?: up)?\s)?to\s"
+                      r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\b(?!\s?(?:gb|users|%))",
+                      low):  # fmt: skip
+        value = _k_tokens(m.group(1).replace(",", ""), m.group(2))
+        if 256 <= value <= MAX_COUNT:
+            return int(value)
     m = rx.search(
         r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m)?[\s-]?(?:tokens?\s)?(?:of\s)?"
         r"(?:context|ctx"
@@ -1425,8 +1433,10 @@ def _batch(low: str) -> int | None:
                  r"|picture|prompt)? ?at a time\b", low):  # fmt: skip
         return 1
     m = rx.search(
-        # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8"
-        r"(?<![a-z])batch(?:[-_ ]size)?(?:\s(?:of|is))?\s?[=:~]?\s?~?(\d+)\b|\bbs\s?=?\s?(\d+)\b"
+        # "batch 8", "batch size of 8", "--per_device_train_batch_size 8", "batch_size: 8", "bs=32"
+        # (not the British Standard "BS5837")
+        r"(?<![a-z])batch(?:[-_ ]size)?(?:\s(?:of|is))?\s?[=:~]?\s?~?(\d+)\b"
+        r"|\bbs\s?=?\s?([1-9]\d{0,2}|1024|2048|4096)\b"
         r"|\b(\d+)\s(?:images|sequences|prompts) (?:at once|per batch|in a batch)"
         r"|--max[-_]num[-_]seqs[\s=](\d+)\b",  # vLLM's cap on the sequences batched at once
         low,
@@ -3881,6 +3891,55 @@ _SERVER_CPU = re.compile(r"\bepyc\b|\bxeon\b|\b(?:[3-9]\d|1\d\d)[- ]?cores?\b|\b
 SERVER_RAM_CHANNELS = 8
 
 
+_A_FORMAT = r"(?:q[2-8]_k(?:_[sml])?|q[48]_0|q[2-8]|[48]-?bit|awq|gptq|gguf|exl2|int[48])"
+# a smaller format weighed in the question: "runs in fp16 ... would a q4 gguf be the way to go?",
+# "or a Q4_K_M gguf instead?" (the answer leads with how it runs in it: rules.py)
+FORMAT_WEIGHED = re.compile(
+    r"\b(?:would (?:an? |the )?|should (?:i|we) (?:be )?(?:use|using|go with|switch to|get)"
+    r" (?:an? |the )?|switch(?:ing)? to (?:an? |the )?|go(?:ing)? (?:with|for) (?:an? |the )?"
+    rf"|try(?:ing)? (?:an? |the )?)({_A_FORMAT}\b[^.?!]{{0,20}})(?=[^.?!]*\?)"
+    rf"|\b({_A_FORMAT}\b[^.?!]{{0,15}})\binstead\b(?=[^.?!]*\?)"
+)
+
+
+# the card's time for each unit of the work: "each hour of audio takes about six minutes of GPU
+# time", "every image takes 12 seconds"
+_PACE_OF_UNIT = re.compile(
+    r"\b(?:each|every|an?|one|per) (?:hour|hr) of (?:audio|recordings?|speech|tape)\b"
+    r"[^.?!]{0,30}?"
+    rf"\btak(?:es|ing)\s(?:about |around |roughly |~|only )?{_WORD_NUM}\s?(minutes?|mins?|seconds?"
+    r"|secs?|s)\b"
+)
+# the work counted in a period: "twenty hours of recordings each month", "3,000 images a month"
+_WORK_A_PERIOD = re.compile(
+    rf"\b{_WORD_NUM}\s(?:hours?|hrs?) of (?:[a-z-]+ )?(?:audio|recordings?|speech|tape|calls"
+    r"|meetings)\b"
+    r"[^.?!]{0,20}?\b(?:a|per|each|every) (day|week|month)\b"
+    r"|\b(\d[\d,]*)\s(?:images|pictures|renders|photos|clips)\s(?:a|per|each|every)"
+    r" (day|week|month)\b"
+)
+
+
+def _paced_use(low: str, q: Query) -> float | None:
+    """Hours a day of the card's use from the work a period holds and the card's time for each
+    unit of it; None unless both are said."""
+    work = _WORK_A_PERIOD.search(low)
+    if work is None:
+        return None
+    if work.group(1):  # hours of audio a period, at the card's minutes per hour of audio
+        pace = _PACE_OF_UNIT.search(low)
+        if pace is None:
+            return None
+        each = _count(pace.group(1)) / (3600 if pace.group(2).startswith("s") else 60)
+        per_period, unit = _count(work.group(1)) * each, work.group(2)
+    else:  # images a period, at the seconds each takes
+        if not q.seconds_per_item:
+            return None
+        per_period = float(work.group(3).replace(",", "")) * q.seconds_per_item / 3600
+        unit = work.group(4)
+    return per_period / _DAYS_IN[unit] if per_period > 0 else None
+
+
 def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
     """The entry of `table` whose words come first in the text ("pytorch vs tensorflow")."""
     found = [(m.start(), name) for name, pattern in table if (m := affirmed(pattern, low))]
@@ -4994,6 +5053,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "25x realtime ... we have 120 hours of council meetings: how long?": at a real-time
         # pace the hours said are the audio, the time is what is asked
         q = replace(q, audio_hours=q.hours, hours=None)
+    if (paced := _paced_use(low, q)) is not None:
+        # "twenty hours of recordings each month ... each hour of audio takes six minutes of GPU
+        # time", "each image takes 12 s and we make 3,000 a month": the card's hours a day
+        q = replace(q, hours=None, use_hours_per_day=paced)
     work = DATASET_RESOLUTION.get(q.dataset_name or "")
     if work and not q.resolution and any(m.family == "vision" for m in q.models):
         note = (f"{q.dataset_name}'s images are tiny: the small-image variant of the net (a "
