@@ -174,3 +174,54 @@ def test_a_job_every_other_weekend_over_a_year(rules_advisor: Advisor) -> None:
 def test_a_tariff_said_after_the_unit_without_a_currency(catalog: Catalog) -> None:
     q = understand("4090 about 7h a day, kwh price 0.27, monthly?", catalog)
     assert q.usd_per_kwh == 0.27 and q.intent == "cost"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the 4090 stays on 24 hours, what's the monthly cost at $0.30/kWh?",
+        "3090 on for 24 hours straight, monthly bill at 0.25 per kwh?",
+        "our 4090 serves 24 hours a day, weekly reports go out on fridays. power per month at "
+        "0.25/kWh?",
+        "night tariff 11pm-7am is 0.12/kWh; the 4090 runs 24/7. monthly bill?",
+    ],
+)
+def test_a_machine_on_all_day_is_billed_all_month(rules_advisor: Advisor, said: str) -> None:
+    assert "730 hours" in head(ask_grounded(rules_advisor, said).text)
+
+
+@pytest.mark.parametrize(
+    ("said", "hours"),
+    [
+        ("twice a week I run a 6 hour job on a 3090, electricity per month at 0.30/kWh?", "52.1"),
+        ("a 24-hour run every two weeks on my 4090, electricity per year at 0.3/kWh?", "626"),
+        ("the 3090 renders 23:00-05:00 on sundays only, monthly electricity at 0.3/kWh?", "26"),
+    ],
+)
+def test_jobs_done_now_and_then(rules_advisor: Advisor, said: str, hours: str) -> None:
+    assert f"{hours} hours" in head(ask_grounded(rules_advisor, said).text)
+
+
+def test_rand_weighed_against_rand_is_read(catalog: Catalog) -> None:
+    q = understand("used 3090 for R14 000 vs a new 4070 at R12 500, which one?", catalog)
+    assert q.currency.strip() == "ZAR" and len(q.gpus) == 2
+
+
+def test_a_claim_of_sameness_between_equal_figures_holds(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "3090 vs 4090 memory: I reckon they have the same vram. "
+                        "am I right?").text  # fmt: skip
+    assert head(text).startswith("**Yes: you are right")
+
+
+def test_memory_the_user_leaves_free_is_kept(catalog: Catalog) -> None:
+    q = understand("largest llama that runs on my 3090 while leaving 4 GB free?", catalog)
+    assert q.reserved_gb == 4.0
+    two = understand("the os takes 1 gb of vram and I keep 1 gb spare for obs. biggest model on "
+                     "a 3060?", catalog)  # fmt: skip
+    assert two.reserved_gb == 2.0
+
+
+def test_a_count_over_hours_in_the_format_the_card_holds(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "how many tokens can mistral 7b write in 6 hours on a "
+                        "3060 12gb?").text  # fmt: skip
+    assert "tokens in 6 hours" in head(text) and "q4_k_m" in head(text)

@@ -6855,26 +6855,37 @@ _A_DAYS_BILL = re.compile(
 HOURS_PER_DAY = 24.0
 # a job of so many hours, not a machine running all day: "a 24-hour render", "a fine-tune takes"
 _A_JOB = re.compile(
-    r"\b(?:jobs?|fine-?tun\w*|takes|took|renders?|batch(?:es)?|(?:a|one|each|per) (?:run|epoch))\b"
+    r"\b(?:jobs?|fine-?tun\w*|renders?|batch(?:es)?|(?:a|one|each|per) (?:run|epoch)"
+    r"|(?:takes|took) (?:about |around |~)?\d+(?:\.\d+)? ?(?:h|hrs?|hours?)\b"
+    r"|\d+[- ]?(?:h|hr|hour) run)\b"
 )
-# a job done now and then: "I do one a month", "once a week", "my weekly batch job"
+# a job done now and then: "I do one a month", "once a week", "my weekly batch job", "3 times a
+# week", "a 10 hour job each week", "every two weeks" (not "the monthly cost": the span asked)
 _NOW_AND_THEN = re.compile(
-    r"\b(?:(once|twice|one|two|three|four|\d{1,2}) (?:a|per|each|every) (week|month|year)"
-    r"|(weekly|monthly)|every (week|month|year)|every (?:other|second) (week|weekend|month))\b"
+    r"\b(?:(once|twice|one|two|three|four|\d{1,2})(?: times)? (?:a|per|each|every)"
+    r" (week|month|year)"
+    r"|(weekly|monthly|fortnightly) (?:batch|job|run|render|fine-?tune|training|retrain\w*)"
+    r"|(?:jobs?|runs?|renders?|fine-?tunes?) (?:each|every|per) (week|month|year)"
+    r"|every (?:other|second|two|2) (week|weekend|month)s?)\b"
 )
-_TIMES = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4}
 
 
 def _runs_over(query: Query, period: str) -> tuple[float, str] | None:
     """A job of the hours said done now and then, billed over the span asked: "a 24-hour job
-    once a week: per year?" is 52 of them; "one a month: per month?" is one."""
+    once a week: per year?" is 52 of them; "one a month: per month?" is one. None for a machine
+    said to run all the time or every day."""
     often = _NOW_AND_THEN.search(query.low)
-    if not (often and query.hours):
+    if not (often and query.hours) or NONSTOP.search(query.low) or query.use_hours_per_day:
+        return None
+    if re.search(r"\b(?:24 ?(?:hours?|hrs?|h) straight|every day|daily)\b", query.low):
         return None
     said, unit, adjective, every, other = often.groups()
-    unit = unit or every or (_PERIOD_OF[adjective] if adjective else "")
-    times = float(_TIMES.get(said or "", said if said and said.isdigit() else 1))
-    if other:  # "every other weekend": once in two weeks
+    unit = unit or every or _PERIOD_OF.get(adjective or "", "week")
+    times = float(NUMBER_WORDS.get(said or "", 0) or {"once": 1, "twice": 2}.get(said or "", 0)
+                  or (float(said) if said and said.isdigit() else 1))  # fmt: skip
+    if adjective == "fortnightly":
+        unit, times = "week", 0.5
+    if other:  # "every other weekend", "every two weeks": once in two
         unit, times = ("week" if other == "weekend" else other), 0.5
     runs = times * _DAYS_IN[period] / _DAYS_IN[unit]
     return (
@@ -9430,7 +9441,14 @@ def _made_at_the_estimate(query: Query, box: ToolBox, said: str) -> Draft | None
     if len(query.gpus) != 1 or not query.gpus[0].ids or len(query.models) != 1 or not query.hours:
         return None
     ref, model = query.gpus[0], query.models[0]
-    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], ref.count, model))
+    args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    e = box.call("estimate", args)
+    if "error" not in e and not e.get("fits") and query.precision is None:
+        # the format the card holds it in, as people run it: a GGUF 4-bit for a language model
+        # on one card, fp8 for an image model
+        lower = ({"precision": "q4_k_m", "engine": "llama.cpp"} if model.family in (None, "llm")
+                 else {"precision": "fp8"} if model.family == "diffusion" else None)  # fmt: skip
+        e = box.call("estimate", {**args, **lower}) if lower else e
     if "error" in e or not e.get("fits"):
         return None  # (a count made by what does not fit is no answer: the fit answer says so)
     images = (e.get("images_per_s") or {}).get("typical")

@@ -613,7 +613,13 @@ _WHAT_CAN_RUN = _cues(
     r"\b(?:best|which|what) (?:\w+ ){0,2}(?:models?|llms?) (?:for|to|can|could|should|i can)\b",
 )
 _STRONG_COMPARE = _cues(
-    r"\bvs\.?\b", r"\bversus\b", r"\bcompare\w*\b", r"\bcomparison\b", r"\bstacks? up\b"
+    r"\bvs\.?\b",
+    r"\bversus\b",
+    r"\bcompare\w*\b",
+    r"\bcomparison\b",
+    r"\bstacks? up\b",
+    # "do I swap the 4090 for a 5090?", "upgrade my 3090 to a 4090, worth it?"
+    r"\b(?:swap\w*|replac\w*|upgrad\w*|trad\w* in|sell\w*)\b[^.?!]{0,30}\b(?:for|to|with)\b",
 )
 _WHY = _cues(
     r"^\W*why\b",

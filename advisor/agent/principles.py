@@ -2234,7 +2234,9 @@ def _format_offered(
         return None
     w_small, w_full = small["breakdown_gb"].get("weights"), e["breakdown_gb"].get("weights")
     speed = (small.get("decode_tokens_per_s") or {}).get("typical")
-    return (f"**Use the {fmt.upper()}: {small['model_name']}'s weights are "
+    short = fmt.split("_")[0].upper()  # "Q4" of Q4_K_M, as people say it
+    label = f"the {short} quant, {fmt.upper()}" if short != fmt.upper() else f"the {short}"
+    return (f"**Use {label}: {small['model_name']}'s weights are "
             f"{c.num(w_small, 'GB')} in {fmt} against {c.num(w_full, 'GB')} in "
             f"{e['precision']}, so it fits on the {small['gpu_name']} "
             f"({c.num(small['memory_per_gpu_gb'], 'GB')} of {c.usable(small)}) and runs at about "

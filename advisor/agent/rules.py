@@ -318,6 +318,10 @@ _THEIR_CLAIM = re.compile(
     r"\b(?:he|she|they|buddy|friend|mate|colleague|boss|coworker|brother|sister|dad|son)"
     r" (?:says?|said|thinks?|claims?|reckons?|insists?|argues?|swears?)\b([^.?!]*)"
 )
+# a claim that two figures are the same: "they have the same VRAM", "at least as much"
+_SAME_CLAIMED = re.compile(
+    r"\b(?:same|equal|identical|as much|as many|at least as|level|match\w*|no (?:more|less))\b"
+)
 # a claim that a card is the lesser: "I say the A100 is slower"
 _CLAIMED_LESS = re.compile(r"\b(?:slower|worse|less|lower|smaller|weaker|loses?)\b")
 
@@ -336,10 +340,14 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
         return text
     fields = [f for f in query.fields if all(isinstance(s.get(f), (int, float)) for s in sheets)]
     if fields:
-        if sheets[0][fields[0]] == sheets[1][fields[0]]:  # the same on both: no claim of more holds
+        if sheets[0][fields[0]] == sheets[1][fields[0]]:  # the same on both
             who = "you are" if mine else "that is"
             wrong = asked.group(0).endswith("wrong")
-            verdict = f"Yes: {who} wrong" if wrong else f"No: {who} not right"
+            # a claim of sameness holds ("they have the same VRAM", "at least as much"); a claim
+            # of more or less does not
+            holds = bool(_SAME_CLAIMED.search(said.group(1)))
+            verdict = ((f"No: {who} right" if holds else f"Yes: {who} wrong") if wrong
+                       else (f"Yes: {who} right" if holds else f"No: {who} not right"))  # fmt: skip
             return f"**{verdict}: the two have the same figure.**\n\n{text}"
         winner = max(sheets, key=lambda s: s[fields[0]])
     else:

@@ -809,6 +809,8 @@ _PRICE_BEFORE = re.compile(
     r"|omtrent|sowat|only|wants?|asking|spen[dt]|spending|about|just|at|is)\s?$|@\s?$",
     re.IGNORECASE,
 )
+# a name with a capital R weighed against a card: "is R200 faster than B200?"
+_R_NAME_COMPARED = re.compile(r"\s(?:faster|slower|better|worse|vs\.?|versus|any good)\b")
 # the catalog's cards named with a capital R ("is R9700 any good?"): no amount in rand
 _R_CARDS = re.compile(r"\b(?:ai pro )?r9700\b", re.IGNORECASE)
 
@@ -831,11 +833,11 @@ def _rand(text: str) -> str:
         named = rx.search(
             r"(?:deepseek|run\w*|serv\w*|us\w*|host\w*|-)\s?$", text[: m.start()].lower()
         )
-        compared = rx.match(
-            r"\s(?:faster|slower|better|worse|vs\.?|versus|gpus?|cards?|any good"
-            r"|chips?|series)\b",
-            text[m.end() :].lower(),
-        )  # "is R200 faster?"
+        compared = bool(_R_NAME_COMPARED.match(text[m.end() :].lower()))  # "is R200 faster?"
+        # ("is R200 faster?" is a name; "for R15 000 vs ..." a price)
+        said_is = priced is not None and priced.group(0).strip().lower() == "is"
+        compared = compared and digits.isdigit() and len(digits) <= 4 and not cents
+        compared = compared and (not priced or (said_is and len(digits) <= 3))
         if (
             _R_CARDS.match(text, m.start())
             or compared
@@ -998,13 +1000,27 @@ def _night_hours(m: re.Match[str]) -> str:
     # every night, or a night's hours billed over a span ("overnight 10pm-6am: per month?"):
     # hours a night
     low, after = m.string.lower(), m.string[m.end() :].lower()
+    before = low[max(0, m.start() - 30) : m.start()]
+    if _TARIFF_WINDOW.search(before) or NONSTOP.search(low):
+        return m.group(0)  # "night rate 11pm-7am ... runs 24/7": a tariff's hours, not the card's
     nightly = _EVERY_NIGHT.search(low) or _SPAN.search(low)
+    some = _SOME_NIGHTS.search(low)  # "saturdays only", "a few nights a week": not every night
+    days = rx.findall(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", low)
+    if some and nightly and len(days) == 1:  # "22:00-06:00 on saturdays only": once a week
+        return f"{hours:g} hours a week"
     said = rx.match(r"\s?(?:,\s)?(?:each|every|a|per|/)\s?night|\s?nightly", after)
-    return f"{hours:g} hours a night" if nightly and not said else f"{hours:g} hours"
+    return f"{hours:g} hours a night" if nightly and not said and not some else f"{hours:g} hours"
 
 
-_EVERY_NIGHT = re.compile(
-    r"\b(?:every|each|per|a) night\b|\bnightly\b|\bweeknights?\b|\bnights a week\b"
+_EVERY_NIGHT = re.compile(r"\b(?:every|each|per|a) night\b|\bnightly\b")
+_SOME_NIGHTS = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweekends?\b|\bweeknights?\b"
+    r"|\bnights? a week\b|\b(?:few|some|most) nights\b"
+)
+# a tariff's clock window: "night rate 11pm-7am", "off-peak 22:00 to 06:00"
+_TARIFF_WINDOW = re.compile(
+    r"\b(?:rate|tariff|off-?peak|peak|economy(?: 7)?|cheap(?:er)? (?:power|electricity|hours))\b"
+    r"(?:\s(?:is|runs|applies|from|between))?\s?$"
 )
 
 
@@ -2033,6 +2049,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             continue  # "400 hours of support calls a month": the period of a rate
         if rx.match(r"\s+ago\b", low[m.end() :]):
             continue  # "I bought a 3090 two years ago": when, not for how long
+        if m.group(3) in ("a", "an") and rx.search(r"\b(?:once|twice|thrice|times)\s$",
+                                                   low[: m.start()]):  # fmt: skip
+            continue  # "twice a week I run a 6 hour job": how often, not for how long
         if rx.search(r"\b(?:rtx|gtx|rx|quadro|tesla|titan)\s?(?:pro\s)?$", before):
             continue  # "min RTX 4090 min" (Norwegian "my"): a card's number, not 4,090 minutes
         unit_said = (m.group(2) or m.group(4) or "").lower()
@@ -2217,16 +2236,20 @@ def _reserved_gb(low: str) -> float | None:
     # "the OS uses about 2.5 GB ... and keep 1 GB spare": each said, added up (once each: "uses
     # 1.5 GB, so keep 1.5 GB free for it" is one amount); the PC's RAM is not the card's
     ram = [m.span() for m in _RAM_SIZE.finditer(low)]
-    said = {}
+    said: list[tuple[float, int]] = []
     for m in _RESERVED.finditer(low):
         group = next(i for i, g in enumerate(m.groups(), 1) if g)
         # (what a model leaves free is said, not kept: "Q4 leaves about 18 GB free")
-        left = rx.match(r"leav(?:es|ing)\b", m.group(0)) and not rx.search(
-            r"\b(?:for|to)\s", m.group(0)
-        )
-        if not left and not any(a <= m.start(group) < b for a, b in ram):
-            said[m.group(group)] = float(m.group(group))
-    value = sum(said.values())
+        left = rx.match(r"leaves\b", m.group(0)) and not rx.search(r"\b(?:for|to)\s", m.group(0))
+        if left or any(a <= m.start(group) < b for a, b in ram):
+            continue
+        amount = float(m.group(group))
+        # the same amount said again of the same thing: "uses 1.5 GB, so keep 1.5 GB free for it"
+        again = any(v == amount and rx.search(r"\b(?:so|i\.e\.|that is|which means)\b|\bfor it\b",
+                                                low[p : m.end()]) for v, p in said)  # fmt: skip
+        if not again:
+            said.append((amount, m.end()))
+    value = sum(v for v, _ in said)
     return value if 0 < value < 512 else None
 
 
@@ -2262,7 +2285,8 @@ _AROUND_THE_CLOCK = re.compile(
 # "whisper plus an 8B on the one card", "both loaded simultaneously" (read when two or more are
 # named)
 TOGETHER = re.compile(
-    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|together|co-?resident"
+    r"\b(?:at the same time|simultaneous(?:ly)?|concurrently|(?<!put )(?<!putting )together"
+    r"|co-?resident"
     r"|alongside|(?:loaded|resident|in (?:v?ram|memory)) at once"
     r"|side by side in (?:vram|memory)"
     r"|(?:both|all(?: \w+)?) (?:(?:stay|be|sit|remain|kept) )?(?:at once|loaded|resident"
@@ -2273,8 +2297,6 @@ TOGETHER = re.compile(
     # "faster-whisper plus a 3B LLM", "sdxl overlays + a local chatbot": one box runs both
     r"|\bplus\b|(?<=\w) ?\+ (?=\w)"
 )
-# models set against each other, not run side by side: "which of all three fits", "X or Y",
-# "on the same card: which is faster?"
 # models weighed against each other, not loaded together: "which is faster", "X vs Y", "faster
 # than" ("both loaded so responses are faster" and "compare the memory of the two together" weigh
 # nothing)

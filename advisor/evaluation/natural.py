@@ -47,6 +47,7 @@ SPLITS = (
     "fresh19",
     "fresh20",
     "fresh21",
+    "fresh22",
 )
 
 

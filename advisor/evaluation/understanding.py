@@ -176,8 +176,8 @@ def load_natural(folder: Path | None = None) -> list[dict[str, Any]]:
 # mistake, so it became the set tuned on and fresh17 stays blind), fresh19.yaml (stop 62, scored
 # once blind on the code before the stop, then read and tuned on), fresh20.yaml (stop 63, the
 # same: scored blind on the code before the stop and on the stop's first changes, then read and
-# tuned on), fresh21.yaml (stop 64, the same). The blind splits are scored
-# but their failures never read.
+# tuned on), fresh21.yaml (stop 64, the same), fresh22.yaml (stop 65, the same). The blind
+# splits are scored but their failures never read.
 SPLIT_PREFIXES = {
     "nat-fresh-": "fresh",
     "nat-fresh2-": "fresh2",
@@ -200,6 +200,7 @@ SPLIT_PREFIXES = {
     "nat-fresh19-": "fresh19",
     "nat-fresh20-": "fresh20",
     "nat-fresh21-": "fresh21",
+    "nat-fresh22-": "fresh22",
 }
 BLIND_SPLITS = ("fresh", "fresh17")
 
