@@ -225,3 +225,9 @@ def test_a_count_over_hours_in_the_format_the_card_holds(rules_advisor: Advisor)
     text = ask_grounded(rules_advisor, "how many tokens can mistral 7b write in 6 hours on a "
                         "3060 12gb?").text  # fmt: skip
     assert "tokens in 6 hours" in head(text) and "q4_k_m" in head(text)
+
+
+def test_a_bill_per_quarter(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "two 4090s about 10 h a day, power at 0.20 a kwh. what's "
+                        "that per quarter?").text  # fmt: skip
+    assert "912 hours" in head(text) and "for a quarter" in head(text)

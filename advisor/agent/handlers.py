@@ -6839,15 +6839,16 @@ _SHARED_BY = re.compile(
 
 # the span a daily use is billed over: "4 hours a day ... what does that cost per year?"
 _BILLED_OVER = re.compile(
-    r"\b(?:per|a|each|every|in a|for a|over a)(?: \d\d[- ](?:day|night))? (year|month|week)\b"
-    r"|\b(annual(?:ly)?|yearly|monthly"
+    r"\b(?:per|a|each|every|in a|for a|over a)(?: \d\d[- ](?:day|night))?"
+    r" (year|quarter|month|week)\b"
+    r"|\b(annual(?:ly)?|yearly|quarterly|monthly"
     r"|weekly)\b"
 )
 # the period a bill's adjective names ("the yearly bill")
-_PERIOD_OF = {"annual": "year", "annually": "year", "yearly": "year", "monthly": "month",
-              "weekly": "week"}  # fmt: skip
-_DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "month": HOURS_PER_MONTH / 24, "week": 7.0,
-            "day": 1.0}  # fmt: skip
+_PERIOD_OF = {"annual": "year", "annually": "year", "yearly": "year", "quarterly": "quarter",
+              "monthly": "month", "weekly": "week"}  # fmt: skip
+_DAYS_IN = {"year": HOURS_PER_MONTH * 12 / 24, "quarter": HOURS_PER_MONTH * 3 / 24,
+            "month": HOURS_PER_MONTH / 24, "week": 7.0, "day": 1.0}  # fmt: skip
 _A_DAYS_BILL = re.compile(
     r"\b(?:cost\w*|bill|spend|pay\w*|price)\b[^.?!]{0,20}\b(?:a|per|each) day\b"
     r"|\b(?:daily) (?:cost|bill)\b|\bper day\b[^.?!]{0,20}\b(?:and|an')\b"

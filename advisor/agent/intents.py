@@ -1107,11 +1107,12 @@ _BILL_ASKED = re.compile(
     # "how many kWh and how many rand a month?": the energy and its money
     r"|\bhow (?:many|much) kwh\b"
     # "..., kwh is 0.31, monthly?": the period alone asked
-    r"|(?:^|[,.;:]\s?)(?:and\s)?(?:monthly|yearly|annually|weekly|daily|per (?:month|year|week|day)"
-    r"|a (?:month|year|week|day))\s?\?"
+    r"|(?:^|[,.;:]\s?)(?:and\s)?(?:monthly|quarterly|yearly|annually|weekly|daily"
+    r"|per (?:month|quarter|year|week|day)|a (?:month|quarter|year|week|day))\s?\?"
     # "power per month at 0.30 per kwh?", "monthly electricity at 28p a unit"
     r"|\b(?:electricity|power|energy)(?: (?:cost|bill|use|usage))?\s(?:per|a|each|/|for a|over a)"
-    r"\s?(?:year|month|week|day|yr|mo)\b|\b(?:monthly|yearly|annual|weekly|daily) (?:electricity"
+    r"\s?(?:year|quarter|month|week|day|yr|mo)\b|\b(?:monthly|quarterly|yearly|annual|weekly|daily)"
+    r" (?:electricity"
     r"|power|energy)\b"
 )
 
