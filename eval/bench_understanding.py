@@ -115,7 +115,8 @@ def markdown(r: dict[str, Any]) -> str:
         "fresh18 at stop 59, fresh19 at stop 62, fresh20 at stop 63, fresh21 at stop 64 (each "
         "scored once before; fresh19 blind: 83.1% of fields, 45 of 100 answers; fresh20 blind: "
         "82.4% of fields, 43 of 100 answers; fresh21 blind: 84.6% of fields, 54 of 100 answers, "
-        "the same before and after the stop's first changes). "
+        "the same before and after the stop's first changes; a fresh22 natural set was not "
+        "written at stop 65). "
         "Per field:",
         "",
         "| field | paraphrases | " + " | ".join(f"natural {s}" for s in r["natural"]) + " |",
