@@ -1005,7 +1005,7 @@ def _night_hours(m: re.Match[str]) -> str:
         return m.group(0)  # "night rate 11pm-7am ... runs 24/7": a tariff's hours, not the card's
     nightly = _EVERY_NIGHT.search(low) or _SPAN.search(low)
     some = _SOME_NIGHTS.search(low)  # "saturdays only", "a few nights a week": not every night
-    days = rx.findall(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", low)
+    days = rx.findall(rf"\b{_DAY_NAME}s?\b", low)
     if some and nightly and len(days) == 1:  # "22:00-06:00 on saturdays only": once a week
         return f"{hours:g} hours a week"
     said = rx.match(r"\s?(?:,\s)?(?:each|every|a|per|/)\s?night|\s?nightly", after)
@@ -1013,8 +1013,10 @@ def _night_hours(m: re.Match[str]) -> str:
 
 
 _EVERY_NIGHT = re.compile(r"\b(?:every|each|per|a) night\b|\bnightly\b")
+# a day of the week by name
+_DAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _SOME_NIGHTS = re.compile(
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweekends?\b|\bweeknights?\b"
+    rf"\b{_DAY_NAME}s?\b|\bweekends?\b|\bweeknights?\b"
     r"|\bnights? a week\b|\b(?:few|some|most) nights\b"
 )
 # a tariff's clock window: "night rate 11pm-7am", "off-peak 22:00 to 06:00"
@@ -1234,8 +1236,8 @@ _SESSIONS = re.compile(
 )
 # "10 hours each Saturday and Sunday": the hours of each day named, a week
 _DAYS_NAMED = re.compile(
-    r"\b(\d+(?:\.\d+)?)\s?(hours?|hrs?|h)\s(?:each|every|on|on each)\s((?:(?:mon|tues|wednes|thurs"
-    r"|fri|satur|sun)day,?\s(?:and\s|&\s)?){2,7})",
+    r"\b(\d+(?:\.\d+)?)\s?(hours?|hrs?|h)\s(?:each|every|on|on each)\s"
+    rf"((?:{_DAY_NAME},?\s(?:and\s|&\s)?){{2,7}})",
     re.I,
 )
 
