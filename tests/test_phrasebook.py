@@ -214,9 +214,14 @@ def test_english_words_that_look_foreign_are_left_alone() -> None:
     assert "15000块" in to_english("4090 15000块 值得买吗?")  # yuan, not 15,000 cards
 
 
-def test_a_price_in_another_currency_is_not_judged_in_dollars(rules_advisor: Any) -> None:
-    answer = rules_advisor.ask("found a used 3090 for 650 euros, good deal?")
-    assert "Below the market" not in answer.text and "$650" not in answer.text
+def test_a_price_in_another_currency_is_judged_only_where_any_rate_agrees(
+    rules_advisor: Any,
+) -> None:
+    far = rules_advisor.ask("found a used 3090 for 650 euros, good deal?")
+    assert far.text.startswith("**Below the market: €650") and "$650" not in far.text
+    near = rules_advisor.ask("found a used 3090 for 1000 euros, good deal?")
+    assert "depending on the exchange rate" in near.text.split("\n", 1)[0], near.text
+    assert "Below the market" not in near.text and "$1,000" not in near.text
 
 
 # --- Norwegian, Bengali, Swahili and Tagalog (stop 59)

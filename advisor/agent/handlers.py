@@ -899,6 +899,12 @@ def advice(query: Query, box: ToolBox) -> Draft:
                     "inference that fits its memory.\n\n" + text)  # fmt: skip
     notes = [n for n in (c.stack_note(sheet),) if n]
     price = price_note(query, box, gpu)
+    judged, _, rest = (price or "").partition("\n\n")
+    if (price and rest and judged.startswith("**") and not (query.models or query.workload_given)
+            and not _ML_SAID.search(query.low)):  # fmt: skip
+        # "someone's selling a 3090 for $600, decent?": no job said, so the price found is
+        # what is asked; the card's reach follows it
+        text, price = f"{judged}\n\n{text}", rest
     if price:
         notes.append(price)
     if len(ref.ids) > 1:
@@ -969,6 +975,15 @@ def link(query: Query, box: ToolBox) -> Draft:
     pcie = box.call("estimate", {**args, "interconnect": "pcie"})
     if "error" in pcie:
         return Draft(pcie["error"])
+    four_bit = ""
+    if not pcie["fits"] and workload == "inference" and not query.precision:
+        # "do I need nvlink for 2x3090 llama 70b?": in 16 bits it fits nowhere near, so the link
+        # is weighed where such a pair runs it, in 4-bit weights
+        quantised = box.call("estimate", {**args, "precision": "awq", "interconnect": "pcie"})
+        if "error" not in quantised and quantised["fits"]:
+            args, pcie = {**args, "precision": "awq"}, quantised
+            four_bit = ("In 16 bits the model does not fit these cards, so the link is weighed in "
+                        "4-bit (AWQ) weights, as such a pair runs it.")  # fmt: skip
     cards = f"{count} x {sheet['name']}"
     job = f"{c.workload_label(pcie)} of {pcie['model_name']} on {cards}"
     over = pcie.get("interconnect") or "PCIe"
@@ -1009,11 +1024,11 @@ def link(query: Query, box: ToolBox) -> Draft:
     fine_asked = _fine_asked(query)  # "is PCIe fine?": yes means fine
     if loss < LINK_MATTERS:
         head = (f"**{'Yes' if fine_asked else 'No'}: PCIe is fine for {job}**: {figures}, "
-                f"{c.num(100 * loss)}% slower.")  # fmt: skip
+                f"{c.num(slow / fast)}x the NVLink speed.")  # fmt: skip
     else:
         head = (f"**{'No' if fine_asked else 'Yes'}: NVLink makes {job} "
                 f"{c.num(fast / slow)}x as fast**: {figures}.")  # fmt: skip
-    parts = [head, _link_why(pcie, workload)]
+    parts = [head, *([four_bit] if four_bit else []), _link_why(pcie, workload)]
     if bridge:
         pair = "the two cards of a bridge" if sheet.get("gpu_link") == "bridge" else "GPUs"
         parts.append(f"The {sheet['name']}'s NVLink: {c.num(bridge, 'GB/s')} between {pair}.")
@@ -1342,6 +1357,14 @@ SPEECH_LEANER = (
 )  # fmt: skip
 
 
+# an image model's full fine-tune (DreamBooth) that does not fit: its LoRA, as diffusers'
+# examples train it (examples/dreambooth/train_dreambooth_lora_sdxl.py)
+DIFFUSION_LEANER = (
+    ("finetune-full", {"workload": "finetune-lora"}, "LoRA (DreamBooth with LoRA adapters)"),
+    *(row for row in LEANER if row[0] != "finetune-full"),  # then as a language model's LoRA
+)  # fmt: skip
+
+
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
     said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
@@ -1352,7 +1375,8 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     kept_words: list[str] = []
     current = e["workload"]
     lines: list[str] = []
-    ladder = SPEECH_LEANER if e.get("family") == "speech" else LEANER
+    family = e.get("family")
+    ladder = {"speech": SPEECH_LEANER, "diffusion": DIFFUSION_LEANER}.get(str(family), LEANER)
     for workload, options, words in ladder:
         if workload != current or any(k in said for k in options):
             continue
@@ -3445,6 +3469,13 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
     head = (f"**About {c.num(carried['value'], unit)} on {where}: your "
             f"{c.num(measured, unit)} on the {mine['gpu_name']}, carried over by the calculator's "
             f"ratio of the two ({c.num(ratio)}x, {pace}).**")  # fmt: skip
+    times = multiple_asked(query.low)
+    if times and times > 1:  # "would a 4090 double that?": the multiple asked, judged first
+        word = "Yes" if ratio >= 0.9 * times else "No"
+        head = (
+            f"**{word}: about {c.num(ratio)}x, {'near' if word == 'Yes' else 'not'} the "
+            f"{c.num(times)}x asked.** " + head.replace("**", "")
+        )
     why = (f"The calculator's {rate.label} for {mine['model_name']} ({c.settings(mine)}): "
            f"{c.num(low_rate, rate.unit)} on the {mine['gpu_name']}, {c.num(high_rate, rate.unit)} "
            f"on {where}. Your own figure is kept, not the calculator's: it holds what the "
@@ -5391,7 +5422,11 @@ _MULTIPLE_ASKED = re.compile(
     r"\bat least (\d+(?:\.\d+)?) ?(?:x|times)\b"
     r"|\b(\d+(?:\.\d+)?) ?(?:x|times) (?:faster|quicker|as fast|the speed)\b"
     r"|\b(twice|double) (?:as fast|as quick|the speed)\b"
+    # "would a 4090 double that?" (a speed said before), "triple my tok/s"
+    r"|\b(double|triple|quadruple)(?: (?:that|it|this)\b| (?:my|our|the|his|her|their) "
+    r"(?:speed|tok\w*|t/s|it/s|throughput|performance|fps)\b)"
 )
+_TIMES_SAID = {"double": 2.0, "triple": 3.0, "quadruple": 4.0}
 
 
 def multiple_asked(low: str) -> float | None:
@@ -5399,6 +5434,8 @@ def multiple_asked(low: str) -> float | None:
     said = _MULTIPLE_ASKED.search(low)
     if said is None:
         return None
+    if said.group(4):
+        return _TIMES_SAID[said.group(4)]
     return 2.0 if said.group(3) else float(said.group(1) or said.group(2))
 
 
@@ -6304,6 +6341,12 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 n = found[0]["num_gpus"]
                 draft = fit(replace(query, gpus=tuple(replace(g, count=n) for g in query.gpus)),
                             box)  # fmt: skip
+                # each variant's job at the count the fit lists ("3 x H100 NVL", not 2 above
+                # and 3 below)
+                at_n = {call.result["gpu"]: call.result for call in box.calls
+                        if call.name == "estimate" and "error" not in call.result
+                        and call.result.get("num_gpus") == n}  # fmt: skip
+                found = [at_n.get(e["gpu"], e) for e in found]
         held = [e for e in found if e["fits"]]
         if query.user_price_usd_per_hour and held and "At your price" not in draft.text:
             # "I pay $2.49/h for an H100: a full fine-tune of a 7B on 1B tokens?": the job at
@@ -6338,6 +6381,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
                 f"/hour ({e['cost'].get('basis', 'median price')})." for e in jobs[:4])  # fmt: skip
             pick = _cheaper_job(query, jobs) or _budget_covers_job(query, jobs)
+            if pick:  # the cost picks; the fit below says which is fastest, not a second pick
+                draft.text = re.sub(r"^\*\*Pick the ([^:*]+): the fastest", r"**Fastest: the \1",
+                                    draft.text)  # fmt: skip
             draft.text = (f"{pick}\n\n" if pick else "") + lead + "\n\n" + draft.text
         elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
             # "how much would 2 hours of that cost?": those hours of the setup, at the median
@@ -7117,7 +7163,8 @@ def _cheaper_in_four_bits(query: Query, box: ToolBox, args: dict[str, Any],
     best = (ranked.get("ranked") or [None])[0] if "error" not in ranked else None
     if not best or not best.get("usd_per_hour") or best["usd_per_hour"] > 0.8 * top["usd_per_hour"]:
         return ""
-    where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
+    # a serving load: every copy's cards ("20 x L4"), not one copy's
+    where = c.gpus_phrase(best.get("total_gpus") or best["num_gpus"], best["gpu_name"])
     return (f"\n\nIn 4-bit (AWQ weights, a little quality lost) it is cheaper: {where} at "
             f"{c.usd(best['usd_per_hour'])}/hour, about {c.num(best['speed'], best['speed_unit'])}"
             ".")  # fmt: skip
@@ -8147,6 +8194,12 @@ def _bought(query: Query) -> bool:
                  and budget.usd >= CHEAPEST_CARD_USD and query.hours is None
                  and (query.workload or "inference") == "inference" and not query.gpus
                  and not _RENT_SAID.search(low) and not _SERVED.search(low))  # fmt: skip
+    # "a good gpu for a small research lab, budget 15k": cards for a place of one's own
+    owned_place = bool(budget and budget.kind is None and budget.per == "total"
+                       and budget.usd >= CHEAPEST_CARD_USD and query.hours is None
+                       and not query.gpus and not _RENT_SAID.search(low)
+                       and re.search(r"\b(?:lab|office|on-?prem\w*|in-?house|server room"
+                                     r"|workstation)\b", low))  # fmt: skip
     # "which would you get with $4,500 to spend": a card to own, at that price
     asked = bool(
         budget
@@ -8164,7 +8217,7 @@ def _bought(query: Query) -> bool:
                       r"|card)s?\b", low)
     )  # fmt: skip
     return query.buying or bool(budget and budget.kind == "buy") or capped or local or spent or (
-        asked or card_priced)  # fmt: skip
+        asked or card_priced or owned_place)  # fmt: skip
 
 
 # the most a budget said beside a card asked for is read as the card's price (above it, a sum
@@ -8364,6 +8417,15 @@ def _quote_said(query: Query) -> float | None:
     return query.purchase_usd
 
 
+# currencies whose amounts are taken as the same number of dollars (said beside the answer): to
+# filter cards by a budget, and to judge a price found ("a 4090 for 1800 euros, worth it?")
+NEAR_DOLLAR = ("€", "£")
+# what one of them has been worth in dollars, lowest and highest, 2016-2025 (ECB and Bank of
+# England reference rates: EUR/USD 0.96-1.25, GBP/USD 1.07-1.43, widened a little): a price in
+# them is judged only where the verdict is the same at both ends
+NEAR_DOLLAR_SPAN = (0.95, 1.45)
+
+
 def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list[str]:
     """ "A reseller quotes $28,000 for a new H200: in line with the market?", "a used 3090 for
     $650, still a good deal?": the price the user found against the prices on record for that
@@ -8372,11 +8434,13 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     seen = _range_said(low)
     if seen and query.currency == "$" and len(query.gpus) == 1:
         return [_against_range(seen, priced, condition)]
-    if not re.search(r"[$€£]\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?)", low):
+    if not re.search(r"(?:[$€£]|\b(?:gbp|eur|usd) ?)\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?"
+                     r"|gbp|pounds?|quid)", low):  # fmt: skip
         return []  # "and the A10G?": a price said before, for another card, is no quote here
     quote = _quote_said(query)
-    if quote is None or quote <= 0 or query.currency != "$" or _WOULD_PAY.search(low):
-        return []  # no price found, one in another currency, or what the user would pay
+    sign = query.currency.strip()
+    if quote is None or quote <= 0 or sign not in ("$", *NEAR_DOLLAR) or _WOULD_PAY.search(low):
+        return []  # no price found, one in a currency far from the dollar, or what they'd pay
     if any((ref.count or 1) > 1 for ref in query.gpus) or not query.gpus:
         return []
     if len(query.gpus) > 1:  # "a used 3090 for $650 ... or a 4070 ti super?": the card priced
@@ -8398,10 +8462,22 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     dearest = max(p.get("usd_max") or p["usd"] for p in rows)
     span = c.usd(cheapest) if cheapest == dearest else f"{c.usd(cheapest)}-{c.usd(dearest)}"
     newest = max(rows, key=lambda p: str(p["date"]))["date"]
-    name, given = priced["gpu_name"], c.usd(quote)
-    if quote > dearest * 1.1:
+    name, given = priced["gpu_name"], c.usd(quote, sign)
+
+    def side(dollars: float) -> str:
+        return "above" if dollars > dearest * 1.1 else "below" if dollars < cheapest * 0.9 else "in"
+
+    sides = {side(quote * rate) for rate in (NEAR_DOLLAR_SPAN if sign != "$" else (1.0,))}
+    if len(sides) > 1:  # "a used 3090 for 1000 euros": the verdict turns on the exchange rate
+        words = {"below": "under", "in": "in line with", "above": "above"}
+        either = " or ".join(words[k] for k in words if k in sides)
+        return [
+            f"**{given} may be {either} the {condition} prices on record for the {name} "
+            f"({span}, newest {newest}), depending on the exchange rate.**"
+        ]
+    if sides == {"above"}:
         verdict = f"No: {given} is above the {condition} prices on record for the {name}"
-    elif quote < cheapest * 0.9:
+    elif sides == {"below"}:
         verdict = (
             f"Below the market: {given} is under the {condition} prices on record for the {name}"
         )

@@ -436,6 +436,8 @@ _MONEY = _cues(
     r"\bbill\b",
     _SPEND,
     r"\$",
+    # an amount in another currency, as the phrasebook writes it ("gbp 900", "650eur") or in words
+    r"\b(?:eur|gbp|usd) ?\d|\d ?k? ?(?:eur|gbp|usd|quid|pounds?|euros?)\b",
     r"\bhow much (?:would|will|does|is|do|to)\b",
     # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates
     r"(?<!images )(?<!image )(?<!tokens )(?<!requests )(?<!samples )(?<!audio )"
@@ -880,6 +882,12 @@ _PRICE_JUDGED = (
     # "my mate wants $400 for his 3080, should i?", "take it?": a price offered, judged
     r"|\bshould (?:i|we)\s?(?:[?!]|$|take it|go for it)|\b(?:take|grab) it\s?\?"
 )
+# a price to buy a card at, judged in a word: "$900 for a 4080 super, fair?", "700 quid for his
+# 3090, ok?" (only beside a sum said for the card)
+_QUOTE_JUDGED = (
+    r"(?:^|[,.:;!-]\s?|\b(?:is|was) (?:that|it|this) )(?:fair|good|reasonable|decent|ok|okay"
+    r"|alright|legit|too much|too high|a steal|steep|worth it|thoughts)\s?\?"
+)
 # what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
 _PRICE_ASKED = _cues(
     r"\bhow much (?:is|are|does|do|did|would|will|for)\b"
@@ -924,8 +932,9 @@ def _buy_asked(q: Query, low: str) -> bool:
         return False  # a price or "used" beside a fit or a choice between named cards
     if _OWNED.search(low) and not _PRICE_ASKED.search(low):
         return False  # "I have bought a used Mac Studio: how many tokens/s?": bought already
-    if q.gpus and q.purchase_usd and rx.search(_PRICE_JUDGED, low):
-        return True  # "my mate wants $400 for his 3080, should i?"
+    quoted = q.purchase_usd or (q.budget and q.budget.per == "total" and q.budget.kind != "rent")
+    if q.gpus and quoted and rx.search(f"{_PRICE_JUDGED}|{_QUOTE_JUDGED}", low):
+        return True  # "my mate wants $400 for his 3080, should i?", "$900 for a 4080, fair?"
     return bool(_SECOND_HAND.search(low)) or bool(q.budget and q.budget.kind == "buy")
 
 

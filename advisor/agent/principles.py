@@ -573,7 +573,8 @@ def bandwidth(query: Query, box: ToolBox) -> Draft | None:
 
 # "moving to L4", "switch to the h200", "upgrading to a 4090": the card the question is about
 _MOVING_TO = re.compile(
-    r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*)\s+"
+    r"\b(?:mov\w*|switch\w*|upgrad\w*|migrat\w*"
+    r"|(?:go|going|goes|jump\w*|step\w* up)(?=\s+from\b))\s+"
     # "upgrading from a 2080 ti to a 4070 ti super": the card after "to"
     r"(?:from\s+(?:\S+\s+){1,5}?)?(?:over\s+)?to\s+(?:the\s+|an?\s+)?(\S+)"
 )
@@ -633,6 +634,11 @@ def _job_model(query: Query) -> ModelRef:
     return REFERENCE_MODEL
 
 
+# memory the reason for a card: "just for the vram", "for the extra memory", "mainly for the vram"
+_MEMORY_MOTIVE = re.compile(
+    r"\b(?:just |only |mainly |mostly |purely )?(?:for|because of) (?:the )?(?:extra |more |added "
+    r"|bigger |larger )?(?:v?ram|memory)\b(?! bandwidth)"
+)
 _WORTH = re.compile(
     r"\bworth (?:it |the (?:upgrade|extra|money|premium) )?(?:over|vs\.?|versus|"
     r"compared to)\b"
@@ -753,10 +759,19 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
                "token, so the "
                "card that streams memory faster generates faster, whatever its compute or its "
                "age; more memory only decides what fits.")  # fmt: skip
-        if model.assumed and llm:  # "5090 over a 4090, 32gb vs 24gb?": what the memory buys
+        if (model.assumed or model is REFERENCE_MODEL) and llm:
+            # "5090 over a 4090, 32gb vs 24gb?": what the memory buys
             sheets = [box.call("gpu_specs", {"gpu": g}) for g in pair]
             if room := what_more_memory_holds(query, box, sheets):
                 why += "\n\n" + room
+                held = re.findall(r"holds up to (.+?) \(", room)
+                bigger = a["gpu_memory_gb"] > b["gpu_memory_gb"]
+                if _MEMORY_MOTIVE.search(query.low) and bigger and len(set(held)) == 2:
+                    # "worth going from a 3080 10gb to a 3090 just for the vram?": the memory
+                    # leads, the speed after it
+                    head = (f"**Yes, for the memory: the {a['gpu_name']} runs up to {held[0]} "
+                            f"in 4-bit, the {b['gpu_name']} up to {held[1]}.** Speed is about "
+                            f"{c.num(ratio)}x: {figures}{decides}.")  # fmt: skip
     else:
         sheets = [box.call("gpu_specs", {"gpu": g}) for g in pair]
         tf = [s.get("fp16_bf16_dense_tflops") for s in sheets if "error" not in s]
@@ -948,6 +963,28 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
     pair = f"the {a['name']} and the {b['name']}"
     chip = a.get("chip") if a.get("chip") and a.get("chip") == b.get("chip") else None
     same_chip = f"the same {chip} chip, set up differently: " if chip else ""
+    asked = _fields_said_same(query.low)
+    if asked and differ:  # "the same vram as the 3090, right?": judged on the figure named
+        wrong = [(d, text) for d, text in differ if d in asked]
+        # "... have the same vram, am I wrong?": yes means the claim fails
+        flipped = bool(re.search(r"\b(?:am i|are we|is (?:he|she|it|that|this)|are they) "
+                                 r"(?:\w+ )?(?:wrong|mistaken|off)\b", query.low))  # fmt: skip
+        if wrong:
+            head = (f"**{'Yes, wrong' if flipped else 'No'}: {pair} differ in "
+                    f"{', '.join(d for d, _ in wrong)}** "
+                    f"({'; '.join(text for _, text in wrong)}).")  # fmt: skip
+        else:
+            held = [f"{label} ({c.num(a[field], unit)})" for field, label, unit in fields
+                    if label in asked and a.get(field) is not None]  # fmt: skip
+            head = (f"**{'No, that holds' if flipped else 'Yes'}: {pair} have the same "
+                    f"{', '.join(held)}.**")  # fmt: skip
+        rest = [text for d, text in differ if d not in asked]
+        lines = [head]
+        if rest:
+            lines.append("Beyond that they differ in " + "; ".join(rest) + ".")
+        if not chip and a.get("chip") and b.get("chip"):
+            lines.append(f"They are different chips: {a['chip']} and {b['chip']}.")
+        return Draft("\n\n".join(lines))
     if not differ:
         head = f"**Yes: {pair} are the same on every figure here.**"
     elif [d for d, _ in differ] == ["memory"]:
@@ -981,6 +1018,31 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
     if (job := _the_job_on_each(query, box, ids)) is not None:
         lines.insert(1, job)  # "... running llama 3.1 8b q8_0: will the p40 write any faster?"
     return Draft("\n\n".join(lines))
+
+
+# the figure a "same ... as" claim names, by the label `variants` prints it under
+_SAME_FIELD_WORDS = (
+    ("memory bandwidth", r"bandwidth|memory speed"),
+    ("memory", r"v?ram|memory(?! (?:bandwidth|speed))|gb|gigs?|capacity"),
+    ("dense FP16/BF16 tensor", r"tflops|compute|tensor (?:cores?|performance)|fp16|bf16"),
+    ("board power", r"power(?! supply)|tdp|watts?|wattage|power draw"),
+)
+
+
+def _fields_said_same(low: str) -> set[str]:
+    """The figures a claim of sameness names: "the same vram as", "same memory and tdp",
+    "both have the same bandwidth?"; empty when none is named."""
+    asked: set[str] = set()
+    for m in re.finditer(r"\bsame\b(?=((?: [\w/-]+){1,5}))", low):
+        words = m.group(1)
+        if re.match(r" (?:card|gpu|chip|thing|one|model|silicon|die|product)s?\b", words):
+            continue  # "the same card just with less memory?": the card, not one figure
+        for label, pattern in _SAME_FIELD_WORDS:
+            if re.search(rf"\b(?:{pattern})\b", words):
+                asked.add(label)
+                if label == "memory bandwidth":
+                    words = re.sub(r"\bmemory (?=bandwidth|speed)", "", words)
+    return asked
 
 
 def _the_job_on_each(query: Query, box: ToolBox, ids: list[str]) -> str | None:
@@ -2702,6 +2764,97 @@ def _macs(query: Query, box: ToolBox) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- memory from the parameters
 
 
+# the size of the weights the user gives beside what the card shows: "the weights are only 5gb",
+# "a 4.9 GB gguf", "the model file is 5gb"
+_WEIGHTS_SAID = re.compile(
+    r"\b(?:weights?|model file|file|gguf|checkpoint)\b[^.?!,]{0,25}?\b(\d+(?:\.\d+)?)"
+    r" ?(?:gb|gigs?)\b"
+    r"|\b(\d+(?:\.\d+)?) ?(?:gb|gigs?) (?:of )?(?:weights?|model file|file|gguf|checkpoint)\b"
+)
+# the formats a weights size is matched against, each with the engine that runs it
+_FORMATS_BY_SIZE = (("bf16", None), ("fp8", None), ("q8_0", "llama.cpp"), ("q4_k_m", "llama.cpp"))
+_PREALLOCATES = ("vllm", "sglang", "tensorrt-llm")  # engines that take the card's memory up front
+
+
+def memory_use(query: Query, box: ToolBox) -> Draft | None:
+    """ "Why does my 8b model use 14gb when the weights are only 5gb?": what the memory holds
+    beside the weights (the KV cache for the context set, activations, the runtime), the cache
+    at the model's full context, and an engine's reservation of the card up front."""
+    model = _named_model(query)
+    if model is None:
+        return None
+    found = _first_gpu(query)
+    gpu = found[1] if found else REFERENCE_MEMORY
+    asked = replace(query, workload="inference")
+    args = estimate_args(asked, gpu, None, model)
+    said = _WEIGHTS_SAID.search(query.low)
+    if said and not (query.precision or model.precision):
+        # the format whose weights come nearest the size the user gives
+        weights = float(said.group(1) or said.group(2))
+        tried = []
+        for precision, engine in _FORMATS_BY_SIZE:
+            e = box.call(
+                "estimate",
+                {
+                    **args,
+                    "precision": precision,
+                    **({"engine": query.engine or engine} if engine else {}),
+                },
+            )
+            if "error" not in e:
+                tried.append(e)
+        if not tried:
+            return None
+        e = min(tried, key=lambda t: abs(t["breakdown_gb"]["weights"] - weights))
+    else:
+        e = box.call("estimate", args)
+        if "error" in e:
+            return None
+    parts = e["breakdown_gb"]
+    head = (f"**The weights are only part of it: {e['model_name']} in {e['precision']} takes "
+            f"about {c.num(e['memory_per_gpu_gb'], 'GB')} at {e['context']:,} tokens of "
+            f"context** ({c.breakdown(e)}).")  # fmt: skip
+    lines = [head]
+    engine = str(e.get("engine") or "")
+    specs = box.call("model_specs", {"model": e["model"]})
+    longest = specs.get("max_context") if "error" not in specs else None
+    if engine in _PREALLOCATES:
+        longest = None  # its cache is the reservation below, not a context set at load
+    elif longest and longest > e["context"]:
+        full = box.call("estimate", {**args, "precision": e["precision"], "engine": e["engine"],
+                                     "context": longest})  # fmt: skip
+        if "error" not in full and full["breakdown_gb"].get("kv_cache"):
+            lines.append(
+                f"The KV cache holds the keys and values of every token in the context, and "
+                f"llama.cpp, Ollama and LM Studio allocate it for the whole context set when the "
+                f"model loads: {c.num(parts.get('kv_cache', 0), 'GB')} at "
+                f"{e['context']:,} tokens, {c.num(full['breakdown_gb']['kv_cache'], 'GB')} at "
+                f"the model's full {longest:,}, which would make "
+                f"{c.num(full['memory_per_gpu_gb'], 'GB')} in all.")  # fmt: skip
+    reserved = next((a for a in e.get("assumptions", []) if "gpu_memory_utilization" in a), None)
+    if engine not in _PREALLOCATES and not (longest and longest > e["context"]):
+        lines.append(
+            "The KV cache holds the keys and values of every token in the context, and "
+            "llama.cpp, Ollama and LM Studio allocate it for the whole context set when "
+            "the model loads: a long context setting takes memory before any is used."
+        )
+    if engine in _PREALLOCATES and reserved and found:  # (on the card named, not a stand-in)
+        lines.append(f"{reserved.split(' (kv_budget.py)')[0]}: a serving engine takes that share "
+                     "of the card up front and fills it with KV-cache blocks, so the card shows "
+                     "it in use whatever the model needs.")  # fmt: skip
+    else:
+        lines.append(
+            "A serving engine (vLLM, SGLang, TensorRT-LLM) goes further: it reserves "
+            "most of the card up front (vLLM's --gpu-memory-utilization) and fills it "
+            "with KV-cache blocks, so the card shows nearly full whatever the model."
+        )
+    lines.append(
+        "The runtime's own overhead (the CUDA context and kernels) counts too, and "
+        "nvidia-smi shows what the process reserved, not what the model uses."
+    )
+    return Draft("\n\n".join(lines))
+
+
 def weights_rule(query: Query, box: ToolBox) -> Draft | None:
     """ "How do I know how much VRAM a model needs?": parameters times bytes per parameter,
     computed for the model named in three precisions, plus the cache and overhead."""
@@ -3104,6 +3257,21 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"^(?=.*\b(?:how|why)\b).*\b(?:mac\w*|apple|m[1-5] ?(?:pro|max|ultra))\b.{0,120}"
         r"\b(?:can'?t|cannot|won'?t|doesn'?t|does not|faster)\b",
     ), unified_memory, lambda q: any(not _unified(i) for i in gpus_named(q))),
+    Principle("memory_use", "explain", _cues(
+        # "why does my 8b model use 14gb when the weights are only 5gb?", "why is my 7b taking
+        # 20gb of vram in vllm", "where does all the vram go?"
+        r"\bwhy\b[^?]{0,80}\b(?:use[sd]?|using|takes?|taking|took|eat\w*|occup\w*|consum\w*"
+        r"|allocat\w*|show\w*|hog\w*|fill\w*|need\w*)\b[^?]{0,40}\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b"
+        r"(?![^?]{0,40}\b(?:context|ctx|train\w*|fine-?tun\w*)\b)",
+        r"\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b[^?]{0,60}\b(?:weights?|model file|gguf|file)\b[^?]{0,20}"
+        r"\b(?:only|just|are|is)\b[^?]{0,10}\b\d",
+        r"\bwhere (?:does|did) (?:the|all the|all my|my) (?:v?ram|memory) go\b",
+        # "on my 3060 uses 11gb, why? the gguf is 4.9gb"
+        r"\b(?:use[sd]?|using|takes?|taking|eat\w*|occup\w*|hog\w*|fill\w*)\b[^?.]{0,15}"
+        r"\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b[^?.]{0,25}\b(?:why|how come)\b",
+        r"\bmore (?:v?ram|memory) than (?:the )?(?:weights|model (?:file|size)|file size)\b",
+    ), memory_use, lambda q: _named_model(q) is not None and not q.train_tokens
+       and not re.search(r"\b(?:context|ctx)\b", q.low)),  # the cache of a context: below
     Principle("weights_rule", "explain", _cues(
         r"\bhow (?:do|can|would|should) (?:i|you|we|one) (?:know|tell|figure out|calculate|"
         r"estimate|work out|compute)\b.{0,40}\b(?:vram|memory)\b",
@@ -3186,6 +3354,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\balso faster\b",
         r"\bany faster\b",
         r"\brebrand\w*\b",
+        # "the 3090 and 3090 ti have the same tdp right": a claim on one figure
+        r"^(?!.*\b(?:which|what|how|why)\b).*\b(?:have|has|got|share|with|is|are)\b (?:the )?"
+        r"same (?:amount of )?(?:v?ram|memory|(?:memory )?bandwidth|tdp|power|wattage|tflops)\b",
     ), variants, _two_gpus_or_sizes),
     Principle("precision_speed", "speed", _cues(
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,60}\b(?:faster|quicker|slower|"

@@ -13,6 +13,7 @@ from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import (
     CPU_UNMODELLED,
+    NEAR_DOLLAR,
     YES_NO,
     Draft,
     estimate_args,
@@ -121,8 +122,6 @@ def _same_question(other: Query, query: Query) -> bool:
 
 # the opening of the note on an accelerator the catalog does not hold
 ABSENT_SAID = ABSENT_NOTE.split("{", 1)[0]
-# currencies whose amounts are taken as the same number of dollars to filter cards by a budget
-NEAR_DOLLAR = ("€", "£")
 
 
 def _one(query: Query, box: ToolBox) -> Draft:
@@ -201,13 +200,15 @@ def _one(query: Query, box: ToolBox) -> Draft:
         notes.append(assumed)
     if near:
         notes.append(
-            f"Your budget in {query.currency.strip()} is compared as the same number of US "
+            f"Your amount in {query.currency.strip()} is compared as the same number of US "
             "dollars (no exchange rate on record; the catalog's prices are in dollars)."
         )
     elif foreign:
+        ranked = "Ranked by" in draft.text  # a list of cards, or one card's prices
         notes.append(
-            f"Your budget in {query.currency.strip()} is not compared with the catalog's US-dollar "
-            "prices (no exchange rate on record): the cards above are not filtered by it."
+            f"Your {'budget' if ranked else 'amount'} in {query.currency.strip()} is not compared "
+            "with the catalog's US-dollar prices (no exchange rate on record)"
+            + (": the cards above are not filtered by it." if ranked else ".")
         )
     elif query.currency != "$" and "$" in draft.text:
         notes.append(
@@ -348,6 +349,9 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
             holds = bool(_SAME_CLAIMED.search(said.group(1)))
             verdict = ((f"No: {who} right" if holds else f"Yes: {who} wrong") if wrong
                        else (f"Yes: {who} right" if holds else f"No: {who} not right"))  # fmt: skip
+            lead = re.match(r"\*\*(?:Yes|No)(?:, that holds)?: (?=the .+ have the same )", text)
+            if lead:  # "the same vram as the 3090, is he right?": one verdict, with its figure
+                return f"**{verdict}: {text[lead.end() :]}"
             return f"**{verdict}: the two have the same figure.**\n\n{text}"
         winner = max(sheets, key=lambda s: s[fields[0]])
     else:

@@ -1502,7 +1502,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
         r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
         r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
-        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour)\b)"  # "1000 users per day"
+        # "1000 users per day", "50 requests a second" (a rate, not how many at once)
+        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour|second|sec|s|minute|min)\b)"
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
@@ -1529,6 +1530,17 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     ):
         concurrency = 1  # "single user", "latency for a single request"
     rate = _number(rps.group(1) or rps.group(2)) if rps else None
+    per_minute = (
+        None
+        if rps
+        else rx.search(  # "200 requests per minute", "120 rpm"
+            r"(\d[\d,]*(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|calls)(?:\s?/\s?|\s?per\s?"
+            r"|\s(?:an?|each|every)\s)(?:min|minute)\b|(\d[\d,]*)\s?rpm\b(?!\s?(?:fan|disk|drive))",
+            low,
+        )
+    )
+    if per_minute:
+        rate = _number((per_minute.group(1) or per_minute.group(2)).replace(",", "")) / 60
     daily = _daily_rate(low) if rate is None else None
     if daily is not None and not rx.search(
         r"concurren|simultaneous|at once|same time|parallel", low
@@ -1682,7 +1694,7 @@ _RESOLD = (
     r"\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b|\bpre-?owned\b|\bex-?mining\b"
     r"|\b(?:guy|someone|somebody|friend|buddy|coworker|colleague|neighbou?r|seller|person|student"
     r"|bloke|mate|dude|chap)"
-    r" (?:\w+ ){0,3}(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
+    r"(?:'s|) (?:\w+ ){0,3}(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
     r"|\btrade ?me\b|\bgumtree\b|\boffer ?up\b|\bmercari\b|\bavito\b|\bleboncoin\b"
     r"|\bcraigslist\b|\b(?:facebook|fb) marketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
     r"|\ballegro\b|\bwallapop\b|\bcarousell\b|\bhamfest\b|\bswap ?meet\b|\bflea market\b"
@@ -3429,7 +3441,10 @@ _CURRENCIES = (
     ("€", r"€|(?<![\w.])\d[\d.,]*\s?(?:eur|euros?)\b|\b(?:eur|euros?)\s?\d"),
     (
         "£",
-        r"£|\bgbp\b|\bpounds? (?:sterling|an? (?:hour|month|kwh|unit)|per)\b"
+        r"£|\bgbp\b|\bpounds? (?:sterling|an? (?:hour|month|kwh|unit)|per)\b|\bquid\b"
+        # "700 pounds for their 3090" (money; a card's weight is said in kg or lbs)
+        r"|(?<![\w.])(?<!weighs )(?<!weigh )(?<!weighing )(?<!weighs about )(?<!weighs around )"
+        r"(?<!weighs like )\d[\d.,]*\s?k?\s?pounds?\b(?! (?:heavy|of weight|in weight))"
         r"|(?<![\w.])\d[\d.,]*\s?(?:pence|p (?:a|per) unit|p\s?(?:/|a|per)\s?kwh)\b",
     ),
     # Swedish, Norwegian and Danish crowns ("2,10 kr/kWh"): written after the amount

@@ -64,6 +64,11 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"\bdeploy\w*", r"\bhost\w*", r"\bchat\w*", r"\bload\b", r"\bgenerat\w*",
             r"\btranscri\w*", r"\bpredict\w*", r"\bfit\b", r"\bembedding", r"\bembed(?:s|ding)?\b",
             r"\bclassify\w*", r"\bcaption\w*", r"\bextract\w* (?:features|embeddings)\b",
+            # "label 2 million images with a ViT-B/16 classifier", "images through a detector":
+            # a trained model run over data, not trained on it
+            r"\b(?:label|tag|annotat|scor|detect|segment)\w* [^.?!]{0,40}\bwith (?:a |an |the |our "
+            r"|my |this |that )?[^.?!]{0,25}\b(?:classifier|detector|segmenter|model)\b",
+            r"\bthrough (?:a |an |the |our |my )?[^.?!]{0,25}\b(?:classifier|detector|segmenter)\b",
         )),
     )
 }  # fmt: skip

@@ -614,6 +614,9 @@ TRANSFORMER = Family(
         r"\bglue\b",
         r"\btransformer-?xl\b",
         r"\btext classification\b",
+        # "pytorch training of mid-size transformers" (not the Hugging Face library)
+        r"\btrain\w*\s(?:of\s)?(?:(?:small|mid|medium|mid-?size|mid-?sized|custom|our own|our|my)"
+        r"\s)?transformers?(?: models?)?\b(?!\s?(?:library|lib|trainer|package))",
     ),
     examples=("How fast does BERT-large fine-tune on an A100 vs a V100?",),
 )

@@ -1,0 +1,139 @@
+"""A claim of sameness judged on the figure it names, the link asked about where the model fits,
+a price found in euros judged against the dollars on record, a second pick turned into a
+figure, a serving fleet counted in all, and an upgrade weighed for the memory it was wanted for."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.agent.principles import _fields_said_same
+from advisor.agent.understand import understand
+from advisor.api import Advisor
+from advisor.catalog import Catalog
+from tests.asking import ask_grounded, head
+
+
+@pytest.mark.parametrize(
+    ("said", "fields"),
+    [
+        ("the 4090 has the same vram as the 3090, right?", {"memory"}),
+        ("do they have the same memory bandwidth?", {"memory bandwidth"}),
+        ("same tdp and same amount of memory?", {"board power", "memory"}),
+        ("a10 and a10g, same thing?", set()),
+        ("is it the same chip?", set()),
+        ("is it the same card just with less memory?", set()),
+    ],
+)
+def test_the_figure_a_claim_of_sameness_names(said: str, fields: set[str]) -> None:
+    assert _fields_said_same(said) == fields
+
+
+def test_a_claim_of_the_same_memory_is_judged_on_memory(rules_advisor: Advisor) -> None:
+    same = ask_grounded(rules_advisor, "my boss reckons the 4090 has the same vram as the "
+                        "3090, is he right?").text  # fmt: skip
+    assert head(same).startswith("**Yes") and "24 GB" in head(same)
+    assert "memory bandwidth" in same  # what differs, after the verdict
+    other = ask_grounded(rules_advisor, "pretty sure the a6000 and 3090 have the same memory "
+                         "bandwidth?").text  # fmt: skip
+    assert head(other).startswith("**No") and "768 GB/s" in head(other)
+    power = ask_grounded(rules_advisor, "3090 and 3090 ti have the same tdp right").text
+    assert head(power).startswith("**No") and "450 W" in head(power)
+
+
+def test_a_claim_with_no_figure_named_keeps_the_whole_comparison(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "A10 and A10G, same thing?").text
+    assert head(text).startswith("**No") and "board power" in head(text)
+
+
+def test_the_link_is_weighed_where_the_pair_holds_the_model(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "do we need an nvlink bridge for running a 70b across "
+                        "two 3090s?").text  # fmt: skip
+    assert "does not fit" not in head(text)
+    assert "PCIe" in head(text) and "4-bit" in text
+
+
+def test_a_price_found_in_euros_is_judged(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "found a 4090 for 1800 euros, is that worth it?").text
+    assert head(text).startswith("**Below the market: €1,800")
+    assert "same number of US dollars" in text
+
+
+def test_someone_selling_a_card_is_a_used_price(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "someone's selling a 3090 for $600, decent?").text
+    assert "used prices on record" in head(text)
+
+
+def test_a_job_costed_on_each_card_has_one_pick(rules_advisor: Advisor) -> None:
+    said = (
+        "about 10,000 hours of recordings to run through whisper large-v3, what's that "
+        "cost on rented L4s vs A100s?"
+    )
+    text = ask_grounded(rules_advisor, said).text
+    assert head(text).startswith("**Pick the NVIDIA L4")
+    assert text.count("**Pick") == 1 and "**Fastest: the" in text
+
+
+def test_a_cheaper_fleet_in_four_bits_counts_every_copy(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "cheapest way to serve llama 3 8b at 50 requests a "
+                        "second?").text  # fmt: skip
+    four = next(p for p in text.split("\n\n") if p.startswith("In 4-bit"))
+    assert "cheaper: one " not in four and " x " in four
+
+
+def test_an_upgrade_wanted_for_its_memory_leads_with_the_memory(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "worth going from my 3080 10gb to a 3090 mainly for the "
+                        "vram? for local llms").text  # fmt: skip
+    assert head(text).startswith("**Yes, for the memory: the NVIDIA GeForce RTX 3090 runs up")
+    speed = ask_grounded(rules_advisor, "is going from a 3060 to a 4070 worth it for stable "
+                         "diffusion?").text  # fmt: skip
+    assert head(speed).startswith("**Yes") and "4070" in head(speed)
+
+
+def test_a_price_in_pounds_said_in_words_is_not_dollars(rules_advisor: Advisor) -> None:
+    for said in ("900 quid for a 4080 super, fair?", "bloke wants 700 pounds for his 3090, ok?"):
+        text = ask_grounded(rules_advisor, said).text
+        assert "£" in head(text) and "$700 is" not in head(text) and "$900 is" not in head(text)
+
+
+def test_a_multiple_of_the_users_own_speed_is_judged(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "mistral 7b q4 does 40 tok/s on my 4070. would a 4090 "
+                        "double that?").text  # fmt: skip
+    assert head(text).startswith("**No: about") and "2x asked" in head(text)
+
+
+def test_requests_a_second_or_a_minute_are_a_rate_not_users_at_once(catalog: Catalog) -> None:
+    second = understand("cheapest way to serve llama 3 8b at 50 requests a second?", catalog)
+    assert second.rps == 50 and second.concurrency is None
+    minute = understand("200 requests per minute on a 70b, how many h100s", catalog)
+    assert minute.rps is not None and abs(minute.rps - 200 / 60) < 0.01
+
+
+def test_memory_beyond_the_weights_is_explained(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "my llama 3.1 8b q4 eats 11gb on a 3060, how come? the "
+                        "gguf is 4.9gb").text  # fmt: skip
+    assert head(text).startswith("**The weights are only part of it") and "q4_k_m" in head(text)
+    assert "131,072" in text  # the cache at the model's full context, as such engines allocate
+    served = ask_grounded(rules_advisor, "why does vllm take 20gb on my 4090 for a 7b "
+                          "model?").text  # fmt: skip
+    assert "gpu_memory_utilization" in served and "llama.cpp, Ollama" not in served
+
+
+def test_images_labelled_with_a_classifier_are_inference(catalog: Catalog) -> None:
+    said = "we must label 2 million photos with a ViT-B/16 classifier, how long on one L4?"
+    assert understand(said, catalog).workload == "inference"
+    trained = "train a classifier on 2 million images with vit-b/16 on an L4, how long"
+    assert understand(trained, catalog).workload == "train"
+
+
+def test_a_segmentation_unet_is_sized(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "will a 12gb card do for training a u-net on 512x512 "
+                        "ct slices at batch 8?").text  # fmt: skip
+    assert head(text).startswith("**Yes: U-Net") and "activations" in text
+
+
+def test_a_dreambooth_too_big_for_the_card_offers_its_lora(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "sdxl dreambooth on my 16gb 4060 ti, will it "
+                        "work?").text  # fmt: skip
+    assert head(text).startswith("**No") and "With LoRA (DreamBooth with LoRA adapters)" in text
+    flux = ask_grounded(rules_advisor, "can I train a flux lora with 16 GB?").text
+    assert "With QLoRA (a 4-bit base) it fits" in flux
