@@ -1006,6 +1006,7 @@ def link(query: Query, box: ToolBox) -> Draft:
                 f"{sheet['name']} has no NVLink, and the model is split by layers ({over})."
             )
         return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True),
+                                   *([four_bit] if four_bit else []),
                                    _link_why(pcie, workload), *([total] if total else []),
                                    c.sheet_summary(sheet)]))  # fmt: skip
     if sheet.get("gpu_link") == "bridge" and count > 2:
@@ -1193,6 +1194,11 @@ def _alternatives(
         "finetune"
     ):
         lines += _leaner_training(query, box, e, model)  # "a flux lora on 16 GB": with QLoRA
+    if (e.get("family") in ("transformer", "vision") and not e["fits"]
+            and e["workload"] in ("train", "finetune-full")):  # fmt: skip
+        # "bert-large OOMs at batch 32 seq 512, options?": the batch that fits, the rest
+        # made up by gradient accumulation
+        lines += _batch_that_fits(query, box, e, model) or _accumulated(query, box, e, model)
     offload = query.offload if query.offload != "layers" else None
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not offload:
         lines += _in_fp8(query, box, e, model) + _offloaded(query, box, e, model)
@@ -1360,6 +1366,7 @@ SPEECH_LEANER = (
 # an image model's full fine-tune (DreamBooth) that does not fit: its LoRA, as diffusers'
 # examples train it (examples/dreambooth/train_dreambooth_lora_sdxl.py)
 DIFFUSION_LEANER = (
+    *(row for row in LEANER if row[0] == "finetune-full"),  # the full fine-tune's options first
     ("finetune-full", {"workload": "finetune-lora"}, "LoRA (DreamBooth with LoRA adapters)"),
     *(row for row in LEANER if row[0] != "finetune-full"),  # then as a language model's LoRA
 )  # fmt: skip
@@ -1438,6 +1445,23 @@ def _accumulated(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
     return [f"At batch 1 with {e['batch']} steps of gradient accumulation (the same batch of "
             f"{e['batch']}) it fits: {c.num(one['memory_per_gpu_gb'], 'GB')} of "
             f"{c.usable(one)}{took}."]  # fmt: skip
+
+
+def _batch_that_fits(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
+    """A training batch that does not fit: the largest that does, with gradient accumulation
+    making up the batch set (the same samples per optimizer step)."""
+    args = {k: v for k, v in estimate_args(query, e["gpu"], e["num_gpus"], model).items()
+            if k in _SOLVE_ARGS}  # fmt: skip
+    found = box.call("solve", {**args, "target": "max_batch"})
+    largest = found.get("solution") if "error" not in found else None
+    if not largest or largest >= e["batch"]:
+        return []
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    shorter = "smaller images" if e.get("family") == "vision" else "a shorter sequence"
+    return [f"The largest batch that fits on {where} is {largest:,}; gradient accumulation "
+            f"over several such steps makes up your batch of {e['batch']:,} (the same samples "
+            f"per optimizer step, a little slower). Gradient checkpointing or {shorter} lets a "
+            "larger batch fit."]  # fmt: skip
 
 
 SHORTEST_USEFUL_SAMPLES = 256  # tokens: a fine-tune on shorter samples is no one's recipe
@@ -7284,6 +7308,12 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         draft = _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
         draft.text += stand_in
         return draft
+    if not query.models and not query.gpus and _LLM_JOB_SAID.search(query.low):
+        # "best value for llm inference in the cloud?": an 8B LLM stands in, said so
+        ref = LINK_REFERENCE_MODEL
+        name = box.call("model_specs", {"model": ref}).get("name", ref)
+        query = replace(query, models=(ModelRef(name, (ref,), "llm", assumed=True),))
+        stand_in = f"\n\n_Note: no model named: {name} stands in for the job; name yours._"
     if not query.models:  # "the best AI graphics card?", nothing else: which job is asked back
         return explain(query, box) if named else Draft(c.ASK_BACK)
     alone = query
@@ -7411,6 +7441,13 @@ def _companions(query: Query, box: ToolBox) -> tuple[Query, str, float]:
                    reserved_gb=(query.reserved_gb or 0) + kept), line, kept  # fmt: skip
 
 
+# an LLM job said with no model: "llm inference", "serving llms", "running local llms"
+_LLM_JOB_SAID = re.compile(
+    r"\b(?:llms?|language models?)\b[^.?!]{0,20}\b(?:inference|serving|hosting|chat\w*)\b"
+    r"|\b(?:inference|serv\w+|host\w*|run\w*)\b[^.?!]{0,20}\b(?:llms?|language models?)\b"
+)
+
+
 def _stood_in(query: Query, box: ToolBox) -> tuple[Query, str]:
     """A job named by its kind and no model ("best gpu for training cnns", "a unet on 20k
     images"): the family's reference model stands in, with the note that says so; an LLM job
@@ -7516,10 +7553,12 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
         # "train a ViT-B/16 on imagenet in under a week": setups that finish within it
+        # (an inference job's copies work apart: how many meet it is said after the pick)
         "max_hours": query.hours
         if _DEADLINE_SAID.search(query.low)
         and (query.images or query.audio_hours or query.train_tokens or query.dataset_samples)
         and not query.seconds_per_item
+        and workload != "inference"
         else None,
         # "fine-tune llama 3 8b on aws": the GPUs that cloud rents, at its prices
         "provider": query.provider if not purchase else None,
@@ -7611,7 +7650,10 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         # "2,000 hours of audio, done in 3 days": as many of the pick as meet the deadline
         pick = result["ranked"][0]
         timed = _gpus_for_deadline(query, box, pick["gpu"], model)
-        if timed is not None and _HOW_MANY_CARDS.search(query.low) and pick["num_gpus"] == 1:
+        # the pick alone misses the time said: as many as meet it lead ("in a week on 20B tokens")
+        missed = timed is not None and not timed.text.startswith(("**One ", "**one "))
+        if timed is not None and pick["num_gpus"] == 1 and (
+                _HOW_MANY_CARDS.search(query.low) or missed):  # fmt: skip
             text = f"{timed.text}\n\n{text}"  # "by end of month, how many gpus": the count leads
         elif timed is not None:
             text += "\n\n" + timed.text
@@ -8197,7 +8239,8 @@ def _bought(query: Query) -> bool:
     # "a good gpu for a small research lab, budget 15k": cards for a place of one's own
     owned_place = bool(budget and budget.kind is None and budget.per == "total"
                        and budget.usd >= CHEAPEST_CARD_USD and query.hours is None
-                       and not query.gpus and not _RENT_SAID.search(low)
+                       and not query.gpus and not _RENT_SAID.search(low) and not query.providers
+                       and not re.search(r"\bcloud\b|\bcredits?\b|\binstances?\b", low)
                        and re.search(r"\b(?:lab|office|on-?prem\w*|in-?house|server room"
                                      r"|workstation)\b", low))  # fmt: skip
     # "which would you get with $4,500 to spend": a card to own, at that price
@@ -8214,7 +8257,9 @@ def _bought(query: Query) -> bool:
         and CHEAPEST_CARD_USD <= budget.usd <= CARD_PRICED_BUDGET_USD
         and not _RENT_SAID.search(low) and not query.gpus
         and re.search(r"\b(?:which|what|best|recommend\w*)\b[^.?!]{0,30}\b(?:graphics card|gpu"
-                      r"|card)s?\b", low)
+                      r"|card)s?\b"
+                      # "recommend something for training GANs, single card, under 1000"
+                      r"|\b(?:single|one) (?:gpu|card)\b(?! (?:instance|node|server|vm)\b)", low)
     )  # fmt: skip
     return query.buying or bool(budget and budget.kind == "buy") or capped or local or spent or (
         asked or card_priced or owned_place)  # fmt: skip
@@ -8423,7 +8468,7 @@ NEAR_DOLLAR = ("€", "£")
 # what one of them has been worth in dollars, lowest and highest, 2016-2025 (ECB and Bank of
 # England reference rates: EUR/USD 0.96-1.25, GBP/USD 1.07-1.43, widened a little): a price in
 # them is judged only where the verdict is the same at both ends
-NEAR_DOLLAR_SPAN = (0.95, 1.45)
+NEAR_DOLLAR_SPAN = {"€": (0.95, 1.3), "£": (1.05, 1.45)}
 
 
 def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list[str]:
@@ -8451,13 +8496,19 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
         ref = next(r for r in query.gpus if priced["gpu"] in gpu_choices(r))
         condition = _condition_of(query, ref) or condition
     rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
-    if not rows and query.condition is None:
-        # "a p40 for 100 bucks" (no condition said) of a card sold only used now: the used ones
-        condition = "used"
+    for other in ("used", "msrp") if not rows and query.condition is None else ():
+        # "a p40 for 100 bucks" (no condition said) of a card sold only used now: the used ones;
+        # "$900 for a 4080, fair?" with neither on record: its launch list price
+        condition = other
         rows = [p for p in priced.get("prices", []) if p.get("kind") == condition]
+        if rows:
+            break
     if not rows:  # "a used A6000 for $3,200, fair?" with no used price on record: no verdict
         return [f"**No {condition} price on record for the {priced['gpu_name']} to judge "
-                f"{c.usd(quote)} against**; the prices it has are below."]  # fmt: skip
+                f"{c.usd(quote, query.currency.strip())} against**; the prices it has are "
+                "below."]  # fmt: skip
+    if condition == "msrp":
+        condition = "launch list (MSRP)"
     cheapest = min(p["usd"] for p in rows)
     dearest = max(p.get("usd_max") or p["usd"] for p in rows)
     span = c.usd(cheapest) if cheapest == dearest else f"{c.usd(cheapest)}-{c.usd(dearest)}"
@@ -8467,7 +8518,7 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     def side(dollars: float) -> str:
         return "above" if dollars > dearest * 1.1 else "below" if dollars < cheapest * 0.9 else "in"
 
-    sides = {side(quote * rate) for rate in (NEAR_DOLLAR_SPAN if sign != "$" else (1.0,))}
+    sides = {side(quote * rate) for rate in NEAR_DOLLAR_SPAN.get(sign, (1.0,))}
     if len(sides) > 1:  # "a used 3090 for 1000 euros": the verdict turns on the exchange rate
         words = {"below": "under", "in": "in line with", "above": "above"}
         either = " or ".join(words[k] for k in words if k in sides)

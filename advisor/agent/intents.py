@@ -437,7 +437,7 @@ _MONEY = _cues(
     _SPEND,
     r"\$",
     # an amount in another currency, as the phrasebook writes it ("gbp 900", "650eur") or in words
-    r"\b(?:eur|gbp|usd) ?\d|\d ?k? ?(?:eur|gbp|usd|quid|pounds?|euros?)\b",
+    r"\b(?:eur|gbp|usd) ?\d|\d ?k? ?(?:eur|gbp|usd|quid|euros?)\b",  # ("5 pounds": a weight too)
     r"\bhow much (?:would|will|does|is|do|to)\b",
     # "$2/hr" and "per hour" are prices; "images/hour", "tokens per hour" are rates
     r"(?<!images )(?<!image )(?<!tokens )(?<!requests )(?<!samples )(?<!audio )"

@@ -741,6 +741,11 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
             head = f"**No, not for speed: about the same, {figures}{decides}.**"
         else:
             head = f"**No: the {b['gpu_name']} is faster for this job: {figures}{decides}.**"
+    elif re.search(
+        r"\bhow much (?:faster|quicker|slower)\b|\bby how much\b|\bhow many times\b", query.low
+    ):  # "how much faster is the 5090?": the multiple, no yes or no
+        pace = "as fast" if ratio >= 1 else f"the speed of the {b['gpu_name']}"
+        head = f"**About {c.num(ratio)}x {pace}: {figures}{decides}.**"
     elif ratio >= 1.1:
         head = f"**Yes: about {c.num(ratio)}x as fast: {figures}{decides}.**"
     elif ratio > 1 / 1.1:
@@ -964,6 +969,8 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
     chip = a.get("chip") if a.get("chip") and a.get("chip") == b.get("chip") else None
     same_chip = f"the same {chip} chip, set up differently: " if chip else ""
     asked = _fields_said_same(query.low)
+    if re.search(r"\b(?:fast\w*|quick\w*|speed|perform\w*|slower)\b", query.low):
+        asked = set()  # "same vram, are they equally fast?": the whole comparison below
     if asked and differ:  # "the same vram as the 3090, right?": judged on the figure named
         wrong = [(d, text) for d, text in differ if d in asked]
         # "... have the same vram, am I wrong?": yes means the claim fails
@@ -1023,9 +1030,18 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
 # the figure a "same ... as" claim names, by the label `variants` prints it under
 _SAME_FIELD_WORDS = (
     ("memory bandwidth", r"bandwidth|memory speed"),
-    ("memory", r"v?ram|memory(?! (?:bandwidth|speed))|gb|gigs?|capacity"),
+    (
+        "memory",
+        r"v?ram(?! (?:type|bus|clocks?|speed|chips?))"
+        r"|memory(?! (?:bandwidth|speed|type|bus|clocks?|controller|interface|width|chips?|kind))"
+        r"|gb|gigs?|capacity",
+    ),
     ("dense FP16/BF16 tensor", r"tflops|compute|tensor (?:cores?|performance)|fp16|bf16"),
-    ("board power", r"power(?! supply)|tdp|watts?|wattage|power draw"),
+    (
+        "board power",
+        r"power(?! (?:supply|supplies|connectors?|plugs?|cables?|psu))|tdp|watts?"
+        r"|wattage|power draw",
+    ),
 )
 
 
@@ -3260,18 +3276,33 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("memory_use", "explain", _cues(
         # "why does my 8b model use 14gb when the weights are only 5gb?", "why is my 7b taking
         # 20gb of vram in vllm", "where does all the vram go?"
-        r"\bwhy\b[^?]{0,80}\b(?:use[sd]?|using|takes?|taking|took|eat\w*|occup\w*|consum\w*"
-        r"|allocat\w*|show\w*|hog\w*|fill\w*|need\w*)\b[^?]{0,40}\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b"
+        r"\bwhy\b[^?]{0,80}\b(?:use[sd]?|using|taking|eat\w*|occup\w*|consum\w*|allocat\w*"
+        r"|show\w*|hog\w*|fill\w*|takes? up|grab\w*)\b[^?]{0,40}\b\d+(?:\.\d+)? ?(?:gb|gigs?|%)"
         r"(?![^?]{0,40}\b(?:context|ctx|train\w*|fine-?tun\w*)\b)",
         r"\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b[^?]{0,60}\b(?:weights?|model file|gguf|file)\b[^?]{0,20}"
         r"\b(?:only|just|are|is)\b[^?]{0,10}\b\d",
+        # "llama 3 8b q4 is 4.7gb but lm studio shows 9gb used, why?", "the gguf is 4.4gb but
+        # it eats 8gb of vram?"
+        r"\b(?:gguf|file|weights?|model)\b[^?]{0,20}\b(?:is|are)\s(?:only\s|just\s)?\d+(?:\.\d+)?"
+        r" ?(?:gb|gigs?)\b[^?]{0,15}\bbut\b[^?]{0,40}\b(?:use[sd]?|using|shows?|says|eats?|takes?"
+        r"|grabs?|fills?)\b[^?]{0,20}\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b",
+        r"\b(?:vllm|sglang|tgi)\b[^?]{0,20}\b(?:grabs?|takes?|uses?|reserves?|eats?)\b[^?]{0,10}"
+        r"\b\d+ ?%",
+        # "why does vllm take 20gb on my 4090": what an engine holds on the card
+        r"\bwhy\b[^?]{0,30}\b(?:vllm|sglang|tgi|ollama|llama\.?cpp|lm studio|exllama\w*)\b"
+        r"[^?]{0,20}\b(?:takes?|uses?|needs?|grabs?|reserves?|eats?)\b[^?]{0,10}"
+        r"\b\d+(?:\.\d+)? ?(?:gb|gigs?|%)",
         r"\bwhere (?:does|did) (?:the|all the|all my|my) (?:v?ram|memory) go\b",
         # "on my 3060 uses 11gb, why? the gguf is 4.9gb"
-        r"\b(?:use[sd]?|using|takes?|taking|eat\w*|occup\w*|hog\w*|fill\w*)\b[^?.]{0,15}"
-        r"\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b[^?.]{0,25}\b(?:why|how come)\b",
+        r"\b(?:use[sd]?|using|takes?|taking|eat\w*|occup\w*|hog\w*|fill\w*|shows?)\b"
+        r"(?:[^?.]|\.(?=\d)){0,15}\b\d+(?:\.\d+)? ?(?:gb|gigs?)\b(?:[^?.]|\.(?=\d)){0,25}"
+        r"\b(?:why|how come)\b",
         r"\bmore (?:v?ram|memory) than (?:the )?(?:weights|model (?:file|size)|file size)\b",
     ), memory_use, lambda q: _named_model(q) is not None and not q.train_tokens
-       and not re.search(r"\b(?:context|ctx)\b", q.low)),  # the cache of a context: below
+       and not re.search(r"\b(?:context|ctx)\b", q.low)  # the cache of a context: below
+       # a download, the disk or system RAM: not the card's memory
+       and not re.search(r"\b(?:disk|space|download\w*|storage|ssd|system ram|ram to load"
+                         r"|pull)\b", q.low)),
     Principle("weights_rule", "explain", _cues(
         r"\bhow (?:do|can|would|should) (?:i|you|we|one) (?:know|tell|figure out|calculate|"
         r"estimate|work out|compute)\b.{0,40}\b(?:vram|memory)\b",
@@ -3356,7 +3387,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\brebrand\w*\b",
         # "the 3090 and 3090 ti have the same tdp right": a claim on one figure
         r"^(?!.*\b(?:which|what|how|why)\b).*\b(?:have|has|got|share|with|is|are)\b (?:the )?"
-        r"same (?:amount of )?(?:v?ram|memory|(?:memory )?bandwidth|tdp|power|wattage|tflops)\b",
+        r"same (?:amount of )?(?:v?ram|memory|(?:memory )?bandwidth|tdp|power|wattage|tflops)\b"
+        r"(?! (?:supply|supplies|connectors?|type|bus|clocks?|psu))",
+        # "4070 ti and 4070 ti super same memory?"
+        r"\bsame (?:v?ram|memory|(?:memory )?bandwidth|tdp|wattage|tflops)\s?\?",
     ), variants, _two_gpus_or_sizes),
     Principle("precision_speed", "speed", _cues(
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,60}\b(?:faster|quicker|slower|"

@@ -20,6 +20,7 @@ from advisor.agent.handlers import (
     gpu_choices,
     recordings_an_hour,
     unresolved,
+    what_more_memory_holds,
     workload_of,
 )
 from advisor.agent.query import GpuRef, Query
@@ -173,6 +174,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
         draft.text = _with_datasheet(query, box, draft.text)
     draft.text = _asked_fields_first(query, box, draft.text)
+    draft.text = _unrecorded_said(query, draft.text)
+    draft.text = _only_memory_differs(query, box, draft.text)
     draft.text = _memory_kinds_why(query, box, draft.text)
     draft.text = _within_power(query, box, draft.text)
     draft.text = _claim_checked(query, box, draft.text)
@@ -373,6 +376,93 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
 
 # the energy itself asked, with no price per kWh: "how many kWh per day is that?"
 _KWH_ASKED = re.compile(r"\bhow many (?:kwh|kilowatt[- ]hours?)\b|\bkwh (?:a|per|each) day\b")
+
+
+# datasheet figures people ask that the catalog does not keep, with the field a question about
+# them is otherwise read as ("memory bus width" is not its bandwidth)
+UNRECORDED_FIELDS: tuple[tuple[str, str, str | None], ...] = (
+    ("memory bus width", r"\bbus width\b|\bmemory bus\b|\b\d{2,4}-?bit (?:memory )?bus\b",
+     "bandwidth_gbs"),
+    ("clock speed", r"\b(?:boost|base|core|game|memory|gpu) clocks?\b|\bclock (?:speeds?|rates?)\b"
+     r"|\bclocks? (?:at|to)\b|\b\d{3,4} ?mhz\b", None),
+    ("power connector", r"\bpower (?:connectors?|plugs?|cables?)\b|\b12v-?hpwr\b|\b12v-?2x6\b"
+     r"|\b(?:6|8|16)-?pins?\b", "tdp_w"),
+    ("die size and transistor count", r"\bdie size\b|\bdie area\b|\btransistors?\b", None),
+    ("process node", r"\bprocess (?:node|technology)\b|\b(?:tsmc|samsung) ?\w*\d ?nm\b"
+     r"|\bwhat (?:node|nm)\b|\b\d{1,2} ?nm\b", None),
+    ("ray-tracing cores", r"\b(?:rt|ray[- ]tracing) cores?\b", None),
+    ("cache size", r"\bl[12] cache\b|\bcache size\b|\binfinity cache\b", None),
+    ("card length and slot width", r"\b(?:card|board) length\b|\bslot width\b"
+     r"|\bhow (?:long|thick|wide) is\b|\b(?:2|3|two|three|dual|triple)[- ]slot\b", None),
+    ("display outputs", r"\bdisplay ?ports?\b|\bhdmi\b|\bvideo outputs?\b", None),
+)  # fmt: skip
+
+
+def _unrecorded_said(query: Query, text: str) -> str:
+    """A datasheet figure the catalog does not keep ("the boost clock", "memory bus width"):
+    said so, first when nothing else asked is on record, after the verdict otherwise; never
+    answered with another field in its place unannounced."""
+    if query.intent not in ("spec", "compare") or not query.gpus:
+        return text
+    found = [(label, stands) for label, words, stands in UNRECORDED_FIELDS
+             if re.search(words, query.low)]  # fmt: skip
+    if not found:
+        return text
+    labels = " and ".join(label for label, _ in found)
+    catalog = load_catalog()  # each card by its name (a family named: what the user said)
+    names = " and ".join(
+        dict.fromkeys(
+            catalog.gpus[g.ids[0]].name if len(g.ids) == 1 else g.text for g in query.gpus if g.ids
+        )
+    )
+    if not names:
+        return text
+    note = (f"Not on record: the {labels} of the {names}; the catalog keeps memory, bandwidth, "
+            "compute rates, power, links and core counts.")  # fmt: skip
+    # the fields read only from the words of the unrecorded figure ("memory bus" as bandwidth)
+    own = {stands for _, stands in found if stands} | ({"memory_gb"} if "memory bus" in labels
+                                                          else set())  # fmt: skip
+    if not set(query.fields) - own:
+        return f"**{note}**\n\n{text}"
+    head, sep, rest = text.partition("\n\n")
+    return f"{head}\n\n{note}{sep}{rest}" if sep else f"{head}\n\n{note}"
+
+
+# a choice or a worth asked between two cards: "is there any point in the 16gb over the 8gb",
+# "worth it over", "or", "vs"
+_CHOICE_ASKED = re.compile(
+    r"\b(?:worth|point|over|or|vs\.?|versus|which|better|instead|difference|upgrade)\b"
+)
+
+
+def _only_memory_differs(query: Query, box: ToolBox, text: str) -> str:
+    """Two cards of one chip that differ only in memory ("4060 Ti 16GB over the 8GB version, for
+    LLMs?"): what the memory buys leads, the largest LLM each runs; the speeds are the same."""
+    if query.intent not in ("spec", "compare") or not _CHOICE_ASKED.search(query.low):
+        return text
+    named = [r for r in query.gpus if len(r.ids) == 1 and (r.count or 1) == 1]
+    if len(named) != 2 or len(query.gpus) != 2 or text.startswith("**Yes, for the memory"):
+        return text
+    if any(m.family not in (None, "llm") for m in query.models):
+        return text
+    sheets = [box.call("gpu_specs", {"gpu": r.ids[0]}) for r in named]
+    if any("error" in sh for sh in sheets):
+        return text
+    a, b = sheets
+
+    def level(field: str) -> bool:
+        x, y = a.get(field), b.get(field)
+        return bool(x and y and abs(x - y) <= 0.02 * max(x, y))
+
+    if not (level("bandwidth_gbs") and level("fp16_bf16_dense_tflops")) or level("memory_gb"):
+        return text
+    room = what_more_memory_holds(query, box, sheets)
+    if not room:
+        return text
+    head = (f"**The memory is the difference: the same speed (memory bandwidth "
+            f"{c.num(a['bandwidth_gbs'], 'GB/s')} on both), and the larger memory runs bigger "
+            "models.** " + room)  # fmt: skip
+    return f"{head}\n\n{text}"
 
 
 def _energy_asked(query: Query, box: ToolBox, text: str) -> str:

@@ -1480,7 +1480,9 @@ _PEOPLE = r"[a-z]+(?:ists|ers|ors|ians|ents|ees|ople|ff|ics|ives)"
 
 def _concurrency(low: str) -> tuple[int | None, float | None]:
     rps = rx.search(
-        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps)(?:\s?/\s?|\s?per\s?"
+        # "50 users per second" arrive at that rate, as requests do
+        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps|users|calls|chats|messages|prompts"
+        r"|conversations)(?:\s?/\s?|\s?per\s?"
         r"|\s(?:an?|each|every)\s)(?:s\b|sec|second)"  # never "requests as a burst"
         r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
         low,
@@ -1530,15 +1532,18 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     ):
         concurrency = 1  # "single user", "latency for a single request"
     rate = _number(rps.group(1) or rps.group(2)) if rps else None
-    per_minute = (
-        None
-        if rps
-        else rx.search(  # "200 requests per minute", "120 rpm"
-            r"(\d[\d,]*(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|calls)(?:\s?/\s?|\s?per\s?"
-            r"|\s(?:an?|each|every)\s)(?:min|minute)\b|(\d[\d,]*)\s?rpm\b(?!\s?(?:fan|disk|drive))",
-            low,
-        )
-    )
+    per_minute = None if rps else rx.search(  # "200 requests per minute", "120 rpm"
+        r"(\d[\d,]*(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|calls|users|chats|messages|prompts"
+        r"|conversations)(?:\s?/\s?|\s?per\s?|\s(?:an?|each|every)\s)(?:min|minute)\b"
+        r"|(\d[\d,]*)\s?rpm\b(?!\s?(?:fan|disk|drive|pump))",
+        low,
+    )  # fmt: skip
+    if (
+        per_minute
+        and per_minute.group(2)
+        and rx.search(r"\bfans?\b|\bspin\w*|\bnois\w*|\bpump\b|\bdisks?\b|\bhdd\b|\bcooler\b", low)
+    ):
+        per_minute = None  # "the fan spins at 2000 rpm while serving": turns, not requests
     if per_minute:
         rate = _number((per_minute.group(1) or per_minute.group(2)).replace(",", "")) / 60
     daily = _daily_rate(low) if rate is None else None
@@ -2440,7 +2445,8 @@ _MONEY = re.compile(
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$(?!\s?\d)"  # "1$/hr", "500$" (not "3090 $600")
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|(?:us |u\.s\. )?dollars?|bucks|eur|euros?"
     rf"|gbp|quid|d[oó]lares|kr|sek|nok|dkk|{_FX_RE[2:-2]})\b"
-    rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend|\bspent|~|\babout|\baround|\blike|\bunder"
+    rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend(?:s|ing)?|\bspent|\bpay(?:s|ing)?|~|\babout"
+    rf"|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
     r"|conversations|steps|params?|parameters?|words|documents|requests|users|pairs|prompts)\b)"
@@ -4553,6 +4559,15 @@ _YOLO_UNVERSIONED = re.compile(r"\byolo\b(?![- ]?(?:v?\d|nas|world|x\b))")
 YOLO_ASSUMED = "yolo11m"  # Ultralytics' current detector, at its middle size
 
 
+# a U-Net said with segmentation (a bare "unet" is the denoiser of Stable Diffusion)
+SEGMENTATION_UNET = "unet-segmentation"
+_SEGMENTATION_UNET = re.compile(
+    r"^(?!.*\b(?:sd|sdxl|stable diffusion|diffusion|denoiser|dreambooth|vae)\b)"
+    r"(?=.*\b(?:segment\w*|medical|biomedical|ct|mri|scans?|slices|masks?|microscopy|cells?"
+    r"|satellite|tiles)\b)(?=.*\bu-?nets?\b)"
+)
+
+
 def _family_named(low: str) -> tuple[ModelRef, ...]:
     """ "the whisper transcription pods": a family named without its size is its reference
     model, said as assumed (Whisper large-v3, the size most used to transcribe); "YOLO" alone is
@@ -4560,6 +4575,8 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
     if _YOLO_UNVERSIONED.search(low):
         note = "YOLO with no version or size named: YOLO11m assumed (say yours if it differs)."
         return (ModelRef("YOLO", (YOLO_ASSUMED,), "vision", note=note, assumed=True),)
+    if _SEGMENTATION_UNET.search(low):  # "a unet for medical segmentation": not SD's denoiser
+        return (ModelRef("U-Net", (SEGMENTATION_UNET,), "vision"),)
     if not _WHISPER_UNSIZED.search(low):
         return ()
     ref = FAMILIES["speech"].reference_model
@@ -4606,11 +4623,15 @@ def _sd_unversioned(
     version was ("make me a picture with stable diffusion" is no GPU question)."""
     unnamed = _IMAGE_UNNAMED.search(low)  # "ai pictures", "image generation": no model at all
     sd = _SD_UNVERSIONED.search(low)
-    if not (gpus or _GPU_ASKED.search(low)) or not (sd or unnamed):
+    if not (gpus or _GPU_ASKED.search(low) or _MEMORY_ENOUGH.search(low)) or not (sd or unnamed):
         return ()
     if any(m.family in ("diffusion", "vision") for m in models) or (unnamed and models):
         return ()
     memory = [_card_memory_gb(g, catalog) for g in gpus]
+    said = None if gpus else _MEMORY_ENOUGH.search(low)  # "would 6gb be enough": that size
+    size = rx.match(r"\d+(?:\.\d+)?", said.group(0)) if said else None
+    if size:
+        memory = [float(size.group(0))]
     if memory and all(m is not None and m < SMALL_CARD_GB for m in memory):
         # "stable diffusion on my laptop rtx 3050 4gb": what such a card runs is SD 1.5
         note = ("Stable Diffusion with no version named, on a card under "
@@ -4623,6 +4644,11 @@ def _sd_unversioned(
     return (ModelRef("Stable Diffusion", (ref,), "diffusion", note=note, assumed=True),)
 
 
+# a memory size weighed for a job: "is 12gb enough for stable diffusion", "would 8 gigs do"
+_MEMORY_ENOUGH = re.compile(
+    r"\b\d+(?:\.\d+)? ?(?:gb|gigs?|g)\b(?: of (?:vram|memory))?[^.?!]{0,20}\b(?:enough|sufficient"
+    r"|plenty|suffice|cut it|do (?:it|the job)|be ok|be fine)\b"
+)
 # a card this small is sized for SD 1.5 when Stable Diffusion is named with no version: SDXL's
 # 16-bit weights alone (UNet and both text encoders, about 6.9 GB) leave it no room
 SMALL_CARD_GB = 8.0
@@ -4753,7 +4779,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
     models = tuple(m for m in models if not any(_spans_overlap(m.text, text, a) for a, _ in absent))
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
-        models += _family_named(low)  # not when a Whisper the catalog lacks was read
+        # (not when a Whisper the catalog lacks was read; never a model read already)
+        models += tuple(m for m in _family_named(low)
+                        if not any(set(m.ids) & set(o.ids) for o in models))  # fmt: skip
     spans = [(m.start(), m.end()) for r in models for m in _spans_of(r.text, text)]
     spans += [span for span, _ in absent]
     gpus = _elliptic_forms(tuple(linker.find_gpus(text, skip=spans)), low, linker)
@@ -5430,8 +5458,10 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
         found = [e[0] for e in each if e and e[0].resolved]
         if len(found) == 2 and found[0].ids != found[1].ids:
             return tuple(found)
-    size = rx.search(r"\b(?:or|vs\.?|versus|than)\b[^.?!]{0,25}?\b(?:the|a|an) (\d{1,3}) ?gb "
-                     r"(?:one|version|model|variant|option|config\w*)\b"
+    size = rx.search(r"\b(?:or|vs\.?|versus|than|over|instead of|compared to)\b[^.?!]{0,25}?"
+                     r"\b(?:the|a|an) (\d{1,3}) ?gb"
+                     # "over the 8gb version", "worth it over the 8gb for llms"
+                     r"(?: (?:one|version|model|variant|option|config\w*)\b|(?= for\b|\s?[?,.]|$))"
                      # "V100 16gb or 32gb": the other size right after the first
                      r"|\d ?gb (?:or|vs\.?|versus|and|&|/) ?(\d{1,3}) ?gb\b", low)  # fmt: skip
     if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:

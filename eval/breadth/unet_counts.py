@@ -1,4 +1,4 @@
-"""Counts for the catalog's U-Net entry (advisor/data/workloads/vision.yaml, id unet).
+"""Counts for the catalog's U-Net entry (advisor/data/workloads/vision.yaml, id unet-segmentation).
 
 The U-Net of Ronneberger, Fischer and Brox (2015, arXiv:1505.04597) as it is usually built in
 PyTorch today: four 2x2 max-pool steps down and four 2x2 transposed convolutions up, two 3x3
