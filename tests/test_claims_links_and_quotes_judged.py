@@ -249,3 +249,22 @@ def test_a_deadline_the_pick_alone_misses_leads_with_the_cards_that_meet_it(
     trained = ask_grounded(rules_advisor, "what gpu do i need to train a 1b model from scratch "
                            "in a week on 20B tokens").text  # fmt: skip
     assert "to finish within 168 hours" in head(trained)
+
+
+@pytest.mark.parametrize(
+    ("said", "sign"),
+    [
+        ("electricity is 1000 som per kwh, a 3090 running all day for a month?", "SOM"),
+        ("power costs 0.30 lari per kwh, my 4090 runs 8h a day, monthly bill?", "GEL"),
+    ],
+)
+def test_a_tariff_in_a_currency_said_in_words_is_a_bill(
+    rules_advisor: Advisor, said: str, sign: str
+) -> None:
+    text = ask_grounded(rules_advisor, said).text
+    assert head(text).startswith(f"**About {sign} ") and "of electricity" in head(text)
+
+
+def test_the_count_for_one_card_more_comes_from_the_tool(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "how many h100s can we fit in a 10kw power budget").text
+    assert head(text).startswith("**13: ") and "For 14, cap each card" in text

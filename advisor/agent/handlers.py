@@ -3865,7 +3865,8 @@ def cards_under_limit(query: Query, box: ToolBox, gpu: str, supply: bool = False
     lines = [head]
     if within["left_for_gpus_w"] > 0:
         lines.append(
-            f"For {n + 1}, cap each card to about {c.num(within['cap_w_for_one_more'], 'W')} "
+            f"For {within['one_more']}, cap each card to about "
+            f"{c.num(within['cap_w_for_one_more'], 'W')} "
             "(nvidia-smi -pl): token generation, bound by memory bandwidth, keeps most of its "
             "speed under a cap; prompt processing, training and image generation slow with the "
             "clocks."

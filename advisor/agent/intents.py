@@ -1134,8 +1134,11 @@ def _bill_asked(q: Query, low: str) -> bool:
         q.usd_per_kwh
         and (q.hours or q.use_hours_per_day)
         and (q.gpus or q.draw_w)
-        and (_COST_ASKED.search(low) or _BILL_ASKED.search(low))
-    )
+        # ("1000 som per kwh, a 3090 running all day for a month?": a tariff and a span asked
+        # of the card, no figure of it asked: the bill)
+        and (_COST_ASKED.search(low) or _BILL_ASKED.search(low)
+             or (low.rstrip().endswith("?") and not q.fields and not q.models))
+    )  # fmt: skip
 
 
 # whether the cheaper card is enough, asked beside the prices: "if the 40 gig one works I'd

@@ -745,7 +745,7 @@ def _clock_seconds(m: re.Match[str]) -> str:
 # (there is no exchange rate on record). Symbols are read anywhere; words only beside a number.
 _FX_SYMBOLS = {"₽": "RUB", "₴": "UAH", "₪": "ILS", "₹": "INR", "₺": "TRY", "₩": "KRW",
                "฿": "THB", "₸": "KZT", "₫": "VND", "₱": "PHP", "₦": "NGN", "﷼": "IRR",
-               "৳": "BDT"}  # fmt: skip
+               "৳": "BDT", "₾": "GEL"}  # fmt: skip
 # other dollars, written with their country's letters before the sign ("AU$2,500", "NZ$ 900"):
 # never the US dollar (not "US$")
 _OTHER_DOLLARS = {"AU": "AUD", "A": "AUD", "NZ": "NZD", "CA": "CAD", "C": "CAD", "S": "SGD",
@@ -782,6 +782,13 @@ _FX_WORDS = (
     ("PKR", r"pkr"),
     ("ZAR", r"rand|zar"),
     ("AZN", r"manat|azn"),
+    ("UZS", r"so['\u02bb\u2018\u2019]m|сўм|сум|uzs"),
+    ("SOM", r"сом|som"),  # the som of Kyrgyzstan or Uzbekistan, said without its country
+    ("KZT", r"теңге|тенге|tenge|kzt"),
+    ("GEL", r"ლარი|lari|gel"),
+    ("VND", r"đồng|dong|vnd"),
+    ("ETB", r"birr|etb"),
+    ("GHS", r"cedis?|ghs"),
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip

@@ -92,6 +92,7 @@ class CardsWithin:
     limit_w: float  # the draw allowed: the limit, or PSU_LOAD_SHARE of a supply's rating
     left_for_gpus_w: float  # the limit less the CPU and the rest of the system
     cap_w_for_one_more: float  # the board power each card is capped to for one card more
+    one_more: int  # that count of cards: num_gpus + 1
 
 
 def cards_within(
@@ -106,4 +107,5 @@ def cards_within(
     limit_w = limit_w * PSU_LOAD_SHARE if supply else limit_w
     left = limit_w - cpu - PLATFORM_W
     n = max(0, min(16, int(left // gpu_w)))
-    return CardsWithin(n, n * gpu_w + cpu + PLATFORM_W, limit_w, left, max(left, 0.0) / (n + 1))
+    return CardsWithin(n, n * gpu_w + cpu + PLATFORM_W, limit_w, left, max(left, 0.0) / (n + 1),
+                       n + 1)  # fmt: skip
