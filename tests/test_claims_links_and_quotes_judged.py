@@ -268,3 +268,10 @@ def test_a_tariff_in_a_currency_said_in_words_is_a_bill(
 def test_the_count_for_one_card_more_comes_from_the_tool(rules_advisor: Advisor) -> None:
     text = ask_grounded(rules_advisor, "how many h100s can we fit in a 10kw power budget").text
     assert head(text).startswith("**13: ") and "For 14, cap each card" in text
+
+
+def test_a_figure_on_record_or_no_figure_is_no_unrecorded_note(rules_advisor: Advisor) -> None:
+    warranty = ask_grounded(rules_advisor, "how long is the warranty on a 4090?").text
+    assert "Not on record: the card length" not in warranty
+    asked = ask_grounded(rules_advisor, "4060 ti 8gb or 16gb, memory bandwidth?").text
+    assert not asked.startswith("**The memory is the difference")

@@ -3300,6 +3300,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bmore (?:v?ram|memory) than (?:the )?(?:weights|model (?:file|size)|file size)\b",
     ), memory_use, lambda q: _named_model(q) is not None and not q.train_tokens
        and not re.search(r"\b(?:context|ctx)\b", q.low)  # the cache of a context: below
+       # "why is my 70b so slow ... it uses 46gb": the speed is asked, not the memory
+       and not re.search(r"\b(?:slow\w*|fast\w*|speed|latency|tok\w*/s|t/s)\b", q.low)
        # a download, the disk or system RAM: not the card's memory
        and not re.search(r"\b(?:disk|space|download\w*|storage|ssd|system ram|ram to load"
                          r"|pull)\b", q.low)),

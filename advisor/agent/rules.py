@@ -393,7 +393,9 @@ UNRECORDED_FIELDS: tuple[tuple[str, str, str | None], ...] = (
     ("ray-tracing cores", r"\b(?:rt|ray[- ]tracing) cores?\b", None),
     ("cache size", r"\bl[12] cache\b|\bcache size\b|\binfinity cache\b", None),
     ("card length and slot width", r"\b(?:card|board) length\b|\bslot width\b"
-     r"|\bhow (?:long|thick|wide) is\b|\b(?:2|3|two|three|dual|triple)[- ]slot\b", None),
+     r"|\bhow (?:long|thick|wide|big) is (?:the |a |an |my )?(?:[\w-]+ ){0,3}(?:card|gpu|board)"
+     r"\b(?! warranty)"
+     r"|\b(?:2|3|two|three|dual|triple)[- ]slot\b", None),
     ("display outputs", r"\bdisplay ?ports?\b|\bhdmi\b|\bvideo outputs?\b", None),
 )  # fmt: skip
 
@@ -440,6 +442,8 @@ def _only_memory_differs(query: Query, box: ToolBox, text: str) -> str:
     LLMs?"): what the memory buys leads, the largest LLM each runs; the speeds are the same."""
     if query.intent not in ("spec", "compare") or not _CHOICE_ASKED.search(query.low):
         return text
+    if set(query.fields) - {"memory_gb"}:
+        return text  # "8gb or 16gb, memory bandwidth?": the figure asked leads
     named = [r for r in query.gpus if len(r.ids) == 1 and (r.count or 1) == 1]
     if len(named) != 2 or len(query.gpus) != 2 or text.startswith("**Yes, for the memory"):
         return text
