@@ -48,6 +48,7 @@ SPLITS = (
     "fresh20",
     "fresh21",
     "fresh22",
+    "fresh23",
 )
 
 
