@@ -275,3 +275,23 @@ def test_a_figure_on_record_or_no_figure_is_no_unrecorded_note(rules_advisor: Ad
     assert "Not on record: the card length" not in warranty
     asked = ask_grounded(rules_advisor, "4060 ti 8gb or 16gb, memory bandwidth?").text
     assert not asked.startswith("**The memory is the difference")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["combien de VRAM pour llama 3 70b en 4 bits ?", "cuánta VRAM para llama 3 70b en 4 bits?"],
+)
+def test_how_much_memory_in_french_and_spanish_is_the_whole_need(
+    rules_advisor: Advisor, said: str
+) -> None:
+    text = ask_grounded(rules_advisor, said).text
+    assert "GB of GPU memory" in head(text) and "kv cache" in head(text)
+
+
+def test_second_review_edges(rules_advisor: Advisor, catalog: Catalog) -> None:
+    same = ask_grounded(rules_advisor, "is the 4060 ti 16gb faster than the 8gb?").text
+    assert head(same).startswith("**No, the memory is the difference")
+    unet = understand("train a unet on 20k images on a 3060, how long?", catalog)
+    assert [m.ids for m in unet.models] == [("unet-segmentation",)]
+    mhz = ask_grounded(rules_advisor, "my 4070 runs at 1900 mhz boost, normal for llms?").text
+    assert "Not on record" not in mhz

@@ -8508,7 +8508,8 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
         return [f"**No {condition} price on record for the {priced['gpu_name']} to judge "
                 f"{c.usd(quote, query.currency.strip())} against**; the prices it has are "
                 "below."]  # fmt: skip
-    if condition == "msrp":
+    launch = condition == "msrp"
+    if launch:
         condition = "launch list (MSRP)"
     cheapest = min(p["usd"] for p in rows)
     dearest = max(p.get("usd_max") or p["usd"] for p in rows)
@@ -8530,9 +8531,8 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     if sides == {"above"}:
         verdict = f"No: {given} is above the {condition} prices on record for the {name}"
     elif sides == {"below"}:
-        verdict = (
-            f"Below the market: {given} is under the {condition} prices on record for the {name}"
-        )
+        market = "Below the launch price" if launch else "Below the market"
+        verdict = f"{market}: {given} is under the {condition} prices on record for the {name}"
     else:
         verdict = f"Yes: {given} is in line with the {condition} prices on record for the {name}"
     return [f"**{verdict} ({span}, newest {newest}).**"]

@@ -383,19 +383,19 @@ _KWH_ASKED = re.compile(r"\bhow many (?:kwh|kilowatt[- ]hours?)\b|\bkwh (?:a|per
 UNRECORDED_FIELDS: tuple[tuple[str, str, str | None], ...] = (
     ("memory bus width", r"\bbus width\b|\bmemory bus\b|\b\d{2,4}-?bit (?:memory )?bus\b",
      "bandwidth_gbs"),
-    ("clock speed", r"\b(?:boost|base|core|game|memory|gpu) clocks?\b|\bclock (?:speeds?|rates?)\b"
-     r"|\bclocks? (?:at|to)\b|\b\d{3,4} ?mhz\b", None),
-    ("power connector", r"\bpower (?:connectors?|plugs?|cables?)\b|\b12v-?hpwr\b|\b12v-?2x6\b"
-     r"|\b(?:6|8|16)-?pins?\b", "tdp_w"),
-    ("die size and transistor count", r"\bdie size\b|\bdie area\b|\btransistors?\b", None),
-    ("process node", r"\bprocess (?:node|technology)\b|\b(?:tsmc|samsung) ?\w*\d ?nm\b"
-     r"|\bwhat (?:node|nm)\b|\b\d{1,2} ?nm\b", None),
+    ("clock speed", r"\b(?:what|which|how (?:high|fast))\b[^.?!]{0,30}\b(?:boost|base|core|game"
+     r"|memory|gpu) clocks?\b|\b(?:boost|base|core|game) clocks?\b[^.?!]{0,15}\?|\bclock speeds?\b",
+     None),
+    ("power connector", r"\b(?:what|which)\b[^.?!]{0,30}\bpower (?:connectors?|plugs?)\b"
+     r"|\bpower connectors?\b[^.?!]{0,15}\?|\b12v-?hpwr\b[^.?!]{0,15}\?", "tdp_w"),
+    ("die size and transistor count", r"\bdie size\b|\bdie area\b|\bhow many transistors\b",
+     None),
+    ("process node", r"\bprocess (?:node|technology)\b|\bwhat (?:node|nm)\b", None),
     ("ray-tracing cores", r"\b(?:rt|ray[- ]tracing) cores?\b", None),
     ("cache size", r"\bl[12] cache\b|\bcache size\b|\binfinity cache\b", None),
-    ("card length and slot width", r"\b(?:card|board) length\b|\bslot width\b"
-     r"|\bhow (?:long|thick|wide|big) is (?:the |a |an |my )?(?:[\w-]+ ){0,3}(?:card|gpu|board)"
-     r"\b(?! warranty)"
-     r"|\b(?:2|3|two|three|dual|triple)[- ]slot\b", None),
+    ("card length", r"\b(?:card|board) length\b"
+     r"|\bhow (?:long|big) is (?:the |a |an |my )?(?:[\w-]+ ){0,1}(?:card|gpu|board)\b"
+     r"(?! (?:warranty|going|gonna))", None),
     ("display outputs", r"\bdisplay ?ports?\b|\bhdmi\b|\bvideo outputs?\b", None),
 )  # fmt: skip
 
@@ -434,7 +434,9 @@ def _unrecorded_said(query: Query, text: str) -> str:
 # "worth it over", "or", "vs"
 _CHOICE_ASKED = re.compile(
     r"\b(?:worth|point|over|or|vs\.?|versus|which|better|instead|difference|upgrade)\b"
+    r"|\b(?:faster|quicker|slower)\b"
 )
+_SPEED_ASKED = re.compile(r"\b(?:faster|quicker|slower)\b")
 
 
 def _only_memory_differs(query: Query, box: ToolBox, text: str) -> str:
@@ -466,6 +468,10 @@ def _only_memory_differs(query: Query, box: ToolBox, text: str) -> str:
     head = (f"**The memory is the difference: the same speed (memory bandwidth "
             f"{c.num(a['bandwidth_gbs'], 'GB/s')} on both), and the larger memory runs bigger "
             "models.** " + room)  # fmt: skip
+    if _SPEED_ASKED.search(query.low):  # "is the 16gb faster than the 8gb?": no, the same
+        head = "**No, " + head[2].lower() + head[3:]
+        first, sep, rest = text.partition("\n\n")
+        text = rest if first.startswith("**Yes") and sep else text  # (not a "Yes: pick" too)
     return f"{head}\n\n{text}"
 
 
@@ -519,6 +525,8 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
         return (f"{c.num(s['tdp_w'], 'W')} + your {c.num(rest, 'W')} = "
                 f"{c.num(s['tdp_w'] + rest, 'W')}" if rest else c.num(s["tdp_w"], "W"))  # fmt: skip
 
+    # the limit checked by the power tool (also when it was said in an earlier turn)
+    box.call("system_power", {"gpu": ok["id"], "limit_w": query.max_power_w})
     lead = (
         f"**Pick the {ok['name']}: within your {c.num(query.max_power_w, 'W')}** "
         f"({drawn(ok)}); the {picked['name']} would draw {drawn(picked)}, over it."

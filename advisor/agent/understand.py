@@ -4566,12 +4566,11 @@ _YOLO_UNVERSIONED = re.compile(r"\byolo\b(?![- ]?(?:v?\d|nas|world|x\b))")
 YOLO_ASSUMED = "yolo11m"  # Ultralytics' current detector, at its middle size
 
 
-# a U-Net said with segmentation (a bare "unet" is the denoiser of Stable Diffusion)
+# a U-Net said with no image generator beside it (then "unet" is the denoiser of Stable Diffusion)
 SEGMENTATION_UNET = "unet-segmentation"
 _SEGMENTATION_UNET = re.compile(
-    r"^(?!.*\b(?:sd|sdxl|stable diffusion|diffusion|denoiser|dreambooth|vae)\b)"
-    r"(?=.*\b(?:segment\w*|medical|biomedical|ct|mri|scans?|slices|masks?|microscopy|cells?"
-    r"|satellite|tiles)\b)(?=.*\bu-?nets?\b)"
+    r"^(?!.*\b(?:sd|sd ?\d(?:\.\d)?|sdxl|stable diffusion|diffusion|denoiser|dreambooth|vae"
+    r"|text encoders?|comfyui|flux|loras?|image generation)\b)(?=.*\bu-?nets?\b)"
 )
 
 
