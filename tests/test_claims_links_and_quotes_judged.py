@@ -295,3 +295,8 @@ def test_second_review_edges(rules_advisor: Advisor, catalog: Catalog) -> None:
     assert [m.ids for m in unet.models] == [("unet-segmentation",)]
     mhz = ask_grounded(rules_advisor, "my 4070 runs at 1900 mhz boost, normal for llms?").text
     assert "Not on record" not in mhz
+
+
+def test_a_model_named_decides_between_memory_variants(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "4060 ti 16gb vs 8gb, which one for llama 13b?").text
+    assert head(text).startswith("**Pick the NVIDIA GeForce RTX 4060 Ti 16GB")

@@ -446,6 +446,8 @@ def _only_memory_differs(query: Query, box: ToolBox, text: str) -> str:
         return text
     if set(query.fields) - {"memory_gb"}:
         return text  # "8gb or 16gb, memory bandwidth?": the figure asked leads
+    if any(m.ids and not m.assumed for m in query.models):
+        return text  # "16gb vs 8gb, which one for llama 13b?": the model named decides
     named = [r for r in query.gpus if len(r.ids) == 1 and (r.count or 1) == 1]
     if len(named) != 2 or len(query.gpus) != 2 or text.startswith("**Yes, for the memory"):
         return text
