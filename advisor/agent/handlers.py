@@ -1450,10 +1450,8 @@ def _accumulated(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef)
 def _batch_that_fits(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A training batch that does not fit: the largest that does, with gradient accumulation
     making up the batch set (the same samples per optimizer step)."""
-    args = {k: v for k, v in estimate_args(query, e["gpu"], e["num_gpus"], model).items()
-            if k in _SOLVE_ARGS}  # fmt: skip
-    found = box.call("solve", {**args, "target": "max_batch"})
-    largest = found.get("solution") if "error" not in found else None
+    found = _max_batch(box, estimate_args(query, e["gpu"], e["num_gpus"], model))
+    largest = found["solution"] if found else None
     if not largest or largest >= e["batch"]:
         return []
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
@@ -5278,21 +5276,36 @@ _MEMORY_WORDS = re.compile(r"\b\d+ ?(?:gb|gigs?)\b|\bvram\b|\bmemory\b|\bcapacit
 def what_more_memory_holds(query: Query, box: ToolBox, sheets: list[dict[str, Any]]) -> str:
     """ "Is the 5090's 32GB worth the extra $?": what the larger memory holds that the smaller
     does not, the largest LLM each runs in a 4-bit GGUF (as people run them at home)."""
+    return memory_buys(largest_llm_each(query, box, sheets))
+
+
+def largest_llm_each(
+    query: Query, box: ToolBox, sheets: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Two cards of different memory, memory asked of: each card's sheet with the estimate of
+    the largest LLM it runs in a 4-bit GGUF, the larger memory first; empty otherwise."""
     sizes = [sh.get("memory_gb") for sh in sheets if "error" not in sh]
     if len(sizes) != 2 or sizes[0] == sizes[1] or not _MEMORY_WORDS.search(query.low):
-        return ""
+        return []
     found = []
     for sh in sorted(sheets, key=lambda sh: -(sh.get("memory_gb") or 0)):
         result = box.call("largest_model", {"gpu": sh["id"], "precision": "q4_k_m"})
         e = result.get("estimate") if "error" not in result else None
         if not e:
-            return ""
-        found.append(f"the {sh['name']} ({c.num(sh['memory_gb'], 'GB')}) holds up to "
-                     f"{e['model_name']} ({c.num(e['memory_per_gpu_gb'], 'GB')})")  # fmt: skip
-    return (
-        "What the memory buys, the largest LLM each runs in 4-bit (GGUF Q4_K_M): "
-        + "; ".join(found)
-        + "."
+            return []
+        found.append((sh, e))
+    return found
+
+
+def memory_buys(reach: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
+    """The sentence of what each card's memory holds (largest_llm_each); empty for none."""
+    if not reach:
+        return ""
+    each = [f"the {sh['name']} ({c.num(sh['memory_gb'], 'GB')}) holds up to "
+            f"{e['model_name']} ({c.num(e['memory_per_gpu_gb'], 'GB')})"
+            for sh, e in reach]  # fmt: skip
+    return "What the memory buys, the largest LLM each runs in 4-bit (GGUF Q4_K_M): " + (
+        "; ".join(each) + "."
     )
 
 

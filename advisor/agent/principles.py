@@ -35,13 +35,14 @@ from advisor.agent.handlers import (
     estimate_args,
     gpu_choices,
     gpus_named,
+    largest_llm_each,
+    memory_buys,
     multiple_asked,
     on_the_circuit,
     run_at_home,
     share_said,
     typical_job_hours,
     watts_said,
-    what_more_memory_holds,
 )
 from advisor.agent.query import GpuRef, ModelRef, Query
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
@@ -767,9 +768,9 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
         if (model.assumed or model is REFERENCE_MODEL) and llm:
             # "5090 over a 4090, 32gb vs 24gb?": what the memory buys
             sheets = [box.call("gpu_specs", {"gpu": g}) for g in pair]
-            if room := what_more_memory_holds(query, box, sheets):
-                why += "\n\n" + room
-                held = re.findall(r"holds up to (.+?) \(", room)
+            if reach := largest_llm_each(query, box, sheets):
+                why += "\n\n" + memory_buys(reach)
+                held = [e["model_name"] for _, e in reach]
                 bigger = a["gpu_memory_gb"] > b["gpu_memory_gb"]
                 if _MEMORY_MOTIVE.search(query.low) and bigger and len(set(held)) == 2:
                     # "worth going from a 3080 10gb to a 3090 just for the vram?": the memory

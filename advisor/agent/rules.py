@@ -432,11 +432,11 @@ def _unrecorded_said(query: Query, text: str) -> str:
 
 # a choice or a worth asked between two cards: "is there any point in the 16gb over the 8gb",
 # "worth it over", "or", "vs"
-_CHOICE_ASKED = re.compile(
-    r"\b(?:worth|point|over|or|vs\.?|versus|which|better|instead|difference|upgrade)\b"
-    r"|\b(?:faster|quicker|slower)\b"
-)
 _SPEED_ASKED = re.compile(r"\b(?:faster|quicker|slower)\b")
+_CHOICE_ASKED = re.compile(
+    r"\b(?:worth|point|over|or|vs\.?|versus|which|better|instead|difference|upgrade)\b|"
+    + _SPEED_ASKED.pattern
+)
 
 
 def _only_memory_differs(query: Query, box: ToolBox, text: str) -> str:

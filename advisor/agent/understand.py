@@ -1485,11 +1485,13 @@ _LOT = 64  # above it, "a batch of N images" is how many to make, not how many a
 _PEOPLE = r"[a-z]+(?:ists|ers|ors|ians|ents|ees|ople|ff|ics|ives)"
 
 
+# what arrives at a rate: "50 requests a second", "50 users per second", "200 calls a minute"
+_ARRIVALS = r"(?:req(?:uest)?s?|queries|users|calls|chats|messages|prompts|conversations)"
+
+
 def _concurrency(low: str) -> tuple[int | None, float | None]:
     rps = rx.search(
-        # "50 users per second" arrive at that rate, as requests do
-        r"(\d+(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|qps|rps|users|calls|chats|messages|prompts"
-        r"|conversations)(?:\s?/\s?|\s?per\s?"
+        rf"(\d+(?:\.\d+)?)\s?(?:{_ARRIVALS}|qps|rps)(?:\s?/\s?|\s?per\s?"
         r"|\s(?:an?|each|every)\s)(?:s\b|sec|second)"  # never "requests as a burst"
         r"|(\d+(?:\.\d+)?)\s?(?:qps|rps)\b",
         low,
@@ -1540,8 +1542,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         concurrency = 1  # "single user", "latency for a single request"
     rate = _number(rps.group(1) or rps.group(2)) if rps else None
     per_minute = None if rps else rx.search(  # "200 requests per minute", "120 rpm"
-        r"(\d[\d,]*(?:\.\d+)?)\s?(?:req(?:uest)?s?|queries|calls|users|chats|messages|prompts"
-        r"|conversations)(?:\s?/\s?|\s?per\s?|\s(?:an?|each|every)\s)(?:min|minute)\b"
+        rf"(\d[\d,]*(?:\.\d+)?)\s?{_ARRIVALS}(?:\s?/\s?|\s?per\s?|\s(?:an?|each|every)\s)"
+        r"(?:min|minute)\b"
         r"|(\d[\d,]*)\s?rpm\b(?!\s?(?:fan|disk|drive|pump))",
         low,
     )  # fmt: skip
