@@ -120,3 +120,12 @@ def test_a_ratio_of_rounded_figures_is_traced_within_their_rounding() -> None:
     figures = read_numbers("0.039 images/s against 0.019 images/s")
     assert _quotient_of(read_numbers("2.09x")[0], figures)  # 0.0385/0.0195 to 0.0395/0.0185
     assert not _quotient_of(read_numbers("2.30x")[0], figures)
+
+
+def test_amounts_in_other_currencies_are_money_of_their_own() -> None:
+    pounds, euros, dollars = read_numbers("£600, €2.50 and $3")
+    assert (pounds.family, euros.family, dollars.family) == ("money £", "money €", "usd")
+    # "1.71x the price" of the user's £600 over £350 is traced; pounds over dollars are not
+    said = source_numbers("a 3090 for £600 or a T4 for £350, electricity 28p per kWh")
+    assert check("the 3090 for 1.71x the price (£600 against £350)", {"question": said}).ok
+    assert not check("1.71x the price (£600 against $350)", {"question": said}).ok

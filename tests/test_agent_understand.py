@@ -21,7 +21,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("3090 vs 4090 with exllamav2", "compare", {"workload": "inference"}),
     (
         "v100 against a100 for fine tuning bert base with tensorflow, training speed?",
-        "speed",
+        "compare",  # two cards set against each other on the job's speed: the pick and its ratio
         {"workload": "finetune-full"},
     ),
     # names: the RTX 4050 exists only as a laptop GPU; a DGX/HGX board holds SXM modules; a

@@ -87,7 +87,7 @@ UNITS.update(_registry_units())
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u != "$")
 _SCALE_RE = "|".join(sorted(SCALE, key=len, reverse=True))
 _NUMBER = re.compile(
-    r"(?P<dollar>\$\s?)?(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)"
+    r"(?P<dollar>[$£€¥₹₩₦₱₽₺₴₪]\s?)?(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)"
     r"(?:[eE](?P<exp>[-+]?\d{1,3})(?![\w.]))?"  # 1e-06, 2.5E9: one number, not "1" and "06"
     rf"(?:\s?(?P<scale>{_SCALE_RE})\b)?(?:\s?(?P<unit>{_UNIT_RE})(?![a-z]))?",
     re.IGNORECASE,
@@ -151,8 +151,9 @@ def read_numbers(text: str, *, skip_names: bool = True) -> list[Number]:
         unit = (match.group("unit") or "").lower()
         multiplier = SCALE.get(scale, 1.0)
         family = None
-        if match.group("dollar"):
-            family = "usd"
+        if match.group("dollar"):  # "$40", or another currency's amount: "£600", "€2.50"
+            symbol = match.group("dollar").strip()
+            family = "usd" if symbol == "$" else f"money {symbol}"
         elif unit:
             family, unit_multiplier = UNITS[unit]
             multiplier *= unit_multiplier

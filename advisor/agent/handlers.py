@@ -4243,6 +4243,9 @@ _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
     r"|\bby (?:tomorrow|tonight|next week|the end)|\bwithin\b|\bin (?:under|less than)\b"
+    # "can my 4090 finish the lora in a weekend": the span it must be done in
+    r"|\b(?:finish\w*|done|complete\w*|get through)\b[^.?!]{0,60}?\b(?:in|over) (?:a|one|the) "
+    r"(?:weekend|night|day|week|month)\b"
 )
 
 

@@ -421,6 +421,12 @@ _HOW_LONG = _cues(
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
     r"(?:a|one|two|three|\d+)\s(?:days?|weeks?|months?)\b",
+    # "can a 3060 finish training yolov8n on coco in a weekend", "get it done overnight", "have
+    # it trained by friday": the run's end asked against a time
+    r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,40}?"
+    r"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:weekend|night|evening)s?|overnight"
+    r"|by (?:tomorrow|monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday|the weekend|the end of))\b",
     # "what training duration should I reserve", "total runtime?" ("wie lange", "quanto tempo":
     # the phrasebook's "how long")
     r"\b(?:training|job|run|total|overall) (?:duration|run ?time)\b|\bruntime\s*\?",
@@ -1671,13 +1677,14 @@ _UNASKED_SPEED = re.compile(
 )
 
 
-def detect_intent(query: Query, low: str) -> str:
+def detect_intent(query: Query, low: str, principled: bool = True) -> str:
     """The intent of a principle asked in so many words ("do I get 2x tokens/s with a second
     card?" is a speed question), else the first intent whose strong cue is there ("why ...",
     "A vs B"), else the first of the table (its order is the precedence) whose recogniser
-    accepts the question."""
+    accepts the question (`principled=False`: the cascade alone, for a principle that declined
+    the question)."""
     low = _UNASKED_SPEED.sub(" ", low)  # "speed not critical": said, not asked
-    found = None if _field_list(query) else principles.find(query, low)
+    found = None if _field_list(query) or not principled else principles.find(query, low)
     if found is not None and found.kind == "explain" and _pick_asked(query, low):
         found = None  # the pick asked beside a why
     if found is not None and found.kind in INTENTS and not _invalid(query, low):

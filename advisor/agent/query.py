@@ -172,6 +172,8 @@ class Query:
     vendor: str | None = None  # "nvidia", "amd", ... when the user limits the choice
     topic: str | None = None  # what an explain question is about
     follow_up: bool = False
+    # the intent the cues of intents.py read, where the intent model overruled it (intent_model)
+    cues_intent: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     also: tuple[Query, ...] = ()  # further questions in the same message
     # the text as read: normalised, the phrasebook's English, numbers in figures ("" = text)

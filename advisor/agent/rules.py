@@ -126,7 +126,7 @@ ABSENT_SAID = ABSENT_NOTE.split("{", 1)[0]
 
 
 def _one(query: Query, box: ToolBox) -> Draft:
-    from advisor.agent.intents import INTENTS, principle_for
+    from advisor.agent.intents import INTENTS, detect_intent, principle_for
 
     absent = [g for g in query.gpus if not g.ids and g.note and g.note.startswith(ABSENT_SAID)]
     if absent and any(g.ids for g in query.gpus):  # "tpu v5e vs h100": the H100's figures,
@@ -162,12 +162,19 @@ def _one(query: Query, box: ToolBox) -> Draft:
         query = replace(query, budget=None, buying=query.buying or spent)
     principle = principle_for(query)
     draft = principle.answer(query, box) if principle else None
+    if principle is not None and draft is None:
+        # the principle set the intent and then declined ("my psu is only 650w, best card for
+        # stable diffusion?": the supply principle with no card to load it): the intent the
+        # question has without it
+        query = replace(query, intent=detect_intent(query, query.low, principled=False))
     if draft is not None:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     elif (done := recordings_an_hour(query, box)) is not None:
         draft = done  # "55x realtime, 45-minute sets: how many sets per GPU-hour?", as asked
     else:
         draft = INTENTS[query.intent].handler(query, box)
+        if not draft.text.strip():  # a handler with nothing to say: what the articles say
+            draft = INTENTS["search"].handler(query, box)
         draft.text = _failure_polarity(
             query, _yes_or_no_first(query, _paced_as_run(query, draft.text))
         )
@@ -721,6 +728,8 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     if not sheets:
         return text
     line = c.asked_line(sheets, tuple(asked))
+    if line in text:
+        return text  # said already, after the pick ("a4000 or a5000, power bill matters")
     # "a good deal? tell me the bandwidth too", "300 W PSU, slot power only ... which one is
     # quicker?": the verdict or the pick first, the figures after it
     if YES_NO.search(query.low) or (text.startswith("**Pick the") and not _field_in_question(

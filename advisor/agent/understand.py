@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from advisor import rx
+from advisor.agent.intent_model import overruled
 from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
 from advisor.agent.query import Budget, GpuRef, ModelRef, Query
@@ -1737,7 +1738,9 @@ _DURATION = re.compile(
     r"(hours?|hrs?|h|days?|weeks?|weekends?|fortnights?|months?|years?|yrs?|minutes?|mins?|horas?"
     r"|stunden|heures?|d[ií]as?|tage?|jours?|semanas?|semaines?|wochen?|meses|mes|mois)\b"
     rf"(?!\s?(?:of (?:\w+ )?(?:audio|speech|{_RECORDINGS})\b|audio))"
-    r"|\b(an?|one|the|this|next) (?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
+    # "all weekend", "all week": one of them (not "all day": a way of using a card)
+    r"|\b(an?|one|the|this|next|all(?= (?:weekend|week|month|year)\b)) "
+    r"(?:full |whole |entire )?(hour|day|week|weekend|fortnight|month"
     r"|year|yr)\b(?![\s-](?:jobs?|shifts?|trips?|pass|off|rate|one|care|time|light|trader)\b)",
     re.IGNORECASE,
 )
@@ -2086,7 +2089,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         if unit_said.startswith(("y", "month")) and _TERM_NAME.match(low[m.end() : m.end() + 30]):
             continue  # "1-yr no-upfront reserved": the name of a price, not a duration
         amount, unit = _pair(m)
-        one = amount in ("a", "an", "one", "the", "this", "next")
+        if amount == "all" and any(d.group(1) for d in _DURATION.finditer(low)):
+            continue  # "up all weekend. 62h @ $5.67/h": the hours said, not a weekend's 48
+        one = amount in ("a", "an", "one", "the", "this", "next", "all")
         value = 1.0 if one else _count(amount.replace(",", ""))
         key = {"hrs": "hr", "mins": "min", "horas": "hora", "heures": "heure"}.get(unit, unit)
         per = _UNIT_HOURS.get(key.rstrip("s") if key != "hours" else "hour", 1)
@@ -4283,7 +4288,12 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     timed = any(s.intent in _WHOLE_RUN_INTENTS for s in others)
     query = _recipe_epochs(query, catalog, timed)
     others = [_recipe_epochs(s, catalog) for s in others]
-    return replace(query, text=question.strip(), english=text.strip(), also=tuple(others))
+    query = replace(query, text=question.strip(), english=text.strip(), also=tuple(others))
+    if previous is None:  # a question of its own (a follow-up's intent comes from the thread)
+        second = overruled(query)
+        if second is not None:
+            query = replace(query, intent=second, cues_intent=query.intent)
+    return query
 
 
 # the settings a later part of the message may add to the question it continues

@@ -49,6 +49,7 @@ SPLITS = (
     "fresh21",
     "fresh22",
     "fresh23",
+    "fresh24",
 )
 
 
