@@ -106,11 +106,13 @@ def markdown(r: dict[str, Any]) -> str:
         f"(target p50 <= {TARGETS['p50_ms']:g} ms).",
         "",
         "The natural split is scored by the fields its writer stated; dev and held-out are the "
-        "older cases split by hash (both read by now); fresh and fresh2 to fresh23 were each "
-        "written blind later (eval/golden/natural/fresh*.yaml): fresh, fresh17, fresh22 and "
-        "fresh23 are still blind (their failures never read; fresh22, 40 cases written at stop "
-        "65, and fresh23, 40 written at stop 66, were scored at stop 66 on the code before and "
-        "after its changes: 25 and 28 of 40 answers, both times), fresh2 "
+        "older cases split by hash (both read by now); fresh and fresh2 to fresh24 were each "
+        "written blind later (eval/golden/natural/fresh*.yaml): fresh, fresh17, fresh22, "
+        "fresh23 and fresh24 are still blind (their failures never read; fresh22, 40 cases "
+        "written at stop 65, and fresh23, 40 written at stop 66, were scored at stop 66 on the "
+        "code before and after its changes: 25 and 28 of 40 answers, both times; fresh24, 40 "
+        "written at stop 67, 18 of 40 on the code before it; the intent model of stop 67 was "
+        "never trained on a blind set or on held-out), fresh2 "
         "was read at stop 26, fresh3 at stop 27, "
         "fresh4 at stop 28, fresh5 at stop 29, fresh6 at stop 30, fresh7 at stop 31, fresh8 at "
         "stop 32, fresh9 at stop 33, fresh10 at stop 34, fresh11 at stop 35, fresh12 at stop 36, "

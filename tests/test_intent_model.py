@@ -195,3 +195,37 @@ def test_a_run_done_in_a_weekend_is_judged_against_it(rules_advisor: Advisor) ->
     answer = ask_grounded(rules_advisor, "can my 4090 finish a lora on llama 3 8b with 20k "
                           "samples in a weekend").text  # fmt: skip
     assert head(answer).startswith("**Yes: about ") and "within your deadline" in head(answer)
+
+
+def test_a_real_time_pace_said_after_the_audio_is_the_threads_pace(rules_advisor: Advisor) -> None:
+    thread = f"pace-after-audio-{id(rules_advisor)}"
+    rules_advisor.ask("we have 1,500 hours of podcast audio to transcribe with whisper large-v3",
+                      thread_id=thread)  # fmt: skip
+    answer = ask_grounded(rules_advisor, "on a single L4 it does about 30x real time, how long "
+                          "with 3 of them?", thread).text  # fmt: skip
+    assert head(answer).startswith("**About 16.7 hours at your own measured pace**")
+
+
+def test_owning_against_renting_stays_a_break_even(rules_advisor: Advisor) -> None:
+    answer = ask_grounded(rules_advisor, "running my own 3090 vs renting one at $0.25/hr, with "
+                          "power at $0.35/kWh, which is cheaper?").text  # fmt: skip
+    assert head(answer).startswith("**Buying NVIDIA GeForce RTX 3090 pays off after about")
+
+
+def test_no_deadline_verdict_on_one_epochs_time(rules_advisor: Advisor) -> None:
+    answer = ask_grounded(rules_advisor, "can a 3060 finish training yolov8m on coco by "
+                          "friday?").text  # fmt: skip
+    assert not head(answer).startswith(("**Yes", "**No")) and "per epoch" in head(answer)
+
+
+def test_a_pick_on_a_supply_keeps_the_card_within_it(rules_advisor: Advisor) -> None:
+    answer = ask_grounded(rules_advisor, "my psu is only 650w, what's the best card i can put "
+                          "in for stable diffusion without upgrading it").text  # fmt: skip
+    assert "Cards up to 345 W of board power: what a 650 W supply leaves" in answer
+    for heavy in ("RTX 4090", "RTX 3090", "RTX 5090"):  # 450, 350 and 575 W
+        assert heavy not in answer
+
+
+def test_does_a_outperform_b_is_answered_for_a(rules_advisor: Advisor) -> None:
+    answer = ask_grounded(rules_advisor, "does the 3090 outperform the 4090 for training?").text
+    assert head(answer).startswith("**No: pick the NVIDIA GeForce RTX 4090")

@@ -4264,6 +4264,8 @@ def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
     hours = typical_job_hours(e)
     if hours is None or not e.get("fits") or (have > 1 and e["workload"] == "inference"):
         return None  # copies working apart, or a setup that cannot hold it: the plan's own
+    if c.one_epoch(e):
+        return None  # one epoch's time, the epochs not given: no verdict on the whole run
     yes = hours <= query.hours
     where = c.gpus_phrase(have, e["gpu_name"])
     # (the deadline as said, "3 weeks", not re-said in hours the question never wrote)

@@ -35,12 +35,14 @@ ANSWERING = frozenset(
      "rent_or_buy", "explain", "search", "advice")
 )  # fmt: skip
 # the cues' readings the model leaves alone besides those: a why or a claim to judge (explain,
-# advice), a quantity solved for (solve: "how many L4s for 5k tok/s", "which quant on a 3090",
-# "the largest Qwen3 on 2x 3090", which the writers' labels spread over fit, speed and
-# recommend), and any intent a principle of principles.py decided, asked in so many words (on
-# the golden sets, questions of another style than the natural sets it learnt from, overruling
-# these lost answers: "is that right? yes or no first" read as a fit)
-CUES_KEPT = frozenset(("explain", "advice", "solve"))
+# advice), owning set against renting (rent_or_buy: "my own 3090 vs renting one at $0.25/hr,
+# power at 0.35/kWh, which is cheaper?" is a break-even, not a rental price), a quantity solved
+# for (solve: "how many L4s for 5k tok/s", "which quant on a 3090", "the largest Qwen3 on 2x
+# 3090", which the writers' labels spread over fit, speed and recommend), and any intent a
+# principle of principles.py decided, asked in so many words (on the golden sets, questions of
+# another style than the natural sets it learnt from, overruling these lost answers: "is that
+# right? yes or no first" read as a fit)
+CUES_KEPT = frozenset(("explain", "advice", "solve", "rent_or_buy"))
 # readings the model does not swap (cues' intent, model's): a buy question that names two cards
 # is already weighed card by card with each one's price to buy, which a comparison leaves out; a
 # cost question gives a card's price to buy with its rent beside it ("what does a 4090 go for

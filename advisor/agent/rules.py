@@ -20,6 +20,7 @@ from advisor.agent.handlers import (
     gpu_choices,
     recordings_an_hour,
     unresolved,
+    watts_said,
     what_more_memory_holds,
     workload_of,
 )
@@ -27,6 +28,7 @@ from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
 from advisor.answer import Citation
+from advisor.calculator.power import CPU_W, PLATFORM_W
 from advisor.catalog import load_catalog
 from advisor.retrieval.claim_reading import mentions
 
@@ -162,11 +164,14 @@ def _one(query: Query, box: ToolBox) -> Draft:
         query = replace(query, budget=None, buying=query.buying or spent)
     principle = principle_for(query)
     draft = principle.answer(query, box) if principle else None
-    if principle is not None and draft is None:
-        # the principle set the intent and then declined ("my psu is only 650w, best card for
-        # stable diffusion?": the supply principle with no card to load it): the intent the
-        # question has without it
+    if principle is not None and draft is None and query.intent in ("spec", "compare") and (
+            not query.gpus):  # fmt: skip
+        # the principle set a datasheet intent and then declined, with no card to read ("my psu
+        # is only 650w, best card for stable diffusion?": the supply principle with no card to
+        # load it): the intent the question has without it, each card within what the supply
+        # leaves it beside a high-end CPU and the rest of the system at full load
         query = replace(query, intent=detect_intent(query, query.low, principled=False))
+    query = _card_within_supply(query)
     if draft is not None:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     elif (done := recordings_an_hour(query, box)) is not None:
@@ -899,6 +904,26 @@ def _failure_polarity(query: Query, text: str) -> str:
     return text
 
 
+_SUPPLY_SAID = re.compile(r"\bpsu\b|\bpower ?supply\b|\bpower ?supplies\b")
+
+
+def _card_within_supply(query: Query) -> Query:
+    """ "best gpu for local llms on a 550w psu?": a pick with no card named, within what the
+    supply leaves a card beside a high-end desktop CPU and the rest of the system at full load
+    (the supply itself is no limit on the card's own draw)."""
+    if query.intent not in ("recommend", "buy") or query.gpus or not _SUPPLY_SAID.search(query.low):
+        return query
+    psu = watts_said(query.low)
+    if not psu or query.max_power_w not in (None, psu) or psu <= CPU_W + PLATFORM_W:
+        return query
+    card = psu - CPU_W - PLATFORM_W
+    note = (
+        f"Cards up to {c.num(card, 'W')} of board power: what a {c.num(psu, 'W')} supply "
+        "leaves beside a high-end desktop CPU and the rest of the system at full load."
+    )
+    return replace(query, max_power_w=card, notes=(*query.notes, note))
+
+
 def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
@@ -1035,7 +1060,12 @@ def _subject(low: str, gpus: list[GpuRef] | None = None) -> list[str]:
         r"\b(?:faster|better|cheaper|quicker|slower|more|less|\w+er than)\b", start
     )
     either = r"\bor\b(?! (?:the |an? )?[a-z]*\d)" if both else r"\bor\b"
-    said = re.split(rf",|{either}|\bthan\b|\binstead\b", start)[0]
+    # "does the 3090 outperform the 4090": the card before the verb that sets it against another
+    said = re.split(
+        rf",|{either}|\bthan\b|\binstead\b|\bout(?:perform|pace|run|class)\w*|\bbeats?\b"
+        r"|\bvs\.?|\bversus\b|\bagainst\b|\bover\b",
+        start,
+    )[0]
     words = re.findall(r"[a-z0-9]+", said)
     named = {w for g in gpus or [] for w in re.findall(r"[a-z]{4,}", g.text.lower())}
     named -= _GENERIC_WORDS

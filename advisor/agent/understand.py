@@ -6983,6 +6983,12 @@ def resolve(
         updates["topic"] = concept
     merged = replace(query, **updates)
     speech = bool(merged.models) and merged.models[0].family == "speech"
+    if speech and query.seconds_per_item is None and (pace := _REALTIME.search(query.low)):
+        # "a 2,400-hour corpus with whisper large-v3" then "on one A100 it runs at about 90x
+        # real time ... how long on four?": the pace is the thread's speech model's
+        factor = _number(pace.group(1) or pace.group(2))
+        if factor > 0:
+            merged = replace(merged, seconds_per_item=3600.0 / factor)
     if speech and query.hours and not query.audio_hours and _HOURS_TAKE.search(query.low):
         # "whisper on a 4090 ..." then "how long would 10,000 hours take on 4 of them": hours of
         # audio, the job, not hours of renting
