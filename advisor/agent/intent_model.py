@@ -124,6 +124,20 @@ def _model() -> dict[str, Any] | None:
     return model
 
 
+def _weights(model: dict[str, Any]) -> tuple[Any, Any]:
+    """The model's weights as one (features x classes) array and its intercepts (built once per
+    model and kept in it: a question's scores are then one small product)."""
+    if "_weights" not in model:
+        import numpy as np
+
+        weights = np.zeros((len(model["terms"]), len(model["classes"])), dtype=np.float32)
+        for k, row in enumerate(model["coef"]):
+            index = np.fromiter((int(i) for i in row), dtype=np.int64, count=len(row))
+            weights[index, k] = np.fromiter(row.values(), dtype=np.float32, count=len(row))
+        model["_weights"] = (weights, np.asarray(model["intercept"], dtype=np.float32))
+    return model["_weights"]  # type: ignore[no-any-return]
+
+
 def probabilities(query: Query, model: dict[str, Any] | None = None) -> dict[str, float]:
     """The chance of each intent for the question under `model` (the shipped one by default;
     empty without the model file)."""
@@ -135,13 +149,14 @@ def probabilities(query: Query, model: dict[str, Any] | None = None) -> dict[str
 
 def chances(model: dict[str, Any], blocks: dict[str, Counter[str]]) -> dict[str, float]:
     """Softmax over the classes of `model` (its "vocab" added to the file's content)."""
+    import numpy as np
+
     x = vector(blocks, model["vocab"], model["idf"])
-    scores = [bias + sum(v * row.get(str(i), 0.0) for i, v in x.items())
-              for row, bias in zip(model["coef"], model["intercept"], strict=True)]  # fmt: skip
-    top = max(scores)
-    exps = [math.exp(s - top) for s in scores]
-    total = sum(exps)
-    return {c: e / total for c, e in zip(model["classes"], exps, strict=True)}
+    weights, intercept = _weights(model)
+    values = np.fromiter(x.values(), dtype=np.float32, count=len(x))
+    scores = intercept + values @ weights[list(x)]
+    exps = np.exp(scores - scores.max())
+    return {c: float(e) for c, e in zip(model["classes"], exps / exps.sum(), strict=True)}
 
 
 def overruled(query: Query, model: dict[str, Any] | None = None) -> str | None:
