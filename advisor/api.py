@@ -43,6 +43,7 @@ from advisor.transcript import (
 )
 
 MAX_QUESTION_CHARS = 4000
+EARLIER_SAID = 3  # the thread's last turns whose user figures an answer may repeat
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -166,7 +167,7 @@ class Advisor:
             box.reset()
             turn = Turn(box=box)
             self._turn(text, "rules", turn, earlier)
-        answer = self._answer(text, turn, thread, warnings, started)
+        answer = self._answer(text, turn, thread, warnings, started, earlier)
         # one record per turn, in one transaction: the answer and what the next turn inherits
         # (a crash before it loses this answer only, never an earlier turn)
         from advisor.agent.turn import context_after
@@ -189,10 +190,20 @@ class Advisor:
         self._get_graph().invoke(state, {"configurable": {"turn": turn}})
 
     def _answer(
-        self, question: str, turn: Any, thread: str, warnings: list[str], started: float
+        self,
+        question: str,
+        turn: Any,
+        thread: str,
+        warnings: list[str],
+        started: float,
+        earlier: list[dict[str, Any]] | None = None,
     ) -> Answer:
         draft = turn.draft
         said = turn.query.said(question) if turn.query is not None else question
+        # the user's own figures of the thread's last turns may be repeated too ("£450 for a used
+        # a4000, 50,000 emails" then "what about on two of them?")
+        said = " ".join([*(str(r.get("question", "")) for r in (earlier or [])[-EARLIER_SAID:]),
+                         said])  # fmt: skip
         _check, numbers = turn.box.check(draft.text, said, draft.citations)
         all_warnings = _unique(
             [

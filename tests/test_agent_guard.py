@@ -129,3 +129,10 @@ def test_amounts_in_other_currencies_are_money_of_their_own() -> None:
     said = source_numbers("a 3090 for £600 or a T4 for £350, electricity 28p per kWh")
     assert check("the 3090 for 1.71x the price (£600 against £350)", {"question": said}).ok
     assert not check("1.71x the price (£600 against $350)", {"question": said}).ok
+
+
+def test_seconds_of_an_hours_figure_are_traced_as_rounded() -> None:
+    # 0.365 s of an estimate's 0.0001014 h, written "0.37 s": 1.4% off, within its rounding
+    said = read_numbers("about 0.37 s")[0]
+    assert matches(said, 0.365 / 3600)
+    assert not matches(said, 0.35 / 3600)  # beyond what rounding to 0.01 s allows

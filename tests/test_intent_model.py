@@ -229,3 +229,20 @@ def test_a_pick_on_a_supply_keeps_the_card_within_it(rules_advisor: Advisor) -> 
 def test_does_a_outperform_b_is_answered_for_a(rules_advisor: Advisor) -> None:
     answer = ask_grounded(rules_advisor, "does the 3090 outperform the 4090 for training?").text
     assert head(answer).startswith("**No: pick the NVIDIA GeForce RTX 4090")
+
+
+def test_a_figure_said_in_an_earlier_turn_may_be_repeated(
+    rules_advisor: Advisor, catalog: Catalog
+) -> None:
+    from advisor.agent.handlers import Draft
+    from advisor.agent.toolbox import ToolBox
+    from advisor.agent.turn import Turn
+
+    turn = Turn(box=ToolBox())
+    turn.query = understand("what about on two of them?", catalog)
+    turn.draft = Draft("For your 50,000 emails, two cards halve the time.")
+    earlier = [{"question": "fine-tuning bert-base on 50,000 emails with an a4000, ok?"}]
+    alone = rules_advisor._answer("what about on two of them?", turn, "t", [], 0.0)
+    assert alone.grounding_rate < 1.0  # the figure is not in this turn's words
+    threaded = rules_advisor._answer("what about on two of them?", turn, "t", [], 0.0, earlier)
+    assert threaded.grounding_rate == 1.0

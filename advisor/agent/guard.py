@@ -203,33 +203,41 @@ def _walk(value: Any) -> Iterable[Any]:
 
 
 def _conversions(number: Number) -> list[float]:
-    """Other values a written number can mean, each unit's usual slip."""
-    values = []
+    """Factors that turn a written number into another value it can mean, each unit's usual
+    slip (the number times the factor)."""
+    factors = []
     if re.search(r"\dk\b", number.text, re.I):  # "8k context" is 8192 as often as 8000
-        values.append(number.value / 1000 * 1024)
+        factors.append(1.024)
     if number.family == "memory":  # GiB written where GB meant, and the reverse
-        values += [number.value / 1.073741824, number.value * 1.073741824]
+        factors += [1 / 1.073741824, 1.073741824]
     if number.family == "percent":
-        values.append(number.value / 100)
+        factors.append(1 / 100)
     if number.family == "hours":
-        values += [number.value * 3600, number.value * 60]  # tools give seconds and minutes too
-        values.append(number.value / 24)  # and days: "833 days" of a tool's break_even_days
+        factors += [3600, 60]  # tools give seconds and minutes too
+        factors.append(1 / 24)  # and days: "833 days" of a tool's break_even_days
     if number.family == "time":
-        values += [number.value * 1000, number.value / 3600]  # ms; seconds of an hours figure
-    return values
+        factors += [1000, 1 / 3600]  # ms; seconds of an hours figure
+    return factors
 
 
 def matches(number: Number, source: float) -> bool:
     """True when `number` is `source` rounded as written (but never more than 10% off), within
-    1% of it, or within 1% of it after a unit slip (GiB for GB, 8k for 8192)."""
+    1% of it, or the same after a unit slip (GiB for GB, 8k for 8192, seconds of an hours
+    figure: "0.37 s" written of 0.000101 h, rounded as written)."""
     scale = abs(source)
-    for value in (number.value, -number.value):  # "6.7 GB short" for a headroom of -6.7
-        diff = abs(value - source)
-        if diff <= 1e-9 * max(1.0, scale) or diff <= RELATIVE_TOLERANCE * scale:
-            return True
-        if diff <= number.step / 2 * (1 + 1e-6) and diff <= ROUNDING_LIMIT * scale:
-            return True
-    return any(abs(v - source) <= RELATIVE_TOLERANCE * scale for v in _conversions(number))
+    for factor in (1.0, *_conversions(number)):
+        for value in (number.value * factor, -number.value * factor):  # "6.7 GB short": -6.7
+            diff = abs(value - source)
+            if diff <= 1e-9 * max(1.0, scale) or diff <= RELATIVE_TOLERANCE * scale:
+                return True
+            # rounding as written holds in the unit written, and across the units of time
+            # (a slip of GiB for GB is no rounding: "17 GB" is not 16.06 GB)
+            if factor != 1.0 and number.family not in ("time", "hours"):
+                continue
+            step = number.step * abs(factor)
+            if diff <= step / 2 * (1 + 1e-6) and diff <= ROUNDING_LIMIT * scale:
+                return True
+    return False
 
 
 @dataclass(frozen=True)
