@@ -43,7 +43,6 @@ from advisor.transcript import (
 )
 
 MAX_QUESTION_CHARS = 4000
-EARLIER_SAID = 3  # the thread's last turns whose user figures an answer may repeat
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -142,7 +141,10 @@ class Advisor:
         chosen = _engine(engine) if engine else self.engine
         started = time.perf_counter()
         box = ToolBox(searcher=self._get_searcher(), emit=emit)
-        turn = Turn(box=box)
+        thread = thread_id or uuid.uuid4().hex
+        earlier = self._conversations().turns.turns(thread) if thread_id else []
+        asked = tuple(str(r.get("question", "")) for r in earlier)
+        turn = Turn(box=box, earlier=asked)
         warnings: list[str] = []
         if chosen != "rules":
             try:
@@ -153,8 +155,6 @@ class Advisor:
                     "engine's answer."
                 )
                 chosen = "rules"
-        thread = thread_id or uuid.uuid4().hex
-        earlier = self._conversations().turns.turns(thread) if thread_id else []
         try:
             self._turn(text, chosen, turn, earlier)
         except Exception as exc:
@@ -165,9 +165,9 @@ class Advisor:
                 "the rules engine's answer."
             )
             box.reset()
-            turn = Turn(box=box)
+            turn = Turn(box=box, earlier=asked)
             self._turn(text, "rules", turn, earlier)
-        answer = self._answer(text, turn, thread, warnings, started, earlier)
+        answer = self._answer(text, turn, thread, warnings, started)
         # one record per turn, in one transaction: the answer and what the next turn inherits
         # (a crash before it loses this answer only, never an earlier turn)
         from advisor.agent.turn import context_after
@@ -196,15 +196,9 @@ class Advisor:
         thread: str,
         warnings: list[str],
         started: float,
-        earlier: list[dict[str, Any]] | None = None,
     ) -> Answer:
         draft = turn.draft
-        said = turn.query.said(question) if turn.query is not None else question
-        # the user's own figures of the thread's last turns may be repeated too ("£450 for a used
-        # a4000, 50,000 emails" then "what about on two of them?")
-        said = " ".join([*(str(r.get("question", "")) for r in (earlier or [])[-EARLIER_SAID:]),
-                         said])  # fmt: skip
-        _check, numbers = turn.box.check(draft.text, said, draft.citations)
+        _check, numbers = turn.box.check(draft.text, turn.said(question), draft.citations)
         all_warnings = _unique(
             [
                 *warnings,

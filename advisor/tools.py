@@ -312,13 +312,17 @@ def estimate_workload(
         result["gpu_fp16_tflops"] = sheet.fp16_bf16_dense_tflops
         result["gpu_fp32_tflops"] = sheet.fp32_tflops
         result["gpu_fp8_tflops"] = sheet.fp8_dense_tflops
-    parts = [v for k, v in result["breakdown_gb"].items() if k in WEIGHT_PARTS]
-    if len(parts) > 1 and result.get("workload") == "inference":
-        # an image pipeline's models: their weights together (a fine-tune's trained weights are
-        # counted with their optimizer states, not among these)
-        result["weights_alone_gb"] = sum(parts)
+    _weights_alone(result)
     _nominal_sizes(result)
     return result
+
+
+def _weights_alone(result: dict[str, Any]) -> None:
+    """An image pipeline's models: their weights together, "weights_alone_gb" (a fine-tune's
+    trained adapters are counted with their optimizer states, not among these)."""
+    parts = [v for k, v in result.get("breakdown_gb", {}).items() if k in WEIGHT_PARTS]
+    if len(parts) > 1:
+        result["weights_alone_gb"] = sum(parts)
 
 
 WEIGHT_PARTS = ("weights", "denoiser", "text_encoders", "vae", "text_encoders_and_vae")
@@ -494,6 +498,7 @@ def solve(
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]
     found = (result or estimate(request)).to_dict()
+    _weights_alone(found)
     _nominal_sizes(found)
     return {"target": target, "solution": getattr(result, field) if result else None,
             "estimate": found}  # fmt: skip
@@ -1089,6 +1094,8 @@ def recommend_gpus(
         ]  # fmt: skip
     if max_power_w is not None:
         candidates = [g for g in candidates if g.tdp_w is not None and g.tdp_w <= max_power_w]
+    if max_total_power_w is not None:  # a card whose draw is not on record cannot be held to it
+        candidates = [g for g in candidates if g.tdp_w is not None]
     if min_memory_gb is not None:
         candidates = [g for g in candidates if g.memory_gb >= min_memory_gb * 0.97]
     if requests_per_s is not None and (requests_per_s <= 0 or workload != "inference"):
@@ -1219,12 +1226,19 @@ def recommend_gpus(
     for row in ranked[:top]:  # a setup rented around the clock: its bill for a month
         hourly = row["usd_per_hour"]
         row["usd_per_month"] = None if hourly is None else hourly * cost.HOURS_PER_MONTH
+        row["board_power_w"] = catalog.get_gpu(row["gpu"]).tdp_w  # each card's, datasheet
+    limit = (
+        {"power_limit_w": max_power_w}
+        if max_power_w is not None
+        else ({"total_power_limit_w": max_total_power_w} if max_total_power_w is not None else {})
+    )
     return {
         "ranked": ranked[:top],
         "considered": len(candidates),
         "ruled_out": len(rejected),
         "rejected": rejected,
         "ranking": ranking,
+        **limit,  # a limit on power asked: each pick's board power is then said
     }
 
 

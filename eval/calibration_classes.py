@@ -571,6 +571,8 @@ PRECISION_MAP: dict[str, tuple[str, str | None, str | None]] = {
     "q8_0": ("q8_0", None, None),
     "q4_k_s": ("q4_0", None, "Q4_K_S as q4_0"),
     "q4 (MLC 4-bit)": ("q4_0", None, "MLC q4 as q4_0"),
+    # TensorRT-LLM's default 4-bit weight-only (W4A16, per-channel): 4-bit weights, 16-bit math
+    "int4 weight-only (W4A16, TRT-LLM INT4 default)": ("awq", None, "TRT-LLM INT4 W4A16 as awq"),
 }
 FRAMEWORK_MAP = (  # the framework column (lower case) -> the calculator's framework
     ("megatron", "megatron"),

@@ -136,3 +136,22 @@ def test_seconds_of_an_hours_figure_are_traced_as_rounded() -> None:
     said = read_numbers("about 0.37 s")[0]
     assert matches(said, 0.365 / 3600)
     assert not matches(said, 0.35 / 3600)  # beyond what rounding to 0.01 s allows
+
+
+def test_every_engine_checks_against_the_same_user_words() -> None:
+    """The thread's last three questions and this one's carried names are what the user said,
+    for the rules engine's check (api) and the LLM engines' guard (graph) alike."""
+    from advisor.agent.toolbox import ToolBox
+    from advisor.agent.turn import EARLIER_SAID, Turn, plan
+
+    asked = ("first: 1 GB", "£450 for a used a4000, 50,000 emails", "then 7 hours", "and 9 days")
+    turn = Turn(box=ToolBox(), earlier=asked)
+    plan(turn, "what about on two of them?", None)
+    said = turn.said("what about on two of them?")
+    assert EARLIER_SAID == 3
+    assert "first: 1 GB" not in said  # older than the last three
+    assert all(q in said for q in asked[1:])
+    assert said.startswith(" ".join(asked[1:]))
+    grounded, _refs = turn.box.check("It costs £450 and reads 50,000 emails.", said, [])
+    assert not grounded.ungrounded
+    assert turn.box.check("It costs £600.", said, [])[0].ungrounded

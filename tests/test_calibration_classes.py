@@ -418,23 +418,31 @@ def test_tensorrt_llm_single_gpu_decode_rows_of_the_real_file(catalog: Catalog) 
     rows = cc.read_rows()
     trt = [r for r in rows if r["engine"] == "tensorrt-llm" and r["workload"] == "decode"]
     assert all(r["num_gpus"] == "1" for r in trt)
-    # the H100vsA100 blog's batch-1 GPT-J rows, Jan's consumer-card AWQ rows (L2100-L2103) and
-    # Model Optimizer's batch-2 Llama-3-8B rows (L2104-L2105)
-    assert {r["id"] for r in trt} == {"L1994", "L1995", *(f"L{n}" for n in range(2100, 2106))}
+    # the H100vsA100 blog's batch-1 GPT-J rows, Jan's consumer-card AWQ rows (L2100-L2103),
+    # Model Optimizer's batch-2 Llama-3-8B rows (L2104-L2105), LLM-serve's A10G fp16 rows at
+    # concurrency 1-4 (L2150-L2161) and the Jetson AGX Orin table (L2162-L2167)
+    assert {r["id"] for r in trt} == {"L1994", "L1995", *(f"L{n}" for n in range(2100, 2106)),
+                                      *(f"L{n}" for n in range(2150, 2168))}  # fmt: skip
     assert {cc.row_class(r) for r in trt} == {"TensorRT-LLM/NIM decode, 1 GPU"}
     cases, skipped = cc.score_rows(trt, catalog)
     # the eGPU row names its Thunderbolt link (no host-link term); Model Optimizer's table
     # states neither length of its full-batch timing
     assert skipped == {cc.R_GPU: 1, cc.R_OUTPUT: 2}, skipped
     ratio = {c.id: c.predicted / c.measured for c in cases}
-    assert set(ratio) == {"L1994", "L1995", "L2100", "L2101", "L2102"}
+    assert len(ratio) == 23
     # found at calc-2026.12.03c: the engine x generation prior runs TensorRT-LLM's batch-1
     # decode slow on Ampere and Ada (0.68-0.84x measured) and fast on the one Hopper fp8 row
     assert all(0.65 <= ratio[i] <= 0.90 for i in ("L1995", "L2100", "L2101", "L2102")), ratio
     assert 1.0 < ratio["L1994"] < 1.3, ratio
+    # rows collected after the prior was set (stop 68), never fitted on: the A10G's 1-3B models
+    # in fp16 within 10%, the Jetson AGX Orin's 4-bit Llama-3-8B 11-15% slow, Gemma-3-1B (a
+    # step of some 8 ms, launch overhead rather than weights read) 40% fast
+    assert all(0.9 <= ratio[f"L{n}"] <= 1.1 for n in range(2150, 2159)), ratio
+    assert all(0.8 <= ratio[f"L{n}"] <= 0.9 for n in range(2162, 2168)), ratio
+    assert all(1.3 <= ratio[f"L{n}"] <= 1.5 for n in range(2159, 2162)), ratio
     entry = cc.report(cases, skipped, len(trt))["classes"]["TensorRT-LLM/NIM decode, 1 GPU"]
-    assert entry["rows"] == 5 and entry["sources"] == 2
-    assert entry["median_ape"] < 0.25 and entry["bias"] < 0
+    assert entry["rows"] == 23 and entry["sources"] == 7
+    assert entry["median_ape"] < 0.15 and abs(entry["bias"]) < 0.05
 
 
 def test_the_command_writes_both_reports(tmp_path: Path) -> None:

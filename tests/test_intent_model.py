@@ -241,8 +241,13 @@ def test_a_figure_said_in_an_earlier_turn_may_be_repeated(
     turn = Turn(box=ToolBox())
     turn.query = understand("what about on two of them?", catalog)
     turn.draft = Draft("For your 50,000 emails, two cards halve the time.")
-    earlier = [{"question": "fine-tuning bert-base on 50,000 emails with an a4000, ok?"}]
     alone = rules_advisor._answer("what about on two of them?", turn, "t", [], 0.0)
     assert alone.grounding_rate < 1.0  # the figure is not in this turn's words
-    threaded = rules_advisor._answer("what about on two of them?", turn, "t", [], 0.0, earlier)
+    turn.earlier = ("fine-tuning bert-base on 50,000 emails with an a4000, ok?",)
+    threaded = rules_advisor._answer("what about on two of them?", turn, "t", [], 0.0)
     assert threaded.grounding_rate == 1.0
+    # and through the door: the thread's earlier question is read back from its store
+    first = rules_advisor.ask("fine-tuning bert-base on 50,000 emails with an a4000, ok?",
+                              thread_id="earlier-figures")  # fmt: skip
+    second = rules_advisor.ask("what about on two of them?", thread_id="earlier-figures")
+    assert first.text and all(n.provenance for n in second.numbers)

@@ -1125,14 +1125,16 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         head = f"**Yes: {what} fits on each of them** ({settings(first)})"
         head += f"; fastest: {best['gpu_name']}." if best and len(results) > 1 else "."
     elif fitting:
-        held = ", ".join(gpus_phrase(e["num_gpus"], e["gpu_name"]).removeprefix("one ")
-                         for e in fitting)  # fmt: skip
-        chosen = held if fitting[0]["num_gpus"] > 1 else f"the {held}"
+        names = [gpus_phrase(e["num_gpus"], e["gpu_name"]).removeprefix("one ") for e in fitting]
+        held = ", ".join(names)
+        chosen = " and ".join(n if e["num_gpus"] > 1 else f"the {n}"
+                              for n, e in zip(names, fitting, strict=True))  # fmt: skip
         # variants of one card ("M2 Pro (16GB)", "(32GB)") ask which; different cards do not
         kinds = {_card_of(e["gpu"]) for e in results}
         lead = (f"Pick {chosen}" if len(fitting) == 1 and pick_asked
                 else f"Only {chosen}" if len(kinds) > 1 else "It depends on which")  # fmt: skip
-        head = (f"**Only {chosen} holds {what}**, of the cards named ({settings(first)})."
+        holds = "hold" if len(fitting) > 1 else "holds"
+        head = (f"**Only {chosen} {holds} {what}**, of the cards named ({settings(first)})."
                 if lead.startswith("Only") else
                 f"**{lead}: {what} fits on {held} only** ({settings(first)}).")  # fmt: skip
     else:
@@ -1200,6 +1202,15 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     if defaults:
         lines.append(defaults)
     return head + "\n\n" + "\n".join(lines)
+
+
+def weights_gb(e: dict[str, Any]) -> float | None:
+    """The weights an estimate holds: an LLM's or other model's, or an image pipeline's models
+    together (the tool's "weights_alone_gb"); None when it names none."""
+    parts = e.get("breakdown_gb", {})
+    if "weights" in parts:
+        return float(parts["weights"])
+    return e.get("weights_alone_gb")
 
 
 def breakdown(e: dict[str, Any]) -> str:
@@ -1654,6 +1665,9 @@ def recommendation(result: dict[str, Any], job: str) -> str:
             f", {usd(best['purchase_usd'])} to buy ({best['purchase_kind']}, "
             f"{best['purchase_date']})"
         )
+    powered = bool(result.get("power_limit_w") or result.get("total_power_limit_w"))
+    if powered and best.get("board_power_w"):  # a limit on power asked: each card's draw
+        head += f", {_board_power(best)}"
     head += "."
     lines = []
     for i, row in enumerate(ranked[1:], 2):
@@ -1667,12 +1681,21 @@ def recommendation(result: dict[str, Any], job: str) -> str:
             line += f"; {usd(row['usd_per_hour'])}/hour"
         if row.get("purchase_usd") is not None:
             line += f"; {usd(row['purchase_usd'])} to buy ({row['purchase_date']})"
+        if powered and row.get("board_power_w"):
+            line += f"; {_board_power(row)}"
         lines.append(line)
     lines.append(
         f"Ranked by {result['ranking']}; {result['considered']} GPUs considered, "
         f"{result['ruled_out']} ruled out."
     )
     return head + "\n\n" + "\n".join(lines)
+
+
+def _board_power(row: dict[str, Any]) -> str:
+    """ "200 W board power", "2 x 300 W board power": a ranked setup's datasheet draw."""
+    each = num(row["board_power_w"], "W")
+    return f"{each} board power" if row["num_gpus"] == 1 else (
+        f"{row['num_gpus']} x {each} board power")  # fmt: skip
 
 
 def _sized_for_load(result: dict[str, Any], job: str) -> str:

@@ -150,7 +150,7 @@ def guard_node(state: TurnState, config: RunnableConfig) -> dict[str, Any]:
     if _CALL_TEXT.match(text):  # tool-call syntax written as text: no answer
         text = ""
     cited, bad_refs = _citations(text, turn.box)
-    said = turn.query.said(state["question"]) if turn.query is not None else state["question"]
+    said = turn.said(state["question"])
     check, _refs = turn.box.check(text, said, cited)
     marked = _cite_uncited(text, check.ungrounded, cited, turn.box) if check.ungrounded else text
     if marked != text:  # a marker was added: check again with the passages it cites

@@ -19,7 +19,7 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent import glossary
 from advisor.agent.linker import NUMBER_WORDS
-from advisor.agent.query import Budget, GpuRef, ModelRef, Query
+from advisor.agent.query import RENT_SAID, Budget, GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
@@ -32,7 +32,6 @@ from advisor.agent.understand import (
     NONSTOP,
     PRECISION_WORDS,
     REFERENCE_LLM,
-    RENT_SAID,
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
     UNNAMED_ASKED,
@@ -1769,6 +1768,7 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
         f"- {e['model_name']}: {'fits' if e['fits'] else 'does not fit'}, "
         f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
         f"{c.usable(e)} ({c.settings(e)})"
+        + (f"; weights {c.num(w, 'GB')}" if (w := c.weights_gb(e)) else "")
         + (f"; about {c.num(e['decode_tokens_per_s']['typical'], 'tokens/s')}"
            if lighter and e["fits"] and e.get("decode_tokens_per_s") else "")
         for e in sorted(estimates, key=lambda e: not e["fits"])
@@ -1837,7 +1837,10 @@ def formats_weighed(query: Query) -> list[str]:
                   for m in re.finditer(pattern, query.low))  # fmt: skip
     # two formats of different widths set side by side
     weighed = any(_FORMAT_BITS.get(a[2]) != _FORMAT_BITS.get(b[2])
-                  and re.fullmatch(r"\W*(?:or|vs\.?|versus|against|and|compared to|than)\W*"
+                  and re.fullmatch(r"\W*(?:or|vs\.?|versus|against|and|compared to|than|over"
+                                   r"|instead of|rather than"
+                                   r"|(?:worth it|better|faster) (?:over|than)"
+                                   r"|or (?:just )?(?:stick|stay) (?:with|on))\W*"
                                    r"(?:(?:in|at|with|using|for)\W+)?",
                                    query.low[a[1] : b[0]])
                   for a, b in itertools.pairwise(said))  # fmt: skip
@@ -4239,13 +4242,19 @@ def _gpus_for_deadline(
 
 
 # a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
+# the run's end asked against a time: "can a 3060 finish training yolov8n on coco in a weekend",
+# "get it done overnight", "have it trained by friday" (a time to train asked, and its deadline)
+FINISH_BY = (
+    r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,60}?"
+    r"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:weekend|night|evening|day|week|month)s?"
+    r"|overnight|by (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|the weekend|the end of))\b"
+)
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
-    r"|\bby (?:tomorrow|tonight|next week|the end)|\bwithin\b|\bin (?:under|less than)\b"
-    # "can my 4090 finish the lora in a weekend": the span it must be done in
-    r"|\b(?:finish\w*|done|complete\w*|get through)\b[^.?!]{0,60}?\b(?:in|over) (?:a|one|the) "
-    r"(?:weekend|night|day|week|month)\b"
+    r"|\bby (?:tomorrow|tonight|next week|the end)|\bwithin\b|\bin (?:under|less than)\b|"
+    + FINISH_BY
 )
 
 
@@ -5638,10 +5647,11 @@ def _leaner_format_for_all(
     if not any(e.get("workload") == "inference" for e in estimates if "error" not in e):
         return None
     ids = [gpu_choices(ref)[0] for ref in query.gpus[:4]]
-    for ref, gpu in zip(query.gpus[:4], ids, strict=False):  # as asked, on the setups named
-        e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
-        if "error" in e or e["fits"]:
-            return None
+    for ref in query.gpus[:4]:  # as asked, on the setups named (any variant of a name left open:
+        for gpu in gpu_choices(ref)[:4]:  # "a100 over 5090 for qwen 32b": the 80GB holds it)
+            e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
+            if "error" in e or e["fits"]:
+                return None
     local = _all_local(box, ids)
     fp8 = all(box.call("gpu_specs", {"gpu": g}).get("fp8_dense_tflops") for g in ids)
     formats = [HOME_PRECISION] if local else (["fp8"] if fp8 else []) + ["awq"]
@@ -7264,6 +7274,8 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
     if form and not query.gpus:
         limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"
+    elif SUPPLY_SAID.search(low) and not query.gpus:
+        limits["form_factor"] = "PCIe"  # "on a 550w psu": a card for a PC's slot, not a machine
     return limits
 
 
@@ -7731,9 +7743,10 @@ _AT_ALL = re.compile(
 
 
 # a power limit for the machine, not each card: "600 W for the whole box", "a 2 kW circuit"
+SUPPLY_SAID = re.compile(r"\bpsu\b|\bpower ?suppl(?:y|ies)\b")  # the machine's power supply
 _WHOLE_BOX = re.compile(
-    r"\b(?:total|whole|entire|all together|combined|circuit|outlet|breaker|psu|power supply"
-    r"|rack|box|rig|build|system)\b"
+    r"\b(?:total|whole|entire|all together|combined|circuit|outlet|breaker|rack|box|rig|build"
+    r"|system|solar|inverter|battery|generator|off[- ]grid)\b|" + SUPPLY_SAID.pattern
 )
 
 

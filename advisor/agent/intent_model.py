@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from advisor.agent.query import Query
+from advisor.agent.query import RENT_SAID, Query
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "intent_model.json.gz"
 
@@ -49,8 +49,6 @@ CUES_KEPT = frozenset(("explain", "advice", "solve", "rent_or_buy"))
 # these days?") and the cheaper rent of two ("l40s or a6000, which costs less per hour to
 # rent"), which a buy answer or a comparison of the cards' figures leaves out
 NOT_SWAPPED = frozenset({("buy", "compare"), ("cost", "buy"), ("cost", "compare")})
-# renting said: a price to buy ("buy") is then not what is asked
-_RENTING = re.compile(r"\brent\w*|\bper hour\b|/h(?:r|our)?\b|\bhourly\b")
 # the cues' intents the model has no class of its own for, read as the class they answer like
 AS_CLASS = {"search": "explain"}
 
@@ -176,6 +174,6 @@ def overruled(query: Query, model: dict[str, Any] | None = None) -> str | None:
         return None
     if chance.get(cues, 0.0) >= CUES_BELOW or (query.intent, best) in NOT_SWAPPED:
         return None
-    if best == "buy" and _RENTING.search(query.low):
+    if best == "buy" and RENT_SAID.search(query.low):  # renting said: no price to buy asked
         return None
     return None if principles.find(query, query.low) is not None else best

@@ -421,12 +421,7 @@ _HOW_LONG = _cues(
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
     r"(?:a|one|two|three|\d+)\s(?:days?|weeks?|months?)\b",
-    # "can a 3060 finish training yolov8n on coco in a weekend", "get it done overnight", "have
-    # it trained by friday": the run's end asked against a time
-    r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,40}?"
-    r"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:weekend|night|evening)s?|overnight"
-    r"|by (?:tomorrow|monday|tuesday"
-    r"|wednesday|thursday|friday|saturday|sunday|the weekend|the end of))\b",
+    h.FINISH_BY,  # "can a 3060 finish training yolov8n on coco in a weekend"
     # "what training duration should I reserve", "total runtime?" ("wie lange", "quanto tempo":
     # the phrasebook's "how long")
     r"\b(?:training|job|run|total|overall) (?:duration|run ?time)\b|\bruntime\s*\?",
@@ -924,6 +919,8 @@ def _buy_asked(q: Query, low: str) -> bool:
         _choice(q, low) or rx.search(_TORN, low)
     ):  # "torn between ...: worth it?"
         low = rx.sub(r"\bworth (?:it|buying)\b", " ", low)
+    if h.formats_weighed(q):  # "is fp8 worth it over bf16 for llama 8b on an h100": a format's
+        low = rx.sub(r"\bworth (?:it|buying)\b", " ", low)  # worth, not a purchase
     if q.purchase_usd:  # "one card purchased at 7,500 USD: the TCO?": a price paid, said
         low = rx.sub(r"\b(?:purchased|bought)\b(?: \w+){0,2} (?:at|for)\b", " ", low)
     # "is that enough to run it, or do I need to buy something?": the fit decides the purchase

@@ -25,6 +25,7 @@ from advisor.agent.handlers import (
     DATA_PARALLEL_WHY,
     HOME_PRECISION,
     MONEY_ASKED,
+    SUPPLY_SAID,
     VALUE_ASKED,
     YES_NO,
     Draft,
@@ -662,6 +663,14 @@ _AS_FAST = re.compile(
 )
 
 
+def _weights_read(e: dict[str, Any]) -> str:
+    """ " (the 16.1 GB of Llama-3.1-8B's weights in fp16)": what each token reads, when known."""
+    weights = e.get("breakdown_gb", {}).get("weights")
+    if not weights or not e.get("model_name"):
+        return ""
+    return f" (the {c.num(weights, 'GB')} of {e['model_name']}'s weights in {e['precision']})"
+
+
 def faster_than(query: Query, box: ToolBox) -> Draft | None:
     """ "Will a 4060 Ti give me more tok/s than my 3060?", "will moving to L4 make it faster?":
     yes or no about the card asked about, from the job computed on both, and the figure that
@@ -762,7 +771,7 @@ def faster_than(query: Query, box: ToolBox) -> Draft | None:
         bw_a, bw_b = a["gpu_bandwidth_gbs"], b["gpu_bandwidth_gbs"]
         why = (f"The {a['gpu_name']} has {c.num(bw_a / bw_b)}x the memory bandwidth of the "
                f"{b['gpu_name']}. Generating tokens one at a time reads every weight once per "
-               "token, so the "
+               f"token{_weights_read(a)}, so the "
                "card that streams memory faster generates faster, whatever its compute or its "
                "age; more memory only decides what fits.")  # fmt: skip
         if (model.assumed or model is REFERENCE_MODEL) and llm:
@@ -1446,7 +1455,7 @@ def _supply_asked(low: str) -> bool:
     """The supply asked about, not said as the box's story: "300 W PSU, slot power only ...
     which one spits out text quicker?" asks the speed."""
     asked = re.findall(r"(?:[^.?!]|(?<=\d)\.(?=\d))*\?", low)  # ("llama 3.1 8b": one sentence)
-    supply = r"(?:\bpsu\b|\bpower supply\b|\bwatt\w*|\b\d{3,4} ?w\b)"
+    supply = rf"(?:{SUPPLY_SAID.pattern}|\bwatt\w*|\b\d{{3,4}} ?w\b)"
     verb = r"\b(?:enough|handle|carry|cope|suffice|sufficient|ok|okay|fine|cut it|support|need)\b"
     if any(re.search(rf"{supply}[^.?!]{{0,40}}{verb}|{verb}[^.?!]{{0,30}}{supply}", a)
            for a in asked):  # fmt: skip
@@ -3555,6 +3564,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bwattage\b.{0,40}\b(?:need|enough|handle|require)",
         r"\b\d{3,4} ?(?:w|watts?)\b.{0,30}\b(?:enough|handle|sufficient|ok|okay|fine(?![- ]?tun)"
         r"|cut it)\b",  # (not "fine-tune")
+        # a supply off the grid, its watts said, asked whether it runs a card: "my inverter is
+        # rated 600 watts, can i run a 4090", "can my 1000w generator power two 3090s"
+        r"\b(?:inverter|solar|battery bank|generator)\b[^.?!]{0,40}\b\d[\d,.]*\s?k?(?:w|watts?)\b"
+        r"[^.?!]{0,30}\b(?:(?:can|could|will|would|does|is)\b[^.?!]{0,25}\b(?:run|power|handle"
+        r"|carry|cope|support)|enough)\b",
+        r"\b(?:can|could|will|would)\b[^.?!]{0,20}\b\d[\d,.]*\s?k?(?:w|watts?)\s(?:of\s)?"
+        r"(?:inverter|solar|battery bank|generator)\b",
     ), power_supply, lambda q: _supply_asked(q.low)),
     Principle("context_memory", "explain", _cues(
         r"\b(?:context|ctx)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:explod\w*|blow\w*|grow\w*|"

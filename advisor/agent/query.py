@@ -3,9 +3,15 @@ and the input of every answer handler (intents.py). Nothing here reads text or t
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, is_dataclass, replace
 from dataclasses import fields as fields_of
 from typing import Any
+
+# renting said ("rent", "cloud", "per hour", "/hr", "hourly"): read by the understanding step
+# (a machine's price to buy is not asked) and by the intent model (it never turns such a question
+# into a price to buy)
+RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import (
     CPU_UNMODELLED,
     NEAR_DOLLAR,
+    SUPPLY_SAID,
     YES_NO,
     Draft,
     estimate_args,
@@ -904,14 +905,11 @@ def _failure_polarity(query: Query, text: str) -> str:
     return text
 
 
-_SUPPLY_SAID = re.compile(r"\bpsu\b|\bpower ?supply\b|\bpower ?supplies\b")
-
-
 def _card_within_supply(query: Query) -> Query:
     """ "best gpu for local llms on a 550w psu?": a pick with no card named, within what the
     supply leaves a card beside a high-end desktop CPU and the rest of the system at full load
     (the supply itself is no limit on the card's own draw)."""
-    if query.intent not in ("recommend", "buy") or query.gpus or not _SUPPLY_SAID.search(query.low):
+    if query.intent not in ("recommend", "buy") or query.gpus or not SUPPLY_SAID.search(query.low):
         return query
     psu = watts_said(query.low)
     if not psu or query.max_power_w not in (None, psu) or psu <= CPU_W + PLATFORM_W:

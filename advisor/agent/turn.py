@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
 
+EARLIER_SAID = 3  # the thread's last turns whose user figures an answer may repeat
+
+
 @dataclass
 class Turn:
     """What one turn builds up: the parsed query, the tool record, the model's messages."""
@@ -40,6 +43,15 @@ class Turn:
     warnings: list[str] = field(default_factory=list)
     engine_used: str = "rules"
     context_in: dict[str, Any] | None = None  # what the thread's last turn left this one
+    earlier: tuple[str, ...] = ()  # the thread's last user questions, oldest first
+
+    def said(self, question: str) -> str:
+        """The user's own words an answer may repeat, for every engine's number check: this
+        question with what the understanding step carried (Query.said), and the thread's last
+        EARLIER_SAID questions ("£450 for a used a4000, 50,000 emails" then "what about on two
+        of them?")."""
+        own = self.query.said(question) if self.query is not None else question
+        return " ".join([*self.earlier[-EARLIER_SAID:], own])
 
 
 def plan(turn: Turn, question: str, context: dict[str, Any] | None) -> None:

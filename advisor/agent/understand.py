@@ -26,7 +26,7 @@ from advisor import rx
 from advisor.agent.intent_model import overruled
 from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
-from advisor.agent.query import Budget, GpuRef, ModelRef, Query
+from advisor.agent.query import RENT_SAID, Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM
 from advisor.calculator.interconnect import NODE_GPUS
@@ -1918,6 +1918,9 @@ _FOR_PERIOD = re.compile(  # "i 30 dagar" (Swedish; "dagar" is read as days)
     rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\b(?![- ](?:a|per|each)\b)"
     r"|\b(\d+)[- ](weeks?|months?)[- ](?:semester|term|course|project|contract|programm?e?|period"
     r"|pilot|trial|class)\b"
+    # one of them: "8 hours a day for a week", "... all week", "all year round"
+    r"|\b(?:for|over|during|throughout)\s(?:a|an|one|the)\s(?:whole\s|full\s|entire\s)?"
+    r"(day|night|week|month|year)\b(?![- ](?:a|per|each)\b)|\ball\s(week|month|year)\b"
 )
 # the period a question asks about, at its end: "... monthly cost for 30 days?"
 _PERIOD_ASKED = re.compile(
@@ -1930,11 +1933,13 @@ WEEKDAYS = re.compile(
     r"\bweekdays?\b|\bwork ?days\b|\bbusiness days\b|\bmon(?:day)?\s?(?:-|to|thru|through)\s?"
     r"fri(?:day)?\b"
 )
-_DAYS_IN = {"day": 1.0, "night": 1.0, "week": 7.0, "month": 730 / 24}
+_DAYS_IN = {"day": 1.0, "night": 1.0, "week": 7.0, "month": 730 / 24, "year": 365.0}
 
 
 def _period(m: re.Match[str]) -> tuple[str, str]:
     """_FOR_PERIOD's (count, unit in the singular): ("3", "month")."""
+    if not (m.group(1) or m.group(3)):  # "for a week", "all year": one of them
+        return "1", m.group(5) or m.group(6)
     count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
     return count, unit.rstrip("s")
 
@@ -2070,8 +2075,10 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     calendar = False  # the duration read is a period of the calendar ("a 6-month thesis")
     for m in _DURATION.finditer(low):
         before = low[max(0, m.start() - 12) : m.start()]
-        if m.group(3) and rx.search(r"(?:\d|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before):
-            continue  # "$3.10 an hour", "rented by the hour" are prices, not durations
+        if m.group(3) and rx.search(
+            r"(?:(?<![a-z\d.,])\d[\d.,]*|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before
+        ):
+            continue  # "$3.10 an hour", "rented by the hour" are prices ("an h100 all year" not)
         if m.group(3) in ("a", "an") and rx.search(
             r"\d[\d,.]*\s?k?\s(?:[a-z-]+\s){1,4}$", low[max(0, m.start() - 40) : m.start()]
         ) and not rx.search(r"\b(?:for|over|during|in|within|per|each|under|below|than|about|around"
@@ -3377,13 +3384,20 @@ def _steps(low: str, trained: bool = False) -> int | None:
     return value if 1 <= value <= (10**7 if trained else SAMPLER_STEPS) else None
 
 
+# a supply of its own, off the grid: its watts bound the whole machine
+_OFF_GRID = (
+    r"solar(?: panels?| array| setup| system| power)?|panels?|inverter|battery bank|generator"
+)
+
+
 def _power(low: str) -> float | None:
     m = rx.search(
         r"(?:under|below|at most|max(?:imum)?|less than|<=?|\u2264|=<|within|no more than|up to)"
         # "max power 300W per card", "maximum board power of 250 w"
         r"(?:\s(?:board\s)?(?:power|draw|tdp|power draw)(?:\s(?:of|is))?)?"
         r"\s?(\d[\d,]*)\s?"
-        r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:psu|limit|max|budget|or less"
+        r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:(?:power|draw|tdp)\s)?"
+        r"(?:psu|limit|cap|max|budget|or less"
         r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
         r"|\b(?:capped|limited|cap|handles?|takes?|supplies|supply|provides?|gives?)\s"
         r"(?:at |to |around |of )?(?:about |around |~|only )?(\d[\d,]*)\s?"
@@ -3392,6 +3406,15 @@ def _power(low: str) -> float | None:
     )
     if m:
         return _number(m.group(1) or m.group(2) or m.group(3))
+    # what an off-grid supply gives: "off grid with 300W of solar", "my inverter is 600 W"
+    m = rx.search(
+        rf"(\d[\d,]*)\s?(?:w|watts?)\s(?:of\s)?(?:{_OFF_GRID})\b"
+        rf"|\b(?:{_OFF_GRID})\b[^.?!\d]{{0,30}}?\b(?:is|gives?|provides?|makes?|produces?|puts out"
+        r"|of|at|rated)\s(?:me\s|us\s)?(?:about\s|around\s|~|only\s|maybe\s)?(\d[\d,]*)\s?(?:w|watts?)\b",
+        low,
+    )
+    if m:
+        return _number(m.group(1) or m.group(2))
     # "our rack circuit allows about 2 kW for GPUs", "a 1.5 kW power budget"
     m = rx.search(
         r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of)\s"
@@ -4309,7 +4332,6 @@ _WHICH_CHEAPER = re.compile(
 
 
 # renting said: "rent", "cloud", "per hour", "$/hr", "hourly"
-RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b")
 
 
 def _bought_only(query: Query, catalog: Catalog) -> bool:

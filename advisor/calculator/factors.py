@@ -208,7 +208,9 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # 5 rows from 2 sources; they measure 1.19-1.34x the estimate (the GDDR priors, 0.78 on
         # Ada and 0.72 on Ampere, run slow), but give Ada 2 rows and Ampere GDDR 1, one source,
         # and an engine share of 1.0 (GENERATION_MBU as it is) moves the serving and TTFT classes
-        # away (eval/calibration/README.md, "Gaps and cautions"): the prior stays
+        # away (eval/calibration/README.md, "Gaps and cautions"): the prior stays. Rows found
+        # afterwards and not fitted on (L2150-L2167: an A10G in fp16 and a Jetson AGX Orin in
+        # 4-bit) measure it at 0.85-1.06x, Gemma-3-1B aside (1.4x): class 11.6% on 23 rows
         EngineFactors("tensorrt-llm", "TensorRT-LLM", 0.8, 0.95, 1.0, 0.85, 1.0, 0.0, 0.60,
                       2048, request_overhead_ms=3.0),
         # engines whose own rows are few take the constants of the engine they are built like

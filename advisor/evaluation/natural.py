@@ -50,6 +50,7 @@ SPLITS = (
     "fresh22",
     "fresh23",
     "fresh24",
+    "fresh25",
 )
 
 

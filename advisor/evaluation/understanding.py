@@ -203,11 +203,12 @@ SPLIT_PREFIXES = {
     "nat-fresh22-": "fresh22",
     "nat-fresh23-": "fresh23",
     "nat-fresh24-": "fresh24",
+    "nat-fresh25-": "fresh25",
 }
 # written blind and kept so: scored, their failures kept out of the printed report (fresh22: a
 # helper's set of stop 65, fresh23 one of stop 66, each scored on the code before stop 66 and
-# after it, never read; fresh24 one of stop 67, the same)
-BLIND_SPLITS = ("fresh", "fresh17", "fresh22", "fresh23", "fresh24")
+# after it, never read; fresh24 one of stop 67 and fresh25 one of stop 68, the same)
+BLIND_SPLITS = ("fresh", "fresh17", "fresh22", "fresh23", "fresh24", "fresh25")
 
 
 def split_of(case_id: str) -> str:
