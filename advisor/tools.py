@@ -320,7 +320,10 @@ def estimate_workload(
 def _weights_alone(result: dict[str, Any]) -> None:
     """An image pipeline's models: their weights together, "weights_alone_gb" (a fine-tune's
     trained adapters are counted with their optimizer states, not among these)."""
-    parts = [v for k, v in result.get("breakdown_gb", {}).items() if k in WEIGHT_PARTS]
+    breakdown = result.get("breakdown_gb", {})
+    if "denoiser" in breakdown and breakdown["denoiser"] <= 0:
+        return  # a full fine-tune: the trained denoiser's weights are among its optimizer's
+    parts = [v for k, v in breakdown.items() if k in WEIGHT_PARTS]
     if len(parts) > 1:
         result["weights_alone_gb"] = sum(parts)
 
@@ -1150,7 +1153,10 @@ def recommend_gpus(
         if fitted is None:
             why = f"does not fit on {most} or fewer"
             if max_total_power_w is not None:
-                why = f"does not fit on as many as {max_total_power_w:,.0f} W of board power runs"
+                why = (f"draws more than {max_total_power_w:,.0f} W of board power on as many "
+                       "cards as it needs" if (gpu.tdp_w or 0) <= max_total_power_w else
+                       f"draws {gpu.tdp_w:,.0f} W of board power alone, over the "
+                       f"{max_total_power_w:,.0f} W")  # fmt: skip
             if late:
                 why = (f"takes about {late:,.0f} hours on {most} or fewer, past the "
                        f"{max_hours:,.0f} given")  # fmt: skip

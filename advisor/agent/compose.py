@@ -1127,14 +1127,14 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     elif fitting:
         names = [gpus_phrase(e["num_gpus"], e["gpu_name"]).removeprefix("one ") for e in fitting]
         held = ", ".join(names)
-        chosen = " and ".join(n if e["num_gpus"] > 1 else f"the {n}"
-                              for n, e in zip(names, fitting, strict=True))  # fmt: skip
+        chosen = series([n if e["num_gpus"] > 1 else f"the {n}"
+                         for n, e in zip(names, fitting, strict=True)])  # fmt: skip
         # variants of one card ("M2 Pro (16GB)", "(32GB)") ask which; different cards do not
         kinds = {_card_of(e["gpu"]) for e in results}
         lead = (f"Pick {chosen}" if len(fitting) == 1 and pick_asked
                 else f"Only {chosen}" if len(kinds) > 1 else "It depends on which")  # fmt: skip
-        holds = "hold" if len(fitting) > 1 else "holds"
-        head = (f"**Only {chosen} {holds} {what}**, of the cards named ({settings(first)})."
+        verb = "hold" if len(fitting) > 1 else "holds"
+        head = (f"**Only {chosen} {verb} {what}**, of the cards named ({settings(first)})."
                 if lead.startswith("Only") else
                 f"**{lead}: {what} fits on {held} only** ({settings(first)}).")  # fmt: skip
     else:
@@ -1202,6 +1202,11 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     if defaults:
         lines.append(defaults)
     return head + "\n\n" + "\n".join(lines)
+
+
+def series(items: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return " and ".join(items) if len(items) <= 2 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def weights_gb(e: dict[str, Any]) -> float | None:

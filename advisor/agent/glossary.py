@@ -148,7 +148,37 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
         return []
     return [f"{full['model_name']}'s weights: {c.num(full['breakdown_gb']['weights'], 'GB')} in "
             f"bf16, {c.num(eight['breakdown_gb']['weights'], 'GB')} in GGUF Q8_0, "
-            f"{c.num(four['breakdown_gb']['weights'], 'GB')} in GGUF Q4_K_M."]  # fmt: skip
+            f"{c.num(four['breakdown_gb']['weights'], 'GB')} in GGUF Q4_K_M."
+            + _by_hand([full, eight, four])]  # fmt: skip
+
+
+def _by_hand(rows: list[dict[str, Any]]) -> str:
+    """ " By hand, 7.25B parameters x 2, 1 and 0.5 bytes: 14.5, 7.25 and 3.62 GB (...)": the
+    sizes worked from the parameter count, as people check them; empty when not known."""
+    if not all(e.get("params_b") and e.get("weights_nominal_gb") for e in rows):
+        return ""
+    per = c.series([c.num(e["nominal_bytes_per_param"]) for e in rows])
+    sizes = c.series([c.num(e["weights_nominal_gb"]) for e in rows])
+    return (
+        f" By hand, {c.num(rows[0]['params_b'])}B parameters x {per} bytes: {sizes} GB (a "
+        "format's scales and the layers it keeps in 16 bits add the rest)."
+    )
+
+
+def _fp8(query: Query, box: ToolBox, topic: str) -> list[str]:
+    """FP8's rate against BF16 on an H100, and a model's weights in each when one is named
+    ("how much memory Llama 3.1 70B needs in each")."""
+    lines = _FP8_RATES(query, box, topic)
+    model = next((m.ids[0] for m in query.models if m.ids and m.family in (None, "llm")), None)
+    if model is None:
+        return lines
+    args = {"model": model, "gpu": REFERENCE_MEMORY, "workload": "inference"}
+    rows = [box.call("estimate", {**args, "precision": p}) for p in ("bf16", "fp8")]
+    if any("error" in e for e in rows):
+        return lines
+    sizes = ", ".join(f"{c.num(e['breakdown_gb']['weights'], 'GB')} in {e['precision']}"
+                      for e in rows)  # fmt: skip
+    return [*lines, f"{rows[0]['model_name']}'s weights: {sizes}." + _by_hand(rows)]
 
 
 def _asked_model(query: Query) -> str:
@@ -293,11 +323,12 @@ def _split_across(query: Query, box: ToolBox, _topic: str) -> list[str]:
     return [line]
 
 
+_FP8_RATES = _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb")
 FIGURES: dict[str, Figures] = {
     "multi_gpu": _split_across,
     "memory_bandwidth": _decode_bound,
     "tf32": _rates("tf32_dense_tflops", "fp32_tflops", "dense TF32 tensor", "a100-sxm4-80gb"),
-    "fp8": _rates("fp8_dense_tflops", "fp16_bf16_dense_tflops", "dense FP8", "h100-sxm5-80gb"),
+    "fp8": _fp8,
     "sparsity": _rates(
         "fp16_bf16_sparse_tflops", "fp16_bf16_dense_tflops", "sparse FP16/BF16", "a100-sxm4-80gb"
     ),

@@ -1888,6 +1888,10 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
     rows = [box.call("estimate", {**base, "precision": p}) for p in names]
     if any("error" in e for e in rows):
         return None
+    spilled = [e for e in rows if e.get("engine") == "llama.cpp"
+               and (e.get("host_layers") or not any(r["fits"] for r in rows))]  # fmt: skip
+    if spilled:  # a GGUF short of the card runs with layers in system RAM: the fit says how
+        return None
     offloaded = ""
     if model.family == "diffusion" and not query.offload and not any(e["fits"] for e in rows):
         # "FLUX dev on a 16 GB card, bf16 or fp8?": as ComfyUI runs it, the text encoders leave
@@ -1903,6 +1907,8 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
         label = c.FORMAT_LABELS.get(name, name.upper())
         need = (f"{c.num(e['memory_per_gpu_gb'], 'GB')} of "
                 f"{c.usable(e)}")  # fmt: skip
+        if (w := c.weights_gb(e)) and not e["fits"]:  # the weights alone, the figure people check
+            need += f"; weights {c.num(w, 'GB')}"
         pace = c.metrics_of(e)[:1]
         at = f", about {c.num(pace[0][1]['typical'], pace[0][2])}" if pace and e["fits"] else ""
         lines.append(f"{label} {'fits' if e['fits'] else 'does not fit'} ({need}{at})")
@@ -4247,8 +4253,8 @@ def _gpus_for_deadline(
 FINISH_BY = (
     r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,60}?"
     r"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:weekend|night|evening|day|week|month)s?"
-    r"|overnight|by (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-    r"|the weekend|the end of))\b"
+    r"|overnight|(?:by|before) (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday|the weekend|the end of|next week))\b"
 )
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
@@ -4781,8 +4787,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
             # holds it; in a format both hold, the comparison picks one
             query = replace(query, precision=leaner)
             draft = _fit(query, box)
-            draft.text += (f"\n\nCompared in {leaner.upper()}: in 16 bits none of them holds "
-                           "it as asked.")  # fmt: skip
+            held = _held_in_16_bits(replace(query, precision=None), box)
+            draft.text += f"\n\nCompared in {leaner.upper()}: {held}"
             estimates = [call.result for call in box.calls if call.name == "estimate"]
         alone = [e for e in estimates if "error" not in e and (e.get("num_gpus") or 1) == 1]
         if (_SPEED_UP.search(query.low) and not _all_local(box, gpus_named(query)[:4])
@@ -5633,6 +5639,24 @@ def _home_format_levels(query: Query, box: ToolBox, estimates: list[dict[str, An
     return True
 
 
+def _held_in_16_bits(query: Query, box: ToolBox) -> str:
+    """ "in 16 bits none of them holds it as asked", or, where a name's other variant does ("a100
+    over 5090 for qwen 32b"), which variants hold it."""
+    model = query.models[0]
+    held = []
+    for ref in query.gpus[:4]:
+        for gpu in gpu_choices(ref)[1:4]:  # the variants not compared
+            e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
+            if "error" not in e and e["fits"]:
+                held.append(e["gpu_name"])
+    if not held:
+        return "in 16 bits none of them holds it as asked."
+    return (
+        f"in 16 bits only the {c.series(held)} {'holds' if len(held) == 1 else 'hold'} it, "
+        "of the variants the names cover."
+    )
+
+
 def _leaner_format_for_all(
     query: Query, box: ToolBox, estimates: list[dict[str, Any]]
 ) -> str | None:
@@ -5647,11 +5671,10 @@ def _leaner_format_for_all(
     if not any(e.get("workload") == "inference" for e in estimates if "error" not in e):
         return None
     ids = [gpu_choices(ref)[0] for ref in query.gpus[:4]]
-    for ref in query.gpus[:4]:  # as asked, on the setups named (any variant of a name left open:
-        for gpu in gpu_choices(ref)[:4]:  # "a100 over 5090 for qwen 32b": the 80GB holds it)
-            e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
-            if "error" in e or e["fits"]:
-                return None
+    for ref, gpu in zip(query.gpus[:4], ids, strict=False):  # as asked, on the setups named
+        e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
+        if "error" in e or e["fits"]:
+            return None
     local = _all_local(box, ids)
     fp8 = all(box.call("gpu_specs", {"gpu": g}).get("fp8_dense_tflops") for g in ids)
     formats = [HOME_PRECISION] if local else (["fp8"] if fp8 else []) + ["awq"]
@@ -6433,6 +6456,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"{c.usd(e['cost']['usd_per_job'])} for the job**, "
                 f"{c.duration(e['job_hours']['typical'])} at {c.usd(e['cost']['usd_per_hour'])}"
                 f"/hour ({e['cost'].get('basis', 'median price')})." for e in jobs[:4])  # fmt: skip
+            if (spans := _days_of_work(query, box, jobs)) is not None:
+                lead = f"{spans}\n\n{lead}"  # "3,000 images a day: the cost a month?"
             pick = _cheaper_job(query, jobs) or _budget_covers_job(query, jobs)
             if pick:  # the cost picks; the fit below says which is fastest, not a second pick
                 draft.text = re.sub(r"^\*\*Pick the ([^:*]+): the fastest", r"**Fastest: the \1",
@@ -6462,7 +6487,7 @@ def cost(query: Query, box: ToolBox) -> Draft:
     parts: list[str] = []
     leads: list[str] = []  # the cheapest of the clouds named, when several are
     medians: list[dict[str, Any]] = []  # each card's prices, to name the cheaper one
-    renting = hours or re.search(r"\brent\w*|\bhourly\b|\bper hour\b", query.low)
+    renting = hours or RENT_SAID.search(query.low)
     for ref in query.gpus:
         for choice in gpu_choices(ref)[:2]:
             args: dict[str, Any] = {"gpu": choice}
@@ -6506,6 +6531,40 @@ def cost(query: Query, box: ToolBox) -> Draft:
     if not leads and len(query.gpus) >= 2 and len({p["gpu"] for p in medians}) >= 2:
         leads.append(_cheapest_card(medians))
     return Draft("\n\n".join([*filter(None, leads), *parts]))
+
+
+# the period a day's work is costed over: "what would that cost a month", "per year"
+_WORK_PERIOD = re.compile(
+    r"\b(?:a|per|each|every|/)\s?(month|week|year)\b|\b(month|week|year)ly\b|\bannual(?:ly)?\b"
+)
+_DAYS_IN_PERIOD = {"month": HOURS_PER_MONTH / 24, "week": 7.0, "year": HOURS_PER_YEAR / 24}
+
+
+def _days_of_work(query: Query, box: ToolBox, jobs: list[dict[str, Any]]) -> str | None:
+    """ "3,000 images a day with sdxl on a 4070 super: the cost a month to rent?": the day's job
+    done every day of the period asked, at each setup's price."""
+    spans = {d * 24 for d in _DAYS_IN_PERIOD.values()}  # ("a month" read as its 730 hours)
+    if not query.per_day or (query.hours and query.hours not in spans):
+        return None
+    asked = _WORK_PERIOD.search(query.low)
+    if asked is None:
+        return None
+    period = asked.group(1) or asked.group(2) or "year"
+    lines = []
+    for e in jobs[:4]:
+        hours = e["job_hours"]["typical"] * _DAYS_IN_PERIOD[period]
+        bill = box.call("rental_cost", {"usd_per_gpu_hour": e["cost"]["usd_per_hour"]
+                                        / e["num_gpus"], "hours": hours,
+                                        "num_gpus": e["num_gpus"]})  # fmt: skip
+        if "error" in bill:
+            return None
+        lines.append(
+            f"**{c.gpus_phrase(e['num_gpus'], e['gpu_name'])}: about "
+            f"{c.usd(bill['usd'])} a {period}**, the day's work "
+            f"({c.duration(e['job_hours']['typical'])}) every day: "
+            f"{c.num(hours, 'hours')} at {c.usd(e['cost']['usd_per_hour'])}/hour."
+        )
+    return "\n".join(lines)
 
 
 def _budget_covers_job(query: Query, jobs: list[dict[str, Any]]) -> str | None:
@@ -7148,7 +7207,9 @@ _SAVING = re.compile(r"\bsav(?:e|es|ing|ings)\b|\bdifference\b|\bhow much (?:les
 
 
 def _said(ref: GpuRef) -> str:
-    """A GPU as the user named it, singular ("4090s" -> "4090")."""
+    """A GPU as the user named it, singular ("4090s" -> "4090"; "l40s" is the L40S)."""
+    if any(re.search(r"\d+s$", gpu) for gpu in ref.ids) and not ref.count:
+        return ref.text
     return re.sub(r"(?<=\d)s$", "", ref.text)
 
 
@@ -7231,6 +7292,10 @@ def _one_card_needed(query: Query) -> bool:
                 and bought)  # fmt: skip
 
 
+# a server or a rack said: its supplies feed boards of any form ("two 2000w power supplies")
+_A_SERVER = re.compile(r"\b(?:servers?|racks?|nodes?|chassis|data ?cent(?:er|re)s?|dgx|hgx)\b")
+
+
 def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     """ "one PCIe datacenter GPU per server ... on a single card": the form factor and the count
     a recommendation must keep to (read from the words: the Query has no field for them yet)."""
@@ -7274,7 +7339,8 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     form = re.search(r"\b(pcie|sxm)\b(?! (?:gen|[3-6]\.0|x\d|lanes?|slots?|risers?))", low)
     if form and not query.gpus:
         limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"
-    elif SUPPLY_SAID.search(low) and not query.gpus:
+    elif (SUPPLY_SAID.search(low) and not query.gpus and not _A_SERVER.search(low)
+          and not RENT_SAID.search(low)):  # fmt: skip
         limits["form_factor"] = "PCIe"  # "on a 550w psu": a card for a PC's slot, not a machine
     return limits
 

@@ -422,6 +422,10 @@ _HOW_LONG = _cues(
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
     r"(?:a|one|two|three|\d+)\s(?:days?|weeks?|months?)\b",
     h.FINISH_BY,  # "can a 3060 finish training yolov8n on coco in a weekend"
+    # "whats the turnaround", "how quickly can 2 4090s finish a lora on a 13b"
+    r"\bturn[- ]?around(?: time)?\b",
+    r"\bhow (?:quickly|fast|soon) (?:can|could|will|would|does|do)\b[^.?!]{0,40}\b(?:finish\w*"
+    r"|complete\w*|get through|be done)\b",
     # "what training duration should I reserve", "total runtime?" ("wie lange", "quanto tempo":
     # the phrasebook's "how long")
     r"\b(?:training|job|run|total|overall) (?:duration|run ?time)\b|\bruntime\s*\?",
@@ -454,6 +458,14 @@ _MONEY = _cues(
     r"\bbudget\b",
     r"\bhow much for\b",
     r"(?<![a-z])/h\b",
+    # "how pricey is an h100 by the hour", "l4 hourly rate on gcp?", "whats the damage for an
+    # a100 for a day", "what do i pay per month for an a10g"
+    r"\bpric(?:ey|ier|iest|y)\b",
+    r"\bhourly (?:rates?|prices?|costs?|charges?|fees?)\b",
+    r"\b(?:rates?|fees?|charges?) (?:per|an|a|/) ?(?:hour|hr|day|month)\b",
+    r"\bwhat(?:'?s| is) the damage\b",
+    r"\b(?:what|how much) (?:do|would|will|does|did|should) (?:i|we|you|they|one) (?:pay|spend"
+    r"|shell out|fork out)\b",
 )
 _SPEED = _cues(
     r"\btok(?:ens?)?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b",

@@ -315,9 +315,27 @@ def experts(query: Query, box: ToolBox) -> Draft | None:
             lines.append(f"Computed decode on the {runs[0]['gpu_name']} "
                          f"({c.num(runs[0]['gpu_bandwidth_gbs'], 'GB/s')}, {c.settings(runs[0])}):"
                          f" {said}.")  # fmt: skip
+        if (read := _weights_read_per_token(runs)) is not None:
+            lines.append(read)
     lines.append(f"Memory is another matter: all {c.num(total)}B parameters must be held, so it "
                  "needs the memory of a model its full size.")  # fmt: skip
     return Draft("\n\n".join(lines))
+
+
+def _weights_read_per_token(runs: list[dict[str, Any]]) -> str | None:
+    """ "Each token reads about 2.03 GB of Qwen3-30B-A3B's 18.5 GB of weights, against all
+    19.7 GB of Qwen3-32B's": the bytes behind the two speeds (estimates of a mixture of experts
+    and, when given, a dense model)."""
+    moe = runs[0]
+    active, held = moe.get("active_weights_gb"), (moe.get("breakdown_gb") or {}).get("weights")
+    if "error" in moe or not (active and held):
+        return None
+    line = (f"Each token reads about {c.num(active, 'GB')} of {moe['model_name']}'s "
+            f"{c.num(held, 'GB')} of weights")  # fmt: skip
+    dense = runs[1] if len(runs) > 1 and "error" not in runs[1] else None
+    if dense is not None and (whole := (dense.get("breakdown_gb") or {}).get("weights")):
+        line += f", against all {c.num(whole, 'GB')} of {dense['model_name']}'s"
+    return line + "."
 
 
 # ---------------------------------------------------------------- which of two models

@@ -8,10 +8,12 @@ from dataclasses import asdict, dataclass, field, is_dataclass, replace
 from dataclasses import fields as fields_of
 from typing import Any
 
-# renting said ("rent", "cloud", "per hour", "/hr", "hourly"): read by the understanding step
-# (a machine's price to buy is not asked) and by the intent model (it never turns such a question
-# into a price to buy)
-RENT_SAID = re.compile(r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b")
+# renting said ("rent", "cloud", "per hour", "/hr", "hourly", "by the hour"): read by the
+# understanding step (a machine's price to buy is not asked), by the answers (a card's rent, not
+# its price to buy) and by the intent model (it never turns such a question into a price to buy)
+RENT_SAID = re.compile(
+    r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bby the (?:hour|day)\b"
+)
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ from advisor.agent.handlers import (
     what_more_memory_holds,
     workload_of,
 )
-from advisor.agent.query import GpuRef, Query
+from advisor.agent.query import RENT_SAID, GpuRef, Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
+from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED, OFF_GRID
 from advisor.answer import Citation
 from advisor.calculator.power import CPU_W, PLATFORM_W
 from advisor.catalog import load_catalog
@@ -905,15 +905,26 @@ def _failure_polarity(query: Query, text: str) -> str:
     return text
 
 
+_OWN_SUPPLY = re.compile(SUPPLY_SAID.pattern + rf"|\b(?:{OFF_GRID})\b")
+
+
 def _card_within_supply(query: Query) -> Query:
-    """ "best gpu for local llms on a 550w psu?": a pick with no card named, within what the
-    supply leaves a card beside a high-end desktop CPU and the rest of the system at full load
-    (the supply itself is no limit on the card's own draw)."""
-    if query.intent not in ("recommend", "buy") or query.gpus or not SUPPLY_SAID.search(query.low):
+    """ "best gpu for local llms on a 550w psu?", "off grid with 500 W of solar": a pick with no
+    card named, within what the supply leaves the cards beside a high-end desktop CPU and the
+    rest of the system at full load (the supply itself is no limit on the card's own draw). A
+    supply at home is no limit on a rented card."""
+    if query.intent not in ("recommend", "buy") or query.gpus or not _OWN_SUPPLY.search(query.low):
         return query
     psu = watts_said(query.low)
-    if not psu or query.max_power_w not in (None, psu) or psu <= CPU_W + PLATFORM_W:
+    if not psu or query.max_power_w not in (None, psu):
         return query
+    if RENT_SAID.search(query.low):  # "what gpu can i rent ..., i only have a 400w psu at home"
+        return replace(query, max_power_w=None)
+    if psu <= CPU_W + PLATFORM_W:
+        note = (f"A {c.num(psu, 'W')} supply leaves nothing for a card beside a high-end desktop "
+                f"CPU and the rest of the system at full load: the cards are held to "
+                f"{c.num(psu, 'W')} alone, for a low-power machine beside them.")  # fmt: skip
+        return replace(query, notes=(*query.notes, note))
     card = psu - CPU_W - PLATFORM_W
     note = (
         f"Cards up to {c.num(card, 'W')} of board power: what a {c.num(psu, 'W')} supply "

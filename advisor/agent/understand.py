@@ -28,7 +28,7 @@ from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
 from advisor.agent.query import RENT_SAID, Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
-from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM
+from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM, HOURS_PER_MONTH, HOURS_PER_YEAR
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import EXL2_RANGE
@@ -2069,16 +2069,16 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     # "count the month as 730 hours": a month's length for the arithmetic, not hours of use
     low = rx.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
                  low)  # fmt: skip
-    if rx.search(r"\ball month\b", low):
-        return 730.0
+    if rx.search(r"\ball month\b", low) and not _DAILY_RATE.search(low):
+        return 730.0  # ("10 hours a day all month": the day's hours over the month, below)
     hours = None
     calendar = False  # the duration read is a period of the calendar ("a 6-month thesis")
     for m in _DURATION.finditer(low):
         before = low[max(0, m.start() - 12) : m.start()]
-        if m.group(3) and rx.search(
+        if m.group(3) not in (None, "all") and rx.search(
             r"(?:(?<![a-z\d.,])\d[\d.,]*|\$|usd|dollars?|cents?|per|/|\bby)\s?$", before
-        ):
-            continue  # "$3.10 an hour", "rented by the hour" are prices ("an h100 all year" not)
+        ):  # "$3.10 an hour", "rented by the hour" are prices ("a 4090 all year" is no price)
+            continue
         if m.group(3) in ("a", "an") and rx.search(
             r"\d[\d,.]*\s?k?\s(?:[a-z-]+\s){1,4}$", low[max(0, m.start() - 40) : m.start()]
         ) and not rx.search(r"\b(?:for|over|during|in|within|per|each|under|below|than|about|around"
@@ -3385,7 +3385,7 @@ def _steps(low: str, trained: bool = False) -> int | None:
 
 
 # a supply of its own, off the grid: its watts bound the whole machine
-_OFF_GRID = (
+OFF_GRID = (
     r"solar(?: panels?| array| setup| system| power)?|panels?|inverter|battery bank|generator"
 )
 
@@ -3408,16 +3408,21 @@ def _power(low: str) -> float | None:
         return _number(m.group(1) or m.group(2) or m.group(3))
     # what an off-grid supply gives: "off grid with 300W of solar", "my inverter is 600 W"
     m = rx.search(
-        rf"(\d[\d,]*)\s?(?:w|watts?)\s(?:of\s)?(?:{_OFF_GRID})\b"
-        rf"|\b(?:{_OFF_GRID})\b[^.?!\d]{{0,30}}?\b(?:is|gives?|provides?|makes?|produces?|puts out"
+        rf"(\d[\d,]*)\s?(?:w|watts?)\s(?:of\s)?(?:{OFF_GRID})\b"
+        rf"|\b(?:{OFF_GRID})\b[^.?!\d]{{0,30}}?\b(?:is|gives?|provides?|makes?|produces?|puts out"
         r"|of|at|rated)\s(?:me\s|us\s)?(?:about\s|around\s|~|only\s|maybe\s)?(\d[\d,]*)\s?(?:w|watts?)\b",
         low,
     )
     if m:
         return _number(m.group(1) or m.group(2))
+    # "a 2 kW circuit", "a 1,800 W breaker": what the wall gives the whole machine
+    m = rx.search(r"\b(\d+(?:\.\d+)?)\s?(k)?(?:w|watts?)\s(?:\w+\s)?(?:circuit|breaker|outlet)\b",
+                  low)  # fmt: skip
+    if m:
+        return float(m.group(1)) * (1000 if m.group(2) else 1)
     # "our rack circuit allows about 2 kW for GPUs", "a 1.5 kW power budget"
     m = rx.search(
-        r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of)\s"
+        r"\b(?:allows?|allowed|limit(?:ed)? (?:to|of)|budget of|cap of|ceiling (?:of|is|at))\s"
         r"(?:about |around |~|up to )?"
         r"(\d+(?:\.\d+)?)\s?(k)?(?:w|watts?)\b|(\d+(?:\.\d+)?)\s?(k)(?:w|watts?)\s(?:power )?"
         r"(?:budget|limit|cap|max)\b",
@@ -7086,7 +7091,10 @@ def resolve(
         # "500 hours of audio a day: what gpus?" then "and the monthly cost on aws": the cards
         # that keep up with the day's work, ranked again (on that cloud), not the pick's one job
         intent = "recommend"
-        merged = replace(merged, gpus=prior.gpus)
+        # ("the monthly cost": a month is the bill's period, no deadline for the day's work)
+        spans = (HOURS_PER_MONTH, 168.0, HOURS_PER_YEAR)
+        merged = replace(merged, gpus=prior.gpus,
+                         hours=None if merged.hours in spans else merged.hours)  # fmt: skip
     earlier_cards = Query.from_context(
         {"intent": "", "gpus": previous.get("earlier_gpus") or []}
     ).gpus

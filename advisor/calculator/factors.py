@@ -71,7 +71,8 @@ from advisor.errors import InvalidInput
 # refit with the benchmark-README rows W0900-W0941 (SDXL's fp32 VAE decode tried, not kept)
 # .12.04a: EXL2 is a precision of its own (exl2-<N>bpw, head layer 6 bits, ExLlamaV2 only); FP8
 # weights need Turing or newer in the serving engines; the ExLlamaV2 decode band on its 33 rows
-FORMULA_VERSION = "calc-2026.12.04a"
+# .12.05a: the TensorRT-LLM decode band on its 23 rows (L2150-L2167 added, not fitted on)
+FORMULA_VERSION = "calc-2026.12.05a"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -490,6 +491,9 @@ DECODE_CALIBRATION = {
     # (33 rows since calc-2026.12.04a: EXL2 rows scored at their own width, not as GPTQ)
     "exllamav2": Calibration(33, 3, 0.065, 0.78, 1.05),
     "llama.cpp": Calibration(45, 9, 0.040, 0.91, 1.07),
+    # (since stop 68: 23 scored rows, L1994-L2102 and L2150-L2167; 7 source files of 4
+    # publications, the four LLM-serve result files counted apart)
+    "tensorrt-llm": Calibration(23, 7, 0.116, 0.72, 1.25),
 }
 # (MLC LLM keeps SPEED_BAND: all 16 of its scored rows, llm-perf-bench L1816-L1834 and the MLC
 # blog L0568-L0570, measured 1.04-1.21x its typical figure, a band that would not hold it)
