@@ -165,3 +165,25 @@ def test_a_circuit_or_a_ceiling_is_a_power_limit(catalog: Catalog, text: str, wa
 def test_an_l40s_is_not_written_back_as_an_l40(rules_advisor: Advisor) -> None:
     answer = ask_grounded(rules_advisor, "l40s for a month at 0.9 an hour").text
     assert "one l40s" in head(answer)
+
+
+def test_two_ggufs_short_of_the_card_get_the_smaller_ones_fit(rules_advisor: Advisor) -> None:
+    answer = ask_grounded(rules_advisor, "llama 3 70b Q4_K_M or Q8_0 on a 3090?").text
+    assert "(q4_k_m)" in head(answer) and "system RAM" in head(answer)
+    assert "4-bit (GGUF Q4_K_M) is the smallest; Q8_0 would keep more of it in system RAM" in answer
+
+
+def test_a_span_before_the_hours_a_day_stays_the_span() -> None:
+    assert _duration_hours("how much to rent a 3090 all month, i use it 6 hours a day", None) == (
+        pytest.approx(730.0)
+    )
+
+
+def test_the_supply_is_the_figure_said_of_it(rules_advisor: Advisor) -> None:
+    from advisor.agent.rules import _supply_watts
+
+    assert _supply_watts("best gpu for llama 13b under 250w per card, i have a 1000w psu") == 1000
+    assert _supply_watts("my psu is 650w") == 650
+    answer = ask_grounded(rules_advisor, "best gpu for llama 70b on my 850w psu, or should i just "
+                          "use the cloud").text  # fmt: skip
+    assert "Cards up to 545 W of board power: what a 850 W supply leaves" in answer

@@ -1890,8 +1890,15 @@ def _formats_weighed(query: Query, box: ToolBox) -> Draft | None:
         return None
     spilled = [e for e in rows if e.get("engine") == "llama.cpp"
                and (e.get("host_layers") or not any(r["fits"] for r in rows))]  # fmt: skip
-    if spilled:  # a GGUF short of the card runs with layers in system RAM: the fit says how
-        return None
+    if spilled:  # a GGUF short of the card runs with layers in system RAM: the fit of the leanest
+        # format says how (the others hold more of it in system RAM, slower)
+        lean = min(names, key=lambda n: _FORMAT_BITS.get(n, 4.0))  # (the rest are 4-bit)
+        draft = _fit(replace(query, precision=lean), box)
+        larger = [c.FORMAT_LABELS.get(n, n.upper()) for n in names if n != lean]
+        draft.text += (f"\n\n_Note: of the formats named, {c.FORMAT_LABELS.get(lean, lean.upper())}"
+                       f" is the smallest; {c.series(larger)} would keep more of it in system "
+                       "RAM, and run slower._")  # fmt: skip
+        return draft
     offloaded = ""
     if model.family == "diffusion" and not query.offload and not any(e["fits"] for e in rows):
         # "FLUX dev on a 16 GB card, bf16 or fp8?": as ComfyUI runs it, the text encoders leave
@@ -4250,12 +4257,19 @@ def _gpus_for_deadline(
 # a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
 # the run's end asked against a time: "can a 3060 finish training yolov8n on coco in a weekend",
 # "get it done overnight", "have it trained by friday" (a time to train asked, and its deadline)
-FINISH_BY = (
-    r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,60}?"
-    r"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:weekend|night|evening|day|week|month)s?"
-    r"|overnight|(?:by|before) (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday"
-    r"|sunday|the weekend|the end of|next week))\b"
-)
+def finish_by(spans: str) -> str:
+    """The run's end said against a time: "finish ... in a weekend", "done overnight", "trained
+    by friday", "before monday"; `spans` the lengths of time that count ("weekend|night")."""
+    return (
+        r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,60}?"
+        rf"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:{spans})s?"
+        r"|overnight|(?:by|before) (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday"
+        r"|sunday|the weekend|the end of|next week))\b"
+    )
+
+
+# a deadline for a job: any span ("finish 20000 images in a week")
+FINISH_BY = finish_by("weekend|night|evening|day|week|month")
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
@@ -6546,6 +6560,8 @@ def _days_of_work(query: Query, box: ToolBox, jobs: list[dict[str, Any]]) -> str
     spans = {d * 24 for d in _DAYS_IN_PERIOD.values()}  # ("a month" read as its 730 hours)
     if not query.per_day or (query.hours and query.hours not in spans):
         return None
+    if re.search(r"\belectric\w*|\bpower bill\b|\bkwh\b|\benergy\b", query.low):
+        return None  # the electricity of one's own card, not its rent
     asked = _WORK_PERIOD.search(query.low)
     if asked is None:
         return None
@@ -7208,7 +7224,7 @@ _SAVING = re.compile(r"\bsav(?:e|es|ing|ings)\b|\bdifference\b|\bhow much (?:les
 
 def _said(ref: GpuRef) -> str:
     """A GPU as the user named it, singular ("4090s" -> "4090"; "l40s" is the L40S)."""
-    if any(re.search(r"\d+s$", gpu) for gpu in ref.ids) and not ref.count:
+    if any(re.search(r"\d+s$", gpu) for gpu in ref.ids):
         return ref.text
     return re.sub(r"(?<=\d)s$", "", ref.text)
 
@@ -7292,6 +7308,16 @@ def _one_card_needed(query: Query) -> bool:
                 and bought)  # fmt: skip
 
 
+# renting as the other way: "best gpu on my 850w psu, or should i just use the cloud"
+_OR_RENT = re.compile(r"\bor (?:\w+ ){0,4}(?:rent\w*|(?:the )?cloud)\b")
+
+
+def cards_rented(low: str) -> bool:
+    """The cards asked for are rented ("what gpu can i rent ..., a 400w psu at home"), not
+    weighed against renting ("..., or should i just use the cloud")."""
+    return bool(re.search(r"\brent\w*", low)) and not _OR_RENT.search(low)
+
+
 # a server or a rack said: its supplies feed boards of any form ("two 2000w power supplies")
 _A_SERVER = re.compile(r"\b(?:servers?|racks?|nodes?|chassis|data ?cent(?:er|re)s?|dgx|hgx)\b")
 
@@ -7340,7 +7366,7 @@ def _card_limits(query: Query, home_cap: bool = True) -> dict[str, Any]:
     if form and not query.gpus:
         limits["form_factor"] = form.group(1).upper() if form.group(1) == "sxm" else "PCIe"
     elif (SUPPLY_SAID.search(low) and not query.gpus and not _A_SERVER.search(low)
-          and not RENT_SAID.search(low)):  # fmt: skip
+          and not cards_rented(low)):  # fmt: skip
         limits["form_factor"] = "PCIe"  # "on a 550w psu": a card for a PC's slot, not a machine
     return limits
 

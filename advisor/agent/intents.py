@@ -421,7 +421,9 @@ _HOW_LONG = _cues(
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
     r"\b(?:feasible|doable|possible|realistic|finish\w*|done)\b.{0,15}\b(?:within|in|under)\s"
     r"(?:a|one|two|three|\d+)\s(?:days?|weeks?|months?)\b",
-    h.FINISH_BY,  # "can a 3060 finish training yolov8n on coco in a weekend"
+    # "can a 3060 finish training yolov8n on coco in a weekend" (a week or a month said so is
+    # also a job's span to cost: "finish 20000 images in a week, cost?")
+    h.finish_by("weekend|night|evening"),
     # "whats the turnaround", "how quickly can 2 4090s finish a lora on a 13b"
     r"\bturn[- ]?around(?: time)?\b",
     r"\bhow (?:quickly|fast|soon) (?:can|could|will|would|does|do)\b[^.?!]{0,40}\b(?:finish\w*"

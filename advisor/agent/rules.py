@@ -17,15 +17,15 @@ from advisor.agent.handlers import (
     SUPPLY_SAID,
     YES_NO,
     Draft,
+    cards_rented,
     estimate_args,
     gpu_choices,
     recordings_an_hour,
     unresolved,
-    watts_said,
     what_more_memory_holds,
     workload_of,
 )
-from advisor.agent.query import RENT_SAID, GpuRef, Query
+from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED, OFF_GRID
 from advisor.answer import Citation
@@ -908,6 +908,19 @@ def _failure_polarity(query: Query, text: str) -> str:
 _OWN_SUPPLY = re.compile(SUPPLY_SAID.pattern + rf"|\b(?:{OFF_GRID})\b")
 
 
+def _supply_watts(low: str) -> float | None:
+    """The watts said of the supply itself ("my psu is 650w", "300W of solar", "a 1000 W power
+    supply"), not another figure said first ("under 250w per card, i have a 1000w psu")."""
+    supply = rf"(?:{SUPPLY_SAID.pattern}|\b(?:{OFF_GRID})\b)"
+    m = re.search(rf"(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b\s(?:of\s)?(?:\w+\s)?{supply}"
+                  rf"|{supply}[^.?!\d]{{0,25}}?(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b",
+                  low)  # fmt: skip
+    if m is None:
+        return None
+    value, kilo = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return float(value.replace(",", "")) * (1000 if kilo else 1)
+
+
 def _card_within_supply(query: Query) -> Query:
     """ "best gpu for local llms on a 550w psu?", "off grid with 500 W of solar": a pick with no
     card named, within what the supply leaves the cards beside a high-end desktop CPU and the
@@ -915,11 +928,11 @@ def _card_within_supply(query: Query) -> Query:
     supply at home is no limit on a rented card."""
     if query.intent not in ("recommend", "buy") or query.gpus or not _OWN_SUPPLY.search(query.low):
         return query
-    psu = watts_said(query.low)
+    psu = _supply_watts(query.low)
     if not psu or query.max_power_w not in (None, psu):
         return query
-    if RENT_SAID.search(query.low):  # "what gpu can i rent ..., i only have a 400w psu at home"
-        return replace(query, max_power_w=None)
+    if cards_rented(query.low):
+        return replace(query, max_power_w=None)  # "what gpu can i rent ..., a 400w psu at home"
     if psu <= CPU_W + PLATFORM_W:
         note = (f"A {c.num(psu, 'W')} supply leaves nothing for a card beside a high-end desktop "
                 f"CPU and the rest of the system at full load: the cards are held to "

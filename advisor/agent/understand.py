@@ -2069,8 +2069,10 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
     # "count the month as 730 hours": a month's length for the arithmetic, not hours of use
     low = rx.sub(r"\b(?:count|take|treat|assume|use)\w* (?:the|a|one) month as \d+ hours?\b", " ",
                  low)  # fmt: skip
-    if rx.search(r"\ball month\b", low) and not _DAILY_RATE.search(low):
-        return 730.0  # ("10 hours a day all month": the day's hours over the month, below)
+    if rx.search(r"\ball month\b", low) and not rx.search(
+        r"\b(?:a|per|each|every|/)\s?day\s(?:for\s)?all month\b", low
+    ):  # ("10 hours a day all month": the day's hours over the month, below)
+        return 730.0
     hours = None
     calendar = False  # the duration read is a period of the calendar ("a 6-month thesis")
     for m in _DURATION.finditer(low):
