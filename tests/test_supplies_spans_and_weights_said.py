@@ -187,3 +187,9 @@ def test_the_supply_is_the_figure_said_of_it(rules_advisor: Advisor) -> None:
     answer = ask_grounded(rules_advisor, "best gpu for llama 70b on my 850w psu, or should i just "
                           "use the cloud").text  # fmt: skip
     assert "Cards up to 545 W of board power: what a 850 W supply leaves" in answer
+
+
+def test_a_price_asked_in_another_currency_says_it_is_in_dollars(rules_advisor: Advisor) -> None:
+    answer = ask_grounded(rules_advisor, "hourly rate of a 4090 in euros").text
+    assert "no exchange rate to euros is on record" in answer
+    assert "exchange rate" not in ask_grounded(rules_advisor, "hourly rate of a 4090").text

@@ -231,10 +231,23 @@ def _one(query: Query, box: ToolBox) -> Draft:
             f"Your amounts in {query.currency.strip()} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."
         )
+    elif "$" in draft.text and (asked := _CURRENCY_ASKED.search(query.low)):
+        notes.append(  # "hourly rate of a 4090 in euros": said in dollars, not converted
+            f"The prices are in US dollars, as the catalog records them: no exchange rate to "
+            f"{asked.group(1)} is on record."
+        )
     draft.text = _instances_named(notes, draft.text)
     if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+# a price asked in another currency than the catalog's: "in euros", "in gbp"
+_CURRENCY_ASKED = re.compile(
+    r"\b(?:in|into|to) (euros?|eur|pounds?(?! of)|gbp|sterling|rupees?|inr|yen|jpy|yuan|rmb|cny"
+    r"|won|krw|swiss francs?|chf|reais|brl|roubles?|rubles?|rub|zlotys?|pln|kronor|kroner|sek|nok"
+    r"|dkk|aud|cad|lira|pesos?|mxn)\b"
+)
 
 
 def _model_used(box: ToolBox, ids: tuple[str, ...]) -> bool:
