@@ -30,6 +30,7 @@ from advisor.agent.understand import (
     MADE_ASKED,
     NEED_A_GPU,
     NONSTOP,
+    PERIOD_HOURS,
     PRECISION_WORDS,
     REFERENCE_LLM,
     SAMPLER_STEPS,
@@ -4254,9 +4255,6 @@ def _gpus_for_deadline(
     return plan if plan is None or isinstance(plan, Draft) else plan[1]
 
 
-# a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
-# the run's end asked against a time: "can a 3060 finish training yolov8n on coco in a weekend",
-# "get it done overnight", "have it trained by friday" (a time to train asked, and its deadline)
 def finish_by(spans: str) -> str:
     """The run's end said against a time: "finish ... in a weekend", "done overnight", "trained
     by friday", "before monday"; `spans` the lengths of time that count ("weekend|night")."""
@@ -4270,6 +4268,7 @@ def finish_by(spans: str) -> str:
 
 # a deadline for a job: any span ("finish 20000 images in a week")
 FINISH_BY = finish_by("weekend|night|evening|day|week|month")
+# a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
@@ -6551,14 +6550,13 @@ def cost(query: Query, box: ToolBox) -> Draft:
 _WORK_PERIOD = re.compile(
     r"\b(?:a|per|each|every|/)\s?(month|week|year)\b|\b(month|week|year)ly\b|\bannual(?:ly)?\b"
 )
-_DAYS_IN_PERIOD = {"month": HOURS_PER_MONTH / 24, "week": 7.0, "year": HOURS_PER_YEAR / 24}
 
 
 def _days_of_work(query: Query, box: ToolBox, jobs: list[dict[str, Any]]) -> str | None:
     """ "3,000 images a day with sdxl on a 4070 super: the cost a month to rent?": the day's job
     done every day of the period asked, at each setup's price."""
-    spans = {d * 24 for d in _DAYS_IN_PERIOD.values()}  # ("a month" read as its 730 hours)
-    if not query.per_day or (query.hours and query.hours not in spans):
+    # ("a month" read as its 730 hours is the bill's period, no span of use)
+    if not query.per_day or (query.hours and query.hours not in PERIOD_HOURS):
         return None
     if re.search(r"\belectric\w*|\bpower bill\b|\bkwh\b|\benergy\b", query.low):
         return None  # the electricity of one's own card, not its rent
@@ -6568,7 +6566,7 @@ def _days_of_work(query: Query, box: ToolBox, jobs: list[dict[str, Any]]) -> str
     period = asked.group(1) or asked.group(2) or "year"
     lines = []
     for e in jobs[:4]:
-        hours = e["job_hours"]["typical"] * _DAYS_IN_PERIOD[period]
+        hours = e["job_hours"]["typical"] * _DAYS_IN[period]
         bill = box.call("rental_cost", {"usd_per_gpu_hour": e["cost"]["usd_per_hour"]
                                         / e["num_gpus"], "hours": hours,
                                         "num_gpus": e["num_gpus"]})  # fmt: skip

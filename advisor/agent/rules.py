@@ -924,7 +924,7 @@ _OWN_SUPPLY = re.compile(SUPPLY_SAID.pattern + rf"|\b(?:{OFF_GRID})\b")
 def _supply_watts(low: str) -> float | None:
     """The watts said of the supply itself ("my psu is 650w", "300W of solar", "a 1000 W power
     supply"), not another figure said first ("under 250w per card, i have a 1000w psu")."""
-    supply = rf"(?:{SUPPLY_SAID.pattern}|\b(?:{OFF_GRID})\b)"
+    supply = f"(?:{_OWN_SUPPLY.pattern})"
     m = re.search(rf"(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b\s(?:of\s)?(?:\w+\s)?{supply}"
                   rf"|{supply}[^.?!\d]{{0,25}}?(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b",
                   low)  # fmt: skip

@@ -1934,6 +1934,9 @@ WEEKDAYS = re.compile(
     r"fri(?:day)?\b"
 )
 _DAYS_IN = {"day": 1.0, "night": 1.0, "week": 7.0, "month": 730 / 24, "year": 365.0}
+# "a week", "a month", "a year" as the hours they are read as: a period said, which a cost
+# question may mean as the bill's period rather than a span of use
+PERIOD_HOURS = frozenset((168.0, float(HOURS_PER_MONTH), float(HOURS_PER_YEAR)))
 
 
 def _period(m: re.Match[str]) -> tuple[str, str]:
@@ -7094,9 +7097,8 @@ def resolve(
         # that keep up with the day's work, ranked again (on that cloud), not the pick's one job
         intent = "recommend"
         # ("the monthly cost": a month is the bill's period, no deadline for the day's work)
-        spans = (HOURS_PER_MONTH, 168.0, HOURS_PER_YEAR)
         merged = replace(merged, gpus=prior.gpus,
-                         hours=None if merged.hours in spans else merged.hours)  # fmt: skip
+                         hours=None if merged.hours in PERIOD_HOURS else merged.hours)  # fmt: skip
     earlier_cards = Query.from_context(
         {"intent": "", "gpus": previous.get("earlier_gpus") or []}
     ).gpus
