@@ -28,9 +28,10 @@ from advisor.calculator import (
     throughput,
 )
 from advisor.calculator.base import one_epoch_assumed
+from advisor.calculator.factors import generation
 from advisor.calculator.interconnect import link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
-from advisor.calculator.precision import get_precision, is_exl2, tensor_formats
+from advisor.calculator.precision import NO_BF16_TENSOR, get_precision, is_exl2, tensor_formats
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -1227,6 +1228,21 @@ def recommend_gpus(
     else:
         ranked.sort(key=_value_key)
         ranking = "cost per unit of work where a rental price exists, else speed"
+        if any(r["num_gpus"] == 1 for r in ranked):
+            # a job one card holds: several desk or workstation cards rank after every single
+            # card (rented, nobody builds a rig of 3060s for what one card runs)
+            def rig(row: dict[str, Any]) -> bool:
+                return row["num_gpus"] > 1 and catalog.get_gpu(row["gpu"]).segment != "datacenter"
+
+            ranked.sort(key=rig)
+            if any(rig(r) for r in ranked[:top]):
+                ranking += "; several desk cards after every single card that runs it"
+        if workload != "inference" and any(not _before_bf16(r["gpu"]) for r in ranked):
+            # a training run: cards with no bf16 tensor cores (Pascal to Turing; fp16 with loss
+            # scaling, no FlashAttention-2) after those that have them, whatever their rent
+            ranked.sort(key=lambda r: _before_bf16(r["gpu"]))
+            if any(_before_bf16(r["gpu"]) for r in ranked[:top]):
+                ranking += "; for training, cards without bf16 (before Ampere) last"
         if any(r["num_gpus"] > 1 for r in ranked[:top]):
             ranking += " (a setup of more cards counted dearer: the care many cards take)"
     for row in ranked[:top]:  # a setup rented around the clock: its bill for a month
@@ -1280,6 +1296,12 @@ def _cheaper_when_level(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # the sharding, the links and the failures a many-card box brings, which no rent shows (a product
 # choice, not a fit: two cards must be 20% cheaper per unit of work to rank above one, eight 43%)
 CARD_DOUBLING_PREMIUM = 0.25
+
+
+def _before_bf16(gpu: str) -> bool:
+    """A GPU with no bf16 tensor cores (Pascal, Volta, Turing), by its datasheet architecture."""
+    sheet = load_catalog().get_gpu(gpu)
+    return generation(sheet.architecture, sheet.memory_type) in NO_BF16_TENSOR
 
 
 def _value_key(row: dict[str, Any]) -> tuple[int, float, float]:

@@ -106,13 +106,15 @@ def markdown(r: dict[str, Any]) -> str:
         f"(target p50 <= {TARGETS['p50_ms']:g} ms).",
         "",
         "The natural split is scored by the fields its writer stated; dev and held-out are the "
-        "older cases split by hash (both read by now); fresh and fresh2 to fresh25 were each "
+        "older cases split by hash (both read by now); fresh and fresh2 to fresh26 were each "
         "written blind later (eval/golden/natural/fresh*.yaml): fresh, fresh17, fresh22, "
-        "fresh23, fresh24 and fresh25 are still blind (their failures never read; fresh22, 40 "
+        "fresh23, fresh24, fresh25 and fresh26 are still blind (their failures never read; "
+        "fresh22, 40 "
         "cases written at stop 65, and fresh23, 40 written at stop 66, were scored at stop 66 on "
         "the code before and after its changes: 25 and 28 of 40 answers, both times; fresh24, "
         "40 written at stop 67, 18 of 40 on the code before it; fresh25, 40 written at stop 68, "
-        "27 of 40 on the code before it; the intent model was never trained on a blind set or "
+        "27 of 40 on the code before it; fresh26, 40 written at stop 69, 21 of 40 on the code "
+        "before it; the intent model was never trained on a blind set or "
         "on held-out), fresh2 "
         "was read at stop 26, fresh3 at stop 27, "
         "fresh4 at stop 28, fresh5 at stop 29, fresh6 at stop 30, fresh7 at stop 31, fresh8 at "

@@ -51,7 +51,10 @@ def test_a_too_big_model_gets_no_and_the_gpus_it_needs(rules_advisor: Any) -> No
     answer = rules_advisor.ask("Can I run Llama-3-70B on one H100 SXM?")
     # no precision asked: the 16-bit verdict is no, and a lighter format that fits leads beside
     # it (FP8 on a card with FP8 units, before 4 bits)
-    assert answer.text.startswith("**Yes in fp8, no in bf16: Llama-3-70B does not fit")
+    assert answer.text.startswith(
+        "**Yes in fp8, no in bf16: Llama-3-70B fits on one NVIDIA H100 "
+        "SXM5 80GB for inference in fp8 and does not fit in bf16** (bf16"
+    )
     assert "In 4-bit (AWQ) it fits on one NVIDIA H100 SXM5 80GB" in answer.text
     assert "solve" in _tools(answer)
     assert "It would fit on 2 x NVIDIA H100 SXM5 80GB" in answer.text

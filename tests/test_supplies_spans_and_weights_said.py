@@ -180,10 +180,10 @@ def test_a_span_before_the_hours_a_day_stays_the_span() -> None:
 
 
 def test_the_supply_is_the_figure_said_of_it(rules_advisor: Advisor) -> None:
-    from advisor.agent.rules import _supply_watts
+    from advisor.agent.handlers import supply_watts
 
-    assert _supply_watts("best gpu for llama 13b under 250w per card, i have a 1000w psu") == 1000
-    assert _supply_watts("my psu is 650w") == 650
+    assert supply_watts("best gpu for llama 13b under 250w per card, i have a 1000w psu") == 1000
+    assert supply_watts("my psu is 650w") == 650
     answer = ask_grounded(rules_advisor, "best gpu for llama 70b on my 850w psu, or should i just "
                           "use the cloud").text  # fmt: skip
     assert "Cards up to 545 W of board power: what a 850 W supply leaves" in answer

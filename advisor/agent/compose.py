@@ -17,6 +17,8 @@ from advisor.answer import ASSUMED_PREFIX
 from advisor.calculator import FAMILIES, METRICS
 from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.cost import HOURS_PER_MONTH
+from advisor.calculator.factors import generation
+from advisor.calculator.precision import NO_BF16_TENSOR
 
 HELP = (
     'I answer questions about GPUs for machine learning: specs ("memory bandwidth of the '
@@ -252,13 +254,21 @@ def totals_line(sheet: dict[str, Any], fields: tuple[str, ...], bold: bool = Tru
     return f"**{line}**" if bold else line
 
 
+def no_bf16(sheet: dict[str, Any]) -> bool:
+    """A datasheet whose generation has no bf16 tensor cores (Pascal, Volta, Turing)."""
+    gen = generation(sheet.get("architecture") or "", sheet.get("memory_type"))
+    return gen in NO_BF16_TENSOR
+
+
 def sheet_summary(sheet: dict[str, Any]) -> str:
     parts = [f"{num(sheet['memory_gb'], 'GB')} {sheet.get('memory_type') or ''}".strip()]
     if sheet.get("unified_memory") and "unified" not in parts[0].lower():  # not said twice
         parts[0] += " of unified memory shared with the CPU"
     parts.append(f"{num(sheet['bandwidth_gbs'], 'GB/s')}")
     if sheet.get("fp16_bf16_dense_tflops"):
-        parts.append(f"{num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} dense FP16/BF16")
+        # (a card with no bf16 tensor cores, a T4 or a V100: its tensor rate is FP16's alone)
+        kind = "FP16" if no_bf16(sheet) else "FP16/BF16"
+        parts.append(f"{num(sheet['fp16_bf16_dense_tflops'], 'TFLOPS')} dense {kind}")
     elif sheet.get("fp32_tflops"):  # no tensor cores (Pascal and before): its FP32 rate
         parts.append(f"{num(sheet['fp32_tflops'], 'TFLOPS')} FP32")
     if sheet.get("tdp_w"):
@@ -732,6 +742,11 @@ def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") ->
         lines.append(text + ".")
         if first_only:
             break
+    if not first_only and e.get("precision") == "fp8" and e.get("gpu_fp8_tflops", 1) is None:
+        # "llama 8b in fp8 on my 3090": the Marlin path, FP8 weights with 16-bit math
+        lines.append(f"The {e['gpu_name']} has no FP8 tensor cores: the FP8 weights run "
+                     "weight-only, the math at 16 bits, so decode gains from the smaller weights "
+                     "and prompt processing does not.")  # fmt: skip
     if e.get("job_hours"):
         whole = "One epoch (say how many the run has)" if one_epoch(e) else "Whole job"
         lines.append(f"{whole}: {duration_band(e['job_hours'])} of wall time.")
@@ -917,7 +932,7 @@ _LOAD_ASKED = re.compile(r"\bthroughput\b|\bserv(?:e|es|ing)\b|\bat (?:full )?lo
                          r"|\b(?:many|concurrent) (?:users|requests)\b")  # fmt: skip
 
 
-def _per_dollar(fitting: list[dict[str, Any]], asked: str = "") -> str:
+def per_dollar(fitting: list[dict[str, Any]], asked: str = "") -> str:
     """ "L4 or T4 for whisper, cheaply?": the pick by what a unit of work costs at each card's
     median rent, as each estimate prices it (per audio hour, per million tokens, per 1,000
     images); an LLM served ("throughput per dollar serving it") at its full-load throughput;
@@ -1092,8 +1107,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
     elif (len(fitting) == len(results) and pick_asked and value and _MONTH_ASKED.search(asked)
           and _per_month(fitting)):  # fmt: skip
         head = _per_month(fitting) + f" ({what}; {settings(first)})."
-    elif len(fitting) == len(results) and pick_asked and value and _per_dollar(fitting, asked):
-        head = _per_dollar(fitting, asked) + f" ({what}; {settings(first)})."
+    elif len(fitting) == len(results) and pick_asked and value and per_dollar(fitting, asked):
+        head = per_dollar(fitting, asked) + f" ({what}; {settings(first)})."
     elif len(fitting) == len(results) and pick_asked and best and len(results) > 1:
         chosen = gpus_phrase(best["num_gpus"], best["gpu_name"]).removeprefix("one ")
         slowest = min(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
@@ -1609,8 +1624,9 @@ def break_even(
     if over and over.get("months", 0) >= 2:  # "per month over 5 years": the purchase spread out
         lines.append(
             f"A month, over {num(over['months'], 'months')}: "
-            f"{usd(over['own_usd_per_month'], sign)} to own (the price spread over them, with "
-            f"electricity) against {usd(over['rent_usd_per_month'], sign)} to rent."
+            f"{usd(over['own_usd_per_month'], sign)} to own (the price spread over them"
+            + (", with electricity" if result["power_w"] and result["usd_per_kwh"] else "")
+            + f") against {usd(over['rent_usd_per_month'], sign)} to rent."
         )
     if not result["power_w"]:
         lines.append("Electricity is not counted: name the GPU to include its board power.")

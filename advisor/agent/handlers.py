@@ -26,16 +26,19 @@ from advisor.agent.understand import (
     CHEAPER,
     ENGINE_WORDS,
     EPOCH_PACE_SAID,
+    HOSTED,
     LEAVING,
     MADE_ASKED,
     NEED_A_GPU,
     NONSTOP,
+    OFF_GRID,
     PERIOD_HOURS,
     PRECISION_WORDS,
     REFERENCE_LLM,
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
     UNNAMED_ASKED,
+    VIDEO_MODEL,
     WEEKDAYS,
     family_hint,
     gpu_mentions,
@@ -78,9 +81,20 @@ def unresolved(query: Query) -> str | None:
             return (f"Unknown GPU '{gpu.text}': the catalog has no GPU called that, so I have "
                     "no figures for it; give its memory and bandwidth, or did you mean: "
                     f"{', '.join(gpu.suggestions)}?")  # fmt: skip
+    hosted = re.search(rf"\b(?:{HOSTED.pattern})(?![\w-])", query.low)
+    if hosted and not query.models and query.intent in ("fit", "speed", "solve", "train_time",
+                                                        "spec", "recommend", "search"):  # fmt: skip
+        return _hosted_reply(hosted.group(0))  # "how much vram for claude 3.5 sonnet?"
     largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
+        if not model.ids and VIDEO_MODEL.fullmatch(model.text.lower().strip()):  # "wan 2.1 14b"
+            return (f"'{model.text}' is a video generation model, and the catalog has no video "
+                    "models: no measured memory or speed to size it with, so I will not guess. "
+                    "For images it covers Stable Diffusion 1.5, SDXL, SD3 and FLUX; name one of "
+                    "those, or an LLM, Whisper or a vision model.")  # fmt: skip
         if not model.ids and model.size_b is None and not (largest and model.suggestions):
+            if HOSTED.fullmatch(model.text.lower().strip()):  # "can a 4090 run gpt-4?"
+                return _hosted_reply(model.text)
             if not model.suggestions:  # (no example figure: the reply states none it computed)
                 return (f"The catalog has no model called '{model.text}' and none close to it, "
                         "so I have no figures to size it with; name a model it has, or give "
@@ -93,6 +107,15 @@ def unresolved(query: Query) -> str | None:
                 "Which one do you mean?"
             )
     return None
+
+
+def _hosted_reply(name: str) -> str:
+    """A model sold through an API, asked to run on a GPU: its weights are not published."""
+    return (
+        f"'{name}' is a hosted model: its weights are not published, so no GPU can run it "
+        "on your own machine; you reach it only through its maker's API. Which open-weight "
+        "model should I size instead (Llama, Qwen, Mistral, Gemma, gpt-oss, DeepSeek)?"
+    )
 
 
 def model_arg(model: ModelRef) -> str:
@@ -1387,6 +1410,8 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     for workload, options, words in ladder:
         if workload != current or any(k in said for k in options):
             continue
+        if c.no_bf16(box.call("gpu_specs", {"gpu": e["gpu"]})):  # a T4, a V100: fp16 it is
+            words = words.replace("bf16", "fp16")
         if options.get("framework") == "unsloth" and stack not in (None, "cuda"):
             continue  # Unsloth's kernels are CUDA's (Triton on NVIDIA GPUs)
         if all(kept.get(k) == v for k, v in options.items()):
@@ -1790,6 +1815,8 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         lines = _token_costs(query, box)
         if lines:
             return Draft("\n".join(lines))
+    if not speed_first and _job_sized(query) and (due := _deadline_judged(query, box)):
+        return due  # "can a 4090 finish 20000 images in a week?": the deadline, yes or no
     draft = _fit(query, box, speed_first)
     if (nodes := _nodes_against_one(query, box)) is not None:
         head, _, rest = draft.text.partition("\n\n")  # "two boxes over 10GbE: worth it?"
@@ -1808,6 +1835,8 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             # "do i even need a gpu for whisper small?": no, when the CPU alone runs it
             head = re.sub(r"^(?:Yes: |On the CPU alone, )", "", draft.text[2:])
             draft.text = f"**No GPU needed: {head}"
+    if (batched := _batched_transcription(query, box)) is not None:
+        draft.text += f"\n\n{batched}"
     named = _CPU_NAMED.search(query.text)
     if named and any(call.name == "estimate" and call.result.get("gpu") == CPU
                      for call in box.calls):  # fmt: skip
@@ -1815,6 +1844,34 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                        f"{named.group(0)}: the calculator has no table of CPU models; one with "
                        "as many cores and RAM as fast runs at about that pace.")  # fmt: skip
     return draft
+
+
+# a backlog of audio transcribed in batches: faster-whisper's batched pipeline, WhisperX
+AUDIO_BATCH = 8
+
+
+def _batched_transcription(query: Query, box: ToolBox) -> str | None:
+    """ "500 hours of podcasts with whisper large-v3 on a 4090": a backlog, no batch said, is
+    answered one file at a time; batched (AUDIO_BATCH segments at once, as faster-whisper's
+    BatchedInferencePipeline and WhisperX run it) it is done sooner, said beside it."""
+    if not (query.audio_hours and not query.batch and query.models and query.gpus):
+        return None
+    model = query.models[0]
+    if model.family != "speech" or not model.ids:
+        return None
+    ref = query.gpus[0]
+    args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    one = box.call("estimate", args)
+    if "error" in one or not one.get("fits") or one.get("batch") != 1 or not one.get("job_hours"):
+        return None
+    batched = box.call("estimate", {**args, "batch": AUDIO_BATCH})
+    if "error" in batched or not batched.get("fits") or not batched.get("job_hours"):
+        return None
+    where = c.gpus_phrase(batched["num_gpus"], batched["gpu_name"])
+    return (f"Batched, {AUDIO_BATCH} segments at once (faster-whisper's batched pipeline, "
+            f"WhisperX), the backlog takes about {c.duration(batched['job_hours']['typical'])} "
+            f"on {where} in place of {c.duration(one['job_hours']['typical'])} one file at a "
+            "time.")  # fmt: skip
 
 
 # a CPU model the user names: "a ryzen 7 5800x", "i7-12700k", "xeon gold 6338", "epyc 9654"
@@ -2147,6 +2204,13 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if verdicts == {False}:  # what would fit, on the roomiest of them
         roomiest = max(results, key=lambda r: r["usable_memory_per_gpu_gb"])
         alternatives += _alternatives(query, box, roomiest, model)
+        for e in results:  # and the leaner format that holds it on each of the others
+            if e is not roomiest and not (query.precision or model.precision):
+                alternatives += [
+                    line
+                    for line in _alternatives(query, box, e, model, more_cards=False)[:1]
+                    if line.startswith("In ")
+                ]
     elif len(verdicts) > 1 and not (query.precision or model.precision):
         # "rtx 4000 ada vs a4000 vs 4060 ti for a 7b chatbot": the cards left out, in the format
         # that holds it on them, the same words as one card's answer
@@ -2336,12 +2400,19 @@ def _on_the_fewest(
     return None
 
 
+# nodes a training run is sized over when no count is said ("fully fine-tune a 70b on h100s":
+# the fewest that hold it, 24 to 32 of them)
+TRAINING_NODES = 8
+
+
 def _spread(
     query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef
 ) -> dict[str, Any] | None:
-    """Estimate `e`'s job on the fewest of its card that hold it, up to a node (None if none)."""
+    """Estimate `e`'s job on the fewest of its card that hold it, up to a node for serving and
+    TRAINING_NODES nodes for a training run (None if none)."""
     solved = _fewest(query, box, e["gpu"], model)
-    if "error" in solved or not solved.get("solution") or solved["solution"] > 8:
+    most = NODE_GPUS * (1 if e["workload"] == "inference" else TRAINING_NODES)
+    if "error" in solved or not solved.get("solution") or solved["solution"] > most:
         return None
     args = estimate_args(query, e["gpu"], None, model)
     spread = box.call("estimate", {**args, "num_gpus": solved["solution"]})
@@ -4277,9 +4348,10 @@ _DEADLINE_SAID = re.compile(
 )
 
 
-def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
+def _deadline_judged(query: Query, box: ToolBox, verdict_only: bool = False) -> Draft | None:
     """Yes or no: the job on the cards named (as many as said) against the deadline said, and,
-    when they miss it, the fewest of that card that meet it; the job's estimate follows."""
+    when they miss it, the fewest of that card that meet it; the job's estimate follows, unless
+    `verdict_only` (the answer it leads goes on with a job estimate of its own)."""
     if not (query.hours and query.gpus and query.models and _DEADLINE_SAID.search(query.low)):
         return None
     if query.seconds_per_item or _GPU_HOURS_SAID.search(query.low):
@@ -4311,6 +4383,8 @@ def _deadline_judged(query: Query, box: ToolBox) -> Draft | None:
     if not yes:
         plan = _deadline_plan(replace(query, num_gpus=None), box, gpu, model)
         parts += [plan[1].text.replace("**", "")] if isinstance(plan, tuple) else []
+    if verdict_only:
+        return Draft("\n\n".join(parts))
     job = fit(query, box, speed_first=True)
     return Draft("\n\n".join([*parts, job.text]), job.citations, job.warnings)
 
@@ -4818,9 +4892,26 @@ def compare(query: Query, box: ToolBox) -> Draft:
                 return on_nodes
         # "pretraining a 7B model": a generic one, sharded over the fewest that hold it
         named = query.models[0].ids or (query.models[0].size_b and query.workload != "inference")
-        if (alone and not any(e["fits"] for e in alone) and named
+        as_asked = [box.call("estimate", estimate_args(query, gpu, None, query.models[0]))
+                    for ref in query.gpus for gpu in gpu_choices(ref)]  # fmt: skip
+        # datacenter cards are set side by side as many as hold it as asked (not the
+        # alternatives' "with 8-bit AdamW it fits on one"); desk cards, where a leaner recipe
+        # on one card is what people run, only when no recipe fits one
+        desk = any(box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("segment")
+                   in _LOCAL_SEGMENTS for ref in query.gpus if ref.ids)  # fmt: skip
+        if (alone and not any(e.get("fits") for e in (alone if desk else as_asked)) and named
                 and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
             # "h200 worth it over h100 for 405b fp8, or b200s?": the fewest of each that hold it
+            fewest = _fewest_setups(query, box, query.models[0])
+            if fewest:
+                return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
+        holds = [e.get("fits") for e in as_asked]
+        money = _per_token_asked(query) or _COST_WORDS.search(query.low) or VALUE_ASKED.search(
+            query.low)  # fmt: skip
+        if (alone and any(holds) and not all(holds) and named and money and not desk
+                and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
+            # "mi300x vs h100 for serving llama 3.1 70b, cost per million tokens": one holds it
+            # alone, the other in twos; the money is set on the fewest of each
             fewest = _fewest_setups(query, box, query.models[0])
             if fewest:
                 return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
@@ -5692,12 +5783,13 @@ def _leaner_format_for_all(
     fp8 = all(box.call("gpu_specs", {"gpu": g}).get("fp8_dense_tflops") for g in ids)
     formats = [HOME_PRECISION] if local else (["fp8"] if fp8 else []) + ["awq"]
     for fmt in formats:
-        fits = []
-        for ref, gpu in zip(query.gpus[:4], ids, strict=False):
-            e = box.call("estimate", estimate_args(replace(query, precision=fmt), gpu, ref.count,
-                                                   model))  # fmt: skip
-            fits.append("error" not in e and e["fits"])
-        if all(fits):
+        held = []  # a name whose variant was left open holds it when one of its variants does
+        for ref in query.gpus[:4]:
+            held.append(any(
+                "error" not in (e := box.call("estimate", estimate_args(
+                    replace(query, precision=fmt), gpu, ref.count, model))) and e["fits"]
+                for gpu in gpu_choices(ref)))  # fmt: skip
+        if all(held):
             return fmt
     return None
 
@@ -5737,6 +5829,10 @@ def _all_local(box: ToolBox, ids: list[str]) -> bool:
     return all(s in _LOCAL_SEGMENTS for s in segments)
 
 
+# the money side of a choice asked: "which gives lower total cost", "cheaper", "the bill"
+_COST_WORDS = re.compile(r"\b(?:costs?|cheap\w*|pric\w*|bill|spend|budget)\b")
+
+
 def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     """A model no card named holds alone: the fewest of each card that hold it (up to two nodes
     of 8), compared on the job; empty unless two such setups exist."""
@@ -5756,7 +5852,13 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return ""
     fewest = ", ".join(c.gpus_phrase(r["num_gpus"], r["gpu_name"]) for r in result["gpus"])
-    per = c.work_per_dollar(result, args.get("provider")) if VALUE_ASKED.search(query.low) else ""
+    priced = VALUE_ASKED.search(query.low) or _COST_WORDS.search(query.low)
+    per = ""
+    if priced:  # each setup's own estimate: a served model priced at full load when load is said
+        each = [box.call("estimate", estimate_args(query, gpu, n, model)) for gpu, n in setups]
+        fitting = [e for e in each if "error" not in e and e.get("fits")]
+        per = c.per_dollar(fitting, query.low) if len(fitting) == len(setups) else ""
+        per = per or c.work_per_dollar(result, args.get("provider"))
     jobs = []
     if query.train_tokens or query.dataset_samples or query.images or query.audio_hours:
         # "time and cost estimate for each": the whole job on each setup, at its median rent
@@ -5774,8 +5876,13 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
             "More of each card shorten the run about in proportion (data parallel) "
             "for about the same bill."
         )
-    return (f"{per + chr(10) if per else ''}{c.job_ratio(result)}\nNo single card named holds "
-            f"{result['model_name']}: the fewest of each that do are {fewest}."
+    held = (f"No single card named holds {result['model_name']}: the fewest of each that do are"
+            if all(n > 1 for _, n in setups) else
+            f"The fewest of each card named that hold {result['model_name']}:")  # fmt: skip
+    ratio = c.job_ratio(result)
+    if per:  # the money leads; the speed follows as a figure, not a second pick
+        ratio = ratio.replace("**", "").replace("Pick the ", "Faster: the ", 1)
+    return (f"{per + chr(10) if per else ''}{ratio}\n{held} {fewest}."
             + "".join(f"\n{line}" for line in jobs))  # fmt: skip
 
 
@@ -5830,6 +5937,20 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
     result = _at_training_batch(box, args, model.family or "llm")
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits: the fit answer says so, and what would
+    for ref in query.gpus:  # "h100 or a100 for a 70b": an A100 is the 80GB one that holds it
+        first = gpu_choices(ref)[0] if ref.ids else None
+        if not ref.open_variant or first not in args["gpus"] or any(
+                r["speed"] for r in result["gpus"] if r["gpu"] == first):  # fmt: skip
+            continue
+        for other in gpu_choices(ref)[1:]:
+            tried = _at_training_batch(
+                box,
+                {**args, "gpus": [other if g == first else g for g in args["gpus"]]},
+                model.family or "llm",
+            )
+            if "error" not in tried and any(r["speed"] for r in tried["gpus"] if r["gpu"] == other):
+                args["gpus"], result = [other if g == first else g for g in args["gpus"]], tried
+                break
     return c.job_ratio(result)
 
 
@@ -6216,7 +6337,16 @@ def recordings_an_hour(query: Query, box: ToolBox) -> Draft | None:
     )
 
 
+def _job_sized(query: Query) -> bool:
+    """A whole job's size was said: images, tokens, samples or hours of audio to get through."""
+    return bool(query.images or query.train_tokens or query.dataset_samples or query.audio_hours)
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
+    if _job_sized(query) and (due := _deadline_judged(query, box, verdict_only=True)):
+        # "can a 4090 finish 20000 images in a week, and the cost?": yes or no, then the bill
+        costed = cost(replace(query, hours=None), box)
+        return Draft(f"{due.text}\n\n{costed.text}", costed.citations, costed.warnings)
     if (at_mfu := _cost_at_stated_mfu(query, box)) is not None:
         return at_mfu  # "3B on 300B tokens, H100s at $2/hr, 40% MFU: compute and cost?"
     if (useful := _useful_hour_cost(query, box)) is not None:
@@ -7259,7 +7389,10 @@ def _rank_by(query: Query) -> str | None:
         sized = query.images or query.audio_hours or query.train_tokens or query.epochs
         # "cheapest per million tokens": the cost of the work, not of the hour
         per_work = _PER_TOKENS.search(low) or _AT_VOLUME.search(low)
-        return "value" if (sized or per_work) and not _bought(query) else "price"
+        # "cheapest card for flux": images (or audio) are made by the piece, so the cheapest
+        # card is the one each costs least on, not the slowest one by the hour
+        by_piece = any(m.family in ("diffusion", "speech") for m in query.models)
+        return "value" if (sized or per_work or by_piece) and not _bought(query) else "price"
     if _LEAST_NEEDED.search(low) and _bought(query):
         return "price"  # "run codellama 34b locally, what gpu do I need": the least that runs it
     return "speed" if _FASTEST.search(low) else None
@@ -7286,14 +7419,20 @@ def _cheaper_in_four_bits(query: Query, box: ToolBox, args: dict[str, Any],
             or args.get("workload") != "inference" or top.get("precision") not in ("bf16", "fp16")
             or not top.get("usd_per_hour") or "max_purchase_usd" in args):  # fmt: skip
         return ""
-    four = {**args, "precision": "awq"}
+    image = bool(query.models) and query.models[0].family == "diffusion"
+    # an image model's leaner format is 8-bit weights, as ComfyUI and Forge load FLUX
+    four = {**args, "precision": "fp8" if image else "awq"}
     ranked = _ranked(box, four, cuda_first)
     best = (ranked.get("ranked") or [None])[0] if "error" not in ranked else None
     if not best or not best.get("usd_per_hour") or best["usd_per_hour"] > 0.8 * top["usd_per_hour"]:
         return ""
+    if image and (best.get("usd_per_unit") or 0) > 0.8 * (top.get("usd_per_unit") or 0):
+        return ""  # cheaper by the hour, dearer by the image
     # a serving load: every copy's cards ("20 x L4"), not one copy's
     where = c.gpus_phrase(best.get("total_gpus") or best["num_gpus"], best["gpu_name"])
-    return (f"\n\nIn 4-bit (AWQ weights, a little quality lost) it is cheaper: {where} at "
+    leaner = ("In fp8 (8-bit weights, as ComfyUI and Forge load it, a little quality lost)"
+              if image else "In 4-bit (AWQ weights, a little quality lost)")  # fmt: skip
+    return (f"\n\n{leaner} it is cheaper: {where} at "
             f"{c.usd(best['usd_per_hour'])}/hour, about {c.num(best['speed'], best['speed_unit'])}"
             ".")  # fmt: skip
 
@@ -7834,6 +7973,23 @@ _AT_ALL = re.compile(
 
 # a power limit for the machine, not each card: "600 W for the whole box", "a 2 kW circuit"
 SUPPLY_SAID = re.compile(r"\bpsu\b|\bpower ?suppl(?:y|ies)\b")  # the machine's power supply
+# the supply a machine runs on: a PSU, or what powers it off the grid
+OWN_SUPPLY = re.compile(SUPPLY_SAID.pattern + rf"|\b(?:{OFF_GRID})\b")
+
+
+def supply_watts(low: str) -> float | None:
+    """The watts said of the supply itself ("my psu is 650w", "300W of solar", "a 1000 W power
+    supply"), not another figure said first ("under 250w per card, i have a 1000w psu")."""
+    supply = f"(?:{OWN_SUPPLY.pattern})"
+    m = re.search(rf"(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b\s(?:of\s)?(?:\w+\s)?{supply}"
+                  rf"|{supply}[^.?!\d]{{0,25}}?(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b",
+                  low)  # fmt: skip
+    if m is None:
+        return None
+    value, kilo = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return float(value.replace(",", "")) * (1000 if kilo else 1)
+
+
 _WHOLE_BOX = re.compile(
     r"\b(?:total|whole|entire|all together|combined|circuit|outlet|breaker|rack|box|rig|build"
     r"|system|solar|inverter|battery|generator|off[- ]grid)\b|" + SUPPLY_SAID.pattern
@@ -8250,11 +8406,27 @@ def _cheaper_than(result: dict[str, Any], beaten: GpuRef, text: str, box: ToolBo
     low, median = summary.get("low"), summary.get("median")
     offer = (f" At its cheapest current offer, {c.usd(low)} per GPU-hour against the median "
              f"{c.usd(median)}, it costs {c.num(low / median * 100)}% as much."
-             if low and median and "error" not in priced else "")  # fmt: skip
+             if low and median and low < median and "error" not in priced else "")  # fmt: skip
     lead = (
         f"**Nothing cheaper fits: {setup} is already the lowest-priced setup for this job** "
         f"at median prices.{offer} The next cheapest:"
     )
+    per_unit, hourly = best.get("usd_per_unit"), best.get("usd_per_hour")
+    by_hour = [r for r in result["ranked"][1:]
+               if hourly and r.get("usd_per_hour") and r["usd_per_hour"] < hourly]  # fmt: skip
+    if per_unit and by_hour and best.get("unit", "").startswith("USD "):
+        # "ok cheaper?" after a pick ranked on the work's cost: cheaper by the hour is slower,
+        # and the same work costs more on it
+        slow = by_hour[0]
+        unit = best["unit"].removeprefix("USD ")
+        more = f" ({c.usd(slow['usd_per_unit'])} {unit})" if slow.get("usd_per_unit") else ""
+        lead = (
+            f"**Nothing does this work for less: {setup} is already the lowest cost "
+            f"{unit}** at median prices ({c.usd(per_unit)}).{offer} Cheaper by the hour, "
+            f"{c.gpus_phrase(slow['num_gpus'], slow['gpu_name'])} at "
+            f"{c.usd(slow['usd_per_hour'])}/hour is slower, so the same work costs more on "
+            f"it{more}. The next cheapest for the work:"
+        )
     rest = text.split("\n\n", 1)[1] if "\n\n" in text else ""
     return f"{lead}\n\n{rest}"
 
@@ -8442,9 +8614,15 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
             budget = HOME_BUDGET_USD
             no_budget = (f"\n\nNo budget given: cards up to {c.usd(HOME_BUDGET_USD)} in all, "
                          "as a home machine takes; say yours.")  # fmt: skip
-        # (cards with no price on record stay in when the user gave no budget)
+        # (cards with no price on record stay in when the user gave no budget, and a laptop's
+        # GPU, which is sold only inside a laptop: the budget is the laptop's, said after)
+        laptop = bool(re.search(r"\blaptops?\b", query.low))
         bought = {"max_purchase_usd": budget or 1e9, "condition": condition,
-                  "unpriced": query.budget is None}  # fmt: skip
+                  "unpriced": query.budget is None or laptop}  # fmt: skip
+        if laptop and query.budget is not None:
+            no_budget += ("\n\nA laptop's GPU has no price of its own (it is sold inside the "
+                          "laptop): the budget is not checked against it; compare whole "
+                          "laptops with the card named.")  # fmt: skip
         served = (query.concurrency or 1) > 1  # "20 devs at once": speed under load decides
         if query.budget is None and not served and _rank_by(query) is None:
             # no budget (or one in a currency with no rate on record), no "fastest": the most

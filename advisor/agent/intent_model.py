@@ -52,6 +52,11 @@ NOT_SWAPPED = frozenset({("buy", "compare"), ("cost", "buy"), ("cost", "compare"
 # the cues' intents the model has no class of its own for, read as the class they answer like
 AS_CLASS = {"search": "explain"}
 
+# money asked in so many words: "how much to rent", "what would it cost", "the monthly bill"
+_MONEY_ASKED = re.compile(
+    r"\bhow much (?:\w+ ){0,3}?(?:to rent|to run|does it cost|would it cost|will it cost|money"
+    r"|per (?:month|hour|year))\b|\bcosts?\b|\bprice\b|\bbill\b|\bspend\b|\bpay\b"
+)
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 # the Query fields whose presence is part of a question's shape
@@ -176,4 +181,6 @@ def overruled(query: Query, model: dict[str, Any] | None = None) -> str | None:
         return None
     if best == "buy" and RENT_SAID.search(query.low):  # renting said: no price to buy asked
         return None
+    if query.intent == "cost" and best == "solve" and _MONEY_ASKED.search(query.low):
+        return None  # "how much to rent an h100 to serve qwen 32b 24/7": the bill, not a count
     return None if principles.find(query, query.low) is not None else best

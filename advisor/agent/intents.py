@@ -1568,6 +1568,8 @@ def _concept_first(q: Query, low: str) -> bool:
 
 
 def _explain(q: Query, low: str) -> bool:
+    if q.topic == "out_of_memory" and q.models and (q.gpus or q.memory_gb):
+        return False  # "why does llama 70b run out of memory on my 4090?": the fit, part by part
     if _concept_first(q, low) or (q.topic == "quant_formats" and not q.models):
         return True  # (formats weighed for a card named: what each is and when to pick it)
     if q.topic == "p2p" and not q.models:  # no datasheet field says it: "p2p on a 4090?"

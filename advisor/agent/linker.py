@@ -566,6 +566,9 @@ class Linker:
             after = words[i + span].low if i + span < len(words) else ""
             if chunk[-1].low in _NAME_SIZES and after.isalpha() and after not in _SIZE_NOUNS:
                 continue  # "whisper medium and a tiny vocoder model": a word, no size
+            if rx.fullmatch(r"\d+x|x\d+", chunk[0].low) or (
+                    chunk[-1].low.isdigit() and _GPU_AFTER.fullmatch(after)):  # fmt: skip
+                return None  # "gemma 2 27b on an m2 ultra vs 2x 3090": a count of cards
             for prefix in prefixes:
                 found = self.model_keys.get(prefix + tail)
                 if found:
@@ -1251,6 +1254,8 @@ def _size_slip(low: str) -> str | None:
 
 # size words that end model names ("GPT-2 Large", "Whisper Medium"), kept out of the typo
 # vocabulary as common words, and the English words one letter from them that are no slips
+# a GPU's name or its count mark after a bare number: "vs 2 3090s", "or 2 x a100"
+_GPU_AFTER = re.compile(r"x|\d{3,4}\w*|rtx|gtx|rx|quadro|tesla|[ahlt]\d+\w*|v100\w*|mi\d+\w*")
 _NAME_SIZES = frozenset({"large", "medium", "small", "base", "mini", "tiny", "turbo"})
 # the words after a Whisper size that keep it a size ("the small model", "a tiny one"), not an
 # adjective of something else ("that tiny TTS model")

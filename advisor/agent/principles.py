@@ -42,6 +42,7 @@ from advisor.agent.handlers import (
     on_the_circuit,
     run_at_home,
     share_said,
+    supply_watts,
     typical_job_hours,
     watts_said,
 )
@@ -1494,7 +1495,8 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         return counted  # "how many 4090s can a 1600 W supply run?"
     n = max(ref.count or 1, query.num_gpus or 1)
     capped = {"gpu_cap_w": query.draw_w} if query.draw_each and query.draw_w else {}
-    psu = query.max_power_w or watts_said(query.low)
+    # the supply's own watts first: "my card draws 320w and my psu is 650w" (a draw said too)
+    psu = query.max_power_w or supply_watts(query.low) or watts_said(query.low)
     if capped and psu == query.draw_w:
         psu = None  # "power limited to 300 W each": the cards' cap, not a supply
     if psu and len(gpus_named(query)) >= 2:

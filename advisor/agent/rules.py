@@ -14,20 +14,21 @@ from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import (
     CPU_UNMODELLED,
     NEAR_DOLLAR,
-    SUPPLY_SAID,
+    OWN_SUPPLY,
     YES_NO,
     Draft,
     cards_rented,
     estimate_args,
     gpu_choices,
     recordings_an_hour,
+    supply_watts,
     unresolved,
     what_more_memory_holds,
     workload_of,
 )
 from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED, OFF_GRID
+from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
 from advisor.answer import Citation
 from advisor.calculator.power import CPU_W, PLATFORM_W
 from advisor.catalog import load_catalog
@@ -813,7 +814,7 @@ _OFFLOAD_FITS = re.compile(r"^With (model|sequential) CPU offload \([^)]*\) it f
                            re.MULTILINE)  # fmt: skip
 _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\)[^\n]*? it fits on one\b", re.MULTILINE)
 # the first words of the leaner training recipes (handlers.LEANER) a "With ... it fits" line names
-_RECIPE = r"(?:Unsloth's|pure bf16|gradient checkpointing)[^\n]*?"
+_RECIPE = r"(?:Unsloth's|pure (?:bf16|fp16)|gradient checkpointing)[^\n]*?"
 # a training recipe that makes room: "With Unsloth's QLoRA recipe it fits on 2 x ..."
 _RECIPE_FITS = re.compile(rf"^With ({_RECIPE}) it fits on (?:one|\d+ x)\b", re.MULTILINE)
 _OWN_LEAD = (
@@ -918,30 +919,14 @@ def _failure_polarity(query: Query, text: str) -> str:
     return text
 
 
-_OWN_SUPPLY = re.compile(SUPPLY_SAID.pattern + rf"|\b(?:{OFF_GRID})\b")
-
-
-def _supply_watts(low: str) -> float | None:
-    """The watts said of the supply itself ("my psu is 650w", "300W of solar", "a 1000 W power
-    supply"), not another figure said first ("under 250w per card, i have a 1000w psu")."""
-    supply = f"(?:{_OWN_SUPPLY.pattern})"
-    m = re.search(rf"(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b\s(?:of\s)?(?:\w+\s)?{supply}"
-                  rf"|{supply}[^.?!\d]{{0,25}}?(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:w|watts?)\b",
-                  low)  # fmt: skip
-    if m is None:
-        return None
-    value, kilo = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    return float(value.replace(",", "")) * (1000 if kilo else 1)
-
-
 def _card_within_supply(query: Query) -> Query:
     """ "best gpu for local llms on a 550w psu?", "off grid with 500 W of solar": a pick with no
     card named, within what the supply leaves the cards beside a high-end desktop CPU and the
     rest of the system at full load (the supply itself is no limit on the card's own draw). A
     supply at home is no limit on a rented card."""
-    if query.intent not in ("recommend", "buy") or query.gpus or not _OWN_SUPPLY.search(query.low):
+    if query.intent not in ("recommend", "buy") or query.gpus or not OWN_SUPPLY.search(query.low):
         return query
-    psu = _supply_watts(query.low)
+    psu = supply_watts(query.low)
     if not psu or query.max_power_w not in (None, psu):
         return query
     if cards_rented(query.low):
@@ -959,6 +944,20 @@ def _card_within_supply(query: Query) -> Query:
     return replace(query, max_power_w=card, notes=(*query.notes, note))
 
 
+def _yes_in(lower: str, costed: str, text: str, way: str = "in") -> str:
+    """ "**No: X does not fit on Y for inference** (bf16, ...)" of a model that a leaner format
+    (or recipe, `way` "with") fits: the yes leads, and the bold says how it fits and how not
+    ("**Yes in 4-bit (AWQ), no in bf16: X fits on Y for inference in 4-bit (AWQ) and does not
+    fit in bf16** (bf16, ...)")."""
+    rest = text[len("**No: ") :]
+    no_way = "with" if costed == "the defaults assumed" else way
+    m = re.match(r"(?P<model>[^*]+?) does not fit on (?P<where>[^*]+?)\*\*", rest)
+    if m is None:
+        return f"**Yes {way} {lower}, no {no_way} {costed}: " + rest
+    return (f"**Yes {way} {lower}, no {no_way} {costed}: {m['model']} fits on {m['where']} "
+            f"{way} {lower} and does not fit {no_way} {costed}**" + rest[m.end() :])  # fmt: skip
+
+
 def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
@@ -970,12 +969,11 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     fit_first = query.intent == "fit" or (query.intent == "speed" and weighed)
     if fit_first and lower and costed and (not query.precision or weighed) and held:
         # "flux dev vram requirement? i have a 4080": how it runs on the card said, first
-        return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+        return _yes_in(lower.group(1), costed.group(1), text)
     recipe = _RECIPE_FITS.search(text)
     if query.intent == "fit" and recipe and costed and not query.framework:
         # "qlora 70b on two 3090s, doable?": how it fits first, the defaults' "no" after
-        return (f"**Yes with {recipe.group(1)}, no with the defaults assumed: "
-                + text[len("**No: ") :])  # fmt: skip
+        return _yes_in(recipe.group(1), "the defaults assumed", text, "with")
     if query.intent in _OWN_LEAD or not YES_NO.search(low):
         return text
     if re.search(r"\bdoes (?:that|it|this) change\b", low):
@@ -983,14 +981,20 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if re.search(r"\boverkill\b", low):
         return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it
-        return f"**Yes in {lower.group(1)}, no in {costed.group(1)}: " + text[len("**No: ") :]
+        return _yes_in(lower.group(1), costed.group(1), text)
     image = "for image generation" in text.split("\n", 1)[0]
     if lower and costed and query.precision and image:  # "flux dev in bf16 on a 4090?": no
         return f"**No in {costed.group(1)}, yes in {lower.group(1)}: " + text[len("**No: ") :]
     offloaded = _OFFLOAD_FITS.search(text)
     if offloaded and costed and not query.offload:  # "flux dev on a 12 GB card, possible?"
-        return (f"**Yes with {offloaded.group(1)} CPU offload (slower), no as it is in "
-                f"{costed.group(1)}: " + text[len("**No: ") :])  # fmt: skip
+        return (
+            _yes_in(f"{offloaded.group(1)} CPU offload (slower)", costed.group(1), text, "with")
+            .replace(f"no with {costed.group(1)}", f"no as it is in {costed.group(1)}")
+            .replace(
+                f"does not fit with {costed.group(1)}",
+                f"does not fit as it is in {costed.group(1)}",
+            )
+        )
     leaner = _QLORA_FITS.search(text)
     if leaner and costed and query.workload == "finetune":  # the method was not said
         return "**Yes with QLoRA, no with LoRA in 16 bits: " + text[len("**No: ") :]

@@ -380,6 +380,11 @@ TOPIC_WORDS: dict[str, str] = {
     r"|decreas\w*)\b.{0,60}(?:\blong(?:er)?\b[^.?!]{0,20}\b(?:context|ctx|prompts?|"
     r"conversations?|chats?|history|threads?)\b|\bcontext (?:gets|grows|is|fills|goes)\b)"
     r"|\b(?:long(?:er)? context|context grows)\b.{0,40}\b(?:slow\w*|tok(?:en)?s?/s|speed)\b",
+    # "what happens if i run out of vram with vllm", "why cuda out of memory" (before the KV
+    # cache's and CUDA's own words)
+    "out_of_memory": r"\b(?:run(?:s|ning)?|ran) out of (?:gpu |the |its )?(?:vram|memory"
+    r"|kv[- ]?cache(?: memory| space| blocks)?)\b|\bcuda out of memory\b|\bout of memory errors?\b"
+    r"|\bwhat happens\b[^.?!]{0,40}\b(?:ooms?|out of memory)\b",
     "hbm": r"\bhbm\w*\b",
     "gddr": r"\bgddr\w*\b",
     "nvlink": r"\bnv ?link\b|\bnvswitch\b",
@@ -3754,6 +3759,12 @@ _MEMORY_TYPE_WORDS = re.compile(
 
 def _fields(low: str) -> tuple[str, ...]:
     found = [name for name, pattern in FIELD_WORDS.items() if rx.search(pattern, low)]
+    if "fp8_dense_tflops" in found and not rx.search(r"\b(?:t?flops|compute|rate|throughput"
+                                                     r"|support\w*|tensor)\b", low):  # fmt: skip
+        # "and in fp8?", "run it at fp8": the format to answer in, not the FP8 rate asked
+        said = [m.start() for m in rx.finditer(r"\bfp8\b", low)]
+        if all(rx.search(r"\b(?:in|at|using|with|to|into)\s$", low[:at]) for at in said):
+            found.remove("fp8_dense_tflops")
     if "bandwidth_gbs" in found and "memory_gb" in found:
         rest = rx.sub(
             r"\bmemory (?:band ?width|bandwith|speed)\b|\bmem(?:ory)? bw\b|\bbanda de mem[oó]ria\b"
@@ -4150,8 +4161,17 @@ _JOB_DONE = re.compile(
 _TRAIN_WHISPER = r"\btrain(?:s|ing)?\s+(?:(?:a|the|our|my)\s+)?(?:whisper|distil-whisper)\b"
 
 
+# a video generation model (none is in the catalog): "wan 2.1 14b", "hunyuanvideo", "ltx-video"
+VIDEO_MODEL = re.compile(
+    r"(?:\bwan[- ]?2(?:\.\d)?\b|\bhunyuan[- ]?video\b|\bcogvideo\w*|\bmochi(?:[- ]1)?\b"
+    r"|\bltx[- ]?video\b|\bopen[- ]?sora\b|\bstable video diffusion\b|\banimatediff\b"
+    r"|\bskyreels\b"
+    r")(?:[- ](?P<size>\d+(?:\.\d+)?)b\b)?"  # its size: "wan 2.1 14b"
+)
+
+
 # a hosted model sold by the token, whose weights are not published: "gpt-4o-mini", "claude"
-_HOSTED = re.compile(
+HOSTED = re.compile(
     r"(?:chat)?gpt[- ]?(?:3\.5|4(?:\.\d)?o?|5(?:\.\d)?)(?:[- ](?:mini|nano|turbo))?"
     r"|o[134](?:-mini)?|claude(?:[- ][\w.]+)*|gemini(?:[- ][\w.]+)*|chatgpt"
 )
@@ -4160,7 +4180,7 @@ _HOSTED = re.compile(
 def _hosted_dropped(models: tuple[ModelRef, ...]) -> tuple[ModelRef, ...]:
     """ "we pay for gpt-4o-mini: would self-hosting llama 8b be cheaper?": the API's model is
     the service compared against, not one to size; dropped when a catalog model is named too."""
-    kept = tuple(m for m in models if m.ids or not _HOSTED.fullmatch(m.text.lower().strip()))
+    kept = tuple(m for m in models if m.ids or not HOSTED.fullmatch(m.text.lower().strip()))
     return kept if any(m.ids for m in kept) else models
 
 
@@ -4598,6 +4618,19 @@ _IMAGE_UNNAMED = re.compile(
     r"|illustrations?|photos?)\b|\bimage generation\b|\btext[- ]to[- ]image\b|\btxt2img\b"
     r"|\bgenerat\w* (?:ai )?(?:images?|pictures?|pics|art)\b"
 )
+# a number of images made, no model named: "can a 4090 finish 20000 images in a week", "how long
+# to render 1,000 pictures" (not images trained on, labelled or classified: _IMAGES_WORKED)
+_IMAGES_MADE = re.compile(
+    r"\b(?:make|making|made|generat\w*|render\w*|creat\w*|produc\w*|(?:churn|crank|pump)\w* out"
+    r"|finish\w*|do|doing|get through)\s(?:about |around |roughly |~)?\d[\d,.]*\s?k?\s"
+    r"(?:ai |new )?(?:images?|pictures?|pics|renders?|illustrations?)\b"
+)
+_IMAGES_WORKED = re.compile(
+    r"\b(?:train\w*|fine-?tun\w*|classif\w*|label\w*|detect\w*|segment\w*|caption\w*"
+    r"|upscal\w*|dataset|annotat\w*|ocr|scan\w*|yolo|resnet|vit|clip)\b"
+)
+# the card's own hourly rent asked ("we make 500 images a day, what's an L4 per hour?"): no job
+_HOURLY_ASKED = re.compile(r"\bper (?:gpu[- ])?h(?:ou)?r\b|\bhourly\b|\ban hour\b|/h(?:ou)?r\b")
 _SD_UNVERSIONED = re.compile(
     r"\bstable[- ]?diffusion\b(?!\W{0,3}(?:xl|\d|v\d|turbo|cascade|large|medium))"
     # "is a 4090 fast enough for SD?": the abbreviation alone (not an SD card, not "SD 1.5")
@@ -4671,7 +4704,9 @@ def _sd_unversioned(
     """ "Is the 4070 Ti Super good for stable diffusion?", "best gpu for stable diffusion under
     $500": SDXL, said as assumed, when a GPU is named or asked for and no Stable Diffusion
     version was ("make me a picture with stable diffusion" is no GPU question)."""
-    unnamed = _IMAGE_UNNAMED.search(low)  # "ai pictures", "image generation": no model at all
+    unnamed = _IMAGE_UNNAMED.search(low) or (  # "ai pictures", "image generation": no model
+        _IMAGES_MADE.search(low) and not _IMAGES_WORKED.search(low)
+        and not _HOURLY_ASKED.search(low))  # fmt: skip
     sd = _SD_UNVERSIONED.search(low)
     if not (gpus or _GPU_ASKED.search(low) or _MEMORY_ENOUGH.search(low)) or not (sd or unnamed):
         return ()
@@ -4827,6 +4862,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     audio = _audio_hours(unpaced)
     absent = _absent_accelerators(text)  # "Ascend 910B": a chip the catalog lacks, not a model
     models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
+    if videos := list(VIDEO_MODEL.finditer(low)):  # "wan 2.1 14b": a video model, no 14B LLM
+        said = {m.group(0): _number(m.group("size")) if m.group("size") else None for m in videos}
+        models = (*(m for m in models if m.ids),
+                  *(ModelRef(text, (), size_b=size) for text, size in said.items()))  # fmt: skip
     models = tuple(m for m in models if not any(_spans_overlap(m.text, text, a) for a, _ in absent))
     if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
         # (not when a Whisper the catalog lacks was read; never a model read already)
@@ -4842,6 +4881,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if instance_notes:
         gpus = _instance_of_counted(gpus, linker)
     gpus = _notebook_variants(gpus, low)
+    if not gpus and _COLAB_FREE.search(low):  # "qlora llama 3 8b on colab free tier, will it oom"
+        gpus = (GpuRef("Colab's free tier", ("t4",), note=_COLAB_FREE_NOTE),)
     gpus = _replicated(gpus, low)
     gpus = _one_node(gpus, models, low, catalog)
     gpus = _one_of_them(gpus, low)
@@ -5571,6 +5612,16 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
 # the variant a hosted notebook gives: Kaggle's P100 is the PCIe card (its notebooks' nvidia-smi
 # reads "Tesla P100-PCIE-16GB"); Colab's A100 is the 40 GB SXM4 module ("A100-SXM4-40GB")
 _NOTEBOOK_VARIANTS = {"kaggle": ("p100-pcie-16gb",), "colab": ("a100-sxm4-40gb",)}
+
+
+# Google Colab's free tier: a T4 (colab.research.google.com/signup, "free ... T4 GPU")
+_COLAB_FREE = re.compile(
+    r"\bfree(?:[- ]tier)? (?:google )?colab\b|\b(?:google )?colab(?:'s)? free\b"
+    r"|\bcolab\b(?![^.?!]{0,30}\b(?:pro|a100|l4|v100|h100|t4|paid|plus)\b)"
+)
+_COLAB_FREE_NOTE = (
+    "Colab named with no GPU: its free tier's NVIDIA T4 assumed (say if yours differs)."
+)
 
 
 def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
@@ -6871,6 +6922,12 @@ def resolve(
                 and not rx.search(r"scratch|pre-?train", query.text.lower()))  # fmt: skip
     if query.workload and prior.workload_given and (not said_here or narrower):
         updates["workload"] = prior.workload  # "and the compute bill for that run?": the job's
+    elif (query.workload == "train" and not query.models and prior.models
+          and all((m.family or "llm") == "llm" and m.ids for m in prior.models)
+          and not rx.search(FROM_SCRATCH, query.text.lower())):  # fmt: skip
+        # "can 2 3090s run llama 3.3 70b?" then "and for training?": a released LLM is trained
+        # further by fine-tuning it, as "train llama on my data" is read
+        updates["workload"] = "finetune"
     # "how long for 2000 steps on it" after a LoRA was said: the run's steps, not a sampler's
     trained = (prior.workload or "inference") != "inference"
     if query.steps is None and trained and (steps := _steps(query.text.lower(), trained=True)):
@@ -6969,6 +7026,12 @@ def resolve(
         updates["hours"] = (prior.hours or 0.0) / (prior.epochs or 1) * (query.epochs or 1)
         updates["epoch_paced"] = True
     daily = query.use_hours_per_day
+    job_keys = ("dataset_samples", "train_tokens", "images", "audio_hours")
+    if (daily and rx.search(r"\b(?:per|a|each) month\b|\bmonthly\b", query.text.lower())
+            and not any(getattr(query, key) for key in job_keys)):  # fmt: skip
+        # "20k samples" then "ok and per month if i run it 8h a day?": the card's month of use
+        # at those hours, not the job again
+        updates.update({key: None for key in job_keys})
     if daily and prior.hours and prior.hours >= 48 and query.hours in (None, daily):
         # "for a week" then "and if i only run it 8h a day": the days said, at that many hours
         updates["hours"] = prior.hours / 24 * daily

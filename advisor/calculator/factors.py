@@ -72,7 +72,10 @@ from advisor.errors import InvalidInput
 # .12.04a: EXL2 is a precision of its own (exl2-<N>bpw, head layer 6 bits, ExLlamaV2 only); FP8
 # weights need Turing or newer in the serving engines; the ExLlamaV2 decode band on its 33 rows
 # .12.05a: the TensorRT-LLM decode band on its 23 rows (L2150-L2167 added, not fitted on)
-FORMULA_VERSION = "calc-2026.12.05a"
+# .12.05b: the ExLlamaV2 decode band on its 39 rows (L2168-L2176 added, not fitted on); a pair of
+# cards sold bridged (the H100 NVL) talks over its NVLink bridge unless PCIe is said; SGLang's
+# H20-fitted share is the H20's alone (an H100 or H200 takes its A100 HBM share)
+FORMULA_VERSION = "calc-2026.12.05b"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -101,6 +104,9 @@ class EngineFactors:
     # decode bandwidth share by GPU generation where it was fitted (one value, not a product of
     # an engine and a generation factor); other generations use mbu x GENERATION_MBU
     mbu_fitted: tuple[tuple[str, float], ...] = ()
+    # the same fitted on one card whose rows do not speak for its generation (catalog id: the
+    # H20, a Hopper card capped in compute, for SGLang); never carried to other cards
+    mbu_cards: tuple[tuple[str, float], ...] = ()
     # fixed time a request waits before its first token beyond its prefill: tokenising,
     # scheduling, setting up the request's first step (time to first token = this + prefill)
     request_overhead_ms: float = 0.0
@@ -219,12 +225,14 @@ ENGINE_FACTORS: dict[str, EngineFactors] = {
         # LMDeploy's TurboMind like TensorRT-LLM (compiled C++), ExLlamaV2 like vLLM but one
         # stream at a time, AutoAWQ like transformers with fused layers and its own KV cache
         # sglang: vLLM's bandwidth share on A100s (no rows of its own there); its step and its
-        # Hopper share fitted on its 24 decode rows (one source, the Qwen speed benchmark
+        # H20 share fitted on its 24 decode rows (one source, the Qwen speed benchmark
         # L1331-L1394, so not checked by leaving a source out). Those rows are all H20s, which
         # reach ~40% of their 4.0 TB/s in every engine of that benchmark (transformers' Qwen3-32B
-        # bf16, L1379: 26 tok/s = 1.7 TB/s): an H100's or H200's share is likely higher
+        # bf16, L1379: 26 tok/s = 1.7 TB/s): the share is the H20's own (mbu_cards), and an H100
+        # or H200 takes the A100's HBM share as vLLM does (until calc-2026.12.05b the H20's 0.375
+        # stood for all of Hopper: 2 x H100 decoded Qwen2.5-72B at half vLLM's speed)
         EngineFactors("sglang", "SGLang", 1.0, 0.90, 1.0, 0.80, 2.0, 0.0, 0.55, 256,
-                      mbu_fitted=(("Ampere-HBM", 0.85), ("Hopper", 0.375))),
+                      mbu_fitted=(("Ampere-HBM", 0.85),), mbu_cards=(("h20", 0.375),)),
         # tgi: vLLM's fitted A100 share (carried, not fitted on TGI's rows: TGI's flash models
         # decode through vLLM's paged-attention kernel and the same PyTorch GEMVs), which
         # decode_mbu carries to GDDR as for vLLM. Checked on the class "TGI" of
@@ -488,8 +496,9 @@ DECODE_CALIBRATION = {
     "autoawq": Calibration(53, 2, 0.129, 0.62, 1.18),
     "vllm": Calibration(98, 7, 0.073, 0.86, 1.12),
     "sglang": Calibration(26, 3, 0.140, 0.61, 1.13),
-    # (33 rows since calc-2026.12.04a: EXL2 rows scored at their own width, not as GPTQ)
-    "exllamav2": Calibration(33, 3, 0.065, 0.78, 1.05),
+    # (33 rows since calc-2026.12.04a: EXL2 rows scored at their own width, not as GPTQ; 39 of 5
+    # sources since calc-2026.12.05b, premAI-io/benchmarks' A100 rows L2168-L2175 added)
+    "exllamav2": Calibration(39, 5, 0.066, 0.75, 1.05),
     "llama.cpp": Calibration(45, 9, 0.040, 0.91, 1.07),
     # (since stop 68: 23 scored rows, L1994-L2102 and L2150-L2167; 7 source files of 4
     # publications, the four LLM-serve result files counted apart)

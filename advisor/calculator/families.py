@@ -37,6 +37,10 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             # "fully fine-tune Llama-3.1-8B", "fine-tune bert-large fully"
             r"\bfully (?:fine[-\s]?tun\w*|finetun\w*|train\w*)\b",
             r"\b(?:fine[-\s]?tun\w*|finetun\w*)\s(?:[\w.-]+\s){0,3}?fully\b",  # "(full, not lora)"
+            # "fine tune llama 3.2 1b full on a macbook": the method said after the model
+            r"\b(?:fine[-\s]?tun\w*|finetun\w*)\s(?:[\w.-]+\s){0,4}?full\b(?![-\s]?(?:precision"
+            r"|context|length|size|speed|load|node|rack|card|gpu|hd|bf16|fp16|16|32|set|data\w*"
+            r"|batch|sequence|resolution|time|day|week|month|price|cost)\b)",
             r"\bfull[-\s]param(?:eter)?s?\b(?! count)",  # "full parameter, no adapters"
         )),
         WorkloadKind("train", "training", True, (

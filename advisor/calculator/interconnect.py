@@ -5,7 +5,8 @@ The link is data (advisor/data/gpus: `gpu_link`, `gpu_link_gbs`, `pcie_gen`, `pc
 
 - switch: NVLink/NVSwitch (or Infinity Fabric) joining every GPU of an SXM/OAM board;
 - bridge: an NVLink bridge is an optional part joining pairs of PCIe cards. It is used only when
-  the request says NVLink, and never beyond two GPUs (a ring over four crosses PCIe);
+  the request says NVLink, or for a card sold as a bridged pair (the H100 NVL), and never beyond
+  two GPUs (a ring over four crosses PCIe);
 - pcie: peer-to-peer over the slot's PCIe generation and lanes; GeForce 40/50 cards have
   peer-to-peer disabled, so their traffic goes down to host memory and back up (half the rate).
 
@@ -132,7 +133,9 @@ def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
     if kind == "switch" and gbs and choice != "pcie":
         name = "Infinity Fabric" if gpu.vendor.lower().startswith("amd") else "NVLink/NVSwitch"
         return Link("switch", gbs, f"{name}, {gbs:.0f} GB/s per direction per GPU")
-    if kind == "bridge" and gbs and choice == "nvlink":
+    # a card sold as a bridged pair (the H100 NVL) has its bridge unless PCIe is said
+    paired = "bridged pair" in (gpu.form_factor or "") and choice == "auto"
+    if kind == "bridge" and gbs and (choice == "nvlink" or paired):
         if num_gpus == 2:
             return Link("bridge", gbs, f"NVLink bridge, {gbs:.0f} GB/s per direction")
         return _pcie(gpu, f" (NVLink bridges join pairs only: a ring over {num_gpus} crosses PCIe)")

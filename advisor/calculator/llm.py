@@ -364,7 +364,8 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         )
     calibration = DECODE_CALIBRATION.get(engine.name)
     notes.append(
-        f"decode bandwidth share {throughput.decode_mbu(engine, gen, throughput.is_hbm(gpu))[1]}; "
+        "decode bandwidth share "
+        f"{throughput.decode_mbu(engine, gen, throughput.is_hbm(gpu), gpu.id)[1]}; "
         + calibration_note(calibration, engine.label, "decode")
     )
     notes.append(

@@ -176,7 +176,7 @@ def decode_step_seconds(
     # the generation (one fitted value where there is one); the batched KV-cache read streams
     # at the engine's attention-kernel efficiency.
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
-    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu))[0])
+    t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu), gpu.id)[0])
     per_head = factors.kv_read_per_query_head(engine.name, engine_version)
     t_memory += kv * kv_traffic(model, engine, per_head) / bandwidth
     flops = 2 * model.params_per_token * batch / tp / busy
@@ -228,7 +228,9 @@ def _tp_allreduce_seconds(
     return 2 * model.num_layers * allreduce_seconds(nbytes, tp, link, scale)
 
 
-def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tuple[float, str]:
+def decode_mbu(
+    engine: EngineFactors, gen: str, hbm: bool | None = None, card: str | None = None
+) -> tuple[float, str]:
     """The share of datasheet bandwidth the engine's weight reads reach on this generation,
     and where it comes from (for the assumptions).
 
@@ -244,6 +246,9 @@ def decode_mbu(engine: EngineFactors, gen: str, hbm: bool | None = None) -> tupl
     Eager engines (transformers, AutoAWQ) keep the prior: their fitted shares also absorb host
     time on the rows' machines. An engine whose own share is 1 (llama.cpp) takes GENERATION_MBU
     as it is where it has no fit: there is no share charged twice to avoid."""
+    cards = dict(engine.mbu_cards)
+    if card in cards:  # a fit on this one card (the H20): its own, never carried
+        return cards[card], f"{engine.name} on the {card}: {cards[card]:.2f}, fitted (factors.py)"
     fitted = dict(engine.mbu_fitted)
     gen = mbu_key(gen, hbm)  # a generation of both memory kinds: its GDDR cards' own key
     if gen in fitted:

@@ -51,6 +51,7 @@ SPLITS = (
     "fresh23",
     "fresh24",
     "fresh25",
+    "fresh26",
 )
 
 
