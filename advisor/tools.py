@@ -28,10 +28,9 @@ from advisor.calculator import (
     throughput,
 )
 from advisor.calculator.base import one_epoch_assumed
-from advisor.calculator.factors import generation
 from advisor.calculator.interconnect import link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
-from advisor.calculator.precision import NO_BF16_TENSOR, get_precision, is_exl2, tensor_formats
+from advisor.calculator.precision import get_precision, is_exl2, no_bf16_tensor, tensor_formats
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
 
@@ -1301,7 +1300,7 @@ CARD_DOUBLING_PREMIUM = 0.25
 def _before_bf16(gpu: str) -> bool:
     """A GPU with no bf16 tensor cores (Pascal, Volta, Turing), by its datasheet architecture."""
     sheet = load_catalog().get_gpu(gpu)
-    return generation(sheet.architecture, sheet.memory_type) in NO_BF16_TENSOR
+    return no_bf16_tensor(sheet.architecture, sheet.memory_type)
 
 
 def _value_key(row: dict[str, Any]) -> tuple[int, float, float]:

@@ -17,8 +17,7 @@ from advisor.answer import ASSUMED_PREFIX
 from advisor.calculator import FAMILIES, METRICS
 from advisor.calculator.base import one_epoch_assumed
 from advisor.calculator.cost import HOURS_PER_MONTH
-from advisor.calculator.factors import generation
-from advisor.calculator.precision import NO_BF16_TENSOR
+from advisor.calculator.precision import no_bf16_tensor
 
 HELP = (
     'I answer questions about GPUs for machine learning: specs ("memory bandwidth of the '
@@ -256,8 +255,7 @@ def totals_line(sheet: dict[str, Any], fields: tuple[str, ...], bold: bool = Tru
 
 def no_bf16(sheet: dict[str, Any]) -> bool:
     """A datasheet whose generation has no bf16 tensor cores (Pascal, Volta, Turing)."""
-    gen = generation(sheet.get("architecture") or "", sheet.get("memory_type"))
-    return gen in NO_BF16_TENSOR
+    return no_bf16_tensor(sheet.get("architecture") or "", sheet.get("memory_type"))
 
 
 def sheet_summary(sheet: dict[str, Any]) -> str:

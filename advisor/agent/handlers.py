@@ -1398,7 +1398,9 @@ DIFFUSION_LEANER = (
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
     said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
-    stack = box.call("gpu_specs", {"gpu": e["gpu"]}).get("compute_stack")
+    sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+    stack = sheet.get("compute_stack")
+    fp16_only = c.no_bf16(sheet)  # a T4, a V100: its recipes keep fp16
     # each step that does not fit is kept under the next: a LoRA that fits neither with
     # checkpointing nor as a QLoRA alone may fit as a QLoRA with checkpointing
     kept: dict[str, Any] = {}
@@ -1410,7 +1412,7 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     for workload, options, words in ladder:
         if workload != current or any(k in said for k in options):
             continue
-        if c.no_bf16(box.call("gpu_specs", {"gpu": e["gpu"]})):  # a T4, a V100: fp16 it is
+        if fp16_only:
             words = words.replace("bf16", "fp16")
         if options.get("framework") == "unsloth" and stack not in (None, "cuda"):
             continue  # Unsloth's kernels are CUDA's (Triton on NVIDIA GPUs)
@@ -4892,29 +4894,27 @@ def compare(query: Query, box: ToolBox) -> Draft:
                 return on_nodes
         # "pretraining a 7B model": a generic one, sharded over the fewest that hold it
         named = query.models[0].ids or (query.models[0].size_b and query.workload != "inference")
-        as_asked = [box.call("estimate", estimate_args(query, gpu, None, query.models[0]))
-                    for ref in query.gpus for gpu in gpu_choices(ref)]  # fmt: skip
-        # datacenter cards are set side by side as many as hold it as asked (not the
-        # alternatives' "with 8-bit AdamW it fits on one"); desk cards, where a leaner recipe
-        # on one card is what people run, only when no recipe fits one
-        desk = any(box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("segment")
-                   in _LOCAL_SEGMENTS for ref in query.gpus if ref.ids)  # fmt: skip
-        if (alone and not any(e.get("fits") for e in (alone if desk else as_asked)) and named
-                and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
-            # "h200 worth it over h100 for 405b fp8, or b200s?": the fewest of each that hold it
-            fewest = _fewest_setups(query, box, query.models[0])
-            if fewest:
-                return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
-        holds = [e.get("fits") for e in as_asked]
-        money = _per_token_asked(query) or _COST_WORDS.search(query.low) or VALUE_ASKED.search(
-            query.low)  # fmt: skip
-        if (alone and any(holds) and not all(holds) and named and money and not desk
-                and not any(ref.count for ref in query.gpus) and not query.num_gpus):  # fmt: skip
+        if (alone and named and not any(ref.count for ref in query.gpus)
+                and not query.num_gpus):  # fmt: skip
+            as_asked = [box.call("estimate", estimate_args(query, gpu, None, query.models[0]))
+                        for ref in query.gpus for gpu in gpu_choices(ref)]  # fmt: skip
+            holds = [bool(e.get("fits")) for e in as_asked]
+            # datacenter cards are set side by side as many as hold it as asked (not the
+            # alternatives' "with 8-bit AdamW it fits on one"); desk cards, where a leaner recipe
+            # on one card is what people run, only when no recipe fits one
+            desk = any(box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}).get("segment")
+                       in _LOCAL_SEGMENTS for ref in query.gpus if ref.ids)  # fmt: skip
+            none_holds = not any(e["fits"] for e in alone) if desk else not any(holds)
+            money = _per_token_asked(query) or _COST_WORDS.search(query.low) or (
+                VALUE_ASKED.search(query.low))  # fmt: skip
+            # "h200 worth it over h100 for 405b fp8, or b200s?": the fewest of each that hold it;
             # "mi300x vs h100 for serving llama 3.1 70b, cost per million tokens": one holds it
-            # alone, the other in twos; the money is set on the fewest of each
-            fewest = _fewest_setups(query, box, query.models[0])
-            if fewest:
-                return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
+            # alone, the other in twos, and the money is set on the fewest of each
+            partly = any(holds) and not all(holds) and bool(money) and not desk
+            if none_holds or partly:
+                fewest = _fewest_setups(query, box, query.models[0])
+                if fewest:
+                    return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
         if _ENOUGH_OR_NEED.search(query.low) and _enough_or_more(query, estimates):
             return draft  # "will a t4 be ok or do i need an a100": the fit led with the first
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
@@ -5943,13 +5943,10 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
                 r["speed"] for r in result["gpus"] if r["gpu"] == first):  # fmt: skip
             continue
         for other in gpu_choices(ref)[1:]:
-            tried = _at_training_batch(
-                box,
-                {**args, "gpus": [other if g == first else g for g in args["gpus"]]},
-                model.family or "llm",
-            )
+            swapped = [other if g == first else g for g in args["gpus"]]
+            tried = _at_training_batch(box, {**args, "gpus": swapped}, model.family or "llm")
             if "error" not in tried and any(r["speed"] for r in tried["gpus"] if r["gpu"] == other):
-                args["gpus"], result = [other if g == first else g for g in args["gpus"]], tried
+                args["gpus"], result = swapped, tried
                 break
     return c.job_ratio(result)
 

@@ -944,13 +944,13 @@ def _card_within_supply(query: Query) -> Query:
     return replace(query, max_power_w=card, notes=(*query.notes, note))
 
 
-def _yes_in(lower: str, costed: str, text: str, way: str = "in") -> str:
+def _yes_in(lower: str, costed: str, text: str, way: str = "in", no_way: str = "") -> str:
     """ "**No: X does not fit on Y for inference** (bf16, ...)" of a model that a leaner format
     (or recipe, `way` "with") fits: the yes leads, and the bold says how it fits and how not
-    ("**Yes in 4-bit (AWQ), no in bf16: X fits on Y for inference in 4-bit (AWQ) and does not
-    fit in bf16** (bf16, ...)")."""
+    (`no_way`, else `way`): "**Yes in 4-bit (AWQ), no in bf16: X fits on Y for inference in
+    4-bit (AWQ) and does not fit in bf16** (bf16, ...)"."""
     rest = text[len("**No: ") :]
-    no_way = "with" if costed == "the defaults assumed" else way
+    no_way = no_way or way
     m = re.match(r"(?P<model>[^*]+?) does not fit on (?P<where>[^*]+?)\*\*", rest)
     if m is None:
         return f"**Yes {way} {lower}, no {no_way} {costed}: " + rest
@@ -987,14 +987,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         return f"**No in {costed.group(1)}, yes in {lower.group(1)}: " + text[len("**No: ") :]
     offloaded = _OFFLOAD_FITS.search(text)
     if offloaded and costed and not query.offload:  # "flux dev on a 12 GB card, possible?"
-        return (
-            _yes_in(f"{offloaded.group(1)} CPU offload (slower)", costed.group(1), text, "with")
-            .replace(f"no with {costed.group(1)}", f"no as it is in {costed.group(1)}")
-            .replace(
-                f"does not fit with {costed.group(1)}",
-                f"does not fit as it is in {costed.group(1)}",
-            )
-        )
+        return _yes_in(f"{offloaded.group(1)} CPU offload (slower)", costed.group(1), text,
+                       "with", "as it is in")  # fmt: skip
     leaner = _QLORA_FITS.search(text)
     if leaner and costed and query.workload == "finetune":  # the method was not said
         return "**Yes with QLoRA, no with LoRA in 16 bits: " + text[len("**No: ") :]

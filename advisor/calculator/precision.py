@@ -5,11 +5,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from advisor.calculator.factors import generation
 from advisor.errors import InvalidInput
 from advisor.specs import GPU
 
 # NVIDIA generations whose tensor cores have no bf16 (it came with Ampere: A100 whitepaper)
 NO_BF16_TENSOR = ("Pascal", "Volta", "Turing")
+
+
+def no_bf16_tensor(architecture: str, memory_type: str | None) -> bool:
+    """A GPU with no bf16 tensor cores (Pascal, Volta, Turing), by its datasheet architecture."""
+    return generation(architecture, memory_type) in NO_BF16_TENSOR
 
 
 @dataclass(frozen=True)
