@@ -197,6 +197,17 @@ class Instance:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class ExchangeRate:
+    """One currency's reference rate against the euro on one day (advisor/data/
+    exchange_rates.yaml): `per_euro` units of it buy one euro's worth."""
+
+    id: str  # ISO 4217 code
+    per_euro: float
+    date: str
+    source: str
+
+
 def field_names(cls: type) -> list[str]:
     return [f.name for f in fields(cls)]
 

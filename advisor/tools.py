@@ -33,6 +33,7 @@ from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import get_precision, is_exl2, no_bf16_tensor, tensor_formats
 from advisor.catalog import load_catalog
 from advisor.errors import AdvisorError, InvalidInput
+from advisor.specs import ExchangeRate
 
 F = TypeVar("F", bound=Callable[..., dict[str, Any]])
 MIG_MEMORY_SLICES = 8
@@ -589,10 +590,12 @@ def prices(
     rows = catalog.prices_for(found.id, estimates_only=not include_articles, provider=provider)
     if offering:
         rows = [p for p in rows if p.offering == offering]
-    values = sorted(p.usd_per_gpu_hour for p in rows)
+    # the summary an estimate's cost uses too: the offering's (on-demand unless said) median,
+    # each provider once, over the range of that offering's prices
+    choice = cost.choose_price(rows, offering or "on-demand")
     summary = (
-        {"low": values[0], "median": values[len(values) // 2], "high": values[-1]}
-        if values
+        {"low": choice.low_usd, "median": choice.median_usd, "high": choice.high_usd}
+        if choice
         else None
     )
     result: dict[str, Any] = {
@@ -600,7 +603,7 @@ def prices(
         "gpu_name": found.name,
         "provider": provider,
         "summary_usd_per_gpu_hour": summary,
-        "count": len(rows),
+        "count": choice.count if choice else 0,
         "prices": [p.to_dict() for p in rows],
     }
     if hours is not None:
@@ -847,6 +850,24 @@ def cards_for_rate(per_card: float, needed: float) -> dict[str, Any]:
 # an assumed electricity price when the user gives none: the U.S. average retail price to
 # residential customers, 2024 (EIA Electric Power Monthly, table 5.6.A: about 16.5 cents/kWh)
 DEFAULT_USD_PER_KWH = 0.165
+
+
+@_tool
+def in_us_dollars(amount: float, currency: str) -> dict[str, Any]:
+    """An amount the user gives in another currency, in US dollars: amount x the dollars one
+    unit buys, at the European Central Bank's reference rates of the day on record
+    (advisor/data/exchange_rates.yaml). currency is an ISO 4217 code ("GBP", "INR")."""
+    rates = load_catalog().table("exchange_rates", ExchangeRate)
+    code = currency.strip().upper()
+    if code not in rates or "USD" not in rates:
+        known = ", ".join(sorted(rates))
+        raise InvalidInput(f"No exchange rate on record for {currency!r} (on record: {known}).")
+    if not amount >= 0:
+        raise InvalidInput(f"amount must be 0 or more (got {amount}).")
+    rate, usd = rates[code], rates["USD"]
+    per_usd = rate.per_euro / usd.per_euro  # units of the currency a dollar buys
+    return {"amount": amount, "currency": code, "usd": amount / per_usd, "per_usd": per_usd,
+            "usd_per_unit": 1 / per_usd, "date": rate.date, "source": rate.source}  # fmt: skip
 
 
 @_tool
@@ -1165,14 +1186,20 @@ def recommend_gpus(
                        f"{min_speed:,.3g} asked")  # fmt: skip
             if cannot:
                 why = cannot
-            rejected.append({"gpu": gpu.id, "reason": why})
+            rejected.append({"gpu": gpu.id, "gpu_name": gpu.name, "reason": why})
             continue
         row = _rank_row(fitted, workload, full_load)
         out = output_tokens or DEFAULT_OUTPUT_TOKENS
         if requests_per_s is not None and not _sized_for_load(
             row, fitted, requests_per_s, out, output_tokens
         ):
-            rejected.append({"gpu": gpu.id, "reason": "no serving throughput for the load"})
+            rejected.append(
+                {
+                    "gpu": gpu.id,
+                    "gpu_name": gpu.name,
+                    "reason": "no serving throughput for the load",
+                }
+            )
             continue
         reason = _over_budget(row, max_usd_per_hour, max_usd_per_job)
         if max_purchase_usd is not None and reason is None:
@@ -1183,7 +1210,7 @@ def recommend_gpus(
                 # shop prices is not one to buy)
                 reason = None
         if reason:
-            rejected.append({"gpu": gpu.id, "reason": reason})
+            rejected.append({"gpu": gpu.id, "gpu_name": gpu.name, "reason": reason})
         else:
             ranked.append(row)
     if requests_per_s is not None:
@@ -1662,6 +1689,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "carried_measurement": carried_measurement,
     "cards_for_rate": cards_for_rate,
     "value_per_dollar": value_per_dollar,
+    "in_us_dollars": in_us_dollars,
 }
 
 

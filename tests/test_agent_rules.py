@@ -134,7 +134,7 @@ def test_comparison_has_every_gpu_and_the_leaders(rules_advisor: Any) -> None:
     answer = rules_advisor.ask("Compare the H100 SXM and the H200 SXM")
     assert "| memory | 80 GB | 141 GB |" in answer.text
     assert answer.text.startswith("**Pick the NVIDIA H200 SXM 141GB")
-    assert "memory bandwidth 3,350 GB/s vs 4,800 GB/s" in answer.text
+    assert "memory bandwidth 4,800 GB/s vs 3,350 GB/s" in answer.text  # the pick's figure first
 
 
 def test_recommendation_respects_the_hourly_budget(rules_advisor: Any) -> None:
@@ -755,15 +755,15 @@ def test_how_many_gpus_to_finish_by_a_deadline(rules_advisor: Any) -> None:
     assert estimated.grounding_rate == 1.0 and not estimated.citations
 
 
-def test_a_foreign_budget_is_not_compared_with_dollars_and_unpriced_cards_come_last(
-    rules_advisor: Any,
-) -> None:
+def test_a_foreign_budget_is_read_in_dollars_at_the_rate_on_record(rules_advisor: Any) -> None:
     reais = rules_advisor.ask("tenho R$ 6.000 pra uma placa nova pra treinar LoRA de SDXL, qual "
                               "placa vale a pena?")  # fmt: skip
-    assert "not compared with the catalog's US-dollar prices" in reais.text, reais.text[-400:]
-    # a sum for a new card still buys one: priced to buy, ranked by speed per dollar
+    # 5.7794 reais and 1.1761 dollars to the euro (ECB, 2026-05-08): R$ 6,000 is $1,221
+    assert "Your budget of 6,000 BRL is taken as $1,221" in reais.text, reais.text[-400:]
     assert "announced" not in _head(reais) and "to buy" in _head(reais), _head(reais)
-    assert "Ranked by speed per dollar" in reais.text
+    assert "within the budget" in reais.text
+    rubles = rules_advisor.ask("best gpu for llama 3 8b, budget 150000 rub")
+    assert "not compared with the catalog's US-dollar prices" in rubles.text, rubles.text[-400:]
 
 
 def test_money_details_kept_and_shown(rules_advisor: Any) -> None:

@@ -214,14 +214,16 @@ def test_english_words_that_look_foreign_are_left_alone() -> None:
     assert "15000块" in to_english("4090 15000块 值得买吗?")  # yuan, not 15,000 cards
 
 
-def test_a_price_in_another_currency_is_judged_only_where_any_rate_agrees(
+def test_a_price_in_another_currency_is_judged_at_the_rate_on_record(
     rules_advisor: Any,
 ) -> None:
+    # 1.1761 dollars to the euro (ECB, 2026-05-08): 650 euros is $764, 1000 euros $1,176,
+    # against used 3090s on record at $1,121-$1,207
     far = rules_advisor.ask("found a used 3090 for 650 euros, good deal?")
-    assert far.text.startswith("**Below the market: €650") and "$650" not in far.text
+    assert far.text.startswith("**Below the market: €650 (about $764 at the European Central")
     near = rules_advisor.ask("found a used 3090 for 1000 euros, good deal?")
-    assert "depending on the exchange rate" in near.text.split("\n", 1)[0], near.text
-    assert "Below the market" not in near.text and "$1,000" not in near.text
+    assert near.text.startswith("**Yes: €1,000 (about $1,176 at the European Central"), near.text
+    assert "$1,000" not in near.text
 
 
 # --- Norwegian, Bengali, Swahili and Tagalog (stop 59)

@@ -191,5 +191,5 @@ def test_the_supply_is_the_figure_said_of_it(rules_advisor: Advisor) -> None:
 
 def test_a_price_asked_in_another_currency_says_it_is_in_dollars(rules_advisor: Advisor) -> None:
     answer = ask_grounded(rules_advisor, "hourly rate of a 4090 in euros").text
-    assert "no exchange rate to euros is on record" in answer
-    assert "exchange rate" not in ask_grounded(rules_advisor, "hourly rate of a 4090").text
+    assert "a dollar is 0.8503 EUR at the European Central Bank's rate of 2026-05-08" in answer
+    assert "European Central Bank" not in ask_grounded(rules_advisor, "hourly rate of a 4090").text

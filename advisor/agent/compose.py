@@ -497,9 +497,10 @@ def compare_head(sheets: list[dict[str, Any]], jobs_said: tuple[str, ...] = ()) 
     parts = []
     for names, job_names in picks.items():
         figures = []
+        ordered = sorted(sheets, key=lambda s: s["name"] not in names)  # the picked card's first
         for job, field, _why in COMPARE_JOBS:
             if job in job_names:
-                shown = " vs ".join(field_value(s, field) for s in sheets)
+                shown = " vs ".join(field_value(s, field) for s in ordered)
                 figures.append(f"{FIELD_LABELS[field][0]} {shown}")
         which = " or the ".join(names)
         parts.append(f"the {which} for {' and '.join(job_names)} ({'; '.join(figures)})")
@@ -770,6 +771,16 @@ def cost_line(e: dict[str, Any]) -> str | None:
         text += f", about {usd(c['usd_per_job'])} for the job"
     elif c.get("usd_per_unit") is not None:
         text += f", about {usd(c['usd_per_unit'])} {c.get('cost_unit', '')}".rstrip()
+        loaded = c.get("usd_per_million_tokens_full_load")
+        if (
+            loaded
+            and c.get("cost_unit") == "per million tokens"
+            and loaded < 0.8 * c["usd_per_unit"]
+        ):
+            # one stream's tokens pay for the whole card: at full load the same card's hour is
+            # shared by every request in flight (the serving throughput above)
+            streams = "one stream" if e.get("batch", 1) == 1 else f"batch {e['batch']}"
+            text += f" at {streams}, {usd(loaded)} at full load"
     return text + f" (median price; {c.get('price_provider', '')}, {c.get('price_date', '')})."
 
 
@@ -867,6 +878,8 @@ def holders(result: dict[str, Any]) -> str:
     return f"GPUs that hold it, ranked by {result['ranking']}: " + "; ".join(rows) + "."
 
 
+# one user's share asked: "per user", "each", "per person"
+_EACH_ASKED = re.compile(r"\bper (?:user|person|head|stream|request|seat)\b|\beach\b")
 # audio transcribed as fast as it plays, asked: "in real time?", "live", "realtime"
 _REAL_TIME = re.compile(r"\breal[- ]?time\b|\btemps r[ée]el\b|\btiempo real\b|\bechtzeit\b")
 
@@ -896,8 +909,15 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
         label, b, unit = lead_metric(e, asked)
         rest = [line for line in speed if not line.startswith(f"{label.capitalize()}:")]
         split = host_split(e)
+        shared = unit == "tokens/s" and (e.get("batch") or 1) > 1 and _EACH_ASKED.search(asked)
+        figure = band(b, unit)
+        if shared and label == "decode speed":
+            # "how many tokens/sec per user if 10 people use it": each one's share, first
+            n = e["batch"]
+            figure = (f"about {num(b['typical'] / n, unit)} for each of {n} users at once "
+                      f"({num(b['typical'], unit)} in all)")  # fmt: skip
         head = (
-            f"**{label.capitalize()}: {band(b, unit)} for {e['model_name']} "
+            f"**{label.capitalize()}: {figure} for {e['model_name']} "
             + (f"with {split}" if split else f"on {where}")
             + f"** ({workload_label(e)}, {settings(e)})."
         )
@@ -1639,7 +1659,8 @@ def break_even(
 def recommendation(result: dict[str, Any], job: str) -> str:
     ranked = result["ranked"]
     if not ranked:
-        reasons = "; ".join(f"{r['gpu']}: {r['reason']}" for r in result["rejected"][:4])
+        reasons = "; ".join(f"{r.get('gpu_name') or r['gpu']}: {r['reason']}"
+                            for r in result["rejected"][:4])  # fmt: skip
         return f"{NONE_MEETS} for {job}. {reasons}."
     best = ranked[0]
     if best.get("replicas"):

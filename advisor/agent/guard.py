@@ -86,8 +86,15 @@ def _registry_units() -> dict[str, tuple[str, float]]:
 UNITS.update(_registry_units())
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u != "$")
 _SCALE_RE = "|".join(sorted(SCALE, key=len, reverse=True))
+# currencies written by their ISO code before an amount ("INR 220,000", "CHF 2,500"), as the
+# answers write the user's own money in a currency with no sign of its own
+_MONEY_CODES = (
+    "RUB|UAH|ILS|INR|TRY|KRW|THB|KZT|VND|PHP|NGN|IRR|BDT|GEL|CZK|PLN|HUF|RON|SAR|AED|IRT|JPY|CNY"
+    "|CHF|KES|IDR|MYR|RSD|PKR|ZAR|AZN|UZS|SOM|ETB|GHS|AUD|NZD|CAD|SGD|HKD|EUR|GBP|BRL|SEK|NOK|DKK"
+)
 _NUMBER = re.compile(
-    r"(?P<dollar>[$£€¥₹₩₦₱₽₺₴₪]\s?)?(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)"
+    rf"(?P<dollar>[$£€¥₹₩₦₱₽₺₴₪]\s?|(?-i:(?:{_MONEY_CODES}) ))?"
+    r"(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)"
     r"(?:[eE](?P<exp>[-+]?\d{1,3})(?![\w.]))?"  # 1e-06, 2.5E9: one number, not "1" and "06"
     rf"(?:\s?(?P<scale>{_SCALE_RE})\b)?(?:\s?(?P<unit>{_UNIT_RE})(?![a-z]))?",
     re.IGNORECASE,

@@ -24,6 +24,7 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
+    EACH_USERS_RATE,
     ENGINE_WORDS,
     EPOCH_PACE_SAID,
     HOSTED,
@@ -47,8 +48,11 @@ from advisor.answer import Citation
 from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, HOURS_PER_YEAR, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
+from advisor.calculator.llm import native_precision
 from advisor.calculator.precision import is_exl2
+from advisor.catalog import load_catalog
 from advisor.retrieval.claims import audit_claim, extract_claims
+from advisor.specs import ExchangeRate
 
 MAX_GPUS_PER_ANSWER = 4
 FINETUNE_DEFAULT = "finetune-lora"
@@ -144,7 +148,18 @@ def precision_for(model: ModelRef, query: Query) -> str | None:
         return None
     if precision is None and query.engine == "exllamav2" and (model.family or "llm") == "llm":
         return "gptq"  # ExLlamaV2 runs its EXL2 quants (about 4 bits, costed as GPTQ), not bf16
+    if (precision == "nf4" and model.ids and (model.family or "llm") == "llm"
+            and _FOUR_BITS_SAID.search(query.low) and not _BNB_SAID.search(query.low)):  # fmt: skip
+        # "gpt-oss-120b ... and in 4 bit?": a model published in 4 bits (MXFP4) runs as released
+        native = native_precision(load_catalog().get_model(model.ids[0]))
+        if native in ("mxfp4", "awq"):
+            return native
     return precision
+
+
+# 4 bits said with no method ("in 4 bit", "int4"), and bitsandbytes' NF4 said by name
+_FOUR_BITS_SAID = re.compile(r"\b(?:4|four)[- ]?bits?\b|\bint4\b")
+_BNB_SAID = re.compile(r"\bnf4\b|\bbnb\b|bitsandbytes|\bq?lora\b")
 
 
 def _nodes_against_one(query: Query, box: ToolBox) -> str | None:
@@ -956,7 +971,7 @@ def price_note(query: Query, box: ToolBox, gpu: str, buying: bool = False) -> st
     if bought.get("prices"):  # "they're like $300 now": that price against the ones on record
         judged = [
             re.sub(r"^\*\*(?:Yes|No): ", "**", line)  # (the card's verdict leads)
-            for line in _against_quote(query, bought, query.condition or "new")
+            for line in _against_quote(query, bought, query.condition or "new", box)
         ]
         return "\n\n".join([*judged, c.purchase(bought, query.condition or "new")])
     return None
@@ -1659,8 +1674,11 @@ def _models_together(query: Query, box: ToolBox) -> Draft | None:
         head = (
             f"**No: {named} do not fit on {where} at the same time**: together they need about "
             f"{total} of {c.usable(room)}, {c.num(-held['spare_gb'], 'GB')} short."
-            + (" Each fits alone: load them in turn." if len(alone) == len(estimates) else "")
-        )
+            + (" Each fits alone: load them in turn." if len(alone) == len(estimates) else
+               f" Alone, {' and '.join(alone)} fit{'s' if len(alone) == 1 else ''}; the other"
+               f"{'s do' if len(estimates) - len(alone) > 1 else ' does'} not, as sized below."
+               if alone else "")
+        )  # fmt: skip
     lines = [f"- {e['model_name']}: {c.num(e['memory_per_gpu_gb'], 'GB')} ({c.settings(e)})"
              for e in estimates]  # fmt: skip
     unknown = [m.text for m in query.models if not (m.ids or m.size_b)]
@@ -2835,7 +2853,10 @@ YES_NO = re.compile(
     r"(?:^\u00bf?|[.!?;:|\n\U0001F300-\U0001FAFF\u2600-\u27BF]['\")]*\s+\u00bf?|\s[-\u2014]+\s+"
     r"|,\s+)(?:so\s+|and\s+|but\s+)?"
     r"(?:is|are|does|do|can|could|will"
-    r"|would|should|has|have|(?:is|are|does|do|was|has)n['\u2019]?t)\s+(?!there\b)\w+"
+    r"|would|should|has|have|(?:is|are|does|do|was|has)n['\u2019]?t)\s+(?!there\b)"
+    # ("can you tell me how much ...": a request, not a yes or no)
+    r"(?!(?:you|u|ya|someone|anyone)\s+(?:please\s+|pls\s+|plz\s+)?(?:tell|say|give|show|explain"
+    r"|help|list|estimate|calculate|work out|check|compare|recommend|suggest)\b)\w+"
     r"|\b(?:good (?:pick|idea|choice|buy|option|deal)|worth it|viable|a thing|any good|"
     r"realistic(?:ally)?|feasible|possible|doable)\W*$"
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
@@ -3677,7 +3698,50 @@ def solve(query: Query, box: ToolBox) -> Draft:
         # "what batch size should i use?" (and a data set's epoch at it, when one is said)
         text = _safe_batch(box, {**full, **args}, result, query.dataset_name) + text
     loaded = _copies_for_load(query, box, result, model, gpu) if target == "min_gpus" else None
+    if target == "min_gpus" and not loaded:
+        loaded = _copies_for_pace(query, box, result, args)
     return Draft(f"{loaded}\n\n{text}" if loaded else text)
+
+
+MAX_COPIES = 32  # copies of a serving setup tried for a pace each user asks for
+
+
+def _copies_for_pace(
+    query: Query, box: ToolBox, result: dict[str, Any], args: dict[str, Any]
+) -> str | None:
+    """ "200 users at once, each wants ~20 tok/s: how many L40S?": the fewest cards that hold
+    the model (with every user's KV cache) give each user less than that pace at once; copies
+    of a setup behind a load balancer, each serving its share of the users, in the fewest cards
+    in all that give each user the pace asked (copies of fewer cards tried as well)."""
+    n, users, pace = result.get("solution"), query.concurrency, query.throughput_tok_s
+    e = result.get("estimate") or {}
+    decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    if not (n and users and users > 1 and pace and decode) or decode / users >= pace:
+        return None
+    best: tuple[int, int, int, dict[str, Any], float] | None = None  # cards, copies, share, ...
+    for per_copy in sorted({k for k in (1, 2, 4, 8) if k < n} | {n}):
+        for copies in range(2 if per_copy == n else 1, MAX_COPIES + 1):
+            if best is not None and per_copy * copies >= best[0]:
+                break
+            share = math.ceil(users / copies)
+            each = box.call("estimate", {**args, "num_gpus": per_copy, "batch": share})
+            speed = (each.get("decode_tokens_per_s") or {}).get("typical")
+            if "error" in each or not each.get("fits") or not speed:
+                continue
+            if speed / share >= pace:
+                best = (per_copy * copies, copies, share, each, speed / share)
+                break
+    if best is None:
+        return None
+    cards, copies, share, each, got = best
+    name = each["gpu_name"]
+    setup = c.gpus_phrase(cards, name)
+    return (f"**{setup[0].upper()}{setup[1:]} keep {c.num(pace, 'tokens/s')} for each of {users} "
+            f"users at once**: {copies} copies of {c.gpus_phrase(each['num_gpus'], name)} behind a "
+            f"load balancer, each serving {share} users at about {c.num(got, 'tokens/s')} each "
+            f"({each['precision']}, {each['engine']}). The fewest that hold the model for all "
+            f"{users}, {c.gpus_phrase(n, name)}, give each about "
+            f"{c.num(decode / users, 'tokens/s')}.")  # fmt: skip
 
 
 def _why_ahead(query: Query, box: ToolBox) -> str:
@@ -5855,7 +5919,7 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     priced = VALUE_ASKED.search(query.low) or _COST_WORDS.search(query.low)
     per = ""
     if priced:  # each setup's own estimate: a served model priced at full load when load is said
-        each = [box.call("estimate", estimate_args(query, gpu, n, model)) for gpu, n in setups]
+        each = [_best_served(query, box, gpu, n, model) for gpu, n in setups]
         fitting = [e for e in each if "error" not in e and e.get("fits")]
         per = c.per_dollar(fitting, query.low) if len(fitting) == len(setups) else ""
         per = per or c.work_per_dollar(result, args.get("provider"))
@@ -5884,6 +5948,22 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
         ratio = ratio.replace("**", "").replace("Pick the ", "Faster: the ", 1)
     return (f"{per + chr(10) if per else ''}{ratio}\n{held} {fewest}."
             + "".join(f"\n{line}" for line in jobs))  # fmt: skip
+
+
+def _best_served(query: Query, box: ToolBox, gpu: str, n: int, model: ModelRef) -> dict[str, Any]:
+    """The estimate on `n` of a card, or on twice as many where that serves a million tokens at
+    full load for less: the fewest that hold a model may leave too little memory for the KV
+    cache of more than a request or two (a 70B in bf16 on 2 x H100), which a server would not
+    run at."""
+    fewest = box.call("estimate", estimate_args(query, gpu, n, model))
+    if 2 * n > 2 * NODE_GPUS or "error" in fewest:
+        return fewest
+    more = box.call("estimate", estimate_args(query, gpu, 2 * n, model))
+    now, doubled = ((e.get("cost") or {}).get("usd_per_million_tokens_full_load")
+                    for e in (fewest, more))  # fmt: skip
+    if "error" in more or now is None or doubled is None or doubled >= 0.9 * now:
+        return fewest
+    return more
 
 
 def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
@@ -7116,7 +7196,12 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
 
 
 # "$ per 1M output tokens", "per million tokens", "/1M tok"; not "per m" (a month?)
-_PER_TOKENS = re.compile(r"\bper (?:1m|million)\b|/\s?1m\b|\bper token\b")
+_PER_TOKENS = re.compile(
+    r"\bper (?:1m|million)\b|/\s?1m\b|\bper token\b"
+    # "what would 1 million tokens cost to generate": the price of a million of them
+    r"|\b(?:a|one|1)\s?(?:m|million) (?:output |generated )?tokens?\b(?=[^.?!]{0,40}\bcost)"
+    r"|\bcost\w*\b[^.?!]{0,30}\b(?:a|one|1)\s?(?:m|million) (?:output |generated )?tokens?\b"
+)
 
 
 _OWNERSHIP = re.compile(
@@ -7375,6 +7460,12 @@ _FASTEST = re.compile(
 )
 
 
+# a model hosted around the clock with no load said is ranked by its hourly price among the
+# setups that answer one user at least this fast (tokens/s): a product choice, about the pace
+# of reading, so that eight old cards at 2 tokens/s are not the month's cheapest answer
+HOSTED_FLOOR_TOK_S = 10.0
+
+
 def _rank_by(query: Query) -> str | None:
     """ "cheapest way to ...": by price (by the cost of the work when a job's size is said: the
     cheapest card by the hour is no cheapest way to 100,000 images); "lowest possible
@@ -7392,6 +7483,11 @@ def _rank_by(query: Query) -> str | None:
         return "value" if (sized or per_work or by_piece) and not _bought(query) else "price"
     if _LEAST_NEEDED.search(low) and _bought(query):
         return "price"  # "run codellama 34b locally, what gpu do I need": the least that runs it
+    loaded = query.concurrency or query.rps or query.needed_tok_s or query.per_day
+    if (_MONTHLY_ASKED.search(low) or _ALWAYS_ON.search(low)) and not loaded and not _bought(query):
+        # "how much per month to run llama 70b 24/7": a month's bill is the hourly price's, and
+        # with no load said the cheapest setup that holds the model pays it
+        return "price"
     return "speed" if _FASTEST.search(low) else None
 
 
@@ -7556,6 +7652,8 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
     if query.cpu_only and query.models and not query.gpus and not purchase:
         return fit(query, box)  # "is an old laptop cpu enough for llama 3 8b?": the CPU alone
     if not query.models and not query.gpus and query.memory_gb and _CHEAPEST_WAY.search(query.low):
+        if _RENT_SAID.search(query.low) or re.search(r"\bcloud\b", query.low):
+            return _cheapest_rented_with_memory(query, box)  # "cheapest cloud gpu with 80gb"
         return _cheapest_with_memory(query, box)  # "cheapest way to get 24gb of vram? used ok"
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
@@ -7651,6 +7749,29 @@ def _cheapest_with_memory(query: Query, box: ToolBox) -> Draft:
               for p, n in offers[1:CHEAPEST_SHOWN]]  # fmt: skip
     lines.append("Prices are the newest on record for each card; street prices move, so check "
                  "a listing before you quote one.")  # fmt: skip
+    return Draft("\n".join(lines))
+
+
+def _cheapest_rented_with_memory(query: Query, box: ToolBox) -> Draft:
+    """ "what is the cheapest cloud gpu with 80gb": the cards with at least that memory, by
+    their median on-demand price per GPU-hour, with each one's cheapest current offer."""
+    found = box.call("list_gpus", {"min_memory_gb": query.memory_gb, "top": 200})
+    offers = []
+    for row in found.get("gpus", []):
+        priced = box.call("prices", {"gpu": row["id"]})
+        summary = priced.get("summary_usd_per_gpu_hour")
+        if summary:
+            offers.append((summary["median"], summary["low"], priced["count"], row["name"]))
+    if not offers:
+        return Draft(f"No rental price on record for a card with {c.num(query.memory_gb, 'GB')} "
+                     "or more.")  # fmt: skip
+    offers.sort()
+    median, low, count, name = offers[0]
+    lines = [f"**Cheapest to rent with {c.num(query.memory_gb, 'GB')} or more: the {name}, "
+             f"{c.usd(median)} per GPU-hour** (the median of {count} current prices, one per "
+             f"provider counted; the cheapest offer {c.usd(low)})."]  # fmt: skip
+    lines += [f"- {n}: {c.usd(m)} per GPU-hour (cheapest offer {c.usd(lo)})"
+              for m, lo, _n, n in offers[1:CHEAPEST_SHOWN]]  # fmt: skip
     return Draft("\n".join(lines))
 
 
@@ -7806,6 +7927,11 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         and not query.needed_tok_s
         and not query.rps
         and (query.batch or 1) in (1, query.concurrency or 1)
+        else HOSTED_FLOOR_TOK_S
+        if _rank_by(query) == "price"
+        and (_MONTHLY_ASKED.search(query.low) or _ALWAYS_ON.search(query.low))
+        and workload == "inference"
+        and model.family in (None, "llm")
         else None,
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
@@ -7939,9 +8065,12 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
         text = (f"**{enough}: {where} rented around the clock costs about {c.usd(monthly)} a "
                 f"month, against your {c.usd(budget_month)}.**\n\n{text}")  # fmt: skip
-    elif monthly and _MONTHLY_ASKED.search(query.low) and not purchase:
-        # "what's the monthly bill?": the pick rented around the clock
-        text += f"\n\nThe pick rented around the clock for a month: about {c.usd(monthly)}."
+    elif monthly and _MONTHLY_ASKED.search(query.low) and not purchase and not query.per_day:
+        # "what's the monthly bill?": the pick rented around the clock, first (after a day's
+        # work kept up with, which leads with its own month)
+        where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
+        text = (f"**About {c.usd(monthly)} a month: {where} rented around the clock.**\n\n"
+                f"{text}")  # fmt: skip
     if result["ranked"] and _WHICH_CLOUD.search(query.low) and not args.get("provider"):
         # "... and on which provider": the clouds that rent the pick for least
         offers = cheapest_offers(box.call("prices", {"gpu": pick["gpu"]}))
@@ -8245,8 +8374,9 @@ def _paces_for_users(query: Query, box: ToolBox) -> Draft | None:
     counts = _users_said(low)
     measured = query.throughput_tok_s
     if (len(counts) != 1 or not measured or query.needed_tok_s or not _MEASURED.search(low)
-            or re.search(rf"(?<![\d.]){measured:g}{_EACH_RATE}", low)):  # fmt: skip
-        return None
+            or re.search(rf"(?<![\d.]){measured:g}{_EACH_RATE}", low)
+            or EACH_USERS_RATE.search(low)):  # fmt: skip
+        return None  # ("each wants ~20 tok/s": the pace asked, not a card's total measured)
     ref = query.gpus[0]
     per_card = measured / (ref.count or 1)
     users = counts[0]
@@ -8411,18 +8541,21 @@ def _cheaper_than(result: dict[str, Any], beaten: GpuRef, text: str, box: ToolBo
     per_unit, hourly = best.get("usd_per_unit"), best.get("usd_per_hour")
     by_hour = [r for r in result["ranked"][1:]
                if hourly and r.get("usd_per_hour") and r["usd_per_hour"] < hourly]  # fmt: skip
-    if per_unit and by_hour and best.get("unit", "").startswith("USD "):
-        # "ok cheaper?" after a pick ranked on the work's cost: cheaper by the hour is slower,
-        # and the same work costs more on it
-        slow = by_hour[0]
+    if per_unit and best.get("unit", "").startswith("USD "):
+        # "ok cheaper?" after a pick ranked on the work's cost: it is the least for the work
+        # (a card cheaper by the hour is slower, and the same work costs more on it)
         unit = best["unit"].removeprefix("USD ")
-        more = f" ({c.usd(slow['usd_per_unit'])} {unit})" if slow.get("usd_per_unit") else ""
+        slower = ""
+        if by_hour:
+            slow = by_hour[0]
+            more = f" ({c.usd(slow['usd_per_unit'])} {unit})" if slow.get("usd_per_unit") else ""
+            slower = (f" Cheaper by the hour, {c.gpus_phrase(slow['num_gpus'], slow['gpu_name'])} "
+                      f"at {c.usd(slow['usd_per_hour'])}/hour is slower, so the same work costs "
+                      f"more on it{more}.")  # fmt: skip
         lead = (
             f"**Nothing does this work for less: {setup} is already the lowest cost "
-            f"{unit}** at median prices ({c.usd(per_unit)}).{offer} Cheaper by the hour, "
-            f"{c.gpus_phrase(slow['num_gpus'], slow['gpu_name'])} at "
-            f"{c.usd(slow['usd_per_hour'])}/hour is slower, so the same work costs more on "
-            f"it{more}. The next cheapest for the work:"
+            f"{unit}** at median prices ({c.usd(per_unit)}).{offer}{slower} The next cheapest "
+            "for the work:"
         )
     rest = text.split("\n\n", 1)[1] if "\n\n" in text else ""
     return f"{lead}\n\n{rest}"
@@ -8479,7 +8612,9 @@ def buy(query: Query, box: ToolBox) -> Draft:
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
-                lead += _against_budget(query, priced) or _against_quote(query, priced, condition)
+                lead += _against_budget(query, priced) or _against_quote(
+                    query, priced, condition, box
+                )
                 lowest = _lowest_market_price(priced)
                 if lowest is not None and budget_usd:
                     judged.append((lowest["usd"] * (ref.count or 1) <= budget_usd,
@@ -8552,8 +8687,10 @@ def _bought(query: Query) -> bool:
                       # "recommend something for training GANs, single card, under 1000"
                       r"|\b(?:single|one) (?:gpu|card)\b(?! (?:instance|node|server|vm)\b)", low)
     )  # fmt: skip
+    # "which mac for llama 70b": a Mac is a machine one owns (no cloud rents it by the hour here)
+    mac = query.vendor == "Apple" and not _RENT_SAID.search(low)
     return query.buying or bool(budget and budget.kind == "buy") or capped or local or spent or (
-        asked or card_priced or owned_place)  # fmt: skip
+        asked or card_priced or owned_place or mac)  # fmt: skip
 
 
 # the most a budget said beside a card asked for is read as the card's price (above it, a sum
@@ -8661,6 +8798,16 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
             draft.text += no_budget
             return draft
         draft = recommend(query, box, **bought)
+        unsaid_format = not (model.precision or query.precision)
+        if draft.text.startswith(c.NONE_MEETS) and unsaid_format and model.family == "diffusion":
+            # "best gpu for comfyui with flux under $1000": no card within it holds the model in
+            # 16 bits; in 8-bit weights, as ComfyUI and Forge load it on such cards
+            eight = recommend(replace(query, precision="fp8"), box, **bought)
+            if not eight.text.startswith(c.NONE_MEETS):
+                eight.text = ("**Nothing within the budget holds it in fp16; in fp8 (8-bit "
+                              "weights, as ComfyUI and Forge load it on such cards):**\n\n"
+                              + eight.text)  # fmt: skip
+                draft = eight
         plain = not (model.precision or query.precision) and model.family in (None, "llm")
         if draft.text.startswith(c.NONE_MEETS) and plain and query.workload in (None, "inference"):
             # "deepseek r1 671b, I can spend $12k": nothing holds it in 16 or 8 bits within the
@@ -8738,7 +8885,7 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     if budget is None or budget.per != "total" or cheapest is None or query.purchase_usd:
         return []
     low = query.low
-    if not _BUDGET_WORDS.search(low) or re.search(
+    if not BUDGET_WORDS.search(low) or re.search(
         r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", low
     ):
         return []  # "$150 each", "worth 300 euro more": a price the user found, not a budget
@@ -8755,20 +8902,57 @@ def _quote_said(query: Query) -> float | None:
     words ("is $2,500 for a new 4090 a ripoff?", "a p40 for $150")."""
     budget = query.budget
     if query.purchase_usd is None and budget and budget.per == "total" and budget.kind != "rent":
-        return None if _BUDGET_WORDS.search(query.low) else budget.usd
+        return None if BUDGET_WORDS.search(query.low) else budget.usd
     return query.purchase_usd
 
 
-# currencies whose amounts are taken as the same number of dollars (said beside the answer): to
-# filter cards by a budget, and to judge a price found ("a 4090 for 1800 euros, worth it?")
+# the ISO code of each sign `understand` gives the user's money ("€", "£", "R$"; the others are
+# written as their code, "INR ")
+_SIGN_CODES = {"€": "EUR", "£": "GBP", "R$": "BRL"}
+
+
+def currency_code(query: Query) -> str | None:
+    """The ISO code of the user's money, where one is clear ("kr" alone is Swedish, Norwegian or
+    Danish crowns: none, unless the message names which)."""
+    sign = query.currency.strip()
+    if sign == "kr":
+        said = re.search(r"\b(sek|nok|dkk|kronor)\b", query.low)
+        return (
+            None if said is None else "SEK" if said.group(1) == "kronor" else said.group(1).upper()
+        )
+    return _SIGN_CODES.get(sign, sign if len(sign) == 3 and sign.isalpha() else None)
+
+
+def has_rate(query: Query) -> bool:
+    """Whether the user's money is another currency than the dollar with a rate on record."""
+    code = currency_code(query)
+    return code not in (None, "USD") and code in load_catalog().table(
+        "exchange_rates", ExchangeRate
+    )
+
+
+def in_dollars(query: Query, box: ToolBox, amount: float) -> dict[str, Any] | None:
+    """An amount in the user's money in US dollars at the rate on record (in_us_dollars's
+    result), or None: the dollar itself, or a currency with no rate on record."""
+    code = currency_code(query)
+    if code is None or not has_rate(query):
+        return None
+    result = box.call("in_us_dollars", {"amount": amount, "currency": code})
+    return result if "usd" in result else None
+
+
+def rate_said(result: dict[str, Any]) -> str:
+    """Which rate an amount was turned into dollars at (an in_us_dollars result)."""
+    return (f"at the European Central Bank's rate of {result['date']}, {result['per_usd']:.4g} "
+            f"{result['currency']} to the dollar")  # fmt: skip
+
+
+# currencies besides the dollar a price found is judged in ("a 4090 for 1800 euros, worth it?"),
+# in dollars at the rate on record
 NEAR_DOLLAR = ("€", "£")
-# what one of them has been worth in dollars, lowest and highest, 2016-2025 (ECB and Bank of
-# England reference rates: EUR/USD 0.96-1.25, GBP/USD 1.07-1.43, widened a little): a price in
-# them is judged only where the verdict is the same at both ends
-NEAR_DOLLAR_SPAN = {"€": (0.95, 1.3), "£": (1.05, 1.45)}
 
 
-def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list[str]:
+def _against_quote(query: Query, priced: dict[str, Any], condition: str, box: ToolBox) -> list[str]:
     """ "A reseller quotes $28,000 for a new H200: in line with the market?", "a used 3090 for
     $650, still a good deal?": the price the user found against the prices on record for that
     condition (within a tenth of their range is in line)."""
@@ -8816,17 +9000,15 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str) -> list
     def side(dollars: float) -> str:
         return "above" if dollars > dearest * 1.1 else "below" if dollars < cheapest * 0.9 else "in"
 
-    sides = {side(quote * rate) for rate in NEAR_DOLLAR_SPAN.get(sign, (1.0,))}
-    if len(sides) > 1:  # "a used 3090 for 1000 euros": the verdict turns on the exchange rate
-        words = {"below": "under", "in": "in line with", "above": "above"}
-        either = " or ".join(words[k] for k in words if k in sides)
-        return [
-            f"**{given} may be {either} the {condition} prices on record for the {name} "
-            f"({span}, newest {newest}), depending on the exchange rate.**"
-        ]
-    if sides == {"above"}:
+    converted = in_dollars(query, box, quote)
+    if converted:  # "a used 3090 for 800 pounds": in dollars at the rate on record
+        given += f" (about {c.usd(converted['usd'])} {rate_said(converted)})"
+    elif sign != "$":
+        return []  # (no rate on record for it)
+    where = side(converted["usd"] if converted else quote)
+    if where == "above":
         verdict = f"No: {given} is above the {condition} prices on record for the {name}"
-    elif sides == {"below"}:
+    elif where == "below":
         market = "Below the launch price" if launch else "Below the market"
         verdict = f"{market}: {given} is under the {condition} prices on record for the {name}"
     else:
@@ -8886,7 +9068,7 @@ def _against_range(seen: tuple[float, float], priced: dict[str, Any], condition:
 # what the user would pay, not a price found: "I'd pay $900 for a used 3090"
 _WOULD_PAY = re.compile(r"\b(?:i'?d|we'?d|would|willing to|could|can|ready to) (?:\w+ )?pay\b")
 # a budget said as one: "budget ~700", "under $2k", "can spend 1500", "max 900"
-_BUDGET_WORDS = re.compile(
+BUDGET_WORDS = re.compile(
     r"\bbudget\b|\bunder\b|\bbelow\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b|\bto spend\b"
     r"|\bcan spend\b|\bcan afford\b|\bsaving up\b|\bi have\b|\bwe have\b"
 )

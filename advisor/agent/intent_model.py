@@ -56,6 +56,7 @@ AS_CLASS = {"search": "explain"}
 _MONEY_ASKED = re.compile(
     r"\bhow much (?:\w+ ){0,3}?(?:to rent|to run|does it cost|would it cost|will it cost|money"
     r"|per (?:month|hour|year))\b|\bcosts?\b|\bprice\b|\bbill\b|\bspend\b|\bpay\b"
+    r"|\bhourly (?:rate|price|cost)\b|\brate (?:per|an?) hour\b"
 )
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -181,6 +182,8 @@ def overruled(query: Query, model: dict[str, Any] | None = None) -> str | None:
         return None
     if best == "buy" and RENT_SAID.search(query.low):  # renting said: no price to buy asked
         return None
-    if query.intent == "cost" and best == "solve" and _MONEY_ASKED.search(query.low):
-        return None  # "how much to rent an h100 to serve qwen 32b 24/7": the bill, not a count
+    if query.intent == "cost" and best in ("solve", "spec") and _MONEY_ASKED.search(query.low):
+        # "how much to rent an h100 to serve qwen 32b 24/7": the bill, not a count; "the h100
+        # nvl hourly rate": its price, not its datasheet
+        return None
     return None if principles.find(query, query.low) is not None else best

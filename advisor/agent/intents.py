@@ -613,7 +613,8 @@ _RECOMMEND = _cues(
     r"\bneed (?:a|an|some) (?:gpu|card)\b",
     r"\benough for\b",
     r"\bminimum (?:gpu|hardware|requirements?)\b",
-    r"\bhow much (?:vram|memory|gpu memory|gpu) (?:do|would|will|does|is)\b.{0,30}\bneed",
+    r"\bhow much (?:vram|memory|gpu memory|unified memory|ram|gpu) (?:do|would|will|does|is)\b"
+    r".{0,30}\bneed",
     r"\bwhat (?:can|could|should) (?:i|we) \w+ (?:run|use|get)\b",
     r"\bcheapest \w+ (?:gpu|card|way|option|setup|instance)\b",
     r"\bneed (?:a )?gpus?\b",

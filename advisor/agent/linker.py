@@ -29,6 +29,9 @@ from advisor.names import gpu_key, model_key, suggest
 
 __all__ = ["Linker", "linker_for", "model_key", "model_name_of", "tokens"]
 
+# a word between a model's name and the size of one of its derived models ("deepseek r1 distill
+# 32b", "r1 distilled 14b")
+_DISTILL_WORDS = frozenset({"distill", "distilled", "distil", "distills"})
 NUMBER_WORDS = {
     "one": 1,
     "single": 1,
@@ -623,6 +626,10 @@ class Linker:
             end = i + span
             written = " ".join(w.text for w in chunk)
             stated = _size_after(words, end)
+            if stated is None and end < len(words) and words[end].low in _DISTILL_WORDS:
+                # "deepseek r1 distill 32b": the distill of that size, the word before it read
+                stated = _size_after(words, end + 1)
+                end += stated is not None
             if stated is not None and end + 1 < len(words) and words[end + 1].low == "active":
                 stated = None  # "Llama 4 Scout (17B active, 16 experts)": not its total size
             ref = self._model_ref(written, found, fmt, stated, spelled or key)

@@ -12,6 +12,7 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import (
+    BUDGET_WORDS,
     CPU_UNMODELLED,
     NEAR_DOLLAR,
     OWN_SUPPLY,
@@ -20,6 +21,9 @@ from advisor.agent.handlers import (
     cards_rented,
     estimate_args,
     gpu_choices,
+    has_rate,
+    in_dollars,
+    rate_said,
     recordings_an_hour,
     supply_watts,
     unresolved,
@@ -155,10 +159,12 @@ def _one(query: Query, box: ToolBox) -> Draft:
         return Draft(question)
     other = query.currency != "$" and query.budget is not None and query.intent in (
         "recommend", "buy")  # fmt: skip
-    # "800 euros for a card": the euro and the pound are near enough the dollar to pick a card
-    # by (said beside the answer); reais or crowns are not, and the cards go unfiltered
-    near = other and query.currency in NEAR_DOLLAR
-    foreign = other and not near
+    # "under £2000", "₹80,000 budget": the budget in dollars at the day's rate on record
+    query, fx_note = _budget_in_dollars(query, box) if other else (query, None)
+    other = other and fx_note is None
+    # "a 4090 for 1800 euros, worth it?": a price found in euros or pounds stays, judged in
+    # dollars at the rate on record; a budget with no rate on record ("R$ 5.000", "kr") goes
+    foreign = other and query.currency not in NEAR_DOLLAR and not has_rate(query)
     if foreign and query.budget is not None:
         # "R$ 5.000 for a new card": no exchange rate, so no comparison with dollars; a sum to
         # spend once is still spent on a card ("150 000 ₽ на видеокарту")
@@ -215,11 +221,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
     used = any(call.args.get("workload") == workload for call in box.calls)
     if assumed and used:  # only when a figure was worked out for the method assumed
         notes.append(assumed)
-    if near:
-        notes.append(
-            f"Your amount in {query.currency.strip()} is compared as the same number of US "
-            "dollars (no exchange rate on record; the catalog's prices are in dollars)."
-        )
+    if fx_note:
+        notes.append(fx_note)
     elif foreign:
         ranked = "Ranked by" in draft.text  # a list of cards, or one card's prices
         notes.append(
@@ -227,15 +230,24 @@ def _one(query: Query, box: ToolBox) -> Draft:
             "with the catalog's US-dollar prices (no exchange rate on record)"
             + (": the cards above are not filtered by it." if ranked else ".")
         )
-    elif query.currency != "$" and "$" in draft.text:
+    elif query.currency != "$" and "$" in draft.text and not any(
+            call.name == "in_us_dollars" for call in box.calls):  # fmt: skip
         notes.append(
             f"Your amounts in {query.currency.strip()} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."
         )
     elif "$" in draft.text and (asked := _CURRENCY_ASKED.search(query.low)):
-        notes.append(  # "hourly rate of a 4090 in euros": said in dollars, not converted
-            f"The prices are in US dollars, as the catalog records them: no exchange rate to "
-            f"{asked.group(1)} is on record."
+        # "hourly rate of a 4090 in euros": said in dollars, with what a dollar buys of theirs
+        code = _ASKED_CODES.get(asked.group(1).rstrip("s"), asked.group(1).upper())
+        rate = box.call("in_us_dollars", {"amount": 1, "currency": code}) if code else {}
+        notes.append(
+            "The prices are in US dollars, as the catalog records them"
+            + (
+                f"; a dollar is {rate['per_usd']:.4g} {code} at the European Central Bank's rate "
+                f"of {rate['date']} (rates move)."
+                if "per_usd" in rate
+                else f": no exchange rate to {asked.group(1)} is on record."
+            )
         )
     draft.text = _instances_named(notes, draft.text)
     if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
@@ -243,7 +255,32 @@ def _one(query: Query, box: ToolBox) -> Draft:
     return draft
 
 
+def _budget_in_dollars(query: Query, box: ToolBox) -> tuple[Query, str | None]:
+    """The budget in another currency ("under £2000") in US dollars at the European Central
+    Bank's reference rate on record, and a note saying so; the query as it was where the
+    currency has no rate on record."""
+    found = query.intent == "buy" and len(query.gpus) == 1 and not BUDGET_WORDS.search(query.low)
+    if query.budget is None or found or query.gpu_purchase_prices:
+        # (each card's own price said, "a 4090 costs ₹2,20,000, a 3090 ₹85,000": prices, weighed
+        # against each other as given)
+        return query, None  # ("a 4090 for 1800 euros, worth it?": a price found, judged as one)
+    result = in_dollars(query, box, query.budget.usd)
+    if result is None:
+        return query, None
+    per = {"hour": " an hour", "month": " a month"}.get(query.budget.per, "")
+    note = (
+        f"Your budget of {query.budget.usd:,.0f} {result['currency']}{per} is taken as "
+        f"{c.usd(result['usd'])}{per}, {rate_said(result)} (rates move)."
+    )
+    return replace(query, budget=replace(query.budget, usd=result["usd"])), note
+
+
 # a price asked in another currency than the catalog's: "in euros", "in gbp"
+# the ISO code of each currency asked for in words ("in euros", "in yen"; "euros" as "euro")
+_ASKED_CODES = {"euro": "EUR", "pound": "GBP", "sterling": "GBP", "rupee": "INR", "yen": "JPY",
+                "yuan": "CNY", "rmb": "CNY", "won": "KRW", "swiss franc": "CHF", "reai": "BRL",
+                "rouble": "RUB", "ruble": "RUB", "zloty": "PLN", "kronor": "SEK", "kroner": "",
+                "lira": "TRY", "peso": "MXN"}  # fmt: skip
 _CURRENCY_ASKED = re.compile(
     r"\b(?:in|into|to) (euros?|eur|pounds?(?! of)|gbp|sterling|rupees?|inr|yen|jpy|yuan|rmb|cny"
     r"|won|krw|swiss francs?|chf|reais|brl|roubles?|rubles?|rub|zlotys?|pln|kronor|kroner|sek|nok"
@@ -825,6 +862,8 @@ _OWN_LEAD = (
     "out_of_scope",
 )  # lead with their own verdict
 _PICK = re.compile(r"^\W*Pick the (.+?)(?::|\*\*)")
+# a pick split by the work: "Pick the X for LLM inference (...); the Y for training (...)"
+_SPLIT_PICK = re.compile(r"^\W*Pick the .+? for [^;]+; the .+? for ")
 
 
 # "will it OOM?", "does it run out of memory?": asked of the failure, so a fit is a no
@@ -841,7 +880,11 @@ _HOLDS_AT_A_PACE = re.compile(
     r"(?:s per image|minutes per image|tokens/s|images/s))[^\n]*$",
     re.MULTILINE,
 )
-_PACE_ASKED = re.compile(r"\bhow (?:long|fast|quick|slow)\b|\bper image\b|\bseconds\b|\bit/s\b")
+_PACE_ASKED = re.compile(
+    r"\bhow (?:long|fast|quick|slow)\b|\bper image\b|\bseconds\b|\bit/s\b|\bspeed\b"
+    r"|\b(?:images?|pics?|pictures?) (?:per|a|an|each) (?:minute|min|hour|second)\b"
+    r"|\bhow many (?:images|pics|pictures)\b|\btok(?:en)?s?/s\b|\btokens? (?:per|a) second\b"
+)
 
 
 # the batch said, run as steps of one: "At batch 1 with 4 steps of gradient accumulation (the
@@ -1010,6 +1053,10 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         verdict = fits.group(0) == "It fits:"
     if pick and _EITHER.search(low):
         return text  # "should I buy a 4070 or a 3090?": a choice, the pick answers it
+    if pick and _SPLIT_PICK.search(head):
+        # "swap my 3080 for a 4070 super? yes or no", answered with one card for inference and
+        # the other for training: neither yes nor no
+        return f"**It depends on the work: p{text[3:]}"
     if pick and _WORTH_ASKED.search(low) and (small := _small_step(head)):
         # "a meaningful speed-up, or a sidegrade?": a lead of under a fifth is no upgrade
         rest = text[len(head) :]

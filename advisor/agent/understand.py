@@ -1039,6 +1039,11 @@ _TARIFF_WINDOW = re.compile(
 )
 
 
+# a card's number of four digits with a letter o for one or two of its zeros ("4o90", "3o6o",
+# "1o80 ti"), not a word ("2go", "4on")
+_O_FOR_ZERO = re.compile(r"(?<![\w.])[1-9](?=[\do]{0,2}o)(?=[o\d]{0,2}\d)[\do]{3}(?=s?\b)")
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -1061,6 +1066,8 @@ def normalise(text: str) -> str:
     text = rx.sub(r"(?<=\d)['\u2019](?=\d{3}(?!\d))", "", text)
     text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
+    if "o" in text:  # "a 4o90", "3o6o": a letter o typed for a zero inside a card's number
+        text = _O_FOR_ZERO.sub(lambda m: m.group(0).replace("o", "0"), text)
     if _NIGHT_SPAN.search(text):  # "overnight, from 10pm to 6am": 8 hours
         text = _NIGHT_SPAN.sub(_night_hours, text)
     # "每卡每小时2元": a price per card per hour, said before the amount
@@ -1513,14 +1520,16 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     )
     users = users or rx.search(
         rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active "
-        r"|(?:internal|external|daily|paying|beta|regular|heavy|light|real|expected|total) )?"
+        r"|(?:internal|external|paying|beta|regular|heavy|light|real|expected|total) )?"
         r"(?:users"
         r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
         r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
         r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
         r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
-        # "1000 users per day", "50 requests a second" (a rate, not how many at once)
-        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour|second|sec|s|minute|min)\b)"
+        # "1000 users per day", "50 requests a second" (a rate, not how many at once); "20
+        # requests each" (what each user sends)
+        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour|second|sec|s|minute|min)\b"
+        r"|\s(?:each|apiece)\b)"
         r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
         low,
     )
@@ -1534,7 +1543,8 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         rf"\b(?:serve|serving|served|support|supporting|used by|shared by|available to)\b"
         rf"(?:[^.?!]|\.(?=\d)){{0,50}}?\b(?:to|for|by)\s(?:about |roughly |around |~|up to |some )?"
         rf"(\d[\d,]*)"
-        rf"\s(?:[a-z]+\s)?{_PEOPLE}\b(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour)\b)",
+        rf"\s(?!(?:daily|weekly|monthly)\s)(?:[a-z]+\s)?{_PEOPLE}\b"
+        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour)\b)",
         low,
     )
     said = next(g for g in users.groups() if g) if users else None
@@ -2346,6 +2356,8 @@ TOGETHER = re.compile(
     r"|together))\b"
     # "faster-whisper plus a 3B LLM", "sdxl overlays + a local chatbot": one box runs both
     r"|\bplus\b|(?<=\w) ?\+ (?=\w)"
+    # "run whisper large and also sdxl", "as well as": both on the one card (each alone said too)
+    r"|\band also\b|\bas well as\b"
 )
 # models weighed against each other, not loaded together: "which is faster", "X vs Y", "faster
 # than" ("both loaded so responses are faster" and "compare the memory of the two together" weigh
@@ -3340,8 +3352,8 @@ def _resolution(low: str) -> int | None:
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b|images|pictures|pics|renders|photos))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
         # "one 1024 tile", "a 768 image", "512 renders": a picture's side
-        r"|\b(?:one|a|each|per|every) (\d{3,4}) (?:tiles?|images?|pics?|pictures?|renders?"
-        r"|frames?)\b"
+        # (one of them: "per 1000 images" counts images, a cost's unit)
+        r"|\b(?:one|a|each|per|every) (\d{3,4}) (?:tile|image|pic|picture|render|frame)\b"
         r"|\bres(?:olution)?\s?(?:of\s)?(\d{3,4})\b"
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
@@ -3457,11 +3469,24 @@ _WANTED_BEFORE = re.compile(
 )
 
 
+# a rate each user wants: "each wants ~20 tok/s", "every user needs 15 t/s", "20 tok/s per user"
+EACH_USERS_RATE = re.compile(
+    r"\b(?:each|every(?:one| user| one)?)\b(?: (?:user|person|one|of them|chat))? (?:wants|needs|"
+    r"should get|must get|gets|expects)\b[^.?!\d]{0,12}\d|(?:/|per|a)\s?s(?:ec(?:ond)?)?\b\s?"
+    r"(?:each|per (?:user|person|head|stream|seat|chat))\b|\b(?:tok(?:en)?s?|t)/s (?:each|per "
+    r"(?:user|person|head|stream|seat|chat))\b"
+)
+
+
 def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
     """Two speeds, one wanted and one had: "we measured 1,800 tok/s on one A10G; we need 25k
     tok/s peak" -> (1800, 25000), whichever comes first; one speed wanted alone: "we need 5000
     tokens/sec aggregate" -> (None, 5000)."""
     rates = list(_RATE.finditer(low))
+    if len(rates) == 1 and EACH_USERS_RATE.search(
+        low[max(0, rates[0].start() - 30) : rates[0].end() + 12]
+    ):
+        return None  # "200 users ..., each wants ~20 tok/s": one user's pace, not the total
     if len(rates) == 1 and _WANTED_BEFORE.search(low[: rates[0].start()]):
         return None, float(rates[0].group(1).replace(",", "")) * (1000 if rates[0].group(2) else 1)
     if len(rates) != 2:
@@ -4094,6 +4119,10 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and rx.search(r"\bamp\b(?!\s?=\s?false)", low):
         name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
+    if name is None and rx.search(r"\b(?:adam\w*|optimi[sz]er(?: state)?s?|sgd)\b", low):
+        # "the memory the optimizer takes for a 13B with adam": a step that updates every
+        # weight (a LoRA's optimizer holds next to nothing)
+        name = "finetune-full" if family in (None, "llm") else "train"
     if name is None:
         return None
     if family == "llm" and name == "train" and not rx.search(FROM_SCRATCH, low):
@@ -4262,12 +4291,15 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             if _sizes_listed(query, sub):  # "the biggest Qwen2.5 on my 3090? 7b 14b 32b or 72b?"
                 query = _with_settings(query, sub)
                 continue
-            if (query.intent == "fit" and sub.intent == "train_time"
+            if (query.intent in ("fit", "train_time") and sub.intent == "train_time"
                     and {g.ids for g in sub.gpus} <= {g.ids for g in query.gpus}
                     and {m.ids for m in sub.models} <= {m.ids for m in query.models}):  # fmt: skip
                 # "could it pretrain GPT-2 on 2B tokens overnight? how many hours are we
-                # talking?": the run's length is the question, its fit said beside it
-                query = _with_settings(replace(query, intent="train_time"), sub)
+                # talking?": the run's length is the question, its fit said beside it; "sdxl
+                # lora on my 3080, doable? how long for 3000 steps": the run's size said later
+                sized = {k: getattr(sub, k) for k in _JOB_SIZE
+                         if getattr(query, k) is None and getattr(sub, k) is not None}  # fmt: skip
+                query = _with_settings(replace(query, intent="train_time", **sized), sub)
                 continue
             if (sub.topic is not None and sub.topic == query.topic and not sub.models
                     and not sub.gpus and sub.intent in ("explain", "search")):  # fmt: skip
@@ -4349,6 +4381,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     return query
 
 
+# the size of a run a later part of the message may give the job it continues
+_JOB_SIZE = ("steps", "train_tokens", "epochs", "dataset_samples", "images", "audio_hours")
 # the settings a later part of the message may add to the question it continues
 _SETTINGS = ("hours", "use_hours_per_day", "usd_per_kwh", "context", "batch", "precision")
 # the setups of the last two turns weighed: "which one is cheaper then, assuming I rent both"
@@ -6138,6 +6172,8 @@ _CARDS_PER_MACHINE = re.compile(
     r"\b(?:each|apiece|per (?:node|box|machine|server|host|rig)|a (?:node|box|machine|server))"
     r"\b|\b(?:nodes|boxes|machines|servers|hosts|rigs) (?:of|with|having|holding) "
     r"(?:\d|two|four|eight|a pair)"
+    # "2 nodes x 8 H100", "2 nodes * 8xA100": the count a node's
+    r"|\b(?:nodes|boxes|machines|servers|hosts|rigs)\s?[x*\u00d7]\s?\d"
 )
 # the network between them: "10gbe", "25 gbit ethernet", "100g infiniband", "ib ndr", "roce"
 _GBE = re.compile(
@@ -6207,7 +6243,9 @@ def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
         _CARDS_PER_MACHINE.search(after)
         or rx.search(
             r"\beach (?:with|has|having|holding|running)\b|\b(?:nodes|boxes|machines|servers|hosts|"
-            r"rigs|workstations) (?:of|with|having|holding) (?:\d|two|four|eight|a pair)",
+            r"rigs|workstations) (?:of|with|having|holding) (?:\d|two|four|eight|a pair)"
+            # "2 nodes x 8 H100"
+            r"|\b(?:nodes|boxes|machines|servers|hosts|rigs)\s?[x*\u00d7]\s?\d",
             low,
         )
     )
@@ -6265,6 +6303,10 @@ _MAX_BATCH = re.compile(
     # "max concurrent seqs that fit in kv?"
     r"|\b(?:max(?:imum)?|most) (?:number of )?(?:concurrent|parallel|simultaneous) "
     r"(?:seqs|sequences|requests|users|streams|sessions|chats)\b"
+    # "max concurrency for mixtral on 2x a100", "how many concurrent users can one h100 serve"
+    r"|\b(?:max(?:imum)?|most) concurrency\b"
+    r"|\bhow many (?:concurrent |parallel |simultaneous )(?:users|requests|sequences|seqs|streams"
+    r"|sessions|chats)\b(?= (?:can|could|will|would|does|do|fit|at once))"
     # "how high can max_batch_size go", "how big can i push batch size", "largest bs"
     r"|how (?:high|big|large|far) can (?:i |we |you )?(?:push |set |go with |take )?(?:the )?"
     r"(?:max[_ ])?(?:batch|bs)\b"
@@ -6313,6 +6355,12 @@ _MIN_GPUS = re.compile(
     r"(?:need|rent|buy)\b"
     r"|how many (?:[\w.]+ ){1,2}(?:gpus|cards)\b(?! per)"  # "how many 24GiB cards for a 70B"
     r"|how many (?:rtx |nvidia )?[a-z]{0,3}\d{1,4}[a-z0-9]*s\b(?! per)"  # "how many 4090s?", "L4s"
+    # "kimi k2 how many h200", "how many a100 for llama 405b": a card's name, said as one
+    # (at the end only after the job: "how many h200?" alone names none to count cards for)
+    r"|how many (?:rtx |nvidia )?(?:[a-z]{1,3}\d{1,4}|\d{4})[a-z0-9]*(?:\s(?:sxm|pcie|nvl))?"
+    r"\s(?:for|to|do|would|will|needed|then|cards?)\b"
+    r"|(?<=\w )how many (?:rtx |nvidia )?(?:[a-z]{1,3}\d{1,4}|\d{4})[a-z0-9]*"
+    r"(?:\s(?:sxm|pcie|nvl))?(?:\s?[?!]|\s?$)"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"

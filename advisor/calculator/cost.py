@@ -29,18 +29,27 @@ class PriceChoice:
 
 
 def choose_price(prices: list[Price], offering: str = "on-demand") -> PriceChoice | None:
-    """The median current price of an offering (falling back to any offering), or None."""
+    """The median current price of an offering (falling back to any offering), or None. Each
+    provider counts once, at its newest price (the cheapest of that day's, as a buyer picks the
+    region): a cloud that lists many regions or dates would otherwise set the median alone.
+    The spread (low, high) and the count are over every price of the offering."""
     pool = [p for p in prices if p.offering == offering] or prices
     pool = [p for p in pool if p.provider_class != "article"] or pool
     if not pool:
         return None
-    ranked = sorted(pool, key=lambda p: p.usd_per_gpu_hour)
-    median = ranked[len(ranked) // 2]
+    newest: dict[str, Price] = {}
+    for p in pool:
+        held = newest.get(p.provider)
+        if held is None or (p.date, -p.usd_per_gpu_hour) > (held.date, -held.usd_per_gpu_hour):
+            newest[p.provider] = p
+    by_provider = sorted(newest.values(), key=lambda p: p.usd_per_gpu_hour)
+    median = by_provider[len(by_provider) // 2]
+    ranked = sorted(p.usd_per_gpu_hour for p in pool)
     return PriceChoice(
         price=median,
-        low_usd=ranked[0].usd_per_gpu_hour,
+        low_usd=ranked[0],
         median_usd=median.usd_per_gpu_hour,
-        high_usd=ranked[-1].usd_per_gpu_hour,
+        high_usd=ranked[-1],
         count=len(ranked),
     )
 

@@ -75,7 +75,9 @@ from advisor.errors import InvalidInput
 # .12.05b: the ExLlamaV2 decode band on its 39 rows (L2168-L2176 added, not fitted on); a pair of
 # cards sold bridged (the H100 NVL) talks over its NVLink bridge unless PCIe is said; SGLang's
 # H20-fitted share is the H20's alone (an H100 or H200 takes its A100 HBM share)
-FORMULA_VERSION = "calc-2026.12.05b"
+# .12.06: a fine-tune that fits neither way is judged with gradient checkpointing on (the
+# smaller of the two), not off; calibration rows L2177-L2206 added (not fitted on)
+FORMULA_VERSION = "calc-2026.12.06"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

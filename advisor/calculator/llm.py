@@ -698,7 +698,8 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
     if request.checkpointing is None and not checkpointing and mem.total_gb > usable:
         # what anyone does when a step runs out of memory: recompute instead of storing
         zero_on, mem_on, note_on = plan(True)
-        if mem_on.total_gb <= usable:
+        # (and when it does not fit either way, the smaller of the two is the one to judge)
+        if mem_on.total_gb < mem.total_gb:
             checkpointing, zero, mem, zero_note = True, zero_on, mem_on, note_on
             options = replace(options, checkpointing=True)
             notes.append(

@@ -52,6 +52,7 @@ SPLITS = (
     "fresh24",
     "fresh25",
     "fresh26",
+    "fresh27",
 )
 
 
