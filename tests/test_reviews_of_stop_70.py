@@ -244,3 +244,46 @@ def test_a_second_model_said_with_and_also_is_sized_beside_the_first(
     lead = head(ask_grounded(rules_advisor, text).text)
     assert lead.startswith("**No: Whisper large-v3 and Stable Diffusion XL 1.0 do not fit")
     assert "Alone, Whisper large-v3 fits; the other does not" in lead
+
+
+def test_4_bits_on_a_server_card_are_awq_in_vllm(rules_advisor: Advisor) -> None:
+    turns = thread_of(rules_advisor, "does qwen2.5 72b fit on an a100 80gb", "and in 4 bit?",
+                      "how fast would that be")  # fmt: skip
+    assert "awq, context 4,096, batch 1, vllm" in head(turns[2])
+    qlora = ask_grounded(rules_advisor, "qlora llama 3 8b in 4 bit on an a100").text
+    assert "(nf4," in head(qlora)
+
+
+def test_each_cards_price_in_pounds_is_weighed(rules_advisor: Advisor, catalog: Catalog) -> None:
+    text = "£500 for a used 3090 vs £1600 for a 4090, worth the extra for llms?"
+    assert understand(text, catalog).gpu_purchase_prices == (("rtx-3090", 500.0),
+                                                             ("rtx-4090", 1600.0))  # fmt: skip
+    lead = head(ask_grounded(rules_advisor, text).text)
+    assert lead.startswith("**Pick the NVIDIA GeForce RTX 3090: more speed for the money")
+    assert "3.20x the price" in lead
+    value = head(ask_grounded(rules_advisor, "a 4090 is €1800 and a 5090 is €2500 which is "
+                              "better value for llm").text)  # fmt: skip
+    assert value.startswith("**Pick the NVIDIA GeForce RTX 5090: more speed for the money")
+
+
+def test_credits_in_pounds_buy_hours_at_the_rate_on_record(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "i have £400 of credits, how many h100 hours is that").text
+    assert re.match(r"\*\*\d+ hours on one NVIDIA H100 SXM5 80GB\*\*: \$544 at the median", text)
+    assert "Your budget of 400 GBP is taken as $544" in text
+
+
+def test_how_many_of_a_memory_variant_then_is_a_count(rules_advisor: Advisor) -> None:
+    _, then = thread_of(rules_advisor, "full finetune llama 3.1 8b, how much vram",
+                        "how many a100 80gb then?")  # fmt: skip
+    assert re.match(r"\*\*Llama-3.1-8B needs \d+ x NVIDIA A100 SXM4 80GB\*\* for full fine-tuning",
+                    then)  # fmt: skip
+
+
+def test_engines_in_their_own_4_bit_formats_and_a_tie_said(rules_advisor: Advisor) -> None:
+    text = "exllamav2 vs llama.cpp for a 13b at 4bit on a 3090, which is faster"
+    lead = head(ask_grounded(rules_advisor, text).text)
+    assert "ExLlamaV2 (gptq)" in lead and "llama.cpp (q4_k_m)" in lead and "(nf4)" not in lead
+    level = head(
+        ask_grounded(rules_advisor, "sglang vs vllm throughput for llama 3.1 8b on h100").text
+    )
+    assert level.startswith("**They come out level on the full-load serving throughput**")

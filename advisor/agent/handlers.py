@@ -149,11 +149,17 @@ def precision_for(model: ModelRef, query: Query) -> str | None:
     if precision is None and query.engine == "exllamav2" and (model.family or "llm") == "llm":
         return "gptq"  # ExLlamaV2 runs its EXL2 quants (about 4 bits, costed as GPTQ), not bf16
     if (precision == "nf4" and model.ids and (model.family or "llm") == "llm"
-            and _FOUR_BITS_SAID.search(query.low) and not _BNB_SAID.search(query.low)):  # fmt: skip
+            and not _BNB_SAID.search(query.low)):  # fmt: skip
         # "gpt-oss-120b ... and in 4 bit?": a model published in 4 bits (MXFP4) runs as released
         native = native_precision(load_catalog().get_model(model.ids[0]))
-        if native in ("mxfp4", "awq"):
+        if native in ("mxfp4", "awq") and _FOUR_BITS_SAID.search(query.low):
             return native
+        served = (query.workload or "inference") == "inference" and query.engine in (
+            None, "vllm", "sglang", "tgi", "lmdeploy")  # fmt: skip
+        if served and query.gpus:
+            # "qwen2.5 72b on an a100, and in 4 bit?": a server's 4 bits are AWQ weights in
+            # vLLM, not bitsandbytes in transformers (a desk card's are a GGUF, read before)
+            return "awq"
     return precision
 
 
@@ -2602,6 +2608,10 @@ def _engine_format(engine: str, precision: str) -> str:
         return "gptq" if engine == "exllamav2" else "awq"
     if exl2 and engine != "exllamav2":
         return "awq"
+    if precision == "nf4" and engine == "exllamav2":
+        return "gptq"  # "exllamav2 ... at 4bit": its own 4-bit quants (costed as GPTQ), not NF4
+    if precision == "nf4" and engine in ("vllm", "sglang", "tensorrt-llm", "lmdeploy", "tgi"):
+        return "awq"  # a serving engine's 4 bits
     return precision
 
 
@@ -2644,6 +2654,16 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
     ranked = sorted(fitting, key=lambda e: -e[key]["typical"])
     best, next_ = ranked[0], ranked[1]
     ratio = best[key]["typical"] / next_[key]["typical"]
+    if ratio < 1.005:  # "sglang vs vllm": the same figure on each, no pick
+        each = "; ".join(f"{_LLM_ENGINES.get(e['engine'], e['engine'])} ({e['precision']}) "
+                         f"{c.num(e[key]['typical'])} tokens/s" for e in ranked)  # fmt: skip
+        where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
+        return Draft(
+            f"**They come out level on the {what}** "
+            f"for {best['model_name']} on {where}: {each}. The calculator has no figure that sets "
+            "them apart here; measured differences between these engines depend on the version, "
+            "the batch and the prompt lengths."
+        )
     streams = "" if best["batch"] == 1 or loaded else f" for {best['batch']:,} sequences together"
     name = {e["engine"]: _LLM_ENGINES.get(e["engine"], e["engine"]) for e in rows}
     each = "; ".join(
@@ -6471,6 +6491,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         draft = _priced_choice(query, box)
         if draft is not None:
             return draft
+    if len(query.gpu_purchase_prices) >= 2 and not query.hours:
+        # "a 4090 is €1800 and a 5090 is €2500, which is better value for llm": each at its price
+        draft = _priced_choice(query, box, bought=True)
+        if draft is not None:
+            return draft
     price = query.user_price_usd_per_hour
     count = _gpu_count(query)
     if price is None and (judged := _monthly_bill_judged(query, box, count)):
@@ -7093,7 +7118,7 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
                         for r in rows)  # fmt: skip
     speed_x, price_x = fast["speed"] / slow["speed"], fast["price"] / slow["price"]
     if bought:
-        head = (f"**Pick the {best['gpu_name']}: more speed for each dollar at your prices, the "
+        head = (f"**Pick the {best['gpu_name']}: more speed for the money at your prices, the "
                 f"{fast['gpu_name']} {c.num(speed_x)}x as fast for {c.num(price_x)}x the "
                 f"price** (by the {what}: {figures}).")  # fmt: skip
         sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in rows]

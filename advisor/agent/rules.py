@@ -159,8 +159,13 @@ def _one(query: Query, box: ToolBox) -> Draft:
         return Draft(question)
     other = query.currency != "$" and query.budget is not None and query.intent in (
         "recommend", "buy")  # fmt: skip
-    # "under £2000", "₹80,000 budget": the budget in dollars at the day's rate on record
-    query, fx_note = _budget_in_dollars(query, box) if other else (query, None)
+    # "under £2000", "₹80,000 budget", "£400 of credits, how many h100 hours": the budget in
+    # dollars at the day's rate on record
+    credits = (query.currency != "$" and query.intent == "cost" and query.budget is not None
+               and query.budget.kind == "rent" and not query.user_price_usd_per_hour)  # fmt: skip
+    query, fx_note = _budget_in_dollars(query, box) if other or credits else (query, None)
+    if fx_note and credits:
+        query = replace(query, currency="$")  # (the hours it buys, at the catalog's dollars)
     other = other and fx_note is None
     # "a 4090 for 1800 euros, worth it?": a price found in euros or pounds stays, judged in
     # dollars at the rate on record; a budget with no rate on record ("R$ 5.000", "kr") goes

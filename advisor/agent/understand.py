@@ -2751,7 +2751,9 @@ def _gpu_prices(
         # "$2.10 per H100 GPU-hour", "$1.29/hr for the A100": the price said of the card after it
         said_per = (r"[^a-z]*(?:usd|eur|dollars?|euros?)?\s?(?:(?:/|per|an?)\s?(?:gpu[- ]?)?"
                     r"(?:hr|hour|h)\b\s?)?(?:/|per|an?|each|for(?: the| an?| my| our| each)?"
-                    r"|on(?: the| an?)?)\s?")  # fmt: skip
+                    r"|on(?: the| an?)?)\s?"
+                    # "£500 for a used 3090": the card's condition between
+                    r"(?:(?:used|new|second[- ]hand|refurb\w*|brand new)\s)?")  # fmt: skip
         per_card = [gpu for at, gpu in spots
                     if pos < at <= pos + 24 and rx.fullmatch(said_per, low[pos:at])]  # fmt: skip
         before = per_card or [gpu for at, gpu in spots if at < pos]
@@ -6358,9 +6360,9 @@ _MIN_GPUS = re.compile(
     # "kimi k2 how many h200", "how many a100 for llama 405b": a card's name, said as one
     # (at the end only after the job: "how many h200?" alone names none to count cards for)
     r"|how many (?:rtx |nvidia )?(?:[a-z]{1,3}\d{1,4}|\d{4})[a-z0-9]*(?:\s(?:sxm|pcie|nvl))?"
-    r"\s(?:for|to|do|would|will|needed|then|cards?)\b"
+    r"(?:\s?\d{2,3}\s?gb)?\s(?:for|to|do|would|will|needed|then|cards?)\b"
     r"|(?<=\w )how many (?:rtx |nvidia )?(?:[a-z]{1,3}\d{1,4}|\d{4})[a-z0-9]*"
-    r"(?:\s(?:sxm|pcie|nvl))?(?:\s?[?!]|\s?$)"
+    r"(?:\s(?:sxm|pcie|nvl))?(?:\s?\d{2,3}\s?gb)?(?:\s?[?!]|\s?$)"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
