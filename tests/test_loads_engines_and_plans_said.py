@@ -111,7 +111,9 @@ def test_two_engines_named_are_weighed_on_one_card(rules_advisor: Advisor) -> No
     text = _ask(
         rules_advisor, "sglang or vllm for qwen2.5 14b on an a100 80gb, which is faster"
     ).text
-    assert re.match(r"\*\*Pick (?:SGLang|vLLM): about [\d.]+x the decode speed of", _head(text))
+    # a pick by a ratio, or the two said level when the calculator gives both the same figure
+    assert re.match(r"\*\*(?:Pick (?:SGLang|vLLM): about [\d.]+x the decode speed of|They come "
+                    r"out level on the decode speed)", _head(text))  # fmt: skip
     assert "SGLang (" in _head(text) and "vLLM (" in _head(text), text
 
 

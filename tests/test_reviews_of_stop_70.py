@@ -287,3 +287,29 @@ def test_engines_in_their_own_4_bit_formats_and_a_tie_said(rules_advisor: Adviso
         ask_grounded(rules_advisor, "sglang vs vllm throughput for llama 3.1 8b on h100").text
     )
     assert level.startswith("**They come out level on the full-load serving throughput**")
+
+
+def test_a_macs_variants_share_one_software_note(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "whats the memory bandwidth of the m4 pro").text
+    assert text.count("Apple GPU: unified memory") == 1
+    assert "about 17.9 GB of the 24 GB" in text and "about 51.3 GB of the 64 GB" in text
+
+
+def test_the_one_card_check_beside_the_fewest_of_each_is_no_second_verdict(
+    rules_advisor: Advisor,
+) -> None:
+    text = ask_grounded(rules_advisor, "h100 sxm vs h200 for llama 405b fp8, how many of each").text
+    assert "the fewest of each that do are 8 x NVIDIA H100 SXM5 80GB, 4 x NVIDIA H200" in text
+    assert "**On one card of each: Llama-3.1-405B does not fit" in text
+    assert "**No: Llama-3.1-405B" not in text
+
+
+def test_electricity_with_no_tariff_is_its_energy(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "monthly cost to run a 4090 24/7 at home electricity").text
+    assert head(text).startswith("**About 328 kWh for 730 hours on one NVIDIA GeForce RTX 4090**")
+    assert "per GPU-hour" not in text  # no rental price in its place
+
+
+def test_a_deadline_of_a_month_is_said_as_one(rules_advisor: Advisor) -> None:
+    text = "how many H100s to pretrain a 7b model on 1T tokens in a month"
+    assert "to finish within a month**" in head(ask_grounded(rules_advisor, text).text)

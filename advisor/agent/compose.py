@@ -308,6 +308,24 @@ def stack_note(sheet: dict[str, Any]) -> str | None:
     return note
 
 
+def stack_notes(sheets: list[dict[str, Any]]) -> list[str]:
+    """Each software stack's note once, however many of its cards are shown; the default GPU
+    share of each Mac's memory in the one note ("the m4 pro": three variants, one note)."""
+    notes = []
+    for stack in sorted({str(s.get("compute_stack")) for s in sheets} - {"None", "cuda"}):
+        group = [s for s in sheets if s.get("compute_stack") == stack]
+        shares = [s for s in group if s.get("gpu_usable_gb")]
+        if len(shares) <= 1:
+            notes += [n for n in {stack_note(s) for s in group} if n]
+            continue
+        each = ", ".join(f"about {num(s['gpu_usable_gb'], 'GB')} of the "
+                         f"{num(s['memory_gb'], 'GB')}" for s in shares)  # fmt: skip
+        notes.append(f"{STACK_NOTES[stack]}. By default the GPU may use {each} (the share of "
+                     "unified memory macOS wires to it; sysctl iogpu.wired_limit_mb raises the "
+                     "limit)")  # fmt: skip
+    return sorted(notes)
+
+
 def asked_line(sheets: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
     """'**FP64: NVIDIA A100 SXM4 40GB 9.70 TFLOPS, NVIDIA H100 SXM5 80GB 34 TFLOPS.**'"""
     parts = []

@@ -49,7 +49,7 @@ from advisor.calculator import interconnect
 from advisor.calculator.cost import HOURS_PER_MONTH, HOURS_PER_YEAR, paced_hours_h
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.llm import native_precision
-from advisor.calculator.precision import is_exl2
+from advisor.calculator.precision import is_exl2, no_bf16_tensor
 from advisor.catalog import load_catalog
 from advisor.retrieval.claims import audit_claim, extract_claims
 from advisor.specs import ExchangeRate
@@ -156,9 +156,13 @@ def precision_for(model: ModelRef, query: Query) -> str | None:
             return native
         served = (query.workload or "inference") == "inference" and query.engine in (
             None, "vllm", "sglang", "tgi", "lmdeploy")  # fmt: skip
-        if served and query.gpus:
+        sheets = [load_catalog().get_gpu(i) for ref in query.gpus for i in ref.ids[:1]]
+        recent = bool(sheets) and not any(no_bf16_tensor(g.architecture, g.memory_type)
+                                          for g in sheets)  # fmt: skip
+        if served and recent:
             # "qwen2.5 72b on an a100, and in 4 bit?": a server's 4 bits are AWQ weights in
-            # vLLM, not bitsandbytes in transformers (a desk card's are a GGUF, read before)
+            # vLLM, not bitsandbytes in transformers (a desk card's are a GGUF, read before; a
+            # T4's, as on Colab, bitsandbytes' NF4)
             return "awq"
     return precision
 
@@ -544,8 +548,7 @@ def spec(query: Query, box: ToolBox) -> Draft:
                 parts.append(c.sheet_summary(sheets[0]))
         else:  # "l40s specs?": the datasheet in one sentence, not four lines and a repeat
             parts.append("**" + c.sheet_summary(sheets[0]).replace(": ", ":** ", 1))
-        notes = {c.stack_note(s) for s in sheets} - {None}
-        parts += sorted(str(n) for n in notes)
+        parts += c.stack_notes(sheets)
         if (circuit := on_the_circuit(query, box, sheets[0]["id"], count)) is not None:
             parts.append(circuit)  # "I'm on a 15A 120V circuit": what it leaves
         parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
@@ -4544,7 +4547,10 @@ def _deadline_plan(
     if count > MAX_DEADLINE_GPUS:
         return None
     phrase = c.gpus_phrase(count, e["gpu_name"])
-    head = f"**{phrase[0].upper()}{phrase[1:]} to finish within {c.duration(deadline)}**"
+    # ("in a month" is said as a month, not as the 730 hours it is counted in)
+    spans = {24.0: "a day", 168.0: "a week", float(HOURS_PER_MONTH): "a month"}
+    within = spans.get(deadline, c.duration(deadline))
+    head = f"**{phrase[0].upper()}{phrase[1:]} to finish within {within}**"
     held = " on them, the fewest that hold it in memory," if count == base > 1 else ""
     if count == base:
         text = f"{head}: about {c.duration(took)}{held} ({c.settings(e)})."
@@ -4998,7 +5004,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
             if none_holds or partly:
                 fewest = _fewest_setups(query, box, query.models[0])
                 if fewest:
-                    return Draft(f"{fewest}\n\n{draft.text}", draft.citations, draft.warnings)
+                    # (the one-card check below it is no second verdict: said as what it is)
+                    single = re.sub(r"^\*\*No: ", "**On one card of each: ", draft.text)
+                    return Draft(f"{fewest}\n\n{single}", draft.citations, draft.warnings)
         if _ENOUGH_OR_NEED.search(query.low) and _enough_or_more(query, estimates):
             return draft  # "will a t4 be ok or do i need an a100": the fit led with the first
         if HOW_LONG.search(query.low) and (timed := _job_time_of_each(box)):
@@ -5111,7 +5119,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     if cheap:
         lines.append("Median rental: " + ", ".join(cheap) + ".")
     lines += notes
-    stack = sorted({str(n) for n in (c.stack_note(s) for s in sheets) if n})
+    stack = c.stack_notes(sheets)
     # "A4000 or A5000 for TensorFlow training?": the job's speed ratio leads, unless a figure
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
@@ -6503,6 +6511,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
     # an electricity bill when a price per kWh is known and no rental price is asked about
     if query.usd_per_kwh is not None and price is None and (query.gpus or query.draw_w):
         return electricity_bill(query, box, count)
+    if (query.usd_per_kwh is None and price is None and query.gpus and query.gpus[0].ids
+            and _POWER_BILL_ASKED.search(query.low)):  # fmt: skip
+        return _energy_unpriced(query, box, count)
     api = query.service_price  # "the API charges $0.60 per 1M tokens": set against the GPU
     api = api if api and api[1] == "million tokens" else None
     if api and not price and query.rps and query.models and query.gpus:
@@ -7311,6 +7322,36 @@ _MONTH_DAYS = re.compile(r"\b(2[89]|3[01])[- ](?:day|night) month\b|\bmonth \((2
 _A_MACHINE_SAID = re.compile(
     r"\b(?:rig|box|whole (?:system|machine|pc)|system|workstation|build|pc)\b"
 )
+
+
+# the electricity itself asked, not a rental: "electricity cost per month of a 4090 24/7"
+_POWER_BILL_ASKED = re.compile(
+    r"\belectric\w*|\bpower (?:bill|cost)s?\b|\benergy (?:bill|cost)s?\b"
+    r"|\bkwh\b"
+)
+
+
+def _energy_unpriced(query: Query, box: ToolBox, count: int) -> Draft:
+    """ "monthly electricity of a 4090 running 24/7", no price per kWh said: the energy the
+    cards take at their board power for the hours (a month when none is said), and the bill as
+    that times the user's price (no tariff is on record to assume)."""
+    hours, _over = billed_hours(query)
+    gpu = gpu_choices(query.gpus[0])[0]
+    args = {"usd_per_kwh": 0.0, "hours": hours, "gpu": gpu, "num_gpus": count}
+    if query.draw_w:
+        args["power_w"] = query.draw_w
+    used = box.call("electricity_cost", args)
+    if "error" in used:
+        return Draft(str(used["error"]))
+    name = box.call("gpu_specs", {"gpu": gpu}).get("name", gpu)
+    return Draft(
+        f"**About {c.num(used['kwh'], 'kWh')} for {c.num(hours, 'hours')} on "
+        f"{c.gpus_phrase(count, name)}** at {c.num(used['power_w'], 'W')} each (its board power, "
+        "at full load; idle and lighter loads draw less). The bill is that times your price per "
+        "kWh: say it, in your currency per kWh, for the money, as no tariff is on record to "
+        "assume. "
+        "The rest of the machine (CPU, board, fans) adds to it."
+    )
 
 
 def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
