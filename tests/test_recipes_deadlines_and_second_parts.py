@@ -51,7 +51,7 @@ def test_a_days_images_are_shared_between_enough_cards(rules_advisor: Advisor) -
     text = rules_advisor.ask("serving sd 1.5 at 512px, 30 steps, about 80k images per day. "
                              "how many L4s?").text  # fmt: skip
     head = text.split("\n", 1)[0]
-    count = re.search(r"\*\*(\d+) x NVIDIA L4 to finish within 24 hours", head)
+    count = re.search(r"\*\*(\d+) x NVIDIA L4 to finish within a day", head)
     assert count and int(count.group(1)) >= 2, head
     assert "30 steps" in head
 
