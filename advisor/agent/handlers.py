@@ -4548,8 +4548,7 @@ def _deadline_plan(
         return None
     phrase = c.gpus_phrase(count, e["gpu_name"])
     # ("in a month" is said as a month, not as the 730 hours it is counted in)
-    spans = {24.0: "a day", 168.0: "a week", float(HOURS_PER_MONTH): "a month"}
-    within = spans.get(deadline, c.duration(deadline))
+    within = SPAN_WORDS.get(deadline, c.duration(deadline))
     head = f"**{phrase[0].upper()}{phrase[1:]} to finish within {within}**"
     held = " on them, the fewest that hold it in memory," if count == base > 1 else ""
     if count == base:
@@ -6888,9 +6887,8 @@ def _cheapest_card(priced: list[dict[str, Any]]) -> str:
 
     rows = sorted(priced, key=cost_of)
     hours = {whole(p).get("hours") for p in rows}
-    spans = {1.0: "an hour", 24.0: "a day", 168.0: "a week", float(HOURS_PER_MONTH): "a month"}
     said = whole(rows[0]).get("hours") or 1.0
-    per = ("per GPU-hour" if hours == {None} else spans.get(said) or (
+    per = ("per GPU-hour" if hours == {None} else SPAN_WORDS.get(said) or (
         f"for {c.num(said, 'hours')}"))  # fmt: skip
     others = "; ".join(f"{setup(p)} {c.usd(cost_of(p))}" for p in rows[1:])
     return (
@@ -8989,6 +8987,10 @@ def currency_code(query: Query) -> str | None:
     return _SIGN_CODES.get(sign, sign if len(sign) == 3 and sign.isalpha() else None)
 
 
+# spans of hours said in words: a bill "a month", a deadline "within a week"
+SPAN_WORDS = {1.0: "an hour", 24.0: "a day", 168.0: "a week", float(HOURS_PER_MONTH): "a month"}
+
+
 def has_rate(query: Query) -> bool:
     """Whether the user's money is another currency than the dollar with a rate on record."""
     code = currency_code(query)
@@ -9000,10 +9002,9 @@ def has_rate(query: Query) -> bool:
 def in_dollars(query: Query, box: ToolBox, amount: float) -> dict[str, Any] | None:
     """An amount in the user's money in US dollars at the rate on record (in_us_dollars's
     result), or None: the dollar itself, or a currency with no rate on record."""
-    code = currency_code(query)
-    if code is None or not has_rate(query):
+    if not has_rate(query):
         return None
-    result = box.call("in_us_dollars", {"amount": amount, "currency": code})
+    result = box.call("in_us_dollars", {"amount": amount, "currency": currency_code(query)})
     return result if "usd" in result else None
 
 
