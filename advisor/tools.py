@@ -692,6 +692,18 @@ def paced_time(seconds_per_item: float, items: float, num_gpus: int = 1) -> dict
 
 
 @_tool
+def step_rate(per_second: float, per_step: float) -> dict[str, Any]:
+    """Steps a pace makes: `per_second` items a second (an estimate's tokens or samples) over
+    the items of one step (tokens per optimizer step: batch x sequence; requests per batch):
+    steps per second and seconds per step (a batch's latency)."""
+    if not (per_second > 0 and per_step > 0):
+        raise InvalidInput("per_second and per_step must be positive.")
+    return {"steps_per_s": per_second / per_step, "seconds_per_step": per_step / per_second,
+            "ms_per_step": 1000 * per_step / per_second, "per_second": per_second,
+            "per_step": per_step}  # fmt: skip
+
+
+@_tool
 def paced_count(
     per_second: float, hours: float, pace_source: str = "given by the user"
 ) -> dict[str, Any]:
@@ -1690,6 +1702,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "cards_for_rate": cards_for_rate,
     "value_per_dollar": value_per_dollar,
     "in_us_dollars": in_us_dollars,
+    "step_rate": step_rate,
 }
 
 

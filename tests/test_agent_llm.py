@@ -139,7 +139,7 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
                             "carried_measurement", "stream_load", "load_replicas",
                             "bill_rate", "cards_for_rate", "value_per_dollar",
                             "train_time_at_mfu", "tokens_for_budget_at_mfu", "memory_together",
-                            "decode_ceiling", "in_us_dollars"}  # fmt: skip
+                            "decode_ceiling", "in_us_dollars", "step_rate"}  # fmt: skip
     assert "searcher" not in schemas["search_corpus"]["parameters"]["properties"]
     assert schemas["estimate"]["parameters"]["required"] == ["model", "gpu"]
     assert schemas["compare_gpus"]["parameters"]["properties"]["gpus"]["type"] == "array"

@@ -108,7 +108,7 @@ def test_gpu_hours_shared_by_the_gpus_said(rules_advisor: Advisor) -> None:
         "3 labs each booked 200 GPU-hours on our 8-GPU A100 box. back to back, how long until "
         "every job is through?"
     ).text
-    assert text.startswith("**About 75 hours on 8 x A100"), text[:200]  # 600 / 8
+    assert text.startswith("**About 75 hours (3.12 days) on 8 x A100"), text[:200]  # 600 / 8
 
 
 def test_things_each_person_makes_are_counted_for_all(catalog: Catalog) -> None:

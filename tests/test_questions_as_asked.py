@@ -840,7 +840,7 @@ def test_a_word_between_the_count_and_the_card_and_runs_queued(
 def test_a_pretraining_deadline_sizes_the_gpus_at_full_batches(rules_advisor: Advisor) -> None:
     text = _answer(rules_advisor, "how many H100s to pretrain a 1B param model on 50B tokens "
                    "within 5 days?")  # fmt: skip
-    head = re.match(r"\*\*(\d+) x NVIDIA H100 [^*]+ to finish within 120 hours\*\*: about "
+    head = re.match(r"\*\*(\d+) x NVIDIA H100 [^*]+ to finish within 5 days\*\*: about "
                     r"([\d.]+) hours", text)  # fmt: skip
     assert head and float(head.group(2)) <= 120, text[:300]
     assert "batch 1)" not in text.split("\n", 1)[0]  # not one sequence a step

@@ -598,17 +598,27 @@ def _time_unit(hours: float) -> tuple[float, str]:
     return 3600.0, "s"
 
 
+def _in_days(hours: float) -> str:
+    """A long wall time's days, said beside its hours ("about 1,604 hours (66.8 days)"): from
+    three days to two years, where days are how people count a run."""
+    return f"{num(hours / 24)} days" if 72 <= hours < 2 * 8760 else ""
+
+
 def duration(hours: float) -> str:
     factor, unit = _time_unit(hours)
     value = num(hours * factor)
     if value == "1" and unit != "s":  # "1 hour"; "1 s" stays as it is
         unit = unit[:-1]
-    return f"{value} {unit}"
+    days = _in_days(hours)
+    return f"{value} {unit}" + (f" ({days})" if days else "")
 
 
 def duration_band(b: dict[str, float]) -> str:
     """ "about 3.8 minutes (2.9-5.4)": the spread in the typical figure's unit."""
     factor, unit = _time_unit(b["typical"])
+    days = _in_days(b["typical"])
+    if days:
+        return f"about {num(b['typical'], unit)} ({days}; {num(b['low'])}-{num(b['high'])} hours)"
     if factor == 1.0:
         return band(b, unit)
     low, high = num(b["low"] * factor, unit), num(b["high"] * factor, unit)
@@ -920,6 +930,11 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
             f"on {where}**{across} "
             f"({workload_label(e)}, {settings(e)})."
         )
+        if across and not one_epoch(e) and GPU_HOURS_ASKED.search(asked):
+            # "how many H100 hours to train ...": the GPU-hours lead, the wall time beside them
+            head = (f"**About {num(gpu_hours, 'GPU-hours')} across the {e['num_gpus']} GPUs** "
+                    f"({e['model_name']} on {where}; {duration_band(job)} of wall time; "
+                    f"{workload_label(e)}, {settings(e)}).")  # fmt: skip
         rest = [line for line in speed if not line.startswith("Whole job:")]
         lines = [f"It fits: {memory_line(e)[0].lower()}{memory_line(e)[1:]}", *rest]
     elif speed_first and speed:
@@ -1044,8 +1059,9 @@ def _job_usd(e: dict[str, Any]) -> float | None:
 
 
 # GPU-hours asked, not the wall time: "how many h100 hours", "gpu-hours for a 7b on 1T tokens"
-_GPU_HOURS_ASKED = re.compile(
-    r"\bgpu[- ]?hours?\b|\bhow many (?:[a-z]{1,4}\s?\d{2,4}\w*|gpu)[- ]hours?\b"
+GPU_HOURS_ASKED = re.compile(
+    r"\bgpu[- ]?(?:hours?|hrs?|h)\b|\bhow many (?:[a-z]{1,4}\s?\d{2,4}\w*|gpu)[- ]hours?\b"
+    r"|\b[a-z]{1,3}\d{2,4}[a-z]{0,3}[- ](?:hours|hrs)\b"  # "how many H100 hours to train"
 )
 
 
@@ -1126,7 +1142,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 + (f" for about {usd(job)}" if billed and (job := _job_usd(e)) else "")
                 for e in results
             )
-            if _GPU_HOURS_ASKED.search(asked) and all(
+            if GPU_HOURS_ASKED.search(asked) and all(
                 _gpu_hours(e) or e["num_gpus"] == 1 for e in results
             ):
                 # "roughly how many h100 hours": the GPU-hours lead, the wall time after each

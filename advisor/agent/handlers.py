@@ -249,6 +249,26 @@ def _over_the_network(query: Query, count: int | None) -> dict[str, Any]:
     return {"nodes": nodes, "network": query.network or "10gbe"}
 
 
+# A cluster's fabric by the generation of its boards, when the question names none: the
+# InfiniBand of the DGX of that generation (DGX-1 EDR, DGX A100 HDR, DGX H100 NDR, a port each)
+_CLUSTER_NETWORK = {"Volta": "ib-edr", "CDNA 1": "ib-edr", "Ampere": "ib-hdr", "CDNA 2": "ib-hdr"}
+
+
+def _cluster_network(query: Query, gpu: str, count: int | None) -> dict[str, Any]:
+    """A training run over more of a board's GPUs than one board holds ("979 x H100"), no nodes
+    said: whole nodes of NODE_GPUS joined by the InfiniBand of their generation, as clusters
+    of SXM/OAM boards are built (not one NVSwitch domain of any size)."""
+    if query.nodes or not count or count <= NODE_GPUS or count % NODE_GPUS:
+        return {}
+    card = load_catalog().gpus.get(gpu)
+    if card is None or card.gpu_link != "switch":
+        return {}
+    if not workload_of(query)[0].startswith(("finetune", "train")):
+        return {}
+    return {"nodes": count // NODE_GPUS,
+            "network": _CLUSTER_NETWORK.get(card.architecture, "ib-ndr")}  # fmt: skip
+
+
 def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) -> dict[str, Any]:
     workload, _ = workload_of(query)
     args: dict[str, Any] = {"model": model_arg(model), "gpu": gpu, "workload": workload}
@@ -274,7 +294,10 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "audio_hours": query.audio_hours,
         "framework": query.framework if query.framework in _frameworks(model) else None,
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
-        **_over_the_network(query, count or query.num_gpus),
+        **(
+            _over_the_network(query, count or query.num_gpus)
+            or _cluster_network(query, gpu, count or query.num_gpus)
+        ),
         "output_tokens": query.output_tokens if workload == "inference" else None,
         # "kv cache in fp8": an LLM's cache at that type when it serves
         "kv_cache": query.kv_cache
@@ -3047,6 +3070,8 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     if "error" in e:
         return Draft(e["error"])
     lines = [c.memory_needed(e)]
+    if (methods := _methods_weighed(query, box, model)) is not None:
+        lines.insert(0, methods)
     kv = e["breakdown_gb"].get("kv_cache")
     if kv and _PER_USER.search(query.low) and e["workload"] == "inference":
         # "memory per concurrent user with 8k context?": each user's KV cache, beside the weights
@@ -3088,6 +3113,39 @@ def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     if picks.get("ranked"):
         lines.append(c.holders(picks))
     return Draft("\n\n".join(lines))
+
+
+# fine-tuning methods named to be weighed: "lora vs full", "qlora or lora", "full ft vs qlora"
+_METHOD_WORDS = {
+    "finetune-qlora": r"\bq-?lora\b",
+    "finetune-lora": r"(?<![q-])\blora\b",
+    "finetune-full": r"\bfull(?:[- ](?:fine-?tun\w*|ft|param\w*|weights?))?\b",
+}
+_WEIGHED = re.compile(r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\b|\bagainst\b|\bor\b")
+
+
+def _methods_weighed(query: Query, box: ToolBox, model: ModelRef) -> str | None:
+    """ "lora vs full finetune mistral 7b, memory difference?": each fine-tuning method named,
+    its memory beside the others', in the order said (the first's breakdown follows)."""
+    if not (_WEIGHED.search(query.low) and (model.family or "llm") == "llm"):
+        return None
+    said = sorted((m.start(), name) for name, pattern in _METHOD_WORDS.items()
+                  if (m := re.search(pattern, query.low)))  # fmt: skip
+    if len(said) < 2:
+        return None
+    parts = []
+    for _at, workload in said:
+        args = {**estimate_args(query, REFERENCE_MEMORY, None, model), "workload": workload}
+        args.pop("precision", None)  # each method's own format: QLoRA's 4-bit base
+        e = box.call("estimate", args)
+        if "error" in e:
+            return None
+        parts.append(f"{c.workload_label(e)} about {c.num(e['memory_per_gpu_gb'], 'GB')}")
+    head = "; ".join(parts)
+    return (
+        f"**{e['model_name']}: {head[0].upper()}{head[1:]}** (context "
+        f"{e['context']:,}, batch {e['batch']}; the first one's parts below)."
+    )
 
 
 _PER_USER = re.compile(
@@ -4398,7 +4456,9 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
     return Draft(text, cite_more=False)  # a passage about the card says nothing of the sizes
 
 
-MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to
+ONE_STREAM_MAX_TOK_S = 300.0  # a pace wanted up to this is one stream's; more is a total
+MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to (copies working apart)
+MAX_CLUSTER_GPUS = 16384  # the most a training run's cluster is sized to ("8b on 15T in 30 days")
 
 
 def typical_job_hours(e: dict[str, Any]) -> float | None:
@@ -4531,6 +4591,8 @@ def _deadline_plan(
     if fuller is not None and full_job:
         e, job, settings = fuller, full_job, {"batch": fuller["batch"]}
     count = max(base, math.ceil(job * (base if training else 1) / deadline - 1e-9))
+    if count > (MAX_CLUSTER_GPUS if training else MAX_DEADLINE_GPUS):
+        return None
     took = job
     if not training:  # copies of an inference job work apart: each takes its share
         args = estimate_args(query, gpu, None, model)
@@ -4538,27 +4600,51 @@ def _deadline_plan(
         share = {k: v / count for k, v in args.items() if k in sized and v}
         part = box.call("estimate", {**args, **share}) if share else {}
         took = typical_job_hours(part) or job / count
-    while training and count <= MAX_DEADLINE_GPUS:  # a run over N GPUs scales less than N
+    run = e
+    if training:
+        count = _whole_nodes(gpu, count)
+    for _step in range(12 if training else 0):  # a run over N GPUs scales less than N
         run = box.call("estimate", {**estimate_args(query, gpu, count, model), **settings})
         took = typical_job_hours(run) or job
-        if took <= deadline:
+        if took <= deadline or count > MAX_CLUSTER_GPUS:
             break
-        count += 1
-    if count > MAX_DEADLINE_GPUS:
+        # the shortfall scales the count (by one at least): a few steps reach thousands of GPUs
+        count = _whole_nodes(gpu, max(count + 1, math.ceil(count * took / deadline)))
+    if count > (MAX_CLUSTER_GPUS if training else MAX_DEADLINE_GPUS) or took > deadline:
         return None
     phrase = c.gpus_phrase(count, e["gpu_name"])
-    # ("in a month" is said as a month, not as the 730 hours it is counted in)
-    within = SPAN_WORDS.get(deadline, c.duration(deadline))
+    # ("in a month" is said as a month, "in 2 weeks" as 2 weeks: not as the hours counted in)
+    within = SPAN_WORDS.get(deadline) or _span_said(deadline, query.low)
     head = f"**{phrase[0].upper()}{phrase[1:]} to finish within {within}**"
-    held = " on them, the fewest that hold it in memory," if count == base > 1 else ""
+    held = " on them, the fewest that hold it in memory" if count == base > 1 else ""
     if count == base:
         text = f"{head}: about {c.duration(took)}{held} ({c.settings(e)})."
+    elif training:  # a cluster's run: its GPU-hours, not the years a few cards would take
+        text = (f"{head}: about {c.duration(took)} on {phrase} (one run over them, "
+                f"{c.num(took * count)} GPU-hours; {c.settings(run)}).")  # fmt: skip
     else:
-        how = "copies working apart" if not training else "one run over them"
-        text = (f"{head}: about {c.duration(took)} on {phrase} ({how}), against "
+        text = (f"{head}: about {c.duration(took)} on {phrase} (copies working apart), against "
                 f"{c.duration(job)} on {c.gpus_phrase(base, e['gpu_name'])} "
                 f"({c.settings(e)}).")  # fmt: skip
     return count, Draft(text, cite_more=False)
+
+
+def _whole_nodes(gpu: str, count: int) -> int:
+    """A count of a board's GPUs past one board, rounded up to whole boards (nodes of
+    NODE_GPUS): a cluster rents and wires them a node at a time."""
+    card = load_catalog().gpus.get(gpu)
+    if card is None or card.gpu_link != "switch" or count <= NODE_GPUS:
+        return count
+    return math.ceil(count / NODE_GPUS) * NODE_GPUS
+
+
+def _span_said(hours: float, low: str) -> str:
+    """A deadline in the unit the question says it in: "2 weeks", "30 days", else its hours."""
+    for size, unit in ((168.0, "weeks"), (24.0, "days")):
+        said = re.search(rf"\b{unit[:-1]}s?\b", low)
+        if said and hours >= 2 * size and (hours / size).is_integer():
+            return f"{c.num(hours / size)} {unit}"
+    return c.duration(hours)
 
 
 def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]) -> Draft:
@@ -5320,12 +5406,14 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     ids = [gpu_choices(ref)[0] for ref in query.gpus]
     # "an A100 vs 2x used 3090s": each set at its own count, its price that many times
     counts = {gpu: ref.count or 1 for ref, gpu in zip(query.gpus, ids, strict=True)}
-    model = query.models[0] if query.models and query.models[0].ids else None
+    # ("a6000 ada vs a6000 for 70b inference": a generic model of the size said)
+    model = (query.models[0] if query.models and (query.models[0].ids or query.models[0].size_b)
+             else None)  # fmt: skip
     if model is not None:
         workload = query.workload or "inference"
         if workload == "finetune":
-            workload = FINETUNE_DEFAULT if model.family == "llm" else "finetune-full"
-        args: dict[str, Any] = {"gpus": ids, "workload": workload, "model": model.ids[0]}
+            workload = FINETUNE_DEFAULT if model.family in (None, "llm") else "finetune-full"
+        args: dict[str, Any] = {"gpus": ids, "workload": workload, "model": model_arg(model)}
     else:
         hint = _family_of_job(query)
         workload = query.workload or "inference"
@@ -5345,7 +5433,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     result = box.call("compare_workload", args)
     # no LLM named ("for local LLMs"): the reference model, as run at home when need be
     local = workload == "inference" and (
-        (model is None and args["family"] == "llm") or (model is not None and model.assumed)
+        (model is None and args["family"] == "llm")
+        or (model is not None and (model.assumed or not model.ids))
     )
     if local and "error" not in result and not all(r["speed"] for r in result["gpus"]):
         # a card too small for the reference model in 16 bits: both in 4 bits, as run at home
@@ -6446,6 +6535,69 @@ def _job_sized(query: Query) -> bool:
     return bool(query.images or query.train_tokens or query.dataset_samples or query.audio_hours)
 
 
+# tokens counted in millions or more: "10M tokens output", "2 billion tokens"
+_TOKENS_IN_ALL = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(m|b|t|million|billion|trillion)\s"
+    r"(?:output |generated )?tokens?\b"
+)
+_SCALE_WORDS = {"m": 1e6, "b": 1e9, "t": 1e12}
+
+
+def _tokens_generated(query: Query, box: ToolBox) -> Draft | None:
+    """ "What would 1 billion tokens cost on llama 70b with h100s?": the tokens to generate at the
+    setup's serving rate at full load (and at one stream, its ceiling), on the fewest cards that
+    hold the model, at the median rent per million tokens."""
+    said = _TOKENS_IN_ALL.search(query.low)
+    tokens = query.train_tokens or (
+        float(said.group(1)) * _SCALE_WORDS[said.group(2)[0]] if said else None
+    )
+    if not (tokens and query.models and query.gpus and query.workload == "inference"):
+        return None
+    if tokens <= 1e6 or _PER_TOKENS.search(query.low):
+        return None  # "what does a million tokens cost": the price per million, its own answer
+    if query.output_tokens == tokens:  # the tokens in all, not each reply's
+        query = replace(query, output_tokens=None)
+    if query.throughput_tok_s or query.user_price_usd_per_hour or query.service_price:
+        return None  # the user's own pace or price: their handlers
+    model, ref = query.models[0], query.gpus[0]
+    gpu = gpu_choices(ref)[0]
+    e = box.call("estimate", estimate_args(query, gpu, ref.count, model))
+    if "error" not in e and not ref.count:  # the fewest that hold it, or twice that if cheaper
+        fewest = _fewest(query, box, gpu, model) if not e["fits"] else {"solution": 1}
+        if "error" not in fewest and fewest.get("solution"):
+            e = _best_served(query, box, gpu, fewest["solution"], model)
+    costs = e.get("cost") or {} if "error" not in e and e.get("fits") else {}
+    full, one = costs.get("usd_per_million_tokens_full_load"), costs.get("usd_per_million_tokens")
+    serving = e.get("serving_tokens_per_s") if costs else None
+    if not (full and one and serving):
+        return None
+    millions = tokens / 1e6
+    bill = box.call("service_cost", {"usd_per_unit": full, "units": millions,
+                                     "unit": "million tokens"})  # fmt: skip
+    alone = box.call("service_cost", {"usd_per_unit": one, "units": millions,
+                                      "unit": "million tokens"})  # fmt: skip
+    took = box.call("paced_time", {"seconds_per_item": 1 / serving["typical"], "items": tokens})
+    if any("error" in r for r in (bill, alone, took)):
+        return None
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    amount = next((f"{c.num(tokens / size)} {word}" for size, word in
+                   ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")) if tokens >= size),
+                  c.num(tokens))  # fmt: skip
+    head = (f"**About {c.usd(bill['usd'])} for {amount} tokens generated on {where} kept "
+            f"at full load** ({c.usd(full)} per million tokens, "
+            f"{c.num(serving['typical'], 'tokens/s')} "
+            f"with {e['serving_batch']} requests in flight: about {c.duration(took['hours'])} of "
+            f"wall time; {e['model_name']}, {e['precision']}, "
+            f"{e.get('engine') or 'vllm'}).")  # fmt: skip
+    single = (f"One request at a time it is about {c.usd(alone['usd'])} ({c.usd(one)} per million "
+              f"tokens): the work is cheap only when many requests share the cards.")  # fmt: skip
+    price = (f"At the median rent of {c.usd(costs['usd_per_gpu_hour'])} per GPU-hour "
+             f"({costs.get('price_provider', 'median')}, {costs.get('price_date', '')}); the "
+             "tokens are counted as output, each request reading a "
+             f"{e.get('serving_prompt') or 1024:,}-token prompt.")  # fmt: skip
+    return Draft("\n\n".join([head, single, price]))
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
     if _job_sized(query) and (due := _deadline_judged(query, box, verdict_only=True)):
         # "can a 4090 finish 20000 images in a week, and the cost?": yes or no, then the bill
@@ -6461,6 +6613,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return afforded  # "$30k a month for GPUs: how many A100s is that?"
     if (served := _load_bill(query, box)) is not None:
         return served  # "100 req/s on A10Gs" then "and the monthly bill for that on aws?"
+    if (generated := _tokens_generated(query, box)) is not None:
+        return generated  # "what would 1 billion tokens cost on llama 70b with h100s"
     if (
         _quote_said(query)
         and len(query.gpus) == 1
@@ -7099,7 +7253,7 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         result = box.call("compare_workload", args)
     if "error" in result:
         return None
-    rows = [r for r in result["gpus"] if r["speed"] and r["gpu"] in prices]
+    rows = [r for r in result["gpus"] if r["speed"] and prices.get(r["gpu"], 0) > 0]
     if len(rows) < 2:
         return None
     unit = result["unit"]
@@ -7991,6 +8145,13 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         and not query.needed_tok_s
         and not query.rps
         and (query.batch or 1) in (1, query.concurrency or 1)
+        # "cheapest card that runs llama 3.1 8b at 50+ tok/s": one stream's pace wanted
+        else query.needed_tok_s
+        if query.needed_tok_s
+        and query.needed_tok_s <= ONE_STREAM_MAX_TOK_S
+        and not (query.rps or query.concurrency)
+        and workload == "inference"
+        and model.family in (None, "llm")
         else HOSTED_FLOOR_TOK_S
         if _rank_by(query) == "price"
         and (_MONTHLY_ASKED.search(query.low) or _ALWAYS_ON.search(query.low))
@@ -8805,8 +8966,12 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
     if query.models:
         budget = query.budget.usd if query.budget and query.budget.per == "total" else None
         model = query.models[0]
+        served = (query.concurrency or 1) > 1  # "20 devs at once": speed under load decides
+        # ("cheapest card to buy that runs llama 3.1 8b at 50+ tok/s": one person's card)
         home = (query.location == "home" or query.vendor == "Apple"  # a Mac is a desk machine
-                or (budget is not None and budget <= HOME_BUDGET_USD))  # fmt: skip
+                or (budget is not None and budget <= HOME_BUDGET_USD)
+                or (budget is None and not served and query.location != "cloud"
+                    and bool(_CHEAPEST_WAY.search(query.low))))  # fmt: skip
         no_budget = ""
         if home and budget is None:  # "best GPU to run 70b locally": what a home machine holds
             budget = HOME_BUDGET_USD
@@ -8821,7 +8986,6 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
             no_budget += ("\n\nA laptop's GPU has no price of its own (it is sold inside the "
                           "laptop): the budget is not checked against it; compare whole "
                           "laptops with the card named.")  # fmt: skip
-        served = (query.concurrency or 1) > 1  # "20 devs at once": speed under load decides
         if query.budget is None and not served and _rank_by(query) is None:
             # no budget (or one in a currency with no rate on record), no "fastest": the most
             # speed per dollar, not the fastest card at any price
@@ -9695,9 +9859,6 @@ def _cost_at_stated_mfu(query: Query, box: ToolBox) -> Draft | None:
 _DEADLINE_ASKED = re.compile(r"\bhow many\b|\bnumber of (?:gpus|cards)\b|\bfewest\b")
 
 
-_GPU_HOURS_ASKED = re.compile(r"\bgpu[- ]?(?:hours?|hrs?|h)\b")
-
-
 def _gpu_hours_spread(query: Query, box: ToolBox) -> Draft | None:
     """ "600 GPU-hours of jobs on the 16-GPU partition, packed back to back: how long?": the
     GPU-hours said, shared by the GPUs said with none idle (an hour of one GPU's work each)."""
@@ -9723,7 +9884,7 @@ def _gpu_hours_on_a_node(query: Query, box: ToolBox) -> Draft | None:
     the run on one node of 8 of the card's board module (SXM) of most memory (or as many nodes
     as hold the model), whose GPU-hours change little with the count."""
     tokens = query.train_tokens
-    if not (tokens and query.workload == "train" and _GPU_HOURS_ASKED.search(query.low)):
+    if not (tokens and query.workload == "train" and c.GPU_HOURS_ASKED.search(query.low)):
         return None
     if len(query.gpus) != 1 or query.gpus[0].count or query.num_gpus or not query.models:
         return None
@@ -9736,6 +9897,10 @@ def _gpu_hours_on_a_node(query: Query, box: ToolBox) -> Draft | None:
     biggest = max(sheets, key=lambda sh: sh.get("memory_gb") or 0)
     held = _fewest(query, box, biggest["id"], query.models[0])
     fewest = held.get("solution") if "error" not in held else None
+    if not fewest and not query.batch:  # a batch of full sequences no count holds: one each
+        query = replace(query, batch=1)
+        held = _fewest(query, box, biggest["id"], query.models[0])
+        fewest = held.get("solution") if "error" not in held else None
     if not fewest or fewest == 1:
         return None  # one card holds it: its GPU-hours on each variant answer it
     count = NODE_GPUS * math.ceil(fewest / NODE_GPUS)

@@ -1489,6 +1489,10 @@ _MEMORY_ASKED = _cues(
     # "kv cache size for qwen 72b at 64k", "how big is the kv cache of ...": the cache's memory
     r"\bkv[- ]?cache (?:size|footprint|memory|usage)\b|\bsize of (?:the |its )?kv[- ]?cache\b",
     r"\bhow (?:big|large|much) (?:is |will |would )?(?:the |its |a )?kv[- ]?cache\b",
+    # "vram for llama 2 7b inference", "memory difference", "compare memory: lora vs full"
+    r"^(?:[\w ]{0,20}: ?)?(?:vram|gpu memory) (?:for|of|to)\b",
+    r"\b(?:memory|vram) (?:difference|gap|saving|savings|comparison)\b",
+    r"\bcompare (?:the )?(?:memory|vram)\b",
 )
 
 

@@ -754,7 +754,17 @@ class Linker:
         series = self._series_middle(written)
         if series is not None:
             return i + len(span), series
-        names = self._suggested(_model_key(written))
+        key = _model_key(written)
+        names = self._suggested(key)
+        size = _SIZE.match(span[-1].low) if len(span) > 1 else None
+        if size:  # "gpt-3 175b": a size said of a name the catalog lacks, none near that size
+            stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
+            near = [fm for k, fms in self.model_keys.items() if k in _near_keys(names, self)
+                    for fm in fms]  # fmt: skip
+            sizes = [_params_b(self._entry(*fm)) or 0.0 for fm in near]
+            if not any(abs(b - stated) <= 0.1 * stated for b in sizes):
+                note = f"The catalog has no '{written}': answering for a generic {stated:g}B model."
+                return i + len(span), ModelRef(written, (), "llm", stated, note=note)
         return i + len(span), ModelRef(written, (), None, None, suggestions=names)
 
     def _series_middle(self, written: str) -> ModelRef | None:
@@ -812,6 +822,11 @@ class Linker:
             if not rx.fullmatch(r"v?\d+(?:\.\d+)?", words[j].low):
                 break
         return None
+
+
+def _near_keys(names: tuple[str, ...], linker: Linker) -> frozenset[str]:
+    """The name keys of the catalog models suggested by name."""
+    return frozenset(_model_key(n) for n in names) & frozenset(linker.model_keys)
 
 
 _PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})

@@ -13,6 +13,7 @@ from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import (
     BUDGET_WORDS,
+    NODE_GPUS,
     CPU_UNMODELLED,
     NEAR_DOLLAR,
     OWN_SUPPLY,
@@ -205,6 +206,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _within_power(query, box, draft.text)
     draft.text = _claim_checked(query, box, draft.text)
     draft.text = _energy_asked(query, box, draft.text)
+    draft.text = _unit_asked(query, box, draft.text)
+    draft.text = _ram_short(query, box, draft.text)
     if judged:
         draft.text = (f"**The catalog has no figures or prices for the {judged}, so I cannot judge "
                       "that price.** What the same money buys among the cards it has:\n\n"
@@ -245,6 +248,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
         # "hourly rate of a 4090 in euros": said in dollars, with what a dollar buys of theirs
         code = _ASKED_CODES.get(asked.group(1).rstrip("s"), asked.group(1).upper())
         rate = box.call("in_us_dollars", {"amount": 1, "currency": code}) if code else {}
+        if "per_usd" in rate:
+            draft.text = _in_their_money(box, draft.text, code, rate["per_usd"])
         notes.append(
             "The prices are in US dollars, as the catalog records them"
             + (
@@ -258,6 +263,30 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
+
+
+_SIGNS = {"EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩", "CNY": "CN¥"}
+_FIRST_DOLLARS = re.compile(r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+
+
+def _in_their_money(box: ToolBox, text: str, code: str, per_usd: float) -> str:
+    """ "and in euros?": the answer's first dollar amount in the currency asked, first, at the
+    rate on record (the in_us_dollars tool confirms the amount is those dollars)."""
+    head = text.split("\n\n", 1)[0]
+    found = _FIRST_DOLLARS.search(head)
+    if found is None:
+        return text
+    usd = float(found.group(1).replace(",", ""))
+    back = box.call("in_us_dollars", {"amount": usd * per_usd, "currency": code})
+    if "error" in back:
+        return text
+    sign = _SIGNS.get(code)
+    amount = c.num(back["amount"])
+    said = f"{sign}{amount}" if sign else f"{code} {amount}"
+    return (
+        f"**About {said}**: the {c.usd(usd)} below at {per_usd:.4g} {code} a dollar "
+        f"(the European Central Bank's rate of {back['date']}).\n\n{text}"
+    )
 
 
 def _budget_in_dollars(query: Query, box: ToolBox) -> tuple[Query, str | None]:
@@ -568,6 +597,92 @@ def _energy_asked(query: Query, box: ToolBox, text: str) -> str:
         f"**About {c.num(used['kwh'], 'kWh')} {span}**: {c.num(watts, 'W')} for "
         f"{c.num(hours, 'hours')}.\n\n{text}"
     )
+
+
+# the unit a figure is asked in, when the answer's figure is in another
+_LATENCY_ASKED = re.compile(r"\blatency\b|\bms per (?:request|query|sample|image|sequence)\b"
+                            r"|\bhow many (?:ms|milliseconds)\b")  # fmt: skip
+_STEPS_ASKED = re.compile(r"\bsteps?(?: per |/)s(?:ec(?:ond)?)?\b|\bit/s\b|\bits per second\b"
+                          r"|\bs(?:ec(?:onds?)?)?(?: per |/)(?:step|it(?:eration)?)\b")  # fmt: skip
+_SECONDS_ASKED = re.compile(r"\bhow many (?:seconds|secs)\b|\bin seconds\b")
+_DAYS_ASKED = re.compile(r"\bhow many days\b|\bin days\b|\bhow many weeks\b")
+_NODES_ASKED = re.compile(
+    r"\bhow many (?:[\w-]+ ){0,3}?nodes\b|\bnodes? (?:do|would|will) (?:i|we) need\b"
+)
+_AUDIO_RATE_ASKED = re.compile(
+    r"\bhours? of (?:audio|speech|recordings?) (?:per|an|a|each|every) (?:gpu[- ])?hour\b"
+)
+
+
+def _ram_short(query: Query, box: ToolBox, text: str) -> str:
+    """ "zero-3 offload: a 13b on one 4090 with 128gb ram?": the system RAM the offloaded state
+    needs against the RAM said, when it is more (a verdict that rests on the GPU alone misses
+    it), said after the verdict."""
+    if not query.ram_gb:
+        return text
+    needs = [call.result.get("host_memory_gb") for call in box.calls if call.name == "estimate"
+             and "error" not in call.result]  # fmt: skip
+    host = next((n for n in needs if n), None)
+    if not host or host <= query.ram_gb or "RAM" in text.split("\n", 1)[0]:
+        return text
+    head, sep, rest = text.partition("\n\n")
+    return (f"{head}\n\n**Your {c.num(query.ram_gb, 'GB')} of RAM is short as well:** the state "
+            f"offloaded to the CPU needs about {c.num(host, 'GB')} of system RAM.{sep}{rest}")
+
+
+def _first_fit(box: ToolBox, key: str) -> dict[str, Any] | None:
+    """The first estimate made that fits and has `key` (the answer's first card)."""
+    return next((call.result for call in box.calls if call.name == "estimate"
+                 and call.result.get("fits") and call.result.get(key)), None)  # fmt: skip
+
+
+def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
+    """The figure in the unit the question asks it in, first, where the answer's figure is in
+    another: a latency of a batch's samples a second, steps a second of a training's tokens a
+    second, a job's time in seconds or days, hours of audio an hour."""
+    low, lead = query.low, None
+    first = text.split("\n", 1)[0]
+    if _DAYS_ASKED.search(low) and re.search(r"\d days\b", first):
+        return text  # the answer's own figure is in days already
+    if _SECONDS_ASKED.search(low) and re.search(r"\d s\b", first):
+        return text
+    counted = re.match(r"\*\*[^*]*?\bneeds (\d+) x ([^*]+?)\*\*", first)
+    if _NODES_ASKED.search(low) and counted and "node" not in first:
+        n = int(counted.group(1))  # "how many h100 nodes for a qlora of 405b": whole nodes
+        nodes = -(-n // NODE_GPUS)
+        lead = (f"**{nodes} node{'s' if nodes > 1 else ''} of {NODE_GPUS}** ({n} x "
+                f"{counted.group(2)} hold it; a node is a board of {NODE_GPUS}).")  # fmt: skip
+    elif _LATENCY_ASKED.search(low) and (e := _first_fit(box, "infer_samples_per_s")):
+        rate = box.call("step_rate", {"per_second": e["infer_samples_per_s"]["typical"],
+                                      "per_step": e["batch"]})  # fmt: skip
+        if "error" not in rate:
+            each = "per request" if e["batch"] == 1 else f"per batch of {e['batch']}"
+            lead = (f"**About {c.num(rate['ms_per_step'], 'ms')} {each}** on "
+                    f"one {e['gpu_name']} ({c.num(rate['per_second'])} samples/s).")  # fmt: skip
+    elif _STEPS_ASKED.search(low) and (e := _first_fit(box, "train_tokens_per_s")):
+        tokens = e["batch"] * e["context"]
+        rate = box.call("step_rate", {"per_second": e["train_tokens_per_s"]["typical"],
+                                      "per_step": tokens})  # fmt: skip
+        if "error" not in rate:
+            lead = (f"**About {c.num(rate['steps_per_s'])} steps/s "
+                    f"({c.num(rate['seconds_per_step'], 's')} per step)** on "
+                    f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])}: batch {e['batch']} x "
+                    f"{e['context']:,} tokens = {tokens:,} tokens a step at "
+                    f"{c.num(rate['per_second'], 'tokens/s')}, no gradient "
+                    "accumulation.")  # fmt: skip
+    elif _AUDIO_RATE_ASKED.search(low) and (e := _first_fit(box, "audio_seconds_per_s")):
+        pace = e["audio_seconds_per_s"]["typical"]
+        lead = (f"**About {c.num(pace)} hours of audio per hour** on one {e['gpu_name']} "
+                f"({c.num(pace)} audio s/s).")  # fmt: skip
+    elif (asked := _SECONDS_ASKED.search(low) or _DAYS_ASKED.search(low)) and (
+            e := _first_fit(box, "job_hours")):  # fmt: skip
+        hours = e["job_hours"]["typical"]
+        said = (c.num(hours * 3600, "s") if "sec" in asked.group(0)
+                else f"{c.num(hours / 24)} days")  # fmt: skip
+        other = c.num(hours, "hours") if "day" in said else c.duration(hours)
+        lead = (f"**About {said}** on {c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} "
+                f"({other}).")  # fmt: skip
+    return f"{lead}\n\n{text}" if lead else text
 
 
 def _named_sheets(query: Query, box: ToolBox) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ LangChain) is imported only when an LLM engine answers, so a rules answer starts
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,8 @@ from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import understand
 from advisor.catalog import load_catalog
+
+_log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -61,8 +64,19 @@ def plan(turn: Turn, question: str, context: dict[str, Any] | None) -> None:
 
 
 def answer_by_rules(turn: Turn) -> None:
+    """The rules engine's answer; a fault inside it is said in plain words with its kind and
+    logged, never raised at the user (a bot or a chat window gets an answer either way)."""
     assert turn.query is not None
-    turn.draft = rules.answer(turn.query, turn.box)
+    try:
+        turn.draft = rules.answer(turn.query, turn.box)
+    except Exception as exc:  # any handler's fault: the turn still answers
+        _log.exception("rules engine failed on %r", turn.query.text)
+        turn.draft = rules.Draft(
+            "**I could not work this one out: the advisor hit an internal error "
+            f"({type(exc).__name__}).** Asking one thing at a time, or naming the GPU and the "
+            "model, may get an answer; the fault has been logged.",
+            warnings=[f"internal error: {type(exc).__name__}: {exc}"],
+        )
 
 
 def context_after(turn: Turn) -> dict[str, Any]:
@@ -70,6 +84,9 @@ def context_after(turn: Turn) -> dict[str, Any]:
     question named none (a follow-up's "that" or "4 of them")."""
     assert turn.query is not None
     context = turn.query.context_dict()
+    # the words of the ask ("per million tokens at full load"), for a follow-up that swaps only
+    # a card or the hours ("and on an h100?") and keeps the question
+    context["asked"] = turn.query.text[:400]
     before = (turn.context_in or {}).get("gpus") or []
     if (
         turn.query.follow_up

@@ -795,6 +795,7 @@ _FX_WORDS = (
     ("VND", r"đồng|dong|vnd"),
     ("ETB", r"birr|etb"),
     ("GHS", r"cedis?|ghs"),
+    ("BRL", r"reais|brl"),  # "3000 reais" ("R$ 3.000" is read by its sign)
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip
@@ -873,7 +874,13 @@ def _fx_codes(text: str) -> str:
     text = _rand(text) if "R" in text else text
     if text.isascii() and not rx.search(r"\d\s?[a-z]|[a-z]\.?\s?\d", text, flags=re.I):
         return text
-    for sign, code in _FX_SYMBOLS.items():
+    # the yen sign is China's yuan's too: a message in Chinese (Han letters, no Japanese kana,
+    # or the yuan named) means the yuan
+    yuan = rx.search(r"[\u4e00-\u9fff]", text) and not rx.search(r"[\u3040-\u30ff]", text)
+    yen_sign = (
+        "CNY" if yuan or rx.search(r"\b(?:rmb|yuan|cny)\b|人民币", text, flags=re.I) else "JPY"
+    )
+    for sign, code in (*_FX_SYMBOLS.items(), ("¥", yen_sign), ("￥", yen_sign)):
         if sign in text:  # "₹40,000" -> "40,000 INR", "60 ₽" -> "60 RUB"
             text = rx.sub(rf"{re.escape(sign)}\s?(\d[\d,.]*\d|\d)", rf"\1 {code}", text)
             text = text.replace(sign, f" {code}")
@@ -1646,6 +1653,9 @@ def _daily_rate(low: str) -> float | None:
 SECONDS_PER_DAY = 86_400
 
 
+MAX_REPLY_TOKENS = 10_000_000  # the most read as output tokens (the calculator's limit)
+
+
 def _output_tokens(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return _tokens(m.group(3), m.group(4))
@@ -1678,7 +1688,9 @@ def _output_tokens(low: str) -> int | None:
         if many is None:
             return None
         said = [g for g in many.groups()]
-        return int(_scaled(said[0] or said[2], said[1] if said[0] else said[3]))
+        total = int(_scaled(said[0] or said[2], said[1] if said[0] else said[3]))
+        # ("generate 1 billion tokens": a job's tokens in all, no one reply's length)
+        return total if total <= MAX_REPLY_TOKENS else None
     n, k = _pair(m)
     return _tokens(n, k)
 
@@ -1919,6 +1931,8 @@ _BNB_SAID = re.compile(
 _SERVED_TOKENS = re.compile(
     r"\btokens?\b[^.?!]{0,40}\b(?:a|per|/|each|every) ?(?:day|week|month|hour|year|second)\b"
     r"|\btokens?/(?:day|mo|month|s)\b|\b(?:serv|generat|process|output)\w*"
+    # "what would 1 billion tokens cost on llama 70b", "run 500M tokens through it": inference
+    r"|\btokens?\s(?:would |will |might )?cost\b|\btokens?\s(?:through|into)\b"
 )
 
 
@@ -2492,7 +2506,9 @@ _MONEY = re.compile(
     rf"|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
     r"(?!\s?(?:[a-z-]+\s)?(?:tokens|images|context|examples|samples|instructions|rows|sentences"
-    r"|conversations|steps|params?|parameters?|words|documents|requests|users|pairs|prompts)\b)"
+    r"|conversations|steps|params?|parameters?|words|documents|requests|users|pairs|prompts"
+    r"|passages|chunks|queries|embeddings|vectors|records|pages|files|texts|articles|clips"
+    r"|videos|photos|pictures|frames|items)\b)"
     r"|(?:\bcosts?|\bpriced at|\bgoes for|\bsells for)\s?~?\s?(\d{3,6})\b"
     r"|(\d+(?:\.\d+)?)\s?(k)\s?(?=to spend\b|budget\b|to burn\b|to blow\b)"  # "2k to spend"
     r"|(?<![\d.])(\d{1,3})\s?(cents?)\b"  # "69 cents an hour"
@@ -3460,7 +3476,7 @@ def _power(low: str) -> float | None:
 
 # a tokens/s figure written with a number ("1,800 tok/s", "25k tokens per second")
 _RATE = re.compile(
-    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?(?:(?:output|generated|aggregate"
+    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?(\+)?\s?(?:(?:output|generated|aggregate"
     r"|decode|total|generation) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?s(?:ec(?:ond)?)?\b|t/s\b|tps\b)"
 )
 # the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
@@ -3489,7 +3505,10 @@ def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
         low[max(0, rates[0].start() - 30) : rates[0].end() + 12]
     ):
         return None  # "200 users ..., each wants ~20 tok/s": one user's pace, not the total
-    if len(rates) == 1 and _WANTED_BEFORE.search(low[: rates[0].start()]):
+    # ("runs llama 3.1 8b at 50+ tok/s", "at least 50 tok/s": a floor, wanted)
+    if len(rates) == 1 and (_WANTED_BEFORE.search(low[: rates[0].start()]) or rates[0].group(3)
+                            or rx.search(r"\bat least\s?$|\bmin(?:imum)?\.?\s?(?:of\s)?$",
+                                         low[: rates[0].start()])):  # fmt: skip
         return None, float(rates[0].group(1).replace(",", "")) * (1000 if rates[0].group(2) else 1)
     if len(rates) != 2:
         return None
@@ -3540,13 +3559,13 @@ _CURRENCIES = (
 
 
 def _thousands_dots(low: str) -> str:
-    """ "R$ 5.000", "3.500 euros", "€1.200": dots that group thousands beside another currency
-    than the dollar, written without them ("5000")."""
+    """ "R$ 5.000", "3.500 euros", "€1.200", "7 000 kr": dots or spaces that group thousands
+    beside another currency than the dollar, written without them ("5000")."""
     return rx.sub(
         r"(?:(?<=r\$)|(?<=r\$ )|(?<=eur )|(?<=eur)|(?<=€)|(?<=€ ))(\d{1,3}(?:\.\d{3})+)(?![\d,])"
-        r"|(?<![\d.,$])(\d{1,3}(?:\.\d{3})+)(?=\s?(?:reais|euros?|eur|kr|isk|rsd|dinara?"
-        r"|nok|sek|dkk|pln|czk|huf|ron|try|idr|vnd)\b)",
-        lambda m: (m.group(1) or m.group(2)).replace(".", ""),
+        r"|(?<![\d.,$])(\d{1,3}(?:[.\u00a0\u202f ]\d{3})+)(?=\s?(?:reais|euros?|eur|kr|isk|rsd"
+        r"|dinara?|nok|sek|dkk|pln|czk|huf|ron|try|idr|vnd|zł|kč|ft|chf|rub|\u0440\u0443\u0431\w*|₽|€)(?!\w))",
+        lambda m: rx.sub(r"[.\u00a0\u202f ]", "", m.group(1) or m.group(2)),
         low,
     )
 
@@ -3696,6 +3715,12 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
         # "power limited to 280W each", "3090s capped at 280 W": the cap the user set on the
         # cards, which is what each draws (a cap of the rig or circuit stays a limit)
         capped = rx.search(r"\b(?:capp?ed|(?:power[- ]?)?limited)\s(?:at|to)\s~?$", before)
+        # "if i power limit them to 250w", "cap each at 280 W": a cap set on every card
+        them = rx.search(r"\b(?:cap|(?:power[- ]?)?limit)\s(?:them|each|all(?: of them)?|the "
+                         r"(?:cards|gpus))\s(?:at|to)\s~?$", before)  # fmt: skip
+        if them and draw is None:
+            draw, each = float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1), True
+            continue
         if capped and (
             rx.match(each_after, after)
             or rx.search(
@@ -3973,13 +3998,28 @@ _PROVIDER_WORDS = {
 def _providers(low: str, catalog: Catalog) -> tuple[str, ...]:
     """The clouds a question names ("AWS vs a cheaper one like runpod"), as the catalog's price
     rows name them, in the order said: each one the rows have by that one name."""
-    names = frozenset(p.provider for p in catalog.prices if "/" not in p.provider)
     found = []
-    for name, pattern in _provider_patterns(names):
+    for name, pattern in _provider_patterns(_provider_names(catalog)):
         m = pattern.search(low)
         if m:
             found.append((m.start(), name))
     return tuple(name for _at, name in sorted(found))
+
+
+_PROVIDER_NAMES: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def _provider_names(catalog: Catalog) -> frozenset[str]:
+    """The clouds of a catalog's price rows, each by its one name, gathered once per catalog
+    (hundreds of rows, asked of every question)."""
+    kept = _PROVIDER_NAMES.get(id(catalog))
+    if kept is None or kept[0] is not catalog.prices:
+        kept = (
+            catalog.prices,
+            frozenset(p.provider for p in catalog.prices if "/" not in p.provider),
+        )
+        _PROVIDER_NAMES[id(catalog)] = kept
+    return kept[1]
 
 
 @lru_cache(maxsize=8)
@@ -4375,7 +4415,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     timed = any(s.intent in _WHOLE_RUN_INTENTS for s in others)
     query = _recipe_epochs(query, catalog, timed)
     others = [_recipe_epochs(s, catalog) for s in others]
-    query = replace(query, text=question.strip(), english=text.strip(), also=tuple(others))
+    # (the ask kept from the turn before, resolve's: "and on an h100?" of a price per token)
+    before = query.english.partition(_ASKED_BEFORE)[2]
+    english = text.strip() + (f"{_ASKED_BEFORE}{before}" if before else "")
+    query = replace(query, text=question.strip(), english=english, also=tuple(others))
     if previous is None:  # a question of its own (a follow-up's intent comes from the thread)
         second = overruled(query)
         if second is not None:
@@ -4708,7 +4751,8 @@ _GPU_ASKED = re.compile(
     r"\b(?:best|recommend\w*|cheapest|good|pick)\b[^.?!]{0,40}?\b(?:gpus?|cards?|graphics cards?"
     r"|setups?|rigs?|builds?|machines?|hardware)\b"
     r"(?!\s(?:does|do|is|are|has|have|supports?)\b)"
-    r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend|for)\b"
+    r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend|for"
+    r"|buy)\b"  # ("which graphics card buy ...": a question written in another language)
     r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
     # "$20k to build a local LLM server ... what do i buy?": the hardware asked, no card named
     r"|\bwhat (?:do|should|would) (?:i|we) (?:buy|get|build)\b"
@@ -5463,6 +5507,9 @@ def _memory_in_all(q: Query) -> Query:
     return replace(q, memory_gb=each, notes=(*q.notes, note))
 
 
+YOLO_EPOCHS = 100  # Ultralytics' train default (ultralytics/cfg/default.yaml: "epochs: 100")
+
+
 def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
     """ "How many days to train a ResNet-18 on ImageNet?": a whole training run is asked, so the
     data set's published recipe sets the epochs (said in a note), not one pass; a rate asked
@@ -5481,6 +5528,12 @@ def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
                 "the steps per photo of the diffusers DreamBooth LoRA example; say yours if it "
                 "differs.")  # fmt: skip
         return replace(q, epochs=float(DREAMBOOTH_EPOCHS), notes=(*q.notes, note))
+    yolo = any(i.startswith("yolo") for i in q.models[0].ids)
+    if yolo and q.dataset_samples and not (q.steps or q.dataset_name) and q.intent != "solve":
+        # "can a 3090 train yolov8 on 20k images, how long?": a run, as Ultralytics trains one
+        note = (f"{YOLO_EPOCHS} epochs assumed, Ultralytics' default (ultralytics/cfg/"
+                "default.yaml, epochs: 100); say yours if it differs.")  # fmt: skip
+        return replace(q, epochs=float(YOLO_EPOCHS), notes=(*q.notes, note))
     tuned_on = FINETUNE_RECIPES.get(q.dataset_name or "")
     if tuned_on and q.models[0].family == "transformer" and not _SUBSET.search(q.low):
         # "how long to fine tune bert-large on squad on a v100": the reference recipe's run
@@ -5854,6 +5907,7 @@ _PURCHASE = re.compile(
     rf"\s(?:to buy|new|used|brand new|second[- ]hand|retail|on ebay)\b))"  # "is $1800 to buy"
     rf"\s?(?:about |around |like |~)?"
     rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
+    r"(?![bmt]\b)"  # "for 70b inference": a model's size, not a price
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
     r"|gpu[- ]?(?:hours?|hrs?|h\b|days?)|node[- ]hours?|instance[- ]hours?"  # "for 300 GPU-hours"
@@ -6224,7 +6278,7 @@ def network_said(low: str) -> str | None:
 
 # a job that spans machines: training, which all-reduces over the network between them
 _TRAINED_ACROSS = re.compile(
-    r"\b(?:train\w*|fine[- ]?tun\w*|finetun\w*|q?lora|ddp|fsdp|"
+    r"\b(?:train\w*|fine[- ]?tun\w*|finetun\w*|q?lora|ddp|fsdp|(?:full[- ]?)?ft|sft|"
     r"deepspeed|zero-?[123]|data[- ]parallel\w*|pre-?train\w*)\b"
 )
 
@@ -6290,6 +6344,9 @@ _MAX_CONTEXT = re.compile(
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
+    # "how many tokens of kv cache do i get", "how many tokens fit in the kv cache": its room
+    r"|how many (?:total )?tokens (?:of|in|can|will|would|fit|does)\b[^?.!]{0,25}?\bkv\b"
+    r"|\bkv[- ]cache (?:capacity|room|space) in tokens\b"
     # "how far can i push num_ctx before it spills out of vram"
     r"|how (?:far|high|big) can (?:i|we|you) (?:push|take|raise|set|crank|bump|stretch|turn up"
     r"|increase) (?:up )?(?:the )?(?:num_ctx|n_ctx|ctx"
@@ -6370,6 +6427,11 @@ _MIN_GPUS = re.compile(
     r"|(?:fewest|minimum|min|least|smallest|lowest)\s(?:number|count|quantity) of\s[^?.!]{1,60}?"
     r"\b(?:cards|gpus|accelerators|boards)\b"
     r"|how many (?:units|pieces)\b(?! per| of (?:electricity|power|energy|kwh))"
+    # "how many nodes of a100 80gb to full finetune a 70b": whole boards counted
+    r"|\bhow many (?:\w+ )?nodes (?:of|with)\b"
+    # "number of a100s needed to train a 7b in 2 weeks": the count asked without "how many"
+    rf"|\bnumber of {_GPUS_COUNTED}\s(?:needed|required|necessary|to (?:train|pre-?train|serve"
+    r"|run|host|fine-?tune|finish))\b"
     # "how many h100 80gb vs l40s would i need": the cards named before the verb
     r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|tokens?|images?|steps?|epochs?"
     r"|samples?|gb|tb|dollars?|users?|requests?|people|times?)\b)[^?.!]{1,40}?\b(?:do|would|will"
@@ -6665,6 +6727,13 @@ def _sets_something(query: Query) -> bool:
     )
 
 
+_ASKED_BEFORE = " (asked before: "
+# a follow-up that opens by setting a card against the one before: "vs a new 4070 ti super?"
+_VERSUS_OPENS = re.compile(
+    r"^\W*(?:(?:and|but|ok|what about)\s)?(?:vs\.?|versus|or|against|compared? (?:to|with))\s"
+)
+
+
 def resolve(
     query: Query,
     previous: dict[str, Any] | None,
@@ -6732,10 +6801,12 @@ def resolve(
     # "right, they came back: $0.75/hr now, same pattern. total?": a new price for the sum before
     price_again = bool(names_nothing and prior.gpus and prior.intent in ("cost", "rent_or_buy")
                        and (query.user_price_usd_per_hour or query.purchase_usd))  # fmt: skip
+    # "is a used 3090 for $700 worth it" then "vs a new 4070 ti super?": the card set against
+    set_against = bool(query.gpus and prior.gpus and _VERSUS_OPENS.match(query.text.lower()))
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
             or all_of_them or the_card_picked or same_ask or card_asked_for_job
-            or price_again):  # fmt: skip
+            or price_again or set_against):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -6769,16 +6840,19 @@ def resolve(
         query.text.lower(),
     )
     if (
-        gpus
-        and prior.gpus
-        and rx.search(
-            r"\b(?:that|it|this|those|them)\b.{0,30}\b(?:compare|"
-            r"against|vs|versus|than|as (?:\w+ )?as)\b|\bcompared? (?:to|with)\b"
-            # "would moving to an RTX 4000 Ada be a speed-up?": from the card said before
-            r"|\b(?:moving|move|switch(?:ing)?|upgrad(?:e|ing)|going) (?:over |up )?to\b"
-            r"|\bsidegrade\b",
-            query.text.lower(),
+        (
+            gpus
+            and prior.gpus
+            and rx.search(
+                r"\b(?:that|it|this|those|them)\b.{0,30}\b(?:compare|"
+                r"against|vs|versus|than|as (?:\w+ )?as)\b|\bcompared? (?:to|with)\b"
+                # "would moving to an RTX 4000 Ada be a speed-up?": from the card said before
+                r"|\b(?:moving|move|switch(?:ing)?|upgrad(?:e|ing)|going) (?:over |up )?to\b"
+                r"|\bsidegrade\b",
+                query.text.lower(),
+            )
         )
+        or _VERSUS_OPENS.match(query.text.lower())  # "vs a new 4070 ti super?", "or a 4080?"
     ):  # "how does that compare to the h100"
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
@@ -7082,8 +7156,9 @@ def resolve(
         # "20k samples" then "ok and per month if i run it 8h a day?": the card's month of use
         # at those hours, not the job again
         updates.update({key: None for key in job_keys})
-    if daily and prior.hours and prior.hours >= 48 and query.hours in (None, daily):
-        # "for a week" then "and if i only run it 8h a day": the days said, at that many hours
+    if daily and prior.hours and prior.hours >= 48 and (query.hours is None or query.hours <= 24):
+        # "for a week" then "and if i only run it 8h a day" ("10h a day on weekdays": 10 said,
+        # 7.1 a day across the week): the days said, at that many hours
         updates["hours"] = prior.hours / 24 * daily
     if prior.use_hours_per_day and _AROUND_THE_CLOCK.search(query.text.lower()):
         # "8 hours a day" then "what if usage goes up to 24/7": every hour, not the 8 said
@@ -7243,6 +7318,11 @@ def resolve(
         intent = "fit"  # the job on the memory they have
     if not query.fields and prior.fields and intent in ("spec", "compare") and not query.models:
         merged = replace(merged, fields=prior.fields)  # "how does that compare to a 4090"
+    asked = str(previous.get("asked") or "")
+    if intent == prior.intent == "cost" and short and asked and len(query.text.split()) <= 12:
+        # "per million tokens at full load on an L40S" then "and on an h100?": the same money
+        # asked, the ask's words kept beside the follow-up's own
+        merged = replace(merged, english=f"{merged.read}{_ASKED_BEFORE}{asked})")
     if intent == "solve" == prior.intent and not query.target and prior.target:
         # "what quant do i need?" then "what about 2 of those cards": the same limit, solved again
         merged = replace(merged, target=prior.target)

@@ -77,7 +77,10 @@ from advisor.errors import InvalidInput
 # H20-fitted share is the H20's alone (an H100 or H200 takes its A100 HBM share)
 # .12.06: a fine-tune that fits neither way is judged with gradient checkpointing on (the
 # smaller of the two), not off; calibration rows L2177-L2206 added (not fitted on)
-FORMULA_VERSION = "calc-2026.12.06"
+# .12.06a: an RDMA fabric between SXM/OAM boards has a port per GPU (the DGX A100's and DGX
+# H100's eight compute ports), so a node's bandwidth out is its ports' together; a fine-tune over
+# PCIe keeps a copy per GPU with gradient checkpointing on rather than ZeRO-3 when only that fits
+FORMULA_VERSION = "calc-2026.12.06a"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

@@ -42,6 +42,8 @@ WORKLOAD_KINDS: dict[str, WorkloadKind] = {
             r"|context|length|size|speed|load|node|rack|card|gpu|hd|bf16|fp16|16|32|set|data\w*"
             r"|batch|sequence|resolution|time|day|week|month|price|cost)\b)",
             r"\bfull[-\s]param(?:eter)?s?\b(?! count)",  # "full parameter, no adapters"
+            # "fine-tune llama 3.1 70b (full) on 5B tokens": the method in brackets
+            r"\(full(?:[-\s](?:ft|sft|fine[-\s]?tun\w*|finetun\w*|param(?:eter)?s?))?\)",
         )),
         WorkloadKind("train", "training", True, (
             r"\bpre-?train\w*", r"\bfrom scratch\b", r"\bcontinued? pre-?train\w*",

@@ -144,9 +144,16 @@ def link_for(gpu: GPU, num_gpus: int, interconnect: str | None = None) -> Link:
     return _pcie(gpu)
 
 
-def across_nodes(link: Link, nodes: int, network: str | None) -> Link:
+# An HGX/DGX board's GPUs each have their own InfiniBand port on an RDMA fabric: the DGX A100
+# user guide lists eight ConnectX-6 200 Gb/s HDR ports for the compute fabric, the DGX H100's
+# eight ConnectX-7 400 Gb/s NDR ports, one per GPU. NCCL runs a ring per port, so the node's
+# bandwidth out is its ports' together. A PCIe server, or a homelab's Ethernet, has one port.
+
+
+def across_nodes(link: Link, nodes: int, network: str | None, gpus_per_node: int = 1) -> Link:
     """The ring of a data-parallel all-reduce over `nodes` machines: inside each the GPUs'
-    own `link`, between them the `network` (one port per node), whichever is slower."""
+    own `link`, between them the `network` (one port per node, or one per GPU of a switch board
+    on an RDMA fabric), whichever is slower."""
     if nodes <= 1:
         return link
     if network is None:
@@ -156,7 +163,9 @@ def across_nodes(link: Link, nodes: int, network: str | None) -> Link:
     if network not in NETWORKS:
         raise InvalidInput(f"Unknown network {network!r}; use one of {', '.join(NETWORKS)}.")
     kind, gbit, label = NETWORKS[network]
-    gbs = gbit / 8
+    ports = gpus_per_node if kind == "rdma" and link.kind == "switch" else 1
+    gbs = gbit / 8 * ports
+    label += f", a port per GPU ({ports} per node)" if ports > 1 else ""
     inside = link.short if link.kind != "none" else "one GPU each"
     if link.kind != "none" and link.gbs < gbs:
         return Link(

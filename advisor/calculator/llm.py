@@ -695,6 +695,18 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         return zero, step_memory(zero, checkpointing), why
 
     zero, mem, zero_note = plan(checkpointing)
+    inside = interconnect.link_for(gpu, request.num_gpus // request.nodes, request.interconnect)
+    if (request.checkpointing is None and not checkpointing and zero > 0
+            and request.zero_stage is None and inside.kind != "switch"):  # fmt: skip
+        # a copy too big only without recompute: over PCIe, gathering the sharded weights each
+        # step costs more than recomputing the activations, so each GPU keeps a whole copy
+        zero_on, mem_on, note_on = plan(True)
+        if zero_on == 0 and mem_on.total_gb <= usable:
+            checkpointing, zero, mem, zero_note = True, 0, mem_on, note_on
+            options = replace(options, checkpointing=True)
+            notes.append("gradient checkpointing not given: on, so each GPU holds a whole copy "
+                         "(plain data parallel) rather than sharding the model over "
+                         f"{inside.short}")  # fmt: skip
     if request.checkpointing is None and not checkpointing and mem.total_gb > usable:
         # what anyone does when a step runs out of memory: recompute instead of storing
         zero_on, mem_on, note_on = plan(True)
@@ -727,8 +739,9 @@ def _training(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Est
         f"usable memory: {capacity:.1f} GB less {1 - usable / capacity:.0%} "
         "the allocator loses to fragmentation during training"
     )
-    inside = interconnect.link_for(gpu, request.num_gpus // request.nodes, request.interconnect)
-    link = interconnect.across_nodes(inside, request.nodes, request.network)
+    link = interconnect.across_nodes(
+        inside, request.nodes, request.network, request.num_gpus // request.nodes
+    )
     over = link.short if request.num_gpus > 1 else None
     if over:
         notes.append(f"gradients and sharded weights cross {link.label}")

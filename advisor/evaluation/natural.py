@@ -53,6 +53,7 @@ SPLITS = (
     "fresh25",
     "fresh26",
     "fresh27",
+    "fresh28",
 )
 
 
