@@ -25,6 +25,7 @@ from advisor.calculator import (
     max_context,
     memory,
     min_gpus,
+    mixed,
     throughput,
 )
 from advisor.calculator.base import one_epoch_assumed
@@ -701,6 +702,46 @@ def step_rate(per_second: float, per_step: float) -> dict[str, Any]:
     return {"steps_per_s": per_second / per_step, "seconds_per_step": per_step / per_second,
             "ms_per_step": 1000 * per_step / per_second, "per_second": per_second,
             "per_step": per_step}  # fmt: skip
+
+
+@_tool
+def mixed_cards(
+    model: str, gpus: list[str], precision: str | None = None, context: int | None = None
+) -> dict[str, Any]:
+    """One LLM's layers split over cards of different models in one machine, as llama.cpp splits
+    them ("a 4090 + a 3090", "if I add a 7900 XT"): whether the weights and KV cache fit in the
+    cards' room together, each card's share and memory, and the decode speed of the split (each
+    card reads its share of the layers at its own pace). gpus: two or more catalog GPU ids."""
+    if len(gpus) < 2:
+        raise InvalidInput("mixed_cards takes two or more GPUs (one GPU: use estimate).")
+    cards, first, alone = [], None, {}
+    for gpu in gpus:
+        e = estimate_workload(model, gpu, precision=precision, context=context,
+                              engine="llama.cpp")  # fmt: skip
+        if "error" in e:
+            return e
+        parts = e["breakdown_gb"]
+        fixed = parts.get("activations", 0.0) + parts.get("runtime_overhead", 0.0)
+        cards.append(mixed.SplitCard(gpu, e["usable_memory_per_gpu_gb"], fixed,
+                                     e["decode_tokens_per_s"]))  # fmt: skip
+        first = first or e
+        alone[gpu] = (e["fits"], e["decode_tokens_per_s"]["typical"])
+    assert first is not None
+    parts = first["breakdown_gb"]
+    shared = parts.get("weights", 0.0) + parts.get("kv_cache", 0.0)
+    split = mixed.layer_split(cards, shared)
+    names = {g: load_catalog().gpus[g].name for g in gpus}
+    return {
+        "model": first["model"], "model_name": first["model_name"], "engine": "llama.cpp",
+        "precision": first["precision"], "context": first["context"], "fits": split.fits,
+        "weights_and_kv_gb": shared, "room_gb": split.room_gb,
+        "gpus": [{"gpu": card.gpu, "gpu_name": names[card.gpu], "share": share,
+                  "memory_gb": need, "usable_memory_gb": card.usable_gb,
+                  "fits_alone": alone[card.gpu][0], "decode_alone": alone[card.gpu][1]}
+                 for card, share, need in zip(cards, split.shares, split.memory_gb, strict=True)],
+        "decode_tokens_per_s": split.decode,
+        "total_usable_gb": sum(card.usable_gb for card in cards),
+    }  # fmt: skip
 
 
 @_tool
@@ -1703,6 +1744,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "value_per_dollar": value_per_dollar,
     "in_us_dollars": in_us_dollars,
     "step_rate": step_rate,
+    "mixed_cards": mixed_cards,
 }
 
 

@@ -162,3 +162,150 @@ def test_a_handlers_fault_is_answered_in_words(
     answer_by_rules(turn)
     assert turn.draft is not None and "internal error (ZeroDivisionError)" in turn.draft.text
     assert "step_rate" in TOOLS
+
+
+def test_a_layer_split_fills_each_card_by_its_room() -> None:
+    from advisor.calculator.mixed import SplitCard, layer_split
+
+    band = {"low": 10.0, "typical": 20.0, "high": 30.0}
+    slow = {"low": 5.0, "typical": 10.0, "high": 15.0}
+    split = layer_split([SplitCard("a", 24.0, 1.0, band), SplitCard("b", 12.0, 1.0, slow)], 30.0)
+    assert split.fits and split.shares == pytest.approx((23 / 34, 11 / 34))
+    # a step is each card's share at its own pace: 1 / (23/34 / 20 + 11/34 / 10)
+    assert split.decode["typical"] == pytest.approx(1 / (23 / 34 / 20 + 11 / 34 / 10))
+    assert not layer_split([SplitCard("a", 24.0, 1.0, band), SplitCard("b", 12.0, 1.0, slow)],
+                           35.0).fits  # fmt: skip
+
+
+def test_two_different_cards_together_hold_what_neither_does(rules_advisor: Advisor) -> None:
+    # 70B at Q4_K_M: about 42.8 GB of weights, more than one 24 GB card, less than two
+    text = ask_grounded(rules_advisor, "could i run llama 3.1 70b in q4 on my 4090 plus a "
+                        "3090 in one rig? speed?").text  # fmt: skip
+    assert head(text).startswith("**Yes: Llama-3.1-70B fits across the"), head(text)
+    speed = re.search(r"Decode speed: about ([\d.]+) tokens/s", text)
+    assert speed and 12 <= float(speed.group(1)) <= 25, text  # ~0.7 x 936 GB/s / 42.8 GB ~ 15-20
+
+
+def test_engines_weighed_in_the_formats_said_for_each(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "exllamav2 at 6bpw or llama.cpp at q6_k for mistral 7b "
+                        "on a 3090, which decodes faster?").text  # fmt: skip
+    assert "(exl2-6bpw)" in head(text) and "(q6_k)" in head(text), head(text)
+    assert "the ones you named" in text
+
+
+def test_a_prefill_time_asked_leads_with_the_time(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "prefill time for a 60k token transcript with qwen2.5 "
+                        "7b on an l4?").text  # fmt: skip
+    assert re.match(r"\*\*About [\d.]+ (?:s|minutes) to read the 61,440-token prompt\*\*", text), (
+        head(text)
+    )
+
+
+def test_a_cards_nodes_asked_are_whole_nodes(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "qlora of llama 3.1 405b, how many h100 nodes do we "
+                        "need?").text  # fmt: skip
+    assert re.match(r"\*\*\d+ nodes? of 8\*\*", text), head(text)
+
+
+def test_an_instance_priced_by_another_ones_rows_says_so(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "how much is a g6e.2xlarge a month on aws").text
+    assert "not of the g6e.2xlarge asked about" in text, text
+
+
+def test_a_yolo_run_on_custom_images_is_ultralytics_default_epochs(catalog: Catalog) -> None:
+    query = understand("how long would yolov8s take to train on 12k of my own images on a 4070",
+                       catalog)  # fmt: skip
+    assert query.epochs == 100.0 and any("Ultralytics' default" in n for n in query.notes)
+
+
+def test_cards_ram_short_of_an_offload_is_said(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "zero-3 with cpu offload, full fine-tune a 13b on one "
+                        "3090 with 64gb of ram, possible?").text  # fmt: skip
+    assert "Your 64 GB of RAM is short as well" in text, text[:600]
+
+
+def test_hours_a_weekend_over_a_year_are_the_hours_of_use(catalog: Catalog) -> None:
+    query = understand("buy or rent a 3090 if i game-train on it 12h per weekend for two years",
+                       catalog)  # fmt: skip
+    assert query.hours == pytest.approx(12 * 730.0 * 24 / 168, rel=0.02)  # 104 weekends x 12
+
+
+def test_what_the_articles_say_is_quoted(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what do the articles say about the rtx a6000 for "
+                        "training?").text  # fmt: skip
+    assert "quoted from the cited articles" in text, text
+
+
+def test_a_card_name_ends_before_the_article(catalog: Catalog) -> None:
+    query = understand("is the h100 the best card for pretraining?", catalog)
+    assert [g.text for g in query.gpus] == ["h100"] and query.intent == "advice"
+
+
+def test_rent_or_buy_with_no_card_weighs_a_card_picked_for_the_job(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "rent or buy, for running mistral 7b at home").text
+    assert "pays off after about" in text and "No card named: the NVIDIA" in text, text[:400]
+
+
+@pytest.mark.parametrize(
+    ("question", "code", "amount"),
+    [
+        ("budget 1.5 lakh rupees, which gpu for mistral 7b", "INR", 150_000.0),
+        ("20万円で買えるGPUでllama 3 8bを動かしたい", "JPY", 200_000.0),
+        ("budget 10k AUD for a home llm box, which gpu", "AUD", 10_000.0),
+        ("gpu for qwen 14b under ¥300,000", "JPY", 300_000.0),
+    ],
+)  # fmt: skip
+def test_budgets_in_other_money(catalog: Catalog, question: str, code: str, amount: float) -> None:
+    query = understand(question, catalog)
+    assert query.currency.strip() == code and query.budget is not None
+    assert query.budget.usd == pytest.approx(amount)
+
+
+def test_a_tariff_said_as_power_is_no_budget(catalog: Catalog) -> None:
+    query = understand("rent or buy a 4090 for flux, power costs 0.15 usd", catalog)
+    assert query.usd_per_kwh == 0.15 and query.budget is None
+    assert understand("what's that at 0.35 CHF/kWh", catalog).usd_per_kwh == 0.35
+
+
+def test_an_image_size_is_no_count_of_images(catalog: Catalog) -> None:
+    query = understand("sdxl 1024x1024 images, 2 million of them, cost on an l40s?", catalog)
+    assert query.images != 1024.0 and query.resolution == 1024
+
+
+def test_a_deadlines_cluster_is_the_one_billed(rules_advisor: Advisor) -> None:
+    answers = thread_of(rules_advisor, "how many h100s to pretrain a 3b on 600B tokens in 2 "
+                        "weeks", "and what would that cost?")  # fmt: skip
+    first = re.match(r"\*\*([\d,]+) x ", answers[0])
+    assert first, head(answers[0])
+    assert f"on {first.group(1)} x NVIDIA H100" in head(answers[1]), head(answers[1])
+
+
+def test_users_served_cheapest_keep_a_readable_pace(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "cheapest cloud setup to serve qwen2.5 7b to 40 "
+                        "people at once").text  # fmt: skip
+    each = re.search(r"about ([\d.]+) tokens/s each", head(text))
+    assert each and float(each.group(1)) >= 10, head(text)
+
+
+def test_a_count_asked_with_its_month_leads_with_the_bill(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "to serve llama 3.1 70b to 150 users at once, how many "
+                        "h100s do we need and what is that per month?").text  # fmt: skip
+    assert re.match(r"\*\*About \$[\d,]+ a month on \d+ x NVIDIA H100", text), head(text)
+
+
+def test_a_per_token_budget_gets_a_verdict(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "we need under 50ms per token for mistral 7b, does an "
+                        "l4 manage it?").text  # fmt: skip
+    assert re.match(
+        r"\*\*(?:Yes|No): about [\d.]+ ms per token, (?:within|over) your 50 ms", text
+    ), head(text)
+
+
+def test_images_a_minute_asked_lead(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "sdxl on an rtx 4090, how many images per minute?").text
+    assert re.match(r"\*\*(?:About|Images per minute: about) [\d.]+ images/min", text), head(text)
+    german = ask_grounded(rules_advisor, "Flux Schnell auf einer RTX 4080 Super: wie viele Bilder "
+                          "pro Minute?").text  # fmt: skip
+    assert re.match(r"\*\*(?:About|Images per minute: about) [\d.]+ images/min", german), head(
+        german
+    )

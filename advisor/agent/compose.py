@@ -105,7 +105,7 @@ def usd(value: float | None, sign: str = "$") -> str:
 
 def gpus_phrase(n: int, name: str) -> str:
     name = name.removeprefix("a ")  # a generic GPU's name: "a 24 GB GPU"
-    return f"one {name}" if n == 1 else f"{n} x {name}"
+    return f"one {name}" if n == 1 else f"{n:,} x {name}"
 
 
 def count_words(n: int) -> str:

@@ -1442,6 +1442,10 @@ DIFFUSION_LEANER = (
 )  # fmt: skip
 
 
+# cards before compute capability 7.0, which Unsloth's and vLLM's kernels do not run on
+_BEFORE_VOLTA = ("Pascal", "Maxwell", "Kepler")
+
+
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
     said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
@@ -1461,8 +1465,9 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
             continue
         if fp16_only:
             words = words.replace("bf16", "fp16")
-        if options.get("framework") == "unsloth" and stack not in (None, "cuda"):
-            continue  # Unsloth's kernels are CUDA's (Triton on NVIDIA GPUs)
+        old_card = sheet.get("architecture") in _BEFORE_VOLTA
+        if options.get("framework") == "unsloth" and (stack not in (None, "cuda") or old_card):
+            continue  # Unsloth's kernels are CUDA's (Triton, compute capability 7.0 and up)
         if all(kept.get(k) == v for k, v in options.items()):
             continue  # already under it
         base = estimate_args(query, e["gpu"], e["num_gpus"], model)
@@ -1473,7 +1478,9 @@ def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: Model
                 leaner, kept, kept_words = alone, {}, []
         if "error" not in leaner and leaner["fits"]:
             hours = (leaner.get("job_hours") or {}).get("typical")  # a job's size was said
-            took = f"; the run takes about {c.duration(hours)}" if hours else ""
+            pace = (leaner.get("train_tokens_per_s") or {}).get("typical")
+            took = (f"; the run takes about {c.duration(hours)}" if hours else
+                    f"; it trains at about {c.num(pace, 'tokens/s')}" if pace else "")  # fmt: skip
             # (a framework's recipe, Unsloth's, brings its own 4-bit base and checkpointing)
             plain = not kept_words or "framework" in options
             recipe = words if plain else f"{words} with {' and '.join(kept_words)}"
@@ -1854,9 +1861,65 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n".join([head, "", *lines]))
 
 
+# cards of different models run together: "a 4090 + 3090", "if I add a 7900 XT", "both cards"
+_CARDS_TOGETHER = re.compile(
+    r"\d\w*\s?\+\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|\btogether\b|\bcombined\b"
+    r"|\bboth (?:cards|gpus)\b"
+    r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
+    r"|\bpaired with\b|\bin (?:one|the same) (?:rig|machine|box|pc|system|computer)\b"
+    r"|\bsplit (?:across|between|over)\b|\bmixed (?:cards|gpus|setup)\b"
+)
+
+
+def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
+    """ "llama 3.1 70b q4 on a 4090 + 3090 together?": an LLM's layers split over cards of
+    different models in one machine (the mixed_cards tool, llama.cpp's layer split), one of each
+    card said."""
+    ids = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids]
+    if (len(ids) < 2 or len(set(ids)) != len(ids) or len(query.models) != 1
+            or any((ref.count or 1) > 1 for ref in query.gpus)
+            or (query.models[0].family or "llm") != "llm"
+            or query.workload not in (None, "inference")
+            or not _CARDS_TOGETHER.search(query.low)):  # fmt: skip
+        return None
+    model = query.models[0]
+    precision = query.precision or model.precision or HOME_PRECISION
+    split = box.call("mixed_cards", {"model": model_arg(model), "gpus": ids,
+                                     "precision": precision, "context": query.context})  # fmt: skip
+    if "error" in split:
+        return None
+    cards = " and the ".join(g["gpu_name"] for g in split["gpus"])
+    verdict = "Yes" if split["fits"] else "No"
+    fits = "fits" if split["fits"] else "does not fit"
+    band = split["decode_tokens_per_s"]
+    head = (f"**{verdict}: {split['model_name']} {fits} across the {cards} together** "
+            f"({split['precision']}, context {split['context']:,}, llama.cpp splitting the "
+            "layers): "
+            f"{c.num(split['weights_and_kv_gb'], 'GB')} of weights and KV cache against "
+            f"{c.num(split['room_gb'], 'GB')} of room on the cards.")  # fmt: skip
+    rows = [f"- {g['gpu_name']}: {c.num(100 * g['share'])}% of the layers, "
+            f"{c.num(g['memory_gb'], 'GB')} of {c.num(g['usable_memory_gb'], 'GB')} usable"
+            for g in split["gpus"]]  # fmt: skip
+    speed = (f"Decode speed: {c.band(band, 'tokens/s')}: each token passes one card's layers, "
+             "then the other's, each at its own memory bandwidth, so the slower card weighs in by "
+             "the share it holds.") if split["fits"] else ""  # fmt: skip
+    holds = [g for g in split["gpus"] if g["fits_alone"]]
+    if holds and split["fits"]:  # "a 3090 and a 3060 for a 32b": the bigger card alone is faster
+        best = max(holds, key=lambda g: g["decode_alone"])
+        speed += (f" The {best['gpu_name']} alone holds it and decodes about "
+                  f"{c.num(best['decode_alone'], 'tokens/s')}: faster than the split, so use "
+                  "the second card only for what does not fit on the first.")  # fmt: skip
+    note = ("Assumed: llama.cpp (or Ollama) splits the layers in proportion to each card's free "
+            "memory (--tensor-split sets it); vLLM and TensorRT-LLM split each layer over "
+            "identical cards only.")  # fmt: skip
+    return Draft("\n\n".join(filter(None, [head, "\n".join(rows), speed, note])))
+
+
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if _vague(query):
         return Draft(c.ASK_BACK)  # "will it fit?" with nothing named: which model, which card?
+    if (mixed := _mixed_pair(query, box)) is not None:
+        return mixed  # "70b q4 on a 4090 + 3090 together?": the layers split over both
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
@@ -2641,6 +2704,32 @@ def _engine_format(engine: str, precision: str) -> str:
     return precision
 
 
+# a format each engine loads, as written: a GGUF's quant name, an EXL2's bits per weight, a
+# serving engine's quantisation
+_GGUF_SAID = re.compile(r"\bq([2-8])_(k(?:_[sml])?|0)\b")
+_EXL2_SAID = re.compile(r"\b(\d(?:\.\d+)?)\s?bpw\b")
+_SERVED_FORMAT_SAID = re.compile(r"\b(awq|gptq|fp8)\b")
+_GGUF_OF = {("2", "k"): "q2_k", ("3", "k"): "q3_k_m", ("4", "0"): "q4_0", ("4", "k"): "q4_k_m",
+            ("5", "k"): "q5_k_m", ("6", "k"): "q6_k", ("8", "0"): "q8_0"}  # fmt: skip
+
+
+def _format_said_for(engine: str, low: str) -> str | None:
+    """The format the question names that `engine` loads ("llama.cpp q8_0": Q8_0; "exllamav2
+    8bpw": EXL2 at 8 bits), None when it names none of that engine's."""
+    if engine in ("llama.cpp", "ollama"):
+        m = _GGUF_SAID.search(low)
+        return _GGUF_OF.get((m.group(1), m.group(2)[0])) if m else None
+    if engine == "exllamav2":
+        m = _EXL2_SAID.search(low)
+        return f"exl2-{m.group(1)}bpw" if m else None
+    m = _SERVED_FORMAT_SAID.search(low)
+    return (
+        m.group(1)
+        if m and engine in ("vllm", "sglang", "tensorrt-llm", "lmdeploy", "tgi")
+        else None
+    )
+
+
 _THROUGHPUT_ASKED = re.compile(r"\bthroughput\b|\bat (?:full )?load\b|\bmany (?:users|requests)\b")
 
 
@@ -2664,6 +2753,8 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
                     "engine": engine}  # fmt: skip
             if args.get("precision"):  # "at 4bpw": each engine in its own 4-bit format
                 args["precision"] = _engine_format(engine, args["precision"])
+            # "exllamav2 8bpw vs llama.cpp q8_0": the format said for that engine, as said
+            args["precision"] = _format_said_for(engine, query.low) or args.get("precision")
             e = box.call("estimate", args)
             if "error" not in e:
                 rows.append(e)
@@ -2709,7 +2800,11 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
              for e in ranked]  # fmt: skip
     if left:
         lines.append(f"Does not fit under {', '.join(left)} as asked.")
-    if len({e["precision"] for e in ranked}) > 1:
+    said = all(_format_said_for(e["engine"], query.low) for e in ranked)
+    if len({e["precision"] for e in ranked}) > 1 and said:
+        lines.append("The formats are the ones you named, so part of the gap is the formats' "
+                     "sizes, not the engines.")  # fmt: skip
+    elif len({e["precision"] for e in ranked}) > 1:
         lines.append(
             "The formats differ (each engine's usual one for this card): most of the gap "
             "is the format; name one to compare the engines like for like."
@@ -3061,7 +3156,12 @@ def _at_user_price(query: Query, box: ToolBox, e: dict[str, Any]) -> str | None:
 
 
 # the KV cache asked about by name: "how much vram for the kv cache", "kv cache size at 128k"
-_KV_ASKED = re.compile(r"\bkv[- ]?cache\b|\bkv\b(?= (?:size|memory|for))")
+_KV_ASKED = re.compile(
+    r"\b(?:how (?:much|big|large)|size of|vram (?:for|of)|memory (?:for|of)|what(?:'s| is))\s"
+    r"(?:(?:does|will|would|is) )?(?:the |its |a )?kv[- ]?cache\b"
+    r"|\bkv[- ]?cache (?:size|footprint|memory|usage|alone|takes?|needs?|uses?|at|in)\b"
+    r"|\bkv\b(?= (?:size|memory|for))|\bhow (?:much|big|large)\b[^.?!]{0,25}\bkv[- ]?cache\b"
+)
 
 
 def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
@@ -3201,6 +3301,8 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
+    if (mixed := _mixed_pair(query, box)) is not None:
+        return mixed  # "tok/s for a 70b on my 4090 plus a 3090?"
     if (engines := _engines_weighed(query, box)) is not None:
         return engines  # "TensorRT-LLM vs vLLM for llama 3 8b on an H100 at batch 64?"
     if (query.cpu_only and len(query.gpus) == 1 and query.models
@@ -4458,7 +4560,7 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
 
 ONE_STREAM_MAX_TOK_S = 300.0  # a pace wanted up to this is one stream's; more is a total
 MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to (copies working apart)
-MAX_CLUSTER_GPUS = 16384  # the most a training run's cluster is sized to ("8b on 15T in 30 days")
+MAX_CLUSTER_GPUS = interconnect.NODE_GPUS * 2048  # a run's cluster, up to the calculator's
 
 
 def typical_job_hours(e: dict[str, Any]) -> float | None:
@@ -4605,6 +4707,8 @@ def _deadline_plan(
         count = _whole_nodes(gpu, count)
     for _step in range(12 if training else 0):  # a run over N GPUs scales less than N
         run = box.call("estimate", {**estimate_args(query, gpu, count, model), **settings})
+        if "error" in run:
+            return None
         took = typical_job_hours(run) or job
         if took <= deadline or count > MAX_CLUSTER_GPUS:
             break
@@ -6543,6 +6647,33 @@ _TOKENS_IN_ALL = re.compile(
 _SCALE_WORDS = {"m": 1e6, "b": 1e9, "t": 1e12}
 
 
+def _cluster_bill(query: Query, box: ToolBox) -> Draft | None:
+    """The bill of a training run on the cluster that meets the deadline the thread set ("how
+    many h100s to pretrain a 7b on 1T tokens in 30 days" then "and what would that cost?"): the
+    deadline's count (_deadline_plan), its job at the median rent."""
+    workload, _ = workload_of(query)
+    if not (query.follow_up and query.hours and query.train_tokens and query.models
+            and len(query.gpus) == 1 and not query.gpus[0].count and not query.num_gpus
+            and workload.startswith(("train", "finetune"))):  # fmt: skip
+        return None
+    gpu, model = gpu_choices(query.gpus[0])[0], query.models[0]
+    plan = _deadline_plan(query, box, gpu, model)
+    if not isinstance(plan, tuple) or plan[0] < 2:
+        return None
+    count = plan[0]
+    runs = [call.result for call in box.calls if call.name == "estimate"
+            and call.args.get("num_gpus") == count and "error" not in call.result]  # fmt: skip
+    run = runs[-1] if runs else {}
+    bill = run.get("cost") or {}
+    if not bill.get("usd_per_job"):
+        return None
+    head = (f"**About {c.usd(bill['usd_per_job'])} for the run on "
+            f"{c.gpus_phrase(count, run['gpu_name'])}**, the fewest that finish within "
+            f"{SPAN_WORDS.get(query.hours) or c.duration(query.hours)}, at the median "
+            f"{c.usd(bill['usd_per_gpu_hour'])} per GPU-hour.")  # fmt: skip
+    return Draft(f"{head}\n\n{plan[1].text.replace('**', '')}", cite_more=False)
+
+
 def _tokens_generated(query: Query, box: ToolBox) -> Draft | None:
     """ "What would 1 billion tokens cost on llama 70b with h100s?": the tokens to generate at the
     setup's serving rate at full load (and at one stream, its ceiling), on the fewest cards that
@@ -6615,6 +6746,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return served  # "100 req/s on A10Gs" then "and the monthly bill for that on aws?"
     if (generated := _tokens_generated(query, box)) is not None:
         return generated  # "what would 1 billion tokens cost on llama 70b with h100s"
+    if (sized := _cluster_bill(query, box)) is not None:
+        return sized  # "how many h100s to pretrain a 7b in 30 days" then "and the cost?"
     if (
         _quote_said(query)
         and len(query.gpus) == 1
@@ -8152,6 +8285,13 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         and not (query.rps or query.concurrency)
         and workload == "inference"
         and model.family in (None, "llm")
+        # "cheapest card to serve mistral 7b to 50 users": each user a readable pace at least
+        else HOSTED_FLOOR_TOK_S * (query.concurrency or 1)
+        if (query.concurrency or 1) > 1
+        and not query.rps
+        and not query.needed_tok_s
+        and workload == "inference"
+        and model.family in (None, "llm")
         else HOSTED_FLOOR_TOK_S
         if _rank_by(query) == "price"
         and (_MONTHLY_ASKED.search(query.low) or _ALWAYS_ON.search(query.low))
@@ -9395,6 +9535,23 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     total = re.search(r"\d\s?k?\s?(?:usd|dollars?)?\s?(?:in )?total\b|\bfor (?:both|all)\b", low)
     if purchase is not None and count > 1 and (node or not each or total):
         purchase = purchase / count  # "4 a100s for 60k", "a server for 90k": per GPU
+    picked = ""
+    if gpu is None and purchase is None and query.models and not query.gpus:
+        # "rent or buy for sdxl lora training": the card to buy for the job (the most speed per
+        # dollar among one or two cards of a home budget), weighed as rented against bought
+        model = query.models[0]
+        workload, _ = workload_of(query)
+        ranked = box.call("recommend_gpus", {
+            "model": model_arg(model), "workload": workload, "max_gpus": 1, "top": 1,
+            "max_purchase_usd": HOME_BUDGET_USD, "rank_by": "per_dollar",
+            "vendor": query.vendor or "nvidia", "max_usd_per_hour": 1000.0,  # rented too
+            "precision": precision_for(model, query)})  # fmt: skip
+        if ranked.get("ranked"):
+            gpu = ranked["ranked"][0]["gpu"]
+            picked = (f"No card named: the {ranked['ranked'][0]['gpu_name']}, the most speed per "
+                      f"dollar among cards up to {c.usd(HOME_BUDGET_USD)} for "
+                      f"{ranked['ranked'][0].get('model_name') or model.text}; name yours "
+                      "for its own break-even.")  # fmt: skip
     if gpu is None and (purchase is None or (rent is None and monthly is None)):
         return Draft(
             "Which GPU, or what prices? Name the GPU (I use its dated purchase price and the "
@@ -9512,6 +9669,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if sides and gpu:
         pace = _pace_apart(box, gpu, gpu_choices(sides[1])[0])
         text += f"\n{pace}" if pace else ""
+    if picked:
+        text += f"\n\n_Note: {picked}_"
     return Draft(text)
 
 

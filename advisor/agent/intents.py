@@ -1429,6 +1429,8 @@ def _why(q: Query, low: str) -> bool:
 
 _GOOD_FOR = _cues(
     r"\bgood (?:for|enough|at)\b",
+    # "is the a100 the best for llm training?": the card judged against the rest for a job
+    r"\bis (?:the |a |an |my )?[\w -]{1,25}? the best (?:card |gpu |choice |option |one )?for\b",
     r"\bany good\b",
     r"\bworth it\b",
     r"\bdecent\b",
@@ -1695,6 +1697,14 @@ _UNASKED_SPEED = re.compile(
 )
 
 
+# what the articles say, asked in so many words: "what do the articles say", "any articles?"
+_ARTICLES_ASKED = re.compile(
+    r"\bwhat (?:do|does|did) (?:the |your |these |those )?(?:articles?|sources?|docs|papers?"
+    r"|blogs?|posts?|write-?ups?)\b|\bany (?:articles?|sources?|write-?ups?)\b"
+    r"|\baccording to (?:the |your )?(?:articles?|sources?)\b"
+)
+
+
 def detect_intent(query: Query, low: str, principled: bool = True) -> str:
     """The intent of a principle asked in so many words ("do I get 2x tokens/s with a second
     card?" is a speed question), else the first intent whose strong cue is there ("why ...",
@@ -1727,6 +1737,9 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
         # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
         # what it needs (on the GPUs said, whether they hold it)
         return "fit" if query.gpus else "recommend"
+    if name in ("spec", "search", "advice") and _ARTICLES_ASKED.search(low) and not _field_list(
+            query):  # fmt: skip
+        return "explain"  # "what do the articles say about the L40 for AI?": their sentences
     if name in ("spec", "search", "fit") and _unread(low):
         # a language the phrasebook lacks: what its figures and units say was asked
         if query.usd_per_kwh is not None and (query.gpus or query.draw_w):

@@ -276,6 +276,8 @@ class Linker:
         for span in range(min(6, len(words) - i), 0, -1):  # the longest name first ("4080 suer"
             for fixed in (False, True):  # is a 4080 Super): as written, then slips corrected
                 chunk = words[i : i + span]
+                if span > 1 and chunk[-1].low in _TIME_UNITS:
+                    continue  # "a 4090, ms per token": a unit, no part of the name
                 if (
                     span > 1
                     and chunk[-1].low == "x"
@@ -297,6 +299,9 @@ class Linker:
                         chip = self._gpu_lookup(f"{chunk[-1].text} {words[end].text}", [])
                         if chip:
                             return end + 1, chip, " ".join(w.text for w in words[i : end + 1])
+                    judged = end < len(words) and words[end].low in _JUDGED_AFTER
+                    while judged and len(chunk) > 1 and chunk[-1].low in _ARTICLES[:3]:
+                        chunk, end = chunk[:-1], end - 1  # "is the a100 the best": no "the"
                     return end, ids, " ".join(w.text for w in chunk)
         return None
 
@@ -916,6 +921,10 @@ _COMMON_WORDS = frozenset(
 )
 
 
+# words after "the" that judge the card named before it: "is the a100 the best for ..."
+_JUDGED_AFTER = frozenset({"best", "right", "fastest", "cheapest", "ideal", "better", "smartest",
+                           "obvious", "go-to", "only", "top", "way"})  # fmt: skip
+_TIME_UNITS = ("ms", "sec", "secs", "min", "mins")  # a unit after a name ("4090 ms")
 _TRAILING_NOISE = frozenset({"a", "an", "the", "model", "it", "on", "in", "for", "with", "and"})
 _ARTICLES = ("a", "an", "the", "one", "single", "my", "our", "your", "two", "four", "eight", "dual")
 _FORM_WORDS = frozenset(w for w in _FORMS if len(w) >= 5)

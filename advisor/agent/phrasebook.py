@@ -214,8 +214,11 @@ _ID_SCALED = re.compile(
 # South Asian amounts in lakhs and crores written in Latin letters ("1.8 lakh", "2 lakhs", "1.2
 # crore", "3 lac"): the number itself
 _LAKH = re.compile(
-    r"(?<![\w.,])(\d+(?:[.,]\d+)?) ?((?:INR|Rs\.?|PKR|₹) ?)?(lakhs?|lacs?|crores?)\b", re.IGNORECASE
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?) ?((?:INR|Rs\.?|PKR|₹) ?)?(lakhs?|lacs?|crores?)\b"
+    r"(?: (rupees?|rs\b\.?|inr\b|pkr\b|taka\b))?",  # "1.5 lakh rupees": the currency after
+    re.IGNORECASE,
 )
+_LAKH_CURRENCY = {"r": "INR", "i": "INR", "p": "PKR", "t": "BDT"}
 _LAKH_SCALE = {"l": 1e5, "c": 1e7}
 # Azerbaijani's case and copula endings joined to a name, a number or a currency code by a hyphen
 _AZ_SUFFIX = re.compile(
@@ -278,6 +281,8 @@ def _lakhs(match: re.Match[str]) -> str:
     """ "1.8 lakh" -> "180000"; "1.8 INR lakh" (the currency moved after the number) -> "180000
     INR"."""
     value = _scaled(match.group(1), _LAKH_SCALE[match.group(3)[0].lower()])
+    if match.group(4):  # "1.5 lakh rupees" -> "150000 INR"
+        return f"{value} {_LAKH_CURRENCY[match.group(4)[0].lower()]}"
     return f"{value} {match.group(2).strip()}" if match.group(2) else value
 
 

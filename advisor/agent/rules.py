@@ -13,9 +13,9 @@ from advisor.agent import compose as c
 from advisor.agent.guard import read_verdict
 from advisor.agent.handlers import (
     BUDGET_WORDS,
-    NODE_GPUS,
     CPU_UNMODELLED,
     NEAR_DOLLAR,
+    NODE_GPUS,
     OWN_SUPPLY,
     YES_NO,
     Draft,
@@ -35,6 +35,7 @@ from advisor.agent.query import GpuRef, Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
 from advisor.answer import Citation
+from advisor.calculator.cost import HOURS_PER_MONTH
 from advisor.calculator.power import CPU_W, PLATFORM_W
 from advisor.catalog import load_catalog
 from advisor.retrieval.claim_reading import mentions
@@ -260,6 +261,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
             )
         )
     draft.text = _instances_named(notes, draft.text)
+    notes.extend(_other_instance_priced(notes, box))
+    notes.extend(_beyond_trained_context(box, draft.text))
     if notes and query.intent not in ("greeting", "invalid", "out_of_scope"):
         draft.text += "\n\n" + "\n".join(f"_Note: {n}_" for n in dict.fromkeys(notes))
     return draft
@@ -609,6 +612,16 @@ _DAYS_ASKED = re.compile(r"\bhow many days\b|\bin days\b|\bhow many weeks\b")
 _NODES_ASKED = re.compile(
     r"\bhow many (?:[\w-]+ ){0,3}?nodes\b|\bnodes? (?:do|would|will) (?:i|we) need\b"
 )
+_PREFILL_TIME_ASKED = re.compile(
+    r"\bprefill time\b|\bhow long\b[^.?!]{0,40}\b(?:process|read|ingest|prefill|summari[sz]e)\b"
+)
+_MONTH_ASKED = re.compile(r"\b(?:per|a|each|every|/) ?month\b|\bmonthly\b")
+_MS_PER_TOKEN_ASKED = re.compile(
+    r"(?:(\d+(?:\.\d+)?)\s?)?(?<![a-z])ms (?:per|a|/) ?(?:output )?token\b"
+    r"|\b(?:latency|time) per token\b|\bper[- ]token latency\b"
+)
+_PER_MINUTE_ASKED = re.compile(r"\b(?:images?|pictures?|pics|renders?) (?:per|a|/) ?min(?:ute)?\b"
+                               r"|\bbilder pro minute\b|\bimages? par minute\b")  # fmt: skip
 _AUDIO_RATE_ASKED = re.compile(
     r"\bhours? of (?:audio|speech|recordings?) (?:per|an|a|each|every) (?:gpu[- ])?hour\b"
 )
@@ -626,14 +639,19 @@ def _ram_short(query: Query, box: ToolBox, text: str) -> str:
     if not host or host <= query.ram_gb or "RAM" in text.split("\n", 1)[0]:
         return text
     head, sep, rest = text.partition("\n\n")
-    return (f"{head}\n\n**Your {c.num(query.ram_gb, 'GB')} of RAM is short as well:** the state "
-            f"offloaded to the CPU needs about {c.num(host, 'GB')} of system RAM.{sep}{rest}")
+    return (
+        f"{head}\n\n**Your {c.num(query.ram_gb, 'GB')} of RAM is short as well:** the state "
+        f"offloaded to the CPU needs about {c.num(host, 'GB')} of system RAM.{sep}{rest}"
+    )
 
 
-def _first_fit(box: ToolBox, key: str) -> dict[str, Any] | None:
-    """The first estimate made that fits and has `key` (the answer's first card)."""
-    return next((call.result for call in box.calls if call.name == "estimate"
-                 and call.result.get("fits") and call.result.get(key)), None)  # fmt: skip
+def _first_fit(box: ToolBox, key: str, head: str = "") -> dict[str, Any] | None:
+    """The first estimate made that fits and has `key`: of the card the answer's first line
+    names first when `head` is given, else the first made."""
+    found = [call.result for call in box.calls if call.name == "estimate"
+             and call.result.get("fits") and call.result.get(key)]  # fmt: skip
+    named = [(head.find(e["gpu_name"]), i) for i, e in enumerate(found) if e["gpu_name"] in head]
+    return found[min(named)[1]] if named else (found[0] if found else None)
 
 
 def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
@@ -652,6 +670,58 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
         nodes = -(-n // NODE_GPUS)
         lead = (f"**{nodes} node{'s' if nodes > 1 else ''} of {NODE_GPUS}** ({n} x "
                 f"{counted.group(2)} hold it; a node is a board of {NODE_GPUS}).")  # fmt: skip
+    elif _MONTH_ASKED.search(low) and counted and "month" not in text.split("\n\n", 1)[0]:
+        # "how many H100s ... and what does that cost per month?": the count rented a month
+        n, gpu = int(counted.group(1)), _first_fit(box, "gpu")
+        rented = (box.call("prices", {"gpu": gpu["gpu"], "hours": HOURS_PER_MONTH,
+                                      "num_gpus": n}) if gpu else {})  # fmt: skip
+        rent, summary = rented.get("rental_usd"), rented.get("summary_usd_per_gpu_hour")
+        if rent and summary:
+            lead = (f"**About {c.usd(rent['median'])} a month on {n} x {counted.group(2)}** "
+                    f"rented around the clock, at the median {c.usd(summary['median'])} per "
+                    "GPU-hour.")  # fmt: skip
+    elif (per_token := _MS_PER_TOKEN_ASKED.search(low)) and (
+            e := _first_fit(box, "decode_tokens_per_s", first)):  # fmt: skip
+        rate = box.call("step_rate", {"per_second": e["decode_tokens_per_s"]["typical"],
+                                      "per_step": 1})  # fmt: skip
+        if "error" not in rate:
+            ms = rate["ms_per_step"]
+            budget = float(per_token.group(1)) if per_token.group(1) else None
+            verdict = "" if budget is None else "Yes: " if ms <= budget else "No: "
+            side = "within" if budget is not None and ms <= budget else "over"
+            within = "" if budget is None else f", {side} your {c.num(budget, 'ms')}"
+            lead = (f"**{verdict}about {c.num(ms, 'ms')} per token{within}** on "
+                    f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} at one stream "
+                    f"({c.num(rate['per_second'], 'tokens/s')}, {e['precision']}).")  # fmt: skip
+            lead = lead.replace("**about", "**About", 1)
+    elif _PER_MINUTE_ASKED.search(low) and (
+        timed := re.match(r"\*\*About ([\d.]+) s per image", first)
+    ):
+        # "how many images per minute?" of a card that runs it only lighter: the pace said so
+        pace = float(timed.group(1))
+        for call in box.calls:
+            e = call.result
+            per = (
+                (e.get("seconds_per_image") or {}).get("typical")
+                if call.name == "estimate"
+                else None
+            )
+            if per and abs(per - pace) <= 0.01 * pace and e.get("images_per_s"):
+                per_minute = c.num(e["images_per_s"]["typical"] * 60, "images/min")
+                return text.replace(timed.group(0), f"**About {per_minute} ({timed.group(1)} s "
+                                    "per image)", 1)  # fmt: skip
+    elif _PER_MINUTE_ASKED.search(low) and not re.search(r"/min|per image", first) and (
+            e := _first_fit(box, "images_per_s", first)):  # fmt: skip
+        lead = (
+            f"**About {c.num(e['images_per_s']['typical'] * 60, 'images/min')}** on "
+            f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} "
+            f"({e['precision']}, {e.get('steps') or ''} steps)."
+        ).replace(", steps", "")
+    elif _PREFILL_TIME_ASKED.search(low) and (e := _first_fit(box, "time_to_first_token_s")):
+        ttft = e["time_to_first_token_s"]["typical"]
+        lead = (f"**About {c.duration(ttft / 3600)} to read the {e['context']:,}-token prompt** "
+                f"on {c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} (the time to the first "
+                f"token, {e['precision']}).")  # fmt: skip
     elif _LATENCY_ASKED.search(low) and (e := _first_fit(box, "infer_samples_per_s")):
         rate = box.call("step_rate", {"per_second": e["infer_samples_per_s"]["typical"],
                                       "per_step": e["batch"]})  # fmt: skip
@@ -836,6 +906,40 @@ _SHEET_LINE = re.compile(r"^[^:\n]+: [\d.]+ GB ")  # "NVIDIA GeForce RTX 2080 Ti
 
 
 _INSTANCE_NOTE = re.compile(r"^([\w.-]+): the \w+ [\w.-]+ instance, (\d+) x (.+?)\.?$")
+
+
+def _beyond_trained_context(box: ToolBox, text: str) -> list[str]:
+    """ "gemma 2 27b at 32k on a 5090": a context past what the model was trained to, said (its
+    memory is sized as asked; its answers degrade unless the context is stretched)."""
+    said = next((a for call in box.calls if call.name == "estimate" and "error" not in call.result
+                 for a in call.result.get("assumptions") or []
+                 if "beyond" in a and "trained context" in a), None)  # fmt: skip
+    if said is None or "trained context" in text:
+        return []
+    return [
+        f"{said[0].upper()}{said[1:]}: the memory is sized as asked, but past its trained "
+        "length the model needs RoPE scaling and its answers degrade."
+    ]
+
+
+def _other_instance_priced(notes: list[str], box: ToolBox) -> list[str]:
+    """ "g6e.xlarge price per month": the cloud's prices on record are another instance's (the
+    g6e.48xlarge's, per GPU): said, as a smaller instance of the same card is billed less."""
+    asked = {m.group(1) for note in notes if (m := _INSTANCE_NOTE.match(note))}
+    if not asked:
+        return []
+    used = {(row.get("provider"), row.get("instance"), row.get("gpus_per_instance"))
+            for call in box.calls if call.name == "prices" and "error" not in call.result
+            for row in call.result.get("prices") or [] if row.get("instance")}  # fmt: skip
+    if not used or any(i in asked for _p, i, _n in used):
+        return []  # the instance asked is priced itself
+    other = sorted(used)
+    said = "; ".join(f"{p}'s {i} ({n} GPUs)" if n else f"{p}'s {i}" for p, i, n in other[:3])
+    return [
+        f"The prices on record are per GPU of {said}, not of the "
+        f"{' or '.join(sorted(asked))} asked about; a smaller instance of the same card is "
+        "billed less in all (fewer CPUs and less RAM with it), so check its own list price."
+    ]
 
 
 def _instances_named(notes: list[str], text: str) -> str:

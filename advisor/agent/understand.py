@@ -800,8 +800,9 @@ _FX_WORDS = (
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip
 _FX_RE = r"\b(?:" + "|".join(c.lower() for c in FX_CODES) + r")\b"
-_FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h"
-    r"(?<=\d)\s?(?:" + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS) + r")(?![\w\"])",
+_FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h", "200000 円で" (a particle after)
+    r"(?<=\d)\s?(?:" + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS) + r")"
+    r"(?:(?<=[円元원])|(?![\w\"]))",
     re.IGNORECASE,
 )
 _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
@@ -1381,6 +1382,13 @@ def _context(low: str) -> int | None:
         value = _k_tokens(m.group(1), m.group(2))
         if 256 <= value <= MAX_COUNT:
             return int(value)
+    # "process a 100k token document", "a 50k-token transcript": the prompt read at once
+    if m := rx.search(r"\b(\d+(?:\.\d+)?)\s?(k)?[- ]tokens?\s(?:long\s)?(?:document|doc|prompt"
+                      r"|input|file|pdf|transcript|codebase|contract|report|book|chapter|paper)s?\b",
+                      low):  # fmt: skip
+        value = _k_tokens(m.group(1), m.group(2))
+        if 256 <= value <= MAX_COUNT:
+            return int(value)
     # "bumping context from 8k to 128k": the length it goes to
     if m := rx.search(r"\b(?:context|ctx)\b.{0,20}?\bfrom\s\d+(?:\.\d+)?\s?k?\s?(?:up )?"
                       r"(?:to|->)\s?"
@@ -1836,7 +1844,7 @@ _DAILY_RATE = re.compile(
 # a use rate per week or month beside a calendar span: "6 hours a week", "40 hours a month"
 _WEEKLY_RATE = re.compile(
     rf"(?<![\w.]){_WORD_NUM}\s?(?:hours?|hrs?|h)\s?(?:of [\w-]+ )?(?:[\w-]+ )?"
-    r"(?:a|per|each|every|/)\s?(week|wk|month|mo)\b"
+    r"(?:a|per|each|every|/)\s?(week|wk|month|mo|weekend)\b"  # ("16h per weekend": a week's)
 )
 # the span a usage rate runs for: "over a three-year depreciation period", "5-year horizon",
 # "over 18 months", "the project lasts two years", "the grant runs 3 years"
@@ -2155,7 +2163,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             after,
         )
         daily = rx.search(rf"^\s?{_A_DAY}", after)
-        weekly = rx.search(r"^\s?(?:a|per|each|/)\s?(?:week|wk)\b", after)
+        weekly = rx.search(r"^\s?(?:a|per|each|every|/)\s?(?:week|wk|weekend)\b", after)
         yearly = rx.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
         runs = _RUNS.search(low)  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
@@ -2342,10 +2350,10 @@ def _busy_share(low: str) -> float | None:
 _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ]?)?"
     r"(hours?|hrs?|h|days?|weeks?)\s?(?:of (?:use|usage|gpu time|training|compute)\s)?"
-    r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth)\b|(daily|nightly|weekly"
-    r"|monthly)\b)"  # ("25 hr/wk", "80 h/mo", "25 gpu hours a week")
+    r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth|weekend)\b|(daily|nightly"
+    r"|weekly|monthly)\b)"  # ("25 hr/wk", "80 h/mo", "25 gpu hours a week", "16h per weekend")
 )
-_PER_SHORT = {"wk": "week", "mo": "month", "mth": "month"}
+_PER_SHORT = {"wk": "week", "mo": "month", "mth": "month", "weekend": "week"}
 
 
 # "24/7", "around the clock", "nonstop": a rate of use that is every hour (handlers read it too)
@@ -3213,7 +3221,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
     count is given ("90 epochs of ImageNet")."""
     images = rx.search(  # "20k 512x512 images": the count, not the resolution
-        rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
+        rf"(?<![x\d])(?<!\dx )(?<!\d x ){_NUM}(?!\d|\s?x\s?\d)\s?(k|m|mil|million|thousand)?"
+        r"\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
         # "labelled complaint", "20 of my own": words between the count and the things
         # ("1024 pixel images", "768 px renders": a size, no count)
         r"(?:(?:(?!(?:of|on|for|with|in|per|and|pixels?|px|res|resolution|wide|tall|square)\s)"
@@ -3554,7 +3563,8 @@ _CURRENCIES = (
     # Swedish, Norwegian and Danish crowns ("2,10 kr/kWh"): written after the amount
     ("kr ", r"(?<![\w.])\d[\d.,]*\s?(?:kr|sek|nok|dkk)\b|\bkronor\b|\bkroner\b"),
     # the others by their ISO code, which `normalise` writes after each amount ("60 RUB")
-    *((f"{code} ", rf"(?<![\w.])\d[\d.,]*\s?{code.lower()}\b") for code in FX_CODES),
+    # ("10k AUD": a thousands' k between the amount and its code)
+    *((f"{code} ", rf"(?<![\w.])\d[\d.,]*\s?(?:k\s?)?{code.lower()}\b") for code in FX_CODES),
 )
 
 
@@ -3600,10 +3610,19 @@ def _kwh_price(low: str) -> float | None:
         r"(\d?\.\d+|\d,\d{1,3}(?!\d))()(?![\d%]|\s?(?:w|kw|gb|hours?|h|cents?|ct|p)\b)",
         low,
     )
+    # "power 0.15 usd", "electricity is $0.30": an amount under a few dollars said of the power
+    # is its price per kWh (no card or hour costs that little a unit)
+    m = m or rx.search(
+        r"\b(?:power|electricity|energy|electric)\s(?:costs?\s|is\s|price\s|rate\s|at\s|@\s?)?"
+        r"(?:about\s|around\s|~)?\$?(\d?\.\d+|\d,\d{1,3}(?!\d))\s?(usd|eur|gbp|\$|dollars?|euros?"
+        r"|cents?|ct)?(?![\d%]|\s?(?:/|per|an?|each)\s?(?:h|hr|hour|month|mo|day)\b)",
+        low,
+    )
     if not m:
         return None
     value = float(m.group(1).replace(",", "."))  # "R$ 0,95 the kWh": a decimal comma
-    return value / 100 if (m.group(2) or "").startswith(("c", "p")) else value
+    cents = (m.group(2) or "").lower() in ("cent", "cents", "c", "ct", "p", "pence")
+    return value / 100 if cents else value  # ("0.35 CHF/kWh" is francs, not cents)
 
 
 _WATTS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k?w|watts?)\b(?!h)")
@@ -4993,6 +5012,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     level = _PRICE_LEVEL.search(low)
     if budget and level and len(gpus) >= 2 and not _BUDGET_SAID.search(low):
         budget = None  # "4070 ti super or 7900 xt? both are ~$800": the cards' price, no limit
+    tariff = _kwh_price(low)
+    if budget and tariff is not None and abs(budget.usd - tariff) < 1e-9:
+        budget = None  # "power 0.15 usd": the price of a kWh, no budget
     epochs = _epochs(low)
     clip = _clip_frames(low)  # "a 14-minute clip at 24 fps, processed at 6 frames per second"
     concurrency, rps = _concurrency(low)
@@ -5239,7 +5261,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         upkeep_usd_per_month=upkeep,
         budget=budget,
         max_power_w=_power(low),
-        usd_per_kwh=_kwh_price(low),
+        usd_per_kwh=tariff,
         no_power=bool(NO_POWER.search(low)),
         together=_kept_together(low, models),
         split_ways=_split_ways(low),

@@ -21,7 +21,7 @@ from advisor.errors import InvalidInput
 
 MAX_CONTEXT = 10_000_000
 MAX_BATCH = 100_000
-MAX_GPUS = 1024
+MAX_GPUS = 16384  # a pre-training cluster's size (Meta trained Llama 3 405B on 16K H100s)
 # the range of every numeric input (the REST schema reads it too); None means: not given
 LIMITS: dict[str, tuple[float, float]] = {
     "num_gpus": (1, MAX_GPUS),
