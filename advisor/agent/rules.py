@@ -656,23 +656,24 @@ def _first_fit(box: ToolBox, key: str, head: str = "") -> dict[str, Any] | None:
 
 def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
     """The figure in the unit the question asks it in, first, where the answer's figure is in
-    another: a latency of a batch's samples a second, steps a second of a training's tokens a
-    second, a job's time in seconds or days, hours of audio an hour."""
+    another: whole nodes of a count of cards, a count's month of rent, ms per token (against a
+    budget said), images a minute, a prompt's prefill time, a batch's latency, steps a second of
+    a training's tokens a second, hours of audio an hour, a job's time in seconds or days."""
     low, lead = query.low, None
     first = text.split("\n", 1)[0]
     if _DAYS_ASKED.search(low) and re.search(r"\d days\b", first):
         return text  # the answer's own figure is in days already
     if _SECONDS_ASKED.search(low) and re.search(r"\d s\b", first):
         return text
-    counted = re.match(r"\*\*[^*]*?\bneeds (\d+) x ([^*]+?)\*\*", first)
+    counted = re.match(r"\*\*[^*]*?\bneeds ([\d,]+) x ([^*]+?)\*\*", first)
     if _NODES_ASKED.search(low) and counted and "node" not in first:
-        n = int(counted.group(1))  # "how many h100 nodes for a qlora of 405b": whole nodes
+        n = int(counted.group(1).replace(",", ""))  # "how many h100 nodes for a qlora of 405b"
         nodes = -(-n // NODE_GPUS)
         lead = (f"**{nodes} node{'s' if nodes > 1 else ''} of {NODE_GPUS}** ({n} x "
                 f"{counted.group(2)} hold it; a node is a board of {NODE_GPUS}).")  # fmt: skip
     elif _MONTH_ASKED.search(low) and counted and "month" not in text.split("\n\n", 1)[0]:
         # "how many H100s ... and what does that cost per month?": the count rented a month
-        n, gpu = int(counted.group(1)), _first_fit(box, "gpu")
+        n, gpu = int(counted.group(1).replace(",", "")), _first_fit(box, "gpu")
         rented = (box.call("prices", {"gpu": gpu["gpu"], "hours": HOURS_PER_MONTH,
                                       "num_gpus": n}) if gpu else {})  # fmt: skip
         rent, summary = rented.get("rental_usd"), rented.get("summary_usd_per_gpu_hour")
