@@ -52,7 +52,7 @@ from advisor.calculator.llm import native_precision
 from advisor.calculator.precision import is_exl2, no_bf16_tensor
 from advisor.catalog import load_catalog
 from advisor.retrieval.claims import audit_claim, extract_claims
-from advisor.specs import ExchangeRate
+from advisor.specs import GPU, ExchangeRate
 
 MAX_GPUS_PER_ANSWER = 4
 FINETUNE_DEFAULT = "finetune-lora"
@@ -260,8 +260,8 @@ def _cluster_network(query: Query, gpu: str, count: int | None) -> dict[str, Any
     of SXM/OAM boards are built (not one NVSwitch domain of any size)."""
     if query.nodes or not count or count <= NODE_GPUS or count % NODE_GPUS:
         return {}
-    card = load_catalog().gpus.get(gpu)
-    if card is None or card.gpu_link != "switch":
+    card = _board_card(gpu)
+    if card is None:
         return {}
     if not workload_of(query)[0].startswith(("finetune", "train")):
         return {}
@@ -4718,7 +4718,7 @@ def _deadline_plan(
         return None
     phrase = c.gpus_phrase(count, e["gpu_name"])
     # ("in a month" is said as a month, "in 2 weeks" as 2 weeks: not as the hours counted in)
-    within = SPAN_WORDS.get(deadline) or _span_said(deadline, query.low)
+    within = _span_said(deadline, query.low)
     head = f"**{phrase[0].upper()}{phrase[1:]} to finish within {within}**"
     held = " on them, the fewest that hold it in memory" if count == base > 1 else ""
     if count == base:
@@ -4733,17 +4733,26 @@ def _deadline_plan(
     return count, Draft(text, cite_more=False)
 
 
+def _board_card(gpu: str) -> GPU | None:
+    """The card if it is a module of a switched board (SXM, OAM: NVSwitch or Infinity Fabric
+    joining the board's GPUs), whose clusters are built of whole boards; None otherwise."""
+    card = load_catalog().gpus.get(gpu)
+    return card if card is not None and card.gpu_link == "switch" else None
+
+
 def _whole_nodes(gpu: str, count: int) -> int:
     """A count of a board's GPUs past one board, rounded up to whole boards (nodes of
     NODE_GPUS): a cluster rents and wires them a node at a time."""
-    card = load_catalog().gpus.get(gpu)
-    if card is None or card.gpu_link != "switch" or count <= NODE_GPUS:
+    if _board_card(gpu) is None or count <= NODE_GPUS:
         return count
     return math.ceil(count / NODE_GPUS) * NODE_GPUS
 
 
 def _span_said(hours: float, low: str) -> str:
-    """A deadline in the unit the question says it in: "2 weeks", "30 days", else its hours."""
+    """A deadline in words ("a month") or in the unit the question says it in ("2 weeks", "30
+    days"), else its hours."""
+    if hours in SPAN_WORDS:
+        return SPAN_WORDS[hours]
     for size, unit in ((168.0, "weeks"), (24.0, "days")):
         said = re.search(rf"\b{unit[:-1]}s?\b", low)
         if said and hours >= 2 * size and (hours / size).is_integer():
@@ -6669,7 +6678,7 @@ def _cluster_bill(query: Query, box: ToolBox) -> Draft | None:
         return None
     head = (f"**About {c.usd(bill['usd_per_job'])} for the run on "
             f"{c.gpus_phrase(count, run['gpu_name'])}**, the fewest that finish within "
-            f"{SPAN_WORDS.get(query.hours) or c.duration(query.hours)}, at the median "
+            f"{_span_said(query.hours, query.low)}, at the median "
             f"{c.usd(bill['usd_per_gpu_hour'])} per GPU-hour.")  # fmt: skip
     return Draft(f"{head}\n\n{plan[1].text.replace('**', '')}", cite_more=False)
 

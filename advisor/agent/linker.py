@@ -170,6 +170,8 @@ class Linker:
     # cloud instance names and the pattern that finds them (see _instance_table), built once
     instance_pattern: re.Pattern[str] | None = None
     instances: dict[str, tuple[str, int | None, str, str]] = field(default_factory=dict)
+    # the clouds of the catalog's price rows, each by its one name (asked of every question)
+    providers: frozenset[str] = frozenset()
 
     # -- GPUs
 
@@ -764,8 +766,8 @@ class Linker:
         size = _SIZE.match(span[-1].low) if len(span) > 1 else None
         if size:  # "gpt-3 175b": a size said of a name the catalog lacks, none near that size
             stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
-            near = [fm for k, fms in self.model_keys.items() if k in _near_keys(names, self)
-                    for fm in fms]  # fmt: skip
+            keys = {_model_key(n) for n in names} & self.model_keys.keys()
+            near = [fm for k in keys for fm in self.model_keys[k]]
             sizes = [_params_b(self._entry(*fm)) or 0.0 for fm in near]
             if not any(abs(b - stated) <= 0.1 * stated for b in sizes):
                 note = f"The catalog has no '{written}': answering for a generic {stated:g}B model."
@@ -827,11 +829,6 @@ class Linker:
             if not rx.fullmatch(r"v?\d+(?:\.\d+)?", words[j].low):
                 break
         return None
-
-
-def _near_keys(names: tuple[str, ...], linker: Linker) -> frozenset[str]:
-    """The name keys of the catalog models suggested by name."""
-    return frozenset(_model_key(n) for n in names) & frozenset(linker.model_keys)
 
 
 _PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})
@@ -1542,9 +1539,10 @@ def linker_for(catalog: Catalog) -> Linker:
             for t in (g.name, *g.aliases)
             for w in rx.findall(r"[a-z]{4,}", t.lower())
         )
+        providers = frozenset(p.provider for p in catalog.prices if "/" not in p.provider)
         linker = Linker(
             catalog, gpu_keys, model_keys, bases, named, gpu_words, vocabulary, order, first,
-            *_instance_table(catalog),
+            *_instance_table(catalog), providers,
         )  # fmt: skip
         _LINKERS[id(catalog)] = linker
     return linker

@@ -286,10 +286,7 @@ def _in_their_money(box: ToolBox, text: str, code: str, per_usd: float) -> str:
     sign = _SIGNS.get(code)
     amount = c.num(back["amount"])
     said = f"{sign}{amount}" if sign else f"{code} {amount}"
-    return (
-        f"**About {said}**: the {c.usd(usd)} below at {per_usd:.4g} {code} a dollar "
-        f"(the European Central Bank's rate of {back['date']}).\n\n{text}"
-    )
+    return f"**About {said}**: the {c.usd(usd)} below, {rate_said(back)}.\n\n{text}"
 
 
 def _budget_in_dollars(query: Query, box: ToolBox) -> tuple[Query, str | None]:

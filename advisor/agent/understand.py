@@ -4014,31 +4014,15 @@ _PROVIDER_WORDS = {
 }  # fmt: skip
 
 
-def _providers(low: str, catalog: Catalog) -> tuple[str, ...]:
+def _providers(low: str, names: frozenset[str]) -> tuple[str, ...]:
     """The clouds a question names ("AWS vs a cheaper one like runpod"), as the catalog's price
-    rows name them, in the order said: each one the rows have by that one name."""
+    rows name them (`names`, the linker's), in the order said."""
     found = []
-    for name, pattern in _provider_patterns(_provider_names(catalog)):
+    for name, pattern in _provider_patterns(names):
         m = pattern.search(low)
         if m:
             found.append((m.start(), name))
     return tuple(name for _at, name in sorted(found))
-
-
-_PROVIDER_NAMES: dict[int, tuple[object, frozenset[str]]] = {}
-
-
-def _provider_names(catalog: Catalog) -> frozenset[str]:
-    """The clouds of a catalog's price rows, each by its one name, gathered once per catalog
-    (hundreds of rows, asked of every question)."""
-    kept = _PROVIDER_NAMES.get(id(catalog))
-    if kept is None or kept[0] is not catalog.prices:
-        kept = (
-            catalog.prices,
-            frozenset(p.provider for p in catalog.prices if "/" not in p.provider),
-        )
-        _PROVIDER_NAMES[id(catalog)] = kept
-    return kept[1]
 
 
 @lru_cache(maxsize=8)
@@ -5221,7 +5205,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         cpu_only=bool(affirmed(_CPU_ONLY, low)),
         gpu_layers=int(ngl.group(1) or ngl.group(2)) if (ngl := _NGL.search(low)) else None,
         reserved_gb=_reserved_gb(low),
-        providers=tuple(dict.fromkeys([*_providers(low, catalog), *clouds])),
+        providers=tuple(dict.fromkeys([*_providers(low, linker.providers), *clouds])),
         context=_context(low) or _sample_length(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
         output_tokens=_output_tokens(low),
