@@ -900,9 +900,7 @@ def cards_for_rate(per_card: float, needed: float) -> dict[str, Any]:
             "per_card_source": "given by the user"}  # fmt: skip
 
 
-# an assumed electricity price when the user gives none: the U.S. average retail price to
-# residential customers, 2024 (EIA Electric Power Monthly, table 5.6.A: about 16.5 cents/kWh)
-DEFAULT_USD_PER_KWH = 0.165
+DEFAULT_USD_PER_KWH = cost.DEFAULT_USD_PER_KWH
 
 
 @_tool
@@ -1674,6 +1672,16 @@ def token_cost(usd_per_gpu_hour: float, tokens_per_s: float, num_gpus: int = 1) 
 
 
 @_tool
+def request_cost(usd_per_hour: float, requests_per_s: float, requests: float = 1) -> dict[str, Any]:
+    """What `requests` requests cost on a setup rented at `usd_per_hour` (all its GPUs) that
+    serves `requests_per_s` at full load (an estimate's serving_requests_per_s)."""
+    usd = cost.usd_per_requests(usd_per_hour, requests_per_s, requests)
+    return {"usd": usd, "requests": requests, "usd_per_hour": usd_per_hour,
+            "requests_per_s": requests_per_s,
+            "requests_per_hour": requests_per_s * 3600}  # fmt: skip
+
+
+@_tool
 def electricity_cost(
     usd_per_kwh: float,
     hours: float,
@@ -1729,6 +1737,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "system_power": system_power,
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
+    "request_cost": request_cost,
     "paced_time": paced_time,
     "paced_count": paced_count,
     "memory_together": memory_together,

@@ -134,7 +134,7 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
                             "recommend_gpus", "prices", "rental_cost", "rental_hours",
                             "purchase_prices", "break_even", "model_specs",
                             "list_gpus", "compare_workload", "pcie_links",
-                            "system_power", "electricity_cost", "token_cost",
+                            "system_power", "electricity_cost", "token_cost", "request_cost",
                             "paced_time", "paced_count", "largest_model", "service_cost",
                             "carried_measurement", "stream_load", "load_replicas",
                             "bill_rate", "cards_for_rate", "value_per_dollar",

@@ -181,8 +181,9 @@ def test_two_different_cards_together_hold_what_neither_does(rules_advisor: Advi
     # 70B at Q4_K_M: about 42.8 GB of weights, more than one 24 GB card, less than two
     text = ask_grounded(rules_advisor, "could i run llama 3.1 70b in q4 on my 4090 plus a "
                         "3090 in one rig? speed?").text  # fmt: skip
-    assert head(text).startswith("**Yes: Llama-3.1-70B fits across the"), head(text)
-    speed = re.search(r"Decode speed: about ([\d.]+) tokens/s", text)
+    # (the pace asked leads since stop 72)
+    assert "Llama-3.1-70B across the" in head(text) and "it fits" in head(text), head(text)
+    speed = re.search(r"(?i)about ([\d.]+) tokens/s", text)
     assert speed and 12 <= float(speed.group(1)) <= 25, text  # ~0.7 x 936 GB/s / 42.8 GB ~ 15-20
 
 

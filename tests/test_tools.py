@@ -28,7 +28,7 @@ def test_every_tool_is_documented_and_registered() -> None:
         "search_corpus", "gpu_specs", "compare_gpus", "estimate", "solve", "recommend_gpus",
         "prices", "rental_cost", "rental_hours", "purchase_prices", "break_even", "model_specs",
         "list_gpus", "compare_workload", "pcie_links", "system_power", "electricity_cost",
-        "token_cost", "paced_time", "paced_count", "largest_model", "service_cost",
+        "token_cost", "request_cost", "paced_time", "paced_count", "largest_model", "service_cost",
         "carried_measurement",
         "stream_load", "load_replicas", "bill_rate", "cards_for_rate", "value_per_dollar",
         "train_time_at_mfu", "tokens_for_budget_at_mfu", "memory_together", "decode_ceiling",

@@ -1165,8 +1165,12 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         chosen = gpus_phrase(best["num_gpus"], best["gpu_name"]).removeprefix("one ")
         slowest = min(fitting, key=lambda e: sign * (e.get(key) or {}).get("typical", 0))
         low_top = (slowest.get(key) or {}).get("typical", 0)
-        ratio = top / low_top if sign > 0 and low_top else None
-        than = (f" ({num(ratio)}x the {gpus_phrase(slowest['num_gpus'], slowest['gpu_name'])})"
+        # (the ratio of the figures as written: "0.5 against 0.44" is 1.14x, not their 1.15x)
+        said, said_low = (float(num(v).replace(",", "")) for v in (top, low_top or 1.0))
+        ratio = said / said_low if sign > 0 and low_top and said_low else None
+        # (the two figures said beside their ratio: the rows below may show another of them)
+        than = (f" ({num(ratio)}x the {gpus_phrase(slowest['num_gpus'], slowest['gpu_name'])}: "
+                f"{num(top, unit)} against {num(low_top, unit)})"
                 .replace("the one ", "the ") if ratio and ratio >= 1.05 else "")  # fmt: skip
         head = (f"**Pick the {chosen}: the fastest{than}, and {what} fits on each of them** "
                 f"({settings(first)}).")  # fmt: skip

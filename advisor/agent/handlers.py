@@ -46,9 +46,15 @@ from advisor.agent.understand import (
 )
 from advisor.answer import Citation
 from advisor.calculator import interconnect
-from advisor.calculator.cost import HOURS_PER_MONTH, HOURS_PER_YEAR, paced_hours_h
+from advisor.calculator.cost import (
+    DEFAULT_TARIFF_SOURCE,
+    DEFAULT_USD_PER_KWH,
+    HOURS_PER_MONTH,
+    HOURS_PER_YEAR,
+    paced_hours_h,
+)
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
-from advisor.calculator.llm import native_precision
+from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS, native_precision
 from advisor.calculator.precision import is_exl2, no_bf16_tensor
 from advisor.catalog import load_catalog
 from advisor.retrieval.claims import audit_claim, extract_claims
@@ -237,16 +243,19 @@ def _nodes_against_one(query: Query, box: ToolBox) -> str | None:
     )
 
 
-def _over_the_network(query: Query, count: int | None) -> dict[str, Any]:
+def _over_the_network(query: Query, count: int | None, gpu: str | None = None) -> dict[str, Any]:
     """Cards over several machines ("two boxes with 4x 3090 each, 10GbE between"): the nodes
-    and the network, when the count splits over them; 10 GbE when no network is said, and the
-    answer says so (the estimate's assumptions)."""
+    and the network, when the count splits over them. No network said: a switch board's
+    modules (SXM, OAM) are joined by the InfiniBand of their generation, as such clusters are
+    built; other cards by 10 GbE; the answer says which (the estimate's assumptions)."""
     nodes = query.nodes
     if not nodes or not count or count % nodes or count <= nodes - 1:
         return {}
     if not workload_of(query)[0].startswith(("finetune", "train")):
         return {}  # "fits on one node, or do we need two with pipeline parallel?": the GPUs said
-    return {"nodes": nodes, "network": query.network or "10gbe"}
+    card = _board_card(gpu) if gpu and not query.network else None
+    fabric = _CLUSTER_NETWORK.get(card.architecture, "ib-ndr") if card is not None else "10gbe"
+    return {"nodes": nodes, "network": query.network or fabric}
 
 
 # A cluster's fabric by the generation of its boards, when the question names none: the
@@ -288,14 +297,17 @@ def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) ->
         "train_tokens": query.train_tokens,
         "resolution": query.resolution,
         "steps": _sampler_steps(query),
-        "epochs": query.epochs if query.dataset_samples else None,
-        "dataset_samples": query.dataset_samples,
+        # (a speech fine-tune's epochs are passes over the hours of audio said)
+        "epochs": query.epochs
+        if query.dataset_samples or (query.audio_hours and workload.startswith("finetune"))
+        else None,
+        "dataset_samples": query.dataset_samples or _steps_as_samples(query, model, workload),
         "images": query.images,
         "audio_hours": query.audio_hours,
         "framework": query.framework if query.framework in _frameworks(model) else None,
         "interconnect": query.interconnect if (model.family or "llm") == "llm" else None,
         **(
-            _over_the_network(query, count or query.num_gpus)
+            _over_the_network(query, count or query.num_gpus, gpu)
             or _cluster_network(query, gpu, count or query.num_gpus)
         ),
         "output_tokens": query.output_tokens if workload == "inference" else None,
@@ -1863,7 +1875,7 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 
 # cards of different models run together: "a 4090 + 3090", "if I add a 7900 XT", "both cards"
 _CARDS_TOGETHER = re.compile(
-    r"\d\w*\s?\+\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|\btogether\b|\bcombined\b"
+    r"\d\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|\btogether\b|\bcombined\b|\bcombo\b"
     r"|\bboth (?:cards|gpus)\b"
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
     r"|\bpaired with\b|\bin (?:one|the same) (?:rig|machine|box|pc|system|computer)\b"
@@ -1892,11 +1904,16 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
     verdict = "Yes" if split["fits"] else "No"
     fits = "fits" if split["fits"] else "does not fit"
     band = split["decode_tokens_per_s"]
-    head = (f"**{verdict}: {split['model_name']} {fits} across the {cards} together** "
-            f"({split['precision']}, context {split['context']:,}, llama.cpp splitting the "
-            "layers): "
-            f"{c.num(split['weights_and_kv_gb'], 'GB')} of weights and KV cache against "
+    room = (f"{c.num(split['weights_and_kv_gb'], 'GB')} of weights and KV cache against "
             f"{c.num(split['room_gb'], 'GB')} of room on the cards.")  # fmt: skip
+    said = f"({split['precision']}, context {split['context']:,}, llama.cpp splitting the layers)"
+    if query.intent == "speed" and split["fits"]:  # "how fast on a 4090+3090": the pace first
+        pace = c.band(band, "tokens/s")
+        head = (f"**{pace[:1].upper()}{pace[1:]} for {split['model_name']} across the "
+                f"{cards} together** {said}: it fits, {room}")  # fmt: skip
+    else:
+        head = (f"**{verdict}: {split['model_name']} {fits} across the {cards} together** "
+                f"{said}: {room}")  # fmt: skip
     rows = [f"- {g['gpu_name']}: {c.num(100 * g['share'])}% of the layers, "
             f"{c.num(g['memory_gb'], 'GB')} of {c.num(g['usable_memory_gb'], 'GB')} usable"
             for g in split["gpus"]]  # fmt: skip
@@ -2344,7 +2361,11 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                        prefer_time=asks_time, pick_asked=asks_pick(query),
                        asked=query.low, value=_value_asked(query))  # fmt: skip
     shared = _users_per_card(query, box, results, model) if verdicts == {False} else None
-    if shared:  # "200 concurrent users: L4s, A10Gs or one H100?": how many of each hold them
+    if shared and len({g.base for g in query.gpus}) == 1:
+        # "can one H100 handle 100 users?": the verdict on the card asked leads; its variants'
+        # fleets after it
+        text = f"{text}\n\n{shared}"
+    elif shared:  # "200 concurrent users: L4s, A10Gs or one H100?": how many of each hold them
         text = f"{shared}\n\n{text}"
     loaded = [lead for r in results if (lead := _full_load_lead(query, r))]
     if loaded and not shared:  # "total across batch" on each variant or card named
@@ -3301,6 +3322,8 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
+    if HOW_LONG.search(query.low) and (made := _tokens_generated(query, box, time_first=True)):
+        return made  # "how long to generate 100k samples of 400 tokens on 8x h100"
     if (mixed := _mixed_pair(query, box)) is not None:
         return mixed  # "tok/s for a 70b on my 4090 plus a 3090?"
     if (engines := _engines_weighed(query, box)) is not None:
@@ -4098,8 +4121,11 @@ def _api_against_token_rent(query: Query, box: ToolBox, usd_per_million: float) 
     model = query.models[0]
     found = [e for e in _estimates(query, box, model) if "error" not in e]
     if found and not any(e["fits"] for e in found) and not query.num_gpus:
-        # none holds it alone: the fewest of each that do ("rented a100s")
+        # none holds it alone: the fewest of each that do ("rented a100s"), or twice as many
+        # where those serve a million tokens for less (room for the batch a server runs)
         found = [x for e in found[:2] if (x := _spread(query, box, e, model)) is not None]
+        found = [_best_served(query, box, e["gpu"], e["num_gpus"], model) for e in found]
+        found = [e for e in found if "error" not in e]
     priced = [e for e in found if e["fits"] and (e.get("cost") or {}).get("usd_per_unit")
               and e["cost"].get("cost_unit") == "per million tokens"]  # fmt: skip
     if not priced:
@@ -4559,6 +4585,18 @@ def _largest_model(query: Query, box: ToolBox) -> Draft:
 
 
 ONE_STREAM_MAX_TOK_S = 300.0  # a pace wanted up to this is one stream's; more is a total
+
+
+def _total_as_requests(query: Query) -> float | None:
+    """A total of output tokens a second wanted, with no users or requests said ("serve llama
+    3.1 8b at 1000 tokens/s total"), as requests a second of the replies said (or the serving
+    estimate's DEFAULT_OUTPUT_TOKENS)."""
+    wanted = query.needed_tok_s
+    if not wanted or wanted <= ONE_STREAM_MAX_TOK_S or query.rps or query.concurrency:
+        return None
+    return wanted / (query.output_tokens or DEFAULT_OUTPUT_TOKENS)
+
+
 MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to (copies working apart)
 MAX_CLUSTER_GPUS = interconnect.NODE_GPUS * 2048  # a run's cluster, up to the calculator's
 
@@ -5105,6 +5143,8 @@ def _jobs_stated(query: Query) -> tuple[str, ...]:
 def compare(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried
+    if (mixed := _mixed_pair(query, box)) is not None:
+        return mixed  # "3090 & 4090 combo for 70b": the two cards together, not one against one
     if (engines := _engines_weighed(query, box)) is not None:
         return engines
     if not query.gpus and len({m.ids for m in query.models if m.ids}) >= 2:
@@ -6421,6 +6461,15 @@ _PER_STEP = re.compile(
 )
 
 
+def _steps_as_samples(query: Query, model: ModelRef, workload: str) -> float | None:
+    """ "BERT-base pre-training, 1M steps at batch 256": the samples the steps see, steps x
+    batch, for an encoder's or a vision net's training (a diffusion run times its steps itself;
+    an LLM's run is sized in tokens)."""
+    if not (query.steps and query.batch) or model.family in (None, "llm", "diffusion"):
+        return None
+    return float(query.steps * query.batch) if workload in ("train", "finetune") else None
+
+
 def _sampler_steps(query: Query) -> int | None:
     """The denoising steps of an image; a training run's steps ("2000 steps of an SDXL LoRA")
     are its length, which the diffusion calculator times."""
@@ -6683,7 +6732,7 @@ def _cluster_bill(query: Query, box: ToolBox) -> Draft | None:
     return Draft(f"{head}\n\n{plan[1].text.replace('**', '')}", cite_more=False)
 
 
-def _tokens_generated(query: Query, box: ToolBox) -> Draft | None:
+def _tokens_generated(query: Query, box: ToolBox, time_first: bool = False) -> Draft | None:
     """ "What would 1 billion tokens cost on llama 70b with h100s?": the tokens to generate at the
     setup's serving rate at full load (and at one stream, its ceiling), on the fewest cards that
     hold the model, at the median rent per million tokens."""
@@ -6735,6 +6784,12 @@ def _tokens_generated(query: Query, box: ToolBox) -> Draft | None:
              f"({costs.get('price_provider', 'median')}, {costs.get('price_date', '')}); the "
              "tokens are counted as output, each request reading a "
              f"{e.get('serving_prompt') or 1024:,}-token prompt.")  # fmt: skip
+    if time_first:  # "how long to generate 100k samples of 400 tokens": the wall time leads
+        head = (f"**About {c.duration(took['hours'])} to generate {amount} tokens on {where} kept "
+                f"at full load** ({c.num(serving['typical'], 'tokens/s')} with "
+                f"{e['serving_batch']} requests in flight; {e['model_name']}, {e['precision']}, "
+                f"{e.get('engine') or 'vllm'}): about {c.usd(bill['usd'])} at "
+                f"{c.usd(full)} per million tokens.")  # fmt: skip
     return Draft("\n\n".join([head, single, price]))
 
 
@@ -7013,6 +7068,9 @@ def cost(query: Query, box: ToolBox) -> Draft:
             if pick:  # the cost picks; the fit below says which is fastest, not a second pick
                 draft.text = re.sub(r"^\*\*Pick the ([^:*]+): the fastest", r"**Fastest: the \1",
                                     draft.text)  # fmt: skip
+            if all(e["num_gpus"] > 1 for e in jobs):
+                # the jobs run on several of each card; "No" of one card each is no verdict
+                draft.text = re.sub(r"^\*\*No: ", "**Not on one card: ", draft.text)
             draft.text = (f"{pick}\n\n" if pick else "") + lead + "\n\n" + draft.text
         elif hours and found and not query.user_price_usd_per_hour and not _per_token_asked(query):
             # "how much would 2 hours of that cost?": those hours of the setup, at the median
@@ -7621,7 +7679,7 @@ _A_MACHINE_SAID = re.compile(
 # the electricity itself asked, not a rental: "electricity cost per month of a 4090 24/7"
 _POWER_BILL_ASKED = re.compile(
     r"\belectric\w*|\bpower (?:bill|cost)s?\b|\benergy (?:bill|cost)s?\b"
-    r"|\bkwh\b"
+    r"|\bkwh\b|\bcost of running\b[^.?!]{0,40}\bat home\b"
 )
 
 
@@ -7638,12 +7696,16 @@ def _energy_unpriced(query: Query, box: ToolBox, count: int) -> Draft:
     if "error" in used:
         return Draft(str(used["error"]))
     name = box.call("gpu_specs", {"gpu": gpu}).get("name", gpu)
+    # the money at an assumed tariff, said as assumed (cost.DEFAULT_USD_PER_KWH, its source)
+    billed = box.call("electricity_cost", {**args, "usd_per_kwh": DEFAULT_USD_PER_KWH})
+    money = (f", about {c.usd(billed['usd'])} at {DEFAULT_TARIFF_SOURCE}, "
+             f"{c.usd(billed['usd_per_kwh'])} per kWh"
+             if "error" not in billed else "")  # fmt: skip
     return Draft(
-        f"**About {c.num(used['kwh'], 'kWh')} for {c.num(hours, 'hours')} on "
-        f"{c.gpus_phrase(count, name)}** at {c.num(used['power_w'], 'W')} each (its board power, "
-        "at full load; idle and lighter loads draw less). The bill is that times your price per "
-        "kWh: say it, in your currency per kWh, for the money, as no tariff is on record to "
-        "assume. "
+        f"**About {c.num(used['kwh'], 'kWh')} for "
+        f"{c.num(hours, 'hours')} on {c.gpus_phrase(count, name)}{money}** at "
+        f"{c.num(used['power_w'], 'W')} each (its board power, at full load; idle and lighter "
+        "loads draw less). Your own price per kWh gives your bill: say it, in your currency. "
         "The rest of the machine (CPU, board, fans) adds to it."
     )
 
@@ -7820,8 +7882,8 @@ _FASTEST = re.compile(
 )
 
 
-# a model hosted around the clock with no load said is ranked by its hourly price among the
-# setups that answer one user at least this fast (tokens/s): a product choice, about the pace
+# a model hosted or rented with no load said is ranked by its hourly price among the setups
+# that answer one user at least this fast (tokens/s): a product choice, about the pace
 # of reading, so that eight old cards at 2 tokens/s are not the month's cheapest answer
 HOSTED_FLOOR_TOK_S = 10.0
 
@@ -7843,6 +7905,10 @@ def _rank_by(query: Query) -> str | None:
         return "value" if (sized or per_work or by_piece) and not _bought(query) else "price"
     if _LEAST_NEEDED.search(low) and _bought(query):
         return "price"  # "run codellama 34b locally, what gpu do I need": the least that runs it
+    if _bought(query) and query.buying and not query.budget and query.models:
+        # "llama 3.3 70b for my team of 10, on-prem: what hardware": the least that serves them
+        # (each user at a reading pace at least), not the fastest money can buy
+        return "price"
     loaded = query.concurrency or query.rps or query.needed_tok_s or query.per_day
     if (_MONTHLY_ASKED.search(low) or _ALWAYS_ON.search(low)) and not loaded and not _bought(query):
         # "how much per month to run llama 70b 24/7": a month's bill is the hourly price's, and
@@ -8274,10 +8340,12 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         "steps": _sampler_steps(query),
         "epochs": query.epochs if query.dataset_samples and not query.train_tokens else None,
         "dataset_samples": query.dataset_samples if not query.train_tokens else None,
-        "requests_per_s": query.rps
+        # ("1000 tokens/s total": a total wanted is replies of the length said, or the serving
+        # estimate's, a second)
+        "requests_per_s": (query.rps or _total_as_requests(query))
         if workload == "inference" and model.family in (None, "llm")
         else None,
-        "output_tokens": query.output_tokens if query.rps else None,
+        "output_tokens": query.output_tokens if query.rps or _total_as_requests(query) else None,
         # "cheapest way to run a 70b at 20 tok/s for one user": setups below it take more cards
         # (each of N users at that pace: N times it in all, the batch being the users)
         "min_speed": query.throughput_tok_s * (query.concurrency or 1)
@@ -8301,11 +8369,9 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         and not query.needed_tok_s
         and workload == "inference"
         and model.family in (None, "llm")
+        # (the cheapest by the hour, hosted or rented: "cheapest gpus to rent for a 70b")
         else HOSTED_FLOOR_TOK_S
-        if _rank_by(query) == "price"
-        and (_MONTHLY_ASKED.search(query.low) or _ALWAYS_ON.search(query.low))
-        and workload == "inference"
-        and model.family in (None, "llm")
+        if _rank_by(query) == "price" and workload == "inference" and model.family in (None, "llm")
         else None,
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
@@ -8436,13 +8502,13 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
     elif monthly and budget_month and not purchase:
         # "$20k/month cloud budget to serve a 70b 24/7: is that enough?": the pick's month
         enough = "Yes" if monthly <= budget_month else "No"
-        where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
+        where = c.gpus_phrase(pick.get("total_gpus") or pick["num_gpus"], pick["gpu_name"])
         text = (f"**{enough}: {where} rented around the clock costs about {c.usd(monthly)} a "
                 f"month, against your {c.usd(budget_month)}.**\n\n{text}")  # fmt: skip
     elif monthly and _MONTHLY_ASKED.search(query.low) and not purchase and not query.per_day:
         # "what's the monthly bill?": the pick rented around the clock, first (after a day's
-        # work kept up with, which leads with its own month)
-        where = c.gpus_phrase(pick["num_gpus"], pick["gpu_name"])
+        # work kept up with, which leads with its own month; copies of a setup counted whole)
+        where = c.gpus_phrase(pick.get("total_gpus") or pick["num_gpus"], pick["gpu_name"])
         text = (f"**About {c.usd(monthly)} a month: {where} rented around the clock.**\n\n"
                 f"{text}")  # fmt: skip
     if result["ranked"] and _WHICH_CLOUD.search(query.low) and not args.get("provider"):
@@ -8970,7 +9036,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
         # ("is an A6000 worth it, or get 2x 4090 instead?": a choice, weighed like a comparison)
         # ("one says the 5090, another a used A100: which is the right card for FP64?")
         chosen = len(query.gpus) >= 2 and re.search(
-            r"\bor\b|\bvs\.?\b|\bversus\b|\binstead\b|\bwhich\b|\banother\b", query.low
+            r"\bor\b|\bvs\.?\b|\bversus\b|\binstead\b|\bwhich\b|\banother\b"
+            # "is a used 3090 better than a new 4070 ti super for llms": weighed for the work
+            r"|\b(?:better|faster|worse|slower)\b[^.?!]{0,40}\bthan\b",
+            query.low,
         )
         if len(query.gpus) >= 2 and (query.models or query.workload_given or chosen):
             parts.append(compare(query, box).text)
@@ -10234,7 +10303,8 @@ def _time_when_leaner(query: Query, box: ToolBox) -> Draft | None:
             continue
         draft = fit(leaner, box, speed_first=True)
         head, _, rest = draft.text.partition("\n\n")
-        unfit = (f"With {words}: as assumed ({c.settings(e)}) {e['model_name']} does not fit on "
+        unfit = (f"The figures above are with {words}: as first assumed ({c.settings(e)}), "
+                 f"{e['model_name']} does not fit on "
                  f"{c.gpus_phrase(e['num_gpus'], e['gpu_name'])} "
                  f"({c.num(e['memory_per_gpu_gb'], 'GB')} of {c.usable(e)}).")  # fmt: skip
         draft.text = "\n\n".join(filter(None, [head, unfit, rest]))
@@ -10460,8 +10530,14 @@ def _made_at_the_estimate(query: Query, box: ToolBox, said: str) -> Draft | None
         return None  # (a count made by what does not fit is no answer: the fit answer says so)
     images = (e.get("images_per_s") or {}).get("typical")
     decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+    serving = (e.get("serving_tokens_per_s") or {}).get("typical")
     if images and not said.startswith("token"):
         per_second, unit, pace = images, "images", f"{c.num(images)} images/s"
+    elif serving and said.startswith("token") and _TOTAL_ASKED.search(query.low):
+        # "how many tokens at full load?": all the requests in flight together
+        per_second, unit = serving, "tokens"
+        pace = (f"{c.num(serving)} tokens/s with {e.get('serving_batch') or 'its'} requests in "
+                "flight")  # fmt: skip
     elif decode and said.startswith("token"):
         per_second, unit, pace = decode, "tokens", f"{c.num(decode)} tokens/s for one stream"
     else:
@@ -10488,8 +10564,9 @@ _PER_STREAM = re.compile(  # the speed said of one stream: "41 tok/s per stream"
 def _vague(query: Query) -> bool:
     """A few words with nothing to compute or look up: "which gpu is best", "will it fit?",
     or the calculator's question of nothing named: "how many tokens per second would I get?"."""
-    named = query.gpus or query.models or query.memory_gb or query.topic
-    # (or a pace of the user's own: "18 tok/s, 2 million tokens out: how many hours?")
+    named = query.gpus or query.models or query.memory_gb or query.topic or query.vendor
+    # (a maker's cards: "what do the articles say about llms on amd gpus"; or a pace of the
+    # user's own: "18 tok/s, 2 million tokens out: how many hours?")
     named = named or query.throughput_tok_s or query.output_tokens or query.seconds_per_item
     short = len(re.findall(r"[^\W_]+", query.text)) <= 6
     return not named and (short or bool(UNNAMED_ASKED.search(query.low)))
@@ -10569,6 +10646,12 @@ def explain(query: Query, box: ToolBox) -> Draft:
         head = "The articles do not cover this question"
         if figures:
             return Draft(head + "; from the datasheet table:\n\n" + "\n".join(figures))
+        if query.vendor or re.search(r"\barticles?\b|\bsources?\b", query.low):
+            # "what do the articles say about llms on amd gpus": said so, and what to ask instead
+            maker = f" on {query.vendor} cards" if query.vendor else ""
+            return Draft(f"{head}: no passage of the articles speaks to it{maker}. Name a "
+                         "model and a card, and the calculator gives its fit, speed and "
+                         "cost.")  # fmt: skip
         if re.search(r"\b(?:gpus?|cards?|graphics)\b", query.low) and not query.topic:
             return Draft(c.ASK_BACK)  # "get me a faster gpu": which job is it for?
         return Draft(head + ", and it names no GPU or model I can calculate for.")

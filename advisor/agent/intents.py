@@ -1574,10 +1574,15 @@ def _concept_first(q: Query, low: str) -> bool:
     return bool(rx.search(concept + asked_alone, low))
 
 
+# topics whose words are a question in themselves ("lora vs qlora?", "what is gguf", "why does
+# vram matter"): an explanation wherever no model is named
+_ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters")
+
+
 def _explain(q: Query, low: str) -> bool:
     if q.topic == "out_of_memory" and q.models and (q.gpus or q.memory_gb):
         return False  # "why does llama 70b run out of memory on my 4090?": the fit, part by part
-    if _concept_first(q, low) or (q.topic == "quant_formats" and not q.models):
+    if _concept_first(q, low) or (q.topic in _ASKED_AS_A_WHOLE and not q.models):
         return True  # (formats weighed for a card named: what each is and when to pick it)
     if q.topic == "p2p" and not q.models:  # no datasheet field says it: "p2p on a 4090?"
         return True
@@ -1702,6 +1707,20 @@ _ARTICLES_ASKED = re.compile(
     r"\bwhat (?:do|does|did) (?:the |your |these |those )?(?:articles?|sources?|docs|papers?"
     r"|blogs?|posts?|write-?ups?)\b|\bany (?:articles?|sources?|write-?ups?)\b"
     r"|\baccording to (?:the |your )?(?:articles?|sources?)\b"
+    # "what does the a6000 vs a100 article say", "summarize the article about ..."
+    r"|\bwhat (?:do|does|did) (?:the |your |this |that )?(?:[\w.-]+ ){1,6}(?:articles?|posts?"
+    r"|blogs?|write-?ups?|sources?|reviews?) (?:say|claim|conclude|find|recommend)\b"
+    r"|\bsummari[sz]e (?:the |that |this )?(?:articles?|posts?|blogs?|write-?ups?|sources?)\b"
+)
+
+
+# the cost of running a card of one's own: its electricity ("how much electricity does a 4090
+# use per month", "the monthly cost of running a 4090 at home 24/7")
+_RUNNING_COST = re.compile(
+    r"\bhow much (?:electricity|power|energy)\b[^.?!]{0,40}\b(?:use|draw|take|cost|burn)\w*\b"
+    r"[^.?!]{0,40}\b(?:per|a|each|every) (?:month|year|day|week)\b|\belectricity (?:bill|cost)"
+    r"|\b(?:monthly|yearly|annual|daily) (?:cost|bill) of running\b[^.?!]{0,40}\bat home\b"
+    r"|\bcost (?:per|a) (?:month|year) (?:of|to) run(?:ning)?\b[^.?!]{0,40}\bat home\b"
 )
 
 
@@ -1719,6 +1738,11 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
         return found.kind
     if query.models and len(query.gpus) >= 2 and _WORKS_OR_NEED.search(low):
         return "fit"  # "if the 40 gig one works I'd rather save. does it, or do I need the H100?"
+    if _ARTICLES_ASKED.search(low) and not _field_list(query) and not _invalid(query, low):
+        return "explain"  # "what does the a6000 vs a100 article say?": their sentences
+    if (len(query.gpus) == 1 and not query.models and not query.user_price_usd_per_hour
+            and _RUNNING_COST.search(low)):  # fmt: skip
+        return "cost"  # "monthly cost of running a 4090 at home 24/7": its electricity
     for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name
@@ -1737,7 +1761,8 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
         # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
         # what it needs (on the GPUs said, whether they hold it)
         return "fit" if query.gpus else "recommend"
-    if name in ("spec", "search", "advice") and _ARTICLES_ASKED.search(low) and not _field_list(
+    if name in ("spec", "search", "advice", "compare", "recommend") and _ARTICLES_ASKED.search(
+            low) and not _field_list(
             query):  # fmt: skip
         return "explain"  # "what do the articles say about the L40 for AI?": their sentences
     if name in ("spec", "search", "fit") and _unread(low):

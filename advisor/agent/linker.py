@@ -235,9 +235,10 @@ class Linker:
                 continue
             end, ids, written = hit
             if (written.isdigit() and end < len(words) and _UNIT_AFTER.match(words[end].low)
-                    and not text[words[end - 1].end : words[end].start].strip()):  # fmt: skip
+                    and not text[words[end - 1].end : words[end].start].strip()
+                    and not text[: words[i].start].rstrip().endswith(("+", "&"))):  # fmt: skip
                 i += 1  # "Thor does 2070 TFLOPS": a figure, not the RTX 2070 ("on the 3060?
-                continue  # tokens a sec?" is the card)
+                continue  # tokens a sec?" and "a 4090 + 3090 tok/s?" are cards)
             ref = self._constrain(words, i, end, ids, written, last_end if refs else None)
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
@@ -483,7 +484,9 @@ class Linker:
             # after a line's name the shape is a card's ("Tesla K80", "Quadro P5000"), not a
             # size or a setting ("titan rtx fp64")
             branded = prefixed and words[i - 1].low in _LINES
-            shaped = _GPU_SHAPE.match(pair) and (branded or not _NOT_GPU.match(w.low))
+            shaped = _GPU_SHAPE.match(pair) and (
+                branded or not _NOT_GPU.match(w.low) or _OLD_TESLA.fullmatch(w.low)
+            )
             if shaped and (prefixed or not w.low.isdigit()):
                 index = {k: list(v) for k, v in self.gpu_keys.items()}
                 found = suggest(gpu_key(pair), index, limit=4)
@@ -764,6 +767,9 @@ class Linker:
         key = _model_key(written)
         names = self._suggested(key)
         size = _SIZE.match(span[-1].low) if len(span) > 1 else None
+        after = words[i + len(span)].low if i + len(span) < len(words) else ""
+        if size and after.rstrip("s,.") in _COUNTED_ITEMS:
+            return None  # "embed 2M passages": a count of things, no model's size
         if size:  # "gpt-3 175b": a size said of a name the catalog lacks, none near that size
             stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
             keys = {_model_key(n) for n in names} & self.model_keys.keys()
@@ -812,8 +818,14 @@ class Linker:
             return None
         for j in range(i + 1, min(i + 4, len(words))):
             size = _SIZE.match(words[j].low)
-            if size and j + 1 < len(words) and words[j + 1].low in _COUNTED:
-                break  # "push 200M input tokens a day": a count of things, no model's size
+            if (
+                size
+                and j + 1 < len(words)
+                and (
+                    words[j + 1].low in _COUNTED or words[j + 1].low.rstrip("s,.") in _COUNTED_ITEMS
+                )
+            ):
+                break  # "push 200M input tokens a day", "embed 2M passages": counts of things
             if size:
                 version = "".join(w.low for w in words[i + 1 : j])
                 stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
@@ -832,6 +844,11 @@ class Linker:
 
 
 _PLAIN_WORDS = frozenset({"instruct", "chat", "it", "base", "hf", "v"})
+# things counted in a job, after a count: "embed 2M passages", "2B documents"
+_COUNTED_ITEMS = frozenset({"passage", "chunk", "document", "doc", "sentence", "text", "image",
+                            "file", "row", "record", "page", "article", "review", "email",
+                            "sample", "example", "item", "embedding", "vector", "query",
+                            "request", "token", "call", "message"})  # fmt: skip
 # what a number before these counts: "200M tokens", "10k requests", never a model's size
 _COUNTED = frozenset({"tokens", "token", "toks", "input", "output", "prompt", "prompts",
                       "generated", "completion", "requests", "queries", "images", "samples",
@@ -840,9 +857,12 @@ _GPU_SHAPE = re.compile(
     r"^(?:rtx|gtx|quadro|tesla|radeon|rx|arc|cmp)?[-\s]?(?:[a-z]{1,2}\d{2,4}[a-z]?|\d{4}|\d{2,3}hx)"
     r"(?:\s?ti)?$"  # "CMP 170HX": a mining card
     r"|^(?:rx|gtx)[-\s]\d{3}(?:\s?(?:xt|ti))?$"  # "RX 580", "GTX 980": three digits after the line
-    r"|^radeon\s(?:vii|pro\s[a-z]?\d{3,4}\w*)$",  # "AMD Radeon VII", "Radeon Pro W6800"
+    r"|^radeon\s(?:vii|pro\s[a-z]?\d{3,4}\w*)$"  # "AMD Radeon VII", "Radeon Pro W6800"
+    r"|^radeon\s\d{3}m$",  # "Radeon 780M": a laptop chip's graphics
     re.I,
 )
+# Tesla cards of Kepler and Maxwell the catalog lacks, said without their line ("k80 for sd")
+_OLD_TESLA = re.compile(r"k(?:10|20|20x|20m|40|40m|80)|m(?:40|60)", re.I)
 # precisions, sizes, units and other words shaped like GPU names
 # devices the catalog does not cover, by kind: phones, tablets, single-board computers
 _OTHER_DEVICES = re.compile(
@@ -870,7 +890,7 @@ def _device_note(said: re.Match[str]) -> str:
 
 
 _NOT_GPU = re.compile(
-    r"^(?:fp|bf|tf|f|int|nf|q|w|sm|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
+    r"^(?:fp|bf|tf|f|int|nf|q|w|sm|sd|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
     r"|mxfp|nvfp|wt|wiki|wikitext|coco|voc|glue|cifar|imagenet|lambada|c4|gsm|mmlu|squad)\d",
     re.I,
 )  # data sets ("wt103", "cifar10", "gsm8k") are not GPUs either
@@ -1087,6 +1107,7 @@ def _form_matches(gpu: Any, form: str) -> bool:
 
 
 # command-line flags whose number is no count of GPUs (llama.cpp, vLLM)
+_SETTING_WORDS = frozenset(("batch", "bs", "epochs", "epoch", "steps", "repeats", "rank", "seed"))
 _VALUE_FLAGS = frozenset(
     ("ngl", "n-gpu-layers", "gpu-layers", "c", "ctx-size", "t", "threads", "ub", "np", "parallel",
      "port", "max-model-len", "max-num-seqs")
@@ -1127,8 +1148,9 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
         return None  # "a $2,500 L4": the end of an amount ("$2" "500"), not 500 cards
     back = [w.low for w in kept]
     last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
-    if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS:
-        return None  # "-ngl 99 3090": a command-line flag's value, not a count of cards
+    if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS | _SETTING_WORDS:
+        # "-ngl 99 3090": a command-line flag's value; "batch 2, rtx 3090": a setting's
+        return None
     if last.isdigit() and 0 < int(last) <= MAX_GPU_COUNT:
         return int(last)
     gpu_node = rx.fullmatch(r"(\d+)-?gpus?", last)

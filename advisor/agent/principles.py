@@ -1816,12 +1816,17 @@ _JOB_IN_FORMAT = re.compile(
 )
 
 
+_SIZE_IN_FORMAT = re.compile(r"\d\s?b[\s-](?:bf16|bfloat16|fp8|float8)\b")
+
+
 def _format_of_card(query: Query) -> bool:
     """A card's formats asked, not a model's job in one ("flux.1 dev fp8 on a 4070 super,
     possible? how slow" is the job; "does the 4070 support fp8" the format)."""
     low = query.low
     named = any(m.ids for m in query.models)
     job = named and bool(_JOB_IN_FORMAT.search(low)) and not _SUPPORT_ASKED.search(low)
+    # "100 concurrent users on llama 3 70b fp8": the format the model is served in, a job
+    job = job or (named and (query.concurrency is not None or bool(_SIZE_IN_FORMAT.search(low))))
     # "qlora on mistral 7b on my 2080 ti, doable? or no bf16 support": the job, the format after
     asked = named and (
         (

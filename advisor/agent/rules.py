@@ -240,7 +240,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
             + (": the cards above are not filtered by it." if ranked else ".")
         )
     elif query.currency != "$" and "$" in draft.text and not any(
-            call.name == "in_us_dollars" for call in box.calls):  # fmt: skip
+            call.name == "in_us_dollars" for call in box.calls) and (
+            _amounts_given(query) or not _CURRENCY_ASKED.search(query.low)):  # fmt: skip
+        # ("cheapest to rent in GBP per hour": the money asked, no amount of theirs)
         notes.append(
             f"Your amounts in {query.currency.strip()} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."
@@ -268,25 +270,65 @@ def _one(query: Query, box: ToolBox) -> Draft:
     return draft
 
 
+def _amounts_given(query: Query) -> bool:
+    """Whether the user gave money of their own (a budget, a price, a tariff)."""
+    given = (query.budget, query.purchase_usd, query.monthly_usd, query.user_price_usd_per_hour,
+             query.usd_per_kwh)  # fmt: skip
+    return any(v is not None for v in given)
+
+
 _SIGNS = {"EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩", "CNY": "CN¥"}
 _FIRST_DOLLARS = re.compile(r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 
 
 def _in_their_money(box: ToolBox, text: str, code: str, per_usd: float) -> str:
     """ "and in euros?": the answer's first dollar amount in the currency asked, first, at the
-    rate on record (the in_us_dollars tool confirms the amount is those dollars)."""
+    rate on record (the in_us_dollars tool confirms the amount is those dollars); where the
+    first paragraph has none, each amount below in theirs beside it."""
     head = text.split("\n\n", 1)[0]
     found = _FIRST_DOLLARS.search(head)
     if found is None:
-        return text
+        return _each_in_their_money(box, text, code, per_usd, 0, everywhere=True)
     usd = float(found.group(1).replace(",", ""))
     back = box.call("in_us_dollars", {"amount": usd * per_usd, "currency": code})
     if "error" in back:
         return text
+    lead = f"**About {_said_in(code, back['amount'])}**: the {c.usd(usd)} below, {rate_said(back)}."
+    return f"{lead}\n\n{_each_in_their_money(box, text, code, per_usd, found.end())}"
+
+
+def _said_in(code: str, amount: float) -> str:
     sign = _SIGNS.get(code)
-    amount = c.num(back["amount"])
-    said = f"{sign}{amount}" if sign else f"{code} {amount}"
-    return f"**About {said}**: the {c.usd(usd)} below, {rate_said(back)}.\n\n{text}"
+    return f"{sign}{c.num(amount)}" if sign else f"{code} {c.num(amount)}"
+
+
+_LISTED = re.compile(r"^(?:\d+\. |- )", re.M)
+_GLOSSED = re.compile(r" \((?:[€£₹¥₩]|CN¥|R\$|[A-Z]{3} )")
+
+
+def _each_in_their_money(
+    box: ToolBox, text: str, code: str, per_usd: float, after: int, everywhere: bool = False
+) -> str:
+    """The dollar amounts of the head after the one led with, and of each ranked or listed
+    line (`everywhere`: of every line), with theirs beside each ("$0.82/hour (£0.70)"): a list
+    asked in their money."""
+    head_end = text.find("\n\n") if "\n\n" in text else len(text)
+    spans = [(after, len(text) if everywhere else head_end)] + [
+        (m.start(), text.find("\n", m.start()) if "\n" in text[m.start():] else len(text))
+        for m in _LISTED.finditer(text) if m.start() >= head_end and not everywhere
+    ]  # fmt: skip
+    out, last, done = [], 0, 0
+    for start, end in spans:
+        for found in _FIRST_DOLLARS.finditer(text, start, end):
+            if done == 12 or _GLOSSED.match(text, found.end()):
+                continue  # (a dozen at most; an amount already followed by its own gloss)
+            usd = float(found.group(1).replace(",", ""))
+            back = box.call("in_us_dollars", {"amount": usd * per_usd, "currency": code})
+            if "error" in back:
+                continue
+            out.append(text[last : found.end()] + f" ({_said_in(code, back['amount'])})")
+            last, done = found.end(), done + 1
+    return "".join(out) + text[last:]
 
 
 def _budget_in_dollars(query: Query, box: ToolBox) -> tuple[Query, str | None]:
@@ -316,7 +358,10 @@ _ASKED_CODES = {"euro": "EUR", "pound": "GBP", "sterling": "GBP", "rupee": "INR"
                 "rouble": "RUB", "ruble": "RUB", "zloty": "PLN", "kronor": "SEK", "kroner": "",
                 "lira": "TRY", "peso": "MXN"}  # fmt: skip
 _CURRENCY_ASKED = re.compile(
-    r"\b(?:in|into|to) (euros?|eur|pounds?(?! of)|gbp|sterling|rupees?|inr|yen|jpy|yuan|rmb|cny"
+    # ("en euros", "in brazilian reais": the words of other tongues and the country said too)
+    r"\b(?:in|into|to|en|em|auf) (?:(?:brazil(?:ian)?|indian|japanese|chinese|british|uk|swiss"
+    r"|korean|mexican|swedish|norwegian|danish|polish|turkish|russian|australian|canadian) )?"
+    r"(euros?|eur|pounds?(?! of)|gbp|sterling|rupees?|inr|yen|jpy|yuan|rmb|cny"
     r"|won|krw|swiss francs?|chf|reais|brl|roubles?|rubles?|rub|zlotys?|pln|kronor|kroner|sek|nok"
     r"|dkk|aud|cad|lira|pesos?|mxn)\b"
 )
@@ -619,6 +664,11 @@ _MS_PER_TOKEN_ASKED = re.compile(
 )
 _PER_MINUTE_ASKED = re.compile(r"\b(?:images?|pictures?|pics|renders?) (?:per|a|/) ?min(?:ute)?\b"
                                r"|\bbilder pro minute\b|\bimages? par minute\b")  # fmt: skip
+# "cost per 1000 requests", "price per request", "$ per 1k calls": a serving price per request
+_PER_REQUESTS_ASKED = re.compile(
+    r"\b(?:cost|price|pay|spend|\$|usd|dollars?)\b[^.?!]{0,40}?\bper (?:(\d[\d,]*)\s?(k)? |an? "
+    r"|one |each |every )?(?:requests?|calls?|queries|query|conversations?|messages?|chats?)\b"
+)
 _AUDIO_RATE_ASKED = re.compile(
     r"\bhours? of (?:audio|speech|recordings?) (?:per|an|a|each|every) (?:gpu[- ])?hour\b"
 )
@@ -678,6 +728,22 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
             lead = (f"**About {c.usd(rent['median'])} a month on {n} x {counted.group(2)}** "
                     f"rented around the clock, at the median {c.usd(summary['median'])} per "
                     "GPU-hour.")  # fmt: skip
+    elif (per := _PER_REQUESTS_ASKED.search(low)) and (
+            e := _first_fit(box, "serving_requests_per_s", first)) and (
+            (e.get("cost") or {}).get("usd_per_hour")):  # fmt: skip
+        # "what is the cost per 1000 requests ... on a l4": the full load's price per request
+        many = float(per.group(1).replace(",", "")) * (1000 if per.group(2) else 1) if (
+            per.group(1)) else 1.0  # fmt: skip
+        bill = box.call("request_cost", {"usd_per_hour": e["cost"]["usd_per_hour"],
+                                         "requests_per_s": e["serving_requests_per_s"],
+                                         "requests": many})  # fmt: skip
+        if "error" not in bill:
+            count = "a request" if many == 1 else f"{c.num(many)} requests"
+            lead = (f"**About {c.usd(bill['usd'])} per {count}** on "
+                    f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} at full load: "
+                    f"{c.num(bill['requests_per_hour'])} requests an hour (prompts of "
+                    f"{e['serving_prompt']:,} tokens, replies of {e['output_tokens']:,}) at "
+                    f"{c.usd(bill['usd_per_hour'])}/hour.")  # fmt: skip
     elif (per_token := _MS_PER_TOKEN_ASKED.search(low)) and (
             e := _first_fit(box, "decode_tokens_per_s", first)):  # fmt: skip
         rate = box.call("step_rate", {"per_second": e["decode_tokens_per_s"]["typical"],
@@ -1219,6 +1285,10 @@ def _yes_in(lower: str, costed: str, text: str, way: str = "in", no_way: str = "
     m = re.match(r"(?P<model>[^*]+?) does not fit on (?P<where>[^*]+?)\*\*", rest)
     if m is None:
         return f"**Yes {way} {lower}, no {no_way} {costed}: " + rest
+    if m["where"].startswith("any of them"):  # variants of one card: the job, not "any of them"
+        job = re.sub(r"^any of them\s*|\s*as asked$", "", m["where"])
+        return (f"**Yes {way} {lower}, no {no_way} {costed}: {m['model']} {job}**"
+                + rest[m.end() :])  # fmt: skip
     return (f"**Yes {way} {lower}, no {no_way} {costed}: {m['model']} fits on {m['where']} "
             f"{way} {lower} and does not fit {no_way} {costed}**" + rest[m.end() :])  # fmt: skip
 
@@ -1305,8 +1375,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     body = text[2:] if text.startswith("**") else text
     if pick:
         body = "p" + body[1:]  # "Yes: pick the MI300X"
-    elif body.startswith(("The ", "With ")):
-        body = body[0].lower() + body[1:]  # "Yes: the largest that fits ..."
+    elif body.startswith(("The ", "With ", "About ")):
+        body = body[0].lower() + body[1:]  # "Yes: the largest that fits ...", "Yes: about 18"
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
 
 

@@ -375,6 +375,18 @@ TOPIC_WORDS: dict[str, str] = {
     # "GPTQ vs AWQ vs GGUF Q4_K_M, when would I pick each" (checked first: each alone is
     # quantization's)
     "quant_formats": _QUANT_PAIRS,
+    # "whats the difference between lora and qlora", "lora vs qlora?" (before quantization's)
+    "lora_vs_qlora": r"\blora\b[^.?!]{0,25}\b(?:vs\.?|versus|or|and|against)\s(?:a\s)?qlora\b"
+    r"|\bqlora\b[^.?!]{0,25}\b(?:vs\.?|versus|or|and|against)\s(?:a\s)?lora\b"
+    r"|\bwhat(?:'s| is)\b[^.?!]{0,10}\bqlora\b",
+    # "what is gguf", "gguf format?" (before quantization's)
+    "gguf": r"\bwhat(?:'s| is| are)\b[^.?!]{0,12}\bgguf\b(?!\s(?:vs|or|and)\b)"
+    r"|\bgguf\b[^.?!]{0,15}\b(?:mean|stand for)\b",
+    # "why does vram matter", "more vram or a faster gpu?" (before VRAM's own)
+    "vram_matters": r"\bwhy (?:does|do|is)\b[^.?!]{0,15}\b(?:vram|gpu memory)\b[^.?!]{0,15}"
+    r"\b(?:matter|important|so important)\b|\bmore (?:vram|memory)\b[^.?!]{0,20}\bor\b[^.?!]{0,25}"
+    r"\b(?:faster|more powerful|stronger|quicker)\b|\b(?:faster|more powerful) (?:gpu|card)\b"
+    r"[^.?!]{0,20}\bor\b[^.?!]{0,15}\bmore (?:vram|memory)\b",
     # "why does my tok/s drop so much when context gets long?"
     "context_speed": r"\b(?:tok(?:en)?s?/s|tokens? (?:per|a) second|speed|slow\w*|drops?|falls?"
     r"|decreas\w*)\b.{0,60}(?:\blong(?:er)?\b[^.?!]{0,20}\b(?:context|ctx|prompts?|"
@@ -412,7 +424,7 @@ TOPIC_WORDS: dict[str, str] = {
     r"|(?<=what is the )'?context (?:window|length)s?\b"
     r"|\bcontext (?:window|length)s?'?\b.{0,80}?'?\b(?:eats?|uses?|takes?|costs?|needs?) (?:up |so "
     r"much |more )?(?:memory|vram)\b",
-    "kv_cache": r"\bkv[- ]?cache\b",
+    "kv_cache": r"\bkv[- ]?cache\b|\bcach[eé] (?:de )?kv\b",  # ("la caché KV")
     # "why 4x the model size for adam", "what are optimizer states", "training memory"
     "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
     r"|\badam\w*\b(?=.{0,80}\b(?:vram|memory)\b)|\b(?:vram|memory)\b.{0,80}\badam\w*\b",
@@ -453,14 +465,27 @@ DATASETS: tuple[tuple[str, str, float, str], ...] = (
         87_599,
         "https://rajpurkar.github.io/SQuAD-explorer/",
     ),
-    ("CIFAR-10", r"\bcifar-?10\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
+    ("CIFAR-10", r"\bcifar-?10\b(?!0)", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
+    ("CIFAR-100", r"\bcifar-?100\b", 50_000, "https://www.cs.toronto.edu/~kriz/cifar.html"),
+    (
+        "MNLI",
+        r"\b(?:glue[- ])?mnli\b|\bmulti-?nli\b",
+        392_702,
+        "https://huggingface.co/datasets/nyu-mll/glue (mnli train split: 392,702 pairs)",
+    ),
+    (
+        "CoNLL-2003",
+        r"\bconll(?:-?2003|03)?\b",
+        14_041,
+        "https://huggingface.co/datasets/eriktks/conll2003 (train split: 14,041 sentences)",
+    ),
     ("MNIST", r"\bmnist\b", 60_000, "http://yann.lecun.com/exdb/mnist/"),
 )
 # data sets of tiny images (the sources above: CIFAR is 32x32 colour images, MNIST 28x28 digits):
 # the ImageNet input size whose work the nets trained on them do, 4 times theirs. Their
 # small-image variants keep the full size through the first stage (a ResNet's 3x3 stem with no
 # max-pool, a ViT's 4x4 patches), where the ImageNet nets' stem and 16x16 patches divide it by 4
-DATASET_RESOLUTION = {"CIFAR-10": 128, "MNIST": 112}
+DATASET_RESOLUTION = {"CIFAR-10": 128, "CIFAR-100": 128, "MNIST": 112}
 # well-known text corpora a language model is trained on: (name, pattern, tokens, source)
 CORPORA: tuple[tuple[str, str, int, str], ...] = (
     (
@@ -1115,6 +1140,9 @@ def normalise(text: str) -> str:
         text = rx.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(?:iterations?|iters?|its|steps?)\s?(?:per|a|/)"
                       r"\s?(?:second|sec|s)\b", r"\1 it/s", text, flags=re.I)  # fmt: skip
     text = _CJK.sub(r" \1 ", text)
+    if "+" in text or "&" in text:  # "4090+3090", "3090&4090": two cards, each its own name
+        text = rx.sub(r"(?<=\d)([+&])(?=(?:rtx|rx|gtx)?\s?\d{3,4}\b)", r" \1 ", text,
+                      flags=re.I)  # fmt: skip
     # a run of 25 or more digits, commas and dots is no quantity (and would cost every number
     # pattern time growing with its length squared): one placeholder
     text = rx.sub(r"\d[\d,.]{24,}", " ~ ", text)
@@ -1503,6 +1531,16 @@ def _batch(low: str) -> int | None:
     if value > _LOT and made and rx.match(r"\s(?:images|pictures|photos|renders|generations)\b",
                                           low[m.end() :]) and "size" not in m.group(0):  # fmt: skip
         return None  # "a batch of 400 images" to make: a job's size, not a batch size
+    if (
+        value > _LOT
+        and "size" not in m.group(0)
+        and rx.match(
+            r"\s(?:[a-z]+\s)?(?:podcasts?|episodes?|files?|recordings?|videos?|calls?|meetings?"
+            r"|lectures?|interviews?|documents?|docs|pdfs?|books?|hours?|audio)\b",
+            low[m.end() :],
+        )
+    ):
+        return None  # "a batch of 1000 podcasts": the job's items, not how many run at once
     return value
 
 
@@ -1533,20 +1571,24 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"(?:at (?:the )?(?:same|one) (?:time|moment)|at once|simultaneously|concurrently)\b",
         low,
     )
-    users = users or rx.search(
-        rf"(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous |parallel |active "
-        r"|(?:internal|external|paying|beta|regular|heavy|light|real|expected|total) )?"
-        r"(?:users"
-        r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
-        r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
-        r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
-        r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
-        # "1000 users per day", "50 requests a second" (a rate, not how many at once); "20
-        # requests each" (what each user sends)
-        r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour|second|sec|s|minute|min)\b"
-        r"|\s(?:each|apiece)\b)"
-        r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
-        low,
+    users = (
+        users
+        or rx.search(  # ("cost per 1000 requests": a unit of the price, no load)
+            rf"(?<!per )(?<!every )(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous "
+            r"|parallel |active "
+            r"|(?:internal|external|paying|beta|regular|heavy|light|real|expected|total) )?"
+            r"(?:users"
+            r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
+            r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
+            r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
+            r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
+            # "1000 users per day", "50 requests a second" (a rate, not how many at once); "20
+            # requests each" (what each user sends)
+            r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour|second|sec|s|minute|min)\b"
+            r"|\s(?:each|apiece)\b)"
+            r"|(\d+)\s(?:concurrent|simultaneous|parallel)\b|\bteam of (\d+)\b",
+            low,
+        )
     )
     users = users or rx.search(
         rf"\b(\d[\d,]*|{_WORD_NUM[1:-1]})\s{_PEOPLE}\s(?:[a-z]+\s){{0,3}}?(?:at|in)\s(?:the\s)?"
@@ -1586,6 +1628,19 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         per_minute = None  # "the fan spins at 2000 rpm while serving": turns, not requests
     if per_minute:
         rate = _number((per_minute.group(1) or per_minute.group(2)).replace(",", "")) / 60
+    per_hour = (
+        None
+        if rate is not None
+        else rx.search(  # "5000 requests/hour"
+            rf"(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?{_ARRIVALS}(?:\s?/\s?|\s?per\s?|\s(?:an?|each|every)\s)"
+            r"(?:h|hr|hour)\b",
+            low,
+        )
+    )
+    if per_hour:
+        rate = (
+            _number(per_hour.group(1).replace(",", "")) * (1000 if per_hour.group(2) else 1) / 3600
+        )
     daily = _daily_rate(low) if rate is None else None
     if daily is not None and not rx.search(
         r"concurren|simultaneous|at once|same time|parallel", low
@@ -1625,7 +1680,7 @@ def _daily_rate(low: str) -> float | None:
         low,
     )
     users = users or rx.search(  # "~300 daily active users, avg 20 msgs each"
-        rf"{_NUM}\s?(k|thousand)?\s(?:daily(?: active)?\s{_DAILY_PEOPLE}|daus?)\b[^.?!\d]{{0,40}}?"
+        rf"{_NUM}\s?(k|thousand)?\s(?:daily(?: active)?\s{_DAILY_PEOPLE}|daus?)\b[^?!]{{0,60}}?"
         rf"\b(?:each|avg|average|per (?:user|person|head)|around|about)\b[^.?!\d]{{0,12}}~?"
         rf"{_NUM}\s(?:{_ASKS})\b",
         low,
@@ -1664,6 +1719,26 @@ SECONDS_PER_DAY = 86_400
 MAX_REPLY_TOKENS = 10_000_000  # the most read as output tokens (the calculator's limit)
 
 
+# replies generated in bulk: "generate 100k synthetic samples of 400 tokens each"
+_GENERATED_ITEMS = re.compile(
+    r"\b(?:generat\w*|produc\w*|writ\w*|creat\w*|synthesi[sz]\w*)\s(?:about |around |~)?"
+    r"(\d[\d,]*(?:\.\d+)?)\s?(k|m|thousand|million)?\s(?:[a-z]+\s){0,2}?(?:samples|examples|answers"
+    r"|responses|completions|documents|rows|records|articles|descriptions|summaries|items)"
+    r"\s(?:of|with|at)\s(?:about |around |~)?(\d[\d,]*)\s?(k)?\s?tok(?:en)?s?\b"
+)
+
+
+def _generated_items(low: str) -> tuple[float, int] | None:
+    """(how many, tokens each) of replies generated in bulk, or None."""
+    m = _GENERATED_ITEMS.search(low)
+    if m is None:
+        return None
+    scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(m.group(2) or "", 1.0)
+    each = int(m.group(3).replace(",", "")) * (1000 if m.group(4) else 1)
+    count = float(m.group(1).replace(",", "")) * scale
+    return (count, each) if count >= 1 and each >= 1 else None
+
+
 def _output_tokens(low: str) -> int | None:
     if m := _IN_OUT.search(low):
         return _tokens(m.group(3), m.group(4))
@@ -1673,7 +1748,7 @@ def _output_tokens(low: str) -> int | None:
         r"(?:(?:output|generated|new|completion) tokens|[- ]?tokens? "
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?|generations?)"
         r"|[- ]?tokens? (?:per|a|an|each) (?:answer|reply|response|output|completion)\b"
-        r"|\s(?:gen|out)\b(?!\s?(?:\d|gpu|card)))"
+        r"|\s(?:tok(?:en)?s?\s)?(?:gen|out)\b(?!\s?(?:\d|gpu|card|of\b)))"
         # "answers about 200 tokens", "responses are ~300 tokens long"
         r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
         r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tok(?:en)?s?\b"
@@ -2911,6 +2986,9 @@ def _prices_and_budget(
             # "a 4090 costs 1800", not "the H100 costs 2.20 euro per hour"
             r"|\bcosts? ~?\d(?![\d.,]*\s?(?:euros?|eur|usd|dollars?|€|\$)?\s?(?:/|per\s|an?\s)\s?h)"
             r"|\bdesktop\b|\bworkstation\b|\blocal(?:ly)?\b|\b(?:at|for) home\b"
+            r"|\blokal\w*|\blocales?\b"  # ("einen lokalen llm server", "un servidor local")
+            # "got £1500 to spend, best gpu for stable diffusion": a card's price
+            r"|\bto spend\b[^.?!]{0,30}\b(?:best|which|what|good)\s(?:\w+\s)?(?:gpu|card|graphics)"
             r"|\bhome (?:[\w-]+ )?(?:card|gpu|pc|build|server|machine|setup|box)\b"
             r"|\bon[- ]?prem\w*|\bfor the (?:card|gpu|graphics card)\b"
             # "best gpu under $1500": a card's price, not an hour's
@@ -2930,6 +3008,8 @@ def _prices_and_budget(
             + (
                 ""
                 if rx.search(r"\bhobby\b|\bat home\b|\bhome (?:lab|server|pc|rig)\b", low)
+                # ("got £1500 to spend, best gpu for stable diffusion": a card's price)
+                or (value >= 500 and _CARD_SOUGHT.search(low) and not _JOB_TRAINED.search(low))
                 else r"|\bspent\b|\bspend\b"
             ),
             low,
@@ -2981,12 +3061,19 @@ def _scaled(number: str, scale: str | None) -> float:
 _SAMPLES_OF = re.compile(
     rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
     rf"|conversations|pairs|dialogues|instructions|sentences|reviews|messages|emails|tweets"
-    rf"|paragraphs)\b,?\s\(?(?:of\s)?"
-    # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens"
+    rf"|paragraphs|chunks|passages|docs|texts)\b,?\s\(?(?:of\s)?"
+    # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens", "each
+    # chunk 512 tokens", "50k examples 512 tokens"
     r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
-    r"|approx\w*|ca|circa|at|with(?: an?)?|length|len|of)\.?:?\s?~?){1,4}"
+    r"|approx\w*|ca|circa|at|with(?: an?)?|length|len|of|is|are|chunk|passage|doc(?:ument)?"
+    r"|sample|example|text|row)\.?:?\s?~?){0,4}"
     rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b"
 )
+
+
+# "best gpu for ...", "which card": a card sought; a fine-tune or training run spends on rent
+_CARD_SOUGHT = re.compile(r"\b(?:best|which|what|good|recommend\w*)\s(?:\w+\s)?(?:gpu|card|graphics)")
+_JOB_TRAINED = re.compile(r"\b(?:pre-?)?train\w*|\bfine-?tun\w*|\bfinetun\w*|\bq?lora\b")
 
 
 def _sample_length(low: str) -> int | None:
@@ -3350,14 +3437,22 @@ def _audio_hours(low: str) -> float | None:
         lambda w: f"{_count(w.group(1)):g}",
         low,
     )
-    m = rx.search(
-        rf"{_NUM}\s?(k)?[\s-]?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)[\s-]?"
-        r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recorded|transcripts?"
-        rf"|{_RECORDINGS})\b"
-        # "600 hours to transcribe"
-        rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
-        low,
-    ) or rx.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
+    m = (
+        rx.search(
+            rf"{_NUM}\s?(k)?[\s-]?(hours?|hrs?|h|horas?|stunden|heures?|minutes?|mins?)[\s-]?"
+            r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recorded|transcripts?"
+            # "100h librispeech": the speech corpora, hours of audio
+            r"|librispeech|common ?voice|voxpopuli|gigaspeech"
+            rf"|{_RECORDINGS})\b"
+            # "600 hours to transcribe"
+            rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
+            low,
+        )
+        or rx.search(  # "cheapest to transcribe 1000 hours?": hours transcribed are audio
+            rf"\btranscrib(?:e|ing)\s(?:about |around |~)?{_NUM}\s?(k)?\s?(hours?|hrs?|h)\b", low
+        )
+        or rx.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
+    )
     if not m:
         m2 = rx.search(
             rf"(?:audio|podcast|recording|meeting|call)s?\s(?:of|that(?:'s| is))\s{_NUM}"
@@ -3399,7 +3494,9 @@ def _resolution(low: str) -> int | None:
 _VIDEO = re.compile(r"\b(?:feeds?|streams?|cameras?|cams?|footage|fps|cctv|webcam)\b")
 
 
-_TRAINING_SAID = re.compile(r"\btrain\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya")
+_TRAINING_SAID = re.compile(
+    r"\b(?:pre-?)?train\w*|\bloras?\b|\bfine-?tun\w*|\bdreambooth\b|\bkohya"
+)
 # the most steps a sampler runs for one image (more are a training run's)
 SAMPLER_STEPS = 1000
 
@@ -3421,13 +3518,14 @@ def _steps(low: str, trained: bool = False) -> int | None:
         done, total = (int(g.replace(",", "")) for g in at.groups())  # "on step 12000 of 50000"
         if 0 <= done < total:
             return total - done  # the steps left
-    m = rx.search(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|mil|thousand)?\s?"
+    m = rx.search(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|mil|thousand|m|million)?\s?"
                   r"(?:sampling |denoising |inference |training )?steps?\b"
                   r"|\bmax_(?:train_)?steps\s?(?:[=:]|is|of)?\s?(\d+)", low)  # fmt: skip
     if not m:
         return None
-    # "120k steps", "120 mil steps" (Portuguese and Spanish thousands)
-    value = int(_number((m.group(1) or m.group(3)).replace(",", "")) * (1000 if m.group(2) else 1))
+    # "120k steps", "120 mil steps" (Portuguese and Spanish thousands), "1M steps"
+    scale = {"m": 10**6, "million": 10**6}.get(m.group(2) or "", 1000 if m.group(2) else 1)
+    value = int(_number((m.group(1) or m.group(3)).replace(",", "")) * scale)
     # a sampler's steps are few; a training run's many ("3000 steps" of a LoRA)
     trained = trained or bool(_TRAINING_SAID.search(low) or _STEP_TIME.search(low))  # or its time
     return value if 1 <= value <= (10**7 if trained else SAMPLER_STEPS) else None
@@ -3485,8 +3583,9 @@ def _power(low: str) -> float | None:
 
 # a tokens/s figure written with a number ("1,800 tok/s", "25k tokens per second")
 _RATE = re.compile(
-    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?(\+)?\s?(?:(?:output|generated|aggregate"
-    r"|decode|total|generation) )?(?:tok(?:en)?s?\s?(?:/|per|a)\s?s(?:ec(?:ond)?)?\b|t/s\b|tps\b)"
+    r"(?<![\w.])(?<![+&] )(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?(\+)?\s?(?:(?:output"
+    r"|generated|aggregate|decode|total|generation) )?"
+    r"(?:tok(?:en)?s?\s?(?:/|per|a)\s?s(?:ec(?:ond)?)?\b|t/s\b|tps\b)"
 )
 # the words before a rate wanted, not had: "we need 25k tok/s peak", "a target of 3,000 tok/s"
 _WANTED_BEFORE = re.compile(
@@ -3505,6 +3604,10 @@ EACH_USERS_RATE = re.compile(
 )
 
 
+_TOTAL_AFTER = re.compile(r"\s?(?:in )?(?:total|aggregate|overall|combined)\b")
+_SERVE_BEFORE = re.compile(r"\b(?:serve|serving|handle|deliver|sustain)\b[^?!]{0,60}$")
+
+
 def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
     """Two speeds, one wanted and one had: "we measured 1,800 tok/s on one A10G; we need 25k
     tok/s peak" -> (1800, 25000), whichever comes first; one speed wanted alone: "we need 5000
@@ -3517,7 +3620,12 @@ def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
     # ("runs llama 3.1 8b at 50+ tok/s", "at least 50 tok/s": a floor, wanted)
     if len(rates) == 1 and (_WANTED_BEFORE.search(low[: rates[0].start()]) or rates[0].group(3)
                             or rx.search(r"\bat least\s?$|\bmin(?:imum)?\.?\s?(?:of\s)?$",
-                                         low[: rates[0].start()])):  # fmt: skip
+                                         low[: rates[0].start()])
+                            # "serve llama 3.1 8b at 1000 tokens/s total": all streams together
+                            # (a total had, "pushes 1,500 tokens/s total", is no want)
+                            or (rx.match(_TOTAL_AFTER, low[rates[0].end() :])
+                                and rx.search(_SERVE_BEFORE, low[: rates[0].start()]))
+                            ):  # fmt: skip
         return None, float(rates[0].group(1).replace(",", "")) * (1000 if rates[0].group(2) else 1)
     if len(rates) != 2:
         return None
@@ -4294,6 +4402,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context_dict() of the last turn)."""
     from advisor.agent.intents import detect_intent
 
+    asked = str((previous or {}).get("asked") or "")
+    if asked and not (previous or {}).get("follow_up") and _MONEY_ONLY.match(question.lower()):
+        # "and in rupees?", "in euro pls": the question before, asked again in that money
+        return understand(f"{asked} {question.strip()}", catalog)
     text, at_rate, exchange = _at_users_rate(normalise(question))
     parts = _split_questions(text)
     if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
@@ -4507,7 +4619,7 @@ def _topic(low: str) -> str | None:
     for topic, pattern in TOPIC_WORDS.items():
         found = list(rx.finditer(pattern, low))
         if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
-            setting = r"\b(?:in|în|at|using|with|в)\s$"
+            setting = r"\b(?:in|în|at|using|with|в)\s$|\d\s?b\s$"  # (or after a size: "70b fp8")
             found = [m for m in found if not rx.search(setting, low[: m.start()])]
         if found:
             return topic
@@ -5008,6 +5120,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
         named = named.replace(written.lower(), "named")
     # a pace counts nothing: "1,200 images per second", "coded 1,000 responses in 3 min 20 s"
     samples, dataset, images = _samples(_ITEMS_TOOK.sub(" ", _ITEM_RATE.sub(" ", named)))
+    repeats = rx.search(r"\b(\d+)\s?(?:images?|imgs?|pics?|photos?)\s?(?:x|\*|\u00d7)\s?(\d+)\s?"
+                        r"(?:repeats?|reps?)\b", low)  # fmt: skip
+    if repeats and samples == float(
+        repeats.group(1)
+    ):  # kohya's "20 images x 10 repeats": 200 a pass
+        samples = samples * int(repeats.group(2))
     if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
         samples
         and not images
@@ -5183,6 +5301,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if corpus is not None and workload == "train":  # "gpt-2 from scratch on openwebtext"
         corpus_tokens = corpus[2]
         notes += (f"{corpus[0]}: {corpus[2]:,} tokens in one pass ({corpus[3]}).",)
+    made = _generated_items(low) if workload in (None, "inference") else None
+    if made is not None:  # "generate 100k samples of 400 tokens each": 40M tokens of replies
+        corpus_tokens, samples = made[0] * made[1], None
     q = Query(
         text=text,
         intent="",
@@ -5206,9 +5327,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         gpu_layers=int(ngl.group(1) or ngl.group(2)) if (ngl := _NGL.search(low)) else None,
         reserved_gb=_reserved_gb(low),
         providers=tuple(dict.fromkeys([*_providers(low, linker.providers), *clouds])),
-        context=_context(low) or _sample_length(low),
+        context=None if made else _context(low) or _sample_length(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
-        output_tokens=_output_tokens(low),
+        output_tokens=made[1] if made else _output_tokens(low),
         concurrency=concurrency,
         rps=rps,
         num_gpus=loose,
@@ -6306,6 +6427,8 @@ def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
         or rx.search(
             r"\beach (?:with|has|having|holding|running)\b|\b(?:nodes|boxes|machines|servers|hosts|"
             r"rigs|workstations) (?:of|with|having|holding) (?:\d|two|four|eight|a pair)"
+            # "2 nodes each 4x a100"
+            r"|\b(?:nodes|boxes|machines|servers|hosts|rigs) (?:each|apiece) (?:\d|two|four|eight)"
             # "2 nodes x 8 H100"
             r"|\b(?:nodes|boxes|machines|servers|hosts|rigs)\s?[x*\u00d7]\s?\d",
             low,
@@ -6506,6 +6629,9 @@ _BUYING = re.compile(
     r"|\bwhat (?:do|should|would) (?:i|we) order\b|\bcomprar\b|\bkaufen\b|\bacheter\b"
     r"|\bsh\w{1,4}d (?:i|we) by\b"
     # "building a server for our team", "putting together a workstation": hardware owned
+    # "for my team of 10, on-prem: what hardware": owned machines, not rented ones
+    r"|\bon[- ]?prem(?:ise)?s?\b[^?!]{0,40}\b(?:hardware|server|gpus?|cards?|what|which|buy)\b"
+    r"|\b(?:hardware|server|gpus?|cards?)\b[^.?!]{0,40}\bon[- ]?prem(?:ise)?s?\b"
     r"|\b(?:build(?:ing)?|putting together|put together|spec(?:c?ing)? out|assembl\w+) "
     r"(?:a|an|our|my|the|a new|a dedicated|a small) (?:\w+ ){0,2}?(?:server|box|rig|machine"
     r"|workstation|pc|desktop|homelab|home lab|node)\b"
@@ -6734,6 +6860,13 @@ def _sets_something(query: Query) -> bool:
 
 
 _ASKED_BEFORE = " (asked before: "
+# a follow-up that asks only for another money: "and in rupees?", "in euro pls", "en euros?"
+_MONEY_ONLY = re.compile(
+    r"^\W*(?:(?:and|but|ok|okay|so|what about|how about|now|y|et)\s)*(?:in|into|en|em|auf)\s"
+    r"(?:euros?|eur|€|pounds?|gbp|£|sterling|rupees?|inr|₹|yen|jpy|yuan|rmb|cny|won|krw"
+    r"|swiss francs?|chf|reais|brl|roubles?|rubles?|rub|zlotys?|pln|kronor|kroner|sek|nok|dkk"
+    r"|aud|cad|lira|pesos?|mxn)\b(?:\s(?:pls|please|then|instead|too|as well))*\W*$"
+)
 # a follow-up that opens by setting a card against the one before: "vs a new 4070 ti super?"
 _VERSUS_OPENS = re.compile(
     r"^\W*(?:(?:and|but|ok|what about)\s)?(?:vs\.?|versus|or|against|compared? (?:to|with))\s"
@@ -6823,7 +6956,12 @@ def resolve(
         dropped = {m.note for m in query.models if m.note}
         updates["notes"] = tuple(n for n in query.notes if n not in dropped)
     elif not query.models and prior.models and not _datasheet_only(query):
-        updates["models"] = prior.models
+        # ("llama 3.1 8b q8" then "what about q4": the format said now, not the name's)
+        updates["models"] = (
+            tuple(replace(m, precision=None) for m in prior.models)
+            if query.precision
+            else prior.models
+        )
     carried = updates.get("models", query.models)
     if (query.dataset_samples and not query.images and carried and carried[0].family == "diffusion"
             and query.workload in (None, "inference")):  # fmt: skip
@@ -6859,8 +6997,17 @@ def resolve(
             )
         )
         or _VERSUS_OPENS.match(query.text.lower())  # "vs a new 4070 ti super?", "or a 4080?"
+        # "and if i add a 3090?": the card said beside the one before, in the same machine
+        or bool(gpus and prior.gpus and _CARD_ADDED.search(query.text.lower()))
     ):  # "how does that compare to the h100"
-        gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
+        if (_CARD_ADDED.search(query.text.lower()) and len(prior.gpus) == len(gpus) == 1
+                and gpus[0].ids == prior.gpus[0].ids):  # fmt: skip
+            # "a 3090" then "and if i add another 3090?": two of them
+            gpus = (
+                replace(prior.gpus[0], count=(prior.gpus[0].count or 1) + (gpus[0].count or 1)),
+            )
+        else:
+            gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
     elif all_of_them:
         # "my card is a 4070" then "4080 super or 4070 ti super? vram for all three cards" (the
@@ -7488,13 +7635,20 @@ def _key_of(model: ModelRef, linker: Any) -> str:
     return rx.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s])", "", name.lower())
 
 
+_CARD_ADDED = re.compile(
+    r"\b(?:if i |if we |i |we )?add(?:ed|ing)? (?:an? |another |my |one )|\balongside\b"
+    r"|\bplus (?:an? |my )|\bpair(?:ed)? (?:it )?with\b|\bsecond card\b"
+)
+
+
 def _revariant(gpu: GpuRef, catalog: Catalog, variant: Any, form: Any) -> GpuRef:
     """The same GPU name with a new variant constraint: 'the 80GB one', 'the PCIe one', 'the Ada
     one' (after "RTX A6000", the RTX 6000 Ada: the name's number with the new word)."""
     linker = linker_for(catalog)
     base = gpu.base or gpu.text
     extra = ""
-    if variant:
+    if variant:  # (the size said before gives way: "3080 12GB", then "only 10gb")
+        base = rx.sub(r"\s?\d+\s?gb\b", "", base, flags=re.I).strip() or base
         extra += f" {variant.group(1)}GB"
     if form:
         extra += f" {form.group(1) or form.group(2)}"

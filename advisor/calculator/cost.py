@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from advisor.errors import InvalidInput
 from advisor.specs import Price
 
+# an assumed electricity price when the user gives none: the U.S. average retail price to
+# residential customers, 2024 (EIA Electric Power Monthly, table 5.6.A: about 16.5 cents/kWh)
+DEFAULT_USD_PER_KWH = 0.165
+DEFAULT_TARIFF_SOURCE = "the U.S. average residential price of 2024 (EIA Electric Power Monthly)"
 HOURS_PER_YEAR = 8760
 HOURS_PER_MONTH = 730
 # The service life a rent-or-buy verdict assumes when the question names none ("over the
@@ -229,6 +233,15 @@ def usd_per_million_tokens(usd_per_hour: float, tokens_per_s: float) -> float:
     """What a million tokens cost at a price per hour and a speed: price / (tok/s x 3,600) x 1e6."""
     _check(usd_per_hour=usd_per_hour, tokens_per_s=tokens_per_s)
     return usd_per_hour / (tokens_per_s * 3600) * 1e6
+
+
+def usd_per_requests(usd_per_hour: float, requests_per_s: float, requests: float = 1.0) -> float:
+    """What `requests` cost on a setup rented by the hour that serves `requests_per_s` at full
+    load: price / (req/s x 3,600) x requests."""
+    _check(usd_per_hour=usd_per_hour, tokens_per_s=requests_per_s)
+    if requests <= 0:
+        raise InvalidInput("requests must be positive.")
+    return usd_per_hour / (requests_per_s * 3600) * requests
 
 
 def electricity(power_w: float, hours: float, usd_per_kwh: float) -> tuple[float, float]:

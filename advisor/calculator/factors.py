@@ -80,7 +80,9 @@ from advisor.errors import InvalidInput
 # .12.06a: an RDMA fabric between SXM/OAM boards has a port per GPU (the DGX A100's and DGX
 # H100's eight compute ports), so a node's bandwidth out is its ports' together; a fine-tune over
 # PCIe keeps a copy per GPU with gradient checkpointing on rather than ZeRO-3 when only that fits
-FORMULA_VERSION = "calc-2026.12.06a"
+# .12.06b: a serving engine's decode step spends a fixed time in each routed MoE layer
+# (MOE_LAYER_MS); calibration rows L2207-L2249 added (large MoE models, collected at stop 72)
+FORMULA_VERSION = "calc-2026.12.06b"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -499,15 +501,17 @@ class Calibration:
 DECODE_CALIBRATION = {
     "hf": Calibration(117, 4, 0.205, 0.63, 1.60),
     "autoawq": Calibration(53, 2, 0.129, 0.62, 1.18),
-    "vllm": Calibration(98, 7, 0.073, 0.86, 1.12),
-    "sglang": Calibration(26, 3, 0.140, 0.61, 1.13),
+    # (since calc-2026.12.06b: the large MoE rows L2207-L2249 added; SGLang's low end is DeepSeek-R1
+    # at one stream on 16 H100s over two nodes, L2207-L2211, 2.6x fast)
+    "vllm": Calibration(105, 10, 0.078, 0.76, 1.12),
+    "sglang": Calibration(31, 4, 0.140, 0.40, 1.16),
     # (33 rows since calc-2026.12.04a: EXL2 rows scored at their own width, not as GPTQ; 39 of 5
     # sources since calc-2026.12.05b, premAI-io/benchmarks' A100 rows L2168-L2175 added)
     "exllamav2": Calibration(39, 5, 0.066, 0.75, 1.05),
     "llama.cpp": Calibration(45, 9, 0.040, 0.91, 1.07),
     # (since stop 68: 23 scored rows, L1994-L2102 and L2150-L2167; 7 source files of 4
     # publications, the four LLM-serve result files counted apart)
-    "tensorrt-llm": Calibration(23, 7, 0.116, 0.72, 1.25),
+    "tensorrt-llm": Calibration(25, 9, 0.142, 0.72, 1.25),
 }
 # (MLC LLM keeps SPEED_BAND: all 16 of its scored rows, llm-perf-bench L1816-L1834 and the MLC
 # blog L0568-L0570, measured 1.04-1.21x its typical figure, a band that would not hold it)
@@ -672,6 +676,18 @@ ENGINE_ALIASES = {
     "mlc-chat": "mlc-llm",
 }
 
+
+# A serving engine's decode step through a routed MoE layer launches a run of small kernels the
+# step waits on (router, top-k, token sort and alignment, the grouped expert GEMMs and their
+# activation quantisation, the shared expert): a fixed time per MoE layer beside the bytes read.
+# Fitted on the SGLang rows of large MoE models in eval/calibration/llm.csv, the joint median of
+# measured / predicted to 1: L1392-L1393 (Qwen3-235B-A22B on 8 and 4 H20s, SGLang 0.4.6) and
+# L2217-L2224 (DeepSeek-R1-0528 on 8 H200s, SGLang 0.5.7, 8-64 requests in flight; InferenceX
+# issue 870). Without it those rows ran 46% and 37% fast; left out in turn, the Qwen3 rows alone
+# fit 0.045 ms (the DeepSeek rows then 15% fast) and the DeepSeek rows alone 0.09 ms (the Qwen3
+# rows 23% slow). Not fitted on, and still 2.0-2.6x fast with it: DeepSeek-R1 at one stream on
+# 16 H100s over two nodes (SGLang, July 2025, L2207-L2211) and in AWQ on vLLM (L2212-L2216)
+MOE_LAYER_MS = 0.055
 
 TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy", "mlc-llm")
 

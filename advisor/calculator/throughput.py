@@ -196,6 +196,10 @@ def decode_step_seconds(
     if model.is_moe and model.num_experts:
         host_ms += layers * model.num_experts * engine.expert_ms
     overhead_ms = engine.step_overhead_ms
+    if model.is_moe and model.num_experts and engine.name in factors.TENSOR_PARALLEL_ENGINES:
+        # a routed layer's small kernels (router, top-k, token sort, grouped GEMMs, the shared
+        # expert), each waited on: a time per MoE layer beside the bytes (factors.MOE_LAYER_MS)
+        overhead_ms += (layers - (model.first_k_dense_replace or 0)) * factors.MOE_LAYER_MS
     if penalties:
         overhead_ms += batch * factors.penalty_sampler_ms(engine.name, model.vocab_size)
     if tp > 1:  # workers driven by a Ray call each step (factors.ray_dispatch_ms)

@@ -54,6 +54,7 @@ SPLITS = (
     "fresh26",
     "fresh27",
     "fresh28",
+    "fresh29",
 )
 
 
