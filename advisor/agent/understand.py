@@ -3072,7 +3072,9 @@ _SAMPLES_OF = re.compile(
 
 
 # "best gpu for ...", "which card": a card sought; a fine-tune or training run spends on rent
-_CARD_SOUGHT = re.compile(r"\b(?:best|which|what|good|recommend\w*)\s(?:\w+\s)?(?:gpu|card|graphics)")
+_CARD_SOUGHT = re.compile(
+    r"\b(?:best|which|what|good|recommend\w*)\s(?:\w+\s)?(?:gpu|card|graphics)"
+)
 _JOB_TRAINED = re.compile(r"\b(?:pre-?)?train\w*|\bfine-?tun\w*|\bfinetun\w*|\bq?lora\b")
 
 
