@@ -1300,8 +1300,11 @@ def recommend_gpus(
         ranked.sort(key=lambda r: (r["usd_per_hour"] is None, r["usd_per_hour"] or 0))
         ranking = "hourly rental price, cheapest first"
     elif rank_by == "speed":
-        ranked.sort(key=lambda r: -r["speed"])
-        ranking = "speed"
+        # (a part with neither a rental nor a purchase price on record, an announced one, after
+        # every card one can get)
+        ranked.sort(key=lambda r: (r["usd_per_hour"] is None and r.get("purchase_usd") is None,
+                                   -r["speed"]))  # fmt: skip
+        ranking = "speed, among the cards with a price on record first"
     else:
         ranked.sort(key=_value_key)
         ranking = "cost per unit of work where a rental price exists, else speed"

@@ -225,7 +225,7 @@ def test_pretraining_runs_at_the_largest_batch_that_fits(rules_advisor: Advisor)
 def test_a_fine_tunes_time_uses_the_leaner_recipe_that_fits(rules_advisor: Advisor) -> None:
     text = _ask(rules_advisor, "how long for 800 steps of a flux dev lora on a 4070 12gb?").text
     assert _head(text).startswith("**About"), text
-    assert "With QLoRA (a 4-bit base): as assumed" in text, text
+    assert "The figures above are with QLoRA (a 4-bit base): as first assumed" in text, text
 
 
 def test_the_picked_card_rented_prices_the_job(rules_advisor: Advisor) -> None:

@@ -169,7 +169,7 @@ def test_one_card_said_with_its_article_is_one_card(rules_advisor: Advisor) -> N
 
 def test_the_cheapest_way_to_rent_is_the_lowest_offers(rules_advisor: Advisor) -> None:
     text = _ask(rules_advisor, "cheapest way to get 4x a100 80gb for three days?").text
-    assert "cheapest current offer" in _head(text), text
+    assert "cheapest current on-demand offer" in _head(text), text
 
 
 def test_whether_a_choice_matters_is_answered_for_fit_and_speed(rules_advisor: Advisor) -> None:

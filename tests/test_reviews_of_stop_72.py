@@ -326,3 +326,141 @@ def test_a_used_card_better_than_a_new_one_is_weighed_then_priced(rules_advisor:
                         "llms").text  # fmt: skip
     assert head(text).startswith("**Yes: pick the NVIDIA GeForce RTX 3090"), head(text)
     assert "used" in text and "$" in text
+
+
+def test_hardware_that_cannot_exist_is_said_so(rules_advisor: Advisor) -> None:
+    for question in ("llama 3 8b on -4 gpus", "7b on 0gb gpu",
+                     "can i run llama 3 8b on 1 gpu with 1 MB of vram"):  # fmt: skip
+        text = ask_grounded(rules_advisor, question).text
+        assert head(text).startswith("**No GPU setup to size"), (question, head(text))
+
+
+def test_a_range_of_gpus_is_no_impossible_count(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "train on 2-4 gpus llama 8b lora how long for 10M "
+                        "tokens").text  # fmt: skip
+    assert "No GPU setup" not in text
+
+
+def test_a_price_per_thousand_tokens_at_full_load(rules_advisor: Advisor) -> None:
+    # ~190 tokens/s at $2.00/hour: ~$2.9 per million, ~$0.003 per thousand
+    text = ask_grounded(rules_advisor, "we bill clients per 1k tokens. if we run llama 3 70b awq "
+                        "on an a100 80gb at full load, what's our cost per 1k "
+                        "tokens?").text  # fmt: skip
+    found = re.match(r"\*\*About \$([\d.]+) per 1,000 tokens", head(text))
+    assert found and 0.001 <= float(found.group(1)) <= 0.01, head(text)
+
+
+def test_the_cheapest_offer_names_its_provider(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what's the cheapest H100 per hour you know of and from "
+                        "which provider").text  # fmt: skip
+    assert re.search(r"on-demand offer \([A-Z][\w.() -]+, 20\d\d-\d\d-\d\d\)", head(text)), head(
+        text
+    )
+
+
+def test_the_longest_context_asked_beside_a_pace(rules_advisor: Advisor) -> None:
+    # 32B at q4 on 24 GB: ~20 GB of weights, ~3-4 GB left at 262 KB a token: ~12-20k tokens
+    text = ask_grounded(rules_advisor, "deepseek r1 distill qwen 32b on 4090, q4, how many tokens "
+                        "per second and how long context can i fit").text  # fmt: skip
+    found = re.search(r"Longest context that fits: about ([\d,]+) tokens", text)
+    assert found and 8_000 <= int(found.group(1).replace(",", "")) <= 25_000, text[:500]
+
+
+def test_kv_cache_per_token_of_each_model_named(rules_advisor: Advisor) -> None:
+    # 80 layers x 8 KV heads x 128 x 2 x 2 bytes = 327,680; Mixtral 8x22B 56 x 8 x 128 x 4
+    text = ask_grounded(rules_advisor, "how much kv cache per token for qwen2.5 72b and for "
+                        "mixtral 8x22b").text  # fmt: skip
+    assert "327,680 bytes" in head(text) and "229,376 bytes" in head(text), head(text)
+
+
+def test_a_pretraining_deadline_past_the_largest_cluster_is_counted(
+    rules_advisor: Advisor,
+) -> None:
+    # 6 x 406e9 x 8.1e12 (20 tokens a parameter) ~ 2e25 FLOP at 25-45% of 989 TFLOPS:
+    # 12-22M H100-hours, over 730 hours ~ 17-31k GPUs
+    text = ask_grounded(rules_advisor, "how many gpus to train llama 3 405b from scratch in 1 "
+                        "month").text  # fmt: skip
+    found = re.match(r"\*\*At least ([\d,]+) x NVIDIA H100", head(text))
+    assert found and 15_000 <= int(found.group(1).replace(",", "")) <= 45_000, head(text)
+    assert "20 tokens per parameter" in text
+
+
+def test_desk_cards_for_training_are_weighed_on_the_reference_benchmark(
+    rules_advisor: Advisor,
+) -> None:
+    # Lambda's ResNet-50 rows: the 3090 (936 GB/s) well ahead of the A4000 (448 GB/s, 140 W)
+    text = ask_grounded(rules_advisor, "a4000 vs 3090 for training, same price used").text
+    found = re.match(r"\*\*Pick the NVIDIA GeForce RTX 3090: about ([\d.]+)x as fast", head(text))
+    assert found and 1.3 <= float(found.group(1)) <= 2.0, head(text)
+
+
+def test_the_fastest_on_a_tight_budget_is_weighed_by_cost(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "whats the fastest way to serve mistral 7b to like 50 "
+                        "users at once, budget is tight").text  # fmt: skip
+    assert "Rubin" not in head(text) and "B200" not in head(text), head(text)
+
+
+def test_serving_engines_asked_against_each_other_are_explained(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what's the difference between vllm and llama.cpp, which "
+                        "should i use for serving").text  # fmt: skip
+    assert head(text).startswith("**vLLM, SGLang and TensorRT-LLM are serving engines"), head(text)
+
+
+def test_parallelism_asked_without_nvlink_is_the_split(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "tensor parallel vs pipeline parallel, which one for 2 gpus "
+                        "without nvlink").text  # fmt: skip
+    assert "tensor parallel" in head(text) and "NVLink is NVIDIA" not in head(text), head(text)
+
+
+def test_a_concept_asked_with_whats_unpunctuated(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "whats MFU and what is typical for llama training on "
+                        "h100").text  # fmt: skip
+    assert head(text).startswith("**MFU (model FLOPs utilization)"), head(text)
+
+
+def test_a_total_asked_in_euros_leads_with_the_total(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "fine tune Mistral 7B on my company's 2 million support "
+                        "tickets (~400 tokens each). LoRA. Which cloud GPU and what total cost in "
+                        "EUR?").text  # fmt: skip
+    found = re.match(r"\*\*About €([\d,.]+) in all\*\*: the \$([\d,.]+) below", head(text))
+    assert found and float(found.group(2).replace(",", "")) > 5, head(text)
+
+
+def test_rent_or_buy_with_prices_in_another_currency_converts_them(
+    rules_advisor: Advisor,
+) -> None:
+    for question in (
+        "buy an rtx 4090 for 1800 chf or rent, i use it ~20h/week",
+        "buy a 4090 for €1900 or rent one, i'd use it 30 hours a week",
+        "should i buy a 3090 for £650 or keep renting on runpod, about 10h a week",
+    ):
+        text = ask_grounded(rules_advisor, question).text
+        assert "No break-even" not in text and "pays off after about" in text, text[:300]
+        assert "are taken in US dollars" in text
+
+
+def test_a_jobs_electricity_is_for_the_jobs_hours(rules_advisor: Advisor) -> None:
+    # 17-18 hours at 450 W: ~8 kWh, ~EUR 2 at 0.25 a kWh (not a 730-hour month)
+    then = thread_of(rules_advisor, "how long to finetune llama 3.1 8b with lora on 100M tokens "
+                     "on a 4090", "and how much electricity is that at 0.25 "
+                     "eur/kwh")[-1]  # fmt: skip
+    found = re.match(r"\*\*About €([\d.]+) of electricity", head(then))
+    assert found and 0.5 <= float(found.group(1)) <= 6, head(then)
+
+
+def test_an_image_size_is_no_unknown_models_name(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "train a unet for medical segmentation 512x512, 10k images, "
+                        "100 epochs on 4070 super, time?").text  # fmt: skip
+    assert "Segmentation U-Net" in head(text) and "hours" in head(text), head(text)
+
+
+def test_a_memory_asked_with_a_context_is_the_jobs_need(rules_advisor: Advisor) -> None:
+    # 1,048,576 tokens x 131,072 bytes = 137 GB of KV cache beside 16 GB of weights
+    text = ask_grounded(rules_advisor, "llama-3-8b, 1M token context, vram?").text
+    assert "kv cache 137 GB" in head(text), head(text)
+
+
+def test_a_gpu_asked_for_an_image_job_with_a_budget_in_aud(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "my budget is 2000 AUD, gpu for stable diffusion and some "
+                        "llm stuff").text  # fmt: skip
+    assert head(text).startswith("**Pick one NVIDIA"), head(text)

@@ -47,6 +47,7 @@ from advisor.agent.understand import (
 from advisor.answer import Citation
 from advisor.calculator import interconnect
 from advisor.calculator.cost import (
+    CHINCHILLA_TOKENS_PER_PARAM,
     DEFAULT_TARIFF_SOURCE,
     DEFAULT_USD_PER_KWH,
     HOURS_PER_MONTH,
@@ -488,6 +489,31 @@ def out_of_scope(query: Query, box: ToolBox) -> Draft:
 
 def invalid(query: Query, box: ToolBox) -> Draft:
     return Draft(c.INVALID)
+
+
+# hardware that cannot exist: no GPUs or fewer than none, a card with (next to) no memory
+_NO_GPUS = re.compile(r"(?<![\w.])(-\s?\d+|0)\s?(?:x\s?)?(?:gpus?|cards?)\b")
+_NO_MEMORY = re.compile(
+    r"(?<![\w.])(?:(-\s?\d+(?:\.\d+)?|0(?:\.0+)?)\s?(?:gb|gigs?)|(\d+(?:\.\d+)?)\s?(?:mb|kb))\b"
+    r"(?:\s(?:of\s)?(?:vram|gpu|card|memory))?"
+)
+
+
+def impossible_hardware(query: Query) -> Draft | None:
+    """ "llama 3 8b on -4 gpus", "a gpu with 1 MB of vram", "7b on a 0gb gpu": hardware no
+    estimate can be made for, said so (with what runs instead), not a model's weights alone."""
+    low = query.text.lower()  # (as written: the understanding blanks a negative number)
+    count = _NO_GPUS.search(low)
+    memory = _NO_MEMORY.search(low)
+    if memory and memory.group(2) and not re.search(r"\b(?:vram|gpu|card)\b", low):
+        memory = None  # "a 500 mb file": no card's memory
+    if count is None and memory is None:
+        return None
+    said = (count or memory).group(0).strip()  # type: ignore[union-attr]
+    return Draft(f"**No GPU setup to size: '{said}' is no card I can estimate for.** A GPU count "
+                 "starts at one and a card's memory at a few gigabytes; with no GPU at all, a "
+                 "model runs on the CPU from system RAM (ask for it on a CPU, with your RAM). Say "
+                 "the card, or its memory in GB, and the count.")  # fmt: skip
 
 
 # ---------------------------------------------------------------- datasheets
@@ -3185,8 +3211,28 @@ _KV_ASKED = re.compile(
 )
 
 
+def _kv_per_token(query: Query, box: ToolBox) -> Draft | None:
+    """ "how much kv cache per token for qwen2.5 72b and for mixtral 8x22b": each model's bytes
+    of KV cache a token, in 16 bits (its config's layers, KV heads and head size)."""
+    if not (_KV_ASKED.search(query.low) or re.search(r"\bkv\b", query.low)) or not re.search(
+            r"\bper token\b|\ba token\b|\beach token\b", query.low):  # fmt: skip
+        return None
+    lines = []
+    for ref in [m for m in query.models if m.ids and (m.family or "llm") == "llm"][:4]:
+        sheet = box.call("model_specs", {"model": ref.ids[0]})
+        per = sheet.get("kv_cache_bytes_per_token_bf16") if "error" not in sheet else None
+        if per:
+            lines.append(f"{sheet['name']}: {c.num(per)} bytes a token in bf16")
+    if not lines:
+        return None
+    return Draft(f"**KV cache per token: {'; '.join(lines)}.** Times the tokens of context and "
+                 "the sequences served at once; an FP8 (or q8_0) cache halves it.")  # fmt: skip
+
+
 def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
     """ "Peak VRAM of faster-whisper large-v2?": the memory the job needs, named by no GPU."""
+    if (per_token := _kv_per_token(query, box)) is not None:
+        return per_token
     e = box.call("estimate", estimate_args(query, REFERENCE_MEMORY, None, model))
     if "error" in e:
         return Draft(e["error"])
@@ -3863,6 +3909,29 @@ def solve(query: Query, box: ToolBox) -> Draft:
         sized = GpuRef(text=f"{query.memory_gb:g} GB", ids=(f"{query.memory_gb:g}gb",),
                        count=query.num_gpus, generic=True)  # fmt: skip
         return _largest_model(replace(query, gpus=(sized,), memory_gb=None), box)
+    if (query.models and not (query.gpus or query.memory_gb) and query.hours
+            and query.target in (None, "min_gpus") and query.workload == "train"
+            and sized_llm and not query.budget):  # fmt: skip
+        # "how many gpus to train llama 3 405b from scratch in 1 month": a pre-training cluster
+        # is counted in the card such runs are built on, said so
+        query = replace(query, gpus=(GpuRef("H100", (PRETRAINING_GPU,), None),),
+                        notes=(*query.notes, PRETRAINING_NOTE))  # fmt: skip
+    if (query.models and query.hours and query.target in (None, "min_gpus")
+            and query.workload == "train" and sized_llm and not query.train_tokens):  # fmt: skip
+        # a pre-training deadline with no corpus said: a compute-optimal run's tokens, said
+        params_b = query.models[0].size_b or next(
+            (load_catalog().models[i].total_params / 1e9 for i in query.models[0].ids[:1]
+             if i in load_catalog().models), None)  # fmt: skip
+        if params_b:
+            tokens = CHINCHILLA_TOKENS_PER_PARAM * params_b * 1e9
+            note = (f"No corpus said: a compute-optimal run assumed, {CHINCHILLA_TOKENS_PER_PARAM} "
+                    f"tokens per parameter (Hoffmann et al., 2022), {tokens / 1e12:,.1f}T tokens "
+                    "for this model; say yours.")  # fmt: skip
+            query = replace(query, train_tokens=tokens, notes=(*query.notes, note))
+            solved = solve(query, box)  # the run sized on those tokens, the assumptions said
+            said = [n for n in (PRETRAINING_NOTE, note) if n in query.notes]
+            solved.text += "".join(f"\n\n_Note: {n}_" for n in said)
+            return solved
     if not query.models or not (query.gpus or query.memory_gb):
         return recommend(query, box)
     model = query.models[0]
@@ -3898,6 +3967,8 @@ def solve(query: Query, box: ToolBox) -> Draft:
             return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
                          "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
     text = c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu)
+    if target == "min_gpus" and query.hours and query.workload == "train":
+        text = (_beyond_the_largest_cluster(query, box, result, model) or "") + text
     if target == "max_batch":
         text += _pace_of_each(query, result)  # "... if i want under 50ms per token"
     if target == "max_batch" and _BATCH_ADVICE.search(query.low):
@@ -4598,12 +4669,43 @@ def _total_as_requests(query: Query) -> float | None:
 
 
 MAX_DEADLINE_GPUS = 64  # the most GPUs a deadline answer counts up to (copies working apart)
+# the card a pre-training cluster is counted in when the question names none
+PRETRAINING_GPU = "h100-sxm5-80gb"
+PRETRAINING_NOTE = ("No GPU named: counted in NVIDIA H100 SXM5 80GB boards, the usual card of "
+                    "pre-training clusters (name yours for its count).")  # fmt: skip
 MAX_CLUSTER_GPUS = interconnect.NODE_GPUS * 2048  # a run's cluster, up to the calculator's
 
 
 def typical_job_hours(e: dict[str, Any]) -> float | None:
     """The typical hours of the whole job an estimate sized; None for an error or no job."""
     return None if "error" in e else (e.get("job_hours") or {}).get("typical")
+
+
+def _beyond_the_largest_cluster(
+    query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef
+) -> str | None:
+    """A training deadline no cluster the calculator sizes meets ("405B from scratch in a
+    month"): the GPUs it would take at the fewest's GPU-hours, spread over the hours given (no
+    loss to scaling counted, so a floor), said beside the largest cluster sized."""
+    fewest = result.get("estimate") or {}
+    if not result.get("solution") or not query.hours or "gpu" not in fewest:
+        return None
+    e = box.call("estimate", estimate_args(query, fewest["gpu"], result["solution"], model))
+    hours = typical_job_hours(e)
+    if not hours:
+        return None
+    gpu_hours = hours * e["num_gpus"]
+    # the cards whose hours within the deadline add up to the run's GPU-hours
+    need = box.call("cards_for_rate", {"per_card": query.hours, "needed": gpu_hours})
+    count = need.get("cards") if "error" not in need else None
+    if not count or count <= MAX_CLUSTER_GPUS:
+        return None
+    return (
+        f"**At least {c.num(count)} x {e['gpu_name']} to finish within "
+        f"{c.duration(query.hours)}**: the run is about {c.num(gpu_hours, 'GPU-hours')} "
+        f"on {e['num_gpus']} of them, over your {c.num(query.hours, 'hours')} (a floor: a "
+        "cluster past the largest the calculator sizes loses more to communication).\n\n"
+    )
 
 
 def _gpus_for_deadline(
@@ -5849,6 +5951,14 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     hint = _family_of_job(query)
     counts = _setup_counts(query, ids)
     said = family_hint(query.low) == "llm"  # "for local llms": the job named by its family
+    desk = all(load_catalog().gpus[i].segment in ("consumer", "workstation") for i in ids
+               if i in load_catalog().gpus)  # fmt: skip
+    if (hint == "llm" and not query.models and not said and not _LLM_SAID.search(query.low)
+            and query.workload in ("train", "finetune") and desk
+            and not multiple_asked(query.low)):  # fmt: skip
+        # "a4000 vs 3090 for training": desk cards, no model named, no LLM said; the reference
+        # training benchmark of the articles and of the calibration rows (ResNet-50) decides it
+        hint = "vision"
     if not (query.workload_given or hint != "llm" or counts or said) or len(ids) < 2:
         return None  # "what's better for whisper": the family names the job
     workload = query.workload or "inference"
@@ -7710,11 +7820,24 @@ def _energy_unpriced(query: Query, box: ToolBox, count: int) -> Draft:
     )
 
 
+def _job_hours_of(query: Query, box: ToolBox, ref: GpuRef | None, count: int) -> float | None:
+    """The hours of the job a thread sized (tokens, images, audio or samples said) on the card
+    named, for a bill of that job; None when no job's size is said."""
+    sized = query.train_tokens or query.images or query.audio_hours or query.dataset_samples
+    if not (sized and ref is not None and ref.ids and query.models and not query.use_hours_per_day):
+        return None
+    e = box.call("estimate", estimate_args(query, gpu_choices(ref)[0], count, query.models[0]))
+    return typical_job_hours(e) if "error" not in e and e.get("fits") else None
+
+
 def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
     """The electricity bill of the GPUs for the hours said (a month when none is said); hours a
     day with a year, month or week asked: that many days of them."""
     ref = query.gpus[0] if query.gpus else None
     hours, over = billed_hours(query)
+    job = _job_hours_of(query, box, ref, count) if query.hours is None else None
+    if job is not None:  # "... on 100M tokens" then "how much electricity is that": the job's
+        hours = job
     spans = list(_BILLED_OVER.finditer(query.low))
     daily, span = query.use_hours_per_day, spans[-1] if spans else None
     # a draw said for all the GPUs ("the rig pulls 700W") is the total, not each one's
@@ -7775,7 +7898,9 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
                 "the "
                 f"hardware + {c.usd(result['usd'], sign)} of electricity** over "
                 f"{c.num(result['hours'], 'hours')}.\n\n" + text)  # fmt: skip
-    if query.hours is None and not query.use_hours_per_day:
+    if job is not None:
+        text += " The hours are the job's, as estimated for it on this card."
+    elif query.hours is None and not query.use_hours_per_day:
         text += f" No duration was given: a month of {num_phrase(int(hours))} hours is assumed."
     return Draft(text)
 
@@ -7905,7 +8030,8 @@ def _rank_by(query: Query) -> str | None:
         return "value" if (sized or per_work or by_piece) and not _bought(query) else "price"
     if _LEAST_NEEDED.search(low) and _bought(query):
         return "price"  # "run codellama 34b locally, what gpu do I need": the least that runs it
-    if _bought(query) and query.buying and not query.budget and query.models:
+    if (_bought(query) and query.buying and not query.budget and query.models
+            and (query.concurrency or query.rps)):  # fmt: skip
         # "llama 3.3 70b for my team of 10, on-prem: what hardware": the least that serves them
         # (each user at a reading pace at least), not the fastest money can buy
         return "price"
@@ -7914,7 +8040,16 @@ def _rank_by(query: Query) -> str | None:
         # "how much per month to run llama 70b 24/7": a month's bill is the hourly price's, and
         # with no load said the cheapest setup that holds the model pays it
         return "price"
+    if _TIGHT_BUDGET.search(low):
+        return None  # "fastest way ..., budget is tight": the cost of the work decides
     return "speed" if _FASTEST.search(low) else None
+
+
+# money said to be short: the cost of the work ranks, not speed at any price
+_TIGHT_BUDGET = re.compile(
+    r"\bbudget(?: is| was|'s)? (?:tight|limited|small|low)\b|\b(?:tight|limited|small|low|"
+    r"shoestring) budget\b|\bon a budget\b|\bcan'?t (?:spend|afford) (?:much|a lot)\b"
+)
 
 
 # a field of ML named: the articles speak to "best gpu for deep learning"
@@ -8711,9 +8846,19 @@ def _cheaper_rental(query: Query, box: ToolBox) -> Draft | None:
     what = priced["gpu_name"] if count == 1 else f"{count} x {priced['gpu_name']}"
     rent = priced.get("rental_usd") or {}  # the tool's cost of the count for the hours
     lead = f"The same {what} for less: from" if query.follow_up else f"{what}: from"
+    # the on-demand offer the low figure is (its provider named), spot offers listed apart
+    steady = [p for p in priced.get("prices") or [] if p.get("latest")
+              and "spot" not in str(p.get("offering") or "")]  # fmt: skip
+    least = min(steady, key=lambda p: p["usd_per_gpu_hour"]) if steady else None
+    whose = (
+        f" ({least['provider']}, {least['date']})"
+        if least
+        and abs(least["usd_per_gpu_hour"] * count * hours - rent["low"]) <= 0.01 * rent["low"]
+        else ""
+    )
     lines = [f"**{lead} {c.usd(rent['low'])}{job}** "
-             f"at its cheapest current offer, against {c.usd(rent['median'])} "
-             "at the median:"]  # fmt: skip
+             f"at its cheapest current on-demand offer{whose}, against {c.usd(rent['median'])} "
+             "at the median; the cheapest offer of each provider:"]  # fmt: skip
     lines += [f"- {p['provider']} ({p.get('offering') or 'on-demand'}, {p['date']}): "
               f"{c.usd(p['usd_per_gpu_hour'])} per GPU-hour" for p in offers]  # fmt: skip
     if any("spot" in str(p.get("offering")) for p in offers):

@@ -1569,14 +1569,14 @@ def _concept_first(q: Query, low: str) -> bool:
     quantisation, and how much does it save": the concept asked on its own, first."""
     if not q.topic or (q.topic == "memory_bandwidth" and q.gpus):  # "the A10's bandwidth?"
         return False
-    concept = rf"\bwhat(?:'s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})"
+    concept = rf"\bwhat(?:'?s| is| are) (?:an? |the )?(?:{TOPIC_WORDS[q.topic]})"
     asked_alone = r"(?=\s*(?:$|[?,.!;]|(?:and|do|does|mean|exactly|actually|really|anyway)\b))"
     return bool(rx.search(concept + asked_alone, low))
 
 
 # topics whose words are a question in themselves ("lora vs qlora?", "what is gguf", "why does
 # vram matter"): an explanation wherever no model is named
-_ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters")
+_ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters", "serving_engines")
 
 
 def _explain(q: Query, low: str) -> bool:
@@ -1757,6 +1757,9 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
         # "will it fit?", "how fast would it run?" with nothing named: the question is the
         # calculator's; its handler asks which model and card
         return "speed" if re.search(r"\bhow fast\b|\btok", asked.group(0)) else "fit"
+    if (name == "search" and query.models and not query.gpus and "memory_gb" in query.fields
+            and (query.context or query.precision or query.batch)):  # fmt: skip
+        return "fit"  # "llama-3-8b, 1M token context, vram?": the memory the job needs
     if name == "search" and query.models and _PLANNED_JOB.search(low):
         # "our team needs to serve qwen2.5-72b with vllm, ~30 users": a job said, no question:
         # what it needs (on the GPUs said, whether they hold it)

@@ -768,6 +768,12 @@ class Linker:
         names = self._suggested(key)
         size = _SIZE.match(span[-1].low) if len(span) > 1 else None
         after = words[i + len(span)].low if i + len(span) < len(words) else ""
+        if (
+            after in ("x", "px")
+            or rx.match(r"x\d|px\b", after)
+            or rx.search(r"\d+x\d+$", span[-1].low)
+        ):
+            return None  # "segmentation 512x512": an image's size, no model's name
         if size and after.rstrip("s,.") in _COUNTED_ITEMS:
             return None  # "embed 2M passages": a count of things, no model's size
         if size:  # "gpt-3 175b": a size said of a name the catalog lacks, none near that size

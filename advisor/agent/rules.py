@@ -23,6 +23,7 @@ from advisor.agent.handlers import (
     estimate_args,
     gpu_choices,
     has_rate,
+    impossible_hardware,
     in_dollars,
     rate_said,
     recordings_an_hour,
@@ -31,7 +32,7 @@ from advisor.agent.handlers import (
     what_more_memory_holds,
     workload_of,
 )
-from advisor.agent.query import GpuRef, Query
+from advisor.agent.query import RENT_SAID, GpuRef, Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
 from advisor.answer import Citation
@@ -166,6 +167,15 @@ def _one(query: Query, box: ToolBox) -> Draft:
     credits = (query.currency != "$" and query.intent == "cost" and query.budget is not None
                and query.budget.kind == "rent" and not query.user_price_usd_per_hour)  # fmt: skip
     query, fx_note = _budget_in_dollars(query, box) if other or credits else (query, None)
+    weighed = query.intent == "rent_or_buy" or (
+        query.intent == "buy" and bool(query.purchase_usd) and bool(RENT_SAID.search(query.low))
+    )
+    # (both sides the user's own, a price to buy and a rent: set against each other as given)
+    both = bool(query.purchase_usd or query.budget) and bool(query.user_price_usd_per_hour)
+    if fx_note is None and weighed and query.currency != "$" and not both:
+        # "buy a 4090 for 1800 chf or rent?": the user's prices set against the catalog's rent
+        # by the hour, all in dollars at the rate on record
+        query, fx_note = _prices_in_dollars(query, box)
     if fx_note and credits:
         query = replace(query, currency="$")  # (the hours it buys, at the catalog's dollars)
     other = other and fx_note is None
@@ -191,6 +201,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.cite_more = False  # a passage about the GPU need not be about the principle
     elif (done := recordings_an_hour(query, box)) is not None:
         draft = done  # "55x realtime, 45-minute sets: how many sets per GPU-hour?", as asked
+    elif (impossible := impossible_hardware(query)) is not None:
+        draft = impossible  # "llama 3 8b on -4 gpus", "1 MB of vram": no setup to size
     else:
         draft = INTENTS[query.intent].handler(query, box)
         if not draft.text.strip():  # a handler with nothing to say: what the articles say
@@ -208,6 +220,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _claim_checked(query, box, draft.text)
     draft.text = _energy_asked(query, box, draft.text)
     draft.text = _unit_asked(query, box, draft.text)
+    draft.text = _context_also(query, box, draft.text)
     draft.text = _ram_short(query, box, draft.text)
     if judged:
         draft.text = (f"**The catalog has no figures or prices for the {judged}, so I cannot judge "
@@ -252,7 +265,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
         code = _ASKED_CODES.get(asked.group(1).rstrip("s"), asked.group(1).upper())
         rate = box.call("in_us_dollars", {"amount": 1, "currency": code}) if code else {}
         if "per_usd" in rate:
-            draft.text = _in_their_money(box, draft.text, code, rate["per_usd"])
+            draft.text = _in_their_money(
+                box, draft.text, code, rate["per_usd"], bool(_TOTAL_MONEY_ASKED.search(query.low))
+            )
         notes.append(
             "The prices are in US dollars, as the catalog records them"
             + (
@@ -281,12 +296,33 @@ _SIGNS = {"EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩", "C
 _FIRST_DOLLARS = re.compile(r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 
 
-def _in_their_money(box: ToolBox, text: str, code: str, per_usd: float) -> str:
+# a total asked: "what total cost in EUR", "the whole job in pounds", "per month in euros"
+_TOTAL_MONEY_ASKED = re.compile(
+    r"\btotal\b|\boverall\b|\bwhole (?:job|run|thing)\b|\bin all\b|\baltogether\b"
+    r"|\b(?:per|a|each) month\b|\bmonthly\b"
+)
+# a dollar amount that is a total: "$26.52 for the job", "$1,460 a month", "$3,200 in all"
+_TOTAL_DOLLARS = re.compile(
+    r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?: \([^)]*\))?\s(?:for the (?:whole )?job"
+    r"|for the run|a month|per month|in all|in total)\b"
+)
+
+
+def _in_their_money(box: ToolBox, text: str, code: str, per_usd: float, total: bool = False) -> str:
     """ "and in euros?": the answer's first dollar amount in the currency asked, first, at the
     rate on record (the in_us_dollars tool confirms the amount is those dollars); where the
     first paragraph has none, each amount below in theirs beside it."""
     head = text.split("\n\n", 1)[0]
     found = _FIRST_DOLLARS.search(head)
+    summed = _TOTAL_DOLLARS.search(text) if total else None
+    if summed is not None and (found is None or summed.group(1) != found.group(1)):
+        # "what total cost in EUR": the job's (or the month's) amount leads, not an hour's
+        usd = float(summed.group(1).replace(",", ""))
+        back = box.call("in_us_dollars", {"amount": usd * per_usd, "currency": code})
+        if "error" not in back:
+            lead = (f"**About {_said_in(code, back['amount'])} in all**: the {c.usd(usd)} "
+                    f"below, {rate_said(back)}.")  # fmt: skip
+            return f"{lead}\n\n{_each_in_their_money(box, text, code, per_usd, 0)}"
     if found is None:
         return _each_in_their_money(box, text, code, per_usd, 0, everywhere=True)
     usd = float(found.group(1).replace(",", ""))
@@ -349,6 +385,31 @@ def _budget_in_dollars(query: Query, box: ToolBox) -> tuple[Query, str | None]:
         f"{c.usd(result['usd'])}{per}, {rate_said(result)} (rates move)."
     )
     return replace(query, budget=replace(query.budget, usd=result["usd"])), note
+
+
+def _prices_in_dollars(query: Query, box: ToolBox) -> tuple[Query, str | None]:
+    """A rent-or-buy's own prices in another currency (the card's price, a rent, a tariff, a
+    monthly bill) in US dollars at the rate on record, and a note saying so; the query as it
+    was where the currency has no rate on record."""
+    fields = ("purchase_usd", "user_price_usd_per_hour", "usd_per_kwh", "monthly_usd")
+    said = {f: getattr(query, f) for f in fields if getattr(query, f)}
+    if query.budget is not None:  # ("a 4090 for €1900 or rent": the card's price read as a sum)
+        said["budget"] = query.budget.usd
+    if not said:
+        return query, None
+    converted: dict[str, Any] = {}
+    result: dict[str, Any] | None = None
+    for field, amount in said.items():
+        result = in_dollars(query, box, amount)
+        if result is None:
+            return query, None
+        converted[field] = result["usd"]
+    if "budget" in converted and query.budget is not None:
+        converted["budget"] = replace(query.budget, usd=converted["budget"])
+    assert result is not None
+    note = (f"Your prices in {result['currency']} are taken in US dollars, {rate_said(result)} "
+            "(rates move).")  # fmt: skip
+    return replace(query, currency="$", **converted), note
 
 
 # a price asked in another currency than the catalog's: "in euros", "in gbp"
@@ -664,6 +725,10 @@ _MS_PER_TOKEN_ASKED = re.compile(
 )
 _PER_MINUTE_ASKED = re.compile(r"\b(?:images?|pictures?|pics|renders?) (?:per|a|/) ?min(?:ute)?\b"
                                r"|\bbilder pro minute\b|\bimages? par minute\b")  # fmt: skip
+# "cost per 1k tokens", "price per thousand tokens": a serving price per thousand tokens
+_PER_THOUSAND_TOKENS = re.compile(
+    r"\bper (?:1 ?k|1,?000|one thousand|thousand|a thousand) (?:output |generated )?tok(?:en)?s?\b"
+)
 # "cost per 1000 requests", "price per request", "$ per 1k calls": a serving price per request
 _PER_REQUESTS_ASKED = re.compile(
     r"\b(?:cost|price|pay|spend|\$|usd|dollars?)\b[^.?!]{0,40}?\bper (?:(\d[\d,]*)\s?(k)? |an? "
@@ -701,6 +766,55 @@ def _first_fit(box: ToolBox, key: str, head: str = "") -> dict[str, Any] | None:
     return found[min(named)[1]] if named else (found[0] if found else None)
 
 
+# the longest context asked beside another figure: "how many tok/s and how long context can i fit"
+_CONTEXT_ALSO = re.compile(
+    r"\bhow (?:long|much|big|large)(?: of)?(?: an?)? context\b|\bmax(?:imum)? context\b"
+    r"|\blongest context\b|\bhow many tokens of context\b"
+)
+
+
+def _context_also(query: Query, box: ToolBox, text: str) -> str:
+    """ "... how many tokens per second and how long context can i fit": the longest context the
+    setup answered holds (the solve tool), after the answer's first paragraph."""
+    if (
+        query.intent == "solve"
+        or not _CONTEXT_ALSO.search(query.low)
+        or "context that fits" in text
+    ):
+        return text
+    first = text.split("\n", 1)[0]
+    e = _first_fit(box, "decode_tokens_per_s", first)
+    call = next((k for k in box.calls if k.name == "estimate" and k.result is e), None)
+    if e is None or call is None or (e.get("family") or "llm") != "llm":
+        return text
+    args = {k: v for k, v in call.args.items() if k in _SOLVE_KEYS}
+    found = box.call("solve", {**args, "target": "max_context"})
+    longest = found.get("solution") if "error" not in found else None
+    if not longest:
+        return text
+    where = c.gpus_phrase(e.get("num_gpus") or 1, e["gpu_name"])
+    line = (f"**Longest context that fits: about {longest:,} tokens** on {where} "
+            f"({e['precision']}, one sequence; the KV cache grows with it).")  # fmt: skip
+    head, sep, rest = text.partition("\n\n")
+    return f"{head}\n\n{line}{sep}{rest}"
+
+
+_SOLVE_KEYS = (
+    "model",
+    "gpu",
+    "workload",
+    "num_gpus",
+    "precision",
+    "batch",
+    "engine",
+    "optimizer",
+    "checkpointing",
+    "mixed_precision",
+    "output_tokens",
+    "reserved_gb",
+)
+
+
 def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
     """The figure in the unit the question asks it in, first, where the answer's figure is in
     another: whole nodes of a count of cards, a count's month of rent, ms per token (against a
@@ -728,6 +842,19 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
             lead = (f"**About {c.usd(rent['median'])} a month on {n} x {counted.group(2)}** "
                     f"rented around the clock, at the median {c.usd(summary['median'])} per "
                     "GPU-hour.")  # fmt: skip
+    elif _PER_THOUSAND_TOKENS.search(low) and (
+            e := _first_fit(box, "serving_tokens_per_s", first)) and (
+            full := (e.get("cost") or {}).get("usd_per_million_tokens_full_load")):  # fmt: skip
+        # "we bill per 1k tokens: our cost per 1k tokens at full load?": the million's price
+        # over a thousand (the service_cost tool on a thousandth of a million)
+        bill = box.call("service_cost", {"usd_per_unit": full, "units": 0.001,
+                                         "unit": "million tokens"})  # fmt: skip
+        if "error" not in bill:
+            lead = (f"**About {c.usd(bill['usd'])} per 1,000 tokens** on "
+                    f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} at full load "
+                    f"({c.usd(full)} per million tokens, "
+                    f"{c.num(e['serving_tokens_per_s']['typical'], 'tokens/s')} of output at "
+                    f"{c.usd(e['cost']['usd_per_hour'])}/hour).")  # fmt: skip
     elif (per := _PER_REQUESTS_ASKED.search(low)) and (
             e := _first_fit(box, "serving_requests_per_s", first)) and (
             (e.get("cost") or {}).get("usd_per_hour")):  # fmt: skip

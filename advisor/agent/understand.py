@@ -371,6 +371,7 @@ _QUANT_PAIRS = (
     )
     + ")"
 )
+_ENGINE_NAMES = r"(?:vllm|sglang|llama\.?cpp|ollama|tensorrt-?llm|tgi)"
 TOPIC_WORDS: dict[str, str] = {
     # "GPTQ vs AWQ vs GGUF Q4_K_M, when would I pick each" (checked first: each alone is
     # quantization's)
@@ -382,6 +383,9 @@ TOPIC_WORDS: dict[str, str] = {
     # "what is gguf", "gguf format?" (before quantization's)
     "gguf": r"\bwhat(?:'s| is| are)\b[^.?!]{0,12}\bgguf\b(?!\s(?:vs|or|and)\b)"
     r"|\bgguf\b[^.?!]{0,15}\b(?:mean|stand for)\b",
+    # "vllm vs llama.cpp, which for serving", "sglang or vllm?" (no model or card to weigh them on)
+    "serving_engines": rf"\b{_ENGINE_NAMES}\b[^.?!]{{0,20}}\b(?:vs\.?|versus|or|and|against"
+    rf"|difference)\b[^.?!]{{0,10}}\b{_ENGINE_NAMES}\b",
     # "why does vram matter", "more vram or a faster gpu?" (before VRAM's own)
     "vram_matters": r"\bwhy (?:does|do|is)\b[^.?!]{0,15}\b(?:vram|gpu memory)\b[^.?!]{0,15}"
     r"\b(?:matter|important|so important)\b|\bmore (?:vram|memory)\b[^.?!]{0,20}\bor\b[^.?!]{0,25}"
@@ -4620,6 +4624,10 @@ def _topic(low: str) -> str | None:
     please", "running it in fp8") is how to answer, not the subject."""
     for topic, pattern in TOPIC_WORDS.items():
         found = list(rx.finditer(pattern, low))
+        if topic == "memory_units":  # "... with 8k ctx in GiB pls": the unit of the answer asked
+            found = [m for m in found if not rx.search(r"\bin\s$", low[: m.start()])]
+        if topic == "nvlink" and rx.search(r"\b(?:tensor|pipeline) parallel", low):
+            continue  # "tensor parallel vs pipeline parallel without nvlink": the split asked
         if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
             setting = r"\b(?:in|în|at|using|with|в)\s$|\d\s?b\s$"  # (or after a size: "70b fp8")
             found = [m for m in found if not rx.search(setting, low[: m.start()])]
@@ -4871,6 +4879,8 @@ _GPU_ASKED = re.compile(
     r"|\b(?:which|what) (?:gpu|card|graphics card)s? (?:should|would|to|do you recommend|for"
     r"|buy)\b"  # ("which graphics card buy ...": a question written in another language)
     r"|\b(?:gpus?|cards?)\b[^.?!]{0,20}\bshould (?:i|we) (?:buy|get|rent|use|pick)\b"
+    # "gpu for stable diffusion", "budget is 2000 AUD, gpu for sd": a clause asking a card
+    r"|(?:^|[,;:]\s*)(?:a |the |new |good |)(?:gpu|graphics card|card) for\b"
     # "$20k to build a local LLM server ... what do i buy?": the hardware asked, no card named
     r"|\bwhat (?:do|should|would) (?:i|we) (?:buy|get|build)\b"
     # "$1500 for a gpu to run local llms", "1,800 dollars for a graphics card ... recommendations?"
