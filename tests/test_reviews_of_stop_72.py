@@ -464,3 +464,19 @@ def test_a_gpu_asked_for_an_image_job_with_a_budget_in_aud(rules_advisor: Adviso
     text = ask_grounded(rules_advisor, "my budget is 2000 AUD, gpu for stable diffusion and some "
                         "llm stuff").text  # fmt: skip
     assert head(text).startswith("**Pick one NVIDIA"), head(text)
+
+
+def test_a_loads_fleet_gives_its_month_when_asked(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "we need to serve llama 3.1 8b instruct with vllm to about "
+                        "20 requests per second, avg prompt 500 tokens, output 200. how many L4s "
+                        "do i need and the monthly cost?").text  # fmt: skip
+    assert re.search(r"\$[\d,]+ a day around the clock .*, \$[\d,]+ a month", head(text)), head(
+        text
+    )
+
+
+def test_a_time_asked_beside_the_pick(rules_advisor: Advisor) -> None:
+    # 100 h of audio = 12,000 windows of 30 s at ~5-10 windows/s: ~20-45 minutes an epoch
+    text = ask_grounded(rules_advisor, "fine tune whisper small on 100 hours of audio, gpu and "
+                        "time?").text  # fmt: skip
+    assert re.search(r"the job takes about [\d.]+ minutes", text), text[:500]

@@ -4045,7 +4045,11 @@ def _why_ahead(query: Query, box: ToolBox) -> str:
 
 # one card ahead of another: "faster than", "so much better", "slower than"
 _AHEAD = re.compile(r"\b(?:faster|slower|quicker|better|worse)\b.{0,60}\bthan\b")
-HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:hours|days|minutes)\b")
+HOW_LONG = re.compile(
+    r"\bhow long\b|\bhow many (?:hours|days|minutes)\b|\bhow much time\b"
+    # "gpu and time?", "cost and time": the time asked beside the pick
+    r"|\b(?:and|&|\+) (?:the )?(?:time|duration)\b(?!\s(?:of day|zone|slot))"
+)
 
 
 def _daily_load(query: Query, box: ToolBox, result: dict[str, Any]) -> str | None:
@@ -4153,6 +4157,11 @@ def _copies_for_load(
     price = load["usd_per_hour"] / load["gpus"] if load["usd_per_hour"] else None
     daily = (f"; {c.usd(load['usd_per_day'])} a day around the clock at {whose} "
              f"{c.usd(price)} per GPU-hour" if price else "")  # fmt: skip
+    if price and _MONTHLY_ASKED.search(query.low):  # "... how many L4s, and the monthly cost?"
+        month = box.call("rental_cost", {"usd_per_gpu_hour": price, "hours": HOURS_PER_MONTH,
+                                         "num_gpus": load["gpus"]})  # fmt: skip
+        if "error" not in month:
+            daily += f", {c.usd(month['usd'])} a month"
     where = c.gpus_phrase(load["gpus"], e["gpu_name"])
     said = "" if query.context else " assumed: shorter ones need fewer"
     return (f"**{where[0].upper()}{where[1:]} for that load**"
