@@ -815,6 +815,13 @@ _SOLVE_KEYS = (
 )
 
 
+def _priced_at_full_load(e: dict[str, Any], usd: float, per: str, detail: str) -> str:
+    """ "**About $0.0819 per 1,000 requests** on one NVIDIA L4 at full load: ...": a serving
+    price per unit of the estimate `e`'s setup, its working said after (`detail`)."""
+    where = c.gpus_phrase(e.get("num_gpus") or 1, e["gpu_name"])
+    return f"**About {c.usd(usd)} per {per}** on {where} at full load{detail}"
+
+
 def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
     """The figure in the unit the question asks it in, first, where the answer's figure is in
     another: whole nodes of a count of cards, a count's month of rent, ms per token (against a
@@ -850,11 +857,11 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
         bill = box.call("service_cost", {"usd_per_unit": full, "units": 0.001,
                                          "unit": "million tokens"})  # fmt: skip
         if "error" not in bill:
-            lead = (f"**About {c.usd(bill['usd'])} per 1,000 tokens** on "
-                    f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} at full load "
-                    f"({c.usd(full)} per million tokens, "
-                    f"{c.num(e['serving_tokens_per_s']['typical'], 'tokens/s')} of output at "
-                    f"{c.usd(e['cost']['usd_per_hour'])}/hour).")  # fmt: skip
+            lead = _priced_at_full_load(
+                e, bill["usd"], "1,000 tokens",
+                f" ({c.usd(full)} per million tokens, "
+                f"{c.num(e['serving_tokens_per_s']['typical'], 'tokens/s')} of output at "
+                f"{c.usd(e['cost']['usd_per_hour'])}/hour).")  # fmt: skip
     elif (per := _PER_REQUESTS_ASKED.search(low)) and (
             e := _first_fit(box, "serving_requests_per_s", first)) and (
             (e.get("cost") or {}).get("usd_per_hour")):  # fmt: skip
@@ -866,11 +873,11 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
                                          "requests": many})  # fmt: skip
         if "error" not in bill:
             count = "a request" if many == 1 else f"{c.num(many)} requests"
-            lead = (f"**About {c.usd(bill['usd'])} per {count}** on "
-                    f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} at full load: "
-                    f"{c.num(bill['requests_per_hour'])} requests an hour (prompts of "
-                    f"{e['serving_prompt']:,} tokens, replies of {e['output_tokens']:,}) at "
-                    f"{c.usd(bill['usd_per_hour'])}/hour.")  # fmt: skip
+            lead = _priced_at_full_load(
+                e, bill["usd"], count,
+                f": {c.num(bill['requests_per_hour'])} requests an hour (prompts of "
+                f"{e['serving_prompt']:,} tokens, replies of {e['output_tokens']:,}) at "
+                f"{c.usd(bill['usd_per_hour'])}/hour.")  # fmt: skip
     elif (per_token := _MS_PER_TOKEN_ASKED.search(low)) and (
             e := _first_fit(box, "decode_tokens_per_s", first)):  # fmt: skip
         rate = box.call("step_rate", {"per_second": e["decode_tokens_per_s"]["typical"],
