@@ -900,9 +900,6 @@ def cards_for_rate(per_card: float, needed: float) -> dict[str, Any]:
             "per_card_source": "given by the user"}  # fmt: skip
 
 
-DEFAULT_USD_PER_KWH = cost.DEFAULT_USD_PER_KWH
-
-
 @_tool
 def in_us_dollars(amount: float, currency: str) -> dict[str, Any]:
     """An amount the user gives in another currency, in US dollars: amount x the dollars one
@@ -1019,7 +1016,7 @@ def break_even(
             sources["rent"] += f" (none on record from {provider})"
     elif "rent" not in sources:  # (a monthly bill spread over its hours says so above)
         sources["rent"] = "given by the user"
-    kwh = DEFAULT_USD_PER_KWH if usd_per_kwh is None else usd_per_kwh
+    kwh = cost.DEFAULT_USD_PER_KWH if usd_per_kwh is None else usd_per_kwh
     sources["electricity"] = "given by the user" if usd_per_kwh is not None else (
         "assumed: U.S. average residential price 2024 (EIA)")  # fmt: skip
     result = cost.break_even(

@@ -255,13 +255,18 @@ def _over_the_network(query: Query, count: int | None, gpu: str | None = None) -
     if not workload_of(query)[0].startswith(("finetune", "train")):
         return {}  # "fits on one node, or do we need two with pipeline parallel?": the GPUs said
     card = _board_card(gpu) if gpu and not query.network else None
-    fabric = _CLUSTER_NETWORK.get(card.architecture, "ib-ndr") if card is not None else "10gbe"
+    fabric = _board_fabric(card) if card is not None else "10gbe"
     return {"nodes": nodes, "network": query.network or fabric}
 
 
 # A cluster's fabric by the generation of its boards, when the question names none: the
 # InfiniBand of the DGX of that generation (DGX-1 EDR, DGX A100 HDR, DGX H100 NDR, a port each)
 _CLUSTER_NETWORK = {"Volta": "ib-edr", "CDNA 1": "ib-edr", "Ampere": "ib-hdr", "CDNA 2": "ib-hdr"}
+
+
+def _board_fabric(card: GPU) -> str:
+    """The InfiniBand a cluster of this board's generation is built on (NDR after Ampere)."""
+    return _CLUSTER_NETWORK.get(card.architecture, "ib-ndr")
 
 
 def _cluster_network(query: Query, gpu: str, count: int | None) -> dict[str, Any]:
@@ -276,7 +281,7 @@ def _cluster_network(query: Query, gpu: str, count: int | None) -> dict[str, Any
     if not workload_of(query)[0].startswith(("finetune", "train")):
         return {}
     return {"nodes": count // NODE_GPUS,
-            "network": _CLUSTER_NETWORK.get(card.architecture, "ib-ndr")}  # fmt: skip
+            "network": _board_fabric(card)}  # fmt: skip
 
 
 def estimate_args(query: Query, gpu: str, count: int | None, model: ModelRef) -> dict[str, Any]:
@@ -1590,7 +1595,7 @@ def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     if query.context:
         return []  # the user's own length: the fit answers for it
     args = {k: v for k, v in estimate_args(query, e["gpu"], e["num_gpus"], model).items()
-            if k in _SOLVE_ARGS}  # fmt: skip
+            if k in SOLVE_ARGS}  # fmt: skip
     found = box.call("solve", {**args, "target": "max_context"})
     longest = found.get("solution") if "error" not in found else None
     if not longest or longest < SHORTEST_USEFUL_SAMPLES or longest >= e["context"]:
@@ -1602,7 +1607,7 @@ def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: Model
     ]
 
 
-_SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
+SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
                "optimizer", "checkpointing", "mixed_precision", "output_tokens",
                "resolution", "reserved_gb")  # fmt: skip
 
@@ -1610,7 +1615,7 @@ _SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "
 def _fewest(query: Query, box: ToolBox, gpu: str, model: ModelRef) -> dict[str, Any]:
     """The solve tool's answer: the fewest of `gpu` that hold the question's job."""
     args = {k: v for k, v in estimate_args(query, gpu, None, model).items()
-            if k in _SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
+            if k in SOLVE_ARGS and k != "num_gpus"}  # fmt: skip
     return box.call("solve", {**args, "target": "min_gpus"})
 
 
@@ -2487,7 +2492,7 @@ def _concurrency_limited(
         if query.output_tokens
         else f"{e['context']:,} tokens"
     )
-    solve = {k: v for k, v in args.items() if k in _SOLVE_ARGS and k != "context"}
+    solve = {k: v for k, v in args.items() if k in SOLVE_ARGS and k != "context"}
     found = box.call("solve", {**solve, "batch": batch, "target": "max_context"})
     each = found.get("solution") if "error" not in found else None
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
@@ -3182,7 +3187,7 @@ def _largest_batch(
 
 def _max_batch(box: ToolBox, args: dict[str, Any]) -> dict[str, Any] | None:
     """The solve tool's largest batch for an estimate's arguments; None when nothing fits."""
-    found = box.call("solve", {**{k: v for k, v in args.items() if k in _SOLVE_ARGS and
+    found = box.call("solve", {**{k: v for k, v in args.items() if k in SOLVE_ARGS and
                                   k != "batch"}, "target": "max_batch"})  # fmt: skip
     return found if "error" not in found and found.get("solution") else None
 
@@ -3919,9 +3924,10 @@ def solve(query: Query, box: ToolBox) -> Draft:
     if (query.models and query.hours and query.target in (None, "min_gpus")
             and query.workload == "train" and sized_llm and not query.train_tokens):  # fmt: skip
         # a pre-training deadline with no corpus said: a compute-optimal run's tokens, said
+        models = load_catalog().models
         params_b = query.models[0].size_b or next(
-            (load_catalog().models[i].total_params / 1e9 for i in query.models[0].ids[:1]
-             if i in load_catalog().models), None)  # fmt: skip
+            (models[i].total_params / 1e9 for i in query.models[0].ids[:1] if i in models), None
+        )
         if params_b:
             tokens = CHINCHILLA_TOKENS_PER_PARAM * params_b * 1e9
             note = (f"No corpus said: a compute-optimal run assumed, {CHINCHILLA_TOKENS_PER_PARAM} "
@@ -3951,7 +3957,7 @@ def solve(query: Query, box: ToolBox) -> Draft:
         if by_deadline is not None:  # "10,000 renders in an 8-hour window: how many 4090s?"
             return by_deadline
     full = estimate_args(query, gpu, ref.count if ref else None, model)
-    args = {k: v for k, v in full.items() if k in _SOLVE_ARGS}
+    args = {k: v for k, v in full.items() if k in SOLVE_ARGS}
     drop = {"min_gpus": "num_gpus", "max_context": "context", "max_batch": "batch"}[target]
     args.pop(drop, None)
     result = box.call("solve", {**args, "target": target})
@@ -3961,14 +3967,15 @@ def solve(query: Query, box: ToolBox) -> Draft:
     if local is not None and target == "max_context":
         # "what context can i push to?" on a desktop card 16 bits do not fit: as it is run there
         home = estimate_args(run_at_home(query), gpu, ref.count if ref else None, model)
-        home = {k: v for k, v in home.items() if k in _SOLVE_ARGS and k != drop}
+        home = {k: v for k, v in home.items() if k in SOLVE_ARGS and k != drop}
         quantised = box.call("solve", {**home, "target": target})
         if "error" not in quantised and quantised.get("solution") is not None:
             return Draft(c.solved(quantised) + f"\n\nIn {HOME_PRECISION} (llama.cpp), as a model "
                          "is run on such a card: in 16 bits it does not fit.")  # fmt: skip
-    text = c.solved(result) + _job_on_the_fewest(query, box, result, model, gpu)
+    job = _job_of_the_count(query, box, result, model, gpu)
+    text = c.solved(result) + _job_on_the_fewest(job)
     if target == "min_gpus" and query.hours and query.workload == "train":
-        text = (_beyond_the_largest_cluster(query, box, result, model) or "") + text
+        text = (_beyond_the_largest_cluster(query, box, job) or "") + text
     if target == "max_batch":
         text += _pace_of_each(query, result)  # "... if i want under 50ms per token"
     if target == "max_batch" and _BATCH_ADVICE.search(query.low):
@@ -4438,18 +4445,24 @@ def _load_plan(
     return best
 
 
-def _job_on_the_fewest(
+def _job_of_the_count(
     query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef, gpu: str
-) -> str:
-    """ "How many H100s, and how long for 2B tokens?": the whole job on the count solved (the
-    solver takes no job size), its wall time and GPU-hours."""
+) -> dict[str, Any] | None:
+    """The whole job estimated on the count solved (the solver takes no job size); None when
+    the target is no count, or the job has no size or does not fit."""
     count = result.get("solution")
     if result.get("target") != "min_gpus" or not count:
-        return ""
+        return None
     job = box.call("estimate", {**estimate_args(query, gpu, None, model), "num_gpus": count})
-    hours = (job.get("job_hours") or {}).get("typical") if "error" not in job else None
-    if not hours or not job.get("fits"):
+    return job if typical_job_hours(job) and job.get("fits") else None
+
+
+def _job_on_the_fewest(job: dict[str, Any] | None) -> str:
+    """ "How many H100s, and how long for 2B tokens?": the whole job on the count solved, its
+    wall time and GPU-hours."""
+    if job is None:
         return ""
+    hours, count = job["job_hours"]["typical"], job["num_gpus"]
     gpu_hours = f", {c.num(hours * count, 'GPU-hours')}" if count > 1 else ""
     return (f"\n\nThe whole job on {c.gpus_phrase(count, job['gpu_name'])}: "
             f"{c.band(job['job_hours'], 'hours')} of wall time{gpu_hours}.")  # fmt: skip
@@ -4690,18 +4703,13 @@ def typical_job_hours(e: dict[str, Any]) -> float | None:
     return None if "error" in e else (e.get("job_hours") or {}).get("typical")
 
 
-def _beyond_the_largest_cluster(
-    query: Query, box: ToolBox, result: dict[str, Any], model: ModelRef
-) -> str | None:
+def _beyond_the_largest_cluster(query: Query, box: ToolBox, e: dict[str, Any] | None) -> str | None:
     """A training deadline no cluster the calculator sizes meets ("405B from scratch in a
-    month"): the GPUs it would take at the fewest's GPU-hours, spread over the hours given (no
-    loss to scaling counted, so a floor), said beside the largest cluster sized."""
-    fewest = result.get("estimate") or {}
-    if not result.get("solution") or not query.hours or "gpu" not in fewest:
-        return None
-    e = box.call("estimate", estimate_args(query, fewest["gpu"], result["solution"], model))
-    hours = typical_job_hours(e)
-    if not hours:
+    month"): the GPUs it would take at the fewest's GPU-hours (`e`, the job on the count
+    solved), spread over the hours given (no loss to scaling counted, so a floor), said beside
+    the largest cluster sized."""
+    hours = typical_job_hours(e) if e is not None else None
+    if e is None or not hours or not query.hours:
         return None
     gpu_hours = hours * e["num_gpus"]
     # the cards whose hours within the deadline add up to the run's GPU-hours
@@ -5960,11 +5968,11 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     hint = _family_of_job(query)
     counts = _setup_counts(query, ids)
     said = family_hint(query.low) == "llm"  # "for local llms": the job named by its family
-    desk = all(load_catalog().gpus[i].segment in ("consumer", "workstation") for i in ids
-               if i in load_catalog().gpus)  # fmt: skip
+    catalog = load_catalog()
     if (hint == "llm" and not query.models and not said and not _LLM_SAID.search(query.low)
-            and query.workload in ("train", "finetune") and desk
-            and not multiple_asked(query.low)):  # fmt: skip
+            and query.workload in ("train", "finetune") and not multiple_asked(query.low)
+            and all(catalog.gpus[i].segment in ("consumer", "workstation") for i in ids
+                    if i in catalog.gpus)):  # fmt: skip
         # "a4000 vs 3090 for training": desk cards, no model named, no LLM said; the reference
         # training benchmark of the articles and of the calibration rows (ResNet-50) decides it
         hint = "vision"
@@ -6891,24 +6899,25 @@ def _tokens_generated(query: Query, box: ToolBox, time_first: bool = False) -> D
     amount = next((f"{c.num(tokens / size)} {word}" for size, word in
                    ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")) if tokens >= size),
                   c.num(tokens))  # fmt: skip
-    head = (f"**About {c.usd(bill['usd'])} for {amount} tokens generated on {where} kept "
-            f"at full load** ({c.usd(full)} per million tokens, "
-            f"{c.num(serving['typical'], 'tokens/s')} "
-            f"with {e['serving_batch']} requests in flight: about {c.duration(took['hours'])} of "
-            f"wall time; {e['model_name']}, {e['precision']}, "
-            f"{e.get('engine') or 'vllm'}).")  # fmt: skip
-    single = (f"One request at a time it is about {c.usd(alone['usd'])} ({c.usd(one)} per million "
-              f"tokens): the work is cheap only when many requests share the cards.")  # fmt: skip
-    price = (f"At the median rent of {c.usd(costs['usd_per_gpu_hour'])} per GPU-hour "
-             f"({costs.get('price_provider', 'median')}, {costs.get('price_date', '')}); the "
-             "tokens are counted as output, each request reading a "
-             f"{e.get('serving_prompt') or 1024:,}-token prompt.")  # fmt: skip
     if time_first:  # "how long to generate 100k samples of 400 tokens": the wall time leads
         head = (f"**About {c.duration(took['hours'])} to generate {amount} tokens on {where} kept "
                 f"at full load** ({c.num(serving['typical'], 'tokens/s')} with "
                 f"{e['serving_batch']} requests in flight; {e['model_name']}, {e['precision']}, "
                 f"{e.get('engine') or 'vllm'}): about {c.usd(bill['usd'])} at "
                 f"{c.usd(full)} per million tokens.")  # fmt: skip
+    else:
+        head = (f"**About {c.usd(bill['usd'])} for {amount} tokens generated on {where} kept "
+                f"at full load** ({c.usd(full)} per million tokens, "
+                f"{c.num(serving['typical'], 'tokens/s')} "
+                f"with {e['serving_batch']} requests in flight: about {c.duration(took['hours'])} "
+                f"of wall time; {e['model_name']}, {e['precision']}, "
+                f"{e.get('engine') or 'vllm'}).")  # fmt: skip
+    single = (f"One request at a time it is about {c.usd(alone['usd'])} ({c.usd(one)} per million "
+              f"tokens): the work is cheap only when many requests share the cards.")  # fmt: skip
+    price = (f"At the median rent of {c.usd(costs['usd_per_gpu_hour'])} per GPU-hour "
+             f"({costs.get('price_provider', 'median')}, {costs.get('price_date', '')}); the "
+             "tokens are counted as output, each request reading a "
+             f"{e.get('serving_prompt') or 1024:,}-token prompt.")  # fmt: skip
     return Draft("\n\n".join([head, single, price]))
 
 
@@ -7804,22 +7813,19 @@ _POWER_BILL_ASKED = re.compile(
 
 def _energy_unpriced(query: Query, box: ToolBox, count: int) -> Draft:
     """ "monthly electricity of a 4090 running 24/7", no price per kWh said: the energy the
-    cards take at their board power for the hours (a month when none is said), and the bill as
-    that times the user's price (no tariff is on record to assume)."""
+    cards take at their board power for the hours (a month when none is said), and the bill at
+    an assumed tariff, said as assumed (cost.DEFAULT_USD_PER_KWH, its source)."""
     hours, _over = billed_hours(query)
     gpu = gpu_choices(query.gpus[0])[0]
-    args = {"usd_per_kwh": 0.0, "hours": hours, "gpu": gpu, "num_gpus": count}
+    args = {"usd_per_kwh": DEFAULT_USD_PER_KWH, "hours": hours, "gpu": gpu, "num_gpus": count}
     if query.draw_w:
         args["power_w"] = query.draw_w
     used = box.call("electricity_cost", args)
     if "error" in used:
         return Draft(str(used["error"]))
     name = box.call("gpu_specs", {"gpu": gpu}).get("name", gpu)
-    # the money at an assumed tariff, said as assumed (cost.DEFAULT_USD_PER_KWH, its source)
-    billed = box.call("electricity_cost", {**args, "usd_per_kwh": DEFAULT_USD_PER_KWH})
-    money = (f", about {c.usd(billed['usd'])} at {DEFAULT_TARIFF_SOURCE}, "
-             f"{c.usd(billed['usd_per_kwh'])} per kWh"
-             if "error" not in billed else "")  # fmt: skip
+    money = (f", about {c.usd(used['usd'])} at {DEFAULT_TARIFF_SOURCE}, "
+             f"{c.usd(used['usd_per_kwh'])} per kWh")  # fmt: skip
     return Draft(
         f"**About {c.num(used['kwh'], 'kWh')} for "
         f"{c.num(hours, 'hours')} on {c.gpus_phrase(count, name)}{money}** at "

@@ -17,6 +17,7 @@ from advisor.agent.handlers import (
     NEAR_DOLLAR,
     NODE_GPUS,
     OWN_SUPPLY,
+    SOLVE_ARGS,
     YES_NO,
     Draft,
     cards_rented,
@@ -293,7 +294,8 @@ def _amounts_given(query: Query) -> bool:
 
 
 _SIGNS = {"EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩", "CNY": "CN¥"}
-_FIRST_DOLLARS = re.compile(r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+_DOLLARS = r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"  # a dollar amount, its figure
+_FIRST_DOLLARS = re.compile(_DOLLARS)
 
 
 # a total asked: "what total cost in EUR", "the whole job in pounds", "per month in euros"
@@ -303,8 +305,8 @@ _TOTAL_MONEY_ASKED = re.compile(
 )
 # a dollar amount that is a total: "$26.52 for the job", "$1,460 a month", "$3,200 in all"
 _TOTAL_DOLLARS = re.compile(
-    r"\$(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?: \([^)]*\))?\s(?:for the (?:whole )?job"
-    r"|for the run|a month|per month|in all|in total)\b"
+    _DOLLARS + r"(?: \([^)]*\))?\s(?:for the (?:whole )?job|for the run|a month|per month|in all"
+    r"|in total)\b"
 )
 
 
@@ -787,7 +789,8 @@ def _context_also(query: Query, box: ToolBox, text: str) -> str:
     call = next((k for k in box.calls if k.name == "estimate" and k.result is e), None)
     if e is None or call is None or (e.get("family") or "llm") != "llm":
         return text
-    args = {k: v for k, v in call.args.items() if k in _SOLVE_KEYS}
+    # (the context is what is solved for)
+    args = {k: v for k, v in call.args.items() if k in SOLVE_ARGS and k != "context"}
     found = box.call("solve", {**args, "target": "max_context"})
     longest = found.get("solution") if "error" not in found else None
     if not longest:
@@ -797,22 +800,6 @@ def _context_also(query: Query, box: ToolBox, text: str) -> str:
             f"({e['precision']}, one sequence; the KV cache grows with it).")  # fmt: skip
     head, sep, rest = text.partition("\n\n")
     return f"{head}\n\n{line}{sep}{rest}"
-
-
-_SOLVE_KEYS = (
-    "model",
-    "gpu",
-    "workload",
-    "num_gpus",
-    "precision",
-    "batch",
-    "engine",
-    "optimizer",
-    "checkpointing",
-    "mixed_precision",
-    "output_tokens",
-    "reserved_gb",
-)
 
 
 def _priced_at_full_load(e: dict[str, Any], usd: float, per: str, detail: str) -> str:
