@@ -118,9 +118,9 @@ def test_export_is_markdown_with_receipts_sources_and_feedback(
     ]  # fmt: skip
     assert "864 GB/s" in text and "**gpu_specs**" in text  # the answer and its receipt
     assert "- inputs: `model=llama-3-8b, gpu=rtx-a4000, workload=finetune-qlora" in text
-    # the memory breakdown of the estimate (PEFT's QLoRA holds the embeddings in fp32 since
-    # calc-2026.12.02e: 5.70 GB before)
-    assert "weights 8.85 GB" in text
+    # the memory breakdown of the estimate: the weights as loaded, and PEFT's QLoRA upcast of
+    # the embeddings to fp32 apart (in the weights from calc-2026.12.02e to stop 73)
+    assert "weights 5.70 GB" in text and "upcast 3.15 GB" in text
     assert "**[1] " in text and "\n> " in text  # a source, quoted
     assert "_Feedback: dislike: wanted the A5000 too_" in text
 

@@ -30,8 +30,8 @@ def test_a_fit_receipt_shows_inputs_verdict_breakdown_and_assumptions(
     assert receipt.breakdown_gb == estimate["breakdown_gb"]
     assert receipt.assumptions == estimate["assumptions"] and receipt.assumptions
     text = render.receipts_markdown(answers[FIT])
-    # (weights 5.70 GB before calc-2026.12.02e held PEFT's k-bit preparation in fp32)
-    assert "**estimate**" in text and "weights 8.85 GB" in text and "assumed: " in text
+    # (PEFT's k-bit preparation, 3.15 GB in fp32, a part of its own since stop 73)
+    assert "**estimate**" in text and "weights 5.70 GB" in text and "assumed: " in text
     assert "gradients 0.00 GB" not in text  # parts that are zero are left out
 
 

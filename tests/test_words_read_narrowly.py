@@ -142,7 +142,7 @@ def test_memory_kept_for_the_os_is_out_of_the_largest_model(rules_advisor: Advis
 def test_a_card_the_catalog_lacks_is_offered_only_its_own_line(rules_advisor: Advisor) -> None:
     k80 = ask_grounded(rules_advisor, "what's the memory bandwidth of a tesla k80?").text
     assert "no GPU called" in k80 and "H800" not in k80
-    rx = ask_grounded(rules_advisor, "radeon rx 7600 xt 16gb for stable diffusion, ok?").text
+    rx = ask_grounded(rules_advisor, "radeon rx 5700 xt 8gb for stable diffusion, ok?").text
     assert "no GPU called" in rx and "Radeon RX" in rx and "Quadro" not in rx
 
 

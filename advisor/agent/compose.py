@@ -762,6 +762,9 @@ def speed_lines(e: dict[str, Any], first_only: bool = False, asked: str = "") ->
             if prompt:  # why it can be below one stream's decode speed
                 text += (f" (output tokens, counting the time to read each "
                          f"{prompt:,}-token prompt)")  # fmt: skip
+        first = METRICS.get("time_to_first_token_s")
+        if first and label == first.label and e.get("first_token_prompt"):
+            text += f" after a {e['first_token_prompt']:,}-token prompt"  # the wait is the prompt's
         decode = METRICS.get("decode_tokens_per_s")
         if decode and label == decode.label and e.get("batch", 1) > 1 and b:
             each = e.get("decode_tokens_per_s_each") or b["typical"] / e["batch"]
@@ -1083,6 +1086,9 @@ _MATTERS = re.compile(
 # a ratio asked: "how much faster", "how many times faster", "how much slower is the laptop"
 HOW_MUCH_FASTER = re.compile(
     r"\bhow (?:much|many times) (?:faster|slower|quicker|better)\b|\b(?:speed ?up|ratio)\b"
+    # "how many 4090s to match one h100": the one card's multiple of the other
+    r"|\bhow many [\w.-]+ (?:\w+ )?(?:to|would it take to|does it take to) (?:match|equal"
+    r"|replace|beat|keep up with)\b"
     r"|\bhow (?:big|large|much) (?:of )?a gap\b"
 )
 
@@ -1289,10 +1295,14 @@ def weights_gb(e: dict[str, Any]) -> float | None:
     return e.get("weights_alone_gb")
 
 
+# a part of an estimate's memory whose key says too little as written
+_PART_WORDS = {"peft_fp32_upcast": "embedding and head upcast to fp32 by PEFT's k-bit preparation"}
+
+
 def breakdown(e: dict[str, Any]) -> str:
     """ "weights 16.1 GB + kv cache 0.54 GB + ...": the parts of an estimate's memory."""
     parts = [(k, v) for k, v in e["breakdown_gb"].items() if v >= 0.005]
-    said = [f"{k.replace('_', ' ')} {num(v, 'GB')}" for k, v in parts]
+    said = [f"{_PART_WORDS.get(k, k.replace('_', ' '))} {num(v, 'GB')}" for k, v in parts]
     if e.get("training_state_gb") and "optimizer_states" in dict(parts):  # a training job's own
         last = max(i for i, (k, _) in enumerate(parts) if k == "optimizer_states")
         said[last] += f" (the training state: {num(e['training_state_gb'], 'GB')})"

@@ -39,8 +39,8 @@ from advisor.agent.understand import (
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
     UNNAMED_ASKED,
-    VIDEO_MODEL,
     WEEKDAYS,
+    absent_kind,
     family_hint,
     gpu_mentions,
 )
@@ -98,11 +98,11 @@ def unresolved(query: Query) -> str | None:
         return _hosted_reply(hosted.group(0))  # "how much vram for claude 3.5 sonnet?"
     largest = query.intent == "solve" and query.target is None  # "the biggest Qwen2.5 I can run"
     for model in query.models:
-        if not model.ids and VIDEO_MODEL.fullmatch(model.text.lower().strip()):  # "wan 2.1 14b"
-            return (f"'{model.text}' is a video generation model, and the catalog has no video "
-                    "models: no measured memory or speed to size it with, so I will not guess. "
-                    "For images it covers Stable Diffusion 1.5, SDXL, SD3 and FLUX; name one of "
-                    "those, or an LLM, Whisper or a vision model.")  # fmt: skip
+        kind = None if model.ids or model.family == "llm" else absent_kind(model.text)
+        if kind is not None:  # "wan 2.1 14b", "wav2vec2": a kind of model the catalog lacks
+            return (f"'{model.text}' is {kind.kind}, and the catalog has none of that kind: no "
+                    "measured memory or speed to size it with, so I will not guess. "
+                    f"{kind.covered}")  # fmt: skip
         if not model.ids and model.size_b is None and not (largest and model.suggestions):
             if HOSTED.fullmatch(model.text.lower().strip()):  # "can a 4090 run gpt-4?"
                 return _hosted_reply(model.text)
@@ -161,17 +161,25 @@ def precision_for(model: ModelRef, query: Query) -> str | None:
         native = native_precision(load_catalog().get_model(model.ids[0]))
         if native in ("mxfp4", "awq") and _FOUR_BITS_SAID.search(query.low):
             return native
-        served = (query.workload or "inference") == "inference" and query.engine in (
-            None, "vllm", "sglang", "tgi", "lmdeploy")  # fmt: skip
         sheets = [load_catalog().get_gpu(i) for ref in query.gpus for i in ref.ids[:1]]
-        recent = bool(sheets) and not any(no_bf16_tensor(g.architecture, g.memory_type)
-                                          for g in sheets)  # fmt: skip
-        if served and recent:
-            # "qwen2.5 72b on an a100, and in 4 bit?": a server's 4 bits are AWQ weights in
-            # vLLM, not bitsandbytes in transformers (a desk card's are a GGUF, read before; a
-            # T4's, as on Colab, bitsandbytes' NF4)
-            return "awq"
+        return four_bits(query, sheets) or precision
     return precision
+
+
+def four_bits(query: Query, sheets: list[Any]) -> str | None:
+    """The format "4-bit" said with no method means on these cards, for inference: a desk
+    card's a GGUF on llama.cpp (a follow-up's "and in 4-bit?" after desk cards), a server's
+    AWQ weights in vLLM; None where bitsandbytes' NF4 is how it runs (a T4, as on Colab) or
+    when no serving engine runs it."""
+    if (query.workload or "inference") != "inference":
+        return None
+    if sheets and query.engine in (None, "llama.cpp", "ollama") and all(
+            g.segment in _LOCAL_SEGMENTS for g in sheets):  # fmt: skip
+        return "q4_k_m"
+    served = query.engine in (None, "vllm", "sglang", "tgi", "lmdeploy")
+    # (no card named: the ranking's cards are served as servers run them, AWQ on vLLM)
+    recent = not any(no_bf16_tensor(g.architecture, g.memory_type) for g in sheets)
+    return "awq" if served and recent else None
 
 
 # 4 bits said with no method ("in 4 bit", "int4"), and bitsandbytes' NF4 said by name
@@ -426,7 +434,10 @@ def default_batch(query: Query, model: ModelRef, workload: str) -> int | None:
             return int(own)
     # pre-training timed or priced at a useful batch, not at one sequence a step of overhead (a
     # fit is judged at the batch that fits: one, with gradient accumulation for more)
-    timed = query.intent not in ("fit", "solve", "spec")
+    # ("bert-base inference on a T4, 1M sentences": a job of many samples runs batched)
+    timed = query.intent not in ("fit", "solve", "spec") or bool(
+        workload == "inference" and (query.dataset_samples or query.images)
+    )
     if workload == "inference" and not timed:
         return None  # "SAM ViT-H on an 8gb card?": does one image fit, not a throughput batch
     return dict(family.default_batch).get(workload) or (
@@ -1312,6 +1323,16 @@ def _alternatives(
         # "bert-large OOMs at batch 32 seq 512, options?": the batch that fits, the rest
         # made up by gradient accumulation
         lines += _batch_that_fits(query, box, e, model) or _accumulated(query, box, e, model)
+    if (e.get("family") == "speech" and e["workload"] == "inference"
+            and e["precision"] in ("fp16", "fp32", "bf16")):  # fmt: skip
+        # "whisper large-v3 on a 4 GB card": faster-whisper's int8 weights, a quarter of fp32's
+        eight = box.call("estimate", {**estimate_args(query, e["gpu"], e["num_gpus"], model),
+                                      "precision": "int8"})  # fmt: skip
+        if "error" not in eight and eight.get("fits"):
+            pace = c.speed_lines(eight, first_only=True)
+            lines.append(f"In int8 it fits: {c.num(eight['memory_per_gpu_gb'], 'GB')} of "
+                         f"{c.num(eight['usable_memory_per_gpu_gb'], 'GB')} usable"
+                         + (f"; {pace[0][0].lower()}{pace[0][1:]}" if pace else "."))  # fmt: skip
     offload = query.offload if query.offload != "layers" else None
     if e.get("family") == "diffusion" and e["workload"] == "inference" and not offload:
         lines += _in_fp8(query, box, e, model) + _offloaded(query, box, e, model)
@@ -2262,7 +2283,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                          f"{c.ram_check(e, query.ram_gb)}.")  # fmt: skip
         low = query.low
         alone = e["num_gpus"] == 1  # several cards of one kind: split in 4-bit AWQ, as people do
-        four = _as_run_locally(query, box, results, model) if alone and not e["fits"] else None
+        four = _as_run_locally(query, box, results, model) if not e["fits"] else None
         if four is not None:  # "can my 3070 run llama 3 8b?": as people run it
             notes.append(_run_locally_note(e, four[0]))
             results, e = four, four[0]
@@ -2272,6 +2293,23 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                          f"it needs {c.num(e['memory_per_gpu_gb'], 'GB')} and does not fit it "
                          "(say the format or the count if they differ).")  # fmt: skip
             results, e = [one], one
+        if (
+            speed_first
+            and not e["fits"]
+            and e.get("family") == "speech"
+            and alone
+            and e["workload"] == "inference"
+            and not (query.precision or model.precision)
+        ):
+            # "whisper large-v3 on a 4 GB card, realtime?": the pace in int8, which fits
+            eight = box.call("estimate", {**estimate_args(query, e["gpu"], 1, model),
+                                          "precision": "int8"})  # fmt: skip
+            if "error" not in eight and eight["fits"]:
+                need = c.num(e["memory_per_gpu_gb"], "GB")
+                notes.append(f"In int8 (faster-whisper's compute_type), which fits the "
+                             f"{e['gpu_name']}: in {e['precision']} it needs {need} and does not "
+                             "fit it.")  # fmt: skip
+                results, e = [eight], eight
         # "what about on L4s instead?": several of the card, as many as hold the job
         plural = any(re.search(r"[a-z0-9]s$", g.text.lower()) and not g.count for g in query.gpus)
         spread = _on_the_fewest(query, box, e, model) if (speed_first or plural) and alone else None
@@ -5693,8 +5731,8 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         args = {"gpus": ids, "workload": workload, "family": hint}
     if any(n > 1 for n in counts.values()):
         args["counts"] = [counts[gpu] for gpu in ids]
-    if query.precision:
-        args["precision"] = query.precision
+    if precision := (precision_for(model, query) if model is not None else query.precision):
+        args["precision"] = precision
     elif (
         model is None
         and args["family"] == "llm"
@@ -5903,33 +5941,43 @@ _CAP_SAID = re.compile(
 
 
 def _within_budget(query: Query, box: ToolBox, ids: list[str]) -> tuple[str, list[str]] | None:
-    """Cards compared under a budget to buy ("budget ~10k per card"): which of them its money
-    buys, at each card's newest price to buy new (else its launch price, else used); the line
-    and the ids of those it buys."""
+    """Cards compared under a budget to buy ("budget ~10k per card", "5090 or two 4090s, budget
+    4000"): which of the setups its money buys, each at its market price (market_price) times
+    its count, unless the budget is said per card; the line and the ids of those it buys."""
     budget = query.budget
     if not (budget and budget.per == "total" and budget.kind != "rent" and len(ids) >= 2):
         return None
     if _RENT_SAID.search(query.low) or not _CAP_SAID.search(query.low) or query.currency != "$":
         return None  # "both ~$1k": the cards' price level, no budget
-    order = {"new": 0, "msrp": 1, "used": 2}
+    per_card = bool(_PER_CARD_SAID.search(query.low))
+    counts = {g: ref.count or 1 for ref in query.gpus for g in ref.ids}
     priced = []
     for gpu in ids[:4]:
         listed = box.call("purchase_prices", {"gpu": gpu}).get("prices") or []
-        if listed:
-            best = min(listed, key=lambda p: order.get(p["kind"], 9))  # newest first in a kind
-            priced.append((gpu, box.call("gpu_specs", {"gpu": gpu})["name"], best))
+        if (best := market_price(listed, query.condition)) is not None:
+            count = 1 if per_card else counts.get(gpu, 1)
+            priced.append((gpu, box.call("gpu_specs", {"gpu": gpu})["name"], best, count))
     if len(priced) < 2:
         return None
-    said = c.usd(budget.usd, query.currency)
-    inside = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for _g, n, p in priced
-              if p["usd"] <= budget.usd]  # fmt: skip
-    over = [f"the {n} ({c.usd(p['usd'])} {p['kind']}, {p['date']})" for _g, n, p in priced
-            if p["usd"] > budget.usd]  # fmt: skip
-    kept = [g for g, _n, p in priced if p["usd"] <= budget.usd]
+
+    def setup(name: str, price: dict[str, Any], count: int) -> str:
+        if count == 1:
+            return f"the {name} ({c.usd(price['usd'])} {price['kind']}, {price['date']})"
+        return (f"{count} x {name} ({c.usd(price['usd'] * count)}: {c.usd(price['usd'])} each "
+                f"{price['kind']}, {price['date']})")  # fmt: skip
+
+    said = c.usd(budget.usd, query.currency) + (" a card" if per_card else "")
+    inside = [setup(n, p, k) for _g, n, p, k in priced if p["usd"] * k <= budget.usd]
+    over = [setup(n, p, k) for _g, n, p, k in priced if p["usd"] * k > budget.usd]
+    kept = [g for g, _n, p, k in priced if p["usd"] * k <= budget.usd]
     if not inside:
-        return f"**None of them is within your {said} a card**: " + "; ".join(over) + ".", kept
+        return f"**None of them is within your {said}**: " + "; ".join(over) + ".", kept
     tail = f"; over it: {'; '.join(over)}" if over else ""
-    return f"**Within your {said} a card: {'; '.join(inside)}**{tail}.", kept
+    return f"**Within your {said}: {'; '.join(inside)}**{tail}.", kept
+
+
+# a budget said per card: "budget ~10k per card", "max $5,000 each"
+_PER_CARD_SAID = re.compile(r"\bper (?:card|gpu)\b|\beach\b|\ba card\b|\bapiece\b")
 
 
 def _per_rented_dollar(
@@ -5984,7 +6032,11 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         workload = "train"
     args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "family": hint}
     local = hint == "llm" and workload == "inference" and _all_local(box, ids[:4])
-    if query.precision:
+    if query.precision == "nf4" and hint == "llm" and not _BNB_SAID.search(query.low):
+        # "and in 4-bit?": as these cards run 4 bits (the fit below them says the same)
+        catalog_sheets = [catalog.gpus[i] for i in ids[:4] if i in catalog.gpus]
+        args["precision"] = four_bits(query, catalog_sheets) or query.precision
+    elif query.precision:
         args["precision"] = query.precision
     elif local:
         args["precision"] = "q4_k_m"  # LLMs on cards at home run as 4-bit GGUFs (llama.cpp)
@@ -6398,8 +6450,8 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
     if workload == "finetune":
         workload = FINETUNE_DEFAULT if model.family == "llm" else "finetune-full"
     args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "model": model.ids[0]}
-    if query.precision:
-        args["precision"] = query.precision
+    if precision := precision_for(model, query):  # ("and in 4-bit?": as the fit below reads it)
+        args["precision"] = precision
     # the batch said, else a trained model's own (YOLO's trainer: 16), as the fit answer takes it
     batch = query.batch if model.family in (None, "llm") else default_batch(query, model, workload)
     if model.family in (None, "llm") and workload == "inference" and not batch:
@@ -7538,8 +7590,8 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         workload = FINETUNE_DEFAULT if hint == "llm" else "finetune-full"
     args: dict[str, Any] = {"gpus": list(prices)[:4], "workload": workload}
     args.update({"model": model_arg(model)} if model else {"family": hint})
-    if query.precision:
-        args["precision"] = query.precision
+    if precision := (precision_for(model, query) if model is not None else query.precision):
+        args["precision"] = precision
     elif bought and hint == "llm" and workload == "inference":
         args["precision"] = HOME_PRECISION  # a card bought for local LLMs runs them in 4 bits
     if query.batch:
@@ -8661,6 +8713,13 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         where = c.gpus_phrase(pick.get("total_gpus") or pick["num_gpus"], pick["gpu_name"])
         text = (f"**About {c.usd(monthly)} a month: {where} rented around the clock.**\n\n"
                 f"{text}")  # fmt: skip
+    service = _service_bill(query, box) if pick.get("unit") == "USD per job" else None
+    if service is not None and pick.get("usd_per_unit"):
+        # "a gpu or the openai api at $0.006/min? 1000 hours a month": the job on the pick,
+        # rented for its hours, against the service's price for the same work
+        what = (f"for this job ({c.num(service['units'])} {service['unit']}s at your "
+                f"{c.usd(service['usd_per_unit'])} per {service['unit']})")  # fmt: skip
+        text = c.against_service(pick["usd_per_unit"], service["usd"], what) + "\n\n" + text
     if result["ranked"] and _WHICH_CLOUD.search(query.low) and not args.get("provider"):
         # "... and on which provider": the clouds that rent the pick for least
         offers = cheapest_offers(box.call("prices", {"gpu": pick["gpu"]}))
@@ -9205,8 +9264,10 @@ def buy(query: Query, box: ToolBox) -> Draft:
             parts.append(compare(query, box).text)
         elif query.models:
             parts.append(fit(query, box).text)
+        # (a comparison whose lead weighed the budget already: no line a card about it)
+        weighed = bool(parts) and bool(_BUDGET_WEIGHED.match(parts[0]))
         lead = []
-        judged: list[tuple[bool, str]] = []  # (within the budget, the card's name) of each
+        judged: list[tuple[bool, str]] = []  # (within the budget, the setup at its price) of each
         budget = query.budget
         bought_with = budget and budget.per == "total" and budget.kind in ("buy", None)
         budget_usd = budget.usd if budget and bought_with else 0.0
@@ -9215,25 +9276,42 @@ def buy(query: Query, box: ToolBox) -> Draft:
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
-                lead += _against_budget(query, priced) or _against_quote(
+                lead += ([] if weighed else _against_budget(query, priced)) or _against_quote(
                     query, priced, condition, box
                 )
-                lowest = _lowest_market_price(priced)
-                if lowest is not None and budget_usd:
-                    judged.append((lowest["usd"] * (ref.count or 1) <= budget_usd,
-                                   priced["gpu_name"]))  # fmt: skip
+                price = market_price(priced.get("prices", []), query.condition)
+                if price is not None and budget_usd:
+                    count = ref.count or 1
+                    setup = f"{count} x {priced['gpu_name']}" if count > 1 else priced["gpu_name"]
+                    judged.append((price["usd"] * count <= budget_usd,
+                                   f"{setup} ({c.usd(price['usd'] * count)} {price['kind']}, "
+                                   f"{price['date']})"))  # fmt: skip
         inside = [name for ok, name in judged if ok]
-        if inside and len(inside) < len(judged) and parts and parts[0].startswith("**Pick the "):
+        compared = (
+            bool(parts)
+            and parts[0].startswith("**Pick the ")
+            and not weighed
+            and not query.purchase_usd
+        )  # (a price paid is no budget: _against_quote)
+        if compared and inside and len(inside) < len(judged):
             # "4090 or 3090, which would you buy with $1,200?": the pick among those the budget
             # buys; the comparison's own pick is the one without the budget
             over = ", ".join(name for ok, name in judged if not ok)
             lead.insert(0, f"**Pick the {' or the '.join(inside)}: the {over} is over your "
-                           f"{c.usd(budget_usd)} at the lowest price on record.**")  # fmt: skip
+                           f"{c.usd(budget_usd)}.**")  # fmt: skip
+            parts[0] = parts[0].replace("**Pick the ", "**Without the budget, pick the ", 1)
+        elif compared and len(judged) >= 2 and not inside:
+            each = "; the ".join(name for _ok, name in judged)
+            lead.insert(0, f"**None of them is within your {c.usd(budget_usd)}** at the newest "
+                           f"prices on record: the {each}.")  # fmt: skip
             parts[0] = parts[0].replace("**Pick the ", "**Without the budget, pick the ", 1)
         return Draft("\n\n".join([*lead, *parts]))
     return _to_buy(query, box)
 
 
+# a comparison's lead that weighed a budget (_within_budget)
+_BUDGET_WEIGHED = re.compile(r"\*\*(?:Within your|None of them is within|Pick the [^*]*: the only "
+                             r"one of them within)")  # fmt: skip
 _RENT_SAID = re.compile(RENT_SAID.pattern + r"|\bjob\b")  # "for the job": a job is rented
 # a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
 _CARD_UNDER = re.compile(
@@ -9476,19 +9554,25 @@ def _most_memory_bought(query: Query, box: ToolBox, bought: dict[str, Any]) -> D
 SMALLER_HOME_QUANTS = ("q3_k_m", "q2_k")
 
 
-def _lowest_market_price(priced: dict[str, Any]) -> dict[str, Any] | None:
-    """The lowest new or used price row of a purchase_prices result (not the launch list
-    price, which few cards sell at years on)."""
-    rows = [p for p in priced.get("prices", []) if p.get("kind") in ("new", "used")]
-    return min(rows, key=lambda p: p["usd"]) if rows else None
+def market_price(listed: list[dict[str, Any]], condition: str | None) -> dict[str, Any] | None:
+    """The price a budget is weighed against, from a purchase_prices list (newest first): the
+    newest of the condition said; none said, the cheaper of the newest new and the newest used
+    (what the money buys today, not a low of years ago); else the launch list price. One rule
+    for every budget line, so that two lines of an answer never weigh one card at two prices."""
+    newest = {kind: next((p for p in listed if p.get("kind") == kind), None)
+              for kind in ("new", "used", "msrp")}  # fmt: skip
+    if condition in newest and newest[condition] is not None:
+        return newest[condition]
+    street = [p for p in (newest["new"], newest["used"]) if p is not None]
+    return min(street, key=lambda p: p["usd"]) if street else newest["msrp"]
 
 
 def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
-    """ "Is a 3090 worth it on a $700 budget?": the lowest price on record against the budget
-    the user gives (a recent market price, not the launch list price)."""
+    """ "Is a 3090 worth it on a $700 budget?": the card's market price (market_price) against
+    the budget the user gives."""
     budget = query.budget
-    cheapest = _lowest_market_price(priced)
-    if budget is None or budget.per != "total" or cheapest is None or query.purchase_usd:
+    price = market_price(priced.get("prices", []), query.condition)
+    if budget is None or budget.per != "total" or price is None or query.purchase_usd:
         return []
     low = query.low
     if not BUDGET_WORDS.search(low) or re.search(
@@ -9496,11 +9580,10 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     ):
         return []  # "$150 each", "worth 300 euro more": a price the user found, not a budget
     count = priced.get("num_gpus") or 1
-    verdict = "Within" if cheapest["usd"] * count <= budget.usd else "Over"
+    verdict = "Within" if price["usd"] * count <= budget.usd else "Over"
     each = " each" if count > 1 else ""
-    return [f"**{verdict} your {c.usd(budget.usd)}: the lowest price on record for the "
-            f"{priced['gpu_name']} is {c.usd(cheapest['usd'])}{each} {cheapest['kind']} "
-            f"({cheapest['date']}).**"]  # fmt: skip
+    return [f"**{verdict} your {c.usd(budget.usd)}: the {priced['gpu_name']} is "
+            f"{c.usd(price['usd'])}{each} {price['kind']} ({price['date']}).**"]  # fmt: skip
 
 
 def _quote_said(query: Query) -> float | None:
@@ -9779,17 +9862,28 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         # dollar among one or two cards of a home budget), weighed as rented against bought
         model = query.models[0]
         workload, _ = workload_of(query)
-        ranked = box.call("recommend_gpus", {
-            "model": model_arg(model), "workload": workload, "max_gpus": 1, "top": 1,
-            "max_purchase_usd": HOME_BUDGET_USD, "rank_by": "per_dollar",
-            "vendor": query.vendor or "nvidia", "max_usd_per_hour": 1000.0,  # rented too
-            "precision": precision_for(model, query)})  # fmt: skip
-        if ranked.get("ranked"):
-            gpu = ranked["ranked"][0]["gpu"]
-            picked = (f"No card named: the {ranked['ranked'][0]['gpu_name']}, the most speed per "
-                      f"dollar among cards up to {c.usd(HOME_BUDGET_USD)} for "
-                      f"{ranked['ranked'][0].get('model_name') or model.text}; name yours "
-                      "for its own break-even.")  # fmt: skip
+        said = precision_for(model, query)
+        # one card, else two; a model too large for them in 16 bits is weighed in 4 bits, the
+        # cheapest way to run it ("cheapest way to serve a 70b for a small team, rent or buy?")
+        tries = [(1, said), (2, said)] + ([(2, "q4_k_m")] if said is None and workload ==
+                                          "inference" else [])  # fmt: skip
+        for cards, precision in tries:
+            ranked = box.call("recommend_gpus", {
+                "model": model_arg(model), "workload": workload, "max_gpus": cards, "top": 1,
+                "max_purchase_usd": HOME_BUDGET_USD, "rank_by": "per_dollar",
+                "vendor": query.vendor or "nvidia", "max_usd_per_hour": 1000.0,  # rented too
+                "precision": precision})  # fmt: skip
+            if ranked.get("ranked"):
+                best = ranked["ranked"][0]
+                gpu, count = best["gpu"], best.get("num_gpus") or 1
+                setup = f"the {best['gpu_name']}" if count == 1 else c.gpus_phrase(
+                    count, best["gpu_name"])  # fmt: skip
+                how = f" in {best['precision']}" if precision and not said else ""
+                picked = (f"No card named: {setup}, the most speed per dollar among setups up to "
+                          f"{c.usd(HOME_BUDGET_USD)} for "
+                          f"{best.get('model_name') or model.text}{how}; name yours for its own "
+                          "break-even.")  # fmt: skip
+                break
     if gpu is None and (purchase is None or (rent is None and monthly is None)):
         return Draft(
             "Which GPU, or what prices? Name the GPU (I use its dated purchase price and the "
@@ -9828,6 +9922,18 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         longer = bool(query.hours and query.hours > 1.02 * month)
         if longer and not nonstop:
             args["hours_of_use"] = query.hours
+    job_line = ""
+    cadence = _JOB_CADENCE.search(low)
+    if gpu and cadence and not {"hours_per_day", "hours_of_use", "rent_usd_per_month"} & set(args):
+        # "2000 hours of calls a month, rent or buy": the card's hours of use are the job's on
+        # it at that cadence, not the hours of audio
+        job_hours = _job_hours_of(query, box, GpuRef(gpu, (gpu,)), count)
+        days = _CADENCE_DAYS[(cadence.group(1) or cadence.group(2))[:3]]
+        if job_hours:
+            args["hours_per_day"] = min(24.0, job_hours / days)
+            job_line = (f"The job at that rate: about {c.num(job_hours, 'hours')} of the card's "
+                        f"time a {_CADENCE_WORD[days]}, {c.num(args['hours_per_day'], 'hours')} "
+                        "a day.")  # fmt: skip
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
     if query.draw_w:  # "the box draws ~450 W loaded": the user's draw, shared over the cards
@@ -9889,6 +9995,7 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             "to count it: the catalog's tariff is in US dollars)",
         )
     text += f"\n{fleet}" if fleet else ""
+    text += f"\n{job_line}" if job_line else ""
     if (NONSTOP.search(low) or query.use_hours_per_day == 24) and result.get("rent_usd_per_hour"):
         text += _a_year_nonstop(query, box, result)  # "it runs around the clock: keep renting?"
     if "purchase_usd" not in args and args.get("gpu") and result.get("purchase_usd"):
@@ -9910,6 +10017,14 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
     if picked:
         text += f"\n\n_Note: {picked}_"
     return Draft(text)
+
+
+# a job's size said with its cadence: "2000 hours of calls a month", "500 images a day"
+_JOB_CADENCE = re.compile(
+    r"\b(?:a|per|each|every|/)\s?(day|week|month)\b|\b(daily|weekly|monthly)\b"
+)
+_CADENCE_DAYS = {"day": 1.0, "dai": 1.0, "wee": 7.0, "mon": HOURS_PER_MONTH / 24}
+_CADENCE_WORD = {1.0: "day", 7.0: "week", HOURS_PER_MONTH / 24: "month"}
 
 
 def _a_year_nonstop(query: Query, box: ToolBox, result: dict[str, Any]) -> str:

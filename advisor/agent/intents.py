@@ -377,8 +377,11 @@ _BIGGEST_MODEL = _cues(
     # "is 8gb vram enough for anything useful in local llm land": what that memory runs
     r"\b\d+ ?(?:gb|gigs?)\b.{0,20}\benough\b.{0,30}\b(?:anything|llms?|local (?:llm|ai|model)s?)\b",
     # "on an old 1080 ti, which models can i even run decently", "what llms can my 3060 run"
-    r"\b(?:which|what) (?:(?:local |open |llm |ai )?models|llms)\b.{0,20}"
+    r"\b(?:which|what) (?:(?:local |open |llm |ai )?models?|llms?)\b.{0,20}"
     r"\b(?:can|could|will|would)\b.{0,25}\b(?:run|fit|handle|load)\b",
+    # "what can i run on a 3060 12gb", "the best model for coding that fits on a 3090"
+    r"\bwhat (?:else )?can (?:i|we) (?:run|fit|load) on\b",
+    r"\bbest (?:\w+ )?(?:model|llm)\b(?: for \w+)? (?:that |which |i can )?(?:fits?|runs?)\b",
 )
 _HOW_LONG = _cues(
     r"\bhow long\b",
@@ -549,6 +552,9 @@ _WHICH_CARD = (
 )
 _COMPARE = _cues(
     r"\bvs\.?\b",
+    # "how many 4090s to match one h100": one card as a multiple of the other
+    r"\bhow many [\w.-]+ (?:\w+ )?(?:to|would it take to|does it take to) (?:match|equal"
+    r"|replace|beat|keep up with)\b",
     _TORN,
     r"\bversus\b",
     r"\bcompare\w*\b",
@@ -632,6 +638,9 @@ _WHAT_CAN_RUN = _cues(
 )
 _STRONG_COMPARE = _cues(
     r"\bvs\.?\b",
+    # "how many 4090s to match one h100": one card as a multiple of the other
+    r"\bhow many [\w.-]+ (?:\w+ )?(?:to|would it take to|does it take to) (?:match|equal"
+    r"|replace|beat|keep up with)\b",
     r"\bversus\b",
     r"\bcompare\w*\b",
     r"\bcomparison\b",

@@ -642,6 +642,11 @@ class Linker:
                 end += stated is not None
             if stated is not None and end + 1 < len(words) and words[end + 1].low == "active":
                 stated = None  # "Llama 4 Scout (17B active, 16 experts)": not its total size
+            if stated is None and end < len(words) and _VERSION.fullmatch(words[end].low):
+                # "whisper large v9": a version of the name the catalog lacks, not large-v3
+                said = f"{written} {words[end].text}"
+                return end + 1, ModelRef(said, (), None, None,
+                                         suggestions=self._suggested(_model_key(said)))  # fmt: skip
             ref = self._model_ref(written, found, fmt, stated, spelled or key)
             if spelled and ref.resolved and ref.note is None:
                 name = self._entry(ref.family or "llm", ref.ids[0]).name
@@ -745,9 +750,12 @@ class Linker:
             names = tuple(n for n in self._suggested(_model_key(name))
                           if said & set(rx.findall(r"[a-z]{4,}", n.lower())))  # fmt: skip
             return i + 1, ModelRef(words[i].text, (), None, None, suggestions=names)
-        head = rx.match(r"([a-z]+)[-\s]?v?\d", word) or rx.match(
-            r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word
-        )  # "falcon-mamba-7b", not a pod's "whisper-worker-3" or a repo's "mistral-finetune-v1"
+        head = (
+            rx.match(r"([a-z]+)[-\s]?v?\d", word)
+            or rx.match(r"([a-z]+)-(?:[a-z]+-){1,2}\d+(?:\.\d+)?[bm](?:-|$)", word)
+            or rx.match(r"([a-z]+)-(?:large|medium|small|base|tiny|mini)-v\d+$", word)
+        )  # "falcon-mamba-7b", "whisper-large-v9", not a pod's "whisper-worker-3" or a repo's
+        # "mistral-finetune-v1"
         family = head.group(1) if head else (word if word in self.first_words else None)
         if family not in self.first_words or family in _COMMON_WORDS:
             return None  # "all 3 cards": a count, though "all-MiniLM" opens with the word
@@ -1097,6 +1105,9 @@ def _laptop_before(words: list[Token], start: int, previous_end: int | None) -> 
 
 
 # a Hugging Face repo id with a size in its name: "nvidia/parakeet-tdt-0.6b-v2", "acme/foo-7b"
+# a version said after a model's name: "v9", "v0.4"
+_VERSION = re.compile(r"v\d+(?:\.\d+)*")
+
 _REPO_ID = re.compile(r"[a-z0-9][\w.-]*/[\w.-]*?\d+(?:\.\d+)?[bm]\b[\w.-]*")
 # a form factor said of every card named: "both (SXM)", "all pcie", "each one sxm"
 _FORM_OF_ALL = re.compile(r"\b(?:both|all|each)(?: of them| ones?| cards?| gpus?)? (sxm|pcie)\b")

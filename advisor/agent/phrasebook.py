@@ -283,7 +283,11 @@ def _lakhs(match: re.Match[str]) -> str:
     value = _scaled(match.group(1), _LAKH_SCALE[match.group(3)[0].lower()])
     if match.group(4):  # "1.5 lakh rupees" -> "150000 INR"
         return f"{value} {_LAKH_CURRENCY[match.group(4)[0].lower()]}"
-    return f"{value} {match.group(2).strip()}" if match.group(2) else value
+    if match.group(2):
+        return f"{value} {match.group(2).strip()}"
+    # "1.8 lakh mein" (Hinglish: for 1.8 lakh): a price, in rupees, not a count of lakhs
+    priced = re.match(r"\s?(?:mein|me|mai)\b", match.string[match.end() :], re.IGNORECASE)
+    return f"{value} INR" if priced else value
 
 
 _ID_SCALE = {"juta": "million", "jt": "million", "miliar": "billion", "milyar": "billion"}

@@ -1251,7 +1251,8 @@ _VERDICT_START = re.compile(
     r"^\W*(?:yes|no|not|just|none|it depends|for fitting, no|that is expected)\b", re.IGNORECASE
 )
 _LOWER_FITS = re.compile(
-    r"^In (\d+-bit(?: \([^)]*\))?|fp8|(?:4-bit|fp8) with model CPU offload)(?: \([^)]*\))? it fits"
+    r"^In (\d+-bit(?: \([^)]*\))?|fp8|int8|(?:4-bit|fp8) with model CPU offload)(?: \([^)]*\))?"
+    r" it fits"
     r"(?: on (?:one|\d+ x)\b|:)",
     re.MULTILINE,
 )
@@ -1414,6 +1415,10 @@ def _yes_in(lower: str, costed: str, text: str, way: str = "in", no_way: str = "
             f"{way} {lower} and does not fit {no_way} {costed}**" + rest[m.end() :])  # fmt: skip
 
 
+# a speed answer's lead: "**Yes, it fits. Decode speed: about 33.0 tokens/s" (the fit said first)
+_PACE_WANTED = re.compile(r"(\*\*(?:Yes, it fits\. )?)Decode speed: about ([\d,.]+) tokens/s")
+
+
 def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
@@ -1449,6 +1454,15 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if leaner and costed and query.workload == "finetune":  # the method was not said
         return "**Yes with QLoRA, no with LoRA in 16 bits: " + text[len("**No: ") :]
 
+    paced = _PACE_WANTED.match(text)
+    if paced and query.needed_tok_s and not query.rps and query.intent == "speed":
+        # "llama 3 8b at 1 million tokens per second on a 3050, possible?": the pace wanted
+        # against the one it gets, first (the fit is no answer to it)
+        got = float(paced.group(2).replace(",", ""))
+        wanted = c.num(query.needed_tok_s, "tokens/s")
+        lead = (f"Yes, above the {wanted} you want" if got >= query.needed_tok_s
+                else f"No, short of the {wanted} you want for one stream")  # fmt: skip
+        return f"**{lead}. {text[len(paced.group(1)) :]}"
     if _VERDICT_START.search(text):
         return text
     head = text.split("\n", 1)[0]

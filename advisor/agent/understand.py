@@ -17,7 +17,7 @@ import difflib
 import itertools
 import re
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import cache, lru_cache
 from typing import Any
@@ -56,7 +56,13 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     # "4-bit quantisation (AWQ, for instance)": the 4-bit format named beside it
     ("awq", r"\b4[-\s]?bits?\b[^.?!()]{0,25}\(\s?(?:e\.g\.,? )?awq\b"),
     ("gptq", r"\b4[-\s]?bits?\b[^.?!()]{0,25}\(\s?(?:e\.g\.,? )?gptq\b"),
-    ("nf4", r"\b4[-\s]?bits?\b|\b4-?bit quant|\bquantized to 4"),
+    # ("what if we use a quantized model": a quant with no bits said is the usual 4 bits)
+    (
+        "nf4",
+        r"\b4[-\s]?bits?\b|\b4-?bit quant|\bquantized to 4"
+        r"|\b(?:use|using|with|run|running|try|go with)\s(?:a\s|the\s)?quanti[sz]ed\s(?:model|"
+        r"version|weights|one|checkpoint)\b|\bquanti[sz]e (?:it|the model)\b(?! to)",
+    ),
     ("fp8", r"\b8[-\s]?bits? \((?:fp8|float8)\)"),  # "at 8-bit (FP8)": the format named
     ("int8", r"\bint8\b|\b8[-\s]?bits?\b|\bw8a8\b"),
     ("fp8", r"\bfp8\b|\bfloat8\b"),
@@ -830,7 +836,10 @@ FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX
                                  *_OTHER_DOLLARS.values()]))  # fmt: skip
 _FX_RE = r"\b(?:" + "|".join(c.lower() for c in FX_CODES) + r")\b"
 _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h", "200000 円で" (a particle after)
-    r"(?<=\d)\s?(?:" + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS) + r")"
+    # ("500k yen": a thousands' k between the amount and its word)
+    r"(?:(?<=\d)|(?<=\dk)|(?<=\d\sk))\s?(?:"
+    + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS)
+    + r")"
     r"(?:(?<=[円元원])|(?![\w\"]))",
     re.IGNORECASE,
 )
@@ -912,7 +921,8 @@ def _fx_codes(text: str) -> str:
     )
     for sign, code in (*_FX_SYMBOLS.items(), ("¥", yen_sign), ("￥", yen_sign)):
         if sign in text:  # "₹40,000" -> "40,000 INR", "60 ₽" -> "60 RUB"
-            text = rx.sub(rf"{re.escape(sign)}\s?(\d[\d,.]*\d|\d)", rf"\1 {code}", text)
+            # ("¥500k" -> "500k JPY": the thousands' k stays with its amount)
+            text = rx.sub(rf"{re.escape(sign)}\s?(\d[\d,.]*\d|\d)(k\b)?", rf"\1\2 {code}", text)
             text = text.replace(sign, f" {code}")
     # "Rs" in a message in Urdu's letters is Pakistan's rupee, elsewhere India's
     codes = (
@@ -1090,9 +1100,10 @@ def normalise(text: str) -> str:
     # digits of other scripts (Arabic-Indic, Persian, Devanagari, Thai): the same numbers in ASCII
     if not text.isascii():
         text = text.translate(_DIGITS)
-    if "万" in text or "萬" in text or "亿" in text:  # "18万元": 180000 yuan
-        text = rx.sub(r"(\d+(?:\.\d+)?)\s?(万|萬|亿)",
-                      lambda m: f"{float(m.group(1)) * (1e8 if m.group(2) == '亿' else 1e4):.0f}",
+    if "万" in text or "萬" in text or "亿" in text or "億" in text:  # "18万元": 180000 yuan
+        # ("1億トークン", Japanese: 100,000,000 tokens)
+        text = rx.sub(r"(\d+(?:\.\d+)?)\s?(万|萬|亿|億)",
+                      lambda m: f"{float(m.group(1)) * (1e4 if m.group(2) in '万萬' else 1e8):.0f}",
                       text)  # fmt: skip
     if "만" in text or "억" in text or "원" in text:
         # "450만 원에" (Korean ten-thousands), "1,100원에" (the won before a particle)
@@ -1103,6 +1114,9 @@ def normalise(text: str) -> str:
     text = rx.sub(r"(?<=\d)['\u2019](?=\d{3}(?!\d))", "", text)
     text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
+    # "1 million tokens per second": a rate written whole (a rate's k is read; a million is not)
+    text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?(?:million|mil)\s(?=tok(?:en)?s?\s?(?:/|per|a)\s?s)",
+                  lambda m: f"{float(m.group(1)) * 1e6:.0f} ", text, flags=re.I)  # fmt: skip
     if "o" in text:  # "a 4o90", "3o6o": a letter o typed for a zero inside a card's number
         text = _O_FOR_ZERO.sub(lambda m: m.group(0).replace("o", "0"), text)
     if _NIGHT_SPAN.search(text):  # "overnight, from 10pm to 6am": 8 hours
@@ -2636,12 +2650,22 @@ _PER_SERVICE_UNIT = (
 )
 _SERVICE_PRICE = re.compile(r"(?:\$|us\$|usd\s?)\s?(\d*\.?\d+)" + _PER_SERVICE_UNIT)
 _BARE_SERVICE_PRICE = re.compile(r"(?<![\d.])(0\.\d+)" + _PER_SERVICE_UNIT)  # "0.02 per image"
+_SHORT_SERVICE_PRICE = re.compile(r"(?:\$|usd\s?)\s?(\d*\.\d+)\s?/\s?(m|min(?:ute)?)\b")
 
 
 def _service_price(low: str) -> tuple[float, str] | None:
     """The price of a service the user could pay per use instead of a GPU, per unit of
     calculator.cost.SERVICE_UNITS: "$0.006 per audio minute", "$0.60 per 1M tokens"."""
     m = _SERVICE_PRICE.search(low) or _BARE_SERVICE_PRICE.search(low)
+    if m is None and (short := _SHORT_SERVICE_PRICE.search(low)):
+        # "together at $0.88/M", "openai api at $0.006/min": the unit's short form, read as
+        # tokens or as audio only where the message speaks of them
+        value, unit = float(short.group(1)), short.group(2)
+        if unit == "m" and rx.search(r"\btok(?:en)?s?\b", low) and 0 < value < 100:
+            return value, "million tokens"
+        if unit.startswith("min") and _SPEECH_WORDS.search(low) and 0 < value < 1:
+            return value, "audio minute"
+        return None
     if m is None or not float(m.group(1)) > 0:
         return None
     value = float(m.group(1))
@@ -2692,7 +2716,9 @@ def _money(low: str) -> list[tuple[float, str, int]]:
             r"\s*\((?:[^\d()$]{0,25})(?:us\$|usd|\$)\s?\d", low[m.end() : m.end() + 40]
         ):
             continue  # "R$ 15.000 (about US$ 2.700)": the user's own dollars, in brackets
-        if rx.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]):
+        if rx.match(_PER_SERVICE_UNIT, low[m.end() : m.end() + 40]) or (
+            rx.match(r"\s?/\s?(?:m|min(?:ute)?)\b", after) and _service_price(low)
+        ):
             continue  # "$0.006 per audio minute": a service's price, not the GPUs' (_service_price)
         if not rx.search(_WITH_CURRENCY, m.group(0)) and rx.search(
             r"\b(?:ctx|context|seq\w*|window|prompts?)\b[^.,;?$]{0,20}$",
@@ -3071,7 +3097,8 @@ _SAMPLES_OF = re.compile(
     r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
     r"|approx\w*|ca|circa|at|with(?: an?)?|length|len|of|is|are|chunk|passage|doc(?:ument)?"
     r"|sample|example|text|row)\.?:?\s?~?){0,4}"
-    rf"{_NUM}\s?(k)?\s?(?:tokens|toks?)\b"
+    # ("each sample of 1000 token": the plural unsaid, as written by many)
+    rf"{_NUM}\s?(k)?\s?(?:tokens?|toks?)\b"
 )
 
 
@@ -3454,8 +3481,11 @@ def _audio_hours(low: str) -> float | None:
             rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
             low,
         )
-        or rx.search(  # "cheapest to transcribe 1000 hours?": hours transcribed are audio
-            rf"\btranscrib(?:e|ing)\s(?:about |around |~)?{_NUM}\s?(k)?\s?(hours?|hrs?|h)\b", low
+        or rx.search(  # "cheapest to transcribe 1000 hours?", "call transcription, 2000 hours a
+            # month": hours transcribed are audio, not the card's
+            rf"\btranscri(?:be|bing|ption)s?[,:]?\s(?:of\s)?(?:about |around |~)?{_NUM}\s?(k)?\s?"
+            r"(hours?|hrs?|h)\b(?! of (?:gpu|compute|rental))",
+            low,
         )
         or rx.search(rf"{_NUM}\s?(k)?\s?(?:audio|speech|recording)\s(hours?|hrs?|h)\b", low)
     )
@@ -3597,7 +3627,8 @@ _RATE = re.compile(
 _WANTED_BEFORE = re.compile(
     r"\b(?:need|needs|want|wants|require\w*|target\w*|goal|peak|must|sla|expect\w*"
     r"|ha(?:s|ve) to|got to|gotta)\b"
-    r"[^.?!\d]{0,25}$"
+    # ("i want to run llama 3 8b at 1000 tok/s": a model's name between, the rate after "at")
+    r"(?:[^.?!\d]{0,25}|[^.?!]{0,40}\bat\s?)$"
 )
 
 
@@ -3665,7 +3696,7 @@ _MS_PER_TOKEN = re.compile(
 # the user's money in another currency than the catalog's US dollars
 _CURRENCIES = (
     ("R$", r"\br\$|\bbrl\b|\breais\b"),
-    ("€", r"€|(?<![\w.])\d[\d.,]*\s?(?:eur|euros?)\b|\b(?:eur|euros?)\s?\d"),
+    ("€", r"€|(?<![\w.])\d[\d.,]*\s?(?:k\s?)?(?:eur|euros?)\b|\b(?:eur|euros?)\s?\d"),
     (
         "£",
         r"£|\bgbp\b|\bpounds? (?:sterling|an? (?:hour|month|kwh|unit)|per)\b|\bquid\b"
@@ -3675,10 +3706,14 @@ _CURRENCIES = (
         r"|(?<![\w.])\d[\d.,]*\s?(?:pence|p (?:a|per) unit|p\s?(?:/|a|per)\s?kwh)\b",
     ),
     # Swedish, Norwegian and Danish crowns ("2,10 kr/kWh"): written after the amount
-    ("kr ", r"(?<![\w.])\d[\d.,]*\s?(?:kr|sek|nok|dkk)\b|\bkronor\b|\bkroner\b"),
+    ("kr ", r"(?<![\w.])\d[\d.,]*\s?(?:k\s?)?(?:kr|sek|nok|dkk)\b|\bkronor\b|\bkroner\b"),
     # the others by their ISO code, which `normalise` writes after each amount ("60 RUB")
     # ("10k AUD": a thousands' k between the amount and its code)
-    *((f"{code} ", rf"(?<![\w.])\d[\d.,]*\s?(?:k\s?)?{code.lower()}\b") for code in FX_CODES),
+    # ("10 grand AUD", "5 thousand CHF")
+    *(
+        (f"{code} ", rf"(?<![\w.])\d[\d.,]*\s?(?:k\s?|grand\s|thousand\s)?{code.lower()}\b")
+        for code in FX_CODES
+    ),
 )
 
 
@@ -3906,9 +3941,17 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
     return draw, other, each, idle
 
 
+# a follow-up that is only an amount of memory: "and 12gb?", "what about 16 gigs"
+_MEMORY_ALONE = re.compile(
+    r"\W*(?:and|or|what about|how about|with|then|ok)?\s?(\d+(?:\.\d+)?)\s?(?:gb|g|gigs?)\W*"
+)
+
+
 def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
     """'a 24 GB card', '16 gigs of vram', 'a 48gb gpu': memory asked for with no GPU named."""
     stated = {g.memory_gb for g in gpus if g.memory_gb}
+    if not gpus and (alone := _MEMORY_ALONE.fullmatch(low)):  # "and 12gb?": a card of that much
+        return float(alone.group(1))
     # "a ryzen 7 and 32gb ram": the machine's RAM, not a GPU's memory
     host = [r.span() for r in _RAM_SIZE.finditer(low)]
     for m in rx.finditer(
@@ -3922,7 +3965,7 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
         before = low[max(0, m.start() - 30) : m.start()]
         after = low[m.end() : m.end() + 20]
         if m.group(2) or rx.search(
-            r"(?:with|has|have|got|having|only|just|a|an|my|one|of|in|on|into|onto|within|want|need"
+            r"(?:with|has|have|had|got|having|only|just|a|an|my|one|of|in|on|into|onto|within|want|need"
             r"|at least|min(?:imum)?|over|above)\s$",
             before,
         ):
@@ -4349,13 +4392,114 @@ _JOB_DONE = re.compile(
 _TRAIN_WHISPER = r"\btrain(?:s|ing)?\s+(?:(?:a|the|our|my)\s+)?(?:whisper|distil-whisper)\b"
 
 
-# a video generation model (none is in the catalog): "wan 2.1 14b", "hunyuanvideo", "ltx-video"
-VIDEO_MODEL = re.compile(
-    r"(?:\bwan[- ]?2(?:\.\d)?\b|\bhunyuan[- ]?video\b|\bcogvideo\w*|\bmochi(?:[- ]1)?\b"
-    r"|\bltx[- ]?video\b|\bopen[- ]?sora\b|\bstable video diffusion\b|\banimatediff\b"
-    r"|\bskyreels\b"
-    r")(?:[- ](?P<size>\d+(?:\.\d+)?)b\b)?"  # its size: "wan 2.1 14b"
+@dataclass(frozen=True)
+class AbsentKind:
+    """A kind of model the catalog has none of: how people name its models, and what the
+    catalog covers instead (said in the reply, which states no figure)."""
+
+    kind: str  # "a video generation model"
+    names: re.Pattern[str]  # matched in the lowered text; group "size" is a size said with it
+    covered: str  # what to name instead
+    sized: bool = False  # a size said with it is answered as a generic LLM of that size
+
+
+# Kinds of models the catalog lacks, one entry each: a question naming one is told so, and never
+# answered for a stand-in of another kind ("wav2vec2" is no Whisper, "mask r-cnn" no ResNet-50)
+ABSENT_KINDS = (
+    AbsentKind(
+        "a video generation model",
+        re.compile(
+            r"(?:\bwan[- ]?2(?:\.\d)?\b|\bhunyuan[- ]?video\b|\bcogvideo\w*|\bmochi(?:[- ]1)?\b"
+            r"|\bltx[- ]?video\b|\bopen[- ]?sora\b|\bstable video diffusion\b|\banimatediff\b"
+            r"|\bskyreels\b)(?:[- ](?P<size>\d+(?:\.\d+)?)b\b)?"  # its size: "wan 2.1 14b"
+        ),
+        "For images it covers Stable Diffusion 1.5, SDXL, SD3 and FLUX; name one of those, or an "
+        "LLM, Whisper or a vision model.",
+    ),
+    AbsentKind(
+        "a speech or audio model other than Whisper",
+        re.compile(
+            r"\bwav2vec(?:[- ]?2(?:\.0)?)?(?:[- ](?:base|large)\w*)?\b"
+            r"|\bhubert(?:[- ](?:base|large))?\b|\bwavlm\w*|\bparakeet[\w.-]*"
+            r"|\bcanary[- ]1b[\w.-]*|\bseamless[- ]?m4t\w*"
+            r"|\bspeecht5\b|\bmusicgen\w*|\bxtts\w*|\bfast[- ]?conformer\b"
+        ),
+        "For speech it covers Whisper (tiny to large-v3, turbo and distil-whisper); name one of "
+        "those.",
+    ),
+    AbsentKind(
+        "an encoder-decoder text model (T5-style)",
+        re.compile(
+            r"\b(?:flan[- ]?)?(?:m|by)?t5(?:[- ]?v1[._]1)?(?:[- ](?:small|base|large|xxl|xl))?"
+            r"(?:[- ](?P<size>\d+(?:\.\d+)?)b)?\b|\bbart[- ](?:base|large)\b|\bpegasus[- ]\w+"
+            r"|\bnllb[\w.-]*|\bopus[- ]mt[\w-]*"
+        ),
+        "For text it covers decoder LLMs and BERT-style encoders (BERT, RoBERTa, DeBERTa, "
+        "embedding models); name one of those, or give the model's size in billions of "
+        "parameters.",
+        sized=True,
+    ),
+    AbsentKind(
+        "a detection or segmentation model",
+        re.compile(
+            r"\b(?:mask|faster|cascade)[- ]?r[- ]?cnn\b|\bretina[- ]?net\b"
+            r"|\b(?:rt[- ]?|deformable[- ])?detr\b|\bsegformer[\w-]*|\bdeeplab[\w.+-]*"
+            r"|\bmask2former\b|\bmaskformer\b|\befficientdet[\w-]*|\bgrounding[- ]?dino\b"
+        ),
+        "For vision it covers ResNet, EfficientNet, ConvNeXt, ViT, Swin, CLIP, SAM, a U-Net and "
+        "YOLOv5, YOLOv8 and YOLO11; name one of those.",
+    ),
+    AbsentKind(
+        "an image generation model",
+        re.compile(
+            r"\bpixart(?:[- ]?(?:alpha|sigma|\u03c3|\u03b1))?\b|\bkandinsky(?:[- ]?\d(?:\.\d)?)?\b"
+            r"|\bplayground[- ]?v?2(?:\.5)?\b|\bhunyuan[- ]?dit\b|\bauraflow\b|\bstable cascade\b"
+            r"|\bw[uü]rstchen\b|\bdeepfloyd\b|\bkolors\b|\bhidream[\w.-]*|\bqwen[- ]image\b"
+        ),
+        "For images it covers Stable Diffusion 1.5, SDXL, SD3 and FLUX; name one of those.",
+    ),
+    AbsentKind(
+        "a protein structure model",
+        re.compile(
+            r"\balpha[- ]?fold[- ]?[23]?\b|\besm[- ]?(?:2|fold)\w*|\bopenfold\b"
+            r"|\brosetta[- ]?fold\w*|\bboltz[- ]?[12]\b"
+        ),
+        "It has no science models; it covers LLMs, BERT-style encoders, Stable Diffusion and "
+        "FLUX, Whisper and vision networks.",
+    ),
 )
+
+
+def absent_kind(name: str) -> AbsentKind | None:
+    """The kind of model the catalog lacks that `name` names, if it names one."""
+    low = name.lower().strip()
+    return next((k for k in ABSENT_KINDS if k.names.fullmatch(low)), None)
+
+
+def _absent_models(low: str, models: tuple[ModelRef, ...]) -> tuple[tuple[ModelRef, ...], str]:
+    """The models of a kind the catalog lacks ("wav2vec2", "wan 2.1 14b"), as refs with no
+    catalog entry, and the linked models their words overlap removed ("qwen-image" is no Qwen
+    LLM); with a catalog model named beside them, they are dropped with a note instead."""
+    found = [(k, m) for k in ABSENT_KINDS for m in k.names.finditer(low)]
+    if not found:
+        return models, ""
+    kept = tuple(m for m in models
+                 if not any(_spans_overlap(m.text, low, a.span()) for _, a in found))  # fmt: skip
+    said = list(dict.fromkeys(m.group(0) for _, m in found))
+    if any(m.ids for m in kept):
+        return kept, (f"The catalog has no {', '.join(said)}: "
+                      "I answer for the catalog's models the question names.")  # fmt: skip
+    refs = []
+    for kind, match in found:
+        size = _number(written) if (written := match.groupdict().get("size")) else None
+        if kind.sized and size:  # "flan-t5 11b": a text model of that size stands in, said so
+            note = (
+                f"The catalog has no '{match.group(0)}': answering for a generic {size:g}B model."
+            )
+            refs.append(ModelRef(match.group(0), (), "llm", size, note=note))
+        else:
+            refs.append(ModelRef(match.group(0), (), size_b=size))
+    return (*kept, *refs), ""
 
 
 # a hosted model sold by the token, whose weights are not published: "gpt-4o-mini", "claude"
@@ -5069,12 +5213,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     audio = _audio_hours(unpaced)
     absent = _absent_accelerators(text)  # "Ascend 910B": a chip the catalog lacks, not a model
     models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
-    if videos := list(VIDEO_MODEL.finditer(low)):  # "wan 2.1 14b": a video model, no 14B LLM
-        said = {m.group(0): _number(m.group("size")) if m.group("size") else None for m in videos}
-        models = (*(m for m in models if m.ids),
-                  *(ModelRef(text, (), size_b=size) for text, size in said.items()))  # fmt: skip
+    models, absent_note = _absent_models(low, models)  # "wan 2.1 14b": a video model, no 14B LLM
     models = tuple(m for m in models if not any(_spans_overlap(m.text, text, a) for a, _ in absent))
-    if not any(m.family == "speech" or "whisper" in m.text.lower() for m in models):
+    if not any(m.family == "speech" or "whisper" in m.text.lower() or absent_kind(m.text)
+               for m in models):  # fmt: skip
         # (not when a Whisper the catalog lacks was read; never a model read already)
         models += tuple(m for m in _family_named(low)
                         if not any(set(m.ids) & set(o.ids) for o in models))  # fmt: skip
@@ -5267,7 +5409,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # a Q4_K_M GGUF
         precision = "q4_k_m"
     notes = instance_notes + tuple(
-        n for n in [*(g.note for g in gpus), *(m.note for m in models)] if n
+        n for n in [*(g.note for g in gpus), *(m.note for m in models), absent_note] if n
     )
     if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
@@ -6626,6 +6768,9 @@ def _target(low: str) -> str | None:
         return "max_batch"
     contents = (
         r"|how many (?:gpus|cards) (?:is|are) (?:that|this|it|in)\b"  # "how many gpus is that"
+        # "how many 4090s to match one h100": a ratio of two cards, no job's count
+        r"|how many [\w.-]+ (?:\w+ )?(?:to|would it take to|does it take to|do i need to|"
+        r"equals?|match|make) (?:match|equal|replace|beat|keep up with|(?:one|an?|a single) \w+)\b"
         r"|how many (?:[\w.-]+ ){1,2}(?:gpu[- ])?hours?\b"  # "how many L40S hours is 20k?"
     )
     if _MIN_GPUS.search(low) and not rx.search(
@@ -6995,7 +7140,11 @@ def resolve(
         r"|card)\b",  # "the cheapest one" is no variant
         query.text.lower(),
     )
-    if (
+    if not gpus and len(prior.gpus) == 1 and _A_SECOND_ONE.search(query.text.lower()):
+        # "a 3060" then "what about if i add a second one": two of it
+        gpus = (replace(prior.gpus[0], count=(prior.gpus[0].count or 1) + 1),)
+        updates["gpus"] = gpus
+    elif (
         (
             gpus
             and prior.gpus
@@ -7042,7 +7191,9 @@ def resolve(
             updates["gpus"] = gpus
     picked = previous.get("picked")
     # "what if I only have 16 gigs?" after a pick: a card of that memory, theirs
-    held = bool(query.memory_gb and not query.gpus and _MEMORY_HELD.search(query.text.lower()))
+    # (after a card: "what if i only had 10gb" is that card's 10 GB variant, _revariant)
+    held = bool(query.memory_gb and not query.gpus and not prior.gpus
+                and _MEMORY_HELD.search(query.text.lower()))  # fmt: skip
     # "and if I stretch to 8k?" after a budget: the same question at the new amount
     amount_said = (
         _BUDGET_MOVED.search(query.text.lower()) if prior.budget and not query.budget else None
@@ -7515,7 +7666,7 @@ _BUDGET_MOVED = re.compile(
 
 # memory the user has, not a floor for a card to get: "i only have 16 gigs", "with my 12gb"
 _MEMORY_HELD = re.compile(
-    r"\b(?:only )?(?:have|got|own|stuck with|limited to)\b[^.?!]{0,20}?\d+\s?(?:gb|gigs?|g)\b"
+    r"\b(?:only )?(?:have|had|got|own|stuck with|limited to)\b[^.?!]{0,20}?\d+\s?(?:gb|gigs?|g)\b"
     r"|\bmy \d+\s?(?:gb|gigs?|g)\b|\bonly \d+\s?(?:gb|gigs?|g)\b"
 )
 
@@ -7647,6 +7798,11 @@ def _key_of(model: ModelRef, linker: Any) -> str:
     return rx.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s])", "", name.lower())
 
 
+# one more of the card before, no card named: "if i add a second one", "with another"
+_A_SECOND_ONE = re.compile(
+    r"\b(?:add|adding|added|get|getting|buy|buying|with|plus|throw in)\b[^.?!]{0,15}?"
+    r"\b(?:a second|another|one more|a 2nd)\b(?!\s(?:hand|opinion|thought|question|model|llm))"
+)
 _CARD_ADDED = re.compile(
     r"\b(?:if i |if we |i |we )?add(?:ed|ing)? (?:an? |another |my |one )|\balongside\b"
     r"|\bplus (?:an? |my )|\bpair(?:ed)? (?:it )?with\b|\bsecond card\b"

@@ -164,6 +164,7 @@ class Estimate:
     serving_tokens_per_s: dict[str, float] | None = None
     serving_batch: int | None = None
     serving_prompt: int | None = None  # each served request's prompt tokens
+    first_token_prompt: int | None = None  # the prompt time_to_first_token_s is the wait on
     train_hours: dict[str, float] | None = None
     assumptions: list[str] = field(default_factory=list)
     formula_version: str = FORMULA_VERSION

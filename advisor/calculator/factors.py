@@ -82,7 +82,11 @@ from advisor.errors import InvalidInput
 # PCIe keeps a copy per GPU with gradient checkpointing on rather than ZeRO-3 when only that fits
 # .12.06b: a serving engine's decode step spends a fixed time in each routed MoE layer
 # (MOE_LAYER_MS); calibration rows L2207-L2249 added (large MoE models, collected at stop 72)
-FORMULA_VERSION = "calc-2026.12.06b"
+# .12.06c: the time to first token waits on the prompt said, else on a chat's 1,024 tokens (the
+# serving figure's), not on the 4,096-token context assumed for memory; PEFT's fp32 upcast of
+# the embeddings is a part of a QLoRA's memory of its own (peft_fp32_upcast), not in the
+# weights; an encoder at inference holds one layer's activations (nets._memory), not all
+FORMULA_VERSION = "calc-2026.12.06c"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 

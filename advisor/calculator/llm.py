@@ -318,8 +318,11 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         model, gpu, precision, engine, prompt=context, batch=request.batch,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
+    # the first token after a prompt of the length said, else after a chat's prompt (the
+    # serving figure's): a context assumed for memory is no prompt anyone waits on
+    asked = context if request.context else min(context, SERVING_PROMPT_TOKENS)
     first_s = throughput.time_to_first_token_seconds(
-        model, gpu, precision, engine, prompt=context, batch=request.batch,
+        model, gpu, precision, engine, prompt=asked, batch=request.batch,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
     )  # fmt: skip
     if split is not None:  # the CPU's share of each token, and its weights over PCIe per prompt
@@ -330,7 +333,6 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
     low, high = SPEED_BAND
     ttft = Band(first_s / high, first_s, first_s / low)
     output = request.output_tokens or DEFAULT_OUTPUT_TOKENS
-    asked = context if request.context else min(context, SERVING_PROMPT_TOKENS)
     full, full_batch = throughput.serving_tokens_per_s(
         model, gpu, precision, engine, prompt=asked, output=output, kv_elem_bytes=kv_elem,
         num_gpus=request.num_gpus, link=link, pp=pp, awq_version=awq,
@@ -396,6 +398,7 @@ def _inference(request: Request, model: Model, gpu: GPU, notes: list[str]) -> Es
         response_seconds=response, train_tokens_per_s=None, cost=None, assumptions=notes,
         serving_tokens_per_s=serving.to_dict() if serving else None,
         serving_batch=serving_batch, serving_prompt=asked if serving else None,
+        first_token_prompt=asked,
         interconnect=over, gpu_layers=split.gpu_layers if split else None,
         layers=split.layers if split else None,
         host_layers=split.layers - split.gpu_layers if split else None,

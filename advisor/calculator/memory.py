@@ -642,7 +642,6 @@ def training_memory(
         upcast_weights, upcast_activations = kbit_upcast_bytes(
             model, seq, batch, checkpointing, offload=activation_offload
         )
-        weights += upcast_weights
         assumptions.append(
             "PEFT's k-bit preparation: the embedding, LM head and norms in fp32 and the "
             f"head's bf16 copy kept for backward ({upcast_weights / GB:.1f} GB more), the "
@@ -673,6 +672,7 @@ def training_memory(
         grads = 0.0
         states = states if paged else 0.0
     weights /= model_split
+    upcast_weights /= model_split
     master /= model_split
     adapters /= model_split
     grads /= model_split
@@ -687,6 +687,7 @@ def training_memory(
             grads /= dp
         if zero_stage >= 3:
             weights /= dp
+            upcast_weights /= dp
         assumptions.append(f"ZeRO-{zero_stage} over {dp} data-parallel GPUs")
     host = 0.0
     if offloaded:  # what leaves the GPU, and what one machine's RAM holds instead
@@ -699,7 +700,7 @@ def training_memory(
             zero3_sub_group = 0.0  # the step's fp32 upcast and its buffers are the CPU's
             moved.append("fp32 master weights, Adam moments and gradient partitions")
         if offload_param:
-            weights = 0.0
+            weights = upcast_weights = 0.0
             moved.append(f"{precision.name} weight partitions")
         assumptions.append(
             "DeepSpeed ZeRO-Offload: " + " and ".join(moved) + f" in CPU RAM ({per_param:g} "
@@ -800,6 +801,9 @@ def training_memory(
         )
     breakdown = {
         "weights": weights / GB,
+        # (PEFT's k-bit preparation: the embedding and head in fp32, apart from the weights as
+        # loaded, so that the weights read as the checkpoint's and the upcast as the recipe's)
+        "peft_fp32_upcast": upcast_weights / GB,
         "gradients": grads_beyond / GB,
         "optimizer_states": states / GB,
         "optimizer_step": step_beyond / GB,

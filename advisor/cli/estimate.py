@@ -32,6 +32,7 @@ BREAKDOWN_LABELS = {
     "optimizer_states": "Optimizer states",
     "optimizer_step": "Optimizer step workspace (foreach AdamW)",
     "adapters": "LoRA adapters (+ grads, states)",
+    "peft_fp32_upcast": "Embedding and head upcast to fp32 (PEFT k-bit preparation)",
     "runtime_overhead": "Runtime / engine overhead",
     "denoiser": "Denoiser (UNet or transformer)",
     "text_encoders": "Text encoders",

@@ -55,6 +55,7 @@ SPLITS = (
     "fresh27",
     "fresh28",
     "fresh29",
+    "fresh30",
 )
 
 
