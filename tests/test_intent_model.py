@@ -77,7 +77,8 @@ def test_the_model_defers_where_the_cues_intent_has_a_chance(catalog: Catalog) -
     for kept in intent_model.CUES_KEPT:  # a why or a judgement stands
         assert intent_model.overruled(replace(query, intent=kept)) is None
     # where the model is unsure, every reading of the cues stands
-    unsure = understand("electricity bill for 8 h100s for a year at 12 cents", catalog)
+    # ("... at 12 cents" was unsure until stop 73 read the cents as the tariff)
+    unsure = understand("electricity bill for 8 h100s for a year", catalog)
     assert max(intent_model.probabilities(unsure).values()) < intent_model.OVERRULE_AT
     assert all(intent_model.overruled(replace(unsure, intent=i)) is None
                for i in intent_model.ANSWERING)  # fmt: skip

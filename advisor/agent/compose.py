@@ -1430,17 +1430,20 @@ def rental(result: dict[str, Any], user_price: float | None = None, calendar: bo
         )
         lead = f"On {provider}: about" if provider else "About"
         prices = f"{provider} prices" if provider else "prices"
+        # (one cloud's prices: its newest, not a median of its own older ones)
+        at = f"{provider}'s newest price of" if provider else "the median current price of"
         head = (
             f"**{lead} {usd(rent['median'])} {span} on {what}** at "
-            f"the median current price of {usd(summary['median'])} per GPU-hour (from "
+            f"{at} {usd(summary['median'])} per GPU-hour (from "
             f"{usd(summary['low'])} to {usd(summary['high'])} across {result['count']} {prices}: "
             f"{usd(rent['low'])} to {usd(rent['high'])} {job})."
         )
     else:
+        at = (f"{provider}'s newest of its {result['count']} current prices" if provider
+              else f"the median of {result['count']} current prices")  # fmt: skip
         head = (
-            f"**{name}: {usd(summary['median'])} per GPU-hour** at the median of "
-            f"{result['count']} current prices (range {usd(summary['low'])}-"
-            f"{usd(summary['high'])})."
+            f"**{name}: {usd(summary['median'])} per GPU-hour** at {at} (range "
+            f"{usd(summary['low'])}-{usd(summary['high'])})."
         )
     newest = result["prices"][0]
     return head + f"\n\nNewest price: {newest['provider']}, {newest['date']} ({newest['source']})."

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -1835,6 +1836,13 @@ def _models_raced(query: Query, box: ToolBox, models: list[ModelRef]) -> Draft |
                 + ("." if ref else f", on {c.gpus_phrase(1, fast['gpu_name'])} for reference.")
             )
         )
+    elif ref and c.num(typical[best], unit) == c.num(typical[other], unit):
+        # "whisper large-v2 vs large-v3 speed": one shape, one speed (no "faster ... 1.00x")
+        where = c.gpus_phrase(fast["num_gpus"], fast["gpu_name"])
+        lines.append(
+            f"**{fast['model_name']} and {slow['model_name']} are as fast on {where}: {label} "
+            f"about {c.num(typical[best], unit)} each.**"
+        )
     elif ref:
         where = c.gpus_phrase(fast["num_gpus"], fast["gpu_name"])
         lines.append(
@@ -1926,8 +1934,10 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 
 
 # cards of different models run together: "a 4090 + 3090", "if I add a 7900 XT", "both cards"
+MIXED_MAX = 8  # the most cards one machine holds, for a split over different ones
 _CARDS_TOGETHER = re.compile(
     r"\d\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|\btogether\b|\bcombined\b|\bcombo\b"
+    r"|\b(?:use|using|run it on|with) (?:all|both) (?:three|four|of them|the cards|the gpus)\b"
     r"|\bboth (?:cards|gpus)\b"
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
     r"|\bpaired with\b|\bin (?:one|the same) (?:rig|machine|box|pc|system|computer)\b"
@@ -1939,9 +1949,9 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
     """ "llama 3.1 70b q4 on a 4090 + 3090 together?": an LLM's layers split over cards of
     different models in one machine (the mixed_cards tool, llama.cpp's layer split), one of each
     card said."""
-    ids = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids]
-    if (len(ids) < 2 or len(set(ids)) != len(ids) or len(query.models) != 1
-            or any((ref.count or 1) > 1 for ref in query.gpus)
+    # ("2 4090s and a 3090, all three": each card as many times as said)
+    ids = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids for _ in range(ref.count or 1)]
+    if (len(ids) < 2 or len(set(ids)) < 2 or len(query.models) != 1 or len(ids) > MIXED_MAX
             or (query.models[0].family or "llm") != "llm"
             or query.workload not in (None, "inference")
             or not _CARDS_TOGETHER.search(query.low)):  # fmt: skip
@@ -1952,7 +1962,8 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
                                      "precision": precision, "context": query.context})  # fmt: skip
     if "error" in split:
         return None
-    cards = " and the ".join(g["gpu_name"] for g in split["gpus"])
+    many = Counter(g["gpu_name"] for g in split["gpus"])
+    cards = " and the ".join(name if n == 1 else f"{n} x {name}" for name, n in many.items())
     verdict = "Yes" if split["fits"] else "No"
     fits = "fits" if split["fits"] else "does not fit"
     band = split["decode_tokens_per_s"]
@@ -3268,8 +3279,19 @@ def _kv_per_token(query: Query, box: ToolBox) -> Draft | None:
             lines.append(f"{sheet['name']}: {c.num(per)} bytes a token in bf16")
     if not lines:
         return None
-    return Draft(f"**KV cache per token: {'; '.join(lines)}.** Times the tokens of context and "
-                 "the sequences served at once; an FP8 (or q8_0) cache halves it.")  # fmt: skip
+    text = (f"**KV cache per token: {'; '.join(lines)}.** Times the tokens of context and "
+            "the sequences served at once; an FP8 (or q8_0) cache halves it.")  # fmt: skip
+    users = query.concurrency or query.batch
+    model = next((m for m in query.models if m.ids and (m.family or "llm") == "llm"), None)
+    if users and query.context and model is not None:
+        # "... per token, and for 16 users at 32k?": the cache of that many sequences that long
+        e = box.call("estimate", estimate_args(query, REFERENCE_MEMORY, None, model))
+        kv = (e.get("breakdown_gb") or {}).get("kv_cache") if "error" not in e else None
+        if kv:
+            text += (f"\n\n**For {users:,} sequences of {query.context:,} tokens: about "
+                     f"{c.num(kv * e['num_gpus'], 'GB')} of KV cache** in "
+                     f"{e.get('kv_cache_precision') or 'bf16'} ({e['model_name']}).")  # fmt: skip
+    return Draft(text)
 
 
 def _memory_needed(query: Query, box: ToolBox, model: ModelRef) -> Draft:
@@ -5421,7 +5443,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         if _value_asked(query) and "least rent" in draft.text.split("\n", 1)[0]:
             ratio = ""  # "A10G vs L4 vs T4 for whisper, best value?": the rent decides, not speed
         if not ratio:
-            return Draft("\n\n".join(filter(None, [per_token, draft.text, figures])),
+            return Draft("\n\n".join(filter(None, [_per_units_cost(query, box), per_token,
+                                                     draft.text, figures])),
                          draft.citations, draft.warnings)  # fmt: skip
         ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
         rented = _RENT_SAID.search(query.low) or query.providers
@@ -5430,7 +5453,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
             ratio = f"{bought}\n\n{ratio}"  # "which is the better value" of cards to buy
         second = _second_verdict(draft.text)
         capped = cap_on_one(query, box)
-        text = "\n\n".join(filter(None, [per_token, ratio, capped, figures, second]))
+        per_unit = _per_units_cost(query, box)  # "cost per 1000 hours of audio": each card's
+        text = "\n\n".join(filter(None, [per_unit, per_token, ratio, capped, figures, second]))
         return Draft(text, draft.citations, draft.warnings)
     asked = tuple(f for f in query.fields if f in c.FIELD_LABELS)
     shown = tuple(dict.fromkeys([*asked, *c.SUMMARY_FIELDS]))
@@ -6099,8 +6123,11 @@ _MULTIPLE_ASKED = re.compile(
     # "would a 4090 double that?" (a speed said before), "triple my tok/s"
     r"|\b(double|triple|quadruple)(?: (?:that|it|this)\b| (?:my|our|the|his|her|their) "
     r"(?:speed|tok\w*|t/s|it/s|throughput|performance|fps)\b)"
+    # "several times faster", "an order of magnitude faster": a multiple in words
+    r"|\b(several|a few|many|an order of magnitude) (?:times )?(?:faster|quicker|as fast)\b"
 )
-_TIMES_SAID = {"double": 2.0, "triple": 3.0, "quadruple": 4.0}
+_TIMES_SAID = {"double": 2.0, "triple": 3.0, "quadruple": 4.0, "several": 3.0, "a few": 3.0,
+               "many": 3.0, "an order of magnitude": 10.0}  # fmt: skip
 
 
 def multiple_asked(low: str) -> float | None:
@@ -6108,8 +6135,8 @@ def multiple_asked(low: str) -> float | None:
     said = _MULTIPLE_ASKED.search(low)
     if said is None:
         return None
-    if said.group(4):
-        return _TIMES_SAID[said.group(4)]
+    if said.group(4) or said.group(5):
+        return _TIMES_SAID[said.group(4) or said.group(5)]
     return 2.0 if said.group(3) else float(said.group(1) or said.group(2))
 
 
@@ -6436,6 +6463,49 @@ def _largest_of_each(query: Query, box: ToolBox, ids: list[str], counts: list[in
         largest = f"runs up to {e['model_name']} in 4-bit" if e else "runs no catalog LLM"
         lines.append(f"- {where}: {memory}; {largest}.")
     return "\n".join(lines)
+
+
+# a job's cost asked per N of its units: "cost per 1000 hours of audio", "per 10k images"
+_PER_UNITS_ASKED = re.compile(
+    r"\b(?:cost|price|\$|usd|cheaper|cheapest)\b[^.?!]{0,30}?\bper (?:([\d,]+)\s?(k)?\s?"
+    r"(?:(?:audio )?(hours?|hrs?)(?: of (?:audio|speech|recordings?))?|(images?|pictures?))\b"
+    # (the understanding step writes "per 1000 hours of audio" as "per hour (1000) of audio")
+    r"|(hour) \(([\d,]+)\) of (?:audio|speech|recordings?))"
+)
+
+
+def _per_units_cost(query: Query, box: ToolBox) -> str:
+    """ "a10g vs l4 for whisper, cost per 1000 hours of audio": the job's price per that many
+    of its units on each card compared (at its median rent and computed pace), the cheaper
+    first; empty when not asked or not priced."""
+    asked = _PER_UNITS_ASKED.search(query.low)
+    compared = next((call.result for call in reversed(box.calls)
+                     if call.name == "compare_workload" and "error" not in call.result),
+                    None)  # fmt: skip
+    if asked is None or compared is None:
+        return ""
+    many = float((asked.group(1) or asked.group(6)).replace(",", "")) * (
+        1000 if asked.group(2) else 1)  # fmt: skip
+    unit = "audio hour" if asked.group(3) or asked.group(5) else "image"
+    rows = [r for r in compared["gpus"] if r.get("usd_per_unit") and r.get("fits")
+            and (r.get("cost_unit") or "").endswith(unit)]  # fmt: skip
+    if len(rows) < 2:
+        return ""
+    costs = []
+    for r in rows:
+        bill = box.call("service_cost", {"usd_per_unit": r["usd_per_unit"], "units": many,
+                                         "unit": unit})  # fmt: skip
+        if "error" not in bill:
+            costs.append((bill["usd"], r))
+    if len(costs) < 2:
+        return ""
+    costs.sort(key=lambda x: x[0])
+    each = "; ".join(f"{r['gpu_name']} {c.usd(usd)} ({c.usd(r['usd_per_hour'])}/hour)"
+                     for usd, r in costs)  # fmt: skip
+    return (
+        f"**The {costs[0][1]['gpu_name']} is the cheaper per {c.num(many)} {unit}s**: "
+        f"{each}, each at its median rent and computed pace."
+    )
 
 
 def _model_ratio(query: Query, box: ToolBox) -> str | None:
@@ -9271,11 +9341,14 @@ def buy(query: Query, box: ToolBox) -> Draft:
         budget = query.budget
         bought_with = budget and budget.per == "total" and budget.kind in ("buy", None)
         budget_usd = budget.usd if budget and bought_with else 0.0
+        hourly = _HOURLY_ALSO.search(query.low)  # "how much per hour and how much to buy one"
         for ref in query.gpus[:MAX_GPUS_PER_ANSWER]:
             args: dict[str, Any] = {"num_gpus": ref.count} if (ref.count or 1) > 1 else {}
             for gpu in gpu_choices(ref)[:2]:
                 priced = box.call("purchase_prices", {"gpu": gpu, **args})
                 parts.append(c.purchase(priced, condition))
+                if hourly:
+                    parts.append(c.rental(box.call("prices", {"gpu": gpu})))
                 lead += ([] if weighed else _against_budget(query, priced)) or _against_quote(
                     query, priced, condition, box
                 )
@@ -9312,6 +9385,8 @@ def buy(query: Query, box: ToolBox) -> Draft:
 # a comparison's lead that weighed a budget (_within_budget)
 _BUDGET_WEIGHED = re.compile(r"\*\*(?:Within your|None of them is within|Pick the [^*]*: the only "
                              r"one of them within)")  # fmt: skip
+# an hour's rent asked beside the price to buy: "how much per hour and how much to buy one"
+_HOURLY_ALSO = re.compile(r"\b(?:per|an|a|/)\s?(?:hour|hr)\b|\bhourly\b|\bto rent\b")
 _RENT_SAID = re.compile(RENT_SAID.pattern + r"|\bjob\b")  # "for the job": a job is rented
 # a card's own price capped, no renting said: "best gpu for stable diffusion under $500"
 _CARD_UNDER = re.compile(
@@ -10130,7 +10205,9 @@ def _rented_instead(query: Query, box: ToolBox, ref: GpuRef, bought: int) -> Ren
     many as are bought) at its median current price, on the cloud named if one is, and its
     words for the answer."""
     gpu = gpu_choices(ref)[0]
-    count = ref.count or _fewest_for_job(query, box, gpu) or bought
+    # ("buy 2x 3090 ... or rent an a100": the one card said with its article)
+    one = re.search(rf"\b(?:an?|one|a single)\s+{re.escape(ref.text.lower())}\b(?!s)", query.low)
+    count = ref.count or (1 if one else None) or _fewest_for_job(query, box, gpu) or bought
     args: dict[str, Any] = {"gpu": gpu, "num_gpus": count, "hours": 1}
     if query.providers:
         args["provider"] = query.providers[0]

@@ -366,6 +366,8 @@ _RENT_OR_BUY = _cues(
     # better"
     r"\bor keep (?:paying|renting|using)\b",
     r"\b(?:after|within|in) how (?:many|long)\b[^?]{0,40}\b(?:buy\w*|own\w*|purchas\w*)\b",
+    # "... if i rent it" then "and if i buy it instead and run it 24/7 for 2 years"
+    r"\bif (?:i|we) (?:buy|bought|own) (?:it|one|them|the card)\b[^.?!]{0,12}\binstead\b",
 )
 _BIGGEST_MODEL = _cues(
     r"\b(?:biggest|largest) (?:\w+ )?(?:model|llm)\b",
@@ -471,6 +473,9 @@ _MONEY = _cues(
     r"\bwhat(?:'?s| is) the damage\b",
     r"\b(?:what|how much) (?:do|would|will|does|did|should) (?:i|we|you|they|one) (?:pay|spend"
     r"|shell out|fork out)\b",
+    # "api vs selfhost for 100M tokens per month": an API's bill against the GPUs'
+    r"\bapi\b[^.?!]{0,15}\b(?:vs\.?|or|versus)\s?self[- ]?host\w*|\bself[- ]?host\w*[^.?!]{0,15}"
+    r"\b(?:vs\.?|or|versus)\s(?:an? |the )?api\b",
 )
 _SPEED = _cues(
     r"\btok(?:ens?)?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b",
@@ -735,6 +740,13 @@ _RULING = re.compile(
 )
 
 
+# the makers' shares asked of, not their cards: "which stock should i buy nvidia or amd"
+_SHARES_ASKED = re.compile(
+    r"\b(?:stocks?|shares|share price|stock price|invest(?:ing|ment)? in|market cap|ticker|nvda"
+    r"|amd stock|dividends?|portfolio)\b"
+)
+
+
 def _out_of_scope(q: Query, low: str) -> bool:
     if _EXPORT_LAW.search(low) and (not q.gpus or _RULING.search(low)):
         return True  # not "for a piece on export controls: what differs between H800 and H100?"
@@ -754,6 +766,8 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return True  # "does a BAA make it OK under HIPAA?": a lawyer's question, not a GPU's
     if _TAX_ASKED.search(low) and not q.models and not q.fields:
         return True  # "can we deduct that GPU workstation this year?": an accountant's
+    if _SHARES_ASKED.search(low) and not q.models and not q.gpus:
+        return True  # "which stock should i buy, nvidia or amd": an investor's question
     # (a workload read from a word alone, "a 32 amp circuit run 25m to the shed", "a prediction
     # for my column", is no ML job unless GPUs, ML, serving or power are spoken of)
     job = (
@@ -1585,7 +1599,8 @@ def _concept_first(q: Query, low: str) -> bool:
 
 # topics whose words are a question in themselves ("lora vs qlora?", "what is gguf", "why does
 # vram matter"): an explanation wherever no model is named
-_ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters", "serving_engines")
+_ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters", "serving_engines",
+                     "ram_spill", "decode_speed")  # fmt: skip
 
 
 def _explain(q: Query, low: str) -> bool:

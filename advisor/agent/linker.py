@@ -882,7 +882,9 @@ _OLD_TESLA = re.compile(r"k(?:10|20|20x|20m|40|40m|80)|m(?:40|60)", re.I)
 _OTHER_DEVICES = re.compile(
     r"\b(?:(?P<board>raspberry ?pi(?: ?\d)?|rpi ?\d|orange ?pi(?: ?\d)?)"
     r"|(?P<phone>iphone(?: ?\d+)?(?: pro)?(?: max)?|(?:google )?pixel \d+(?: pro)?"
-    r"|(?:samsung )?galaxy s\d+(?: ultra)?|android (?:phone|device)s?)"
+    r"|(?:samsung )?galaxy s\d+(?: ultra)?|android (?:phone|device)s?"
+    # "run 405b on my phone": a phone said as the device it runs on
+    r"|(?:(?<=on my )|(?<=on a )|(?<=on an )|(?<=on the ))(?:smart ?|cell ?|mobile )?phone)"
     r"|(?P<tablet>ipad(?: pro| air| mini)?))\b",
     re.IGNORECASE,
 )
@@ -894,9 +896,10 @@ DEVICE_NOTE = "The catalog covers GPUs, Apple Silicon Macs and NVIDIA Jetson boa
 def _device_note(said: re.Match[str]) -> str:
     kind = ("single-board computers" if said.group("board") else "phones" if said.group("phone")
             else "tablets")  # fmt: skip
+    generic = re.fullmatch(r"(?:smart ?|cell ?|mobile )?phone", said.group(0), re.I)
+    named = "" if generic else f" such as the {said.group(0)}"
     return (
-        f"{DEVICE_NOTE}, not {kind} "
-        f"such as the {said.group(0)}, so I have no figures for it. There a model runs on "
+        f"{DEVICE_NOTE}, not {kind}{named}, so I have no figures for it. There a model runs on "
         "the device's CPU or NPU (llama.cpp, MLC, ollama) and its weights must fit in the "
         "device's RAM, so a 4-bit quant is the usual choice; ask for the model's memory at "
         "q4 to see whether it does."
@@ -1163,6 +1166,8 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     at = words.index(kept[-1])
     if at and words[at - 1].end + 1 == kept[-1].start and rx.search(r"\d$", words[at - 1].low):
         return None  # "a $2,500 L4": the end of an amount ("$2" "500"), not 500 cards
+    if any(words[j + 1].start - words[j].end > 1 for j in range(at, start)):
+        return None  # "the a6000 is 4500 used, 4090 is 2000": a comma ends the price before
     back = [w.low for w in kept]
     last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
     if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS | _SETTING_WORDS:

@@ -223,6 +223,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _unit_asked(query, box, draft.text)
     draft.text = _context_also(query, box, draft.text)
     draft.text = _ram_short(query, box, draft.text)
+    draft.text += _api_unpriced(query)
     if judged:
         draft.text = (f"**The catalog has no figures or prices for the {judged}, so I cannot judge "
                       "that price.** What the same money buys among the cards it has:\n\n"
@@ -316,7 +317,10 @@ def _in_their_money(box: ToolBox, text: str, code: str, per_usd: float, total: b
     first paragraph has none, each amount below in theirs beside it."""
     head = text.split("\n\n", 1)[0]
     found = _FIRST_DOLLARS.search(head)
-    summed = _TOTAL_DOLLARS.search(text) if total else None
+    # (an hour's price first, a job's total after it: the total leads, as "the cost" asked it)
+    hourly = found is not None and re.match(r"(?: \([^)]*\))?\s?(?:/|per |an? )(?:gpu-)?h(?:ou)?r",
+                                            head[found.end() :]) is not None  # fmt: skip
+    summed = _TOTAL_DOLLARS.search(text) if total or hourly else None
     if summed is not None and (found is None or summed.group(1) != found.group(1)):
         # "what total cost in EUR": the job's (or the month's) amount leads, not an hour's
         usd = float(summed.group(1).replace(",", ""))
@@ -741,6 +745,28 @@ _AUDIO_RATE_ASKED = re.compile(
 )
 
 
+# a token API set against the GPUs: "vs just paying for the openai api", "or groq api?"
+_API_WEIGHED = re.compile(
+    r"\b(?:vs\.?|versus|or|instead of|than|compared? (?:to|with)|against|just pay\w*(?: for)?)"
+    r"\s(?:just )?(?:paying (?:for )?)?(?:the |an? |their )?(?:\w+ ){0,2}"
+    r"(?:api|openai|together(?: ai)?|groq|fireworks|anthropic|deepinfra|openrouter|gpt-4o[\w-]*"
+    r"|gpt-4\.1[\w-]*|claude|gemini)\b"
+    r"|\b(?:api|openai|together(?: ai)?|groq|gpt-4o[\w-]*)\b[^.?!]{0,25}\b(?:vs\.?|versus|or)"
+    r"\s(?:self[- ]?host\w*|rent\w*|our own|my own|a gpu|gpus?)\b"
+)
+
+
+def _api_unpriced(query: Query) -> str:
+    """ "cost to serve llama 70b on H100s vs just paying for the openai api": the catalog has
+    no API prices, so the answer asks for the one the user pays (and weighs it when given)."""
+    if query.service_price or query.monthly_usd or not _API_WEIGHED.search(query.low):
+        return ""
+    return (
+        "\n\n_The catalog has no API prices: give the API's price per million tokens and "
+        "the tokens a day or month, and I set it against the GPUs._"
+    )
+
+
 def _ram_short(query: Query, box: ToolBox, text: str) -> str:
     """ "zero-3 offload: a 13b on one 4090 with 128gb ram?": the system RAM the offloaded state
     needs against the RAM said, when it is more (a verdict that rests on the GPU alone misses
@@ -753,8 +779,13 @@ def _ram_short(query: Query, box: ToolBox, text: str) -> str:
     if not host or host <= query.ram_gb or "RAM" in text.split("\n", 1)[0]:
         return text
     head, sep, rest = text.partition("\n\n")
+    ram = c.num(query.ram_gb, "GB")
+    if head.startswith("**Yes: "):  # the card holds its share; the machine does not hold the rest
+        return (f"**No, not with your {ram} of RAM: the state offloaded to the CPU needs about "
+                f"{c.num(host, 'GB')} of system RAM.** On the GPU side: "
+                f"{head[len('**Yes: ') :].replace('**', '', 1)}{sep}{rest}")  # fmt: skip
     return (
-        f"{head}\n\n**Your {c.num(query.ram_gb, 'GB')} of RAM is short as well:** the state "
+        f"{head}\n\n**Your {ram} of RAM is short as well:** the state "
         f"offloaded to the CPU needs about {c.num(host, 'GB')} of system RAM.{sep}{rest}"
     )
 
@@ -766,6 +797,17 @@ def _first_fit(box: ToolBox, key: str, head: str = "") -> dict[str, Any] | None:
              and call.result.get("fits") and call.result.get(key)]  # fmt: skip
     named = [(head.find(e["gpu_name"]), i) for i, e in enumerate(found) if e["gpu_name"] in head]
     return found[min(named)[1]] if named else (found[0] if found else None)
+
+
+def _shown_job(box: ToolBox, head: str) -> dict[str, Any] | None:
+    """The estimate whose job time the answer's first line shows first (the one it settled on,
+    at the batch the job runs at; of two alike, the latest made); None when it shows none."""
+    found = [call.result for call in box.calls if call.name == "estimate"
+             and call.result.get("fits") and call.result.get("job_hours")]  # fmt: skip
+    shown = [(head.find(c.num(e["job_hours"]["typical"], "hours")), -i, e)
+             for i, e in enumerate(found)]  # fmt: skip
+    shown = [s for s in shown if s[0] >= 0]
+    return min(shown, key=lambda s: s[:2])[2] if shown else None
 
 
 # the longest context asked beside another figure: "how many tok/s and how long context can i fit"
@@ -930,7 +972,7 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
         lead = (f"**About {c.num(pace)} hours of audio per hour** on one {e['gpu_name']} "
                 f"({c.num(pace)} audio s/s).")  # fmt: skip
     elif (asked := _SECONDS_ASKED.search(low) or _DAYS_ASKED.search(low)) and (
-            e := _first_fit(box, "job_hours")):  # fmt: skip
+            e := _shown_job(box, first) or _first_fit(box, "job_hours")):  # fmt: skip
         hours = e["job_hours"]["typical"]
         said = (c.num(hours * 3600, "s") if "sec" in asked.group(0)
                 else f"{c.num(hours / 24)} days")  # fmt: skip

@@ -397,6 +397,15 @@ TOPIC_WORDS: dict[str, str] = {
     r"\b(?:matter|important|so important)\b|\bmore (?:vram|memory)\b[^.?!]{0,20}\bor\b[^.?!]{0,25}"
     r"\b(?:faster|more powerful|stronger|quicker)\b|\b(?:faster|more powerful) (?:gpu|card)\b"
     r"[^.?!]{0,20}\bor\b[^.?!]{0,15}\bmore (?:vram|memory)\b",
+    # "why is my llm slow when it spills into system ram" (before the context's speed)
+    "ram_spill": r"\bspill\w*\b[^.?!]{0,30}\b(?:system |cpu |main )?(?:ram|memory)\b"
+    r"|\b(?:slow\w*|crawl\w*|tank\w*)\b[^.?!]{0,40}\b(?:offload\w*|split\w*)\b[^.?!]{0,20}\b"
+    r"(?:to|into|in) (?:the )?(?:system |cpu )?ram\b",
+    # "what does tokens per second depend on", "what determines inference speed"
+    "decode_speed": r"\bwhat (?:does|do|decides|determines|affects|sets|limits)\b[^.?!]{0,20}"
+    r"\b(?:tok(?:en)?s? (?:per|a) ?s(?:ec(?:ond)?)?|tok/s|t/s|token speed|generation speed"
+    r"|inference speed|decode speed)\b|\b(?:tok(?:en)?s? per second|tok/s|inference speed"
+    r"|generation speed)\b[^.?!]{0,10}\bdepends?\b",
     # "why does my tok/s drop so much when context gets long?"
     "context_speed": r"\b(?:tok(?:en)?s?/s|tokens? (?:per|a) second|speed|slow\w*|drops?|falls?"
     r"|decreas\w*)\b.{0,60}(?:\blong(?:er)?\b[^.?!]{0,20}\b(?:context|ctx|prompts?|"
@@ -3102,6 +3111,15 @@ _SAMPLES_OF = re.compile(
 )
 
 
+# the sequence an encoder is sized at when none is said (calculator.nets: 128 tokens)
+ENCODER_SEQ = 128
+# a sample's mean length said apart from the count of samples: "avg 256 tokens"
+_MEAN_LENGTH = re.compile(
+    rf"\b(?:avg|average|averaging|mean)\.?:?\s(?:length\s|len\s|of\s|~\s?|about\s|around\s)*"
+    rf"{_NUM}\s?(k)?\s?(?:tokens?|toks?)\b"
+)
+
+
 # "best gpu for ...", "which card": a card sought; a fine-tune or training run spends on rent
 _CARD_SOUGHT = re.compile(
     r"\b(?:best|which|what|good|recommend\w*)\s(?:\w+\s)?(?:gpu|card|graphics)"
@@ -3111,10 +3129,13 @@ _JOB_TRAINED = re.compile(r"\b(?:pre-?)?train\w*|\bfine-?tun\w*|\bfinetun\w*|\bq
 
 def _sample_length(low: str) -> int | None:
     """The tokens of one training sample, when the samples' average length is said: the
-    sequence length a fine-tune runs at ("50k samples, avg 512 tokens": 512)."""
+    sequence length a fine-tune runs at ("50k samples, avg 512 tokens": 512; "10 million
+    documents with bge-large, avg 256 tokens": 256)."""
     per = _SAMPLES_OF.search(low)
     if per is None:
-        return None
+        mean = _MEAN_LENGTH.search(low)
+        length = _number(mean.group(1)) * (1000 if mean.group(2) else 1) if mean else 0
+        return int(length) if 16 <= length <= MAX_COUNT else None
     length = _number(per.group(3)) * (1000 if per.group(4) else 1)
     return int(length) if 16 <= length <= MAX_COUNT else None
 
@@ -3767,6 +3788,17 @@ def _kwh_price(low: str) -> float | None:
         r"|cents?|ct)?(?![\d%]|\s?(?:/|per|an?|each)\s?(?:h|hr|hour|month|mo|day)\b)",
         low,
     )
+    # "what does it cost per month if i run it 12h/day at 28 cents" (a card's power asked): cents
+    # with no unit, in a message about power, are its price per kWh
+    m = m or (
+        rx.search(
+            r"\bat\s(\d+(?:\.\d+)?)\s?(cents?|ct|p|pence)\b(?!\s?(?:/|per|an?|each)\s?"
+            r"(?:h|hr|hour|month|mo|day|token|image|min\w*)\b)",
+            low,
+        )
+        if rx.search(r"\b(?:power|electricity|draw\w*|watts?|energy|kwh)\b", low)
+        else None
+    )
     if not m:
         return None
     value = float(m.group(1).replace(",", "."))  # "R$ 0,95 the kWh": a decimal comma
@@ -4109,6 +4141,15 @@ def affirmed(pattern: str | re.Pattern[str], low: str) -> re.Match[str] | None:
 # "do i even need a gpu?": asked whether the CPU alone does the job (the handlers answer it so)
 NEED_A_GPU = (r"\b(?:do|would|will) (?:i|we|you) (?:even |really |actually )?need an? "
               r"(?:dedicated |discrete )?(?:gpu|graphics card|video card)\b")  # fmt: skip
+# an Intel laptop's integrated graphics, which run from the system RAM as the CPU does
+INTEGRATED_GRAPHICS = (
+    r"\b(?:intel )?(?:iris\s?xe|iris plus|uhd graphics|hd graphics)\b"
+    r"|\bintegrated (?:gpu|graphics)\b|\bigpu\b"
+)
+_SHARED_RAM_NOTE = (
+    "Integrated graphics run from the system RAM, at its bandwidth, as the CPU "
+    "does: sized as the CPU path (llama.cpp)."
+)
 _CPU_ONLY = (
     r"\bcpu[- ]only\b|\bonly (?:on )?(?:the |my |a )?cpu\b"
     # "my cpu vs a 4070", "how much faster than the cpu": the CPU set against a card
@@ -4125,6 +4166,8 @@ _CPU_ONLY = (
     # "would an old laptop cpu work?", "is a desktop cpu enough?"
     r"|\b(?:old |laptop |desktop |plain |regular |ordinary )+cpus?\b(?! offload)"
     r"(?= (?:work|do|cope|be enough|suffice|handle|run)|\?| (?:enough|ok|fine))"
+    # integrated graphics: "intel iris xe", "uhd graphics", "an igpu" (the system RAM's)
+    rf"|{INTEGRATED_GRAPHICS}"
 )
 _RAM_KIND = re.compile(r"\b((?:lp)?ddr[345]x?)(?:[- ]?(\d{4}))?\b")
 # "64GB RAM", "128 gigs of system memory", "96GB DDR5", "RAM: 64 GB"
@@ -5408,8 +5451,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "gemma3:12b" or "llama3.2" pulled by Ollama: its library's default tag of a model is
         # a Q4_K_M GGUF
         precision = "q4_k_m"
+    shared = _SHARED_RAM_NOTE if rx.search(INTEGRATED_GRAPHICS, low) and not gpus else ""
     notes = instance_notes + tuple(
-        n for n in [*(g.note for g in gpus), *(m.note for m in models), absent_note] if n
+        n for n in [*(g.note for g in gpus), *(m.note for m in models), absent_note, shared] if n
     )
     if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
@@ -5576,6 +5620,16 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "twenty hours of recordings each month ... each hour of audio takes six minutes of GPU
         # time", "each image takes 12 s and we make 3,000 a month": the card's hours a day
         q = replace(q, hours=None, use_hours_per_day=paced)
+    if (q.train_tokens and not q.dataset_samples and len(q.models) == 1
+            and q.models[0].family == "transformer"
+            and q.workload in (None, "inference")):  # fmt: skip
+        # "embedding 1 billion tokens with e5-base": an encoder's job counts sequences (of the
+        # length said, else the 128 it is sized at)
+        seq = q.context or ENCODER_SEQ
+        note = (f"The tokens counted as sequences of {seq} tokens"
+                + (" (assumed; say the length of yours)." if not q.context else "."))  # fmt: skip
+        q = replace(q, dataset_samples=q.train_tokens / seq, train_tokens=None,
+                    notes=(*q.notes, note))  # fmt: skip
     work = DATASET_RESOLUTION.get(q.dataset_name or "")
     if work and not q.resolution and any(m.family == "vision" for m in q.models):
         note = (f"{q.dataset_name}'s images are tiny: the small-image variant of the net (a "
@@ -5799,6 +5853,13 @@ def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
 
     # "resnet50 imagenet from scratch, how long on 4x 3090s vs 1x h100?": a whole run compared
     timed = timed or (q.intent == "compare" and asks_how_long(q.low))
+    tuned_recipe = FINETUNE_RECIPES.get(q.dataset_name or "")
+    if (q.epochs and tuned_recipe and not q.context and len(q.models) == 1
+            and q.models[0].family == "transformer"):  # fmt: skip
+        # "bert-large on squad, 2 epochs": the epochs said, the recipe's sequence length
+        note = (f"{tuned_recipe[1]}-token sequences of {q.dataset_name} assumed: "
+                f"{tuned_recipe[2]}; say yours if it differs.")  # fmt: skip
+        return replace(q, context=tuned_recipe[1], notes=(*q.notes, note))
     if q.epochs or len(q.models) != 1 or not (timed or q.intent in _WHOLE_RUN_INTENTS):
         return q
     few = q.dataset_samples is not None and q.dataset_samples <= DREAMBOOTH_MAX_IMAGES
@@ -6462,7 +6523,9 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:data[- ]parallel|ddp|fsdp|training|run|job)\b"
         rf"|\b{_WORD_NUM}-gpu\b|\bboth\b(?= of them| cards| gpus)"
         # "the cost of eight units", "the total for two": the cards priced together
-        rf"|\b{_WORD_NUM}\s(?:units|pieces|pcs)\b|\b(?:total|cost|price) (?:for|of) {_WORD_NUM}\b"
+        # (not "13 units per hour", "100 compute units a month": a plan's credits)
+        rf"|\b{_WORD_NUM}\s(?:units|pieces|pcs)\b(?!\s?(?:per|an?|/|each)\s?(?:hour|hr|h|day|week"
+        r"|month)\b)(?<!compute units)|\b(?:total|cost|price) (?:for|of) " + _WORD_NUM + r"\b"
         r"(?=\s?(?:[,.?!]|$|units|of them|cards|gpus))",
         low,
     )
