@@ -1682,6 +1682,18 @@ def request_cost(usd_per_hour: float, requests_per_s: float, requests: float = 1
 
 
 @_tool
+def set_cost(usd_each: float, num_gpus: int) -> dict[str, Any]:
+    """What a set of cards costs to buy at a price the user gives for each one ("two 5090s at
+    $2,500 each"): the price times the count (`total_usd`), the figure a comparison of setups
+    weighs against another setup's price."""
+    _check_gpus(num_gpus)
+    if not usd_each > 0:
+        raise InvalidInput("usd_each must be a price above zero.")
+    return {"usd_each": usd_each, "num_gpus": num_gpus, "total_usd": usd_each * num_gpus,
+            "price_source": "given by the user"}  # fmt: skip
+
+
+@_tool
 def electricity_cost(
     usd_per_kwh: float,
     hours: float,
@@ -1738,6 +1750,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "electricity_cost": electricity_cost,
     "token_cost": token_cost,
     "request_cost": request_cost,
+    "set_cost": set_cost,
     "paced_time": paced_time,
     "paced_count": paced_count,
     "memory_together": memory_together,

@@ -140,7 +140,7 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
                             "bill_rate", "cards_for_rate", "value_per_dollar",
                             "train_time_at_mfu", "tokens_for_budget_at_mfu", "memory_together",
                             "decode_ceiling", "in_us_dollars", "step_rate",
-                            "mixed_cards"}  # fmt: skip
+                            "mixed_cards", "set_cost"}  # fmt: skip
     assert "searcher" not in schemas["search_corpus"]["parameters"]["properties"]
     assert schemas["estimate"]["parameters"]["required"] == ["model", "gpu"]
     assert schemas["compare_gpus"]["parameters"]["properties"]["gpus"]["type"] == "array"

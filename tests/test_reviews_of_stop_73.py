@@ -359,3 +359,46 @@ def test_an_api_weighed_with_no_price_asks_for_its_price(rules_advisor: Advisor)
     priced = ask_grounded(rules_advisor, "we're a startup, ~2M tokens/day on llama 3.3 70b. api "
                           "(like together at $0.88/M) or rent our own H100s?").text  # fmt: skip
     assert "no API prices" not in priced
+
+
+def test_a_cnn_named_by_its_kind_is_a_resnet(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "gtx 1660 super 6gb can train a small cnn on mnist?").text
+    assert head(text).startswith("**Yes: ResNet-18 fits"), head(text)
+
+
+def test_settings_said_are_no_limits_asked_and_no_network_is_none(catalog: Catalog) -> None:
+    query = understand("deberta v3 large fine tuning on 24gb card, max seq len 512, batch size? "
+                       "will it oom", catalog)  # fmt: skip
+    assert query.intent == "fit" and query.target is None and query.context == 512
+    net = understand("multi node: 4 nodes x 8 a100 40gb over 100gbit ethernet (no IB), llama 13b "
+                     "full finetune, scaling efficiency?", catalog)  # fmt: skip
+    assert net.network == "100gbe"
+    ctx = understand("llama 3.1 8b with 1 million token context lol fits on h200?", catalog)
+    assert ctx.context == 1_000_000
+
+
+def test_the_best_model_for_a_memory_is_the_largest_it_holds(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "which open source llm is best for a 16 gb card").text
+    assert text.startswith("The largest that fits"), text[:200]
+
+
+def test_a_price_said_for_each_card_of_a_set_is_counted(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "rtx pro 6000 for $8500 vs two 5090s at $2500 each for "
+                        "llm inference, which is worth it").text  # fmt: skip
+    assert "2 x NVIDIA GeForce RTX 5090 $5,000" in text, text
+
+
+def test_two_engines_level_and_one_behind_are_said_so(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "tensorrt-llm vs vllm vs sglang on h100 for llama 8b").text
+    assert "They come out level" not in head(text) or "1.00x" in head(text), head(text)
+
+
+def test_a_pick_that_misses_the_deadline_yields_the_count_first(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what gpu to pretrain a 7b llm on 1T tokens in a month").text
+    assert re.match(r"\*\*\d+ x .* to finish within a month", head(text)), head(text)
+
+
+def test_no_gguf_is_trained(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "is an rtx 6000 ada worth it over 2x 4090 for llm "
+                        "finetuning").text  # fmt: skip
+    assert "q4_k_m" not in head(text), head(text)

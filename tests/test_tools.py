@@ -32,7 +32,7 @@ def test_every_tool_is_documented_and_registered() -> None:
         "carried_measurement",
         "stream_load", "load_replicas", "bill_rate", "cards_for_rate", "value_per_dollar",
         "train_time_at_mfu", "tokens_for_budget_at_mfu", "memory_together", "decode_ceiling",
-        "in_us_dollars", "step_rate", "mixed_cards",
+        "in_us_dollars", "step_rate", "mixed_cards", "set_cost",
     }  # fmt: skip
     for tool in TOOLS.values():
         assert tool.__doc__ and len(tool.__doc__) > 60

@@ -2872,6 +2872,21 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
     ranked = sorted(fitting, key=lambda e: -e[key]["typical"])
     best, next_ = ranked[0], ranked[1]
     ratio = best[key]["typical"] / next_[key]["typical"]
+    level = [e for e in ranked if best[key]["typical"] / e[key]["typical"] < 1.005]
+    if ratio < 1.005 and len(level) < len(ranked):
+        # "tensorrt-llm vs vllm vs sglang": two level, the third behind them
+        names = " and ".join(_LLM_ENGINES.get(e["engine"], e["engine"]) for e in level)
+        behind = ranked[len(level)]
+        each = "; ".join(f"{_LLM_ENGINES.get(e['engine'], e['engine'])} ({e['precision']}) "
+                         f"{c.num(e[key]['typical'])} tokens/s" for e in ranked)  # fmt: skip
+        where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
+        ahead = c.num(best[key]["typical"] / behind[key]["typical"])
+        return Draft(
+            f"**{names} come out level on the {what}, about {ahead}x that of "
+            f"{_LLM_ENGINES.get(behind['engine'], behind['engine'])}** for {best['model_name']} "
+            f"on {where}: {each}. Measured gaps between these engines depend on the version, "
+            "the batch and the prompt lengths."
+        )
     if ratio < 1.005:  # "sglang vs vllm": the same figure on each, no pick
         each = "; ".join(f"{_LLM_ENGINES.get(e['engine'], e['engine'])} ({e['precision']}) "
                          f"{c.num(e[key]['typical'])} tokens/s" for e in ranked)  # fmt: skip
@@ -3143,7 +3158,7 @@ def _cards_bought(query: Query) -> bool:
     """The cards are to be bought: said so, asked as a purchase, or second hand (no one rents a
     used card: "both going for cheap on ebay")."""
     return bool(query.buying or query.intent == "buy" or query.condition == "used"
-                or _BUY_WORDS.search(query.low))  # fmt: skip
+                or query.gpu_purchase_prices or _BUY_WORDS.search(query.low))  # fmt: skip
 
 
 def asks_pick(query: Query) -> bool:
@@ -5366,7 +5381,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
         return worth
     if query.models:  # "is a 4090 faster than a 3090 for SDXL?": the model on each, ratio first
         assumed = all(m.assumed and m.family == "llm" for m in query.models)
-        if assumed and not query.precision and _all_local(box, gpus_named(query)[:4]):
+        inferred = (query.workload or "inference") == "inference"  # (no GGUF is trained)
+        if assumed and inferred and not query.precision and _all_local(
+                box, gpus_named(query)[:4]):  # fmt: skip
             query = replace(query, precision="q4_k_m")  # "for local LLMs": as GGUFs are run
         draft = _fit(query, box)
         estimates = [call.result for call in box.calls if call.name == "estimate"]
@@ -5449,7 +5466,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
         rented = _RENT_SAID.search(query.low) or query.providers
         if VALUE_ASKED.search(query.low) and not rented and (
-                bought := _bought_value(box, query.condition)):  # fmt: skip
+                bought := _bought_value(box, query.condition,
+                                        dict(query.gpu_purchase_prices))):  # fmt: skip
             ratio = f"{bought}\n\n{ratio}"  # "which is the better value" of cards to buy
         second = _second_verdict(draft.text)
         capped = cap_on_one(query, box)
@@ -5546,7 +5564,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         job = _multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
     rented = _RENT_SAID.search(query.low) or query.providers
     valued = job and VALUE_ASKED.search(query.low) and not rented
-    bought = _bought_value(box, query.condition) if valued else None
+    bought = (_bought_value(box, query.condition, dict(query.gpu_purchase_prices)) if valued
+              else None)  # fmt: skip
     if bought:
         job = f"{bought}\n\n{job}"  # "which is the better value" of cards to buy
     lead = f"{job}\n\n{figures}" if job and figures else job or head
@@ -5598,11 +5617,13 @@ def _less_power(query: Query, box: ToolBox) -> str | None:
             f"{summed}, at full load).{noise}")  # fmt: skip
 
 
-def _bought_value(box: ToolBox, condition: str | None = None) -> str | None:
+def _bought_value(
+    box: ToolBox, condition: str | None = None, yours: dict[str, float] | None = None
+) -> str | None:
     """ "4090 vs 5090 vs 6000 Ada for training diffusion, which is the better value?": the job
     just compared on each card against its newest price to buy (new, else its launch price; a
-    used one first when "used" is said), the most speed for each dollar first; cards that do
-    not hold the job said as such."""
+    used one first when "used" is said; the user's price where given, `yours`), the most speed
+    for each dollar first; cards that do not hold the job said as such."""
     compared = next((call.result for call in reversed(box.calls)
                      if call.name == "compare_workload" and "error" not in call.result),
                     None)  # fmt: skip
@@ -5613,9 +5634,13 @@ def _bought_value(box: ToolBox, condition: str | None = None) -> str | None:
         if not r["speed"]:
             left.append(r["gpu_name"])
             continue
-        prices = box.call("purchase_prices", {"gpu": r["gpu"]}).get("prices") or []
-        kinds = ("used", "new", "msrp") if condition == "used" else ("new", "msrp")
-        price = next((p for kind in kinds for p in prices if p["kind"] == kind), None)
+        if yours and r["gpu"] in yours:  # "5090 is 2800 and 4090 is 2000": their prices
+            price: dict[str, Any] | None = {"usd": yours[r["gpu"]], "kind": "your price",
+                                            "date": "given"}  # fmt: skip
+        else:
+            prices = box.call("purchase_prices", {"gpu": r["gpu"]}).get("prices") or []
+            kinds = ("used", "new", "msrp") if condition == "used" else ("new", "msrp")
+            price = next((p for kind in kinds for p in prices if p["kind"] == kind), None)
         if price is None:
             return None  # a card with no price to buy: no value to weigh
         rows.append((r["speed"] / price["usd"], r, price))
@@ -5682,6 +5707,10 @@ MONEY_ASKED = re.compile(
     r"|savings?|saving)\b"
     r"|\$|\bmore expensive\b|\bcosts? more\b"
 )
+
+
+# a price said for each card of a set: "two 5090s at $2500 each"
+_EACH_PRICE_SAID = re.compile(r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece|per card|a card)\b")
 
 
 def _prices_said(query: Query, ids: list[str]) -> dict[str, float]:
@@ -5797,6 +5826,11 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         if gpu in yours:  # "a used 3090 for $650": the user's own price for that card
             prices[gpu] = {"usd": yours[gpu], "kind": "your price", "date": "given",
                            "source": "your figure"}  # fmt: skip
+            if counts[gpu] > 1 and _EACH_PRICE_SAID.search(query.low):
+                # "two 5090s at $2500 each": the set costs that many times the price said
+                whole = box.call("set_cost", {"usd_each": yours[gpu], "num_gpus": counts[gpu]})
+                if "error" not in whole:
+                    prices[gpu]["total_usd"] = whole["total_usd"]
             continue
         # (that many: the tool prices the set, each row's total_usd)
         bought = box.call("purchase_prices", {"gpu": gpu, "num_gpus": counts[gpu]})
@@ -8747,8 +8781,9 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         timed = _gpus_for_deadline(query, box, pick["gpu"], model)
         # the pick alone misses the time said: as many as meet it lead ("in a week on 20B tokens")
         missed = timed is not None and not timed.text.startswith(("**One ", "**one "))
-        if timed is not None and pick["num_gpus"] == 1 and (
-                _HOW_MANY_CARDS.search(query.low) or missed):  # fmt: skip
+        # (a pick of two that misses the time by years leads with the count that meets it)
+        if timed is not None and (missed or (pick["num_gpus"] == 1
+                                             and _HOW_MANY_CARDS.search(query.low))):  # fmt: skip
             text = f"{timed.text}\n\n{text}"  # "by end of month, how many gpus": the count leads
         elif timed is not None:
             text += "\n\n" + timed.text

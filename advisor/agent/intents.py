@@ -383,6 +383,9 @@ _BIGGEST_MODEL = _cues(
     r"\b(?:can|could|will|would)\b.{0,25}\b(?:run|fit|handle|load)\b",
     # "what can i run on a 3060 12gb", "the best model for coding that fits on a 3090"
     r"\bwhat (?:else )?can (?:i|we) (?:run|fit|load) on\b",
+    # "which open source llm is best for a 16 gb card"
+    r"\b(?:which|what)\s(?:open[- ]?source |open[- ]weights? |local )?(?:llm|model)s?\s"
+    r"(?:is|are|would be)\s(?:the )?best\b(?=[^.?!]{0,25}\b(?:\d+\s?(?:gb|gigs?)|card|gpu|vram)\b)",
     r"\bbest (?:\w+ )?(?:model|llm)\b(?: for \w+)? (?:that |which |i can )?(?:fits?|runs?)\b",
 )
 _HOW_LONG = _cues(

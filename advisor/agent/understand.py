@@ -1124,7 +1124,8 @@ def normalise(text: str) -> str:
     text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
     # "1 million tokens per second": a rate written whole (a rate's k is read; a million is not)
-    text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?(?:million|mil)\s(?=tok(?:en)?s?\s?(?:/|per|a)\s?s)",
+    text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?(?:million|mil)\s(?=tok(?:en)?s?\s?(?:/|per|a)\s?s"
+                  r"|tok(?:en)?s?[- ](?:of\s)?context\b)",
                   lambda m: f"{float(m.group(1)) * 1e6:.0f} ", text, flags=re.I)  # fmt: skip
     if "o" in text:  # "a 4o90", "3o6o": a letter o typed for a zero inside a card's number
         text = _O_FOR_ZERO.sub(lambda m: m.group(0).replace("o", "0"), text)
@@ -5042,6 +5043,17 @@ _SEGMENTATION_UNET = re.compile(
 )
 
 
+# a CNN named by its kind, or a ResNet with no depth: "a small cnn", "resnet on cifar10"
+_CNN_UNNAMED = re.compile(
+    r"\b(?P<small>(?:small|simple|tiny|basic|little|toy)\s)?(?:cnn|convnet|conv ?net)s?\b"
+    r"|\bresnets?\b(?![- ]?\d)"
+)
+
+
+# a job asked of the CNN (not "cnn vs transformer, which needs more vram", a concept)
+_CNN_JOB = re.compile(r"\b(?:train\w*|fine[- ]?tun\w*|finetun\w*|infer\w*|run|classif\w*)\b")
+
+
 def _family_named(low: str) -> tuple[ModelRef, ...]:
     """ "the whisper transcription pods": a family named without its size is its reference
     model, said as assumed (Whisper large-v3, the size most used to transcribe); "YOLO" alone is
@@ -5051,6 +5063,14 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
         return (ModelRef("YOLO", (YOLO_ASSUMED,), "vision", note=note, assumed=True),)
     if _SEGMENTATION_UNET.search(low):  # "a unet for medical segmentation": not SD's denoiser
         return (ModelRef("U-Net", (SEGMENTATION_UNET,), "vision"),)
+    cnn = _CNN_UNNAMED.search(low) if _CNN_JOB.search(low) else None
+    if cnn is not None:
+        # "train resnet on cifar10", "a small cnn on mnist": the catalog's ResNet of that kind
+        small = bool(cnn.group("small"))
+        ref, name = ("resnet-18", "ResNet-18") if small else ("resnet-50", "ResNet-50")
+        what = "A small CNN" if small else "A CNN"
+        note = f"{what} with no architecture or size named: {name} assumed."
+        return (ModelRef(cnn.group(0).strip(), (ref,), "vision", note=note, assumed=True),)
     if not _WHISPER_UNSIZED.search(low):
         return ()
     ref = FAMILIES["speech"].reference_model
@@ -5141,6 +5161,13 @@ def _card_memory_gb(ref: GpuRef, catalog: Catalog) -> float | None:
     return max(sizes) if sizes else None
 
 
+# a model asked for, not a card: "which open source llm is best for ...", "what model should i"
+_WHICH_MODEL = re.compile(
+    r"\b(?:which|what)\s(?:open[- ]?source |open[- ]weights? |local |coding )?(?:llm|model)s?\s"
+    r"(?:is|are|would|should|can|could|do|to)\b"
+)
+
+
 def _llm_unnamed(
     low: str, models: tuple[ModelRef, ...], gpus: tuple[GpuRef, ...]
 ) -> tuple[ModelRef, ...]:
@@ -5156,6 +5183,7 @@ def _llm_unnamed(
         models
         or (gpus and not judged)
         or not ((_GPU_ASKED.search(low) or judged) and _LLM_UNNAMED.search(low))
+        or _WHICH_MODEL.search(low)  # "which open source llm is best for a 16 gb card": a model
     ):
         return ()
     if not judged and _TEAM_SERVER.search(low) and rx.search(r"\bservers?\b|\bteam\b", low):
@@ -6582,6 +6610,8 @@ _GBE = re.compile(
     r"|\b(?P<g2>1|10|25|40|100|200|400)\s?(?:gbe|gige)\b"
 )
 _IB = re.compile(
+    # (not "no IB", "without infiniband": the network it is not)
+    r"(?<!\bno )(?<!\bnot )(?<!\bwithout )(?<!\bw/o )(?<!\bnon-)"
     r"\b(?:infiniband|ib)\b(?:\s(?P<gen>edr|hdr|ndr|xdr))?|\b(?P<gen2>edr|hdr|ndr|"
     r"xdr)\s(?:infiniband|ib)\b"
 )
@@ -6686,7 +6716,8 @@ _MAX_CONTEXT = re.compile(
     # not a setting given its value: "max context 32k", "max sequence length of 4096"
     r"(?!\s?(?:length|len|size|window)?\s?(?:of|is|=|:|at|to)?\s?~?\d)"
     # no --flag, no key given its value ("max_seq_length 128")
-    r"|how long (?:can|could) the context|(?<![-\w])max[ _](?:seq|context|ctx)\w*+(?![\s=:]*\d)"
+    r"|how long (?:can|could) the context"
+    r"|(?<![-\w])max[ _](?:seq|context|ctx)\w*+(?:[ _](?:len(?:gth)?|size))?+(?![\s=:]*\d)"
     # "the biggest --max-model-len that'll start", "how much ctx can i squeeze"
     r"|(?:max(?:imum)?|longest|largest|biggest|highest)\s(?:\w+\s)?-*max[-_ ]model[-_ ]len"
     r"|how much (?:ctx|context) can"
@@ -7142,7 +7173,12 @@ def resolve(
         query.gpus
         and not query.models
         and prior.models
-        and query.intent in _JOB_INTENTS
+        # ("4090 or 5090 for flux dev" then "5090 is 2800 and 4090 is 2000, which is better
+        # value": the same cards weighed at prices for the same job)
+        and (
+            query.intent in _JOB_INTENTS
+            or (query.intent == "compare" and bool(query.gpu_purchase_prices))
+        )
         and all(any(set(p.ids) <= set(g.ids) for p in prior.gpus) for g in query.gpus)
     )  # ("8x h100" read as the SXM board, then "the h100 one": the same cards)
     all_of_them = bool(query.gpus and prior.gpus and _ALL_OF_THEM.search(query.text.lower()))
