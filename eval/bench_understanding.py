@@ -106,9 +106,10 @@ def markdown(r: dict[str, Any]) -> str:
         f"(target p50 <= {TARGETS['p50_ms']:g} ms).",
         "",
         "The natural split is scored by the fields its writer stated; dev and held-out are the "
-        "older cases split by hash (both read by now); fresh and fresh2 to fresh29 were each "
+        "older cases split by hash (both read by now); fresh and fresh2 to fresh30 were each "
         "written blind later (eval/golden/natural/fresh*.yaml): fresh, fresh17, fresh22, "
-        "fresh23, fresh24, fresh25, fresh26, fresh27, fresh28 and fresh29 are still blind (their "
+        "fresh23, fresh24, fresh25, fresh26, fresh27, fresh28, fresh29 and fresh30 are still "
+        "blind (their "
         "failures "
         "never "
         "read; "
@@ -119,7 +120,8 @@ def markdown(r: dict[str, Any]) -> str:
         "27 of 40 on the code before it; fresh26, 40 written at stop 69, 21 of 40 on the code "
         "before it; fresh27, 40 written at stop 70, 17 of 40 on the code before it; fresh28, 40 "
         "written at stop 71, 18 of 40 on the code before it; fresh29, 40 written at stop 72, 23 "
-        "of 40 on the code before it; the intent "
+        "of 40 on the code before it; fresh30, 40 written at stop 73, 27 of 40 on the code "
+        "before it; the intent "
         "model was never trained on a blind set or "
         "on held-out), fresh2 "
         "was read at stop 26, fresh3 at stop 27, "

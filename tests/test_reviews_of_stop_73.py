@@ -402,3 +402,21 @@ def test_no_gguf_is_trained(rules_advisor: Advisor) -> None:
     text = ask_grounded(rules_advisor, "is an rtx 6000 ada worth it over 2x 4090 for llm "
                         "finetuning").text  # fmt: skip
     assert "q4_k_m" not in head(text), head(text)
+
+
+def test_colabs_free_tier_is_one_t4(catalog: Catalog) -> None:
+    query = understand("qlora 8b on colab free tier t4, how many hours for 1 epoch over alpaca "
+                       "52k", catalog)  # fmt: skip
+    assert [(g.ids[0], g.count) for g in query.gpus] == [("t4", 1)]
+
+
+def test_a_budget_before_the_card_asked_buys_it(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "budget 500k yen, which gpu for qwen2.5 32b q4").text
+    assert "to buy" in head(text) and "/hour" not in head(text), head(text)
+
+
+def test_a_name_the_catalog_lacks_before_a_size_is_said(catalog: Catalog) -> None:
+    grok = understand("grok-1 314b on 8x a100 80gb fp16 fits?", catalog)
+    assert any("no 'grok-1 314b'" in n for n in grok.notes)
+    plain = understand("maybe 13b on a 4090", catalog)
+    assert not any("The catalog has no" in n for n in plain.notes)

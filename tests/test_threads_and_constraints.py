@@ -181,8 +181,9 @@ def test_one_card_priced_on_several_clouds_is_not_refused(rules_advisor: Advisor
 def test_a_deadline_too_short_for_eight_cards_sizes_a_cluster(rules_advisor: Advisor) -> None:
     head = _head(_ask(rules_advisor, "pretraining a 3b llm on 600B tokens, must be done within "
                       "3 weeks - which gpus and how many?").text)  # fmt: skip
-    count = re.search(r"Pick (\d+) x", head)
-    assert count and int(count.group(1)) > 8, head
+    # (the count that meets the deadline leads since stop 73 when the pick alone misses it)
+    count = re.search(r"Pick (\d+) x|^\*\*(\d+) x .* to finish within", head)
+    assert count and int(count.group(1) or count.group(2)) > 8, head
 
 
 def test_a_days_work_each_day_is_a_rate_to_keep_up_with(rules_advisor: Advisor) -> None:

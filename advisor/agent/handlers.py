@@ -9429,6 +9429,8 @@ _CARD_UNDER = re.compile(
     r"|with)\s?"
     r"(?:\$\s?\d|(?:eur|gbp)\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*)\b)"
     # "welche GPU für llama 3 8b, Budget 500 €", "which card? budget is about $700"
+    # "budget 500k yen, which gpu for qwen2.5 32b": the budget first, the card asked after
+    r"|\bbudget\b[^.?!]{0,30}\b(?:which|what|best|good)\s(?:gpu|card|graphics card)s?\b"
     r"|\b(?:gpus?|cards?)\b(?:[^.!]|\.\d){0,60}?\bbudget\b:?\s"
     r"(?:of |is |around |about |~ ?|max(?:imum)?\.? |up to |under |at most |tops )*"
     r"(?:\$\s?\d|(?:eur|gbp)\s?\d|\d[\d,.]*\s?k?\s?(?:usd|dollars?|bucks|€|eur\w*|£)?(?![\w/%]))"

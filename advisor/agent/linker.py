@@ -1395,6 +1395,14 @@ def _size_after(words: list[Token], end: int) -> float | None:
 _SIZED_NOUNS = ("model", "params", "parameter", "param", "gpt", "lm", "transformer")
 
 
+# a model-shaped word right before a size ("grok-1 314b", "mamba 2.8b"): letters, perhaps a
+# version; not a verb or preposition (_COMMON_WORDS), not a number
+_NAME_BEFORE_SIZE = re.compile(
+    r"[a-z]{3,}-v?\d+(?:\.\d+)?|(?:mamba|rwkv|jamba|grok|dbrx|zamba|bloomz?|pythia|mpt|opt"
+    r"|persimmon|xverse|skywork|baichuan|aquila)\d*"
+)
+
+
 def _generic_size(words: list[Token], i: int) -> tuple[int, ModelRef] | None:
     """'a 13B model', '70b at q4', 'any 7b': a size with no model named."""
     j = i + 1 if words[i].low in ("a", "an", "the") else i
@@ -1414,7 +1422,16 @@ def _generic_size(words: list[Token], i: int) -> tuple[int, ModelRef] | None:
     end = j + 1
     if end < len(words) and words[end].low in (*_SIZED_NOUNS, "llm"):
         end += 1
-    return end, ModelRef(" ".join(w.text for w in words[j:end]), (), "llm", stated)
+    note = None
+    before = words[j - 1] if j > 0 and j == i else None
+    if (before is not None and before.end + 1 == words[j].start
+            and _NAME_BEFORE_SIZE.fullmatch(before.low) and before.low not in _COMMON_WORDS
+            and not _NOT_GPU.match(before.low)):  # fmt: skip
+        # "grok-1 314b", "mamba 2.8b": a name the catalog lacks, its size said: the size is
+        # answered (as a dense transformer), and the name said to be missing
+        note = (f"The catalog has no '{before.text} {words[j].text}': answering for a generic "
+                f"dense model of {stated:g}B.")  # fmt: skip
+    return end, ModelRef(" ".join(w.text for w in words[j:end]), (), "llm", stated, note=note)
 
 
 def _params_b(model: Any) -> float | None:

@@ -1474,7 +1474,9 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         # "flux dev vram requirement? i have a 4080": how it runs on the card said, first
         return _yes_in(lower.group(1), costed.group(1), text)
     recipe = _RECIPE_FITS.search(text)
-    if query.intent == "fit" and recipe and costed and not query.framework:
+    # ("... on colab free tier t4, how many hours": the one card held, as a leaner recipe fits)
+    held_one = query.intent in ("train_time", "speed") and any(g.count == 1 for g in query.gpus)
+    if (query.intent == "fit" or held_one) and recipe and costed and not query.framework:
         # "qlora 70b on two 3090s, doable?": how it fits first, the defaults' "no" after
         return _yes_in(recipe.group(1), "the defaults assumed", text, "with")
     if query.intent in _OWN_LEAD or not YES_NO.search(low):

@@ -5045,7 +5045,8 @@ _SEGMENTATION_UNET = re.compile(
 
 # a CNN named by its kind, or a ResNet with no depth: "a small cnn", "resnet on cifar10"
 _CNN_UNNAMED = re.compile(
-    r"\b(?P<small>(?:small|simple|tiny|basic|little|toy)\s)?(?:cnn|convnet|conv ?net)s?\b"
+    # (a CNN said with no size is the family's stand-in, said where the answer rests on it)
+    r"\b(?P<small>(?:small|simple|tiny|basic|little|toy)\s)(?:cnn|convnet|conv ?net)s?\b"
     r"|\bresnets?\b(?![- ]?\d)"
 )
 
@@ -5303,6 +5304,10 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus = _notebook_variants(gpus, low)
     if not gpus and _COLAB_FREE.search(low):  # "qlora llama 3 8b on colab free tier, will it oom"
         gpus = (GpuRef("Colab's free tier", ("t4",), note=_COLAB_FREE_NOTE),)
+    elif (
+        _COLAB_FREE.search(low) and len(gpus) == 1 and gpus[0].ids == ("t4",) and not gpus[0].count
+    ):
+        gpus = (replace(gpus[0], count=1),)  # "colab free tier t4": one T4, never two
     gpus = _replicated(gpus, low)
     gpus = _one_node(gpus, models, low, catalog)
     gpus = _one_of_them(gpus, low)
