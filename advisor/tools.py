@@ -1466,6 +1466,10 @@ def _rank_nominal(e: Any) -> dict[str, float]:
 
 
 MAX_REPLICAS = 64
+# desk cards (no NVLink, PCIe through the host) split one copy of a model over at most this many,
+# and a load is served by at most this many of them in all (a few boxes), not by racks of them
+MAX_DESK_SPLIT = 4
+MAX_DESK_FLEET = 32
 
 
 def _sized_for_load(
@@ -1480,6 +1484,10 @@ def _sized_for_load(
     replicas = max(1, math.ceil(needed / serving))
     if replicas > MAX_REPLICAS:
         return False
+    sheet = load_catalog().gpus.get(row["gpu"])
+    desk = sheet is not None and sheet.segment in ("consumer", "laptop")
+    if desk and (row["num_gpus"] > MAX_DESK_SPLIT or replicas * row["num_gpus"] > MAX_DESK_FLEET):
+        return False  # 57 copies of 8 x RTX 5060 Ti over PCIe is no serving setup anyone builds
     row.update(
         replicas=replicas,
         total_gpus=replicas * row["num_gpus"],

@@ -420,3 +420,15 @@ def test_a_name_the_catalog_lacks_before_a_size_is_said(catalog: Catalog) -> Non
     assert any("no 'grok-1 314b'" in n for n in grok.notes)
     plain = understand("maybe 13b on a 4090", catalog)
     assert not any("The catalog has no" in n for n in plain.notes)
+
+
+def test_a_datacenter_load_is_no_rack_of_desk_cards(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "p99 latency under 2 seconds for first token with llama "
+                        "70b fp8, 50 req/s. size it").text  # fmt: skip
+    assert "GeForce" not in head(text), head(text)
+
+
+def test_a_context_past_any_model_is_left_out_with_a_note(catalog: Catalog) -> None:
+    query = understand("will llama 3 8b fit on a 4090 with context length of 999999999999",
+                       catalog)  # fmt: skip
+    assert query.context is None and any("far beyond" in n for n in query.notes)

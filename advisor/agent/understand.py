@@ -29,6 +29,7 @@ from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
 from advisor.agent.query import RENT_SAID, Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM, HOURS_PER_MONTH, HOURS_PER_YEAR
+from advisor.calculator.estimator import MAX_CONTEXT
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import EXL2_RANGE
@@ -5941,6 +5942,8 @@ def _sane(q: Query) -> Query:
         for name in ("context", "batch", "num_gpus", "concurrency")
         if (getattr(q, name) or 0) > MAX_COUNT
     }
+    if (q.context or 0) > MAX_CONTEXT:  # "a context of 999999999999": past what any model reads
+        absurd["context"] = None
     gpus = tuple(replace(g, count=None) if (g.count or 0) > MAX_COUNT else g for g in q.gpus)
     if not absurd and gpus == q.gpus:
         return q
