@@ -2293,7 +2293,7 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             notes.append(f"System RAM: {c.num(e['host_memory_gb'], 'GB')} for the CPU's layers"
                          f"{c.ram_check(e, query.ram_gb)}.")  # fmt: skip
         low = query.low
-        alone = e["num_gpus"] == 1  # several cards of one kind: split in 4-bit AWQ, as people do
+        alone = e["num_gpus"] == 1  # (several desk cards run a model as one does: _as_run_locally)
         four = _as_run_locally(query, box, results, model) if not e["fits"] else None
         if four is not None:  # "can my 3070 run llama 3 8b?": as people run it
             notes.append(_run_locally_note(e, four[0]))
@@ -2872,25 +2872,23 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
     ranked = sorted(fitting, key=lambda e: -e[key]["typical"])
     best, next_ = ranked[0], ranked[1]
     ratio = best[key]["typical"] / next_[key]["typical"]
+    name = {e["engine"]: _LLM_ENGINES.get(e["engine"], e["engine"]) for e in rows}
+    each = "; ".join(
+        f"{name[e['engine']]} ({e['precision']}) {c.num(e[key]['typical'])} "
+        "tokens/s" for e in ranked)  # fmt: skip
+    where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
     level = [e for e in ranked if best[key]["typical"] / e[key]["typical"] < 1.005]
     if ratio < 1.005 and len(level) < len(ranked):
         # "tensorrt-llm vs vllm vs sglang": two level, the third behind them
-        names = " and ".join(_LLM_ENGINES.get(e["engine"], e["engine"]) for e in level)
         behind = ranked[len(level)]
-        each = "; ".join(f"{_LLM_ENGINES.get(e['engine'], e['engine'])} ({e['precision']}) "
-                         f"{c.num(e[key]['typical'])} tokens/s" for e in ranked)  # fmt: skip
-        where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
         ahead = c.num(best[key]["typical"] / behind[key]["typical"])
         return Draft(
-            f"**{names} come out level on the {what}, about {ahead}x that of "
-            f"{_LLM_ENGINES.get(behind['engine'], behind['engine'])}** for {best['model_name']} "
-            f"on {where}: {each}. Measured gaps between these engines depend on the version, "
-            "the batch and the prompt lengths."
+            f"**{' and '.join(name[e['engine']] for e in level)} come out level on the {what}, "
+            f"about {ahead}x that of {name[behind['engine']]}** for {best['model_name']} on "
+            f"{where}: {each}. Measured gaps between these engines depend on the version, the "
+            "batch and the prompt lengths."
         )
     if ratio < 1.005:  # "sglang vs vllm": the same figure on each, no pick
-        each = "; ".join(f"{_LLM_ENGINES.get(e['engine'], e['engine'])} ({e['precision']}) "
-                         f"{c.num(e[key]['typical'])} tokens/s" for e in ranked)  # fmt: skip
-        where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
         return Draft(
             f"**They come out level on the {what}** "
             f"for {best['model_name']} on {where}: {each}. The calculator has no figure that sets "
@@ -2898,11 +2896,6 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
             "the batch and the prompt lengths."
         )
     streams = "" if best["batch"] == 1 or loaded else f" for {best['batch']:,} sequences together"
-    name = {e["engine"]: _LLM_ENGINES.get(e["engine"], e["engine"]) for e in rows}
-    each = "; ".join(
-        f"{name[e['engine']]} ({e['precision']}) {c.num(e[key]['typical'])} "
-        "tokens/s" for e in ranked)  # fmt: skip
-    where = c.gpus_phrase(best["num_gpus"], best["gpu_name"])
     head = (
         f"**Pick {name[best['engine']]}: about {c.num(ratio)}x the {what} of "
         f"{name[next_['engine']]}** for {best['model_name']} on {where}{streams}: {each}."
@@ -9687,9 +9680,7 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     if budget is None or budget.per != "total" or price is None or query.purchase_usd:
         return []
     low = query.low
-    if not BUDGET_WORDS.search(low) or re.search(
-        r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece)\b", low
-    ):
+    if not BUDGET_WORDS.search(low) or _EACH_PRICE_SAID.search(low):
         return []  # "$150 each", "worth 300 euro more": a price the user found, not a budget
     count = priced.get("num_gpus") or 1
     verdict = "Within" if price["usd"] * count <= budget.usd else "Over"
