@@ -1166,7 +1166,8 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     at = words.index(kept[-1])
     if at and words[at - 1].end + 1 == kept[-1].start and rx.search(r"\d$", words[at - 1].low):
         return None  # "a $2,500 L4": the end of an amount ("$2" "500"), not 500 cards
-    if len(kept) >= 2 and kept[-2].low in _PRICE_BEFORE:
+    if (len(kept) >= 2 and kept[-2].low in _PRICE_BEFORE and kept[-1].low.isdigit()
+            and int(kept[-1].low) >= 100):  # fmt: skip
         return None  # "the a6000 is 4500 used, 4090 is 2000": the price of the card before
     back = [w.low for w in kept]
     last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
