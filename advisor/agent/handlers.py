@@ -25,6 +25,7 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
+    EACH_PRICE,
     EACH_USERS_RATE,
     ENGINE_WORDS,
     EPOCH_PACE_SAID,
@@ -5702,10 +5703,6 @@ MONEY_ASKED = re.compile(
 )
 
 
-# a price said for each card of a set: "two 5090s at $2500 each"
-_EACH_PRICE_SAID = re.compile(r"\$\s?\d[\d,.]*\s?k?\s?(?:each|apiece|a piece|per card|a card)\b")
-
-
 def _prices_said(query: Query, ids: list[str]) -> dict[str, float]:
     """The price to buy the user gave for each card: each card's own, or the one price said
     ("a used 3090 for $650 or a new 4070 Super?") for the card named just before it."""
@@ -5819,7 +5816,7 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
         if gpu in yours:  # "a used 3090 for $650": the user's own price for that card
             prices[gpu] = {"usd": yours[gpu], "kind": "your price", "date": "given",
                            "source": "your figure"}  # fmt: skip
-            if counts[gpu] > 1 and _EACH_PRICE_SAID.search(query.low):
+            if counts[gpu] > 1 and EACH_PRICE.search(query.low):
                 # "two 5090s at $2500 each": the set costs that many times the price said
                 whole = box.call("set_cost", {"usd_each": yours[gpu], "num_gpus": counts[gpu]})
                 if "error" not in whole:
@@ -9680,7 +9677,7 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     if budget is None or budget.per != "total" or price is None or query.purchase_usd:
         return []
     low = query.low
-    if not BUDGET_WORDS.search(low) or _EACH_PRICE_SAID.search(low):
+    if not BUDGET_WORDS.search(low) or EACH_PRICE.search(low):
         return []  # "$150 each", "worth 300 euro more": a price the user found, not a budget
     count = priced.get("num_gpus") or 1
     verdict = "Within" if price["usd"] * count <= budget.usd else "Over"
@@ -10031,11 +10028,11 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         # "2000 hours of calls a month, rent or buy": the card's hours of use are the job's on
         # it at that cadence, not the hours of audio
         job_hours = _job_hours_of(query, box, GpuRef(gpu, (gpu,)), count)
-        days = _CADENCE_DAYS[(cadence.group(1) or cadence.group(2))[:3]]
+        days, period = _CADENCE[(cadence.group(1) or cadence.group(2))[:3]]
         if job_hours:
             args["hours_per_day"] = min(24.0, job_hours / days)
             job_line = (f"The job at that rate: about {c.num(job_hours, 'hours')} of the card's "
-                        f"time a {_CADENCE_WORD[days]}, {c.num(args['hours_per_day'], 'hours')} "
+                        f"time a {period}, {c.num(args['hours_per_day'], 'hours')} "
                         "a day.")  # fmt: skip
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
@@ -10126,8 +10123,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
 _JOB_CADENCE = re.compile(
     r"\b(?:a|per|each|every|/)\s?(day|week|month)\b|\b(daily|weekly|monthly)\b"
 )
-_CADENCE_DAYS = {"day": 1.0, "dai": 1.0, "wee": 7.0, "mon": HOURS_PER_MONTH / 24}
-_CADENCE_WORD = {1.0: "day", 7.0: "week", HOURS_PER_MONTH / 24: "month"}
+# the days of each cadence and its word, by the first three letters ("daily" is "dai")
+_CADENCE = {"day": (1.0, "day"), "dai": (1.0, "day"), "wee": (7.0, "week"),
+            "mon": (HOURS_PER_MONTH / 24, "month")}  # fmt: skip
 
 
 def _a_year_nonstop(query: Query, box: ToolBox, result: dict[str, Any]) -> str:

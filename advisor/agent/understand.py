@@ -32,6 +32,7 @@ from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM, HOURS_PER_MONTH
 from advisor.calculator.estimator import MAX_CONTEXT
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
+from advisor.calculator.nets import ENCODER_SEQ
 from advisor.calculator.precision import EXL2_RANGE
 from advisor.catalog import Catalog
 from advisor.errors import AdvisorError
@@ -3113,8 +3114,8 @@ _SAMPLES_OF = re.compile(
 )
 
 
-# the sequence an encoder is sized at when none is said (calculator.nets: 128 tokens)
-ENCODER_SEQ = 128
+# a price said for each card of a set: "$150 each, 4 of them", "two 5090s at $2500 each"
+EACH_PRICE = re.compile(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b")
 # a sample's mean length said apart from the count of samples: "avg 256 tokens"
 _MEAN_LENGTH = re.compile(
     rf"\b(?:avg|average|averaging|mean)\.?:?\s(?:length\s|len\s|of\s|~\s?|about\s|around\s)*"
@@ -5321,7 +5322,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         user_price = float(bare.group(1))  # "1,200 GPU-hours on H100s at 2.2": the hour's price
     if budget is None and not money and (bare := _BARE_BUDGET.search(low)):
         budget = Budget(float(bare.group(1).replace(",", "")), "buy", "total")  # "gpu under 800"
-    each = rx.search(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b", low)
+    each = EACH_PRICE.search(low)
     times = rx.search(rf"\b(?:get|buy|grab|want|need)\s{_WORD_NUM}\s(?:of them|cards|gpus)\b", low)
     if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
         budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"

@@ -230,13 +230,16 @@ def _kind(model: VisionModel) -> str:
     return "cnn-depthwise" if intensity < DEPTHWISE_INTENSITY else "cnn"
 
 
+ENCODER_SEQ = 128  # tokens an encoder's sequence is sized at when none is said
+
+
 def _seq(model: TransformerModel, request: Request) -> int:
     """Transformer-XL trains on its segment length; an encoder on 128 tokens unless told. An
     encoder stops at its position embeddings; Transformer-XL's positions are relative, so any
     segment length runs (NVIDIA's recipes train the base model on 192, the paper on 150)."""
     if model.architecture == "transformer-xl":
         return request.context or model.max_seq
-    return min(request.context or 128, model.max_seq)
+    return min(request.context or ENCODER_SEQ, model.max_seq)
 
 
 def _memory_len(model: TransformerModel, request: Request) -> int:
