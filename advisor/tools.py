@@ -148,6 +148,8 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
             "num_gpus": num_gpus,
             **{f: sheet[f] * num_gpus for f in TOTAL_FIELDS if sheet.get(f) is not None},
         }
+        if isinstance(sheet.get("mig_max_instances"), int):  # every card of them splits
+            sheet["totals"]["mig_instances"] = sheet["mig_max_instances"] * num_gpus
     return sheet
 
 

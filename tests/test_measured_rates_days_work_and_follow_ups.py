@@ -130,7 +130,8 @@ def test_a_budget_a_card_says_which_cards_it_buys(rules_advisor: Advisor) -> Non
     # "~$800" is no budget: the cards are compared, not bought within it (level since RDNA's
     # decode share was fitted, 0.74: 87.8 against 89.5 tok/s, where 0.85 picked the 7900 XT)
     assert "Within your" not in level.text
-    assert level.text.startswith(("**Pick", "**They are about as fast"))
+    # (20 GB against 16 GB: the memory leads for LLMs with no model named, since stop 74)
+    assert level.text.startswith(("**Pick", "**They are about as fast", "**For larger models"))
 
 
 def test_follow_ups_change_the_whisper_size_and_ask_for_renting(rules_advisor: Advisor) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent import glossary
 from advisor.agent.linker import NUMBER_WORDS
-from advisor.agent.query import RENT_SAID, Budget, GpuRef, ModelRef, Query
+from advisor.agent.query import BUDGET_HELD, RENT_SAID, Budget, GpuRef, ModelRef, Query
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
@@ -1087,7 +1087,8 @@ def link(query: Query, box: ToolBox) -> Draft:
     training = asked.workload != "inference"
     if query.models:
         model = query.models[0]
-    elif training and _DATA_PARALLEL_SAID.search(query.low):
+    elif training and (_DATA_PARALLEL_SAID.search(query.low) or asked.workload == "train"):
+        # ("do i need nvlink for multi gpu training with two 4090s": no model said, trained)
         # "is NVLink worth it for 8-GPU data parallel": a model each GPU holds a copy of, the
         # classic data-parallel benchmark (the reference job said in a note)
         model = ModelRef(LINK_REFERENCE_TRAINED, (LINK_REFERENCE_TRAINED,), "transformer")
@@ -1234,6 +1235,11 @@ def _data_parallel_link(
     waits = (f"{'only ' if fine else ''}{share_said(share)} of each step of {job} waits on the "
              f"gradient all-reduce over {e['interconnect']}")  # fmt: skip
     head = f"**{verdict}: {waits}**"
+    sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+    if sheet.get("gpu_link") not in ("bridge", "switch") and "nvlink" in query.low:
+        # "do i need nvlink ... two 4090s": a card that has none cannot be given one
+        head = (f"**The {sheet.get('name', e['gpu_name'])} has no NVLink, so PCIe it is: "
+                f"{waits}**")  # fmt: skip
     if nvlink is not None and "error" not in nvlink and nvlink.get("link_wait_share") is not None:
         bridged = c.lead_metric(nvlink)[1]["typical"]
         head += (f"; over NVLink {share_said(nvlink['link_wait_share'])}, "
@@ -1939,7 +1945,7 @@ MIXED_MAX = 8  # the most cards one machine holds, for a split over different on
 _CARDS_TOGETHER = re.compile(
     r"\d\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|\btogether\b|\bcombined\b|\bcombo\b"
     r"|\b(?:use|using|run it on|with) (?:all|both) (?:three|four|of them|the cards|the gpus)\b"
-    r"|\bboth (?:cards|gpus)\b"
+    r"|\bboth (?:cards|gpus)\b|\buse (?:them )?both\b|\bcombine (?:them|the two)\b"
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
     r"|\bpaired with\b|\bin (?:one|the same) (?:rig|machine|box|pc|system|computer)\b"
     r"|\bsplit (?:across|between|over)\b|\bmixed (?:cards|gpus|setup)\b"
@@ -2652,6 +2658,11 @@ _TOTAL_ASKED = re.compile(
     r"|aggregate|combined|across (?:the |all )?(?:batch|batches|requests|users|streams))\b"
     r"|\bthroughput\b[^.?!]{0,40}\bserving\b|\bserving\b[^.?!]{0,90}\bthroughput\b"
     r"|\b(?:at|under) (?:full|max(?:imum)?|peak|heavy) load\b|\bfully loaded\b"
+    # "tokens per sec under load", "max throughput", "throughput 128 in 128 out" (the shape of a
+    # serving benchmark: many requests of that many tokens in and out)
+    r"|\bunder load\b|\bmax(?:imum)? throughput\b"
+    r"|\bthroughput\b[^.?!]{0,50}?\b\d+\s?k?\s?(?:in|input)\b"
+    r"|\b\d+\s?k?\s?(?:in|input)\b[^.?!]{0,30}\b\d+\s?k?\s?(?:out|output)\b[^.?!]{0,40}\bthroughput\b"
 )
 
 
@@ -2669,7 +2680,11 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
     output = e["output_tokens"]
     said = "" if query.output_tokens else " (assumed; say how long the answers are)"
     where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
-    flight = f"{e.get('serving_batch') or 'many'} requests in flight"
+    flight = (
+        f"{e['serving_batch']:,} requests in flight"
+        if e.get("serving_batch")
+        else "many requests in flight"
+    )
     prompt = e.get("serving_prompt") or e["context"]
     lengths = f"{output:,} output tokens each{said}, {prompt:,}-token prompts"
     if requests and rate:
@@ -2714,10 +2729,12 @@ def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str, bo
         return f"{enough}\n\n" + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1)
     need = _NEED_ASKED.search(low)
     overkill = re.search(r"\boverkill\b", low)  # "would a B200 be overkill for a 7B?": yes
-    if need is None and not overkill:
+    # "should I buy the $5,000 Mac Studio just so an AI can write my listings?": a doubt of need
+    doubt = _JUST_FOR.search(low)
+    if need is None and not overkill and not doubt:
         return text
     after = low[need.end() : need.end() + 40] if need else ""  # "do we need it": the card
-    if need and not (re.match(r"\s*(?:it|that|this|them|one)\b", after)
+    if need and not doubt and not (re.match(r"\s*(?:it|that|this|them|one)\b", after)
                      or any(g.text.lower() in after for g in query.gpus)):  # fmt: skip
         return text
     if not all(r["fits"] and r.get("gpu_memory_gb") for r in results):
@@ -2737,6 +2754,12 @@ def _more_than_needed(query: Query, results: list[dict[str, Any]], text: str, bo
             + re.sub(r"\*\*Yes: (.*?)\*\*", r"\1", text, count=1))  # fmt: skip
 
 
+# a purchase for one small job, doubted: "should i buy a 5090 just so i can transcribe ...",
+# "is it worth getting an H100 just to run an 8B"
+_JUST_FOR = re.compile(
+    r"\b(?:should|would|do|is it worth) (?:i|we|it)?\s?(?:buy|buying|get|getting)\b[^?]{0,80}"
+    r"\bjust (?:so|to|for)\b"
+)
 _LOCAL_SEGMENTS = ("consumer", "laptop", "workstation", "apple")
 _SERVED = re.compile(
     r"\bserv(?:e|es|ing|er)\b|\bhost(?:ing)?\b|\bproduction\b|\bapi\b"
@@ -2763,12 +2786,18 @@ def _as_run_locally(
         or first["precision"] not in ("bf16", "fp16")
     ):
         return None
+    local = set()
     for e in results:
         sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
         # a desk card, or one only llama.cpp still runs (a Pascal P40 in a home server)
         by_gguf = family == "llm" and e.get("engine") == "llama.cpp"
-        if "error" in sheet or (sheet.get("segment") not in _LOCAL_SEGMENTS and not by_gguf):
-            return None
+        if "error" not in sheet and (sheet.get("segment") in _LOCAL_SEGMENTS or by_gguf):
+            local.add(e["gpu"])
+    # every card named a desk card; of a name left open, one variant ("rtx pro 6000": the
+    # workstation editions, though a server edition shares the name)
+    named = [gpu_choices(ref) for ref in query.gpus if ref.ids] or [[e["gpu"] for e in results]]
+    if not all(local & set(ids) for ids in named):
+        return None
     if family == "diffusion" and any(_pipeline_weights_gb(e) <= e["usable_memory_per_gpu_gb"]
                                      for e in results):  # fmt: skip
         return None  # its 16-bit weights fit: offloading the rest is how it runs (--medvram)
@@ -3113,6 +3142,7 @@ YES_NO = re.compile(
     # "dumb q but is the 3060 ti faster", "... that's fine right?", "..., correct?"
     r"|\s(?:but|so)\s+(?:is|are|does|do|can|could|will|would|should)\s+(?!there\b)\w+"
     r"|\b(?:right|correct|true|yeah|yes|ok|okay|or not|or no|isn'?t it|won'?t it|doesn'?t it)\W*$"
+    r"|\b(?:y/n|yes/no|yes or no)\b"  # "... just for faster tok/s? y/n", "yes or no first"
     # "... and whether that machine would produce text as quickly as I can read it"
     r"|\bwhether (?:it|that|this|the|my|our|a|an)\b[^.?!]{0,30}?\b(?:would|will|can|could)\s\w+"
     r"|\b(?:possible|doable|feasible|viable) or (?:nah|not|no)\b"  # "possible or nah"
@@ -3155,6 +3185,15 @@ def _cards_bought(query: Query) -> bool:
                 or query.gpu_purchase_prices or _BUY_WORDS.search(query.low))  # fmt: skip
 
 
+# a claim of parity between two cards: "as good as a 3090", "as quick as the one big one", "the
+# same as the desktop", "on par with"
+PARITY_ASKED = re.compile(
+    r"\b(?:as (?:good|fast|quick|capable|strong|powerful)|(?:just )?as well) as\b"
+    r"|\bthe same (?:as|thing|speed|performance)\b|\bsame (?:speed|performance|thing)\b"
+    r"|\bon (?:a )?par with\b"
+)
+
+
 def asks_pick(query: Query) -> bool:
     """ "8x A100 or 4x H100 for this, which one?": the question asks for one of several, not for
     a yes or a no."""
@@ -3169,6 +3208,8 @@ def asks_pick(query: Query) -> bool:
         # "comparing L40S and A100 80GB for serving ...", "how much faster is the H100 really"
         r"\bcompar(?:e|ing|ison)\b|\bvs\.?\b|\bversus\b|\bhow much (?:faster|quicker|slower)\b"
         r"|\bor\b[^.?!]{0,60}\b(?:better|faster|cheaper|best|preferable|the way to go)\b"
+        # "is a P40 as good as a 3090?": the pick settles the claim, its yes or no said first
+        rf"|{PARITY_ASKED.pattern}"
         r"|^\W*(?:(?:is|are|should i (?:get|buy|rent|use)) )?(?:(?:an?|the|one|\d+ ?x) ?)?"
         r"(?:[a-z]+ )?[a-z]*\d+[\w-]*(?: \w{1,5})? or\b",
         low,
@@ -6103,8 +6144,21 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
     fits_any = "error" not in result and any(r["speed"] for r in result["gpus"])
     if hint == "llm" and fits_any and (counts or (local and len(sizes) > 1)):
         # what the memory buys: "2x 4060 Ti or one 3090", "a 48 GB Mac or a 3090"
-        largest = _largest_of_each(query, box, ids[:4], (counts or [1] * len(ids))[:4])
-        return "\n".join(filter(None, [c.job_ratio(result), largest]))
+        held = _largest_of_each(query, box, ids[:4], (counts or [1] * len(ids))[:4])
+        largest = "\n".join(line for line, *_ in held)
+        ratio = c.job_ratio(result)
+        roomy = max(held, key=lambda h: h[2], default=None)
+        if (roomy and roomy[3] and len(held) >= 2 and not query.models
+                and roomy[2] >= 1.25 * min(h[2] for h in held)
+                and not ratio.startswith(f"**Pick the {roomy[1].removeprefix('one ')}")
+                ):  # fmt: skip
+            # "2x 3090 or one 4090 for llms": no model said, the memory decides which models run
+            # at all, the speed only how fast one both hold runs
+            ratio = (f"**For larger models, the {roomy[1].removeprefix('one ')}: "
+                     f"{c.num(roomy[2], 'GB')} of memory runs up to {roomy[3]} in 4-bit.** On a "
+                     "model every one of them holds, speed decides: "
+                     + ratio.replace("**", "").replace("Pick the ", "the ", 1))  # fmt: skip
+        return "\n".join(filter(None, [ratio, largest]))
     # ("is the H100 really 3x faster for training?": a multiple to judge needs the job's ratio)
     trained = (workload != "inference" and hint == "llm" and "num_gpus" not in args
                and bool(_LLM_SAID.search(query.low) or multiple_asked(query.low)))  # fmt: skip
@@ -6400,6 +6454,11 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     """A model no card named holds alone: the fewest of each card that hold it (up to two nodes
     of 8), compared on the job; empty unless two such setups exist."""
     ids = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids][:4]
+    if (not query.precision and (model.family or "llm") == "llm"
+            and query.workload in (None, "inference") and _all_local(box, ids)):  # fmt: skip
+        # "3090 vs 4090 for llama 3 70b at home": desk cards run it as a 4-bit GGUF over a few
+        # of them, not in bf16 over eight
+        query = replace(query, precision=HOME_PRECISION)
     setups = []
     for gpu in ids:
         solved = _fewest(query, box, gpu, model)
@@ -6473,9 +6532,12 @@ def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
     return said if len(set(said)) > 1 else None
 
 
-def _largest_of_each(query: Query, box: ToolBox, ids: list[str], counts: list[int]) -> str:
-    """The memory in all and the largest LLM each setup runs in 4-bit: what a second card buys."""
-    lines = []
+def _largest_of_each(
+    query: Query, box: ToolBox, ids: list[str], counts: list[int]
+) -> list[tuple[str, str, float, str | None]]:
+    """The memory in all and the largest LLM each setup runs in 4-bit, what a second card buys:
+    (its line, the setup, its memory in GB, that model's name) of each."""
+    lines: list[tuple[str, str, float, str | None]] = []
     for gpu, n in zip(ids, counts, strict=True):
         sheet = box.call("gpu_specs", {"gpu": gpu, "num_gpus": n})
         found = box.call("largest_model", {"gpu": gpu, "num_gpus": n, "precision": "q4_k_m"})
@@ -6485,8 +6547,9 @@ def _largest_of_each(query: Query, box: ToolBox, ids: list[str], counts: list[in
         where = c.gpus_phrase(n, sheet["name"])
         memory = c.num(sheet["memory_gb"] * n, "GB") + " of memory" + (" in all" if n > 1 else "")
         largest = f"runs up to {e['model_name']} in 4-bit" if e else "runs no catalog LLM"
-        lines.append(f"- {where}: {memory}; {largest}.")
-    return "\n".join(lines)
+        lines.append((f"- {where}: {memory}; {largest}.", where, sheet["memory_gb"] * n,
+                      e["model_name"] if e else None))  # fmt: skip
+    return lines
 
 
 # a job's cost asked per N of its units: "cost per 1000 hours of audio", "per 10k images"
@@ -7961,7 +8024,18 @@ def _energy_unpriced(query: Query, box: ToolBox, count: int) -> Draft:
     """ "monthly electricity of a 4090 running 24/7", no price per kWh said: the energy the
     cards take at their board power for the hours (a month when none is said), and the bill at
     an assumed tariff, said as assumed (cost.DEFAULT_USD_PER_KWH, its source)."""
-    hours, _over = billed_hours(query)
+    hours, over = billed_hours(query)
+    setups = [r for r in query.gpus if r.ids][:4]
+    if len(setups) >= 2 and not query.draw_w:  # "power draw difference between 3090 and 4090"
+        each = _electricity_of_each(
+            query, box, {"usd_per_kwh": DEFAULT_USD_PER_KWH, "hours": hours}, setups, over
+        )
+        tariff = c.usd(DEFAULT_USD_PER_KWH)
+        text = each.text.replace(f"at your {tariff}/kWh", f"at the assumed {tariff}/kWh")
+        return Draft(f"{text}\n\nAt {DEFAULT_TARIFF_SOURCE}, "
+                     f"{c.usd(DEFAULT_USD_PER_KWH)} per kWh, each card at its board power (full "
+                     "load; idle and lighter loads draw less). Your own price per kWh gives your "
+                     "bill: say it, in your currency.")  # fmt: skip
     gpu = gpu_choices(query.gpus[0])[0]
     args = {"usd_per_kwh": DEFAULT_USD_PER_KWH, "hours": hours, "gpu": gpu, "num_gpus": count}
     if query.draw_w:
@@ -9403,8 +9477,16 @@ def buy(query: Query, box: ToolBox) -> Draft:
             lead.insert(0, f"**None of them is within your {c.usd(budget_usd)}** at the newest "
                            f"prices on record: the {each}.")  # fmt: skip
             parts[0] = parts[0].replace("**Pick the ", "**Without the budget, pick the ", 1)
+        if parts and _MORE_THAN_NEEDED.match(parts[0]):
+            # "just so ...?": the doubt answered first; a price it shows already is not repeated
+            rest = [p for p in [*lead, *parts[1:]] if p.split("\n", 1)[0] not in parts[0]]
+            lead, parts = [parts[0]], rest
         return Draft("\n\n".join([*lead, *parts]))
     return _to_buy(query, box)
+
+
+# the lead of _more_than_needed: the card is more than the job needs
+_MORE_THAN_NEEDED = re.compile(r"\*\*(?:No|Yes, overkill): [^*]*far more card than this job needs")
 
 
 # a comparison's lead that weighed a budget (_within_budget)
@@ -9861,8 +9943,7 @@ def _against_range(seen: tuple[float, float], priced: dict[str, Any], condition:
 _WOULD_PAY = re.compile(r"\b(?:i'?d|we'?d|would|willing to|could|can|ready to) (?:\w+ )?pay\b")
 # a budget said as one: "budget ~700", "under $2k", "can spend 1500", "max 900"
 BUDGET_WORDS = re.compile(
-    r"\bbudget\b|\bunder\b|\bbelow\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b|\bto spend\b"
-    r"|\bcan spend\b|\bcan afford\b|\bsaving up\b|\bi have\b|\bwe have\b"
+    r"\bunder\b|\bbelow\b|\bmax(?:imum)?\b|\bat most\b|\bup to\b|" + BUDGET_HELD.pattern
 )
 
 
@@ -10034,6 +10115,13 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             job_line = (f"The job at that rate: about {c.num(job_hours, 'hours')} of the card's "
                         f"time a {period}, {c.num(args['hours_per_day'], 'hours')} "
                         "a day.")  # fmt: skip
+    elif gpu and not {"hours_per_day", "hours_of_use", "rent_usd_per_month"} & set(args):
+        # "transcribe 500 hours of audio, rent or buy?": a job done once, its hours on the card
+        job_hours = _job_hours_of(query, box, GpuRef(gpu, (gpu,)), count)
+        if job_hours:
+            args["hours_of_use"] = job_hours
+            job_line = (f"The job: about {c.num(job_hours, 'hours')} of the card's time, "
+                        "done once.")  # fmt: skip
     if query.usd_per_kwh is not None:
         args["usd_per_kwh"] = query.usd_per_kwh  # the user's electricity price, not the default
     if query.draw_w:  # "the box draws ~450 W loaded": the user's draw, shared over the cards
@@ -10060,6 +10148,8 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
                        r"(?:,? [\w-]+){0,6},? (?:or|vs\.?|versus) (?:should (?:i|we) |\w+ )?"
                        r"(?:buy|own|rent|leas)\w*\b", low)  # fmt: skip
     asked = None if side is None or either else "buy" if side.group(1) else "rent"
+    if asked is None and not either and _PAYS_FOR_ITSELF.search(low):
+        asked = "buy"  # "does a $4,200 server pay for itself within 3 years?": yes if buying wins
     should = _SHOULD_SIDE.search(low)  # "should i just rent a 4090 instead?"
     if side is None and not either and should:
         side, asked = should, "buy" if should.group(1) or should.group(3) else "rent"
@@ -10147,6 +10237,13 @@ def _a_year_nonstop(query: Query, box: ToolBox, result: dict[str, Any]) -> str:
             f"{c.usd(rent['usd'])} to rent, against {owned}.")  # fmt: skip
 
 
+# what is bought asked of, as a yes or no: "does the server pay for itself?", "will it pay off?"
+_PAYS_FOR_ITSELF = re.compile(
+    # (not "when does buying pay off": after how long, no yes or no)
+    r"(?<!when )(?<!how soon )(?<!how long )(?<!how long until )"
+    r"\b(?:does|do|will|would|could|can|is)\b[^?.!]{0,50}"
+    r"\b(?:pay (?:off|for (?:it|them)sel(?:f|ves))|break even)\b"
+)
 # one side asked as advice: "should i just rent a 4090 instead?", "should we buy our own?"
 _SHOULD_SIDE = re.compile(
     r"\bshould (?:i|we) (?:just |rather |instead |simply )?(?:(buy|get|own)|(rent|lease))\b"

@@ -114,14 +114,19 @@ _MIG_COUNT = re.compile(r"\bhow many (?:mig )?(?:instances|slices|partitions)\b"
 
 # "the same VRAM and bandwidth as the desktop 5090?": whether two cards are alike, asked
 _SAME_AS = re.compile(
-    r"\bsame (?!(?:price|cost|rate|money|budget|spend)\b)(?:[\w/-]+ (?:and |& )?){1,4}as\b"
+    r"\bsame (?!(?:price|cost|rate|money|budget|spend)\b)(?:[\w/-]+ (?:and |& )?){0,4}as\b"
 )
 
 
 def _mig_count_only(query: Query) -> bool:
     """ "how many MIG instances can one A30 be carved into?": the figure alone, no why."""
     low = query.low
-    return bool(_MIG_COUNT.search(low)) and not re.search(r"\bexplain\w*|\bwhy\b", low)
+    # (not "is that true? how many slices and how much memory each?": the whole answer)
+    return bool(_MIG_COUNT.search(low)) and not re.search(
+        r"\bexplain\w*|\bwhy\b|\bhow much (?:memory|vram)\b|\btrue\b"
+        r"|\beach (?:person|user|of us)\b",
+        low,
+    )
 
 
 def _first_gpu(query: Query) -> tuple[GpuRef, str] | None:
@@ -1332,7 +1337,18 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
                      "faults; a per-process memory cap in the framework is only a soft "
                      "limit.")  # fmt: skip
     smallest = sheet.get("mig_smallest_gb")
+    # "a p4d.24xlarge", "our 4x A100 box": every card of the machine splits
+    cards = max(1, next((g.count for g in query.gpus if g.count), None) or 1)
     wanted = _MIG_WANTED.search(query.low)  # "could our 30 students each get their own slice"
+    if wanted and int(wanted.group(1)) == cards:  # "30 students ... one A100": no 30 cards
+        cards = 1
+    together = box.call("gpu_specs", {"gpu": sheet["id"], "num_gpus": cards}) if cards > 1 else {}
+    total = (together.get("totals") or {}).get("mig_instances")
+    if total and not (wanted and int(wanted.group(1)) > total):
+        size = f" of about {c.num(smallest, 'GB')}" if smallest else ""
+        return Draft(f"**Yes: MIG splits each of the {cards} x {sheet['name']} into up to "
+                     f"{int(slices)} instances{size}, {total} isolated slices in all, each with "
+                     "its own compute, cache and memory bandwidth.**")  # fmt: skip
     if wanted and int(wanted.group(1)) > slices:
         size = f" of about {c.num(smallest, 'GB')}" if smallest else ""
         return Draft(f"**No: MIG splits the {sheet['name']} into at most {int(slices)} "
@@ -3506,6 +3522,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         # "can one H100 be partitioned so each department gets its own isolated slice?"
         r"\b(?:partition\w*|carv\w+|split)\b.{0,60}\b(?:isolated|own) (?:slices?|instances?"
         r"|partitions?|pieces?)\b",
+        # "could we chop that one GPU into seven separate bits", "split into separate GPUs"
+        r"\b(?:split|chop|carv|divid|partition|cut|slic)\w*\b.{0,40}\binto\b.{0,25}"
+        r"\b(?:separate|several|multiple|smaller|isolated|virtual|\d+|two|three|four|five|six"
+        r"|seven|eight)\b.{0,15}\b(?:gpus?|bits|parts|pieces|slices|instances|partitions|cards"
+        r"|chunks)\b",
     ), mig, lambda q: _one_gpu(q) and not q.target and not _mig_count_only(q)),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"

@@ -8,6 +8,12 @@ from dataclasses import asdict, dataclass, field, is_dataclass, replace
 from dataclasses import fields as fields_of
 from typing import Any
 
+# money the user holds to buy with: "i have $2000", "my budget is", "can spend", "tenho R$ 12000"
+BUDGET_HELD = re.compile(
+    r"\b(?:i|we) (?:have|got|only have|saved(?: up)?)\b|\bcan (?:spend|afford)\b|\bbudget\b"
+    r"|\bto spend\b|\bsaving up\b|\b(?:tenho|tengo|ich habe|j'ai)\b"
+)
+
 # renting said ("rent", "cloud", "per hour", "/hr", "hourly", "by the hour"): read by the
 # understanding step (a machine's price to buy is not asked), by the answers (a card's rent, not
 # its price to buy) and by the intent model (it never turns such a question into a price to buy)

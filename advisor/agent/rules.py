@@ -17,6 +17,7 @@ from advisor.agent.handlers import (
     NEAR_DOLLAR,
     NODE_GPUS,
     OWN_SUPPLY,
+    PARITY_ASKED,
     SOLVE_ARGS,
     YES_NO,
     Draft,
@@ -988,18 +989,32 @@ def _named_sheets(query: Query, box: ToolBox) -> list[dict[str, Any]]:
     return [s for s in sheets if "error" not in s]
 
 
+def _power_beside(query: Query, sheets: list[dict[str, Any]], within: list[dict[str, Any]],
+                  text: str) -> str:  # fmt: skip
+    """ "in a 70 W slot, A2 or T4?": each card's board power against the limit said, after the
+    lead, where the answer does not show it already."""
+    if len(sheets) < 2 or "board power" in text.lower():
+        return text
+    limit = c.num(query.max_power_w, "W")
+    each = ", ".join(f"the {s['name']} {c.num(s['tdp_w'], 'W')}" for s in sheets)
+    held = ("each within" if len(within) == len(sheets) else "none within" if not within else
+            " and ".join(f"the {s['name']}" for s in within) + " within")  # fmt: skip
+    head, sep, body = text.partition("\n\n")
+    return f"{head}\n\nBoard power: {each}; {held} your {limit}.{sep}{body}"
+
+
 def _within_power(query: Query, box: ToolBox, text: str) -> str:
     """ "an inverter of at most 400 W, the PC without a card draws 120 W: a 3090 or a 4060 Ti?":
     when the pick would draw more than the power said and another card named stays within it,
     that one leads, the sums said."""
-    if not (query.max_power_w and len(query.gpus) >= 2 and text.startswith("**Pick the ")):
+    if not (query.max_power_w and len(query.gpus) >= 2):
         return text
     rest = query.other_w or (query.draw_w if _REST_OF_BOX.search(query.low) else 0.0) or 0.0
     sheets = [s for s in _named_sheets(query, box) if s.get("tdp_w")]
     picked = next((s for s in sheets if text.startswith(f"**Pick the {s['name']}")), None)
     within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
     if picked is None or picked in within or not within:
-        return text
+        return _power_beside(query, sheets, within, text)
     # the best ranked of those within it: the ranking names the cards in its order after the pick
     after = len(f"**Pick the {picked['name']}")
     ok = min(within, key=lambda s: text.find(s["name"], after) % (len(text) + 1))
@@ -1528,6 +1543,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         # "swap my 3080 for a 4070 super? yes or no", answered with one card for inference and
         # the other for training: neither yes nor no
         return f"**It depends on the work: p{text[3:]}"
+    if pick and (judged := _claim_judged(query, low, head, pick.group(1), text)):
+        return judged
     if pick and _WORTH_ASKED.search(low) and (small := _small_step(head)):
         # "a meaningful speed-up, or a sidegrade?": a lead of under a fifth is no upgrade
         rest = text[len(head) :]
@@ -1565,18 +1582,77 @@ _FIT_WORDS = re.compile(r"\b(?:run|fit|hold|load|handle|cope with)\b")
 _WORTH_ASKED = re.compile(
     r"\b(?:meaningful|significant|noticeable|real|big|worthwhile)\s(?:speed-?up|upgrade|jump"
     r"|difference|improvement|gain)\b|\bsidegrade\b|\bworth (?:it|buying|upgrading|the (?:upgrade"
-    r"|money|switch|jump))\b"
+    r"|money|switch|jump|extra|premium|difference)|pay\w*|spend\w*|the extra)\b"
 )
 # the deciding figure of a pick, both ways: "dense FP16/BF16 tensor 76.7 TFLOPS vs 81.9 TFLOPS"
 _FIGURE_VS = re.compile(r"([a-z][\w/ -]*?) ([\d,.]+) ([A-Za-z/]+)((?: vs [\d,.]+ \3)+)")
 SMALL_STEP = 1.2  # a lead under this on the deciding figure is no upgrade worth buying
+PAR = 1.1  # a lead under this is "about as fast": a claim of parity holds
+# the lead of a pick as the answer states it: "about 1.06x as fast"
+_LEAD_TIMES = re.compile(r"\babout ([\d,.]+)x as fast\b|\bthe fastest \(([\d,.]+)x the ")
+# an upgrade asked of: "worth the upgrade", "should be faster right?", "will it be quicker?"
+_UPGRADE_ASKED = re.compile(
+    r"\bupgrad\w*|\bworth\b|\b(?:should|would|will|gonna|going to) be (?:faster|quicker)\b"
+)
+# a card the user has: "my 3060", "i have an RTX 3060", "we've got two 3090s", "the old 3090"
+_HELD_BEFORE = re.compile(
+    r"(?:\b(?:my|our|current|existing|old)|\b(?:i|we) (?:have|own|run|use|got)|(?:i|we)'ve got"
+    r"|\bhave got)\b[^.,;?!]{0,24}$"
+)
+
+
+def _claim_judged(query: Query, low: str, head: str, chosen: str, text: str) -> str | None:
+    """A yes or no to the claim a comparison was asked to settle, from its pick and lead:
+    "is the P40 as good as a 3090?" is a no when the 3090 leads by PAR or more; "newer card,
+    should be faster right? worth the upgrade?" is a no when the card the user has is the pick.
+    None when the question makes neither claim."""
+    lead = _LEAD_TIMES.search(head)
+    if lead is None:
+        return None
+    times = float((lead.group(1) or lead.group(2)).replace(",", ""))
+    rest = text[2:] if text.startswith("**") else text
+    if parity := PARITY_ASKED.search(low):
+        if times < PAR:
+            return f"**Yes, about as fast: p{rest[1:]}"
+        # the card the claim measures against: the one named just after "as good as"
+        after = low[parity.end() : parity.end() + 30]
+        against = [g for g in query.gpus if g.text.lower() in after]
+        if against and not _names(against[0].text, chosen):
+            return f"**Yes, and faster: p{rest[1:]}"
+        return f"**No: p{rest[1:]}"
+    if not _UPGRADE_ASKED.search(low):
+        return None
+    held = [g for g in query.gpus if _held(low, g.text.lower())]
+    if len(held) != 1 or len(query.gpus) < 2:
+        return None
+    if _names(held[0].text, chosen):  # the card the user has leads
+        return f"**No: the card you have is the faster one: p{rest[1:]}"
+    return None
+
+
+def _names(said: str, name: str) -> bool:
+    """Whether the words a user wrote for a card ("4060 ti 16gb") name the catalog card `name`:
+    each word with a digit in it is in the name."""
+    words = re.findall(r"[a-z]*\d+\w*", said.lower())
+    return bool(words) and all(w in name.lower() for w in words)
+
+
+def _held(low: str, name: str) -> bool:
+    """Whether the user says they have the card written `name` ("my workshop pc has an RTX
+    3060 12GB", "i have a 3090")."""
+    at = low.find(name)
+    return at >= 0 and bool(_HELD_BEFORE.search(low[max(0, at - 40) : at]))
 
 
 def _small_step(head: str) -> str | None:
-    """ "dense FP16/BF16 tensor 76.7 TFLOPS vs 81.9 TFLOPS" when the pick leads by under
-    SMALL_STEP on its deciding figure; None when the lead is bigger or no figure is given."""
+    """ "dense FP16/BF16 tensor 76.7 TFLOPS vs 81.9 TFLOPS" (or "about 1.06x as fast") when the
+    pick leads by under SMALL_STEP on its deciding figure; None when the lead is bigger or no
+    figure is given."""
     m = _FIGURE_VS.search(head)
     if not m:
+        lead = _LEAD_TIMES.search(head)
+        if lead and float((lead.group(1) or lead.group(2)).replace(",", "")) < SMALL_STEP:
+            return lead.group(0)
         return None
     values = [
         float(v.replace(",", "")) for v in (m.group(2), *re.findall(r"vs ([\d,.]+)", m.group(4)))
@@ -1644,6 +1720,8 @@ def _citations(query: Query, box: ToolBox, quoted: bool) -> list[Citation]:
     if policy in ("none", "topic"):  # a topic answer cites the sentences it quotes, no others
         return []
     aspects = _aspects(query)
+    if not aspects or aspects == [MONEY_WORDS]:  # nothing named ("a $4,200 server at $0.526/hr")
+        return []
     args: dict[str, Any] = {"query": query.read, "k": 6}
     if len(query.gpu_ids) == 1:
         args["gpu"] = query.gpu_ids[0]

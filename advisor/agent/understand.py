@@ -26,7 +26,7 @@ from advisor import rx
 from advisor.agent.intent_model import overruled
 from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
-from advisor.agent.query import RENT_SAID, Budget, GpuRef, ModelRef, Query
+from advisor.agent.query import BUDGET_HELD, RENT_SAID, Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM, HOURS_PER_MONTH, HOURS_PER_YEAR
 from advisor.calculator.estimator import MAX_CONTEXT
@@ -822,7 +822,7 @@ _FX_WORDS = (
     ("IRT", r"تومان|tomans?"),
     ("INR", r"rupees?|rs\.?|inr"),
     ("JPY", r"円|yen|jpy"),
-    ("CNY", r"元|块钱|yuan|rmb|cny"),
+    ("CNY", r"人民币|元|块钱|yuan|rmb|cny"),
     ("KRW", r"원|won|krw"),
     ("CHF", r"chf|franken"),
     ("NGN", r"naira|ngn"),
@@ -851,12 +851,12 @@ _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h", "200000 �
     r"(?:(?<=\d)|(?<=\dk)|(?<=\d\sk))\s?(?:"
     + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS)
     + r")"
-    r"(?:(?<=[円元원])|(?![\w\"]))",
+    r"(?:(?<=[円元원币])|(?![\w\"]))",
     re.IGNORECASE,
 )
 _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
     r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed|ksh\.?|kes"
-    r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM))\s?"
+    r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM)|aud|nzd|cad|sgd|hkd|brl|zar|(?-i:TRY|PHP)|vnd)\s?"
     r"(\d[\d,.]*\d|\d)",
     re.IGNORECASE,
 )
@@ -1102,6 +1102,31 @@ _TARIFF_WINDOW = re.compile(
 _O_FOR_ZERO = re.compile(r"(?<![\w.])[1-9](?=[\do]{0,2}o)(?=[o\d]{0,2}\d)[\do]{3}(?=s?\b)")
 
 
+# a number in Han numerals before ten-thousands or thousands: "一万五" (15,000), "两千" (2,000),
+# "十五万" (150,000)
+_HAN_DIGITS = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+               "八": 8, "九": 9}  # fmt: skip
+_HAN_NUMBER = re.compile(
+    r"(?<![\d一二两兩三四五六七八九十])(十?[一二两兩三四五六七八九]?十?)(万|萬|千)"
+    r"([一二两兩三四五六七八九](?![千百十万萬]))?"
+)
+
+
+def _han_number(m: re.Match[str]) -> str:
+    """The digits of a Han numeral matched by _HAN_NUMBER ("一万五" -> "15000")."""
+    head = m.group(1)
+    if not head:
+        return m.group(0)
+    if "十" in head:  # "十五" 15, "二十" 20, "十" 10
+        tens, _, ones = head.partition("十")
+        value = (_HAN_DIGITS.get(tens, 1) if tens else 1) * 10 + _HAN_DIGITS.get(ones, 0)
+    else:
+        value = _HAN_DIGITS[head]
+    unit = 1000 if m.group(2) == "千" else 10000
+    rest = _HAN_DIGITS[m.group(3)] * unit // 10 if m.group(3) else 0  # "一万五": and 5,000
+    return str(value * unit + rest)
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -1111,6 +1136,8 @@ def normalise(text: str) -> str:
     # digits of other scripts (Arabic-Indic, Persian, Devanagari, Thai): the same numbers in ASCII
     if not text.isascii():
         text = text.translate(_DIGITS)
+    if _HAN_NUMBER.search(text):  # "一万五" (a myriad and a half), "两千": the number in digits
+        text = _HAN_NUMBER.sub(_han_number, text)
     if "万" in text or "萬" in text or "亿" in text or "億" in text:  # "18万元": 180000 yuan
         # ("1億トークン", Japanese: 100,000,000 tokens)
         text = rx.sub(r"(\d+(?:\.\d+)?)\s?(万|萬|亿|億)",
@@ -1367,6 +1394,34 @@ _IN_OUT = re.compile(
 )
 
 
+# the same said label first: "input 2048 output 128", "isl 1024 osl 512", "in 2k / out 256"
+_IN_OUT_LABELS = re.compile(
+    r"\b(?:input|in|isl|prompt)(?:[- ]len(?:gth)?)?\s?[=:]?\s?(\d+(?:\.\d+)?)\s?(k)?\s?(?:tokens?)?"
+    r"\s?(?:and|/|,|\+|&)?\s?"
+    r"\b(?:output|out|osl|gen)(?:[- ]len(?:gth)?)?\s?[=:]?\s?(\d+(?:\.\d+)?)\s?(k)?\b"
+)
+# a serving benchmark's shape, two lengths with a slash ("128/128", "1024/512"), beside a word
+# of serving: its input and output lengths
+_IN_OUT_SLASH = re.compile(
+    r"(?<![\d.$/,])(\d{2,6})(k)?\s?/\s?(\d{1,6})(k)?(?![\d/.,]|\s?(?:gb|px|x\b|%|h\b|hr|mo))"
+)
+_SERVING_SHAPE = re.compile(
+    r"\bthroughput\b|\blatency\b|\btensorrt|\btrt\b|\btrt-?llm\b|\bvllm\b|\bsglang\b"
+    r"|\blmdeploy\b|\btgi\b|\bisl\b|\bosl\b|\bin/out\b|\bconcurren|\bbatch\b|\brequests?\b"
+)
+
+
+def _in_out(low: str) -> tuple[int, int] | None:
+    """The prompt and reply lengths said together ("1k in, 200 out", "input 2048 output 128",
+    "throughput at 1024/512"), or None."""
+    m = _IN_OUT.search(low) or _IN_OUT_LABELS.search(low)
+    if m is None and _SERVING_SHAPE.search(low):
+        m = _IN_OUT_SLASH.search(low)
+    if m is None:
+        return None
+    return int(_k_tokens(m.group(1), m.group(2))), _tokens(m.group(3), m.group(4))
+
+
 def _pair(m: re.Match[str]) -> tuple[str | Any, str | Any]:  # as re types a group
     """A number and its unit from a pattern of alternatives: groups 1-2, else 3-4, else 5-6 ..."""
     said = m.groups()
@@ -1422,8 +1477,8 @@ _TOKENS_A_DAY = re.compile(
 
 def _context(low: str) -> int | None:
     low = _TOKENS_A_DAY.sub(" ", low)
-    if m := _IN_OUT.search(low):
-        return int(_k_tokens(m.group(1), m.group(2)))
+    if shape := _in_out(low):
+        return shape[0]
     # "works with max-model-len 8192, but with 131072 the engine fails": the length that fails
     if m := rx.search(r"\bbut (?:with|at|going to|bumping (?:it )?to) (\d{1,3}(?:,\d{3})+|\d+)"
                       r"\s?(k)?\b(?! ?(?:gb|users|requests|images|steps))[^.?!]{0,60}"
@@ -1770,8 +1825,8 @@ def _generated_items(low: str) -> tuple[float, int] | None:
 
 
 def _output_tokens(low: str) -> int | None:
-    if m := _IN_OUT.search(low):
-        return _tokens(m.group(3), m.group(4))
+    if shape := _in_out(low):
+        return shape[1]
     m = rx.search(
         # (the whole number: "3,000,000 output tokens" is not 000 of them)
         r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\s?"
@@ -2024,6 +2079,11 @@ _RUNS = re.compile(
 )
 
 
+def _months_of(span: re.Match[str]) -> float:
+    """The months a horizon said holds ("over 2 years" 24, "over 18 months" 18)."""
+    return _count(span.group(1) or span.group(3)) * (1 if span.group(2) else 12)
+
+
 def _years_said(low: str) -> float | None:
     """How many years a yearly rate runs: "three-year total", "over 5 years", "2027-2029"."""
     if m := rx.search(rf"\b{_WORD_NUM}[- ]years?\b(?! old)|\bover {_WORD_NUM} years\b", low):
@@ -2268,6 +2328,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             after,
         )
         daily = rx.search(rf"^\s?{_A_DAY}", after)
+        monthly = rx.search(r"^\s?(?:a|per|each|every|/)\s?mo(?:nth)?\b", after)
         weekly = rx.search(r"^\s?(?:a|per|each|every|/)\s?(?:week|wk|weekend)\b", after)
         yearly = rx.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
@@ -2285,6 +2346,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                                r" ?month\b", after[days.end(1) :])  # fmt: skip
             if (a_week and unit == "week") or (a_month and unit == "month"):
                 hours *= _count(count)  # "5 days a week, for 14 weeks", "22 a month for 6 months"
+            elif a_month and not period and span:  # "3 hours a day on 12 days a month ... over 2
+                hours *= _months_of(span)  # years": the month's hours over the horizon's months
         elif a_year:  # "three hours every day for a year"
             hours *= 365
         elif (daily or (weekdays and per == 1 and value <= 24)) and period:
@@ -2305,6 +2368,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= 52 / 12  # "3 sessions a week, 2.5 h each: per month?"
         elif yearly and (years := _years_said(low)):  # "2,500 GPU-hours per year ... 3-year total"
             hours *= years
+        elif monthly and span and _months_of(span) > 1:
+            hours *= _months_of(span)  # "40 hours per month ... over the four-year cycle"
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
             years = _count(span.group(1) or span.group(3)) / (12 if (span.group(2) or "") else 1)
             hours *= years * (365 if daily else 52)
@@ -2996,6 +3061,15 @@ _GPU_HOURS_AT = re.compile(
 )
 
 
+# a rental priced per card without its period: "renting 4 A100 80GB at 1.60 each for 100 hours",
+# "rent 2 H100s at $2.50 each": an hour's price of each card
+_RENTED_EACH_AT = re.compile(
+    r"\brent\w*\b[^.?!]{0,60}?\b(?:at|for) \$?\s?(\d{1,2}(?:\.\d{1,2})?)\s?(?:usd|dollars?)?\s?"
+    r"(?:each|apiece|a piece|per (?:gpu|card)|a (?:gpu|card))\b"
+)
+_HOURS_SAID = re.compile(r"\d\s?(?:hours?|hrs?|h)\b")
+
+
 def _prices_and_budget(
     low: str, money: list[tuple[float, str, int]]
 ) -> tuple[float | None, Budget | None]:
@@ -3365,7 +3439,7 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
     count is given ("90 epochs of ImageNet")."""
     images = rx.search(  # "20k 512x512 images": the count, not the resolution
-        rf"(?<![x\d])(?<!\dx )(?<!\d x ){_NUM}(?!\d|\s?x\s?\d)\s?(k|m|mil|million|thousand)?"
+        rf"(?<![a-z\d])(?<!\dx )(?<!\d x ){_NUM}(?!\d|\s?x\s?\d)\s?(k|m|mil|million|thousand)?"
         r"\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
         # "labelled complaint", "20 of my own": words between the count and the things
         # ("1024 pixel images", "768 px renders": a size, no count)
@@ -3373,7 +3447,9 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         r"[a-z][a-z/-]*\s){0,3}?|of (?:my|our|the|your)"
         r" (?:own )?(?:[a-z]+ )?)"
         # "100k-image", "a 20k image custom dataset"
-        rf"(?:{_THINGS})\b|(?<![x\d]){_NUM}[\s-]?(k|m|mil|million|thousand)?(?:-(?:image|sentence"
+        # ("images/sec", "imgs per second": a rate, no count of them)
+        rf"(?:{_THINGS})\b(?!\s?(?:/|per |a |an )\s?(?:s|sec|second|min|minute|h|hr|hour)\b)"
+        rf"|(?<![x\d]){_NUM}[\s-]?(k|m|mil|million|thousand)?(?:-(?:image|sentence"
         r"|sample|document|example|record|row|ticket|email|text|pair|conversation|clip)s?\b|\s"
         r"(?:image|photo|picture)(?=(?:\s[\w-]+){0,2}\s(?:dataset|data ?set|set|corpus"
         r"|classification|classifier)\b|\s(?:dataset|data ?set|set|corpus|classification)\b))",
@@ -3604,9 +3680,9 @@ def _power(low: str) -> float | None:
         r"(?:\s(?:board\s)?(?:power|draw|tdp|power draw)(?:\s(?:of|is))?)?"
         r"\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:(?:power|draw|tdp)\s)?"
-        r"(?:psu|limit|cap|max|budget|or less"
+        r"(?:psu|limit|cap|max|budget|or less|slot|envelope|ceiling"
         r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
-        r"|\b(?:capped|limited|cap|handles?|takes?|supplies|supply|provides?|gives?)\s"
+        r"|\b(?:capped|limited|cap|handles?|takes?|supplies|supply|provides?|gives?|spare)\s"
         r"(?:at |to |around |of )?(?:about |around |~|only )?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b",  # "power-capped around 35W", "the circuit can handle about 600W"
         low,
@@ -4045,6 +4121,10 @@ def _fields(low: str) -> tuple[str, ...]:
         low,
     ):
         found.remove("tensor_cores")  # "pure fp64, no tensor cores": the job's, not asked
+    if ("fp64_tensor_tflops" in found and "fp64_tflops" in found
+            and not rx.search(r"\b(?:fp64|double[- ]precision|float64)\b(?! (?:tensor|matrix))",
+                              low)):  # fmt: skip
+        found.remove("fp64_tflops")  # "FP64 tensor-core throughput": the tensor figure alone
     if "fp64_tensor_tflops" in found and "tensor_cores" in found and "how many" not in low:
         found.remove("tensor_cores")  # "the fp64 tensor core figure": a throughput, not a count
     if (
@@ -4612,6 +4692,12 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         # "if we bought a card, what would you suggest for around $300?": no card to be the
         # price of, so the money is what a card may cost
         query = replace(query, budget=Budget(query.purchase_usd, "buy"), purchase_usd=None)
+    if (query.intent == "cost" and len(query.gpus) == 1 and query.budget
+            and query.budget.per == "total" and query.budget.kind in (None, "buy")
+            and not (query.hours or query.user_price_usd_per_hour or query.monthly_usd)
+            and not RENT_SAID.search(query.low) and BUDGET_HELD.search(query.low)):  # fmt: skip
+        # "how much is a 4090? i have $2000", "tenho R$ 12000": the card's price against the money
+        query = replace(query, intent="buy")
     query = _preference_pairs(_default_workload(resolve(query, previous, catalog)))
     if at_rate:  # "₦850,000 ... dollar na ₦1,600": what the amounts are in dollars
         query = replace(query, notes=(*query.notes, at_rate))
@@ -5074,11 +5160,21 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
         what = "A small CNN" if small else "A CNN"
         note = f"{what} with no architecture or size named: {name} assumed."
         return (ModelRef(cnn.group(0).strip(), (ref,), "vision", note=note, assumed=True),)
+    if _VIT_UNSIZED.search(low):  # "a vision transformer", "vit training": the base model
+        note = "A vision transformer with no size named: ViT-B/16 assumed (say yours if it differs)."
+        return (ModelRef("vision transformer", ("vit-b-16",), "vision", note=note, assumed=True),)
     if not _WHISPER_UNSIZED.search(low):
         return ()
     ref = FAMILIES["speech"].reference_model
     note = "Whisper with no size named: large-v3 assumed (say the size if it differs)."
     return (ModelRef("Whisper", (ref,), "speech", note=note, assumed=True),)
+
+
+# a ViT with no size: "vision transformer training", "a vit on imagenet" (not "ViT-L/16")
+_VIT_UNSIZED = re.compile(
+    r"\bvision transformers?\b|\bvits?\b(?![-_/ ]?(?:b|l|h|s|ti|base|large|huge|small|tiny|g)\b"
+    r"|[-_/]\d)"
+)
 
 
 # a GPU asked for, none named: "best bang for buck gpu for ...", "which card should I get for"
@@ -5320,6 +5416,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
     user_price, budget = _prices_and_budget(low, money)
     if user_price is None and not money and (bare := _GPU_HOURS_AT.search(low)):
         user_price = float(bare.group(1))  # "1,200 GPU-hours on H100s at 2.2": the hour's price
+    if user_price is None and (rented := _RENTED_EACH_AT.search(low)) and _HOURS_SAID.search(low):
+        # "renting 4 A100 80GB at 1.60 each for 100 hours": each card's hour, not a budget
+        user_price = float(rented.group(1))
+        if budget and budget.usd == user_price:
+            budget = None
     if budget is None and not money and (bare := _BARE_BUDGET.search(low)):
         budget = Budget(float(bare.group(1).replace(",", "")), "buy", "total")  # "gpu under 800"
     each = EACH_PRICE.search(low)
@@ -6965,7 +7066,7 @@ _FOLLOW_UP = re.compile(
     r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
     r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say|alternatively|otherwise"
-    r"|or else|on the other hand"
+    r"|or else|on the other hand|switch(?:ing)?|swap|change|try|go with"
     # "¿y con LoRA un 13B?", "und mit zwei?", "et avec 4 bits ?": "and", "with" in other languages
     r"|y|e|und|et|en|con|mit|avec|com)\b"
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
@@ -6977,6 +7078,10 @@ _FOLLOW_UP = re.compile(
     r"|gpus?|offers?))\b",
     re.IGNORECASE,
 )
+
+
+# one card of a set said before: "with just one of them", "a single 3090", "only one"
+_ONE_OF = re.compile(r"\b(?:one|single|a single|only one|just one|1)\b(?! (?:more|extra)\b)")
 
 
 # a correction of the turn before: its values change, the question stays ("sorry, rental is
@@ -7205,12 +7310,17 @@ def resolve(
     # "right, they came back: $0.75/hr now, same pattern. total?": a new price for the sum before
     price_again = bool(names_nothing and prior.gpus and prior.intent in ("cost", "rent_or_buy")
                        and (query.user_price_usd_per_hour or query.purchase_usd))  # fmt: skip
+    # "the cloud is $0.526/hr, 4.5 hrs a day" then "does a $4,200 server pay for itself within 3
+    # years?": the rent and the use said before, weighed against the price said now
+    rates_again = bool(names_nothing and query.intent == "rent_or_buy"
+                       and (prior.user_price_usd_per_hour or prior.monthly_usd)
+                       and not (query.user_price_usd_per_hour or query.monthly_usd))  # fmt: skip
     # "is a used 3090 for $700 worth it" then "vs a new 4070 ti super?": the card set against
     set_against = bool(query.gpus and prior.gpus and _VERSUS_OPENS.match(query.text.lower()))
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
             or all_of_them or the_card_picked or same_ask or card_asked_for_job
-            or price_again or set_against):  # fmt: skip
+            or price_again or set_against or rates_again):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -7261,7 +7371,8 @@ def resolve(
                 r"against|vs|versus|than|as (?:\w+ )?as)\b|\bcompared? (?:to|with)\b"
                 # "would moving to an RTX 4000 Ada be a speed-up?": from the card said before
                 r"|\b(?:moving|move|switch(?:ing)?|upgrad(?:e|ing)|going) (?:over |up )?to\b"
-                r"|\bsidegrade\b",
+                r"|\bsidegrade\b"
+                r"|\bworth (?:the |paying )?(?:extra|more|premium|difference|upgrade)\b",
                 query.text.lower(),
             )
         )
@@ -7286,6 +7397,18 @@ def resolve(
         gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
         updates["gpus"] = gpus
     setups = [p for p in prior.gpus if p.count]
+    if setups and gpus and all(g.count is None for g in gpus) and not _ONE_OF.search(
+            query.text.lower()):  # fmt: skip
+        # "dual 3090 vs single 4090" then "what if i add nvlink on the 3090s": the pair said
+        with_counts = tuple(
+            replace(g, count=same[0].count)
+            if len(same := [p for p in setups if p.ids == g.ids]) == 1
+            else g
+            for g in gpus
+        )
+        if with_counts != gpus:
+            gpus = with_counts
+            updates["gpus"] = gpus
     if setups and rx.search(r"\bthe (?:[\w-]+ ){1,3}(?:one|setup|option|config|box|node|cluster)"
                              r"\b", query.text.lower()):  # fmt: skip
         # "8x h100 vs 8x mi300x" then "how long ... with the h100 one": that setup, its count
@@ -7529,6 +7652,15 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None and key not in updates:
             updates[key] = getattr(prior, key)
+    if (
+        "use_hours_per_day" in updates
+        and not same_message
+        and query.hours
+        and query.hours >= 24 * 28
+        and (_HORIZON.search(query.text.lower()) or _ONE_HORIZON.search(query.text.lower()))
+    ):
+        # "4.5 hrs a day" then "within 3 years?": the use over the horizon, not every hour of it
+        updates["hours"] = updates["use_hours_per_day"] * query.hours / 24
     if "monthly_usd" in updates and prior.subscription:
         updates["subscription"] = True  # "a SaaS at $79 a month" then "buy a card instead?"
     if (
