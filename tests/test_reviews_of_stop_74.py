@@ -161,3 +161,86 @@ def test_training_words_in_other_languages(catalog: Catalog) -> None:
         == "finetune"  # fmt: skip
     assert understand("quiero entrenar un modelo de 3b desde cero en h100", catalog).workload \
         == "train"  # fmt: skip
+
+
+def test_how_many_streams_at_the_users_pace(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "our t4 does about 250 frames/s with yolov8n. each camera "
+                        "feed is 25 fps, how many cameras can one t4 take?").text  # fmt: skip
+    assert head(text).startswith("**About 10 streams at 25 fps"), head(text)
+
+
+def test_recordings_counted_with_a_clock_length(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "200 podcast episodes, avg 45:00 each, whisper large-v3 "
+                        "runs at 30x realtime on my card. how long will it take?").text  # fmt: skip
+    assert head(text).startswith("**About 5") and "150 hours of audio" in head(text), head(text)
+
+
+def test_things_counted_in_groups(catalog: Catalog) -> None:
+    query = understand("about 12 seconds per render, and I have 40 rooms with 15 images each. "
+                       "how many hours?", catalog)  # fmt: skip
+    assert query.dataset_samples == 600 or query.images == 600
+
+
+def test_a_rate_per_month_of_processing_is_a_use_rate(catalog: Catalog) -> None:
+    query = understand("a $6,000 box or a cloud gpu at $0.90/h for about 45 hours of inference "
+                       "per month, after how many months does buying win?", catalog)  # fmt: skip
+    assert query.use_hours_per_day is not None and abs(query.use_hours_per_day - 45 / 30.42) < 0.05
+
+
+def test_days_of_a_kind_in_a_month(catalog: Catalog) -> None:
+    query = understand("i rent a gpu at $0.50/hr, 4 hours on each shoot day, about 10 shoot days "
+                       "a month. monthly cost?", catalog)  # fmt: skip
+    assert query.hours == 40
+
+
+def test_cost_questions_in_hebrew_and_ukrainian(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "אנחנו שוכרים 3 כרטיסי L40S במחיר 6 ₪ לשעה לכל כרטיס, "
+                        "ל-10 שעות. כמה זה יעלה בסך הכול?").text  # fmt: skip
+    assert head(text).startswith("**ILS 180**"), head(text)
+    text = ask_grounded(rules_advisor, "Орендуємо 2 карти RTX 4090 по 15 грн за годину кожна, на "
+                        "20 годин. Скільки це коштуватиме загалом?").text  # fmt: skip
+    assert head(text).startswith("**UAH 600**"), head(text)
+
+
+def test_a_vision_transformer_unsized_is_the_base_model(catalog: Catalog) -> None:
+    query = understand("which gpu under $800 for training a vision transformer?", catalog)
+    assert [m.ids for m in query.models] == [("vit-b-16",)] and query.models[0].assumed
+
+
+def test_a_cards_form_is_no_pcie_topic(catalog: Catalog) -> None:
+    query = understand("why do h100 sxm boxes train faster than h100 pcie cards? link bandwidth "
+                       "of each?", catalog)  # fmt: skip
+    assert query.topic != "pcie"
+    query = understand("h100 sxm vs h100 pcie, gpu-to-gpu bandwidth?", catalog)
+    assert "interconnect_gbs" in query.fields
+
+
+def test_an_example_model_sized_after_a_concept(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "explain what vram even is for image models? how much "
+                        "memory does sd 1.5 need to load?").text  # fmt: skip
+    assert head(text).startswith("**Stable Diffusion 1.5"), head(text)
+
+
+def test_how_many_of_the_card_said_before(rules_advisor: Advisor) -> None:
+    _first, second = thread_of(rules_advisor, "i have one rtx 3060 12gb",
+                               "how many would i need for qwen2.5 72b at q4_k_m?")  # fmt: skip
+    assert "x NVIDIA GeForce RTX 3060 12GB" in head(second), head(second)
+
+
+def test_a_cap_said_of_the_hour_and_people_counted(catalog: Catalog) -> None:
+    query = understand("finance caps us at $2/hr for a gpu to serve mistral 7b, which one?",
+                       catalog)  # fmt: skip
+    assert query.budget is not None and query.budget.per == "hour" and query.budget.usd == 2
+    query = understand("llama 3.1 70b for 30 translators, what hardware?", catalog)
+    assert query.concurrency == 30
+
+
+def test_a_pair_of_second_hand_cards_is_two(catalog: Catalog) -> None:
+    query = understand("a pair of second-hand rtx 3090s for a 70b?", catalog)
+    assert [g.count for g in query.gpus] == [2]
+
+
+def test_decode_rate_asked_is_a_speed(catalog: Catalog) -> None:
+    query = understand("qwen2.5 32b awq on one a100 80gb with vllm, what decode rate for one "
+                       "user?", catalog)  # fmt: skip
+    assert query.intent == "speed"

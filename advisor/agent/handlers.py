@@ -3576,6 +3576,8 @@ def _one_more_card(query: Query, box: ToolBox) -> Draft | None:
     return Draft(f"{head} ({c.settings(more)}).{yours}{why}", cite_more=False)
 
 
+# how many live streams one card takes: "how many streams per L4?", "how many cameras can it do"
+_STREAMS_ASKED = re.compile(r"\bhow many (?:\w+ )?(?:streams?|cameras?|cams|feeds?)\b")
 # "16 camera streams at 30fps", "8 feeds @ 25 fps each"
 _STREAMS_AT = re.compile(
     r"(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty)\s"
@@ -3606,6 +3608,13 @@ def _streams_at_your_pace(query: Query, box: ToolBox, streams: int, fps: float) 
         return None
     verdict = "Yes" if load["keeps_up"] else "No"
     where = _said(query.gpus[0]) if query.gpus else "the card"
+    if _STREAMS_ASKED.search(query.low):  # "how many streams per L4?": the count leads
+        return Draft(
+            f"**About {c.num(load['streams_served'])} streams at {c.num(fps)} fps on one "
+            f"{where}, at your own measured pace**: it processes about "
+            f"{c.num(load['rate_per_s'])} frames a second one at a time.",
+            cite_more=False,
+        )
     return Draft(
         f"**{verdict}: at your own measured pace, one {where} "
         f"processes about {c.num(load['rate_per_s'])} frames a second one at a time, against the "
@@ -4006,6 +4015,8 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return afforded  # "48k a month, 8 hours a day: how many H100s can we afford?"
     if (yours := _cards_for_your_rate(query, box)) is not None:
         return yours  # "1,800 tok/s on one A10G, we need 25k tok/s: how many A10Gs?"
+    if _STREAMS_ASKED.search(query.low) and (streams := _streams_kept_up(query, box)):
+        return streams  # "one L4 does 420 frames/s; each stream is 30 fps: how many streams?"
     deadline_at_mfu = query.mfu and query.hours and query.target in (None, "min_gpus")
     if deadline_at_mfu and (at_mfu := _at_stated_mfu(query, box)) is not None:
         return at_mfu  # "... assume 40% MFU" then "how many GPUs to finish in 2 weeks?"
@@ -5576,6 +5587,10 @@ def compare(query: Query, box: ToolBox) -> Draft:
     raised = _figure_raised(query, box) if asked else None  # "would moving to X raise FP64?"
     if raised:
         head = f"{raised}\n\n{figures}"
+    elif asked and YES_NO.search(query.low) and re.search(
+            r"\b(?:faster|quicker|better|slower)\b", query.low):  # fmt: skip
+        # "is it actually any faster?? gimme bandwidth, tflops and power": the pick answers it
+        head = "\n\n".join(filter(None, [head, drawn, figures]))
     elif asked:  # the asked figures lead: "FP64 of the A100 vs the H100"
         head = "\n\n".join(filter(None, [drawn, figures, head]))
         claim = None if drawn else (_claim_checked(query, sheets, asked)

@@ -497,6 +497,7 @@ _SPEED = _cues(
     r"\btok(?:en)?s? (?:par|por|pro) (?:seconde|segundo|sekunde)\b",  # French, Spanish, German
     r"\bhow fast\b",
     r"\bspeed\b",
+    r"\b(?:decode|decoding|generation|token) rate\b",  # "what decode rate per request"
     r"\bthroughput\b",
     r"\blatency\b",
     r"\bttft\b",

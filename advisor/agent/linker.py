@@ -1196,6 +1196,8 @@ _COUNT_FILLER = (
     "the",
     "used",
     "new",
+    "second-hand",  # "a pair of second-hand MI210s"
+    "secondhand",
     # "on 8 rented H100s", "2 refurbished 3090s", "4 spare A6000s"
     "rented",
     "refurbished",

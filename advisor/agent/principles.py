@@ -980,6 +980,9 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
 
 def variants(query: Query, box: ToolBox) -> Draft | None:
     """Two GPUs people take for one ("A10 and A10G", "A100 40GB and 80GB"): what differs."""
+    if re.search(r"\b(?:faster|quicker|slower)\b", query.low) and not re.search(
+            r"\bsame\b|\bas (?:fast|quick)\b", query.low):  # fmt: skip
+        return None  # "selling a 3090 ti: is it actually any faster?": a comparison, by speed
     ids = _two_variants(query, box)
     if ids is None:
         return None
@@ -3505,7 +3508,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"^(?=.*\bwhy\b).*\b(?:slow\w*|crawl\w*|worse)\b.{0,60}\b(?:train\w*|fine-?tun\w*)\b",
     ), compute_bound),
     Principle("training_memory", "explain", _cues(
-        r"\bwhy\b.{0,80}\b(?:fine-?tun\w*|train\w*)\b.{0,80}\b(?:vram|memory|more|much)\b",
+        r"\bwhy\b.{0,80}\b(?:fine-?tun\w*|train\w*)\b.{0,80}"
+        r"\b(?:vram|memory(?! bandwidth)|more|much)\b",
         r"\b(?:fine-?tun\w*|train\w*)\b.{0,40}\b(?:so much|way more|more|\d+x)\b.{0,20}"
         r"\b(?:vram|memory)\b.{0,40}\b(?:than|vs|compared)\b.{0,30}\b(?:run\w*|inference)",
     ), training_memory, _anything),

@@ -350,7 +350,8 @@ FIELD_WORDS: dict[str, str] = {
     r"(?!\s(?:across|over))"
     r"|\bpartitions? (?:per|of) (?:the |a |one |each )?(?:gpu|card)\b|\bgpu partition\w*",
     "interconnect_gbs": r"\bnv ?link\b|\binterconnect\b|\bnvswitch\b|\binfinity fabric\b|\bp2p\b"
-    r"|\ball[- ]?reduce\b|\bgradient (?:sync\w*|exchange)\b",
+    r"|\ball[- ]?reduce\b|\bgradient (?:sync\w*|exchange)\b"
+    r"|\bgpu[- ]to[- ]gpu\b|\b(?:link|peer) bandwidth\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
     r"|\b(?:both|each|all) (?:at |are |run at |draw )?\d{1,4} ?w\b"  # "both at 25W max right"
@@ -1666,7 +1667,9 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
             r"|people|ppl|requests|streams|sessions|customers|employees|devs|developers|clients"
             r"|engineers|students|analysts|researchers|colleagues|agents|annotators|staff|clinicians"
             r"|doctors|nurses|physicians|lawyers|paralegals|teachers|traders|editors|reporters|coders"
-            r"|programmers|scientists|members|testers|players|subscribers|learners)\b"
+            r"|programmers|scientists|members|testers|players|subscribers|learners|dispatchers"
+            r"|operators|writers|designers|artists|translators|moderators|interns|reps"
+            r"|representatives|accountants|consultants|attorneys|advisors|advisers|tutors)\b"
             # "1000 users per day", "50 requests a second" (a rate, not how many at once); "20
             # requests each" (what each user sends)
             r"(?!\s?(?:/|per|an?|each|every)\s?(?:day|week|month|hour|second|sec|s|minute|min)\b"
@@ -2110,9 +2113,9 @@ _SERVED_TOKENS = re.compile(
 
 
 # "a day", "per day", "/day", "por dia" (Portuguese), "al día", "pro Tag", "par jour"
-_A_DAY = (  # "6h/night": a night is a day of use
-    r"(?:(?:a|per|each|every|/)\s?(?:day|night)|daily|nightly|por dia|al d[ií]a|pro tag|am tag"
-    r"|par jour)\b"
+_A_DAY = (  # "6h/night": a night is a day of use; "on each listing day": a day of its kind
+    r"(?:(?:a|per|each|every|/)\s?(?:day|night)|(?:on )?(?:each|every) [a-z]+ day"
+    r"|daily|nightly|por dia|al d[ií]a|pro tag|am tag|par jour)\b"
 )
 # how long a daily use goes on: "8 hours a day for 3 months", "... for the 14-week semester"
 _FOR_PERIOD = re.compile(  # "i 30 dagar" (Swedish; "dagar" is read as days)
@@ -2318,8 +2321,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         after = low[m.end() : m.end() + 60]
         days = rx.search(  # "8 hours a day ... 22 workdays", "(9.5 h/day), 252 trading days"
             rf"^\s?{_A_DAY}.{{0,40}}?\b(\d+)\s?"
-            r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?)?(?:days|dias|d[ií]as"
-            r"|tage|jours)\b",
+            # ("12 listing days a month": a day of the use's own kind)
+            r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?|[a-z]{3,12}\s)?"
+            r"(?:days|dias|d[ií]as|tage|jours)\b",
             after,
         )
         a_year = rx.search(
@@ -2342,8 +2346,8 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             hours *= float(days.group(1))
             a_week = rx.match(r"\s?(?:work(?:ing)?\s?)?days? (?:a|per|each|/) ?week\b",
                               after[days.end(1) :])  # fmt: skip
-            a_month = rx.match(r"\s?(?:work(?:ing)?\s?|business\s|trading\s)?days? (?:a|per|each|/)"
-                               r" ?month\b", after[days.end(1) :])  # fmt: skip
+            a_month = rx.match(r"\s?(?:work(?:ing)?\s?|business\s|trading\s|[a-z]{3,12}\s)?days? "
+                               r"(?:a|per|each|/) ?month\b", after[days.end(1) :])  # fmt: skip
             if (a_week and unit == "week") or (a_month and unit == "month"):
                 hours *= _count(count)  # "5 days a week, for 14 weeks", "22 a month for 6 months"
             elif a_month and not period and span:  # "3 hours a day on 12 days a month ... over 2
@@ -2519,7 +2523,8 @@ def _busy_share(low: str) -> float | None:
 
 _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ]?)?"
-    r"(hours?|hrs?|h|days?|weeks?)\s?(?:of (?:use|usage|gpu time|training|compute)\s)?"
+    r"(hours?|hrs?|h|days?|weeks?)\s?(?:of (?:use|usage|gpu time|training|compute|processing"
+    r"|inference|fine-?tuning|work|rendering|generation|jobs?)\s)?"
     r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth|weekend)\b|(daily|nightly"
     r"|weekly|monthly)\b)"  # ("25 hr/wk", "80 h/mo", "25 gpu hours a week", "16h per weekend")
 )
@@ -2708,7 +2713,9 @@ _PER_HOUR = re.compile(
 _PER_MONTH = re.compile(r"^\s?(?:/|per|a|each)\s?(?:mo|month)\b")
 _CAP = re.compile(
     r"(?:under|below|less than|max(?:imum)?|at most|up to|budget(?: is| of)?(?: around| about"
-    r"| roughly| of about)?|<=?|=<|\u2264|within|no more than|more than|cheaper than|spend)\s*"
+    r"| roughly| of about)?|<=?|=<|\u2264|within|no more than|more than|cheaper than|spend"
+    # "the sponsor caps us at ~$1/hr", "capped at $2 an hour"
+    r"|caps? (?:us |it |them )?at|capped at|limit(?:ed)? (?:us )?(?:to|at)|cap of)\s*"
     r"(?:of\s)?~?\s*$"
 )
 _CAP_AFTER = re.compile(r"^\s?(?:max(?:imum)?|tops|at most|or less|or under)\b")
@@ -3437,7 +3444,14 @@ def _replicated(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
 def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     """(samples in one epoch, data set name, images to generate). A count the user gives is
     theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
-    count is given ("90 epochs of ImageNet")."""
+    count is given ("90 epochs of ImageNet"); things counted in groups are all of them ("35
+    listings with 24 photos each")."""
+    if grouped := _GROUPS_OF_THINGS.search(low):
+        value = _number(grouped.group(1)) * _number(grouped.group(2))
+        generate = rx.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
+        if generate and rx.search(r"\bsd\b|\bsdxl\b|\bflux\b|diffusion|image gen", low):
+            return None, None, value
+        return value, None, None
     images = rx.search(  # "20k 512x512 images": the count, not the resolution
         rf"(?<![a-z\d])(?<!\dx )(?<!\d x ){_NUM}(?!\d|\s?x\s?\d)\s?(k|m|mil|million|thousand)?"
         r"\s?(?:\d+\s?x\s?\d+\s|\d+px\s)?"
@@ -3480,6 +3494,14 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     return None, None, None
 
 
+# things counted in groups: "35 listings this month with 24 photos each", "12 albums of 300
+# pictures each"
+_GROUPS_OF_THINGS = re.compile(
+    rf"(?<![\w.,$])(\d[\d,]*)\s(?:[a-z]+\s){{1,4}}?(?:with|of)\s(?:about |around |~)?(\d[\d,]*)\s"
+    rf"(?:[a-z-]+\s)?(?:{_THINGS})\s(?:each|apiece|a piece|per)\b"
+)
+
+
 # things counted, then how many tokens each holds: "1.2 million transaction memos, max 128
 # tokens each", "40k contracts of about 2k tokens apiece"
 _EACH_SO_LONG = re.compile(
@@ -3518,9 +3540,19 @@ _EACH_RECORDING = re.compile(
 )
 
 
+# recordings counted with a clock length each: "480 tracks, avg like 3:45 each"
+_EACH_CLOCK = re.compile(
+    rf"(?<![\w.,])(\d[\d,]*)\s(?:[a-z-]+\s)?(?:{_RECORDINGS}|tracks?|songs?)\b[^.?!]{{0,30}}?"
+    r"(?<![\d:])(\d{1,2}):([0-5]\d)(?![\d:])(?!\s?(?:am|pm|a\.m|p\.m))"
+)
+
+
 def _recordings_hours(low: str) -> float | None:
     """Hours of audio as a count of recordings times each one's length: "120 episodes, roughly an
-    hour and a half each", "300 episodes, each about 1 hour 10 minutes"."""
+    hour and a half each", "300 episodes, each about 1 hour 10 minutes", "480 tracks, avg 3:45"."""
+    if clock := _EACH_CLOCK.search(low):
+        minutes = int(clock.group(2)) + int(clock.group(3)) / 60
+        return _number(clock.group(1)) * minutes / 60
     m = _EACH_RECORDING.search(low)
     if not m:
         return None
@@ -4904,6 +4936,9 @@ def _topic(low: str) -> str | None:
             found = [m for m in found if not rx.search(r"\bin\s$", low[: m.start()])]
         if topic == "nvlink" and rx.search(r"\b(?:tensor|pipeline) parallel", low):
             continue  # "tensor parallel vs pipeline parallel without nvlink": the split asked
+        if topic == "pcie":  # "a box of H100 PCIe cards": the card's form, not the bus asked
+            found = [m for m in found if not rx.search(r"\b[a-z]{0,4}\d{2,4}[a-z]?\s$",
+                                                       low[: m.start()])]  # fmt: skip
         if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
             setting = r"\b(?:in|în|at|using|with|в)\s$|\d\s?b\s$"  # (or after a size: "70b fp8")
             found = [m for m in found if not rx.search(setting, low[: m.start()])]
@@ -4954,15 +4989,18 @@ def _same_concept(query: Query, sub: Query) -> bool:
 
 def _example_of(query: Query, sub: Query) -> bool:
     """A later part that asks for an example of the concept just asked about."""
+    sized = bool(rx.search(r"\bhow (?:big|large|much (?:memory|vram))\b", sub.text.lower()))
     return (
         query.intent == "explain"
-        and query.topic is not None
+        and (query.topic is not None or (sized and bool(sub.models)))
         and not query.models
         and not query.gpus
         and bool(sub.models or sub.gpus)
         and bool(rx.search(r"\b(?:example|e\.g\.|for instance|illustrat\w*|show me"
                            r"|back[- ]of[- ](?:the[- ])?envelope|concretely|in numbers"
-                           r"|with (?:real|actual) numbers|put numbers on)\b",
+                           r"|with (?:real|actual) numbers|put numbers on"
+                           # "explain quantization ... how big is qwen2.5 14b in bf16 vs q4?"
+                           r"|how (?:big|large|much (?:memory|vram))|in gb|how many (?:gb|gigs))\b",
                            sub.text.lower()))
     )  # fmt: skip
 
@@ -5161,7 +5199,9 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
         note = f"{what} with no architecture or size named: {name} assumed."
         return (ModelRef(cnn.group(0).strip(), (ref,), "vision", note=note, assumed=True),)
     if _VIT_UNSIZED.search(low):  # "a vision transformer", "vit training": the base model
-        note = "A vision transformer with no size named: ViT-B/16 assumed (say yours if it differs)."
+        note = (
+            "A vision transformer with no size named: ViT-B/16 assumed (say yours if it differs)."
+        )
         return (ModelRef("vision transformer", ("vit-b-16",), "vision", note=note, assumed=True),)
     if not _WHISPER_UNSIZED.search(low):
         return ()
@@ -7315,12 +7355,20 @@ def resolve(
     rates_again = bool(names_nothing and query.intent == "rent_or_buy"
                        and (prior.user_price_usd_per_hour or prior.monthly_usd)
                        and not (query.user_price_usd_per_hour or query.monthly_usd))  # fmt: skip
+    # "got one 4060 ti 16gb" then "how many do i need to run llama 3.3 70b?": of that card
+    how_many_of_it = bool(
+        not query.gpus
+        and len(prior.gpus) == 1
+        and prior.gpus[0].ids
+        and query.target == "min_gpus"
+        and not rx.search(r"\bwhich\b|\bwhat (?:gpu|card)", query.text.lower())
+    )
     # "is a used 3090 for $700 worth it" then "vs a new 4070 ti super?": the card set against
     set_against = bool(query.gpus and prior.gpus and _VERSUS_OPENS.match(query.text.lower()))
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
             or all_of_them or the_card_picked or same_ask or card_asked_for_job
-            or price_again or set_against or rates_again):  # fmt: skip
+            or price_again or set_against or rates_again or how_many_of_it):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -7358,7 +7406,10 @@ def resolve(
         r"|card)\b",  # "the cheapest one" is no variant
         query.text.lower(),
     )
-    if not gpus and len(prior.gpus) == 1 and _A_SECOND_ONE.search(query.text.lower()):
+    if how_many_of_it:  # as many of the card said as the job needs
+        gpus = (replace(prior.gpus[0], count=None),)
+        updates["gpus"] = gpus
+    elif not gpus and len(prior.gpus) == 1 and _A_SECOND_ONE.search(query.text.lower()):
         # "a 3060" then "what about if i add a second one": two of it
         gpus = (replace(prior.gpus[0], count=(prior.gpus[0].count or 1) + 1),)
         updates["gpus"] = gpus
@@ -7372,7 +7423,9 @@ def resolve(
                 # "would moving to an RTX 4000 Ada be a speed-up?": from the card said before
                 r"|\b(?:moving|move|switch(?:ing)?|upgrad(?:e|ing)|going) (?:over |up )?to\b"
                 r"|\bsidegrade\b"
-                r"|\bworth (?:the |paying )?(?:extra|more|premium|difference|upgrade)\b",
+                r"|\bworth (?:the |paying )?(?:extra|more|premium|difference|upgrade)\b"
+                # "my 3090" then "selling a 3090 ti. is it actually any faster?"
+                r"|\b(?:any|much|a lot|really|actually) (?:faster|quicker|better|slower)\b",
                 query.text.lower(),
             )
         )
@@ -7477,6 +7530,8 @@ def resolve(
     elif (
         picked
         and picked.get("precision")
+        # (a 16-bit pick is no format chosen for the cards said now: theirs decides)
+        and picked["precision"] not in ("bf16", "fp16", "fp32")
         and gpus
         and prior.intent in ("recommend", "buy")
         and not (query.precision or prior.precision)
@@ -7494,7 +7549,14 @@ def resolve(
         gpus = prior.gpus
         cheaper_said = _THE_CHEAPER_CARD.search(query.text.lower())
         if (variant or form) and not cheaper_said:  # "the 80GB one": another variant of it
-            gpus = tuple(_revariant(g, catalog, variant, form) for g in prior.gpus)
+            moved = [(g, _revariant(g, catalog, variant, form)) for g in prior.gpus]
+            # ("A100 40G x2 vs one A100 80G" then "go with the 80gb": that card once, as it was
+            # said, not twice, nor at the other one's count)
+            kept: dict[tuple[str, ...], GpuRef] = {}
+            for before, after in moved:
+                if after.ids not in kept or before.ids == after.ids:
+                    kept[after.ids] = after
+            gpus = tuple(kept.values())
         elif len(prior.gpus) >= 2 and cheaper_said:
             # "4090 or a used a6000?" then "the cheaper one, can it do qlora on a 70b?"
             cheaper = _cheaper_card(prior, catalog)
@@ -7779,6 +7841,8 @@ def resolve(
 
     intent = detect_intent(merged, merged.text.lower())
     corrected = correction and prior.intent not in ("greeting", "out_of_scope", "invalid", "search")
+    if corrected and query.target == "min_gpus" and intent == "solve":
+        corrected = False  # "sorry, i meant the 40gb one, how many would i need": asked anew
     # "what about the h100 80gb one, would one be enough" after a pick for a job: that card for
     # the job, not the ranking again
     card_for_the_job = (prior.intent == "recommend" and bool(query.gpus) and not query.models
@@ -7811,6 +7875,10 @@ def resolve(
         intent = "explain"  # the concept asked before, for the model named now
     if more_epochs and intent in ("fit", "speed", "search", "spec"):
         intent = "train_time"  # the run's time at the epoch's pace said before
+    if (names_nothing and prior.intent == "cost" and merged.gpus
+            and rx.search(r"\b(?:if|what if) (?:i|we) (?:buy|bought|purchase)\b|\bbuy(?:ing)? "
+                          r"(?:it |one |them )?instead\b", query.text.lower())):  # fmt: skip
+        intent = "rent_or_buy"  # "how much would that cost per month" then "and if i buy instead"
     psu = rx.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", query.text.lower())
     if psu and merged.gpus and not rx.search(r"\belectric\w*|\bkwh\b|\bbill\b",
                                              query.text.lower()):  # fmt: skip
