@@ -7549,11 +7549,11 @@ def resolve(
         gpus = prior.gpus
         cheaper_said = _THE_CHEAPER_CARD.search(query.text.lower())
         if (variant or form) and not cheaper_said:  # "the 80GB one": another variant of it
-            moved = [(g, _revariant(g, catalog, variant, form)) for g in prior.gpus]
+            revariants = [(g, _revariant(g, catalog, variant, form)) for g in prior.gpus]
             # ("A100 40G x2 vs one A100 80G" then "go with the 80gb": that card once, as it was
             # said, not twice, nor at the other one's count)
             kept: dict[tuple[str, ...], GpuRef] = {}
-            for before, after in moved:
+            for before, after in revariants:
                 if after.ids not in kept or before.ids == after.ids:
                     kept[after.ids] = after
             gpus = tuple(kept.values())
