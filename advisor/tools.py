@@ -487,10 +487,11 @@ def solve(
     output_tokens: int | None = None,
     resolution: int | None = None,
     reserved_gb: float | None = None,
+    framework: str | None = None,
 ) -> dict[str, Any]:
     """The limit that still fits: target "max_context" (tokens), "max_batch" (sequences) or
     "min_gpus". Training memory options as for `estimate` (`optimizer`, `checkpointing`,
-    `mixed_precision`); `output_tokens`, each answer's length, which the KV cache holds beside
+    `mixed_precision`, `framework`: the trainer whose recipe sizes it, e.g. unsloth); `output_tokens`, each answer's length, which the KV cache holds beside
     the prompt; `resolution`, an image model's input size in pixels. Returns {"target",
     "solution" (null when nothing fits), "estimate"}."""
     solvers = {"max_context": max_context, "max_batch": max_batch, "min_gpus": min_gpus}
@@ -500,7 +501,7 @@ def solve(
         model=model, gpu=gpu, workload=workload, num_gpus=num_gpus, precision=precision,
         context=context, batch=batch, engine=engine, optimizer=optimizer,
         checkpointing=checkpointing, mixed_precision=mixed_precision, output_tokens=output_tokens,
-        resolution=resolution, reserved_gb=reserved_gb,
+        resolution=resolution, reserved_gb=reserved_gb, framework=framework,
     )  # fmt: skip
     result = solvers[target](request)
     field = {"max_context": "context", "max_batch": "batch", "min_gpus": "num_gpus"}[target]
@@ -1129,7 +1130,8 @@ def recommend_gpus(
     first (purchase price with max_purchase_usd, else the hourly rental); "memory" the least
     memory in all (the smallest card that runs it), then speed; "most_memory" the most memory in
     all (what decides which models a card runs), then speed; "per_dollar" (purchases) the
-    most speed per dollar of the purchase price. By value, each doubling of the cards counts
+    most speed per dollar of the purchase price; "memory_per_dollar" the least purchase price
+    per GB of memory (each row's usd_per_memory_gb). By value, each doubling of the cards counts
     CARD_DOUBLING_PREMIUM dearer; by speed within a purchase budget, each doubling of the cards
     counts that much slower, and speeds within SPEED_STEP are level, the cheaper first. Cards
     that are not datacenter parts count up to ONE_BOX_GPUS (one machine), a laptop or a
@@ -1146,9 +1148,11 @@ def recommend_gpus(
     the workload's speed unit, tokens/s for an LLM): the speed the user needs; a setup below it
     takes more GPUs (up to max_gpus), and one that cannot reach it is ruled out. `reserved_gb`:
     memory of each card kept for other work (another model loaded beside this one)."""
-    if rank_by not in ("value", "price", "speed", "memory", "most_memory", "per_dollar"):
+    if rank_by not in ("value", "price", "speed", "memory", "most_memory", "per_dollar",
+                       "memory_per_dollar"):  # fmt: skip
         raise InvalidInput(
-            f"rank_by is value, price, speed, memory, most_memory or per_dollar (got {rank_by!r})."
+            "rank_by is value, price, speed, memory, most_memory, per_dollar or "
+            f"memory_per_dollar (got {rank_by!r})."
         )
     if max_usd_per_job is not None and (workload == "inference" or not train_tokens):
         raise InvalidInput(
@@ -1275,6 +1279,16 @@ def recommend_gpus(
         ranked.sort(key=lambda r: (-round(r["num_gpus"] * r["usable_memory_per_gpu_gb"] / 2),
                                    -r["speed"], r.get("purchase_usd") or 0))  # fmt: skip
         ranking = "memory in all, most first (it decides which models run), then speed"
+    elif rank_by == "memory_per_dollar":
+        # the purchase price of each GB of memory (the datasheet's, all the cards together)
+        for r in ranked:
+            if r.get("purchase_usd"):
+                r["usd_per_memory_gb"] = r["purchase_usd"] / (
+                    r["num_gpus"] * catalog.get_gpu(r["gpu"]).memory_gb
+                )
+        ranked.sort(key=lambda r: (r.get("usd_per_memory_gb") is None,
+                                   r.get("usd_per_memory_gb") or 0, -r["speed"]))  # fmt: skip
+        ranking = f"{condition} purchase price per GB of memory, least first"
     elif max_purchase_usd is not None and rank_by == "price":
         ranked.sort(key=lambda r: (r.get("purchase_usd") is None, r.get("purchase_usd") or 0,
                                    -r["speed"]))  # fmt: skip

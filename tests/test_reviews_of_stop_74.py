@@ -244,3 +244,48 @@ def test_decode_rate_asked_is_a_speed(catalog: Catalog) -> None:
     query = understand("qwen2.5 32b awq on one a100 80gb with vllm, what decode rate for one "
                        "user?", catalog)  # fmt: skip
     assert query.intent == "speed"
+
+
+def test_memory_per_dollar_ranks_the_price_of_each_gb(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "what card has the most vram for the money? used is "
+                        "fine").text  # fmt: skip
+    assert head(text).startswith("**Pick the ") and "a GB" in head(text), head(text)
+
+
+def test_money_in_pounds_said_as_a_word(catalog: Catalog) -> None:
+    query = understand("student here, 250 pound budget, which gpu to learn pytorch on?", catalog)
+    assert query.budget is not None and query.budget.usd == 250
+    assert understand("the 3090 weighs about 5 pounds, will it sag?", catalog).budget is None
+
+
+def test_a_rate_wanted_is_weighed_first(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "is one a10 enough for 300 requests a second of "
+                        "bert-base inference?").text  # fmt: skip
+    assert head(text).startswith(("**Yes, above the 300", "**No, short of the 300")), head(text)
+
+
+def test_a_rate_named_leads_over_the_epoch(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "roberta-large fine-tune on squad with an a6000, "
+                        "sequences per second?").text  # fmt: skip
+    assert "sequences/s" in head(text) and "epoch" not in head(text).lower(), head(text)
+
+
+def test_the_framework_said_sizes_the_longest_context(rules_advisor: Advisor) -> None:
+    said = ask_grounded(rules_advisor, "with unsloth, qlora of llama 3.1 8b on a 4060 ti 16gb: "
+                        "longest sequence length that fits?").text  # fmt: skip
+    plain = ask_grounded(rules_advisor, "qlora of llama 3.1 8b on a 4060 ti 16gb: longest "
+                         "sequence length that fits?").text  # fmt: skip
+    longest = [int(__import__("re").search(r"fits: ([\d,]+) tokens", t).group(1).replace(",", ""))
+               for t in (said, plain)]  # fmt: skip
+    assert longest[0] > 5 * longest[1], (said, plain)
+
+
+def test_the_rate_of_the_format_said_beside_a_comparison(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "int8 resnet-50 inference, l4 or a2, which one?").text
+    assert "dense int8 tensor: nvidia l4 242 tops" in text.lower(), text
+
+
+def test_a_mixture_of_experts_reads_its_active_weights(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "on a 4090, is qwen3 30b a3b or qwen2.5 32b faster at "
+                        "q4?").text  # fmt: skip
+    assert "active parameters" in text and "a token" in text, text

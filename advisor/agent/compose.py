@@ -845,6 +845,16 @@ def ram_check(e: dict[str, Any], ram_gb: float | None) -> str:
             "expect swapping)")  # fmt: skip
 
 
+# a rate asked by its unit: "how many sequences/sec", "images per second", "throughput"
+_RATE_UNIT_ASKED = re.compile(
+    r"^(?![^?]*\b(?:how long|how many (?:hours|days|minutes)|when)\b)"
+    r"(?:.*\bhow many (?:sequences?|seqs?|images?|imgs?|samples?|tokens?|toks?|frames?)\b"
+    r"|.*\b(?:sequences?|seqs?|images?|imgs?|samples?|tokens?|toks?|frames?)\s?(?:/|per\s)\s?"
+    r"(?:s|sec|second)\s?\?|.*\bthroughput\b)",
+    re.DOTALL,
+)
+
+
 def one_epoch(e: dict[str, Any]) -> bool:
     """A training job sized as one pass because the question gave no epochs."""
     return one_epoch_assumed(e.get("assumptions", []))
@@ -927,7 +937,8 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     `asked` names by its words first), then the figures."""
     speed = speed_lines(e, asked=asked) if e["fits"] else []
     job = e.get("job_hours") or e.get("train_hours")
-    if speed_first and speed and job:  # "how long": the wall time leads
+    rate_asked = _RATE_UNIT_ASKED.search(asked)
+    if speed_first and speed and job and not rate_asked:  # "how long": the wall time leads
         where = gpus_phrase(e["num_gpus"], e["gpu_name"])
         gpu_hours = (e.get("cost") or {}).get("job_gpu_hours")
         across = (f"; {num(gpu_hours, 'GPU-hours')} across the {e['num_gpus']}"
@@ -1144,7 +1155,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
             for e in results
             if (m := metrics_of(e, asked))
         )
-        if all(e.get("job_hours") for e in results):
+        rate_asked = _RATE_UNIT_ASKED.search(asked)
+        if all(e.get("job_hours") for e in results) and not rate_asked:
             label, unit = ("one epoch", "hours") if one_epoch(first) else ("the whole job", "hours")
             billed = bool(_COST_ASKED.search(asked))  # "how long and how much on an a100?"
             per = ", ".join(

@@ -1638,7 +1638,7 @@ def _shorter_samples(query: Query, box: ToolBox, e: dict[str, Any], model: Model
 
 SOLVE_ARGS = ("model", "gpu", "workload", "num_gpus", "precision", "context", "batch", "engine",
                "optimizer", "checkpointing", "mixed_precision", "output_tokens",
-               "resolution", "reserved_gb")  # fmt: skip
+               "resolution", "reserved_gb", "framework")  # fmt: skip
 
 
 def _fewest(query: Query, box: ToolBox, gpu: str, model: ModelRef) -> dict[str, Any]:
@@ -1864,6 +1864,18 @@ def _models_raced(query: Query, box: ToolBox, models: list[ModelRef]) -> Draft |
             f"{c.gpus_phrase(1, fast['gpu_name'])} for reference, {c.num(typical[best], unit)} "
             f"against {c.num(typical[other], unit)}."
         )
+    read = [e for e in held if e.get("active_weights_gb")]
+    for e in read:  # (the active parameter count, as the model's config gives it)
+        box.call("model_specs", {"model": e["model"]})
+    if read and unit == "tokens/s":
+        # "qwen3 30b-a3b or qwen3 32b: which is faster?": a mixture of experts reads only its
+        # active experts' weights for each token, which decoding waits on
+        lines.append(
+            "Each token reads only the active experts' weights: "
+            + "; ".join(f"{e['model_name']} about {c.num(e['active_weights_gb'], 'GB')} a token "
+                        f"({c.num(e['active_params_b'])}B active parameters)" for e in read)
+            + "; the dense models read all their weights for every token."
+        )  # fmt: skip
     lines.append("")
     lines += [
         f"- {e['model_name']}: {'fits' if e['fits'] else 'does not fit'}, "
@@ -6163,7 +6175,10 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         largest = "\n".join(line for line, *_ in held)
         ratio = c.job_ratio(result)
         roomy = max(held, key=lambda h: h[2], default=None)
-        if (roomy and roomy[3] and len(held) >= 2 and not query.models
+        speed_asked = re.search(r"\b(?:faster|quicker|speed|tok(?:ens)?/s|tokens? per second"
+                                r"|fits? (?:on )?both|(?:holds|fits on) (?:each|both|either))\b",
+                                query.low)  # fmt: skip
+        if (roomy and roomy[3] and len(held) >= 2 and not query.models and not speed_asked
                 and roomy[2] >= 1.25 * min(h[2] for h in held)
                 and not ratio.startswith(f"**Pick the {roomy[1].removeprefix('one ')}")
                 ):  # fmt: skip
@@ -7796,8 +7811,13 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
                 f"{result['model_name']} on the card** ({result['precision']}): it needs about "
                 f"{c.num(one['memory_per_gpu_gb'], 'GB')}{weights}, against "
                 f"{c.num(other['usable_memory_per_gpu_gb'], 'GB')} usable on the "
-                f"{other['gpu_name']}.{sizes} On the {one['gpu_name']}, about "
-                f"{c.ratio_figure(one['speed'], result['unit'])} at your "
+                f"{other['gpu_name']}.{sizes} On the {one['gpu_name']}"
+                + (
+                    f" ({c.num(sheets[0]['bandwidth_gbs'], 'GB/s')} of memory bandwidth)"
+                    if "error" not in sheets[0] and sheets[0].get("bandwidth_gbs")
+                    else ""
+                )
+                + f", about {c.ratio_figure(one['speed'], result['unit'])} at your "
                 f"{c.usd(prices[one['gpu']], query.currency)}."
             )
     if "error" not in result and sum(bool(r["speed"]) for r in result["gpus"]) < 2:
@@ -8466,6 +8486,10 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         if _RENT_SAID.search(query.low) or re.search(r"\bcloud\b", query.low):
             return _cheapest_rented_with_memory(query, box)  # "cheapest cloud gpu with 80gb"
         return _cheapest_with_memory(query, box)  # "cheapest way to get 24gb of vram? used ok"
+    if not query.models and not query.gpus and _MEMORY_PER_DOLLAR.search(query.low):
+        budget = query.budget.usd if query.budget and query.budget.per == "total" else None
+        return _memory_per_dollar(query, box, {"max_purchase_usd": budget or 1e9,
+                                               "condition": query.condition or "new"})  # fmt: skip
     named = query.models or query.gpus or query.budget or query.workload_given or query.topic
     if not named and not _ML_SAID.search(query.low):
         return Draft(c.ASK_BACK)  # "my job is too slow, give me a better gpu": which job?
@@ -9425,6 +9449,8 @@ def buy(query: Query, box: ToolBox) -> Draft:
     is also given."""
     if query.user_price_usd_per_hour or (query.monthly_usd and query.purchase_usd):
         return rent_or_buy(query, box)
+    if not query.gpus and not query.models and _MEMORY_PER_DOLLAR.search(query.low):
+        return recommend(query, box)  # "cheapest GB of VRAM, used ok": the price of each GB
     condition = query.condition or "new"
     if _bought_and_rented(query) and (query.purchase_usd or query.user_price_usd_per_hour):
         return rent_or_buy(query, box)  # "rent an H100 at $2.49/h vs buy a used 3090 for $700"
@@ -9659,6 +9685,11 @@ def _to_buy_as(query: Query, box: ToolBox) -> Draft:
             )
             draft.text += no_budget
             return draft
+        if model.assumed and _MEMORY_PER_DOLLAR.search(query.low):
+            # "which gpu gives the most vram per dollar": the price of each GB, least first
+            draft = _memory_per_dollar(query, box, bought)
+            draft.text += no_budget
+            return draft
         if unsaid and (query.workload or "inference") == "inference" and model.assumed and (
                 not served):  # fmt: skip
             draft = _most_memory_bought(query, box, bought)
@@ -9747,6 +9778,41 @@ def _most_memory_bought(query: Query, box: ToolBox, bought: dict[str, Any]) -> D
         "llama.cpp), how models run at home; name a model for a pick by its speed."
     )
     return draft
+
+
+# memory asked per dollar: "most vram per dollar", "cheapest GB of VRAM", "best $/GB"
+_MEMORY_PER_DOLLAR = re.compile(
+    r"\b(?:vram|memory|gb|gigs?)\s(?:per|for the|a|/)\s?(?:dollar|buck|\$|money|euro|pound)"
+    r"|\b(?:cheapest|lowest)\s(?:price\s)?(?:per\s)?(?:gb|gig)\b|\$\s?/\s?gb\b"
+    r"|\bper gb of (?:vram|memory)\b"
+    r"|\bmost (?:vram|memory) for (?:the|my|your) (?:money|buck|budget)\b"
+)
+
+
+def _memory_per_dollar(query: Query, box: ToolBox, bought: dict[str, Any]) -> Draft:
+    """ "Which GPU gives the most VRAM per dollar?": the cards by the purchase price of each GB
+    of memory, least first, one card each (no model decides it)."""
+    query = replace(query, precision=HOME_PRECISION)
+    ranked = box.call("recommend_gpus", {
+        "model": REFERENCE_LLM, "workload": "inference", "precision": HOME_PRECISION,
+        "max_gpus": 1, "top": 5, **{k: v for k, v in bought.items() if k != "rank_by"},
+        "rank_by": "memory_per_dollar", "vendor": query.vendor,
+    })  # fmt: skip
+    rows = [r for r in ranked.get("ranked", []) if r.get("usd_per_memory_gb")]
+    if not rows:
+        return Draft(f"{c.NONE_MEETS}: no card with a purchase price on record.")
+    top = rows[0]
+    head = (f"**Pick the {top['gpu_name']}: the least money per GB of memory, "
+            f"{c.usd(top['usd_per_memory_gb'])} a GB** ({c.usd(top['purchase_usd'])} "
+            f"{top.get('purchase_kind') or 'to buy'}).")  # fmt: skip
+    lines = [head, ""]
+    for i, r in enumerate(rows[1:5], 2):
+        lines.append(f"{i}. the {r['gpu_name']}: {c.usd(r['usd_per_memory_gb'])} a GB "
+                     f"({c.usd(r['purchase_usd'])})")  # fmt: skip
+    lines.append("\nMemory decides which models a card runs at all; bandwidth, how fast. A cheap "
+                 "GB on an old or slow card runs big models slowly: name a model for a pick by "
+                 "its speed.")  # fmt: skip
+    return Draft("\n".join(lines))
 
 
 # the smaller GGUFs a model too big for a home machine in four bits is run in, largest first

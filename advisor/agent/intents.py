@@ -514,7 +514,7 @@ _SPEED = _cues(
     r"(?:image|img|picture|pic|render)s?\b",
     r"\bhow many tokens\b",
     r"\bqps\b",
-    r"\b(?:req|requests?)\s?(?:/|per)\s?(?:s|sec|second)\b",
+    r"\b(?:req|requests?)\s?(?:/|per|an?)\s?(?:s|sec|second)\b",
     r"\bsamples? per sec\w*\b",
     r"\b(?:samples?|seqs?|sequences?|items?|frames?)/s(?:ec)?\b",
     r"\bimg/s\b",

@@ -123,8 +123,9 @@ def _mig_count_only(query: Query) -> bool:
     low = query.low
     # (not "is that true? how many slices and how much memory each?": the whole answer)
     return bool(_MIG_COUNT.search(low)) and not re.search(
-        r"\bexplain\w*|\bwhy\b|\bhow much (?:memory|vram)\b|\btrue\b"
-        r"|\beach (?:person|user|of us)\b",
+        r"\bexplain\w*|\bwhy\b|\btrue\b|\beach (?:person|user|of us)\b"
+        r"|\bhow much (?:memory|vram) (?:per (?:slice|instance)|each (?:slice|instance|gets)"
+        r"|each\W*$)",
         low,
     )
 
@@ -980,9 +981,12 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
 
 def variants(query: Query, box: ToolBox) -> Draft | None:
     """Two GPUs people take for one ("A10 and A10G", "A100 40GB and 80GB"): what differs."""
-    if re.search(r"\b(?:faster|quicker|slower)\b", query.low) and not re.search(
-            r"\bsame\b|\bas (?:fast|quick)\b", query.low):  # fmt: skip
-        return None  # "selling a 3090 ti: is it actually any faster?": a comparison, by speed
+    if (
+        query.follow_up
+        and re.search(r"\b(?:faster|quicker|slower)\b", query.low)
+        and not (re.search(r"\bsame\b|\bas (?:fast|quick)\b|\bmore (?:vram|memory)\b", query.low))
+    ):
+        return None  # "my 3090" then "selling a 3090 ti: is it any faster?": by speed  # fmt: skip
     ids = _two_variants(query, box)
     if ids is None:
         return None
@@ -1367,8 +1371,9 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
     # ("a 7B model in each one": a generic model of the size said)
     model = next((m for m in query.models if m.ids or m.size_b), None)
     if model and smallest:
-        e = box.call("estimate", estimate_args(replace(query, workload="inference"),
-                                               f"{smallest:g}gb", None, model))  # fmt: skip
+        # (one model in each slice: "each of 7 interns their own mistral 7b" is no batch of 7)
+        one = replace(query, workload="inference", concurrency=None, batch=None)
+        e = box.call("estimate", estimate_args(one, f"{smallest:g}gb", None, model))
         if "error" not in e and e["fits"]:  # the model asked of a slice: the verdict first
             weights = e["breakdown_gb"].get("weights")
             share = f", {c.num(weights, 'GB')} of it weights" if weights else ""
@@ -1382,7 +1387,7 @@ def mig(query: Query, box: ToolBox) -> Draft | None:
             fitting = [p for p in MIG_PROFILES if p[1] * smallest >= e["memory_per_gpu_gb"]]
             if fitting and slices >= 7:  # the profiles of a 7-slice card (A100, H100, H200)
                 g, mem_slices, most = fitting[0]
-                big = box.call("estimate", {**estimate_args(replace(query, workload="inference"),
+                big = box.call("estimate", {**estimate_args(one,
                                                             f"{mem_slices * smallest:g}gb", None,
                                                             model)})  # fmt: skip
                 if "error" not in big and big["fits"]:

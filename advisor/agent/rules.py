@@ -1228,6 +1228,11 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
     the 4090?": a datasheet field asked beside a job leads, for each card named, when the
     answer's first line does not give it."""
     asked = [f for f in query.fields if f in c.FIELD_LABELS and f != "memory_gb"]
+    rate = _PRECISION_RATE.get(query.precision or "")
+    derived = bool(rate and query.models and query.intent == "compare" and rate not in asked
+                   and len([g for g in query.gpus if g.ids]) >= 2)  # fmt: skip
+    if derived:  # "INT8 YOLO: L4 or T4?": each card's rate in the format said decides it
+        asked.append(str(rate))
     figure = query.intent in ("cost", "buy", "advice") and _DATASHEET_FIGURE_ASKED.search(query.low)
     if not asked or not query.gpus or not (query.intent in ("compare", "speed") or figure):
         return text
@@ -1255,11 +1260,15 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
         return text  # said already, after the pick ("a4000 or a5000, power bill matters")
     # "a good deal? tell me the bandwidth too", "300 W PSU, slot power only ... which one is
     # quicker?": the verdict or the pick first, the figures after it
-    if YES_NO.search(query.low) or (text.startswith("**Pick the") and not _field_in_question(
-            query.low, asked)):  # fmt: skip
+    if YES_NO.search(query.low) or (text.startswith("**Pick the") and (derived or not _field_in_question(
+            query.low, asked))):  # fmt: skip
         first, sep, rest = text.partition("\n")
         return f"{first}\n\n{line}{sep}{rest}"
     return f"{line}\n\n{text}"
+
+
+# the datasheet rate of a low-precision format a job is run in
+_PRECISION_RATE = {"int8": "int8_dense_tops", "fp8": "fp8_dense_tflops"}
 
 
 def _field_in_question(low: str, fields: list[str]) -> bool:
@@ -1522,6 +1531,16 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         lead = (f"Yes, above the {wanted} you want" if got >= query.needed_tok_s
                 else f"No, short of the {wanted} you want for one stream")  # fmt: skip
         return f"**{lead}. {text[len(paced.group(1)) :]}"
+    rated = _RATE_LEAD.match(text)
+    rate_wanted = _RATE_WANTED.search(low) if rated else None
+    if rated and rate_wanted and YES_NO.search(low):
+        # "would a t4 be enough to serve bert base for 100 requests per second?": the rate
+        # wanted against the one it gets, first
+        got = float(rated.group(2).replace(",", ""))
+        want = float(rate_wanted.group(1).replace(",", ""))
+        lead = (f"Yes, above the {c.num(want)} a second you want" if got >= want
+                else f"No, short of the {c.num(want)} a second you want")  # fmt: skip
+        return f"**{lead}. {text[len(rated.group(1)) :]}"
     if _VERDICT_START.search(text):
         return text
     head = text.split("\n", 1)[0]
@@ -1544,6 +1563,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         # the other for training: neither yes nor no
         return f"**It depends on the work: p{text[3:]}"
     if pick and (judged := _claim_judged(query, low, head, pick.group(1), text)):
+        return judged
+    if (level := _LEVEL_LEAD.match(text)) and (judged := _level_judged(query, low, text, level)):
         return judged
     if pick and _WORTH_ASKED.search(low) and (small := _small_step(head)):
         # "a meaningful speed-up, or a sidegrade?": a lead of under a fifth is no upgrade
@@ -1576,6 +1597,17 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     return f"**{word}: {body}" if text.startswith("**") else f"{word}: {body}"
 
 
+# a non-LLM rate leading an answer: "**Inference throughput: about 912 sequences/s"
+_RATE_LEAD = re.compile(
+    r"(\*\*(?:Yes, it fits\. )?)(?:Inference|Training|Fine-tuning) throughput: about ([\d,.]+) "
+)
+# a rate wanted: "for 100 requests per second", "500 images a second", "2k docs/s"
+_RATE_WANTED = re.compile(
+    r"(\d[\d,.]*)\s?(?:requests?|reqs?|queries|images?|imgs?|sequences?|samples?|frames?"
+    r"|docs?|documents?|sentences?|items?)\s?(?:/|per|a|an|each)\s?(?:s|sec|second)\b"
+)
+
+
 # a fit asked in a yes-or-no question: "can my laptop run phi-4-mini fully on the gpu?"
 _FIT_WORDS = re.compile(r"\b(?:run|fit|hold|load|handle|cope with)\b")
 # whether a lead is worth having: "a meaningful speed-up, or a sidegrade?", "worth upgrading?"
@@ -1593,6 +1625,8 @@ _LEAD_TIMES = re.compile(r"\babout ([\d,.]+)x as fast\b|\bthe fastest \(([\d,.]+
 # an upgrade asked of: "worth the upgrade", "should be faster right?", "will it be quicker?"
 _UPGRADE_ASKED = re.compile(
     r"\bupgrad\w*|\bworth\b|\b(?:should|would|will|gonna|going to) be (?:faster|quicker)\b"
+    r"|\bmake (?:it|things|them|my \w+) (?:\w+ )?(?:any |much |a lot )?(?:faster|quicker)\b"
+    r"|\bwaste of money\b|\bany (?:faster|quicker|better)\b"
 )
 # a card the user has: "my 3060", "i have an RTX 3060", "we've got two 3090s", "the old 3090"
 _HELD_BEFORE = re.compile(
@@ -1635,6 +1669,22 @@ def _names(said: str, name: str) -> bool:
     each word with a digit in it is in the name."""
     words = re.findall(r"[a-z]*\d+\w*", said.lower())
     return bool(words) and all(w in name.lower() for w in words)
+
+
+# two cards level: "**They are as fast", "**They are about as fast: the X by 1.04x"
+_LEVEL_LEAD = re.compile(r"\*\*They are (?:about )?as fast")
+
+
+def _level_judged(query: Query, low: str, text: str, level: re.Match[str]) -> str | None:
+    """A claim settled by two cards level: "is the P40 as good as a 3090?" yes; "will the P40 make
+    my 3060 any faster?" no, about as fast as the card the user has."""
+    rest = text[level.end() :]
+    if PARITY_ASKED.search(low):
+        return f"**Yes, they are about as fast{rest}"
+    held = [g for g in query.gpus if _held(low, g.text.lower())]
+    if _UPGRADE_ASKED.search(low) and len(held) == 1 and len(query.gpus) >= 2:
+        return f"**No: about as fast as the card you have{rest}"
+    return None
 
 
 def _held(low: str, name: str) -> bool:

@@ -2684,7 +2684,8 @@ _MONEY = re.compile(
     rf"(?:\$|usd\s?|eur\s?|gbp\s?|us\$)\s?~?{_NUM}\s?(k|m|mil|million|thousand)?\b"
     rf"|(?<![\w.]){_NUM}\s?(k)?\s?\$(?!\s?\d)"  # "1$/hr", "500$" (not "3090 $600")
     rf"|{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:usd|(?:us |u\.s\. )?dollars?|bucks|eur|euros?"
-    rf"|gbp|quid|d[oó]lares|kr|sek|nok|dkk|{_FX_RE[2:-2]})\b"
+    rf"|gbp|quid|pounds?(?! (?:heavy|of weight|in weight))|d[oó]lares|kr|sek|nok|dkk"
+    rf"|{_FX_RE[2:-2]})\b"
     rf"|(?:\bfor|\bcosts?|\bbudget(?: is| of)?|\bspend(?:s|ing)?|\bspent|\bpay(?:s|ing)?|~|\babout"
     rf"|\baround|\blike|\bunder"
     rf"|<|\bup to|\bhave|\bat most)\s?~?\s?(\d+(?:\.\d+)?)\s?(k|m)\b"
@@ -2792,6 +2793,10 @@ def _money(low: str) -> list[tuple[float, str, int]]:
         after = low[m.end() : m.end() + 24]
         if rx.match(r"\s?(?:/|per|a)\s?kwh\b", after):
             continue  # "$0.32/kwh": the price of electricity, not of the GPUs
+        if "pound" in m.group(0) and rx.search(
+            r"\bweigh\w*\s(?:about |around |like |~)?$", low[max(0, m.start() - 20) : m.start()]
+        ):
+            continue  # "the card weighs 3 pounds": a weight, not money
         dollars = rx.search(r"us\$|usd|dollar|buck", m.group(0)) or (
             m.group(0).lstrip().startswith("$")
             and not low[max(0, m.start() - 1) : m.start()].isalpha()
@@ -6033,6 +6038,13 @@ def _recipe_epochs(q: Query, catalog: Catalog, timed: bool = False) -> Query:
     if (q.epochs and tuned_recipe and not q.context and len(q.models) == 1
             and q.models[0].family == "transformer"):  # fmt: skip
         # "bert-large on squad, 2 epochs": the epochs said, the recipe's sequence length
+        note = (f"{tuned_recipe[1]}-token sequences of {q.dataset_name} assumed: "
+                f"{tuned_recipe[2]}; say yours if it differs.")  # fmt: skip
+        return replace(q, context=tuned_recipe[1], notes=(*q.notes, note))
+    if (tuned_recipe and not q.context and len(q.models) == 1
+            and q.models[0].family == "transformer"
+            and not (timed or q.intent in _WHOLE_RUN_INTENTS)):  # fmt: skip
+        # "bert large squad finetune, how many sequences/sec": a rate, at the recipe's length
         note = (f"{tuned_recipe[1]}-token sequences of {q.dataset_name} assumed: "
                 f"{tuned_recipe[2]}; say yours if it differs.")  # fmt: skip
         return replace(q, context=tuned_recipe[1], notes=(*q.notes, note))
