@@ -491,9 +491,10 @@ def solve(
 ) -> dict[str, Any]:
     """The limit that still fits: target "max_context" (tokens), "max_batch" (sequences) or
     "min_gpus". Training memory options as for `estimate` (`optimizer`, `checkpointing`,
-    `mixed_precision`, `framework`: the trainer whose recipe sizes it, e.g. unsloth); `output_tokens`, each answer's length, which the KV cache holds beside
-    the prompt; `resolution`, an image model's input size in pixels. Returns {"target",
-    "solution" (null when nothing fits), "estimate"}."""
+    `mixed_precision`; `framework`, the trainer whose recipe sizes it, e.g. unsloth);
+    `output_tokens`, each answer's length, which the KV cache holds beside the prompt;
+    `resolution`, an image model's input size in pixels. Returns {"target", "solution" (null
+    when nothing fits), "estimate"}."""
     solvers = {"max_context": max_context, "max_batch": max_batch, "min_gpus": min_gpus}
     if target not in solvers:
         raise InvalidInput(f"Unknown target {target!r}; use max_context, max_batch or min_gpus.")

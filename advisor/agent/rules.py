@@ -1260,8 +1260,10 @@ def _asked_fields_first(query: Query, box: ToolBox, text: str) -> str:
         return text  # said already, after the pick ("a4000 or a5000, power bill matters")
     # "a good deal? tell me the bandwidth too", "300 W PSU, slot power only ... which one is
     # quicker?": the verdict or the pick first, the figures after it
-    if YES_NO.search(query.low) or (text.startswith("**Pick the") and (derived or not _field_in_question(
-            query.low, asked))):  # fmt: skip
+    picked_first = text.startswith("**Pick the") and (
+        derived or not _field_in_question(query.low, asked)
+    )
+    if YES_NO.search(query.low) or picked_first:
         first, sep, rest = text.partition("\n")
         return f"{first}\n\n{line}{sep}{rest}"
     return f"{line}\n\n{text}"
