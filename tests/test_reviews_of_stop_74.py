@@ -289,3 +289,9 @@ def test_a_mixture_of_experts_reads_its_active_weights(rules_advisor: Advisor) -
     text = ask_grounded(rules_advisor, "on a 4090, is qwen3 30b a3b or qwen2.5 32b faster at "
                         "q4?").text  # fmt: skip
     assert "active parameters" in text and "a token" in text, text
+
+
+def test_a_gap_between_two_clouds_prices_is_explained(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "an a100 is $1.10/hr on runpod but $4 on aws, how "
+                        "come?").text  # fmt: skip
+    assert "Why they differ" in text and "hours on" not in head(text), text

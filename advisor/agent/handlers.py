@@ -7160,7 +7160,26 @@ def _tokens_generated(query: Query, box: ToolBox, time_first: bool = False) -> D
     return Draft("\n\n".join([head, single, price]))
 
 
+PRICE_GAP_WHY = (
+    "Why they differ: the big clouds rent these cards in whole multi-GPU instances with their "
+    "networking, support and uptime guarantees, and price in their own margins; marketplaces "
+    "(Vast.ai and the like) broker cards from third-party hosts, with no guarantee of uptime, "
+    "of the host's network, or that the machine stays yours. Spot and committed-use terms on "
+    "the big clouds narrow the gap."
+)
+# a gap between prices asked about: "$2/hr on vast but $12 on aws, why?", "how come"
+_PRICE_GAP_ASKED = re.compile(r"\bwhy\b|\bhow come\b|\bwhat explains\b|\bdifference\b")
+
+
 def cost(query: Query, box: ToolBox) -> Draft:
+    if (len(query.providers) >= 2 and query.gpus and _PRICE_GAP_ASKED.search(query.low)
+            and not query.hours):  # fmt: skip
+        # "an H100 is $2/hr on vast but $12 on aws, why?": each cloud's prices, and what sets
+        # them apart, not an hour count from the two figures
+        plain = re.sub(_PRICE_GAP_ASKED.pattern, " ", query.read, flags=re.IGNORECASE)
+        prices = cost(replace(query, user_price_usd_per_hour=None, budget=None, gpu_prices=(),
+                              text=plain, english=plain), box)  # fmt: skip
+        return Draft(f"{prices.text}\n\n{PRICE_GAP_WHY}", prices.citations, prices.warnings)
     if _job_sized(query) and (due := _deadline_judged(query, box, verdict_only=True)):
         # "can a 4090 finish 20000 images in a week, and the cost?": yes or no, then the bill
         costed = cost(replace(query, hours=None), box)

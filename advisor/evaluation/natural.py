@@ -56,6 +56,7 @@ SPLITS = (
     "fresh28",
     "fresh29",
     "fresh30",
+    "fresh31",
 )
 
 
