@@ -295,3 +295,10 @@ def test_a_gap_between_two_clouds_prices_is_explained(rules_advisor: Advisor) ->
     text = ask_grounded(rules_advisor, "an a100 is $1.10/hr on runpod but $4 on aws, how "
                         "come?").text  # fmt: skip
     assert "Why they differ" in text and "hours on" not in head(text), text
+
+
+def test_a_run_of_years_is_spread_over_a_cluster(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "cost to pretrain llama 3 8b on 15T tokens with "
+                        "h100s?").text  # fmt: skip
+    days = [float(d) for d in __import__("re").findall(r"\(([\d.]+) days\)", head(text))]
+    assert days and max(days) <= 31, head(text)

@@ -2417,6 +2417,14 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                      "; the figures are for as many of each as hold it.")  # fmt: skip
             results = spread_all
             verdicts = {True}
+            if (clustered := _on_a_cluster(query, box, results, model)) is not None:
+                results = clustered
+                moved = moved.replace(
+                    "; the figures are for as many of each as hold it.",
+                    "; a run this long is spread over a cluster: the figures are for as many of "
+                    "each as finish it within about a month (its GPU-hours and cost hardly move "
+                    "with the count).",
+                )
     four = _as_run_locally(query, box, results, model) if verdicts == {False} else None
     if four is not None:  # "b580 or 4060 ti for a 14b": in 16 bits on none; as people run it
         notes.append(_run_locally_note(results[0], four[0], several=True))
@@ -2777,6 +2785,34 @@ _SERVED = re.compile(
     r"\bserv(?:e|es|ing|er)\b|\bhost(?:ing)?\b|\bproduction\b|\bapi\b"
     r"|\bthroughput\b|\bconcurren\w*|\busers\b|\brequests\b|\bbatch\b"
 )
+
+
+CLUSTER_WALL_HOURS = 730.0  # a run spread over a cluster to end within about a month
+CLUSTER_MAX_GPUS = 4096  # the largest cluster a run is spread over
+
+
+def _on_a_cluster(
+    query: Query, box: ToolBox, results: list[dict[str, Any]], model: ModelRef
+) -> list[dict[str, Any]] | None:
+    """ "Train an 8B on 15T tokens on H100s": a run of years on the fewest cards that hold it,
+    with no count said, on as many of each (the fewest, doubled) as end it within about a month;
+    None when the count was said or the run is short."""
+    if any(g.count for g in query.gpus) or query.num_gpus:
+        return None
+    if not all((r.get("job_hours") or {}).get("typical", 0) > 12 * CLUSTER_WALL_HOURS
+               for r in results):  # fmt: skip
+        return None
+    spread = []
+    for r in results:
+        n = r["num_gpus"]
+        hours = r["job_hours"]["typical"] * n  # about the GPU-hours, at any count
+        while n < CLUSTER_MAX_GPUS and hours / n > CLUSTER_WALL_HOURS:
+            n *= 2
+        e = box.call("estimate", estimate_args(query, r["gpu"], n, model))
+        if "error" in e or not e["fits"] or not e.get("job_hours"):
+            return None
+        spread.append(e)
+    return spread
 
 
 def _as_run_locally(
@@ -7405,6 +7441,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
             spread = [_on_the_fewest(query, box, e, model) for e in found]
             found = [e for e in spread if e is not None]
             _batched_as_run(query, box, found, model)  # sharded over several: fuller batches
+            # ("llama 3 8b on 15T tokens on H100s": years on the fewest, a month on a cluster)
+            found = _on_a_cluster(query, box, found, model) or found
             if found and len(query.gpus) == 1:  # the fit below on as many as the cost is for
                 n = found[0]["num_gpus"]
                 draft = fit(replace(query, gpus=tuple(replace(g, count=n) for g in query.gpus)),
