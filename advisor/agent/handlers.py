@@ -2240,8 +2240,8 @@ def _batched_as_run(
         fuller = _pretraining_batch(query, box, e, model)
         if fuller is not None:
             notes.append(f"Batch {fuller['batch']:,} sequences per GPU: pre-training runs full "
-                         f"batches, the largest power of two up to {PRETRAIN_MAX_BATCH} that "
-                         "fits (say yours if it differs).")  # fmt: skip
+                         "batches, the largest power of two that fits, up to the batch "
+                         "pre-training runs take (say yours if it differs).")  # fmt: skip
             results[i] = fuller
         sharded = _sharded_batch(query, box, results[i], model)
         if sharded is not None:
