@@ -9849,11 +9849,9 @@ _MEMORY_PER_DOLLAR = re.compile(
 def _memory_per_dollar(query: Query, box: ToolBox, bought: dict[str, Any]) -> Draft:
     """ "Which GPU gives the most VRAM per dollar?": the cards by the purchase price of each GB
     of memory, least first, one card each (no model decides it)."""
-    query = replace(query, precision=HOME_PRECISION)
     ranked = box.call("recommend_gpus", {
         "model": REFERENCE_LLM, "workload": "inference", "precision": HOME_PRECISION,
-        "max_gpus": 1, "top": 5, **{k: v for k, v in bought.items() if k != "rank_by"},
-        "rank_by": "memory_per_dollar", "vendor": query.vendor,
+        "max_gpus": 1, "top": 5, **bought, "rank_by": "memory_per_dollar", "vendor": query.vendor,
     })  # fmt: skip
     rows = [r for r in ranked.get("ranked", []) if r.get("usd_per_memory_gb")]
     if not rows:

@@ -1642,10 +1642,10 @@ def _claim_judged(query: Query, low: str, head: str, chosen: str, text: str) -> 
     "is the P40 as good as a 3090?" is a no when the 3090 leads by PAR or more; "newer card,
     should be faster right? worth the upgrade?" is a no when the card the user has is the pick.
     None when the question makes neither claim."""
-    lead = _LEAD_TIMES.search(head)
+    lead = _lead_times(head)
     if lead is None:
         return None
-    times = float((lead.group(1) or lead.group(2)).replace(",", ""))
+    times = lead[1]
     rest = text[2:] if text.startswith("**") else text
     if parity := PARITY_ASKED.search(low):
         if times < PAR:
@@ -1658,7 +1658,7 @@ def _claim_judged(query: Query, low: str, head: str, chosen: str, text: str) -> 
         return f"**No: p{rest[1:]}"
     if not _UPGRADE_ASKED.search(low):
         return None
-    held = [g for g in query.gpus if _held(low, g.text.lower())]
+    held = _held_cards(query, low)
     if len(held) != 1 or len(query.gpus) < 2:
         return None
     if _names(held[0].text, chosen):  # the card the user has leads
@@ -1683,17 +1683,30 @@ def _level_judged(query: Query, low: str, text: str, level: re.Match[str]) -> st
     rest = text[level.end() :]
     if PARITY_ASKED.search(low):
         return f"**Yes, they are about as fast{rest}"
-    held = [g for g in query.gpus if _held(low, g.text.lower())]
+    held = _held_cards(query, low)
     if _UPGRADE_ASKED.search(low) and len(held) == 1 and len(query.gpus) >= 2:
         return f"**No: about as fast as the card you have{rest}"
     return None
 
 
-def _held(low: str, name: str) -> bool:
-    """Whether the user says they have the card written `name` ("my workshop pc has an RTX
-    3060 12GB", "i have a 3090")."""
-    at = low.find(name)
-    return at >= 0 and bool(_HELD_BEFORE.search(low[max(0, at - 40) : at]))
+def _held_cards(query: Query, low: str) -> list[GpuRef]:
+    """The cards named that the user says they have ("my workshop pc has an RTX 3060 12GB", "i
+    have a 3090")."""
+    held = []
+    for g in query.gpus:
+        at = low.find(g.text.lower())
+        if at >= 0 and _HELD_BEFORE.search(low[max(0, at - 40) : at]):
+            held.append(g)
+    return held
+
+
+def _lead_times(head: str) -> tuple[str, float] | None:
+    """The lead a pick's first line states, as said and as a number ("about 1.06x as fast",
+    1.06), or None."""
+    lead = _LEAD_TIMES.search(head)
+    return (
+        (lead.group(0), float((lead.group(1) or lead.group(2)).replace(",", ""))) if lead else None
+    )
 
 
 def _small_step(head: str) -> str | None:
@@ -1702,10 +1715,8 @@ def _small_step(head: str) -> str | None:
     figure is given."""
     m = _FIGURE_VS.search(head)
     if not m:
-        lead = _LEAD_TIMES.search(head)
-        if lead and float((lead.group(1) or lead.group(2)).replace(",", "")) < SMALL_STEP:
-            return lead.group(0)
-        return None
+        lead = _lead_times(head)
+        return lead[0] if lead and lead[1] < SMALL_STEP else None
     values = [
         float(v.replace(",", "")) for v in (m.group(2), *re.findall(r"vs ([\d,.]+)", m.group(4)))
     ]

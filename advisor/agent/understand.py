@@ -2375,8 +2375,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         elif monthly and span and _months_of(span) > 1:
             hours *= _months_of(span)  # "40 hours per month ... over the four-year cycle"
         elif (daily or weekly) and span:  # "30 hours per week over a three-year period"
-            years = _count(span.group(1) or span.group(3)) / (12 if (span.group(2) or "") else 1)
-            hours *= years * (365 if daily else 52)
+            hours *= _months_of(span) / 12 * (365 if daily else 52)
         elif daily and (asked := _PERIOD_ASKED.search(low[m.end() :])):
             count, unit = _period(asked)  # "8h a day ... monthly cost for 30 days?"
             every = 5 / 7 if weekdays and unit not in ("day", "night") else 1.0
