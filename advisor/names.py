@@ -88,6 +88,11 @@ def suggest(key: str, index: dict[str, list[str]], limit: int = 5) -> list[str]:
     close = difflib.get_close_matches(key, list(index), n=10, cutoff=0.6)
     if not contained and not close:  # nothing near: offer the least far ones anyway
         close = difflib.get_close_matches(key, list(index), n=limit, cutoff=0.4)
+    numbers = re.findall(r"\d{2,}", key)
+    line = re.match(r"[a-z]{2,}(?=\d)", key)  # "rx" of "rx5700": a card of the same line is near
+    if numbers:  # "tesla k80s" is near no "ryzen ai max 395": its number or its line must be in it
+        close = [k for k in close if set(numbers) & set(re.findall(r"\d{2,}", k))
+                 or (line and line.group(0) in k)]  # fmt: skip
     return _unique(i for k in [*contained, *close] for i in index[k])[:limit]
 
 

@@ -1066,6 +1066,7 @@ def break_even(
         / (cost.HOURS_PER_MONTH / 24),
         "years_before_power": purchase_usd / rent_usd_per_hour / hours_per_day / 365,
         "weeks_before_power": purchase_usd / rent_usd_per_hour / hours_per_day / 7,
+        "days_before_power": purchase_usd / rent_usd_per_hour / hours_per_day,
         "break_even_months": result.months,
         "break_even_years": None if result.months is None else result.months / 12,
         "break_even_days": None if result.hours is None else result.hours / hours_per_day,

@@ -1671,9 +1671,12 @@ def break_even(
     if n > 1:  # "break-even in GPU-hours": the hours of all the GPUs together
         head += f"; {num(result['break_even_gpu_hours'], 'GPU-hours')} across the {n}"
     if result["power_w"] and result["usd_per_kwh"] and result.get("hours_before_power"):
+        # (its days too, where the use is hours a day: "in hours and in days?")
+        days_before = (f"{num(result['days_before_power'], 'days')}, "
+                       if days and result.get("days_before_power") else "")  # fmt: skip
         head += (
             f"; {num(result['hours_before_power'], 'hours')} "
-            f"({num(result['months_before_power'], 'months')}"
+            f"({days_before}{num(result['months_before_power'], 'months')}"
             + (
                 f", {num(result['weeks_before_power'], 'weeks')}"
                 if weeks and result.get("weeks_before_power") and result["hours_per_day"] < 24

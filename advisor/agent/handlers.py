@@ -20,7 +20,16 @@ from typing import Any
 from advisor.agent import compose as c
 from advisor.agent import glossary
 from advisor.agent.linker import NUMBER_WORDS
-from advisor.agent.query import BUDGET_HELD, RENT_SAID, Budget, GpuRef, ModelRef, Query
+from advisor.agent.query import (
+    BUDGET_HELD,
+    RENT_SAID,
+    SWAP_TO,
+    Budget,
+    GpuRef,
+    ModelRef,
+    Query,
+    card_named_in,
+)
 from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
@@ -1955,7 +1964,8 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 # cards of different models run together: "a 4090 + 3090", "if I add a 7900 XT", "both cards"
 MIXED_MAX = 8  # the most cards one machine holds, for a split over different ones
 _CARDS_TOGETHER = re.compile(
-    r"\d\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|\btogether\b|\bcombined\b|\bcombo\b"
+    # ("EUR 1,000 together": the two cards' price, no split of one model over them)
+    r"\d\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|(?<!\d )\btogether\b|\bcombined\b|\bcombo\b"
     r"|\b(?:use|using|run it on|with) (?:all|both) (?:three|four|of them|the cards|the gpus)\b"
     r"|\bboth (?:cards|gpus)\b|\buse (?:them )?both\b|\bcombine (?:them|the two)\b"
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
@@ -3239,6 +3249,8 @@ PARITY_ASKED = re.compile(
     r"\b(?:as (?:good|fast|quick|capable|strong|powerful)|(?:just )?as well) as\b"
     r"|\bthe same (?:as|thing|speed|performance)\b|\bsame (?:speed|performance|thing)\b"
     r"|\bon (?:a )?par with\b"
+    # "'also 32 GB in total, so the same'. is that really the same?"
+    r"|\b(?:is|are) (?:that|it|this|they|those) (?:really |actually |truly )?the same\b"
 )
 
 
@@ -5952,6 +5964,12 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     # "is a used a6000 worth it vs 2x 3090s?": the answer is about the card asked of first
     # ("P40 for $180, worth it? or a 3060": the card the user priced is the one asked about)
     other = fast["gpu"] != ids[0] and bool(_WORTH_OF_FIRST.search(query.low) or ids[0] in yours)
+    swap = SWAP_TO.search(query.low)
+    moved_in = [r.ids[0] for r in query.gpus if swap and r.ids and r.text
+                and card_named_in(r.text, swap.group("new"))]  # fmt: skip
+    if moved_in and moved_in[0] in ids:
+        # "swap the 3060 for a 4060 ti 8gb, worth it?": the card swapped in is the one asked of
+        other = fast["gpu"] != moved_in[0]
     yes = "No" if other else "Yes"
     ratio = f"{c.num(faster)}x as fast for {c.num(dearer)}x the price"
     said = _PRICE_RATIO_SAID.search(query.low)
@@ -7927,6 +7945,27 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
             f"{fast['gpu_name']} is {c.num(speed_x)}x as fast for {c.num(price_x)}x the price** "
             f"(by the {what}: {figures}).")  # fmt: skip
     lines = [head]
+    if _MONTHLY_WASTE.search(query.low):
+        # "running round the clock ... what are we throwing away every month on the H100?": each
+        # card's month at the user's price, and the difference
+        months = [(r, box.call("rental_cost", {"usd_per_gpu_hour": r["price"],
+                                               "hours": HOURS_PER_MONTH, "num_gpus": count}))
+                  for r in rows]  # fmt: skip
+        if all("error" not in m for _r, m in months):
+            dear, cheap = (
+                max(months, key=lambda x: x[1]["usd"]),
+                min(months, key=lambda x: x[1]["usd"]),
+            )
+            more = dear[0]["price"] - cheap[0]["price"]
+            gap = box.call("rental_cost", {"usd_per_gpu_hour": more, "hours": HOURS_PER_MONTH,
+                                           "num_gpus": count})  # fmt: skip
+            if "error" not in gap:
+                lines.insert(0, f"**Around the clock, the {dear[0]['gpu_name']} costs "
+                                f"{c.usd(dear[1]['usd'], sign)} a month against "
+                                f"{c.usd(cheap[1]['usd'], sign)} for the {cheap[0]['gpu_name']}: "
+                                f"{c.usd(gap['usd'], sign)} a month more "
+                                f"({HOURS_PER_MONTH} hours at your prices).**")  # fmt: skip
+                lines[1] = lines[1].replace("**", "")
     # the datasheet figure that paces the job: compute to train, bandwidth to decode
     field = "bandwidth_gbs" if result.get("workload") == "inference" else "fp16_bf16_dense_tflops"
     sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in rows]
@@ -7945,6 +7984,14 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
             lines.append("Per million tokens at your prices: " + "; ".join(each) + ".")
     lines.append("Prices are yours, used as given, per GPU-hour; speeds are computed.")
     return Draft("\n\n".join(lines))
+
+
+# the month's difference asked: "what are we throwing away every month", "how much would we save
+# a month", "overpaying monthly"
+_MONTHLY_WASTE = re.compile(
+    r"\b(?:throw\w* away|wast\w*|overpay\w*|sav(?:e|ing)|burn\w*|lose|losing)\b[^.?!]{0,40}"
+    r"\b(?:a|per|every|each) month\b|\bmonthly\b[^.?!]{0,30}\b(?:saving|waste|difference)\b"
+)
 
 
 def _at_full_load(
@@ -8105,6 +8152,15 @@ _A_MACHINE_SAID = re.compile(
 )
 
 
+# the card's own share asked of a machine: "what does the card alone cost me", "only for the
+# graphics card", "just the gpu"
+_CARD_ALONE = re.compile(
+    r"\b(?:card|gpu|graphics card|video ?card)s? (?:alone|only|by (?:it|them)sel(?:f|ves)"
+    r"|on (?:its|their) own)\b|\b(?:only|just|solely) (?:for )?(?:the |my )?(?:card|gpu"
+    r"|graphics card|video ?card)s?\b"
+)
+
+
 # the electricity itself asked, not a rental: "electricity cost per month of a 4090 24/7"
 _POWER_BILL_ASKED = re.compile(
     r"\belectric\w*|\bpower (?:bill|cost)s?\b|\benergy (?:bill|cost)s?\b"
@@ -8180,7 +8236,8 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
         args["power_w"] = query.draw_w
     whole = ""
     if (ref is not None and ref.ids and not query.draw_w and not query.other_w
-            and _A_MACHINE_SAID.search(query.low)):  # fmt: skip
+            and _A_MACHINE_SAID.search(query.low)
+            and not _CARD_ALONE.search(query.low)):  # fmt: skip
         # "my 4x3090 rig ... electricity for a month": the machine's draw, CPU and the rest too
         rig = box.call("system_power", {"gpu": args["gpu"], "num_gpus": count})
         if "error" not in rig:
@@ -9893,6 +9950,10 @@ def _against_budget(query: Query, priced: dict[str, Any]) -> list[str]:
     budget = query.budget
     price = market_price(priced.get("prices", []), query.condition)
     if budget is None or budget.per != "total" or price is None or query.purchase_usd:
+        return []
+    if query.gpu_purchase_prices or query.currency != "$":
+        # "a pair of P40s for £300 or a 3090 for £650, £700 budget": the user's own prices
+        # decide, and a budget in pounds is not weighed against the record's dollars
         return []
     low = query.low
     if not BUDGET_WORDS.search(low) or EACH_PRICE.search(low):

@@ -792,7 +792,10 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return bool(
             # a joke asked for, not "or is 6GB a joke": a figure of speech beside a real question
             (
-                rx.search(
+                # (not "a song-request bot on llama 3.1 8b: can my 3060 keep up?": a model run
+                # on a card is the job, whatever it writes)
+                not (any(m.ids for m in q.models) and q.gpus)
+                and rx.search(
                     r"\b(?:joke|poem|song(?! school| ?book| list| service)|limerick"
                     r"|(?<!claude )(?<!claude-)haiku)\b",
                     low,
@@ -1620,7 +1623,9 @@ def _explain(q: Query, low: str) -> bool:
 def _pick_asked(q: Query, low: str) -> bool:
     """One of two or more cards asked for a model's job ("which one, and why does the memory
     matter?"): the pick leads, whatever the why beside it."""
-    which = rx.search(r"\bwhich (?:one|card|gpu|of (?:the|them|these|those))\b", low)
+    which = rx.search(r"\bwhich (?:one|card|gpu|of (?:the|them|these|those))\b"
+                      # "One H100 80GB or one H200 141GB? Which, why."
+                      r"|\bwhich\s?[,?.]|\bwhich (?:and|&) why\b", low)  # fmt: skip
     return bool(len({g.ids for g in q.gpus}) >= 2 and q.models and which)
 
 
@@ -1886,6 +1891,9 @@ def keeps_intent(detected: str, previous: str, query: Query, names_nothing: bool
         return True  # "right, they came back: $0.75/hr now, same pattern. total?": the sum again
     if detected == "fit" and previous == "cost" and query.models and _FIT_ASKED.search(query.low):
         return False  # "$0.71/hr, 16 h a day: a month? also would llama 8b even fit on it": asked
+    if (detected == "fit" and previous in ("recommend", "buy") and query.gpus and query.models
+            and _FIT_ASKED.search(query.low)):  # fmt: skip
+        return False  # "what card for flux?" then "my 4090 is spare: would flux dev fit on it?"
     settings_only = names_nothing and detected in ("spec", "search")
     money = previous in ("cost", "recommend", "buy", "rent_or_buy")
     return detected in weak and (query.has_model or money or settings_only)

@@ -154,6 +154,10 @@ def tokens(text: str) -> list[Token]:
 # ---------------------------------------------------------------- the index
 
 
+# the CPU lines whose model numbers look like a GPU's ("Ryzen 5 7600", "Ryzen 9 7900X")
+_CPU_LINES = frozenset({"ryzen", "threadripper", "epyc", "xeon", "athlon", "core"})
+
+
 @dataclass
 class Linker:
     """Name indexes of one catalog, built once (see linker_for)."""
@@ -234,6 +238,14 @@ class Linker:
                 i += 1
                 continue
             end, ids, written = hit
+            before = [w.low for w in words[max(0, i - 2) : i]]
+            cpu = before and (
+                before[-1] in _CPU_LINES
+                or (len(before) == 2 and before[0] in _CPU_LINES and before[1].isdigit())
+            )
+            if cpu:
+                i = end  # "a Ryzen 5 7600", "ryzen 7600": a CPU, no five RX 7600s
+                continue
             if (written.isdigit() and end < len(words) and _UNIT_AFTER.match(words[end].low)
                     and not text[words[end - 1].end : words[end].start].strip()
                     and not text[: words[i].start].rstrip().endswith(("+", "&"))):  # fmt: skip
@@ -386,6 +398,8 @@ class Linker:
         if memory is None and bare and any(g.memory_gb == float(bare.group(1)) for g in gpus):
             memory = float(bare.group(1))  # "a100 80", "4 a100 80s": the 80 GB variants
         unified = all(g.vendor == "Apple" for g in gpus)  # one memory: no card beside system RAM
+        if unified and form == "laptop":
+            form = None  # "the M2 Max laptop", "MacBook Air M4": an Apple chip has no laptop part
         after = end
         while unified and after < len(words) and words[after].low in _APPLE_DEVICE:
             after += 1  # "my m4 macbook air has 16gb": the device's name, then its memory

@@ -328,11 +328,33 @@ _RATE_FIRST = re.compile(
 _KO_DAYS = re.compile(r"(?<=\d)\s?일(?![\uac00-\ud7af])")
 
 
+# a combining mark after a Latin letter that NFC cannot fold into it (Yoruba's "ẹ́": a dot below
+# and an acute): dropped, so that the text and its plain form keep one character for one
+_LOOSE_MARK = re.compile(r"(?<=[A-Za-z\u00c0-\u024f\u1e00-\u1eff])[\u0300-\u036f]+")
+# a name or number written onto a word of a script with prefixes (Ethiopic, Hebrew, Arabic,
+# Devanagari): "በFP8", "לRTX 4090"
+_GLUED = re.compile(
+    r"(?<=[\u1200-\u137f\u0590-\u05ff\u0600-\u06ff\u0900-\u097f])(?=[A-Za-z0-9])"
+    r"|(?<=[A-Za-z0-9])(?=[\u1200-\u137f\u0900-\u097f])"
+)
+# Uzbek puts the period first: "kuniga 10 soat" (10 hours a day), "oyiga 22 kun" (22 days a month)
+_UZ_DAILY = re.compile(r"\b(kuniga|kunda|oyiga)\s(\d+(?:[.,]\d+)?)\s(?:soat|kun)\b", re.IGNORECASE)
+
+
+def _uz_daily(m: re.Match[str]) -> str:
+    """ "kuniga 10 soat" -> "10 hours a day", "oyiga 22 kun" -> "22 days a month"."""
+    return f"{m.group(2)} {'hours a day' if m.group(1).startswith('kun') else 'days a month'}"
+
+
 def to_english(text: str) -> str:
     """`text` with the phrasebook's phrases in English; an English question comes back as it was.
     Matching is on the text without accents and in lower case; positions are kept, since the
     accents are dropped one character for one."""
     pattern, english = _book()
+    if _LOOSE_MARK.search(text):  # "tí wọ́n ti lò tẹ́lẹ̀" (Yoruba): marks with no letter of their own
+        text = _LOOSE_MARK.sub("", unicodedata.normalize("NFC", text))
+    text = _GLUED.sub(" ", text)  # "በFP8" (Amharic), "בRTX" (Hebrew): a prefix on a name
+    text = _UZ_DAILY.sub(_uz_daily, text)
     if ":" in text:
         text = _CASE_SUFFIX.sub("", text)
     if "т" in text or "Т" in text:  # noqa: RUF001 (Cyrillic: "кВт·ч", "320 Вт")

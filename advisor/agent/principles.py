@@ -46,7 +46,7 @@ from advisor.agent.handlers import (
     typical_job_hours,
     watts_said,
 )
-from advisor.agent.query import GpuRef, ModelRef, Query
+from advisor.agent.query import SWAP_TO, GpuRef, ModelRef, Query, card_named_in
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import ENGINE_WORDS, gpu_mentions
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
@@ -407,6 +407,7 @@ _NVLINK_ASKED = re.compile(
     r"\b(?:do|does|can|are|is|have|has)\b[^.?!]{0,40}\b(?:connect\w*|join\w*|support\w*|have|has"
     r"|use|bridge\w*|link\w*)\b[^.?!]{0,20}\bnvlink\b|\bnvlink\b[^?]{0,80}\b(?:is (?:that|this|it)"
     r" (?:right|true|correct)|right\?|true\?)"
+    r"|\b(?:can|could|should|do) (?:i|we|you) (?:just |simply )?nv ?link\b"  # "can i nvlink them"
 )
 
 
@@ -981,6 +982,8 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
 
 def variants(query: Query, box: ToolBox) -> Draft | None:
     """Two GPUs people take for one ("A10 and A10G", "A100 40GB and 80GB"): what differs."""
+    if any((g.count or 1) > 1 for g in query.gpus):
+        return None  # "two 5060 Tis, 32 GB in total, the same as one 5090?": setups weighed
     if (
         query.follow_up
         and re.search(r"\b(?:faster|quicker|slower)\b", query.low)
@@ -1503,14 +1506,39 @@ def _supply_asked(low: str) -> bool:
     if any(re.search(rf"{supply}[^.?!]{{0,40}}{verb}|{verb}[^.?!]{{0,30}}{supply}", a)
            for a in asked):  # fmt: skip
         return True
-    speed = (
-        r"\b(?:quicker|faster|slower|speed|tok\w*/s|tokens? (?:per|a) second|which (?:one|card))\b"
+    said = re.search(rf"{supply}", low)
+    if said and any(
+        re.search(
+            r"\b(?:is|are|will|would) (?:a |my |the )?\d{3,4}\s?(?:w|watts?)?"
+            r" (?:be )?(?:enough|ok|okay|fine|sufficient)\b",
+            a,
+        )
+        for a in asked
+    ):
+        return True  # "the psu is a 650 watt one. is 650 enough for the 4090?"
+    speed = (  # ("which of the two should I order?": a pick, the supply one of its limits)
+        r"\b(?:quicker|faster|slower|speed|tok\w*/s|tokens? (?:per|a) second|which (?:one|card)"
+        r"|which of (?:the|them|these|those)|should i (?:order|buy|get|pick))\b"
     )
     return not any(re.search(speed, a) for a in asked)
 
 
+# a second card beside the one the user has: "next to mine", "alongside my 3090", "add a second"
+_BESIDE_MINE = re.compile(
+    r"\b(?:next to|beside|alongside|along with|with) (?:mine|my (?:own|current|other|\w+))\b"
+    r"|\b(?:a|the) second (?:one|card|gpu)\b|\badd (?:another|a second)\b"
+    r"|\bboth (?:cards|of them)\b"
+)
+
+
 def power_supply(query: Query, box: ToolBox) -> Draft | None:
     """ "Can a 1000 W PSU handle two 4090s?": the full-load draw against the supply."""
+    swap = SWAP_TO.search(query.low)
+    moved_in = next((g for g in query.gpus if swap and g.ids and g.text
+                     and card_named_in(g.text, swap.group("new"))), None)  # fmt: skip
+    if moved_in is not None and len(query.gpus) >= 2:
+        # "swap that 3060 out for a 5090 ... is 750 W enough?": the card going in is the load
+        query = replace(query, gpus=(moved_in,))
     found = _first_gpu(query)
     if found is None:
         return None
@@ -1518,6 +1546,8 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     if (counted := cards_under_limit(query, box, gpu, supply=True)) is not None:
         return counted  # "how many 4090s can a 1600 W supply run?"
     n = max(ref.count or 1, query.num_gpus or 1)
+    if _BESIDE_MINE.search(query.low):
+        n = max(n, 2)  # "slap his 3090 in next to mine on the same psu": two of them
     capped = {"gpu_cap_w": query.draw_w} if query.draw_each and query.draw_w else {}
     # the supply's own watts first: "my card draws 320w and my psu is 650w" (a draw said too)
     psu = query.max_power_w or supply_watts(query.low) or watts_said(query.low)
@@ -1969,9 +1999,14 @@ def _format_saves(query: Query, box: ToolBox, gpu: str, missing: list[str]) -> s
             return None
         sizes.append((e["model_name"], next(iter(e["breakdown_gb"].items()))))
     (name, (part, small)), (_, (_, big)) = sizes
+    params = e.get("params_b")
+    by_hand = (f" By hand, {c.num(params)}B parameters x 1 byte = {c.num(params, 'GB')} in FP8 "
+               f"against x 2 bytes = {c.num(2 * params, 'GB')}: half, before the layers a "
+               "format keeps in 16 bits." if params else "")  # fmt: skip
     return (
-        f"So it is only smaller: the {name} {part} takes {c.num(small, 'GB')} in FP8 "
-        f"against {c.num(big, 'GB')} in 16 bits."
+        f"So it is only smaller: the {name} {part} "
+        f"{'take' if part.endswith('s') else 'takes'} {c.num(small, 'GB')} in FP8 "
+        f"against {c.num(big, 'GB')} in 16 bits.{by_hand}"
     )
 
 
@@ -2810,12 +2845,32 @@ def unified_memory(query: Query, box: ToolBox) -> Draft | None:
                      f"{'fits' if on_mac['fits'] else 'does not fit'} in the "
                      f"{c.num(on_mac['usable_memory_per_gpu_gb'], 'GB')} a Mac with "
                      f"{c.num(memory, 'GB')} lets its GPU use.")  # fmt: skip
+    fastest = max(macs, key=lambda m: m["bandwidth_gbs"])
+    mac_first = fastest["bandwidth_gbs"] > card["bandwidth_gbs"]
+    faster = f"the {fastest['name']}" if mac_first else "the card"
     lines.append(f"Speed is another matter: the {card['name']} reads its memory at "
                  f"{c.num(card['bandwidth_gbs'], 'GB/s')}; the Apple chips: {names}. Once a "
-                 "model fits both, the card decodes faster; when it does not fit the card, the "
+                 f"model fits both, {faster} decodes faster (each token reads every weight, "
+                 "so the memory bandwidth sets the pace); when it does not fit the card, the "
                  "layers left over run from system RAM over PCIe, far slower than the "
                  "Mac.")  # fmt: skip
+    if _SPEED_WHY.search(query.low):
+        # "the Mac writes faster than my 4060 Ti, yet the card has more teraflops: why?": the
+        # pace is the memory bandwidth's, first
+        slow, quick = (card, fastest) if mac_first else (fastest, card)
+        lines.insert(0, f"**Memory bandwidth: generating text reads every weight for each token, "
+                        f"so the {quick['name']} ({c.num(quick['bandwidth_gbs'], 'GB/s')}) "
+                        f"outpaces the {slow['name']} ({c.num(slow['bandwidth_gbs'], 'GB/s')}) "
+                        "whatever their TFLOPS; the TFLOPS figure sets how fast a prompt is read "
+                        "and training, not the pace of the answer.**")  # fmt: skip
+        lines[1] = lines[1].replace("**", "")
     return _draft(lines, model)
+
+
+# a speed asked of a Mac set against a card: "writes faster than my PC", "more teraflops"
+_SPEED_WHY = re.compile(
+    r"\b(?:faster|quicker|slower|speed|tokens? (?:per|a|/) ?s\w*|tok/s|t?flops|teraflops)\b"
+)
 
 
 def _macs(query: Query, box: ToolBox) -> list[dict[str, Any]]:
@@ -3282,6 +3337,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:two|2|both|pair of|\d+ ?x)\s(?:[\w-]+\s){0,2}?[\w-]*s\b[^.?!]{0,60}"
         r"\b(?:into|as) (?:one|a single|1) (?:big )?"
         r"(?:\d+ ?gb )?(?:gpu|card|device)\b",  # "two 4090s NVLinked into one 48GB GPU"
+        # "got two 4090s. can i nvlink them into one 48gb card for a 70b?"
+        r"\bnv ?link\w*\b[^.?!]{0,30}\b(?:into|as) (?:one|a single|1) (?:big )?(?:\d+ ?gb )?"
+        r"(?:gpu|card|device)\b",
         r"\b(?:memory|vram)\b.{0,25}\bpool(?:ed|ing)?\b",
         r"(?<!in the )(?<!in their )(?<!in our )(?<!in my )(?<!in your )"
         r"\b(?:combine|combined|add up|adds up|merge|merged|shared?)\b.{0,25}\b(?:memory|vram)\b",
@@ -3536,6 +3594,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:separate|several|multiple|smaller|isolated|virtual|\d+|two|three|four|five|six"
         r"|seven|eight)\b.{0,15}\b(?:gpus?|bits|parts|pieces|slices|instances|partitions|cards"
         r"|chunks)\b",
+        # "I've read the A100 can be cut into pieces", "could each group have a slice of its own"
+        r"\b(?:cut|split|chop|carv\w*|divid\w*|partition\w*|slic\w*)\b.{0,20}\binto (?:pieces"
+        r"|slices|parts|chunks|bits|smaller (?:gpus|ones))\b",
+        r"\bslice of (?:its|their|his|her|our|my) own\b",
     ), mig, lambda q: _one_gpu(q) and not q.target and not _mig_count_only(q)),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"
@@ -3573,10 +3635,12 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"fp64)\b",
     ), double_precision_pick, lambda q: len(gpus_named(q)) >= 2),
     Principle("module_form", "advice", _cues(
-        r"\bsxm\w*\b.{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|"
-        r"put|install|my (?:rig|box|server))\b",
-        r"\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|put|install)\b.{0,60}"
-        r"\bsxm\w*\b",
+        # (within one sentence: "Tower, quiet hour on nights. Request comparison H100 SXM5 ..."
+        # is an air-traffic voice, no PC tower)
+        r"\bsxm\w*\b[^.?!]{0,80}\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick"
+        r"|plug|put|install|my (?:rig|box|server))\b",
+        r"\b(?:workstation|desktop|tower|pc|pcie slot|motherboard|stick|plug|put|install)\b"
+        r"[^.?!]{0,60}\bsxm\w*\b",
     ), module_form),
     Principle("sparse_figure", "explain", _cues(
         rf"\b\d[\d,]*(?:\.\d+)?\s?{_FORMAT_WORD}t(?:flops|ops)\b.{{0,80}}\b(?:only|tops out"

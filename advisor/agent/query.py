@@ -21,6 +21,22 @@ RENT_SAID = re.compile(
     r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bby the (?:hour|day)\b"
 )
 
+# a card swapped in for another: "swap the 3060 for a 4060 ti", "replacing my 3060 with an rtx
+# 4090", "upgrade to a 5090" (the words after the verb name the card going in: group "new"),
+# read by the understanding step (the two weighed) and by the answers (the card asked of, the
+# supply's load, the side of a claim)
+SWAP_TO = re.compile(
+    r"\b(?:swap|switch|replac|trad|upgrad|chang)\w*\b[^.?!]{0,40}?\b(?:for|with|to)\b"
+    r"(?P<new>[^.?!,]{0,40})"
+)
+
+
+def card_named_in(said: str, text: str) -> bool:
+    """Whether a card the user wrote as `said` ("RTX 3080 (10 GB)", "rtx 4090 the") is named in
+    `text`: its first word with a digit in it ("3080") is there."""
+    number = re.search(r"[a-z]*\d+[a-z]*", said.lower())
+    return number is not None and number.group(0) in text
+
 
 @dataclass(frozen=True)
 class GpuRef:

@@ -34,7 +34,7 @@ from advisor.agent.handlers import (
     what_more_memory_holds,
     workload_of,
 )
-from advisor.agent.query import RENT_SAID, GpuRef, Query
+from advisor.agent.query import RENT_SAID, SWAP_TO, GpuRef, Query, card_named_in
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
 from advisor.answer import Citation
@@ -530,9 +530,54 @@ _CLAIM_ASKED = re.compile(
 _MY_CLAIM = re.compile(r"\bi (?:say|said|think|reckon|believe|claim|bet|argue|told (?:him|her))\b"
                        r"([^.?!]*)")  # fmt: skip
 _THEIR_CLAIM = re.compile(
-    r"\b(?:he|she|they|buddy|friend|mate|colleague|boss|coworker|brother|sister|dad|son)"
-    r" (?:says?|said|thinks?|claims?|reckons?|insists?|argues?|swears?)\b([^.?!]*)"
+    r"\b(?:he|she|they|buddy|friend|mate|colleague|boss|coworker|brother|sister|dad|son|lad|guy"
+    r"|bloke|dude|salesman|seller|shop|store|clerk|teacher|kid|someone|everyone|people|reddit"
+    r"|forum|article|video|youtuber|partner|husband|wife|manager|vendor|supplier|rep|he'd|she'd"
+    r"|nephew|niece|uncle|aunt|cousin|grandson|granddaughter|teammate|student|professor|tutor"
+    r"|my [\w-]+)"
+    r"(?: (?:in|at|from|on) (?:the |a |my |our )?[\w-]+(?: [\w-]+)?)?"
+    r",? (?:says?|said|thinks?|claims?|reckons?|insists?|argues?|swears?|told me)\b,?([^.?!]*"
+    r"(?:\.[^.?!]*\b(?:so|must|would|will)\b[^.?!]*)?)"
 )
+# the job a claim is about, and the datasheet figure that decides it: training runs on the
+# tensor cores (not the FP32 figure), answering with an LLM reads the weights from memory
+_CLAIM_JOBS = (
+    (re.compile(r"\btrain\w*|\bfine-?tun\w*"), "fp16_bf16_dense_tflops"),
+    (
+        re.compile(r"\b(?:answer|respond|repl(?:y|ies)|generat|chat|tokens?\b|decod|inference\b)"),
+        "bandwidth_gbs",
+    ),
+)
+# "the 4090 must train faster than the H100": the card of the clause before "than" is claimed
+# better ("so it must train faster": "it" is the card the claim began with)
+_BETTER_THAN = re.compile(
+    r"(?P<better>[^,;]{0,60}?)\b(?:faster|quicker|better|stronger|more powerful)\b.{0,20}?"
+    r"\bthan\b(?P<worse>.{0,40})"
+)
+
+
+def _claimed_better(clause: str, query: Query, sheets: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sheet of the card a claim says is the better one, or {} when the words do not say."""
+    pairs = list(zip(query.gpus, sheets, strict=False))
+    swap = SWAP_TO.search(clause)  # "swap my 3080 for a 4060 ti": the card moved to, claimed better
+    better = _BETTER_THAN.search(clause)
+    for m, group in ((swap, "new"), (better, "better")):
+        if m is None:
+            continue
+        # the card named nearest the claim's word: the last one in "better", the first in "new"
+        found = [(m.group(group).find(re.findall(r"[a-z]*\d+[a-z]*", g.text.lower())[0]), s)
+                 for g, s in pairs if card_named_in(g.text, m.group(group))]  # fmt: skip
+        if len(found) == 1:
+            return found[0][1]
+        if not found and group == "better" and re.search(r"\b(?:it|this|that|this one|that one)\b",
+                                                         m.group(group)):  # fmt: skip
+            first = [s for g, s in pairs if card_named_in(g.text, clause[: m.start()] or clause)]
+            if first:
+                return first[0]
+    named = [s for g, s in pairs if g.text and g.text.lower().split()[-1] in clause]
+    return named[0] if len(named) == 1 else {}
+
+
 # a claim that two figures are the same: "they have the same VRAM", "at least as much"
 _SAME_CLAIMED = re.compile(
     r"\b(?:same|equal|identical|as much|as many|at least as|level|match\w*|no (?:more|less))\b"
@@ -546,14 +591,39 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     right?": the verdict on the claim asked about leads, from the figure asked (one datasheet
     field both cards have) or else from the pick."""
     asked = _CLAIM_ASKED.search(query.low)
+    # a card said twice ("than an a100 40gb ... faster than the a100") is one card
+    once: list[GpuRef] = []
+    for g in query.gpus:
+        if not any(set(g.ids) & set(o.ids) for o in once):
+            once.append(g)
+    query = replace(query, gpus=tuple(once))
     if not asked or len(query.gpus) != 2:
         return text
     mine = not asked.group(0).startswith(("is ", "are they"))
-    said = (_MY_CLAIM if mine else _THEIR_CLAIM).search(query.low)
+    # the claim that names a card ("the lad in the shop told me has been nagging at me ... he
+    # says swap it for a 4060 ti": the second)
+    claims = list((_MY_CLAIM if mine else _THEIR_CLAIM).finditer(query.low))
+    said = next((m for m in claims if re.search(r"\d", m.group(1))), claims[0] if claims else None)
     sheets = _named_sheets(query, box)
     if said is None or len(sheets) != 2:
         return text
     fields = [f for f in query.fields if all(isinstance(s.get(f), (int, float)) for s in sheets)]
+    clause = said.group(1)
+    job = next((f for words, f in _CLAIM_JOBS if words.search(clause)), None)
+    picked = re.match(r"\*\*(?:Yes: |No: )?[Pp]ick the (.+?)[:*]", text)
+    why = ""
+    if job and not (picked and job == "bandwidth_gbs" and query.models) and all(
+            isinstance(s.get(job), (int, float)) for s in sheets):  # fmt: skip
+        # "the 4090 lists more FP32, so it must train AI faster than the H100": the job's own
+        # figure decides, not the one the claim quotes
+        if fields and fields[0] != job:
+            label = c.FIELD_LABELS[job][0]
+            why = (f"For {'training' if job != 'bandwidth_gbs' else 'answering'}, the "
+                   f"{label} decides: " + ", ".join(
+                       f"the {s['name']} {c.num(s[job], c.FIELD_LABELS[job][1])}"
+                       for s in sheets) + f"; the {c.FIELD_LABELS[fields[0]][0]} the claim quotes "
+                   "is not the figure that job runs on.\n\n")  # fmt: skip
+        fields = [job]
     if fields:
         if sheets[0][fields[0]] == sheets[1][fields[0]]:  # the same on both
             who = "you are" if mine else "that is"
@@ -569,20 +639,17 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
             return f"**{verdict}: the two have the same figure.**\n\n{text}"
         winner = max(sheets, key=lambda s: s[fields[0]])
     else:
-        picked = re.match(r"\*\*Pick the (.+?)[:*]", text)
         winner = next(iter(s for s in sheets if picked and s["name"] == picked.group(1)), {})
-    clause = said.group(1)
-    named = [s for g, s in zip(query.gpus, sheets, strict=False)
-             if g.text and g.text.lower().split()[-1] in clause]  # fmt: skip
-    if not winner or len(named) != 1:
+    claimed = _claimed_better(clause, query, sheets)
+    if not winner or not claimed:
         return text
-    right = (named[0] is winner) != bool(_CLAIMED_LESS.search(clause))
+    right = (claimed is winner) != bool(_CLAIMED_LESS.search(clause))
     who = "you are" if mine else "that is"
     if asked.group(0).endswith("wrong"):  # "am I wrong?": no when the claim holds
         verdict = f"**No: {who} right.**" if right else f"**Yes: {who} wrong.**"
     else:
         verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
-    return f"{verdict}\n\n{text}"
+    return f"{verdict}\n\n{why}{text}"
 
 
 # the energy itself asked, with no price per kWh: "how many kWh per day is that?"
@@ -1003,16 +1070,40 @@ def _power_beside(query: Query, sheets: list[dict[str, Any]], within: list[dict[
     return f"{head}\n\nBoard power: {each}; {held} your {limit}.{sep}{body}"
 
 
+# power the user has to care about with no limit said: off the grid, on a battery or an
+# inverter, or the draw itself asked ("how much power does each pull")
+_POWER_WORRY = re.compile(
+    r"\bsolar\b|\binverter\b|\bbatter(?:y|ies)\b|\boff[- ]grid\b|\bgenerator\b|\bkva\b"
+    r"|\bpower (?:draw|use|usage|consumption|budget)\b|\bhow much (?:power|electricity)\b"
+    r"|\bthe power the cards? draws?\b|\bdraws? less\b|\bless power\b"
+)
+
+
 def _within_power(query: Query, box: ToolBox, text: str) -> str:
     """ "an inverter of at most 400 W, the PC without a card draws 120 W: a 3090 or a 4060 Ti?":
     when the pick would draw more than the power said and another card named stays within it,
     that one leads, the sums said."""
+    if not query.max_power_w and len(query.gpus) >= 2 and _POWER_WORRY.search(query.low):
+        # "still on the solar: jetson or a 3060?": each card's board power, after the lead
+        sheets = [s for s in _named_sheets(query, box) if s.get("tdp_w")]
+        if len(sheets) >= 2 and "board power" not in text.lower():
+            each = ", ".join(f"the {s['name']} {c.num(s['tdp_w'], 'W')}" for s in sheets)
+            head, sep, body = text.partition("\n\n")
+            return f"{head}\n\nBoard power (the most each draws): {each}.{sep}{body}"
+        return text
     if not (query.max_power_w and len(query.gpus) >= 2):
         return text
     rest = query.other_w or (query.draw_w if _REST_OF_BOX.search(query.low) else 0.0) or 0.0
     sheets = [s for s in _named_sheets(query, box) if s.get("tdp_w")]
     picked = next((s for s in sheets if text.startswith(f"**Pick the {s['name']}")), None)
     within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
+    if picked is None and len(within) == 1 and len(sheets) == 2:
+        # two cards level on the job ("They are about as fast"): the power limit decides
+        ok, over = within[0], next(s for s in sheets if s is not within[0])
+        box.call("system_power", {"gpu": ok["id"], "limit_w": query.max_power_w})
+        return (f"**Pick the {ok['name']}: within your {c.num(query.max_power_w, 'W')}** "
+                f"({c.num(ok['tdp_w'] + rest, 'W')}); the {over['name']} would draw "
+                f"{c.num(over['tdp_w'] + rest, 'W')}, over it.\n\n{text}")  # fmt: skip
     if picked is None or picked in within or not within:
         return _power_beside(query, sheets, within, text)
     # the best ranked of those within it: the ranking names the cards in its order after the pick
@@ -1332,6 +1423,8 @@ _QLORA_FITS = re.compile(r"^With QLoRA \(a 4-bit base\)[^\n]*? it fits on one\b"
 _RECIPE = r"(?:Unsloth's|pure (?:bf16|fp16)|gradient checkpointing)[^\n]*?"
 # a training recipe that makes room: "With Unsloth's QLoRA recipe it fits on 2 x ..."
 _RECIPE_FITS = re.compile(rf"^With ({_RECIPE}) it fits on (?:one|\d+ x)\b", re.MULTILINE)
+# a load's fleet leading an answer: "**One NVIDIA L4 for that load", "**3 x NVIDIA L4 for that"
+_FLEET_LEAD = re.compile(r"\*\*(One|\d+ x) (?=[^*]* for that load\*\*)")
 _OWN_LEAD = (
     "principle",
     "link",
@@ -1505,7 +1598,7 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if (query.intent == "fit" or held_one) and recipe and costed and not query.framework:
         # "qlora 70b on two 3090s, doable?": how it fits first, the defaults' "no" after
         return _yes_in(recipe.group(1), "the defaults assumed", text, "with")
-    if query.intent in _OWN_LEAD or not YES_NO.search(low):
+    if query.intent in _OWN_LEAD or not (YES_NO.search(low) or _DOABLE.search(low)):
         return text
     if re.search(r"\bdoes (?:that|it|this) change\b", low):
         return text  # "used ok too, does that change the answer?": the new pick answers it
@@ -1543,6 +1636,15 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         lead = (f"Yes, above the {c.num(want)} a second you want" if got >= want
                 else f"No, short of the {c.num(want)} a second you want")  # fmt: skip
         return f"**{lead}. {text[len(rated.group(1)) :]}"
+    fleet = _FLEET_LEAD.match(text)
+    if fleet and len(query.gpus) == 1 and re.search(r"\bkeep (?:up|pace)\b|\bcope\b|\bhandle\b",
+                                                    low):  # fmt: skip
+        # "10 requests a minute: can the one 3060 keep up?": yes when the cards said are enough
+        needed = 1 if fleet.group(1) == "One" else int(fleet.group(1).split()[0])
+        have = query.gpus[0].count or 1
+        lead = "Yes: " if needed <= have else f"No, it takes more than {have}: "
+        said = fleet.group(1).lower() if needed == 1 else fleet.group(1)
+        return f"**{lead}{said} " + text[len(fleet.group(0)) :]
     if _VERDICT_START.search(text):
         return text
     head = text.split("\n", 1)[0]
@@ -1555,7 +1657,12 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if verdict is None and decode and query.needed_tok_s:  # "at least five tokens a second?"
         verdict = float(decode.group(1).replace(",", "")) >= query.needed_tok_s
     fits = re.search(r"^It fits:|^It does not fit", text, re.M)
-    paced = re.match(r"\*\*(?:Decode speed|Time per image|Images per second|Training speed)", head)
+    paced = re.match(
+        r"\*\*(?:Decode speed|Time per image|Images per second|Training speed"
+        # "can that train it? how long for 3 passes": the run's time, and its fit
+        r"|About [\d,.]+ (?:seconds|minutes|hours|days)\b.*\bof wall time)",
+        head,
+    )
     if verdict is None and paced and fits and _FIT_WORDS.search(low):  # "can my laptop run it?"
         verdict = fits.group(0) == "It fits:"
     if pick and _EITHER.search(low):
@@ -1611,7 +1718,13 @@ _RATE_WANTED = re.compile(
 
 
 # a fit asked in a yes-or-no question: "can my laptop run phi-4-mini fully on the gpu?"
-_FIT_WORDS = re.compile(r"\b(?:run|fit|hold|load|handle|cope with)\b")
+_FIT_WORDS = re.compile(
+    r"\b(?:run|fit|hold|load|handle|cope with|train (?:it|them|this|that)"
+    # ("is this card enough", not "quick enough": a pace judged, no fit)
+    r"|do (?:it|that|this)|doable|feasible|(?<!quick )(?<!fast )enough)\b"
+)
+# a job asked to be possible on the card, with no question verb: "doable or rent something"
+_DOABLE = re.compile(r"\b(?:doable|feasible|possible|viable)\b|\benough\b[^.?!]{0,30}\bor\b")
 # whether a lead is worth having: "a meaningful speed-up, or a sidegrade?", "worth upgrading?"
 _WORTH_ASKED = re.compile(
     r"\b(?:meaningful|significant|noticeable|real|big|worthwhile)\s(?:speed-?up|upgrade|jump"
@@ -1634,6 +1747,9 @@ _UPGRADE_ASKED = re.compile(
 _HELD_BEFORE = re.compile(
     r"(?:\b(?:my|our|current|existing|old)|\b(?:i|we) (?:have|own|run|use|got)|(?:i|we)'ve got"
     r"|\bhave got)\b[^.,;?!]{0,24}$"
+    # "swap the 3060 for a 4060 ti", "replace that 3090 with": the card swapped out is held
+    r"|\b(?:swap|switch|replace|trade|sell|ditch|upgrade from)\w* (?:out )?(?:the |that |this "
+    r"|my |our |his |her )?$"
 )
 
 

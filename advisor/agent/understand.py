@@ -26,7 +26,7 @@ from advisor import rx
 from advisor.agent.intent_model import overruled
 from advisor.agent.linker import DEVICE_NOTE, NUMBER_WORDS, Linker, linker_for
 from advisor.agent.phrasebook import CJK_CHARS, URDU_LETTERS, to_english
-from advisor.agent.query import BUDGET_HELD, RENT_SAID, Budget, GpuRef, ModelRef, Query
+from advisor.agent.query import BUDGET_HELD, RENT_SAID, SWAP_TO, Budget, GpuRef, ModelRef, Query
 from advisor.calculator import FAMILIES, WORKLOAD_KINDS
 from advisor.calculator.cost import CHINCHILLA_TOKENS_PER_PARAM, HOURS_PER_MONTH, HOURS_PER_YEAR
 from advisor.calculator.estimator import MAX_CONTEXT
@@ -438,7 +438,9 @@ TOPIC_WORDS: dict[str, str] = {
     r"|\bi?q[2-8]_(?:k(?:_[sml])?|[01])\b|\bq[2-8] (?:and|or|vs\.?|versus) q[2-8]\b"  # "q4 and q8"
     # "wat does q4 mean??", "what is q8 exactly": a quant's name asked about
     r"|\bwh?at(?: does| is|'s|s) (?:a |the )?(?:q[2-8]|4[- ]?bit|8[- ]?bit)(?:_k_m)? (?:mean|stand"
-    r"|even|exactly|actually)\b|\bwh?at(?: does| is|'s) (?:q[2-8]|4[- ]?bit)\?",
+    r"|even|exactly|actually)\b|\bwh?at(?: does| is|'s) (?:q[2-8]|4[- ]?bit)\?"
+    # "what's the Q4 / Q8 thing on model files", "q4 vs q8, does the smaller one make it dumber"
+    r"|\bq[2-8]\s?(?:/|vs\.?|versus|or|and)\s?q[2-8]\b",
     # "what is a 'context window', and why does a longer one 'eat memory'?" (said only as a
     # setting, "a 32k context window", it is no concept asked)
     "context_window": r"(?<=what is a )'?context (?:window|length)s?\b"
@@ -652,7 +654,13 @@ _KEYWORD_STEMS = frozenset(KEYWORDS) | {k.rstrip("e") for k in KEYWORDS}
 
 
 # English words a letter or two from a keyword: "252 trading days" is no misspelt "training"
-_NEAR_KEYWORDS = frozenset({"trading", "trader", "traders", "traded", "grading", "raining"})
+_NEAR_KEYWORDS = frozenset({
+    "trading", "trader", "traders", "traded", "grading", "raining",
+    # "runs through all 20,000 three times" is no "throughput"; "content" no "context"
+    "through", "throughout", "thought", "thorough", "content", "contents", "contest", "extensive",
+    "interference", "species", "shoulder", "shoulders", "powder", "father", "foster", "fasten",
+    "memoir", "starving", "severing", "prince", "princes", "deference",
+})  # fmt: skip
 
 
 @lru_cache(maxsize=1 << 14)  # a word's near keyword, once per word (a server sees many)
@@ -868,7 +876,10 @@ _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh."
 # South Africa's rand, a capital R before the amount: "R12 999,00", "R25 000", "R3,15 per kWh"
 # (a price: space-grouped thousands or decimal cents, or three digits or more after a word of
 # price; not "DeepSeek R1 671B", not the Radeon "AI PRO R9700")
-_RAND = re.compile(r"(?<![\w$])(?-i:R) ?(\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:,(\d{2}))?(?!\w|[.,]\d)")
+_RAND = re.compile(
+    r"(?<![\w$])(?-i:R) ?(\d{1,3}(?:[ \u00a0]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:,(\d{2}))?"
+    r"(?!\w|[.,]\d)"
+)  # ("R9,500", "R12,500": thousands grouped by a comma, as English writes them)
 _PRICE_BEFORE = re.compile(
     r"\b(?:vir|for|onder|under|teen|costs?|kos|pay|paid|betaal|prys|price|budget|begroting"
     r"|omtrent|sowat|only|wants?|asking|spen[dt]|spending|about|just|at|is)\s?$|@\s?$",
@@ -913,7 +924,7 @@ def _rand(text: str) -> str:
             grouped or cents or rate or ((len(digits) >= 3 or not digits.isdigit()) and priced)
         ):
             return m.group(0)
-        whole = rx.sub(r"[ \u00a0]", "", digits)
+        whole = rx.sub(r"[ \u00a0,]", "", digits)
         return whole + (f".{cents}" if cents and cents != "00" else "") + " ZAR"
 
     return _RAND.sub(one, text)
@@ -1308,6 +1319,8 @@ _SCALE = {
     "millón": 1e6,
     "b": 1e9,
     "bn": 1e9,
+    "bil": 1e9,  # "2 bil tokens"
+    "mln": 1e6,
     "billion": 1e9,
     "t": 1e12,
     "trillion": 1e12,
@@ -1697,7 +1710,10 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     if concurrency is None and rx.search(
         r"\b(?:single|one|a lone|just one)\s(?:concurrent\s)?(?:user|request|stream|session)\b"
         # "just one chat at a time", "one conversation at once"
-        r"|\bone (?:chat|conversation|person|player|caller|query)s? (?:at a time|at once)\b",
+        r"|\bone (?:chat|conversation|person|player|caller|query)s? (?:at a time|at once)\b"
+        # "just me using it", "only ever one person using it at a time", "jist the one o us"
+        r"|\b(?:just|only|jist|it'?s) me (?:using|on|typing|chatting|talking)\b"
+        r"|\b(?:only|just|jist) (?:ever )?(?:the )?one (?:person|user|of us|o us)\b",
         low,
     ):
         concurrency = 1  # "single user", "latency for a single request"
@@ -1839,7 +1855,9 @@ def _output_tokens(low: str) -> int | None:
         r"|\s(?:tok(?:en)?s?\s)?(?:gen|out)\b(?!\s?(?:\d|gpu|card|of\b)))"
         # "answers about 200 tokens", "responses are ~300 tokens long"
         r"|\b(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?) (?:are |is |of |runs? )?"
-        r"(?:about |around |roughly |~ ?)?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tok(?:en)?s?\b"
+        r"(?:(?:like |maybe )?(?:about |around |roughly |~ ?)?|like )"
+        r"(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?"
+        r"\s?tok(?:en)?s?\b"
         # "prompts are around 4k tokens, answers 300": a count after a length in tokens
         r"|(?:(?<=tokens, )|(?<=tokens; )|(?<=tokens ))(?:and |with )?"
         r"(?:answers?|repl(?:y|ies)|responses?|outputs?|completions?)"
@@ -2323,7 +2341,7 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             rf"^\s?{_A_DAY}.{{0,40}}?\b(\d+)\s?"
             # ("12 listing days a month": a day of the use's own kind)
             r"(?:work(?:ing)?\s?|business\s|trading\s|school\s|week\s?|[a-z]{3,12}\s)?"
-            r"(?:days|dias|d[ií]as|tage|jours)\b",
+            r"(?:days|nights|evenings|dias|d[ií]as|tage|jours)\b",  # ("3 hours a night, 6 nights")
             after,
         )
         a_year = rx.search(
@@ -2344,8 +2362,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         count, unit = _period(period) if period else ("0", "")
         if days:  # "8 hours a day on weekdays, 22 workdays"
             hours *= float(days.group(1))
-            a_week = rx.match(r"\s?(?:work(?:ing)?\s?)?days? (?:a|per|each|/) ?week\b",
-                              after[days.end(1) :])  # fmt: skip
+            a_week = rx.match(r"\s?(?:work(?:ing)?\s?)?(?:days?|nights?|evenings?) "
+                              r"(?:a|per|each|/) ?"
+                              r"week\b", after[days.end(1) :])  # fmt: skip
             a_month = rx.match(r"\s?(?:work(?:ing)?\s?|business\s|trading\s|[a-z]{3,12}\s)?days? "
                                r"(?:a|per|each|/) ?month\b", after[days.end(1) :])  # fmt: skip
             if (a_week and unit == "week") or (a_month and unit == "month"):
@@ -2857,7 +2876,14 @@ def _money(low: str) -> list[tuple[float, str, int]]:
     if times and not any(per == "hour" for _, per, _ in out):
         out = [o for o in out if abs(o[2] - times.start()) > 1]
         out.append((_number(times.group(1)), "hour", times.start()))
+    if len(out) > 1:
+        # "the budget is really more like £900, not £1,500": the amount set aside is no amount
+        kept = [o for o in out if not _SET_ASIDE.search(low[max(0, o[2] - 16) : o[2]])]
+        out = kept or out
     return out
+
+
+_SET_ASIDE = re.compile(r"\b(?:not|rather than|instead of)\s(?:the\s)?(?:[a-z]{3}\s)?$")
 
 
 # a cap on a GPU's price written as a bare number: "best gpu under 1500", "a card below 800"
@@ -3243,7 +3269,8 @@ def _train_tokens(low: str) -> float | None:
             * (1000 if per.group(4) else 1)
         )
     m = rx.search(
-        rf"{_NUM}\s?(k|m|b|t|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes|millones)?\s?"
+        rf"{_NUM}\s?(k|m|b|t|bil|bn|mln|thousand|million|billion|trillion|millions|milh\u00f5es|milhoes"
+        r"|millones)?\s?"
         r"(?:training |of |de )?tokens\b(?!\s?/\s?(?:s|sec|day|d)\b"
         r"|\s(?:per|a|an|each)\s(?:s|sec\w*|day)\b)"
         # "1 billion token" (a word for a scale, the noun left singular)
@@ -3289,13 +3316,30 @@ def _epochs(low: str) -> float | None:
                        and _ONE_EPOCH_PACE.match(low[m.end() : m.end() + 30]))]  # fmt: skip
     if counted:
         return _count(counted[0].group(1))
+    # "trained it for 20 rounds - I think they're called epochs?": the word explained
+    if "epoch" in low and (rounds := rx.search(rf"{_WORD_NUM} (?:rounds|cycles|loops)\b", low)):
+        return _count(rounds.group(1))
     # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
     if m := rx.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
         return float(m.group(1))
-    if rx.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b", low):
+    if rx.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b"
+                 # "roughly how long would one pass take?", "50 million tokens, one pass"
+                 r"|\b(?:one|1|a single) (?:full )?pass\b"
+                 r"(?= (?:take|would|will|of|on)\b|[,.;?!)]|$)",
+                 low):  # fmt: skip
         return 1.0  # "one pass over the data"
+    # "if he runs through all 20,000 three times": the data said, gone through that many times
+    if m := rx.search(rf"\b(?:run|runs|running|go|goes|going|went|train\w*|loop\w*|pass\w*) "
+                      rf"(?:through|over) (?:all |the |our |my |them |it )?[^.?!]{{0,30}}?\b"
+                      rf"(?:{_WORD_NUM} times|(?P<often>once|twice|thrice))\b", low):  # fmt: skip
+        return (
+            _count(m.group(1))
+            if m.group(1)
+            else {"once": 1.0, "twice": 2.0}.get(m.group("often"), 3.0)
+        )
     # "3 passes (epochs)", "two passes over the data"
-    if m := rx.search(rf"{_WORD_NUM} (?:full )?passes\b(?= ?\(epochs?\)| (?:over|through)\b)", low):
+    if m := rx.search(rf"{_WORD_NUM} (?:full )?passes\b(?= ?\(epochs?\)| (?:over|through)\b"
+                      r"|[,.;?!)]|$)", low):  # fmt: skip
         return _count(m.group(1))
     return 1.0 if rx.search(r"\b(?:an|one|1|a single|per|each|every) epoch\b", low) else None
 
@@ -3612,7 +3656,8 @@ def _audio_hours(low: str) -> float | None:
             r"(?:(?:of|de|d'|an)\s?)?(?:[\w'-]+\s){0,3}?(?:audio|speech|recorded|transcripts?"
             # "100h librispeech": the speech corpora, hours of audio
             r"|librispeech|common ?voice|voxpopuli|gigaspeech"
-            rf"|{_RECORDINGS})\b"
+            # (not "36 hrs for the hull-inspection video model": a model's name, no footage)
+            rf"|{_RECORDINGS})\b(?![\s-](?:models?|pipelines?|classifiers?|detectors?|systems?))"
             # "600 hours to transcribe"
             rf"|{_NUM}\s?(k)?\s?(hours?|hrs?|h)\s(?:to|left to|still to) transcribe\b",
             low,
@@ -4412,9 +4457,68 @@ _WORK_A_PERIOD = re.compile(
 )
 
 
+# runs of a job done each period, and the hours one run takes: "12 runs a month", "one run takes
+# about 2.5 hours", "each job is 3 h"
+_RUNS_A_PERIOD = re.compile(
+    rf"\b{_WORD_NUM}\s(?:runs|jobs|sessions|trainings|training runs|renders|batches)\s(?:a|per"
+    r"|each|every|/)\s?(day|week|month)\b"
+)
+_HOURS_A_RUN = re.compile(
+    r"\b(?:one|a|each|every|per|the) (?:run|job|session|training run|render|batch)\b[^.?!;]{0,25}?"
+    r"\b(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b"
+    r"|\b(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h) (?:a|per|each) (?:run|job|session)\b"
+)
+
+
+# a card with no power of its own but the slot's: "the psu has no pcie power cable", "slot-powered
+# only"; a PCIe x16 slot delivers at most 75 W (PCI Express CEM specification)
+_SLOT_ONLY = re.compile(
+    r"\bno (?:pcie |pci-e |6-?pin |8-?pin |12-?pin |external |aux\w* |extra |spare )?power "
+    r"(?:cables?|connectors?|leads?|plugs?)\b|\bslot[- ]powered\b|\bslot power only\b"
+    r"|\bpowered (?:only )?(?:by|from) the (?:pcie )?slot\b"
+)
+SLOT_POWER_W = 75.0
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# a span of calendar days: "June 15 thru Aug 31", "from 1 march to 30 april", "jan 10 - feb 3"
+_DATE = (
+    r"(?:(?P<{m}>{months})[a-z]*\.? (?P<{d}>\d{{1,2}})(?:st|nd|rd|th)?|(?P<{d2}>\d{{1,2}})"
+    r"(?:st|nd|rd|th)? (?:of )?(?P<{m2}>{months})[a-z]*\.?)"
+)
+_DATE_SPAN = re.compile(
+    _DATE.format(m="m1", d="d1", d2="e1", m2="n1", months="|".join(_MONTHS))
+    + r"\s?(?:thru|through|to|till|until|-|\u2013)\s?"
+    + _DATE.format(m="m2", d="d2", d2="e2", m2="n2", months="|".join(_MONTHS))
+)
+
+
+def _date_span_days(low: str) -> float | None:
+    """The days of a calendar span said, both ends counted ("June 15 thru Aug 31": 78)."""
+    m = _DATE_SPAN.search(low)
+    if m is None:
+        return None
+
+    def day(month: str, said: str) -> date | None:
+        try:  # (a year with no leap day)
+            return date(2025, _MONTHS.index(month[:3]) + 1, int(said))
+        except ValueError:
+            return None
+
+    start = day(m.group("m1") or m.group("n1"), m.group("d1") or m.group("e1"))
+    end = day(m.group("m2") or m.group("n2"), m.group("d2") or m.group("e2"))
+    if start is None or end is None:
+        return None
+    days = (end - start).days + 1
+    return float(days if days > 0 else days + 365)
+
+
 def _paced_use(low: str, q: Query) -> float | None:
     """Hours a day of the card's use from the work a period holds and the card's time for each
     unit of it; None unless both are said."""
+    runs = _RUNS_A_PERIOD.search(low)
+    a_run = _HOURS_A_RUN.search(low) if runs else None
+    if runs and a_run:  # "one run takes about 2.5 hours, and I do 12 runs a month": 30 h a month
+        hours = float(a_run.group(1) or a_run.group(2))
+        return _count(runs.group(1)) * hours / _DAYS_IN[runs.group(2)] if hours > 0 else None
     work = _WORK_A_PERIOD.search(low)
     if work is None:
         return None
@@ -4445,7 +4549,7 @@ _NEGATED = re.compile(
     # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
     r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
     r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s)?)"
-    r"\s*(?:a\s+|an\s+)?$"
+    r"\s*(?:a\s+|an\s+|the\s+)?$"  # ("not the LoRA thing, the full one")
 )
 
 
@@ -4467,6 +4571,12 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     if mostly and name is not None:
         # "mostly llm inference and some lora": the main job decides, not the first kind said
         name = next((n for n in _ORDER if _said(mostly.group(1), n)), name)
+    instead = rx.search(r"([^,.;?!]{1,80}?)\binstead\b(?! of)", low)
+    if instead and name is not None:
+        # "qlora is half-arsed, we should do a full fine-tune of the 7b instead": the method
+        # said beside "instead" replaces the one set aside
+        clause = rx.split(r"\b(?:and|but|so|because|though)\b", instead.group(1))[-1]
+        name = next((n for n in _ORDER if _said(clause, n)), name)
     if (
         name in ("finetune-lora", "finetune-qlora")
         and _said(low, "finetune-full")
@@ -4760,6 +4870,16 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             query = _with_settings(query, sub)
             continue
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
+        if (
+            query.intent == "out_of_scope"
+            and not (query.gpus or query.models)
+            and sub.intent in (*_JOB_INTENTS, "cost")
+            and len(query.text.split()) <= 14
+        ):
+            # "ok and if I keep that pace for 2 years? A 4090 is CA$2,400 here. Rent or buy?":
+            # the opener's span, for the question the later part asks
+            query = _with_settings(sub, query)
+            continue
         own = sub.intent  # its own, before the question it follows lends it one
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
@@ -4820,6 +4940,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             if _more_fields(query, sub):  # "... tiny memory bus? what's the actual GB/s"
                 fields = tuple(dict.fromkeys([*query.fields, *sub.fields]))
                 intent = "compare" if sub.intent == "compare" else query.intent  # "which is more?"
+                if intent == "buy":  # figures of the cards on offer
+                    intent = "compare" if len(query.gpus) >= 2 else "spec"
                 query = replace(query, fields=fields, intent=intent)
                 continue
             others.append(sub)
@@ -4830,6 +4952,9 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         # "used 4090 for $2,000 or rent at $0.40/hr? i generate 6 hours a day. when does buying
         # pay off?": one break-even asked over several sentences, with their settings
         query = replace(_with_settings(query, later), intent="rent_or_buy")
+        if query.purchase_usd is None and query.budget is None:
+            # "... keep that pace for 2 years? A 4090 is about CA$2,400 here": the price said later
+            query = replace(query, purchase_usd=later.purchase_usd, budget=later.budget)
         others = [s for s in others if s is not later]
     elif (
         query.intent == "cost"
@@ -4837,6 +4962,11 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         and any(s.intent == "buy" and s.gpus in ((), query.gpus) for s in others)
     ):  # "how much is a 5090 rn?? and what was the msrp": its price to buy, both times
         query = replace(query, intent="buy")
+    if query.usd_per_kwh is None and (tariff := next((s.usd_per_kwh for s in others
+                                                       if s.usd_per_kwh), None)):  # fmt: skip
+        # "... when does buying pay off? is 16GB enough? Electric is about 27p a unit": the
+        # price of power said anywhere in the message is the user's
+        query = replace(query, usd_per_kwh=tariff)
     others = [_at_the_rate(query, s) for s in others]
     # "qlora 70b on two 3090s, doable? how long for an epoch of samples of ~1k tokens": the
     # samples' length, said later, is the first question's too (same job, said once)
@@ -4943,9 +5073,21 @@ def _topic(low: str) -> str | None:
         if topic == "pcie":  # "a box of H100 PCIe cards": the card's form, not the bus asked
             found = [m for m in found if not rx.search(r"\b[a-z]{0,4}\d{2,4}[a-z]?\s$",
                                                        low[: m.start()])]  # fmt: skip
+        if topic == "kv_cache":  # "BF16 KV cache", "an fp8 kv cache": the cache's format, set
+            found = [
+                m
+                for m in found
+                if not rx.search(
+                    r"\b(?:bf16|fp16|fp8|int8|int4|q8_0|q4_0|f16|8-?bit|4-?bit)\s$",
+                    low[: m.start()],
+                )
+            ]
         if topic in ("fp8", "tf32", "bf16", "quantization"):  # ("... at Q4_K_M": a setting)
             setting = r"\b(?:in|în|at|using|with|в)\s$|\d\s?b\s$"  # (or after a size: "70b fp8")
-            found = [m for m in found if not rx.search(setting, low[: m.start()])]
+            found = [m for m in found if not rx.search(setting, low[: m.start()])
+                     # ("vLLM, FP8 weights, BF16 KV cache": the job's formats, no concept asked)
+                     and not rx.match(r"\s(?:weights?|kv|cache|checkpoints?|model)\b",
+                                      low[m.end() :])]  # fmt: skip
         if found:
             return topic
     return None
@@ -5014,8 +5156,12 @@ def _more_fields(query: Query, sub: Query) -> bool:
     of them, or one: "4070 ti super or 4080 super? how much faster is the memory on the 4080s");
     a card to get used or new is no purchase asked ("and the memory bandwidth? thinking of getting
     a used one")."""
+    # ("supplier offering a used RTX A6000 or an L40S. both 48gb right? fp16 tflops on each?": a
+    # figure asked of cards on offer, no price to weigh)
+    offered = (query.intent == "buy" and bool(query.fields) and not query.budget
+               and not query.purchase_usd and not query.gpu_purchase_prices)  # fmt: skip
     return (
-        query.intent in ("spec", "compare")
+        (query.intent in ("spec", "compare") or offered)
         and (
             sub.intent in ("spec", "compare")
             or (sub.intent == "buy" and not sub.budget)
@@ -5626,6 +5772,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         workload = "finetune-qlora"  # "4-bit NF4 base, LoRA rank 16": LoRA on a 4-bit base
     if workload == "finetune-qlora" and precision not in (None, "nf4", "nf4-nodq"):
         precision = "nf4"
+    if (workload == "finetune-full" and precision == "nf4"
+            and not rx.search(r"\bnf4\b|\bbitsandbytes\b|\bbnb\b|\b4-?bit\b", low)):  # fmt: skip
+        # "qlora is half-arsed, a full fine-tune instead": the QLoRA named set aside brings no
+        # 4-bit format to the full fine-tune
+        precision = None
     ollama = engine in ("ollama", "llama.cpp") and "ollama" in low
     if precision is None and ollama and any(m.family in (None, "llm") for m in models):
         # "gemma3:12b" or "llama3.2" pulled by Ollama: its library's default tag of a model is
@@ -5685,7 +5836,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     q = Query(
         text=text,
         intent="",
-        gpus=_not_these(_over_nodes(_counted(gpus, loose, low), low), low),
+        gpus=_chip_named(_not_these(_over_nodes(_counted(gpus, loose, low), low), low), low),
         nodes=nodes_said(low)[0],
         network=network_said(low),
         models=models,
@@ -5796,6 +5947,19 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "25x realtime ... we have 120 hours of council meetings: how long?": at a real-time
         # pace the hours said are the audio, the time is what is asked
         q = replace(q, audio_hours=q.hours, hours=None)
+    if q.max_power_w is None and _SLOT_ONLY.search(low):
+        # "the power supply has no PCIe power cable": the card lives on the slot's 75 W
+        q = replace(q, max_power_w=SLOT_POWER_W)
+    if (q.rps and q.target is None and len(q.gpus) == 1 and q.models
+            and rx.search(r"\bkeep (?:up|pace)\b|\bcope\b|\bhandle (?:it|that|the load|this)\b",
+                          low)):  # fmt: skip
+        # "10 requests a minute ... can the one 3060 keep up?": the cards the load takes
+        q = replace(q, target="min_gpus")
+    if (days := _date_span_days(low)) and (
+        q.hours is None or q.hours in (24.0, 730.0) or q.hours == q.use_hours_per_day
+    ):
+        # "24/7 the whole season, June 15 thru Aug 31": the days of the span, at the hours a day
+        q = replace(q, hours=days * (q.use_hours_per_day or 24.0))
     if (paced := _paced_use(low, q)) is not None:
         # "twenty hours of recordings each month ... each hour of audio takes six minutes of GPU
         # time", "each image takes 12 s and we make 3,000 a month": the card's hours a day
@@ -5882,7 +6046,6 @@ def _backend_said(low: str) -> str | None:
 
 # a day of the calendar a job must be done by: "by end of month", "by next friday", "by dec 20"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _BY_DAY = re.compile(
     r"\b(?:by|before|until|till|due)\s(?:the\s)?(?:"
     r"(?P<end>end of (?:the |this |next )?(?P<period>month|week|year|quarter)|eo(?P<short>[mwy])\b)"
@@ -6612,6 +6775,24 @@ _JOB_ON_CARD = re.compile(
 )
 
 
+def _chip_named(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
+    """A Mac said by its product and then its chip ("a Mac Studio with an M2 Ultra", "Mac mini
+    with the M4 Pro chip") is one machine: the chip's, not every chip of the product."""
+    if len(gpus) < 2:
+        return gpus
+    dropped = set()
+    for first, then in itertools.pairwise(gpus):
+        if not (first.text and then.text and first.ids and then.ids
+                and rx.match(r"mac(?:book)?\b", first.text.lower())):  # fmt: skip
+            continue
+        at, nxt = low.find(first.text.lower()), low.find(then.text.lower())
+        between = low[at + len(first.text) : nxt] if 0 <= at < nxt else None
+        if between is not None and rx.fullmatch(r"\s*(?:,|with|w/|featuring|running)?\s*"
+                                                 r"(?:an?|the|its)?\s*", between):  # fmt: skip
+            dropped.add(id(first))
+    return tuple(g for g in gpus if id(g) not in dropped)
+
+
 def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """A card said only to be set aside: "turns out he's got a 4090 not a 3090", "a 4080,
     not the 4070 I said" (not "H200s instead of H100s", two cards set against each other)."""
@@ -7120,6 +7301,9 @@ _FOLLOW_UP = re.compile(
     r"|or else|on the other hand|switch(?:ing)?|swap|change|try|go with"
     # "¿y con LoRA un 13B?", "und mit zwei?", "et avec 4 bits ?": "and", "with" in other languages
     r"|y|e|und|et|en|con|mit|avec|com)\b"
+    # "sweet. what about the 70b one tho ... same card": the card, the model or the question
+    # before, kept
+    r"|\bsame (?:card|gpu|one|setup|machine|box|rig|hardware|question|thing|again|config)\b"
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
     r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
@@ -7138,7 +7322,10 @@ _ONE_OF = re.compile(r"\b(?:one|single|a single|only one|just one|1)\b(?! (?:mor
 # a correction of the turn before: its values change, the question stays ("sorry, rental is
 # $0.45/h, not 0.40", "oops i meant the 4090, not the 4080")
 _CORRECTION = re.compile(
-    r"^\W*(?:sorry|oops|ops|opa|whoops|my bad|correction|typo|err?m?|desculp\w*|perd[oó]n)\b"
+    r"^\W*(?:(?:no|nope|negative|wait|ah|oh|hmm|actually)\W+)?"
+    r"(?:sorry|oops|ops|opa|whoops|my bad|correction|typo|err?m?|desculp\w*|perd[oó]n)\b"
+    # "the RTX A6000, not the Ada. Same question.": the question kept, on what is said now
+    r"|\bsame (?:question|q|thing|again)\b"
     r"|\bi meant\b|\bi mean(?:t)?,"
     r"|\bmeant to (?:say|write)\b|^\W*(?:it|that|this|the \w+) should (?:have )?(?:said|been?)\b",
     re.IGNORECASE,
@@ -7412,7 +7599,8 @@ def resolve(
         r"\b(pcie|sxm\d?|nvl|laptop)\b(?:\s(?:one|version|variant))?"
         r"|\bthe (?!\w+est\b|same\b|other\b|first\b|last\b|second\b|one\b|single\b"
         # (a model's format is no variant of the card: "the q8_0 version of the same model")
-        r"|q\d\w*|i?q\d|fp\d+|bf16|int\d|awq|gptq|gguf|exl2|mlx|\d+-?bit)(\w+) "
+        # (nor a model's size: "what about the 32b one")
+        r"|q\d\w*|i?q\d|fp\d+|bf16|int\d|awq|gptq|gguf|exl2|mlx|\d+-?bit|\d+(?:\.\d+)?[bm]\b)(\w+) "
         r"(?:one|version|variant"
         r"|card)\b",  # "the cheapest one" is no variant
         query.text.lower(),
@@ -7884,6 +8072,10 @@ def resolve(
         intent = prior.intent  # "what if i buy used?" after a pick: the pick, bought used
     elif concept and intent in ("search", "spec", "explain", "fit"):
         intent = "explain"  # the concept asked before, for the model named now
+    if (len({g.ids for g in merged.gpus}) == 2 and intent in ("fit", "speed", "search")
+            and SWAP_TO.search(query.low)
+            and rx.search(r"\bworth\b|\bfaster\b|\bquicker\b|\bbetter\b", query.low)):  # fmt: skip
+        intent = "compare"  # "swap the 3060 for a 4060 ti 8gb: worth it?": the two weighed
     if more_epochs and intent in ("fit", "speed", "search", "spec"):
         intent = "train_time"  # the run's time at the epoch's pace said before
     if (names_nothing and prior.intent == "cost" and merged.gpus

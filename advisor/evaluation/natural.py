@@ -57,6 +57,7 @@ SPLITS = (
     "fresh29",
     "fresh30",
     "fresh31",
+    "fresh32",
 )
 
 
