@@ -7303,7 +7303,8 @@ _FOLLOW_UP = re.compile(
     r"|y|e|und|et|en|con|mit|avec|com)\b"
     # "sweet. what about the 70b one tho ... same card": the card, the model or the question
     # before, kept
-    r"|\bsame (?:card|gpu|one|setup|machine|box|rig|hardware|question|thing|again|config)\b"
+    r"|\bsame (?:card|gpu|setup|machine|box|rig|hardware|question|config)\b"
+    r"|\bsame (?:q|one|again)\s*[.?!]?\s*$"
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
     r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
     r"|\b(?:of them|them|it|that one|those|these|instead|the same"
@@ -7325,7 +7326,7 @@ _CORRECTION = re.compile(
     r"^\W*(?:(?:no|nope|negative|wait|ah|oh|hmm|actually)\W+)?"
     r"(?:sorry|oops|ops|opa|whoops|my bad|correction|typo|err?m?|desculp\w*|perd[oó]n)\b"
     # "the RTX A6000, not the Ada. Same question.": the question kept, on what is said now
-    r"|\bsame (?:question|q|thing|again)\b"
+    r"|\bsame (?:question|q|again)\b"
     r"|\bi meant\b|\bi mean(?:t)?,"
     r"|\bmeant to (?:say|write)\b|^\W*(?:it|that|this|the \w+) should (?:have )?(?:said|been?)\b",
     re.IGNORECASE,
