@@ -231,7 +231,8 @@ def test_no_power_cable_leaves_the_slots_75_watts(rules_advisor: Advisor) -> Non
     text = ask_grounded(rules_advisor, "small office pc, the psu has no pcie power cable. for "
                         "whisper small, an rtx a2000 12gb or an rtx 3060 12gb, which of the two "
                         "should i order?").text  # fmt: skip
-    assert head(text).startswith("**Pick the NVIDIA RTX A2000 12GB: within your 75 W"), head(text)
+    lead = "**Pick the NVIDIA RTX A2000 12GB: within the slot's 75 W (no power cable)**"
+    assert head(text).startswith(lead), head(text)
 
 
 def test_formats_of_the_job_are_no_concept_asked(rules_advisor: Advisor) -> None:

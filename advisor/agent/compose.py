@@ -79,7 +79,12 @@ def num(value: float | None, unit: str = "") -> str:
         text = f"{value:.2f}"
     else:
         text = f"{value:.2g}"  # two significant digits: 0.37, 0.0065
+    if text == "1" and unit in _ONE_OF:  # "1 month", not "1 months"
+        unit = _ONE_OF[unit]
     return f"{text} {unit}".strip()
+
+
+_ONE_OF = {u: u[:-1] for u in ("hours", "days", "weeks", "months", "years", "minutes", "seconds")}
 
 
 def exact(value: float | None, unit: str = "") -> str:

@@ -36,7 +36,13 @@ from advisor.agent.handlers import (
 )
 from advisor.agent.query import RENT_SAID, SWAP_TO, GpuRef, Query, card_named_in
 from advisor.agent.toolbox import ToolBox
-from advisor.agent.understand import ABSENT_NOTE, FIELD_WORDS, FORMAT_WEIGHED
+from advisor.agent.understand import (
+    ABSENT_NOTE,
+    FIELD_WORDS,
+    FORMAT_WEIGHED,
+    SLOT_ONLY,
+    SLOT_POWER_W,
+)
 from advisor.answer import Citation
 from advisor.calculator.cost import HOURS_PER_MONTH
 from advisor.calculator.power import CPU_W, PLATFORM_W
@@ -1079,6 +1085,13 @@ _POWER_WORRY = re.compile(
 )
 
 
+def _limit_said(query: Query) -> str:
+    """ "your 300 W", or "the slot's 75 W" when the card has no power cable of its own."""
+    watts = c.num(query.max_power_w, "W")
+    slot = query.max_power_w == SLOT_POWER_W and SLOT_ONLY.search(query.low)
+    return f"the slot's {watts} (no power cable)" if slot else f"your {watts}"
+
+
 def _within_power(query: Query, box: ToolBox, text: str) -> str:
     """ "an inverter of at most 400 W, the PC without a card draws 120 W: a 3090 or a 4060 Ti?":
     when the pick would draw more than the power said and another card named stays within it,
@@ -1101,7 +1114,7 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
         # two cards level on the job ("They are about as fast"): the power limit decides
         ok, over = within[0], next(s for s in sheets if s is not within[0])
         box.call("system_power", {"gpu": ok["id"], "limit_w": query.max_power_w})
-        return (f"**Pick the {ok['name']}: within your {c.num(query.max_power_w, 'W')}** "
+        return (f"**Pick the {ok['name']}: within {_limit_said(query)}** "
                 f"({c.num(ok['tdp_w'] + rest, 'W')}); the {over['name']} would draw "
                 f"{c.num(over['tdp_w'] + rest, 'W')}, over it.\n\n{text}")  # fmt: skip
     if picked is None or picked in within or not within:
@@ -1117,7 +1130,7 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     # the limit checked by the power tool (also when it was said in an earlier turn)
     box.call("system_power", {"gpu": ok["id"], "limit_w": query.max_power_w})
     lead = (
-        f"**Pick the {ok['name']}: within your {c.num(query.max_power_w, 'W')}** "
+        f"**Pick the {ok['name']}: within {_limit_said(query)}** "
         f"({drawn(ok)}); the {picked['name']} would draw {drawn(picked)}, over it."
     )
     return f"{lead}\n\n" + text.replace("**Pick the ", "**Without the power limit, the ", 1)

@@ -4472,7 +4472,7 @@ _HOURS_A_RUN = re.compile(
 
 # a card with no power of its own but the slot's: "the psu has no pcie power cable", "slot-powered
 # only"; a PCIe x16 slot delivers at most 75 W (PCI Express CEM specification)
-_SLOT_ONLY = re.compile(
+SLOT_ONLY = re.compile(
     r"\bno (?:pcie |pci-e |6-?pin |8-?pin |12-?pin |external |aux\w* |extra |spare )?power "
     r"(?:cables?|connectors?|leads?|plugs?)\b|\bslot[- ]powered\b|\bslot power only\b"
     r"|\bpowered (?:only )?(?:by|from) the (?:pcie )?slot\b"
@@ -5947,7 +5947,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         # "25x realtime ... we have 120 hours of council meetings: how long?": at a real-time
         # pace the hours said are the audio, the time is what is asked
         q = replace(q, audio_hours=q.hours, hours=None)
-    if q.max_power_w is None and _SLOT_ONLY.search(low):
+    if q.max_power_w is None and SLOT_ONLY.search(low):
         # "the power supply has no PCIe power cable": the card lives on the slot's 75 W
         q = replace(q, max_power_w=SLOT_POWER_W)
     if (q.rps and q.target is None and len(q.gpus) == 1 and q.models
