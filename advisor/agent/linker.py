@@ -154,6 +154,8 @@ def tokens(text: str) -> list[Token]:
 # ---------------------------------------------------------------- the index
 
 
+# the words that join a machine to the chip in it: "a Mac Studio with the M3 Ultra"
+_JOINING = frozenset({"with", "w", "w/", "featuring", "running"})
 # the CPU lines whose model numbers look like a GPU's ("Ryzen 5 7600", "Ryzen 9 7900X")
 _CPU_LINES = frozenset({"ryzen", "threadripper", "epyc", "xeon", "athlon", "core"})
 
@@ -261,13 +263,17 @@ class Linker:
                 narrower = (n for n, r in enumerate(refs) if r.base == ref.base and r.ids)
                 same = next((n for n in narrower if set(refs[n].ids) < wide), None)
             between = {w.low for w in words[last_end:i]}
-            joined = refs and i - last_end <= 2 and between & {"with", "w", "w/", "featuring"}
-            wider = refs[-1] if joined and between <= {"with", "w", "w/", "featuring", "the", "a",
-                                                       "an"} else None  # fmt: skip
+            # a Mac said by its product, then its chip ("a Mac Studio with an M2 Ultra", "Mac mini,
+            # M4 Pro"): one machine, the chip's, whether or not the product sells that chip now
+            mac = bool(refs) and _apple_chip(ref) and _apple_chip(refs[-1]) and bool(
+                re.match(r"mac(?:book)?\b", refs[-1].text.lower()))  # fmt: skip
+            joined = (refs and i - last_end <= 2
+                      and (between & _JOINING or (mac and not between)))  # fmt: skip
+            wider = refs[-1] if joined and between <= _JOINING | {"the", "a", "an", "its"} else None
             device = set(written.lower().split()) <= _APPLE_DEVICE
             if refs and i - last_end <= 1 and device and _apple_chip(refs[-1]):
                 pass  # "M2 Ultra 192gb mac studio": the chip's own machine, no second one
-            elif wider and ref.ids and set(ref.ids) < set(wider.ids) and not wider.count:
+            elif wider and ref.ids and (set(ref.ids) < set(wider.ids) or mac) and not wider.count:
                 refs[-1] = ref  # "a Mac Studio with the M3 Ultra": the chip says which one
             elif same is None:
                 refs.append(ref)

@@ -1110,14 +1110,11 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     sheets = [s for s in _named_sheets(query, box) if s.get("tdp_w")]
     picked = next((s for s in sheets if text.startswith(f"**Pick the {s['name']}")), None)
     within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
-    if picked is None and len(within) == 1 and len(sheets) == 2:
-        # two cards level on the job ("They are about as fast"): the power limit decides
-        ok, over = within[0], next(s for s in sheets if s is not within[0])
-        box.call("system_power", {"gpu": ok["id"], "limit_w": query.max_power_w})
-        return (f"**Pick the {ok['name']}: within {_limit_said(query)}** "
-                f"({c.num(ok['tdp_w'] + rest, 'W')}); the {over['name']} would draw "
-                f"{c.num(over['tdp_w'] + rest, 'W')}, over it.\n\n{text}")  # fmt: skip
-    if picked is None or picked in within or not within:
+    # two cards level on the job ("They are about as fast"): the power limit decides
+    level = picked is None and len(within) == 1 and len(sheets) == 2
+    if level:
+        picked = next(s for s in sheets if s is not within[0])  # the one over the limit
+    elif picked is None or picked in within or not within:
         return _power_beside(query, sheets, within, text)
     # the best ranked of those within it: the ranking names the cards in its order after the pick
     after = len(f"**Pick the {picked['name']}")
@@ -1133,6 +1130,8 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
         f"**Pick the {ok['name']}: within {_limit_said(query)}** "
         f"({drawn(ok)}); the {picked['name']} would draw {drawn(picked)}, over it."
     )
+    if level:  # no pick before to set aside
+        return f"{lead}\n\n{text}"
     return f"{lead}\n\n" + text.replace("**Pick the ", "**Without the power limit, the ", 1)
 
 

@@ -5836,7 +5836,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     q = Query(
         text=text,
         intent="",
-        gpus=_chip_named(_not_these(_over_nodes(_counted(gpus, loose, low), low), low), low),
+        gpus=_not_these(_over_nodes(_counted(gpus, loose, low), low), low),
         nodes=nodes_said(low)[0],
         network=network_said(low),
         models=models,
@@ -6773,24 +6773,6 @@ _JOB_ON_CARD = re.compile(
     r"\b(?:fits?|fit it|does it fit|would it fit|will it fit|run it|runs it|hold it|holds it"
     r"|handle it|load it|run that|handle that)\b"
 )
-
-
-def _chip_named(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
-    """A Mac said by its product and then its chip ("a Mac Studio with an M2 Ultra", "Mac mini
-    with the M4 Pro chip") is one machine: the chip's, not every chip of the product."""
-    if len(gpus) < 2:
-        return gpus
-    dropped = set()
-    for first, then in itertools.pairwise(gpus):
-        if not (first.text and then.text and first.ids and then.ids
-                and rx.match(r"mac(?:book)?\b", first.text.lower())):  # fmt: skip
-            continue
-        at, nxt = low.find(first.text.lower()), low.find(then.text.lower())
-        between = low[at + len(first.text) : nxt] if 0 <= at < nxt else None
-        if between is not None and rx.fullmatch(r"\s*(?:,|with|w/|featuring|running)?\s*"
-                                                 r"(?:an?|the|its)?\s*", between):  # fmt: skip
-            dropped.add(id(first))
-    return tuple(g for g in gpus if id(g) not in dropped)
 
 
 def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
