@@ -103,12 +103,15 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
     args: dict[str, Any] = {"model": model, "gpu": REFERENCE_MEMORY, "workload": "inference"}
     if topic == "kv_cache":
         args["context"] = query.context or 32768
-        e = box.call("estimate", {**args, "precision": "bf16"})
+        # (the weights in the format the thread runs: "llama 3.1 8b q4_k_m at 32k")
+        held = query.precision if query.precision in ("q4_k_m", "q8_0", "fp8", "awq") else "bf16"
+        e = box.call("estimate", {**args, "precision": held})
         if "error" in e:
             return []
         lines = [f"{e['model_name']} at {e['context']:,} tokens of context: a KV cache of "
                  f"{c.num(e['breakdown_gb']['kv_cache'], 'GB')} for one sequence, beside "
-                 f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights in bf16."]  # fmt: skip
+                 f"{c.num(e['breakdown_gb']['weights'], 'GB')} of weights in "
+                 f"{e['precision']}."]  # fmt: skip
         spec = box.call("model_specs", {"model": model})
         per_token = spec.get("kv_cache_bytes_per_token_bf16")
         if (
@@ -116,11 +119,18 @@ def _model_memory(query: Query, box: ToolBox, topic: str) -> list[str]:
             and per_token
             and not spec.get("sliding_window")
         ):  # the plain formula; MLA and sliding windows keep less
+            small = box.call("estimate", {**args, "precision": "bf16", "context": 1000})
+            per_thousand = (
+                f", {c.num(small['breakdown_gb']['kv_cache'], 'GB')} per {small['context']:,} "
+                "tokens"
+                if "error" not in small
+                else ""
+            )  # "how much memory does each thousand tokens take?"
             lines.append(
                 f"Per token: 2 (a key and a value) x {spec['num_layers']} layers x "
                 f"{spec['num_kv_heads']} KV heads x {spec['head_dim']} dimensions x 2 bytes "
-                f"(bf16) = {per_token:,} bytes; times the tokens of context, times the "
-                "sequences at once (an FP8 cache halves it)."
+                f"(bf16) = {per_token:,} bytes{per_thousand}; times the tokens of context, "
+                "times the sequences at once (an FP8 cache halves it)."
             )
         users = query.concurrency or query.batch
         if users and users > 1:  # "with 16 concurrent users": one cache each, weights once

@@ -1746,7 +1746,7 @@ def _asked_card(query: Query) -> Query:
 RACE_REFERENCE_GPU = "rtx-4090"
 
 
-def _sized_beside(query: Query, model: ModelRef) -> Query:
+def sized_at_home(query: Query, model: ModelRef) -> Query:
     """The question as a model kept beside others on one card is sized: an LLM whose format and
     engine go unsaid as on a home box, a 4-bit GGUF on llama.cpp (ollama)."""
     unsaid = (model.family or "llm") == "llm" and not (model.precision or query.precision)
@@ -1770,7 +1770,7 @@ def _models_together(query: Query, box: ToolBox) -> Draft | None:
     if ref is not None and not ref.ids:
         return None  # a card the catalog does not know: its own answer says so
     gpu = gpu_choices(ref)[0] if ref else f"{query.memory_gb:g}gb"
-    estimates = [box.call("estimate", estimate_args(_sized_beside(query, m), gpu,
+    estimates = [box.call("estimate", estimate_args(sized_at_home(query, m), gpu,
                                                     ref.count if ref else None, m))
                  for m in models]  # fmt: skip
     if any("error" in e or e["num_gpus"] > 1 for e in estimates):
@@ -3270,6 +3270,9 @@ def asks_pick(query: Query) -> bool:
         r"|\bor\b[^.?!]{0,60}\b(?:better|faster|cheaper|best|preferable|the way to go)\b"
         # "is a P40 as good as a 3090?": the pick settles the claim, its yes or no said first
         rf"|{PARITY_ASKED.pattern}"
+        # "is it dumb to buy two 4060 tis instead of one 4090?": one set against the other
+        r"|\b(?:dumb|stupid|silly|crazy|a bad idea|a mistake|smart|wise)\b[^.?!]{0,80}"
+        r"\b(?:instead of|rather than|over)\b"
         r"|^\W*(?:(?:is|are|should i (?:get|buy|rent|use)) )?(?:(?:an?|the|one|\d+ ?x) ?)?"
         r"(?:[a-z]+ )?[a-z]*\d+[\w-]*(?: \w{1,5})? or\b",
         low,
@@ -3591,8 +3594,9 @@ def speed(query: Query, box: ToolBox) -> Draft:
 
 # one card more than the user has: "would adding a third one help", "is another 3090 worth it"
 _ONE_MORE = re.compile(
-    r"\b(?:add(?:ing)?|buy(?:ing)?|get(?:ting)?|throw(?:ing)? in)\s(?:a\s)?(?:third|fourth|fifth|"
-    r"another|one more|an extra|a 3rd|a 4th)\b"
+    r"\b(?:add(?:ing)?|buy(?:ing)?|get(?:ting)?|throw(?:ing)? in|put(?:ting)?|stick(?:ing)?"
+    r"|slap(?:ping)?)\s(?:in\s)?(?:a\s)?(?:second|2nd|third|fourth|fifth|another|one more|an extra"
+    r"|a 3rd|a 4th)\b"
     r"|\b(?:a\s)?(?:third|fourth|3rd|4th) (?:one|card|gpu)\b"
     r"|\bone more (?:card|gpu)\b|\banother (?:card|gpu|one)\b"
 )
@@ -3605,8 +3609,12 @@ def _one_more_card(query: Query, box: ToolBox) -> Draft | None:
     if not (ref and ref.ids and query.models and _ONE_MORE.search(query.low)):
         return None
     have, model, gpu = ref.count or 1, query.models[0], gpu_choices(ref)[0]
+    if have == 2 and re.search(r"\b(?:second|2nd)\b", query.low):
+        have = 1  # "put a second 3090 in": the one held, and one more
+    # (a model run at home with no format said: as people run it there, a 4-bit GGUF)
+    sized = query if query.engine else sized_at_home(query, model)
     now, more = (
-        box.call("estimate", estimate_args(query, gpu, n, model)) for n in (have, have + 1)
+        box.call("estimate", estimate_args(sized, gpu, n, model)) for n in (have, have + 1)
     )
     if "error" in now or "error" in more or not more.get("fits"):
         return None
@@ -3620,7 +3628,12 @@ def _one_more_card(query: Query, box: ToolBox) -> Draft | None:
     if gain is None:
         head = f"**Yes: {more['model_name']} fits on {where}, which it does not on {have}**"
     elif gain < 1.1:
-        head = (f"**Little for speed: about {c.num(band['typical'], unit)} on {where} against "
+        no = (
+            "No, little"
+            if re.search(r"\b(?:true|false|twice|double|2x)\b", query.low)
+            else "Little"
+        )
+        head = (f"**{no} for speed: about {c.num(band['typical'], unit)} on {where} against "
                 f"{c.num(before[0][1]['typical'], unit)} on {have}** ({label})")  # fmt: skip
     else:
         head = (
@@ -4927,7 +4940,7 @@ def finish_by(spans: str) -> str:
 
 
 # a deadline for a job: any span ("finish 20000 images in a week")
-FINISH_BY = finish_by("weekend|night|evening|day|week|month")
+FINISH_BY = finish_by("weekend|night|evening|day|week|month|hour|hr|h")
 # a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
@@ -5114,6 +5127,8 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
     shared = {**e, "interconnect": None}  # each set has its own link
     lines = [f"**{e['model_name']} needs {sets}** for {c.workload_label(e)} "
              f"({c.settings(shared)})."]  # fmt: skip
+    if e.get("weights_all_gpus_gb"):  # what is split over each set: the weights, whole
+        lines[0] += f" Its weights are {c.num(e['weights_all_gpus_gb'], 'GB')} in all."
     for r in solved:
         f = r["estimate"]
         if not r["solution"]:
@@ -5121,11 +5136,18 @@ def _fewest_of_each(query: Query, box: ToolBox, model: ModelRef, gpus: list[str]
             continue
         speed = c.speed_lines(f)[:1]
         hourly = (f.get("cost") or {}).get("usd_per_hour")
+        set_price = f"; {c.usd(hourly)}/hour for the set" if hourly else ""
+        if mine := dict(query.gpu_prices).get(f["gpu"]):  # the user's own price for each card
+            paid = box.call("rental_cost", {"usd_per_gpu_hour": mine, "hours": 1,
+                                            "num_gpus": r["solution"]})  # fmt: skip
+            if "error" not in paid:
+                set_price = (f"; {c.usd(paid['usd'], query.currency)}/hour for the set at your "
+                             f"{c.usd(mine, query.currency)} a card")  # fmt: skip
         lines.append(f"- **{r['solution']} x {f['gpu_name']}**: "
                      f"{c.num(f['memory_per_gpu_gb'], 'GB')} of "
                      f"{c.usable(f)} on each"
                      + (f"; {speed[0][0].lower()}{speed[0][1:].rstrip('.')}" if speed else "")
-                     + (f"; {c.usd(hourly)}/hour for the set" if hourly else ""))  # fmt: skip
+                     + set_price)  # fmt: skip
     priced = [(r["estimate"]["cost"]["usd_per_hour"], r) for r in held
               if (r["estimate"].get("cost") or {}).get("usd_per_hour")]  # fmt: skip
     if len(priced) >= 2 and re.search(r"\bcheap\w*|\bcost\w*|\bpric\w*|\bexpensive", query.low):
@@ -7858,6 +7880,8 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         args["precision"] = HOME_PRECISION  # a card bought for local LLMs runs them in 4 bits
     if query.batch:
         args["batch"] = query.batch
+    if query.context and hint == "llm":  # "32k of context", "samples of 400 tokens": as said
+        args["context"] = query.context
     result = box.call("compare_workload", args)
     if bought and "error" not in result:
         holds = [r for r in result["gpus"] if r["speed"] and r["gpu"] in prices]
@@ -7940,6 +7964,12 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
             f"Memory (the largest model each holds) and bandwidth (its decode speed): {memory}.",
             "Prices are yours, used as given; speeds are computed.",
         ]
+        needs = {r.get("memory_per_gpu_gb") for r in rows}
+        if model is not None and model.ids and len(needs) == 1 and None not in needs:
+            # "both sixteen gig, any difference?": what the job takes on each, held by both
+            lines.insert(1, f"{result['model_name']} needs about "
+                            f"{c.num(needs.pop(), 'GB')} ({result['precision']}) on each: both "
+                            "hold it, so speed and price decide.")  # fmt: skip
         return Draft("\n\n".join(lines))
     head = (f"**The {best['gpu_name']} is cheaper per unit of work at your prices: the "
             f"{fast['gpu_name']} is {c.num(speed_x)}x as fast for {c.num(price_x)}x the price** "
@@ -7982,8 +8012,36 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
                 each.append(f"{r['gpu_name']} {c.usd(paid['usd_per_million_tokens'])}")
         if each:
             lines.append("Per million tokens at your prices: " + "; ".join(each) + ".")
+    if job := _priced_job(query, box, rows, count, model):
+        lines.insert(1, job)
     lines.append("Prices are yours, used as given, per GPU-hour; speeds are computed.")
     return Draft("\n\n".join(lines))
+
+
+def _priced_job(
+    query: Query, box: ToolBox, rows: list[dict[str, Any]], count: int, model: ModelRef | None
+) -> str | None:
+    """The whole job said ("3,000 samples of 400 tokens, 3 epochs") on each card at the user's
+    price, with the memory it takes there; None when no job's size is said."""
+    sized = query.train_tokens or query.dataset_samples or query.images or query.audio_hours
+    if not (sized and model is not None and model.ids):
+        return None
+    each, memory = [], []
+    for r in rows:
+        e = box.call("estimate", estimate_args(query, r["gpu"], count, model))
+        hours = typical_job_hours(e) if "error" not in e and e.get("fits") else None
+        if hours is None:
+            return None
+        paid = box.call("rental_cost", {"usd_per_gpu_hour": r["price"], "hours": hours,
+                                        "num_gpus": count})  # fmt: skip
+        if "error" in paid:
+            return None
+        each.append(f"{c.duration(hours)} on the {r['gpu_name']}, "
+                    f"{c.usd(paid['usd'], query.currency)}")  # fmt: skip
+        memory.append((c.num(e["memory_per_gpu_gb"], "GB"), r["gpu_name"]))
+    needs = (f"about {memory[0][0]} on each" if len({m for m, _ in memory}) == 1
+             else ", ".join(f"{m} on the {name}" for m, name in memory))  # fmt: skip
+    return f"The whole job: about {'; '.join(each)} at your prices. It needs {needs}."
 
 
 # the month's difference asked: "what are we throwing away every month", "how much would we save
@@ -8247,6 +8305,9 @@ def electricity_bill(query: Query, box: ToolBox, count: int) -> Draft:
                 f"({c.num(rig['platform_w'], 'W')}) are counted with the cards."
             )
     setups = [r for r in query.gpus if r.ids][:4]
+    if len(query.draws_w) == 2 and query.usd_per_kwh and not query.other_w:
+        # "115 W vs 350 W, 31 cents a kWh: the yearly difference?": each draw's bill
+        return _electricity_of_draws(query, box, args, setups, over)
     if len(setups) >= 2 and not query.draw_w:  # "A6000 vs 2x 3090 ... and power?": each setup
         return _electricity_of_each(query, box, args, setups, over)
     result = box.call("electricity_cost", args)
@@ -8356,6 +8417,34 @@ def _electricity_of_each(
                 f"electricity over {hours}{over}: {c.usd(low['usd'], sign)} against "
                 f"{c.usd(high['usd'], sign)} on the {dear}.")  # fmt: skip
     lines = [c.electricity(r, machine, sign=sign) for machine, r in bills]
+    return Draft("\n\n".join([head, *lines]))
+
+
+def _electricity_of_draws(
+    query: Query, box: ToolBox, args: dict[str, Any], setups: list[GpuRef], over: str
+) -> Draft:
+    """The bills of two draws said side by side ("115 W vs 350 W"), each named by its card when
+    the question names one for each, and the difference between them first."""
+    bills = []
+    for i, watts in enumerate(query.draws_w):
+        result = box.call("electricity_cost", {**args, "power_w": watts, "num_gpus": 1})
+        if "error" in result:
+            return Draft(result["error"])
+        name = _said(setups[i]) if len(setups) == len(query.draws_w) else None
+        bills.append((f"the {name} at {c.num(watts, 'W')}" if name else c.num(watts, "W"),
+                      result))  # fmt: skip
+    (low_name, low), (high_name, high) = sorted(bills, key=lambda b: b[1]["usd"])
+    sign, hours = query.currency, c.num(low["hours"], "hours")
+    gap = box.call("electricity_cost", {**args, "num_gpus": 1,
+                                        "power_w": high["power_w"] - low["power_w"]})  # fmt: skip
+    if "error" in gap:
+        return Draft(gap["error"])
+    extra = c.num(gap["kwh"], "kWh")
+    head = (f"**About {c.usd(gap['usd'], sign)} more with {high_name}** ({extra} "
+            f"more) over {hours}{over}: {c.usd(high['usd'], sign)} against "
+            f"{c.usd(low['usd'], sign)} with {low_name}, at your "
+            f"{c.usd(low['usd_per_kwh'], sign)}/kWh.")  # fmt: skip
+    lines = [c.electricity(r, "your machine", sign=sign) for _name, r in bills]
     return Draft("\n\n".join([head, *lines]))
 
 
@@ -8739,7 +8828,7 @@ def _companions(query: Query, box: ToolBox) -> tuple[Query, str, float]:
     others = [m for m in models if m is not main]
     needs = []
     for m in others:
-        e = box.call("estimate", estimate_args(_sized_beside(query, m), COMPANION_CARD, None, m))
+        e = box.call("estimate", estimate_args(sized_at_home(query, m), COMPANION_CARD, None, m))
         if "error" in e:
             return query, "", 0.0
         needs.append(e)
@@ -10491,7 +10580,7 @@ def _bought_and_rented(query: Query) -> tuple[GpuRef, GpuRef] | None:
         verbs = re.findall(rf"\b(?:({_BUY_WORD})|({_RENT_WORD}))\b", before)
         said.append(None if at < 0 or not verbs else "buy" if verbs[-1][0] else "rent")
     other = {"buy": "rent", "rent": "buy"}
-    if said.count(None) == 1 and re.search(rf"\b(?:{_RENT_WORD})\b", query.low):
+    if said.count(None) == 1 and RENT_SAID.search(query.low):
         # one said: the other card is the other side (when renting is said at all: "got a used
         # 3090 ... or should i just get a 4070 ti super" buys both)
         known = next(s for s in said if s)
@@ -11441,7 +11530,8 @@ def _figures_for(query: Query, box: ToolBox) -> list[str]:
 
 _HALF_SAID = re.compile(
     r"\b(?:fp16|bf16|float16|half[- ]precision|16[- ]?bits?|both ways|unquanti[sz]ed)\b"
-    r"|\b(?:normal|full|original|regular|uncompressed|unquanti[sz]ed|non-quanti[sz]ed) "
+    r"|\b(?:normal|full|original|regular|uncompressed|unquanti[sz]ed|non-quanti[sz]ed|proper"
+    r"|real|full[- ]size|full[- ]fat) "
     r"(?:one|version|model|weights|precision|size)\b"
 )
 _PARTS = {"weights": "weights", "denoiser": "denoiser", "text_encoders": "text encoders",

@@ -226,6 +226,8 @@ _IS_THIS_YOU = re.compile(
     # "... ask thee owt about them graphics cards. is tha there?": anyone there, before a question
     r"|\b(?:is|are) (?:tha|thee|thou|you|anyone|anybody|someone|somebody) (?:there|about|around"
     r"|awake|online|listening)\s?\?"
+    # "first time on here ... u there?", "you there?", "anyone home?"
+    r"|(?:^|[.!,]\s?)(?:u|you|ya|anyone|anybody) (?:there|around|awake|online|home)\s?\?+\s?$"
 )
 # any sign of a request in a message
 _ASKS = _cues(
@@ -1801,6 +1803,12 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
             low) and not _field_list(
             query):  # fmt: skip
         return "explain"  # "what do the articles say about the L40 for AI?": their sentences
+    weighed = re.search(r"\b(?:better|best|which)\b[^?]{0,40}\b(?:or|vs\.?|versus)\b", low)
+    if (name == "buy" and len({g.ids for g in query.gpus}) == 2 and not query.purchase_usd
+            and not query.gpu_purchase_prices and not query.budget and weighed):  # fmt: skip
+        return "compare"  # "what's better for the money, a new 5070 ti or a used 3090 ti?"
+    if name == "out_of_scope" and query.usd_per_kwh is not None and query.draw_w:
+        return "cost"  # "draws 400 w, 3 hours a week, 30p a unit: yearly cost?": a power bill
     if name in ("spec", "search", "fit") and _unread(low):
         # a language the phrasebook lacks: what its figures and units say was asked
         if query.usd_per_kwh is not None and (query.gpus or query.draw_w):

@@ -1223,6 +1223,12 @@ _COUNT_FILLER = (
     "refurbished",
     "refurb",
     "spare",
+    # "2 old 1080 tis", "two cheap P40s", "3 extra 3090s"
+    "old",
+    "older",
+    "cheap",
+    "extra",
+    "more",
     "cloud",
     "identical",
     "dedicated",

@@ -42,13 +42,14 @@ from advisor.agent.handlers import (
     on_the_circuit,
     run_at_home,
     share_said,
+    sized_at_home,
     supply_watts,
     typical_job_hours,
     watts_said,
 )
 from advisor.agent.query import SWAP_TO, GpuRef, ModelRef, Query, card_named_in
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
-from advisor.agent.understand import ENGINE_WORDS, gpu_mentions
+from advisor.agent.understand import ENGINE_WORDS, SLOT_ONLY, SLOT_POWER_W, gpu_mentions
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.catalog import load_catalog
 
@@ -187,6 +188,11 @@ def more_gpus(query: Query, box: ToolBox) -> Draft | None:
                                             "precision": "fp8"})  # fmt: skip
             one = lighter if "error" not in lighter and lighter["fits"] else one
         return _draft([_one_picture_per_card(one, n, query.low)], model)
+    if not many["fits"] and (home := sized_at_home(asked, model)) is not asked:
+        # "gemma 27b on my 3090: a second one, twice as fast?": as it runs at home, in 4 bits
+        alone, both = (box.call("estimate", estimate_args(home, gpu, k, model)) for k in (1, n))
+        if "error" not in alone and "error" not in both and both["fits"]:
+            one, many = alone, both
     if not many["fits"]:
         return Draft(f"**No: {many['model_name']} does not fit even on {cards}** "
                      f"({c.settings(many)}).\n\n{c.memory_line(many)}")  # fmt: skip
@@ -918,6 +924,10 @@ _WOULD_DO = re.compile(
     r"|just\s|our\s|my\s)?(\S+)"
 )
 _NEED_THE = re.compile(r"\b(?:need|require)\s+(?:an?\s|the\s|a whole\s|a full\s)?(\S+)")
+_NEED_ASKED = re.compile(
+    r"\b(?:do|does|would|will) (?:i|we|you|they|he|she|it|the \w+) (?:really |actually |even "
+    r"|truly |honestly )?(?:need|require)\b"
+)
 
 
 def enough(query: Query, box: ToolBox) -> Draft | None:
@@ -928,7 +938,8 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
         return None
     low = query.low
     spots: dict[str, int] = {}
-    for at, gpu in gpu_mentions(query.gpus, low):
+    mentions = list(gpu_mentions(query.gpus, low))
+    for at, gpu in mentions:
         spots.setdefault(gpu, at)
     needed = _NEED_THE.search(low)
     put = next((g for m in _WOULD_DO.finditer(low) for g in ids if spots.get(g) == m.start(1)),
@@ -944,9 +955,17 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
     if any("error" in e for e in runs):
         return None
     a, b = runs
+    # "do I really need the A100, or can my 4070 Super do it?": the need is what is asked first
+    need = _NEED_ASKED.search(low)
+    need_first = bool(need and needed and (needed.start(1), other) in mentions
+                      and need.start() < min((m.start() for m in _WOULD_DO.finditer(low)
+                                              if spots.get(put) == m.start(1)),
+                                             default=len(low)))  # fmt: skip
     if not a["fits"]:
-        return _draft([f"**No: {a['model_name']} does not fit on the {a['gpu_name']}** "
-                       f"({c.settings(a)}).", c.memory_line(a)], model)  # fmt: skip
+        verdict = (f"**Yes: you need the {b['gpu_name']}: {a['model_name']} does not fit on the "
+                   f"{a['gpu_name']}**" if need_first else
+                   f"**No: {a['model_name']} does not fit on the {a['gpu_name']}**")  # fmt: skip
+        return _draft([f"{verdict} ({c.settings(a)}).", c.memory_line(a)], model)
     metrics = c.metrics_of(a)
     if not metrics:
         return None
@@ -960,6 +979,9 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
             f"{c.usable(a)}"
             + (f" (weights {c.num(weights, 'GB')})" if weights else ""))  # fmt: skip
     head = f"**Yes: the {a['gpu_name']} does the job** ({c.settings(a)}): {room}; {pace}."
+    if need_first:
+        head = (f"**No: you do not need the {b['gpu_name']}; the {a['gpu_name']} does the job** "
+                f"({c.settings(a)}): {room}; {pace}.")  # fmt: skip
     lines = [head]
     hours = [typical_job_hours(e) for e in runs]
     if hours[0]:
@@ -1543,6 +1565,21 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     if found is None:
         return None
     ref, gpu = found
+    if SLOT_ONLY.search(query.low) and len(gpus_named(query)) == 1:
+        # "is the slot enough for a T4? no power cable": the card alone on the slot's 75 W
+        sheet = box.call("system_power", {"gpu": gpu, "limit_w": SLOT_POWER_W})
+        if "error" not in sheet and sheet.get("gpu_w"):
+            sheet = {**sheet, "name": sheet["gpu_name"], "tdp_w": sheet["gpu_w"]}
+            within = sheet["tdp_w"] <= SLOT_POWER_W
+            head = (f"**Yes: the {sheet['name']} draws {c.num(sheet['tdp_w'], 'W')} (its board "
+                    f"power), within the slot's {c.num(SLOT_POWER_W, 'W')}, so it needs no power "
+                    "cable.**" if within else
+                    f"**No: the {sheet['name']} draws {c.num(sheet['tdp_w'], 'W')} (its board "
+                    f"power), more than the slot's {c.num(SLOT_POWER_W, 'W')}: it needs a PCIe "
+                    "power cable from the supply.**")  # fmt: skip
+            why = ("A PCIe x16 slot delivers at most 75 W (the PCI Express CEM specification); the "
+                   "rest of the machine draws from the supply as before.")  # fmt: skip
+            return Draft(f"{head}\n\n{why}", cite_more=False)
     if (counted := cards_under_limit(query, box, gpu, supply=True)) is not None:
         return counted  # "how many 4090s can a 1600 W supply run?"
     n = max(ref.count or 1, query.num_gpus or 1)
@@ -1953,6 +1990,10 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
                     "plain FP32.** Master weights and the optimizer stay in FP32, so training "
                     "quality matches FP32 runs, while activations take half the "
                     "memory.")  # fmt: skip
+    elif (asked[0] in ("bf16", "tf32") and all(verdicts) and _AGAINST_FP32.search(low)
+          and (fp32 := read[subject[0]].get("fp32_tflops"))):  # fmt: skip
+        # "does the 3090 do bf16? and how much faster is it than plain fp32?": both rates
+        head = f"**{word}: {lines[0]}, against {c.exact(fp32, 'TFLOPS')} in plain FP32.**"
     if re.search(r"\bwhy\b|\bhow come\b", low) and not any(verdicts):
         head = f"**Because {lines[0]}.**"  # "3x slower with bfloat16 on the T4, why?"
     bullets = "\n".join(f"- {line[0].upper()}{line[1:]}." for line in lines[1:])
@@ -2008,6 +2049,13 @@ def _format_saves(query: Query, box: ToolBox, gpu: str, missing: list[str]) -> s
         f"{'take' if part.endswith('s') else 'takes'} {c.num(small, 'GB')} in FP8 "
         f"against {c.num(big, 'GB')} in 16 bits.{by_hand}"
     )
+
+
+# the format set against plain FP32: "how much faster in bf16 vs plain fp32", "than fp32"
+_AGAINST_FP32 = re.compile(
+    r"\b(?:vs\.?|versus|than|compared (?:to|with)|over|against)\s(?:plain |regular |normal |full )?"
+    r"(?:fp32|float32|32[- ]?bit)\b"
+)
 
 
 def _instead(sheet: dict[str, Any], fmt: str) -> str:
@@ -2388,6 +2436,13 @@ _SMALLER_FORMAT = re.compile(
     r"\b(?:or|instead|switch\w* to|go (?:with|for)|use|try|should i)\b[^.?!]{0,30}?"
     r"\b(q[2-8]_k(?:_[sml])?|q[48]_0|q[2-8]|[48]-?bit|awq|gptq|gguf|exl2)\b"
 )
+# "should I pick a different file?", "is there a smaller version I can use?"
+_OTHER_FILE = re.compile(
+    r"\b(?:different|other|another|smaller|lighter)\s(?:gguf\s)?(?:file|quant\w*|version|gguf"
+    r"|download|format)\b|\bwhich (?:file|quant|gguf)\b"
+)
+# the common GGUF files, largest first: the first that fits is the one to take
+_GGUF_LADDER = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")
 _GGUF_DEFAULT = {"q4": "q4_k_m", "q5": "q5_k_m", "q6": "q6_k", "q8": "q8_0", "4bit": "q4_k_m",
                  "4-bit": "q4_k_m", "8bit": "q8_0", "8-bit": "q8_0", "gguf": "q4_k_m",
                  "awq": "q4_k_m", "gptq": "q4_k_m", "exl2": "q4_k_m"}  # fmt: skip
@@ -2396,12 +2451,19 @@ _GGUF_DEFAULT = {"q4": "q4_k_m", "q5": "q5_k_m", "q6": "q6_k", "q8": "q8_0", "4b
 def _format_offered(
     query: Query, box: ToolBox, whole: dict[str, Any], e: dict[str, Any]
 ) -> str | None:
-    """The smaller format the user weighs, when the model fits the card in it: the pick first."""
+    """The smaller format the user weighs, when the model fits the card in it: the pick first;
+    "should I pick a different file?": the largest common GGUF that fits."""
     said = _SMALLER_FORMAT.search(query.low)
-    if said is None:
+    if said is not None:
+        fmt = _GGUF_DEFAULT.get(said.group(1), said.group(1))
+        small = box.call("estimate", {**whole, "precision": fmt, "engine": "llama.cpp"})
+    elif _OTHER_FILE.search(query.low):
+        tried = [(f, box.call("estimate", {**whole, "precision": f, "engine": "llama.cpp"}))
+                 for f in _GGUF_LADDER if f != e.get("precision")]  # fmt: skip
+        fmt, small = next(((f, r) for f, r in tried if "error" not in r and r["fits"]),
+                          ("", {"error": "none fits"}))  # fmt: skip
+    else:
         return None
-    fmt = _GGUF_DEFAULT.get(said.group(1), said.group(1))
-    small = box.call("estimate", {**whole, "precision": fmt, "engine": "llama.cpp"})
     if "error" in small or not small["fits"]:
         return None
     w_small, w_full = small["breakdown_gb"].get("weights"), e["breakdown_gb"].get("weights")
@@ -3292,6 +3354,25 @@ def tp_or_pp(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- the table
 
 
+# ---------------------------------------------------------------- tabular data
+
+
+def tabular(query: Query, box: ToolBox) -> Draft | None:
+    """ "We have six years of till records in a spreadsheet: do we need an H100 to forecast
+    sales?": rows and columns are no job for a GPU."""
+    lines = ["**No: rows and columns from a spreadsheet or a CSV are tabular data, and their "
+             "usual models (a seasonal time-series model for a forecast, gradient-boosted trees "
+             "such as XGBoost or LightGBM, a regression) train in seconds to minutes on an "
+             "ordinary CPU.** A GPU pays off for deep networks on images, text or audio, or for "
+             "tabular sets of many millions of rows."]  # fmt: skip
+    for gpu in gpus_named(query)[:2]:  # the card put forward, for what it is built for
+        sheet = box.call("gpu_specs", {"gpu": gpu})
+        if "error" not in sheet:
+            lines.append(f"The {sheet['name']} is built to train and serve large neural "
+                         "networks; a job of this size would leave it idle.")  # fmt: skip
+    return Draft("\n\n".join(lines), cite_more=False)
+
+
 def _cues(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(patterns))
 
@@ -3426,7 +3507,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bhow (?:do|can|would|should) (?:i|you|we|one) (?:know|tell|figure out|calculate|"
         r"estimate|work out|compute)\b.{0,40}\b(?:vram|memory)\b",
         r"\b(?:eli5|explain)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:needs?|requires?|takes?)\b",
-    ), weights_rule, lambda q: _named_model(q) is not None),
+    ), weights_rule, lambda q: _named_model(q) is not None and q.topic != "kv_cache"),
     Principle("experts", "explain", _cues(
         # "the 30B-A3B generates way faster than the 14B: isn't that backwards? what explains it"
         r"\b(?:faster|quicker|more tok\w*)\b.{0,160}\b(?:why|how come|how is (?:that|it)|"
@@ -3451,6 +3532,14 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"tokens?/s|t/s|tok/s|quicker)",
         r"\b(?:faster|quicker) than (?:a single|just one|only one|one|1)\b",
     ), more_gpus, _same_gpu),
+    Principle("tabular", "advice", _cues(
+        # "six years of daily till records in a spreadsheet ... do we actually need one?"
+        r"\b(?:spreadsheets?|excel|csv files?|tabular|till records|sales (?:data|figures|records)"
+        r"|xgboost|lightgbm|random forests?|linear regression)\b[^?]{0,300}\b(?:need|require|worth"
+        r"|buy|have to)\b",
+        r"\b(?:need|require|have to buy)\b[^?]{0,200}\b(?:spreadsheets?|excel|csv|tabular"
+        r"|till records|xgboost|lightgbm)\b",
+    ), tabular, lambda q: not q.models),
     Principle("core_counts", "explain", _cues(
         r"\b(?:cuda|shader|stream) cores?\b.{0,80}\b(?:faster|better|matter\w*|compar\w*|so it|"
         r"must|mean\w*|indicat\w*|tell)",
@@ -3473,7 +3562,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?:\S+\s){0,3}?(?:do|handle|cut it|be enough|suffice|be fine|manage|work)\b.{0,80}"
         r"\b(?:or|instead of|rather than)\b",
         r"\bdo (?:we|i|you) (?:really |actually |even )?need (?:an? |the )?\S+.{0,40}\b(?:or|"
-        r"would|could|can|will)\b.{0,40}\b(?:do|enough|suffice|handle|fine)\b",
+        r"would|could|can|will)\b.{0,40}\b(?:do|enough|suffice|handle|fine|train|run|cope|manage"
+        r"|fine-?tune)\b",
     ), enough, lambda q: len(gpus_named(q)) >= 2),
     Principle("faster_than", "compare", _cues(
         # "will a 4060 ti give me more tok/s than my 3060?", "does the h200 generate faster

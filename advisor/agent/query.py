@@ -18,7 +18,10 @@ BUDGET_HELD = re.compile(
 # understanding step (a machine's price to buy is not asked), by the answers (a card's rent, not
 # its price to buy) and by the intent model (it never turns such a question into a price to buy)
 RENT_SAID = re.compile(
-    r"\brent\w*|\bcloud\b|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bby the (?:hour|day)\b"
+    # ("skip the cloud", "no cloud", "ditch the cloud": buying, the cloud set aside)
+    r"\brent\w*|(?<!skip the )(?<!no )(?<!ditch the )(?<!not the )(?<!without the )"
+    r"(?<!instead of the )(?<!forget the )\bcloud\b"
+    r"|\bper hour\b|/h(?:r|our)?\b|\bhourly\b|\bby the (?:hour|day)\b"
 )
 
 # a card swapped in for another: "swap the 3060 for a 4060 ti", "replacing my 3060 with an rtx
@@ -176,6 +179,7 @@ class Query:
     exchange: tuple[str, float] | None = None
     draw_w: float | None = None  # a power draw the user states: of all the GPUs (or the rig)
     draw_each: bool = False  # ... or of each GPU ("350 W each")
+    draws_w: tuple[float, ...] = ()  # two draws set side by side ("115 W vs 350 W")
     other_w: float | None = None  # more draw stated beside it: "plus 1.2 kW for CPUs and fans"
     idle_w: float | None = None  # the draw when idle ("~110W idle"), for the hours not loaded
     idle_hours: float | None = None  # those hours: the rest of each day the loaded hours cover

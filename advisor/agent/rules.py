@@ -40,6 +40,7 @@ from advisor.agent.understand import (
     ABSENT_NOTE,
     FIELD_WORDS,
     FORMAT_WEIGHED,
+    SECOND_CARD_ASKED,
     SLOT_ONLY,
     SLOT_POWER_W,
 )
@@ -218,7 +219,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.text = _failure_polarity(
             query, _yes_or_no_first(query, _paced_as_run(query, draft.text))
         )
-    if query.intent in _SHEET_INTENTS or (principle is not None and query.gpus):
+    if (query.intent in _SHEET_INTENTS or (principle is not None and query.gpus)
+            or (query.intent == "buy" and (query.fields or query.models))):  # fmt: skip
+        # ("is $3,800 a normal price? and how much memory has it got": the price, and its sheet)
         draft.text = _with_datasheet(query, box, draft.text)
     draft.text = _asked_fields_first(query, box, draft.text)
     draft.text = _unrecorded_said(query, draft.text)
@@ -226,6 +229,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _memory_kinds_why(query, box, draft.text)
     draft.text = _within_power(query, box, draft.text)
     draft.text = _claim_checked(query, box, draft.text)
+    draft.text = _sparse_quoted(query, box, draft.text)
     draft.text = _energy_asked(query, box, draft.text)
     draft.text = _unit_asked(query, box, draft.text)
     draft.text = _context_also(query, box, draft.text)
@@ -532,6 +536,8 @@ _REST_OF_BOX = re.compile(
 # whose claim is asked about: "am I right?", "is my buddy right?", "who's right?"
 _CLAIM_ASKED = re.compile(
     r"\b(?:am i|is (?:he|she|my [\w-]+|the [\w-]+)|are (?:they|you sure)) (?:right|correct|wrong)\b"
+    # "he's wrong, right?", "she's right, isn't she?"
+    r"|\b(?:he|she|they)(?:'s|'re| is| are) (?:right|correct|wrong)\b"
 )
 _MY_CLAIM = re.compile(r"\bi (?:say|said|think|reckon|believe|claim|bet|argue|told (?:him|her))\b"
                        r"([^.?!]*)")  # fmt: skip
@@ -605,7 +611,7 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     query = replace(query, gpus=tuple(once))
     if not asked or len(query.gpus) != 2:
         return text
-    mine = not asked.group(0).startswith(("is ", "are they"))
+    mine = not asked.group(0).startswith(("is ", "are they", "he", "she", "they"))
     # the claim that names a card ("the lad in the shop told me has been nagging at me ... he
     # says swap it for a 4060 ti": the second)
     claims = list((_MY_CLAIM if mine else _THEIR_CLAIM).finditer(query.low))
@@ -647,6 +653,12 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     else:
         winner = next(iter(s for s in sheets if picked and s["name"] == picked.group(1)), {})
     claimed = _claimed_better(clause, query, sheets)
+    first = text.split("\n", 1)[0]
+    if (_SAME_CLAIMED.search(clause) and first.startswith("**No: ") and " differ" in first
+            and asked.group(0).endswith("wrong")):  # fmt: skip
+        # "he says the 4060 ti is the same as a 3090. he's wrong, right?": yes, they differ
+        who = "you are" if mine else "that is"
+        return f"**Yes: {who} wrong: " + text[len("**No: ") :]
     if not winner or not claimed:
         return text
     right = (claimed is winner) != bool(_CLAIMED_LESS.search(clause))
@@ -656,6 +668,52 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     else:
         verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
     return f"{verdict}\n\n{why}{text}"
+
+
+# the figures of a message that quotes TFLOPS: "2,615 TFLOPS for the MI300X, against 989 for the
+# H100" (not memory, watts, ratios or money)
+_RATE_WORD = re.compile(r"\b(?:tflops|teraflops)\b")  # ("tf" alone is also TensorFlow)
+_FIGURE = re.compile(
+    r"(?<![\w.,$€£])(\d{1,2}(?:,\d{3})+|\d{2,5}(?:\.\d+)?)"
+    r"(?!\s?(?:[\d.,]|gb|gib|w\b|watts?|x\b|times|%|tokens|hours|b\b|k\b|gb/s))"
+)
+# a comparison of quoted figures put to the test: "is this the right comparison?", "6x faster,
+# right?", "does that mean it is 2.6 times faster?"
+_QUOTED_JUDGED = re.compile(
+    r"\b(?:right|fair|correct|true|accurate|legit|valid|apples)\b|\b(?:times|x) (?:faster|quicker"
+    r"|better|as fast)\b|\bdoes (?:that|this) mean\b"
+)
+# the rates a datasheet's headline may be, besides the dense FP16/BF16 one
+_HEADLINE_RATES = (("fp16_bf16_sparse_tflops", "sparse FP16/BF16 rate (2:4 structured sparsity)"),
+                   ("fp8_dense_tflops", "dense FP8 rate"))  # fmt: skip
+
+
+def _sparse_quoted(query: Query, box: ToolBox, text: str) -> str:
+    """ "the brochure: 2,615 TFLOPS for the MI300X against 989 for the H100, so 2.6x faster:
+    right?": a figure quoted that is a card's sparse (or FP8) rate set against another's dense
+    one; no, and the dense rates side by side, lead."""
+    low = query.low
+    if len(query.gpus) < 2 or not (_QUOTED_JUDGED.search(low) and _RATE_WORD.search(low)):
+        return text
+    said = [float(m.group(1).replace(",", "")) for m in _FIGURE.finditer(low)]
+    sheets = _named_sheets(query, box)
+    if len(said) < 2 or len(sheets) < 2:
+        return text
+    dense = "fp16_bf16_dense_tflops"
+    for sheet in sheets:
+        rate = sheet.get(dense)
+        for field, label in _HEADLINE_RATES:
+            other = sheet.get(field)
+            if not (isinstance(other, (int, float)) and isinstance(rate, (int, float))):
+                continue
+            if any(abs(v - other) <= 0.01 * other and abs(v - rate) > 0.05 * rate for v in said):
+                both = ", ".join(f"the {s['name']} {c.field_value(s, dense)}" for s in sheets
+                                 if isinstance(s.get(dense), (int, float)))  # fmt: skip
+                return (f"**No: the {c.num(other, 'TFLOPS')} quoted for the {sheet['name']} "
+                        f"is its {label}, not its dense FP16/BF16 rate "
+                        f"({c.field_value(sheet, dense)}).** Set like against like, dense "
+                        f"FP16/BF16: {both}.\n\n{text}")  # fmt: skip
+    return text
 
 
 # the energy itself asked, with no price per kWh: "how many kWh per day is that?"
@@ -792,6 +850,10 @@ _STEPS_ASKED = re.compile(r"\bsteps?(?: per |/)s(?:ec(?:ond)?)?\b|\bit/s\b|\bits
                           r"|\bs(?:ec(?:onds?)?)?(?: per |/)(?:step|it(?:eration)?)\b")  # fmt: skip
 _SECONDS_ASKED = re.compile(r"\bhow many (?:seconds|secs)\b|\bin seconds\b")
 _DAYS_ASKED = re.compile(r"\bhow many days\b|\bin days\b|\bhow many weeks\b")
+_ONE_IMAGE = re.compile(
+    r"\b(?:for|per|of|on) (?:one|a|an|each|every|a single|1) (?:picture|image|photo|pic|render"
+    r"|frame)\b|\beach (?:picture|image|photo|pic|render)\b"
+)
 _NODES_ASKED = re.compile(
     r"\bhow many (?:[\w-]+ ){0,3}?nodes\b|\bnodes? (?:do|would|will) (?:i|we) need\b"
 )
@@ -1045,6 +1107,12 @@ def _unit_asked(query: Query, box: ToolBox, text: str) -> str:
         pace = e["audio_seconds_per_s"]["typical"]
         lead = (f"**About {c.num(pace)} hours of audio per hour** on one {e['gpu_name']} "
                 f"({c.num(pace)} audio s/s).")  # fmt: skip
+    elif (_SECONDS_ASKED.search(low) and _ONE_IMAGE.search(low)
+          and (e := _first_fit(box, "seconds_per_image"))):  # fmt: skip
+        # "how many seconds for one picture?": each image's time, not the whole batch's
+        lead = (f"**About {c.num(e['seconds_per_image']['typical'], 's')} per image** on "
+                f"{c.gpus_phrase(e.get('num_gpus') or 1, e['gpu_name'])} ({e['precision']}, "
+                f"{e.get('steps') or ''} steps).").replace(", steps", "")  # fmt: skip
     elif (asked := _SECONDS_ASKED.search(low) or _DAYS_ASKED.search(low)) and (
             e := _shown_job(box, first) or _first_fit(box, "job_hours")):  # fmt: skip
         hours = e["job_hours"]["typical"]
@@ -1391,10 +1459,13 @@ def _field_in_question(low: str, fields: list[str]) -> bool:
 def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
     lines = []
     for ref in query.gpus[:MAX_SHEETS]:
-        if len(ref.ids) != 1:
-            continue
         count = ref.count or 1
-        sheet = box.call("gpu_specs", {"gpu": ref.ids[0], "num_gpus": count})
+        if len(ref.ids) == 1:
+            sheet = box.call("gpu_specs", {"gpu": ref.ids[0], "num_gpus": count})
+        else:  # "H100 80GB" (SXM or PCIe): the variant the answer speaks of, when it names one
+            sheets = [box.call("gpu_specs", {"gpu": i, "num_gpus": count}) for i in ref.ids[:4]]
+            named = [x for x in sheets if "error" not in x and x["name"] in text]
+            sheet = named[0] if len(named) == 1 else {"error": "no one variant"}
         if "error" in sheet:
             continue
         line = c.sheet_summary(sheet)
@@ -1528,6 +1599,14 @@ def _failure_polarity(query: Query, text: str) -> str:
     """ "batch 256 on a 3080 - will it OOM?": the verdict said of the failure asked about, not as
     a bare yes or no (a "No: does not fit" means it will run out of memory)."""
     head = text.split("\n", 1)[0]
+    if SECOND_CARD_ASKED.search(query.low) and len(query.gpus) == 1 and not query.gpus[0].count:
+        # "we'll need a second A4000 for that, do we?": no when the one card holds it
+        if text.startswith("**Yes: ") and " fits on one " in head:
+            return "**No, one is enough: " + text[len("**Yes: ") :]
+        if text.startswith("**No: ") and " does not fit on one " in head:
+            return "**Yes, one is not enough: " + text[len("**No: ") :]
+        if text.startswith("**No: not on the card alone"):  # only with system RAM beside it
+            return "**Yes, to keep it all on the cards: " + text[len("**No: ") :]
     if _MISFIT_ASKED.search(query.low):  # "is it because the 70B doesn't fit on the card?"
         if text.startswith("**No: ") and " does not fit" in head:
             return "**Yes: " + text[len("**No: ") :]
@@ -1614,6 +1693,8 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         return text
     if re.search(r"\bdoes (?:that|it|this) change\b", low):
         return text  # "used ok too, does that change the answer?": the new pick answers it
+    if re.search(r"\b(?:dumb|stupid|silly|crazy|nuts|mad|a bad idea|a mistake|wrong move)\b", low):
+        return text  # "is it dumb to buy two 4060 tis instead of a 4090?": the comparison answers
     if re.search(r"\boverkill\b", low):
         return text  # "is an H100 overkill for a 70B?": its "No: does not fit" answers it
     if lower and costed and not query.precision:  # "can it run an 8B?": as people run it

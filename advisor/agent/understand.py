@@ -437,7 +437,8 @@ TOPIC_WORDS: dict[str, str] = {
     r"|\b(?:fp16|bf16|fp32|float16)'?\s(?:vs\.?|versus|or|against)\s'?int[48]\b"
     r"|\bi?q[2-8]_(?:k(?:_[sml])?|[01])\b|\bq[2-8] (?:and|or|vs\.?|versus) q[2-8]\b"  # "q4 and q8"
     # "wat does q4 mean??", "what is q8 exactly": a quant's name asked about
-    r"|\bwh?at(?: does| is|'s|s) (?:a |the )?(?:q[2-8]|4[- ]?bit|8[- ]?bit)(?:_k_m)? (?:mean|stand"
+    r"|\bwh?at(?: does| is|'s|s) (?:a |the )?(?:q[2-8]|4[- ]?bit|8[- ]?bit)(?:_k_m)?"
+    r"(?: bit| part| thing| bit of the name)? (?:actually |really |even )?(?:mean|stand"
     r"|even|exactly|actually)\b|\bwh?at(?: does| is|'s) (?:q[2-8]|4[- ]?bit)\?"
     # "what's the Q4 / Q8 thing on model files", "q4 vs q8, does the smaller one make it dumber"
     r"|\bq[2-8]\s?(?:/|vs\.?|versus|or|and)\s?q[2-8]\b",
@@ -448,7 +449,12 @@ TOPIC_WORDS: dict[str, str] = {
     r"|(?<=what is the )'?context (?:window|length)s?\b"
     r"|\bcontext (?:window|length)s?'?\b.{0,80}?'?\b(?:eats?|uses?|takes?|costs?|needs?) (?:up |so "
     r"much |more )?(?:memory|vram)\b",
-    "kv_cache": r"\bkv[- ]?cache\b|\bcach[eé] (?:de )?kv\b",  # ("la caché KV")
+    "kv_cache": r"\bkv[- ]?cache\b|\bcach[eé] (?:de )?kv\b"  # ("la caché KV")
+    # "how much memory does the 32k context take?", "the chat gets long and replies get slower"
+    r"|\bhow much (?:memory|vram|ram) (?:does |do |will )?(?:the |a |my |that )?(?:\d+k )?"
+    r"(?:context|conversation|chat history)\b"
+    r"|\b(?:chat|conversation|context)s? (?:gets?|grows?|becomes?) (?:long|longer|bigger)\b"
+    r"[^.?!]{0,60}\bslow",
     # "why 4x the model size for adam", "what are optimizer states", "training memory"
     "training_memory": r"\boptimi[sz]er states?\b|\btraining memory\b"
     r"|\badam\w*\b(?=.{0,80}\b(?:vram|memory)\b)|\b(?:vram|memory)\b.{0,80}\badam\w*\b",
@@ -1067,6 +1073,46 @@ _NIGHT_SPAN = re.compile(
 )
 
 
+# a run of weekdays: "Monday to Saturday", "tue-sat", "Mon thru Sun" (Monday to Friday stays, as
+# the weekdays read below)
+_WEEKDAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_RUN = re.compile(
+    r"\b(?:from )?(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?"
+    r"\s?(?:to|till|until|thru|through|-|\u2013)\s?"
+    r"(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?\b",
+    re.IGNORECASE,
+)
+
+
+def _weekday_run(m: re.Match[str]) -> str:
+    """A run of weekdays as the days a week it holds ("Monday to Saturday": "6 days a week")."""
+    first = _WEEKDAY_NAMES.index(m.group(1).lower())
+    days = (_WEEKDAY_NAMES.index(m.group(2).lower()) - first) % 7 + 1
+    if (first, days) == (0, 5) or days < 2:
+        return m.group(0)  # "monday to friday": the weekdays, read as such
+    return f"{days} days a week"
+
+
+# an hour said after a price: "/hr", "per hour", "an hour", "each GPU-hour"
+_AN_HOUR = r"(?:/|per |an? |each )(?:gpu[- ]?)?(?:h|hr|hour)\b"
+_SMALL_COINS_AN_HOUR = re.compile(
+    rf"\b(\d{{1,2}}) ?(c|cents?|p|pence)(?: us| usd)?(?= ?{_AN_HOUR})", re.IGNORECASE
+)
+_PERIOD_FIRST = re.compile(
+    r"\b(?:a|per|each|every) (day|week|month)\b,? (?:about |around |roughly |~\s?)?"
+    r"(\d+(?:\.\d+)?) ?(hours?|hrs?|h)\b(?! (?:a|per|each|every)\b)",
+    re.IGNORECASE,
+)
+
+
+def _period_last(m: re.Match[str]) -> str:
+    """ "a week about 6 hours" as "6 hours a week", unless days of the week come before it."""
+    before = m.string[max(0, m.start() - 16) : m.start()]
+    if rx.search(r"\d\s?(?:days?|nights?|hours?|hrs?|times|x)\s?$", before, flags=re.I):
+        return m.group(0)  # "5 days a week 8 hours": the days of the week said, kept
+    return f"{m.group(2)} {m.group(3)} a {m.group(1)}"
+
+
 def _night_hours(m: re.Match[str]) -> str:
     """The hours a span of the clock over midnight holds, as "N hours" (as it was otherwise)."""
     h1, m1, pm, h2, m2, am = m.groups()
@@ -1172,15 +1218,40 @@ def normalise(text: str) -> str:
         text = _O_FOR_ZERO.sub(lambda m: m.group(0).replace("o", "0"), text)
     if _NIGHT_SPAN.search(text):  # "overnight, from 10pm to 6am": 8 hours
         text = _NIGHT_SPAN.sub(_night_hours, text)
+    text = _WEEKDAY_RUN.sub(_weekday_run, text)  # "Monday to Saturday": 6 days a week
+    # "can it finish in one afternoon?": a part of the day as its hours (an afternoon or a
+    # morning, 4), said only after a job is to end in it
+    text = rx.sub(
+        r"\b((?:finish\w*|done|complete\w*|ready|get through)\b[^.?!]{0,40}?)"
+        r"\b(?:in|within|during) (?:one|an|a single|the|a|1) (?:afternoon|morning)\b",
+        r"\1in 4 hours",
+        text,
+        flags=re.I,
+    )
     # "每卡每小时2元": a price per card per hour, said before the amount
     text = rx.sub(r"每(卡|张卡|块卡|張卡)?每?(?:小时|小時)\s?(\d+(?:\.\d+)?)\s?(CNY|JPY)",
                   lambda m: f" {m.group(2)} {m.group(3)} per {'GPU ' if m.group(1) else ''}"
                   "per hour ", text)  # fmt: skip
-    # "44c/hr", "5 c per hour": cents an hour
+    # "44c/hr", "59c US an hour", "89 cents an hour", "an L4 at 65p/hour": cents or pence an hour
+    text = _SMALL_COINS_AN_HOUR.sub(
+        lambda m: f"{'£' if m.group(2)[0] in 'pP' else '$'}{int(m.group(1)) / 100:.2f}", text
+    )
+    # "$2.49 US an hour per card": the currency's name said between the amount and its hour
+    text = rx.sub(rf"(\$\s?\d+(?:\.\d+)?)\s(?:us|usd)\b(?=\s?{_AN_HOUR})", r"\1", text, flags=re.I)
+    # "4x h100 at 2.20 each per hour": an hourly price said without its currency, in dollars
     text = rx.sub(
-        r"\b(\d{1,2}) ?c(?= ?(?:/|per |an? )(?:gpu[- ]?)?(?:h|hr|hour)\b)",
-        lambda m: f"${int(m.group(1)) / 100:.2f}",
+        r"\bat (\d{1,2}\.\d{2})( each| a card| per card| per gpu| apiece)? ?(?:per|an?|/) ?"
+        r"(?:gpu[- ]?)?(?:hour|hr|h)\b",
+        lambda m: f"at ${m.group(1)} an hour{' each' if m.group(2) else ''}",
         text,
+        flags=re.I,
+    )
+    # "rent one by the hour at 89 cents": the rate said before its amount
+    text = rx.sub(
+        r"\b(by the hour|hourly|per hour),? (?:at|for) (\d{1,2}) ?(?:c|cents?)\b",
+        lambda m: f"{m.group(1)} at ${int(m.group(2)) / 100:.2f} an hour",
+        text,
+        flags=re.I,
     )
     for old, new in _REPLACE.items():
         text = text.replace(old, new)
@@ -1203,6 +1274,9 @@ def normalise(text: str) -> str:
         text = rx.sub(r";(?=\s|$)", "?", text)
     text = rx.sub(r"(?<![\d.])(\d+\s?k|\d{3,})\s?kontext\b", r"\1 context", text, flags=re.I)
     text = to_english(text)  # "quanto costa una 5090?": "how much cost una 5090?"
+    # "a week about 6 hours", "per day 8 hrs" (the period said first, as Kurdish, Turkish or
+    # Hindi order it): the hours of that period ("5 days a week 8 hours" keeps its days)
+    text = _PERIOD_FIRST.sub(_period_last, text)
     text = _plain_times(text)  # "three and a half days", "2d 6h", "1h30": hours as a number
     # "2.3 iterations per second", "3 steps a second" (French "itérations" reads as steps): it/s
     if "sec" in text.lower() or "/s" in text.lower():
@@ -1246,9 +1320,10 @@ def normalise(text: str) -> str:
     )
     # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
     text = rx.sub(
-        r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:images|im[aá]genes|bilder|photos|"
-        r"samples|examples|rows|documents|docs|files|tokens?|hours|horas|stunden|steps?|requests|"
-        r"users|usuarios|utilisateurs)\b)",
+        r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:[a-z-]+\s)?(?:images|im[aá]genes"
+        r"|bilder|photos|pictures|pics|fotos|foto|immagini|samples|examples|rows|documents|docs|files"
+        r"|tokens?|hours|horas|stunden|steps?|requests|users|usuarios|utilisateurs|emails|texts"
+        r"|sentences|records|clips|videos|pages)\b)",
         lambda m: m.group(1).replace(".", ""),
         text,
         flags=re.IGNORECASE,
@@ -1475,7 +1550,7 @@ _LENGTH_SAID = re.compile(
 _PROMPT_SAID = re.compile(
     r"\b(?:prompts?|inputs?|convos?|conversations?|chats?|sessions?|requests?)"
     r"(?: are| is| of| run| average| averaging)?(?: short,)?(?: typically| usually"
-    r"| about| around| roughly| ~| under| below| up to| less than| at most)?\s?~?\s?"
+    r"| about| around| roughly| ~| under| below| up to| less than| at most| maybe| like)?\s?~?\s?"
     r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
     r"\s?(k)?\s?tok(?:en)?s?\b"  # ("prompts ~500 tok", "prompts are short, under 4k tokens")
 )
@@ -1666,7 +1741,7 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     users = rx.search(
         rf"\b(?:\d+\s?[-\u2013]\s?)?(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:[a-z]+\s){{0,2}}?(?:chats?"
         rf"|conversations?|sessions?|requests?|users?|[a-z]+ing|people|calls?|queries|of us|of them"
-        rf"|{_PEOPLE})\s(?:[\w.-]+\s){{0,5}}?"
+        rf"|folks?|guys|persons|customers|visitors|guests|kids|{_PEOPLE})\s(?:[\w.-]+\s){{0,5}}?"
         r"(?:at (?:the )?(?:same|one) (?:time|moment)|at once|simultaneously|concurrently)\b",
         low,
     )
@@ -1713,7 +1788,12 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|\bone (?:chat|conversation|person|player|caller|query)s? (?:at a time|at once)\b"
         # "just me using it", "only ever one person using it at a time", "jist the one o us"
         r"|\b(?:just|only|jist|it'?s) me (?:using|on|typing|chatting|talking)\b"
-        r"|\b(?:only|just|jist) (?:ever )?(?:the )?one (?:person|user|of us|o us)\b",
+        r"|\b(?:only|just|jist) (?:ever )?(?:the )?one (?:person|user|of us|o us)\b"
+        # "just him typing at it", "just me typin at it, one at a time", "one person, me"
+        r"|\b(?:just|only|jist) (?:me|him|her|myself) (?:typin|asking|at it|by myself)"
+        r"|\bone (?:person|user)(?:,| -)? (?:me|myself|him|her)\b"
+        r"|\b(?:one|1) (?:person|user) (?:using|chatting|on it|at a time)\b"
+        r"|\bone at a time\b(?! (?:through|into|in)\b)",
         low,
     ):
         concurrency = 1  # "single user", "latency for a single request"
@@ -2352,6 +2432,21 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
         daily = rx.search(rf"^\s?{_A_DAY}", after)
         monthly = rx.search(r"^\s?(?:a|per|each|every|/)\s?mo(?:nth)?\b", after)
         weekly = rx.search(r"^\s?(?:a|per|each|every|/)\s?(?:week|wk|weekend)\b", after)
+        if (
+            not (days or daily or weekly)
+            and per == 1
+            and value <= 24
+            and (
+                week_days := rx.match(
+                    r"^\s?[,;-]?\s?(?:on |for )?(\d) (?:days|nights|evenings) "
+                    r"(?:a|per|each|/) ?week\b",
+                    after,
+                )
+            )
+        ):  # "9 hours, 6 days a week": the week's hours
+            hours *= float(week_days.group(1))
+            after = after[week_days.end() :]
+            weekly = week_days
         yearly = rx.search(r"^\s?(?:(?:a|per|each|every|/)\s?(?:year|yr)|annually)\b", after)
         span = _HORIZON.search(low)
         runs = _RUNS.search(low)  # "48 runs, each ~3.5 h", "one run = 14 h ... 5 runs"
@@ -2369,6 +2464,33 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                                r"(?:a|per|each|/) ?month\b", after[days.end(1) :])  # fmt: skip
             if (a_week and unit == "week") or (a_month and unit == "month"):
                 hours *= _count(count)  # "5 days a week, for 14 weeks", "22 a month for 6 months"
+            elif (
+                a_week
+                and not period
+                and (
+                    bare := rx.match(
+                        r"^[^.?!]{0,12}?\b(\d+) weeks\b(?![- ](?:a|per|each)\b)",
+                        after[a_week.end() + days.end(1) :],
+                    )
+                )
+            ):  # "6 hrs a day, 5 days a week, 4 weeks"
+                hours *= float(bare.group(1))
+            elif (
+                a_week
+                and not period
+                and rx.search(
+                    r"\b(?:a|per|each|every|/)\s?mo(?:nth)?\b|\bmonthly\b", low[m.end() :]
+                )
+            ):  # "8 hours a day, tuesday to saturday: the monthly bill?"
+                hours *= 52 / 12
+            elif (
+                a_week
+                and not period
+                and rx.search(
+                    r"\b(?:a|per|each|every|/)\s?(?:year|yr)\b|\byearly\b|\bannual", low[m.end() :]
+                )
+            ):  # "... 5 days a week: what's that a year?"
+                hours *= 52
             elif a_month and not period and span:  # "3 hours a day on 12 days a month ... over 2
                 hours *= _months_of(span)  # years": the month's hours over the horizon's months
         elif a_year:  # "three hours every day for a year"
@@ -2377,6 +2499,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             # "8 hours a day for 3 months", "9 to 5 (8 h), weekdays only, for the 14-week term"
             every = 5 / 7 if weekdays and unit not in ("day", "night") else 1.0
             hours *= _count(count) * _DAYS_IN[unit] * every
+        elif weekly and not weeks and unit in ("year", "month"):
+            # "5 hours a week, all year round", "10 hours a week for 3 months"
+            hours *= _count(count) * (52 if unit == "year" else 52 / 12)
         elif weekly and weeks:  # "2 hours a week over a 36-week school year"
             hours *= float(next(w for w in weeks.groups() if w))
         elif (daily or weekdays) and weeks and per == 1 and value <= 24:
@@ -2399,7 +2524,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
             count, unit = _period(asked)  # "8h a day ... monthly cost for 30 days?"
             every = 5 / 7 if weekdays and unit not in ("day", "night") else 1.0
             hours *= _count(count) * _DAYS_IN[unit] * every
-        elif daily and rx.search(r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low):
+        elif (daily or (weekdays and per == 1 and value <= 24)) and rx.search(
+            r"\b(?:a|per|each|/)\s?mo(?:nth)?\b|\bmonthly\b", low
+        ):  # ("10h on weekdays only: monthly cost?": the weekdays of a month)
             # "8h a day ... what does that cost me a month" ("on weekdays": 5 days in 7)
             hours *= 730 / 24 * (5 / 7 if weekdays else 1.0)
         elif epochs and rx.search(
@@ -2573,6 +2700,9 @@ TOGETHER = re.compile(
     r"|\bplus\b|(?<=\w) ?\+ (?=\w)"
     # "run whisper large and also sdxl", "as well as": both on the one card (each alone said too)
     r"|\band also\b|\bas well as\b"
+    # "can it run whisper while sdxl is still loaded, or must i close one?"
+    r"|\bwhile\b(?:[^.?!]|\.\d){0,40}?\b(?:is|are|'s|stays?) (?:still )?(?:loaded|running|open|up"
+    r"|in (?:v?ram|memory))\b"
 )
 # models weighed against each other, not loaded together: "which is faster", "X vs Y", "faster
 # than" ("both loaded so responses are faster" and "compare the memory of the two together" weigh
@@ -3554,8 +3684,8 @@ _GROUPS_OF_THINGS = re.compile(
 # tokens each", "40k contracts of about 2k tokens apiece"
 _EACH_SO_LONG = re.compile(
     rf"(?<![x\d.]){_NUM}\s?(k|m|mil|million|thousand)?\s(?:[a-z][a-z'-]*\s){{0,3}}?[a-z][a-z'-]*s"
-    r",?\s(?:of\s|at\s|with\s)?(?:max(?:imum)?\.?\s|up to\s|at most\s|about\s|around\s|roughly\s"
-    r"|~)?\d+(?:\.\d+)?\s?k?\stokens?\s(?:each|apiece|long|per\s[a-z]+|on average)\b"
+    r",?\s\(?(?:of\s|at\s|with\s)?(?:max(?:imum)?\.?\s|up to\s|at most\s|about\s|around\s"
+    r"|roughly\s|~)?\d+(?:\.\d+)?\s?k?\stokens?\s(?:each|apiece|long|per\s[a-z]+|on average)\b"
 )
 
 
@@ -3686,9 +3816,13 @@ def _audio_hours(low: str) -> float | None:
 
 
 def _resolution(low: str) -> int | None:
+    # "a used 3090 at 650 or a 4070 ti super at 800": a card's price, not a picture's side
+    if rx.search(r"\b(?:used|new|buy\w*|price\w*|sell\w*|bucks|quid|for sale)\b|[$€£]", low):
+        low = _PRICED_CARD.sub(" ", low)
     m = rx.search(
         r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
-        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b|images|pictures|pics|renders|photos))"
+        r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b|images|pictures|pics|renders|photos|each\b"
+        r"|bucks|dollars|euros?|pounds|quid|usd|eur|gbp))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
         # "one 1024 tile", "a 768 image", "512 renders": a picture's side
         # (one of them: "per 1000 images" counts images, a cost's unit)
@@ -3709,6 +3843,10 @@ def _resolution(low: str) -> int | None:
 
 
 _VIDEO = re.compile(r"\b(?:feeds?|streams?|cameras?|cams?|footage|fps|cctv|webcam)\b")
+_PRICED_CARD = re.compile(
+    r"\b(?:\d{4}|[a-z]\d{2,4}|ti|super|xtx?|\d+\s?gb)(?:\s(?:ti|super|xt|xtx|\d+\s?gb))*\s(?:at|for)\s"
+    r"\d{3,4}\b(?!\s?(?:px|p\b|x\s?\d|res))"
+)
 
 
 _TRAINING_SAID = re.compile(
@@ -4133,6 +4271,33 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
     return draw, other, each, idle
 
 
+# two draws set side by side: "115 W vs 350 W", "the 4060 draws 115 W and the 3090 350 W"
+_DRAW_AGAINST = re.compile(
+    r"(?:\bvs\.?|\bversus|\bor|\bagainst|\bcompared (?:to|with)|\b(?:and|while|but) (?:the |my |a "
+    r"|his |her )?[a-z\d][\w -]{0,24}?(?:\s(?:draws?|pulls?|uses?|takes?|at|is|))|\bto)\s?"
+    r"(?:about |around |~)?$"
+)
+
+
+def _draws_compared(low: str) -> tuple[float, ...]:
+    """Two draws the question sets against each other, in the order said (the first a draw, not
+    a limit or a supply); () when it says one or none."""
+    not_a_draw = r"\s?(?:psu|power supply|limit|max|budget|or less|idle)"
+    said = [m for m in _WATTS.finditer(low) if not rx.match(not_a_draw, low[m.end() :])]
+    for first, second in itertools.pairwise(said):
+        between = low[first.end() : second.start()]
+        rest = rx.search(r"\b(?:rest|everything else|plus|another)\b|\+", between)
+        if len(between) > 40 or not _DRAW_AGAINST.search(between) or rest:
+            continue
+        if rx.search(r"(?:under|below|at most|max|less than|within|no more than|cap\w*|limit\w*)"
+                     r"\s?~?$", low[max(0, first.start() - 16) : first.start()]):  # fmt: skip
+            continue
+        watts = [float(m.group(1)) * (1000 if m.group(2).startswith("k") else 1)
+                 for m in (first, second)]  # fmt: skip
+        return tuple(watts) if watts[0] != watts[1] else ()
+    return ()
+
+
 # a follow-up that is only an amount of memory: "and 12gb?", "what about 16 gigs"
 _MEMORY_ALONE = re.compile(
     r"\W*(?:and|or|what about|how about|with|then|ok)?\s?(\d+(?:\.\d+)?)\s?(?:gb|g|gigs?)\W*"
@@ -4460,20 +4625,28 @@ _WORK_A_PERIOD = re.compile(
 # runs of a job done each period, and the hours one run takes: "12 runs a month", "one run takes
 # about 2.5 hours", "each job is 3 h"
 _RUNS_A_PERIOD = re.compile(
-    rf"\b{_WORD_NUM}\s(?:runs|jobs|sessions|trainings|training runs|renders|batches)\s(?:a|per"
-    r"|each|every|/)\s?(day|week|month)\b"
+    rf"\b{_WORD_NUM}\s(?:runs|jobs|sessions|trainings|training runs|renders|batches|times)\s(?:a"
+    r"|per|each|every|/)\s?(day|week|month|year)\b"
 )
 _HOURS_A_RUN = re.compile(
     r"\b(?:one|a|each|every|per|the) (?:run|job|session|training run|render|batch)\b[^.?!;]{0,25}?"
-    r"\b(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\b"
+    rf"\b{_WORD_NUM}\s?(?:hours?|hrs?|h)\b"
     r"|\b(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h) (?:a|per|each) (?:run|job|session)\b"
+)
+
+
+# a second card of the one held, asked whether it is needed: "we'll need a second A4000, do we?"
+SECOND_CARD_ASKED = re.compile(
+    r"\b(?:need|needs|require|requires|have to (?:get|buy|add)|gotta (?:get|buy|add))\s"
+    r"(?:a\s|an\s)?(?:second|2nd|another|extra|one more)\b"
 )
 
 
 # a card with no power of its own but the slot's: "the psu has no pcie power cable", "slot-powered
 # only"; a PCIe x16 slot delivers at most 75 W (PCI Express CEM specification)
 SLOT_ONLY = re.compile(
-    r"\bno (?:pcie |pci-e |6-?pin |8-?pin |12-?pin |external |aux\w* |extra |spare )?power "
+    r"\bno (?:(?:pcie |pci-e |6-?pin |8-?pin |12-?pin |external |aux\w* |extra |spare )?power "
+    r"|6-?pin |8-?pin |12-?pin |pcie |pci-e )"
     r"(?:cables?|connectors?|leads?|plugs?)\b|\bslot[- ]powered\b|\bslot power only\b"
     r"|\bpowered (?:only )?(?:by|from) the (?:pcie )?slot\b"
 )
@@ -4491,11 +4664,40 @@ _DATE_SPAN = re.compile(
 )
 
 
+# a span of whole months: "from january thru june", "march to october" (a name in full, or
+# "from" before a short one: "may" alone is a word)
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")  # fmt: skip
+_MONTH_SPAN = re.compile(
+    rf"\b(?:(from|between) )?({'|'.join(_MONTH_NAMES)}|{'|'.join(_MONTHS)})\.?\s?"
+    rf"(?:thru|through|to|till|until|and|-|\u2013)\s?(?:the end of )?"
+    rf"({'|'.join(_MONTH_NAMES)}|{'|'.join(_MONTHS)})\b(?!\.?\s?\d)"
+)
+
+
+def _month_span_days(low: str) -> float | None:
+    """The days of a span of whole months, both counted ("from january thru june": 181)."""
+    for m in _MONTH_SPAN.finditer(low):
+        first, last = m.group(2), m.group(3)
+        if not m.group(1) and (first not in _MONTH_NAMES or first == "may"):
+            continue  # "mar to jun" with no "from", "may to": no span said for sure
+        if m.group(1) == "between" and not rx.match(r"\s?(?:and)", low[m.end(2) :]):
+            continue
+        if rx.match(r"\s?and", low[m.end(2) :]) and m.group(1) != "between":
+            continue
+        a, b = _MONTHS.index(first[:3]) + 1, _MONTHS.index(last[:3]) + 1
+        start = date(2025, a, 1)
+        end = date(2025 + (b < a), b % 12 + 1, 1) if b != 12 else date(2026 + (b < a), 1, 1)
+        return float((end - start).days)
+    return None
+
+
 def _date_span_days(low: str) -> float | None:
-    """The days of a calendar span said, both ends counted ("June 15 thru Aug 31": 78)."""
+    """The days of a calendar span said, both ends counted ("June 15 thru Aug 31": 78;
+    "from january thru june": 181)."""
     m = _DATE_SPAN.search(low)
     if m is None:
-        return None
+        return _month_span_days(low)
 
     def day(month: str, said: str) -> date | None:
         try:  # (a year with no leap day)
@@ -4511,14 +4713,25 @@ def _date_span_days(low: str) -> float | None:
     return float(days if days > 0 else days + 365)
 
 
+# "twice a year", "once a month": how often a run is done
+_TIMES_A_PERIOD = re.compile(
+    r"\b(once|twice|thrice)\s(?:a|per|each|every)\s(day|week|month|year)\b"
+)
+_TIMES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+
+
 def _paced_use(low: str, q: Query) -> float | None:
     """Hours a day of the card's use from the work a period holds and the card's time for each
     unit of it; None unless both are said."""
     runs = _RUNS_A_PERIOD.search(low)
-    a_run = _HOURS_A_RUN.search(low) if runs else None
-    if runs and a_run:  # "one run takes about 2.5 hours, and I do 12 runs a month": 30 h a month
-        hours = float(a_run.group(1) or a_run.group(2))
-        return _count(runs.group(1)) * hours / _DAYS_IN[runs.group(2)] if hours > 0 else None
+    times = _TIMES_A_PERIOD.search(low) if runs is None else None
+    a_run = _HOURS_A_RUN.search(low) if runs or times else None
+    if (runs or times) and a_run:
+        # "one run takes about 2.5 hours, and I do 12 runs a month": 30 h a month
+        hours = _count(a_run.group(1)) if a_run.group(1) else float(a_run.group(2))
+        many, unit = (_count(runs.group(1)), runs.group(2)) if runs else (
+            _TIMES[times.group(1)], times.group(2))  # type: ignore[union-attr]  # fmt: skip
+        return many * hours / _DAYS_IN[unit] if hours > 0 else None
     work = _WORK_A_PERIOD.search(low)
     if work is None:
         return None
@@ -4545,7 +4758,7 @@ def _first(table: tuple[tuple[str, str], ...], low: str) -> str | None:
 # the most specific job first: "training ... bert-base finetuning" is a fine-tune
 _ORDER = ("finetune-qlora", "finetune-lora", "finetune-full", "finetune", "train", "inference")
 _NEGATED = re.compile(
-    r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than"
+    r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|\bskip|\bditch|\bforget(?: about)?"
     # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
     r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
     r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s)?)"
@@ -4864,6 +5077,12 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context = query.context_dict()
     for part in parts[1:3]:
         sub = _parse(part, catalog)
+        if (not sub.gpus and not sub.models and sub.hours and query.hours is None
+                and rx.search(r"\b(?:finish\w*|done|complete\w*|ready|in time|deadline)\b",
+                              sub.text.lower())):  # fmt: skip
+            # "... how many seconds a picture? can it finish in 4 hours?": the time to end within
+            query = replace(query, hours=sub.hours)
+            continue
         if _same_choice(sub) or _settings_only(sub):
             # "$1,800, or rent one? over a year at 8h a day, which is cheaper?", "... numbers in
             # bf16 please": settings for the question before
@@ -5908,6 +6127,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         idle_w=idle_w,
         idle_hours=_idle_hours(low, hours) if idle_w else None,
         draw_each=draw_each,
+        draws_w=_draws_compared(low),
         memory_gb=_memory_without_gpu(low, gpus),
         train_tokens=corpus_tokens,
         epochs=epochs,
@@ -5950,6 +6170,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if q.max_power_w is None and SLOT_ONLY.search(low):
         # "the power supply has no PCIe power cable": the card lives on the slot's 75 W
         q = replace(q, max_power_w=SLOT_POWER_W)
+    if SECOND_CARD_ASKED.search(low) and len(q.gpus) == 1 and q.gpus[0].count == 2:
+        # "we'll need a second A4000 for four at once, do we?": whether the one held does it
+        q = replace(q, gpus=(replace(q.gpus[0], count=None),))
     if (q.rps and q.target is None and len(q.gpus) == 1 and q.models
             and rx.search(r"\bkeep (?:up|pace)\b|\bcope\b|\bhandle (?:it|that|the load|this)\b",
                           low)):  # fmt: skip
@@ -5983,7 +6206,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     job = q.audio_hours or q.images or q.train_tokens or q.epochs or q.dataset_samples
     if job and not q.hours and (due := calendar_deadline(low, date.today())):
         q = replace(q, hours=due[0], notes=(*q.notes, due[1]))
-    return _sane(_mac_of_memory(_memory_in_all(q), catalog))
+    return _sane(_mac_of_memory(_memory_in_all(_desktop_beside(q, catalog)), catalog))
 
 
 # the KV cache's type: "kv cache in fp8", "fp8 kv cache", "--kv-cache-dtype fp8", "q8_0 kv",
@@ -6131,6 +6354,21 @@ _ABOUT_THE_JOB = re.compile(
 
 # a Mac said with its memory, no chip named: "a mac with 36gb unified memory"
 _A_MAC = re.compile(r"\bmac(?:book(?: pro| air)?| studio| mini)?s?\b|\bapple silicon\b")
+
+
+def _desktop_beside(q: Query, catalog: Catalog) -> Query:
+    """ "the rtx 4090 laptop is the same as the desktop one, true?": the desktop card of the
+    laptop one named, set beside it."""
+    if len(q.gpus) != 1 or not rx.search(r"\bdesktop(?: one| card| version| gpu)?\b", q.low):
+        return q
+    if rx.search(r"\d\s?(?:gb|w|watts|tflops|gb/s)\b", q.low):
+        return q  # "the same 24 GB as the desktop card?": the figure stated is what is judged
+    ref = q.gpus[0]
+    laptop = [i for i in ref.ids if i.endswith("-laptop")]
+    desktop = laptop[0].removesuffix("-laptop") if len(laptop) == 1 else None
+    if desktop is None or desktop not in catalog.gpus:
+        return q
+    return replace(q, gpus=(ref, GpuRef("the desktop one", (desktop,), base=ref.base)))
 
 
 def _mac_of_memory(q: Query, catalog: Catalog) -> Query:
@@ -7122,6 +7360,11 @@ _MIN_GPUS = re.compile(
     r"|(?<=\w )how many (?:rtx |nvidia )?(?:[a-z]{1,3}\d{1,4}|\d{4})[a-z0-9]*"
     r"(?:\s(?:sxm|pcie|nvl))?(?:\s?\d{2,3}\s?gb)?(?:\s?[?!]|\s?$)"
     r"|(?:fewest|minimum|min|least)\s(?:number of\s)?(?:gpus|cards)|\bmin gpus\b"
+    # "whats the least L4s i need", "the least number of em I'd need", "fewest 4090s we'd need"
+    r"|\b(?:fewest|least|minimum)\s(?:number\s)?(?:of\s)?(?:(?:em|them|those|these)\s"
+    r"(?:(?:rtx |nvidia )?[a-z]{0,3}\d{1,4}[a-z0-9]*s\s)?|(?:rtx |nvidia )?[a-z]{0,3}\d{1,4}"
+    r"[a-z0-9]*s\s)(?:i|we|you)(?:'d|'ll| would| will| do| must)?\s(?:really |actually )?"
+    r"(?:need|have to|gotta)\b"
     # "what's the minimum number of them I need to request", "how many units must we order"
     r"|(?:fewest|minimum|min|least|smallest)\s(?:number|count) of (?:them|those|these|units)\b"
     # "minimum number of RTX PRO 6000 Blackwell (96 GB) cards to serve ...": the name, then cards
@@ -7228,10 +7471,12 @@ def _location(low: str) -> str | None:
         r"\bon[- ]?prem\w*|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b", low
     ):
         return "datacenter"
-    if rx.search(
+    if affirmed(
         r"\bcloud\b|\brent\w*\b|\baws\b|\bgcp\b|\bazure\b|\brunpod\b|\blambda\b|\bvast\b", low
-    ):
+    ):  # ("skip the cloud, buy four 3060s": not there)
         return "cloud"
+    if rx.search(r"\bright here\b|\bin (?:the|our|my) (?:back|office|shop|store|house)\b", low):
+        return "home"  # "run it right here in the back office"
     return None
 
 
@@ -7502,6 +7747,11 @@ def resolve(
     )  # "which Mac should I buy? ... 32k context to work": the job's settings, not a new job
     for_the_job = (names_nothing and bool(prior.models) and query.intent in _JOB_INTENTS
                    and bool(about_it) and not query.workload_given)  # fmt: skip
+    # "does that qwen 2.5 7b q4 file fit?" then "what does the q4 bit actually mean? how big is
+    # the proper one?": a concept asked of the model the thread named
+    concept_asked = query.intent == "explain" or (query.intent == "search" and query.topic)
+    for_the_job = for_the_job or bool(names_nothing and prior.models and concept_asked
+                                      and (query.topic or query.context) and about_it)  # fmt: skip
     # "Llama 3.1 70B in FP8 on L40S cards" then "10 lawyers at once ... how many L40S?": the same
     # cards named again, for the job the thread set up
     same_cards = bool(
@@ -8055,6 +8305,9 @@ def resolve(
         intent = prior.intent  # "what if i buy used?" after a pick: the pick, bought used
     elif concept and intent in ("search", "spec", "explain", "fit"):
         intent = "explain"  # the concept asked before, for the model named now
+    meaning = rx.search(r"\bmean(?:s|ing)?\b|\bexplain\b|\bstand for\b|\bwhy\b", query.low)
+    if query.intent in ("explain", "search") and query.topic and names_nothing and meaning:
+        intent = "explain"  # "fits?" then "what does the q4 bit actually mean?": the concept
     if (len({g.ids for g in merged.gpus}) == 2 and intent in ("fit", "speed", "search")
             and SWAP_TO.search(query.low)
             and rx.search(r"\bworth\b|\bfaster\b|\bquicker\b|\bbetter\b", query.low)):  # fmt: skip

@@ -58,6 +58,7 @@ SPLITS = (
     "fresh30",
     "fresh31",
     "fresh32",
+    "fresh33",
 )
 
 
