@@ -75,6 +75,13 @@ def test_two_draws_set_side_by_side(rules_advisor: Advisor) -> None:
     assert "511 kWh more" in head(text)
 
 
+def test_two_draws_beside_two_cards_are_a_bill(rules_advisor: Advisor) -> None:
+    text = ask_grounded(rules_advisor, "my 3090 draws 350 W vs the 4070's 200 W, 8h a day, "
+                        "30c/kWh, savings per year?").text  # fmt: skip
+    # 150 W x 2,920 h = 438 kWh, $131.40 at $0.30
+    assert head(text).startswith("**About $131 more with the 3090 at 350 W**"), head(text)
+
+
 def test_a_price_comparison_sizes_the_job_said(rules_advisor: Advisor) -> None:
     text = ask_grounded(rules_advisor, "qlora of mistral small on 2,000 support tickets (about "
                         "300 tokens each, 2 epochs). a rented l4 at $0.70/hr or an h100 at "
@@ -139,6 +146,9 @@ def test_a_quoted_sparse_rate_is_called_out(rules_advisor: Advisor) -> None:
     text = ask_grounded(rules_advisor, asked).text
     assert head(text).startswith("**No: the 624 TFLOPS quoted for the NVIDIA A100"), head(text)
     assert "sparse" in head(text)
+    text = ask_grounded(rules_advisor, "h200 is 3958 tflops and the h100 989, so the h200 is 4x "
+                        "faster, right?").text  # fmt: skip
+    assert head(text).startswith("**No: the 3,958 TFLOPS quoted for the NVIDIA H200"), head(text)
 
 
 def test_a_second_card_asked_as_a_need(rules_advisor: Advisor) -> None:

@@ -1778,6 +1778,8 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
     if (len(query.gpus) == 1 and not query.models and not query.user_price_usd_per_hour
             and _RUNNING_COST.search(low)):  # fmt: skip
         return "cost"  # "monthly cost of running a 4090 at home 24/7": its electricity
+    if len(query.draws_w) == 2 and query.usd_per_kwh is not None:
+        return "cost"  # "my 3090 draws 350 W vs the 4070's 200 W, 30c/kWh: savings a year?"
     for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name

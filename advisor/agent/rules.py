@@ -675,7 +675,7 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
 _RATE_WORD = re.compile(r"\b(?:tflops|teraflops)\b")  # ("tf" alone is also TensorFlow)
 _FIGURE = re.compile(
     r"(?<![\w.,$€£])(\d{1,2}(?:,\d{3})+|\d{2,5}(?:\.\d+)?)"
-    r"(?!\s?(?:[\d.,]|gb|gib|w\b|watts?|x\b|times|%|tokens|hours|b\b|k\b|gb/s))"
+    r"(?!\d|[.,]\d|\s?(?:gb|gib|w\b|watts?|x\b|times|%|tokens|hours|b\b|k\b|gb/s))"
 )
 # a comparison of quoted figures put to the test: "is this the right comparison?", "6x faster,
 # right?", "does that mean it is 2.6 times faster?"
@@ -684,8 +684,11 @@ _QUOTED_JUDGED = re.compile(
     r"|better|as fast)\b|\bdoes (?:that|this) mean\b"
 )
 # the rates a datasheet's headline may be, besides the dense FP16/BF16 one
-_HEADLINE_RATES = (("fp16_bf16_sparse_tflops", "sparse FP16/BF16 rate (2:4 structured sparsity)"),
-                   ("fp8_dense_tflops", "dense FP8 rate"))  # fmt: skip
+_HEADLINE_RATES = (
+    ("fp16_bf16_sparse_tflops", "sparse FP16/BF16 rate (2:4 structured sparsity)"),
+    ("fp8_dense_tflops", "dense FP8 rate"),
+    ("int8_sparse_tops", "sparse 8-bit rate (INT8 and FP8 with 2:4 sparsity)"),
+)
 
 
 def _sparse_quoted(query: Query, box: ToolBox, text: str) -> str:

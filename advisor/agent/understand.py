@@ -4273,9 +4273,10 @@ def _draw(low: str) -> tuple[float | None, float | None, bool, float | None]:
 
 # two draws set side by side: "115 W vs 350 W", "the 4060 draws 115 W and the 3090 350 W"
 _DRAW_AGAINST = re.compile(
-    r"(?:\bvs\.?|\bversus|\bor|\bagainst|\bcompared (?:to|with)|\b(?:and|while|but) (?:the |my |a "
-    r"|his |her )?[a-z\d][\w -]{0,24}?(?:\s(?:draws?|pulls?|uses?|takes?|at|is|))|\bto)\s?"
-    r"(?:about |around |~)?$"
+    r"(?:\bvs\.?|\bversus|\bor|\bagainst|\bcompared (?:to|with)|\band|\bwhile|\bbut)"
+    r"(?: (?:the |my |a |his |her )?[a-z\d][\w -]{0,24}?"
+    r"(?:\s(?:draws?|pulls?|uses?|takes?|at|is))?)?"
+    r"\s?(?:about |around |~)?$|\bto\s?$"
 )
 
 
