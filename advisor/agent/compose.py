@@ -755,7 +755,8 @@ def split_weights_line(e: dict[str, Any]) -> str | None:
     if not e.get("weights_all_gpus_gb"):
         return None
     kv = e.get("kv_cache_all_gpus_gb") or 0
-    cache = f" and the KV cache {num(kv, 'GB')}" if kv >= 0.005 else ""
+    together = num(e["weights_all_gpus_gb"] + kv, "GB")
+    cache = f" and the KV cache {num(kv, 'GB')} ({together} together)" if kv >= 0.005 else ""
     return (f"The weights are {num(e['weights_all_gpus_gb'], 'GB')}{cache} in all, split across "
             f"the {e['num_gpus']} GPUs.")  # fmt: skip
 

@@ -77,11 +77,13 @@ def _link(query: Query, box: ToolBox, _topic: str) -> list[str]:
     if s is None or not s.get("gpu_link_gbs_per_direction"):
         return []
     pcie = box.call("pcie_links", {"gens": [s.get("pcie_gen") or 4]})
-    lines = [f"On the {s['name']}: NVLink {c.num(s['gpu_link_gbs_per_direction'], 'GB/s')} "
-             f"each way"]  # fmt: skip
+    each = s["gpu_link_gbs_per_direction"]
+    # (the datasheet quotes both directions together: the H100's "900 GB/s")
+    lines = [f"On the {s['name']}: NVLink {c.num(2 * each, 'GB/s')} in both directions together "
+             f"({c.num(each, 'GB/s')} each way)"]  # fmt: skip
     if "error" not in pcie:
         row = pcie["links"][0]
-        lines[0] += f", against {c.num(row['gbs'], 'GB/s')} for PCIe {row['gen']}.0 x16."
+        lines[0] += f", against {c.num(row['gbs'], 'GB/s')} each way for PCIe {row['gen']}.0 x16."
     return lines
 
 
@@ -352,6 +354,10 @@ FIGURES: dict[str, Figures] = {
     "quant_formats": _formats,
     "context_speed": _context_speed,
     "quantization": _model_memory,
+    # "why does vram matter more than tflops for llama 3 70b?": the model's sizes say it
+    "vram_matters": lambda query, box, _topic: (
+        _model_memory(query, box, "quantization") if query.models else []
+    ),
     "pcie": _pcie,
     "moe": _experts,
     "training_memory": _training_memory,

@@ -639,6 +639,16 @@ def spec(query: Query, box: ToolBox) -> Draft:
         parts += c.stack_notes(sheets)
         if (circuit := on_the_circuit(query, box, sheets[0]["id"], count)) is not None:
             parts.append(circuit)  # "I'm on a 15A 120V circuit": what it leaves
+            drawn = re.search(r"draws about ([\d,.]+ W)", circuit)
+            steady = re.search(r"([\d,.]+ W) for a continuous load", circuit)
+            if _CIRCUIT_ASKED.search(query.low) and drawn and steady:  # "can it carry it?"
+                # (the verdict the circuit line states, led with)
+                within = "within it, with about" in circuit
+                lead = (f"**Yes: about {drawn.group(1)} at full load, within the "
+                        f"{steady.group(1)} the circuit carries for hours**" if within else
+                        f"**No: about {drawn.group(1)} at full load, more than the "
+                        f"{steady.group(1)} the circuit carries for hours**")  # fmt: skip
+                parts.insert(0, lead + ".")
         parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
     return Draft("\n\n".join(parts))
 
@@ -647,6 +657,13 @@ def spec(query: Query, box: ToolBox) -> Draft:
 _CIRCUIT = re.compile(
     r"\b(\d{1,2})\s?(?:a|amps?|ampere\w*)\b[^.?!]{0,20}?\b(\d{3})\s?(?:v|volts?)\b"
     r"|\b(\d{3})\s?(?:v|volts?)\b[^.?!]{0,20}?\b(\d{1,2})\s?(?:a|amps?|ampere\w*)\b"
+)
+
+
+# whether the circuit holds asked: "can that circuit carry it", "will it trip the breaker"
+_CIRCUIT_ASKED = re.compile(
+    r"\b(?:can|could|will|would|does|is)\b[^.?!]{0,30}\b(?:circuit|breaker)\b[^.?!]{0,30}\b(?:carry"
+    r"|handle|take|hold|cope|enough|ok|okay|fine)\b|\btrip\w*\b|\bcircuit\b[^.?!]{0,20}\benough\b"
 )
 
 
@@ -2606,8 +2623,9 @@ _JOB_TIME_ASKED = re.compile(
 
 
 def _one_card_said(query: Query) -> bool:
-    """One card said in words before its name: "on one 4090", "a single H100", "just one A100"."""
-    return any(
+    """One card said in words before its name: "on one 4090", "a single H100", "just one A100"
+    (in this message or, for the card the thread carries, an earlier one)."""
+    return any(g.one_said and (g.count or 1) == 1 for g in query.gpus) or any(
         re.search(
             rf"\b(?:one|single|1 ?x?|just one|only one)\s+(?:nvidia\s+)?"
             rf"{re.escape(g.text.lower())}\b",
@@ -2674,6 +2692,8 @@ def _spread(
     return _pretraining_batch(query, box, spread, model) or spread  # pre-training: full batches
 
 
+# a load said by the day: "40k summaries/day", "12,000 replies a day"
+_A_DAYS_LOAD = re.compile(r"(?:/\s?|\ba |\bper |\beach |\bevery )day\b|\bdaily\b")
 _REQUESTS_ASKED = re.compile(
     r"\brequests? (?:per|a|/) ?(?:second|sec|s)\b|\breq(?:uests)?/s(?:ec)?\b|\brps\b|\bqps\b"
     r"|\bquer(?:y|ies) per second\b"
@@ -2703,7 +2723,9 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
     serving = (e.get("serving_tokens_per_s") or {}).get("typical")
     rate = e.get("serving_requests_per_s")
     low = query.low
-    requests = _REQUESTS_ASKED.search(low)
+    # ("~40k summaries a day at ~150 tokens each: enough?": a day's answers, a rate on average)
+    daily = bool(query.rps) and bool(_A_DAYS_LOAD.search(low))
+    requests = _REQUESTS_ASKED.search(low) or daily
     total = _TOTAL_ASKED.search(low) or _AT_VOLUME.search(low)
     if not (serving and e["fits"] and (requests or total)) or query.batch:
         return ""
@@ -2723,6 +2745,10 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
         if query.rps:
             verdict = ("Yes: " if rate >= query.rps else
                        f"No, not {c.num(query.rps)} a second: ")  # fmt: skip
+        if daily and query.rps:  # the day's answers (as said), against the rate served
+            day = f"{query.rps * 86_400:,.0f} a day"
+            verdict = (f"Yes, for {day} on average: " if rate >= query.rps else
+                       f"No, not {day}: ")  # fmt: skip
         return (
             f"**{verdict}{'a' if verdict else 'A'}bout {c.num(rate)} requests per second for "
             f"{e['model_name']} on "
@@ -3543,6 +3569,14 @@ def models_memory(query: Query, box: ToolBox) -> Draft:
     return Draft("\n\n".join([head, *(c.memory_needed(e) for e in estimates)]))
 
 
+# a job's speed asked of "it" or in tokens, with no model named: "how fast would it run on my
+# 4090?", "tokens per second on an a100?"
+_JOB_UNNAMED = re.compile(
+    r"\b(?:would|will|does|can|could) (?:it|this|that|mine) (?:run|go|do|generate|be)\b"
+    r"|\btokens? (?:per|a|/) ?s(?:ec(?:ond)?)?\b|\btok/s\b|\bt/s\b"
+)
+
+
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
@@ -3565,6 +3599,10 @@ def speed(query: Query, box: ToolBox) -> Draft:
     if not query.models:  # "would moving to the 4500 Ada be a speed-up?": the cards side by side
         if len(gpus_named(query)) >= 2:
             return compare(query, box)
+        if query.gpus and not query.fields and _JOB_UNNAMED.search(query.low):
+            # "how fast would it run on my 4090?": a job's speed, and no job named to time
+            return Draft("Which model? Name it (and how you run it) and I will give its speed "
+                         "on the card.")  # fmt: skip
         return spec(query, box) if query.gpus else explain(query, box)
     judged = len(query.gpus) == 1 and all(m.assumed and m.family == "llm" for m in query.models)
     if judged and _JUDGED_FOR.search(query.low):
@@ -6309,9 +6347,15 @@ _MULTIPLE_ASKED = re.compile(
     r"(?:speed|tok\w*|t/s|it/s|throughput|performance|fps)\b)"
     # "several times faster", "an order of magnitude faster": a multiple in words
     r"|\b(several|a few|many|an order of magnitude) (?:times )?(?:faster|quicker|as fast)\b"
+    # "how much faster would the 4090 be, like is it double or wat?"
+    r"|\b(?:is it|would it be|will it be|is that) (double|triple)\b"
+    # "an H100 would answer six times faster": a multiple in words
+    r"|\b(three|four|five|six|seven|eight|nine|ten) times (?:faster|quicker|as fast|the speed)\b"
 )
 _TIMES_SAID = {"double": 2.0, "triple": 3.0, "quadruple": 4.0, "several": 3.0, "a few": 3.0,
-               "many": 3.0, "an order of magnitude": 10.0}  # fmt: skip
+               "many": 3.0, "an order of magnitude": 10.0, "three": 3.0, "four": 4.0,
+               "five": 5.0, "six": 6.0, "seven": 7.0, "eight": 8.0, "nine": 9.0,
+               "ten": 10.0}  # fmt: skip
 
 
 def multiple_asked(low: str) -> float | None:
@@ -6319,8 +6363,8 @@ def multiple_asked(low: str) -> float | None:
     said = _MULTIPLE_ASKED.search(low)
     if said is None:
         return None
-    if said.group(4) or said.group(5):
-        return _TIMES_SAID[said.group(4) or said.group(5)]
+    if words := said.group(4) or said.group(5) or said.group(6) or said.group(7):
+        return _TIMES_SAID[words]
     return 2.0 if said.group(3) else float(said.group(1) or said.group(2))
 
 
@@ -6701,18 +6745,27 @@ def _per_units_cost(query: Query, box: ToolBox) -> str:
     )
 
 
+# the speed of one card against another asked: "faster", "quicker", "an upgrade", "tok/s"
+_SPEED_ASKED_OF_TWO = re.compile(
+    r"\b(?:faster|quicker|slower|speed|upgrade|tok(?:ens)?/s|tokens? (?:per|a) second)\b"
+)
+
+
 def _model_ratio(query: Query, box: ToolBox) -> str | None:
     """One model on two or more GPUs: the computed speed of each and the ratio."""
     ids = gpus_named(query)
     model = query.models[0]
-    if len(ids) < 2 or len(query.models) > 1 or not model.ids:
+    # (a size with no name, "a little 8B model", is the generic model of that size when the
+    # speed is what is asked: "newer card, it's got to be faster at the typing-out part?")
+    sized = bool(model.size_b) and bool(_SPEED_ASKED_OF_TWO.search(query.low))
+    if len(ids) < 2 or len(query.models) > 1 or not (model.ids or sized):
         return None
     if any((ref.count or 1) > 1 for ref in query.gpus) or (query.num_gpus or 1) > 1:
         return None  # the comparison is of one GPU each; the fit answer covers the counts
     workload = query.workload or "inference"
     if workload == "finetune":
         workload = FINETUNE_DEFAULT if model.family == "llm" else "finetune-full"
-    args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "model": model.ids[0]}
+    args: dict[str, Any] = {"gpus": ids[:4], "workload": workload, "model": model_arg(model)}
     if precision := precision_for(model, query):  # ("and in 4-bit?": as the fit below reads it)
         args["precision"] = precision
     # the batch said, else a trained model's own (YOLO's trainer: 16), as the fit answer takes it
@@ -7394,6 +7447,15 @@ def cost(query: Query, box: ToolBox) -> Draft:
         node = (size or count) if per_node else None
         each = _gpu_share(box, price, node) if node and node > 1 else None
         text = c.user_priced(result, gpu, node=node, sign=query.currency, nodes=nodes, each=each)
+        if query.tax_rate:  # "also tack on 9.75% sales tax pls": the bill with it, from the tool
+            taxed = box.call(
+                "rental_cost",
+                {"usd_per_gpu_hour": price * (1 + query.tax_rate), "hours": hours,
+                 "num_gpus": nodes if per_node else count},
+            )  # fmt: skip
+            if "error" not in taxed:
+                text += (f" With your {c.num(query.tax_rate * 100)}% tax: "
+                         f"**{c.usd(taxed['usd'], query.currency)}**.")  # fmt: skip
         if "usd_each" in result:  # "teammates are splitting it 4 ways, so also per person"
             text += (f" Split {result['shares']} ways: "
                      f"**{c.usd(result['usd_each'], query.currency)} each**.")  # fmt: skip
@@ -8494,7 +8556,13 @@ def _rank_by(query: Query) -> str | None:
     if _LEAST_MEMORY.search(low):
         return "memory"
     if _CHEAPEST.search(low):
-        sized = query.images or query.audio_hours or query.train_tokens or query.epochs
+        sized = (
+            query.images
+            or query.audio_hours
+            or query.train_tokens
+            or query.epochs
+            or query.dataset_samples
+        )
         # "cheapest per million tokens": the cost of the work, not of the hour
         per_work = _PER_TOKENS.search(low) or _AT_VOLUME.search(low)
         # "cheapest card for flux": images (or audio) are made by the piece, so the cheapest
@@ -11481,6 +11549,13 @@ def _concept(query: Query, box: ToolBox, concept: glossary.Entry, chosen: list[A
 
 
 _MEMORY_TYPE = re.compile(r"\b(hbm\d?e?|gddr\d?x?)\b", re.IGNORECASE)
+# one kind of memory said to be the only one of use: "only HBM cards are any use", "GDDR's just
+# gaming memory"
+_ONE_TYPE_ONLY = re.compile(
+    r"\bonly (?:the )?(?:hbm|gddr)\w*\b|\b(?:hbm|gddr)\w*(?:'s| is| are)? (?:just|only|merely) "
+    r"(?:for )?(?:gaming|games|graphics)\b|\b(?:hbm|gddr)\w*\b[^.?!]{0,30}\b(?:useless|no good|"
+    r"no use|not good enough)\b"
+)
 
 
 def _type_name(kind: str) -> str:
@@ -11503,6 +11578,14 @@ def _memory_types(query: Query, box: ToolBox) -> str | None:
         rows.append((kind, found[0]))
     rows.sort(key=lambda r: -r[1]["bandwidth_gbs"])
     (fast, a), (slow, b) = rows
+    if _ONE_TYPE_ONLY.search(query.low):  # "only HBM cards are any use, GDDR's just gaming"
+        return (f"**No: {slow} cards run AI work too (LLMs, training, image generation); "
+                f"{fast} is faster where bandwidth decides: the {a['name']} ({fast}) reads "
+                f"memory at {c.num(a['bandwidth_gbs'], 'GB/s')} against "
+                f"{c.num(b['bandwidth_gbs'], 'GB/s')} for the {b['name']} ({slow}).** What a "
+                "card holds and how fast it reads it decide the job, not the memory's kind: "
+                "compute-bound work (large-batch matrix multiplies, image generation) depends on "
+                "bandwidth much less.")  # fmt: skip
     return (f"**{fast} where bandwidth decides: the {a['name']} ({fast}) reads memory at "
             f"{c.num(a['bandwidth_gbs'], 'GB/s')} against {c.num(b['bandwidth_gbs'], 'GB/s')} "
             f"for the {b['name']} ({slow}).** Bandwidth sets LLM decode speed and the "

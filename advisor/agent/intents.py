@@ -191,7 +191,11 @@ _EMPTY_POST = re.compile(
     r"(?:\W*(?:re|fwd?|aw|wg|tr)\s?:|\W*\[?no subject\]?|\W*bump(?:ing)?|\W*\+1|\W*\^+"
     r"|\W*up(?:date)?\?*|\W*any(?:one|body)\?+"
     # a mail client's signature line alone: "Sent from my iPhone", "Get Outlook for Android"
-    r"|\W*sent from my [\w ]{2,30}|\W*get outlook for \w+)+\W*"
+    r"|\W*sent from my [\w ]{2,30}|\W*get outlook for \w+"
+    # a chat app's stand-in for an attachment: "🎤 Voice message (0:47)", "<Media omitted>"
+    r"|\W*(?:voice|audio|video) (?:message|note|clip)(?:\s?\(?\d{1,2}:\d\d\)?)?"
+    r"|\W*<?(?:media|image|video|audio|sticker|gif|document) omitted>?"
+    r"|\W*(?:attachment|sticker|photo|image)(?:\s?\(?\d+\)?)?)+\W*"
 )
 _GREETING = re.compile(  # one or more social phrases and nothing else
     r"(?:\W*(?:hi|hello|hey|yo|hiya|thanks|thank you|thx|ty|cheers|help|good (?:morning|evening)"
@@ -218,6 +222,11 @@ _ABOUT_YOU = _cues(
     # "whats this bot do", "what does this thing do"
     r"\bwhat(?:'?s| does| is)? (?:this|the|your) (?:bot|assistant|thing|tool|app|advisor) "
     r"(?:do|for)\b",
+    # a first message that only tries the line: "just testing if this thing works before I ask my
+    # proper question", "I don't know what to ask yet, so I'm just saying hello"
+    r"\bjust (?:testing|checking|trying)(?: (?:if|whether|that|to see if))? (?:this|it|you)\b"
+    r"|\bbefore i ask (?:my|a|the|me) (?:\w+ )?question",
+    r"\b(?:just|only) (?:saying|wanted to say|here to say|dropping in to say) (?:hello|hi|hey)\b",
 )
 _IS_THIS_YOU = re.compile(
     r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
@@ -853,7 +862,7 @@ def _job_timed(q: Query, low: str) -> bool:
 _CHEAPER = re.compile(
     r"\bcheaper\b|\bworth\b|\bmakes? (?:more )?sense\b|\bbetter\b|\binstead\b|\bvs\b|\bversus\b"
     r"|\bsmart(?:er|est)?\b|\bwis(?:e|er|est)\b|\balternatives?\b|\brather\b"
-    r"|\bor rent\w*"
+    r"|\bor rent\w*|\bor (?:should|do|would|could|shall|must) (?:i|we) (?:just )?rent\w*"
 )
 
 
@@ -934,8 +943,8 @@ _PRICE_JUDGED = (
 # 3090, ok?" (only beside a sum said for the card)
 _QUOTE_JUDGED = (
     r"(?:^|[,.:;!-]\s?|\b(?:is|was) (?:that|it|this) )(?:fair|good|reasonable|decent|ok|okay"
-    r"|alright|legit|too much|too high|a steal|steep|worth it|thoughts)\s?\?"
-)
+    r"|alright|legit|too much|too high|a steal|steep|worth it|thoughts)\s?(?:\?|,\s?and\b)"
+)  # ("is that fair, and how much memory does it have?": judged, then a figure asked)
 # what a card costs to buy, asked: "how much is a 5090", "what did it cost at launch"
 _PRICE_ASKED = _cues(
     r"\bhow much (?:is|are|does|do|did|would|will|for)\b"
@@ -945,6 +954,9 @@ _PRICE_ASKED = _cues(
     r"\bmsrp\b|\brrp\b|\bcost(?:s|ed)?\b(?! (?:me|us) more)",
     r"\b(?:what|how much) (?:does|do|did|would) (?:[\w-]+ ){1,3}charge\b",  # "apple charge for"
     r"\bgoing (?:rate|for)\b|\bsells? for\b|\bgood (?:deal|buy)\b",
+    # "whats a 4090 go for new these days"
+    r"\bwhat(?:'?s| is| does| do| would| will)? (?:an? |the |one |it )?(?:[\w-]+ ){0,3}"
+    r"go(?:es)? for\b",
     r"\bin line with (?:the )?market\b|" + _PRICE_JUDGED,
 )
 
@@ -953,6 +965,9 @@ _PRICE_ASKED = _cues(
 # deal", "can I buy one"
 _BUY_JUDGED = re.compile(
     r"\bworth\b|\bbuy\w*|\bdeal\b|\bpurchas\w*|\bshould (?:i|we) (?:get|grab)\b"
+    # "offered to sell us his 3060 for £150: is that fair, and its memory?"
+    r"|\b(?:is|was) (?:that|it|this) (?:a )?(?:fair|reasonable|sensible)\b"
+    r"|\b(?:fair|sensible) price\b"
 )
 
 
@@ -1272,6 +1287,14 @@ def _speed(q: Query, low: str) -> bool:
         return False  # "could it run entirely on the GPU? the VPN is painfully slow": a fit
     if _HOW_LONG.search(low) and q.workload in (None, "inference") and q.models and q.gpus:
         return True  # "how long to process a 1M token batch job with llama 8b on an a10"
+    if (
+        q.rps
+        and q.output_tokens
+        and q.models
+        and q.gpus
+        and rx.search(r"\benough\b|\bkeep up\b|\bhandle\b|\bcope\b|\bbatching\b", low)
+    ):
+        return True  # "enough for ~40k summaries a day at ~150 output tokens each?": the load
     if q.throughput_tok_s and q.output_tokens and _HOW_LONG.search(low):
         return True  # "my rig does ~18 tok/s; 2 million tokens out: how many hours?"
     if (
@@ -1631,8 +1654,20 @@ def _pick_asked(q: Query, low: str) -> bool:
     return bool(len({g.ids for g in q.gpus}) >= 2 and q.models and which)
 
 
+def _more_of_which(q: Query, low: str) -> bool:
+    """Two cards or more named and which has more of a figure asked: "which one's got more
+    memory", "which is quicker on bandwidth"."""
+    return len({g.ids for g in q.gpus}) >= 2 and bool(
+        rx.search(
+            r"\bwhich(?: one| card| gpu)?(?:'s| is| has| got|s)?(?: got)?\b[^.?!]{0,30}?"
+            r"\b(?:more|most|faster|quicker|bigger|higher|larger|less|lower|fewer)\b",
+            low,
+        )
+    )
+
+
 def _why_or_concept(q: Query, low: str) -> bool:
-    if _pick_asked(q, low):
+    if _pick_asked(q, low) or _more_of_which(q, low):
         return False  # "5070 12GB or 5060 Ti 16GB for Phi-4? which one, and why?": the pick first
     plain = rx.search(r"\bin plain (?:english|words|terms)\b|\beli5\b|\bexplain\b", low)
     # "'the KV cache' ... In plain words, what is it, and how much memory ...?"
@@ -1643,7 +1678,19 @@ def _why_or_concept(q: Query, low: str) -> bool:
     ideas = not (q.gpus or q.models) and rx.search(
         r"\bwhat(?:'?s| is| are) the diff(?:erence)?s? between\b", low
     )
-    return _why(q, low) or bool(ideas) or bool(plain and (_concept_first(q, low) or it or differs))
+    # "bf16 tensor tflops or fp32 cuda core numbers, which one matters for training?": which of
+    # two figures, no card or model named
+    figures = bool(
+        q.topic
+        and not (q.gpus or q.models)
+        and rx.search(
+            r"\bwhich (?:one|of (?:them|the two|these|those)|number|figure)\s(?:really |actually )?"
+            r"(?:matters?|counts?|is (?:more )?(?:important|relevant|meaningful))\b",
+            low,
+        )
+    )
+    return (_why(q, low) or bool(ideas) or figures
+            or bool(plain and (_concept_first(q, low) or it or differs)))  # fmt: skip
 
 
 def _spec(q: Query, low: str) -> bool:
@@ -1767,8 +1814,13 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
     the question)."""
     low = _UNASKED_SPEED.sub(" ", low)  # "speed not critical": said, not asked
     found = None if _field_list(query) or not principled else principles.find(query, low)
-    if found is not None and found.kind == "explain" and _pick_asked(query, low):
-        found = None  # the pick asked beside a why
+    if (
+        found is not None
+        and found.kind == "explain"
+        and (_pick_asked(query, low) or _more_of_which(query, low))
+    ):
+        found = None  # the pick asked beside a why; "5080 or 4090, which one's quicker on the
+        # memory bandwidth side?": the two cards' figures, not the idea
     if found is not None and found.kind in INTENTS and not _invalid(query, low):
         return found.kind
     if query.models and len(query.gpus) >= 2 and _WORKS_OR_NEED.search(low):

@@ -51,6 +51,7 @@ from advisor.agent.query import SWAP_TO, GpuRef, ModelRef, Query, card_named_in
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import ENGINE_WORDS, SLOT_ONLY, SLOT_POWER_W, gpu_mentions
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
+from advisor.calculator.power import OFFICE_CPU_W
 from advisor.catalog import load_catalog
 
 REFERENCE_MODEL = ModelRef("Llama-3.1-8B", ("llama-3.1-8b",), "llm")  # an LLM job named by none
@@ -1594,7 +1595,8 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.low):
             return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
         return _supply_choice(query, box, n, psu)
-    p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **capped,
+    office = _cpu_of_the_machine(query)  # "cpu is an i5 12400": an office CPU's watts
+    p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **capped, **office,
                                   **({"psu_w": psu} if psu else {})})  # fmt: skip
     if "error" in p:
         return None
@@ -1602,8 +1604,10 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
     draw = (f"{c.num(p['gpus_w'], 'W')} for {n} x {p['gpu_name']}{cap} + {c.num(p['cpu_w'], 'W')} "
             f"CPU + {c.num(p['platform_w'], 'W')} for the rest = {c.num(p['total_w'], 'W')} at "
             "full load")  # fmt: skip
-    if p["verdict"] == "too small":
-        head = f"**No: {c.num(psu, 'W')} is less than the system draws** ({draw})."
+    if p["verdict"] == "too small":  # (and the supply that carries it, as a buyer asks next)
+        head = (f"**No: {c.num(psu, 'W')} is less than the system draws** ({draw}); about "
+                f"{c.num(p['recommended_psu_w'], 'W')} of supply keeps it at "
+                f"{c.num(100 * p['load_share'])}% of the rating.")  # fmt: skip
     elif p["verdict"] == "tight":
         head = (f"**Only just: {c.num(psu, 'W')} carries it, with little headroom** ({draw}; "
                 f"{c.num(p['recommended_psu_w'], 'W')} keeps the supply at "
@@ -1615,10 +1619,9 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
                 f"at {c.num(100 * p['load_share'])}% of the supply's rating).")  # fmt: skip
     lines = [
         head,
-        "The CPU figure is a high-end desktop CPU at its limit (say yours if it differs); "
-        "GPUs spike above their board power for milliseconds, which the margin below the "
-        "supply's rating covers. Capping the cards' power (nvidia-smi -pl) trades a little "
-        "speed for a lot of watts.",
+        f"{_CPU_SAID[bool(office)]} (say yours if it differs); GPUs spike above their board "
+        "power for milliseconds, which the margin below the supply's rating covers. Capping "
+        "the cards' power (nvidia-smi -pl) trades a little speed for a lot of watts.",
     ]
     if (circuit := on_the_circuit(query, box, gpu, n)) is not None:
         lines.insert(1, circuit)  # "and will my 15A 120V circuit handle it?"
@@ -1636,23 +1639,34 @@ def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | No
     """ "4-GPU tower on one 1,600 W supply: the 600 W edition or the 300 W Max-Q?": each card's
     full-load system draw against the supply; of those it carries, the most compute."""
     rows = []
+    office = _cpu_of_the_machine(query)
     for gpu in gpus_named(query)[:3]:
-        p = box.call("system_power", {"gpu": gpu, "num_gpus": n, "psu_w": psu})
+        p = box.call("system_power", {"gpu": gpu, "num_gpus": n, "psu_w": psu, **office})
         sheet = box.call("gpu_specs", {"gpu": gpu})
         if "error" in p or "error" in sheet:
             return None
         rows.append((p, sheet))
     carried = [r for r in rows if r[0]["verdict"] != "too small"]
+    cabled = [r for r in carried if r[1]["tdp_w"] > SLOT_POWER_W]
+    if SLOT_ONLY.search(query.low):  # "no PCIe power cable": only a card the slot powers
+        carried = [r for r in carried if r[1]["tdp_w"] <= SLOT_POWER_W]
     best = max(carried or rows, key=lambda r: r[1].get("fp16_bf16_dense_tflops") or 0)
     draws = "; ".join(f"{n} x {p['gpu_name']}: {c.num(p['total_w'], 'W')} at full load"
                       for p, _ in rows)  # fmt: skip
-    if not carried:
+    if not carried and cabled and SLOT_ONLY.search(query.low):
+        head = (f"**Neither: with no power cable, the slot's {c.num(SLOT_POWER_W, 'W')} powers "
+                f"none of them** ({draws}).")  # fmt: skip
+    elif not carried:
         head = f"**Neither: every choice draws more than the {c.num(psu, 'W')} supply** ({draws})."
     else:
         head = (f"**The {best[0]['gpu_name']}: {n} of them with the rest of the system draw "
                 f"{c.num(best[0]['total_w'], 'W')}, which the {c.num(psu, 'W')} supply carries"
                 f"** ({draws}).")  # fmt: skip
     lines = [head]
+    if carried and SLOT_ONLY.search(query.low) and cabled:  # the cards the slot cannot power
+        lines.append("With no PCIe power cable, " + "; ".join(
+            f"the {s['name']} ({c.num(s['tdp_w'], 'W')} of board power) needs one: more than "
+            f"the slot's {c.num(SLOT_POWER_W, 'W')}" for _, s in cabled) + ".")  # fmt: skip
     top = max(rows, key=lambda r: r[1].get("fp16_bf16_dense_tflops") or 0)
     tf, top_tf = best[1].get("fp16_bf16_dense_tflops"), top[1].get("fp16_bf16_dense_tflops")
     if carried and tf and top_tf and top is not best:
@@ -1660,10 +1674,27 @@ def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | No
                      f"({c.num(tf, 'TFLOPS')} against {c.num(top_tf, 'TFLOPS')} on the "
                      f"{top[1]['name']}) at {c.num(best[1]['tdp_w'], 'W')} against "
                      f"{c.num(top[1]['tdp_w'], 'W')} of board power.")  # fmt: skip
-    lines.append("The CPU figure is a high-end desktop CPU at its limit (say yours if it "
-                 "differs); GPUs spike above their board power for milliseconds, which the "
-                 "margin below the supply's rating covers.")  # fmt: skip
+    lines.append(f"{_CPU_SAID[bool(office)]} (say yours if it differs); GPUs spike above their "
+                 "board power for milliseconds, which the margin below the supply's rating "
+                 "covers.")  # fmt: skip
     return Draft("\n\n".join(lines))
+
+
+# an office or small machine, whose CPU is no high-end desktop one: "the office pc", "SFF"
+_OFFICE_PC = re.compile(
+    r"\boffice (?:pc|computer|desktop|machine|box)\b|\bsff\b|\bsmall[- ]form[- ]factor\b"
+    r"|\bmini[- ]?pc\b|\b(?:core )?i[35][- ]\d{4,5}(?!k)\b|\bryzen [35] \d{4}(?!x)\b"
+)
+_CPU_SAID = {
+    False: "The CPU figure is a high-end desktop CPU at its limit",
+    True: "The CPU figure is an office desktop CPU at a mainstream desktop chip's base power",
+}
+
+
+def _cpu_of_the_machine(query: Query) -> dict[str, float]:
+    """The CPU's watts to count: an office one's when the machine is said to be one (an office
+    or small-form-factor PC, a 65 W-class i3/i5 or Ryzen 3/5), else the tool's high-end one."""
+    return {"cpu_w": OFFICE_CPU_W} if _OFFICE_PC.search(query.low) else {}
 
 
 # ---------------------------------------------------------------- a power cap, a lower-power model

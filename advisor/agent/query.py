@@ -54,6 +54,7 @@ class GpuRef:
     suggestions: tuple[str, ...] = ()  # for a name the catalog does not know
     generic: bool = False  # "a 24 GB card": no GPU named, only its memory
     note: str | None = None  # how a near miss or a constraint was read
+    one_said: bool = False  # "one L40S", "a single H100": one card said in words (kept in a thread)
 
     @property
     def resolved(self) -> bool:
@@ -192,6 +193,7 @@ class Query:
     audio_hours: float | None = None
     per_day: bool = False  # the images or audio said are a day's work ("500 h of audio a day")
     split_ways: int | None = None  # people a bill is shared by ("splitting it 4 ways")
+    tax_rate: float | None = None  # a tax added to a bill ("tack on 9.75% sales tax": 0.0975)
     subscription: bool = False  # the monthly spend is a service's fee ("a SaaS at $79 a month")
     no_power: bool = False  # electricity to be left out ("ignore power", "bijli ignore karo")
     together: bool = False  # the models named are kept on one card at once ("all three in vram")

@@ -1692,6 +1692,11 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     if (query.intent == "fit" or held_one) and recipe and costed and not query.framework:
         # "qlora 70b on two 3090s, doable?": how it fits first, the defaults' "no" after
         return _yes_in(recipe.group(1), "the defaults assumed", text, "with")
+    needs = _NEEDS_CARDS.match(text)
+    if needs and int(needs.group(1)) >= 2 and _ON_ONE_ASKED.search(low):
+        # "it won't fit on a single card, can you confirm, and the minimum number?": no, then
+        # how many
+        return f"**No, not on one card: {text[2:]}"
     if query.intent in _OWN_LEAD or not (YES_NO.search(low) or _DOABLE.search(low)):
         return text
     if re.search(r"\bdoes (?:that|it|this) change\b", low):
@@ -1827,6 +1832,16 @@ _WORTH_ASKED = re.compile(
     r"|difference|improvement|gain)\b|\bsidegrade\b|\bworth (?:it|buying|upgrading|the (?:upgrade"
     r"|money|switch|jump|extra|premium|difference)|pay\w*|spend\w*|the extra)\b"
 )
+# the fewest cards a job needs, said first: "**Llama-3.3-70B needs 2 x NVIDIA H100 SXM5 80GB**"
+_NEEDS_CARDS = re.compile(r"\*\*[^*]+? needs (\d+) x ")
+# one card asked of: "will not fit on a single card", "does it fit on one GPU"
+_ON_ONE_ASKED = re.compile(
+    r"\b(?:on|in|onto|into) (?:a |one |the )?(?:single|one|1) "
+    r"(?!(?:node|machine|box|server|host|instance|go)\b)[\w-]+\b"
+    r"|\b(?:a )?single (?:card|gpu)\b(?! (?:each|per))"
+)
+
+
 # the deciding figure of a pick, both ways: "dense FP16/BF16 tensor 76.7 TFLOPS vs 81.9 TFLOPS"
 _FIGURE_VS = re.compile(r"([a-z][\w/ -]*?) ([\d,.]+) ([A-Za-z/]+)((?: vs [\d,.]+ \3)+)")
 SMALL_STEP = 1.2  # a lead under this on the deciding figure is no upgrade worth buying

@@ -83,7 +83,15 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
 # no quantisation said, and no 16- or 32-bit format named beside it: the checkpoint's bf16
 # generations whose tensor cores have no bf16: mixed precision there is fp16
 _NO_BF16 = frozenset(("Pascal", "Volta", "Turing", "Maxwell", "Kepler"))
-_UNQUANTISED = re.compile(r"\bno quanti[sz]\w*|\bunquanti[sz]ed\b|\bwithout quanti[sz]\w*")
+_UNQUANTISED = re.compile(
+    r"\bno quanti[sz]\w*|\bunquanti[sz]ed\b|\bwithout quanti[sz]\w*"
+    # "in its normal full-size form, without any of the squashing business", "the normal
+    # full-size download, not a squished version"
+    r"|\bfull[- ]size(?:d)? (?:form|version|download|model|weights|one|file)\b"
+    r"|\bnot (?:a |the )?(?:squished|squashed|shrunk|compressed|quanti[sz]ed) "
+    r"(?:version|one|model)\b"
+    r"|\bwithout (?:any of )?(?:the )?(?:squashing|squishing|shrinking|compressing)\b"
+)
 ENGINE_WORDS: tuple[tuple[str, str], ...] = (
     ("vllm", r"\bvllm\b"),
     # an Ollama tag ("qwen3:30b-a3b", "llama3.1:8b-instruct-q8_0") is Ollama, which is llama.cpp
@@ -425,7 +433,9 @@ TOPIC_WORDS: dict[str, str] = {
     # "do geforce cards support p2p?" (checked before PCIe: a P2P question names it too)
     "p2p": r"\bp2p\b|\bpeer[- ]to[- ]peer\b|\bgpudirect\b",
     "pcie": r"\bpcie\b|\bpci express\b",
-    "tensor_cores": r"\btensor cores?\b",
+    # ("why quote fp16 tensor tflops, not the fp32 / cuda core number": the tensor cores' rate)
+    "tensor_cores": r"\btensor cores?\b|\b(?:fp16|bf16|fp8|int8) tensor\b"
+    r"|\btensor (?:tflops|flops|throughput|numbers?|rates?|figures?)\b",
     "mig": r"\bmig\b",
     "fp8": r"\bfp8\b",
     "tf32": r"\btf32\b",
@@ -724,7 +734,8 @@ _TENS = {w: n * 10 for n, w in enumerate(
 _SMALL = (rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}"
           rf"|{'|'.join(_UNITS)})")  # fmt: skip
 # ("a hundred and fifty", "fifteen hundred": a hundreds' count may be "a" or a teen)
-_GROUP = (rf"(?:(?:{'|'.join(_UNITS)}|{'|'.join(_TEENS)}|a)[- ]hundred(?:(?: and)? {_SMALL})?"
+# ("thirty-five hundred": a count of hundreds up to ninety-nine)
+_GROUP = (rf"(?:(?:{_SMALL}|a)[- ]hundred(?:(?: and)? {_SMALL})?"
           rf"|{_SMALL})")  # fmt: skip
 # a number said in words, as dictation writes it: "two hundred fifty six", "one hundred
 # thousand", "twenty-four"; not "one" to "twelve" alone (the count words read those), nor two
@@ -736,7 +747,9 @@ _SPOKEN_NUMBER = re.compile(
 )
 # "five fifty per GPU hour", "one dollar forty an hour": dollars and cents said aloud
 _SPOKEN_PRICE = re.compile(
-    rf"\b({'|'.join(_UNITS)}|{'|'.join(_TEENS)}) (?:dollars? |bucks? )?(?:and )?"
+    # ("a buck ninety an hour": a dollar said as "a")
+    rf"\b({'|'.join(_UNITS)}|{'|'.join(_TEENS)}|a(?= (?:dollar|buck)))"
+    r" (?:dollars? |bucks? )?(?:and )?"
     rf"((?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)})"
     r"(?: cents)?(?= (?:an?|per|each) (?:gpu[- ])?(?:hour|hr)\b)",
     re.IGNORECASE,
@@ -816,7 +829,8 @@ _FX_SYMBOLS = {"₽": "RUB", "₴": "UAH", "₪": "ILS", "₹": "INR", "₺": "T
 # other dollars, written with their country's letters before the sign ("AU$2,500", "NZ$ 900"):
 # never the US dollar (not "US$")
 _OTHER_DOLLARS = {"AU": "AUD", "A": "AUD", "NZ": "NZD", "CA": "CAD", "C": "CAD", "S": "SGD",
-                  "SG": "SGD", "HK": "HKD"}  # fmt: skip
+                  "SG": "SGD", "HK": "HKD", "J": "JMD", "JA": "JMD", "TT": "TTD", "NT": "TWD",
+                  "EC": "XCD"}  # fmt: skip
 _OTHER_DOLLAR = re.compile(
     r"(?<![A-Za-z])(" + "|".join(sorted(_OTHER_DOLLARS, key=len, reverse=True)) + r")\$\s?"
     r"(\d[\d,.]*\d|\d)"
@@ -838,7 +852,7 @@ _FX_WORDS = (
     ("INR", r"rupees?|rs\.?|inr"),
     ("JPY", r"円|yen|jpy"),
     ("CNY", r"人民币|元|块钱|yuan|rmb|cny"),
-    ("KRW", r"원|won|krw"),
+    ("KRW", r"원|won(?!['\u2019]t)|krw"),  # (not "bf16 won't fit")
     ("CHF", r"chf|franken"),
     ("NGN", r"naira|ngn"),
     ("KES", r"ksh\.?|kes|shilling[is]?|shilingi"),
@@ -856,6 +870,14 @@ _FX_WORDS = (
     ("VND", r"đồng|dong|vnd"),
     ("ETB", r"birr|etb"),
     ("GHS", r"cedis?|ghs"),
+    ("AWG", r"florin|awg"),
+    # "2,500 Aussie dollars", "fifteen hundred NZ bucks", "300 Canadian dollars"
+    ("AUD", r"(?:aussie|australian|oz) (?:dollars?|bucks)"),
+    ("NZD", r"(?:nz|kiwi|new zealand) (?:dollars?|bucks)"),
+    (
+        "CAD",
+        r"(?:canadian|canuck) (?:dollars?|bucks)",
+    ),  # Aruba's (and Curaçao's "Afl." before the amount)
     ("BRL", r"reais|brl"),  # "3000 reais" ("R$ 3.000" is read by its sign)
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
@@ -871,12 +893,13 @@ _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h", "200000 �
 )
 _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
     r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed|ksh\.?|kes"
-    r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM)|aud|nzd|cad|sgd|hkd|brl|zar|(?-i:TRY|PHP)|vnd)\s?"
+    r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM)|aud|nzd|cad|sgd|hkd|brl|zar|(?-i:TRY|PHP)|vnd|afl\.?"
+    r"|awg|jmd|ttd)\s?"
     r"(\d[\d,.]*\d|\d)",
     re.IGNORECASE,
 )
 _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh.": "KES",
-                   "rp": "IDR", "rp.": "IDR", "rm": "MYR"}  # fmt: skip
+                   "rp": "IDR", "rp.": "IDR", "rm": "MYR", "afl": "AWG", "afl.": "AWG"}  # fmt: skip
 
 
 # South Africa's rand, a capital R before the amount: "R12 999,00", "R25 000", "R3,15 per kWh"
@@ -1067,8 +1090,9 @@ def _korean_scaled(m: re.Match[str]) -> str:
 # a span of the clock over midnight: "overnight, from 10pm to 6am", "22:00-06:00" (the hours of a
 # working day, "9-5", are read as a rate of use: _office_hours)
 _NIGHT_SPAN = re.compile(
-    r"\b(?:from )?(\d{1,2})(?::(\d\d))?\s?(pm|p\.m\.)?\s?(?:to|till|until|-|\u2013)\s?"
-    r"(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.)?(?(6)(?!\w)|(?![\w:.,-]|\.\d))",
+    r"\b(?:from )?(\d{1,2})(?::(\d\d))?\s?(pm|p\.m\.|at night|in the evening)?\s?"
+    r"(?:to|till|until|-|\u2013)\s?(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.|in the morn(?:ing|in'?)?)?"
+    r"(?(6)(?!\w)|(?![\w:.,-]|\.\d))",
     re.IGNORECASE,
 )
 
@@ -1096,7 +1120,7 @@ def _weekday_run(m: re.Match[str]) -> str:
 # an hour said after a price: "/hr", "per hour", "an hour", "each GPU-hour"
 _AN_HOUR = r"(?:/|per |an? |each )(?:gpu[- ]?)?(?:h|hr|hour)\b"
 _SMALL_COINS_AN_HOUR = re.compile(
-    rf"\b(\d{{1,2}}) ?(c|cents?|p|pence)(?: us| usd)?(?= ?{_AN_HOUR})", re.IGNORECASE
+    rf"\b(\d{{1,2}}) ?(?:us |usd )?(c|cents?|p|pence)(?: us| usd)?(?= ?{_AN_HOUR})", re.IGNORECASE
 )
 _PERIOD_FIRST = re.compile(
     r"\b(?:a|per|each|every) (day|week|month)\b,? (?:about |around |roughly |~\s?)?"
@@ -1209,6 +1233,7 @@ def normalise(text: str) -> str:
     # "CHF 1'299.-", "2.500,- EUR": Swiss thousands, and whole units said with a dash
     text = rx.sub(r"(?<=\d)['\u2019](?=\d{3}(?!\d))", "", text)
     text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
+    text = rx.sub(r"(?<=\d)(k?)[- ]?ish\b", r"\1", text, flags=re.I)  # "$3,000ish", "3k-ish"
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
     # "1 million tokens per second": a rate written whole (a rate's k is read; a million is not)
     text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?(?:million|mil)\s(?=tok(?:en)?s?\s?(?:/|per|a)\s?s"
@@ -1358,6 +1383,8 @@ def normalise(text: str) -> str:
         text,
     )
     text = spoken_numbers(text)
+    # ("fifteen hundred NZ bucks": the money's word after a number only now written in digits)
+    text = _FX_AFTER.sub(lambda m: f" {m.lastgroup}", text)
     # "30 billion parameters", "a 350 million param model", "7 milliards de paramètres", "13 mil
     # millones de parámetros": a model size, as "30B" is
     text = rx.sub(
@@ -1370,6 +1397,12 @@ def normalise(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )
+    # "24 Go", "1 To": French (and Breton) gigabytes and terabytes
+    # (as the French write them, "Go" with its capital; not "what's a 5090 go for")
+    text = rx.sub(r"(?<=\d)(?:\s?Go|go)\b(?!\s(?:for|to|with|up|down|on|at|in)\b)", " GB", text)
+    text = rx.sub(r"(?<=\d)\s?To\b(?!\s(?:\w+))", " TB", text)
+    # "an 8B-parameter model": the size, then the word (as "an 8B parameter model" reads)
+    text = rx.sub(r"\b(\d+(?:\.\d+)?[BbMm])-(param(?:eter)?s?)\b", r"\1 \2", text)
     return rx.sub(r"[ \t]+", " ", text).strip()
 
 
@@ -1444,12 +1477,25 @@ _DAYS_NAMED = re.compile(
 )
 
 
+# a count of a unit of time said in words: "two hours", "five days", "twenty-two days"
+_WORDS_OF_TIME = re.compile(
+    rf"\b({_SMALL})(?=\s(?:hours?|hrs?|days?|nights?|weeks?|months?|years?|minutes?|mins?"
+    r"|evenings?|shifts?|working days|work ?days)\b)",
+    re.IGNORECASE,
+)
+
+
 def _plain_times(text: str) -> str:
     """Times said in words or short forms, as a number and a unit the duration readers take:
     "three and a half days" -> "3.5 days", "half a day" -> "0.5 day", "2d 6h" -> "54 hours",
     "1h30" -> "1.5 hours", "for the whole of Q1" -> "for 3 months", "3 sessions a week, 2.5 h
     each" -> "7.5 hours a week", "10 hours each Saturday and Sunday" -> "20 hours a week"."""
     text = _AND_A_HALF.sub(lambda m: f"{_count(m.group(1).lower()) + 0.5:g} {m.group(2)}", text)
+    # "6 hours per working day": a day's hours, on weekdays
+    text = rx.sub(r"\b(?:a|per|each|every) (?:working|work|business) ?day\b", "a day on weekdays",
+                  text, flags=re.IGNORECASE)  # fmt: skip
+    # "two hours a day, five days a week", "seventeen days a month": the count in digits
+    text = _WORDS_OF_TIME.sub(lambda m: str(_spoken_value(m.group(1))), text)
     text = _A_UNIT_AND_A_HALF.sub(r"1.5 \1s", text)
     text = _HALF_A.sub(r"0.5 \1", text)
     text = _D_H.sub(lambda m: f"{int(m.group(1)) * 24 + int(m.group(2))} hours", text)
@@ -1610,7 +1656,7 @@ def _context(low: str) -> int | None:
         r"|context window"
         r"|context length|sequence length|seq(?:uence)? len|token prompts?|prompt|input tokens"
         r"|input)"
-        r"|(?:context|contexto|contexte|ctx|sequence length|seq len|seqlen|context length"
+        r"|(?:contexts|context|contexto|contexte|ctx|sequence length|seq len|seqlen|context length"
         r"|context window"
         r"|max[_ ]len\b"
         r"|max[_ ]seq[_ ]len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|\bseq|max[_ ]length"
@@ -1793,7 +1839,11 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
         r"|\b(?:just|only|jist) (?:me|him|her|myself) (?:typin|asking|at it|by myself)"
         r"|\bone (?:person|user)(?:,| -)? (?:me|myself|him|her)\b"
         r"|\b(?:one|1) (?:person|user) (?:using|chatting|on it|at a time)\b"
-        r"|\bone at a time\b(?! (?:through|into|in)\b)",
+        r"|\bone at a time\b(?! (?:through|into|in)\b)"
+        # "one description at a time, nothing in parallel"
+        r"|\bone (?!(?:gpu|card|model|layer|step|epoch|file|machine|node|image|batch)s?\b)"
+        r"[a-z]+ at a time\b|\bnothing (?:runs? )?(?:in parallel|concurrently|at once)\b"
+        r"|\bno (?:parallel|concurrent|simultaneous) (?:requests|users|calls|jobs)\b",
         low,
     ):
         concurrency = 1  # "single user", "latency for a single request"
@@ -2298,8 +2348,25 @@ _HOURS_EACH = re.compile(
 )
 # hours a unit of the calendar or of the work: "2 hours every week", "300 hours per field season"
 _HOURS_A_UNIT = re.compile(
-    r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b (?:of [a-z]+ )?(?:a|per|each|every) (?:[a-z]+ )?"
-    r"(day|night|evening|shift|week|season|term|semester|quarter|sprint|session|month)\b"
+    r"\b(\d+(?:\.\d+)?) ?(?:gpu[- ]?)?(?:hours?|hrs?|h)\b (?:of [a-z]+ )?(?:a|per|each|every) "
+    r"(?:[a-z]+ (?=(?:day|night|evening|shift|week|season|term|semester|quarter|sprint|session"
+    r"|month)\b))?"
+    r"(day|night|evening|shift|week|season|term|semester|quarter|sprint|session|month"
+    # any thing the user counts ("6 hrs a show" beside "40 shows"), not a machine or a person
+    r"|(?!(?:gpu|card|node|machine|box|user|person|head|student|hour|year|minute|second|pop|go"
+    # (the things _PER_ITEM reads, which may run side by side: "3 hours per job, 2 jobs in
+    # parallel on 2 GPUs")
+    r"|project|job|video|episode|client|render|clip|film|batch|deliverable|customer|order"
+    r"|podcast|lecture|meeting)\b)[a-z]{3,})\b"
+)
+# each run's hours, then the runs: "each run takes about 6 hours ... do it 3 times"
+_EACH_RUN_HOURS = re.compile(
+    r"\beach (?:run|job|pass|attempt|try|round|session|go)\b (?:takes|will take|would take|lasts"
+    r"|is|runs)\s(?:about |around |roughly |~\s?)?(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b"
+)
+_RUNS_TIMES = re.compile(
+    rf"\b(?:do|run|repeat|redo)\w* (?:it|this|that|them) {_WORD_NUM} times\b"
+    rf"|\b{_WORD_NUM} (?:runs|attempts|tries|rounds)\b"
 )
 # "every third day for 30 days", "every other day over a month"
 _EVERY_NTH_DAY = re.compile(
@@ -2332,6 +2399,9 @@ def _counted_hours(low: str) -> float | None:
     ):
         times = -(-int(m.group(2)) // _NTH[m.group(1)])  # the days it runs, the first counted
         return float(each.group(1)) * times
+    if (run := _EACH_RUN_HOURS.search(low)) and (again := _RUNS_TIMES.search(low)):
+        n = _count(again.group(1) or again.group(2))
+        return float(run.group(1)) * n if 1 < n <= 1000 else None
     m = _HOURS_A_UNIT.search(low)
     if m is None or rx.match(r"\s?(?:each|apiece|per (?:person|head|user|intern|student))\b",
                              low[m.end() :]):  # fmt: skip
@@ -2343,6 +2413,12 @@ def _counted_hours(low: str) -> float | None:
         r"(?!\s?(?:a|per|each|every|/)\s?(?:week|month|year|day)\b)",
         low,
     )
+    if (
+        counted is None
+        and unit == "quarter"
+        and rx.search(r"\bannual\w*|\byearly\b|\b(?:a|per|each|every) year\b|\bper annum\b", low)
+    ):
+        return float(m.group(1)) * 4  # "~350 GPU-h per quarter. Annual cost?": four of them
     if counted is None or counted.start() == m.start():
         return None
     n = _count(counted.group(1))
@@ -3672,6 +3748,44 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     return None, None, None
 
 
+def _one_said(gpu: GpuRef, low: str) -> GpuRef:
+    """The card marked as said to be one ("one L40S", "a single H100", "just one A100"), so that
+    a later turn about the same card still asks of one."""
+    said = rx.search(rf"\b(?:one|single|1 ?x?|just one|only one)\s+(?:nvidia\s+)?"
+                     rf"{re.escape(gpu.text.lower())}\b", low)  # fmt: skip
+    return replace(gpu, one_said=True) if gpu.count is None and said else gpu
+
+
+# a count of things of any name, then the word after it: "120,000 labelled micrographs", "120k
+# lines", "3,000 foto" (a size, a price, a length, a pace or people are no count of the data)
+_COUNTED_ANY = re.compile(
+    rf"(?<![\w.,$\u20ac\u00a3\u00a5#/-])(?<!x )(?<!\d x ){_NUM}\s?(k|m|mil|million|thousand)?"
+    r"\s(?!x\s?\d)([a-z][a-z'-]*)"
+)
+_NOT_THE_DATA = re.compile(
+    r"(?:tokens?|tok|epochs?|epok|ep|steps?|iters?|iterations?|px|pixels?|res|dpi|gb|gib|mb|tb"
+    r"|w|watts?|kwh|kw|hours?|hrs?|h|minutes?|mins?|seconds?|secs?|s|days?|weeks?|months?|years?"
+    r"|percent|usd|dollars?|bucks|euros?|eur|pounds?|quid|gbp|rupees?|inr|cad|aud|cents?|params"
+    r"|parameters|b|billion|layers?|batch|fps|users?|people|students|staff|employees|requests?"
+    r"|queries|calls|rps|rpm|times|x|gpus?|cards?|nodes?|cores?|mhz|ghz|gbps|bits?|bit|in|at"
+    r"|per|a|an|each|or|to|and|by|of|on|for|with)$"
+)
+
+
+def _counted_for_epochs(low: str) -> float | None:
+    """The data's size when epochs are said and the things counted have a name of the user's
+    own ("120,000 labelled micrographs ... for 90 epochs", "120k lines, 3 epochs"): the first
+    count of 100 or more that is no size, price, length, pace or head count."""
+    for m in _COUNTED_ANY.finditer(low):
+        year = not m.group(2) and 1990 <= _number(m.group(1)) <= 2040  # "in 2024 we ..."
+        if _NOT_THE_DATA.match(m.group(3)) or year:
+            continue
+        value = _scaled(m.group(1), m.group(2))
+        if value >= 100:
+            return value
+    return None
+
+
 # things counted in groups: "35 listings this month with 24 photos each", "12 albums of 300
 # pictures each"
 _GROUPS_OF_THINGS = re.compile(
@@ -4331,6 +4445,10 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
         # "16gb+", "24 gb or more", "is 24gb enough to full finetune a 1.5b?"
         if rx.match(r"\+|\s?(?:or more|minimum|min\b|and up|(?:be |is )?enough\b)", after):
             return value
+        # "the Mac mini ... if I paid extra for the 24GB one": a version of the machine named
+        version = rx.match(r"\s?(?:one|version|model|variant)\b", after)
+        if version and rx.search(r"\bthe\s$", before):
+            return value
     return None
 
 
@@ -4762,7 +4880,7 @@ _NEGATED = re.compile(
     r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|\bskip|\bditch|\bforget(?: about)?"
     # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
     r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
-    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s)?)"
+    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s|want\s|need\s)?)"
     r"\s*(?:a\s+|an\s+|the\s+)?$"  # ("not the LoRA thing, the full one")
 )
 
@@ -4844,13 +4962,26 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         return "finetune-full"
     if name in ("finetune-full", "train") and rx.search(r"\bfrom scratch\b|\bpre-?train", low):
         return "train"  # "train a small diffusion model from scratch"
+    if family == "diffusion" and name in ("finetune", "train") and not _DREAMBOOTH.search(low):
+        # "fine-tune sdxl on 30 photos of my dog": the method left open, LoRA assumed as for an
+        # LLM (kohya's and diffusers' SDXL and FLUX recipes train LoRA adapters); DreamBooth
+        # named, or "full", trains every weight
+        return "finetune"
     if family in ("diffusion", "speech") and name == "finetune":
-        return "finetune-full"  # a Whisper or SD fine-tune trains every weight unless LoRA is said
+        return "finetune-full"  # a Whisper fine-tune trains every weight unless LoRA is said
     if family == "speech" and name == "train" and rx.search(_TRAIN_WHISPER, low):
         return "finetune-full"  # "train whisper on our call recordings": a fine-tune
     if family in ("diffusion", "speech") and name == "train":
         return "finetune-full" if family == "diffusion" else "inference"
     return name
+
+
+_DREAMBOOTH = re.compile(r"\bdream ?booth\b")
+# one card's speed asked against another's: "how much faster would it be", "is it double"
+_HOW_MUCH_FASTER = re.compile(
+    r"\bhow much (?:faster|quicker|slower|better)\b|\b(?:double|twice) (?:as fast|the speed)\b"
+    r"|\bis it (?:double|twice)\b"
+)
 
 
 # the calculator's own questions, asked of nothing named yet ("will it fit?", "how fast will it
@@ -5090,12 +5221,14 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             query = _with_settings(query, sub)
             continue
         sub = replace(sub, intent=detect_intent(sub, sub.text.lower()))
+        if not (sub.gpus or sub.models) and _ASKED_AGAIN.match(sub.text.lower()):
+            continue  # "could i qlora mistral 7b on it? it go fit or no?": the question again
         if (
-            query.intent == "out_of_scope"
+            query.intent in ("out_of_scope", "greeting")
             and not (query.gpus or query.models)
-            and sub.intent in (*_JOB_INTENTS, "cost")
+            and sub.intent in (*_JOB_INTENTS, "cost", "spec", "compare")
             and len(query.text.split()) <= 14
-        ):
+        ):  # ("alright? how many watts does a 5090 pull": a hello, then the question)
             # "ok and if I keep that pace for 2 years? A 4090 is CA$2,400 here. Rent or buy?":
             # the opener's span, for the question the later part asks
             query = _with_settings(sub, query)
@@ -5202,11 +5335,66 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     before = query.english.partition(_ASKED_BEFORE)[2]
     english = text.strip() + (f"{_ASKED_BEFORE}{before}" if before else "")
     query = replace(query, text=question.strip(), english=english, also=tuple(others))
+    query = _no_gpu_to_train(query)
     if previous is None:  # a question of its own (a follow-up's intent comes from the thread)
         second = overruled(query)
         if second is not None:
             query = replace(query, intent=second, cues_intent=query.intent)
     return query
+
+
+# a later part that only asks the question before again: "it go fit or no?", "will it fit?"
+_ASKED_AGAIN = re.compile(
+    r"\W*(?:so\s|and\s)?(?:it|will it|would it|does it|can it|could it|it'?ll|it go|it gon)?\s?"
+    r"(?:go\s)?(?:fit|run|work|go)s?\b(?:\s(?:or (?:no|not)|then))?\W*$"
+)
+
+
+# a tax added to a bill: "tack on 9.75% sales tax", "plus 20% VAT", "GST of 10%"
+_TAX = re.compile(
+    r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?)\s?%\s?(?:sales tax|tax|vat|gst|hst|pst|iva|mwst|btw|moms)\b"
+    r"|\b(?:sales tax|vat|gst|hst|tax)(?: rate)?(?: of| at| is|:)?\s(\d{1,2}(?:\.\d{1,3})?)\s?%"
+)
+
+
+def _tax_rate(low: str) -> float | None:
+    """A tax to add to a bill, as a fraction ("9.75% sales tax": 0.0975)."""
+    m = _TAX.search(low)
+    if m is None:
+        return None
+    rate = float(m.group(1) or m.group(2)) / 100
+    return rate if 0 < rate < 0.5 else None
+
+
+# answers made each day: "~40k summaries/day", "12,000 replies a day" (not hours, images or
+# audio, which are work of their own)
+_ANSWERS_A_DAY = re.compile(
+    rf"(?<![\w.,$]){_NUM}\s?(k|m|mil|million|thousand)?\s(?:[a-z-]+\s){{0,2}}?"
+    r"(?!(?:hours|hrs|images|pictures|photos|pics|renders|minutes|tokens|gpus|cards|users)\b)"
+    r"([a-z]+s)\s?(?:/\s?|a |per |each |every )day\b"
+)
+
+
+def _day_of_answers(low: str) -> float | None:
+    """The requests a second a day's answers make, spread over the day, when each answer's
+    length is said: "~40k summaries/day at ~150 output tokens each" is 0.463 a second."""
+    m = _ANSWERS_A_DAY.search(low) if _output_tokens(low) else None
+    if m is None:
+        return None
+    answers = _scaled(m.group(1), m.group(2))
+    return answers / 86_400 if answers >= 100 else None
+
+
+def _no_gpu_to_train(query: Query) -> Query:
+    """ "Cheapest way to fine-tune llama 3 8b? no gpu at home": a training job the CPU does not
+    do, asked how or where by someone with no card, is a card to rent (the CPU is no option)."""
+    training = query.workload in ("train", "finetune", "finetune-full", "finetune-lora",
+                                  "finetune-qlora")  # fmt: skip
+    if not (query.cpu_only and training and query.intent in ("recommend", "cost")):
+        return query
+    if not all(m.family in (None, "llm") for m in query.models) or query.gpus:
+        return query
+    return replace(query, cpu_only=False, location="cloud")
 
 
 # the size of a run a later part of the message may give the job it continues
@@ -5288,7 +5476,10 @@ def _topic(low: str) -> str | None:
         found = list(rx.finditer(pattern, low))
         if topic == "memory_units":  # "... with 8k ctx in GiB pls": the unit of the answer asked
             found = [m for m in found if not rx.search(r"\bin\s$", low[: m.start()])]
-        if topic == "nvlink" and rx.search(r"\b(?:tensor|pipeline) parallel", low):
+        if (topic == "nvlink" and rx.search(r"\b(?:tensor|pipeline) parallel", low)
+                and not rx.search(r"\bnvlink (?:matters?|important|needed|necessary|worth|help"
+                                  r"|so important)|\b(?:why|how much) (?:does|do|is|would) "
+                                  r"(?:\w+ ){0,2}nvlink\b", low)):  # fmt: skip
             continue  # "tensor parallel vs pipeline parallel without nvlink": the split asked
         if topic == "pcie":  # "a box of H100 PCIe cards": the card's form, not the bus asked
             found = [m for m in found if not rx.search(r"\b[a-z]{0,4}\d{2,4}[a-z]?\s$",
@@ -5838,7 +6029,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if budget and budget.per == "total" and each and times and _count(times.group(1)) > 1:
         budget = replace(budget, usd=budget.usd * _count(times.group(1)))  # "$150 each, 4 of them"
     purchase = _purchase(low)
-    paid = rx.search(r"\b(?:purchased|bought|paid)\b", low)
+    # (a price paid, or a shop's: "saw the 4060 Ti on sale for like $550")
+    paid = rx.search(r"\b(?:purchased|bought|paid|grabbed|snagged|scored|picked up)\b"
+                     r"|\b(?:on|for) sale\b", low)  # fmt: skip
     if (
         budget
         and purchase == budget.usd
@@ -5869,6 +6062,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         repeats.group(1)
     ):  # kohya's "20 images x 10 repeats": 200 a pass
         samples = samples * int(repeats.group(2))
+    if epochs and not (samples or dataset or images):
+        samples = _counted_for_epochs(named)  # "120,000 labelled micrographs ... 90 epochs"
     if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
         samples
         and not images
@@ -5904,7 +6099,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     plain = affirmed(_UNQUANTISED, outside)
     if plain and precision not in ("fp16", "bf16", "fp32"):  # "unquantized (fp16)" is fp16
         before = _first(PRECISION_WORDS, outside[: plain.start()])  # "q4, not unquantized"
-        precision = before or "bf16"
+        # (16 bits as the card runs them: fp16 on cards with no bf16, the 1080 Ti's Pascal)
+        old = any(catalog.gpus[i].architecture in _NO_BF16 for g in gpus for i in g.ids[:1])
+        precision = before or ("fp16" if old else "bf16")
     precision = precision or next((m.precision for m in models if m.precision), None)
     if precision == "nf4" and not rx.search(PRECISION_WORDS[0][1], low):
         # "4bit awq", "Llama-3.1-70B-Instruct AWQ (4-bit)": the 4-bit format named wins over
@@ -5922,7 +6119,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
             r"\bfp32\b|\bfloat32\b|\b32[-\s]?bits?\b|\btrain|fine-?tun|\bq?lora\b", outside
         )
     ):
-        precision = "bf16"  # an LLM run "in full precision": its released 16-bit weights
+        # an LLM run "in full precision": its released 16-bit weights, in the format said
+        # ("full precision (fp16 i think??)")
+        sixteen = rx.search(r"\b(fp16|bf16)\b|\b(float16|bfloat16)\b", outside)
+        said16 = (sixteen.group(1) or {"float16": "fp16"}.get(sixteen.group(2), "bf16")
+                  if sixteen else None)  # fmt: skip
+        precision = said16 or "bf16"
     if (
         precision == "fp16"
         and any(m.family == "llm" for m in models)
@@ -6009,6 +6211,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if any(g.ids for g in gpus):  # "a raspberry pi vs a jetson orin nano": the Jetson, and a note
         gpus = tuple(g for g in gpus if g.ids or not (g.note or "").startswith(DEVICE_NOTE))
     gpus = _counted_after(gpus, low)  # "H200 8 cards" (Korean "H200 8장"): that card's count
+    gpus = tuple(_one_said(g, low) for g in gpus)  # "one L40S", kept for the turns after
     gpus = _variant_by_memory(gpus, low, catalog)  # "the M2 chip and only 8GB of memory"
     gpus = _named_again(gpus, low)  # "H100 80GB at $2.40/hr. ... or do I need the H100?"
     loose = _loose_count(low, gpus)
@@ -6080,7 +6283,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
         output_tokens=made[1] if made else _output_tokens(low),
         concurrency=concurrency,
-        rps=rps,
+        rps=rps or _day_of_answers(low),  # ("40k summaries a day": a day's rate)
         num_gpus=loose,
         # ("by the end of the month" is a day to finish by, not a month of use)
         hours=(
@@ -6119,6 +6322,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         no_power=bool(NO_POWER.search(low)),
         together=_kept_together(low, models),
         split_ways=_split_ways(low),
+        tax_rate=_tax_rate(low),
         subscription=bool(SUBSCRIPTION.search(low)),
         currency=_currency(low),
         throughput_tok_s=rates[0] if (rates := _measured_and_needed(low)) else _tokens_per_s(low),
@@ -6365,6 +6569,12 @@ def _desktop_beside(q: Query, catalog: Catalog) -> Query:
     if rx.search(r"\d\s?(?:gb|w|watts|tflops|gb/s)\b", q.low):
         return q  # "the same 24 GB as the desktop card?": the figure stated is what is judged
     ref = q.gpus[0]
+    # "his gaming laptop has 'the same RTX 5090 as the big desktop ones'": the card in the
+    # laptop is the laptop one, whatever words sit between them
+    in_laptop = f"{ref.ids[0]}-laptop" if len(ref.ids) == 1 else None
+    same = rx.search(r"\bsame\b|\b(?:just |as )?as (?:good|fast|quick) as\b", q.low)
+    if in_laptop in catalog.gpus and same and rx.search(r"\blaptops?\b|\bnotebooks?\b", q.low):
+        ref = replace(ref, ids=(in_laptop,))
     laptop = [i for i in ref.ids if i.endswith("-laptop")]
     desktop = laptop[0].removesuffix("-laptop") if len(laptop) == 1 else None
     if desktop is None or desktop not in catalog.gpus:
@@ -6817,7 +7027,7 @@ _STEP_RATE = re.compile(
 
 
 _PURCHASE = re.compile(
-    rf"(?:\bcosts?|\bpriced at|\bgo(?:es|ing) for|\bsell(?:s|ing) for|\bpa(?:id|y|ying)"
+    rf"(?:\bcosts?|\bpriced at|\bgo(?:es|ing) for|\bsell(?:s|ing) for|\bsold for|\bpa(?:id|y|ying)"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
     rf"|\bbuy (?:it |one |them )?(?:for|at)|\bgo for|\bfor"
     # a seller's ask: "scalpers want $2500 for a 5090", "asking price is 650", "listed at 700"
@@ -6839,7 +7049,7 @@ _PURCHASE = re.compile(
     rf"(?:usd|dollars?)?"
     rf"\s(?:to buy|new|used|brand new|second[- ]hand|retail|on ebay)\b))"  # "is $1800 to buy"
     rf"\s?(?:about |around |like |~)?"
-    rf"(?:\$|usd\s?|us\$)?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
+    rf"(?:\$|usd\s?|us\$|gbp\s?|eur\s?)?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
     r"(?![bmt]\b)"  # "for 70b inference": a model's size, not a price
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
@@ -6869,7 +7079,8 @@ def _purchase(low: str) -> float | None:
                      r"|\bscalp\w*|\bmsrp\b|\basking\b|\blisted (?:at|for)\b|\bresell\w*"
                      r"|\bwants (?:[$\u00a3\u20ac]\s?)?\d"
                      r"|\bworth (?:it|buying|the money|the price)\b"
-                     r"|\b(?:is|are|'s) going for\b|\bsell(?:s|ing)? for\b"
+                     r"|\b(?:is|are|'s) going for\b|\bsell(?:s|ing)? for\b|\bgoes for\b"
+                     r"|\bsold for\b|\b(?:on|for) sale\b|\bsell\w* (?:us|me|it|them|you)\b"
                      r"|\b(?:picked|snagged|grabbed|scored) (?:up )?(?:an? |my |the |one |two )?"
                      r"\w+ for\b|\boverpa(?:y|id)\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
@@ -7106,7 +7317,8 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     """A GPU count not attached to a named GPU: 'on 8 gpus', 'with four of them', '2 cards',
     'an 8 gpu node'."""
     m = rx.search(
-        rf"\b{_WORD_NUM}\s?(?:x\s?)?(?:gpus|cards|of them|of those|of these|graphics cards)\b"
+        rf"\b{_WORD_NUM}\s?(?:x\s?)?(?:gpus|cards|of them|of those|of these|of 'em|of em"
+        r"|graphics cards)\b"
         # "queue all six of them back to back": runs, not cards
         r"(?![^.?!]{0,25}\b(?:back[- ]to[- ]back|in a row|one after (?:the )?other|sequentially))"
         rf"|\b{_WORD_NUM}[- ]?gpus? (?:node|server|box|machine|rig|instance|cluster|setup)\b"
@@ -7347,7 +7559,7 @@ _MIN_GPUS = re.compile(
     r"|how many (?!(?:more |extra )?(?:hours?|days?|weeks?|months?|minutes?|gpu[- ]hours?)\b)"
     r"[^?.!]{1,40}?\b(?:are|is) (?:minimum |minimally |at least |the minimum )?"
     r"(?:necessary|needed|required)\b"
-    r"|how many (?:gpus|cards|of (?:them|those|these))\b(?! per)"
+    r"|how many (?:gpus|cards|of (?:them|those|these|em|'em))\b(?! per)"
     r"|how many (?:i|we) (?:need|needs|must have)\b"  # "how many i need for qwen2.5 32b"
     # "the cheaper one, how many do i need for 50 users"
     r"|how many (?:do|would|will|should|must) (?:i|we|you) (?:really |actually )?"
@@ -8313,6 +8525,12 @@ def resolve(
             and SWAP_TO.search(query.low)
             and rx.search(r"\bworth\b|\bfaster\b|\bquicker\b|\bbetter\b", query.low)):  # fmt: skip
         intent = "compare"  # "swap the 3060 for a 4060 ti 8gb: worth it?": the two weighed
+    if (len({g.ids for g in merged.gpus}) == 2 and intent in ("fit", "speed", "search", "spec",
+                                                              "buy", "cost")
+            and _HOW_MUCH_FASTER.search(query.low)):  # fmt: skip
+        # "how much faster would the 4090 even be for that same qwen?" after "qwen on my 3090":
+        # the two cards of the thread weighed for the job
+        intent = "compare"
     if more_epochs and intent in ("fit", "speed", "search", "spec"):
         intent = "train_time"  # the run's time at the epoch's pace said before
     if (names_nothing and prior.intent == "cost" and merged.gpus

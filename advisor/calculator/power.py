@@ -5,6 +5,8 @@ the user's own figure when given:
 
 - CPU_W: a high-end desktop CPU flat out: AMD Ryzen 9 7950X package power limit (PPT) 230 W
   (amd.com product page), Intel Core i9-13900K maximum turbo power 253 W (intel.com ARK);
+- OFFICE_CPU_W: the CPU of an office or small-form-factor desktop: Intel Core i5-12400
+  processor base power 65 W (intel.com ARK), AMD Ryzen 5 5600 default TDP 65 W (amd.com);
 - PLATFORM_W: motherboard, memory, drives and fans, an assumption;
 - PSU_LOAD_SHARE: keep the sustained draw at or under 80% of the supply's rating, an assumption
   that leaves room for the millisecond power spikes of modern GPUs and keeps the supply efficient;
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from advisor.errors import InvalidInput
 
 CPU_W = 230.0
+OFFICE_CPU_W = 65.0
 PLATFORM_W = 75.0
 PSU_LOAD_SHARE = 0.8
 CIRCUIT_CONTINUOUS_SHARE = 0.8

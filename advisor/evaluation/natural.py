@@ -59,6 +59,7 @@ SPLITS = (
     "fresh31",
     "fresh32",
     "fresh33",
+    "fresh34",
 )
 
 

@@ -212,16 +212,17 @@ SPLIT_PREFIXES = {
     "nat-fresh31-": "fresh31",
     "nat-fresh32-": "fresh32",
     "nat-fresh33-": "fresh33",
+    "nat-fresh34-": "fresh34",
 }
 # written blind and kept so: scored, their failures kept out of the printed report (fresh22: a
 # helper's set of stop 65, fresh23 one of stop 66, each scored on the code before stop 66 and
 # after it, never read; fresh24 one of stop 67, fresh25 one of stop 68, fresh26 one of stop
 # 69, fresh27 one of stop 70, fresh28 one of stop 71, fresh29 one of stop 72 and fresh30 one
 # of stop 73, the same; fresh31 one of stop 74, fresh32 one of stop 75 and fresh33 one of stop
-# 76, the same; fresh17, blind until stop 74, was read and tuned on then, fresh22 to fresh25 at
-# stop 75, fresh26 and fresh27 at stop 76)
-BLIND_SPLITS = ("fresh", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32",
-                "fresh33")  # fmt: skip
+# 76 and fresh34 one of stop 77, the same; fresh17, blind until stop 74, was read and tuned on
+# then, fresh22 to fresh25 at stop 75, fresh26 and fresh27 at stop 76, fresh28, fresh29 and
+# fresh33 at stop 77)
+BLIND_SPLITS = ("fresh", "fresh30", "fresh31", "fresh32", "fresh34")  # fmt: skip
 
 
 def split_of(case_id: str) -> str:
@@ -275,6 +276,9 @@ def _compare(
         fine = WORKLOAD_SAME.get(want, want) == "finetune"  # "fine-tune": any fine-tune
         said = "finetune" if fine and got.workload == "finetune-lora" else got.workload
         said = "finetune" if said == "finetune-full" else said  # full is the plain fine-tune
+        if want == "lora" and said == "finetune-qlora" and str(case.get(
+                "precision", "")).lower() in ("int4", "nf4", "4bit", "4-bit"):  # fmt: skip
+            return True, f"{got.workload} for {want}", []  # LoRA on a 4-bit base is QLoRA
         if want in WORKLOAD_ANY:
             return said in WORKLOAD_ANY[want], f"{got.workload} for {want}", []
         return said == WORKLOAD_SAME.get(want, want), f"{got.workload} for {want}", []
