@@ -36,7 +36,12 @@ def test_a_data_set_counted_in_things_of_any_name(catalog: Catalog) -> None:
     ):  # fmt: skip
         q = understand(said, catalog)
         assert q.dataset_samples == count, (said, q.dataset_samples)
-    # a size, a price or a head count is no count of the data
+    # a size, a price, a length or a head count is no count of the data
+    for said in (
+        "lora llama 3.1 8b at 4096 context for 3 epochs on a 4090, how long?",
+        "train resnet-50 at 224 resolution for 90 epochs on an a100, batch 256",
+    ):
+        assert understand(said, catalog).dataset_samples is None, said
     q = understand("train resnet-50 at 224 x 224 for 30 epochs on an a100, 12 students share "
                    "it, how long per epoch?", catalog)  # fmt: skip
     assert q.dataset_samples is None

@@ -3768,7 +3768,8 @@ _NOT_THE_DATA = re.compile(
     r"|percent|usd|dollars?|bucks|euros?|eur|pounds?|quid|gbp|rupees?|inr|cad|aud|cents?|params"
     r"|parameters|b|billion|layers?|batch|fps|users?|people|students|staff|employees|requests?"
     r"|queries|calls|rps|rpm|times|x|gpus?|cards?|nodes?|cores?|mhz|ghz|gbps|bits?|bit|in|at"
-    r"|per|a|an|each|or|to|and|by|of|on|for|with)$"
+    r"|per|a|an|each|or|to|and|by|of|on|for|with|context|ctx|seq|length|len|resolution|rank"
+    r"|max|long|wide|tall|dim|hidden|warmup|lr|k|m)$"
 )
 
 
