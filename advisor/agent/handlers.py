@@ -34,6 +34,7 @@ from advisor.agent.synthesis import best_sentences, content_words
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import (
     CHEAPER,
+    EACH_DAY,
     EACH_PRICE,
     EACH_USERS_RATE,
     ENGINE_WORDS,
@@ -637,17 +638,17 @@ def spec(query: Query, box: ToolBox) -> Draft:
         else:  # "l40s specs?": the datasheet in one sentence, not four lines and a repeat
             parts.append("**" + c.sheet_summary(sheets[0]).replace(": ", ":** ", 1))
         parts += c.stack_notes(sheets)
-        if (circuit := on_the_circuit(query, box, sheets[0]["id"], count)) is not None:
-            parts.append(circuit)  # "I'm on a 15A 120V circuit": what it leaves
-            drawn = re.search(r"draws about ([\d,.]+ W)", circuit)
-            steady = re.search(r"([\d,.]+ W) for a continuous load", circuit)
-            if _CIRCUIT_ASKED.search(query.low) and drawn and steady:  # "can it carry it?"
-                # (the verdict the circuit line states, led with)
-                within = "within it, with about" in circuit
-                lead = (f"**Yes: about {drawn.group(1)} at full load, within the "
-                        f"{steady.group(1)} the circuit carries for hours**" if within else
-                        f"**No: about {drawn.group(1)} at full load, more than the "
-                        f"{steady.group(1)} the circuit carries for hours**")  # fmt: skip
+        # "I'm on a 15A 120V circuit": what it leaves
+        if (circuit := _circuit_drawn(query, box, sheets[0]["id"], count)) is not None:
+            parts.append(_circuit_line(*circuit, count))
+            drawn = circuit[2]
+            if _CIRCUIT_ASKED.search(query.low):  # "can that circuit carry it?": its verdict first
+                total = c.num(drawn["total_w"], "W")
+                steady = c.num(drawn["circuit_continuous_w"], "W")
+                lead = (f"**Yes: about {total} at full load, within the {steady} the circuit "
+                        "carries for hours**" if drawn["circuit_verdict"] == "within" else
+                        f"**No: about {total} at full load, more than the {steady} the circuit "
+                        "carries for hours**")  # fmt: skip
                 parts.insert(0, lead + ".")
         parts.append("Source: " + sheets[0]["source"].split(" ; ")[0])
     return Draft("\n\n".join(parts))
@@ -671,6 +672,14 @@ def on_the_circuit(query: Query, box: ToolBox, gpu: str, count: int) -> str | No
     """The circuit said, against the machine at full load (the cards' board power or the cap
     said on each, a desktop CPU and the rest): what it carries, what it carries for hours on end,
     and what is left."""
+    found = _circuit_drawn(query, box, gpu, count)
+    return None if found is None else _circuit_line(*found, count)
+
+
+def _circuit_drawn(
+    query: Query, box: ToolBox, gpu: str, count: int
+) -> tuple[float, float, dict[str, Any]] | None:
+    """(amps, volts, the system_power result) of the circuit said, or None."""
     said = _CIRCUIT.search(query.low)
     if said is None:
         return None
@@ -681,6 +690,11 @@ def on_the_circuit(query: Query, box: ToolBox, gpu: str, count: int) -> str | No
                                       "circuit_v": volts, **capped})  # fmt: skip
     if "error" in drawn or drawn.get("circuit_w") is None:
         return None
+    return amps, volts, drawn
+
+
+def _circuit_line(amps: float, volts: float, drawn: dict[str, Any], count: int) -> str:
+    """The circuit's sentence: what it carries, the machine's draw and the verdict."""
     what = c.gpus_phrase(count, drawn["gpu_name"])
     total, steady = drawn["total_w"], drawn["circuit_continuous_w"]
     verdict = {"within": f"within it, with about {c.num(drawn['circuit_spare_w'], 'W')} to spare",
@@ -2625,14 +2639,7 @@ _JOB_TIME_ASKED = re.compile(
 def _one_card_said(query: Query) -> bool:
     """One card said in words before its name: "on one 4090", "a single H100", "just one A100"
     (in this message or, for the card the thread carries, an earlier one)."""
-    return any(g.one_said and (g.count or 1) == 1 for g in query.gpus) or any(
-        re.search(
-            rf"\b(?:one|single|1 ?x?|just one|only one)\s+(?:nvidia\s+)?"
-            rf"{re.escape(g.text.lower())}\b",
-            query.low,
-        )
-        for g in query.gpus
-    )
+    return any(g.one_said and (g.count or 1) == 1 for g in query.gpus)  # (understand._one_said)
 
 
 def _moved_note(one: dict[str, Any], spread: dict[str, Any]) -> str:
@@ -2692,8 +2699,6 @@ def _spread(
     return _pretraining_batch(query, box, spread, model) or spread  # pre-training: full batches
 
 
-# a load said by the day: "40k summaries/day", "12,000 replies a day"
-_A_DAYS_LOAD = re.compile(r"(?:/\s?|\ba |\bper |\beach |\bevery )day\b|\bdaily\b")
 _REQUESTS_ASKED = re.compile(
     r"\brequests? (?:per|a|/) ?(?:second|sec|s)\b|\breq(?:uests)?/s(?:ec)?\b|\brps\b|\bqps\b"
     r"|\bquer(?:y|ies) per second\b"
@@ -2724,7 +2729,7 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
     rate = e.get("serving_requests_per_s")
     low = query.low
     # ("~40k summaries a day at ~150 tokens each: enough?": a day's answers, a rate on average)
-    daily = bool(query.rps) and bool(_A_DAYS_LOAD.search(low))
+    daily = bool(query.rps) and bool(EACH_DAY.search(low))
     requests = _REQUESTS_ASKED.search(low) or daily
     total = _TOTAL_ASKED.search(low) or _AT_VOLUME.search(low)
     if not (serving and e["fits"] and (requests or total)) or query.batch:
@@ -2746,7 +2751,7 @@ def _full_load_lead(query: Query, e: dict[str, Any]) -> str:
             verdict = ("Yes: " if rate >= query.rps else
                        f"No, not {c.num(query.rps)} a second: ")  # fmt: skip
         if daily and query.rps:  # the day's answers (as said), against the rate served
-            day = f"{query.rps * 86_400:,.0f} a day"
+            day = f"{query.rps * SECONDS_PER_DAY:,.0f} a day"
             verdict = (f"Yes, for {day} on average: " if rate >= query.rps else
                        f"No, not {day}: ")  # fmt: skip
         return (

@@ -3753,7 +3753,7 @@ def _one_said(gpu: GpuRef, low: str) -> GpuRef:
     a later turn about the same card still asks of one."""
     said = rx.search(rf"\b(?:one|single|1 ?x?|just one|only one)\s+(?:nvidia\s+)?"
                      rf"{re.escape(gpu.text.lower())}\b", low)  # fmt: skip
-    return replace(gpu, one_said=True) if gpu.count is None and said else gpu
+    return replace(gpu, one_said=True) if (gpu.count or 1) == 1 and said else gpu
 
 
 # a count of things of any name, then the word after it: "120,000 labelled micrographs", "120k
@@ -5376,14 +5376,14 @@ _ANSWERS_A_DAY = re.compile(
 )
 
 
-def _day_of_answers(low: str) -> float | None:
+def _day_of_answers(low: str, output_tokens: int | None) -> float | None:
     """The requests a second a day's answers make, spread over the day, when each answer's
     length is said: "~40k summaries/day at ~150 output tokens each" is 0.463 a second."""
-    m = _ANSWERS_A_DAY.search(low) if _output_tokens(low) else None
+    m = _ANSWERS_A_DAY.search(low) if output_tokens else None
     if m is None:
         return None
     answers = _scaled(m.group(1), m.group(2))
-    return answers / 86_400 if answers >= 100 else None
+    return answers / SECONDS_PER_DAY if answers >= 100 else None
 
 
 def _no_gpu_to_train(query: Query) -> Query:
@@ -6255,6 +6255,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         corpus_tokens = corpus[2]
         notes += (f"{corpus[0]}: {corpus[2]:,} tokens in one pass ({corpus[3]}).",)
     made = _generated_items(low) if workload in (None, "inference") else None
+    out_tokens = made[1] if made else _output_tokens(low)
     if made is not None:  # "generate 100k samples of 400 tokens each": 40M tokens of replies
         corpus_tokens, samples = made[0] * made[1], None
     q = Query(
@@ -6282,9 +6283,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         providers=tuple(dict.fromkeys([*_providers(low, linker.providers), *clouds])),
         context=None if made else _context(low) or _sample_length(low),
         batch=_batch(low) or (1 if concurrency == 1 else None),  # "1 concurrent req": batch 1
-        output_tokens=made[1] if made else _output_tokens(low),
+        output_tokens=out_tokens,
         concurrency=concurrency,
-        rps=rps or _day_of_answers(low),  # ("40k summaries a day": a day's rate)
+        rps=rps or _day_of_answers(low, out_tokens),  # ("40k summaries a day": a day's rate)
         num_gpus=loose,
         # ("by the end of the month" is a day to finish by, not a month of use)
         hours=(
