@@ -1685,15 +1685,17 @@ def system_power(
 
 
 @_tool
-def token_cost(usd_per_gpu_hour: float, tokens_per_s: float, num_gpus: int = 1) -> dict[str, Any]:
+def token_cost(usd_per_gpu_hour: float, tokens_per_s: float, num_gpus: int = 1,
+               price_source: str = "given by the user") -> dict[str, Any]:  # fmt: skip
     """What a million tokens cost at a price per GPU-hour and a total speed (tokens/s over all
-    `num_gpus`) that the user gives, both used as given: GPUs x price / (tok/s x 3,600) x 1e6."""
+    `num_gpus`) that the user gives, both used as given: GPUs x price / (tok/s x 3,600) x 1e6.
+    `price_source` says where the price came from when it is not the user's (a median rent)."""
     _check_gpus(num_gpus)
     per_hour = usd_per_gpu_hour * num_gpus
     return {"usd_per_million_tokens": cost.usd_per_million_tokens(per_hour, tokens_per_s),
             "usd_per_hour": per_hour, "tokens_per_s": tokens_per_s,
             "tokens_per_hour": tokens_per_s * 3600, "num_gpus": num_gpus,
-            "usd_per_gpu_hour": usd_per_gpu_hour, "price_source": "given by the user",
+            "usd_per_gpu_hour": usd_per_gpu_hour, "price_source": price_source,
             "speed_source": "given by the user"}  # fmt: skip
 
 

@@ -106,9 +106,9 @@ def markdown(r: dict[str, Any]) -> str:
         f"(target p50 <= {TARGETS['p50_ms']:g} ms).",
         "",
         "The natural split is scored by the fields its writer stated; dev and held-out are the "
-        "older cases split by hash (both read by now); fresh and fresh2 to fresh34 were each "
+        "older cases split by hash (both read by now); fresh and fresh2 to fresh36 were each "
         "written blind later (eval/golden/natural/fresh*.yaml): fresh, "
-        "fresh30, fresh31, fresh32 and fresh34 are "
+        "fresh34, fresh35 and fresh36 are "
         "still blind (their "
         "failures "
         "never "
@@ -124,6 +124,7 @@ def markdown(r: dict[str, Any]) -> str:
         "before it; fresh31, 40 written at stop 74, 29 of 40 on the code before it; fresh32, "
         "40 written at stop 75, 22 of 40 on the code before it; fresh33, 40 written at stop 76, "
         "14 of 40 on the code before it; fresh34, 40 written at stop 77, 18 of 40 on the code "
+        "before it; fresh35 and fresh36, 40 each written at stop 78, 21 and 22 of 40 on the code "
         "before it; the intent "
         "model was never trained on a blind set or "
         "on held-out), fresh2 "
@@ -133,7 +134,7 @@ def markdown(r: dict[str, Any]) -> str:
         "fresh13 at stop 37, fresh14 at stop 56, fresh16 at stop 57, fresh15 at stop 58, "
         "fresh18 at stop 59, fresh19 at stop 62, fresh20 at stop 63, fresh21 at stop 64, "
         "fresh17 at stop 74, fresh22 to fresh25 at stop 75, fresh26 and fresh27 at stop 76, "
-        "fresh28, fresh29 and fresh33 at stop 77 (each "
+        "fresh28, fresh29 and fresh33 at stop 77, fresh30 to fresh32 at stop 78 (each "
         "scored once before; fresh19 blind: 83.1% of fields, 45 of 100 answers; fresh20 blind: "
         "82.4% of fields, 43 of 100 answers; fresh21 blind: 84.6% of fields, 54 of 100 answers, "
         "the same before and after the stop's first changes). "

@@ -1099,9 +1099,9 @@ def _gpu_hours(e: dict[str, Any]) -> str:
 
 
 # whether a choice makes a difference: "40gb or 80gb - does it matter for 13b inference"
-_MATTERS = re.compile(
-    r"\b(?:does|do|would|will) (?:it|that|this|they|the \w+) (?:really |even )?"
-    r"matter\b|\bmakes? (?:a|any) (?:real )?difference\b"
+MATTERS_ASKED = re.compile(
+    r"\b(?:does|do|would|will) (?:it|that|this|they|the(?: [\w-]+){1,2}) (?:really |even "
+    r"|actually )?matter\b|\bmakes? (?:a|any) (?:real )?difference\b"
 )
 
 
@@ -1203,7 +1203,7 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
                 .replace("the one ", "the ") if ratio and ratio >= 1.05 else "")  # fmt: skip
         head = (f"**Pick the {chosen}: the fastest{than}, and {what} fits on each of them** "
                 f"({settings(first)}).")  # fmt: skip
-        if _MATTERS.search(asked) and than:  # "40gb or 80gb, does it matter for 13b?"
+        if MATTERS_ASKED.search(asked) and than:  # "40gb or 80gb, does it matter for 13b?"
             head = (f"**For fitting, no: {what} fits on each of them; for speed, the {chosen} is "
                     f"the fastest{than}** ({settings(first)}).")  # fmt: skip
         unpriced = [e["gpu_name"] for e in results if not (e.get("cost") or {}).get("cost_unit")]
@@ -1898,14 +1898,17 @@ def token_cost(result: dict[str, Any], gpu: str, node: int | None = None) -> str
     """The cost of a million tokens at the user's price and speed; `node`: the price was for a
     whole node of that many GPUs."""
     price = usd(result["usd_per_gpu_hour"])
+    yours = result.get("price_source", "given by the user") == "given by the user"
+    whose = "your" if yours else "the median rent,"
     paid = (
-        f"one node of {node} x {gpu} (your {price} per node-hour)"
+        f"one node of {node} x {gpu} ({whose} {price} per node-hour)"
         if node
-        else f"{gpus_phrase(result['num_gpus'], gpu)} (your {price} per GPU-hour)"
+        else f"{gpus_phrase(result['num_gpus'], gpu)} ({whose} {price} per GPU-hour)"
     )
     return (
         f"**About {usd(result['usd_per_million_tokens'])} per million tokens**: "
         f"{usd(result['usd_per_hour'])} an hour for {paid} over "
         f"{num(result['tokens_per_hour'])} tokens an hour (your "
         f"{num(result['tokens_per_s'], 'tokens/s')})."
+        + ("" if yours else f" The price: {result['price_source']}.")
     )

@@ -68,6 +68,7 @@ from advisor.calculator.cost import (
 )
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS, native_precision
+from advisor.calculator.power import OFFICE_CPU_W
 from advisor.calculator.precision import is_exl2, no_bf16_tensor
 from advisor.catalog import load_catalog
 from advisor.retrieval.claims import audit_claim, extract_claims
@@ -610,7 +611,7 @@ def spec(query: Query, box: ToolBox) -> Draft:
         parts.append(lead)
     if query.requirements:  # "min. 80 GB, max. 600 W: compliant?": each card against them
         parts += _requirements_checked(query, box)
-    elif len(query.gpus) == 1 and YES_NO.search(query.low):
+    elif len(query.gpus) == 1 and (YES_NO.search(query.low) or _CHECKED.search(query.low)):
         sheets = [box.call("gpu_specs", {"gpu": g}) for g in gpu_choices(query.gpus[0])]
         found = [s for s in sheets if "error" not in s]
         lead = _figures_checked(query, found) or _feature_said(query, found)
@@ -840,16 +841,23 @@ def _same(value: Any, said: Any) -> bool:
 
 # a figure put to the datasheet: "is it true that", "right?", "does it draw 700 W?"
 _CHECKED = re.compile(
-    r"\b(?:is (?:it|that|this) (?:true|right|correct|accurate)|true that"
+    r"\b(?:is (?:it|that|this)(?: (?:claim|statement|figure|number|spec))? (?:true|right"
+    r"|correct|accurate)|true that"
     r"|(?:right|correct|true)\s?\?|\bwho(?:'s| is| has) right\b"
     # "isn't the 3090's bandwidth like 1.5 TB/s"
     r"|^\W*(?:is|are|does|was|has)n['\u2019]?t (?:the |an? )?"
     r"|\bwhich (?:one |figure )?is (?:right|correct)\b"
+    # "tell me whether that statement is correct", "if this claim is accurate"
+    r"|\b(?:whether|if) (?:that|this|the|their|his|her) (?:statement|claim|figure|spec|number"
+    r"|brochure|ad|advert|listing) (?:is |was |holds )?(?:true|right|correct|accurate|up)\b"
     r"|(?:does|do|is|has) (?:the |a |an )?[\w -]{2,30}? (?:have|has|draw|use|pull|come with|ship"
     r" with|rated (?:at|for)) (?:only |just |really |about |around |the same |as much as )?~?\d)"
 )
 # a verdict on the figure asked, not the figure itself: "enough bandwidth at 360 GB/s?"
-_JUDGEMENT = re.compile(r"\benough\b|\bsufficient\b|\bgood\b|\bfast\b|\bworth\b|\btoo\b")
+_JUDGEMENT = re.compile(
+    r"\benough\b|\bsufficient\b|\bgood\b(?! (?:morning|afternoon|evening|day)\b)|\bfast\b"
+    r"|\bworth\b|\btoo\b"
+)
 
 
 def _rounded(verdict: Any) -> bool:
@@ -1560,7 +1568,7 @@ _BEFORE_VOLTA = ("Pascal", "Maxwell", "Kepler")
 
 def _leaner_training(query: Query, box: ToolBox, e: dict[str, Any], model: ModelRef) -> list[str]:
     """A fine-tune that does not fit, with the memory options the question left unset."""
-    said = {**dict(query.train_options), **({"framework": 1} if query.framework else {})}
+    said = {**dict(query.train_options), **({"framework": 1} if query.trainer else {})}
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
     stack = sheet.get("compute_stack")
     fp16_only = c.no_bf16(sheet)  # a T4, a V100: its recipes keep fp16
@@ -2092,6 +2100,8 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             draft.text = f"**No GPU needed: {head}"
     if (batched := _batched_transcription(query, box)) is not None:
         draft.text += f"\n\n{batched}"
+    if (unquantised := _quantising_shown(query, box)) is not None:
+        draft.text += f"\n\n{unquantised}"
     named = _CPU_NAMED.search(query.text)
     if named and any(call.name == "estimate" and call.result.get("gpu") == CPU
                      for call in box.calls):  # fmt: skip
@@ -2103,6 +2113,38 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
 
 # a backlog of audio transcribed in batches: faster-whisper's batched pipeline, WhisperX
 AUDIO_BATCH = 8
+
+
+# what quantising does, asked of a model on a card: "what does quantising actually do?",
+# "he quantised it to 4-bit"
+_QUANTISING_SAID = re.compile(r"\bquanti[sz](?:e|ed|es|ing|ation)\b|\bquants?\b")
+
+
+def _quantising_shown(query: Query, box: ToolBox) -> str | None:
+    """A quantised LLM sized on a card, with quantising said: what the same weights take in 16
+    bits, from the estimate (the figure that shows what quantising saved)."""
+    if not _QUANTISING_SAID.search(query.low):
+        return None
+    sized = next((call for call in box.calls if call.name == "estimate"
+                  and "error" not in call.result and call.result.get("family", "llm") == "llm"
+                  and call.result.get("nominal_bytes_per_param", 2) < 2), None)  # fmt: skip
+    if sized is None:
+        return None
+    e = sized.result
+    full = box.call("estimate", {**sized.args, "precision": "bf16", "engine": "vllm"})
+    if "error" in full:
+        return None
+    weights, whole = e["breakdown_gb"]["weights"], full["breakdown_gb"]["weights"]
+    # (no verdict words: the answer's own verdict is the one for the question as asked)
+    room = "within" if full["fits"] else "more than"
+    return (
+        f"Quantising stores each weight in fewer bits: in {e['precision']} the weights of "
+        f"{e['model_name']} take {c.num(weights, 'GB')}; unquantised, at 2 bytes each "
+        f"(bf16), they take {c.num(whole, 'GB')}, and the whole model would need "
+        f"{c.num(full['memory_per_gpu_gb'], 'GB')}, {room} the {c.usable(full)} on "
+        f"{c.gpus_phrase(full['num_gpus'], full['gpu_name'])}. Fewer bits per weight cost "
+        "a little accuracy, more so below 4 bits."
+    )
 
 
 def _batched_transcription(query: Query, box: ToolBox) -> str | None:
@@ -4559,6 +4601,56 @@ def cards_under_limit(query: Query, box: ToolBox, gpu: str, supply: bool = False
     return Draft("\n\n".join(lines))
 
 
+# an office or small machine, whose CPU is no high-end desktop one: "the office pc", "SFF"
+_OFFICE_PC = re.compile(
+    r"\boffice (?:pc|computer|desktop|machine|box)\b|\bsff\b|\bsmall[- ]form[- ]factor\b"
+    r"|\bmini[- ]?pc\b|\b(?:core )?i[35][- ]\d{4,5}(?!k)\b|\bryzen [35] \d{4}(?!x)\b"
+)
+
+
+def cpu_of_the_machine(query: Query) -> dict[str, float]:
+    """The CPU's watts to count: an office one's when the machine is said to be one (an office
+    or small-form-factor PC, a 65 W-class i3/i5 or Ryzen 3/5), else the tool's high-end one."""
+    return {"cpu_w": OFFICE_CPU_W} if _OFFICE_PC.search(query.low) else {}
+
+
+def _within_the_box(query: Query, box: ToolBox) -> str | None:
+    """Two or more cards weighed under a cap on the whole machine's power ("the whole computer
+    must use under 400 W: 4060 Ti 16GB or 3090?"): each machine's draw at full load, with a
+    mainstream desktop CPU (a machine held to a few hundred watts has no high-end one) unless
+    the question says a high-end one, and which stay within the cap; None when every card does
+    (the cap decides nothing) or the cap is a power supply's rating (sized with headroom)."""
+    limit = query.max_power_w
+    named = [r for r in query.gpus if len(r.ids) == 1 and (r.count or 1) == 1]
+    if not (limit and len(named) >= 2 and _WHOLE_BOX.search(query.low)):
+        return None
+    if SUPPLY_SAID.search(query.low):
+        return None  # a power supply's rating is sized with headroom, elsewhere
+    high_end = re.search(r"\b(?:i9|ryzen 9|threadripper|xeon|epyc)\b", query.low)
+    cpu = {} if high_end else {"cpu_w": OFFICE_CPU_W}
+    drawn = []
+    for ref in named[:4]:
+        p = box.call("system_power", {"gpu": ref.ids[0], **cpu})
+        if "error" in p:
+            return None
+        drawn.append(p)
+    within = [p for p in drawn if p["total_w"] <= limit]
+    if len(within) == len(drawn):
+        return None  # each stays within: the cap decides nothing, the question's own ask leads
+    each = "; ".join(f"{p['gpu_name']} {c.num(p['gpu_w'], 'W')} board power, about "
+                     f"{c.num(p['total_w'], 'W')} for the machine" for p in drawn)  # fmt: skip
+    rest = (f"with a {c.num(drawn[0]['cpu_w'], 'W')} CPU and {c.num(drawn[0]['platform_w'], 'W')} "
+            "for the rest of the system")  # fmt: skip
+    if within:
+        names = " and the ".join(p["gpu_name"] for p in within)
+        head = (f"**Within your {c.num(limit, 'W')} for the whole machine: the {names}** "
+                f"(at full load, {rest}): {each}.")  # fmt: skip
+    else:
+        head = (f"**None stays within your {c.num(limit, 'W')} at full load** ({rest}): "
+                f"{each}; a power cap (nvidia-smi -pl) lowers a card's draw.")  # fmt: skip
+    return head
+
+
 def watts_said(low: str) -> float | None:
     """The first power said in watts ("1,600 W", "850w")."""
     found = re.search(r"(?<![\d,.])(\d,\d{3}|\d{3,4}(?:\.\d)?)\s?(k?w|watts?)\b", low)
@@ -5520,6 +5612,13 @@ def compare(query: Query, box: ToolBox) -> Draft:
         bill = electricity_bill(query, box, 1)
         side = compare(replace(query, usd_per_kwh=None), box)
         return Draft(f"{bill.text}\n\n{side.text}", side.citations, side.warnings)
+    capped = _within_the_box(query, box)
+    if capped is not None:  # "the whole computer must use under 400 W": that first
+        side = compare(replace(query, max_power_w=None), box)
+        # (the pick on speed alone, after the cap's: no second verdict against the first)
+        text = re.sub(r"^\*\*(?:Yes: )?[Pp]ick the ([^:*]+): ([^*]+)\*\*",
+                      r"Without the cap, the \1 would be the pick: \2", side.text)  # fmt: skip
+        return Draft(f"{capped}\n\n{text}", side.citations, side.warnings)
     equal = _at_equal_mfu(query, box)
     if equal is not None:
         return equal
@@ -5682,6 +5781,18 @@ def compare(query: Query, box: ToolBox) -> Draft:
         head = counted  # "4x 4090 vs 1x h100": each setup's figures in all
     if c.HOW_MUCH_FASTER.search(query.low) and (ratio := c.ratio_head(sheets)):
         head = ratio  # "how much slower is the laptop one really": the ratios, first
+    times = multiple_asked(query.low)
+    if times and times > 1 and not query.models and (ratio := c.ratio_head(sheets)):
+        # "swears an H100 is ten times the speed of a 4090 at everything": the claimed multiple
+        # against the datasheet's ratios on each job's deciding figure
+        ratios = [
+            max(a, b) / min(a, b)
+            for a, b in ((sheets[0].get(f), sheets[1].get(f)) for _j, f, _w in c.COMPARE_JOBS[:2])
+            if a and b
+        ]
+        holds_up = bool(ratios) and min(ratios) >= 0.9 * times
+        head = (f"**{'Yes' if holds_up else 'No'}, {'about' if holds_up else 'not'} "
+                f"{c.num(times)}x on the datasheet.** {ratio}")  # fmt: skip
     within = _within_budget(query, box, ids)
     if within and 2 <= len(within[1]) < len(ids):  # the pick among the cards the budget buys
         kept = box.call("compare_gpus", {"gpus": within[1]})
@@ -5760,6 +5871,9 @@ def compare(query: Query, box: ToolBox) -> Draft:
 _LESS_POWER = re.compile(
     r"\b(?:less|lower|least|lowest|more|most|higher|fewer)\s(?:\w+\s)?(?:power|watts?|energy"
     r"|electricity)\b|\b(?:power|energy)[- ](?:efficient|hungry)\b|\bquiet\w*|\bnois\w+|\bloud\w*"
+    # a hot, closed space: the card that sheds less heat
+    r"|\b(?:poorly|badly|barely|not well|un)[- ]?ventilated\b|\bno (?:ventilation|airflow)\b"
+    r"|\b(?:cupboard|closet)\b"
 )
 _NOISE = re.compile(r"\bquiet\w*|\bnois\w+|\bloud\w*")
 
@@ -6659,6 +6773,14 @@ def _fewest_setups(query: Query, box: ToolBox, model: ModelRef) -> str:
     ratio = c.job_ratio(result)
     if per:  # the money leads; the speed follows as a figure, not a second pick
         ratio = ratio.replace("**", "").replace("Pick the ", "Faster: the ", 1)
+    elif c.MATTERS_ASKED.search(query.low) and len({n for _, n in setups}) > 1:
+        # "a100 40gb vs 80gb for a 7b full fine-tune, does the extra memory matter?": yes, it
+        # sets how many cards the job takes; the speed of those sets follows as a figure
+        held = held.replace("No single card named holds", "**Yes, it matters: no single card "
+                            "named holds", 1)  # fmt: skip
+        return (f"{held} {fewest}.**\n"
+                + ratio.replace("**", "").replace("Pick the ", "Faster: the ", 1)
+                + "".join(f"\n{line}" for line in jobs))  # fmt: skip
     return (f"{per + chr(10) if per else ''}{ratio}\n{held} {fewest}."
             + "".join(f"\n{line}" for line in jobs))  # fmt: skip
 
@@ -7396,11 +7518,19 @@ def cost(query: Query, box: ToolBox) -> Draft:
         versus = _api_against_token_rent(query, box, api[0])
         if versus is not None:
             return versus
-    if price and query.throughput_tok_s and (api or _PER_TOKENS.search(query.low)):
+    rent_on_record = None
+    if price is None and query.throughput_tok_s and _PER_TOKENS.search(query.low):
+        # "we measured ~2500 tok/s on one L40S: what's that per million tokens?": the card's
+        # median rent over the speed the user measured
+        rent_on_record = _median_rent(query, box)
+    per_hour = price if price is not None else rent_on_record[0] if rent_on_record else None
+    if per_hour and query.throughput_tok_s and (api or _PER_TOKENS.search(query.low)):
         gpu = _said(query.gpus[0]) if query.gpus else "GPU"
         node = count if query.price_per_node else None
-        paid = {"usd_per_gpu_hour": price, "num_gpus": 1 if node else count,
-                "tokens_per_s": query.throughput_tok_s}  # fmt: skip
+        paid: dict[str, Any] = {"usd_per_gpu_hour": per_hour, "num_gpus": 1 if node else count,
+                                "tokens_per_s": query.throughput_tok_s}  # fmt: skip
+        if rent_on_record:
+            paid["price_source"] = rent_on_record[1]
         result = box.call("token_cost", paid)
         if "error" in result:
             return Draft(result["error"])
@@ -8026,11 +8156,17 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         memory = "; ".join(f"{s.get('name')} {c.num(s.get('memory_gb'), 'GB')}, "
                            f"{c.num(s.get('bandwidth_gbs'), 'GB/s')}"
                            for s in sheets if "error" not in s)  # fmt: skip
-        lines = [
-            head,
-            f"Memory (the largest model each holds) and bandwidth (its decode speed): {memory}.",
-            "Prices are yours, used as given; speeds are computed.",
-        ]
+        paces = f"Memory (the largest model each holds) and bandwidth (its decode speed): {memory}."
+        if result.get("workload") != "inference" or (result.get("family") or "llm") != "llm":
+            # training or an image model is bound by compute: the tensor rate (a card without
+            # tensor cores, its FP32 rate) paces it
+            compute = "; ".join(
+                f"{s['name']} {c.num(s.get('fp32_tflops'), 'TFLOPS')} FP32 only (no tensor cores)"
+                if s.get("architecture") in _BEFORE_TENSOR_CORES
+                else f"{s['name']} {c.field_value(s, 'fp16_bf16_dense_tflops')}"
+                for s in sheets if "error" not in s)  # fmt: skip
+            paces = f"Compute (what paces this job): {compute}. Memory: {memory}."
+        lines = [head, paces, "Prices are yours, used as given; speeds are computed."]
         needs = {r.get("memory_per_gpu_gb") for r in rows}
         if model is not None and model.ids and len(needs) == 1 and None not in needs:
             # "both sixteen gig, any difference?": what the job takes on each, held by both
@@ -8146,6 +8282,21 @@ def _at_full_load(
     return out, f"serving throughput at full load ({held})"
 
 
+def _hours_said_of(query: Query, low: str) -> str | None:
+    """The card named nearest before the job's hours ("an H100 at $2/h and I'll need 40 hours")."""
+    said = re.search(rf"(?<![\d.,]){query.hours:g}\s?(?:hours?|hrs?|h)\b", low)
+    if not said:
+        return None
+    before = [(at, gid) for at, gid in gpu_mentions(query.gpus, low) if at < said.start()]
+    if not before:
+        return None
+    between = low[before[-1][0] : said.start()]
+    # (in the same sentence, and not "if the H100 is 2.5x faster, ... a 100 hour job")
+    if re.search(r"[.?!;]\s|\d\s?(?:x|times)\s(?:faster|slower|quicker)", between):
+        return None
+    return before[-1][1]
+
+
 def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
                           said: tuple[str, float]) -> Draft:  # fmt: skip
     """ "A100 at $1.29/hr vs H100 at $2.99/hr, if the H100 is 2.5x faster, which is cheaper
@@ -8162,6 +8313,10 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
         and re.search(rf"{re.escape(fast_ref.text.lower())}[- ]hours?\b", low)
     ):
         hours = query.hours * ratio  # "a 100 h100-hour job": that much work on the slower card
+    elif query.hours and _hours_said_of(query, low) == fast:
+        # "an H100 at €2.20/h and I will need 40 hours; an A100 is 2.2 times slower": the
+        # hours said beside the faster card are its own
+        hours = query.hours * ratio
     costs = {
         slow: box.call("rental_cost", {"usd_per_gpu_hour": prices[slow], "hours": hours}),
         fast: box.call("rental_cost", {"usd_per_gpu_hour": prices[fast],
@@ -8172,16 +8327,29 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
     total = {g: r["usd"] for g, r in costs.items()}
     pick = min(total, key=lambda g: total[g])
     job = "the job" if query.hours else f"an hour of the {names[slow]}'s work"
-    head = (f"**The {names[pick]}: {c.usd(total[pick])} for {job} against "
-            f"{c.usd(total[next(g for g in total if g != pick)])}** at your prices and your "
-            f"{ratio:g}x.")  # fmt: skip
+    sign = query.currency
+    head = (f"**The {names[pick]}: {c.usd(total[pick], sign)} for {job} against "
+            f"{c.usd(total[next(g for g in total if g != pick)], sign)}** at your prices and "
+            f"your {ratio:g}x.")  # fmt: skip
     lines = [head,
              f"{c.num(hours)} hour{'' if hours == 1 else 's'} on the {names[slow]} at "
-             f"{c.usd(prices[slow])}/hour; the "
+             f"{c.usd(prices[slow], sign)}/hour; the "
              f"{names[fast]}, {ratio:g}x as fast, does it in {c.num(hours / ratio)} hours at "
-             f"{c.usd(prices[fast])}/hour.",
+             f"{c.usd(prices[fast], sign)}/hour.",
              "Prices and the speed ratio are yours, used as given."]  # fmt: skip
     return Draft("\n\n".join(lines))
+
+
+def _median_rent(query: Query, box: ToolBox) -> tuple[float, str] | None:
+    """The median rent of the one card named, with where it comes from."""
+    ids = gpu_choices(query.gpus[0]) if len(query.gpus) == 1 else []
+    if not ids:
+        return None
+    offered = box.call("prices", {"gpu": ids[0]})  # (an open variant: its first, as elsewhere)
+    summary = offered.get("summary_usd_per_gpu_hour") if "error" not in offered else None
+    if not summary:
+        return None
+    return summary["median"], f"the median of {offered['count']} on-demand rental prices on record"
 
 
 # "$ per 1M output tokens", "per million tokens", "/1M tok"; not "per m" (a month?)
@@ -11115,7 +11283,7 @@ def _time_when_leaner(query: Query, box: ToolBox) -> Draft | None:
         return None
     if (query.gpus[0].count or 1) > 1 or (query.num_gpus or 1) > 1:
         return None
-    if query.train_options or query.framework or query.hours or query.budget:
+    if query.train_options or query.trainer or query.hours or query.budget:
         return None  # (GPU-hours or money to spend: weighed on the cards that hold it as asked)
     e = box.call("estimate", estimate_args(query, gpus[0], query.num_gpus, model))
     if "error" in e or e["fits"]:

@@ -238,6 +238,12 @@ _IS_THIS_YOU = re.compile(
     # "first time on here ... u there?", "you there?", "anyone home?"
     r"|(?:^|[.!,]\s?)(?:u|you|ya|anyone|anybody) (?:there|around|awake|online|home)\s?\?+\s?$"
 )
+# a question about who answers: "is this a real person or a robot?", "am I talking to a human?"
+_PERSON_OR_BOT = re.compile(
+    r"\b(?:is (?:this|that|it)|are you|am i (?:talking|speaking|chatting|writing) (?:to|with))"
+    r" (?:a |an )?(?:real |actual |live )?(?:person|human|people|robot|bot|ai|machine)"
+    r"(?: or (?:a |an )?(?:real |actual )?(?:person|human|robot|bot|ai|machine))?\b"
+)
 # any sign of a request in a message
 _ASKS = _cues(
     r"\?|\b(?:what|how|which|why|when|where|can|could|should|would|will|does|do|is|are|need"
@@ -343,6 +349,12 @@ _GOES_FOR = (
     r"\bwhat(?:'s| (?:does|do|did|would|will|is|are))(?! (?:you|i|we|u)\b)[^?!.]{0,40}"
     r"\b(?:go|goes|going|sell|sells|selling) for\b|\bstreet price\b|\bgoing rate\b"
 )
+# "we measured 2500 tok/s: what's that per million output tokens?": a price per unit of work
+_PER_UNIT_ASKED = (
+    r"\bwhat(?:'?s| is| does| would)(?: that| it| this)?(?: come to| work out to| be| cost)?"
+    r" (?:in \w+ )?per (?:1m|one million|a million|million|mil|m|1k|thousand|1,000) (?:output "
+    r"|input |generated )?(?:tokens?|images?|requests?)\b"
+)
 _COST_ASKED = _cues(
     # not "how much is left for KV cache": memory
     r"\bhow much\b(?! (?:is |would be |will be )?(?:left|free|spare|remain\w*|room|headroom)\b)",
@@ -353,6 +365,7 @@ _COST_ASKED = _cues(
     r"\bset (?:me|us|you|them) back\b",  # "what would 40k GPU-hours set us back?"
     _GOES_FOR,
     _SPEND,
+    _PER_UNIT_ASKED,
 )
 _RENT = _cues(
     r"\brent\w*",
@@ -453,6 +466,7 @@ _HOW_LONG = _cues(
 )
 _MONEY = _cues(
     r"\bcosts?\b",
+    _PER_UNIT_ASKED,
     _GOES_FOR,
     r"\bset (?:me|us|you|them) back\b",
     r"\btco\b",
@@ -550,8 +564,9 @@ _SPEED = _cues(
     r"\bvitesse\b",
 )
 _RATE = _cues(  # "how many sdxl images per hour": a rate, though "per hour" sounds like money
-    r"\bhow many (?:[\w.-]+ ){0,2}(?:images?|pics|epochs?|tokens?|samples?|steps?|frames?"
-    r"|requests?|sentences?|pages?)(?: [\w.-]+){0,3} (?:per|a|an|/|each) (?:sec\w*|minute|min"
+    r"\bhow many (?:[\w.-]+ ){0,2}(?:images?|pics|pictures?|photos?|renders?|epochs?|tokens?"
+    r"|samples?|steps?|frames?|requests?|sentences?|pages?|documents?|files?|clips?)"
+    r"(?: [\w.-]+){0,3} (?:per|a|an|/|each) (?:sec\w*|minute|min"
     r"|hour|day)\b",
 )
 # a ratio said between two cards: "has over twice the memory of an H100", "2.4x the bandwidth"
@@ -738,6 +753,9 @@ def _greeting(q: Query, low: str) -> bool:
     if (_IS_THIS_YOU.search(low) and not _entities(q) and not q.workload_given
             and not rx.search(r"\b(?:which|what|how|whether|to ask)\b", low)):  # fmt: skip
         return True  # "good morning!! is this the gpu helper bot my colleague told me about?"
+    if (_PERSON_OR_BOT.search(low) and not _entities(q)
+            and not _GPU_WORDS.search(_PERSON_OR_BOT.sub(" ", low))):  # fmt: skip
+        return True  # "hello!! is this a real person or a robot? I've no idea what I'm doing"
     named = _entities(q) or q.workload_given or q.topic or _GPU_WORDS.search(low)
     if named or _NOT_OURS.search(low):
         return False

@@ -1191,7 +1191,10 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
         return None  # "the a6000 is 4500 used, 4090 is 2000": the price of the card before
     back = [w.low for w in kept]
     last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
-    if len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS | _SETTING_WORDS:
+    said_times = back[-1] != last  # "4x": a multiple, whatever word came before it
+    apart = len(kept) >= 2 and kept[-1].start - kept[-2].end > 1  # "90 epochs, 4 3090s"
+    if (len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS | _SETTING_WORDS
+            and not said_times and not apart):  # fmt: skip
         # "-ngl 99 3090": a command-line flag's value; "batch 2, rtx 3090": a setting's
         return None
     if last.isdigit() and 0 < int(last) <= MAX_GPU_COUNT:

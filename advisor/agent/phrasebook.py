@@ -54,17 +54,15 @@ def plain(text: str) -> str:
     return "".join(parts)
 
 
-# Hangul syllables, Thai, Arabic, Bengali, Tamil, Telugu, Kannada and Malayalam letters are kept
+# Hangul syllables, Thai, Arabic and the Indian scripts (Devanagari to Sinhala) letters are kept
 # whole (NFKD would split a syllable into its letters; Thai writes its vowel signs, Arabic its
 # short vowels and the Indian scripts their viramas and vowel signs as combining marks, which
 # `plain` would drop)
-_HANGUL = re.compile(
-    "([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff\u0980-\u09ff\u0b80-\u0bff\u0c00-\u0d7f]+)"
-)
+_HANGUL = re.compile("([\uac00-\ud7af\u0e00-\u0e7f\u0600-\u06ff\u0900-\u0dff]+)")
 # Bengali, Tamil (and Telugu, Kannada and Malayalam): their vowel signs are marks, no word
 # characters to `\w`, so a phrase in any is a whole word when no character of those scripts
 # (letter, sign or digit) is beside it
-BENGALI = "\u0980-\u09ff\u0b80-\u0bff\u0c00-\u0d7f"
+BENGALI = "\u0900-\u0dff"  # (Devanagari to Sinhala: Hindi's, Gujarati's, Punjabi's too)
 _BENGALI = re.compile(f"[{BENGALI}]")
 _BENGALI_RUN = re.compile(f"[{BENGALI}]+")
 # Chinese, Japanese, Korean and Thai characters: their words are written without spaces between

@@ -32,6 +32,7 @@ from advisor.agent.handlers import (
     billed_hours,
     cap_on_one,
     cards_under_limit,
+    cpu_of_the_machine,
     electricity_bill,
     estimate_args,
     gpu_choices,
@@ -51,7 +52,6 @@ from advisor.agent.query import SWAP_TO, GpuRef, ModelRef, Query, card_named_in
 from advisor.agent.toolbox import REFERENCE_MEMORY, ToolBox
 from advisor.agent.understand import ENGINE_WORDS, SLOT_ONLY, SLOT_POWER_W, gpu_mentions
 from advisor.calculator.factors import TENSOR_PARALLEL_ENGINES
-from advisor.calculator.power import OFFICE_CPU_W
 from advisor.catalog import load_catalog
 
 REFERENCE_MODEL = ModelRef("Llama-3.1-8B", ("llama-3.1-8b",), "llm")  # an LLM job named by none
@@ -1595,7 +1595,7 @@ def power_supply(query: Query, box: ToolBox) -> Draft | None:
         if not re.search(r"\bor\b|\bwhich\b|\bvs\.?\b|\beither\b", query.low):
             return None  # "a 3090 plus a 4090 together": both draw at once, not one or the other
         return _supply_choice(query, box, n, psu)
-    office = _cpu_of_the_machine(query)  # "cpu is an i5 12400": an office CPU's watts
+    office = cpu_of_the_machine(query)  # "cpu is an i5 12400": an office CPU's watts
     p = box.call("system_power", {"gpu": gpu, "num_gpus": n, **capped, **office,
                                   **({"psu_w": psu} if psu else {})})  # fmt: skip
     if "error" in p:
@@ -1639,7 +1639,7 @@ def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | No
     """ "4-GPU tower on one 1,600 W supply: the 600 W edition or the 300 W Max-Q?": each card's
     full-load system draw against the supply; of those it carries, the most compute."""
     rows = []
-    office = _cpu_of_the_machine(query)
+    office = cpu_of_the_machine(query)
     for gpu in gpus_named(query)[:3]:
         p = box.call("system_power", {"gpu": gpu, "num_gpus": n, "psu_w": psu, **office})
         sheet = box.call("gpu_specs", {"gpu": gpu})
@@ -1680,21 +1680,10 @@ def _supply_choice(query: Query, box: ToolBox, n: int, psu: float) -> Draft | No
     return Draft("\n\n".join(lines))
 
 
-# an office or small machine, whose CPU is no high-end desktop one: "the office pc", "SFF"
-_OFFICE_PC = re.compile(
-    r"\boffice (?:pc|computer|desktop|machine|box)\b|\bsff\b|\bsmall[- ]form[- ]factor\b"
-    r"|\bmini[- ]?pc\b|\b(?:core )?i[35][- ]\d{4,5}(?!k)\b|\bryzen [35] \d{4}(?!x)\b"
-)
 _CPU_SAID = {
     False: "The CPU figure is a high-end desktop CPU at its limit",
     True: "The CPU figure is an office desktop CPU at a mainstream desktop chip's base power",
 }
-
-
-def _cpu_of_the_machine(query: Query) -> dict[str, float]:
-    """The CPU's watts to count: an office one's when the machine is said to be one (an office
-    or small-form-factor PC, a 65 W-class i3/i5 or Ryzen 3/5), else the tool's high-end one."""
-    return {"cpu_w": OFFICE_CPU_W} if _OFFICE_PC.search(query.low) else {}
 
 
 # ---------------------------------------------------------------- a power cap, a lower-power model
@@ -2997,6 +2986,7 @@ _WEIGHTS_SAID = re.compile(
 # the formats a weights size is matched against, each with the engine that runs it
 _FORMATS_BY_SIZE = (("bf16", None), ("fp8", None), ("q8_0", "llama.cpp"), ("q4_k_m", "llama.cpp"))
 _PREALLOCATES = ("vllm", "sglang", "tensorrt-llm")  # engines that take the card's memory up front
+_ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 
 
 def memory_use(query: Query, box: ToolBox) -> Draft | None:
@@ -3008,6 +2998,8 @@ def memory_use(query: Query, box: ToolBox) -> Draft | None:
         return None
     found = _first_gpu(query)
     gpu = found[1] if found else REFERENCE_MEMORY
+    sized = not found and query.memory_gb  # "on my 24gb card": a card of that size
+    gpu = f"{query.memory_gb:g}gb" if sized else gpu
     asked = replace(query, workload="inference")
     args = estimate_args(asked, gpu, None, model)
     said = _WEIGHTS_SAID.search(query.low)
@@ -3055,13 +3047,22 @@ def memory_use(query: Query, box: ToolBox) -> Draft | None:
                 f"the model's full {longest:,}, which would make "
                 f"{c.num(full['memory_per_gpu_gb'], 'GB')} in all.")  # fmt: skip
     reserved = next((a for a in e.get("assumptions", []) if "gpu_memory_utilization" in a), None)
+    if engine in _PREALLOCATES and reserved and (found or sized):
+        # "why is vllm eating 21gb of my 24gb card?": the engine's reservation first
+        lines[0] = (f"**{_ENGINE_NAMES[engine]} takes about "
+                    f"{c.num(e['usable_memory_per_gpu_gb'], 'GB')} of the card up front, whatever "
+                    "the model needs, and fills what the weights leave with KV-cache blocks**; "
+                    "the model "
+                    f"itself needs about {c.num(e['memory_per_gpu_gb'], 'GB')} in "
+                    f"{e['precision']} at {e['context']:,} tokens of context "
+                    f"({c.breakdown(e)}).")  # fmt: skip
     if engine not in _PREALLOCATES and not (longest and longest > e["context"]):
         lines.append(
             "The KV cache holds the keys and values of every token in the context, and "
             "llama.cpp, Ollama and LM Studio allocate it for the whole context set when "
             "the model loads: a long context setting takes memory before any is used."
         )
-    if engine in _PREALLOCATES and reserved and found:  # (on the card named, not a stand-in)
+    if engine in _PREALLOCATES and reserved and (found or sized):  # (not on a stand-in)
         lines.append(f"{reserved.split(' (kv_budget.py)')[0]}: a serving engine takes that share "
                      "of the card up front and fills it with KV-cache blocks, so the card shows "
                      "it in use whatever the model needs.")  # fmt: skip
@@ -3719,6 +3720,13 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:cut|split|chop|carv\w*|divid\w*|partition\w*|slic\w*)\b.{0,20}\binto (?:pieces"
         r"|slices|parts|chunks|bits|smaller (?:gpus|ones))\b",
         r"\bslice of (?:its|their|his|her|our|my) own\b",
+        # "can I divide my rtx 3090 between two students?"
+        r"\b(?:divid|split|partition|carv|shar)\w* (?:up )?(?:the |a |one |this |that |our |my )?"
+        r"(?:(?:rtx|nvidia|geforce) )?(?:gpu|card|[a-z]{0,2}\d{3,4}\w*)\b.{0,15}\b(?:between|among)"
+        r" (?:\d+|two|three|four|five|six|seven|eight|several|many|multiple|the|my|our)\b",
+        # "can the card be divided so each student has a separate part?"
+        r"\b(?:card|gpu)s? be (?:divided|split|partitioned|carved|shared out)\b.{0,60}"
+        r"\b(?:each|separate|own|students?|users?|people|parts?)\b",
     ), mig, lambda q: _one_gpu(q) and not q.target and not _mig_count_only(q)),
     Principle("link_speed", "spec", _cues(
         r"\bnv ?link\b.{0,60}\b(?:faster|quicker|vs|versus|compared|than|against)\b.{0,30}"

@@ -34,6 +34,10 @@ SWAP_TO = re.compile(
 )
 
 
+# frameworks said that only run a model (image UIs): no trainer, no training options
+RUNS_ONLY = ("comfyui", "automatic1111")
+
+
 def card_named_in(said: str, text: str) -> bool:
     """Whether a card the user wrote as `said` ("RTX 3080 (10 GB)", "rtx 4090 the") is named in
     `text`: its first word with a digit in it ("3080") is there."""
@@ -224,6 +228,11 @@ class Query:
     @property
     def low(self) -> str:
         return self.read.lower()
+
+    @property
+    def trainer(self) -> str | None:
+        """The framework said, when it is one that trains (not an image UI that runs a model)."""
+        return None if self.framework in RUNS_ONLY else self.framework
 
     @property
     def provider(self) -> str | None:

@@ -1652,6 +1652,18 @@ def _card_within_supply(query: Query) -> Query:
     return replace(query, max_power_w=card, notes=(*query.notes, note))
 
 
+# whether the card is at fault: "is the graphics card faulty?", "is my gpu broken?"
+_FAULT_ASKED = re.compile(
+    r"\b(?:is|could|might) (?:the|my|our|this|that|his|her) (?:graphics |video )?(?:card|gpu) "
+    r"(?:be )?(?:faulty|broken|defective|damaged|dying|a dud|dead|failing)\b"
+    r"|\bis (?:it|this) (?:faulty|broken|defective)\b"
+)
+# the 4-bit line under a fit on several cards, and each card's pace in the list
+_FOUR_BIT_PACE = re.compile(r"^In 4-bit \([^)]*\) it fits on (.+?): [^;\n]+; about ([\d,.]+) "
+                            r"tokens/s", re.M)  # fmt: skip
+_VARIANT_PACE = re.compile(r"^- \*\*.+: fits, .*decode speed about ([\d,.]+) tokens/s", re.M)
+
+
 def _yes_in(lower: str, costed: str, text: str, way: str = "in", no_way: str = "") -> str:
     """ "**No: X does not fit on Y for inference** (bf16, ...)" of a model that a leaner format
     (or recipe, `way` "with") fits: the yes leads, and the bold says how it fits and how not
@@ -1678,6 +1690,23 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     """ "Will my 3060 handle a QLoRA of Llama 3 8B?": the answer's first words say yes or no,
     from the verdict its first sentence already states (fits, does not fit, the pick)."""
     low = query.low.strip()
+    if _FAULT_ASKED.search(low) and re.search(r"in system RAM|does not fit", text[:800]):
+        # "it writes a word a second and says 'partial GPU offload': is the card faulty?": no,
+        # the model is larger than the card's memory, first
+        return ("**No, nothing points to a fault: the model does not fit in the card's memory, "
+                "so part of it runs from system RAM on the CPU, which is what slows it.**\n\n"
+                + text)  # fmt: skip
+    four = _FOUR_BIT_PACE.search(text)
+    if text.startswith("**It depends on which") and query.needed_tok_s and four:
+        # "M4 Pro macbook: at least 10 tokens a second?": the variants that hold it in 16 bits
+        # against the pace wanted, and the 4-bit pace, first
+        paces = [float(p.replace(",", "")) for p in _VARIANT_PACE.findall(text)]
+        got = float(four.group(2).replace(",", ""))
+        wanted = c.num(query.needed_tok_s, "tokens/s")
+        if paces and max(paces) < query.needed_tok_s <= got:
+            return (f"**No in 16 bits, yes in 4-bit: about {four.group(2)} tokens/s on "
+                    f"{four.group(1)}, above the {wanted} you want; in 16 bits about "
+                    f"{c.num(max(paces))} tokens/s at best.**\n\n" + text)  # fmt: skip
     lower = _LOWER_FITS.search(text)
     costed = re.match(r"\*\*No: .*?\*\* \(([\w.-]+)", text)
     held = query.gpus or query.memory_gb  # a card named, or one of a memory size
@@ -1689,7 +1718,7 @@ def _yes_or_no_first(query: Query, text: str) -> str:
     recipe = _RECIPE_FITS.search(text)
     # ("... on colab free tier t4, how many hours": the one card held, as a leaner recipe fits)
     held_one = query.intent in ("train_time", "speed") and any(g.count == 1 for g in query.gpus)
-    if (query.intent == "fit" or held_one) and recipe and costed and not query.framework:
+    if (query.intent == "fit" or held_one) and recipe and costed and not query.trainer:
         # "qlora 70b on two 3090s, doable?": how it fits first, the defaults' "no" after
         return _yes_in(recipe.group(1), "the defaults assumed", text, "with")
     needs = _NEEDS_CARDS.match(text)

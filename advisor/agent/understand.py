@@ -156,6 +156,9 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("llama-factory", r"\bllama[- ]?factory\b"),
     ("torchtune", r"\btorchtune\b"),
     ("kohya_ss", r"\bkohya\w*"),
+    # the image UIs: "sdxl in comfyui", "a1111", "automatic1111" (they run a model; no trainer)
+    ("comfyui", r"\bcomfy ?ui\b|\bcomfy\b"),
+    ("automatic1111", r"\ba1111\b|\bautomatic ?1111\b|\bauto1111\b|\bsd[- ]?webui\b"),
     ("deepspeed", r"\bdeepspeed\b|\bzero[- ]?[123]\b"),
     ("fsdp", r"\bfsdp\b"),
     ("ms-swift", r"\bms[- ]?swift\b"),
@@ -354,6 +357,14 @@ FIELD_WORDS: dict[str, str] = {
     "cuda_cores": r"\bcuda cores?\b|\bshaders?\b|\bcore count\b|\bstream processors\b",
     # partitioning a GPU, not a cluster's partition ("the a30 partition", "teaching partition")
     "mig_max_instances": r"\bmig\b|\bmulti[- ]instance\b"
+    # "can the card be divided so each student has a separate part?", "divide that one in the
+    # same way for two students", "split the gpu between 7 users"
+    r"|\b(?:divid|split|partition|carv|slic)\w* (?:up )?"
+    r"(?:the |a |one |each |this |that |our |my )?(?:(?:rtx|nvidia|geforce) )?"
+    r"(?:gpu|card|one|[a-z]{0,2}\d{3,4}\w*)\b"
+    r"(?:[^.?!]{0,40}\b(?:students?|users?|people|parts?|pieces?"
+    r"|slices?|vms?|tenants?|instances?|separate|isolated)\b)"
+    r"|\b(?:card|gpu) be (?:divided|split|partitioned|shared out)\b"
     r"|\bpartition(?:ed|ing)? (?:the |an? |one |each |our |my )?(?:gpus?|cards?|[abh]\d{2,3}s?)\b"
     r"(?!\s(?:across|over))"
     r"|\bpartitions? (?:per|of) (?:the |a |one |each )?(?:gpu|card)\b|\bgpu partition\w*",
@@ -362,6 +373,11 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bgpu[- ]to[- ]gpu\b|\b(?:link|peer) bandwidth\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
     "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
+    # "I would prefer the lower-powered card", "less power-hungry"
+    r"|\b(?:lower|low|less|least|higher)[- ]powered\b|\bpower[- ](?:hungry|efficient)\b"
+    # a hot, closed space: "a small, poorly ventilated cupboard", "in a closet with no airflow"
+    r"|\b(?:poorly|badly|barely|not well|un)[- ]?ventilated\b|\bno (?:ventilation|airflow)\b"
+    r"|\b(?:cupboard|closet)\b"
     r"|\b(?:both|each|all) (?:at |are |run at |draw )?\d{1,4} ?w\b"  # "both at 25W max right"
     r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bslots?\b"
@@ -574,6 +590,13 @@ _SUFFIX = re.compile(
 )
 # Hungarian case endings joined by a hyphen to a name, a number or a unit: "RTX 4090-et",
 # "3090-em", "8 GB-os kártyán", "A100-on" (English "A100-based" and "4-bit" keep theirs)
+# Finnish and Estonian case endings after a colon on a name or a number ("RTX 4090:llä", "XL:lle",
+# "A100:n"), and on LoRA written without one ("QLoRAlla"): the name alone
+_COLON_SUFFIX = re.compile(
+    r"(?<=[0-9A-Za-z]):(?:n|a|ä|ta|tä|ssa|ssä|sta|stä|lla|llä|lta|ltä|lle|ksi|na|nä|iin|een|aan"
+    r"|ään|ga|le|l|s|st|ni)\b"
+    r"|(?<=LoRA)(?:lla|lle|n|ssa|sta|ksi|ga|ks)\b"
+)
 _HYPHEN_SUFFIX = re.compile(
     r"(?<=[0-9A-Z])-(?:et|at|ot|öt|em|am|om|öm|es|os|as|ös|ben|ban|re|ra|nek|nak|vel|val|hez|hoz"
     r"|höz|ről|ról|ből|ból|on|en|ön|ig|ért|ként|t)\b(?![/.-])"  # not "01-ai/Yi-34B"
@@ -779,8 +802,17 @@ def _spoken(match: re.Match[str]) -> str:
     before = rx.search(r"(\w+)[- ]$", match.string[: match.start()])
     if before and (before.group(1).lower() in _TENS or before.group(1).lower() in _TEENS):
         return said  # "forty ninety", "nineteen ninety": said in pairs
-    if before and rx.fullmatch(r"[abhlv]", before.group(1), re.IGNORECASE):
-        return said  # "plan B two hundred hours": digits would make it a B200
+    article = (
+        before is not None
+        and before.group(1) in ("a", "A")
+        and not rx.search(
+            r"\b(?:an|the|rtx|nvidia|quadro)\s$", match.string[: before.start()], re.IGNORECASE
+        )
+    )
+    if before and rx.fullmatch(r"[abhlv]", before.group(1), re.IGNORECASE) and not article:
+        # "plan B two hundred hours": digits would make it a B200 ("a four thousand and ninety"
+        # is an article before a 4090; "an A four thousand" the RTX A4000)
+        return said
     return str(_spoken_value(said))
 
 
@@ -794,7 +826,31 @@ def spoken_numbers(text: str) -> str:
     text = _SPOKEN_PRICE.sub(
         lambda m: f"${_spoken_value(m.group(1))}.{_spoken_value(m.group(2)):02d}", text
     )
+    # "a four-thousand-and-ninety", "three-thousand-and-fifty Ti": a number hyphenated whole
+    text = _HYPHENED_NUMBER.sub(lambda m: m.group(0).replace("-", " "), text)
+    # "two and a half grand", "a grand and a half": thousands and a half
+    text = _GRAND_AND_A_HALF.sub(_grand_and_a_half, text)
     return _SPOKEN_NUMBER.sub(_spoken, text)
+
+
+_GRAND_AND_A_HALF = re.compile(
+    rf"\b(?:({'|'.join(_UNITS)}|\d+) and a half (grand|thousand)"
+    r"|an? (grand|thousand) and a half)\b",
+    re.IGNORECASE,
+)
+
+
+def _grand_and_a_half(m: re.Match[str]) -> str:
+    whole = m.group(1)
+    count = 1 if whole is None else int(whole) if whole.isdigit() else _UNITS[whole.lower()]
+    return f"{count + 0.5:g} {(m.group(2) or m.group(3)).lower()}"
+
+
+_NUMBER_WORD = (rf"(?:{'|'.join(_UNITS)}|{'|'.join(_TEENS)}|{'|'.join(_TENS)}|hundred|thousand"
+                r"|and)")  # fmt: skip
+_HYPHENED_NUMBER = re.compile(
+    rf"\b{_NUMBER_WORD}(?:-{_NUMBER_WORD}){{2,}}\b(?<!and)", re.IGNORECASE
+)
 
 
 # every Unicode decimal digit outside ASCII as its ASCII digit, and Arabic's thousands separator
@@ -825,7 +881,8 @@ def _clock_seconds(m: re.Match[str]) -> str:
 # (there is no exchange rate on record). Symbols are read anywhere; words only beside a number.
 _FX_SYMBOLS = {"₽": "RUB", "₴": "UAH", "₪": "ILS", "₹": "INR", "₺": "TRY", "₩": "KRW",
                "฿": "THB", "₸": "KZT", "₫": "VND", "₱": "PHP", "₦": "NGN", "﷼": "IRR",
-               "৳": "BDT", "₾": "GEL"}  # fmt: skip
+               "৳": "BDT", "₾": "GEL", "₲": "PYG", "₡": "CRC", "₭": "LAK", "៛": "KHR",
+               "₮": "MNT", "₼": "AZN", "₵": "GHS"}  # fmt: skip
 # other dollars, written with their country's letters before the sign ("AU$2,500", "NZ$ 900"):
 # never the US dollar (not "US$")
 _OTHER_DOLLARS = {"AU": "AUD", "A": "AUD", "NZ": "NZD", "CA": "CAD", "C": "CAD", "S": "SGD",
@@ -835,6 +892,10 @@ _OTHER_DOLLAR = re.compile(
     r"(?<![A-Za-z])(" + "|".join(sorted(_OTHER_DOLLARS, key=len, reverse=True)) + r")\$\s?"
     r"(\d[\d,.]*\d|\d)"
 )
+# other pounds, written with their country's letters before the sign ("FK£1,200", "E£ 5000",
+# "L£"): the Falklands', Egypt's and Lebanon's, never sterling
+_OTHER_POUNDS = {"FK": "FKP", "E": "EGP", "L": "LBP"}
+_OTHER_POUND = re.compile(r"(?<![A-Za-z])(FK|E|L)£\s?(\d[\d,.]*\d|\d)")
 _FX_WORDS = (
     ("RUB", r"руб(?:лей|ля|ль)?\.?|р\.|rub(?:les?)?"),  # noqa: RUF001
     ("UAH", r"грн\.?|гривень|гривні|гривня|hryvni?as?|uah"),
@@ -871,6 +932,10 @@ _FX_WORDS = (
     ("ETB", r"birr|etb"),
     ("GHS", r"cedis?|ghs"),
     ("AWG", r"florin|awg"),
+    ("AFN", r"افغانۍ|afghanis?|afn"),
+    ("XOF", r"f\s?cfa|cfa(?: francs?)?|xof"),  # the CFA franc ("300.000 FCFA")
+    ("XAF", r"xaf"),
+    ("PYG", r"guaran[ií]es|pyg"),
     # "2,500 Aussie dollars", "fifteen hundred NZ bucks", "300 Canadian dollars"
     ("AUD", r"(?:aussie|australian|oz) (?:dollars?|bucks)"),
     ("NZD", r"(?:nz|kiwi|new zealand) (?:dollars?|bucks)"),
@@ -881,11 +946,13 @@ _FX_WORDS = (
     ("BRL", r"reais|brl"),  # "3000 reais" ("R$ 3.000" is read by its sign)
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
-                                 *_OTHER_DOLLARS.values()]))  # fmt: skip
+                                 *_OTHER_DOLLARS.values(), *_OTHER_POUNDS.values()]))  # fmt: skip
 _FX_RE = r"\b(?:" + "|".join(c.lower() for c in FX_CODES) + r")\b"
 _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h", "200000 円で" (a particle after)
     # ("500k yen": a thousands' k between the amount and its word)
-    r"(?:(?<=\d)|(?<=\dk)|(?<=\d\sk))\s?(?:"
+    # ("20 triệu đồng", read "20 million đồng": a scale word between the amount and its word)
+    r"(?:(?<=\d)|(?<=\dk)|(?<=\d\sk)|(?<=\d million)|(?<=\d thousand)|(?<=\d lakh)"
+    r"|(?<=\d crore)|(?<=\d juta)|(?<=\d ribu))\s?(?:"
     + "|".join(f"(?P<{c}>{w})" for c, w in _FX_WORDS)
     + r")"
     r"(?:(?<=[円元원币])|(?![\w\"]))",
@@ -894,12 +961,14 @@ _FX_AFTER = re.compile(  # "17 000 Kč", "650 000 Ft-ért", "9 Kč/h", "200000 �
 _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before the amount
     r"(?<![\w$])(rs\.?|inr|chf|rmb|cny|jpy|krw|uah|pln|czk|huf|ron|thb|sar|ils|aed|ksh\.?|kes"
     r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM)|aud|nzd|cad|sgd|hkd|brl|zar|(?-i:TRY|PHP)|vnd|afl\.?"
-    r"|awg|jmd|ttd)\s?"
-    r"(\d[\d,.]*\d|\d)",
+    r"|awg|jmd|ttd|f\s?cfa|cfa|xof|xaf|gs\.|pyg|fkp|egp)\s?"
+    # ("Rp 10 juta", "Rs 1.5 lakh": the amount's scale word stays with it, before the code)
+    r"(\d[\d,.]*\d|\d)(\s(?:juta|jt|ribu|rb|miliar|lakhs?|crores?|million|thousand)\b)?",
     re.IGNORECASE,
 )
 _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh.": "KES",
-                   "rp": "IDR", "rp.": "IDR", "rm": "MYR", "afl": "AWG", "afl.": "AWG"}  # fmt: skip
+                   "rp": "IDR", "rp.": "IDR", "rm": "MYR", "afl": "AWG", "afl.": "AWG",
+                   "fcfa": "XOF", "f cfa": "XOF", "cfa": "XOF", "gs.": "PYG"}  # fmt: skip
 
 
 # South Africa's rand, a capital R before the amount: "R12 999,00", "R25 000", "R3,15 per kWh"
@@ -959,9 +1028,18 @@ def _rand(text: str) -> str:
     return _RAND.sub(one, text)
 
 
+_DOLLARS_BESIDE = re.compile(
+    rf"\b\d[\d,.]*\s?(?:million |thousand |k )?(?:{'|'.join(FX_CODES)})\s?\(\s?(?:about |around "
+    r"|approx\w*\.? |roughly |~\s?|≈\s?)?((?:us)?\$\s?\d[\d,.]*(?:\s?k)?|\d[\d,.]*(?:\s?k)?\s?"
+    r"(?:usd|us dollars|dollars))\s?\)",
+    re.IGNORECASE,
+)
+
+
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
     text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
+    text = _OTHER_POUND.sub(lambda m: f"{m.group(2)} {_OTHER_POUNDS[m.group(1)]}", text)
     text = _rand(text) if "R" in text else text
     if text.isascii() and not rx.search(r"\d\s?[a-z]|[a-z]\.?\s?\d", text, flags=re.I):
         return text
@@ -983,7 +1061,7 @@ def _fx_codes(text: str) -> str:
         else _FX_BEFORE_CODE
     )
     text = _FX_BEFORE.sub(
-        lambda m: f"{m.group(2)} {codes.get(m.group(1).lower(), m.group(1).upper())}", text
+        lambda m: f"{m[2]}{m[3] or ''} {codes.get(m[1].lower(), m[1].upper())}", text
     )
     # "650 000 Ft", "260 Ft-ért" (Hungarian's case ending after a hyphen), not "6 ft"
     text = rx.sub(r"(?<=\d)\s?Ft(?:-[^\W\d_]+)?(?![\w\"-])", " HUF", text)
@@ -1234,6 +1312,16 @@ def normalise(text: str) -> str:
     text = rx.sub(r"(?<=\d)['\u2019](?=\d{3}(?!\d))", "", text)
     text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
     text = rx.sub(r"(?<=\d)(k?)[- ]?ish\b", r"\1", text, flags=re.I)  # "$3,000ish", "3k-ish"
+    text = rx.sub(r"\blapp(?:y|ie)s?\b", "laptop", text, flags=re.I)  # "his new gaming lappy"
+    # a word put right as it is said: "10 words, tokens I mean, a second" is 10 tokens a second
+    text = rx.sub(r"\b[A-Za-z][\w-]*,\s([A-Za-z][\w-]*) (?:i mean|i meant|sorry),\s?", r"\1 ", text,
+                  flags=re.I)  # fmt: skip
+    # ("in words, sorry, tokens per second": the correction said between)
+    text = rx.sub(r"\b[A-Za-z][\w-]*,\s(?:sorry|i mean|or rather),\s([A-Za-z][\w-]*)", r"\1", text,
+                  flags=re.I)  # fmt: skip
+    # "8 thousand tokens of context", "2.5 thousand images": the number whole
+    text = rx.sub(r"(?<![\d.,])(\d+(?:\.\d+)?) thousand\b(?! (?:and|hours? of|of))",
+                  lambda m: f"{float(m.group(1)) * 1000:g}", text, flags=re.I)  # fmt: skip
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
     # "1 million tokens per second": a rate written whole (a rate's k is read; a million is not)
     text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?(?:million|mil)\s(?=tok(?:en)?s?\s?(?:/|per|a)\s?s"
@@ -1282,7 +1370,7 @@ def normalise(text: str) -> str:
         text = text.replace(old, new)
     # "Gemma 3 27B'yi", "GPU'da" (Turkish): a case ending after an apostrophe is no
     # part of the name (English "GPU's", "I'm", "I'll" keep theirs)
-    text = _HYPHEN_SUFFIX.sub("", _SUFFIX.sub("", text))
+    text = _HYPHEN_SUFFIX.sub("", _SUFFIX.sub("", _COLON_SUFFIX.sub("", text)))
     text = _CLOCK_PACE.sub(_clock_seconds, text)  # "~1:12 per epoch": 72 seconds
     # "a 32 amp circuit": amperes, never AMP (automatic mixed precision); "olama": Ollama
     text = rx.sub(
@@ -1337,7 +1425,8 @@ def normalise(text: str) -> str:
     )
     # "3 000 €", "12 500 zł": a space between thousands before a currency
     text = rx.sub(
-        r"(?<![\d.,])([1-9]\d{0,2}(?: \d{3})+)(?![\d.,])(?=\s?(?:€|eur\b|euros?\b|zł|zl\b|pln\b"
+        # (not "H100 150 EUR an hour": a card's number before the amount)
+        r"(?<![\w.,])([1-9]\d{0,2}(?: \d{3})+)(?![\d.,])(?=\s?(?:€|eur\b|euros?\b|zł|zl\b|pln\b"
         rf"|tl\b|\$|usd\b|dollars?\b|r\$|reais\b|{_FX_RE}))",
         lambda m: m.group(1).replace(" ", ""),
         text,
@@ -1385,6 +1474,9 @@ def normalise(text: str) -> str:
     text = spoken_numbers(text)
     # ("fifteen hundred NZ bucks": the money's word after a number only now written in digits)
     text = _FX_AFTER.sub(lambda m: f" {m.lastgroup}", text)
+    # "50 triệu đồng (khoảng 1.950 USD)": an amount given in dollars beside the user's own
+    # currency is the one the calculator's dollars can use
+    text = _DOLLARS_BESIDE.sub(r"\1", text)
     # "30 billion parameters", "a 350 million param model", "7 milliards de paramètres", "13 mil
     # millones de parámetros": a model size, as "30B" is
     text = rx.sub(
@@ -2361,12 +2453,19 @@ _HOURS_A_UNIT = re.compile(
 )
 # each run's hours, then the runs: "each run takes about 6 hours ... do it 3 times"
 _EACH_RUN_HOURS = re.compile(
-    r"\beach (?:run|job|pass|attempt|try|round|session|go)\b (?:takes|will take|would take|lasts"
+    # "each run takes about 6 hours", "each lora takes about 2.5 hours" (not an epoch's, a step's
+    # or a period's hours: those are their own)
+    r"\beach (?!(?:epoch|step|iteration|batch|day|week|month|year|night|hour|gpu|card)s?\b)"
+    r"(?:[a-z][a-z-]+ )?[a-z][a-z-]+\b (?:takes|will take|would take|lasts"
     r"|is|runs)\s(?:about |around |roughly |~\s?)?(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h)\b"
 )
 _RUNS_TIMES = re.compile(
     rf"\b(?:do|run|repeat|redo)\w* (?:it|this|that|them) {_WORD_NUM} times\b"
     rf"|\b{_WORD_NUM} (?:runs|attempts|tries|rounds)\b"
+    # "i do like 6 brides a month": so many of the job in a month or a week
+    rf"|\b(?:do|run|train|make|get|have|book|shoot)\w* (?:like |about |around |~)?{_WORD_NUM} "
+    r"(?:[a-z]+ ){0,2}?(?!(?:hours?|hrs?|h|days?|nights?|weeks?|months?|gb|gigs?|tb)\b)[a-z]+"
+    r" (?:a|per|each|every) (?:month|week)\b"
 )
 # "every third day for 30 days", "every other day over a month"
 _EVERY_NTH_DAY = re.compile(
@@ -2400,7 +2499,7 @@ def _counted_hours(low: str) -> float | None:
         times = -(-int(m.group(2)) // _NTH[m.group(1)])  # the days it runs, the first counted
         return float(each.group(1)) * times
     if (run := _EACH_RUN_HOURS.search(low)) and (again := _RUNS_TIMES.search(low)):
-        n = _count(again.group(1) or again.group(2))
+        n = _count(next(g for g in again.groups() if g))
         return float(run.group(1)) * n if 1 < n <= 1000 else None
     m = _HOURS_A_UNIT.search(low)
     if m is None or rx.match(r"\s?(?:each|apiece|per (?:person|head|user|intern|student))\b",
@@ -3132,14 +3231,22 @@ def _mfu_said(low: str) -> float | None:
 
 
 def _speedup_said(gpus: tuple[GpuRef, ...], low: str) -> tuple[str, float] | None:
-    """ "if the h100 is 2.5x faster": the ratio the user gives, for the GPU named before it."""
-    m = rx.search(r"\b(?:is|are|runs?|being)\s(?:about\s|roughly\s|~)?(\d+(?:\.\d+)?)\s?x\s"
-                  r"(?:faster|quicker|as fast|the speed)\b", low)  # fmt: skip
+    """ "if the h100 is 2.5x faster": the ratio the user gives, for the GPU named before it;
+    "an A100 is 1.30 €/h but 2.2 times slower": the other GPU named is that much faster."""
+    m = rx.search(r"\b(?:is|are|es|runs?|being|but|and)\s(?:about\s|roughly\s|~\s?)?"
+                  r"(\d+(?:\.\d+)?)\s?(?:x|times)\s(faster|quicker|as fast|the speed|slower)\b",
+                  low)  # fmt: skip
     if not m:
         return None
-    before = [b for b in gpu_mentions(gpus, low) if b[0] < m.start()]
+    mentions = gpu_mentions(gpus, low)
+    before = [b for b in mentions if b[0] < m.start()]
     ratio = float(m.group(1))
-    return (before[-1][1], ratio) if before and 1 < ratio <= 100 else None
+    if not (before and 1 < ratio <= 100):
+        return None
+    if m.group(2) == "slower":  # the card said to be slower: the other one is the faster
+        other = [gid for _, gid in mentions if gid != before[-1][1]]
+        return (other[0], ratio) if other else None
+    return before[-1][1], ratio
 
 
 # the words of a price, dropped to see what joins two prices ("$1.29/hr vs $2.99/hr")
@@ -4014,7 +4121,7 @@ def _power(low: str) -> float | None:
         r"(?:\s(?:board\s)?(?:power|draw|tdp|power draw)(?:\s(?:of|is))?)?"
         r"\s?(\d[\d,]*)\s?"
         r"(?:w|watts?)\b|(\d[\d,]*)\s?(?:w|watts?)\s(?:(?:power|draw|tdp)\s)?"
-        r"(?:psu|limit|cap|max|budget|or less|slot|envelope|ceiling"
+        r"(?:psu|limit|cap|max|budget|or less|at most|tops|slot|envelope|ceiling"
         r"|(?:\w+ )?power supply|(?:\w+ )?psu)"  # "a single 1,600 W power supply"
         r"|\b(?:capped|limited|cap|handles?|takes?|supplies|supply|provides?|gives?|spare)\s"
         r"(?:at |to |around |of )?(?:about |around |~|only )?(\d[\d,]*)\s?"
@@ -4079,6 +4186,13 @@ _TOTAL_AFTER = re.compile(r"\s?(?:in )?(?:total|aggregate|overall|combined)\b")
 _SERVE_BEFORE = re.compile(r"\b(?:serve|serving|handle|deliver|sustain)\b[^?!]{0,60}$")
 
 
+# a speed the user has seen: "we measured ~2500 tok/s aggregate", "we're getting 1,800 tok/s total"
+_HAD_BEFORE = re.compile(
+    r"\b(?:measured|measuring|benchmarked|seeing|see|saw|getting|get|got|hitting|hit|pushing"
+    r"|observed|clocked|averag\w*)\b[^.?!\d]{0,15}$"
+)
+
+
 def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
     """Two speeds, one wanted and one had: "we measured 1,800 tok/s on one A10G; we need 25k
     tok/s peak" -> (1800, 25000), whichever comes first; one speed wanted alone: "we need 5000
@@ -4095,7 +4209,8 @@ def _measured_and_needed(low: str) -> tuple[float | None, float] | None:
                             # "serve llama 3.1 8b at 1000 tokens/s total": all streams together
                             # (a total had, "pushes 1,500 tokens/s total", is no want)
                             or (rx.match(_TOTAL_AFTER, low[rates[0].end() :])
-                                and rx.search(_SERVE_BEFORE, low[: rates[0].start()]))
+                                and rx.search(_SERVE_BEFORE, low[: rates[0].start()])
+                                and not _HAD_BEFORE.search(low[: rates[0].start()]))
                             ):  # fmt: skip
         return None, float(rates[0].group(1).replace(",", "")) * (1000 if rates[0].group(2) else 1)
     if len(rates) != 2:
@@ -4977,6 +5092,11 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
     return name
 
 
+# one card said to beat another left unnamed: "says the b580 is faster for that", "it's cheaper"
+_SAID_FASTER = (
+    r"(?<!\bwhich )(?<!\bwhich one )\b(?:is|are|'s) (?:[\w-]+ ){0,3}?"
+    r"(?:faster|quicker|cheaper|better)\b(?! than)"
+)  # ("which one is cheaper": asked)
 _DREAMBOOTH = re.compile(r"\bdream ?booth\b")
 # one card's speed asked against another's: "how much faster would it be", "is it double"
 _HOW_MUCH_FASTER = re.compile(
@@ -5003,6 +5123,9 @@ _RUN_OVER = r"(?:is |has )?(?:done|finished|complete[d]?|over|run)"
 _JOB_DONE = re.compile(
     rf"\b(?:after|post|once)[- ]{_RUN_WORD}(?: {_RUN_OVER})?\b"
     rf"|\bwhen {_RUN_WORD} {_RUN_OVER}\b"  # not "when fine-tuning a 1.3B with DDP"
+    # "once the YOLO11m model is trained, I intend to run it on ...", "after it's been fine-tuned"
+    r"|\b(?:once|after|when)\s(?:the |our |my |it |it'?s |they |they'?re )?(?:[\w.-]+\s){0,3}?"
+    r"(?:is |are |has been |have been |been |gets? )?(?:trained|fine-?tuned|finetuned)\b"
 )
 
 
@@ -5178,6 +5301,10 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     parts = _split_questions(text)
     if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
+    if len(parts) > 1 and previous and _CARD_ONLY.fullmatch(parts[0]):
+        # "and the 4090 laptop?? how much faster is it for sdxl than the 4080 one": the card
+        # named first is what the question after asks about
+        parts = [f"{parts[0]} {parts[1]}", *parts[2:]]
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
     if query.intent == "recommend" and query.purchase_usd and not (query.gpus or query.budget):
@@ -5215,6 +5342,19 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                               sub.text.lower())):  # fmt: skip
             # "... how many seconds a picture? can it finish in 4 hours?": the time to end within
             query = replace(query, hours=sub.hours)
+            continue
+        if (sub.gpus and not sub.models and query.gpus and query.fields and not query.models
+                and (_ONE_MORE.match(sub.text.lower()) or "comparison" in sub.text.lower())
+                and not {g.ids for g in sub.gpus} & {g.ids for g in query.gpus}):  # fmt: skip
+            # "into how many MIG instances can the H100 PCIe be split? And the A30, for
+            # comparison?": the same figures of one card more
+            query = replace(query, gpus=(*query.gpus, *sub.gpus))
+            continue
+        if (not sub.gpus and not sub.models and sub.needed_tok_s and query.needed_tok_s is None
+                and query.intent in ("speed", "fit")):  # fmt: skip
+            # "how quick will that 14B be on it? will I get at least 10 tokens a second?": the
+            # pace wanted, for the speed asked before
+            query = replace(query, needed_tok_s=sub.needed_tok_s)
             continue
         if _same_choice(sub) or _settings_only(sub):
             # "$1,800, or rent one? over a year at 8h a day, which is cheaper?", "... numbers in
@@ -6002,6 +6142,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     if instance_notes:
         gpus = _instance_of_counted(gpus, linker)
     gpus = _notebook_variants(gpus, low)
+    gpus = _max_q_edition(gpus, low, linker)
     if not gpus and _COLAB_FREE.search(low):  # "qlora llama 3 8b on colab free tier, will it oom"
         gpus = (GpuRef("Colab's free tier", ("t4",), note=_COLAB_FREE_NOTE),)
     elif (
@@ -6065,6 +6206,8 @@ def _parse(text: str, catalog: Catalog) -> Query:
         samples = samples * int(repeats.group(2))
     if epochs and not (samples or dataset or images):
         samples = _counted_for_epochs(named)  # "120,000 labelled micrographs ... 90 epochs"
+    if not (epochs or samples or dataset or images):
+        samples = _counted_each(named)  # "describe 12,000 lots ... each lot takes about 3 s"
     if (  # "we need 50,000 sdxl images by morning": images to generate, the model named
         samples
         and not images
@@ -6368,6 +6511,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
         topic=_topic(low),
         notes=notes,
     )
+    if (q.budget and len(q.gpu_purchase_prices) >= 2 and not _BUDGET_SAID.search(low)
+            and any(abs(q.budget.usd - v) < 1e-9 for _, v in q.gpu_purchase_prices)):  # fmt: skip
+        # "a 4090 at £1500 second hand, or the 5090 at 2.5 grand new": each card's price, no
+        # money to spend within
+        q = replace(q, budget=None)
     if q.audio_hours and q.hours and abs(q.hours - q.audio_hours) < 1e-9:
         q = replace(q, hours=None)  # "1,000 hours of audio" is the job, not a duration
     elif q.hours and not q.audio_hours and _audio_at_a_pace(low):
@@ -6858,6 +7006,20 @@ _COLAB_FREE_NOTE = (
 )
 
 
+def _max_q_edition(gpus: tuple[GpuRef, ...], low: str, linker: Linker) -> tuple[GpuRef, ...]:
+    """ "The card exists in a Workstation Edition and in a Max-Q edition": one card named, its
+    Max-Q edition said beside it by that word alone, both."""
+    if len(gpus) != 1 or len(gpus[0].ids) != 1 or "max-q" in gpus[0].ids[0]:
+        return gpus
+    if not rx.search(r"\bmax[- ]?q\b(?:[- ](?:edition|version|variant|one|model))?", low):
+        return gpus
+    found = linker.find_gpus(f"{gpus[0].text} Max-Q")
+    other = found[0] if found and len(found[0].ids) == 1 else None
+    if other is None or other.ids == gpus[0].ids or "max-q" not in other.ids[0]:
+        return gpus
+    return (gpus[0], replace(other, text="Max-Q edition"))
+
+
 def _notebook_variants(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     """ "P100 on kaggle": the variant the notebook service runs, not every variant."""
     at = {name: low.find(name) for name in _NOTEBOOK_VARIANTS if name in low}
@@ -6970,6 +7132,29 @@ _ITEM_TIME = re.compile(
     rf"|(?<![\w.]){_NUM}\s?(s|sec|secs|seconds?|ms|milliseconds?|min|mins|minutes?) "
     rf"(?:per|an?|each) (?:[\w.-]+ ){{0,2}}(?:{_ITEM_WORDS})\b"
 )
+# any thing the user counts, with the time each takes: "if each lot takes about 3 seconds",
+# "every listing needs ~2 s" (not an epoch's, a step's or a request's pace: those are their own)
+_EACH_THING_TAKES = re.compile(
+    r"\b(?:each|every|one|a single) (?!(?:epoch|step|iteration|it|batch|pass|run|hour|day|week"
+    r"|month|night|gpu|card|node|request|query|call|prompt|token|user|turn|time)s?\b)"
+    r"([a-z][a-z-]{2,})s? (?:takes?|needs?|runs?|is|goes|went) (?:about |around |roughly |~|like "
+    rf"|approx\w* )?{_NUM}\s?(s|sec|secs|seconds?|min|mins|minutes?)\b"
+)
+
+
+def _counted_each(named: str) -> float | None:
+    """The count of the thing whose time each is said ("12,000 lots ... each lot takes 3 s")."""
+    each = _EACH_THING_TAKES.search(named)
+    if not each:
+        return None
+    noun = re.escape(each.group(1).removesuffix("s"))
+    m = rx.search(rf"(?<![\w.,$£€])(\d[\d,]*)\s?(k)?\s(?:[a-z-]+\s){{0,2}}?{noun}s?\b", named)
+    if not m:
+        return None
+    count = _number(m.group(1)) * (1000 if m.group(2) else 1)
+    return count if count >= 2 else None
+
+
 # things counted, then the time each takes: "500 thumbnails at ~5 s each"
 _ITEMS_AT = re.compile(
     rf"\b\d[\d,]*\s?k?\s(?:[\w-]+\s)?(?:{_ITEM_WORDS})s?,?\s(?:at|@|in)\s(?:about |around |~)?"
@@ -7154,10 +7339,14 @@ def _clip_frames(low: str) -> tuple[float, float] | None:
 def _audio_at_a_pace(low: str) -> bool:
     """A speech job at a real-time pace whose length in hours is had, not spent ("we have 120
     hours of ...", not "in 8 hours"), and the time it takes asked."""
-    if not (_REALTIME.search(low) and rx.search(r"whisper|audio|transcri|speech|podcast", low)):
-        return False
+    speech = rx.search(r"whisper|audio|transcri|speech|podcast", low)
     had = rx.search(r"\b(?:have|got|has|sitting on|there (?:is|are)|backlog of)\s(?:about "
                     r"|around |roughly |~)?\d[\d,.]*\s?(?:hours?|hrs?)\b", low)  # fmt: skip
+    # "got 3 hrs of team radio ... whisper turbo ... how long till its done": hours of something
+    # had, for a speech model to transcribe, with no pace said: the audio
+    of_a_thing = had and rx.search(r"\d\s?(?:hours?|hrs?) of (?!gpu|compute|rental|time)\w", low)
+    if not (speech and (_REALTIME.search(low) or of_a_thing)):
+        return False
     asked = rx.search(r"\bhow long\b|\bhow many hours\b|\bwhen\b|\btake\b", low)
     return bool(had) and bool(asked)
 
@@ -7201,7 +7390,11 @@ def _seconds_per_item(low: str) -> float | None:
         return value * (60.0 if m.group(2).startswith("min") else 1.0) if value > 0 else None
     m = _ITEM_TIME.search(low)
     if not m:
-        return None
+        each = _EACH_THING_TAKES.search(low)  # "each lot takes about 3 seconds"
+        if not (each and _counted_each(low)):
+            return None
+        value = _number(each.group(2))
+        return value * (60.0 if each.group(3).startswith("m") else 1.0) if value > 0 else None
     value = _number(m.group(1) or m.group(3) or m.group(5) or m.group(7))
     unit = m.group(2) or m.group(4) or m.group(6) or m.group(8)
     scale = 0.001 if unit.startswith("m") and unit.startswith(("ms", "milli")) else 1.0
@@ -7338,7 +7531,8 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         # "putting 4 in a tower", "bridge two", "a second 3090" (one more: two in all)
         m = rx.search(
             rf"\b(?:need|get|buy|put|putting|run|running|rent|renting|bridge|bridging|stack|"
-            rf"add|adding)\s{_WORD_NUM}\b(?![.,/]\d)(?=\s(?:in|into|for|together|of|to)\b|\s?[,.?!]"
+            # "can a 1000w psu handle two", "will my board fit two"
+            rf"add|adding|handle|power|carry|support|feed|fit)\s{_WORD_NUM}\b(?![.,/]\d)(?=\s(?:in|into|for|together|of|to)\b|\s?[,.?!]"
             rf"|\s?$)"
             # "thinking of buying two more off ebay": the cards to buy
             rf"|\b(?:buy|buying|get|getting|grab|grabbing|add|adding)\s{_WORD_NUM}\s(more)\b"
@@ -7872,11 +8066,24 @@ _PICK_AGAIN = re.compile(
 )
 
 
+def _name_core(base: str) -> str:
+    """A card's name without its maker, series and form words: "NVIDIA GeForce RTX 4080 Laptop
+    GPU" and "4080" are both "4080" (not "4080S", the SUPER)."""
+    words = rx.sub(r"\b(?:nvidia|geforce|rtx|laptop|mobile|notebook|gpu|desktop)\b", " ",
+                   base.lower())  # fmt: skip
+    return rx.sub(r"\s+", "", words)
+
+
 def _as_before(ref: GpuRef, before: tuple[GpuRef, ...]) -> GpuRef:
     """A GPU named again without its variant ("the A100") as the thread named it ("A100
     80GB"): the earlier reference whose variants are among this one's."""
     if not ref.open_variant:
-        return ref
+        # "the 4080 laptop has 12gb" then "... than the 4080 one": the laptop card said before,
+        # not the desktop one its bare number links to
+        kin = [b for b in before if b.ids and b.ids != ref.ids and b.base and ref.base
+               and _name_core(b.base) == _name_core(ref.base)]  # fmt: skip
+        plain = not rx.search(r"\b(?:desktop|laptop|mobile|notebook|max-?q)\b", ref.text.lower())
+        return replace(ref, ids=kin[0].ids) if len(kin) == 1 and plain else ref
     same = [b for b in before if b.ids and set(b.ids) < set(ref.ids)]
     return replace(ref, ids=same[0].ids) if len(same) == 1 else ref
 
@@ -7939,6 +8146,9 @@ def resolve(
     short = len(query.text.split()) <= 14
     correction = bool(_CORRECTION.search(query.text))
     cue = bool(_FOLLOW_UP.search(query.text) or _FOLLOW_UP.search(query.read)) or correction
+    # "what does a 4090 cost" then "is the 5090 faster?": the card said against the one before
+    cue = cue or bool(len(query.gpus) == 1 and len(prior.gpus) == 1 and not query.models
+                      and rx.search(_SAID_FASTER, query.low))  # fmt: skip
     names_nothing = not query.gpus and not query.models
     # "pretraining a 350M model on 20B tokens" then "how long on 8x a100?": the hardware for
     # the job the thread set up
@@ -8050,7 +8260,10 @@ def resolve(
         # (nor a model's size: "what about the 32b one")
         r"|q\d\w*|i?q\d|fp\d+|bf16|int\d|awq|gptq|gguf|exl2|mlx|\d+-?bit|\d+(?:\.\d+)?[bm]\b)(\w+) "
         r"(?:one|version|variant"
-        r"|card)\b",  # "the cheapest one" is no variant
+        r"|card)\b"  # "the cheapest one" is no variant
+        # "a 4070 super" then "actually no its the ti super": the name's suffix corrected
+        r"|\b(?:it'?s|its|i meant|meant|actually|no,?|sorry,?|mine'?s)\s(?:the |a |an )?"
+        r"(?P<suffix>ti super|ti|super|xtx|xt)\b(?!\s?\d)",
         query.text.lower(),
     )
     if how_many_of_it:  # as many of the card said as the job needs
@@ -8076,6 +8289,13 @@ def resolve(
                 query.text.lower(),
             )
         )
+        # "a 4060" then "the guy says the b580 is faster for that": the one card said, against it
+        or (
+            len(gpus) == 1
+            and len(prior.gpus) == 1
+            and gpus[0].ids != prior.gpus[0].ids
+            and bool(rx.search(_SAID_FASTER, query.text.lower()))
+        )
         or _VERSUS_OPENS.match(query.text.lower())  # "vs a new 4070 ti super?", "or a 4080?"
         # "and if i add a 3090?": the card said beside the one before, in the same machine
         or bool(gpus and prior.gpus and _CARD_ADDED.search(query.text.lower()))
@@ -8087,7 +8307,14 @@ def resolve(
                 replace(prior.gpus[0], count=(prior.gpus[0].count or 1) + (gpus[0].count or 1)),
             )
         else:
-            gpus = (*prior.gpus, *(g for g in gpus if g.ids not in {p.ids for p in prior.gpus}))
+            gpus = tuple(_as_before(g, prior.gpus) for g in gpus)
+            new = tuple(g for g in gpus if g.ids not in {p.ids for p in prior.gpus})
+            # "and the 4090 laptop?? how much faster is it than the 4080 one": the card asked
+            # about first, the one before as what it is set against
+            than = rx.search(r"\bthan\b", query.text.lower())
+            first = rx.search(r"\b(?:is|would|will) (?:it|that|this)\b", query.text.lower())
+            gpus = ((*new, *prior.gpus) if new and than and first and first.start() < than.start()
+                    else (*prior.gpus, *new))  # fmt: skip
         updates["gpus"] = gpus
     elif all_of_them:
         # "my card is a 4070" then "4080 super or 4070 ti super? vram for all three cards" (the
@@ -8529,7 +8756,8 @@ def resolve(
         intent = "compare"  # "swap the 3060 for a 4060 ti 8gb: worth it?": the two weighed
     if (len({g.ids for g in merged.gpus}) == 2 and intent in ("fit", "speed", "search", "spec",
                                                               "buy", "cost")
-            and _HOW_MUCH_FASTER.search(query.low)):  # fmt: skip
+            and (_HOW_MUCH_FASTER.search(query.low) or rx.search(_SAID_FASTER, query.low))
+            ):  # fmt: skip
         # "how much faster would the 4090 even be for that same qwen?" after "qwen on my 3090":
         # the two cards of the thread weighed for the job
         intent = "compare"
@@ -8766,6 +8994,10 @@ def _key_of(model: ModelRef, linker: Any) -> str:
     return rx.sub(r"[-_\s]?\d+(?:\.\d+)?(?:x\d+)?[bm](?=$|[-_\s])", "", name.lower())
 
 
+# a message part that only names a card: "and the 4090 laptop??", "what about the a6000?"
+_CARD_ONLY = re.compile(
+    r"\W*(?:ok(?:ay)?,? )?(?:and|what about|how about)\b(?: (?:the|a|an))? [\w .-]{1,30}\?*\s*"
+)
 # one more of the card before, no card named: "if i add a second one", "with another"
 _A_SECOND_ONE = re.compile(
     r"\b(?:add|adding|added|get|getting|buy|buying|with|plus|throw in)\b[^.?!]{0,15}?"
@@ -8786,8 +9018,11 @@ def _revariant(gpu: GpuRef, catalog: Catalog, variant: Any, form: Any) -> GpuRef
     if variant:  # (the size said before gives way: "3080 12GB", then "only 10gb")
         base = rx.sub(r"\s?\d+\s?gb\b", "", base, flags=re.I).strip() or base
         extra += f" {variant.group(1)}GB"
+    suffix = form.group("suffix") if form else None
+    if suffix and (core := rx.search(r"\d{3,4}", base)):  # "4070S" said as "the ti super"
+        base = core.group(0)
     if form:
-        extra += f" {form.group(1) or form.group(2)}"
+        extra += f" {form.group(1) or form.group(2) or suffix}"
     number = rx.sub(r"^[A-Za-z]+(?=\d)", "", base)
     for words in dict.fromkeys([base + extra, number + extra]):
         found = linker.find_gpus(words)

@@ -145,8 +145,9 @@ def budget_note(budget: KVBudget, gpu: GPU, engine: EngineFactors, version: str 
     graphs = f", {budget.cudagraph_gb:.2f} GB for its CUDA graphs" if budget.cudagraph_gb else ""
     return (
         f"{engine.label}{release_said} takes gpu_memory_utilization {budget.utilization:g} "
-        f"of the {cuda_total_gb(gpu) * GB / GIB:.2f} GiB CUDA reports on the {gpu.name} "
-        f"({budget.usable_gb:.1f} GB). Before its KV cache it holds back the weights "
+        f"of the {cuda_total_gb(gpu) * GB / GIB:.2f} GiB CUDA reports on "
+        f"{'' if gpu.generic else 'the '}{gpu.name} ({budget.usable_gb * GB / GIB:.1f} GiB, "
+        f"{budget.usable_gb:.1f} GB). Before its KV cache it holds back the weights "
         f"({budget.weights_gb:.2f} GB), {budget.non_torch_gb:.2f} GB outside PyTorch and "
         f"the {budget.activation_gb:.2f} GB activation peak of its start-up profile{sampler}"
         f"{graphs}. That leaves {budget.kv_gb:.2f} GB for the KV cache (kv_budget.py)"

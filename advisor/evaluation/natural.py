@@ -60,6 +60,8 @@ SPLITS = (
     "fresh32",
     "fresh33",
     "fresh34",
+    "fresh35",
+    "fresh36",
 )
 
 
