@@ -1073,6 +1073,9 @@ def break_even(
         "break_even_weeks": None if result.hours is None else result.hours / hours_per_day / 7,
         "hours_per_day": hours_per_day,
         "hours_per_month": hours_per_day * cost.HOURS_PER_MONTH / 24,
+        # a year of that use: its hours and what they cost to rent, on all the GPUs
+        "hours_per_year": hours_per_day * 365,
+        "rent_usd_per_year": hours_per_day * 365 * rent_usd_per_hour * num_gpus,
         "sources": sources,
         "left_out": "resale value, interest, the host machine and admin time",
     }
@@ -1441,6 +1444,7 @@ def _rank_row(e: Any, workload: str, full_load: bool = False) -> dict[str, Any]:
         # an LLM's KV cache on all its cards, for the sequences it serves at once
         "kv_cache_gb": (e.breakdown_gb or {}).get("kv_cache", 0.0) * e.num_gpus,
         "batch": e.batch,
+        "context": e.context,
         # the same weights by hand: an LLM's parameters x the format's nominal bytes
         **_rank_nominal(e),
         "usable_memory_per_gpu_gb": e.usable_memory_per_gpu_gb,

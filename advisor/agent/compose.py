@@ -40,6 +40,13 @@ ASK_BACK = (
     "ResNet-50, Whisper large-v3), what you do with it (run it, fine-tune it, train it), and "
     "whether you rent or buy, with any budget. Which model and job do you have in mind?"
 )
+CARD_UNKNOWN = (
+    "Which graphics card does the machine have? That decides what it can run. To find out: on "
+    "Windows, Task Manager > Performance > GPU (or Device Manager > Display adapters); on Linux, "
+    "`nvidia-smi` or `lspci | grep -i vga`; a Dell or HP service tag on the vendor's support site "
+    "lists the parts it shipped with. A machine with only the processor's graphics runs small "
+    "models slowly on the CPU."
+)
 FIELD_LABELS: dict[str, tuple[str, str]] = {
     "memory_gb": ("memory", "GB"),
     "memory_type": ("memory type", ""),
@@ -1716,6 +1723,10 @@ def break_even(
             + (f" ({src['life']})." if over.get("life_years") else "."),
         )
     lines.append(f"Per GPU: {basis}{power}.")
+    if not over and result["hours_per_day"] < 24 and result.get("rent_usd_per_year"):
+        # "15 hours a week ... at what point does buying win?": a year of that use, rented
+        lines.append(f"A year at {_use_rate(result)} ({num(result['hours_per_year'], 'hours')}) "
+                     f"rents for {money(result['rent_usd_per_year'], src['rent'])}.")  # fmt: skip
     if over and over.get("months", 0) >= 2:  # "per month over 5 years": the purchase spread out
         lines.append(
             f"A month, over {num(over['months'], 'months')}: "
@@ -1731,6 +1742,9 @@ def break_even(
             "The price the card fetches stands as its price to buy: keeping it forgoes it."
         )
     return "\n".join(lines)
+
+
+LONG_CONTEXT_SHARE = 0.1  # a KV cache this share of a pick's need is named beside the weights
 
 
 def recommendation(result: dict[str, Any], job: str) -> str:
@@ -1758,6 +1772,9 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         kv, streams = best.get("kv_cache_gb") or 0.0, best.get("batch") or 1
         if of and streams > 1 and kv:  # "20 players at once": their caches beside the weights
             of += f", {num(kv, 'GB')} the KV cache of the {streams:,} sequences served at once"
+        elif of and kv >= LONG_CONTEXT_SHARE * best["memory_total_gb"] and best.get("context"):
+            # "with 32k context": a KV cache that is a good part of the need, named
+            of += f", {num(kv, 'GB')} its KV cache at {best['context']:,} tokens"
         nominal = best.get("weights_nominal_gb")
         if of and nominal and abs(weights - nominal) > 0.01 * nominal:  # the size worked by hand
             per = best["nominal_bytes_per_param"]

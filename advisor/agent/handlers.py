@@ -39,6 +39,7 @@ from advisor.agent.understand import (
     EACH_USERS_RATE,
     ENGINE_WORDS,
     EPOCH_PACE_SAID,
+    HARDWARE_UNKNOWN,
     HOSTED,
     LEAVING,
     MADE_ASKED,
@@ -57,7 +58,7 @@ from advisor.agent.understand import (
     gpu_mentions,
 )
 from advisor.answer import Citation
-from advisor.calculator import interconnect
+from advisor.calculator import FAMILIES, interconnect
 from advisor.calculator.cost import (
     CHINCHILLA_TOKENS_PER_PARAM,
     DEFAULT_TARIFF_SOURCE,
@@ -2002,9 +2003,16 @@ def _models_on_card(query: Query, box: ToolBox) -> Draft | None:
 
 # cards of different models run together: "a 4090 + 3090", "if I add a 7900 XT", "both cards"
 MIXED_MAX = 8  # the most cards one machine holds, for a split over different ones
+# a price of cards together: "(both on finn.no for 5200 kr together)", "$1,400 together"
+_PRICED_TOGETHER = re.compile(
+    r"(?:[$\u20ac\u00a3]\s?\d[\d,.]*\s?k?|\d[\d,.]*\s?k?\s?(?:kr|sek|nok|dkk|usd|eur|gbp|dollars?"
+    r"|bucks|euros?|quid|pounds?|inr|rs|z\u0142|pln|chf|[$\u20ac\u00a3]))\s(?:all\s)?together\b"
+)
 _CARDS_TOGETHER = re.compile(
     # ("EUR 1,000 together": the two cards' price, no split of one model over them)
-    r"\d\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?\d|(?<!\d )\btogether\b|\bcombined\b|\bcombo\b"
+    # ("12+12 = 24 gb": memory summed, not two cards named with a plus)
+    r"\b[a-z]{0,2}\d{2,4}\w*\s?[+&]\s?(?:an? |my )?(?:rtx |rx |gtx )?[a-z]{0,2}\d{2,4}\b(?!\s?=)"
+    r"|(?<!\d )\btogether\b|\bcombined\b|\bcombo\b"
     r"|\b(?:use|using|run it on|with) (?:all|both) (?:three|four|of them|the cards|the gpus)\b"
     r"|\bboth (?:cards|gpus)\b|\buse (?:them )?both\b|\bcombine (?:them|the two)\b"
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
@@ -2022,7 +2030,7 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
     if (len(ids) < 2 or len(set(ids)) < 2 or len(query.models) != 1 or len(ids) > MIXED_MAX
             or (query.models[0].family or "llm") != "llm"
             or query.workload not in (None, "inference")
-            or not _CARDS_TOGETHER.search(query.low)):  # fmt: skip
+            or not _CARDS_TOGETHER.search(_PRICED_TOGETHER.sub(" ", query.low))):  # fmt: skip
         return None
     model = query.models[0]
     precision = query.precision or model.precision or HOME_PRECISION
@@ -2064,6 +2072,9 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
 
 
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
+    if not query.gpus and HARDWARE_UNKNOWN.search(query.low):
+        # "good enough for the ai thing? its a dell, dont know whats inside it": its card first
+        return Draft(c.CARD_UNKNOWN if query.models else f"{c.CARD_UNKNOWN}\n\n{c.ASK_BACK}")
     if _vague(query):
         return Draft(c.ASK_BACK)  # "will it fit?" with nothing named: which model, which card?
     if (mixed := _mixed_pair(query, box)) is not None:
@@ -2666,7 +2677,10 @@ def _concurrency_limited(
     why = (f"All {batch:,} with {length} each would need "
            f"{c.num(e['memory_per_gpu_gb'], 'GB')} per GPU of "
            f"{c.usable(e)} (KV cache "
-           f"{c.num(kv, 'GB')}); a serving engine pages the cache and queues the requests beyond "
+           f"{c.num(kv, 'GB')}"
+           + (f" per GPU, {c.num(kv * e['num_gpus'], 'GB')} across the {e['num_gpus']}"
+              if e["num_gpus"] > 1 else "")
+           + "); a serving engine pages the cache and queues the requests beyond "
            "what it holds.")  # fmt: skip
     return f"{head}\n\n{why}", held
 
@@ -3318,6 +3332,13 @@ def _cards_bought(query: Query) -> bool:
 
 # a claim of parity between two cards: "as good as a 3090", "as quick as the one big one", "the
 # same as the desktop", "on par with"
+# two setups asked to be level (not "as good as", which the better one also is): "so the same
+# speed?", "on par with", "basically a 3090"
+SAME_ASKED = re.compile(
+    r"\b(?:the )?same (?:speed|performance|thing)\b|\bthe same as\b|\bon (?:a )?par with\b"
+    r"|\bequally (?:fast|quick)\b|\bbasically (?:an?|the same as) "
+)
+SAME_WITHIN = 0.1  # two figures within a tenth of each other are "about the same"
 PARITY_ASKED = re.compile(
     r"\b(?:as (?:good|fast|quick|capable|strong|powerful)|(?:just )?as well) as\b"
     r"|\bthe same (?:as|thing|speed|performance)\b|\bsame (?:speed|performance|thing)\b"
@@ -3350,7 +3371,9 @@ def asks_pick(query: Query) -> bool:
         r"(?:[a-z]+ )?[a-z]*\d+[\w-]*(?: \w{1,5})? or\b",
         low,
     )
-    if chosen and not re.search(r"\beach of\b|\bboth\b|\beither\b", low):
+    # ("both on finn.no for 5200 kr together": the pair's price, not "does it fit on both?")
+    unpriced = re.sub(r"\bboth\b(?=(?:\s\S+){0,4}\s(?:for|at)\s[$\u20ac\u00a3]?\s?\d)", " ", low)
+    if chosen and not re.search(r"\beach of\b|\bboth\b|\beither\b", unpriced):
         return True
     return not YES_NO.search(low) and bool(re.search(asked, low) or either)
 
@@ -3845,7 +3868,10 @@ _NORMAL_ASKED = re.compile(
 )
 
 
-SAID_SLACK = 0.1  # how far outside the estimate's band a rounded figure the user says may lie
+# how far outside the estimate's band a figure the user says may lie: rounded as read off a
+# screen, and measured with some context already in the cache (llama.cpp's decode falls by a
+# tenth or more as the cache fills)
+SAID_SLACK = 0.2
 FAR_ABOVE = 3.0  # a speed this many times the band's top is no run of the job said
 
 
@@ -3879,7 +3905,7 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
         return None
     what = f"{e['model_name']} on {c.gpus_phrase(e['num_gpus'], e['gpu_name'])} ({c.settings(e)})"
     expected = f"the estimate for {what}: {c.band(band, 'tokens/s')}"
-    # a figure people read off a screen and round ("like 2 tok/s"): a tenth either side is in range
+    # a figure people read off a screen and round ("like 2 tok/s"), SAID_SLACK either side
     if said < band["low"] * (1 - SAID_SLACK):
         causes = (
             " Common causes: layers left on the CPU (llama.cpp -ngl below the model's "
@@ -3958,7 +3984,11 @@ def _as_held(query: Query, box: ToolBox, args: dict[str, Any]) -> tuple[dict[str
 def _owned(query: Query, refs: list[GpuRef]) -> list[GpuRef]:
     """The cards the user says are theirs ("my 3090", "our old L40S")."""
     low = query.low
-    mine = r"\b(?:my|our)\s(?:[\w-]+\s)?"
+    # ("we only have 1 PC with an RTX 4090": the card of the machine said to be had)
+    mine = (
+        r"(?:\b(?:my|our)\s(?:[\w-]+\s)?"
+        r"|\b(?:i|we) (?:only |just |already )?(?:have|own|got|use|run)\b[^.?!,;]{0,30}?\s)"
+    )
     return [r for r in refs if re.search(mine + re.escape(r.text.lower()), low)]
 
 
@@ -5094,6 +5124,8 @@ def _deadline_judged(query: Query, box: ToolBox, verdict_only: bool = False) -> 
     if query.seconds_per_item or _GPU_HOURS_SAID.search(query.low):
         return None  # the user's own pace, or GPU-hours to spend: their handlers
     ref, model = query.gpus[0], query.models[0]
+    if len(query.gpus) > 1 and len(owned := _owned(query, [g for g in query.gpus if g.ids])) == 1:
+        ref = owned[0]  # "they say it needs 8x A100; we only have a 4090: can it finish in a week?"
     gpu, have = gpu_choices(ref)[0], ref.count or query.num_gpus or 1
     e = box.call("estimate", estimate_args(query, gpu, have, model))
     fuller = _pretraining_batch(query, box, e, model)  # pre-training runs full batches
@@ -5733,7 +5765,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
             return Draft("\n\n".join(filter(None, [_per_units_cost(query, box), per_token,
                                                      draft.text, figures])),
                          draft.citations, draft.warnings)  # fmt: skip
-        ratio = _multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
+        ratio = multiple_judged(query, box) + ratio  # "is the H100 really 3x faster?"
         rented = _RENT_SAID.search(query.low) or query.providers
         if VALUE_ASKED.search(query.low) and not rented and (
                 bought := _bought_value(box, query.condition,
@@ -5847,7 +5879,7 @@ def compare(query: Query, box: ToolBox) -> Draft:
     # was asked ("does the H20 match the H100 on BF16, for training?")
     job = None if asked and not chosen else _job_ratio(query, box, ids)
     if job:
-        job = _multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
+        job = multiple_judged(query, box) + job  # "is the H100 really 3x faster?"
     rented = _RENT_SAID.search(query.low) or query.providers
     valued = job and VALUE_ASKED.search(query.low) and not rented
     bought = (_bought_value(box, query.condition, dict(query.gpu_purchase_prices)) if valued
@@ -6465,16 +6497,21 @@ _MULTIPLE_ASKED = re.compile(
     r"|\b(double|triple|quadruple)(?: (?:that|it|this)\b| (?:my|our|the|his|her|their) "
     r"(?:speed|tok\w*|t/s|it/s|throughput|performance|fps)\b)"
     # "several times faster", "an order of magnitude faster": a multiple in words
-    r"|\b(several|a few|many|an order of magnitude) (?:times )?(?:faster|quicker|as fast)\b"
+    # (not "how many times faster": a ratio asked)
+    r"|(?<!\bhow )\b(several|a few|many|an order of magnitude) (?:times )?"
+    r"(?:faster|quicker|as fast)\b"
     # "how much faster would the 4090 be, like is it double or wat?"
     r"|\b(?:is it|would it be|will it be|is that) (double|triple)\b"
     # "an H100 would answer six times faster": a multiple in words
     r"|\b(three|four|five|six|seven|eight|nine|ten) times (?:faster|quicker|as fast|the speed)\b"
+    # "nvidia said the 5090 is 2x the 4090", "finish in half the time": a multiple claimed
+    r"|\b(\d+(?:\.\d+)?) ?(?:x|times) (?:the|an?|my|our) (?=(?:[a-z]+ )?[a-z]{0,4}\d)"
+    r"|\b(half|a third|a quarter) (?:of )?the time\b"
 )
 _TIMES_SAID = {"double": 2.0, "triple": 3.0, "quadruple": 4.0, "several": 3.0, "a few": 3.0,
                "many": 3.0, "an order of magnitude": 10.0, "three": 3.0, "four": 4.0,
                "five": 5.0, "six": 6.0, "seven": 7.0, "eight": 8.0, "nine": 9.0,
-               "ten": 10.0}  # fmt: skip
+               "ten": 10.0, "half": 2.0, "a third": 3.0, "a quarter": 4.0}  # fmt: skip
 
 
 def multiple_asked(low: str) -> float | None:
@@ -6482,25 +6519,68 @@ def multiple_asked(low: str) -> float | None:
     said = _MULTIPLE_ASKED.search(low)
     if said is None:
         return None
-    if words := said.group(4) or said.group(5) or said.group(6) or said.group(7):
+    if words := said.group(4) or said.group(5) or said.group(6) or said.group(7) or said.group(9):
         return _TIMES_SAID[words]
-    return 2.0 if said.group(3) else float(said.group(1) or said.group(2))
+    return 2.0 if said.group(3) else float(said.group(1) or said.group(2) or said.group(8))
 
 
-def _multiple_judged(query: Query, box: ToolBox) -> str:
+def _estimated_speeds(box: ToolBox) -> list[float]:
+    """The speed of one job on each GPU estimated (the job's own metric, the first estimate of
+    each GPU that holds it), when the estimates are of one job on two cards."""
+    first: dict[str, dict[str, Any]] = {}
+    for call in box.calls:
+        e = call.result
+        if call.name == "estimate" and "error" not in e and e.get("fits") and "gpu" in e:
+            first.setdefault(e["gpu"], e)
+    jobs = {(e.get("family"), e.get("workload"), e.get("model")) for e in first.values()}
+    if len(first) != 2 or len(jobs) != 1:
+        return []
+    speeds = []
+    for e in first.values():
+        metrics = (
+            FAMILIES[e["family"]].metrics.get(e["workload"])
+            if e.get("family") in FAMILIES
+            else None
+        )
+        value = e.get(metrics[0].key) if metrics else None
+        speed = value.get("typical") if isinstance(value, dict) else value
+        if not isinstance(speed, (int, float)) or speed <= 0:
+            return []
+        speeds.append(float(speed))
+    return speeds
+
+
+def parity_judged(query: Query, box: ToolBox) -> str:
+    """ "two 4060 Ti = one 4090 for llama 8b, so the same speed?": yes or no by the two setups'
+    speeds for the job just estimated (within a tenth is the same), before them; empty when no
+    parity is asked or the speeds are not both at hand."""
+    if not SAME_ASKED.search(query.low) or len(query.gpus) != 2:
+        return ""
+    speeds = _estimated_speeds(box)
+    if len(speeds) < 2:
+        return ""
+    ratio = max(speeds) / min(speeds)
+    if ratio <= 1 + SAME_WITHIN:
+        return f"**Yes, about the same speed: within {c.num((ratio - 1) * 100)}%.**\n\n"
+    return f"**No: about {c.num(ratio)}x apart.**\n\n"
+
+
+def multiple_judged(query: Query, box: ToolBox) -> str:
     """ "Is the H100 really 3x faster than the A100?": yes or no by the ratio just computed
     (within a tenth of the multiple counts as yes), before it; empty when none is asked."""
     times = multiple_asked(query.low)
+    if times is None or times <= 1:
+        return ""
+    # (the last comparison in which both cards ran: a larger batch tried after may not fit one)
     compared = next((call.result for call in reversed(box.calls)
-                     if call.name == "compare_workload" and "error" not in call.result),
+                     if call.name == "compare_workload" and "error" not in call.result
+                     and sum(bool(r.get("speed")) for r in call.result["gpus"]) >= 2),
                     None)  # fmt: skip
-    if times is None or compared is None:
+    speeds = ([r["speed"] for r in compared["gpus"] if r.get("speed")] if compared
+              else _estimated_speeds(box))  # fmt: skip
+    if len(speeds) < 2:
         return ""
-    fitting = [r for r in compared["gpus"] if r.get("speed")]
-    if len(fitting) < 2 or times <= 1:
-        return ""
-    best = max(fitting, key=lambda r: r["speed"])
-    ratio = best["speed"] / min(r["speed"] for r in fitting)
+    ratio = max(speeds) / min(speeds)
     if ratio >= 0.9 * times:
         return f"**Yes: about {c.num(ratio)}x, near the {c.num(times)}x asked.**\n\n"
     return f"**No: about {c.num(ratio)}x, not {c.num(times)}x.**\n\n"
@@ -7117,7 +7197,7 @@ def _pace_said(query: Query, items: float) -> str:
 
 # a price offered, judged: "is $2.50/hr a good price for an H100?", "fair?", "a rip-off?"
 _PRICE_JUDGED = re.compile(
-    r"\bgood (?:price|deal|rate)\b|\bfair\b|\brip-?off\b|\boverpriced\b|\bexpensive\b"
+    r"\bgood (?:price|deal|rate)\b|\bfair\b|\brip[- ]?off\b|\boverpriced\b|\bexpensive\b"
     r"|\breasonable\b|\bcheap\b|\bworth it\b|\bin line\b|\bmarket rate\b|\bgood value\b"
     r"|\bover-?pa(?:y|ying|id)\b|\bgoing rate\b|\bripped off\b|\bfleeced\b|\brobbed\b"
     r"|\btoo much\b"

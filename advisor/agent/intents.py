@@ -19,6 +19,7 @@ from advisor.agent import principles
 from advisor.agent.query import Query
 from advisor.agent.toolbox import ToolBox
 from advisor.agent.understand import (
+    HARDWARE_UNKNOWN,
     LEAVING,
     MADE_ASKED,
     TOPIC_WORDS,
@@ -907,10 +908,11 @@ def _buy(q: Query, low: str) -> bool:
         return False  # "..., and if it draws 400 W 8 hours a day at 14c/kWh, the bill?": power
     if _new_card_asked(q, low):
         return False  # "upgrading from my 2070 super: what should i get": a recommendation
+    said_models = [m for m in q.models if not m.assumed]  # ("for LLM": a model stands in)
     if (
         q.fields
         and q.gpus
-        and not (q.budget or q.models or q.purchase_usd or q.workload_given)
+        and not (q.budget or said_models or q.purchase_usd or q.workload_given)
         and not _PRICE_ASKED.search(_questions(low))  # "what does apple charge for it?"
     ):
         return False  # "buying a second 4090, does nvlink work between them": a datasheet fact
@@ -952,8 +954,10 @@ def _buy(q: Query, low: str) -> bool:
 
 # a price found, judged: "a fair price?", "overpriced?", "a ripoff?"
 _PRICE_JUDGED = (
-    r"\b(?:fair|good|reasonable|decent|ok|okay) (?:price|deal)\b|\boverpriced\b|\brip-?off\b"
-    r"|\bfleeced\b|\bripped off\b"
+    r"\b(?:fair|good|reasonable|decent|ok|okay) (?:price|deal)\b|\boverpriced\b|\brip[- ]?off\b"
+    r"|\bfleeced\b|\bripped off\b|\bscam\b|\bhighway robbery\b|\b(?:is|was) (?:that|it|this)"
+    r" (?:a )?(?:robbery|daylight robbery|steal|bargain)\b"
+    r"|\b(?:robbery|a steal|a bargain) or (?:normal|fair|ok|okay|reasonable)\b"
     # "my mate wants $400 for his 3080, should i?", "take it?": a price offered, judged
     r"|\bshould (?:i|we)\s?(?:[?!]|$|take it|go for it)|\b(?:take|grab) it\s?\?"
 )
@@ -985,7 +989,7 @@ _BUY_JUDGED = re.compile(
     r"\bworth\b|\bbuy\w*|\bdeal\b|\bpurchas\w*|\bshould (?:i|we) (?:get|grab)\b"
     # "offered to sell us his 3060 for £150: is that fair, and its memory?"
     r"|\b(?:is|was) (?:that|it|this) (?:a )?(?:fair|reasonable|sensible)\b"
-    r"|\b(?:fair|sensible) price\b"
+    r"|\b(?:fair|sensible) price\b|\brip[- ]?off\b|\boverpriced\b|\brobbery\b|\bscam\b"
 )
 
 
@@ -1845,6 +1849,8 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
         return "fit"  # "if the 40 gig one works I'd rather save. does it, or do I need the H100?"
     if _ARTICLES_ASKED.search(low) and not _field_list(query) and not _invalid(query, low):
         return "explain"  # "what does the a6000 vs a100 article say?": their sentences
+    if not query.gpus and HARDWARE_UNKNOWN.search(low):
+        return "fit"  # "good enough for the ai thing? its a dell, dont know whats inside it"
     if (len(query.gpus) == 1 and not query.models and not query.user_price_usd_per_hour
             and _RUNNING_COST.search(low)):  # fmt: skip
         return "cost"  # "monthly cost of running a 4090 at home 24/7": its electricity
@@ -1855,6 +1861,15 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
             return name
     if _fields_asked_of_the_card(query, low):
         return "spec" if len(query.gpus) == 1 and not query.gpus[0].count else "compare"
+    which_better = rx.search(r"\bwhich\b[^.?!]{0,20}\b(?:better|best|pick|get|buy)\b", low)
+    if (
+        len({g.ids for g in query.gpus if g.ids}) >= 2
+        and query.fields
+        and not query.models
+        and which_better
+    ):
+        # "an RTX 4000 SFF Ada and an RTX A4000: which is the better shout? VRAM, speed, watts"
+        return "compare"
     name = next(name for name, intent in INTENTS.items() if intent.detect(query, low))
     if name in ("buy", "speed") and _field_list(query) and not _PRICE_ASKED.search(low):
         # "thinking of buying a 4060 Ti 16GB: its VRAM, bandwidth and TDP?": the figures asked

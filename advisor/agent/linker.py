@@ -147,7 +147,10 @@ def tokens(text: str) -> list[Token]:
         word = rx.sub(r"['\u2019](?:s|ll|d|re|ve|m)?$", "", m.group(0))  # "L40's", "it'll"
         if not word:
             continue
-        out.append(Token(m.start(), m.start() + len(word), word, word.lower()))
+        low = word.lower()
+        if m.start() and text[m.start() - 1] == "#" and word.isdigit():
+            low = "#" + low  # "Ticket #4519", "issue #812": a number that names, not a count
+        out.append(Token(m.start(), m.start() + len(word), word, low))
     return out
 
 
@@ -497,7 +500,7 @@ class Linker:
         """GPU-shaped words the catalog does not know ("RTX 9999", "A1000"): suggestions."""
         refs = []
         for i, w in enumerate(words):
-            if i in taken:
+            if i in taken or w.low.startswith("#"):  # "Ticket #4519": a number that names
                 continue
             prefixed = i and words[i - 1].low in _DROPPABLE and i - 1 not in taken
             pair = f"{words[i - 1].text} {w.text}" if prefixed else w.text
@@ -1192,6 +1195,10 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     back = [w.low for w in kept]
     last = rx.sub(r"^(\d+)x$", r"\1", back[-1])  # "4x" is 4; "six" keeps its x
     said_times = back[-1] != last  # "4x": a multiple, whatever word came before it
+    skipped = {w.low for w in words[at + 1 : start]}
+    times = said_times or skipped & {"x", "\u00d7"}
+    if times and "the" in skipped and len(back) >= 2 and back[-2] in _IS_WORDS:
+        return None  # "the 5090 is 2x the 4090": a claimed multiple, not two 4090s
     apart = len(kept) >= 2 and kept[-1].start - kept[-2].end > 1  # "90 epochs, 4 3090s"
     if (len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS | _SETTING_WORDS
             and not said_times and not apart):  # fmt: skip
@@ -1209,6 +1216,8 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     return None
 
 
+# "is 2x the 4090": a multiple of the card named after these words
+_IS_WORDS = frozenset({"is", "are", "was", "were", "be", "being", "s", "it's", "its"})
 # a number after these words is a price, not a count of the card that follows
 _PRICE_BEFORE = frozenset({"is", "was", "costs", "cost", "@"})
 _COUNT_FILLER = (

@@ -25,6 +25,7 @@ from advisor.agent.handlers import (
     DATA_PARALLEL_WHY,
     HOME_PRECISION,
     MONEY_ASKED,
+    SAME_WITHIN,
     SUPPLY_SAID,
     VALUE_ASKED,
     YES_NO,
@@ -1024,11 +1025,15 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
               ("fp16_bf16_dense_tflops", "dense FP16/BF16 tensor", "TFLOPS"),
               ("tdp_w", "board power", "W"))  # fmt: skip
     differ, same = [], []
+    # "practically the same bandwidth": within SAME_WITHIN; "the same": 1%
+    roughly = re.search(r"\b(?:about|practically|roughly|nearly|almost|pretty much|basically"
+                        r"|essentially|more or less|virtually) the same\b", query.low)  # fmt: skip
+    tolerance = SAME_WITHIN if roughly else 0.01
     for field, label, unit in fields:
         va, vb = a.get(field), b.get(field)
         if va is None or vb is None:
             continue
-        if abs(va - vb) <= 0.01 * max(va, vb):
+        if abs(va - vb) <= tolerance * max(va, vb):
             same.append(f"{label} {c.num(va, unit)}")
         else:
             differ.append((label, f"{label}: {c.num(va, unit)} against {c.num(vb, unit)}"))
@@ -1048,9 +1053,12 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
                     f"{', '.join(d for d, _ in wrong)}** "
                     f"({'; '.join(text for _, text in wrong)}).")  # fmt: skip
         else:
-            held = [f"{label} ({c.num(a[field], unit)})" for field, label, unit in fields
+            held = [f"{label} ({c.num(a[field], unit)})" if a[field] == b.get(field)
+                    else f"{label} ({c.num(a[field], unit)} against {c.num(b[field], unit)})"
+                    for field, label, unit in fields
                     if label in asked and a.get(field) is not None]  # fmt: skip
-            head = (f"**{'No, that holds' if flipped else 'Yes'}: {pair} have the same "
+            same_word = "about the same" if roughly else "the same"
+            head = (f"**{'No, that holds' if flipped else 'Yes'}: {pair} have {same_word} "
                     f"{', '.join(held)}.**")  # fmt: skip
         rest = [text for d, text in differ if d not in asked]
         lines = [head]
@@ -1542,6 +1550,9 @@ def _supply_asked(low: str) -> bool:
     speed = (  # ("which of the two should I order?": a pick, the supply one of its limits)
         r"\b(?:quicker|faster|slower|speed|tok\w*/s|tokens? (?:per|a) second|which (?:one|card)"
         r"|which of (?:the|them|these|those)|should i (?:order|buy|get|pick))\b"
+        # "(i9, 1000W PSU) ... buy or rent, which works out cheaper?": the money asked
+        r"|\b(?:buy\w*|purchas\w*) or rent\w*|\brent\w* or (?:buy\w*|purchas\w*)|\bcheaper\b"
+        r"|\bbreak[- ]?even\b|\bpays? (?:itself )?off\b"
     )
     return not any(re.search(speed, a) for a in asked)
 
@@ -3188,6 +3199,19 @@ def tensor_cores(query: Query, box: ToolBox) -> Draft | None:
         return None
     with_tc = [s for s in sheets if s.get("fp16_bf16_dense_tflops")]
     without = [s for s in sheets if not s.get("fp16_bf16_dense_tflops")]
+    if len(sheets) == 1 and with_tc:
+        # "fp16=True on the T4 took the epoch from 21 to 7 minutes: how is it 3x faster?"
+        has = with_tc[0]
+        ratio = has["fp16_bf16_dense_tflops"] / has["fp32_tflops"]
+        head = (f"**Tensor cores: in FP16 the {has['name']} multiplies on its tensor cores at "
+                f"{c.exact(has['fp16_bf16_dense_tflops'], 'TFLOPS')} dense, against "
+                f"{c.exact(has['fp32_tflops'], 'TFLOPS')} in FP32 on its ordinary cores: "
+                f"{c.num(ratio)}x on paper.**")  # fmt: skip
+        why = ("Mixed precision (fp16=True) runs the matrix multiplies in FP16 on the tensor "
+               "cores and halves the bytes each activation moves; a whole step also spends time "
+               "in memory-bound layers, the optimizer and the data loader, which gain less, so "
+               "the run speeds up by less than the paper ratio.")  # fmt: skip
+        return Draft(f"{head}\n\n{why}")
     if not without:
         return None
     lacking = without[0]
@@ -3406,7 +3430,8 @@ def tabular(query: Query, box: ToolBox) -> Draft | None:
 
 
 def _cues(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(patterns))
+    # ("." crosses a line break as it crosses a full stop: a message written in lines)
+    return re.compile("|".join(patterns), re.DOTALL)
 
 
 _GPU_NOUN = r"(?:gpu|card|\d{4}|a\d{2,4}|h\d{3}|l\d{1,2}s?|one)s?"
@@ -3465,16 +3490,24 @@ PRINCIPLES: tuple[Principle, ...] = (
         # "kaggle 2x T4 = one 32gb gpu?", "two 3090s equal one 48 GB card?"
         r"\b(?:\d+ ?x|two|2|both)\s?(?:[\w-]+\s?){0,2}(?:=|equals?|is the same as|same as)\s?"
         r"(?:one|a single|1|a)\s(?:\d+ ?gb\s)?(?:gpu|card|device)\b",
+        # "... and run a 60GB model as if it were one GPU"
+        r"\bas if (?:it|they) (?:were|was|is|are) (?:one|a single|1) (?:big )?"
+        r"(?:gpu|card|device)\b",
     ), pooling),
     Principle("interconnect", "explain", _cues(
         r"^(?=.*\b(?:why|how come)\b).*\b(?:tensor[- ]parallel\w*|tp|fsdp|zero-?3|deepspeed|"
         r"all-?reduce|multi-?gpu|data[- ]parallel\w*|pipeline[- ]parallel\w*)\b.{0,120}"
         r"\b(?:barely|slow\w*|scal\w*|worse|gap|faster)\b",
     ), interconnect, _split_job),
+    # ("fp16=True took the epoch from 21 to 7 min, how is it 3x faster?": why, in other words)
     Principle("tensor_cores", "explain", _cues(
-        r"^(?=.*\b(?:why|how come)\b).*\b(?:amp|mixed[- ]precision|fp16|half[- ]precision)\b"
+        r"^(?=.*\b(?:why|how come|how (?:is|does|can) (?:it|that|this)"
+        r"|what(?:'s| is) (?:actually )?happening)\b)"
+        r".*\b(?:amp|mixed[- ]precision|fp16|half[- ]precision)\b"
         r".{0,120}\b(?:faster|slower|speed\w*|quicker)\b",
-        r"^(?=.*\b(?:why|how come)\b).*\b(?:faster|slower|speed\w*|quicker)\b.{0,80}"
+        r"^(?=.*\b(?:why|how come|how (?:is|does|can) (?:it|that|this)"
+        r"|what(?:'s| is) (?:actually )?happening)\b)"
+        r".*\b(?:faster|slower|speed\w*|quicker)\b.{0,80}"
         r"\b(?:amp|mixed[- ]precision|fp16|half[- ]precision)\b",
     ), tensor_cores),
     Principle("batching", "explain", _cues(
@@ -3819,6 +3852,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"|carry|cope|support)|enough)\b",
         r"\b(?:can|could|will|would)\b[^.?!]{0,20}\b\d[\d,.]*\s?k?(?:w|watts?)\s(?:of\s)?"
         r"(?:inverter|solar|battery bank|generator)\b",
+        # "a 300w inverter on the 24v bank ... will the inverter handle it"
+        r"\b(?:can|could|will|would|does|is)\s(?:the|my|our|this|that)\s(?:inverter|generator|ups"
+        r"|battery bank|solar setup)\s(?:handle|power|run|carry|cope|support|take|be enough"
+        r"|enough)\b",
     ), power_supply, lambda q: _supply_asked(q.low)),
     Principle("context_memory", "explain", _cues(
         r"\b(?:context|ctx)\b.{0,60}\b(?:vram|memory)\b.{0,40}\b(?:explod\w*|blow\w*|grow\w*|"

@@ -18,6 +18,8 @@ from advisor.agent.handlers import (
     NODE_GPUS,
     OWN_SUPPLY,
     PARITY_ASKED,
+    SAME_ASKED,
+    SAME_WITHIN,
     SOLVE_ARGS,
     YES_NO,
     Draft,
@@ -27,6 +29,8 @@ from advisor.agent.handlers import (
     has_rate,
     impossible_hardware,
     in_dollars,
+    multiple_judged,
+    parity_judged,
     rate_said,
     recordings_an_hour,
     supply_watts,
@@ -229,6 +233,11 @@ def _one(query: Query, box: ToolBox) -> Draft:
     draft.text = _memory_kinds_why(query, box, draft.text)
     draft.text = _within_power(query, box, draft.text)
     draft.text = _claim_checked(query, box, draft.text)
+    draft.text = _same_figure_checked(query, box, draft.text)
+    if not _VERDICT_START.search(draft.text):
+        # "the 5090 is 2x the 4090, so my fine-tunes take half the time?" answered by a job's time
+        # on each: the multiple claimed against the two cards' speeds, first
+        draft.text = (multiple_judged(query, box) or parity_judged(query, box)) + draft.text
     draft.text = _sparse_quoted(query, box, draft.text)
     draft.text = _energy_asked(query, box, draft.text)
     draft.text = _unit_asked(query, box, draft.text)
@@ -538,6 +547,9 @@ _CLAIM_ASKED = re.compile(
     r"\b(?:am i|is (?:he|she|my [\w-]+|the [\w-]+)|are (?:they|you sure)) (?:right|correct|wrong)\b"
     # "he's wrong, right?", "she's right, isn't she?"
     r"|\b(?:he|she|they)(?:'s|'re| is| are) (?:right|correct|wrong)\b"
+    # "the supplier tells us ... Is this correct?"
+    r"|\bis (?:this|that|it|this claim|that claim|the claim|this statement|that statement)"
+    r" (?:really |actually )?(?:right|correct|true|accurate)\b"
 )
 _MY_CLAIM = re.compile(r"\bi (?:say|said|think|reckon|believe|claim|bet|argue|told (?:him|her))\b"
                        r"([^.?!]*)")  # fmt: skip
@@ -546,9 +558,12 @@ _THEIR_CLAIM = re.compile(
     r"|bloke|dude|salesman|seller|shop|store|clerk|teacher|kid|someone|everyone|people|reddit"
     r"|forum|article|video|youtuber|partner|husband|wife|manager|vendor|supplier|rep|he'd|she'd"
     r"|nephew|niece|uncle|aunt|cousin|grandson|granddaughter|teammate|student|professor|tutor"
+    r"|reseller|retailer|dealer|integrator|consultant|post|thread|blog|website|site|review|tweet"
+    r"|comment|benchmark|paper|newspaper|magazine|ad|advert|brochure|datasheet|spec sheet"
     r"|my [\w-]+)"
     r"(?: (?:in|at|from|on) (?:the |a |my |our )?[\w-]+(?: [\w-]+)?)?"
-    r",? (?:says?|said|thinks?|claims?|reckons?|insists?|argues?|swears?|told me)\b,?([^.?!]*"
+    r",? (?:says?|said|thinks?|claims?|reckons?|insists?|argues?|swears?|told (?:me|us)"
+    r"|tells? (?:me|us)|assures? (?:me|us))\b,?([^.?!]*"
     r"(?:\.[^.?!]*\b(?:so|must|would|will)\b[^.?!]*)?)"
 )
 # the job a claim is about, and the datasheet figure that decides it: training runs on the
@@ -556,14 +571,20 @@ _THEIR_CLAIM = re.compile(
 _CLAIM_JOBS = (
     (re.compile(r"\btrain\w*|\bfine-?tun\w*"), "fp16_bf16_dense_tflops"),
     (
-        re.compile(r"\b(?:answer|respond|repl(?:y|ies)|generat|chat|tokens?\b|decod|inference\b)"),
+        re.compile(
+            r"\b(?:answer|respond|repl(?:y|ies)|generat|chat|tokens?\b|decod|inference\b"
+            r"|llms?\b)"
+        ),
         "bandwidth_gbs",
     ),
 )
 # "the 4090 must train faster than the H100": the card of the clause before "than" is claimed
 # better ("so it must train faster": "it" is the card the claim began with)
 _BETTER_THAN = re.compile(
-    r"(?P<better>[^,;]{0,60}?)\b(?:faster|quicker|better|stronger|more powerful)\b.{0,20}?"
+    # ("the 4090 will always be slower than any HBM card": the card claimed the lesser, which
+    # _CLAIMED_LESS turns round)
+    r"(?P<better>[^,;]{0,60}?)\b(?:faster|quicker|better|stronger|more powerful|slower|worse"
+    r"|weaker)\b.{0,20}?"
     r"\bthan\b(?P<worse>.{0,40})"
 )
 
@@ -621,6 +642,11 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
         return text
     fields = [f for f in query.fields if all(isinstance(s.get(f), (int, float)) for s in sheets)]
     clause = said.group(1)
+    if re.match(r"is (?:this|that|it)\b", asked.group(0)) and not (
+            _BETTER_THAN.search(clause) or _SAME_CLAIMED.search(clause)):  # fmt: skip
+        # "a friend says the 5080 holds it all in bf16. Is this true?": no claim of one card
+        # over the other, so no verdict from their figures
+        return text
     job = next((f for words, f in _CLAIM_JOBS if words.search(clause)), None)
     picked = re.match(r"\*\*(?:Yes: |No: )?[Pp]ick the (.+?)[:*]", text)
     why = ""
@@ -667,7 +693,41 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
         verdict = f"**No: {who} right.**" if right else f"**Yes: {who} wrong.**"
     else:
         verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
+    word = verdict[2 : verdict.index(":")]
+    said = re.match(rf"\*\*{word}: (?!a small step)", text)
+    if said and not why:  # "No: the A10 is faster for this job": one verdict, with its reason
+        return f"{verdict[:-3]}: {text[said.end() :]}"
     return f"{verdict}\n\n{why}{text}"
+
+
+# a figure asked to be the same on two cards: "does the RX 7900 XTX have practically the same
+# memory bandwidth as the 4090?", "is it true they have about the same vram?"
+_SAME_FIGURE_ASKED = re.compile(
+    r"\b(?:(?:practically|basically|almost|nearly|about|roughly|pretty much|essentially|more or"
+    r" less) )?the same (?:[\w/-]+ ){0,3}(?:as|of|to|like)\b"
+    r"|\b(?:have|has|got) (?:about |roughly )?(?:the same|equal|similar) (?:[\w/-]+ ){0,2}\?"
+)
+
+
+def _same_figure_checked(query: Query, box: ToolBox, text: str) -> str:
+    """ "is it true the RX 7900 XTX has practically the same memory bandwidth as the 4090?": yes
+    or no from the one datasheet figure asked of the two cards (within SAME_WITHIN), first."""
+    if len(query.fields) != 1 or not _SAME_FIGURE_ASKED.search(query.low):
+        return text
+    if _VERDICT_START.search(text):
+        return text
+    sheets = _named_sheets(query, box)
+    field = query.fields[0]
+    values = [float(v) for s in sheets if isinstance(v := s.get(field), (int, float)) and v > 0]
+    if len(sheets) != 2 or len(values) != 2:
+        return text
+    low_v, high_v = sorted(values)
+    label, unit = c.FIELD_LABELS[field]
+    near = high_v / low_v - 1 <= SAME_WITHIN
+    figures = ", ".join(f"the {s['name']} {c.num(s[field], unit)}" for s in sheets)
+    gap = f"{c.num(100 * (high_v / low_v - 1))}% apart"
+    lead = f"Yes, about the same {label}" if near else f"No, not the same {label}"
+    return f"**{lead}: {figures} ({gap}).**\n\n{text}"
 
 
 # the figures of a message that quotes TFLOPS: "2,615 TFLOPS for the MI300X, against 989 for the
@@ -682,6 +742,8 @@ _FIGURE = re.compile(
 _QUOTED_JUDGED = re.compile(
     r"\b(?:right|fair|correct|true|accurate|legit|valid|apples)\b|\b(?:times|x) (?:faster|quicker"
     r"|better|as fast)\b|\bdoes (?:that|this) mean\b"
+    # "the datasheet says 'with sparsity': what does that mean, what is the real number?"
+    r"|\bwhat does (?:that|this|it) mean\b|\breal (?:number|figure|rate|one)\b|\bsparsity\b"
 )
 # the rates a datasheet's headline may be, besides the dense FP16/BF16 one
 _HEADLINE_RATES = (
@@ -696,26 +758,44 @@ def _sparse_quoted(query: Query, box: ToolBox, text: str) -> str:
     right?": a figure quoted that is a card's sparse (or FP8) rate set against another's dense
     one; no, and the dense rates side by side, lead."""
     low = query.low
-    if len(query.gpus) < 2 or not (_QUOTED_JUDGED.search(low) and _RATE_WORD.search(low)):
+    sparsity = re.search(r"\bsparsity\b|\bsparse\b", low)
+    if not (len(query.gpus) >= 2 or sparsity) or not (
+            _QUOTED_JUDGED.search(low) and _RATE_WORD.search(low)):  # fmt: skip
         return text
     said = [float(m.group(1).replace(",", "")) for m in _FIGURE.finditer(low)]
     sheets = _named_sheets(query, box)
-    if len(said) < 2 or len(sheets) < 2:
+    if not said or not sheets or ((len(said) < 2 or len(sheets) < 2) and not sparsity):
         return text
-    dense = "fp16_bf16_dense_tflops"
     for sheet in sheets:
-        rate = sheet.get(dense)
         for field, label in _HEADLINE_RATES:
+            # the dense rate to set it against: FP8's for an 8-bit figure said of FP8
+            dense = ("fp8_dense_tflops" if field == "int8_sparse_tops" and "fp8" in low
+                     and isinstance(sheet.get("fp8_dense_tflops"), (int, float))
+                     else "fp16_bf16_dense_tflops")  # fmt: skip
+            rate = sheet.get(dense)
             other = sheet.get(field)
             if not (isinstance(other, (int, float)) and isinstance(rate, (int, float))):
                 continue
             if any(abs(v - other) <= 0.01 * other and abs(v - rate) > 0.05 * rate for v in said):
                 both = ", ".join(f"the {s['name']} {c.field_value(s, dense)}" for s in sheets
                                  if isinstance(s.get(dense), (int, float)))  # fmt: skip
+                kind = c.FIELD_LABELS[dense][0]
+                if dense == "fp8_dense_tflops":  # "1321 TFLOPS FP8": FP8's, said as FP8
+                    label = "sparse FP8 rate (2:4 structured sparsity)"
+                if sparsity and "structured sparsity" in text:
+                    return text  # explained already, by the principle of sparse rates
+                if sparsity and "sparse" in field:  # "'with sparsity': what does that mean?"
+                    return (f"**Sparsity: the {c.num(other, 'TFLOPS')} quoted for the "
+                            f"{sheet['name']} is its {label}, twice what a dense model gets; "
+                            f"the real rate is its {kind} rate, "
+                            f"{c.field_value(sheet, dense)}.** Set like against like, {kind}: "
+                            f"{both}. 2:4 structured sparsity counts a speed-up only for "
+                            f"weights pruned to two zeros in every four, which ordinary models "
+                            f"are not.\n\n{text}")  # fmt: skip
                 return (f"**No: the {c.num(other, 'TFLOPS')} quoted for the {sheet['name']} "
-                        f"is its {label}, not its dense FP16/BF16 rate "
-                        f"({c.field_value(sheet, dense)}).** Set like against like, dense "
-                        f"FP16/BF16: {both}.\n\n{text}")  # fmt: skip
+                        f"is its {label}, not its {kind} rate "
+                        f"({c.field_value(sheet, dense)}).** Set like against like, "
+                        f"{kind}: {both}.\n\n{text}")  # fmt: skip
     return text
 
 
@@ -1140,9 +1220,18 @@ def _power_beside(query: Query, sheets: list[dict[str, Any]], within: list[dict[
     if len(sheets) < 2 or "board power" in text.lower():
         return text
     limit = c.num(query.max_power_w, "W")
-    each = ", ".join(f"the {s['name']} {c.num(s['tdp_w'], 'W')}" for s in sheets)
+
+    def named(s: dict[str, Any]) -> str:  # "the RTX 3090", "4 x RTX 3090"
+        return c.gpus_phrase(s["count"], s["name"]) if s.get("count", 1) > 1 else f"the {s['name']}"
+
+    def watts(s: dict[str, Any]) -> str:  # "350 W", "4 x 350 W = 1,400 W"
+        if s.get("count", 1) > 1:
+            return f"{s['count']} x {c.num(s['tdp_w'], 'W')} = {c.num(s['set_w'], 'W')}"
+        return c.num(s["tdp_w"], "W")
+
+    each = ", ".join(f"{named(s)} {watts(s)}" for s in sheets)
     held = ("each within" if len(within) == len(sheets) else "none within" if not within else
-            " and ".join(f"the {s['name']}" for s in within) + " within")  # fmt: skip
+            " and ".join(named(s) for s in within) + " within")  # fmt: skip
     head, sep, body = text.partition("\n\n")
     return f"{head}\n\nBoard power: {each}; {held} your {limit}.{sep}{body}"
 
@@ -1178,9 +1267,32 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     if not (query.max_power_w and len(query.gpus) >= 2):
         return text
     rest = query.other_w or (query.draw_w if _REST_OF_BOX.search(query.low) else 0.0) or 0.0
-    sheets = [s for s in _named_sheets(query, box) if s.get("tdp_w")]
-    picked = next((s for s in sheets if text.startswith(f"**Pick the {s['name']}")), None)
-    within = [s for s in sheets if s["tdp_w"] + rest <= query.max_power_w]
+    # each setup as a card's sheet, its board power times the cards in it ("4x RTX 3090 or one
+    # RTX PRO 6000, our UPS carries at most 1000 W": 1,400 W against 600 W)
+    # (a slot's 75 W holds each card apart, also when said in an earlier turn: no sum)
+    slot = query.max_power_w == SLOT_POWER_W
+    sheets = []
+    for g in query.gpus:
+        sheet = box.call("gpu_specs", {"gpu": g.ids[0]}) if g.ids else {"error": "none"}
+        if "error" not in sheet and sheet.get("tdp_w") and all(x["id"] != sheet["id"]
+                                                                for x in sheets):  # fmt: skip
+            count = 1 if slot else g.count or 1
+            # (a set's cards summed by the power tool, so the figure is the calculator's)
+            summed = (box.call("system_power", {"gpu": sheet["id"], "num_gpus": count})
+                      if count > 1 else {})  # fmt: skip
+            set_w = summed.get("gpus_w") if "error" not in summed else None
+            sheets.append({**sheet, "count": count, "set_w": set_w or sheet["tdp_w"] * count})
+    picked = next(
+        (
+            s
+            for s in sheets
+            if text.startswith(
+                (f"**Pick the {s['name']}", f"**Pick the {s['count']} x {s['name']}")
+            )
+        ),
+        None,
+    )
+    within = [s for s in sheets if s["set_w"] + rest <= query.max_power_w]
     # two cards level on the job ("They are about as fast"): the power limit decides
     level = picked is None and len(within) == 1 and len(sheets) == 2
     if level:
@@ -1188,18 +1300,27 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     elif picked is None or picked in within or not within:
         return _power_beside(query, sheets, within, text)
     # the best ranked of those within it: the ranking names the cards in its order after the pick
-    after = len(f"**Pick the {picked['name']}")
+    after = text.find("**", 2) + 2
     ok = min(within, key=lambda s: text.find(s["name"], after) % (len(text) + 1))
 
     def drawn(s: dict[str, Any]) -> str:
-        return (f"{c.num(s['tdp_w'], 'W')} + your {c.num(rest, 'W')} = "
-                f"{c.num(s['tdp_w'] + rest, 'W')}" if rest else c.num(s["tdp_w"], "W"))  # fmt: skip
+        cards = (f"{s['count']} x {c.num(s['tdp_w'], 'W')} = {c.num(s['set_w'], 'W')}"
+                 if s["count"] > 1 else c.num(s["set_w"], "W"))  # fmt: skip
+        return (
+            f"{cards} + your {c.num(rest, 'W')} = {c.num(s['set_w'] + rest, 'W')}"
+            if rest
+            else cards
+        )
+
+    def named(s: dict[str, Any]) -> str:
+        return c.gpus_phrase(s["count"], s["name"]) if s["count"] > 1 else f"the {s['name']}"
 
     # the limit checked by the power tool (also when it was said in an earlier turn)
-    box.call("system_power", {"gpu": ok["id"], "limit_w": query.max_power_w})
+    box.call("system_power", {"gpu": ok["id"], "num_gpus": ok["count"],
+                              "limit_w": query.max_power_w})  # fmt: skip
     lead = (
-        f"**Pick the {ok['name']}: within {_limit_said(query)}** "
-        f"({drawn(ok)}); the {picked['name']} would draw {drawn(picked)}, over it."
+        f"**Pick {named(ok)}: within {_limit_said(query)}** "
+        f"({drawn(ok)}); {named(picked)} would draw {drawn(picked)}, over it."
     )
     if level:  # no pick before to set aside
         return f"{lead}\n\n{text}"
@@ -1726,8 +1847,11 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         # "it won't fit on a single card, can you confirm, and the minimum number?": no, then
         # how many
         return f"**No, not on one card: {text[2:]}"
-    if query.intent in _OWN_LEAD or not (YES_NO.search(low) or _DOABLE.search(low)):
+    parity = SAME_ASKED.search(low)  # "so same speed as a 3090 ja?": yes or no, no verb
+    if query.intent in _OWN_LEAD or not (YES_NO.search(low) or _DOABLE.search(low) or parity):
         return text
+    if text.startswith((c.CARD_UNKNOWN, c.ASK_BACK)):
+        return text  # a question asked back: no verdict before it
     if re.search(r"\bdoes (?:that|it|this) change\b", low):
         return text  # "used ok too, does that change the answer?": the new pick answers it
     if re.search(r"\b(?:dumb|stupid|silly|crazy|nuts|mad|a bad idea|a mistake|wrong move)\b", low):
@@ -1801,11 +1925,16 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         # "swap my 3080 for a 4070 super? yes or no", answered with one card for inference and
         # the other for training: neither yes nor no
         return f"**It depends on the work: p{text[3:]}"
+    if pick and parity and (ahead := _lead_times(head)) and text.startswith("**Pick "):
+        # "2x 3060 is basically a 3090, so the same speed?": no when one is a tenth ahead
+        word = "No" if ahead[1] >= 1 + SAME_WITHIN else "Yes, about the same"
+        return f"**{word}: p{text[3:]}"
     if pick and (judged := _claim_judged(query, low, head, pick.group(1), text)):
         return judged
     if (level := _LEVEL_LEAD.match(text)) and (judged := _level_judged(query, low, text, level)):
         return judged
-    if pick and _WORTH_ASKED.search(low) and (small := _small_step(head)):
+    if pick and _WORTH_ASKED.search(low) and not _CLAIM_ASKED.search(low) and (
+            small := _small_step(head)):  # fmt: skip
         # "a meaningful speed-up, or a sidegrade?": a lead of under a fifth is no upgrade
         rest = text[len(head) :]
         name = re.split(r" for | \(|\.", pick.group(1))[0]

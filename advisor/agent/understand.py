@@ -345,7 +345,8 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bmixed[- ]precision\b[^.?!]{0,50}\b(?:faster|speed\w*|quicker|help|worth|benefit\w*)\b"
     r"|\b(?:faster|speed\w*|quicker|benefit\w*) (?:from|with|using) mixed[- ]precision\b"
     r"|\btensor (?:performance|tflops)\b|\b(?:tflops|flops)\b"
-    r"|\bcompute\b(?! (?:nodes?|servers?|clusters?|instances?|credits?|budget|time|hours?)\b)",
+    r"|\bcompute\b(?! (?:nodes?|servers?|clusters?|instances?|credits?|budget|time|hours?)\b)"
+    r"|\b(?:computing|processing|computational) (?:power|performance|speed|capacity)\b",
     "fp32_tflops": r"\bfp32\b|\bsingle[- ]precision\b|\bfloat32\b",
     "fp64_tflops": r"\bfp64\b|\bdouble[- ]precision\b|\bfloat64\b",
     "fp64_tensor_tflops": r"\b(?:fp64|double[- ]precision) (?:tensor|matrix)\b"
@@ -372,7 +373,9 @@ FIELD_WORDS: dict[str, str] = {
     r"|\ball[- ]?reduce\b|\bgradient (?:sync\w*|exchange)\b"
     r"|\bgpu[- ]to[- ]gpu\b|\b(?:link|peer) bandwidth\b",
     "pcie": r"\bpcie? (?:gen|lanes?|version|bandwidth)\b|\bwhich pcie\b|\bpci ?express\b",
-    "tdp_w": r"\bpower\b|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
+    # (not "computing power", "processing power": the card's compute)
+    "tdp_w": r"(?<!computing )(?<!compute )(?<!processing )(?<!computational )\bpower\b"
+    r"|\btdp\b|\bwatts?\b|\bdraw\b|\bpsu\b|\bwattage\b"
     # "I would prefer the lower-powered card", "less power-hungry"
     r"|\b(?:lower|low|less|least|higher)[- ]powered\b|\bpower[- ](?:hungry|efficient)\b"
     # a hot, closed space: "a small, poorly ventilated cupboard", "in a closet with no airflow"
@@ -599,7 +602,9 @@ _COLON_SUFFIX = re.compile(
 )
 _HYPHEN_SUFFIX = re.compile(
     r"(?<=[0-9A-Z])-(?:et|at|ot|öt|em|am|om|öm|es|os|as|ös|ben|ban|re|ra|nek|nak|vel|val|hez|hoz"
-    r"|höz|ről|ról|ből|ból|on|en|ön|ig|ért|ként|t)\b(?![/.-])"  # not "01-ai/Yi-34B"
+    r"|höz|ről|ról|ből|ból|on|en|ön|ig|ért|ként|t"
+    r"|y\u0148|i\u0148|u\u0148|\u00fc\u0148|ny|ni|dan|den|da|de)\b(?![/.-])"  # not "01-ai/Yi-34B"
+    # (Turkmen's: "RTX 4090-yň", "A100-de")
 )
 _REPLACE = {
     "\u00d7": "x",
@@ -796,7 +801,9 @@ def _spoken_value(said: str) -> int:
 
 def _spoken(match: re.Match[str]) -> str:
     said = match.group(0)
-    scaled = rx.match(r"[- ](?:million|billion|trillion)\b", match.string[match.end() :], re.I)
+    # ("one million", "twelve gigabytes": a scale or a unit after the word makes it a figure)
+    scaled = rx.match(r"[- ](?:million|billion|trillion|gigabytes?|gigs?|gb|terabytes?|tb"
+                      r"|gib)\b", match.string[match.end() :], re.I)  # fmt: skip
     if said.lower() in (*_UNITS, "ten", "eleven", "twelve") and not scaled:
         return said  # "one", "two", "ten": the count words read them ("one million": 1 million)
     before = rx.search(r"(\w+)[- ]$", match.string[: match.start()])
@@ -830,7 +837,26 @@ def spoken_numbers(text: str) -> str:
     text = _HYPHENED_NUMBER.sub(lambda m: m.group(0).replace("-", " "), text)
     # "two and a half grand", "a grand and a half": thousands and a half
     text = _GRAND_AND_A_HALF.sub(_grand_and_a_half, text)
+    # "Qwen two point five", "two point five hours": a decimal said aloud
+    text = _SPOKEN_POINT.sub(
+        lambda m: f"{_spoken_value(m.group(1))}.{_UNITS.get(m.group(2).lower(), 0)}", text
+    )
+    # "in four bits", "eight-bit": a weight format's bits said in words
+    text = rx.sub(r"\b(two|three|four|five|six|eight|sixteen)([- ]bits?)\b",
+                  lambda m: f"{_UNITS.get(m.group(1).lower()) or _TEENS[m.group(1).lower()]}"
+                  f"{m.group(2)}", text, flags=re.IGNORECASE)  # fmt: skip
+    # "YOLO eleven, the small one": a YOLO version said in words
+    text = rx.sub(r"\b(yolo ?v?)(five|eight|nine|ten|eleven|twelve)\b",
+                  lambda m: m.group(1) + str(_UNITS.get(m.group(2).lower())
+                                             or _TEENS[m.group(2).lower()]),
+                  text, flags=re.IGNORECASE)  # fmt: skip
     return _SPOKEN_NUMBER.sub(_spoken, text)
+
+
+_SPOKEN_POINT = re.compile(
+    rf"\b({'|'.join(_UNITS)}|ten|eleven|twelve) point ({'|'.join(_UNITS)}|zero|oh)\b",
+    re.IGNORECASE,
+)
 
 
 _GRAND_AND_A_HALF = re.compile(
@@ -920,9 +946,13 @@ _FX_WORDS = (
     ("BDT", r"টাকা|taka|bdt"),
     ("IDR", r"rupiah|idr"),
     ("MYR", r"ringgit|myr"),
+    ("JOD", r"jod"),  # the dinars of Jordan, Kuwait and Bahrain, in thousandths (fils): _fils
+    ("KWD", r"kwd"),
+    ("BHD", r"bhd"),
     ("RSD", r"dinara|dinar|din\.?|rsd"),
     ("PKR", r"pkr"),
     ("ZAR", r"rand|zar"),
+    ("TMT", r"tmt"),  # the Turkmen manat: "manat" in a message in Turkmen (_fx_codes)
     ("AZN", r"manat|azn"),
     ("UZS", r"so['\u02bb\u2018\u2019]m|сўм|сум|uzs"),
     ("SOM", r"сом|som"),  # the som of Kyrgyzstan or Uzbekistan, said without its country
@@ -963,7 +993,8 @@ _FX_BEFORE = re.compile(  # "Rs. 40,000", "CHF 2500", "INR 500": the code before
     r"|ngn|bdt|rp\.?|idr|myr|(?-i:RM)|aud|nzd|cad|sgd|hkd|brl|zar|(?-i:TRY|PHP)|vnd|afl\.?"
     r"|awg|jmd|ttd|f\s?cfa|cfa|xof|xaf|gs\.|pyg|fkp|egp)\s?"
     # ("Rp 10 juta", "Rs 1.5 lakh": the amount's scale word stays with it, before the code)
-    r"(\d[\d,.]*\d|\d)(\s(?:juta|jt|ribu|rb|miliar|lakhs?|crores?|million|thousand)\b)?",
+    # ("CHF 10k": the thousands' k stays with the amount)
+    r"(\d[\d,.]*\d|\d)(\s(?:juta|jt|ribu|rb|miliar|lakhs?|crores?|million|thousand)\b|k\b)?",
     re.IGNORECASE,
 )
 _FX_BEFORE_CODE = {"rs": "INR", "rs.": "INR", "rmb": "CNY", "ksh": "KES", "ksh.": "KES",
@@ -1036,11 +1067,33 @@ _DOLLARS_BESIDE = re.compile(
 )
 
 
+_FILS = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?fils\b", re.IGNORECASE)
+_DINAR_LANDS = (("KWD", r"kuwait"), ("BHD", r"bahrain"), ("JOD", r"jordan|amman|irbid|zarqa"))
+
+
+def _fils(text: str) -> str:
+    """ "120 fils for every kilowatt hour ... in dinars": thousandths of a dinar (Jordan's, or
+    Kuwait's or Bahrain's where the message names the country), as that dinar's amount; a
+    dirham's fils are hundredths."""
+    low = text.lower()
+    if "dirham" in low or "aed" in low:
+        return _FILS.sub(lambda m: f"{float(m.group(1)) / 100:g} AED", text)
+    if "dinar" not in low and "jod" not in low:
+        return text
+    code = next((c for c, land in _DINAR_LANDS if rx.search(land, low)), "JOD")
+    text = _FILS.sub(lambda m: f"{float(m.group(1)) / 1000:g} {code}", text)
+    return rx.sub(r"\bdinars?\b", code, text, flags=re.IGNORECASE)
+
+
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
     text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
     text = _OTHER_POUND.sub(lambda m: f"{m.group(2)} {_OTHER_POUNDS[m.group(1)]}", text)
     text = _rand(text) if "R" in text else text
+    if "fils" in text.lower():
+        text = _fils(text)
+    if "manat" in text.lower() and rx.search("[\u00fd\u0148\u00dd\u0147]", text):  # ý, ň
+        text = rx.sub(r"\bmanat\b", "TMT", text, flags=re.I)  # Turkmenistan's, not Azerbaijan's
     if text.isascii() and not rx.search(r"\d\s?[a-z]|[a-z]\.?\s?\d", text, flags=re.I):
         return text
     # the yen sign is China's yuan's too: a message in Chinese (Han letters, no Japanese kana,
@@ -1178,6 +1231,38 @@ _NIGHT_SPAN = re.compile(
 # a run of weekdays: "Monday to Saturday", "tue-sat", "Mon thru Sun" (Monday to Friday stays, as
 # the weekdays read below)
 _WEEKDAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_ONE_WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?s?"
+# days of the week listed: "sat and sun", "fri n sat nights", "mondays, wednesdays and fridays"
+_WEEKDAY_LIST = re.compile(
+    rf"\b(?:(?:every|on|each) )?({_ONE_WEEKDAY}(?:(?:,\s?|\s(?:and|&|n|\+|or)\s|\s?/\s?)"
+    rf"{_ONE_WEEKDAY})+)\b(\s(?:nights?|evenings?|mornings?|afternoons?))?",
+    re.IGNORECASE,
+)
+
+
+def _days_listed(text: str) -> str:
+    """Days of the week listed, as so many days a week, with the hours each one takes as a day's
+    and the weekends they fall in as weeks ("fri n sat nights 6 hrs each, 4 weekends": "6 hours
+    a day, 2 days a week, 4 weeks")."""
+    m = _WEEKDAY_LIST.search(text)
+    if not m:
+        return text
+    days = {w.lower()[:3] for w in rx.findall(r"[A-Za-z]+", m.group(1)) if w.lower()[:3]
+            in _WEEKDAY_NAMES}  # fmt: skip
+    if len(days) < 2:
+        return text
+    said = f"{len(days)} days a week"
+    rest = text[m.end() :]
+    each = rx.match(r",?\s?(?:for\s)?(?:about\s|around\s|~\s?)?(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)"
+                    r"\s(?:each|apiece|a (?:day|night)|per (?:day|night))\b", rest)  # fmt: skip
+    if each:
+        said = f"{each.group(1)} hours a day, {said}"
+        rest = rest[each.end() :]
+    rest = rx.sub(r"\b(\d+|two|three|four|five|six|seven|eight|ten|twelve) weekends\b", r"\1 weeks",
+                  rest, flags=re.I)  # fmt: skip
+    return text[: m.start()] + said + rest
+
+
 _WEEKDAY_RUN = re.compile(
     r"\b(?:from )?(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?"
     r"\s?(?:to|till|until|thru|through|-|\u2013)\s?"
@@ -1200,15 +1285,40 @@ _AN_HOUR = r"(?:/|per |an? |each )(?:gpu[- ]?)?(?:h|hr|hour)\b"
 _SMALL_COINS_AN_HOUR = re.compile(
     rf"\b(\d{{1,2}}) ?(?:us |usd )?(c|cents?|p|pence)(?: us| usd)?(?= ?{_AN_HOUR})", re.IGNORECASE
 )
+# a price by the hour named before its amount: "the hourly rate is $2.10", "price per hour:
+# 3.5 TMT", "per-hour cost of 1,90 EUR"
+_HOURLY_FIRST = re.compile(
+    r"\b(?:hourly|per[- ](?:gpu[- ])?hour) (?:price|rate|cost|fee|charge|rental)"
+    r"(?: (?:of|for) (?:an? |the |one )?[\w-]+(?: [\w-]+)?)?"  # ("the hourly rate of an A100 is")
+    r"(?:\s(?:is|of|at|comes to|will be))?:?\s(?:about |around |roughly |~\s?)?"
+    r"((?:[$\u20ac\u00a3]|us\$)\s?\d[\d,.]*\d|(?:[$\u20ac\u00a3]|us\$)\s?\d"
+    r"|\d[\d,.]*\d?\s?(?:[$\u20ac\u00a3]|(?-i:[A-Z]{3})\b|dollars?\b|euros?\b|bucks\b))"
+    r"(?!\s?(?:/|per|an?|each)\s?(?:gpu[- ]?)?(?:h|hr|hour)s?\b)",
+    re.IGNORECASE,
+)
+# a small price that names something else the user sells or buys: "flyers for the $1.50 wash
+# tuesdays thing", "our $3 coffee" (not "the $2 instance", "the $1.50 rate", "the $5 one")
+_OTHER_PRICE = re.compile(
+    r"\b((?:the|our|my|their) )[$\u20ac\u00a3]\s?\d{1,2}(?:\.\d{1,2})?\s"
+    r"(?=(?!(?:card|gpu|one|budget|option|plan|tier|build|rig|machine|box|pc|laptop|model|limit|max|cap|price|rate|hourly"
+    r"|instance|vm|pod|node|server|spot|per|an?|each|hour|hr|h|month|mo|day|week|year|upgrade"
+    r"|deal|offer|credit|credits|cloud|rental|rent)\b)[a-z]{3,}\b)",
+    re.IGNORECASE,
+)
 _PERIOD_FIRST = re.compile(
     r"\b(?:a|per|each|every) (day|week|month)\b,? (?:about |around |roughly |~\s?)?"
-    r"(\d+(?:\.\d+)?) ?(hours?|hrs?|h)\b(?! (?:a|per|each|every)\b)",
+    # ("per week 6 days": the days a week)
+    r"(\d+(?:\.\d+)?) ?(hours?|hrs?|h|days?)\b"
+    r"(?! (?:a|per|each|every)\b)",
     re.IGNORECASE,
 )
 
 
 def _period_last(m: re.Match[str]) -> str:
     """ "a week about 6 hours" as "6 hours a week", unless days of the week come before it."""
+    if m.group(3).lower().startswith("day") and (m.group(1).lower() != "week" or "," in m.group(0)):
+        # "per week 6 days": the days a week; "whats that a month, 30 days?": a month's length
+        return m.group(0)
     before = m.string[max(0, m.start() - 16) : m.start()]
     if rx.search(r"\d\s?(?:days?|nights?|hours?|hrs?|times|x)\s?$", before, flags=re.I):
         return m.group(0)  # "5 days a week 8 hours": the days of the week said, kept
@@ -1287,6 +1397,19 @@ def _han_number(m: re.Match[str]) -> str:
     return str(value * unit + rest)
 
 
+def _gigabytes(text: str) -> str:
+    """ "16 gigabytes": a memory size in the unit's short form (a rate per second stays as
+    said)."""
+    return rx.sub(r"\b(\d+(?:\.\d+)?)[\s-]?gigabytes?\b(?!\s?(?:per|/|a)\s?s(?:ec\w*)?\b)",
+                  r"\1 GB", text, flags=re.IGNORECASE)  # fmt: skip
+
+
+def _thousand_whole(text: str) -> str:
+    """ "8 thousand tokens of context", "2.5 thousand images": the number whole."""
+    return rx.sub(r"(?<![\d.,])(\d+(?:\.\d+)?) thousand\b(?! (?:and|hours? of|of))",
+                  lambda m: f"{float(m.group(1)) * 1000:g}", text, flags=re.I)  # fmt: skip
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -1319,9 +1442,7 @@ def normalise(text: str) -> str:
     # ("in words, sorry, tokens per second": the correction said between)
     text = rx.sub(r"\b[A-Za-z][\w-]*,\s(?:sorry|i mean|or rather),\s([A-Za-z][\w-]*)", r"\1", text,
                   flags=re.I)  # fmt: skip
-    # "8 thousand tokens of context", "2.5 thousand images": the number whole
-    text = rx.sub(r"(?<![\d.,])(\d+(?:\.\d+)?) thousand\b(?! (?:and|hours? of|of))",
-                  lambda m: f"{float(m.group(1)) * 1000:g}", text, flags=re.I)  # fmt: skip
+    text = _thousand_whole(text)
     text = _fx_codes(text)  # "250 000 ₽": "250 000 RUB"
     # "1 million tokens per second": a rate written whole (a rate's k is read; a million is not)
     text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?(?:million|mil)\s(?=tok(?:en)?s?\s?(?:/|per|a)\s?s"
@@ -1332,6 +1453,18 @@ def normalise(text: str) -> str:
     if _NIGHT_SPAN.search(text):  # "overnight, from 10pm to 6am": 8 hours
         text = _NIGHT_SPAN.sub(_night_hours, text)
     text = _WEEKDAY_RUN.sub(_weekday_run, text)  # "Monday to Saturday": 6 days a week
+    # "8 hours per day, every day of the month": a month of days
+    text = rx.sub(r"\b(every|each) day of the (month|week|year)\b", r"\1 day for a \2", text,
+                  flags=re.I)  # fmt: skip
+    # "6 hrs per day, all 365 days, for 2 years", "365 days a year": every day, not the span
+    text = rx.sub(r"\b(?:(?:all|on all|every one of the|each of the) 365 days(?: (?:a|per|of the) "
+                  r"year)?|365 days (?:a|per|of the) year)\b", "every day", text,
+                  flags=re.I)  # fmt: skip
+    text = _days_listed(text)  # "sat and sun 5 hrs each, for 6 weekends": 5 h, 2 days, 6 weeks
+    # "for one quarter": a quarter of a year, 13 weeks
+    text = rx.sub(r"\b(for|over|during|across|in|within) (?:one|a|the|this|next|1) "
+                  r"(?:full |whole )?quarter\b(?! of\b)", r"\1 13 weeks", text,
+                  flags=re.I)  # fmt: skip
     # "can it finish in one afternoon?": a part of the day as its hours (an afternoon or a
     # morning, 4), said only after a job is to end in it
     text = rx.sub(
@@ -1390,6 +1523,11 @@ def normalise(text: str) -> str:
     # "a week about 6 hours", "per day 8 hrs" (the period said first, as Kurdish, Turkish or
     # Hindi order it): the hours of that period ("5 days a week 8 hours" keeps its days)
     text = _PERIOD_FIRST.sub(_period_last, text)
+    # "hourly rate is $2.10": "hourly rate is $2.10 per hour"
+    text = _HOURLY_FIRST.sub(lambda m: f"{m.group(0)} per hour", text)
+    text = _OTHER_PRICE.sub(r"\1", text)  # "flyers for the $1.50 wash tuesdays": a shop's price
+    if "housand" in text:
+        text = _thousand_whole(text)  # "8 müň": "8 thousand", read by the phrasebook
     text = _plain_times(text)  # "three and a half days", "2d 6h", "1h30": hours as a number
     # "2.3 iterations per second", "3 steps a second" (French "itérations" reads as steps): it/s
     if "sec" in text.lower() or "/s" in text.lower():
@@ -1432,13 +1570,16 @@ def normalise(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )
-    # "200.000 images", "50.000 Bilder": a dot between thousands before a count of things
+    # "200.000 images", "50.000 Bilder", "40 000 tiles": a dot or a space between thousands
+    # before a count of things
     text = rx.sub(
-        r"(?<![\d.,])([1-9]\d{0,2}(?:\.\d{3})+)(?![\d.,])(?=\s(?:[a-z-]+\s)?(?:images|im[aá]genes"
-        r"|bilder|photos|pictures|pics|fotos|foto|immagini|samples|examples|rows|documents|docs|files"
-        r"|tokens?|hours|horas|stunden|steps?|requests|users|usuarios|utilisateurs|emails|texts"
-        r"|sentences|records|clips|videos|pages)\b)",
-        lambda m: m.group(1).replace(".", ""),
+        r"(?<![\w.,])(?<!batch )(?<!bs )(?<!size )(?<!x )"  # (not "batch 8 512 images")
+        r"([1-9]\d{0,2}(?:([. ])\d{3})(?:\2\d{3})*)(?![\d.,])(?=\s(?:[a-z-]+\s)?"
+        r"(?:images|im[aá]genes|bilder|photos|pictures|pics|fotos|foto|immagini|samples|examples"
+        r"|rows|documents|docs|files|tokens?|hours|horas|stunden|steps?|requests|users|usuarios"
+        r"|utilisateurs|emails|texts|sentences|records|clips|videos|pages|tiles|crops|patches"
+        r"|scans|slides|frames)\b)",
+        lambda m: m.group(1).replace(".", "").replace(" ", ""),
         text,
         flags=re.IGNORECASE,
     )
@@ -1446,9 +1587,7 @@ def normalise(text: str) -> str:
     text = rx.sub(r"\bper ([a-z]*\d+\w*|gpu|instance|node|server|machine)[- ]hours?\b",
                   r"per hour (\1)", text, flags=re.I)  # fmt: skip
     text = rx.sub(r"\b(\d+) ?(gb|g)s\b", r"\1\2", text, flags=re.IGNORECASE)  # "two 3080 12Gs"
-    # "16 gigabytes": a memory size in the unit's short form (a rate per second stays as said)
-    text = rx.sub(r"\b(\d+(?:\.\d+)?)[\s-]?gigabytes?\b(?!\s?(?:per|/|a)\s?s(?:ec\w*)?\b)",
-                  r"\1 GB", text, flags=re.IGNORECASE)  # fmt: skip
+    text = _gigabytes(text)
     # "oppure due RTX 3090" (Italian "due", two, stays out of the phrasebook: an English word)
     text = rx.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
                   r"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|schede|gpus?|[ahlbtv]\d{2,3}"
@@ -1472,6 +1611,9 @@ def normalise(text: str) -> str:
         text,
     )
     text = spoken_numbers(text)
+    text = _gigabytes(text)  # "twelve gigabytes", now in digits
+    if "fils" in text.lower():  # "one hundred and twenty fils", now in digits
+        text = _fils(text)
     # ("fifteen hundred NZ bucks": the money's word after a number only now written in digits)
     text = _FX_AFTER.sub(lambda m: f" {m.lastgroup}", text)
     # "50 triệu đồng (khoảng 1.950 USD)": an amount given in dollars beside the user's own
@@ -1489,6 +1631,19 @@ def normalise(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )
+    # "the Qwen 2.5 with 32 billion", "Llama 3.1 of 70 billion": a size said after a model's name
+    text = rx.sub(r"(\b[A-Za-z][\w-]*(?:[ -]v?\d+(?:\.\d+)?)?),? (?:the one )?(?:with|of|at) "
+                  r"(\d+(?:\.\d+)?) ?(?:billion|bn)\b(?! (?:tokens?|words|images|samples|examples"
+                  r"|rows|dollars?|usd|euros?|pages|documents|users|people|customers|requests"
+                  r"|queries|views|downloads|records|pairs|sentences|in\b|a\b|per\b))"
+                  r"(?: param(?:eter)?s)?",
+                  r"\1 \2B", text, flags=re.IGNORECASE)  # fmt: skip
+    # "YOLO 11, the small one", "yolov8 nano": the size said in words
+    text = rx.sub(r"\b(yolo ?v?\d{1,2}),? (?:the )?"
+                  r"(nano|small|medium|large|extra[- ]?large|x-?large)"
+                  r"\b(?: (?:one|version|model|variant|size))?",
+                  lambda m: _yolo_name(m.group(1)) + _YOLO_SIZES[m.group(2).lower()[:5]],
+                  text, flags=re.IGNORECASE)  # fmt: skip
     # "24 Go", "1 To": French (and Breton) gigabytes and terabytes
     # (as the French write them, "Go" with its capital; not "what's a 5090 go for")
     text = rx.sub(r"(?<=\d)(?:\s?Go|go)\b(?!\s(?:for|to|with|up|down|on|at|in)\b)", " GB", text)
@@ -1500,6 +1655,17 @@ def normalise(text: str) -> str:
 
 def _number(text: str) -> float:
     return float(text.replace(",", ""))
+
+
+def _yolo_name(said: str) -> str:
+    """ "yolo 8" -> "yolov8", "YOLO 11" -> "YOLO11": Ultralytics writes a v before 5 to 10 only."""
+    version = int(rx.sub(r"\D", "", said))
+    return f"yolov{version}" if version <= 10 else f"yolo{version}"
+
+
+# a YOLO size said in words (its first five letters): the letter its name ends in
+_YOLO_SIZES = {"nano": "n", "small": "s", "mediu": "m", "large": "l", "extra": "x", "x-lar": "x",
+               "xlarg": "x"}  # fmt: skip
 
 
 _SCALE = {
@@ -1794,7 +1960,8 @@ def _context(low: str) -> int | None:
         r"|card|watt|kwh|user|million|billion|repl(?:y|ie)|answer|response|output|completion"
         r"|generation)s?\b)[a-z]+"
         # "batch 8 x 512 tokens" (the batch blanked first), "4 x 2k tokens": each sequence's length
-        r"|[x\u00d7]\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
+        # ("max 128 tokens": each one's length; not "approx 3 tokens")
+        r"|(?:(?<![a-z])[x\u00d7]|\bmax(?:imum)?)\s?(\d+(?:\.\d+)?)\s?(k)?[- ]?tokens?\b"
         # "20k samples of 512 tokens", "examples of ~1k tokens": each one's length
         r"|\b(?:samples|examples|rows|records|documents|docs|sequences|conversations|texts"
         r"|instructions|pairs) (?:of|with|at) (?:about |around |roughly |up to |~ ?)?"
@@ -2140,6 +2307,9 @@ _NEW_SAID = (
     # a trader's quote or list price: "the vendor quoted us $2,300", "Apple's list price"
     r"|\b(?:vendor|supplier|reseller|dealer|integrator|distributor)s?\b[^.?!]{0,30}\bquot\w*"
     r"|\bquot\w* (?:us|me)\b|\blist price\b"
+    # a shop that sells new cards: "microcenter got it for $3,800", "best buy has it at"
+    r"|\bmicro ?center\b|\bbest ?buy\b|\bnewegg\b|\bb&h\b|\bmindfactory\b|\bcaseking\b"
+    r"|\bscan\.co\.uk\b|\boverclockers\b|\bldlc\b|\bmemory express\b|\bcanada computers\b"
 )
 _BRAND_NEW = re.compile(r"\bbrand[- ]new\b|\bsealed\b|\bnew in box\b|\bunopened\b")
 # a card sold on by its owner: "second-hand", "a local guy selling a 3090", "ex-mining"
@@ -2169,6 +2339,8 @@ _RECORDINGS = (
     r"|videos?|sessions?|hearings?|sermons?|webinars?|workshops?|seminars?|talks?|classes"
     r"|vods?|livestreams?|streams?|voice ?notes?|voicemails?|sides|tapes?|cassettes?|reels?"
     r"|depositions?|dictations?|consultations?|broadcasts?|services|masses"
+    # "forty hours of talking", "25 hours of voice messages"
+    r"|talking|voice (?:messages?|memos?|recordings?)|narration|intervistas?|entrevistas?"
 )
 _DURATION = re.compile(
     rf"(?<![\w.](?<!\bx))(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?"
@@ -2360,7 +2532,7 @@ _A_DAY = (  # "6h/night": a night is a day of use; "on each listing day": a day 
 # how long a daily use goes on: "8 hours a day for 3 months", "... for the 14-week semester"
 _FOR_PERIOD = re.compile(  # "i 30 dagar" (Swedish; "dagar" is read as days)
     rf"\b(?:for|over|during|across|throughout|i)\s(?:the\s|a\s|an\s|next\s|about\s|whole\s)*"
-    rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?)\b(?![- ](?:a|per|each)\b)"
+    rf"{_WORD_NUM}[- ](days?|nights?|weeks?|months?|years?)\b(?![- ](?:a|per|each|old|ago)\b)"
     r"|\b(\d+)[- ](weeks?|months?)[- ](?:semester|term|course|project|contract|programm?e?|period"
     r"|pilot|trial|class)\b"
     # one of them: "8 hours a day for a week", "... all week", "all year round"
@@ -2639,6 +2811,9 @@ def _duration_hours(low: str, epochs: float | None) -> float | None:
                                r"(?:a|per|each|/) ?month\b", after[days.end(1) :])  # fmt: skip
             if (a_week and unit == "week") or (a_month and unit == "month"):
                 hours *= _count(count)  # "5 days a week, for 14 weeks", "22 a month for 6 months"
+            elif a_week and unit in ("year", "month"):
+                # "2 hrs a day, 5 days a week: what's that add up to over a year?"
+                hours *= _count(count) * (52 if unit == "year" else 52 / 12)
             elif (
                 a_week
                 and not period
@@ -2845,10 +3020,11 @@ _USE_RATE = re.compile(
     rf"(?<![\w.])(\d+(?:\.\d+)?|{_WORD_NUM[1:-1]})\s?-?\s?(?:gpu[- ]?)?"
     r"(hours?|hrs?|h|days?|weeks?)\s?(?:of (?:use|usage|gpu time|training|compute|processing"
     r"|inference|fine-?tuning|work|rendering|generation|jobs?)\s)?"
-    r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth|weekend)\b|(daily|nightly"
-    r"|weekly|monthly)\b)"  # ("25 hr/wk", "80 h/mo", "25 gpu hours a week", "16h per weekend")
+    r"(?:(?:a|per|each|every|/)\s?(day|night|week|wk|month|mo|mth|weekend|year|yr)\b|(daily"
+    # ("25 hr/wk", "80 h/mo", "600 gpu-hours a year")
+    r"|nightly|weekly|monthly|yearly|annually)\b)"
 )
-_PER_SHORT = {"wk": "week", "mo": "month", "mth": "month", "weekend": "week"}
+_PER_SHORT = {"wk": "week", "mo": "month", "mth": "month", "weekend": "week", "yr": "year"}
 
 
 # "24/7", "around the clock", "nonstop": a rate of use that is every hour (handlers read it too)
@@ -2953,7 +3129,8 @@ def _use_rate(low: str) -> float | None:
     unit = {"h": "hour", "hrs": "hour", "hr": "hour"}.get(m.group(2), m.group(2).rstrip("s"))
     hours = amount * {"hour": 1, "day": 24, "week": 168}[unit]
     per = _PER_SHORT.get(m.group(3), m.group(3)) or {
-        "daily": "day", "nightly": "night", "weekly": "week"}.get(m.group(4), "month")  # fmt: skip
+        "daily": "day", "nightly": "night", "weekly": "week", "yearly": "year",
+        "annually": "year"}.get(m.group(4), "month")  # fmt: skip
     per_days = _DAYS_IN[per]
     rate = hours / per_days
     days = rx.search(rf"\b{_WORD_NUM}\s?(?:work(?:ing)?\s?|business\s)?(?:days?|nights?"
@@ -3538,6 +3715,11 @@ _SAMPLES_OF = re.compile(
 )
 
 
+# a price said for cards together: "both for 5200 kr together", "$900 for the pair"
+_PAIR_PRICED = re.compile(
+    r"\d[\d,.]*\s?k?\s?(?:[a-z$\u20ac\u00a3]{1,5}\s)?(?:together|for (?:the )?(?:both|pair|two|lot)"
+    r"(?: of them)?)\b|\bboth (?:\w+ ){0,3}for [$\u20ac\u00a3]?\s?\d"
+)
 # a price said for each card of a set: "$150 each, 4 of them", "two 5090s at $2500 each"
 EACH_PRICE = re.compile(r"\$\s?\d[\d,.]*\s?(?:k\s?)?(?:each|apiece|a piece|per card|a card)\b")
 # a sample's mean length said apart from the count of samples: "avg 256 tokens"
@@ -3997,8 +4179,8 @@ def _audio_hours(low: str) -> float | None:
         return float(m.group(1)) * (1000 if m.group(2) else 1)
     # "40 hours of my own recordings", "200 hours of Swahili speech", "500 horas de audio",
     # "2k audio hrs/day"
-    low = rx.sub(  # "the two hours of audio"
-        r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?= (?:hours?|minutes?)\b)",
+    low = rx.sub(  # "the two hours of audio", "forty hours of talking"
+        r"\b(" + "|".join(k for k in NUMBER_WORDS if len(k) > 2) + r")(?= (?:hours?|minutes?)\b)",
         lambda w: f"{_count(w.group(1)):g}",
         low,
     )
@@ -4041,8 +4223,13 @@ def _resolution(low: str) -> int | None:
     # "a used 3090 at 650 or a 4070 ti super at 800": a card's price, not a picture's side
     if rx.search(r"\b(?:used|new|buy\w*|price\w*|sell\w*|bucks|quid|for sale)\b|[$€£]", low):
         low = _PRICED_CARD.sub(" ", low)
+    # "1024 by 1024": a picture's sides, both multiples of 8 (not "a 4090 by 2025")
+    low = rx.sub(r"\b(\d{3,4}) by (\d{3,4})\b",
+                 lambda m: (f"{m.group(1)}x{m.group(2)}"
+                            if int(m.group(1)) % 8 == 0 == int(m.group(2)) % 8 else m.group(0)),
+                 low)  # fmt: skip
     m = rx.search(
-        r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p)\b"
+        r"\b(\d{3,4})\s?x\s?(\d{3,4})\b|\b(\d{3,4})\s?(?:px|p|pixels?)\b"
         r"|\bat (\d{3,4})\b(?!\s?(?:tokens|steps|w\b|images|pictures|pics|renders|photos|each\b"
         r"|bucks|dollars|euros?|pounds|quid|usd|eur|gbp))"
         r"|\b(\d{3,4})\s?(?:res|resolution|square|squared)\b"  # "1024 square"
@@ -4291,7 +4478,8 @@ def _kwh_price(low: str) -> float | None:
     unit" (pence; a British "unit" of electricity is a kWh)."""
     m = rx.search(
         r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
-        rf"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk|{_FX_RE[5:-3]})?\.?\s?(?:/|per|a|an|the|o)\s?"
+        rf"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk|{_FX_RE[5:-3]})?\.?\s?"
+        r"(?:/|per|a|an|the|o|for (?:every|each|one|a|an|1))\s?"  # ("0.12 JOD for every kWh")
         r"(?:kwh\b|kwj\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
         r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
@@ -4996,7 +5184,10 @@ _NEGATED = re.compile(
     r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|\bskip|\bditch|\bforget(?: about)?"
     # "dont wanna buy anything", "we don't plan to rent", "won't use vllm"
     r"|\b(?:don'?t|do not|won'?t|will not|never)\s(?:(?:really\s)?(?:wanna|want to|plan to|need to"
-    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s|want\s|need\s)?)"
+    r"|intend to|have to|gonna|going to)\s)?(?:use\s|run\s|try\s|go with\s|do\s|want\s|need\s)?"
+    # "the patients' documents cannot go to the cloud", "must not be uploaded to a cloud"
+    r"|\b(?:can ?not|can'?t|must not|mustn'?t|may not|should not|shouldn'?t)\s(?:go|be sent"
+    r"|be uploaded|be put|leave|move)(?:\s(?:to|into|in|on))?)"
     r"\s*(?:a\s+|an\s+|the\s+)?$"  # ("not the LoRA thing, the full one")
 )
 
@@ -5111,6 +5302,15 @@ UNNAMED_ASKED = re.compile(
     r"\b(?:will|would|does|do|can|could) (?:it|they|that|this) (?:even |still )?(?:fit|run)\b"
     r"|\bhow fast (?:will|would|does|can) (?:it|they|that|this)\b"
     r"|\btokens? (?:per|a|/) ?(?:second|sec|s)\b|\btok/s\b"
+)
+
+
+# the user's own machine, its parts unknown to them: "its a dell, i honestly dont know whats
+# inside it", "no idea what graphics card it has"
+HARDWARE_UNKNOWN = re.compile(
+    r"\b(?:(?:do|does)n'?t|do not|dont|no idea|not sure|have no clue|no clue)\s(?:really\s"
+    r"|honestly\s|even\s)?(?:know\s|remember\s)?(?:what'?s|what is|what)\s(?:inside\b|in it\b"
+    r"|in there\b|it has\b|(?:gpu|card|graphics card|graphics)\b)"
 )
 
 
@@ -5867,7 +6067,8 @@ YOLO_ASSUMED = "yolo11m"  # Ultralytics' current detector, at its middle size
 SEGMENTATION_UNET = "unet-segmentation"
 _SEGMENTATION_UNET = re.compile(
     r"^(?!.*\b(?:sd|sd ?\d(?:\.\d)?|sdxl|stable diffusion|diffusion|denoiser|dreambooth|vae"
-    r"|text encoders?|comfyui|flux|loras?|image generation)\b)(?=.*\bu-?nets?\b)"
+    r"|text encoders?|comfyui|flux|loras?|image generation)\b)(?=.*\bu-?nets?\b)",
+    re.DOTALL,  # (a message in lines: "Details:\n2. the standard U-Net")
 )
 
 
@@ -6124,7 +6325,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     unpaced = _timed_blanked(_RECORDING_PACE.sub(" ", _AUDIO_PACE.sub(" ", low)))
     audio = _audio_hours(unpaced)
     absent = _absent_accelerators(text)  # "Ascend 910B": a chip the catalog lacks, not a model
-    models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker))
+    models = _hosted_dropped(_sized_family(tuple(linker.find_models(text)), linker, text.lower()))
     models, absent_note = _absent_models(low, models)  # "wan 2.1 14b": a video model, no 14B LLM
     models = tuple(m for m in models if not any(_spans_overlap(m.text, text, a) for a, _ in absent))
     if not any(m.family == "speech" or "whisper" in m.text.lower() or absent_kind(m.text)
@@ -6186,6 +6387,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
     level = _PRICE_LEVEL.search(low)
     if budget and level and len(gpus) >= 2 and not _BUDGET_SAID.search(low):
         budget = None  # "4070 ti super or 7900 xt? both are ~$800": the cards' price, no limit
+    if (budget and _PAIR_PRICED.search(low) and not _BUDGET_SAID.search(low)
+            and not rx.search(r"\b(?:for|with) (?:this|that|the same) (?:money|amount|price)\b",
+                              low)):  # fmt: skip
+        # "2x 3060 (both on finn.no for 5200 kr together)": the pair's price ("or something
+        # else for this money?" spends it: a budget)
+        budget = None
     tariff = _kwh_price(low)
     if budget and tariff is not None and abs(budget.usd - tariff) < 1e-9:
         budget = None  # "power 0.15 usd": the price of a kWh, no budget
@@ -6866,11 +7073,19 @@ def _sane(q: Query) -> Query:
     return replace(q, **absurd, gpus=gpus, notes=tuple(notes))
 
 
-def _sized_family(models: tuple[ModelRef, ...], linker: Any) -> tuple[ModelRef, ...]:
+def _sized_family(
+    models: tuple[ModelRef, ...], linker: Any, low: str | None = None
+) -> tuple[ModelRef, ...]:
     """ "an 8B Llama-3.1-style model": a bare size and a family name with no size are one model,
     the family's entry of that size, when the family has one."""
     sizes = [m for m in models if not m.ids and m.size_b and not m.suggestions]
     families = [m for m in models if not m.ids and not m.size_b and m.suggestions]
+    if len(sizes) == 1 and not families and low is not None:
+        # "got the llama thing going ..., the 8b one in 4 bit": the family's word said apart
+        words = {w for w in rx.findall(r"[a-z][a-z0-9]+", low) if w in linker.first_words}
+        found = linker.find_models(f"{words.pop()} {sizes[0].size_b:g}b") if len(words) == 1 else []
+        if len(found) == 1 and found[0].ids:
+            return tuple(found[0] if m is sizes[0] else m for m in models)
     if len(sizes) != 1 or len(families) != 1:
         return models
     size = f"{sizes[0].size_b:g}b"
@@ -7059,10 +7274,13 @@ def _one_gpu_said_twice(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...
         if not at or not bt:
             return True
         between = low[min(at[0], bt[0]) : max(at[0], bt[0])]
+        # ("the H20 has more memory than the H100 ... comparing with the H100 SXM": a third card
+        # is what the two mentions are compared with)
+        third = any(o.ids and not set(o.ids) & (set(a.ids) | set(b.ids)) for o in gpus)
         # ("renting an A100 ... or buying an A100 80GB": renting set against buying, one card)
         return bool(rx.search(
             r"(?:\bvs\.?|\bversus|\bor|\bagainst)\b(?!\s(?:just )?(?:buy|rent|purchas|own)\w*)"
-            r"|\bcompar|\bthan\b|\bdiffer", between
+            + ("" if third else r"|\bcompar|\bthan\b|\bdiffer"), between
         ))  # fmt: skip
 
     kept = []
@@ -8694,6 +8912,11 @@ def resolve(
     if concept:  # "what is the KV cache?" then "and how much is it for llama 3.1 8b at 32k?"
         updates["topic"] = concept
     merged = replace(query, **updates)
+    if (merged.memory_gb is not None and query.memory_gb is None and not query.gpus
+            and _CARD_SOUGHT.search(query.low) and rx.search(_BUY_WORD, query.low)):  # fmt: skip
+        # "... on the card with 12 GB" then "which card should I buy that can carry it?": the
+        # card sought replaces the one before, its memory no limit
+        merged = replace(merged, memory_gb=None)
     speech = bool(merged.models) and merged.models[0].family == "speech"
     if speech and query.seconds_per_item is None and (pace := _REALTIME.search(query.low)):
         # "a 2,400-hour corpus with whisper large-v3" then "on one A100 it runs at about 90x

@@ -62,6 +62,7 @@ SPLITS = (
     "fresh34",
     "fresh35",
     "fresh36",
+    "fresh37",
 )
 
 
