@@ -339,9 +339,11 @@ FULL_FINETUNE_RULE_BYTES = 16
 
 
 def _nominal_bits(precision: str) -> float:
-    """A format's nominal width ("4-bit" for Q4_K_M's 4.85); an EXL2 file's average is its own."""
+    """A format's nominal width ("4-bit" for Q4_K_M's 4.85); an EXL2 file's average, or a GGUF
+    average the user stated ("q2_k_xl-2.51bpw") or an i-quant's ("iq1_s", 1.56), is its own."""
     format_ = get_precision(precision)
-    return format_.bits_linear if is_exl2(format_.name) else math.floor(format_.bits_linear)
+    stated = is_exl2(format_.name) or format_.name.endswith("bpw") or format_.name.startswith("iq")
+    return format_.bits_linear if stated else math.floor(format_.bits_linear)
 
 
 def _nominal_sizes(result: dict[str, Any]) -> None:
@@ -902,6 +904,15 @@ def cards_for_rate(per_card: float, needed: float) -> dict[str, Any]:
     plan = cost.cards_for_rate(per_card, needed, HEADROOM_LOAD)
     return {**plan, "per_card": per_card, "needed": needed, "load": HEADROOM_LOAD,
             "per_card_source": "given by the user"}  # fmt: skip
+
+
+@_tool
+def users_at_pace(total_per_s: float, each_per_s: float) -> dict[str, Any]:
+    """How many users at once a total rate (tokens/s over all streams, the user's own
+    measurement, used as given) serves at `each_per_s` apiece: at full load, and at 80%."""
+    plan = cost.users_at_pace(total_per_s, each_per_s, HEADROOM_LOAD)
+    return {**plan, "total_per_s": total_per_s, "each_per_s": each_per_s, "load": HEADROOM_LOAD,
+            "total_source": "given by the user"}  # fmt: skip
 
 
 @_tool
@@ -1795,6 +1806,7 @@ TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "service_cost": service_cost,
     "carried_measurement": carried_measurement,
     "cards_for_rate": cards_for_rate,
+    "users_at_pace": users_at_pace,
     "value_per_dollar": value_per_dollar,
     "in_us_dollars": in_us_dollars,
     "step_rate": step_rate,

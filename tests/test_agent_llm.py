@@ -137,7 +137,7 @@ def test_tool_schemas_hide_the_searcher_and_mark_required_arguments() -> None:
                             "system_power", "electricity_cost", "token_cost", "request_cost",
                             "paced_time", "paced_count", "largest_model", "service_cost",
                             "carried_measurement", "stream_load", "load_replicas",
-                            "bill_rate", "cards_for_rate", "value_per_dollar",
+                            "bill_rate", "cards_for_rate", "users_at_pace", "value_per_dollar",
                             "train_time_at_mfu", "tokens_for_budget_at_mfu", "memory_together",
                             "decode_ceiling", "in_us_dollars", "step_rate",
                             "mixed_cards", "set_cost"}  # fmt: skip

@@ -21,11 +21,12 @@ def test_a_training_claim_is_judged_on_the_tensor_rate(rules_advisor: Advisor) -
                         "an a100 40gb, so it must train models faster than the a100. is he "
                         "right?").text  # fmt: skip
     # the A100 leads on the dense FP16/BF16 tensor rate (312 TFLOPS against the 5090's 209.5)
-    assert head(text).startswith("**No: that is not right."), head(text)
+    assert head(text).startswith("**No: that is not right"), head(text)
+    assert "the NVIDIA A100 SXM4 40GB comes out ahead" in head(text)
     text = ask_grounded(rules_advisor, "a guy on reddit said the rtx 4090 has more fp32 tflops "
                         "than the h100 sxm, so the 4090 would train llms faster than the h100. "
                         "is he right?").text  # fmt: skip
-    assert head(text).startswith("**No: that is not right."), head(text)
+    assert head(text).startswith("**No: that is not right"), head(text)
     assert "989 TFLOPS" in text and "not the figure that job runs on" in text
 
 
@@ -33,7 +34,7 @@ def test_a_swap_claimed_faster_is_judged_by_the_card_moved_to(rules_advisor: Adv
     text = ask_grounded(rules_advisor, "I own an rtx 3090. the salesman told me to trade it for "
                         "an rtx 4060 ti 16gb, so mistral 7b q4_k_m would reply quicker. is he "
                         "right?").text  # fmt: skip
-    assert head(text).startswith("**No: that is not right."), head(text)
+    assert head(text).startswith("**No: that is not right"), head(text)
 
 
 def test_same_card_and_same_question_keep_the_turn_before(catalog: Catalog) -> None:

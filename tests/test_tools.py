@@ -30,7 +30,8 @@ def test_every_tool_is_documented_and_registered() -> None:
         "list_gpus", "compare_workload", "pcie_links", "system_power", "electricity_cost",
         "token_cost", "request_cost", "paced_time", "paced_count", "largest_model", "service_cost",
         "carried_measurement",
-        "stream_load", "load_replicas", "bill_rate", "cards_for_rate", "value_per_dollar",
+        "stream_load", "load_replicas", "bill_rate", "cards_for_rate", "users_at_pace",
+        "value_per_dollar",
         "train_time_at_mfu", "tokens_for_budget_at_mfu", "memory_together", "decode_ceiling",
         "in_us_dollars", "step_rate", "mixed_cards", "set_cost",
     }  # fmt: skip

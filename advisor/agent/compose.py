@@ -67,6 +67,7 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "form_factor": ("form factor", ""),
     "release_year": ("released", ""),
     "compute_stack": ("software stack", ""),
+    "unified_memory": ("memory shared with the CPU", ""),
 }
 # the vendor stacks as their makers write them
 STACK_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "metal": "Metal", "oneapi": "oneAPI (XPU)"}
@@ -107,6 +108,8 @@ def usd(value: float | None, sign: str = "$") -> str:
     """An amount of money; `sign`: the user's currency where the amount is theirs ("€250")."""
     if value is None:
         return "n/a"
+    if sign[-1:].isalpha():  # a code or a word ("SGD", "kr"): apart from the figure
+        sign += " "
     if value >= 100:
         return f"{sign}{value:,.0f}"
     if value >= 1:
@@ -146,6 +149,8 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
             return str(sheet["interconnect"])
         return "PCIe only"
     value = sheet.get(field)
+    if field == "unified_memory":  # one pool the CPU and GPU share, or the card's own
+        return "yes, unified" if value else "no, the card's own"
     if field == "compute_stack" and value:
         return STACK_NAMES.get(str(value), str(value))
     unit = FIELD_LABELS.get(field, (field, ""))[1]
@@ -991,7 +996,11 @@ def fit_answer(e: dict[str, Any], alternatives: list[str], speed_first: bool = F
     else:
         head = fit_head(e)
         lines = [memory_line(e), *speed]
-    if speed_first and speed and fit_asked:
+    if speed_first and speed and fit_asked and host_split(e):
+        # "does this model even fit on 8gb?" when it runs only half in system RAM: no, on the
+        # card alone; the pace of the split follows
+        head = "**No, not on the card alone: it runs split with system RAM. " + head[2:]
+    elif speed_first and speed and fit_asked:
         head = "**Yes, it fits. " + head[2:]
     elif speed_first and speed and not job and _REAL_TIME.search(asked):
         _label, pace, pace_unit = metrics_of(e)[0]

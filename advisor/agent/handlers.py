@@ -1176,14 +1176,15 @@ def link(query: Query, box: ToolBox) -> Draft:
     if sheet.get("gpu_link") not in ("bridge", "switch"):
         head = f"**The {sheet['name']} has no NVLink: {job} runs over PCIe** ({over})."
         if workload == "inference" and str(pcie.get("engine")) not in TENSOR_PARALLEL_ENGINES:
-            fine_asked = _fine_asked(query)  # split by layers: no matter
+            fine_said = fine_asked(query)  # split by layers: no matter
             head = (
-                f"**{'Yes' if fine_asked else 'No'}: PCIe is fine for {job}**: the "
+                f"**{'Yes' if fine_said else 'No'}: PCIe is fine for {job}**: the "
                 f"{sheet['name']} has no NVLink, and the model is split by layers ({over})."
             )
         return Draft("\n\n".join([head, *c.speed_lines(pcie, first_only=True),
                                    *([four_bit] if four_bit else []),
-                                   _link_why(pcie, workload), *([total] if total else []),
+                                   _link_why(pcie, workload), *_pcie_line(box, sheet),
+                                   *([total] if total else []),
                                    c.sheet_summary(sheet)]))  # fmt: skip
     if sheet.get("gpu_link") == "bridge" and count > 2:
         head = f"**An NVLink bridge joins only two cards: {job} crosses PCIe either way** ({over})."
@@ -1198,12 +1199,12 @@ def link(query: Query, box: ToolBox) -> Draft:
     via = "PCIe" if over.lower() == "pcie" else f"PCIe ({over})"
     figures = (f"about {c.num(slow, 'tokens/s')} over {via} against "
                f"{c.num(fast, 'tokens/s')} over NVLink")  # fmt: skip
-    fine_asked = _fine_asked(query)  # "is PCIe fine?": yes means fine
+    fine_said = fine_asked(query)  # "is PCIe fine?": yes means fine
     if loss < LINK_MATTERS:
-        head = (f"**{'Yes' if fine_asked else 'No'}: PCIe is fine for {job}**: {figures}, "
+        head = (f"**{'Yes' if fine_said else 'No'}: PCIe is fine for {job}**: {figures}, "
                 f"{c.num(slow / fast)}x the NVLink speed.")  # fmt: skip
     else:
-        head = (f"**{'No' if fine_asked else 'Yes'}: NVLink makes {job} "
+        head = (f"**{'No' if fine_said else 'Yes'}: NVLink makes {job} "
                 f"{c.num(fast / slow)}x as fast**: {figures}.")  # fmt: skip
     parts = [head, *([four_bit] if four_bit else []), _link_why(pcie, workload)]
     if bridge:
@@ -1256,7 +1257,7 @@ _LINK_NEED_ASKED = re.compile(
 )
 
 
-def _fine_asked(query: Query) -> bool:
+def fine_asked(query: Query) -> bool:
     """Whether "yes" means the link is fine: the first of the two asks decides ("do I need an
     NVLink bridge, or is PCIe fine?" asks the need first)."""
     fine = _LINK_FINE_ASKED.search(query.low)
@@ -1279,16 +1280,18 @@ def _data_parallel_link(
     one = box.call("estimate", {**args, "num_gpus": 1})
     alone = (c.lead_metric(one)[1] or {}).get("typical") if "error" not in one else None
     fine = share < LINK_MATTERS
-    fine_asked = _fine_asked(query)
-    verdict = "Yes" if fine == fine_asked else "No"
+    fine_said = fine_asked(query)
+    verdict = "Yes" if fine == fine_said else "No"
     waits = (f"{'only ' if fine else ''}{share_said(share)} of each step of {job} waits on the "
              f"gradient all-reduce over {e['interconnect']}")  # fmt: skip
     head = f"**{verdict}: {waits}**"
     sheet = box.call("gpu_specs", {"gpu": e["gpu"]})
+    link = []
     if sheet.get("gpu_link") not in ("bridge", "switch") and "nvlink" in query.low:
         # "do i need nvlink ... two 4090s": a card that has none cannot be given one
         head = (f"**The {sheet.get('name', e['gpu_name'])} has no NVLink, so PCIe it is: "
                 f"{waits}**")  # fmt: skip
+        link = _pcie_line(box, sheet)
     if nvlink is not None and "error" not in nvlink and nvlink.get("link_wait_share") is not None:
         bridged = c.lead_metric(nvlink)[1]["typical"]
         head += (f"; over NVLink {share_said(nvlink['link_wait_share'])}, "
@@ -1300,7 +1303,18 @@ def _data_parallel_link(
                      f"cards, {c.num(rate['typical'] / alone)}x one card's "
                      f"{c.num(alone, unit)} ({c.settings(e)}).")  # fmt: skip
     lines.append(DATA_PARALLEL_WHY)
-    return Draft("\n\n".join(lines))
+    return Draft("\n\n".join([*lines, *link]))
+
+
+def _pcie_line(box: ToolBox, sheet: dict[str, Any]) -> list[str]:
+    """What the cards' PCIe slots move each way (the pcie_links tool), for a card with no
+    NVLink: "PCIe 4.0 x16: about 31.5 GB/s each way"."""
+    gen = sheet.get("pcie_gen") or 4
+    links = box.call("pcie_links", {"gens": [gen], "lanes": 16})
+    if "error" in links:
+        return []
+    gbs = links["links"][0]["gbs"]
+    return [f"PCIe {gen}.0 x16 moves about {c.num(gbs, 'GB/s')} each way between the cards."]
 
 
 # ---------------------------------------------------------------- will it fit, how fast
@@ -2021,6 +2035,14 @@ _CARDS_TOGETHER = re.compile(
 )
 
 
+# cards run one at a time to compare them: "both cards tested in the same PC"
+_TESTED_APART = re.compile(
+    r"\b(?:both|the two) (?:cards|gpus)\s(?:were\s|are\s)?(?:tested|benchmarked|measured|"
+    r"compared|tried)\b[^.?!\n]{0,30}|\b(?:tested|benchmarked|measured) (?:them )?"
+    r"(?:one at a time|separately|individually|in (?:the same|one) (?:pc|machine|box|rig|system))"
+)
+
+
 def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
     """ "llama 3.1 70b q4 on a 4090 + 3090 together?": an LLM's layers split over cards of
     different models in one machine (the mixed_cards tool, llama.cpp's layer split), one of each
@@ -2030,7 +2052,8 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
     if (len(ids) < 2 or len(set(ids)) < 2 or len(query.models) != 1 or len(ids) > MIXED_MAX
             or (query.models[0].family or "llm") != "llm"
             or query.workload not in (None, "inference")
-            or not _CARDS_TOGETHER.search(_PRICED_TOGETHER.sub(" ", query.low))):  # fmt: skip
+            or not _CARDS_TOGETHER.search(
+                _TESTED_APART.sub(" ", _PRICED_TOGETHER.sub(" ", query.low)))):  # fmt: skip
         return None
     model = query.models[0]
     precision = query.precision or model.precision or HOME_PRECISION
@@ -3809,9 +3832,12 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     """Live video into an image model ("16 camera streams at 30 fps, will a T4 keep up?"): the
     card's throughput with a frame of each stream batched together, against the frames a
     second the streams need (the stream_load tool)."""
-    said = _STREAMS_AT.search(query.low)
+    # ("don't need 30fps, even ~10 fps would be plenty": the rate set aside is not the one)
+    low = re.sub(r"\b(?:don'?t|do not|doesn'?t|does not|no) (?:really )?(?:need|require|want)\w* "
+                 r"(?:the )?(?:full )?\d+(?:\.\d+)? ?fps\b", " ", query.low)  # fmt: skip
+    said = _STREAMS_AT.search(low)
     # "yolo realtime at 30fps on a 1080p feed": one stream at the rate said
-    one = None if said else _ONE_STREAM_AT.search(query.low)
+    one = None if said else _ONE_STREAM_AT.search(low)
     model = query.models[0] if query.models else None
     if not ((said or one) and model and model.ids and len(query.gpus) == 1):
         return None
@@ -3865,6 +3891,15 @@ _NORMAL_ASKED = re.compile(
     # a complaint is a question too: "super slow, like 2 tok/s", "crawls"
     r"|\b(?:super|really|so|very|painfully|extremely|way too|unbearably|insanely) slow\b"
     r"|\bcrawl\w*|\bsluggish\b|\bslow as\b"
+    # a figure claimed, judged: "is that even physically possible?", "realistic?", "is it broken"
+    r"|\b(?:physically |even |actually |really )*(?:possible|plausible|realistic|believable"
+    r"|legit)\b"
+    r"|\b(?:broken|faulty|defective)\b"
+)
+# a figure someone else reports ("a youtube short claims", "my friend says"): "that", not "your"
+_THEIR_FIGURE = re.compile(
+    r"\bclaim\w*|\bsays?\b|\bsaid\b|\bvideo\b|\byoutube\w*|\btiktok|\bshorts?\b|\breddit\b"
+    r"|\bsomeone\b|\bfriend\b|\bposted\b"
 )
 
 
@@ -3916,12 +3951,24 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
             "offload turned on, short sequences padded to a long length, or a power limit."
         )
         return f"**Your {c.num(said, 'tokens/s')} is low: below {expected}.**{causes}"
-    if said > band["high"] * FAR_ABOVE:  # "40 tok/s for a 70B q4 on one 4090": not that run
+    # one stream's ceiling: every weight read once a token at the card's full bandwidth
+    weights = (e.get("breakdown_gb") or {}).get("weights")
+    top = (box.call("decode_ceiling", {"bandwidth_gbs": e["gpu_bandwidth_gbs"], "read_gb": weights})
+           if weights and key == "decode_tokens_per_s" and e["num_gpus"] == 1
+           and not e.get("host_layers") else {})  # fmt: skip
+    most = top.get("tokens_per_s") if "error" not in top else None
+    if said > band["high"] * FAR_ABOVE or (most and said > most):
+        # "40 tok/s for a 70B q4 on one 4090", "a video claims 150 tok/s on a 3060": not that run
+        whose = "that" if _THEIR_FIGURE.search(query.low) else "your"
+        ceiling = (f" Decoding one stream reads every weight once a token: "
+                   f"{c.num(e['gpu_bandwidth_gbs'], 'GB/s')} over {c.num(weights, 'GB')} of "
+                   f"weights allows at most {c.num(most, 'tokens/s')} on this card."
+                   if most else "")  # fmt: skip
         return (
-            f"**No: your {c.num(said, 'tokens/s')} is far above {expected}**: more than this card "
-            "can read the weights for, so the run is likely not this model as said (a smaller "
-            "model or a lower quant loaded; check what is loaded, e.g. `ollama ps`), or the "
-            "figure counts prompt processing or several requests together."
+            f"**No: {whose} {c.num(said, 'tokens/s')} is far above {expected}**: more than this "
+            "card can read the weights for, so the run is likely not this model as said (a "
+            "smaller model or a lower quant loaded; check what is loaded, e.g. `ollama ps`), or "
+            f"the figure counts prompt processing or several requests together.{ceiling}"
         )
     if said > band["high"] * (1 + SAID_SLACK):
         return (
@@ -4203,6 +4250,8 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return afforded  # "48k a month, 8 hours a day: how many H100s can we afford?"
     if (yours := _cards_for_your_rate(query, box)) is not None:
         return yours  # "1,800 tok/s on one A10G, we need 25k tok/s: how many A10Gs?"
+    if (served := _users_at_your_total(query, box)) is not None:
+        return served  # "2x L40S do 1800 tok/s aggregate: how many users at 30 tok/s each?"
     if _STREAMS_ASKED.search(query.low) and (streams := _streams_kept_up(query, box)):
         return streams  # "one L4 does 420 frames/s; each stream is 30 fps: how many streams?"
     deadline_at_mfu = query.mfu and query.hours and query.target in (None, "min_gpus")
@@ -5110,7 +5159,7 @@ FINISH_BY = finish_by("weekend|night|evening|day|week|month|hour|hr|h")
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
-    r"|\bby (?:tomorrow|tonight|next week|the end)|\bwithin\b|\bin (?:under|less than)\b|"
+    r"|\bby (?:tomorrow|tonight|next week|the end|end of)|\bwithin\b|\bin (?:under|less than)\b|"
     + FINISH_BY
 )
 
@@ -9305,6 +9354,9 @@ def _recommend_for(query: Query, box: ToolBox, beaten: GpuRef | None, **purchase
         # (the cheapest by the hour, hosted or rented: "cheapest gpus to rent for a 70b")
         else HOSTED_FLOOR_TOK_S
         if _rank_by(query) == "price" and workload == "inference" and model.family in (None, "llm")
+        # "flux dev at 1024 under 10 seconds per image": the image rate that time allows
+        else 1 / query.seconds_per_item
+        if query.seconds_per_item and workload == "inference" and model.family == "diffusion"
         else None,
         "images": query.images if model.family == "diffusion" else None,
         "audio_hours": query.audio_hours if model.family == "speech" else None,
@@ -9786,6 +9838,39 @@ def _paces_for_users(query: Query, box: ToolBox) -> Draft | None:
         "That holds with copies of the model behind a load balancer, at the prompt and reply "
         "lengths of your measurement; a card serving more users at once than when you measured "
         "delivers more in all, so these counts are an upper bound."
+    )
+
+
+# users asked of a setup: "how many users can it serve", "how many people at once"
+_USERS_ASKED = re.compile(r"\bhow many (?:concurrent |simultaneous |parallel )?(?:users|people"
+                          r"|clients|chats|sessions|streams)\b")  # fmt: skip
+_EACH_PACE = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:tok(?:en)?s?/s|t/s|tokens? (?:per|a) sec(?:ond)?)\s?"
+    r"(?:each|apiece|per (?:user|person|stream|head))\b"
+)
+
+
+def _users_at_your_total(query: Query, box: ToolBox) -> Draft | None:
+    """A total the user measured on their setup and a pace each user gets ("2x L40S do about
+    1800 tok/s aggregate on llama 8b: how many users at 30 tok/s each?"): the users are the
+    total over the pace, the user's figure used as given."""
+    each = _EACH_PACE.search(query.low)
+    total = query.throughput_tok_s
+    if not (each and total and _USERS_ASKED.search(query.low)) or float(each.group(1)) >= total:
+        return None
+    pace = float(each.group(1))
+    plan = box.call("users_at_pace", {"total_per_s": total, "each_per_s": pace})
+    if "error" in plan:
+        return None
+    ref = query.gpus[0] if query.gpus else None
+    where = (f" on {ref.count} x {_said(ref)}" if ref and (ref.count or 1) > 1
+             else f" on the {_said(ref)}" if ref else "")  # fmt: skip
+    return Draft(
+        f"**About {c.num(plan['users'])} users at once at {c.num(pace, 'tokens/s')} each: your "
+        f"measured {c.num(total, 'tokens/s')}{where} over each user's pace; "
+        f"{c.num(plan['users_with_headroom'])} with 20% kept for bursts.**\n\n"
+        "That holds at the prompt and reply lengths you measured with; an engine that batches "
+        "more users at once (vLLM) often delivers more in all, so this is a floor, not a ceiling."
     )
 
 
@@ -10441,13 +10526,16 @@ def _against_quote(query: Query, priced: dict[str, Any], condition: str, box: To
     seen = _range_said(low)
     if seen and query.currency == "$" and len(query.gpus) == 1:
         return [_against_range(seen, priced, condition)]
-    if not re.search(r"(?:[$€£]|\b(?:gbp|eur|usd) ?)\s?\d|\d\s?(?:k\b|dollars?|usd|bucks|eur|euros?"
-                     r"|gbp|pounds?|quid)", low):  # fmt: skip
+    # ("a used 3090 for 4000 reais": any currency with a rate on record, said with the amount)
+    rated = has_rate(query) and bool(query.purchase_usd)
+    if not rated and not re.search(r"(?:[$€£]|\b(?:gbp|eur|usd) ?)\s?\d|\d\s?(?:k\b|dollars?|usd"
+                                   r"|bucks|eur|euros?|gbp|pounds?|quid)", low):  # fmt: skip
         return []  # "and the A10G?": a price said before, for another card, is no quote here
     quote = _quote_said(query)
     sign = query.currency.strip()
-    if quote is None or quote <= 0 or sign not in ("$", *NEAR_DOLLAR) or _WOULD_PAY.search(low):
-        return []  # no price found, one in a currency far from the dollar, or what they'd pay
+    if (quote is None or quote <= 0 or (sign not in ("$", *NEAR_DOLLAR) and not rated)
+            or _WOULD_PAY.search(low)):  # fmt: skip
+        return []  # no price found, one in a currency with no rate on record, or what they'd pay
     if any((ref.count or 1) > 1 for ref in query.gpus) or not query.gpus:
         return []
     if len(query.gpus) > 1:  # "a used 3090 for $650 ... or a 4070 ti super?": the card priced

@@ -129,6 +129,11 @@ _NOT_OURS = _cues(
     r"|\b(?:amd|nvidia|nvda|intel|amzn|tsmc) (?:stock|shares)\b",
     r"\bbook (?:me|us)\b|\breserve (?:me|us)\b|\blaunch (?:me|us) an?\b",
     r"\bcovered (?:under|by) (?:the |its |their )?(?:\w+ ){0,2}warranty\b|\brma\b|\bcoil whine\b",
+    # other peripherals to choose: "best mouse for valorant", "which keyboard", "a monitor for"
+    r"\b(?:best|which|what|good|cheap|lighter|new) (?:gaming )?(?:mouse|mice|keyboard|headset"
+    r"|headphones|webcam|microphone|mic|monitor|chair|mousepad)\b"
+    r"|\b(?:need|want|buy\w*|get) (?:a |an |some )?(?:new |lighter |better |cheap )?"
+    r"(?:gaming )?(?:mouse|mice|keyboard|headset|headphones|mousepad|gaming chair)\b",
     # a picture, a transcript or a text to produce, not a GPU to choose: "make me a picture of"
     r"\b(?:make|draw|generate|create|paint|render) (?:me |us )?(?:an? |some )(?:\w+ )?"
     r"(?:picture|image|drawing|photo|painting|logo|avatar|wallpaper)s? (?:of|for|with)\b",
@@ -137,7 +142,12 @@ _NOT_OURS = _cues(
 # when a 3090 drops under $600")
 _CODE_ASKED = _cues(
     r"\b(?:write|code) (?:me |us )?an? (?:\w+ ){0,2}(?:script|program|bot|app|scraper|function"
-    r"|cron ?job|rule|pipeline|workflow|regex|dockerfile|makefile|sql query)\b"
+    r"|cron ?job|rule|pipeline|workflow|regex|dockerfile|makefile|sql query)\b",
+    # configuration to write: "can help me write the docker-compose.yml and nginx config"
+    r"\b(?:write|paste|generate|draft|give me) (?:me |us )?(?:the |a |an |my |our )?(?:\w+ ){0,2}"
+    r"(?:docker-?compose(?:\.ya?ml)?|dockerfile|nginx (?:config|conf)|config(?:uration)? files?"
+    r"|helm charts?|(?:k8s|kubernetes) (?:manifests?|yaml)|systemd (?:unit|service)s?"
+    r"|terraform)\b",
 )
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
 _GAMING = re.compile(
@@ -228,6 +238,11 @@ _ABOUT_YOU = _cues(
     r"\bjust (?:testing|checking|trying)(?: (?:if|whether|that|to see if))? (?:this|it|you)\b"
     r"|\bbefore i ask (?:my|a|the|me) (?:\w+ )?question",
     r"\b(?:just|only) (?:saying|wanted to say|here to say|dropping in to say) (?:hello|hi|hey)\b",
+)
+# the advisor itself asked about: "who are you", "what can this bot help me with"
+_WHO_YOU_ARE = re.compile(
+    r"\bwho (?:are|r) (?:you|u)\b|\bwhat (?:can |could )?(?:this|the|your) (?:bot|assistant|tool"
+    r"|advisor|app|thing) (?:can |could )?(?:help|do)\b"
 )
 _IS_THIS_YOU = re.compile(
     r"\b(?:is|are) (?:this|you) (?:the|a|that) (?:[\w-]+ ){0,3}(?:bot|assistant|advisor|adviser"
@@ -425,6 +440,9 @@ _HOW_LONG = _cues(
     r"\bhow much time\b",
     # "can i train resnet-50 on imagenet in under a day on 4 4090s?": a deadline to meet
     r"\b(?:in (?:under|less than)|within) (?:a|one|\d+) (?:day|days|hours?|weeks?|night)\b",
+    # "transcribe 600 hours of audio by end of week: enough?": a job against a date
+    r"\b(?:transcrib\w*|process\w*|generat\w*|embed\w*|render\w*|label\w*|caption\w*)\b"
+    r"[^.?!]{0,80}\bby (?:the )?end of (?:the )?(?:day|week|month)\b",
     # "i set 3000 steps. when will it be done", "when does the run finish"
     r"\bwhen (?:will|would|does|do|is) (?:it|this|that|the (?:run|job|training)) "
     r"(?:be )?(?:done|finish\w*|complete\w*|end)\b",
@@ -448,7 +466,8 @@ _HOW_LONG = _cues(
     r"\bestimate\b",
     r"\b(?:ballpark|rough|approximate|total|overall) (?:time|duration)\b",
     r"\b(?:estimated|expected|likely|probable) (?:duration|run ?time)\b|\bduration\s*\?",
-    r"(?<!\bat a )(?<!\bat one )\btime\s*\?",  # not "one user at a time?"
+    # not "one user at a time?", "or am i wasting my time?"
+    r"(?<!\bat a )(?<!\bat one )(?<!\bmy )(?<!\bour )(?<!\byour )\btime\s*\?",
     r"\bkitne (?:ghante|din|hours|days)\b|\bkitna (?:time|samay)\b",  # Hindi: "how many hours"
     r"\bwhat'?s the time\b|\bthe time then\b|\btime (?:for|to process|to do) \d",
     # "feasible within a month", "doable in 2 weeks", "done before the deadline in 10 days"
@@ -757,6 +776,11 @@ def _greeting(q: Query, low: str) -> bool:
     if (_PERSON_OR_BOT.search(low) and not _entities(q)
             and not _GPU_WORDS.search(_PERSON_OR_BOT.sub(" ", low))):  # fmt: skip
         return True  # "hello!! is this a real person or a robot? I've no idea what I'm doing"
+    if (_WHO_YOU_ARE.search(low) and not _entities(q) and not q.workload_given and not q.topic
+            and not q.fields):  # fmt: skip
+        # "who are you and what can this bot help me with? they said it knows GPU matters": the
+        # advisor itself asked about, its subject named beside it
+        return True
     named = _entities(q) or q.workload_given or q.topic or _GPU_WORDS.search(low)
     if named or _NOT_OURS.search(low):
         return False
@@ -1128,6 +1152,9 @@ def _train_time(q: Query, low: str) -> bool:
         return False  # "how much would it cost ... on 64 H100s for 2 days": the span is given
     if _bill_asked(q, low) and not rx.search(r"\bhow long\b", low):
         return False  # "trains 8 hours a day, 30 days; 4.2 baht a kWh: the month's bill?"
+    if q.fields and rx.search(r"\bwhich (?:of the (?:two|three)|one|card|gpu)\w* (?:\w+ ){0,2}"
+                              r"(?:has|have|supports?|comes? with)\b", low):  # fmt: skip
+        return False  # "runs for 7-10 days ... which of the two cards actually has ECC?"
     # "how long to transcribe 2 hours", "how long for 1M texts through BERT": an inference job's
     # time is its speed (the speed handler gives the whole job's time)
     trained = training or q.epochs or (job and q.workload is None and not q.models)
@@ -1248,6 +1275,10 @@ def _cost(q: Query, low: str) -> bool:
     clauses = _questions(low)
     if _bill_asked(q, low):
         return True  # "20 cents per kwh, my 4090 6 hours a day: what's that a year?": the bill
+    job = q.audio_hours or q.dataset_samples or q.images or q.train_tokens or q.epochs
+    if (q.hours and job and rx.search(r"\benough\b|\bin time\b|\bon time\b|\bmake it\b", low)
+            and not _COST_ASKED.search(low)):  # fmt: skip
+        return False  # "600 hours of audio by end of week, rented 1 L4. enough?": the deadline
     # "how much is the memory bandwidth of the 4090", "got a Titan V for $300: its fp64 rate?":
     # a datasheet figure (the money said is a story when the questions name none)
     money = bool(q.user_price_usd_per_hour or q.usd_per_kwh) or bool(_BUY_JUDGED.search(low))
@@ -1599,6 +1630,9 @@ def _link(q: Query, low: str) -> bool:
         return False  # "requires NVLink of at least 400 GB/s: is bidder A compliant?": a figure
     if not (q.gpus and q.gpus[0].ids):
         return False
+    for g in q.gpus:  # "4x RTX 4090 or 1x H100 PCIe": a card's name, no link asked
+        if g.text and rx.search(r"\b(?:pcie|sxm|nvl)\b", g.text.lower()):
+            low = low.replace(g.text.lower(), " ")
     if _LINK_WORDS.search(low) and _LINK_ASKED.search(low):
         return True
     several = (q.gpus[0].count or q.num_gpus or 1) > 1 or _MULTI_GPU_SAID.search(low)
@@ -1607,8 +1641,8 @@ def _link(q: Query, low: str) -> bool:
 
 # PCIe judged on its own, with several cards: "is the pcie a bottleneck for ddp on 4x 3090s"
 _PCIE_JUDGED = re.compile(
-    r"\bpcie\b.{0,40}\b(?:bottleneck\w*|fine|enough|ok|okay|sufficient|slow\w* (?:it|things|"
-    r"training) down|hold\w* (?:it |things |me |us )?back|limit\w*)\b"
+    r"\bpcie\b.{0,40}\b(?:bottleneck\w*|fine(?![- ]?tun)|enough|ok|okay|sufficient"
+    r"|slow\w* (?:it|things|training) down|hold\w* (?:it |things |me |us )?back|limit\w*)\b"
     r"|\b(?:bottleneck\w*|limit\w*|slow\w* down)\b.{0,30}\bpcie\b"
 )
 _MULTI_GPU_SAID = re.compile(r"\bddp\b|\bdata[- ]parallel\b|\bmulti[- ]?gpu\b|\bfsdp\b")
@@ -1759,7 +1793,8 @@ INTENTS: dict[str, Intent] = {
                tools=("estimate", "gpu_specs", "search_corpus")),
         Intent("solve", "limits (context, batch, GPUs, largest model)", _solve, h.solve, True,
                "entities",
-               tools=("solve", "largest_model", "estimate", "model_specs", "gpu_specs")),
+               tools=("solve", "largest_model", "estimate", "model_specs", "gpu_specs",
+                      "users_at_pace")),
         Intent("rent_or_buy", "rent or buy", _rent_or_buy, h.rent_or_buy, True, "entities",
                _break_even, tools=_BUY_TOOLS),
         Intent("buy", "what to buy", _buy, h.buy, True, "entities",
@@ -1773,7 +1808,7 @@ INTENTS: dict[str, Intent] = {
         Intent("cost", "cost", _cost, h.cost, True, "entities", tools=_COST_TOOLS),
         Intent("speed", "speed", _speed, h.speed, True, "entities", _rate,
                tools=("estimate", "compare_workload", "compare_gpus", "gpu_specs",
-                      "carried_measurement")),
+                      "carried_measurement", "decode_ceiling")),
         Intent("compare", "comparison", _compare, h.compare, True, "entities", _versus,
                tools=("compare_gpus", "compare_workload", "gpu_specs", "search_corpus")),
         Intent("fit", "will it fit", _fit, h.fit, True, "entities", tools=_FIT_TOOLS),

@@ -134,6 +134,7 @@ class Token:
     end: int
     text: str  # as written
     low: str  # lower case, trailing punctuation stripped
+    broken: bool = False  # a line break or a mark (".", ",", ":") between it and the word before
 
 
 # (not the tail of a word in another alphabet: "À1G" or "À01G" is no "1G", nor "é4090" a 4090)
@@ -142,7 +143,7 @@ _TOKEN = re.compile(r"(?<![^\W_])(?:[A-Za-z0-9$][\w.+:/\-'\u2019]*[\w+]|[A-Za-z0
 
 def tokens(text: str) -> list[Token]:
     """Words with their offsets: "meta-llama/Llama-3.1-8B", "q4_k_m", "4xA100" stay whole."""
-    out = []
+    out: list[Token] = []
     for m in _TOKEN.finditer(text):
         word = rx.sub(r"['\u2019](?:s|ll|d|re|ve|m)?$", "", m.group(0))  # "L40's", "it'll"
         if not word:
@@ -150,8 +151,12 @@ def tokens(text: str) -> list[Token]:
         low = word.lower()
         if m.start() and text[m.start() - 1] == "#" and word.isdigit():
             low = "#" + low  # "Ticket #4519", "issue #812": a number that names, not a count
-        out.append(Token(m.start(), m.start() + len(word), word, low))
+        gap = text[out[-1].end : m.start()] if out else ""
+        out.append(Token(m.start(), m.start() + len(word), word, low, bool(_BREAK.search(gap))))
     return out
+
+
+_BREAK = re.compile(r"[\n.,:;!?]")
 
 
 # ---------------------------------------------------------------- the index
@@ -502,6 +507,8 @@ class Linker:
         for i, w in enumerate(words):
             if i in taken or w.low.startswith("#"):  # "Ticket #4519": a number that names
                 continue
+            if _PSU_MODEL.match(w.low) or (i and words[i - 1].low in _PSU_MAKERS):
+                continue  # "psu is a 750w gold (corsair rm750)": a power supply, no GPU
             prefixed = i and words[i - 1].low in _DROPPABLE and i - 1 not in taken
             pair = f"{words[i - 1].text} {w.text}" if prefixed else w.text
             # after a line's name the shape is a card's ("Tesla K80", "Quadro P5000"), not a
@@ -929,6 +936,10 @@ def _device_note(said: re.Match[str]) -> str:
     )
 
 
+# power supplies named by model: Corsair RM/HX/SF/CX, Seasonic's and others' lines
+_PSU_MODEL = re.compile(r"^(?:rm[ex]?|hxi?|sfx?|cxm?|tx|gx|px|axi?)\d{3,4}[a-z]?$")
+# (not EVGA, ASUS or MSI, whose names are on graphics cards too)
+_PSU_MAKERS = frozenset({"corsair", "seasonic", "thermaltake", "fsp", "superflower", "supernova"})
 _NOT_GPU = re.compile(
     r"^(?:fp|bf|tf|f|int|nf|q|w|sm|sd|gen|pcie|ddr|gddr|hbm|cuda|tp|pp|v|x|k|m|b|e|rn|h|p|s|g|rx"
     r"|mxfp|nvfp|wt|wiki|wikitext|coco|voc|glue|cifar|imagenet|lambada|c4|gsm|mmlu|squad)\d",
@@ -1150,7 +1161,8 @@ def _form_matches(gpu: Any, form: str) -> bool:
 
 
 # command-line flags whose number is no count of GPUs (llama.cpp, vLLM)
-_SETTING_WORDS = frozenset(("batch", "bs", "epochs", "epoch", "steps", "repeats", "rank", "seed"))
+_SETTING_WORDS = frozenset(("batch", "bs", "epochs", "epoch", "steps", "repeats", "rank", "seed",
+                           "ctx", "context", "seqlen"))  # fmt: skip
 _VALUE_FLAGS = frozenset(
     ("ngl", "n-gpu-layers", "gpu-layers", "c", "ctx-size", "t", "threads", "ub", "np", "parallel",
      "port", "max-model-len", "max-num-seqs")
@@ -1200,6 +1212,8 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     if times and "the" in skipped and len(back) >= 2 and back[-2] in _IS_WORDS:
         return None  # "the 5090 is 2x the 4090": a claimed multiple, not two 4090s
     apart = len(kept) >= 2 and kept[-1].start - kept[-2].end > 1  # "90 epochs, 4 3090s"
+    if not said_times and at + 1 < len(words) and words[at + 1].broken:
+        return None  # "ctx 4096\n\nRTX 3090: ~84 t/s", "batch 2, rtx 3090": a break before the card
     if (len(back) >= 2 and back[-2].lstrip("-") in _VALUE_FLAGS | _SETTING_WORDS
             and not said_times and not apart):  # fmt: skip
         # "-ngl 99 3090": a command-line flag's value; "batch 2, rtx 3090": a setting's
@@ -1389,6 +1403,9 @@ def _format_precision(word: str) -> str | None:
     word = word.strip(".").lower()
     if word in _FORMAT_PRECISION:
         return _FORMAT_PRECISION[word]
+    if rx.fullmatch(r"iq[1-4]_(?:xxs|xs|s|m|nl)", word):
+        return word  # llama.cpp's i-quants ("IQ2_XS", "UD-IQ1_S")
+    word = rx.sub(r"^(q\d(?:_k)?)_xl$", r"\1", word)  # Unsloth's "Q2_K_XL": the type it extends
     quant = rx.fullmatch(r"q(\d)(_k)?(?:_([msl0]))?", word)
     if quant:
         bits, _k, kind = quant.groups()

@@ -36,6 +36,7 @@ from advisor.agent.handlers import (
     cpu_of_the_machine,
     electricity_bill,
     estimate_args,
+    fine_asked,
     gpu_choices,
     gpus_named,
     largest_llm_each,
@@ -78,6 +79,11 @@ def _named_model(query: Query) -> ModelRef | None:
 def _same_gpu(query: Query) -> bool:
     """One kind of GPU, whatever the count ("two 3090s", "a second 3090")."""
     return len(gpus_named(query)) == 1
+
+
+def _not_training(query: Query) -> bool:
+    """No training said: a model served (its KV cache, not a training step's activations)."""
+    return query.workload in (None, "inference")
 
 
 def _several(query: Query) -> bool:
@@ -2252,21 +2258,63 @@ def mixed_cards(query: Query, box: ToolBox) -> Draft | None:
     model = next((m for m in query.models if m.ids or m.size_b), None)
     yes = "Yes"
     if model is not None:
-        args = estimate_args(replace(query, precision=query.precision or HOME_PRECISION),
-                             f"{total:g}gb", None, model)  # fmt: skip
+        # (the two cards' memory as one pool: "both" counts them, not two of each)
+        args = estimate_args(replace(query, precision=query.precision or HOME_PRECISION,
+                                     num_gpus=None), f"{total:g}gb", 1, model)  # fmt: skip
         args.pop("offload", None)  # on the two cards' memory alone, no layers in system RAM
         asked = box.call("estimate", {**args, "engine": "llama.cpp"})
         if "error" not in asked:
             verb = "fits" if asked["fits"] else "does not fit"
             yes = "Yes" if asked["fits"] else f"No for {asked['model_name']}, though"
+            weights = (asked.get("breakdown_gb") or {}).get("weights")
+            of_it = f"; weights {c.num(weights, 'GB')}" if weights else ""
             fits += (f"; {asked['model_name']} {verb} ({c.num(asked['memory_per_gpu_gb'], 'GB')}"
-                     f" of {c.usable(asked)}, {asked['precision']})")  # fmt: skip
+                     f" of {c.usable(asked)}, {asked['precision']}{of_it})")  # fmt: skip
     pace = (f"The layers take turns: each token runs the {big['name']}'s share at "
             f"{c.num(big['bandwidth_gbs'], 'GB/s')}, then the {small['name']}'s at "
             f"{c.num(small['bandwidth_gbs'], 'GB/s')}, so the pace lands between the two cards' "
             "own, and the slower card's share is the slow part; keep the smaller card's share "
             "small when the model fits without all of it.")  # fmt: skip
     return Draft("\n\n".join([head.format(yes=yes), fits + ".", pace]))
+
+
+def _one_card_slot(query: Query) -> bool:
+    return bool(_one_gpu(query) and not _several(query) and query.models
+                and query.interconnect and "-x" in query.interconnect)  # fmt: skip
+
+
+def one_card_slot(query: Query, box: ToolBox) -> Draft | None:
+    """ "the 4090 only fits on a riser in a PCIe 3.0 x4 slot: will SDXL's it/s tank?": one card
+    holding the model runs it from its own memory; the narrow slot slows the load (the weights
+    cross it once), not the steps."""
+    found = _first_gpu(query)
+    slot = re.match(r"pcie(\d?)-x(\d+)", query.interconnect or "")
+    if found is None or slot is None:
+        return None
+    gpu = found[1]
+    asked = replace(query, workload=query.workload or "inference", interconnect=None)
+    e = box.call("estimate", estimate_args(asked, gpu, 1, query.models[0]))
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    if "error" in e or "error" in sheet or not e["fits"] or e.get("host_layers"):
+        return None  # layers or parts kept in system RAM cross the slot every step
+    weights = e.get("weights_nominal_gb") or (e.get("breakdown_gb") or {}).get("weights")
+    own = int(sheet.get("pcie_gen") or 4)
+    gen, lanes = int(slot.group(1) or own), int(slot.group(2))
+    narrow = box.call("pcie_links", {"gens": [min(gen, own)], "lanes": lanes})
+    full = box.call("pcie_links", {"gens": [own], "lanes": 16})
+    if not weights or "error" in narrow or "error" in full:
+        return None
+    slow, fast = narrow["links"][0]["gbs"], full["links"][0]["gbs"]
+    verdict = "Yes" if fine_asked(query) else "No"
+    head = (f"**{verdict}: once {e['model_name']} is loaded, one {e['gpu_name']} runs it from its "
+            f"own memory; PCIe {min(gen, own)}.0 x{lanes} ({c.num(slow, 'GB/s')} each way, "
+            f"against {c.num(fast, 'GB/s')} at PCIe {own}.0 x16) slows the load, not the steps: "
+            f"its {c.num(weights, 'GB')} of weights cross it once.**")  # fmt: skip
+    pace = c.speed_lines(e, first_only=True)
+    why = ("The slot matters where data crosses it every step: layers or model parts kept in "
+           "system RAM (llama.cpp's partial offload, diffusers' CPU offload, --medvram), or "
+           "several cards splitting one model.")  # fmt: skip
+    return Draft("\n\n".join([head, *pace, why]))
 
 
 SLOT_REFERENCE_GPU = "rtx-3090"  # the card sized when a slot question names none
@@ -3685,6 +3733,10 @@ PRINCIPLES: tuple[Principle, ...] = (
     Principle("slot_width", "fit", _cues(
         r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
     ), slot_width, _narrow_slot),
+    Principle("one_card_slot", "fit", _cues(
+        r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
+        r"\bchipset (?:slot|lanes)\b",
+    ), one_card_slot, _one_card_slot),
     Principle("pcie_generation", "explain", _cues(
         r"\b(?:pcie?|pci express) ?(?:gen ?)?[3-6](?:\.0)?\b.{0,50}\b(?:vs|versus|or|matter\w*|"
         r"bottleneck\w*|slow\w*|difference|hurt|affect|enough|fine|ok|penalty)",
@@ -3873,7 +3925,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:oom\w*|out of (?:memory|vram)|runs? out of (?:memory|vram))\b.{0,30}"
         r"\b(?:at |with |on )?(?:long(?:er)? (?:context|ctx|prompts?|conversations?)"
         r"|\d+k (?:context|ctx|tokens))",
-    ), context_memory, _anything),
+    ), context_memory, _not_training),
     Principle("quantisation", "explain", _cues(
         # what quantisation is, asked alone, is the glossary's; how it fits a big model, here
         r"\bquanti[sz]\w*\b.{0,60}\b(?:let|lets|make|makes|allow\w*)\b.{0,30}\b\d+(?:\.\d+)?b\b",

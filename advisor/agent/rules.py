@@ -550,9 +550,13 @@ _CLAIM_ASKED = re.compile(
     # "the supplier tells us ... Is this correct?"
     r"|\bis (?:this|that|it|this claim|that claim|the claim|this statement|that statement)"
     r" (?:really |actually )?(?:right|correct|true|accurate)\b"
+    # "so the 1080 Ti should be equal or better, right?": the asker's own expectation
+    r"|\b(?:should|must|would|will|ought to) (?:be |beat |match |win\b)[^.?!]{0,60}?,? right\?"
 )
 _MY_CLAIM = re.compile(r"\bi (?:say|said|think|reckon|believe|claim|bet|argue|told (?:him|her))\b"
-                       r"([^.?!]*)")  # fmt: skip
+                       r"([^.?!]*)"
+                       r"|\b(?:so|then|surely)\b([^.?!]*\b(?:should|must|would|will|ought to) "
+                       r"(?:be|beat|match|win)\b[^.?!]*)")  # fmt: skip
 _THEIR_CLAIM = re.compile(
     r"\b(?:he|she|they|buddy|friend|mate|colleague|boss|coworker|brother|sister|dad|son|lad|guy"
     r"|bloke|dude|salesman|seller|shop|store|clerk|teacher|kid|someone|everyone|people|reddit"
@@ -589,11 +593,18 @@ _BETTER_THAN = re.compile(
 )
 
 
+# "the 4090 should beat the A100", "the 1080 ti should be equal or better": the card before it
+_SHOULD_BEAT = re.compile(
+    r"(?P<better>[^,;]{0,60}?)\b(?:should|must|would|will|ought to) (?:beat|outrun|outperform"
+    r"|be (?:equal or )?(?:better|faster|quicker|stronger))\b"
+)
+
+
 def _claimed_better(clause: str, query: Query, sheets: list[dict[str, Any]]) -> dict[str, Any]:
     """The sheet of the card a claim says is the better one, or {} when the words do not say."""
     pairs = list(zip(query.gpus, sheets, strict=False))
     swap = SWAP_TO.search(clause)  # "swap my 3080 for a 4060 ti": the card moved to, claimed better
-    better = _BETTER_THAN.search(clause)
+    better = _BETTER_THAN.search(clause) or _SHOULD_BEAT.search(clause)
     for m, group in ((swap, "new"), (better, "better")):
         if m is None:
             continue
@@ -619,6 +630,12 @@ _SAME_CLAIMED = re.compile(
 _CLAIMED_LESS = re.compile(r"\b(?:slower|worse|less|lower|smaller|weaker|loses?)\b")
 
 
+def _clause(claim: re.Match[str]) -> str:
+    """The claim's own words: the group of the form that matched ("i think ...", "so ...
+    should")."""
+    return next((g for g in claim.groups() if g is not None), "")
+
+
 def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     """ "my buddy says his A100 has more bandwidth than my 5090; I say the 5090 is faster. Am I
     right?": the verdict on the claim asked about leads, from the figure asked (one datasheet
@@ -636,19 +653,19 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     # the claim that names a card ("the lad in the shop told me has been nagging at me ... he
     # says swap it for a 4060 ti": the second)
     claims = list((_MY_CLAIM if mine else _THEIR_CLAIM).finditer(query.low))
-    said = next((m for m in claims if re.search(r"\d", m.group(1))), claims[0] if claims else None)
+    said = next((m for m in claims if re.search(r"\d", _clause(m))), claims[0] if claims else None)
     sheets = _named_sheets(query, box)
     if said is None or len(sheets) != 2:
         return text
     fields = [f for f in query.fields if all(isinstance(s.get(f), (int, float)) for s in sheets)]
-    clause = said.group(1)
+    clause = _clause(said)
     if re.match(r"is (?:this|that|it)\b", asked.group(0)) and not (
             _BETTER_THAN.search(clause) or _SAME_CLAIMED.search(clause)):  # fmt: skip
         # "a friend says the 5080 holds it all in bf16. Is this true?": no claim of one card
         # over the other, so no verdict from their figures
         return text
     job = next((f for words, f in _CLAIM_JOBS if words.search(clause)), None)
-    picked = re.match(r"\*\*(?:Yes: |No: )?[Pp]ick the (.+?)[:*]", text)
+    picked = re.search(r"(?m)^\*\*(?:Yes: |No: )?[Pp]ick the (.+?)[:*]", text)
     why = ""
     if job and not (picked and job == "bandwidth_gbs" and query.models) and all(
             isinstance(s.get(job), (int, float)) for s in sheets):  # fmt: skip
@@ -662,13 +679,18 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
                        for s in sheets) + f"; the {c.FIELD_LABELS[fields[0]][0]} the claim quotes "
                    "is not the figure that job runs on.\n\n")  # fmt: skip
         fields = [job]
+    elif job and picked:
+        # "cores are cores, so for training the 1080 Ti should be equal or better": the job's own
+        # figure is missing on a card (no 16-bit tensor rate on Pascal), so the calculator's pick
+        # for the job decides, not the figure the claim quotes
+        fields = []
     if fields:
         if sheets[0][fields[0]] == sheets[1][fields[0]]:  # the same on both
             who = "you are" if mine else "that is"
             wrong = asked.group(0).endswith("wrong")
             # a claim of sameness holds ("they have the same VRAM", "at least as much"); a claim
             # of more or less does not
-            holds = bool(_SAME_CLAIMED.search(said.group(1)))
+            holds = bool(_SAME_CLAIMED.search(clause))
             verdict = ((f"No: {who} right" if holds else f"Yes: {who} wrong") if wrong
                        else (f"Yes: {who} right" if holds else f"No: {who} not right"))  # fmt: skip
             lead = re.match(r"\*\*(?:Yes|No)(?:, that holds)?: (?=the .+ have the same )", text)
@@ -692,7 +714,10 @@ def _claim_checked(query: Query, box: ToolBox, text: str) -> str:
     if asked.group(0).endswith("wrong"):  # "am I wrong?": no when the claim holds
         verdict = f"**No: {who} right.**" if right else f"**Yes: {who} wrong.**"
     else:
-        verdict = f"**Yes: {who} right.**" if right else f"**No: {who} not right.**"
+        ahead = f"the {winner['name']} comes out ahead" if winner.get("name") else ""
+        verdict = (f"**Yes: {who} right.**" if right
+                   else f"**No: {who} not right; {ahead}.**" if ahead
+                   else f"**No: {who} not right.**")  # fmt: skip
     word = verdict[2 : verdict.index(":")]
     said = re.match(rf"\*\*{word}: (?!a small step)", text)
     if said and not why:  # "No: the A10 is faster for this job": one verdict, with its reason
@@ -1594,6 +1619,10 @@ def _with_datasheet(query: Query, box: ToolBox, text: str) -> str:
             continue
         line = c.sheet_summary(sheet)
         figures = [c.num(sheet["memory_gb"], "GB"), c.num(sheet["bandwidth_gbs"], "GB/s")]
+        # ("needs 3 x H100" after "8x H100": the count the answer settled on, not the one said)
+        settled = re.search(rf"\b(\d+) x {re.escape(sheet['name'])}", text)
+        if settled and int(settled.group(1)) != count:
+            count = 1
         if count > 1:  # "two 3090s": what they hold together
             memory = (sheet.get("totals") or {}).get("memory_gb")
             if memory:

@@ -33,7 +33,7 @@ from advisor.calculator.estimator import MAX_CONTEXT
 from advisor.calculator.interconnect import NODE_GPUS
 from advisor.calculator.llm import DEFAULT_CONTEXT, DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.nets import ENCODER_SEQ
-from advisor.calculator.precision import EXL2_RANGE
+from advisor.calculator.precision import EXL2_RANGE, GGUF_RANGE
 from advisor.catalog import Catalog
 from advisor.errors import AdvisorError
 
@@ -41,6 +41,9 @@ MAX_COUNT = 10**12  # a context, batch or GPU count above this is not a workload
 
 # ---------------------------------------------------------------- words
 
+# llama.cpp's i-quants, by the type's name after "iq"
+_IQ_TYPES = ("1_s", "1_m", "2_xxs", "2_xs", "2_s", "2_m", "3_xxs", "3_xs", "3_s", "3_m", "4_xs",
+             "4_nl")  # fmt: skip
 PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("nf4", r"\bnf4\b|\bbitsandbytes\b|\bbnb\b|\bq-?lora\b"),
     ("awq", r"\bawq\b"),
@@ -53,7 +56,9 @@ PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     ("q6_k", r"\bq6(?:_k)?\b"),
     ("q8_0", r"\bq8(?:_0)?\b"),
     ("q3_k_m", r"\bq3(?:_k_m|_k)?\b"),
-    ("q2_k", r"\bq2(?:_k)?\b"),
+    ("q2_k", r"\bq2(?:_k)?\b|\bq2_k_xl\b"),
+    # llama.cpp's i-quants ("IQ2_XXS", "UD-IQ1_S")
+    *((f"iq{n}", rf"\biq{n}\b") for n in _IQ_TYPES),
     ("awq", r"\bint4\b|\bw4a16\b"),
     # "4-bit quantisation (AWQ, for instance)": the 4-bit format named beside it
     ("awq", r"\b4[-\s]?bits?\b[^.?!()]{0,25}\(\s?(?:e\.g\.,? )?awq\b"),
@@ -151,6 +156,7 @@ FRAMEWORK_WORDS: tuple[tuple[str, str], ...] = (
     ("tensorflow", r"\btensor ?flow\b|\btf2?\b|\bkeras\b"),
     ("pytorch", r"\bpy ?torch\b|\btorch\b|\btorchrun\b"),
     ("jax", r"\bjax\b|\bflax\b"),
+    ("sentence-transformers", r"\bsentence[- _]?transformers\b|\bsbert\b"),
     ("unsloth", r"\bunsloth\b"),
     ("axolotl", r"\baxolotl\b"),
     ("llama-factory", r"\bllama[- ]?factory\b"),
@@ -206,6 +212,8 @@ def _slot(low: str) -> str | None:
 
 # LLM fine-tuning memory options as people write them: (option, value, words). Within an
 # option the first entry that matches wins, so the negations come first.
+# the optimizer, not the Singapore dollar: "how much in SGD?", "SGD 4.20", "4.20 SGD"
+SGD_OPTIMIZER = r"(?<!\bin )(?<![\d.] )(?<![\d.])\bsgd\b(?!\s?\$?\d)"
 TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
     (
         "mixed_precision",
@@ -228,7 +236,7 @@ TRAIN_OPTION_WORDS: tuple[tuple[str, object, str], ...] = (
         r"|\b(?:bnb|bitsandbytes) adamw?\b",
     ),
     ("optimizer", "adafactor", r"\badafactor\b"),
-    ("optimizer", "sgd", r"\bsgd\b"),
+    ("optimizer", "sgd", SGD_OPTIMIZER),
     ("optimizer", "adamw", r"\badamw?\b"),
     (
         "checkpointing",
@@ -314,6 +322,12 @@ FIELD_WORDS: dict[str, str] = {
     "compute_stack": r"\b(?:is it|does it (?:use|run|need)) (?:cuda|rocm)\b"
     r"|\bcuda or (?:that |the )?rocm\b|\brocm or (?:\w+ )?cuda\b|\b(?:compute|software) stack\b"
     r"|\bcuda support\b",
+    # "is that memory shared with the CPU?", "unified memory?" (Maltese "maqsuma mas-CPU")
+    "unified_memory": r"\b(?:memory|ram|vram)\b[^.?!]{0,30}\bshared (?:with|between) (?:the )?cpu\b"
+    r"|\bshared with (?:the )?cpu\b|\bmaqsuma mas-cpu\b"
+    # ("does the 4090 have unified memory", not "the most unified memory you can get")
+    r"|\b(?:have|has|is (?:it|that|this)|uses?|got) (?:a |an )?unified memory\b"
+    r"|(?<!most )(?<!much )\bunified memory\s?\?",
     "memory_gb": r"\b(?:vram|memory|mem|ram|capacity|gigs|how many gb|how much (?:vram|memory))\b"
     r"|\bspeicher\b|\bm[ée]moire\b|\bmemoria\b|\u663e\u5b58|\u30e1\u30e2\u30ea"
     # a size to confirm: "same 24gb right?", "both 16gb, correct?", "both 48GB I believe",
@@ -340,7 +354,9 @@ FIELD_WORDS: dict[str, str] = {
     r"|\bhow much (?:faster|quicker) is (?:the|its|their) memory\b"
     r"|\bhow fast is (?:the|its|that|this|their) (?:memory|vram)\b"
     r"|bandbreite\b|\bancho de banda\b|\bbande passante\b|\u5e26\u5bbd|\u5e2f\u57df",
-    "fp16_bf16_dense_tflops": r"\bfp16\b|\bbf16\b|\bhalf precision\b"
+    # ("same bf16 weights": a model's format, not the figure)
+    "fp16_bf16_dense_tflops": r"\b(?:fp|bf)16\b(?! (?:weights|checkpoints?|models?|files?"
+    r"|versions?))|\bhalf precision\b"
     # the speed-up mixed precision gives, asked of a card
     r"|\bmixed[- ]precision\b[^.?!]{0,50}\b(?:faster|speed\w*|quicker|help|worth|benefit\w*)\b"
     r"|\b(?:faster|speed\w*|quicker|benefit\w*) (?:from|with|using) mixed[- ]precision\b"
@@ -423,12 +439,16 @@ TOPIC_WORDS: dict[str, str] = {
     "serving_engines": rf"\b{_ENGINE_NAMES}\b[^.?!]{{0,20}}\b(?:vs\.?|versus|or|and|against"
     rf"|difference)\b[^.?!]{{0,10}}\b{_ENGINE_NAMES}\b",
     # "why does vram matter", "more vram or a faster gpu?" (before VRAM's own)
-    "vram_matters": r"\bwhy (?:does|do|is)\b[^.?!]{0,15}\b(?:vram|gpu memory)\b[^.?!]{0,15}"
-    r"\b(?:matter|important|so important)\b|\bmore (?:vram|memory)\b[^.?!]{0,20}\bor\b[^.?!]{0,25}"
+    # ("why vram matters more than cuda cores for llms")
+    "vram_matters": r"\bwhy (?:does |do |is )?\b[^.?!]{0,15}\b(?:vram|gpu memory)\b[^.?!]{0,15}"
+    r"\b(?:matters?|important|so important)\b"
+    r"|\bmore (?:vram|memory)\b[^.?!]{0,20}\bor\b[^.?!]{0,25}"
     r"\b(?:faster|more powerful|stronger|quicker)\b|\b(?:faster|more powerful) (?:gpu|card)\b"
     r"[^.?!]{0,20}\bor\b[^.?!]{0,15}\bmore (?:vram|memory)\b",
     # "why is my llm slow when it spills into system ram" (before the context's speed)
+    # ("ollama ps shows 45%/55% CPU/GPU": the model split between the CPU and the card)
     "ram_spill": r"\bspill\w*\b[^.?!]{0,30}\b(?:system |cpu |main )?(?:ram|memory)\b"
+    r"|\b\d{1,3}\s?%\s?/\s?\d{1,3}\s?%\s?cpu\s?/\s?gpu\b|\bcpu\s?/\s?gpu\b[^.?!]{0,20}\d{1,3}\s?%"
     r"|\b(?:slow\w*|crawl\w*|tank\w*)\b[^.?!]{0,40}\b(?:offload\w*|split\w*)\b[^.?!]{0,20}\b"
     r"(?:to|into|in) (?:the )?(?:system |cpu )?ram\b",
     # "what does tokens per second depend on", "what determines inference speed"
@@ -445,7 +465,8 @@ TOPIC_WORDS: dict[str, str] = {
     # cache's and CUDA's own words)
     "out_of_memory": r"\b(?:run(?:s|ning)?|ran) out of (?:gpu |the |its )?(?:vram|memory"
     r"|kv[- ]?cache(?: memory| space| blocks)?)\b|\bcuda out of memory\b|\bout of memory errors?\b"
-    r"|\bwhat happens\b[^.?!]{0,40}\b(?:ooms?|out of memory)\b",
+    r"|\bwhat happens\b[^.?!]{0,40}\b(?:ooms?|out of memory)\b"
+    r"|\b(?:keeps?|kept|always|still) (?:oom(?:s|ing|ed|'?d)?|getting ooms?)\b|\booming\b",
     "hbm": r"\bhbm\w*\b",
     "gddr": r"\bgddr\w*\b",
     "nvlink": r"\bnv ?link\b|\bnvswitch\b",
@@ -601,10 +622,14 @@ _COLON_SUFFIX = re.compile(
     r"|(?<=LoRA)(?:lla|lle|n|ssa|sta|ksi|ga|ks)\b"
 )
 _HYPHEN_SUFFIX = re.compile(
-    r"(?<=[0-9A-Z])-(?:et|at|ot|öt|em|am|om|öm|es|os|as|ös|ben|ban|re|ra|nek|nak|vel|val|hez|hoz"
+    r"(?<=[0-9A-Z\u20ac$\u00a3])-(?:et|at|ot|öt|em|am|om|öm|es|os|as|ös|ben|ban|re|ra|nek|nak"
+    r"|vel|val|hez|hoz"
     r"|höz|ről|ról|ből|ból|on|en|ön|ig|ért|ként|t"
-    r"|y\u0148|i\u0148|u\u0148|\u00fc\u0148|ny|ni|dan|den|da|de)\b(?![/.-])"  # not "01-ai/Yi-34B"
-    # (Turkmen's: "RTX 4090-yň", "A100-de")
+    r"|y\u0148|i\u0148|u\u0148|\u00fc\u0148|ny|ni|dan|den|da|de"
+    r"|rako|rentzat|entzat|arekin|ekin|ko|ren|tan|etan|an|ek|k|ri)\b(?![/.-])"
+    r"|(?<=[a-z])-(?:rako|rentzat|entzat|arekin)\b"
+    # (not "01-ai/Yi-34B"; Turkmen's: "RTX 4090-yň", "A100-de"; Basque's: "SDXL-rako",
+    # "LoRA-k", "1024x1024-n", "RTX 4090-arekin")
 )
 _REPLACE = {
     "\u00d7": "x",
@@ -966,6 +991,7 @@ _FX_WORDS = (
     ("XOF", r"f\s?cfa|cfa(?: francs?)?|xof"),  # the CFA franc ("300.000 FCFA")
     ("XAF", r"xaf"),
     ("PYG", r"guaran[ií]es|pyg"),
+    ("MGA", r"ariary|mga"),  # Madagascar's ("3 000 000 Ariary")
     # "2,500 Aussie dollars", "fifteen hundred NZ bucks", "300 Canadian dollars"
     ("AUD", r"(?:aussie|australian|oz) (?:dollars?|bucks)"),
     ("NZD", r"(?:nz|kiwi|new zealand) (?:dollars?|bucks)"),
@@ -4515,6 +4541,12 @@ def _kwh_price(low: str) -> float | None:
         if rx.search(r"\b(?:power|electricity|draw\w*|watts?|energy|kwh)\b", low)
         else None
     )
+    # "we pay 38c a unit" (Irish and British bills price the kWh as a unit), of a bill or a draw
+    m = m or (
+        rx.search(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?(c|cents?|ct|p|pence)\s?(?:a|per|/)\s?unit\b", low)
+        if rx.search(r"\b(?:power|electricity|bill|draw\w*|pulls?|watts?|energy)\b|\d\s?w\b", low)
+        else None
+    )
     if not m:
         return None
     value = float(m.group(1).replace(",", "."))  # "R$ 0,95 the kWh": a decimal comma
@@ -4767,6 +4799,12 @@ _MEMORY_TYPE_WORDS = re.compile(
 
 def _fields(low: str) -> tuple[str, ...]:
     found = [name for name, pattern in FIELD_WORDS.items() if rx.search(pattern, low)]
+    if (
+        "unified_memory" in found
+        and "memory_gb" in found
+        and not rx.search(FIELD_WORDS["memory_gb"], rx.sub(FIELD_WORDS["unified_memory"], " ", low))
+    ):
+        found.remove("memory_gb")  # "is that memory shared with the CPU?": not its size
     if "fp8_dense_tflops" in found and not rx.search(r"\b(?:t?flops|compute|rate|throughput"
                                                      r"|support\w*|tensor)\b", low):  # fmt: skip
         # "and in fp8?", "run it at fp8": the format to answer in, not the FP8 rate asked
@@ -5197,10 +5235,22 @@ def _said(low: str, name: str) -> bool:
     return any(affirmed(pattern, low) for pattern in WORKLOAD_KINDS[name].words)
 
 
+# LoRA ruled out: "no LoRA", "without lora", "not qlora", Vietnamese "không dùng LoRA", Spanish
+# "sin LoRA", German "ohne LoRA", French "sans LoRA", Indonesian "tanpa LoRA", Portuguese "sem"
+_NO_LORA = re.compile(
+    r"\b(?:no|not|without|w/o|never|kh\u00f4ng(?: d\u00f9ng| s\u1eed d\u1ee5ng)?|sin|ohne|sans"
+    r"|tanpa|sem|senza|bez)\s(?:using |use |a |any |the )?q?lora\b(?!\s(?:or|vs)\b)"
+)
+
+
 def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str | None:
     """The workload the words say, in the vocabulary of the families registry."""
     family = models[0].family if models and models[0].family else family
+    no_lora = _NO_LORA.search(low)
+    low = _NO_LORA.sub(" ", low)  # "fine-tune full (không dùng LoRA)": the method ruled out
     name = next((n for n in _ORDER if _said(low, n)), None)
+    if no_lora and name == "finetune":
+        name = "finetune-full"  # "fine-tune llama 8b without lora": every weight trained
     done = _JOB_DONE.sub(" ", low)
     if done != low:  # "eval pass after training: vllm serve ...": the job is what comes after
         name = next((n for n in _ORDER if _said(done, n)), None)
@@ -5232,7 +5282,8 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and rx.search(r"\bamp\b(?!\s?=\s?false)", low):
         name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
-    if name is None and rx.search(r"\b(?:adam\w*|optimi[sz]er(?: state)?s?|sgd)\b", low):
+    optimizer = r"\b(?:adam\w*|optimi[sz]er(?: state)?s?)\b|" + SGD_OPTIMIZER
+    if name is None and rx.search(optimizer, low):
         # "the memory the optimizer takes for a 13B with adam": a step that updates every
         # weight (a LoRA's optimizer holds next to nothing)
         name = "finetune-full" if family in (None, "llm") else "train"
@@ -5289,6 +5340,11 @@ _SAID_FASTER = (
     r"(?:faster|quicker|cheaper|better)\b(?! than)"
 )  # ("which one is cheaper": asked)
 _DREAMBOOTH = re.compile(r"\bdream ?booth\b")
+# the job before kept on other cards: "same bf16 weights", "the same model", "same setup"
+_SAME_JOB = re.compile(
+    r"\b(?:the )?same (?:\w+ )?(?:weights|model|checkpoint|setup|config\w*|job|workload"
+    r"|settings|deployment)\b"
+)
 # one card's speed asked against another's: "how much faster would it be", "is it double"
 _HOW_MUCH_FASTER = re.compile(
     r"\bhow much (?:faster|quicker|slower|better)\b|\b(?:double|twice) (?:as fast|the speed)\b"
@@ -5326,6 +5382,10 @@ _JOB_DONE = re.compile(
     # "once the YOLO11m model is trained, I intend to run it on ...", "after it's been fine-tuned"
     r"|\b(?:once|after|when)\s(?:the |our |my |it |it'?s |they |they'?re )?(?:[\w.-]+\s){0,3}?"
     r"(?:is |are |has been |have been |been |gets? )?(?:trained|fine-?tuned|finetuned)\b"
+    # "running YOLOv8n (fine-tuned on my own bird pics)", "an already fine-tuned model": the
+    # model as it was made, not the job asked
+    r"|\((?:already |previously )?(?:trained|fine-?tuned|finetuned) (?:on|with) [^)]{1,60}\)"
+    r"|\b(?:already|previously|pre-?) ?(?:trained|fine-?tuned|finetuned)\b"
 )
 
 
@@ -6295,13 +6355,18 @@ _ONE_OR_MORE = re.compile(
     # "does it fit on a single A100 80GB or do i need two", "one 3090 or do we need another"
     r"|\b(?:a single|one|1|just one)\b[^.?!]{0,60}\bor (?:do|will|would|should|must) (?:i|we) "
     rf"(?:need|require|have to (?:get|use|buy)) {_WORD_NUM}\b(?! ?(?:gb|b|k)\b)"
+    # "thinking a single L40S ... will that hold up or do we need 2?"
+    r"|\b(?:hold up|be enough|suffice|cope|cut it|handle it|work)\s?,? or (?:do|will|would"
+    rf"|should|must) (?:i|we) (?:need|require) {_WORD_NUM}\b(?! ?(?:gb|b|k)\b)"
 )
 
 
 def _weighed_against_one(low: str) -> int | None:
     """The count one card is weighed against ("is one A100 enough or do we need two?": 2)."""
     more = _ONE_OR_MORE.search(low)
-    return int(_count(more.group(1) or more.group(2) or more.group(3))) if more else None
+    if more is None:
+        return None
+    return int(_count(next(g for g in more.groups() if g is not None)))
 
 
 _CARD_HOURS = re.compile(r"\b([A-Za-z]{1,3}\d{2,4}[A-Za-z]?)-(hours?|hrs?)\b")
@@ -6460,7 +6525,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
         four_bit = next((m.precision for m in models if m.precision in ("awq", "gptq")), None)
         precision = four_bit or _first(PRECISION_WORDS[1:3], low) or precision
     bpw = rx.search(r"(?<![\w.])(\d(?:\.\d{1,3})?)\s?bpw\b", outside)  # "exl2 4.65bpw"
-    if bpw and EXL2_RANGE[0] <= float(bpw.group(1)) <= EXL2_RANGE[1]:
+    averaged = rx.search(r"\b(?:ud-)?(i?q\d(?:_[a-z\d]+){0,2})\b[^.?!]{0,30}?(?<![\w.])"
+                     r"(\d\.\d{1,3})[- ]?(?:bits?|bpw)\b", outside)  # fmt: skip
+    if averaged and GGUF_RANGE[0] <= float(averaged.group(2)) <= GGUF_RANGE[1]:
+        # "the UD-Q2_K_XL one (2.51-bit dynamic)": the file's average as said
+        precision = f"{averaged.group(1)}-{float(averaged.group(2)):g}bpw"
+    elif bpw and EXL2_RANGE[0] <= float(bpw.group(1)) <= EXL2_RANGE[1]:
         precision = f"exl2-{float(bpw.group(1)):g}bpw"
     if (
         precision == "fp32"
@@ -6571,6 +6641,16 @@ def _parse(text: str, catalog: Catalog) -> Query:
     target = _target(low)
     if (other := _weighed_against_one(low)) and loose == other:
         loose = None  # "fit on a single A100 80GB or do i need two?": one, weighed against two
+    if (
+        loose == 2
+        and len({g.ids for g in gpus if g.ids}) == 2
+        and rx.search(
+            r"\b(?:of )?the two (?:cards|gpus)\b|\bbetween (?:an? |the )?\w"
+            r"|\bboth (?:cards|gpus)\b",
+            low,
+        )
+    ):
+        loose = None  # "between an RTX A6000 and an RTX 3090 ... which of the two cards": one each
     draw_w, other_w, draw_each, idle_w = _draw(low)
     if (
         loose is None
@@ -6608,10 +6688,13 @@ def _parse(text: str, catalog: Catalog) -> Query:
     out_tokens = made[1] if made else _output_tokens(low)
     if made is not None:  # "generate 100k samples of 400 tokens each": 40M tokens of replies
         corpus_tokens, samples = made[0] * made[1], None
+    gpus = _not_these(_over_nodes(_counted(gpus, loose, low), low), low)
+    if (replica := _replica_of(gpus, low)) is not None:
+        gpus, notes = replica[0], (*notes, replica[1])
     q = Query(
         text=text,
         intent="",
-        gpus=_not_these(_over_nodes(_counted(gpus, loose, low), low), low),
+        gpus=gpus,
         nodes=nodes_said(low)[0],
         network=network_said(low),
         models=models,
@@ -7650,7 +7733,11 @@ def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
             g.text
             and rx.search(
                 rf"(?<!\bor )\b(?:not|no longer|never mind)\s(?:an?\s|the\s|my\s|his\s"
-                rf"|her\s|our\s)?{re.escape(g.text.lower())}\b(?!\s?(?:ti|super|xt|xtx)\b)",
+                rf"|her\s|our\s)?{re.escape(g.text.lower())}\b(?!\s?(?:ti|super|xt|xtx)\b)"
+                # "does it spill into system ram like on my old 1660": the card before, recalled
+                rf"|\b(?:un)?like (?:it did |it was |they did )?(?:on|with|in) "
+                rf"(?:my|our|the|his|her) (?:old|previous|last|former) "
+                rf"{re.escape(g.text.lower())}\b",
                 low,
             )
         )
@@ -7880,6 +7967,24 @@ def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     return gpus
 
 
+def _replica_of(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[GpuRef, ...], str] | None:
+    """ "8x A100 box, TP=4, two replicas": a model served by tensor parallelism over fewer cards
+    than the box has runs on one replica's cards (its fit and each user's speed are theirs), and
+    the note that says so; not for the box's price or its total throughput."""
+    tp = _TP_SIZE.search(low)
+    size = int(tp.group(1)) if tp else 0
+    if not (1 < size <= 64 and len(gpus) == 1 and gpus[0].count and gpus[0].count > size
+            and gpus[0].count % size == 0):  # fmt: skip
+        return None
+    if rx.search(r"\bcosts?\b|\bprice\w*|\bbill\b|\$|\bthroughput\b|\btotal\b|\bin all\b|\brent",
+                 low):  # fmt: skip
+        return None
+    n = gpus[0].count // size
+    note = (f"TP={size} on {gpus[0].count} GPUs: {n} replicas of {size} GPUs each; the figures "
+            f"are for one replica (each user's speed).")  # fmt: skip
+    return (replace(gpus[0], count=size),), note
+
+
 def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[GpuRef, ...]:
     """A count said apart from the one GPU named belongs to it ("p40s ... get 4 of them"); "a
     second 3090" is two of them; a tensor-parallel size is the count of each GPU set against
@@ -7998,6 +8103,8 @@ _MIN_GPUS = re.compile(
     r"|(?:fewest|minimum|min|least|smallest|lowest)\s(?:number|count|quantity) of\s[^?.!]{1,60}?"
     r"\b(?:cards|gpus|accelerators|boards)\b"
     r"|how many (?:units|pieces)\b(?! per| of (?:electricity|power|energy|kwh))"
+    # "what if we use lora instead, could we do it on fewer gpus?"
+    r"|\b(?:on|with|using) fewer (?:gpus|cards|of them|nodes)\b|\bhow few (?:gpus|cards)\b"
     # "how many nodes of a100 80gb to full finetune a 70b": whole boards counted
     r"|\bhow many (?:\w+ )?nodes (?:of|with)\b"
     # "number of a100s needed to train a 7b in 2 weeks": the count asked without "how many"
@@ -8132,7 +8239,10 @@ def _segment(low: str) -> str | None:
         # "a mobile gpu", not "a mobile robot"
         (
             "laptop",
-            r"\blaptops?\b|\bnotebook\b|\bmobile (?:gpus?|cards?|chips?|versions?|parts?"
+            # not a code notebook: "the unsloth notebook", "a colab notebook", "jupyter notebook"
+            r"\blaptops?\b|(?<!colab )(?<!jupyter )(?<!kaggle )(?<!unsloth )(?<!ipython )"
+            r"(?<!python )(?<!the )\bnotebook\b(?! (?:cells?|files?|servers?|instances?|kernels?))"
+            r"|\bmobile (?:gpus?|cards?|chips?|versions?|parts?"
             r"|workstations?|variants?|rtx|geforce)\b",
         ),
         ("workstation", r"\bworkstation\b"),
@@ -8165,7 +8275,9 @@ _FOLLOW_UP = re.compile(
     r"|that|this one|(?:for|with|on|in) this|the \d+ ?gb one|the other one|(?:of )?the two"
     r"|either one|each one|each (?:has|have|of the two)|(?:used|new|the|those|these) ones"
     r"|both(?: of them)?|each (?:offered |listed |quoted |proposed )?(?:models?|options?|cards?"
-    r"|gpus?|offers?))\b",
+    r"|gpus?|offers?)"
+    # "what does such a card cost these days?", "a card like that"
+    r"|such an? (?:card|gpu|machine|box|board)|an? (?:card|gpu) like (?:that|this|it))\b",
     re.IGNORECASE,
 )
 
@@ -8439,10 +8551,17 @@ def resolve(
     )
     # "is a used 3090 for $700 worth it" then "vs a new 4070 ti super?": the card set against
     set_against = bool(query.gpus and prior.gpus and _VERSUS_OPENS.match(query.text.lower()))
+    # "we serve llama 70b on 8x a100" then "we got quoted an 8x h100 node, same weights, same
+    # tp": the job before, on the cards quoted now
+    job_on_quoted = bool(query.gpus and not query.models and prior.models
+                         and _SAME_JOB.search(query.text.lower()))  # fmt: skip
+    # "roughly how much faster will per-user decode be? just want a ballpark": of the thread's
+    faster_asked = names_nothing and bool(_HOW_MUCH_FASTER.search(query.low))
     if not (same_message or cue or (short and names_nothing) or hardware_for_job
             or job_for_hardware or job_for_budget or for_the_job or same_cards
             or all_of_them or the_card_picked or same_ask or card_asked_for_job
-            or price_again or set_against or rates_again or how_many_of_it):  # fmt: skip
+            or price_again or set_against or rates_again or how_many_of_it
+            or job_on_quoted or faster_asked):  # fmt: skip
         return query
     updates: dict[str, Any] = {"follow_up": True}
     sibling = _sibling(query, prior, catalog)
@@ -8596,6 +8715,12 @@ def resolve(
         and bool(query.precision or query.budget or query.context or query.max_power_w
                  or query.vendor)  # "would getting a mac be smarter?": ranked again, Apple's
     )  # fmt: skip
+    # "my budget is 3000 dollars for a workstation gpu" then "mostly stable diffusion and some
+    # llm stuff": the use the pick is for, ranked again, not a question about the card picked
+    use_said = bool(names_nothing and prior.intent in ("recommend", "buy")
+                    and rx.match(r"\W*(?:mostly|mainly|primarily|largely|chiefly|it'?s (?:mostly )?"
+                                 r"for|for|used for)\b", query.text.lower()))  # fmt: skip
+    settings_only = settings_only or use_said
     if (
         picked
         and not held
@@ -8720,7 +8845,7 @@ def resolve(
     loose = query.num_gpus
     bare = rx.search(
         r"\b(?:had|have|with|use|get|on|take|need|needed|rent|try)\s+(\d{1,4})\b"
-        r"(?!\s?(?:gb|g|k|b|x|%|h\b|hrs?\b|hours?|days?|weeks?|months?|years?|epochs?|steps?"
+        r"(?!\s?(?:gb|g|k|b|x|%|/|h\b|hrs?\b|hours?|days?|weeks?|months?|years?|epochs?|steps?"
         r"|images?|samples?|tokens?|\$|usd|dollars?|bucks|€|eur))"
         r"(?!\s(?:concurrent|simultaneous|parallel|users?|requests?|people|sessions?|streams?"
         r"|sequences|chats?|clients?)\b)",  # "and with 64 concurrent requests?": no GPU count
@@ -8728,7 +8853,10 @@ def resolve(
     )
     if loose is None and bare and not query.gpus and prior.gpus:  # "and if i had 8?"
         loose = int(bare.group(1))
-    if loose and gpus and not any(g.count for g in query.gpus):  # "and with 4 of them?"
+    # ("keep both in the same box (3090 ..., 3060 ...)": the two cards named, one of each)
+    both_named = len({g.ids for g in query.gpus}) >= 2 and loose == len({g.ids for g in query.gpus})
+    if (loose and gpus and not any(g.count for g in query.gpus)
+            and not both_named):  # "and with 4 of them?"  # fmt: skip
         # "keep two of them running" after a p4d.24xlarge: two of the instances, 16 GPUs
         nodes = bool(prior.node_size) and all(g.count == prior.node_size for g in gpus) and bool(
             rx.search(r"\b(?:of them|of those)\b(?!\s(?:cards?|gpus?))|\b(?:instances?|nodes?"
@@ -8806,6 +8934,9 @@ def resolve(
     ):
         if getattr(query, key) is None and getattr(prior, key) is not None and key not in updates:
             updates[key] = getattr(prior, key)
+    if query.segment is None and prior.segment and not query.gpus and not _datasheet_only(query):
+        # "a workstation gpu for $3000" then "mostly stable diffusion": still a workstation card
+        updates["segment"] = prior.segment
     if (
         "use_hours_per_day" in updates
         and not same_message
@@ -9029,6 +9160,12 @@ def resolve(
         *earlier_cards,
         *(g for g in prior.gpus if g.ids not in {e.ids for e in earlier_cards}),
     )
+    if (names_nothing and len(weighed) >= 2 and merged.models and _HOW_MUCH_FASTER.search(written)
+            and intent not in ("recommend", "buy")):  # fmt: skip
+        # "8x a100 for llama 70b", "quoted an 8x h100 node, same weights", then "how much faster
+        # will decode be?": the cards of the thread weighed for the job
+        merged = replace(merged, gpus=weighed)
+        intent = "compare"
     if (names_nothing and len(weighed) >= 2 and _WHICH_OF_THEM.search(written)
             and intent in ("recommend", "buy", "compare")):  # fmt: skip
         # "ok which would you buy then, budget is $1200" after two cards set side by side (and

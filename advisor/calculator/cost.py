@@ -189,6 +189,14 @@ def cards_for_rate(per_card: float, needed: float, load: float = 0.8) -> dict[st
             "cards_with_headroom": math.ceil(needed / (per_card * load) - 1e-9)}  # fmt: skip
 
 
+def users_at_pace(total: float, each: float, load: float = 0.8) -> dict[str, float]:
+    """Users at once that a measured total rate serves at `each` apiece: at full load, and with
+    the rate kept at `load` of itself for bursts."""
+    _check(total=total, each=each, load=load)
+    return {"users": math.floor(total / each + 1e-9),
+            "users_with_headroom": math.floor(total * load / each + 1e-9)}  # fmt: skip
+
+
 def hours_for_budget_h(budget_usd: float, usd_per_gpu_hour: float, num_gpus: int = 1) -> float:
     """GPU time a budget buys: budget / (price x GPUs), in wall hours."""
     _check(budget=budget_usd, usd_per_gpu_hour=usd_per_gpu_hour)

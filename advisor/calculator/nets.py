@@ -72,6 +72,7 @@ FRAMEWORK = {
     "tensorflow": 0.8088,
     "tensorflow-xla": 0.9237,
     "pytorch-channels-last": 1.0,
+    "sentence-transformers": 1.0,  # a PyTorch library: its encoders run PyTorch's kernels
 }
 # A CNN's 16-bit convolutions run on tensor cores in NHWC: with PyTorch's default NCHW tensors,
 # cuDNN transposes each convolution's input and output (or picks slower NCHW kernels), so the
@@ -122,6 +123,8 @@ TF_AMP_FP32_SHARE = 0.03613
 # small batches (DLE batch-1 and batch-8 inference rows, Transformer-XL batch 2). A TensorRT engine
 # runs fused layers from one launch and pays none.
 LAYER_LAUNCH_S = {"pytorch": 1.220e-4, "tensorflow": 7.900e-5, "tensorflow-xla": 6.782e-5}
+# the framework whose launches a layout or a library runs on
+RUNS_ON = {"pytorch-channels-last": "pytorch", "sentence-transformers": "pytorch"}
 CNN_KINDS = ("cnn", "cnn-depthwise")
 TRAIN_LAUNCHES = 4.096  # a training step launches this many forward passes' worth per layer
 INFERENCE_MEMORY_SHARE = 0.2467  # a forward pass moves this share of a training step's bytes
@@ -320,7 +323,7 @@ def step_seconds(model: Any, request: Request, gpu: GPU, precision: str) -> tupl
     step = request.batch * sample
     if request.engine == "tensorrt" and not training:
         return max(step / TENSORRT_SPEEDUP, w.layers * TENSORRT_LAYER_S + sample), 0.0
-    launch = LAYER_LAUNCH_S["pytorch" if framework == "pytorch-channels-last" else framework]
+    launch = LAYER_LAUNCH_S[RUNS_ON.get(framework, framework)]
     step += w.layers * (TRAIN_LAUNCHES if training else 1) * launch
     step /= FRAMEWORK[framework]
     if training:  # the optimizer reads and writes its states once per step

@@ -71,6 +71,25 @@ PRECISIONS: dict[str, Precision] = {
         _p("q5_k_m", 5.70, 5.70, "fp16", "gguf", "llama.cpp Q5_K_M file average"),
         _p("q6_k", 6.57, 6.57, "fp16", "gguf", "llama.cpp Q6_K file average"),
         _p("q8_0", 8.51, 8.51, "fp16", "gguf", "llama.cpp Q8_0 file average"),
+        # llama.cpp's i-quants at the bits per weight its quantize tool lists for each
+        # (github:ggml-org/llama.cpp tools/quantize/quantize.cpp QUANT_OPTIONS)
+        *(
+            _p(name, bits, bits, "fp16", "gguf", f"llama.cpp {name.upper()} ({bits:g} bpw)")
+            for name, bits in (
+                ("iq1_s", 1.56),
+                ("iq1_m", 1.75),
+                ("iq2_xxs", 2.06),
+                ("iq2_xs", 2.31),
+                ("iq2_s", 2.5),
+                ("iq2_m", 2.7),
+                ("iq3_xxs", 3.06),
+                ("iq3_xs", 3.3),
+                ("iq3_s", 3.44),
+                ("iq3_m", 3.66),
+                ("iq4_xs", 4.25),
+                ("iq4_nl", 4.5),
+            )
+        ),
     )
 }
 
@@ -98,6 +117,14 @@ _ALIASES = {
     "llm.int8": "int8",
     "q4": "q4_k_m",
     "q8": "q8_0",
+    # Unsloth's dynamic GGUFs ("UD-Q2_K_XL") keep a few layers wider than the type they are
+    # named for; with no average stated they count as that type
+    "q2_k_xl": "q2_k",
+    "q3_k_xl": "q3_k_m",
+    "q4_k_xl": "q4_k_m",
+    "q5_k_xl": "q5_k_m",
+    "q6_k_xl": "q6_k",
+    "q8_k_xl": "q8_0",
 }
 
 # KV-cache element sizes in bytes (q8_0 / q4_0 include their block scales).
@@ -123,9 +150,25 @@ def _exl2(bpw: float) -> Precision:
               f"ExLlamaV2 EXL2, {bpw:g} bits per weight on average, head layer 6 bits")  # fmt: skip
 
 
+# a GGUF file whose average the user states: "UD-Q2_K_XL (2.51-bit dynamic)" is
+# "q2_k_xl-2.51bpw" (its bits as said, on every tensor, the way a GGUF average is counted)
+GGUF_AVERAGE = re.compile(r"((?:i?q\d)(?:_[a-z\d]+){0,2})-(\d(?:\.\d{1,3})?)bpw")
+GGUF_RANGE = (1.0, 9.0)
+
+
+def _gguf_average(kind: str, bpw: float) -> Precision:
+    return _p(f"{kind}-{bpw:g}bpw", bpw, bpw, "fp16", "gguf",
+              f"GGUF {kind.upper()}, {bpw:g} bits per weight on average (as stated)")  # fmt: skip
+
+
 def get_precision(name: str) -> Precision:
-    """The precision `name` denotes ('bf16', 'Q4_K_M', 'int4', 'exl2-4.65bpw' ...); InvalidInput
-    if unknown."""
+    """The precision `name` denotes ('bf16', 'Q4_K_M', 'int4', 'exl2-4.65bpw', 'q2_k_xl-2.51bpw'
+    ...); InvalidInput if unknown."""
+    if isinstance(name, str) and (gguf := GGUF_AVERAGE.fullmatch(name.strip().lower())):
+        bpw = float(gguf.group(2))
+        if not GGUF_RANGE[0] <= bpw <= GGUF_RANGE[1]:
+            raise InvalidInput(f"GGUF averages run from 1 to 9 bits per weight (got {name!r}).")
+        return _gguf_average(gguf.group(1), bpw)
     if isinstance(name, str) and (exl2 := EXL2_BPW.fullmatch(name.strip().lower())):
         bpw = float(exl2.group(1))
         if not EXL2_RANGE[0] <= bpw <= EXL2_RANGE[1]:
@@ -136,7 +179,9 @@ def get_precision(name: str) -> Precision:
     by_key = {p.replace("-", "_"): p for p in PRECISIONS}
     if key not in by_key:
         known = ", ".join(PRECISIONS)
-        raise InvalidInput(f"Unknown precision {name!r}; use one of {known}, or exl2-<N>bpw.")
+        raise InvalidInput(
+            f"Unknown precision {name!r}; use one of {known}, exl2-<N>bpw or <gguf type>-<N>bpw."
+        )
     return PRECISIONS[by_key[key]]
 
 

@@ -62,7 +62,8 @@ def _precision(value: str | None) -> str | None:
 @click.option(
     "--precision",
     callback=lambda _ctx, _param, value: _precision(value),
-    help=f"One of {', '.join(ALL_PRECISIONS)}, or an EXL2 average such as exl2-4.65bpw.",
+    help=f"One of {', '.join(ALL_PRECISIONS)}, an EXL2 average such as exl2-4.65bpw, or a GGUF "
+    "type at a stated average such as q2_k_xl-2.51bpw.",
 )
 @click.option("--context", type=click.IntRange(1, 10_000_000), help="Tokens (sequence length).")
 @click.option("--batch", type=click.IntRange(1, 100_000), default=1, show_default=True)

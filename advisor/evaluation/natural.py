@@ -63,6 +63,7 @@ SPLITS = (
     "fresh35",
     "fresh36",
     "fresh37",
+    "fresh38",
 )
 
 
