@@ -1306,14 +1306,20 @@ def _data_parallel_link(
     return Draft("\n\n".join([*lines, *link]))
 
 
+def pcie_gbs(box: ToolBox, gen: int, lanes: int = 16) -> float | None:
+    """What a PCIe slot of that generation and width moves each way (the pcie_links tool), or
+    None when the tool refuses it."""
+    links = box.call("pcie_links", {"gens": [gen], "lanes": lanes})
+    return None if "error" in links else links["links"][0]["gbs"]
+
+
 def _pcie_line(box: ToolBox, sheet: dict[str, Any]) -> list[str]:
-    """What the cards' PCIe slots move each way (the pcie_links tool), for a card with no
-    NVLink: "PCIe 4.0 x16: about 31.5 GB/s each way"."""
+    """What the cards' PCIe slots move each way, for a card with no NVLink: "PCIe 4.0 x16 moves
+    about 31.5 GB/s each way"."""
     gen = sheet.get("pcie_gen") or 4
-    links = box.call("pcie_links", {"gens": [gen], "lanes": 16})
-    if "error" in links:
+    gbs = pcie_gbs(box, gen)
+    if gbs is None:
         return []
-    gbs = links["links"][0]["gbs"]
     return [f"PCIe {gen}.0 x16 moves about {c.num(gbs, 'GB/s')} each way between the cards."]
 
 

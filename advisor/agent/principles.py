@@ -43,6 +43,7 @@ from advisor.agent.handlers import (
     memory_buys,
     multiple_asked,
     on_the_circuit,
+    pcie_gbs,
     run_at_home,
     share_said,
     sized_at_home,
@@ -1504,10 +1505,9 @@ def link_speed(query: Query, box: ToolBox) -> Draft | None:
         return None
     said = re.search(r"\bpcie? ?(?:gen ?)?([3-6])\b|\bgen ?([3-6])\b", query.low)
     gen = int(next(g for g in said.groups() if g)) if said else sheet.get("pcie_gen") or 4
-    links = box.call("pcie_links", {"gens": [gen], "lanes": 16})
-    if "error" in links:
+    pcie = pcie_gbs(box, gen)
+    if pcie is None:
         return None
-    pcie = links["links"][0]["gbs"]
     name = sheet["name"]
     nvlink = sheet.get("gpu_link_gbs_per_direction")
     if sheet.get("gpu_link") not in ("bridge", "switch") or not nvlink:
@@ -2300,11 +2300,9 @@ def one_card_slot(query: Query, box: ToolBox) -> Draft | None:
     weights = e.get("weights_nominal_gb") or (e.get("breakdown_gb") or {}).get("weights")
     own = int(sheet.get("pcie_gen") or 4)
     gen, lanes = int(slot.group(1) or own), int(slot.group(2))
-    narrow = box.call("pcie_links", {"gens": [min(gen, own)], "lanes": lanes})
-    full = box.call("pcie_links", {"gens": [own], "lanes": 16})
-    if not weights or "error" in narrow or "error" in full:
+    slow, fast = pcie_gbs(box, min(gen, own), lanes), pcie_gbs(box, own)
+    if not weights or slow is None or fast is None:
         return None
-    slow, fast = narrow["links"][0]["gbs"], full["links"][0]["gbs"]
     verdict = "Yes" if fine_asked(query) else "No"
     head = (f"**{verdict}: once {e['model_name']} is loaded, one {e['gpu_name']} runs it from its "
             f"own memory; PCIe {min(gen, own)}.0 x{lanes} ({c.num(slow, 'GB/s')} each way, "
@@ -2367,9 +2365,8 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
     slot = re.search(r"pcie(\d)-x(\d+)", str(query.interconnect))
     if slot:  # the stated slot against a full one, each way
         gen, lanes = int(slot.group(1)), int(slot.group(2))
-        rates = [box.call("pcie_links", {"gens": [gen], "lanes": n}) for n in (lanes, 16)]
-        if all("error" not in r for r in rates):
-            narrow_gbs, full_gbs = (r["links"][0]["gbs"] for r in rates)
+        narrow_gbs, full_gbs = pcie_gbs(box, gen, lanes), pcie_gbs(box, gen)
+        if narrow_gbs is not None and full_gbs is not None:
             lines.append(f"A PCIe {gen}.0 x{lanes} slot moves {c.num(narrow_gbs, 'GB/s')} each "
                          f"way, against {c.num(full_gbs, 'GB/s')} for x16.")  # fmt: skip
     if all(ttft):

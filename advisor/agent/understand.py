@@ -6688,8 +6688,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     out_tokens = made[1] if made else _output_tokens(low)
     if made is not None:  # "generate 100k samples of 400 tokens each": 40M tokens of replies
         corpus_tokens, samples = made[0] * made[1], None
-    gpus = _not_these(_over_nodes(_counted(gpus, loose, low), low), low)
-    if (replica := _replica_of(gpus, low)) is not None:
+    tp = _tp_size(low)
+    gpus = _not_these(_over_nodes(_counted(gpus, loose, low, tp), low), low)
+    if (replica := _replica_of(gpus, low, tp)) is not None:
         gpus, notes = replica[0], (*notes, replica[1])
     q = Query(
         text=text,
@@ -7967,12 +7968,19 @@ def _over_nodes(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
     return gpus
 
 
-def _replica_of(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[GpuRef, ...], str] | None:
-    """ "8x A100 box, TP=4, two replicas": a model served by tensor parallelism over fewer cards
-    than the box has runs on one replica's cards (its fit and each user's speed are theirs), and
-    the note that says so; not for the box's price or its total throughput."""
+def _tp_size(low: str) -> int:
+    """The tensor-parallel size said ("tp=4", "--tensor-parallel-size 8"), else 0."""
     tp = _TP_SIZE.search(low)
-    size = int(tp.group(1)) if tp else 0
+    return int(tp.group(1)) if tp else 0
+
+
+def _replica_of(
+    gpus: tuple[GpuRef, ...], low: str, size: int
+) -> tuple[tuple[GpuRef, ...], str] | None:
+    """ "8x A100 box, TP=4, two replicas" (`size` the TP size said): a model served by tensor
+    parallelism over fewer cards than the box has runs on one replica's cards (its fit and each
+    user's speed are theirs), and the note that says so; not for the box's price or its total
+    throughput."""
     if not (1 < size <= 64 and len(gpus) == 1 and gpus[0].count and gpus[0].count > size
             and gpus[0].count % size == 0):  # fmt: skip
         return None
@@ -7985,12 +7993,12 @@ def _replica_of(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[GpuRef, ...],
     return (replace(gpus[0], count=size),), note
 
 
-def _counted(gpus: tuple[GpuRef, ...], loose: int | None, low: str) -> tuple[GpuRef, ...]:
+def _counted(
+    gpus: tuple[GpuRef, ...], loose: int | None, low: str, size: int
+) -> tuple[GpuRef, ...]:
     """A count said apart from the one GPU named belongs to it ("p40s ... get 4 of them"); "a
-    second 3090" is two of them; a tensor-parallel size is the count of each GPU set against
-    another ("tp=4 ... h100 pcie or h100 sxm")."""
-    tp = _TP_SIZE.search(low)
-    size = int(tp.group(1)) if tp else 0
+    second 3090" is two of them; a tensor-parallel size (`size`, 0 for none) is the count of each
+    GPU set against another ("tp=4 ... h100 pcie or h100 sxm")."""
     if 1 < size <= 64 and gpus and all(g.count in (None, size) for g in gpus):
         return tuple(replace(g, count=size) for g in gpus)  # ("tp=8: h200" already reads 8)
     gpus = tuple(
