@@ -175,12 +175,20 @@ def compare_gpus(gpus: list[str]) -> dict[str, Any]:
 
 
 @_tool
-def value_per_dollar(gpus: list[str], field: str = "fp16_bf16_dense_tflops") -> dict[str, Any]:
+def value_per_dollar(
+    gpus: list[str],
+    field: str = "fp16_bf16_dense_tflops",
+    user_prices: dict[str, float] | None = None,
+) -> dict[str, Any]:
     """A datasheet figure of each GPU (dense FP16 TFLOPS, bandwidth_gbs, ...) per US dollar an
     hour of its median current rental price, best first; GPUs with no rental price are listed
-    with per_usd_hour None."""
+    with per_usd_hour None. With `user_prices` (the user's price for each GPU, to buy, all in one
+    currency): the figure per unit of that price instead (`per_price`, `per_thousand`), and any
+    numeric datasheet field (fp64_tflops, fp32_tflops, int8_dense_tops, ...)."""
     if len(gpus) < 2:
         raise InvalidInput("Give at least two GPUs.")
+    if user_prices is not None:
+        return _value_per_price(gpus, field, user_prices)
     if field not in GPU_FIELDS:
         raise InvalidInput(f"Unknown field {field!r}; one of {', '.join(GPU_FIELDS)}.")
     rows = []
@@ -197,6 +205,24 @@ def value_per_dollar(gpus: list[str], field: str = "fp16_bf16_dense_tflops") -> 
         "rows": rows,
         "best": rows[0]["gpu"] if rows[0]["per_usd_hour"] else None,
     }
+
+
+def _value_per_price(gpus: list[str], field: str, prices: dict[str, float]) -> dict[str, Any]:
+    """value_per_dollar at the user's prices: the figure per unit of money, best first."""
+    rows: list[dict[str, Any]] = []
+    for name in gpus:
+        gpu = load_catalog().get_gpu(name)
+        value = getattr(gpu, field, None)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise InvalidInput(f"{field!r} is no numeric datasheet field of the {gpu.name}.")
+        price = prices.get(name, prices.get(gpu.id))
+        if price is None or not price > 0:
+            raise InvalidInput(f"Give a price above zero for {name}.")
+        rows.append({"gpu": gpu.id, "name": gpu.name, "value": value, "price": price,
+                     "per_price": value / price, "per_thousand": value / price * 1000,
+                     "price_source": "given by the user"})  # fmt: skip
+    rows.sort(key=lambda r: -r["per_price"])
+    return {"field": field, "rows": rows, "best": rows[0]["gpu"], "per_thousand_of": 1000}
 
 
 def _request(**args: Any) -> Request:
@@ -1725,15 +1751,23 @@ def request_cost(usd_per_hour: float, requests_per_s: float, requests: float = 1
 
 
 @_tool
-def set_cost(usd_each: float, num_gpus: int) -> dict[str, Any]:
+def set_cost(usd_each: float, num_gpus: int, tax_rate: float | None = None) -> dict[str, Any]:
     """What a set of cards costs to buy at a price the user gives for each one ("two 5090s at
     $2,500 each"): the price times the count (`total_usd`), the figure a comparison of setups
-    weighs against another setup's price."""
+    weighs against another setup's price; with a sales tax or VAT the user states (a fraction:
+    0.15 for 15%), the tax and the total with it (`tax_usd`, `total_with_tax_usd`)."""
     _check_gpus(num_gpus)
     if not usd_each > 0:
         raise InvalidInput("usd_each must be a price above zero.")
-    return {"usd_each": usd_each, "num_gpus": num_gpus, "total_usd": usd_each * num_gpus,
-            "price_source": "given by the user"}  # fmt: skip
+    total = usd_each * num_gpus
+    out = {"usd_each": usd_each, "num_gpus": num_gpus, "total_usd": total,
+           "price_source": "given by the user"}  # fmt: skip
+    if tax_rate is not None:
+        if not 0 <= tax_rate < 1:
+            raise InvalidInput("tax_rate must be a fraction from 0 to 1 (0.15 for 15%).")
+        out |= {"tax_rate": tax_rate, "tax_usd": total * tax_rate,
+                "total_with_tax_usd": total * (1 + tax_rate)}  # fmt: skip
+    return out
 
 
 @_tool

@@ -51,6 +51,7 @@ from advisor.agent.understand import (
     REFERENCE_LLM,
     SAMPLER_STEPS,
     SECONDS_PER_DAY,
+    TRAIN_OPTION_WORDS,
     UNNAMED_ASKED,
     WEEKDAYS,
     absent_kind,
@@ -2111,6 +2112,7 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
+            or _optimizers_weighed(query, box)
             or _streams_kept_up(query, box)) is not None:  # fmt: skip
         return weighed  # "gemma 2 27b on a 3090: q4 or q8, which one fits and how fast"
     if _per_token_asked(query) and query.follow_up and query.intent == "cost":
@@ -2140,6 +2142,8 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
             draft.text = f"**No GPU needed: {head}"
     if (batched := _batched_transcription(query, box)) is not None:
         draft.text += f"\n\n{batched}"
+    if (bridged := _bridge_said(query, box)) is not None:
+        draft.text += f"\n\n{bridged}"
     if (unquantised := _quantising_shown(query, box)) is not None:
         draft.text += f"\n\n{unquantised}"
     named = _CPU_NAMED.search(query.text)
@@ -2149,6 +2153,81 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
                        f"{named.group(0)}: the calculator has no table of CPU models; one with "
                        "as many cores and RAM as fast runs at about that pace.")  # fmt: skip
     return draft
+
+
+# the optimizers the words name, in the order said: "will adamw fit or do i need 8bit adam?"
+_OPTIMIZER_WORDS = [(str(value), re.compile(words)) for key, value, words in TRAIN_OPTION_WORDS
+                    if key == "optimizer"]  # fmt: skip
+_OPTIMIZER_LABELS = {"adamw": "AdamW", "adamw8bit": "8-bit AdamW", "paged_adamw": "paged AdamW",
+                     "paged_adamw8bit": "paged 8-bit AdamW", "adafactor": "Adafactor",
+                     "sgd": "SGD"}  # fmt: skip
+
+
+def _optimizers_weighed(query: Query, box: ToolBox) -> Draft | None:
+    """ "Full fine-tune of qwen2.5 1.5b on a 4090: will AdamW fit or do I need 8-bit Adam?": the
+    training's memory with each optimizer named, in the order said, the verdict on each."""
+    if (query.workload in (None, "inference") or len(query.gpus) != 1 or len(query.models) != 1
+            or not query.models[0].ids or not re.search(r"\bor\b|\bvs\.?\b|\binstead\b",
+                                                          query.low)):  # fmt: skip
+        return None
+    low, found = query.low, list[tuple[int, int, str]]()
+    for value, words in _OPTIMIZER_WORDS:
+        for m in words.finditer(low):
+            # (a longer name said there already: "8bit adam" is no plain AdamW besides)
+            if not any(s <= m.start() < e for s, e, _ in found):
+                found.append((m.start(), m.end(), value))
+    names = list(dict.fromkeys(v for _, _, v in sorted(found)))
+    if len(names) < 2:
+        return None
+    ref, model = query.gpus[0], query.models[0]
+    base = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    rows = [box.call("estimate", {**base, "optimizer": name}) for name in names[:3]]
+    if any("error" in e for e in rows):
+        return None
+    each = [(_OPTIMIZER_LABELS.get(n, n), e) for n, e in zip(names, rows, strict=False)]
+    said = "; ".join(
+        f"{'fits' if e['fits'] else 'does not fit'} with {label} "
+        f"({c.num(e['memory_per_gpu_gb'], 'GB')} of {c.num(e['usable_memory_per_gpu_gb'], 'GB')} "
+        "usable)" for label, e in each)  # fmt: skip
+    fits = [label for label, e in each if e["fits"]]
+    first = rows[0]
+    where = c.gpus_phrase(first["num_gpus"], first["gpu_name"])
+    if len(fits) == len(each):
+        verdict = f"Yes with either: {first['model_name']} on {where}"
+    elif fits:
+        verdict = f"{'Yes' if each[0][1]['fits'] else 'No'} with {each[0][0]}, " + (
+            f"{'yes' if each[1][1]['fits'] else 'no'} with {each[1][0]}: {first['model_name']} on "
+            f"{where}"
+        )
+    else:
+        verdict = f"No with any of them: {first['model_name']} on {where}"
+    lines = [f"**{verdict}** ({c.settings(first)}): {said}.",
+             "Plain AdamW keeps two fp32 states per trained weight (eight bytes); 8-bit AdamW "
+             "keeps them in one byte each, a quarter of that, with about the same results.",
+             c.memory_line(first)]  # fmt: skip
+    return Draft("\n\n".join(line for line in lines if line))
+
+
+def _bridge_said(query: Query, box: ToolBox) -> str | None:
+    """ "4x A5000 with NVLink bridges in pairs: that's 96GB, so it fits?": what the bridge is
+    (its bandwidth against the PCIe slot's) and what it is not (one pool of memory)."""
+    if query.interconnect != "nvlink" or len(query.gpus) != 1:
+        return None
+    ref = query.gpus[0]
+    count = ref.count or query.num_gpus or 1
+    if count < 2 or not gpu_choices(ref):
+        return None
+    sheet = box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]})
+    if "error" in sheet or not sheet.get("gpu_link_gbs") or sheet.get("segment") == "datacenter":
+        return None
+    pairs = " in pairs" if count > 2 else ""
+    slot = pcie_gbs(box, sheet.get("pcie_gen") or 4)
+    against = f", against {c.num(slot, 'GB/s')} each way over a PCIe x16 slot" if slot else ""
+    return (f"Your NVLink bridge joins the {sheet['name']} cards{pairs} at "
+            f"{c.exact(sheet['gpu_link_gbs'], 'GB/s')}{against}; it speeds what crosses between "
+            "them, but each card keeps its own memory: the memory in all holds a model only "
+            "split across the cards (tensor or pipeline parallel), each holding its share, "
+            "never as one large card.")  # fmt: skip
 
 
 # a backlog of audio transcribed in batches: faster-whisper's batched pipeline, WhisperX
@@ -2586,6 +2665,11 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     sized = all(r.get("job_hours") and r["fits"] for r in results) and bool(
         _JOB_TIME_ASKED.search(query.low)
     )
+    priced_each = []  # "one a100 80gb ... time + cost at $1.79/hr?": each variant's job at it
+    if query.user_price_usd_per_hour and len(query.gpus) == 1 and not query.price_per_node:
+        priced_each = [p for e in results if (p := _at_user_price(query, box, e))]
+        if priced_each:  # (the catalog's median rent is no price of this job)
+            results = [{**e, "cost": None} for e in results]
     text = c.fit_table(results, [*dict.fromkeys(notes), *alternatives],
                        time_first=speed_first or sized,
                        prefer_time=asks_time, pick_asked=asks_pick(query),
@@ -2603,6 +2687,8 @@ def _fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if moved:  # why the figures are for several cards, right under them
         head, _, rest = text.partition("\n\n")
         text = f"{head}\n\n{moved}\n\n{rest}"
+    if priced_each:
+        text = "\n".join(priced_each) + f"\n\n{text}"
     if len(verdicts) > 1 and any(g.open_variant for g in query.gpus):
         text += "\n\nWhich one do you have?"
     return Draft(_more_than_needed(query, results, text, box))
@@ -3803,6 +3889,7 @@ _ONE_STREAM_AT = re.compile(
 )
 
 
+_FPS_SAID = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)\b")
 _STREAM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20}  # fmt: skip
 
@@ -3842,9 +3929,15 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     low = re.sub(r"\b(?:don'?t|do not|doesn'?t|does not|no) (?:really )?(?:need|require|want)\w* "
                  r"(?:the )?(?:full )?\d+(?:\.\d+)? ?fps\b", " ", query.low)  # fmt: skip
     said = _STREAMS_AT.search(low)
-    # "yolo realtime at 30fps on a 1080p feed": one stream at the rate said
-    one = None if said else _ONE_STREAM_AT.search(low)
     model = query.models[0] if query.models else None
+    # "yolo realtime at 30fps on a 1080p feed": one stream at the rate said ("YOLOv8m on a
+    # Jetson: can we sustain 30 FPS?": frames a second of a vision model are a stream's)
+    one = (
+        None
+        if said
+        else _ONE_STREAM_AT.search(low)
+        or (_FPS_SAID.search(low) if model is not None and model.family == "vision" else None)
+    )
     if not ((said or one) and model and model.ids and len(query.gpus) == 1):
         return None
     if said and not said.group(2) and not _LIVE.search(query.low):
@@ -3881,7 +3974,10 @@ def _streams_kept_up(query: Query, box: ToolBox) -> Draft | None:
     if said and not said.group(2):
         lines.append(f"Assumed, as the question did not say: {c.num(LIVE_FPS)} frames a second "
                      "per stream.")  # fmt: skip
-    if not load["keeps_up"]:
+    if not load["keeps_up"] and e.get("engine") == "tensorrt":
+        lines.append("A lower frame rate per stream, a smaller input size, int8 instead of fp16 "
+                     "or a smaller model raises what one card keeps up with.")  # fmt: skip
+    elif not load["keeps_up"]:
         lines.append("A lower frame rate per stream, a smaller input size, or an inference "
                      "engine such as TensorRT in fp16 or int8 raises what one card keeps up "
                      "with; the estimate is for PyTorch.")  # fmt: skip
@@ -4244,6 +4340,66 @@ def _measured_elsewhere(query: Query, box: ToolBox) -> Draft | None:
 
 
 _JUDGED_FOR = re.compile(r"\b(?:any good|good (?:for|enough)|decent|usable|ok|okay|viable)\b")
+# a pace each user gets: "at ~20 tok/s each", "20 tokens/s per user", "apiece"
+_PACE_EACH = re.compile(r"\b(?:each|apiece|per (?:user|person|stream|request|seat|dev)|a head)\b")
+
+
+def _users_at_pace_estimated(query: Query, box: ToolBox) -> Draft | None:
+    """ "Serving qwen2.5-14b awq on vllm on one L4: how many concurrent users at ~20 tok/s
+    each?": the most streams at once whose estimated pace each is at least the one said (each
+    stream slows as the batch grows), within what memory holds (the max_batch solve)."""
+    pace = query.throughput_tok_s
+    if not (query.target == "max_batch" and pace and query.models and query.models[0].ids
+            and len(query.gpus) == 1 and gpu_choices(query.gpus[0])
+            and _PACE_EACH.search(query.low)):  # fmt: skip
+        return None
+    ref, model = query.gpus[0], query.models[0]
+    args = estimate_args(query, gpu_choices(ref)[0], ref.count, model)
+    held = box.call("solve", {**{k: v for k, v in args.items() if k != "batch"},
+                              "target": "max_batch"})  # fmt: skip
+    top = held.get("solution") if "error" not in held else None
+    if not top:
+        return None
+
+    def each(batch: int) -> float | None:
+        e = box.call("estimate", {**args, "batch": batch})
+        if "error" in e:
+            return None
+        if batch == 1:
+            return (e.get("decode_tokens_per_s") or {}).get("typical")
+        return e.get("decode_tokens_per_s_each")
+
+    first = each(1)
+    if first is None:
+        return None
+    low, high = (1, top) if first >= pace else (0, 0)
+    while low < high:  # the largest batch whose pace each is at least the one said
+        mid = (low + high + 1) // 2
+        got = each(mid)
+        if got is not None and got >= pace:
+            low = mid
+        else:
+            high = mid - 1
+    e = held["estimate"]
+    where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
+    if low == 0:
+        return Draft(f"**None at {c.num(pace, 'tokens/s')} each: one stream alone gets about "
+                     f"{c.num(first, 'tokens/s')} from {e['model_name']} on {where}** "
+                     f"({c.settings(e)}).")  # fmt: skip
+    at = each(low)
+    lines = [f"**About {low} users at once at {c.num(pace, 'tokens/s')} each** from "
+             f"{e['model_name']} on {where} ({c.settings({**e, 'batch': low})}): at {low} streams "
+             f"each gets about {c.num(at, 'tokens/s')}."]  # fmt: skip
+    if low < top and (more := each(low + 1)) is not None:
+        lines.append(f"At {low + 1} streams each gets about {c.num(more, 'tokens/s')}, below "
+                     "your pace; each stream slows as more share the card's memory "
+                     "bandwidth.")  # fmt: skip
+    if low < top:
+        lines.append(f"Memory alone holds {top} streams at this context; the pace per user, "
+                     "not memory, sets the count here.")  # fmt: skip
+    else:
+        lines.append(f"Memory sets the count: {top} streams at this context fill the card.")
+    return Draft("\n\n".join(lines))
 
 
 def solve(query: Query, box: ToolBox) -> Draft:
@@ -4258,6 +4414,8 @@ def solve(query: Query, box: ToolBox) -> Draft:
         return yours  # "1,800 tok/s on one A10G, we need 25k tok/s: how many A10Gs?"
     if (served := _users_at_your_total(query, box)) is not None:
         return served  # "2x L40S do 1800 tok/s aggregate: how many users at 30 tok/s each?"
+    if (paced := _users_at_pace_estimated(query, box)) is not None:
+        return paced  # "qwen 14b awq on vllm on one L4: how many users at ~20 tok/s each?"
     if _STREAMS_ASKED.search(query.low) and (streams := _streams_kept_up(query, box)):
         return streams  # "one L4 does 420 frames/s; each stream is 30 fps: how many streams?"
     deadline_at_mfu = query.mfu and query.hours and query.target in (None, "min_gpus")
@@ -5726,8 +5884,12 @@ def compare(query: Query, box: ToolBox) -> Draft:
     sized = query.train_tokens or query.dataset_samples or query.images or query.audio_hours
     time_asked = bool(HOW_LONG.search(query.low)
                       or re.search(r"\bhow many (?:hours|days|weeks)\b", query.low))  # fmt: skip
+    # ("would an A10G be meaningfully faster, and by how much?": the speed asked, not the cost)
+    speed_only = bool(_FASTER_ASKED.search(query.low)) and not re.search(
+        r"\bcheap\w*|\bcosts?\b|\bworth\b|\bprice\w*|\bmoney\b|\bvalue\b|\$", query.low
+    )
     if sized and query.models and len(query.gpus) >= 2 and not query.user_price_usd_per_hour and (
-            not time_asked):  # fmt: skip
+            not time_asked) and not speed_only:  # fmt: skip
         # "H100 worth it over an A100 for pre-training a 1.3B on 30B tokens?": the whole job's
         # cost and time on each, the cheaper first
         costed = cost(query, box)
@@ -7563,6 +7725,11 @@ _PRICE_GAP_ASKED = re.compile(r"\bwhy\b|\bhow come\b|\bwhat explains\b|\bdiffere
 
 
 def cost(query: Query, box: ToolBox) -> Draft:
+    named = [r for r in query.gpus if r.ids]
+    if (2 <= len(named) == len(query.providers) and not query.user_price_usd_per_hour
+            and not query.gpu_prices and _PER_HOUR_ASKED.search(query.low)):  # fmt: skip
+        # "a pair of 3090s per hour on vast vs an a100 on runpod": each on the cloud said with it
+        return _rent_of_each(query, box, named[:4], query.hours or 1.0)
     if (len(query.providers) >= 2 and query.gpus and _PRICE_GAP_ASKED.search(query.low)
             and not query.hours):  # fmt: skip
         # "an H100 is $2/hr on vast but $12 on aws, why?": each cloud's prices, and what sets
@@ -8087,6 +8254,9 @@ _SPAN_NAMES = {"mo": "month", "w": "week", "d": "day", "y": "year", "annual": "y
 _HOURS_ASKED = re.compile(r"\bhow many (?:\w+ ){0,3}(?:gpu[- ])?hours?\b|\bhow long\b")
 
 
+_PER_HOUR_ASKED = re.compile(r"\b(?:per|an?|/)\s?(?:hour|hr|h)\b|\bhourly\b")
+
+
 def _rent_of_each(query: Query, box: ToolBox, refs: list[GpuRef], hours: float) -> Draft:
     """Each card's rent for the hours asked: at the user's price where one was said for it (a
     single price is the first card's), else the median on the cloud said beside it, else the
@@ -8187,6 +8357,47 @@ def _token_costs(query: Query, box: ToolBox) -> list[str]:
     return lines
 
 
+# datasheet rates a job can be bought by: "how much FP64 do I get per crown?"
+_RATE_FIELDS = ("fp64_tflops", "fp64_tensor_tflops", "fp32_tflops", "tf32_dense_tflops",
+                "int8_dense_tops", "fp8_dense_tflops", "fp16_bf16_dense_tflops")  # fmt: skip
+_PER_MONEY = re.compile(
+    r"\bper (?:dollar|euro|pound|crown|koruna|buck|franc|yen|rupee|\$|€|£|unit of (?:money|cost))"
+    r"|\b(?:for|per) the (?:money|price)\b|\bper (?:[$€£]|usd|eur|czk|gbp)\b"
+    r"|\bbang for (?:the|my|our) buck\b"
+)
+
+
+def _figure_per_price(query: Query, box: ToolBox, prices: dict[str, float]) -> Draft | None:
+    """ "Our codes run in FP64: a new 5090 for 75,000 Kč or a used A100 for 190,000 Kč, how much
+    FP64 per crown?": the figure asked, per unit of the user's prices (value_per_dollar), when
+    the job is that figure and no model is named."""
+    fields = [f for f in query.fields if f in _RATE_FIELDS]
+    if not fields or len(prices) < 2 or any(m.ids for m in query.models):
+        return None
+    if not (_PER_MONEY.search(query.low) or fields[0] in ("fp64_tflops", "fp64_tensor_tflops")):
+        return None
+    result = box.call("value_per_dollar", {"gpus": list(prices)[:4], "field": fields[0],
+                                           "user_prices": prices})  # fmt: skip
+    if "error" in result:
+        return None
+    label, unit = c.FIELD_LABELS[fields[0]]
+    sign = query.currency.strip()
+    sign = sign if sign in ("$", "€", "£") else sign + " "
+    rows = result["rows"]
+    best, rest = rows[0], rows[1:]
+    each = "; ".join(f"{r['name']} {c.num(r['value'], unit)} for {c.usd(r['price'], sign)}, "
+                     f"{c.num(r['per_thousand'], unit)} per {c.usd(1000, sign)}"
+                     for r in rows)  # fmt: skip
+    head = (f"**Pick the {best['name']} for {label}: {c.num(best['per_thousand'], unit)} per "
+            f"{c.usd(1000, sign)} against {c.num(rest[0]['per_thousand'], unit)} on the "
+            f"{rest[0]['name']}** ({each}).")  # fmt: skip
+    if best["value"] < max(r["value"] for r in rows):
+        top = max(rows, key=lambda r: r["value"])
+        head += (f" The {top['name']} has more {label} in all ({c.num(top['value'], unit)}), "
+                 "at a higher price for each unit of it.")  # fmt: skip
+    return Draft(head + "\n\nPrices are yours, used as given; the figures are the datasheets'.")
+
+
 def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | None:
     """Several GPUs, each at the user's own hourly price: the job computed on each, and which
     one does a unit of work for less (the speed ratio against the price ratio); `bought`: each
@@ -8195,6 +8406,8 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
     if query.price_per_node or any((g.count or 1) > 1 for g in query.gpus):
         return None  # "8x H100 at $24/hr": a node's price, not each card's
     prices = dict(query.gpu_purchase_prices if bought else query.gpu_prices)
+    if bought and (per_price := _figure_per_price(query, box, prices)) is not None:
+        return per_price
     said = query.speedup_said
     if said and said[0] in prices and len(prices) == 2 and not bought:
         return _priced_at_said_speed(query, box, prices, said)
@@ -8284,9 +8497,12 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
                         for r in rows)  # fmt: skip
     speed_x, price_x = fast["speed"] / slow["speed"], fast["price"] / slow["price"]
     if bought:
+        # ("both are about $450": one price, the faster card is the pick at it)
+        priced_as = ("at the same price" if abs(price_x - 1) < 1e-9
+                     else f"for {c.num(price_x)}x the price")  # fmt: skip
         head = (f"**Pick the {best['gpu_name']}: more speed for the money at your prices, the "
-                f"{fast['gpu_name']} {c.num(speed_x)}x as fast for {c.num(price_x)}x the "
-                f"price** (by the {what}: {figures}).")  # fmt: skip
+                f"{fast['gpu_name']} {c.num(speed_x)}x as fast {priced_as}** (by the {what}: "
+                f"{figures}).")  # fmt: skip
         sheets = [box.call("gpu_specs", {"gpu": r["gpu"]}) for r in rows]
         memory = "; ".join(f"{s.get('name')} {c.num(s.get('memory_gb'), 'GB')}, "
                            f"{c.num(s.get('bandwidth_gbs'), 'GB/s')}"
@@ -10114,6 +10330,7 @@ def buy(query: Query, box: ToolBox) -> Draft:
                     judged.append((price["usd"] * count <= budget_usd,
                                    f"{setup} ({c.usd(price['usd'] * count)} {price['kind']}, "
                                    f"{price['date']})"))  # fmt: skip
+        lead += _quote_with_tax(query, box)
         inside = [name for ok, name in judged if ok]
         compared = (
             bool(parts)
@@ -10480,6 +10697,44 @@ def _quote_said(query: Query) -> float | None:
 _SIGN_CODES = {"€": "EUR", "£": "GBP", "R$": "BRL"}
 
 
+# an amount written with its money, the sign or code before or after it
+_MONEY_BESIDE = (
+    ("EUR", r"€\s?{n}|{n}\s?(?:€|eur\b|euros?\b)"),
+    ("GBP", r"£\s?{n}|{n}\s?(?:£|gbp\b|pounds?\b)"),
+    ("kr", r"{n}\s?(?:kr\b|kronor\b|kroner\b)"),
+    ("SEK", r"{n}\s?sek\b|\bsek\s?{n}"),
+    ("NOK", r"{n}\s?nok\b|\bnok\s?{n}"),
+    ("DKK", r"{n}\s?dkk\b|\bdkk\s?{n}"),
+    ("CHF", r"{n}\s?chf\b|\bchf\s?{n}"),
+)
+# which crowns "kr" are, by the letters and words of the message
+_CROWNS = (("SEK", r"[äö]|\b(?:och|köpa|hyra|timmen|månaden)\b"),
+           ("NOK", r"\b(?:kjøpe|leie|timen|måneden|og)\b"),
+           ("DKK", r"\b(?:købe|leje|timen|måneden|og)\b"))  # fmt: skip
+
+
+def _bought_in_other_money(query: Query, box: ToolBox, purchase: float) -> tuple[float, str] | None:
+    """A price to buy written in another money than the dollars the rest is in ("köpa ett RTX
+    4090 för 22 000 kr eller hyra en A100 för 1,10 dollar i timmen"): that price in dollars at the
+    rate on record (in_us_dollars), and a note saying so; None when it is in dollars."""
+    if query.currency.strip() != "$":
+        return None
+    whole = f"{purchase:,.0f}" if purchase == int(purchase) else f"{purchase:,.2f}"
+    digits = whole.split(",")
+    number = r"(?<![\d.,])" + r"[ ,.\u00a0\u202f]?".join(digits) + r"(?:[.,]0{1,2})?(?![\d])"
+    low = query.low
+    code = next((c_ for c_, cue in _MONEY_BESIDE if re.search(cue.format(n=number), low)), None)
+    if code == "kr":
+        code = next((c_ for c_, cue in _CROWNS if re.search(cue, low)), None)
+    if code is None:
+        return None
+    result = box.call("in_us_dollars", {"amount": purchase, "currency": code})
+    if "usd" not in result:
+        return None
+    return result["usd"], (f"Your {c.num(purchase)} {code} to buy is about {c.usd(result['usd'])} "
+                           f"{rate_said(result)}; the rest is in dollars.")  # fmt: skip
+
+
 def currency_code(query: Query) -> str | None:
     """The ISO code of the user's money, where one is clear ("kr" alone is Swedish, Norwegian or
     Danish crowns: none, unless the message names which)."""
@@ -10522,6 +10777,26 @@ def rate_said(result: dict[str, Any]) -> str:
 # currencies besides the dollar a price found is judged in ("a 4090 for 1800 euros, worth it?"),
 # in dollars at the rate on record
 NEAR_DOLLAR = ("€", "£")
+
+
+def _quote_with_tax(query: Query, box: ToolBox) -> list[str]:
+    """ "R189 500,00 excl. VAT ... what is it with VAT at 15%?": the quote with the tax the user
+    states, in the quote's own currency (from set_cost)."""
+    quote = _quote_said(query) if query.tax_rate and len(query.gpus) == 1 else None
+    if not quote or quote <= 0 or query.tax_rate is None:
+        return []
+    count = query.gpus[0].count or 1
+    taxed = box.call("set_cost", {"usd_each": quote, "num_gpus": count,
+                                  "tax_rate": query.tax_rate})  # fmt: skip
+    if "error" in taxed:
+        return []
+    sign = query.currency.strip()
+    sign = sign if sign in ("$", "€", "£") else sign + " "
+    return [
+        f"With your {c.num(query.tax_rate * 100)}% tax: "
+        f"**{c.usd(taxed['total_with_tax_usd'], sign)}**"
+        f" ({c.usd(taxed['total_usd'], sign)} + {c.usd(taxed['tax_usd'], sign)} tax)."
+    ]
 
 
 def _against_quote(query: Query, priced: dict[str, Any], condition: str, box: ToolBox) -> list[str]:
@@ -10692,9 +10967,18 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
             return other
         instead = other
     purchase = query.purchase_usd
+    spend = None  # a budget to buy within, with no card named: the pick's limit, no price
     if purchase is None and query.budget and (query.budget.kind == "buy" or (
             query.budget.per == "total" and query.budget.kind != "rent")):  # fmt: skip
         purchase = query.budget.usd  # "4090 for 1800 or rent at 0.40/h": the price to buy
+        if gpu is None and query.models and not query.gpus:
+            # "5 engineers, qwen2.5-coder 32b: buy a box or rent? budget 15k"
+            spend, purchase = purchase, None
+    converted = _bought_in_other_money(query, box, purchase) if purchase else None
+    if converted is not None:  # "köpa ett RTX 4090 för 22 000 kr eller hyra ... 1,10 dollar"
+        draft = rent_or_buy(replace(query, purchase_usd=converted[0], budget=None), box)
+        draft.text += f"\n\n_Note: {converted[1]}_"
+        return draft
     low = query.low
     node = bool(purchase and re.search(
         r"\b(?:server|node|box|machine|rig|system|workstation)\b", low))  # fmt: skip
@@ -10752,19 +11036,23 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
         for cards, precision in tries:
             ranked = box.call("recommend_gpus", {
                 "model": model_arg(model), "workload": workload, "max_gpus": cards, "top": 1,
-                "max_purchase_usd": HOME_BUDGET_USD, "rank_by": "per_dollar",
+                "max_purchase_usd": spend or HOME_BUDGET_USD, "rank_by": "per_dollar",
                 "vendor": query.vendor or "nvidia", "max_usd_per_hour": 1000.0,  # rented too
-                "precision": precision})  # fmt: skip
+                "precision": precision, "batch": query.concurrency or 1})  # fmt: skip
             if ranked.get("ranked"):
                 best = ranked["ranked"][0]
                 gpu, count = best["gpu"], best.get("num_gpus") or 1
                 setup = f"the {best['gpu_name']}" if count == 1 else c.gpus_phrase(
                     count, best["gpu_name"])  # fmt: skip
                 how = f" in {best['precision']}" if precision and not said else ""
-                picked = (f"No card named: {setup}, the most speed per dollar among setups up to "
-                          f"{c.usd(HOME_BUDGET_USD)} for "
-                          f"{best.get('model_name') or model.text}{how}; name yours for its own "
-                          "break-even.")  # fmt: skip
+                limit = (f"within your {c.usd(spend, query.currency)}" if spend
+                         else f"up to {c.usd(HOME_BUDGET_USD)}")  # fmt: skip
+                users = (
+                    f", {query.concurrency} users at once" if (query.concurrency or 1) > 1 else ""
+                )
+                picked = (f"No card named: {setup}, the most speed per dollar among setups {limit} "
+                          f"for {best.get('model_name') or model.text}{users}{how}; name yours "
+                          "for its own break-even.")  # fmt: skip
                 break
     if gpu is None and (purchase is None or (rent is None and monthly is None)):
         return Draft(

@@ -143,11 +143,24 @@ _NOT_OURS = _cues(
 _CODE_ASKED = _cues(
     r"\b(?:write|code) (?:me |us )?an? (?:\w+ ){0,2}(?:script|program|bot|app|scraper|function"
     r"|cron ?job|rule|pipeline|workflow|regex|dockerfile|makefile|sql query)\b",
+    # "write me the full pytorch DDP training script", "generate the training loop code for DDP",
+    # "only code pls"
+    # (not "I don't write code": a person described; an object said, "me" or an article)
+    r"(?<!n't )(?<!not )(?<!never )\b(?:write|generate|give me|produce|spit out|code up|type out) "
+    r"(?:(?:me |us )(?:the |a |an |some |my |our )?|the |a |an |some |my |our )"
+    r"(?:full |complete |whole |working |minimal |entire )?(?:[\w-]+ ){0,4}"
+    r"(?:script|code|program|training loop|notebook)s?\b(?! (?:of|from) )",
+    r"\b(?:only|just) (?:the )?code\b|\bcode only\b",
     # configuration to write: "can help me write the docker-compose.yml and nginx config"
     r"\b(?:write|paste|generate|draft|give me) (?:me |us )?(?:the |a |an |my |our )?(?:\w+ ){0,2}"
     r"(?:docker-?compose(?:\.ya?ml)?|dockerfile|nginx (?:config|conf)|config(?:uration)? files?"
     r"|helm charts?|(?:k8s|kubernetes) (?:manifests?|yaml)|systemd (?:unit|service)s?"
     r"|terraform)\b",
+)
+# a figure of the job asked beside code to write: "..., will it fit?", "how fast would it be?"
+_JOB_FIGURE_ASKED = re.compile(
+    r"\b(?:will|would|does|can) (?:it|that|this|they) (?:even )?(?:fit|run|work|handle)\b"
+    r"|\bhow (?:fast|slow|long|much (?:vram|memory))\b|\benough (?:vram|memory)\b"
 )
 # games: outside scope unless the message also speaks of ML ("a gaming laptop for ml work")
 _GAMING = re.compile(
@@ -188,6 +201,19 @@ _ML = re.compile(
     r"\b(?:ml|ai|llms?|models?|training|train|inference|deep learning|cuda|fine-?tun\w*|"
     r"diffusion|pytorch|tensorflow)\b"
 )
+# ML set aside: "not AI stuff, purely gaming", "nothing to do with ML"
+_NOT_ML = re.compile(
+    r"\b(?:not|no|nothing to do with|isn'?t|without) (?:for )?(?:any )?(?:ai|ml|llms?|machine "
+    r"learning|deep learning)(?: (?:stuff|related|work|things|at all|involved))?\b"
+)
+# games named beside frame rates or refresh rates: "elden ring at 1440p 144hz", "warzone at 4k"
+_GAME_NAMES = re.compile(
+    r"\b(?:elden ring|warzone|fortnite|valorant|minecraft|gta ?(?:v|5|vi|6)?|starfield"
+    r"|call of duty|apex legends|counter-?strike|cs2|league of legends|red dead|baldur'?s gate"
+    r"|hogwarts legacy|alan wake|black myth|flight simulator|overwatch|pubg"
+    r"|the witcher|witcher 3|stalker 2|forza|assassin'?s creed)\b"
+)
+_REFRESH = re.compile(r"\b\d{2,3} ?hz\b|\b\d{2,3} ?fps (?:in|on|at) (?:\d|ultra|high|max)")
 _SQL = _cues(
     r"\bselect\s.+\sfrom\b",
     r"\bdrop\s+table\b",
@@ -196,6 +222,11 @@ _SQL = _cues(
     r"\bunion\s+select\b",
     r";\s*--",
     r"'\s*or\s*'?1'?\s*=\s*'?1",
+)
+# an injection attempt, whatever card it names: "'; DROP TABLE gpus; --", "UNION SELECT password",
+# "<script>alert('4090')</script>"
+_INJECTION = re.compile(
+    r"\bdrop\s+table\b|\bunion\s+(?:all\s+)?select\b|'\s*;\s*--|<\s*script\b|\bor\s+1\s*=\s*1\b"
 )
 # a message with nothing in it but a forum nudge or mail headers
 _EMPTY_POST = re.compile(
@@ -431,7 +462,8 @@ _BIGGEST_MODEL = _cues(
 _HOW_LONG = _cues(
     r"\bhow long\b",
     # "takes how many minutes?" (not "how many hours of audio a day", an amount of work)
-    r"\bhow many (?:minutes|hours|days|weeks)\b(?! (?:of|a|an|per|each|every)\b)",
+    # ("how many hour it will take?", "how much hour need": the unit said in the singular)
+    r"\bhow (?:many|much) (?:minutes?|hours?|hrs?|days?|weeks?)\b(?! (?:of|a|an|per|each|every)\b)",
     # "is that an overnight job or a week", "a weekend or a month?"
     r"\b(?:overnight|an? (?:hour|afternoon|evening|night|day|weekend|week))\b.{0,25}\bor "
     r"(?:an? |a whole )?(?:hour|afternoon|day|weekend|week|month)s?\b",
@@ -764,6 +796,10 @@ def _invalid(q: Query, low: str) -> bool:
         return True  # "¯\_(ツ)_/¯ ?????? 0x0000 NaN NaN": a shrug and placeholders, no word
     if "\n" in low.strip() and not _entities(q) and not _ASKS.search(low):
         return True  # a pasted table or log and nothing asked of it
+    if _INJECTION.search(low) and not rx.search(
+        r"\b(?:how|what|which|why|can|does|is)\b[^;'<]*\?", low
+    ):
+        return True  # "'; DROP TABLE gpus; -- SELECT ... '%4090%'": an injection, a card inside
     return bool(_SQL.search(low)) and not _entities(q)
 
 
@@ -814,7 +850,12 @@ def _out_of_scope(q: Query, low: str) -> bool:
         return True  # "write me a regex that matches gpu names", "write me a dockerfile for vllm"
     if q.fields and q.gpus and not _CODE_ASKED.search(low):
         return False  # "titan rtx fp64 throughput? for a physics sim": a datasheet figure
-    if (_GAMING.search(low) and not _ML.search(low) and not any(m.ids for m in q.models)
+    ml_said = _ML.search(_NOT_ML.sub(" ", low))
+    played = _GAMING.search(low) or (
+        _GAME_NAMES.search(low)
+        and (_REFRESH.search(low) or rx.search(r"\b(?:1080|1440|2160)p\b|\b4k\b|\bfps\b", low))
+    )
+    if (played and not ml_said and not any(m.ids for m in q.models)
             and not (q.gpus and (q.purchase_usd or q.condition))):  # fmt: skip
         # "is the 5090 good for cyberpunk at 4k" (not "a used 3090, only used for gaming, £600:
         # what do they go for?": the card's past, its price asked)
@@ -857,7 +898,11 @@ def _out_of_scope(q: Query, low: str) -> bool:
                 and not rx.search(r"\b(?:is|was|are|'s) (?:\w+ )?an? (?:\w+ )?joke\b", low)
             )
             or _STORY.search(low)
-            or _CODE_ASKED.search(low)
+            # (not "write a script that runs llama 3 8b on my 3060, will it fit?": the fit asked)
+            or (
+                _CODE_ASKED.search(low)
+                and not (any(m.ids for m in q.models) and q.gpus and _JOB_FIGURE_ASKED.search(low))
+            )
             or (_NOT_OURS.search(low) and not q.models and not _ML.search(low))
             # (an LLM on the CPU alone, no GPU, is the calculator's: llama.cpp on system RAM)
             or (_CPU_ONLY.search(low) and not q.gpus and not _llm_on_cpu(q))
@@ -1494,6 +1539,8 @@ def _versus(q: Query, low: str) -> bool:
         return False  # "how many h100 vs l40s for a 70b": the count of each is the question
     if _named_cards(q) < 2 or not _STRONG_COMPARE.search(low):
         return False
+    if _RENT_OF_EACH.search(low) and (len(q.providers) >= 2 or not (q.models or q.workload_given)):
+        return False  # "what does a pair of 3090s cost per hour on vast vs an a100 on runpod?"
     if not _figure_only(q):
         return True
     # "fp64: a100 vs h100 vs mi300x", "L4 vs A10G: bf16 tflops + mem bw": different cards set
@@ -1503,6 +1550,12 @@ def _versus(q: Query, low: str) -> bool:
 
 
 _VS = _cues(r"\bvs\.?\b", r"\bversus\b")
+# the rent of each asked, cards set side by side only by it: "what does a pair of 3090s cost per
+# hour on vast vs an a100 on runpod?"
+_RENT_OF_EACH = re.compile(
+    r"\b(?:what (?:does|do|would|will)|how much (?:does|do|would|will|is|are))\b[^?.!]{0,60}"
+    r"\b(?:cost|run|rent|charge)\b[^?.!]{0,15}\b(?:per|an?|/)\s?(?:hour|hr|h|month|mo)\b"
+)
 
 
 def _figure_only(q: Query) -> bool:
@@ -1688,7 +1741,7 @@ def _concept_first(q: Query, low: str) -> bool:
 # topics whose words are a question in themselves ("lora vs qlora?", "what is gguf", "why does
 # vram matter"): an explanation wherever no model is named
 _ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters", "serving_engines",
-                     "ram_spill", "decode_speed")  # fmt: skip
+                     "ram_spill", "decode_speed", "temperature", "mixed_vendors")  # fmt: skip
 
 
 def _explain(q: Query, low: str) -> bool:
@@ -1894,6 +1947,11 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
     for name, intent in INTENTS.items():
         if intent.early is not None and intent.early(query, low):
             return name
+    if (query.topic == "vram_matters" and not query.models and rx.search(r"\bwhy\b", low)
+            and not (_pick_asked(query, low) or _more_of_which(query, low))):  # fmt: skip
+        # "my friend says the 4070 Ti beats a 3090 ... why does VRAM matter more?": the idea,
+        # with the two cards as its example, not the two cards weighed
+        return "explain"
     if _fields_asked_of_the_card(query, low):
         return "spec" if len(query.gpus) == 1 and not query.gpus[0].count else "compare"
     which_better = rx.search(r"\bwhich\b[^.?!]{0,20}\b(?:better|best|pick|get|buy)\b", low)

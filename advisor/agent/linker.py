@@ -52,12 +52,15 @@ NUMBER_WORDS = {
     "nine": 9,
     "ten": 10,
     "twelve": 12,
+    "dozen": 12,  # "a dozen H100s" ("half a dozen": _count_before)
+    "couple": 2,  # "a couple of 3090s"
     "sixteen": 16,
     "thirty-two": 32,
     "sixty-four": 64,
 }
 MAX_GPU_COUNT = 100_000
 BOARD_GPUS = 8  # GPUs on a DGX/HGX A100, H100, H200 or B200 board (NVIDIA DGX datasheets)
+STATION_GPUS = 4  # GPUs in a DGX Station A100 (NVIDIA DGX Station A100 datasheet: 4x A100)
 # a count of cloud instances just before an instance name: "2 g5.2xlarges", "two p4d", "3x p5"
 _INSTANCES_BEFORE = re.compile(
     r"(?<![\w.$])(\d{1,3}|"
@@ -449,6 +452,9 @@ class Linker:
             chosen = [g for g in chosen if _form_matches(g, form)]
         if start and rx.fullmatch(r"[dh]gx", words[start - 1].low) and not _count_after(words, end):
             count = (count or 1) * BOARD_GPUS  # "a DGX A100": eight; "2 DGX H100 nodes": 16
+        elif (start > 1 and words[start - 1].low == "station" and words[start - 2].low == "dgx"
+              and any(g.id.startswith("a100-sxm4") for g in gpus)):  # fmt: skip
+            count = STATION_GPUS  # "a DGX Station A100": four A100 SXM4 (40 or 80 GB each)
         laptop = _laptop_before(words, start, previous_end) or _in_a_laptop(words)
         if form is None and laptop and all(g.segment != "laptop" for g in chosen):
             # "gaming laptop with a 4060 (8gb)": the laptop GPU of that name, of that memory
@@ -812,7 +818,10 @@ class Linker:
             or rx.search(r"\d+x\d+$", span[-1].low)
         ):
             return None  # "segmentation 512x512": an image's size, no model's name
-        if size and after.rstrip("s,.") in _COUNTED_ITEMS:
+        # ("embed ~5M short texts": a word said of the things between)
+        after2 = words[i + len(span) + 1].low if i + len(span) + 1 < len(words) else ""
+        if size and (after.rstrip("s,.") in _COUNTED_ITEMS
+                     or (after.isalpha() and after2.rstrip("s,.") in _COUNTED_ITEMS)):  # fmt: skip
             return None  # "embed 2M passages": a count of things, no model's size
         if size:  # "gpt-3 175b": a size said of a name the catalog lacks, none near that size
             stated = float(size.group(1)) / (1000 if size.group(2).lower() == "m" else 1)
@@ -866,7 +875,13 @@ class Linker:
                 size
                 and j + 1 < len(words)
                 and (
-                    words[j + 1].low in _COUNTED or words[j + 1].low.rstrip("s,.") in _COUNTED_ITEMS
+                    words[j + 1].low in _COUNTED
+                    or words[j + 1].low.rstrip("s,.") in _COUNTED_ITEMS
+                    or (
+                        j + 2 < len(words)
+                        and words[j + 1].low.isalpha()
+                        and words[j + 2].low.rstrip("s,.") in _COUNTED_ITEMS
+                    )
                 )
             ):
                 break  # "push 200M input tokens a day", "embed 2M passages": counts of things
@@ -1223,6 +1238,8 @@ def _count_before(words: list[Token], start: int, floor: int = 0) -> int | None:
     gpu_node = rx.fullmatch(r"(\d+)-?gpus?", last)
     if gpu_node:
         return int(gpu_node.group(1))
+    if last == "dozen" and back[-3:-1] == ["half", "a"]:
+        return 6  # "half a dozen A100s"
     if last in NUMBER_WORDS and last not in ("a", "an", "one", "single", "both"):
         return NUMBER_WORDS[last]
     if last in ("single", "one", "a", "an") and (len(back) < 2 or back[-2] != "of"):

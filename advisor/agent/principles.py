@@ -488,6 +488,13 @@ def pooling(query: Query, box: ToolBox) -> Draft | None:
         "cards (llama.cpp layer split, vLLM tensor parallel, FSDP/DeepSpeed for training), "
         "and the link carries what crosses between them."
     )
+    for other in [g for g in gpus_named(query) if g != gpu][:1]:
+        # "four 4090s instead of one A100 80GB": the one card weighed against them
+        one = box.call("gpu_specs", {"gpu": other})
+        if "error" not in one:
+            lines.append(f"The {one['name']} you weigh them against is one GPU of "
+                         f"{c.num(one['memory_gb'], 'GB')}: a model up to about that size runs on "
+                         "it whole, with no split.")  # fmt: skip
     if job:
         lines.append(c.memory_line(job))
     return Draft("\n\n".join(lines))
@@ -1210,6 +1217,19 @@ def _same_base(row: dict[str, Any], base: str) -> bool:
 # ---------------------------------------------------------------- PCIe generation
 
 
+# the slot asked about as good enough ("will it run fine in the PCIe 3.0 slot?"), not as a loss
+# ("does PCIe 3.0 bottleneck it?")
+_RUNS_FINE = re.compile(
+    r"\b(?:run|work|be|perform|do)s? (?:just )?(?:fine|ok(?:ay)?|alright|all right|good|well)\b"
+    r"|\b(?:is|will) (?:it|that|this) (?:be )?(?:fine|ok(?:ay)?|alright|enough)\b"
+    r"|\bok(?:ay)? to (?:use|put|run)\b|\bcompatible\b|\bbackwards? compatible\b"
+)
+_HURTS = re.compile(
+    r"\bbottleneck\w*|\bslow\w*|\blos(?:e|ing|s)\b|\bhurt\w*|\bmatters?\b|\bdifference\b"
+    r"|\bpenalt\w*|\bimpact\w*|\bhold\w* (?:it|them) back\b"
+)
+
+
 def pcie_generation(query: Query, box: ToolBox) -> Draft | None:
     """One GPU's PCIe generation barely matters once the job is on the card."""
     low = query.low
@@ -1226,6 +1246,11 @@ def pcie_generation(query: Query, box: ToolBox) -> Draft | None:
                       for r in links["links"])  # fmt: skip
     head = ("**No, not much for one GPU that holds its job: PCIe carries the input batches and "
             f"the one-time model load, not the work** ({rates}).")  # fmt: skip
+    if _RUNS_FINE.search(low) and not _HURTS.search(low):
+        # "will it run fine in the PCIe 3.0 slot?": the same answer, said the way it was asked
+        head = ("**Yes, it runs fine: for one GPU that holds its job the slot barely matters; "
+                f"PCIe carries the input batches and the one-time model load, not the work** "
+                f"({rates}).")  # fmt: skip
     lines = [head]
     found = _first_gpu(query)
     if found:
@@ -1975,6 +2000,15 @@ _JOB_ASKED = re.compile(
 _ROOM_ASKED = re.compile(r"\b(?:fits?|be held|held entirely|entirely in|all of it on)\b")
 
 
+# a number format claimed or asked of a card's hardware: "the 3090 does fp8 natively like the
+# 4090, yes?", "it has fp8 tensor cores, right?", "fp8 in hardware"
+_FORMAT_IN_HARDWARE = re.compile(
+    r"\b(?:does|do|has|have|got|runs?|supports?)\s(?:\w+\s){0,2}?(?:bf16|bfloat16|fp8|float8)\b"
+    r"(?:\s(?:math|compute|matmuls?))?\s(?:in hardware|natively|native\w*|tensor cores?)\b"
+    r"|\b(?:bf16|bfloat16|fp8|float8)\s(?:in hardware|natively|hardware support)\b"
+)
+
+
 def precision_support(query: Query, box: ToolBox) -> Draft | None:
     """ "Does the T4 do bf16?", "can the A100 run FP8?": the tensor cores' formats."""
     low = query.low
@@ -1987,8 +2021,14 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
     # bf16"), each of their variants (their figures differ); a card named after it ("fp8 like
     # the H100") is the reference, its first variant
     at = re.search(rf"\b(?:{_FORMAT_WORDS[asked[0]]})\b", low).start()  # type: ignore[union-attr]
+    if claimed := _FORMAT_IN_HARDWARE.search(low):  # "... so the 3080 does fp8 in hardware"
+        at = claimed.start()
     refs = [g for g in query.gpus if gpu_choices(g)]
     before = [g for g in refs if 0 <= low.find(g.text.lower()) < at] or refs
+    # ("the 3090 does fp8 natively like the 4090, yes?": the card after "like" is the reference)
+    likened = [g for g in before if re.search(rf"\b(?:like|as|unlike) (?:the |an? |my |our )?"
+                                               rf"{re.escape(g.text.lower())}\b", low)]  # fmt: skip
+    before = [g for g in before if g not in likened] or before
     subject = list(dict.fromkeys(i for g in before for i in gpu_choices(g)[:3]))[:4]
     cards = list(dict.fromkeys([*subject, *(i for i in ids if i not in subject)]))[:5]
     lines, verdicts, missing = [], [], []
@@ -2040,8 +2080,9 @@ def precision_support(query: Query, box: ToolBox) -> Draft | None:
         parts.append(smaller)
     if "fp8" in missing and not any(verdicts):  # where the format starts, in the card's segment
         first = read[subject[0]]
-        newer = box.call("gpu_specs", {"gpu": _FP8_NEXT.get(str(first.get("segment")), "rtx-4090")})
-        if newer.get("fp8_dense_tflops"):
+        next_id = _FP8_NEXT.get(str(first.get("segment")), "rtx-4090")
+        newer = box.call("gpu_specs", {"gpu": next_id})
+        if newer.get("fp8_dense_tflops") and next_id not in cards:  # (not a card named already)
             parts.append(
                 f"FP8 tensor cores came with Ada Lovelace and Hopper: the {newer['name']} "
                 f"computes FP8 at {c.exact(newer['fp8_dense_tflops'], 'TFLOPS')} dense "
@@ -2070,8 +2111,9 @@ def _format_saves(query: Query, box: ToolBox, gpu: str, missing: list[str]) -> s
     if "fp8" not in missing or not query.models or not query.models[0].ids:
         return None
     sizes = []
+    model = replace(query.models[0], precision=None)  # ("flux fp8": each format in turn)
     for fmt in ("fp8", "bf16"):
-        args = estimate_args(replace(query, precision=fmt), gpu, None, query.models[0])
+        args = estimate_args(replace(query, precision=fmt), gpu, None, model)
         e = box.call("estimate", args)
         if "error" in e or not e.get("breakdown_gb"):
             return None
@@ -3388,6 +3430,30 @@ def ecc_accuracy(query: Query, box: ToolBox) -> Draft | None:
     )
 
 
+def ecc_needed(query: Query, box: ToolBox) -> Draft | None:
+    """ "Do we really need ECC for our chatbot?": not for serving; worth having for multi-day
+    training runs and shared or bit-exact work."""
+    low = query.low
+    trains = query.workload not in (None, "inference") or re.search(
+        r"\btrain\w*|\bfine-?tun\w*|\bpre-?train\w*", low
+    )
+    if trains:
+        head = ("**Not required, but worth having for long training runs.** ECC detects and "
+                "corrects rare bit flips in memory: on a run of days a flip can crash it or "
+                "silently corrupt a checkpoint, so datacenter training cards carry it; frequent "
+                "checkpoints give most of the same safety on cards without it.")  # fmt: skip
+    else:
+        head = ("**No: inference does not need ECC memory.** ECC detects and corrects rare bit "
+                "flips in memory; when serving a model, a flip at worst spoils one reply or "
+                "stops the process, which a restart mends, and cards without ECC serve models "
+                "every day. It earns its price on multi-day training runs, shared servers and "
+                "work that must be bit-exact (scientific computing, regulated "
+                "records).")  # fmt: skip
+    below = " (each card's datasheet below)" if query.gpus else ""
+    return Draft(head + " Speed and what fits come from memory size, bandwidth and tensor "
+                 f"throughput, not ECC{below}.")  # fmt: skip
+
+
 # ---------------------------------------------------------------- tensor or pipeline parallel
 
 
@@ -3507,6 +3573,15 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"|better (?:results|models?|training))",
         r"\b(?:train\w*|models?)\b.{0,40}\bmore accura\w*.{0,60}\becc\b",
     ), ecc_accuracy, lambda q: True),
+    Principle("ecc_needed", "explain", _cues(
+        # (asked, not "policy requires ECC for customer data": a requirement stated)
+        r"\b(?:do|does|would|will|should)\s(?:we|i|you|they|it|one)\s(?:really\s|actually\s)?"
+        r"(?:need|require|want)\b.{0,25}\becc\b",
+        r"\becc\b.{0,30}\b(?:needed|necessary|required|essential|worth (?:it|the|paying))\b",
+        r"\bbecause of (?:the )?ecc\b",
+    ), ecc_needed, lambda q: not re.search(
+        r"\bwhich\b[^.?!]{0,30}\b(?:has|have|supports?)\b", q.low
+    )),
     Principle("cuda_support", "spec", _cues(
         r"\b(?:run|runs|running|roda|rodar|corre|support|supports|supported|have|has|use|uses"
         r"|work with|works with|compatible with)\s(?:\w+\s)?cuda\b"
@@ -3514,6 +3589,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bcuda\b(?!\s?cores?)[^?.!]{0,20}\b(?:support\w*|compatib\w*)\b",
     ), cuda_support),
     Principle("pooling", "explain", _cues(
+        # "I have 2x 3060 12GB. Can I combine them to run a 24GB model?"
+        r"\b(?:combine|pool|merge|stack|link|use)\s(?:them|both|the two|the cards|those|these)\b"
+        r"[^.?!]{0,30}\b\d+ ?gb\s(?:model|llm)\b",
         r"\b(?:act|work|behave|show up|appear|look|seen|treated|count)s?\s+(?:as|like)\s+"
         r"(?:one|a single|1|a)\b",
         r"\bpool(?:ed|ing|s)?\b.{0,25}\b(?:memory|vram)\b",
@@ -3710,7 +3788,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?! (?:supply|supplies|connectors?|type|bus|clocks?|psu))",
         # "4070 ti and 4070 ti super same memory?"
         r"\bsame (?:v?ram|memory|(?:memory )?bandwidth|tdp|wattage|tflops)\s?\?",
-    ), variants, _two_gpus_or_sizes),
+    ), variants, lambda q: _two_gpus_or_sizes(q) and not _FORMAT_IN_HARDWARE.search(q.low)),
     Principle("precision_speed", "speed", _cues(
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,60}\b(?:faster|quicker|slower|"
         r"speed ?ups?)\b",
@@ -3755,6 +3833,7 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\b(?:can|could|does|do|will)\b[\w\s.-]{0,30}?\b(?:do|run|use|have|compute in|train in)\s"
         r"(?:the |our |this |an? )?(?:native\s)?(?:bf16|bfloat16|fp8|float8|tf32)\b",
         r"\b(?:bf16|fp8|tf32)\s?=\s?true\b",
+        _FORMAT_IN_HARDWARE.pattern,
         # "bf16 mixed precision or plain fp32?", "fp32 or bf16 for pretraining?": a choice
         rf"\b(?:bf16|bfloat16)\b[^?.]{{0,40}}\bor {_PLAIN}"
         r"(?:fp32|float32)\b|\b(?:fp32|float32)\b[^?.]{0,20}\bor (?:\w+ )?(?:bf16|bfloat16)\b",
@@ -3829,6 +3908,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         and not (len(q.gpus) >= 2 and q.fields)  # not a choice
         and not re.search(r"\bpsu\b|\bpower suppl(?:y|ies)\b", q.low)  # the cap sizes a supply
         and not (q.usd_per_kwh is not None and not q.follow_up)  # the cap sizes a bill
+        # "what's its power limit / TDP and how much VRAM?": the datasheet's figure asked
+        and not ("tdp_w" in q.fields and not q.draw_w and not q.max_power_w and re.search(
+            r"\b(?:what(?:'s| is| are)?|how (?:high|much)|tell me)\b[^.?!]{0,40}\bpower[- ]?"
+            r"(?:limit|cap)\b", q.low))
     )),
     Principle("flash_attention", "spec", _cues(
         FLASH_WORDS,

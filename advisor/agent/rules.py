@@ -1238,12 +1238,15 @@ def _named_sheets(query: Query, box: ToolBox) -> list[dict[str, Any]]:
     return [s for s in sheets if "error" not in s]
 
 
-def _power_beside(query: Query, sheets: list[dict[str, Any]], within: list[dict[str, Any]],
-                  text: str) -> str:  # fmt: skip
+def _power_beside(query: Query, box: ToolBox, sheets: list[dict[str, Any]],
+                  within: list[dict[str, Any]], text: str) -> str:  # fmt: skip
     """ "in a 70 W slot, A2 or T4?": each card's board power against the limit said, after the
-    lead, where the answer does not show it already."""
+    lead, where the answer does not show it already (the limit checked by the power tool: a
+    slot's 75 W carried from an earlier turn is the calculator's figure, not this turn's
+    words)."""
     if len(sheets) < 2 or "board power" in text.lower():
         return text
+    box.call("system_power", {"gpu": sheets[0]["id"], "limit_w": query.max_power_w})
     limit = c.num(query.max_power_w, "W")
 
     def named(s: dict[str, Any]) -> str:  # "the RTX 3090", "4 x RTX 3090"
@@ -1323,7 +1326,7 @@ def _within_power(query: Query, box: ToolBox, text: str) -> str:
     if level:
         picked = next(s for s in sheets if s is not within[0])  # the one over the limit
     elif picked is None or picked in within or not within:
-        return _power_beside(query, sheets, within, text)
+        return _power_beside(query, box, sheets, within, text)
     # the best ranked of those within it: the ranking names the cards in its order after the pick
     after = text.find("**", 2) + 2
     ok = min(within, key=lambda s: text.find(s["name"], after) % (len(text) + 1))
@@ -1734,6 +1737,14 @@ def _paced_as_run(query: Query, text: str) -> str:
     if not (costed and held and _PACE_ASKED.search(query.low)) or query.precision:
         return text
     how = held.group("lead").lower() + " " + re.sub(r"\s*\([^)]*\)", "", held.group("how"))
+    paced = re.match(r"([\d,]+(?:\.\d+)?) s per ", held.group("pace"))
+    limit = query.seconds_per_item
+    if limit and paced and float(paced.group(1).replace(",", "")) > limit:
+        # "fast enough for flux dev, under 10 seconds per image?": the pace it runs at is over
+        # the time said, so no, whatever way it fits
+        lead = (f"**No: about {held.group('pace')} {how}, over your {c.num(limit)} s; as it is, "
+                f"in {costed.group(3)},")  # fmt: skip
+        return f"{lead} it does not fit.**\n\n" + text.replace("**No: ", "**", 1)
     if YES_NO.search(query.low):  # "possible? how slow would it be": it runs, and at what pace
         lead = f"**Yes {how}, at about {held.group('pace')}; as it is, in {costed.group(3)}"
     else:
@@ -1745,6 +1756,23 @@ def _paced_as_run(query: Query, text: str) -> str:
 _MISFIT_ASKED = re.compile(
     r"\b(?:is (?:it|that|this)|because)\b[^?.!]{0,50}\b(?:doesn'?t|does not|won'?t|can'?t|cannot"
     r"|isn'?t|not) (?:fit\w*|all fit\w*)\b"
+)
+
+
+# a shortfall of the card asked about: "do I need to upgrade", "would 8gb be a bottleneck"
+_SHORTFALL_ASKED = re.compile(
+    r"\b(?:need|have) to upgrade\b|\bneed (?:a |an )?(?:bigger|better|new|newer|stronger|beefier)"
+    r" (?:card|gpu)\b|\b(?:be|is) (?:a |the )?(?:bottleneck|problem|issue|limiting factor)\b"
+    r"|\bhold (?:me|us|it|things) back\b|\bbottleneck (?:me|us|it|the)\b"
+)
+# the shortfall asked as the other side of a "can it": "can it run X, or do I need a new card?"
+_OR_SHORTFALL = re.compile(
+    r"\bor\b[^.?!]{0,20}\b(?:do|would|will|should) (?:i|we|she|he|they) need\b"
+)
+# the attempt asked as foolish: "is it daft to try and run SDXL on a 1660?", "am I crazy to"
+_FOLLY_ASKED = re.compile(
+    r"\b(?:is it|is that|would it be|am i|are we|was it)\s(?:\w+\s)?(?P<word>daft|stupid|silly"
+    r"|crazy|dumb|pointless|insane|mad|nuts|ridiculous|foolish|a waste(?: of (?:time|money))?)\b"
 )
 
 
@@ -1760,6 +1788,22 @@ def _failure_polarity(query: Query, text: str) -> str:
             return "**Yes, one is not enough: " + text[len("**No: ") :]
         if text.startswith("**No: not on the card alone"):  # only with system RAM beside it
             return "**Yes, to keep it all on the cards: " + text[len("**No: ") :]
+    if (_SHORTFALL_ASKED.search(query.low) and len(query.gpus) <= 1
+            and not _OR_SHORTFALL.search(query.low)):  # fmt: skip
+        # "do I need to upgrade from my 3060 to run qwen 14b?", "would 8gb be a bottleneck?":
+        # it holds it, no upgrade (not "can it run X, or do I need a bigger card?": the yes)
+        if text.startswith("**Yes: ") and " fits" in head:
+            return "**It holds it as it is: " + text[len("**Yes: ") :]
+        if text.startswith("**No: ") and " does not fit" in head:
+            return "**Yes, as it stands: " + text[len("**No: ") :]
+    if folly := _FOLLY_ASKED.search(query.low):  # "is it daft to try SDXL on a GTX 1660 Super?"
+        word = folly.group("word")
+        if text.startswith("**Yes: ") and " fits" in head:
+            return f"**No, not {word}: " + text[len("**Yes: ") :]
+        if text.startswith("**Yes ") and " fits" in head:  # it fits one way, not another
+            return f"**Not {word}, but only one way: " + text[len("**Yes ") :]
+        if text.startswith("**No: ") and " does not fit" in head:
+            return "**Yes, as it stands: " + text[len("**No: ") :]
     if _MISFIT_ASKED.search(query.low):  # "is it because the 70B doesn't fit on the card?"
         if text.startswith("**No: ") and " does not fit" in head:
             return "**Yes: " + text[len("**No: ") :]
@@ -1834,6 +1878,14 @@ def _yes_in(lower: str, costed: str, text: str, way: str = "in", no_way: str = "
 
 # a speed answer's lead: "**Yes, it fits. Decode speed: about 33.0 tokens/s" (the fit said first)
 _PACE_WANTED = re.compile(r"(\*\*(?:Yes, it fits\. )?)Decode speed: about ([\d,.]+) tokens/s")
+
+
+# more memory asked as a speed-up: "does the extra memory speed up llama 13b?"
+_MEMORY_SPEED_ASKED = re.compile(
+    r"\b(?:the )?(?:extra|more|additional|bigger|larger) (?:memory|vram)\b[^.?!]{0,30}"
+    r"\b(?:speed\w* (?:it |things |inference |training )?up|make\w* (?:it |things )?faster"
+    r"|faster)\b"
+)
 
 
 def _yes_or_no_first(query: Query, text: str) -> str:
@@ -1969,6 +2021,11 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         name = re.split(r" for | \(|\.", pick.group(1))[0]
         return (f"**No: a small step, not a meaningful upgrade to the {name}: "
                 f"{small}.**{rest}")  # fmt: skip
+    if pick and _MEMORY_SPEED_ASKED.search(low) and text.startswith("**Pick the "):
+        # "a100 40g vs 80g: does the extra memory speed up llama 13b?": the memory does not;
+        # the pick's lead is its bandwidth or compute
+        return ("**Not the extra memory itself: once the model fits, memory bandwidth and "
+                "compute set the speed; here, p" + text[len("**P") :])  # fmt: skip
     if pick:
         chosen = pick.group(1).lower()
         asked = [g for g in query.gpus if g.text.lower() in low]
@@ -2141,7 +2198,7 @@ def _small_step(head: str) -> str | None:
 
 # one of two asked for: "should I buy a 4070 or a 3090", "should we go with the A6000 or two 3090s"
 _EITHER = re.compile(
-    r"\bshould (?:i|we) (?:buy|get|go (?:with|for)|pick|choose|use|rent)\b[^?.]{0,60}\bor\b"
+    r"\bshould (?:i|we) (?:buy|get|go (?:with|for)|pick|choose|use|rent|wait)\b[^?.]{0,60}\bor\b"
     r"(?! not\b)"
     # "is an L4 or an A10G cheaper per token?": which of the two, not a yes or a no
     r"|\b(?:is|are) (?:the |an? )?[\w.-]+(?: [\w.-]+){0,3} or "

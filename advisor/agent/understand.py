@@ -514,9 +514,25 @@ TOPIC_WORDS: dict[str, str] = {
     r"|same as|different from|vs\.? (?:system )?ram)\b",
     "memory_units": r"\bmib\b|\bgib\b|\bnvidia-smi\b",
     "ecc": r"\becc\b",
-    "rocm": r"\brocm\b",
+    # "can I mix an nvidia and an amd gpu for llama.cpp?" (before ROCm's)
+    "mixed_vendors": r"\b(?:mix\w*|combine\w*|together|both)\b[^.?!]{0,30}"
+    r"\b(?:nvidia|geforce|rtx)\b[^.?!]{0,20}\b(?:amd|radeon|intel|arc)\b"
+    r"|\b(?:mix\w*|combine\w*)\b[^.?!]{0,30}\b(?:amd|radeon)\b[^.?!]{0,20}\b(?:nvidia|geforce|rtx)\b",
+    # "does vllm run on amd cards?": the engine on AMD's stack
+    "rocm": r"\brocm\b|\b(?:vllm|pytorch|torch|llama\.?cpp|ollama|sglang|tensorflow|jax)\b"
+    r"[^.?!]{0,20}\b(?:on|with|support\w*)\b[^.?!]{0,15}\b(?:amd|radeon|instinct)\b",
+    # "my 3090 hits 83C under load, is that ok?": a card's temperature
+    "temperature": r"\b\d{2,3}\s?(?:°\s?c|c|degrees?(?: c(?:elsius)?)?)\b"
+    r"(?=[^.?!]{0,40}\b(?:ok|okay|normal|fine|safe|hot|too hot|bad|worry|worried|concern\w*"
+    r"|dangerous)\b)|\b(?:running|runs|gets|is) (?:too |really |very )?hot\b|\btemps\b"
+    # (not "temperature 0.7": a sampling setting)
+    r"|\b(?:gpu|card|core|hotspot|hot spot|junction|vram|memory) temp(?:erature)?s?\b"
+    r"|\bthermal throttl\w*",
     "cuda": r"\bcuda\b",
     "memory_bandwidth": r"\bmemory bandwidth\b|\bbandwidth\b",
+    # "why is my 70b slow on 2 gpus but fast on 1 big one": a split's pace against one card's
+    "split_slower": r"\b(?:slow\w*|slower)\b[^.?!]{0,40}\b(?:on |across |over )?(?:2|two|multiple"
+    r"|several|both)\s(?:gpus|cards)\b[^.?!]{0,40}\b(?:one|1|a single|single)\b",
     "multi_gpu": r"\btensor parallel\w*\b|\bmulti[- ]gpu\b|\bdata parallel\w*\b"
     r"|\bsplit(?:ting)? (?:the )?layers\b|\blayer split\w*",
     "mfu": r"\bmfu\b|\bmodel flops utili[sz]ation\b",
@@ -1152,8 +1168,8 @@ def _fx_codes(text: str) -> str:
 _FX_CODE_RE = r"(\d[\d,]*(?:\.\d+)?) (" + "|".join(FX_CODES) + r")\b"
 _USERS_RATE = re.compile(
     r"(?:\$\s?1(?![\d.,])|\b1\s?(?:usd|dollars?)\b|\b(?:the |one |a |1 )?(?:us )?dollar\b|\busd\b)"
-    r"\s?(?:na|is|=|:|at|to|for|costs?|goes for|trades at|fetches|buys|gets|~)\s?(?:about |around "
-    r"|roughly |like |~\s?)?"
+    r"\s?(?:na|is|=|:|at|to|for|costs?|goes for|trades at|fetches|buys|gets|~|\u2248|~=|\u2245"
+    r"|equals)\s?(?:about |around |roughly |like |approx\.? |~\s?)?"
     + _FX_CODE_RE
     + r"|"
     + _FX_CODE_RE
@@ -1165,7 +1181,7 @@ _USERS_RATE = re.compile(
     r"|(?:us )?dollars?\b))?",
     re.IGNORECASE,
 )
-_DOLLAR_AMOUNT = re.compile(r"\$\s?\d|\d\s?(?:usd|dollars?|bucks)\b", re.IGNORECASE)
+_DOLLAR_AMOUNT = re.compile(r"\$\s?\d|\d\s?(?:usd|dollars?|bucks)\b|\busd\s?\d", re.IGNORECASE)
 
 
 def _at_users_rate(text: str) -> tuple[str, str | None, tuple[str, float] | None]:
@@ -1436,6 +1452,28 @@ def _thousand_whole(text: str) -> str:
                   lambda m: f"{float(m.group(1)) * 1000:g}", text, flags=re.I)  # fmt: skip
 
 
+# a count grouped in thousands by a space (as South African and much European English write
+# them) before what it counts: "about 1 200 GPU-hours a year", "48 000 images", "2 000 000 chunks"
+# (not "batch 8 512 tokens" nor "4 3090s": a number after a batch word, or a card's number)
+_SPACED_COUNT = re.compile(
+    r"(?<![\w.,])(?<![\d.,] )\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?=\s?(?:gpu[- ]?h(?:ours?|rs?)?\b"
+    r"|h(?:ours?|rs?)\b|images|imgs|photos|pictures|pics|examples|samples|rows|records|documents"
+    r"|docs|sentences|chunks|files|requests|users|tokens|steps|epochs|words|pages|clips|videos"
+    r"|minutes|seconds|kwh\b|queries|calls|conversations|questions|tickets|prompts))",
+    re.IGNORECASE,
+)
+_BATCH_BEFORE = re.compile(
+    r"\b(?:batch(?: size)?|bs|micro[- ]?batch|x|by|of size)\s?[:=]?\s?$", re.I
+)
+
+
+def _spaced_count(match: re.Match[str]) -> str:
+    """ "1 200" before what it counts: 1200 (as it is after a batch word: "batch 8 512 tokens")."""
+    if _BATCH_BEFORE.search(match.string[max(0, match.start() - 16) : match.start()]):
+        return match.group(0)
+    return rx.sub(r"\D", "", match.group(0))
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -1460,6 +1498,8 @@ def normalise(text: str) -> str:
     # "CHF 1'299.-", "2.500,- EUR": Swiss thousands, and whole units said with a dash
     text = rx.sub(r"(?<=\d)['\u2019](?=\d{3}(?!\d))", "", text)
     text = rx.sub(r"(?<=\d)[.,][-\u2013\u2014](?![\d-])", "", text)
+    if _SPACED_COUNT.search(text):  # "about 1 200 GPU-hours a year": the number whole
+        text = _SPACED_COUNT.sub(_spaced_count, text)
     text = rx.sub(r"(?<=\d)(k?)[- ]?ish\b", r"\1", text, flags=re.I)  # "$3,000ish", "3k-ish"
     text = rx.sub(r"\blapp(?:y|ie)s?\b", "laptop", text, flags=re.I)  # "his new gaming lappy"
     # a word put right as it is said: "10 words, tokens I mean, a second" is 10 tokens a second
@@ -3574,6 +3614,31 @@ def _bare_card_prices(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, fl
     return tuple(pairs.items()) if len(pairs) >= 2 else ()
 
 
+# one price said of every card named, in a message about buying: "both the 4060 Ti 16GB and the
+# 5060 Ti 16GB are about $450 at my local shop", "both at about NZ$780"
+_ONE_PRICE_FOR_ALL = re.compile(
+    r"\b(?:both|all (?:three|of them))\b[^.?!$€£]{0,70}?\b(?:are|cost|go for|sell for|at|for)\s"
+    r"(?:about |around |roughly |~\s?|like |only |just )?(?:[$€£]\s?)?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?"
+    r"(?!\s?(?:/|per|an?|each)\s?(?:h\b|hr|hour|month|mo\b))"
+)
+
+
+def _one_price_for_all(gpus: tuple[GpuRef, ...], low: str) -> tuple[tuple[str, float], ...]:
+    """Two or more cards at one price said for all of them, where the message is about buying:
+    (card, price) pairs; empty otherwise."""
+    named = [g for g in gpus if g.ids]
+    shop = rx.search(r"\b(?:shops?|stores?|retailers?|reseller|in stock|listed)\b", low)
+    if len({g.ids for g in named}) < 2 or not (_TO_BUY.search(low) or shop):
+        return ()
+    said = _ONE_PRICE_FOR_ALL.search(low)
+    if said is None:
+        return ()
+    price = float(said.group(1).replace(",", "")) * (1000 if said.group(2) else 1)
+    if price < 50:  # a card costs more than this: an hourly price or a count
+        return ()
+    return tuple(dict.fromkeys((g.ids[0], price) for g in named))
+
+
 _PRICE_TERMS = (
     ("reserved", r"\breserved\b|\b[13][- ]?(?:yr|year)\b|\bcommit\w*|\bsavings plan\b"),
     ("spot", r"\bspot\b|\bpreemptible\b|\binterruptible\b"),
@@ -3842,6 +3907,12 @@ def _epochs(low: str) -> float | None:
         return _count(rounds.group(1))
     # "--num_train_epochs 3", "num_epochs=3", "epochs: 3"
     if m := rx.search(r"(?<![a-z])(?:num_(?:train_)?)?epochs\s?[=:]?\s?(\d+(?:\.\d+)?)\b", low):
+        return float(m.group(1))
+    # "epochs are 25 only", "epoch count is 12", "no. of epochs will be 8"
+    if m := rx.search(r"\bepochs?(?: count| number)? (?:are|is|will be|would be|should be|=|of)"
+                      r" (?:only |just |about |around )?(\d+(?:\.\d+)?)\b"
+                      r"(?!\s?(?:%|min|s\b|sec|h\b|hours?))",
+                      low):  # fmt: skip
         return float(m.group(1))
     if rx.search(r"\b(?:one|1|a single) (?:full )?pass (?:over|through) (?:the|our|my|all)\b"
                  # "roughly how long would one pass take?", "50 million tokens, one pass"
@@ -4505,7 +4576,8 @@ def _kwh_price(low: str) -> float | None:
     m = rx.search(
         r"(?<![\w.,])(\d+(?:\.\d+)?|\d,\d{1,3}(?!\d)|\.\d+)\s?(cents?|c|ct|p|pence|usd|eur|gbp|brl|\$"
         rf"|dollars?|euros?|pounds?|reais|kr|sek|nok|dkk|{_FX_RE[5:-3]})?\.?\s?"
-        r"(?:/|per|a|an|the|o|for (?:every|each|one|a|an|1))\s?"  # ("0.12 JOD for every kWh")
+        # ("0.12 JOD for every kWh"; German "0,35 € pro kWh", "je kWh")
+        r"(?:/|per|pro|je|a|an|the|o|for (?:every|each|one|a|an|1))\s?"
         r"(?:kwh\b|kwj\b|unit\b(?= of (?:electricity|power))|(?<=p a )unit\b"
         r"|(?<=p per )unit\b|(?<=pence a )unit\b|(?<=pence per )unit\b)",
         low,
@@ -5538,6 +5610,12 @@ _compiled = lru_cache(maxsize=1024)(re.compile)
 # ---------------------------------------------------------------- the step
 
 # a short second question about the statement before it: "how come?", "why is that?"
+# a claim someone told: "my friend keeps saying", "reddit says", "the salesman insists"
+_REPORTED = re.compile(
+    r"\b(?:says?|saying|said|insists?|insisting|swears?|claims?|claiming|told me|tells me"
+    r"|reckons?|thinks?)\b",
+    re.IGNORECASE,
+)
 _WHY_SO = re.compile(
     r"\W*(?:how come|why(?: is that| so| though)?|what explains (?:it|that|this)|isn'?t that"
     r" (?:backwards|weird|strange|odd)|how is that(?: possible)?|what gives)(?:,? (?:though|then|"
@@ -5561,6 +5639,11 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     parts = _split_questions(text)
     if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]  # "a is quicker than b?? how come": one ask
+    if (len(parts) > 1 and rx.match(r"\W*why\b", parts[1], re.I)
+            and _REPORTED.search(parts[0])):  # fmt: skip
+        # "my friend says the 4070 Ti beats a 3090 ... reddit says vram is king?? why does vram
+        # matter more": the claim told, then the why asked of it
+        parts = [f"{parts[0]} {parts[1]}", *parts[2:]]
     if len(parts) > 1 and previous and _CARD_ONLY.fullmatch(parts[0]):
         # "and the 4090 laptop?? how much faster is it for sdxl than the 4080 one": the card
         # named first is what the question after asks about
@@ -5597,6 +5680,17 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
     context = query.context_dict()
     for part in parts[1:3]:
         sub = _parse(part, catalog)
+        if sub.tax_rate and query.tax_rate is None and not sub.gpus and not sub.models:
+            # "... quoted R72 300,00 (excl. VAT). Fair price? And the total with 15% VAT?"
+            query = replace(query, tax_rate=sub.tax_rate)
+        if (sub.gpus and not sub.models and not query.gpus and query.models
+                and rx.search(r"\b(?:will|would|does|can) (?:it|that|this) (?:even )?(?:fit|run)\b",
+                              sub.text.lower())
+                and query.intent in ("fit", "search", "spec")):  # fmt: skip
+            # "1) how much vram for mistral nemo 12b at q8? 2) will it fit on my 4070 super?":
+            # the model asked about first, on the card named after
+            query = replace(query, gpus=sub.gpus, intent="fit")
+            continue
         if (not sub.gpus and not sub.models and sub.hours and query.hours is None
                 and rx.search(r"\b(?:finish\w*|done|complete\w*|ready|in time|deadline)\b",
                               sub.text.lower())):  # fmt: skip
@@ -6097,6 +6191,10 @@ _IMAGE_UNNAMED = re.compile(
     r"\b(?:ai|generative|ai[- ]generated)\s(?:art|artwork|pictures?|pics|images?|imagery"
     r"|illustrations?|photos?)\b|\bimage generation\b|\btext[- ]to[- ]image\b|\btxt2img\b"
     r"|\bgenerat\w* (?:ai )?(?:images?|pictures?|pics|art)\b"
+    # the image UIs as the job: "RTX 5060 Ti 8GB or 16GB for ComfyUI?" (not "people on the
+    # ComfyUI discord say ...")
+    r"|\b(?:for|in|with|run(?:ning)?|using) (?:comfy ?ui|automatic ?1111|a1111|forge ui|invoke ?ai"
+    r"|fooocus)\b(?! (?:discord|forums?|reddit|subreddit|community|server|group)\b)"
 )
 # a number of images made, no model named: "can a 4090 finish 20000 images in a week", "how long
 # to render 1,000 pictures" (not images trained on, labelled or classified: _IMAGES_WORKED)
@@ -6404,6 +6502,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
     gpus += tuple(GpuRef(name, (), note=ABSENT_NOTE.format(name=name)) for _, name in absent)
     models += _sd_unversioned(low, models, gpus, catalog)
     models += _llm_unnamed(low, models, gpus)
+    models = _models_set_aside(models, low)
     gpus = _one_gpu_said_twice(gpus, low)
     if instance_notes:
         gpus = _instance_of_counted(gpus, linker)
@@ -6730,7 +6829,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
         use_hours_per_day=_use_rate(low) or (None if hours else _busy_share(low)),
         user_price_usd_per_hour=user_price,
         gpu_prices=_gpu_prices(gpus, low, money),
-        gpu_purchase_prices=_gpu_prices(gpus, low, money, "total") or _bare_card_prices(gpus, low),
+        gpu_purchase_prices=_gpu_prices(gpus, low, money, "total")
+        or _bare_card_prices(gpus, low)
+        or _one_price_for_all(gpus, low),
         price_options=_price_options(gpus, low, money),
         speedup_said=_speedup_said(gpus, low),
         mfu=_mfu_said(low),
@@ -7235,7 +7336,10 @@ def _elliptic_forms(gpus: tuple[GpuRef, ...], low: str, linker: Any) -> tuple[Gp
                      # "over the 8gb version", "worth it over the 8gb for llms"
                      r"(?: (?:one|version|model|variant|option|config\w*)\b|(?= for\b|\s?[?,.]|$))"
                      # "V100 16gb or 32gb": the other size right after the first
-                     r"|\d ?gb (?:or|vs\.?|versus|and|&|/) ?(\d{1,3}) ?gb\b", low)  # fmt: skip
+                     # ("a100 sxm 40g vs 80g": gigabytes as a bare g)
+                     r"|\d ?(?:gb|g|gigs?) (?:or|vs\.?|versus|and|&|/) ?(\d{1,3}) ?"
+                     r"(?:gb|g|gigs?)\b",
+                     low)  # fmt: skip
     if size and not m and len(gpus) == 1 and gpus[0].ids and gpus[0].base:
         # "is the 16GB M4 enough, or should I pay for the 24GB one?": the other memory size
         bare = rx.sub(r"\s?\d{1,3} ?gb$", "", gpus[0].base.lower())  # "3060 8GB" -> "3060"
@@ -7529,6 +7633,7 @@ _PURCHASE = re.compile(
     rf"(?:would |will |could |should )?(?:be|costs?|runs?|comes? to|is|are)\b"
     rf"|\bquot(?:e[sd]?|ing)\b(?: \w+){{0,3}}?(?: at| for| is| of| was|:)?(?=\s?(?:\$|usd))"
     rf"|\bquoted?(?: (?:is|was|came in at|of)|:)"  # "quote is $30k per node"
+    rf"|\b(?:quoted|quotes|quoting)(?=\s~?\d)"  # "our supplier quoted 72300 ZAR (excl. VAT)"
     # "the quote for our 4x L40S server came in at 58k"
     rf"|\bquote\b[^.?!$]{{0,40}}?\b(?:came in at|comes? (?:in at|to)|came to|is|was)"
     rf"|\bat(?=\s~?(?:\$|usd\s?)?\d[\d,.]*\s?k?\s(?:each|apiece)\b)"  # "buy 2 4090s at 1800 each"
@@ -7564,7 +7669,9 @@ _PRICE_LEVEL = re.compile(
 def _purchase(low: str) -> float | None:
     """A price to buy that the user states: "a 4090 costs 1800", "server used costs ~90k",
     "picked up a 3090 for $700". Only with a buying word in the message."""
-    if not rx.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bcosts? ~?\$?\d{3}|\bpaid\b"
+    if not rx.search(r"\bbuy\w*|\bbought\b|\bpurchas\w*|\bown\w*|\bpaid\b"
+                     r"|\bcosts? (?:about |around |~\s?)?\$?\s?\d(?:,?\d){2}"  # "costs $5,475"
+                     r"|\bsales tax\b|\bvat\b|\bmwst\b|\bgst\b"  # "$1,899 ... with 8.25% sales tax"
                      r"|\bscalp\w*|\bmsrp\b|\basking\b|\blisted (?:at|for)\b|\bresell\w*"
                      r"|\bwants (?:[$\u00a3\u20ac]\s?)?\d"
                      r"|\bworth (?:it|buying|the money|the price)\b"
@@ -7720,6 +7827,26 @@ _JOB_ON_CARD = re.compile(
     r"\b(?:fits?|fit it|does it fit|would it fit|will it fit|run it|runs it|hold it|holds it"
     r"|handle it|load it|run that|handle that)\b"
 )
+
+
+# a model set aside by the words before it: "ok forget flux. sdxl then", "scrap the 70b"
+_MODEL_ASIDE = r"(?:forget(?: about)?|scrap|ditch|drop|skip|never ?mind|nvm|screw|leave|not)"
+
+
+def _models_set_aside(models: tuple[ModelRef, ...], low: str) -> tuple[ModelRef, ...]:
+    """The models asked about, less one the words set aside where another is named ("ok forget
+    flux. sdxl works on my 4060 laptop right?": SDXL alone)."""
+    if len(models) < 2:
+        return models
+
+    def aside(text: str) -> bool:
+        # (a family and its size said apart, "qwen 70b" from "the 70b": its size alone too)
+        said = "|".join(re.escape(t) for t in dict.fromkeys((text, text.split()[-1])))
+        return bool(rx.search(rf"\b{_MODEL_ASIDE}\s(?:the\s|that\s|about\s)?(?:{said})\b"
+                              r"(?!\s?(?:or|vs|and)\b)", low))  # fmt: skip
+
+    kept = tuple(m for m in models if not (m.text and aside(m.text.lower())))
+    return kept or models
 
 
 def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
@@ -8039,8 +8166,9 @@ _MAX_BATCH = re.compile(
     r"(?:max(?:imum)?|largest|biggest|highest|how big (?:a|of a)|how large (?:a|of a))\s"
     r"(?:[\w-]+\s)?batch(?![- ]?(?:1|one)\b)"  # not "max batch-1 decode tok/s": a speed
     # "max concurrent seqs that fit in kv?"
+    # ("the maximum number of concurrent 8k-context sessions")
     r"|\b(?:max(?:imum)?|most) (?:number of )?(?:concurrent|parallel|simultaneous) "
-    r"(?:seqs|sequences|requests|users|streams|sessions|chats)\b"
+    r"(?:[\w.-]+\s){0,2}?(?:seqs|sequences|requests|users|streams|sessions|chats)\b"
     # "max concurrency for mixtral on 2x a100", "how many concurrent users can one h100 serve"
     r"|\b(?:max(?:imum)?|most) concurrency\b"
     r"|\bhow many (?:concurrent |parallel |simultaneous )(?:users|requests|sequences|seqs|streams"
@@ -8302,7 +8430,11 @@ _CORRECTION = re.compile(
     # "the RTX A6000, not the Ada. Same question.": the question kept, on what is said now
     r"|\bsame (?:question|q|again)\b"
     r"|\bi meant\b|\bi mean(?:t)?,"
-    r"|\bmeant to (?:say|write)\b|^\W*(?:it|that|this|the \w+) should (?:have )?(?:said|been?)\b",
+    r"|\bmeant to (?:say|write)\b|^\W*(?:it|that|this|the \w+) should (?:have )?(?:said|been?)\b"
+    # "Small correction sir, GPU is RTX A5000 ... Kindly recalculate.": the same question asked
+    # again on what is said now
+    r"|\b(?:small|quick|minor|one|a) correction\b|\bre-?calculate\b|\brecompute\b"
+    r"|\bredo (?:it|that|the (?:math|maths|numbers|calc\w*|estimate))\b",
     re.IGNORECASE,
 )
 
@@ -8437,6 +8569,9 @@ _WHICH_OF_THEM = re.compile(
     r"\bwhich (?:one |card |gpu |of (?:the|them|those|these)(?: two)? )?(?:would|should|do|'d)"
     r" (?:you|i|we|u) (?:buy|get|pick|choose|go (?:for|with)|take|recommend)\b"
     r"|\bwhich (?:one )?(?:is|'s) (?:the )?better (?:buy|pick|choice|deal)\b"
+    # "which one is better for sdxl training loras?": the two said before, for that job
+    r"|\bwhich (?:one|of (?:the|them|those|these)(?: two)?)(?: is|'s| would be| will be)?"
+    r" (?:better|best|faster|quicker|stronger|the better (?:one|pick|card)) (?:for|at|with)\b"
 )
 
 
@@ -8565,7 +8700,11 @@ def resolve(
                          and _SAME_JOB.search(query.text.lower()))  # fmt: skip
     # "roughly how much faster will per-user decode be? just want a ballpark": of the thread's
     faster_asked = names_nothing and bool(_HOW_MUCH_FASTER.search(query.low))
-    if not (same_message or cue or (short and names_nothing) or hardware_for_job
+    # "choosing between a 4080 Super and a used 3090" then "which one is better for sdxl
+    # loras?": the two cards said before, for the job named now
+    which_of_them = bool(not query.gpus and len(prior.gpus) >= 2
+                         and _WHICH_OF_THEM.search(query.text.lower()))  # fmt: skip
+    if not (same_message or cue or (short and names_nothing) or hardware_for_job or which_of_them
             or job_for_hardware or job_for_budget or for_the_job or same_cards
             or all_of_them or the_card_picked or same_ask or card_asked_for_job
             or price_again or set_against or rates_again or how_many_of_it
@@ -9174,7 +9313,8 @@ def resolve(
         # will decode be?": the cards of the thread weighed for the job
         merged = replace(merged, gpus=weighed)
         intent = "compare"
-    if (names_nothing and len(weighed) >= 2 and _WHICH_OF_THEM.search(written)
+    # ("which one is better for sdxl loras?": a model named for the job, no card of its own)
+    if ((names_nothing or not query.gpus) and len(weighed) >= 2 and _WHICH_OF_THEM.search(written)
             and intent in ("recommend", "buy", "compare")):  # fmt: skip
         # "ok which would you buy then, budget is $1200" after two cards set side by side (and
         # perhaps one of them asked about since): one of those, bought when buying is said

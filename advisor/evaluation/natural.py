@@ -64,6 +64,7 @@ SPLITS = (
     "fresh36",
     "fresh37",
     "fresh38",
+    "fresh39",
 )
 
 
