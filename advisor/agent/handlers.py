@@ -3883,13 +3883,14 @@ _STREAMS_AT = re.compile(
 # live video said with no frame rate: "realtime on 4 camera streams"
 _LIVE = re.compile(r"\breal[- ]?time\b|\blive\b|\bkeep up\b")
 LIVE_FPS = 30.0  # frames a second of a camera stream when none is said
+# a frame rate said: "30fps", "10 frames a second"
+_FPS_SAID = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)\b")
 _ONE_STREAM_AT = re.compile(
-    r"(?=.*\b(?:real[- ]?time|live|feed|video|stream|camera|cam|webcam|footage)\b)"
-    r".*?\b(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)\b"
+    r"(?=.*\b(?:real[- ]?time|live|feed|video|stream|camera|cam|webcam|footage)\b).*?"
+    + _FPS_SAID.pattern
 )
 
 
-_FPS_SAID = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:fps|frames? (?:a|per) second)\b")
 _STREAM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20}  # fmt: skip
 
@@ -8382,7 +8383,6 @@ def _figure_per_price(query: Query, box: ToolBox, prices: dict[str, float]) -> D
         return None
     label, unit = c.FIELD_LABELS[fields[0]]
     sign = query.currency.strip()
-    sign = sign if sign in ("$", "€", "£") else sign + " "
     rows = result["rows"]
     best, rest = rows[0], rows[1:]
     each = "; ".join(f"{r['name']} {c.num(r['value'], unit)} for {c.usd(r['price'], sign)}, "
@@ -10791,7 +10791,6 @@ def _quote_with_tax(query: Query, box: ToolBox) -> list[str]:
     if "error" in taxed:
         return []
     sign = query.currency.strip()
-    sign = sign if sign in ("$", "€", "£") else sign + " "
     return [
         f"With your {c.num(query.tax_rate * 100)}% tax: "
         f"**{c.usd(taxed['total_with_tax_usd'], sign)}**"
