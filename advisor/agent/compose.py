@@ -167,6 +167,13 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
         # reaches (A100: 9.7 vector, 19.5 on its tensor cores)
         cores = "matrix cores" if sheet.get("vendor") == "AMD" else "tensor cores"
         return f"{num(value, unit)} ({num(sheet['fp64_tensor_tflops'], unit)} on its FP64 {cores})"
+    if (
+        field == "mig_max_instances"
+        and isinstance(value, int)
+        and value >= 2
+        and (smallest := sheet.get("mig_smallest_gb"))
+    ):  # "how many MIG instances, and how many gigs does each of the smallest get?"
+        return f"{value} (the smallest about {num(smallest, 'GB')} each)"
     if isinstance(value, int | float) and not isinstance(value, bool):
         return num(value, unit)
     return str(value)
@@ -191,7 +198,8 @@ def spec_lines(sheets: list[dict[str, Any]], fields: tuple[str, ...], variants: 
         if variants and len(set(values.values())) == 1:
             names = ", ".join(s["name"] for s in sheets)
             lines.append(
-                f"**{label.capitalize()}: {next(iter(values.values()))}** on every variant "
+                f"**{label[:1].upper()}{label[1:]}: {next(iter(values.values()))}** on every "
+                "variant "
                 f"({names})."
             )
         else:
@@ -1759,6 +1767,9 @@ LONG_CONTEXT_SHARE = 0.1  # a KV cache this share of a pick's need is named besi
 def recommendation(result: dict[str, Any], job: str) -> str:
     ranked = result["ranked"]
     if not ranked:
+        said = {r["reason"] for r in result["rejected"]}
+        if len(said) == 1 and len(result["rejected"]) > 1:  # one reason rules them all out
+            return f"{NONE_MEETS} for {job}: {next(iter(said)).rstrip('.')}."
         reasons = "; ".join(f"{r.get('gpu_name') or r['gpu']}: {r['reason']}"
                             for r in result["rejected"][:4])  # fmt: skip
         return f"{NONE_MEETS} for {job}. {reasons}."

@@ -3412,6 +3412,10 @@ YES_NO = re.compile(
     # "good for 70b models? everyone hypes it": a judgement asked, whatever follows
     r"|^(?![^?]*\b(?:which|what)\b)[^?]*\b(?:good|ok|okay|fine|usable|viable) (?:for|enough)\b"
     r"[^.?!]{0,40}\?"
+    # a yes or no asked in the order of a statement: "It will fit in the card and can reach this
+    # speed?", "this card can run it?"
+    r"|(?:^|[.!?]\s+)(?:it|this|that|the card|my card|this card)\s(?:will|can|would|could)\s"
+    r"(?:fit|run|hold|handle|reach|do|work)\b[^.?!]{0,80}\?\s*$"
 )
 
 
@@ -4085,6 +4089,13 @@ def _measured_here(query: Query, box: ToolBox) -> str | None:
                "CPU, which reads them from RAM for every token: that sets the pace. Faster takes "
                "more GPU memory (a second card holds all the layers), a smaller quant, or a "
                "smaller model.")  # fmt: skip
+    # (a small whole figure is rounded: "approx 3 tokens/s" may be 3.4)
+    rounding = 0.5 if said == int(said) and said < 20 else 0.0
+    if said + rounding < band["low"] * (1 - SAID_SLACK / 2):
+        # "my 4070 gets 35 tok/s on an 8B q8, normal?": a little under
+        return (f"**Close, a little below: your {c.num(said, 'tokens/s')} is under {expected}.** "
+                "A long context already in the cache, a power or thermal limit, or the engine's "
+                f"version covers that much.{why}")  # fmt: skip
     if not YES_NO.search(query.low):  # "super slow, like 2 tok/s": no question to say yes to
         return (f"**That is expected: {c.num(said, 'tokens/s')} is in the range of {expected}.**"
                 f"{why}")  # fmt: skip
@@ -6661,13 +6672,16 @@ def _job_ratio(query: Query, box: ToolBox, ids: list[str]) -> str | None:
         speed_asked = re.search(r"\b(?:faster|quicker|speed|tok(?:ens)?/s|tokens? per second"
                                 r"|fits? (?:on )?both|(?:holds|fits on) (?:each|both|either))\b",
                                 query.low)  # fmt: skip
-        if (roomy and roomy[3] and len(held) >= 2 and not query.models and not speed_asked
+        size_first = bool(_SIZE_FIRST.search(query.low))
+        if (roomy and roomy[3] and len(held) >= 2 and not query.models
+                and (not speed_asked or size_first)
                 and roomy[2] >= 1.25 * min(h[2] for h in held)
                 and not ratio.startswith(f"**Pick the {roomy[1].removeprefix('one ')}")
                 ):  # fmt: skip
             # "2x 3090 or one 4090 for llms": no model said, the memory decides which models run
             # at all, the speed only how fast one both hold runs
-            ratio = (f"**For larger models, the {roomy[1].removeprefix('one ')}: "
+            lead = "Pick the" if size_first else "For larger models, the"  # as they rank it
+            ratio = (f"**{lead} {roomy[1].removeprefix('one ')}: "
                      f"{c.num(roomy[2], 'GB')} of memory runs up to {roomy[3]} in 4-bit.** On a "
                      "model every one of them holds, speed decides: "
                      + ratio.replace("**", "").replace("Pick the ", "the ", 1))  # fmt: skip
@@ -7105,6 +7119,16 @@ def _setup_counts(query: Query, ids: list[str]) -> list[int] | None:
     counts = {g: ref.count or 1 for ref in query.gpus for g in gpu_choices(ref)}
     said = [counts.get(g, 1) for g in ids]
     return said if len(set(said)) > 1 else None
+
+
+# the size of model put before speed: "I care more about model size than speed", "vram over speed"
+_SIZE_FIRST = re.compile(
+    r"\b(?:care|caring) (?:more )?about (?:the )?(?:model size|size|memory|vram|capacity|bigger"
+    r" models|larger models)\b[^.?!]{0,15}\b(?:more )?than (?:about )?(?:the )?"
+    r"(?:speed|performance)"
+    r"|\b(?:model size|size|memory|vram|capacity) (?:over|before|ahead of) (?:raw )?(?:speed"
+    r"|performance)\b|\b(?:model size|memory|vram|capacity) matters? more\b"
+)
 
 
 def _largest_of_each(
@@ -10399,7 +10423,11 @@ def _bought(query: Query) -> bool:
     spent = bool(budget and budget.kind is None and budget.per == "total"
                  and budget.usd >= CHEAPEST_CARD_USD and query.hours is None
                  and (query.workload or "inference") == "inference" and not query.gpus
-                 and not _RENT_SAID.search(low) and not _SERVED.search(low))  # fmt: skip
+                 and not _RENT_SAID.search(low)
+                 # ("the best setup for mixtral for 10 users, 10k budget": a machine to serve)
+                 and (not _SERVED.search(low) or re.search(
+                     r"\b(?:setup|rig|build|box|machine|workstation|hardware)\b", low))
+                 )  # fmt: skip
     # "a good gpu for a small research lab, budget 15k": cards for a place of one's own
     owned_place = bool(budget and budget.kind is None and budget.per == "total"
                        and budget.usd >= CHEAPEST_CARD_USD and query.hours is None
@@ -10427,8 +10455,19 @@ def _bought(query: Query) -> bool:
     )  # fmt: skip
     # "which mac for llama 70b": a Mac is a machine one owns (no cloud rents it by the hour here)
     mac = query.vendor == "Apple" and not _RENT_SAID.search(low)
-    return query.buying or bool(budget and budget.kind == "buy") or capped or local or spent or (
-        asked or card_priced or owned_place or mac)  # fmt: skip
+    # "best gpu under $500?" then "what about used?": a second-hand card is one bought
+    used = query.condition == "used" and not _RENT_SAID.search(low)
+    # "data can't leave premises", "on-prem only": hardware of one's own, bought
+    onprem = (
+        query.location == "datacenter"
+        and bool(
+            re.search(r"\bon[- ]?prem\w*|\bpremises\b|\bair[- ]?gapped\b|\bin[- ]house\b", low)
+        )
+        and not _RENT_SAID.search(low)
+        and not query.providers
+    )
+    return query.buying or used or onprem or bool(budget and budget.kind == "buy") or (
+        capped or local or spent or asked or card_priced or owned_place or mac)  # fmt: skip
 
 
 # the most a budget said beside a card asked for is read as the card's price (above it, a sum
@@ -10624,11 +10663,16 @@ _MEMORY_PER_DOLLAR = re.compile(
 def _memory_per_dollar(query: Query, box: ToolBox, bought: dict[str, Any]) -> Draft:
     """ "Which GPU gives the most VRAM per dollar?": the cards by the purchase price of each GB
     of memory, least first, one card each (no model decides it)."""
+    card = bool(re.search(r"\b(?:graphics )?cards?\b", query.low))
     ranked = box.call("recommend_gpus", {
         "model": REFERENCE_LLM, "workload": "inference", "precision": HOME_PRECISION,
-        "max_gpus": 1, "top": 5, **bought, "rank_by": "memory_per_dollar", "vendor": query.vendor,
+        "max_gpus": 1, "top": 10 if card else 5, **bought, "rank_by": "memory_per_dollar",
+        "vendor": query.vendor, "segment": query.segment,
     })  # fmt: skip
     rows = [r for r in ranked.get("ranked", []) if r.get("usd_per_memory_gb")]
+    if card:  # "which consumer card ...": a card of its own memory, not a Mac or an APU's pool
+        rows = [r for r in rows
+                if not box.call("gpu_specs", {"gpu": r["gpu"]}).get("unified_memory")]  # fmt: skip
     if not rows:
         return Draft(f"{c.NONE_MEETS}: no card with a purchase price on record.")
     top = rows[0]
@@ -11037,7 +11081,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
                 "model": model_arg(model), "workload": workload, "max_gpus": cards, "top": 1,
                 "max_purchase_usd": spend or HOME_BUDGET_USD, "rank_by": "per_dollar",
                 "vendor": query.vendor or "nvidia", "max_usd_per_hour": 1000.0,  # rented too
-                "precision": precision, "batch": query.concurrency or 1})  # fmt: skip
+                # (the users served, for a serving job: a fine-tune runs its own batch)
+                "precision": precision,
+                "batch": (query.concurrency or 1) if workload == "inference" else 1})  # fmt: skip
             if ranked.get("ranked"):
                 best = ranked["ranked"][0]
                 gpu, count = best["gpu"], best.get("num_gpus") or 1
@@ -11047,7 +11093,9 @@ def rent_or_buy(query: Query, box: ToolBox) -> Draft:
                 limit = (f"within your {c.usd(spend, query.currency)}" if spend
                          else f"up to {c.usd(HOME_BUDGET_USD)}")  # fmt: skip
                 users = (
-                    f", {query.concurrency} users at once" if (query.concurrency or 1) > 1 else ""
+                    f", {query.concurrency} users at once"
+                    if (query.concurrency or 1) > 1 and workload == "inference"
+                    else ""
                 )
                 picked = (f"No card named: {setup}, the most speed per dollar among setups {limit} "
                           f"for {best.get('model_name') or model.text}{users}{how}; name yours "

@@ -58,6 +58,10 @@ _MONEY_ASKED = re.compile(
     r"|per (?:month|hour|year))\b|\bcosts?\b|\bprice\b|\bbill\b|\bspend\b|\bpay\b"
     r"|\bhourly (?:rate|price|cost)\b|\brate (?:per|an?) hour\b"
 )
+# the money of a job asked in so many words (not "how fast ... and the cost per image")
+_COST_ASKED = re.compile(
+    r"\bhow much (?:\w+ ){0,2}?(?:does|would|will|did) (?:it|that|this) cost\b"
+)
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 # the Query fields whose presence is part of a question's shape
@@ -186,4 +190,6 @@ def overruled(query: Query, model: dict[str, Any] | None = None) -> str | None:
         # "how much to rent an h100 to serve qwen 32b 24/7": the bill, not a count; "the h100
         # nvl hourly rate": its price, not its datasheet
         return None
+    if query.intent == "cost" and best == "speed" and _COST_ASKED.search(query.low):
+        return None  # "how much does it cost to generate SDXL 10000 images on a L4?": the bill
     return None if principles.find(query, query.low) is not None else best

@@ -150,6 +150,9 @@ _CODE_ASKED = _cues(
     r"(?:(?:me |us )(?:the |a |an |some |my |our )?|the |a |an |some |my |our )"
     r"(?:full |complete |whole |working |minimal |entire )?(?:[\w-]+ ){0,4}"
     r"(?:script|code|program|training loop|notebook)s?\b(?! (?:of|from) )",
+    # "can you write a CUDA kernel for matrix multiply", "implement a triton kernel"
+    r"\b(?:write|generate|implement|code up|give me) (?:me |us )?(?:an? |the |some )?(?:[\w+-]+ )"
+    r"{0,2}(?:kernels?|shaders?|cuda code|host code)\b",
     r"\b(?:only|just) (?:the )?code\b|\bcode only\b",
     # configuration to write: "can help me write the docker-compose.yml and nginx config"
     r"\b(?:write|paste|generate|draft|give me) (?:me |us )?(?:the |a |an |my |our )?(?:\w+ ){0,2}"
@@ -588,7 +591,7 @@ _SPEED = _cues(
     r"\bseconds? per image\b",
     # "seconds per 1024x1024 picture", "secs for one render"
     r"\b(?:seconds?|secs?) (?:per|an?|for (?:one|an?|each)) (?:\d+\s?(?:x\s?\d+|px) )?"
-    r"(?:image|img|picture|pic|render)s?\b",
+    r"(?:image|img|picture|pic|render|icon|sprite|asset|photo|thumbnail)s?\b",
     r"\bhow many tokens\b",
     r"\bqps\b",
     r"\b(?:req|requests?)\s?(?:/|per|an?)\s?(?:s|sec|second)\b",
@@ -1306,6 +1309,17 @@ _WORKS_OR_NEED = re.compile(
     r"\b(?:if|whether) the [\w -]{1,20}? (?:one )?(?:works|fits|is enough|will do|does it)\b"
     r"|\bor do (?:i|we) (?:really )?need (?:the|an?|two|more)\b"
 )
+# one card asked as enough for a job, with no card named: "is one GPU enough?"
+ONE_CARD_ENOUGH = re.compile(
+    r"\b(?:is|would|will|'s)\s(?:just\s)?(?:one|a single|1)\s(?:gpu|card|graphics card)\s(?:be\s)?"
+    r"(?:enough|sufficient|ok|okay)\b|\b(?:one|a single|1) (?:gpu|card) enough\b"
+)
+# a bigger card asked for, if the one said falls short: "or do I need to rent something bigger?"
+_BIGGER_NEEDED = re.compile(
+    r"\b(?:or )?(?:do|would|will) (?:i|we) (?:really )?(?:need|have) to (?:rent|buy|get|use|go"
+    r" (?:for|with)|move to|upgrade to) (?:something|a|an|one) (?:\w+ )?(?:bigger|larger|beefier"
+    r"|more powerful|with more (?:memory|vram))\b"
+)
 
 
 def _cost(q: Query, low: str) -> bool:
@@ -1744,6 +1758,13 @@ _ASKED_AS_A_WHOLE = ("quant_formats", "lora_vs_qlora", "gguf", "vram_matters", "
                      "ram_spill", "decode_speed", "temperature", "mixed_vendors")  # fmt: skip
 
 
+# a figure asked by its name: "what is the nvlink bandwidth", "what's nvlink speed on the h100"
+_FIGURE_OF_TOPIC = re.compile(
+    r"\bwhat(?:'?s| is| are) (?:the )?(?:[\w-]+ ){0,2}(?:bandwidth|speed|throughput|tflops"
+    r"|capacity|size|figure|number|count)\b"
+)
+
+
 def _explain(q: Query, low: str) -> bool:
     if q.topic == "out_of_memory" and q.models and (q.gpus or q.memory_gb):
         return False  # "why does llama 70b run out of memory on my 4090?": the fit, part by part
@@ -1751,6 +1772,10 @@ def _explain(q: Query, low: str) -> bool:
         return True  # (formats weighed for a card named: what each is and when to pick it)
     if q.topic == "p2p" and not q.models:  # no datasheet field says it: "p2p on a 4090?"
         return True
+    if q.gpus and q.fields and _FIGURE_OF_TOPIC.search(low) and not rx.search(
+        r"\bwhy\b|\bhow (?:does|do|come)\b|\bexplain\w*|\bmeans?\b|\bin plain\b|\bdifference\b"
+        r"|\bmatters?\b|\ba thing\b|\bmarketing\b|\bworth\b", low):  # fmt: skip
+        return False  # "what is nvlink bandwidth on the a100 sxm?": the figure of the card
     return bool(_EXPLAIN.search(low)) and (bool(q.topic) or not (q.models and q.gpus))
 
 
@@ -1935,6 +1960,10 @@ def detect_intent(query: Query, low: str, principled: bool = True) -> str:
         return found.kind
     if query.models and len(query.gpus) >= 2 and _WORKS_OR_NEED.search(low):
         return "fit"  # "if the 40 gig one works I'd rather save. does it, or do I need the H100?"
+    if query.models and not query.gpus and not query.memory_gb and ONE_CARD_ENOUGH.search(low):
+        return "recommend"  # "10k summaries a day with llama 8b: is one GPU enough?": the card
+    if _BIGGER_NEEDED.search(low) and not (query.user_price_usd_per_hour or query.hours):
+        return "fit"  # "... on my rtx 6000 ada? or do I need to rent something bigger?"
     if _ARTICLES_ASKED.search(low) and not _field_list(query) and not _invalid(query, low):
         return "explain"  # "what does the a6000 vs a100 article say?": their sentences
     if not query.gpus and HARDWARE_UNKNOWN.search(low):

@@ -268,10 +268,12 @@ class Linker:
             taken.update(range(i, end))
             same = next((n for n, r in enumerate(refs) if r.ids and r.ids == ref.ids), None)
             against = {w.low for w in words[max(0, i - 6) : i]} & _AGAINST
-            if same is None and not (ref.count or ref.memory_gb or ref.form_factor or against):
+            if same is None and not (ref.memory_gb or ref.form_factor or against):
                 # "the A100 40GB ... the A100's FP64 tensor figure": the card named before
+                # ("4x H100 SXM ... on the four H100s": the same four)
                 wide = set(ref.ids)
-                narrower = (n for n, r in enumerate(refs) if r.base == ref.base and r.ids)
+                narrower = (n for n, r in enumerate(refs) if r.base == ref.base and r.ids
+                            and ref.count in (None, r.count))  # fmt: skip
                 same = next((n for n in narrower if set(refs[n].ids) < wide), None)
             between = {w.low for w in words[last_end:i]}
             # a Mac said by its product, then its chip ("a Mac Studio with an M2 Ultra", "Mac mini,
@@ -291,6 +293,16 @@ class Linker:
             elif ref.count and not refs[same].count:  # "cloud a100s ... an 8x a100 server"
                 refs[same] = ref
             i = last_end = end
+        # "'H100s' in the budget ... the quote lists 'H100 SXM' and 'H100 PCIe'": the family
+        # said first stands for the variants named after it
+        refs = [r for r in refs if not _covered_by_variants(r, refs)]
+        if not refs and (dgx := _BARE_DGX.search(text)):
+            # "should we buy a DGX or rent?": a server of eight, of a generation unsaid
+            ids = tuple(g for g in DGX_GENERATIONS if g in self.catalog.gpus)
+            names = ", ".join(self.catalog.gpus[g].name for g in ids)
+            note = (f"'{dgx.group(0)}' names no generation: a DGX holds eight GPUs ({names}); "
+                    "where one is costed it is the first; say which DGX for the rest.")  # fmt: skip
+            refs.append(GpuRef(dgx.group(0), ids, BOARD_GPUS, None, "sxm", "DGX", note=note))
         refs += self._unknown_gpus(words, taken)
         for said in _OTHER_DEVICES.finditer(text):  # "on an iphone 15 pro": no card at all
             if not any(said.start() <= w.start < said.end() for n, w in enumerate(words)
@@ -536,7 +548,8 @@ class Linker:
     def find_models(self, text: str, skip: Iterable[tuple[int, int]] = ()) -> list[ModelRef]:
         """Models named in `text`, leaving out the character spans `skip` (GPU names)."""
         spans = list(skip)
-        words = [w for w in tokens(text) if not _inside(w, spans)]
+        # ("running llama 24/7": every hour of the day, no part of the model's name)
+        words = [w for w in tokens(text) if not _inside(w, spans) and w.low not in _ROUND_THE_CLOCK]
         refs: list[ModelRef] = []
         i = 0
         while i < len(words):
@@ -1161,6 +1174,26 @@ def _laptop_before(words: list[Token], start: int, previous_end: int | None) -> 
 _VERSION = re.compile(r"v\d+(?:\.\d+)*")
 
 _REPO_ID = re.compile(r"[a-z0-9][\w.-]*/[\w.-]*?\d+(?:\.\d+)?[bm]\b[\w.-]*")
+
+
+_ROUND_THE_CLOCK = frozenset({"24/7", "24x7", "24/7/365"})
+# a DGX named with no generation ("a DGX", "the DGX box"): the GPUs of its generations
+_BARE_DGX = re.compile(
+    r"\b(?:nvidia )?dgx\b(?!\s?(?:station|spark|[abhg]\d|gb\d|-))", re.IGNORECASE
+)
+DGX_GENERATIONS = ("a100-sxm4-80gb", "h100-sxm5-80gb", "b200")
+
+
+def _covered_by_variants(ref: GpuRef, refs: list[GpuRef]) -> bool:
+    """Whether a family named with no count is covered by two or more of its variants named
+    too, each narrower than it."""
+    if ref.count or len(ref.ids) < 2:
+        return False
+    narrower = [r for r in refs if r is not ref and r.base == ref.base and r.ids
+                and set(r.ids) < set(ref.ids)]  # fmt: skip
+    return len({r.ids for r in narrower}) >= 2
+
+
 # a form factor said of every card named: "both (SXM)", "all pcie", "each one sxm"
 _FORM_OF_ALL = re.compile(r"\b(?:both|all|each)(?: of them| ones?| cards?| gpus?)? (sxm|pcie)\b")
 

@@ -3804,6 +3804,10 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"|split)\b",
         r"\b(?:llama\.?cpp|ollama)\b.{0,40}\b(?:together|mix\w*|combin\w+)\b",
         r"\bhow (?:does|will|would) (?:it|llama\.?cpp|ollama) split\b",
+        # "can I use an RTX 3090 and RTX 4090 together for one model?"
+        r"\b(?:use|run|put|combine)\b.{0,50}\btogether\b.{0,30}\b(?:one|a single|the same|a)"
+        r" (?:model|llm)\b",
+        r"\btogether\b.{0,10}\b(?:for|on|to run) (?:one|a single|the same) (?:model|llm)\b",
     ), mixed_cards, _two_different_cards),
     Principle("slot_width", "fit", _cues(
         r"\bx(?:1|2|4|8)\b", r"\b[1248]x (?:pci-?e )?(?:risers?|slots?|lanes?)\b", r"\brisers?\b",
@@ -3822,6 +3826,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         # "once it's loaded, does that slow link actually cut my tokens/sec?"
         r"\b(?:link|slot|bus|lanes?|pcie|pci-?e|riser)\b.{0,30}\b(?:cut|hurt|reduce|lower|drop|slow)"
         r"\w*\b.{0,20}\b(?:tok\w*|speed|t/s|throughput|inference|generation)",
+        # "am I losing much speed with the old slot?", "is the x8 link costing me performance"
+        r"\b(?:los(?:e|ing)|cost\w*(?: me| us)?)\b.{0,20}\b(?:speed|performance|perf|tok\w*"
+        r"|throughput)\b.{0,40}\b(?:slot|link|bus|lanes?|pcie|pci-?e|riser|board)\b",
     ), pcie_generation, _not_a_job_over_several),
     Principle("precision_support", "spec", _cues(
         # (not "support" the noun: "2B tokens of our support transcripts, bf16")

@@ -282,7 +282,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
             f"Your amounts in {query.currency.strip()} are used as given; the catalog's prices "
             "are in US dollars, with no exchange rate applied."
         )
-    elif "$" in draft.text and (asked := _CURRENCY_ASKED.search(query.low)):
+    elif (
+        "$" in draft.text and (asked := _CURRENCY_ASKED.search(query.low)) and not (query.exchange)
+    ):  # (a rate of their own said: the central bank's is not put beside it)
         # "hourly rate of a 4090 in euros": said in dollars, with what a dollar buys of theirs
         code = _ASKED_CODES.get(asked.group(1).rstrip("s"), asked.group(1).upper())
         rate = box.call("in_us_dollars", {"amount": 1, "currency": code}) if code else {}
@@ -1765,6 +1767,11 @@ _SHORTFALL_ASKED = re.compile(
     r" (?:card|gpu)\b|\b(?:be|is) (?:a |the )?(?:bottleneck|problem|issue|limiting factor)\b"
     r"|\bhold (?:me|us|it|things) back\b|\bbottleneck (?:me|us|it|the)\b"
 )
+# the card asked about as falling short: "too small for a 34B?", "not enough vram for it?"
+_SHORT_ASKED = re.compile(
+    r"\btoo (?:small|little|tiny|weak)\b(?! (?:a|an) (?:model|batch|context)\b)"
+    r"|(?:\bnot|n't|\bnever) (?:have |got )?(?:enough|big enough|sufficient)\b|\binsufficient\b"
+)
 # the shortfall asked as the other side of a "can it": "can it run X, or do I need a new card?"
 _OR_SHORTFALL = re.compile(
     r"\bor\b[^.?!]{0,20}\b(?:do|would|will|should) (?:i|we|she|he|they) need\b"
@@ -1804,6 +1811,17 @@ def _failure_polarity(query: Query, text: str) -> str:
             return f"**Not {word}, but only one way: " + text[len("**Yes ") :]
         if text.startswith("**No: ") and " does not fit" in head:
             return "**Yes, as it stands: " + text[len("**No: ") :]
+    if _SHORT_ASKED.search(query.low):
+        # "isn't the A100 40GB too small for a 34B?", "does a 4060 8gb NOT have enough vram?":
+        # the shortfall said as such, not as a yes or no to a question asked the other way
+        if text.startswith("**No: ") and " does not fit" in head:
+            return "**Too small: " + text[len("**No: ") :]
+        if text.startswith("**No: not on the card alone"):
+            return "**Too small for the card alone: " + text[len("**No: not on the card alone") :]
+        if text.startswith("**Yes, ") and "system RAM" in head:
+            return "**Too small for the card alone; " + text[len("**Yes, ") :]
+        if text.startswith("**Yes: ") and " fits" in head:
+            return "**Enough: " + text[len("**Yes: ") :]
     if _MISFIT_ASKED.search(query.low):  # "is it because the 70B doesn't fit on the card?"
         if text.startswith("**No: ") and " does not fit" in head:
             return "**Yes: " + text[len("**No: ") :]
@@ -1928,6 +1946,11 @@ def _yes_or_no_first(query: Query, text: str) -> str:
         # "it won't fit on a single card, can you confirm, and the minimum number?": no, then
         # how many
         return f"**No, not on one card: {text[2:]}"
+    from advisor.agent.intents import ONE_CARD_ENOUGH
+
+    if ONE_CARD_ENOUGH.search(low) and not query.gpus and text.startswith("**Pick one "):
+        # "10k summaries a day with an 8B: is one GPU enough?": yes, and which
+        return "**Yes, one card is enough: pick one " + text[len("**Pick one ") :]
     parity = SAME_ASKED.search(low)  # "so same speed as a 3090 ja?": yes or no, no verb
     if query.intent in _OWN_LEAD or not (YES_NO.search(low) or _DOABLE.search(low) or parity):
         return text

@@ -109,7 +109,25 @@ def context_after(turn: Turn) -> dict[str, Any]:
             context["picked"] = {k: best[k] for k in ("gpu", "gpu_name", "num_gpus", "precision")}
             # "what gpu and how long?": the time was asked of the pick, and is of the next card
             context["picked"]["timed"] = bool(re.search(r"\bhow long\b", turn.query.text.lower()))
+    elif turn.query.gpus and turn.draft and (lead := _LEAD_PICK.match(turn.draft.text)):
+        # "A100, H100 or L40S: which is cheapest overall?" then "how long on the cheapest one?":
+        # the card of the named ones that the answer leads with
+        gpus = load_catalog().gpus
+        named = [i for g in turn.query.gpus for i in g.ids if i in gpus]
+        chosen = next((i for i in named if gpus[i].name == lead.group(2)), None)
+        if chosen:
+            count = int(lead.group(1)) if lead.group(1) else None
+            head = turn.draft.text.split("\n", 1)[0]
+            by = ("cost" if re.search(r"costs? least|cheapest|lowest cost", head)
+                  else "speed" if re.search(r"\bfast", head) else "other")  # fmt: skip
+            context["winner"] = {"gpu": chosen, "gpu_name": gpus[chosen].name, "num_gpus": count,
+                                 "by": by}  # fmt: skip
     return context
+
+
+# an answer that leads with one of the cards named: "**Pick the NVIDIA H100 NVL 94GB (per GPU):",
+# "**Pick 2 x NVIDIA GeForce RTX 3090:"
+_LEAD_PICK = re.compile(r"\*\*Pick (?:the |one )?(?:(\d+) x )?(.+?)(?::| for | -|\*\*)")
 
 
 def context_of(record: dict[str, Any]) -> dict[str, Any]:

@@ -124,7 +124,8 @@ OFFLOAD_WORDS: tuple[tuple[str, str], ...] = (
     # "no offload", "no 'lowvram' or CPU-offload tricks", "everything kept on the card"
     (
         "none",
-        r"\b(?:no|without)\s+(?:[\w'\"-]+\s+){0,3}?(?:cpu[\s-]*)?offload\w*"
+        # ("no enable_model_cpu_offload()": the call named, not made)
+        r"\b(?:no|without)\s+[`'\"]?(?:[\w'\"-]+\s+){0,3}?(?:[\w-]*?_)?(?:cpu[\s_-]*)?offload\w*"
         r"|\b(?:no|without)\s+['\"]?-*(?:low|med)vram\b"
         r"|\beverything (?:kept |stays? )?on the (?:card|gpu)\b"
         r"|\b(?:all|fully|entirely) in vram\b",
@@ -398,6 +399,9 @@ FIELD_WORDS: dict[str, str] = {
     r"|\b(?:poorly|badly|barely|not well|un)[- ]?ventilated\b|\bno (?:ventilation|airflow)\b"
     r"|\b(?:cupboard|closet)\b"
     r"|\b(?:both|each|all) (?:at |are |run at |draw )?\d{1,4} ?w\b"  # "both at 25W max right"
+    # "does one use more electricity?": the draw asked of the cards
+    r"|\b(?:use|uses|draw|draws|consume|consumes|pull|pulls|need|needs) (?:more|less|the most"
+    r"|the least) (?:electricity|energy|juice)\b"
     r"|\b\d{2,4} ?w (?:really|actually|truly) (?:its|the) max\b",  # "is 400W really its max?"
     "form_factor": r"\bform factor\b|\bsingle[- ]slot\b|\bdual[- ]slot\b|\bslots?\b"
     # "how big is the card", not "how big is the gap"
@@ -959,6 +963,12 @@ _OTHER_DOLLAR = re.compile(
     r"(?<![A-Za-z])(" + "|".join(sorted(_OTHER_DOLLARS, key=len, reverse=True)) + r")\$\s?"
     r"(\d[\d,.]*\d|\d)"
 )
+# a dollar amount with its sign after it and then its country: "0,95 $ CA", "2 400 $ (canadiens)"
+_DOLLAR_LANDS = {"canadiens": "CA", "canadien": "CA", "australiens": "AU", "ca": "CA", "can": "CA"}
+_DOLLAR_SIGN_AFTER = re.compile(
+    r"(?<![\w$.,])(\d{1,3}(?: \d{3})+|\d[\d,.]*\d|\d) ?\$ ?\(?(CA|AU|NZ|HK|SG|CAN|canadiens?"
+    r"|australiens)\b\)?"
+)
 # other pounds, written with their country's letters before the sign ("FK£1,200", "E£ 5000",
 # "L£"): the Falklands', Egypt's and Lebanon's, never sterling
 _OTHER_POUNDS = {"FK": "FKP", "E": "EGP", "L": "LBP"}
@@ -1016,6 +1026,13 @@ _FX_WORDS = (
         r"(?:canadian|canuck) (?:dollars?|bucks)",
     ),  # Aruba's (and Curaçao's "Afl." before the amount)
     ("BRL", r"reais|brl"),  # "3000 reais" ("R$ 3.000" is read by its sign)
+    # pesos of a country said, else pesos of one left unsaid: "900.000 pesos ... el dólar está a
+    # 1.200 pesos" (the user's rate turns them into dollars all the same)
+    ("ARS", r"pesos? argentinos?|argentine pesos?|ars"),
+    ("MXN", r"pesos? mexicanos?|mexican pesos?|mxn"),
+    ("COP", r"pesos? colombianos?|colombian pesos?"),
+    ("CLP", r"pesos? chilenos?|chilean pesos?|clp"),
+    ("PESO", r"pesos?"),
 )
 FX_CODES = tuple(dict.fromkeys([*_FX_SYMBOLS.values(), *(code for code, _ in _FX_WORDS),
                                  *_OTHER_DOLLARS.values(), *_OTHER_POUNDS.values()]))  # fmt: skip
@@ -1129,6 +1146,12 @@ def _fils(text: str) -> str:
 
 def _fx_codes(text: str) -> str:
     """Every amount in another currency with its ISO code after it ("₽60" -> "60 RUB")."""
+    if "$" in text and (land := _DOLLAR_SIGN_AFTER.search(text)):
+        # "0,95 $ CA de l'heure", "2 400 $ (canadiens)": the sign after, then whose; the other
+        # amounts written so in that message ("0,08 $ du kWh") are in the same dollars
+        code = _DOLLAR_LANDS.get(land.group(2).lower(), land.group(2))
+        text = _DOLLAR_SIGN_AFTER.sub(lambda m: f"{code}${m.group(1).replace(' ', '')}", text)
+        text = rx.sub(r"(?<![$\w.,])(\d[\d.,]*\d|\d) ?\$(?![\w$])", rf"{code}$\1", text)
     text = _OTHER_DOLLAR.sub(lambda m: f"{m.group(2)} {_OTHER_DOLLARS[m.group(1)]}", text)
     text = _OTHER_POUND.sub(lambda m: f"{m.group(2)} {_OTHER_POUNDS[m.group(1)]}", text)
     text = _rand(text) if "R" in text else text
@@ -2073,7 +2096,8 @@ def _batch(low: str) -> int | None:
     value = int(next(g for g in m.groups() if g))
     made = rx.search(r"\bgenerat\w*|\brender\w*|\bmake\b|\bcreate\b|\bproduc\w*|\bsdxl\b"
                      r"|\bstable diffusion\b|\bflux\b|\bsd ?\d|\bit/s\b", low)  # fmt: skip
-    if value > _LOT and made and rx.match(r"\s(?:images|pictures|photos|renders|generations)\b",
+    if value > _LOT and made and rx.match(r"\s(?:images|pictures|photos|renders|generations|icons"
+                                          r"|sprites|assets|of them|of those|of these)\b",
                                           low[m.end() :]) and "size" not in m.group(0):  # fmt: skip
         return None  # "a batch of 400 images" to make: a job's size, not a batch size
     if (
@@ -3659,9 +3683,10 @@ def _price_options(
         # "on-demand is $1.89/GPU-hr, spot is $1.10": a bare price beside hourly ones is hourly
         if per != "hour" and not (hourly and value <= 3 * max(hourly)):
             continue
-        cut = r"[;,\n]|\.(?!\d)|\band\b|\bvs\.?\b"  # a price's own decimal point is no cut
+        cut = r"[;,\n]|\.(?!\d)|\band\b|\bor\b|\bvs\.?\b"  # a price's own decimal point: no cut
         before = rx.split(cut, low[max(0, pos - 45) : pos])[-1]
-        after = rx.split(cut, low[pos : pos + 40])[0]
+        # ("$2.10/h for an A100 80GB on a 6 month reserved contract": the term a clause later)
+        after = rx.split(cut, low[pos : pos + 60])[0]
         found = [(m.end(), term) for term, pattern in _PRICE_TERMS
                  for m in rx.finditer(pattern, before)]  # fmt: skip
         later = [(m.start(), term) for term, pattern in _PRICE_TERMS
@@ -3820,6 +3845,12 @@ _MEAN_LENGTH = re.compile(
 )
 
 
+_LENGTH_BEFORE = re.compile(
+    rf"(?<![\d.,]){_NUM}\s?(k)?[- ]tok(?:en)?s?[- ](?:long )?(?:samples?|examples?|sequences?"
+    r"|documents?|docs|texts?|prompts?|chunks?|conversations?|records?|rows?)\b"
+)
+
+
 # "best gpu for ...", "which card": a card sought; a fine-tune or training run spends on rent
 _CARD_SOUGHT = re.compile(
     r"\b(?:best|which|what|good|recommend\w*)\s(?:\w+\s)?(?:gpu|card|graphics)"
@@ -3833,7 +3864,8 @@ def _sample_length(low: str) -> int | None:
     documents with bge-large, avg 256 tokens": 256)."""
     per = _SAMPLES_OF.search(low)
     if per is None:
-        mean = _MEAN_LENGTH.search(low)
+        # "2k-token samples", "512 token examples": each one's length said before it
+        mean = _MEAN_LENGTH.search(low) or _LENGTH_BEFORE.search(low)
         length = _number(mean.group(1)) * (1000 if mean.group(2) else 1) if mean else 0
         return int(length) if 16 <= length <= MAX_COUNT else None
     length = _number(per.group(3)) * (1000 if per.group(4) else 1)
@@ -3954,6 +3986,10 @@ _THINGS = (
     r"|summaries|headlines|captions|threads|segments|entries|responses|answers|survey responses"
 )
 _MINE = re.compile(r"\bof (?:my|our|your) ")
+_SAMPLE_LENGTH = re.compile(
+    rf"(?<![\d.,])\d[\d,.]*\s?k?[- ]tok(?:en)?s?(?=[- ](?:long )?(?:{_THINGS}|sample|example"
+    r"|sequence|document|text|prompt|chunk|conversation)\b)"
+)
 # things done per second: "1,200 images per second", "850 img/s", "3k samples/sec"
 _ITEM_RATE = re.compile(
     rf"(?<![x\d]){_NUM}\s?(k)?\s?(?:{_THINGS}|img|image|sample|seq)\s?"
@@ -4086,6 +4122,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
     theirs ("800,000 labelled transaction descriptions"); a data set's own size only when no
     count is given ("90 epochs of ImageNet"); things counted in groups are all of them ("35
     listings with 24 photos each")."""
+    # "50k 2k-token samples", "512 token examples": each one's length, no count of them
+    low = re.sub(r"\s{2,}", " ", _SAMPLE_LENGTH.sub(" ", low))
     if grouped := _GROUPS_OF_THINGS.search(low):
         value = _number(grouped.group(1)) * _number(grouped.group(2))
         generate = rx.search(r"\bgenerat\w*|\bmake\b|\brender\w*|\bcreat\w*", low)
@@ -4109,6 +4147,8 @@ def _samples(low: str) -> tuple[float | None, str | None, float | None]:
         r"|classification|classifier)\b|\s(?:dataset|data ?set|set|corpus|classification)\b))",
         low,
     )
+    if images and rx.search(r"\bhow many\s$", low[max(0, images.start() - 10) : images.start()]):
+        images = None  # "how many 4K images a minute": what is asked, no count given
     them = rx.search(  # "we need 10,000 of them", after the thing was named ("4 of them": cards)
         rf"(?<![x\d]){_NUM}\s?(k|m|mil|million|thousand)?\s(?:more\s)?of (?:them|those|these)\b",
         low,
@@ -4337,7 +4377,8 @@ def _resolution(low: str) -> int | None:
         r"|\bsteps,\s(\d{3,4})\b(?!\s?\w)"  # "2000 steps, 1024"
         r"|\b(\d{3,4})\s\d{1,3}\s?steps\b"  # "flux dev 1024 28 steps"
         # "imgsz=640", "image size 640"
-        r"|(?:\bimgsz|\bimg[_ ]?size|\bimage[_ ]size|--img)\s?(?:of\s)?[=:]?\s?(\d{3,4})\b",
+        r"|(?:\bimgsz|\bimg[_ ]?size|\bimage[_ ]size|--img)\s?(?:of\s)?[=:]?\s?(\d{3,4})\b"
+        r"|(?<=[a-z\d])\s?@\s?(\d{3,4})\b(?!\s?(?:tokens|steps|w\b|mhz|hz|fps))",  # "yolov8m @640"
         low,
     )
     if not m:
@@ -4821,6 +4862,13 @@ def _draws_compared(low: str) -> tuple[float, ...]:
     return ()
 
 
+# a "why" asked alone after an answer: "why?", "how come?", "why that one?"
+_WHY_ALONE = re.compile(
+    r"\W*(?:(?:but|and|ok|okay|so|hmm|really)\W+)?(?:why|how come|why so|why is that|why that one"
+    r"|why not the other one|what makes it better|on what basis)\W*"
+)
+
+
 # a follow-up that is only an amount of memory: "and 12gb?", "what about 16 gigs"
 _MEMORY_ALONE = re.compile(
     r"\W*(?:and|or|what about|how about|with|then|ok)?\s?(\d+(?:\.\d+)?)\s?(?:gb|g|gigs?)\W*"
@@ -4851,7 +4899,9 @@ def _memory_without_gpu(low: str, gpus: tuple[GpuRef, ...]) -> float | None:
         ):
             return value
         # "16gb+", "24 gb or more", "is 24gb enough to full finetune a 1.5b?"
-        if rx.match(r"\+|\s?(?:or more|minimum|min\b|and up|(?:be |is )?enough\b)", after):
+        # ("is 12gb too little for mistral 7b?", "is 16gb not enough": the size weighed)
+        if rx.match(r"\+|\s?(?:or more|minimum|min\b|and up|(?:be |is )?(?:not )?enough\b"
+                    r"|too (?:little|small|tight)\b)", after):  # fmt: skip
             return value
         # "the Mac mini ... if I paid extra for the 24GB one": a version of the machine named
         version = rx.match(r"\s?(?:one|version|model|variant)\b", after)
@@ -4925,7 +4975,9 @@ def _fields(low: str) -> tuple[str, ...]:
             r"|\b(?:hbm|gddr)\w* (?:size|capacity|amount)\b"
             r"|\b(?:size|capacity|amount) of (?:the )?(?:hbm|gddr)"
             r"|\bper[- ](?:gpu|accelerator|card|device|chip) (?:hbm|gddr)"  # "per-GPU HBM"
-            r"|\b(?:hbm|gddr)\w* (?:per|on each|of each) (?:gpu|accelerator|card|device|chip)",
+            r"|\b(?:hbm|gddr)\w* (?:per|on each|of each) (?:gpu|accelerator|card|device|chip)"
+            # "hbm in G + bw", "hbm in gigs", "gddr in gb": the amount, in a unit
+            r"|\b(?:hbm|gddr)\w* (?:in|as) (?:g|gb|gib|gigs?|gigabytes)\b",
             low,
         )
         and not rx.search(r"\b(?:type|kind|which memory|what memory)\b", low)
@@ -5629,12 +5681,18 @@ _WHY_SO = re.compile(
 def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None = None) -> Query:
     """The Query of `question`, with what a follow-up leaves out taken from `previous` (the
     context_dict() of the last turn)."""
-    from advisor.agent.intents import detect_intent
+    from advisor.agent.intents import ONE_CARD_ENOUGH, detect_intent
 
     asked = str((previous or {}).get("asked") or "")
     if asked and not (previous or {}).get("follow_up") and _MONEY_ONLY.match(question.lower()):
         # "and in rupees?", "in euro pls": the question before, asked again in that money
         return understand(f"{asked} {question.strip()}", catalog)
+    if (
+        asked
+        and _WHY_ALONE.fullmatch(question.lower())
+        and (previous or {}).get("intent") in ("compare", "recommend", "rent_or_buy", "buy")
+    ):  # "why?" after a pick: the pick again, whose lead says what decides it
+        return understand(asked, catalog)
     text, at_rate, exchange = _at_users_rate(normalise(question))
     parts = _split_questions(text)
     if len(parts) > 1 and _WHY_SO.fullmatch(parts[1]):
@@ -5650,6 +5708,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
         parts = [f"{parts[0]} {parts[1]}", *parts[2:]]
     query = _parse(parts[0], catalog)
     query = replace(query, intent=detect_intent(query, query.text.lower()))
+    if query.intent == "recommend" and not query.num_gpus and ONE_CARD_ENOUGH.search(query.low):
+        query = replace(query, num_gpus=1)  # "is one GPU enough?": a single card's setups
     if query.intent == "recommend" and query.purchase_usd and not (query.gpus or query.budget):
         # "if we bought a card, what would you suggest for around $300?": no card to be the
         # price of, so the money is what a card may cost
@@ -5678,8 +5738,8 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
                         budget=None)  # fmt: skip
     others = []
     context = query.context_dict()
-    for part in parts[1:3]:
-        sub = _parse(part, catalog)
+    for i, part in enumerate(parts[1:3], 1):
+        sub = _parse(_them_as_items(part, " ".join(parts[:i])), catalog)
         if sub.tax_rate and query.tax_rate is None and not sub.gpus and not sub.models:
             # "... quoted R72 300,00 (excl. VAT). Fair price? And the total with 15% VAT?"
             query = replace(query, tax_rate=sub.tax_rate)
@@ -5730,6 +5790,11 @@ def understand(question: str, catalog: Catalog, previous: dict[str, Any] | None 
             continue
         own = sub.intent  # its own, before the question it follows lends it one
         sub = _default_workload(resolve(sub, context, catalog, same_message=True))
+        if (query.intent == "rent_or_buy" and not query.gpus and sub.intent == "recommend"
+                and not sub.gpus and {m.ids for m in sub.models} <= {m.ids for m in query.models}
+                and sub.budget in (None, query.budget)):  # fmt: skip
+            # "... buy or rent? what would you get?": the card the break-even picks, said once
+            continue
         if sub.intent not in ("greeting", "invalid", "out_of_scope"):
             if _sizes_listed(query, sub):  # "the biggest Qwen2.5 on my 3090? 7b 14b 32b or 72b?"
                 query = _with_settings(query, sub)
@@ -6152,7 +6217,11 @@ def _default_workload(query: Query) -> Query:
     vision = any(m.family in ("vision", "transformer") for m in query.models)
     if vision and query.dataset_name and not query.engine:
         return replace(query, workload="train")  # "resnet-50 on cifar-10": a data set to train on
-    if query.framework in _TRAINING_FRAMEWORKS and not llm and not query.engine:
+    # ("StableDiffusionXLPipeline.from_pretrained(...).to('cuda') dies with OOM": torch named
+    # for a model loaded to run, not trained)
+    loaded = rx.search(r"pipeline\b|\bfrom_pretrained\b|\bloading\b|\bload(?:s|ed)? (?:it|the)\b",
+                       low)  # fmt: skip
+    if query.framework in _TRAINING_FRAMEWORKS and not llm and not query.engine and not loaded:
         return replace(query, workload="train")
     if query.models or query.engine or family_hint(low):
         return replace(query, workload="inference")
@@ -6273,8 +6342,9 @@ def _family_named(low: str) -> tuple[ModelRef, ...]:
 
 # a ViT with no size: "vision transformer training", "a vit on imagenet" (not "ViT-L/16")
 _VIT_UNSIZED = re.compile(
-    r"\bvision transformers?\b|\bvits?\b(?![-_/ ]?(?:b|l|h|s|ti|base|large|huge|small|tiny|g)\b"
-    r"|[-_/]\d)"
+    # ("vit h14", "vit b16": a size said, run together with its patch)
+    r"\bvision transformers?\b|\bvits?\b(?![-_/ ]?(?:b|l|h|s|ti|g)(?:\d+|\b)"
+    r"|[-_/ ]?(?:base|large|huge|small|tiny)\b|[-_/]\d)"
 )
 
 
@@ -6408,6 +6478,13 @@ def _split_questions(text: str) -> list[str]:
         for piece in pieces
         for part in rx.split(r"(?:,|;)\s(?=(?:and |but )?what if\b[^?]{12,}\?$)", piece, flags=re.I)
     ]
+    # "compare the A100 and L40S: memory, bandwidth. And how much for 120 hours of the L40S at
+    # $1.10/h?": a request, then a question of its own after the full stop
+    pieces = [
+        part.strip()
+        for piece in pieces
+        for part in (rx.split(_LATER_QUESTION, piece) if _REQUEST_OPENS.search(piece) else [piece])
+    ]
     merged: list[str] = []
     for piece in pieces:  # "... with qlora? on a 3090": a continuation, not another question
         short = len(piece.split()) < 4 or bool(
@@ -6434,6 +6511,21 @@ def _split_questions(text: str) -> list[str]:
     if len(merged) > 1 and _ANYONE_THERE.fullmatch(merged[0]):
         merged = merged[1:]  # "is anyone there? does llama 8b fit on a 3060?": the question
     return merged or [text]
+
+
+# a question after a full stop: "... the L40S. And how much for 120 hours of it at $1.10/h?"
+_LATER_QUESTION = re.compile(
+    r"(?<=[.!])\s+(?=(?:and|also|plus)\W{0,2}\s?(?:how (?:much|long|many)|what)\b"
+    r"(?:[^.?!]|\.\d){8,}\?$)",
+    re.IGNORECASE,
+)
+# a message that opens with a request of its own: "compare ...", "list the ...", "give me ..."
+_REQUEST_OPENS = re.compile(
+    r"^(?:[^.?!:]{0,60}:\s)?\W*(?:(?:please|pls|kindly|could you|can you)\s)?(?:compare|list"
+    r"|give me|tell me|show me"
+    r"|summari[sz]e|quote)\b",
+    re.IGNORECASE,
+)
 
 
 # a check that someone is there, before the question: "is anyone there?", "you there?"
@@ -6560,6 +6652,9 @@ def _parse(text: str, catalog: Catalog) -> Query:
     tariff = _kwh_price(low)
     if budget and tariff is not None and abs(budget.usd - tariff) < 1e-9:
         budget = None  # "power 0.15 usd": the price of a kWh, no budget
+    options = _price_options(gpus, low, money)
+    if budget and any(abs(budget.usd - price) < 1e-9 for _term, price in options):
+        budget = None  # "$2.10/h reserved vs $3.50 on demand": an hour's price, no budget
     epochs = _epochs(low)
     clip = _clip_frames(low)  # "a 14-minute clip at 24 fps, processed at 6 frames per second"
     concurrency, rps = _concurrency(low)
@@ -6832,7 +6927,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         gpu_purchase_prices=_gpu_prices(gpus, low, money, "total")
         or _bare_card_prices(gpus, low)
         or _one_price_for_all(gpus, low),
-        price_options=_price_options(gpus, low, money),
+        price_options=options,
         speedup_said=_speedup_said(gpus, low),
         mfu=_mfu_said(low),
         price_per_node=user_price is not None
@@ -7760,6 +7855,23 @@ def _audio_at_a_pace(low: str) -> bool:
     return bool(had) and bool(asked)
 
 
+# a pace wanted, not one measured, in the sentence that says it: "the kids want it to spot
+# pieces at thirty frames a second" (not "one L4 runs yolov8s at ~420 frames/s")
+_RATE_WANTED = re.compile(
+    r"^(?!.*\b(?:measured|we get|we got|i get|i got|getting|currently|clocked|seeing|logged"
+    r"|benchmark\w*|runs?|does|did|hits|reaches|manages)\b).*(?:'d like|\b(?:want\w*|need\w*"
+    r"|would like|wanna|trying to|hop(?:e|ing)|goal|target\w*|aim\w*|realistic|possible|feasible"
+    r"|doable|able to)\b)"
+)
+
+
+def _sentence_of(low: str, at: int) -> str:
+    """The sentence of `low` that holds the character at `at`."""
+    start = max(low.rfind(". ", 0, at), low.rfind("? ", 0, at), low.rfind("! ", 0, at)) + 1
+    ends = [i for i in (low.find(". ", at), low.find("? ", at), low.find("! ", at)) if i >= 0]
+    return low[start : min(ends) + 1 if ends else len(low)]
+
+
 def _seconds_per_item(low: str) -> float | None:
     """'each image takes 20 sec', 'one sample in 150 ms': the user's own speed, used as given;
     'did one hour of audio in about 2 minutes': the seconds an hour of audio takes."""
@@ -7791,7 +7903,9 @@ def _seconds_per_item(low: str) -> float | None:
             return 1.0 / rate
         if steps and steps <= SAMPLER_STEPS:  # "sdxl at 30 steps runs 6 it/s": an image's steps
             return steps / rate
-    if m := _ITEM_RATE.search(low):  # "trained at about 1,200 images per second"
+    if (m := _ITEM_RATE.search(low)) and not _RATE_WANTED.search(_sentence_of(low, m.start())):
+        # "trained at about 1,200 images per second" (not "want it at thirty frames a second:
+        # realistic?", a pace to reach)
         rate = _scaled(m.group(1), m.group(2))
         return 1.0 / rate if rate > 0 else None
     if m := _ITEMS_AT.search(low):  # "500 thumbnails at ~5 s each"
@@ -7862,6 +7976,9 @@ def _not_these(gpus: tuple[GpuRef, ...], low: str) -> tuple[GpuRef, ...]:
             and rx.search(
                 rf"(?<!\bor )\b(?:not|no longer|never mind)\s(?:an?\s|the\s|my\s|his\s"
                 rf"|her\s|our\s)?{re.escape(g.text.lower())}\b(?!\s?(?:ti|super|xt|xtx)\b)"
+                # "the provider doesn't have A100s, it's 4x H100 SXM": the card not on offer
+                rf"|\b(?:doesn'?t|does not|don'?t|do not|didn'?t|did not|won'?t) (?:even )?"
+                rf"(?:have|offer|carry|stock|sell|rent)(?: any)? {re.escape(g.text.lower())}\b"
                 # "does it spill into system ram like on my old 1660": the card before, recalled
                 rf"|\b(?:un)?like (?:it did |it was |they did )?(?:on|with|in) "
                 rf"(?:my|our|the|his|her) (?:old|previous|last|former) "
@@ -7974,6 +8091,10 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
         )
     if not m or (m.group(m.lastindex or 0) == "more" and _OWNED_COUNT.search(low)):
         return None  # "I have one 3090, buying one more": how many in all is not said as one
+    if rx.search(r"\bof (?:them|those|these|'?em)\b", m.group(0)) and _items_named_last(
+        low[: m.start()], gpus
+    ):
+        return None  # "how many seconds per icon? and for 500 of them": icons, not cards
     if m.group(0).startswith("both"):
         return 2
     word = next(g for g in m.groups() if g)
@@ -7983,6 +8104,40 @@ def _loose_count(low: str, gpus: tuple[GpuRef, ...]) -> int | None:
     if value == _weighed_against_one(low):
         return None  # "is one A100 enough or do I need two?": the card asked of first, one
     return value if 0 < value <= 100_000 else None
+
+
+# the singular of the things counted (_THINGS), as said after "per" or "each"
+_THING_ONE = re.compile(
+    rf"\b(?:{_THINGS}|image|img|picture|photo|icon|render|sprite|asset|document|doc|file|clip"
+    r"|video|song|track|page|prompt|request|sample|frame|thumbnail|item|recording|transcript)\b"
+)
+
+
+def _items_named_last(before: str, gpus: tuple[GpuRef, ...] = ()) -> str | None:
+    """The things last named before "N of them", where they are items of a job (icons, images,
+    files) rather than cards: "how long per image ... for 400 of them" (images)."""
+    item = list(_THING_ONE.finditer(before))
+    card = [m.end() for m in rx.finditer(r"\b(?:gpus?|cards?|units?|nodes?|boxes)\b", before)]
+    card += [i + len(g.text) for g in gpus if (i := before.rfind(g.text.lower())) >= 0]
+    card += [m.end() for m in rx.finditer(r"\b(?:rtx|gtx|[ahlbt]\d{1,3}|\d{4})\b", before)]
+    if not item or item[-1].end() < max(card, default=-1):
+        return None
+    word = item[-1].group(0)
+    return word if word.endswith("s") else f"{word}s"
+
+
+_OF_THEM = re.compile(rf"\b{_WORD_NUM}\s(?:more\s)?of (?:them|those|these)\b")
+
+
+def _them_as_items(part: str, before: str) -> str:
+    """A later question's "N of them" written as the items the message named before it: "how
+    many seconds per icon? and how long for 500 of them" asks of 500 icons, not 500 cards."""
+    low = part.lower()
+    if not (said := _OF_THEM.search(low)) or not (items := _items_named_last(
+        f"{before.lower()} {low[: said.start()]}"
+    )):  # fmt: skip
+        return part
+    return f"{part[: said.start()]}{said.group(1)} {items}{part[said.end() :]}"
 
 
 # a tensor-parallel size: "tp=4", "tp 4", "--tensor-parallel-size 4", "-tp 2", "TP of 8"
@@ -8338,7 +8493,10 @@ def _location(low: str) -> str | None:
     ):
         return "home"
     if rx.search(
-        r"\bon[- ]?prem\w*|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b", low
+        r"\bon[- ]?prem\w*|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b"
+        # "data can't leave premises", "air-gapped", "in-house only"
+        r"|\bpremises\b|\bair[- ]?gapped\b|\bin[- ]house\b",
+        low,
     ):
         return "datacenter"
     if affirmed(
@@ -8395,7 +8553,9 @@ def _segment(low: str) -> str | None:
 # intents whose follow-up, naming nothing, asks again about what the thread named
 _SAME_ASK_INTENTS = ("rent_or_buy", "cost", "fit", "speed", "train_time")
 _FOLLOW_UP = re.compile(
-    r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm)\W+)?"
+    # ("ah bummer. what about sd 1.5 then": a reaction, then the follow-up)
+    r"^\W*(?:(?:thanks|thx|cool|great|nice|hmm|hm|ah|oh|aw|ugh|damn|darn|dang|bummer|shame|pity"
+    r"|meh|welp|right|got it|i see|makes sense|fair enough|too bad|oh well|ok(?:ay)?)\W+){0,3}"
     r"(?:and|what about|how about|and what about|what if|same|now|ok(?:ay)?|then|also|but|so"
     r"|instead|with|on|in|using|if|say|suppose|assume|let'?s say|alternatively|otherwise"
     r"|or else|on the other hand|switch(?:ing)?|swap|change|try|go with"
@@ -8403,7 +8563,8 @@ _FOLLOW_UP = re.compile(
     r"|y|e|und|et|en|con|mit|avec|com)\b"
     # "sweet. what about the 70b one tho ... same card": the card, the model or the question
     # before, kept
-    r"|\bsame (?:card|gpu|setup|machine|box|rig|hardware|question|config)\b"
+    r"|\bsame (?:card|gpu|setup|machine|box|rig|hardware|question|config|laptop|pc|computer"
+    r"|desktop|server|workstation|mac)\b"
     r"|\bsame (?:q|one|again)\s*[.?!]?\s*$"
     # a reaction to the answer before: "too slow. what would a cloud t4 take and cost"
     r"|^\W*(?:(?:that'?s|it'?s|way) )?too (?:slow|expensive|pricey|costly|long|much)\b"
@@ -8527,6 +8688,12 @@ _NEW_PICK = re.compile(
     r"\b(?:which|what) (?:would|should|do) (?:you|i|we) (?:buy|get|pick|choose)\b"
 )
 # a follow-up that asks for a pick again ("which one is cheapest then?"), not about the last one
+# the card an answer picked among those named: "on the cheapest one", "the winner", "your pick"
+_THE_WINNER = re.compile(
+    r"\bthe (?P<by>cheapest|fastest|quickest) one\b|\bthe winner\b|\byour pick\b"
+    r"|\bthe one you (?:picked|chose|recommend\w*|suggest\w*)\b|\bthe (?:picked|recommended) one\b"
+)
+_WON_BY = {"cheapest": "cost", "fastest": "speed", "quickest": "speed"}
 _PICK_AGAIN = re.compile(
     r"\b(?:which|what) (?:gpu|card|one|option|instance)s?\b"
     r"|\b(?:which|what) (?:would|should|do) (?:you|i|we) (?:buy|get|pick|choose|go for)\b"
@@ -8902,6 +9069,14 @@ def resolve(
         and (not query.models or {m.ids for m in query.models} <= {m.ids for m in prior.models})
     ):  # "a 70b at home for 5 devs" then "what about with a pair of 3090s?": the pick's format
         updates["precision"] = picked["precision"]
+    winner: dict[str, Any] = previous.get("winner") or {}
+    won = _THE_WINNER.search(query.text.lower()) if winner and not gpus and prior.gpus else None
+    # ("the cheapest one" is the pick only where the pick was by cost; "the fastest" by speed)
+    if won and (not won.group("by") or _WON_BY[won.group("by")] == winner.get("by")):
+        # "A100, H100 or L40S: cheapest overall?" then "how long on the cheapest one?": the
+        # card the answer led with, of those named
+        gpus = (GpuRef(winner["gpu_name"], (winner["gpu"],), winner.get("num_gpus")),)
+        updates["gpus"] = gpus
     # "which would you buy if you had $5000" after cards were weighed: a new pick, not them
     asked_anew = bool(_NEW_PICK.search(query.text.lower()))
     earlier = Query.from_context({"intent": "", "gpus": previous.get("earlier_gpus") or []}).gpus
@@ -9016,7 +9191,18 @@ def resolve(
     # "and if i only run it 8h a day" after a fine-tune: running the job, not inference
     back = back or rx.search(r"\b(?:run|running|use|using) (?:it|them|that|this)\b",
                              query.text.lower())  # fmt: skip
-    said_here = query.workload_given and not (back and query.workload == "inference")
+    # "sorry, it's 4x H100 SXM. does it fit?" after a fine-tune: the fit of that job, as
+    # "fit" alone names no job
+    fit_alone = bool(
+        rx.search(r"\bfits?\b", query.text.lower())
+        and not rx.search(
+            r"\bserv(?:e|es|ing)\b|\binferen\w*|\binfer\b|\bdeploy\w*|\bchat\w*"
+            r"|\bhost(?:ing)? (?:it|them|the model)\b|\bgenerat\w*|\btranscri\w*|\bpredict\w*"
+            r"|\bembed\w*|\bclassif\w*",
+            query.text.lower(),
+        )
+    )
+    said_here = query.workload_given and not ((back or fit_alone) and query.workload == "inference")
     # "the training time" after a fine-tune was said: that fine-tune, a kind of training
     narrower = (query.workload == "train" and (prior.workload or "").startswith("finetune")
                 and not rx.search(r"scratch|pre-?train", query.text.lower()))  # fmt: skip
@@ -9057,6 +9243,7 @@ def resolve(
             "ram_gb",
             "ram_channels",
             "user_price_usd_per_hour",
+            "tax_rate",  # "they charge 10% tax" then "make it 6 h100s": still taxed
             "usd_per_kwh",
             "draw_w",
             "other_w",

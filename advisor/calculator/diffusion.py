@@ -427,9 +427,12 @@ FAMILY = Family(
                 "s",
                 # "seconds per 1024x1024 image", "how slow is it": the time per image
                 asked=r"\b(?:seconds?|secs?|s) (?:per|an?|for (?:one|an?|each)) (?:\d+\s?(?:x\s?"
-                r"\d+|px) )?(?:image|img|picture|pic|render|generation)|\bs/img\b|\bsec/img\b"
+                r"\d+|px) )?(?:image|img|picture|pic|render|generation|icon|sprite|asset|photo"
+                r"|thumbnail|texture|tile)"
+                r"|\bs/img\b|\bsec/img\b"
                 r"|how (?:long|many seconds)\b[^?.]{0,40}\b(?:per|one|an?|each|single) (?:\d+\s?"
-                r"(?:x\s?\d+|px) )?(?:image|img|picture|pic|render)|\bhow slow\b|何秒",
+                r"(?:x\s?\d+|px) )?(?:image|img|picture|pic|render|icon|sprite|asset|photo)"
+                r"|\bhow slow\b|何秒",
             ),
             Metric(
                 "it_per_s",

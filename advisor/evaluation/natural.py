@@ -65,6 +65,7 @@ SPLITS = (
     "fresh37",
     "fresh38",
     "fresh39",
+    "fresh40",
 )
 
 
