@@ -361,3 +361,18 @@ def test_a_vit_size_run_together_with_its_patch_is_no_unsized_vit(catalog: Catal
     assert [m.ids for m in q.models] == [("vit-h-14",)], q.models
     q = understand("vision transformer training on a 4090, how fast?", catalog)
     assert [m.ids for m in q.models] == [("vit-b-16",)], q.models
+
+
+def test_a_time_to_first_token_allowed_is_answered_yes_or_no(advisor: Advisor) -> None:
+    text = _ask(advisor, "does an l40s keep the time to first token under 300 ms for mistral 7b "
+                         "with 16 users?")  # fmt: skip
+    assert head(text).startswith("**No: about ") and "over your 300 ms" in head(text), head(text)
+    text = _ask(advisor, "llama 3.1 8b for 2 users on one h100 sxm: can it keep ttft within "
+                         "1.5 seconds?")  # fmt: skip
+    assert head(text).startswith("**Yes: about "), head(text)
+
+
+def test_no_first_token_budget_no_verdict_on_it(catalog: Catalog) -> None:
+    assert (
+        understand("time to first token of llama 3.1 8b on an l4?", catalog).ttft_budget_s is None
+    )

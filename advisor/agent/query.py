@@ -156,6 +156,7 @@ class Query:
     upkeep_usd_per_month: float | None = None
     purchase_usd: float | None = None  # a price to buy that the user gives ("it costs $1,800")
     seconds_per_item: float | None = None  # a time per image or sample the user gives
+    ttft_budget_s: float | None = None  # the time to first token the user allows ("TTFT < 2 s")
     # that pace is of all the GPUs the message names together ("a node of 4x A100 does 2,900
     # images/s"), not of one of them
     pace_whole: bool = False

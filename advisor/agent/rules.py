@@ -223,6 +223,7 @@ def _one(query: Query, box: ToolBox) -> Draft:
         draft.text = _failure_polarity(
             query, _yes_or_no_first(query, _paced_as_run(query, draft.text))
         )
+        draft.text = _first_token_in_time(query, draft.text)
     if (query.intent in _SHEET_INTENTS or (principle is not None and query.gpus)
             or (query.intent == "buy" and (query.fields or query.models))):  # fmt: skip
         # ("is $3,800 a normal price? and how much memory has it got": the price, and its sheet)
@@ -1904,6 +1905,25 @@ _MEMORY_SPEED_ASKED = re.compile(
     r"\b(?:speed\w* (?:it |things |inference |training )?up|make\w* (?:it |things )?faster"
     r"|faster)\b"
 )
+
+
+# the first time to first token an answer leads with: "**Time to first token: about 0.64 s"
+_TTFT_LEAD = re.compile(r"\*\*Time to first token: about ([\d,.]+) (s|ms)\b")
+
+
+def _first_token_in_time(query: Query, text: str) -> str:
+    """ "Will an L40S keep TTFT under 500 ms for mistral 7b with 8 users?": whether the time to
+    first token the answer leads with is within the time the user allows, first."""
+    lead = _TTFT_LEAD.match(text)
+    if query.ttft_budget_s is None or lead is None:
+        return text
+    got = float(lead.group(1).replace(",", "")) / (1000.0 if lead.group(2) == "ms" else 1.0)
+    budget = query.ttft_budget_s
+    allowed = c.num(budget * 1000, "ms") if budget < 1 else c.num(budget, "s")
+    said = f"{lead.group(1)} {lead.group(2)}"
+    verdict = (f"Yes: about {said} to the first token, within your {allowed}" if got <= budget
+               else f"No: about {said} to the first token, over your {allowed}")  # fmt: skip
+    return f"**{verdict}.**\n\n{text}"
 
 
 def _yes_or_no_first(query: Query, text: str) -> str:

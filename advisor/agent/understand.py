@@ -6959,6 +6959,7 @@ def _parse(text: str, catalog: Catalog) -> Query:
         currency=_currency(low),
         throughput_tok_s=rates[0] if (rates := _measured_and_needed(low)) else _tokens_per_s(low),
         needed_tok_s=rates[1] if rates else None,
+        ttft_budget_s=_ttft_budget(low),
         draw_w=draw_w,
         other_w=other_w,
         idle_w=idle_w,
@@ -7863,6 +7864,27 @@ _RATE_WANTED = re.compile(
     r"|would like|wanna|trying to|hop(?:e|ing)|goal|target\w*|aim\w*|realistic|possible|feasible"
     r"|doable|able to)\b)"
 )
+
+
+# a time to first token allowed: "latency budget is 2s time to first token", "TTFT under 500 ms",
+# "first token within 1.5 seconds"
+_TTFT_BUDGET = re.compile(
+    r"\b(?:ttft|time to first token|first token)\b[^.?!\d]{0,25}?(?:under|below|within|of|is|<=?"
+    r"|at most|budget(?: is| of)?|max(?:imum)?|no more than)\s?~?(\d+(?:\.\d+)?)\s?(ms|millisec\w*"
+    r"|s|secs?|seconds?)\b"
+    r"|\b(?:latency )?budget (?:is |of )?~?(\d+(?:\.\d+)?)\s?(ms|millisec\w*|s|secs?|seconds?)\b"
+    r"[^.?!]{0,25}\b(?:ttft|time to first token|first token)\b"
+)
+
+
+def _ttft_budget(low: str) -> float | None:
+    """The seconds to the first token the user allows, when said."""
+    m = _TTFT_BUDGET.search(low)
+    if m is None:
+        return None
+    value, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    seconds = float(value) / (1000.0 if unit.startswith("m") else 1.0)
+    return seconds if 0 < seconds <= 600 else None
 
 
 def _sentence_of(low: str, at: int) -> str:
