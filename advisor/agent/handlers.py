@@ -46,6 +46,7 @@ from advisor.agent.understand import (
     NEED_A_GPU,
     NONSTOP,
     OFF_GRID,
+    ON_PREMISES,
     PERIOD_HOURS,
     PRECISION_WORDS,
     REFERENCE_LLM,
@@ -10460,9 +10461,7 @@ def _bought(query: Query) -> bool:
     # "data can't leave premises", "on-prem only": hardware of one's own, bought
     onprem = (
         query.location == "datacenter"
-        and bool(
-            re.search(r"\bon[- ]?prem\w*|\bpremises\b|\bair[- ]?gapped\b|\bin[- ]house\b", low)
-        )
+        and bool(re.search(ON_PREMISES, low))
         and not _RENT_SAID.search(low)
         and not query.providers
     )

@@ -8506,6 +8506,11 @@ _BUYING = re.compile(
 _RENTING = re.compile(r"\brent\w*|\blease\w*|\bcloud\b|\bper hour\b|/h(?:ou)?r\b")
 
 
+# premises of one's own, said in so many words: "on-prem", "data can't leave premises",
+# "air-gapped", "in-house only" (hardware there is bought; handlers read it too)
+ON_PREMISES = r"\bon[- ]?prem\w*|\bpremises\b|\bair[- ]?gapped\b|\bin[- ]house\b"
+
+
 def _location(low: str) -> str | None:
     if rx.search(
         r"\bhome\b|\bhomelab\b|\bhome ?lab\b|\blocal(?:ly)?\b"
@@ -8515,9 +8520,7 @@ def _location(low: str) -> str | None:
     ):
         return "home"
     if rx.search(
-        r"\bon[- ]?prem\w*|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b"
-        # "data can't leave premises", "air-gapped", "in-house only"
-        r"|\bpremises\b|\bair[- ]?gapped\b|\bin[- ]house\b",
+        rf"{ON_PREMISES}|\bdata ?cent(?:er|re)\b|\bour (?:own )?servers?\b|\bcolo\b",
         low,
     ):
         return "datacenter"
