@@ -86,7 +86,10 @@ from advisor.errors import InvalidInput
 # serving figure's), not on the 4,096-token context assumed for memory; PEFT's fp32 upcast of
 # the embeddings is a part of a QLoRA's memory of its own (peft_fp32_upcast), not in the
 # weights; an encoder at inference holds one layer's activations (nets._memory), not all
-FORMULA_VERSION = "calc-2026.12.06c"
+# .12.06d: a decode step's attention over an MLA latent cache takes the longer of its reads and
+# its tensor-core FLOPs (every query head against every cached latent), vLLM's ranks computing
+# at least a 64-head tile (throughput.mla_decode_attention_flops)
+FORMULA_VERSION = "calc-2026.12.06d"
 LLM_ENGINES = ("hf", "vllm", "llama.cpp", "tensorrt-llm", "sglang", "lmdeploy", "tgi", "exllamav2",
                "autoawq", "mlc-llm")  # fmt: skip
 
@@ -692,6 +695,13 @@ ENGINE_ALIASES = {
 # rows 23% slow). Not fitted on, and still 2.0-2.6x fast with it: DeepSeek-R1 at one stream on
 # 16 H100s over two nodes (SGLang, July 2025, L2207-L2211) and in AWQ on vLLM (L2212-L2216)
 MOE_LAYER_MS = 0.055
+
+# FlashMLA's decode kernel computes a sequence's query heads in blocks of 64 (throughput.
+# mla_decode_attention_flops): from its kernel, not fitted. The engines whose MLA decode runs it
+# (vLLM's default MLA backends on Hopper and its DeepSeek-V3.2 sparse one; SGLang's and
+# TensorRT-LLM's own kernels are not held to it here)
+MLA_HEAD_TILE = 64
+MLA_TILED_ENGINES = ("vllm",)
 
 TENSOR_PARALLEL_ENGINES = ("vllm", "tensorrt-llm", "sglang", "tgi", "lmdeploy", "mlc-llm")
 

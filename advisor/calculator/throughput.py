@@ -178,7 +178,11 @@ def decode_step_seconds(
     bandwidth = gpu.bandwidth_gbs * 1e9 * engine.mbu
     t_memory = weights / (gpu.bandwidth_gbs * 1e9 * decode_mbu(engine, gen, is_hbm(gpu), gpu.id)[0])
     per_head = factors.kv_read_per_query_head(engine.name, engine_version)
-    t_memory += kv * kv_traffic(model, engine, per_head) / bandwidth
+    t_kv = kv * kv_traffic(model, engine, per_head) / bandwidth
+    attn_flops = mla_decode_attention_flops(model, engine, context, batch, tp) / busy
+    mfu_attn = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)
+    t_attn = attn_flops / ((gpu.fp16_bf16_dense_tflops or 1.0) * 1e12 * mfu_attn)
+    t_memory += max(t_kv, t_attn)  # the attention kernel: its reads or its matmuls
     flops = 2 * model.params_per_token * batch / tp / busy
     mfu = engine.prefill_mfu * GENERATION_MFU.get(gen, 0.7)  # as prefill's: applied once
     t_compute = flops / (dense_tflops(gpu, precision) * 1e12 * mfu)
@@ -217,6 +221,34 @@ def decode_step_seconds(
     if speedup != 1.0:  # never faster than reading the step's bytes at the datasheet bandwidth
         step = max(step / speedup, (weights + kv) / (gpu.bandwidth_gbs * 1e9))
     return step
+
+
+def mla_decode_attention_flops(
+    model: Model, engine: EngineFactors, context: int, batch: int, tp: int = 1
+) -> float:
+    """Tensor-core FLOPs of one decode step's attention over a multi-head latent (MLA) cache,
+    per GPU.
+
+    Served MLA absorbs the up-projections into the query and the output: every query head takes
+    a dot product with each cached latent (kv_lora_rank + qk_rope_head_dim values) and sums the
+    latents back (kv_lora_rank), 2 x (2 x kv_lora_rank + rope) FLOPs per head per cached token,
+    where a GQA head reads its own keys. All heads share one latent, so a step does ~240 FLOPs
+    per byte of a 16-bit cache at 128 heads, past the ridge of every card (an H20's is 37).
+    vLLM's MLA decode kernels (FlashMLA, github:deepseek-ai/FlashMLA: its flashmla and
+    flashmla_sparse backends, factors.MLA_TILED_ENGINES) tile a sequence's query heads 64 to a
+    block (MLA_HEAD_TILE): a tensor-parallel rank holding fewer heads computes a full tile
+    (github:vllm-project/recipes DeepSeek/DeepSeek-V3_2.md: "TP=8 yields only 16 heads
+    (128/8) per rank but is padded to 64 heads, incurring overhead"). 0 for other attention."""
+    if model.attention_type != "MLA" or not model.kv_lora_rank or not model.qk_rope_head_dim:
+        return 0.0
+    heads = -(-model.num_attention_heads // max(tp, 1))
+    if engine.name in factors.MLA_TILED_ENGINES:
+        heads = max(heads, factors.MLA_HEAD_TILE)
+    windowed = model.sliding_window_layers or 0
+    window = model.sliding_window or context
+    tokens = (model.num_layers - windowed) * context + windowed * min(context, window)
+    per_token = 2 * (2 * model.kv_lora_rank + model.qk_rope_head_dim)
+    return float(tokens * batch * heads * per_token)
 
 
 def _tp_allreduce_seconds(
