@@ -29,7 +29,7 @@ from advisor.calculator import (
     throughput,
 )
 from advisor.calculator.base import one_epoch_assumed
-from advisor.calculator.interconnect import link_for
+from advisor.calculator.interconnect import PCIE_LANE_GBS, link_for
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import get_precision, is_exl2, no_bf16_tensor, tensor_formats
 from advisor.catalog import load_catalog
@@ -143,6 +143,7 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
         sheet["gpu_usable_gib"] = sheet["gpu_usable_gb"] * 1e9 / 2**30
     if sheet.get("gpu_link_gbs"):  # datasheets give both directions together
         sheet["gpu_link_gbs_per_direction"] = sheet["gpu_link_gbs"] / 2
+    _slot_figure(sheet)
     if num_gpus > 1:
         sheet["totals"] = {
             "num_gpus": num_gpus,
@@ -150,6 +151,15 @@ def gpu_specs(gpu: str, num_gpus: int = 1) -> dict[str, Any]:
         }
         if isinstance(sheet.get("mig_max_instances"), int):  # every card of them splits
             sheet["totals"]["mig_instances"] = sheet["mig_max_instances"] * num_gpus
+    return sheet
+
+
+def _slot_figure(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A card with no NVLink talks to another over its PCIe slot: what the slot moves each way
+    (`pcie_gbs_per_direction`, the PCIe generation's lane rate times the card's lanes)."""
+    gen, lanes = sheet.get("pcie_gen"), sheet.get("pcie_lanes") or 16
+    if sheet.get("gpu_link") not in ("bridge", "switch") and gen in PCIE_LANE_GBS:
+        sheet["pcie_gbs_per_direction"] = PCIE_LANE_GBS[gen] * lanes
     return sheet
 
 
@@ -171,7 +181,8 @@ def compare_gpus(gpus: list[str]) -> dict[str, Any]:
                 leaders[field] = ahead[0]
             else:  # equal values: nobody is ahead
                 tied[field] = ahead
-    return {"gpus": [g.to_dict() for g in found], "leader_by_field": leaders, "tied_fields": tied}
+    return {"gpus": [_slot_figure(g.to_dict()) for g in found], "leader_by_field": leaders,
+            "tied_fields": tied}  # fmt: skip
 
 
 @_tool

@@ -145,9 +145,13 @@ def field_value(sheet: dict[str, Any], field: str) -> str:
             return (
                 f"{num(sheet.get('gpu_link_gbs') or sheet.get('interconnect_gbs'), 'GB/s')} ({how})"
             )
+        # (a card with no NVLink: what its slot moves each way, "PCIe 4.0 x16 only (no
+        # NVLink), about 31.5 GB/s each way")
+        slot = sheet.get("pcie_gbs_per_direction")
+        each_way = f", about {num(slot, 'GB/s')} each way" if slot else ""
         if sheet.get("interconnect"):
-            return str(sheet["interconnect"])
-        return "PCIe only"
+            return str(sheet["interconnect"]) + each_way
+        return "PCIe only" + each_way
     value = sheet.get(field)
     if field == "unified_memory":  # one pool the CPU and GPU share, or the card's own
         return "yes, unified" if value else "no, the card's own"
@@ -1296,6 +1300,8 @@ def fit_table(results: list[dict[str, Any]], alternatives: list[str],
         if e["fits"] and e.get("job_hours") and time_first:
             span = "one epoch" if one_epoch(e) else "the job"
             line += f"; {span} takes about {duration(e['job_hours']['typical'])}"
+            if figures:  # the pace behind it: "at about 93 sequences/s"
+                line += f" at about {num(figures[0][1]['typical'], figures[0][2])}"
         elif e["fits"] and figures:  # the figure that decides, and a second one named
             shown = figures[: max(1, min(2, len(metrics_named(e, asked))))]
             line += "".join(
@@ -1762,6 +1768,7 @@ def break_even(
 
 
 LONG_CONTEXT_SHARE = 0.1  # a KV cache this share of a pick's need is named beside the weights
+LONG_CONTEXT_TOKENS = 4096  # or the cache of a context longer than the usual default
 
 
 def recommendation(result: dict[str, Any], job: str) -> str:
@@ -1792,7 +1799,14 @@ def recommendation(result: dict[str, Any], job: str) -> str:
         kv, streams = best.get("kv_cache_gb") or 0.0, best.get("batch") or 1
         if of and streams > 1 and kv:  # "20 players at once": their caches beside the weights
             of += f", {num(kv, 'GB')} the KV cache of the {streams:,} sequences served at once"
-        elif of and kv >= LONG_CONTEXT_SHARE * best["memory_total_gb"] and best.get("context"):
+        elif (
+            of
+            and best.get("context")
+            and (
+                kv >= LONG_CONTEXT_SHARE * best["memory_total_gb"]
+                or best["context"] > LONG_CONTEXT_TOKENS
+            )
+        ):
             # "with 32k context": a KV cache that is a good part of the need, named
             of += f", {num(kv, 'GB')} its KV cache at {best['context']:,} tokens"
         nominal = best.get("weights_nominal_gb")

@@ -539,6 +539,9 @@ def impossible_hardware(query: Query) -> Draft | None:
     memory = _NO_MEMORY.search(low)
     if memory and memory.group(2) and not re.search(r"\b(?:vram|gpu|card)\b", low):
         memory = None  # "a 500 mb file": no card's memory
+    if memory and memory.group(2) and query.gpus and not re.search(
+            r"(?:vram|gpu|card|memory)$", memory.group(0)):  # fmt: skip
+        memory = None  # "an OOM on my 4070 super, gnome takes about 500MB": a use of the card's
     if count is None and memory is None:
         return None
     said = (count or memory).group(0).strip()  # type: ignore[union-attr]
@@ -2040,6 +2043,9 @@ _CARDS_TOGETHER = re.compile(
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
     r"|\bpaired with\b|\bin (?:one|the same) (?:rig|machine|box|pc|system|computer)\b"
     r"|\bsplit (?:across|between|over)\b|\bmixed (?:cards|gpus|setup)\b"
+    # "throw my old 3060 in the second slot": a card put beside the one there
+    r"|\b(?:in|into) (?:the )?(?:second|other|2nd|spare|free|empty|bottom|next)"
+    r" (?:pcie |x16 )?slot\b"
 )
 
 
@@ -2102,6 +2108,62 @@ def _mixed_pair(query: Query, box: ToolBox) -> Draft | None:
     return Draft("\n\n".join(filter(None, [head, "\n".join(rows), speed, note])))
 
 
+# one card shared by people, each with a job of their own: "a classroom of 25 students share one
+# A100", "split it between the interns"
+_PEOPLE_COUNTED = re.compile(
+    r"\b(\d{1,3})\s(?:[a-z]+\s)?(?:students|interns|people|users|researchers"
+    r"|engineers|scientists|pupils|members|kids|colleagues|devs)\b"
+)
+_SHARED_AMONG = re.compile(
+    r"\b(?:share|sharing|shared|split|splitting|partition\w*|divide|carve)\b"
+)
+
+
+def _shared_by_people(query: Query, box: ToolBox) -> Draft | None:
+    """ "Could 25 students share one A100 80GB for BERT-base fine-tuning? How would you split
+    it?": each one's job on a MIG instance (the card's smallest), as many at once as it has
+    instances, the rest taking turns; on a card without MIG, all the jobs' memory together
+    against the card's."""
+    counted = _PEOPLE_COUNTED.search(query.low)
+    people = query.concurrency or (int(counted.group(1)) if counted else 0)
+    if not (len(query.gpus) == 1 and (query.gpus[0].count or 1) == 1 and query.models
+            and people > 1 and _SHARED_AMONG.search(query.low)):  # fmt: skip
+        return None
+    model = query.models[0]
+    gpu = gpu_choices(query.gpus[0])[0]
+    e = box.call("estimate", estimate_args(replace(query, concurrency=None), gpu, None, model))
+    sheet = box.call("gpu_specs", {"gpu": gpu})
+    if "error" in e or "error" in sheet or not e.get("fits"):
+        return None
+    need = e["memory_per_gpu_gb"]
+    slices, smallest = sheet.get("mig_max_instances"), sheet.get("mig_smallest_gb")
+    job = f"{e['model_name']} for {c.workload_label(e)} ({c.settings(e)})"
+    if isinstance(slices, int) and slices > 1 and smallest and need <= smallest:
+        rest = "the others taking turns" if people > slices else "one each"
+        head = (f"**Yes, with MIG: the {sheet['name']} splits into up to {slices} instances of "
+                f"about {c.num(smallest, 'GB')} each, and {job} needs about "
+                f"{c.num(need, 'GB')}, so each instance runs one person's job: {slices} at once, "
+                f"{rest}.**")  # fmt: skip
+    else:
+        together = box.call(
+            "memory_together",
+            {"needs_gb": [need] * people, "usable_gb": e["usable_memory_per_gpu_gb"]},
+        )
+        if "error" in together:
+            return None
+        word = "Yes" if together["fits"] else "Not all at once"
+        mig = isinstance(slices, int) and slices > 1
+        how = ("no MIG instance is that large" if mig else "it has no MIG") + ", so the jobs "
+        head = (f"**{word}: {how}share the card's memory: {job} needs about "
+                f"{c.num(need, 'GB')} each, {c.num(together['total_gb'], 'GB')} for all {people} "
+                f"at once, against {c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable"
+                f"{'' if together['fits'] else '; the rest take turns'}.**")  # fmt: skip
+    return Draft("\n\n".join([head, "MIG gives each instance its own memory and compute, so "
+                               "one person's job cannot slow or crash another's; without it, "
+                               "jobs on one card share its memory and take turns on its "
+                               "compute."]))  # fmt: skip
+
+
 def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
     if not query.gpus and HARDWARE_UNKNOWN.search(query.low):
         # "good enough for the ai thing? its a dell, dont know whats inside it": its card first
@@ -2110,6 +2172,8 @@ def fit(query: Query, box: ToolBox, speed_first: bool = False) -> Draft:
         return Draft(c.ASK_BACK)  # "will it fit?" with nothing named: which model, which card?
     if (mixed := _mixed_pair(query, box)) is not None:
         return mixed  # "70b q4 on a 4090 + 3090 together?": the layers split over both
+    if (shared := _shared_by_people(query, box)) is not None:
+        return shared  # "25 students share one A100 80GB for BERT fine-tuning: how to split?"
     if query.intent == "fit" and (carried := _measured_elsewhere(query, box)):
         return carried  # "my 3090 does SDXL in 14 s an image; on an A100?"
     if (weighed := _formats_weighed(query, box) or _engines_weighed(query, box)
@@ -2416,9 +2480,10 @@ _NEED_A_GPU = re.compile(NEED_A_GPU)  # "do i even need a gpu?": the understandi
 
 
 def _per_token_asked(query: Query) -> bool:
+    # (a price of one's own: for the one card named, "I rent an A10G at $1.01/hr")
     return bool(
         _PER_TOKENS.search(query.low)
-        and not query.user_price_usd_per_hour
+        and (not query.user_price_usd_per_hour or len(query.gpus) == 1)
         and query.models
         and query.gpus
         and (query.models[0].family or "llm") == "llm"
@@ -3148,6 +3213,14 @@ def _engines_weighed(query: Query, box: ToolBox) -> Draft | None:
             # "exllamav2 8bpw vs llama.cpp q8_0": the format said for that engine, as said
             args["precision"] = _format_said_for(engine, query.low) or args.get("precision")
             e = box.call("estimate", args)
+            if ("error" not in e and not e["fits"] and count is None and not query.precision
+                    and not _format_said_for(engine, query.low)):  # fmt: skip
+                # "vllm vs ollama for qwen 14b on a 4090": on the one card, each engine in its
+                # own 4-bit format when 16 bits do not fit, before more cards
+                quarter = box.call(
+                    "estimate", {**args, "precision": _engine_format(engine, "q4_k_m")}
+                )
+                e = quarter if "error" not in quarter and quarter["fits"] else e
             if "error" not in e:
                 rows.append(e)
         fitting = [e for e in rows if e["fits"] and e.get("decode_tokens_per_s")]
@@ -3770,6 +3843,9 @@ _JOB_UNNAMED = re.compile(
 def speed(query: Query, box: ToolBox) -> Draft:
     if carried := _measured_elsewhere(query, box) or _steps_carried(query, box):
         return carried  # "35 tok/s on our L40S: and on an H100?"
+    if (_COST_WORDS.search(query.low) and not query.user_price_usd_per_hour
+            and (loaded := _load_on_each(query, box)) is not None):  # fmt: skip
+        return loaded  # "cheaper to serve mistral 7b at 15 req/s: l40s or a100?": each fleet
     if HOW_LONG.search(query.low) and (made := _tokens_generated(query, box, time_first=True)):
         return made  # "how long to generate 100k samples of 400 tokens on 8x h100"
     if (mixed := _mixed_pair(query, box)) is not None:
@@ -4403,6 +4479,10 @@ def _users_at_pace_estimated(query: Query, box: ToolBox) -> Draft | None:
     lines = [f"**About {low} users at once at {c.num(pace, 'tokens/s')} each** from "
              f"{e['model_name']} on {where} ({c.settings({**e, 'batch': low})}): at {low} streams "
              f"each gets about {c.num(at, 'tokens/s')}."]  # fmt: skip
+    if low == top and at is not None and at > pace:  # the card's memory, not the pace, stops it
+        lines = [f"**About {low} users at once, each at about {c.num(at, 'tokens/s')}, above your "
+                 f"{c.num(pace, 'tokens/s')}: memory sets the count** ({e['model_name']} on "
+                 f"{where}; {c.settings({**e, 'batch': low})})."]  # fmt: skip
     if low < top and (more := each(low + 1)) is not None:
         lines.append(f"At {low + 1} streams each gets about {c.num(more, 'tokens/s')}, below "
                      "your pace; each stream slows as more share the card's memory "
@@ -4784,7 +4864,9 @@ def _api_against_token_rent(query: Query, box: ToolBox, usd_per_million: float) 
     return Draft("\n\n".join(lines))
 
 
-_API_NAMED = re.compile(r"\bapis?\b|\bopenai\b|\bgpt-?\d|\bclaude\b|\bgemini\b|\bchatgpt\b")
+_API_NAMED = re.compile(r"\bapis?\b|\bopenai\b|\bgpt-?\d|\bclaude\b|\bgemini\b|\bchatgpt\b"
+                        r"|\banthropic\b|\bopenrouter\b|\btogether\.?ai\b|\bgroq\b"
+                        r"|\bfireworks(?:\.ai)?\b")  # fmt: skip
 
 
 def _api_bill_or_rented(query: Query, box: ToolBox) -> Draft | None:
@@ -4813,6 +4895,40 @@ def _api_bill_or_rented(query: Query, box: ToolBox) -> Draft | None:
               f"{c.usd(query.monthly_usd, sign)} a month. Self-hosting pays for the GPU's idle "
               "hours too; it wins only when the load keeps it busy.")  # fmt: skip
     return Draft(f"{verdict}\n\n{detail}", cite_more=False)
+
+
+def _api_bill_against_cards(query: Query, box: ToolBox) -> Draft | None:
+    """ "We spend $4,000 a month on OpenAI: would Llama 3.1 70B on rented H100s be cheaper?": no
+    load said, so the fewest of the card named that hold the model, rented around the clock for a
+    month, against the monthly API bill (the load decides whether they are busy enough)."""
+    model = next((m for m in query.models if m.ids and (m.family or "llm") == "llm"), None)
+    if not (query.monthly_usd and model and query.gpus and not query.rps
+            and _API_NAMED.search(query.low)):  # fmt: skip
+        return None
+    gpu = gpu_choices(query.gpus[0])[0]
+    solved = _fewest(query, box, gpu, model)
+    count = solved.get("solution") if "error" not in solved else None
+    if not count:
+        return None
+    median = (box.call("prices", {"gpu": gpu}).get("summary_usd_per_gpu_hour") or {}).get("median")
+    if not median:
+        return None
+    month = box.call("rental_cost", {"usd_per_gpu_hour": median, "hours": HOURS_PER_MONTH,
+                                     "num_gpus": count})  # fmt: skip
+    if "error" in month or not month.get("usd"):
+        return None
+    e = solved.get("estimate") or {}
+    where = c.gpus_phrase(int(count), e.get("gpu_name") or gpu)
+    verdict = c.against_service(month["usd"], query.monthly_usd,
+                                f"for a month around the clock on {where}")  # fmt: skip
+    verdict = verdict.replace("The service is cheaper", "Your API is cheaper", 1)
+    return Draft(
+        f"{verdict}\n\n{where} is the fewest that hold {e.get('model_name', model.text)} "
+        f"({c.settings(e) if e else model.text}), at the median rent around the clock "
+        f"({HOURS_PER_MONTH} hours). Self-hosting pays for idle hours too: it wins only when your "
+        "load keeps the cards busy; say your requests a second or tokens a day to size it.",
+        cite_more=False,
+    )
 
 
 _HOW_MANY_CARDS = re.compile(
@@ -5326,7 +5442,8 @@ def finish_by(spans: str) -> str:
         r"\b(?:finish\w*|done|complete\w*|(?:fine-?)?tuned|trained|get through)\b[^.?!]{0,60}?"
         rf"\b(?:(?:within|in|over)\s(?:a|one|the|\d+)\s(?:{spans})s?"
         r"|overnight|(?:by|before) (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday"
-        r"|sunday|the weekend|the end of|next week))\b"
+        r"|sunday|the weekend|the end of|next week|(?:the |tomorrow )?morning|(?:the )?next day"
+        r"|(?:the )?weekend))\b"
     )
 
 
@@ -5335,6 +5452,9 @@ FINISH_BY = finish_by("weekend|night|evening|day|week|month|hour|hr|h")
 # a time said as a limit to finish by, not a span of use: "deadline is 3 weeks", "by friday"
 _DEADLINE_SAID = re.compile(
     r"\bdeadline\b|\bdue\b|\bdoable\b|\b(?:in|enough) time\b|\b(?:make|meet|hit) (?:it|the date)\b"
+    # "will it be done when i'm in at 8", "finished by the time we wake up"
+    r"|\b(?:done|finished|ready|complete)\b[^.?!]{0,10}\b(?:when|by the time) (?:i|we)(?:'m| am"
+    r"| are|'re)?\b"
     r"|\bby (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
     r"|\bby (?:tomorrow|tonight|next week|the end|end of)|\bwithin\b|\bin (?:under|less than)\b|"
     + FINISH_BY
@@ -5906,7 +6026,8 @@ def compare(query: Query, box: ToolBox) -> Draft:
         # "H100 worth it over an A100 for pre-training a 1.3B on 30B tokens?": the whole job's
         # cost and time on each, the cheaper first
         costed = cost(query, box)
-        if "the job costs least there" in costed.text.split("\n", 1)[0]:
+        lead = costed.text.split("\n", 1)[0]
+        if "the job costs least there" in lead or "the job is done first there" in lead:
             return costed
     worth = _worth_the_price(query, box)
     if worth is not None:  # "is the 4090 worth the price premium over the 4080?"
@@ -6258,6 +6379,9 @@ MONEY_ASKED = re.compile(
     r"|savings?|saving)\b"
     r"|\$|\bmore expensive\b|\bcosts? more\b"
 )
+# "is the rtx 6000 ada worth it over two 4090s?": one desk card's worth against another's, as
+# bought (datacenter cards are weighed on their rent and load)
+_WORTH_OVER = re.compile(r"\bworth (?:it |getting |buying )?over\b")
 
 
 def _prices_said(query: Query, ids: list[str]) -> dict[str, float]:
@@ -6300,6 +6424,19 @@ def _condition_of(query: Query, ref: GpuRef) -> str | None:
     return "new" if "new" in said.group(1) else "used"
 
 
+# the launch price asked: "what did the 4090 launch at", "its MSRP", "list price at release"
+_LAUNCH_ASKED = re.compile(
+    r"\blaunch(?:ed)? (?:at|for|price)\b|\bmsrp\b|\blist price\b|\bprice at (?:launch|release)\b"
+    r"|\brelease price\b"
+)
+
+
+_STREET_ASKED = re.compile(
+    r"\bstreet\b|\bcurrent\w*\b|\bnow\b|\btoday\b|\bthese days\b"
+    r"|\bgoing for\b|\bsells? for\b|\bgo(?:es)? for\b"
+)
+
+
 # "is the <first card> worth it": the first card named is the one asked about
 _WORTH_OF_FIRST = re.compile(r"^\W*(?:is|are|would|will|does)\b")
 
@@ -6308,8 +6445,11 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     """ "4090 vs 3090 for local LLMs, is the 4090 worth the extra $?": the job's speed on each
     set against what each costs to buy (the newest price of the condition asked, MSRP when no
     new one): worth it when the speed grows at least as much as the price."""
-    if len(query.gpus) != 2 or not (_WORTH_ASKED.search(query.low)
-                                    and MONEY_ASKED.search(query.low)):  # fmt: skip
+    if len(query.gpus) != 2 or not _WORTH_ASKED.search(query.low):
+        return None
+    named = [gpu_choices(ref)[0] for ref in query.gpus if ref.ids]
+    if not MONEY_ASKED.search(query.low) and not (
+            _WORTH_OVER.search(query.low) and _all_local(box, named)):  # fmt: skip
         return None
     if _RENT_SAID.search(query.low) or query.providers:
         return None  # "is renting a 5090 worth the extra $ on runpod?": the hourly prices
@@ -6447,6 +6587,15 @@ def _worth_the_price(query: Query, box: ToolBox) -> Draft | None:
     )
     why = (f"Memory bandwidth paces decoding and the dense FP16 tensor rate paces prompts, "
            f"images and training: {rates}." if rates else "")  # fmt: skip
+    decoded = [sh for sh in sheets if "error" not in sh and sh.get("bandwidth_gbs")]
+    if result.get("unit") == "tokens/s" and workload == "inference" and len(decoded) == 2:
+        # "all i do is local llm chat": decoding reads the weights, so bandwidth paces it,
+        # said beside the verdict (the tensor rate, "2x the tflops", barely counts there)
+        a, b = decoded
+        head += (f" Decoding is paced by memory bandwidth: {c.num(a['bandwidth_gbs'], 'GB/s')} "
+                 f"on the {a['name']} against {c.num(b['bandwidth_gbs'], 'GB/s')} on the "
+                 f"{b['name']}, not by the tensor rate.")  # fmt: skip
+        why = ""
     sources = "\n".join(f"- {r['gpu_name']}: {prices[r['gpu']]['source']}" for r in rows)
     alone = all(n == 1 for n in counts.values())  # (what one card's memory holds, each)
     room = what_more_memory_holds(query, box, sheets) if alone and (local or model is None) else ""
@@ -6740,11 +6889,14 @@ _MULTIPLE_ASKED = re.compile(
     # "nvidia said the 5090 is 2x the 4090", "finish in half the time": a multiple claimed
     r"|\b(\d+(?:\.\d+)?) ?(?:x|times) (?:the|an?|my|our) (?=(?:[a-z]+ )?[a-z]{0,4}\d)"
     r"|\b(half|a third|a quarter) (?:of )?the time\b"
+    # "the 5090 is literally double a 4090 at everything": a multiple of a card claimed
+    r"|\b(twice|double|triple)(?= (?:an?|the|that of an?|that of the) (?:[a-z]+ )?[a-z]{0,4}\d)"
 )
 _TIMES_SAID = {"double": 2.0, "triple": 3.0, "quadruple": 4.0, "several": 3.0, "a few": 3.0,
                "many": 3.0, "an order of magnitude": 10.0, "three": 3.0, "four": 4.0,
                "five": 5.0, "six": 6.0, "seven": 7.0, "eight": 8.0, "nine": 9.0,
-               "ten": 10.0, "half": 2.0, "a third": 3.0, "a quarter": 4.0}  # fmt: skip
+               "ten": 10.0, "half": 2.0, "a third": 3.0, "a quarter": 4.0,
+               "twice": 2.0}  # fmt: skip
 
 
 def multiple_asked(low: str) -> float | None:
@@ -6752,7 +6904,8 @@ def multiple_asked(low: str) -> float | None:
     said = _MULTIPLE_ASKED.search(low)
     if said is None:
         return None
-    if words := said.group(4) or said.group(5) or said.group(6) or said.group(7) or said.group(9):
+    if words := (said.group(4) or said.group(5) or said.group(6) or said.group(7) or said.group(9)
+                 or said.group(10)):  # fmt: skip
         return _TIMES_SAID[words]
     return 2.0 if said.group(3) else float(said.group(1) or said.group(2) or said.group(8))
 
@@ -6798,12 +6951,48 @@ def parity_judged(query: Query, box: ToolBox) -> str:
     return f"**No: about {c.num(ratio)}x apart.**\n\n"
 
 
+# a multiple claimed of every figure: "double a 4090 at everything", "across the board"
+_EVERY_FIGURE = re.compile(
+    r"\b(?:at|in|on) every(?:thing| way| spec\w*| metric| front| figure)\b|\bacross the board\b"
+    r"|\bin all (?:of )?(?:them|respects|specs)\b"
+)
+
+
+def _sheet_multiple(query: Query, box: ToolBox, times: float) -> str:
+    """ "my mate says the 5090 is double a 4090 at everything - vram, bandwidth": the multiple
+    against the datasheet ratio of each figure named (the headline figures when "everything"),
+    the card named first over the other; empty unless two cards, no model and several figures."""
+    figures = [f for f in query.fields if f in c.SUMMARY_FIELDS]
+    if _EVERY_FIGURE.search(query.low):
+        figures = list(dict.fromkeys([*figures, *c.SUMMARY_FIELDS[:3]]))
+    if query.models or len(query.gpus) != 2 or len(figures) < 2:
+        return ""
+    subject, other = (box.call("gpu_specs", {"gpu": gpu_choices(ref)[0]}) for ref in query.gpus)
+    if "error" in subject or "error" in other:
+        return ""
+    parts, holds = [], True
+    for f in figures:
+        a, b = subject.get(f), other.get(f)
+        if not (isinstance(a, (int, float)) and isinstance(b, (int, float)) and b):
+            continue
+        holds = holds and a / b >= 0.9 * times
+        parts.append(f"{c.FIELD_LABELS[f][0]} {c.field_value(subject, f)} against "
+                     f"{c.field_value(other, f)} ({c.num(a / b)}x)")  # fmt: skip
+    if len(parts) < 2:
+        return ""
+    word = "Yes: about" if holds else "No: not"
+    return (f"**{word} {c.num(times)}x on the datasheet: the {subject['name']} over the "
+            f"{other['name']}, {'; '.join(parts)}.**\n\n")  # fmt: skip
+
+
 def multiple_judged(query: Query, box: ToolBox) -> str:
     """ "Is the H100 really 3x faster than the A100?": yes or no by the ratio just computed
     (within a tenth of the multiple counts as yes), before it; empty when none is asked."""
     times = multiple_asked(query.low)
     if times is None or times <= 1:
         return ""
+    if sheet := _sheet_multiple(query, box, times):
+        return sheet
     # (the last comparison in which both cards ran: a larger batch tried after may not fit one)
     compared = next((call.result for call in reversed(box.calls)
                      if call.name == "compare_workload" and "error" not in call.result
@@ -7226,9 +7415,20 @@ def _model_ratio(query: Query, box: ToolBox) -> str | None:
         batch = query.concurrency
         args.update({k: v for k, v in (("context", query.context),
                                        ("output_tokens", query.output_tokens)) if v})  # fmt: skip
+    if query.context and "context" not in args:
+        args["context"] = query.context  # "BERT-large at seq len 384": as the fit below runs it
     if batch:
         args["batch"] = batch
     result = _at_training_batch(box, args, model.family or "llm")
+    while (not query.batch and query.context and workload != "inference"
+           and args.get("batch", 1) > 1 and "error" not in result
+           and not all(r["speed"] for r in result["gpus"])):  # fmt: skip
+        # a batch the user did not say, too big for one card: each at the same smaller batch,
+        # as the fit below takes the largest that fits ("BERT-large at 384 tokens: 4090 or A100")
+        smaller = box.call("compare_workload", {**args, "batch": args["batch"] // 2})
+        if "error" in smaller:
+            break
+        args, result = {**args, "batch": args["batch"] // 2}, smaller
     if "error" in result or not any(r["speed"] for r in result["gpus"]):
         return None  # none fits: the fit answer says so, and what would
     for ref in query.gpus:  # "h100 or a100 for a 70b": an A100 is the 80GB one that holds it
@@ -7580,6 +7780,8 @@ _CHEAPEST_WAY = re.compile(r"\bcheapest\b|\blowest (?:price|cost|rate)\b|\bleast
 _USEFUL_HOUR = re.compile(
     r"\b(?:useful|effective|utili[sz]ed|busy|productive|real)\W{0,2}\s?(?:cost\s)?(?:per|a|/)?\s?"
     r"\W{0,2}(?:gpu[- ]?)?hours?\b|\beffective (?:cost|price|rate)\b"
+    # "at 35% utilisation, what does an idle gpu-hour cost us?": the same share, from its side
+    r"|\b(?:idle|wasted|unused)\W{0,2}\s?(?:gpu[- ]?)?hours?\b"
 )
 _NODE_SAID = re.compile(r"\b(?:node|server|box|machine|instance|cluster)\b")
 
@@ -7591,7 +7793,11 @@ def _useful_hour_cost(query: Query, box: ToolBox) -> Draft | None:
     if not (price and daily and daily < 24 and _USEFUL_HOUR.search(query.low)):
         return None
     count = (query.gpus[0].count if query.gpus else None) or query.num_gpus or 1
-    node = count > 1 and (query.price_per_node or bool(_NODE_SAID.search(query.low)))
+    # ("8x a100 node ... at $1.80/gpu-hour": a price said per GPU is no node's)
+    per_gpu = re.search(r"\d\s?(?:/|per|an?)\s?gpu[- ]?(?:hours?|hrs?|h)\b|\d\s?per gpu\b"
+                        r"|\d\s?per hour \(gpu\)", query.low)  # fmt: skip
+    node = count > 1 and not per_gpu and (query.price_per_node
+                                          or bool(_NODE_SAID.search(query.low)))  # fmt: skip
     gpus = count if node else 1
     share = daily / 24
     nominal = box.call("bill_rate", {"usd": price, "num_gpus": gpus, "hours": 1})
@@ -7770,6 +7976,11 @@ def cost(query: Query, box: ToolBox) -> Draft:
         return Draft(f"{due.text}\n\n{costed.text}", costed.citations, costed.warnings)
     if (at_mfu := _cost_at_stated_mfu(query, box)) is not None:
         return at_mfu  # "3B on 300B tokens, H100s at $2/hr, 40% MFU: compute and cost?"
+    if (not query.user_price_usd_per_hour and not _PER_TOKENS.search(query.low)
+            and (loaded := _load_on_each(query, box)) is not None):  # fmt: skip
+        return loaded  # "which is cheaper for llama 3 8b at 20 req/s, L4 or A10G?": each fleet
+    if (billed := _api_bill_against_cards(query, box)) is not None:
+        return billed  # "$4,000 a month on openai: llama 70b on rented h100s cheaper?"
     if (useful := _useful_hour_cost(query, box)) is not None:
         return useful  # "35% utilisation at $14/hr for the node: per useful GPU-hour?"
     if (afforded_tokens := tokens_at_stated_mfu(query, box)) is not None:
@@ -8053,7 +8264,8 @@ def cost(query: Query, box: ToolBox) -> Draft:
                 f"/hour ({e['cost'].get('basis', 'median price')})." for e in jobs[:4])  # fmt: skip
             if (spans := _days_of_work(query, box, jobs)) is not None:
                 lead = f"{spans}\n\n{lead}"  # "3,000 images a day: the cost a month?"
-            pick = _cheaper_job(query, jobs) or _budget_covers_job(query, jobs)
+            pick = (_sooner_job(query, jobs) or _cheaper_job(query, jobs)
+                    or _budget_covers_job(query, jobs))  # fmt: skip
             if pick:  # the cost picks; the fit below says which is fastest, not a second pick
                 draft.text = re.sub(r"^\*\*Pick the ([^:*]+): the fastest", r"**Fastest: the \1",
                                     draft.text)  # fmt: skip
@@ -8210,6 +8422,39 @@ def _cheaper_job(query: Query, jobs: list[dict[str, Any]]) -> str:
     )
 
 
+# the time that decides between setups: "which one finishes the run first", "which gets done
+# sooner"
+_SOONER_ASKED = re.compile(
+    r"\b(?:finish\w*|done|complete\w*|ready|through)\b[^.?!]{0,25}?\b(?:first|sooner|faster"
+    r"|quicker|earlier)\b|\bwhich\b[^.?!]{0,30}\b(?:sooner|quicker|faster)\b(?! per\b)"
+)
+
+
+def _sooner_job(query: Query, jobs: list[dict[str, Any]]) -> str:
+    """Several cards named for one job and the time asked ("which one finishes the run first, and
+    by how much?"): the card whose job ends first, against the fastest setup of each other."""
+    if not _SOONER_ASKED.search(query.low):
+        return ""
+    best: dict[int, dict[str, Any]] = {}  # the fastest variant of each card named
+    for e in jobs:
+        at = next((i for i, ref in enumerate(query.gpus) if e["gpu"] in ref.ids), None)
+        hours = e["job_hours"]["typical"]
+        if at is not None and (at not in best or hours < best[at]["job_hours"]["typical"]):
+            best[at] = e
+    if len(best) < 2:
+        return ""
+    ranked = sorted(best.values(), key=lambda e: e["job_hours"]["typical"])
+    first = ranked[0]
+    took = first["job_hours"]["typical"]
+    others = "; ".join(
+        f"{c.duration(e['job_hours']['typical'])} on "
+        f"{c.gpus_phrase(e['num_gpus'], e['gpu_name'])} "
+        f"({c.num(e['job_hours']['typical'] / took)}x as long)" for e in ranked[1:])  # fmt: skip
+    chosen = c.gpus_phrase(first["num_gpus"], first["gpu_name"]).removeprefix("one ")
+    return (f"**Pick the {chosen}: the job is done first there, in about {c.duration(took)}**, "
+            f"against {others}.")  # fmt: skip
+
+
 def _job_usd(e: dict[str, Any]) -> float:
     return float(e["cost"]["usd_per_job"])
 
@@ -8343,17 +8588,31 @@ def _token_costs(query: Query, box: ToolBox) -> list[str]:
     model = query.models[0]
     lines, costs = [], []
     for e in _estimates(query, box, model)[:4]:
+        if "error" not in e and not e["fits"] and e["workload"] == "inference" and (
+                e["num_gpus"] == 1 and len(query.gpus) > 1):  # fmt: skip
+            # "h100 or b200, cheaper per token for a 70b?": the fewest of the card that hold it
+            solved = _fewest(query, box, e["gpu"], model)
+            if "error" not in solved and solved.get("solution"):
+                e = box.call("estimate", estimate_args(query, e["gpu"], int(solved["solution"]),
+                                                       model))  # fmt: skip
         if "error" in e or not e["fits"] or e["workload"] != "inference":
             continue
         one = (e.get("cost") or {}).get("usd_per_million_tokens")
         decode = (e.get("decode_tokens_per_s") or {}).get("typical")
+        yours = query.user_price_usd_per_hour
+        if yours and decode:  # "I rent an A10G at $1.01/hr": at that price, not the median
+            mine = box.call("token_cost", {"usd_per_gpu_hour": yours, "tokens_per_s": decode,
+                                           "num_gpus": e["num_gpus"]})  # fmt: skip
+            one = None if "error" in mine else mine["usd_per_million_tokens"]
+            e = {**e, "cost": {**(e.get("cost") or {}), "usd_per_gpu_hour": yours,
+                               "usd_per_hour": yours * e["num_gpus"]}}  # fmt: skip
         if not one or not decode:
             continue
         where = c.gpus_phrase(e["num_gpus"], e["gpu_name"])
         where = where[0].upper() + where[1:]
         stream = "for one stream" if e["batch"] == 1 else f"at batch {e['batch']:,}"
-        paid = (f"{c.num(decode, 'tokens/s')} at {c.usd(e['cost']['usd_per_hour'])}/hour, the "
-                "median price")  # fmt: skip
+        paid = (f"{c.num(decode, 'tokens/s')} at {c.usd(e['cost']['usd_per_hour'])}/hour, "
+                f"{'your price' if yours else 'the median price'}")  # fmt: skip
         # a server under load: the estimate's own full-load figure (each request's prompt read
         # too), at the same hourly price
         rate = (e.get("serving_tokens_per_s") or {}).get("typical")
@@ -8424,6 +8683,16 @@ def _figure_per_price(query: Query, box: ToolBox, prices: dict[str, float]) -> D
 
 
 def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | None:
+    """Several GPUs at the user's own prices (to rent, or with `bought` to buy): the choice on
+    the first job named (_priced_choice_on), then each other job named against every card."""
+    draft = _priced_choice_on(query, box, bought)
+    if draft is not None:
+        prices = query.gpu_purchase_prices if bought else query.gpu_prices
+        draft.text += _other_jobs_on_each(query, box, [g for g, _ in prices])
+    return draft
+
+
+def _priced_choice_on(query: Query, box: ToolBox, bought: bool = False) -> Draft | None:
     """Several GPUs, each at the user's own hourly price: the job computed on each, and which
     one does a unit of work for less (the speed ratio against the price ratio); `bought`: each
     at the user's price to buy ("used 3090 for $700 or a new 4060 Ti for $450"): the speed a
@@ -8452,6 +8721,8 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         args["batch"] = query.batch
     if query.context and hint == "llm":  # "32k of context", "samples of 400 tokens": as said
         args["context"] = query.context
+    if (query.num_gpus or 1) > 1 and not bought:
+        args["num_gpus"] = query.num_gpus  # "renting 4 GPUs ... H100 SXM at $2.69 or PCIe at $2.29"
     result = box.call("compare_workload", args)
     if bought and "error" not in result:
         holds = [r for r in result["gpus"] if r["speed"] and r["gpu"] in prices]
@@ -8489,7 +8760,8 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
                 + f", about {c.ratio_figure(one['speed'], result['unit'])} at your "
                 f"{c.usd(prices[one['gpu']], query.currency)}."
             )
-    if "error" not in result and sum(bool(r["speed"]) for r in result["gpus"]) < 2:
+    if ("error" not in result and sum(bool(r["speed"]) for r in result["gpus"]) < 2
+            and "num_gpus" not in args):  # fmt: skip
         args["num_gpus"] = NODE_GPUS  # too big for one card: a node of each, same per-GPU price
         result = box.call("compare_workload", args)
     if "error" in result:
@@ -8546,9 +8818,19 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
         needs = {r.get("memory_per_gpu_gb") for r in rows}
         if model is not None and model.ids and len(needs) == 1 and None not in needs:
             # "both sixteen gig, any difference?": what the job takes on each, held by both
+            e = box.call(
+                "estimate",
+                {
+                    **{k: v for k, v in args.items() if k not in ("gpus", "counts")},
+                    "gpu": rows[0]["gpu"],
+                    "precision": result["precision"],
+                },
+            )
+            held = (e.get("breakdown_gb") or {}).get("weights") if "error" not in e else None
+            share = f", {c.num(held, 'GB')} of it weights" if held else ""
             lines.insert(1, f"{result['model_name']} needs about "
-                            f"{c.num(needs.pop(), 'GB')} ({result['precision']}) on each: both "
-                            "hold it, so speed and price decide.")  # fmt: skip
+                            f"{c.num(needs.pop(), 'GB')} ({result['precision']}{share}) on each: "
+                            "both hold it, so speed and price decide.")  # fmt: skip
         return Draft("\n\n".join(lines))
     head = (f"**The {best['gpu_name']} is cheaper per unit of work at your prices: the "
             f"{fast['gpu_name']} is {c.num(speed_x)}x as fast for {c.num(price_x)}x the price** "
@@ -8581,6 +8863,10 @@ def _priced_choice(query: Query, box: ToolBox, bought: bool = False) -> Draft | 
     paced = "; ".join(f"{s['name']} {c.field_value(s, field)}" for s in sheets if "error" not in s)
     if paced:
         lines.append(f"What paces it, {c.FIELD_LABELS[field][0]}: {paced}.")
+    links = [c.field_value(s, "interconnect_gbs") for s in sheets if "error" not in s]
+    if count > 1 and len(set(links)) > 1:  # "4 GPUs ... H100 SXM or H100 PCIe": their link too
+        linked = "; ".join(f"{s['name']} {link}" for s, link in zip(sheets, links, strict=False))
+        lines.append(f"Between the {count} cards of each: {linked}.")
     if unit == "tokens/s":
         each = []
         for r in rows:
@@ -9318,6 +9604,15 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         draft = _to_buy(query, box)  # "a $1,000 card for SDXL, which one?": priced to buy
         draft.text += stand_in
         return draft
+    if (not query.models and not query.gpus and query.workload == "train" and query.train_tokens
+            and _family_of_job(query) == "llm"):  # fmt: skip
+        # "train a small gpt from scratch on 5b tokens, $2000 of cloud: which gpu?": a
+        # pre-training run with no size said; GPT-2 small (124M, nanoGPT's) stands in, said so
+        name = box.call("model_specs", {"model": PRETRAIN_STAND_IN}).get("name", PRETRAIN_STAND_IN)
+        query = replace(query, models=(ModelRef(name, (PRETRAIN_STAND_IN,), "llm",
+                                                assumed=True),))  # fmt: skip
+        stand_in = (f"\n\n_Note: no model size named: {name} stands in for the run; say the "
+                    "parameter count for yours._")  # fmt: skip
     if not query.models and not query.gpus and _LLM_JOB_SAID.search(query.low):
         # "best value for llm inference in the cloud?": an 8B LLM stands in, said so
         ref = LINK_REFERENCE_MODEL
@@ -9328,23 +9623,95 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return explain(query, box) if named else Draft(c.ASK_BACK)
     alone = query
     query, beside, kept = _companions(query, box)
+    also, apart = "", query
+    if not beside:  # "8b llms locally and also sdxl": one card for each job in turn
+        apart, also = _each_job_held(query, box)
     clouds = query.providers if not purchase and 2 <= len(query.providers) <= 3 else ()
-    draft = (_on_each_cloud(query, box, beaten, clouds) if clouds else None) or _recommend_for(
-        query, box, beaten, **purchase
+    draft = (_on_each_cloud(apart, box, beaten, clouds) if clouds else None) or _recommend_for(
+        apart, box, beaten, **purchase
     )
+    if also and draft.text.startswith(c.NONE_MEETS):  # none holds the larger job too
+        draft = _recommend_for(query, box, beaten, **purchase)
+        also = also.replace("Each card above also holds", "No card within your limits also holds",
+                            1).replace(": cards with less memory were left out.",
+                                       "; the pick above is for the first job alone.")  # fmt: skip
     if beside and draft.text.startswith(c.NONE_MEETS):
-        # no one card within the limits holds them all: that said, the first model's own pick
+        # no one card within the limits holds them all: that said, a card that runs each job in
+        # turn, else the first model's own pick
         main = query.models[0]
-        draft = _recommend_for(replace(alone, models=(main, *alone.models)), box, beaten,
-                               **purchase)  # fmt: skip
+        apart, also = _each_job_held(replace(alone, models=(main, *alone.models),
+                                             together=False), box)  # fmt: skip
+        draft = _recommend_for(apart, box, beaten, **purchase)
+        turn = "one that runs each in turn" if also else f"for {main.text} alone"
+        if also and draft.text.startswith(c.NONE_MEETS):
+            draft = _recommend_for(replace(alone, models=(main, *alone.models)), box, beaten,
+                                   **purchase)  # fmt: skip
+            turn, also = f"for {main.text} alone", ""
         draft.text = (f"**No single card within your limits holds {main.text} with the other "
-                      f"models loaded beside it** ({c.num(kept, 'GB')} kept for them); for "
-                      f"{main.text} alone:\n\n{draft.text}")  # fmt: skip
+                      f"models loaded beside it** ({c.num(kept, 'GB')} kept for them); "
+                      f"{turn}:\n\n{draft.text}")  # fmt: skip
         beside = ""
     draft.text += stand_in
+    if also and not draft.text.startswith(c.NONE_MEETS):
+        draft.text += "\n\n" + also
     if beside and "error" not in draft.text[:40]:
         draft.text += "\n\n" + beside + _together_on_pick(box, kept, draft.text.split("\n")[0])
     return draft
+
+
+def _other_jobs_on_each(query: Query, box: ToolBox, gpus: list[str]) -> str:
+    """ "mostly sdxl, and qwen2.5 14b locally: the 4070 laptop or the 4080 laptop?": a choice made
+    on the first job named, then each other job's need against every card; "" when one job."""
+    models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
+    lines = []
+    for m in models[1:]:
+        runs = [box.call("estimate", estimate_args(sized_at_home(query, m), g, None, m))
+                for g in gpus[:MAX_GPUS_PER_ANSWER]]  # fmt: skip
+        runs = [e for e in runs if "error" not in e]
+        if len(runs) < 2:
+            continue
+        weights = runs[0]["breakdown_gb"].get("weights")
+        share = f", {c.num(weights, 'GB')} of it weights" if weights else ""
+        each = "; ".join(
+            f"{'fits' if e['fits'] else 'does not fit'} on the {e['gpu_name']} "
+            f"({c.num(e['usable_memory_per_gpu_gb'], 'GB')} usable)"
+            for e in runs
+        )
+        lines.append(f"{runs[0]['model_name']} needs about "
+                     f"{c.num(runs[0]['memory_per_gpu_gb'], 'GB')} ({c.settings(runs[0])}{share}): "
+                     f"{each}.")  # fmt: skip
+    return "".join(f"\n\n{line}" for line in lines)
+
+
+# a card's nominal memory against a job's need: a 12 GB card holds about 12.4 GB usable (binary
+# gigabytes, less the driver's share), so a need is met by cards of a little less
+NOMINAL_OF_NEED = 0.95
+
+
+def _each_job_held(query: Query, box: ToolBox) -> tuple[Query, str]:
+    """ "run 8b llms locally and also do sdxl images: which card?": jobs of different families
+    run one at a time on the card, so the ranking (of the first model) keeps only cards with the
+    memory the largest other job needs, said after the ranking. The query unchanged and "" when
+    one model, models of one family, or models kept loaded together."""
+    models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
+    families = {m.family or "llm" for m in models}
+    if len(models) < 2 or len(families) < 2 or query.together or query.gpus:
+        return query, ""
+    needs = []
+    for m in models[1:]:
+        e = box.call("estimate", estimate_args(sized_at_home(query, m), COMPANION_CARD, None, m))
+        if "error" not in e:
+            needs.append(e)
+    if not needs:
+        return query, ""
+    most = max(needs, key=lambda e: e["memory_per_gpu_gb"])
+    floor = most["memory_per_gpu_gb"] * NOMINAL_OF_NEED
+    if floor <= (query.memory_gb or 0):
+        return query, ""
+    line = (f"Each card above also holds {most['model_name']} on its own ("
+            f"{c.num(most['memory_per_gpu_gb'], 'GB')}; {c.settings(most)}), the largest other "
+            "job named: cards with less memory were left out.")  # fmt: skip
+    return replace(query, memory_gb=floor), line
 
 
 def _together_on_pick(box: ToolBox, kept: float, lead: str) -> str:
@@ -9475,6 +9842,7 @@ def _companions(query: Query, box: ToolBox) -> tuple[Query, str, float]:
 
 
 # an LLM job said with no model: "llm inference", "serving llms", "running local llms"
+PRETRAIN_STAND_IN = "gpt2"  # a pre-training run with no size said: GPT-2 small, nanoGPT's
 _LLM_JOB_SAID = re.compile(
     r"\b(?:llms?|language models?)\b[^.?!]{0,20}\b(?:inference|serving|hosting|chat\w*)\b"
     r"|\b(?:inference|serv\w+|host\w*|run\w*)\b[^.?!]{0,20}\b(?:llms?|language models?)\b"
@@ -10308,6 +10676,9 @@ def buy(query: Query, box: ToolBox) -> Draft:
     if not query.gpus and not query.models and _MEMORY_PER_DOLLAR.search(query.low):
         return recommend(query, box)  # "cheapest GB of VRAM, used ok": the price of each GB
     condition = query.condition or "new"
+    if _LAUNCH_ASKED.search(query.low) and not _STREET_ASKED.search(query.low):
+        condition = "msrp"  # "what did the 4090 launch at": its MSRP first (beside a street
+        # price asked, "and what's it going for now", the street price leads, the MSRP after)
     if _bought_and_rented(query) and (query.purchase_usd or query.user_price_usd_per_hour):
         return rent_or_buy(query, box)  # "rent an H100 at $2.49/h vs buy a used 3090 for $700"
     if len(query.gpu_purchase_prices) >= 2:  # "used 3090 for $700 or a 4060 Ti for $450"

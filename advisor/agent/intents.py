@@ -413,6 +413,9 @@ _COST_ASKED = _cues(
     r"\bcost (?:me|us)\b|\btotal cost\b|\bcost\?|\btco\b",
     r"\bbills?\b",
     r"\bset (?:me|us|you|them) back\b",  # "what would 40k GPU-hours set us back?"
+    # "price per hour of an h200 vs b200", "hourly rate for an a100 vs h100?": the rents
+    r"\b(?:price|cost|rate|rent)s? (?:per|an|a|by the) (?:gpu[- ])?hour\b",
+    r"\bhourly (?:price|cost|rate|rent)s?\b",
     _GOES_FOR,
     _SPEND,
     _PER_UNIT_ASKED,
@@ -478,6 +481,10 @@ _HOW_LONG = _cues(
     # "transcribe 600 hours of audio by end of week: enough?": a job against a date
     r"\b(?:transcrib\w*|process\w*|generat\w*|embed\w*|render\w*|label\w*|caption\w*)\b"
     r"[^.?!]{0,80}\bby (?:the )?end of (?:the )?(?:day|week|month)\b",
+    # "will that finish inside one colab session?", "would it complete within the free tier's
+    # limit": the run's end asked against a span
+    r"\b(?:will|would|does|can|could) (?:it|that|this|the (?:run|job|training|fine-?tune))"
+    r" (?:\w+ )?(?:finish|complete|be done|end)\b[^.?!]{0,12}\b(?:inside|within|in|before|by)\b",
     # "i set 3000 steps. when will it be done", "when does the run finish"
     r"\bwhen (?:will|would|does|do|is) (?:it|this|that|the (?:run|job|training)) "
     r"(?:be )?(?:done|finish\w*|complete\w*|end)\b",
@@ -1116,6 +1123,10 @@ _HOURLY = re.compile(
 )
 _OWNED = re.compile(
     r"\b(?:i|we) (?:have |had |just |already )*(?:bought|own|got(?! offered| quoted| a quote))\b"
+    # the subject left out at a sentence's start: "got a tesla p40 for cheap off ebay", "picked
+    # up two 3090s last week"
+    r"|(?:^|[.!?;]\s|\n)(?:so |ok |well )?(?:just |finally |recently |already )?(?:got|bought"
+    r"|picked up|grabbed|scored|snagged)\b(?! (?:offered|quoted|a quote|to|a question))"
 )
 _OR_BUY = re.compile(
     r"\bor (?:do|would|will|should|must) (?:i|we)(?: \w+){0,3} (?:buy|purchase|get|upgrade)\b[^?]*"
@@ -1569,6 +1580,9 @@ _VS = _cues(r"\bvs\.?\b", r"\bversus\b")
 _RENT_OF_EACH = re.compile(
     r"\b(?:what (?:does|do|would|will)|how much (?:does|do|would|will|is|are))\b[^?.!]{0,60}"
     r"\b(?:cost|run|rent|charge)\b[^?.!]{0,15}\b(?:per|an?|/)\s?(?:hour|hr|h|month|mo)\b"
+    # "price per hour of an h200 vs b200", "hourly rate for an a100 vs h100?"
+    r"|^[^?.!]{0,20}\b(?:(?:price|cost|rate|rent)s? (?:per|an|a) (?:gpu[- ])?hour|hourly (?:price"
+    r"|cost|rate|rent)s?)\b"
 )
 
 

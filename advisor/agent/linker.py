@@ -481,7 +481,12 @@ class Linker:
                 return GpuRef(f"{written} laptop", laptops, count, memory, "laptop", base)
         if not chosen and form in ("laptop", "desktop"):  # "the laptop 4090"
             other = (
-                self._gpu_lookup(f"{written} {form}", words[start:end])
+                tuple(  # (of the memory said, when said: "a 3050 6gb laptop" is no 4 GB one)
+                    g
+                    for g in self._gpu_lookup(f"{written} {form}", words[start:end]) or ()
+                    if memory is None
+                    or abs(self.catalog.gpus[g].memory_gb - memory) <= 0.07 * memory
+                )
                 or tuple(
                     g  # "my laptop's RTX 4060 (8 GB)": the name with its memory, then the form
                     for g in self._gpu_lookup(f"{base} {form}", words[start:end]) or ()
@@ -497,10 +502,18 @@ class Linker:
             if sized:
                 return GpuRef(written, sized, count, memory, form, base)
         if not chosen:  # the words contradict every variant: never answer for another one
-            stated = " ".join(x for x in (f"{memory:g} GB" if memory else "", form or "") if x)
+            named = f"{base} {form}" if form in ("laptop", "desktop") and memory else base
+            stated = f"{memory:g} GB" if memory else form or ""
+            kin = list(gpus)
+            if form == "laptop":  # "a 3050 6gb laptop": the laptop GPUs of the name it does have
+                kin = [
+                    self.catalog.gpus[g]
+                    for g in self._gpu_lookup(f"{base} laptop", words[start:end]) or ()
+                ]
+                kin = kin or list(gpus)
             note = (
-                f"The catalog has no {base} with {stated}; it has "
-                + ", ".join(g.name for g in gpus[:4])
+                f"The catalog has no {named} with {stated}; it has "
+                + ", ".join(g.name for g in kin[:4])
                 + "."
             )
             return GpuRef(

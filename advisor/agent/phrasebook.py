@@ -348,6 +348,10 @@ def _uz_daily(m: re.Match[str]) -> str:
     return f"{m.group(2)} {'hours a day' if m.group(1).startswith('kun') else 'days a month'}"
 
 
+# a thing and then "what it is" (Vietnamese "X là gì", "X là cái gì"): asked as "what is X"
+_VI_WHAT_IS = re.compile(r"\b([A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,2}) là (?:cái )?gì\b")
+
+
 def to_english(text: str) -> str:
     """`text` with the phrasebook's phrases in English; an English question comes back as it was.
     Matching is on the text without accents and in lower case; positions are kept, since the
@@ -367,6 +371,8 @@ def to_english(text: str) -> str:
         text = _BN_IN_TIME.sub(lambda m: " " + _BN_IN[m.group(1)], _BN_COUNTER.sub(" ", text))
         text = _BN_RATE.sub(r"\2 \1", text)
     text = _urdu(_swahili(_ID_SCALED.sub(_id_scaled, _NYA.sub("", text))))
+    if " là " in text:  # "MIG là cái gì" (Vietnamese): "what is MIG", the word order of English
+        text = _VI_WHAT_IS.sub(r"what is \1", text)
     if ("mig" in text or "Mig" in text) and _IS_LETTERS.search(text):
         text = _IS_MIG.sub("me", text)
     if "ə" in text:  # "RTX 4070 SUPER-li", "0,084 AZN-dir", "5090-u": a name or amount as it is

@@ -1018,6 +1018,16 @@ def enough(query: Query, box: ToolBox) -> Draft | None:
 # ---------------------------------------------------------------- same card? only more memory?
 
 
+# the difference of two cards asked, no job named: "what's the difference between the H100
+# PCIe and the H100 NVL?", "how do the a10 and a10g differ?"
+_DIFFERENCE_ASKED = re.compile(
+    # (not "eli5 the difference ... why is one pricier": the idea asked, explained)
+    r"^(?!.*\b(?:why|explain\w*|eli5)\b)(?:"
+    r"[^.?!]{0,30}\b(?:the )?differences? between\b(?![^?]*\b(?:for|when|with)\b)"
+    r"|.*\bhow (?:do|does) (?:the )?[\w .-]{2,40} differ\b(?![^?]*\b(?:for|when|with)\b))"
+)
+
+
 def variants(query: Query, box: ToolBox) -> Draft | None:
     """Two GPUs people take for one ("A10 and A10G", "A100 40GB and 80GB"): what differs."""
     if any((g.count or 1) > 1 for g in query.gpus):
@@ -1089,6 +1099,8 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         other = [d for d, _ in differ if d != "memory"]
         memory_asked = re.search(r"\b(?:memory|vram|gb|gigs?)\b", query.low)
         what = "Not just more memory" if len(other) < len(differ) and memory_asked else "No"
+        if _DIFFERENCE_ASKED.search(query.low) and not memory_asked:
+            what = "They differ"  # "what's the difference between X and Y?": no yes or no asked
         if re.search(r"\b(?:is|are) (?:that|it|this|they|these|those) (?:\w+ )?(?:the )?same\b"
                      r"|" + _SAME_AS.pattern, query.low):  # fmt: skip
             what = "No"  # "is that the same chip and vram as my desktop 4090?"
@@ -1101,7 +1113,11 @@ def variants(query: Query, box: ToolBox) -> Draft | None:
         elif chip and re.search(r"\b(?:chips?|die|silicon|gpu core)\b", low):
             what, same_chip = f"Yes, the same {chip} chip, set up differently", ""
         named = other if what.startswith("Not just") else [d for d, _ in differ]
-        head = (f"**{what}: {same_chip}{pair} differ in {', '.join(named)}** "
+        lead = f"{what}: {same_chip}{pair}"
+        if what == "They differ":  # no yes or no asked: the cards, then what sets them apart
+            lead = f"{same_chip[0].upper()}{same_chip[1:]}{pair}" if same_chip else pair[0].upper(
+                ) + pair[1:]  # fmt: skip
+        head = (f"**{lead} differ in {', '.join(named)}** "
                 f"({'; '.join(text for _, text in differ)}).")  # fmt: skip
         if not chip and a.get("chip") and b.get("chip"):
             head += f" They are different chips: {a['chip']} and {b['chip']}."
@@ -2360,6 +2376,35 @@ def one_card_slot(query: Query, box: ToolBox) -> Draft | None:
 SLOT_REFERENCE_GPU = "rtx-3090"  # the card sized when a slot question names none
 
 
+def _layer_split_slot(query: Query, box: ToolBox, narrow: dict[str, Any], full: dict[str, Any],
+                      decode: float) -> Draft | None:  # fmt: skip
+    """ "The second 3090 runs at x4 through the chipset: will it tank llama.cpp's tokens/s on a
+    70B split across both?": a split by layers passes only each token's activations between the
+    cards, so decode is the same over the narrow slot; its width, and where it does show."""
+    slot = re.search(r"pcie(\d)-x(\d+)", str(query.interconnect))
+    if slot is None or str(full.get("engine")) in TENSOR_PARALLEL_ENGINES:
+        return None
+    gen, lanes = int(slot.group(1)), int(slot.group(2))
+    narrow_gbs, full_gbs = pcie_gbs(box, gen, lanes), pcie_gbs(box, gen)
+    if narrow_gbs is None or full_gbs is None:
+        return None
+    cards = c.gpus_phrase(full["num_gpus"], full["gpu_name"])
+    verdict = "Yes" if fine_asked(query) else "No"
+    head = (
+        f"**{verdict}: {full['engine']} splits {full['model_name']} by layers over {cards}, so "
+        f"only each token's activations (a few kilobytes) cross the slot: decode about "
+        f"{c.num(decode, 'tokens/s')} over x{lanes} as over x16** ({c.settings(full)})."
+    )
+    return Draft("\n\n".join([
+        head,
+        f"A PCIe {gen}.0 x{lanes} slot moves {c.num(narrow_gbs, 'GB/s')} each way, against "
+        f"{c.num(full_gbs, 'GB/s')} for x16: loading the weights onto that card takes longer, "
+        "and an engine that splits every layer across the cards (tensor parallelism: vLLM, "
+        "TensorRT-LLM) would wait on it for every token.",
+        c.memory_line(full),
+    ]))  # fmt: skip
+
+
 def slot_width(query: Query, box: ToolBox) -> Draft | None:
     """Several cards on x1 risers or x4 slots: the same job over the stated slots and over
     full ones. Tensor parallelism all-reduces activations every layer: prompts suffer most."""
@@ -2394,7 +2439,8 @@ def slot_width(query: Query, box: ToolBox) -> Draft | None:
     if not (slow_p and fast_p and slow_d and fast_d):
         return None
     if narrow.get("interconnect") is None or (slow_p, slow_d) == (fast_p, fast_d):
-        return None  # the engine does not talk over the slot (llama.cpp's layer split): the fit
+        # the engine does not talk over the slot (llama.cpp's layer split): said, with the slot
+        return _layer_split_slot(query, box, narrow, full, fast_d)
     cards = f"{narrow.get('num_gpus') or ref.count} x {narrow['gpu_name']}"
     verdict = "No" if slow_p < 0.5 * fast_p else "Mostly yes"
     head = (f"**{verdict}: over {narrow.get('interconnect')}, {cards} process prompts at about "
@@ -3788,6 +3834,9 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"(?! (?:supply|supplies|connectors?|type|bus|clocks?|psu))",
         # "4070 ti and 4070 ti super same memory?"
         r"\bsame (?:v?ram|memory|(?:memory )?bandwidth|tdp|wattage|tflops)\s?\?",
+        # "what's the difference between the H100 PCIe and H100 NVL?", "how do they differ"
+        # (not "... for llama 70b inference": a job's difference, compared on it)
+        _DIFFERENCE_ASKED.pattern,
     ), variants, lambda q: _two_gpus_or_sizes(q) and not _FORMAT_IN_HARDWARE.search(q.low)),
     Principle("precision_speed", "speed", _cues(
         r"\b(?:fp8|int8|int4|fp4|nvfp4|4-?bit|8-?bit)\b.{0,60}\b(?:faster|quicker|slower|"
@@ -3824,7 +3873,11 @@ PRINCIPLES: tuple[Principle, ...] = (
         r"\bx(?:4|8|16) (?:lanes?|slot)\b.{0,40}\b(?:matter\w*|bottleneck|slow\w*|enough|fine)",
         r"\bslot\b.{0,40}\bx(?:1|4|8)\b.{0,60}\b(?:matter\w*|bottleneck\w*|slow\w*|hurt|affect|penalty)",
         # "once it's loaded, does that slow link actually cut my tokens/sec?"
-        r"\b(?:link|slot|bus|lanes?|pcie|pci-?e|riser)\b.{0,30}\b(?:cut|hurt|reduce|lower|drop|slow)"
+        # "does running a gpu at x8 instead of x16 hurt llm speed", "will the x4 link tank it"
+        r"\bx(?:1|2|4|8|16)\b.{0,40}\b(?:hurt|tank\w*|slow\w*|matter\w*|bottleneck\w*|affect\w*"
+        r"|penalt\w*|cripple\w*|kill\w*)\b",
+        r"\b(?:link|slot|bus|lanes?|pcie|pci-?e|riser)\b.{0,30}\b(?:cut|hurt|reduce|lower|drop|slow"
+        r"|tank)"
         r"\w*\b.{0,20}\b(?:tok\w*|speed|t/s|throughput|inference|generation)",
         # "am I losing much speed with the old slot?", "is the x8 link costing me performance"
         r"\b(?:los(?:e|ing)|cost\w*(?: me| us)?)\b.{0,20}\b(?:speed|performance|perf|tok\w*"

@@ -224,6 +224,8 @@ def _one(query: Query, box: ToolBox) -> Draft:
             query, _yes_or_no_first(query, _paced_as_run(query, draft.text))
         )
         draft.text = _first_token_in_time(query, draft.text)
+        draft.text = _card_instead(query, box, draft.text)
+        draft.text = _hourly_in_their_money(query, box, draft.text)
     if (query.intent in _SHEET_INTENTS or (principle is not None and query.gpus)
             or (query.intent == "buy" and (query.fields or query.models))):  # fmt: skip
         # ("is $3,800 a normal price? and how much memory has it got": the price, and its sheet)
@@ -238,7 +240,9 @@ def _one(query: Query, box: ToolBox) -> Draft:
     if not _VERDICT_START.search(draft.text):
         # "the 5090 is 2x the 4090, so my fine-tunes take half the time?" answered by a job's time
         # on each: the multiple claimed against the two cards' speeds, first
-        draft.text = (multiple_judged(query, box) or parity_judged(query, box)) + draft.text
+        multiple = multiple_judged(query, box) or parity_judged(query, box)
+        if multiple.strip() not in draft.text:  # (the comparison under it may lead with it)
+            draft.text = multiple + draft.text
     draft.text = _sparse_quoted(query, box, draft.text)
     draft.text = _energy_asked(query, box, draft.text)
     draft.text = _unit_asked(query, box, draft.text)
@@ -264,8 +268,20 @@ def _one(query: Query, box: ToolBox) -> Draft:
             notes.remove(model.note)  # "Whisper: large-v3 assumed" beside the user's own pace
     workload, assumed = workload_of(query)
     used = any(call.args.get("workload") == workload for call in box.calls)
-    if assumed and used:  # only when a figure was worked out for the method assumed
+    if assumed and used and re.search(r"\bLoRA\b|fine-?tun|training", draft.text, re.I):
+        # only when a figure was worked out for the method assumed and shown (a datasheet
+        # answer to "fine-tune across both, where do I get an NVLink bridge?" shows none)
         notes.append(assumed)
+    if (unmodelled := _engine_unmodelled(query, box)) is not None:
+        notes.append(unmodelled)
+    if (passive := _server_card_at_a_desk(query, box)) is not None:
+        notes.append(passive)
+    if _VOLUMES_SAID.search(query.low) and any(
+            call.name == "estimate" and call.result.get("model") == "unet-segmentation"
+            for call in box.calls):  # fmt: skip
+        notes.append("The calculator sizes a 2D U-Net on flat images; a 3D U-Net on volumes "
+                     "keeps activations for every slice of each volume, many times more memory "
+                     "and time per sample, so take the figures above as a floor.")  # fmt: skip
     if fx_note:
         notes.append(fx_note)
     elif foreign:
@@ -1755,6 +1771,13 @@ def _paced_as_run(query: Query, text: str) -> str:
     return f"{lead} it does not fit.**\n\n" + text.replace("**No: ", "**", 1)
 
 
+# a no said and checked: "not possible, right?", "it won't fit, will it?", "no way that runs, eh?"
+_NOT_POSSIBLE_SAID = re.compile(
+    r"\b(?:not possible|impossible|not doable|not gonna (?:work|fit|happen)|no way"
+    r"|can'?t (?:be done|work|run it|fit)|won'?t (?:work|fit|run)|doesn'?t fit|does not fit)\b"
+    r"[^?.!]{0,20}?[,\s\u2014-]+(?:right|correct|yeah|yes|innit|eh|no|will it|can it|does it"
+    r"|is it)\s?\?"
+)
 # the misfit itself asked as the cause: "is it just because the 70B doesn't fit on the card?"
 _MISFIT_ASKED = re.compile(
     r"\b(?:is (?:it|that|this)|because)\b[^?.!]{0,50}\b(?:doesn'?t|does not|won'?t|can'?t|cannot"
@@ -1812,6 +1835,17 @@ def _failure_polarity(query: Query, text: str) -> str:
             return f"**Not {word}, but only one way: " + text[len("**Yes ") :]
         if text.startswith("**No: ") and " does not fit" in head:
             return "**Yes, as it stands: " + text[len("**No: ") :]
+    if _NOT_POSSIBLE_SAID.search(query.low):
+        # "llama 3 70b q4 on a single 4090: not possible, right?": the user's no confirmed or
+        # set right, not a bare yes or no that reads either way
+        if text.startswith("**No: not on the card alone"):
+            return "**Right, not on the card alone" + text[len("**No: not on the card alone") :]
+        if text.startswith("**No: ") and " does not fit" in head:
+            rest = text[len("**No: ") :]
+            said = rest.startswith(("it does not fit", "not "))
+            return ("**Right, " if said else "**Right, it does not fit: ") + rest
+        if text.startswith("**Yes: ") and " fits" in head:
+            return "**It is possible: " + text[len("**Yes: ") :]
     if _SHORT_ASKED.search(query.low):
         # "isn't the A100 40GB too small for a 34B?", "does a 4060 8gb NOT have enough vram?":
         # the shortfall said as such, not as a yes or no to a question asked the other way
@@ -1909,6 +1943,138 @@ _MEMORY_SPEED_ASKED = re.compile(
 
 # the first time to first token an answer leads with: "**Time to first token: about 0.64 s"
 _TTFT_LEAD = re.compile(r"\*\*Time to first token: about ([\d,.]+) (s|ms)\b")
+
+
+# another card asked for when the one named falls short: "if not, what's the smallest card that
+# holds it?", "if it doesn't, which card should i get instead?"
+_INSTEAD_ASKED = re.compile(
+    r"\b(?:if not|if it (?:does ?n[o']t|won'?t|can'?t)|otherwise|and if no)\b[^?]{0,60}?"
+    r"\b(?:which|what)\b[^?]{0,40}?\b(?:card|gpu|tier|vram|one)\b"
+    r"|\b(?:smallest|cheapest|least) (?:card|gpu|vram(?: tier)?|tier)\b[^?]{0,40}\bholds?\b"
+)
+# only a card a desk machine takes: "desktop only", "tower workstation, no server cards"
+_DESK_ONLY = re.compile(
+    r"\b(?:desktop|tower|workstation)s? (?:only|card|gpu)s?\b|\bno (?:server|datacenter|data "
+    r"center|sxm) (?:cards?|gpus?|parts?)\b|\b(?:in|into) a (?:tower|desktop|workstation)\b"
+)
+INSTEAD_SHOWN = 3  # the cards named after a fit that falls short
+
+
+def _card_instead(query: Query, box: ToolBox, text: str) -> str:
+    """ "Is a 5090 enough for FLUX in bf16? If not, the smallest card that holds it?": after a
+    no, the cards with the least memory that hold the job alone (a desk machine's, when said)."""
+    if not (text.startswith("**No") and len(query.gpus) == 1 and query.models
+            and _INSTEAD_ASKED.search(query.low)):  # fmt: skip
+        return text
+    short = next((call for call in box.calls if call.name == "estimate"
+                  and "error" not in call.result and not call.result.get("fits")),
+                 None)  # fmt: skip
+    if short is None:
+        return text
+    args = {k: v for k, v in short.args.items()
+            if k in ("model", "workload", "precision", "context", "batch", "resolution", "steps",
+                     "engine")}  # fmt: skip
+    sheet = box.call("gpu_specs", {"gpu": short.result["gpu"]})
+    # cards like the one named: a desk card's are desk cards of its maker (a Mac or a server
+    # part is another kind of machine), unless the words say which
+    desk = bool(_DESK_ONLY.search(query.low)) or sheet.get("segment") in ("consumer", "workstation")
+    limits: dict[str, Any] = {"desktop": desk}
+    if desk and sheet.get("vendor"):
+        limits["vendor"] = sheet["vendor"]
+    ranked: list[dict[str, Any]] = []
+    for segment in ("consumer", "workstation") if desk else (None,):
+        found = box.call(
+            "recommend_gpus",
+            {
+                **args,
+                **limits,
+                "max_gpus": 1,
+                "rank_by": "memory",
+                "top": INSTEAD_SHOWN,
+                **({"segment": segment} if segment else {}),
+            },
+        )
+        ranked += [] if "error" in found else found.get("ranked") or []
+    ranked = sorted(ranked, key=lambda r: r["usable_memory_per_gpu_gb"])[:INSTEAD_SHOWN]
+    if not ranked:
+        return text
+    names = ", ".join(f"the {r['gpu_name']}" for r in ranked)
+    tier = box.call("gpu_specs", {"gpu": ranked[0]["gpu"]}).get("memory_gb")
+    kind = f" ({sheet['vendor']} cards a desktop takes)" if "vendor" in limits else ""
+    size = f"{c.num(tier, 'GB')} cards, " if tier else ""
+    head, sep, rest = text.partition("\n\n")
+    # (beside the no, before the card's sheet: the answer's second question answered first)
+    line = (
+        f"The smallest single cards that hold it as asked{kind}: {size}{names} "
+        f"({c.num(ranked[0]['memory_per_gpu_gb'], 'GB')} of "
+        f"{c.num(ranked[0]['usable_memory_per_gpu_gb'], 'GB')} usable on the first)."
+    )
+    return f"{head} {line}{sep}{rest}"
+
+
+def _hourly_in_their_money(query: Query, box: ToolBox, text: str) -> str:
+    """ "rent at $0.30 an hour, the dollar at 1,200 pesos: the hour in pesos?": an hourly price in
+    dollars beside the user's own rate of exchange, that hour in their money, after the lead."""
+    if not (query.exchange and query.user_price_usd_per_hour):
+        return text
+    code, per_dollar = query.exchange
+    hour = box.call("rental_cost", {"usd_per_gpu_hour": query.user_price_usd_per_hour,
+                                    "hours": 1, "per_dollar": per_dollar})  # fmt: skip
+    if "error" in hour or not hour.get("in_currency"):
+        return text
+    line = (f"An hour of rent at your {c.usd(query.user_price_usd_per_hour)}: "
+            f"{c.num(hour['in_currency'])} {code} at your rate of {c.num(per_dollar)} to the "
+            "dollar.")  # fmt: skip
+    if line in text:
+        return text
+    head, sep, rest = text.partition("\n\n")
+    return f"{head}\n\n{line}{sep}{rest}" if sep else f"{head}\n\n{line}"
+
+
+# volumes segmented in 3D: "a 3D U-Net", "128^3 patches" (written 128x128x128)
+_VOLUMES_SAID = re.compile(r"\b3d\b|\b(\d{2,4})x\1x\1\b|\bvolumetric\b|\bvoxels?\b")
+
+
+# a machine of one's own that is no server: "a normal atx tower", "homelab", "my desktop"
+_DESK_MACHINE = re.compile(
+    r"\b(?:atx|tower|desktop|homelab|home ?lab|gaming (?:pc|rig)|pc case|my pc|mid-?tower"
+    r"|workstation case)\b"
+)
+
+
+def _server_card_at_a_desk(query: Query, box: ToolBox) -> str | None:
+    """ "a Tesla P40 for $170 or a 3060 for $220, it goes into a normal ATX tower": a data-centre
+    PCIe card has no fan of its own (it is cooled by a server's airflow), said once."""
+    if not _DESK_MACHINE.search(query.low):
+        return None
+    for ref in query.gpus:
+        if not ref.ids:
+            continue
+        sheet = box.call("gpu_specs", {"gpu": ref.ids[0]})
+        if sheet.get("segment") == "datacenter" and str(sheet.get("form_factor", "")).startswith(
+                "PCIe"):  # fmt: skip
+            return (f"The {sheet['name']} is a server card with no fan of its own (passive "
+                    "cooling, made for a server's airflow): in a desktop case it needs a blower "
+                    "fan or shroud fixed to it, or it overheats and throttles.")  # fmt: skip
+    return None
+
+
+# engines people run that the calculator has no factors for, by the name they go by
+_UNMODELLED_ENGINES = {"mlx": "MLX (mlx-lm)"}
+
+
+def _engine_unmodelled(query: Query, box: ToolBox) -> str | None:
+    """ "Llama 3.3 70B in mlx-lm on an M4 Max": the engine said has no calibrated factors, so the
+    estimates above ran on another; said once, with the engine used."""
+    said = _UNMODELLED_ENGINES.get(query.engine or "")
+    used = sorted({str(call.result["engine"]) for call in box.calls
+                   if call.name == "estimate" and call.result.get("engine")})  # fmt: skip
+    if said is None or not used:
+        return None
+    return (
+        f"{said} is not an engine the calculator models; the figures above are for "
+        f"{' and '.join(used)} on the same hardware, the nearest engine it models."
+    )
 
 
 def _first_token_in_time(query: Query, text: str) -> str:

@@ -471,6 +471,11 @@ TOPIC_WORDS: dict[str, str] = {
     r"|kv[- ]?cache(?: memory| space| blocks)?)\b|\bcuda out of memory\b|\bout of memory errors?\b"
     r"|\bwhat happens\b[^.?!]{0,40}\b(?:ooms?|out of memory)\b"
     r"|\b(?:keeps?|kept|always|still) (?:oom(?:s|ing|ed|'?d)?|getting ooms?)\b|\booming\b",
+    # "why are datacenter gpus so expensive compared to gaming cards?" (before hbm's)
+    "datacenter_price": r"\bwhy\b[^.?!]{0,40}\b(?:datacenter|data center|enterprise|server|pro"
+    r"|workstation)\s(?:gpus?|cards?)\b[^.?!]{0,30}\b(?:expensive|pricey|pricier"
+    r"|cost(?:ly)? so much|so much more)\b"
+    r"|\bwhy\b[^.?!]{0,20}\b(?:h100s?|a100s?|b200s?)\b[^.?!]{0,20}\bcost so much\b",
     "hbm": r"\bhbm\w*\b",
     "gddr": r"\bgddr\w*\b",
     "nvlink": r"\bnv ?link\b|\bnvswitch\b",
@@ -1285,6 +1290,13 @@ def _korean_scaled(m: re.Match[str]) -> str:
 
 # a span of the clock over midnight: "overnight, from 10pm to 6am", "22:00-06:00" (the hours of a
 # working day, "9-5", are read as a rate of use: _office_hours)
+# a run started in the evening and looked at in the morning: "start it at 11pm ... in at 8"
+_STARTED_AT = re.compile(
+    r"\b(?:start|kick|launch|set|fire|run)\w*(?: it| the run| the job| training| this| that)?"
+    r"(?: off| going)? at (\d{1,2})(?::\d\d)?\s?(pm|p\.m\.)\b([^.?!]{0,50}?)\bat (\d{1,2})"
+    r"(?::\d\d)?\s?(?:am|a\.m\.)?(?![\w:.,])",
+    re.IGNORECASE,
+)
 _NIGHT_SPAN = re.compile(
     r"\b(?:from )?(\d{1,2})(?::(\d\d))?\s?(pm|p\.m\.|at night|in the evening)?\s?"
     r"(?:to|till|until|-|\u2013)\s?(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.|in the morn(?:ing|in'?)?)?"
@@ -1502,6 +1514,9 @@ def normalise(text: str) -> str:
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
     between them are read ("4090能跑70B的模型吗" has '4090' and '70B')."""
     text = rx.sub(r"\b(\d{3,4}) ?\u00b2", r"\1x\1", text)  # "1024²" before NFKC makes it 10242
+    # "128^3 patches", "512^2 crops": a volume's or an image's sides, no count of 3 or 2
+    text = rx.sub(r"\b(\d{2,4}) ?(?:\^|\*\*) ?3\b", r"\1x\1x\1", text)
+    text = rx.sub(r"\b(\d{2,4}) ?(?:\^|\*\*) ?2\b", r"\1x\1", text)
     text = unicodedata.normalize("NFKC", text)
     # digits of other scripts (Arabic-Indic, Persian, Devanagari, Thai): the same numbers in ASCII
     if not text.isascii():
@@ -1539,6 +1554,8 @@ def normalise(text: str) -> str:
                   lambda m: f"{float(m.group(1)) * 1e6:.0f} ", text, flags=re.I)  # fmt: skip
     if "o" in text:  # "a 4o90", "3o6o": a letter o typed for a zero inside a card's number
         text = _O_FOR_ZERO.sub(lambda m: m.group(0).replace("o", "0"), text)
+    # "if i start it at 11pm will it be done when i'm in at 8": the night between, as a span
+    text = _STARTED_AT.sub(lambda m: f"{m.group(0)} (from {m.group(1)}pm to {m.group(4)}am)", text)
     if _NIGHT_SPAN.search(text):  # "overnight, from 10pm to 6am": 8 hours
         text = _NIGHT_SPAN.sub(_night_hours, text)
     text = _WEEKDAY_RUN.sub(_weekday_run, text)  # "Monday to Saturday": 6 days a week
@@ -1681,6 +1698,18 @@ def normalise(text: str) -> str:
     text = rx.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
                   r"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|schede|gpus?|[ahlbtv]\d{2,3}"
                   r"|\d{4})\b)", r"\1 2 ", text, flags=re.IGNORECASE)  # fmt: skip
+    # "our 100k-image herbarium scans": a count of things written as one word with its noun
+    text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?k-(image|sample|photo|picture|scan|example|document"
+                  r"|sentence|clip|file|row)s?\b",
+                  lambda m: f"{float(m.group(1)) * 1000:g} {m.group(2)}s", text,
+                  flags=re.IGNORECASE)  # fmt: skip
+    # "meine 4090-Kiste", "der 3090-Rechner": a German compound of a card's number and a noun
+    text = rx.sub(r"\b(\d{4}(?: ?Ti)?)-(?=[A-ZÄÖÜ][a-zäöüß]{2,})", r"\1 ", text)
+    # "un rig con dos 3090", "tenho duas 4090" (Spanish and Portuguese two before a card; "dos"
+    # alone stays out of the phrasebook: an English word)
+    text = rx.sub(r"\b(?:dos|dois|duas)\s(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|tarjetas"
+                  r"|placas|gpus?|[ahlbtv]\d{2,3}|\d{4})\b)", "2 ", text,
+                  flags=re.IGNORECASE)  # fmt: skip
     # "the 4090 in gaming laptops", "the 4070 inside my notebook": the laptop GPU of that name
     text = _IN_A_LAPTOP.sub(r"\1 laptop", text)
     # "flux/sdxl loras", "llama/mistral": two model names, not one
@@ -1825,8 +1854,10 @@ _DAYS_NAMED = re.compile(
 
 
 # a count of a unit of time said in words: "two hours", "five days", "twenty-two days"
-_WORDS_OF_TIME = re.compile(
-    rf"\b({_SMALL})(?=\s(?:hours?|hrs?|days?|nights?|weeks?|months?|years?|minutes?|mins?"
+_WORDS_OF_TIME = re.compile(  # ("three hundred and forty hours": the number whole)
+    # (not after a lone letter: "plan B two hundred hours" is no B200 said aloud, see _spoken)
+    rf"(?<!\b[abhlvABHLV] )\b({_GROUP}(?:[- ]thousand(?:(?: and)? {_GROUP})?)?)"
+    r"(?=\s(?:hours?|hrs?|days?|nights?|weeks?|months?|years?|minutes?|mins?"
     r"|evenings?|shifts?|working days|work ?days)\b)",
     re.IGNORECASE,
 )
@@ -1898,7 +1929,7 @@ def _in_out(low: str) -> tuple[int, int] | None:
     "throughput at 1024/512"), or None."""
     m = _IN_OUT.search(low) or _IN_OUT_LABELS.search(low)
     if m is None and _SERVING_SHAPE.search(low):
-        m = _IN_OUT_SLASH.search(low)
+        m = _IN_OUT_SLASH.search(NONSTOP.sub(" ", low))  # ("runs 24/7": every hour, no lengths)
     if m is None:
         return None
     return int(_k_tokens(m.group(1), m.group(2))), _tokens(m.group(3), m.group(4))
@@ -1975,6 +2006,15 @@ def _context(low: str) -> int | None:
                       r"tokens\b(?:\sof\s(?:[\w'-]+\s){0,3}?[\w'-]+)?\s(?:in mind|in memory|"
                       r"in (?:its |the )?context|in view|at once|at a time)\b", low):  # fmt: skip
         value = _k_tokens(m.group(1), m.group(2))
+        if 256 <= value <= MAX_COUNT:
+            return int(value)
+    # "the conversations would be short, a few thousand words, say 4,000 tokens": a chat's
+    # length (not "10k conversations of 400 tokens" to train on: a count before the noun)
+    if m := rx.search(r"(?<![\d,.]\s)(?<![\d,.]k\s)\b(?:conversations?|chats?|dialogues?"
+                      r"|sessions?)\b[^.?!]{0,80}?\b(?:say|about|around|roughly|up to|at most"
+                      r"|max(?:imum)?|~)\s?(\d{1,3}(?:,\d{3})+|\d+)\s?(k)?\s?tokens\b(?!\s?(?:/|per|a|an|each)\s?"
+                      r"(?:s|sec|second|day|month)\b)", low):  # fmt: skip
+        value = _k_tokens(m.group(1).replace(",", ""), m.group(2))
         if 256 <= value <= MAX_COUNT:
             return int(value)
     # "process a 100k token document", "a 50k-token transcript": the prompt read at once
@@ -2142,6 +2182,9 @@ def _concurrency(low: str) -> tuple[int | None, float | None]:
     )
     users = (
         users
+        # "200 internal users, peak maybe 10 concurrent requests": the count said concurrent
+        # before the number of users who share it
+        or rx.search(r"(?<![\d.,])(\d[\d,]*)\s(?:concurrent|simultaneous|parallel)\b", low)
         or rx.search(  # ("cost per 1000 requests": a unit of the price, no load)
             rf"(?<!per )(?<!every )(\d[\d,]*|{_WORD_NUM[1:-1]})\s(?:concurrent |simultaneous "
             r"|parallel |active "
@@ -2364,15 +2407,20 @@ def _output_tokens(low: str) -> int | None:
 
 
 # a language model trained from nothing: said, or a pretraining corpus or codebase named
+# a model trained anew, said without "train": "karpathy reproduced gpt-2 small in llm.c", "the
+# same 10B token run"
+_TRAINING_RUN = (r"\breproduc(?:e|ed|es|ing|tion)(?: of)? (?:gpt-?\d|nanogpt|llama|bert|resnet"
+                 r"|t5|the (?:training|pre-?training|run))|\bllm\.c\b"
+                 r"|\b\d+(?:\.\d+)?\s?[bmt][- ]?tokens? (?:training )?run\b")  # fmt: skip
 FROM_SCRATCH = (r"scratch|pre-?train|\bnanogpt\b|\bopenwebtext\b|\bthe pile\b|\bfineweb"
-                r"|\bredpajama\b|\bslimpajama\b|\bdolma\b")  # fmt: skip
+                r"|\bredpajama\b|\bslimpajama\b|\bdolma\b|" + _TRAINING_RUN)  # fmt: skip
 
 
 # "used" the adjective ("a used 3090"), not the verb ("I used 4 GPUs for 36 hours")
 USED_ADJECTIVE = (
     r"(?<!\bi )(?<!\bwe )(?<!\bhave )(?<!\bhad )(?<!\bwas )(?<!\bis )\bused\b"
-    r"(?!\s(?:\d|to|it|them|for(?! ?[$€\d]| eur\b| usd\b)|up|by|in|on|with|about|the|all|our|my"
-    r"|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
+    r"(?!\s(?:\d|to|it|them|for(?! ?[$€£₹\d]| eur\b| usd\b| r\$| us\$)|up|by|in|on|with|about"
+    r"|the|all|our|my|their|its|this|that)\b)"  # "used for training", not "used for $1,100"
 )
 # a follow-up asking to spend less than the answer before: "cheaper option?", "anything cheaper"
 CHEAPER = re.compile(
@@ -2407,7 +2455,8 @@ _RESOLD = (
     r"\bsecond[- ]hand\b|\brefurb\w*|\bebay\b|\busad[oa]s?\b|\bpre-?owned\b|\bex-?mining\b"
     r"|\b(?:guy|someone|somebody|friend|buddy|coworker|colleague|neighbou?r|seller|person|student"
     r"|bloke|mate|dude|chap)"
-    r"(?:'s|) (?:\w+ ){0,3}(?:is |who'?s |that'?s )?selling\b|\bselling (?:his|her|their) \b"
+    r"(?:'s|) (?:\w+ ){0,3}(?:is |who'?s |that'?s )?sell(?:ing|s)\b"
+    r"|\bsell(?:ing|s)? (?:me |us )?(?:his|her|their) \b"
     r"|\btrade ?me\b|\bgumtree\b|\boffer ?up\b|\bmercari\b|\bavito\b|\bleboncoin\b"
     r"|\bcraigslist\b|\b(?:facebook|fb) marketplace\b|\bkleinanzeigen\b|\bmercado ?livre\b|\bolx\b"
     r"|\ballegro\b|\bwallapop\b|\bcarousell\b|\bhamfest\b|\bswap ?meet\b|\bflea market\b"
@@ -2742,8 +2791,12 @@ _NIGHTLY = {"night": "day", "evening": "day"}  # a night's use is a day's
 # a second-hand card ruled out: "not off eBay", "no used cards", "new only, not second-hand"
 _NOT_USED = re.compile(
     r"\b(?:not|no|never|nothing)\s(?:off |from |on |via )?(?:ebay|used|second[- ]hand|refurb\w*"
-    r"|pre-?owned|ex-?mining)\b(?!\s(?:much|often|for|by|to|in|at|anymore|any ?more|that))"
+    r"|pre-?owned|ex-?mining|marketplace|facebook marketplace)\b"
+    r"(?!\s(?:much|often|for|by|to|in|at|anymore|any ?more|that))"
     r"|\b(?:new only|only new)\b"
+    # the word for used, then the no: "second hand nahi" (Hindi), "usada no", "gebraucht nicht"
+    r"|\b(?:used|second[- ]hand|de segunda mano|usad[oa]s?|gebraucht|usat[oa])"
+    r"\s(?:nahi|nahin|nai|no|nicht|non|n[aã]o|pas)\b(?!\s(?:problem|issue|worries))"
 )
 
 
@@ -3559,6 +3612,9 @@ def _billed_hours(duration: float | None, low: str) -> float | None:
     return duration or period
 
 
+HOURLY_AT_MOST = 20.0  # dollars: a card's price with no period, under this, is by the hour
+
+
 def _gpu_prices(
     gpus: tuple[GpuRef, ...], low: str, money: list[tuple[float, str, int]], period: str = "hour"
 ) -> tuple[tuple[str, float], ...]:
@@ -3570,6 +3626,10 @@ def _gpu_prices(
         return ()
     spots = gpu_mentions(gpus, low)
     pairs: dict[str, float] = {}
+    # ("8 cards for a month: A100 80GB at $1.60 or L40S at $0.99": no card sells for a few
+    # dollars, so an amount that small with no period is a price an hour)
+    money = [(v, "hour" if per == "total" and v < HOURLY_AT_MOST else per, pos)
+             for v, per, pos in money]  # fmt: skip
     for value, per, pos in money:
         # "$2.10 per H100 GPU-hour", "$1.29/hr for the A100": the price said of the card after it
         said_per = (r"[^a-z]*(?:usd|eur|dollars?|euros?)?\s?(?:(?:/|per|an?)\s?(?:gpu[- ]?)?"
@@ -3818,9 +3878,11 @@ def _scaled(number: str, scale: str | None) -> float:
 
 # "200k samples avg 1k tokens": samples and their average length
 _SAMPLES_OF = re.compile(
-    rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:samples|examples|rows|sequences|documents"
-    rf"|conversations|pairs|dialogues|instructions|sentences|reviews|messages|emails|tweets"
-    rf"|paragraphs|chunks|passages|docs|texts)\b,?\s\(?(?:of\s)?"
+    # ("30k short chats (~300 tokens)": a word before the noun, the length in brackets)
+    rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:(?!tokens?\b)[a-z-]+\s)?(?:samples|examples"
+    rf"|rows|sequences|documents|conversations|pairs|dialogues|dialogs|instructions|sentences"
+    rf"|reviews|messages|emails|tweets|paragraphs|chunks|passages|docs|texts|chats|prompts"
+    rf"|transcripts|tickets|articles|posts|comments|stories|records)\b,?\s\(?(?:of\s)?"
     # "averaging 600 tokens", "avg length ~1k tokens", "with an average of 800 tokens", "each
     # chunk 512 tokens", "50k examples 512 tokens"
     r"(?:(?:that |which )?(?:avg|average[sd]?|averaging|mean|each|x|~|about|around|roughly"
@@ -3873,6 +3935,8 @@ def _sample_length(low: str) -> int | None:
 
 
 def _train_tokens(low: str) -> float | None:
+    # "the same 10B token run": a run's tokens, the noun left singular
+    low = rx.sub(r"\b(\d+(?:\.\d+)?\s?[bmt])[- ]token (?=(?:training )?run\b)", r"\1 tokens ", low)
     per = _SAMPLES_OF.search(low)  # "200k samples avg 1k tokens": samples x their average length
     per = per or rx.search(  # "50,000 contracts ... about 20,000 tokens generated per contract"
         rf"{_NUM}\s?(k|m|mil|million|thousand)?\s?(?:{_THINGS}|contracts|files|reports|transcripts"
@@ -3980,7 +4044,8 @@ _THINGS = (
     r"|tickets|emails|reviews|records|comments|posts|articles|abstracts|papers|pages"
     r"|illustrations|drawings|artworks|paintings|selfies|portraits|screenshots"
     r"|films|scans|x-?rays|radiographs|slides|frames|sheets|textures|sprites|tiles|icons|assets"
-    r"|thumbnails|crops|patches|variations|notes|previews|mockups|visuals"
+    r"|thumbnails|crops|patches|variations|notes|previews|mockups|visuals|titles|headlines"
+    r"|captions|entries"
     r"|passages|chunks|snippets|paragraphs|queries|questions|products|listings|transcripts"
     r"|narratives|reports|messages|tweets|chats|stories|letters|contracts|invoices|receipts"
     r"|summaries|headlines|captions|threads|segments|entries|responses|answers|survey responses"
@@ -3994,6 +4059,17 @@ _SAMPLE_LENGTH = re.compile(
 _ITEM_RATE = re.compile(
     rf"(?<![x\d]){_NUM}\s?(k)?\s?(?:{_THINGS}|img|image|sample|seq)\s?"
     r"(?:/\s?s(?:ec)?|per sec(?:ond)?|a second|each second|every second|ps)\b"
+)
+
+
+# a pace measured a minute or an hour: "my test run did about 3 a minute", "it's doing 4
+# images a minute", "renders 200 thumbnails an hour" (a thing named, or a verb of doing before)
+_ITEM_RATE_SLOW = re.compile(
+    rf"(?:(?<![\w.$£€])(\d+(?:\.\d+)?)\s?(?:{_THINGS}|img|image|render|picture|photo)\s?"
+    r"|\b(?:did|does|do|doing|done|gets?|getting|got|runs?|running|makes?|making|renders?"
+    r"|rendering|manages?|managing|churns? out|pumps? out|spits? out|produces?|producing)"
+    r" (?:about |around |roughly |like |maybe |~\s?)?(\d+(?:\.\d+)?)\s?)"
+    r"(?:/\s?(min|h|hr|hour)\b|(?:per|a|an|each|every) (min(?:ute)?|h(?:ou)?r)\b)"
 )
 
 
@@ -4296,7 +4372,9 @@ _ONE_RECORDING = re.compile(
 )
 # hours of training data for a speech model: "whisper small for my language, 50 hrs data"
 _SPEECH_DATA = re.compile(
-    r"\b(\d+(?:\.\d+)?)\s?(k)?\s?(?:hours?|hrs?|h)\s(?:of\s)?(?:\w+\s)?(?:data|dataset|corpus)\b"
+    r"\b(\d+(?:\.\d+)?)\s?(k)?\s?(?:hours?|hrs?|h)\s(?:of\s)?(?:\w+\s)?(?:data|dataset|corpus"
+    # "whisper small on 100 hours of my language", "200 hrs of our dialect"
+    r"|language|dialect|accent)\b"
 )
 _SPEECH_WORDS = re.compile(r"\b(?:whisper|wav2vec\w*|speech|asr|audio|transcri\w*|voice)\b")
 
@@ -4606,7 +4684,11 @@ def _thousands_dots(low: str) -> str:
 def _currency(low: str) -> str:
     """The sign of the user's money: "$" unless another currency is written beside an amount
     and no dollar amount is (a message in two currencies keeps the catalog's dollars)."""
-    if rx.search(r"\$|\busd\b|\bdollars?\b", low.replace("r$", "")):
+    # ("how much is that in dollars?": dollars asked for, beside no amount, are no money of the
+    # user's)
+    dollars = rx.sub(r"\b(?:in|into|to|em|en|para|a) (?:us )?(?:dollars?|usd|d[oó]lar(?:es)?)\b",
+                     " ", low.replace("r$", ""))  # fmt: skip
+    if rx.search(r"\$|\busd\b|\bdollars?\b", dollars):
         return "$"
     return next((sign for sign, cue in _CURRENCIES if rx.search(cue, low)), "$")
 
@@ -5406,6 +5488,8 @@ def _workload(low: str, models: tuple[ModelRef, ...], family: str | None) -> str
         name = "finetune-full"  # "fully fine-tune it, or should they use LoRA?": LoRA the fallback
     if name is None and rx.search(r"\bamp\b(?!\s?=\s?false)", low):
         name = "train"  # automatic mixed precision ("amp=True", "channels_last + AMP"), no job said
+    if name in (None, "inference") and rx.search(_TRAINING_RUN, low):
+        name = "train"  # "karpathy reproduced gpt-2 small", "the same 10B token run": pretraining
     optimizer = r"\b(?:adam\w*|optimi[sz]er(?: state)?s?)\b|" + SGD_OPTIMIZER
     if name is None and rx.search(optimizer, low):
         # "the memory the optimizer takes for a 13B with adam": a step that updates every
@@ -6595,6 +6679,12 @@ def _parse(text: str, catalog: Catalog) -> Query:
     models += _sd_unversioned(low, models, gpus, catalog)
     models += _llm_unnamed(low, models, gpus)
     models = _models_set_aside(models, low)
+    if "ollama" in low:  # "ollama run mistral", "my qwen2.5 in ollama": the library's default tag
+        models = tuple(_ollama_default(m, catalog) for m in models)
+        bare = None if models else _OLLAMA_NAME.search(low)  # "my mistral": no reference made
+        if bare:
+            said = ModelRef(bare.group(1), (), None, None, suggestions=(bare.group(1),))
+            models = tuple(m for m in (_ollama_default(said, catalog),) if m.ids)
     gpus = _one_gpu_said_twice(gpus, low)
     if instance_notes:
         gpus = _instance_of_counted(gpus, linker)
@@ -7715,6 +7805,11 @@ _STEP_RATE = re.compile(
 )
 
 
+# a seller's price come down: "the guy dropped it to $1,350", "he came down to 600"
+_PRICE_DROPPED = (
+    r"\b(?:dropped|lowered|reduced|cut|knocked|brought|came|come|went)"
+    r"(?: it| the price| his price| her price)?(?: down)? to\b"
+)
 _PURCHASE = re.compile(
     rf"(?:\bcosts?|\bpriced at|\bgo(?:es|ing) for|\bsell(?:s|ing) for|\bsold for|\bpa(?:id|y|ying)"
     rf"|\b(?:bought|purchased) (?:[\w-]+ ){{0,3}}?(?:for|at)"
@@ -7722,6 +7817,9 @@ _PURCHASE = re.compile(
     # a seller's ask: "scalpers want $2500 for a 5090", "asking price is 650", "listed at 700"
     rf"|\bwants?|\basking(?: price)?(?: is| of)?|\bmsrp(?: is| of)?|\blisted (?:at|for)"
     rf"|\bits price is"  # "RTX 5090 almaq ..., qiyməti 7 500 AZN-dir" (Azerbaijani)
+    # "seller won't go below $700", "firm at 700": the lowest price a seller takes
+    rf"|\b(?:won'?t|will not|wouldn'?t) (?:go|come|drop) (?:below|under|lower than)|\bfirm at"
+    rf"|{_PRICE_DROPPED}"
     rf"|(?<=\d{{4}})(?=\s?\$)|(?<=\d{{4}}s)(?=\s?\$)"  # "used 3090 $600": the card's price
     # "buying them would be 30k total", "to buy one is about 1800"
     rf"|\b(?:buy(?:ing)?|purchas(?:e|ing)) (?:it |them |one |both |those |these |the [\w-]+ )?"
@@ -7739,7 +7837,7 @@ _PURCHASE = re.compile(
     rf"(?:usd|dollars?)?"
     rf"\s(?:to buy|new|used|brand new|second[- ]hand|retail|on ebay)\b))"  # "is $1800 to buy"
     rf"\s?(?:about |around |like |~)?"
-    rf"(?:\$|usd\s?|us\$|gbp\s?|eur\s?)?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
+    rf"(?:\$|usd\s?|us\$|r\$|gbp\s?|eur\s?|[€£])?\s?{_NUM}\s?(k(?![a-z])|thousand)?(?!\d|\.\d|\s?%|\s?percent)"
     r"(?![bmt]\b)"  # "for 70b inference": a model's size, not a price
     r"(?!\s?(?:/|per|an?|each|usd/|dollars?/)\s?(?:h\b|hr|hour|mo\b|month|gpu|kwh|year))"
     r"(?!\s?(?:hours?|hrs?|days?|weeks?|months?|years?|tokens?|images?|gb|steps?|epochs?"
@@ -7776,7 +7874,12 @@ def _purchase(low: str) -> float | None:
                      r"|\b(?:picked|snagged|grabbed|scored) (?:up )?(?:an? |my |the |one |two )?"
                      r"\w+ for\b|\boverpa(?:y|id)\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
-                     r"|\b(?:vs\.?|versus|against) rent\w*|\bquot(?:e[sd]?|ing)\b",
+                     r"|\b(?:vs\.?|versus|against) rent\w*|\bquot(?:e[sd]?|ing)\b"
+                     # "seller won't go below $700": the lowest the seller takes
+                     r"|\bsellers?\b|\b(?:won'?t|will not|wouldn'?t) (?:go|come|drop)"
+                     r" (?:below|under|lower than)\b|\bfirm at\b"
+                     # "the guy dropped it to $1,350": a seller's price come down
+                     rf"|{_PRICE_DROPPED}",
                      low):  # fmt: skip
         return None
     for m in _PURCHASE.finditer(low):
@@ -7930,6 +8033,10 @@ def _seconds_per_item(low: str) -> float | None:
         # realistic?", a pace to reach)
         rate = _scaled(m.group(1), m.group(2))
         return 1.0 / rate if rate > 0 else None
+    if (m := _ITEM_RATE_SLOW.search(low)) and not _RATE_WANTED.search(_sentence_of(low, m.start())):
+        rate = _number(m.group(1) or m.group(2))
+        per = 60.0 if (m.group(3) or m.group(4)).startswith("m") else 3600.0
+        return per / rate if rate > 0 else None
     if m := _ITEMS_AT.search(low):  # "500 thumbnails at ~5 s each"
         value = _number(m.group(1))
         return value * (60.0 if m.group(2).startswith("min") else 1.0) if value > 0 else None
@@ -7967,6 +8074,35 @@ _JOB_ON_CARD = re.compile(
 
 # a model set aside by the words before it: "ok forget flux. sdxl then", "scrap the 70b"
 _MODEL_ASIDE = r"(?:forget(?: about)?|scrap|ditch|drop|skip|never ?mind|nvm|screw|leave|not)"
+
+
+# the size an Ollama library name with no tag pulls (ollama.com/library, each model's "latest"
+# tag): "ollama run mistral" is Mistral 7B, "llama3.1" the 8B, "qwen2.5" the 7B
+OLLAMA_DEFAULT_TAGS = {
+    "mistral": "mistral-7b-v0.3", "llama3": "llama-3-8b", "llama3.1": "llama-3.1-8b",
+    "llama3.2": "llama-3.2-3b", "qwen2.5": "qwen2.5-7b", "qwen3": "qwen3-8b",
+    "gemma2": "gemma-2-9b", "gemma3": "gemma-3-4b", "deepseek-r1": "deepseek-r1-distill-qwen-7b",
+}  # fmt: skip
+
+
+_OLLAMA_NAME = re.compile(
+    r"\b(mistral|llama ?3(?:\.[12])?|qwen ?2\.5|qwen ?3|gemma ?[23]|deepseek-r1)\b(?![\s:-]?\d)"
+)
+
+
+def _ollama_default(model: ModelRef, catalog: Catalog) -> ModelRef:
+    """A name with no size said beside Ollama ("my mistral in ollama"): the model its library
+    name pulls by default, said as assumed; any other reference as it was."""
+    if model.ids or not model.suggestions:
+        return model
+    key = rx.sub(r"[\s-]+(?=\d)|\s+", "", model.text.lower())  # "llama 3.1" -> "llama3.1"
+    found = OLLAMA_DEFAULT_TAGS.get(key)
+    if found is None or found not in catalog.models:
+        return model
+    name = catalog.models[found].name
+    note = (f"'{model.text}' in Ollama pulls its default tag, {name}: assumed (say the size if "
+            "yours differs).")  # fmt: skip
+    return ModelRef(model.text, (found,), "llm", note=note, about=found, assumed=True)
 
 
 def _models_set_aside(models: tuple[ModelRef, ...], low: str) -> tuple[ModelRef, ...]:
@@ -9726,6 +9862,10 @@ _A_SECOND_ONE = re.compile(
 _CARD_ADDED = re.compile(
     r"\b(?:if i |if we |i |we )?add(?:ed|ing)? (?:an? |another |my |one )|\balongside\b"
     r"|\bplus (?:an? |my )|\bpair(?:ed)? (?:it )?with\b|\bsecond card\b"
+    # "what if i throw my old 3060 in the second slot", "stick a 3060 in next to it"
+    r"|\b(?:throw|put|stick|slap|drop|pop|plug|shove|slot)(?: in)? (?:in )?(?:my |our |an? |the |"
+    r"that |this )?(?:old |spare |extra )?[\w -]{0,20}?\b(?:in|into) (?:the )?(?:second|other"
+    r"|2nd|spare|free|empty|bottom|next) (?:slot|pcie slot|x16 slot)\b|\bnext to it\b"
 )
 
 

@@ -66,6 +66,7 @@ SPLITS = (
     "fresh38",
     "fresh39",
     "fresh40",
+    "fresh41",
 )
 
 

@@ -76,6 +76,7 @@ CATEGORIES = (
     "advice_fresh38",
     "advice_fresh39",
     "advice_fresh40",
+    "advice_fresh41",
     "advice_dev",
 )
 # categories written after the gate was set (image, diffusion and speech models; buying; advice
@@ -104,7 +105,7 @@ CATEGORIES = (
 # 75, the same), advice_fresh33 (stop 76, the same), advice_fresh34 (stop 77, the same),
 # advice_fresh35 and advice_fresh36 (stop 78, the same), advice_fresh37 (stop 79, the same),
 # advice_fresh38 (stop 80, the same), advice_fresh39 (stop 81, the same), advice_fresh40 (stop 82,
-# the same): blind
+# the same), advice_fresh41 (stop 83, the same): blind
 REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh", "advice_fresh2",
                  "advice_fresh3", "advice_fresh4", "advice_fresh5", "advice_fresh6",
                  "advice_fresh7", "advice_fresh8", "advice_fresh9", "advice_fresh10",
@@ -117,16 +118,16 @@ REPORTED_ONLY = ("workloads", "purchase", "advice", "advice_fresh", "advice_fres
                  "advice_fresh33", "advice_fresh34", "advice_fresh35",
                  "advice_fresh36", "advice_fresh37",
                  "advice_fresh38", "advice_fresh39", "advice_fresh40",
-                 "advice_dev")  # fmt: skip
+                 "advice_fresh41", "advice_dev")  # fmt: skip
 # advice sets whose failures stay out of the printed report (advice_fresh17, 18, 23 and 24 were
 # blind until stop 74, advice_fresh25 to 28 until stop 75, advice_fresh29 and 30 until stop 76,
 # advice_fresh31 and 33 until stop 77, advice_fresh32 and 34 until stop 78, advice_fresh35 until
 # stop 79, advice_fresh36 until stop 80, advice_fresh37 until stop 81, advice_fresh38 until stop 82,
-# then read and tuned on:
+# advice_fresh39 until stop 83, then read and tuned on:
 # their scores at the start of that stop are in its closing note)
 BLIND: tuple[str, ...] = (
-    "advice_fresh39",
     "advice_fresh40",
+    "advice_fresh41",
 )
 EXPECT_KEYS = {
     "tool", "numbers", "verdict", "cite_docs", "must_say", "must_not_say", "clarify",
