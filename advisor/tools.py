@@ -29,7 +29,7 @@ from advisor.calculator import (
     throughput,
 )
 from advisor.calculator.base import one_epoch_assumed
-from advisor.calculator.interconnect import PCIE_LANE_GBS, link_for
+from advisor.calculator.interconnect import PCIE_LANE_GBS, link_for, slot_gbs
 from advisor.calculator.llm import DEFAULT_OUTPUT_TOKENS
 from advisor.calculator.precision import get_precision, is_exl2, no_bf16_tensor, tensor_formats
 from advisor.catalog import load_catalog
@@ -159,7 +159,7 @@ def _slot_figure(sheet: dict[str, Any]) -> dict[str, Any]:
     (`pcie_gbs_per_direction`, the PCIe generation's lane rate times the card's lanes)."""
     gen, lanes = sheet.get("pcie_gen"), sheet.get("pcie_lanes") or 16
     if sheet.get("gpu_link") not in ("bridge", "switch") and gen in PCIE_LANE_GBS:
-        sheet["pcie_gbs_per_direction"] = PCIE_LANE_GBS[gen] * lanes
+        sheet["pcie_gbs_per_direction"] = slot_gbs(gen, lanes)
     return sheet
 
 
@@ -1686,8 +1686,6 @@ def search_corpus(
 def pcie_links(gens: list[int] | None = None, lanes: int = 16) -> dict[str, Any]:
     """PCIe bandwidth per direction for each generation in `gens` (3 to 6) at `lanes` lanes
     (1 to 16), after encoding: what one GPU's slot moves to and from the host."""
-    from advisor.calculator.interconnect import PCIE_LANE_GBS
-
     wanted = gens or sorted(PCIE_LANE_GBS)
     unknown = [g for g in wanted if g not in PCIE_LANE_GBS]
     if unknown or lanes not in (1, 2, 4, 8, 16):
@@ -1695,7 +1693,7 @@ def pcie_links(gens: list[int] | None = None, lanes: int = 16) -> dict[str, Any]
             f"PCIe generations are {', '.join(map(str, PCIE_LANE_GBS))} and lanes 1, 2, 4, 8 "
             f"or 16 (got generations {wanted}, lanes {lanes})."
         )
-    rows = [{"gen": g, "lanes": lanes, "gbs": PCIE_LANE_GBS[g] * lanes} for g in wanted]
+    rows = [{"gen": g, "lanes": lanes, "gbs": slot_gbs(g, lanes)} for g in wanted]
     return {"links": rows, "source": "PCI-SIG: 8, 16, 32, 64 GT/s per lane, 128b/130b encoding"}
 
 

@@ -51,6 +51,7 @@ from advisor.agent.understand import (
     PRECISION_WORDS,
     REFERENCE_LLM,
     SAMPLER_STEPS,
+    SECOND_SLOT,
     SECONDS_PER_DAY,
     TRAIN_OPTION_WORDS,
     UNNAMED_ASKED,
@@ -2043,9 +2044,7 @@ _CARDS_TOGETHER = re.compile(
     r"|\bif i add\b|\badd(?:ing)? (?:a|an|my|the|another)\b|\balongside\b|\bplus (?:a|an|my)\b"
     r"|\bpaired with\b|\bin (?:one|the same) (?:rig|machine|box|pc|system|computer)\b"
     r"|\bsplit (?:across|between|over)\b|\bmixed (?:cards|gpus|setup)\b"
-    # "throw my old 3060 in the second slot": a card put beside the one there
-    r"|\b(?:in|into) (?:the )?(?:second|other|2nd|spare|free|empty|bottom|next)"
-    r" (?:pcie |x16 )?slot\b"
+    r"|" + SECOND_SLOT  # "throw my old 3060 in the second slot": a card put beside the one there
 )
 
 
@@ -4476,13 +4475,14 @@ def _users_at_pace_estimated(query: Query, box: ToolBox) -> Draft | None:
                      f"{c.num(first, 'tokens/s')} from {e['model_name']} on {where}** "
                      f"({c.settings(e)}).")  # fmt: skip
     at = each(low)
-    lines = [f"**About {low} users at once at {c.num(pace, 'tokens/s')} each** from "
-             f"{e['model_name']} on {where} ({c.settings({**e, 'batch': low})}): at {low} streams "
-             f"each gets about {c.num(at, 'tokens/s')}."]  # fmt: skip
     if low == top and at is not None and at > pace:  # the card's memory, not the pace, stops it
         lines = [f"**About {low} users at once, each at about {c.num(at, 'tokens/s')}, above your "
                  f"{c.num(pace, 'tokens/s')}: memory sets the count** ({e['model_name']} on "
                  f"{where}; {c.settings({**e, 'batch': low})})."]  # fmt: skip
+    else:
+        lines = [f"**About {low} users at once at {c.num(pace, 'tokens/s')} each** from "
+                 f"{e['model_name']} on {where} ({c.settings({**e, 'batch': low})}): at {low} "
+                 f"streams each gets about {c.num(at, 'tokens/s')}."]  # fmt: skip
     if low < top and (more := each(low + 1)) is not None:
         lines.append(f"At {low + 1} streams each gets about {c.num(more, 'tokens/s')}, below "
                      "your pace; each stream slows as more share the card's memory "
@@ -4910,10 +4910,10 @@ def _api_bill_against_cards(query: Query, box: ToolBox) -> Draft | None:
     count = solved.get("solution") if "error" not in solved else None
     if not count:
         return None
-    median = (box.call("prices", {"gpu": gpu}).get("summary_usd_per_gpu_hour") or {}).get("median")
-    if not median:
+    rent = median_rent_of(box, gpu)
+    if rent is None:
         return None
-    month = box.call("rental_cost", {"usd_per_gpu_hour": median, "hours": HOURS_PER_MONTH,
+    month = box.call("rental_cost", {"usd_per_gpu_hour": rent[0], "hours": HOURS_PER_MONTH,
                                      "num_gpus": count})  # fmt: skip
     if "error" in month or not month.get("usd"):
         return None
@@ -9005,9 +9005,13 @@ def _priced_at_said_speed(query: Query, box: ToolBox, prices: dict[str, float],
 def _median_rent(query: Query, box: ToolBox) -> tuple[float, str] | None:
     """The median rent of the one card named, with where it comes from."""
     ids = gpu_choices(query.gpus[0]) if len(query.gpus) == 1 else []
-    if not ids:
-        return None
-    offered = box.call("prices", {"gpu": ids[0]})  # (an open variant: its first, as elsewhere)
+    # (an open variant: its first, as elsewhere)
+    return median_rent_of(box, ids[0]) if ids else None
+
+
+def median_rent_of(box: ToolBox, gpu: str) -> tuple[float, str] | None:
+    """A card's median on-demand rent per GPU-hour, with where it comes from; None unpriced."""
+    offered = box.call("prices", {"gpu": gpu})
     summary = offered.get("summary_usd_per_gpu_hour") if "error" not in offered else None
     if not summary:
         return None
@@ -9623,30 +9627,31 @@ def recommend(query: Query, box: ToolBox, **purchase: Any) -> Draft:
         return explain(query, box) if named else Draft(c.ASK_BACK)
     alone = query
     query, beside, kept = _companions(query, box)
-    also, apart = "", query
+    also, apart, other = "", query, None
     if not beside:  # "8b llms locally and also sdxl": one card for each job in turn
-        apart, also = _each_job_held(query, box)
+        apart, other = _each_job_held(query, box)
     clouds = query.providers if not purchase and 2 <= len(query.providers) <= 3 else ()
     draft = (_on_each_cloud(apart, box, beaten, clouds) if clouds else None) or _recommend_for(
         apart, box, beaten, **purchase
     )
-    if also and draft.text.startswith(c.NONE_MEETS):  # none holds the larger job too
-        draft = _recommend_for(query, box, beaten, **purchase)
-        also = also.replace("Each card above also holds", "No card within your limits also holds",
-                            1).replace(": cards with less memory were left out.",
-                                       "; the pick above is for the first job alone.")  # fmt: skip
+    if other is not None:
+        held = not draft.text.startswith(c.NONE_MEETS)
+        if not held:  # none holds the larger job too: the first job's own pick
+            draft = _recommend_for(query, box, beaten, **purchase)
+        also = _other_job_line(other, held)
     if beside and draft.text.startswith(c.NONE_MEETS):
         # no one card within the limits holds them all: that said, a card that runs each job in
         # turn, else the first model's own pick
         main = query.models[0]
-        apart, also = _each_job_held(replace(alone, models=(main, *alone.models),
-                                             together=False), box)  # fmt: skip
+        apart, other = _each_job_held(replace(alone, models=(main, *alone.models),
+                                              together=False), box)  # fmt: skip
         draft = _recommend_for(apart, box, beaten, **purchase)
-        turn = "one that runs each in turn" if also else f"for {main.text} alone"
-        if also and draft.text.startswith(c.NONE_MEETS):
+        turn = f"for {main.text} alone"
+        if other is not None and not draft.text.startswith(c.NONE_MEETS):
+            turn, also = "one that runs each in turn", _other_job_line(other, True)
+        elif other is not None:
             draft = _recommend_for(replace(alone, models=(main, *alone.models)), box, beaten,
                                    **purchase)  # fmt: skip
-            turn, also = f"for {main.text} alone", ""
         draft.text = (f"**No single card within your limits holds {main.text} with the other "
                       f"models loaded beside it** ({c.num(kept, 'GB')} kept for them); "
                       f"{turn}:\n\n{draft.text}")  # fmt: skip
@@ -9688,30 +9693,40 @@ def _other_jobs_on_each(query: Query, box: ToolBox, gpus: list[str]) -> str:
 NOMINAL_OF_NEED = 0.95
 
 
-def _each_job_held(query: Query, box: ToolBox) -> tuple[Query, str]:
+def _each_job_held(query: Query, box: ToolBox) -> tuple[Query, dict[str, Any] | None]:
     """ "run 8b llms locally and also do sdxl images: which card?": jobs of different families
     run one at a time on the card, so the ranking (of the first model) keeps only cards with the
-    memory the largest other job needs, said after the ranking. The query unchanged and "" when
-    one model, models of one family, or models kept loaded together."""
+    memory the largest other job needs (its estimate, returned to be said after the ranking by
+    _other_job_line). The query unchanged and None when one model, models of one family, or
+    models kept loaded together."""
     models = list({model_arg(m): m for m in query.models if m.ids or m.size_b}.values())
     families = {m.family or "llm" for m in models}
     if len(models) < 2 or len(families) < 2 or query.together or query.gpus:
-        return query, ""
+        return query, None
     needs = []
     for m in models[1:]:
         e = box.call("estimate", estimate_args(sized_at_home(query, m), COMPANION_CARD, None, m))
         if "error" not in e:
             needs.append(e)
     if not needs:
-        return query, ""
+        return query, None
     most = max(needs, key=lambda e: e["memory_per_gpu_gb"])
     floor = most["memory_per_gpu_gb"] * NOMINAL_OF_NEED
     if floor <= (query.memory_gb or 0):
-        return query, ""
-    line = (f"Each card above also holds {most['model_name']} on its own ("
-            f"{c.num(most['memory_per_gpu_gb'], 'GB')}; {c.settings(most)}), the largest other "
-            "job named: cards with less memory were left out.")  # fmt: skip
-    return replace(query, memory_gb=floor), line
+        return query, None
+    return replace(query, memory_gb=floor), most
+
+
+def _other_job_line(most: dict[str, Any], held: bool) -> str:
+    """The largest other job named, said after the ranking: every card ranked holds it on its
+    own (`held`), or none within the limits does and the pick is for the first job alone."""
+    said = (f"{most['model_name']} on its own ({c.num(most['memory_per_gpu_gb'], 'GB')}; "
+            f"{c.settings(most)}), the largest other job named")  # fmt: skip
+    if held:
+        return f"Each card above also holds {said}: cards with less memory were left out."
+    return (
+        f"No card within your limits also holds {said}; the pick above is for the first job alone."
+    )
 
 
 def _together_on_pick(box: ToolBox, kept: float, lead: str) -> str:
@@ -9841,8 +9856,8 @@ def _companions(query: Query, box: ToolBox) -> tuple[Query, str, float]:
                    reserved_gb=(query.reserved_gb or 0) + kept), line, kept  # fmt: skip
 
 
-# an LLM job said with no model: "llm inference", "serving llms", "running local llms"
 PRETRAIN_STAND_IN = "gpt2"  # a pre-training run with no size said: GPT-2 small, nanoGPT's
+# an LLM job said with no model: "llm inference", "serving llms", "running local llms"
 _LLM_JOB_SAID = re.compile(
     r"\b(?:llms?|language models?)\b[^.?!]{0,20}\b(?:inference|serving|hosting|chat\w*)\b"
     r"|\b(?:inference|serv\w+|host\w*|run\w*)\b[^.?!]{0,20}\b(?:llms?|language models?)\b"

@@ -1288,8 +1288,6 @@ def _korean_scaled(m: re.Match[str]) -> str:
     return f"{float(m.group(1).replace(',', '')) * scale:.0f}"
 
 
-# a span of the clock over midnight: "overnight, from 10pm to 6am", "22:00-06:00" (the hours of a
-# working day, "9-5", are read as a rate of use: _office_hours)
 # a run started in the evening and looked at in the morning: "start it at 11pm ... in at 8"
 _STARTED_AT = re.compile(
     r"\b(?:start|kick|launch|set|fire|run)\w*(?: it| the run| the job| training| this| that)?"
@@ -1297,6 +1295,8 @@ _STARTED_AT = re.compile(
     r"(?::\d\d)?\s?(?:am|a\.m\.)?(?![\w:.,])",
     re.IGNORECASE,
 )
+# a span of the clock over midnight: "overnight, from 10pm to 6am", "22:00-06:00" (the hours of a
+# working day, "9-5", are read as a rate of use: _office_hours)
 _NIGHT_SPAN = re.compile(
     r"\b(?:from )?(\d{1,2})(?::(\d\d))?\s?(pm|p\.m\.|at night|in the evening)?\s?"
     r"(?:to|till|until|-|\u2013)\s?(\d{1,2})(?::(\d\d))?\s?(am|a\.m\.|in the morn(?:ing|in'?)?)?"
@@ -1509,6 +1509,13 @@ def _spaced_count(match: re.Match[str]) -> str:
     return rx.sub(r"\D", "", match.group(0))
 
 
+def _card_next(nouns: str) -> str:
+    """A lookahead for a card's name (or the language's word for cards, `nouns`) right after a
+    count said in words: "oppure due RTX 3090", "dos 3090", "duas placas"."""
+    return (rf"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|{nouns}|gpus?|[ahlbtv]\d{{2,3}}"
+            r"|\d{4})\b)")  # fmt: skip
+
+
 def normalise(text: str) -> str:
     """NFKC, plain quotes, dashes and spaces, 'x' for the times sign, numbers written out;
     words of scripts without spaces (Chinese, Japanese) set apart so that names and numbers
@@ -1696,8 +1703,7 @@ def normalise(text: str) -> str:
     text = _gigabytes(text)
     # "oppure due RTX 3090" (Italian "due", two, stays out of the phrasebook: an English word)
     text = rx.sub(r"\b(oppure|o|e|con|ho|abbiamo|tra|fra|sono|usare|comprare|prendere) due "
-                  r"(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|schede|gpus?|[ahlbtv]\d{2,3}"
-                  r"|\d{4})\b)", r"\1 2 ", text, flags=re.IGNORECASE)  # fmt: skip
+                  + _card_next("schede"), r"\1 2 ", text, flags=re.IGNORECASE)  # fmt: skip
     # "our 100k-image herbarium scans": a count of things written as one word with its noun
     text = rx.sub(r"\b(\d+(?:\.\d+)?)\s?k-(image|sample|photo|picture|scan|example|document"
                   r"|sentence|clip|file|row)s?\b",
@@ -1707,8 +1713,7 @@ def normalise(text: str) -> str:
     text = rx.sub(r"\b(\d{4}(?: ?Ti)?)-(?=[A-ZÄÖÜ][a-zäöüß]{2,})", r"\1 ", text)
     # "un rig con dos 3090", "tenho duas 4090" (Spanish and Portuguese two before a card; "dos"
     # alone stays out of the phrasebook: an English word)
-    text = rx.sub(r"\b(?:dos|dois|duas)\s(?=(?:rtx|gtx|nvidia|amd|radeon|tesla|quadro|tarjetas"
-                  r"|placas|gpus?|[ahlbtv]\d{2,3}|\d{4})\b)", "2 ", text,
+    text = rx.sub(r"\b(?:dos|dois|duas)\s" + _card_next("tarjetas|placas"), "2 ", text,
                   flags=re.IGNORECASE)  # fmt: skip
     # "the 4090 in gaming laptops", "the 4070 inside my notebook": the laptop GPU of that name
     text = _IN_A_LAPTOP.sub(r"\1 laptop", text)
@@ -6680,11 +6685,11 @@ def _parse(text: str, catalog: Catalog) -> Query:
     models += _llm_unnamed(low, models, gpus)
     models = _models_set_aside(models, low)
     if "ollama" in low:  # "ollama run mistral", "my qwen2.5 in ollama": the library's default tag
-        models = tuple(_ollama_default(m, catalog) for m in models)
+        models = tuple(m if m.ids or not m.suggestions else _ollama_default(m.text, catalog) or m
+                       for m in models)  # fmt: skip
         bare = None if models else _OLLAMA_NAME.search(low)  # "my mistral": no reference made
-        if bare:
-            said = ModelRef(bare.group(1), (), None, None, suggestions=(bare.group(1),))
-            models = tuple(m for m in (_ollama_default(said, catalog),) if m.ids)
+        tagged = _ollama_default(bare.group(1), catalog) if bare else None
+        models = (tagged,) if tagged else models
     gpus = _one_gpu_said_twice(gpus, low)
     if instance_notes:
         gpus = _instance_of_counted(gpus, linker)
@@ -7805,6 +7810,11 @@ _STEP_RATE = re.compile(
 )
 
 
+# the lowest price a seller takes: "seller won't go below $700", "firm at 700"
+_SELLERS_FLOOR = (
+    r"\b(?:won'?t|will not|wouldn'?t) (?:go|come|drop) (?:below|under|lower than)"
+    r"|\bfirm at"
+)
 # a seller's price come down: "the guy dropped it to $1,350", "he came down to 600"
 _PRICE_DROPPED = (
     r"\b(?:dropped|lowered|reduced|cut|knocked|brought|came|come|went)"
@@ -7817,9 +7827,7 @@ _PURCHASE = re.compile(
     # a seller's ask: "scalpers want $2500 for a 5090", "asking price is 650", "listed at 700"
     rf"|\bwants?|\basking(?: price)?(?: is| of)?|\bmsrp(?: is| of)?|\blisted (?:at|for)"
     rf"|\bits price is"  # "RTX 5090 almaq ..., qiyməti 7 500 AZN-dir" (Azerbaijani)
-    # "seller won't go below $700", "firm at 700": the lowest price a seller takes
-    rf"|\b(?:won'?t|will not|wouldn'?t) (?:go|come|drop) (?:below|under|lower than)|\bfirm at"
-    rf"|{_PRICE_DROPPED}"
+    rf"|{_SELLERS_FLOOR}|{_PRICE_DROPPED}"  # "seller won't go below $700", "dropped it to 1,350"
     rf"|(?<=\d{{4}})(?=\s?\$)|(?<=\d{{4}}s)(?=\s?\$)"  # "used 3090 $600": the card's price
     # "buying them would be 30k total", "to buy one is about 1800"
     rf"|\b(?:buy(?:ing)?|purchas(?:e|ing)) (?:it |them |one |both |those |these |the [\w-]+ )?"
@@ -7875,11 +7883,8 @@ def _purchase(low: str) -> float | None:
                      r"\w+ for\b|\boverpa(?:y|id)\b"
                      r"|\bused\b|\bsecond[- ]hand\b|\bbreak[- ]?even\b|\bor rent\w*\b"
                      r"|\b(?:vs\.?|versus|against) rent\w*|\bquot(?:e[sd]?|ing)\b"
-                     # "seller won't go below $700": the lowest the seller takes
-                     r"|\bsellers?\b|\b(?:won'?t|will not|wouldn'?t) (?:go|come|drop)"
-                     r" (?:below|under|lower than)\b|\bfirm at\b"
-                     # "the guy dropped it to $1,350": a seller's price come down
-                     rf"|{_PRICE_DROPPED}",
+                     # "seller won't go below $700", "the guy dropped it to $1,350"
+                     rf"|\bsellers?\b|(?:{_SELLERS_FLOOR})\b|{_PRICE_DROPPED}",
                      low):  # fmt: skip
         return None
     for m in _PURCHASE.finditer(low):
@@ -8090,19 +8095,17 @@ _OLLAMA_NAME = re.compile(
 )
 
 
-def _ollama_default(model: ModelRef, catalog: Catalog) -> ModelRef:
+def _ollama_default(written: str, catalog: Catalog) -> ModelRef | None:
     """A name with no size said beside Ollama ("my mistral in ollama"): the model its library
-    name pulls by default, said as assumed; any other reference as it was."""
-    if model.ids or not model.suggestions:
-        return model
-    key = rx.sub(r"[\s-]+(?=\d)|\s+", "", model.text.lower())  # "llama 3.1" -> "llama3.1"
+    name pulls by default, said as assumed; None for a name with no default tag on record."""
+    key = rx.sub(r"[\s-]+(?=\d)|\s+", "", written.lower())  # "llama 3.1" -> "llama3.1"
     found = OLLAMA_DEFAULT_TAGS.get(key)
     if found is None or found not in catalog.models:
-        return model
+        return None
     name = catalog.models[found].name
-    note = (f"'{model.text}' in Ollama pulls its default tag, {name}: assumed (say the size if "
+    note = (f"'{written}' in Ollama pulls its default tag, {name}: assumed (say the size if "
             "yours differs).")  # fmt: skip
-    return ModelRef(model.text, (found,), "llm", note=note, about=found, assumed=True)
+    return ModelRef(written, (found,), "llm", note=note, about=found, assumed=True)
 
 
 def _models_set_aside(models: tuple[ModelRef, ...], low: str) -> tuple[ModelRef, ...]:
@@ -9859,13 +9862,17 @@ _A_SECOND_ONE = re.compile(
     r"\b(?:add|adding|added|get|getting|buy|buying|with|plus|throw in)\b[^.?!]{0,15}?"
     r"\b(?:a second|another|one more|a 2nd)\b(?!\s(?:hand|opinion|thought|question|model|llm))"
 )
+# the slot a second card goes in: "in the second slot", "into the bottom x16 slot"
+SECOND_SLOT = (
+    r"\b(?:in|into) (?:the )?(?:second|other|2nd|spare|free|empty|bottom|next)"
+    r" (?:pcie |x16 )?slot\b"
+)
 _CARD_ADDED = re.compile(
     r"\b(?:if i |if we |i |we )?add(?:ed|ing)? (?:an? |another |my |one )|\balongside\b"
     r"|\bplus (?:an? |my )|\bpair(?:ed)? (?:it )?with\b|\bsecond card\b"
     # "what if i throw my old 3060 in the second slot", "stick a 3060 in next to it"
     r"|\b(?:throw|put|stick|slap|drop|pop|plug|shove|slot)(?: in)? (?:in )?(?:my |our |an? |the |"
-    r"that |this )?(?:old |spare |extra )?[\w -]{0,20}?\b(?:in|into) (?:the )?(?:second|other"
-    r"|2nd|spare|free|empty|bottom|next) (?:slot|pcie slot|x16 slot)\b|\bnext to it\b"
+    r"that |this )?(?:old |spare |extra )?[\w -]{0,20}?" + SECOND_SLOT + r"|\bnext to it\b"
 )
 
 

@@ -98,6 +98,11 @@ class Link:
         return self.label.split(",")[0].split(" (")[0]
 
 
+def slot_gbs(gen: int, lanes: int = 16) -> float:
+    """What a PCIe slot of that generation and width moves each way, after encoding."""
+    return PCIE_LANE_GBS[gen] * lanes
+
+
 def _pcie(gpu: GPU, why: str = "", gen: int | None = None, lanes: int | None = None) -> Link:
     """PCIe at the card's generation and lanes, or at the slot's where the request says less
     (a card runs at the lower of its own and the slot's generation and width)."""
@@ -105,7 +110,7 @@ def _pcie(gpu: GPU, why: str = "", gen: int | None = None, lanes: int | None = N
     stated = bool(gen or lanes)
     gen, lanes = min(gen or card_gen, card_gen), min(lanes or card_lanes, card_lanes)
     why = why or (" (the slot as stated)" if stated else "")
-    gbs = PCIE_LANE_GBS.get(gen, PCIE_LANE_GBS[4]) * lanes
+    gbs = slot_gbs(gen if gen in PCIE_LANE_GBS else 4, lanes)
     latency = DESKTOP_PCIE_LATENCY_S if gpu.segment == "consumer" else 0.0
     if gpu.pcie_p2p is False:
         return Link("pcie-host", gbs / 2, f"PCIe {gen}.0 x{lanes} through host memory "
